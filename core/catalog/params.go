@@ -1,0 +1,118 @@
+package catalog
+
+import (
+	"encoding/json"
+	"regexp"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"paygate/core/errs"
+)
+
+// Specs returns the rules a call's parameters are checked against: the
+// documented request_params when the service has docs, else its parameter
+// list with every entry optional. nil means "no rules: pass anything".
+func Specs(s *Service, d *Doc) map[string]ParamSpec {
+	if d != nil && len(d.RequestParams) > 0 {
+		return d.RequestParams
+	}
+	if len(s.Parameters) == 0 {
+		return nil
+	}
+	out := make(map[string]ParamSpec, len(s.Parameters))
+	for name, typ := range s.Parameters {
+		out[name] = ParamSpec{Type: typ}
+	}
+	return out
+}
+
+// ValidateParams checks params against specs. Query-string values arrive as
+// strings, so numbers and booleans are also accepted in their text form.
+// Unknown parameters are refused, so a typo is not silently dropped.
+func ValidateParams(specs map[string]ParamSpec, params map[string]any) error {
+	if specs == nil {
+		return nil
+	}
+	fe := errs.FieldErrors{}
+	for name, spec := range specs {
+		v, ok := params[name]
+		if !ok || v == nil || v == "" {
+			if spec.Required {
+				fe.Add(name, "is required")
+			}
+			continue
+		}
+		if msg := checkValue(spec, v); msg != "" {
+			fe.Add(name, msg)
+		}
+	}
+	for name := range params {
+		if _, ok := specs[name]; !ok {
+			fe.Add(name, "is not a parameter of this service")
+		}
+	}
+	return fe.Err()
+}
+
+func checkValue(spec ParamSpec, v any) string {
+	switch spec.Type {
+	case "string", "date":
+		s, ok := v.(string)
+		if !ok {
+			return "must be a string"
+		}
+		if spec.MaxLength != nil && utf8.RuneCountInString(s) > *spec.MaxLength {
+			return "must be at most " + strconv.Itoa(*spec.MaxLength) + " characters"
+		}
+		if spec.Type == "date" {
+			if _, err := time.Parse("2006-01-02", s); err != nil {
+				return "must be a date as YYYY-MM-DD"
+			}
+		}
+		if spec.Pattern != nil {
+			re, err := regexp.Compile(*spec.Pattern)
+			if err != nil || !re.MatchString(s) {
+				return "has an invalid format"
+			}
+		}
+	case "integer":
+		switch x := v.(type) {
+		case json.Number:
+			if _, err := x.Int64(); err != nil {
+				return "must be an integer"
+			}
+		case float64:
+			if x != float64(int64(x)) {
+				return "must be an integer"
+			}
+		case string:
+			if _, err := strconv.ParseInt(x, 10, 64); err != nil {
+				return "must be an integer"
+			}
+		default:
+			return "must be an integer"
+		}
+	case "number":
+		switch x := v.(type) {
+		case json.Number, float64:
+		case string:
+			if _, err := strconv.ParseFloat(x, 64); err != nil {
+				return "must be a number"
+			}
+		default:
+			return "must be a number"
+		}
+	case "boolean":
+		switch x := v.(type) {
+		case bool:
+		case string:
+			if x != "true" && x != "false" {
+				return "must be true or false"
+			}
+		default:
+			return "must be true or false"
+		}
+	}
+	return ""
+}

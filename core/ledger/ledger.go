@@ -1,0 +1,102 @@
+// Package ledger records every balance movement with the balance before and after.
+package ledger
+
+import (
+	"context"
+	"crypto/rand"
+	"math/big"
+	"time"
+
+	"github.com/oklog/ulid/v2"
+	"github.com/shopspring/decimal"
+
+	"paygate/core/errs"
+)
+
+type Type string
+
+const (
+	Credit Type = "credit"
+	Debit  Type = "debit"
+	Refund Type = "refund"
+)
+
+func (t Type) Valid() bool { return t == Credit || t == Debit || t == Refund }
+
+// Reference types.
+const (
+	RefAPIHit         = "api_hit"
+	RefBalanceRequest = "balance_request"
+	RefAdjustment     = "adjustment"
+	RefRecharge       = "recharge"
+)
+
+// Entry is one ledger row.
+type Entry struct {
+	ID            uint64
+	UserID        uint64
+	TxnID         string
+	Type          Type
+	Amount        decimal.Decimal
+	BalanceBefore decimal.Decimal
+	BalanceAfter  decimal.Decimal
+	ReferenceType string
+	ReferenceID   *uint64
+	Description   string
+	Status        string // completed
+	CreatedAt     time.Time
+}
+
+var (
+	ErrInsufficientBalance = errs.E(errs.InsufficientFunds, "insufficient_balance", "Insufficient balance")
+	ErrInvalidAmount       = errs.E(errs.Invalid, "invalid_amount", "Amount must be greater than zero")
+)
+
+// Apply returns the balance after moving amount of type t. Debits never take
+// a balance below zero.
+func Apply(before decimal.Decimal, t Type, amount decimal.Decimal) (decimal.Decimal, error) {
+	if !amount.IsPositive() {
+		return before, ErrInvalidAmount
+	}
+	switch t {
+	case Credit, Refund:
+		return before.Add(amount), nil
+	case Debit:
+		after := before.Sub(amount)
+		if after.IsNegative() {
+			return before, ErrInsufficientBalance
+		}
+		return after, nil
+	}
+	return before, errs.E(errs.Invalid, "invalid_type", "Unknown ledger entry type")
+}
+
+// NewTxnID returns "TXN" followed by 39 digits: a ULID written in decimal, so
+// ids sort by time and are unique across instances.
+func NewTxnID(now time.Time) string {
+	id := ulid.MustNew(ulid.Timestamp(now), rand.Reader)
+	n := new(big.Int).SetBytes(id[:])
+	s := n.String()
+	for len(s) < 39 {
+		s = "0" + s
+	}
+	return "TXN" + s
+}
+
+// Filter selects entries in a list.
+type Filter struct {
+	UserID  *uint64
+	Type    Type
+	From    *time.Time
+	To      *time.Time
+	Page    int
+	PerPage int
+}
+
+// Repository stores ledger entries.
+type Repository interface {
+	Insert(ctx context.Context, e *Entry) error
+	List(ctx context.Context, f Filter) ([]Entry, int64, error) // newest first
+	// ForEachByUser visits a user's entries in id order without loading them all.
+	ForEachByUser(ctx context.Context, userID uint64, fn func(Entry) error) error
+}

@@ -1,0 +1,64 @@
+// Package money holds the rounding and formatting rules for amounts in one
+// place. Amounts are shopspring decimals; balances have 2 places, prices 4.
+package money
+
+import (
+	"strings"
+
+	"github.com/shopspring/decimal"
+)
+
+// Zero is 0.00.
+var Zero = decimal.Zero
+
+// Round2 rounds half-up to 2 places (the balance's unit: paise).
+// shopspring's Round rounds half away from zero, which is half-up for the
+// non-negative amounts we store.
+func Round2(d decimal.Decimal) decimal.Decimal { return d.Round(2) }
+
+// Format2 writes an amount with exactly 2 places ("100.00").
+func Format2(d decimal.Decimal) string { return d.StringFixed(2) }
+
+// Format4 writes an amount with exactly 4 places ("0.5000").
+func Format4(d decimal.Decimal) string { return d.StringFixed(4) }
+
+// Parse reads a plain decimal string ("12", "12.5", "12.50"). It refuses
+// exponents, signs other than a leading '-', blanks and more than maxPlaces
+// decimal places, so "1e3" or "1.005" never slip through as money.
+func Parse(s string, maxPlaces int) (decimal.Decimal, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" || len(s) > 32 {
+		return decimal.Zero, false
+	}
+	body := strings.TrimPrefix(s, "-")
+	dot := false
+	digits := 0
+	places := 0
+	for _, r := range body {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+			if dot {
+				places++
+			}
+		case r == '.' && !dot:
+			dot = true
+		default:
+			return decimal.Zero, false
+		}
+	}
+	if digits == 0 || places > maxPlaces || strings.HasSuffix(body, ".") || strings.HasPrefix(body, ".") {
+		return decimal.Zero, false
+	}
+	d, err := decimal.NewFromString(s)
+	if err != nil {
+		return decimal.Zero, false
+	}
+	return d, true
+}
+
+// FitsColumn reports whether d fits a DECIMAL(total, places) column.
+func FitsColumn(d decimal.Decimal, total, places int) bool {
+	limit := decimal.New(1, int32(total-places)) // 10^(total-places)
+	return d.Abs().LessThan(limit) && d.Equal(d.Round(int32(places)))
+}

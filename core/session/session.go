@@ -1,0 +1,48 @@
+// Package session holds panel refresh tokens (personal access tokens).
+package session
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"time"
+
+	"paygate/core/errs"
+)
+
+// Token is a refresh token; only the SHA-256 of its value is stored.
+type Token struct {
+	ID         uint64
+	UserID     uint64
+	Name       string // e.g. the client's user agent, for the sessions list
+	TokenHash  string
+	LastUsedAt *time.Time
+	ExpiresAt  time.Time
+	CreatedAt  time.Time
+}
+
+var ErrInvalidRefresh = errs.E(errs.Unauthenticated, "invalid_refresh_token", "Refresh token is invalid or expired")
+
+// Hash is the stored form of a token value.
+func Hash(value string) string {
+	s := sha256.Sum256([]byte(value))
+	return hex.EncodeToString(s[:])
+}
+
+// Repository stores tokens.
+type Repository interface {
+	Create(ctx context.Context, t *Token) error
+	ByHash(ctx context.Context, hash string) (*Token, error) // errs.ErrNotFound
+	// Delete removes a token and reports whether this call removed it, so
+	// two concurrent refreshes with one token cannot both succeed.
+	Delete(ctx context.Context, id uint64) (bool, error)
+	DeleteByUser(ctx context.Context, userID uint64) error
+	ListByUser(ctx context.Context, userID uint64) ([]Token, error)
+}
+
+// Settings is a small key-value store for values generated once (the JWT key).
+type Settings interface {
+	// GetOrCreate returns the stored value of key, storing value first when
+	// none exists; concurrent first starts agree on one value.
+	GetOrCreate(ctx context.Context, key, value string) (string, error)
+}

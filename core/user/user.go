@@ -1,0 +1,211 @@
+// Package user holds accounts: roles, statuses, plans and balances.
+package user
+
+import (
+	"context"
+	"net/mail"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+	"golang.org/x/crypto/bcrypt"
+
+	"paygate/core/errs"
+)
+
+type Role string
+
+const (
+	RoleAdmin    Role = "admin"
+	RoleReseller Role = "reseller"
+	RoleUser     Role = "user"
+)
+
+func (r Role) Valid() bool { return r == RoleAdmin || r == RoleReseller || r == RoleUser }
+
+type Status string
+
+const (
+	StatusPending Status = "pending"
+	StatusActive  Status = "active"
+	StatusBlocked Status = "blocked"
+)
+
+func (s Status) Valid() bool { return s == StatusPending || s == StatusActive || s == StatusBlocked }
+
+type Plan string
+
+const (
+	PlanStarter    Plan = "starter"
+	PlanEnterprise Plan = "enterprise"
+)
+
+func (p Plan) Valid() bool { return p == PlanStarter || p == PlanEnterprise }
+
+// StarterMonthlyCalls is the Starter plan's allowance of billed calls per month.
+const StarterMonthlyCalls = 100
+
+// User is an account. Balance and TotalSpent change only through the ledger.
+type User struct {
+	ID              uint64
+	Name            string
+	Email           string
+	Phone           string
+	PasswordHash    string
+	Role            Role
+	Status          Status
+	Plan            Plan
+	Balance         decimal.Decimal
+	TotalSpent      decimal.Decimal
+	PlanMonth       string // "2026-11": the month PlanCalls counts for
+	PlanCalls       int    // billed calls in PlanMonth
+	APIKey          *string
+	WebhookSecret   *string // users.api_secret: the whsec_ signing secret
+	WebhookURL      *string
+	LowBalanceAlert *decimal.Decimal
+	IPAddress       *string
+	EmailVerifiedAt *time.Time
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
+	DeletedAt       *time.Time
+}
+
+var (
+	ErrNotActive      = errs.E(errs.Forbidden, "account_not_active", "Account is not active")
+	ErrBadCredentials = errs.E(errs.Unauthenticated, "invalid_credentials", "Invalid email or password")
+	ErrNotFound       = errs.E(errs.NotFound, "user_not_found", "User not found")
+	ErrEmailTaken     = errs.E(errs.Conflict, "email_taken", "Email is already registered")
+	ErrPhoneTaken     = errs.E(errs.Conflict, "phone_taken", "Phone is already registered")
+)
+
+// IsDeleted reports a soft-deleted account.
+func (u *User) IsDeleted() bool { return u.DeletedAt != nil }
+
+// CanAct reports whether the account may log in or call APIs.
+func (u *User) CanAct() error {
+	if u.IsDeleted() {
+		return ErrBadCredentials
+	}
+	if u.Status != StatusActive {
+		return ErrNotActive
+	}
+	return nil
+}
+
+// PlanAllows reports whether one more billed call fits the plan in month,
+// and records it. It is called under the user's row lock.
+func (u *User) PlanAllows(month string) bool {
+	if u.Plan == PlanEnterprise {
+		return true
+	}
+	if u.PlanMonth != month {
+		return true
+	}
+	return u.PlanCalls < StarterMonthlyCalls
+}
+
+// CountPlanCall records a billed call in month.
+func (u *User) CountPlanCall(month string) {
+	if u.PlanMonth != month {
+		u.PlanMonth = month
+		u.PlanCalls = 0
+	}
+	u.PlanCalls++
+}
+
+// UncountPlanCall gives back a call that was refunded in month.
+func (u *User) UncountPlanCall(month string) {
+	if u.PlanMonth == month && u.PlanCalls > 0 {
+		u.PlanCalls--
+	}
+}
+
+var phonePattern = regexp.MustCompile(`^\+?[0-9]{10,15}$`)
+
+// Profile is what a person gives at registration or an admin at creation.
+type Profile struct {
+	Name, Email, Phone, Password string
+}
+
+// Validate checks the profile's fields against the schema's rules.
+func (p *Profile) Validate(requirePassword bool) error {
+	fe := errs.FieldErrors{}
+	p.Name = strings.TrimSpace(p.Name)
+	p.Email = strings.ToLower(strings.TrimSpace(p.Email))
+	p.Phone = strings.TrimSpace(p.Phone)
+	if p.Name == "" {
+		fe.Add("name", "is required")
+	} else if len(p.Name) > 255 {
+		fe.Add("name", "must be at most 255 characters")
+	}
+	if a, err := mail.ParseAddress(p.Email); err != nil || a.Address != p.Email || len(p.Email) > 255 {
+		fe.Add("email", "must be a valid email address")
+	}
+	if !phonePattern.MatchString(p.Phone) {
+		fe.Add("phone", "must be 10 to 15 digits")
+	}
+	if requirePassword || p.Password != "" {
+		if msg := PasswordProblem(p.Password); msg != "" {
+			fe.Add("password", msg)
+		}
+	}
+	return fe.Err()
+}
+
+// PasswordProblem returns why a password is unacceptable, or "".
+func PasswordProblem(pw string) string {
+	if len(pw) < 8 {
+		return "must be at least 8 characters"
+	}
+	if len(pw) > 72 { // bcrypt's limit
+		return "must be at most 72 characters"
+	}
+	return ""
+}
+
+// HashPassword hashes with bcrypt at cost 10.
+func HashPassword(pw string) (string, error) {
+	b, err := bcrypt.GenerateFromPassword([]byte(pw), 10)
+	return string(b), err
+}
+
+// dummyHash makes a login with an unknown email cost as much as a wrong password.
+var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("not-a-real-password"), 10)
+
+// CheckPassword compares in constant time; a nil user still spends the time.
+func CheckPassword(u *User, pw string) bool {
+	if u == nil {
+		_ = bcrypt.CompareHashAndPassword(dummyHash, []byte(pw))
+		return false
+	}
+	return bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(pw)) == nil
+}
+
+// Filter selects users in a list.
+type Filter struct {
+	Role    Role
+	Status  Status
+	Q       string // matches name, email or phone
+	Page    int
+	PerPage int
+}
+
+// Repository stores users. ByID and ByEmail return soft-deleted users too;
+// callers check IsDeleted.
+type Repository interface {
+	Create(ctx context.Context, u *User) error // errs Conflict (ErrEmailTaken / ErrPhoneTaken)
+	ByID(ctx context.Context, id uint64) (*User, error)
+	ByEmail(ctx context.Context, email string) (*User, error)
+	// LockByID reads the user with a row lock (SELECT … FOR UPDATE) inside a transaction.
+	LockByID(ctx context.Context, id uint64) (*User, error)
+	// Update writes profile fields: name, phone, password_hash, role, status, plan,
+	// api_key, api_secret, webhook_url, low_balance_alert, email_verified_at, deleted_at.
+	Update(ctx context.Context, u *User) error
+	// SaveBalance writes balance, total_spent, plan_month and plan_calls.
+	SaveBalance(ctx context.Context, u *User) error
+	List(ctx context.Context, f Filter) ([]User, int64, error)
+	// IDs lists every user id in ascending order (for the ledger check).
+	IDs(ctx context.Context) ([]uint64, error)
+	CountByRole(ctx context.Context, role Role) (int64, error)
+}
