@@ -1,0 +1,47 @@
+package app
+
+import (
+	"time"
+)
+
+// Config is what the use cases need from the service's configuration.
+type Config struct {
+	Location        *time.Location // day and month boundaries (TIMEZONE)
+	UpstreamTimeout time.Duration  // per provider call
+	RefreshTTL      time.Duration  // panel refresh tokens
+	MaxPayloadBytes int            // hit log payloads larger than this are summarised
+}
+
+// App is the set of use cases. It holds ports only.
+type App struct {
+	tx     Transactor
+	st     Stores
+	up     Upstream
+	tokens AccessTokens
+	now    func() time.Time
+	cfg    Config
+}
+
+// New wires the use cases. now may be nil (time.Now).
+func New(tx Transactor, st Stores, up Upstream, tokens AccessTokens, now func() time.Time, cfg Config) *App {
+	if now == nil {
+		now = time.Now
+	}
+	if cfg.Location == nil {
+		cfg.Location = time.UTC
+	}
+	if cfg.UpstreamTimeout == 0 {
+		cfg.UpstreamTimeout = 15 * time.Second
+	}
+	if cfg.RefreshTTL == 0 {
+		cfg.RefreshTTL = 30 * 24 * time.Hour
+	}
+	if cfg.MaxPayloadBytes == 0 {
+		cfg.MaxPayloadBytes = 60_000
+	}
+	return &App{tx: tx, st: st, up: up, tokens: tokens, now: now, cfg: cfg}
+}
+
+// day is the local calendar day of t ("2006-01-02"), month its month ("2006-01").
+func (a *App) day(t time.Time) string   { return t.In(a.cfg.Location).Format("2006-01-02") }
+func (a *App) month(t time.Time) string { return t.In(a.cfg.Location).Format("2006-01") }

@@ -1,0 +1,90 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"paygate/core/apikey"
+	"paygate/core/catalog"
+	"paygate/core/pricing"
+	"paygate/core/user"
+)
+
+// EnsureAdmin creates the initial admin when no admin exists. With an empty
+// password a random one is generated and returned, to be shown once.
+func (a *App) EnsureAdmin(ctx context.Context, email, password string) (created bool, generated string, err error) {
+	n, err := a.st.Users.CountByRole(ctx, user.RoleAdmin)
+	if err != nil {
+		return false, "", fmt.Errorf("count admins: %w", err)
+	}
+	if n > 0 {
+		return false, "", nil
+	}
+	if password == "" {
+		password = apikey.RandomBase62(20)
+		generated = password
+	}
+	in := NewUser{
+		Profile: user.Profile{Name: "Administrator", Email: email, Phone: "0000000000", Password: password},
+		Role:    user.RoleAdmin, Status: user.StatusActive, Plan: user.PlanEnterprise,
+	}
+	if err := in.Profile.Validate(true); err != nil {
+		return false, "", fmt.Errorf("initial admin: %w", err)
+	}
+	if _, err := a.createUser(ctx, in); err != nil {
+		return false, "", fmt.Errorf("create initial admin: %w", err)
+	}
+	return true, generated, nil
+}
+
+// ServiceSeed is a service registered at first start with its docs and default price.
+type ServiceSeed struct {
+	Service catalog.Service
+	Doc     *catalog.Doc
+	Price   pricing.Price
+}
+
+// SeedServices registers each seed whose slug is not taken yet, with its
+// docs and default pricing row, so running it again changes nothing.
+func (a *App) SeedServices(ctx context.Context, seeds []ServiceSeed) (int, error) {
+	added := 0
+	for _, sd := range seeds {
+		if _, err := a.st.Services.BySlug(ctx, sd.Service.Slug); err == nil {
+			continue
+		}
+		err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+			svc := sd.Service
+			if err := svc.Validate(); err != nil {
+				return err
+			}
+			now := a.now().UTC()
+			svc.CreatedAt, svc.UpdatedAt = now, now
+			if err := s.Services.Create(ctx, &svc); err != nil {
+				return err
+			}
+			if sd.Doc != nil {
+				d := *sd.Doc
+				if err := d.Validate(); err != nil {
+					return err
+				}
+				d.ServiceID = svc.ID
+				d.CreatedAt, d.UpdatedAt = now, now
+				if err := s.Services.PutDoc(ctx, &d); err != nil {
+					return err
+				}
+			}
+			p := sd.Price
+			p.ServiceID, p.UserID = svc.ID, nil
+			if err := p.Validate(); err != nil {
+				return err
+			}
+			p.CreatedAt, p.UpdatedAt = now, now
+			return s.Pricing.Create(ctx, &p)
+		})
+		if err != nil {
+			return added, fmt.Errorf("seed service %s: %w", sd.Service.Slug, err)
+		}
+		added++
+	}
+	return added, nil
+}

@@ -1,0 +1,46 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/shopspring/decimal"
+
+	"paygate/core/ledger"
+	"paygate/core/user"
+)
+
+// post moves u's balance by one ledger entry. u must have been read with
+// LockByID in the same transaction; the caller saves u with SaveBalance.
+func (a *App) post(ctx context.Context, s Stores, u *user.User, t ledger.Type, amount decimal.Decimal,
+	refType string, refID *uint64, description string) (*ledger.Entry, error) {
+	after, err := ledger.Apply(u.Balance, t, amount)
+	if err != nil {
+		return nil, err
+	}
+	now := a.now().UTC()
+	e := &ledger.Entry{
+		UserID:        u.ID,
+		TxnID:         ledger.NewTxnID(now),
+		Type:          t,
+		Amount:        amount,
+		BalanceBefore: u.Balance,
+		BalanceAfter:  after,
+		ReferenceType: refType,
+		ReferenceID:   refID,
+		Description:   description,
+		Status:        "completed",
+		CreatedAt:     now,
+	}
+	if err := s.Ledger.Insert(ctx, e); err != nil {
+		return nil, fmt.Errorf("insert ledger entry: %w", err)
+	}
+	u.Balance = after
+	switch t {
+	case ledger.Debit:
+		u.TotalSpent = u.TotalSpent.Add(amount)
+	case ledger.Refund:
+		u.TotalSpent = decimal.Max(decimal.Zero, u.TotalSpent.Sub(amount))
+	}
+	return e, nil
+}

@@ -1,0 +1,138 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/shopspring/decimal"
+
+	"paygate/core/hitlog"
+	"paygate/core/ledger"
+)
+
+// Discrepancy is one way the books disagree with themselves.
+type Discrepancy struct {
+	UserID uint64
+	What   string
+}
+
+func (d Discrepancy) String() string { return fmt.Sprintf("user %d: %s", d.UserID, d.What) }
+
+type hitMoves struct {
+	debits, refunds     int
+	debitSum, refundSum decimal.Decimal
+}
+
+// CheckLedger verifies, for every user: the entries chain (each
+// balance_before is the previous balance_after, each after = before ±
+// amount), the balance equals Σ credits + refunds − debits and the last
+// balance_after; every billed hit has exactly one debit of its charge and no
+// refund; every failed hit that reserved a charge has one debit and one
+// equal refund; no hit is left pending.
+func (a *App) CheckLedger(ctx context.Context) ([]Discrepancy, error) {
+	ids, err := a.st.Users.IDs(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list users: %w", err)
+	}
+	var out []Discrepancy
+	for _, id := range ids {
+		ds, err := a.checkUser(ctx, id)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, ds...)
+	}
+	return out, nil
+}
+
+func (a *App) checkUser(ctx context.Context, id uint64) ([]Discrepancy, error) {
+	u, err := a.st.Users.ByID(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("read user %d: %w", id, err)
+	}
+	var out []Discrepancy
+	bad := func(format string, args ...any) {
+		out = append(out, Discrepancy{UserID: id, What: fmt.Sprintf(format, args...)})
+	}
+	running, sum := decimal.Zero, decimal.Zero
+	moves := map[uint64]*hitMoves{}
+	err = a.st.Ledger.ForEachByUser(ctx, id, func(e ledger.Entry) error {
+		if !e.BalanceBefore.Equal(running) {
+			bad("%s: balance_before %s, previous balance_after %s", e.TxnID, e.BalanceBefore.StringFixed(2), running.StringFixed(2))
+		}
+		want, err := ledger.Apply(e.BalanceBefore, e.Type, e.Amount)
+		if err != nil || !want.Equal(e.BalanceAfter) {
+			bad("%s: %s of %s from %s gives %s, not %s", e.TxnID, e.Type, e.Amount.StringFixed(2), e.BalanceBefore.StringFixed(2), want.StringFixed(2), e.BalanceAfter.StringFixed(2))
+		}
+		if e.Type == ledger.Debit {
+			sum = sum.Sub(e.Amount)
+		} else {
+			sum = sum.Add(e.Amount)
+		}
+		running = e.BalanceAfter
+		if e.ReferenceType == ledger.RefAPIHit && e.ReferenceID != nil {
+			m := moves[*e.ReferenceID]
+			if m == nil {
+				m = &hitMoves{}
+				moves[*e.ReferenceID] = m
+			}
+			switch e.Type {
+			case ledger.Debit:
+				m.debits++
+				m.debitSum = m.debitSum.Add(e.Amount)
+			case ledger.Refund:
+				m.refunds++
+				m.refundSum = m.refundSum.Add(e.Amount)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read ledger of user %d: %w", id, err)
+	}
+	if !u.Balance.Equal(running) {
+		bad("balance %s, last balance_after %s", u.Balance.StringFixed(2), running.StringFixed(2))
+	}
+	if !u.Balance.Equal(sum) {
+		bad("balance %s, credits + refunds - debits = %s", u.Balance.StringFixed(2), sum.StringFixed(2))
+	}
+	if u.Balance.IsNegative() {
+		bad("negative balance %s", u.Balance.StringFixed(2))
+	}
+	err = a.st.Hits.ForEachByUser(ctx, id, func(h hitlog.Hit) error {
+		m := moves[h.ID]
+		delete(moves, h.ID)
+		if m == nil {
+			m = &hitMoves{}
+		}
+		switch h.Status {
+		case hitlog.StatusSuccess:
+			if h.ChargeAmount.IsPositive() && (m.debits != 1 || !m.debitSum.Equal(h.ChargeAmount)) {
+				bad("hit %s charged %s has %d debits totalling %s", h.RequestID, h.ChargeAmount.StringFixed(4), m.debits, m.debitSum.StringFixed(2))
+			}
+			if !h.ChargeAmount.IsPositive() && m.debits != 0 {
+				bad("hit %s charged nothing but has %d debits", h.RequestID, m.debits)
+			}
+			if m.refunds != 0 {
+				bad("successful hit %s has %d refunds", h.RequestID, m.refunds)
+			}
+		case hitlog.StatusFailed, hitlog.StatusInsufficientBalance:
+			if !h.ChargeAmount.IsZero() {
+				bad("failed hit %s records charge %s", h.RequestID, h.ChargeAmount.StringFixed(4))
+			}
+			if m.debits != m.refunds || m.debits > 1 || !m.debitSum.Equal(m.refundSum) {
+				bad("failed hit %s has %d debits (%s) and %d refunds (%s)", h.RequestID, m.debits, m.debitSum.StringFixed(2), m.refunds, m.refundSum.StringFixed(2))
+			}
+		case hitlog.StatusPending:
+			bad("hit %s is still pending (reserved %s, not settled)", h.RequestID, h.Reserved.StringFixed(2))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read hits of user %d: %w", id, err)
+	}
+	for hitID, m := range moves {
+		bad("ledger rows reference hit id %d that is not this user's (%d debits, %d refunds)", hitID, m.debits, m.refunds)
+	}
+	return out, nil
+}

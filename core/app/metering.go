@@ -1,0 +1,360 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"paygate/core/apikey"
+	"paygate/core/catalog"
+	"paygate/core/errs"
+	"paygate/core/hitlog"
+	"paygate/core/ledger"
+	"paygate/core/user"
+)
+
+// Errors of a metered call beyond those of the domains.
+var (
+	ErrMethodNotAllowed = errs.E(errs.MethodNotAllowed, "method_not_allowed", "Method not allowed for this service")
+	ErrPlanLimit        = errs.E(errs.LimitExceeded, "monthly_plan_limit_reached", "Monthly plan limit reached")
+	ErrBodyNotObject    = errs.E(errs.Invalid, "invalid_body", "Request body must be a JSON object")
+)
+
+// CallInput is one call to /api/v1/<slug> as the HTTP edge received it.
+type CallInput struct {
+	RequestID string
+	Slug      string
+	Method    string
+	Key       string
+	Secret    string
+	IP        string
+	Query     url.Values
+	Body      []byte
+}
+
+// CallResult is the success envelope's content.
+type CallResult struct {
+	RequestID   string
+	Data        json.RawMessage
+	Charged     decimal.Decimal
+	BalanceLeft decimal.Decimal
+}
+
+// CallService meters one service call (decisions part 3): checks in order,
+// reserves the charge atomically, calls upstream outside any transaction,
+// then settles or refunds. Every call with a known owner and service writes
+// exactly one hit log row.
+func (a *App) CallService(ctx context.Context, in CallInput) (*CallResult, error) {
+	svc, err := a.st.Services.BySlug(ctx, in.Slug)
+	if err != nil || svc.Status != catalog.StatusActive || svc.Builtin {
+		if err != nil && !errors.Is(err, catalog.ErrServiceNotFound) && errs.KindOf(err) != errs.NotFound {
+			return nil, fmt.Errorf("find service %q: %w", in.Slug, err)
+		}
+		return nil, catalog.ErrServiceNotFound
+	}
+	if in.Method != svc.Method {
+		return nil, ErrMethodNotAllowed
+	}
+	key, owner, err := a.authenticateKey(ctx, in.Key, in.Secret)
+	if err != nil {
+		return nil, err
+	}
+	price, err := a.st.Pricing.Applicable(ctx, svc.ID, owner.ID)
+	if err != nil {
+		if errs.KindOf(err) == errs.NotFound {
+			return nil, catalog.ErrServiceNotFound // not sold
+		}
+		return nil, fmt.Errorf("find price: %w", err)
+	}
+
+	now := a.now()
+	params, payload, perr := parseParams(svc.Method, in.Query, in.Body)
+	hit := &hitlog.Hit{
+		UserID: owner.ID, ServiceID: svc.ID, APIKeyID: key.ID, RequestID: in.RequestID,
+		RequestPayload: a.capPayload(payload), IPAddress: in.IP,
+		ChargeAmount: decimal.Zero, Reserved: decimal.Zero, CreatedAt: now.UTC(),
+	}
+	if !key.AllowsIP(in.IP) {
+		return nil, a.reject(ctx, hit, hitlog.StatusFailed, apikey.ErrIPNotAllowed, now)
+	}
+	if !key.AllowsService(svc.ID) {
+		return nil, a.reject(ctx, hit, hitlog.StatusFailed, apikey.ErrServiceNotAllowed, now)
+	}
+	ok, err := a.st.Keys.CountHit(ctx, key.ID, a.day(now), now.UTC())
+	if err != nil {
+		return nil, fmt.Errorf("count hit: %w", err)
+	}
+	if !ok {
+		return nil, a.reject(ctx, hit, hitlog.StatusFailed, apikey.ErrDailyLimit, now)
+	}
+	if perr == nil {
+		var doc *catalog.Doc
+		if doc, err = a.st.Services.Doc(ctx, svc.ID); err != nil && !errors.Is(err, catalog.ErrDocNotFound) {
+			return nil, fmt.Errorf("find docs: %w", err)
+		}
+		perr = catalog.ValidateParams(catalog.Specs(svc, doc), params)
+	}
+	if perr != nil {
+		return nil, a.reject(ctx, hit, hitlog.StatusFailed, perr, now)
+	}
+
+	charge := price.Charge(owner.Role)
+	balance, err := a.reserve(ctx, owner.ID, hit, charge, now)
+	if err != nil {
+		switch {
+		case errors.Is(err, ledger.ErrInsufficientBalance):
+			return nil, a.reject(ctx, hit, hitlog.StatusInsufficientBalance, err, now)
+		case errors.Is(err, ErrPlanLimit):
+			return nil, a.reject(ctx, hit, hitlog.StatusFailed, err, now)
+		}
+		return nil, err
+	}
+
+	// The reservation is committed: whatever happens to the caller's
+	// connection, the call is settled or refunded.
+	ctx = context.WithoutCancel(ctx)
+	resp, callErr := a.up.Do(ctx, a.upstreamRequest(svc, params, payload))
+	elapsed := a.now().Sub(now)
+	hit.ResponseTimeMs = int(elapsed / time.Millisecond)
+	if callErr == nil && resp.Status >= 200 && resp.Status < 300 && json.Valid(resp.Body) {
+		hit.Status = hitlog.StatusSuccess
+		hit.ChargeAmount = charge
+		body := a.capPayload(string(resp.Body))
+		hit.ResponsePayload = &body
+		if err := a.st.Hits.Finish(ctx, hit); err != nil {
+			return nil, fmt.Errorf("settle hit %s: %w", hit.RequestID, err)
+		}
+		return &CallResult{RequestID: hit.RequestID, Data: json.RawMessage(resp.Body), Charged: charge, BalanceLeft: balance}, nil
+	}
+	failure := upstreamFailure(resp, callErr)
+	if err := a.refund(ctx, hit, failure, now); err != nil {
+		return nil, err
+	}
+	return nil, failure
+}
+
+// authenticateKey resolves key and secret to an active key and its owner.
+func (a *App) authenticateKey(ctx context.Context, key, secret string) (*apikey.Key, *user.User, error) {
+	if key == "" || secret == "" || len(key) > 64 || len(secret) > 128 {
+		return nil, nil, apikey.ErrInvalidCredentials
+	}
+	k, err := a.st.Keys.ByKey(ctx, key)
+	if err != nil {
+		if errs.KindOf(err) == errs.NotFound {
+			return nil, nil, apikey.ErrInvalidCredentials
+		}
+		return nil, nil, fmt.Errorf("find key: %w", err)
+	}
+	if k.Status != apikey.StatusActive || !k.SecretMatches(secret) {
+		return nil, nil, apikey.ErrInvalidCredentials
+	}
+	u, err := a.st.Users.ByID(ctx, k.UserID)
+	if err != nil {
+		if errs.KindOf(err) == errs.NotFound {
+			return nil, nil, apikey.ErrInvalidCredentials
+		}
+		return nil, nil, fmt.Errorf("find key owner: %w", err)
+	}
+	if u.IsDeleted() {
+		return nil, nil, apikey.ErrInvalidCredentials
+	}
+	if u.Status != user.StatusActive {
+		return nil, nil, user.ErrNotActive
+	}
+	return k, u, nil
+}
+
+// reserve debits the charge and inserts the pending hit in one transaction,
+// under the user's row lock, so concurrent calls can never overdraw. It
+// returns the balance after the debit.
+func (a *App) reserve(ctx context.Context, userID uint64, hit *hitlog.Hit, charge decimal.Decimal, now time.Time) (decimal.Decimal, error) {
+	var balance decimal.Decimal
+	month := a.month(now)
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+		u, err := s.Users.LockByID(ctx, userID)
+		if err != nil {
+			return fmt.Errorf("lock user %d: %w", userID, err)
+		}
+		if !u.PlanAllows(month) {
+			return ErrPlanLimit
+		}
+		if u.Balance.LessThan(charge) {
+			return ledger.ErrInsufficientBalance
+		}
+		hit.Status = hitlog.StatusPending
+		hit.Reserved = charge
+		if err := s.Hits.Insert(ctx, hit); err != nil {
+			return fmt.Errorf("insert hit: %w", err)
+		}
+		if charge.IsPositive() {
+			id := hit.ID
+			if _, err := a.post(ctx, s, u, ledger.Debit, charge, ledger.RefAPIHit, &id, "API call "+hit.RequestID); err != nil {
+				return err
+			}
+		}
+		u.CountPlanCall(month)
+		if err := s.Users.SaveBalance(ctx, u); err != nil {
+			return fmt.Errorf("save balance: %w", err)
+		}
+		balance = u.Balance
+		return nil
+	})
+	if err != nil {
+		hit.ID = 0
+		hit.Reserved = decimal.Zero
+	}
+	return balance, err
+}
+
+// refund returns a reserved charge and marks the hit failed, in one transaction.
+func (a *App) refund(ctx context.Context, hit *hitlog.Hit, failure error, now time.Time) error {
+	body := errorPayload(failure)
+	hit.Status = hitlog.StatusFailed
+	hit.ChargeAmount = decimal.Zero
+	hit.ResponsePayload = &body
+	month := a.month(now)
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+		u, err := s.Users.LockByID(ctx, hit.UserID)
+		if err != nil {
+			return fmt.Errorf("lock user %d: %w", hit.UserID, err)
+		}
+		if hit.Reserved.IsPositive() {
+			id := hit.ID
+			if _, err := a.post(ctx, s, u, ledger.Refund, hit.Reserved, ledger.RefAPIHit, &id, "Refund of failed API call "+hit.RequestID); err != nil {
+				return err
+			}
+		}
+		u.UncountPlanCall(month)
+		if err := s.Users.SaveBalance(ctx, u); err != nil {
+			return fmt.Errorf("save balance: %w", err)
+		}
+		return s.Hits.Finish(ctx, hit)
+	})
+	if err != nil {
+		return fmt.Errorf("refund hit %s: %w", hit.RequestID, err)
+	}
+	return nil
+}
+
+// reject writes the hit log row of a call refused before any charge.
+func (a *App) reject(ctx context.Context, hit *hitlog.Hit, status hitlog.Status, cause error, now time.Time) error {
+	body := errorPayload(cause)
+	hit.Status = status
+	hit.ChargeAmount = decimal.Zero
+	hit.ResponsePayload = &body
+	hit.ResponseTimeMs = int(a.now().Sub(now) / time.Millisecond)
+	if err := a.st.Hits.Insert(context.WithoutCancel(ctx), hit); err != nil {
+		return fmt.Errorf("log rejected hit: %w (rejected with: %v)", err, cause)
+	}
+	return cause
+}
+
+func (a *App) upstreamRequest(svc *catalog.Service, params map[string]any, payload string) UpstreamRequest {
+	h := http.Header{}
+	providerKey := ""
+	if svc.ProviderKey != nil {
+		providerKey = *svc.ProviderKey
+	}
+	for name, v := range svc.Headers {
+		h.Set(name, strings.ReplaceAll(v, "{provider_key}", providerKey))
+	}
+	req := UpstreamRequest{Method: svc.Method, URL: svc.ProviderURL, Header: h, Timeout: a.cfg.UpstreamTimeout}
+	if svc.Method == http.MethodGet || svc.Method == http.MethodDelete {
+		q := url.Values{}
+		for k, v := range params {
+			q.Set(k, fmt.Sprint(v))
+		}
+		req.Query = q
+	} else {
+		req.Body = []byte(payload)
+	}
+	return req
+}
+
+// parseParams reads the caller's parameters: the query string for GET and
+// DELETE services, the JSON object body for POST and PUT. payload is the
+// JSON kept in the hit log (and sent upstream for POST/PUT).
+func parseParams(method string, query url.Values, body []byte) (map[string]any, string, error) {
+	params := map[string]any{}
+	if method == http.MethodGet || method == http.MethodDelete {
+		for k, v := range query {
+			if len(v) > 0 {
+				params[k] = v[0]
+			}
+		}
+		b, _ := json.Marshal(params)
+		return params, string(b), nil
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return params, "{}", nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if err := dec.Decode(&params); err != nil || dec.More() {
+		b, _ := json.Marshal(map[string]string{"invalid_body": truncate(string(body), 1000)})
+		return nil, string(b), ErrBodyNotObject
+	}
+	return params, string(body), nil
+}
+
+// upstreamFailure turns a bad upstream answer into the 500 the caller sees.
+func upstreamFailure(resp UpstreamResponse, callErr error) error {
+	msg := "Service error"
+	switch {
+	case callErr != nil:
+		msg = "Service error: " + callErr.Error()
+	case resp.Status >= 200 && resp.Status < 300:
+		msg = "Service error: upstream answered invalid JSON"
+	default:
+		var body struct {
+			Message any `json:"message"`
+			Error   any `json:"error"`
+		}
+		if json.Unmarshal(resp.Body, &body) == nil {
+			for _, v := range []any{body.Message, body.Error} {
+				if s, ok := v.(string); ok && strings.TrimSpace(s) != "" {
+					msg = truncate(strings.TrimSpace(s), 200)
+					break
+				}
+			}
+		}
+	}
+	return errs.E(errs.Upstream, "upstream_error", msg)
+}
+
+func errorPayload(err error) string {
+	out := map[string]any{"error": "internal_error", "message": "Internal error"}
+	if e, ok := errs.As(err); ok {
+		out["error"], out["message"] = e.Code, e.Message
+		if len(e.Fields) > 0 {
+			out["errors"] = e.Fields
+		}
+	}
+	b, _ := json.Marshal(out)
+	return string(b)
+}
+
+// capPayload keeps hit log payloads within the column; a larger one is
+// replaced by a JSON note of its size.
+func (a *App) capPayload(s string) string {
+	if len(s) <= a.cfg.MaxPayloadBytes {
+		return s
+	}
+	b, _ := json.Marshal(map[string]any{"truncated": true, "bytes": len(s)})
+	return string(b)
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}

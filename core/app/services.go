@@ -1,0 +1,236 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/shopspring/decimal"
+
+	"paygate/core/catalog"
+	"paygate/core/errs"
+	"paygate/core/pricing"
+	"paygate/core/user"
+)
+
+// CreateService registers an upstream service (admin only).
+func (a *App) CreateService(ctx context.Context, actor *user.User, s catalog.Service) (*catalog.Service, error) {
+	if err := requireAdmin(actor); err != nil {
+		return nil, err
+	}
+	s.Builtin = false
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	now := a.now().UTC()
+	s.CreatedAt, s.UpdatedAt = now, now
+	if err := a.st.Services.Create(ctx, &s); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// ListServices lists services: admins see all, others the active ones.
+func (a *App) ListServices(ctx context.Context, actor *user.User, f catalog.Filter) ([]catalog.Service, int64, error) {
+	if actor.Role != user.RoleAdmin {
+		f.Status = catalog.StatusActive
+	}
+	return a.st.Services.List(ctx, f)
+}
+
+// GetService shows a service: admins any, others an active one.
+func (a *App) GetService(ctx context.Context, actor *user.User, id uint64) (*catalog.Service, error) {
+	s, err := a.st.Services.ByID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if actor.Role != user.RoleAdmin && s.Status != catalog.StatusActive {
+		return nil, catalog.ErrServiceNotFound
+	}
+	return s, nil
+}
+
+// ServicePatch lists the editable fields; nil leaves a field alone.
+type ServicePatch struct {
+	Name        *string
+	Slug        *string
+	Description *string
+	Category    *string
+	ProviderURL *string
+	ProviderKey *string // "" clears the key
+	Method      *string
+	Headers     *map[string]string
+	Parameters  *map[string]string
+	Status      *catalog.Status
+}
+
+// PatchService edits a service (admin only). Built-in gateway services keep
+// their slug and method.
+func (a *App) PatchService(ctx context.Context, actor *user.User, id uint64, p ServicePatch) (*catalog.Service, error) {
+	if err := requireAdmin(actor); err != nil {
+		return nil, err
+	}
+	s, err := a.st.Services.ByID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if s.Builtin && ((p.Slug != nil && *p.Slug != s.Slug) || (p.Method != nil && *p.Method != s.Method)) {
+		return nil, errs.E(errs.Conflict, "service_builtin", "The slug and method of built-in gateway services are fixed")
+	}
+	set(&s.Name, p.Name)
+	set(&s.Slug, p.Slug)
+	set(&s.Category, p.Category)
+	set(&s.ProviderURL, p.ProviderURL)
+	set(&s.Method, p.Method)
+	set(&s.Headers, p.Headers)
+	set(&s.Parameters, p.Parameters)
+	set(&s.Status, p.Status)
+	if p.Description != nil {
+		s.Description = p.Description
+	}
+	if p.ProviderKey != nil {
+		if *p.ProviderKey == "" {
+			s.ProviderKey = nil
+		} else {
+			s.ProviderKey = p.ProviderKey
+		}
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	s.UpdatedAt = a.now().UTC()
+	if err := a.st.Services.Update(ctx, s); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func set[T any](dst *T, v *T) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
+// DeleteService removes a service with its pricing and docs (admin only).
+// Its hit logs stay as history.
+func (a *App) DeleteService(ctx context.Context, actor *user.User, id uint64) error {
+	if err := requireAdmin(actor); err != nil {
+		return err
+	}
+	s, err := a.st.Services.ByID(ctx, id)
+	if err != nil {
+		return err
+	}
+	if s.Builtin {
+		return catalog.ErrBuiltin
+	}
+	return a.st.Services.Delete(ctx, id)
+}
+
+// GetDoc returns a service's documentation.
+func (a *App) GetDoc(ctx context.Context, actor *user.User, serviceID uint64) (*catalog.Doc, error) {
+	if _, err := a.GetService(ctx, actor, serviceID); err != nil {
+		return nil, err
+	}
+	return a.st.Services.Doc(ctx, serviceID)
+}
+
+// PutDoc replaces a service's documentation (admin only).
+func (a *App) PutDoc(ctx context.Context, actor *user.User, serviceID uint64, d catalog.Doc) (*catalog.Doc, error) {
+	if err := requireAdmin(actor); err != nil {
+		return nil, err
+	}
+	if _, err := a.st.Services.ByID(ctx, serviceID); err != nil {
+		return nil, err
+	}
+	if err := d.Validate(); err != nil {
+		return nil, err
+	}
+	d.ServiceID = serviceID
+	now := a.now().UTC()
+	d.CreatedAt, d.UpdatedAt = now, now
+	if err := a.st.Services.PutDoc(ctx, &d); err != nil {
+		return nil, err
+	}
+	return a.st.Services.Doc(ctx, serviceID)
+}
+
+// ListPricing lists a service's pricing rows (admin only).
+func (a *App) ListPricing(ctx context.Context, actor *user.User, serviceID uint64) ([]pricing.Price, error) {
+	if err := requireAdmin(actor); err != nil {
+		return nil, err
+	}
+	if _, err := a.st.Services.ByID(ctx, serviceID); err != nil {
+		return nil, err
+	}
+	return a.st.Pricing.ListByService(ctx, serviceID)
+}
+
+// CreatePricing adds the default row (UserID nil) or a user's row (admin only).
+func (a *App) CreatePricing(ctx context.Context, actor *user.User, serviceID uint64, p pricing.Price) (*pricing.Price, error) {
+	if err := requireAdmin(actor); err != nil {
+		return nil, err
+	}
+	if _, err := a.st.Services.ByID(ctx, serviceID); err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if p.UserID != nil {
+		u, err := a.st.Users.ByID(ctx, *p.UserID)
+		if err != nil || u.IsDeleted() {
+			if err != nil && errs.KindOf(err) != errs.NotFound {
+				return nil, err
+			}
+			return nil, errs.Validation(map[string][]string{"user_id": {"user does not exist"}})
+		}
+	}
+	p.ServiceID = serviceID
+	now := a.now().UTC()
+	p.CreatedAt, p.UpdatedAt = now, now
+	if err := a.st.Pricing.Create(ctx, &p); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// PricePatch lists the editable amounts; nil leaves a field alone.
+type PricePatch struct {
+	AdminCost, UserPrice, ResellerPrice, MinimumHitCharge *decimal.Decimal
+	Status                                                *pricing.Status
+}
+
+// PatchPricing edits a pricing row (admin only).
+func (a *App) PatchPricing(ctx context.Context, actor *user.User, id uint64, p PricePatch) (*pricing.Price, error) {
+	if err := requireAdmin(actor); err != nil {
+		return nil, err
+	}
+	row, err := a.st.Pricing.ByID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	set(&row.AdminCost, p.AdminCost)
+	set(&row.UserPrice, p.UserPrice)
+	set(&row.ResellerPrice, p.ResellerPrice)
+	set(&row.MinimumHitCharge, p.MinimumHitCharge)
+	set(&row.Status, p.Status)
+	if err := row.Validate(); err != nil {
+		return nil, err
+	}
+	row.UpdatedAt = a.now().UTC()
+	if err := a.st.Pricing.Update(ctx, row); err != nil {
+		return nil, fmt.Errorf("update pricing %d: %w", id, err)
+	}
+	return row, nil
+}
+
+// DeletePricing removes a pricing row (admin only).
+func (a *App) DeletePricing(ctx context.Context, actor *user.User, id uint64) error {
+	if err := requireAdmin(actor); err != nil {
+		return err
+	}
+	if _, err := a.st.Pricing.ByID(ctx, id); err != nil {
+		return err
+	}
+	return a.st.Pricing.Delete(ctx, id)
+}

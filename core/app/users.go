@@ -1,0 +1,308 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"paygate/core/apikey"
+	"paygate/core/errs"
+	"paygate/core/ledger"
+	"paygate/core/money"
+	"paygate/core/user"
+)
+
+// NewUser is an account an admin creates directly.
+type NewUser struct {
+	user.Profile
+	Role   user.Role
+	Status user.Status
+	Plan   user.Plan
+}
+
+// CreateUser creates an account of any role and status (admin only).
+func (a *App) CreateUser(ctx context.Context, actor *user.User, in NewUser) (*user.User, error) {
+	if err := requireAdmin(actor); err != nil {
+		return nil, err
+	}
+	fe := errs.FieldErrors{}
+	if err := in.Profile.Validate(true); err != nil {
+		e, _ := errs.As(err)
+		for k, v := range e.Fields {
+			fe[k] = v
+		}
+	}
+	if in.Role == "" {
+		in.Role = user.RoleUser
+	}
+	if in.Status == "" {
+		in.Status = user.StatusPending
+	}
+	if in.Plan == "" {
+		in.Plan = user.PlanStarter
+	}
+	if !in.Role.Valid() {
+		fe.Add("role", "must be admin, reseller or user")
+	}
+	if !in.Status.Valid() {
+		fe.Add("status", "must be pending, active or blocked")
+	}
+	if !in.Plan.Valid() {
+		fe.Add("plan", "must be starter or enterprise")
+	}
+	if err := fe.Err(); err != nil {
+		return nil, err
+	}
+	return a.createUser(ctx, in)
+}
+
+func (a *App) createUser(ctx context.Context, in NewUser) (*user.User, error) {
+	hash, err := user.HashPassword(in.Password)
+	if err != nil {
+		return nil, fmt.Errorf("hash password: %w", err)
+	}
+	now := a.now().UTC()
+	u := &user.User{
+		Name: in.Name, Email: in.Email, Phone: in.Phone, PasswordHash: hash,
+		Role: in.Role, Status: in.Status, Plan: in.Plan,
+		Balance: decimal.Zero, TotalSpent: decimal.Zero, CreatedAt: now, UpdatedAt: now,
+	}
+	err = a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+		if err := s.Users.Create(ctx, u); err != nil {
+			return err
+		}
+		if u.Status == user.StatusActive {
+			return a.provisionActive(ctx, s, u)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// provisionActive gives a newly active account its webhook signing secret and
+// its default API key (whose secret the owner obtains by rotating it).
+func (a *App) provisionActive(ctx context.Context, s Stores, u *user.User) error {
+	changed := false
+	if u.WebhookSecret == nil {
+		sec := "whsec_" + apikey.RandomBase62(32)
+		u.WebhookSecret = &sec
+		changed = true
+	}
+	if u.APIKey == nil {
+		keys, err := s.Keys.ListByUser(ctx, u.ID)
+		if err != nil {
+			return fmt.Errorf("list keys: %w", err)
+		}
+		if len(keys) == 0 {
+			k, _, err := a.newKey(ctx, s, u, apikey.Restrictions{Name: "Default", DailyLimit: apikey.DefaultDailyLimit})
+			if err != nil {
+				return err
+			}
+			u.APIKey = &k.Key
+		} else {
+			u.APIKey = &keys[len(keys)-1].Key
+		}
+		changed = true
+	}
+	if changed {
+		u.UpdatedAt = a.now().UTC()
+		return s.Users.Update(ctx, u)
+	}
+	return nil
+}
+
+// ListUsers lists accounts (admin only).
+func (a *App) ListUsers(ctx context.Context, actor *user.User, f user.Filter) ([]user.User, int64, error) {
+	if err := requireAdmin(actor); err != nil {
+		return nil, 0, err
+	}
+	return a.st.Users.List(ctx, f)
+}
+
+// GetUser shows one account (admin only).
+func (a *App) GetUser(ctx context.Context, actor *user.User, id uint64) (*user.User, error) {
+	if err := requireAdmin(actor); err != nil {
+		return nil, err
+	}
+	return a.st.Users.ByID(ctx, id)
+}
+
+// UserPatch lists the fields an admin may change; nil leaves a field alone.
+type UserPatch struct {
+	Name   *string
+	Phone  *string
+	Role   *user.Role
+	Status *user.Status
+	Plan   *user.Plan
+}
+
+// PatchUser changes an account (admin only). An admin cannot demote, block
+// or delete themself, so the platform always keeps an admin.
+func (a *App) PatchUser(ctx context.Context, actor *user.User, id uint64, p UserPatch) (*user.User, error) {
+	if err := requireAdmin(actor); err != nil {
+		return nil, err
+	}
+	fe := errs.FieldErrors{}
+	if p.Name != nil {
+		if n := strings.TrimSpace(*p.Name); n == "" || len(n) > 255 {
+			fe.Add("name", "is required, at most 255 characters")
+		}
+	}
+	if p.Phone != nil {
+		prof := user.Profile{Name: "x", Email: "x@example.com", Phone: *p.Phone}
+		if err := prof.Validate(false); err != nil {
+			fe.Add("phone", "must be 10 to 15 digits")
+		}
+	}
+	if p.Role != nil && !p.Role.Valid() {
+		fe.Add("role", "must be admin, reseller or user")
+	}
+	if p.Status != nil && !p.Status.Valid() {
+		fe.Add("status", "must be pending, active or blocked")
+	}
+	if p.Plan != nil && !p.Plan.Valid() {
+		fe.Add("plan", "must be starter or enterprise")
+	}
+	if err := fe.Err(); err != nil {
+		return nil, err
+	}
+	if id == actor.ID && ((p.Role != nil && *p.Role != user.RoleAdmin) || (p.Status != nil && *p.Status != user.StatusActive)) {
+		return nil, errs.E(errs.Conflict, "cannot_change_self", "You cannot demote or deactivate your own account")
+	}
+	var out *user.User
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+		u, err := s.Users.LockByID(ctx, id)
+		if err != nil {
+			return err
+		}
+		if u.IsDeleted() {
+			return user.ErrNotFound
+		}
+		if p.Name != nil {
+			u.Name = strings.TrimSpace(*p.Name)
+		}
+		if p.Phone != nil {
+			u.Phone = strings.TrimSpace(*p.Phone)
+		}
+		if p.Role != nil {
+			u.Role = *p.Role
+		}
+		if p.Status != nil {
+			u.Status = *p.Status
+		}
+		if p.Plan != nil {
+			u.Plan = *p.Plan
+		}
+		u.UpdatedAt = a.now().UTC()
+		if err := s.Users.Update(ctx, u); err != nil {
+			return err
+		}
+		if u.Status == user.StatusActive {
+			if err := a.provisionActive(ctx, s, u); err != nil {
+				return err
+			}
+		}
+		if u.Status != user.StatusActive {
+			if err := s.Sessions.DeleteByUser(ctx, u.ID); err != nil {
+				return fmt.Errorf("end sessions: %w", err)
+			}
+		}
+		out = u
+		return nil
+	})
+	return out, err
+}
+
+// SetUserStatus activates or blocks an account (admin only).
+func (a *App) SetUserStatus(ctx context.Context, actor *user.User, id uint64, st user.Status) (*user.User, error) {
+	return a.PatchUser(ctx, actor, id, UserPatch{Status: &st})
+}
+
+// DeleteUser soft-deletes an account and ends its sessions (admin only).
+func (a *App) DeleteUser(ctx context.Context, actor *user.User, id uint64) error {
+	if err := requireAdmin(actor); err != nil {
+		return err
+	}
+	if id == actor.ID {
+		return errs.E(errs.Conflict, "cannot_change_self", "You cannot delete your own account")
+	}
+	return a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+		u, err := s.Users.LockByID(ctx, id)
+		if err != nil {
+			return err
+		}
+		if u.IsDeleted() {
+			return user.ErrNotFound
+		}
+		now := a.now().UTC()
+		u.DeletedAt = &now
+		u.UpdatedAt = now
+		if err := s.Users.Update(ctx, u); err != nil {
+			return err
+		}
+		return s.Sessions.DeleteByUser(ctx, u.ID)
+	})
+}
+
+// Adjustment is an admin's manual credit or debit.
+type Adjustment struct {
+	Type        ledger.Type
+	Amount      string
+	Description string
+}
+
+// AdjustBalance posts a manual credit or debit with a required description
+// (admin only). A debit never takes the balance below zero.
+func (a *App) AdjustBalance(ctx context.Context, actor *user.User, userID uint64, adj Adjustment) (*ledger.Entry, error) {
+	if err := requireAdmin(actor); err != nil {
+		return nil, err
+	}
+	fe := errs.FieldErrors{}
+	if adj.Type != ledger.Credit && adj.Type != ledger.Debit {
+		fe.Add("type", "must be credit or debit")
+	}
+	amount, ok := money.Parse(adj.Amount, 2)
+	if !ok || !amount.IsPositive() || !money.FitsColumn(amount, 12, 2) {
+		fe.Add("amount", "must be a positive amount with at most 2 decimals")
+	}
+	adj.Description = strings.TrimSpace(adj.Description)
+	if adj.Description == "" {
+		fe.Add("description", "is required")
+	} else if len(adj.Description) > 1000 {
+		fe.Add("description", "must be at most 1000 characters")
+	}
+	if err := fe.Err(); err != nil {
+		return nil, err
+	}
+	var entry *ledger.Entry
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+		u, err := s.Users.LockByID(ctx, userID)
+		if err != nil {
+			return err
+		}
+		if u.IsDeleted() {
+			return user.ErrNotFound
+		}
+		if adj.Type == ledger.Credit && !money.FitsColumn(u.Balance.Add(amount), 12, 2) {
+			return errs.E(errs.Invalid, "balance_too_large", "The balance would exceed its maximum")
+		}
+		entry, err = a.post(ctx, s, u, adj.Type, amount, ledger.RefAdjustment, nil, adj.Description+" (by admin #"+fmt.Sprint(actor.ID)+")")
+		if err != nil {
+			return err
+		}
+		return s.Users.SaveBalance(ctx, u)
+	})
+	return entry, err
+}
+
+func requireAdmin(actor *user.User) error {
+	if actor == nil || actor.Role != user.RoleAdmin {
+		return errs.ErrForbidden
+	}
+	return nil
+}
