@@ -178,3 +178,11 @@ func (a *App) validateRestrictions(ctx context.Context, r *apikey.Restrictions) 
 	r.AllowedServices = ids
 	return fe.Err()
 }
+
+// HitsToday is the key's count of calls for the current local day.
+func (a *App) HitsToday(k *apikey.Key) int {
+	if k.HitsDate != a.day(a.now()) {
+		return 0
+	}
+	return k.HitsToday
+}

@@ -23,6 +23,7 @@ const (
 	MethodNotAllowed
 	Upstream
 	TooLarge
+	BadRequest
 )
 
 // Error is a domain error with a safe message. Fields carries per-field

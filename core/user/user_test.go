@@ -1,0 +1,77 @@
+package user
+
+import (
+	"errors"
+	"testing"
+	"time"
+)
+
+func TestPlanCounting(t *testing.T) {
+	u := &User{Plan: PlanStarter}
+	for i := 0; i < StarterMonthlyCalls; i++ {
+		if !u.PlanAllows("2026-11") {
+			t.Fatalf("call %d refused", i+1)
+		}
+		u.CountPlanCall("2026-11")
+	}
+	if u.PlanAllows("2026-11") {
+		t.Fatal("call 101 allowed on Starter")
+	}
+	u.UncountPlanCall("2026-11")
+	if !u.PlanAllows("2026-11") {
+		t.Fatal("a refunded call must give its count back")
+	}
+	if !u.PlanAllows("2026-12") {
+		t.Fatal("a new month starts from zero")
+	}
+	u.CountPlanCall("2026-12")
+	if u.PlanCalls != 1 || u.PlanMonth != "2026-12" {
+		t.Fatalf("new month count %d %s", u.PlanCalls, u.PlanMonth)
+	}
+	ent := &User{Plan: PlanEnterprise, PlanMonth: "2026-11", PlanCalls: 10_000}
+	if !ent.PlanAllows("2026-11") {
+		t.Fatal("enterprise is unlimited")
+	}
+}
+
+func TestCanAct(t *testing.T) {
+	now := time.Now()
+	if err := (&User{Status: StatusActive}).CanAct(); err != nil {
+		t.Fatal(err)
+	}
+	if err := (&User{Status: StatusBlocked}).CanAct(); !errors.Is(err, ErrNotActive) {
+		t.Fatalf("blocked: %v", err)
+	}
+	if err := (&User{Status: StatusActive, DeletedAt: &now}).CanAct(); !errors.Is(err, ErrBadCredentials) {
+		t.Fatalf("deleted: %v", err)
+	}
+}
+
+func TestProfileValidate(t *testing.T) {
+	p := Profile{Name: " Asha ", Email: " Asha@Example.COM ", Phone: "9876543210", Password: "longenough"}
+	if err := p.Validate(true); err != nil || p.Email != "asha@example.com" || p.Name != "Asha" {
+		t.Fatalf("%v %+v", err, p)
+	}
+	bad := []Profile{
+		{Name: "", Email: "a@b.co", Phone: "9876543210", Password: "longenough"},
+		{Name: "A", Email: "not-an-email", Phone: "9876543210", Password: "longenough"},
+		{Name: "A", Email: "a@b.co", Phone: "12", Password: "longenough"},
+		{Name: "A", Email: "a@b.co", Phone: "9876543210", Password: "short"},
+	}
+	for i, b := range bad {
+		if err := b.Validate(true); err == nil {
+			t.Errorf("case %d accepted", i)
+		}
+	}
+}
+
+func TestPasswords(t *testing.T) {
+	h, err := HashPassword("correct horse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := &User{PasswordHash: h}
+	if !CheckPassword(u, "correct horse") || CheckPassword(u, "wrong") || CheckPassword(nil, "correct horse") {
+		t.Fatal("password check wrong")
+	}
+}
