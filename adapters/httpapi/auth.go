@@ -1,0 +1,110 @@
+package httpapi
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"paygate/core/app"
+	"paygate/core/errs"
+	"paygate/core/user"
+)
+
+const ctxUser = "user"
+
+// signedIn requires a valid panel access token of an active user.
+func (s *server) signedIn(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		h := c.Request().Header.Get(echo.HeaderAuthorization)
+		tok, ok := strings.CutPrefix(h, "Bearer ")
+		if !ok || tok == "" {
+			return errs.ErrUnauthorized
+		}
+		u, err := s.app.Authenticate(c.Request().Context(), strings.TrimSpace(tok))
+		if err != nil {
+			return err
+		}
+		c.Set(ctxUser, u)
+		return next(c)
+	}
+}
+
+// adminOnly answers 403 to signed-in users who are not admins.
+func adminOnly(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if caller(c).Role != user.RoleAdmin {
+			return errs.ErrForbidden
+		}
+		return next(c)
+	}
+}
+
+func caller(c echo.Context) *user.User {
+	u, _ := c.Get(ctxUser).(*user.User)
+	return u
+}
+
+type loginRequest struct {
+	Email    string `json:"email" validate:"required,max=255"`
+	Password string `json:"password" validate:"required,max=255"`
+}
+
+type tokenResponse struct {
+	AccessToken  string       `json:"access_token"`
+	RefreshToken string       `json:"refresh_token"`
+	TokenType    string       `json:"token_type"`
+	ExpiresIn    int          `json:"expires_in"`
+	User         userResponse `json:"user"`
+}
+
+func loginResponse(l *app.Login) tokenResponse {
+	return tokenResponse{
+		AccessToken: l.AccessToken, RefreshToken: l.RefreshToken, TokenType: "Bearer",
+		ExpiresIn: int(l.ExpiresIn / time.Second), User: toUserResponse(l.User),
+	}
+}
+
+func (s *server) login(c echo.Context) error {
+	var req loginRequest
+	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	l, err := s.app.Login(c.Request().Context(), req.Email, req.Password, c.Request().UserAgent())
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, loginResponse(l))
+}
+
+type refreshRequest struct {
+	RefreshToken string `json:"refresh_token" validate:"required,max=200"`
+}
+
+func (s *server) refresh(c echo.Context) error {
+	var req refreshRequest
+	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	l, err := s.app.Refresh(c.Request().Context(), req.RefreshToken, c.Request().UserAgent())
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, loginResponse(l))
+}
+
+func (s *server) logout(c echo.Context) error {
+	var req refreshRequest
+	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	if err := s.app.Logout(c.Request().Context(), caller(c), req.RefreshToken); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+func (s *server) me(c echo.Context) error {
+	return c.JSON(http.StatusOK, toUserResponse(caller(c)))
+}

@@ -1,0 +1,151 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/go-playground/validator/v10"
+	"github.com/labstack/echo/v4"
+	"github.com/shopspring/decimal"
+
+	"paygate/core/errs"
+	"paygate/core/money"
+)
+
+var (
+	errBadJSON  = errs.E(errs.BadRequest, "invalid_json", "Request body must be valid JSON")
+	errTooLarge = errs.E(errs.TooLarge, "body_too_large", "Request body too large")
+)
+
+func newValidator() *validator.Validate {
+	v := validator.New(validator.WithRequiredStructEnabled())
+	v.RegisterTagNameFunc(func(f reflect.StructField) string {
+		name := strings.SplitN(f.Tag.Get("json"), ",", 2)[0]
+		if name == "-" {
+			return ""
+		}
+		return name
+	})
+	return v
+}
+
+// readBody reads at most the configured body size.
+func (s *server) readBody(c echo.Context) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(c.Request().Body, s.maxBody+1))
+	if err != nil {
+		return nil, errs.E(errs.BadRequest, "unreadable_body", "Request body could not be read").Wrap(err)
+	}
+	if int64(len(b)) > s.maxBody {
+		return nil, errTooLarge
+	}
+	return b, nil
+}
+
+// bind decodes a JSON object strictly (unknown fields are refused, so a
+// misspelt field is not silently ignored) and validates its tags.
+func (s *server) bind(c echo.Context, dst any) error {
+	b, err := s.readBody(c)
+	if err != nil {
+		return err
+	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		b = []byte("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return errs.Validation(map[string][]string{te.Field: {"must be a " + jsonType(te.Type.Kind())}})
+		}
+		if strings.HasPrefix(err.Error(), "json: unknown field ") {
+			field := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+			return errs.Validation(map[string][]string{field: {"is not a known field"}})
+		}
+		return errBadJSON.Wrap(err)
+	}
+	if dec.More() {
+		return errBadJSON
+	}
+	return s.check(dst)
+}
+
+// check runs the validate tags and turns failures into per-field messages.
+func (s *server) check(dst any) error {
+	err := s.validate.Struct(dst)
+	if err == nil {
+		return nil
+	}
+	var ves validator.ValidationErrors
+	if !errors.As(err, &ves) {
+		return err
+	}
+	fe := errs.FieldErrors{}
+	for _, ve := range ves {
+		fe.Add(ve.Field(), fieldMessage(ve))
+	}
+	return fe.Err()
+}
+
+func fieldMessage(ve validator.FieldError) string {
+	switch ve.Tag() {
+	case "required":
+		return "is required"
+	case "email":
+		return "must be a valid email address"
+	case "max":
+		return "must be at most " + ve.Param() + " characters"
+	case "min":
+		return "must be at least " + ve.Param()
+	case "oneof":
+		return "must be one of " + strings.ReplaceAll(ve.Param(), " ", ", ")
+	case "gte", "lte":
+		return "must be " + map[string]string{"gte": "at least ", "lte": "at most "}[ve.Tag()] + ve.Param()
+	case "url", "http_url":
+		return "must be an http(s) URL"
+	}
+	return "is invalid"
+}
+
+func jsonType(k reflect.Kind) string {
+	switch k {
+	case reflect.String:
+		return "string"
+	case reflect.Int, reflect.Int64, reflect.Uint64, reflect.Uint, reflect.Int32:
+		return "whole number"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Map, reflect.Struct:
+		return "JSON object"
+	case reflect.Slice:
+		return "JSON array"
+	}
+	return "value of another type"
+}
+
+// idParam reads a positive numeric path id; anything else is "not found".
+func idParam(c echo.Context, name string) (uint64, error) {
+	id, err := strconv.ParseUint(c.Param(name), 10, 64)
+	if err != nil || id == 0 {
+		return 0, errs.ErrNotFound
+	}
+	return id, nil
+}
+
+// moneyField parses an optional money string with at most places decimals.
+func moneyField(fe errs.FieldErrors, field string, v *string, places int) *decimal.Decimal {
+	if v == nil {
+		return nil
+	}
+	d, ok := money.Parse(*v, places)
+	if !ok {
+		fe.Add(field, "must be a decimal string with at most "+strconv.Itoa(places)+" decimals")
+		return nil
+	}
+	return &d
+}

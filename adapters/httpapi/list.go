@@ -1,0 +1,91 @@
+package httpapi
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"paygate/core/errs"
+)
+
+type listMeta struct {
+	Page    int   `json:"page"`
+	PerPage int   `json:"per_page"`
+	Total   int64 `json:"total"`
+}
+
+type listResponse[T any] struct {
+	Data []T     `json:"data"`
+	Meta listMeta `json:"meta"`
+}
+
+// page reads page and per_page (default 20, at most 100).
+func page(c echo.Context, fe errs.FieldErrors) (int, int) {
+	p, pp := 1, 20
+	if v := c.QueryParam("page"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 1_000_000 {
+			fe.Add("page", "must be a whole number from 1")
+		} else {
+			p = n
+		}
+	}
+	if v := c.QueryParam("per_page"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 100 {
+			fe.Add("per_page", "must be a whole number from 1 to 100")
+		} else {
+			pp = n
+		}
+	}
+	return p, pp
+}
+
+// timeParam reads an optional RFC 3339 time or a YYYY-MM-DD date.
+func timeParam(c echo.Context, fe errs.FieldErrors, name string, loc *time.Location, endOfDay bool) *time.Time {
+	v := c.QueryParam(name)
+	if v == "" {
+		return nil
+	}
+	if t, err := time.Parse(time.RFC3339, v); err == nil {
+		return &t
+	}
+	if t, err := time.ParseInLocation("2006-01-02", v, loc); err == nil {
+		if endOfDay {
+			t = t.AddDate(0, 0, 1).Add(-time.Nanosecond)
+		}
+		return &t
+	}
+	fe.Add(name, "must be a date (YYYY-MM-DD) or an RFC 3339 time")
+	return nil
+}
+
+func uintParam(c echo.Context, fe errs.FieldErrors, name string) *uint64 {
+	v := c.QueryParam(name)
+	if v == "" {
+		return nil
+	}
+	n, err := strconv.ParseUint(v, 10, 64)
+	if err != nil {
+		fe.Add(name, "must be a whole number")
+		return nil
+	}
+	return &n
+}
+
+func writeList[T any](c echo.Context, items []T, p, pp int, total int64) error {
+	if items == nil {
+		items = []T{}
+	}
+	return c.JSON(http.StatusOK, listResponse[T]{Data: items, Meta: listMeta{Page: p, PerPage: pp, Total: total}})
+}
+
+func mapSlice[A, B any](in []A, f func(*A) B) []B {
+	out := make([]B, len(in))
+	for i := range in {
+		out[i] = f(&in[i])
+	}
+	return out
+}

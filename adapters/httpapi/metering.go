@@ -1,0 +1,58 @@
+package httpapi
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"paygate/core/app"
+	"paygate/core/money"
+)
+
+// callEnvelope is the success body of a service call (seed 4.2).
+type callEnvelope struct {
+	Success     bool            `json:"success"`
+	RequestID   string          `json:"request_id"`
+	Data        json.RawMessage `json:"data"`
+	Charged     string          `json:"charged"`
+	BalanceLeft string          `json:"balance_left"`
+}
+
+// serviceCredentials reads X-API-Key/X-API-Secret or HTTP Basic; never the
+// query string.
+func serviceCredentials(r *http.Request) (key, secret string) {
+	key, secret = r.Header.Get("X-API-Key"), r.Header.Get("X-API-Secret")
+	if key != "" || secret != "" {
+		return key, secret
+	}
+	h := r.Header.Get(echo.HeaderAuthorization)
+	if enc, ok := strings.CutPrefix(h, "Basic "); ok {
+		raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(enc))
+		if err == nil {
+			key, secret, _ = strings.Cut(string(raw), ":")
+		}
+	}
+	return key, secret
+}
+
+func (s *server) callService(c echo.Context) error {
+	body, err := s.readBody(c)
+	if err != nil {
+		return err
+	}
+	key, secret := serviceCredentials(c.Request())
+	res, err := s.app.CallService(c.Request().Context(), app.CallInput{
+		RequestID: requestIDOf(c), Slug: c.Param("slug"), Method: c.Request().Method,
+		Key: key, Secret: secret, IP: c.RealIP(), Query: c.QueryParams(), Body: body,
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, callEnvelope{
+		Success: true, RequestID: res.RequestID, Data: res.Data,
+		Charged: money.Format4(res.Charged), BalanceLeft: money.Format2(res.BalanceLeft),
+	})
+}

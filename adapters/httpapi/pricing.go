@@ -1,0 +1,140 @@
+package httpapi
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/shopspring/decimal"
+
+	"paygate/core/app"
+	"paygate/core/errs"
+	"paygate/core/money"
+	"paygate/core/pricing"
+)
+
+type priceResponse struct {
+	ID               uint64     `json:"id"`
+	APIServiceID     uint64     `json:"api_service_id"`
+	UserID           *uint64    `json:"user_id"`
+	AdminCost        string     `json:"admin_cost"`
+	UserPrice        string     `json:"user_price"`
+	ResellerPrice    string     `json:"reseller_price"`
+	MinimumHitCharge string     `json:"minimum_hit_charge"`
+	Status           string     `json:"status"`
+	CreatedAt        *time.Time `json:"created_at"`
+	UpdatedAt        *time.Time `json:"updated_at"`
+}
+
+func toPriceResponse(p *pricing.Price) priceResponse {
+	return priceResponse{
+		ID: p.ID, APIServiceID: p.ServiceID, UserID: p.UserID, AdminCost: money.Format4(p.AdminCost),
+		UserPrice: money.Format4(p.UserPrice), ResellerPrice: money.Format4(p.ResellerPrice),
+		MinimumHitCharge: money.Format2(p.MinimumHitCharge), Status: string(p.Status),
+		CreatedAt: timePtr(p.CreatedAt), UpdatedAt: timePtr(p.UpdatedAt),
+	}
+}
+
+type priceRequest struct {
+	UserID           *uint64 `json:"user_id"`
+	AdminCost        *string `json:"admin_cost"`
+	UserPrice        *string `json:"user_price"`
+	ResellerPrice    *string `json:"reseller_price"`
+	MinimumHitCharge *string `json:"minimum_hit_charge"`
+	Status           *string `json:"status" validate:"omitempty,oneof=active inactive"`
+}
+
+// amounts parses the money fields; a missing one stays nil.
+func (r *priceRequest) amounts() (app.PricePatch, error) {
+	fe := errs.FieldErrors{}
+	p := app.PricePatch{
+		AdminCost:        moneyField(fe, "admin_cost", r.AdminCost, 4),
+		UserPrice:        moneyField(fe, "user_price", r.UserPrice, 4),
+		ResellerPrice:    moneyField(fe, "reseller_price", r.ResellerPrice, 4),
+		MinimumHitCharge: moneyField(fe, "minimum_hit_charge", r.MinimumHitCharge, 2),
+	}
+	if r.Status != nil {
+		st := pricing.Status(*r.Status)
+		p.Status = &st
+	}
+	return p, fe.Err()
+}
+
+func (s *server) listPricing(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	rows, err := s.app.ListPricing(c.Request().Context(), caller(c), id)
+	if err != nil {
+		return err
+	}
+	return writeList(c, mapSlice(rows, toPriceResponse), 1, len(rows), int64(len(rows)))
+}
+
+func (s *server) createPricing(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	var req priceRequest
+	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	a, err := req.amounts()
+	if err != nil {
+		return err
+	}
+	zero := func(d *decimal.Decimal) decimal.Decimal {
+		if d == nil {
+			return decimal.Zero
+		}
+		return *d
+	}
+	p := pricing.Price{
+		UserID: req.UserID, AdminCost: zero(a.AdminCost), UserPrice: zero(a.UserPrice),
+		ResellerPrice: zero(a.ResellerPrice), MinimumHitCharge: zero(a.MinimumHitCharge),
+	}
+	if a.Status != nil {
+		p.Status = *a.Status
+	}
+	out, err := s.app.CreatePricing(c.Request().Context(), caller(c), id, p)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, toPriceResponse(out))
+}
+
+func (s *server) patchPricing(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	var req priceRequest
+	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	if req.UserID != nil {
+		return errs.Validation(map[string][]string{"user_id": {"cannot be changed; create a row for the other user"}})
+	}
+	p, err := req.amounts()
+	if err != nil {
+		return err
+	}
+	out, err := s.app.PatchPricing(c.Request().Context(), caller(c), id, p)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toPriceResponse(out))
+}
+
+func (s *server) deletePricing(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	if err := s.app.DeletePricing(c.Request().Context(), caller(c), id); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}

@@ -1,0 +1,87 @@
+package httpapi
+
+import (
+	"io/fs"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"paygate/core/user"
+)
+
+// routes lists the whole HTTP API at a glance.
+func (s *server) routes(e *echo.Echo, assets fs.FS) {
+	e.GET("/healthz", s.healthz)
+	e.GET("/readyz", s.readyz)
+
+	p := e.Group("/api/v1/panel")
+	p.POST("/auth/login", s.login)
+	p.POST("/auth/refresh", s.refresh)
+
+	in := p.Group("", s.signedIn)
+	in.POST("/auth/logout", s.logout)
+	in.GET("/auth/me", s.me)
+
+	in.GET("/services", s.listServices)
+	in.GET("/services/:id", s.getService)
+	in.GET("/services/:id/docs", s.getDoc)
+
+	in.GET("/api-keys", s.listKeys)
+	in.POST("/api-keys", s.createKey)
+	in.PATCH("/api-keys/:id", s.patchKey)
+	in.DELETE("/api-keys/:id", s.revokeKey)
+	in.POST("/api-keys/:id/rotate-secret", s.rotateKey)
+
+	in.GET("/transactions", s.listTransactions)
+	in.GET("/hit-logs", s.listHits)
+
+	admin := in.Group("", adminOnly)
+	admin.GET("/users", s.listUsers)
+	admin.POST("/users", s.createUser)
+	admin.GET("/users/:id", s.getUser)
+	admin.PATCH("/users/:id", s.patchUser)
+	admin.DELETE("/users/:id", s.deleteUser)
+	admin.POST("/users/:id/activate", s.setUserStatus(user.StatusActive))
+	admin.POST("/users/:id/block", s.setUserStatus(user.StatusBlocked))
+	admin.POST("/users/:id/balance-adjustments", s.adjustBalance)
+
+	admin.POST("/services", s.createService)
+	admin.PATCH("/services/:id", s.patchService)
+	admin.DELETE("/services/:id", s.deleteService)
+	admin.PUT("/services/:id/docs", s.putDoc)
+	admin.GET("/services/:id/pricing", s.listPricing)
+	admin.POST("/services/:id/pricing", s.createPricing)
+	admin.PATCH("/pricing/:id", s.patchPricing)
+	admin.DELETE("/pricing/:id", s.deletePricing)
+
+	// Metered service calls: one endpoint per registered service slug.
+	e.Any("/api/v1/:slug", s.callService)
+
+	if assets != nil {
+		s.spa(e, assets)
+	}
+}
+
+// spa serves the panel's built assets, and index.html for client routes.
+func (s *server) spa(e *echo.Echo, assets fs.FS) {
+	files := http.FileServer(http.FS(assets))
+	e.GET("/*", func(c echo.Context) error {
+		path := c.Param("*")
+		if strings.HasPrefix(path, "api/") {
+			return echo.ErrNotFound // unknown API paths get the JSON 404, not the SPA
+		}
+		if path != "" {
+			if f, err := assets.Open(path); err == nil {
+				f.Close()
+				files.ServeHTTP(c.Response(), c.Request())
+				return nil
+			}
+		}
+		index, err := fs.ReadFile(assets, "index.html")
+		if err != nil {
+			return echo.ErrNotFound
+		}
+		return c.HTMLBlob(http.StatusOK, index)
+	})
+}

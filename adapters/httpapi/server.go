@@ -1,0 +1,75 @@
+// Package httpapi is the HTTP edge: Echo routes, request/response DTOs and
+// the one error handler that maps core errors to statuses and the JSON
+// error body.
+package httpapi
+
+import (
+	"context"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"net/netip"
+
+	"github.com/go-playground/validator/v10"
+	"github.com/labstack/echo/v4"
+
+	"paygate/core/app"
+)
+
+// Deps are what the HTTP edge needs.
+type Deps struct {
+	App            *app.App
+	Log            *slog.Logger
+	Ready          func(ctx context.Context) error // readiness: the database answers
+	TrustedProxies []netip.Prefix                  // whose X-Forwarded-For is believed
+	Assets         fs.FS                           // the built SPA; nil serves nothing at /
+	MaxBodyBytes   int64
+}
+
+type server struct {
+	app      *app.App
+	log      *slog.Logger
+	ready    func(ctx context.Context) error
+	validate *validator.Validate
+	maxBody  int64
+}
+
+// NewServer builds the HTTP handler with every route of routes.go.
+func NewServer(d Deps) *echo.Echo {
+	if d.MaxBodyBytes == 0 {
+		d.MaxBodyBytes = 1 << 20
+	}
+	s := &server{app: d.App, log: d.Log, ready: d.Ready, validate: newValidator(), maxBody: d.MaxBodyBytes}
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.HTTPErrorHandler = s.handleError
+	e.IPExtractor = ipExtractor(d.TrustedProxies)
+	e.Use(requestID, s.accessLog, s.recoverPanics)
+	s.routes(e, d.Assets)
+	return e
+}
+
+func ipExtractor(trusted []netip.Prefix) echo.IPExtractor {
+	if len(trusted) == 0 {
+		return echo.ExtractIPDirect()
+	}
+	opts := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
+	for _, p := range trusted {
+		opts = append(opts, echo.TrustIPRange(netipToNet(p)))
+	}
+	return echo.ExtractIPFromXFFHeader(opts...)
+}
+
+func (s *server) healthz(c echo.Context) error {
+	return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
+}
+
+func (s *server) readyz(c echo.Context) error {
+	if s.ready != nil {
+		if err := s.ready(c.Request().Context()); err != nil {
+			s.log.Warn("not ready", "err", err)
+			return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
+		}
+	}
+	return c.JSON(http.StatusOK, map[string]string{"status": "ready"})
+}

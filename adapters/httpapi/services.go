@@ -1,0 +1,218 @@
+package httpapi
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"paygate/core/app"
+	"paygate/core/catalog"
+	"paygate/core/errs"
+	"paygate/core/user"
+)
+
+type serviceResponse struct {
+	ID             uint64            `json:"id"`
+	Name           string            `json:"name"`
+	Slug           string            `json:"slug"`
+	Endpoint       string            `json:"endpoint"`
+	Description    *string           `json:"description"`
+	Category       string            `json:"category"`
+	Method         string            `json:"method"`
+	Parameters     map[string]string `json:"parameters"`
+	Status         string            `json:"status"`
+	Builtin        bool              `json:"builtin"`
+	ProviderURL    *string           `json:"provider_url,omitempty"`     // admins only
+	Headers        map[string]string `json:"headers,omitempty"`          // admins only
+	HasProviderKey *bool             `json:"has_provider_key,omitempty"` // admins only; the key itself never leaves
+	CreatedAt      *time.Time        `json:"created_at"`
+	UpdatedAt      *time.Time        `json:"updated_at"`
+}
+
+// toServiceResponse never carries provider_key; the upstream address and
+// headers are shown to admins only.
+func toServiceResponse(viewer *user.User) func(*catalog.Service) serviceResponse {
+	return func(s *catalog.Service) serviceResponse {
+		r := serviceResponse{
+			ID: s.ID, Name: s.Name, Slug: s.Slug, Endpoint: "/api/v1/" + s.Slug, Description: s.Description,
+			Category: s.Category, Method: s.Method, Parameters: s.Parameters, Status: string(s.Status),
+			Builtin: s.Builtin, CreatedAt: timePtr(s.CreatedAt), UpdatedAt: timePtr(s.UpdatedAt),
+		}
+		if r.Parameters == nil {
+			r.Parameters = map[string]string{}
+		}
+		if viewer.Role == user.RoleAdmin {
+			url, has := s.ProviderURL, s.ProviderKey != nil
+			r.ProviderURL, r.HasProviderKey = &url, &has
+			r.Headers = s.Headers
+			if r.Headers == nil {
+				r.Headers = map[string]string{}
+			}
+		}
+		return r
+	}
+}
+
+type serviceRequest struct {
+	Name        *string            `json:"name" validate:"omitempty,max=255"`
+	Slug        *string            `json:"slug" validate:"omitempty,max=255"`
+	Description *string            `json:"description" validate:"omitempty,max=65535"`
+	Category    *string            `json:"category" validate:"omitempty,max=100"`
+	ProviderURL *string            `json:"provider_url" validate:"omitempty,max=500"`
+	ProviderKey *string            `json:"provider_key" validate:"omitempty,max=500"`
+	Method      *string            `json:"method" validate:"omitempty,oneof=GET POST PUT DELETE"`
+	Headers     *map[string]string `json:"headers"`
+	Parameters  *map[string]string `json:"parameters"`
+	Status      *string            `json:"status" validate:"omitempty,oneof=active inactive"`
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}
+
+func (s *server) createService(c echo.Context) error {
+	var req serviceRequest
+	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	svc := catalog.Service{
+		Name: deref(req.Name), Slug: deref(req.Slug), Description: req.Description, Category: deref(req.Category),
+		ProviderURL: deref(req.ProviderURL), ProviderKey: req.ProviderKey, Method: deref(req.Method),
+		Headers: deref(req.Headers), Parameters: deref(req.Parameters), Status: catalog.Status(deref(req.Status)),
+	}
+	out, err := s.app.CreateService(c.Request().Context(), caller(c), svc)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, toServiceResponse(caller(c))(out))
+}
+
+func (s *server) listServices(c echo.Context) error {
+	fe := errs.FieldErrors{}
+	p, pp := page(c, fe)
+	f := catalog.Filter{Status: catalog.Status(c.QueryParam("status")), Category: c.QueryParam("category"), Q: c.QueryParam("q"), Page: p, PerPage: pp}
+	if f.Status != "" && f.Status != catalog.StatusActive && f.Status != catalog.StatusInactive {
+		fe.Add("status", "must be active or inactive")
+	}
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	rows, total, err := s.app.ListServices(c.Request().Context(), caller(c), f)
+	if err != nil {
+		return err
+	}
+	return writeList(c, mapSlice(rows, toServiceResponse(caller(c))), p, pp, total)
+}
+
+func (s *server) getService(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	svc, err := s.app.GetService(c.Request().Context(), caller(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toServiceResponse(caller(c))(svc))
+}
+
+func (s *server) patchService(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	var req serviceRequest
+	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	p := app.ServicePatch{
+		Name: req.Name, Slug: req.Slug, Description: req.Description, Category: req.Category,
+		ProviderURL: req.ProviderURL, ProviderKey: req.ProviderKey, Method: req.Method,
+		Headers: req.Headers, Parameters: req.Parameters,
+	}
+	if req.Status != nil {
+		st := catalog.Status(*req.Status)
+		p.Status = &st
+	}
+	svc, err := s.app.PatchService(c.Request().Context(), caller(c), id, p)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toServiceResponse(caller(c))(svc))
+}
+
+func (s *server) deleteService(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	if err := s.app.DeleteService(c.Request().Context(), caller(c), id); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+type docBody struct {
+	Endpoint        string                       `json:"endpoint" validate:"required,max=255"`
+	Method          string                       `json:"method" validate:"required,oneof=GET POST PUT DELETE"`
+	Description     string                       `json:"description" validate:"required"`
+	RequestParams   map[string]catalog.ParamSpec `json:"request_params" validate:"required"`
+	ResponseExample map[string]any               `json:"response_example" validate:"required"`
+	ErrorCodes      map[string]string            `json:"error_codes" validate:"required"`
+	SortOrder       int                          `json:"sort_order"`
+}
+
+type docResponse struct {
+	ID           uint64 `json:"id"`
+	APIServiceID uint64 `json:"api_service_id"`
+	docBody
+	CreatedAt *time.Time `json:"created_at"`
+	UpdatedAt *time.Time `json:"updated_at"`
+}
+
+func toDocResponse(d *catalog.Doc) docResponse {
+	return docResponse{
+		ID: d.ID, APIServiceID: d.ServiceID,
+		docBody: docBody{
+			Endpoint: d.Endpoint, Method: d.Method, Description: d.Description, RequestParams: d.RequestParams,
+			ResponseExample: d.ResponseExample, ErrorCodes: d.ErrorCodes, SortOrder: d.SortOrder,
+		},
+		CreatedAt: timePtr(d.CreatedAt), UpdatedAt: timePtr(d.UpdatedAt),
+	}
+}
+
+func (s *server) getDoc(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	d, err := s.app.GetDoc(c.Request().Context(), caller(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toDocResponse(d))
+}
+
+func (s *server) putDoc(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	var req docBody
+	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	d, err := s.app.PutDoc(c.Request().Context(), caller(c), id, catalog.Doc{
+		Endpoint: req.Endpoint, Method: req.Method, Description: req.Description, RequestParams: req.RequestParams,
+		ResponseExample: req.ResponseExample, ErrorCodes: req.ErrorCodes, SortOrder: req.SortOrder,
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toDocResponse(d))
+}

@@ -1,0 +1,199 @@
+package httpapi
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"paygate/core/app"
+	"paygate/core/errs"
+	"paygate/core/ledger"
+	"paygate/core/money"
+	"paygate/core/user"
+)
+
+type userResponse struct {
+	ID              uint64     `json:"id"`
+	Name            string     `json:"name"`
+	Email           string     `json:"email"`
+	Phone           string     `json:"phone"`
+	Role            string     `json:"role"`
+	Status          string     `json:"status"`
+	Plan            string     `json:"plan"`
+	Balance         string     `json:"balance"`
+	TotalSpent      string     `json:"total_spent"`
+	APIKey          *string    `json:"api_key"`
+	WebhookURL      *string    `json:"webhook_url"`
+	LowBalanceAlert *string    `json:"low_balance_alert"`
+	EmailVerifiedAt *time.Time `json:"email_verified_at"`
+	CreatedAt       *time.Time `json:"created_at"`
+	UpdatedAt       *time.Time `json:"updated_at"`
+	DeletedAt       *time.Time `json:"deleted_at,omitempty"`
+}
+
+// toUserResponse never carries the password hash or the webhook secret.
+func toUserResponse(u *user.User) userResponse {
+	r := userResponse{
+		ID: u.ID, Name: u.Name, Email: u.Email, Phone: u.Phone, Role: string(u.Role), Status: string(u.Status),
+		Plan: string(u.Plan), Balance: money.Format2(u.Balance), TotalSpent: money.Format2(u.TotalSpent),
+		APIKey: u.APIKey, WebhookURL: u.WebhookURL, EmailVerifiedAt: u.EmailVerifiedAt,
+		CreatedAt: timePtr(u.CreatedAt), UpdatedAt: timePtr(u.UpdatedAt), DeletedAt: u.DeletedAt,
+	}
+	if u.LowBalanceAlert != nil {
+		v := money.Format2(*u.LowBalanceAlert)
+		r.LowBalanceAlert = &v
+	}
+	return r
+}
+
+func timePtr(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
+}
+
+type createUserRequest struct {
+	Name     string `json:"name" validate:"required,max=255"`
+	Email    string `json:"email" validate:"required,max=255"`
+	Phone    string `json:"phone" validate:"required,max=20"`
+	Password string `json:"password" validate:"required"`
+	Role     string `json:"role" validate:"omitempty,oneof=admin reseller user"`
+	Status   string `json:"status" validate:"omitempty,oneof=pending active blocked"`
+	Plan     string `json:"plan" validate:"omitempty,oneof=starter enterprise"`
+}
+
+func (s *server) createUser(c echo.Context) error {
+	var req createUserRequest
+	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	u, err := s.app.CreateUser(c.Request().Context(), caller(c), app.NewUser{
+		Profile: user.Profile{Name: req.Name, Email: req.Email, Phone: req.Phone, Password: req.Password},
+		Role:    user.Role(req.Role), Status: user.Status(req.Status), Plan: user.Plan(req.Plan),
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, toUserResponse(u))
+}
+
+func (s *server) listUsers(c echo.Context) error {
+	fe := errs.FieldErrors{}
+	p, pp := page(c, fe)
+	f := user.Filter{Role: user.Role(c.QueryParam("role")), Status: user.Status(c.QueryParam("status")), Q: c.QueryParam("q"), Page: p, PerPage: pp}
+	if f.Role != "" && !f.Role.Valid() {
+		fe.Add("role", "must be admin, reseller or user")
+	}
+	if f.Status != "" && !f.Status.Valid() {
+		fe.Add("status", "must be pending, active or blocked")
+	}
+	if len(f.Q) > 255 {
+		fe.Add("q", "must be at most 255 characters")
+	}
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	users, total, err := s.app.ListUsers(c.Request().Context(), caller(c), f)
+	if err != nil {
+		return err
+	}
+	return writeList(c, mapSlice(users, toUserResponse), p, pp, total)
+}
+
+func (s *server) getUser(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	u, err := s.app.GetUser(c.Request().Context(), caller(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toUserResponse(u))
+}
+
+type patchUserRequest struct {
+	Name   *string `json:"name" validate:"omitempty,max=255"`
+	Phone  *string `json:"phone" validate:"omitempty,max=20"`
+	Role   *string `json:"role" validate:"omitempty,oneof=admin reseller user"`
+	Status *string `json:"status" validate:"omitempty,oneof=pending active blocked"`
+	Plan   *string `json:"plan" validate:"omitempty,oneof=starter enterprise"`
+}
+
+func (s *server) patchUser(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	var req patchUserRequest
+	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	p := app.UserPatch{Name: req.Name, Phone: req.Phone}
+	if req.Role != nil {
+		r := user.Role(*req.Role)
+		p.Role = &r
+	}
+	if req.Status != nil {
+		st := user.Status(*req.Status)
+		p.Status = &st
+	}
+	if req.Plan != nil {
+		pl := user.Plan(*req.Plan)
+		p.Plan = &pl
+	}
+	u, err := s.app.PatchUser(c.Request().Context(), caller(c), id, p)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toUserResponse(u))
+}
+
+func (s *server) setUserStatus(st user.Status) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		id, err := idParam(c, "id")
+		if err != nil {
+			return err
+		}
+		u, err := s.app.SetUserStatus(c.Request().Context(), caller(c), id, st)
+		if err != nil {
+			return err
+		}
+		return c.JSON(http.StatusOK, toUserResponse(u))
+	}
+}
+
+func (s *server) deleteUser(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	if err := s.app.DeleteUser(c.Request().Context(), caller(c), id); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+type adjustmentRequest struct {
+	Type        string `json:"type" validate:"required,oneof=credit debit"`
+	Amount      string `json:"amount" validate:"required"`
+	Description string `json:"description" validate:"required,max=1000"`
+}
+
+func (s *server) adjustBalance(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	var req adjustmentRequest
+	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	e, err := s.app.AdjustBalance(c.Request().Context(), caller(c), id, app.Adjustment{Type: ledger.Type(req.Type), Amount: req.Amount, Description: req.Description})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, toTransactionResponse(e))
+}
