@@ -17,7 +17,7 @@ type listMeta struct {
 }
 
 type listResponse[T any] struct {
-	Data []T     `json:"data"`
+	Data []T      `json:"data"`
 	Meta listMeta `json:"meta"`
 }
 

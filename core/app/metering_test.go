@@ -1,0 +1,226 @@
+package app_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+	"github.com/stretchr/testify/mock"
+
+	"paygate/core/apikey"
+	apikeymocks "paygate/core/apikey/mocks"
+	"paygate/core/app"
+	appmocks "paygate/core/app/mocks"
+	"paygate/core/catalog"
+	catalogmocks "paygate/core/catalog/mocks"
+	"paygate/core/errs"
+	"paygate/core/hitlog"
+	hitmocks "paygate/core/hitlog/mocks"
+	"paygate/core/ledger"
+	ledgermocks "paygate/core/ledger/mocks"
+	"paygate/core/pricing"
+	pricingmocks "paygate/core/pricing/mocks"
+	"paygate/core/user"
+	usermocks "paygate/core/user/mocks"
+)
+
+func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
+
+// fixture is a metered call's world made of mocks: one service, one key,
+// one user with a balance, one price.
+type fixture struct {
+	tx       *appmocks.MockTransactor
+	up       *appmocks.MockUpstream
+	users    *usermocks.MockRepository
+	keys     *apikeymocks.MockRepository
+	services *catalogmocks.MockRepository
+	prices   *pricingmocks.MockRepository
+	ledger   *ledgermocks.MockRepository
+	hits     *hitmocks.MockRepository
+	app      *app.App
+	svc      *catalog.Service
+	key      *apikey.Key
+	secret   string
+	user     *user.User
+	now      time.Time
+}
+
+func newFixture(t *testing.T) *fixture {
+	f := &fixture{
+		tx: appmocks.NewMockTransactor(t), up: appmocks.NewMockUpstream(t),
+		users: usermocks.NewMockRepository(t), keys: apikeymocks.NewMockRepository(t),
+		services: catalogmocks.NewMockRepository(t), prices: pricingmocks.NewMockRepository(t),
+		ledger: ledgermocks.NewMockRepository(t), hits: hitmocks.NewMockRepository(t),
+		now: time.Date(2026, 11, 21, 18, 45, 0, 0, time.UTC), // 00:15 on the 22nd in Kolkata
+	}
+	stores := app.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
+	loc, _ := time.LoadLocation("Asia/Kolkata")
+	f.app = app.New(f.tx, stores, f.up, nil, func() time.Time { return f.now }, app.Config{Location: loc})
+	f.tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
+		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) }).Maybe()
+
+	var k string
+	k, f.secret = apikey.NewCredentials()
+	f.svc = &catalog.Service{ID: 7, Slug: "sms", Method: "POST", ProviderURL: "https://up.example/sms", Status: catalog.StatusActive,
+		Headers: map[string]string{"Authorization": "Bearer {provider_key}"}, ProviderKey: ptr("pk-123")}
+	f.key = &apikey.Key{ID: 3, UserID: 11, Key: k, SecretHash: apikey.HashSecret(f.secret), Status: apikey.StatusActive, DailyLimit: 1000}
+	f.user = &user.User{ID: 11, Role: user.RoleReseller, Status: user.StatusActive, Plan: user.PlanStarter, Balance: dec("10.00"), TotalSpent: dec("1.00")}
+	f.services.EXPECT().BySlug(mock.Anything, "sms").Return(f.svc, nil).Maybe()
+	f.keys.EXPECT().ByKey(mock.Anything, k).Return(f.key, nil).Maybe()
+	f.users.EXPECT().ByID(mock.Anything, uint64(11)).RunAndReturn(func(context.Context, uint64) (*user.User, error) {
+		u := *f.user
+		return &u, nil
+	}).Maybe()
+	f.prices.EXPECT().Applicable(mock.Anything, uint64(7), uint64(11)).Return(&pricing.Price{
+		UserPrice: dec("2.0000"), ResellerPrice: dec("1.2345"), MinimumHitCharge: dec("0.50"), Status: pricing.StatusActive}, nil).Maybe()
+	f.services.EXPECT().Doc(mock.Anything, uint64(7)).Return(nil, catalog.ErrDocNotFound).Maybe()
+	return f
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func (f *fixture) input(body string) app.CallInput {
+	return app.CallInput{RequestID: "req_TEST", Slug: "sms", Method: "POST", Key: f.key.Key, Secret: f.secret, IP: "203.0.113.9", Body: []byte(body)}
+}
+
+// expectReserve expects the reservation transaction: lock, pending hit, debit, save.
+func (f *fixture) expectReserve(t *testing.T, charge string) {
+	f.users.EXPECT().LockByID(mock.Anything, uint64(11)).RunAndReturn(func(context.Context, uint64) (*user.User, error) {
+		u := *f.user
+		return &u, nil
+	}).Once()
+	f.hits.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(h *hitlog.Hit) bool {
+		return h.Status == hitlog.StatusPending && h.Reserved.Equal(dec(charge)) && h.RequestID == "req_TEST"
+	})).RunAndReturn(func(_ context.Context, h *hitlog.Hit) error { h.ID = 99; return nil }).Once()
+	f.ledger.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(e *ledger.Entry) bool {
+		return e.Type == ledger.Debit && e.Amount.Equal(dec(charge)) && e.BalanceBefore.Equal(dec("10.00")) &&
+			e.BalanceAfter.Equal(dec("10.00").Sub(dec(charge))) && e.ReferenceType == "api_hit" && *e.ReferenceID == 99
+	})).Return(nil).Once()
+	f.users.EXPECT().SaveBalance(mock.Anything, mock.MatchedBy(func(u *user.User) bool {
+		return u.Balance.Equal(dec("10.00").Sub(dec(charge))) && u.PlanCalls == 1 && u.PlanMonth == "2026-11"
+	})).RunAndReturn(func(_ context.Context, u *user.User) error { *f.user = *u; return nil }).Once()
+}
+
+func TestCallServiceSuccessReservesThenSettles(t *testing.T) {
+	f := newFixture(t)
+	// Local day in Asia/Kolkata, not UTC: 2026-11-22.
+	f.keys.EXPECT().CountHit(mock.Anything, uint64(3), "2026-11-22", mock.Anything).Return(true, nil).Once()
+	f.expectReserve(t, "1.23")
+	f.up.EXPECT().Do(mock.Anything, mock.MatchedBy(func(r app.UpstreamRequest) bool {
+		return r.Method == "POST" && r.URL == "https://up.example/sms" && r.Header.Get("Authorization") == "Bearer pk-123" && string(r.Body) == `{"phone":"9876543210"}`
+	})).Return(app.UpstreamResponse{Status: 200, Body: []byte(`{"id":"x"}`)}, nil).Once()
+	f.hits.EXPECT().Finish(mock.Anything, mock.MatchedBy(func(h *hitlog.Hit) bool {
+		return h.Status == hitlog.StatusSuccess && h.ChargeAmount.Equal(dec("1.23")) && *h.ResponsePayload == `{"id":"x"}`
+	})).Return(nil).Once()
+
+	res, err := f.app.CallService(context.Background(), f.input(`{"phone":"9876543210"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Charged.Equal(dec("1.23")) || !res.BalanceLeft.Equal(dec("8.77")) || string(res.Data) != `{"id":"x"}` {
+		t.Fatalf("%+v", res)
+	}
+}
+
+func TestCallServiceUpstreamFailureRefunds(t *testing.T) {
+	for name, up := range map[string]func(*appmocks.MockUpstream_Do_Call){
+		"5xx": func(c *appmocks.MockUpstream_Do_Call) {
+			c.Return(app.UpstreamResponse{Status: 502, Body: []byte(`{"message":"down"}`)}, nil)
+		},
+		"timeout": func(c *appmocks.MockUpstream_Do_Call) {
+			c.Return(app.UpstreamResponse{}, errors.New("upstream timed out"))
+		},
+		"not json": func(c *appmocks.MockUpstream_Do_Call) {
+			c.Return(app.UpstreamResponse{Status: 200, Body: []byte(`<html>`)}, nil)
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t)
+			f.keys.EXPECT().CountHit(mock.Anything, uint64(3), mock.Anything, mock.Anything).Return(true, nil).Once()
+			f.expectReserve(t, "1.23")
+			call := f.up.EXPECT().Do(mock.Anything, mock.Anything)
+			call.Once()
+			up(call)
+			// The refund transaction: lock, refund row, save, hit failed with charge 0.
+			f.users.EXPECT().LockByID(mock.Anything, uint64(11)).RunAndReturn(func(context.Context, uint64) (*user.User, error) {
+				u := *f.user
+				return &u, nil
+			}).Once()
+			f.ledger.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(e *ledger.Entry) bool {
+				return e.Type == ledger.Refund && e.Amount.Equal(dec("1.23")) && e.BalanceBefore.Equal(dec("8.77")) && e.BalanceAfter.Equal(dec("10.00")) && *e.ReferenceID == 99
+			})).Return(nil).Once()
+			f.users.EXPECT().SaveBalance(mock.Anything, mock.MatchedBy(func(u *user.User) bool {
+				return u.Balance.Equal(dec("10.00")) && u.PlanCalls == 0 && u.TotalSpent.Equal(dec("1.00"))
+			})).Return(nil).Once()
+			f.hits.EXPECT().Finish(mock.Anything, mock.MatchedBy(func(h *hitlog.Hit) bool {
+				return h.Status == hitlog.StatusFailed && h.ChargeAmount.IsZero() && h.ResponsePayload != nil
+			})).Return(nil).Once()
+
+			_, err := f.app.CallService(context.Background(), f.input(`{}`))
+			if errs.KindOf(err) != errs.Upstream {
+				t.Fatalf("error %v", err)
+			}
+		})
+	}
+}
+
+func TestCallServiceRejections(t *testing.T) {
+	cases := []struct {
+		name   string
+		setup  func(f *fixture, in *app.CallInput)
+		want   error
+		logged hitlog.Status // "" = no hit log row
+	}{
+		{"unknown slug", func(f *fixture, in *app.CallInput) {
+			f.services.EXPECT().BySlug(mock.Anything, "nope").Return(nil, catalog.ErrServiceNotFound)
+			in.Slug = "nope"
+		}, catalog.ErrServiceNotFound, ""},
+		{"inactive service", func(f *fixture, in *app.CallInput) { f.svc.Status = catalog.StatusInactive }, catalog.ErrServiceNotFound, ""},
+		{"wrong method", func(f *fixture, in *app.CallInput) { in.Method = http.MethodGet }, app.ErrMethodNotAllowed, ""},
+		{"wrong secret", func(f *fixture, in *app.CallInput) { in.Secret = "rs_nope" }, apikey.ErrInvalidCredentials, ""},
+		{"revoked key", func(f *fixture, in *app.CallInput) { f.key.Status = apikey.StatusRevoked }, apikey.ErrInvalidCredentials, ""},
+		{"blocked owner", func(f *fixture, in *app.CallInput) { f.user.Status = user.StatusBlocked }, user.ErrNotActive, ""},
+		{"deleted owner", func(f *fixture, in *app.CallInput) { f.user.DeletedAt = &f.now }, apikey.ErrInvalidCredentials, ""},
+		{"ip", func(f *fixture, in *app.CallInput) { f.key.AllowedIPs = "10.0.0.0/8" }, apikey.ErrIPNotAllowed, hitlog.StatusFailed},
+		{"service", func(f *fixture, in *app.CallInput) { f.key.AllowedServices = []uint64{8} }, apikey.ErrServiceNotAllowed, hitlog.StatusFailed},
+		{"daily limit", func(f *fixture, in *app.CallInput) {
+			f.keys.EXPECT().CountHit(mock.Anything, uint64(3), mock.Anything, mock.Anything).Return(false, nil)
+		}, apikey.ErrDailyLimit, hitlog.StatusFailed},
+		{"params", func(f *fixture, in *app.CallInput) {
+			f.svc.Parameters = map[string]string{"phone": "integer"}
+			in.Body = []byte(`{"phone":"abc"}`)
+			f.keys.EXPECT().CountHit(mock.Anything, uint64(3), mock.Anything, mock.Anything).Return(true, nil)
+		}, errs.Validation(nil), hitlog.StatusFailed},
+		{"plan", func(f *fixture, in *app.CallInput) {
+			f.user.PlanMonth, f.user.PlanCalls = "2026-11", user.StarterMonthlyCalls
+			f.keys.EXPECT().CountHit(mock.Anything, uint64(3), mock.Anything, mock.Anything).Return(true, nil)
+			f.users.EXPECT().LockByID(mock.Anything, uint64(11)).RunAndReturn(func(context.Context, uint64) (*user.User, error) { u := *f.user; return &u, nil })
+		}, app.ErrPlanLimit, hitlog.StatusFailed},
+		{"balance", func(f *fixture, in *app.CallInput) {
+			f.user.Balance = dec("1.22")
+			f.keys.EXPECT().CountHit(mock.Anything, uint64(3), mock.Anything, mock.Anything).Return(true, nil)
+			f.users.EXPECT().LockByID(mock.Anything, uint64(11)).RunAndReturn(func(context.Context, uint64) (*user.User, error) { u := *f.user; return &u, nil })
+		}, ledger.ErrInsufficientBalance, hitlog.StatusInsufficientBalance},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFixture(t)
+			in := f.input(`{}`)
+			c.setup(f, &in)
+			if c.logged != "" {
+				f.hits.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(h *hitlog.Hit) bool {
+					return h.Status == c.logged && h.ChargeAmount.IsZero() && h.ResponsePayload != nil && h.UserID == 11 && h.APIKeyID == 3
+				})).Return(nil).Once()
+			}
+			// No upstream call, no ledger row in any of these: the strict
+			// mocks fail the test on any unexpected call.
+			_, err := f.app.CallService(context.Background(), in)
+			if !errors.Is(err, c.want) {
+				t.Fatalf("error %v, want %v", err, c.want)
+			}
+		})
+	}
+}
