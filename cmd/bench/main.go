@@ -1,0 +1,185 @@
+// Command bench measures what metering costs: the same load against a bare
+// reverse proxy and against the real server's metered endpoint, both in
+// front of the same loopback upstream, then checks the server's ledger.
+//
+//	go run ./cmd/bench [-c 64] [-d 10s] [-db mysql|sqlite|URL] [-json] [-only-bare]
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"syscall"
+	"time"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+type options struct {
+	server   string
+	db       string
+	mysql    string
+	keep     bool
+	conns    int
+	duration time.Duration
+	warmup   time.Duration
+	json     bool
+	onlyBare bool
+}
+
+func parseFlags(args []string, stderr io.Writer) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.server, "server", "./bin/server", "server binary to run")
+	fs.StringVar(&o.db, "db", "mysql", `database: "mysql" (a fresh bench_<time> database on -mysql), "sqlite" (a fresh file) or a DATABASE_URL used as is`)
+	fs.StringVar(&o.mysql, "mysql", "mysql://root@127.0.0.1:3306/", "MariaDB/MySQL server where -db mysql creates its database")
+	fs.BoolVar(&o.keep, "keep", false, "keep the database and the server log")
+	fs.IntVar(&o.conns, "c", 64, "concurrent connections (one goroutine each)")
+	fs.DurationVar(&o.duration, "d", 10*time.Second, "measured duration per target")
+	fs.DurationVar(&o.warmup, "warmup", 2*time.Second, "unmeasured warm-up per target")
+	fs.BoolVar(&o.json, "json", false, "print the report as JSON")
+	fs.BoolVar(&o.onlyBare, "only-bare", false, "measure the bare proxy only (no server, no database)")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if o.conns < 1 || o.duration <= 0 || o.warmup < 0 {
+		return o, errors.New("-c must be at least 1, -d positive, -warmup not negative")
+	}
+	return o, nil
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
+	o, err := parseFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	progress := log.New(stderr, "bench: ", 0)
+	rep := &report{Connections: o.conns, DurationS: o.duration.Seconds(), WarmupS: o.warmup.Seconds(), GOMAXPROCS: runtime.GOMAXPROCS(0)}
+
+	up, upURL, err := startUpstream()
+	if err != nil {
+		return fmt.Errorf("start upstream: %w", err)
+	}
+	defer up.Close()
+	proxy, proxyURL, err := startProxy(upURL, progress)
+	if err != nil {
+		return fmt.Errorf("start proxy: %w", err)
+	}
+	defer proxy.Close()
+
+	var (
+		srv   *child
+		creds = credentials{Key: "rk_live_bench", Secret: "rs_bench"} // sent to the bare proxy too, so both requests weigh the same
+		env   []string
+	)
+	if !o.onlyBare {
+		tmp, err := os.MkdirTemp("", "paygate-bench-")
+		if err != nil {
+			return err
+		}
+		defer func() {
+			if !o.keep {
+				os.RemoveAll(tmp)
+			}
+		}()
+		db, err := prepareDatabase(ctx, o.db, o.mysql, tmp)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			if o.keep {
+				progress.Printf("kept database %s and server log %s", db.URL, filepath.Join(tmp, "server.log"))
+				return
+			}
+			if derr := db.drop(); derr != nil {
+				err = errors.Join(err, fmt.Errorf("drop database: %w", derr))
+			}
+		}()
+		adminPassword := secret()
+		env = []string{"DATABASE_URL=" + db.URL}
+		progress.Printf("starting %s on %s", o.server, db.URL)
+		srv, err = startServer(ctx, o.server, append(env,
+			"ADMIN_EMAIL=bench-admin@example.com", "ADMIN_PASSWORD="+adminPassword,
+			"UPSTREAM_ALLOW_PRIVATE=true", "DEMO_DATA=false",
+		), filepath.Join(tmp, "server.log"))
+		if err != nil {
+			return err
+		}
+		defer srv.stop()
+		if creds, err = setupMetered(ctx, srv.base, "bench-admin@example.com", adminPassword, upURL); err != nil {
+			return fmt.Errorf("set up through the panel API: %w", err)
+		}
+	}
+
+	load := func(name, url string) Result {
+		l := Load{
+			Method: http.MethodPost, URL: url, Body: []byte(`{}`), Conns: o.conns,
+			Header: http.Header{"Content-Type": {"application/json"}, "X-Api-Key": {creds.Key}, "X-Api-Secret": {creds.Secret}},
+		}
+		client := newLoadClient(o.conns)
+		defer client.CloseIdleConnections()
+		if o.warmup > 0 {
+			progress.Printf("%s: warming up for %s", name, o.warmup)
+			l.Duration = o.warmup
+			if w := runLoad(ctx, client, l); w.Errors+w.Non2xx > 0 {
+				progress.Printf("%s: warm-up had %d non-2xx and %d errors (first: %s)", name, w.Non2xx, w.Errors, w.FirstError)
+			}
+		}
+		progress.Printf("%s: %d connections for %s", name, o.conns, o.duration)
+		l.Duration = o.duration
+		return runLoad(ctx, client, l)
+	}
+
+	rep.Bare = summarize(load("bare proxy", proxyURL+"/echo"))
+	var metered Result
+	if srv != nil {
+		metered = load("metered", srv.base+"/api/v1/bench-echo")
+		rep.Metered = summarize(metered)
+		rep.compare()
+
+		// Stop the server first, so every call is settled before the check.
+		if err := srv.stop(); err != nil {
+			progress.Printf("server stop: %v", err)
+		}
+		out, ok, err := ledgerCheck(ctx, o.server, env)
+		if err != nil {
+			return fmt.Errorf("ledger check: %w\n%s", err, out)
+		}
+		rep.Ledger = &ledgerResult{OK: ok, Output: out}
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+
+	if o.json {
+		err = rep.writeJSON(stdout)
+	} else {
+		err = rep.writeTable(stdout)
+	}
+	if err != nil {
+		return err
+	}
+	switch {
+	case rep.Ledger != nil && !rep.Ledger.OK:
+		return errors.New("ledger check failed")
+	case srv != nil && metered.Non2xx+metered.Errors > 0:
+		return fmt.Errorf("metered run had %d non-2xx answers and %d errors", metered.Non2xx, metered.Errors)
+	}
+	return nil
+}

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// report is what a bench run prints, as a table or as JSON.
+type report struct {
+	Connections int         `json:"connections"`
+	DurationS   float64     `json:"duration_seconds"`
+	WarmupS     float64     `json:"warmup_seconds"`
+	GOMAXPROCS  int         `json:"gomaxprocs"`
+	Bare        *runSummary `json:"bare"`
+	Metered     *runSummary `json:"metered,omitempty"`
+	// Metered ÷ bare: calls/s (below 1 is slower) and p99 (above 1 is slower).
+	ThroughputRatio *float64      `json:"throughput_ratio,omitempty"`
+	P99Ratio        *float64      `json:"p99_ratio,omitempty"`
+	Ledger          *ledgerResult `json:"ledger_check,omitempty"`
+}
+
+type runSummary struct {
+	CallsPerSec float64        `json:"calls_per_sec"`
+	P50Ms       float64        `json:"p50_ms"`
+	P99Ms       float64        `json:"p99_ms"`
+	OK          int            `json:"ok"`
+	Non2xx      int            `json:"non_2xx"`
+	Errors      int            `json:"errors"`
+	Statuses    map[string]int `json:"non_2xx_by_status,omitempty"`
+	FirstError  string         `json:"first_error,omitempty"`
+}
+
+type ledgerResult struct {
+	OK     bool   `json:"ok"`
+	Output string `json:"output"`
+}
+
+func summarize(r Result) *runSummary {
+	s := &runSummary{
+		CallsPerSec: r.Rate(), P50Ms: ms(r.Percentile(50)), P99Ms: ms(r.Percentile(99)),
+		OK: r.OK, Non2xx: r.Non2xx, Errors: r.Errors, FirstError: r.FirstError,
+	}
+	for code, n := range r.Statuses {
+		if s.Statuses == nil {
+			s.Statuses = map[string]int{}
+		}
+		s.Statuses[strconv.Itoa(code)] = n
+	}
+	return s
+}
+
+func (r *report) compare() {
+	if r.Bare == nil || r.Metered == nil || r.Bare.CallsPerSec == 0 || r.Bare.P99Ms == 0 {
+		return
+	}
+	tr := r.Metered.CallsPerSec / r.Bare.CallsPerSec
+	pr := r.Metered.P99Ms / r.Bare.P99Ms
+	r.ThroughputRatio, r.P99Ratio = &tr, &pr
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+func (r *report) writeJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+func (r *report) writeTable(w io.Writer) error {
+	fmt.Fprintf(w, "%d connections, %s per target after a %s warm-up, all on loopback, GOMAXPROCS %d\n\n",
+		r.Connections, seconds(r.DurationS), seconds(r.WarmupS), r.GOMAXPROCS)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "target\tcalls/s\tp50\tp99\tok\tnon-2xx\terrors\t")
+	for _, row := range []struct {
+		name string
+		s    *runSummary
+	}{{"bare proxy", r.Bare}, {"metered", r.Metered}} {
+		if row.s != nil {
+			fmt.Fprintf(tw, "%s\t%.0f\t%.2fms\t%.2fms\t%d\t%d\t%d\t\n",
+				row.name, row.s.CallsPerSec, row.s.P50Ms, row.s.P99Ms, row.s.OK, row.s.Non2xx, row.s.Errors)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, row := range []struct {
+		name string
+		s    *runSummary
+	}{{"bare proxy", r.Bare}, {"metered", r.Metered}} {
+		if row.s != nil && (row.s.Non2xx > 0 || row.s.Errors > 0) {
+			fmt.Fprintf(w, "%s: non-2xx by status %v; first error: %s\n", row.name, row.s.Statuses, row.s.FirstError)
+		}
+	}
+	if r.ThroughputRatio != nil {
+		fmt.Fprintf(w, "\nmetered ÷ bare: throughput %.3f, p99 %.2f\n", *r.ThroughputRatio, *r.P99Ratio)
+	}
+	if r.Ledger != nil {
+		verdict := "OK"
+		if !r.Ledger.OK {
+			verdict = "FAILED"
+		}
+		fmt.Fprintf(w, "\nledger check: %s\n%s\n", verdict, indent(r.Ledger.Output))
+	}
+	return nil
+}
+
+func seconds(s float64) string { return (time.Duration(s * float64(time.Second))).String() }
+
+func indent(s string) string {
+	s = strings.TrimRight(s, "\n")
+	if s == "" {
+		return "  (no output)"
+	}
+	return "  " + strings.ReplaceAll(s, "\n", "\n  ")
+}
