@@ -1,0 +1,102 @@
+package app_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/mock"
+
+	"paygate/core/app"
+	"paygate/core/hitlog"
+	hitmocks "paygate/core/hitlog/mocks"
+	"paygate/core/ledger"
+	ledgermocks "paygate/core/ledger/mocks"
+	"paygate/core/user"
+	usermocks "paygate/core/user/mocks"
+)
+
+func entry(id uint64, t ledger.Type, amount, before, after string, hit uint64) ledger.Entry {
+	e := ledger.Entry{ID: id, UserID: 1, TxnID: "TXN" + string(rune('0'+id)), Type: t, Amount: dec(amount), BalanceBefore: dec(before), BalanceAfter: dec(after), ReferenceType: ledger.RefAdjustment}
+	if hit != 0 {
+		e.ReferenceType, e.ReferenceID = ledger.RefAPIHit, &hit
+	}
+	return e
+}
+
+func TestCheckLedger(t *testing.T) {
+	clean := []ledger.Entry{
+		entry(1, ledger.Credit, "10.00", "0.00", "10.00", 0),
+		entry(2, ledger.Debit, "1.50", "10.00", "8.50", 100),
+		entry(3, ledger.Debit, "1.50", "8.50", "7.00", 101),
+		entry(4, ledger.Refund, "1.50", "7.00", "8.50", 101),
+	}
+	cleanHits := []hitlog.Hit{
+		{ID: 100, RequestID: "req_a", Status: hitlog.StatusSuccess, ChargeAmount: dec("1.50")},
+		{ID: 101, RequestID: "req_b", Status: hitlog.StatusFailed, Reserved: dec("1.50")},
+		{ID: 102, RequestID: "req_c", Status: hitlog.StatusInsufficientBalance},
+	}
+	cases := []struct {
+		name    string
+		balance string
+		entries []ledger.Entry
+		hits    []hitlog.Hit
+		want    []string // substrings of the discrepancies, in any order; none = clean
+	}{
+		{"clean", "8.50", clean, cleanHits, nil},
+		{"balance differs", "9.00", clean, cleanHits, []string{"last balance_after 8.50", "credits + refunds - debits = 8.50"}},
+		{"broken chain", "8.50", []ledger.Entry{clean[0], entry(2, ledger.Debit, "1.50", "9.00", "7.50", 100), entry(3, ledger.Credit, "1.00", "7.50", "8.50", 0)}, cleanHits[:1],
+			[]string{"balance_before 9.00, previous balance_after 10.00", "credits + refunds - debits"}},
+		{"wrong arithmetic", "8.00", []ledger.Entry{clean[0], entry(2, ledger.Debit, "1.50", "10.00", "8.00", 100)}, []hitlog.Hit{{ID: 100, RequestID: "req_a", Status: hitlog.StatusSuccess, ChargeAmount: dec("1.50")}},
+			[]string{"gives 8.50, not 8.00", "credits + refunds - debits = 8.50"}},
+		{"billed hit without debit", "10.00", clean[:1], cleanHits[:1], []string{"req_a charged 1.5000 has 0 debits"}},
+		{"failed hit not refunded", "7.00", clean[:3], cleanHits[:2], []string{"req_b has 1 debits (1.50) and 0 refunds"}},
+		{"double debit", "7.00", []ledger.Entry{clean[0], clean[1], entry(3, ledger.Debit, "1.50", "8.50", "7.00", 100)}, cleanHits[:1], []string{"req_a charged 1.5000 has 2 debits"}},
+		{"pending hit", "8.50", clean[:2], []hitlog.Hit{cleanHits[0], {ID: 103, RequestID: "req_d", Status: hitlog.StatusPending, Reserved: dec("1.00")}}, []string{"req_d is still pending"}},
+		{"orphan debit", "8.50", clean[:2], nil, []string{"reference hit id 100"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			users, led, hits := usermocks.NewMockRepository(t), ledgermocks.NewMockRepository(t), hitmocks.NewMockRepository(t)
+			users.EXPECT().IDs(mock.Anything).Return([]uint64{1}, nil)
+			users.EXPECT().ByID(mock.Anything, uint64(1)).Return(&user.User{ID: 1, Balance: dec(c.balance)}, nil)
+			led.EXPECT().ForEachByUser(mock.Anything, uint64(1), mock.Anything).RunAndReturn(func(_ context.Context, _ uint64, fn func(ledger.Entry) error) error {
+				for _, e := range c.entries {
+					if err := fn(e); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			hits.EXPECT().ForEachByUser(mock.Anything, uint64(1), mock.Anything).RunAndReturn(func(_ context.Context, _ uint64, fn func(hitlog.Hit) error) error {
+				for _, h := range c.hits {
+					if err := fn(h); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			a := app.New(nil, app.Stores{Users: users, Ledger: led, Hits: hits}, nil, nil, nil, app.Config{})
+			ds, err := a.CheckLedger(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var all []string
+			for _, d := range ds {
+				all = append(all, d.String())
+			}
+			joined := strings.Join(all, "\n")
+			if len(c.want) == 0 && len(ds) != 0 {
+				t.Fatalf("clean ledger reported:\n%s", joined)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(joined, w) {
+					t.Errorf("missing %q in:\n%s", w, joined)
+				}
+			}
+			if len(c.want) > 0 && len(ds) > len(c.want) {
+				t.Errorf("more discrepancies than expected:\n%s", joined)
+			}
+		})
+	}
+}
