@@ -123,33 +123,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		}
 		defer srv.stop()
 		if creds, err = setupMetered(ctx, srv.base, "bench-admin@example.com", adminPassword, upURL); err != nil {
-			return fmt.Errorf("set up through the panel API: %w", err)
+			return fmt.Errorf("set up through the panel API: %w\nserver log (last lines):\n%s", err, tail(srv.logPath, 20))
 		}
 	}
 
-	load := func(name, url string) Result {
-		l := Load{
-			Method: http.MethodPost, URL: url, Body: []byte(`{}`), Conns: o.conns,
-			Header: http.Header{"Content-Type": {"application/json"}, "X-Api-Key": {creds.Key}, "X-Api-Secret": {creds.Secret}},
-		}
-		client := newLoadClient(o.conns)
-		defer client.CloseIdleConnections()
-		if o.warmup > 0 {
-			progress.Printf("%s: warming up for %s", name, o.warmup)
-			l.Duration = o.warmup
-			if w := runLoad(ctx, client, l); w.Errors+w.Non2xx > 0 {
-				progress.Printf("%s: warm-up had %d non-2xx and %d errors (first: %s)", name, w.Non2xx, w.Errors, w.FirstError)
-			}
-		}
-		progress.Printf("%s: %d connections for %s", name, o.conns, o.duration)
-		l.Duration = o.duration
-		return runLoad(ctx, client, l)
-	}
-
-	rep.Bare = summarize(load("bare proxy", proxyURL+"/echo"))
+	bare, _ := measure(ctx, o, "bare proxy", proxyURL+"/echo", creds, progress)
+	rep.Bare = summarize(bare)
 	var metered Result
+	warmupFailures := 0
 	if srv != nil {
-		metered = load("metered", srv.base+"/api/v1/bench-echo")
+		metered, warmupFailures = measure(ctx, o, "metered", srv.base+"/api/v1/bench-echo", creds, progress)
 		rep.Metered = summarize(metered)
 		rep.compare()
 
@@ -180,6 +163,30 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		return errors.New("ledger check failed")
 	case srv != nil && metered.Non2xx+metered.Errors > 0:
 		return fmt.Errorf("metered run had %d non-2xx answers and %d errors", metered.Non2xx, metered.Errors)
+	case srv != nil && warmupFailures > 0:
+		return fmt.Errorf("metered warm-up had %d failed calls", warmupFailures)
 	}
 	return nil
+}
+
+// measure warms up, then runs the measured load against url. Both targets
+// get the same request: POST {} with the API key headers.
+func measure(ctx context.Context, o options, name, url string, creds credentials, progress *log.Logger) (r Result, warmupFailures int) {
+	l := Load{
+		Method: http.MethodPost, URL: url, Body: []byte(`{}`), Conns: o.conns,
+		Header: http.Header{"Content-Type": {"application/json"}, "X-Api-Key": {creds.Key}, "X-Api-Secret": {creds.Secret}},
+	}
+	client := newLoadClient(o.conns)
+	defer client.CloseIdleConnections()
+	if o.warmup > 0 {
+		progress.Printf("%s: warming up for %s", name, o.warmup)
+		l.Duration = o.warmup
+		if w := runLoad(ctx, client, l); w.Errors+w.Non2xx > 0 {
+			progress.Printf("%s: warm-up had %d non-2xx %v and %d errors (first: %s)", name, w.Non2xx, w.Statuses, w.Errors, w.FirstError)
+			warmupFailures = w.Errors + w.Non2xx
+		}
+	}
+	progress.Printf("%s: %d connections for %s", name, o.conns, o.duration)
+	l.Duration = o.duration
+	return runLoad(ctx, client, l), warmupFailures
 }
