@@ -1,0 +1,138 @@
+package mysqlstore
+
+import (
+	"database/sql"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/glebarez/sqlite"
+	"github.com/go-sql-driver/mysql"
+	gormmysql "gorm.io/driver/mysql"
+	"gorm.io/gorm"
+)
+
+// sqlitePragmas are set on every SQLite connection: writers wait for the
+// lock (busy_timeout) instead of failing, readers do not block the writer
+// (WAL), foreign keys are enforced, and every transaction begins IMMEDIATE so
+// a read-then-write transaction never fails to upgrade its lock.
+const sqlitePragmas = "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)" +
+	"&_pragma=synchronous(NORMAL)&_txlock=immediate"
+
+func sqliteDialector(rest string) (gorm.Dialector, *sql.DB, error) {
+	path, query, _ := strings.Cut(rest, "?")
+	if path == "" {
+		return nil, nil, fmt.Errorf("sqlite database URL needs a path: sqlite://./data/app.db")
+	}
+	if path == ":memory:" || strings.HasPrefix(path, "file:") {
+		return nil, nil, fmt.Errorf("sqlite database URL must name a file: sqlite://./data/app.db")
+	}
+	if dir := filepath.Dir(path); dir != "." {
+		if err := os.MkdirAll(dir, 0o750); err != nil {
+			return nil, nil, fmt.Errorf("create database folder: %w", err)
+		}
+	}
+	dsn := path + "?" + sqlitePragmas
+	if query != "" {
+		dsn += "&" + query
+	}
+	sqlDB, err := sql.Open(sqlite.DriverName, dsn)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open sqlite database %s: %w", path, err)
+	}
+	// One writer at a time is SQLite's rule; a few connections let readers
+	// run beside it (WAL) while writers queue on busy_timeout.
+	sqlDB.SetMaxOpenConns(8)
+	sqlDB.SetMaxIdleConns(8)
+	sqlDB.SetConnMaxIdleTime(10 * time.Minute)
+	return sqlite.Dialector{Conn: sqlDB}, sqlDB, nil
+}
+
+// mysqlConfig turns mysql://user:pass@host:port/dbname?opts into the
+// driver's configuration: parseTime, UTC, found (not changed) rows counted
+// by UPDATE, utf8mb4. ?socket=/path connects over a Unix socket; other
+// options are the driver's own DSN parameters.
+func mysqlConfig(databaseURL string) (*mysql.Config, error) {
+	u, err := url.Parse(databaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("parse mysql database URL %s: invalid URL", Redact(databaseURL))
+	}
+	q := u.Query()
+	socket := q.Get("socket")
+	q.Del("socket")
+	for _, forced := range []string{"parseTime", "loc", "clientFoundRows"} {
+		q.Del(forced)
+	}
+	if q.Get("charset") == "" {
+		q.Set("charset", "utf8mb4")
+	}
+	dbName := strings.TrimPrefix(u.Path, "/")
+	if strings.Contains(dbName, "/") {
+		return nil, fmt.Errorf("mysql database URL %s: database name must not contain '/'", Redact(databaseURL))
+	}
+	cfg, err := mysql.ParseDSN("/" + dbName + "?" + q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("mysql database URL %s: %w", Redact(databaseURL), err)
+	}
+	if u.User != nil {
+		cfg.User = u.User.Username()
+		cfg.Passwd, _ = u.User.Password()
+	}
+	switch {
+	case socket != "":
+		cfg.Net, cfg.Addr = "unix", socket
+	default:
+		host := u.Hostname()
+		if host == "" {
+			host = "127.0.0.1"
+		}
+		port := u.Port()
+		if port == "" {
+			port = "3306"
+		}
+		cfg.Net, cfg.Addr = "tcp", net.JoinHostPort(host, port)
+	}
+	cfg.ParseTime = true
+	cfg.Loc = time.UTC
+	cfg.ClientFoundRows = true
+	if cfg.Timeout == 0 {
+		cfg.Timeout = 10 * time.Second
+	}
+	return cfg, nil
+}
+
+func mysqlDialector(databaseURL string) (gorm.Dialector, *sql.DB, error) {
+	cfg, err := mysqlConfig(databaseURL)
+	if err != nil {
+		return nil, nil, err
+	}
+	connector, err := mysql.NewConnector(cfg)
+	if err != nil {
+		return nil, nil, fmt.Errorf("mysql database URL %s: %w", Redact(databaseURL), err)
+	}
+	sqlDB := sql.OpenDB(connector)
+	sqlDB.SetMaxOpenConns(50)
+	sqlDB.SetMaxIdleConns(25)
+	sqlDB.SetConnMaxLifetime(30 * time.Minute)
+	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
+	return gormmysql.New(gormmysql.Config{Conn: sqlDB, DSNConfig: cfg}), sqlDB, nil
+}
+
+// Redact hides the password of a database URL, for messages and logs.
+func Redact(databaseURL string) string {
+	u, err := url.Parse(databaseURL)
+	if err != nil || u.User == nil {
+		if err != nil {
+			return "(invalid URL)"
+		}
+		return databaseURL
+	}
+	if _, has := u.User.Password(); has {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	return u.String()
+}

@@ -1,0 +1,89 @@
+package mysqlstore_test
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"testing"
+
+	"github.com/shopspring/decimal"
+
+	"paygate/adapters/mysqlstore"
+	"paygate/core/apikey"
+	"paygate/core/catalog"
+	"paygate/core/user"
+)
+
+var seq atomic.Int64
+
+// next returns a number unique in this test binary.
+func next() int64 { return seq.Add(1) }
+
+func dec(t *testing.T, s string) decimal.Decimal {
+	t.Helper()
+	d, err := decimal.NewFromString(s)
+	if err != nil {
+		t.Fatalf("decimal %q: %v", s, err)
+	}
+	return d
+}
+
+func mustEqualDec(t *testing.T, what string, got decimal.Decimal, want string) {
+	t.Helper()
+	w, err := decimal.NewFromString(want)
+	if err != nil {
+		t.Fatalf("decimal %q: %v", want, err)
+	}
+	if !got.Equal(w) {
+		t.Fatalf("%s = %s, want %s", what, got.String(), want)
+	}
+}
+
+func newUser(t *testing.T, s *mysqlstore.Store, mutate ...func(*user.User)) *user.User {
+	t.Helper()
+	n := next()
+	u := &user.User{
+		Name: fmt.Sprintf("User %d", n), Email: fmt.Sprintf("u%d@example.com", n), Phone: fmt.Sprintf("9%09d", n),
+		PasswordHash: "$2a$10$hash", Role: user.RoleUser, Status: user.StatusActive, Plan: user.PlanStarter,
+		Balance: decimal.Zero, TotalSpent: decimal.Zero,
+	}
+	for _, m := range mutate {
+		m(u)
+	}
+	if err := s.Stores().Users.Create(context.Background(), u); err != nil {
+		t.Fatalf("create user: %v", err)
+	}
+	return u
+}
+
+func newService(t *testing.T, s *mysqlstore.Store, mutate ...func(*catalog.Service)) *catalog.Service {
+	t.Helper()
+	n := next()
+	svc := &catalog.Service{
+		Name: fmt.Sprintf("Service %d", n), Slug: fmt.Sprintf("svc-%d", n), Category: "test", ProviderURL: "https://example.com/api",
+		Method: "POST", Status: catalog.StatusActive,
+	}
+	for _, m := range mutate {
+		m(svc)
+	}
+	if err := s.Stores().Services.Create(context.Background(), svc); err != nil {
+		t.Fatalf("create service: %v", err)
+	}
+	return svc
+}
+
+func newKey(t *testing.T, s *mysqlstore.Store, owner *user.User, mutate ...func(*apikey.Key)) *apikey.Key {
+	t.Helper()
+	key, secret := apikey.NewCredentials()
+	k := &apikey.Key{
+		UserID: owner.ID, Key: key, SecretHash: apikey.HashSecret(secret), Name: "key",
+		DailyLimit: apikey.DefaultDailyLimit, Status: apikey.StatusActive,
+	}
+	for _, m := range mutate {
+		m(k)
+	}
+	if err := s.Stores().Keys.Create(context.Background(), k); err != nil {
+		t.Fatalf("create key: %v", err)
+	}
+	return k
+}

@@ -1,0 +1,231 @@
+package mysqlstore
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+
+	"paygate/core/errs"
+	"paygate/core/hitlog"
+)
+
+type hitRow struct {
+	ID              uint64     `gorm:"column:id;primaryKey;autoIncrement"`
+	UserID          uint64     `gorm:"column:user_id"`
+	ServiceID       uint64     `gorm:"column:api_service_id"`
+	APIKeyID        uint64     `gorm:"column:api_key_id"`
+	RequestID       string     `gorm:"column:request_id"`
+	RequestPayload  string     `gorm:"column:request_payload"`
+	ResponsePayload *string    `gorm:"column:response_payload"`
+	ChargeAmount    string     `gorm:"column:charge_amount"`
+	ReservedAmount  string     `gorm:"column:reserved_amount"`
+	IPAddress       string     `gorm:"column:ip_address"`
+	Status          string     `gorm:"column:status"`
+	ResponseTimeMs  int        `gorm:"column:response_time_ms"`
+	CreatedAt       *time.Time `gorm:"column:created_at;autoCreateTime:false"`
+	UpdatedAt       *time.Time `gorm:"column:updated_at;autoUpdateTime:false"`
+}
+
+func (hitRow) TableName() string { return "api_hit_logs" }
+
+func toHitRow(h *hitlog.Hit) (hitRow, error) {
+	var w moneyWriter
+	r := hitRow{
+		ID:              h.ID,
+		UserID:          h.UserID,
+		ServiceID:       h.ServiceID,
+		APIKeyID:        h.APIKeyID,
+		RequestID:       h.RequestID,
+		RequestPayload:  h.RequestPayload,
+		ResponsePayload: h.ResponsePayload,
+		ChargeAmount:    w.put(colCharge, h.ChargeAmount),
+		ReservedAmount:  w.put(colReserved, h.Reserved),
+		IPAddress:       h.IPAddress,
+		Status:          string(h.Status),
+		ResponseTimeMs:  h.ResponseTimeMs,
+		CreatedAt:       stamp(h.CreatedAt),
+		UpdatedAt:       stamp(h.UpdatedAt),
+	}
+	if r.Status == "" {
+		r.Status = string(hitlog.StatusSuccess)
+	}
+	return r, w.err
+}
+
+func toDomainHit(r *hitRow) (hitlog.Hit, error) {
+	var w moneyWriter
+	h := hitlog.Hit{
+		ID:              r.ID,
+		UserID:          r.UserID,
+		ServiceID:       r.ServiceID,
+		APIKeyID:        r.APIKeyID,
+		RequestID:       r.RequestID,
+		RequestPayload:  r.RequestPayload,
+		ResponsePayload: r.ResponsePayload,
+		ChargeAmount:    w.get(colCharge, r.ChargeAmount),
+		Reserved:        w.get(colReserved, r.ReservedAmount),
+		IPAddress:       r.IPAddress,
+		Status:          hitlog.Status(r.Status),
+		ResponseTimeMs:  r.ResponseTimeMs,
+		CreatedAt:       timeFromDB(r.CreatedAt),
+		UpdatedAt:       timeFromDB(r.UpdatedAt),
+	}
+	if w.err != nil {
+		return h, fmt.Errorf("hit %s: %w", r.RequestID, w.err)
+	}
+	return h, nil
+}
+
+type hitStore struct{ base }
+
+var _ hitlog.Repository = (*hitStore)(nil)
+
+func (s *hitStore) Insert(ctx context.Context, h *hitlog.Hit) error {
+	r, err := toHitRow(h)
+	if err != nil {
+		return fmt.Errorf("insert hit: %w", err)
+	}
+	r.ID = 0
+	if err := s.conn(ctx).Create(&r).Error; err != nil {
+		return fmt.Errorf("insert hit %s: %w", h.RequestID, translate(err))
+	}
+	h.ID = r.ID
+	h.CreatedAt, h.UpdatedAt = timeFromDB(r.CreatedAt), timeFromDB(r.UpdatedAt)
+	return nil
+}
+
+// Finish settles a hit by id (or by request id when the id is unknown).
+func (s *hitStore) Finish(ctx context.Context, h *hitlog.Hit) error {
+	var w moneyWriter
+	now := dbTime(time.Now())
+	values := map[string]any{
+		"status":           string(h.Status),
+		"response_payload": h.ResponsePayload,
+		"charge_amount":    w.put(colCharge, h.ChargeAmount),
+		"response_time_ms": h.ResponseTimeMs,
+		"updated_at":       now,
+	}
+	if w.err != nil {
+		return fmt.Errorf("finish hit %s: %w", h.RequestID, w.err)
+	}
+	q := s.conn(ctx).Model(&hitRow{})
+	if h.ID != 0 {
+		q = q.Where("id = ?", h.ID)
+	} else {
+		q = q.Where("request_id = ?", h.RequestID)
+	}
+	res := q.Updates(values)
+	if res.Error != nil {
+		return fmt.Errorf("finish hit %s: %w", h.RequestID, translate(res.Error))
+	}
+	if res.RowsAffected == 0 {
+		return errs.ErrNotFound
+	}
+	h.UpdatedAt = now
+	return nil
+}
+
+func (s *hitStore) ByRequestID(ctx context.Context, requestID string) (*hitlog.Hit, error) {
+	var r hitRow
+	if err := s.conn(ctx).Where("request_id = ?", requestID).Take(&r).Error; err != nil {
+		return nil, errNotFoundOr(err, errs.ErrNotFound)
+	}
+	h, err := toDomainHit(&r)
+	if err != nil {
+		return nil, err
+	}
+	return &h, nil
+}
+
+// List lists hits newest first. From and To are inclusive bounds on created_at.
+func (s *hitStore) List(ctx context.Context, f hitlog.Filter) ([]hitlog.Hit, int64, error) {
+	filter := func(q *gorm.DB) *gorm.DB {
+		if f.UserID != nil {
+			q = q.Where("user_id = ?", *f.UserID)
+		}
+		if f.ServiceID != nil {
+			q = q.Where("api_service_id = ?", *f.ServiceID)
+		}
+		if f.APIKeyID != nil {
+			q = q.Where("api_key_id = ?", *f.APIKeyID)
+		}
+		if f.Status != "" {
+			q = q.Where("status = ?", string(f.Status))
+		}
+		if f.From != nil {
+			q = q.Where("created_at >= ?", dbTime(*f.From))
+		}
+		if f.To != nil {
+			q = q.Where("created_at <= ?", dbTime(*f.To))
+		}
+		return q
+	}
+	var total int64
+	if err := s.conn(ctx).Model(&hitRow{}).Scopes(filter).Count(&total).Error; err != nil {
+		return nil, 0, fmt.Errorf("count hits: %w", translate(err))
+	}
+	limit, offset := paging(f.Page, f.PerPage)
+	var rows []hitRow
+	err := s.conn(ctx).Scopes(filter).Order("created_at DESC, id DESC").Limit(limit).Offset(offset).Find(&rows).Error
+	if err != nil {
+		return nil, 0, fmt.Errorf("list hits: %w", translate(err))
+	}
+	return toDomainHits(rows, total)
+}
+
+func toDomainHits(rows []hitRow, total int64) ([]hitlog.Hit, int64, error) {
+	out := make([]hitlog.Hit, 0, len(rows))
+	for i := range rows {
+		h, err := toDomainHit(&rows[i])
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, h)
+	}
+	return out, total, nil
+}
+
+// ForEachByUser streams a user's hits in id order. fn must not use the store
+// while it runs inside a transaction: the rows hold the connection.
+func (s *hitStore) ForEachByUser(ctx context.Context, userID uint64, fn func(hitlog.Hit) error) error {
+	db := s.conn(ctx)
+	rows, err := db.Model(&hitRow{}).Where("user_id = ?", userID).Order("id").Rows()
+	if err != nil {
+		return fmt.Errorf("read hits of user %d: %w", userID, translate(err))
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r hitRow
+		if err := db.ScanRows(rows, &r); err != nil {
+			return fmt.Errorf("read hits of user %d: %w", userID, err)
+		}
+		h, err := toDomainHit(&r)
+		if err != nil {
+			return err
+		}
+		if err := fn(h); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read hits of user %d: %w", userID, translate(err))
+	}
+	return nil
+}
+
+// Pending lists hits still pending that were created before `before`, oldest first.
+func (s *hitStore) Pending(ctx context.Context, before time.Time, limit int) ([]hitlog.Hit, error) {
+	if limit <= 0 {
+		limit = 100
+	}
+	var rows []hitRow
+	err := s.conn(ctx).Where("status = ? AND created_at < ?", string(hitlog.StatusPending), dbTime(before)).
+		Order("created_at, id").Limit(limit).Find(&rows).Error
+	if err != nil {
+		return nil, fmt.Errorf("list pending hits: %w", translate(err))
+	}
+	out, _, err := toDomainHits(rows, 0)
+	return out, err
+}

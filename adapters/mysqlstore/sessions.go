@@ -1,0 +1,140 @@
+package mysqlstore
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm/clause"
+
+	"paygate/core/errs"
+	"paygate/core/session"
+)
+
+// tokenableUser is personal_access_tokens.tokenable_type of a user's token.
+const tokenableUser = "user"
+
+type tokenRow struct {
+	ID            uint64     `gorm:"column:id;primaryKey;autoIncrement"`
+	TokenableType string     `gorm:"column:tokenable_type"`
+	TokenableID   uint64     `gorm:"column:tokenable_id"`
+	Name          string     `gorm:"column:name"`
+	Token         string     `gorm:"column:token"` // hex SHA-256 of the token value
+	Abilities     *string    `gorm:"column:abilities"`
+	LastUsedAt    *time.Time `gorm:"column:last_used_at"`
+	ExpiresAt     *time.Time `gorm:"column:expires_at"`
+	CreatedAt     *time.Time `gorm:"column:created_at;autoCreateTime:false"`
+	UpdatedAt     *time.Time `gorm:"column:updated_at;autoUpdateTime:false"`
+}
+
+func (tokenRow) TableName() string { return "personal_access_tokens" }
+
+func toTokenRow(t *session.Token) tokenRow {
+	r := tokenRow{
+		ID:            t.ID,
+		TokenableType: tokenableUser,
+		TokenableID:   t.UserID,
+		Name:          t.Name,
+		Token:         t.TokenHash,
+		LastUsedAt:    timePtrToDB(t.LastUsedAt),
+		ExpiresAt:     timePtrToDB(&t.ExpiresAt),
+		CreatedAt:     stamp(t.CreatedAt),
+	}
+	r.UpdatedAt = r.CreatedAt
+	return r
+}
+
+func toDomainToken(r *tokenRow) session.Token {
+	return session.Token{
+		ID:         r.ID,
+		UserID:     r.TokenableID,
+		Name:       r.Name,
+		TokenHash:  r.Token,
+		LastUsedAt: timePtrFromDB(r.LastUsedAt),
+		ExpiresAt:  timeFromDB(r.ExpiresAt),
+		CreatedAt:  timeFromDB(r.CreatedAt),
+	}
+}
+
+type sessionStore struct{ base }
+
+var _ session.Repository = (*sessionStore)(nil)
+
+func (s *sessionStore) Create(ctx context.Context, t *session.Token) error {
+	r := toTokenRow(t)
+	r.ID = 0
+	if err := s.conn(ctx).Create(&r).Error; err != nil {
+		return fmt.Errorf("create session token: %w", translate(err))
+	}
+	t.ID = r.ID
+	t.CreatedAt = timeFromDB(r.CreatedAt)
+	return nil
+}
+
+func (s *sessionStore) ByHash(ctx context.Context, hash string) (*session.Token, error) {
+	var r tokenRow
+	err := s.conn(ctx).Where("token = ? AND tokenable_type = ?", hash, tokenableUser).Take(&r).Error
+	if err != nil {
+		return nil, errNotFoundOr(err, errs.ErrNotFound)
+	}
+	t := toDomainToken(&r)
+	return &t, nil
+}
+
+// Delete reports whether this call removed the token: of two concurrent
+// deletes of one token, exactly one sees a row affected.
+func (s *sessionStore) Delete(ctx context.Context, id uint64) (bool, error) {
+	res := s.conn(ctx).Where("id = ?", id).Delete(&tokenRow{})
+	if res.Error != nil {
+		return false, fmt.Errorf("delete session token %d: %w", id, translate(res.Error))
+	}
+	return res.RowsAffected == 1, nil
+}
+
+func (s *sessionStore) DeleteByUser(ctx context.Context, userID uint64) error {
+	err := s.conn(ctx).Where("tokenable_type = ? AND tokenable_id = ?", tokenableUser, userID).Delete(&tokenRow{}).Error
+	if err != nil {
+		return fmt.Errorf("delete session tokens of user %d: %w", userID, translate(err))
+	}
+	return nil
+}
+
+// ListByUser lists a user's tokens, newest first.
+func (s *sessionStore) ListByUser(ctx context.Context, userID uint64) ([]session.Token, error) {
+	var rows []tokenRow
+	err := s.conn(ctx).Where("tokenable_type = ? AND tokenable_id = ?", tokenableUser, userID).
+		Order("id DESC").Find(&rows).Error
+	if err != nil {
+		return nil, fmt.Errorf("list session tokens of user %d: %w", userID, translate(err))
+	}
+	out := make([]session.Token, 0, len(rows))
+	for i := range rows {
+		out = append(out, toDomainToken(&rows[i]))
+	}
+	return out, nil
+}
+
+type settingRow struct {
+	Name  string `gorm:"column:name;primaryKey"`
+	Value string `gorm:"column:value"`
+}
+
+func (settingRow) TableName() string { return "settings" }
+
+type settingStore struct{ base }
+
+var _ session.Settings = (*settingStore)(nil)
+
+// GetOrCreate inserts value unless key exists, then reads what is stored:
+// of concurrent first starts, the first insert wins and all read its value.
+func (s *settingStore) GetOrCreate(ctx context.Context, key, value string) (string, error) {
+	err := s.conn(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&settingRow{Name: key, Value: value}).Error
+	if err != nil {
+		return "", fmt.Errorf("store setting %s: %w", key, translate(err))
+	}
+	var r settingRow
+	if err := s.conn(ctx).Where("name = ?", key).Take(&r).Error; err != nil {
+		return "", fmt.Errorf("read setting %s: %w", key, translate(err))
+	}
+	return r.Value, nil
+}

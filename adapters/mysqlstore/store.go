@@ -1,0 +1,210 @@
+// Package mysqlstore is the database adapter: GORM repositories for every
+// port of the core, on MySQL/MariaDB or on SQLite (the embedded default).
+// Dialect differences stay inside this package. Rows are unexported structs
+// crossed into domain entities by named converters; driver errors are
+// translated into the domain's errors.
+package mysqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/pressly/goose/v3"
+	"gorm.io/gorm"
+	gormlogger "gorm.io/gorm/logger"
+
+	"paygate/core/app"
+	"paygate/migrations"
+)
+
+// Dialect names returned by (*Store).Dialect.
+const (
+	DialectMySQL  = "mysql"
+	DialectSQLite = "sqlite"
+)
+
+// Store is an open database with its repositories.
+type Store struct {
+	db      *gorm.DB
+	sqlDB   *sql.DB
+	dialect string
+	log     *slog.Logger
+}
+
+var _ app.Transactor = (*Store)(nil)
+
+// Open connects to databaseURL, either sqlite://<path> (the parent folder is
+// created) or mysql://user:pass@host:port/dbname?opts (also
+// ?socket=/run/mysqld/mysqld.sock), and checks that the database answers.
+func Open(ctx context.Context, databaseURL string, logger *slog.Logger) (*Store, error) {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	scheme, rest, ok := strings.Cut(databaseURL, "://")
+	if !ok {
+		return nil, fmt.Errorf("database URL must start with sqlite:// or mysql://")
+	}
+	var (
+		dialector gorm.Dialector
+		sqlDB     *sql.DB
+		err       error
+		dialect   string
+	)
+	switch scheme {
+	case "sqlite":
+		dialect = DialectSQLite
+		dialector, sqlDB, err = sqliteDialector(rest)
+	case "mysql":
+		dialect = DialectMySQL
+		dialector, sqlDB, err = mysqlDialector(databaseURL)
+	default:
+		return nil, fmt.Errorf("unsupported database URL scheme %q: want sqlite:// or mysql://", scheme)
+	}
+	if err != nil {
+		return nil, err
+	}
+	db, err := gorm.Open(dialector, &gorm.Config{
+		// SQL is never logged: statements carry secret hashes and personal data.
+		// Errors are returned and logged once, at the edge.
+		Logger:                 gormlogger.Discard,
+		NowFunc:                func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) },
+		SkipDefaultTransaction: true,
+	})
+	if err != nil {
+		_ = sqlDB.Close()
+		return nil, fmt.Errorf("open %s database %s: %w", dialect, Redact(databaseURL), err)
+	}
+	s := &Store{db: db, sqlDB: sqlDB, dialect: dialect, log: logger}
+	if err := s.Ping(ctx); err != nil {
+		_ = s.Close()
+		return nil, fmt.Errorf("connect to %s database %s: %w", dialect, Redact(databaseURL), err)
+	}
+	return s, nil
+}
+
+// Migrate applies the embedded migrations of the store's dialect with goose.
+// On MySQL a named lock per database makes instances that start together
+// migrate one after the other.
+func (s *Store) Migrate(ctx context.Context) error {
+	fsys, err := fs.Sub(migrations.FS, s.dialect)
+	if err != nil {
+		return fmt.Errorf("migrations for %s: %w", s.dialect, err)
+	}
+	gooseDialect := goose.DialectSQLite3
+	var opts []goose.ProviderOption
+	if s.dialect == DialectMySQL {
+		gooseDialect = goose.DialectMySQL
+		opts = append(opts, goose.WithSessionLocker(mysqlMigrationLock{}))
+	}
+	p, err := goose.NewProvider(gooseDialect, s.sqlDB, fsys, opts...)
+	if err != nil {
+		return fmt.Errorf("prepare migrations: %w", err)
+	}
+	results, err := p.Up(ctx)
+	if err != nil {
+		return fmt.Errorf("apply migrations: %w", err)
+	}
+	for _, r := range results {
+		s.log.Info("migration applied", "version", r.Source.Version, "path", r.Source.Path, "duration", r.Duration)
+	}
+	return nil
+}
+
+// mysqlMigrationLock is a goose session locker on GET_LOCK, named after the
+// current database so that databases on one server do not wait for each other.
+type mysqlMigrationLock struct{}
+
+const migrationLockSQL = "CONCAT('paygate_migrate_', DATABASE())"
+
+func (mysqlMigrationLock) SessionLock(ctx context.Context, conn *sql.Conn) error {
+	var got sql.NullInt64
+	if err := conn.QueryRowContext(ctx, "SELECT GET_LOCK("+migrationLockSQL+", 300)").Scan(&got); err != nil {
+		return fmt.Errorf("take migration lock: %w", err)
+	}
+	if !got.Valid || got.Int64 != 1 {
+		return errors.New("take migration lock: timed out after 300 s")
+	}
+	return nil
+}
+
+func (mysqlMigrationLock) SessionUnlock(ctx context.Context, conn *sql.Conn) error {
+	_, err := conn.ExecContext(ctx, "SELECT RELEASE_LOCK("+migrationLockSQL+")")
+	return err
+}
+
+// Stores returns the repositories on the plain database handle.
+func (s *Store) Stores() app.Stores { return s.storesOn(s.db) }
+
+// WithinTx runs fn in one transaction with repositories bound to it; fn's
+// error (or panic) rolls back, nil commits. On SQLite every transaction
+// begins IMMEDIATE, so writers queue on the database lock instead of failing;
+// on MySQL, user.Repository.LockByID takes a row lock held until the end.
+func (s *Store) WithinTx(ctx context.Context, fn func(ctx context.Context, st app.Stores) error) (err error) {
+	tx := s.db.WithContext(ctx).Begin()
+	if tx.Error != nil {
+		return fmt.Errorf("begin transaction: %w", translate(tx.Error))
+	}
+	done := false
+	defer func() {
+		if !done {
+			tx.Rollback()
+		}
+	}()
+	if err := fn(ctx, s.storesOn(tx)); err != nil {
+		done = true
+		if rbErr := tx.Rollback().Error; rbErr != nil && !errors.Is(rbErr, sql.ErrTxDone) {
+			return errors.Join(err, fmt.Errorf("roll back: %w", rbErr))
+		}
+		return err
+	}
+	done = true
+	if err := tx.Commit().Error; err != nil {
+		return fmt.Errorf("commit transaction: %w", translate(err))
+	}
+	return nil
+}
+
+func (s *Store) storesOn(db *gorm.DB) app.Stores {
+	b := base{db: db, mysql: s.dialect == DialectMySQL}
+	return app.Stores{
+		Users:    &userStore{b},
+		Keys:     &keyStore{b},
+		Services: &catalogStore{b},
+		Pricing:  &pricingStore{b},
+		Ledger:   &ledgerStore{b},
+		Hits:     &hitStore{b},
+		Sessions: &sessionStore{b},
+		Settings: &settingStore{b},
+	}
+}
+
+// Ping checks that the database answers (readiness).
+func (s *Store) Ping(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	return s.sqlDB.PingContext(ctx)
+}
+
+// Close closes the connection pool.
+func (s *Store) Close() error { return s.sqlDB.Close() }
+
+// Dialect is "mysql" or "sqlite".
+func (s *Store) Dialect() string { return s.dialect }
+
+// DB is the underlying GORM handle, for tests and benchmarks.
+func (s *Store) DB() *gorm.DB { return s.db }
+
+// base is what every repository holds: a handle on the database or on one
+// transaction, and the dialect.
+type base struct {
+	db    *gorm.DB
+	mysql bool
+}
+
+func (b base) conn(ctx context.Context) *gorm.DB { return b.db.WithContext(ctx) }

@@ -1,0 +1,284 @@
+package mysqlstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+
+	"paygate/core/user"
+)
+
+type userRow struct {
+	ID              uint64     `gorm:"column:id;primaryKey;autoIncrement"`
+	Name            string     `gorm:"column:name"`
+	Email           string     `gorm:"column:email"`
+	Phone           string     `gorm:"column:phone"`
+	Password        string     `gorm:"column:password"`
+	Role            string     `gorm:"column:role"`
+	Status          string     `gorm:"column:status"`
+	Plan            string     `gorm:"column:plan"`
+	PlanMonth       *string    `gorm:"column:plan_month"`
+	PlanCalls       int        `gorm:"column:plan_calls"`
+	Balance         string     `gorm:"column:balance"`
+	TotalSpent      string     `gorm:"column:total_spent"`
+	LowBalanceAlert *string    `gorm:"column:low_balance_alert"`
+	APIKey          *string    `gorm:"column:api_key"`
+	APISecret       *string    `gorm:"column:api_secret"`
+	WebhookURL      *string    `gorm:"column:webhook_url"`
+	IPAddress       *string    `gorm:"column:ip_address"`
+	EmailVerifiedAt *time.Time `gorm:"column:email_verified_at"`
+	RememberToken   *string    `gorm:"column:remember_token"`
+	CreatedAt       *time.Time `gorm:"column:created_at;autoCreateTime:false"`
+	UpdatedAt       *time.Time `gorm:"column:updated_at;autoUpdateTime:false"`
+	DeletedAt       *time.Time `gorm:"column:deleted_at"`
+}
+
+func (userRow) TableName() string { return "users" }
+
+func toUserRow(u *user.User) (userRow, error) {
+	var w moneyWriter
+	r := userRow{
+		ID:              u.ID,
+		Name:            u.Name,
+		Email:           u.Email,
+		Phone:           u.Phone,
+		Password:        u.PasswordHash,
+		Role:            string(u.Role),
+		Status:          string(u.Status),
+		Plan:            string(u.Plan),
+		PlanMonth:       nullString(u.PlanMonth),
+		PlanCalls:       u.PlanCalls,
+		Balance:         w.put(colBalance, u.Balance),
+		TotalSpent:      w.put(colSpent, u.TotalSpent),
+		LowBalanceAlert: w.putPtr(colLowBalance, u.LowBalanceAlert),
+		APIKey:          u.APIKey,
+		APISecret:       u.WebhookSecret,
+		WebhookURL:      u.WebhookURL,
+		IPAddress:       u.IPAddress,
+		EmailVerifiedAt: timePtrToDB(u.EmailVerifiedAt),
+		CreatedAt:       stamp(u.CreatedAt),
+		UpdatedAt:       stamp(u.UpdatedAt),
+		DeletedAt:       timePtrToDB(u.DeletedAt),
+	}
+	if r.Role == "" {
+		r.Role = string(user.RoleUser)
+	}
+	if r.Status == "" {
+		r.Status = string(user.StatusPending)
+	}
+	if r.Plan == "" {
+		r.Plan = string(user.PlanStarter)
+	}
+	return r, w.err
+}
+
+func toDomainUser(r *userRow) (*user.User, error) {
+	var w moneyWriter
+	u := &user.User{
+		ID:              r.ID,
+		Name:            r.Name,
+		Email:           r.Email,
+		Phone:           r.Phone,
+		PasswordHash:    r.Password,
+		Role:            user.Role(r.Role),
+		Status:          user.Status(r.Status),
+		Plan:            user.Plan(r.Plan),
+		Balance:         w.get(colBalance, r.Balance),
+		TotalSpent:      w.get(colSpent, r.TotalSpent),
+		PlanMonth:       deref(r.PlanMonth),
+		PlanCalls:       r.PlanCalls,
+		APIKey:          r.APIKey,
+		WebhookSecret:   r.APISecret,
+		WebhookURL:      r.WebhookURL,
+		LowBalanceAlert: w.getPtr(colLowBalance, r.LowBalanceAlert),
+		IPAddress:       r.IPAddress,
+		EmailVerifiedAt: timePtrFromDB(r.EmailVerifiedAt),
+		CreatedAt:       timeFromDB(r.CreatedAt),
+		UpdatedAt:       timeFromDB(r.UpdatedAt),
+		DeletedAt:       timePtrFromDB(r.DeletedAt),
+	}
+	if w.err != nil {
+		return nil, fmt.Errorf("user %d: %w", r.ID, w.err)
+	}
+	return u, nil
+}
+
+type userStore struct{ base }
+
+var _ user.Repository = (*userStore)(nil)
+
+// userWriteError names which unique key refused a user.
+func userWriteError(op string, err error) error {
+	if msg, dup := duplicateOf(err); dup {
+		switch {
+		case mentions(msg, "users_email_unique", "users.email"):
+			return user.ErrEmailTaken.Wrap(err)
+		case mentions(msg, "users_phone_unique", "users.phone"):
+			return user.ErrPhoneTaken.Wrap(err)
+		}
+	}
+	return fmt.Errorf("%s: %w", op, translate(err))
+}
+
+func (s *userStore) Create(ctx context.Context, u *user.User) error {
+	r, err := toUserRow(u)
+	if err != nil {
+		return fmt.Errorf("create user: %w", err)
+	}
+	r.ID = 0
+	if err := s.conn(ctx).Create(&r).Error; err != nil {
+		return userWriteError("create user", err)
+	}
+	u.ID = r.ID
+	u.CreatedAt, u.UpdatedAt = timeFromDB(r.CreatedAt), timeFromDB(r.UpdatedAt)
+	return nil
+}
+
+func (s *userStore) find(ctx context.Context, lock bool, where string, arg any) (*user.User, error) {
+	q := s.conn(ctx)
+	if lock && s.mysql {
+		// SQLite needs no row lock: the transaction began IMMEDIATE and
+		// already holds the database's write lock.
+		q = q.Clauses(clause.Locking{Strength: clause.LockingStrengthUpdate})
+	}
+	var r userRow
+	if err := q.Where(where, arg).Take(&r).Error; err != nil {
+		if errors.Is(err, gorm.ErrRecordNotFound) {
+			return nil, user.ErrNotFound
+		}
+		return nil, fmt.Errorf("find user: %w", translate(err))
+	}
+	return toDomainUser(&r)
+}
+
+func (s *userStore) ByID(ctx context.Context, id uint64) (*user.User, error) {
+	return s.find(ctx, false, "id = ?", id)
+}
+
+func (s *userStore) ByEmail(ctx context.Context, email string) (*user.User, error) {
+	return s.find(ctx, false, "email = ?", email)
+}
+
+func (s *userStore) LockByID(ctx context.Context, id uint64) (*user.User, error) {
+	return s.find(ctx, true, "id = ?", id)
+}
+
+func (s *userStore) Update(ctx context.Context, u *user.User) error {
+	r, err := toUserRow(u)
+	if err != nil {
+		return fmt.Errorf("update user %d: %w", u.ID, err)
+	}
+	res := s.conn(ctx).Model(&userRow{}).Where("id = ?", u.ID).Updates(map[string]any{
+		"name":              r.Name,
+		"phone":             r.Phone,
+		"password":          r.Password,
+		"role":              r.Role,
+		"status":            r.Status,
+		"plan":              r.Plan,
+		"api_key":           r.APIKey,
+		"api_secret":        r.APISecret,
+		"webhook_url":       r.WebhookURL,
+		"low_balance_alert": r.LowBalanceAlert,
+		"email_verified_at": r.EmailVerifiedAt,
+		"deleted_at":        r.DeletedAt,
+		"updated_at":        r.UpdatedAt,
+	})
+	if res.Error != nil {
+		return userWriteError(fmt.Sprintf("update user %d", u.ID), res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return user.ErrNotFound
+	}
+	u.UpdatedAt = timeFromDB(r.UpdatedAt)
+	return nil
+}
+
+func (s *userStore) SaveBalance(ctx context.Context, u *user.User) error {
+	var w moneyWriter
+	now := dbTime(time.Now())
+	values := map[string]any{
+		"balance":     w.put(colBalance, u.Balance),
+		"total_spent": w.put(colSpent, u.TotalSpent),
+		"plan_month":  nullString(u.PlanMonth),
+		"plan_calls":  u.PlanCalls,
+		"updated_at":  now,
+	}
+	if w.err != nil {
+		return fmt.Errorf("save balance of user %d: %w", u.ID, w.err)
+	}
+	res := s.conn(ctx).Model(&userRow{}).Where("id = ?", u.ID).Updates(values)
+	if res.Error != nil {
+		return fmt.Errorf("save balance of user %d: %w", u.ID, translate(res.Error))
+	}
+	if res.RowsAffected == 0 {
+		return user.ErrNotFound
+	}
+	u.UpdatedAt = now
+	return nil
+}
+
+// List lists accounts that are not soft-deleted, newest first.
+func (s *userStore) List(ctx context.Context, f user.Filter) ([]user.User, int64, error) {
+	filter := func(q *gorm.DB) *gorm.DB {
+		q = q.Where("deleted_at IS NULL")
+		if f.Role != "" {
+			q = q.Where("role = ?", string(f.Role))
+		}
+		if f.Status != "" {
+			q = q.Where("status = ?", string(f.Status))
+		}
+		if f.Q != "" {
+			p := likePattern(f.Q)
+			q = q.Where("(name LIKE ?"+likeEscape+" OR email LIKE ?"+likeEscape+" OR phone LIKE ?"+likeEscape+")", p, p, p)
+		}
+		return q
+	}
+	var total int64
+	if err := s.conn(ctx).Model(&userRow{}).Scopes(filter).Count(&total).Error; err != nil {
+		return nil, 0, fmt.Errorf("count users: %w", translate(err))
+	}
+	limit, offset := paging(f.Page, f.PerPage)
+	var rows []userRow
+	if err := s.conn(ctx).Scopes(filter).Order("id DESC").Limit(limit).Offset(offset).Find(&rows).Error; err != nil {
+		return nil, 0, fmt.Errorf("list users: %w", translate(err))
+	}
+	out := make([]user.User, 0, len(rows))
+	for i := range rows {
+		u, err := toDomainUser(&rows[i])
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, *u)
+	}
+	return out, total, nil
+}
+
+func (s *userStore) IDs(ctx context.Context) ([]uint64, error) {
+	ids := []uint64{}
+	if err := s.conn(ctx).Model(&userRow{}).Order("id").Pluck("id", &ids).Error; err != nil {
+		return nil, fmt.Errorf("list user ids: %w", translate(err))
+	}
+	return ids, nil
+}
+
+// CountByRole counts accounts of a role that are not soft-deleted.
+func (s *userStore) CountByRole(ctx context.Context, role user.Role) (int64, error) {
+	var n int64
+	err := s.conn(ctx).Model(&userRow{}).Where("role = ? AND deleted_at IS NULL", string(role)).Count(&n).Error
+	if err != nil {
+		return 0, fmt.Errorf("count users of role %s: %w", role, translate(err))
+	}
+	return n, nil
+}
+
+// errNotFoundOr returns notFound for a missing row, else err translated.
+func errNotFoundOr(err, notFound error) error {
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return notFound
+	}
+	return translate(err)
+}

@@ -1,0 +1,147 @@
+// Package testdb gives tests a fresh, migrated database: a SQLite file in the
+// test's temporary folder, or a new database on the MariaDB/MySQL server
+// named by TEST_MYSQL_URL (default mysql://root@127.0.0.1:3306/), dropped
+// when the test ends.
+//
+// When the server cannot be reached, MySQL tests are skipped with a message,
+// unless CI=true or REQUIRE_MYSQL=1, where they fail.
+package testdb
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"paygate/adapters/mysqlstore"
+)
+
+// DefaultMySQLURL is the server used when TEST_MYSQL_URL is not set.
+const DefaultMySQLURL = "mysql://root@127.0.0.1:3306/"
+
+// Each runs fn as two subtests, "sqlite" and "mysql", each on a fresh
+// migrated store.
+func Each(t *testing.T, fn func(t *testing.T, s *mysqlstore.Store)) {
+	t.Helper()
+	t.Run("sqlite", func(t *testing.T) { fn(t, OpenSQLite(t)) })
+	t.Run("mysql", func(t *testing.T) { fn(t, OpenMySQL(t)) })
+}
+
+// OpenSQLite opens a migrated store on a new SQLite file in t.TempDir().
+func OpenSQLite(t testing.TB) *mysqlstore.Store {
+	t.Helper()
+	return openMigrated(t, SQLiteURL(t))
+}
+
+// SQLiteURL returns the sqlite:// URL of a new (not yet created) database
+// file in t.TempDir().
+func SQLiteURL(t testing.TB) string {
+	t.Helper()
+	return "sqlite://" + filepath.Join(t.TempDir(), "test.db")
+}
+
+// OpenMySQL opens a migrated store on a new database on the test server.
+func OpenMySQL(t testing.TB) *mysqlstore.Store {
+	t.Helper()
+	return openMigrated(t, MySQLURL(t))
+}
+
+// MySQLURL creates an empty database t_<random> on the test server and
+// returns its mysql:// URL (for starting the real server against it, which
+// migrates it). The database is dropped when the test ends.
+func MySQLURL(t testing.TB) string {
+	t.Helper()
+	serverURL := os.Getenv("TEST_MYSQL_URL")
+	if serverURL == "" {
+		serverURL = DefaultMySQLURL
+	}
+	admin := adminStore(t, serverURL)
+	name := "t_" + randomHex(8)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	err := admin.DB().WithContext(ctx).
+		Exec("CREATE DATABASE `" + name + "` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci").Error
+	if err != nil {
+		t.Fatalf("testdb: create database %s: %v", name, err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := admin.DB().WithContext(ctx).Exec("DROP DATABASE IF EXISTS `" + name + "`").Error; err != nil {
+			t.Errorf("testdb: drop database %s: %v", name, err)
+		}
+	})
+	u, err := url.Parse(serverURL)
+	if err != nil {
+		t.Fatalf("testdb: TEST_MYSQL_URL: %v", err)
+	}
+	u.Path = "/" + name
+	return u.String()
+}
+
+func openMigrated(t testing.TB, databaseURL string) *mysqlstore.Store {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	s, err := mysqlstore.Open(ctx, databaseURL, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatalf("testdb: open %s: %v", mysqlstore.Redact(databaseURL), err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	if err := s.Migrate(ctx); err != nil {
+		t.Fatalf("testdb: migrate %s: %v", mysqlstore.Redact(databaseURL), err)
+	}
+	return s
+}
+
+// The server connection that creates and drops test databases is opened
+// once per test binary; an unreachable server is remembered so that every
+// later test skips at once instead of waiting for a timeout again.
+var (
+	adminMu  sync.Mutex
+	admins   = map[string]*mysqlstore.Store{}
+	unusable = map[string]error{}
+)
+
+func adminStore(t testing.TB, serverURL string) *mysqlstore.Store {
+	t.Helper()
+	adminMu.Lock()
+	defer adminMu.Unlock()
+	if s, ok := admins[serverURL]; ok {
+		return s
+	}
+	err, known := unusable[serverURL]
+	if !known {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		var s *mysqlstore.Store
+		s, err = mysqlstore.Open(ctx, serverURL, slog.New(slog.DiscardHandler))
+		if err == nil {
+			admins[serverURL] = s
+			return s
+		}
+		unusable[serverURL] = err
+	}
+	msg := fmt.Sprintf("testdb: MariaDB/MySQL not reachable at %s (set TEST_MYSQL_URL, or run scripts/ensure-mariadb.sh): %v",
+		mysqlstore.Redact(serverURL), err)
+	if os.Getenv("CI") == "true" || os.Getenv("REQUIRE_MYSQL") == "1" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+	return nil
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic("crypto/rand: " + err.Error())
+	}
+	return hex.EncodeToString(b)
+}
