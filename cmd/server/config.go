@@ -1,0 +1,99 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"net/netip"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// config is the whole configuration, parsed once from the environment
+// (decisions part 10); flags mirror the most used variables.
+type config struct {
+	HTTPAddr             string
+	DatabaseURL          string
+	PublicBaseURL        string
+	JWTSecret            string
+	AdminEmail           string
+	AdminPassword        string
+	Location             *time.Location
+	UpstreamAllowPrivate bool
+	UpstreamTimeout      time.Duration
+	TrustedProxies       []netip.Prefix
+	StorageDir           string
+	SMTPURL              string
+	DemoData             bool
+	ShutdownTimeout      time.Duration
+}
+
+func parseConfig(args []string, getenv func(string) string) (config, []string, error) {
+	env := func(key, def string) string {
+		if v := getenv(key); v != "" {
+			return v
+		}
+		return def
+	}
+	c := config{
+		PublicBaseURL: strings.TrimRight(env("PUBLIC_BASE_URL", "http://localhost:8080"), "/"),
+		JWTSecret:     getenv("JWT_SECRET"),
+		AdminEmail:    env("ADMIN_EMAIL", "admin@localhost"),
+		AdminPassword: getenv("ADMIN_PASSWORD"),
+		StorageDir:    env("STORAGE_DIR", "./data/uploads"),
+		SMTPURL:       getenv("SMTP_URL"),
+	}
+	fs := flag.NewFlagSet("server", flag.ContinueOnError)
+	fs.StringVar(&c.HTTPAddr, "addr", env("HTTP_ADDR", ":8080"), "listen address (HTTP_ADDR)")
+	fs.StringVar(&c.DatabaseURL, "db", env("DATABASE_URL", "sqlite://./data/app.db"), "database URL (DATABASE_URL)")
+	if err := fs.Parse(args); err != nil {
+		return c, nil, err
+	}
+	var err error
+	bools := []struct {
+		key string
+		dst *bool
+	}{{"UPSTREAM_ALLOW_PRIVATE", &c.UpstreamAllowPrivate}, {"DEMO_DATA", &c.DemoData}}
+	for _, b := range bools {
+		if v := getenv(b.key); v != "" {
+			if *b.dst, err = strconv.ParseBool(v); err != nil {
+				return c, nil, fmt.Errorf("%s: %q is not true or false", b.key, v)
+			}
+		}
+	}
+	durations := []struct {
+		key, def string
+		dst      *time.Duration
+	}{{"UPSTREAM_TIMEOUT", "15s", &c.UpstreamTimeout}, {"SHUTDOWN_TIMEOUT", "20s", &c.ShutdownTimeout}}
+	for _, d := range durations {
+		if *d.dst, err = time.ParseDuration(env(d.key, d.def)); err != nil || *d.dst <= 0 {
+			return c, nil, fmt.Errorf("%s: %q is not a positive duration such as 15s", d.key, env(d.key, d.def))
+		}
+	}
+	tz := env("TIMEZONE", "Asia/Kolkata")
+	if c.Location, err = time.LoadLocation(tz); err != nil {
+		return c, nil, fmt.Errorf("TIMEZONE: %q is not a known time zone", tz)
+	}
+	for _, part := range strings.Split(getenv("TRUSTED_PROXIES"), ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		if !strings.Contains(part, "/") {
+			a, err := netip.ParseAddr(part)
+			if err != nil {
+				return c, nil, fmt.Errorf("TRUSTED_PROXIES: %q is not an address or CIDR", part)
+			}
+			part = netip.PrefixFrom(a, a.BitLen()).String()
+		}
+		p, err := netip.ParsePrefix(part)
+		if err != nil {
+			return c, nil, fmt.Errorf("TRUSTED_PROXIES: %q is not an address or CIDR", part)
+		}
+		c.TrustedProxies = append(c.TrustedProxies, p.Masked())
+	}
+	if c.JWTSecret != "" && len(c.JWTSecret) < 32 {
+		return c, nil, fmt.Errorf("JWT_SECRET must be at least 32 characters")
+	}
+	return c, fs.Args(), nil
+}

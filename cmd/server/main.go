@@ -1,0 +1,177 @@
+// Command server runs the payment gateway and API reseller service, and the
+// operators' subcommands: migrate, ledger check.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+	_ "time/tzdata" // TIMEZONE works on machines without a zoneinfo database
+
+	"paygate/adapters/httpapi"
+	"paygate/adapters/mysqlstore"
+	"paygate/adapters/sandbox"
+	"paygate/adapters/token"
+	"paygate/adapters/upstream"
+	"paygate/core/apikey"
+	"paygate/core/app"
+	"paygate/frontend"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "server:", err)
+		var ec exitCode
+		if errors.As(err, &ec) {
+			os.Exit(int(ec))
+		}
+		os.Exit(1)
+	}
+}
+
+type exitCode int
+
+func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+const usage = `usage: server [flags] [command]
+commands:
+  serve          run the HTTP server (default)
+  migrate        apply database migrations and exit
+  ledger check   verify every balance against the ledger; exit 1 on discrepancies
+flags:
+  -addr ADDR     listen address (HTTP_ADDR)
+  -db URL        database URL (DATABASE_URL)`
+
+func run(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	cfg, rest, err := parseConfig(args, getenv)
+	if err != nil {
+		return fmt.Errorf("%w\n%s", err, usage)
+	}
+	log := slog.New(slog.NewJSONHandler(stdout, nil))
+
+	store, err := mysqlstore.Open(ctx, cfg.DatabaseURL, log)
+	if err != nil {
+		return fmt.Errorf("open database: %w", err)
+	}
+	defer store.Close()
+	if err := store.Migrate(ctx); err != nil {
+		return fmt.Errorf("migrate database: %w", err)
+	}
+
+	cmd := "serve"
+	if len(rest) > 0 {
+		cmd = rest[0]
+	}
+	switch {
+	case cmd == "serve" && len(rest) <= 1:
+		return serve(ctx, cfg, store, log)
+	case cmd == "migrate" && len(rest) == 1:
+		log.Info("migrations applied")
+		return nil
+	case cmd == "ledger" && len(rest) == 2 && rest[1] == "check":
+		return ledgerCheck(ctx, newApp(cfg, store, nil), stdout)
+	}
+	return fmt.Errorf("unknown command %q\n%s", rest, usage)
+}
+
+func newApp(cfg config, store *mysqlstore.Store, tokens app.AccessTokens) *app.App {
+	up := upstream.New(upstream.Options{AllowPrivate: cfg.UpstreamAllowPrivate, DefaultTimeout: cfg.UpstreamTimeout, Sandbox: sandbox.NewUpstream()})
+	return app.New(store, store.Stores(), up, tokens, nil, app.Config{Location: cfg.Location, UpstreamTimeout: cfg.UpstreamTimeout})
+}
+
+func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.Logger) error {
+	secret := cfg.JWTSecret
+	if secret == "" {
+		var err error
+		secret, err = store.Stores().Settings.GetOrCreate(ctx, "jwt_secret", apikey.RandomBase62(48))
+		if err != nil {
+			return fmt.Errorf("load JWT key: %w", err)
+		}
+	}
+	tokens, err := token.NewJWT([]byte(secret))
+	if err != nil {
+		return err
+	}
+	a := newApp(cfg, store, tokens)
+
+	created, generated, err := a.EnsureAdmin(ctx, cfg.AdminEmail, cfg.AdminPassword)
+	if err != nil {
+		return err
+	}
+	if created {
+		attrs := []any{"email", cfg.AdminEmail}
+		if generated != "" {
+			// Shown once, at first start only (decisions part 1).
+			attrs = append(attrs, "password", generated)
+		}
+		log.Info("initial admin created", attrs...)
+	}
+	if cfg.DemoData {
+		n, err := a.SeedServices(ctx, demoSeeds())
+		if err != nil {
+			return fmt.Errorf("demo data: %w", err)
+		}
+		if n > 0 {
+			log.Info("demo services registered", "count", n)
+		}
+	}
+
+	assets, err := fs.Sub(frontend.Dist, "dist")
+	if err != nil {
+		return err
+	}
+	handler := httpapi.NewServer(httpapi.Deps{
+		App: a, Log: log, Ready: store.Ping, TrustedProxies: cfg.TrustedProxies, Assets: assets,
+	})
+	srv := &http.Server{Addr: cfg.HTTPAddr, Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	ln, err := net.Listen("tcp", cfg.HTTPAddr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	log.Info("serving", "addr", ln.Addr().String(), "public_base_url", cfg.PublicBaseURL)
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	// SIGTERM: stop accepting, let in-flight calls finish (they settle or
+	// refund their reservations), then close the database.
+	log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	log.Info("stopped")
+	return nil
+}
+
+func ledgerCheck(ctx context.Context, a *app.App, out io.Writer) error {
+	ds, err := a.CheckLedger(ctx)
+	if err != nil {
+		return err
+	}
+	for _, d := range ds {
+		fmt.Fprintln(out, "DISCREPANCY", d.String())
+	}
+	if len(ds) > 0 {
+		fmt.Fprintf(out, "ledger check: %d discrepancies\n", len(ds))
+		return exitCode(1)
+	}
+	fmt.Fprintln(out, "ledger check: ok, 0 discrepancies")
+	return nil
+}

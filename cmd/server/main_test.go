@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+
+func freeAddr(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// TestServeFirstStartDemoDataAndShutdown starts the real server on a fresh
+// SQLite file: the initial admin's generated password is logged once, the
+// demo services answer from the sandbox, and cancelling the context (what
+// SIGTERM does) shuts it down cleanly.
+func TestServeFirstStartDemoDataAndShutdown(t *testing.T) {
+	db := "sqlite://" + filepath.Join(t.TempDir(), "app.db")
+	addr := freeAddr(t)
+	env := map[string]string{"DATABASE_URL": db, "HTTP_ADDR": addr, "DEMO_DATA": "true", "ADMIN_EMAIL": "root@example.com"}
+	out := &syncBuffer{}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, nil, func(k string) string { return env[k] }, out) }()
+
+	base := "http://" + addr
+	waitReady(t, base, done)
+	var password string
+	for _, line := range strings.Split(out.String(), "\n") {
+		var m map[string]any
+		if json.Unmarshal([]byte(line), &m) == nil && m["msg"] == "initial admin created" {
+			password, _ = m["password"].(string)
+		}
+	}
+	if len(password) < 16 {
+		t.Fatalf("no generated admin password in the log:\n%s", out.String())
+	}
+	login := post(t, base+"/api/v1/panel/auth/login", "", map[string]any{"email": "root@example.com", "password": password})
+	tok := login["access_token"].(string)
+	svc := get(t, base+"/api/v1/panel/services", tok)
+	if svc["meta"].(map[string]any)["total"].(float64) != 4 {
+		t.Fatalf("demo services: %v", svc)
+	}
+	// The admin funds themself and calls a demo service end to end.
+	me := get(t, base+"/api/v1/panel/auth/me", tok)
+	id := int(me["id"].(float64))
+	post(t, base+"/api/v1/panel/users/"+itoa(id)+"/balance-adjustments", tok, map[string]any{"type": "credit", "amount": "10.00", "description": "demo"})
+	key := post(t, base+"/api/v1/panel/api-keys", tok, map[string]any{"name": "demo"})
+	req, _ := http.NewRequest("POST", base+"/api/v1/sms-gateway-api", strings.NewReader(`{"phone":"9876543210","message":"hello","template_id":"T1"}`))
+	req.Header.Set("X-API-Key", key["key"].(string))
+	req.Header.Set("X-API-Secret", key["secret"].(string))
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var env2 map[string]any
+	_ = json.NewDecoder(res.Body).Decode(&env2)
+	res.Body.Close()
+	if res.StatusCode != 200 || env2["success"] != true {
+		t.Fatalf("demo call %d %v", res.StatusCode, env2)
+	}
+	// The panel placeholder is served at / and client routes fall back to it.
+	for _, p := range []string{"/", "/dashboard"} {
+		r, err := http.Get(base + p)
+		if err != nil || r.StatusCode != 200 || !strings.Contains(r.Header.Get("Content-Type"), "text/html") {
+			t.Fatalf("GET %s: %v %v", p, err, r)
+		}
+		r.Body.Close()
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("shutdown: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("server did not stop")
+	}
+	if strings.Contains(out.String(), key["secret"].(string)) {
+		t.Fatal("key secret in the log")
+	}
+
+	// Second start: no new admin, no duplicate demo data; ledger check clean.
+	out2 := &syncBuffer{}
+	if err := run(context.Background(), []string{"ledger", "check"}, func(k string) string { return env[k] }, out2); err != nil {
+		t.Fatalf("ledger check: %v\n%s", err, out2.String())
+	}
+	if !strings.Contains(out2.String(), "0 discrepancies") {
+		t.Fatalf("ledger check output: %s", out2.String())
+	}
+}
+
+func TestMigrateAndBadConfig(t *testing.T) {
+	db := "sqlite://" + filepath.Join(t.TempDir(), "m.db")
+	out := &syncBuffer{}
+	if err := run(context.Background(), []string{"migrate"}, func(k string) string {
+		return map[string]string{"DATABASE_URL": db}[k]
+	}, out); err != nil {
+		t.Fatal(err)
+	}
+	for _, env := range []map[string]string{
+		{"DATABASE_URL": db, "TIMEZONE": "Mars/Olympus"},
+		{"DATABASE_URL": db, "DEMO_DATA": "maybe"},
+		{"DATABASE_URL": db, "JWT_SECRET": "short"},
+		{"DATABASE_URL": "postgres://x"},
+		{"DATABASE_URL": "mysql://root@127.0.0.1:1/none"},
+	} {
+		if err := run(context.Background(), []string{"migrate"}, func(k string) string { return env[k] }, out); err == nil {
+			t.Errorf("%v accepted", env)
+		}
+	}
+	if err := run(context.Background(), []string{"frobnicate"}, func(k string) string {
+		return map[string]string{"DATABASE_URL": db}[k]
+	}, out); err == nil {
+		t.Error("unknown command accepted")
+	}
+}
+
+func waitReady(t *testing.T, base string, done chan error) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case err := <-done:
+			t.Fatalf("server exited: %v", err)
+		default:
+		}
+		if r, err := http.Get(base + "/readyz"); err == nil {
+			r.Body.Close()
+			if r.StatusCode == 200 {
+				return
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatal(errors.New("server not ready"))
+}
+
+func post(t *testing.T, url, tok string, body any) map[string]any {
+	t.Helper()
+	b, _ := json.Marshal(body)
+	req, _ := http.NewRequest("POST", url, bytes.NewReader(b))
+	req.Header.Set("Content-Type", "application/json")
+	if tok != "" {
+		req.Header.Set("Authorization", "Bearer "+tok)
+	}
+	return doJSON(t, req)
+}
+
+func get(t *testing.T, url, tok string) map[string]any {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	req.Header.Set("Authorization", "Bearer "+tok)
+	return doJSON(t, req)
+}
+
+func doJSON(t *testing.T, req *http.Request) map[string]any {
+	t.Helper()
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var m map[string]any
+	_ = json.NewDecoder(res.Body).Decode(&m)
+	if res.StatusCode >= 300 {
+		t.Fatalf("%s %s: %d %v", req.Method, req.URL.Path, res.StatusCode, m)
+	}
+	return m
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
