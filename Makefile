@@ -18,8 +18,9 @@ STATICCHECK := $(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSIO
 RACE_PKGS ?= ./core/...
 
 # test-mysql: packages whose tests use a database (internal/testdb or the
-# store adapter itself), and an optional -run filter (e.g. MYSQL_RUN=/mysql).
-MYSQL_RUN ?=
+# store adapter itself), run with -run MYSQL_RUN: testdb.Each names its
+# subtests "sqlite" and "mysql" (MYSQL_RUN= runs both).
+MYSQL_RUN ?= /mysql
 
 # Extra flags for cmd/bench (e.g. BENCH_FLAGS='-duration 30s').
 BENCH_FLAGS ?=
