@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"errors"
 	"net/http"
 	"strings"
 	"time"
@@ -71,8 +72,15 @@ func (s *server) login(c echo.Context) error {
 	if err := s.bind(c, &req); err != nil {
 		return err
 	}
+	ip, now := c.RealIP(), time.Now()
+	if !s.logins.allowed(req.Email, ip, now) {
+		return errTooManyLogins
+	}
 	l, err := s.app.Login(c.Request().Context(), req.Email, req.Password, c.Request().UserAgent())
 	if err != nil {
+		if errors.Is(err, user.ErrBadCredentials) {
+			s.logins.failed(req.Email, ip, now)
+		}
 		return err
 	}
 	return c.JSON(http.StatusOK, loginResponse(l))

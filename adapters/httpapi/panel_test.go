@@ -201,3 +201,21 @@ func TestHealthAndUnknownRoutes(t *testing.T) {
 		}
 	})
 }
+
+func TestLoginFailuresAreRateLimited(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		for i := 0; i < 5; i++ {
+			e.must(e.do("POST", "/api/v1/panel/auth/login", "", map[string]any{"email": adminEmail, "password": "wrong-password"}), 401)
+		}
+		// The sixth try is refused even with the right password.
+		r := e.do("POST", "/api/v1/panel/auth/login", "", map[string]any{"email": adminEmail, "password": adminPassword})
+		if r.status != 429 || r.str("error") != "too_many_login_attempts" {
+			t.Fatalf("%d %s", r.status, r.raw)
+		}
+		// Unknown emails are limited the same way: no way to tell them apart.
+		for i := 0; i < 5; i++ {
+			e.must(e.do("POST", "/api/v1/panel/auth/login", "", map[string]any{"email": "ghost@example.com", "password": "x-password"}), 401)
+		}
+		e.must(e.do("POST", "/api/v1/panel/auth/login", "", map[string]any{"email": "ghost@example.com", "password": "x-password"}), 429)
+	})
+}

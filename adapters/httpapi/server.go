@@ -32,6 +32,7 @@ type server struct {
 	ready    func(ctx context.Context) error
 	validate *validator.Validate
 	maxBody  int64
+	logins   *loginLimiter
 }
 
 // NewServer builds the HTTP handler with every route of routes.go.
@@ -39,7 +40,7 @@ func NewServer(d Deps) *echo.Echo {
 	if d.MaxBodyBytes == 0 {
 		d.MaxBodyBytes = 1 << 20
 	}
-	s := &server{app: d.App, log: d.Log, ready: d.Ready, validate: newValidator(), maxBody: d.MaxBodyBytes}
+	s := &server{app: d.App, log: d.Log, ready: d.Ready, validate: newValidator(), maxBody: d.MaxBodyBytes, logins: newLoginLimiter()}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError
