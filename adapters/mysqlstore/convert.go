@@ -139,7 +139,7 @@ func timePtrFromDB(t *time.Time) *time.Time {
 	return &u
 }
 
-// nullString is nil for "", so optional text columns hold NULL, not ''.
+// nullString is nil for "", so optional text columns hold NULL rather than an empty string.
 func nullString(s string) *string {
 	if s == "" {
 		return nil

@@ -59,7 +59,7 @@ func sqliteDialector(rest string) (gorm.Dialector, *sql.DB, error) {
 func mysqlConfig(databaseURL string) (*mysql.Config, error) {
 	u, err := url.Parse(databaseURL)
 	if err != nil {
-		return nil, fmt.Errorf("parse mysql database URL %s: invalid URL", Redact(databaseURL))
+		return nil, fmt.Errorf("mysql database URL is not a valid URL (percent-encode special characters of the password)")
 	}
 	q := u.Query()
 	socket := q.Get("socket")
