@@ -58,10 +58,7 @@ func OpenMySQL(t testing.TB) *mysqlstore.Store {
 // migrates it). The database is dropped when the test ends.
 func MySQLURL(t testing.TB) string {
 	t.Helper()
-	serverURL := os.Getenv("TEST_MYSQL_URL")
-	if serverURL == "" {
-		serverURL = DefaultMySQLURL
-	}
+	serverURL := serverURL()
 	admin := adminStore(t, serverURL)
 	name := "t_" + randomHex(8)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -84,6 +81,14 @@ func MySQLURL(t testing.TB) string {
 	}
 	u.Path = "/" + name
 	return u.String()
+}
+
+// serverURL is TEST_MYSQL_URL, or DefaultMySQLURL.
+func serverURL() string {
+	if u := os.Getenv("TEST_MYSQL_URL"); u != "" {
+		return u
+	}
+	return DefaultMySQLURL
 }
 
 func openMigrated(t testing.TB, databaseURL string) *mysqlstore.Store {
@@ -131,11 +136,17 @@ func adminStore(t testing.TB, serverURL string) *mysqlstore.Store {
 	}
 	msg := fmt.Sprintf("testdb: MariaDB/MySQL not reachable at %s (set TEST_MYSQL_URL, or run scripts/ensure-mariadb.sh): %v",
 		mysqlstore.Redact(serverURL), err)
-	if os.Getenv("CI") == "true" || os.Getenv("REQUIRE_MYSQL") == "1" {
+	if mysqlRequired(os.Getenv) {
 		t.Fatal(msg)
 	}
 	t.Skip(msg)
 	return nil
+}
+
+// mysqlRequired reports whether an unreachable server fails the test
+// instead of skipping it: in CI (CI=true) or when asked (REQUIRE_MYSQL=1).
+func mysqlRequired(getenv func(string) string) bool {
+	return getenv("CI") == "true" || getenv("REQUIRE_MYSQL") == "1"
 }
 
 func randomHex(n int) string {
