@@ -115,8 +115,8 @@ func mysqlDialector(databaseURL string) (gorm.Dialector, *sql.DB, error) {
 		return nil, nil, fmt.Errorf("mysql database URL %s: %w", Redact(databaseURL), err)
 	}
 	sqlDB := sql.OpenDB(connector)
-	sqlDB.SetMaxOpenConns(50)
-	sqlDB.SetMaxIdleConns(25)
+	sqlDB.SetMaxOpenConns(30)
+	sqlDB.SetMaxIdleConns(10)
 	sqlDB.SetConnMaxLifetime(30 * time.Minute)
 	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
 	return gormmysql.New(gormmysql.Config{Conn: sqlDB, DSNConfig: cfg}), sqlDB, nil

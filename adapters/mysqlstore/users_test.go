@@ -276,3 +276,33 @@ func TestLockByIDSerialisesBalanceChanges(t *testing.T) {
 		mustEqualDec(t, "balance", got.Balance, "1.00")
 	})
 }
+
+// MySQL commits DDL statement by statement: a start that stopped half-way
+// through the first migration must be finished by the next start.
+func TestMySQLMigrationFinishesAHalfAppliedRun(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	url := testdb.MySQLURL(t)
+	s, err := mysqlstore.Open(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// Undo the end of the run: the last tables and goose's record of it.
+	for _, q := range []string{
+		"DROP TABLE settings", "DROP TABLE api_documentations", "DELETE FROM goose_db_version WHERE version_id = 1",
+	} {
+		if err := s.DB().Exec(q).Error; err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if err := s.Migrate(ctx); err != nil {
+		t.Fatalf("Migrate after a half-applied run: %v", err)
+	}
+	if !s.DB().Migrator().HasTable("settings") {
+		t.Fatal("the rest of the schema was not created")
+	}
+}

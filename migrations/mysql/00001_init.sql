@@ -3,9 +3,11 @@
 -- Money is DECIMAL with the seed's precision; the application never does
 -- arithmetic on it in SQL. Secrets, keys and ids compared byte for byte use
 -- the binary collation so 'ABC' and 'abc' are different keys.
+-- MySQL commits each CREATE TABLE on its own, so a run that stopped half-way
+-- cannot be rolled back; IF NOT EXISTS lets the next start finish it.
 
 -- +goose Up
-CREATE TABLE users (
+CREATE TABLE IF NOT EXISTS users (
     id                BIGINT UNSIGNED NOT NULL AUTO_INCREMENT,
     name              VARCHAR(255) NOT NULL,
     email             VARCHAR(255) NOT NULL,
@@ -36,7 +38,7 @@ CREATE TABLE users (
     CONSTRAINT users_balance_non_negative CHECK (balance >= 0)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_unicode_ci;
 
-CREATE TABLE password_reset_tokens (
+CREATE TABLE IF NOT EXISTS password_reset_tokens (
     email      VARCHAR(255) NOT NULL,
     token      VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,
     created_at DATETIME(6) NULL,
@@ -44,7 +46,7 @@ CREATE TABLE password_reset_tokens (
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_unicode_ci;
 
 -- Panel refresh tokens: token holds the hex SHA-256 of the token value.
-CREATE TABLE personal_access_tokens (
+CREATE TABLE IF NOT EXISTS personal_access_tokens (
     id             BIGINT UNSIGNED NOT NULL AUTO_INCREMENT,
     tokenable_type VARCHAR(255) NOT NULL,
     tokenable_id   BIGINT UNSIGNED NOT NULL,
@@ -60,7 +62,7 @@ CREATE TABLE personal_access_tokens (
     KEY personal_access_tokens_tokenable_index (tokenable_type, tokenable_id)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_unicode_ci;
 
-CREATE TABLE api_services (
+CREATE TABLE IF NOT EXISTS api_services (
     id           BIGINT UNSIGNED NOT NULL AUTO_INCREMENT,
     name         VARCHAR(255) NOT NULL,
     slug         VARCHAR(255) NOT NULL,
@@ -82,7 +84,7 @@ CREATE TABLE api_services (
 
 -- user_scope makes (service, default row) unique: a unique key on a
 -- nullable user_id alone would let any number of NULL (default) rows in.
-CREATE TABLE api_pricing (
+CREATE TABLE IF NOT EXISTS api_pricing (
     id                 BIGINT UNSIGNED NOT NULL AUTO_INCREMENT,
     api_service_id     BIGINT UNSIGNED NOT NULL,
     user_id            BIGINT UNSIGNED NULL,
@@ -105,7 +107,7 @@ CREATE TABLE api_pricing (
 
 -- secret holds the hex SHA-256 of the key's secret; hits_today counts calls
 -- of the local day in hits_date.
-CREATE TABLE api_keys (
+CREATE TABLE IF NOT EXISTS api_keys (
     id               BIGINT UNSIGNED NOT NULL AUTO_INCREMENT,
     user_id          BIGINT UNSIGNED NOT NULL,
     `key`            VARCHAR(64) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,
@@ -131,7 +133,7 @@ CREATE TABLE api_keys (
 -- status pending = charge reserved, upstream answer not settled yet.
 -- Payloads are MEDIUMTEXT so a payload near the application's cap (60 kB by
 -- default) never hits TEXT's 64 KiB limit.
-CREATE TABLE api_hit_logs (
+CREATE TABLE IF NOT EXISTS api_hit_logs (
     id               BIGINT UNSIGNED NOT NULL AUTO_INCREMENT,
     user_id          BIGINT UNSIGNED NOT NULL,
     api_service_id   BIGINT UNSIGNED NOT NULL,
@@ -155,7 +157,7 @@ CREATE TABLE api_hit_logs (
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_unicode_ci;
 
 -- A decided request is money history: deleting its user is refused.
-CREATE TABLE balance_requests (
+CREATE TABLE IF NOT EXISTS balance_requests (
     id             BIGINT UNSIGNED NOT NULL AUTO_INCREMENT,
     user_id        BIGINT UNSIGNED NOT NULL,
     amount         DECIMAL(12, 2) NOT NULL,
@@ -181,7 +183,7 @@ CREATE TABLE balance_requests (
 
 -- The ledger. No foreign key to users: a ledger row is never deleted, and an
 -- insert must not take a shared lock on the user row it does not need.
-CREATE TABLE transactions (
+CREATE TABLE IF NOT EXISTS transactions (
     id             BIGINT UNSIGNED NOT NULL AUTO_INCREMENT,
     user_id        BIGINT UNSIGNED NOT NULL,
     txn_id         VARCHAR(100) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,
@@ -203,7 +205,7 @@ CREATE TABLE transactions (
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_unicode_ci;
 
 -- One documentation record per service; PutDoc replaces it.
-CREATE TABLE api_documentations (
+CREATE TABLE IF NOT EXISTS api_documentations (
     id               BIGINT UNSIGNED NOT NULL AUTO_INCREMENT,
     api_service_id   BIGINT UNSIGNED NOT NULL,
     endpoint         VARCHAR(255) NOT NULL,
@@ -222,7 +224,7 @@ CREATE TABLE api_documentations (
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_unicode_ci;
 
 -- Values generated once and shared by every instance (the JWT key).
-CREATE TABLE settings (
+CREATE TABLE IF NOT EXISTS settings (
     name  VARCHAR(100) NOT NULL,
     value TEXT NOT NULL,
     PRIMARY KEY (name)
