@@ -124,6 +124,14 @@ func timePtrToDB(t *time.Time) *time.Time {
 	return &u
 }
 
+// nonZeroTime is nil (NULL) for the zero time.
+func nonZeroTime(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return timePtrToDB(&t)
+}
+
 func timeFromDB(t *time.Time) time.Time {
 	if t == nil {
 		return time.Time{}

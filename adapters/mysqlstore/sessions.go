@@ -37,7 +37,7 @@ func toTokenRow(t *session.Token) tokenRow {
 		Name:          t.Name,
 		Token:         t.TokenHash,
 		LastUsedAt:    timePtrToDB(t.LastUsedAt),
-		ExpiresAt:     timePtrToDB(&t.ExpiresAt),
+		ExpiresAt:     nonZeroTime(t.ExpiresAt),
 		CreatedAt:     stamp(t.CreatedAt),
 	}
 	r.UpdatedAt = r.CreatedAt
