@@ -58,6 +58,7 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	// Metered service calls: one endpoint per registered service slug.
 	e.Any("/api/v1/:slug", s.callService)
 
+	s.openapiRoutes(e)
 	if assets != nil {
 		s.spa(e, assets)
 	}

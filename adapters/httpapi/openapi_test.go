@@ -1,0 +1,410 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/labstack/echo/v4"
+	"github.com/shopspring/decimal"
+
+	"paygate/api"
+	"paygate/core/app"
+	"paygate/core/catalog"
+	"paygate/core/hitlog"
+	"paygate/core/ledger"
+	"paygate/core/pricing"
+	"paygate/core/user"
+)
+
+// loadOpenAPI loads api/openapi.yaml with its references resolved.
+// TestOpenAPIDocumentIsValid validates it; the other tests only need it to
+// load, so each reports its own findings.
+func loadOpenAPI(t *testing.T) *openapi3.T {
+	t.Helper()
+	doc, err := openapi3.NewLoader().LoadFromData(api.OpenAPI)
+	if err != nil {
+		t.Fatalf("api/openapi.yaml does not load: %v", err)
+	}
+	return doc
+}
+
+// testServer builds the Echo instance without an App: building routes and
+// serving the document call no handler that needs one.
+func testServer() *echo.Echo {
+	return NewServer(Deps{
+		Log:    slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Assets: fstest.MapFS{"index.html": {Data: []byte("<!doctype html><title>panel</title>")}},
+	})
+}
+
+func TestOpenAPIDocumentIsValid(t *testing.T) {
+	doc := loadOpenAPI(t)
+	if err := doc.Validate(context.Background(), openapi3.EnableExamplesValidation()); err != nil {
+		t.Fatalf("api/openapi.yaml is not a valid OpenAPI document: %v", err)
+	}
+	if doc.Paths.Len() == 0 {
+		t.Fatal("api/openapi.yaml documents no paths")
+	}
+	if got := doc.Components.Schemas["Error"]; got == nil {
+		t.Fatal("the common error body is not the shared component schemas/Error")
+	}
+}
+
+// anyMethods are the methods echo's Any registers. A path registered with
+// all of them is a metered service path, whose services may use only these:
+var anyMethods = []string{
+	http.MethodConnect, http.MethodDelete, http.MethodGet, http.MethodHead, http.MethodOptions,
+	http.MethodPatch, http.MethodPost, echo.PROPFIND, http.MethodPut, http.MethodTrace, echo.REPORT,
+}
+var serviceMethods = []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete}
+
+var echoParam = regexp.MustCompile(`:([A-Za-z0-9_]+)`)
+
+// registeredOperations lists "METHOD /path" of every route of e, with echo's
+// :param written {param}, leaving out not-found and catch-all routes.
+func registeredOperations(e *echo.Echo) map[string]bool {
+	byPath := map[string][]string{}
+	for _, r := range e.Routes() {
+		if r.Method == echo.RouteNotFound || strings.HasSuffix(r.Path, "/*") {
+			continue
+		}
+		byPath[r.Path] = append(byPath[r.Path], r.Method)
+	}
+	ops := map[string]bool{}
+	for path, methods := range byPath {
+		isAny := true
+		for _, m := range anyMethods {
+			isAny = isAny && slices.Contains(methods, m)
+		}
+		if isAny {
+			methods = serviceMethods
+		}
+		for _, m := range methods {
+			ops[m+" "+echoParam.ReplaceAllString(path, "{$1}")] = true
+		}
+	}
+	return ops
+}
+
+func documentedOperations(doc *openapi3.T) map[string]bool {
+	ops := map[string]bool{}
+	for path, item := range doc.Paths.Map() {
+		for method := range item.Operations() {
+			ops[method+" "+path] = true
+		}
+	}
+	return ops
+}
+
+// compareOperations names each route missing from the document and each
+// documented operation that is not a route.
+func compareOperations(routes, documented map[string]bool) (missing, extra []string) {
+	for op := range routes {
+		if !documented[op] {
+			missing = append(missing, op)
+		}
+	}
+	for op := range documented {
+		if !routes[op] {
+			extra = append(extra, op)
+		}
+	}
+	slices.Sort(missing)
+	slices.Sort(extra)
+	return missing, extra
+}
+
+func TestOpenAPIRoutesMatchDocument(t *testing.T) {
+	doc := loadOpenAPI(t)
+	routes := registeredOperations(testServer())
+	if len(routes) < 10 {
+		t.Fatalf("only %d routes found; is NewServer registering routes?", len(routes))
+	}
+	missing, extra := compareOperations(routes, documentedOperations(doc))
+	for _, op := range missing {
+		t.Errorf("route %s is not in api/openapi.yaml", op)
+	}
+	for _, op := range extra {
+		t.Errorf("api/openapi.yaml documents %s, which is not a route", op)
+	}
+}
+
+// TestRoutesComparisonCanFail guards the guard: a document missing a route,
+// or listing one too many, must be reported.
+func TestRoutesComparisonCanFail(t *testing.T) {
+	doc := loadOpenAPI(t)
+	routes := registeredOperations(testServer())
+	documented := documentedOperations(doc)
+
+	delete(documented, "GET /api/v1/panel/auth/me")
+	delete(documented, "PUT /api/v1/{slug}")
+	documented["GET /api/v1/panel/nowhere"] = true
+	missing, extra := compareOperations(routes, documented)
+	if want := []string{"GET /api/v1/panel/auth/me", "PUT /api/v1/{slug}"}; !slices.Equal(missing, want) {
+		t.Errorf("missing = %v, want %v", missing, want)
+	}
+	if want := []string{"GET /api/v1/panel/nowhere"}; !slices.Equal(extra, want) {
+		t.Errorf("extra = %v, want %v", extra, want)
+	}
+	if !routes["PATCH /api/v1/panel/users/{id}"] || routes["HEAD /api/v1/{slug}"] || routes["GET /*"] {
+		t.Errorf("route normalisation is off: %v", routes)
+	}
+}
+
+func TestOpenAPIDocsServed(t *testing.T) {
+	e := testServer()
+	get := func(path string) *httptest.ResponseRecorder {
+		rec := httptest.NewRecorder()
+		e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+		return rec
+	}
+
+	rec := get("/api/openapi.yaml")
+	if rec.Code != http.StatusOK {
+		t.Fatalf("GET /api/openapi.yaml = %d, want 200: %s", rec.Code, rec.Body)
+	}
+	if ct := rec.Header().Get(echo.HeaderContentType); !strings.HasPrefix(ct, "application/yaml") {
+		t.Errorf("GET /api/openapi.yaml Content-Type = %q, want application/yaml", ct)
+	}
+	if rec.Body.String() != string(api.OpenAPI) {
+		t.Error("GET /api/openapi.yaml does not serve api/openapi.yaml")
+	}
+
+	rec = get("/api/docs")
+	if rec.Code != http.StatusOK {
+		t.Fatalf("GET /api/docs = %d, want 200: %s", rec.Code, rec.Body)
+	}
+	if ct := rec.Header().Get(echo.HeaderContentType); !strings.HasPrefix(ct, "text/html") {
+		t.Errorf("GET /api/docs Content-Type = %q, want text/html", ct)
+	}
+	page := rec.Body.String()
+	for _, want := range []string{"/api/v1/panel/auth/login", "/api/v1/{slug}", "X-API-Key", `id="schema-CallEnvelope"`, `href="#schema-User"`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("GET /api/docs does not show %q", want)
+		}
+	}
+	// Nothing is loaded from elsewhere: no scripts, stylesheets, images or fonts.
+	for _, banned := range []string{"<script", "<link", "<img", "src=", "@import", "url("} {
+		if strings.Contains(page, banned) {
+			t.Errorf("GET /api/docs contains %q; the page must be self-contained", banned)
+		}
+	}
+}
+
+// jsonFields lists the JSON names of a struct's fields, embedded structs
+// flattened, with whether each is always present (no omitempty).
+func jsonFields(t reflect.Type) map[string]bool {
+	out := map[string]bool{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if f.Anonymous && tag == "" {
+			for k, v := range jsonFields(f.Type) {
+				out[k] = v
+			}
+			continue
+		}
+		if !f.IsExported() || tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		if name == "" {
+			name = f.Name
+		}
+		out[name] = !strings.Contains(","+opts+",", ",omitempty,")
+	}
+	return out
+}
+
+// schemaObject returns the object schema of a component, through allOf.
+func schemaObject(t *testing.T, doc *openapi3.T, name string) *openapi3.Schema {
+	t.Helper()
+	ref := doc.Components.Schemas[name]
+	if ref == nil || ref.Value == nil {
+		t.Fatalf("api/openapi.yaml has no schema %s", name)
+	}
+	return ref.Value
+}
+
+// TestOpenAPISchemasMatchDTOs checks each schema's properties against the
+// json tags of the DTO it documents: the same names, and for response
+// bodies, required exactly when the field is always written.
+func TestOpenAPISchemasMatchDTOs(t *testing.T) {
+	doc := loadOpenAPI(t)
+	cases := []struct {
+		schema   string
+		dto      any
+		response bool
+		skip     []string // DTO fields the document deliberately leaves out
+	}{
+		{"Error", errorBody{}, true, nil},
+		{"ListMeta", listMeta{}, true, nil},
+		{"TokenResponse", tokenResponse{}, true, nil},
+		{"User", userResponse{}, true, nil},
+		{"Transaction", transactionResponse{}, true, nil},
+		{"Service", serviceResponse{}, true, nil},
+		{"ServiceDoc", docResponse{}, true, nil},
+		{"Price", priceResponse{}, true, nil},
+		{"ApiKey", keyResponse{}, true, nil},
+		{"HitLog", hitResponse{}, true, nil},
+		{"CallEnvelope", callEnvelope{}, true, nil},
+		{"UserList", listResponse[userResponse]{}, true, nil},
+		{"TransactionList", listResponse[transactionResponse]{}, true, nil},
+		{"ServiceList", listResponse[serviceResponse]{}, true, nil},
+		{"PriceList", listResponse[priceResponse]{}, true, nil},
+		{"ApiKeyList", listResponse[keyResponse]{}, true, nil},
+		{"HitLogList", listResponse[hitResponse]{}, true, nil},
+		{"LoginRequest", loginRequest{}, false, nil},
+		{"RefreshRequest", refreshRequest{}, false, nil},
+		{"CreateUserRequest", createUserRequest{}, false, nil},
+		{"PatchUserRequest", patchUserRequest{}, false, nil},
+		{"BalanceAdjustmentRequest", adjustmentRequest{}, false, nil},
+		{"ServiceCreateRequest", serviceRequest{}, false, nil},
+		{"ServicePatchRequest", serviceRequest{}, false, nil},
+		{"ServiceDocInput", docBody{}, false, nil},
+		{"ParamSpec", catalog.ParamSpec{}, false, nil},
+		{"PriceCreateRequest", priceRequest{}, false, nil},
+		{"PricePatchRequest", priceRequest{}, false, []string{"user_id"}}, // refused with 422
+		{"ApiKeyCreateRequest", keyRequest{}, false, nil},
+		{"ApiKeyPatchRequest", keyRequest{}, false, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.schema, func(t *testing.T) {
+			s := schemaObject(t, doc, tc.schema)
+			fields := jsonFields(reflect.TypeOf(tc.dto))
+			for _, name := range tc.skip {
+				delete(fields, name)
+			}
+			for name, always := range fields {
+				if s.Properties[name] == nil {
+					t.Errorf("%T field %q is not a property of schema %s", tc.dto, name, tc.schema)
+					continue
+				}
+				if tc.response && always != slices.Contains(s.Required, name) {
+					t.Errorf("schema %s: %q required = %v, but the DTO always writes it = %v", tc.schema, name, !always, always)
+				}
+			}
+			for name := range s.Properties {
+				if _, ok := fields[name]; !ok {
+					t.Errorf("schema %s property %q is not a field of %T", tc.schema, name, tc.dto)
+				}
+			}
+			if s.AdditionalProperties.Has == nil || *s.AdditionalProperties.Has {
+				t.Errorf("schema %s should set additionalProperties: false", tc.schema)
+			}
+		})
+	}
+}
+
+// TestOpenAPISchemasAcceptResponses validates bodies the handlers' own
+// converters write against the documented schemas.
+func TestOpenAPISchemasAcceptResponses(t *testing.T) {
+	doc := loadOpenAPI(t)
+	now := time.Date(2025, 3, 1, 10, 30, 0, 0, time.UTC)
+	str := func(s string) *string { return &s }
+	id := func(n uint64) *uint64 { return &n }
+	dec := decimal.RequireFromString
+	alert := dec("50")
+
+	active := &user.User{
+		ID: 7, Name: "Asha", Email: "asha@example.com", Phone: "9876543210", Role: user.RoleReseller,
+		Status: user.StatusActive, Plan: user.PlanStarter, Balance: dec("100"), TotalSpent: dec("12.5"),
+		APIKey: str("rk_live_abc"), WebhookURL: str("https://example.com/hook"), LowBalanceAlert: &alert,
+		EmailVerifiedAt: &now, CreatedAt: now, UpdatedAt: now,
+	}
+	pending := &user.User{ID: 8, Name: "Ravi", Email: "ravi@example.com", Phone: "9876543211", Role: user.RoleUser,
+		Status: user.StatusPending, Plan: user.PlanStarter, DeletedAt: &now}
+	admin := &user.User{ID: 1, Role: user.RoleAdmin}
+	svc := &catalog.Service{
+		ID: 3, Name: "SMS", Slug: "sms-gateway-api", Category: "sms", ProviderURL: "https://sms.example.com/send",
+		ProviderKey: str("secret"), Method: "POST", Headers: map[string]string{"X-Key": "{provider_key}"},
+		Parameters: map[string]string{"phone": "string"}, Status: catalog.StatusActive, CreatedAt: now, UpdatedAt: now,
+	}
+	bare := &catalog.Service{ID: 4, Name: "UPI", Slug: "upi-verification-api", Method: "GET", Status: catalog.StatusInactive}
+	maxLen := 160
+	docRec := &catalog.Doc{
+		ID: 2, ServiceID: 3, Endpoint: "/api/v1/sms-gateway-api", Method: "POST", Description: "Send an SMS",
+		RequestParams:   map[string]catalog.ParamSpec{"message": {Type: "string", Required: true, MaxLength: &maxLen}, "phone": {Type: "string", Required: true, Pattern: str(`^\d{10}$`)}},
+		ResponseExample: map[string]any{"message_id": "MSG1"}, ErrorCodes: map[string]string{"422": "Invalid parameters"},
+		CreatedAt: now, UpdatedAt: now,
+	}
+	price := &pricing.Price{ID: 5, ServiceID: 3, UserID: id(7), AdminCost: dec("0.25"), UserPrice: dec("0.5"),
+		ResellerPrice: dec("0.4"), MinimumHitCharge: dec("0.1"), Status: pricing.StatusActive, CreatedAt: now, UpdatedAt: now}
+	entry := &ledger.Entry{ID: 9, UserID: 7, TxnID: "TXN012345678901234567890123456789012345678", Type: ledger.Debit,
+		Amount: dec("0.5"), BalanceBefore: dec("100"), BalanceAfter: dec("99.5"), ReferenceType: ledger.RefAPIHit,
+		ReferenceID: id(11), Description: "API call", Status: "completed", CreatedAt: now}
+	rid := "req_01J9Z8X4K3M2N1P0Q9R8S7T6V5"
+	hit := &hitlog.Hit{ID: 11, UserID: 7, ServiceID: 3, APIKeyID: 2, RequestID: rid, RequestPayload: `{"phone":"9876543210"}`,
+		ResponsePayload: str("not json"), ChargeAmount: dec("0.5"), IPAddress: "203.0.113.7", Status: hitlog.StatusSuccess, CreatedAt: now}
+	pendingHit := &hitlog.Hit{ID: 12, RequestID: rid, Status: hitlog.StatusPending}
+	key := keyResponse{ID: 2, Name: "Default", Key: "rk_live_abc", AllowedServices: []uint64{3}, AllowedIPs: "10.0.0.0/8",
+		DailyLimit: 1000, HitsToday: 4, LastUsedAt: &now, Status: "active", CreatedAt: &now, UpdatedAt: &now}
+	keyWithSecret := key
+	keyWithSecret.Secret = "rs_secret"
+
+	cases := []struct {
+		name, schema string
+		body         any
+	}{
+		{"user", "User", toUserResponse(active)},
+		{"deleted pending user", "User", toUserResponse(pending)},
+		{"login", "TokenResponse", loginResponse(&app.Login{AccessToken: "a.b.c", RefreshToken: "rt_x", ExpiresIn: 15 * time.Minute, User: active})},
+		{"user list", "UserList", listResponse[userResponse]{Data: []userResponse{toUserResponse(active)}, Meta: listMeta{1, 20, 1}}},
+		{"service as admin", "Service", toServiceResponse(admin)(svc)},
+		{"service as user", "Service", toServiceResponse(active)(svc)},
+		{"bare service as admin", "Service", toServiceResponse(admin)(bare)},
+		{"service list", "ServiceList", listResponse[serviceResponse]{Data: []serviceResponse{toServiceResponse(active)(svc)}, Meta: listMeta{2, 10, 11}}},
+		{"doc", "ServiceDoc", toDocResponse(docRec)},
+		{"price", "Price", toPriceResponse(price)},
+		{"default price", "Price", toPriceResponse(&pricing.Price{ID: 6, ServiceID: 3, Status: pricing.StatusInactive})},
+		{"empty price list", "PriceList", listResponse[priceResponse]{Data: []priceResponse{}, Meta: listMeta{1, 0, 0}}},
+		{"transaction", "Transaction", toTransactionResponse(entry)},
+		{"transaction list", "TransactionList", listResponse[transactionResponse]{Data: []transactionResponse{toTransactionResponse(entry)}, Meta: listMeta{1, 20, 1}}},
+		{"hit", "HitLog", toHitResponse(hit)},
+		{"pending hit", "HitLog", toHitResponse(pendingHit)},
+		{"hit list", "HitLogList", listResponse[hitResponse]{Data: []hitResponse{toHitResponse(hit)}, Meta: listMeta{1, 20, 1}}},
+		{"key", "ApiKey", key},
+		{"key with secret", "ApiKeyWithSecret", keyWithSecret},
+		{"key list", "ApiKeyList", listResponse[keyResponse]{Data: []keyResponse{key}, Meta: listMeta{1, 1, 1}}},
+		{"call", "CallEnvelope", callEnvelope{Success: true, RequestID: rid, Data: json.RawMessage(`{"message_id":"MSG1"}`), Charged: "0.5000", BalanceLeft: "99.50"}},
+		{"call with array data", "CallEnvelope", callEnvelope{Success: true, RequestID: rid, Data: json.RawMessage(`[1,2]`), Charged: "0.0000", BalanceLeft: "0.00"}},
+		{"error", "Error", errorBody{Message: "Service not found", Error: "service_not_found", RequestID: rid}},
+		{"validation error", "Error", errorBody{Message: "Invalid parameters", Error: "validation_failed", Errors: map[string][]string{"phone": {"is required"}}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := json.Marshal(tc.body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var v any
+			if err := json.Unmarshal(b, &v); err != nil {
+				t.Fatal(err)
+			}
+			s := schemaObject(t, doc, tc.schema)
+			if err := s.VisitJSON(v, openapi3.VisitAsResponse(), openapi3.EnableFormatValidation(), openapi3.MultiErrors()); err != nil {
+				t.Errorf("%s does not match schema %s: %v\nbody: %s", tc.name, tc.schema, err, b)
+			}
+		})
+	}
+
+	// The secret is required where the document promises it.
+	b, _ := json.Marshal(key)
+	var v any
+	_ = json.Unmarshal(b, &v)
+	if err := schemaObject(t, doc, "ApiKeyWithSecret").VisitJSON(v); err == nil {
+		t.Error("schema ApiKeyWithSecret accepts a key without its secret")
+	}
+}
