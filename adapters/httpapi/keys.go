@@ -49,7 +49,7 @@ func (s *server) listKeys(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeList(c, mapSlice(keys, s.toKeyResponse), 1, len(keys), int64(len(keys)))
+	return writePaged(c, mapSlice(keys, s.toKeyResponse))
 }
 
 func (s *server) createKey(c echo.Context) error {

@@ -89,3 +89,17 @@ func mapSlice[A, B any](in []A, f func(*A) B) []B {
 	}
 	return out
 }
+
+// writePaged pages a short, fully loaded list (a user's keys, a service's
+// prices) with the same page and per_page rules as database lists.
+func writePaged[T any](c echo.Context, items []T) error {
+	fe := errs.FieldErrors{}
+	p, pp := page(c, fe)
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	total := len(items)
+	from := min((p-1)*pp, total)
+	to := min(from+pp, total)
+	return writeList(c, items[from:to], p, pp, int64(total))
+}

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
 
@@ -49,6 +50,10 @@ func (s *server) callService(c echo.Context) error {
 		Key: key, Secret: secret, IP: c.RealIP(), Query: c.QueryParams(), Body: body,
 	})
 	if err != nil {
+		var me *app.MethodError
+		if errors.As(err, &me) {
+			c.Response().Header().Set(echo.HeaderAllow, me.Allow)
+		}
 		return err
 	}
 	return c.JSON(http.StatusOK, callEnvelope{

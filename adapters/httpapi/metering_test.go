@@ -118,7 +118,16 @@ func TestChecksInOrder(t *testing.T) {
 				t.Fatalf("no error for %s: %s", f, r.raw)
 			}
 		}
-		expect(e.do("POST", "/api/v1/sms", "", "[1,2]", "X-API-Key", c.key, "X-API-Secret", c.secret), 422, "Request body must be a JSON object", "invalid_body")
+		r = e.do("POST", "/api/v1/sms", "", "[1,2]", "X-API-Key", c.key, "X-API-Secret", c.secret)
+		expect(r, 422, "Invalid parameters", "validation_failed")
+		if r.body["errors"].(map[string]any)["body"] == nil {
+			t.Fatalf("no body error: %s", r.raw)
+		}
+		wrong := e.do("GET", "/api/v1/sms", "", nil, "X-API-Key", c.key, "X-API-Secret", c.secret)
+		expect(wrong, 405, "Method not allowed for this service", "method_not_allowed")
+		if wrong.header.Get("Allow") != "POST" {
+			t.Fatalf("Allow header %q", wrong.header.Get("Allow"))
+		}
 
 		// Balance: 5.00 - 2 calls = 3.00; three more calls succeed, the fourth gets 402.
 		for i := 0; i < 3; i++ {

@@ -219,3 +219,23 @@ func TestLoginFailuresAreRateLimited(t *testing.T) {
 		e.must(e.do("POST", "/api/v1/panel/auth/login", "", map[string]any{"email": "ghost@example.com", "password": "x-password"}), 429)
 	})
 }
+
+func TestSmallListsArePaged(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		c := e.newCustomer("user", "starter", "0.00")
+		for i := 0; i < 4; i++ {
+			e.must(e.do("POST", "/api/v1/panel/api-keys", c.token, map[string]any{"name": fmt.Sprintf("k%d", i)}), 201)
+		}
+		r := e.must(e.do("GET", "/api/v1/panel/api-keys?page=2&per_page=2", c.token, nil), 200)
+		meta := r.body["meta"].(map[string]any)
+		// 6 keys: the default one made at activation, the test key, and 4 more.
+		if len(r.body["data"].([]any)) != 2 || meta["total"].(float64) != 6 || meta["page"].(float64) != 2 || meta["per_page"].(float64) != 2 {
+			t.Fatalf("%s", r.raw)
+		}
+		last := e.must(e.do("GET", "/api/v1/panel/api-keys?page=2&per_page=4", c.token, nil), 200)
+		if len(last.body["data"].([]any)) != 2 {
+			t.Fatalf("%s", last.raw)
+		}
+		e.must(e.do("GET", "/api/v1/panel/api-keys?per_page=101", c.token, nil), 422)
+	})
+}

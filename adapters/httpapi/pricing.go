@@ -69,7 +69,7 @@ func (s *server) listPricing(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeList(c, mapSlice(rows, toPriceResponse), 1, len(rows), int64(len(rows)))
+	return writePaged(c, mapSlice(rows, toPriceResponse))
 }
 
 func (s *server) createPricing(c echo.Context) error {

@@ -25,8 +25,18 @@ import (
 var (
 	ErrMethodNotAllowed = errs.E(errs.MethodNotAllowed, "method_not_allowed", "Method not allowed for this service")
 	ErrPlanLimit        = errs.E(errs.LimitExceeded, "monthly_plan_limit_reached", "Monthly plan limit reached")
-	ErrBodyNotObject    = errs.E(errs.Invalid, "invalid_body", "Request body must be a JSON object")
+	// ErrBodyNotObject is the 422 "Invalid parameters" of a POST/PUT body that
+	// is not a JSON object.
+	ErrBodyNotObject = errs.Validation(map[string][]string{"body": {"must be a JSON object"}})
 )
+
+// MethodError is a call with another method than the service's; Allow names
+// the method to use (the Allow header of the 405).
+type MethodError struct{ Allow string }
+
+func (e *MethodError) Error() string        { return ErrMethodNotAllowed.Error() + " (allow " + e.Allow + ")" }
+func (e *MethodError) Unwrap() error        { return ErrMethodNotAllowed }
+func (e *MethodError) Is(target error) bool { return target == ErrMethodNotAllowed }
 
 // CallInput is one call to /api/v1/<slug> as the HTTP edge received it.
 type CallInput struct {
@@ -61,7 +71,7 @@ func (a *App) CallService(ctx context.Context, in CallInput) (*CallResult, error
 		return nil, catalog.ErrServiceNotFound
 	}
 	if in.Method != svc.Method {
-		return nil, ErrMethodNotAllowed
+		return nil, &MethodError{Allow: svc.Method}
 	}
 	key, owner, err := a.authenticateKey(ctx, in.Key, in.Secret)
 	if err != nil {
