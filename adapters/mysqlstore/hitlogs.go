@@ -176,41 +176,16 @@ func (s *hitStore) List(ctx context.Context, f hitlog.Filter) ([]hitlog.Hit, int
 }
 
 func toDomainHits(rows []hitRow, total int64) ([]hitlog.Hit, int64, error) {
-	out := make([]hitlog.Hit, 0, len(rows))
-	for i := range rows {
-		h, err := toDomainHit(&rows[i])
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, h)
-	}
-	return out, total, nil
+	out, err := convertRows(rows, toDomainHit)
+	return out, total, err
 }
 
 // ForEachByUser streams a user's hits in id order. fn must not use the store
 // while it runs inside a transaction: the rows hold the connection.
 func (s *hitStore) ForEachByUser(ctx context.Context, userID uint64, fn func(hitlog.Hit) error) error {
-	db := s.conn(ctx)
-	rows, err := db.Model(&hitRow{}).Where("user_id = ?", userID).Order("id").Rows()
-	if err != nil {
-		return fmt.Errorf("read hits of user %d: %w", userID, translate(err))
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var r hitRow
-		if err := db.ScanRows(rows, &r); err != nil {
-			return fmt.Errorf("read hits of user %d: %w", userID, err)
-		}
-		h, err := toDomainHit(&r)
-		if err != nil {
-			return err
-		}
-		if err := fn(h); err != nil {
-			return err
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("read hits of user %d: %w", userID, translate(err))
+	q := s.conn(ctx).Model(&hitRow{}).Where("user_id = ?", userID).Order("id")
+	if err := forEachRow(q, toDomainHit, fn); err != nil {
+		return fmt.Errorf("read hits of user %d: %w", userID, err)
 	}
 	return nil
 }

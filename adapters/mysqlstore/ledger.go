@@ -117,41 +117,16 @@ func (s *ledgerStore) List(ctx context.Context, f ledger.Filter) ([]ledger.Entry
 	if err := s.conn(ctx).Scopes(filter).Order("id DESC").Limit(limit).Offset(offset).Find(&rows).Error; err != nil {
 		return nil, 0, fmt.Errorf("list transactions: %w", translate(err))
 	}
-	out := make([]ledger.Entry, 0, len(rows))
-	for i := range rows {
-		e, err := toDomainEntry(&rows[i])
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, e)
-	}
-	return out, total, nil
+	out, err := convertRows(rows, toDomainEntry)
+	return out, total, err
 }
 
 // ForEachByUser streams a user's entries in id order. fn must not use the
 // store while it runs inside a transaction: the rows hold the connection.
 func (s *ledgerStore) ForEachByUser(ctx context.Context, userID uint64, fn func(ledger.Entry) error) error {
-	db := s.conn(ctx)
-	rows, err := db.Model(&entryRow{}).Where("user_id = ?", userID).Order("id").Rows()
-	if err != nil {
-		return fmt.Errorf("read transactions of user %d: %w", userID, translate(err))
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var r entryRow
-		if err := db.ScanRows(rows, &r); err != nil {
-			return fmt.Errorf("read transactions of user %d: %w", userID, err)
-		}
-		e, err := toDomainEntry(&r)
-		if err != nil {
-			return err
-		}
-		if err := fn(e); err != nil {
-			return err
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("read transactions of user %d: %w", userID, translate(err))
+	q := s.conn(ctx).Model(&entryRow{}).Where("user_id = ?", userID).Order("id")
+	if err := forEachRow(q, toDomainEntry, fn); err != nil {
+		return fmt.Errorf("read transactions of user %d: %w", userID, err)
 	}
 	return nil
 }

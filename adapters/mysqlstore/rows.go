@@ -1,0 +1,40 @@
+package mysqlstore
+
+import "gorm.io/gorm"
+
+// forEachRow streams the rows of q one at a time, converted to the domain,
+// so a long history is never loaded whole.
+func forEachRow[R, D any](q *gorm.DB, conv func(*R) (D, error), fn func(D) error) error {
+	rows, err := q.Rows()
+	if err != nil {
+		return translate(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r R
+		if err := q.ScanRows(rows, &r); err != nil {
+			return err
+		}
+		d, err := conv(&r)
+		if err != nil {
+			return err
+		}
+		if err := fn(d); err != nil {
+			return err
+		}
+	}
+	return translate(rows.Err())
+}
+
+// convertRows converts a page of rows to the domain.
+func convertRows[R, D any](rows []R, conv func(*R) (D, error)) ([]D, error) {
+	out := make([]D, 0, len(rows))
+	for i := range rows {
+		d, err := conv(&rows[i])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
