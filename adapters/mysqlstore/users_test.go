@@ -225,7 +225,7 @@ func TestUsersListIDsAndCount(t *testing.T) {
 			t.Fatalf("Q=100%%_m: %d rows", total)
 		}
 		hits, total, _ = users.List(ctx, user.Filter{Q: "PERCY"})
-		if total != 1 {
+		if total != 1 || len(hits) != 1 {
 			t.Fatalf("Q is not case-insensitive: %d rows", total)
 		}
 		_, total, _ = users.List(ctx, user.Filter{Q: "%"})

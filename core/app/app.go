@@ -2,6 +2,8 @@ package app
 
 import (
 	"time"
+
+	"paygate/core/user"
 )
 
 // Config is what the use cases need from the service's configuration.
@@ -10,6 +12,7 @@ type Config struct {
 	UpstreamTimeout time.Duration  // per provider call
 	RefreshTTL      time.Duration  // panel refresh tokens
 	MaxPayloadBytes int            // hit log payloads larger than this are summarised
+	PasswordCost    int            // bcrypt cost; 0 means user.DefaultPasswordCost
 }
 
 // App is the set of use cases. It holds ports only.
@@ -20,6 +23,7 @@ type App struct {
 	tokens AccessTokens
 	now    func() time.Time
 	cfg    Config
+	pw     *user.Passwords
 }
 
 // New wires the use cases. now may be nil (time.Now).
@@ -39,7 +43,7 @@ func New(tx Transactor, st Stores, up Upstream, tokens AccessTokens, now func() 
 	if cfg.MaxPayloadBytes == 0 {
 		cfg.MaxPayloadBytes = 60_000
 	}
-	return &App{tx: tx, st: st, up: up, tokens: tokens, now: now, cfg: cfg}
+	return &App{tx: tx, st: st, up: up, tokens: tokens, now: now, cfg: cfg, pw: user.NewPasswords(cfg.PasswordCost)}
 }
 
 // day is the local calendar day of t ("2006-01-02"), month its month ("2006-01").

@@ -31,7 +31,7 @@ func (a *App) Login(ctx context.Context, email, password, client string) (*Login
 	if u != nil && u.IsDeleted() {
 		u = nil
 	}
-	if !user.CheckPassword(u, password) {
+	if !a.pw.Check(u, password) {
 		return nil, user.ErrBadCredentials
 	}
 	if err := u.CanAct(); err != nil {

@@ -59,7 +59,7 @@ func (a *App) CreateUser(ctx context.Context, actor *user.User, in NewUser) (*us
 }
 
 func (a *App) createUser(ctx context.Context, in NewUser) (*user.User, error) {
-	hash, err := user.HashPassword(in.Password)
+	hash, err := a.pw.Hash(in.Password)
 	if err != nil {
 		return nil, fmt.Errorf("hash password: %w", err)
 	}

@@ -164,19 +164,36 @@ func PasswordProblem(pw string) string {
 	return ""
 }
 
-// HashPassword hashes with bcrypt at cost 10.
-func HashPassword(pw string) (string, error) {
-	b, err := bcrypt.GenerateFromPassword([]byte(pw), 10)
+// DefaultPasswordCost is bcrypt's work factor in production (decisions: ≥ 10).
+const DefaultPasswordCost = 10
+
+// Passwords hashes and checks passwords at one bcrypt cost. Tests may use a
+// lower cost; the server never goes below DefaultPasswordCost.
+type Passwords struct {
+	cost  int
+	dummy []byte // compared against when the email is unknown, to spend the same time
+}
+
+// NewPasswords makes a hasher; cost outside bcrypt's range means the default.
+func NewPasswords(cost int) *Passwords {
+	if cost < bcrypt.MinCost || cost > bcrypt.MaxCost {
+		cost = DefaultPasswordCost
+	}
+	dummy, _ := bcrypt.GenerateFromPassword([]byte("not-a-real-password"), cost)
+	return &Passwords{cost: cost, dummy: dummy}
+}
+
+// Hash hashes a password.
+func (p *Passwords) Hash(pw string) (string, error) {
+	b, err := bcrypt.GenerateFromPassword([]byte(pw), p.cost)
 	return string(b), err
 }
 
-// dummyHash makes a login with an unknown email cost as much as a wrong password.
-var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("not-a-real-password"), 10)
-
-// CheckPassword compares in constant time; a nil user still spends the time.
-func CheckPassword(u *User, pw string) bool {
+// Check compares in constant time; a nil user still spends the time, so an
+// unknown email cannot be told from a wrong password by the clock.
+func (p *Passwords) Check(u *User, pw string) bool {
 	if u == nil {
-		_ = bcrypt.CompareHashAndPassword(dummyHash, []byte(pw))
+		_ = bcrypt.CompareHashAndPassword(p.dummy, []byte(pw))
 		return false
 	}
 	return bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(pw)) == nil

@@ -2,6 +2,7 @@ package user
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -66,12 +67,18 @@ func TestProfileValidate(t *testing.T) {
 }
 
 func TestPasswords(t *testing.T) {
-	h, err := HashPassword("correct horse")
-	if err != nil {
-		t.Fatal(err)
-	}
-	u := &User{PasswordHash: h}
-	if !CheckPassword(u, "correct horse") || CheckPassword(u, "wrong") || CheckPassword(nil, "correct horse") {
-		t.Fatal("password check wrong")
+	for _, cost := range []int{4, 0} {
+		p := NewPasswords(cost)
+		h, err := p.Hash("correct horse")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := map[int]string{4: "$2a$04$", 0: "$2a$10$"}[cost]; !strings.HasPrefix(h, want) {
+			t.Fatalf("cost %d hash %q", cost, h[:7])
+		}
+		u := &User{PasswordHash: h}
+		if !p.Check(u, "correct horse") || p.Check(u, "wrong") || p.Check(nil, "correct horse") {
+			t.Fatal("password check wrong")
+		}
 	}
 }
