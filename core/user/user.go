@@ -6,6 +6,7 @@ import (
 	"net/mail"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -170,8 +171,9 @@ const DefaultPasswordCost = 10
 // Passwords hashes and checks passwords at one bcrypt cost. Tests may use a
 // lower cost; the server never goes below DefaultPasswordCost.
 type Passwords struct {
-	cost  int
-	dummy []byte // compared against when the email is unknown, to spend the same time
+	cost      int
+	dummyOnce sync.Once
+	dummy     []byte // compared against when the email is unknown, to spend the same time
 }
 
 // NewPasswords makes a hasher; cost outside bcrypt's range means the default.
@@ -179,8 +181,7 @@ func NewPasswords(cost int) *Passwords {
 	if cost < bcrypt.MinCost || cost > bcrypt.MaxCost {
 		cost = DefaultPasswordCost
 	}
-	dummy, _ := bcrypt.GenerateFromPassword([]byte("not-a-real-password"), cost)
-	return &Passwords{cost: cost, dummy: dummy}
+	return &Passwords{cost: cost}
 }
 
 // Hash hashes a password.
@@ -193,6 +194,7 @@ func (p *Passwords) Hash(pw string) (string, error) {
 // unknown email cannot be told from a wrong password by the clock.
 func (p *Passwords) Check(u *User, pw string) bool {
 	if u == nil {
+		p.dummyOnce.Do(func() { p.dummy, _ = bcrypt.GenerateFromPassword([]byte("not-a-real-password"), p.cost) })
 		_ = bcrypt.CompareHashAndPassword(p.dummy, []byte(pw))
 		return false
 	}
