@@ -148,13 +148,8 @@ func (a *App) ownKey(ctx context.Context, owner *user.User, id uint64) (*apikey.
 
 func (a *App) validateRestrictions(ctx context.Context, r *apikey.Restrictions) error {
 	r.Name = strings.TrimSpace(r.Name)
-	err := r.Validate()
 	fe := errs.FieldErrors{}
-	if e, ok := errs.As(err); ok {
-		for k, v := range e.Fields {
-			fe[k] = v
-		}
-	} else if err != nil {
+	if err := fe.Merge(r.Validate()); err != nil {
 		return err
 	}
 	seen := map[uint64]bool{}

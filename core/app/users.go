@@ -28,11 +28,8 @@ func (a *App) CreateUser(ctx context.Context, actor *user.User, in NewUser) (*us
 		return nil, err
 	}
 	fe := errs.FieldErrors{}
-	if err := in.Profile.Validate(true); err != nil {
-		e, _ := errs.As(err)
-		for k, v := range e.Fields {
-			fe[k] = v
-		}
+	if err := fe.Merge(in.Profile.Validate(true)); err != nil {
+		return nil, err
 	}
 	if in.Role == "" {
 		in.Role = user.RoleUser
@@ -153,11 +150,8 @@ func (a *App) PatchUser(ctx context.Context, actor *user.User, id uint64, p User
 			fe.Add("name", "is required, at most 255 characters")
 		}
 	}
-	if p.Phone != nil {
-		prof := user.Profile{Name: "x", Email: "x@example.com", Phone: *p.Phone}
-		if err := prof.Validate(false); err != nil {
-			fe.Add("phone", "must be 10 to 15 digits")
-		}
+	if p.Phone != nil && !user.ValidPhone(strings.TrimSpace(*p.Phone)) {
+		fe.Add("phone", "must be 10 to 15 digits")
 	}
 	if p.Role != nil && !p.Role.Valid() {
 		fe.Add("role", "must be admin, reseller or user")

@@ -102,6 +102,22 @@ type FieldErrors map[string][]string
 // Add records a message for a field.
 func (f FieldErrors) Add(field, msg string) { f[field] = append(f[field], msg) }
 
+// Merge adds the field messages of a validation error to f. Any other
+// error is returned as it is, for the caller to stop on.
+func (f FieldErrors) Merge(err error) error {
+	if err == nil {
+		return nil
+	}
+	e, ok := As(err)
+	if !ok || e.Kind != Invalid || e.Fields == nil {
+		return err
+	}
+	for k, v := range e.Fields {
+		f[k] = append(f[k], v...)
+	}
+	return nil
+}
+
 // Err returns nil when empty, else a validation error.
 func (f FieldErrors) Err() error {
 	if len(f) == 0 {

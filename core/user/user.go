@@ -143,7 +143,7 @@ func (p *Profile) Validate(requirePassword bool) error {
 	if a, err := mail.ParseAddress(p.Email); err != nil || a.Address != p.Email || len(p.Email) > 255 {
 		fe.Add("email", "must be a valid email address")
 	}
-	if !phonePattern.MatchString(p.Phone) {
+	if !ValidPhone(p.Phone) {
 		fe.Add("phone", "must be 10 to 15 digits")
 	}
 	if requirePassword || p.Password != "" {
@@ -153,6 +153,9 @@ func (p *Profile) Validate(requirePassword bool) error {
 	}
 	return fe.Err()
 }
+
+// ValidPhone reports a phone number of 10 to 15 digits, with an optional leading +.
+func ValidPhone(s string) bool { return phonePattern.MatchString(s) }
 
 // PasswordProblem returns why a password is unacceptable, or "".
 func PasswordProblem(pw string) string {
