@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -31,6 +32,17 @@ func TestMeteredCallSuccessEnvelopeLedgerAndHitLog(t *testing.T) {
 		}
 		if !strings.HasPrefix(r.str("request_id"), "req_") || r.header.Get("X-Request-ID") != r.str("request_id") {
 			t.Fatalf("request id %q / header %q", r.str("request_id"), r.header.Get("X-Request-ID"))
+		}
+		// The JSON access log has one line for the call, with the same id.
+		found := false
+		for _, line := range strings.Split(e.logs.String(), "\n") {
+			var l map[string]any
+			if json.Unmarshal([]byte(line), &l) == nil && l["msg"] == "request" && l["request_id"] == r.str("request_id") {
+				found = l["path"] == "/api/v1/sms" && l["status"] == float64(200)
+			}
+		}
+		if !found {
+			t.Fatalf("no access log line for %s:\n%s", r.str("request_id"), e.logs.String())
 		}
 		data := r.body["data"].(map[string]any)
 		if data["message_id"] != "m1" || data["delivery_status"] != "pending" {

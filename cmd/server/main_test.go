@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"paygate/adapters/mysqlstore"
 )
 
 type syncBuffer struct {
@@ -196,3 +198,42 @@ func doJSON(t *testing.T, req *http.Request) map[string]any {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestLedgerCheckFailsOnTamperedBalance: a balance changed behind the
+// ledger's back makes `server ledger check` list it and exit 1.
+func TestLedgerCheckFailsOnTamperedBalance(t *testing.T) {
+	db := "sqlite://" + filepath.Join(t.TempDir(), "l.db")
+	env := map[string]string{"DATABASE_URL": db, "HTTP_ADDR": freeAddr(t), "ADMIN_EMAIL": "root@example.com", "ADMIN_PASSWORD": "root-password-1"}
+	getenv := func(k string) string { return env[k] }
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, nil, getenv, &syncBuffer{}) }()
+	base := "http://" + env["HTTP_ADDR"]
+	waitReady(t, base, done)
+	tok := post(t, base+"/api/v1/panel/auth/login", "", map[string]any{"email": "root@example.com", "password": "root-password-1"})["access_token"].(string)
+	id := int(get(t, base+"/api/v1/panel/auth/me", tok)["id"].(float64))
+	post(t, base+"/api/v1/panel/users/"+itoa(id)+"/balance-adjustments", tok, map[string]any{"type": "credit", "amount": "10.00", "description": "x"})
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+
+	store, err := mysqlstore.Open(context.Background(), db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.DB().Exec("UPDATE users SET balance = ? WHERE id = ?", "12.00", id).Error; err != nil {
+		t.Fatal(err)
+	}
+	store.Close()
+
+	out := &syncBuffer{}
+	err = run(context.Background(), []string{"ledger", "check"}, getenv, out)
+	var code exitCode
+	if !errors.As(err, &code) || code != 1 {
+		t.Fatalf("ledger check returned %v, want exit 1\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "DISCREPANCY user "+itoa(id)+": balance 12.00, last balance_after 10.00") {
+		t.Fatalf("output:\n%s", out.String())
+	}
+}
