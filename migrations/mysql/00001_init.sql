@@ -101,8 +101,11 @@ CREATE TABLE IF NOT EXISTS api_pricing (
     KEY api_pricing_user_id_index (user_id),
     CONSTRAINT api_pricing_api_service_id_foreign FOREIGN KEY (api_service_id)
         REFERENCES api_services (id) ON DELETE CASCADE,
+    -- No cascade on user_id: MySQL 8 refuses CASCADE/SET NULL on the base
+    -- column of a stored generated column (user_scope). Users are only ever
+    -- soft-deleted, so the restriction never bites.
     CONSTRAINT api_pricing_user_id_foreign FOREIGN KEY (user_id)
-        REFERENCES users (id) ON DELETE CASCADE
+        REFERENCES users (id)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_unicode_ci;
 
 -- secret holds the hex SHA-256 of the key's secret; hits_today counts calls

@@ -81,7 +81,7 @@ CREATE INDEX api_services_status_index ON api_services (status);
 CREATE TABLE api_pricing (
     id                 INTEGER PRIMARY KEY AUTOINCREMENT,
     api_service_id     INTEGER NOT NULL REFERENCES api_services (id) ON DELETE CASCADE,
-    user_id            INTEGER NULL REFERENCES users (id) ON DELETE CASCADE,
+    user_id            INTEGER NULL REFERENCES users (id), -- restrict, as on MySQL
     admin_cost         TEXT NOT NULL DEFAULT '0.0000',
     user_price         TEXT NOT NULL DEFAULT '0.0000',
     reseller_price     TEXT NOT NULL DEFAULT '0.0000',
