@@ -49,6 +49,9 @@ commands:
   serve          run the HTTP server (default)
   migrate        apply database migrations and exit
   ledger check   verify every balance against the ledger; exit 1 on discrepancies
+  create-admin EMAIL
+                 create another active admin; the password is ADMIN_PASSWORD or
+                 generated and printed once
 flags:
   -addr ADDR     listen address (HTTP_ADDR)
   -db URL        database URL (DATABASE_URL)`
@@ -81,6 +84,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return nil
 	case cmd == "ledger" && len(rest) == 2 && rest[1] == "check":
 		return ledgerCheck(ctx, newApp(cfg, store, nil), stdout)
+	case cmd == "create-admin" && len(rest) == 2:
+		generated, err := newApp(cfg, store, nil).CreateAdmin(ctx, rest[1], cfg.AdminPassword)
+		if err != nil {
+			return err
+		}
+		if generated != "" {
+			fmt.Fprintf(stdout, "admin %s created; password (shown once): %s\n", rest[1], generated)
+		} else {
+			fmt.Fprintf(stdout, "admin %s created with ADMIN_PASSWORD\n", rest[1])
+		}
+		return nil
 	}
 	return fmt.Errorf("unknown command %q\n%s", rest, usage)
 }

@@ -237,3 +237,37 @@ func TestLedgerCheckFailsOnTamperedBalance(t *testing.T) {
 		t.Fatalf("output:\n%s", out.String())
 	}
 }
+
+func TestCreateAdminCommand(t *testing.T) {
+	db := "sqlite://" + filepath.Join(t.TempDir(), "a.db")
+	getenv := func(k string) string { return map[string]string{"DATABASE_URL": db}[k] }
+	out := &syncBuffer{}
+	if err := run(context.Background(), []string{"create-admin", "ops@example.com"}, getenv, out); err != nil {
+		t.Fatal(err)
+	}
+	_, pw, ok := strings.Cut(strings.TrimSpace(out.String()), "password (shown once): ")
+	if !ok || len(pw) != 20 {
+		t.Fatalf("output %q", out.String())
+	}
+	if err := run(context.Background(), []string{"create-admin", "ops@example.com"}, getenv, out); err == nil {
+		t.Fatal("a second admin with the same email was created")
+	}
+	if err := run(context.Background(), []string{"create-admin", "ops2@example.com"}, getenv, out); err != nil {
+		t.Fatalf("a second admin: %v", err)
+	}
+	if err := run(context.Background(), []string{"create-admin", "not-an-email"}, getenv, out); err == nil {
+		t.Fatal("an invalid email was accepted")
+	}
+	// The new admin can log in on a running server.
+	env := map[string]string{"DATABASE_URL": db, "HTTP_ADDR": freeAddr(t), "ADMIN_EMAIL": "first@example.com"}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, nil, func(k string) string { return env[k] }, &syncBuffer{}) }()
+	base := "http://" + env["HTTP_ADDR"]
+	waitReady(t, base, done)
+	me := post(t, base+"/api/v1/panel/auth/login", "", map[string]any{"email": "ops@example.com", "password": pw})["user"].(map[string]any)
+	if me["role"] != "admin" || me["status"] != "active" {
+		t.Fatalf("%v", me)
+	}
+}

@@ -20,21 +20,28 @@ func (a *App) EnsureAdmin(ctx context.Context, email, password string) (created 
 	if n > 0 {
 		return false, "", nil
 	}
+	generated, err = a.CreateAdmin(ctx, email, password)
+	return err == nil, generated, err
+}
+
+// CreateAdmin creates an active admin account (the operators' create-admin
+// command). With an empty password a random one is generated and returned.
+func (a *App) CreateAdmin(ctx context.Context, email, password string) (generated string, err error) {
 	if password == "" {
 		password = apikey.RandomBase62(20)
 		generated = password
 	}
 	in := NewUser{
-		Profile: user.Profile{Name: "Administrator", Email: email, Phone: "0000000000", Password: password},
+		Profile: user.Profile{Name: "Administrator", Email: email, Phone: placeholderPhone(), Password: password},
 		Role:    user.RoleAdmin, Status: user.StatusActive, Plan: user.PlanEnterprise,
 	}
 	if err := in.Profile.Validate(true); err != nil {
-		return false, "", fmt.Errorf("initial admin: %w", err)
+		return "", fmt.Errorf("admin account: %w", err)
 	}
 	if _, err := a.createUser(ctx, in); err != nil {
-		return false, "", fmt.Errorf("create initial admin: %w", err)
+		return "", fmt.Errorf("create admin %s: %w", email, err)
 	}
-	return true, generated, nil
+	return generated, nil
 }
 
 // ServiceSeed is a service registered at first start with its docs and default price.
@@ -87,4 +94,19 @@ func (a *App) SeedServices(ctx context.Context, seeds []ServiceSeed) (int, error
 		added++
 	}
 	return added, nil
+}
+
+// placeholderPhone is a unique stand-in for an operator-created admin's phone
+// (unique and required); "+00" is no country's code, so it is recognisably
+// not a real number. The admin sets their own in the panel.
+func placeholderPhone() string {
+	const digits = "0123456789"
+	b := []byte("+00")
+	for _, c := range apikey.RandomBase62(24) {
+		b = append(b, digits[int(c)%10])
+		if len(b) == 15 {
+			break
+		}
+	}
+	return string(b)
 }
