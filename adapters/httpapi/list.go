@@ -103,3 +103,11 @@ func writePaged[T any](c echo.Context, items []T) error {
 	to := min(from+pp, total)
 	return writeList(c, items[from:to], p, pp, int64(total))
 }
+
+// given is nil for an empty query filter, so it is not checked.
+func given[T ~string](v T) *T {
+	if v == "" {
+		return nil
+	}
+	return &v
+}

@@ -83,12 +83,7 @@ func (s *server) listUsers(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := page(c, fe)
 	f := user.Filter{Role: user.Role(c.QueryParam("role")), Status: user.Status(c.QueryParam("status")), Q: c.QueryParam("q"), Page: p, PerPage: pp}
-	if f.Role != "" && !f.Role.Valid() {
-		fe.Add("role", "must be admin, reseller or user")
-	}
-	if f.Status != "" && !f.Status.Valid() {
-		fe.Add("status", "must be pending, active or blocked")
-	}
+	user.CheckAccount(fe, given(f.Role), given(f.Status), nil)
 	if len(f.Q) > 255 {
 		fe.Add("q", "must be at most 255 characters")
 	}

@@ -40,15 +40,7 @@ func (a *App) CreateUser(ctx context.Context, actor *user.User, in NewUser) (*us
 	if in.Plan == "" {
 		in.Plan = user.PlanStarter
 	}
-	if !in.Role.Valid() {
-		fe.Add("role", "must be admin, reseller or user")
-	}
-	if !in.Status.Valid() {
-		fe.Add("status", "must be pending, active or blocked")
-	}
-	if !in.Plan.Valid() {
-		fe.Add("plan", "must be starter or enterprise")
-	}
+	user.CheckAccount(fe, &in.Role, &in.Status, &in.Plan)
 	if err := fe.Err(); err != nil {
 		return nil, err
 	}
@@ -153,15 +145,7 @@ func (a *App) PatchUser(ctx context.Context, actor *user.User, id uint64, p User
 	if p.Phone != nil && !user.ValidPhone(strings.TrimSpace(*p.Phone)) {
 		fe.Add("phone", "must be 10 to 15 digits")
 	}
-	if p.Role != nil && !p.Role.Valid() {
-		fe.Add("role", "must be admin, reseller or user")
-	}
-	if p.Status != nil && !p.Status.Valid() {
-		fe.Add("status", "must be pending, active or blocked")
-	}
-	if p.Plan != nil && !p.Plan.Valid() {
-		fe.Add("plan", "must be starter or enterprise")
-	}
+	user.CheckAccount(fe, p.Role, p.Status, p.Plan)
 	if err := fe.Err(); err != nil {
 		return nil, err
 	}

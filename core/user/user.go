@@ -154,6 +154,20 @@ func (p *Profile) Validate(requirePassword bool) error {
 	return fe.Err()
 }
 
+// CheckAccount adds a message to fe for each given role, status or plan that
+// is not one of its values; nil means "not given" and is not checked.
+func CheckAccount(fe errs.FieldErrors, role *Role, status *Status, plan *Plan) {
+	if role != nil && !role.Valid() {
+		fe.Add("role", "must be admin, reseller or user")
+	}
+	if status != nil && !status.Valid() {
+		fe.Add("status", "must be pending, active or blocked")
+	}
+	if plan != nil && !plan.Valid() {
+		fe.Add("plan", "must be starter or enterprise")
+	}
+}
+
 // ValidPhone reports a phone number of 10 to 15 digits, with an optional leading +.
 func ValidPhone(s string) bool { return phonePattern.MatchString(s) }
 
