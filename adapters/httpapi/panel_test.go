@@ -239,3 +239,19 @@ func TestSmallListsArePaged(t *testing.T) {
 		e.must(e.do("GET", "/api/v1/panel/api-keys?per_page=101", c.token, nil), 422)
 	})
 }
+
+func TestUserListFilters(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		e.newCustomer("reseller", "starter", "0.00")
+		e.newCustomer("user", "starter", "0.00")
+		r := e.must(e.do("GET", "/api/v1/panel/users?role=reseller&status=active", e.admin, nil), 200)
+		if total(r) != 1 || r.body["data"].([]any)[0].(map[string]any)["role"] != "reseller" {
+			t.Fatalf("%s", r.raw)
+		}
+		bad := e.do("GET", "/api/v1/panel/users?role=king&status=asleep", e.admin, nil)
+		errsMap, _ := bad.body["errors"].(map[string]any)
+		if bad.status != 422 || errsMap["role"] == nil || errsMap["status"] == nil {
+			t.Fatalf("%d %s", bad.status, bad.raw)
+		}
+	})
+}
