@@ -58,7 +58,10 @@ func newEnv(t *testing.T, store *mysqlstore.Store) *env {
 	}
 	loc, _ := time.LoadLocation("Asia/Kolkata")
 	up := upstream.New(upstream.Options{AllowPrivate: true, DefaultTimeout: 2 * time.Second})
-	e.app = app.New(store, store.Stores(), up, tokens, nil, app.Config{Location: loc, UpstreamTimeout: 2 * time.Second, PasswordCost: 4})
+	e.app = app.New(app.Deps{
+		Tx: store, Stores: store.Stores(), Upstream: up, Tokens: tokens,
+		Config: app.Config{Location: loc, UpstreamTimeout: 2 * time.Second, PasswordCost: 4},
+	})
 	if _, _, err := e.app.EnsureAdmin(context.Background(), adminEmail, adminPassword); err != nil {
 		t.Fatal(err)
 	}

@@ -101,7 +101,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 
 func newApp(cfg config, store *mysqlstore.Store, tokens app.AccessTokens) *app.App {
 	up := upstream.New(upstream.Options{AllowPrivate: cfg.UpstreamAllowPrivate, DefaultTimeout: cfg.UpstreamTimeout, Sandbox: sandbox.NewUpstream()})
-	return app.New(store, store.Stores(), up, tokens, nil, app.Config{Location: cfg.Location, UpstreamTimeout: cfg.UpstreamTimeout})
+	return app.New(app.Deps{
+		Tx: store, Stores: store.Stores(), Upstream: up, Tokens: tokens,
+		Config: app.Config{Location: cfg.Location, UpstreamTimeout: cfg.UpstreamTimeout},
+	})
 }
 
 func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.Logger) error {

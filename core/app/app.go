@@ -26,10 +26,22 @@ type App struct {
 	pw     *user.Passwords
 }
 
-// New wires the use cases. now may be nil (time.Now).
-func New(tx Transactor, st Stores, up Upstream, tokens AccessTokens, now func() time.Time, cfg Config) *App {
-	if now == nil {
-		now = time.Now
+// Deps are the ports and configuration the use cases run on. Now may be nil
+// (time.Now).
+type Deps struct {
+	Tx       Transactor
+	Stores   Stores
+	Upstream Upstream
+	Tokens   AccessTokens
+	Now      func() time.Time
+	Config   Config
+}
+
+// New wires the use cases.
+func New(d Deps) *App {
+	cfg := d.Config
+	if d.Now == nil {
+		d.Now = time.Now
 	}
 	if cfg.Location == nil {
 		cfg.Location = time.UTC
@@ -43,7 +55,7 @@ func New(tx Transactor, st Stores, up Upstream, tokens AccessTokens, now func() 
 	if cfg.MaxPayloadBytes == 0 {
 		cfg.MaxPayloadBytes = 60_000
 	}
-	return &App{tx: tx, st: st, up: up, tokens: tokens, now: now, cfg: cfg, pw: user.NewPasswords(cfg.PasswordCost)}
+	return &App{tx: d.Tx, st: d.Stores, up: d.Upstream, tokens: d.Tokens, now: d.Now, cfg: cfg, pw: user.NewPasswords(cfg.PasswordCost)}
 }
 
 // day is the local calendar day of t ("2006-01-02"), month its month ("2006-01").

@@ -76,7 +76,7 @@ func TestCheckLedger(t *testing.T) {
 				}
 				return nil
 			})
-			a := app.New(nil, app.Stores{Users: users, Ledger: led, Hits: hits}, nil, nil, nil, app.Config{})
+			a := app.New(app.Deps{Stores: app.Stores{Users: users, Ledger: led, Hits: hits}})
 			ds, err := a.CheckLedger(context.Background())
 			if err != nil {
 				t.Fatal(err)

@@ -58,7 +58,7 @@ func newFixture(t *testing.T) *fixture {
 	}
 	stores := app.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
 	loc, _ := time.LoadLocation("Asia/Kolkata")
-	f.app = app.New(f.tx, stores, f.up, nil, func() time.Time { return f.now }, app.Config{Location: loc})
+	f.app = app.New(app.Deps{Tx: f.tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Config: app.Config{Location: loc}})
 	f.tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
 		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) }).Maybe()
 
