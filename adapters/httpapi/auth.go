@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"paygate/core/app"
+	"paygate/core/audit"
 	"paygate/core/errs"
 	"paygate/core/user"
 )
@@ -32,12 +33,16 @@ func (s *server) signedIn(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// adminOnly answers 403 to signed-in users who are not admins.
+// adminOnly answers 403 to signed-in users who are not admins. For admins it
+// puts the request's address and id in the context, for the audit log.
 func adminOnly(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if caller(c).Role != user.RoleAdmin {
 			return errs.ErrForbidden
 		}
+		req := c.Request()
+		src := audit.Source{IPAddress: c.RealIP(), RequestID: requestIDOf(c)}
+		c.SetRequest(req.WithContext(audit.WithSource(req.Context(), src)))
 		return next(c)
 	}
 }

@@ -55,6 +55,8 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	admin.PATCH("/pricing/:id", s.patchPricing)
 	admin.DELETE("/pricing/:id", s.deletePricing)
 
+	admin.GET("/audit-logs", s.listAudit)
+
 	// Metered service calls: one endpoint per registered service slug.
 	e.Any("/api/v1/:slug", s.callService)
 

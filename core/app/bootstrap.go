@@ -38,7 +38,7 @@ func (a *App) CreateAdmin(ctx context.Context, email, password string) (generate
 	if err := in.Profile.Validate(true); err != nil {
 		return "", fmt.Errorf("admin account: %w", err)
 	}
-	if _, err := a.createUser(ctx, in); err != nil {
+	if _, err := a.createUser(ctx, in, nil); err != nil {
 		return "", fmt.Errorf("create admin %s: %w", email, err)
 	}
 	return generated, nil

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"paygate/core/apikey"
+	"paygate/core/audit"
 	"paygate/core/catalog"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
@@ -29,6 +30,7 @@ type Stores struct {
 	Hits     hitlog.Repository
 	Sessions session.Repository
 	Settings session.Settings
+	Audit    audit.Repository
 }
 
 // Transactor runs fn in one database transaction with Stores bound to it.

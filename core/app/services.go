@@ -6,6 +6,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"paygate/core/audit"
 	"paygate/core/catalog"
 	"paygate/core/errs"
 	"paygate/core/pricing"
@@ -13,20 +14,26 @@ import (
 )
 
 // CreateService registers an upstream service (admin only).
-func (a *App) CreateService(ctx context.Context, actor *user.User, s catalog.Service) (*catalog.Service, error) {
+func (a *App) CreateService(ctx context.Context, actor *user.User, svc catalog.Service) (*catalog.Service, error) {
 	if err := requireAdmin(actor); err != nil {
 		return nil, err
 	}
-	s.Builtin = false
-	if err := s.Validate(); err != nil {
+	svc.Builtin = false
+	if err := svc.Validate(); err != nil {
 		return nil, err
 	}
 	now := a.now().UTC()
-	s.CreatedAt, s.UpdatedAt = now, now
-	if err := a.st.Services.Create(ctx, &s); err != nil {
+	svc.CreatedAt, svc.UpdatedAt = now, now
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+		if err := s.Services.Create(ctx, &svc); err != nil {
+			return err
+		}
+		return a.record(ctx, s, actor, audit.ServiceCreate, audit.TargetService, svc.ID, nil, serviceSnapshot(&svc))
+	})
+	if err != nil {
 		return nil, err
 	}
-	return &s, nil
+	return &svc, nil
 }
 
 // ListServices lists services: admins see all, others the active ones.
@@ -73,6 +80,7 @@ func (a *App) PatchService(ctx context.Context, actor *user.User, id uint64, p S
 	if err != nil {
 		return nil, err
 	}
+	before := serviceSnapshot(s)
 	if s.Builtin && ((p.Slug != nil && *p.Slug != s.Slug) || (p.Method != nil && *p.Method != s.Method)) {
 		return nil, errs.E(errs.Conflict, "service_builtin", "The slug and method of built-in gateway services are fixed")
 	}
@@ -98,7 +106,13 @@ func (a *App) PatchService(ctx context.Context, actor *user.User, id uint64, p S
 		return nil, err
 	}
 	s.UpdatedAt = a.now().UTC()
-	if err := a.st.Services.Update(ctx, s); err != nil {
+	err = a.tx.WithinTx(ctx, func(ctx context.Context, st Stores) error {
+		if err := st.Services.Update(ctx, s); err != nil {
+			return err
+		}
+		return a.record(ctx, st, actor, audit.ServiceUpdate, audit.TargetService, s.ID, before, serviceSnapshot(s))
+	})
+	if err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -123,7 +137,12 @@ func (a *App) DeleteService(ctx context.Context, actor *user.User, id uint64) er
 	if s.Builtin {
 		return catalog.ErrBuiltin
 	}
-	return a.st.Services.Delete(ctx, id)
+	return a.tx.WithinTx(ctx, func(ctx context.Context, st Stores) error {
+		if err := st.Services.Delete(ctx, id); err != nil {
+			return err
+		}
+		return a.record(ctx, st, actor, audit.ServiceDelete, audit.TargetService, id, serviceSnapshot(s), nil)
+	})
 }
 
 // GetDoc returns a service's documentation.
@@ -148,10 +167,24 @@ func (a *App) PutDoc(ctx context.Context, actor *user.User, serviceID uint64, d 
 	d.ServiceID = serviceID
 	now := a.now().UTC()
 	d.CreatedAt, d.UpdatedAt = now, now
-	if err := a.st.Services.PutDoc(ctx, &d); err != nil {
+	var out *catalog.Doc
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+		old, err := s.Services.Doc(ctx, serviceID)
+		if err != nil && errs.KindOf(err) != errs.NotFound {
+			return err
+		}
+		if err := s.Services.PutDoc(ctx, &d); err != nil {
+			return err
+		}
+		if out, err = s.Services.Doc(ctx, serviceID); err != nil {
+			return err
+		}
+		return a.record(ctx, s, actor, audit.DocPut, audit.TargetService, serviceID, docSnapshot(old), docSnapshot(out))
+	})
+	if err != nil {
 		return nil, err
 	}
-	return a.st.Services.Doc(ctx, serviceID)
+	return out, nil
 }
 
 // ListPricing lists a service's pricing rows (admin only).
@@ -188,7 +221,13 @@ func (a *App) CreatePricing(ctx context.Context, actor *user.User, serviceID uin
 	p.ServiceID = serviceID
 	now := a.now().UTC()
 	p.CreatedAt, p.UpdatedAt = now, now
-	if err := a.st.Pricing.Create(ctx, &p); err != nil {
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+		if err := s.Pricing.Create(ctx, &p); err != nil {
+			return err
+		}
+		return a.record(ctx, s, actor, audit.PricingCreate, audit.TargetPricing, p.ID, nil, priceSnapshot(&p))
+	})
+	if err != nil {
 		return nil, err
 	}
 	return &p, nil
@@ -209,6 +248,7 @@ func (a *App) PatchPricing(ctx context.Context, actor *user.User, id uint64, p P
 	if err != nil {
 		return nil, err
 	}
+	before := priceSnapshot(row)
 	set(&row.AdminCost, p.AdminCost)
 	set(&row.UserPrice, p.UserPrice)
 	set(&row.ResellerPrice, p.ResellerPrice)
@@ -218,8 +258,14 @@ func (a *App) PatchPricing(ctx context.Context, actor *user.User, id uint64, p P
 		return nil, err
 	}
 	row.UpdatedAt = a.now().UTC()
-	if err := a.st.Pricing.Update(ctx, row); err != nil {
-		return nil, fmt.Errorf("update pricing %d: %w", id, err)
+	err = a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+		if err := s.Pricing.Update(ctx, row); err != nil {
+			return fmt.Errorf("update pricing %d: %w", id, err)
+		}
+		return a.record(ctx, s, actor, audit.PricingUpdate, audit.TargetPricing, id, before, priceSnapshot(row))
+	})
+	if err != nil {
+		return nil, err
 	}
 	return row, nil
 }
@@ -229,8 +275,14 @@ func (a *App) DeletePricing(ctx context.Context, actor *user.User, id uint64) er
 	if err := requireAdmin(actor); err != nil {
 		return err
 	}
-	if _, err := a.st.Pricing.ByID(ctx, id); err != nil {
+	row, err := a.st.Pricing.ByID(ctx, id)
+	if err != nil {
 		return err
 	}
-	return a.st.Pricing.Delete(ctx, id)
+	return a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+		if err := s.Pricing.Delete(ctx, id); err != nil {
+			return err
+		}
+		return a.record(ctx, s, actor, audit.PricingDelete, audit.TargetPricing, id, priceSnapshot(row), nil)
+	})
 }

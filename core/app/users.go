@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/core/apikey"
+	"paygate/core/audit"
 	"paygate/core/errs"
 	"paygate/core/ledger"
 	"paygate/core/money"
@@ -44,10 +45,12 @@ func (a *App) CreateUser(ctx context.Context, actor *user.User, in NewUser) (*us
 	if err := fe.Err(); err != nil {
 		return nil, err
 	}
-	return a.createUser(ctx, in)
+	return a.createUser(ctx, in, actor)
 }
 
-func (a *App) createUser(ctx context.Context, in NewUser) (*user.User, error) {
+// createUser stores a new account; actor, when not nil, is the admin
+// recorded in the audit log.
+func (a *App) createUser(ctx context.Context, in NewUser, actor *user.User) (*user.User, error) {
 	hash, err := a.pw.Hash(in.Password)
 	if err != nil {
 		return nil, fmt.Errorf("hash password: %w", err)
@@ -63,7 +66,12 @@ func (a *App) createUser(ctx context.Context, in NewUser) (*user.User, error) {
 			return err
 		}
 		if u.Status == user.StatusActive {
-			return a.provisionActive(ctx, s, u)
+			if err := a.provisionActive(ctx, s, u); err != nil {
+				return err
+			}
+		}
+		if actor != nil {
+			return a.record(ctx, s, actor, audit.UserCreate, audit.TargetUser, u.ID, nil, userSnapshot(u))
 		}
 		return nil
 	})
@@ -133,6 +141,10 @@ type UserPatch struct {
 // PatchUser changes an account (admin only). An admin cannot demote, block
 // or delete themself, so the platform always keeps an admin.
 func (a *App) PatchUser(ctx context.Context, actor *user.User, id uint64, p UserPatch) (*user.User, error) {
+	return a.patchUser(ctx, actor, id, p, audit.UserUpdate)
+}
+
+func (a *App) patchUser(ctx context.Context, actor *user.User, id uint64, p UserPatch, action string) (*user.User, error) {
 	if err := requireAdmin(actor); err != nil {
 		return nil, err
 	}
@@ -161,6 +173,7 @@ func (a *App) PatchUser(ctx context.Context, actor *user.User, id uint64, p User
 		if u.IsDeleted() {
 			return user.ErrNotFound
 		}
+		before := userSnapshot(u)
 		if p.Name != nil {
 			u.Name = strings.TrimSpace(*p.Name)
 		}
@@ -191,14 +204,18 @@ func (a *App) PatchUser(ctx context.Context, actor *user.User, id uint64, p User
 			}
 		}
 		out = u
-		return nil
+		return a.record(ctx, s, actor, action, audit.TargetUser, u.ID, before, userSnapshot(u))
 	})
 	return out, err
 }
 
 // SetUserStatus activates or blocks an account (admin only).
 func (a *App) SetUserStatus(ctx context.Context, actor *user.User, id uint64, st user.Status) (*user.User, error) {
-	return a.PatchUser(ctx, actor, id, UserPatch{Status: &st})
+	action := audit.UserActivate
+	if st != user.StatusActive {
+		action = audit.UserBlock
+	}
+	return a.patchUser(ctx, actor, id, UserPatch{Status: &st}, action)
 }
 
 // DeleteUser soft-deletes an account and ends its sessions (admin only).
@@ -217,13 +234,17 @@ func (a *App) DeleteUser(ctx context.Context, actor *user.User, id uint64) error
 		if u.IsDeleted() {
 			return user.ErrNotFound
 		}
+		before := userSnapshot(u)
 		now := a.now().UTC()
 		u.DeletedAt = &now
 		u.UpdatedAt = now
 		if err := s.Users.Update(ctx, u); err != nil {
 			return err
 		}
-		return s.Sessions.DeleteByUser(ctx, u.ID)
+		if err := s.Sessions.DeleteByUser(ctx, u.ID); err != nil {
+			return err
+		}
+		return a.record(ctx, s, actor, audit.UserDelete, audit.TargetUser, u.ID, before, userSnapshot(u))
 	})
 }
 
@@ -269,11 +290,16 @@ func (a *App) AdjustBalance(ctx context.Context, actor *user.User, userID uint64
 		if adj.Type == ledger.Credit && !money.FitsColumn(u.Balance.Add(amount), 12, 2) {
 			return errs.E(errs.Invalid, "balance_too_large", "The balance would exceed its maximum")
 		}
+		before := map[string]string{"balance": money.Format2(u.Balance)}
 		entry, err = a.post(ctx, s, u, adj.Type, amount, ledger.RefAdjustment, nil, adj.Description+" (by admin #"+fmt.Sprint(actor.ID)+")")
 		if err != nil {
 			return err
 		}
-		return s.Users.SaveBalance(ctx, u)
+		if err := s.Users.SaveBalance(ctx, u); err != nil {
+			return err
+		}
+		after := map[string]any{"balance": money.Format2(u.Balance), "transaction": entrySnapshot(entry)}
+		return a.record(ctx, s, actor, audit.BalanceAdjust, audit.TargetUser, u.ID, before, after)
 	})
 	return entry, err
 }

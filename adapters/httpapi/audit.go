@@ -1,0 +1,64 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"paygate/core/audit"
+	"paygate/core/errs"
+)
+
+type auditResponse struct {
+	ID         uint64          `json:"id"`
+	ActorID    uint64          `json:"actor_id"`
+	Action     string          `json:"action"`
+	TargetType string          `json:"target_type"`
+	TargetID   *uint64         `json:"target_id"`
+	Before     json.RawMessage `json:"before"`
+	After      json.RawMessage `json:"after"`
+	IPAddress  string          `json:"ip_address"`
+	RequestID  string          `json:"request_id"`
+	CreatedAt  *time.Time      `json:"created_at"`
+}
+
+func toAuditResponse(e *audit.Entry) auditResponse {
+	return auditResponse{
+		ID: e.ID, ActorID: e.ActorID, Action: e.Action, TargetType: e.TargetType, TargetID: e.TargetID,
+		Before: orNull(e.Before), After: orNull(e.After),
+		IPAddress: e.IPAddress, RequestID: e.RequestID, CreatedAt: timePtr(e.CreatedAt),
+	}
+}
+
+func orNull(m json.RawMessage) json.RawMessage {
+	if len(m) == 0 {
+		return json.RawMessage("null")
+	}
+	return m
+}
+
+func (s *server) listAudit(c echo.Context) error {
+	fe := errs.FieldErrors{}
+	p, pp := page(c, fe)
+	loc := s.app.Location()
+	f := audit.Filter{
+		ActorID: uintParam(c, fe, "actor_id"), Action: c.QueryParam("action"),
+		TargetType: c.QueryParam("target_type"), TargetID: uintParam(c, fe, "target_id"),
+		From: timeParam(c, fe, "from", loc, false), To: timeParam(c, fe, "to", loc, true), Page: p, PerPage: pp,
+	}
+	if len(f.Action) > 64 {
+		fe.Add("action", "must be at most 64 characters")
+	}
+	if len(f.TargetType) > 32 {
+		fe.Add("target_type", "must be at most 32 characters")
+	}
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	rows, total, err := s.app.ListAudit(c.Request().Context(), caller(c), f)
+	if err != nil {
+		return err
+	}
+	return writeList(c, mapSlice(rows, toAuditResponse), p, pp, total)
+}

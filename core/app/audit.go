@@ -1,0 +1,143 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"paygate/core/audit"
+	"paygate/core/catalog"
+	"paygate/core/ledger"
+	"paygate/core/money"
+	"paygate/core/pricing"
+	"paygate/core/user"
+)
+
+// record writes an audit entry for actor's action in the transaction of s,
+// so the entry commits or rolls back with the change it describes.
+func (a *App) record(ctx context.Context, s Stores, actor *user.User, action, targetType string, targetID uint64, before, after any) error {
+	e, err := audit.New(ctx, actor.ID, action, targetType, targetID, before, after, a.now())
+	if err != nil {
+		return err
+	}
+	if err := s.Audit.Add(ctx, e); err != nil {
+		return fmt.Errorf("audit %s: %w", action, err)
+	}
+	return nil
+}
+
+// ListAudit lists audit entries, newest first (admin only).
+func (a *App) ListAudit(ctx context.Context, actor *user.User, f audit.Filter) ([]audit.Entry, int64, error) {
+	if err := requireAdmin(actor); err != nil {
+		return nil, 0, err
+	}
+	return a.st.Audit.List(ctx, f)
+}
+
+// Audit snapshots: what an entry shows of a record. They name their fields
+// one by one, so a secret (password hash, webhook secret, provider key, key
+// secret) can never slip in when an entity grows a field.
+
+type userAudit struct {
+	Name            string  `json:"name"`
+	Email           string  `json:"email"`
+	Phone           string  `json:"phone"`
+	Role            string  `json:"role"`
+	Status          string  `json:"status"`
+	Plan            string  `json:"plan"`
+	Balance         string  `json:"balance"`
+	WebhookURL      *string `json:"webhook_url"`
+	LowBalanceAlert *string `json:"low_balance_alert"`
+	Deleted         bool    `json:"deleted"`
+}
+
+func userSnapshot(u *user.User) userAudit {
+	s := userAudit{
+		Name: u.Name, Email: u.Email, Phone: u.Phone, Role: string(u.Role), Status: string(u.Status),
+		Plan: string(u.Plan), Balance: money.Format2(u.Balance), WebhookURL: u.WebhookURL, Deleted: u.IsDeleted(),
+	}
+	if u.LowBalanceAlert != nil {
+		v := money.Format2(*u.LowBalanceAlert)
+		s.LowBalanceAlert = &v
+	}
+	return s
+}
+
+type serviceAudit struct {
+	Name           string            `json:"name"`
+	Slug           string            `json:"slug"`
+	Description    *string           `json:"description"`
+	Category       string            `json:"category"`
+	ProviderURL    string            `json:"provider_url"`
+	ProviderKeySet bool              `json:"provider_key_set"` // the key itself is never recorded
+	Method         string            `json:"method"`
+	Headers        map[string]string `json:"headers"`
+	Parameters     map[string]string `json:"parameters"`
+	Status         string            `json:"status"`
+}
+
+func serviceSnapshot(s *catalog.Service) serviceAudit {
+	return serviceAudit{
+		Name: s.Name, Slug: s.Slug, Description: s.Description, Category: s.Category, ProviderURL: s.ProviderURL,
+		ProviderKeySet: s.ProviderKey != nil && *s.ProviderKey != "", Method: s.Method,
+		Headers: copyMap(s.Headers), Parameters: copyMap(s.Parameters), Status: string(s.Status),
+	}
+}
+
+func copyMap(m map[string]string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+type docAudit struct {
+	Endpoint      string                       `json:"endpoint"`
+	Method        string                       `json:"method"`
+	Description   string                       `json:"description"`
+	RequestParams map[string]catalog.ParamSpec `json:"request_params"`
+	ErrorCodes    map[string]string            `json:"error_codes"`
+	SortOrder     int                          `json:"sort_order"`
+}
+
+func docSnapshot(d *catalog.Doc) *docAudit {
+	if d == nil {
+		return nil
+	}
+	return &docAudit{Endpoint: d.Endpoint, Method: d.Method, Description: d.Description,
+		RequestParams: d.RequestParams, ErrorCodes: copyMap(d.ErrorCodes), SortOrder: d.SortOrder}
+}
+
+type priceAudit struct {
+	ServiceID        uint64  `json:"api_service_id"`
+	UserID           *uint64 `json:"user_id"`
+	AdminCost        string  `json:"admin_cost"`
+	UserPrice        string  `json:"user_price"`
+	ResellerPrice    string  `json:"reseller_price"`
+	MinimumHitCharge string  `json:"minimum_hit_charge"`
+	Status           string  `json:"status"`
+}
+
+func priceSnapshot(p *pricing.Price) priceAudit {
+	return priceAudit{
+		ServiceID: p.ServiceID, UserID: p.UserID, AdminCost: money.Format4(p.AdminCost), UserPrice: money.Format4(p.UserPrice),
+		ResellerPrice: money.Format4(p.ResellerPrice), MinimumHitCharge: money.Format2(p.MinimumHitCharge), Status: string(p.Status),
+	}
+}
+
+type entryAudit struct {
+	TxnID         string `json:"txn_id"`
+	Type          string `json:"type"`
+	Amount        string `json:"amount"`
+	BalanceBefore string `json:"balance_before"`
+	BalanceAfter  string `json:"balance_after"`
+	Description   string `json:"description"`
+}
+
+func entrySnapshot(e *ledger.Entry) entryAudit {
+	return entryAudit{TxnID: e.TxnID, Type: string(e.Type), Amount: money.Format2(e.Amount),
+		BalanceBefore: money.Format2(e.BalanceBefore), BalanceAfter: money.Format2(e.BalanceAfter), Description: e.Description}
+}
