@@ -1,0 +1,175 @@
+// Package payment holds gateway payments: a merchant creates one, the payer
+// completes it on the hosted checkout page, and it ends success, failed or
+// expired. States only move forward.
+package payment
+
+import (
+	"context"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/oklog/ulid/v2"
+	"github.com/shopspring/decimal"
+
+	"paygate/core/errs"
+	"paygate/core/money"
+)
+
+// Status is a payment's state.
+type Status string
+
+const (
+	StatusCreated Status = "created" // made by the merchant; nobody opened the page yet
+	StatusPending Status = "pending" // the payer opened the checkout page
+	StatusSuccess Status = "success"
+	StatusFailed  Status = "failed"
+	StatusExpired Status = "expired" // not completed within the lifetime
+)
+
+// Lifetime is how long a payment may stay open before it expires.
+const Lifetime = 30 * time.Minute
+
+// next lists the states each state may move to.
+var next = map[Status][]Status{
+	StatusCreated: {StatusPending, StatusSuccess, StatusFailed, StatusExpired},
+	StatusPending: {StatusSuccess, StatusFailed, StatusExpired},
+}
+
+// Final reports whether s is an end state.
+func (s Status) Final() bool { return len(next[s]) == 0 }
+
+// CanMove reports whether a payment in state s may move to to.
+func (s Status) CanMove(to Status) bool {
+	for _, n := range next[s] {
+		if n == to {
+			return true
+		}
+	}
+	return false
+}
+
+// Payment is one payment request.
+type Payment struct {
+	ID          uint64
+	PublicID    string // "pay_" + ULID: the payment_id clients see
+	UserID      uint64 // the merchant
+	APIKeyID    uint64
+	Amount      decimal.Decimal
+	Currency    string
+	CustomerID  string
+	CallbackURL string
+	Status      Status
+	ProviderRef *string // the provider's transaction reference once known
+	ExpiresAt   time.Time
+	CompletedAt *time.Time // when it reached an end state
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+}
+
+var (
+	ErrNotFound          = errs.E(errs.NotFound, "payment_not_found", "Payment not found")
+	ErrFinal             = errs.E(errs.Conflict, "payment_final", "Payment is already completed")
+	ErrIdempotencyReused = errs.E(errs.Conflict, "idempotency_key_reused", "Idempotency-Key was already used with a different request")
+)
+
+// NewPublicID is a payment_id: "pay_" + a ULID, unguessable and sortable.
+func NewPublicID() string { return "pay_" + ulid.Make().String() }
+
+// Create is a merchant's request, as received.
+type Create struct {
+	Amount      string // the JSON number or string, exactly as sent
+	Currency    string
+	CustomerID  string
+	CallbackURL string
+}
+
+// New validates c and returns a payment in state created; max bounds the
+// amount. 422 with per-field errors.
+func New(c Create, userID, keyID uint64, max decimal.Decimal, now time.Time) (*Payment, error) {
+	fe := errs.FieldErrors{}
+	amount, ok := money.Parse(strings.TrimSpace(c.Amount), 2)
+	switch {
+	case strings.TrimSpace(c.Amount) == "":
+		fe.Add("amount", "is required")
+	case !ok || !amount.IsPositive():
+		fe.Add("amount", "must be a positive amount with at most 2 decimals")
+	case amount.GreaterThan(max):
+		fe.Add("amount", "must be at most "+money.Format2(max))
+	}
+	cur := strings.TrimSpace(c.Currency)
+	if cur == "" {
+		fe.Add("currency", "is required")
+	} else if cur != "INR" {
+		fe.Add("currency", "must be INR")
+	}
+	cust := strings.TrimSpace(c.CustomerID)
+	if cust == "" {
+		fe.Add("customer_id", "is required")
+	} else if len(cust) > 100 {
+		fe.Add("customer_id", "must be at most 100 characters")
+	}
+	cb := strings.TrimSpace(c.CallbackURL)
+	if cb == "" {
+		fe.Add("callback_url", "is required")
+	} else if !httpURL(cb) || len(cb) > 500 {
+		fe.Add("callback_url", "must be an absolute http or https URL of at most 500 characters")
+	}
+	if err := fe.Err(); err != nil {
+		return nil, err
+	}
+	now = now.UTC()
+	return &Payment{
+		PublicID: NewPublicID(), UserID: userID, APIKeyID: keyID, Amount: amount, Currency: cur,
+		CustomerID: cust, CallbackURL: cb, Status: StatusCreated,
+		ExpiresAt: now.Add(Lifetime), CreatedAt: now, UpdatedAt: now,
+	}, nil
+}
+
+func httpURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.User == nil
+}
+
+// Move changes the state to to at now: ErrFinal when the payment already
+// ended; an expired lifetime turns a success or failure into expiry.
+func (p *Payment) Move(to Status, now time.Time) error {
+	if p.Status.Final() {
+		return ErrFinal
+	}
+	if (to == StatusSuccess || to == StatusFailed || to == StatusPending) && !now.Before(p.ExpiresAt) {
+		to = StatusExpired
+	}
+	if !p.Status.CanMove(to) {
+		return errs.E(errs.Conflict, "payment_transition", "Payment cannot move from "+string(p.Status)+" to "+string(to))
+	}
+	now = now.UTC()
+	p.Status, p.UpdatedAt = to, now
+	if to.Final() {
+		p.CompletedAt = &now
+	}
+	return nil
+}
+
+// Repository stores payments. Transition is the only way states change: a
+// conditional update from the state the caller saw, so two deciders (the
+// payer's button and the expiry worker, or two instances) never both win.
+type Repository interface {
+	Create(ctx context.Context, p *Payment) error
+	ByPublicID(ctx context.Context, publicID string) (*Payment, error) // ErrNotFound
+	// Transition writes p's new state if the row is still in state from;
+	// false when another writer moved it first.
+	Transition(ctx context.Context, p *Payment, from Status) (bool, error)
+	// Expirable lists open payments whose lifetime ended before now.
+	Expirable(ctx context.Context, now time.Time, limit int) ([]Payment, error)
+	List(ctx context.Context, f Filter) ([]Payment, int64, error)
+}
+
+// Filter selects payments in a list.
+type Filter struct {
+	UserID   *uint64
+	Status   Status
+	From, To *time.Time
+	Page     int
+	PerPage  int
+}
