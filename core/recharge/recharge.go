@@ -1,0 +1,190 @@
+// Package recharge holds prepaid mobile recharges: the amount is debited
+// from the caller's balance when the recharge is accepted, and refunded
+// exactly once if the operator fails it.
+package recharge
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"paygate/core/errs"
+	"paygate/core/money"
+)
+
+// Status is a recharge's state: pending until the operator answers.
+type Status string
+
+const (
+	StatusPending Status = "pending"
+	StatusSuccess Status = "success"
+	StatusFailed  Status = "failed"
+)
+
+// Operator is a mobile operator.
+type Operator struct {
+	Code string `json:"code"`
+	Name string `json:"name"`
+}
+
+// Operators are the supported operators.
+var Operators = []Operator{
+	{"airtel", "Airtel"}, {"jio", "Jio"}, {"vi", "Vi (Vodafone Idea)"}, {"bsnl", "BSNL"},
+}
+
+// Circle is a telecom circle.
+type Circle struct {
+	Code string `json:"code"`
+	Name string `json:"name"`
+}
+
+// Circles are India's 22 telecom circles.
+var Circles = []Circle{
+	{"andhra-pradesh", "Andhra Pradesh"}, {"assam", "Assam"}, {"bihar-jharkhand", "Bihar & Jharkhand"},
+	{"chennai", "Chennai"}, {"delhi", "Delhi NCR"}, {"gujarat", "Gujarat"},
+	{"haryana", "Haryana"}, {"himachal-pradesh", "Himachal Pradesh"}, {"jammu-kashmir", "Jammu & Kashmir"},
+	{"karnataka", "Karnataka"}, {"kerala", "Kerala"}, {"kolkata", "Kolkata"},
+	{"madhya-pradesh", "Madhya Pradesh & Chhattisgarh"}, {"maharashtra", "Maharashtra & Goa"}, {"mumbai", "Mumbai"},
+	{"north-east", "North East"}, {"odisha", "Odisha"}, {"punjab", "Punjab"},
+	{"rajasthan", "Rajasthan"}, {"tamil-nadu", "Tamil Nadu"}, {"up-east", "Uttar Pradesh (East)"},
+	{"up-west", "Uttar Pradesh (West) & Uttarakhand"},
+}
+
+// Amount bounds of one recharge, in rupees.
+var (
+	MinAmount = decimal.NewFromInt(10)
+	MaxAmount = decimal.NewFromInt(10000)
+)
+
+// Recharge is one recharge.
+type Recharge struct {
+	ID          uint64
+	UserID      uint64
+	APIKeyID    uint64
+	ReferenceID string // the caller's id, unique per user: retries return the same recharge
+	Mobile      string
+	Operator    string
+	Circle      string
+	Amount      decimal.Decimal // debited from the balance (plus the service's fee, billed like a call)
+	Status      Status
+	OperatorRef *string // the operator's transaction id once successful
+	FailReason  *string
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+}
+
+var (
+	ErrNotFound = errs.E(errs.NotFound, "recharge_not_found", "Recharge not found")
+	// ErrReferenceReused: a reference_id already used for another request.
+	ErrReferenceReused = errs.E(errs.Conflict, "reference_id_reused", "reference_id was already used for a different recharge")
+)
+
+var (
+	mobileRe    = regexp.MustCompile(`^[6-9][0-9]{9}$`)
+	referenceRe = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,64}$`)
+)
+
+// Request is a caller's recharge request, as received.
+type Request struct {
+	Mobile      string
+	Operator    string
+	Circle      string
+	Amount      string
+	ReferenceID string
+}
+
+// New validates r and returns a pending recharge. 422 with per-field errors.
+func New(r Request, userID, keyID uint64, now time.Time) (*Recharge, error) {
+	fe := errs.FieldErrors{}
+	mobile := strings.TrimSpace(r.Mobile)
+	if !mobileRe.MatchString(mobile) {
+		fe.Add("mobile", "must be a 10-digit Indian mobile number")
+	}
+	op := strings.ToLower(strings.TrimSpace(r.Operator))
+	if !knownOperator(op) {
+		fe.Add("operator", "must be one of airtel, jio, vi, bsnl")
+	}
+	circle := strings.ToLower(strings.TrimSpace(r.Circle))
+	if !knownCircle(circle) {
+		fe.Add("circle", "must be a telecom circle code (GET /api/v1/recharge/circles)")
+	}
+	amount, ok := money.Parse(strings.TrimSpace(r.Amount), 2)
+	if !ok || amount.LessThan(MinAmount) || amount.GreaterThan(MaxAmount) {
+		fe.Add("amount", "must be between "+money.Format2(MinAmount)+" and "+money.Format2(MaxAmount)+" with at most 2 decimals")
+	}
+	ref := strings.TrimSpace(r.ReferenceID)
+	if !referenceRe.MatchString(ref) {
+		fe.Add("reference_id", "is required: 1 to 64 letters, digits or . _ : -")
+	}
+	if err := fe.Err(); err != nil {
+		return nil, err
+	}
+	now = now.UTC()
+	return &Recharge{UserID: userID, APIKeyID: keyID, ReferenceID: ref, Mobile: mobile, Operator: op, Circle: circle,
+		Amount: amount, Status: StatusPending, CreatedAt: now, UpdatedAt: now}, nil
+}
+
+// Same reports whether o asks for the same recharge as r (a retry).
+func (r *Recharge) Same(o *Recharge) bool {
+	return r.Mobile == o.Mobile && r.Operator == o.Operator && r.Circle == o.Circle && r.Amount.Equal(o.Amount)
+}
+
+func knownOperator(code string) bool {
+	for _, o := range Operators {
+		if o.Code == code {
+			return true
+		}
+	}
+	return false
+}
+
+func knownCircle(code string) bool {
+	for _, c := range Circles {
+		if c.Code == code {
+			return true
+		}
+	}
+	return false
+}
+
+// Outcome is an operator's answer: pending (ask again later), success or failed.
+type Outcome struct {
+	Status      Status
+	OperatorRef string
+	Reason      string // why it failed
+}
+
+// Provider sends recharges to operators. Submit may answer pending; Check
+// asks again later. An error means no answer: the recharge stays pending
+// and is checked again (never refunded on a mere timeout, since the
+// operator may still have done it).
+type Provider interface {
+	Submit(ctx context.Context, r Recharge) (Outcome, error)
+	Check(ctx context.Context, r Recharge) (Outcome, error)
+}
+
+// Repository stores recharges.
+type Repository interface {
+	// Create inserts r; errs.ErrConflict when the user already used r.ReferenceID.
+	Create(ctx context.Context, r *Recharge) error
+	ByReference(ctx context.Context, userID uint64, referenceID string) (*Recharge, error)
+	ByID(ctx context.Context, id uint64) (*Recharge, error)
+	// Finish moves a pending recharge to success or failed; false when it
+	// was no longer pending (another worker finished it).
+	Finish(ctx context.Context, r *Recharge) (bool, error)
+	// Pending lists recharges still pending created before `before`.
+	Pending(ctx context.Context, before time.Time, limit int) ([]Recharge, error)
+	List(ctx context.Context, f Filter) ([]Recharge, int64, error)
+}
+
+// Filter selects recharges in a list.
+type Filter struct {
+	UserID   *uint64
+	Status   Status
+	From, To *time.Time
+	Page     int
+	PerPage  int
+}

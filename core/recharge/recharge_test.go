@@ -1,0 +1,67 @@
+package recharge_test
+
+import (
+	"testing"
+	"time"
+
+	"paygate/core/errs"
+	"paygate/core/recharge"
+)
+
+func TestCircles(t *testing.T) {
+	if len(recharge.Circles) != 22 {
+		t.Fatalf("%d circles, want India's 22", len(recharge.Circles))
+	}
+	seen := map[string]bool{}
+	for _, c := range recharge.Circles {
+		if seen[c.Code] {
+			t.Fatalf("circle %s listed twice", c.Code)
+		}
+		seen[c.Code] = true
+	}
+	for _, code := range []string{"delhi", "mumbai", "kolkata", "chennai", "maharashtra", "karnataka"} {
+		if !seen[code] {
+			t.Fatalf("circle %s missing (decisions part 7 names it)", code)
+		}
+	}
+}
+
+func TestNew(t *testing.T) {
+	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	ok := recharge.Request{Mobile: "9876543210", Operator: "Jio", Circle: "delhi", Amount: "239", ReferenceID: "order-77"}
+	r, err := recharge.New(ok, 1, 2, now)
+	if err != nil || r.Operator != "jio" || r.Status != recharge.StatusPending || r.Amount.String() != "239" {
+		t.Fatalf("New = %+v, %v", r, err)
+	}
+	for name, tc := range map[string]struct {
+		mut   func(*recharge.Request)
+		field string
+	}{
+		"9 digits":        {func(r *recharge.Request) { r.Mobile = "987654321" }, "mobile"},
+		"starts with 5":   {func(r *recharge.Request) { r.Mobile = "5876543210" }, "mobile"},
+		"operator":        {func(r *recharge.Request) { r.Operator = "idea" }, "operator"},
+		"circle":          {func(r *recharge.Request) { r.Circle = "london" }, "circle"},
+		"below minimum":   {func(r *recharge.Request) { r.Amount = "9.99" }, "amount"},
+		"above maximum":   {func(r *recharge.Request) { r.Amount = "10000.01" }, "amount"},
+		"three decimals":  {func(r *recharge.Request) { r.Amount = "20.001" }, "amount"},
+		"no reference":    {func(r *recharge.Request) { r.ReferenceID = "" }, "reference_id"},
+		"reference space": {func(r *recharge.Request) { r.ReferenceID = "a b" }, "reference_id"},
+	} {
+		req := ok
+		tc.mut(&req)
+		_, err := recharge.New(req, 1, 2, now)
+		e, isErr := errs.As(err)
+		if !isErr || len(e.Fields[tc.field]) == 0 || len(e.Fields) != 1 {
+			t.Errorf("%s: err %v, want one error on %s", name, err, tc.field)
+		}
+	}
+	a, _ := recharge.New(ok, 1, 2, now)
+	b := ok
+	b.Amount = "239.00"
+	same, _ := recharge.New(b, 1, 2, now)
+	b.Mobile = "9876543211"
+	other, _ := recharge.New(b, 1, 2, now)
+	if !a.Same(same) || a.Same(other) {
+		t.Fatal("Same: a retry with 239.00 is the same recharge; another number is not")
+	}
+}
