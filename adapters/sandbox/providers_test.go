@@ -1,0 +1,99 @@
+package sandbox_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/shopspring/decimal"
+
+	"paygate/adapters/sandbox"
+	"paygate/core/recharge"
+	"paygate/core/verification"
+)
+
+func aadhaar(prefix string) string { return prefix + fmt.Sprint(verification.VerhoeffDigit(prefix)) }
+
+func TestVerifierOutcomes(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name     string
+		req      verification.Request
+		verified bool
+		down     bool
+		nameIs   string
+	}{
+		{"bank ok", verification.Request{Type: "bank_account", AccountNumber: "123456781234", IFSC: "HDFC0001234"}, true, false, ""},
+		{"bank 0000", verification.Request{Type: "bank_account", AccountNumber: "123456780000", IFSC: "HDFC0001234"}, false, false, ""},
+		{"bank 9999", verification.Request{Type: "bank_account", AccountNumber: "123456789999", IFSC: "HDFC0001234"}, false, true, ""},
+		{"upi ok", verification.Request{Type: "upi", VPA: "rahul.sharma@okaxis"}, true, false, "Rahul Sharma"},
+		{"upi fail", verification.Request{Type: "upi", VPA: "failing@okaxis"}, false, false, ""},
+		{"upi down", verification.Request{Type: "upi", VPA: "down@okaxis"}, false, true, ""},
+		{"pan ok", verification.Request{Type: "pan", PAN: "ABCPE1234F"}, true, false, ""},
+		{"pan 0000", verification.Request{Type: "pan", PAN: "ABCPE0000F"}, false, false, ""},
+		{"pan wrong name", verification.Request{Type: "pan", PAN: "ABCPE1234F", Name: "Nobody Here"}, false, false, ""},
+		{"aadhaar ok", verification.Request{Type: "aadhaar", Aadhaar: aadhaar("23456781234")}, true, false, ""},
+		{"aadhaar 0000", verification.Request{Type: "aadhaar", Aadhaar: aadhaar("23456780000")}, false, false, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := tc.req.Validate(); err != nil {
+				t.Fatalf("test input is invalid: %v", err)
+			}
+			res, err := sandbox.Verifier{}.Verify(ctx, tc.req)
+			if tc.down {
+				if !errors.Is(err, sandbox.ErrSandboxOutage) {
+					t.Fatalf("err = %v, want an outage", err)
+				}
+				return
+			}
+			if err != nil || res.Verified != tc.verified || res.ReferenceID == "" {
+				t.Fatalf("Verify = %+v, %v", res, err)
+			}
+			if tc.verified && (res.NameAtSource == "" || (tc.nameIs != "" && res.NameAtSource != tc.nameIs)) {
+				t.Fatalf("name at source %q", res.NameAtSource)
+			}
+			again, _ := sandbox.Verifier{}.Verify(ctx, tc.req)
+			if again != res {
+				t.Fatalf("not deterministic: %+v then %+v", res, again)
+			}
+		})
+	}
+	// A PAN with the name at source given back is verified.
+	r := verification.Request{Type: "pan", PAN: "ABCPE1234F"}
+	first, _ := sandbox.Verifier{}.Verify(ctx, r)
+	r.Name = first.NameAtSource
+	if res, _ := (sandbox.Verifier{}).Verify(ctx, r); !res.Verified {
+		t.Fatalf("PAN with its own name: %+v", res)
+	}
+}
+
+func TestRechargerOutcomes(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		mobile, amount string
+		submit, check  recharge.Status
+		checkErr       bool
+	}{
+		{"9876543210", "239", recharge.StatusPending, recharge.StatusSuccess, false},
+		{"9876543210", "247.50", recharge.StatusPending, recharge.StatusFailed, false},
+		{"9876540000", "239", recharge.StatusFailed, recharge.StatusFailed, false},
+		{"9876549999", "239", recharge.StatusPending, "", true},
+	} {
+		r := recharge.Recharge{Mobile: tc.mobile, Operator: "jio", Amount: decimal.RequireFromString(tc.amount), ReferenceID: "r1"}
+		sub, err := sandbox.Recharger{}.Submit(ctx, r)
+		if err != nil || sub.Status != tc.submit {
+			t.Fatalf("%s/%s Submit = %+v, %v", tc.mobile, tc.amount, sub, err)
+		}
+		chk, err := sandbox.Recharger{}.Check(ctx, r)
+		if tc.checkErr {
+			if err == nil {
+				t.Fatalf("%s: Check answered %+v, want no answer", tc.mobile, chk)
+			}
+			continue
+		}
+		if err != nil || chk.Status != tc.check || (chk.Status == recharge.StatusSuccess) != (chk.OperatorRef != "") {
+			t.Fatalf("%s/%s Check = %+v, %v", tc.mobile, tc.amount, chk, err)
+		}
+	}
+}
