@@ -369,7 +369,7 @@ func TestOpenAPISchemasAcceptResponses(t *testing.T) {
 		{"doc", "ServiceDoc", toDocResponse(docRec)},
 		{"price", "Price", toPriceResponse(price)},
 		{"default price", "Price", toPriceResponse(&pricing.Price{ID: 6, ServiceID: 3, Status: pricing.StatusInactive})},
-		{"empty price list", "PriceList", listResponse[priceResponse]{Data: []priceResponse{}, Meta: listMeta{1, 0, 0}}},
+		{"empty price list", "PriceList", listResponse[priceResponse]{Data: []priceResponse{}, Meta: listMeta{1, 20, 0}}},
 		{"transaction", "Transaction", toTransactionResponse(entry)},
 		{"transaction list", "TransactionList", listResponse[transactionResponse]{Data: []transactionResponse{toTransactionResponse(entry)}, Meta: listMeta{1, 20, 1}}},
 		{"hit", "HitLog", toHitResponse(hit)},
