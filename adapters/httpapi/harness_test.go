@@ -179,6 +179,7 @@ var seq atomic.Int64
 // returns the user's id, token, and the key and secret.
 type customer struct {
 	id          uint64
+	email       string
 	token       string
 	key, secret string
 	keyID       uint64
@@ -192,7 +193,7 @@ func (e *env) newCustomer(role, plan, balance string) customer {
 		"name": "User", "email": email, "phone": fmt.Sprintf("98%08d", n), "password": "user-password-1",
 		"role": role, "status": "active", "plan": plan,
 	}), 201)
-	c := customer{id: u.num("id")}
+	c := customer{id: u.num("id"), email: email}
 	if balance != "0.00" {
 		e.must(e.do("POST", fmt.Sprintf("/api/v1/panel/users/%d/balance-adjustments", c.id), e.admin,
 			map[string]any{"type": "credit", "amount": balance, "description": "top-up"}), 201)

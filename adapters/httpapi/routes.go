@@ -55,6 +55,12 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	admin.PATCH("/pricing/:id", s.patchPricing)
 	admin.DELETE("/pricing/:id", s.deletePricing)
 
+	// Unknown panel paths are 404 for everyone. A group with middleware adds
+	// a catch-all that runs its middleware (so an anonymous caller would get
+	// 401); these, registered after every group, replace those catch-alls.
+	e.RouteNotFound("/api/v1/panel", echo.NotFoundHandler)
+	e.RouteNotFound("/api/v1/panel/*", echo.NotFoundHandler)
+
 	// Metered service calls: one endpoint per registered service slug.
 	e.Any("/api/v1/:slug", s.callService)
 

@@ -1,0 +1,291 @@
+package httpapi_test
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"paygate/adapters/httpapi"
+)
+
+// Authorization of the panel API: one row per registered panel route, with
+// the status each kind of caller gets. TestAuthzTableCoversEveryPanelRoute
+// fails when a route has no row, so a new route cannot ship without its
+// authorization checked.
+//
+// To add a route: append a row to authzTable with its method and the path
+// pattern as in api/openapi.yaml ("/api/v1/panel/things/{id}"), a request
+// builder for the caller's own resource (make a fresh one when the call
+// changes or deletes it), and the expected statuses. When callers own the
+// resource (keys, balance requests, ...), also give other (a resource of
+// authzFixture.victim) and otherWant (404 for non-admins: another user's
+// resource is "not found", never "forbidden").
+
+// actor is one kind of caller. The anonymous actor has no token and
+// addresses the admin's resources (with the admin's credentials on the
+// public routes).
+type actor struct {
+	name            string
+	token           string
+	id, keyID       uint64
+	email, password string
+}
+
+// statuses are the expected answers for anonymous, user, reseller, admin.
+type statuses [4]int
+
+// authzFixture is the data every row works on: three signed-in callers, a
+// victim whose resources the others must not reach, an active service with
+// docs and a default price, an inactive one, and a pricing row of the victim.
+type authzFixture struct {
+	e                 *env
+	actors            [4]actor // anonymous, user, reseller, admin
+	victim            customer
+	service, inactive uint64
+	victimPrice       uint64
+}
+
+type authzRequest struct {
+	path string
+	body any
+}
+
+type authzRow struct {
+	method, pattern string
+	own             func(f *authzFixture, a actor) authzRequest
+	want            statuses
+	other           func(f *authzFixture) authzRequest // nil: no per-owner resource
+	otherWant       statuses
+}
+
+const (
+	anonymous = iota
+	asUser
+	asReseller
+	asAdmin
+)
+
+var (
+	public      = statuses{200, 200, 200, 200}
+	signedIn    = statuses{401, 200, 200, 200}
+	adminOnly   = statuses{401, 403, 403, 200}
+	adminCreate = statuses{401, 403, 403, 201}
+	adminDelete = statuses{401, 403, 403, 204}
+)
+
+const panel = "/api/v1/panel"
+
+func path(format string, a ...any) authzRequest { return authzRequest{path: panel + fmt.Sprintf(format, a...)} }
+
+func (r authzRequest) with(body any) authzRequest { r.body = body; return r }
+
+var authzTable = []authzRow{
+	{method: "POST", pattern: "/auth/login", want: public, own: func(f *authzFixture, a actor) authzRequest {
+		return path("/auth/login").with(map[string]any{"email": a.email, "password": a.password})
+	}},
+	{method: "POST", pattern: "/auth/refresh", want: public, own: func(f *authzFixture, a actor) authzRequest {
+		return path("/auth/refresh").with(map[string]any{"refresh_token": f.refreshToken(a)})
+	}},
+	{method: "POST", pattern: "/auth/logout", want: statuses{401, 204, 204, 204}, own: func(f *authzFixture, a actor) authzRequest {
+		return path("/auth/logout").with(map[string]any{"refresh_token": f.refreshToken(a)})
+	}},
+	{method: "GET", pattern: "/auth/me", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return path("/auth/me") }},
+
+	{method: "GET", pattern: "/services", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return path("/services") }},
+	{method: "GET", pattern: "/services/{id}", want: signedIn,
+		own:   func(f *authzFixture, a actor) authzRequest { return path("/services/%d", f.service) },
+		other: func(f *authzFixture) authzRequest { return path("/services/%d", f.inactive) }, otherWant: statuses{401, 404, 404, 200}},
+	{method: "GET", pattern: "/services/{id}/docs", want: signedIn,
+		own:   func(f *authzFixture, a actor) authzRequest { return path("/services/%d/docs", f.service) },
+		other: func(f *authzFixture) authzRequest { return path("/services/%d/docs", f.inactive) }, otherWant: statuses{401, 404, 404, 200}},
+
+	{method: "GET", pattern: "/api-keys", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return path("/api-keys") }},
+	{method: "POST", pattern: "/api-keys", want: statuses{401, 201, 201, 201}, own: func(f *authzFixture, a actor) authzRequest {
+		return path("/api-keys").with(map[string]any{"name": "authz"})
+	}},
+	{method: "PATCH", pattern: "/api-keys/{id}", want: signedIn,
+		own:   func(f *authzFixture, a actor) authzRequest { return path("/api-keys/%d", f.newKey(a)).with(map[string]any{"name": "renamed"}) },
+		other: func(f *authzFixture) authzRequest { return path("/api-keys/%d", f.victim.keyID).with(map[string]any{"name": "mine now"}) }, otherWant: statuses{401, 404, 404, 404}},
+	{method: "DELETE", pattern: "/api-keys/{id}", want: signedIn,
+		own:   func(f *authzFixture, a actor) authzRequest { return path("/api-keys/%d", f.newKey(a)) },
+		other: func(f *authzFixture) authzRequest { return path("/api-keys/%d", f.victim.keyID) }, otherWant: statuses{401, 404, 404, 404}},
+	{method: "POST", pattern: "/api-keys/{id}/rotate-secret", want: signedIn,
+		own:   func(f *authzFixture, a actor) authzRequest { return path("/api-keys/%d/rotate-secret", f.newKey(a)) },
+		other: func(f *authzFixture) authzRequest { return path("/api-keys/%d/rotate-secret", f.victim.keyID) }, otherWant: statuses{401, 404, 404, 404}},
+
+	{method: "GET", pattern: "/transactions", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return path("/transactions") }},
+	{method: "GET", pattern: "/hit-logs", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return path("/hit-logs") }},
+
+	{method: "GET", pattern: "/users", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest { return path("/users") }},
+	{method: "POST", pattern: "/users", want: adminCreate, own: func(f *authzFixture, a actor) authzRequest {
+		return path("/users").with(newUserBody("active"))
+	}},
+	{method: "GET", pattern: "/users/{id}", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest { return path("/users/%d", f.victim.id) }},
+	{method: "PATCH", pattern: "/users/{id}", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest {
+		return path("/users/%d", f.newUser("active")).with(map[string]any{"name": "Renamed"})
+	}},
+	{method: "DELETE", pattern: "/users/{id}", want: adminDelete, own: func(f *authzFixture, a actor) authzRequest { return path("/users/%d", f.newUser("active")) }},
+	{method: "POST", pattern: "/users/{id}/activate", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest {
+		return path("/users/%d/activate", f.newUser("pending"))
+	}},
+	{method: "POST", pattern: "/users/{id}/block", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest { return path("/users/%d/block", f.newUser("active")) }},
+	{method: "POST", pattern: "/users/{id}/balance-adjustments", want: adminCreate, own: func(f *authzFixture, a actor) authzRequest {
+		return path("/users/%d/balance-adjustments", f.victim.id).with(map[string]any{"type": "credit", "amount": "1.00", "description": "authz"})
+	}},
+
+	{method: "POST", pattern: "/services", want: adminCreate, own: func(f *authzFixture, a actor) authzRequest {
+		return path("/services").with(newServiceBody())
+	}},
+	{method: "PATCH", pattern: "/services/{id}", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest {
+		return path("/services/%d", f.newService()).with(map[string]any{"name": "Renamed"})
+	}},
+	{method: "DELETE", pattern: "/services/{id}", want: adminDelete, own: func(f *authzFixture, a actor) authzRequest { return path("/services/%d", f.newService()) }},
+	{method: "PUT", pattern: "/services/{id}/docs", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest {
+		return path("/services/%d/docs", f.service).with(docBody())
+	}},
+	{method: "GET", pattern: "/services/{id}/pricing", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest { return path("/services/%d/pricing", f.service) }},
+	{method: "POST", pattern: "/services/{id}/pricing", want: adminCreate, own: func(f *authzFixture, a actor) authzRequest {
+		return path("/services/%d/pricing", f.newService()).with(map[string]any{"user_price": "0.5000"})
+	}},
+	{method: "PATCH", pattern: "/pricing/{id}", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest {
+		return path("/pricing/%d", f.victimPrice).with(map[string]any{"user_price": "0.3000"})
+	}},
+	{method: "DELETE", pattern: "/pricing/{id}", want: adminDelete, own: func(f *authzFixture, a actor) authzRequest {
+		return path("/pricing/%d", f.newPrice())
+	}},
+}
+
+func TestAuthzTableCoversEveryPanelRoute(t *testing.T) {
+	rows := map[string]bool{}
+	for _, r := range authzTable {
+		op := r.method + " " + panel + r.pattern
+		if rows[op] {
+			t.Errorf("authzTable has two rows for %s", op)
+		}
+		rows[op] = true
+	}
+	routes := httpapi.PanelRoutes()
+	if len(routes) < 20 {
+		t.Fatalf("only %d panel routes found: %v", len(routes), routes)
+	}
+	for _, op := range routes {
+		if !rows[op] {
+			t.Errorf("panel route %s has no row in authzTable (adapters/httpapi/authz_test.go)", op)
+		}
+	}
+	for op := range rows {
+		if !slices.Contains(routes, op) {
+			t.Errorf("authzTable has a row for %s, which is not a route", op)
+		}
+	}
+}
+
+func TestPanelAuthorization(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		f := newAuthzFixture(e)
+		for _, row := range authzTable {
+			for i, a := range f.actors {
+				owner := a
+				if i == anonymous {
+					owner = f.actors[asAdmin]
+				}
+				f.expect(a, row.method, row.own(f, owner), row.want[i], "own")
+			}
+			if row.other == nil {
+				continue
+			}
+			for i, a := range f.actors {
+				f.expect(a, row.method, row.other(f), row.otherWant[i], "another user's")
+			}
+		}
+	})
+}
+
+// expect makes one request as a and checks the status, and for refusals
+// the error code.
+func (f *authzFixture) expect(a actor, method string, req authzRequest, want int, what string) {
+	e := f.e
+	e.t.Helper()
+	r := e.do(method, req.path, a.token, req.body)
+	if r.status != want {
+		e.t.Errorf("%s %s (%s resource) as %s: status %d, want %d: %s", method, req.path, what, a.name, r.status, want, r.raw)
+		return
+	}
+	code := map[int]string{401: "unauthenticated", 403: "forbidden"}[want]
+	if code != "" && r.str("error") != code {
+		e.t.Errorf("%s %s as %s: error %q, want %q", method, req.path, a.name, r.str("error"), code)
+	}
+}
+
+func newAuthzFixture(e *env) *authzFixture {
+	e.t.Helper()
+	f := &authzFixture{e: e}
+	u := e.newCustomer("user", "starter", "5.00")
+	r := e.newCustomer("reseller", "starter", "5.00")
+	f.victim = e.newCustomer("user", "starter", "5.00")
+	me := e.must(e.do("GET", panel+"/auth/me", e.admin, nil), 200)
+	f.actors = [4]actor{
+		{name: "anonymous"},
+		{name: "user", token: u.token, id: u.id, keyID: u.keyID, email: u.email, password: "user-password-1"},
+		{name: "reseller", token: r.token, id: r.id, keyID: r.keyID, email: r.email, password: "user-password-1"},
+		{name: "admin", token: e.admin, id: me.num("id"), email: adminEmail, password: adminPassword},
+	}
+	f.service = e.newService("authz-open", "0.1000")
+	e.must(e.do("PUT", fmt.Sprintf(panel+"/services/%d/docs", f.service), e.admin, docBody()), 200)
+	f.inactive = e.newService("authz-hidden", "0.1000")
+	e.must(e.do("PUT", fmt.Sprintf(panel+"/services/%d/docs", f.inactive), e.admin, docBody()), 200)
+	e.must(e.do("PATCH", fmt.Sprintf(panel+"/services/%d", f.inactive), e.admin, map[string]any{"status": "inactive"}), 200)
+	f.victimPrice = e.must(e.do("POST", fmt.Sprintf(panel+"/services/%d/pricing", f.service), e.admin,
+		map[string]any{"user_id": f.victim.id, "user_price": "0.2000"}), 201).num("id")
+	return f
+}
+
+// refreshToken signs a in afresh.
+func (f *authzFixture) refreshToken(a actor) string {
+	f.e.t.Helper()
+	r := f.e.must(f.e.do("POST", panel+"/auth/login", "", map[string]any{"email": a.email, "password": a.password}), 200)
+	return r.str("refresh_token")
+}
+
+// newKey makes a key of a.
+func (f *authzFixture) newKey(a actor) uint64 {
+	f.e.t.Helper()
+	return f.e.must(f.e.do("POST", panel+"/api-keys", a.token, map[string]any{"name": "authz"}), 201).num("id")
+}
+
+func (f *authzFixture) newUser(status string) uint64 {
+	f.e.t.Helper()
+	return f.e.must(f.e.do("POST", panel+"/users", f.e.admin, newUserBody(status)), 201).num("id")
+}
+
+func (f *authzFixture) newService() uint64 {
+	f.e.t.Helper()
+	return f.e.must(f.e.do("POST", panel+"/services", f.e.admin, newServiceBody()), 201).num("id")
+}
+
+// newPrice makes a default pricing row on a new service.
+func (f *authzFixture) newPrice() uint64 {
+	f.e.t.Helper()
+	return f.e.must(f.e.do("POST", fmt.Sprintf(panel+"/services/%d/pricing", f.newService()), f.e.admin,
+		map[string]any{"user_price": "0.1000"}), 201).num("id")
+}
+
+func newUserBody(status string) map[string]any {
+	n := seq.Add(1)
+	return map[string]any{
+		"name": "Authz", "email": fmt.Sprintf("authz%d@example.com", n), "phone": fmt.Sprintf("97%08d", n),
+		"password": "user-password-1", "role": "user", "status": status,
+	}
+}
+
+func newServiceBody() map[string]any {
+	n := seq.Add(1)
+	return map[string]any{"name": "Authz", "slug": fmt.Sprintf("authz-%d", n), "category": "test", "provider_url": "https://example.com/x"}
+}
+
+func docBody() map[string]any {
+	return map[string]any{
+		"endpoint": "/api/v1/x", "method": "POST", "description": "Test", "request_params": map[string]any{},
+		"response_example": map[string]any{}, "error_codes": map[string]any{},
+	}
+}
