@@ -75,83 +75,91 @@ var (
 
 const panel = "/api/v1/panel"
 
-func path(format string, a ...any) authzRequest { return authzRequest{path: panel + fmt.Sprintf(format, a...)} }
+func panelReq(format string, a ...any) authzRequest {
+	return authzRequest{path: panel + fmt.Sprintf(format, a...)}
+}
 
 func (r authzRequest) with(body any) authzRequest { r.body = body; return r }
 
 var authzTable = []authzRow{
 	{method: "POST", pattern: "/auth/login", want: public, own: func(f *authzFixture, a actor) authzRequest {
-		return path("/auth/login").with(map[string]any{"email": a.email, "password": a.password})
+		return panelReq("/auth/login").with(map[string]any{"email": a.email, "password": a.password})
 	}},
 	{method: "POST", pattern: "/auth/refresh", want: public, own: func(f *authzFixture, a actor) authzRequest {
-		return path("/auth/refresh").with(map[string]any{"refresh_token": f.refreshToken(a)})
+		return panelReq("/auth/refresh").with(map[string]any{"refresh_token": f.refreshToken(a)})
 	}},
 	{method: "POST", pattern: "/auth/logout", want: statuses{401, 204, 204, 204}, own: func(f *authzFixture, a actor) authzRequest {
-		return path("/auth/logout").with(map[string]any{"refresh_token": f.refreshToken(a)})
+		return panelReq("/auth/logout").with(map[string]any{"refresh_token": f.refreshToken(a)})
 	}},
-	{method: "GET", pattern: "/auth/me", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return path("/auth/me") }},
+	{method: "GET", pattern: "/auth/me", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/auth/me") }},
 
-	{method: "GET", pattern: "/services", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return path("/services") }},
+	{method: "GET", pattern: "/services", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/services") }},
 	{method: "GET", pattern: "/services/{id}", want: signedIn,
-		own:   func(f *authzFixture, a actor) authzRequest { return path("/services/%d", f.service) },
-		other: func(f *authzFixture) authzRequest { return path("/services/%d", f.inactive) }, otherWant: statuses{401, 404, 404, 200}},
+		own:   func(f *authzFixture, a actor) authzRequest { return panelReq("/services/%d", f.service) },
+		other: func(f *authzFixture) authzRequest { return panelReq("/services/%d", f.inactive) }, otherWant: statuses{401, 404, 404, 200}},
 	{method: "GET", pattern: "/services/{id}/docs", want: signedIn,
-		own:   func(f *authzFixture, a actor) authzRequest { return path("/services/%d/docs", f.service) },
-		other: func(f *authzFixture) authzRequest { return path("/services/%d/docs", f.inactive) }, otherWant: statuses{401, 404, 404, 200}},
+		own:   func(f *authzFixture, a actor) authzRequest { return panelReq("/services/%d/docs", f.service) },
+		other: func(f *authzFixture) authzRequest { return panelReq("/services/%d/docs", f.inactive) }, otherWant: statuses{401, 404, 404, 200}},
 
-	{method: "GET", pattern: "/api-keys", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return path("/api-keys") }},
+	{method: "GET", pattern: "/api-keys", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/api-keys") }},
 	{method: "POST", pattern: "/api-keys", want: statuses{401, 201, 201, 201}, own: func(f *authzFixture, a actor) authzRequest {
-		return path("/api-keys").with(map[string]any{"name": "authz"})
+		return panelReq("/api-keys").with(map[string]any{"name": "authz"})
 	}},
 	{method: "PATCH", pattern: "/api-keys/{id}", want: signedIn,
-		own:   func(f *authzFixture, a actor) authzRequest { return path("/api-keys/%d", f.newKey(a)).with(map[string]any{"name": "renamed"}) },
-		other: func(f *authzFixture) authzRequest { return path("/api-keys/%d", f.victim.keyID).with(map[string]any{"name": "mine now"}) }, otherWant: statuses{401, 404, 404, 404}},
+		own: func(f *authzFixture, a actor) authzRequest {
+			return panelReq("/api-keys/%d", f.newKey(a)).with(map[string]any{"name": "renamed"})
+		},
+		other: func(f *authzFixture) authzRequest {
+			return panelReq("/api-keys/%d", f.victim.keyID).with(map[string]any{"name": "mine now"})
+		}, otherWant: statuses{401, 404, 404, 404}},
 	{method: "DELETE", pattern: "/api-keys/{id}", want: signedIn,
-		own:   func(f *authzFixture, a actor) authzRequest { return path("/api-keys/%d", f.newKey(a)) },
-		other: func(f *authzFixture) authzRequest { return path("/api-keys/%d", f.victim.keyID) }, otherWant: statuses{401, 404, 404, 404}},
+		own:   func(f *authzFixture, a actor) authzRequest { return panelReq("/api-keys/%d", f.newKey(a)) },
+		other: func(f *authzFixture) authzRequest { return panelReq("/api-keys/%d", f.victim.keyID) }, otherWant: statuses{401, 404, 404, 404}},
 	{method: "POST", pattern: "/api-keys/{id}/rotate-secret", want: signedIn,
-		own:   func(f *authzFixture, a actor) authzRequest { return path("/api-keys/%d/rotate-secret", f.newKey(a)) },
-		other: func(f *authzFixture) authzRequest { return path("/api-keys/%d/rotate-secret", f.victim.keyID) }, otherWant: statuses{401, 404, 404, 404}},
+		own: func(f *authzFixture, a actor) authzRequest {
+			return panelReq("/api-keys/%d/rotate-secret", f.newKey(a))
+		},
+		other: func(f *authzFixture) authzRequest { return panelReq("/api-keys/%d/rotate-secret", f.victim.keyID) }, otherWant: statuses{401, 404, 404, 404}},
 
-	{method: "GET", pattern: "/transactions", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return path("/transactions") }},
-	{method: "GET", pattern: "/hit-logs", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return path("/hit-logs") }},
+	{method: "GET", pattern: "/transactions", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/transactions") }},
+	{method: "GET", pattern: "/hit-logs", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/hit-logs") }},
 
-	{method: "GET", pattern: "/users", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest { return path("/users") }},
+	{method: "GET", pattern: "/users", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/users") }},
 	{method: "POST", pattern: "/users", want: adminCreate, own: func(f *authzFixture, a actor) authzRequest {
-		return path("/users").with(newUserBody("active"))
+		return panelReq("/users").with(newUserBody("active"))
 	}},
-	{method: "GET", pattern: "/users/{id}", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest { return path("/users/%d", f.victim.id) }},
+	{method: "GET", pattern: "/users/{id}", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/users/%d", f.victim.id) }},
 	{method: "PATCH", pattern: "/users/{id}", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest {
-		return path("/users/%d", f.newUser("active")).with(map[string]any{"name": "Renamed"})
+		return panelReq("/users/%d", f.newUser("active")).with(map[string]any{"name": "Renamed"})
 	}},
-	{method: "DELETE", pattern: "/users/{id}", want: adminDelete, own: func(f *authzFixture, a actor) authzRequest { return path("/users/%d", f.newUser("active")) }},
+	{method: "DELETE", pattern: "/users/{id}", want: adminDelete, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/users/%d", f.newUser("active")) }},
 	{method: "POST", pattern: "/users/{id}/activate", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest {
-		return path("/users/%d/activate", f.newUser("pending"))
+		return panelReq("/users/%d/activate", f.newUser("pending"))
 	}},
-	{method: "POST", pattern: "/users/{id}/block", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest { return path("/users/%d/block", f.newUser("active")) }},
+	{method: "POST", pattern: "/users/{id}/block", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/users/%d/block", f.newUser("active")) }},
 	{method: "POST", pattern: "/users/{id}/balance-adjustments", want: adminCreate, own: func(f *authzFixture, a actor) authzRequest {
-		return path("/users/%d/balance-adjustments", f.victim.id).with(map[string]any{"type": "credit", "amount": "1.00", "description": "authz"})
+		return panelReq("/users/%d/balance-adjustments", f.victim.id).with(map[string]any{"type": "credit", "amount": "1.00", "description": "authz"})
 	}},
 
 	{method: "POST", pattern: "/services", want: adminCreate, own: func(f *authzFixture, a actor) authzRequest {
-		return path("/services").with(newServiceBody())
+		return panelReq("/services").with(newServiceBody())
 	}},
 	{method: "PATCH", pattern: "/services/{id}", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest {
-		return path("/services/%d", f.newService()).with(map[string]any{"name": "Renamed"})
+		return panelReq("/services/%d", f.newService()).with(map[string]any{"name": "Renamed"})
 	}},
-	{method: "DELETE", pattern: "/services/{id}", want: adminDelete, own: func(f *authzFixture, a actor) authzRequest { return path("/services/%d", f.newService()) }},
+	{method: "DELETE", pattern: "/services/{id}", want: adminDelete, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/services/%d", f.newService()) }},
 	{method: "PUT", pattern: "/services/{id}/docs", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest {
-		return path("/services/%d/docs", f.service).with(docBody())
+		return panelReq("/services/%d/docs", f.service).with(docBody())
 	}},
-	{method: "GET", pattern: "/services/{id}/pricing", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest { return path("/services/%d/pricing", f.service) }},
+	{method: "GET", pattern: "/services/{id}/pricing", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/services/%d/pricing", f.service) }},
 	{method: "POST", pattern: "/services/{id}/pricing", want: adminCreate, own: func(f *authzFixture, a actor) authzRequest {
-		return path("/services/%d/pricing", f.newService()).with(map[string]any{"user_price": "0.5000"})
+		return panelReq("/services/%d/pricing", f.newService()).with(map[string]any{"user_price": "0.5000"})
 	}},
 	{method: "PATCH", pattern: "/pricing/{id}", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest {
-		return path("/pricing/%d", f.victimPrice).with(map[string]any{"user_price": "0.3000"})
+		return panelReq("/pricing/%d", f.victimPrice).with(map[string]any{"user_price": "0.3000"})
 	}},
 	{method: "DELETE", pattern: "/pricing/{id}", want: adminDelete, own: func(f *authzFixture, a actor) authzRequest {
-		return path("/pricing/%d", f.newPrice())
+		return panelReq("/pricing/%d", f.newPrice())
 	}},
 }
 
