@@ -297,3 +297,169 @@ func docBody() map[string]any {
 		"response_example": map[string]any{}, "error_codes": map[string]any{},
 	}
 }
+
+// TestRevokedAccountsLoseTheirTokens: blocking, soft-deleting or demoting a
+// user takes effect on their very next request, with the tokens they hold.
+func TestRevokedAccountsLoseTheirTokens(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		e.newService("revoked", "0.1000")
+		signIn := func(email, password string) (access, refresh string) {
+			r := e.must(e.do("POST", panel+"/auth/login", "", map[string]any{"email": email, "password": password}), 200)
+			return r.str("access_token"), r.str("refresh_token")
+		}
+		expect := func(r resp, status int, code string) {
+			t.Helper()
+			if r.status != status || r.str("error") != code {
+				t.Fatalf("status %d error %q, want %d %q: %s", r.status, r.str("error"), status, code, r.raw)
+			}
+		}
+		me := func(token string) resp { return e.do("GET", panel+"/auth/me", token, nil) }
+		refresh := func(token string) resp {
+			return e.do("POST", panel+"/auth/refresh", "", map[string]any{"refresh_token": token})
+		}
+		login := func(email string) resp {
+			return e.do("POST", panel+"/auth/login", "", map[string]any{"email": email, "password": "user-password-1"})
+		}
+
+		// Blocked: both tokens stop at once, and stay dead after reactivation.
+		b := e.newCustomer("user", "starter", "5.00")
+		access, rt := signIn(b.email, "user-password-1")
+		e.must(me(access), 200)
+		e.must(e.call(b, "revoked", map[string]any{}), 200)
+		e.must(e.do("POST", fmt.Sprintf(panel+"/users/%d/block", b.id), e.admin, nil), 200)
+		expect(me(access), 401, "unauthenticated")
+		expect(me(b.token), 401, "unauthenticated")
+		expect(refresh(rt), 401, "invalid_refresh_token")
+		expect(login(b.email), 403, "account_not_active")
+		expect(e.call(b, "revoked", map[string]any{}), 403, "account_not_active")
+		e.must(e.do("POST", fmt.Sprintf(panel+"/users/%d/activate", b.id), e.admin, nil), 200)
+		expect(refresh(rt), 401, "invalid_refresh_token")
+		e.must(login(b.email), 200)
+
+		// Set back to pending by a patch: the same.
+		p := e.newCustomer("reseller", "starter", "0.00")
+		access, rt = signIn(p.email, "user-password-1")
+		e.must(e.do("PATCH", fmt.Sprintf(panel+"/users/%d", p.id), e.admin, map[string]any{"status": "pending"}), 200)
+		expect(me(access), 401, "unauthenticated")
+		expect(refresh(rt), 401, "invalid_refresh_token")
+
+		// Soft-deleted: tokens, login and keys all fail as unknown.
+		d := e.newCustomer("user", "starter", "5.00")
+		access, rt = signIn(d.email, "user-password-1")
+		e.must(e.do("DELETE", fmt.Sprintf(panel+"/users/%d", d.id), e.admin, nil), 204)
+		expect(me(access), 401, "unauthenticated")
+		expect(refresh(rt), 401, "invalid_refresh_token")
+		expect(login(d.email), 401, "invalid_credentials")
+		expect(e.call(d, "revoked", map[string]any{}), 401, "invalid_credentials")
+
+		// Demoted admin: the role is read per request, not from the token.
+		body := newUserBody("active")
+		body["role"] = "admin"
+		a := e.must(e.do("POST", panel+"/users", e.admin, body), 201)
+		access, _ = signIn(body["email"].(string), "user-password-1")
+		e.must(e.do("GET", panel+"/users", access, nil), 200)
+		e.must(e.do("PATCH", fmt.Sprintf(panel+"/users/%d", a.num("id")), e.admin, map[string]any{"role": "user"}), 200)
+		expect(e.do("GET", panel+"/users", access, nil), 403, "forbidden")
+		if r := e.must(me(access), 200); r.str("role") != "user" {
+			t.Fatalf("demoted admin's role %q", r.str("role"))
+		}
+	})
+}
+
+// TestListsAreScopedToTheCaller: a non-admin's lists hold only their own
+// rows whatever filter they send; an admin sees everyone's or one user's.
+func TestListsAreScopedToTheCaller(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		e.newService("scoped", "0.1000")
+		a := e.newCustomer("user", "starter", "5.00")
+		b := e.newCustomer("reseller", "starter", "5.00")
+		e.must(e.call(a, "scoped", map[string]any{}), 200)
+		for range 2 {
+			e.must(e.call(b, "scoped", map[string]any{}), 200)
+		}
+		// Rows per user: transactions = the top-up + one debit per call.
+		own := map[uint64]struct{ tx, hits int }{a.id: {2, 1}, b.id: {3, 2}}
+
+		for _, c := range []customer{a, b} {
+			other := a
+			if c.id == a.id {
+				other = b
+			}
+			for _, q := range []string{"", fmt.Sprintf("?user_id=%d", other.id), fmt.Sprintf("?user_id=%d&per_page=100", other.id)} {
+				for list, want := range map[string]int{"/transactions": own[c.id].tx, "/hit-logs": own[c.id].hits} {
+					r := e.must(e.do("GET", panel+list+q, c.token, nil), 200)
+					rows := r.body["data"].([]any)
+					for _, row := range rows {
+						if id := uint64(row.(map[string]any)["user_id"].(float64)); id != c.id {
+							t.Errorf("%s%s as user %d lists a row of user %d", list, q, c.id, id)
+						}
+					}
+					if total := r.body["meta"].(map[string]any)["total"].(float64); len(rows) != want || int(total) != want {
+						t.Errorf("%s%s as user %d: %d rows, total %v, want %d", list, q, c.id, len(rows), total, want)
+					}
+				}
+				if got, want := keyIDs(e, c.token, q), keyIDs(e, c.token, ""); !slices.Equal(got, want) || slices.Contains(got, other.keyID) {
+					t.Errorf("/api-keys%s as user %d: keys %v, want their own %v", q, c.id, got, want)
+				}
+			}
+			// Another user's key as a filter finds nothing.
+			r := e.must(e.do("GET", fmt.Sprintf(panel+"/hit-logs?api_key_id=%d", other.keyID), c.token, nil), 200)
+			if n := len(r.body["data"].([]any)); n != 0 {
+				t.Errorf("hit-logs filtered by another user's key: %d rows", n)
+			}
+		}
+
+		// The admin: one user's rows with user_id, everyone's without.
+		for _, c := range []customer{a, b} {
+			for list, want := range map[string]int{"/transactions": own[c.id].tx, "/hit-logs": own[c.id].hits} {
+				r := e.must(e.do("GET", fmt.Sprintf(panel+"%s?user_id=%d", list, c.id), e.admin, nil), 200)
+				rows := r.body["data"].([]any)
+				for _, row := range rows {
+					if id := uint64(row.(map[string]any)["user_id"].(float64)); id != c.id {
+						t.Errorf("admin %s?user_id=%d lists a row of user %d", list, c.id, id)
+					}
+				}
+				if len(rows) != want {
+					t.Errorf("admin %s?user_id=%d: %d rows, want %d", list, c.id, len(rows), want)
+				}
+			}
+		}
+		all := e.must(e.do("GET", panel+"/hit-logs", e.admin, nil), 200)
+		if n := len(all.body["data"].([]any)); n != 3 {
+			t.Errorf("admin sees %d hit log rows, want 3", n)
+		}
+	})
+}
+
+// TestUnknownPanelPathsAre404: a path or method the panel does not have is
+// 404 with the error body for every caller, signed in or not.
+func TestUnknownPanelPathsAre404(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		c := e.newCustomer("user", "starter", "0.00")
+		for _, tok := range []string{"", "not-a-token", c.token, e.admin} {
+			for _, rt := range [][2]string{
+				{"GET", panel + "/nothing-here"}, {"GET", panel + "/"}, {"POST", panel + "/users/1/nothing"},
+				{"PATCH", panel + "/auth/me"}, {"DELETE", panel + "/services"}, {"GET", panel + "/auth/login"},
+				{"GET", "/api/nothing"},
+			} {
+				r := e.doUnknown(rt[0], rt[1], tok, nil)
+				if r.status != 404 || r.str("error") != "not_found" {
+					t.Errorf("%s %s with token %.10q: %d %s", rt[0], rt[1], tok, r.status, r.raw)
+				}
+			}
+			// /api/v1/panel itself reads as the metered path of the reserved slug "panel".
+			if r := e.do("GET", panel, tok, nil); r.status != 404 {
+				t.Errorf("GET %s with token %.10q: %d %s", panel, tok, r.status, r.raw)
+			}
+		}
+	})
+}
+
+func keyIDs(e *env, token, query string) []uint64 {
+	e.t.Helper()
+	var ids []uint64
+	for _, k := range e.must(e.do("GET", panel+"/api-keys"+query, token, nil), 200).body["data"].([]any) {
+		ids = append(ids, uint64(k.(map[string]any)["id"].(float64)))
+	}
+	return ids
+}

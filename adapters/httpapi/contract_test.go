@@ -66,6 +66,27 @@ func outsideContract(req *http.Request) *http.Request {
 	return req.WithContext(context.WithValue(req.Context(), outsideContractKey{}, true))
 }
 
+// findRoute finds the documented operation of req. The legacy router is
+// lenient (it matches "/services" to "/services/{id}" with an empty id, and
+// ignores a trailing slash), so the match must also spell the path exactly.
+func (c *contract) findRoute(req *http.Request) (*routers.Route, map[string]string, error) {
+	route, params, err := c.router.FindRoute(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	path := route.Path
+	for name, value := range params {
+		if value == "" {
+			return nil, nil, fmt.Errorf("path parameter %s is empty", name)
+		}
+		path = strings.ReplaceAll(path, "{"+name+"}", value)
+	}
+	if path != req.URL.Path {
+		return nil, nil, fmt.Errorf("no operation has exactly this path (nearest: %s)", route.Path)
+	}
+	return route, params, nil
+}
+
 // check validates one response against the document.
 func (c *contract) check(req *http.Request, status int, header http.Header, body []byte) error {
 	if outsideAPI(req.URL.Path) {
@@ -74,7 +95,7 @@ func (c *contract) check(req *http.Request, status int, header http.Header, body
 	if req.Context().Value(outsideContractKey{}) != nil {
 		return c.checkUnknown(req, status, header, body)
 	}
-	route, params, err := c.router.FindRoute(req)
+	route, params, err := c.findRoute(req)
 	if err != nil {
 		return fmt.Errorf("%s %s is not an operation of api/openapi.yaml: %v", req.Method, req.URL.Path, err)
 	}
@@ -99,7 +120,7 @@ func (c *contract) check(req *http.Request, status int, header http.Header, body
 // checkUnknown: a request outside the document gets 404 or 405 with the
 // common error body, and is not served by any documented operation.
 func (c *contract) checkUnknown(req *http.Request, status int, header http.Header, body []byte) error {
-	if _, _, err := c.router.FindRoute(req); err == nil {
+	if _, _, err := c.findRoute(req); err == nil {
 		return fmt.Errorf("%s %s is marked outside the contract but is a documented operation", req.Method, req.URL.Path)
 	}
 	if status != http.StatusNotFound && status != http.StatusMethodNotAllowed {
@@ -194,6 +215,8 @@ func TestContractCheckCanFail(t *testing.T) {
 		{"undocumented route", "GET", "/api/v1/panel/nowhere", false, 200, `{}`, false},
 		{"error body with an extra field", "GET", "/api/v1/panel/services/3", false, 404, `{"success":false,"message":"x","error":"not_found","stack":"..."}`, false},
 		{"unknown path, 404 error body", "GET", "/api/v1/panel/nowhere", true, 404, notFound, true},
+		{"path without its last parameter", "DELETE", "/api/v1/panel/services", false, 404, notFound, false},
+		{"trailing slash", "GET", "/api/v1/panel/services/", false, 200, `{"data":[],"meta":{"page":1,"per_page":20,"total":0}}`, false},
 		{"unknown path, 200", "GET", "/api/v1/panel/nowhere", true, 200, `{}`, false},
 		{"unknown path, not the error body", "GET", "/api/v1/panel/nowhere", true, 404, `{"message":"Not Found"}`, false},
 		{"documented operation marked unknown", "GET", "/api/v1/panel/auth/me", true, 404, notFound, false},
