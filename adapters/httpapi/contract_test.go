@@ -42,6 +42,11 @@ var loadContract = sync.OnceValues(func() (*contract, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load api/openapi.yaml: %w", err)
 	}
+	// Bodies that are files, not data to decode: the document itself, the
+	// docs page, and uploaded images and PDFs.
+	for _, ct := range []string{"application/yaml", "text/html", "image/png", "image/jpeg", "image/webp", "application/pdf"} {
+		openapi3filter.RegisterBodyDecoder(ct, openapi3filter.FileBodyDecoder)
+	}
 	// The document's only server is "/": match on the path alone.
 	doc.Servers = nil
 	router, err := legacy.NewRouter(doc)
@@ -237,4 +242,17 @@ func TestContractCheckCanFail(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDocumentServedEndToEnd fetches the document and its page through the
+// contract-checking client.
+func TestDocumentServedEndToEnd(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		if r := e.must(e.do("GET", "/api/openapi.yaml", "", nil), 200); r.raw != string(api.OpenAPI) {
+			t.Error("GET /api/openapi.yaml is not api/openapi.yaml")
+		}
+		if r := e.must(e.do("GET", "/api/docs", "", nil), 200); !strings.Contains(r.raw, "/api/v1/panel/auth/login") {
+			t.Error("GET /api/docs does not list the operations")
+		}
+	})
 }
