@@ -428,6 +428,20 @@ func TestListsAreScopedToTheCaller(t *testing.T) {
 		if n := len(all.body["data"].([]any)); n != 3 {
 			t.Errorf("admin sees %d hit log rows, want 3", n)
 		}
+
+		// Inactive services are the admin's alone, whatever status is asked for.
+		hidden := e.newService("scoped-hidden", "0.1000")
+		e.must(e.do("PATCH", fmt.Sprintf(panel+"/services/%d", hidden), e.admin, map[string]any{"status": "inactive"}), 200)
+		for _, q := range []string{"", "?status=inactive"} {
+			for _, row := range e.must(e.do("GET", panel+"/services"+q, a.token, nil), 200).body["data"].([]any) {
+				if row.(map[string]any)["status"] != "active" {
+					t.Errorf("/services%s as a user lists %v", q, row)
+				}
+			}
+		}
+		if n := e.must(e.do("GET", panel+"/services?status=inactive", e.admin, nil), 200).body["meta"].(map[string]any)["total"]; n != float64(1) {
+			t.Errorf("admin lists %v inactive services, want 1", n)
+		}
 	})
 }
 
