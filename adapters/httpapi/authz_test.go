@@ -13,10 +13,11 @@ import (
 // fails when a route has no row, so a new route cannot ship without its
 // authorization checked.
 //
-// To add a route: append a row to authzTable with its method and the path
-// pattern as in api/openapi.yaml ("/api/v1/panel/things/{id}"), a request
+// To add a route: append a row to authzTable with its method, its path
+// after /api/v1/panel as in api/openapi.yaml ("/things/{id}"), a request
 // builder for the caller's own resource (make a fresh one when the call
-// changes or deletes it), and the expected statuses. When callers own the
+// changes or deletes it), and the expected statuses (anonymous, user,
+// reseller, admin; see signedIn, adminOnly, ...). When callers own the
 // resource (keys, balance requests, ...), also give other (a resource of
 // authzFixture.victim) and otherWant (404 for non-admins: another user's
 // resource is "not found", never "forbidden").
