@@ -35,13 +35,14 @@ type env struct {
 	handler  atomic.Value // func(w, r)
 	admin    string       // admin access token
 	logs     *lockedWriter
+	client   *http.Client // checks every response against api/openapi.yaml
 }
 
 const adminEmail, adminPassword = "admin@example.com", "admin-password-1"
 
 func newEnv(t *testing.T, store *mysqlstore.Store) *env {
 	t.Helper()
-	e := &env{t: t, store: store, logs: &lockedWriter{w: &bytes.Buffer{}}}
+	e := &env{t: t, store: store, logs: &lockedWriter{w: &bytes.Buffer{}}, client: contractClient(t)}
 	e.setUpstream(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"message_id":"m1","status":"queued"}`)
@@ -106,9 +107,24 @@ func (r resp) num(k string) uint64 {
 	return uint64(f)
 }
 
-var client = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256}, Timeout: 30 * time.Second}
+// transport is shared by the envs' clients (see contractClient).
+var transport = &http.Transport{MaxIdleConnsPerHost: 256}
 
+// do sends one request through the contract-checking client: a response
+// that api/openapi.yaml does not describe fails the test.
 func (e *env) do(method, path, bearer string, body any, headers ...string) resp {
+	e.t.Helper()
+	return e.send(false, method, path, bearer, body, headers...)
+}
+
+// doUnknown sends a request to a path or method the API does not have; the
+// answer must be 404 or 405 with the common error body.
+func (e *env) doUnknown(method, path, bearer string, body any, headers ...string) resp {
+	e.t.Helper()
+	return e.send(true, method, path, bearer, body, headers...)
+}
+
+func (e *env) send(unknown bool, method, path, bearer string, body any, headers ...string) resp {
 	e.t.Helper()
 	var rd io.Reader
 	switch b := body.(type) {
@@ -129,7 +145,10 @@ func (e *env) do(method, path, bearer string, body any, headers ...string) resp 
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}
-	res, err := client.Do(req)
+	if unknown {
+		req = outsideContract(req)
+	}
+	res, err := e.client.Do(req)
 	if err != nil {
 		e.t.Fatalf("%s %s: %v", method, path, err)
 	}
@@ -160,6 +179,7 @@ var seq atomic.Int64
 // returns the user's id, token, and the key and secret.
 type customer struct {
 	id          uint64
+	email       string
 	token       string
 	key, secret string
 	keyID       uint64
@@ -173,7 +193,7 @@ func (e *env) newCustomer(role, plan, balance string) customer {
 		"name": "User", "email": email, "phone": fmt.Sprintf("98%08d", n), "password": "user-password-1",
 		"role": role, "status": "active", "plan": plan,
 	}), 201)
-	c := customer{id: u.num("id")}
+	c := customer{id: u.num("id"), email: email}
 	if balance != "0.00" {
 		e.must(e.do("POST", fmt.Sprintf("/api/v1/panel/users/%d/balance-adjustments", c.id), e.admin,
 			map[string]any{"type": "credit", "amount": balance, "description": "top-up"}), 201)

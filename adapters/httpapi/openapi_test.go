@@ -228,6 +228,67 @@ func jsonFields(t reflect.Type) map[string]bool {
 	return out
 }
 
+// nullableFields lists the JSON names of the always-written fields that can
+// hold null: pointers and raw JSON. (Maps and slices are left out: their
+// converters write empty ones where the document says so.)
+func nullableFields(t reflect.Type) []string {
+	var out []string
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if f.Anonymous && tag == "" {
+			out = append(out, nullableFields(f.Type)...)
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		if !f.IsExported() || name == "-" || strings.Contains(","+opts+",", ",omitempty,") {
+			continue
+		}
+		if f.Type.Kind() == reflect.Pointer || f.Type == reflect.TypeOf(json.RawMessage(nil)) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// TestOpenAPIErrorResponses: every 4xx and 5xx answer of the API is the
+// common error body, every operation documents 500, every signed-in
+// operation 401, and every operation that reads a JSON body 400, 413 and 422.
+func TestOpenAPIErrorResponses(t *testing.T) {
+	doc := loadOpenAPI(t)
+	errorRef := "#/components/schemas/Error"
+	for path, item := range doc.Paths.Map() {
+		operator := path == "/healthz" || path == "/readyz" || path == "/api/openapi.yaml" || path == "/api/docs"
+		for method, op := range item.Operations() {
+			name := method + " " + path
+			for code, r := range op.Responses.Map() {
+				if code < "400" || operator {
+					continue
+				}
+				mt := r.Value.Content.Get("application/json")
+				if mt == nil || mt.Schema == nil || mt.Schema.Ref != errorRef {
+					t.Errorf("%s: response %s is not the common error body %s", name, code, errorRef)
+				}
+			}
+			if operator {
+				continue
+			}
+			want := []string{"500"}
+			if op.Security != nil && slices.ContainsFunc(*op.Security, func(r openapi3.SecurityRequirement) bool { _, ok := r["panelBearer"]; return ok }) {
+				want = append(want, "401")
+			}
+			if op.RequestBody != nil {
+				want = append(want, "400", "413", "422")
+			}
+			for _, code := range want {
+				if op.Responses.Value(code) == nil {
+					t.Errorf("%s does not document %s", name, code)
+				}
+			}
+		}
+	}
+}
+
 // schemaObject returns the object schema of a component, through allOf.
 func schemaObject(t *testing.T, doc *openapi3.T, name string) *openapi3.Schema {
 	t.Helper()
@@ -294,6 +355,13 @@ func TestOpenAPISchemasMatchDTOs(t *testing.T) {
 				}
 				if tc.response && always != slices.Contains(s.Required, name) {
 					t.Errorf("schema %s: %q required = %v, but the DTO always writes it = %v", tc.schema, name, !always, always)
+				}
+			}
+			if tc.response {
+				for _, name := range nullableFields(reflect.TypeOf(tc.dto)) {
+					if p := s.Properties[name]; p != nil && p.Value != nil && !p.Value.Nullable {
+						t.Errorf("schema %s: %q can be written as null (%T) but is not nullable", tc.schema, name, tc.dto)
+					}
 				}
 			}
 			for name := range s.Properties {
@@ -369,7 +437,7 @@ func TestOpenAPISchemasAcceptResponses(t *testing.T) {
 		{"doc", "ServiceDoc", toDocResponse(docRec)},
 		{"price", "Price", toPriceResponse(price)},
 		{"default price", "Price", toPriceResponse(&pricing.Price{ID: 6, ServiceID: 3, Status: pricing.StatusInactive})},
-		{"empty price list", "PriceList", listResponse[priceResponse]{Data: []priceResponse{}, Meta: listMeta{1, 0, 0}}},
+		{"empty price list", "PriceList", listResponse[priceResponse]{Data: []priceResponse{}, Meta: listMeta{1, 20, 0}}},
 		{"transaction", "Transaction", toTransactionResponse(entry)},
 		{"transaction list", "TransactionList", listResponse[transactionResponse]{Data: []transactionResponse{toTransactionResponse(entry)}, Meta: listMeta{1, 20, 1}}},
 		{"hit", "HitLog", toHitResponse(hit)},

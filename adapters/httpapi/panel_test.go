@@ -195,7 +195,7 @@ func TestHealthAndUnknownRoutes(t *testing.T) {
 	each(t, func(t *testing.T, e *env) {
 		e.must(e.do("GET", "/healthz", "", nil), 200)
 		e.must(e.do("GET", "/readyz", "", nil), 200)
-		r := e.do("GET", "/api/v1/panel/nothing-here", e.admin, nil)
+		r := e.doUnknown("GET", "/api/v1/panel/nothing-here", e.admin, nil)
 		if r.status != 404 || r.body["success"] != false {
 			t.Fatalf("%d %s", r.status, r.raw)
 		}

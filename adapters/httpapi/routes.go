@@ -56,6 +56,11 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	admin.DELETE("/pricing/:id", s.deletePricing)
 
 	admin.GET("/audit-logs", s.listAudit)
+	// Unknown panel paths are 404 for everyone. A group with middleware adds
+	// a catch-all that runs its middleware (so an anonymous caller would get
+	// 401); these, registered after every group, replace those catch-alls.
+	e.RouteNotFound("/api/v1/panel", echo.NotFoundHandler)
+	e.RouteNotFound("/api/v1/panel/*", echo.NotFoundHandler)
 
 	// Metered service calls: one endpoint per registered service slug.
 	e.Any("/api/v1/:slug", s.callService)
