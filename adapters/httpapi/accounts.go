@@ -168,7 +168,9 @@ func (n *nullableString) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-func (n nullableString) patch() app.Nullable[string] { return app.Nullable[string]{Set: n.set, Value: n.value} }
+func (n nullableString) patch() app.Nullable[string] {
+	return app.Nullable[string]{Set: n.set, Value: n.value}
+}
 
 type patchMeRequest struct {
 	Name            *string        `json:"name" validate:"omitempty,max=255"`
