@@ -38,13 +38,12 @@ type session struct {
 // fakeSMTP is a tiny SMTP server on loopback: EHLO, optional STARTTLS,
 // AUTH PLAIN, MAIL, RCPT, DATA, QUIT.
 type fakeSMTP struct {
-	ln        net.Listener
-	tls       *tls.Config // nil: STARTTLS not offered
-	rejectTo  bool
-	mu        sync.Mutex
-	sessions  []*session
-	wg        sync.WaitGroup
-	closeOnce sync.Once
+	ln       net.Listener
+	tls      *tls.Config // nil: STARTTLS not offered
+	rejectTo bool
+	mu       sync.Mutex
+	sessions []*session
+	wg       sync.WaitGroup
 }
 
 func newFakeSMTP(t *testing.T, tlsCfg *tls.Config) *fakeSMTP {
