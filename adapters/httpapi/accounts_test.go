@@ -516,3 +516,16 @@ func TestPatchMe(t *testing.T) {
 		e.must(e.do("PATCH", "/api/v1/panel/auth/me", "", map[string]any{"name": "x"}), 401)
 	})
 }
+
+func TestExpiredSessionIsRefusedAndRemoved(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		c := e.newCustomer("user", "starter", "0.00")
+		s := e.signIn(e.customerEmail(c), "user-password-1")
+		e.skew.Store(int64(31 * 24 * time.Hour)) // past the 30-day refresh lifetime
+		e.must(e.do("POST", "/api/v1/panel/auth/refresh", "", map[string]any{"refresh_token": s.refresh}), 401)
+		e.skew.Store(0)
+		// The session is gone, so its still-young access token is refused too.
+		e.must(e.do("GET", "/api/v1/panel/auth/me", s.access, nil), 401)
+		e.must(e.do("GET", "/api/v1/panel/auth/me", c.token, nil), 200)
+	})
+}

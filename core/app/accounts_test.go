@@ -292,7 +292,8 @@ func TestRefreshAndAuthenticateFollowTheSession(t *testing.T) {
 	f.sessions.EXPECT().ByHash(mock.Anything, session.Hash("rt_old")).Return(&session.Token{ID: 41, UserID: 5, ExpiresAt: f.now}, nil)
 	f.users.EXPECT().ByID(mock.Anything, uint64(5)).Return(u, nil)
 
-	// Expired: refused before any rotation.
+	// Expired: refused before any rotation, and its row removed.
+	f.sessions.EXPECT().Delete(mock.Anything, uint64(41)).Return(true, nil).Once()
 	if _, err := f.app.Refresh(ctx, "rt_old"); !errors.Is(err, session.ErrInvalidRefresh) {
 		t.Fatalf("expired: %v", err)
 	}

@@ -77,6 +77,10 @@ func (a *App) Refresh(ctx context.Context, refreshToken string) (*Login, error) 
 	}
 	now := a.now()
 	if !t.Live(now) {
+		// An expired session is dead: its row goes now rather than never.
+		if _, err := a.st.Sessions.Delete(ctx, t.ID); err != nil {
+			return nil, fmt.Errorf("remove expired session: %w", err)
+		}
 		return nil, session.ErrInvalidRefresh
 	}
 	u, err := a.st.Users.ByID(ctx, t.UserID)
