@@ -14,7 +14,10 @@ import (
 	"paygate/core/user"
 )
 
-const ctxUser = "user"
+const (
+	ctxUser    = "user"
+	ctxSession = "session_id"
+)
 
 // signedIn requires a valid panel access token of an active user.
 func (s *server) signedIn(next echo.HandlerFunc) echo.HandlerFunc {
@@ -24,11 +27,12 @@ func (s *server) signedIn(next echo.HandlerFunc) echo.HandlerFunc {
 		if !ok || tok == "" {
 			return errs.ErrUnauthorized
 		}
-		u, err := s.app.Authenticate(c.Request().Context(), strings.TrimSpace(tok))
+		u, sid, err := s.app.Authenticate(c.Request().Context(), strings.TrimSpace(tok))
 		if err != nil {
 			return err
 		}
 		c.Set(ctxUser, u)
+		c.Set(ctxSession, sid)
 		return next(c)
 	}
 }
@@ -50,6 +54,12 @@ func adminOnly(next echo.HandlerFunc) echo.HandlerFunc {
 func caller(c echo.Context) *user.User {
 	u, _ := c.Get(ctxUser).(*user.User)
 	return u
+}
+
+// callerSession is the id of the session the caller's access token belongs to.
+func callerSession(c echo.Context) uint64 {
+	id, _ := c.Get(ctxSession).(uint64)
+	return id
 }
 
 type loginRequest struct {
@@ -100,7 +110,7 @@ func (s *server) refresh(c echo.Context) error {
 	if err := s.bind(c, &req); err != nil {
 		return err
 	}
-	l, err := s.app.Refresh(c.Request().Context(), req.RefreshToken, c.Request().UserAgent())
+	l, err := s.app.Refresh(c.Request().Context(), req.RefreshToken)
 	if err != nil {
 		return err
 	}

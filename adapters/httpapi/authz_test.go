@@ -93,6 +93,30 @@ var authzTable = []authzRow{
 		return panelReq("/auth/logout").with(map[string]any{"refresh_token": f.refreshToken(a)})
 	}},
 	{method: "GET", pattern: "/auth/me", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/auth/me") }},
+	{method: "PATCH", pattern: "/auth/me", want: signedIn, own: func(f *authzFixture, a actor) authzRequest {
+		return panelReq("/auth/me").with(map[string]any{"name": "Renamed Self"})
+	}},
+	{method: "POST", pattern: "/auth/register", want: statuses{201, 201, 201, 201}, own: func(f *authzFixture, a actor) authzRequest {
+		n := seq.Add(1)
+		return panelReq("/auth/register").with(map[string]any{"name": "Newcomer", "email": fmt.Sprintf("new%d@example.com", n),
+			"phone": fmt.Sprintf("97%08d", n), "password": "newcomer-password-1"})
+	}},
+	{method: "POST", pattern: "/auth/verify-email", want: statuses{422, 422, 422, 422}, own: func(f *authzFixture, a actor) authzRequest {
+		return panelReq("/auth/verify-email").with(map[string]any{"token": "not-a-valid-token"})
+	}},
+	{method: "POST", pattern: "/auth/forgot-password", want: public, own: func(f *authzFixture, a actor) authzRequest {
+		return panelReq("/auth/forgot-password").with(map[string]any{"email": a.email})
+	}},
+	{method: "POST", pattern: "/auth/reset-password", want: statuses{422, 422, 422, 422}, own: func(f *authzFixture, a actor) authzRequest {
+		return panelReq("/auth/reset-password").with(map[string]any{"email": a.email, "token": "not-a-valid-token", "password": "another-password-1"})
+	}},
+	{method: "POST", pattern: "/auth/resend-verification", want: signedIn, own: func(f *authzFixture, a actor) authzRequest {
+		return panelReq("/auth/resend-verification")
+	}},
+	{method: "GET", pattern: "/auth/sessions", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/auth/sessions") }},
+	{method: "DELETE", pattern: "/auth/sessions/{id}", want: statuses{401, 204, 204, 204},
+		own:   func(f *authzFixture, a actor) authzRequest { return panelReq("/auth/sessions/%d", f.otherSession(a)) },
+		other: func(f *authzFixture) authzRequest { return panelReq("/auth/sessions/%d", f.victimSession()) }, otherWant: statuses{401, 404, 404, 404}},
 
 	{method: "GET", pattern: "/services", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/services") }},
 	{method: "GET", pattern: "/services/{id}", want: signedIn,
@@ -256,6 +280,35 @@ func (f *authzFixture) refreshToken(a actor) string {
 	f.e.t.Helper()
 	r := f.e.must(f.e.do("POST", panel+"/auth/login", "", map[string]any{"email": a.email, "password": a.password}), 200)
 	return r.str("refresh_token")
+}
+
+// otherSession signs a in once more and returns the id of that new session
+// (not the one of a's token).
+func (f *authzFixture) otherSession(a actor) uint64 {
+	f.e.t.Helper()
+	if a.token == "" { // anonymous: any id; the answer is 401 before any lookup
+		return 1
+	}
+	f.refreshToken(a)
+	return f.sessionOf(a.token)
+}
+
+// victimSession is the id of one of the victim's sessions.
+func (f *authzFixture) victimSession() uint64 { return f.sessionOf(f.victim.token) }
+
+func (f *authzFixture) sessionOf(token string) uint64 {
+	f.e.t.Helper()
+	r := f.e.must(f.e.do("GET", panel+"/auth/sessions?per_page=100", token, nil), 200)
+	for _, item := range r.body["data"].([]any) {
+		if sess := item.(map[string]any); sess["current"] != true {
+			return uint64(sess["id"].(float64))
+		}
+	}
+	for _, item := range r.body["data"].([]any) {
+		return uint64(item.(map[string]any)["id"].(float64))
+	}
+	f.e.t.Fatalf("no session: %s", r.raw)
+	return 0
 }
 
 // newKey makes a key of a.
@@ -456,7 +509,7 @@ func TestUnknownPanelPathsAre404(t *testing.T) {
 		for _, tok := range []string{"", "not-a-token", c.token, e.admin} {
 			for _, rt := range [][2]string{
 				{"GET", panel + "/nothing-here"}, {"GET", panel + "/"}, {"POST", panel + "/users/1/nothing"},
-				{"PATCH", panel + "/auth/me"}, {"DELETE", panel + "/services"}, {"GET", panel + "/auth/login"},
+				{"PUT", panel + "/auth/me"}, {"DELETE", panel + "/services"}, {"GET", panel + "/auth/login"},
 				{"GET", "/api/nothing"},
 			} {
 				r := e.doUnknown(rt[0], rt[1], tok, nil)

@@ -36,13 +36,15 @@ type env struct {
 	admin    string       // admin access token
 	logs     *lockedWriter
 	client   *http.Client // checks every response against api/openapi.yaml
+	mail     *mailbox     // mail the app sent (accounts_test.go)
+	skew     atomic.Int64 // nanoseconds added to the app's clock
 }
 
 const adminEmail, adminPassword = "admin@example.com", "admin-password-1"
 
 func newEnv(t *testing.T, store *mysqlstore.Store) *env {
 	t.Helper()
-	e := &env{t: t, store: store, logs: &lockedWriter{w: &bytes.Buffer{}}, client: contractClient(t)}
+	e := &env{t: t, store: store, logs: &lockedWriter{w: &bytes.Buffer{}}, client: contractClient(t), mail: &mailbox{}}
 	e.setUpstream(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"message_id":"m1","status":"queued"}`)
@@ -62,7 +64,10 @@ func newEnv(t *testing.T, store *mysqlstore.Store) *env {
 	e.app = app.New(app.Deps{
 		Tx: store, Stores: store.Stores(), Upstream: up, Tokens: tokens,
 		Config: app.Config{Location: loc, UpstreamTimeout: 2 * time.Second, PasswordCost: 4},
+		Mailer: e.mail, EmailTokens: tokens,
+		Now: func() time.Time { return time.Now().Add(time.Duration(e.skew.Load())) },
 	})
+	t.Cleanup(e.app.Wait) // mail in flight, before the database closes
 	if _, _, err := e.app.EnsureAdmin(context.Background(), adminEmail, adminPassword); err != nil {
 		t.Fatal(err)
 	}

@@ -18,10 +18,18 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	p := e.Group("/api/v1/panel")
 	p.POST("/auth/login", s.login)
 	p.POST("/auth/refresh", s.refresh)
+	p.POST("/auth/register", s.register)
+	p.POST("/auth/verify-email", s.verifyEmail)
+	p.POST("/auth/forgot-password", s.forgotPassword)
+	p.POST("/auth/reset-password", s.resetPassword)
 
 	in := p.Group("", s.signedIn)
 	in.POST("/auth/logout", s.logout)
 	in.GET("/auth/me", s.me)
+	in.PATCH("/auth/me", s.patchMe)
+	in.POST("/auth/resend-verification", s.resendVerification)
+	in.GET("/auth/sessions", s.listSessions)
+	in.DELETE("/auth/sessions/:id", s.revokeSession)
 
 	in.GET("/services", s.listServices)
 	in.GET("/services/:id", s.getService)

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"time"
 
 	"github.com/go-playground/validator/v10"
 	"github.com/labstack/echo/v4"
@@ -33,6 +34,8 @@ type server struct {
 	validate *validator.Validate
 	maxBody  int64
 	logins   *loginLimiter
+	// In-memory limits of the account routes (accounts.go).
+	registrations, accountMail, resets *keyedLimiter
 }
 
 // NewServer builds the HTTP handler with every route of routes.go.
@@ -41,6 +44,9 @@ func NewServer(d Deps) *echo.Echo {
 		d.MaxBodyBytes = 1 << 20
 	}
 	s := &server{app: d.App, log: d.Log, ready: d.Ready, validate: newValidator(), maxBody: d.MaxBodyBytes, logins: newLoginLimiter()}
+	s.registrations = newKeyedLimiter(10, 6*time.Minute) // 10 an hour per address
+	s.accountMail = newKeyedLimiter(5, 10*time.Minute)   // mail-sending requests: 5 a burst, then one per 10 min, per address, email and user
+	s.resets = newKeyedLimiter(20, 30*time.Second)       // reset attempts per address (each hashes a password)
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError

@@ -81,6 +81,32 @@ func (s *sessionStore) ByHash(ctx context.Context, hash string) (*session.Token,
 	return &t, nil
 }
 
+func (s *sessionStore) ByID(ctx context.Context, id uint64) (*session.Token, error) {
+	var r tokenRow
+	err := s.conn(ctx).Where("id = ? AND tokenable_type = ?", id, tokenableUser).Take(&r).Error
+	if err != nil {
+		return nil, errNotFoundOr(err, errs.ErrNotFound)
+	}
+	t := toDomainToken(&r)
+	return &t, nil
+}
+
+// Rotate is a conditional update on the old hash: the second of two
+// concurrent rotations (MySQL re-reads the row after the first commits;
+// SQLite runs them one after the other) matches no row.
+func (s *sessionStore) Rotate(ctx context.Context, id uint64, oldHash, newHash string, now, expiresAt time.Time) (bool, error) {
+	res := s.conn(ctx).Model(&tokenRow{}).Where("id = ? AND token = ?", id, oldHash).Updates(map[string]any{
+		"token":        newHash,
+		"last_used_at": dbTime(now),
+		"expires_at":   dbTime(expiresAt),
+		"updated_at":   dbTime(now),
+	})
+	if res.Error != nil {
+		return false, fmt.Errorf("rotate session token %d: %w", id, translate(res.Error))
+	}
+	return res.RowsAffected == 1, nil
+}
+
 // Delete reports whether this call removed the token: of two concurrent
 // deletes of one token, exactly one sees a row affected.
 func (s *sessionStore) Delete(ctx context.Context, id uint64) (bool, error) {
@@ -95,6 +121,14 @@ func (s *sessionStore) DeleteByUser(ctx context.Context, userID uint64) error {
 	err := s.conn(ctx).Where("tokenable_type = ? AND tokenable_id = ?", tokenableUser, userID).Delete(&tokenRow{}).Error
 	if err != nil {
 		return fmt.Errorf("delete session tokens of user %d: %w", userID, translate(err))
+	}
+	return nil
+}
+
+func (s *sessionStore) DeleteOthers(ctx context.Context, userID, keepID uint64) error {
+	err := s.conn(ctx).Where("tokenable_type = ? AND tokenable_id = ? AND id <> ?", tokenableUser, userID, keepID).Delete(&tokenRow{}).Error
+	if err != nil {
+		return fmt.Errorf("delete other session tokens of user %d: %w", userID, translate(err))
 	}
 	return nil
 }

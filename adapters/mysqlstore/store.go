@@ -190,6 +190,7 @@ func (s *Store) storesOn(db *gorm.DB) app.Stores {
 		Sessions: &sessionStore{b},
 		Settings: &settingStore{b},
 		Audit:    &auditStore{b},
+		Resets:   &resetStore{b},
 	}
 }
 

@@ -163,6 +163,10 @@ func (s *userStore) ByEmail(ctx context.Context, email string) (*user.User, erro
 	return s.find(ctx, false, "email = ?", email)
 }
 
+func (s *userStore) ByPhone(ctx context.Context, phone string) (*user.User, error) {
+	return s.find(ctx, false, "phone = ?", phone)
+}
+
 func (s *userStore) LockByID(ctx context.Context, id uint64) (*user.User, error) {
 	return s.find(ctx, true, "id = ?", id)
 }

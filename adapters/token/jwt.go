@@ -1,8 +1,11 @@
-// Package token issues and verifies the panel's short-lived access tokens
-// (JWT, HS256).
+// Package token issues and verifies the panel's signed tokens (JWT, HS256):
+// short-lived access tokens, and the expiring tokens of email verification
+// links, each signed with its own key derived from the one secret.
 package token
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
 	"errors"
 	"strconv"
 	"time"
@@ -16,35 +19,50 @@ import (
 // TTL is the access token's lifetime.
 const TTL = 15 * time.Minute
 
-const issuer = "paygate"
+const (
+	issuer           = "paygate"
+	audienceAccess   = "panel"
+	audienceVerifyEm = "email-verification"
+)
 
-// JWT signs with one HMAC key.
+// JWT signs with HMAC keys derived from one secret.
 type JWT struct {
-	key []byte
-	ttl time.Duration
+	key      []byte // access tokens
+	emailKey []byte // email verification tokens
+	ttl      time.Duration
 }
 
-var _ app.AccessTokens = (*JWT)(nil)
+var (
+	_ app.AccessTokens = (*JWT)(nil)
+	_ app.EmailTokens  = (*JWT)(nil)
+)
 
 // NewJWT makes a signer; the key must be at least 32 bytes.
 func NewJWT(key []byte) (*JWT, error) {
 	if len(key) < 32 {
 		return nil, errors.New("JWT key must be at least 32 bytes")
 	}
-	return &JWT{key: key, ttl: TTL}, nil
+	// A separate key per purpose: a verification token can never pass as an
+	// access token (or the reverse), whatever its claims say.
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte("paygate email verification v1"))
+	return &JWT{key: key, emailKey: m.Sum(nil), ttl: TTL}, nil
 }
 
 type claims struct {
 	Role string `json:"role"`
+	SID  uint64 `json:"sid"` // the session (refresh token row) the token belongs to
 	jwt.RegisteredClaims
 }
 
-// Issue signs a token for the user.
-func (j *JWT) Issue(userID uint64, role user.Role, now time.Time) (string, time.Duration, error) {
+// Issue signs an access token for the user's session.
+func (j *JWT) Issue(userID, sessionID uint64, role user.Role, now time.Time) (string, time.Duration, error) {
 	c := claims{
 		Role: string(role),
+		SID:  sessionID,
 		RegisteredClaims: jwt.RegisteredClaims{
 			Issuer:    issuer,
+			Audience:  jwt.ClaimStrings{audienceAccess},
 			Subject:   strconv.FormatUint(userID, 10),
 			IssuedAt:  jwt.NewNumericDate(now),
 			ExpiresAt: jwt.NewNumericDate(now.Add(j.ttl)),
@@ -54,14 +72,52 @@ func (j *JWT) Issue(userID uint64, role user.Role, now time.Time) (string, time.
 	return s, j.ttl, err
 }
 
-// Parse verifies signature (HS256 only), issuer and expiry at now.
-func (j *JWT) Parse(tok string, now time.Time) (uint64, error) {
+// Parse verifies signature (HS256 only), issuer, audience and expiry at now.
+func (j *JWT) Parse(tok string, now time.Time) (uint64, uint64, error) {
 	var c claims
-	_, err := jwt.ParseWithClaims(tok, &c, func(*jwt.Token) (any, error) { return j.key, nil },
-		jwt.WithValidMethods([]string{"HS256"}), jwt.WithIssuer(issuer), jwt.WithExpirationRequired(),
-		jwt.WithTimeFunc(func() time.Time { return now }))
-	if err != nil {
-		return 0, err
+	if err := parse(tok, &c, j.key, audienceAccess, now); err != nil {
+		return 0, 0, err
 	}
-	return strconv.ParseUint(c.Subject, 10, 64)
+	if c.SID == 0 {
+		return 0, 0, errors.New("access token without a session")
+	}
+	id, err := strconv.ParseUint(c.Subject, 10, 64)
+	return id, c.SID, err
+}
+
+type emailClaims struct {
+	Email string `json:"email"`
+	jwt.RegisteredClaims
+}
+
+// IssueEmailVerification signs a token naming the user and the address to
+// verify, valid until expiresAt.
+func (j *JWT) IssueEmailVerification(userID uint64, email string, expiresAt time.Time) (string, error) {
+	c := emailClaims{
+		Email: email,
+		RegisteredClaims: jwt.RegisteredClaims{
+			Issuer:    issuer,
+			Audience:  jwt.ClaimStrings{audienceVerifyEm},
+			Subject:   strconv.FormatUint(userID, 10),
+			ExpiresAt: jwt.NewNumericDate(expiresAt),
+		},
+	}
+	return jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString(j.emailKey)
+}
+
+// ParseEmailVerification verifies a verification token at now.
+func (j *JWT) ParseEmailVerification(tok string, now time.Time) (uint64, string, error) {
+	var c emailClaims
+	if err := parse(tok, &c, j.emailKey, audienceVerifyEm, now); err != nil {
+		return 0, "", err
+	}
+	id, err := strconv.ParseUint(c.Subject, 10, 64)
+	return id, c.Email, err
+}
+
+func parse(tok string, c jwt.Claims, key []byte, audience string, now time.Time) error {
+	_, err := jwt.ParseWithClaims(tok, c, func(*jwt.Token) (any, error) { return key, nil },
+		jwt.WithValidMethods([]string{"HS256"}), jwt.WithIssuer(issuer), jwt.WithAudience(audience),
+		jwt.WithExpirationRequired(), jwt.WithTimeFunc(func() time.Time { return now }))
+	return err
 }

@@ -3,10 +3,14 @@ package main
 import (
 	"flag"
 	"fmt"
+	"net/mail"
 	"net/netip"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
+
+	mailadapter "paygate/adapters/mail"
 )
 
 // config is the whole configuration, parsed once from the environment
@@ -24,6 +28,7 @@ type config struct {
 	TrustedProxies       []netip.Prefix
 	StorageDir           string
 	SMTPURL              string
+	MailFrom             *mail.Address
 	DemoData             bool
 	ShutdownTimeout      time.Duration
 }
@@ -91,6 +96,18 @@ func parseConfig(args []string, getenv func(string) string) (config, []string, e
 			return c, nil, fmt.Errorf("TRUSTED_PROXIES: %q is not an address or CIDR", part)
 		}
 		c.TrustedProxies = append(c.TrustedProxies, p.Masked())
+	}
+	if u, err := url.Parse(c.PublicBaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return c, nil, fmt.Errorf("PUBLIC_BASE_URL: %q is not an absolute http(s) URL", c.PublicBaseURL)
+	}
+	if c.SMTPURL != "" {
+		if _, err := mailadapter.ParseSMTPURL(c.SMTPURL); err != nil {
+			return c, nil, err
+		}
+	}
+	from := env("MAIL_FROM", "Paygate <no-reply@localhost>")
+	if c.MailFrom, err = mail.ParseAddress(from); err != nil {
+		return c, nil, fmt.Errorf("MAIL_FROM: %q is not an email address (Name <address> or address)", from)
 	}
 	if c.JWTSecret != "" && len(c.JWTSecret) < 32 {
 		return c, nil, fmt.Errorf("JWT_SECRET must be at least 32 characters")

@@ -18,6 +18,7 @@ import (
 	_ "time/tzdata" // TIMEZONE works on machines without a zoneinfo database
 
 	"paygate/adapters/httpapi"
+	"paygate/adapters/mail"
 	"paygate/adapters/mysqlstore"
 	"paygate/adapters/sandbox"
 	"paygate/adapters/token"
@@ -83,9 +84,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		log.Info("migrations applied")
 		return nil
 	case cmd == "ledger" && len(rest) == 2 && rest[1] == "check":
-		return ledgerCheck(ctx, newApp(cfg, store, nil), stdout)
+		return ledgerCheck(ctx, newApp(cfg, store, nil, log), stdout)
 	case cmd == "create-admin" && len(rest) == 2:
-		generated, err := newApp(cfg, store, nil).CreateAdmin(ctx, rest[1], cfg.AdminPassword)
+		generated, err := newApp(cfg, store, nil, log).CreateAdmin(ctx, rest[1], cfg.AdminPassword)
 		if err != nil {
 			return err
 		}
@@ -99,12 +100,30 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	return fmt.Errorf("unknown command %q\n%s", rest, usage)
 }
 
-func newApp(cfg config, store *mysqlstore.Store, tokens app.AccessTokens) *app.App {
+// newApp wires the use cases; tokens is nil for the commands that need no
+// panel tokens (they send no mail either).
+func newApp(cfg config, store *mysqlstore.Store, tokens *token.JWT, log *slog.Logger) *app.App {
 	up := upstream.New(upstream.Options{AllowPrivate: cfg.UpstreamAllowPrivate, DefaultTimeout: cfg.UpstreamTimeout, Sandbox: sandbox.NewUpstream()})
-	return app.New(app.Deps{
-		Tx: store, Stores: store.Stores(), Upstream: up, Tokens: tokens,
-		Config: app.Config{Location: cfg.Location, UpstreamTimeout: cfg.UpstreamTimeout},
-	})
+	d := app.Deps{
+		Tx: store, Stores: store.Stores(), Upstream: up,
+		Config: app.Config{Location: cfg.Location, UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL},
+		Log:    log,
+	}
+	if tokens != nil {
+		d.Tokens, d.EmailTokens, d.Mailer = tokens, tokens, newMailer(cfg, log)
+	}
+	return app.New(d)
+}
+
+// newMailer is SMTP when SMTP_URL is set, else the log (links in the log).
+func newMailer(cfg config, log *slog.Logger) app.Mailer {
+	if cfg.SMTPURL == "" {
+		log.Warn("SMTP_URL is empty: mail is written to the log, links included (set SMTP_URL in production)")
+		return mail.NewLog(log)
+	}
+	sc, _ := mail.ParseSMTPURL(cfg.SMTPURL) // checked by parseConfig
+	sc.From = *cfg.MailFrom
+	return mail.NewSMTP(sc)
 }
 
 func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.Logger) error {
@@ -120,7 +139,8 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 	if err != nil {
 		return err
 	}
-	a := newApp(cfg, store, tokens)
+	a := newApp(cfg, store, tokens, log)
+	defer a.Wait() // mail still being sent, before the database closes
 
 	created, generated, err := a.EnsureAdmin(ctx, cfg.AdminEmail, cfg.AdminPassword)
 	if err != nil {

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"log/slog"
+	"sync"
 	"time"
 
 	"paygate/core/user"
@@ -13,6 +15,7 @@ type Config struct {
 	RefreshTTL      time.Duration  // panel refresh tokens
 	MaxPayloadBytes int            // hit log payloads larger than this are summarised
 	PasswordCost    int            // bcrypt cost; 0 means user.DefaultPasswordCost
+	PublicBaseURL   string         // base of links in mail (PUBLIC_BASE_URL)
 }
 
 // App is the set of use cases. It holds ports only.
@@ -24,6 +27,10 @@ type App struct {
 	now    func() time.Time
 	cfg    Config
 	pw     *user.Passwords
+	mailer Mailer
+	email  EmailTokens
+	log    *slog.Logger
+	bg     sync.WaitGroup // mail sent after the answer
 }
 
 // Deps are the ports and configuration the use cases run on. Now may be nil
@@ -35,6 +42,11 @@ type Deps struct {
 	Tokens   AccessTokens
 	Now      func() time.Time
 	Config   Config
+	// Mailer sends account mail (verification, password reset); nil drops
+	// it with a log line. EmailTokens signs verification links.
+	Mailer      Mailer
+	EmailTokens EmailTokens
+	Log         *slog.Logger // background work (mail); nil discards
 }
 
 // New wires the use cases.
@@ -55,8 +67,21 @@ func New(d Deps) *App {
 	if cfg.MaxPayloadBytes == 0 {
 		cfg.MaxPayloadBytes = 60_000
 	}
-	return &App{tx: d.Tx, st: d.Stores, up: d.Upstream, tokens: d.Tokens, now: d.Now, cfg: cfg, pw: user.NewPasswords(cfg.PasswordCost)}
+	if cfg.PublicBaseURL == "" {
+		cfg.PublicBaseURL = "http://localhost:8080"
+	}
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	return &App{
+		tx: d.Tx, st: d.Stores, up: d.Upstream, tokens: d.Tokens, now: d.Now, cfg: cfg, pw: user.NewPasswords(cfg.PasswordCost),
+		mailer: d.Mailer, email: d.EmailTokens, log: d.Log,
+	}
 }
+
+// Wait blocks until the work started after an answer (mail) is done; the
+// server calls it on shutdown, before closing the database.
+func (a *App) Wait() { a.bg.Wait() }
 
 // day is the local calendar day of t ("2006-01-02"), month its month ("2006-01").
 func (a *App) day(t time.Time) string   { return t.In(a.cfg.Location).Format("2006-01-02") }

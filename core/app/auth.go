@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -42,11 +41,7 @@ func (a *App) Login(ctx context.Context, email, password, client string) (*Login
 
 func (a *App) openSession(ctx context.Context, s Stores, u *user.User, client string) (*Login, error) {
 	now := a.now()
-	access, ttl, err := a.tokens.Issue(u.ID, u.Role, now)
-	if err != nil {
-		return nil, fmt.Errorf("issue access token: %w", err)
-	}
-	refresh := "rt_" + apikey.RandomBase62(48)
+	refresh := newRefreshToken()
 	if len(client) > 255 {
 		client = client[:255]
 	}
@@ -57,45 +52,60 @@ func (a *App) openSession(ctx context.Context, s Stores, u *user.User, client st
 	if err := s.Sessions.Create(ctx, t); err != nil {
 		return nil, fmt.Errorf("store refresh token: %w", err)
 	}
+	access, ttl, err := a.tokens.Issue(u.ID, t.ID, u.Role, now)
+	if err != nil {
+		return nil, fmt.Errorf("issue access token: %w", err)
+	}
 	return &Login{AccessToken: access, RefreshToken: refresh, ExpiresIn: ttl, User: u}, nil
 }
 
+func newRefreshToken() string { return "rt_" + apikey.RandomBase62(48) }
+
 // Refresh exchanges a refresh token for a new pair; the old token stops
-// working, and of two concurrent refreshes with one token only one succeeds.
-func (a *App) Refresh(ctx context.Context, refreshToken, client string) (*Login, error) {
-	var out *Login
-	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
-		t, err := s.Sessions.ByHash(ctx, session.Hash(refreshToken))
-		if err != nil {
-			if errs.KindOf(err) == errs.NotFound {
-				return session.ErrInvalidRefresh
-			}
-			return fmt.Errorf("find refresh token: %w", err)
-		}
-		removed, err := s.Sessions.Delete(ctx, t.ID)
-		if err != nil {
-			return fmt.Errorf("revoke refresh token: %w", err)
-		}
-		if !removed || !a.now().Before(t.ExpiresAt) {
-			return session.ErrInvalidRefresh
-		}
-		u, err := s.Users.ByID(ctx, t.UserID)
-		if err != nil {
-			return session.ErrInvalidRefresh
-		}
-		if err := u.CanAct(); err != nil {
-			return session.ErrInvalidRefresh
-		}
-		out, err = a.openSession(ctx, s, u, client)
-		return err
-	})
+// working, and of two concurrent refreshes with one token only one succeeds
+// (the session's row is rotated by a conditional update). The session keeps
+// its id, name and created_at; last_used_at becomes now and it expires
+// RefreshTTL after this use.
+func (a *App) Refresh(ctx context.Context, refreshToken string) (*Login, error) {
+	oldHash := session.Hash(refreshToken)
+	t, err := a.st.Sessions.ByHash(ctx, oldHash)
 	if err != nil {
-		if errors.Is(err, session.ErrInvalidRefresh) {
+		if errs.KindOf(err) == errs.NotFound {
 			return nil, session.ErrInvalidRefresh
 		}
-		return nil, err
+		return nil, fmt.Errorf("find refresh token: %w", err)
 	}
-	return out, nil
+	now := a.now()
+	if !t.Live(now) {
+		// An expired session is dead: its row goes now rather than never.
+		if _, err := a.st.Sessions.Delete(ctx, t.ID); err != nil {
+			return nil, fmt.Errorf("remove expired session: %w", err)
+		}
+		return nil, session.ErrInvalidRefresh
+	}
+	u, err := a.st.Users.ByID(ctx, t.UserID)
+	if err != nil {
+		if errs.KindOf(err) == errs.NotFound {
+			return nil, session.ErrInvalidRefresh
+		}
+		return nil, fmt.Errorf("find user: %w", err)
+	}
+	if u.CanAct() != nil {
+		return nil, session.ErrInvalidRefresh
+	}
+	refresh := newRefreshToken()
+	won, err := a.st.Sessions.Rotate(ctx, t.ID, oldHash, session.Hash(refresh), now.UTC(), now.Add(a.cfg.RefreshTTL).UTC())
+	if err != nil {
+		return nil, fmt.Errorf("rotate refresh token: %w", err)
+	}
+	if !won {
+		return nil, session.ErrInvalidRefresh
+	}
+	access, ttl, err := a.tokens.Issue(u.ID, t.ID, u.Role, now)
+	if err != nil {
+		return nil, fmt.Errorf("issue access token: %w", err)
+	}
+	return &Login{AccessToken: access, RefreshToken: refresh, ExpiresIn: ttl, User: u}, nil
 }
 
 // Logout revokes the caller's refresh token. An unknown token or one of
@@ -117,22 +127,74 @@ func (a *App) Logout(ctx context.Context, caller *user.User, refreshToken string
 	return nil
 }
 
-// Authenticate resolves a panel access token to its user, who must still
-// be active and not deleted: blocking a user ends their sessions at once.
-func (a *App) Authenticate(ctx context.Context, accessToken string) (*user.User, error) {
-	id, err := a.tokens.Parse(accessToken, a.now())
+// Authenticate resolves a panel access token to its user and session. The
+// user must still be active and not deleted, and the session must still
+// exist: blocking a user, revoking a session or resetting the password ends
+// the access tokens at once, not when they expire.
+func (a *App) Authenticate(ctx context.Context, accessToken string) (*user.User, uint64, error) {
+	now := a.now()
+	id, sid, err := a.tokens.Parse(accessToken, now)
+	if err != nil || sid == 0 {
+		return nil, 0, errs.ErrUnauthorized
+	}
+	t, err := a.st.Sessions.ByID(ctx, sid)
 	if err != nil {
-		return nil, errs.ErrUnauthorized
+		if errs.KindOf(err) == errs.NotFound {
+			return nil, 0, errs.ErrUnauthorized
+		}
+		return nil, 0, fmt.Errorf("find session: %w", err)
+	}
+	if t.UserID != id || !t.Live(now) {
+		return nil, 0, errs.ErrUnauthorized
 	}
 	u, err := a.st.Users.ByID(ctx, id)
 	if err != nil {
 		if errs.KindOf(err) == errs.NotFound {
-			return nil, errs.ErrUnauthorized
+			return nil, 0, errs.ErrUnauthorized
 		}
-		return nil, fmt.Errorf("find user: %w", err)
+		return nil, 0, fmt.Errorf("find user: %w", err)
 	}
 	if u.CanAct() != nil {
-		return nil, errs.ErrUnauthorized
+		return nil, 0, errs.ErrUnauthorized
 	}
-	return u, nil
+	return u, sid, nil
+}
+
+// Sessions lists the caller's live sessions, newest first.
+func (a *App) Sessions(ctx context.Context, caller *user.User) ([]session.Token, error) {
+	all, err := a.st.Sessions.ListByUser(ctx, caller.ID)
+	if err != nil {
+		return nil, err
+	}
+	now := a.now()
+	live := make([]session.Token, 0, len(all))
+	for _, t := range all {
+		if t.Live(now) {
+			live = append(live, t)
+		}
+	}
+	return live, nil
+}
+
+// RevokeSession ends one of the caller's sessions: its refresh token and its
+// access tokens stop working. Another user's session is "not found".
+func (a *App) RevokeSession(ctx context.Context, caller *user.User, id uint64) error {
+	t, err := a.st.Sessions.ByID(ctx, id)
+	if err != nil {
+		if errs.KindOf(err) == errs.NotFound {
+			return session.ErrNotFound
+		}
+		return fmt.Errorf("find session: %w", err)
+	}
+	if t.UserID != caller.ID {
+		return session.ErrNotFound
+	}
+	removed, err := a.st.Sessions.Delete(ctx, id)
+	if err != nil {
+		return fmt.Errorf("revoke session: %w", err)
+	}
+	if !removed {
+		return session.ErrNotFound
+	}
+	return nil
 }

@@ -31,6 +31,7 @@ type Stores struct {
 	Sessions session.Repository
 	Settings session.Settings
 	Audit    audit.Repository
+	Resets   user.ResetRepository
 }
 
 // Transactor runs fn in one database transaction with Stores bound to it.
@@ -62,8 +63,32 @@ type Upstream interface {
 	Do(ctx context.Context, req UpstreamRequest) (UpstreamResponse, error)
 }
 
-// AccessTokens issues and reads short-lived panel access tokens.
+// AccessTokens issues and reads short-lived panel access tokens. A token
+// names its session (the refresh token's row), so revoking the session ends
+// the access token too.
 type AccessTokens interface {
-	Issue(userID uint64, role user.Role, now time.Time) (token string, expiresIn time.Duration, err error)
-	Parse(token string, now time.Time) (userID uint64, err error)
+	Issue(userID, sessionID uint64, role user.Role, now time.Time) (token string, expiresIn time.Duration, err error)
+	Parse(token string, now time.Time) (userID, sessionID uint64, err error)
+}
+
+// EmailTokens issues and reads the signed, expiring tokens of email
+// verification links; they serve no other purpose.
+type EmailTokens interface {
+	IssueEmailVerification(userID uint64, email string, expiresAt time.Time) (string, error)
+	// ParseEmailVerification fails for a token that is forged, expired or
+	// made for another purpose.
+	ParseEmailVerification(token string, now time.Time) (userID uint64, email string, err error)
+}
+
+// Message is one plain-text email.
+type Message struct {
+	To      string
+	Subject string
+	Text    string
+}
+
+// Mailer sends email. The use cases call it after their transaction has
+// committed; a failure is logged and changes no answer.
+type Mailer interface {
+	Send(ctx context.Context, m Message) error
 }

@@ -18,9 +18,10 @@ import (
 // NewUser is an account an admin creates directly.
 type NewUser struct {
 	user.Profile
-	Role   user.Role
-	Status user.Status
-	Plan   user.Plan
+	Role      user.Role
+	Status    user.Status
+	Plan      user.Plan
+	IPAddress string // the registering client's address, if any
 }
 
 // CreateUser creates an account of any role and status (admin only).
@@ -60,6 +61,9 @@ func (a *App) createUser(ctx context.Context, in NewUser, actor *user.User) (*us
 		Name: in.Name, Email: in.Email, Phone: in.Phone, PasswordHash: hash,
 		Role: in.Role, Status: in.Status, Plan: in.Plan,
 		Balance: decimal.Zero, TotalSpent: decimal.Zero, CreatedAt: now, UpdatedAt: now,
+	}
+	if ip := in.IPAddress; ip != "" && len(ip) <= 45 {
+		u.IPAddress = &ip
 	}
 	err = a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
 		if err := s.Users.Create(ctx, u); err != nil {

@@ -21,7 +21,13 @@ type Token struct {
 	CreatedAt  time.Time
 }
 
-var ErrInvalidRefresh = errs.E(errs.Unauthenticated, "invalid_refresh_token", "Refresh token is invalid or expired")
+var (
+	ErrInvalidRefresh = errs.E(errs.Unauthenticated, "invalid_refresh_token", "Refresh token is invalid or expired")
+	ErrNotFound       = errs.E(errs.NotFound, "session_not_found", "Session not found")
+)
+
+// Live reports whether the session may still be used at now.
+func (t *Token) Live(now time.Time) bool { return now.Before(t.ExpiresAt) }
 
 // Hash is the stored form of a token value.
 func Hash(value string) string {
@@ -29,14 +35,23 @@ func Hash(value string) string {
 	return hex.EncodeToString(s[:])
 }
 
-// Repository stores tokens.
+// Repository stores tokens. A token's row is its session: it keeps its id
+// across refresh rotations, so the sessions list and access tokens (which
+// carry the id) follow one sign-in from login to logout.
 type Repository interface {
 	Create(ctx context.Context, t *Token) error
 	ByHash(ctx context.Context, hash string) (*Token, error) // errs.ErrNotFound
+	ByID(ctx context.Context, id uint64) (*Token, error)     // errs.ErrNotFound
+	// Rotate replaces the token's hash only if it still is oldHash, and sets
+	// last_used_at to now and expires_at; it reports whether this call did,
+	// so of two concurrent refreshes with one token exactly one wins.
+	Rotate(ctx context.Context, id uint64, oldHash, newHash string, now, expiresAt time.Time) (bool, error)
 	// Delete removes a token and reports whether this call removed it, so
 	// two concurrent refreshes with one token cannot both succeed.
 	Delete(ctx context.Context, id uint64) (bool, error)
 	DeleteByUser(ctx context.Context, userID uint64) error
+	// DeleteOthers removes every token of the user except keepID.
+	DeleteOthers(ctx context.Context, userID, keepID uint64) error
 	ListByUser(ctx context.Context, userID uint64) ([]Token, error)
 }
 

@@ -3,7 +3,9 @@ package user
 
 import (
 	"context"
+	"errors"
 	"net/mail"
+	"net/url"
 	"regexp"
 	"strings"
 	"sync"
@@ -140,7 +142,7 @@ func (p *Profile) Validate(requirePassword bool) error {
 	} else if len(p.Name) > 255 {
 		fe.Add("name", "must be at most 255 characters")
 	}
-	if a, err := mail.ParseAddress(p.Email); err != nil || a.Address != p.Email || len(p.Email) > 255 {
+	if !ValidEmail(p.Email) {
 		fe.Add("email", "must be a valid email address")
 	}
 	if !ValidPhone(p.Phone) {
@@ -166,6 +168,42 @@ func CheckAccount(fe errs.FieldErrors, role *Role, status *Status, plan *Plan) {
 	if plan != nil && !plan.Valid() {
 		fe.Add("plan", "must be starter or enterprise")
 	}
+}
+
+// TakenMessage is the field error for an email or phone that another account
+// holds, whatever that account's state (pending, blocked, deleted), so the
+// answer tells nothing more about it.
+const TakenMessage = "has already been taken"
+
+// TakenFields turns ErrEmailTaken or ErrPhoneTaken into a 422 field error;
+// any other error is returned as it is.
+func TakenFields(err error) error {
+	switch {
+	case errors.Is(err, ErrEmailTaken):
+		return errs.Validation(map[string][]string{"email": {TakenMessage}})
+	case errors.Is(err, ErrPhoneTaken):
+		return errs.Validation(map[string][]string{"phone": {TakenMessage}})
+	}
+	return err
+}
+
+// WebhookURLProblem returns why s is not an acceptable webhook address
+// (absolute http or https URL with a host, at most 255 characters), or "".
+func WebhookURLProblem(s string) string {
+	if len(s) > 255 {
+		return "must be at most 255 characters"
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Hostname() == "" || u.User != nil {
+		return "must be an absolute http or https URL"
+	}
+	return ""
+}
+
+// ValidEmail reports a bare email address (no display name) of at most 255 characters.
+func ValidEmail(s string) bool {
+	a, err := mail.ParseAddress(s)
+	return err == nil && a.Address == s && len(s) <= 255
 }
 
 // ValidPhone reports a phone number of 10 to 15 digits, with an optional leading +.
@@ -233,6 +271,7 @@ type Repository interface {
 	Create(ctx context.Context, u *User) error // errs Conflict (ErrEmailTaken / ErrPhoneTaken)
 	ByID(ctx context.Context, id uint64) (*User, error)
 	ByEmail(ctx context.Context, email string) (*User, error)
+	ByPhone(ctx context.Context, phone string) (*User, error)
 	// LockByID reads the user with a row lock (SELECT … FOR UPDATE) inside a transaction.
 	LockByID(ctx context.Context, id uint64) (*User, error)
 	// Update writes profile fields: name, phone, password_hash, role, status, plan,
@@ -244,4 +283,28 @@ type Repository interface {
 	// IDs lists every user id in ascending order (for the ledger check).
 	IDs(ctx context.Context) ([]uint64, error)
 	CountByRole(ctx context.Context, role Role) (int64, error)
+}
+
+// VerificationTTL is how long an email verification link is valid.
+const VerificationTTL = 48 * time.Hour
+
+// ResetTTL is how long a password reset token is valid.
+const ResetTTL = 60 * time.Minute
+
+// ResetToken is a pending password reset (password_reset_tokens): one per
+// email; only the SHA-256 of the token travels to the database.
+type ResetToken struct {
+	Email     string
+	TokenHash string
+	CreatedAt time.Time
+}
+
+// ResetRepository stores password reset tokens.
+type ResetRepository interface {
+	// Put stores the email's token, replacing any earlier one.
+	Put(ctx context.Context, t ResetToken) error
+	// Take deletes the email's token if its hash is tokenHash and it was
+	// created after notBefore, and reports whether this call deleted it: of
+	// two concurrent uses of one token exactly one sees true.
+	Take(ctx context.Context, email, tokenHash string, notBefore time.Time) (bool, error)
 }

@@ -22,9 +22,9 @@ func (_m *MockAccessTokens) EXPECT() *MockAccessTokens_Expecter {
 	return &MockAccessTokens_Expecter{mock: &_m.Mock}
 }
 
-// Issue provides a mock function with given fields: userID, role, now
-func (_m *MockAccessTokens) Issue(userID uint64, role user.Role, now time.Time) (string, time.Duration, error) {
-	ret := _m.Called(userID, role, now)
+// Issue provides a mock function with given fields: userID, sessionID, role, now
+func (_m *MockAccessTokens) Issue(userID uint64, sessionID uint64, role user.Role, now time.Time) (string, time.Duration, error) {
+	ret := _m.Called(userID, sessionID, role, now)
 
 	if len(ret) == 0 {
 		panic("no return value specified for Issue")
@@ -33,23 +33,23 @@ func (_m *MockAccessTokens) Issue(userID uint64, role user.Role, now time.Time) 
 	var r0 string
 	var r1 time.Duration
 	var r2 error
-	if rf, ok := ret.Get(0).(func(uint64, user.Role, time.Time) (string, time.Duration, error)); ok {
-		return rf(userID, role, now)
+	if rf, ok := ret.Get(0).(func(uint64, uint64, user.Role, time.Time) (string, time.Duration, error)); ok {
+		return rf(userID, sessionID, role, now)
 	}
-	if rf, ok := ret.Get(0).(func(uint64, user.Role, time.Time) string); ok {
-		r0 = rf(userID, role, now)
+	if rf, ok := ret.Get(0).(func(uint64, uint64, user.Role, time.Time) string); ok {
+		r0 = rf(userID, sessionID, role, now)
 	} else {
 		r0 = ret.Get(0).(string)
 	}
 
-	if rf, ok := ret.Get(1).(func(uint64, user.Role, time.Time) time.Duration); ok {
-		r1 = rf(userID, role, now)
+	if rf, ok := ret.Get(1).(func(uint64, uint64, user.Role, time.Time) time.Duration); ok {
+		r1 = rf(userID, sessionID, role, now)
 	} else {
 		r1 = ret.Get(1).(time.Duration)
 	}
 
-	if rf, ok := ret.Get(2).(func(uint64, user.Role, time.Time) error); ok {
-		r2 = rf(userID, role, now)
+	if rf, ok := ret.Get(2).(func(uint64, uint64, user.Role, time.Time) error); ok {
+		r2 = rf(userID, sessionID, role, now)
 	} else {
 		r2 = ret.Error(2)
 	}
@@ -64,15 +64,16 @@ type MockAccessTokens_Issue_Call struct {
 
 // Issue is a helper method to define mock.On call
 //   - userID uint64
+//   - sessionID uint64
 //   - role user.Role
 //   - now time.Time
-func (_e *MockAccessTokens_Expecter) Issue(userID interface{}, role interface{}, now interface{}) *MockAccessTokens_Issue_Call {
-	return &MockAccessTokens_Issue_Call{Call: _e.mock.On("Issue", userID, role, now)}
+func (_e *MockAccessTokens_Expecter) Issue(userID interface{}, sessionID interface{}, role interface{}, now interface{}) *MockAccessTokens_Issue_Call {
+	return &MockAccessTokens_Issue_Call{Call: _e.mock.On("Issue", userID, sessionID, role, now)}
 }
 
-func (_c *MockAccessTokens_Issue_Call) Run(run func(userID uint64, role user.Role, now time.Time)) *MockAccessTokens_Issue_Call {
+func (_c *MockAccessTokens_Issue_Call) Run(run func(userID uint64, sessionID uint64, role user.Role, now time.Time)) *MockAccessTokens_Issue_Call {
 	_c.Call.Run(func(args mock.Arguments) {
-		run(args[0].(uint64), args[1].(user.Role), args[2].(time.Time))
+		run(args[0].(uint64), args[1].(uint64), args[2].(user.Role), args[3].(time.Time))
 	})
 	return _c
 }
@@ -82,13 +83,13 @@ func (_c *MockAccessTokens_Issue_Call) Return(token string, expiresIn time.Durat
 	return _c
 }
 
-func (_c *MockAccessTokens_Issue_Call) RunAndReturn(run func(uint64, user.Role, time.Time) (string, time.Duration, error)) *MockAccessTokens_Issue_Call {
+func (_c *MockAccessTokens_Issue_Call) RunAndReturn(run func(uint64, uint64, user.Role, time.Time) (string, time.Duration, error)) *MockAccessTokens_Issue_Call {
 	_c.Call.Return(run)
 	return _c
 }
 
 // Parse provides a mock function with given fields: token, now
-func (_m *MockAccessTokens) Parse(token string, now time.Time) (uint64, error) {
+func (_m *MockAccessTokens) Parse(token string, now time.Time) (uint64, uint64, error) {
 	ret := _m.Called(token, now)
 
 	if len(ret) == 0 {
@@ -96,8 +97,9 @@ func (_m *MockAccessTokens) Parse(token string, now time.Time) (uint64, error) {
 	}
 
 	var r0 uint64
-	var r1 error
-	if rf, ok := ret.Get(0).(func(string, time.Time) (uint64, error)); ok {
+	var r1 uint64
+	var r2 error
+	if rf, ok := ret.Get(0).(func(string, time.Time) (uint64, uint64, error)); ok {
 		return rf(token, now)
 	}
 	if rf, ok := ret.Get(0).(func(string, time.Time) uint64); ok {
@@ -106,13 +108,19 @@ func (_m *MockAccessTokens) Parse(token string, now time.Time) (uint64, error) {
 		r0 = ret.Get(0).(uint64)
 	}
 
-	if rf, ok := ret.Get(1).(func(string, time.Time) error); ok {
+	if rf, ok := ret.Get(1).(func(string, time.Time) uint64); ok {
 		r1 = rf(token, now)
 	} else {
-		r1 = ret.Error(1)
+		r1 = ret.Get(1).(uint64)
 	}
 
-	return r0, r1
+	if rf, ok := ret.Get(2).(func(string, time.Time) error); ok {
+		r2 = rf(token, now)
+	} else {
+		r2 = ret.Error(2)
+	}
+
+	return r0, r1, r2
 }
 
 // MockAccessTokens_Parse_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'Parse'
@@ -134,12 +142,12 @@ func (_c *MockAccessTokens_Parse_Call) Run(run func(token string, now time.Time)
 	return _c
 }
 
-func (_c *MockAccessTokens_Parse_Call) Return(userID uint64, err error) *MockAccessTokens_Parse_Call {
-	_c.Call.Return(userID, err)
+func (_c *MockAccessTokens_Parse_Call) Return(userID uint64, sessionID uint64, err error) *MockAccessTokens_Parse_Call {
+	_c.Call.Return(userID, sessionID, err)
 	return _c
 }
 
-func (_c *MockAccessTokens_Parse_Call) RunAndReturn(run func(string, time.Time) (uint64, error)) *MockAccessTokens_Parse_Call {
+func (_c *MockAccessTokens_Parse_Call) RunAndReturn(run func(string, time.Time) (uint64, uint64, error)) *MockAccessTokens_Parse_Call {
 	_c.Call.Return(run)
 	return _c
 }

@@ -5,6 +5,7 @@ package mocks
 import (
 	context "context"
 	session "paygate/core/session"
+	time "time"
 
 	mock "github.com/stretchr/testify/mock"
 )
@@ -77,6 +78,65 @@ func (_c *MockRepository_ByHash_Call) Return(_a0 *session.Token, _a1 error) *Moc
 }
 
 func (_c *MockRepository_ByHash_Call) RunAndReturn(run func(context.Context, string) (*session.Token, error)) *MockRepository_ByHash_Call {
+	_c.Call.Return(run)
+	return _c
+}
+
+// ByID provides a mock function with given fields: ctx, id
+func (_m *MockRepository) ByID(ctx context.Context, id uint64) (*session.Token, error) {
+	ret := _m.Called(ctx, id)
+
+	if len(ret) == 0 {
+		panic("no return value specified for ByID")
+	}
+
+	var r0 *session.Token
+	var r1 error
+	if rf, ok := ret.Get(0).(func(context.Context, uint64) (*session.Token, error)); ok {
+		return rf(ctx, id)
+	}
+	if rf, ok := ret.Get(0).(func(context.Context, uint64) *session.Token); ok {
+		r0 = rf(ctx, id)
+	} else {
+		if ret.Get(0) != nil {
+			r0 = ret.Get(0).(*session.Token)
+		}
+	}
+
+	if rf, ok := ret.Get(1).(func(context.Context, uint64) error); ok {
+		r1 = rf(ctx, id)
+	} else {
+		r1 = ret.Error(1)
+	}
+
+	return r0, r1
+}
+
+// MockRepository_ByID_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'ByID'
+type MockRepository_ByID_Call struct {
+	*mock.Call
+}
+
+// ByID is a helper method to define mock.On call
+//   - ctx context.Context
+//   - id uint64
+func (_e *MockRepository_Expecter) ByID(ctx interface{}, id interface{}) *MockRepository_ByID_Call {
+	return &MockRepository_ByID_Call{Call: _e.mock.On("ByID", ctx, id)}
+}
+
+func (_c *MockRepository_ByID_Call) Run(run func(ctx context.Context, id uint64)) *MockRepository_ByID_Call {
+	_c.Call.Run(func(args mock.Arguments) {
+		run(args[0].(context.Context), args[1].(uint64))
+	})
+	return _c
+}
+
+func (_c *MockRepository_ByID_Call) Return(_a0 *session.Token, _a1 error) *MockRepository_ByID_Call {
+	_c.Call.Return(_a0, _a1)
+	return _c
+}
+
+func (_c *MockRepository_ByID_Call) RunAndReturn(run func(context.Context, uint64) (*session.Token, error)) *MockRepository_ByID_Call {
 	_c.Call.Return(run)
 	return _c
 }
@@ -232,6 +292,54 @@ func (_c *MockRepository_DeleteByUser_Call) RunAndReturn(run func(context.Contex
 	return _c
 }
 
+// DeleteOthers provides a mock function with given fields: ctx, userID, keepID
+func (_m *MockRepository) DeleteOthers(ctx context.Context, userID uint64, keepID uint64) error {
+	ret := _m.Called(ctx, userID, keepID)
+
+	if len(ret) == 0 {
+		panic("no return value specified for DeleteOthers")
+	}
+
+	var r0 error
+	if rf, ok := ret.Get(0).(func(context.Context, uint64, uint64) error); ok {
+		r0 = rf(ctx, userID, keepID)
+	} else {
+		r0 = ret.Error(0)
+	}
+
+	return r0
+}
+
+// MockRepository_DeleteOthers_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'DeleteOthers'
+type MockRepository_DeleteOthers_Call struct {
+	*mock.Call
+}
+
+// DeleteOthers is a helper method to define mock.On call
+//   - ctx context.Context
+//   - userID uint64
+//   - keepID uint64
+func (_e *MockRepository_Expecter) DeleteOthers(ctx interface{}, userID interface{}, keepID interface{}) *MockRepository_DeleteOthers_Call {
+	return &MockRepository_DeleteOthers_Call{Call: _e.mock.On("DeleteOthers", ctx, userID, keepID)}
+}
+
+func (_c *MockRepository_DeleteOthers_Call) Run(run func(ctx context.Context, userID uint64, keepID uint64)) *MockRepository_DeleteOthers_Call {
+	_c.Call.Run(func(args mock.Arguments) {
+		run(args[0].(context.Context), args[1].(uint64), args[2].(uint64))
+	})
+	return _c
+}
+
+func (_c *MockRepository_DeleteOthers_Call) Return(_a0 error) *MockRepository_DeleteOthers_Call {
+	_c.Call.Return(_a0)
+	return _c
+}
+
+func (_c *MockRepository_DeleteOthers_Call) RunAndReturn(run func(context.Context, uint64, uint64) error) *MockRepository_DeleteOthers_Call {
+	_c.Call.Return(run)
+	return _c
+}
+
 // ListByUser provides a mock function with given fields: ctx, userID
 func (_m *MockRepository) ListByUser(ctx context.Context, userID uint64) ([]session.Token, error) {
 	ret := _m.Called(ctx, userID)
@@ -287,6 +395,67 @@ func (_c *MockRepository_ListByUser_Call) Return(_a0 []session.Token, _a1 error)
 }
 
 func (_c *MockRepository_ListByUser_Call) RunAndReturn(run func(context.Context, uint64) ([]session.Token, error)) *MockRepository_ListByUser_Call {
+	_c.Call.Return(run)
+	return _c
+}
+
+// Rotate provides a mock function with given fields: ctx, id, oldHash, newHash, now, expiresAt
+func (_m *MockRepository) Rotate(ctx context.Context, id uint64, oldHash string, newHash string, now time.Time, expiresAt time.Time) (bool, error) {
+	ret := _m.Called(ctx, id, oldHash, newHash, now, expiresAt)
+
+	if len(ret) == 0 {
+		panic("no return value specified for Rotate")
+	}
+
+	var r0 bool
+	var r1 error
+	if rf, ok := ret.Get(0).(func(context.Context, uint64, string, string, time.Time, time.Time) (bool, error)); ok {
+		return rf(ctx, id, oldHash, newHash, now, expiresAt)
+	}
+	if rf, ok := ret.Get(0).(func(context.Context, uint64, string, string, time.Time, time.Time) bool); ok {
+		r0 = rf(ctx, id, oldHash, newHash, now, expiresAt)
+	} else {
+		r0 = ret.Get(0).(bool)
+	}
+
+	if rf, ok := ret.Get(1).(func(context.Context, uint64, string, string, time.Time, time.Time) error); ok {
+		r1 = rf(ctx, id, oldHash, newHash, now, expiresAt)
+	} else {
+		r1 = ret.Error(1)
+	}
+
+	return r0, r1
+}
+
+// MockRepository_Rotate_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'Rotate'
+type MockRepository_Rotate_Call struct {
+	*mock.Call
+}
+
+// Rotate is a helper method to define mock.On call
+//   - ctx context.Context
+//   - id uint64
+//   - oldHash string
+//   - newHash string
+//   - now time.Time
+//   - expiresAt time.Time
+func (_e *MockRepository_Expecter) Rotate(ctx interface{}, id interface{}, oldHash interface{}, newHash interface{}, now interface{}, expiresAt interface{}) *MockRepository_Rotate_Call {
+	return &MockRepository_Rotate_Call{Call: _e.mock.On("Rotate", ctx, id, oldHash, newHash, now, expiresAt)}
+}
+
+func (_c *MockRepository_Rotate_Call) Run(run func(ctx context.Context, id uint64, oldHash string, newHash string, now time.Time, expiresAt time.Time)) *MockRepository_Rotate_Call {
+	_c.Call.Run(func(args mock.Arguments) {
+		run(args[0].(context.Context), args[1].(uint64), args[2].(string), args[3].(string), args[4].(time.Time), args[5].(time.Time))
+	})
+	return _c
+}
+
+func (_c *MockRepository_Rotate_Call) Return(_a0 bool, _a1 error) *MockRepository_Rotate_Call {
+	_c.Call.Return(_a0, _a1)
+	return _c
+}
+
+func (_c *MockRepository_Rotate_Call) RunAndReturn(run func(context.Context, uint64, string, string, time.Time, time.Time) (bool, error)) *MockRepository_Rotate_Call {
 	_c.Call.Return(run)
 	return _c
 }

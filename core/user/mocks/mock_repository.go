@@ -140,6 +140,65 @@ func (_c *MockRepository_ByID_Call) RunAndReturn(run func(context.Context, uint6
 	return _c
 }
 
+// ByPhone provides a mock function with given fields: ctx, phone
+func (_m *MockRepository) ByPhone(ctx context.Context, phone string) (*user.User, error) {
+	ret := _m.Called(ctx, phone)
+
+	if len(ret) == 0 {
+		panic("no return value specified for ByPhone")
+	}
+
+	var r0 *user.User
+	var r1 error
+	if rf, ok := ret.Get(0).(func(context.Context, string) (*user.User, error)); ok {
+		return rf(ctx, phone)
+	}
+	if rf, ok := ret.Get(0).(func(context.Context, string) *user.User); ok {
+		r0 = rf(ctx, phone)
+	} else {
+		if ret.Get(0) != nil {
+			r0 = ret.Get(0).(*user.User)
+		}
+	}
+
+	if rf, ok := ret.Get(1).(func(context.Context, string) error); ok {
+		r1 = rf(ctx, phone)
+	} else {
+		r1 = ret.Error(1)
+	}
+
+	return r0, r1
+}
+
+// MockRepository_ByPhone_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'ByPhone'
+type MockRepository_ByPhone_Call struct {
+	*mock.Call
+}
+
+// ByPhone is a helper method to define mock.On call
+//   - ctx context.Context
+//   - phone string
+func (_e *MockRepository_Expecter) ByPhone(ctx interface{}, phone interface{}) *MockRepository_ByPhone_Call {
+	return &MockRepository_ByPhone_Call{Call: _e.mock.On("ByPhone", ctx, phone)}
+}
+
+func (_c *MockRepository_ByPhone_Call) Run(run func(ctx context.Context, phone string)) *MockRepository_ByPhone_Call {
+	_c.Call.Run(func(args mock.Arguments) {
+		run(args[0].(context.Context), args[1].(string))
+	})
+	return _c
+}
+
+func (_c *MockRepository_ByPhone_Call) Return(_a0 *user.User, _a1 error) *MockRepository_ByPhone_Call {
+	_c.Call.Return(_a0, _a1)
+	return _c
+}
+
+func (_c *MockRepository_ByPhone_Call) RunAndReturn(run func(context.Context, string) (*user.User, error)) *MockRepository_ByPhone_Call {
+	_c.Call.Return(run)
+	return _c
+}
+
 // CountByRole provides a mock function with given fields: ctx, role
 func (_m *MockRepository) CountByRole(ctx context.Context, role user.Role) (int64, error) {
 	ret := _m.Called(ctx, role)

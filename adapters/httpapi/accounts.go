@@ -1,0 +1,209 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"paygate/core/app"
+	"paygate/core/session"
+	"paygate/core/user"
+)
+
+// messageResponse is the answer of account actions that return no record.
+type messageResponse struct {
+	Message string `json:"message"`
+}
+
+// forgotMessage is the one answer of forgot-password, whatever the email.
+const forgotMessage = "If an account with that email exists, a password reset link has been sent to it."
+
+type registerRequest struct {
+	Name     string `json:"name" validate:"required,max=255"`
+	Email    string `json:"email" validate:"required,max=255"`
+	Phone    string `json:"phone" validate:"required,max=20"`
+	Password string `json:"password" validate:"required,max=255"`
+}
+
+func (s *server) register(c echo.Context) error {
+	var req registerRequest
+	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	ip := c.RealIP()
+	if !s.registrations.allow(time.Now(), "ip:"+ip) {
+		return errTooManyRequests
+	}
+	u, err := s.app.Register(c.Request().Context(),
+		user.Profile{Name: req.Name, Email: req.Email, Phone: req.Phone, Password: req.Password}, ip)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, toUserResponse(u))
+}
+
+type verifyEmailRequest struct {
+	Token string `json:"token" validate:"required,max=2000"`
+}
+
+func (s *server) verifyEmail(c echo.Context) error {
+	var req verifyEmailRequest
+	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	if err := s.app.VerifyEmail(c.Request().Context(), req.Token); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, messageResponse{Message: "Email address verified"})
+}
+
+func (s *server) resendVerification(c echo.Context) error {
+	u := caller(c)
+	if u.EmailVerifiedAt == nil && !s.accountMail.allow(time.Now(), "user:"+strconv.FormatUint(u.ID, 10)) {
+		return errTooManyRequests
+	}
+	if err := s.app.ResendVerification(c.Request().Context(), u); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, messageResponse{Message: "Verification email sent"})
+}
+
+type forgotPasswordRequest struct {
+	Email string `json:"email" validate:"required,max=255"`
+}
+
+func (s *server) forgotPassword(c echo.Context) error {
+	var req forgotPasswordRequest
+	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	// Unknown emails spend the limit like known ones, so a 429 tells nothing.
+	if !s.accountMail.allow(time.Now(), "ip:"+c.RealIP(), "email:"+strings.ToLower(strings.TrimSpace(req.Email))) {
+		return errTooManyRequests
+	}
+	if err := s.app.ForgotPassword(c.Request().Context(), req.Email); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, messageResponse{Message: forgotMessage})
+}
+
+type resetPasswordRequest struct {
+	Email    string `json:"email" validate:"required,max=255"`
+	Token    string `json:"token" validate:"required,max=200"`
+	Password string `json:"password" validate:"required,max=255"`
+}
+
+func (s *server) resetPassword(c echo.Context) error {
+	var req resetPasswordRequest
+	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	if !s.resets.allow(time.Now(), "ip:"+c.RealIP()) {
+		return errTooManyRequests
+	}
+	if err := s.app.ResetPassword(c.Request().Context(), req.Email, req.Token, req.Password); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, messageResponse{Message: "Password changed; sign in with the new password"})
+}
+
+type sessionResponse struct {
+	ID         uint64     `json:"id"`
+	Name       string     `json:"name"`
+	CreatedAt  *time.Time `json:"created_at"`
+	LastUsedAt *time.Time `json:"last_used_at"`
+	ExpiresAt  *time.Time `json:"expires_at"`
+	Current    bool       `json:"current"`
+}
+
+func toSessionResponse(current uint64) func(*session.Token) sessionResponse {
+	return func(t *session.Token) sessionResponse {
+		return sessionResponse{ID: t.ID, Name: t.Name, CreatedAt: timePtr(t.CreatedAt), LastUsedAt: t.LastUsedAt,
+			ExpiresAt: timePtr(t.ExpiresAt), Current: t.ID == current}
+	}
+}
+
+func (s *server) listSessions(c echo.Context) error {
+	list, err := s.app.Sessions(c.Request().Context(), caller(c))
+	if err != nil {
+		return err
+	}
+	return writePaged(c, mapSlice(list, toSessionResponse(callerSession(c))))
+}
+
+func (s *server) revokeSession(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return session.ErrNotFound
+	}
+	if err := s.app.RevokeSession(c.Request().Context(), caller(c), id); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+// nullableString is a JSON field that may be absent, null or a string.
+type nullableString struct {
+	set   bool
+	value *string
+}
+
+func (n *nullableString) UnmarshalJSON(b []byte) error {
+	n.set = true
+	if string(b) == "null" {
+		n.value = nil
+		return nil
+	}
+	var v string
+	if err := json.Unmarshal(b, &v); err != nil {
+		return &json.UnmarshalTypeError{Value: "non-string", Type: reflect.TypeOf("")}
+	}
+	n.value = &v
+	return nil
+}
+
+func (n nullableString) patch() app.Nullable[string] {
+	return app.Nullable[string]{Set: n.set, Value: n.value}
+}
+
+type patchMeRequest struct {
+	Name            *string        `json:"name" validate:"omitempty,max=255"`
+	Phone           *string        `json:"phone" validate:"omitempty,max=20"`
+	WebhookURL      nullableString `json:"webhook_url"`
+	LowBalanceAlert nullableString `json:"low_balance_alert"`
+	Password        *string        `json:"password" validate:"omitempty,max=255"`
+	CurrentPassword *string        `json:"current_password" validate:"omitempty,max=255"`
+}
+
+func (s *server) patchMe(c echo.Context) error {
+	var req patchMeRequest
+	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	u := caller(c)
+	p := app.MePatch{Name: req.Name, Phone: req.Phone, WebhookURL: req.WebhookURL.patch(),
+		LowBalanceAlert: req.LowBalanceAlert.patch(), Password: req.Password}
+	ip, now := c.RealIP(), time.Now()
+	if req.CurrentPassword != nil {
+		p.CurrentPassword = *req.CurrentPassword
+		// Guessing the current password with a stolen access token is
+		// limited like guessing it at login.
+		if !s.logins.allowed(u.Email, ip, now) {
+			return errTooManyLogins
+		}
+	}
+	out, err := s.app.UpdateMe(c.Request().Context(), u, callerSession(c), p)
+	if err != nil {
+		if errors.Is(err, app.ErrWrongCurrentPassword) {
+			s.logins.failed(u.Email, ip, now)
+		}
+		return err
+	}
+	return c.JSON(http.StatusOK, toUserResponse(out))
+}
