@@ -181,6 +181,7 @@ func (s *Store) storesOn(db *gorm.DB) app.Stores {
 		Hits:     &hitStore{b},
 		Sessions: &sessionStore{b},
 		Settings: &settingStore{b},
+		TopUps:   &topUpStore{b},
 	}
 }
 

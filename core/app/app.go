@@ -3,16 +3,20 @@ package app
 import (
 	"time"
 
+	"github.com/shopspring/decimal"
+
+	"paygate/core/topup"
 	"paygate/core/user"
 )
 
 // Config is what the use cases need from the service's configuration.
 type Config struct {
-	Location        *time.Location // day and month boundaries (TIMEZONE)
-	UpstreamTimeout time.Duration  // per provider call
-	RefreshTTL      time.Duration  // panel refresh tokens
-	MaxPayloadBytes int            // hit log payloads larger than this are summarised
-	PasswordCost    int            // bcrypt cost; 0 means user.DefaultPasswordCost
+	Location        *time.Location  // day and month boundaries (TIMEZONE)
+	UpstreamTimeout time.Duration   // per provider call
+	RefreshTTL      time.Duration   // panel refresh tokens
+	MaxPayloadBytes int             // hit log payloads larger than this are summarised
+	PasswordCost    int             // bcrypt cost; 0 means user.DefaultPasswordCost
+	MaxTopUp        decimal.Decimal // largest balance request (BALANCE_REQUEST_MAX); 0 means topup.DefaultMaxAmount
 }
 
 // App is the set of use cases. It holds ports only.
@@ -21,6 +25,7 @@ type App struct {
 	st     Stores
 	up     Upstream
 	tokens AccessTokens
+	files  Files
 	now    func() time.Time
 	cfg    Config
 	pw     *user.Passwords
@@ -33,6 +38,7 @@ type Deps struct {
 	Stores   Stores
 	Upstream Upstream
 	Tokens   AccessTokens
+	Files    Files // uploads; nil refuses screenshots (operator commands need none)
 	Now      func() time.Time
 	Config   Config
 }
@@ -55,7 +61,10 @@ func New(d Deps) *App {
 	if cfg.MaxPayloadBytes == 0 {
 		cfg.MaxPayloadBytes = 60_000
 	}
-	return &App{tx: d.Tx, st: d.Stores, up: d.Upstream, tokens: d.Tokens, now: d.Now, cfg: cfg, pw: user.NewPasswords(cfg.PasswordCost)}
+	if !cfg.MaxTopUp.IsPositive() {
+		cfg.MaxTopUp = topup.DefaultMaxAmount
+	}
+	return &App{tx: d.Tx, st: d.Stores, up: d.Upstream, tokens: d.Tokens, files: d.Files, now: d.Now, cfg: cfg, pw: user.NewPasswords(cfg.PasswordCost)}
 }
 
 // day is the local calendar day of t ("2006-01-02"), month its month ("2006-01").

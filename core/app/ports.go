@@ -5,6 +5,7 @@ package app
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/url"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"paygate/core/ledger"
 	"paygate/core/pricing"
 	"paygate/core/session"
+	"paygate/core/topup"
 	"paygate/core/user"
 )
 
@@ -29,6 +31,7 @@ type Stores struct {
 	Hits     hitlog.Repository
 	Sessions session.Repository
 	Settings session.Settings
+	TopUps   topup.Repository
 }
 
 // Transactor runs fn in one database transaction with Stores bound to it.
@@ -64,4 +67,15 @@ type Upstream interface {
 type AccessTokens interface {
 	Issue(userID uint64, role user.Role, now time.Time) (token string, expiresIn time.Duration, err error)
 	Parse(token string, now time.Time) (userID uint64, err error)
+}
+
+// Files keeps uploaded files (balance request screenshots) under names the
+// server chose; an adapter refuses any other name, so no path can escape its
+// folder.
+type Files interface {
+	// Save writes r's content under name atomically: a reader's error leaves
+	// nothing behind.
+	Save(ctx context.Context, name string, r io.Reader) error
+	Open(ctx context.Context, name string) (io.ReadCloser, error) // errs NotFound when missing
+	Delete(ctx context.Context, name string) error                // a missing file is no error
 }
