@@ -17,6 +17,7 @@ import (
 
 	"paygate/adapters/httpapi"
 	"paygate/adapters/mysqlstore"
+	"paygate/adapters/storage"
 	"paygate/adapters/token"
 	"paygate/adapters/upstream"
 	"paygate/core/app"
@@ -35,6 +36,7 @@ type env struct {
 	handler  atomic.Value // func(w, r)
 	admin    string       // admin access token
 	logs     *lockedWriter
+	uploads  string // the file storage's folder
 }
 
 const adminEmail, adminPassword = "admin@example.com", "admin-password-1"
@@ -58,8 +60,14 @@ func newEnv(t *testing.T, store *mysqlstore.Store) *env {
 	}
 	loc, _ := time.LoadLocation("Asia/Kolkata")
 	up := upstream.New(upstream.Options{AllowPrivate: true, DefaultTimeout: 2 * time.Second})
+	e.uploads = t.TempDir()
+	files, err := storage.NewLocal(e.uploads)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { files.Close() })
 	e.app = app.New(app.Deps{
-		Tx: store, Stores: store.Stores(), Upstream: up, Tokens: tokens,
+		Tx: store, Stores: store.Stores(), Upstream: up, Tokens: tokens, Files: files,
 		Config: app.Config{Location: loc, UpstreamTimeout: 2 * time.Second, PasswordCost: 4},
 	})
 	if _, _, err := e.app.EnsureAdmin(context.Background(), adminEmail, adminPassword); err != nil {

@@ -7,6 +7,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/shopspring/decimal"
+
+	"paygate/core/money"
 )
 
 // config is the whole configuration, parsed once from the environment
@@ -23,6 +27,7 @@ type config struct {
 	UpstreamTimeout      time.Duration
 	TrustedProxies       []netip.Prefix
 	StorageDir           string
+	BalanceRequestMax    decimal.Decimal
 	SMTPURL              string
 	DemoData             bool
 	ShutdownTimeout      time.Duration
@@ -92,8 +97,21 @@ func parseConfig(args []string, getenv func(string) string) (config, []string, e
 		}
 		c.TrustedProxies = append(c.TrustedProxies, p.Masked())
 	}
+	maxTopUp := env("BALANCE_REQUEST_MAX", "500000.00")
+	if c.BalanceRequestMax, err = parseMaxAmount(maxTopUp); err != nil {
+		return c, nil, fmt.Errorf("BALANCE_REQUEST_MAX: %q %v", maxTopUp, err)
+	}
 	if c.JWTSecret != "" && len(c.JWTSecret) < 32 {
 		return c, nil, fmt.Errorf("JWT_SECRET must be at least 32 characters")
 	}
 	return c, fs.Args(), nil
+}
+
+// parseMaxAmount reads a positive amount that a balance (DECIMAL(12,2)) can hold.
+func parseMaxAmount(v string) (decimal.Decimal, error) {
+	d, ok := money.Parse(v, 2)
+	if !ok || !d.IsPositive() || !money.FitsColumn(d, 12, 2) {
+		return d, fmt.Errorf("is not a positive amount with at most 2 decimals, below 10000000000")
+	}
+	return d, nil
 }

@@ -20,6 +20,7 @@ import (
 	"paygate/adapters/httpapi"
 	"paygate/adapters/mysqlstore"
 	"paygate/adapters/sandbox"
+	"paygate/adapters/storage"
 	"paygate/adapters/token"
 	"paygate/adapters/upstream"
 	"paygate/core/apikey"
@@ -83,9 +84,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		log.Info("migrations applied")
 		return nil
 	case cmd == "ledger" && len(rest) == 2 && rest[1] == "check":
-		return ledgerCheck(ctx, newApp(cfg, store, nil), stdout)
+		return ledgerCheck(ctx, newApp(cfg, store, nil, nil), stdout)
 	case cmd == "create-admin" && len(rest) == 2:
-		generated, err := newApp(cfg, store, nil).CreateAdmin(ctx, rest[1], cfg.AdminPassword)
+		generated, err := newApp(cfg, store, nil, nil).CreateAdmin(ctx, rest[1], cfg.AdminPassword)
 		if err != nil {
 			return err
 		}
@@ -99,11 +100,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	return fmt.Errorf("unknown command %q\n%s", rest, usage)
 }
 
-func newApp(cfg config, store *mysqlstore.Store, tokens app.AccessTokens) *app.App {
+// newApp wires the use cases; the operator commands need no tokens or files (nil).
+func newApp(cfg config, store *mysqlstore.Store, tokens app.AccessTokens, files app.Files) *app.App {
 	up := upstream.New(upstream.Options{AllowPrivate: cfg.UpstreamAllowPrivate, DefaultTimeout: cfg.UpstreamTimeout, Sandbox: sandbox.NewUpstream()})
 	return app.New(app.Deps{
-		Tx: store, Stores: store.Stores(), Upstream: up, Tokens: tokens,
-		Config: app.Config{Location: cfg.Location, UpstreamTimeout: cfg.UpstreamTimeout},
+		Tx: store, Stores: store.Stores(), Upstream: up, Tokens: tokens, Files: files,
+		Config: app.Config{Location: cfg.Location, UpstreamTimeout: cfg.UpstreamTimeout, MaxTopUp: cfg.BalanceRequestMax},
 	})
 }
 
@@ -120,7 +122,12 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 	if err != nil {
 		return err
 	}
-	a := newApp(cfg, store, tokens)
+	files, err := storage.NewLocal(cfg.StorageDir)
+	if err != nil {
+		return err
+	}
+	defer files.Close()
+	a := newApp(cfg, store, tokens, files)
 
 	created, generated, err := a.EnsureAdmin(ctx, cfg.AdminEmail, cfg.AdminPassword)
 	if err != nil {

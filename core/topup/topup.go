@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
 
@@ -112,7 +113,9 @@ func New(userID uint64, in Input, max decimal.Decimal, now time.Time) (*Request,
 		fe.Add("payment_method", "must be one of "+strings.Join(PaymentMethods, ", "))
 	}
 	remarks := strings.TrimSpace(in.Remarks)
-	if len(remarks) > MaxRemarksLength {
+	if !utf8.ValidString(remarks) {
+		fe.Add("remarks", "must be UTF-8 text")
+	} else if utf8.RuneCountInString(remarks) > MaxRemarksLength {
 		fe.Add("remarks", "must be at most 1000 characters")
 	}
 	if err := fe.Err(); err != nil {
@@ -167,7 +170,9 @@ func checkAdminRemarks(remarks string, required bool) error {
 	switch {
 	case required && remarks == "":
 		return errs.Validation(map[string][]string{"admin_remarks": {"is required to reject a request"}})
-	case len(remarks) > MaxRemarksLength:
+	case !utf8.ValidString(remarks):
+		return errs.Validation(map[string][]string{"admin_remarks": {"must be UTF-8 text"}})
+	case utf8.RuneCountInString(remarks) > MaxRemarksLength:
 		return errs.Validation(map[string][]string{"admin_remarks": {"must be at most 1000 characters"}})
 	}
 	return nil

@@ -65,6 +65,8 @@ func TestNewValidates(t *testing.T) {
 		{"method bank_transfer", func(in *topup.Input) { in.PaymentMethod = "bank_transfer" }, ""},
 		{"unknown method", func(in *topup.Input) { in.PaymentMethod = "bitcoin" }, "payment_method"},
 		{"long remarks", func(in *topup.Input) { in.Remarks = strings.Repeat("r", 1001) }, "remarks"},
+		{"1000 letters of Hindi", func(in *topup.Input) { in.Remarks = strings.Repeat("भ", 1000) }, ""},
+		{"remarks not UTF-8", func(in *topup.Input) { in.Remarks = "paid \xff\xfe" }, "remarks"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
