@@ -191,6 +191,16 @@ func TestTopUpCreateChecksFilesByContent(t *testing.T) {
 		if huge.status != 413 || huge.str("error") != "body_too_large" {
 			t.Fatalf("7 MB body: %d %s", huge.status, huge.raw)
 		}
+		// The same without a Content-Length (chunked): cut while reading, also 413.
+		var chunked bytes.Buffer
+		mw := multipart.NewWriter(&chunked)
+		fw, _ := mw.CreateFormFile("screenshot", "huge.png")
+		fw.Write(append(pngFile(t), make([]byte, 7<<20)...))
+		mw.Close()
+		unsized := e.raw("POST", "/api/v1/panel/balance-requests", c.token, mw.FormDataContentType(), io.MultiReader(&chunked))
+		if unsized.status != 413 || unsized.str("error") != "body_too_large" {
+			t.Fatalf("7 MB chunked body: %d %s", unsized.status, unsized.raw)
+		}
 		if n := len(e.storedFiles()); n != 5 {
 			t.Fatalf("%d files stored, want 5 (refused uploads leave none)", n)
 		}
