@@ -44,11 +44,13 @@ type authzFixture struct {
 	victim            customer
 	service, inactive uint64
 	victimPrice       uint64
+	victimTopUp       uint64 // a pending balance request of the victim, with a screenshot
 }
 
 type authzRequest struct {
 	path string
 	body any
+	form map[string]string // sent as multipart/form-data instead of body
 }
 
 type authzRow struct {
@@ -149,6 +151,35 @@ var authzTable = []authzRow{
 	{method: "GET", pattern: "/transactions", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/transactions") }},
 	{method: "GET", pattern: "/hit-logs", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/hit-logs") }},
 
+	{method: "GET", pattern: "/balance-requests", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/balance-requests") }},
+	{method: "POST", pattern: "/balance-requests", want: statuses{401, 201, 201, 201}, own: func(f *authzFixture, a actor) authzRequest {
+		r := panelReq("/balance-requests")
+		r.form = map[string]string{"amount": "100.00", "utr_number": newUTR(), "payment_method": "upi"}
+		return r
+	}},
+	{method: "GET", pattern: "/balance-requests/{id}", want: signedIn,
+		own:   func(f *authzFixture, a actor) authzRequest { return panelReq("/balance-requests/%d", f.newTopUp(a)) },
+		other: func(f *authzFixture) authzRequest { return panelReq("/balance-requests/%d", f.victimTopUp) }, otherWant: statuses{401, 404, 404, 200}},
+	{method: "GET", pattern: "/balance-requests/{id}/screenshot", want: signedIn,
+		own: func(f *authzFixture, a actor) authzRequest {
+			return panelReq("/balance-requests/%d/screenshot", f.newTopUp(a))
+		},
+		other: func(f *authzFixture) authzRequest { return panelReq("/balance-requests/%d/screenshot", f.victimTopUp) }, otherWant: statuses{401, 404, 404, 200}},
+	{method: "POST", pattern: "/balance-requests/{id}/approve", want: adminOnly,
+		own: func(f *authzFixture, a actor) authzRequest {
+			return panelReq("/balance-requests/%d/approve", f.newTopUp(a)).with(map[string]any{})
+		},
+		other: func(f *authzFixture) authzRequest {
+			return panelReq("/balance-requests/%d/approve", f.newTopUp(f.victimActor())).with(map[string]any{})
+		}, otherWant: adminOnly},
+	{method: "POST", pattern: "/balance-requests/{id}/reject", want: adminOnly,
+		own: func(f *authzFixture, a actor) authzRequest {
+			return panelReq("/balance-requests/%d/reject", f.newTopUp(a)).with(map[string]any{"admin_remarks": "not received"})
+		},
+		other: func(f *authzFixture) authzRequest {
+			return panelReq("/balance-requests/%d/reject", f.newTopUp(f.victimActor())).with(map[string]any{"admin_remarks": "not received"})
+		}, otherWant: adminOnly},
+
 	{method: "GET", pattern: "/audit-logs", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/audit-logs") }},
 
 	{method: "GET", pattern: "/users", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/users") }},
@@ -241,7 +272,12 @@ func TestPanelAuthorization(t *testing.T) {
 func (f *authzFixture) expect(a actor, method string, req authzRequest, want int, what string) {
 	e := f.e
 	e.t.Helper()
-	r := e.do(method, req.path, a.token, req.body)
+	var r resp
+	if req.form != nil {
+		r = e.upload(a.token, req.form)
+	} else {
+		r = e.do(method, req.path, a.token, req.body)
+	}
 	if r.status != want {
 		e.t.Errorf("%s %s (%s resource) as %s: status %d, want %d: %s", method, req.path, what, a.name, r.status, want, r.raw)
 		return
@@ -272,7 +308,20 @@ func newAuthzFixture(e *env) *authzFixture {
 	e.must(e.do("PATCH", fmt.Sprintf(panel+"/services/%d", f.inactive), e.admin, map[string]any{"status": "inactive"}), 200)
 	f.victimPrice = e.must(e.do("POST", fmt.Sprintf(panel+"/services/%d/pricing", f.service), e.admin,
 		map[string]any{"user_id": f.victim.id, "user_price": "0.2000"}), 201).num("id")
+	f.victimTopUp = f.newTopUp(f.victimActor())
 	return f
+}
+
+func (f *authzFixture) victimActor() actor {
+	return actor{name: "victim", token: f.victim.token, id: f.victim.id}
+}
+
+// newTopUp makes a pending balance request of a, with a PNG screenshot.
+func (f *authzFixture) newTopUp(a actor) uint64 {
+	f.e.t.Helper()
+	r := f.e.upload(a.token, map[string]string{"amount": "100.00", "utr_number": newUTR(), "payment_method": "upi"},
+		part{field: "screenshot", filename: "receipt.png", contentType: "image/png", data: pngFile(f.e.t)})
+	return f.e.must(r, 201).num("id")
 }
 
 // refreshToken signs a in afresh.

@@ -17,6 +17,7 @@ import (
 
 	"paygate/adapters/httpapi"
 	"paygate/adapters/mysqlstore"
+	"paygate/adapters/storage"
 	"paygate/adapters/token"
 	"paygate/adapters/upstream"
 	"paygate/core/app"
@@ -38,6 +39,7 @@ type env struct {
 	client   *http.Client // checks every response against api/openapi.yaml
 	mail     *mailbox     // mail the app sent (accounts_test.go)
 	skew     atomic.Int64 // nanoseconds added to the app's clock
+	uploads  string       // the file storage's folder
 }
 
 const adminEmail, adminPassword = "admin@example.com", "admin-password-1"
@@ -61,8 +63,14 @@ func newEnv(t *testing.T, store *mysqlstore.Store) *env {
 	}
 	loc, _ := time.LoadLocation("Asia/Kolkata")
 	up := upstream.New(upstream.Options{AllowPrivate: true, DefaultTimeout: 2 * time.Second})
+	e.uploads = t.TempDir()
+	files, err := storage.NewLocal(e.uploads)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { files.Close() })
 	e.app = app.New(app.Deps{
-		Tx: store, Stores: store.Stores(), Upstream: up, Tokens: tokens,
+		Tx: store, Stores: store.Stores(), Upstream: up, Tokens: tokens, Files: files,
 		Config: app.Config{Location: loc, UpstreamTimeout: 2 * time.Second, PasswordCost: 4},
 		Mailer: e.mail, EmailTokens: tokens,
 		Now: func() time.Time { return time.Now().Add(time.Duration(e.skew.Load())) },

@@ -25,6 +25,7 @@ import (
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
 	"paygate/core/pricing"
+	"paygate/core/topup"
 	"paygate/core/user"
 )
 
@@ -327,6 +328,9 @@ func TestOpenAPISchemasMatchDTOs(t *testing.T) {
 		{"PriceList", listResponse[priceResponse]{}, true, nil},
 		{"ApiKeyList", listResponse[keyResponse]{}, true, nil},
 		{"HitLogList", listResponse[hitResponse]{}, true, nil},
+		{"BalanceRequest", topUpResponse{}, true, nil},
+		{"BalanceRequestList", listResponse[topUpResponse]{}, true, nil},
+		{"BalanceRequestDecision", decideTopUpRequest{}, false, nil},
 		{"LoginRequest", loginRequest{}, false, nil},
 		{"RefreshRequest", refreshRequest{}, false, nil},
 		{"CreateUserRequest", createUserRequest{}, false, nil},
@@ -448,6 +452,11 @@ func TestOpenAPISchemasAcceptResponses(t *testing.T) {
 		{"key list", "ApiKeyList", listResponse[keyResponse]{Data: []keyResponse{key}, Meta: listMeta{1, 1, 1}}},
 		{"call", "CallEnvelope", callEnvelope{Success: true, RequestID: rid, Data: json.RawMessage(`{"message_id":"MSG1"}`), Charged: "0.5000", BalanceLeft: "99.50"}},
 		{"call with array data", "CallEnvelope", callEnvelope{Success: true, RequestID: rid, Data: json.RawMessage(`[1,2]`), Charged: "0.0000", BalanceLeft: "0.00"}},
+		{"balance request", "BalanceRequest", toTopUpResponse(&topup.Request{ID: 4, UserID: 7, Amount: dec("1500.5"), UTRNumber: "412345678901",
+			PaymentMethod: "upi", Screenshot: str("01JABCDEFGHJKMNPQRSTVWXYZ0.png"), Remarks: str("HDFC"), Status: topup.StatusPending, CreatedAt: now, UpdatedAt: now})},
+		{"decided balance request", "BalanceRequest", toTopUpResponse(&topup.Request{ID: 5, UserID: 7, Amount: dec("10"), UTRNumber: "AXIS-1234",
+			PaymentMethod: "neft", Status: topup.StatusRejected, ApprovedBy: id(1), ApprovedAt: &now, AdminRemarks: str("no such transfer")})},
+		{"balance request list", "BalanceRequestList", listResponse[topUpResponse]{Data: []topUpResponse{}, Meta: listMeta{1, 20, 0}}},
 		{"error", "Error", errorBody{Message: "Service not found", Error: "service_not_found", RequestID: rid}},
 		{"validation error", "Error", errorBody{Message: "Invalid parameters", Error: "validation_failed", Errors: map[string][]string{"phone": {"is required"}}}},
 	}

@@ -41,6 +41,11 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	in.DELETE("/api-keys/:id", s.revokeKey)
 	in.POST("/api-keys/:id/rotate-secret", s.rotateKey)
 
+	in.GET("/balance-requests", s.listTopUps)
+	in.POST("/balance-requests", s.createTopUp)
+	in.GET("/balance-requests/:id", s.getTopUp)
+	in.GET("/balance-requests/:id/screenshot", s.topUpScreenshot)
+
 	in.GET("/transactions", s.listTransactions)
 	in.GET("/hit-logs", s.listHits)
 
@@ -53,6 +58,8 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	admin.POST("/users/:id/activate", s.setUserStatus(user.StatusActive))
 	admin.POST("/users/:id/block", s.setUserStatus(user.StatusBlocked))
 	admin.POST("/users/:id/balance-adjustments", s.adjustBalance)
+	admin.POST("/balance-requests/:id/approve", s.approveTopUp)
+	admin.POST("/balance-requests/:id/reject", s.rejectTopUp)
 
 	admin.POST("/services", s.createService)
 	admin.PATCH("/services/:id", s.patchService)

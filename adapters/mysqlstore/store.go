@@ -191,6 +191,7 @@ func (s *Store) storesOn(db *gorm.DB) app.Stores {
 		Settings: &settingStore{b},
 		Audit:    &auditStore{b},
 		Resets:   &resetStore{b},
+		TopUps:   &topUpStore{b},
 	}
 }
 

@@ -10,7 +10,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shopspring/decimal"
 	mailadapter "paygate/adapters/mail"
+
+	"paygate/core/money"
 )
 
 // config is the whole configuration, parsed once from the environment
@@ -27,6 +30,7 @@ type config struct {
 	UpstreamTimeout      time.Duration
 	TrustedProxies       []netip.Prefix
 	StorageDir           string
+	BalanceRequestMax    decimal.Decimal
 	SMTPURL              string
 	MailFrom             *mail.Address
 	DemoData             bool
@@ -109,8 +113,21 @@ func parseConfig(args []string, getenv func(string) string) (config, []string, e
 	if c.MailFrom, err = mail.ParseAddress(from); err != nil {
 		return c, nil, fmt.Errorf("MAIL_FROM: %q is not an email address (Name <address> or address)", from)
 	}
+	maxTopUp := env("BALANCE_REQUEST_MAX", "500000.00")
+	if c.BalanceRequestMax, err = parseMaxAmount(maxTopUp); err != nil {
+		return c, nil, fmt.Errorf("BALANCE_REQUEST_MAX: %q %v", maxTopUp, err)
+	}
 	if c.JWTSecret != "" && len(c.JWTSecret) < 32 {
 		return c, nil, fmt.Errorf("JWT_SECRET must be at least 32 characters")
 	}
 	return c, fs.Args(), nil
+}
+
+// parseMaxAmount reads a positive amount that a balance (DECIMAL(12,2)) can hold.
+func parseMaxAmount(v string) (decimal.Decimal, error) {
+	d, ok := money.Parse(v, 2)
+	if !ok || !d.IsPositive() || !money.FitsColumn(d, 12, 2) {
+		return d, fmt.Errorf("is not a positive amount with at most 2 decimals, below 10000000000")
+	}
+	return d, nil
 }

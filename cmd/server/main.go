@@ -21,6 +21,7 @@ import (
 	"paygate/adapters/mail"
 	"paygate/adapters/mysqlstore"
 	"paygate/adapters/sandbox"
+	"paygate/adapters/storage"
 	"paygate/adapters/token"
 	"paygate/adapters/upstream"
 	"paygate/core/apikey"
@@ -84,9 +85,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		log.Info("migrations applied")
 		return nil
 	case cmd == "ledger" && len(rest) == 2 && rest[1] == "check":
-		return ledgerCheck(ctx, newApp(cfg, store, nil, log), stdout)
+		return ledgerCheck(ctx, newApp(cfg, store, nil, nil, log), stdout)
 	case cmd == "create-admin" && len(rest) == 2:
-		generated, err := newApp(cfg, store, nil, log).CreateAdmin(ctx, rest[1], cfg.AdminPassword)
+		generated, err := newApp(cfg, store, nil, nil, log).CreateAdmin(ctx, rest[1], cfg.AdminPassword)
 		if err != nil {
 			return err
 		}
@@ -100,14 +101,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	return fmt.Errorf("unknown command %q\n%s", rest, usage)
 }
 
-// newApp wires the use cases; tokens is nil for the commands that need no
-// panel tokens (they send no mail either).
-func newApp(cfg config, store *mysqlstore.Store, tokens *token.JWT, log *slog.Logger) *app.App {
+// newApp wires the use cases; tokens and files are nil for the commands that
+// need no panel tokens or uploads (they send no mail either).
+func newApp(cfg config, store *mysqlstore.Store, tokens *token.JWT, files app.Files, log *slog.Logger) *app.App {
 	up := upstream.New(upstream.Options{AllowPrivate: cfg.UpstreamAllowPrivate, DefaultTimeout: cfg.UpstreamTimeout, Sandbox: sandbox.NewUpstream()})
 	d := app.Deps{
-		Tx: store, Stores: store.Stores(), Upstream: up,
-		Config: app.Config{Location: cfg.Location, UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL},
-		Log:    log,
+		Tx: store, Stores: store.Stores(), Upstream: up, Files: files,
+		Config: app.Config{Location: cfg.Location, UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL,
+			MaxTopUp: cfg.BalanceRequestMax},
+		Log: log,
 	}
 	if tokens != nil {
 		d.Tokens, d.EmailTokens, d.Mailer = tokens, tokens, newMailer(cfg, log)
@@ -139,7 +141,12 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 	if err != nil {
 		return err
 	}
-	a := newApp(cfg, store, tokens, log)
+	files, err := storage.NewLocal(cfg.StorageDir)
+	if err != nil {
+		return err
+	}
+	defer files.Close()
+	a := newApp(cfg, store, tokens, files, log)
 	defer a.Wait() // mail still being sent, before the database closes
 
 	created, generated, err := a.EnsureAdmin(ctx, cfg.AdminEmail, cfg.AdminPassword)

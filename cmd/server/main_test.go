@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"mime/multipart"
 	"net"
 	"net/http"
 	"path/filepath"
@@ -45,7 +46,9 @@ func freeAddr(t *testing.T) string {
 func TestServeFirstStartDemoDataAndShutdown(t *testing.T) {
 	db := "sqlite://" + filepath.Join(t.TempDir(), "app.db")
 	addr := freeAddr(t)
-	env := map[string]string{"DATABASE_URL": db, "HTTP_ADDR": addr, "DEMO_DATA": "true", "ADMIN_EMAIL": "root@example.com"}
+	uploads := filepath.Join(t.TempDir(), "uploads")
+	env := map[string]string{"DATABASE_URL": db, "HTTP_ADDR": addr, "DEMO_DATA": "true", "ADMIN_EMAIL": "root@example.com",
+		"STORAGE_DIR": uploads, "BALANCE_REQUEST_MAX": "1000.00"}
 	out := &syncBuffer{}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -86,6 +89,16 @@ func TestServeFirstStartDemoDataAndShutdown(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != 200 || env2["success"] != true {
 		t.Fatalf("demo call %d %v", res.StatusCode, env2)
+	}
+	// A balance request's screenshot lands in STORAGE_DIR; BALANCE_REQUEST_MAX applies.
+	if code := upload(t, base, tok, "1000.01", "412345678901"); code != 422 {
+		t.Fatalf("a request over BALANCE_REQUEST_MAX answered %d", code)
+	}
+	if code := upload(t, base, tok, "1000.00", "412345678901"); code != 201 {
+		t.Fatalf("balance request answered %d", code)
+	}
+	if files, _ := filepath.Glob(filepath.Join(uploads, "*.pdf")); len(files) != 1 {
+		t.Fatalf("STORAGE_DIR holds %v, want one PDF", files)
 	}
 	// The panel placeholder is served at / and client routes fall back to it.
 	for _, p := range []string{"/", "/dashboard"} {
@@ -130,6 +143,11 @@ func TestMigrateAndBadConfig(t *testing.T) {
 		{"DATABASE_URL": db, "TIMEZONE": "Mars/Olympus"},
 		{"DATABASE_URL": db, "DEMO_DATA": "maybe"},
 		{"DATABASE_URL": db, "JWT_SECRET": "short"},
+		{"DATABASE_URL": db, "BALANCE_REQUEST_MAX": "0"},
+		{"DATABASE_URL": db, "BALANCE_REQUEST_MAX": "-5"},
+		{"DATABASE_URL": db, "BALANCE_REQUEST_MAX": "1e6"},
+		{"DATABASE_URL": db, "BALANCE_REQUEST_MAX": "10.001"},
+		{"DATABASE_URL": db, "BALANCE_REQUEST_MAX": "10000000000.00"},
 		{"DATABASE_URL": "postgres://x"},
 		{"DATABASE_URL": "mysql://root@127.0.0.1:1/none"},
 	} {
@@ -199,11 +217,33 @@ func doJSON(t *testing.T, req *http.Request) map[string]any {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
+// upload files a balance request with a small PDF and returns the status.
+func upload(t *testing.T, base, tok, amount, utr string) int {
+	t.Helper()
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	_ = w.WriteField("amount", amount)
+	_ = w.WriteField("utr_number", utr)
+	fw, _ := w.CreateFormFile("screenshot", "receipt.pdf")
+	_, _ = fw.Write([]byte("%PDF-1.4\n%%EOF\n"))
+	_ = w.Close()
+	req, _ := http.NewRequest("POST", base+"/api/v1/panel/balance-requests", &body)
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	req.Header.Set("Authorization", "Bearer "+tok)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	return res.StatusCode
+}
+
 // TestLedgerCheckFailsOnTamperedBalance: a balance changed behind the
 // ledger's back makes `server ledger check` list it and exit 1.
 func TestLedgerCheckFailsOnTamperedBalance(t *testing.T) {
 	db := "sqlite://" + filepath.Join(t.TempDir(), "l.db")
-	env := map[string]string{"DATABASE_URL": db, "HTTP_ADDR": freeAddr(t), "ADMIN_EMAIL": "root@example.com", "ADMIN_PASSWORD": "root-password-1"}
+	env := map[string]string{"DATABASE_URL": db, "HTTP_ADDR": freeAddr(t), "ADMIN_EMAIL": "root@example.com", "ADMIN_PASSWORD": "root-password-1",
+		"STORAGE_DIR": t.TempDir()}
 	getenv := func(k string) string { return env[k] }
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -259,7 +299,7 @@ func TestCreateAdminCommand(t *testing.T) {
 		t.Fatal("an invalid email was accepted")
 	}
 	// The new admin can log in on a running server.
-	env := map[string]string{"DATABASE_URL": db, "HTTP_ADDR": freeAddr(t), "ADMIN_EMAIL": "first@example.com"}
+	env := map[string]string{"DATABASE_URL": db, "HTTP_ADDR": freeAddr(t), "ADMIN_EMAIL": "first@example.com", "STORAGE_DIR": t.TempDir()}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)

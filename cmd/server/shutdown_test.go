@@ -28,7 +28,7 @@ func TestShutdownDrainsInFlightCalls(t *testing.T) {
 	db := "sqlite://" + filepath.Join(t.TempDir(), "app.db")
 	addr := freeAddr(t)
 	env := map[string]string{"DATABASE_URL": db, "HTTP_ADDR": addr, "ADMIN_EMAIL": "root@example.com",
-		"ADMIN_PASSWORD": "root-password-1", "UPSTREAM_ALLOW_PRIVATE": "true"}
+		"ADMIN_PASSWORD": "root-password-1", "UPSTREAM_ALLOW_PRIVATE": "true", "STORAGE_DIR": t.TempDir()}
 	getenv := func(k string) string { return env[k] }
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

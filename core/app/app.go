@@ -5,17 +5,21 @@ import (
 	"sync"
 	"time"
 
+	"github.com/shopspring/decimal"
+
+	"paygate/core/topup"
 	"paygate/core/user"
 )
 
 // Config is what the use cases need from the service's configuration.
 type Config struct {
-	Location        *time.Location // day and month boundaries (TIMEZONE)
-	UpstreamTimeout time.Duration  // per provider call
-	RefreshTTL      time.Duration  // panel refresh tokens
-	MaxPayloadBytes int            // hit log payloads larger than this are summarised
-	PasswordCost    int            // bcrypt cost; 0 means user.DefaultPasswordCost
-	PublicBaseURL   string         // base of links in mail (PUBLIC_BASE_URL)
+	Location        *time.Location  // day and month boundaries (TIMEZONE)
+	UpstreamTimeout time.Duration   // per provider call
+	RefreshTTL      time.Duration   // panel refresh tokens
+	MaxPayloadBytes int             // hit log payloads larger than this are summarised
+	PasswordCost    int             // bcrypt cost; 0 means user.DefaultPasswordCost
+	MaxTopUp        decimal.Decimal // largest balance request (BALANCE_REQUEST_MAX); 0 means topup.DefaultMaxAmount
+	PublicBaseURL   string          // base of links in mail (PUBLIC_BASE_URL)
 }
 
 // App is the set of use cases. It holds ports only.
@@ -24,6 +28,7 @@ type App struct {
 	st     Stores
 	up     Upstream
 	tokens AccessTokens
+	files  Files
 	now    func() time.Time
 	cfg    Config
 	pw     *user.Passwords
@@ -40,6 +45,7 @@ type Deps struct {
 	Stores   Stores
 	Upstream Upstream
 	Tokens   AccessTokens
+	Files    Files // uploads; nil refuses screenshots (operator commands need none)
 	Now      func() time.Time
 	Config   Config
 	// Mailer sends account mail (verification, password reset); nil drops
@@ -67,6 +73,9 @@ func New(d Deps) *App {
 	if cfg.MaxPayloadBytes == 0 {
 		cfg.MaxPayloadBytes = 60_000
 	}
+	if !cfg.MaxTopUp.IsPositive() {
+		cfg.MaxTopUp = topup.DefaultMaxAmount
+	}
 	if cfg.PublicBaseURL == "" {
 		cfg.PublicBaseURL = "http://localhost:8080"
 	}
@@ -74,7 +83,7 @@ func New(d Deps) *App {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
 	return &App{
-		tx: d.Tx, st: d.Stores, up: d.Upstream, tokens: d.Tokens, now: d.Now, cfg: cfg, pw: user.NewPasswords(cfg.PasswordCost),
+		tx: d.Tx, st: d.Stores, up: d.Upstream, tokens: d.Tokens, files: d.Files, now: d.Now, cfg: cfg, pw: user.NewPasswords(cfg.PasswordCost),
 		mailer: d.Mailer, email: d.EmailTokens, log: d.Log,
 	}
 }

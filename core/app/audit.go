@@ -3,12 +3,14 @@ package app
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"paygate/core/audit"
 	"paygate/core/catalog"
 	"paygate/core/ledger"
 	"paygate/core/money"
 	"paygate/core/pricing"
+	"paygate/core/topup"
 	"paygate/core/user"
 )
 
@@ -140,4 +142,20 @@ type entryAudit struct {
 func entrySnapshot(e *ledger.Entry) entryAudit {
 	return entryAudit{TxnID: e.TxnID, Type: string(e.Type), Amount: money.Format2(e.Amount),
 		BalanceBefore: money.Format2(e.BalanceBefore), BalanceAfter: money.Format2(e.BalanceAfter), Description: e.Description}
+}
+
+type topUpAudit struct {
+	UserID        uint64     `json:"user_id"`
+	Amount        string     `json:"amount"`
+	UTRNumber     string     `json:"utr_number"`
+	PaymentMethod string     `json:"payment_method"`
+	Status        string     `json:"status"`
+	ApprovedBy    *uint64    `json:"approved_by"`
+	ApprovedAt    *time.Time `json:"approved_at"`
+	AdminRemarks  *string    `json:"admin_remarks"`
+}
+
+func topUpSnapshot(r *topup.Request) topUpAudit {
+	return topUpAudit{UserID: r.UserID, Amount: money.Format2(r.Amount), UTRNumber: r.UTRNumber, PaymentMethod: r.PaymentMethod,
+		Status: string(r.Status), ApprovedBy: r.ApprovedBy, ApprovedAt: r.ApprovedAt, AdminRemarks: r.AdminRemarks}
 }

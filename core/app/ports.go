@@ -5,6 +5,7 @@ package app
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/url"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"paygate/core/ledger"
 	"paygate/core/pricing"
 	"paygate/core/session"
+	"paygate/core/topup"
 	"paygate/core/user"
 )
 
@@ -32,6 +34,7 @@ type Stores struct {
 	Settings session.Settings
 	Audit    audit.Repository
 	Resets   user.ResetRepository
+	TopUps   topup.Repository
 }
 
 // Transactor runs fn in one database transaction with Stores bound to it.
@@ -91,4 +94,15 @@ type Message struct {
 // committed; a failure is logged and changes no answer.
 type Mailer interface {
 	Send(ctx context.Context, m Message) error
+}
+
+// Files keeps uploaded files (balance request screenshots) under names the
+// server chose; an adapter refuses any other name, so no path can escape its
+// folder.
+type Files interface {
+	// Save writes r's content under name atomically: a reader's error leaves
+	// nothing behind.
+	Save(ctx context.Context, name string, r io.Reader) error
+	Open(ctx context.Context, name string) (io.ReadCloser, error) // errs NotFound when missing
+	Delete(ctx context.Context, name string) error                // a missing file is no error
 }

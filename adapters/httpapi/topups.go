@@ -1,0 +1,223 @@
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"paygate/core/app"
+	"paygate/core/errs"
+	"paygate/core/money"
+	"paygate/core/topup"
+	"paygate/core/user"
+)
+
+// maxTopUpBody bounds a whole balance request upload: a 5 MB screenshot and
+// the form around it. It replaces the JSON limit for this route only.
+const maxTopUpBody = 6 << 20
+
+// topUpMemory is how much of an upload is held in memory; the rest of the
+// (bounded) body is spooled to a temporary file, removed after the request.
+const topUpMemory = 1 << 20
+
+var (
+	errUploadTooLarge = errs.E(errs.TooLarge, "body_too_large", "Request body too large: a balance request with its screenshot may be at most 6 MB")
+	errNotMultipart   = errs.E(errs.BadRequest, "invalid_multipart", "Request body must be multipart/form-data")
+)
+
+type topUpResponse struct {
+	ID            uint64     `json:"id"`
+	UserID        uint64     `json:"user_id"`
+	Amount        string     `json:"amount"`
+	UTRNumber     string     `json:"utr_number"`
+	PaymentMethod string     `json:"payment_method"`
+	ScreenshotURL *string    `json:"screenshot_url"`
+	Remarks       *string    `json:"remarks"`
+	Status        string     `json:"status"`
+	ApprovedBy    *uint64    `json:"approved_by"`
+	ApprovedAt    *time.Time `json:"approved_at"`
+	AdminRemarks  *string    `json:"admin_remarks"`
+	CreatedAt     *time.Time `json:"created_at"`
+	UpdatedAt     *time.Time `json:"updated_at"`
+}
+
+// toTopUpResponse links the screenshot instead of naming the stored file.
+func toTopUpResponse(r *topup.Request) topUpResponse {
+	out := topUpResponse{
+		ID: r.ID, UserID: r.UserID, Amount: money.Format2(r.Amount), UTRNumber: r.UTRNumber, PaymentMethod: r.PaymentMethod,
+		Remarks: r.Remarks, Status: string(r.Status), ApprovedBy: r.ApprovedBy, ApprovedAt: r.ApprovedAt,
+		AdminRemarks: r.AdminRemarks, CreatedAt: timePtr(r.CreatedAt), UpdatedAt: timePtr(r.UpdatedAt),
+	}
+	if r.Screenshot != nil {
+		u := fmt.Sprintf("/api/v1/panel/balance-requests/%d/screenshot", r.ID)
+		out.ScreenshotURL = &u
+	}
+	return out
+}
+
+// topUpFields are the text fields of the create form.
+var topUpFields = []string{"amount", "utr_number", "payment_method", "remarks"}
+
+// createTopUp reads a multipart/form-data balance request. The body is
+// bounded (maxTopUpBody) before a byte is parsed; unknown or repeated
+// fields are refused like unknown JSON fields.
+func (s *server) createTopUp(c echo.Context) error {
+	req := c.Request()
+	if mt, _, err := mime.ParseMediaType(req.Header.Get(echo.HeaderContentType)); err != nil || mt != echo.MIMEMultipartForm {
+		return errNotMultipart
+	}
+	if req.ContentLength > maxTopUpBody {
+		return errUploadTooLarge
+	}
+	req.Body = http.MaxBytesReader(c.Response(), req.Body, maxTopUpBody)
+	if err := req.ParseMultipartForm(topUpMemory); err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return errUploadTooLarge
+		}
+		return errNotMultipart.Wrap(err)
+	}
+	form := req.MultipartForm
+	defer form.RemoveAll()
+
+	fe := errs.FieldErrors{}
+	text := map[string]string{}
+	for name, values := range form.Value {
+		switch {
+		case name == "screenshot":
+			// A browser sends an empty file input as an empty text part.
+			if len(values) > 1 || values[0] != "" {
+				fe.Add(name, "must be a file")
+			}
+		case !slices.Contains(topUpFields, name):
+			fe.Add(name, "is not a known field")
+		case len(values) > 1:
+			fe.Add(name, "must be given once")
+		default:
+			text[name] = values[0]
+		}
+	}
+	for name, files := range form.File {
+		switch {
+		case name != "screenshot":
+			fe.Add(name, "is not a known field")
+		case len(files) > 1:
+			fe.Add(name, "must be one file")
+		}
+	}
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	in := app.NewTopUp{Input: topup.Input{
+		Amount: text["amount"], UTRNumber: text["utr_number"], PaymentMethod: text["payment_method"], Remarks: text["remarks"],
+	}}
+	if files := form.File["screenshot"]; len(files) == 1 {
+		f, err := files[0].Open()
+		if err != nil {
+			return fmt.Errorf("open uploaded screenshot: %w", err)
+		}
+		defer f.Close()
+		in.Screenshot = &app.Upload{Body: f, Size: files[0].Size}
+	}
+	r, err := s.app.CreateTopUp(req.Context(), caller(c), in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, toTopUpResponse(r))
+}
+
+func (s *server) listTopUps(c echo.Context) error {
+	fe := errs.FieldErrors{}
+	p, pp := page(c, fe)
+	loc := s.app.Location()
+	f := topup.Filter{
+		UserID: uintParam(c, fe, "user_id"), Status: topup.Status(c.QueryParam("status")), Q: strings.TrimSpace(c.QueryParam("q")),
+		From: timeParam(c, fe, "from", loc, false), To: timeParam(c, fe, "to", loc, true), Page: p, PerPage: pp,
+	}
+	if f.Status != "" && !f.Status.Valid() {
+		fe.Add("status", "must be pending, approved or rejected")
+	}
+	if len(f.Q) > topup.MaxUTRLength {
+		fe.Add("q", "must be at most 50 characters")
+	}
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	rows, total, err := s.app.ListTopUps(c.Request().Context(), caller(c), f)
+	if err != nil {
+		return err
+	}
+	return writeList(c, mapSlice(rows, toTopUpResponse), p, pp, total)
+}
+
+func (s *server) getTopUp(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	r, err := s.app.GetTopUp(c.Request().Context(), caller(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toTopUpResponse(r))
+}
+
+// topUpScreenshot streams the file with the type detected at upload. The
+// browser must not second-guess it (nosniff) nor run anything in it (CSP
+// sandbox); images show inline, a PDF is a download.
+func (s *server) topUpScreenshot(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	rc, typ, err := s.app.TopUpScreenshot(c.Request().Context(), caller(c), id)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	h := c.Response().Header()
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
+	h.Set("Cache-Control", "private, no-store")
+	disposition := "attachment"
+	if typ.Image() {
+		disposition = "inline"
+	}
+	h.Set(echo.HeaderContentDisposition, fmt.Sprintf(`%s; filename="balance-request-%d.%s"`, disposition, id, typ.Ext))
+	return c.Stream(http.StatusOK, typ.ContentType, rc)
+}
+
+type decideTopUpRequest struct {
+	AdminRemarks string `json:"admin_remarks"`
+}
+
+func (s *server) approveTopUp(c echo.Context) error {
+	return s.decideTopUp(c, s.app.ApproveTopUp)
+}
+
+func (s *server) rejectTopUp(c echo.Context) error {
+	return s.decideTopUp(c, s.app.RejectTopUp)
+}
+
+func (s *server) decideTopUp(c echo.Context, decide func(ctx context.Context, actor *user.User, id uint64, remarks string) (*topup.Request, error)) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	var req decideTopUpRequest
+	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	r, err := decide(c.Request().Context(), caller(c), id, req.AdminRemarks)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toTopUpResponse(r))
+}

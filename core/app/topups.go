@@ -1,0 +1,245 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"paygate/core/audit"
+	"paygate/core/errs"
+	"paygate/core/ledger"
+	"paygate/core/money"
+	"paygate/core/topup"
+	"paygate/core/user"
+)
+
+// Upload is a file as the edge received it.
+type Upload struct {
+	Body io.Reader
+	Size int64 // as the edge counted it; -1 when unknown (the cap still holds while copying)
+}
+
+// NewTopUp is a balance request as submitted, with an optional screenshot.
+type NewTopUp struct {
+	topup.Input
+	Screenshot *Upload
+}
+
+// errUploadTooLarge ends the copy of a screenshot past topup.MaxScreenshotBytes.
+var errUploadTooLarge = errors.New("upload larger than its cap")
+
+// CreateTopUp files a pending balance request for the caller, who must be
+// active. Every field and the screenshot's type and size are checked before
+// anything is stored; the screenshot is saved first, under a fresh
+// server-chosen name, and deleted again if the row cannot be inserted
+// (a reused UTR answers topup.ErrUTRTaken).
+func (a *App) CreateTopUp(ctx context.Context, actor *user.User, in NewTopUp) (*topup.Request, error) {
+	if err := actor.CanAct(); err != nil {
+		return nil, err
+	}
+	fe := errs.FieldErrors{}
+	r, err := topup.New(actor.ID, in.Input, a.cfg.MaxTopUp, a.now())
+	if err := fe.Merge(err); err != nil {
+		return nil, err
+	}
+	var (
+		body io.Reader
+		typ  topup.FileType
+	)
+	if in.Screenshot != nil {
+		body, typ, err = sniffScreenshot(in.Screenshot)
+		if err := fe.Merge(err); err != nil {
+			return nil, err
+		}
+	}
+	if err := fe.Err(); err != nil {
+		return nil, err
+	}
+	if body != nil {
+		if a.files == nil {
+			return nil, errors.New("save screenshot: no file storage configured")
+		}
+		name := topup.NewFileName(typ, a.now())
+		if err := a.files.Save(ctx, name, &cappedReader{r: body, left: topup.MaxScreenshotBytes}); err != nil {
+			if errors.Is(err, errUploadTooLarge) {
+				return nil, topup.ErrScreenshotTooLarge
+			}
+			return nil, fmt.Errorf("save screenshot: %w", err)
+		}
+		r.Screenshot = &name
+	}
+	if err := a.st.TopUps.Create(ctx, r); err != nil {
+		if r.Screenshot != nil {
+			// The file would be unreachable without its row.
+			if derr := a.files.Delete(context.WithoutCancel(ctx), *r.Screenshot); derr != nil {
+				err = errors.Join(err, fmt.Errorf("delete screenshot %s: %w", *r.Screenshot, derr))
+			}
+		}
+		return nil, err
+	}
+	return r, nil
+}
+
+// sniffScreenshot checks the declared size and the first bytes of an upload
+// and returns a reader of the whole content.
+func sniffScreenshot(u *Upload) (io.Reader, topup.FileType, error) {
+	if u.Size > topup.MaxScreenshotBytes {
+		return nil, topup.FileType{}, topup.ErrScreenshotTooLarge
+	}
+	head := make([]byte, topup.SniffBytes)
+	n, err := io.ReadFull(u.Body, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, topup.FileType{}, fmt.Errorf("read screenshot: %w", err)
+	}
+	if n == 0 {
+		return nil, topup.FileType{}, topup.ErrScreenshotEmpty
+	}
+	typ, ok := topup.FileTypeOf(head[:n])
+	if !ok {
+		return nil, topup.FileType{}, topup.ErrScreenshotType
+	}
+	return io.MultiReader(bytes.NewReader(head[:n]), u.Body), typ, nil
+}
+
+// cappedReader fails with errUploadTooLarge once more than left bytes came.
+type cappedReader struct {
+	r    io.Reader
+	left int64
+}
+
+func (c *cappedReader) Read(p []byte) (int, error) {
+	if int64(len(p)) > c.left+1 {
+		p = p[:c.left+1]
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	if c.left < 0 {
+		return 0, errUploadTooLarge
+	}
+	return n, err
+}
+
+// ListTopUps lists balance requests: a user's own; an admin's any user's
+// (everyone's when f.UserID is nil).
+func (a *App) ListTopUps(ctx context.Context, actor *user.User, f topup.Filter) ([]topup.Request, int64, error) {
+	if actor.Role != user.RoleAdmin {
+		id := actor.ID
+		f.UserID = &id
+	}
+	return a.st.TopUps.List(ctx, f)
+}
+
+// GetTopUp shows one request to its owner or an admin; to anyone else it
+// does not exist.
+func (a *App) GetTopUp(ctx context.Context, actor *user.User, id uint64) (*topup.Request, error) {
+	r, err := a.st.TopUps.ByID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if actor.Role != user.RoleAdmin && r.UserID != actor.ID {
+		return nil, topup.ErrNotFound
+	}
+	return r, nil
+}
+
+// TopUpScreenshot opens the screenshot of a request the caller may see. Its
+// type is the one detected from the content at upload.
+func (a *App) TopUpScreenshot(ctx context.Context, actor *user.User, id uint64) (io.ReadCloser, topup.FileType, error) {
+	r, err := a.GetTopUp(ctx, actor, id)
+	if err != nil {
+		return nil, topup.FileType{}, err
+	}
+	if r.Screenshot == nil || a.files == nil {
+		return nil, topup.FileType{}, topup.ErrScreenshotNotFound
+	}
+	typ, ok := topup.FileTypeOfName(*r.Screenshot)
+	if !ok {
+		return nil, topup.FileType{}, fmt.Errorf("balance request %d: stored screenshot name %q has no known type", id, *r.Screenshot)
+	}
+	f, err := a.files.Open(ctx, *r.Screenshot)
+	if err != nil {
+		if errs.KindOf(err) == errs.NotFound {
+			return nil, topup.FileType{}, topup.ErrScreenshotNotFound.Wrap(err)
+		}
+		return nil, topup.FileType{}, fmt.Errorf("open screenshot of balance request %d: %w", id, err)
+	}
+	return f, typ, nil
+}
+
+// ApproveTopUp approves a pending request and credits its amount (admin
+// only); see decideTopUp.
+func (a *App) ApproveTopUp(ctx context.Context, actor *user.User, id uint64, remarks string) (*topup.Request, error) {
+	return a.decideTopUp(ctx, actor, id, topup.StatusApproved, remarks)
+}
+
+// RejectTopUp rejects a pending request with required remarks (admin only).
+func (a *App) RejectTopUp(ctx context.Context, actor *user.User, id uint64, remarks string) (*topup.Request, error) {
+	return a.decideTopUp(ctx, actor, id, topup.StatusRejected, remarks)
+}
+
+// decideTopUp is the one place a balance request is decided. In one
+// transaction: the decision is written by a conditional update that only
+// a pending row accepts (so of concurrent deciders exactly one wins, the
+// others get topup.ErrAlreadyDecided), and an approval posts the credit
+// (ledger type credit, reference balance_request #id) under the owner's row
+// lock. Any failure rolls both back. Decision hooks (audit log) belong here,
+// inside the transaction.
+func (a *App) decideTopUp(ctx context.Context, actor *user.User, id uint64, to topup.Status, remarks string) (*topup.Request, error) {
+	if err := requireAdmin(actor); err != nil {
+		return nil, err
+	}
+	var out *topup.Request
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+		r, err := s.TopUps.ByID(ctx, id)
+		if err != nil {
+			return err
+		}
+		before := topUpSnapshot(r)
+		now := a.now()
+		if to == topup.StatusApproved {
+			err = r.Approve(actor.ID, now, remarks)
+		} else {
+			err = r.Reject(actor.ID, now, remarks)
+		}
+		if err != nil {
+			return err
+		}
+		if err := s.TopUps.Decide(ctx, r); err != nil {
+			return err
+		}
+		action := audit.BalanceRequestReject
+		if to == topup.StatusApproved {
+			action = audit.BalanceRequestApprove
+			if err := a.creditTopUp(ctx, s, r); err != nil {
+				return err
+			}
+		}
+		out = r
+		return a.record(ctx, s, actor, action, audit.TargetBalanceRequest, r.ID, before, topUpSnapshot(r))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// errBalanceTooLarge: a credit would not fit the balance's DECIMAL(12,2).
+var errBalanceTooLarge = errs.E(errs.Invalid, "balance_too_large", "The balance would exceed its maximum")
+
+func (a *App) creditTopUp(ctx context.Context, s Stores, r *topup.Request) error {
+	u, err := s.Users.LockByID(ctx, r.UserID)
+	if err != nil {
+		return fmt.Errorf("lock owner of balance request %d: %w", r.ID, err)
+	}
+	if !money.FitsColumn(u.Balance.Add(r.Amount), 12, 2) {
+		return errBalanceTooLarge
+	}
+	ref := r.ID
+	desc := fmt.Sprintf("Balance request #%d approved (UTR %s)", r.ID, r.UTRNumber)
+	if _, err := a.post(ctx, s, u, ledger.Credit, r.Amount, ledger.RefBalanceRequest, &ref, desc); err != nil {
+		return err
+	}
+	return s.Users.SaveBalance(ctx, u)
+}
