@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"reflect"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -37,7 +36,7 @@ func (s *server) register(c echo.Context) error {
 		return err
 	}
 	ip := c.RealIP()
-	if !s.registrations.allow(time.Now(), "ip:"+ip) {
+	if !s.registrations.allow(time.Now(), addressKey(ip)) {
 		return errTooManyRequests
 	}
 	u, err := s.app.Register(c.Request().Context(),
@@ -84,7 +83,7 @@ func (s *server) forgotPassword(c echo.Context) error {
 		return err
 	}
 	// Unknown emails spend the limit like known ones, so a 429 tells nothing.
-	if !s.accountMail.allow(time.Now(), "ip:"+c.RealIP(), "email:"+strings.ToLower(strings.TrimSpace(req.Email))) {
+	if !s.accountMail.allow(time.Now(), addressKey(c.RealIP()), emailKey(req.Email)) {
 		return errTooManyRequests
 	}
 	if err := s.app.ForgotPassword(c.Request().Context(), req.Email); err != nil {
@@ -104,7 +103,7 @@ func (s *server) resetPassword(c echo.Context) error {
 	if err := s.bind(c, &req); err != nil {
 		return err
 	}
-	if !s.resets.allow(time.Now(), "ip:"+c.RealIP()) {
+	if !s.resets.allow(time.Now(), addressKey(c.RealIP())) {
 		return errTooManyRequests
 	}
 	if err := s.app.ResetPassword(c.Request().Context(), req.Email, req.Token, req.Password); err != nil {
@@ -189,20 +188,19 @@ func (s *server) patchMe(c echo.Context) error {
 	u := caller(c)
 	p := app.MePatch{Name: req.Name, Phone: req.Phone, WebhookURL: req.WebhookURL.patch(),
 		LowBalanceAlert: req.LowBalanceAlert.patch(), Password: req.Password}
-	ip, now := c.RealIP(), time.Now()
+	done := func(bool) {}
 	if req.CurrentPassword != nil {
 		p.CurrentPassword = *req.CurrentPassword
 		// Guessing the current password with a stolen access token is
 		// limited like guessing it at login.
-		if !s.logins.allowed(u.Email, ip, now) {
+		var ok bool
+		if done, ok = s.logins.attempt(u.Email, c.RealIP(), time.Now()); !ok {
 			return errTooManyLogins
 		}
 	}
 	out, err := s.app.UpdateMe(c.Request().Context(), u, callerSession(c), p)
+	done(!errors.Is(err, app.ErrWrongCurrentPassword))
 	if err != nil {
-		if errors.Is(err, app.ErrWrongCurrentPassword) {
-			s.logins.failed(u.Email, ip, now)
-		}
 		return err
 	}
 	return c.JSON(http.StatusOK, toUserResponse(out))

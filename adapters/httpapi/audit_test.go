@@ -66,7 +66,8 @@ func TestAuditLogRecordsAdminActions(t *testing.T) {
 			t.Fatalf("service.update entry %+v (response request id %s)", upd, patch.header.Get("X-Request-ID"))
 		}
 		if string(upd.Before["name"]) != `"Service audited"` || string(upd.After["name"]) != `"Renamed"` ||
-			string(upd.Before["provider_key_set"]) != "true" || string(upd.After["provider_key_set"]) != "true" {
+			string(upd.Before["provider_key_set"]) != "true" || string(upd.After["provider_key_set"]) != "true" ||
+			string(upd.After["provider_key_changed"]) != "true" {
 			t.Fatalf("service.update snapshots before %v after %v", upd.Before, upd.After)
 		}
 		blk := byAction["user.block"]

@@ -87,15 +87,13 @@ func (s *server) login(c echo.Context) error {
 	if err := s.bind(c, &req); err != nil {
 		return err
 	}
-	ip, now := c.RealIP(), time.Now()
-	if !s.logins.allowed(req.Email, ip, now) {
+	done, ok := s.logins.attempt(req.Email, c.RealIP(), time.Now())
+	if !ok {
 		return errTooManyLogins
 	}
 	l, err := s.app.Login(c.Request().Context(), req.Email, req.Password, c.Request().UserAgent())
+	done(!errors.Is(err, user.ErrBadCredentials))
 	if err != nil {
-		if errors.Is(err, user.ErrBadCredentials) {
-			s.logins.failed(req.Email, ip, now)
-		}
 		return err
 	}
 	return c.JSON(http.StatusOK, loginResponse(l))

@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"net/netip"
+	"strings"
 	"sync"
 	"time"
 
@@ -9,17 +11,25 @@ import (
 	"paygate/core/errs"
 )
 
-var errTooManyRequests = errs.E(errs.LimitExceeded, "too_many_requests", "Too many requests; try again later")
+var (
+	errTooManyRequests = errs.E(errs.LimitExceeded, "too_many_requests", "Too many requests; try again later")
+	errTooManyLogins   = errs.E(errs.LimitExceeded, "too_many_login_attempts", "Too many failed login attempts; try again in a minute")
+)
 
 // keyedLimiter is a token bucket per key (a client address, an email, a
-// user), in the process's memory like loginLimiter: each instance counts on
-// its own (decisions.md).
+// user). It lives in the process's memory, so each instance counts on its
+// own (decisions.md: an optimisation against abuse, not a money rule).
 type keyedLimiter struct {
 	mu     sync.Mutex
 	perKey map[string]*limiterEntry
 	every  time.Duration
 	burst  int
 	swept  time.Time
+}
+
+type limiterEntry struct {
+	lim  *rate.Limiter
+	seen time.Time
 }
 
 // newKeyedLimiter allows burst requests at once per key, then one per every.
@@ -29,26 +39,39 @@ func newKeyedLimiter(burst int, every time.Duration) *keyedLimiter {
 
 // allow spends one request of every key, or none when any of them is spent.
 func (l *keyedLimiter) allow(now time.Time, keys ...string) bool {
+	_, ok := l.take(now, keys...)
+	return ok
+}
+
+// take spends one request of every key and returns the spendings, so a
+// caller can give them back; nothing is spent when any key is exhausted.
+func (l *keyedLimiter) take(now time.Time, keys ...string) ([]*rate.Reservation, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.sweep(now)
-	lims := make([]*rate.Limiter, len(keys))
-	for i, k := range keys {
+	taken := make([]*rate.Reservation, 0, len(keys))
+	for _, k := range keys {
 		e := l.perKey[k]
 		if e == nil {
 			e = &limiterEntry{lim: rate.NewLimiter(rate.Every(l.every), l.burst)}
 			l.perKey[k] = e
 		}
 		e.seen = now
-		if e.lim.TokensAt(now) < 1 {
-			return false
+		r := e.lim.ReserveN(now, 1)
+		if !r.OK() || r.DelayFrom(now) > 0 {
+			r.CancelAt(now)
+			giveBack(taken, now)
+			return nil, false
 		}
-		lims[i] = e.lim
+		taken = append(taken, r)
 	}
-	for _, lim := range lims {
-		lim.AllowN(now, 1)
+	return taken, true
+}
+
+func giveBack(taken []*rate.Reservation, now time.Time) {
+	for _, r := range taken {
+		r.CancelAt(now)
 	}
-	return true
 }
 
 // sweep forgets keys idle long enough for their bucket to be full again.
@@ -63,4 +86,53 @@ func (l *keyedLimiter) sweep(now time.Time) {
 			delete(l.perKey, k)
 		}
 	}
+}
+
+// loginLimiter slows password guessing: 5 failed attempts a minute per
+// email and 20 per client address. Every attempt spends its tokens BEFORE
+// the password is checked, so concurrent guesses cannot all slip past the
+// check; a successful attempt gives them back.
+type loginLimiter struct{ emails, addresses *keyedLimiter }
+
+func newLoginLimiter() *loginLimiter {
+	return &loginLimiter{emails: newKeyedLimiter(5, time.Minute/5), addresses: newKeyedLimiter(20, time.Minute/20)}
+}
+
+// attempt spends one try of the email and of the address; allowed is false
+// (nothing spent) when either is exhausted. Call done(true) when the
+// password was right, to give the try back.
+func (l *loginLimiter) attempt(email, ip string, now time.Time) (done func(success bool), allowed bool) {
+	byEmail, ok := l.emails.take(now, emailKey(email))
+	if !ok {
+		return nil, false
+	}
+	byAddress, ok := l.addresses.take(now, addressKey(ip))
+	if !ok {
+		giveBack(byEmail, now)
+		return nil, false
+	}
+	return func(success bool) {
+		if success {
+			giveBack(append(byEmail, byAddress...), now)
+		}
+	}, true
+}
+
+// emailKey is the email as the account lookup sees it (trimmed, lower
+// case), so " Victim@x.com" and "victim@x.com" share one bucket.
+func emailKey(email string) string { return "e:" + strings.ToLower(strings.TrimSpace(email)) }
+
+// addressKey is the client's IPv4 address, or its IPv6 /64: one IPv6
+// subscriber holds a whole /64, so a per-address limit must count it once.
+func addressKey(ip string) string {
+	a, err := netip.ParseAddr(ip)
+	if err != nil {
+		return "i:" + ip
+	}
+	a = a.Unmap()
+	if a.Is6() {
+		p, _ := a.Prefix(64)
+		return "i:" + p.String()
+	}
+	return "i:" + a.String()
 }

@@ -152,8 +152,10 @@ func (f *fakeSMTP) only(t *testing.T) *session {
 	return f.sessions[0]
 }
 
+const resetLink = "http://localhost:8080/reset-password?token=pr_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG&email=ada%40example.com"
+
 var msg = app.Message{To: "ada@example.com", Subject: "Reset your password — Paygate",
-	Text: "Hello,\n\nopen http://localhost:8080/reset-password?token=pr_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG&email=ada%40example.com\n"}
+	Text: "Hello,\n\nopen " + resetLink + "\n", Link: resetLink}
 
 func from(t *testing.T) netmail.Address {
 	a, err := netmail.ParseAddress("Paygate <no-reply@paygate.test>")

@@ -146,6 +146,16 @@ func TestResetTokens(t *testing.T) {
 		if n := count(); n != 1 {
 			t.Fatalf("%d rows, want 1", n)
 		}
+		put("deleted@example.com", session.Hash("gone"), now)
+		if err := resets.Delete(ctx, "Deleted@example.com"); err != nil {
+			t.Fatalf("Delete: %v", err)
+		}
+		if err := resets.Delete(ctx, "nobody@example.com"); err != nil {
+			t.Fatalf("Delete of no token: %v", err)
+		}
+		if take("deleted@example.com", session.Hash("gone"), hour) || count() != 1 {
+			t.Fatal("a deleted token still works")
+		}
 		if take("a@example.com", session.Hash("one"), hour) {
 			t.Fatal("the replaced token was taken")
 		}

@@ -49,3 +49,12 @@ func (s *resetStore) Take(ctx context.Context, email, tokenHash string, notBefor
 	}
 	return res.RowsAffected == 1, nil
 }
+
+// Delete removes the email's token, if any: a password changed another way
+// makes an outstanding reset link useless.
+func (s *resetStore) Delete(ctx context.Context, email string) error {
+	if err := s.conn(ctx).Where("email = ?", strings.ToLower(email)).Delete(&resetRow{}).Error; err != nil {
+		return fmt.Errorf("delete reset token: %w", translate(err))
+	}
+	return nil
+}

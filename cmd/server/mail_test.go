@@ -19,7 +19,7 @@ import (
 // appears in the log.
 func TestRegistrationMailIsLoggedWithoutSMTP(t *testing.T) {
 	addr := freeAddr(t)
-	env := map[string]string{"DATABASE_URL": "sqlite://" + filepath.Join(t.TempDir(), "app.db"), "HTTP_ADDR": addr,
+	env := map[string]string{"DATABASE_URL": "sqlite://" + filepath.Join(t.TempDir(), "app.db"), "HTTP_ADDR": addr, "STORAGE_DIR": t.TempDir(),
 		"PUBLIC_BASE_URL": "https://panel.example.com/", "ADMIN_PASSWORD": "admin-password-1"}
 	out := &syncBuffer{}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -82,8 +82,8 @@ func (a *App) mailVerification(ctx context.Context, u *user.User) {
 		return
 	}
 	link := a.cfg.PublicBaseURL + "/verify-email?token=" + url.QueryEscape(tok)
-	a.mailLater(ctx, Message{To: u.Email, Subject: "Verify your email address",
-		Text: "Hello " + u.Name + ",\n\nplease confirm your email address by opening this link:\n\n" + link +
+	a.mailLater(ctx, Message{To: u.Email, Subject: "Verify your email address", Link: link,
+		Text: "Hello,\n\nplease confirm your email address by opening this link:\n\n" + link +
 			"\n\nThe link is valid for 48 hours. If you did not register, ignore this message.\n"})
 }
 
@@ -160,8 +160,8 @@ func (a *App) startReset(ctx context.Context, email string) error {
 		return fmt.Errorf("store reset token: %w", err)
 	}
 	link := a.cfg.PublicBaseURL + "/reset-password?token=" + url.QueryEscape(token) + "&email=" + url.QueryEscape(u.Email)
-	a.mailLater(ctx, Message{To: u.Email, Subject: "Reset your password",
-		Text: "Hello " + u.Name + ",\n\nsomeone asked to reset the password of this account. To choose a new one, open this link:\n\n" + link +
+	a.mailLater(ctx, Message{To: u.Email, Subject: "Reset your password", Link: link,
+		Text: "Hello,\n\nsomeone asked to reset the password of this account. To choose a new one, open this link:\n\n" + link +
 			"\n\nThe link is valid for 60 minutes and works once. If it was not you, ignore this message; your password stays as it is.\n"})
 	return nil
 }
@@ -344,6 +344,10 @@ func (a *App) UpdateMe(ctx context.Context, caller *user.User, sessionID uint64,
 		if newHash != "" {
 			if err := s.Sessions.DeleteOthers(ctx, u.ID, sessionID); err != nil {
 				return fmt.Errorf("end other sessions: %w", err)
+			}
+			// A reset link mailed before the change must not undo it.
+			if err := s.Resets.Delete(ctx, u.Email); err != nil {
+				return err
 			}
 		}
 		out = u

@@ -265,6 +265,7 @@ func TestUpdateMe(t *testing.T) {
 			return f.pw.Check(got, "new-password-1") && got.WebhookURL == nil && got.LowBalanceAlert.String() == "12.5" && got.Name == "Asha"
 		})).Return(nil)
 		f.sessions.EXPECT().DeleteOthers(mock.Anything, uint64(5), uint64(77)).Return(nil)
+		f.resets.EXPECT().Delete(mock.Anything, "asha@example.com").Return(nil).Once() // an old reset link dies
 		out, err := f.app.UpdateMe(ctx, u, 77, app.MePatch{Password: str("new-password-1"), CurrentPassword: "old-password-1",
 			WebhookURL: app.Nullable[string]{Set: true}, LowBalanceAlert: app.Nullable[string]{Set: true, Value: str("12.50")}})
 		if err != nil || out.WebhookURL != nil {

@@ -65,16 +65,18 @@ func userSnapshot(u *user.User) userAudit {
 }
 
 type serviceAudit struct {
-	Name           string            `json:"name"`
-	Slug           string            `json:"slug"`
-	Description    *string           `json:"description"`
-	Category       string            `json:"category"`
-	ProviderURL    string            `json:"provider_url"`
-	ProviderKeySet bool              `json:"provider_key_set"` // the key itself is never recorded
-	Method         string            `json:"method"`
-	Headers        map[string]string `json:"headers"`
-	Parameters     map[string]string `json:"parameters"`
-	Status         string            `json:"status"`
+	Name           string  `json:"name"`
+	Slug           string  `json:"slug"`
+	Description    *string `json:"description"`
+	Category       string  `json:"category"`
+	ProviderURL    string  `json:"provider_url"`
+	ProviderKeySet bool    `json:"provider_key_set"` // the key itself is never recorded
+	// ProviderKeyChanged marks an update that replaced or cleared the key.
+	ProviderKeyChanged bool              `json:"provider_key_changed,omitempty"`
+	Method             string            `json:"method"`
+	Headers            map[string]string `json:"headers"`
+	Parameters         map[string]string `json:"parameters"`
+	Status             string            `json:"status"`
 }
 
 func serviceSnapshot(s *catalog.Service) serviceAudit {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"paygate/core/apikey"
 	"paygate/core/errs"
@@ -42,9 +43,7 @@ func (a *App) Login(ctx context.Context, email, password, client string) (*Login
 func (a *App) openSession(ctx context.Context, s Stores, u *user.User, client string) (*Login, error) {
 	now := a.now()
 	refresh := newRefreshToken()
-	if len(client) > 255 {
-		client = client[:255]
-	}
+	client = clientName(client)
 	if client == "" {
 		client = "panel"
 	}
@@ -197,4 +196,15 @@ func (a *App) RevokeSession(ctx context.Context, caller *user.User, id uint64) e
 		return session.ErrNotFound
 	}
 	return nil
+}
+
+// clientName is a User-Agent fit for the sessions list: valid UTF-8 (MySQL
+// refuses anything else) of at most 255 bytes, cut on a character boundary.
+func clientName(ua string) string {
+	ua = strings.ToValidUTF8(ua, "\uFFFD")
+	for len(ua) > 255 {
+		_, size := utf8.DecodeLastRuneInString(ua)
+		ua = ua[:len(ua)-size]
+	}
+	return ua
 }

@@ -88,6 +88,7 @@ type Message struct {
 	To      string
 	Subject string
 	Text    string
+	Link    string // the action link in Text (what the log mailer shows)
 }
 
 // Mailer sends email. The use cases call it after their transaction has

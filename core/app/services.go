@@ -81,6 +81,7 @@ func (a *App) PatchService(ctx context.Context, actor *user.User, id uint64, p S
 		return nil, err
 	}
 	before := serviceSnapshot(s)
+	oldKey := s.ProviderKey
 	if s.Builtin && ((p.Slug != nil && *p.Slug != s.Slug) || (p.Method != nil && *p.Method != s.Method)) {
 		return nil, errs.E(errs.Conflict, "service_builtin", "The slug and method of built-in gateway services are fixed")
 	}
@@ -110,7 +111,9 @@ func (a *App) PatchService(ctx context.Context, actor *user.User, id uint64, p S
 		if err := st.Services.Update(ctx, s); err != nil {
 			return err
 		}
-		return a.record(ctx, st, actor, audit.ServiceUpdate, audit.TargetService, s.ID, before, serviceSnapshot(s))
+		after := serviceSnapshot(s)
+		after.ProviderKeyChanged = !samePtr(oldKey, s.ProviderKey)
+		return a.record(ctx, st, actor, audit.ServiceUpdate, audit.TargetService, s.ID, before, after)
 	})
 	if err != nil {
 		return nil, err
@@ -286,3 +289,5 @@ func (a *App) DeletePricing(ctx context.Context, actor *user.User, id uint64) er
 		return a.record(ctx, s, actor, audit.PricingDelete, audit.TargetPricing, id, priceSnapshot(row), nil)
 	})
 }
+
+func samePtr(a, b *string) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }

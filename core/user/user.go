@@ -307,4 +307,6 @@ type ResetRepository interface {
 	// created after notBefore, and reports whether this call deleted it: of
 	// two concurrent uses of one token exactly one sees true.
 	Take(ctx context.Context, email, tokenHash string, notBefore time.Time) (bool, error)
+	// Delete removes the email's token, if any.
+	Delete(ctx context.Context, email string) error
 }

@@ -23,6 +23,53 @@ func (_m *MockResetRepository) EXPECT() *MockResetRepository_Expecter {
 	return &MockResetRepository_Expecter{mock: &_m.Mock}
 }
 
+// Delete provides a mock function with given fields: ctx, email
+func (_m *MockResetRepository) Delete(ctx context.Context, email string) error {
+	ret := _m.Called(ctx, email)
+
+	if len(ret) == 0 {
+		panic("no return value specified for Delete")
+	}
+
+	var r0 error
+	if rf, ok := ret.Get(0).(func(context.Context, string) error); ok {
+		r0 = rf(ctx, email)
+	} else {
+		r0 = ret.Error(0)
+	}
+
+	return r0
+}
+
+// MockResetRepository_Delete_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'Delete'
+type MockResetRepository_Delete_Call struct {
+	*mock.Call
+}
+
+// Delete is a helper method to define mock.On call
+//   - ctx context.Context
+//   - email string
+func (_e *MockResetRepository_Expecter) Delete(ctx interface{}, email interface{}) *MockResetRepository_Delete_Call {
+	return &MockResetRepository_Delete_Call{Call: _e.mock.On("Delete", ctx, email)}
+}
+
+func (_c *MockResetRepository_Delete_Call) Run(run func(ctx context.Context, email string)) *MockResetRepository_Delete_Call {
+	_c.Call.Run(func(args mock.Arguments) {
+		run(args[0].(context.Context), args[1].(string))
+	})
+	return _c
+}
+
+func (_c *MockResetRepository_Delete_Call) Return(_a0 error) *MockResetRepository_Delete_Call {
+	_c.Call.Return(_a0)
+	return _c
+}
+
+func (_c *MockResetRepository_Delete_Call) RunAndReturn(run func(context.Context, string) error) *MockResetRepository_Delete_Call {
+	_c.Call.Return(run)
+	return _c
+}
+
 // Put provides a mock function with given fields: ctx, t
 func (_m *MockResetRepository) Put(ctx context.Context, t user.ResetToken) error {
 	ret := _m.Called(ctx, t)
