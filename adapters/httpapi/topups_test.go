@@ -501,3 +501,43 @@ func TestTopUpConcurrentApprovals(t *testing.T) {
 		e.ledgerClean()
 	})
 }
+
+// Two admins approving each other's requests while their own metered calls
+// run must not deadlock (on InnoDB a foreign key on approved_by used to lock
+// the approver's row before the owner's): every answer is a 200, no 503.
+func TestCrossApprovalsDoNotDeadlock(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		e.newService("xapprove", "0.1000")
+		a := e.newCustomer("admin", "enterprise", "50.00")
+		b := e.newCustomer("admin", "enterprise", "50.00")
+		for round := 0; round < 8; round++ {
+			ra := e.must(e.upload(a.token, map[string]string{"amount": "10.00", "utr_number": newUTR()}), 201).num("id")
+			rb := e.must(e.upload(b.token, map[string]string{"amount": "10.00", "utr_number": newUTR()}), 201).num("id")
+			var mu sync.Mutex
+			var bad []string
+			var wg sync.WaitGroup
+			run := func(f func() resp) {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					if r := f(); r.status != 200 {
+						mu.Lock()
+						bad = append(bad, fmt.Sprintf("%d %s", r.status, r.raw))
+						mu.Unlock()
+					}
+				}()
+			}
+			run(func() resp { return e.do("POST", fmt.Sprintf("/api/v1/panel/balance-requests/%d/approve", rb), a.token, map[string]any{}) })
+			run(func() resp { return e.do("POST", fmt.Sprintf("/api/v1/panel/balance-requests/%d/approve", ra), b.token, map[string]any{}) })
+			for i := 0; i < 3; i++ {
+				run(func() resp { return e.call(a, "xapprove", map[string]any{}) })
+				run(func() resp { return e.call(b, "xapprove", map[string]any{}) })
+			}
+			wg.Wait()
+			if len(bad) > 0 {
+				t.Fatalf("round %d: %v", round, bad)
+			}
+		}
+		e.ledgerClean()
+	})
+}
