@@ -1,4 +1,9 @@
 package mysqlstore
 
+import "context"
+
 // MySQLConfig exposes the URL-to-driver-config conversion to the tests.
 var MySQLConfig = mysqlConfig
+
+// MigrateTo applies the migrations up to version only.
+func (s *Store) MigrateTo(ctx context.Context, version int64) error { return s.migrateTo(ctx, version) }

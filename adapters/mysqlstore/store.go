@@ -91,7 +91,10 @@ func Open(ctx context.Context, databaseURL string, logger *slog.Logger) (*Store,
 // Migrate applies the embedded migrations of the store's dialect with goose.
 // On MySQL a named lock per database makes instances that start together
 // migrate one after the other.
-func (s *Store) Migrate(ctx context.Context) error {
+func (s *Store) Migrate(ctx context.Context) error { return s.migrateTo(ctx, 0) }
+
+// migrateTo applies the migrations up to version (0: all of them).
+func (s *Store) migrateTo(ctx context.Context, version int64) error {
 	fsys, err := fs.Sub(migrations.FS, s.dialect)
 	if err != nil {
 		return fmt.Errorf("migrations for %s: %w", s.dialect, err)
@@ -106,7 +109,12 @@ func (s *Store) Migrate(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("prepare migrations: %w", err)
 	}
-	results, err := p.Up(ctx)
+	var results []*goose.MigrationResult
+	if version > 0 {
+		results, err = p.UpTo(ctx, version)
+	} else {
+		results, err = p.Up(ctx)
+	}
 	if err != nil {
 		return fmt.Errorf("apply migrations: %w", err)
 	}
@@ -181,6 +189,7 @@ func (s *Store) storesOn(db *gorm.DB) app.Stores {
 		Hits:     &hitStore{b},
 		Sessions: &sessionStore{b},
 		Settings: &settingStore{b},
+		Reports:  &reportStore{b},
 	}
 }
 

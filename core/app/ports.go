@@ -14,6 +14,7 @@ import (
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
 	"paygate/core/pricing"
+	"paygate/core/report"
 	"paygate/core/session"
 	"paygate/core/user"
 )
@@ -29,6 +30,7 @@ type Stores struct {
 	Hits     hitlog.Repository
 	Sessions session.Repository
 	Settings session.Settings
+	Reports  report.Repository
 }
 
 // Transactor runs fn in one database transaction with Stores bound to it.
