@@ -171,9 +171,10 @@ func hitFilter(f hitlog.Filter) func(*gorm.DB) *gorm.DB {
 }
 
 // hitOrder is newest first: created_at, then id, descending. Every filter
-// has an index that ends with created_at (user, service, status, or
-// created_at alone), so a page, with or without a date range, is read in
-// index order without sorting the matching rows.
+// leads an index that continues with created_at (user, service, key,
+// status, or created_at alone; migration 00004), and the other filter
+// columns follow inside it, so a page or a capped count, with or without a
+// date range, is read in index order from the index alone.
 const hitOrder = "created_at DESC, id DESC"
 
 // List lists hits newest first, counting at most ListWindow+1 matches.
@@ -182,9 +183,13 @@ func (s *hitStore) List(ctx context.Context, f hitlog.Filter) ([]hitlog.Hit, int
 	if err != nil {
 		return nil, 0, fmt.Errorf("count hits: %w", err)
 	}
+	// Deferred join: the page's ids come from the index alone (no row is
+	// read for the skipped ones), then only the page's rows are read.
 	limit, offset := paging(f.Page, f.PerPage)
+	ids := s.conn(ctx).Model(&hitRow{}).Select("id").Scopes(hitFilter(f)).Order(hitOrder).Limit(limit).Offset(offset)
 	var rows []hitRow
-	err = s.conn(ctx).Scopes(hitFilter(f)).Order(hitOrder).Limit(limit).Offset(offset).Find(&rows).Error
+	err = s.conn(ctx).Model(&hitRow{}).Joins("JOIN (?) AS page ON page.id = api_hit_logs.id", ids).
+		Order("api_hit_logs.created_at DESC, api_hit_logs.id DESC").Find(&rows).Error
 	if err != nil {
 		return nil, 0, fmt.Errorf("list hits: %w", translate(err))
 	}

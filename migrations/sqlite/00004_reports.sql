@@ -1,4 +1,4 @@
--- Reports: the same columns, index and roll-up tables as
+-- Reports: the same column, indexes and roll-up tables as
 -- migrations/mysql/00004_reports.sql. cost_amount is TEXT like every money
 -- column; the roll-up sums money in integer ten-thousandths (exact in SQLite's
 -- 64-bit integer SUM).
@@ -6,6 +6,12 @@
 -- +goose Up
 ALTER TABLE api_hit_logs ADD COLUMN cost_amount TEXT NOT NULL DEFAULT '0.0000';
 CREATE INDEX api_hit_logs_created_at_index ON api_hit_logs (created_at);
+DROP INDEX api_hit_logs_user_created_index;
+CREATE INDEX api_hit_logs_user_listing_index ON api_hit_logs (user_id, created_at, api_service_id, api_key_id, status);
+DROP INDEX api_hit_logs_service_created_index;
+CREATE INDEX api_hit_logs_service_listing_index ON api_hit_logs (api_service_id, created_at, status);
+DROP INDEX api_hit_logs_api_key_id_index;
+CREATE INDEX api_hit_logs_key_listing_index ON api_hit_logs (api_key_id, created_at, status);
 
 CREATE TABLE hit_rollup_days (
     zone      VARCHAR(64) NOT NULL,
@@ -32,5 +38,11 @@ CREATE INDEX hit_daily_rollups_user_day_index ON hit_daily_rollups (zone, user_i
 -- +goose Down
 DROP TABLE IF EXISTS hit_daily_rollups;
 DROP TABLE IF EXISTS hit_rollup_days;
+DROP INDEX IF EXISTS api_hit_logs_key_listing_index;
+CREATE INDEX api_hit_logs_api_key_id_index ON api_hit_logs (api_key_id);
+DROP INDEX IF EXISTS api_hit_logs_service_listing_index;
+CREATE INDEX api_hit_logs_service_created_index ON api_hit_logs (api_service_id, created_at);
+DROP INDEX IF EXISTS api_hit_logs_user_listing_index;
+CREATE INDEX api_hit_logs_user_created_index ON api_hit_logs (user_id, created_at);
 DROP INDEX IF EXISTS api_hit_logs_created_at_index;
 ALTER TABLE api_hit_logs DROP COLUMN cost_amount;
