@@ -24,8 +24,10 @@ RACE_PKGS ?= ./core/... ./adapters/...
 # subtests "sqlite" and "mysql" (MYSQL_RUN= runs both).
 MYSQL_RUN ?= /mysql
 
-# Extra flags for cmd/bench (e.g. BENCH_FLAGS='-duration 30s').
+# Extra flags for cmd/bench (e.g. BENCH_FLAGS='-duration 30s') and
+# cmd/reportbench (e.g. REPORTBENCH_FLAGS='-rows 200000 -runs 5').
 BENCH_FLAGS ?=
+REPORTBENCH_FLAGS ?=
 
 # In CI the MariaDB-backed tests must run: a missing database is a failure,
 # never a skip.
@@ -90,9 +92,10 @@ mocks: ## Regenerate the mockery mocks of the core's ports (.mockery.yaml → co
 mocks-check: ## Regenerate the mocks and fail if they were stale (CI: also if they differ from the commit)
 	@bash scripts/mocks.sh --check
 
-bench: build mariadb ## Load-test bin/server (cmd/bench): on MariaDB, then on SQLite
+bench: build mariadb ## Load-test bin/server (cmd/bench) on MariaDB and SQLite; time reports on 1M hit logs (cmd/reportbench)
 	$(GO) run ./cmd/bench -server ./bin/server $(if $(TEST_MYSQL_URL),-mysql '$(TEST_MYSQL_URL)') $(BENCH_FLAGS)
 	$(GO) run ./cmd/bench -server ./bin/server -db sqlite $(BENCH_FLAGS)
+	$(GO) run ./cmd/reportbench $(if $(TEST_MYSQL_URL),-mysql '$(TEST_MYSQL_URL)') $(REPORTBENCH_FLAGS)
 
 e2e: ## Browser end-to-end tests (placeholder: they arrive with the SPA)
 	@echo "e2e: the SPA and its Playwright end-to-end tests arrive in a later issue; nothing to run yet."

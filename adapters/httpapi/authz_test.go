@@ -149,6 +149,7 @@ var authzTable = []authzRow{
 		other: func(f *authzFixture) authzRequest { return panelReq("/api-keys/%d/rotate-secret", f.victim.keyID) }, otherWant: statuses{401, 404, 404, 404}},
 
 	{method: "GET", pattern: "/transactions", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/transactions") }},
+	{method: "GET", pattern: "/dashboard", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/dashboard") }},
 	{method: "GET", pattern: "/hit-logs", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/hit-logs") }},
 
 	{method: "GET", pattern: "/balance-requests", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/balance-requests") }},

@@ -2,6 +2,9 @@ package httpapi
 
 import (
 	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -36,25 +39,81 @@ func toTransactionResponse(e *ledger.Entry) transactionResponse {
 	}
 }
 
+// referenceTypePattern is what a reference_type filter may look like
+// (api_hit, balance_request, adjustment, recharge and any later one).
+var referenceTypePattern = regexp.MustCompile(`^[a-z][a-z0-9_]{0,49}$`)
+
 func (s *server) listTransactions(c echo.Context) error {
 	fe := errs.FieldErrors{}
-	p, pp := page(c, fe)
-	loc := s.app.Location()
+	h := historyQuery(c, fe, s.app.Location(), ledger.ListWindow)
 	f := ledger.Filter{
 		UserID: uintParam(c, fe, "user_id"), Type: ledger.Type(c.QueryParam("type")),
-		From: timeParam(c, fe, "from", loc, false), To: timeParam(c, fe, "to", loc, true), Page: p, PerPage: pp,
+		ReferenceType: c.QueryParam("reference_type"), From: h.from, To: h.to, Page: h.page, PerPage: h.perPage,
 	}
 	if f.Type != "" && !f.Type.Valid() {
 		fe.Add("type", "must be credit, debit or refund")
 	}
+	if f.ReferenceType != "" && !referenceTypePattern.MatchString(f.ReferenceType) {
+		fe.Add("reference_type", "must be a reference type such as api_hit or balance_request")
+	}
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.ListTransactions(c.Request().Context(), caller(c), f)
+	ctx := c.Request().Context()
+	if h.csv {
+		loc := s.app.Location()
+		out := newCSVStream(c, s, "transactions", s.app.Now().In(loc), []string{
+			"id", "txn_id", "created_at", "user_id", "type", "amount", "balance_before", "balance_after",
+			"reference_type", "reference_id", "description", "status",
+		})
+		return out.finish(s.app.ExportTransactions(ctx, caller(c), f, func(e ledger.Entry) error {
+			ref := ""
+			if e.ReferenceID != nil {
+				ref = strconv.FormatUint(*e.ReferenceID, 10)
+			}
+			return out.row(strconv.FormatUint(e.ID, 10), e.TxnID, csvTime(e.CreatedAt, loc), strconv.FormatUint(e.UserID, 10),
+				string(e.Type), money.Format2(e.Amount), money.Format2(e.BalanceBefore), money.Format2(e.BalanceAfter),
+				e.ReferenceType, ref, e.Description, e.Status)
+		}))
+	}
+	rows, total, err := s.app.ListTransactions(ctx, caller(c), f)
 	if err != nil {
 		return err
 	}
-	return writeList(c, mapSlice(rows, toTransactionResponse), p, pp, total)
+	return writeWindowList(c, mapSlice(rows, toTransactionResponse), h.page, h.perPage, total, ledger.ListWindow)
+}
+
+// history is what the two history lists read alike: the page, the date
+// range and the format.
+type history struct {
+	page, perPage int
+	from, to      *time.Time
+	csv           bool
+}
+
+// historyQuery reads page, per_page, from, to and format. A page past the
+// list's window is refused (the newest window rows are listed; older ones
+// are reached with from/to or the CSV export); the CSV export ignores the
+// page.
+func historyQuery(c echo.Context, fe errs.FieldErrors, loc *time.Location, window int) history {
+	var h history
+	h.page, h.perPage = page(c, fe)
+	h.from = timeParam(c, fe, "from", loc, false)
+	h.to = timeParam(c, fe, "to", loc, true)
+	if h.from != nil && h.to != nil && h.to.Before(*h.from) {
+		fe.Add("to", "must not be before from")
+	}
+	switch c.QueryParam("format") {
+	case "", "json":
+	case "csv":
+		h.csv = true
+	default:
+		fe.Add("format", "must be json or csv")
+	}
+	if !h.csv && h.page*h.perPage > window && len(fe["page"]) == 0 && len(fe["per_page"]) == 0 {
+		fe.Add("page", fmt.Sprintf("must stay within the newest %d rows: narrow the list with from and to, or export it with format=csv", window))
+	}
+	return h
 }
 
 type hitResponse struct {
@@ -95,24 +154,50 @@ func toHitResponse(h *hitlog.Hit) hitResponse {
 
 func (s *server) listHits(c echo.Context) error {
 	fe := errs.FieldErrors{}
-	p, pp := page(c, fe)
-	loc := s.app.Location()
+	h := historyQuery(c, fe, s.app.Location(), hitlog.ListWindow)
 	f := hitlog.Filter{
 		UserID: uintParam(c, fe, "user_id"), ServiceID: uintParam(c, fe, "service_id"), APIKeyID: uintParam(c, fe, "api_key_id"),
-		Status: hitlog.Status(c.QueryParam("status")),
-		From:   timeParam(c, fe, "from", loc, false), To: timeParam(c, fe, "to", loc, true), Page: p, PerPage: pp,
+		Status: hitlog.Status(c.QueryParam("status")), From: h.from, To: h.to, Page: h.page, PerPage: h.perPage,
 	}
 	switch f.Status {
 	case "", hitlog.StatusSuccess, hitlog.StatusFailed, hitlog.StatusInsufficientBalance, hitlog.StatusPending:
 	default:
 		fe.Add("status", "must be success, failed, insufficient_balance or pending")
 	}
+	ctx := c.Request().Context()
+	if ref := c.QueryParam("service"); ref != "" && f.ServiceID != nil {
+		fe.Add("service", "give service or service_id, not both")
+	} else if ref != "" {
+		id, err := s.app.ServiceRef(ctx, "service", ref)
+		if err := fe.Merge(err); err != nil {
+			return err
+		}
+		if err == nil {
+			f.ServiceID = &id
+		}
+	}
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.ListHits(c.Request().Context(), caller(c), f)
+	if h.csv {
+		loc := s.app.Location()
+		out := newCSVStream(c, s, "hit-logs", s.app.Now().In(loc), []string{
+			"id", "request_id", "created_at", "user_id", "api_service_id", "api_key_id", "status", "charge_amount",
+			"response_time_ms", "ip_address", "request_payload", "response_payload",
+		})
+		return out.finish(s.app.ExportHits(ctx, caller(c), f, func(h hitlog.Hit) error {
+			resp := ""
+			if h.ResponsePayload != nil {
+				resp = *h.ResponsePayload
+			}
+			return out.row(strconv.FormatUint(h.ID, 10), h.RequestID, csvTime(h.CreatedAt, loc), strconv.FormatUint(h.UserID, 10),
+				strconv.FormatUint(h.ServiceID, 10), strconv.FormatUint(h.APIKeyID, 10), string(h.Status), money.Format4(h.ChargeAmount),
+				strconv.Itoa(h.ResponseTimeMs), h.IPAddress, h.RequestPayload, resp)
+		}))
+	}
+	rows, total, err := s.app.ListHits(ctx, caller(c), f)
 	if err != nil {
 		return err
 	}
-	return writeList(c, mapSlice(rows, toHitResponse), p, pp, total)
+	return writeWindowList(c, mapSlice(rows, toHitResponse), h.page, h.perPage, total, hitlog.ListWindow)
 }

@@ -82,6 +82,32 @@ func writeList[T any](c echo.Context, items []T, p, pp int, total int64) error {
 	return c.JSON(http.StatusOK, listResponse[T]{Data: items, Meta: listMeta{Page: p, PerPage: pp, Total: total}})
 }
 
+// windowMeta is the meta of the history lists, which count at most a window
+// of rows: total_capped (only written when true) says that more rows match
+// than total, the window's size.
+type windowMeta struct {
+	listMeta
+	TotalCapped bool `json:"total_capped,omitempty"`
+}
+
+type windowListResponse[T any] struct {
+	Data []T        `json:"data"`
+	Meta windowMeta `json:"meta"`
+}
+
+// writeWindowList writes a page of a list whose total was counted up to
+// window+1 rows.
+func writeWindowList[T any](c echo.Context, items []T, p, pp int, total int64, window int) error {
+	if items == nil {
+		items = []T{}
+	}
+	m := windowMeta{listMeta: listMeta{Page: p, PerPage: pp, Total: total}}
+	if total > int64(window) {
+		m.Total, m.TotalCapped = int64(window), true
+	}
+	return c.JSON(http.StatusOK, windowListResponse[T]{Data: items, Meta: m})
+}
+
 func mapSlice[A, B any](in []A, f func(*A) B) []B {
 	out := make([]B, len(in))
 	for i := range in {

@@ -48,6 +48,7 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 
 	in.GET("/transactions", s.listTransactions)
 	in.GET("/hit-logs", s.listHits)
+	in.GET("/dashboard", s.dashboard)
 
 	admin := in.Group("", adminOnly)
 	admin.GET("/users", s.listUsers)

@@ -527,8 +527,12 @@ func TestCrossApprovalsDoNotDeadlock(t *testing.T) {
 					}
 				}()
 			}
-			run(func() resp { return e.do("POST", fmt.Sprintf("/api/v1/panel/balance-requests/%d/approve", rb), a.token, map[string]any{}) })
-			run(func() resp { return e.do("POST", fmt.Sprintf("/api/v1/panel/balance-requests/%d/approve", ra), b.token, map[string]any{}) })
+			run(func() resp {
+				return e.do("POST", fmt.Sprintf("/api/v1/panel/balance-requests/%d/approve", rb), a.token, map[string]any{})
+			})
+			run(func() resp {
+				return e.do("POST", fmt.Sprintf("/api/v1/panel/balance-requests/%d/approve", ra), b.token, map[string]any{})
+			})
 			for i := 0; i < 3; i++ {
 				run(func() resp { return e.call(a, "xapprove", map[string]any{}) })
 				run(func() resp { return e.call(b, "xapprove", map[string]any{}) })

@@ -32,6 +32,7 @@ var (
 	colResellerP  = column{"reseller_price", 10, 4}
 	colMinCharge  = column{"minimum_hit_charge", 10, 2}
 	colCharge     = column{"charge_amount", 10, 4}
+	colCost       = column{"cost_amount", 10, 4}
 	colReserved   = column{"reserved_amount", 10, 4}
 )
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"time"
+	"unicode/utf8"
 
 	"gorm.io/gorm"
 
@@ -20,6 +21,7 @@ type hitRow struct {
 	RequestPayload  string     `gorm:"column:request_payload"`
 	ResponsePayload *string    `gorm:"column:response_payload"`
 	ChargeAmount    string     `gorm:"column:charge_amount"`
+	CostAmount      string     `gorm:"column:cost_amount"`
 	ReservedAmount  string     `gorm:"column:reserved_amount"`
 	IPAddress       string     `gorm:"column:ip_address"`
 	Status          string     `gorm:"column:status"`
@@ -41,6 +43,7 @@ func toHitRow(h *hitlog.Hit) (hitRow, error) {
 		RequestPayload:  h.RequestPayload,
 		ResponsePayload: h.ResponsePayload,
 		ChargeAmount:    w.put(colCharge, h.ChargeAmount),
+		CostAmount:      w.put(colCost, h.CostAmount),
 		ReservedAmount:  w.put(colReserved, h.Reserved),
 		IPAddress:       h.IPAddress,
 		Status:          string(h.Status),
@@ -65,6 +68,7 @@ func toDomainHit(r *hitRow) (hitlog.Hit, error) {
 		RequestPayload:  r.RequestPayload,
 		ResponsePayload: r.ResponsePayload,
 		ChargeAmount:    w.get(colCharge, r.ChargeAmount),
+		CostAmount:      w.get(colCost, r.CostAmount),
 		Reserved:        w.get(colReserved, r.ReservedAmount),
 		IPAddress:       r.IPAddress,
 		Status:          hitlog.Status(r.Status),
@@ -104,6 +108,7 @@ func (s *hitStore) Finish(ctx context.Context, h *hitlog.Hit) error {
 		"status":           string(h.Status),
 		"response_payload": h.ResponsePayload,
 		"charge_amount":    w.put(colCharge, h.ChargeAmount),
+		"cost_amount":      w.put(colCost, h.CostAmount),
 		"response_time_ms": h.ResponseTimeMs,
 		"updated_at":       now,
 	}
@@ -139,9 +144,10 @@ func (s *hitStore) ByRequestID(ctx context.Context, requestID string) (*hitlog.H
 	return &h, nil
 }
 
-// List lists hits newest first. From and To are inclusive bounds on created_at.
-func (s *hitStore) List(ctx context.Context, f hitlog.Filter) ([]hitlog.Hit, int64, error) {
-	filter := func(q *gorm.DB) *gorm.DB {
+// hitFilter narrows a hit query to f's filters. From and To are inclusive
+// bounds on created_at.
+func hitFilter(f hitlog.Filter) func(*gorm.DB) *gorm.DB {
+	return func(q *gorm.DB) *gorm.DB {
 		if f.UserID != nil {
 			q = q.Where("user_id = ?", *f.UserID)
 		}
@@ -162,17 +168,70 @@ func (s *hitStore) List(ctx context.Context, f hitlog.Filter) ([]hitlog.Hit, int
 		}
 		return q
 	}
-	var total int64
-	if err := s.conn(ctx).Model(&hitRow{}).Scopes(filter).Count(&total).Error; err != nil {
-		return nil, 0, fmt.Errorf("count hits: %w", translate(err))
+}
+
+// hitOrder is newest first: created_at, then id, descending. Every filter
+// leads an index that continues with created_at (user, service, key,
+// status, or created_at alone; migration 00004), and the other filter
+// columns follow inside it, so a page or a capped count, with or without a
+// date range, is read in index order from the index alone.
+const hitOrder = "created_at DESC, id DESC"
+
+// List lists hits newest first, counting at most ListWindow+1 matches.
+func (s *hitStore) List(ctx context.Context, f hitlog.Filter) ([]hitlog.Hit, int64, error) {
+	total, err := cappedCount(s.conn(ctx).Model(&hitRow{}).Scopes(hitFilter(f)), hitlog.ListWindow)
+	if err != nil {
+		return nil, 0, fmt.Errorf("count hits: %w", err)
 	}
+	// Deferred join: the page's ids come from the index alone (no row is
+	// read for the skipped ones), then only the page's rows are read.
 	limit, offset := paging(f.Page, f.PerPage)
+	ids := s.conn(ctx).Model(&hitRow{}).Select("id").Scopes(hitFilter(f)).Order(hitOrder).Limit(limit).Offset(offset)
 	var rows []hitRow
-	err := s.conn(ctx).Scopes(filter).Order("created_at DESC, id DESC").Limit(limit).Offset(offset).Find(&rows).Error
+	err = s.conn(ctx).Model(&hitRow{}).Joins("JOIN (?) AS page ON page.id = api_hit_logs.id", ids).
+		Order("api_hit_logs.created_at DESC, api_hit_logs.id DESC").Find(&rows).Error
 	if err != nil {
 		return nil, 0, fmt.Errorf("list hits: %w", translate(err))
 	}
 	return toDomainHits(rows, total)
+}
+
+// ForEach streams the hits matching f newest first. Payloads are read cut
+// in SQL (one character more than kept, to tell a cut one), so a long
+// export never carries the large payloads across the wire.
+func (s *hitStore) ForEach(ctx context.Context, f hitlog.Filter, fn func(hitlog.Hit) error) error {
+	n := hitlog.ExportPayloadChars + 1
+	q := s.conn(ctx).Model(&hitRow{}).Scopes(hitFilter(f)).Order(hitOrder).Select(
+		"id, user_id, api_service_id, api_key_id, request_id, "+
+			"SUBSTR(request_payload, 1, ?) AS request_payload, SUBSTR(response_payload, 1, ?) AS response_payload, "+
+			"charge_amount, cost_amount, reserved_amount, ip_address, status, response_time_ms, created_at, updated_at", n, n)
+	err := forEachRow(q, toDomainHit, func(h hitlog.Hit) error {
+		h.RequestPayload = cutPayload(h.RequestPayload, hitlog.ExportPayloadChars)
+		if h.ResponsePayload != nil {
+			p := cutPayload(*h.ResponsePayload, hitlog.ExportPayloadChars)
+			h.ResponsePayload = &p
+		}
+		return fn(h)
+	})
+	if err != nil {
+		return fmt.Errorf("export hits: %w", err)
+	}
+	return nil
+}
+
+// cutPayload keeps the first n characters of s, ending a cut one with "…".
+func cutPayload(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i := 0
+	for j := range s {
+		if i == n {
+			return s[:j] + "…"
+		}
+		i++
+	}
+	return s
 }
 
 func toDomainHits(rows []hitRow, total int64) ([]hitlog.Hit, int64, error) {

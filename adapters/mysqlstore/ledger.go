@@ -91,14 +91,18 @@ func (s *ledgerStore) Insert(ctx context.Context, e *ledger.Entry) error {
 	return nil
 }
 
-// List lists entries newest first. From and To are inclusive bounds on created_at.
-func (s *ledgerStore) List(ctx context.Context, f ledger.Filter) ([]ledger.Entry, int64, error) {
-	filter := func(q *gorm.DB) *gorm.DB {
+// entryFilter narrows a ledger query to f's filters. From and To are
+// inclusive bounds on created_at.
+func entryFilter(f ledger.Filter) func(*gorm.DB) *gorm.DB {
+	return func(q *gorm.DB) *gorm.DB {
 		if f.UserID != nil {
 			q = q.Where("user_id = ?", *f.UserID)
 		}
 		if f.Type != "" {
 			q = q.Where("type = ?", string(f.Type))
+		}
+		if f.ReferenceType != "" {
+			q = q.Where("reference_type = ?", f.ReferenceType)
 		}
 		if f.From != nil {
 			q = q.Where("created_at >= ?", dbTime(*f.From))
@@ -108,17 +112,31 @@ func (s *ledgerStore) List(ctx context.Context, f ledger.Filter) ([]ledger.Entry
 		}
 		return q
 	}
-	var total int64
-	if err := s.conn(ctx).Model(&entryRow{}).Scopes(filter).Count(&total).Error; err != nil {
-		return nil, 0, fmt.Errorf("count transactions: %w", translate(err))
+}
+
+// List lists entries newest first (id descending), counting at most
+// ListWindow+1 matches.
+func (s *ledgerStore) List(ctx context.Context, f ledger.Filter) ([]ledger.Entry, int64, error) {
+	total, err := cappedCount(s.conn(ctx).Model(&entryRow{}).Scopes(entryFilter(f)), ledger.ListWindow)
+	if err != nil {
+		return nil, 0, fmt.Errorf("count transactions: %w", err)
 	}
 	limit, offset := paging(f.Page, f.PerPage)
 	var rows []entryRow
-	if err := s.conn(ctx).Scopes(filter).Order("id DESC").Limit(limit).Offset(offset).Find(&rows).Error; err != nil {
+	if err := s.conn(ctx).Scopes(entryFilter(f)).Order("id DESC").Limit(limit).Offset(offset).Find(&rows).Error; err != nil {
 		return nil, 0, fmt.Errorf("list transactions: %w", translate(err))
 	}
 	out, err := convertRows(rows, toDomainEntry)
 	return out, total, err
+}
+
+// ForEach streams the entries matching f newest first.
+func (s *ledgerStore) ForEach(ctx context.Context, f ledger.Filter, fn func(ledger.Entry) error) error {
+	q := s.conn(ctx).Model(&entryRow{}).Scopes(entryFilter(f)).Order("id DESC")
+	if err := forEachRow(q, toDomainEntry, fn); err != nil {
+		return fmt.Errorf("export transactions: %w", err)
+	}
+	return nil
 }
 
 // ForEachByUser streams a user's entries in id order. fn must not use the

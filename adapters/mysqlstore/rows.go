@@ -38,3 +38,15 @@ func convertRows[R, D any](rows []R, conv func(*R) (D, error)) ([]D, error) {
 	}
 	return out, nil
 }
+
+// cappedCount counts the rows of q, but at most limit+1 of them: the
+// database stops reading there, so a count over millions of rows costs no
+// more than a page of them. A result above limit means "more than limit".
+func cappedCount(q *gorm.DB, limit int) (int64, error) {
+	var n int64
+	sub := q.Select("1").Limit(limit + 1)
+	if err := q.Session(&gorm.Session{NewDB: true}).Table("(?) AS capped", sub).Count(&n).Error; err != nil {
+		return 0, translate(err)
+	}
+	return n, nil
+}

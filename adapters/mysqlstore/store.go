@@ -192,6 +192,7 @@ func (s *Store) storesOn(db *gorm.DB) app.Stores {
 		Audit:    &auditStore{b},
 		Resets:   &resetStore{b},
 		TopUps:   &topUpStore{b},
+		Reports:  &reportStore{b},
 	}
 }
 

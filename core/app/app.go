@@ -20,6 +20,10 @@ type Config struct {
 	PasswordCost    int             // bcrypt cost; 0 means user.DefaultPasswordCost
 	MaxTopUp        decimal.Decimal // largest balance request (BALANCE_REQUEST_MAX); 0 means topup.DefaultMaxAmount
 	PublicBaseURL   string          // base of links in mail (PUBLIC_BASE_URL)
+	// RollupGrace is how long after a local day ends the dashboard waits
+	// before rolling it up (hits started just before midnight settle after
+	// it); 0 means 15 minutes.
+	RollupGrace time.Duration
 }
 
 // App is the set of use cases. It holds ports only.
@@ -69,6 +73,9 @@ func New(d Deps) *App {
 	}
 	if cfg.RefreshTTL == 0 {
 		cfg.RefreshTTL = 30 * 24 * time.Hour
+	}
+	if cfg.RollupGrace == 0 {
+		cfg.RollupGrace = 15 * time.Minute
 	}
 	if cfg.MaxPayloadBytes == 0 {
 		cfg.MaxPayloadBytes = 60_000

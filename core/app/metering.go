@@ -90,7 +90,7 @@ func (a *App) CallService(ctx context.Context, in CallInput) (*CallResult, error
 	hit := &hitlog.Hit{
 		UserID: owner.ID, ServiceID: svc.ID, APIKeyID: key.ID, RequestID: in.RequestID,
 		RequestPayload: a.capPayload(payload), IPAddress: in.IP,
-		ChargeAmount: decimal.Zero, Reserved: decimal.Zero, CreatedAt: now.UTC(),
+		ChargeAmount: decimal.Zero, CostAmount: decimal.Zero, Reserved: decimal.Zero, CreatedAt: now.UTC(),
 	}
 	if !key.AllowsIP(in.IP) {
 		return nil, a.reject(ctx, hit, hitlog.StatusFailed, apikey.ErrIPNotAllowed, now)
@@ -137,6 +137,7 @@ func (a *App) CallService(ctx context.Context, in CallInput) (*CallResult, error
 	if callErr == nil && resp.Status >= 200 && resp.Status < 300 && json.Valid(resp.Body) {
 		hit.Status = hitlog.StatusSuccess
 		hit.ChargeAmount = charge
+		hit.CostAmount = price.AdminCost // the upstream's cost of this call, for the platform's margin
 		body := a.capPayload(string(resp.Body))
 		hit.ResponsePayload = &body
 		if err := a.st.Hits.Finish(ctx, hit); err != nil {
@@ -229,6 +230,7 @@ func (a *App) refund(ctx context.Context, hit *hitlog.Hit, failure error, now ti
 	body := errorPayload(failure)
 	hit.Status = hitlog.StatusFailed
 	hit.ChargeAmount = decimal.Zero
+	hit.CostAmount = decimal.Zero
 	hit.ResponsePayload = &body
 	month := a.month(now)
 	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {

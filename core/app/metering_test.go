@@ -75,7 +75,7 @@ func newFixture(t *testing.T) *fixture {
 		return &u, nil
 	}).Maybe()
 	f.prices.EXPECT().Applicable(mock.Anything, uint64(7), uint64(11)).Return(&pricing.Price{
-		UserPrice: dec("2.0000"), ResellerPrice: dec("1.2345"), MinimumHitCharge: dec("0.50"), Status: pricing.StatusActive}, nil).Maybe()
+		AdminCost: dec("0.4000"), UserPrice: dec("2.0000"), ResellerPrice: dec("1.2345"), MinimumHitCharge: dec("0.50"), Status: pricing.StatusActive}, nil).Maybe()
 	f.services.EXPECT().Doc(mock.Anything, uint64(7)).Return(nil, catalog.ErrDocNotFound).Maybe()
 	return f
 }
@@ -113,7 +113,8 @@ func TestCallServiceSuccessReservesThenSettles(t *testing.T) {
 		return r.Method == "POST" && r.URL == "https://up.example/sms" && r.Header.Get("Authorization") == "Bearer pk-123" && string(r.Body) == `{"phone":"9876543210"}`
 	})).Return(app.UpstreamResponse{Status: 200, Body: []byte(`{"id":"x"}`)}, nil).Once()
 	f.hits.EXPECT().Finish(mock.Anything, mock.MatchedBy(func(h *hitlog.Hit) bool {
-		return h.Status == hitlog.StatusSuccess && h.ChargeAmount.Equal(dec("1.23")) && *h.ResponsePayload == `{"id":"x"}`
+		return h.Status == hitlog.StatusSuccess && h.ChargeAmount.Equal(dec("1.23")) && *h.ResponsePayload == `{"id":"x"}` &&
+			h.CostAmount.Equal(dec("0.4")) // the price row's admin_cost, for the platform's margin
 	})).Return(nil).Once()
 
 	res, err := f.app.CallService(context.Background(), f.input(`{"phone":"9876543210"}`))
@@ -156,7 +157,7 @@ func TestCallServiceUpstreamFailureRefunds(t *testing.T) {
 				return u.Balance.Equal(dec("10.00")) && u.PlanCalls == 0 && u.TotalSpent.Equal(dec("1.00"))
 			})).Return(nil).Once()
 			f.hits.EXPECT().Finish(mock.Anything, mock.MatchedBy(func(h *hitlog.Hit) bool {
-				return h.Status == hitlog.StatusFailed && h.ChargeAmount.IsZero() && h.ResponsePayload != nil
+				return h.Status == hitlog.StatusFailed && h.ChargeAmount.IsZero() && h.CostAmount.IsZero() && h.ResponsePayload != nil
 			})).Return(nil).Once()
 
 			_, err := f.app.CallService(context.Background(), f.input(`{}`))

@@ -16,6 +16,7 @@ import (
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
 	"paygate/core/pricing"
+	"paygate/core/report"
 	"paygate/core/session"
 	"paygate/core/topup"
 	"paygate/core/user"
@@ -35,6 +36,7 @@ type Stores struct {
 	Audit    audit.Repository
 	Resets   user.ResetRepository
 	TopUps   topup.Repository
+	Reports  report.Repository
 }
 
 // Transactor runs fn in one database transaction with Stores bound to it.

@@ -29,6 +29,7 @@ type Hit struct {
 	RequestPayload  string
 	ResponsePayload *string
 	ChargeAmount    decimal.Decimal
+	CostAmount      decimal.Decimal // upstream cost of a successful call: its price row's admin_cost; zero otherwise
 	Reserved        decimal.Decimal // amount debited at reservation; refunded on failure
 	IPAddress       string
 	Status          Status
@@ -37,7 +38,17 @@ type Hit struct {
 	UpdatedAt       time.Time
 }
 
-// Filter selects hits in a list.
+// ListWindow is how many rows a list counts and pages through: the newest
+// ListWindow rows matching the filters; older ones are reached by narrowing
+// the date range (or exported as CSV). Counting and OFFSET past it cost a
+// scan of every skipped row, which on millions of rows is too slow to answer.
+const ListWindow = 10_000
+
+// ExportPayloadChars is how much of each payload a CSV export carries; a
+// longer one is cut and ends with "…".
+const ExportPayloadChars = 200
+
+// Filter selects hits in a list. From and To are inclusive bounds on created_at.
 type Filter struct {
 	UserID    *uint64
 	ServiceID *uint64
@@ -52,10 +63,16 @@ type Filter struct {
 // Repository stores hits.
 type Repository interface {
 	Insert(ctx context.Context, h *Hit) error
-	// Finish writes status, response_payload, charge_amount and response_time_ms.
+	// Finish writes status, response_payload, charge_amount, cost_amount and response_time_ms.
 	Finish(ctx context.Context, h *Hit) error
 	ByRequestID(ctx context.Context, requestID string) (*Hit, error)
-	List(ctx context.Context, f Filter) ([]Hit, int64, error) // newest first
+	// List returns a page newest first (created_at, then id, descending) and
+	// the number of matching rows, counted up to ListWindow+1: a total above
+	// ListWindow means "more than ListWindow".
+	List(ctx context.Context, f Filter) ([]Hit, int64, error)
+	// ForEach visits every hit matching f (its page fields ignored) in List's
+	// order, one row at a time, with payloads cut to ExportPayloadChars.
+	ForEach(ctx context.Context, f Filter, fn func(Hit) error) error
 	ForEachByUser(ctx context.Context, userID uint64, fn func(Hit) error) error
 	// Pending lists hits still pending that were created before `before`.
 	Pending(ctx context.Context, before time.Time, limit int) ([]Hit, error)

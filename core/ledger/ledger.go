@@ -83,20 +83,31 @@ func NewTxnID(now time.Time) string {
 	return "TXN" + s
 }
 
-// Filter selects entries in a list.
+// ListWindow is how many rows a list counts and pages through (see
+// hitlog.ListWindow): older entries are reached by narrowing the date range.
+const ListWindow = 10_000
+
+// Filter selects entries in a list. From and To are inclusive bounds on created_at.
 type Filter struct {
-	UserID  *uint64
-	Type    Type
-	From    *time.Time
-	To      *time.Time
-	Page    int
-	PerPage int
+	UserID        *uint64
+	Type          Type
+	ReferenceType string
+	From          *time.Time
+	To            *time.Time
+	Page          int
+	PerPage       int
 }
 
 // Repository stores ledger entries.
 type Repository interface {
 	Insert(ctx context.Context, e *Entry) error
-	List(ctx context.Context, f Filter) ([]Entry, int64, error) // newest first
+	// List returns a page newest first (id descending: the order in which the
+	// balance changed) and the number of matching rows, counted up to
+	// ListWindow+1: a total above ListWindow means "more than ListWindow".
+	List(ctx context.Context, f Filter) ([]Entry, int64, error)
+	// ForEach visits every entry matching f (its page fields ignored) in
+	// List's order, one row at a time.
+	ForEach(ctx context.Context, f Filter, fn func(Entry) error) error
 	// ForEachByUser visits a user's entries in id order without loading them all.
 	ForEachByUser(ctx context.Context, userID uint64, fn func(Entry) error) error
 }

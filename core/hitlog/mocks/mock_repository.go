@@ -129,6 +129,54 @@ func (_c *MockRepository_Finish_Call) RunAndReturn(run func(context.Context, *hi
 	return _c
 }
 
+// ForEach provides a mock function with given fields: ctx, f, fn
+func (_m *MockRepository) ForEach(ctx context.Context, f hitlog.Filter, fn func(hitlog.Hit) error) error {
+	ret := _m.Called(ctx, f, fn)
+
+	if len(ret) == 0 {
+		panic("no return value specified for ForEach")
+	}
+
+	var r0 error
+	if rf, ok := ret.Get(0).(func(context.Context, hitlog.Filter, func(hitlog.Hit) error) error); ok {
+		r0 = rf(ctx, f, fn)
+	} else {
+		r0 = ret.Error(0)
+	}
+
+	return r0
+}
+
+// MockRepository_ForEach_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'ForEach'
+type MockRepository_ForEach_Call struct {
+	*mock.Call
+}
+
+// ForEach is a helper method to define mock.On call
+//   - ctx context.Context
+//   - f hitlog.Filter
+//   - fn func(hitlog.Hit) error
+func (_e *MockRepository_Expecter) ForEach(ctx interface{}, f interface{}, fn interface{}) *MockRepository_ForEach_Call {
+	return &MockRepository_ForEach_Call{Call: _e.mock.On("ForEach", ctx, f, fn)}
+}
+
+func (_c *MockRepository_ForEach_Call) Run(run func(ctx context.Context, f hitlog.Filter, fn func(hitlog.Hit) error)) *MockRepository_ForEach_Call {
+	_c.Call.Run(func(args mock.Arguments) {
+		run(args[0].(context.Context), args[1].(hitlog.Filter), args[2].(func(hitlog.Hit) error))
+	})
+	return _c
+}
+
+func (_c *MockRepository_ForEach_Call) Return(_a0 error) *MockRepository_ForEach_Call {
+	_c.Call.Return(_a0)
+	return _c
+}
+
+func (_c *MockRepository_ForEach_Call) RunAndReturn(run func(context.Context, hitlog.Filter, func(hitlog.Hit) error) error) *MockRepository_ForEach_Call {
+	_c.Call.Return(run)
+	return _c
+}
+
 // ForEachByUser provides a mock function with given fields: ctx, userID, fn
 func (_m *MockRepository) ForEachByUser(ctx context.Context, userID uint64, fn func(hitlog.Hit) error) error {
 	ret := _m.Called(ctx, userID, fn)

@@ -1,0 +1,77 @@
+package httpapi
+
+import (
+	"encoding/csv"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labstack/echo/v4"
+)
+
+func newCSVTest() (*csvStream, *httptest.ResponseRecorder) {
+	req := httptest.NewRequest(http.MethodGet, "/api/v1/panel/hit-logs?format=csv", nil)
+	rec := httptest.NewRecorder()
+	c := echo.New().NewContext(req, rec)
+	s := &server{log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	return newCSVStream(c, s, "hit-logs", time.Date(2026, 11, 21, 23, 0, 0, 0, time.UTC), []string{"a", "b"}), rec
+}
+
+func TestCSVStreamErrorBeforeTheFirstRowIsReturned(t *testing.T) {
+	out, rec := newCSVTest()
+	boom := errors.New("database gone")
+	if err := out.finish(boom); !errors.Is(err, boom) {
+		t.Fatalf("finish = %v, want the error back for the JSON error body", err)
+	}
+	if rec.Body.Len() != 0 || rec.Header().Get("Content-Type") != "" {
+		t.Fatalf("something was written before the error: %q", rec.Body.String())
+	}
+}
+
+func TestCSVStreamErrorAfterRowsAbortsTheResponse(t *testing.T) {
+	out, rec := newCSVTest()
+	if err := out.row("1", "x"); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if r := recover(); r != http.ErrAbortHandler {
+			t.Fatalf("recovered %v, want http.ErrAbortHandler (the connection is cut)", r)
+		}
+		if rec.Code != http.StatusOK || rec.Header().Get("Content-Disposition") != `attachment; filename="hit-logs-2026-11-21.csv"` {
+			t.Fatalf("headers: %d %v", rec.Code, rec.Header())
+		}
+	}()
+	_ = out.finish(errors.New("connection lost"))
+	t.Fatal("finish returned after a mid-stream error")
+}
+
+func TestCSVStreamEmptyExportIsItsHeaderAndCellsAreDefused(t *testing.T) {
+	out, rec := newCSVTest()
+	if err := out.finish(nil); err != nil || rec.Body.String() != "a,b\n" {
+		t.Fatalf("empty export: %q, %v", rec.Body.String(), err)
+	}
+	out, rec = newCSVTest()
+	for _, v := range []string{"=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx", "plain", "", "a=b"} {
+		if err := out.row(v, "multi\nline, \"quoted\""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := out.finish(nil); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(strings.NewReader(rec.Body.String())).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"'=1+1", "'+1", "'-1", "'@SUM(A1)", "'\tx", "'\rx", "plain", "", "a=b"}
+	for i, w := range want {
+		if rows[i+1][0] != w || rows[i+1][1] != "multi\nline, \"quoted\"" {
+			t.Errorf("row %d: %q, want %q", i, rows[i+1], w)
+		}
+	}
+}

@@ -1,0 +1,141 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"paygate/core/app"
+	"paygate/core/money"
+	"paygate/core/report"
+	"paygate/core/user"
+)
+
+// Dashboard money sums hit amounts, which have 4 places: "12.5000".
+
+type usageCounts struct {
+	Calls               int64 `json:"calls"`
+	Success             int64 `json:"success"`
+	Failed              int64 `json:"failed"`
+	InsufficientBalance int64 `json:"insufficient_balance"`
+	Pending             int64 `json:"pending"`
+}
+
+func toUsageCounts(u report.Usage) usageCounts {
+	return usageCounts{Calls: u.Calls, Success: u.Success, Failed: u.Failed, InsufficientBalance: u.InsufficientBalance, Pending: u.Pending}
+}
+
+type dashboardDay struct {
+	Date        string `json:"date"`
+	Calls       int64  `json:"calls"`
+	BilledCalls int64  `json:"billed_calls"`
+	Spend       string `json:"spend"`
+}
+
+type dashboardService struct {
+	ServiceID   uint64  `json:"service_id"`
+	Name        *string `json:"name"` // null for a deleted service
+	Slug        *string `json:"slug"`
+	Calls       int64   `json:"calls"`
+	BilledCalls int64   `json:"billed_calls"`
+	Spend       string  `json:"spend"`
+}
+
+type platformDay struct {
+	Date        string `json:"date"`
+	Calls       int64  `json:"calls"`
+	BilledCalls int64  `json:"billed_calls"`
+	Revenue     string `json:"revenue"`
+	Cost        string `json:"cost"`
+	Margin      string `json:"margin"`
+}
+
+type platformService struct {
+	ServiceID   uint64  `json:"service_id"`
+	Name        *string `json:"name"`
+	Slug        *string `json:"slug"`
+	Calls       int64   `json:"calls"`
+	BilledCalls int64   `json:"billed_calls"`
+	Revenue     string  `json:"revenue"`
+	Cost        string  `json:"cost"`
+	Margin      string  `json:"margin"`
+}
+
+type usersByStatus struct {
+	Active  int64 `json:"active"`
+	Pending int64 `json:"pending"`
+	Blocked int64 `json:"blocked"`
+}
+
+type platformResponse struct {
+	Revenue                string            `json:"revenue"`
+	Cost                   string            `json:"cost"`
+	Margin                 string            `json:"margin"`
+	Calls                  usageCounts       `json:"calls"`
+	Days                   []platformDay     `json:"days"`
+	TopServices            []platformService `json:"top_services"`
+	PendingBalanceRequests int64             `json:"pending_balance_requests"`
+	UsersByStatus          usersByStatus     `json:"users_by_status"`
+}
+
+type dashboardResponse struct {
+	Timezone    string             `json:"timezone"`
+	From        string             `json:"from"`
+	To          string             `json:"to"`
+	Balance     string             `json:"balance"`
+	TotalSpent  string             `json:"total_spent"`
+	Spend       string             `json:"spend"`
+	Calls       usageCounts        `json:"calls"`
+	Days        []dashboardDay     `json:"days"`
+	TopServices []dashboardService `json:"top_services"`
+	Platform    *platformResponse  `json:"platform,omitempty"` // admins only
+}
+
+func nameOf(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func toDashboardResponse(d *app.Dashboard) dashboardResponse {
+	out := dashboardResponse{
+		Timezone: d.Zone, From: d.From, To: d.To,
+		Balance: money.Format2(d.User.Balance), TotalSpent: money.Format2(d.User.TotalSpent),
+		Spend: money.Format4(d.Usage.Revenue), Calls: toUsageCounts(d.Usage),
+		Days: mapSlice(d.Days, func(x *app.DayUsage) dashboardDay {
+			return dashboardDay{Date: x.Day, Calls: x.Calls, BilledCalls: x.Success, Spend: money.Format4(x.Revenue)}
+		}),
+		TopServices: mapSlice(d.TopServices, func(x *app.ServiceUsage) dashboardService {
+			return dashboardService{ServiceID: x.ServiceID, Name: nameOf(x.Name), Slug: nameOf(x.Slug),
+				Calls: x.Calls, BilledCalls: x.Success, Spend: money.Format4(x.Revenue)}
+		}),
+	}
+	if p := d.Platform; p != nil {
+		out.Platform = &platformResponse{
+			Revenue: money.Format4(p.Usage.Revenue), Cost: money.Format4(p.Usage.Cost), Margin: money.Format4(p.Usage.Margin()),
+			Calls: toUsageCounts(p.Usage),
+			Days: mapSlice(p.Days, func(x *app.DayUsage) platformDay {
+				return platformDay{Date: x.Day, Calls: x.Calls, BilledCalls: x.Success,
+					Revenue: money.Format4(x.Revenue), Cost: money.Format4(x.Cost), Margin: money.Format4(x.Margin())}
+			}),
+			TopServices: mapSlice(p.TopServices, func(x *app.ServiceUsage) platformService {
+				return platformService{ServiceID: x.ServiceID, Name: nameOf(x.Name), Slug: nameOf(x.Slug),
+					Calls: x.Calls, BilledCalls: x.Success,
+					Revenue: money.Format4(x.Revenue), Cost: money.Format4(x.Cost), Margin: money.Format4(x.Margin())}
+			}),
+			PendingBalanceRequests: p.PendingBalanceRequests,
+			UsersByStatus: usersByStatus{Active: p.UsersByStatus[user.StatusActive], Pending: p.UsersByStatus[user.StatusPending],
+				Blocked: p.UsersByStatus[user.StatusBlocked]},
+		}
+	}
+	return out
+}
+
+func (s *server) dashboard(c echo.Context) error {
+	d, err := s.app.Dashboard(c.Request().Context(), caller(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toDashboardResponse(d))
+}

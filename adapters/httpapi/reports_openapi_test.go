@@ -1,0 +1,105 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/shopspring/decimal"
+
+	"paygate/core/app"
+	"paygate/core/report"
+	"paygate/core/user"
+)
+
+// The dashboard and history-list schemas against their DTOs, like
+// TestOpenAPISchemasMatchDTOs does for the other resources.
+func TestOpenAPIReportSchemasMatchDTOs(t *testing.T) {
+	doc := loadOpenAPI(t)
+	cases := []struct {
+		schema string
+		dto    any
+	}{
+		{"WindowListMeta", windowMeta{}},
+		{"UsageCounts", usageCounts{}},
+		{"DashboardDay", dashboardDay{}},
+		{"DashboardService", dashboardService{}},
+		{"PlatformDay", platformDay{}},
+		{"PlatformService", platformService{}},
+		{"UsersByStatus", usersByStatus{}},
+		{"PlatformDashboard", platformResponse{}},
+		{"Dashboard", dashboardResponse{}},
+		{"TransactionList", windowListResponse[transactionResponse]{}},
+		{"HitLogList", windowListResponse[hitResponse]{}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.schema, func(t *testing.T) {
+			s := schemaObject(t, doc, tc.schema)
+			fields := jsonFields(reflect.TypeOf(tc.dto))
+			for name, always := range fields {
+				if s.Properties[name] == nil {
+					t.Errorf("%T field %q is not a property of schema %s", tc.dto, name, tc.schema)
+					continue
+				}
+				if always != slices.Contains(s.Required, name) {
+					t.Errorf("schema %s: %q required = %v, but the DTO always writes it = %v", tc.schema, name, !always, always)
+				}
+			}
+			for name := range s.Properties {
+				if _, ok := fields[name]; !ok {
+					t.Errorf("schema %s property %q is not a field of %T", tc.schema, name, tc.dto)
+				}
+			}
+		})
+	}
+}
+
+func TestOpenAPIReportSchemasAcceptResponses(t *testing.T) {
+	doc := loadOpenAPI(t)
+	d := decimal.RequireFromString
+	days := report.Days("2026-11-21", app.DashboardDays)
+	dayList := make([]app.DayUsage, len(days))
+	for i, day := range days {
+		dayList[i] = app.DayUsage{Day: day}
+	}
+	dayList[29].Usage = report.Usage{Calls: 3, Success: 2, Failed: 1, Revenue: d("1.0000"), Cost: d("1.5")}
+	top := []app.ServiceUsage{
+		{ServiceID: 3, Name: "SMS", Slug: "sms-gateway-api", Usage: report.Usage{Calls: 3, Success: 2, Revenue: d("1"), Cost: d("1.5")}},
+		{ServiceID: 9, Usage: report.Usage{Calls: 1}}, // deleted service
+	}
+	u := &user.User{ID: 7, Balance: d("99.5"), TotalSpent: d("0.5")}
+	mine := &app.Dashboard{Zone: "Asia/Kolkata", From: days[0], To: days[29], User: u, Usage: dayList[29].Usage, Days: dayList, TopServices: top}
+	admin := *mine
+	admin.Platform = &app.Platform{Usage: dayList[29].Usage, Days: dayList, TopServices: top, PendingBalanceRequests: 2,
+		UsersByStatus: map[user.Status]int64{user.StatusActive: 4}}
+	empty := &app.Dashboard{Zone: "UTC", From: days[0], To: days[29], User: u, Days: dayList}
+
+	meta := windowMeta{listMeta: listMeta{Page: 500, PerPage: 20, Total: 10000}, TotalCapped: true}
+	cases := []struct {
+		name, schema string
+		body         any
+	}{
+		{"user dashboard", "Dashboard", toDashboardResponse(mine)},
+		{"admin dashboard with a negative margin", "Dashboard", toDashboardResponse(&admin)},
+		{"empty dashboard", "Dashboard", toDashboardResponse(empty)},
+		{"capped hit list", "HitLogList", windowListResponse[hitResponse]{Data: []hitResponse{}, Meta: meta}},
+		{"transaction list", "TransactionList", windowListResponse[transactionResponse]{Data: []transactionResponse{}, Meta: windowMeta{listMeta: listMeta{1, 20, 0}}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := json.Marshal(tc.body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var v any
+			if err := json.Unmarshal(b, &v); err != nil {
+				t.Fatal(err)
+			}
+			if err := schemaObject(t, doc, tc.schema).VisitJSON(v, openapi3.VisitAsResponse(), openapi3.EnableFormatValidation(), openapi3.MultiErrors()); err != nil {
+				t.Errorf("%s does not match schema %s: %v\nbody: %s", tc.name, tc.schema, err, b)
+			}
+		})
+	}
+}

@@ -1,0 +1,309 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"paygate/core/errs"
+	"paygate/core/hitlog"
+	"paygate/core/report"
+	"paygate/core/user"
+)
+
+// DashboardDays is how many local days the dashboard covers, today included.
+const DashboardDays = 30
+
+// TopServices is how many services the dashboard ranks.
+const TopServices = 5
+
+// Dashboard is the panel's landing page for one caller.
+type Dashboard struct {
+	Zone        string // TIMEZONE: the days are local days there
+	From, To    string // first and last day of Days ("2006-01-02")
+	User        *user.User
+	Usage       report.Usage // the caller's calls over the days
+	Days        []DayUsage   // every day from From to To, oldest first
+	TopServices []ServiceUsage
+	Platform    *Platform // admins only
+}
+
+// Platform is everyone's usage, for admins.
+type Platform struct {
+	Usage                  report.Usage
+	Days                   []DayUsage
+	TopServices            []ServiceUsage
+	PendingBalanceRequests int64
+	UsersByStatus          map[user.Status]int64
+}
+
+// DayUsage is the usage of one local day.
+type DayUsage struct {
+	Day string
+	report.Usage
+}
+
+// ServiceUsage is the usage of one service; Name and Slug are empty for a
+// deleted service.
+type ServiceUsage struct {
+	ServiceID  uint64
+	Name, Slug string
+	report.Usage
+}
+
+// errDayOpen stops the roll-up of a day that still has a pending hit.
+var errDayOpen = errors.New("day has pending hits")
+
+// Dashboard gathers the caller's figures for the last DashboardDays local
+// days and, for an admin, the platform's. Closed days come from the
+// roll-up (closing the ones not rolled up yet); today, and any day that
+// cannot be closed yet, are counted from the hit logs.
+func (a *App) Dashboard(ctx context.Context, actor *user.User) (*Dashboard, error) {
+	loc := a.cfg.Location
+	now := a.now()
+	zone := loc.String()
+	days := report.Days(report.DayOf(now, loc), DashboardDays)
+	first, today := days[0], days[len(days)-1]
+
+	u, err := a.st.Users.ByID(ctx, actor.ID)
+	if err != nil {
+		return nil, fmt.Errorf("dashboard user %d: %w", actor.ID, err)
+	}
+	closed, err := a.closeDays(ctx, zone, days[:len(days)-1], now)
+	if err != nil {
+		return nil, err
+	}
+
+	admin := actor.Role == user.RoleAdmin
+	var liveFor *uint64 // whose hits the live part reads: the caller's, or everyone's for an admin
+	if !admin {
+		liveFor = &u.ID
+	}
+	mine := newSeries(days)
+	var all *series
+	if admin {
+		all = newSeries(days)
+	}
+
+	// Live part: from the first open day to the end of today.
+	openFrom := today
+	for _, d := range days {
+		if !closed[d] {
+			openFrom = d
+			break
+		}
+	}
+	from, err := report.DayStart(openFrom, loc)
+	if err != nil {
+		return nil, err
+	}
+	to, err := report.DayStart(report.NextDay(today), loc)
+	if err != nil {
+		return nil, err
+	}
+	err = a.st.Reports.ForEachHit(ctx, liveFor, from, to, func(h report.Hit) error {
+		day := report.DayOf(h.CreatedAt, loc)
+		if closed[day] {
+			return nil // counted by the roll-up
+		}
+		var u report.Usage
+		u.AddHit(h)
+		if h.UserID == actor.ID {
+			mine.add(day, h.ServiceID, u)
+		}
+		if all != nil {
+			all.add(day, h.ServiceID, u)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("dashboard live hits: %w", err)
+	}
+
+	// Rolled-up part.
+	rows, err := a.st.Reports.Rollups(ctx, zone, first, today, &u.ID)
+	if err != nil {
+		return nil, fmt.Errorf("dashboard roll-up: %w", err)
+	}
+	mine.addRows(rows)
+	if all != nil {
+		if rows, err = a.st.Reports.Rollups(ctx, zone, first, today, nil); err != nil {
+			return nil, fmt.Errorf("dashboard platform roll-up: %w", err)
+		}
+		all.addRows(rows)
+	}
+
+	d := &Dashboard{Zone: zone, From: first, To: today, User: u, Usage: mine.total, Days: mine.dayList()}
+	if d.TopServices, err = a.topServices(ctx, mine); err != nil {
+		return nil, err
+	}
+	if all == nil {
+		return d, nil
+	}
+	p := &Platform{Usage: all.total, Days: all.dayList()}
+	if p.TopServices, err = a.topServices(ctx, all); err != nil {
+		return nil, err
+	}
+	if p.PendingBalanceRequests, err = a.st.Reports.PendingBalanceRequests(ctx); err != nil {
+		return nil, fmt.Errorf("dashboard pending balance requests: %w", err)
+	}
+	if p.UsersByStatus, err = a.st.Reports.UsersByStatus(ctx); err != nil {
+		return nil, fmt.Errorf("dashboard users by status: %w", err)
+	}
+	d.Platform = p
+	return d, nil
+}
+
+// closeDays rolls up every day of days that is over (by RollupGrace) and
+// not rolled up yet, and returns which of days are rolled up.
+func (a *App) closeDays(ctx context.Context, zone string, days []string, now time.Time) (map[string]bool, error) {
+	if len(days) == 0 {
+		return map[string]bool{}, nil
+	}
+	closed, err := a.st.Reports.ClosedDays(ctx, zone, days[0], days[len(days)-1])
+	if err != nil {
+		return nil, fmt.Errorf("closed days: %w", err)
+	}
+	if closed == nil {
+		closed = map[string]bool{}
+	}
+	for _, day := range days {
+		if closed[day] {
+			continue
+		}
+		end, err := report.DayStart(report.NextDay(day), a.cfg.Location)
+		if err != nil {
+			return nil, err
+		}
+		if now.Before(end.Add(a.cfg.RollupGrace)) {
+			continue
+		}
+		ok, err := a.closeDay(ctx, zone, day, end)
+		if err != nil {
+			return nil, err
+		}
+		closed[day] = ok
+	}
+	return closed, nil
+}
+
+// closeDay rolls up one local day ending at end: it sums the day's hits per
+// user and service and stores the sums with the day's mark in one
+// transaction. A day with a pending hit stays open (false). Two instances
+// closing the same day at once insert it once: the second one's mark fails
+// with ErrDayClosed and its transaction rolls back.
+func (a *App) closeDay(ctx context.Context, zone, day string, end time.Time) (bool, error) {
+	start, err := report.DayStart(day, a.cfg.Location)
+	if err != nil {
+		return false, err
+	}
+	tally := report.NewTally(a.cfg.Location)
+	err = a.st.Reports.ForEachHit(ctx, nil, start, end, func(h report.Hit) error {
+		if h.Status == hitlog.StatusPending {
+			return errDayOpen
+		}
+		tally.Add(h)
+		return nil
+	})
+	if errors.Is(err, errDayOpen) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("read hits of %s: %w", day, err)
+	}
+	rows := tally.Rows()
+	err = a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+		if err := s.Reports.MarkDayClosed(ctx, zone, day, a.now().UTC()); err != nil {
+			return err
+		}
+		return s.Reports.InsertRollups(ctx, zone, rows)
+	})
+	if errors.Is(err, report.ErrDayClosed) {
+		return true, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("roll up %s: %w", day, err)
+	}
+	return true, nil
+}
+
+// topServices ranks s's services by calls, then revenue, then id, and names
+// the first TopServices.
+func (a *App) topServices(ctx context.Context, s *series) ([]ServiceUsage, error) {
+	out := make([]ServiceUsage, 0, len(s.services))
+	for id, u := range s.services {
+		out = append(out, ServiceUsage{ServiceID: id, Usage: *u})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Calls != b.Calls {
+			return a.Calls > b.Calls
+		}
+		if c := a.Revenue.Cmp(b.Revenue); c != 0 {
+			return c > 0
+		}
+		return a.ServiceID < b.ServiceID
+	})
+	if len(out) > TopServices {
+		out = out[:TopServices]
+	}
+	for i := range out {
+		svc, err := a.st.Services.ByID(ctx, out[i].ServiceID)
+		if err != nil {
+			if errs.KindOf(err) == errs.NotFound {
+				continue // deleted: its logs stay, its name is gone
+			}
+			return nil, fmt.Errorf("dashboard service %d: %w", out[i].ServiceID, err)
+		}
+		out[i].Name, out[i].Slug = svc.Name, svc.Slug
+	}
+	return out, nil
+}
+
+// series sums usage per day (every day of the window present) and per service.
+type series struct {
+	days     []string
+	byDay    map[string]*report.Usage
+	services map[uint64]*report.Usage
+	total    report.Usage
+}
+
+func newSeries(days []string) *series {
+	s := &series{days: days, byDay: map[string]*report.Usage{}, services: map[uint64]*report.Usage{}}
+	for _, d := range days {
+		s.byDay[d] = &report.Usage{}
+	}
+	return s
+}
+
+// add counts u on day and service; days outside the window are ignored.
+func (s *series) add(day string, serviceID uint64, u report.Usage) {
+	d := s.byDay[day]
+	if d == nil {
+		return
+	}
+	d.Add(u)
+	sv := s.services[serviceID]
+	if sv == nil {
+		sv = &report.Usage{}
+		s.services[serviceID] = sv
+	}
+	sv.Add(u)
+	s.total.Add(u)
+}
+
+func (s *series) addRows(rows []report.Row) {
+	for _, r := range rows {
+		s.add(r.Day, r.ServiceID, r.Usage)
+	}
+}
+
+func (s *series) dayList() []DayUsage {
+	out := make([]DayUsage, len(s.days))
+	for i, d := range s.days {
+		out[i] = DayUsage{Day: d, Usage: *s.byDay[d]}
+	}
+	return out
+}

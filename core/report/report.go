@@ -1,0 +1,187 @@
+// Package report turns hit logs into the dashboard's figures: calls and
+// money per local day and service. Closed days are rolled up once and read
+// from the roll-up; the open days are counted from the hit logs.
+package report
+
+import (
+	"context"
+	"sort"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"paygate/core/errs"
+	"paygate/core/hitlog"
+	"paygate/core/user"
+)
+
+// DayLayout is how a local day is written ("2006-01-02").
+const DayLayout = "2006-01-02"
+
+// Usage counts calls and sums their money.
+type Usage struct {
+	Calls               int64
+	Success             int64 // billed calls
+	Failed              int64
+	InsufficientBalance int64
+	Pending             int64
+	Revenue             decimal.Decimal // sum of charge_amount: what callers paid
+	Cost                decimal.Decimal // sum of cost_amount: what the upstreams cost
+}
+
+// Margin is revenue minus cost.
+func (u Usage) Margin() decimal.Decimal { return u.Revenue.Sub(u.Cost) }
+
+// Add adds o to u.
+func (u *Usage) Add(o Usage) {
+	u.Calls += o.Calls
+	u.Success += o.Success
+	u.Failed += o.Failed
+	u.InsufficientBalance += o.InsufficientBalance
+	u.Pending += o.Pending
+	u.Revenue = u.Revenue.Add(o.Revenue)
+	u.Cost = u.Cost.Add(o.Cost)
+}
+
+// AddHit counts one hit.
+func (u *Usage) AddHit(h Hit) {
+	u.Calls++
+	switch h.Status {
+	case hitlog.StatusSuccess:
+		u.Success++
+	case hitlog.StatusFailed:
+		u.Failed++
+	case hitlog.StatusInsufficientBalance:
+		u.InsufficientBalance++
+	case hitlog.StatusPending:
+		u.Pending++
+	}
+	u.Revenue = u.Revenue.Add(h.Charge)
+	u.Cost = u.Cost.Add(h.Cost)
+}
+
+// Hit is what a report reads of one hit log row.
+type Hit struct {
+	UserID    uint64
+	ServiceID uint64
+	Status    hitlog.Status
+	Charge    decimal.Decimal
+	Cost      decimal.Decimal
+	CreatedAt time.Time
+}
+
+// Row is the usage of one local day, user and service. Rows summed over
+// every user carry UserID 0.
+type Row struct {
+	Day       string
+	UserID    uint64
+	ServiceID uint64
+	Usage
+}
+
+// DayOf is t's local day in loc.
+func DayOf(t time.Time, loc *time.Location) string { return t.In(loc).Format(DayLayout) }
+
+// DayStart is the instant local day begins in loc. Days are whole calendar
+// days, so a day of a daylight-saving change lasts 23 or 25 hours.
+func DayStart(day string, loc *time.Location) (time.Time, error) {
+	t, err := time.ParseInLocation(DayLayout, day, loc)
+	if err != nil {
+		return time.Time{}, errs.E(errs.Invalid, "invalid_day", "Day must be YYYY-MM-DD").Wrap(err)
+	}
+	return t, nil
+}
+
+// NextDay is the calendar day after day ("2006-01-02").
+func NextDay(day string) string {
+	t, err := time.Parse(DayLayout, day)
+	if err != nil {
+		return day
+	}
+	return t.AddDate(0, 0, 1).Format(DayLayout)
+}
+
+// Days lists n calendar days ending with last, oldest first.
+func Days(last string, n int) []string {
+	t, err := time.Parse(DayLayout, last)
+	if err != nil || n <= 0 {
+		return nil
+	}
+	out := make([]string, n)
+	for i := range n {
+		out[i] = t.AddDate(0, 0, i-n+1).Format(DayLayout)
+	}
+	return out
+}
+
+// Tally sums hits per local day, user and service.
+type Tally struct {
+	loc  *time.Location
+	rows map[tallyKey]*Usage
+}
+
+type tallyKey struct {
+	day             string
+	user, serviceID uint64
+}
+
+// NewTally starts an empty tally that buckets hits by their local day in loc.
+func NewTally(loc *time.Location) *Tally {
+	return &Tally{loc: loc, rows: map[tallyKey]*Usage{}}
+}
+
+// Add counts h in its local day.
+func (t *Tally) Add(h Hit) {
+	k := tallyKey{DayOf(h.CreatedAt, t.loc), h.UserID, h.ServiceID}
+	u := t.rows[k]
+	if u == nil {
+		u = &Usage{}
+		t.rows[k] = u
+	}
+	u.AddHit(h)
+}
+
+// Rows lists the tally by day, user and service.
+func (t *Tally) Rows() []Row {
+	out := make([]Row, 0, len(t.rows))
+	for k, u := range t.rows {
+		out = append(out, Row{Day: k.day, UserID: k.user, ServiceID: k.serviceID, Usage: *u})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Day != b.Day {
+			return a.Day < b.Day
+		}
+		if a.UserID != b.UserID {
+			return a.UserID < b.UserID
+		}
+		return a.ServiceID < b.ServiceID
+	})
+	return out
+}
+
+// ErrDayClosed is MarkDayClosed on a day some other request closed first.
+var ErrDayClosed = errs.E(errs.Conflict, "day_already_closed", "Day already rolled up")
+
+// Repository reads hits for reports and keeps the daily roll-up.
+type Repository interface {
+	// ForEachHit visits the hits created in [from, to), of userID when it is
+	// not nil, one row at a time.
+	ForEachHit(ctx context.Context, userID *uint64, from, to time.Time, fn func(Hit) error) error
+	// ClosedDays reports which days from first to last (inclusive) are
+	// rolled up in zone.
+	ClosedDays(ctx context.Context, zone, first, last string) (map[string]bool, error)
+	// MarkDayClosed records day as rolled up in zone; ErrDayClosed when it
+	// already is. Call it in the transaction that inserts the day's rows.
+	MarkDayClosed(ctx context.Context, zone, day string, at time.Time) error
+	// InsertRollups stores the rows of closed days (one per day, user and
+	// service; Pending must be zero).
+	InsertRollups(ctx context.Context, zone string, rows []Row) error
+	// Rollups sums the rolled-up rows from first to last (inclusive) per day
+	// and service: userID's, or everyone's (UserID 0) when userID is nil.
+	Rollups(ctx context.Context, zone, first, last string, userID *uint64) ([]Row, error)
+	// PendingBalanceRequests counts balance requests still pending.
+	PendingBalanceRequests(ctx context.Context) (int64, error)
+	// UsersByStatus counts users that are not deleted, per status.
+	UsersByStatus(ctx context.Context) (map[user.Status]int64, error)
+}
