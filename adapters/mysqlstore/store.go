@@ -190,6 +190,11 @@ func (s *Store) storesOn(db *gorm.DB) app.Stores {
 		Sessions: &sessionStore{b},
 		Settings: &settingStore{b},
 		Audit:    &auditStore{b},
+
+		Payments:      &paymentStore{b},
+		Idempotency:   &idempotencyStore{b},
+		Recharges:     &rechargeStore{b},
+		Verifications: &verificationStore{b},
 	}
 }
 

@@ -1,9 +1,12 @@
 package app
 
 import (
+	"strings"
 	"time"
 
+	"paygate/core/recharge"
 	"paygate/core/user"
+	"paygate/core/verification"
 )
 
 // Config is what the use cases need from the service's configuration.
@@ -13,6 +16,7 @@ type Config struct {
 	RefreshTTL      time.Duration  // panel refresh tokens
 	MaxPayloadBytes int            // hit log payloads larger than this are summarised
 	PasswordCost    int            // bcrypt cost; 0 means user.DefaultPasswordCost
+	PublicBaseURL   string         // base of payment_url (PUBLIC_BASE_URL)
 }
 
 // App is the set of use cases. It holds ports only.
@@ -24,6 +28,9 @@ type App struct {
 	now    func() time.Time
 	cfg    Config
 	pw     *user.Passwords
+
+	verifier  verification.Provider
+	recharger recharge.Provider
 }
 
 // Deps are the ports and configuration the use cases run on. Now may be nil
@@ -35,6 +42,10 @@ type Deps struct {
 	Tokens   AccessTokens
 	Now      func() time.Time
 	Config   Config
+
+	// Gateway providers (sandbox adapters by default, wired in cmd/).
+	Verifier  verification.Provider
+	Recharger recharge.Provider
 }
 
 // New wires the use cases.
@@ -55,7 +66,12 @@ func New(d Deps) *App {
 	if cfg.MaxPayloadBytes == 0 {
 		cfg.MaxPayloadBytes = 60_000
 	}
-	return &App{tx: d.Tx, st: d.Stores, up: d.Upstream, tokens: d.Tokens, now: d.Now, cfg: cfg, pw: user.NewPasswords(cfg.PasswordCost)}
+	if cfg.PublicBaseURL == "" {
+		cfg.PublicBaseURL = "http://localhost:8080"
+	}
+	cfg.PublicBaseURL = strings.TrimRight(cfg.PublicBaseURL, "/")
+	return &App{tx: d.Tx, st: d.Stores, up: d.Upstream, tokens: d.Tokens, now: d.Now, cfg: cfg, pw: user.NewPasswords(cfg.PasswordCost),
+		verifier: d.Verifier, recharger: d.Recharger}
 }
 
 // day is the local calendar day of t ("2006-01-02"), month its month ("2006-01").

@@ -14,9 +14,12 @@ import (
 	"paygate/core/catalog"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
+	"paygate/core/payment"
 	"paygate/core/pricing"
+	"paygate/core/recharge"
 	"paygate/core/session"
 	"paygate/core/user"
+	"paygate/core/verification"
 )
 
 // Stores are the repositories, all bound to one database handle or to one
@@ -31,6 +34,11 @@ type Stores struct {
 	Sessions session.Repository
 	Settings session.Settings
 	Audit    audit.Repository
+
+	Payments      payment.Repository
+	Idempotency   payment.IdempotencyKeys
+	Recharges     recharge.Repository
+	Verifications verification.Repository
 }
 
 // Transactor runs fn in one database transaction with Stores bound to it.
