@@ -124,6 +124,8 @@ var authzTable = []authzRow{
 
 	{method: "GET", pattern: "/transactions", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/transactions") }},
 	{method: "GET", pattern: "/hit-logs", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/hit-logs") }},
+	{method: "GET", pattern: "/payments", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/payments") }},
+	{method: "GET", pattern: "/recharges", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/recharges") }},
 
 	{method: "GET", pattern: "/audit-logs", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/audit-logs") }},
 

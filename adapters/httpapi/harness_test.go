@@ -17,6 +17,7 @@ import (
 
 	"paygate/adapters/httpapi"
 	"paygate/adapters/mysqlstore"
+	"paygate/adapters/sandbox"
 	"paygate/adapters/token"
 	"paygate/adapters/upstream"
 	"paygate/core/app"
@@ -61,9 +62,13 @@ func newEnv(t *testing.T, store *mysqlstore.Store) *env {
 	up := upstream.New(upstream.Options{AllowPrivate: true, DefaultTimeout: 2 * time.Second})
 	e.app = app.New(app.Deps{
 		Tx: store, Stores: store.Stores(), Upstream: up, Tokens: tokens,
-		Config: app.Config{Location: loc, UpstreamTimeout: 2 * time.Second, PasswordCost: 4},
+		Config:   app.Config{Location: loc, UpstreamTimeout: 2 * time.Second, PasswordCost: 4},
+		Verifier: sandbox.Verifier{}, Recharger: sandbox.Recharger{},
 	})
 	if _, _, err := e.app.EnsureAdmin(context.Background(), adminEmail, adminPassword); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.app.EnsureGatewayServices(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewJSONHandler(e.logs, nil))

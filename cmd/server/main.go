@@ -103,7 +103,8 @@ func newApp(cfg config, store *mysqlstore.Store, tokens app.AccessTokens) *app.A
 	up := upstream.New(upstream.Options{AllowPrivate: cfg.UpstreamAllowPrivate, DefaultTimeout: cfg.UpstreamTimeout, Sandbox: sandbox.NewUpstream()})
 	return app.New(app.Deps{
 		Tx: store, Stores: store.Stores(), Upstream: up, Tokens: tokens,
-		Config: app.Config{Location: cfg.Location, UpstreamTimeout: cfg.UpstreamTimeout},
+		Config:   app.Config{Location: cfg.Location, UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL},
+		Verifier: sandbox.Verifier{}, Recharger: sandbox.Recharger{},
 	})
 }
 
@@ -134,6 +135,12 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 		}
 		log.Info("initial admin created", attrs...)
 	}
+	// The gateway's built-in services exist whatever DEMO_DATA says.
+	if n, err := a.EnsureGatewayServices(ctx); err != nil {
+		return fmt.Errorf("gateway services: %w", err)
+	} else if n > 0 {
+		log.Info("gateway services registered", "count", n)
+	}
 	if cfg.DemoData {
 		n, err := a.SeedServices(ctx, demoSeeds())
 		if err != nil {
@@ -158,6 +165,10 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 	}
 	log.Info("serving", "addr", ln.Addr().String(), "public_base_url", cfg.PublicBaseURL)
 
+	wctx, stopWorkers := context.WithCancel(ctx)
+	workers := startWorkers(wctx, a, log)
+	defer func() { stopWorkers(); workers.Wait() }()
+
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -165,6 +176,7 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 		return err
 	case <-ctx.Done():
 	}
+	stopWorkers()
 	// SIGTERM: stop accepting, let in-flight calls finish (they settle or
 	// refund their reservations), then close the database.
 	log.Info("shutting down")
