@@ -365,6 +365,7 @@ func TestGatewayRecharge(t *testing.T) {
 		if d := s.body["data"].(map[string]any); d["status"] != "failed" || d["fail_reason"] != "Operator declined" {
 			t.Fatalf("r-2: %s", s.raw)
 		}
+		r2ID := uint64(s.body["data"].(map[string]any)["id"].(float64))
 		e.must(e.gw(c, "GET", "/api/v1/recharge/status?reference_id=r-9", nil), 404)
 		if b := e.balance(c); b != "301.00" {
 			t.Fatalf("balance %s after one success and two refunded failures", b)
@@ -392,6 +393,19 @@ func TestGatewayRecharge(t *testing.T) {
 			}
 		}
 		e.ledgerClean()
+
+		// The ledger check notices a second refund of a failed recharge.
+		e.store.DB().Exec(`INSERT INTO transactions (user_id, txn_id, type, amount, balance_before, balance_after, reference_type,
+			reference_id, description, status, created_at) VALUES (?, 'TXN1', 'refund', '47.00', '301.00', '348.00', 'recharge', ?, 'x', 'completed', ?)`,
+			c.id, r2ID, time.Now().UTC())
+		ds, err := e.app.CheckLedger(context.Background())
+		found := false
+		for _, d := range ds {
+			found = found || strings.Contains(d.What, "failed recharge r-2 has 2 refunds")
+		}
+		if err != nil || !found {
+			t.Fatalf("double refund not reported: %v %v", ds, err)
+		}
 	})
 }
 

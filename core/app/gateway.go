@@ -151,9 +151,11 @@ func (a *App) meter(ctx context.Context, op gatewayOp) (*GatewayCharge, error) {
 			return nil, false, fmt.Errorf("read balance: %w", err)
 		}
 		// Logged as a successful, unbilled call.
-		hit.ChargeAmount = decimal.Zero
-		if err := a.reject(ctx, hit, hitlog.StatusSuccess, errReplayed, now); err != errReplayed {
-			return nil, false, err
+		body := `{"replayed":true}`
+		hit.Status, hit.ChargeAmount, hit.Reserved, hit.ResponsePayload = hitlog.StatusSuccess, decimal.Zero, decimal.Zero, &body
+		hit.ResponseTimeMs = int(a.now().Sub(now) / time.Millisecond)
+		if err := a.st.Hits.Insert(context.WithoutCancel(ctx), hit); err != nil {
+			return nil, false, fmt.Errorf("log replayed call: %w", err)
 		}
 		return &GatewayCharge{RequestID: hit.RequestID, Charged: decimal.Zero, BalanceLeft: u.Balance, Replayed: true}, true, nil
 	}
@@ -205,9 +207,6 @@ func (a *App) meter(ctx context.Context, op gatewayOp) (*GatewayCharge, error) {
 	}
 	return &GatewayCharge{RequestID: hit.RequestID, Charged: charge, BalanceLeft: balance}, nil
 }
-
-// errReplayed is the response_payload of a retry answered from an earlier request.
-var errReplayed = errs.E(errs.Conflict, "replayed", "Answered from the earlier request with the same key")
 
 // authenticateBearer checks a gateway key for calls that are not billed
 // (status, lists): owner active, caller address allowed.
