@@ -454,3 +454,45 @@ func TestIndianAmount(t *testing.T) {
 		}
 	}
 }
+
+// TestGatewayBuiltinServices: the built-in rows exist on a fresh database,
+// documented at their gateway paths, priced, undeletable, and not callable
+// as /api/v1/<slug>; an admin's price change bills the next call.
+func TestGatewayBuiltinServices(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		list := e.must(e.do("GET", "/api/v1/panel/services?category=gateway", e.admin, nil), 200)
+		ids := map[string]uint64{}
+		for _, row := range list.body["data"].([]any) {
+			s := row.(map[string]any)
+			ids[s["slug"].(string)] = uint64(s["id"].(float64))
+			if s["builtin"] != true || !strings.HasPrefix(s["endpoint"].(string), "/api/v1/") || strings.HasSuffix(s["endpoint"].(string), s["slug"].(string)) {
+				t.Errorf("built-in service %v", s)
+			}
+		}
+		if len(ids) != 3 {
+			t.Fatalf("built-in services: %s", list.raw)
+		}
+		doc := e.must(e.do("GET", fmt.Sprintf("/api/v1/panel/services/%d/docs", ids["account-verify"]), e.admin, nil), 200)
+		if doc.str("endpoint") != "/api/v1/account/verify" {
+			t.Fatalf("docs: %s", doc.raw)
+		}
+		e.must(e.do("DELETE", fmt.Sprintf("/api/v1/panel/services/%d", ids["payment-create"]), e.admin, nil), 409)
+		c := e.newCustomer("user", "starter", "5.00")
+		e.must(e.do("POST", "/api/v1/account-verify", "", map[string]any{}, "X-API-Key", c.key, "X-API-Secret", c.secret), 404)
+
+		// Admins price gateway operations like any service.
+		prices := e.must(e.do("GET", fmt.Sprintf("/api/v1/panel/services/%d/pricing", ids["payment-create"]), e.admin, nil), 200)
+		priceID := uint64(prices.body["data"].([]any)[0].(map[string]any)["id"].(float64))
+		e.must(e.do("PATCH", fmt.Sprintf("/api/v1/panel/pricing/%d", priceID), e.admin, map[string]any{"user_price": "0.5000"}), 200)
+		e.must(e.gw(c, "POST", "/api/v1/payment/create", map[string]any{"amount": "1", "currency": "INR", "customer_id": "c", "callback_url": "https://x.example/"}), 201)
+		if b := e.balance(c); b != "4.50" {
+			t.Fatalf("balance %s after a 0.50 payment-create", b)
+		}
+		// An inactive built-in service is not sold.
+		e.must(e.do("PATCH", fmt.Sprintf("/api/v1/panel/services/%d", ids["payment-create"]), e.admin, map[string]any{"status": "inactive"}), 200)
+		if r := e.must(e.gw(c, "POST", "/api/v1/payment/create", map[string]any{}), 404); r.str("error") != "service_not_found" {
+			t.Fatalf("inactive: %s", r.raw)
+		}
+		e.ledgerClean()
+	})
+}

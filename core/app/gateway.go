@@ -30,25 +30,63 @@ const (
 // answer; the charge is refunded.
 var ErrProviderUnavailable = errs.E(errs.Unavailable, "provider_unavailable", "Provider unavailable, please retry")
 
-// GatewayServices are the built-in service rows with their default prices,
-// created at every start when missing (whatever DEMO_DATA says) and editable
-// by admins afterwards.
+// GatewayServices are the built-in service rows with their default prices
+// and documentation, created at every start when missing (whatever
+// DEMO_DATA says) and editable by admins afterwards.
 func GatewayServices() []ServiceSeed {
-	seed := func(slug, name, desc, price string) ServiceSeed {
+	str := func(required bool, desc string) catalog.ParamSpec {
+		return catalog.ParamSpec{Type: "string", Required: required, Description: &desc}
+	}
+	errorCodes := map[string]string{
+		"401": "Invalid API credentials", "402": "Insufficient balance", "403": "IP not whitelisted",
+		"422": "Invalid parameters", "429": "Daily limit exceeded / Monthly plan limit reached",
+	}
+	seed := func(slug, name, desc, price string, params map[string]catalog.ParamSpec, example map[string]any) ServiceSeed {
 		d := desc
 		p := decimal.RequireFromString(price)
 		return ServiceSeed{
 			Service: catalog.Service{Name: name, Slug: slug, Description: &d, Category: "gateway",
 				ProviderURL: "builtin://" + slug, Method: "POST", Status: catalog.StatusActive, Builtin: true},
+			Doc: &catalog.Doc{Endpoint: gatewayEndpoints[slug], Method: "POST", Description: desc,
+				RequestParams: params, ResponseExample: example, ErrorCodes: errorCodes},
 			Price: pricing.Price{UserPrice: p, ResellerPrice: p, AdminCost: decimal.Zero, MinimumHitCharge: decimal.Zero,
 				Status: pricing.StatusActive},
 		}
 	}
 	return []ServiceSeed{
-		seed(SlugPaymentCreate, "Payment create", "POST /api/v1/payment/create: a payment with a hosted UPI checkout page", "0.00"),
-		seed(SlugAccountVerify, "Account verification", "POST /api/v1/account/verify: bank account, UPI, PAN or Aadhaar", "1.00"),
-		seed(SlugRechargeMobile, "Mobile recharge", "POST /api/v1/recharge/mobile: the recharge amount is debited besides this fee", "0.00"),
+		seed(SlugPaymentCreate, "Payment create",
+			"Create a payment and get its hosted UPI checkout page (PUBLIC_BASE_URL/<payment_id>). Authorization: Bearer <API key>; optional Idempotency-Key header.",
+			"0.00", map[string]catalog.ParamSpec{
+				"amount":       {Type: "number", Required: true},
+				"currency":     str(true, "INR"),
+				"customer_id":  str(true, "your customer's id"),
+				"callback_url": str(true, "an http(s) URL of yours"),
+			}, map[string]any{"status": "success", "payment_id": "pay_01J9Z8X4K3M2N1P0Q9R8S7T6V5",
+				"payment_url": "http://localhost:8080/pay_01J9Z8X4K3M2N1P0Q9R8S7T6V5"}),
+		seed(SlugAccountVerify, "Account verification",
+			"Verify a bank account (account_number, ifsc), UPI address (vpa), PAN (pan, optional name and dob) or Aadhaar number (aadhaar). Authorization: Bearer <API key>.",
+			"1.00", map[string]catalog.ParamSpec{
+				"type": str(true, "bank_account, upi, pan or aadhaar"), "account_number": str(false, "bank_account"),
+				"ifsc": str(false, "bank_account"), "vpa": str(false, "upi"), "pan": str(false, "pan"),
+				"name": str(false, "pan, optional"), "dob": str(false, "pan, optional, YYYY-MM-DD"), "aadhaar": str(false, "aadhaar"),
+			}, map[string]any{"success": true, "request_id": "req_01J9Z8X4K3M2N1P0Q9R8S7T6V5", "charged": "1.0000", "balance_left": "99.00",
+				"data": map[string]any{"verified": true, "name_at_source": "Rahul Sharma", "reference_id": "VRF3F2A9C0D1B7E",
+					"type": "upi", "identifier": "ra**********@okaxis", "message": nil}}),
+		seed(SlugRechargeMobile, "Mobile recharge",
+			"Recharge a prepaid mobile number; the amount is debited besides this fee, and refunded if the operator fails it. Authorization: Bearer <API key>.",
+			"0.00", map[string]catalog.ParamSpec{
+				"mobile": str(true, "10 digits"), "operator": str(true, "airtel, jio, vi or bsnl"),
+				"circle": str(true, "GET /api/v1/recharge/circles"), "amount": {Type: "number", Required: true},
+				"reference_id": str(true, "your id, unique per account; retries with it are safe"),
+			}, map[string]any{"success": true, "request_id": "req_01J9Z8X4K3M2N1P0Q9R8S7T6V5", "charged": "0.0000", "balance_left": "301.00",
+				"data": map[string]any{"id": 1, "reference_id": "rc-1001", "mobile": "9876543210", "operator": "jio",
+					"circle": "delhi", "amount": "199.00", "status": "pending"}}),
 	}
+}
+
+// EnsureGatewayServices creates the missing built-in gateway services.
+func (a *App) EnsureGatewayServices(ctx context.Context) (int, error) {
+	return a.SeedServices(ctx, GatewayServices())
 }
 
 // gatewayEndpoints are the paths of the built-in services' operations.
@@ -64,11 +102,6 @@ func ServiceEndpoint(s *catalog.Service) string {
 		return p
 	}
 	return "/api/v1/" + s.Slug
-}
-
-// EnsureGatewayServices creates the missing built-in gateway services.
-func (a *App) EnsureGatewayServices(ctx context.Context) (int, error) {
-	return a.SeedServices(ctx, GatewayServices())
 }
 
 // gatewayOp is one gateway operation, metered like a service call
