@@ -496,3 +496,32 @@ func TestGatewayBuiltinServices(t *testing.T) {
 		e.ledgerClean()
 	})
 }
+
+// TestGatewayConcurrentMerchantsWithKeys: merchants creating payments with
+// their own Idempotency-Keys at once never block or fail each other.
+func TestGatewayConcurrentMerchantsWithKeys(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		var cs []customer
+		for range 4 {
+			cs = append(cs, e.newCustomer("user", "enterprise", "0.00"))
+		}
+		body := map[string]any{"amount": "5", "currency": "INR", "customer_id": "c", "callback_url": "https://x.example/"}
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		codes := map[int]int{}
+		for i := range 24 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r := e.gw(cs[i%4], "POST", "/api/v1/payment/create", body, "Idempotency-Key", fmt.Sprintf("k-%02d", i))
+				mu.Lock()
+				codes[r.status]++
+				mu.Unlock()
+			}()
+		}
+		wg.Wait()
+		if codes[201] != 24 {
+			t.Fatalf("statuses %v", codes)
+		}
+	})
+}

@@ -167,10 +167,19 @@ var _ payment.IdempotencyKeys = (*idempotencyStore)(nil)
 
 func (s *idempotencyStore) Claim(ctx context.Context, k *payment.IdempotencyKey, now time.Time) error {
 	// An expired row of the same key gives way; a live one makes the insert
-	// below fail on the unique (user_id, idem_key) index.
-	if err := s.conn(ctx).Where("user_id = ? AND idem_key = ? AND expires_at <= ?", k.UserID, k.Key, dbTime(now)).
-		Delete(&idempotencyRow{}).Error; err != nil {
-		return fmt.Errorf("drop expired idempotency key: %w", translate(err))
+	// below fail on the unique (user_id, idem_key) index. The expired row is
+	// found by a plain read and deleted by its id: a DELETE by a missing key
+	// would take an InnoDB gap lock, and two such transactions inserting
+	// into the same gap deadlock.
+	var old idempotencyRow
+	err := s.conn(ctx).Select("id").Where("user_id = ? AND idem_key = ? AND expires_at <= ?", k.UserID, k.Key, dbTime(now)).Take(&old).Error
+	switch {
+	case err == nil:
+		if err := s.conn(ctx).Where("id = ? AND expires_at <= ?", old.ID, dbTime(now)).Delete(&idempotencyRow{}).Error; err != nil {
+			return fmt.Errorf("drop expired idempotency key: %w", translate(err))
+		}
+	case !errors.Is(err, gorm.ErrRecordNotFound):
+		return fmt.Errorf("find expired idempotency key: %w", translate(err))
 	}
 	r := idempotencyRow{UserID: k.UserID, Key: k.Key, RequestHash: k.RequestHash, PaymentID: k.PaymentID,
 		ExpiresAt: dbTime(k.ExpiresAt), CreatedAt: stamp(k.CreatedAt)}
