@@ -166,7 +166,7 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 	log.Info("serving", "addr", ln.Addr().String(), "public_base_url", cfg.PublicBaseURL)
 
 	wctx, stopWorkers := context.WithCancel(ctx)
-	workers := startWorkers(wctx, a, log)
+	workers := startWorkers(wctx, a, defaultWorkerIntervals, log)
 	defer func() { stopWorkers(); workers.Wait() }()
 
 	errc := make(chan error, 1)

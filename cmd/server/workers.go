@@ -11,15 +11,27 @@ import (
 
 // Background workers of the gateway. Each round is safe with several
 // instances running it at once: every change is a conditional update.
-const (
-	expiryInterval        = 30 * time.Second // payments open past 30 minutes → expired
-	rechargeCheckInterval = 15 * time.Second // pending recharges asked again
-	workerBatch           = 100
-)
+const workerBatch = 100
+
+// workerIntervals are how often each worker runs a round.
+type workerIntervals struct {
+	expiry        time.Duration // payments open past 30 minutes → expired
+	rechargeCheck time.Duration // pending recharges asked again
+}
+
+var defaultWorkerIntervals = workerIntervals{expiry: 30 * time.Second, rechargeCheck: 15 * time.Second}
+
+// gatewayRounds are the use cases the workers run (*app.App).
+type gatewayRounds interface {
+	ExpirePayments(ctx context.Context, limit int) (int, error)
+	CheckRecharges(ctx context.Context, limit int) (int, error)
+}
+
+var _ gatewayRounds = (*app.App)(nil)
 
 // startWorkers runs the payment expiry and recharge check workers until ctx
 // ends; Wait on the result returns once both stopped.
-func startWorkers(ctx context.Context, a *app.App, log *slog.Logger) *sync.WaitGroup {
+func startWorkers(ctx context.Context, a gatewayRounds, iv workerIntervals, log *slog.Logger) *sync.WaitGroup {
 	var wg sync.WaitGroup
 	every := func(name string, interval time.Duration, round func(context.Context) (int, error)) {
 		wg.Add(1)
@@ -43,7 +55,7 @@ func startWorkers(ctx context.Context, a *app.App, log *slog.Logger) *sync.WaitG
 			}
 		}()
 	}
-	every("payment-expiry", expiryInterval, func(ctx context.Context) (int, error) { return a.ExpirePayments(ctx, workerBatch) })
-	every("recharge-check", rechargeCheckInterval, func(ctx context.Context) (int, error) { return a.CheckRecharges(ctx, workerBatch) })
+	every("payment-expiry", iv.expiry, func(ctx context.Context) (int, error) { return a.ExpirePayments(ctx, workerBatch) })
+	every("recharge-check", iv.rechargeCheck, func(ctx context.Context) (int, error) { return a.CheckRecharges(ctx, workerBatch) })
 	return &wg
 }
