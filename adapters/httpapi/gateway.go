@@ -21,11 +21,11 @@ import (
 // Gateway endpoints (seed 4.1, decisions part 7): Authorization: Bearer
 // <API key>, no secret.
 
-// bearerKey reads "Authorization: Bearer <key>".
+// bearerKey reads "Authorization: Bearer <key>" (the scheme in any case).
 func bearerKey(c echo.Context) string {
 	h := c.Request().Header.Get(echo.HeaderAuthorization)
-	if k, ok := strings.CutPrefix(h, "Bearer "); ok {
-		return strings.TrimSpace(k)
+	if len(h) > 7 && strings.EqualFold(h[:7], "Bearer ") {
+		return strings.TrimSpace(h[7:])
 	}
 	return ""
 }

@@ -71,6 +71,8 @@ func TestGatewayVerify(t *testing.T) {
 		if st := e.hitStatuses(c); st["success"] != 2 || st["failed"] != 3 {
 			t.Fatalf("hit statuses %v", st)
 		}
+		// The scheme is case-insensitive.
+		e.must(e.do("POST", "/api/v1/account/verify", "", map[string]any{"type": "upi", "vpa": "rahul.sharma@okaxis"}, "Authorization", "bearer "+c.key), 200)
 		// Bad key: 401; no key: 401.
 		e.must(e.do("POST", "/api/v1/account/verify", "rk_live_nope", map[string]any{"type": "upi", "vpa": "a@b"}), 401)
 		e.must(e.do("POST", "/api/v1/account/verify", "", map[string]any{"type": "upi", "vpa": "a@b"}), 401)
