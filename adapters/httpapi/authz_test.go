@@ -151,6 +151,8 @@ var authzTable = []authzRow{
 	{method: "GET", pattern: "/transactions", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/transactions") }},
 	{method: "GET", pattern: "/dashboard", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/dashboard") }},
 	{method: "GET", pattern: "/hit-logs", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/hit-logs") }},
+	{method: "GET", pattern: "/payments", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/payments") }},
+	{method: "GET", pattern: "/recharges", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/recharges") }},
 
 	{method: "GET", pattern: "/balance-requests", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/balance-requests") }},
 	{method: "POST", pattern: "/balance-requests", want: statuses{401, 201, 201, 201}, own: func(f *authzFixture, a actor) authzRequest {

@@ -17,6 +17,7 @@ import (
 
 	"paygate/adapters/httpapi"
 	"paygate/adapters/mysqlstore"
+	"paygate/adapters/sandbox"
 	"paygate/adapters/storage"
 	"paygate/adapters/token"
 	"paygate/adapters/upstream"
@@ -73,10 +74,14 @@ func newEnv(t *testing.T, store *mysqlstore.Store) *env {
 		Tx: store, Stores: store.Stores(), Upstream: up, Tokens: tokens, Files: files,
 		Config: app.Config{Location: loc, UpstreamTimeout: 2 * time.Second, PasswordCost: 4},
 		Mailer: e.mail, EmailTokens: tokens,
-		Now: func() time.Time { return time.Now().Add(time.Duration(e.skew.Load())) },
+		Now:      func() time.Time { return time.Now().Add(time.Duration(e.skew.Load())) },
+		Verifier: sandbox.Verifier{}, Recharger: sandbox.Recharger{},
 	})
 	t.Cleanup(e.app.Wait) // mail in flight, before the database closes
 	if _, _, err := e.app.EnsureAdmin(context.Background(), adminEmail, adminPassword); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.app.EnsureGatewayServices(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewJSONHandler(e.logs, nil))

@@ -71,12 +71,31 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	admin.PATCH("/pricing/:id", s.patchPricing)
 	admin.DELETE("/pricing/:id", s.deletePricing)
 
+	in.GET("/payments", s.listPayments)
+	in.GET("/recharges", s.listRecharges)
+
 	admin.GET("/audit-logs", s.listAudit)
 	// Unknown panel paths are 404 for everyone. A group with middleware adds
 	// a catch-all that runs its middleware (so an anonymous caller would get
 	// 401); these, registered after every group, replace those catch-alls.
 	e.RouteNotFound("/api/v1/panel", echo.NotFoundHandler)
 	e.RouteNotFound("/api/v1/panel/*", echo.NotFoundHandler)
+
+	// Gateway (Authorization: Bearer <API key>): billed through built-in services.
+	e.POST("/api/v1/payment/create", s.createPayment)
+	e.GET("/api/v1/payment/status", s.paymentStatus)
+	e.POST("/api/v1/account/verify", s.verifyAccount)
+	e.POST("/api/v1/recharge/mobile", s.rechargeMobile)
+	e.GET("/api/v1/recharge/status", s.rechargeStatus)
+	e.GET("/api/v1/recharge/operators", s.rechargeOperators)
+	e.GET("/api/v1/recharge/circles", s.rechargeCircles)
+	e.GET("/api/v1/transaction/list", s.gatewayTransactions)
+
+	// Hosted checkout page, PUBLIC_BASE_URL/<payment_id> ("pay_" + ULID).
+	e.GET("/pay_:id", s.checkoutPage)
+	e.GET("/pay_:id/status", s.checkoutStatus)
+	e.POST("/pay_:id/pay", s.completeCheckout(true))
+	e.POST("/pay_:id/fail", s.completeCheckout(false))
 
 	// Metered service calls: one endpoint per registered service slug.
 	e.Any("/api/v1/:slug", s.callService)

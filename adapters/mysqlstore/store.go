@@ -193,6 +193,11 @@ func (s *Store) storesOn(db *gorm.DB) app.Stores {
 		Resets:   &resetStore{b},
 		TopUps:   &topUpStore{b},
 		Reports:  &reportStore{b},
+
+		Payments:      &paymentStore{b},
+		Idempotency:   &idempotencyStore{b},
+		Recharges:     &rechargeStore{b},
+		Verifications: &verificationStore{b},
 	}
 }
 

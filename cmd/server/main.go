@@ -109,7 +109,8 @@ func newApp(cfg config, store *mysqlstore.Store, tokens *token.JWT, files app.Fi
 		Tx: store, Stores: store.Stores(), Upstream: up, Files: files,
 		Config: app.Config{Location: cfg.Location, UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL,
 			MaxTopUp: cfg.BalanceRequestMax},
-		Log: log,
+		Log:      log,
+		Verifier: sandbox.Verifier{}, Recharger: sandbox.Recharger{},
 	}
 	if tokens != nil {
 		d.Tokens, d.EmailTokens, d.Mailer = tokens, tokens, newMailer(cfg, log)
@@ -161,6 +162,12 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 		}
 		log.Info("initial admin created", attrs...)
 	}
+	// The gateway's built-in services exist whatever DEMO_DATA says.
+	if n, err := a.EnsureGatewayServices(ctx); err != nil {
+		return fmt.Errorf("gateway services: %w", err)
+	} else if n > 0 {
+		log.Info("gateway services registered", "count", n)
+	}
 	if cfg.DemoData {
 		n, err := a.SeedServices(ctx, demoSeeds())
 		if err != nil {
@@ -185,6 +192,10 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 	}
 	log.Info("serving", "addr", ln.Addr().String(), "public_base_url", cfg.PublicBaseURL)
 
+	wctx, stopWorkers := context.WithCancel(ctx)
+	workers := startWorkers(wctx, a, defaultWorkerIntervals, log)
+	defer func() { stopWorkers(); workers.Wait() }()
+
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -192,6 +203,7 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 		return err
 	case <-ctx.Done():
 	}
+	stopWorkers()
 	// SIGTERM: stop accepting, let in-flight calls finish (they settle or
 	// refund their reservations), then close the database.
 	log.Info("shutting down")

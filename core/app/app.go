@@ -2,13 +2,16 @@ package app
 
 import (
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
 
+	"paygate/core/recharge"
 	"paygate/core/topup"
 	"paygate/core/user"
+	"paygate/core/verification"
 )
 
 // Config is what the use cases need from the service's configuration.
@@ -19,7 +22,7 @@ type Config struct {
 	MaxPayloadBytes int             // hit log payloads larger than this are summarised
 	PasswordCost    int             // bcrypt cost; 0 means user.DefaultPasswordCost
 	MaxTopUp        decimal.Decimal // largest balance request (BALANCE_REQUEST_MAX); 0 means topup.DefaultMaxAmount
-	PublicBaseURL   string          // base of links in mail (PUBLIC_BASE_URL)
+	PublicBaseURL   string          // base of payment_url and of links in mail (PUBLIC_BASE_URL)
 	// RollupGrace is how long after a local day ends the dashboard waits
 	// before rolling it up (hits started just before midnight settle after
 	// it); 0 means 15 minutes.
@@ -40,6 +43,9 @@ type App struct {
 	email  EmailTokens
 	log    *slog.Logger
 	bg     sync.WaitGroup // mail sent after the answer
+
+	verifier  verification.Provider
+	recharger recharge.Provider
 }
 
 // Deps are the ports and configuration the use cases run on. Now may be nil
@@ -57,6 +63,10 @@ type Deps struct {
 	Mailer      Mailer
 	EmailTokens EmailTokens
 	Log         *slog.Logger // background work (mail); nil discards
+
+	// Gateway providers (sandbox adapters by default, wired in cmd/).
+	Verifier  verification.Provider
+	Recharger recharge.Provider
 }
 
 // New wires the use cases.
@@ -86,12 +96,13 @@ func New(d Deps) *App {
 	if cfg.PublicBaseURL == "" {
 		cfg.PublicBaseURL = "http://localhost:8080"
 	}
+	cfg.PublicBaseURL = strings.TrimRight(cfg.PublicBaseURL, "/")
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
 	return &App{
 		tx: d.Tx, st: d.Stores, up: d.Upstream, tokens: d.Tokens, files: d.Files, now: d.Now, cfg: cfg, pw: user.NewPasswords(cfg.PasswordCost),
-		mailer: d.Mailer, email: d.EmailTokens, log: d.Log,
+		mailer: d.Mailer, email: d.EmailTokens, log: d.Log, verifier: d.Verifier, recharger: d.Recharger,
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
+	"paygate/core/recharge"
 )
 
 // Discrepancy is one way the books disagree with themselves.
@@ -28,7 +29,8 @@ type hitMoves struct {
 // amount), the balance equals Σ credits + refunds − debits and the last
 // balance_after; every billed hit has exactly one debit of its charge and no
 // refund; every failed hit that reserved a charge has one debit and one
-// equal refund; no hit is left pending.
+// equal refund; no hit is left pending; every recharge has one debit of its
+// amount and, when failed, one equal refund.
 func (a *App) CheckLedger(ctx context.Context) ([]Discrepancy, error) {
 	ids, err := a.st.Users.IDs(ctx)
 	if err != nil {
@@ -56,6 +58,7 @@ func (a *App) checkUser(ctx context.Context, id uint64) ([]Discrepancy, error) {
 	}
 	running, sum := decimal.Zero, decimal.Zero
 	moves := map[uint64]*hitMoves{}
+	rechargeMoves := map[uint64]*hitMoves{}
 	err = a.st.Ledger.ForEachByUser(ctx, id, func(e ledger.Entry) error {
 		if !e.BalanceBefore.Equal(running) {
 			bad("%s: balance_before %s, previous balance_after %s", e.TxnID, e.BalanceBefore.StringFixed(2), running.StringFixed(2))
@@ -70,11 +73,15 @@ func (a *App) checkUser(ctx context.Context, id uint64) ([]Discrepancy, error) {
 			sum = sum.Add(e.Amount)
 		}
 		running = e.BalanceAfter
-		if e.ReferenceType == ledger.RefAPIHit && e.ReferenceID != nil {
-			m := moves[*e.ReferenceID]
+		if (e.ReferenceType == ledger.RefAPIHit || e.ReferenceType == ledger.RefRecharge) && e.ReferenceID != nil {
+			byRef := moves
+			if e.ReferenceType == ledger.RefRecharge {
+				byRef = rechargeMoves
+			}
+			m := byRef[*e.ReferenceID]
 			if m == nil {
 				m = &hitMoves{}
-				moves[*e.ReferenceID] = m
+				byRef[*e.ReferenceID] = m
 			}
 			switch e.Type {
 			case ledger.Debit:
@@ -134,5 +141,46 @@ func (a *App) checkUser(ctx context.Context, id uint64) ([]Discrepancy, error) {
 	for hitID, m := range moves {
 		bad("ledger rows reference hit id %d that is not this user's (%d debits, %d refunds)", hitID, m.debits, m.refunds)
 	}
+	if err := a.checkRecharges(ctx, id, rechargeMoves, bad); err != nil {
+		return nil, err
+	}
 	return out, nil
+}
+
+// checkRecharges: every recharge has one debit of its amount; a failed one
+// also one equal refund, others none.
+func (a *App) checkRecharges(ctx context.Context, userID uint64, moves map[uint64]*hitMoves, bad func(string, ...any)) error {
+	if a.st.Recharges == nil {
+		return nil
+	}
+	for page := 1; ; page++ {
+		list, _, err := a.st.Recharges.List(ctx, recharge.Filter{UserID: &userID, Page: page, PerPage: 100})
+		if err != nil {
+			return fmt.Errorf("read recharges of user %d: %w", userID, err)
+		}
+		for _, r := range list {
+			m := moves[r.ID]
+			delete(moves, r.ID)
+			if m == nil {
+				m = &hitMoves{}
+			}
+			if m.debits != 1 || !m.debitSum.Equal(r.Amount) {
+				bad("recharge %s of %s has %d debits totalling %s", r.ReferenceID, r.Amount.StringFixed(2), m.debits, m.debitSum.StringFixed(2))
+			}
+			wantRefunds := 0
+			if r.Status == recharge.StatusFailed {
+				wantRefunds = 1
+			}
+			if m.refunds != wantRefunds || (wantRefunds == 1 && !m.refundSum.Equal(r.Amount)) {
+				bad("%s recharge %s has %d refunds totalling %s", r.Status, r.ReferenceID, m.refunds, m.refundSum.StringFixed(2))
+			}
+		}
+		if len(list) < 100 {
+			break
+		}
+	}
+	for id, m := range moves {
+		bad("ledger rows reference recharge id %d that is not this user's (%d debits, %d refunds)", id, m.debits, m.refunds)
+	}
+	return nil
 }

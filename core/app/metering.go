@@ -92,18 +92,8 @@ func (a *App) CallService(ctx context.Context, in CallInput) (*CallResult, error
 		RequestPayload: a.capPayload(payload), IPAddress: in.IP,
 		ChargeAmount: decimal.Zero, CostAmount: decimal.Zero, Reserved: decimal.Zero, CreatedAt: now.UTC(),
 	}
-	if !key.AllowsIP(in.IP) {
-		return nil, a.reject(ctx, hit, hitlog.StatusFailed, apikey.ErrIPNotAllowed, now)
-	}
-	if !key.AllowsService(svc.ID) {
-		return nil, a.reject(ctx, hit, hitlog.StatusFailed, apikey.ErrServiceNotAllowed, now)
-	}
-	ok, err := a.st.Keys.CountHit(ctx, key.ID, a.day(now), now.UTC())
-	if err != nil {
-		return nil, fmt.Errorf("count hit: %w", err)
-	}
-	if !ok {
-		return nil, a.reject(ctx, hit, hitlog.StatusFailed, apikey.ErrDailyLimit, now)
+	if err := a.admit(ctx, key, svc.ID, hit, now); err != nil {
+		return nil, err
 	}
 	if perr == nil {
 		var doc *catalog.Doc
@@ -117,7 +107,7 @@ func (a *App) CallService(ctx context.Context, in CallInput) (*CallResult, error
 	}
 
 	charge := price.Charge(owner.Role)
-	balance, err := a.reserve(ctx, owner.ID, hit, charge, now)
+	balance, err := a.reserve(ctx, owner.ID, hit, charge, now, nil)
 	if err != nil {
 		switch {
 		case errors.Is(err, ledger.ErrInsufficientBalance):
@@ -154,7 +144,17 @@ func (a *App) CallService(ctx context.Context, in CallInput) (*CallResult, error
 
 // authenticateKey resolves key and secret to an active key and its owner.
 func (a *App) authenticateKey(ctx context.Context, key, secret string) (*apikey.Key, *user.User, error) {
-	if key == "" || secret == "" || len(key) > 64 || len(secret) > 128 {
+	if secret == "" || len(secret) > 128 {
+		return nil, nil, apikey.ErrInvalidCredentials
+	}
+	return a.resolveKey(ctx, key, func(k *apikey.Key) bool { return k.SecretMatches(secret) })
+}
+
+// resolveKey finds an active key and its active owner; matches, when set,
+// must accept the key (the secret check of service calls; gateway calls
+// present the key alone, decisions part 1).
+func (a *App) resolveKey(ctx context.Context, key string, matches func(*apikey.Key) bool) (*apikey.Key, *user.User, error) {
+	if key == "" || len(key) > 64 {
 		return nil, nil, apikey.ErrInvalidCredentials
 	}
 	k, err := a.st.Keys.ByKey(ctx, key)
@@ -164,7 +164,7 @@ func (a *App) authenticateKey(ctx context.Context, key, secret string) (*apikey.
 		}
 		return nil, nil, fmt.Errorf("find key: %w", err)
 	}
-	if k.Status != apikey.StatusActive || !k.SecretMatches(secret) {
+	if k.Status != apikey.StatusActive || (matches != nil && !matches(k)) {
 		return nil, nil, apikey.ErrInvalidCredentials
 	}
 	u, err := a.st.Users.ByID(ctx, k.UserID)
@@ -183,10 +183,32 @@ func (a *App) authenticateKey(ctx context.Context, key, secret string) (*apikey.
 	return k, u, nil
 }
 
+// admit runs the key's checks after authentication (decisions part 3, steps
+// 3–5): allowed addresses, allowed services, the daily limit. A refusal
+// writes the hit log row.
+func (a *App) admit(ctx context.Context, key *apikey.Key, serviceID uint64, hit *hitlog.Hit, now time.Time) error {
+	if !key.AllowsIP(hit.IPAddress) {
+		return a.reject(ctx, hit, hitlog.StatusFailed, apikey.ErrIPNotAllowed, now)
+	}
+	if !key.AllowsService(serviceID) {
+		return a.reject(ctx, hit, hitlog.StatusFailed, apikey.ErrServiceNotAllowed, now)
+	}
+	ok, err := a.st.Keys.CountHit(ctx, key.ID, a.day(now), now.UTC())
+	if err != nil {
+		return fmt.Errorf("count hit: %w", err)
+	}
+	if !ok {
+		return a.reject(ctx, hit, hitlog.StatusFailed, apikey.ErrDailyLimit, now)
+	}
+	return nil
+}
+
 // reserve debits the charge and inserts the pending hit in one transaction,
-// under the user's row lock, so concurrent calls can never overdraw. It
-// returns the balance after the debit.
-func (a *App) reserve(ctx context.Context, userID uint64, hit *hitlog.Hit, charge decimal.Decimal, now time.Time) (decimal.Decimal, error) {
+// under the user's row lock, so concurrent calls can never overdraw. extra,
+// when set, adds an operation's own writes to that transaction (a gateway
+// recharge's debit). It returns the balance after the debits.
+func (a *App) reserve(ctx context.Context, userID uint64, hit *hitlog.Hit, charge decimal.Decimal, now time.Time,
+	extra func(ctx context.Context, s Stores, u *user.User) error) (decimal.Decimal, error) {
 	var balance decimal.Decimal
 	month := a.month(now)
 	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
@@ -208,6 +230,11 @@ func (a *App) reserve(ctx context.Context, userID uint64, hit *hitlog.Hit, charg
 		if charge.IsPositive() {
 			id := hit.ID
 			if _, err := a.post(ctx, s, u, ledger.Debit, charge, ledger.RefAPIHit, &id, "API call "+hit.RequestID); err != nil {
+				return err
+			}
+		}
+		if extra != nil {
+			if err := extra(ctx, s, u); err != nil {
 				return err
 			}
 		}

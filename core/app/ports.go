@@ -15,11 +15,14 @@ import (
 	"paygate/core/catalog"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
+	"paygate/core/payment"
 	"paygate/core/pricing"
+	"paygate/core/recharge"
 	"paygate/core/report"
 	"paygate/core/session"
 	"paygate/core/topup"
 	"paygate/core/user"
+	"paygate/core/verification"
 )
 
 // Stores are the repositories, all bound to one database handle or to one
@@ -37,6 +40,11 @@ type Stores struct {
 	Resets   user.ResetRepository
 	TopUps   topup.Repository
 	Reports  report.Repository
+
+	Payments      payment.Repository
+	Idempotency   payment.IdempotencyKeys
+	Recharges     recharge.Repository
+	Verifications verification.Repository
 }
 
 // Transactor runs fn in one database transaction with Stores bound to it.

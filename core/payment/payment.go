@@ -157,6 +157,7 @@ func (p *Payment) Move(to Status, now time.Time) error {
 type Repository interface {
 	Create(ctx context.Context, p *Payment) error
 	ByPublicID(ctx context.Context, publicID string) (*Payment, error) // ErrNotFound
+	ByID(ctx context.Context, id uint64) (*Payment, error)             // ErrNotFound
 	// Transition writes p's new state if the row is still in state from;
 	// false when another writer moved it first.
 	Transition(ctx context.Context, p *Payment, from Status) (bool, error)
@@ -172,4 +173,43 @@ type Filter struct {
 	From, To *time.Time
 	Page     int
 	PerPage  int
+}
+
+// IdempotencyTTL is how long an Idempotency-Key is remembered.
+const IdempotencyTTL = 24 * time.Hour
+
+// IdempotencyKey remembers which payment a merchant's Idempotency-Key made,
+// and a hash of the request it came with.
+type IdempotencyKey struct {
+	UserID      uint64
+	Key         string
+	RequestHash string // hex SHA-256 of the normalised request
+	PaymentID   uint64
+	ExpiresAt   time.Time
+	CreatedAt   time.Time
+}
+
+// ErrIdempotencyKeyInvalid: a key that is blank or too long.
+var ErrIdempotencyKeyInvalid = errs.Validation(map[string][]string{"Idempotency-Key": {"must be 1 to 255 printable characters"}})
+
+// ValidIdempotencyKey reports whether k may be used as an Idempotency-Key.
+func ValidIdempotencyKey(k string) bool {
+	if k == "" || len(k) > 255 {
+		return false
+	}
+	for _, r := range k {
+		if r < 0x21 || r > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+// IdempotencyKeys stores the keys. Claim inserts k inside the transaction
+// that creates the payment, first dropping an expired row of the same key;
+// errs.ErrConflict when a live row holds the key (a concurrent duplicate).
+type IdempotencyKeys interface {
+	Claim(ctx context.Context, k *IdempotencyKey, now time.Time) error
+	// Find returns the live (unexpired at now) row, or errs.ErrNotFound.
+	Find(ctx context.Context, userID uint64, key string, now time.Time) (*IdempotencyKey, error)
 }

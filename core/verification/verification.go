@@ -201,3 +201,23 @@ func VerhoeffDigit(digits string) int {
 	}
 	return verhoeffInv[c]
 }
+
+// Record is one verification as stored: the identifier only masked.
+type Record struct {
+	ID           uint64
+	UserID       uint64
+	APIKeyID     uint64
+	RequestID    string // the hit log's request_id
+	Type         Type
+	Masked       string
+	Verified     bool
+	NameAtSource string
+	ReferenceID  string
+	Message      string
+	CreatedAt    time.Time
+}
+
+// Repository stores verification records.
+type Repository interface {
+	Create(ctx context.Context, r *Record) error
+}

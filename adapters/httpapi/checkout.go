@@ -1,0 +1,259 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/base64"
+	"errors"
+	"html/template"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+	qrcode "github.com/skip2/go-qrcode"
+
+	"paygate/core/app"
+	"paygate/core/errs"
+	"paygate/core/money"
+	"paygate/core/payment"
+)
+
+// The hosted checkout page, PUBLIC_BASE_URL/<payment_id>: server-rendered,
+// no framework; a small inline script polls the page's status endpoint so
+// the status changes without a reload. The sandbox buttons post same-origin
+// forms (cross-site posts are refused).
+
+// upiVPA is the payee address of the UPI intent: the platform collects for
+// its merchants, and the transaction reference tells payments apart.
+const upiVPA = "paygate@sandbox"
+
+type checkoutView struct {
+	Found       bool
+	Title       string
+	Message     string
+	PaymentID   string
+	Payee       string
+	Amount      string // Indian grouping, "1,23,456.50"
+	Status      string
+	Open        bool
+	UPIURL      template.URL
+	QRDataURL   template.URL
+	MerchantURL string
+	StatusURL   string
+	ActionBase  string
+}
+
+var checkoutTemplate = template.Must(template.New("checkout").Parse(`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>{{.Title}}</title>
+<style>
+body{font-family:system-ui,sans-serif;background:#f4f6f8;margin:0;color:#1b1f24}
+main{max-width:420px;margin:40px auto;background:#fff;border-radius:12px;padding:28px;box-shadow:0 2px 12px #0001}
+h1{font-size:1.2rem;margin:0 0 4px}.amount{font-size:2rem;font-weight:700;margin:12px 0}
+.muted{color:#5f6b7a;font-size:.9rem}.status{display:inline-block;padding:2px 10px;border-radius:10px;background:#eef;font-weight:600}
+.status-success{background:#d8f5dd}.status-failed,.status-expired{background:#fde2e1}
+img.qr{display:block;margin:16px auto;width:220px;height:220px;image-rendering:pixelated}
+.actions{display:flex;gap:12px;margin-top:16px}.actions form{flex:1}
+button,a.button{width:100%;padding:12px;border:0;border-radius:8px;font-size:1rem;cursor:pointer}
+.pay{background:#1a7f37;color:#fff}.fail{background:#cf222e;color:#fff}a.button{display:block;text-align:center;background:#eef;color:#1b1f24;text-decoration:none}
+</style>
+</head>
+<body>
+<main>
+{{if .Found}}
+<h1>Pay {{.Payee}}</h1>
+<div class="muted">Payment {{.PaymentID}}</div>
+<div class="amount">₹{{.Amount}}</div>
+<div>Status: <span id="status" class="status status-{{.Status}}">{{.Status}}</span></div>
+{{if .Open}}
+<div id="open">
+<img class="qr" alt="UPI QR code for this payment" src="{{.QRDataURL}}">
+<p><a class="button" href="{{.UPIURL}}">Pay with a UPI app</a></p>
+<p class="muted">Sandbox: no money moves. Choose the outcome.</p>
+<div class="actions">
+<form method="post" action="{{.ActionBase}}/pay"><button class="pay" type="submit">Pay</button></form>
+<form method="post" action="{{.ActionBase}}/fail"><button class="fail" type="submit">Fail</button></form>
+</div>
+</div>
+{{end}}
+{{else}}
+<h1>{{.Title}}</h1>
+<p>{{.Message}}</p>
+{{end}}
+{{if .MerchantURL}}<p><a href="{{.MerchantURL}}">Back to the merchant</a></p>{{end}}
+</main>
+{{if .Open}}
+<script>
+(function(){
+  var el=document.getElementById("status"), url={{.StatusURL}};
+  function poll(){
+    fetch(url,{headers:{Accept:"application/json"}}).then(function(r){return r.json()}).then(function(p){
+      if(!p.status)return;
+      el.textContent=p.status; el.className="status status-"+p.status;
+      if(p.status==="success"||p.status==="failed"||p.status==="expired"){
+        var o=document.getElementById("open"); if(o)o.remove(); return;
+      }
+      setTimeout(poll,3000);
+    }).catch(function(){setTimeout(poll,5000)});
+  }
+  setTimeout(poll,3000);
+})();
+</script>
+{{end}}
+</body>
+</html>
+`))
+
+func (s *server) renderCheckout(c echo.Context, status int, v checkoutView) error {
+	var buf bytes.Buffer
+	if err := checkoutTemplate.Execute(&buf, v); err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	c.Response().Header().Set("Referrer-Policy", "no-referrer")
+	return c.HTMLBlob(status, buf.Bytes())
+}
+
+// checkoutError renders the clear page of an unknown (404) or expired (410) payment.
+func (s *server) checkoutError(c echo.Context, err error) error {
+	if errs.KindOf(err) == errs.NotFound {
+		return s.renderCheckout(c, http.StatusNotFound, checkoutView{Title: "Payment not found",
+			Message: "There is no payment at this address. Check the link you were given."})
+	}
+	return err
+}
+
+func paymentIDParam(c echo.Context) string { return "pay_" + c.Param("id") }
+
+func (s *server) checkoutView(co *app.Checkout) (int, checkoutView, error) {
+	p := &co.Payment
+	v := checkoutView{
+		Found: true, Title: "Pay " + co.PayeeName, PaymentID: p.PublicID, Payee: co.PayeeName,
+		Amount: IndianAmount(p.Amount.StringFixed(2)), Status: string(p.Status),
+		Open: !p.Status.Final(), MerchantURL: merchantOrigin(p.CallbackURL),
+		StatusURL: "/" + p.PublicID + "/status", ActionBase: "/" + p.PublicID,
+	}
+	if p.Status == payment.StatusExpired {
+		return http.StatusGone, checkoutView{Title: "Payment expired", MerchantURL: v.MerchantURL,
+			Message: "This payment of ₹" + v.Amount + " to " + co.PayeeName + " expired before it was completed. Ask the merchant for a new payment link."}, nil
+	}
+	if v.Open {
+		intent := upiIntent(upiVPA, co.PayeeName, money.Format2(p.Amount), p.PublicID)
+		png, err := qrcode.Encode(intent, qrcode.Medium, 256)
+		if err != nil {
+			return 0, v, err
+		}
+		v.UPIURL = template.URL(intent)
+		v.QRDataURL = template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(png))
+	}
+	return http.StatusOK, v, nil
+}
+
+// upiIntent is the UPI deep link (NPCI's linking spec order: pa, pn, am,
+// cu, tr), values query-escaped with spaces as %20 and the VPA's @ kept.
+func upiIntent(vpa, payee, amount, ref string) string {
+	esc := func(s string) string {
+		return strings.ReplaceAll(strings.ReplaceAll(url.QueryEscape(s), "+", "%20"), "%40", "@")
+	}
+	return "upi://pay?pa=" + esc(vpa) + "&pn=" + esc(payee) + "&am=" + esc(amount) + "&cu=INR&tr=" + esc(ref)
+}
+
+// merchantOrigin is the way back to the merchant: the callback URL's origin.
+func merchantOrigin(callback string) string {
+	u, err := url.Parse(callback)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host + "/"
+}
+
+func (s *server) checkoutPage(c echo.Context) error {
+	co, err := s.app.OpenCheckout(c.Request().Context(), paymentIDParam(c))
+	if err != nil {
+		return s.checkoutError(c, err)
+	}
+	status, v, err := s.checkoutView(co)
+	if err != nil {
+		return err
+	}
+	return s.renderCheckout(c, status, v)
+}
+
+type checkoutStatusResponse struct {
+	PaymentID string `json:"payment_id"`
+	Status    string `json:"status"`
+	Amount    string `json:"amount"`
+}
+
+func (s *server) checkoutStatus(c echo.Context) error {
+	p, err := s.app.CheckoutStatus(c.Request().Context(), paymentIDParam(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, checkoutStatusResponse{PaymentID: p.PublicID, Status: string(p.Status), Amount: money.Format2(p.Amount)})
+}
+
+// completeCheckout handles the sandbox buttons: a same-origin form post
+// (a cross-site one is refused), then back to the page (303).
+func (s *server) completeCheckout(success bool) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if !sameOrigin(c.Request()) {
+			return errs.E(errs.Forbidden, "cross_site_request", "Cross-site form posts are not accepted")
+		}
+		co, err := s.app.CompleteCheckout(c.Request().Context(), paymentIDParam(c), success)
+		if err != nil {
+			if errors.Is(err, payment.ErrFinal) || errs.KindOf(err) == errs.NotFound {
+				// Already decided, or unknown: the page says which.
+				return c.Redirect(http.StatusSeeOther, "/"+paymentIDParam(c))
+			}
+			return err
+		}
+		return c.Redirect(http.StatusSeeOther, "/"+co.Payment.PublicID)
+	}
+}
+
+// sameOrigin accepts a post whose Origin (or, failing that, Sec-Fetch-Site)
+// says it came from this site; a request without either (curl, tests) is
+// accepted: the sandbox buttons move no money.
+func sameOrigin(r *http.Request) bool {
+	if o := r.Header.Get("Origin"); o != "" && o != "null" {
+		u, err := url.Parse(o)
+		return err == nil && u.Host == r.Host
+	}
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "", "same-origin", "none":
+		return true
+	}
+	return false
+}
+
+// IndianAmount groups a non-negative fixed-point amount the Indian way:
+// "123456.50" → "1,23,456.50" (the last three digits, then pairs).
+func IndianAmount(s string) string {
+	intPart, frac, hasFrac := strings.Cut(s, ".")
+	neg := strings.HasPrefix(intPart, "-")
+	intPart = strings.TrimPrefix(intPart, "-")
+	if len(intPart) > 3 {
+		head, tail := intPart[:len(intPart)-3], intPart[len(intPart)-3:]
+		var groups []string
+		for len(head) > 2 {
+			groups = append([]string{head[len(head)-2:]}, groups...)
+			head = head[:len(head)-2]
+		}
+		if head != "" {
+			groups = append([]string{head}, groups...)
+		}
+		intPart = strings.Join(append(groups, tail), ",")
+	}
+	if neg {
+		intPart = "-" + intPart
+	}
+	if hasFrac {
+		return intPart + "." + frac
+	}
+	return intPart
+}

@@ -1,0 +1,358 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"paygate/core/app"
+	"paygate/core/errs"
+	"paygate/core/ledger"
+	"paygate/core/money"
+	"paygate/core/payment"
+	"paygate/core/recharge"
+	"paygate/core/verification"
+)
+
+// Gateway endpoints (seed 4.1, decisions part 7): Authorization: Bearer
+// <API key>, no secret.
+
+// bearerKey reads "Authorization: Bearer <key>" (the scheme in any case).
+func bearerKey(c echo.Context) string {
+	h := c.Request().Header.Get(echo.HeaderAuthorization)
+	if len(h) > 7 && strings.EqualFold(h[:7], "Bearer ") {
+		return strings.TrimSpace(h[7:])
+	}
+	return ""
+}
+
+func (s *server) keyCaller(c echo.Context) app.KeyCaller {
+	return app.KeyCaller{Key: bearerKey(c), IP: c.RealIP()}
+}
+
+// gatewayBody reads a gateway request's JSON object. Field values stay
+// loose here (numbers keep their exact text, never a float64); wrong types
+// and unknown fields become field errors that the use case answers after
+// the key checks, so a bad request is still a logged, counted call.
+type gatewayBody struct {
+	fields map[string]any
+	errors app.BodyErrors
+	known  map[string]bool
+}
+
+func (s *server) readGatewayBody(c echo.Context, known ...string) (*gatewayBody, error) {
+	raw, err := s.readBody(c)
+	if err != nil {
+		return nil, err
+	}
+	g := &gatewayBody{fields: map[string]any{}, errors: app.BodyErrors{}, known: map[string]bool{}}
+	for _, k := range known {
+		g.known[k] = true
+	}
+	if len(bytes.TrimSpace(raw)) > 0 {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		if err := dec.Decode(&g.fields); err != nil || dec.More() || g.fields == nil {
+			return nil, errBadJSON
+		}
+	}
+	for k := range g.fields {
+		if !g.known[k] {
+			g.errors[k] = append(g.errors[k], "is not a known field")
+		}
+	}
+	return g, nil
+}
+
+// str is a text field; numbers are accepted as their exact text when
+// numeric is true (amounts: "499.50" or 499.50).
+func (g *gatewayBody) str(name string, numeric bool) string {
+	switch v := g.fields[name].(type) {
+	case nil:
+		return ""
+	case string:
+		return v
+	case json.Number:
+		if numeric {
+			return v.String()
+		}
+	}
+	if numeric {
+		g.errors[name] = append(g.errors[name], "must be a number or a string")
+	} else {
+		g.errors[name] = append(g.errors[name], "must be a string")
+	}
+	return ""
+}
+
+// gatewayEnvelope is the success body of a billed gateway call (seed 4.2's
+// service call envelope).
+type gatewayEnvelope struct {
+	Success     bool   `json:"success"`
+	RequestID   string `json:"request_id"`
+	Data        any    `json:"data"`
+	Charged     string `json:"charged"`
+	BalanceLeft string `json:"balance_left"`
+}
+
+func envelope(ch app.GatewayCharge, data any) gatewayEnvelope {
+	return gatewayEnvelope{Success: true, RequestID: ch.RequestID, Data: data,
+		Charged: money.Format4(ch.Charged), BalanceLeft: money.Format2(ch.BalanceLeft)}
+}
+
+type verifyData struct {
+	Verified     bool    `json:"verified"`
+	NameAtSource *string `json:"name_at_source"`
+	ReferenceID  string  `json:"reference_id"`
+	Type         string  `json:"type"`
+	Identifier   string  `json:"identifier"` // masked
+	Message      *string `json:"message"`
+}
+
+func (s *server) verifyAccount(c echo.Context) error {
+	b, err := s.readGatewayBody(c, "type", "account_number", "ifsc", "vpa", "pan", "name", "dob", "aadhaar")
+	if err != nil {
+		return err
+	}
+	req := verification.Request{
+		Type: verification.Type(b.str("type", false)), AccountNumber: b.str("account_number", true), IFSC: b.str("ifsc", false),
+		VPA: b.str("vpa", false), PAN: b.str("pan", false), Name: b.str("name", false), DOB: b.str("dob", false),
+		Aadhaar: b.str("aadhaar", true),
+	}
+	res, err := s.app.VerifyAccount(c.Request().Context(), app.VerifyInput{
+		RequestID: requestIDOf(c), Key: bearerKey(c), IP: c.RealIP(), Request: req, BodyErrors: b.errors,
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, envelope(res.GatewayCharge, verifyData{
+		Verified: res.Verified, NameAtSource: optional(res.NameAtSource), ReferenceID: res.ReferenceID,
+		Type: string(res.Type), Identifier: res.Masked, Message: optional(res.Message),
+	}))
+}
+
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+type rechargeResponse struct {
+	ID          uint64     `json:"id"`
+	UserID      uint64     `json:"user_id"`
+	ReferenceID string     `json:"reference_id"`
+	Mobile      string     `json:"mobile"`
+	Operator    string     `json:"operator"`
+	Circle      string     `json:"circle"`
+	Amount      string     `json:"amount"`
+	Status      string     `json:"status"`
+	OperatorRef *string    `json:"operator_ref"`
+	FailReason  *string    `json:"fail_reason"`
+	CreatedAt   *time.Time `json:"created_at"`
+	UpdatedAt   *time.Time `json:"updated_at"`
+}
+
+func toRechargeResponse(r *recharge.Recharge) rechargeResponse {
+	return rechargeResponse{
+		ID: r.ID, UserID: r.UserID, ReferenceID: r.ReferenceID, Mobile: r.Mobile, Operator: r.Operator, Circle: r.Circle,
+		Amount: money.Format2(r.Amount), Status: string(r.Status), OperatorRef: r.OperatorRef, FailReason: r.FailReason,
+		CreatedAt: timePtr(r.CreatedAt), UpdatedAt: timePtr(r.UpdatedAt),
+	}
+}
+
+func (s *server) rechargeMobile(c echo.Context) error {
+	b, err := s.readGatewayBody(c, "mobile", "operator", "circle", "amount", "reference_id")
+	if err != nil {
+		return err
+	}
+	req := recharge.Request{
+		Mobile: b.str("mobile", true), Operator: b.str("operator", false), Circle: b.str("circle", false),
+		Amount: b.str("amount", true), ReferenceID: b.str("reference_id", true),
+	}
+	res, err := s.app.RechargeMobile(c.Request().Context(), app.RechargeInput{
+		RequestID: requestIDOf(c), Key: bearerKey(c), IP: c.RealIP(), Request: req, BodyErrors: b.errors,
+	})
+	if err != nil {
+		return err
+	}
+	if res.Replayed {
+		c.Response().Header().Set("Idempotent-Replayed", "true")
+	}
+	return c.JSON(http.StatusOK, envelope(res.GatewayCharge, toRechargeResponse(&res.Recharge)))
+}
+
+type rechargeStatusResponse struct {
+	Success bool             `json:"success"`
+	Data    rechargeResponse `json:"data"`
+}
+
+func (s *server) rechargeStatus(c echo.Context) error {
+	ref := c.QueryParam("reference_id")
+	if ref == "" {
+		return errs.Validation(map[string][]string{"reference_id": {"is required"}})
+	}
+	r, err := s.app.RechargeStatus(c.Request().Context(), s.keyCaller(c), ref)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, rechargeStatusResponse{Success: true, Data: toRechargeResponse(r)})
+}
+
+type codeList[T any] struct {
+	Data []T `json:"data"`
+}
+
+func (s *server) rechargeOperators(c echo.Context) error {
+	return c.JSON(http.StatusOK, codeList[recharge.Operator]{Data: recharge.Operators})
+}
+
+func (s *server) rechargeCircles(c echo.Context) error {
+	return c.JSON(http.StatusOK, codeList[recharge.Circle]{Data: recharge.Circles})
+}
+
+type paymentCreatedResponse struct {
+	Status     string `json:"status"`
+	PaymentID  string `json:"payment_id"`
+	PaymentURL string `json:"payment_url"`
+}
+
+func (s *server) createPayment(c echo.Context) error {
+	b, err := s.readGatewayBody(c, "amount", "currency", "customer_id", "callback_url")
+	if err != nil {
+		return err
+	}
+	in := app.PaymentInput{
+		RequestID: requestIDOf(c), Key: bearerKey(c), IP: c.RealIP(),
+		IdempotencyKey: c.Request().Header.Get("Idempotency-Key"),
+		Create: payment.Create{
+			Amount: b.str("amount", true), Currency: b.str("currency", false),
+			CustomerID: b.str("customer_id", true), CallbackURL: b.str("callback_url", false),
+		},
+		BodyErrors: b.errors,
+	}
+	res, err := s.app.CreatePayment(c.Request().Context(), in)
+	if err != nil {
+		return err
+	}
+	if res.Replayed {
+		c.Response().Header().Set("Idempotent-Replayed", "true")
+	}
+	return c.JSON(http.StatusCreated, paymentCreatedResponse{Status: "success", PaymentID: res.Payment.PublicID, PaymentURL: res.URL})
+}
+
+type paymentResponse struct {
+	PaymentID   string     `json:"payment_id"`
+	Status      string     `json:"status"`
+	Amount      string     `json:"amount"`
+	Currency    string     `json:"currency"`
+	CustomerID  string     `json:"customer_id"`
+	CallbackURL string     `json:"callback_url"`
+	PaymentURL  string     `json:"payment_url"`
+	UserID      uint64     `json:"user_id"`
+	ExpiresAt   *time.Time `json:"expires_at"`
+	CompletedAt *time.Time `json:"completed_at"`
+	CreatedAt   *time.Time `json:"created_at"`
+	UpdatedAt   *time.Time `json:"updated_at"`
+}
+
+func (s *server) toPaymentResponse(p *payment.Payment) paymentResponse {
+	return paymentResponse{
+		PaymentID: p.PublicID, Status: string(p.Status), Amount: money.Format2(p.Amount), Currency: p.Currency,
+		CustomerID: p.CustomerID, CallbackURL: p.CallbackURL, PaymentURL: s.app.PaymentURL(p.PublicID), UserID: p.UserID,
+		ExpiresAt: timePtr(p.ExpiresAt), CompletedAt: p.CompletedAt, CreatedAt: timePtr(p.CreatedAt), UpdatedAt: timePtr(p.UpdatedAt),
+	}
+}
+
+type paymentStatusResponse struct {
+	Success bool            `json:"success"`
+	Data    paymentResponse `json:"data"`
+}
+
+func (s *server) paymentStatus(c echo.Context) error {
+	id := c.QueryParam("payment_id")
+	if id == "" {
+		return errs.Validation(map[string][]string{"payment_id": {"is required"}})
+	}
+	p, err := s.app.PaymentStatus(c.Request().Context(), s.keyCaller(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, paymentStatusResponse{Success: true, Data: s.toPaymentResponse(p)})
+}
+
+// gatewayTransactions is GET /api/v1/transaction/list: the key owner's
+// ledger, newest first, in the panel's list envelope.
+func (s *server) gatewayTransactions(c echo.Context) error {
+	fe := errs.FieldErrors{}
+	p, pp := page(c, fe)
+	loc := s.app.Location()
+	f := ledger.Filter{
+		Type: ledger.Type(c.QueryParam("type")),
+		From: timeParam(c, fe, "from", loc, false), To: timeParam(c, fe, "to", loc, true), Page: p, PerPage: pp,
+	}
+	if f.Type != "" && !f.Type.Valid() {
+		fe.Add("type", "must be credit, debit or refund")
+	}
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	rows, total, err := s.app.ListKeyTransactions(c.Request().Context(), s.keyCaller(c), f)
+	if err != nil {
+		return err
+	}
+	return writeList(c, mapSlice(rows, toTransactionResponse), p, pp, total)
+}
+
+// Panel lists of gateway records: the caller's own; an admin's all (or one
+// user's with user_id).
+
+func (s *server) listPayments(c echo.Context) error {
+	fe := errs.FieldErrors{}
+	p, pp := page(c, fe)
+	loc := s.app.Location()
+	f := payment.Filter{
+		UserID: uintParam(c, fe, "user_id"), Status: payment.Status(c.QueryParam("status")),
+		From: timeParam(c, fe, "from", loc, false), To: timeParam(c, fe, "to", loc, true), Page: p, PerPage: pp,
+	}
+	switch f.Status {
+	case "", payment.StatusCreated, payment.StatusPending, payment.StatusSuccess, payment.StatusFailed, payment.StatusExpired:
+	default:
+		fe.Add("status", "must be created, pending, success, failed or expired")
+	}
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	rows, total, err := s.app.ListPayments(c.Request().Context(), caller(c), f)
+	if err != nil {
+		return err
+	}
+	return writeList(c, mapSlice(rows, s.toPaymentResponse), p, pp, total)
+}
+
+func (s *server) listRecharges(c echo.Context) error {
+	fe := errs.FieldErrors{}
+	p, pp := page(c, fe)
+	loc := s.app.Location()
+	f := recharge.Filter{
+		UserID: uintParam(c, fe, "user_id"), Status: recharge.Status(c.QueryParam("status")),
+		From: timeParam(c, fe, "from", loc, false), To: timeParam(c, fe, "to", loc, true), Page: p, PerPage: pp,
+	}
+	switch f.Status {
+	case "", recharge.StatusPending, recharge.StatusSuccess, recharge.StatusFailed:
+	default:
+		fe.Add("status", "must be pending, success or failed")
+	}
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	rows, total, err := s.app.ListRecharges(c.Request().Context(), caller(c), f)
+	if err != nil {
+		return err
+	}
+	return writeList(c, mapSlice(rows, toRechargeResponse), p, pp, total)
+}

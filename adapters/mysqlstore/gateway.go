@@ -1,0 +1,363 @@
+package mysqlstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+
+	"paygate/core/errs"
+	"paygate/core/payment"
+	"paygate/core/recharge"
+	"paygate/core/verification"
+)
+
+// Gateway records: payments and their Idempotency-Keys, recharges,
+// verifications. State changes are conditional updates on the state the
+// caller read, so several instances never both win a transition.
+
+type paymentRow struct {
+	ID          uint64     `gorm:"column:id;primaryKey;autoIncrement"`
+	PublicID    string     `gorm:"column:public_id"`
+	UserID      uint64     `gorm:"column:user_id"`
+	APIKeyID    uint64     `gorm:"column:api_key_id"`
+	Amount      string     `gorm:"column:amount"`
+	Currency    string     `gorm:"column:currency"`
+	CustomerID  string     `gorm:"column:customer_id"`
+	CallbackURL string     `gorm:"column:callback_url"`
+	Status      string     `gorm:"column:status"`
+	ProviderRef *string    `gorm:"column:provider_ref"`
+	ExpiresAt   time.Time  `gorm:"column:expires_at"`
+	CompletedAt *time.Time `gorm:"column:completed_at"`
+	CreatedAt   *time.Time `gorm:"column:created_at;autoCreateTime:false"`
+	UpdatedAt   *time.Time `gorm:"column:updated_at;autoUpdateTime:false"`
+}
+
+func (paymentRow) TableName() string { return "payments" }
+
+func toPaymentRow(p *payment.Payment) (paymentRow, error) {
+	var w moneyWriter
+	r := paymentRow{
+		ID: p.ID, PublicID: p.PublicID, UserID: p.UserID, APIKeyID: p.APIKeyID, Amount: w.put(colAmount, p.Amount),
+		Currency: p.Currency, CustomerID: p.CustomerID, CallbackURL: p.CallbackURL, Status: string(p.Status),
+		ProviderRef: p.ProviderRef, ExpiresAt: dbTime(p.ExpiresAt), CompletedAt: timePtrToDB(p.CompletedAt),
+		CreatedAt: stamp(p.CreatedAt), UpdatedAt: stamp(p.UpdatedAt),
+	}
+	return r, w.err
+}
+
+func toDomainPayment(r *paymentRow) (payment.Payment, error) {
+	var w moneyWriter
+	p := payment.Payment{
+		ID: r.ID, PublicID: r.PublicID, UserID: r.UserID, APIKeyID: r.APIKeyID, Amount: w.get(colAmount, r.Amount),
+		Currency: r.Currency, CustomerID: r.CustomerID, CallbackURL: r.CallbackURL, Status: payment.Status(r.Status),
+		ProviderRef: r.ProviderRef, ExpiresAt: r.ExpiresAt.UTC(), CompletedAt: timePtrFromDB(r.CompletedAt),
+		CreatedAt: timeFromDB(r.CreatedAt), UpdatedAt: timeFromDB(r.UpdatedAt),
+	}
+	if w.err != nil {
+		return p, fmt.Errorf("payment %s: %w", r.PublicID, w.err)
+	}
+	return p, nil
+}
+
+type paymentStore struct{ base }
+
+var _ payment.Repository = (*paymentStore)(nil)
+
+func (s *paymentStore) Create(ctx context.Context, p *payment.Payment) error {
+	r, err := toPaymentRow(p)
+	if err != nil {
+		return fmt.Errorf("insert payment: %w", err)
+	}
+	r.ID = 0
+	if err := s.conn(ctx).Create(&r).Error; err != nil {
+		return fmt.Errorf("insert payment %s: %w", p.PublicID, translate(err))
+	}
+	p.ID = r.ID
+	return nil
+}
+
+func (s *paymentStore) find(ctx context.Context, column string, v any) (*payment.Payment, error) {
+	var r paymentRow
+	if err := s.conn(ctx).Where(column+" = ?", v).Take(&r).Error; err != nil {
+		if errors.Is(err, gorm.ErrRecordNotFound) {
+			return nil, payment.ErrNotFound
+		}
+		return nil, fmt.Errorf("find payment: %w", translate(err))
+	}
+	p, err := toDomainPayment(&r)
+	return &p, err
+}
+
+func (s *paymentStore) ByPublicID(ctx context.Context, publicID string) (*payment.Payment, error) {
+	return s.find(ctx, "public_id", publicID)
+}
+
+func (s *paymentStore) ByID(ctx context.Context, id uint64) (*payment.Payment, error) {
+	return s.find(ctx, "id", id)
+}
+
+func (s *paymentStore) Transition(ctx context.Context, p *payment.Payment, from payment.Status) (bool, error) {
+	res := s.conn(ctx).Model(&paymentRow{}).Where("id = ? AND status = ?", p.ID, string(from)).Updates(map[string]any{
+		"status": string(p.Status), "provider_ref": p.ProviderRef, "completed_at": timePtrToDB(p.CompletedAt),
+		"updated_at": dbTime(p.UpdatedAt),
+	})
+	if res.Error != nil {
+		return false, fmt.Errorf("move payment %s to %s: %w", p.PublicID, p.Status, translate(res.Error))
+	}
+	return res.RowsAffected == 1, nil
+}
+
+func (s *paymentStore) Expirable(ctx context.Context, now time.Time, limit int) ([]payment.Payment, error) {
+	var rows []paymentRow
+	err := s.conn(ctx).Where("status IN ? AND expires_at <= ?", []string{string(payment.StatusCreated), string(payment.StatusPending)}, dbTime(now)).
+		Order("expires_at").Limit(limit).Find(&rows).Error
+	if err != nil {
+		return nil, fmt.Errorf("list expirable payments: %w", translate(err))
+	}
+	return convertRows(rows, toDomainPayment)
+}
+
+func (s *paymentStore) List(ctx context.Context, f payment.Filter) ([]payment.Payment, int64, error) {
+	filter := func(q *gorm.DB) *gorm.DB {
+		if f.UserID != nil {
+			q = q.Where("user_id = ?", *f.UserID)
+		}
+		if f.Status != "" {
+			q = q.Where("status = ?", string(f.Status))
+		}
+		if f.From != nil {
+			q = q.Where("created_at >= ?", dbTime(*f.From))
+		}
+		if f.To != nil {
+			q = q.Where("created_at <= ?", dbTime(*f.To))
+		}
+		return q
+	}
+	var total int64
+	if err := s.conn(ctx).Model(&paymentRow{}).Scopes(filter).Count(&total).Error; err != nil {
+		return nil, 0, fmt.Errorf("count payments: %w", translate(err))
+	}
+	limit, offset := paging(f.Page, f.PerPage)
+	var rows []paymentRow
+	if err := s.conn(ctx).Scopes(filter).Order("id DESC").Limit(limit).Offset(offset).Find(&rows).Error; err != nil {
+		return nil, 0, fmt.Errorf("list payments: %w", translate(err))
+	}
+	out, err := convertRows(rows, toDomainPayment)
+	return out, total, err
+}
+
+type idempotencyRow struct {
+	ID          uint64     `gorm:"column:id;primaryKey;autoIncrement"`
+	UserID      uint64     `gorm:"column:user_id"`
+	Key         string     `gorm:"column:idem_key"`
+	RequestHash string     `gorm:"column:request_hash"`
+	PaymentID   uint64     `gorm:"column:payment_id"`
+	ExpiresAt   time.Time  `gorm:"column:expires_at"`
+	CreatedAt   *time.Time `gorm:"column:created_at;autoCreateTime:false"`
+}
+
+func (idempotencyRow) TableName() string { return "payment_idempotency_keys" }
+
+type idempotencyStore struct{ base }
+
+var _ payment.IdempotencyKeys = (*idempotencyStore)(nil)
+
+func (s *idempotencyStore) Claim(ctx context.Context, k *payment.IdempotencyKey, now time.Time) error {
+	// An expired row of the same key gives way; a live one makes the insert
+	// below fail on the unique (user_id, idem_key) index. The expired row is
+	// found by a plain read and deleted by its id: a DELETE by a missing key
+	// would take an InnoDB gap lock, and two such transactions inserting
+	// into the same gap deadlock.
+	var old idempotencyRow
+	err := s.conn(ctx).Select("id").Where("user_id = ? AND idem_key = ? AND expires_at <= ?", k.UserID, k.Key, dbTime(now)).Take(&old).Error
+	switch {
+	case err == nil:
+		if err := s.conn(ctx).Where("id = ? AND expires_at <= ?", old.ID, dbTime(now)).Delete(&idempotencyRow{}).Error; err != nil {
+			return fmt.Errorf("drop expired idempotency key: %w", translate(err))
+		}
+	case !errors.Is(err, gorm.ErrRecordNotFound):
+		return fmt.Errorf("find expired idempotency key: %w", translate(err))
+	}
+	r := idempotencyRow{UserID: k.UserID, Key: k.Key, RequestHash: k.RequestHash, PaymentID: k.PaymentID,
+		ExpiresAt: dbTime(k.ExpiresAt), CreatedAt: stamp(k.CreatedAt)}
+	if err := s.conn(ctx).Create(&r).Error; err != nil {
+		return fmt.Errorf("claim idempotency key: %w", translate(err))
+	}
+	return nil
+}
+
+func (s *idempotencyStore) Find(ctx context.Context, userID uint64, key string, now time.Time) (*payment.IdempotencyKey, error) {
+	var r idempotencyRow
+	err := s.conn(ctx).Where("user_id = ? AND idem_key = ? AND expires_at > ?", userID, key, dbTime(now)).Take(&r).Error
+	if err != nil {
+		return nil, fmt.Errorf("find idempotency key: %w", translate(err))
+	}
+	return &payment.IdempotencyKey{UserID: r.UserID, Key: r.Key, RequestHash: r.RequestHash, PaymentID: r.PaymentID,
+		ExpiresAt: r.ExpiresAt.UTC(), CreatedAt: timeFromDB(r.CreatedAt)}, nil
+}
+
+type rechargeRow struct {
+	ID          uint64     `gorm:"column:id;primaryKey;autoIncrement"`
+	UserID      uint64     `gorm:"column:user_id"`
+	APIKeyID    uint64     `gorm:"column:api_key_id"`
+	ReferenceID string     `gorm:"column:reference_id"`
+	Mobile      string     `gorm:"column:mobile"`
+	Operator    string     `gorm:"column:operator"`
+	Circle      string     `gorm:"column:circle"`
+	Amount      string     `gorm:"column:amount"`
+	Status      string     `gorm:"column:status"`
+	OperatorRef *string    `gorm:"column:operator_ref"`
+	FailReason  *string    `gorm:"column:fail_reason"`
+	CreatedAt   *time.Time `gorm:"column:created_at;autoCreateTime:false"`
+	UpdatedAt   *time.Time `gorm:"column:updated_at;autoUpdateTime:false"`
+}
+
+func (rechargeRow) TableName() string { return "recharges" }
+
+func toRechargeRow(r *recharge.Recharge) (rechargeRow, error) {
+	var w moneyWriter
+	row := rechargeRow{
+		ID: r.ID, UserID: r.UserID, APIKeyID: r.APIKeyID, ReferenceID: r.ReferenceID, Mobile: r.Mobile,
+		Operator: r.Operator, Circle: r.Circle, Amount: w.put(colAmount, r.Amount), Status: string(r.Status),
+		OperatorRef: r.OperatorRef, FailReason: r.FailReason, CreatedAt: stamp(r.CreatedAt), UpdatedAt: stamp(r.UpdatedAt),
+	}
+	return row, w.err
+}
+
+func toDomainRecharge(r *rechargeRow) (recharge.Recharge, error) {
+	var w moneyWriter
+	out := recharge.Recharge{
+		ID: r.ID, UserID: r.UserID, APIKeyID: r.APIKeyID, ReferenceID: r.ReferenceID, Mobile: r.Mobile,
+		Operator: r.Operator, Circle: r.Circle, Amount: w.get(colAmount, r.Amount), Status: recharge.Status(r.Status),
+		OperatorRef: r.OperatorRef, FailReason: r.FailReason, CreatedAt: timeFromDB(r.CreatedAt), UpdatedAt: timeFromDB(r.UpdatedAt),
+	}
+	if w.err != nil {
+		return out, fmt.Errorf("recharge %d: %w", r.ID, w.err)
+	}
+	return out, nil
+}
+
+type rechargeStore struct{ base }
+
+var _ recharge.Repository = (*rechargeStore)(nil)
+
+func (s *rechargeStore) Create(ctx context.Context, r *recharge.Recharge) error {
+	row, err := toRechargeRow(r)
+	if err != nil {
+		return fmt.Errorf("insert recharge: %w", err)
+	}
+	row.ID = 0
+	if err := s.conn(ctx).Create(&row).Error; err != nil {
+		if _, dup := duplicateOf(err); dup {
+			return recharge.ErrReferenceReused.Wrap(errs.ErrConflict.Wrap(err))
+		}
+		return fmt.Errorf("insert recharge %s: %w", r.ReferenceID, translate(err))
+	}
+	r.ID = row.ID
+	return nil
+}
+
+func (s *rechargeStore) find(ctx context.Context, q *gorm.DB) (*recharge.Recharge, error) {
+	var row rechargeRow
+	if err := q.Take(&row).Error; err != nil {
+		if errors.Is(err, gorm.ErrRecordNotFound) {
+			return nil, recharge.ErrNotFound
+		}
+		return nil, fmt.Errorf("find recharge: %w", translate(err))
+	}
+	r, err := toDomainRecharge(&row)
+	return &r, err
+}
+
+func (s *rechargeStore) ByReference(ctx context.Context, userID uint64, referenceID string) (*recharge.Recharge, error) {
+	return s.find(ctx, s.conn(ctx).Where("user_id = ? AND reference_id = ?", userID, referenceID))
+}
+
+func (s *rechargeStore) ByID(ctx context.Context, id uint64) (*recharge.Recharge, error) {
+	return s.find(ctx, s.conn(ctx).Where("id = ?", id))
+}
+
+func (s *rechargeStore) Finish(ctx context.Context, r *recharge.Recharge) (bool, error) {
+	res := s.conn(ctx).Model(&rechargeRow{}).Where("id = ? AND status = ?", r.ID, string(recharge.StatusPending)).Updates(map[string]any{
+		"status": string(r.Status), "operator_ref": r.OperatorRef, "fail_reason": r.FailReason, "updated_at": dbTime(r.UpdatedAt),
+	})
+	if res.Error != nil {
+		return false, fmt.Errorf("finish recharge %d: %w", r.ID, translate(res.Error))
+	}
+	return res.RowsAffected == 1, nil
+}
+
+func (s *rechargeStore) Pending(ctx context.Context, before time.Time, limit int) ([]recharge.Recharge, error) {
+	var rows []rechargeRow
+	err := s.conn(ctx).Where("status = ? AND created_at < ?", string(recharge.StatusPending), dbTime(before)).
+		Order("id").Limit(limit).Find(&rows).Error
+	if err != nil {
+		return nil, fmt.Errorf("list pending recharges: %w", translate(err))
+	}
+	return convertRows(rows, toDomainRecharge)
+}
+
+func (s *rechargeStore) List(ctx context.Context, f recharge.Filter) ([]recharge.Recharge, int64, error) {
+	filter := func(q *gorm.DB) *gorm.DB {
+		if f.UserID != nil {
+			q = q.Where("user_id = ?", *f.UserID)
+		}
+		if f.Status != "" {
+			q = q.Where("status = ?", string(f.Status))
+		}
+		if f.From != nil {
+			q = q.Where("created_at >= ?", dbTime(*f.From))
+		}
+		if f.To != nil {
+			q = q.Where("created_at <= ?", dbTime(*f.To))
+		}
+		return q
+	}
+	var total int64
+	if err := s.conn(ctx).Model(&rechargeRow{}).Scopes(filter).Count(&total).Error; err != nil {
+		return nil, 0, fmt.Errorf("count recharges: %w", translate(err))
+	}
+	limit, offset := paging(f.Page, f.PerPage)
+	var rows []rechargeRow
+	if err := s.conn(ctx).Scopes(filter).Order("id DESC").Limit(limit).Offset(offset).Find(&rows).Error; err != nil {
+		return nil, 0, fmt.Errorf("list recharges: %w", translate(err))
+	}
+	out, err := convertRows(rows, toDomainRecharge)
+	return out, total, err
+}
+
+type verificationRow struct {
+	ID           uint64     `gorm:"column:id;primaryKey;autoIncrement"`
+	UserID       uint64     `gorm:"column:user_id"`
+	APIKeyID     uint64     `gorm:"column:api_key_id"`
+	RequestID    string     `gorm:"column:request_id"`
+	Type         string     `gorm:"column:type"`
+	Masked       string     `gorm:"column:masked_identifier"`
+	Verified     bool       `gorm:"column:verified"`
+	NameAtSource *string    `gorm:"column:name_at_source"`
+	ReferenceID  string     `gorm:"column:reference_id"`
+	Message      *string    `gorm:"column:message"`
+	CreatedAt    *time.Time `gorm:"column:created_at;autoCreateTime:false"`
+}
+
+func (verificationRow) TableName() string { return "verifications" }
+
+type verificationStore struct{ base }
+
+var _ verification.Repository = (*verificationStore)(nil)
+
+func (s *verificationStore) Create(ctx context.Context, v *verification.Record) error {
+	r := verificationRow{
+		UserID: v.UserID, APIKeyID: v.APIKeyID, RequestID: v.RequestID, Type: string(v.Type), Masked: v.Masked,
+		Verified: v.Verified, NameAtSource: nullString(v.NameAtSource), ReferenceID: v.ReferenceID,
+		Message: nullString(v.Message), CreatedAt: stamp(v.CreatedAt),
+	}
+	if err := s.conn(ctx).Create(&r).Error; err != nil {
+		return fmt.Errorf("insert verification %s: %w", v.RequestID, translate(err))
+	}
+	v.ID = r.ID
+	return nil
+}

@@ -1,0 +1,209 @@
+package mysqlstore_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"paygate/adapters/mysqlstore"
+	"paygate/core/errs"
+	"paygate/core/payment"
+	"paygate/core/recharge"
+	"paygate/core/verification"
+	"paygate/internal/testdb"
+)
+
+func TestPaymentsStore(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
+		ctx := context.Background()
+		repo := s.Stores().Payments
+		now := time.Date(2026, 11, 21, 10, 0, 0, 123456000, time.UTC)
+		p, err := payment.New(payment.Create{Amount: "99999.99", Currency: "INR", CustomerID: "c", CallbackURL: "https://x.example/cb"}, 5, 6, dec(t, "100000"), now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := repo.Create(ctx, p); err != nil || p.ID == 0 {
+			t.Fatalf("Create: %v", err)
+		}
+		got, err := repo.ByPublicID(ctx, p.PublicID)
+		if err != nil || got.ID != p.ID || !got.ExpiresAt.Equal(now.Add(payment.Lifetime)) || got.Status != payment.StatusCreated || got.CompletedAt != nil {
+			t.Fatalf("ByPublicID: %+v %v", got, err)
+		}
+		mustEqualDec(t, "amount", got.Amount, "99999.99")
+		if _, err := repo.ByPublicID(ctx, "pay_nope"); !errors.Is(err, payment.ErrNotFound) {
+			t.Fatalf("unknown: %v", err)
+		}
+
+		// Two writers move it from the state they read: only one wins.
+		a, b := *got, *got
+		if err := a.Move(payment.StatusSuccess, now.Add(time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Move(payment.StatusFailed, now.Add(time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		okA, errA := repo.Transition(ctx, &a, payment.StatusCreated)
+		okB, errB := repo.Transition(ctx, &b, payment.StatusCreated)
+		if errA != nil || errB != nil || !okA || okB {
+			t.Fatalf("transitions %v %v / %v %v", okA, errA, okB, errB)
+		}
+		got, _ = repo.ByID(ctx, p.ID)
+		if got.Status != payment.StatusSuccess || got.CompletedAt == nil {
+			t.Fatalf("after: %+v", got)
+		}
+
+		// Expirable: open payments whose lifetime ended.
+		q, _ := payment.New(payment.Create{Amount: "1", Currency: "INR", CustomerID: "c", CallbackURL: "https://x.example/cb"}, 5, 6, dec(t, "100000"), now)
+		if err := repo.Create(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+		list, err := repo.Expirable(ctx, now.Add(payment.Lifetime), 10)
+		if err != nil || len(list) != 1 || list[0].ID != q.ID {
+			t.Fatalf("Expirable: %+v %v", list, err)
+		}
+		if list, _ := repo.Expirable(ctx, now.Add(time.Minute), 10); len(list) != 0 {
+			t.Fatalf("expirable too early: %+v", list)
+		}
+		uid := uint64(5)
+		rows, total, err := repo.List(ctx, payment.Filter{UserID: &uid, Status: payment.StatusCreated})
+		if err != nil || total != 1 || rows[0].ID != q.ID {
+			t.Fatalf("List: %+v %d %v", rows, total, err)
+		}
+	})
+}
+
+func TestIdempotencyKeysStore(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
+		ctx := context.Background()
+		repo := s.Stores().Idempotency
+		now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+		k := &payment.IdempotencyKey{UserID: 1, Key: "order-1", RequestHash: "h1", PaymentID: 10, ExpiresAt: now.Add(payment.IdempotencyTTL), CreatedAt: now}
+		if err := repo.Claim(ctx, k, now); err != nil {
+			t.Fatal(err)
+		}
+		// Keys are per user and case-sensitive.
+		for _, other := range []*payment.IdempotencyKey{
+			{UserID: 2, Key: "order-1", RequestHash: "h", PaymentID: 11, ExpiresAt: now.Add(time.Hour)},
+			{UserID: 1, Key: "ORDER-1", RequestHash: "h", PaymentID: 12, ExpiresAt: now.Add(time.Hour)},
+		} {
+			if err := repo.Claim(ctx, other, now); err != nil {
+				t.Fatalf("claim %+v: %v", other, err)
+			}
+		}
+		// A live key cannot be claimed twice, even at once.
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		conflicts := 0
+		for range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				err := repo.Claim(ctx, &payment.IdempotencyKey{UserID: 1, Key: "order-1", RequestHash: "h2", PaymentID: 13, ExpiresAt: now.Add(time.Hour)}, now)
+				mu.Lock()
+				defer mu.Unlock()
+				if errs.KindOf(err) == errs.Conflict {
+					conflicts++
+				} else {
+					t.Errorf("claim of a live key: %v", err)
+				}
+			}()
+		}
+		wg.Wait()
+		if conflicts != 4 {
+			t.Fatalf("%d conflicts", conflicts)
+		}
+		got, err := repo.Find(ctx, 1, "order-1", now)
+		if err != nil || got.PaymentID != 10 || got.RequestHash != "h1" {
+			t.Fatalf("Find: %+v %v", got, err)
+		}
+		// After 24 h the key is gone and can be claimed again.
+		later := now.Add(payment.IdempotencyTTL)
+		if _, err := repo.Find(ctx, 1, "order-1", later); errs.KindOf(err) != errs.NotFound {
+			t.Fatalf("expired Find: %v", err)
+		}
+		if err := repo.Claim(ctx, &payment.IdempotencyKey{UserID: 1, Key: "order-1", RequestHash: "h3", PaymentID: 14, ExpiresAt: later.Add(time.Hour)}, later); err != nil {
+			t.Fatalf("reclaim: %v", err)
+		}
+		if got, _ := repo.Find(ctx, 1, "order-1", later); got == nil || got.PaymentID != 14 {
+			t.Fatalf("reclaimed: %+v", got)
+		}
+	})
+}
+
+func TestRechargesStore(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
+		ctx := context.Background()
+		repo := s.Stores().Recharges
+		now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+		r, err := recharge.New(recharge.Request{Mobile: "9876543210", Operator: "jio", Circle: "delhi", Amount: "249.50", ReferenceID: "r-1"}, 5, 6, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := repo.Create(ctx, r); err != nil || r.ID == 0 {
+			t.Fatalf("Create: %v", err)
+		}
+		dup := *r
+		dup.ID = 0
+		if err := repo.Create(ctx, &dup); !errors.Is(err, recharge.ErrReferenceReused) || errs.KindOf(err) != errs.Conflict {
+			t.Fatalf("duplicate reference: %v", err)
+		}
+		other := *r
+		other.ID, other.UserID = 0, 7 // another user may use the same reference
+		if err := repo.Create(ctx, &other); err != nil {
+			t.Fatalf("other user's reference: %v", err)
+		}
+		got, err := repo.ByReference(ctx, 5, "r-1")
+		if err != nil || got.ID != r.ID || got.Status != recharge.StatusPending {
+			t.Fatalf("ByReference: %+v %v", got, err)
+		}
+		mustEqualDec(t, "amount", got.Amount, "249.50")
+		if _, err := repo.ByReference(ctx, 5, "R-1"); !errors.Is(err, recharge.ErrNotFound) {
+			t.Fatalf("references are case-sensitive: %v", err)
+		}
+		if list, _ := repo.Pending(ctx, now.Add(time.Second), 10); len(list) != 2 {
+			t.Fatalf("Pending: %+v", list)
+		}
+		// Finish only from pending: the second finisher loses.
+		reason := "Operator declined"
+		f1 := *got
+		f1.Status, f1.FailReason = recharge.StatusFailed, &reason
+		ok1, err1 := repo.Finish(ctx, &f1)
+		f2 := *got
+		f2.Status = recharge.StatusSuccess
+		ok2, err2 := repo.Finish(ctx, &f2)
+		if err1 != nil || err2 != nil || !ok1 || ok2 {
+			t.Fatalf("Finish %v %v / %v %v", ok1, err1, ok2, err2)
+		}
+		got, _ = repo.ByID(ctx, r.ID)
+		if got.Status != recharge.StatusFailed || got.FailReason == nil || *got.FailReason != reason {
+			t.Fatalf("after Finish: %+v", got)
+		}
+		uid := uint64(5)
+		if rows, total, err := repo.List(ctx, recharge.Filter{UserID: &uid, Status: recharge.StatusFailed}); err != nil || total != 1 || rows[0].ID != r.ID {
+			t.Fatalf("List: %+v %d %v", rows, total, err)
+		}
+	})
+}
+
+func TestVerificationsStore(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
+		rec := &verification.Record{UserID: 1, APIKeyID: 2, RequestID: "req_1", Type: verification.PAN, Masked: "ABXXXXXX4F",
+			Verified: false, ReferenceID: "VRF1", Message: "PAN does not exist"}
+		if err := s.Stores().Verifications.Create(context.Background(), rec); err != nil || rec.ID == 0 {
+			t.Fatalf("Create: %v", err)
+		}
+		var name *string
+		var masked string
+		s.DB().Raw("SELECT name_at_source FROM verifications WHERE id = ?", rec.ID).Scan(&name)
+		s.DB().Raw("SELECT masked_identifier FROM verifications WHERE id = ?", rec.ID).Scan(&masked)
+		if name != nil || masked != "ABXXXXXX4F" {
+			t.Fatalf("stored %v %q", name, masked)
+		}
+	})
+}

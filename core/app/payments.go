@@ -1,0 +1,270 @@
+package app
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"paygate/core/apikey"
+	"paygate/core/errs"
+	"paygate/core/hitlog"
+	"paygate/core/payment"
+	"paygate/core/user"
+)
+
+// MaxPaymentAmount bounds one payment: the common UPI per-transaction limit.
+var MaxPaymentAmount = decimal.NewFromInt(100000)
+
+// PaymentInput is one POST /api/v1/payment/create.
+type PaymentInput struct {
+	RequestID, Key, IP string
+	IdempotencyKey     string // the header; empty when not sent
+	Create             payment.Create
+	BodyErrors         BodyErrors
+}
+
+// PaymentCreated is the payment made (or found again by its Idempotency-Key).
+type PaymentCreated struct {
+	GatewayCharge
+	Payment payment.Payment
+	URL     string // the hosted checkout page
+}
+
+// CreatePayment creates a payment billed through the payment-create service.
+// With an Idempotency-Key, the key is claimed in the transaction that
+// creates the payment (a unique (user, key) index): the same key and request
+// answer the first payment, also under concurrent duplicates; the same key
+// with another request is 409. Keys are kept 24 hours.
+func (a *App) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentCreated, error) {
+	now := a.now()
+	p, invalid := payment.New(in.Create, 0, 0, MaxPaymentAmount, now)
+	invalid = withBodyErrors(invalid, in.BodyErrors)
+	if in.IdempotencyKey != "" && !payment.ValidIdempotencyKey(in.IdempotencyKey) {
+		fe := map[string][]string{}
+		if e, ok := errs.As(invalid); ok {
+			for k, v := range e.Fields {
+				fe[k] = v
+			}
+		}
+		fe["Idempotency-Key"] = payment.ErrIdempotencyKeyInvalid.Fields["Idempotency-Key"]
+		invalid = errs.Validation(fe)
+	}
+	hash := ""
+	if p != nil {
+		h := sha256.Sum256([]byte(strings.Join([]string{p.Amount.StringFixed(2), p.Currency, p.CustomerID, p.CallbackURL}, "\x00")))
+		hash = hex.EncodeToString(h[:])
+	}
+	out := &PaymentCreated{}
+	payload := map[string]any{"amount": in.Create.Amount, "currency": in.Create.Currency,
+		"customer_id": in.Create.CustomerID, "callback_url": in.Create.CallbackURL}
+	if in.IdempotencyKey != "" {
+		payload["idempotency_key"] = in.IdempotencyKey
+	}
+	op := gatewayOp{
+		slug: SlugPaymentCreate, requestID: in.RequestID, key: in.Key, ip: in.IP, payload: payload, invalid: invalid,
+		reserve: func(ctx context.Context, s Stores, u *user.User, hit *hitlog.Hit) error {
+			p.UserID, p.APIKeyID = u.ID, hit.APIKeyID
+			if err := s.Payments.Create(ctx, p); err != nil {
+				return err
+			}
+			if in.IdempotencyKey == "" {
+				return nil
+			}
+			return s.Idempotency.Claim(ctx, &payment.IdempotencyKey{
+				UserID: u.ID, Key: in.IdempotencyKey, RequestHash: hash, PaymentID: p.ID,
+				ExpiresAt: now.UTC().Add(payment.IdempotencyTTL), CreatedAt: now.UTC(),
+			}, now.UTC())
+		},
+		perform: func(context.Context, *hitlog.Hit) (any, error) {
+			return map[string]any{"status": "success", "payment_id": p.PublicID, "payment_url": a.paymentURL(p.PublicID)}, nil
+		},
+	}
+	if in.IdempotencyKey != "" {
+		op.replay = func(ctx context.Context, _ *apikey.Key, u *user.User) (bool, error) {
+			k, err := a.st.Idempotency.Find(ctx, u.ID, in.IdempotencyKey, a.now().UTC())
+			if errs.KindOf(err) == errs.NotFound {
+				return false, nil
+			}
+			if err != nil {
+				return false, err
+			}
+			if k.RequestHash != hash {
+				return false, payment.ErrIdempotencyReused
+			}
+			first, err := a.st.Payments.ByID(ctx, k.PaymentID)
+			if err != nil {
+				return false, fmt.Errorf("payment of idempotency key: %w", err)
+			}
+			*p = *first
+			return true, nil
+		}
+	}
+	charge, err := a.meter(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	out.GatewayCharge = *charge
+	out.Payment = *p
+	out.URL = a.paymentURL(p.PublicID)
+	return out, nil
+}
+
+func (a *App) paymentURL(publicID string) string { return a.cfg.PublicBaseURL + "/" + publicID }
+
+// PaymentURL is the hosted checkout page of a payment.
+func (a *App) PaymentURL(publicID string) string { return a.paymentURL(publicID) }
+
+// PaymentStatus is GET /api/v1/payment/status: the key owner's payment
+// (another merchant's is not found).
+func (a *App) PaymentStatus(ctx context.Context, c KeyCaller, publicID string) (*payment.Payment, error) {
+	_, u, err := a.authenticateBearer(ctx, c.Key, c.IP)
+	if err != nil {
+		return nil, err
+	}
+	p, err := a.findPayment(ctx, publicID)
+	if err != nil {
+		return nil, err
+	}
+	if p.UserID != u.ID {
+		return nil, payment.ErrNotFound
+	}
+	return p, nil
+}
+
+// findPayment reads a payment, expiring it first when its lifetime is over
+// and the expiry worker has not come by yet.
+func (a *App) findPayment(ctx context.Context, publicID string) (*payment.Payment, error) {
+	if !strings.HasPrefix(publicID, "pay_") || len(publicID) > 40 {
+		return nil, payment.ErrNotFound
+	}
+	p, err := a.st.Payments.ByPublicID(ctx, publicID)
+	if err != nil {
+		if errs.KindOf(err) == errs.NotFound {
+			return nil, payment.ErrNotFound
+		}
+		return nil, err
+	}
+	if !p.Status.Final() && !a.now().Before(p.ExpiresAt) {
+		if _, err := a.movePayment(ctx, p, payment.StatusExpired); err != nil && !errors.Is(err, payment.ErrFinal) {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// movePayment moves p forward with a conditional update; when another
+// writer moved it first, p is reloaded and the move reported as lost
+// (false). ErrFinal when p had already ended.
+func (a *App) movePayment(ctx context.Context, p *payment.Payment, to payment.Status) (bool, error) {
+	from := p.Status
+	next := *p
+	if err := next.Move(to, a.now()); err != nil {
+		return false, err
+	}
+	ok, err := a.st.Payments.Transition(ctx, &next, from)
+	if err != nil {
+		return false, err
+	}
+	if ok {
+		*p = next
+		return true, nil
+	}
+	cur, err := a.st.Payments.ByID(ctx, p.ID)
+	if err != nil {
+		return false, err
+	}
+	*p = *cur
+	return false, nil
+}
+
+// Checkout is what the hosted checkout page shows.
+type Checkout struct {
+	Payment   payment.Payment
+	PayeeName string
+	URL       string
+}
+
+// OpenCheckout is the payer opening the checkout page: created → pending.
+// Unknown ids are ErrNotFound; ended payments are shown as they are.
+func (a *App) OpenCheckout(ctx context.Context, publicID string) (*Checkout, error) {
+	p, err := a.findPayment(ctx, publicID)
+	if err != nil {
+		return nil, err
+	}
+	if p.Status == payment.StatusCreated {
+		if _, err := a.movePayment(ctx, p, payment.StatusPending); err != nil && errs.KindOf(err) != errs.Conflict {
+			return nil, err
+		}
+	}
+	return a.checkout(ctx, p)
+}
+
+// CheckoutStatus is the page's polled status; it changes nothing but expiry.
+func (a *App) CheckoutStatus(ctx context.Context, publicID string) (*payment.Payment, error) {
+	return a.findPayment(ctx, publicID)
+}
+
+// CompleteCheckout is the sandbox payer's "Pay" (success) or "Fail": a
+// forward-only, conditional transition. A payment already ended, or ended
+// by a concurrent writer, answers ErrFinal (409).
+func (a *App) CompleteCheckout(ctx context.Context, publicID string, success bool) (*Checkout, error) {
+	p, err := a.findPayment(ctx, publicID)
+	if err != nil {
+		return nil, err
+	}
+	to := payment.StatusFailed
+	if success {
+		to = payment.StatusSuccess
+	}
+	ok, err := a.movePayment(ctx, p, to)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, payment.ErrFinal
+	}
+	return a.checkout(ctx, p)
+}
+
+func (a *App) checkout(ctx context.Context, p *payment.Payment) (*Checkout, error) {
+	u, err := a.st.Users.ByID(ctx, p.UserID)
+	if err != nil {
+		return nil, fmt.Errorf("payee of %s: %w", p.PublicID, err)
+	}
+	return &Checkout{Payment: *p, PayeeName: u.Name, URL: a.paymentURL(p.PublicID)}, nil
+}
+
+// ExpirePayments moves open payments past their lifetime to expired (the
+// expiry worker). Safe with several instances: conditional updates. It
+// returns how many this call expired.
+func (a *App) ExpirePayments(ctx context.Context, limit int) (int, error) {
+	list, err := a.st.Payments.Expirable(ctx, a.now().UTC(), limit)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for i := range list {
+		ok, err := a.movePayment(ctx, &list[i], payment.StatusExpired)
+		if err != nil && !errors.Is(err, payment.ErrFinal) {
+			return n, err
+		}
+		if ok {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// ListPayments lists payments: a user's own, an admin's all (or f.UserID's).
+func (a *App) ListPayments(ctx context.Context, actor *user.User, f payment.Filter) ([]payment.Payment, int64, error) {
+	if actor.Role != user.RoleAdmin {
+		id := actor.ID
+		f.UserID = &id
+	}
+	return a.st.Payments.List(ctx, f)
+}

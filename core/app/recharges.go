@@ -1,0 +1,216 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/shopspring/decimal"
+
+	"paygate/core/apikey"
+	"paygate/core/errs"
+	"paygate/core/hitlog"
+	"paygate/core/ledger"
+	"paygate/core/recharge"
+	"paygate/core/user"
+)
+
+// RechargeInput is one POST /api/v1/recharge/mobile.
+type RechargeInput struct {
+	RequestID, Key, IP string
+	Request            recharge.Request
+	BodyErrors         BodyErrors
+}
+
+// RechargeResult is the recharge as it stands, with what the call cost.
+type RechargeResult struct {
+	GatewayCharge
+	Recharge recharge.Recharge
+}
+
+// RechargeMobile accepts a prepaid recharge, billed through the
+// recharge-mobile service: the amount is debited (reference_type recharge)
+// in the reservation transaction together with the recharge row, so
+// concurrent recharges never overdraw. The same reference_id with the same
+// request answers the existing recharge without a second debit; with another
+// request, 409. The operator is asked outside any transaction: a failure
+// refunds the amount once; no answer leaves it pending for the checker.
+func (a *App) RechargeMobile(ctx context.Context, in RechargeInput) (*RechargeResult, error) {
+	r, invalid := recharge.New(in.Request, 0, 0, a.now())
+	invalid = withBodyErrors(invalid, in.BodyErrors)
+	payload := map[string]any{"mobile": in.Request.Mobile, "operator": in.Request.Operator, "circle": in.Request.Circle,
+		"amount": in.Request.Amount, "reference_id": in.Request.ReferenceID}
+	out := &RechargeResult{}
+	var refunded *decimal.Decimal
+	charge, err := a.meter(ctx, gatewayOp{
+		slug: SlugRechargeMobile, requestID: in.RequestID, key: in.Key, ip: in.IP, payload: payload, invalid: invalid,
+		replay: func(ctx context.Context, _ *apikey.Key, u *user.User) (bool, error) {
+			old, err := a.st.Recharges.ByReference(ctx, u.ID, r.ReferenceID)
+			if errors.Is(err, recharge.ErrNotFound) {
+				return false, nil
+			}
+			if err != nil {
+				return false, err
+			}
+			if !old.Same(r) {
+				return false, recharge.ErrReferenceReused
+			}
+			out.Recharge = *old
+			return true, nil
+		},
+		reserve: func(ctx context.Context, s Stores, u *user.User, hit *hitlog.Hit) error {
+			if u.Balance.LessThan(r.Amount) {
+				return ledger.ErrInsufficientBalance
+			}
+			r.UserID, r.APIKeyID = u.ID, hit.APIKeyID
+			if err := s.Recharges.Create(ctx, r); err != nil {
+				return err
+			}
+			id := r.ID
+			_, err := a.post(ctx, s, u, ledger.Debit, r.Amount, ledger.RefRecharge, &id,
+				fmt.Sprintf("Mobile recharge %s %s (%s)", r.Operator, r.Mobile, r.ReferenceID))
+			return err
+		},
+		perform: func(ctx context.Context, hit *hitlog.Hit) (any, error) {
+			if a.recharger != nil {
+				pctx, cancel := context.WithTimeout(ctx, a.cfg.UpstreamTimeout)
+				o, err := a.recharger.Submit(pctx, *r)
+				cancel()
+				// No answer: the operator may still do it, so the recharge
+				// stays pending and the checker asks again.
+				if err == nil && o.Status != recharge.StatusPending {
+					bal, done, ferr := a.finishRecharge(ctx, r, o)
+					if ferr != nil {
+						return nil, ferr
+					}
+					if done && r.Status == recharge.StatusFailed {
+						refunded = &bal
+					}
+				}
+			}
+			out.Recharge = *r
+			return map[string]any{"recharge_id": r.ID, "reference_id": r.ReferenceID, "status": r.Status}, nil
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	out.GatewayCharge = *charge
+	if refunded != nil {
+		out.BalanceLeft = *refunded
+	}
+	return out, nil
+}
+
+// finishRecharge writes the operator's final answer: a conditional update
+// from pending (so of several checkers only one wins) and, for a failure,
+// the refund of the amount, in one transaction under the owner's row lock.
+// It returns the balance afterwards and whether this call finished it; r is
+// updated to the stored state.
+func (a *App) finishRecharge(ctx context.Context, r *recharge.Recharge, o recharge.Outcome) (decimal.Decimal, bool, error) {
+	var balance decimal.Decimal
+	done := false
+	next := *r
+	next.Status = o.Status
+	next.UpdatedAt = a.now().UTC()
+	if o.OperatorRef != "" {
+		ref := o.OperatorRef
+		next.OperatorRef = &ref
+	}
+	if o.Status == recharge.StatusFailed {
+		reason := o.Reason
+		if reason == "" {
+			reason = "Operator declined"
+		}
+		next.FailReason = &reason
+	}
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+		u, err := s.Users.LockByID(ctx, r.UserID)
+		if err != nil {
+			return fmt.Errorf("lock user %d: %w", r.UserID, err)
+		}
+		balance = u.Balance
+		ok, err := s.Recharges.Finish(ctx, &next)
+		if err != nil || !ok {
+			return err
+		}
+		done = true
+		if next.Status == recharge.StatusFailed {
+			id := r.ID
+			if _, err := a.post(ctx, s, u, ledger.Refund, r.Amount, ledger.RefRecharge, &id,
+				fmt.Sprintf("Refund of failed recharge %s", r.ReferenceID)); err != nil {
+				return err
+			}
+			if err := s.Users.SaveBalance(ctx, u); err != nil {
+				return fmt.Errorf("save balance: %w", err)
+			}
+			balance = u.Balance
+		}
+		return nil
+	})
+	if err != nil {
+		return decimal.Zero, false, fmt.Errorf("finish recharge %d: %w", r.ID, err)
+	}
+	if done {
+		*r = next
+	} else if cur, err := a.st.Recharges.ByID(ctx, r.ID); err == nil {
+		*r = *cur
+	}
+	return balance, done, nil
+}
+
+// CheckRecharges asks the operator about pending recharges and writes the
+// final answers (the recharge worker). Safe with several instances: each
+// answer is written by a conditional update. It returns how many finished.
+func (a *App) CheckRecharges(ctx context.Context, limit int) (int, error) {
+	if a.recharger == nil {
+		return 0, nil
+	}
+	pending, err := a.st.Recharges.Pending(ctx, a.now().UTC(), limit)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for i := range pending {
+		r := &pending[i]
+		pctx, cancel := context.WithTimeout(ctx, a.cfg.UpstreamTimeout)
+		o, err := a.recharger.Check(pctx, *r)
+		cancel()
+		if err != nil || o.Status == recharge.StatusPending {
+			continue // asked again on the next round
+		}
+		_, done, err := a.finishRecharge(ctx, r, o)
+		if err != nil {
+			return n, err
+		}
+		if done {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// RechargeStatus is the key owner's recharge with that reference_id.
+func (a *App) RechargeStatus(ctx context.Context, c KeyCaller, referenceID string) (*recharge.Recharge, error) {
+	_, u, err := a.authenticateBearer(ctx, c.Key, c.IP)
+	if err != nil {
+		return nil, err
+	}
+	r, err := a.st.Recharges.ByReference(ctx, u.ID, referenceID)
+	if err != nil {
+		if errs.KindOf(err) == errs.NotFound {
+			return nil, recharge.ErrNotFound
+		}
+		return nil, err
+	}
+	return r, nil
+}
+
+// ListRecharges lists recharges: a user's own, an admin's all (or f.UserID's).
+func (a *App) ListRecharges(ctx context.Context, actor *user.User, f recharge.Filter) ([]recharge.Recharge, int64, error) {
+	if actor.Role != user.RoleAdmin {
+		id := actor.ID
+		f.UserID = &id
+	}
+	return a.st.Recharges.List(ctx, f)
+}
