@@ -185,7 +185,11 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 	handler := httpapi.NewServer(httpapi.Deps{
 		App: a, Log: log, Ready: store.Ping, TrustedProxies: cfg.TrustedProxies, Assets: assets,
 	})
-	srv := &http.Server{Addr: cfg.HTTPAddr, Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	// ReadTimeout bounds a whole request, body included: a 6 MB upload at a
+	// slow mobile link's 64 kB/s fits; a client trickling bytes to hold a
+	// connection (and a spooled temp file) does not.
+	srv := &http.Server{Addr: cfg.HTTPAddr, Handler: handler, ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout: 2 * time.Minute, IdleTimeout: 2 * time.Minute}
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)

@@ -57,6 +57,14 @@ func (a *App) CreateTopUp(ctx context.Context, actor *user.User, in NewTopUp) (*
 	if err := fe.Err(); err != nil {
 		return nil, err
 	}
+	// A soft cap (concurrent requests may pass it together): it bounds
+	// storage per account, it guards no money.
+	uid := actor.ID
+	if _, pending, err := a.st.TopUps.List(ctx, topup.Filter{UserID: &uid, Status: topup.StatusPending, PerPage: 1}); err != nil {
+		return nil, fmt.Errorf("count pending balance requests: %w", err)
+	} else if pending >= topup.MaxPending {
+		return nil, topup.ErrTooManyPending
+	}
 	if body != nil {
 		if a.files == nil {
 			return nil, errors.New("save screenshot: no file storage configured")

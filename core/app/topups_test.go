@@ -27,17 +27,18 @@ import (
 
 // topUpFixture is the world of balance requests made of mocks.
 type topUpFixture struct {
-	tx     *appmocks.MockTransactor
-	files  *appmocks.MockFiles
-	users  *usermocks.MockRepository
-	ledger *ledgermocks.MockRepository
-	topups *topupmocks.MockRepository
-	audit  *auditmocks.MockRepository
-	logged []*audit.Entry // audit entries written
-	app    *app.App
-	now    time.Time
-	admin  *user.User
-	owner  *user.User
+	tx        *appmocks.MockTransactor
+	files     *appmocks.MockFiles
+	users     *usermocks.MockRepository
+	ledger    *ledgermocks.MockRepository
+	topups    *topupmocks.MockRepository
+	audit     *auditmocks.MockRepository
+	logged    []*audit.Entry // audit entries written
+	app       *app.App
+	now       time.Time
+	admin     *user.User
+	owner     *user.User
+	undecided int64 // the owner's pending requests, as the store counts them
 }
 
 func newTopUpFixture(t *testing.T) *topUpFixture {
@@ -55,6 +56,9 @@ func newTopUpFixture(t *testing.T) *topUpFixture {
 	}).Maybe()
 	f.app = app.New(app.Deps{Tx: f.tx, Stores: stores, Files: f.files, Now: func() time.Time { return f.now },
 		Config: app.Config{MaxTopUp: dec("50000.00")}})
+	f.topups.EXPECT().List(mock.Anything, mock.MatchedBy(func(fl topup.Filter) bool {
+		return fl.Status == topup.StatusPending && fl.UserID != nil && fl.PerPage == 1
+	})).RunAndReturn(func(context.Context, topup.Filter) ([]topup.Request, int64, error) { return nil, f.undecided, nil }).Maybe()
 	f.tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
 		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) }).Maybe()
 	return f
@@ -352,5 +356,18 @@ func TestListTopUpsScopesNonAdmins(t *testing.T) {
 	f.topups.EXPECT().List(mock.Anything, mock.MatchedBy(func(fl topup.Filter) bool { return fl.UserID == nil })).Return(nil, 0, nil).Once()
 	if _, _, err := f.app.ListTopUps(ctx, f.admin, topup.Filter{}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestCreateTopUpCapsPendingRequests(t *testing.T) {
+	f := newTopUpFixture(t)
+	f.undecided = topup.MaxPending
+	// No file saved, no row inserted: the mocks fail on any such call.
+	_, err := f.app.CreateTopUp(context.Background(), f.owner, app.NewTopUp{
+		Input:      topup.Input{Amount: "100.00", UTRNumber: "412345678901"},
+		Screenshot: &app.Upload{Body: strings.NewReader(pngHead + "rest of the image"), Size: int64(len(pngHead) + 17)},
+	})
+	if !errors.Is(err, topup.ErrTooManyPending) {
+		t.Fatalf("err = %v, want the pending cap", err)
 	}
 }

@@ -5,6 +5,7 @@ package topup
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"strings"
 	"time"
@@ -60,10 +61,16 @@ type Request struct {
 	UpdatedAt     time.Time
 }
 
+// MaxPending is how many undecided requests one user may have: each may
+// carry a 5 MB file, so the cap bounds what one account can store.
+const MaxPending = 10
+
 var (
-	ErrNotFound           = errs.E(errs.NotFound, "balance_request_not_found", "Balance request not found")
-	ErrAlreadyDecided     = errs.E(errs.Conflict, "already_decided", "Balance request already decided")
-	ErrUTRTaken           = errs.E(errs.Conflict, "utr_taken", "This UTR number has already been submitted")
+	ErrNotFound       = errs.E(errs.NotFound, "balance_request_not_found", "Balance request not found")
+	ErrAlreadyDecided = errs.E(errs.Conflict, "already_decided", "Balance request already decided")
+	ErrUTRTaken       = errs.E(errs.Conflict, "utr_taken", "This UTR number has already been submitted")
+	ErrTooManyPending = errs.E(errs.Conflict, "too_many_pending_requests",
+		fmt.Sprintf("You already have %d balance requests waiting for a decision", MaxPending))
 	ErrScreenshotNotFound = errs.E(errs.NotFound, "screenshot_not_found", "This balance request has no screenshot")
 )
 
