@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 
 	"paygate/core/errs"
@@ -171,4 +172,24 @@ func (s *settingStore) GetOrCreate(ctx context.Context, key, value string) (stri
 		return "", fmt.Errorf("read setting %s: %w", key, translate(err))
 	}
 	return r.Value, nil
+}
+
+// Prune deletes the user's expired tokens and those beyond the newest keep.
+func (s *sessionStore) Prune(ctx context.Context, userID uint64, now time.Time, keep int) error {
+	db := s.conn(ctx)
+	mine := db.Where("tokenable_type = ? AND tokenable_id = ?", tokenableUser, userID)
+	if err := mine.Session(&gorm.Session{}).Where("expires_at < ?", dbTime(now)).Delete(&tokenRow{}).Error; err != nil {
+		return fmt.Errorf("prune expired sessions of user %d: %w", userID, translate(err))
+	}
+	var ids []uint64
+	if err := mine.Session(&gorm.Session{}).Model(&tokenRow{}).Order("id DESC").Offset(keep).Limit(1000).Pluck("id", &ids).Error; err != nil {
+		return fmt.Errorf("find old sessions of user %d: %w", userID, translate(err))
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	if err := db.Where("id IN ?", ids).Delete(&tokenRow{}).Error; err != nil {
+		return fmt.Errorf("prune old sessions of user %d: %w", userID, translate(err))
+	}
+	return nil
 }

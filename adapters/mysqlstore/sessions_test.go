@@ -199,3 +199,47 @@ func TestOpenMySQLOverSocket(t *testing.T) {
 		t.Fatalf("Dialect = %s", s.Dialect())
 	}
 }
+
+func TestSessionsPrune(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
+		ctx := context.Background()
+		sessions := s.Stores().Sessions
+		u, other := newUser(t, s), newUser(t, s)
+		now := time.Now()
+		var ids []uint64
+		for i := 0; i < 6; i++ {
+			expires := now.Add(time.Hour)
+			if i == 1 {
+				expires = now.Add(-time.Minute) // expired
+			}
+			tok := &session.Token{UserID: u.ID, Name: "c", TokenHash: session.Hash(fmt.Sprintf("prune-%d-%d", u.ID, i)), ExpiresAt: expires}
+			if err := sessions.Create(ctx, tok); err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, tok.ID)
+		}
+		keep := &session.Token{UserID: other.ID, Name: "c", TokenHash: session.Hash(fmt.Sprintf("prune-other-%d", other.ID)), ExpiresAt: now.Add(-time.Minute)}
+		if err := sessions.Create(ctx, keep); err != nil {
+			t.Fatal(err)
+		}
+		if err := sessions.Prune(ctx, u.ID, now, 3); err != nil {
+			t.Fatalf("Prune: %v", err)
+		}
+		left, err := sessions.ListByUser(ctx, u.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []uint64
+		for _, l := range left {
+			got = append(got, l.ID)
+		}
+		// The expired one goes, then all but the newest 3 of the rest.
+		if want := []uint64{ids[5], ids[4], ids[3]}; fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("left %v, want %v", got, want)
+		}
+		if others, _ := sessions.ListByUser(ctx, other.ID); len(others) != 1 {
+			t.Fatalf("another user's sessions were pruned: %d left", len(others))
+		}
+	})
+}

@@ -51,6 +51,9 @@ func (a *App) openSession(ctx context.Context, s Stores, u *user.User, client st
 	if err := s.Sessions.Create(ctx, t); err != nil {
 		return nil, fmt.Errorf("store refresh token: %w", err)
 	}
+	if err := s.Sessions.Prune(ctx, u.ID, now, session.MaxPerUser); err != nil {
+		a.log.Warn("prune sessions", "user_id", u.ID, "err", err) // the sign-in itself stands
+	}
 	access, ttl, err := a.tokens.Issue(u.ID, t.ID, u.Role, now)
 	if err != nil {
 		return nil, fmt.Errorf("issue access token: %w", err)

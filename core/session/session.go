@@ -53,7 +53,14 @@ type Repository interface {
 	// DeleteOthers removes every token of the user except keepID.
 	DeleteOthers(ctx context.Context, userID, keepID uint64) error
 	ListByUser(ctx context.Context, userID uint64) ([]Token, error)
+	// Prune removes the user's tokens expired before now, and all but the
+	// newest keep of the rest.
+	Prune(ctx context.Context, userID uint64, now time.Time, keep int) error
 }
+
+// MaxPerUser is how many sessions one user keeps: signing in once more ends
+// the oldest, so scripted logins cannot pile up rows.
+const MaxPerUser = 50
 
 // Settings is a small key-value store for values generated once (the JWT key).
 type Settings interface {

@@ -399,6 +399,55 @@ func (_c *MockRepository_ListByUser_Call) RunAndReturn(run func(context.Context,
 	return _c
 }
 
+// Prune provides a mock function with given fields: ctx, userID, now, keep
+func (_m *MockRepository) Prune(ctx context.Context, userID uint64, now time.Time, keep int) error {
+	ret := _m.Called(ctx, userID, now, keep)
+
+	if len(ret) == 0 {
+		panic("no return value specified for Prune")
+	}
+
+	var r0 error
+	if rf, ok := ret.Get(0).(func(context.Context, uint64, time.Time, int) error); ok {
+		r0 = rf(ctx, userID, now, keep)
+	} else {
+		r0 = ret.Error(0)
+	}
+
+	return r0
+}
+
+// MockRepository_Prune_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'Prune'
+type MockRepository_Prune_Call struct {
+	*mock.Call
+}
+
+// Prune is a helper method to define mock.On call
+//   - ctx context.Context
+//   - userID uint64
+//   - now time.Time
+//   - keep int
+func (_e *MockRepository_Expecter) Prune(ctx interface{}, userID interface{}, now interface{}, keep interface{}) *MockRepository_Prune_Call {
+	return &MockRepository_Prune_Call{Call: _e.mock.On("Prune", ctx, userID, now, keep)}
+}
+
+func (_c *MockRepository_Prune_Call) Run(run func(ctx context.Context, userID uint64, now time.Time, keep int)) *MockRepository_Prune_Call {
+	_c.Call.Run(func(args mock.Arguments) {
+		run(args[0].(context.Context), args[1].(uint64), args[2].(time.Time), args[3].(int))
+	})
+	return _c
+}
+
+func (_c *MockRepository_Prune_Call) Return(_a0 error) *MockRepository_Prune_Call {
+	_c.Call.Return(_a0)
+	return _c
+}
+
+func (_c *MockRepository_Prune_Call) RunAndReturn(run func(context.Context, uint64, time.Time, int) error) *MockRepository_Prune_Call {
+	_c.Call.Return(run)
+	return _c
+}
+
 // Rotate provides a mock function with given fields: ctx, id, oldHash, newHash, now, expiresAt
 func (_m *MockRepository) Rotate(ctx context.Context, id uint64, oldHash string, newHash string, now time.Time, expiresAt time.Time) (bool, error) {
 	ret := _m.Called(ctx, id, oldHash, newHash, now, expiresAt)
