@@ -31,15 +31,26 @@ type SMTPConfig struct {
 	// certificate against the system roots for Host.
 	TLS     *tls.Config
 	Timeout time.Duration // per message; 0 means 30 s
+	// Plaintext allows a server without STARTTLS (SMTP_URL ?tls=none). Off,
+	// only a loopback server may go without: the mail carries reset links.
+	Plaintext bool
 }
 
-// ParseSMTPURL reads smtp://user:pass@host:port (port 587 when omitted).
+// ParseSMTPURL reads smtp://user:pass@host:port (port 587 when omitted),
+// optionally with ?tls=none to allow a server that offers no STARTTLS.
 func ParseSMTPURL(raw string) (SMTPConfig, error) {
 	u, err := url.Parse(raw)
 	if err != nil || u.Scheme != "smtp" || u.Hostname() == "" || u.Path != "" && u.Path != "/" {
 		return SMTPConfig{}, errors.New("SMTP_URL must look like smtp://user:pass@host:port")
 	}
 	c := SMTPConfig{Host: u.Hostname(), Port: u.Port()}
+	switch q := u.Query(); {
+	case len(q) == 0:
+	case len(q) == 1 && q.Get("tls") == "none":
+		c.Plaintext = true
+	default:
+		return SMTPConfig{}, errors.New("SMTP_URL takes one option, ?tls=none (allow a server without STARTTLS)")
+	}
 	if c.Port == "" {
 		c.Port = "587"
 	}
@@ -93,7 +104,9 @@ func (s *SMTP) Send(ctx context.Context, m app.Message) error {
 	if err := c.Hello("localhost"); err != nil {
 		return fmt.Errorf("smtp hello: %w", err)
 	}
-	if ok, _ := c.Extension("STARTTLS"); ok {
+	if ok, _ := c.Extension("STARTTLS"); !ok && !PlaintextAllowed(s.cfg.Host, s.cfg.Plaintext) {
+		return fmt.Errorf("smtp server %s offers no STARTTLS: refusing to send links in clear (SMTP_URL ?tls=none allows it)", addr)
+	} else if ok {
 		tc := s.cfg.TLS
 		if tc == nil {
 			tc = &tls.Config{ServerName: s.cfg.Host, MinVersion: tls.VersionTLS12}
@@ -124,6 +137,16 @@ func (s *SMTP) Send(ctx context.Context, m app.Message) error {
 		return fmt.Errorf("smtp end of data: %w", err)
 	}
 	return c.Quit()
+}
+
+// PlaintextAllowed reports whether mail may go to host without STARTTLS:
+// to a loopback relay, or when the operator opted in (?tls=none).
+func PlaintextAllowed(host string, optIn bool) bool {
+	if optIn || host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // compose writes the headers and the quoted-printable UTF-8 text body.

@@ -269,7 +269,11 @@ func TestParseSMTPURL(t *testing.T) {
 	if err != nil || c.Host != "mail.example.com" || c.Port != "587" || c.Username != "user@x" || c.Password != "p:ss" {
 		t.Fatalf("%+v %v", c, err)
 	}
-	for _, bad := range []string{"", "mail.example.com:25", "smtps://h:465", "http://h", "smtp://", "smtp://h:25/path"} {
+	if c, err := mail.ParseSMTPURL("smtp://relay.internal:25?tls=none"); err != nil || !c.Plaintext {
+		t.Fatalf("?tls=none: %+v %v", c, err)
+	}
+	for _, bad := range []string{"", "mail.example.com:25", "smtps://h:465", "http://h", "smtp://", "smtp://h:25/path",
+		"smtp://h:25?tls=off", "smtp://h:25?x=1"} {
 		if _, err := mail.ParseSMTPURL(bad); err == nil {
 			t.Errorf("ParseSMTPURL(%q) accepted", bad)
 		}
@@ -310,4 +314,19 @@ func selfSigned(t *testing.T) (tls.Certificate, *x509.CertPool) {
 	pool := x509.NewCertPool()
 	pool.AddCert(leaf)
 	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key, Leaf: leaf}, pool
+}
+
+func TestPlaintextOnlyToLoopbackOrByChoice(t *testing.T) {
+	for _, tc := range []struct {
+		host  string
+		optIn bool
+		want  bool
+	}{
+		{"127.0.0.1", false, true}, {"::1", false, true}, {"localhost", false, true},
+		{"mail.example.com", false, false}, {"203.0.113.5", false, false}, {"mail.example.com", true, true},
+	} {
+		if got := mail.PlaintextAllowed(tc.host, tc.optIn); got != tc.want {
+			t.Errorf("PlaintextAllowed(%q, %v) = %v", tc.host, tc.optIn, got)
+		}
+	}
 }
