@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -97,5 +98,43 @@ func TestAuditLogRecordsAdminActions(t *testing.T) {
 		other := e.newCustomer("reseller", "starter", "0.00")
 		e.must(e.do("GET", "/api/v1/panel/audit-logs", other.token, nil), 403)
 		e.must(e.do("GET", "/api/v1/panel/audit-logs", "", nil), 401)
+	})
+}
+
+// Two admins editing different fields of one service at once: both edits
+// survive (each patch reads the row under a lock in its transaction), and
+// each audit entry's "before" is the state the previous one left.
+func TestConcurrentServiceEditsLoseNothing(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		svc := e.newService("edited", "0.1000")
+		other := e.newCustomer("admin", "enterprise", "0.00").token
+		path := fmt.Sprintf("/api/v1/panel/services/%d", svc)
+		for round := 0; round < 6; round++ {
+			desc, cat := fmt.Sprintf("description %d", round), fmt.Sprintf("category-%d", round)
+			var wg sync.WaitGroup
+			wg.Add(2)
+			go func() { defer wg.Done(); e.must(e.do("PATCH", path, e.admin, map[string]any{"description": desc}), 200) }()
+			go func() { defer wg.Done(); e.must(e.do("PATCH", path, other, map[string]any{"category": cat}), 200) }()
+			wg.Wait()
+			got := e.must(e.do("GET", path, e.admin, nil), 200)
+			if got.str("description") != desc || got.str("category") != cat {
+				t.Fatalf("round %d: description %q, category %q: an edit was lost", round, got.str("description"), got.str("category"))
+			}
+		}
+		list := e.must(e.do("GET", fmt.Sprintf("/api/v1/panel/audit-logs?action=service.update&target_id=%d&per_page=100", svc), e.admin, nil), 200)
+		var page struct {
+			Data []struct {
+				Before, After map[string]any
+			} `json:"data"`
+		}
+		if err := json.Unmarshal([]byte(list.raw), &page); err != nil || len(page.Data) != 12 {
+			t.Fatalf("%d service.update entries (%v), want 12", len(page.Data), err)
+		}
+		for i := 0; i+1 < len(page.Data); i++ { // newest first
+			newer, older := page.Data[i], page.Data[i+1]
+			if fmt.Sprint(newer.Before) != fmt.Sprint(older.After) {
+				t.Fatalf("entry %d's before %v is not the state entry %d left: %v", i, newer.Before, i+1, older.After)
+			}
+		}
 	})
 }

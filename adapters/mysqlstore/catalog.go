@@ -198,8 +198,12 @@ func (s *catalogStore) Create(ctx context.Context, svc *catalog.Service) error {
 }
 
 func (s *catalogStore) find(ctx context.Context, column string, value any) (*catalog.Service, error) {
+	return s.findOn(s.conn(ctx), column, value)
+}
+
+func (s *catalogStore) findOn(q *gorm.DB, column string, value any) (*catalog.Service, error) {
 	var r serviceRow
-	if err := s.conn(ctx).Where(column+" = ?", value).Take(&r).Error; err != nil {
+	if err := q.Where(column+" = ?", value).Take(&r).Error; err != nil {
 		return nil, errNotFoundOr(err, catalog.ErrServiceNotFound)
 	}
 	return toDomainService(&r)
@@ -207,6 +211,10 @@ func (s *catalogStore) find(ctx context.Context, column string, value any) (*cat
 
 func (s *catalogStore) ByID(ctx context.Context, id uint64) (*catalog.Service, error) {
 	return s.find(ctx, "id", id)
+}
+
+func (s *catalogStore) LockByID(ctx context.Context, id uint64) (*catalog.Service, error) {
+	return s.findOn(s.locking(s.conn(ctx)), "id", id)
 }
 
 func (s *catalogStore) BySlug(ctx context.Context, slug string) (*catalog.Service, error) {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"gorm.io/gorm"
+
 	"paygate/core/catalog"
 	"paygate/core/pricing"
 )
@@ -93,8 +95,16 @@ func (s *pricingStore) Create(ctx context.Context, p *pricing.Price) error {
 }
 
 func (s *pricingStore) ByID(ctx context.Context, id uint64) (*pricing.Price, error) {
+	return s.byID(s.conn(ctx), id)
+}
+
+func (s *pricingStore) LockByID(ctx context.Context, id uint64) (*pricing.Price, error) {
+	return s.byID(s.locking(s.conn(ctx)), id)
+}
+
+func (s *pricingStore) byID(q *gorm.DB, id uint64) (*pricing.Price, error) {
 	var r priceRow
-	if err := s.conn(ctx).Where("id = ?", id).Take(&r).Error; err != nil {
+	if err := q.Where("id = ?", id).Take(&r).Error; err != nil {
 		return nil, errNotFoundOr(err, pricing.ErrNotFound)
 	}
 	return toDomainPrice(&r)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/pressly/goose/v3"
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 	gormlogger "gorm.io/gorm/logger"
 
 	"paygate/core/app"
@@ -225,3 +226,13 @@ type base struct {
 }
 
 func (b base) conn(ctx context.Context) *gorm.DB { return b.db.WithContext(ctx) }
+
+// locking makes q's read lock its rows until the transaction ends (SELECT
+// … FOR UPDATE). SQLite needs no row lock: its transactions begin
+// IMMEDIATE and hold the database's write lock.
+func (b base) locking(q *gorm.DB) *gorm.DB {
+	if b.mysql {
+		return q.Clauses(clause.Locking{Strength: clause.LockingStrengthUpdate})
+	}
+	return q
+}

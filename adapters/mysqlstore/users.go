@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"gorm.io/gorm"
-	"gorm.io/gorm/clause"
 
 	"paygate/core/user"
 )
@@ -140,10 +139,8 @@ func (s *userStore) Create(ctx context.Context, u *user.User) error {
 
 func (s *userStore) find(ctx context.Context, lock bool, where string, arg any) (*user.User, error) {
 	q := s.conn(ctx)
-	if lock && s.mysql {
-		// SQLite needs no row lock: the transaction began IMMEDIATE and
-		// already holds the database's write lock.
-		q = q.Clauses(clause.Locking{Strength: clause.LockingStrengthUpdate})
+	if lock {
+		q = s.locking(q)
 	}
 	var r userRow
 	if err := q.Where(where, arg).Take(&r).Error; err != nil {

@@ -76,49 +76,54 @@ func (a *App) PatchService(ctx context.Context, actor *user.User, id uint64, p S
 	if err := requireAdmin(actor); err != nil {
 		return nil, err
 	}
-	s, err := a.st.Services.ByID(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	before := serviceSnapshot(s)
-	oldKey := s.ProviderKey
-	if s.Builtin && ((p.Slug != nil && *p.Slug != s.Slug) || (p.Method != nil && *p.Method != s.Method)) {
-		return nil, errs.E(errs.Conflict, "service_builtin", "The slug and method of built-in gateway services are fixed")
-	}
-	set(&s.Name, p.Name)
-	set(&s.Slug, p.Slug)
-	set(&s.Category, p.Category)
-	set(&s.ProviderURL, p.ProviderURL)
-	set(&s.Method, p.Method)
-	set(&s.Headers, p.Headers)
-	set(&s.Parameters, p.Parameters)
-	set(&s.Status, p.Status)
-	if p.Description != nil {
-		s.Description = p.Description
-	}
-	if p.ProviderKey != nil {
-		if *p.ProviderKey == "" {
-			s.ProviderKey = nil
-		} else {
-			s.ProviderKey = p.ProviderKey
+	var out *catalog.Service
+	// Read under a row lock in the writing transaction: two admins editing
+	// one service apply one after the other, and the audit's "before" is
+	// what was stored.
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, st Stores) error {
+		s, err := st.Services.LockByID(ctx, id)
+		if err != nil {
+			return err
 		}
-	}
-	if err := s.Validate(); err != nil {
-		return nil, err
-	}
-	s.UpdatedAt = a.now().UTC()
-	err = a.tx.WithinTx(ctx, func(ctx context.Context, st Stores) error {
+		before := serviceSnapshot(s)
+		oldKey := s.ProviderKey
+		if s.Builtin && ((p.Slug != nil && *p.Slug != s.Slug) || (p.Method != nil && *p.Method != s.Method)) {
+			return errs.E(errs.Conflict, "service_builtin", "The slug and method of built-in gateway services are fixed")
+		}
+		set(&s.Name, p.Name)
+		set(&s.Slug, p.Slug)
+		set(&s.Category, p.Category)
+		set(&s.ProviderURL, p.ProviderURL)
+		set(&s.Method, p.Method)
+		set(&s.Headers, p.Headers)
+		set(&s.Parameters, p.Parameters)
+		set(&s.Status, p.Status)
+		if p.Description != nil {
+			s.Description = p.Description
+		}
+		if p.ProviderKey != nil {
+			if *p.ProviderKey == "" {
+				s.ProviderKey = nil
+			} else {
+				s.ProviderKey = p.ProviderKey
+			}
+		}
+		if err := s.Validate(); err != nil {
+			return err
+		}
+		s.UpdatedAt = a.now().UTC()
 		if err := st.Services.Update(ctx, s); err != nil {
 			return err
 		}
 		after := serviceSnapshot(s)
 		after.ProviderKeyChanged = !samePtr(oldKey, s.ProviderKey)
+		out = s
 		return a.record(ctx, st, actor, audit.ServiceUpdate, audit.TargetService, s.ID, before, after)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return s, nil
+	return out, nil
 }
 
 func set[T any](dst *T, v *T) {
@@ -247,30 +252,32 @@ func (a *App) PatchPricing(ctx context.Context, actor *user.User, id uint64, p P
 	if err := requireAdmin(actor); err != nil {
 		return nil, err
 	}
-	row, err := a.st.Pricing.ByID(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	before := priceSnapshot(row)
-	set(&row.AdminCost, p.AdminCost)
-	set(&row.UserPrice, p.UserPrice)
-	set(&row.ResellerPrice, p.ResellerPrice)
-	set(&row.MinimumHitCharge, p.MinimumHitCharge)
-	set(&row.Status, p.Status)
-	if err := row.Validate(); err != nil {
-		return nil, err
-	}
-	row.UpdatedAt = a.now().UTC()
-	err = a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+	var out *pricing.Price
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+		row, err := s.Pricing.LockByID(ctx, id) // as in PatchService: no lost update
+		if err != nil {
+			return err
+		}
+		before := priceSnapshot(row)
+		set(&row.AdminCost, p.AdminCost)
+		set(&row.UserPrice, p.UserPrice)
+		set(&row.ResellerPrice, p.ResellerPrice)
+		set(&row.MinimumHitCharge, p.MinimumHitCharge)
+		set(&row.Status, p.Status)
+		if err := row.Validate(); err != nil {
+			return err
+		}
+		row.UpdatedAt = a.now().UTC()
 		if err := s.Pricing.Update(ctx, row); err != nil {
 			return fmt.Errorf("update pricing %d: %w", id, err)
 		}
+		out = row
 		return a.record(ctx, s, actor, audit.PricingUpdate, audit.TargetPricing, id, before, priceSnapshot(row))
 	})
 	if err != nil {
 		return nil, err
 	}
-	return row, nil
+	return out, nil
 }
 
 // DeletePricing removes a pricing row (admin only).

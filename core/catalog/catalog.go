@@ -197,6 +197,8 @@ type Filter struct {
 type Repository interface {
 	Create(ctx context.Context, s *Service) error // Conflict: ErrSlugTaken
 	ByID(ctx context.Context, id uint64) (*Service, error)
+	// LockByID reads a service and locks its row until the transaction ends.
+	LockByID(ctx context.Context, id uint64) (*Service, error)
 	BySlug(ctx context.Context, slug string) (*Service, error)
 	List(ctx context.Context, f Filter) ([]Service, int64, error)
 	Update(ctx context.Context, s *Service) error

@@ -83,6 +83,8 @@ func (p *Price) Validate() error {
 type Repository interface {
 	Create(ctx context.Context, p *Price) error // ErrDuplicate on a second row for (service, user)
 	ByID(ctx context.Context, id uint64) (*Price, error)
+	// LockByID reads a row and locks it until the transaction ends.
+	LockByID(ctx context.Context, id uint64) (*Price, error)
 	ListByService(ctx context.Context, serviceID uint64) ([]Price, error)
 	Update(ctx context.Context, p *Price) error
 	Delete(ctx context.Context, id uint64) error

@@ -359,6 +359,65 @@ func (_c *MockRepository_List_Call) RunAndReturn(run func(context.Context, catal
 	return _c
 }
 
+// LockByID provides a mock function with given fields: ctx, id
+func (_m *MockRepository) LockByID(ctx context.Context, id uint64) (*catalog.Service, error) {
+	ret := _m.Called(ctx, id)
+
+	if len(ret) == 0 {
+		panic("no return value specified for LockByID")
+	}
+
+	var r0 *catalog.Service
+	var r1 error
+	if rf, ok := ret.Get(0).(func(context.Context, uint64) (*catalog.Service, error)); ok {
+		return rf(ctx, id)
+	}
+	if rf, ok := ret.Get(0).(func(context.Context, uint64) *catalog.Service); ok {
+		r0 = rf(ctx, id)
+	} else {
+		if ret.Get(0) != nil {
+			r0 = ret.Get(0).(*catalog.Service)
+		}
+	}
+
+	if rf, ok := ret.Get(1).(func(context.Context, uint64) error); ok {
+		r1 = rf(ctx, id)
+	} else {
+		r1 = ret.Error(1)
+	}
+
+	return r0, r1
+}
+
+// MockRepository_LockByID_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'LockByID'
+type MockRepository_LockByID_Call struct {
+	*mock.Call
+}
+
+// LockByID is a helper method to define mock.On call
+//   - ctx context.Context
+//   - id uint64
+func (_e *MockRepository_Expecter) LockByID(ctx interface{}, id interface{}) *MockRepository_LockByID_Call {
+	return &MockRepository_LockByID_Call{Call: _e.mock.On("LockByID", ctx, id)}
+}
+
+func (_c *MockRepository_LockByID_Call) Run(run func(ctx context.Context, id uint64)) *MockRepository_LockByID_Call {
+	_c.Call.Run(func(args mock.Arguments) {
+		run(args[0].(context.Context), args[1].(uint64))
+	})
+	return _c
+}
+
+func (_c *MockRepository_LockByID_Call) Return(_a0 *catalog.Service, _a1 error) *MockRepository_LockByID_Call {
+	_c.Call.Return(_a0, _a1)
+	return _c
+}
+
+func (_c *MockRepository_LockByID_Call) RunAndReturn(run func(context.Context, uint64) (*catalog.Service, error)) *MockRepository_LockByID_Call {
+	_c.Call.Return(run)
+	return _c
+}
+
 // PutDoc provides a mock function with given fields: ctx, d
 func (_m *MockRepository) PutDoc(ctx context.Context, d *catalog.Doc) error {
 	ret := _m.Called(ctx, d)
