@@ -113,7 +113,10 @@ func TestConcurrentServiceEditsLoseNothing(t *testing.T) {
 			desc, cat := fmt.Sprintf("description %d", round), fmt.Sprintf("category-%d", round)
 			var wg sync.WaitGroup
 			wg.Add(2)
-			go func() { defer wg.Done(); e.must(e.do("PATCH", path, e.admin, map[string]any{"description": desc}), 200) }()
+			go func() {
+				defer wg.Done()
+				e.must(e.do("PATCH", path, e.admin, map[string]any{"description": desc}), 200)
+			}()
 			go func() { defer wg.Done(); e.must(e.do("PATCH", path, other, map[string]any{"category": cat}), 200) }()
 			wg.Wait()
 			got := e.must(e.do("GET", path, e.admin, nil), 200)
