@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"crypto/rand"
 	"fmt"
 	"log/slog"
 	"net"
@@ -15,7 +16,10 @@ import (
 const ctxRequestID = "request_id"
 
 // NewRequestID is "req_" + a ULID: sortable and unique across instances.
-func NewRequestID() string { return "req_" + ulid.Make().String() }
+// Its 80 random bits come from crypto/rand: ids are public (X-Request-ID),
+// and ulid.Make's default math/rand source would let a client predict the
+// next ids, payment ids included, had they shared it.
+func NewRequestID() string { return "req_" + ulid.MustNew(ulid.Now(), rand.Reader).String() }
 
 // requestID gives every request an id, echoed as X-Request-ID; a metered
 // call's hit log carries the same id. A client-sent id is not trusted.

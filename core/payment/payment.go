@@ -5,6 +5,7 @@ package payment
 
 import (
 	"context"
+	"crypto/rand"
 	"net/url"
 	"strings"
 	"time"
@@ -74,7 +75,12 @@ var (
 )
 
 // NewPublicID is a payment_id: "pay_" + a ULID, unguessable and sortable.
-func NewPublicID() string { return "pay_" + ulid.Make().String() }
+func NewPublicID() string {
+	// crypto/rand, not ulid.Make's default source: that one is math/rand,
+	// whose next values can be predicted from ids already seen (request ids
+	// are public), and the checkout page is addressed by this id alone.
+	return "pay_" + ulid.MustNew(ulid.Now(), rand.Reader).String()
+}
 
 // Create is a merchant's request, as received.
 type Create struct {
