@@ -23,10 +23,6 @@ import (
 // the status changes without a reload. The sandbox buttons post same-origin
 // forms (cross-site posts are refused).
 
-// upiVPA is the payee address of the UPI intent: the platform collects for
-// its merchants, and the transaction reference tells payments apart.
-const upiVPA = "paygate@sandbox"
-
 type checkoutView struct {
 	Found       bool
 	Title       string
@@ -36,6 +32,7 @@ type checkoutView struct {
 	Amount      string // Indian grouping, "1,23,456.50"
 	Status      string
 	Open        bool
+	Sandbox     bool // the payer picks the outcome with two buttons
 	UPIURL      template.URL
 	QRDataURL   template.URL
 	MerchantURL string
@@ -73,11 +70,15 @@ button,a.button{width:100%;padding:12px;border:0;border-radius:8px;font-size:1re
 <div id="open">
 <img class="qr" alt="UPI QR code for this payment" src="{{.QRDataURL}}">
 <p><a class="button" href="{{.UPIURL}}">Pay with a UPI app</a></p>
+{{if .Sandbox}}
 <p class="muted">Sandbox: no money moves. Choose the outcome.</p>
 <div class="actions">
 <form method="post" action="{{.ActionBase}}/pay"><button class="pay" type="submit">Pay</button></form>
 <form method="post" action="{{.ActionBase}}/fail"><button class="fail" type="submit">Fail</button></form>
 </div>
+{{else}}
+<p class="muted">Scan the code or open your UPI app; this page updates when the payment completes.</p>
+{{end}}
 </div>
 {{end}}
 {{else}}
@@ -124,6 +125,10 @@ func (s *server) checkoutError(c echo.Context, err error) error {
 		return s.renderCheckout(c, http.StatusNotFound, checkoutView{Title: "Payment not found",
 			Message: "There is no payment at this address. Check the link you were given."})
 	}
+	if errors.Is(err, app.ErrMerchantUnavailable) {
+		return s.renderCheckout(c, http.StatusConflict, checkoutView{Title: "Payment unavailable",
+			Message: "This merchant cannot take payments at the moment. Please contact the merchant."})
+	}
 	return err
 }
 
@@ -134,7 +139,7 @@ func (s *server) checkoutView(co *app.Checkout) (int, checkoutView, error) {
 	v := checkoutView{
 		Found: true, Title: "Pay " + co.PayeeName, PaymentID: p.PublicID, Payee: co.PayeeName,
 		Amount: IndianAmount(p.Amount.StringFixed(2)), Status: string(p.Status),
-		Open: !p.Status.Final(), MerchantURL: merchantOrigin(p.CallbackURL),
+		Open: !p.Status.Final(), Sandbox: co.Sandbox, MerchantURL: merchantOrigin(p.CallbackURL),
 		StatusURL: "/" + p.PublicID + "/status", ActionBase: "/" + p.PublicID,
 	}
 	if p.Status == payment.StatusExpired {
@@ -142,7 +147,7 @@ func (s *server) checkoutView(co *app.Checkout) (int, checkoutView, error) {
 			Message: "This payment of ₹" + v.Amount + " to " + co.PayeeName + " expired before it was completed. Ask the merchant for a new payment link."}, nil
 	}
 	if v.Open {
-		intent := upiIntent(upiVPA, co.PayeeName, money.Format2(p.Amount), p.PublicID)
+		intent := co.Intent
 		png, err := qrcode.Encode(intent, qrcode.Medium, 256)
 		if err != nil {
 			return 0, v, err
@@ -151,15 +156,6 @@ func (s *server) checkoutView(co *app.Checkout) (int, checkoutView, error) {
 		v.QRDataURL = template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(png))
 	}
 	return http.StatusOK, v, nil
-}
-
-// upiIntent is the UPI deep link (NPCI's linking spec order: pa, pn, am,
-// cu, tr), values query-escaped with spaces as %20 and the VPA's @ kept.
-func upiIntent(vpa, payee, amount, ref string) string {
-	esc := func(s string) string {
-		return strings.ReplaceAll(strings.ReplaceAll(url.QueryEscape(s), "+", "%20"), "%40", "@")
-	}
-	return "upi://pay?pa=" + esc(vpa) + "&pn=" + esc(payee) + "&am=" + esc(amount) + "&cu=INR&tr=" + esc(ref)
 }
 
 // merchantOrigin is the way back to the merchant: the callback URL's origin.
@@ -201,13 +197,14 @@ func (s *server) checkoutStatus(c echo.Context) error {
 // (a cross-site one is refused), then back to the page (303).
 func (s *server) completeCheckout(success bool) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if !sameOrigin(c.Request()) {
+		if !sameOrigin(c.Request(), s.app.PublicBaseURL()) {
 			return errs.E(errs.Forbidden, "cross_site_request", "Cross-site form posts are not accepted")
 		}
 		co, err := s.app.CompleteCheckout(c.Request().Context(), paymentIDParam(c), success)
 		if err != nil {
-			if errors.Is(err, payment.ErrFinal) || errs.KindOf(err) == errs.NotFound {
-				// Already decided, or unknown: the page says which.
+			if errs.KindOf(err) == errs.Conflict || errs.KindOf(err) == errs.NotFound {
+				// Already decided, not opened yet, merchant unavailable, or
+				// unknown: the page says which.
 				return c.Redirect(http.StatusSeeOther, "/"+paymentIDParam(c))
 			}
 			return err
@@ -217,12 +214,19 @@ func (s *server) completeCheckout(success bool) echo.HandlerFunc {
 }
 
 // sameOrigin accepts a post whose Origin (or, failing that, Sec-Fetch-Site)
-// says it came from this site; a request without either (curl, tests) is
-// accepted: the sandbox buttons move no money.
-func sameOrigin(r *http.Request) bool {
+// says it came from this site — the host the request reached, or the one of
+// PUBLIC_BASE_URL (behind a proxy that rewrites Host); a request without
+// either (curl, tests) is accepted: the sandbox buttons move no money.
+func sameOrigin(r *http.Request, publicBase string) bool {
 	if o := r.Header.Get("Origin"); o != "" && o != "null" {
 		u, err := url.Parse(o)
-		return err == nil && u.Host == r.Host
+		if err != nil {
+			return false
+		}
+		if b, err := url.Parse(publicBase); err == nil && b.Host != "" && strings.EqualFold(u.Host, b.Host) {
+			return true
+		}
+		return strings.EqualFold(u.Host, r.Host)
 	}
 	switch r.Header.Get("Sec-Fetch-Site") {
 	case "", "same-origin", "none":

@@ -287,14 +287,15 @@ func (s *server) paymentStatus(c echo.Context) error {
 
 // gatewayTransactions is GET /api/v1/transaction/list: the key owner's
 // ledger, newest first, in the panel's list envelope.
+// Like the panel's list it pages through the newest ledger.ListWindow rows
+// (a capped total); older rows are reached by narrowing from and to.
 func (s *server) gatewayTransactions(c echo.Context) error {
 	fe := errs.FieldErrors{}
-	p, pp := page(c, fe)
-	loc := s.app.Location()
-	f := ledger.Filter{
-		Type: ledger.Type(c.QueryParam("type")),
-		From: timeParam(c, fe, "from", loc, false), To: timeParam(c, fe, "to", loc, true), Page: p, PerPage: pp,
+	h := historyQuery(c, fe, s.app.Location(), ledger.ListWindow)
+	if h.csv {
+		fe.Add("format", "must be json (the CSV export is in the panel)")
 	}
+	f := ledger.Filter{Type: ledger.Type(c.QueryParam("type")), From: h.from, To: h.to, Page: h.page, PerPage: h.perPage}
 	if f.Type != "" && !f.Type.Valid() {
 		fe.Add("type", "must be credit, debit or refund")
 	}
@@ -305,7 +306,7 @@ func (s *server) gatewayTransactions(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeList(c, mapSlice(rows, toTransactionResponse), p, pp, total)
+	return writeWindowList(c, mapSlice(rows, toTransactionResponse), h.page, h.perPage, total, ledger.ListWindow)
 }
 
 // Panel lists of gateway records: the caller's own; an admin's all (or one

@@ -527,3 +527,55 @@ func TestGatewayConcurrentMerchantsWithKeys(t *testing.T) {
 		}
 	})
 }
+
+func TestCheckoutRules(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		c := e.newCustomer("user", "starter", "0.00")
+		create := func() string {
+			body := `{"amount": "250.00", "currency": "INR", "customer_id": "cust-1", "callback_url": "https://shop.example/cb"}`
+			return e.must(e.gw(c, "POST", "/api/v1/payment/create", body), 201).str("payment_id")
+		}
+		status := func(id string) string { return e.must(e.do("GET", "/"+id+"/status", "", nil), 200).str("status") }
+
+		// Nobody opened the page: "Pay" completes nothing.
+		id := create()
+		if p := e.page("POST", "/"+id+"/pay", nil); p.status != 303 || status(id) != "created" {
+			t.Fatalf("pay before opening: %d, status %s", p.status, status(id))
+		}
+		// A post from PUBLIC_BASE_URL's origin is same-site even when the
+		// proxy in front rewrote Host (the harness runs on 127.0.0.1).
+		e.page("GET", "/"+id, nil)
+		if p := e.page("POST", "/"+id+"/pay", map[string]string{"Origin": "http://localhost:8080"}); p.status != 303 || status(id) != "success" {
+			t.Fatalf("pay from PUBLIC_BASE_URL's origin: %d, status %s", p.status, status(id))
+		}
+
+		// A blocked merchant's open payments cannot be paid; ended ones show.
+		open := create()
+		e.page("GET", "/"+open, nil)
+		e.must(e.do("POST", fmt.Sprintf("/api/v1/panel/users/%d/block", c.id), e.admin, nil), 200)
+		if p := e.page("GET", "/"+open, nil); p.status != 409 || !strings.Contains(p.raw, "cannot take payments") {
+			t.Fatalf("blocked merchant's page: %d %s", p.status, p.raw)
+		}
+		if e.page("POST", "/"+open+"/pay", nil); status(open) != "pending" {
+			t.Fatalf("a blocked merchant's payment moved to %s", status(open))
+		}
+		if p := e.page("GET", "/"+id, nil); p.status != 200 || !strings.Contains(p.raw, "success") {
+			t.Fatalf("ended payment of a blocked merchant: %d", p.status)
+		}
+	})
+}
+
+func TestGatewayTransactionListChecksItsQuery(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		c := e.newCustomer("user", "starter", "5.00")
+		l := e.must(e.gw(c, "GET", "/api/v1/transaction/list?type=credit", nil), 200)
+		if l.body["meta"].(map[string]any)["total"].(float64) != 1 {
+			t.Fatalf("credits: %s", l.raw)
+		}
+		for _, q := range []string{"page=600", "from=2026-11-20&to=2026-11-01", "format=csv", "type=gift"} {
+			if r := e.gw(c, "GET", "/api/v1/transaction/list?"+q, nil); r.status != 422 {
+				t.Errorf("%s: %d %s", q, r.status, r.raw)
+			}
+		}
+	})
+}

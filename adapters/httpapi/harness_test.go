@@ -75,7 +75,7 @@ func newEnv(t *testing.T, store *mysqlstore.Store) *env {
 		Config: app.Config{Location: loc, UpstreamTimeout: 2 * time.Second, PasswordCost: 4},
 		Mailer: e.mail, EmailTokens: tokens,
 		Now:      func() time.Time { return time.Now().Add(time.Duration(e.skew.Load())) },
-		Verifier: sandbox.Verifier{}, Recharger: sandbox.Recharger{},
+		Verifier: sandbox.Verifier{}, Recharger: sandbox.Recharger{}, Payments: sandbox.Payments{},
 	})
 	t.Cleanup(e.app.Wait) // mail in flight, before the database closes
 	if _, _, err := e.app.EnsureAdmin(context.Background(), adminEmail, adminPassword); err != nil {

@@ -54,6 +54,10 @@ func TestVerifierOutcomes(t *testing.T) {
 				t.Fatalf("name at source %q", res.NameAtSource)
 			}
 			again, _ := sandbox.Verifier{}.Verify(ctx, tc.req)
+			if again.ReferenceID == res.ReferenceID {
+				t.Fatalf("reference ids repeat: %s", res.ReferenceID)
+			}
+			again.ReferenceID = res.ReferenceID
 			if again != res {
 				t.Fatalf("not deterministic: %+v then %+v", res, again)
 			}

@@ -2,6 +2,8 @@ package sandbox
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"strings"
 
@@ -51,7 +53,9 @@ func (Verifier) Verify(ctx context.Context, r verification.Request) (verificatio
 	if down {
 		return verification.Result{}, ErrSandboxOutage
 	}
-	ref := "VRF" + digest(12, "verify", string(r.Type), id)
+	// Random, not derived from the identifier: a hash of a 12-digit
+	// Aadhaar beside its last four digits would give the number back.
+	ref := "VRF" + randomHex(12)
 	if fail {
 		return verification.Result{Verified: false, ReferenceID: ref, Message: notFound[r.Type]}, nil
 	}
@@ -71,4 +75,12 @@ var notFound = map[verification.Type]string{
 	verification.UPI:         "UPI address does not exist",
 	verification.PAN:         "PAN does not exist",
 	verification.Aadhaar:     "Aadhaar number does not exist",
+}
+
+func randomHex(n int) string {
+	b := make([]byte, (n+1)/2)
+	if _, err := rand.Read(b); err != nil {
+		panic("crypto/rand: " + err.Error())
+	}
+	return strings.ToUpper(hex.EncodeToString(b))[:n]
 }

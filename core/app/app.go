@@ -8,6 +8,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"paygate/core/payment"
 	"paygate/core/recharge"
 	"paygate/core/topup"
 	"paygate/core/user"
@@ -46,6 +47,7 @@ type App struct {
 
 	verifier  verification.Provider
 	recharger recharge.Provider
+	payments  payment.Provider
 }
 
 // Deps are the ports and configuration the use cases run on. Now may be nil
@@ -67,6 +69,7 @@ type Deps struct {
 	// Gateway providers (sandbox adapters by default, wired in cmd/).
 	Verifier  verification.Provider
 	Recharger recharge.Provider
+	Payments  payment.Provider
 }
 
 // New wires the use cases.
@@ -102,7 +105,7 @@ func New(d Deps) *App {
 	}
 	return &App{
 		tx: d.Tx, st: d.Stores, up: d.Upstream, tokens: d.Tokens, files: d.Files, now: d.Now, cfg: cfg, pw: user.NewPasswords(cfg.PasswordCost),
-		mailer: d.Mailer, email: d.EmailTokens, log: d.Log, verifier: d.Verifier, recharger: d.Recharger,
+		mailer: d.Mailer, email: d.EmailTokens, log: d.Log, verifier: d.Verifier, recharger: d.Recharger, payments: d.Payments,
 	}
 }
 

@@ -187,7 +187,13 @@ type Checkout struct {
 	Payment   payment.Payment
 	PayeeName string
 	URL       string
+	Intent    string // the UPI intent while the payment is open
+	Sandbox   bool   // the payer picks the outcome (test mode)
 }
+
+// ErrMerchantUnavailable: the payee's account is blocked, pending or
+// deleted, so its open payments cannot be paid.
+var ErrMerchantUnavailable = errs.E(errs.Conflict, "merchant_unavailable", "This merchant cannot take payments at the moment")
 
 // OpenCheckout is the payer opening the checkout page: created → pending.
 // Unknown ids are ErrNotFound; ended payments are shown as they are.
@@ -196,12 +202,16 @@ func (a *App) OpenCheckout(ctx context.Context, publicID string) (*Checkout, err
 	if err != nil {
 		return nil, err
 	}
+	payee, err := a.payee(ctx, p)
+	if err != nil {
+		return nil, err
+	}
 	if p.Status == payment.StatusCreated {
 		if _, err := a.movePayment(ctx, p, payment.StatusPending); err != nil && errs.KindOf(err) != errs.Conflict {
 			return nil, err
 		}
 	}
-	return a.checkout(ctx, p)
+	return a.checkout(ctx, p, payee)
 }
 
 // CheckoutStatus is the page's polled status; it changes nothing but expiry.
@@ -213,7 +223,14 @@ func (a *App) CheckoutStatus(ctx context.Context, publicID string) (*payment.Pay
 // forward-only, conditional transition. A payment already ended, or ended
 // by a concurrent writer, answers ErrFinal (409).
 func (a *App) CompleteCheckout(ctx context.Context, publicID string, success bool) (*Checkout, error) {
+	if !a.payments.Sandbox() {
+		return nil, payment.ErrNotFound // a live provider reports outcomes itself
+	}
 	p, err := a.findPayment(ctx, publicID)
+	if err != nil {
+		return nil, err
+	}
+	payee, err := a.payee(ctx, p)
 	if err != nil {
 		return nil, err
 	}
@@ -228,15 +245,35 @@ func (a *App) CompleteCheckout(ctx context.Context, publicID string, success boo
 	if !ok {
 		return nil, payment.ErrFinal
 	}
-	return a.checkout(ctx, p)
+	return a.checkout(ctx, p, payee)
 }
 
-func (a *App) checkout(ctx context.Context, p *payment.Payment) (*Checkout, error) {
+// PublicBaseURL is where clients reach the service (PUBLIC_BASE_URL).
+func (a *App) PublicBaseURL() string { return a.cfg.PublicBaseURL }
+
+// payee is the merchant of p, who must be able to take payments while p is
+// open (an ended payment is shown whatever the merchant's state).
+func (a *App) payee(ctx context.Context, p *payment.Payment) (*user.User, error) {
 	u, err := a.st.Users.ByID(ctx, p.UserID)
 	if err != nil {
 		return nil, fmt.Errorf("payee of %s: %w", p.PublicID, err)
 	}
-	return &Checkout{Payment: *p, PayeeName: u.Name, URL: a.paymentURL(p.PublicID)}, nil
+	if !p.Status.Final() && (u.IsDeleted() || u.Status != user.StatusActive) {
+		return nil, ErrMerchantUnavailable
+	}
+	return u, nil
+}
+
+func (a *App) checkout(ctx context.Context, p *payment.Payment, payee *user.User) (*Checkout, error) {
+	co := &Checkout{Payment: *p, PayeeName: payee.Name, URL: a.paymentURL(p.PublicID), Sandbox: a.payments.Sandbox()}
+	if !p.Status.Final() {
+		intent, err := a.payments.Intent(ctx, *p, payee.Name)
+		if err != nil {
+			return nil, fmt.Errorf("payment intent of %s: %w", p.PublicID, err)
+		}
+		co.Intent = intent
+	}
+	return co, nil
 }
 
 // ExpirePayments moves open payments past their lifetime to expired (the

@@ -33,7 +33,9 @@ const Lifetime = 30 * time.Minute
 
 // next lists the states each state may move to.
 var next = map[Status][]Status{
-	StatusCreated: {StatusPending, StatusSuccess, StatusFailed, StatusExpired},
+	// A payment completes only after the payer opened it: created → pending
+	// (the checkout page) → success | failed; created may only expire.
+	StatusCreated: {StatusPending, StatusExpired},
 	StatusPending: {StatusSuccess, StatusFailed, StatusExpired},
 }
 
@@ -155,6 +157,19 @@ func (p *Payment) Move(to Status, now time.Time) error {
 		p.CompletedAt = &now
 	}
 	return nil
+}
+
+// Provider is the payment provider that collects from payers. The sandbox
+// adapter lets the payer choose the outcome on the checkout page; a live
+// adapter reports outcomes asynchronously (its callback completes the
+// payment through the same forward-only transitions) and turns the sandbox
+// buttons off.
+type Provider interface {
+	// Intent is how the payer pays p to payee: a UPI intent URI
+	// (upi://pay?pa=…&pn=…&am=…&cu=INR&tr=<payment_id>).
+	Intent(ctx context.Context, p Payment, payee string) (string, error)
+	// Sandbox reports a test mode in which the payer picks the outcome.
+	Sandbox() bool
 }
 
 // Repository stores payments. Transition is the only way states change: a

@@ -54,6 +54,11 @@ func TestNewValidates(t *testing.T) {
 func TestMoveOnlyForward(t *testing.T) {
 	c := payment.Create{Amount: "10", Currency: "INR", CustomerID: "c", CallbackURL: "https://x.example/"}
 	p, _ := payment.New(c, 1, 1, max, now)
+	for _, to := range []payment.Status{payment.StatusSuccess, payment.StatusFailed} {
+		if err := p.Move(to, now.Add(time.Minute)); err == nil {
+			t.Fatalf("created → %s without the payer opening the page", to)
+		}
+	}
 	if err := p.Move(payment.StatusPending, now.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,38 @@
+package sandbox
+
+import (
+	"context"
+	"net/url"
+	"strings"
+
+	"paygate/core/money"
+	"paygate/core/payment"
+)
+
+// Payments is the sandbox payment provider: the UPI intent names a sandbox
+// collecting address, and the checkout page offers the payer "Pay" and
+// "Fail" buttons instead of a real bank's answer. No money moves.
+type Payments struct {
+	VPA string // the collecting UPI address; "" means paygate@sandbox
+}
+
+var _ payment.Provider = Payments{}
+
+func (p Payments) Intent(_ context.Context, pay payment.Payment, payee string) (string, error) {
+	vpa := p.VPA
+	if vpa == "" {
+		vpa = "paygate@sandbox"
+	}
+	return UPIIntent(vpa, payee, money.Format2(pay.Amount), pay.PublicID), nil
+}
+
+func (Payments) Sandbox() bool { return true }
+
+// UPIIntent is the UPI deep link (NPCI's linking spec order: pa, pn, am,
+// cu, tr), values query-escaped with spaces as %20 and the VPA's @ kept.
+func UPIIntent(vpa, payee, amount, ref string) string {
+	esc := func(s string) string {
+		return strings.ReplaceAll(strings.ReplaceAll(url.QueryEscape(s), "+", "%20"), "%40", "@")
+	}
+	return "upi://pay?pa=" + esc(vpa) + "&pn=" + esc(payee) + "&am=" + esc(amount) + "&cu=INR&tr=" + esc(ref)
+}
