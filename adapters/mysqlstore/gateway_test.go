@@ -37,16 +37,24 @@ func TestPaymentsStore(t *testing.T) {
 			t.Fatalf("unknown: %v", err)
 		}
 
-		// Two writers move it from the state they read: only one wins.
-		a, b := *got, *got
+		// The payer opens it, then two writers move it from the state they
+		// read: only one wins.
+		opened := *got
+		if err := opened.Move(payment.StatusPending, now); err != nil {
+			t.Fatal(err)
+		}
+		if ok, err := repo.Transition(ctx, &opened, payment.StatusCreated); !ok || err != nil {
+			t.Fatalf("open: %v %v", ok, err)
+		}
+		a, b := opened, opened
 		if err := a.Move(payment.StatusSuccess, now.Add(time.Minute)); err != nil {
 			t.Fatal(err)
 		}
 		if err := b.Move(payment.StatusFailed, now.Add(time.Minute)); err != nil {
 			t.Fatal(err)
 		}
-		okA, errA := repo.Transition(ctx, &a, payment.StatusCreated)
-		okB, errB := repo.Transition(ctx, &b, payment.StatusCreated)
+		okA, errA := repo.Transition(ctx, &a, payment.StatusPending)
+		okB, errB := repo.Transition(ctx, &b, payment.StatusPending)
 		if errA != nil || errB != nil || !okA || okB {
 			t.Fatalf("transitions %v %v / %v %v", okA, errA, okB, errB)
 		}

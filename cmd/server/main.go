@@ -110,7 +110,7 @@ func newApp(cfg config, store *mysqlstore.Store, tokens *token.JWT, files app.Fi
 		Config: app.Config{Location: cfg.Location, UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL,
 			MaxTopUp: cfg.BalanceRequestMax},
 		Log:      log,
-		Verifier: sandbox.Verifier{}, Recharger: sandbox.Recharger{},
+		Verifier: sandbox.Verifier{}, Recharger: sandbox.Recharger{}, Payments: sandbox.Payments{},
 	}
 	if tokens != nil {
 		d.Tokens, d.EmailTokens, d.Mailer = tokens, tokens, newMailer(cfg, log)
