@@ -200,4 +200,3 @@ func TestCheckRechargesFlagsLongPendingWithoutRefund(t *testing.T) {
 		t.Fatalf("n %d err %v", n, err)
 	}
 }
-

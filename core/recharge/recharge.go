@@ -135,7 +135,9 @@ func (r *Recharge) Claim(now time.Time) Recharge {
 }
 
 // NeedsReconciliation reports whether r waits for a person.
-func (r *Recharge) NeedsReconciliation() bool { return r.ReconcileAt != nil && r.Status == StatusPending }
+func (r *Recharge) NeedsReconciliation() bool {
+	return r.ReconcileAt != nil && r.Status == StatusPending
+}
 
 var (
 	ErrNotFound = errs.E(errs.NotFound, "recharge_not_found", "Recharge not found")
@@ -258,11 +260,11 @@ type Repository interface {
 
 // Filter selects recharges in a list.
 type Filter struct {
-	UserID   *uint64
-	Status   Status
+	UserID *uint64
+	Status Status
 	// NeedsReconciliation keeps only pending recharges flagged for a person.
 	NeedsReconciliation bool
-	From, To *time.Time
-	Page     int
-	PerPage  int
+	From, To            *time.Time
+	Page                int
+	PerPage             int
 }
