@@ -204,8 +204,9 @@ func (a *App) submitRecharge(ctx context.Context, r *recharge.Recharge, firstChe
 // recharge never known to have reached the provider is submitted again
 // (Submit is idempotent by our reference); a submitted one is checked. A
 // provider error or timeout leaves the row to its next turn and the round
-// goes on; so does a store error on one row (returned at the end). It
-// returns how many recharges it finished.
+// goes on; so does a store error on one row (returned at the end). A round
+// claims no new row after Config.RechargeRoundBudget. It returns how many
+// recharges it finished.
 func (a *App) CheckRecharges(ctx context.Context, limit int) (int, error) {
 	if a.recharger == nil {
 		return 0, nil
@@ -217,8 +218,11 @@ func (a *App) CheckRecharges(ctx context.Context, limit int) (int, error) {
 	}
 	n := 0
 	var errsSeen []error
+	start := time.Now() // real time: the round's own duration, not the business clock
 	for i := range due {
-		if ctx.Err() != nil {
+		// A slow provider makes each row cost up to the provider timeout;
+		// rows not claimed yet stay due for the next round (or instance).
+		if ctx.Err() != nil || time.Since(start) > a.cfg.RechargeRoundBudget {
 			break
 		}
 		done, err := a.checkOne(ctx, &due[i], now)

@@ -200,3 +200,23 @@ func TestCheckRechargesFlagsLongPendingWithoutRefund(t *testing.T) {
 		t.Fatalf("n %d err %v", n, err)
 	}
 }
+
+// TestCheckRechargesRoundStopsClaimingAfterItsBudget: with a provider that
+// takes its time, a round claims no more rows once its budget is spent (the
+// mock fails if the second row is claimed); they stay due for the next one.
+func TestCheckRechargesRoundStopsClaimingAfterItsBudget(t *testing.T) {
+	f := newGatewayFixture(t)
+	f.app = app.New(app.Deps{Tx: f.tx, Stores: app.Stores{Users: f.users, Ledger: f.ledger, Recharges: f.recharges},
+		Now: func() time.Time { return f.now }, Recharger: f.recharger, Config: app.Config{RechargeRoundBudget: 20 * time.Millisecond}})
+	sub := f.now.Add(-time.Hour)
+	rows := []recharge.Recharge{pendingRecharge(1, sub, &sub, 0), pendingRecharge(2, sub, &sub, 0)}
+	f.recharges.EXPECT().Due(mock.Anything, f.now, 100).Return(rows, nil).Once()
+	f.recharges.EXPECT().Claim(mock.Anything, mock.MatchedBy(func(r *recharge.Recharge) bool { return r.ID == 1 }), mock.Anything, f.now).Return(true, nil).Once()
+	f.recharger.EXPECT().Check(mock.Anything, mock.Anything).RunAndReturn(func(context.Context, recharge.Recharge) (recharge.Outcome, error) {
+		time.Sleep(30 * time.Millisecond)
+		return recharge.Outcome{Status: recharge.StatusPending}, nil
+	}).Once()
+	if n, err := f.app.CheckRecharges(context.Background(), 100); n != 0 || err != nil {
+		t.Fatalf("n %d err %v", n, err)
+	}
+}
