@@ -374,6 +374,29 @@ func (s *rechargeStore) List(ctx context.Context, f recharge.Filter) ([]recharge
 	return out, total, err
 }
 
+func (s *rechargeStore) ForEachByUser(ctx context.Context, userID uint64, fn func(recharge.Recharge) error) error {
+	const batch = 500
+	for after := uint64(0); ; {
+		var rows []rechargeRow
+		if err := s.conn(ctx).Where("user_id = ? AND id > ?", userID, after).Order("id").Limit(batch).Find(&rows).Error; err != nil {
+			return fmt.Errorf("read recharges of user %d: %w", userID, translate(err))
+		}
+		for i := range rows {
+			r, err := toDomainRecharge(&rows[i])
+			if err != nil {
+				return err
+			}
+			if err := fn(r); err != nil {
+				return err
+			}
+			after = r.ID
+		}
+		if len(rows) < batch {
+			return nil
+		}
+	}
+}
+
 type verificationRow struct {
 	ID           uint64     `gorm:"column:id;primaryKey;autoIncrement"`
 	UserID       uint64     `gorm:"column:user_id"`

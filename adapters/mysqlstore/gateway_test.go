@@ -3,6 +3,7 @@ package mysqlstore_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -333,6 +334,17 @@ func TestRechargesDueAndClaim(t *testing.T) {
 		rows, total, err := repo.List(ctx, recharge.Filter{UserID: &uid, NeedsReconciliation: true})
 		if err != nil || total != 1 || rows[0].ID != a.ID || rows[0].ReconcileAt == nil || !rows[0].NeedsReconciliation() {
 			t.Fatalf("reconciliation list: %+v %d %v", rows, total, err)
+		}
+		// ForEachByUser: the user's recharges in id order, another user's none.
+		var seen []string
+		if err := repo.ForEachByUser(ctx, 5, func(r recharge.Recharge) error { seen = append(seen, r.ReferenceID); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(seen, ",") != "a,b,c,d,e,f" {
+			t.Fatalf("ForEachByUser: %v", seen)
+		}
+		if err := repo.ForEachByUser(ctx, 6, func(r recharge.Recharge) error { t.Errorf("user 6: %+v", r); return nil }); err != nil {
+			t.Fatal(err)
 		}
 	})
 }

@@ -256,6 +256,9 @@ type Repository interface {
 	// workers exactly one gets true.
 	Claim(ctx context.Context, old *Recharge, next *Recharge, now time.Time) (bool, error)
 	List(ctx context.Context, f Filter) ([]Recharge, int64, error)
+	// ForEachByUser calls fn with each of the user's recharges in id order
+	// (paged by id, so rows arriving meanwhile shift nothing).
+	ForEachByUser(ctx context.Context, userID uint64, fn func(Recharge) error) error
 }
 
 // Filter selects recharges in a list.

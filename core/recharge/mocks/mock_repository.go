@@ -365,6 +365,54 @@ func (_c *MockRepository_Finish_Call) RunAndReturn(run func(context.Context, *re
 	return _c
 }
 
+// ForEachByUser provides a mock function with given fields: ctx, userID, fn
+func (_m *MockRepository) ForEachByUser(ctx context.Context, userID uint64, fn func(recharge.Recharge) error) error {
+	ret := _m.Called(ctx, userID, fn)
+
+	if len(ret) == 0 {
+		panic("no return value specified for ForEachByUser")
+	}
+
+	var r0 error
+	if rf, ok := ret.Get(0).(func(context.Context, uint64, func(recharge.Recharge) error) error); ok {
+		r0 = rf(ctx, userID, fn)
+	} else {
+		r0 = ret.Error(0)
+	}
+
+	return r0
+}
+
+// MockRepository_ForEachByUser_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'ForEachByUser'
+type MockRepository_ForEachByUser_Call struct {
+	*mock.Call
+}
+
+// ForEachByUser is a helper method to define mock.On call
+//   - ctx context.Context
+//   - userID uint64
+//   - fn func(recharge.Recharge) error
+func (_e *MockRepository_Expecter) ForEachByUser(ctx interface{}, userID interface{}, fn interface{}) *MockRepository_ForEachByUser_Call {
+	return &MockRepository_ForEachByUser_Call{Call: _e.mock.On("ForEachByUser", ctx, userID, fn)}
+}
+
+func (_c *MockRepository_ForEachByUser_Call) Run(run func(ctx context.Context, userID uint64, fn func(recharge.Recharge) error)) *MockRepository_ForEachByUser_Call {
+	_c.Call.Run(func(args mock.Arguments) {
+		run(args[0].(context.Context), args[1].(uint64), args[2].(func(recharge.Recharge) error))
+	})
+	return _c
+}
+
+func (_c *MockRepository_ForEachByUser_Call) Return(_a0 error) *MockRepository_ForEachByUser_Call {
+	_c.Call.Return(_a0)
+	return _c
+}
+
+func (_c *MockRepository_ForEachByUser_Call) RunAndReturn(run func(context.Context, uint64, func(recharge.Recharge) error) error) *MockRepository_ForEachByUser_Call {
+	_c.Call.Return(run)
+	return _c
+}
+
 // List provides a mock function with given fields: ctx, f
 func (_m *MockRepository) List(ctx context.Context, f recharge.Filter) ([]recharge.Recharge, int64, error) {
 	ret := _m.Called(ctx, f)
