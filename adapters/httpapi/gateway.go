@@ -155,13 +155,17 @@ type rechargeResponse struct {
 	FailReason  *string    `json:"fail_reason"`
 	CreatedAt   *time.Time `json:"created_at"`
 	UpdatedAt   *time.Time `json:"updated_at"`
+	SubmittedAt *time.Time `json:"submitted_at"`
+	// NeedsReconciliation: pending past 48 h without an answer; a person checks with the operator.
+	NeedsReconciliation bool `json:"needs_reconciliation"`
 }
 
 func toRechargeResponse(r *recharge.Recharge) rechargeResponse {
 	return rechargeResponse{
 		ID: r.ID, UserID: r.UserID, ReferenceID: r.ReferenceID, Mobile: r.Mobile, Operator: r.Operator, Circle: r.Circle,
 		Amount: money.Format2(r.Amount), Status: string(r.Status), OperatorRef: r.OperatorRef, FailReason: r.FailReason,
-		CreatedAt: timePtr(r.CreatedAt), UpdatedAt: timePtr(r.UpdatedAt),
+		CreatedAt: timePtr(r.CreatedAt), UpdatedAt: timePtr(r.UpdatedAt), SubmittedAt: r.SubmittedAt,
+		NeedsReconciliation: r.NeedsReconciliation(),
 	}
 }
 
@@ -347,6 +351,13 @@ func (s *server) listRecharges(c echo.Context) error {
 	case "", recharge.StatusPending, recharge.StatusSuccess, recharge.StatusFailed:
 	default:
 		fe.Add("status", "must be pending, success or failed")
+	}
+	switch c.QueryParam("needs_reconciliation") {
+	case "", "false":
+	case "true":
+		f.NeedsReconciliation = true
+	default:
+		fe.Add("needs_reconciliation", "must be true or false")
 	}
 	if err := fe.Err(); err != nil {
 		return err

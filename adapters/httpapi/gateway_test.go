@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"paygate/adapters/httpapi"
+	"paygate/core/recharge"
 )
 
 // gw calls a gateway endpoint with the customer's key as Bearer token.
@@ -347,7 +348,9 @@ func TestGatewayRecharge(t *testing.T) {
 		if d := r.body["data"].(map[string]any); d["status"] != "failed" || d["fail_reason"] != "Invalid mobile number" || r.str("balance_left") != "254.00" {
 			t.Fatalf("immediate failure: %s", r.raw)
 		}
-		// Two checkers at once (two instances): each recharge finishes once.
+		// Two checkers at once (two instances), once the first check is due:
+		// each recharge finishes once.
+		e.skew.Store(int64(recharge.FirstCheck))
 		var wg sync.WaitGroup
 		for range 2 {
 			wg.Add(1)

@@ -213,6 +213,10 @@ type rechargeRow struct {
 	FailReason  *string    `gorm:"column:fail_reason"`
 	CreatedAt   *time.Time `gorm:"column:created_at;autoCreateTime:false"`
 	UpdatedAt   *time.Time `gorm:"column:updated_at;autoUpdateTime:false"`
+	SubmittedAt *time.Time `gorm:"column:submitted_at"`
+	NextCheckAt time.Time  `gorm:"column:next_check_at"`
+	Attempts    int        `gorm:"column:attempts"`
+	ReconcileAt *time.Time `gorm:"column:reconcile_at"`
 }
 
 func (rechargeRow) TableName() string { return "recharges" }
@@ -223,6 +227,8 @@ func toRechargeRow(r *recharge.Recharge) (rechargeRow, error) {
 		ID: r.ID, UserID: r.UserID, APIKeyID: r.APIKeyID, ReferenceID: r.ReferenceID, Mobile: r.Mobile,
 		Operator: r.Operator, Circle: r.Circle, Amount: w.put(colAmount, r.Amount), Status: string(r.Status),
 		OperatorRef: r.OperatorRef, FailReason: r.FailReason, CreatedAt: stamp(r.CreatedAt), UpdatedAt: stamp(r.UpdatedAt),
+		SubmittedAt: timePtrToDB(r.SubmittedAt), NextCheckAt: dbTime(r.NextCheckAt), Attempts: r.Attempts,
+		ReconcileAt: timePtrToDB(r.ReconcileAt),
 	}
 	return row, w.err
 }
@@ -233,6 +239,8 @@ func toDomainRecharge(r *rechargeRow) (recharge.Recharge, error) {
 		ID: r.ID, UserID: r.UserID, APIKeyID: r.APIKeyID, ReferenceID: r.ReferenceID, Mobile: r.Mobile,
 		Operator: r.Operator, Circle: r.Circle, Amount: w.get(colAmount, r.Amount), Status: recharge.Status(r.Status),
 		OperatorRef: r.OperatorRef, FailReason: r.FailReason, CreatedAt: timeFromDB(r.CreatedAt), UpdatedAt: timeFromDB(r.UpdatedAt),
+		SubmittedAt: timePtrFromDB(r.SubmittedAt), NextCheckAt: r.NextCheckAt.UTC(), Attempts: r.Attempts,
+		ReconcileAt: timePtrFromDB(r.ReconcileAt),
 	}
 	if w.err != nil {
 		return out, fmt.Errorf("recharge %d: %w", r.ID, w.err)
@@ -281,8 +289,13 @@ func (s *rechargeStore) ByID(ctx context.Context, id uint64) (*recharge.Recharge
 }
 
 func (s *rechargeStore) Finish(ctx context.Context, r *recharge.Recharge) (bool, error) {
+	submitted := r.UpdatedAt
+	if r.SubmittedAt != nil {
+		submitted = *r.SubmittedAt
+	}
 	res := s.conn(ctx).Model(&rechargeRow{}).Where("id = ? AND status = ?", r.ID, string(recharge.StatusPending)).Updates(map[string]any{
 		"status": string(r.Status), "operator_ref": r.OperatorRef, "fail_reason": r.FailReason, "updated_at": dbTime(r.UpdatedAt),
+		"submitted_at": gorm.Expr("COALESCE(submitted_at, ?)", dbTime(submitted)),
 	})
 	if res.Error != nil {
 		return false, fmt.Errorf("finish recharge %d: %w", r.ID, translate(res.Error))
@@ -290,14 +303,43 @@ func (s *rechargeStore) Finish(ctx context.Context, r *recharge.Recharge) (bool,
 	return res.RowsAffected == 1, nil
 }
 
-func (s *rechargeStore) Pending(ctx context.Context, before time.Time, limit int) ([]recharge.Recharge, error) {
+func (s *rechargeStore) MarkSubmitted(ctx context.Context, r *recharge.Recharge) (bool, error) {
+	if r.SubmittedAt == nil {
+		return false, fmt.Errorf("mark recharge %d submitted: no submission time", r.ID)
+	}
+	res := s.conn(ctx).Model(&rechargeRow{}).
+		Where("id = ? AND status = ? AND submitted_at IS NULL", r.ID, string(recharge.StatusPending)).
+		Updates(map[string]any{"submitted_at": dbTime(*r.SubmittedAt), "next_check_at": dbTime(r.NextCheckAt), "updated_at": dbTime(r.UpdatedAt)})
+	if res.Error != nil {
+		return false, fmt.Errorf("mark recharge %d submitted: %w", r.ID, translate(res.Error))
+	}
+	return res.RowsAffected == 1, nil
+}
+
+func (s *rechargeStore) Due(ctx context.Context, now time.Time, limit int) ([]recharge.Recharge, error) {
 	var rows []rechargeRow
-	err := s.conn(ctx).Where("status = ? AND created_at < ?", string(recharge.StatusPending), dbTime(before)).
-		Order("id").Limit(limit).Find(&rows).Error
+	err := s.conn(ctx).Where("status = ? AND next_check_at <= ?", string(recharge.StatusPending), dbTime(now)).
+		Order("next_check_at").Order("id").Limit(limit).Find(&rows).Error
 	if err != nil {
-		return nil, fmt.Errorf("list pending recharges: %w", translate(err))
+		return nil, fmt.Errorf("list due recharges: %w", translate(err))
 	}
 	return convertRows(rows, toDomainRecharge)
+}
+
+func (s *rechargeStore) Claim(ctx context.Context, old, next *recharge.Recharge, now time.Time) (bool, error) {
+	q := s.conn(ctx).Model(&rechargeRow{}).Where("id = ? AND status = ? AND attempts = ? AND next_check_at <= ?",
+		old.ID, string(recharge.StatusPending), old.Attempts, dbTime(now))
+	if old.SubmittedAt == nil {
+		q = q.Where("submitted_at IS NULL")
+	} else {
+		q = q.Where("submitted_at IS NOT NULL")
+	}
+	res := q.Updates(map[string]any{"attempts": next.Attempts, "next_check_at": dbTime(next.NextCheckAt),
+		"reconcile_at": timePtrToDB(next.ReconcileAt), "updated_at": dbTime(next.UpdatedAt)})
+	if res.Error != nil {
+		return false, fmt.Errorf("claim recharge %d: %w", old.ID, translate(res.Error))
+	}
+	return res.RowsAffected == 1, nil
 }
 
 func (s *rechargeStore) List(ctx context.Context, f recharge.Filter) ([]recharge.Recharge, int64, error) {
@@ -307,6 +349,9 @@ func (s *rechargeStore) List(ctx context.Context, f recharge.Filter) ([]recharge
 		}
 		if f.Status != "" {
 			q = q.Where("status = ?", string(f.Status))
+		}
+		if f.NeedsReconciliation {
+			q = q.Where("status = ? AND reconcile_at IS NOT NULL", string(recharge.StatusPending))
 		}
 		if f.From != nil {
 			q = q.Where("created_at >= ?", dbTime(*f.From))
@@ -327,6 +372,29 @@ func (s *rechargeStore) List(ctx context.Context, f recharge.Filter) ([]recharge
 	}
 	out, err := convertRows(rows, toDomainRecharge)
 	return out, total, err
+}
+
+func (s *rechargeStore) ForEachByUser(ctx context.Context, userID uint64, fn func(recharge.Recharge) error) error {
+	const batch = 500
+	for after := uint64(0); ; {
+		var rows []rechargeRow
+		if err := s.conn(ctx).Where("user_id = ? AND id > ?", userID, after).Order("id").Limit(batch).Find(&rows).Error; err != nil {
+			return fmt.Errorf("read recharges of user %d: %w", userID, translate(err))
+		}
+		for i := range rows {
+			r, err := toDomainRecharge(&rows[i])
+			if err != nil {
+				return err
+			}
+			if err := fn(r); err != nil {
+				return err
+			}
+			after = r.ID
+		}
+		if len(rows) < batch {
+			return nil
+		}
+	}
 }
 
 type verificationRow struct {

@@ -3,6 +3,7 @@ package mysqlstore_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -173,8 +174,8 @@ func TestRechargesStore(t *testing.T) {
 		if _, err := repo.ByReference(ctx, 5, "R-1"); !errors.Is(err, recharge.ErrNotFound) {
 			t.Fatalf("references are case-sensitive: %v", err)
 		}
-		if list, _ := repo.Pending(ctx, now.Add(time.Second), 10); len(list) != 2 {
-			t.Fatalf("Pending: %+v", list)
+		if list, _ := repo.Due(ctx, now, 10); len(list) != 2 {
+			t.Fatalf("Due: %+v", list)
 		}
 		// Finish only from pending: the second finisher loses.
 		reason := "Operator declined"
@@ -194,6 +195,164 @@ func TestRechargesStore(t *testing.T) {
 		uid := uint64(5)
 		if rows, total, err := repo.List(ctx, recharge.Filter{UserID: &uid, Status: recharge.StatusFailed}); err != nil || total != 1 || rows[0].ID != r.ID {
 			t.Fatalf("List: %+v %d %v", rows, total, err)
+		}
+	})
+}
+
+// TestRechargesDueAndClaim: Due selects pending rows whose next_check_at
+// has come, earliest first, whatever their ids; Claim is won by exactly one
+// of several workers; MarkSubmitted and Finish keep submitted_at once set;
+// flagged rows are listable.
+func TestRechargesDueAndClaim(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
+		ctx := context.Background()
+		repo := s.Stores().Recharges
+		now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+		mk := func(ref string, next time.Duration, submitted bool) *recharge.Recharge {
+			r, err := recharge.New(recharge.Request{Mobile: "9876543210", Operator: "jio", Circle: "delhi", Amount: "20", ReferenceID: ref}, 5, 6, now.Add(-time.Hour))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.NextCheckAt = now.Add(next)
+			if submitted {
+				at := now.Add(-time.Hour)
+				r.SubmittedAt = &at
+			}
+			if err := repo.Create(ctx, r); err != nil {
+				t.Fatal(err)
+			}
+			return r
+		}
+		a := mk("a", -time.Minute, true)   // due, oldest id
+		b := mk("b", -time.Hour, false)    // due earliest
+		mk("c", time.Second, true)         // not yet due
+		d := mk("d", 0, true)              // due exactly now
+		e := mk("e", -2*time.Minute, true) // due, then finished
+		e.Status, e.UpdatedAt = recharge.StatusSuccess, now
+		if ok, err := repo.Finish(ctx, e); !ok || err != nil {
+			t.Fatalf("Finish: %v %v", ok, err)
+		}
+		due, err := repo.Due(ctx, now, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []uint64
+		for _, r := range due {
+			ids = append(ids, r.ID)
+		}
+		if len(ids) != 3 || ids[0] != b.ID || ids[1] != a.ID || ids[2] != d.ID {
+			t.Fatalf("Due order %v, want [%d %d %d]", ids, b.ID, a.ID, d.ID)
+		}
+		if due[0].SubmittedAt != nil || due[1].SubmittedAt == nil || !due[1].NextCheckAt.Equal(now.Add(-time.Minute)) {
+			t.Fatalf("Due rows: %+v", due[:2])
+		}
+		if l, _ := repo.Due(ctx, now, 1); len(l) != 1 || l[0].ID != b.ID {
+			t.Fatalf("Due limit: %+v", l)
+		}
+
+		// Eight workers claim b at once: exactly one wins.
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		wins := 0
+		for range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				old := due[0]
+				next := old.Claim(now)
+				ok, err := repo.Claim(ctx, &old, &next, now)
+				if err != nil {
+					t.Error(err)
+				}
+				if ok {
+					mu.Lock()
+					wins++
+					mu.Unlock()
+				}
+			}()
+		}
+		wg.Wait()
+		got, _ := repo.ByID(ctx, b.ID)
+		if wins != 1 || got.Attempts != 1 || !got.NextCheckAt.Equal(now.Add(15*time.Second)) {
+			t.Fatalf("%d winners, row %+v", wins, got)
+		}
+		// A stale read (attempts moved on), a submitted state that changed,
+		// or a row not yet due is not claimed.
+		old := due[0]
+		next := old.Claim(now)
+		if ok, _ := repo.Claim(ctx, &old, &next, now); ok {
+			t.Fatal("stale claim won")
+		}
+		if l, _ := repo.Due(ctx, now, 10); len(l) != 2 {
+			t.Fatalf("claimed row still due: %+v", l)
+		}
+		cur := *got
+		at := now
+		cur.SubmittedAt = &at
+		next = cur.Claim(now.Add(time.Minute))
+		if ok, _ := repo.Claim(ctx, &cur, &next, now.Add(time.Minute)); ok {
+			t.Fatal("claim won on another submitted state")
+		}
+		cur = *got
+		next = cur.Claim(now)
+		if ok, _ := repo.Claim(ctx, &cur, &next, now); ok {
+			t.Fatal("claim won before next_check_at")
+		}
+
+		// MarkSubmitted once; Finish keeps the first submitted_at.
+		sub := *got
+		at1 := now.Add(time.Second)
+		sub.SubmittedAt, sub.NextCheckAt, sub.UpdatedAt = &at1, now.Add(16*time.Second), at1
+		if ok, err := repo.MarkSubmitted(ctx, &sub); !ok || err != nil {
+			t.Fatalf("MarkSubmitted: %v %v", ok, err)
+		}
+		at2 := now.Add(2 * time.Second)
+		sub.SubmittedAt = &at2
+		if ok, _ := repo.MarkSubmitted(ctx, &sub); ok {
+			t.Fatal("marked submitted twice")
+		}
+		fin := sub
+		fin.SubmittedAt, fin.Status, fin.UpdatedAt = nil, recharge.StatusSuccess, now.Add(time.Hour)
+		if ok, err := repo.Finish(ctx, &fin); !ok || err != nil {
+			t.Fatalf("Finish: %v %v", ok, err)
+		}
+		got, _ = repo.ByID(ctx, b.ID)
+		if got.SubmittedAt == nil || !got.SubmittedAt.Equal(at1) || !got.NextCheckAt.Equal(now.Add(16*time.Second)) {
+			t.Fatalf("after MarkSubmitted and Finish: %+v", got)
+		}
+		// An unsubmitted recharge finished by its first answer gets submitted_at.
+		c2 := mk("f", 0, false)
+		c2.Status, c2.UpdatedAt = recharge.StatusFailed, now
+		if ok, _ := repo.Finish(ctx, c2); !ok {
+			t.Fatal("Finish f")
+		}
+		if got, _ := repo.ByID(ctx, c2.ID); got.SubmittedAt == nil || !got.SubmittedAt.Equal(now) {
+			t.Fatalf("f: %+v", got)
+		}
+
+		// A claim that flags the recharge makes it listable for reconciliation.
+		old = due[1]
+		late := now.Add(48 * time.Hour)
+		next = old.Claim(late)
+		if ok, err := repo.Claim(ctx, &old, &next, late); !ok || err != nil {
+			t.Fatalf("flagging claim: %v %v", ok, err)
+		}
+		uid := uint64(5)
+		rows, total, err := repo.List(ctx, recharge.Filter{UserID: &uid, NeedsReconciliation: true})
+		if err != nil || total != 1 || rows[0].ID != a.ID || rows[0].ReconcileAt == nil || !rows[0].NeedsReconciliation() {
+			t.Fatalf("reconciliation list: %+v %d %v", rows, total, err)
+		}
+		// ForEachByUser: the user's recharges in id order, another user's none.
+		var seen []string
+		if err := repo.ForEachByUser(ctx, 5, func(r recharge.Recharge) error { seen = append(seen, r.ReferenceID); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(seen, ",") != "a,b,c,d,e,f" {
+			t.Fatalf("ForEachByUser: %v", seen)
+		}
+		if err := repo.ForEachByUser(ctx, 6, func(r recharge.Recharge) error { t.Errorf("user 6: %+v", r); return nil }); err != nil {
+			t.Fatal(err)
 		}
 	})
 }

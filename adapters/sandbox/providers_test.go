@@ -84,7 +84,7 @@ func TestRechargerOutcomes(t *testing.T) {
 		{"9876540000", "239", recharge.StatusFailed, recharge.StatusFailed, false},
 		{"9876549999", "239", recharge.StatusPending, "", true},
 	} {
-		r := recharge.Recharge{Mobile: tc.mobile, Operator: "jio", Amount: decimal.RequireFromString(tc.amount), ReferenceID: "r1"}
+		r := recharge.Recharge{Mobile: tc.mobile, Operator: "jio", Amount: decimal.RequireFromString(tc.amount), ReferenceID: "r1", ID: 41}
 		sub, err := sandbox.Recharger{}.Submit(ctx, r)
 		if err != nil || sub.Status != tc.submit {
 			t.Fatalf("%s/%s Submit = %+v, %v", tc.mobile, tc.amount, sub, err)
@@ -99,5 +99,34 @@ func TestRechargerOutcomes(t *testing.T) {
 		if err != nil || chk.Status != tc.check || (chk.Status == recharge.StatusSuccess) != (chk.OperatorRef != "") {
 			t.Fatalf("%s/%s Check = %+v, %v", tc.mobile, tc.amount, chk, err)
 		}
+	}
+}
+
+// TestRechargerSubmitIsIdempotentByReference: a second Submit of the same
+// recharge (the worker re-submitting after a crash) answers what the first
+// did, with the same operator reference; another reference is another
+// recharge; a recharge without a reference is refused.
+func TestRechargerSubmitIsIdempotentByReference(t *testing.T) {
+	ctx := context.Background()
+	r := recharge.Recharge{ID: 41, Mobile: "9876543210", Operator: "jio", Amount: decimal.RequireFromString("239"), ReferenceID: "r1"}
+	first, err1 := sandbox.Recharger{}.Submit(ctx, r)
+	again, err2 := sandbox.Recharger{}.Submit(ctx, r)
+	if err1 != nil || err2 != nil || first != again {
+		t.Fatalf("re-submit answered %+v/%v, first %+v/%v", again, err2, first, err1)
+	}
+	c1, _ := sandbox.Recharger{}.Check(ctx, r)
+	c2, _ := sandbox.Recharger{}.Check(ctx, r)
+	other := r
+	other.ID = 42
+	c3, _ := sandbox.Recharger{}.Check(ctx, other)
+	if c1 != c2 || c1.OperatorRef == "" || c3.OperatorRef == c1.OperatorRef {
+		t.Fatalf("checks %+v %+v, other reference %+v", c1, c2, c3)
+	}
+	r.ID = 0
+	if _, err := (sandbox.Recharger{}).Submit(ctx, r); !errors.Is(err, sandbox.ErrNoReference) {
+		t.Fatalf("no reference: %v", err)
+	}
+	if _, err := (sandbox.Recharger{}).Check(ctx, r); !errors.Is(err, sandbox.ErrNoReference) {
+		t.Fatalf("no reference: %v", err)
 	}
 }

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"paygate/core/recharge"
@@ -18,13 +19,25 @@ import (
 //     errors), so the recharge stays pending until the operator answers;
 //   - anything else → success after the pending phase, with an operator
 //     reference derived from the request.
+//
+// Submit is idempotent by r.ProviderReference(), as the port requires: the
+// sandbox keeps no state, every answer (and the operator reference) is a
+// function of that reference and the request, so submitting the same
+// recharge again answers what the first Submit did and recharges nothing
+// twice. A recharge without a reference (id 0) is refused.
 type Recharger struct{}
+
+// ErrNoReference: a recharge sent without our reference (never stored).
+var ErrNoReference = errors.New("sandbox recharge: no provider reference")
 
 var _ recharge.Provider = Recharger{}
 
 func (Recharger) Submit(ctx context.Context, r recharge.Recharge) (recharge.Outcome, error) {
 	if err := ctx.Err(); err != nil {
 		return recharge.Outcome{}, err
+	}
+	if r.ID == 0 {
+		return recharge.Outcome{}, ErrNoReference
 	}
 	if strings.HasSuffix(r.Mobile, "0000") {
 		return recharge.Outcome{Status: recharge.StatusFailed, Reason: "Invalid mobile number"}, nil
@@ -36,6 +49,9 @@ func (Recharger) Check(ctx context.Context, r recharge.Recharge) (recharge.Outco
 	if err := ctx.Err(); err != nil {
 		return recharge.Outcome{}, err
 	}
+	if r.ID == 0 {
+		return recharge.Outcome{}, ErrNoReference
+	}
 	switch {
 	case strings.HasSuffix(r.Mobile, "9999"):
 		return recharge.Outcome{}, ErrSandboxOutage
@@ -44,6 +60,6 @@ func (Recharger) Check(ctx context.Context, r recharge.Recharge) (recharge.Outco
 	case strings.HasSuffix(r.Amount.Truncate(0).String(), "7"):
 		return recharge.Outcome{Status: recharge.StatusFailed, Reason: "Operator declined"}, nil
 	}
-	ref := "OPR" + digest(12, "recharge", r.Operator, r.Mobile, r.ReferenceID, r.Amount.String())
+	ref := "OPR" + digest(12, "recharge", r.ProviderReference(), r.Operator, r.Mobile, r.Amount.String())
 	return recharge.Outcome{Status: recharge.StatusSuccess, OperatorRef: ref}, nil
 }

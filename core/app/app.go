@@ -28,6 +28,10 @@ type Config struct {
 	// before rolling it up (hits started just before midnight settle after
 	// it); 0 means 15 minutes.
 	RollupGrace time.Duration
+	// RechargeRoundBudget bounds one recharge worker round: it claims no
+	// new row after it (a slow provider costs up to UpstreamTimeout per
+	// row); 0 means 1 minute.
+	RechargeRoundBudget time.Duration
 }
 
 // App is the set of use cases. It holds ports only.
@@ -89,6 +93,9 @@ func New(d Deps) *App {
 	}
 	if cfg.RollupGrace == 0 {
 		cfg.RollupGrace = 15 * time.Minute
+	}
+	if cfg.RechargeRoundBudget == 0 {
+		cfg.RechargeRoundBudget = time.Minute
 	}
 	if cfg.MaxPayloadBytes == 0 {
 		cfg.MaxPayloadBytes = 60_000

@@ -265,8 +265,10 @@ func TestRechargeOverBalanceIsRefusedWithoutDebit(t *testing.T) {
 // posts no refund.
 func TestCheckRechargesLosingTheRaceRefundsNothing(t *testing.T) {
 	f := newGatewayFixture(t)
-	r := recharge.Recharge{ID: 7, UserID: 11, ReferenceID: "r-1", Mobile: "9876543217", Amount: dec("17"), Status: recharge.StatusPending}
-	f.recharges.EXPECT().Pending(mock.Anything, mock.Anything, 100).Return([]recharge.Recharge{r}, nil).Once()
+	sub := f.now.Add(-time.Minute)
+	r := recharge.Recharge{ID: 7, UserID: 11, ReferenceID: "r-1", Mobile: "9876543217", Amount: dec("17"), Status: recharge.StatusPending, SubmittedAt: &sub}
+	f.recharges.EXPECT().Due(mock.Anything, f.now, 100).Return([]recharge.Recharge{r}, nil).Once()
+	f.recharges.EXPECT().Claim(mock.Anything, mock.Anything, mock.Anything, f.now).Return(true, nil).Once()
 	f.recharger.EXPECT().Check(mock.Anything, mock.Anything).Return(recharge.Outcome{Status: recharge.StatusFailed}, nil).Once()
 	f.recharges.EXPECT().Finish(mock.Anything, mock.Anything).Return(false, nil).Once()
 	done := r

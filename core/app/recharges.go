@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -34,7 +35,8 @@ type RechargeResult struct {
 // concurrent recharges never overdraw. The same reference_id with the same
 // request answers the existing recharge without a second debit; with another
 // request, 409. The operator is asked outside any transaction: a failure
-// refunds the amount once; no answer leaves it pending for the checker.
+// refunds the amount once; no answer leaves it pending and unsubmitted, and
+// the worker submits it again once recharge.SubmitGrace has passed.
 func (a *App) RechargeMobile(ctx context.Context, in RechargeInput) (*RechargeResult, error) {
 	r, invalid := recharge.New(in.Request, 0, 0, a.now())
 	invalid = withBodyErrors(invalid, in.BodyErrors)
@@ -63,6 +65,9 @@ func (a *App) RechargeMobile(ctx context.Context, in RechargeInput) (*RechargeRe
 				return ledger.ErrInsufficientBalance
 			}
 			r.UserID, r.APIKeyID = u.ID, hit.APIKeyID
+			// Left to this request until the grace ends; then the worker
+			// submits it again if this request never recorded an answer.
+			r.NextCheckAt = r.CreatedAt.Add(recharge.SubmitGrace(a.cfg.UpstreamTimeout))
 			if err := s.Recharges.Create(ctx, r); err != nil {
 				return err
 			}
@@ -73,20 +78,13 @@ func (a *App) RechargeMobile(ctx context.Context, in RechargeInput) (*RechargeRe
 		},
 		perform: func(ctx context.Context, hit *hitlog.Hit) (any, error) {
 			if a.recharger != nil {
-				pctx, cancel := context.WithTimeout(ctx, a.cfg.UpstreamTimeout)
-				o, err := a.recharger.Submit(pctx, *r)
-				cancel()
 				// No answer: the operator may still do it, so the recharge
-				// stays pending and the checker asks again.
-				if err == nil && o.Status != recharge.StatusPending {
-					bal, done, ferr := a.finishRecharge(ctx, r, o)
-					if ferr != nil {
-						return nil, ferr
-					}
-					if done && r.Status == recharge.StatusFailed {
-						refunded = &bal
-					}
+				// stays pending and the worker submits it again after the grace.
+				_, refund, err := a.submitRecharge(ctx, r, a.now().UTC().Add(recharge.FirstCheck))
+				if err != nil {
+					return nil, err
 				}
+				refunded = refund
 			}
 			out.Recharge = *r
 			return map[string]any{"recharge_id": r.ID, "reference_id": r.ReferenceID, "status": r.Status}, nil
@@ -124,6 +122,10 @@ func (a *App) finishRecharge(ctx context.Context, r *recharge.Recharge, o rechar
 		}
 		next.FailReason = &reason
 	}
+	if next.SubmittedAt == nil {
+		at := next.UpdatedAt
+		next.SubmittedAt = &at
+	}
 	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
 		u, err := s.Users.LockByID(ctx, r.UserID)
 		if err != nil {
@@ -159,35 +161,104 @@ func (a *App) finishRecharge(ctx context.Context, r *recharge.Recharge, o rechar
 	return balance, done, nil
 }
 
-// CheckRecharges asks the operator about pending recharges and writes the
-// final answers (the recharge worker). Safe with several instances: each
-// answer is written by a conditional update. It returns how many finished.
+// submitRecharge sends r to the provider (bounded by the provider timeout)
+// and records the answer: a final one finishes r, pending marks it
+// submitted with its first check at firstCheck. No answer (error, timeout)
+// changes nothing. It reports whether this call finished r and, when it
+// refunded, the balance afterwards.
+func (a *App) submitRecharge(ctx context.Context, r *recharge.Recharge, firstCheck time.Time) (bool, *decimal.Decimal, error) {
+	pctx, cancel := context.WithTimeout(ctx, a.cfg.UpstreamTimeout)
+	o, err := a.recharger.Submit(pctx, *r)
+	cancel()
+	if err != nil {
+		return false, nil, nil
+	}
+	if o.Status != recharge.StatusPending {
+		bal, done, err := a.finishRecharge(ctx, r, o)
+		if err != nil || !done {
+			return false, nil, err
+		}
+		if r.Status == recharge.StatusFailed {
+			return true, &bal, nil
+		}
+		return true, nil, nil
+	}
+	now := a.now().UTC()
+	next := *r
+	next.SubmittedAt, next.UpdatedAt, next.NextCheckAt = &now, now, firstCheck
+	ok, err := a.st.Recharges.MarkSubmitted(ctx, &next)
+	if err != nil {
+		return false, nil, err
+	}
+	if ok {
+		*r = next
+	}
+	return false, nil, nil
+}
+
+// CheckRecharges is one round of the recharge worker over the pending
+// recharges that are due, earliest first. Each is claimed first by a
+// conditional update that also pushes its next look back (exponential
+// backoff), so several instances never work on one at once and a row
+// without an answer waits its turn instead of blocking newer ones. A
+// recharge never known to have reached the provider is submitted again
+// (Submit is idempotent by our reference); a submitted one is checked. A
+// provider error or timeout leaves the row to its next turn and the round
+// goes on; so does a store error on one row (returned at the end). A round
+// claims no new row after Config.RechargeRoundBudget. It returns how many
+// recharges it finished.
 func (a *App) CheckRecharges(ctx context.Context, limit int) (int, error) {
 	if a.recharger == nil {
 		return 0, nil
 	}
-	pending, err := a.st.Recharges.Pending(ctx, a.now().UTC(), limit)
+	now := a.now().UTC()
+	due, err := a.st.Recharges.Due(ctx, now, limit)
 	if err != nil {
 		return 0, err
 	}
 	n := 0
-	for i := range pending {
-		r := &pending[i]
-		pctx, cancel := context.WithTimeout(ctx, a.cfg.UpstreamTimeout)
-		o, err := a.recharger.Check(pctx, *r)
-		cancel()
-		if err != nil || o.Status == recharge.StatusPending {
-			continue // asked again on the next round
+	var errsSeen []error
+	start := time.Now() // real time: the round's own duration, not the business clock
+	for i := range due {
+		// A slow provider makes each row cost up to the provider timeout;
+		// rows not claimed yet stay due for the next round (or instance).
+		if ctx.Err() != nil || time.Since(start) > a.cfg.RechargeRoundBudget {
+			break
 		}
-		_, done, err := a.finishRecharge(ctx, r, o)
+		done, err := a.checkOne(ctx, &due[i], now)
 		if err != nil {
-			return n, err
+			errsSeen = append(errsSeen, err)
 		}
 		if done {
 			n++
 		}
 	}
-	return n, nil
+	return n, errors.Join(errsSeen...)
+}
+
+// checkOne claims r and submits or checks it; true when this call finished it.
+func (a *App) checkOne(ctx context.Context, r *recharge.Recharge, now time.Time) (bool, error) {
+	next := r.Claim(now)
+	ok, err := a.st.Recharges.Claim(ctx, r, &next, now)
+	if err != nil || !ok {
+		return false, err // another worker has it
+	}
+	if next.ReconcileAt != nil && r.ReconcileAt == nil {
+		a.log.Warn("recharge pending too long: flagged for manual reconciliation", "recharge_id", r.ID, "created_at", r.CreatedAt)
+	}
+	*r = next
+	if r.SubmittedAt == nil {
+		done, _, err := a.submitRecharge(ctx, r, r.NextCheckAt)
+		return done, err
+	}
+	pctx, cancel := context.WithTimeout(ctx, a.cfg.UpstreamTimeout)
+	o, err := a.recharger.Check(pctx, *r)
+	cancel()
+	if err != nil || o.Status == recharge.StatusPending {
+		return false, nil // asked again at NextCheckAt
+	}
+	_, done, err := a.finishRecharge(ctx, r, o)
+	return done, err
 }
 
 // RechargeStatus is the key owner's recharge with that reference_id.

@@ -5,6 +5,7 @@ package recharge
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"strings"
 	"time"
@@ -74,6 +75,68 @@ type Recharge struct {
 	FailReason  *string
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
+
+	// SubmittedAt is when the provider first answered Submit (nil: never
+	// known to have reached the provider, so the worker submits it again).
+	SubmittedAt *time.Time
+	// NextCheckAt is when the worker next looks at it; Attempts counts the
+	// worker's claims (each one pushes NextCheckAt back by Backoff).
+	NextCheckAt time.Time
+	Attempts    int
+	// ReconcileAt is set when it has stayed pending past ReconcileAfter:
+	// it stays pending and is still checked, but waits for a person.
+	ReconcileAt *time.Time
+}
+
+// Worker schedule (decisions: "Recharge worker").
+const (
+	// FirstCheck is the first backoff step; it doubles per attempt up to MaxCheckInterval.
+	FirstCheck       = 15 * time.Second
+	MaxCheckInterval = time.Hour
+	// ReconcileAfter: a recharge pending this long is flagged for manual
+	// reconciliation, never refunded automatically (the operator may have
+	// delivered it).
+	ReconcileAfter = 48 * time.Hour
+)
+
+// Backoff is the wait after the attempts-th claim: 15 s, 30 s, 1 min, …, at most 1 h.
+func Backoff(attempts int) time.Duration {
+	d := FirstCheck
+	for i := 1; i < attempts && d < MaxCheckInterval; i++ {
+		d *= 2
+	}
+	return min(d, MaxCheckInterval)
+}
+
+// SubmitGrace is how long after its creation an unsubmitted recharge is left
+// to the request that created it before the worker submits it again: longer
+// than the provider timeout, so a Submit still running is never duplicated.
+func SubmitGrace(providerTimeout time.Duration) time.Duration {
+	return 2*providerTimeout + FirstCheck
+}
+
+// ProviderReference is the reference the provider receives: unique across
+// users and the same on every re-submission (Submit is idempotent by it).
+func (r *Recharge) ProviderReference() string { return fmt.Sprintf("rch_%d", r.ID) }
+
+// Claim is the worker taking r for one attempt at now: Attempts + 1, the
+// next look after Backoff, and the reconciliation flag once r is older than
+// ReconcileAfter. The store writes it only if nobody claimed r since it was read.
+func (r *Recharge) Claim(now time.Time) Recharge {
+	next := *r
+	next.Attempts++
+	next.NextCheckAt = now.Add(Backoff(next.Attempts))
+	next.UpdatedAt = now
+	if next.ReconcileAt == nil && now.Sub(r.CreatedAt) >= ReconcileAfter {
+		at := now
+		next.ReconcileAt = &at
+	}
+	return next
+}
+
+// NeedsReconciliation reports whether r waits for a person.
+func (r *Recharge) NeedsReconciliation() bool {
+	return r.ReconcileAt != nil && r.Status == StatusPending
 }
 
 var (
@@ -124,7 +187,7 @@ func New(r Request, userID, keyID uint64, now time.Time) (*Recharge, error) {
 	}
 	now = now.UTC()
 	return &Recharge{UserID: userID, APIKeyID: keyID, ReferenceID: ref, Mobile: mobile, Operator: op, Circle: circle,
-		Amount: amount, Status: StatusPending, CreatedAt: now, UpdatedAt: now}, nil
+		Amount: amount, Status: StatusPending, CreatedAt: now, UpdatedAt: now, NextCheckAt: now}, nil
 }
 
 // Same reports whether o asks for the same recharge as r (a retry).
@@ -161,6 +224,12 @@ type Outcome struct {
 // asks again later. An error means no answer: the recharge stays pending
 // and is checked again (never refunded on a mere timeout, since the
 // operator may still have done it).
+//
+// Submit MUST be idempotent at the provider by r.ProviderReference(): a
+// crash or a timeout leaves us not knowing whether a Submit arrived, so the
+// worker submits again, and a second Submit of the same reference must not
+// recharge twice but answer the first one's state. Check is only called for
+// recharges whose Submit answered.
 type Provider interface {
 	Submit(ctx context.Context, r Recharge) (Outcome, error)
 	Check(ctx context.Context, r Recharge) (Outcome, error)
@@ -172,19 +241,33 @@ type Repository interface {
 	Create(ctx context.Context, r *Recharge) error
 	ByReference(ctx context.Context, userID uint64, referenceID string) (*Recharge, error)
 	ByID(ctx context.Context, id uint64) (*Recharge, error)
-	// Finish moves a pending recharge to success or failed; false when it
-	// was no longer pending (another worker finished it).
+	// Finish moves a pending recharge to success or failed (and sets
+	// submitted_at if still unset); false when it was no longer pending
+	// (another worker finished it).
 	Finish(ctx context.Context, r *Recharge) (bool, error)
-	// Pending lists recharges still pending created before `before`.
-	Pending(ctx context.Context, before time.Time, limit int) ([]Recharge, error)
+	// MarkSubmitted records r.SubmittedAt and r.NextCheckAt if r is still
+	// pending and not yet marked; false otherwise.
+	MarkSubmitted(ctx context.Context, r *Recharge) (bool, error)
+	// Due lists pending recharges whose NextCheckAt is not after now,
+	// earliest NextCheckAt first.
+	Due(ctx context.Context, now time.Time, limit int) ([]Recharge, error)
+	// Claim writes next (from old.Claim) only if the row is still pending,
+	// due at now and has old's Attempts and submitted state: of several
+	// workers exactly one gets true.
+	Claim(ctx context.Context, old *Recharge, next *Recharge, now time.Time) (bool, error)
 	List(ctx context.Context, f Filter) ([]Recharge, int64, error)
+	// ForEachByUser calls fn with each of the user's recharges in id order
+	// (paged by id, so rows arriving meanwhile shift nothing).
+	ForEachByUser(ctx context.Context, userID uint64, fn func(Recharge) error) error
 }
 
 // Filter selects recharges in a list.
 type Filter struct {
-	UserID   *uint64
-	Status   Status
-	From, To *time.Time
-	Page     int
-	PerPage  int
+	UserID *uint64
+	Status Status
+	// NeedsReconciliation keeps only pending recharges flagged for a person.
+	NeedsReconciliation bool
+	From, To            *time.Time
+	Page                int
+	PerPage             int
 }

@@ -65,3 +65,37 @@ func TestNew(t *testing.T) {
 		t.Fatal("Same: a retry with 239.00 is the same recharge; another number is not")
 	}
 }
+
+func TestBackoffDoublesUpToAnHour(t *testing.T) {
+	for attempts, want := range map[int]time.Duration{
+		0: 15 * time.Second, 1: 15 * time.Second, 2: 30 * time.Second, 3: time.Minute, 5: 4 * time.Minute,
+		8: 32 * time.Minute, 9: time.Hour, 10: time.Hour, 1000: time.Hour,
+	} {
+		if got := recharge.Backoff(attempts); got != want {
+			t.Errorf("Backoff(%d) = %v, want %v", attempts, got, want)
+		}
+	}
+}
+
+func TestClaimSchedulesAndFlagsAfter48Hours(t *testing.T) {
+	created := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	r := recharge.Recharge{ID: 7, Status: recharge.StatusPending, CreatedAt: created, Attempts: 2}
+	for _, tc := range []struct {
+		after time.Duration
+		flag  bool
+	}{{47*time.Hour + 59*time.Minute, false}, {48 * time.Hour, true}} {
+		now := created.Add(tc.after)
+		n := r.Claim(now)
+		if n.Attempts != 3 || !n.NextCheckAt.Equal(now.Add(time.Minute)) || n.NeedsReconciliation() != tc.flag || r.Attempts != 2 {
+			t.Errorf("after %v: %+v", tc.after, n)
+		}
+	}
+	at := created.Add(50 * time.Hour)
+	r.ReconcileAt = &at
+	if n := r.Claim(created.Add(60 * time.Hour)); !n.ReconcileAt.Equal(at) {
+		t.Errorf("flag moved: %v", n.ReconcileAt)
+	}
+	if r.ProviderReference() != "rch_7" {
+		t.Errorf("reference %q", r.ProviderReference())
+	}
+}

@@ -142,6 +142,65 @@ func (_c *MockRepository_ByReference_Call) RunAndReturn(run func(context.Context
 	return _c
 }
 
+// Claim provides a mock function with given fields: ctx, old, next, now
+func (_m *MockRepository) Claim(ctx context.Context, old *recharge.Recharge, next *recharge.Recharge, now time.Time) (bool, error) {
+	ret := _m.Called(ctx, old, next, now)
+
+	if len(ret) == 0 {
+		panic("no return value specified for Claim")
+	}
+
+	var r0 bool
+	var r1 error
+	if rf, ok := ret.Get(0).(func(context.Context, *recharge.Recharge, *recharge.Recharge, time.Time) (bool, error)); ok {
+		return rf(ctx, old, next, now)
+	}
+	if rf, ok := ret.Get(0).(func(context.Context, *recharge.Recharge, *recharge.Recharge, time.Time) bool); ok {
+		r0 = rf(ctx, old, next, now)
+	} else {
+		r0 = ret.Get(0).(bool)
+	}
+
+	if rf, ok := ret.Get(1).(func(context.Context, *recharge.Recharge, *recharge.Recharge, time.Time) error); ok {
+		r1 = rf(ctx, old, next, now)
+	} else {
+		r1 = ret.Error(1)
+	}
+
+	return r0, r1
+}
+
+// MockRepository_Claim_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'Claim'
+type MockRepository_Claim_Call struct {
+	*mock.Call
+}
+
+// Claim is a helper method to define mock.On call
+//   - ctx context.Context
+//   - old *recharge.Recharge
+//   - next *recharge.Recharge
+//   - now time.Time
+func (_e *MockRepository_Expecter) Claim(ctx interface{}, old interface{}, next interface{}, now interface{}) *MockRepository_Claim_Call {
+	return &MockRepository_Claim_Call{Call: _e.mock.On("Claim", ctx, old, next, now)}
+}
+
+func (_c *MockRepository_Claim_Call) Run(run func(ctx context.Context, old *recharge.Recharge, next *recharge.Recharge, now time.Time)) *MockRepository_Claim_Call {
+	_c.Call.Run(func(args mock.Arguments) {
+		run(args[0].(context.Context), args[1].(*recharge.Recharge), args[2].(*recharge.Recharge), args[3].(time.Time))
+	})
+	return _c
+}
+
+func (_c *MockRepository_Claim_Call) Return(_a0 bool, _a1 error) *MockRepository_Claim_Call {
+	_c.Call.Return(_a0, _a1)
+	return _c
+}
+
+func (_c *MockRepository_Claim_Call) RunAndReturn(run func(context.Context, *recharge.Recharge, *recharge.Recharge, time.Time) (bool, error)) *MockRepository_Claim_Call {
+	_c.Call.Return(run)
+	return _c
+}
+
 // Create provides a mock function with given fields: ctx, r
 func (_m *MockRepository) Create(ctx context.Context, r *recharge.Recharge) error {
 	ret := _m.Called(ctx, r)
@@ -185,6 +244,66 @@ func (_c *MockRepository_Create_Call) Return(_a0 error) *MockRepository_Create_C
 }
 
 func (_c *MockRepository_Create_Call) RunAndReturn(run func(context.Context, *recharge.Recharge) error) *MockRepository_Create_Call {
+	_c.Call.Return(run)
+	return _c
+}
+
+// Due provides a mock function with given fields: ctx, now, limit
+func (_m *MockRepository) Due(ctx context.Context, now time.Time, limit int) ([]recharge.Recharge, error) {
+	ret := _m.Called(ctx, now, limit)
+
+	if len(ret) == 0 {
+		panic("no return value specified for Due")
+	}
+
+	var r0 []recharge.Recharge
+	var r1 error
+	if rf, ok := ret.Get(0).(func(context.Context, time.Time, int) ([]recharge.Recharge, error)); ok {
+		return rf(ctx, now, limit)
+	}
+	if rf, ok := ret.Get(0).(func(context.Context, time.Time, int) []recharge.Recharge); ok {
+		r0 = rf(ctx, now, limit)
+	} else {
+		if ret.Get(0) != nil {
+			r0 = ret.Get(0).([]recharge.Recharge)
+		}
+	}
+
+	if rf, ok := ret.Get(1).(func(context.Context, time.Time, int) error); ok {
+		r1 = rf(ctx, now, limit)
+	} else {
+		r1 = ret.Error(1)
+	}
+
+	return r0, r1
+}
+
+// MockRepository_Due_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'Due'
+type MockRepository_Due_Call struct {
+	*mock.Call
+}
+
+// Due is a helper method to define mock.On call
+//   - ctx context.Context
+//   - now time.Time
+//   - limit int
+func (_e *MockRepository_Expecter) Due(ctx interface{}, now interface{}, limit interface{}) *MockRepository_Due_Call {
+	return &MockRepository_Due_Call{Call: _e.mock.On("Due", ctx, now, limit)}
+}
+
+func (_c *MockRepository_Due_Call) Run(run func(ctx context.Context, now time.Time, limit int)) *MockRepository_Due_Call {
+	_c.Call.Run(func(args mock.Arguments) {
+		run(args[0].(context.Context), args[1].(time.Time), args[2].(int))
+	})
+	return _c
+}
+
+func (_c *MockRepository_Due_Call) Return(_a0 []recharge.Recharge, _a1 error) *MockRepository_Due_Call {
+	_c.Call.Return(_a0, _a1)
+	return _c
+}
+
+func (_c *MockRepository_Due_Call) RunAndReturn(run func(context.Context, time.Time, int) ([]recharge.Recharge, error)) *MockRepository_Due_Call {
 	_c.Call.Return(run)
 	return _c
 }
@@ -242,6 +361,54 @@ func (_c *MockRepository_Finish_Call) Return(_a0 bool, _a1 error) *MockRepositor
 }
 
 func (_c *MockRepository_Finish_Call) RunAndReturn(run func(context.Context, *recharge.Recharge) (bool, error)) *MockRepository_Finish_Call {
+	_c.Call.Return(run)
+	return _c
+}
+
+// ForEachByUser provides a mock function with given fields: ctx, userID, fn
+func (_m *MockRepository) ForEachByUser(ctx context.Context, userID uint64, fn func(recharge.Recharge) error) error {
+	ret := _m.Called(ctx, userID, fn)
+
+	if len(ret) == 0 {
+		panic("no return value specified for ForEachByUser")
+	}
+
+	var r0 error
+	if rf, ok := ret.Get(0).(func(context.Context, uint64, func(recharge.Recharge) error) error); ok {
+		r0 = rf(ctx, userID, fn)
+	} else {
+		r0 = ret.Error(0)
+	}
+
+	return r0
+}
+
+// MockRepository_ForEachByUser_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'ForEachByUser'
+type MockRepository_ForEachByUser_Call struct {
+	*mock.Call
+}
+
+// ForEachByUser is a helper method to define mock.On call
+//   - ctx context.Context
+//   - userID uint64
+//   - fn func(recharge.Recharge) error
+func (_e *MockRepository_Expecter) ForEachByUser(ctx interface{}, userID interface{}, fn interface{}) *MockRepository_ForEachByUser_Call {
+	return &MockRepository_ForEachByUser_Call{Call: _e.mock.On("ForEachByUser", ctx, userID, fn)}
+}
+
+func (_c *MockRepository_ForEachByUser_Call) Run(run func(ctx context.Context, userID uint64, fn func(recharge.Recharge) error)) *MockRepository_ForEachByUser_Call {
+	_c.Call.Run(func(args mock.Arguments) {
+		run(args[0].(context.Context), args[1].(uint64), args[2].(func(recharge.Recharge) error))
+	})
+	return _c
+}
+
+func (_c *MockRepository_ForEachByUser_Call) Return(_a0 error) *MockRepository_ForEachByUser_Call {
+	_c.Call.Return(_a0)
+	return _c
+}
+
+func (_c *MockRepository_ForEachByUser_Call) RunAndReturn(run func(context.Context, uint64, func(recharge.Recharge) error) error) *MockRepository_ForEachByUser_Call {
 	_c.Call.Return(run)
 	return _c
 }
@@ -312,29 +479,27 @@ func (_c *MockRepository_List_Call) RunAndReturn(run func(context.Context, recha
 	return _c
 }
 
-// Pending provides a mock function with given fields: ctx, before, limit
-func (_m *MockRepository) Pending(ctx context.Context, before time.Time, limit int) ([]recharge.Recharge, error) {
-	ret := _m.Called(ctx, before, limit)
+// MarkSubmitted provides a mock function with given fields: ctx, r
+func (_m *MockRepository) MarkSubmitted(ctx context.Context, r *recharge.Recharge) (bool, error) {
+	ret := _m.Called(ctx, r)
 
 	if len(ret) == 0 {
-		panic("no return value specified for Pending")
+		panic("no return value specified for MarkSubmitted")
 	}
 
-	var r0 []recharge.Recharge
+	var r0 bool
 	var r1 error
-	if rf, ok := ret.Get(0).(func(context.Context, time.Time, int) ([]recharge.Recharge, error)); ok {
-		return rf(ctx, before, limit)
+	if rf, ok := ret.Get(0).(func(context.Context, *recharge.Recharge) (bool, error)); ok {
+		return rf(ctx, r)
 	}
-	if rf, ok := ret.Get(0).(func(context.Context, time.Time, int) []recharge.Recharge); ok {
-		r0 = rf(ctx, before, limit)
+	if rf, ok := ret.Get(0).(func(context.Context, *recharge.Recharge) bool); ok {
+		r0 = rf(ctx, r)
 	} else {
-		if ret.Get(0) != nil {
-			r0 = ret.Get(0).([]recharge.Recharge)
-		}
+		r0 = ret.Get(0).(bool)
 	}
 
-	if rf, ok := ret.Get(1).(func(context.Context, time.Time, int) error); ok {
-		r1 = rf(ctx, before, limit)
+	if rf, ok := ret.Get(1).(func(context.Context, *recharge.Recharge) error); ok {
+		r1 = rf(ctx, r)
 	} else {
 		r1 = ret.Error(1)
 	}
@@ -342,32 +507,31 @@ func (_m *MockRepository) Pending(ctx context.Context, before time.Time, limit i
 	return r0, r1
 }
 
-// MockRepository_Pending_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'Pending'
-type MockRepository_Pending_Call struct {
+// MockRepository_MarkSubmitted_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'MarkSubmitted'
+type MockRepository_MarkSubmitted_Call struct {
 	*mock.Call
 }
 
-// Pending is a helper method to define mock.On call
+// MarkSubmitted is a helper method to define mock.On call
 //   - ctx context.Context
-//   - before time.Time
-//   - limit int
-func (_e *MockRepository_Expecter) Pending(ctx interface{}, before interface{}, limit interface{}) *MockRepository_Pending_Call {
-	return &MockRepository_Pending_Call{Call: _e.mock.On("Pending", ctx, before, limit)}
+//   - r *recharge.Recharge
+func (_e *MockRepository_Expecter) MarkSubmitted(ctx interface{}, r interface{}) *MockRepository_MarkSubmitted_Call {
+	return &MockRepository_MarkSubmitted_Call{Call: _e.mock.On("MarkSubmitted", ctx, r)}
 }
 
-func (_c *MockRepository_Pending_Call) Run(run func(ctx context.Context, before time.Time, limit int)) *MockRepository_Pending_Call {
+func (_c *MockRepository_MarkSubmitted_Call) Run(run func(ctx context.Context, r *recharge.Recharge)) *MockRepository_MarkSubmitted_Call {
 	_c.Call.Run(func(args mock.Arguments) {
-		run(args[0].(context.Context), args[1].(time.Time), args[2].(int))
+		run(args[0].(context.Context), args[1].(*recharge.Recharge))
 	})
 	return _c
 }
 
-func (_c *MockRepository_Pending_Call) Return(_a0 []recharge.Recharge, _a1 error) *MockRepository_Pending_Call {
+func (_c *MockRepository_MarkSubmitted_Call) Return(_a0 bool, _a1 error) *MockRepository_MarkSubmitted_Call {
 	_c.Call.Return(_a0, _a1)
 	return _c
 }
 
-func (_c *MockRepository_Pending_Call) RunAndReturn(run func(context.Context, time.Time, int) ([]recharge.Recharge, error)) *MockRepository_Pending_Call {
+func (_c *MockRepository_MarkSubmitted_Call) RunAndReturn(run func(context.Context, *recharge.Recharge) (bool, error)) *MockRepository_MarkSubmitted_Call {
 	_c.Call.Return(run)
 	return _c
 }
