@@ -326,3 +326,19 @@ func TestRefreshAndAuthenticateFollowTheSession(t *testing.T) {
 		}
 	}
 }
+
+func TestRefreshNeverExtendsASessionPastItsMaxAge(t *testing.T) {
+	f := newAccounts(t)
+	u := f.activeUser(t, "x-password-1")
+	signedIn := f.now.Add(-session.MaxAge + 10*24*time.Hour) // 80 days ago
+	f.sessions.EXPECT().ByHash(mock.Anything, session.Hash("rt_b")).Return(
+		&session.Token{ID: 50, UserID: 5, ExpiresAt: f.now.Add(time.Hour), CreatedAt: signedIn}, nil)
+	f.users.EXPECT().ByID(mock.Anything, uint64(5)).Return(u, nil)
+	// 30 more days would pass 90 days from sign-in: the new expiry is capped.
+	f.sessions.EXPECT().Rotate(mock.Anything, uint64(50), session.Hash("rt_b"), mock.Anything, f.now,
+		signedIn.Add(session.MaxAge).UTC()).Return(true, nil).Once()
+	f.tokens.EXPECT().Issue(uint64(5), uint64(50), user.RoleUser, f.now).Return("jwt", 15*time.Minute, nil)
+	if _, err := f.app.Refresh(context.Background(), "rt_b"); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -96,7 +96,14 @@ func (a *App) Refresh(ctx context.Context, refreshToken string) (*Login, error) 
 		return nil, session.ErrInvalidRefresh
 	}
 	refresh := newRefreshToken()
-	won, err := a.st.Sessions.Rotate(ctx, t.ID, oldHash, session.Hash(refresh), now.UTC(), now.Add(a.cfg.RefreshTTL).UTC())
+	// Each refresh extends the session by RefreshTTL, but never past
+	// session.MaxAge from its sign-in: a stolen refresh token cannot be
+	// kept alive forever.
+	expires := now.Add(a.cfg.RefreshTTL)
+	if limit := t.CreatedAt.Add(session.MaxAge); !t.CreatedAt.IsZero() && expires.After(limit) {
+		expires = limit
+	}
+	won, err := a.st.Sessions.Rotate(ctx, t.ID, oldHash, session.Hash(refresh), now.UTC(), expires.UTC())
 	if err != nil {
 		return nil, fmt.Errorf("rotate refresh token: %w", err)
 	}

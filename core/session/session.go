@@ -58,6 +58,10 @@ type Repository interface {
 	Prune(ctx context.Context, userID uint64, now time.Time, keep int) error
 }
 
+// MaxAge is the longest a session lives from its sign-in, however often
+// it is refreshed; then the user signs in again.
+const MaxAge = 90 * 24 * time.Hour
+
 // MaxPerUser is how many sessions one user keeps: signing in once more ends
 // the oldest, so scripted logins cannot pile up rows.
 const MaxPerUser = 50
