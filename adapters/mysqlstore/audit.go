@@ -86,23 +86,7 @@ func (s *auditStore) List(ctx context.Context, f audit.Filter) ([]audit.Entry, i
 		if f.TargetID != nil {
 			q = q.Where("target_id = ?", *f.TargetID)
 		}
-		if f.From != nil {
-			q = q.Where("created_at >= ?", dbTime(*f.From))
-		}
-		if f.To != nil {
-			q = q.Where("created_at <= ?", dbTime(*f.To))
-		}
-		return q
+		return createdBetween(q, f.From, f.To)
 	}
-	var total int64
-	if err := s.conn(ctx).Model(&auditRow{}).Scopes(filter).Count(&total).Error; err != nil {
-		return nil, 0, fmt.Errorf("count audit entries: %w", translate(err))
-	}
-	limit, offset := paging(f.Page, f.PerPage)
-	var rows []auditRow
-	if err := s.conn(ctx).Scopes(filter).Order("id DESC").Limit(limit).Offset(offset).Find(&rows).Error; err != nil {
-		return nil, 0, fmt.Errorf("list audit entries: %w", translate(err))
-	}
-	out, err := convertRows(rows, toDomainAudit)
-	return out, total, err
+	return pageNewest(s.conn(ctx), filter, f.Page, f.PerPage, "audit entries", toDomainAudit)
 }

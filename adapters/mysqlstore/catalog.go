@@ -237,24 +237,13 @@ func (s *catalogStore) List(ctx context.Context, f catalog.Filter) ([]catalog.Se
 		}
 		return q
 	}
-	var total int64
-	if err := s.conn(ctx).Model(&serviceRow{}).Scopes(filter).Count(&total).Error; err != nil {
-		return nil, 0, fmt.Errorf("count services: %w", translate(err))
-	}
-	limit, offset := paging(f.Page, f.PerPage)
-	var rows []serviceRow
-	if err := s.conn(ctx).Scopes(filter).Order("id DESC").Limit(limit).Offset(offset).Find(&rows).Error; err != nil {
-		return nil, 0, fmt.Errorf("list services: %w", translate(err))
-	}
-	out := make([]catalog.Service, 0, len(rows))
-	for i := range rows {
-		svc, err := toDomainService(&rows[i])
+	return pageNewest(s.conn(ctx), filter, f.Page, f.PerPage, "services", func(r *serviceRow) (catalog.Service, error) {
+		v, err := toDomainService(r)
 		if err != nil {
-			return nil, 0, err
+			return catalog.Service{}, err
 		}
-		out = append(out, *svc)
-	}
-	return out, total, nil
+		return *v, nil
+	})
 }
 
 func (s *catalogStore) Update(ctx context.Context, svc *catalog.Service) error {

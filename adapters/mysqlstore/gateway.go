@@ -128,25 +128,9 @@ func (s *paymentStore) List(ctx context.Context, f payment.Filter) ([]payment.Pa
 		if f.Status != "" {
 			q = q.Where("status = ?", string(f.Status))
 		}
-		if f.From != nil {
-			q = q.Where("created_at >= ?", dbTime(*f.From))
-		}
-		if f.To != nil {
-			q = q.Where("created_at <= ?", dbTime(*f.To))
-		}
-		return q
+		return createdBetween(q, f.From, f.To)
 	}
-	var total int64
-	if err := s.conn(ctx).Model(&paymentRow{}).Scopes(filter).Count(&total).Error; err != nil {
-		return nil, 0, fmt.Errorf("count payments: %w", translate(err))
-	}
-	limit, offset := paging(f.Page, f.PerPage)
-	var rows []paymentRow
-	if err := s.conn(ctx).Scopes(filter).Order("id DESC").Limit(limit).Offset(offset).Find(&rows).Error; err != nil {
-		return nil, 0, fmt.Errorf("list payments: %w", translate(err))
-	}
-	out, err := convertRows(rows, toDomainPayment)
-	return out, total, err
+	return pageNewest(s.conn(ctx), filter, f.Page, f.PerPage, "payments", toDomainPayment)
 }
 
 type idempotencyRow struct {
@@ -353,25 +337,9 @@ func (s *rechargeStore) List(ctx context.Context, f recharge.Filter) ([]recharge
 		if f.NeedsReconciliation {
 			q = q.Where("status = ? AND reconcile_at IS NOT NULL", string(recharge.StatusPending))
 		}
-		if f.From != nil {
-			q = q.Where("created_at >= ?", dbTime(*f.From))
-		}
-		if f.To != nil {
-			q = q.Where("created_at <= ?", dbTime(*f.To))
-		}
-		return q
+		return createdBetween(q, f.From, f.To)
 	}
-	var total int64
-	if err := s.conn(ctx).Model(&rechargeRow{}).Scopes(filter).Count(&total).Error; err != nil {
-		return nil, 0, fmt.Errorf("count recharges: %w", translate(err))
-	}
-	limit, offset := paging(f.Page, f.PerPage)
-	var rows []rechargeRow
-	if err := s.conn(ctx).Scopes(filter).Order("id DESC").Limit(limit).Offset(offset).Find(&rows).Error; err != nil {
-		return nil, 0, fmt.Errorf("list recharges: %w", translate(err))
-	}
-	out, err := convertRows(rows, toDomainRecharge)
-	return out, total, err
+	return pageNewest(s.conn(ctx), filter, f.Page, f.PerPage, "recharges", toDomainRecharge)
 }
 
 func (s *rechargeStore) ForEachByUser(ctx context.Context, userID uint64, fn func(recharge.Recharge) error) error {

@@ -1,6 +1,11 @@
 package mysqlstore
 
-import "gorm.io/gorm"
+import (
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+)
 
 // forEachRow streams the rows of q one at a time, converted to the domain,
 // so a long history is never loaded whole.
@@ -49,4 +54,34 @@ func cappedCount(q *gorm.DB, limit int) (int64, error) {
 		return 0, translate(err)
 	}
 	return n, nil
+}
+
+// pageNewest counts the rows of R's table that filter selects and reads one
+// page of them, newest id first, converted by conv; what names the rows in
+// errors ("users").
+func pageNewest[R, D any](db *gorm.DB, filter func(*gorm.DB) *gorm.DB, page, perPage int, what string,
+	conv func(*R) (D, error)) ([]D, int64, error) {
+	var total int64
+	if err := db.Model(new(R)).Scopes(filter).Count(&total).Error; err != nil {
+		return nil, 0, fmt.Errorf("count %s: %w", what, translate(err))
+	}
+	limit, offset := paging(page, perPage)
+	var rows []R
+	if err := db.Scopes(filter).Order("id DESC").Limit(limit).Offset(offset).Find(&rows).Error; err != nil {
+		return nil, 0, fmt.Errorf("list %s: %w", what, translate(err))
+	}
+	out, err := convertRows(rows, conv)
+	return out, total, err
+}
+
+// createdBetween narrows q to rows created within [from, to]; a nil bound
+// is open.
+func createdBetween(q *gorm.DB, from, to *time.Time) *gorm.DB {
+	if from != nil {
+		q = q.Where("created_at >= ?", dbTime(*from))
+	}
+	if to != nil {
+		q = q.Where("created_at <= ?", dbTime(*to))
+	}
+	return q
 }

@@ -152,23 +152,7 @@ func (s *topUpStore) List(ctx context.Context, f topup.Filter) ([]topup.Request,
 		if f.Q != "" {
 			q = q.Where("utr_number LIKE ?"+likeEscape, likePattern(f.Q))
 		}
-		if f.From != nil {
-			q = q.Where("created_at >= ?", dbTime(*f.From))
-		}
-		if f.To != nil {
-			q = q.Where("created_at <= ?", dbTime(*f.To))
-		}
-		return q
+		return createdBetween(q, f.From, f.To)
 	}
-	var total int64
-	if err := s.conn(ctx).Model(&topUpRow{}).Scopes(filter).Count(&total).Error; err != nil {
-		return nil, 0, fmt.Errorf("count balance requests: %w", translate(err))
-	}
-	limit, offset := paging(f.Page, f.PerPage)
-	var rows []topUpRow
-	if err := s.conn(ctx).Scopes(filter).Order("id DESC").Limit(limit).Offset(offset).Find(&rows).Error; err != nil {
-		return nil, 0, fmt.Errorf("list balance requests: %w", translate(err))
-	}
-	out, err := convertRows(rows, toDomainTopUp)
-	return out, total, err
+	return pageNewest(s.conn(ctx), filter, f.Page, f.PerPage, "balance requests", toDomainTopUp)
 }

@@ -238,24 +238,13 @@ func (s *userStore) List(ctx context.Context, f user.Filter) ([]user.User, int64
 		}
 		return q
 	}
-	var total int64
-	if err := s.conn(ctx).Model(&userRow{}).Scopes(filter).Count(&total).Error; err != nil {
-		return nil, 0, fmt.Errorf("count users: %w", translate(err))
-	}
-	limit, offset := paging(f.Page, f.PerPage)
-	var rows []userRow
-	if err := s.conn(ctx).Scopes(filter).Order("id DESC").Limit(limit).Offset(offset).Find(&rows).Error; err != nil {
-		return nil, 0, fmt.Errorf("list users: %w", translate(err))
-	}
-	out := make([]user.User, 0, len(rows))
-	for i := range rows {
-		u, err := toDomainUser(&rows[i])
+	return pageNewest(s.conn(ctx), filter, f.Page, f.PerPage, "users", func(r *userRow) (user.User, error) {
+		v, err := toDomainUser(r)
 		if err != nil {
-			return nil, 0, err
+			return user.User{}, err
 		}
-		out = append(out, *u)
-	}
-	return out, total, nil
+		return *v, nil
+	})
 }
 
 func (s *userStore) IDs(ctx context.Context) ([]uint64, error) {
