@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -144,20 +143,6 @@ func (p *proc) kill() {
 	}
 	p.cmd.Process.Signal(syscall.SIGKILL)
 	<-p.exited
-}
-
-// terminate sends SIGTERM and waits for the exit.
-func (p *proc) terminate(t *testing.T) {
-	t.Helper()
-	p.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-p.exited:
-		if p.err != nil {
-			t.Fatalf("server exited with %v after SIGTERM\n%s", p.err, p.logs())
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatalf("server still running 30 s after SIGTERM")
-	}
 }
 
 // ledgerClean runs `server ledger check` on the database and fails the
@@ -325,5 +310,3 @@ func waitFor(timeout time.Duration, cond func() bool) bool {
 	}
 	return cond()
 }
-
-var errStop = errors.New("stop")
