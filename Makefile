@@ -35,7 +35,7 @@ ifeq ($(CI),true)
 export REQUIRE_MYSQL := 1
 endif
 
-.PHONY: help build run test test-mysql mariadb lint mocks mocks-check bench e2e frontend frontend-dist clean
+.PHONY: help build run test test-faults test-mysql mariadb lint mocks mocks-check bench e2e frontend frontend-dist clean
 
 help: ## List the targets
 	@echo "usage: make <target>"
@@ -57,6 +57,13 @@ test: mocks-check lint mariadb ## Run every test (MariaDB installed/started; or 
 	echo "go test -count=1 -p 2 <every package but RACE_PKGS=$(RACE_PKGS)>"; \
 	$(GO) test -count=1 -p 2 $$plain
 	$(GO) test -race -count=1 $(RACE_PKGS)
+
+# internal/faulttest: the real binary killed mid-load (SIGKILL, recovery),
+# a private mariadbd killed and restarted, three instances on one MariaDB,
+# SIGTERM draining 40 calls. About a minute; `make test` runs it with the
+# other packages.
+test-faults: mariadb ## Run only the process-level reliability tests (crash, database loss, 3 instances, SIGTERM)
+	$(GO) test -count=1 -v ./internal/faulttest
 
 test-mysql: mariadb ## Run only the database-backed test packages, with REQUIRE_MYSQL=1 (no skipping)
 	@pkgs=$$( { $(GO) list -e ./adapters/mysqlstore/... 2>/dev/null; \

@@ -64,6 +64,7 @@ func newEnv(t *testing.T, store *mysqlstore.Store) *env {
 	}
 	loc, _ := time.LoadLocation("Asia/Kolkata")
 	up := upstream.New(upstream.Options{AllowPrivate: true, DefaultTimeout: 2 * time.Second})
+	t.Cleanup(up.CloseIdleConnections) // pooled upstream connections are no goroutine leak
 	e.uploads = t.TempDir()
 	files, err := storage.NewLocal(e.uploads)
 	if err != nil {

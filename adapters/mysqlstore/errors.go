@@ -1,8 +1,13 @@
 package mysqlstore
 
 import (
+	"database/sql"
+	"database/sql/driver"
 	"errors"
+	"io"
+	"net"
 	"strings"
+	"syscall"
 
 	sqlite "github.com/glebarez/go-sqlite"
 	"github.com/go-sql-driver/mysql"
@@ -33,6 +38,11 @@ const (
 	mysqlFKParentOld    = 1217
 	mysqlLockWait       = 1205
 	mysqlDeadlock       = 1213
+	mysqlTooManyConns   = 1040
+	mysqlShutdown       = 1053 // server shutdown in progress
+	mysqlConnKilled     = 1927 // connection was killed
+	mysqlGoneAway       = 2006
+	mysqlLostConn       = 2013
 	sqliteBusy          = 5
 	sqliteLocked        = 6
 	sqliteConstraintPK  = 1555
@@ -79,15 +89,71 @@ func duplicateOf(err error) (string, bool) {
 	return msg, f == failDuplicate
 }
 
+// connectionLost reports whether err means the database could not be
+// reached or the connection died under a statement (server stopped,
+// restarted, killed the connection, network gone).
+func connectionLost(err error) bool {
+	if errors.Is(err, driver.ErrBadConn) || errors.Is(err, mysql.ErrInvalidConn) || errors.Is(err, sql.ErrConnDone) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.EPIPE) {
+		return true
+	}
+	var ne net.Error
+	if errors.As(err, &ne) {
+		return true
+	}
+	var me *mysql.MySQLError
+	if errors.As(err, &me) {
+		switch me.Number {
+		case mysqlTooManyConns, mysqlShutdown, mysqlConnKilled, mysqlGoneAway, mysqlLostConn:
+			return true
+		}
+	}
+	return false
+}
+
+// markUnavailable is a GORM callback run last after every statement: a lost
+// database connection becomes errs.ErrUnavailable (503 at the edge) however
+// the repository wraps it afterwards.
+func markUnavailable(db *gorm.DB) {
+	if db.Error != nil && errs.KindOf(db.Error) != errs.Unavailable && connectionLost(db.Error) {
+		db.Error = errs.ErrUnavailable.Wrap(db.Error)
+	}
+}
+
+// registerUnavailable installs markUnavailable on every kind of statement.
+func registerUnavailable(db *gorm.DB) error {
+	cb := db.Callback()
+	for _, err := range []error{
+		cb.Create().After("*").Register("paygate:unavailable", markUnavailable),
+		cb.Query().After("*").Register("paygate:unavailable", markUnavailable),
+		cb.Update().After("*").Register("paygate:unavailable", markUnavailable),
+		cb.Delete().After("*").Register("paygate:unavailable", markUnavailable),
+		cb.Row().After("*").Register("paygate:unavailable", markUnavailable),
+		cb.Raw().After("*").Register("paygate:unavailable", markUnavailable),
+	} {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // translate maps driver errors every repository shares: duplicates to
-// errs.ErrConflict, foreign keys to ErrInvalidReference, lock trouble to
-// errs.ErrUnavailable. Others pass through unchanged.
+// errs.ErrConflict, foreign keys to ErrInvalidReference, lock trouble and a
+// lost connection to errs.ErrUnavailable. Others pass through unchanged.
 func translate(err error) error {
 	if err == nil {
 		return nil
 	}
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return errs.ErrNotFound.Wrap(err)
+	}
+	if errs.KindOf(err) == errs.Unavailable {
+		return err
+	}
+	if connectionLost(err) {
+		return errs.ErrUnavailable.Wrap(err)
 	}
 	switch f, _ := classify(err); f {
 	case failDuplicate:

@@ -7,3 +7,6 @@ var MySQLConfig = mysqlConfig
 
 // MigrateTo applies the migrations up to version only.
 func (s *Store) MigrateTo(ctx context.Context, version int64) error { return s.migrateTo(ctx, version) }
+
+// Translate exposes the driver-error mapping to the tests.
+var Translate = translate

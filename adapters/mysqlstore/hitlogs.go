@@ -100,7 +100,7 @@ func (s *hitStore) Insert(ctx context.Context, h *hitlog.Hit) error {
 	return nil
 }
 
-// Finish settles a hit by id (or by request id when the id is unknown).
+// Finish settles a pending hit by id (or by request id when the id is unknown).
 func (s *hitStore) Finish(ctx context.Context, h *hitlog.Hit) error {
 	var w moneyWriter
 	now := dbTime(time.Now())
@@ -115,18 +115,27 @@ func (s *hitStore) Finish(ctx context.Context, h *hitlog.Hit) error {
 	if w.err != nil {
 		return fmt.Errorf("finish hit %s: %w", h.RequestID, w.err)
 	}
-	q := s.conn(ctx).Model(&hitRow{})
-	if h.ID != 0 {
-		q = q.Where("id = ?", h.ID)
-	} else {
-		q = q.Where("request_id = ?", h.RequestID)
+	byHit := func() *gorm.DB {
+		if h.ID != 0 {
+			return s.conn(ctx).Model(&hitRow{}).Where("id = ?", h.ID)
+		}
+		return s.conn(ctx).Model(&hitRow{}).Where("request_id = ?", h.RequestID)
 	}
-	res := q.Updates(values)
+	// Conditional on pending: a call and crash recovery may race to settle
+	// the same hit; only one moves it.
+	res := byHit().Where("status = ?", string(hitlog.StatusPending)).Updates(values)
 	if res.Error != nil {
 		return fmt.Errorf("finish hit %s: %w", h.RequestID, translate(res.Error))
 	}
 	if res.RowsAffected == 0 {
-		return errs.ErrNotFound
+		var n int64
+		if err := byHit().Count(&n).Error; err != nil {
+			return fmt.Errorf("finish hit %s: %w", h.RequestID, translate(err))
+		}
+		if n == 0 {
+			return errs.ErrNotFound
+		}
+		return hitlog.ErrNotPending
 	}
 	h.UpdatedAt = now
 	return nil

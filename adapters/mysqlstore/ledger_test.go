@@ -170,6 +170,17 @@ func TestHitLogs(t *testing.T) {
 		if err := hits.Finish(ctx, &hitlog.Hit{RequestID: "req_missing", Status: hitlog.StatusFailed}); !errors.Is(err, errs.ErrNotFound) {
 			t.Fatalf("Finish(missing) err = %v", err)
 		}
+		// Finish is conditional on pending: a second settlement of a settled
+		// hit changes nothing and says so.
+		again := *h
+		failed := `{"error":"interrupted"}`
+		again.Status, again.ChargeAmount, again.ResponsePayload = hitlog.StatusFailed, decimal.Zero, &failed
+		if err := hits.Finish(ctx, &again); !errors.Is(err, hitlog.ErrNotPending) {
+			t.Fatalf("Finish(settled) err = %v, want hitlog.ErrNotPending", err)
+		}
+		if h, _ = hits.ByRequestID(ctx, "req_03"); h.Status != hitlog.StatusSuccess || *h.ResponsePayload != body {
+			t.Fatalf("a refused Finish changed the hit: %+v", h)
+		}
 
 		// Pending: still pending and created before the cut-off, oldest first.
 		pending, err := hits.Pending(ctx, base.Add(10*time.Minute), 10)

@@ -81,6 +81,10 @@ func Open(ctx context.Context, databaseURL string, logger *slog.Logger) (*Store,
 		_ = sqlDB.Close()
 		return nil, fmt.Errorf("open %s database %s: %w", dialect, Redact(databaseURL), err)
 	}
+	if err := registerUnavailable(db); err != nil {
+		_ = sqlDB.Close()
+		return nil, fmt.Errorf("register callbacks: %w", err)
+	}
 	s := &Store{db: db, sqlDB: sqlDB, dialect: dialect, log: logger}
 	if err := s.Ping(ctx); err != nil {
 		_ = s.Close()

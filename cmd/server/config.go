@@ -13,6 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 	mailadapter "paygate/adapters/mail"
 
+	"paygate/core/app"
 	"paygate/core/money"
 )
 
@@ -35,6 +36,9 @@ type config struct {
 	MailFrom             *mail.Address
 	DemoData             bool
 	ShutdownTimeout      time.Duration
+	// HitRecoveryAfter is how long a hit may stay pending before crash
+	// recovery refunds it (HIT_RECOVERY_AFTER); longer than any call.
+	HitRecoveryAfter time.Duration
 }
 
 func parseConfig(args []string, getenv func(string) string) (config, []string, error) {
@@ -77,6 +81,12 @@ func parseConfig(args []string, getenv func(string) string) (config, []string, e
 	for _, d := range durations {
 		if *d.dst, err = time.ParseDuration(env(d.key, d.def)); err != nil || *d.dst <= 0 {
 			return c, nil, fmt.Errorf("%s: %q is not a positive duration such as 15s", d.key, env(d.key, d.def))
+		}
+	}
+	c.HitRecoveryAfter = c.UpstreamTimeout + app.DefaultRecoveryMargin
+	if v := getenv("HIT_RECOVERY_AFTER"); v != "" {
+		if c.HitRecoveryAfter, err = time.ParseDuration(v); err != nil || c.HitRecoveryAfter <= c.UpstreamTimeout {
+			return c, nil, fmt.Errorf("HIT_RECOVERY_AFTER: %q is not a duration longer than UPSTREAM_TIMEOUT (%s)", v, c.UpstreamTimeout)
 		}
 	}
 	tz := env("TIMEZONE", "Asia/Kolkata")

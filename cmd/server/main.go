@@ -108,7 +108,7 @@ func newApp(cfg config, store *mysqlstore.Store, tokens *token.JWT, files app.Fi
 	d := app.Deps{
 		Tx: store, Stores: store.Stores(), Upstream: up, Files: files,
 		Config: app.Config{Location: cfg.Location, UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL,
-			MaxTopUp: cfg.BalanceRequestMax},
+			MaxTopUp: cfg.BalanceRequestMax, PendingHitGrace: cfg.HitRecoveryAfter},
 		Log:      log,
 		Verifier: sandbox.Verifier{}, Recharger: sandbox.Recharger{}, Payments: sandbox.Payments{},
 	}
@@ -178,6 +178,15 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 		}
 	}
 
+	// Crash recovery: calls of a stopped or crashed instance that never
+	// settled are refunded once they are older than any call can last;
+	// younger ones are left to the recovery worker.
+	if n, err := recoverPendingHits(ctx, a); err != nil {
+		log.Warn("start-up recovery of pending hits failed; the worker retries", "err", err, "refunded", n)
+	} else if n > 0 {
+		log.Info("start-up recovery refunded interrupted calls", "count", n)
+	}
+
 	assets, err := fs.Sub(frontend.Dist, "dist")
 	if err != nil {
 		return err
@@ -197,7 +206,9 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 	log.Info("serving", "addr", ln.Addr().String(), "public_base_url", cfg.PublicBaseURL)
 
 	wctx, stopWorkers := context.WithCancel(ctx)
-	workers := startWorkers(wctx, a, defaultWorkerIntervals, log)
+	iv := defaultWorkerIntervals
+	iv.hitRecovery = hitRecoveryInterval(cfg.HitRecoveryAfter)
+	workers := startWorkers(wctx, a, iv, log)
 	defer func() { stopWorkers(); workers.Wait() }()
 
 	errc := make(chan error, 1)

@@ -148,6 +148,8 @@ func TestMigrateAndBadConfig(t *testing.T) {
 		{"DATABASE_URL": db, "BALANCE_REQUEST_MAX": "1e6"},
 		{"DATABASE_URL": db, "BALANCE_REQUEST_MAX": "10.001"},
 		{"DATABASE_URL": db, "BALANCE_REQUEST_MAX": "10000000000.00"},
+		{"DATABASE_URL": db, "HIT_RECOVERY_AFTER": "10s"}, // not longer than UPSTREAM_TIMEOUT (15s)
+		{"DATABASE_URL": db, "UPSTREAM_TIMEOUT": "2s", "HIT_RECOVERY_AFTER": "soon"},
 		{"DATABASE_URL": "postgres://x"},
 		{"DATABASE_URL": "mysql://root@127.0.0.1:1/none"},
 	} {

@@ -17,20 +17,46 @@ const workerBatch = 100
 type workerIntervals struct {
 	expiry        time.Duration // payments open past 30 minutes → expired
 	rechargeCheck time.Duration // pending recharges asked again
+	hitRecovery   time.Duration // hits of interrupted calls refunded
 }
 
-var defaultWorkerIntervals = workerIntervals{expiry: 30 * time.Second, rechargeCheck: 15 * time.Second}
+var defaultWorkerIntervals = workerIntervals{expiry: 30 * time.Second, rechargeCheck: 15 * time.Second, hitRecovery: 30 * time.Second}
+
+// hitRecoveryInterval: a hit is refunded at most about half its grace
+// after it became due, and no round runs more than once a second.
+func hitRecoveryInterval(grace time.Duration) time.Duration {
+	return min(max(grace/2, time.Second), 30*time.Second)
+}
+
+// recoveryBatches bounds one recovery round: a crash of a busy instance
+// leaves many pending hits, settled up to this many batches at a time.
+const recoveryBatches = 20
+
+// recoverPendingHits runs RecoverPendingHits batch after batch while full
+// batches come back.
+func recoverPendingHits(ctx context.Context, a gatewayRounds) (int, error) {
+	total := 0
+	for range recoveryBatches {
+		n, err := a.RecoverPendingHits(ctx, workerBatch)
+		total += n
+		if err != nil || n < workerBatch {
+			return total, err
+		}
+	}
+	return total, nil
+}
 
 // gatewayRounds are the use cases the workers run (*app.App).
 type gatewayRounds interface {
 	ExpirePayments(ctx context.Context, limit int) (int, error)
 	CheckRecharges(ctx context.Context, limit int) (int, error)
+	RecoverPendingHits(ctx context.Context, limit int) (int, error)
 }
 
 var _ gatewayRounds = (*app.App)(nil)
 
-// startWorkers runs the payment expiry and recharge check workers until ctx
-// ends; Wait on the result returns once both stopped.
+// startWorkers runs the payment expiry, recharge check and hit recovery
+// workers until ctx ends; Wait on the result returns once all stopped.
 func startWorkers(ctx context.Context, a gatewayRounds, iv workerIntervals, log *slog.Logger) *sync.WaitGroup {
 	var wg sync.WaitGroup
 	every := func(name string, interval time.Duration, round func(context.Context) (int, error)) {
@@ -57,5 +83,8 @@ func startWorkers(ctx context.Context, a gatewayRounds, iv workerIntervals, log 
 	}
 	every("payment-expiry", iv.expiry, func(ctx context.Context) (int, error) { return a.ExpirePayments(ctx, workerBatch) })
 	every("recharge-check", iv.rechargeCheck, func(ctx context.Context) (int, error) { return a.CheckRecharges(ctx, workerBatch) })
+	if iv.hitRecovery > 0 {
+		every("hit-recovery", iv.hitRecovery, func(ctx context.Context) (int, error) { return recoverPendingHits(ctx, a) })
+	}
 	return &wg
 }

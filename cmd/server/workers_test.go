@@ -9,7 +9,15 @@ import (
 	"time"
 )
 
-type countingRounds struct{ expiry, checks atomic.Int64 }
+type countingRounds struct{ expiry, checks, recoveries atomic.Int64 }
+
+// RecoverPendingHits settles full batches twice, then a partial one.
+func (c *countingRounds) RecoverPendingHits(_ context.Context, limit int) (int, error) {
+	if c.recoveries.Add(1)%3 == 0 {
+		return 1, nil
+	}
+	return limit, nil
+}
 
 func (c *countingRounds) ExpirePayments(context.Context, int) (int, error) {
 	c.expiry.Add(1)
@@ -26,13 +34,13 @@ func (c *countingRounds) CheckRecharges(context.Context, int) (int, error) {
 func TestWorkersRunRoundsAndStop(t *testing.T) {
 	rounds := &countingRounds{}
 	ctx, cancel := context.WithCancel(context.Background())
-	wg := startWorkers(ctx, rounds, workerIntervals{expiry: 5 * time.Millisecond, rechargeCheck: 5 * time.Millisecond}, slog.New(slog.DiscardHandler))
+	wg := startWorkers(ctx, rounds, workerIntervals{expiry: 5 * time.Millisecond, rechargeCheck: 5 * time.Millisecond, hitRecovery: 5 * time.Millisecond}, slog.New(slog.DiscardHandler))
 	deadline := time.Now().Add(5 * time.Second)
-	for (rounds.expiry.Load() < 3 || rounds.checks.Load() < 3) && time.Now().Before(deadline) {
+	for (rounds.expiry.Load() < 3 || rounds.checks.Load() < 3 || rounds.recoveries.Load() < 6) && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
-	if rounds.expiry.Load() < 3 || rounds.checks.Load() < 3 {
-		t.Fatalf("rounds: expiry %d, checks %d", rounds.expiry.Load(), rounds.checks.Load())
+	if rounds.expiry.Load() < 3 || rounds.checks.Load() < 3 || rounds.recoveries.Load() < 6 {
+		t.Fatalf("rounds: expiry %d, checks %d, recoveries %d", rounds.expiry.Load(), rounds.checks.Load(), rounds.recoveries.Load())
 	}
 	cancel()
 	done := make(chan struct{})
@@ -46,5 +54,21 @@ func TestWorkersRunRoundsAndStop(t *testing.T) {
 	time.Sleep(30 * time.Millisecond)
 	if rounds.expiry.Load() != n {
 		t.Fatal("a worker ran after stopping")
+	}
+}
+
+// TestRecoveryRoundDrainsFullBatches: one recovery round goes on while
+// full batches come back, stops at a partial one, and is bounded.
+func TestRecoveryRoundDrainsFullBatches(t *testing.T) {
+	rounds := &countingRounds{}
+	n, err := recoverPendingHits(context.Background(), rounds)
+	if err != nil || n != 2*workerBatch+1 || rounds.recoveries.Load() != 3 {
+		t.Fatalf("round = %d, %v after %d batches; want %d in 3", n, err, rounds.recoveries.Load(), 2*workerBatch+1)
+	}
+	if got := hitRecoveryInterval(75 * time.Second); got != 30*time.Second {
+		t.Fatalf("interval for 75s = %s", got)
+	}
+	if got := hitRecoveryInterval(3 * time.Second); got != 1500*time.Millisecond {
+		t.Fatalf("interval for 3s = %s", got)
 	}
 }

@@ -32,6 +32,10 @@ type Config struct {
 	// new row after it (a slow provider costs up to UpstreamTimeout per
 	// row); 0 means 1 minute.
 	RechargeRoundBudget time.Duration
+	// PendingHitGrace is how long a hit may stay pending before crash
+	// recovery refunds it: longer than any call can last. 0 means
+	// UpstreamTimeout + DefaultRecoveryMargin.
+	PendingHitGrace time.Duration
 }
 
 // App is the set of use cases. It holds ports only.
@@ -93,6 +97,9 @@ func New(d Deps) *App {
 	}
 	if cfg.RollupGrace == 0 {
 		cfg.RollupGrace = 15 * time.Minute
+	}
+	if cfg.PendingHitGrace == 0 {
+		cfg.PendingHitGrace = cfg.UpstreamTimeout + DefaultRecoveryMargin
 	}
 	if cfg.RechargeRoundBudget == 0 {
 		cfg.RechargeRoundBudget = time.Minute

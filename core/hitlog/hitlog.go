@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"paygate/core/errs"
 )
 
 type Status string
@@ -18,6 +20,11 @@ const (
 	StatusFailed              Status = "failed"
 	StatusInsufficientBalance Status = "insufficient_balance"
 )
+
+// ErrNotPending is Finish's answer for a hit that is no longer pending:
+// another settlement (the call itself, or crash recovery on any instance)
+// got there first, and the caller must change nothing else.
+var ErrNotPending = errs.E(errs.Internal, "hit_not_pending", "The call was already settled")
 
 // Hit is one call.
 type Hit struct {
@@ -63,7 +70,12 @@ type Filter struct {
 // Repository stores hits.
 type Repository interface {
 	Insert(ctx context.Context, h *Hit) error
-	// Finish writes status, response_payload, charge_amount, cost_amount and response_time_ms.
+	// Finish writes status, response_payload, charge_amount, cost_amount and
+	// response_time_ms of a hit that is still pending, as one conditional
+	// update: of several settlements of one hit exactly one succeeds, the
+	// others get ErrNotPending (errs.ErrNotFound for an unknown hit).
+	// Callers that move money do it in the transaction of their Finish, so
+	// a refused Finish rolls their money back.
 	Finish(ctx context.Context, h *Hit) error
 	ByRequestID(ctx context.Context, requestID string) (*Hit, error)
 	// List returns a page newest first (created_at, then id, descending) and

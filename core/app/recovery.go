@@ -1,0 +1,97 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"paygate/core/errs"
+	"paygate/core/hitlog"
+	"paygate/core/ledger"
+)
+
+// ErrInterrupted is what a hit whose call never finished records (its
+// instance crashed, or lost the database before settling): the reserved
+// charge is refunded.
+var ErrInterrupted = errs.E(errs.Unavailable, "interrupted", "Call interrupted before it finished; the charge was refunded")
+
+// DefaultRecoveryMargin is added to the upstream timeout for the default
+// PendingHitGrace: the longest a call's own database work may take besides
+// its upstream call.
+const DefaultRecoveryMargin = time.Minute
+
+// RecoverPendingHits settles up to limit hits left pending longer than the
+// longest possible call (Config.PendingHitGrace): their calls never
+// finished, so nobody will settle them. Each is marked failed with
+// ErrInterrupted and its reserved charge (the hit's own fee, never a
+// recharge's amount, which has its own recovery) refunded, in one
+// transaction under the owner's row lock. Finish is conditional on
+// pending, so with several instances recovering at once, or a call
+// settling late, each hit is settled exactly once. It returns how many
+// hits this call settled.
+func (a *App) RecoverPendingHits(ctx context.Context, limit int) (int, error) {
+	cutoff := a.now().Add(-a.cfg.PendingHitGrace).UTC()
+	hits, err := a.st.Hits.Pending(ctx, cutoff, limit)
+	if err != nil {
+		return 0, fmt.Errorf("list pending hits: %w", err)
+	}
+	n := 0
+	var failed []error
+	for i := range hits {
+		done, err := a.recoverHit(ctx, &hits[i])
+		if err != nil {
+			if ctx.Err() != nil {
+				return n, err
+			}
+			failed = append(failed, err) // the next hit may still go through
+			continue
+		}
+		if done {
+			n++
+		}
+	}
+	return n, errors.Join(failed...)
+}
+
+// recoverHit refunds one interrupted hit; false when another settlement
+// got there first.
+func (a *App) recoverHit(ctx context.Context, h *hitlog.Hit) (bool, error) {
+	body := errorPayload(ErrInterrupted)
+	h.Status = hitlog.StatusFailed
+	h.ChargeAmount = decimal.Zero
+	h.CostAmount = decimal.Zero
+	h.ResponsePayload = &body
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+		u, err := s.Users.LockByID(ctx, h.UserID)
+		if err != nil {
+			return fmt.Errorf("lock user %d: %w", h.UserID, err)
+		}
+		// First the conditional update: a hit settled meanwhile is left
+		// alone, and nothing below is written.
+		if err := s.Hits.Finish(ctx, h); err != nil {
+			return err
+		}
+		if h.Reserved.IsPositive() {
+			id := h.ID
+			if _, err := a.post(ctx, s, u, ledger.Refund, h.Reserved, ledger.RefAPIHit, &id, "Refund of interrupted API call "+h.RequestID); err != nil {
+				return err
+			}
+		}
+		u.UncountPlanCall(a.month(h.CreatedAt))
+		if err := s.Users.SaveBalance(ctx, u); err != nil {
+			return fmt.Errorf("save balance: %w", err)
+		}
+		return nil
+	})
+	if errors.Is(err, hitlog.ErrNotPending) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("recover hit %s: %w", h.RequestID, err)
+	}
+	a.log.Info("interrupted call refunded", "request_id", h.RequestID, "user_id", h.UserID, "refunded", h.Reserved.StringFixed(2))
+	return true, nil
+}
