@@ -193,4 +193,3 @@ func TestWaitDrainsTheBatchWriter(t *testing.T) {
 		}
 	}
 }
-

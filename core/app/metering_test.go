@@ -185,8 +185,8 @@ func TestCallServiceUpstreamFailureRefunds(t *testing.T) {
 
 func TestCallServiceRejections(t *testing.T) {
 	cases := []struct {
-		name   string
-		setup  func(f *fixture, in *app.CallInput)
+		name    string
+		setup   func(f *fixture, in *app.CallInput)
 		want    error
 		logged  hitlog.Status // "" = no hit log row
 		batched bool          // logged by the reservation batch (after the daily counter)
