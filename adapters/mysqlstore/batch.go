@@ -2,6 +2,7 @@ package mysqlstore
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 	"time"
@@ -48,50 +49,96 @@ func hitSize(h *hitlog.Hit) int {
 	return n
 }
 
-// InsertMany inserts hits with multi-row INSERTs, then reads their ids back
-// by request_id (unique): ids of a multi-row INSERT are not guaranteed
-// consecutive on every MySQL configuration (innodb_autoinc_lock_mode=2).
+const hitColumns = "(user_id, api_service_id, api_key_id, request_id, request_payload, response_payload, charge_amount, " +
+	"cost_amount, reserved_amount, ip_address, status, response_time_ms, created_at, updated_at)"
+
+// InsertMany inserts hits with multi-row INSERTs (plain SQL: no RETURNING,
+// no reflection). Ids: a multi-row INSERT takes consecutive ids on SQLite
+// (its transaction holds the write lock) and on MySQL when
+// innodb_autoinc_lock_mode ≤ 1 with an increment of 1 (checked at Open);
+// otherwise they are read back by request_id (unique).
 func (s *hitStore) InsertMany(ctx context.Context, hits []*hitlog.Hit) error {
 	if len(hits) == 0 {
 		return nil
 	}
+	now := dbTime(time.Now())
 	for _, c := range chunks(len(hits), func(i int) int { return hitSize(hits[i]) }) {
 		part := hits[c[0]:c[1]]
-		rows := make([]hitRow, len(part))
-		reqIDs := make([]string, len(part))
+		var q strings.Builder
+		q.WriteString("INSERT INTO api_hit_logs " + hitColumns + " VALUES ")
+		args := make([]any, 0, 14*len(part))
 		for i, h := range part {
 			r, err := toHitRow(h)
 			if err != nil {
 				return fmt.Errorf("insert hits: %w", err)
 			}
-			r.ID = 0
-			rows[i] = r
-			reqIDs[i] = h.RequestID
-		}
-		if err := s.conn(ctx).Create(&rows).Error; err != nil {
-			return fmt.Errorf("insert %d hits: %w", len(rows), translate(err))
-		}
-		var ids []struct {
-			ID        uint64 `gorm:"column:id"`
-			RequestID string `gorm:"column:request_id"`
-		}
-		if err := s.conn(ctx).Model(&hitRow{}).Select("id", "request_id").Where("request_id IN ?", reqIDs).Find(&ids).Error; err != nil {
-			return fmt.Errorf("read ids of %d hits: %w", len(rows), translate(err))
-		}
-		byReq := make(map[string]uint64, len(ids))
-		for _, x := range ids {
-			byReq[x.RequestID] = x.ID
-		}
-		for i, h := range part {
-			id, ok := byReq[h.RequestID]
-			if !ok {
-				return fmt.Errorf("insert hits: hit %s not found after insert", h.RequestID)
+			if r.CreatedAt == nil {
+				r.CreatedAt = &now
 			}
-			h.ID = id
-			h.CreatedAt, h.UpdatedAt = timeFromDB(rows[i].CreatedAt), timeFromDB(rows[i].UpdatedAt)
+			if r.UpdatedAt == nil {
+				r.UpdatedAt = r.CreatedAt
+			}
+			if i > 0 {
+				q.WriteByte(',')
+			}
+			q.WriteString("(?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+			args = append(args, r.UserID, r.ServiceID, r.APIKeyID, r.RequestID, r.RequestPayload, r.ResponsePayload, r.ChargeAmount,
+				r.CostAmount, r.ReservedAmount, r.IPAddress, r.Status, r.ResponseTimeMs, *r.CreatedAt, *r.UpdatedAt)
+			h.CreatedAt, h.UpdatedAt = timeFromDB(r.CreatedAt), timeFromDB(r.UpdatedAt)
+		}
+		res, err := s.sqlExec(ctx, q.String(), args...)
+		if err != nil {
+			return fmt.Errorf("insert %d hits: %w", len(part), translate(err))
+		}
+		if err := s.setHitIDs(ctx, part, res); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+func (s *hitStore) setHitIDs(ctx context.Context, part []*hitlog.Hit, res sql.Result) error {
+	if s.consecutiveIDs {
+		if last, err := res.LastInsertId(); err == nil && last > 0 {
+			first := uint64(last) // MySQL reports the first row's id
+			if !s.mysql {
+				first = uint64(last) - uint64(len(part)) + 1 // SQLite the last row's
+			}
+			for i, h := range part {
+				h.ID = first + uint64(i)
+			}
+			return nil
+		}
+	}
+	reqIDs := make([]string, len(part))
+	for i, h := range part {
+		reqIDs[i] = h.RequestID
+	}
+	var ids []struct {
+		ID        uint64 `gorm:"column:id"`
+		RequestID string `gorm:"column:request_id"`
+	}
+	if err := s.conn(ctx).Model(&hitRow{}).Select("id", "request_id").Where("request_id IN ?", reqIDs).Find(&ids).Error; err != nil {
+		return fmt.Errorf("read ids of %d hits: %w", len(part), translate(err))
+	}
+	byReq := make(map[string]uint64, len(ids))
+	for _, x := range ids {
+		byReq[x.RequestID] = x.ID
+	}
+	for _, h := range part {
+		id, ok := byReq[h.RequestID]
+		if !ok {
+			return fmt.Errorf("insert hits: hit %s not found after insert", h.RequestID)
+		}
+		h.ID = id
+	}
+	return nil
+}
+
+// sqlExec runs one statement on the repository's handle (the transaction's,
+// inside WithinTx) and returns the driver's result.
+func (b base) sqlExec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return b.db.Statement.ConnPool.ExecContext(ctx, query, args...)
 }
 
 // FinishMany settles the hits still pending: it locks them (SELECT … FOR
@@ -177,24 +224,36 @@ func (s *hitStore) FinishMany(ctx context.Context, hits []*hitlog.Hit) ([]bool, 
 	return moved, nil
 }
 
-// InsertMany inserts ledger entries in their order with multi-row INSERTs.
+const entryColumns = "(user_id, txn_id, type, amount, balance_before, balance_after, reference_type, reference_id, " +
+	"description, status, created_at, updated_at)"
+
+// InsertMany inserts ledger entries in their order with multi-row INSERTs
+// (plain SQL; the ids are not read back).
 func (s *ledgerStore) InsertMany(ctx context.Context, entries []*ledger.Entry) error {
+	now := dbTime(time.Now())
 	for _, c := range chunks(len(entries), func(int) int { return 300 }) {
 		part := entries[c[0]:c[1]]
-		rows := make([]entryRow, len(part))
+		var q strings.Builder
+		q.WriteString("INSERT INTO transactions " + entryColumns + " VALUES ")
+		args := make([]any, 0, 12*len(part))
 		for i, e := range part {
 			r, err := toEntryRow(e)
 			if err != nil {
 				return fmt.Errorf("insert transactions: %w", err)
 			}
-			r.ID = 0
-			rows[i] = r
+			if r.CreatedAt == nil {
+				r.CreatedAt, r.UpdatedAt = &now, &now
+			}
+			if i > 0 {
+				q.WriteByte(',')
+			}
+			q.WriteString("(?,?,?,?,?,?,?,?,?,?,?,?)")
+			args = append(args, r.UserID, r.TxnID, r.Type, r.Amount, r.BalanceBefore, r.BalanceAfter, r.ReferenceType, r.ReferenceID,
+				r.Description, r.Status, *r.CreatedAt, *r.UpdatedAt)
+			e.CreatedAt = timeFromDB(r.CreatedAt)
 		}
-		if err := s.conn(ctx).Create(&rows).Error; err != nil {
-			return fmt.Errorf("insert %d transactions: %w", len(rows), translate(err))
-		}
-		for i, e := range part {
-			e.CreatedAt = timeFromDB(rows[i].CreatedAt)
+		if _, err := s.sqlExec(ctx, q.String(), args...); err != nil {
+			return fmt.Errorf("insert %d transactions: %w", len(part), translate(err))
 		}
 	}
 	return nil

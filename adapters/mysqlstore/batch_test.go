@@ -29,6 +29,14 @@ func batchHit(u, svc, key uint64, status hitlog.Status, payload string) *hitlog.
 func TestHitsInsertManyAndFinishMany(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
+		t.Run("consecutive ids", func(t *testing.T) { testInsertManyFinishMany(t, s) })
+		s.ReadBackIDs()
+		t.Run("ids read back", func(t *testing.T) { testInsertManyFinishMany(t, s) })
+	})
+}
+
+func testInsertManyFinishMany(t *testing.T, s *mysqlstore.Store) {
+	{
 		ctx := context.Background()
 		u := newUser(t, s)
 		svc := newService(t, s)
@@ -94,7 +102,7 @@ func TestHitsInsertManyAndFinishMany(t *testing.T) {
 		if err != nil || moved[0] || moved[4] {
 			t.Fatalf("second FinishMany: %v, %v", moved, err)
 		}
-	})
+	}
 }
 
 func TestLedgerInsertManyKeepsOrder(t *testing.T) {

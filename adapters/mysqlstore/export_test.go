@@ -7,3 +7,7 @@ var MySQLConfig = mysqlConfig
 
 // MigrateTo applies the migrations up to version only.
 func (s *Store) MigrateTo(ctx context.Context, version int64) error { return s.migrateTo(ctx, version) }
+
+// ReadBackIDs makes InsertMany read hit ids back by request_id, as on a
+// MySQL whose multi-row INSERTs may take non-consecutive ids.
+func (s *Store) ReadBackIDs() { s.consecutiveIDs = false }
