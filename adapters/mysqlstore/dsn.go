@@ -96,6 +96,12 @@ func mysqlConfig(databaseURL string) (*mysql.Config, error) {
 		}
 		cfg.Net, cfg.Addr = "tcp", net.JoinHostPort(host, port)
 	}
+	// Parameters are interpolated client-side (the driver escapes them for
+	// utf8mb4) unless the URL says otherwise: one round trip per statement
+	// instead of prepare, execute and close.
+	if !q.Has("interpolateParams") {
+		cfg.InterpolateParams = true
+	}
 	cfg.ParseTime = true
 	cfg.Loc = time.UTC
 	cfg.ClientFoundRows = true

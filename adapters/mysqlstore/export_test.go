@@ -10,3 +10,7 @@ func (s *Store) MigrateTo(ctx context.Context, version int64) error { return s.m
 
 // Translate exposes the driver-error mapping to the tests.
 var Translate = translate
+
+// ReadBackIDs makes InsertMany read hit ids back by request_id, as on a
+// MySQL whose multi-row INSERTs may take non-consecutive ids.
+func (s *Store) ReadBackIDs() { s.consecutiveIDs = false }

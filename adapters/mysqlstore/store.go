@@ -36,6 +36,8 @@ type Store struct {
 	sqlDB   *sql.DB
 	dialect string
 	log     *slog.Logger
+	// consecutiveIDs: see base.consecutiveIDs; read at Open.
+	consecutiveIDs bool
 }
 
 var _ app.Transactor = (*Store)(nil)
@@ -89,6 +91,14 @@ func Open(ctx context.Context, databaseURL string, logger *slog.Logger) (*Store,
 	if err := s.Ping(ctx); err != nil {
 		_ = s.Close()
 		return nil, fmt.Errorf("connect to %s database %s: %w", dialect, Redact(databaseURL), err)
+	}
+	s.consecutiveIDs = dialect == DialectSQLite
+	if dialect == DialectMySQL {
+		var mode, step sql.NullInt64
+		// Not readable (another engine): ids are read back instead.
+		if err := sqlDB.QueryRowContext(ctx, "SELECT @@innodb_autoinc_lock_mode, @@auto_increment_increment").Scan(&mode, &step); err == nil {
+			s.consecutiveIDs = mode.Valid && mode.Int64 <= 1 && step.Valid && step.Int64 == 1
+		}
 	}
 	return s, nil
 }
@@ -184,7 +194,7 @@ func (s *Store) WithinTx(ctx context.Context, fn func(ctx context.Context, st ap
 }
 
 func (s *Store) storesOn(db *gorm.DB) app.Stores {
-	b := base{db: db, mysql: s.dialect == DialectMySQL}
+	b := base{db: db, mysql: s.dialect == DialectMySQL, consecutiveIDs: s.consecutiveIDs}
 	return app.Stores{
 		Users:    &userStore{b},
 		Keys:     &keyStore{b},
@@ -227,6 +237,9 @@ func (s *Store) DB() *gorm.DB { return s.db }
 type base struct {
 	db    *gorm.DB
 	mysql bool
+	// consecutiveIDs: a multi-row INSERT takes consecutive ids (SQLite;
+	// MySQL with innodb_autoinc_lock_mode ≤ 1 and an increment of 1).
+	consecutiveIDs bool
 }
 
 func (b base) conn(ctx context.Context) *gorm.DB { return b.db.WithContext(ctx) }

@@ -140,4 +140,10 @@ type Repository interface {
 	// counter when the stored day differs) unless the limit is reached, in
 	// one conditional UPDATE. It reports false when the limit was reached.
 	CountHit(ctx context.Context, id uint64, day string, at time.Time) (bool, error)
+	// CountHits counts up to n calls for local day `day` under the key's row
+	// lock and reports how many were counted (the first `granted` of the n
+	// calls pass; the rest are over the limit). It must run inside a
+	// transaction: the lock lasts until its end, so instances never pass the
+	// limit together.
+	CountHits(ctx context.Context, id uint64, day string, n int, at time.Time) (granted int, err error)
 }

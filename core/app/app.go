@@ -36,6 +36,14 @@ type Config struct {
 	// recovery refunds it: longer than any call can last. 0 means
 	// UpstreamTimeout + DefaultRecoveryMargin.
 	PendingHitGrace time.Duration
+	// LookupTTL bounds how stale a cached key, service, docs, price or
+	// user status may be when another instance changed it (this instance's
+	// own changes apply at once); 0 means DefaultLookupTTL, negative
+	// disables the cache. At most 2 s (decisions part 11).
+	LookupTTL time.Duration
+	// BatchSize is the most service calls one metering transaction
+	// carries (group commit); 0 means DefaultBatchSize.
+	BatchSize int
 }
 
 // App is the set of use cases. It holds ports only.
@@ -52,6 +60,8 @@ type App struct {
 	email  EmailTokens
 	log    *slog.Logger
 	bg     sync.WaitGroup // mail sent after the answer
+	cache  *lookups       // the metering path's reads (cache.go)
+	batch  batcher        // the metering path's writes (batch.go)
 
 	verifier  verification.Provider
 	recharger recharge.Provider
@@ -104,6 +114,15 @@ func New(d Deps) *App {
 	if cfg.RechargeRoundBudget == 0 {
 		cfg.RechargeRoundBudget = time.Minute
 	}
+	if cfg.LookupTTL == 0 {
+		cfg.LookupTTL = DefaultLookupTTL
+	}
+	if cfg.LookupTTL > 2*time.Second {
+		cfg.LookupTTL = 2 * time.Second
+	}
+	if cfg.BatchSize <= 0 {
+		cfg.BatchSize = DefaultBatchSize
+	}
 	if cfg.MaxPayloadBytes == 0 {
 		cfg.MaxPayloadBytes = 60_000
 	}
@@ -117,15 +136,20 @@ func New(d Deps) *App {
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
+	cache := newLookups(cfg.LookupTTL, d.Now)
 	return &App{
-		tx: d.Tx, st: d.Stores, up: d.Upstream, tokens: d.Tokens, files: d.Files, now: d.Now, cfg: cfg, pw: user.NewPasswords(cfg.PasswordCost),
+		cache: cache, tx: flushingTx{d.Tx, cache}, st: invalidating(d.Stores, cache.flush), up: d.Upstream, tokens: d.Tokens, files: d.Files, now: d.Now, cfg: cfg, pw: user.NewPasswords(cfg.PasswordCost),
 		mailer: d.Mailer, email: d.EmailTokens, log: d.Log, verifier: d.Verifier, recharger: d.Recharger, payments: d.Payments,
 	}
 }
 
-// Wait blocks until the work started after an answer (mail) is done; the
-// server calls it on shutdown, before closing the database.
-func (a *App) Wait() { a.bg.Wait() }
+// Wait blocks until the work started after an answer (mail) is done and
+// the metering writer has drained its queue; the server calls it on
+// shutdown, after the HTTP server stopped and before closing the database.
+func (a *App) Wait() {
+	a.bg.Wait()
+	a.batch.wg.Wait()
+}
 
 // day is the local calendar day of t ("2006-01-02"), month its month ("2006-01").
 func (a *App) day(t time.Time) string   { return t.In(a.cfg.Location).Format("2006-01-02") }

@@ -14,6 +14,20 @@ import (
 // LockByID in the same transaction; the caller saves u with SaveBalance.
 func (a *App) post(ctx context.Context, s Stores, u *user.User, t ledger.Type, amount decimal.Decimal,
 	refType string, refID *uint64, description string) (*ledger.Entry, error) {
+	e, err := a.newEntry(u, t, amount, refType, refID, description)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Ledger.Insert(ctx, e); err != nil {
+		return nil, fmt.Errorf("insert ledger entry: %w", err)
+	}
+	return e, nil
+}
+
+// newEntry moves u's balance by one ledger entry and returns the entry, not
+// yet written (the metering batch inserts many at once).
+func (a *App) newEntry(u *user.User, t ledger.Type, amount decimal.Decimal,
+	refType string, refID *uint64, description string) (*ledger.Entry, error) {
 	after, err := ledger.Apply(u.Balance, t, amount)
 	if err != nil {
 		return nil, err
@@ -31,9 +45,6 @@ func (a *App) post(ctx context.Context, s Stores, u *user.User, t ledger.Type, a
 		Description:   description,
 		Status:        "completed",
 		CreatedAt:     now,
-	}
-	if err := s.Ledger.Insert(ctx, e); err != nil {
-		return nil, fmt.Errorf("insert ledger entry: %w", err)
 	}
 	u.Balance = after
 	switch t {

@@ -63,7 +63,7 @@ type CallResult struct {
 // then settles or refunds. Every call with a known owner and service writes
 // exactly one hit log row.
 func (a *App) CallService(ctx context.Context, in CallInput) (*CallResult, error) {
-	svc, err := a.st.Services.BySlug(ctx, in.Slug)
+	svc, err := a.serviceBySlug(ctx, in.Slug)
 	if err != nil || svc.Status != catalog.StatusActive || svc.Builtin {
 		if err != nil && !errors.Is(err, catalog.ErrServiceNotFound) && errs.KindOf(err) != errs.NotFound {
 			return nil, fmt.Errorf("find service %q: %w", in.Slug, err)
@@ -77,7 +77,7 @@ func (a *App) CallService(ctx context.Context, in CallInput) (*CallResult, error
 	if err != nil {
 		return nil, err
 	}
-	price, err := a.st.Pricing.Applicable(ctx, svc.ID, owner.ID)
+	price, err := a.applicablePrice(ctx, svc.ID, owner.ID)
 	if err != nil {
 		if errs.KindOf(err) == errs.NotFound {
 			return nil, catalog.ErrServiceNotFound // not sold
@@ -92,54 +92,73 @@ func (a *App) CallService(ctx context.Context, in CallInput) (*CallResult, error
 		RequestPayload: a.capPayload(payload), IPAddress: in.IP,
 		ChargeAmount: decimal.Zero, CostAmount: decimal.Zero, Reserved: decimal.Zero, CreatedAt: now.UTC(),
 	}
-	if err := a.admit(ctx, key, svc.ID, hit, now); err != nil {
-		return nil, err
+	if !key.AllowsIP(hit.IPAddress) {
+		return nil, a.reject(ctx, hit, hitlog.StatusFailed, apikey.ErrIPNotAllowed, now)
+	}
+	if !key.AllowsService(svc.ID) {
+		return nil, a.reject(ctx, hit, hitlog.StatusFailed, apikey.ErrServiceNotAllowed, now)
 	}
 	if perr == nil {
-		var doc *catalog.Doc
-		if doc, err = a.st.Services.Doc(ctx, svc.ID); err != nil && !errors.Is(err, catalog.ErrDocNotFound) {
+		specs, err := a.paramSpecs(ctx, svc)
+		if err != nil {
 			return nil, fmt.Errorf("find docs: %w", err)
 		}
-		perr = catalog.ValidateParams(catalog.Specs(svc, doc), params)
-	}
-	if perr != nil {
-		return nil, a.reject(ctx, hit, hitlog.StatusFailed, perr, now)
+		perr = specs.Validate(params)
 	}
 
+	// The daily counter, the plan limit, the balance check and the debit
+	// are decided in the batch's transaction (batch.go), in that order;
+	// refused parameters are counted, then logged.
 	charge := price.Charge(owner.Role)
-	balance, err := a.reserve(ctx, owner.ID, hit, charge, now, nil)
-	if err != nil {
-		switch {
-		case errors.Is(err, ledger.ErrInsufficientBalance):
-			return nil, a.reject(ctx, hit, hitlog.StatusInsufficientBalance, err, now)
-		case errors.Is(err, ErrPlanLimit):
-			return nil, a.reject(ctx, hit, hitlog.StatusFailed, err, now)
-		}
-		return nil, err
+	reservation := &batchOp{kind: batchReserve, hit: hit, keyID: key.ID, day: a.day(now), month: a.month(now),
+		charge: charge, invalid: perr, start: now}
+	a.submit(reservation)
+	if reservation.err != nil {
+		return nil, reservation.err
 	}
 
 	// The reservation is committed: whatever happens to the caller's
 	// connection, the call is settled or refunded.
-	ctx = context.WithoutCancel(ctx)
-	resp, callErr := a.up.Do(ctx, a.upstreamRequest(svc, params, payload))
-	elapsed := a.now().Sub(now)
-	hit.ResponseTimeMs = int(elapsed / time.Millisecond)
+	resp, callErr := a.up.Do(context.WithoutCancel(ctx), a.upstreamRequest(svc, params, payload))
+	hit.ResponseTimeMs = int(a.now().Sub(now) / time.Millisecond)
+	settlement := &batchOp{kind: batchSettle, hit: hit, month: reservation.month}
 	if callErr == nil && resp.Status >= 200 && resp.Status < 300 && json.Valid(resp.Body) {
 		hit.Status = hitlog.StatusSuccess
 		hit.ChargeAmount = charge
 		hit.CostAmount = price.AdminCost // the upstream's cost of this call, for the platform's margin
 		body := a.capPayload(string(resp.Body))
 		hit.ResponsePayload = &body
-		if err := a.st.Hits.Finish(ctx, hit); err != nil {
-			return nil, fmt.Errorf("settle hit %s: %w", hit.RequestID, err)
+		if err := a.settle(settlement); err != nil {
+			return nil, err
 		}
-		return &CallResult{RequestID: hit.RequestID, Data: json.RawMessage(resp.Body), Charged: charge, BalanceLeft: balance}, nil
+		return &CallResult{RequestID: hit.RequestID, Data: json.RawMessage(resp.Body), Charged: charge, BalanceLeft: reservation.balance}, nil
 	}
 	failure := upstreamFailure(resp, callErr)
-	if err := a.refund(ctx, hit, failure, now); err != nil {
+	body := errorPayload(failure)
+	hit.Status = hitlog.StatusFailed
+	hit.ChargeAmount, hit.CostAmount = decimal.Zero, decimal.Zero
+	hit.ResponsePayload = &body
+	if err := a.settle(settlement); err != nil {
 		return nil, err
 	}
 	return nil, failure
+}
+
+// ErrHitNotPending is a settlement that found its hit already settled or
+// refunded (crash recovery of another instance took it).
+var ErrHitNotPending = errs.E(errs.Conflict, "hit_not_pending", "The call was already settled")
+
+// settle writes a call's outcome (and a failure's refund) through the
+// batch writer.
+func (a *App) settle(op *batchOp) error {
+	a.submit(op)
+	if op.err != nil {
+		return fmt.Errorf("settle hit %s: %w", op.hit.RequestID, op.err)
+	}
+	if !op.moved {
+		return fmt.Errorf("settle hit %s: %w", op.hit.RequestID, ErrHitNotPending)
+	}
+	return nil
 }
 
 // authenticateKey resolves key and secret to an active key and its owner.
@@ -157,7 +176,7 @@ func (a *App) resolveKey(ctx context.Context, key string, matches func(*apikey.K
 	if key == "" || len(key) > 64 {
 		return nil, nil, apikey.ErrInvalidCredentials
 	}
-	k, err := a.st.Keys.ByKey(ctx, key)
+	k, err := a.keyByKey(ctx, key)
 	if err != nil {
 		if errs.KindOf(err) == errs.NotFound {
 			return nil, nil, apikey.ErrInvalidCredentials
@@ -167,7 +186,7 @@ func (a *App) resolveKey(ctx context.Context, key string, matches func(*apikey.K
 	if k.Status != apikey.StatusActive || (matches != nil && !matches(k)) {
 		return nil, nil, apikey.ErrInvalidCredentials
 	}
-	u, err := a.st.Users.ByID(ctx, k.UserID)
+	u, err := a.userByID(ctx, k.UserID)
 	if err != nil {
 		if errs.KindOf(err) == errs.NotFound {
 			return nil, nil, apikey.ErrInvalidCredentials

@@ -86,17 +86,21 @@ func (f *fixture) input(body string) app.CallInput {
 	return app.CallInput{RequestID: "req_TEST", Slug: "sms", Method: "POST", Key: f.key.Key, Secret: f.secret, IP: "203.0.113.9", Body: []byte(body)}
 }
 
-// expectReserve expects the reservation transaction: lock, pending hit, debit, save.
+// expectReserve expects the reservation batch of one call: lock, daily
+// counter, pending hit, debit, save.
 func (f *fixture) expectReserve(t *testing.T, charge string) {
 	f.users.EXPECT().LockByID(mock.Anything, uint64(11)).RunAndReturn(func(context.Context, uint64) (*user.User, error) {
 		u := *f.user
 		return &u, nil
 	}).Once()
-	f.hits.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(h *hitlog.Hit) bool {
-		return h.Status == hitlog.StatusPending && h.Reserved.Equal(dec(charge)) && h.RequestID == "req_TEST"
-	})).RunAndReturn(func(_ context.Context, h *hitlog.Hit) error { h.ID = 99; return nil }).Once()
-	f.ledger.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(e *ledger.Entry) bool {
-		return e.Type == ledger.Debit && e.Amount.Equal(dec(charge)) && e.BalanceBefore.Equal(dec("10.00")) &&
+	// Local day in Asia/Kolkata, not UTC: 2026-11-22.
+	f.keys.EXPECT().CountHits(mock.Anything, uint64(3), "2026-11-22", 1, mock.Anything).Return(1, nil).Once()
+	f.hits.EXPECT().InsertMany(mock.Anything, mock.MatchedBy(func(hs []*hitlog.Hit) bool {
+		return len(hs) == 1 && hs[0].Status == hitlog.StatusPending && hs[0].Reserved.Equal(dec(charge)) && hs[0].RequestID == "req_TEST"
+	})).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) error { hs[0].ID = 99; return nil }).Once()
+	f.ledger.EXPECT().InsertMany(mock.Anything, mock.MatchedBy(func(es []*ledger.Entry) bool {
+		e := es[0]
+		return len(es) == 1 && e.Type == ledger.Debit && e.Amount.Equal(dec(charge)) && e.BalanceBefore.Equal(dec("10.00")) &&
 			e.BalanceAfter.Equal(dec("10.00").Sub(dec(charge))) && e.ReferenceType == "api_hit" && *e.ReferenceID == 99
 	})).Return(nil).Once()
 	f.users.EXPECT().SaveBalance(mock.Anything, mock.MatchedBy(func(u *user.User) bool {
@@ -106,16 +110,15 @@ func (f *fixture) expectReserve(t *testing.T, charge string) {
 
 func TestCallServiceSuccessReservesThenSettles(t *testing.T) {
 	f := newFixture(t)
-	// Local day in Asia/Kolkata, not UTC: 2026-11-22.
-	f.keys.EXPECT().CountHit(mock.Anything, uint64(3), "2026-11-22", mock.Anything).Return(true, nil).Once()
 	f.expectReserve(t, "1.23")
 	f.up.EXPECT().Do(mock.Anything, mock.MatchedBy(func(r app.UpstreamRequest) bool {
 		return r.Method == "POST" && r.URL == "https://up.example/sms" && r.Header.Get("Authorization") == "Bearer pk-123" && string(r.Body) == `{"phone":"9876543210"}`
 	})).Return(app.UpstreamResponse{Status: 200, Body: []byte(`{"id":"x"}`)}, nil).Once()
-	f.hits.EXPECT().Finish(mock.Anything, mock.MatchedBy(func(h *hitlog.Hit) bool {
-		return h.Status == hitlog.StatusSuccess && h.ChargeAmount.Equal(dec("1.23")) && *h.ResponsePayload == `{"id":"x"}` &&
+	f.hits.EXPECT().FinishMany(mock.Anything, mock.MatchedBy(func(hs []*hitlog.Hit) bool {
+		h := hs[0]
+		return len(hs) == 1 && h.ID == 99 && h.Status == hitlog.StatusSuccess && h.ChargeAmount.Equal(dec("1.23")) && *h.ResponsePayload == `{"id":"x"}` &&
 			h.CostAmount.Equal(dec("0.4")) // the price row's admin_cost, for the platform's margin
-	})).Return(nil).Once()
+	})).Return([]bool{true}, nil).Once()
 
 	res, err := f.app.CallService(context.Background(), f.input(`{"phone":"9876543210"}`))
 	if err != nil {
@@ -123,6 +126,17 @@ func TestCallServiceSuccessReservesThenSettles(t *testing.T) {
 	}
 	if !res.Charged.Equal(dec("1.23")) || !res.BalanceLeft.Equal(dec("8.77")) || string(res.Data) != `{"id":"x"}` {
 		t.Fatalf("%+v", res)
+	}
+}
+
+func TestCallServiceSettledElsewhereIsAnError(t *testing.T) {
+	f := newFixture(t)
+	f.expectReserve(t, "1.23")
+	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(app.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil).Once()
+	// Crash recovery of another instance refunded the hit meanwhile: not moved.
+	f.hits.EXPECT().FinishMany(mock.Anything, mock.Anything).Return([]bool{false}, nil).Once()
+	if _, err := f.app.CallService(context.Background(), f.input(`{}`)); !errors.Is(err, app.ErrHitNotPending) {
+		t.Fatalf("error %v", err)
 	}
 }
 
@@ -140,24 +154,25 @@ func TestCallServiceUpstreamFailureRefunds(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			f := newFixture(t)
-			f.keys.EXPECT().CountHit(mock.Anything, uint64(3), mock.Anything, mock.Anything).Return(true, nil).Once()
 			f.expectReserve(t, "1.23")
 			call := f.up.EXPECT().Do(mock.Anything, mock.Anything)
 			call.Once()
 			up(call)
-			// The refund transaction: lock, refund row, save, hit failed with charge 0.
+			// The settlement batch: lock, hit failed with charge 0, refund row, save.
 			f.users.EXPECT().LockByID(mock.Anything, uint64(11)).RunAndReturn(func(context.Context, uint64) (*user.User, error) {
 				u := *f.user
 				return &u, nil
 			}).Once()
-			f.ledger.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(e *ledger.Entry) bool {
-				return e.Type == ledger.Refund && e.Amount.Equal(dec("1.23")) && e.BalanceBefore.Equal(dec("8.77")) && e.BalanceAfter.Equal(dec("10.00")) && *e.ReferenceID == 99
+			f.hits.EXPECT().FinishMany(mock.Anything, mock.MatchedBy(func(hs []*hitlog.Hit) bool {
+				h := hs[0]
+				return len(hs) == 1 && h.Status == hitlog.StatusFailed && h.ChargeAmount.IsZero() && h.CostAmount.IsZero() && h.ResponsePayload != nil
+			})).Return([]bool{true}, nil).Once()
+			f.ledger.EXPECT().InsertMany(mock.Anything, mock.MatchedBy(func(es []*ledger.Entry) bool {
+				e := es[0]
+				return len(es) == 1 && e.Type == ledger.Refund && e.Amount.Equal(dec("1.23")) && e.BalanceBefore.Equal(dec("8.77")) && e.BalanceAfter.Equal(dec("10.00")) && *e.ReferenceID == 99
 			})).Return(nil).Once()
 			f.users.EXPECT().SaveBalance(mock.Anything, mock.MatchedBy(func(u *user.User) bool {
 				return u.Balance.Equal(dec("10.00")) && u.PlanCalls == 0 && u.TotalSpent.Equal(dec("1.00"))
-			})).Return(nil).Once()
-			f.hits.EXPECT().Finish(mock.Anything, mock.MatchedBy(func(h *hitlog.Hit) bool {
-				return h.Status == hitlog.StatusFailed && h.ChargeAmount.IsZero() && h.CostAmount.IsZero() && h.ResponsePayload != nil
 			})).Return(nil).Once()
 
 			_, err := f.app.CallService(context.Background(), f.input(`{}`))
@@ -170,51 +185,61 @@ func TestCallServiceUpstreamFailureRefunds(t *testing.T) {
 
 func TestCallServiceRejections(t *testing.T) {
 	cases := []struct {
-		name   string
-		setup  func(f *fixture, in *app.CallInput)
-		want   error
-		logged hitlog.Status // "" = no hit log row
+		name    string
+		setup   func(f *fixture, in *app.CallInput)
+		want    error
+		logged  hitlog.Status // "" = no hit log row
+		batched bool          // logged by the reservation batch (after the daily counter)
 	}{
 		{"unknown slug", func(f *fixture, in *app.CallInput) {
 			f.services.EXPECT().BySlug(mock.Anything, "nope").Return(nil, catalog.ErrServiceNotFound)
 			in.Slug = "nope"
-		}, catalog.ErrServiceNotFound, ""},
-		{"inactive service", func(f *fixture, in *app.CallInput) { f.svc.Status = catalog.StatusInactive }, catalog.ErrServiceNotFound, ""},
-		{"wrong method", func(f *fixture, in *app.CallInput) { in.Method = http.MethodGet }, app.ErrMethodNotAllowed, ""},
-		{"wrong secret", func(f *fixture, in *app.CallInput) { in.Secret = "rs_nope" }, apikey.ErrInvalidCredentials, ""},
-		{"revoked key", func(f *fixture, in *app.CallInput) { f.key.Status = apikey.StatusRevoked }, apikey.ErrInvalidCredentials, ""},
-		{"blocked owner", func(f *fixture, in *app.CallInput) { f.user.Status = user.StatusBlocked }, user.ErrNotActive, ""},
-		{"deleted owner", func(f *fixture, in *app.CallInput) { f.user.DeletedAt = &f.now }, apikey.ErrInvalidCredentials, ""},
-		{"ip", func(f *fixture, in *app.CallInput) { f.key.AllowedIPs = "10.0.0.0/8" }, apikey.ErrIPNotAllowed, hitlog.StatusFailed},
-		{"service", func(f *fixture, in *app.CallInput) { f.key.AllowedServices = []uint64{8} }, apikey.ErrServiceNotAllowed, hitlog.StatusFailed},
+		}, catalog.ErrServiceNotFound, "", false},
+		{"inactive service", func(f *fixture, in *app.CallInput) { f.svc.Status = catalog.StatusInactive }, catalog.ErrServiceNotFound, "", false},
+		{"wrong method", func(f *fixture, in *app.CallInput) { in.Method = http.MethodGet }, app.ErrMethodNotAllowed, "", false},
+		{"wrong secret", func(f *fixture, in *app.CallInput) { in.Secret = "rs_nope" }, apikey.ErrInvalidCredentials, "", false},
+		{"revoked key", func(f *fixture, in *app.CallInput) { f.key.Status = apikey.StatusRevoked }, apikey.ErrInvalidCredentials, "", false},
+		{"blocked owner", func(f *fixture, in *app.CallInput) { f.user.Status = user.StatusBlocked }, user.ErrNotActive, "", false},
+		{"deleted owner", func(f *fixture, in *app.CallInput) { f.user.DeletedAt = &f.now }, apikey.ErrInvalidCredentials, "", false},
+		{"ip", func(f *fixture, in *app.CallInput) { f.key.AllowedIPs = "10.0.0.0/8" }, apikey.ErrIPNotAllowed, hitlog.StatusFailed, false},
+		{"service", func(f *fixture, in *app.CallInput) { f.key.AllowedServices = []uint64{8} }, apikey.ErrServiceNotAllowed, hitlog.StatusFailed, false},
 		{"daily limit", func(f *fixture, in *app.CallInput) {
-			f.keys.EXPECT().CountHit(mock.Anything, uint64(3), mock.Anything, mock.Anything).Return(false, nil)
-		}, apikey.ErrDailyLimit, hitlog.StatusFailed},
+			f.keys.EXPECT().CountHits(mock.Anything, uint64(3), mock.Anything, 1, mock.Anything).Return(0, nil)
+		}, apikey.ErrDailyLimit, hitlog.StatusFailed, true},
+		{"daily limit before params", func(f *fixture, in *app.CallInput) {
+			f.svc.Parameters = map[string]string{"phone": "integer"}
+			in.Body = []byte(`{"phone":"abc"}`)
+			f.keys.EXPECT().CountHits(mock.Anything, uint64(3), mock.Anything, 1, mock.Anything).Return(0, nil)
+		}, apikey.ErrDailyLimit, hitlog.StatusFailed, true},
 		{"params", func(f *fixture, in *app.CallInput) {
 			f.svc.Parameters = map[string]string{"phone": "integer"}
 			in.Body = []byte(`{"phone":"abc"}`)
-			f.keys.EXPECT().CountHit(mock.Anything, uint64(3), mock.Anything, mock.Anything).Return(true, nil)
-		}, errs.Validation(nil), hitlog.StatusFailed},
+			f.keys.EXPECT().CountHits(mock.Anything, uint64(3), mock.Anything, 1, mock.Anything).Return(1, nil)
+		}, errs.Validation(nil), hitlog.StatusFailed, true},
 		{"plan", func(f *fixture, in *app.CallInput) {
 			f.user.PlanMonth, f.user.PlanCalls = "2026-11", user.StarterMonthlyCalls
-			f.keys.EXPECT().CountHit(mock.Anything, uint64(3), mock.Anything, mock.Anything).Return(true, nil)
-			f.users.EXPECT().LockByID(mock.Anything, uint64(11)).RunAndReturn(func(context.Context, uint64) (*user.User, error) { u := *f.user; return &u, nil })
-		}, app.ErrPlanLimit, hitlog.StatusFailed},
+			f.keys.EXPECT().CountHits(mock.Anything, uint64(3), mock.Anything, 1, mock.Anything).Return(1, nil)
+		}, app.ErrPlanLimit, hitlog.StatusFailed, true},
 		{"balance", func(f *fixture, in *app.CallInput) {
 			f.user.Balance = dec("1.22")
-			f.keys.EXPECT().CountHit(mock.Anything, uint64(3), mock.Anything, mock.Anything).Return(true, nil)
-			f.users.EXPECT().LockByID(mock.Anything, uint64(11)).RunAndReturn(func(context.Context, uint64) (*user.User, error) { u := *f.user; return &u, nil })
-		}, ledger.ErrInsufficientBalance, hitlog.StatusInsufficientBalance},
+			f.keys.EXPECT().CountHits(mock.Anything, uint64(3), mock.Anything, 1, mock.Anything).Return(1, nil)
+		}, ledger.ErrInsufficientBalance, hitlog.StatusInsufficientBalance, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			f := newFixture(t)
 			in := f.input(`{}`)
 			c.setup(f, &in)
-			if c.logged != "" {
-				f.hits.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(h *hitlog.Hit) bool {
-					return h.Status == c.logged && h.ChargeAmount.IsZero() && h.ResponsePayload != nil && h.UserID == 11 && h.APIKeyID == 3
-				})).Return(nil).Once()
+			logged := func(h *hitlog.Hit) bool {
+				return h.Status == c.logged && h.ChargeAmount.IsZero() && h.Reserved.IsZero() && h.ResponsePayload != nil && h.UserID == 11 && h.APIKeyID == 3
+			}
+			switch {
+			case c.batched:
+				// The batch locks the owner, counts, and logs the refusal; no debit, no save.
+				f.users.EXPECT().LockByID(mock.Anything, uint64(11)).RunAndReturn(func(context.Context, uint64) (*user.User, error) { u := *f.user; return &u, nil }).Once()
+				f.hits.EXPECT().InsertMany(mock.Anything, mock.MatchedBy(func(hs []*hitlog.Hit) bool { return len(hs) == 1 && logged(hs[0]) })).Return(nil).Once()
+			case c.logged != "":
+				f.hits.EXPECT().Insert(mock.Anything, mock.MatchedBy(logged)).Return(nil).Once()
 			}
 			// No upstream call, no ledger row in any of these: the strict
 			// mocks fail the test on any unexpected call.

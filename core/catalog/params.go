@@ -31,6 +31,37 @@ func Specs(s *Service, d *Doc) map[string]ParamSpec {
 // strings, so numbers and booleans are also accepted in their text form.
 // Unknown parameters are refused, so a typo is not silently dropped.
 func ValidateParams(specs map[string]ParamSpec, params map[string]any) error {
+	return Compile(specs).Validate(params)
+}
+
+// CompiledSpecs are parameter rules with their patterns compiled once, for
+// checking many calls.
+type CompiledSpecs struct {
+	specs    map[string]ParamSpec
+	patterns map[string]*regexp.Regexp // nil entry: the pattern does not compile (nothing matches)
+}
+
+// Compile prepares specs for Validate; nil specs pass anything.
+func Compile(specs map[string]ParamSpec) *CompiledSpecs {
+	c := &CompiledSpecs{specs: specs}
+	for name, spec := range specs {
+		if spec.Pattern != nil {
+			if c.patterns == nil {
+				c.patterns = map[string]*regexp.Regexp{}
+			}
+			re, err := regexp.Compile(*spec.Pattern)
+			if err != nil {
+				re = nil
+			}
+			c.patterns[name] = re
+		}
+	}
+	return c
+}
+
+// Validate is ValidateParams with the compiled rules.
+func (c *CompiledSpecs) Validate(params map[string]any) error {
+	specs := c.specs
 	if specs == nil {
 		return nil
 	}
@@ -43,7 +74,7 @@ func ValidateParams(specs map[string]ParamSpec, params map[string]any) error {
 			}
 			continue
 		}
-		if msg := checkValue(spec, v); msg != "" {
+		if msg := checkValue(spec, c.patterns[name], v); msg != "" {
 			fe.Add(name, msg)
 		}
 	}
@@ -55,7 +86,7 @@ func ValidateParams(specs map[string]ParamSpec, params map[string]any) error {
 	return fe.Err()
 }
 
-func checkValue(spec ParamSpec, v any) string {
+func checkValue(spec ParamSpec, re *regexp.Regexp, v any) string {
 	switch spec.Type {
 	case "string", "date":
 		s, ok := v.(string)
@@ -71,8 +102,7 @@ func checkValue(spec ParamSpec, v any) string {
 			}
 		}
 		if spec.Pattern != nil {
-			re, err := regexp.Compile(*spec.Pattern)
-			if err != nil || !re.MatchString(s) {
+			if re == nil || !re.MatchString(s) {
 				return "has an invalid format"
 			}
 		}

@@ -77,6 +77,13 @@ type Repository interface {
 	// Callers that move money do it in the transaction of their Finish, so
 	// a refused Finish rolls their money back.
 	Finish(ctx context.Context, h *Hit) error
+	// InsertMany inserts hits in as few statements as it can and sets their ids.
+	InsertMany(ctx context.Context, hits []*Hit) error
+	// FinishMany settles hits still pending (the fields of Finish) and
+	// reports, per hit, whether this call moved it out of pending; a hit
+	// already settled or refunded (crash recovery) is left alone. Inside a
+	// transaction the moved rows stay locked until its end.
+	FinishMany(ctx context.Context, hits []*Hit) (moved []bool, err error)
 	ByRequestID(ctx context.Context, requestID string) (*Hit, error)
 	// List returns a page newest first (created_at, then id, descending) and
 	// the number of matching rows, counted up to ListWindow+1: a total above

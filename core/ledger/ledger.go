@@ -101,6 +101,9 @@ type Filter struct {
 // Repository stores ledger entries.
 type Repository interface {
 	Insert(ctx context.Context, e *Entry) error
+	// InsertMany inserts entries in their order (ids ascending in that
+	// order) in as few statements as it can.
+	InsertMany(ctx context.Context, entries []*Entry) error
 	// List returns a page newest first (id descending: the order in which the
 	// balance changed) and the number of matching rows, counted up to
 	// ListWindow+1: a total above ListWindow means "more than ListWindow".

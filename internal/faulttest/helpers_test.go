@@ -117,14 +117,20 @@ func startServer(t *testing.T, env []string) *proc {
 	t.Cleanup(func() { p.kill() })
 	deadline := time.Now().Add(60 * time.Second)
 	for {
+		// The port was free when chosen, but another test's server may have
+		// taken it since: only our server's readiness answer counts.
 		if r, err := http.Get(p.base + "/readyz"); err == nil {
+			body, _ := io.ReadAll(r.Body)
 			r.Body.Close()
-			if r.StatusCode == 200 {
+			if r.StatusCode == 200 && strings.Contains(string(body), `"ready"`) && strings.Contains(p.logs(), `"serving"`) {
 				return p
 			}
 		}
 		select {
 		case <-p.exited:
+			if strings.Contains(p.logs(), "address already in use") {
+				return startServer(t, env) // lost the port to another test: another one
+			}
 			t.Fatalf("server exited before it was ready: %v\n%s", p.err, p.logs())
 		case <-time.After(100 * time.Millisecond):
 		}

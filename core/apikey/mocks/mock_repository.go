@@ -200,6 +200,66 @@ func (_c *MockRepository_CountHit_Call) RunAndReturn(run func(context.Context, u
 	return _c
 }
 
+// CountHits provides a mock function with given fields: ctx, id, day, n, at
+func (_m *MockRepository) CountHits(ctx context.Context, id uint64, day string, n int, at time.Time) (int, error) {
+	ret := _m.Called(ctx, id, day, n, at)
+
+	if len(ret) == 0 {
+		panic("no return value specified for CountHits")
+	}
+
+	var r0 int
+	var r1 error
+	if rf, ok := ret.Get(0).(func(context.Context, uint64, string, int, time.Time) (int, error)); ok {
+		return rf(ctx, id, day, n, at)
+	}
+	if rf, ok := ret.Get(0).(func(context.Context, uint64, string, int, time.Time) int); ok {
+		r0 = rf(ctx, id, day, n, at)
+	} else {
+		r0 = ret.Get(0).(int)
+	}
+
+	if rf, ok := ret.Get(1).(func(context.Context, uint64, string, int, time.Time) error); ok {
+		r1 = rf(ctx, id, day, n, at)
+	} else {
+		r1 = ret.Error(1)
+	}
+
+	return r0, r1
+}
+
+// MockRepository_CountHits_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'CountHits'
+type MockRepository_CountHits_Call struct {
+	*mock.Call
+}
+
+// CountHits is a helper method to define mock.On call
+//   - ctx context.Context
+//   - id uint64
+//   - day string
+//   - n int
+//   - at time.Time
+func (_e *MockRepository_Expecter) CountHits(ctx interface{}, id interface{}, day interface{}, n interface{}, at interface{}) *MockRepository_CountHits_Call {
+	return &MockRepository_CountHits_Call{Call: _e.mock.On("CountHits", ctx, id, day, n, at)}
+}
+
+func (_c *MockRepository_CountHits_Call) Run(run func(ctx context.Context, id uint64, day string, n int, at time.Time)) *MockRepository_CountHits_Call {
+	_c.Call.Run(func(args mock.Arguments) {
+		run(args[0].(context.Context), args[1].(uint64), args[2].(string), args[3].(int), args[4].(time.Time))
+	})
+	return _c
+}
+
+func (_c *MockRepository_CountHits_Call) Return(granted int, err error) *MockRepository_CountHits_Call {
+	_c.Call.Return(granted, err)
+	return _c
+}
+
+func (_c *MockRepository_CountHits_Call) RunAndReturn(run func(context.Context, uint64, string, int, time.Time) (int, error)) *MockRepository_CountHits_Call {
+	_c.Call.Return(run)
+	return _c
+}
+
 // Create provides a mock function with given fields: ctx, k
 func (_m *MockRepository) Create(ctx context.Context, k *apikey.Key) error {
 	ret := _m.Called(ctx, k)

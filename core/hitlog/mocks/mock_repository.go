@@ -129,6 +129,65 @@ func (_c *MockRepository_Finish_Call) RunAndReturn(run func(context.Context, *hi
 	return _c
 }
 
+// FinishMany provides a mock function with given fields: ctx, hits
+func (_m *MockRepository) FinishMany(ctx context.Context, hits []*hitlog.Hit) ([]bool, error) {
+	ret := _m.Called(ctx, hits)
+
+	if len(ret) == 0 {
+		panic("no return value specified for FinishMany")
+	}
+
+	var r0 []bool
+	var r1 error
+	if rf, ok := ret.Get(0).(func(context.Context, []*hitlog.Hit) ([]bool, error)); ok {
+		return rf(ctx, hits)
+	}
+	if rf, ok := ret.Get(0).(func(context.Context, []*hitlog.Hit) []bool); ok {
+		r0 = rf(ctx, hits)
+	} else {
+		if ret.Get(0) != nil {
+			r0 = ret.Get(0).([]bool)
+		}
+	}
+
+	if rf, ok := ret.Get(1).(func(context.Context, []*hitlog.Hit) error); ok {
+		r1 = rf(ctx, hits)
+	} else {
+		r1 = ret.Error(1)
+	}
+
+	return r0, r1
+}
+
+// MockRepository_FinishMany_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'FinishMany'
+type MockRepository_FinishMany_Call struct {
+	*mock.Call
+}
+
+// FinishMany is a helper method to define mock.On call
+//   - ctx context.Context
+//   - hits []*hitlog.Hit
+func (_e *MockRepository_Expecter) FinishMany(ctx interface{}, hits interface{}) *MockRepository_FinishMany_Call {
+	return &MockRepository_FinishMany_Call{Call: _e.mock.On("FinishMany", ctx, hits)}
+}
+
+func (_c *MockRepository_FinishMany_Call) Run(run func(ctx context.Context, hits []*hitlog.Hit)) *MockRepository_FinishMany_Call {
+	_c.Call.Run(func(args mock.Arguments) {
+		run(args[0].(context.Context), args[1].([]*hitlog.Hit))
+	})
+	return _c
+}
+
+func (_c *MockRepository_FinishMany_Call) Return(moved []bool, err error) *MockRepository_FinishMany_Call {
+	_c.Call.Return(moved, err)
+	return _c
+}
+
+func (_c *MockRepository_FinishMany_Call) RunAndReturn(run func(context.Context, []*hitlog.Hit) ([]bool, error)) *MockRepository_FinishMany_Call {
+	_c.Call.Return(run)
+	return _c
+}
+
 // ForEach provides a mock function with given fields: ctx, f, fn
 func (_m *MockRepository) ForEach(ctx context.Context, f hitlog.Filter, fn func(hitlog.Hit) error) error {
 	ret := _m.Called(ctx, f, fn)
@@ -268,6 +327,53 @@ func (_c *MockRepository_Insert_Call) Return(_a0 error) *MockRepository_Insert_C
 }
 
 func (_c *MockRepository_Insert_Call) RunAndReturn(run func(context.Context, *hitlog.Hit) error) *MockRepository_Insert_Call {
+	_c.Call.Return(run)
+	return _c
+}
+
+// InsertMany provides a mock function with given fields: ctx, hits
+func (_m *MockRepository) InsertMany(ctx context.Context, hits []*hitlog.Hit) error {
+	ret := _m.Called(ctx, hits)
+
+	if len(ret) == 0 {
+		panic("no return value specified for InsertMany")
+	}
+
+	var r0 error
+	if rf, ok := ret.Get(0).(func(context.Context, []*hitlog.Hit) error); ok {
+		r0 = rf(ctx, hits)
+	} else {
+		r0 = ret.Error(0)
+	}
+
+	return r0
+}
+
+// MockRepository_InsertMany_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'InsertMany'
+type MockRepository_InsertMany_Call struct {
+	*mock.Call
+}
+
+// InsertMany is a helper method to define mock.On call
+//   - ctx context.Context
+//   - hits []*hitlog.Hit
+func (_e *MockRepository_Expecter) InsertMany(ctx interface{}, hits interface{}) *MockRepository_InsertMany_Call {
+	return &MockRepository_InsertMany_Call{Call: _e.mock.On("InsertMany", ctx, hits)}
+}
+
+func (_c *MockRepository_InsertMany_Call) Run(run func(ctx context.Context, hits []*hitlog.Hit)) *MockRepository_InsertMany_Call {
+	_c.Call.Run(func(args mock.Arguments) {
+		run(args[0].(context.Context), args[1].([]*hitlog.Hit))
+	})
+	return _c
+}
+
+func (_c *MockRepository_InsertMany_Call) Return(_a0 error) *MockRepository_InsertMany_Call {
+	_c.Call.Return(_a0)
+	return _c
+}
+
+func (_c *MockRepository_InsertMany_Call) RunAndReturn(run func(context.Context, []*hitlog.Hit) error) *MockRepository_InsertMany_Call {
 	_c.Call.Return(run)
 	return _c
 }

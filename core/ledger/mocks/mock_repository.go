@@ -165,6 +165,53 @@ func (_c *MockRepository_Insert_Call) RunAndReturn(run func(context.Context, *le
 	return _c
 }
 
+// InsertMany provides a mock function with given fields: ctx, entries
+func (_m *MockRepository) InsertMany(ctx context.Context, entries []*ledger.Entry) error {
+	ret := _m.Called(ctx, entries)
+
+	if len(ret) == 0 {
+		panic("no return value specified for InsertMany")
+	}
+
+	var r0 error
+	if rf, ok := ret.Get(0).(func(context.Context, []*ledger.Entry) error); ok {
+		r0 = rf(ctx, entries)
+	} else {
+		r0 = ret.Error(0)
+	}
+
+	return r0
+}
+
+// MockRepository_InsertMany_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'InsertMany'
+type MockRepository_InsertMany_Call struct {
+	*mock.Call
+}
+
+// InsertMany is a helper method to define mock.On call
+//   - ctx context.Context
+//   - entries []*ledger.Entry
+func (_e *MockRepository_Expecter) InsertMany(ctx interface{}, entries interface{}) *MockRepository_InsertMany_Call {
+	return &MockRepository_InsertMany_Call{Call: _e.mock.On("InsertMany", ctx, entries)}
+}
+
+func (_c *MockRepository_InsertMany_Call) Run(run func(ctx context.Context, entries []*ledger.Entry)) *MockRepository_InsertMany_Call {
+	_c.Call.Run(func(args mock.Arguments) {
+		run(args[0].(context.Context), args[1].([]*ledger.Entry))
+	})
+	return _c
+}
+
+func (_c *MockRepository_InsertMany_Call) Return(_a0 error) *MockRepository_InsertMany_Call {
+	_c.Call.Return(_a0)
+	return _c
+}
+
+func (_c *MockRepository_InsertMany_Call) RunAndReturn(run func(context.Context, []*ledger.Entry) error) *MockRepository_InsertMany_Call {
+	_c.Call.Return(run)
+	return _c
+}
+
 // List provides a mock function with given fields: ctx, f
 func (_m *MockRepository) List(ctx context.Context, f ledger.Filter) ([]ledger.Entry, int64, error) {
 	ret := _m.Called(ctx, f)

@@ -1,0 +1,289 @@
+package mysqlstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+
+	"paygate/core/apikey"
+	"paygate/core/errs"
+	"paygate/core/hitlog"
+	"paygate/core/ledger"
+)
+
+// Batched writes of the metering pipeline (core/app's group commit): one
+// statement for many rows, cut into chunks so that no statement grows past
+// batchRows rows or about batchBytes bytes of payload (MySQL's
+// max_allowed_packet is 16 MiB by default, SQLite allows 32766 variables).
+const (
+	batchRows  = 200
+	batchBytes = 1 << 20
+)
+
+// chunks cuts n items into ranges of at most batchRows items and about
+// batchBytes bytes (size of item i); an item larger than batchBytes goes alone.
+func chunks(n int, size func(i int) int) [][2]int {
+	var out [][2]int
+	start, bytes := 0, 0
+	for i := 0; i < n; i++ {
+		sz := size(i)
+		if i > start && (i-start >= batchRows || bytes+sz > batchBytes) {
+			out = append(out, [2]int{start, i})
+			start, bytes = i, 0
+		}
+		bytes += sz
+	}
+	if n > start {
+		out = append(out, [2]int{start, n})
+	}
+	return out
+}
+
+func hitSize(h *hitlog.Hit) int {
+	n := len(h.RequestPayload) + 200
+	if h.ResponsePayload != nil {
+		n += len(*h.ResponsePayload)
+	}
+	return n
+}
+
+const hitColumns = "(user_id, api_service_id, api_key_id, request_id, request_payload, response_payload, charge_amount, " +
+	"cost_amount, reserved_amount, ip_address, status, response_time_ms, created_at, updated_at)"
+
+// InsertMany inserts hits with multi-row INSERTs (plain SQL: no RETURNING,
+// no reflection). Ids: a multi-row INSERT takes consecutive ids on SQLite
+// (its transaction holds the write lock) and on MySQL when
+// innodb_autoinc_lock_mode ≤ 1 with an increment of 1 (checked at Open);
+// otherwise they are read back by request_id (unique).
+func (s *hitStore) InsertMany(ctx context.Context, hits []*hitlog.Hit) error {
+	if len(hits) == 0 {
+		return nil
+	}
+	now := dbTime(time.Now())
+	for _, c := range chunks(len(hits), func(i int) int { return hitSize(hits[i]) }) {
+		part := hits[c[0]:c[1]]
+		var q strings.Builder
+		q.WriteString("INSERT INTO api_hit_logs " + hitColumns + " VALUES ")
+		args := make([]any, 0, 14*len(part))
+		for i, h := range part {
+			r, err := toHitRow(h)
+			if err != nil {
+				return fmt.Errorf("insert hits: %w", err)
+			}
+			if r.CreatedAt == nil {
+				r.CreatedAt = &now
+			}
+			if r.UpdatedAt == nil {
+				r.UpdatedAt = r.CreatedAt
+			}
+			if i > 0 {
+				q.WriteByte(',')
+			}
+			q.WriteString("(?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+			args = append(args, r.UserID, r.ServiceID, r.APIKeyID, r.RequestID, r.RequestPayload, r.ResponsePayload, r.ChargeAmount,
+				r.CostAmount, r.ReservedAmount, r.IPAddress, r.Status, r.ResponseTimeMs, *r.CreatedAt, *r.UpdatedAt)
+			h.CreatedAt, h.UpdatedAt = timeFromDB(r.CreatedAt), timeFromDB(r.UpdatedAt)
+		}
+		res, err := s.sqlExec(ctx, q.String(), args...)
+		if err != nil {
+			return fmt.Errorf("insert %d hits: %w", len(part), translate(err))
+		}
+		if err := s.setHitIDs(ctx, part, res); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *hitStore) setHitIDs(ctx context.Context, part []*hitlog.Hit, res sql.Result) error {
+	if s.consecutiveIDs {
+		if last, err := res.LastInsertId(); err == nil && last > 0 {
+			first := uint64(last) // MySQL reports the first row's id
+			if !s.mysql {
+				first = uint64(last) - uint64(len(part)) + 1 // SQLite the last row's
+			}
+			for i, h := range part {
+				h.ID = first + uint64(i)
+			}
+			return nil
+		}
+	}
+	reqIDs := make([]string, len(part))
+	for i, h := range part {
+		reqIDs[i] = h.RequestID
+	}
+	var ids []struct {
+		ID        uint64 `gorm:"column:id"`
+		RequestID string `gorm:"column:request_id"`
+	}
+	if err := s.conn(ctx).Model(&hitRow{}).Select("id", "request_id").Where("request_id IN ?", reqIDs).Find(&ids).Error; err != nil {
+		return fmt.Errorf("read ids of %d hits: %w", len(part), translate(err))
+	}
+	byReq := make(map[string]uint64, len(ids))
+	for _, x := range ids {
+		byReq[x.RequestID] = x.ID
+	}
+	for _, h := range part {
+		id, ok := byReq[h.RequestID]
+		if !ok {
+			return fmt.Errorf("insert hits: hit %s not found after insert", h.RequestID)
+		}
+		h.ID = id
+	}
+	return nil
+}
+
+// sqlExec runs one statement on the repository's handle (the transaction's,
+// inside WithinTx) and returns the driver's result.
+func (b base) sqlExec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return b.db.Statement.ConnPool.ExecContext(ctx, query, args...)
+}
+
+// FinishMany settles the hits still pending: it locks them (SELECT … FOR
+// UPDATE; SQLite's transaction already holds the write lock), then writes
+// every settled field with one UPDATE … CASE id … per chunk, still
+// conditional on status 'pending'.
+func (s *hitStore) FinishMany(ctx context.Context, hits []*hitlog.Hit) ([]bool, error) {
+	moved := make([]bool, len(hits))
+	if len(hits) == 0 {
+		return moved, nil
+	}
+	ids := make([]uint64, 0, len(hits))
+	for _, h := range hits {
+		if h.ID == 0 {
+			return nil, fmt.Errorf("finish hit %s: no id", h.RequestID)
+		}
+		ids = append(ids, h.ID)
+	}
+	var pendingIDs []uint64
+	q := s.conn(ctx).Model(&hitRow{}).Where("id IN ? AND status = ?", ids, string(hitlog.StatusPending))
+	if err := s.locking(q).Pluck("id", &pendingIDs).Error; err != nil {
+		return nil, fmt.Errorf("lock %d pending hits: %w", len(ids), translate(err))
+	}
+	pending := make(map[uint64]bool, len(pendingIDs))
+	for _, id := range pendingIDs {
+		pending[id] = true
+	}
+	var todo []int
+	for i, h := range hits {
+		if pending[h.ID] {
+			todo = append(todo, i)
+			pending[h.ID] = false // a hit listed twice moves once
+		}
+	}
+	now := dbTime(time.Now())
+	for _, c := range chunks(len(todo), func(i int) int { return hitSize(hits[todo[i]]) }) {
+		part := todo[c[0]:c[1]]
+		var (
+			w                                   moneyWriter
+			status, payload, charge, cost, took strings.Builder
+			args                                [5][]any
+			in                                  []any
+		)
+		for _, b := range []*strings.Builder{&status, &payload, &charge, &cost, &took} {
+			b.WriteString("CASE id")
+		}
+		for _, i := range part {
+			h := hits[i]
+			for k, b := range []*strings.Builder{&status, &payload, &charge, &cost, &took} {
+				b.WriteString(" WHEN ? THEN ?")
+				args[k] = append(args[k], h.ID)
+			}
+			args[0] = append(args[0], string(h.Status))
+			args[1] = append(args[1], h.ResponsePayload)
+			args[2] = append(args[2], w.put(colCharge, h.ChargeAmount))
+			args[3] = append(args[3], w.put(colCost, h.CostAmount))
+			args[4] = append(args[4], h.ResponseTimeMs)
+			in = append(in, h.ID)
+		}
+		if w.err != nil {
+			return nil, fmt.Errorf("finish hits: %w", w.err)
+		}
+		sql := "UPDATE api_hit_logs SET status = " + status.String() + " END, response_payload = " + payload.String() +
+			" END, charge_amount = " + charge.String() + " END, cost_amount = " + cost.String() +
+			" END, response_time_ms = " + took.String() + " END, updated_at = ? WHERE id IN ? AND status = ?"
+		all := make([]any, 0, 11*len(part)+3)
+		for k := range args {
+			all = append(all, args[k]...)
+		}
+		all = append(all, now, in, string(hitlog.StatusPending))
+		res := s.conn(ctx).Exec(sql, all...)
+		if res.Error != nil {
+			return nil, fmt.Errorf("finish %d hits: %w", len(part), translate(res.Error))
+		}
+		if res.RowsAffected != int64(len(part)) {
+			return nil, errs.E(errs.Conflict, "hit_not_pending", fmt.Sprintf("finish hits: %d of %d locked pending hits moved", res.RowsAffected, len(part)))
+		}
+		for _, i := range part {
+			moved[i] = true
+			hits[i].UpdatedAt = now
+		}
+	}
+	return moved, nil
+}
+
+const entryColumns = "(user_id, txn_id, type, amount, balance_before, balance_after, reference_type, reference_id, " +
+	"description, status, created_at, updated_at)"
+
+// InsertMany inserts ledger entries in their order with multi-row INSERTs
+// (plain SQL; the ids are not read back).
+func (s *ledgerStore) InsertMany(ctx context.Context, entries []*ledger.Entry) error {
+	now := dbTime(time.Now())
+	for _, c := range chunks(len(entries), func(int) int { return 300 }) {
+		part := entries[c[0]:c[1]]
+		var q strings.Builder
+		q.WriteString("INSERT INTO transactions " + entryColumns + " VALUES ")
+		args := make([]any, 0, 12*len(part))
+		for i, e := range part {
+			r, err := toEntryRow(e)
+			if err != nil {
+				return fmt.Errorf("insert transactions: %w", err)
+			}
+			if r.CreatedAt == nil {
+				r.CreatedAt, r.UpdatedAt = &now, &now
+			}
+			if i > 0 {
+				q.WriteByte(',')
+			}
+			q.WriteString("(?,?,?,?,?,?,?,?,?,?,?,?)")
+			args = append(args, r.UserID, r.TxnID, r.Type, r.Amount, r.BalanceBefore, r.BalanceAfter, r.ReferenceType, r.ReferenceID,
+				r.Description, r.Status, *r.CreatedAt, *r.UpdatedAt)
+			e.CreatedAt = timeFromDB(r.CreatedAt)
+		}
+		if _, err := s.sqlExec(ctx, q.String(), args...); err != nil {
+			return fmt.Errorf("insert %d transactions: %w", len(part), translate(err))
+		}
+	}
+	return nil
+}
+
+// CountHits counts up to n calls of one key under its row lock (FOR UPDATE
+// on MySQL; SQLite's IMMEDIATE transaction holds the write lock).
+func (s *keyStore) CountHits(ctx context.Context, id uint64, day string, n int, at time.Time) (int, error) {
+	var r struct {
+		HitsToday  int     `gorm:"column:hits_today"`
+		HitsDate   *string `gorm:"column:hits_date"`
+		DailyLimit int     `gorm:"column:daily_limit"`
+	}
+	q := s.conn(ctx).Model(&keyRow{}).Select("hits_today", "hits_date", "daily_limit").Where("id = ?", id)
+	if err := s.locking(q).Take(&r).Error; err != nil {
+		return 0, fmt.Errorf("count hits of api key %d: %w", id, errNotFoundOr(err, apikey.ErrNotFound))
+	}
+	cur := 0
+	if r.HitsDate != nil && *r.HitsDate == day {
+		cur = r.HitsToday
+	}
+	granted := min(n, r.DailyLimit-cur)
+	if granted <= 0 {
+		return 0, nil
+	}
+	err := s.conn(ctx).Model(&keyRow{}).Where("id = ?", id).Updates(map[string]any{
+		"hits_today": cur + granted, "hits_date": day, "last_used_at": dbTime(at),
+	}).Error
+	if err != nil {
+		return 0, fmt.Errorf("count hits of api key %d: %w", id, translate(err))
+	}
+	return granted, nil
+}

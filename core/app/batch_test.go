@@ -1,0 +1,195 @@
+package app_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/mock"
+
+	"paygate/core/app"
+	"paygate/core/catalog"
+	"paygate/core/errs"
+	"paygate/core/hitlog"
+	"paygate/core/ledger"
+	"paygate/core/pricing"
+	"paygate/core/user"
+)
+
+// queue starts calls one after the other while the writer is held, each
+// queued before the next starts, and returns their results in that order.
+func queue(t *testing.T, a *app.App, inputs ...app.CallInput) (wait func() ([]*app.CallResult, []error)) {
+	t.Helper()
+	release := app.HoldBatches(a)
+	res := make([]*app.CallResult, len(inputs))
+	errs := make([]error, len(inputs))
+	var wg sync.WaitGroup
+	for i, in := range inputs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res[i], errs[i] = a.CallService(context.Background(), in)
+		}()
+		deadline := time.Now().Add(5 * time.Second)
+		for app.QueuedCalls(a) < i+1 {
+			if time.Now().After(deadline) {
+				t.Fatalf("call %d never queued", i)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	release()
+	return func() ([]*app.CallResult, []error) { wg.Wait(); return res, errs }
+}
+
+// Three calls in one batch: the second cannot pay, the third (a cheaper
+// service) can. Each gets its own outcome, each ledger row its exact
+// balance before and after, in queue order, and one transaction holds all.
+func TestBatchDecidesEachCallInOrder(t *testing.T) {
+	f := newFixture(t)
+	f.user.Balance = dec("2.00")
+	cheap := &catalog.Service{ID: 8, Slug: "cheap", Method: "POST", ProviderURL: "https://up.example/cheap", Status: catalog.StatusActive}
+	f.services.EXPECT().BySlug(mock.Anything, "cheap").Return(cheap, nil).Maybe()
+	f.services.EXPECT().Doc(mock.Anything, uint64(8)).Return(nil, catalog.ErrDocNotFound).Maybe()
+	f.prices.EXPECT().Applicable(mock.Anything, uint64(8), uint64(11)).Return(&pricing.Price{
+		UserPrice: dec("0.50"), ResellerPrice: dec("0.50"), AdminCost: dec("0.10"), MinimumHitCharge: dec("0"), Status: pricing.StatusActive}, nil).Maybe()
+
+	f.users.EXPECT().LockByID(mock.Anything, uint64(11)).RunAndReturn(func(context.Context, uint64) (*user.User, error) {
+		u := *f.user
+		return &u, nil
+	}).Once()
+	f.keys.EXPECT().CountHits(mock.Anything, uint64(3), "2026-11-22", 3, mock.Anything).Return(3, nil).Once()
+	f.hits.EXPECT().InsertMany(mock.Anything, mock.MatchedBy(func(hs []*hitlog.Hit) bool {
+		return len(hs) == 3 && hs[0].Status == hitlog.StatusPending && hs[0].Reserved.Equal(dec("1.23")) &&
+			hs[1].Status == hitlog.StatusInsufficientBalance && hs[1].Reserved.IsZero() &&
+			hs[2].Status == hitlog.StatusPending && hs[2].Reserved.Equal(dec("0.50"))
+	})).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) error {
+		for i, h := range hs {
+			h.ID = uint64(100 + i)
+		}
+		return nil
+	}).Once()
+	f.ledger.EXPECT().InsertMany(mock.Anything, mock.MatchedBy(func(es []*ledger.Entry) bool {
+		return len(es) == 2 &&
+			es[0].Type == ledger.Debit && es[0].BalanceBefore.Equal(dec("2.00")) && es[0].BalanceAfter.Equal(dec("0.77")) && *es[0].ReferenceID == 100 &&
+			es[1].Type == ledger.Debit && es[1].BalanceBefore.Equal(dec("0.77")) && es[1].BalanceAfter.Equal(dec("0.27")) && *es[1].ReferenceID == 102
+	})).Return(nil).Once()
+	f.users.EXPECT().SaveBalance(mock.Anything, mock.MatchedBy(func(u *user.User) bool {
+		return u.Balance.Equal(dec("0.27")) && u.PlanCalls == 2
+	})).Return(nil).Once()
+	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(app.UpstreamResponse{Status: 200, Body: []byte(`{"ok":true}`)}, nil).Twice()
+	f.hits.EXPECT().FinishMany(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) ([]bool, error) {
+		out := make([]bool, len(hs))
+		for i, h := range hs {
+			out[i] = h.Status == hitlog.StatusSuccess && (h.ID == 100 || h.ID == 102)
+		}
+		return out, nil
+	})
+
+	first, second, third := f.input(`{}`), f.input(`{}`), f.input(`{}`)
+	first.RequestID, second.RequestID, third.RequestID = "req_1", "req_2", "req_3"
+	third.Slug = "cheap"
+	res, errs := queue(t, f.app, first, second, third)()
+	if errs[0] != nil || !res[0].BalanceLeft.Equal(dec("0.77")) || !res[0].Charged.Equal(dec("1.23")) {
+		t.Fatalf("first: %+v, %v", res[0], errs[0])
+	}
+	if !errors.Is(errs[1], ledger.ErrInsufficientBalance) {
+		t.Fatalf("second: %v, want insufficient balance", errs[1])
+	}
+	if errs[2] != nil || !res[2].BalanceLeft.Equal(dec("0.27")) || !res[2].Charged.Equal(dec("0.50")) {
+		t.Fatalf("third: %+v, %v", res[2], errs[2])
+	}
+}
+
+// A batch whose transaction fails twice fails every call in it with 503:
+// nothing is charged, no upstream is called (the strict mocks would fail on
+// any write or upstream call).
+func TestBatchFailureAnswers503(t *testing.T) {
+	f := newFixture(t)
+	stores := app.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
+	tx := &flakyTx{fails: 2, stores: stores}
+	loc, _ := time.LoadLocation("Asia/Kolkata")
+	a := app.New(app.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Config: app.Config{Location: loc}})
+	in1, in2 := f.input(`{}`), f.input(`{}`)
+	in2.RequestID = "req_2"
+	_, errList := queue(t, a, in1, in2)()
+	for i, err := range errList {
+		if errs.KindOf(err) != errs.Unavailable {
+			t.Fatalf("call %d: %v, want 503", i, err)
+		}
+	}
+	if tx.calls != 2 {
+		t.Fatalf("%d transactions, want the batch tried twice", tx.calls)
+	}
+}
+
+// A failed first attempt is retried: the calls succeed with one charge each.
+func TestBatchRetriesOnce(t *testing.T) {
+	f := newFixture(t)
+	stores := app.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
+	tx := &flakyTx{fails: 1, stores: stores}
+	loc, _ := time.LoadLocation("Asia/Kolkata")
+	a := app.New(app.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Config: app.Config{Location: loc}})
+	f.expectReserve(t, "1.23")
+	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(app.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil).Once()
+	f.hits.EXPECT().FinishMany(mock.Anything, mock.Anything).Return([]bool{true}, nil).Once()
+	res, err := a.CallService(context.Background(), f.input(`{}`))
+	if err != nil || !res.BalanceLeft.Equal(dec("8.77")) {
+		t.Fatalf("%+v, %v", res, err)
+	}
+}
+
+// flakyTx fails its first `fails` transactions before running them.
+type flakyTx struct {
+	mu     sync.Mutex
+	fails  int
+	calls  int
+	stores app.Stores
+}
+
+func (t *flakyTx) WithinTx(ctx context.Context, fn func(context.Context, app.Stores) error) error {
+	t.mu.Lock()
+	t.calls++
+	fail := t.calls <= t.fails
+	t.mu.Unlock()
+	if fail {
+		return errors.New("connection refused")
+	}
+	return fn(ctx, t.stores)
+}
+
+// Shutdown: Wait returns only once every queued call has been written.
+func TestWaitDrainsTheBatchWriter(t *testing.T) {
+	f := newFixture(t)
+	f.user.Balance = dec("0.00") // every call is refused for its balance: one insert, no upstream
+	f.users.EXPECT().LockByID(mock.Anything, uint64(11)).RunAndReturn(func(context.Context, uint64) (*user.User, error) {
+		u := *f.user
+		return &u, nil
+	}).Once()
+	f.keys.EXPECT().CountHits(mock.Anything, uint64(3), mock.Anything, 5, mock.Anything).Return(5, nil).Once()
+	var inserted int
+	f.hits.EXPECT().InsertMany(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) error {
+		time.Sleep(50 * time.Millisecond) // a slow commit
+		inserted += len(hs)
+		return nil
+	}).Once()
+	var ins []app.CallInput
+	for i := 0; i < 5; i++ {
+		in := f.input(`{}`)
+		in.RequestID = "req_" + string(rune('a'+i))
+		ins = append(ins, in)
+	}
+	wait := queue(t, f.app, ins...)
+	f.app.Wait()
+	if inserted != 5 || app.QueuedCalls(f.app) != 0 {
+		t.Fatalf("after Wait: %d inserted, %d queued", inserted, app.QueuedCalls(f.app))
+	}
+	_, errList := wait()
+	for _, err := range errList {
+		if !errors.Is(err, ledger.ErrInsufficientBalance) {
+			t.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,271 @@
+package app
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"paygate/core/apikey"
+	"paygate/core/catalog"
+	"paygate/core/errs"
+	"paygate/core/pricing"
+	"paygate/core/user"
+)
+
+// DefaultLookupTTL is how long an instance trusts what it read of a key, a
+// service, its docs, a price or a user's status (decisions: "Metering
+// caches"). A change made through this instance empties the cache at once;
+// a change made by another instance is seen within this bound.
+const DefaultLookupTTL = time.Second
+
+// maxLookups bounds the cache's size; a full cache is emptied.
+const maxLookups = 50_000
+
+type lookupKind uint8
+
+const (
+	lookupService lookupKind = iota + 1 // by slug
+	lookupAPIKey                        // by key
+	lookupUser                          // by id
+	lookupPrice                         // by service and user ids
+	lookupDoc                           // by service id: its specs
+)
+
+type lookupKey struct {
+	kind lookupKind
+	s    string
+	a, b uint64
+}
+
+type lookupEntry struct {
+	v   any
+	err error // a NotFound answer is kept like a value
+	exp time.Time
+}
+
+// lookups is the metering path's read cache of rows that change rarely:
+// keys, services, docs (with compiled parameter rules), prices and users'
+// status and role. Balances, plan counters and daily counters are never
+// read from it: they are decided in the database under row locks.
+// Entries are values shared by callers, never modified.
+type lookups struct {
+	ttl time.Duration
+	now func() time.Time
+
+	mu  sync.Mutex
+	gen uint64 // bumped by flush; a load that started before a flush is not kept
+	m   map[lookupKey]lookupEntry
+}
+
+func newLookups(ttl time.Duration, now func() time.Time) *lookups {
+	return &lookups{ttl: ttl, now: now, m: map[lookupKey]lookupEntry{}}
+}
+
+// get returns the cached value of k, or loads it. Only values and NotFound
+// errors are kept; other errors are returned and forgotten.
+func (c *lookups) get(k lookupKey, load func() (any, error)) (any, error) {
+	if c.ttl <= 0 {
+		return load()
+	}
+	now := c.now()
+	c.mu.Lock()
+	e, ok := c.m[k]
+	gen := c.gen
+	c.mu.Unlock()
+	if ok && now.Before(e.exp) {
+		return e.v, e.err
+	}
+	v, err := load()
+	if err != nil && errs.KindOf(err) != errs.NotFound {
+		return v, err
+	}
+	c.mu.Lock()
+	if c.gen == gen {
+		if len(c.m) >= maxLookups {
+			c.m = map[lookupKey]lookupEntry{}
+		}
+		c.m[k] = lookupEntry{v: v, err: err, exp: now.Add(c.ttl)}
+	}
+	c.mu.Unlock()
+	return v, err
+}
+
+// flush forgets everything: called when this instance writes a key, a
+// user, a service, docs or a price (before and after the commit).
+func (c *lookups) flush() {
+	c.mu.Lock()
+	c.gen++
+	if len(c.m) > 0 {
+		c.m = map[lookupKey]lookupEntry{}
+	}
+	c.mu.Unlock()
+}
+
+// Cached reads of the metering path.
+
+func (a *App) serviceBySlug(ctx context.Context, slug string) (*catalog.Service, error) {
+	v, err := a.cache.get(lookupKey{kind: lookupService, s: slug}, func() (any, error) { return a.st.Services.BySlug(ctx, slug) })
+	s, _ := v.(*catalog.Service)
+	return s, err
+}
+
+func (a *App) keyByKey(ctx context.Context, key string) (*apikey.Key, error) {
+	v, err := a.cache.get(lookupKey{kind: lookupAPIKey, s: key}, func() (any, error) { return a.st.Keys.ByKey(ctx, key) })
+	k, _ := v.(*apikey.Key)
+	return k, err
+}
+
+func (a *App) userByID(ctx context.Context, id uint64) (*user.User, error) {
+	v, err := a.cache.get(lookupKey{kind: lookupUser, a: id}, func() (any, error) { return a.st.Users.ByID(ctx, id) })
+	u, _ := v.(*user.User)
+	return u, err
+}
+
+func (a *App) applicablePrice(ctx context.Context, serviceID, userID uint64) (*pricing.Price, error) {
+	v, err := a.cache.get(lookupKey{kind: lookupPrice, a: serviceID, b: userID}, func() (any, error) {
+		return a.st.Pricing.Applicable(ctx, serviceID, userID)
+	})
+	p, _ := v.(*pricing.Price)
+	return p, err
+}
+
+// paramSpecs are the rules a service's parameters are checked against (its
+// docs' request_params, else its parameter list), with patterns compiled.
+func (a *App) paramSpecs(ctx context.Context, svc *catalog.Service) (*catalog.CompiledSpecs, error) {
+	v, err := a.cache.get(lookupKey{kind: lookupDoc, a: svc.ID, s: svc.Slug}, func() (any, error) {
+		doc, err := a.st.Services.Doc(ctx, svc.ID)
+		if err != nil && errs.KindOf(err) != errs.NotFound {
+			return nil, err
+		}
+		return catalog.Compile(catalog.Specs(svc, doc)), nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*catalog.CompiledSpecs), nil
+}
+
+// Write-through invalidation: the stores the use cases write keys, users,
+// services, docs and prices through empty the cache on every such write,
+// and a transaction that wrote empties it again after it ends (a read that
+// raced with the uncommitted write may have cached the old row).
+
+type flushUsers struct {
+	user.Repository
+	flush func()
+}
+
+func (r flushUsers) Create(ctx context.Context, u *user.User) error {
+	defer r.flush()
+	return r.Repository.Create(ctx, u)
+}
+
+func (r flushUsers) Update(ctx context.Context, u *user.User) error {
+	defer r.flush()
+	return r.Repository.Update(ctx, u)
+}
+
+type flushKeys struct {
+	apikey.Repository
+	flush func()
+}
+
+func (r flushKeys) Create(ctx context.Context, k *apikey.Key) error {
+	defer r.flush()
+	return r.Repository.Create(ctx, k)
+}
+
+func (r flushKeys) Update(ctx context.Context, k *apikey.Key) error {
+	defer r.flush()
+	return r.Repository.Update(ctx, k)
+}
+
+type flushServices struct {
+	catalog.Repository
+	flush func()
+}
+
+func (r flushServices) Create(ctx context.Context, s *catalog.Service) error {
+	defer r.flush()
+	return r.Repository.Create(ctx, s)
+}
+
+func (r flushServices) Update(ctx context.Context, s *catalog.Service) error {
+	defer r.flush()
+	return r.Repository.Update(ctx, s)
+}
+
+func (r flushServices) Delete(ctx context.Context, id uint64) error {
+	defer r.flush()
+	return r.Repository.Delete(ctx, id)
+}
+
+func (r flushServices) PutDoc(ctx context.Context, d *catalog.Doc) error {
+	defer r.flush()
+	return r.Repository.PutDoc(ctx, d)
+}
+
+type flushPricing struct {
+	pricing.Repository
+	flush func()
+}
+
+func (r flushPricing) Create(ctx context.Context, p *pricing.Price) error {
+	defer r.flush()
+	return r.Repository.Create(ctx, p)
+}
+
+func (r flushPricing) Update(ctx context.Context, p *pricing.Price) error {
+	defer r.flush()
+	return r.Repository.Update(ctx, p)
+}
+
+func (r flushPricing) Delete(ctx context.Context, id uint64) error {
+	defer r.flush()
+	return r.Repository.Delete(ctx, id)
+}
+
+// invalidating returns s with the cached repositories wrapped to call flush
+// after every write.
+func invalidating(s Stores, flush func()) Stores {
+	if s.Users != nil {
+		s.Users = flushUsers{s.Users, flush}
+	}
+	if s.Keys != nil {
+		s.Keys = flushKeys{s.Keys, flush}
+	}
+	if s.Services != nil {
+		s.Services = flushServices{s.Services, flush}
+	}
+	if s.Pricing != nil {
+		s.Pricing = flushPricing{s.Pricing, flush}
+	}
+	return s
+}
+
+// flushingTx hands transactions invalidating stores and empties the cache
+// again after a transaction that wrote a cached row has ended.
+type flushingTx struct {
+	Transactor
+	c *lookups
+}
+
+func (t flushingTx) WithinTx(ctx context.Context, fn func(ctx context.Context, s Stores) error) error {
+	var mu sync.Mutex
+	wrote := false
+	err := t.Transactor.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+		return fn(ctx, invalidating(s, func() {
+			mu.Lock()
+			wrote = true
+			mu.Unlock()
+			t.c.flush()
+		}))
+	})
+	mu.Lock()
+	w := wrote
+	mu.Unlock()
+	if w {
+		t.c.flush()
+	}
+	return err
+}

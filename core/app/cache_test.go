@@ -1,0 +1,138 @@
+package app_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/mock"
+
+	"paygate/core/apikey"
+	"paygate/core/app"
+	"paygate/core/hitlog"
+	"paygate/core/ledger"
+	"paygate/core/user"
+)
+
+// Two instances over one store: a key revoked through instance A fails at
+// once on A, and on B once B's lookup TTL (1 s by default) has passed. The
+// "store" is the fixture's mocks, whose key row the revocation changes.
+func TestCacheInvalidationAndStalenessBound(t *testing.T) {
+	f := newFixture(t)
+	f.user.Role, f.user.Plan, f.user.Balance = user.RoleUser, user.PlanEnterprise, dec("1000.00")
+	var mu sync.Mutex
+	clock := f.now
+	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
+	advance := func(d time.Duration) { mu.Lock(); clock = clock.Add(d); mu.Unlock() }
+
+	stores := app.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
+	loc, _ := time.LoadLocation("Asia/Kolkata")
+	newApp := func() *app.App {
+		return app.New(app.Deps{Tx: f.tx, Stores: stores, Upstream: f.up, Now: now, Config: app.Config{Location: loc}})
+	}
+	a, b := newApp(), newApp()
+
+	// The store: the key row as it is now, read by ByKey and ByID, written by Update.
+	var rowMu sync.Mutex
+	keyRow := *f.key
+	reads := 0
+	f.keys.ExpectedCalls = nil // replace the fixture's fixed ByKey answer
+	f.keys.EXPECT().ByKey(mock.Anything, f.key.Key).RunAndReturn(func(context.Context, string) (*apikey.Key, error) {
+		rowMu.Lock()
+		defer rowMu.Unlock()
+		reads++
+		k := keyRow
+		return &k, nil
+	})
+	f.keys.EXPECT().ByID(mock.Anything, f.key.ID).RunAndReturn(func(context.Context, uint64) (*apikey.Key, error) {
+		rowMu.Lock()
+		defer rowMu.Unlock()
+		k := keyRow
+		return &k, nil
+	})
+	f.keys.EXPECT().Update(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, k *apikey.Key) error {
+		rowMu.Lock()
+		defer rowMu.Unlock()
+		keyRow = *k
+		return nil
+	})
+	// Every accepted call: reservation, upstream, settlement.
+	f.users.EXPECT().LockByID(mock.Anything, uint64(11)).RunAndReturn(func(context.Context, uint64) (*user.User, error) {
+		u := *f.user
+		return &u, nil
+	})
+	f.keys.EXPECT().CountHits(mock.Anything, uint64(3), mock.Anything, mock.Anything, mock.Anything).RunAndReturn(
+		func(_ context.Context, _ uint64, _ string, n int, _ time.Time) (int, error) { return n, nil })
+	f.hits.EXPECT().InsertMany(mock.Anything, mock.Anything).Return(nil)
+	f.ledger.EXPECT().InsertMany(mock.Anything, mock.Anything).Return(nil)
+	f.users.EXPECT().SaveBalance(mock.Anything, mock.Anything).Return(nil)
+	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(app.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil)
+	f.hits.EXPECT().FinishMany(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) ([]bool, error) {
+		out := make([]bool, len(hs))
+		for i := range out {
+			out[i] = true
+		}
+		return out, nil
+	})
+
+	call := func(x *app.App) error {
+		_, err := x.CallService(context.Background(), f.input(`{}`))
+		return err
+	}
+	for _, x := range []*app.App{a, b, a, b} {
+		if err := call(x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if reads != 2 {
+		t.Fatalf("%d key reads for 4 calls on 2 instances, want 2 (one per instance)", reads)
+	}
+
+	if _, err := a.RevokeKey(context.Background(), f.user, f.key.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := call(a); !errors.Is(err, apikey.ErrInvalidCredentials) {
+		t.Fatalf("instance A right after its own revoke: %v, want 401", err)
+	}
+	// B still trusts what it read, for less than the bound…
+	advance(app.DefaultLookupTTL - time.Millisecond)
+	if err := call(b); err != nil {
+		t.Fatalf("instance B within its TTL: %v", err)
+	}
+	// …and sees the revocation once the bound has passed.
+	advance(time.Millisecond)
+	if err := call(b); !errors.Is(err, apikey.ErrInvalidCredentials) {
+		t.Fatalf("instance B after %s: %v, want 401", app.DefaultLookupTTL, err)
+	}
+	if app.DefaultLookupTTL > 2*time.Second {
+		t.Fatalf("the documented bound is at most 2 s, DefaultLookupTTL is %s", app.DefaultLookupTTL)
+	}
+}
+
+// Balances are never cached: a call refused for its balance on one
+// instance passes at once after a credit made anywhere (the batch reads the
+// locked row).
+func TestCacheNeverHoldsTheBalance(t *testing.T) {
+	f := newFixture(t)
+	f.user.Balance = dec("0.00")
+	f.users.EXPECT().LockByID(mock.Anything, uint64(11)).RunAndReturn(func(context.Context, uint64) (*user.User, error) {
+		u := *f.user
+		return &u, nil
+	})
+	f.keys.EXPECT().CountHits(mock.Anything, uint64(3), mock.Anything, 1, mock.Anything).Return(1, nil)
+	f.hits.EXPECT().InsertMany(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) error { hs[0].ID = 99; return nil })
+	if _, err := f.app.CallService(context.Background(), f.input(`{}`)); !errors.Is(err, ledger.ErrInsufficientBalance) {
+		t.Fatalf("%v", err)
+	}
+	f.user.Balance = dec("10.00") // credited by another instance
+	f.ledger.EXPECT().InsertMany(mock.Anything, mock.Anything).Return(nil).Once()
+	f.users.EXPECT().SaveBalance(mock.Anything, mock.Anything).Return(nil).Once()
+	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(app.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil).Once()
+	f.hits.EXPECT().FinishMany(mock.Anything, mock.Anything).Return([]bool{true}, nil).Once()
+	res, err := f.app.CallService(context.Background(), f.input(`{}`))
+	if err != nil || !res.BalanceLeft.Equal(dec("8.77")) {
+		t.Fatalf("%+v, %v", res, err)
+	}
+}
