@@ -35,6 +35,7 @@ type config struct {
 	MailFrom             *mail.Address
 	DemoData             bool
 	ShutdownTimeout      time.Duration
+	MetricsToken         string // bearer token of GET /metrics; empty: /metrics answers 404
 }
 
 func parseConfig(args []string, getenv func(string) string) (config, []string, error) {
@@ -51,6 +52,7 @@ func parseConfig(args []string, getenv func(string) string) (config, []string, e
 		AdminPassword: getenv("ADMIN_PASSWORD"),
 		StorageDir:    env("STORAGE_DIR", "./data/uploads"),
 		SMTPURL:       getenv("SMTP_URL"),
+		MetricsToken:  getenv("METRICS_TOKEN"),
 	}
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
 	fs.StringVar(&c.HTTPAddr, "addr", env("HTTP_ADDR", ":8080"), "listen address (HTTP_ADDR)")
@@ -119,6 +121,9 @@ func parseConfig(args []string, getenv func(string) string) (config, []string, e
 	}
 	if c.JWTSecret != "" && len(c.JWTSecret) < 32 {
 		return c, nil, fmt.Errorf("JWT_SECRET must be at least 32 characters")
+	}
+	if c.MetricsToken != "" && len(c.MetricsToken) < 16 {
+		return c, nil, fmt.Errorf("METRICS_TOKEN must be at least 16 characters")
 	}
 	return c, fs.Args(), nil
 }

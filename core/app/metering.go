@@ -120,11 +120,16 @@ func (a *App) CallService(ctx context.Context, in CallInput) (*CallResult, error
 
 	// The reservation is committed: whatever happens to the caller's
 	// connection, the call is settled or refunded.
+	a.metrics.ReservationStarted()       // metrics: reservation in flight
+	defer a.metrics.ReservationSettled() // metrics: settled or refunded (or failed trying) on return
 	ctx = context.WithoutCancel(ctx)
+	upStart := time.Now() // metrics: upstream latency
 	resp, callErr := a.up.Do(ctx, a.upstreamRequest(svc, params, payload))
 	elapsed := a.now().Sub(now)
 	hit.ResponseTimeMs = int(elapsed / time.Millisecond)
-	if callErr == nil && resp.Status >= 200 && resp.Status < 300 && json.Valid(resp.Body) {
+	upOK := callErr == nil && resp.Status >= 200 && resp.Status < 300 && json.Valid(resp.Body)
+	a.metrics.UpstreamDone(svc.Slug, time.Since(upStart), upOK) // metrics
+	if upOK {
 		hit.Status = hitlog.StatusSuccess
 		hit.ChargeAmount = charge
 		hit.CostAmount = price.AdminCost // the upstream's cost of this call, for the platform's margin
