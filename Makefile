@@ -24,6 +24,12 @@ RACE_PKGS ?= ./core/... ./adapters/...
 # subtests "sqlite" and "mysql" (MYSQL_RUN= runs both).
 MYSQL_RUN ?= /mysql
 
+# make fuzz: each fuzz target runs FUZZTIME (CI: part of make test). Their
+# seed corpora (f.Add and testdata/fuzz) also run in every plain go test.
+FUZZTIME ?= 5s
+FUZZ_TARGETS := ./core/catalog:FuzzValidateParams ./core/apikey:FuzzAllowList ./core/money:FuzzParse \
+	./core/app:FuzzParseParams ./adapters/httpapi:FuzzBind
+
 # Extra flags for cmd/bench (e.g. BENCH_FLAGS='-duration 30s') and
 # cmd/reportbench (e.g. REPORTBENCH_FLAGS='-rows 200000 -runs 5').
 BENCH_FLAGS ?=
@@ -35,7 +41,7 @@ ifeq ($(CI),true)
 export REQUIRE_MYSQL := 1
 endif
 
-.PHONY: help build run test test-faults test-mysql mariadb lint mocks mocks-check bench e2e frontend frontend-dist clean
+.PHONY: help build run test test-faults fuzz test-mysql mariadb lint mocks mocks-check bench e2e frontend frontend-dist clean
 
 help: ## List the targets
 	@echo "usage: make <target>"
@@ -57,6 +63,13 @@ test: mocks-check lint mariadb ## Run every test (MariaDB installed/started; or 
 	echo "go test -count=1 -p 2 <every package but RACE_PKGS=$(RACE_PKGS)>"; \
 	$(GO) test -count=1 -p 2 $$plain
 	$(GO) test -race -count=1 $(RACE_PKGS)
+	@$(MAKE) fuzz
+
+fuzz: ## Run each go test -fuzz target for FUZZTIME (default 5s); a crasher lands in the package's testdata/fuzz
+	@for t in $(FUZZ_TARGETS); do \
+	  echo "go test $${t%%:*} -run '^$$' -fuzz '^$${t##*:}$$' -fuzztime $(FUZZTIME)"; \
+	  $(GO) test $${t%%:*} -run '^$$' -fuzz "^$${t##*:}\$$" -fuzztime $(FUZZTIME) || exit 1; \
+	done
 
 # internal/faulttest: the real binary killed mid-load (SIGKILL, recovery),
 # a private mariadbd killed and restarted, three instances on one MariaDB,

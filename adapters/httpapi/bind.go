@@ -69,7 +69,9 @@ func (s *server) bind(c echo.Context, dst any) error {
 		}
 		return errBadJSON.Wrap(err)
 	}
-	if dec.More() {
+	// Only blanks may follow the value: dec.More() let `{…}}` and `{…}]`
+	// through (found by FuzzBind).
+	if len(bytes.TrimSpace(b[dec.InputOffset():])) != 0 {
 		return errBadJSON
 	}
 	return s.check(dst)

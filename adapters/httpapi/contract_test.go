@@ -60,7 +60,7 @@ var loadContract = sync.OnceValues(func() (*contract, error) {
 // assets and client routes, served at every path outside /api/ and the
 // operator endpoints.
 func outsideAPI(path string) bool {
-	return !strings.HasPrefix(path, "/api/") && path != "/healthz" && path != "/readyz"
+	return !strings.HasPrefix(path, "/api/") && path != "/healthz" && path != "/readyz" && path != "/metrics"
 }
 
 type outsideContractKey struct{}

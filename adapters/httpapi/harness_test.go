@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"paygate/adapters/httpapi"
+	"paygate/adapters/metrics"
 	"paygate/adapters/mysqlstore"
 	"paygate/adapters/sandbox"
 	"paygate/adapters/storage"
@@ -41,9 +42,12 @@ type env struct {
 	mail     *mailbox     // mail the app sent (accounts_test.go)
 	skew     atomic.Int64 // nanoseconds added to the app's clock
 	uploads  string       // the file storage's folder
+	metrics  *metrics.Registry
 }
 
 const adminEmail, adminPassword = "admin@example.com", "admin-password-1"
+
+const metricsToken = "metrics-token-for-tests" // GET /metrics (metrics_test.go)
 
 func newEnv(t *testing.T, store *mysqlstore.Store) *env {
 	t.Helper()
@@ -71,12 +75,15 @@ func newEnv(t *testing.T, store *mysqlstore.Store) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { files.Close() })
+	e.metrics = metrics.New()
+	e.metrics.AddDBStats(store.Stats)
 	e.app = app.New(app.Deps{
 		Tx: store, Stores: store.Stores(), Upstream: up, Tokens: tokens, Files: files,
 		Config: app.Config{Location: loc, UpstreamTimeout: 2 * time.Second, PasswordCost: 4},
 		Mailer: e.mail, EmailTokens: tokens,
 		Now:      func() time.Time { return time.Now().Add(time.Duration(e.skew.Load())) },
 		Verifier: sandbox.Verifier{}, Recharger: sandbox.Recharger{}, Payments: sandbox.Payments{},
+		Metrics: e.metrics,
 	})
 	t.Cleanup(e.app.Wait) // mail in flight, before the database closes
 	if _, _, err := e.app.EnsureAdmin(context.Background(), adminEmail, adminPassword); err != nil {
@@ -86,7 +93,8 @@ func newEnv(t *testing.T, store *mysqlstore.Store) *env {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewJSONHandler(e.logs, nil))
-	srv := httptest.NewServer(httpapi.NewServer(httpapi.Deps{App: e.app, Log: log, Ready: store.Ping}))
+	srv := httptest.NewServer(httpapi.NewServer(httpapi.Deps{App: e.app, Log: log, Ready: store.Ping,
+		Metrics: e.metrics, MetricsToken: metricsToken}))
 	t.Cleanup(srv.Close)
 	e.url = srv.URL
 	e.admin = e.login(adminEmail, adminPassword)

@@ -14,6 +14,7 @@ import (
 func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	e.GET("/healthz", s.healthz)
 	e.GET("/readyz", s.readyz)
+	e.GET("/metrics", s.serveMetrics)
 
 	p := e.Group("/api/v1/panel")
 	p.POST("/auth/login", s.login)

@@ -5,6 +5,7 @@ package httpapi
 
 import (
 	"context"
+	"crypto/sha256"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -25,6 +26,11 @@ type Deps struct {
 	TrustedProxies []netip.Prefix                  // whose X-Forwarded-For is believed
 	Assets         fs.FS                           // the built SPA; nil serves nothing at /
 	MaxBodyBytes   int64
+	// Metrics records requests and serves GET /metrics to holders of
+	// MetricsToken; nil records nothing and /metrics answers 404, as it
+	// does with an empty token.
+	Metrics      Metrics
+	MetricsToken string
 }
 
 type server struct {
@@ -36,6 +42,10 @@ type server struct {
 	logins   *loginLimiter
 	// In-memory limits of the account routes (accounts.go).
 	registrations, accountMail, resets *keyedLimiter
+
+	metrics      Metrics         // nil: not measured (metrics.go)
+	metricsToken []byte          // SHA-256 of METRICS_TOKEN; empty: /metrics off
+	routeLabels  map[string]bool // registered route patterns, the route labels
 }
 
 // NewServer builds the HTTP handler with every route of routes.go.
@@ -51,8 +61,17 @@ func NewServer(d Deps) *echo.Echo {
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError
 	e.IPExtractor = ipExtractor(d.TrustedProxies)
+	if d.Metrics != nil {
+		s.metrics = d.Metrics
+		e.Use(s.measure)
+	}
+	if d.MetricsToken != "" {
+		sum := sha256.Sum256([]byte(d.MetricsToken))
+		s.metricsToken = sum[:]
+	}
 	e.Use(requestID, s.accessLog, s.recoverPanics)
 	s.routes(e, d.Assets)
+	s.routeLabels = knownRoutes(e)
 	return e
 }
 

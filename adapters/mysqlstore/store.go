@@ -226,6 +226,9 @@ func (s *Store) Ping(ctx context.Context) error {
 // Close closes the connection pool.
 func (s *Store) Close() error { return s.sqlDB.Close() }
 
+// Stats are the connection pool's statistics (exported as metrics).
+func (s *Store) Stats() sql.DBStats { return s.sqlDB.Stats() }
+
 // Dialect is "mysql" or "sqlite".
 func (s *Store) Dialect() string { return s.dialect }
 

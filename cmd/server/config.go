@@ -39,6 +39,7 @@ type config struct {
 	// HitRecoveryAfter is how long a hit may stay pending before crash
 	// recovery refunds it (HIT_RECOVERY_AFTER); longer than any call.
 	HitRecoveryAfter time.Duration
+	MetricsToken     string // bearer token of GET /metrics; empty: /metrics answers 404
 }
 
 func parseConfig(args []string, getenv func(string) string) (config, []string, error) {
@@ -55,6 +56,7 @@ func parseConfig(args []string, getenv func(string) string) (config, []string, e
 		AdminPassword: getenv("ADMIN_PASSWORD"),
 		StorageDir:    env("STORAGE_DIR", "./data/uploads"),
 		SMTPURL:       getenv("SMTP_URL"),
+		MetricsToken:  getenv("METRICS_TOKEN"),
 	}
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
 	fs.StringVar(&c.HTTPAddr, "addr", env("HTTP_ADDR", ":8080"), "listen address (HTTP_ADDR)")
@@ -129,6 +131,9 @@ func parseConfig(args []string, getenv func(string) string) (config, []string, e
 	}
 	if c.JWTSecret != "" && len(c.JWTSecret) < 32 {
 		return c, nil, fmt.Errorf("JWT_SECRET must be at least 32 characters")
+	}
+	if c.MetricsToken != "" && len(c.MetricsToken) < 16 {
+		return c, nil, fmt.Errorf("METRICS_TOKEN must be at least 16 characters")
 	}
 	return c, fs.Args(), nil
 }

@@ -19,6 +19,7 @@ import (
 
 	"paygate/adapters/httpapi"
 	"paygate/adapters/mail"
+	"paygate/adapters/metrics"
 	"paygate/adapters/mysqlstore"
 	"paygate/adapters/sandbox"
 	"paygate/adapters/storage"
@@ -85,9 +86,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		log.Info("migrations applied")
 		return nil
 	case cmd == "ledger" && len(rest) == 2 && rest[1] == "check":
-		return ledgerCheck(ctx, newApp(cfg, store, nil, nil, log), stdout)
+		return ledgerCheck(ctx, newApp(cfg, store, nil, nil, nil, log), stdout)
 	case cmd == "create-admin" && len(rest) == 2:
-		generated, err := newApp(cfg, store, nil, nil, log).CreateAdmin(ctx, rest[1], cfg.AdminPassword)
+		generated, err := newApp(cfg, store, nil, nil, nil, log).CreateAdmin(ctx, rest[1], cfg.AdminPassword)
 		if err != nil {
 			return err
 		}
@@ -101,15 +102,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	return fmt.Errorf("unknown command %q\n%s", rest, usage)
 }
 
-// newApp wires the use cases; tokens and files are nil for the commands that
-// need no panel tokens or uploads (they send no mail either).
-func newApp(cfg config, store *mysqlstore.Store, tokens *token.JWT, files app.Files, log *slog.Logger) *app.App {
+// newApp wires the use cases; tokens, files and metrics are nil for the
+// commands that need no panel tokens or uploads (they send no mail either).
+func newApp(cfg config, store *mysqlstore.Store, tokens *token.JWT, files app.Files, m app.Metrics, log *slog.Logger) *app.App {
 	up := upstream.New(upstream.Options{AllowPrivate: cfg.UpstreamAllowPrivate, DefaultTimeout: cfg.UpstreamTimeout, Sandbox: sandbox.NewUpstream()})
 	d := app.Deps{
 		Tx: store, Stores: store.Stores(), Upstream: up, Files: files,
 		Config: app.Config{Location: cfg.Location, UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL,
 			MaxTopUp: cfg.BalanceRequestMax, PendingHitGrace: cfg.HitRecoveryAfter},
-		Log:      log,
+		Log: log, Metrics: m,
 		Verifier: sandbox.Verifier{}, Recharger: sandbox.Recharger{}, Payments: sandbox.Payments{},
 	}
 	if tokens != nil {
@@ -147,7 +148,10 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 		return err
 	}
 	defer files.Close()
-	a := newApp(cfg, store, tokens, files, log)
+	// Measured always (cheap); exposed at /metrics only with METRICS_TOKEN.
+	reg := metrics.New()
+	reg.AddDBStats(store.Stats)
+	a := newApp(cfg, store, tokens, files, reg, log)
 	defer a.Wait() // mail still being sent, before the database closes
 
 	created, generated, err := a.EnsureAdmin(ctx, cfg.AdminEmail, cfg.AdminPassword)
@@ -193,6 +197,7 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 	}
 	handler := httpapi.NewServer(httpapi.Deps{
 		App: a, Log: log, Ready: store.Ping, TrustedProxies: cfg.TrustedProxies, Assets: assets,
+		Metrics: reg, MetricsToken: cfg.MetricsToken,
 	})
 	// ReadTimeout bounds a whole request, body included: a 6 MB upload at a
 	// slow mobile link's 64 kB/s fits; a client trickling bytes to hold a
@@ -204,6 +209,9 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 		return fmt.Errorf("listen: %w", err)
 	}
 	log.Info("serving", "addr", ln.Addr().String(), "public_base_url", cfg.PublicBaseURL)
+	if cfg.MetricsToken == "" {
+		log.Info("METRICS_TOKEN is empty: GET /metrics answers 404 (set it to let Prometheus scrape)")
+	}
 
 	wctx, stopWorkers := context.WithCancel(ctx)
 	iv := defaultWorkerIntervals

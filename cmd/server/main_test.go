@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"mime/multipart"
 	"net"
 	"net/http"
@@ -48,7 +49,7 @@ func TestServeFirstStartDemoDataAndShutdown(t *testing.T) {
 	addr := freeAddr(t)
 	uploads := filepath.Join(t.TempDir(), "uploads")
 	env := map[string]string{"DATABASE_URL": db, "HTTP_ADDR": addr, "DEMO_DATA": "true", "ADMIN_EMAIL": "root@example.com",
-		"STORAGE_DIR": uploads, "BALANCE_REQUEST_MAX": "1000.00"}
+		"STORAGE_DIR": uploads, "BALANCE_REQUEST_MAX": "1000.00", "METRICS_TOKEN": "metrics-token-0123456789"}
 	out := &syncBuffer{}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -89,6 +90,14 @@ func TestServeFirstStartDemoDataAndShutdown(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != 200 || env2["success"] != true {
 		t.Fatalf("demo call %d %v", res.StatusCode, env2)
+	}
+	// METRICS_TOKEN opens /metrics: the call is there, and the database pool.
+	metrics := getText(t, base+"/metrics", "metrics-token-0123456789")
+	for _, want := range []string{`paygate_upstream_duration_seconds_count{service="sms-gateway-api",outcome="ok"} 1`,
+		`paygate_http_requests_total{method="POST",route="/api/v1/:slug",status="200"} 1`, "paygate_db_connections_open "} {
+		if !strings.Contains(metrics, want) {
+			t.Fatalf("no %q in /metrics:\n%s", want, metrics)
+		}
 	}
 	// A balance request's screenshot lands in STORAGE_DIR; BALANCE_REQUEST_MAX applies.
 	if code := upload(t, base, tok, "1000.01", "412345678901"); code != 422 {
@@ -143,6 +152,7 @@ func TestMigrateAndBadConfig(t *testing.T) {
 		{"DATABASE_URL": db, "TIMEZONE": "Mars/Olympus"},
 		{"DATABASE_URL": db, "DEMO_DATA": "maybe"},
 		{"DATABASE_URL": db, "JWT_SECRET": "short"},
+		{"DATABASE_URL": db, "METRICS_TOKEN": "short"},
 		{"DATABASE_URL": db, "BALANCE_REQUEST_MAX": "0"},
 		{"DATABASE_URL": db, "BALANCE_REQUEST_MAX": "-5"},
 		{"DATABASE_URL": db, "BALANCE_REQUEST_MAX": "1e6"},
@@ -162,6 +172,23 @@ func TestMigrateAndBadConfig(t *testing.T) {
 	}, out); err == nil {
 		t.Error("unknown command accepted")
 	}
+}
+
+// getText is a GET with a bearer token that must answer 200; it returns the body.
+func getText(t *testing.T, url, bearer string) string {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	req.Header.Set("Authorization", "Bearer "+bearer)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 200 {
+		t.Fatalf("GET %s: %d %s", url, res.StatusCode, b)
+	}
+	return string(b)
 }
 
 func waitReady(t *testing.T, base string, done chan error) {

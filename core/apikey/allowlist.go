@@ -25,6 +25,13 @@ func ParseAllowList(s string) (AllowList, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%q is not an IP address or CIDR range", part)
 			}
+			// An IPv4-mapped IPv6 range (::ffff:10.0.0.0/104) is the IPv4
+			// range it maps: Allows unmaps the caller's address, so the
+			// mapped form would never match (and would not normalise to a
+			// fixed point). Found by FuzzAllowList.
+			if a := pp.Addr(); a.Is4In6() && pp.Bits() >= 96 {
+				pp = netip.PrefixFrom(a.Unmap(), pp.Bits()-96)
+			}
 			p = pp.Masked()
 		} else {
 			a, err := netip.ParseAddr(part)

@@ -2,6 +2,7 @@ package apikey
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -57,6 +58,21 @@ func TestNormalizeAllowList(t *testing.T) {
 	for _, bad := range []string{"300.1.1.1", "10.0.0.0/33", "example.com", "fe80::1%eth0"} {
 		if _, err := NormalizeAllowList(bad); err == nil {
 			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+// Found by FuzzAllowList: an IPv4-mapped IPv6 range is its IPv4 range, so
+// it matches IPv4 callers and its normal form is a fixed point.
+func TestAllowListMappedRanges(t *testing.T) {
+	for in, want := range map[string]string{"::ffff:1.2.3.4/128": "1.2.3.4", "::ffff:10.0.0.0/104": "10.0.0.0/8", "::ffff:1.2.3.4": "1.2.3.4"} {
+		got, err := NormalizeAllowList(in)
+		if err != nil || got != want {
+			t.Errorf("NormalizeAllowList(%q) = %q, %v; want %q", in, got, err, want)
+		}
+		k := Key{AllowedIPs: in}
+		if !k.AllowsIP(strings.Split(want, "/")[0]) || k.AllowsIP("11.0.0.1") {
+			t.Errorf("%q: AllowsIP wrong", in)
 		}
 	}
 }

@@ -66,6 +66,8 @@ type App struct {
 	verifier  verification.Provider
 	recharger recharge.Provider
 	payments  payment.Provider
+
+	metrics Metrics // operational measurements (metrics.go)
 }
 
 // Deps are the ports and configuration the use cases run on. Now may be nil
@@ -83,6 +85,7 @@ type Deps struct {
 	Mailer      Mailer
 	EmailTokens EmailTokens
 	Log         *slog.Logger // background work (mail); nil discards
+	Metrics     Metrics      // operational measurements; nil is NopMetrics
 
 	// Gateway providers (sandbox adapters by default, wired in cmd/).
 	Verifier  verification.Provider
@@ -137,9 +140,13 @@ func New(d Deps) *App {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
 	cache := newLookups(cfg.LookupTTL, d.Now)
+	if d.Metrics == nil {
+		d.Metrics = NopMetrics{}
+	}
 	return &App{
 		cache: cache, tx: flushingTx{d.Tx, cache}, st: invalidating(d.Stores, cache.flush), up: d.Upstream, tokens: d.Tokens, files: d.Files, now: d.Now, cfg: cfg, pw: user.NewPasswords(cfg.PasswordCost),
 		mailer: d.Mailer, email: d.EmailTokens, log: d.Log, verifier: d.Verifier, recharger: d.Recharger, payments: d.Payments,
+		metrics: d.Metrics,
 	}
 }
 

@@ -218,10 +218,14 @@ func (a *App) meter(ctx context.Context, op gatewayOp) (*GatewayCharge, error) {
 	}
 
 	// The reservation is committed: settle or refund whatever the caller does.
+	a.metrics.ReservationStarted()       // metrics: reservation in flight
+	defer a.metrics.ReservationSettled() // metrics: settled or refunded (or failed trying) on return
 	ctx = context.WithoutCancel(ctx)
 	var result any
 	if op.perform != nil {
+		upStart := time.Now() // metrics: provider latency
 		result, err = op.perform(ctx, hit)
+		a.metrics.UpstreamDone(svc.Slug, time.Since(upStart), err == nil) // metrics
 	}
 	hit.ResponseTimeMs = int(a.now().Sub(now) / time.Millisecond)
 	if err != nil {

@@ -119,10 +119,15 @@ func (a *App) CallService(ctx context.Context, in CallInput) (*CallResult, error
 
 	// The reservation is committed: whatever happens to the caller's
 	// connection, the call is settled or refunded.
+	a.metrics.ReservationStarted()       // metrics: reservation in flight
+	defer a.metrics.ReservationSettled() // metrics: settled or refunded (or failed trying) on return
+	upStart := time.Now()                // metrics: upstream latency
 	resp, callErr := a.up.Do(context.WithoutCancel(ctx), a.upstreamRequest(svc, params, payload))
 	hit.ResponseTimeMs = int(a.now().Sub(now) / time.Millisecond)
 	settlement := &batchOp{kind: batchSettle, hit: hit, month: reservation.month}
-	if callErr == nil && resp.Status >= 200 && resp.Status < 300 && json.Valid(resp.Body) {
+	upOK := callErr == nil && resp.Status >= 200 && resp.Status < 300 && json.Valid(resp.Body)
+	a.metrics.UpstreamDone(svc.Slug, time.Since(upStart), upOK) // metrics
+	if upOK {
 		hit.Status = hitlog.StatusSuccess
 		hit.ChargeAmount = charge
 		hit.CostAmount = price.AdminCost // the upstream's cost of this call, for the platform's margin
@@ -356,7 +361,10 @@ func parseParams(method string, query url.Values, body []byte) (map[string]any, 
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
-	if err := dec.Decode(&params); err != nil || dec.More() {
+	// Only blanks may follow the object: dec.More() let `{"a":1}]` through
+	// as a payload that is not JSON; `null` decodes to no map (both found by
+	// FuzzParseParams).
+	if err := dec.Decode(&params); err != nil || params == nil || len(bytes.TrimSpace(body[dec.InputOffset():])) != 0 {
 		b, _ := json.Marshal(map[string]string{"invalid_body": truncate(string(body), 1000)})
 		return nil, string(b), ErrBodyNotObject
 	}

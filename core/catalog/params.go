@@ -86,6 +86,8 @@ func (c *CompiledSpecs) Validate(params map[string]any) error {
 	return fe.Err()
 }
 
+var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+
 func checkValue(spec ParamSpec, re *regexp.Regexp, v any) string {
 	switch spec.Type {
 	case "string", "date":
@@ -127,7 +129,9 @@ func checkValue(spec ParamSpec, re *regexp.Regexp, v any) string {
 		switch x := v.(type) {
 		case json.Number, float64:
 		case string:
-			if _, err := strconv.ParseFloat(x, 64); err != nil {
+			// JSON's number grammar: ParseFloat alone would take "NaN",
+			// "Inf" and "0x1p3" (found by FuzzValidateParams).
+			if !jsonNumber.MatchString(x) {
 				return "must be a number"
 			}
 		default:

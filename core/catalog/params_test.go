@@ -31,6 +31,10 @@ func TestValidateParams(t *testing.T) {
 		{"query strings", map[string]any{"phone": "9876543210", "message": "hi", "count": "3", "flag": "false", "amount": "2.5"}, nil},
 		{"missing required", map[string]any{}, []string{"phone", "message"}},
 		{"pattern and length", map[string]any{"phone": "12345", "message": string(long)}, []string{"phone", "message"}},
+		// Found by FuzzValidateParams: ParseFloat's NaN, Inf and hex floats are no numbers here.
+		{"number text", map[string]any{"phone": "9876543210", "message": "x", "amount": "NaN"}, []string{"amount"}},
+		{"hex number", map[string]any{"phone": "9876543210", "message": "x", "amount": "0x1p3"}, []string{"amount"}},
+		{"exponent number", map[string]any{"phone": "9876543210", "message": "x", "amount": "-2.5e-3"}, nil},
 		{"types", map[string]any{"phone": "9876543210", "message": "x", "dob": "31-01-1990", "count": json.Number("1.5"), "flag": "yes", "amount": "abc"}, []string{"dob", "count", "flag", "amount"}},
 		{"wrong json type", map[string]any{"phone": json.Number("9876543210"), "message": "x"}, []string{"phone"}},
 		{"unknown", map[string]any{"phone": "9876543210", "message": "x", "extra": "1"}, []string{"extra"}},

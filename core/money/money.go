@@ -22,12 +22,18 @@ func Format2(d decimal.Decimal) string { return d.StringFixed(2) }
 // Format4 writes an amount with exactly 4 places ("0.5000").
 func Format4(d decimal.Decimal) string { return d.StringFixed(4) }
 
+// maxIntDigits bounds the integer part of a parsed amount (far above any
+// column's 10 integer digits), so input size is bounded without bounding the
+// text length: an accepted amount, written with maxPlaces places, parses again.
+const maxIntDigits = 24
+
 // Parse reads a plain decimal string ("12", "12.5", "12.50"). It refuses
-// exponents, signs other than a leading '-', blanks and more than maxPlaces
-// decimal places, so "1e3" or "1.005" never slip through as money.
+// exponents, signs other than a leading '-', blanks, more than maxPlaces
+// decimal places and more than 24 integer digits, so "1e3" or "1.005" never
+// slip through as money.
 func Parse(s string, maxPlaces int) (decimal.Decimal, bool) {
 	s = strings.TrimSpace(s)
-	if s == "" || len(s) > 32 {
+	if s == "" {
 		return decimal.Zero, false
 	}
 	body := strings.TrimPrefix(s, "-")
@@ -46,8 +52,11 @@ func Parse(s string, maxPlaces int) (decimal.Decimal, bool) {
 		default:
 			return decimal.Zero, false
 		}
+		if digits-places > maxIntDigits || places > maxPlaces {
+			return decimal.Zero, false
+		}
 	}
-	if digits == 0 || places > maxPlaces || strings.HasSuffix(body, ".") || strings.HasPrefix(body, ".") {
+	if digits == 0 || strings.HasSuffix(body, ".") || strings.HasPrefix(body, ".") {
 		return decimal.Zero, false
 	}
 	d, err := decimal.NewFromString(s)

@@ -28,6 +28,13 @@ func TestParse(t *testing.T) {
 		{"NaN", 2, "", false},
 		{"+1", 2, "", false},
 		{"12345678901234567890123456789012345", 2, "", false},
+		{"123456789012345678901234", 2, "123456789012345678901234", true},
+		{"1234567890123456789012345", 2, "", false},
+		{"000000000000000000000000001", 2, "", false},
+		// Found by FuzzParse: 32 digits were accepted, but their own
+		// formatting with 2 places ("….00", 35 characters) was refused.
+		{"99999999999999999999999999999999", 2, "", false},
+		{"-0", 2, "0", true},
 	}
 	for _, c := range cases {
 		got, ok := Parse(c.in, c.places)

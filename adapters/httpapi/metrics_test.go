@@ -1,0 +1,153 @@
+package httpapi_test
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// scrape reads GET /metrics with the operators' token.
+func (e *env) scrape() string {
+	e.t.Helper()
+	r := e.must(e.do("GET", "/metrics", metricsToken, nil), 200)
+	if ct := r.header.Get("Content-Type"); !strings.HasPrefix(ct, "text/plain") {
+		e.t.Fatalf("Content-Type %q", ct)
+	}
+	return r.raw
+}
+
+// sample is the value of the series named exactly series (name and labels
+// as exposed), and whether it is there.
+func sample(text, series string) (float64, bool) {
+	for _, line := range strings.Split(text, "\n") {
+		if v, ok := strings.CutPrefix(line, series+" "); ok {
+			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			return f, err == nil
+		}
+	}
+	return 0, false
+}
+
+func wantSample(t *testing.T, text, series string, want float64) {
+	t.Helper()
+	got, ok := sample(text, series)
+	if !ok {
+		t.Fatalf("no series %s in:\n%s", series, text)
+	}
+	if got != want {
+		t.Fatalf("%s = %v, want %v", series, got, want)
+	}
+}
+
+func TestMetricsEndpointNeedsTheToken(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		e.must(e.do("GET", "/metrics", "", nil), 401)
+		r := e.must(e.do("GET", "/metrics", "not-the-token", nil), 401)
+		if r.str("error") != "unauthenticated" || !strings.Contains(r.header.Get("WWW-Authenticate"), "Bearer") {
+			t.Fatalf("401 body %s, WWW-Authenticate %q", r.raw, r.header.Get("WWW-Authenticate"))
+		}
+		// The panel's admin token is not the metrics token.
+		e.must(e.do("GET", "/metrics", e.admin, nil), 401)
+		e.scrape()
+	})
+}
+
+// TestMetricsAfterCalls: real calls through the server show up by route
+// pattern and status, upstream latency by service and outcome, and the
+// reservations gauge is back to 0 once the calls have settled.
+func TestMetricsAfterCalls(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		e.newService("sms", "0.5000")
+		c := e.newCustomer("user", "enterprise", "100.00")
+		for range 3 {
+			e.must(e.call(c, "sms", map[string]any{"phone": "9876543210"}), 200)
+		}
+		e.setUpstream(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusBadGateway) })
+		e.must(e.call(c, "sms", map[string]any{"phone": "9876543210"}), 500)
+		e.must(e.call(c, "sms", "[not an object"), 422)
+
+		text := e.scrape()
+		call := `paygate_http_requests_total{method="POST",route="/api/v1/:slug",status="%d"}`
+		wantSample(t, text, fmt.Sprintf(call, 200), 3)
+		wantSample(t, text, fmt.Sprintf(call, 500), 1)
+		wantSample(t, text, fmt.Sprintf(call, 422), 1)
+		wantSample(t, text, `paygate_http_request_duration_seconds_count{method="POST",route="/api/v1/:slug",status="200"}`, 3)
+		wantSample(t, text, `paygate_http_requests_total{method="POST",route="/api/v1/panel/services",status="201"}`, 1)
+		wantSample(t, text, `paygate_upstream_duration_seconds_count{service="sms",outcome="ok"}`, 3)
+		wantSample(t, text, `paygate_upstream_duration_seconds_count{service="sms",outcome="error"}`, 1)
+		if sum, ok := sample(text, `paygate_upstream_duration_seconds_sum{service="sms",outcome="ok"}`); !ok || sum <= 0 {
+			t.Fatalf("upstream latency sum %v (%v)", sum, ok)
+		}
+		wantSample(t, text, `paygate_upstream_duration_seconds_bucket{service="sms",outcome="ok",le="+Inf"}`, 3)
+		wantSample(t, text, "paygate_reservations_in_flight", 0)
+		wantSample(t, text, "paygate_outbox_backlog", 0)
+		if open, ok := sample(text, "paygate_db_connections_open"); !ok || open < 1 {
+			t.Fatalf("db pool: open connections %v (%v)", open, ok)
+		}
+		for _, s := range []string{"# TYPE paygate_http_request_duration_seconds histogram", "# TYPE paygate_reservations_in_flight gauge", "go_goroutines "} {
+			if !strings.Contains(text, s) {
+				t.Fatalf("no %q in:\n%s", s, text)
+			}
+		}
+		e.ledgerClean()
+	})
+}
+
+// TestMetricsReservationsInFlight: a call waiting on its upstream holds a
+// committed reservation and the gauge counts it; settled, it is gone.
+func TestMetricsReservationsInFlight(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		e.newService("slow", "1.0000")
+		c := e.newCustomer("user", "enterprise", "100.00")
+		release := make(chan struct{})
+		var arrived sync.WaitGroup
+		arrived.Add(2)
+		e.setUpstream(func(w http.ResponseWriter, r *http.Request) {
+			arrived.Done()
+			<-release
+			io.WriteString(w, `{"ok":true}`)
+		})
+		var done sync.WaitGroup
+		for range 2 {
+			done.Add(1)
+			go func() {
+				defer done.Done()
+				if r := e.call(c, "slow", map[string]any{}); r.status != 200 {
+					t.Errorf("call: %d %s", r.status, r.raw)
+				}
+			}()
+		}
+		arrived.Wait() // both reservations committed, both calls at the upstream
+		wantSample(t, e.scrape(), "paygate_reservations_in_flight", 2)
+		close(release)
+		done.Wait()
+		wantSample(t, e.scrape(), "paygate_reservations_in_flight", 0)
+		wantSample(t, e.scrape(), `paygate_upstream_duration_seconds_count{service="slow",outcome="ok"}`, 2)
+	})
+}
+
+// TestMetricsCardinalityOfUnknownPaths: unknown slugs, unmatched paths and
+// odd methods never become labels.
+func TestMetricsCardinalityOfUnknownPaths(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		c := e.newCustomer("user", "enterprise", "10.00")
+		for i := range 25 {
+			e.must(e.call(c, fmt.Sprintf("no-such-service-%d", i), map[string]any{}), 404)
+			e.must(e.doUnknown("GET", fmt.Sprintf("/no/such/path-%d", i), "", nil), 404)
+		}
+		e.doUnknown("BREW", "/api/v1/no-such-service-x", "", nil)
+		text := e.scrape()
+		if strings.Contains(text, "no-such") || strings.Contains(text, "path-") || strings.Contains(text, "BREW") {
+			t.Fatalf("a raw path or method became a label:\n%s", text)
+		}
+		wantSample(t, text, `paygate_http_requests_total{method="POST",route="/api/v1/:slug",status="404"}`, 25)
+		wantSample(t, text, `paygate_http_requests_total{method="GET",route="unmatched",status="404"}`, 25)
+		if _, ok := sample(text, `paygate_upstream_duration_seconds_count{service="no-such-service-0",outcome="error"}`); ok {
+			t.Fatal("an unknown service has upstream series")
+		}
+	})
+}

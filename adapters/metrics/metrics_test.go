@@ -1,0 +1,83 @@
+package metrics_test
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"paygate/adapters/metrics"
+)
+
+func exposition(r *metrics.Registry) string {
+	var b bytes.Buffer
+	r.WritePrometheus(&b)
+	return b.String()
+}
+
+// Beyond MaxServices distinct slugs, upstream calls share the "other" label.
+func TestUpstreamServicesAreBounded(t *testing.T) {
+	r := metrics.New()
+	for i := range metrics.MaxServices + 50 {
+		r.UpstreamDone(fmt.Sprintf("svc-%d", i), time.Millisecond, true)
+	}
+	r.UpstreamDone("svc-0", time.Millisecond, false) // a known service keeps its label
+	text := exposition(r)
+	if n := strings.Count(text, "paygate_upstream_duration_seconds_count{"); n != metrics.MaxServices+2 {
+		t.Fatalf("%d upstream series, want %d", n, metrics.MaxServices+2)
+	}
+	if !strings.Contains(text, `paygate_upstream_duration_seconds_count{service="other",outcome="ok"} 50`) {
+		t.Fatal("the calls beyond the bound are not counted as other")
+	}
+	if !strings.Contains(text, `paygate_upstream_duration_seconds_count{service="svc-0",outcome="error"} 1`) {
+		t.Fatal("a known service lost its label")
+	}
+	if strings.Contains(text, fmt.Sprintf(`service="svc-%d"`, metrics.MaxServices)) {
+		t.Fatal("a slug beyond the bound became a label")
+	}
+}
+
+func TestLabelValuesAreEscaped(t *testing.T) {
+	r := metrics.New()
+	r.ObserveRequest("GET", "/a\"b\\c\nd", 200, time.Millisecond)
+	if !strings.Contains(exposition(r), `route="/a\"b\\c\nd"`) {
+		t.Fatalf("not escaped:\n%s", exposition(r))
+	}
+}
+
+func TestReservationsGauge(t *testing.T) {
+	r := metrics.New()
+	r.ReservationStarted()
+	r.ReservationStarted()
+	r.ReservationSettled()
+	if !strings.Contains(exposition(r), "\npaygate_reservations_in_flight 1\n") || r.InFlight() != 1 {
+		t.Fatalf("gauge:\n%s", exposition(r))
+	}
+}
+
+// The hot path allocates nothing once a series exists.
+func TestRecordingDoesNotAllocate(t *testing.T) {
+	r := metrics.New()
+	r.ObserveRequest("POST", "/api/v1/:slug", 200, time.Millisecond)
+	r.UpstreamDone("sms", time.Millisecond, true)
+	allocs := testing.AllocsPerRun(1000, func() {
+		r.ObserveRequest("POST", "/api/v1/:slug", 200, time.Millisecond)
+		r.UpstreamDone("sms", time.Millisecond, true)
+		r.ReservationStarted()
+		r.ReservationSettled()
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per call", allocs)
+	}
+}
+
+func BenchmarkObserveRequest(b *testing.B) {
+	r := metrics.New()
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			r.ObserveRequest("POST", "/api/v1/:slug", 200, time.Millisecond)
+		}
+	})
+}
