@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"net"
 	"net/mail"
 	"net/netip"
 	"net/url"
@@ -40,6 +41,9 @@ type config struct {
 	// recovery refunds it (HIT_RECOVERY_AFTER); longer than any call.
 	HitRecoveryAfter time.Duration
 	MetricsToken     string // bearer token of GET /metrics; empty: /metrics answers 404
+	// PprofAddr is a loopback address serving net/http/pprof (PPROF_ADDR);
+	// empty: no profiling endpoint.
+	PprofAddr string
 }
 
 func parseConfig(args []string, getenv func(string) string) (config, []string, error) {
@@ -57,6 +61,7 @@ func parseConfig(args []string, getenv func(string) string) (config, []string, e
 		StorageDir:    env("STORAGE_DIR", "./data/uploads"),
 		SMTPURL:       getenv("SMTP_URL"),
 		MetricsToken:  getenv("METRICS_TOKEN"),
+		PprofAddr:     getenv("PPROF_ADDR"),
 	}
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
 	fs.StringVar(&c.HTTPAddr, "addr", env("HTTP_ADDR", ":8080"), "listen address (HTTP_ADDR)")
@@ -134,6 +139,12 @@ func parseConfig(args []string, getenv func(string) string) (config, []string, e
 	}
 	if c.MetricsToken != "" && len(c.MetricsToken) < 16 {
 		return c, nil, fmt.Errorf("METRICS_TOKEN must be at least 16 characters")
+	}
+	if c.PprofAddr != "" {
+		host, _, err := net.SplitHostPort(c.PprofAddr)
+		if ip, perr := netip.ParseAddr(host); err != nil || perr != nil || !ip.IsLoopback() {
+			return c, nil, fmt.Errorf("PPROF_ADDR: %q is not a loopback address with a port such as 127.0.0.1:6060", c.PprofAddr)
+		}
 	}
 	return c, fs.Args(), nil
 }

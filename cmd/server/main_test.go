@@ -153,6 +153,8 @@ func TestMigrateAndBadConfig(t *testing.T) {
 		{"DATABASE_URL": db, "DEMO_DATA": "maybe"},
 		{"DATABASE_URL": db, "JWT_SECRET": "short"},
 		{"DATABASE_URL": db, "METRICS_TOKEN": "short"},
+		{"DATABASE_URL": db, "PPROF_ADDR": "0.0.0.0:6060"}, // profiles only on loopback
+		{"DATABASE_URL": db, "PPROF_ADDR": "127.0.0.1"},
 		{"DATABASE_URL": db, "BALANCE_REQUEST_MAX": "0"},
 		{"DATABASE_URL": db, "BALANCE_REQUEST_MAX": "-5"},
 		{"DATABASE_URL": db, "BALANCE_REQUEST_MAX": "1e6"},
