@@ -287,3 +287,102 @@ func (s *keyStore) CountHits(ctx context.Context, id uint64, day string, n int, 
 	}
 	return granted, nil
 }
+
+// SucceedMany settles successful calls with one conditional UPDATE … CASE
+// per chunk and no prior read: a chunk whose every hit was still pending
+// (the usual case) costs one statement, which outside a transaction is
+// also its commit. When a chunk moved fewer rows (crash recovery took some,
+// or an earlier attempt of this settlement committed before its connection
+// was lost), the chunk's hits that now read success are the moved ones:
+// only their own settlement sets a hit success.
+func (s *hitStore) SucceedMany(ctx context.Context, hits []*hitlog.Hit) ([]bool, error) {
+	moved := make([]bool, len(hits))
+	seen := make(map[uint64]bool, len(hits))
+	todo := make([]int, 0, len(hits))
+	for i, h := range hits {
+		if h.ID == 0 {
+			return moved, fmt.Errorf("settle hit %s: no id", h.RequestID)
+		}
+		if h.Status != hitlog.StatusSuccess {
+			return moved, fmt.Errorf("settle hit %s: status %s is not success", h.RequestID, h.Status)
+		}
+		if !seen[h.ID] { // a hit listed twice moves once
+			seen[h.ID] = true
+			todo = append(todo, i)
+		}
+	}
+	now := dbTime(time.Now())
+	for _, c := range chunks(len(todo), func(i int) int { return hitSize(hits[todo[i]]) }) {
+		part := todo[c[0]:c[1]]
+		var (
+			w                          moneyWriter
+			payload, charge, cost, tok strings.Builder
+			args                       [4][]any
+			in                         strings.Builder
+			ids                        = make([]any, 0, len(part))
+		)
+		for _, b := range []*strings.Builder{&payload, &charge, &cost, &tok} {
+			b.WriteString("CASE id")
+		}
+		for j, i := range part {
+			h := hits[i]
+			for _, b := range []*strings.Builder{&payload, &charge, &cost, &tok} {
+				b.WriteString(" WHEN ? THEN ?")
+			}
+			args[0] = append(args[0], h.ID, h.ResponsePayload)
+			args[1] = append(args[1], h.ID, w.put(colCharge, h.ChargeAmount))
+			args[2] = append(args[2], h.ID, w.put(colCost, h.CostAmount))
+			args[3] = append(args[3], h.ID, h.ResponseTimeMs)
+			if j > 0 {
+				in.WriteByte(',')
+			}
+			in.WriteByte('?')
+			ids = append(ids, h.ID)
+		}
+		if w.err != nil {
+			return moved, fmt.Errorf("settle hits: %w", w.err)
+		}
+		q := "UPDATE api_hit_logs SET status = ?, response_payload = " + payload.String() + " END, charge_amount = " + charge.String() +
+			" END, cost_amount = " + cost.String() + " END, response_time_ms = " + tok.String() + " END, updated_at = ? WHERE id IN (" +
+			in.String() + ") AND status = ?"
+		all := make([]any, 0, 8*len(part)+len(part)+3)
+		all = append(all, string(hitlog.StatusSuccess))
+		for k := range args {
+			all = append(all, args[k]...)
+		}
+		all = append(all, now)
+		all = append(all, ids...)
+		all = append(all, string(hitlog.StatusPending))
+		res, err := s.sqlExec(ctx, q, all...)
+		if err != nil {
+			return moved, fmt.Errorf("settle %d hits: %w", len(part), translate(err))
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return moved, fmt.Errorf("settle %d hits: %w", len(part), translate(err))
+		}
+		if n == int64(len(part)) {
+			for _, i := range part {
+				moved[i] = true
+				hits[i].UpdatedAt = now
+			}
+			continue
+		}
+		var done []uint64
+		if err := s.conn(ctx).Model(&hitRow{}).Where("id IN ? AND status = ?", ids, string(hitlog.StatusSuccess)).
+			Pluck("id", &done).Error; err != nil {
+			return moved, fmt.Errorf("read %d settled hits: %w", len(part), translate(err))
+		}
+		ok := make(map[uint64]bool, len(done))
+		for _, id := range done {
+			ok[id] = true
+		}
+		for _, i := range part {
+			if ok[hits[i].ID] {
+				moved[i] = true
+				hits[i].UpdatedAt = now
+			}
+		}
+	}
+	return moved, nil
+}

@@ -184,3 +184,141 @@ func TestCountHitsIsExactUnderConcurrency(t *testing.T) {
 		}
 	})
 }
+
+// SucceedMany moves only pending hits, outside a transaction (each chunk
+// its own commit) and inside one, reports each hit that recovery took as not
+// moved, counts a hit an earlier attempt already moved as moved, and never
+// lets a hit move twice when recovery races it.
+func TestHitsSucceedMany(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
+		ctx := context.Background()
+		u := newUser(t, s)
+		svc := newService(t, s)
+		k := newKey(t, s, u)
+		insert := func(n int) []*hitlog.Hit {
+			var hits []*hitlog.Hit
+			for i := 0; i < n; i++ {
+				hits = append(hits, batchHit(u.ID, svc.ID, k.ID, hitlog.StatusPending, `{}`))
+			}
+			if err := s.WithinTx(ctx, func(ctx context.Context, st app.Stores) error { return st.Hits.InsertMany(ctx, hits) }); err != nil {
+				t.Fatal(err)
+			}
+			for i, h := range hits {
+				body := fmt.Sprintf(`{"n":%d}`, i)
+				h.Status, h.ResponsePayload, h.ResponseTimeMs = hitlog.StatusSuccess, &body, i
+				h.ChargeAmount, h.CostAmount = decimal.RequireFromString("0.5000"), decimal.RequireFromString("0.1000")
+			}
+			return hits
+		}
+		check := func(hits []*hitlog.Hit, moved []bool, taken map[int]bool) {
+			t.Helper()
+			for i, h := range hits {
+				got, err := s.Stores().Hits.ByRequestID(ctx, h.RequestID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if taken[i] {
+					if moved[i] || got.Status != hitlog.StatusFailed || got.ResponsePayload != nil && *got.ResponsePayload == *h.ResponsePayload {
+						t.Fatalf("hit %d taken by recovery: moved %v, %+v", i, moved[i], got)
+					}
+					continue
+				}
+				if !moved[i] || got.Status != hitlog.StatusSuccess || *got.ResponsePayload != *h.ResponsePayload ||
+					!got.ChargeAmount.Equal(h.ChargeAmount) || !got.CostAmount.Equal(h.CostAmount) || got.ResponseTimeMs != i {
+					t.Fatalf("hit %d: moved %v, %+v", i, moved[i], got)
+				}
+			}
+		}
+
+		// Outside a transaction, over two chunks; two hits were taken by
+		// recovery before.
+		hits := insert(260)
+		taken := map[int]bool{3: true, 210: true}
+		for i := range taken {
+			failed := *hits[i]
+			failed.Status, failed.ResponsePayload, failed.ChargeAmount, failed.CostAmount = hitlog.StatusFailed, nil, decimal.Zero, decimal.Zero
+			if err := s.Stores().Hits.Finish(ctx, &failed); err != nil {
+				t.Fatal(err)
+			}
+		}
+		moved, err := s.Stores().Hits.SucceedMany(ctx, hits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(hits, moved, taken)
+		// Retried (an attempt whose outcome was unknown): the hits it moved
+		// read success and count as moved; recovery's stay not moved.
+		moved, err = s.Stores().Hits.SucceedMany(ctx, hits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(hits, moved, taken)
+
+		// Inside a transaction, a hit listed twice moves once.
+		hits = insert(3)
+		err = s.WithinTx(ctx, func(ctx context.Context, st app.Stores) (err error) {
+			moved, err = st.Hits.SucceedMany(ctx, append(hits, hits[1]))
+			return err
+		})
+		if err != nil || !moved[0] || !moved[1] || !moved[2] || moved[3] {
+			t.Fatalf("in a transaction: %v, %v", moved, err)
+		}
+		check(hits, moved, nil)
+
+		// A failure outcome is refused (only a call's own success is
+		// recognisable after the fact), and nothing moves.
+		hits = insert(1)
+		hits[0].Status = hitlog.StatusFailed
+		if _, err := s.Stores().Hits.SucceedMany(ctx, hits); err == nil {
+			t.Fatal("failed outcome accepted")
+		}
+		if got, _ := s.Stores().Hits.ByRequestID(ctx, hits[0].RequestID); got.Status != hitlog.StatusPending {
+			t.Fatalf("status %s after a refused SucceedMany", got.Status)
+		}
+
+		// Settlement racing crash recovery: each hit ends exactly once,
+		// success or failed, and moved says which.
+		hits = insert(40)
+		var wg sync.WaitGroup
+		recovered := make([]bool, len(hits))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := len(hits) - 1; i >= 0; i-- {
+				failed := *hits[i]
+				failed.Status, failed.ResponsePayload, failed.ChargeAmount, failed.CostAmount = hitlog.StatusFailed, nil, decimal.Zero, decimal.Zero
+				recovered[i] = s.Stores().Hits.Finish(ctx, &failed) == nil
+			}
+		}()
+		moved, err = s.Stores().Hits.SucceedMany(ctx, hits)
+		wg.Wait()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, h := range hits {
+			got, _ := s.Stores().Hits.ByRequestID(ctx, h.RequestID)
+			if moved[i] == recovered[i] || (got.Status == hitlog.StatusSuccess) != moved[i] {
+				t.Fatalf("hit %d: settled %v, recovered %v, status %s", i, moved[i], recovered[i], got.Status)
+			}
+		}
+	})
+}
+
+// SQLite syncs every commit (synchronous=FULL): a committed debit survives
+// a power loss, not only a crash of the process.
+func TestSQLiteCommitsAreDurable(t *testing.T) {
+	t.Parallel()
+	s := testdb.OpenSQLite(t)
+	var mode string
+	var level int
+	if err := s.DB().Raw("PRAGMA journal_mode").Scan(&mode).Error; err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DB().Raw("PRAGMA synchronous").Scan(&level).Error; err != nil {
+		t.Fatal(err)
+	}
+	if mode != "wal" || level != 2 {
+		t.Fatalf("journal_mode %s, synchronous %d; want wal and 2 (FULL)", mode, level)
+	}
+}

@@ -106,10 +106,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 // commands that need no panel tokens or uploads (they send no mail either).
 func newApp(cfg config, store *mysqlstore.Store, tokens *token.JWT, files app.Files, m app.Metrics, log *slog.Logger) *app.App {
 	up := upstream.New(upstream.Options{AllowPrivate: cfg.UpstreamAllowPrivate, DefaultTimeout: cfg.UpstreamTimeout, Sandbox: sandbox.NewUpstream()})
+	// MySQL runs writers in parallel under row locks; SQLite one at a time.
+	mysql := store.Dialect() == mysqlstore.DialectMySQL
 	d := app.Deps{
 		Tx: store, Stores: store.Stores(), Upstream: up, Files: files,
 		Config: app.Config{Location: cfg.Location, UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL,
-			MaxTopUp: cfg.BalanceRequestMax, PendingHitGrace: cfg.HitRecoveryAfter},
+			MaxTopUp: cfg.BalanceRequestMax, PendingHitGrace: cfg.HitRecoveryAfter,
+			SettleApart: mysql},
 		Log: log, Metrics: m,
 		Verifier: sandbox.Verifier{}, Recharger: sandbox.Recharger{}, Payments: sandbox.Payments{},
 	}
@@ -211,6 +214,14 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 	log.Info("serving", "addr", ln.Addr().String(), "public_base_url", cfg.PublicBaseURL)
 	if cfg.MetricsToken == "" {
 		log.Info("METRICS_TOKEN is empty: GET /metrics answers 404 (set it to let Prometheus scrape)")
+	}
+
+	if cfg.PprofAddr != "" {
+		stopPprof, err := servePprof(cfg.PprofAddr, log)
+		if err != nil {
+			return err
+		}
+		defer stopPprof()
 	}
 
 	wctx, stopWorkers := context.WithCancel(ctx)

@@ -44,24 +44,31 @@ type Config struct {
 	// BatchSize is the most service calls one metering transaction
 	// carries (group commit); 0 means DefaultBatchSize.
 	BatchSize int
+	// SettleApart gives successful settlements a writer of their own,
+	// outside any transaction (hitlog SucceedMany: one conditional UPDATE
+	// per batch, its own commit), overlapping the reservation batches. For
+	// databases that run writers in parallel (MySQL); SQLite has one writer
+	// at a time, so there everything stays in one queue.
+	SettleApart bool
 }
 
 // App is the set of use cases. It holds ports only.
 type App struct {
-	tx     Transactor
-	st     Stores
-	up     Upstream
-	tokens AccessTokens
-	files  Files
-	now    func() time.Time
-	cfg    Config
-	pw     *user.Passwords
-	mailer Mailer
-	email  EmailTokens
-	log    *slog.Logger
-	bg     sync.WaitGroup // mail sent after the answer
-	cache  *lookups       // the metering path's reads (cache.go)
-	batch  batcher        // the metering path's writes (batch.go)
+	tx      Transactor
+	st      Stores
+	up      Upstream
+	tokens  AccessTokens
+	files   Files
+	now     func() time.Time
+	cfg     Config
+	pw      *user.Passwords
+	mailer  Mailer
+	email   EmailTokens
+	log     *slog.Logger
+	bg      sync.WaitGroup // mail sent after the answer
+	cache   *lookups       // the metering path's reads (cache.go)
+	batch   batcher        // the metering path's writes (batch.go)
+	settled batcher        // successful settlements when Config.SettleApart (batch.go)
 
 	verifier  verification.Provider
 	recharger recharge.Provider
@@ -144,6 +151,7 @@ func New(d Deps) *App {
 		d.Metrics = NopMetrics{}
 	}
 	return &App{
+		batch: batcher{size: cfg.BatchSize}, settled: batcher{size: cfg.BatchSize},
 		cache: cache, tx: flushingTx{d.Tx, cache}, st: invalidating(d.Stores, cache.flush), up: d.Upstream, tokens: d.Tokens, files: d.Files, now: d.Now, cfg: cfg, pw: user.NewPasswords(cfg.PasswordCost),
 		mailer: d.Mailer, email: d.EmailTokens, log: d.Log, verifier: d.Verifier, recharger: d.Recharger, payments: d.Payments,
 		metrics: d.Metrics,
@@ -156,6 +164,7 @@ func New(d Deps) *App {
 func (a *App) Wait() {
 	a.bg.Wait()
 	a.batch.wg.Wait()
+	a.settled.wg.Wait()
 }
 
 // day is the local calendar day of t ("2006-01-02"), month its month ("2006-01").

@@ -74,14 +74,25 @@ type batcher struct {
 	mu      sync.Mutex
 	queue   []*batchOp
 	running bool
+	size    int // at most this many calls per batch (Config.BatchSize)
 	wg      sync.WaitGroup
 }
 
-// submit queues op and waits until the batch holding it has committed or
-// failed.
+// submit queues op for the metering writer and waits until the batch
+// holding it has committed or failed. A successful settlement goes to the
+// settlement writer instead when Config.SettleApart.
 func (a *App) submit(op *batchOp) {
+	if a.cfg.SettleApart && op.kind == batchSettle && op.hit.Status == hitlog.StatusSuccess {
+		a.settled.submit(op, a.writeSettled)
+		return
+	}
+	a.batch.submit(op, a.writeBatch)
+}
+
+// submit queues op and waits until write has handled the batch holding it;
+// the writer goroutine starts with the first queued op.
+func (b *batcher) submit(op *batchOp, write func([]*batchOp)) {
 	op.done = make(chan struct{})
-	b := &a.batch
 	b.mu.Lock()
 	b.queue = append(b.queue, op)
 	start := !b.running
@@ -91,15 +102,14 @@ func (a *App) submit(op *batchOp) {
 	}
 	b.mu.Unlock()
 	if start {
-		go a.writeBatches()
+		go b.run(write)
 	}
 	<-op.done
 }
 
-// writeBatches takes up to BatchSize queued calls at a time until the queue
-// is empty.
-func (a *App) writeBatches() {
-	b := &a.batch
+// run hands write up to BatchSize queued calls at a time until the queue is
+// empty, then ends.
+func (b *batcher) run(write func([]*batchOp)) {
 	defer b.wg.Done()
 	for {
 		b.mu.Lock()
@@ -108,12 +118,12 @@ func (a *App) writeBatches() {
 			b.mu.Unlock()
 			return
 		}
-		n := min(len(b.queue), a.cfg.BatchSize)
+		n := min(len(b.queue), b.size)
 		ops := b.queue[:n:n]
 		b.queue = append([]*batchOp(nil), b.queue[n:]...)
 		b.mu.Unlock()
 
-		a.writeBatch(ops)
+		write(ops)
 		for _, op := range ops {
 			close(op.done)
 		}
@@ -138,6 +148,49 @@ func (a *App) writeBatch(ops []*batchOp) {
 		if op.kind == batchReserve {
 			op.hit.ID, op.hit.Reserved = 0, decimal.Zero
 		}
+	}
+}
+
+// writeSettled writes a batch of successful settlements (Config.SettleApart)
+// outside any transaction: Hits.SucceedMany's statements each commit by
+// themselves, and a hit moves only if still pending, so these need neither
+// the users' nor the keys' locks and overlap the reservation batches (which
+// only insert hit rows; failed settlements, which refund under the user's
+// lock, stay there). A failed attempt is tried once more for the hits it
+// did not report moved (one whose statement committed before its
+// connection was lost reads success and counts as moved); what is still
+// unsettled then answers 503 and is refunded by crash recovery later.
+func (a *App) writeSettled(ops []*batchOp) {
+	ctx := context.Background()
+	todo := ops
+	var err error
+	for attempt := 0; attempt < 2 && len(todo) > 0; attempt++ {
+		hits := make([]*hitlog.Hit, len(todo))
+		for i, op := range todo {
+			op.err, op.moved = nil, false
+			hits[i] = op.hit
+		}
+		var moved []bool
+		moved, err = a.st.Hits.SucceedMany(ctx, hits)
+		if err == nil {
+			for i, op := range todo {
+				op.moved = moved[i]
+			}
+			return
+		}
+		left := todo[:0:0]
+		for i, op := range todo {
+			if i < len(moved) && moved[i] {
+				op.moved = true
+				continue
+			}
+			left = append(left, op)
+		}
+		todo = left
+	}
+	a.log.Error("metering settlement batch failed", "calls", len(todo), "err", err)
+	for _, op := range todo {
+		op.err = fmt.Errorf("%w: %v", ErrMeteringUnavailable, err)
 	}
 }
 

@@ -1,18 +1,27 @@
 package app
 
-// HoldBatches keeps the metering writer from starting, so calls queue up
-// and the next batch holds them all, in order; release starts it.
+// HoldBatches keeps the metering writers from starting, so calls queue up
+// and the next batch of each holds them all, in order; release starts them.
 func HoldBatches(a *App) (release func()) {
-	a.batch.mu.Lock()
-	a.batch.running = true
-	a.batch.wg.Add(1)
-	a.batch.mu.Unlock()
-	return func() { go a.writeBatches() }
+	for _, b := range []*batcher{&a.batch, &a.settled} {
+		b.mu.Lock()
+		b.running = true
+		b.wg.Add(1)
+		b.mu.Unlock()
+	}
+	return func() {
+		go a.batch.run(a.writeBatch)
+		go a.settled.run(a.writeSettled)
+	}
 }
 
-// QueuedCalls is how many calls wait for the metering writer.
+// QueuedCalls is how many calls wait for the metering writers.
 func QueuedCalls(a *App) int {
-	a.batch.mu.Lock()
-	defer a.batch.mu.Unlock()
-	return len(a.batch.queue)
+	n := 0
+	for _, b := range []*batcher{&a.batch, &a.settled} {
+		b.mu.Lock()
+		n += len(b.queue)
+		b.mu.Unlock()
+	}
+	return n
 }

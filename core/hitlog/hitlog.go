@@ -84,6 +84,15 @@ type Repository interface {
 	// already settled or refunded (crash recovery) is left alone. Inside a
 	// transaction the moved rows stay locked until its end.
 	FinishMany(ctx context.Context, hits []*Hit) (moved []bool, err error)
+	// SucceedMany settles successful calls: each hit (status StatusSuccess,
+	// the other fields of Finish) moves only if still pending, without a
+	// prior read or lock. It needs no transaction: outside one, every
+	// statement commits by itself (at most a few hundred hits each), so on
+	// an error moved still tells which hits an earlier statement moved.
+	// Since only a call's own settlement sets a hit success, a hit that is
+	// success after the update is one this call moved (or an earlier,
+	// interrupted attempt of it, whose outcome was unknown).
+	SucceedMany(ctx context.Context, hits []*Hit) (moved []bool, err error)
 	ByRequestID(ctx context.Context, requestID string) (*Hit, error)
 	// List returns a page newest first (created_at, then id, descending) and
 	// the number of matching rows, counted up to ListWindow+1: a total above

@@ -504,6 +504,65 @@ func (_c *MockRepository_Pending_Call) RunAndReturn(run func(context.Context, ti
 	return _c
 }
 
+// SucceedMany provides a mock function with given fields: ctx, hits
+func (_m *MockRepository) SucceedMany(ctx context.Context, hits []*hitlog.Hit) ([]bool, error) {
+	ret := _m.Called(ctx, hits)
+
+	if len(ret) == 0 {
+		panic("no return value specified for SucceedMany")
+	}
+
+	var r0 []bool
+	var r1 error
+	if rf, ok := ret.Get(0).(func(context.Context, []*hitlog.Hit) ([]bool, error)); ok {
+		return rf(ctx, hits)
+	}
+	if rf, ok := ret.Get(0).(func(context.Context, []*hitlog.Hit) []bool); ok {
+		r0 = rf(ctx, hits)
+	} else {
+		if ret.Get(0) != nil {
+			r0 = ret.Get(0).([]bool)
+		}
+	}
+
+	if rf, ok := ret.Get(1).(func(context.Context, []*hitlog.Hit) error); ok {
+		r1 = rf(ctx, hits)
+	} else {
+		r1 = ret.Error(1)
+	}
+
+	return r0, r1
+}
+
+// MockRepository_SucceedMany_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'SucceedMany'
+type MockRepository_SucceedMany_Call struct {
+	*mock.Call
+}
+
+// SucceedMany is a helper method to define mock.On call
+//   - ctx context.Context
+//   - hits []*hitlog.Hit
+func (_e *MockRepository_Expecter) SucceedMany(ctx interface{}, hits interface{}) *MockRepository_SucceedMany_Call {
+	return &MockRepository_SucceedMany_Call{Call: _e.mock.On("SucceedMany", ctx, hits)}
+}
+
+func (_c *MockRepository_SucceedMany_Call) Run(run func(ctx context.Context, hits []*hitlog.Hit)) *MockRepository_SucceedMany_Call {
+	_c.Call.Run(func(args mock.Arguments) {
+		run(args[0].(context.Context), args[1].([]*hitlog.Hit))
+	})
+	return _c
+}
+
+func (_c *MockRepository_SucceedMany_Call) Return(moved []bool, err error) *MockRepository_SucceedMany_Call {
+	_c.Call.Return(moved, err)
+	return _c
+}
+
+func (_c *MockRepository_SucceedMany_Call) RunAndReturn(run func(context.Context, []*hitlog.Hit) ([]bool, error)) *MockRepository_SucceedMany_Call {
+	_c.Call.Return(run)
+	return _c
+}
+
 // NewMockRepository creates a new instance of MockRepository. It also registers a testing interface on the mock and a cleanup function to assert the mocks expectations.
 // The first argument is typically a *testing.T value.
 func NewMockRepository(t interface {

@@ -1,0 +1,194 @@
+package app_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/mock"
+
+	"paygate/core/app"
+	"paygate/core/errs"
+	"paygate/core/hitlog"
+	"paygate/core/ledger"
+	"paygate/core/user"
+)
+
+// apart rebuilds the fixture's app with Config.SettleApart and a
+// transactor that counts its transactions.
+func (f *fixture) apart(t *testing.T) *countingTx {
+	t.Helper()
+	stores := app.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
+	tx := &countingTx{stores: stores}
+	loc, _ := time.LoadLocation("Asia/Kolkata")
+	f.app = app.New(app.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now },
+		Config: app.Config{Location: loc, SettleApart: true}})
+	return tx
+}
+
+type countingTx struct {
+	n      atomic.Int32
+	stores app.Stores
+}
+
+func (c *countingTx) WithinTx(ctx context.Context, fn func(context.Context, app.Stores) error) error {
+	c.n.Add(1)
+	return fn(ctx, c.stores)
+}
+
+// With SettleApart a successful call is settled by SucceedMany, outside
+// any transaction (one transaction in all: the reservation); FinishMany is
+// never used (the strict mock would fail).
+func TestSettleApartSettlesSuccessOutsideTheBatch(t *testing.T) {
+	f := newFixture(t)
+	tx := f.apart(t)
+	f.expectReserve(t, "1.23")
+	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(app.UpstreamResponse{Status: 200, Body: []byte(`{"id":"x"}`)}, nil).Once()
+	f.hits.EXPECT().SucceedMany(mock.Anything, mock.MatchedBy(func(hs []*hitlog.Hit) bool {
+		h := hs[0]
+		return len(hs) == 1 && h.ID == 99 && h.Status == hitlog.StatusSuccess && h.ChargeAmount.Equal(dec("1.23")) &&
+			*h.ResponsePayload == `{"id":"x"}` && h.CostAmount.Equal(dec("0.4"))
+	})).Return([]bool{true}, nil).Once()
+	res, err := f.app.CallService(context.Background(), f.input(`{}`))
+	if err != nil || !res.BalanceLeft.Equal(dec("8.77")) {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	if n := tx.n.Load(); n != 1 {
+		t.Fatalf("%d transactions, want 1 (the reservation)", n)
+	}
+}
+
+// A failed call still settles in the reservation writer's transaction,
+// with its refund under the user's lock.
+func TestSettleApartKeepsFailuresWithTheRefund(t *testing.T) {
+	f := newFixture(t)
+	tx := f.apart(t)
+	f.expectReserve(t, "1.23")
+	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(app.UpstreamResponse{Status: 502, Body: []byte(`bad`)}, nil).Once()
+	f.users.EXPECT().LockByID(mock.Anything, uint64(11)).RunAndReturn(func(context.Context, uint64) (*user.User, error) {
+		u := *f.user
+		return &u, nil
+	}).Once()
+	f.hits.EXPECT().FinishMany(mock.Anything, mock.MatchedBy(func(hs []*hitlog.Hit) bool {
+		return len(hs) == 1 && hs[0].Status == hitlog.StatusFailed
+	})).Return([]bool{true}, nil).Once()
+	f.ledger.EXPECT().InsertMany(mock.Anything, mock.MatchedBy(func(es []*ledger.Entry) bool {
+		return len(es) == 1 && es[0].Type == ledger.Refund && es[0].Amount.Equal(dec("1.23")) && *es[0].ReferenceID == 99
+	})).Return(nil).Once()
+	f.users.EXPECT().SaveBalance(mock.Anything, mock.MatchedBy(func(u *user.User) bool {
+		return u.Balance.Equal(dec("10.00")) && u.PlanCalls == 0
+	})).Return(nil).Once()
+	if _, err := f.app.CallService(context.Background(), f.input(`{}`)); err == nil {
+		t.Fatal("failed upstream answered success")
+	}
+	if n := tx.n.Load(); n != 2 {
+		t.Fatalf("%d transactions, want 2 (reservation, refund)", n)
+	}
+}
+
+// settleCalls reserves n successful calls in one batch (writers held),
+// then lets them settle through hits' SucceedMany.
+func settleCalls(t *testing.T, f *fixture, n int) ([]*app.CallResult, []error) {
+	t.Helper()
+	f.users.EXPECT().LockByID(mock.Anything, uint64(11)).RunAndReturn(func(context.Context, uint64) (*user.User, error) {
+		u := *f.user
+		return &u, nil
+	}).Once()
+	f.keys.EXPECT().CountHits(mock.Anything, uint64(3), "2026-11-22", n, mock.Anything).Return(n, nil).Once()
+	f.hits.EXPECT().InsertMany(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) error {
+		for i, h := range hs {
+			h.ID = uint64(100 + i)
+		}
+		return nil
+	}).Once()
+	f.ledger.EXPECT().InsertMany(mock.Anything, mock.Anything).Return(nil).Once()
+	f.users.EXPECT().SaveBalance(mock.Anything, mock.Anything).Return(nil).Once()
+	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(app.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil).Times(n)
+	var ins []app.CallInput
+	for i := 0; i < n; i++ {
+		in := f.input(`{}`)
+		in.RequestID = "req_" + string(rune('a'+i))
+		ins = append(ins, in)
+	}
+	return queue(t, f.app, ins...)()
+}
+
+// A failed attempt is retried for the hits it did not report moved; the
+// moved ones are not written again.
+func TestSettleApartRetriesOnlyUnmovedHits(t *testing.T) {
+	f := newFixture(t)
+	f.apart(t)
+	var (
+		mu       sync.Mutex
+		attempts = map[uint64]int{}
+		movedAt  = map[uint64]bool{}
+		rewrote  []uint64
+	)
+	f.hits.EXPECT().SucceedMany(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) ([]bool, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		moved := make([]bool, len(hs))
+		for i, h := range hs {
+			if movedAt[h.ID] {
+				rewrote = append(rewrote, h.ID)
+			}
+			attempts[h.ID]++
+			if h.ID == 101 && attempts[h.ID] == 1 { // the first attempt loses its connection at hit 101
+				return moved[:i], errors.New("connection reset")
+			}
+			moved[i] = true
+			movedAt[h.ID] = true
+		}
+		return moved, nil
+	})
+	res, errList := settleCalls(t, f, 3)
+	for i, err := range errList {
+		if err != nil || res[i] == nil {
+			t.Fatalf("call %d: %+v, %v", i, res[i], err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(rewrote) > 0 || attempts[101] != 2 {
+		t.Fatalf("moved hits written again: %v; attempts %v", rewrote, attempts)
+	}
+}
+
+// Two failed attempts: the unmoved calls answer 503 (recovery refunds them
+// later), a hit reported moved answers success, a hit that recovery took
+// (not moved, no error) answers an error, never a success.
+func TestSettleApartFailureAnswers503(t *testing.T) {
+	f := newFixture(t)
+	f.apart(t)
+	var mu sync.Mutex
+	f.hits.EXPECT().SucceedMany(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) ([]bool, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		moved := make([]bool, len(hs))
+		var err error
+		for i, h := range hs {
+			switch h.ID {
+			case 100:
+				moved[i] = true // its statement committed
+			case 101:
+				err = errors.New("connection refused") // its statement did not
+			}
+		}
+		return moved, err // 102: taken by recovery
+	})
+	res, errList := settleCalls(t, f, 3)
+	if errList[0] != nil || res[0] == nil {
+		t.Fatalf("moved call: %+v, %v", res[0], errList[0])
+	}
+	if errs.KindOf(errList[1]) != errs.Unavailable {
+		t.Fatalf("unsettled call: %v, want 503", errList[1])
+	}
+	// Alone in its batch it learns recovery took it; in a batch with the
+	// failing hit its outcome stays unknown (503) — never a success.
+	if !errors.Is(errList[2], app.ErrHitNotPending) && errs.KindOf(errList[2]) != errs.Unavailable {
+		t.Fatalf("call settled elsewhere: %v", errList[2])
+	}
+}
