@@ -20,8 +20,11 @@ import (
 // lock (busy_timeout) instead of failing, readers do not block the writer
 // (WAL), foreign keys are enforced, and every transaction begins IMMEDIATE so
 // a read-then-write transaction never fails to upgrade its lock.
+// synchronous=FULL: in WAL mode every commit syncs the WAL, so a committed
+// debit survives a power loss too (NORMAL syncs only at checkpoints and may
+// lose the last commits); the metering group commit shares that sync.
 const sqlitePragmas = "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)" +
-	"&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	"&_pragma=synchronous(FULL)&_txlock=immediate"
 
 func sqliteDialector(rest string) (gorm.Dialector, *sql.DB, error) {
 	path, query, _ := strings.Cut(rest, "?")
