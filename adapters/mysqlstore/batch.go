@@ -61,6 +61,9 @@ func (s *hitStore) InsertMany(ctx context.Context, hits []*hitlog.Hit) error {
 	if len(hits) == 0 {
 		return nil
 	}
+	if !s.mysql {
+		return s.insertEach(ctx, hits)
+	}
 	now := dbTime(time.Now())
 	for _, c := range chunks(len(hits), func(i int) int { return hitSize(hits[i]) }) {
 		part := hits[c[0]:c[1]]
@@ -146,6 +149,9 @@ func (b base) sqlExec(ctx context.Context, query string, args ...any) (sql.Resul
 // every settled field with one UPDATE … CASE id … per chunk, still
 // conditional on status 'pending'.
 func (s *hitStore) FinishMany(ctx context.Context, hits []*hitlog.Hit) ([]bool, error) {
+	if !s.mysql {
+		return s.finishEach(ctx, hits, false)
+	}
 	moved := make([]bool, len(hits))
 	if len(hits) == 0 {
 		return moved, nil
@@ -230,6 +236,9 @@ const entryColumns = "(user_id, txn_id, type, amount, balance_before, balance_af
 // InsertMany inserts ledger entries in their order with multi-row INSERTs
 // (plain SQL; the ids are not read back).
 func (s *ledgerStore) InsertMany(ctx context.Context, entries []*ledger.Entry) error {
+	if !s.mysql {
+		return s.insertEach(ctx, entries)
+	}
 	now := dbTime(time.Now())
 	for _, c := range chunks(len(entries), func(int) int { return 300 }) {
 		part := entries[c[0]:c[1]]
@@ -299,12 +308,17 @@ func (s *hitStore) SucceedMany(ctx context.Context, hits []*hitlog.Hit) ([]bool,
 	moved := make([]bool, len(hits))
 	seen := make(map[uint64]bool, len(hits))
 	todo := make([]int, 0, len(hits))
+	for _, h := range hits {
+		if h.Status != hitlog.StatusSuccess {
+			return moved, fmt.Errorf("settle hit %s: status %s is not success", h.RequestID, h.Status)
+		}
+	}
+	if !s.mysql {
+		return s.finishEach(ctx, hits, true)
+	}
 	for i, h := range hits {
 		if h.ID == 0 {
 			return moved, fmt.Errorf("settle hit %s: no id", h.RequestID)
-		}
-		if h.Status != hitlog.StatusSuccess {
-			return moved, fmt.Errorf("settle hit %s: status %s is not success", h.RequestID, h.Status)
 		}
 		if !seen[h.ID] { // a hit listed twice moves once
 			seen[h.ID] = true
