@@ -282,13 +282,16 @@ func TestHitsSucceedMany(t *testing.T) {
 		hits = insert(40)
 		var wg sync.WaitGroup
 		recovered := make([]bool, len(hits))
+		failed := make([]hitlog.Hit, len(hits)) // recovery's own copies
+		for i, h := range hits {
+			failed[i] = *h
+			failed[i].Status, failed[i].ResponsePayload, failed[i].ChargeAmount, failed[i].CostAmount = hitlog.StatusFailed, nil, decimal.Zero, decimal.Zero
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := len(hits) - 1; i >= 0; i-- {
-				failed := *hits[i]
-				failed.Status, failed.ResponsePayload, failed.ChargeAmount, failed.CostAmount = hitlog.StatusFailed, nil, decimal.Zero, decimal.Zero
-				recovered[i] = s.Stores().Hits.Finish(ctx, &failed) == nil
+				recovered[i] = s.Stores().Hits.Finish(ctx, &failed[i]) == nil
 			}
 		}()
 		moved, err = s.Stores().Hits.SucceedMany(ctx, hits)
