@@ -270,7 +270,28 @@ func (s *ledgerStore) InsertMany(ctx context.Context, entries []*ledger.Entry) e
 
 // CountHits counts up to n calls of one key under its row lock (FOR UPDATE
 // on MySQL; SQLite's IMMEDIATE transaction holds the write lock).
+//
+// Usually the whole batch fits under the limit: then one conditional UPDATE
+// (which takes the row lock and decides on the latest committed counter)
+// counts all n calls, a round trip fewer than reading first. Only when it
+// would pass the limit (or the key is gone) does the read decide how many
+// still fit.
 func (s *keyStore) CountHits(ctx context.Context, id uint64, day string, n int, at time.Time) (int, error) {
+	if n > 0 {
+		// hits_today is assigned before hits_date: MySQL's SET sees the
+		// values assigned before it (SQLite's sees the old row throughout).
+		res, err := s.sqlExec(ctx, "UPDATE api_keys SET hits_today = (CASE WHEN hits_date = ? THEN hits_today ELSE 0 END) + ?, "+
+			"hits_date = ?, last_used_at = ? WHERE id = ? AND (CASE WHEN hits_date = ? THEN hits_today ELSE 0 END) + ? <= daily_limit",
+			day, n, day, dbTime(at), id, day, n)
+		if err != nil {
+			return 0, fmt.Errorf("count hits of api key %d: %w", id, translate(err))
+		}
+		if moved, err := res.RowsAffected(); err != nil {
+			return 0, fmt.Errorf("count hits of api key %d: %w", id, translate(err))
+		} else if moved == 1 {
+			return n, nil
+		}
+	}
 	var r struct {
 		HitsToday  int     `gorm:"column:hits_today"`
 		HitsDate   *string `gorm:"column:hits_date"`
