@@ -334,3 +334,33 @@ func hammer(n int, f func() int) map[int]int {
 func total(r resp) int64 { return int64(r.body["meta"].(map[string]any)["total"].(float64)) }
 
 func basicAuth(k, s string) string { return base64.StdEncoding.EncodeToString([]byte(k + ":" + s)) }
+
+// Bytes that are not UTF-8 (JSON lets them through inside strings), in a
+// request or in an upstream's answer, are stored as U+FFFD: MySQL refuses
+// such text, and one refused row must not fail other users' calls that
+// were group-committed with it.
+func TestInvalidUTF8DoesNotFailOtherCalls(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		e.newService("bytes", "0.1000")
+		bad := e.newCustomer("user", "starter", "5.00")
+		good := e.newCustomer("user", "starter", "5.00")
+		e.setUpstream(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, "{\"echo\":\"caf\xe9\"}")
+		})
+		codes := hammer(20, func() int {
+			if seq.Add(1)%2 == 0 {
+				return e.call(bad, "bytes", "{\"a\":\"\xff\xfe\"}").status
+			}
+			return e.call(good, "bytes", map[string]any{"a": "fine"}).status
+		})
+		if codes[200] != 20 {
+			t.Fatalf("statuses %v, want every call 200", codes)
+		}
+		logs := e.must(e.do("GET", fmt.Sprintf("/api/v1/panel/hit-logs?user_id=%d", bad.id), e.admin, nil), 200)
+		if !strings.Contains(logs.raw, "\\ufffd") && !strings.Contains(logs.raw, "\ufffd") {
+			t.Fatalf("hit log payloads do not show the replacement character: %s", logs.raw)
+		}
+		e.ledgerClean()
+	})
+}

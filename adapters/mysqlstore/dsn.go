@@ -111,6 +111,14 @@ func mysqlConfig(databaseURL string) (*mysql.Config, error) {
 	if cfg.Timeout == 0 {
 		cfg.Timeout = 10 * time.Second
 	}
+	// A database cut off without a reset would otherwise hold a statement
+	// (and the metering writer behind it) until the kernel gives up, ~15 min.
+	if cfg.ReadTimeout == 0 {
+		cfg.ReadTimeout = 30 * time.Second
+	}
+	if cfg.WriteTimeout == 0 {
+		cfg.WriteTimeout = 30 * time.Second
+	}
 	return cfg, nil
 }
 

@@ -36,6 +36,9 @@ import (
 // DefaultBatchSize is the most calls one metering transaction carries.
 const DefaultBatchSize = 256
 
+// batchAttemptTimeout bounds one attempt at writing a batch.
+const batchAttemptTimeout = 15 * time.Second
+
 // ErrMeteringUnavailable answers a call whose batch could not be written
 // (database down): nothing of it was charged or logged.
 var ErrMeteringUnavailable = errs.ErrUnavailable
@@ -134,12 +137,26 @@ func (b *batcher) run(write func([]*batchOp)) {
 // lost connection aborts the first); if both fail, every call of the batch
 // fails with 503 and nothing of it is written.
 func (a *App) writeBatch(ops []*batchOp) {
-	ctx := context.Background()
 	var err error
 	for attempt := 0; attempt < 2; attempt++ {
-		if err = a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error { return a.applyBatch(ctx, s, ops) }); err == nil {
+		// A bounded attempt: a statement stuck on a cut-off database must
+		// not hold every call queued behind it.
+		ctx, cancel := context.WithTimeout(context.Background(), batchAttemptTimeout)
+		err = a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error { return a.applyBatch(ctx, s, ops) })
+		cancel()
+		if err == nil {
 			return
 		}
+	}
+	if len(ops) > 1 && errs.KindOf(err) != errs.Unavailable {
+		// Not the database being away: one call's data may be what the
+		// database refuses. Apply the calls one by one, so only that call
+		// fails and the others of the batch go through.
+		a.log.Warn("metering batch refused; applying its calls one by one", "calls", len(ops), "err", err)
+		for _, op := range ops {
+			a.writeBatch([]*batchOp{op})
+		}
+		return
 	}
 	a.log.Error("metering batch failed", "calls", len(ops), "err", err)
 	for _, op := range ops {

@@ -3,6 +3,7 @@ package app_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -142,10 +143,13 @@ func TestBatchRetriesOnce(t *testing.T) {
 }
 
 // flakyTx fails its first `fails` transactions before running them.
+// flakyTx fails its first `fails` transactions with err (default: the
+// database away, as the store reports a refused connection).
 type flakyTx struct {
 	mu     sync.Mutex
 	fails  int
 	calls  int
+	err    error
 	stores app.Stores
 }
 
@@ -155,9 +159,36 @@ func (t *flakyTx) WithinTx(ctx context.Context, fn func(context.Context, app.Sto
 	fail := t.calls <= t.fails
 	t.mu.Unlock()
 	if fail {
-		return errors.New("connection refused")
+		if t.err != nil {
+			return t.err
+		}
+		return fmt.Errorf("begin transaction: %w", errs.ErrUnavailable)
 	}
 	return fn(ctx, t.stores)
+}
+
+// A batch the database refuses for a reason other than being away (one
+// call's data, say) is applied call by call: only the refused call fails.
+func TestRefusedBatchIsAppliedCallByCall(t *testing.T) {
+	f := newFixture(t)
+	stores := app.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
+	// The batch of two fails twice, then the first call alone twice; the
+	// second call alone goes through.
+	tx := &flakyTx{fails: 4, err: errors.New("Error 1366: Incorrect string value"), stores: stores}
+	loc, _ := time.LoadLocation("Asia/Kolkata")
+	a := app.New(app.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Config: app.Config{Location: loc}})
+	f.expectReserve(t, "1.23")
+	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(app.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil).Once()
+	f.hits.EXPECT().FinishMany(mock.Anything, mock.Anything).Return([]bool{true}, nil).Once()
+	refused, ok := f.input(`{}`), f.input(`{}`)
+	refused.RequestID = "req_refused"
+	res, errList := queue(t, a, refused, ok)()
+	if errs.KindOf(errList[0]) != errs.Unavailable {
+		t.Fatalf("refused call: %v, want 503", errList[0])
+	}
+	if errList[1] != nil || !res[1].BalanceLeft.Equal(dec("8.77")) {
+		t.Fatalf("the other call: %+v, %v", res[1], errList[1])
+	}
 }
 
 // Shutdown: Wait returns only once every queued call has been written.

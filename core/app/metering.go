@@ -410,7 +410,11 @@ func errorPayload(err error) string {
 
 // capPayload keeps hit log payloads within the column; a larger one is
 // replaced by a JSON note of its size.
+// Bytes that are not UTF-8 (encoding/json lets them through inside
+// strings) become U+FFFD: MySQL refuses such text, and one refused row
+// would fail the whole group-committed batch of other users' calls.
 func (a *App) capPayload(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
 	if len(s) <= a.cfg.MaxPayloadBytes {
 		return s
 	}

@@ -102,15 +102,17 @@ func (u *User) PlanAllows(month string) bool {
 	if u.Plan == PlanEnterprise {
 		return true
 	}
-	if u.PlanMonth != month {
+	if u.PlanMonth < month { // "2026-11" < "2026-12": a new month starts empty
 		return true
 	}
 	return u.PlanCalls < StarterMonthlyCalls
 }
 
-// CountPlanCall records a billed call in month.
+// CountPlanCall records a billed call in month. The count never moves back
+// to an earlier month: a call started before midnight of the 1st but
+// applied after a call of the new month counts in the new month.
 func (u *User) CountPlanCall(month string) {
-	if u.PlanMonth != month {
+	if u.PlanMonth < month {
 		u.PlanMonth = month
 		u.PlanCalls = 0
 	}
