@@ -6,6 +6,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"paygate/core/errs"
 	"paygate/core/ledger"
 	"paygate/core/user"
 )
@@ -55,3 +56,7 @@ func (a *App) newEntry(u *user.User, t ledger.Type, amount decimal.Decimal,
 	}
 	return e, nil
 }
+
+// errBalanceTooLarge: a credit would not fit the balance's DECIMAL(12,2)
+// (balance requests, admin adjustments).
+var errBalanceTooLarge = errs.E(errs.Invalid, "balance_too_large", "The balance would exceed its maximum")

@@ -233,9 +233,6 @@ func (a *App) decideTopUp(ctx context.Context, actor *user.User, id uint64, to t
 	return out, nil
 }
 
-// errBalanceTooLarge: a credit would not fit the balance's DECIMAL(12,2).
-var errBalanceTooLarge = errs.E(errs.Invalid, "balance_too_large", "The balance would exceed its maximum")
-
 func (a *App) creditTopUp(ctx context.Context, s Stores, r *topup.Request) error {
 	u, err := s.Users.LockByID(ctx, r.UserID)
 	if err != nil {

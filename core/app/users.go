@@ -170,12 +170,9 @@ func (a *App) patchUser(ctx context.Context, actor *user.User, id uint64, p User
 	}
 	var out *user.User
 	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
-		u, err := s.Users.LockByID(ctx, id)
+		u, err := lockLiveUser(ctx, s, id)
 		if err != nil {
 			return err
-		}
-		if u.IsDeleted() {
-			return user.ErrNotFound
 		}
 		before := userSnapshot(u)
 		if p.Name != nil {
@@ -231,12 +228,9 @@ func (a *App) DeleteUser(ctx context.Context, actor *user.User, id uint64) error
 		return errs.E(errs.Conflict, "cannot_change_self", "You cannot delete your own account")
 	}
 	return a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
-		u, err := s.Users.LockByID(ctx, id)
+		u, err := lockLiveUser(ctx, s, id)
 		if err != nil {
 			return err
-		}
-		if u.IsDeleted() {
-			return user.ErrNotFound
 		}
 		before := userSnapshot(u)
 		now := a.now().UTC()
@@ -284,15 +278,12 @@ func (a *App) AdjustBalance(ctx context.Context, actor *user.User, userID uint64
 	}
 	var entry *ledger.Entry
 	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
-		u, err := s.Users.LockByID(ctx, userID)
+		u, err := lockLiveUser(ctx, s, userID)
 		if err != nil {
 			return err
 		}
-		if u.IsDeleted() {
-			return user.ErrNotFound
-		}
 		if adj.Type == ledger.Credit && !money.FitsColumn(u.Balance.Add(amount), 12, 2) {
-			return errs.E(errs.Invalid, "balance_too_large", "The balance would exceed its maximum")
+			return errBalanceTooLarge
 		}
 		before := map[string]string{"balance": money.Format2(u.Balance)}
 		entry, err = a.post(ctx, s, u, adj.Type, amount, ledger.RefAdjustment, nil, adj.Description+" (by admin #"+fmt.Sprint(actor.ID)+")")
@@ -306,6 +297,19 @@ func (a *App) AdjustBalance(ctx context.Context, actor *user.User, userID uint64
 		return a.record(ctx, s, actor, audit.BalanceAdjust, audit.TargetUser, u.ID, before, after)
 	})
 	return entry, err
+}
+
+// lockLiveUser locks a user's row for the rest of the transaction; a
+// soft-deleted user is not found.
+func lockLiveUser(ctx context.Context, s Stores, id uint64) (*user.User, error) {
+	u, err := s.Users.LockByID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if u.IsDeleted() {
+		return nil, user.ErrNotFound
+	}
+	return u, nil
 }
 
 func requireAdmin(actor *user.User) error {
