@@ -49,6 +49,24 @@ func hitSize(h *hitlog.Hit) int {
 	return n
 }
 
+// hitValues are h's values in hitColumns order; a hit without times gets
+// now, and h carries the times as stored.
+func hitValues(h *hitlog.Hit, now time.Time) ([]any, error) {
+	r, err := toHitRow(h)
+	if err != nil {
+		return nil, err
+	}
+	if r.CreatedAt == nil {
+		r.CreatedAt = &now
+	}
+	if r.UpdatedAt == nil {
+		r.UpdatedAt = r.CreatedAt
+	}
+	h.CreatedAt, h.UpdatedAt = timeFromDB(r.CreatedAt), timeFromDB(r.UpdatedAt)
+	return []any{r.UserID, r.ServiceID, r.APIKeyID, r.RequestID, r.RequestPayload, r.ResponsePayload, r.ChargeAmount,
+		r.CostAmount, r.ReservedAmount, r.IPAddress, r.Status, r.ResponseTimeMs, *r.CreatedAt, *r.UpdatedAt}, nil
+}
+
 const hitColumns = "(user_id, api_service_id, api_key_id, request_id, request_payload, response_payload, charge_amount, " +
 	"cost_amount, reserved_amount, ip_address, status, response_time_ms, created_at, updated_at)"
 
@@ -71,23 +89,15 @@ func (s *hitStore) InsertMany(ctx context.Context, hits []*hitlog.Hit) error {
 		q.WriteString("INSERT INTO api_hit_logs " + hitColumns + " VALUES ")
 		args := make([]any, 0, 14*len(part))
 		for i, h := range part {
-			r, err := toHitRow(h)
+			values, err := hitValues(h, now)
 			if err != nil {
 				return fmt.Errorf("insert hits: %w", err)
-			}
-			if r.CreatedAt == nil {
-				r.CreatedAt = &now
-			}
-			if r.UpdatedAt == nil {
-				r.UpdatedAt = r.CreatedAt
 			}
 			if i > 0 {
 				q.WriteByte(',')
 			}
 			q.WriteString("(?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
-			args = append(args, r.UserID, r.ServiceID, r.APIKeyID, r.RequestID, r.RequestPayload, r.ResponsePayload, r.ChargeAmount,
-				r.CostAmount, r.ReservedAmount, r.IPAddress, r.Status, r.ResponseTimeMs, *r.CreatedAt, *r.UpdatedAt)
-			h.CreatedAt, h.UpdatedAt = timeFromDB(r.CreatedAt), timeFromDB(r.UpdatedAt)
+			args = append(args, values...)
 		}
 		res, err := s.sqlExec(ctx, q.String(), args...)
 		if err != nil {

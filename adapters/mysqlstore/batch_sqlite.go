@@ -43,18 +43,11 @@ func (s *hitStore) insertEach(ctx context.Context, hits []*hitlog.Hit) error {
 	defer st.Close()
 	now := dbTime(time.Now())
 	for _, h := range hits {
-		r, err := toHitRow(h)
+		values, err := hitValues(h, now)
 		if err != nil {
 			return fmt.Errorf("insert hits: %w", err)
 		}
-		if r.CreatedAt == nil {
-			r.CreatedAt = &now
-		}
-		if r.UpdatedAt == nil {
-			r.UpdatedAt = r.CreatedAt
-		}
-		res, err := st.ExecContext(ctx, r.UserID, r.ServiceID, r.APIKeyID, r.RequestID, r.RequestPayload, r.ResponsePayload, r.ChargeAmount,
-			r.CostAmount, r.ReservedAmount, r.IPAddress, r.Status, r.ResponseTimeMs, *r.CreatedAt, *r.UpdatedAt)
+		res, err := st.ExecContext(ctx, values...)
 		if err != nil {
 			return fmt.Errorf("insert hit %s: %w", h.RequestID, translate(err))
 		}
@@ -63,7 +56,6 @@ func (s *hitStore) insertEach(ctx context.Context, hits []*hitlog.Hit) error {
 			return fmt.Errorf("insert hit %s: %w", h.RequestID, translate(err))
 		}
 		h.ID = uint64(id)
-		h.CreatedAt, h.UpdatedAt = timeFromDB(r.CreatedAt), timeFromDB(r.UpdatedAt)
 	}
 	return nil
 }
