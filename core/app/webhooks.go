@@ -155,8 +155,8 @@ func (a *App) emitTopUp(ctx context.Context, s Stores, u *user.User, r *topup.Re
 // MySQL, so instances share the work and never send one delivery at
 // once), posts them Config.WebhookConcurrency at a time, each bounded by
 // Config.WebhookTimeout, and records every attempt. Attempts already
-// started finish even when ctx ends (shutdown): they are bounded by the
-// timeout. It returns how many were delivered.
+// started finish even when ctx ends (shutdown), bounded by the timeout;
+// no new one starts. It returns how many were delivered.
 func (a *App) DeliverWebhooks(ctx context.Context, limit int) (int, error) {
 	if a.sender == nil || a.st.Webhooks == nil || ctx.Err() != nil {
 		return 0, nil
@@ -182,6 +182,12 @@ func (a *App) DeliverWebhooks(ctx context.Context, limit int) (int, error) {
 	bg := context.WithoutCancel(ctx)
 	for i := range jobs {
 		sem <- struct{}{}
+		if ctx.Err() != nil {
+			// Shutting down: jobs not started yet wait for their lease to
+			// end, then any instance sends them.
+			<-sem
+			break
+		}
 		wg.Add(1)
 		go func(j *webhook.Job) {
 			defer func() { <-sem; wg.Done() }()
