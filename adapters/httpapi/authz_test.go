@@ -160,8 +160,12 @@ var authzTable = []authzRow{
 
 	{method: "GET", pattern: "/webhooks/deliveries", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/webhooks/deliveries") }},
 	{method: "GET", pattern: "/webhooks/deliveries/{id}", want: signedIn,
-		own:   func(f *authzFixture, a actor) authzRequest { return panelReq("/webhooks/deliveries/%d", f.newDelivery(a.id)) },
-		other: func(f *authzFixture) authzRequest { return panelReq("/webhooks/deliveries/%d", f.newDelivery(f.victim.id)) }, otherWant: statuses{401, 404, 404, 200}},
+		own: func(f *authzFixture, a actor) authzRequest {
+			return panelReq("/webhooks/deliveries/%d", f.newDelivery(a.id))
+		},
+		other: func(f *authzFixture) authzRequest {
+			return panelReq("/webhooks/deliveries/%d", f.newDelivery(f.victim.id))
+		}, otherWant: statuses{401, 404, 404, 200}},
 	{method: "POST", pattern: "/webhooks/deliveries/{id}/redeliver", want: statuses{401, 202, 202, 202},
 		own: func(f *authzFixture, a actor) authzRequest {
 			return panelReq("/webhooks/deliveries/%d/redeliver", f.newDelivery(a.id))
