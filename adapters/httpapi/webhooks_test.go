@@ -239,3 +239,23 @@ func TestWebhookURLsFollowTheSSRFRules(t *testing.T) {
 			"customer_id": "c", "callback_url": "http://192.168.1.10/cb"}), "callback_url")
 	})
 }
+
+func TestRechargeOutcomeIsAnEvent(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		hooks := newReceiver(t)
+		c := e.newCustomer("user", "enterprise", "500.00")
+		e.must(e.do("PATCH", "/api/v1/panel/auth/me", c.token, map[string]any{"webhook_url": hooks.srv.URL}), 200)
+		secret := e.must(e.do("POST", "/api/v1/panel/webhooks/rotate-secret", c.token, nil), 200).str("secret")
+		// The sandbox operator declines a mobile ending 0000 at once: refunded, recharge.failed.
+		e.must(e.gw(c, "POST", "/api/v1/recharge/mobile", map[string]any{"mobile": "9876540000", "operator": "jio",
+			"circle": "delhi", "amount": "50", "reference_id": "ref-wh-1"}), 200)
+		if n := e.deliver(); n != 1 {
+			t.Fatalf("delivered %d", n)
+		}
+		got := hooks.take()
+		b := verify(t, secret, got[0])
+		if d := b["data"].(map[string]any); b["type"] != "recharge.failed" || d["reference_id"] != "ref-wh-1" || d["amount"] != "50.00" {
+			t.Fatalf("event %v", b)
+		}
+	})
+}
