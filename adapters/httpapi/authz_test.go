@@ -1,11 +1,15 @@
 package httpapi_test
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"paygate/adapters/httpapi"
+	"paygate/core/app"
+	"paygate/core/webhook"
 )
 
 // Authorization of the panel API: one row per registered panel route, with
@@ -153,6 +157,23 @@ var authzTable = []authzRow{
 	{method: "GET", pattern: "/hit-logs", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/hit-logs") }},
 	{method: "GET", pattern: "/payments", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/payments") }},
 	{method: "GET", pattern: "/recharges", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/recharges") }},
+
+	{method: "GET", pattern: "/webhooks/deliveries", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/webhooks/deliveries") }},
+	{method: "GET", pattern: "/webhooks/deliveries/{id}", want: signedIn,
+		own: func(f *authzFixture, a actor) authzRequest {
+			return panelReq("/webhooks/deliveries/%d", f.newDelivery(a.id))
+		},
+		other: func(f *authzFixture) authzRequest {
+			return panelReq("/webhooks/deliveries/%d", f.newDelivery(f.victim.id))
+		}, otherWant: statuses{401, 404, 404, 200}},
+	{method: "POST", pattern: "/webhooks/deliveries/{id}/redeliver", want: statuses{401, 202, 202, 202},
+		own: func(f *authzFixture, a actor) authzRequest {
+			return panelReq("/webhooks/deliveries/%d/redeliver", f.newDelivery(a.id))
+		},
+		other: func(f *authzFixture) authzRequest {
+			return panelReq("/webhooks/deliveries/%d/redeliver", f.newDelivery(f.victim.id))
+		}, otherWant: statuses{401, 404, 404, 202}},
+	{method: "POST", pattern: "/webhooks/rotate-secret", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/webhooks/rotate-secret") }},
 
 	{method: "GET", pattern: "/balance-requests", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/balance-requests") }},
 	{method: "POST", pattern: "/balance-requests", want: statuses{401, 201, 201, 201}, own: func(f *authzFixture, a actor) authzRequest {
@@ -313,6 +334,23 @@ func newAuthzFixture(e *env) *authzFixture {
 		map[string]any{"user_id": f.victim.id, "user_price": "0.2000"}), 201).num("id")
 	f.victimTopUp = f.newTopUp(f.victimActor())
 	return f
+}
+
+// newDelivery writes a pending event delivery of userID straight to the outbox.
+func (f *authzFixture) newDelivery(userID uint64) uint64 {
+	f.e.t.Helper()
+	e, err := webhook.NewEvent(userID, webhook.BalanceLow, map[string]string{"balance": "1.00"}, time.Now())
+	if err != nil {
+		f.e.t.Fatal(err)
+	}
+	d := webhook.NewDelivery(e, webhook.ToWebhook, "https://hooks.example/x")
+	err = f.e.store.WithinTx(context.Background(), func(ctx context.Context, s app.Stores) error {
+		return s.Webhooks.Insert(ctx, e, []*webhook.Delivery{d})
+	})
+	if err != nil {
+		f.e.t.Fatal(err)
+	}
+	return d.ID
 }
 
 func (f *authzFixture) victimActor() actor {

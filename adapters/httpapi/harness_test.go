@@ -22,6 +22,7 @@ import (
 	"paygate/adapters/storage"
 	"paygate/adapters/token"
 	"paygate/adapters/upstream"
+	webhookadapter "paygate/adapters/webhook"
 	"paygate/core/app"
 	"paygate/internal/testdb"
 )
@@ -43,6 +44,15 @@ type env struct {
 	skew     atomic.Int64 // nanoseconds added to the app's clock
 	uploads  string       // the file storage's folder
 	metrics  *metrics.Registry
+	strict   atomic.Bool // webhook URLs follow the SSRF rules (loopback refused); off by default
+}
+
+// envTargets is the webhook address policy of an env: AllowPrivate (the
+// receivers run on loopback) unless the test made it strict.
+type envTargets struct{ e *env }
+
+func (p envTargets) CheckURL(raw string) error {
+	return upstream.Policy{AllowPrivate: !p.e.strict.Load()}.CheckURL(raw)
 }
 
 const adminEmail, adminPassword = "admin@example.com", "admin-password-1"
@@ -83,7 +93,8 @@ func newEnv(t *testing.T, store *mysqlstore.Store) *env {
 		Mailer: e.mail, EmailTokens: tokens,
 		Now:      func() time.Time { return time.Now().Add(time.Duration(e.skew.Load())) },
 		Verifier: sandbox.Verifier{}, Recharger: sandbox.Recharger{}, Payments: sandbox.Payments{},
-		Metrics: e.metrics,
+		Metrics:  e.metrics,
+		Webhooks: webhookadapter.New(true), Targets: envTargets{e},
 	})
 	t.Cleanup(e.app.Wait) // mail in flight, before the database closes
 	if _, _, err := e.app.EnsureAdmin(context.Background(), adminEmail, adminPassword); err != nil {

@@ -346,6 +346,11 @@ func TestOpenAPISchemasMatchDTOs(t *testing.T) {
 		{"PricePatchRequest", priceRequest{}, false, []string{"user_id"}}, // refused with 422
 		{"ApiKeyCreateRequest", keyRequest{}, false, nil},
 		{"ApiKeyPatchRequest", keyRequest{}, false, nil},
+		{"WebhookDelivery", deliveryResponse{}, true, nil},
+		{"WebhookDeliveryList", listResponse[deliveryResponse]{}, true, nil},
+		{"WebhookDeliveryDetail", deliveryDetailResponse{}, true, nil},
+		{"WebhookAttempt", attemptResponse{}, true, nil},
+		{"WebhookSecret", webhookSecretResponse{}, true, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.schema, func(t *testing.T) {

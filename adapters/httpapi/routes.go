@@ -75,6 +75,11 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	in.GET("/payments", s.listPayments)
 	in.GET("/recharges", s.listRecharges)
 
+	in.GET("/webhooks/deliveries", s.listDeliveries)
+	in.GET("/webhooks/deliveries/:id", s.getDelivery)
+	in.POST("/webhooks/deliveries/:id/redeliver", s.redeliver)
+	in.POST("/webhooks/rotate-secret", s.rotateWebhookSecret)
+
 	admin.GET("/audit-logs", s.listAudit)
 	// Unknown panel paths are 404 for everyone. A group with middleware adds
 	// a catch-all that runs its middleware (so an anonymous caller would get

@@ -35,6 +35,7 @@ var latencyBuckets = []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1
 type Registry struct {
 	set      *vm.Set
 	inFlight atomic.Int64
+	backlog  atomic.Int64
 
 	mu       sync.RWMutex
 	requests map[requestKey]*requestSeries
@@ -70,9 +71,9 @@ func New() *Registry {
 		services: map[string]struct{}{},
 	}
 	r.set.NewGauge("paygate_reservations_in_flight", func() float64 { return float64(r.inFlight.Load()) })
-	// TODO(webhooks issue): the outbox arrives with the webhooks issue; until
-	// then there is no backlog and the gauge stays 0 (docs/decisions.md).
-	r.set.NewGauge("paygate_outbox_backlog", func() float64 { return 0 })
+	// Counted by the webhook delivery worker every few seconds, not per
+	// scrape: a scrape never queries the database.
+	r.set.NewGauge("paygate_outbox_backlog", func() float64 { return float64(r.backlog.Load()) })
 	return r
 }
 
@@ -142,6 +143,9 @@ func (r *Registry) newUpstreamSeries(k upstreamKey) *vm.PrometheusHistogram {
 // ReservationStarted and ReservationSettled move the in-flight gauge (app.Metrics).
 func (r *Registry) ReservationStarted() { r.inFlight.Add(1) }
 func (r *Registry) ReservationSettled() { r.inFlight.Add(-1) }
+
+// OutboxBacklog sets the undelivered webhook deliveries (app.Metrics).
+func (r *Registry) OutboxBacklog(n int64) { r.backlog.Store(n) }
 
 // InFlight is the reservations in flight now.
 func (r *Registry) InFlight() int64 { return r.inFlight.Load() }

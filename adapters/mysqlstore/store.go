@@ -213,6 +213,8 @@ func (s *Store) storesOn(db *gorm.DB) app.Stores {
 		Idempotency:   &idempotencyStore{b},
 		Recharges:     &rechargeStore{b},
 		Verifications: &verificationStore{b},
+
+		Webhooks: &webhookStore{b},
 	}
 }
 

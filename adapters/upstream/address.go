@@ -1,6 +1,10 @@
 package upstream
 
-import "net/netip"
+import (
+	"net/netip"
+	"net/url"
+	"strings"
+)
 
 // blocked are the non-public ranges the netip predicates do not cover.
 var blocked = []netip.Prefix{
@@ -44,4 +48,35 @@ func Public(ip netip.Addr) bool {
 		return Public(netip.AddrFrom4([4]byte(b[12:16])))
 	}
 	return true
+}
+
+// Policy applies the rules of provider addresses to other outgoing URLs
+// (webhook and payment callback URLs, app.TargetPolicy) when they are
+// saved and again before each delivery: a literal address must be public
+// and a "localhost" name is refused, unless AllowPrivate
+// (UPSTREAM_ALLOW_PRIVATE). Names are resolved only when dialling, where
+// NewTransport checks every address (DNS rebinding included).
+type Policy struct{ AllowPrivate bool }
+
+// CheckURL refuses raw when it is not an http(s) URL or names an internal
+// address.
+func (p Policy) CheckURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || u.Hostname() == "" {
+		return ErrInvalidURL
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return ErrScheme
+	}
+	if p.AllowPrivate {
+		return nil
+	}
+	host := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return ErrAddress
+	}
+	if ip, err := netip.ParseAddr(host); err == nil && !Public(ip) {
+		return ErrAddress
+	}
+	return nil
 }

@@ -44,6 +44,12 @@ type config struct {
 	// PprofAddr is a loopback address serving net/http/pprof (PPROF_ADDR);
 	// empty: no profiling endpoint.
 	PprofAddr string
+	// WebhookPollInterval is how often the delivery worker looks for due
+	// deliveries (WEBHOOK_POLL_INTERVAL, at most 2 s: the first attempt
+	// comes within 5 s of the commit); WebhookTimeout bounds one attempt
+	// (WEBHOOK_TIMEOUT, 10 s).
+	WebhookPollInterval time.Duration
+	WebhookTimeout      time.Duration
 }
 
 func parseConfig(args []string, getenv func(string) string) (config, []string, error) {
@@ -84,11 +90,18 @@ func parseConfig(args []string, getenv func(string) string) (config, []string, e
 	durations := []struct {
 		key, def string
 		dst      *time.Duration
-	}{{"UPSTREAM_TIMEOUT", "15s", &c.UpstreamTimeout}, {"SHUTDOWN_TIMEOUT", "20s", &c.ShutdownTimeout}}
+	}{{"UPSTREAM_TIMEOUT", "15s", &c.UpstreamTimeout}, {"SHUTDOWN_TIMEOUT", "20s", &c.ShutdownTimeout},
+		{"WEBHOOK_POLL_INTERVAL", "1s", &c.WebhookPollInterval}, {"WEBHOOK_TIMEOUT", "10s", &c.WebhookTimeout}}
 	for _, d := range durations {
 		if *d.dst, err = time.ParseDuration(env(d.key, d.def)); err != nil || *d.dst <= 0 {
 			return c, nil, fmt.Errorf("%s: %q is not a positive duration such as 15s", d.key, env(d.key, d.def))
 		}
+	}
+	if c.WebhookPollInterval > 2*time.Second {
+		return c, nil, fmt.Errorf("WEBHOOK_POLL_INTERVAL: %s is longer than 2s (the first attempt is due within 5 s of the event)", c.WebhookPollInterval)
+	}
+	if c.WebhookTimeout > time.Minute {
+		return c, nil, fmt.Errorf("WEBHOOK_TIMEOUT: %s is longer than 1m", c.WebhookTimeout)
 	}
 	c.HitRecoveryAfter = c.UpstreamTimeout + app.DefaultRecoveryMargin
 	if v := getenv("HIT_RECOVERY_AFTER"); v != "" {

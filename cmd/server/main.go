@@ -25,6 +25,7 @@ import (
 	"paygate/adapters/storage"
 	"paygate/adapters/token"
 	"paygate/adapters/upstream"
+	webhookadapter "paygate/adapters/webhook"
 	"paygate/core/apikey"
 	"paygate/core/app"
 	"paygate/frontend"
@@ -112,9 +113,11 @@ func newApp(cfg config, store *mysqlstore.Store, tokens *token.JWT, files app.Fi
 		Tx: store, Stores: store.Stores(), Upstream: up, Files: files,
 		Config: app.Config{Location: cfg.Location, UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL,
 			MaxTopUp: cfg.BalanceRequestMax, PendingHitGrace: cfg.HitRecoveryAfter,
-			SettleApart: mysql},
+			SettleApart: mysql, WebhookTimeout: cfg.WebhookTimeout},
 		Log: log, Metrics: m,
 		Verifier: sandbox.Verifier{}, Recharger: sandbox.Recharger{}, Payments: sandbox.Payments{},
+		// Webhook and callback URLs follow the SSRF rules of provider URLs.
+		Webhooks: webhookadapter.New(cfg.UpstreamAllowPrivate), Targets: upstream.Policy{AllowPrivate: cfg.UpstreamAllowPrivate},
 	}
 	if tokens != nil {
 		d.Tokens, d.EmailTokens, d.Mailer = tokens, tokens, newMailer(cfg, log)
@@ -227,6 +230,7 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 	wctx, stopWorkers := context.WithCancel(ctx)
 	iv := defaultWorkerIntervals
 	iv.hitRecovery = hitRecoveryInterval(cfg.HitRecoveryAfter)
+	iv.webhooks = cfg.WebhookPollInterval
 	workers := startWorkers(wctx, a, iv, log)
 	defer func() { stopWorkers(); workers.Wait() }()
 

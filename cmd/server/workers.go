@@ -18,9 +18,15 @@ type workerIntervals struct {
 	expiry        time.Duration // payments open past 30 minutes → expired
 	rechargeCheck time.Duration // pending recharges asked again
 	hitRecovery   time.Duration // hits of interrupted calls refunded
+	webhooks      time.Duration // due webhook deliveries claimed and sent (WEBHOOK_POLL_INTERVAL)
+	backlog       time.Duration // the outbox backlog gauge counted
 }
 
-var defaultWorkerIntervals = workerIntervals{expiry: 30 * time.Second, rechargeCheck: 15 * time.Second, hitRecovery: 30 * time.Second}
+var defaultWorkerIntervals = workerIntervals{expiry: 30 * time.Second, rechargeCheck: 15 * time.Second, hitRecovery: 30 * time.Second,
+	webhooks: time.Second, backlog: 10 * time.Second}
+
+// webhookBatch is the most deliveries one instance claims per poll.
+const webhookBatch = 50
 
 // hitRecoveryInterval: a hit is refunded at most about half its grace
 // after it became due, and no round runs more than once a second.
@@ -51,12 +57,16 @@ type gatewayRounds interface {
 	ExpirePayments(ctx context.Context, limit int) (int, error)
 	CheckRecharges(ctx context.Context, limit int) (int, error)
 	RecoverPendingHits(ctx context.Context, limit int) (int, error)
+	DeliverWebhooks(ctx context.Context, limit int) (int, error)
+	RefreshOutboxBacklog(ctx context.Context) (int64, error)
 }
 
 var _ gatewayRounds = (*app.App)(nil)
 
-// startWorkers runs the payment expiry, recharge check and hit recovery
-// workers until ctx ends; Wait on the result returns once all stopped.
+// startWorkers runs the payment expiry, recharge check, hit recovery and
+// webhook delivery workers until ctx ends; Wait on the result returns once
+// all stopped (webhook attempts under way finish first, bounded by their
+// timeout). A zero interval leaves that worker out.
 func startWorkers(ctx context.Context, a gatewayRounds, iv workerIntervals, log *slog.Logger) *sync.WaitGroup {
 	var wg sync.WaitGroup
 	every := func(name string, interval time.Duration, round func(context.Context) (int, error)) {
@@ -85,6 +95,15 @@ func startWorkers(ctx context.Context, a gatewayRounds, iv workerIntervals, log 
 	every("recharge-check", iv.rechargeCheck, func(ctx context.Context) (int, error) { return a.CheckRecharges(ctx, workerBatch) })
 	if iv.hitRecovery > 0 {
 		every("hit-recovery", iv.hitRecovery, func(ctx context.Context) (int, error) { return recoverPendingHits(ctx, a) })
+	}
+	if iv.webhooks > 0 {
+		every("webhook-delivery", iv.webhooks, func(ctx context.Context) (int, error) { return a.DeliverWebhooks(ctx, webhookBatch) })
+	}
+	if iv.backlog > 0 {
+		every("outbox-backlog", iv.backlog, func(ctx context.Context) (int, error) {
+			_, err := a.RefreshOutboxBacklog(ctx)
+			return 0, err
+		})
 	}
 	return &wg
 }

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-type countingRounds struct{ expiry, checks, recoveries atomic.Int64 }
+type countingRounds struct{ expiry, checks, recoveries, deliveries atomic.Int64 }
 
 // RecoverPendingHits settles full batches twice, then a partial one.
 func (c *countingRounds) RecoverPendingHits(_ context.Context, limit int) (int, error) {
@@ -18,6 +18,13 @@ func (c *countingRounds) RecoverPendingHits(_ context.Context, limit int) (int, 
 	}
 	return limit, nil
 }
+
+func (c *countingRounds) DeliverWebhooks(context.Context, int) (int, error) {
+	c.deliveries.Add(1)
+	return 0, nil
+}
+
+func (c *countingRounds) RefreshOutboxBacklog(context.Context) (int64, error) { return 0, nil }
 
 func (c *countingRounds) ExpirePayments(context.Context, int) (int, error) {
 	c.expiry.Add(1)
@@ -34,12 +41,12 @@ func (c *countingRounds) CheckRecharges(context.Context, int) (int, error) {
 func TestWorkersRunRoundsAndStop(t *testing.T) {
 	rounds := &countingRounds{}
 	ctx, cancel := context.WithCancel(context.Background())
-	wg := startWorkers(ctx, rounds, workerIntervals{expiry: 5 * time.Millisecond, rechargeCheck: 5 * time.Millisecond, hitRecovery: 5 * time.Millisecond}, slog.New(slog.DiscardHandler))
+	wg := startWorkers(ctx, rounds, workerIntervals{expiry: 5 * time.Millisecond, rechargeCheck: 5 * time.Millisecond, hitRecovery: 5 * time.Millisecond, webhooks: 5 * time.Millisecond, backlog: 5 * time.Millisecond}, slog.New(slog.DiscardHandler))
 	deadline := time.Now().Add(5 * time.Second)
-	for (rounds.expiry.Load() < 3 || rounds.checks.Load() < 3 || rounds.recoveries.Load() < 6) && time.Now().Before(deadline) {
+	for (rounds.expiry.Load() < 3 || rounds.checks.Load() < 3 || rounds.recoveries.Load() < 6 || rounds.deliveries.Load() < 3) && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
-	if rounds.expiry.Load() < 3 || rounds.checks.Load() < 3 || rounds.recoveries.Load() < 6 {
+	if rounds.expiry.Load() < 3 || rounds.checks.Load() < 3 || rounds.recoveries.Load() < 6 || rounds.deliveries.Load() < 3 {
 		t.Fatalf("rounds: expiry %d, checks %d, recoveries %d", rounds.expiry.Load(), rounds.checks.Load(), rounds.recoveries.Load())
 	}
 	cancel()

@@ -273,6 +273,8 @@ func (a *App) UpdateMe(ctx context.Context, caller *user.User, sessionID uint64,
 			p.WebhookURL.Value = nil
 		} else if msg := user.WebhookURLProblem(w); msg != "" {
 			fe.Add("webhook_url", msg)
+		} else if msg := a.targetProblem(w); msg != "" {
+			fe.Add("webhook_url", msg)
 		} else {
 			p.WebhookURL.Value = &w
 		}

@@ -13,6 +13,7 @@ import (
 	"paygate/core/topup"
 	"paygate/core/user"
 	"paygate/core/verification"
+	"paygate/core/webhook"
 )
 
 // Config is what the use cases need from the service's configuration.
@@ -50,6 +51,16 @@ type Config struct {
 	// databases that run writers in parallel (MySQL); SQLite has one writer
 	// at a time, so there everything stays in one queue.
 	SettleApart bool
+	// WebhookTimeout bounds one delivery attempt (a 2xx within it is
+	// delivered); 0 means DefaultWebhookTimeout.
+	WebhookTimeout time.Duration
+	// WebhookLease is how long a worker's claim on a delivery lasts: after
+	// it (a crashed worker) any worker may try it again; at least twice
+	// WebhookTimeout. 0 means DefaultWebhookLease.
+	WebhookLease time.Duration
+	// WebhookConcurrency is how many deliveries one worker round sends at
+	// once; 0 means DefaultWebhookConcurrency.
+	WebhookConcurrency int
 }
 
 // App is the set of use cases. It holds ports only.
@@ -73,6 +84,9 @@ type App struct {
 	verifier  verification.Provider
 	recharger recharge.Provider
 	payments  payment.Provider
+
+	sender  webhook.Sender // event deliveries; nil: the worker sends nothing
+	targets TargetPolicy   // SSRF rules of webhook and callback URLs; nil allows any
 
 	metrics Metrics // operational measurements (metrics.go)
 }
@@ -98,6 +112,11 @@ type Deps struct {
 	Verifier  verification.Provider
 	Recharger recharge.Provider
 	Payments  payment.Provider
+
+	// Webhooks posts signed events (adapters/webhook); nil sends nothing.
+	// Targets refuses internal webhook and callback addresses; nil allows any.
+	Webhooks webhook.Sender
+	Targets  TargetPolicy
 }
 
 // New wires the use cases.
@@ -133,6 +152,16 @@ func New(d Deps) *App {
 	if cfg.BatchSize <= 0 {
 		cfg.BatchSize = DefaultBatchSize
 	}
+	if cfg.WebhookTimeout <= 0 {
+		cfg.WebhookTimeout = DefaultWebhookTimeout
+	}
+	if cfg.WebhookLease <= 0 {
+		cfg.WebhookLease = DefaultWebhookLease
+	}
+	cfg.WebhookLease = max(cfg.WebhookLease, 2*cfg.WebhookTimeout)
+	if cfg.WebhookConcurrency <= 0 {
+		cfg.WebhookConcurrency = DefaultWebhookConcurrency
+	}
 	if cfg.MaxPayloadBytes == 0 {
 		cfg.MaxPayloadBytes = 60_000
 	}
@@ -154,7 +183,7 @@ func New(d Deps) *App {
 		batch: batcher{size: cfg.BatchSize}, settled: batcher{size: cfg.BatchSize},
 		cache: cache, tx: flushingTx{d.Tx, cache}, st: invalidating(d.Stores, cache.flush), up: d.Upstream, tokens: d.Tokens, files: d.Files, now: d.Now, cfg: cfg, pw: user.NewPasswords(cfg.PasswordCost),
 		mailer: d.Mailer, email: d.EmailTokens, log: d.Log, verifier: d.Verifier, recharger: d.Recharger, payments: d.Payments,
-		metrics: d.Metrics,
+		metrics: d.Metrics, sender: d.Webhooks, targets: d.Targets,
 	}
 }
 

@@ -345,6 +345,9 @@ func (a *App) applyBatch(ctx context.Context, s Stores, ops []*batchOp) error {
 		if err := s.Ledger.InsertMany(ctx, entries); err != nil {
 			return fmt.Errorf("insert ledger entries: %w", err)
 		}
+		if err := a.alertLowBalance(ctx, s, users, entries); err != nil {
+			return err
+		}
 	}
 	for _, id := range userIDs {
 		if touched[id] {

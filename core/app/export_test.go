@@ -25,3 +25,6 @@ func QueuedCalls(a *App) int {
 	}
 	return n
 }
+
+// LowBalanceCrossed reports e taking u below its low-balance threshold.
+var LowBalanceCrossed = lowBalanceCrossed

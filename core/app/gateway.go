@@ -294,3 +294,8 @@ func withBodyErrors(invalid error, body BodyErrors) error {
 	}
 	return fe.Err()
 }
+
+// withFieldError adds one field's error to invalid.
+func withFieldError(invalid error, field, msg string) error {
+	return withBodyErrors(invalid, BodyErrors{field: {msg}})
+}

@@ -13,6 +13,7 @@ import (
 
 // post moves u's balance by one ledger entry. u must have been read with
 // LockByID in the same transaction; the caller saves u with SaveBalance.
+// An entry that takes the balance below u's threshold writes balance.low.
 func (a *App) post(ctx context.Context, s Stores, u *user.User, t ledger.Type, amount decimal.Decimal,
 	refType string, refID *uint64, description string) (*ledger.Entry, error) {
 	e, err := a.newEntry(u, t, amount, refType, refID, description)
@@ -21,6 +22,11 @@ func (a *App) post(ctx context.Context, s Stores, u *user.User, t ledger.Type, a
 	}
 	if err := s.Ledger.Insert(ctx, e); err != nil {
 		return nil, fmt.Errorf("insert ledger entry: %w", err)
+	}
+	if lowBalanceCrossed(u, e) {
+		if err := a.emitLowBalance(ctx, s, u, e); err != nil {
+			return nil, err
+		}
 	}
 	return e, nil
 }

@@ -15,6 +15,9 @@ type Metrics interface {
 	// has been attempted. Their difference is the reservations in flight.
 	ReservationStarted()
 	ReservationSettled()
+	// OutboxBacklog reports the webhook deliveries not yet delivered nor
+	// failed (counted by the delivery worker every few seconds).
+	OutboxBacklog(n int64)
 }
 
 // NopMetrics discards every measurement (the default of Deps.Metrics).
@@ -23,3 +26,4 @@ type NopMetrics struct{}
 func (NopMetrics) UpstreamDone(string, time.Duration, bool) {}
 func (NopMetrics) ReservationStarted()                      {}
 func (NopMetrics) ReservationSettled()                      {}
+func (NopMetrics) OutboxBacklog(int64)                      {}

@@ -54,6 +54,11 @@ func (a *App) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentCreat
 		fe["Idempotency-Key"] = payment.ErrIdempotencyKeyInvalid.Fields["Idempotency-Key"]
 		invalid = errs.Validation(fe)
 	}
+	if p != nil {
+		if msg := a.targetProblem(p.CallbackURL); msg != "" {
+			invalid = withFieldError(invalid, "callback_url", msg)
+		}
+	}
 	hash := ""
 	if p != nil {
 		h := sha256.Sum256([]byte(strings.Join([]string{p.Amount.StringFixed(2), p.Currency, p.CustomerID, p.CallbackURL}, "\x00")))
@@ -157,7 +162,8 @@ func (a *App) findPayment(ctx context.Context, publicID string) (*payment.Paymen
 	return p, nil
 }
 
-// movePayment moves p forward with a conditional update; when another
+// movePayment moves p forward with a conditional update, writing the
+// payment.* event of an end state in the same transaction; when another
 // writer moved it first, p is reloaded and the move reported as lost
 // (false). ErrFinal when p had already ended.
 func (a *App) movePayment(ctx context.Context, p *payment.Payment, to payment.Status) (bool, error) {
@@ -166,7 +172,14 @@ func (a *App) movePayment(ctx context.Context, p *payment.Payment, to payment.St
 	if err := next.Move(to, a.now()); err != nil {
 		return false, err
 	}
-	ok, err := a.st.Payments.Transition(ctx, &next, from)
+	ok := false
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+		var err error
+		if ok, err = s.Payments.Transition(ctx, &next, from); err != nil || !ok {
+			return err
+		}
+		return a.emitPayment(ctx, s, &next) // an end state's event, in the same transaction
+	})
 	if err != nil {
 		return false, err
 	}

@@ -23,6 +23,7 @@ import (
 	"paygate/core/topup"
 	"paygate/core/user"
 	"paygate/core/verification"
+	"paygate/core/webhook"
 )
 
 // Stores are the repositories, all bound to one database handle or to one
@@ -45,6 +46,8 @@ type Stores struct {
 	Idempotency   payment.IdempotencyKeys
 	Recharges     recharge.Repository
 	Verifications verification.Repository
+
+	Webhooks webhook.Repository // the event outbox
 }
 
 // Transactor runs fn in one database transaction with Stores bound to it.

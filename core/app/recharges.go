@@ -101,8 +101,9 @@ func (a *App) RechargeMobile(ctx context.Context, in RechargeInput) (*RechargeRe
 }
 
 // finishRecharge writes the operator's final answer: a conditional update
-// from pending (so of several checkers only one wins) and, for a failure,
-// the refund of the amount, in one transaction under the owner's row lock.
+// from pending (so of several checkers only one wins), for a failure the
+// refund of the amount, and the recharge.* event, in one transaction under
+// the owner's row lock.
 // It returns the balance afterwards and whether this call finished it; r is
 // updated to the stored state.
 func (a *App) finishRecharge(ctx context.Context, r *recharge.Recharge, o recharge.Outcome) (decimal.Decimal, bool, error) {
@@ -148,7 +149,7 @@ func (a *App) finishRecharge(ctx context.Context, r *recharge.Recharge, o rechar
 			}
 			balance = u.Balance
 		}
-		return nil
+		return a.emitRecharge(ctx, s, u, &next)
 	})
 	if err != nil {
 		return decimal.Zero, false, fmt.Errorf("finish recharge %d: %w", r.ID, err)

@@ -192,8 +192,8 @@ func (a *App) RejectTopUp(ctx context.Context, actor *user.User, id uint64, rema
 // a pending row accepts (so of concurrent deciders exactly one wins, the
 // others get topup.ErrAlreadyDecided), and an approval posts the credit
 // (ledger type credit, reference balance_request #id) under the owner's row
-// lock. Any failure rolls both back. Decision hooks (audit log) belong here,
-// inside the transaction.
+// lock. Any failure rolls both back. Decision hooks (audit log, the
+// balance_request.* event) belong here, inside the transaction.
 func (a *App) decideTopUp(ctx context.Context, actor *user.User, id uint64, to topup.Status, remarks string) (*topup.Request, error) {
 	if err := requireAdmin(actor); err != nil {
 		return nil, err
@@ -218,11 +218,17 @@ func (a *App) decideTopUp(ctx context.Context, actor *user.User, id uint64, to t
 			return err
 		}
 		action := audit.BalanceRequestReject
+		var owner *user.User
 		if to == topup.StatusApproved {
 			action = audit.BalanceRequestApprove
-			if err := a.creditTopUp(ctx, s, r); err != nil {
+			if owner, err = a.creditTopUp(ctx, s, r); err != nil {
 				return err
 			}
+		} else if owner, err = s.Users.ByID(ctx, r.UserID); err != nil {
+			return fmt.Errorf("owner of balance request %d: %w", r.ID, err)
+		}
+		if err := a.emitTopUp(ctx, s, owner, r); err != nil {
+			return err
 		}
 		out = r
 		return a.record(ctx, s, actor, action, audit.TargetBalanceRequest, r.ID, before, topUpSnapshot(r))
@@ -233,18 +239,19 @@ func (a *App) decideTopUp(ctx context.Context, actor *user.User, id uint64, to t
 	return out, nil
 }
 
-func (a *App) creditTopUp(ctx context.Context, s Stores, r *topup.Request) error {
+// creditTopUp credits r's amount to its owner, whom it returns.
+func (a *App) creditTopUp(ctx context.Context, s Stores, r *topup.Request) (*user.User, error) {
 	u, err := s.Users.LockByID(ctx, r.UserID)
 	if err != nil {
-		return fmt.Errorf("lock owner of balance request %d: %w", r.ID, err)
+		return nil, fmt.Errorf("lock owner of balance request %d: %w", r.ID, err)
 	}
 	if !money.FitsColumn(u.Balance.Add(r.Amount), 12, 2) {
-		return errBalanceTooLarge
+		return nil, errBalanceTooLarge
 	}
 	ref := r.ID
 	desc := fmt.Sprintf("Balance request #%d approved (UTR %s)", r.ID, r.UTRNumber)
 	if _, err := a.post(ctx, s, u, ledger.Credit, r.Amount, ledger.RefBalanceRequest, &ref, desc); err != nil {
-		return err
+		return nil, err
 	}
-	return s.Users.SaveBalance(ctx, u)
+	return u, s.Users.SaveBalance(ctx, u)
 }

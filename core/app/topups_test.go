@@ -300,7 +300,9 @@ func TestRejectTopUp(t *testing.T) {
 	f.topups.EXPECT().Decide(mock.Anything, mock.MatchedBy(func(r *topup.Request) bool {
 		return r.Status == topup.StatusRejected && *r.ApprovedBy == 1 && *r.AdminRemarks == "no such transfer"
 	})).Return(nil).Once()
-	// No credit: no user lock, no ledger row.
+	// No credit: no user lock, no ledger row; the owner is read for the
+	// event (no webhook_url: no outbox row).
+	f.users.EXPECT().ByID(mock.Anything, uint64(11)).Return(f.owner, nil).Once()
 	r, err := f.app.RejectTopUp(ctx, f.admin, 5, "no such transfer")
 	if err != nil || r.Status != topup.StatusRejected {
 		t.Fatalf("RejectTopUp = %+v, %v", r, err)

@@ -13,6 +13,7 @@ import (
 	"paygate/core/ledger"
 	"paygate/core/money"
 	"paygate/core/user"
+	"paygate/core/webhook"
 )
 
 // NewUser is an account an admin creates directly.
@@ -90,7 +91,7 @@ func (a *App) createUser(ctx context.Context, in NewUser, actor *user.User) (*us
 func (a *App) provisionActive(ctx context.Context, s Stores, u *user.User) error {
 	changed := false
 	if u.WebhookSecret == nil {
-		sec := "whsec_" + apikey.RandomBase62(32)
+		sec := webhook.NewSecret()
 		u.WebhookSecret = &sec
 		changed = true
 	}

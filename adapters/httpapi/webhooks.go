@@ -1,0 +1,136 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"paygate/core/app"
+	"paygate/core/errs"
+	"paygate/core/webhook"
+)
+
+type deliveryResponse struct {
+	ID             uint64     `json:"id"`
+	UserID         uint64     `json:"user_id"`
+	EventID        string     `json:"event_id"`
+	EventType      string     `json:"event_type"`
+	Destination    string     `json:"destination"`
+	URL            string     `json:"url"`
+	Status         string     `json:"status"`
+	Attempts       int        `json:"attempts"`
+	NextAttemptAt  *time.Time `json:"next_attempt_at"`
+	LastStatusCode *int       `json:"last_status_code"`
+	LastError      *string    `json:"last_error"`
+	DeliveredAt    *time.Time `json:"delivered_at"`
+	CreatedAt      *time.Time `json:"created_at"`
+	UpdatedAt      *time.Time `json:"updated_at"`
+}
+
+func toDeliveryResponse(d *webhook.Delivery) deliveryResponse {
+	r := deliveryResponse{
+		ID: d.ID, UserID: d.UserID, EventID: d.EventPublicID, EventType: string(d.EventType), Destination: string(d.Destination),
+		URL: d.URL, Status: string(d.Status), Attempts: d.Attempts, LastStatusCode: d.LastStatusCode, LastError: d.LastError,
+		DeliveredAt: d.DeliveredAt, CreatedAt: timePtr(d.CreatedAt), UpdatedAt: timePtr(d.UpdatedAt),
+	}
+	if d.Status == webhook.StatusPending {
+		r.NextAttemptAt = timePtr(d.NextAttemptAt)
+	}
+	return r
+}
+
+type attemptResponse struct {
+	ID              uint64     `json:"id"`
+	StatusCode      *int       `json:"status_code"`
+	LatencyMs       int        `json:"latency_ms"`
+	Error           *string    `json:"error"`
+	ResponseSnippet string     `json:"response_snippet"`
+	CreatedAt       *time.Time `json:"created_at"`
+}
+
+func toAttemptResponse(a *webhook.Attempt) attemptResponse {
+	r := attemptResponse{ID: a.ID, StatusCode: a.StatusCode, LatencyMs: a.LatencyMs, ResponseSnippet: a.Response, CreatedAt: timePtr(a.CreatedAt)}
+	if a.Error != "" {
+		e := a.Error
+		r.Error = &e
+	}
+	return r
+}
+
+type deliveryDetailResponse struct {
+	deliveryResponse
+	Payload  json.RawMessage   `json:"payload"`
+	Attempts []attemptResponse `json:"attempt_log"`
+}
+
+func (s *server) listDeliveries(c echo.Context) error {
+	fe := errs.FieldErrors{}
+	p, pp := page(c, fe)
+	loc := s.app.Location()
+	f := webhook.Filter{
+		UserID: uintParam(c, fe, "user_id"), Status: webhook.Status(c.QueryParam("status")),
+		EventType: webhook.EventType(c.QueryParam("event_type")),
+		From:      timeParam(c, fe, "from", loc, false), To: timeParam(c, fe, "to", loc, true), Page: p, PerPage: pp,
+	}
+	if f.Status != "" && !f.Status.Valid() {
+		fe.Add("status", "must be pending, delivered or failed")
+	}
+	if f.EventType != "" && !f.EventType.Valid() {
+		fe.Add("event_type", "must be an event type such as payment.success or balance.low")
+	}
+	if f.From != nil && f.To != nil && f.To.Before(*f.From) {
+		fe.Add("to", "must not be before from")
+	}
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	rows, total, err := s.app.ListDeliveries(c.Request().Context(), caller(c), f)
+	if err != nil {
+		return err
+	}
+	return writeList(c, mapSlice(rows, toDeliveryResponse), p, pp, total)
+}
+
+func (s *server) getDelivery(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	d, err := s.app.GetDelivery(c.Request().Context(), caller(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toDeliveryDetail(d))
+}
+
+func toDeliveryDetail(d *app.DeliveryDetail) deliveryDetailResponse {
+	return deliveryDetailResponse{deliveryResponse: toDeliveryResponse(&d.Delivery), Payload: d.Event.Payload,
+		Attempts: mapSlice(d.Attempts, toAttemptResponse)}
+}
+
+func (s *server) redeliver(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	d, err := s.app.Redeliver(c.Request().Context(), caller(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusAccepted, toDeliveryResponse(d))
+}
+
+type webhookSecretResponse struct {
+	Secret string `json:"secret"`
+}
+
+func (s *server) rotateWebhookSecret(c echo.Context) error {
+	secret, err := s.app.RotateWebhookSecret(c.Request().Context(), caller(c))
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, webhookSecretResponse{Secret: secret})
+}

@@ -1,0 +1,381 @@
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"paygate/core/errs"
+	"paygate/core/ledger"
+	"paygate/core/money"
+	"paygate/core/payment"
+	"paygate/core/recharge"
+	"paygate/core/topup"
+	"paygate/core/user"
+	"paygate/core/webhook"
+)
+
+// Webhooks (docs/decisions.md "Webhooks"): events are written to the
+// outbox in the transaction of the change that causes them, by emit; the
+// delivery worker (DeliverWebhooks) claims due deliveries under a lease,
+// signs and posts them, and logs every attempt.
+
+// TargetPolicy decides which addresses events may be sent to: the SSRF
+// rules of upstream URLs (adapters/upstream). CheckURL's error text is
+// safe to show.
+type TargetPolicy interface {
+	CheckURL(raw string) error
+}
+
+// Defaults of the delivery worker (Config).
+const (
+	DefaultWebhookTimeout     = 10 * time.Second
+	DefaultWebhookLease       = time.Minute
+	DefaultWebhookConcurrency = 8
+	webhookAttemptsShown      = 50
+)
+
+// targetProblem is why raw may not receive events, or "".
+func (a *App) targetProblem(raw string) string {
+	if a.targets == nil {
+		return ""
+	}
+	if err := a.targets.CheckURL(raw); err != nil {
+		return "must not point to a private, loopback or otherwise internal address"
+	}
+	return ""
+}
+
+// emit writes event t of u, with data, to the outbox in s's transaction:
+// one delivery to u's webhook_url when set, one to callbackURL when not
+// empty. With no destination nothing is written (nobody to tell).
+func (a *App) emit(ctx context.Context, s Stores, u *user.User, t webhook.EventType, data any, callbackURL string) error {
+	if (u.WebhookURL == nil || *u.WebhookURL == "") && callbackURL == "" {
+		return nil
+	}
+	e, err := webhook.NewEvent(u.ID, t, data, a.now())
+	if err != nil {
+		return err
+	}
+	var ds []*webhook.Delivery
+	if u.WebhookURL != nil && *u.WebhookURL != "" {
+		ds = append(ds, webhook.NewDelivery(e, webhook.ToWebhook, *u.WebhookURL))
+	}
+	if callbackURL != "" {
+		ds = append(ds, webhook.NewDelivery(e, webhook.ToCallback, callbackURL))
+	}
+	if err := s.Webhooks.Insert(ctx, e, ds); err != nil {
+		return fmt.Errorf("outbox %s: %w", t, err)
+	}
+	return nil
+}
+
+// lowBalanceCrossed reports e taking u's balance below u's low-balance
+// threshold: from at least the threshold to strictly below it. Equal to
+// the threshold is not low; a balance that stays below fires nothing more
+// until a credit lifts it to the threshold again (edge-triggered).
+func lowBalanceCrossed(u *user.User, e *ledger.Entry) bool {
+	t := u.LowBalanceAlert
+	return t != nil && t.IsPositive() && !e.BalanceBefore.LessThan(*t) && e.BalanceAfter.LessThan(*t)
+}
+
+// alertLowBalance writes a balance.low event for each of entries that
+// crossed its user's threshold (users: the rows locked in this
+// transaction). It touches the database only when one crossed.
+func (a *App) alertLowBalance(ctx context.Context, s Stores, users map[uint64]*user.User, entries []*ledger.Entry) error {
+	for _, e := range entries {
+		if u := users[e.UserID]; u != nil && lowBalanceCrossed(u, e) {
+			if err := a.emitLowBalance(ctx, s, u, e); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (a *App) emitLowBalance(ctx context.Context, s Stores, u *user.User, e *ledger.Entry) error {
+	return a.emit(ctx, s, u, webhook.BalanceLow, map[string]any{
+		"user_id": u.ID, "balance": money.Format2(e.BalanceAfter), "threshold": money.Format2(*u.LowBalanceAlert),
+		"txn_id": e.TxnID,
+	}, "")
+}
+
+func (a *App) emitPayment(ctx context.Context, s Stores, p *payment.Payment) error {
+	var t webhook.EventType
+	switch p.Status {
+	case payment.StatusSuccess:
+		t = webhook.PaymentSuccess
+	case payment.StatusFailed:
+		t = webhook.PaymentFailed
+	case payment.StatusExpired:
+		t = webhook.PaymentExpired
+	default:
+		return nil
+	}
+	u, err := s.Users.ByID(ctx, p.UserID)
+	if err != nil {
+		return fmt.Errorf("merchant of %s: %w", p.PublicID, err)
+	}
+	return a.emit(ctx, s, u, t, map[string]any{
+		"payment_id": p.PublicID, "amount": money.Format2(p.Amount), "currency": p.Currency,
+		"customer_id": p.CustomerID, "status": p.Status, "provider_ref": p.ProviderRef, "completed_at": p.CompletedAt,
+		"created_at": p.CreatedAt,
+	}, p.CallbackURL)
+}
+
+func (a *App) emitRecharge(ctx context.Context, s Stores, u *user.User, r *recharge.Recharge) error {
+	t := webhook.RechargeSuccess
+	if r.Status == recharge.StatusFailed {
+		t = webhook.RechargeFailed
+	}
+	return a.emit(ctx, s, u, t, map[string]any{
+		"recharge_id": r.ID, "reference_id": r.ReferenceID, "mobile": r.Mobile, "operator": r.Operator,
+		"circle": r.Circle, "amount": money.Format2(r.Amount), "status": r.Status, "operator_ref": r.OperatorRef,
+		"fail_reason": r.FailReason,
+	}, "")
+}
+
+func (a *App) emitTopUp(ctx context.Context, s Stores, u *user.User, r *topup.Request) error {
+	t := webhook.BalanceRequestApproved
+	if r.Status == topup.StatusRejected {
+		t = webhook.BalanceRequestRejected
+	}
+	return a.emit(ctx, s, u, t, map[string]any{
+		"balance_request_id": r.ID, "amount": money.Format2(r.Amount), "utr_number": r.UTRNumber,
+		"status": r.Status, "admin_remarks": r.AdminRemarks,
+	}, "")
+}
+
+// DeliverWebhooks is one round of the delivery worker: it claims up to
+// limit due deliveries under a lease of Config.WebhookLease (SKIP LOCKED on
+// MySQL, so instances share the work and never send one delivery at
+// once), posts them Config.WebhookConcurrency at a time, each bounded by
+// Config.WebhookTimeout, and records every attempt. Attempts already
+// started finish even when ctx ends (shutdown), bounded by the timeout;
+// no new one starts. It returns how many were delivered.
+func (a *App) DeliverWebhooks(ctx context.Context, limit int) (int, error) {
+	if a.sender == nil || a.st.Webhooks == nil || ctx.Err() != nil {
+		return 0, nil
+	}
+	now := a.now().UTC()
+	token := claimToken()
+	var jobs []webhook.Job
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+		var err error
+		jobs, err = s.Webhooks.Claim(ctx, now, now.Add(a.cfg.WebhookLease), token, limit)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("claim webhook deliveries: %w", err)
+	}
+	var (
+		wg        sync.WaitGroup
+		delivered atomic.Int64
+		mu        sync.Mutex
+		failed    []error
+	)
+	sem := make(chan struct{}, a.cfg.WebhookConcurrency)
+	bg := context.WithoutCancel(ctx)
+	for i := range jobs {
+		sem <- struct{}{}
+		if ctx.Err() != nil {
+			// Shutting down: jobs not started yet wait for their lease to
+			// end, then any instance sends them.
+			<-sem
+			break
+		}
+		wg.Add(1)
+		go func(j *webhook.Job) {
+			defer func() { <-sem; wg.Done() }()
+			ok, err := a.deliver(bg, j)
+			if ok {
+				delivered.Add(1)
+			}
+			if err != nil {
+				mu.Lock()
+				failed = append(failed, err)
+				mu.Unlock()
+			}
+		}(&jobs[i])
+	}
+	wg.Wait()
+	if len(failed) > 0 {
+		return int(delivered.Load()), fmt.Errorf("record webhook attempts: %w (%d in all)", failed[0], len(failed))
+	}
+	return int(delivered.Load()), nil
+}
+
+// claimToken names one worker round's claim.
+func claimToken() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// deliver makes one attempt at j and records it with the delivery's next
+// state. A store failure leaves the lease to expire: the delivery is tried
+// again (at least once, never twice at the same time).
+func (a *App) deliver(ctx context.Context, j *webhook.Job) (bool, error) {
+	d := &j.Delivery
+	start := a.now().UTC()
+	clock := time.Now() // real time: the attempt's latency, whatever the business clock
+	status, body, sendErr := a.send(ctx, j, start)
+	att := webhook.NewAttempt(d.ID, start, time.Since(clock), status, body, sendErr)
+	d.Record(att)
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+		if err := s.Webhooks.AddAttempt(ctx, att); err != nil {
+			return err
+		}
+		_, err := s.Webhooks.Settle(ctx, d, j.Token)
+		return err
+	})
+	if err != nil {
+		return false, fmt.Errorf("delivery %d: %w", d.ID, err)
+	}
+	return att.Succeeded(), nil
+}
+
+// send signs j's event with its user's current secret and posts it to the
+// destination (for the webhook destination, the user's current
+// webhook_url). It returns the answer's status (0: none) and body.
+func (a *App) send(ctx context.Context, j *webhook.Job, at time.Time) (int, []byte, error) {
+	d := &j.Delivery
+	u, err := a.st.Users.ByID(ctx, d.UserID)
+	if err != nil {
+		return 0, nil, fmt.Errorf("account not readable")
+	}
+	if d.Destination == webhook.ToWebhook {
+		if u.WebhookURL == nil || *u.WebhookURL == "" {
+			return 0, nil, webhook.ErrNoWebhookURL
+		}
+		d.URL = *u.WebhookURL
+	}
+	if a.targetProblem(d.URL) != "" {
+		return 0, nil, fmt.Errorf("address not allowed")
+	}
+	if u.WebhookSecret == nil {
+		return 0, nil, webhook.ErrNoSecret
+	}
+	h, err := webhook.Headers(*u.WebhookSecret, j.Event.PublicID, at, j.Event.Payload)
+	if err != nil {
+		return 0, nil, err
+	}
+	h.Set("User-Agent", "paygate-webhooks/1")
+	sctx, cancel := context.WithTimeout(ctx, a.cfg.WebhookTimeout)
+	defer cancel()
+	res, err := a.sender.Send(sctx, webhook.Request{URL: d.URL, Header: h, Body: j.Event.Payload})
+	if err != nil {
+		return res.Status, res.Body, err
+	}
+	return res.Status, res.Body, nil
+}
+
+// RefreshOutboxBacklog counts the undelivered (pending) deliveries for the
+// paygate_outbox_backlog gauge; the worker calls it every few seconds.
+func (a *App) RefreshOutboxBacklog(ctx context.Context) (int64, error) {
+	if a.st.Webhooks == nil {
+		return 0, nil
+	}
+	n, err := a.st.Webhooks.Backlog(ctx)
+	if err != nil {
+		return 0, err
+	}
+	a.metrics.OutboxBacklog(n)
+	return n, nil
+}
+
+// ListDeliveries lists event deliveries: a user's own, an admin's all (or
+// f.UserID's).
+func (a *App) ListDeliveries(ctx context.Context, actor *user.User, f webhook.Filter) ([]webhook.Delivery, int64, error) {
+	if actor.Role != user.RoleAdmin {
+		id := actor.ID
+		f.UserID = &id
+	}
+	return a.st.Webhooks.List(ctx, f)
+}
+
+// DeliveryDetail is one delivery with its event and its latest attempts.
+type DeliveryDetail struct {
+	Delivery webhook.Delivery
+	Event    webhook.Event
+	Attempts []webhook.Attempt // newest first, at most 50
+}
+
+// delivery reads a delivery the actor may see: another user's is not found.
+func (a *App) delivery(ctx context.Context, s Stores, actor *user.User, id uint64) (*webhook.Delivery, error) {
+	d, err := s.Webhooks.ByID(ctx, id)
+	if err != nil {
+		if errs.KindOf(err) == errs.NotFound {
+			return nil, webhook.ErrNotFound
+		}
+		return nil, err
+	}
+	if actor.Role != user.RoleAdmin && d.UserID != actor.ID {
+		return nil, webhook.ErrNotFound
+	}
+	return d, nil
+}
+
+// GetDelivery is one delivery with its event and attempts.
+func (a *App) GetDelivery(ctx context.Context, actor *user.User, id uint64) (*DeliveryDetail, error) {
+	d, err := a.delivery(ctx, a.st, actor, id)
+	if err != nil {
+		return nil, err
+	}
+	e, err := a.st.Webhooks.Event(ctx, d.EventID)
+	if err != nil {
+		return nil, err
+	}
+	att, err := a.st.Webhooks.Attempts(ctx, d.ID, webhookAttemptsShown)
+	if err != nil {
+		return nil, err
+	}
+	return &DeliveryDetail{Delivery: *d, Event: *e, Attempts: att}, nil
+}
+
+// Redeliver asks for a new attempt at once with a fresh retry schedule,
+// whatever the delivery's state. An attempt running now finishes first
+// (its lease holds), but its outcome no longer ends the delivery.
+func (a *App) Redeliver(ctx context.Context, actor *user.User, id uint64) (*webhook.Delivery, error) {
+	var out *webhook.Delivery
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+		d, err := a.delivery(ctx, s, actor, id)
+		if err != nil {
+			return err
+		}
+		d.Redeliver(a.now())
+		if err := s.Webhooks.Redeliver(ctx, d); err != nil {
+			return err
+		}
+		out = d
+		return nil
+	})
+	return out, err
+}
+
+// RotateWebhookSecret gives the caller a new signing secret and returns it:
+// the only time it is shown. Events not yet delivered are signed with the
+// new one from now on.
+func (a *App) RotateWebhookSecret(ctx context.Context, caller *user.User) (string, error) {
+	secret := webhook.NewSecret()
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+		u, err := s.Users.LockByID(ctx, caller.ID)
+		if err != nil {
+			return err
+		}
+		if u.CanAct() != nil {
+			return errs.ErrUnauthorized
+		}
+		u.WebhookSecret = &secret
+		u.UpdatedAt = a.now().UTC()
+		return s.Users.Update(ctx, u)
+	})
+	if err != nil {
+		return "", err
+	}
+	return secret, nil
+}

@@ -1,0 +1,279 @@
+package app_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/mock"
+
+	"paygate/core/app"
+	appmocks "paygate/core/app/mocks"
+	"paygate/core/hitlog"
+	"paygate/core/ledger"
+	"paygate/core/payment"
+	paymentmocks "paygate/core/payment/mocks"
+	"paygate/core/user"
+	usermocks "paygate/core/user/mocks"
+	"paygate/core/webhook"
+	webhookmocks "paygate/core/webhook/mocks"
+)
+
+func TestLowBalanceCrossing(t *testing.T) {
+	at := func(s string) *user.User { d := dec(s); return &user.User{LowBalanceAlert: &d} }
+	for _, c := range []struct {
+		name          string
+		u             *user.User
+		before, after string
+		want          bool
+	}{
+		{"falls below", at("100.00"), "150.00", "99.99", true},
+		{"from exactly the threshold", at("100.00"), "100.00", "99.00", true},
+		{"down to the threshold is not below", at("100.00"), "150.00", "100.00", false},
+		{"already below", at("100.00"), "99.00", "50.00", false},
+		{"a credit", at("100.00"), "50.00", "120.00", false},
+		{"no threshold", &user.User{}, "150.00", "0.00", false},
+		{"threshold 0 never fires", at("0.00"), "1.00", "0.00", false},
+	} {
+		e := &ledger.Entry{BalanceBefore: dec(c.before), BalanceAfter: dec(c.after)}
+		if got := app.LowBalanceCrossed(c.u, e); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// A metered call that takes the balance below the threshold writes one
+// balance.low event in its batch's transaction; the next call, below
+// already, writes none (the mock fails on a second Insert).
+func TestMeteredCallCrossingThresholdWritesBalanceLowOnce(t *testing.T) {
+	f := newFixture(t)
+	hooks := webhookmocks.NewMockRepository(t)
+	stores := app.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits, Webhooks: hooks}
+	tx := appmocks.NewMockTransactor(t)
+	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
+		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) })
+	loc, _ := time.LoadLocation("Asia/Kolkata")
+	f.app = app.New(app.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Config: app.Config{Location: loc}})
+	alert, hook := dec("9.00"), "https://merchant.example/hooks"
+	f.user.LowBalanceAlert, f.user.WebhookURL = &alert, &hook
+
+	hooks.EXPECT().Insert(mock.Anything, mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, e *webhook.Event, ds []*webhook.Delivery) error {
+		var body struct {
+			Type string         `json:"type"`
+			Data map[string]any `json:"data"`
+		}
+		if err := json.Unmarshal(e.Payload, &body); err != nil {
+			t.Fatal(err)
+		}
+		if e.Type != webhook.BalanceLow || body.Data["balance"] != "8.77" || body.Data["threshold"] != "9.00" ||
+			len(ds) != 1 || ds[0].Destination != webhook.ToWebhook || ds[0].URL != hook {
+			t.Fatalf("event %s %s, deliveries %+v", e.Type, e.Payload, ds)
+		}
+		return nil
+	}).Once()
+	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(app.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil)
+	f.hits.EXPECT().FinishMany(mock.Anything, mock.Anything).Return([]bool{true}, nil)
+	for _, before := range []string{"10.00", "8.77"} {
+		f.users.EXPECT().LockByID(mock.Anything, uint64(11)).RunAndReturn(func(context.Context, uint64) (*user.User, error) {
+			u := *f.user
+			return &u, nil
+		}).Once()
+		f.keys.EXPECT().CountHits(mock.Anything, uint64(3), "2026-11-22", 1, mock.Anything).Return(1, nil).Once()
+		f.hits.EXPECT().InsertMany(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) error { hs[0].ID = 99; return nil }).Once()
+		f.ledger.EXPECT().InsertMany(mock.Anything, mock.MatchedBy(func(es []*ledger.Entry) bool {
+			return es[0].BalanceBefore.Equal(dec(before))
+		})).Return(nil).Once()
+		f.users.EXPECT().SaveBalance(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, u *user.User) error { *f.user = *u; return nil }).Once()
+		if _, err := f.app.CallService(context.Background(), f.input(`{}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestDecidedTopUpWritesItsEvent(t *testing.T) {
+	ctx := context.Background()
+	f := newTopUpFixture(t)
+	hooks := webhookmocks.NewMockRepository(t)
+	stores := app.Stores{Users: f.users, Ledger: f.ledger, TopUps: f.topups, Audit: f.audit, Webhooks: hooks}
+	tx := appmocks.NewMockTransactor(t)
+	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
+		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) })
+	f.app = app.New(app.Deps{Tx: tx, Stores: stores, Now: func() time.Time { return f.now }})
+	hook := "https://merchant.example/hooks"
+	f.owner.WebhookURL = &hook
+
+	f.topups.EXPECT().ByID(mock.Anything, uint64(5)).Return(f.pending(5), nil).Once()
+	f.topups.EXPECT().Decide(mock.Anything, mock.Anything).Return(nil).Once()
+	f.users.EXPECT().ByID(mock.Anything, uint64(11)).Return(f.owner, nil).Once()
+	hooks.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(e *webhook.Event) bool {
+		return e.Type == webhook.BalanceRequestRejected && e.UserID == 11
+	}), mock.MatchedBy(func(ds []*webhook.Delivery) bool { return len(ds) == 1 && ds[0].URL == hook })).Return(nil).Once()
+	if _, err := f.app.RejectTopUp(ctx, f.admin, 5, "no such transfer"); err != nil {
+		t.Fatal(err)
+	}
+
+	// The outbox refusing the row rolls the decision back with it.
+	f.topups.EXPECT().ByID(mock.Anything, uint64(6)).Return(f.pending(6), nil).Once()
+	f.topups.EXPECT().Decide(mock.Anything, mock.Anything).Return(nil).Once()
+	f.users.EXPECT().LockByID(mock.Anything, uint64(11)).Return(f.owner, nil).Once()
+	f.ledger.EXPECT().Insert(mock.Anything, mock.Anything).Return(nil).Once()
+	f.users.EXPECT().SaveBalance(mock.Anything, mock.Anything).Return(nil).Once()
+	boom := errors.New("disk full")
+	hooks.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(e *webhook.Event) bool { return e.Type == webhook.BalanceRequestApproved }),
+		mock.Anything).Return(boom).Once()
+	if _, err := f.app.ApproveTopUp(ctx, f.admin, 6, ""); !errors.Is(err, boom) {
+		t.Fatalf("approve: %v", err)
+	}
+}
+
+func TestPaymentOutcomeGoesToCallbackAndWebhook(t *testing.T) {
+	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	payments, users, hooks := paymentmocks.NewMockRepository(t), usermocks.NewMockRepository(t), webhookmocks.NewMockRepository(t)
+	provider := paymentmocks.NewMockProvider(t)
+	stores := app.Stores{Payments: payments, Users: users, Webhooks: hooks}
+	tx := appmocks.NewMockTransactor(t)
+	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
+		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) })
+	a := app.New(app.Deps{Tx: tx, Stores: stores, Payments: provider, Now: func() time.Time { return now }})
+	hook := "https://merchant.example/hooks"
+	merchant := &user.User{ID: 11, Name: "Shop", Status: user.StatusActive, WebhookURL: &hook}
+	p := payment.Payment{ID: 1, PublicID: "pay_01TESTPAYMENT0000000000000", UserID: 11, Amount: dec("10.00"), Currency: "INR",
+		CallbackURL: "https://shop.example/cb", Status: payment.StatusPending, ExpiresAt: now.Add(time.Hour), CreatedAt: now}
+	provider.EXPECT().Sandbox().Return(true)
+	payments.EXPECT().ByPublicID(mock.Anything, p.PublicID).Return(&p, nil)
+	users.EXPECT().ByID(mock.Anything, uint64(11)).Return(merchant, nil)
+	payments.EXPECT().Transition(mock.Anything, mock.Anything, payment.StatusPending).Return(true, nil).Once()
+	hooks.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(e *webhook.Event) bool {
+		return e.Type == webhook.PaymentSuccess
+	}), mock.MatchedBy(func(ds []*webhook.Delivery) bool {
+		return len(ds) == 2 && ds[0].Destination == webhook.ToWebhook && ds[0].URL == hook &&
+			ds[1].Destination == webhook.ToCallback && ds[1].URL == "https://shop.example/cb"
+	})).Return(nil).Once()
+	if _, err := a.CompleteCheckout(context.Background(), p.PublicID, true); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// deliveryWorld is the delivery worker on mocks.
+type deliveryWorld struct {
+	hooks  *webhookmocks.MockRepository
+	sender *webhookmocks.MockSender
+	users  *usermocks.MockRepository
+	app    *app.App
+	now    time.Time
+	secret string
+	job    webhook.Job
+}
+
+func newDeliveryWorld(t *testing.T) *deliveryWorld {
+	w := &deliveryWorld{hooks: webhookmocks.NewMockRepository(t), sender: webhookmocks.NewMockSender(t),
+		users: usermocks.NewMockRepository(t), now: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC), secret: webhook.NewSecret()}
+	stores := app.Stores{Users: w.users, Webhooks: w.hooks}
+	tx := appmocks.NewMockTransactor(t)
+	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
+		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) }).Maybe()
+	w.app = app.New(app.Deps{Tx: tx, Stores: stores, Webhooks: w.sender, Now: func() time.Time { return w.now }})
+	hook := "https://merchant.example/new-hooks"
+	w.users.EXPECT().ByID(mock.Anything, uint64(11)).Return(&user.User{ID: 11, WebhookSecret: &w.secret, WebhookURL: &hook}, nil).Maybe()
+	e, _ := webhook.NewEvent(11, webhook.BalanceLow, map[string]string{"balance": "1.00"}, w.now.Add(-time.Minute))
+	e.ID = 4
+	d := webhook.NewDelivery(e, webhook.ToWebhook, "https://merchant.example/old-hooks")
+	d.ID, d.EventID, d.EventPublicID = 8, 4, e.PublicID
+	w.job = webhook.Job{Delivery: *d, Event: *e, Token: "t"}
+	w.hooks.EXPECT().Claim(mock.Anything, w.now, w.now.Add(app.DefaultWebhookLease), mock.Anything, 10).
+		RunAndReturn(func(_ context.Context, _, _ time.Time, token string, _ int) ([]webhook.Job, error) {
+			j := w.job
+			j.Token = token
+			return []webhook.Job{j}, nil
+		}).Once()
+	return w
+}
+
+func TestDeliverSignsAndRecords(t *testing.T) {
+	w := newDeliveryWorld(t)
+	w.sender.EXPECT().Send(mock.Anything, mock.Anything).RunAndReturn(func(ctx context.Context, r webhook.Request) (webhook.Response, error) {
+		dl, ok := ctx.Deadline()
+		if !ok || time.Until(dl) > app.DefaultWebhookTimeout {
+			t.Errorf("no %s deadline", app.DefaultWebhookTimeout)
+		}
+		want, _ := webhook.Sign(w.secret, w.job.Event.PublicID, w.now, w.job.Event.Payload)
+		// The user's current webhook_url, not the one of the event's time.
+		if r.URL != "https://merchant.example/new-hooks" || r.Header.Get("webhook-id") != w.job.Event.PublicID ||
+			r.Header.Get("webhook-signature") != want || string(r.Body) != string(w.job.Event.Payload) {
+			t.Errorf("request %+v", r)
+		}
+		return webhook.Response{Status: 200, Body: []byte("ok")}, nil
+	}).Once()
+	var token string
+	w.hooks.EXPECT().AddAttempt(mock.Anything, mock.MatchedBy(func(a *webhook.Attempt) bool {
+		return a.DeliveryID == 8 && *a.StatusCode == 200 && a.Response == "ok" && a.Error == ""
+	})).Return(nil).Once()
+	w.hooks.EXPECT().Settle(mock.Anything, mock.MatchedBy(func(d *webhook.Delivery) bool {
+		return d.Status == webhook.StatusDelivered && d.Attempts == 1 && d.URL == "https://merchant.example/new-hooks"
+	}), mock.Anything).RunAndReturn(func(_ context.Context, _ *webhook.Delivery, tk string) (bool, error) { token = tk; return true, nil }).Once()
+	n, err := w.app.DeliverWebhooks(context.Background(), 10)
+	if err != nil || n != 1 || len(token) != 32 {
+		t.Fatalf("delivered %d, %v, token %q", n, err, token)
+	}
+}
+
+func TestFailedAttemptIsRetriedAfterAMinute(t *testing.T) {
+	w := newDeliveryWorld(t)
+	w.sender.EXPECT().Send(mock.Anything, mock.Anything).Return(webhook.Response{}, errors.New("timed out")).Once()
+	w.hooks.EXPECT().AddAttempt(mock.Anything, mock.MatchedBy(func(a *webhook.Attempt) bool {
+		return a.StatusCode == nil && a.Error == "timed out"
+	})).Return(nil).Once()
+	w.hooks.EXPECT().Settle(mock.Anything, mock.MatchedBy(func(d *webhook.Delivery) bool {
+		return d.Status == webhook.StatusPending && d.NextAttemptAt.Equal(w.now.Add(time.Minute)) && d.Failures == 1
+	}), mock.Anything).Return(true, nil).Once()
+	if n, err := w.app.DeliverWebhooks(context.Background(), 10); err != nil || n != 0 {
+		t.Fatalf("delivered %d, %v", n, err)
+	}
+}
+
+func TestInternalTargetIsNotSent(t *testing.T) {
+	w := newDeliveryWorld(t)
+	policy := appmocks.NewMockTargetPolicy(t)
+	policy.EXPECT().CheckURL("https://merchant.example/new-hooks").Return(errors.New("address not allowed"))
+	stores := app.Stores{Users: w.users, Webhooks: w.hooks}
+	tx := appmocks.NewMockTransactor(t)
+	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
+		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) })
+	w.app = app.New(app.Deps{Tx: tx, Stores: stores, Webhooks: w.sender, Targets: policy, Now: func() time.Time { return w.now }})
+	// No Send: the mock fails on one.
+	w.hooks.EXPECT().AddAttempt(mock.Anything, mock.MatchedBy(func(a *webhook.Attempt) bool { return a.Error == "address not allowed" })).Return(nil).Once()
+	w.hooks.EXPECT().Settle(mock.Anything, mock.Anything, mock.Anything).Return(true, nil).Once()
+	if _, err := w.app.DeliverWebhooks(context.Background(), 10); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDeliveriesOfOthersAreNotFound(t *testing.T) {
+	hooks := webhookmocks.NewMockRepository(t)
+	stores := app.Stores{Webhooks: hooks}
+	tx := appmocks.NewMockTransactor(t)
+	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
+		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) }).Maybe()
+	a := app.New(app.Deps{Tx: tx, Stores: stores})
+	hooks.EXPECT().ByID(mock.Anything, uint64(8)).Return(&webhook.Delivery{ID: 8, UserID: 11, Status: webhook.StatusFailed}, nil)
+	other := &user.User{ID: 12, Role: user.RoleUser}
+	if _, err := a.GetDelivery(context.Background(), other, 8); !errors.Is(err, webhook.ErrNotFound) {
+		t.Fatalf("get: %v", err)
+	}
+	if _, err := a.Redeliver(context.Background(), other, 8); !errors.Is(err, webhook.ErrNotFound) {
+		t.Fatalf("redeliver: %v", err)
+	}
+	hooks.EXPECT().List(mock.Anything, mock.MatchedBy(func(f webhook.Filter) bool { return f.UserID != nil && *f.UserID == 12 })).Return(nil, 0, nil).Once()
+	if _, _, err := a.ListDeliveries(context.Background(), other, webhook.Filter{}); err != nil {
+		t.Fatal(err)
+	}
+	admin := &user.User{ID: 1, Role: user.RoleAdmin}
+	hooks.EXPECT().Redeliver(mock.Anything, mock.MatchedBy(func(d *webhook.Delivery) bool {
+		return d.ID == 8 && d.Status == webhook.StatusPending && d.Failures == 0
+	})).Return(nil).Once()
+	if d, err := a.Redeliver(context.Background(), admin, 8); err != nil || d.Status != webhook.StatusPending {
+		t.Fatalf("admin redeliver: %+v, %v", d, err)
+	}
+}
