@@ -57,6 +57,10 @@ export const steps = [
       const page = await ctx.actor('admin-phone', { viewport: 'phone', storageFrom: 'admin' });
       await page.goto(`${ctx.baseURL}/admin`);
       await page.getByRole('heading', { name: 'Platform dashboard' }).waitFor();
+      for (let i = 0; i < 6; i++) {
+        await page.keyboard.press('Tab');
+        if (await page.evaluate(() => !!document.activeElement?.closest('nav'))) throw new Error('Tab reached the folded navbar');
+      }
       const nav = page.getByRole('link', { name: 'Balance requests' });
       const box = await nav.boundingBox();
       if (box && box.x + box.width > 0 && (await nav.isVisible())) throw new Error('the navbar should be folded away at 375 px');

@@ -4,7 +4,7 @@
 import { Suspense, useEffect } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { AppShell, Anchor, Badge, Burger, Group, Menu, NavLink, ScrollArea, Text, UnstyledButton } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconChevronDown, IconLogout, IconUser } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { navFor } from './routes';
@@ -21,6 +21,9 @@ function isActive(pathname: string, path: string): boolean {
 
 export default function Shell() {
   const [opened, { toggle, close }] = useDisclosure(false);
+  // Below the sm breakpoint the folded navbar is only moved off screen: make
+  // it inert so Tab does not walk through links nobody can see.
+  const phone = useMediaQuery('(max-width: 47.99em)');
   const user = useUser();
   const me = useMe();
   const loc = useLocation();
@@ -74,7 +77,7 @@ export default function Shell() {
         </Group>
       </AppShell.Header>
 
-      <AppShell.Navbar p="xs" aria-label="Main navigation">
+      <AppShell.Navbar p="xs" aria-label="Main navigation" inert={phone && !opened}>
         <AppShell.Section grow component={ScrollArea}>
           {navFor(user.role).map((g) => (
             <div key={g.group} role="group" aria-label={g.group}>
