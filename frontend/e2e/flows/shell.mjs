@@ -61,6 +61,7 @@ export const steps = [
         await page.keyboard.press('Tab');
         if (await page.evaluate(() => !!document.activeElement?.closest('nav'))) throw new Error('Tab reached the folded navbar');
       }
+      await page.evaluate(() => document.activeElement?.blur()); // the focused skip link covers the menu button
       const nav = page.getByRole('link', { name: 'Balance requests' });
       const box = await nav.boundingBox();
       if (box && box.x + box.width > 0 && (await nav.isVisible())) throw new Error('the navbar should be folded away at 375 px');
