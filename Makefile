@@ -1,5 +1,6 @@
 # Paygate: every routine action is a target. `make help` lists them.
-# Needs only go, git and bash; scripts/ install the rest (MariaDB for tests).
+# Needs go, git, bash and Node.js (>= 20.19, with npm) for the web panel;
+# scripts/ install the rest (MariaDB and Chromium for tests).
 
 SHELL := bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -41,7 +42,7 @@ ifeq ($(CI),true)
 export REQUIRE_MYSQL := 1
 endif
 
-.PHONY: help build run test test-faults fuzz test-mysql mariadb lint mocks mocks-check bench e2e frontend frontend-dist clean
+.PHONY: help build run test test-faults fuzz test-mysql mariadb lint mocks mocks-check bench e2e frontend frontend-dist frontend-test chromium clean
 
 help: ## List the targets
 	@echo "usage: make <target>"
@@ -58,12 +59,13 @@ run: build ## Build, then serve API + panel at http://localhost:8080 on embedded
 	@echo "          (admin@localhost and a generated password, printed once; set ADMIN_PASSWORD before the first start to choose it)."
 	DEMO_DATA=$(DEMO_DATA) ./bin/server
 
-test: mocks-check lint mariadb ## Run every test (MariaDB installed/started; or set TEST_MYSQL_URL), then race tests of RACE_PKGS
+test: mocks-check lint mariadb ## Run every test (MariaDB installed/started; or set TEST_MYSQL_URL), race tests of RACE_PKGS, the panel's vitest and browser tests
 	@plain=$$(LC_ALL=C comm -23 <($(GO) list -e ./... | LC_ALL=C sort) <($(GO) list -e $(RACE_PKGS) | LC_ALL=C sort)); \
 	echo "go test -count=1 -p 2 <every package but RACE_PKGS=$(RACE_PKGS)>"; \
 	$(GO) test -count=1 -p 2 $$plain
 	$(GO) test -race -count=1 $(RACE_PKGS)
 	@$(MAKE) fuzz
+	@$(MAKE) frontend-test e2e
 
 fuzz: ## Run each go test -fuzz target for FUZZTIME (default 5s); a crasher lands in the package's testdata/fuzz
 	@for t in $(FUZZ_TARGETS); do \
@@ -117,16 +119,37 @@ bench: build mariadb ## Load-test bin/server (cmd/bench) on MariaDB and SQLite; 
 	$(GO) run ./cmd/bench -server ./bin/server -db sqlite $(BENCH_FLAGS)
 	$(GO) run ./cmd/reportbench $(if $(TEST_MYSQL_URL),-mysql '$(TEST_MYSQL_URL)') $(REPORTBENCH_FLAGS)
 
-e2e: ## Browser end-to-end tests (placeholder: they arrive with the SPA)
-	@echo "e2e: the SPA and its Playwright end-to-end tests arrive in a later issue; nothing to run yet."
+# The web panel (frontend/): npm ci when package-lock.json is newer than the
+# installed node_modules, then npm run build (OpenAPI types, tsc, vite, the
+# login route's bundle budget) when a source is newer than the last build.
+# frontend/dist/.gitkeep is committed so go build works before any of it.
+NPM ?= npm
+FRONTEND_SRC := $(shell find frontend/src frontend/scripts -type f ! -name '*.gen.ts' ! -name '*.test.ts' ! -name '*.test.tsx' 2>/dev/null) \
+	frontend/index.html frontend/vite.config.ts frontend/tsconfig.json frontend/package.json api/openapi.yaml
+FRONTEND_DEPS := frontend/node_modules/.package-lock.json
 
-frontend: frontend-dist ## Build the web panel (placeholder: the SPA arrives in a later issue)
-	@echo "frontend: the SPA arrives in a later issue; frontend/dist/index.html is a static placeholder, embedded as is."
+$(FRONTEND_DEPS): frontend/package-lock.json frontend/package.json
+	@command -v $(NPM) >/dev/null || { echo "frontend: npm not found; install Node.js >= 20.19 (the panel is built with npm)" >&2; exit 1; }
+	cd frontend && $(NPM) ci --no-audit --no-fund --loglevel=error
+	@touch $@
 
-# The server embeds frontend/dist. Until the SPA exists it holds a committed
-# placeholder page and nothing needs building (no npm).
-frontend-dist:
-	@test -f frontend/dist/index.html || { echo "frontend/dist/index.html is missing: git checkout -- frontend/dist" >&2; exit 1; }
+frontend/dist/index.html: $(FRONTEND_DEPS) $(FRONTEND_SRC)
+	cd frontend && $(NPM) run build --silent
+
+frontend-dist: frontend/dist/index.html
+
+frontend: frontend-dist ## Build the web panel into frontend/dist (embedded by the next go build)
+
+frontend-test: $(FRONTEND_DEPS) ## Run the panel's component tests (vitest)
+	cd frontend && $(NPM) test --silent
+
+chromium: ## Make sure Debian's Chromium is installed (scripts/ensure-chromium.sh), for make e2e
+	@bash scripts/ensure-chromium.sh
+
+# E2E_FLAGS: e.g. E2E_FLAGS='--headed' or E2E_FLAGS='--keep' (keeps the server's folder).
+E2E_FLAGS ?=
+e2e: build chromium ## Browser end-to-end tests: bin/server on a fresh SQLite database, driven in Chromium (screenshots in frontend/e2e/screenshots)
+	cd frontend && SERVER_BIN=../bin/server node e2e/run.mjs $(E2E_FLAGS)
 
 clean: ## Remove bin/ and Go's test cache (keeps data/, your local database)
 	rm -rf bin .cache

@@ -2,8 +2,6 @@ package httpapi
 
 import (
 	"io/fs"
-	"net/http"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -108,29 +106,6 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 
 	s.openapiRoutes(e)
 	if assets != nil {
-		s.spa(e, assets)
+		s.spa(e, assets) // spa.go: the panel, and index.html for client routes
 	}
-}
-
-// spa serves the panel's built assets, and index.html for client routes.
-func (s *server) spa(e *echo.Echo, assets fs.FS) {
-	files := http.FileServer(http.FS(assets))
-	e.GET("/*", func(c echo.Context) error {
-		path := c.Param("*")
-		if strings.HasPrefix(path, "api/") {
-			return echo.ErrNotFound // unknown API paths get the JSON 404, not the SPA
-		}
-		if path != "" {
-			if f, err := assets.Open(path); err == nil {
-				f.Close()
-				files.ServeHTTP(c.Response(), c.Request())
-				return nil
-			}
-		}
-		index, err := fs.ReadFile(assets, "index.html")
-		if err != nil {
-			return echo.ErrNotFound
-		}
-		return c.HTMLBlob(http.StatusOK, index)
-	})
 }

@@ -26,6 +26,9 @@ type Deps struct {
 	TrustedProxies []netip.Prefix                  // whose X-Forwarded-For is believed
 	Assets         fs.FS                           // the built SPA; nil serves nothing at /
 	MaxBodyBytes   int64
+	// TimeZone is the IANA name of TIMEZONE, written into the panel's
+	// index.html (<meta name="paygate-timezone">) so it shows dates in it.
+	TimeZone string
 	// Metrics records requests and serves GET /metrics to holders of
 	// MetricsToken; nil records nothing and /metrics answers 404, as it
 	// does with an empty token.
@@ -43,6 +46,7 @@ type server struct {
 	// In-memory limits of the account routes (accounts.go).
 	registrations, accountMail, resets *keyedLimiter
 
+	timeZone     string          // TIMEZONE, for the panel (spa.go)
 	metrics      Metrics         // nil: not measured (metrics.go)
 	metricsToken []byte          // SHA-256 of METRICS_TOKEN; empty: /metrics off
 	routeLabels  map[string]bool // registered route patterns, the route labels
@@ -53,7 +57,7 @@ func NewServer(d Deps) *echo.Echo {
 	if d.MaxBodyBytes == 0 {
 		d.MaxBodyBytes = 1 << 20
 	}
-	s := &server{app: d.App, log: d.Log, ready: d.Ready, validate: newValidator(), maxBody: d.MaxBodyBytes, logins: newLoginLimiter()}
+	s := &server{app: d.App, log: d.Log, ready: d.Ready, validate: newValidator(), maxBody: d.MaxBodyBytes, logins: newLoginLimiter(), timeZone: d.TimeZone}
 	s.registrations = newKeyedLimiter(10, 6*time.Minute) // 10 an hour per address
 	s.accountMail = newKeyedLimiter(5, 10*time.Minute)   // mail-sending requests: 5 a burst, then one per 10 min, per address, email and user
 	s.resets = newKeyedLimiter(20, 30*time.Second)       // reset attempts per address (each hashes a password)

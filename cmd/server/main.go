@@ -202,7 +202,7 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 		return err
 	}
 	handler := httpapi.NewServer(httpapi.Deps{
-		App: a, Log: log, Ready: store.Ping, TrustedProxies: cfg.TrustedProxies, Assets: assets,
+		App: a, Log: log, Ready: store.Ping, TrustedProxies: cfg.TrustedProxies, Assets: assets, TimeZone: cfg.Location.String(),
 		Metrics: reg, MetricsToken: cfg.MetricsToken,
 	})
 	// ReadTimeout bounds a whole request, body included: a 6 MB upload at a

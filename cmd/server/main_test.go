@@ -109,13 +109,20 @@ func TestServeFirstStartDemoDataAndShutdown(t *testing.T) {
 	if files, _ := filepath.Glob(filepath.Join(uploads, "*.pdf")); len(files) != 1 {
 		t.Fatalf("STORAGE_DIR holds %v, want one PDF", files)
 	}
-	// The panel placeholder is served at / and client routes fall back to it.
+	// The panel (or, before npm ran, the page saying to build it) is served
+	// at / and a browser's client routes fall back to it, with TIMEZONE.
 	for _, p := range []string{"/", "/dashboard"} {
-		r, err := http.Get(base + p)
+		req, _ := http.NewRequest("GET", base+p, nil)
+		req.Header.Set("Accept", "text/html,*/*;q=0.8")
+		r, err := http.DefaultClient.Do(req)
 		if err != nil || r.StatusCode != 200 || !strings.Contains(r.Header.Get("Content-Type"), "text/html") {
 			t.Fatalf("GET %s: %v %v", p, err, r)
 		}
+		b, _ := io.ReadAll(r.Body)
 		r.Body.Close()
+		if !strings.Contains(string(b), `<meta name="paygate-timezone" content="Asia/Kolkata">`) {
+			t.Errorf("GET %s: no time zone in the page", p)
+		}
 	}
 	cancel()
 	select {

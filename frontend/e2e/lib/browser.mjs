@@ -1,0 +1,27 @@
+// Debian's Chromium driven by playwright-core (no browser download).
+import { chromium } from 'playwright-core';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** @param {{headed?: boolean}} opts */
+export function launch({ headed = false } = {}) {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: !headed,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+/** Desktop and the narrowest phone the panel supports. */
+export const VIEWPORTS = {
+  desktop: { width: 1280, height: 800 },
+  phone: { width: 375, height: 740 },
+};

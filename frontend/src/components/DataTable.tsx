@@ -1,0 +1,121 @@
+import type { ReactNode } from 'react';
+import { Box, Group, Pagination, Paper, ScrollArea, Select, Stack, Table, Text } from '@mantine/core';
+import { EmptyState, ErrorState, Loading } from './States';
+
+export interface Column<T> {
+  /** Stable key of the column. */
+  key: string;
+  header: ReactNode;
+  render: (row: T) => ReactNode;
+  align?: 'left' | 'right' | 'center';
+  /** Hide below the "sm" breakpoint (narrow phones) to keep the table readable at 375 px. */
+  hiddenOnMobile?: boolean;
+}
+
+export interface DataTableProps<T> {
+  columns: Column<T>[];
+  rows: T[] | undefined;
+  rowKey: (row: T) => string | number;
+  /** The list's meta.total (rows over all pages). */
+  total?: number;
+  /** The history lists' meta.total_capped: more than total rows match. */
+  totalCapped?: boolean;
+  page: number;
+  perPage: number;
+  onPageChange: (page: number) => void;
+  onPerPageChange?: (perPage: number) => void;
+  isLoading?: boolean;
+  error?: unknown;
+  onRetry?: () => void;
+  /** Filters above the table (inputs bound to useListParams). */
+  filters?: ReactNode;
+  /** Actions beside the filters, e.g. <CsvExportButton>. */
+  actions?: ReactNode;
+  emptyTitle?: string;
+  emptyDescription?: ReactNode;
+  /** Accessible name of the table. */
+  caption: string;
+  onRowClick?: (row: T) => void;
+}
+
+/**
+ * A paginated table for the panel's lists ({data, meta: {page, per_page,
+ * total}}), with filters, actions, and loading, empty and error states. It
+ * scrolls sideways on narrow screens.
+ */
+export function DataTable<T>(p: DataTableProps<T>) {
+  const pages = p.total !== undefined ? Math.max(1, Math.ceil(p.total / p.perPage)) : 1;
+  let body: ReactNode;
+  if (p.error) body = <ErrorState error={p.error} onRetry={p.onRetry} />;
+  else if (p.isLoading && !p.rows) body = <Loading />;
+  else if (!p.rows || p.rows.length === 0) body = <EmptyState title={p.emptyTitle ?? 'Nothing found'} description={p.emptyDescription} />;
+  else
+    body = (
+      <ScrollArea type="auto">
+        <Table striped highlightOnHover={!!p.onRowClick} verticalSpacing="xs" aria-label={p.caption} aria-busy={p.isLoading || undefined}>
+          <Table.Thead>
+            <Table.Tr>
+              {p.columns.map((c) => (
+                <Table.Th key={c.key} ta={c.align} visibleFrom={c.hiddenOnMobile ? 'sm' : undefined} style={{ whiteSpace: 'nowrap' }}>
+                  {c.header}
+                </Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {p.rows.map((row) => (
+              <Table.Tr
+                key={p.rowKey(row)}
+                onClick={p.onRowClick ? () => p.onRowClick!(row) : undefined}
+                style={p.onRowClick ? { cursor: 'pointer' } : undefined}
+              >
+                {p.columns.map((c) => (
+                  <Table.Td key={c.key} ta={c.align} visibleFrom={c.hiddenOnMobile ? 'sm' : undefined}>
+                    {c.render(row)}
+                  </Table.Td>
+                ))}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </ScrollArea>
+    );
+
+  return (
+    <Stack gap="sm">
+      {(p.filters || p.actions) && (
+        <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
+          <Group align="flex-end" wrap="wrap" gap="sm">{p.filters}</Group>
+          {p.actions && <Group gap="xs">{p.actions}</Group>}
+        </Group>
+      )}
+      <Paper withBorder radius="md" p={0}>
+        <Box p="xs">{body}</Box>
+      </Paper>
+      {p.total !== undefined && p.total > 0 && (
+        <Group justify="space-between" wrap="wrap" gap="sm">
+          <Text size="sm" c="dimmed">
+            {p.total.toLocaleString('en-IN')}
+            {p.totalCapped ? '+' : ''} {p.total === 1 ? 'row' : 'rows'}
+            {p.totalCapped ? ' (narrow the dates or export CSV for older rows)' : ''}
+          </Text>
+          <Group gap="sm">
+            {p.onPerPageChange && (
+              <Select
+                aria-label="Rows per page"
+                w={90}
+                size="xs"
+                data={['10', '20', '50', '100']}
+                value={String(p.perPage)}
+                onChange={(v) => v && p.onPerPageChange!(parseInt(v, 10))} // not money
+                allowDeselect={false}
+              />
+            )}
+            <Pagination total={pages} value={p.page} onChange={p.onPageChange} size="sm" siblings={1} boundaries={1}
+              getControlProps={(control) => ({ 'aria-label': `${control} page` })} />
+          </Group>
+        </Group>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,48 @@
+// Money stays the API's decimal string from end to end: it is formatted,
+// never parsed into a float (src/lib/no-float-money.test.ts enforces this).
+
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+const formatters = new Map<number, Intl.NumberFormat>();
+
+function formatter(maxFraction: number): Intl.NumberFormat {
+  let f = formatters.get(maxFraction);
+  if (!f) {
+    f = new Intl.NumberFormat('en-IN', {
+      style: 'currency',
+      currency: 'INR',
+      minimumFractionDigits: 2,
+      maximumFractionDigits: maxFraction,
+    });
+    formatters.set(maxFraction, f);
+  }
+  return f;
+}
+
+/**
+ * Formats an API amount ("1234567.50", "0.5000", "-0.2500") as INR with
+ * Indian digit grouping: "₹12,34,567.50". Keeps up to 4 decimal places the
+ * string has ("0.0125" → "₹0.0125"), trims zeros beyond 2 ("0.5000" →
+ * "₹0.50"). The string goes to Intl as a string (exact decimal), never
+ * through a float. Anything that is not a decimal string is returned as is;
+ * null/undefined/"" give "—".
+ */
+export function formatINR(s: string | null | undefined): string {
+  if (s === null || s === undefined || s === '') return '—';
+  const v = s.trim();
+  if (!DECIMAL.test(v)) return s;
+  const places = v.includes('.') ? v.length - v.indexOf('.') - 1 : 0;
+  return formatter(Math.min(Math.max(places, 2), 4)).format(v as Intl.StringNumericLiteral);
+}
+
+/** True when s is a plain decimal string ("12", "12.50", "-0.25"). */
+export function isDecimalString(s: string): boolean {
+  return DECIMAL.test(s.trim());
+}
+
+/** Sign of a decimal string without parsing it: -1, 0 or 1. */
+export function signOf(s: string): -1 | 0 | 1 {
+  const v = s.trim();
+  if (!DECIMAL.test(v)) return 0;
+  if (/^-?0+(\.0+)?$/.test(v)) return 0;
+  return v.startsWith('-') ? -1 : 1;
+}

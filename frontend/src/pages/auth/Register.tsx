@@ -1,0 +1,76 @@
+import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useMutation } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { api, call } from '../../api/client';
+import { useApiFormErrors } from '../../forms/useApiFormErrors';
+import { FormError } from '../../components/States';
+import { AuthLayout } from './AuthLayout';
+
+interface Values {
+  name: string;
+  email: string;
+  phone: string;
+  password: string;
+}
+
+export default function Register() {
+  const form = useForm<Values>({
+    mode: 'uncontrolled',
+    initialValues: { name: '', email: '', phone: '', password: '' },
+    validate: {
+      name: (v) => (v.trim() ? null : 'Enter your name'),
+      email: (v) => (/^\S+@\S+\.\S+$/.test(v.trim()) ? null : 'Enter a valid email address'),
+      phone: (v) => (/^\+?[0-9]{10,15}$/.test(v.trim()) ? null : 'Enter 10 to 15 digits, optionally after a +'),
+      password: (v) => (v.length < 8 ? 'Use at least 8 characters' : v.length > 72 ? 'Use at most 72 characters' : null),
+    },
+  });
+  const { formError, onApiError, clearFormError } = useApiFormErrors(form);
+  const register = useMutation({
+    mutationFn: (v: Values) =>
+      call(api.POST('/api/v1/panel/auth/register', {
+        body: { name: v.name.trim(), email: v.email.trim(), phone: v.phone.trim(), password: v.password },
+      })),
+    onError: onApiError,
+  });
+
+  if (register.isSuccess) {
+    return (
+      <AuthLayout title="Account created" footer={<Anchor component={Link} to="/login">Back to sign in</Anchor>}>
+        <Alert color="teal" variant="light" role="status" title="Waiting for activation">
+          <Text size="sm">
+            We have sent a verification link to <b>{register.data.email}</b>. An administrator activates new accounts;
+            you can sign in once yours is active.
+          </Text>
+        </Alert>
+      </AuthLayout>
+    );
+  }
+
+  return (
+    <AuthLayout
+      title="Create an account"
+      subtitle="Resell APIs and accept payments with Paygate"
+      footer={<>Already have an account? <Anchor component={Link} to="/login">Sign in</Anchor></>}
+    >
+      <form
+        noValidate
+        onSubmit={form.onSubmit((v) => {
+          clearFormError();
+          register.mutate(v);
+        })}
+      >
+        <Stack gap="sm">
+          <FormError message={formError} />
+          <TextInput label="Name" autoComplete="name" required key={form.key('name')} {...form.getInputProps('name')} />
+          <TextInput label="Email" type="email" autoComplete="email" required key={form.key('email')} {...form.getInputProps('email')} />
+          <TextInput label="Phone" type="tel" autoComplete="tel" required placeholder="9876543210"
+            key={form.key('phone')} {...form.getInputProps('phone')} />
+          <PasswordInput label="Password" description="8 to 72 characters" autoComplete="new-password" required
+            key={form.key('password')} {...form.getInputProps('password')} />
+          <Button type="submit" fullWidth loading={register.isPending}>Create account</Button>
+        </Stack>
+      </form>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,80 @@
+import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useMutation } from '@tanstack/react-query';
+import { Link, useSearchParams } from 'react-router';
+import { api, call } from '../../api/client';
+import { useApiFormErrors } from '../../forms/useApiFormErrors';
+import { FormError } from '../../components/States';
+import { AuthLayout } from './AuthLayout';
+
+interface Values {
+  email: string;
+  token: string;
+  password: string;
+  confirm: string;
+}
+
+/** The mailed link: /reset-password?token=…&email=… */
+export default function ResetPassword() {
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const form = useForm<Values>({
+    mode: 'uncontrolled',
+    initialValues: { email: params.get('email') ?? '', token, password: '', confirm: '' },
+    validate: {
+      email: (v) => (/^\S+@\S+\.\S+$/.test(v.trim()) ? null : 'Enter a valid email address'),
+      password: (v) => (v.length < 8 ? 'Use at least 8 characters' : v.length > 72 ? 'Use at most 72 characters' : null),
+      confirm: (v, values) => (v === values.password ? null : 'The passwords do not match'),
+    },
+  });
+  const { formError, onApiError, clearFormError } = useApiFormErrors(form);
+  const reset = useMutation({
+    mutationFn: (v: Values) =>
+      call(api.POST('/api/v1/panel/auth/reset-password', { body: { email: v.email.trim(), token: v.token, password: v.password } })),
+    onError: onApiError,
+  });
+  const tokenError = form.errors.token;
+
+  if (reset.isSuccess) {
+    return (
+      <AuthLayout title="Password changed" footer={<Anchor component={Link} to="/login">Sign in</Anchor>}>
+        <Alert color="teal" variant="light" role="status">
+          Your password is changed and every session of your account has been signed out. Sign in with the new password.
+        </Alert>
+      </AuthLayout>
+    );
+  }
+
+  return (
+    <AuthLayout title="Choose a new password" footer={<Anchor component={Link} to="/login">Back to sign in</Anchor>}>
+      {!token && (
+        <Alert color="yellow" variant="light">
+          This page needs the link from the reset mail. <Anchor component={Link} to="/forgot-password">Ask for a new link</Anchor>.
+        </Alert>
+      )}
+      {tokenError && (
+        <Alert color="red" variant="light" role="alert">
+          <Text size="sm">This reset link is not valid any more ({tokenError}).</Text>
+          <Anchor component={Link} to="/forgot-password" size="sm">Ask for a new link</Anchor>
+        </Alert>
+      )}
+      <form
+        noValidate
+        onSubmit={form.onSubmit((v) => {
+          clearFormError();
+          reset.mutate(v);
+        })}
+      >
+        <Stack gap="sm">
+          <FormError message={formError} />
+          <TextInput label="Email" type="email" autoComplete="username" required key={form.key('email')} {...form.getInputProps('email')} />
+          <PasswordInput label="New password" description="8 to 72 characters" autoComplete="new-password" required
+            key={form.key('password')} {...form.getInputProps('password')} />
+          <PasswordInput label="Repeat the new password" autoComplete="new-password" required
+            key={form.key('confirm')} {...form.getInputProps('confirm')} />
+          <Button type="submit" fullWidth loading={reset.isPending} disabled={!token}>Change password</Button>
+        </Stack>
+      </form>
+    </AuthLayout>
+  );
+}

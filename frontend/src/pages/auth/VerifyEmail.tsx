@@ -1,0 +1,32 @@
+import { useEffect } from 'react';
+import { Alert, Anchor } from '@mantine/core';
+import { useMutation } from '@tanstack/react-query';
+import { Link, useSearchParams } from 'react-router';
+import { api, call } from '../../api/client';
+import { ApiError } from '../../api/errors';
+import { Loading } from '../../components/States';
+import { AuthLayout } from './AuthLayout';
+
+/** The mailed link: /verify-email?token=… */
+export default function VerifyEmail() {
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const verify = useMutation({
+    mutationFn: (t: string) => call(api.POST('/api/v1/panel/auth/verify-email', { body: { token: t } })),
+  });
+  const { mutate } = verify;
+  useEffect(() => {
+    if (token) mutate(token);
+  }, [token, mutate]);
+
+  const err = verify.error;
+  const message = err instanceof ApiError && err.fieldErrors.token ? 'This link is invalid or has expired. Sign in and ask for a new one from your profile.' : err?.message;
+  return (
+    <AuthLayout title="Verify email" footer={<Anchor component={Link} to="/login">Go to sign in</Anchor>}>
+      {!token && <Alert color="yellow" variant="light">This page needs the link from the verification mail.</Alert>}
+      {token && (verify.isPending || verify.isIdle) && <Loading label="Verifying…" />}
+      {verify.isSuccess && <Alert color="teal" variant="light" role="status">Your email address is verified.</Alert>}
+      {verify.isError && <Alert color="red" variant="light" role="alert">{message}</Alert>}
+    </AuthLayout>
+  );
+}
