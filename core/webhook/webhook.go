@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/oklog/ulid/v2"
@@ -183,17 +184,19 @@ func (d *Delivery) Redeliver(now time.Time) {
 }
 
 // NewAttempt is the attempt made at start that ended after latency with an
-// answer of status (0: none), the answer's body (capped here) and the error
+// answer of status (0: none), the answer's body (capped here, and made
+// valid UTF-8: MySQL refuses anything else in a text column, and a log
+// that cannot be written would resend the event forever) and the error
 // that made it fail (nil for an answer, whatever its status).
 func NewAttempt(deliveryID uint64, start time.Time, latency time.Duration, status int, body []byte, err error) *Attempt {
 	a := &Attempt{DeliveryID: deliveryID, LatencyMs: int(latency / time.Millisecond), CreatedAt: start.UTC(),
-		Response: truncate(string(body), SnippetBytes)}
+		Response: truncate(strings.ToValidUTF8(string(body), "\uFFFD"), SnippetBytes)}
 	if status > 0 {
 		a.StatusCode = &status
 	}
 	switch {
 	case err != nil:
-		a.Error = truncate(err.Error(), errorBytes)
+		a.Error = truncate(strings.ToValidUTF8(err.Error(), "\uFFFD"), errorBytes)
 	case !a.Succeeded():
 		a.Error = fmt.Sprintf("answered HTTP %d", status)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"paygate/core/webhook"
 )
@@ -53,6 +54,13 @@ func TestAttemptKeepsASnippet(t *testing.T) {
 	}
 	if a.Succeeded() || a.Error != "answered HTTP 302" {
 		t.Fatalf("a 302 is no delivery: %+v", a.Error)
+	}
+}
+
+func TestAttemptSnippetIsValidUTF8(t *testing.T) {
+	a := webhook.NewAttempt(1, time.Now(), time.Millisecond, 200, []byte("caf\xe9 \xff\xfe"), errors.New("bad \xff"))
+	if !utf8.ValidString(a.Response) || a.Response != "caf\uFFFD \uFFFD" || !utf8.ValidString(a.Error) {
+		t.Fatalf("snippet %q, error %q", a.Response, a.Error)
 	}
 }
 
