@@ -243,6 +243,9 @@ var (
 type Repository interface {
 	// Insert writes e and its deliveries (at least one), setting their ids.
 	Insert(ctx context.Context, e *Event, ds []*Delivery) error
+	// HasDue reports a delivery Claim at now would take (read only: most
+	// polls find none and then take no write lock).
+	HasDue(ctx context.Context, now time.Time) (bool, error)
 	// Claim leases up to limit pending deliveries due at now whose lease
 	// (if any) has ended, earliest first, until `until` under token; rows
 	// another transaction holds are skipped (SKIP LOCKED on MySQL).
