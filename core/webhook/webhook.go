@@ -122,9 +122,12 @@ func NewDelivery(e *Event, to Destination, url string) *Delivery {
 }
 
 // Schedule is the wait after each failed attempt: 1 min, 5 min, 30 min,
-// 2 h, 5 h, 10 h (about 18 hours in all). The attempt after the last wait
-// is the last one: when it fails too the delivery is failed.
-var Schedule = []time.Duration{time.Minute, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour, 5 * time.Hour, 10 * time.Hour}
+// 2 h, 5 h, 10 h (the decisions' example), then 6 h more, so the last
+// attempt comes 23 h 36 min after the first ("about a day"). The attempt
+// after the last wait is the last one: when it fails too the delivery is
+// failed.
+var Schedule = []time.Duration{time.Minute, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour, 5 * time.Hour, 10 * time.Hour,
+	6 * time.Hour}
 
 // MaxAttempts is the attempts of one schedule: the first and one per wait.
 var MaxAttempts = len(Schedule) + 1

@@ -12,7 +12,7 @@ import (
 	"paygate/core/webhook"
 )
 
-func TestScheduleEndsFailedAfterSevenAttempts(t *testing.T) {
+func TestScheduleEndsFailedAfterEightAttemptsOverADay(t *testing.T) {
 	t0 := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 	e, err := webhook.NewEvent(11, webhook.PaymentSuccess, map[string]any{"payment_id": "pay_1"}, t0)
 	if err != nil {
@@ -23,7 +23,7 @@ func TestScheduleEndsFailedAfterSevenAttempts(t *testing.T) {
 		t.Fatalf("new delivery %+v", d)
 	}
 	at := t0
-	waits := []time.Duration{time.Minute, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour, 5 * time.Hour, 10 * time.Hour}
+	waits := []time.Duration{time.Minute, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour, 5 * time.Hour, 10 * time.Hour, 6 * time.Hour}
 	for i, w := range waits {
 		d.Record(webhook.NewAttempt(1, at, time.Second, 500, []byte("oops"), nil))
 		if d.Status != webhook.StatusPending || !d.NextAttemptAt.Equal(at.Add(w)) || d.Attempts != i+1 {
@@ -31,8 +31,11 @@ func TestScheduleEndsFailedAfterSevenAttempts(t *testing.T) {
 		}
 		at = d.NextAttemptAt
 	}
+	if span := at.Sub(t0); span < 23*time.Hour || span > 25*time.Hour {
+		t.Fatalf("the last attempt comes %s after the first, not about a day", span)
+	}
 	d.Record(webhook.NewAttempt(1, at, time.Second, 0, nil, errors.New("timed out")))
-	if d.Status != webhook.StatusFailed || d.Attempts != 7 || *d.LastError != "timed out" || d.LastStatusCode != nil {
+	if d.Status != webhook.StatusFailed || d.Attempts != 8 || *d.LastError != "timed out" || d.LastStatusCode != nil {
 		t.Fatalf("after the last attempt: %+v", d)
 	}
 	// Redelivery starts a fresh schedule; a 2xx ends it delivered.
