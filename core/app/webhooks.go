@@ -247,17 +247,21 @@ func (a *App) deliver(ctx context.Context, j *webhook.Job) (bool, error) {
 	status, body, sendErr := a.send(ctx, j, start)
 	att := webhook.NewAttempt(d.ID, start, time.Since(clock), status, body, sendErr)
 	d.Record(att)
+	settled := false
 	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
 		if err := s.Webhooks.AddAttempt(ctx, att); err != nil {
 			return err
 		}
-		_, err := s.Webhooks.Settle(ctx, d, j.Token)
+		var err error
+		settled, err = s.Webhooks.Settle(ctx, d, j.Token)
 		return err
 	})
 	if err != nil {
 		return false, fmt.Errorf("delivery %d: %w", d.ID, err)
 	}
-	return att.Succeeded(), nil
+	// A lost claim (redelivery asked meanwhile): the attempt is logged,
+	// but the delivery's state is the request's, not this answer's.
+	return att.Succeeded() && settled, nil
 }
 
 // send signs j's event with its user's current secret and posts it to the

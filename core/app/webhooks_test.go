@@ -346,3 +346,16 @@ func TestNothingDueTakesNoTransaction(t *testing.T) {
 		t.Fatalf("delivered %d, %v", n, err)
 	}
 }
+
+// An attempt whose claim was lost meanwhile (a redelivery was asked) is
+// logged, but its 2xx does not count as delivered: the delivery's state
+// is the redelivery's.
+func TestAttemptOfALostClaimIsNotCountedDelivered(t *testing.T) {
+	w := newDeliveryWorld(t)
+	w.sender.EXPECT().Send(mock.Anything, mock.Anything).Return(webhook.Response{Status: 200}, nil).Once()
+	w.hooks.EXPECT().AddAttempt(mock.Anything, mock.Anything).Return(nil).Once()
+	w.hooks.EXPECT().Settle(mock.Anything, mock.Anything, mock.Anything).Return(false, nil).Once()
+	if n, err := w.app.DeliverWebhooks(context.Background(), 10); err != nil || n != 0 {
+		t.Fatalf("delivered %d, %v", n, err)
+	}
+}
