@@ -11,8 +11,11 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+
+	"paygate/core/recharge"
 )
 
 // receiver is a merchant's endpoint: it keeps every request and answers
@@ -257,5 +260,50 @@ func TestRechargeOutcomeIsAnEvent(t *testing.T) {
 		if d := b["data"].(map[string]any); b["type"] != "recharge.failed" || d["reference_id"] != "ref-wh-1" || d["amount"] != "50.00" {
 			t.Fatalf("event %v", b)
 		}
+	})
+}
+
+// A recharge the operator completes later: pending at the request (no
+// event), then the recharge worker's check finds it done and writes
+// recharge.success in the same transaction; the next delivery round sends
+// it, signed. Nothing is refunded.
+func TestRechargeSuccessFromTheWorkerIsAnEvent(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		hooks := newReceiver(t)
+		c := e.newCustomer("user", "enterprise", "500.00")
+		e.must(e.do("PATCH", "/api/v1/panel/auth/me", c.token, map[string]any{"webhook_url": hooks.srv.URL}), 200)
+		secret := e.must(e.do("POST", "/api/v1/panel/webhooks/rotate-secret", c.token, nil), 200).str("secret")
+		r := e.must(e.gw(c, "POST", "/api/v1/recharge/mobile", map[string]any{"mobile": "9876543210", "operator": "jio",
+			"circle": "delhi", "amount": "100", "reference_id": "ref-wh-ok"}), 200)
+		if d := r.body["data"].(map[string]any); d["status"] != "pending" {
+			t.Fatalf("recharge: %s", r.raw)
+		}
+		if n := e.deliver(); n != 0 || len(hooks.take()) != 0 {
+			t.Fatalf("a pending recharge sent an event (%d)", n)
+		}
+		e.skew.Store(int64(recharge.FirstCheck + 2*time.Second))
+		if n, err := e.app.CheckRecharges(context.Background(), 100); err != nil || n != 1 {
+			t.Fatalf("check: %d, %v", n, err)
+		}
+		if n := e.deliver(); n != 1 {
+			t.Fatalf("delivered %d", n)
+		}
+		got := hooks.take()
+		if len(got) != 1 {
+			t.Fatalf("%d requests", len(got))
+		}
+		b := verify(t, secret, got[0])
+		d := b["data"].(map[string]any)
+		if b["type"] != "recharge.success" || d["reference_id"] != "ref-wh-ok" || d["status"] != "success" ||
+			d["amount"] != "100.00" || d["operator_ref"] == nil || d["fail_reason"] != nil {
+			t.Fatalf("event %v", b)
+		}
+		if n := e.deliver(); n != 0 || len(hooks.take()) != 0 {
+			t.Fatal("sent again")
+		}
+		if bal := e.balance(c); bal != "400.00" {
+			t.Fatalf("balance %s", bal)
+		}
+		e.ledgerClean()
 	})
 }

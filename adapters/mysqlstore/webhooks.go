@@ -118,11 +118,23 @@ func (s *webhookStore) Insert(ctx context.Context, e *webhook.Event, ds []*webho
 	return nil
 }
 
-func (s *webhookStore) Claim(ctx context.Context, now, until time.Time, token string, limit int) ([]webhook.Job, error) {
-	q := s.conn(ctx).Model(&webhookDeliveryRow{}).
+// due selects the deliveries a worker may claim at now.
+func (s *webhookStore) due(ctx context.Context, now time.Time) *gorm.DB {
+	return s.conn(ctx).Model(&webhookDeliveryRow{}).
 		Where("status = ? AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)",
-			string(webhook.StatusPending), dbTime(now), dbTime(now)).
-		Order("next_attempt_at").Order("id").Limit(limit)
+			string(webhook.StatusPending), dbTime(now), dbTime(now))
+}
+
+func (s *webhookStore) HasDue(ctx context.Context, now time.Time) (bool, error) {
+	var ids []uint64
+	if err := s.due(ctx, now).Limit(1).Pluck("id", &ids).Error; err != nil {
+		return false, fmt.Errorf("look for due webhook deliveries: %w", translate(err))
+	}
+	return len(ids) > 0, nil
+}
+
+func (s *webhookStore) Claim(ctx context.Context, now, until time.Time, token string, limit int) ([]webhook.Job, error) {
+	q := s.due(ctx, now).Order("next_attempt_at").Order("id").Limit(limit)
 	if s.mysql {
 		// Rows another worker is claiming right now are passed over, not
 		// waited for (MariaDB ≥ 10.6). SQLite: one writer at a time.

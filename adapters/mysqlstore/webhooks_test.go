@@ -207,3 +207,35 @@ func TestWebhookClaimsAreDisjoint(t *testing.T) {
 		}
 	})
 }
+
+// HasDue sees exactly what Claim would take: nothing before it is due,
+// nothing while claimed, a due delivery once the lease has ended.
+func TestWebhookHasDue(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
+		ctx := context.Background()
+		repo := s.Stores().Webhooks
+		t0 := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+		due := func(at time.Time) bool {
+			t.Helper()
+			ok, err := repo.HasDue(ctx, at)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return ok
+		}
+		if due(t0) {
+			t.Fatal("an empty outbox has something due")
+		}
+		outboxEvent(t, s, 11, webhook.BalanceLow, t0.Add(time.Second), webhook.ToWebhook)
+		if due(t0) || !due(t0.Add(time.Second)) {
+			t.Fatal("due before its time, or not at it")
+		}
+		if jobs := claim(t, s, t0.Add(time.Second), time.Minute, "a", 10); len(jobs) != 1 {
+			t.Fatalf("claimed %d", len(jobs))
+		}
+		if due(t0.Add(30*time.Second)) || !due(t0.Add(61*time.Second)) {
+			t.Fatal("due while claimed, or not after the lease")
+		}
+	})
+}

@@ -19,7 +19,12 @@ var blocked = []netip.Prefix{
 	netip.MustParsePrefix("2001:db8::/32"),   // documentation
 	netip.MustParsePrefix("fec0::/10"),       // deprecated site-local
 	netip.MustParsePrefix("::ffff:0:0:0/96"), // IPv4-translated (SIIT)
+	netip.MustParsePrefix("2001::/32"),       // Teredo: tunnels to an IPv4 address not visible here
 }
+
+// sixToFour is the 6to4 prefix: bits 16-48 are an IPv4 address, which
+// must itself be public (a relay would forward to it).
+var sixToFour = netip.MustParsePrefix("2002::/16")
 
 // nat64 is the well-known NAT64 prefix: its last 32 bits are an IPv4
 // address, which must itself be public.
@@ -46,6 +51,10 @@ func Public(ip netip.Addr) bool {
 	if nat64.Contains(ip) {
 		b := ip.As16()
 		return Public(netip.AddrFrom4([4]byte(b[12:16])))
+	}
+	if sixToFour.Contains(ip) {
+		b := ip.As16()
+		return Public(netip.AddrFrom4([4]byte(b[2:6])))
 	}
 	return true
 }

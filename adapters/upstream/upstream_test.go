@@ -285,6 +285,10 @@ func TestPublic(t *testing.T) {
 		"100.127.255.255": false, "224.0.0.1": false, "239.255.255.250": false, "ff02::1": false,
 		"255.255.255.255": false, "::ffff:127.0.0.1": false, "::ffff:10.0.0.1": false, "64:ff9b::a00:1": false,
 		"0.1.2.3": false,
+		// 6to4 carries an IPv4 address in bits 16-48, which must be public;
+		// Teredo (2001::/32) tunnels to an address we cannot see: refused.
+		"2002:808:808::1": true, "2002:7f00:1::1": false, "2002:a9fe:a9fe::": false, "2002:c0a8:101::1": false,
+		"2001:0:4136:e378:8000:63bf:3fff:fdd2": false,
 	}
 	for s, want := range tests {
 		if got := Public(netip.MustParseAddr(s)); got != want {

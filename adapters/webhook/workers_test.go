@@ -184,3 +184,35 @@ func TestClaimOfACrashedWorkerExpires(t *testing.T) {
 		}
 	})
 }
+
+// A receiver whose answer is not UTF-8 (binary, Latin-1) is delivered like
+// any other: the attempt's snippet is stored (MySQL refuses invalid UTF-8
+// in a utf8mb4 column, which failed the record and resent the event every
+// lease, forever).
+func TestAnswerThatIsNotUTF8IsRecorded(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
+		var calls atomic.Int64
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			calls.Add(1)
+			_, _ = w.Write([]byte("r\xe9sum\xe9 \xff\xfe ok"))
+		}))
+		t.Cleanup(srv.Close)
+		u := merchant(t, s, srv.URL+"/hooks")
+		enqueue(t, s, u, 1, time.Now().UTC())
+		w := newWorker(s, time.Now)
+		if n, err := w.DeliverWebhooks(context.Background(), 10); n != 1 || err != nil {
+			t.Fatalf("delivered %d, %v", n, err)
+		}
+		ds, _, err := s.Stores().Webhooks.List(context.Background(), webhook.Filter{Page: 1, PerPage: 10})
+		if err != nil || len(ds) != 1 || ds[0].Status != webhook.StatusDelivered {
+			t.Fatalf("deliveries %+v, %v", ds, err)
+		}
+		att, err := s.Stores().Webhooks.Attempts(context.Background(), ds[0].ID, 10)
+		if err != nil || len(att) != 1 || att[0].Response != "r\uFFFDsum\uFFFD \uFFFD ok" {
+			t.Fatalf("attempts %+v, %v", att, err)
+		}
+		if calls.Load() != 1 {
+			t.Fatalf("%d calls", calls.Load())
+		}
+	})
+}

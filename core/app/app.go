@@ -56,7 +56,8 @@ type Config struct {
 	WebhookTimeout time.Duration
 	// WebhookLease is how long a worker's claim on a delivery lasts: after
 	// it (a crashed worker) any worker may try it again; at least twice
-	// WebhookTimeout. 0 means DefaultWebhookLease.
+	// WebhookTimeout. 0 means six times WebhookTimeout (DefaultWebhookLease
+	// with the default timeout).
 	WebhookLease time.Duration
 	// WebhookConcurrency is how many deliveries one worker round sends at
 	// once; 0 means DefaultWebhookConcurrency.
@@ -156,7 +157,7 @@ func New(d Deps) *App {
 		cfg.WebhookTimeout = DefaultWebhookTimeout
 	}
 	if cfg.WebhookLease <= 0 {
-		cfg.WebhookLease = DefaultWebhookLease
+		cfg.WebhookLease = webhookLeasePerTimeout * cfg.WebhookTimeout
 	}
 	cfg.WebhookLease = max(cfg.WebhookLease, 2*cfg.WebhookTimeout)
 	if cfg.WebhookConcurrency <= 0 {

@@ -34,7 +34,8 @@ type TargetPolicy interface {
 // Defaults of the delivery worker (Config).
 const (
 	DefaultWebhookTimeout     = 10 * time.Second
-	DefaultWebhookLease       = time.Minute
+	DefaultWebhookLease       = webhookLeasePerTimeout * DefaultWebhookTimeout
+	webhookLeasePerTimeout    = 6 // the lease when Config.WebhookLease is 0, in timeouts
 	DefaultWebhookConcurrency = 8
 	webhookAttemptsShown      = 50
 )
@@ -154,7 +155,9 @@ func (a *App) emitTopUp(ctx context.Context, s Stores, u *user.User, r *topup.Re
 // limit due deliveries under a lease of Config.WebhookLease (SKIP LOCKED on
 // MySQL, so instances share the work and never send one delivery at
 // once), posts them Config.WebhookConcurrency at a time, each bounded by
-// Config.WebhookTimeout, and records every attempt. Attempts already
+// Config.WebhookTimeout, and records every attempt. An attempt starts only
+// while the lease still covers it with a margin (webhookLeaseLeft): after
+// the lease another worker may take the delivery. Attempts already
 // started finish even when ctx ends (shutdown), bounded by the timeout;
 // no new one starts. It returns how many were delivered.
 func (a *App) DeliverWebhooks(ctx context.Context, limit int) (int, error) {
@@ -162,11 +165,24 @@ func (a *App) DeliverWebhooks(ctx context.Context, limit int) (int, error) {
 		return 0, nil
 	}
 	now := a.now().UTC()
+	// A read first: most polls find nothing due and so take no write lock
+	// (SQLite has one writer for the whole database).
+	if due, err := a.st.Webhooks.HasDue(ctx, now); err != nil || !due {
+		if err != nil {
+			return 0, fmt.Errorf("look for due webhook deliveries: %w", err)
+		}
+		return 0, nil
+	}
+	// No more than the lease can cover, every attempt taking its whole
+	// timeout: the claim's last wave still starts in time.
+	waves := max(int(a.cfg.WebhookLease/(a.cfg.WebhookTimeout+a.webhookLeaseMargin())), 1)
+	limit = min(limit, waves*a.cfg.WebhookConcurrency)
+	until := now.Add(a.cfg.WebhookLease)
 	token := claimToken()
 	var jobs []webhook.Job
 	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
 		var err error
-		jobs, err = s.Webhooks.Claim(ctx, now, now.Add(a.cfg.WebhookLease), token, limit)
+		jobs, err = s.Webhooks.Claim(ctx, now, until, token, limit)
 		return err
 	})
 	if err != nil {
@@ -182,9 +198,10 @@ func (a *App) DeliverWebhooks(ctx context.Context, limit int) (int, error) {
 	bg := context.WithoutCancel(ctx)
 	for i := range jobs {
 		sem <- struct{}{}
-		if ctx.Err() != nil {
-			// Shutting down: jobs not started yet wait for their lease to
-			// end, then any instance sends them.
+		// Shutting down, or the lease could end during the attempt: jobs
+		// not started yet wait for their lease to end, then any instance
+		// sends them.
+		if ctx.Err() != nil || until.Sub(a.now()) < a.cfg.WebhookTimeout+a.webhookLeaseMargin() {
 			<-sem
 			break
 		}
@@ -209,6 +226,10 @@ func (a *App) DeliverWebhooks(ctx context.Context, limit int) (int, error) {
 	return int(delivered.Load()), nil
 }
 
+// webhookLeaseMargin is the lease an attempt must leave unused when it
+// starts (half a timeout): for clocks and the account read before sending.
+func (a *App) webhookLeaseMargin() time.Duration { return a.cfg.WebhookTimeout / 2 }
+
 // claimToken names one worker round's claim.
 func claimToken() string {
 	b := make([]byte, 16)
@@ -226,17 +247,21 @@ func (a *App) deliver(ctx context.Context, j *webhook.Job) (bool, error) {
 	status, body, sendErr := a.send(ctx, j, start)
 	att := webhook.NewAttempt(d.ID, start, time.Since(clock), status, body, sendErr)
 	d.Record(att)
+	settled := false
 	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
 		if err := s.Webhooks.AddAttempt(ctx, att); err != nil {
 			return err
 		}
-		_, err := s.Webhooks.Settle(ctx, d, j.Token)
+		var err error
+		settled, err = s.Webhooks.Settle(ctx, d, j.Token)
 		return err
 	})
 	if err != nil {
 		return false, fmt.Errorf("delivery %d: %w", d.ID, err)
 	}
-	return att.Succeeded(), nil
+	// A lost claim (redelivery asked meanwhile): the attempt is logged,
+	// but the delivery's state is the request's, not this answer's.
+	return att.Succeeded() && settled, nil
 }
 
 // send signs j's event with its user's current secret and posts it to the
@@ -244,6 +269,8 @@ func (a *App) deliver(ctx context.Context, j *webhook.Job) (bool, error) {
 // webhook_url). It returns the answer's status (0: none) and body.
 func (a *App) send(ctx context.Context, j *webhook.Job, at time.Time) (int, []byte, error) {
 	d := &j.Delivery
+	ctx, cancel := context.WithTimeout(ctx, a.cfg.WebhookTimeout)
+	defer cancel()
 	u, err := a.st.Users.ByID(ctx, d.UserID)
 	if err != nil {
 		return 0, nil, fmt.Errorf("account not readable")
@@ -265,9 +292,7 @@ func (a *App) send(ctx context.Context, j *webhook.Job, at time.Time) (int, []by
 		return 0, nil, err
 	}
 	h.Set("User-Agent", "paygate-webhooks/1")
-	sctx, cancel := context.WithTimeout(ctx, a.cfg.WebhookTimeout)
-	defer cancel()
-	res, err := a.sender.Send(sctx, webhook.Request{URL: d.URL, Header: h, Body: j.Event.Payload})
+	res, err := a.sender.Send(ctx, webhook.Request{URL: d.URL, Header: h, Body: j.Event.Payload})
 	if err != nil {
 		return res.Status, res.Body, err
 	}

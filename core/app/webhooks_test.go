@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"sync"
 	"testing"
 	"time"
 
@@ -182,6 +183,7 @@ func newDeliveryWorld(t *testing.T) *deliveryWorld {
 	d := webhook.NewDelivery(e, webhook.ToWebhook, "https://merchant.example/old-hooks")
 	d.ID, d.EventID, d.EventPublicID = 8, 4, e.PublicID
 	w.job = webhook.Job{Delivery: *d, Event: *e, Token: "t"}
+	w.hooks.EXPECT().HasDue(mock.Anything, w.now).Return(true, nil).Maybe()
 	w.hooks.EXPECT().Claim(mock.Anything, w.now, w.now.Add(app.DefaultWebhookLease), mock.Anything, 10).
 		RunAndReturn(func(_ context.Context, _, _ time.Time, token string, _ int) ([]webhook.Job, error) {
 			j := w.job
@@ -275,5 +277,85 @@ func TestDeliveriesOfOthersAreNotFound(t *testing.T) {
 	})).Return(nil).Once()
 	if d, err := a.Redeliver(context.Background(), admin, 8); err != nil || d.Status != webhook.StatusPending {
 		t.Fatalf("admin redeliver: %+v, %v", d, err)
+	}
+}
+
+// A worker starts an attempt only while its lease can still cover it:
+// once a whole timeout (and a margin) no longer fits before the lease
+// ends, another worker may take the delivery, so the rest of the claim is
+// left for the lease to end (never two sends of one delivery at once).
+// Each Send here takes a full timeout of the business clock.
+func TestNoAttemptStartsThatTheLeaseCannotCover(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	hooks, sender, users := webhookmocks.NewMockRepository(t), webhookmocks.NewMockSender(t), usermocks.NewMockRepository(t)
+	stores := app.Stores{Users: users, Webhooks: hooks}
+	tx := appmocks.NewMockTransactor(t)
+	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
+		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) })
+	timeout, lease := 10*time.Second, time.Minute
+	a := app.New(app.Deps{Tx: tx, Stores: stores, Webhooks: sender, Now: clock,
+		Config: app.Config{WebhookTimeout: timeout, WebhookLease: lease, WebhookConcurrency: 1}})
+	secret, hook := webhook.NewSecret(), "https://merchant.example/hooks"
+	users.EXPECT().ByID(mock.Anything, uint64(11)).Return(&user.User{ID: 11, WebhookSecret: &secret, WebhookURL: &hook}, nil)
+	hooks.EXPECT().HasDue(mock.Anything, mock.Anything).Return(true, nil).Maybe()
+	var claimed int
+	hooks.EXPECT().Claim(mock.Anything, now, now.Add(lease), mock.Anything, mock.Anything).
+		RunAndReturn(func(_ context.Context, _, _ time.Time, token string, limit int) ([]webhook.Job, error) {
+			var jobs []webhook.Job
+			for i := range min(limit, 50) {
+				e, _ := webhook.NewEvent(11, webhook.BalanceLow, map[string]int{"n": i}, now)
+				d := webhook.NewDelivery(e, webhook.ToWebhook, hook)
+				d.ID = uint64(i + 1)
+				jobs = append(jobs, webhook.Job{Delivery: *d, Event: *e, Token: token})
+			}
+			claimed = len(jobs)
+			return jobs, nil
+		}).Once()
+	sent := 0
+	sender.EXPECT().Send(mock.Anything, mock.Anything).RunAndReturn(func(context.Context, webhook.Request) (webhook.Response, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if now.Add(timeout).After(time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC).Add(lease)) {
+			t.Errorf("attempt %d started at %s: it may outlive the lease", sent+1, now.Format(time.TimeOnly))
+		}
+		sent++
+		now = now.Add(timeout) // the receiver answers at the last moment
+		return webhook.Response{Status: 204}, nil
+	})
+	hooks.EXPECT().AddAttempt(mock.Anything, mock.Anything).Return(nil)
+	hooks.EXPECT().Settle(mock.Anything, mock.Anything, mock.Anything).Return(true, nil)
+	n, err := a.DeliverWebhooks(context.Background(), 50)
+	if err != nil || n != sent || sent == 0 {
+		t.Fatalf("delivered %d of %d sent, %v", n, sent, err)
+	}
+	t.Logf("claimed %d, sent %d", claimed, sent)
+}
+
+// A poll that finds nothing due opens no transaction (on SQLite a
+// transaction is the database's single write lock); the mock Transactor
+// fails on any.
+func TestNothingDueTakesNoTransaction(t *testing.T) {
+	hooks, sender := webhookmocks.NewMockRepository(t), webhookmocks.NewMockSender(t)
+	tx := appmocks.NewMockTransactor(t)
+	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	a := app.New(app.Deps{Tx: tx, Stores: app.Stores{Webhooks: hooks}, Webhooks: sender, Now: func() time.Time { return now }})
+	hooks.EXPECT().HasDue(mock.Anything, now).Return(false, nil).Once()
+	if n, err := a.DeliverWebhooks(context.Background(), 50); n != 0 || err != nil {
+		t.Fatalf("delivered %d, %v", n, err)
+	}
+}
+
+// An attempt whose claim was lost meanwhile (a redelivery was asked) is
+// logged, but its 2xx does not count as delivered: the delivery's state
+// is the redelivery's.
+func TestAttemptOfALostClaimIsNotCountedDelivered(t *testing.T) {
+	w := newDeliveryWorld(t)
+	w.sender.EXPECT().Send(mock.Anything, mock.Anything).Return(webhook.Response{Status: 200}, nil).Once()
+	w.hooks.EXPECT().AddAttempt(mock.Anything, mock.Anything).Return(nil).Once()
+	w.hooks.EXPECT().Settle(mock.Anything, mock.Anything, mock.Anything).Return(false, nil).Once()
+	if n, err := w.app.DeliverWebhooks(context.Background(), 10); err != nil || n != 0 {
+		t.Fatalf("delivered %d, %v", n, err)
 	}
 }

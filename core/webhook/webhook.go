@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/oklog/ulid/v2"
@@ -121,9 +122,12 @@ func NewDelivery(e *Event, to Destination, url string) *Delivery {
 }
 
 // Schedule is the wait after each failed attempt: 1 min, 5 min, 30 min,
-// 2 h, 5 h, 10 h (about 18 hours in all). The attempt after the last wait
-// is the last one: when it fails too the delivery is failed.
-var Schedule = []time.Duration{time.Minute, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour, 5 * time.Hour, 10 * time.Hour}
+// 2 h, 5 h, 10 h (the decisions' example), then 6 h more, so the last
+// attempt comes 23 h 36 min after the first ("about a day"). The attempt
+// after the last wait is the last one: when it fails too the delivery is
+// failed.
+var Schedule = []time.Duration{time.Minute, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour, 5 * time.Hour, 10 * time.Hour,
+	6 * time.Hour}
 
 // MaxAttempts is the attempts of one schedule: the first and one per wait.
 var MaxAttempts = len(Schedule) + 1
@@ -183,17 +187,19 @@ func (d *Delivery) Redeliver(now time.Time) {
 }
 
 // NewAttempt is the attempt made at start that ended after latency with an
-// answer of status (0: none), the answer's body (capped here) and the error
+// answer of status (0: none), the answer's body (capped here, and made
+// valid UTF-8: MySQL refuses anything else in a text column, and a log
+// that cannot be written would resend the event forever) and the error
 // that made it fail (nil for an answer, whatever its status).
 func NewAttempt(deliveryID uint64, start time.Time, latency time.Duration, status int, body []byte, err error) *Attempt {
 	a := &Attempt{DeliveryID: deliveryID, LatencyMs: int(latency / time.Millisecond), CreatedAt: start.UTC(),
-		Response: truncate(string(body), SnippetBytes)}
+		Response: truncate(strings.ToValidUTF8(string(body), "\uFFFD"), SnippetBytes)}
 	if status > 0 {
 		a.StatusCode = &status
 	}
 	switch {
 	case err != nil:
-		a.Error = truncate(err.Error(), errorBytes)
+		a.Error = truncate(strings.ToValidUTF8(err.Error(), "\uFFFD"), errorBytes)
 	case !a.Succeeded():
 		a.Error = fmt.Sprintf("answered HTTP %d", status)
 	}
@@ -240,6 +246,9 @@ var (
 type Repository interface {
 	// Insert writes e and its deliveries (at least one), setting their ids.
 	Insert(ctx context.Context, e *Event, ds []*Delivery) error
+	// HasDue reports a delivery Claim at now would take (read only: most
+	// polls find none and then take no write lock).
+	HasDue(ctx context.Context, now time.Time) (bool, error)
 	// Claim leases up to limit pending deliveries due at now whose lease
 	// (if any) has ended, earliest first, until `until` under token; rows
 	// another transaction holds are skipped (SKIP LOCKED on MySQL).

@@ -7,11 +7,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"paygate/core/webhook"
 )
 
-func TestScheduleEndsFailedAfterSevenAttempts(t *testing.T) {
+func TestScheduleEndsFailedAfterEightAttemptsOverADay(t *testing.T) {
 	t0 := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 	e, err := webhook.NewEvent(11, webhook.PaymentSuccess, map[string]any{"payment_id": "pay_1"}, t0)
 	if err != nil {
@@ -22,7 +23,7 @@ func TestScheduleEndsFailedAfterSevenAttempts(t *testing.T) {
 		t.Fatalf("new delivery %+v", d)
 	}
 	at := t0
-	waits := []time.Duration{time.Minute, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour, 5 * time.Hour, 10 * time.Hour}
+	waits := []time.Duration{time.Minute, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour, 5 * time.Hour, 10 * time.Hour, 6 * time.Hour}
 	for i, w := range waits {
 		d.Record(webhook.NewAttempt(1, at, time.Second, 500, []byte("oops"), nil))
 		if d.Status != webhook.StatusPending || !d.NextAttemptAt.Equal(at.Add(w)) || d.Attempts != i+1 {
@@ -30,8 +31,11 @@ func TestScheduleEndsFailedAfterSevenAttempts(t *testing.T) {
 		}
 		at = d.NextAttemptAt
 	}
+	if span := at.Sub(t0); span < 23*time.Hour || span > 25*time.Hour {
+		t.Fatalf("the last attempt comes %s after the first, not about a day", span)
+	}
 	d.Record(webhook.NewAttempt(1, at, time.Second, 0, nil, errors.New("timed out")))
-	if d.Status != webhook.StatusFailed || d.Attempts != 7 || *d.LastError != "timed out" || d.LastStatusCode != nil {
+	if d.Status != webhook.StatusFailed || d.Attempts != 8 || *d.LastError != "timed out" || d.LastStatusCode != nil {
 		t.Fatalf("after the last attempt: %+v", d)
 	}
 	// Redelivery starts a fresh schedule; a 2xx ends it delivered.
@@ -53,6 +57,13 @@ func TestAttemptKeepsASnippet(t *testing.T) {
 	}
 	if a.Succeeded() || a.Error != "answered HTTP 302" {
 		t.Fatalf("a 302 is no delivery: %+v", a.Error)
+	}
+}
+
+func TestAttemptSnippetIsValidUTF8(t *testing.T) {
+	a := webhook.NewAttempt(1, time.Now(), time.Millisecond, 200, []byte("caf\xe9 \xff\xfe"), errors.New("bad \xff"))
+	if !utf8.ValidString(a.Response) || a.Response != "caf\uFFFD \uFFFD" || !utf8.ValidString(a.Error) {
+		t.Fatalf("snippet %q, error %q", a.Response, a.Error)
 	}
 }
 

@@ -366,6 +366,63 @@ func (_c *MockRepository_Event_Call) RunAndReturn(run func(context.Context, uint
 	return _c
 }
 
+// HasDue provides a mock function with given fields: ctx, now
+func (_m *MockRepository) HasDue(ctx context.Context, now time.Time) (bool, error) {
+	ret := _m.Called(ctx, now)
+
+	if len(ret) == 0 {
+		panic("no return value specified for HasDue")
+	}
+
+	var r0 bool
+	var r1 error
+	if rf, ok := ret.Get(0).(func(context.Context, time.Time) (bool, error)); ok {
+		return rf(ctx, now)
+	}
+	if rf, ok := ret.Get(0).(func(context.Context, time.Time) bool); ok {
+		r0 = rf(ctx, now)
+	} else {
+		r0 = ret.Get(0).(bool)
+	}
+
+	if rf, ok := ret.Get(1).(func(context.Context, time.Time) error); ok {
+		r1 = rf(ctx, now)
+	} else {
+		r1 = ret.Error(1)
+	}
+
+	return r0, r1
+}
+
+// MockRepository_HasDue_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'HasDue'
+type MockRepository_HasDue_Call struct {
+	*mock.Call
+}
+
+// HasDue is a helper method to define mock.On call
+//   - ctx context.Context
+//   - now time.Time
+func (_e *MockRepository_Expecter) HasDue(ctx interface{}, now interface{}) *MockRepository_HasDue_Call {
+	return &MockRepository_HasDue_Call{Call: _e.mock.On("HasDue", ctx, now)}
+}
+
+func (_c *MockRepository_HasDue_Call) Run(run func(ctx context.Context, now time.Time)) *MockRepository_HasDue_Call {
+	_c.Call.Run(func(args mock.Arguments) {
+		run(args[0].(context.Context), args[1].(time.Time))
+	})
+	return _c
+}
+
+func (_c *MockRepository_HasDue_Call) Return(_a0 bool, _a1 error) *MockRepository_HasDue_Call {
+	_c.Call.Return(_a0, _a1)
+	return _c
+}
+
+func (_c *MockRepository_HasDue_Call) RunAndReturn(run func(context.Context, time.Time) (bool, error)) *MockRepository_HasDue_Call {
+	_c.Call.Return(run)
+	return _c
+}
+
 // Insert provides a mock function with given fields: ctx, e, ds
 func (_m *MockRepository) Insert(ctx context.Context, e *webhook.Event, ds []*webhook.Delivery) error {
 	ret := _m.Called(ctx, e, ds)
