@@ -101,7 +101,7 @@ export default function BalanceRequests() {
           <>
             <Select label="Status" placeholder="Any" clearable w={140} data={['pending', 'approved', 'rejected']}
               value={list.filters.status || null} onChange={(v) => list.setFilter('status', v)} />
-            <TextInput label="UTR number" placeholder="Part of it" w={170} value={utr}
+            <TextInput label="Search UTR" placeholder="Part of a UTR number" w={170} value={utr}
               onChange={(e) => { setUtr(e.currentTarget.value); applyUtr(e.currentTarget.value); }} />
             <DateRangeFilters list={list} />
           </>

@@ -69,7 +69,7 @@ export default function Dashboard() {
                 <Stat label="Balance" testId="dashboard-balance" hint={<Anchor component={Link} to="/balance-requests" size="xs">Add balance</Anchor>}>
                   <Money value={d.balance} />
                 </Stat>
-                <Stat label="Spent today" testId="dashboard-today-spend" hint={`${today?.calls.toLocaleString('en-IN') ?? 0} calls today`}>
+                <Stat label="Spent today" testId="dashboard-today-spend" hint={`${(today?.calls ?? 0).toLocaleString('en-IN')} ${today?.calls === 1 ? 'call' : 'calls'} today`}>
                   <Money value={today?.spend ?? '0.0000'} />
                 </Stat>
                 <Stat label="Spent, 30 days" testId="dashboard-spend" hint={`${formatDate(d.from)} – ${formatDate(d.to)}`}>
