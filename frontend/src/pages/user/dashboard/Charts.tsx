@@ -60,6 +60,7 @@ export function SpendChart({ days }: { days: Day[] }) {
       dataKey="date"
       series={[{ name: 'Spend', color: 'teal.6' }]}
       curveType="monotone"
+      withDots={false}
       xAxisProps={{ tickFormatter: shortDay, minTickGap: 16 }}
       yAxisProps={{ width: 60 }}
       valueFormatter={(v) => `₹${v.toLocaleString('en-IN')}`}
