@@ -1,6 +1,113 @@
-// Placeholder: replace this file's body with the screen (route: see src/app/routes.tsx).
-import { Placeholder } from '../../components/Placeholder';
+// Add balance: the top-up request form and the caller's requests with their
+// status (and the reviewer's remarks, the screenshot sent).
+import { useEffect, useState } from 'react';
+import { Button, Image, Modal, Paper, Select, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedCallback } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api, call, fetchBlob } from '../../api/client';
+import type { Schemas } from '../../api/types';
+import { DataTable, type Column } from '../../components/DataTable';
+import { Money } from '../../components/Money';
+import { PageHeader } from '../../components/PageHeader';
+import { ErrorState, Loading } from '../../components/States';
+import { formatDateTime } from '../../lib/dates';
+import { formatINR } from '../../lib/money';
+import { useListParams } from '../../lib/listParams';
+import { BALANCE_REQUESTS_PATH, METHODS, RequestForm } from './balanceRequests/RequestForm';
+import { DateRangeFilters } from './common/DateRange';
+import { StatusBadge } from './common/StatusBadge';
+
+type Req = Schemas['BalanceRequest'];
+const methodLabel = (m: string) => METHODS.find((x) => x.value === m)?.label ?? m;
+
+function Screenshot({ req, onClose }: { req: Req | null; onClose: () => void }) {
+  const q = useQuery({
+    queryKey: ['/api/v1/panel/balance-requests/{id}/screenshot', req?.id],
+    queryFn: () => fetchBlob(req!.screenshot_url!),
+    enabled: !!req?.screenshot_url,
+    staleTime: Infinity,
+  });
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    if (!q.data) return;
+    const u = URL.createObjectURL(q.data.blob);
+    setUrl(u);
+    return () => URL.revokeObjectURL(u);
+  }, [q.data]);
+  const isImage = q.data?.blob.type.startsWith('image/');
+  return (
+    <Modal opened={req !== null} onClose={onClose} title={`Screenshot of ${req ? formatINR(req.amount) : ''} (${req?.utr_number ?? ''})`} size="lg">
+      {q.isPending ? <Loading /> : q.isError ? <ErrorState error={q.error} onRetry={() => void q.refetch()} />
+        : url && isImage ? <Image src={url} alt={`Screenshot sent with UTR ${req?.utr_number}`} fit="contain" />
+        : url ? <Button component="a" href={url} download={q.data?.filename ?? 'screenshot.pdf'}>Download the PDF</Button> : null}
+    </Modal>
+  );
+}
 
 export default function BalanceRequests() {
-  return <Placeholder title="Add balance" description="Request a top-up with a screenshot; your requests and their status." />;
+  const list = useListParams({ status: '', q: '', from: '', to: '' });
+  const q = useQuery({
+    queryKey: [BALANCE_REQUESTS_PATH, list.query],
+    queryFn: () => call(api.GET(BALANCE_REQUESTS_PATH, { params: { query: list.query as never } })),
+    placeholderData: keepPreviousData,
+  });
+  const [utr, setUtr] = useState(list.filters.q);
+  const applyUtr = useDebouncedCallback((v: string) => list.setFilter('q', v.trim()), 300);
+  const [shot, setShot] = useState<Req | null>(null);
+
+  const columns: Column<Req>[] = [
+    { key: 'created_at', header: 'Sent', render: (r) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(r.created_at)}</Text> },
+    { key: 'amount', header: 'Amount', align: 'right', render: (r) => <Money value={r.amount} fw={500} /> },
+    { key: 'utr', header: 'UTR number', render: (r) => <Text size="sm" ff="monospace">{r.utr_number}</Text> },
+    { key: 'method', header: 'Method', hiddenOnMobile: true, render: (r) => <Text size="sm">{methodLabel(r.payment_method)}</Text> },
+    { key: 'status', header: 'Status', render: (r) => <StatusBadge status={r.status} /> },
+    {
+      key: 'remarks', header: 'Reviewer’s remarks', hiddenOnMobile: true,
+      render: (r) => <Text size="sm" c={r.admin_remarks ? undefined : 'dimmed'} lineClamp={2} maw={280}>{r.admin_remarks ?? (r.status === 'pending' ? 'Waiting for review' : '—')}</Text>,
+    },
+    {
+      key: 'screenshot', header: 'Screenshot',
+      render: (r) => r.screenshot_url
+        ? <Button size="compact-xs" variant="subtle" onClick={() => setShot(r)} aria-label={`View the screenshot of UTR ${r.utr_number}`}>View</Button>
+        : <Text size="sm" c="dimmed">None</Text>,
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader title="Add balance" description="Pay by bank transfer or UPI, then tell us here. An administrator checks the transfer and credits your balance." />
+      <Paper withBorder p="md" radius="md" mb="lg">
+        <Title order={2} size="h4" mb="sm">Request a top-up</Title>
+        <RequestForm onCreated={(r) => notifications.show({ color: 'teal', title: 'Request sent', message: `${formatINR(r.amount)} (UTR ${r.utr_number}) is waiting for review.` })} />
+      </Paper>
+      <Title order={2} size="h4" mb="sm">Your requests</Title>
+      <DataTable<Req>
+        caption="Your balance requests"
+        columns={columns}
+        rows={q.data?.data}
+        rowKey={(r) => r.id}
+        total={q.data?.meta.total}
+        page={list.page}
+        perPage={list.perPage}
+        onPageChange={list.setPage}
+        onPerPageChange={list.setPerPage}
+        isLoading={q.isFetching}
+        error={q.error}
+        onRetry={() => void q.refetch()}
+        emptyTitle="No requests yet"
+        emptyDescription="Your top-up requests and their status show here."
+        filters={
+          <>
+            <Select label="Status" placeholder="Any" clearable w={140} data={['pending', 'approved', 'rejected']}
+              value={list.filters.status || null} onChange={(v) => list.setFilter('status', v)} />
+            <TextInput label="Search UTR" placeholder="Part of a UTR number" w={170} value={utr}
+              onChange={(e) => { setUtr(e.currentTarget.value); applyUtr(e.currentTarget.value); }} />
+            <DateRangeFilters list={list} />
+          </>
+        }
+      />
+      <Screenshot req={shot} onClose={() => setShot(null)} />
+    </>
+  );
 }

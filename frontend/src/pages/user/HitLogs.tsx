@@ -1,6 +1,112 @@
-// Placeholder: replace this file's body with the screen (route: see src/app/routes.tsx).
-import { Placeholder } from '../../components/Placeholder';
+// The caller's metered calls: filters (service, key, status, days),
+// pagination in the URL, CSV export, a drawer with a call's payloads.
+import { useMemo, useState } from 'react';
+import { Button, Drawer, Group, Select, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api, call } from '../../api/client';
+import type { Schemas } from '../../api/types';
+import { CsvExportButton } from '../../components/CsvExport';
+import { DataTable, type Column } from '../../components/DataTable';
+import { Money } from '../../components/Money';
+import { PageHeader } from '../../components/PageHeader';
+import { formatDateTime } from '../../lib/dates';
+import { useListParams } from '../../lib/listParams';
+import { DateRangeFilters } from './common/DateRange';
+import { JsonBlock } from './common/JsonBlock';
+import { useAllKeys, useAllServices } from './common/queries';
+import { StatusBadge } from './common/StatusBadge';
+
+type Hit = Schemas['HitLog'];
+const PATH = '/api/v1/panel/hit-logs';
+const STATUSES = ['success', 'failed', 'insufficient_balance', 'pending'].map((s) => ({ value: s, label: s.replace(/_/g, ' ') }));
 
 export default function HitLogs() {
-  return <Placeholder title="Hit logs" description="Filters, pagination and CSV export." />;
+  const list = useListParams({ service_id: '', api_key_id: '', status: '', from: '', to: '' });
+  const q = useQuery({
+    queryKey: [PATH, list.query],
+    queryFn: async () => (await call(api.GET(PATH, { params: { query: list.query as never } }))) as Schemas['HitLogList'],
+    placeholderData: keepPreviousData,
+  });
+  const services = useAllServices();
+  const keys = useAllKeys();
+  const serviceName = useMemo(() => {
+    const m = new Map<number, string>();
+    for (const s of services.data?.data ?? []) m.set(s.id, s.name);
+    return (id: number) => m.get(id) ?? `Service #${id}`;
+  }, [services.data]);
+  const keyName = useMemo(() => {
+    const m = new Map<number, string>();
+    for (const k of keys.data?.data ?? []) m.set(k.id, k.name);
+    return (id: number) => m.get(id) ?? `Key #${id}`;
+  }, [keys.data]);
+  const [open, setOpen] = useState<Hit | null>(null);
+  const { page: _p, per_page: _pp, ...filters } = list.query;
+
+  const columns: Column<Hit>[] = [
+    { key: 'created_at', header: 'When', render: (h) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(h.created_at)}</Text> },
+    { key: 'service', header: 'Service', render: (h) => <Text size="sm" fw={500}>{serviceName(h.api_service_id)}</Text> },
+    { key: 'status', header: 'Status', render: (h) => <StatusBadge status={h.status} /> },
+    { key: 'charge', header: 'Charge', align: 'right', render: (h) => <Money value={h.charge_amount} /> },
+    { key: 'time', header: 'Time', align: 'right', hiddenOnMobile: true, render: (h) => <Text size="sm">{h.response_time_ms} ms</Text> },
+    { key: 'key', header: 'Key', hiddenOnMobile: true, render: (h) => <Text size="sm">{keyName(h.api_key_id)}</Text> },
+    { key: 'ip', header: 'IP', hiddenOnMobile: true, render: (h) => <Text size="xs" ff="monospace">{h.ip_address}</Text> },
+    {
+      key: 'open', header: <VisuallyHidden>Details</VisuallyHidden>, align: 'right',
+      render: (h) => <Button size="compact-xs" variant="subtle" onClick={() => setOpen(h)} aria-label={`Details of call ${h.request_id}`}>Details</Button>,
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader title="Hit logs" description="Your API calls, what they were charged and what the service answered." />
+      <DataTable<Hit>
+        caption="Hit logs"
+        columns={columns}
+        rows={q.data?.data}
+        rowKey={(h) => h.id}
+        total={q.data?.meta.total}
+        totalCapped={q.data?.meta.total_capped}
+        page={list.page}
+        perPage={list.perPage}
+        onPageChange={list.setPage}
+        onPerPageChange={list.setPerPage}
+        isLoading={q.isFetching}
+        error={q.error}
+        onRetry={() => void q.refetch()}
+        emptyTitle="No calls"
+        emptyDescription={Object.keys(filters).length ? 'Nothing matches these filters.' : 'Call a service (try it from the Services page) and it shows here.'}
+        filters={
+          <>
+            <Select label="Service" placeholder="Any" clearable searchable w={190}
+              data={(services.data?.data ?? []).map((s) => ({ value: String(s.id), label: s.name }))}
+              value={list.filters.service_id || null} onChange={(v) => list.setFilter('service_id', v)} />
+            <Select label="Key" placeholder="Any" clearable w={160}
+              data={(keys.data?.data ?? []).map((k) => ({ value: String(k.id), label: k.name }))}
+              value={list.filters.api_key_id || null} onChange={(v) => list.setFilter('api_key_id', v)} />
+            <Select label="Status" placeholder="Any" clearable w={170} data={STATUSES}
+              value={list.filters.status || null} onChange={(v) => list.setFilter('status', v)} />
+            <DateRangeFilters list={list} />
+          </>
+        }
+        actions={<CsvExportButton path={PATH} query={filters} />}
+      />
+      <Drawer opened={open !== null} onClose={() => setOpen(null)} position="right" size="lg" title="Call details">
+        {open && (
+          <Stack gap="sm">
+            <Group justify="space-between" wrap="wrap">
+              <Title order={3} size="h4">{serviceName(open.api_service_id)}</Title>
+              <StatusBadge status={open.status} />
+            </Group>
+            <Text size="sm">Request id: <Text span ff="monospace" size="sm">{open.request_id}</Text></Text>
+            <Text size="sm">When: {formatDateTime(open.created_at)} · {open.response_time_ms} ms · from {open.ip_address}</Text>
+            <Text size="sm">Charged: <Money value={open.charge_amount} fw={600} /> · Key: {keyName(open.api_key_id)}</Text>
+            <Title order={4} size="h5">Request</Title>
+            <JsonBlock value={open.request_payload} label="Request payload" />
+            <Title order={4} size="h5">Response</Title>
+            <JsonBlock value={open.response_payload ?? '(no answer yet)'} label="Response payload" />
+          </Stack>
+        )}
+      </Drawer>
+    </>
+  );
 }

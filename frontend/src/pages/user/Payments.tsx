@@ -1,6 +1,70 @@
-// Placeholder: replace this file's body with the screen (route: see src/app/routes.tsx).
-import { Placeholder } from '../../components/Placeholder';
+// Gateway payments created with the caller's keys (POST /api/v1/payment/create):
+// status filter, days, pagination.
+import { Anchor, Select, Text } from '@mantine/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api, call } from '../../api/client';
+import type { Schemas } from '../../api/types';
+import { DataTable, type Column } from '../../components/DataTable';
+import { Money } from '../../components/Money';
+import { PageHeader } from '../../components/PageHeader';
+import { formatDateTime } from '../../lib/dates';
+import { useListParams } from '../../lib/listParams';
+import { DateRangeFilters } from './common/DateRange';
+import { StatusBadge } from './common/StatusBadge';
+
+type Payment = Schemas['Payment'];
+const PATH = '/api/v1/panel/payments';
+
+const columns: Column<Payment>[] = [
+  { key: 'created_at', header: 'Created', render: (p) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(p.created_at)}</Text> },
+  { key: 'amount', header: 'Amount', align: 'right', render: (p) => <Money value={p.amount} fw={500} /> },
+  { key: 'status', header: 'Status', render: (p) => <StatusBadge status={p.status} /> },
+  { key: 'customer', header: 'Customer', render: (p) => <Text size="sm">{p.customer_id}</Text> },
+  { key: 'id', header: 'Payment id', hiddenOnMobile: true, render: (p) => <Text size="xs" ff="monospace">{p.payment_id}</Text> },
+  {
+    key: 'when', header: 'Completed / expires', hiddenOnMobile: true,
+    render: (p) => <Text size="sm">{p.completed_at ? formatDateTime(p.completed_at) : p.status === 'created' || p.status === 'pending' ? `expires ${formatDateTime(p.expires_at)}` : '—'}</Text>,
+  },
+  {
+    key: 'page', header: 'Checkout', hiddenOnMobile: true,
+    render: (p) => (p.status === 'created' || p.status === 'pending'
+      ? <Anchor href={p.payment_url} target="_blank" rel="noreferrer" size="sm">Open</Anchor> : <Text size="sm" c="dimmed">—</Text>),
+  },
+];
 
 export default function Payments() {
-  return <Placeholder title="Payments" description="Gateway payments." />;
+  const list = useListParams({ status: '', from: '', to: '' });
+  const q = useQuery({
+    queryKey: [PATH, list.query],
+    queryFn: () => call(api.GET(PATH, { params: { query: list.query as never } })),
+    placeholderData: keepPreviousData,
+  });
+  return (
+    <>
+      <PageHeader title="Payments" description="Payments your customers make on hosted checkout pages you create with the gateway API." />
+      <DataTable<Payment>
+        caption="Payments"
+        columns={columns}
+        rows={q.data?.data}
+        rowKey={(p) => p.payment_id}
+        total={q.data?.meta.total}
+        page={list.page}
+        perPage={list.perPage}
+        onPageChange={list.setPage}
+        onPerPageChange={list.setPerPage}
+        isLoading={q.isFetching}
+        error={q.error}
+        onRetry={() => void q.refetch()}
+        emptyTitle="No payments"
+        emptyDescription={<>Create one with <code>POST /api/v1/payment/create</code> and your API key.</>}
+        filters={
+          <>
+            <Select label="Status" placeholder="Any" clearable w={140} data={['created', 'pending', 'success', 'failed', 'expired']}
+              value={list.filters.status || null} onChange={(v) => list.setFilter('status', v)} />
+            <DateRangeFilters list={list} />
+          </>
+        }
+      />
+    </>
+  );
 }

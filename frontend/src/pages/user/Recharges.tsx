@@ -1,6 +1,76 @@
-// Placeholder: replace this file's body with the screen (route: see src/app/routes.tsx).
-import { Placeholder } from '../../components/Placeholder';
+// Mobile recharges made with the caller's keys (POST /api/v1/recharge/mobile):
+// status, "needs reconciliation", days, pagination.
+import { Select, Stack, Switch, Text } from '@mantine/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api, call } from '../../api/client';
+import type { Schemas } from '../../api/types';
+import { DataTable, type Column } from '../../components/DataTable';
+import { Money } from '../../components/Money';
+import { PageHeader } from '../../components/PageHeader';
+import { formatDateTime } from '../../lib/dates';
+import { useListParams } from '../../lib/listParams';
+import { DateRangeFilters } from './common/DateRange';
+import { StatusBadge } from './common/StatusBadge';
+
+type Recharge = Schemas['Recharge'];
+const PATH = '/api/v1/panel/recharges';
+
+const columns: Column<Recharge>[] = [
+  { key: 'created_at', header: 'When', render: (r) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(r.created_at)}</Text> },
+  { key: 'mobile', header: 'Mobile', render: (r) => <Text size="sm" ff="monospace">{r.mobile}</Text> },
+  { key: 'operator', header: 'Operator', render: (r) => <Text size="sm" tt="capitalize">{r.operator} · {r.circle}</Text> },
+  { key: 'amount', header: 'Amount', align: 'right', render: (r) => <Money value={r.amount} fw={500} /> },
+  {
+    key: 'status', header: 'Status',
+    render: (r) => (
+      <Stack gap={2}>
+        <StatusBadge status={r.status} />
+        {r.needs_reconciliation && <Text size="xs" c="orange">no answer for 48 h</Text>}
+      </Stack>
+    ),
+  },
+  { key: 'ref', header: 'Your reference', hiddenOnMobile: true, render: (r) => <Text size="xs" ff="monospace">{r.reference_id}</Text> },
+  {
+    key: 'detail', header: 'Operator ref / reason', hiddenOnMobile: true,
+    render: (r) => <Text size="sm" c={r.fail_reason ? 'red' : undefined}>{r.operator_ref ?? r.fail_reason ?? '—'}</Text>,
+  },
+];
 
 export default function Recharges() {
-  return <Placeholder title="Recharges" description="Mobile recharges." />;
+  const list = useListParams({ status: '', needs_reconciliation: '', from: '', to: '' });
+  const q = useQuery({
+    queryKey: [PATH, list.query],
+    queryFn: () => call(api.GET(PATH, { params: { query: list.query as never } })),
+    placeholderData: keepPreviousData,
+  });
+  return (
+    <>
+      <PageHeader title="Recharges" description="Mobile recharges made through the gateway API with your keys." />
+      <DataTable<Recharge>
+        caption="Recharges"
+        columns={columns}
+        rows={q.data?.data}
+        rowKey={(r) => r.id}
+        total={q.data?.meta.total}
+        page={list.page}
+        perPage={list.perPage}
+        onPageChange={list.setPage}
+        onPerPageChange={list.setPerPage}
+        isLoading={q.isFetching}
+        error={q.error}
+        onRetry={() => void q.refetch()}
+        emptyTitle="No recharges"
+        emptyDescription={<>Recharge a number with <code>POST /api/v1/recharge/mobile</code> and your API key.</>}
+        filters={
+          <>
+            <Select label="Status" placeholder="Any" clearable w={140} data={['pending', 'success', 'failed']}
+              value={list.filters.status || null} onChange={(v) => list.setFilter('status', v)} />
+            <DateRangeFilters list={list} />
+            <Switch label="Only awaiting reconciliation" mb={8} checked={list.filters.needs_reconciliation === 'true'}
+              onChange={(e) => list.setFilter('needs_reconciliation', e.currentTarget.checked ? 'true' : '')} />
+          </>
+        }
+      />
+    </>
+  );
 }

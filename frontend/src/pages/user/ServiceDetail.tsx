@@ -1,6 +1,73 @@
-// Placeholder: replace this file's body with the screen (route: see src/app/routes.tsx).
-import { Placeholder } from '../../components/Placeholder';
+// One service: its documentation rendered from the docs record and the
+// try-it console, whose form is generated from the docs' request_params (or,
+// without docs, from the service's parameter list, every entry optional, as
+// the API then checks calls).
+import { useMemo } from 'react';
+import { Anchor, Badge, Group, SimpleGrid, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
+import { api, call } from '../../api/client';
+import { ApiError } from '../../api/errors';
+import { PageHeader } from '../../components/PageHeader';
+import { EmptyState, ErrorState, Loading } from '../../components/States';
+import { parseId } from '../../lib/ids';
+import { Docs } from './serviceDetail/Docs';
+import { fieldsFromParameters, fieldsFromSpecs } from './serviceDetail/paramForm';
+import { TryIt } from './serviceDetail/TryIt';
 
 export default function ServiceDetail() {
-  return <Placeholder title="Service" description="Documentation rendered from the docs JSON and the try-it console." />;
+  const id = parseId(useParams().id);
+  const service = useQuery({
+    queryKey: ['/api/v1/panel/services/{id}', id],
+    queryFn: () => call(api.GET('/api/v1/panel/services/{id}', { params: { path: { id: id! } } })),
+    enabled: id !== null,
+  });
+  const docs = useQuery({
+    queryKey: ['/api/v1/panel/services/{id}/docs', id],
+    queryFn: async () => {
+      try {
+        return await call(api.GET('/api/v1/panel/services/{id}/docs', { params: { path: { id: id! } } }));
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 'docs_not_found') return null;
+        throw err;
+      }
+    },
+    enabled: id !== null,
+  });
+  const fields = useMemo(() => {
+    const specs = docs.data?.request_params;
+    return specs && Object.keys(specs).length > 0 ? fieldsFromSpecs(specs) : fieldsFromParameters(service.data?.parameters);
+  }, [docs.data, service.data]);
+
+  const back = <Anchor component={Link} to="/services" size="sm">← All services</Anchor>;
+  if (id === null || (service.error instanceof ApiError && service.error.status === 404)) {
+    return (
+      <>
+        <PageHeader title="Service" />
+        <EmptyState title="No such service" description={back} />
+      </>
+    );
+  }
+  if (service.isPending || docs.isPending) return <><PageHeader title="Service" /><Loading label="Loading the service…" /></>;
+  if (service.isError) return <><PageHeader title="Service" /><ErrorState error={service.error} onRetry={() => void service.refetch()} /></>;
+  if (docs.isError) return <><PageHeader title="Service" /><ErrorState error={docs.error} onRetry={() => void docs.refetch()} /></>;
+  const s = service.data;
+  return (
+    <>
+      {back}
+      <PageHeader
+        title={s.name}
+        description={
+          <Group gap="xs" component="span" wrap="wrap">
+            <Badge variant="light" component="span">{s.category}</Badge>
+            <Text span size="sm" c="dimmed">{s.description}</Text>
+          </Group>
+        }
+      />
+      <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
+        <Docs doc={docs.data} fields={fields} service={s} />
+        <TryIt service={s} fields={fields} />
+      </SimpleGrid>
+    </>
+  );
 }

@@ -1,6 +1,71 @@
-// Placeholder: replace this file's body with the screen (route: see src/app/routes.tsx).
-import { Placeholder } from '../../components/Placeholder';
+// The service catalog: search and category filter; each service opens its
+// docs and try-it console.
+import { useEffect, useState } from 'react';
+import { Anchor, Badge, Select, Text, TextInput } from '@mantine/core';
+import { useDebouncedCallback } from '@mantine/hooks';
+import { IconSearch } from '@tabler/icons-react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from 'react-router';
+import { api, call } from '../../api/client';
+import type { Schemas } from '../../api/types';
+import { DataTable, type Column } from '../../components/DataTable';
+import { PageHeader } from '../../components/PageHeader';
+import { useListParams } from '../../lib/listParams';
+import { SERVICES_PATH, useAllServices } from './common/queries';
+
+type Service = Schemas['Service'];
+
+const columns: Column<Service>[] = [
+  {
+    key: 'name', header: 'Service',
+    render: (s) => <Anchor component={Link} to={`/services/${s.id}`} fw={500} size="sm">{s.name}</Anchor>,
+  },
+  { key: 'category', header: 'Category', render: (s) => <Badge variant="light">{s.category}</Badge> },
+  { key: 'description', header: 'What it does', hiddenOnMobile: true, render: (s) => <Text size="sm" lineClamp={2} maw={420}>{s.description ?? '—'}</Text> },
+  { key: 'endpoint', header: 'Endpoint', hiddenOnMobile: true, render: (s) => <Text size="xs" ff="monospace" style={{ whiteSpace: 'nowrap' }}>{s.method} {s.endpoint}</Text> },
+];
 
 export default function Services() {
-  return <Placeholder title="Services" description="The service catalog." />;
+  const list = useListParams({ q: '', category: '' });
+  const navigate = useNavigate();
+  const [search, setSearch] = useState(list.filters.q);
+  const applySearch = useDebouncedCallback((v: string) => list.setFilter('q', v.trim()), 300);
+  useEffect(() => setSearch(list.filters.q), [list.filters.q]);
+  const q = useQuery({
+    queryKey: [SERVICES_PATH, list.query],
+    queryFn: () => call(api.GET(SERVICES_PATH, { params: { query: list.query } })),
+    placeholderData: keepPreviousData,
+  });
+  const all = useAllServices();
+  const categories = [...new Set((all.data?.data ?? []).map((s) => s.category))].sort();
+  return (
+    <>
+      <PageHeader title="Services" description="APIs you can call with your keys. Open one for its documentation and to try it." />
+      <DataTable<Service>
+        caption="Services"
+        columns={columns}
+        rows={q.data?.data}
+        rowKey={(s) => s.id}
+        total={q.data?.meta.total}
+        page={list.page}
+        perPage={list.perPage}
+        onPageChange={list.setPage}
+        onPerPageChange={list.setPerPage}
+        isLoading={q.isFetching}
+        error={q.error}
+        onRetry={() => void q.refetch()}
+        onRowClick={(s) => navigate(`/services/${s.id}`)}
+        emptyTitle="No services"
+        emptyDescription={list.filters.q || list.filters.category ? 'Nothing matches; clear the search.' : 'No service is offered yet.'}
+        filters={
+          <>
+            <TextInput label="Search" placeholder="Name or description" leftSection={<IconSearch size={14} aria-hidden />} w={220}
+              value={search} onChange={(e) => { setSearch(e.currentTarget.value); applySearch(e.currentTarget.value); }} />
+            <Select label="Category" placeholder="Any" clearable w={170} data={categories}
+              value={list.filters.category || null} onChange={(v) => list.setFilter('category', v)} />
+          </>
+        }
+      />
+    </>
+  );
 }

@@ -1,6 +1,81 @@
-// Placeholder: replace this file's body with the screen (route: see src/app/routes.tsx).
-import { Placeholder } from '../../components/Placeholder';
+// Webhooks: the URL and low-balance alert, the signing secret's rotation,
+// and the deliveries (filters, details with attempts, send again).
+import { useState } from 'react';
+import { Button, Select, Stack, Text, Title } from '@mantine/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api, call } from '../../api/client';
+import type { Schemas } from '../../api/types';
+import { useMe } from '../../auth/useMe';
+import { DataTable, type Column } from '../../components/DataTable';
+import { PageHeader } from '../../components/PageHeader';
+import { QueryState } from '../../components/States';
+import { formatDateTime } from '../../lib/dates';
+import { useListParams } from '../../lib/listParams';
+import { DateRangeFilters } from './common/DateRange';
+import { StatusBadge } from './common/StatusBadge';
+import { DELIVERIES_PATH, DeliveryDrawer } from './webhooks/DeliveryDrawer';
+import { WebhookSettings } from './webhooks/Settings';
+
+type Delivery = Schemas['WebhookDelivery'];
+const EVENTS: Schemas['WebhookEventType'][] = ['payment.success', 'payment.failed', 'payment.expired', 'recharge.success', 'recharge.failed',
+  'balance_request.approved', 'balance_request.rejected', 'balance.low'];
 
 export default function Webhooks() {
-  return <Placeholder title="Webhooks" description="URL, secret rotation, deliveries and redelivery." />;
+  const me = useMe();
+  const list = useListParams({ status: '', event_type: '', from: '', to: '' });
+  const q = useQuery({
+    queryKey: [DELIVERIES_PATH, list.query],
+    queryFn: () => call(api.GET(DELIVERIES_PATH, { params: { query: list.query as never } })),
+    placeholderData: keepPreviousData,
+    refetchInterval: (query) => (query.state.data?.data.some((d) => d.status === 'pending') ? 5000 : false),
+  });
+  const [open, setOpen] = useState<number | null>(null);
+
+  const columns: Column<Delivery>[] = [
+    { key: 'created_at', header: 'When', render: (d) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(d.created_at)}</Text> },
+    { key: 'event', header: 'Event', render: (d) => <Text size="sm" ff="monospace">{d.event_type}</Text> },
+    { key: 'status', header: 'Status', render: (d) => <StatusBadge status={d.status} /> },
+    { key: 'attempts', header: 'Attempts', align: 'right', hiddenOnMobile: true, render: (d) => d.attempts },
+    { key: 'last', header: 'Last answer', hiddenOnMobile: true, render: (d) => <Text size="sm" lineClamp={1} maw={240}>{d.last_status_code ?? d.last_error ?? '—'}</Text> },
+    { key: 'dest', header: 'To', hiddenOnMobile: true, render: (d) => <Text size="xs" ff="monospace" truncate maw={220} title={d.url}>{d.url}</Text> },
+    { key: 'open', header: 'Details', align: 'right', render: (d) => <Button size="compact-xs" variant="subtle" onClick={() => setOpen(d.id)} aria-label={`Details of delivery ${d.id}`}>Details</Button> },
+  ];
+
+  return (
+    <>
+      <PageHeader title="Webhooks" description="Signed notifications of your account's events, and every delivery's outcome." />
+      <Stack gap="lg">
+        <QueryState query={me}>{(u) => <WebhookSettings me={u} />}</QueryState>
+        <div>
+          <Title order={2} size="h4" mb="sm">Deliveries</Title>
+          <DataTable<Delivery>
+            caption="Webhook deliveries"
+            columns={columns}
+            rows={q.data?.data}
+            rowKey={(d) => d.id}
+            total={q.data?.meta.total}
+            page={list.page}
+            perPage={list.perPage}
+            onPageChange={list.setPage}
+            onPerPageChange={list.setPerPage}
+            isLoading={q.isFetching}
+            error={q.error}
+            onRetry={() => void q.refetch()}
+            emptyTitle="No deliveries"
+            emptyDescription="Events sent to your webhook URL and to payments' callback URLs show here."
+            filters={
+              <>
+                <Select label="Status" placeholder="Any" clearable w={140} data={['pending', 'delivered', 'failed']}
+                  value={list.filters.status || null} onChange={(v) => list.setFilter('status', v)} />
+                <Select label="Event" placeholder="Any" clearable w={230} data={EVENTS}
+                  value={list.filters.event_type || null} onChange={(v) => list.setFilter('event_type', v)} />
+                <DateRangeFilters list={list} />
+              </>
+            }
+          />
+        </div>
+      </Stack>
+      <DeliveryDrawer id={open} onClose={() => setOpen(null)} />
+    </>
+  );
 }

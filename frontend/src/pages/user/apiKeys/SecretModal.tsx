@@ -1,0 +1,29 @@
+// The key and its new secret, shown once after creating a key or rotating
+// its secret. Remembered in memory for the try-it console of this tab.
+import { Text } from '@mantine/core';
+import { useEffect } from 'react';
+import type { Schemas } from '../../../api/types';
+import { ShownOnceModal } from '../common/ShownOnce';
+import { rememberSecret } from '../common/recentSecrets';
+
+export function SecretModal({ created, rotated, onClose }: { created: Schemas['ApiKeyWithSecret'] | null; rotated?: boolean; onClose: () => void }) {
+  useEffect(() => {
+    if (created?.secret) rememberSecret(created.key, created.secret);
+  }, [created]);
+  return (
+    <ShownOnceModal
+      opened={created !== null}
+      onClose={onClose}
+      title={rotated ? `New secret for “${created?.name ?? ''}”` : `Key “${created?.name ?? ''}” created`}
+      fields={created ? [
+        { label: 'API key', value: created.key, testId: 'new-key' },
+        { label: 'Secret', value: created.secret ?? '', testId: 'new-secret' },
+      ] : []}
+    >
+      <Text size="sm" c="dimmed">
+        Send both with every call: headers <code>X-API-Key</code> and <code>X-API-Secret</code>
+        {rotated ? '. The old secret has stopped working.' : '.'}
+      </Text>
+    </ShownOnceModal>
+  );
+}

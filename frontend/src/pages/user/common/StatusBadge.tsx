@@ -1,0 +1,17 @@
+import { Badge } from '@mantine/core';
+
+const COLORS: Record<string, string> = {
+  active: 'teal', success: 'teal', approved: 'teal', delivered: 'teal', completed: 'teal', credit: 'teal', refund: 'cyan',
+  pending: 'yellow', created: 'yellow',
+  revoked: 'gray', expired: 'gray', inactive: 'gray',
+  failed: 'red', rejected: 'red', blocked: 'red', debit: 'orange', insufficient_balance: 'orange',
+};
+
+/** A status word as a coloured badge ("insufficient_balance" reads "insufficient balance"). */
+export function StatusBadge({ status }: { status: string }) {
+  return (
+    <Badge variant="light" color={COLORS[status] ?? 'gray'} style={{ whiteSpace: 'nowrap' }}>
+      {status.replace(/_/g, ' ')}
+    </Badge>
+  );
+}

@@ -1,0 +1,120 @@
+import { describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { TryIt } from './TryIt';
+import { fieldsFromSpecs } from './paramForm';
+import { json, renderWithApp } from '../../../test/render';
+import { rememberSecret, forgetSecrets } from '../common/recentSecrets';
+import { stubDocumentFonts } from '../common/testEnv';
+
+stubDocumentFonts();
+
+const key = (id: number, name: string, k: string, status = 'active') => ({
+  id, name, key: k, allowed_services: [], allowed_ips: '', daily_limit: 1000, hits_today: 0, last_used_at: null, status,
+  created_at: '2026-11-01T10:00:00Z', updated_at: '2026-11-01T10:00:00Z',
+});
+const KEYS = { data: [key(1, 'Server', 'rk_live_AAA'), key(2, 'Old', 'rk_live_OLD', 'revoked')], meta: { page: 1, per_page: 100, total: 2 } };
+const service = { name: 'SMS', slug: 'sms-gateway-api', endpoint: '/api/v1/sms-gateway-api', method: 'POST' as const };
+const fields = fieldsFromSpecs({
+  phone: { type: 'string', required: true, pattern: '^[0-9]{10}$', description: '10-digit mobile' },
+  message: { type: 'string', required: true, max_length: 160 },
+  priority: { type: 'integer', required: false },
+  channel: { type: 'string', required: false, pattern: '^(sms|flash)$' },
+});
+
+function stubFetch(answer: (req: Request) => Response | Promise<Response>) {
+  const calls: Request[] = [];
+  const fetch = vi.fn(async (input: Request | string, init?: RequestInit) => {
+    const req = input instanceof Request ? input : new Request(new URL(input, location.origin), init);
+    calls.push(req.clone());
+    if (new URL(req.url).pathname === '/api/v1/panel/api-keys') return json(200, KEYS);
+    return answer(req);
+  });
+  vi.stubGlobal('fetch', fetch);
+  return calls;
+}
+
+async function chooseKey(u: ReturnType<typeof userEvent.setup>) {
+  await u.click(screen.getByLabelText(/API key/, { selector: 'input' }));
+  await u.click(await screen.findByRole('option', { name: /Server · rk_live_AAA/, hidden: true }));
+}
+
+// userEvent typing is slow on a busy machine: give each test room.
+describe('TryIt', { timeout: 20_000 }, () => {
+  it('generates its form from request_params: a field per parameter with its type, rules and required mark', async () => {
+    stubFetch(() => json(500, {}));
+    renderWithApp(<TryIt service={service} fields={fields} />);
+    const phone = screen.getByRole('textbox', { name: /^phone/ });
+    expect(phone).toBeRequired();
+    expect(screen.getByText('10-digit mobile')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: /^message/ })).toBeRequired();
+    const priority = screen.getByRole('textbox', { name: /^priority/ });
+    expect(priority).not.toBeRequired();
+    expect(priority).toHaveAttribute('inputmode', 'numeric');
+    // A pattern listing choices becomes a select.
+    expect(screen.getByLabelText(/^channel/, { selector: 'input' })).toHaveAttribute('aria-haspopup', 'listbox');
+    // Only active keys are offered.
+    const u = userEvent.setup();
+    await u.click(screen.getByLabelText(/API key/, { selector: 'input' }));
+    expect(await screen.findByRole('option', { name: /rk_live_AAA/, hidden: true })).toBeInTheDocument();
+    expect(screen.queryByRole('option', { name: /rk_live_OLD/, hidden: true })).toBeNull();
+  });
+
+  it('checks the fields before calling', async () => {
+    const calls = stubFetch(() => json(500, {}));
+    renderWithApp(<TryIt service={service} fields={fields} />);
+    const u = userEvent.setup();
+    await u.type(screen.getByRole('textbox', { name: /^phone/ }), '123');
+    await u.type(screen.getByRole('textbox', { name: /^priority/ }), '1.5');
+    await u.click(screen.getByRole('button', { name: 'Send request' }));
+    expect(await screen.findByText('has an invalid format')).toBeInTheDocument();
+    expect(screen.getByText('is required')).toBeInTheDocument(); // message
+    expect(screen.getByText('must be an integer')).toBeInTheDocument();
+    expect(screen.getByText('Choose a key')).toBeInTheDocument();
+    expect(calls.filter((r) => r.url.includes('/api/v1/sms-gateway-api'))).toHaveLength(0);
+  });
+
+  it('calls the real endpoint with the key and secret and shows status, charge and body', async () => {
+    const calls = stubFetch(() =>
+      new Response(JSON.stringify({ success: true, request_id: 'req_01J9Z8X4K3M2N1P0Q9R8S7T6V5', data: { message_id: 'MSG1' }, charged: '0.5000', balance_left: '99.50' }),
+        { status: 200, headers: { 'Content-Type': 'application/json', 'X-Request-ID': 'req_01J9Z8X4K3M2N1P0Q9R8S7T6V5' } }));
+    forgetSecrets();
+    rememberSecret('rk_live_AAA', 'rs_remembered');
+    renderWithApp(<TryIt service={service} fields={fields} />);
+    const u = userEvent.setup();
+    await chooseKey(u);
+    // The secret of a key created in this tab is prefilled.
+    expect(screen.getByLabelText(/Secret/, { selector: 'input' })).toHaveValue('rs_remembered');
+    await u.type(screen.getByRole('textbox', { name: /^phone/ }), '9876543210');
+    await u.type(screen.getByRole('textbox', { name: /^message/ }), 'Hello');
+    await u.type(screen.getByRole('textbox', { name: /^priority/ }), '2');
+    await u.click(screen.getByRole('button', { name: 'Send request' }));
+    const result = await screen.findByTestId('try-it-result');
+    expect(within(result).getByTestId('try-it-status')).toHaveTextContent('200');
+    expect(within(result).getByTestId('try-it-charged')).toHaveTextContent('₹0.50');
+    expect(within(result).getByTestId('try-it-balance')).toHaveTextContent('₹99.50');
+    expect(within(result).getByText('req_01J9Z8X4K3M2N1P0Q9R8S7T6V5')).toBeInTheDocument();
+    expect(within(result).getByLabelText('Response body')).toHaveTextContent('MSG1');
+    const call = calls.find((r) => r.url.endsWith('/api/v1/sms-gateway-api'))!;
+    expect(call.method).toBe('POST');
+    expect(call.headers.get('X-API-Key')).toBe('rk_live_AAA');
+    expect(call.headers.get('X-API-Secret')).toBe('rs_remembered');
+    expect(call.headers.get('Authorization')).toBeNull(); // never the panel's token
+    expect(await call.text()).toBe('{"message":"Hello","phone":"9876543210","priority":2}');
+  });
+
+  it('puts the API’s parameter errors next to the generated fields', async () => {
+    stubFetch(() => json(422, { success: false, message: 'Invalid parameters', error: 'validation_failed', request_id: 'req_01J9Z8X4K3M2N1P0Q9R8S7T6V5', errors: { message: ['must not contain a link'] } }));
+    renderWithApp(<TryIt service={service} fields={fields} />);
+    const u = userEvent.setup();
+    await chooseKey(u);
+    await u.type(screen.getByLabelText(/Secret/, { selector: 'input' }), 'rs_x');
+    await u.type(screen.getByRole('textbox', { name: /^phone/ }), '9876543210');
+    await u.type(screen.getByRole('textbox', { name: /^message/ }), 'http://x');
+    await u.click(screen.getByRole('button', { name: 'Send request' }));
+    expect(await screen.findByTestId('try-it-status')).toHaveTextContent('422');
+    const message = screen.getByRole('textbox', { name: /^message/ });
+    await waitFor(() => expect(message).toHaveAttribute('aria-invalid', 'true'));
+    expect(screen.getByText('must not contain a link')).toBeInTheDocument();
+  });
+});

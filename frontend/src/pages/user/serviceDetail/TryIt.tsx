@@ -1,0 +1,177 @@
+// The try-it console: a form generated from the service's request_params,
+// a key chosen from the caller's keys with its secret (pasted; prefilled
+// when the key was created or rotated in this tab), a call to the real
+// /api/v1/<slug> endpoint, and what came back: status, charge, balance,
+// request id and the body.
+import { useMemo, useState } from 'react';
+import { Alert, Anchor, Badge, Button, Divider, Group, Paper, PasswordInput, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { useForm, type GetInputPropsReturnType } from '@mantine/form';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { ApiError } from '../../../api/errors';
+import type { Schemas } from '../../../api/types';
+import { ME_KEY } from '../../../auth/useMe';
+import { Money } from '../../../components/Money';
+import { JsonBlock } from '../common/JsonBlock';
+import { recentSecret } from '../common/recentSecrets';
+import { KEYS_PATH, useAllKeys } from '../common/queries';
+import { buildCall, checkAll, curlFor, type Field, type Method } from './paramForm';
+
+export interface CallResult {
+  status: number;
+  ok: boolean;
+  ms: number;
+  requestId: string | null;
+  body: unknown;
+}
+
+/** Calls the metered endpoint with the key's headers (never the panel's token). */
+export async function callService(endpoint: string, method: Method, call: { query: string; body?: string }, key: string, secret: string): Promise<CallResult> {
+  const t0 = performance.now();
+  const headers: Record<string, string> = { 'X-API-Key': key, 'X-API-Secret': secret, Accept: 'application/json' };
+  if (call.body !== undefined) headers['Content-Type'] = 'application/json';
+  let res: Response;
+  try {
+    res = await fetch(`${endpoint}${call.query}`, { method, headers, body: call.body });
+  } catch (err) {
+    throw ApiError.network(err);
+  }
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    /* not JSON: show the text */
+  }
+  return { status: res.status, ok: res.ok, ms: Math.round(performance.now() - t0), requestId: res.headers.get('X-Request-ID'), body };
+}
+
+function FieldInput({ f, props }: { f: Field; props: GetInputPropsReturnType }) {
+  const label = f.name;
+  const description = [f.description, f.type !== 'string' ? f.type : null, f.maxLength ? `at most ${f.maxLength} characters` : null]
+    .filter(Boolean).join(' · ') || undefined;
+  const common = { label, description, required: f.required, 'data-param': f.name };
+  if (f.choices) return <Select {...common} {...props} data={f.choices} clearable={!f.required} allowDeselect={!f.required} />;
+  switch (f.type) {
+    case 'boolean':
+      return <Select {...common} {...props} data={['true', 'false']} clearable={!f.required} />;
+    case 'date':
+      return <TextInput {...common} {...props} type="date" placeholder="YYYY-MM-DD" />;
+    case 'integer':
+    case 'number':
+      return <TextInput {...common} {...props} inputMode={f.type === 'integer' ? 'numeric' : 'decimal'} autoComplete="off" />;
+    default:
+      return f.maxLength && f.maxLength > 120
+        ? <Textarea {...common} {...props} autosize minRows={2} maxRows={6} />
+        : <TextInput {...common} {...props} autoComplete="off" placeholder={f.pattern ? `matches ${f.pattern}` : undefined} />;
+  }
+}
+
+export function TryIt({ service, fields }: { service: Pick<Schemas['Service'], 'name' | 'endpoint' | 'method' | 'slug'>; fields: Field[] }) {
+  const qc = useQueryClient();
+  const keys = useAllKeys();
+  const active = (keys.data?.data ?? []).filter((k) => k.status === 'active');
+  const method = service.method as Method;
+  const initial = useMemo(() => Object.fromEntries(fields.map((f) => [f.name, ''])), [fields]);
+  const form = useForm<{ key: string; secret: string; params: Record<string, string> }>({
+    initialValues: { key: '', secret: '', params: initial },
+    validate: (v) => {
+      const errs: Record<string, string> = {};
+      if (!v.key) errs.key = 'Choose a key';
+      if (!v.secret.trim()) errs.secret = 'Paste the key’s secret';
+      for (const [name, msg] of Object.entries(checkAll(fields, v.params))) errs[`params.${name}`] = msg;
+      return errs;
+    },
+  });
+  const [result, setResult] = useState<CallResult | null>(null);
+  const run = useMutation({
+    mutationFn: (v: { key: string; secret: string; params: Record<string, string> }) =>
+      callService(service.endpoint, method, buildCall(method, fields, v.params), v.key, v.secret.trim()),
+    onSuccess: (r) => {
+      setResult(r);
+      const b = r.body as { errors?: Record<string, string[]> } | null;
+      if (r.status === 422 && b?.errors) {
+        for (const [name, msgs] of Object.entries(b.errors)) if (name in form.getValues().params) form.setFieldError(`params.${name}`, msgs.join(' '));
+      }
+      // A call moves money and counters: refresh what shows them.
+      void qc.invalidateQueries({ queryKey: ME_KEY });
+      void qc.invalidateQueries({ queryKey: ['/api/v1/panel/dashboard'] });
+      void qc.invalidateQueries({ queryKey: ['/api/v1/panel/hit-logs'] });
+      void qc.invalidateQueries({ queryKey: ['/api/v1/panel/transactions'] });
+      void qc.invalidateQueries({ queryKey: [KEYS_PATH] });
+    },
+  });
+  const values = form.getValues();
+  const preview = buildCall(method, fields, values.params);
+  const envelope = result?.ok ? (result.body as Schemas['CallEnvelope']) : null;
+  const error = result && !result.ok ? (result.body as { message?: string; error?: string } | null) : null;
+
+  return (
+    <Paper withBorder p="md" radius="md" component="section" aria-labelledby="try-it-title">
+      <Title order={2} size="h3" id="try-it-title" mb="xs">Try it</Title>
+      <Text size="sm" c="dimmed" mb="sm">
+        A real call to <Text span ff="monospace" size="sm">{method} {service.endpoint}</Text>: it is billed and shows in your hit logs.
+      </Text>
+      <form noValidate onSubmit={form.onSubmit((v) => run.mutate(v))} data-testid="try-it-form">
+        <Stack gap="sm">
+          {keys.isSuccess && active.length === 0 ? (
+            <Alert color="yellow" variant="light">You have no active API key. <Anchor component={Link} to="/api-keys">Create one</Anchor> first.</Alert>
+          ) : (
+            <Group grow align="flex-start" wrap="wrap" gap="sm">
+              <Select
+                label="API key"
+                required
+                placeholder={keys.isPending ? 'Loading keys…' : 'Choose a key'}
+                data={active.map((k) => ({ value: k.key, label: `${k.name} · ${k.key}` }))}
+                searchable
+                miw={220}
+                {...form.getInputProps('key')}
+                onChange={(v) => {
+                  form.setFieldValue('key', v ?? '');
+                  const s = v ? recentSecret(v) : undefined;
+                  if (s) form.setFieldValue('secret', s);
+                }}
+              />
+              <PasswordInput label="Secret" required miw={220} autoComplete="off"
+                description="Shown once when the key was created; paste it" {...form.getInputProps('secret')} />
+            </Group>
+          )}
+          <Divider label="Parameters" labelPosition="left" />
+          {fields.length === 0 && <Text size="sm" c="dimmed">This service takes no parameters.</Text>}
+          {fields.map((f) => (
+            <FieldInput key={f.name} f={f} props={form.getInputProps(`params.${f.name}`)} />
+          ))}
+          <Group justify="space-between" wrap="wrap">
+            <Text size="xs" c="dimmed" ff="monospace" style={{ wordBreak: 'break-all' }} data-testid="try-it-preview">
+              {method} {service.endpoint}{preview.query}{preview.body ? ` ${preview.body}` : ''}
+            </Text>
+            <Button type="submit" loading={run.isPending}>Send request</Button>
+          </Group>
+        </Stack>
+      </form>
+      {run.isError && <Alert color="red" mt="md" role="alert">{run.error.message}</Alert>}
+      {result && (
+        <Stack gap="xs" mt="md" data-testid="try-it-result" aria-live="polite">
+          <Divider label="Response" labelPosition="left" />
+          <Group gap="sm" wrap="wrap">
+            <Badge color={result.ok ? 'teal' : result.status >= 500 ? 'red' : 'orange'} size="lg" data-testid="try-it-status">{result.status}</Badge>
+            <Text size="sm">{result.ms} ms</Text>
+            {envelope && (
+              <>
+                <Text size="sm">Charged <Money value={envelope.charged} fw={600} data-testid="try-it-charged" /></Text>
+                <Text size="sm">Balance left <Money value={envelope.balance_left} fw={600} data-testid="try-it-balance" /></Text>
+              </>
+            )}
+            {error?.message && <Text size="sm" c="red">{error.message}{error.error ? ` (${error.error})` : ''}</Text>}
+          </Group>
+          {result.requestId && <Text size="xs" c="dimmed">Request id <Text span ff="monospace" size="xs">{result.requestId}</Text></Text>}
+          <JsonBlock value={result.body} label="Response body" maxHeight={360} />
+        </Stack>
+      )}
+      <details style={{ marginTop: 12 }}>
+        <summary><Text span size="sm">The same call with curl</Text></summary>
+        <JsonBlock value={curlFor(globalThis.location?.origin ?? '', service.endpoint, method, preview, values.key || undefined)} label="curl command" />
+      </details>
+    </Paper>
+  );
+}
