@@ -109,20 +109,22 @@ export async function activateUser(page, email) {
 export async function approveBalanceRequest(page, email) {
   await open(page, '/admin/balance-requests', 'Balance requests');
   // Pending is the default view; rows name the user once their account is loaded.
-  const row = page.getByRole('row').filter({ hasText: email });
-  await row.getByTestId('request-status').getByText('pending', { exact: true }).waitFor();
-  await row.getByRole('button', { name: /^Review request/ }).click();
-  const dialog = page.getByRole('dialog');
+  const who = email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const review = page.getByRole('button', { name: new RegExp(`^Review request \\d+ of ${who}$`) }).first();
+  await review.waitFor();
+  const id = /request (\d+) of/.exec(await review.getAttribute('aria-label'))[1];
+  await review.click();
+  const dialog = page.getByRole('dialog', { name: `Balance request #${id}` });
   const shot = dialog.getByTestId('screenshot');
   await shot.waitFor();
   await page.waitForFunction((img) => img.complete && img.naturalWidth > 0, await shot.elementHandle());
   await dialog.getByLabel('Remarks').fill('Matched the bank statement');
   await dialog.getByRole('button', { name: /^Approve and credit/ }).click();
   await dialog.waitFor({ state: 'detached' });
-  await page.getByText('Approved', { exact: true }).first().waitFor();
   // It left the pending queue and shows as approved.
-  await row.waitFor({ state: 'detached' });
-  await page.getByRole('radio', { name: 'Approved' }).check({ force: true });
+  await page.getByRole('button', { name: `Review request ${id} of ${email}` }).waitFor({ state: 'detached' });
+  await page.locator('label').filter({ hasText: /^Approved$/ }).click();
   await expectPath(page, '/admin/balance-requests?status=approved');
-  await page.getByRole('row').filter({ hasText: email }).getByTestId('request-status').getByText('approved', { exact: true }).first().waitFor();
+  const row = page.getByRole('row').filter({ has: page.getByRole('button', { name: `View request ${id} of ${email}` }) });
+  await row.getByTestId('request-status').getByText('approved', { exact: true }).waitFor();
 }

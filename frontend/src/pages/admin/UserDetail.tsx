@@ -118,7 +118,6 @@ function UserPage({ user, back }: { user: User; back: ReactNode }) {
                 </Group>
               </Stack>
             </Paper>
-            <RecentTransactions userId={user.id} />
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
@@ -146,6 +145,7 @@ function UserPage({ user, back }: { user: User; back: ReactNode }) {
           </Stack>
         </Grid.Col>
       </Grid>
+      <Stack mt="md"><RecentTransactions userId={user.id} /></Stack>
     </>
   );
 }

@@ -100,7 +100,10 @@ function Review({ initial, onClose }: { initial: BalanceRequest; onClose: () => 
     <Stack gap="md">
       {conflict && (
         <Alert color="orange" title="Already decided" role="alert" data-testid="decision-conflict">
-          {conflict}. Another admin decided this request {r.status !== 'pending' ? <>: it is now <b>{r.status}</b></> : 'meanwhile'}; nothing was changed by you.
+          <Text size="sm">
+            Another admin decided this request first{r.status !== 'pending' ? <>: it is now <b>{r.status}</b></> : ''}. Your decision was not
+            applied. <Text span c="dimmed" size="xs">({conflict})</Text>
+          </Text>
         </Alert>
       )}
       {current.isError && <ErrorState error={current.error} onRetry={() => void current.refetch()} />}

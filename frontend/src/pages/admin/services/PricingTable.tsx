@@ -54,7 +54,7 @@ export function PricingTable({ serviceId, serviceName }: { serviceId: number; se
   const columns: Column<Price>[] = [
     {
       key: 'who', header: 'For',
-      render: (p) => (p.user_id === null ? <Badge variant="light">Default</Badge> : <UserRef id={p.user_id} users={users} />),
+      render: (p) => (p.user_id === null ? <Badge variant="light" styles={{ root: { minWidth: 'max-content' } }}>Default</Badge> : <UserRef id={p.user_id} users={users} />),
     },
     { key: 'admin_cost', header: 'Admin cost', align: 'right', render: (p) => <Money value={p.admin_cost} /> },
     { key: 'reseller', header: 'Reseller', align: 'right', render: (p) => <Money value={p.reseller_price} />, hiddenOnMobile: true },

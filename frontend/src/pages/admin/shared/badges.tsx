@@ -8,22 +8,24 @@ import type { Schemas, User } from '../../../api/types';
 
 const USER_STATUS_COLOR: Record<Schemas['UserStatus'], string> = { pending: 'yellow', active: 'teal', blocked: 'red' };
 const ROLE_COLOR: Record<Schemas['Role'], string> = { admin: 'grape', reseller: 'blue', user: 'gray' };
+/** Badges keep their whole word in a narrow table cell (Mantine would cut it with an ellipsis). */
+const WHOLE = { root: { minWidth: 'max-content' } };
 const REQUEST_STATUS_COLOR: Record<Schemas['BalanceRequestStatus'], string> = { pending: 'yellow', approved: 'teal', rejected: 'red' };
 
 export function UserStatusBadge({ status }: { status: Schemas['UserStatus'] }) {
-  return <Badge color={USER_STATUS_COLOR[status]} variant="light" data-testid="user-status">{status}</Badge>;
+  return <Badge color={USER_STATUS_COLOR[status]} variant="light" styles={WHOLE} data-testid="user-status">{status}</Badge>;
 }
 
 export function RoleBadge({ role }: { role: Schemas['Role'] }) {
-  return <Badge color={ROLE_COLOR[role]} variant="outline">{role}</Badge>;
+  return <Badge color={ROLE_COLOR[role]} variant="outline" styles={WHOLE}>{role}</Badge>;
 }
 
 export function RequestStatusBadge({ status }: { status: Schemas['BalanceRequestStatus'] }) {
-  return <Badge color={REQUEST_STATUS_COLOR[status]} variant="light" data-testid="request-status">{status}</Badge>;
+  return <Badge color={REQUEST_STATUS_COLOR[status]} variant="light" styles={WHOLE} data-testid="request-status">{status}</Badge>;
 }
 
 export function ActiveBadge({ status }: { status: 'active' | 'inactive' }) {
-  return <Badge color={status === 'active' ? 'teal' : 'gray'} variant="light">{status}</Badge>;
+  return <Badge color={status === 'active' ? 'teal' : 'gray'} variant="light" styles={WHOLE}>{status}</Badge>;
 }
 
 export const userKey = (id: number) => ['/api/v1/panel/users/{id}', id] as const;

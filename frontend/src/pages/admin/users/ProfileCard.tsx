@@ -39,14 +39,14 @@ export function RolePlanCard({ user, isSelf }: { user: User; isSelf: boolean }) 
           <FormError message={formError} />
           <SimpleGrid cols={{ base: 1, xs: 2 }}>
             <Select label="Role" data={['user', 'reseller', 'admin']} allowDeselect={false} disabled={isSelf}
-              description={isSelf ? 'You cannot change your own role' : 'Resellers pay the reseller price'}
+              description={isSelf ? 'You cannot change your own role' : undefined}
               {...form.getInputProps('role')} />
             <Select label="Plan" data={['starter', 'enterprise']} allowDeselect={false} {...form.getInputProps('plan')} />
           </SimpleGrid>
           <Group justify="flex-end">
             <Button type="submit" disabled={!dirty} loading={save.isPending}>Save role and plan</Button>
           </Group>
-          {!dirty && <Text size="xs" c="dimmed" ta="right">Change the role or plan to save.</Text>}
+          <Text size="xs" c="dimmed">Resellers pay the reseller price of each service; admins may use this panel.</Text>
         </Stack>
       </form>
     </Paper>

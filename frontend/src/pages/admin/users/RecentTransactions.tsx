@@ -1,5 +1,4 @@
-import { Link } from 'react-router';
-import { Anchor, Badge, Group, Paper, Stack, Title } from '@mantine/core';
+import { Badge, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { api, call } from '../../../api/client';
 import type { Schemas } from '../../../api/types';
@@ -20,20 +19,22 @@ export function RecentTransactions({ userId }: { userId: number }) {
     queryFn: async () => (await call(api.GET('/api/v1/panel/transactions', { params: { query } }))) as Schemas['TransactionList'],
   });
   const columns: Column<Txn>[] = [
-    { key: 'when', header: 'When', render: (t) => formatDateTime(t.created_at) },
-    { key: 'type', header: 'Type', render: (t) => <Badge variant="light" color={t.type === 'debit' ? 'red' : 'teal'}>{t.type}</Badge> },
-    { key: 'amount', header: 'Amount', align: 'right', render: (t) => <Money value={t.type === 'debit' ? `-${t.amount}` : t.amount} colored /> },
-    { key: 'after', header: 'Balance after', align: 'right', render: (t) => <Money value={t.balance_after} />, hiddenOnMobile: true },
-    { key: 'ref', header: 'For', render: (t) => t.reference_type, hiddenOnMobile: true },
-    { key: 'desc', header: 'Description', render: (t) => t.description, hiddenOnMobile: true },
+    { key: 'when', header: 'When', render: (t) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(t.created_at)}</Text> },
+    {
+      key: 'amount', header: 'Amount', align: 'right',
+      render: (t) => <Money value={t.type === 'debit' ? `-${t.amount}` : t.amount} colored />,
+    },
+    { key: 'after', header: 'Balance after', align: 'right', render: (t) => <Money value={t.balance_after} /> },
+    { key: 'type', header: 'Type', render: (t) => <Badge variant="light" color={t.type === 'debit' ? 'red' : 'teal'}>{t.type}</Badge>, hiddenOnMobile: true },
+    {
+      key: 'desc', header: 'Description', hiddenOnMobile: true,
+      render: (t) => <Stack gap={0}><Text size="sm">{t.description}</Text><Text size="xs" c="dimmed">{t.txn_id} · {t.reference_type}</Text></Stack>,
+    },
   ];
   return (
     <Paper withBorder p="md" radius="md">
       <Stack gap="sm">
-        <Group justify="space-between">
-          <Title order={2} size="h4">Ledger</Title>
-          <Anchor component={Link} to={`/admin/balance-requests?user_id=${userId}&status=all`} size="sm">Balance requests</Anchor>
-        </Group>
+        <Title order={2} size="h4">Ledger</Title>
         <DataTable caption="Ledger entries" columns={columns} rows={txns.data?.data} rowKey={(t) => t.id}
           total={txns.data?.meta.total} totalCapped={txns.data?.meta.total_capped} page={page} perPage={10} onPageChange={setPage}
           isLoading={txns.isFetching} error={txns.error} onRetry={() => void txns.refetch()} emptyTitle="No ledger entries yet" />
