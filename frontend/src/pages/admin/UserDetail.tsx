@@ -118,13 +118,13 @@ function UserPage({ user, back }: { user: User; back: ReactNode }) {
                 </Group>
               </Stack>
             </Paper>
+            {!deleted && <UserPricing user={user} />}
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
           <Stack gap="md">
             {!deleted && <RolePlanCard key={`${user.role}-${user.plan}`} user={user} isSelf={isSelf} />}
             {!deleted && <BalanceAdjustment user={user} />}
-            {!deleted && <UserPricing user={user} />}
             {!isSelf && !deleted && (
               <Paper withBorder p="md" radius="md">
                 <Stack gap="xs">

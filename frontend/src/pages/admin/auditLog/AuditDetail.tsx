@@ -15,7 +15,8 @@ export function diffRows(before: Snapshot, after: Snapshot): { field: string; be
   return fields.map((field) => {
     const b = before && field in before ? show(before[field]) : '';
     const a = after && field in after ? show(after[field]) : '';
-    return { field, before: b, after: a, changed: b !== a };
+    // A create or a delete has one side only: nothing to compare.
+    return { field, before: b, after: a, changed: !!before && !!after && b !== a };
   });
 }
 
@@ -35,7 +36,7 @@ export function AuditDetail({ entry, users, onClose }: { entry: Entry | null; us
       {entry && (
         <Stack gap="md">
           <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="sm">
-            <Field label="Action"><Badge variant="light">{entry.action}</Badge></Field>
+            <Field label="Action"><Badge variant="light" style={{ textTransform: 'none' }}>{entry.action}</Badge></Field>
             <Field label="When">{formatDateTime(entry.created_at)}</Field>
             <Field label="Admin"><UserRef id={entry.actor_id} users={users} /></Field>
             <Field label="Target">{entry.target_type}{entry.target_id !== null ? ` #${entry.target_id}` : ''}</Field>
