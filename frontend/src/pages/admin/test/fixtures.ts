@@ -1,5 +1,6 @@
 // Fixtures and a fetch stub for the admin screens' component tests.
 import { vi } from 'vitest';
+import { configure } from '@testing-library/react';
 import { json } from '../../../test/render';
 import { session } from '../../../auth/session';
 import type { Schemas, User } from '../../../api/types';
@@ -12,6 +13,10 @@ if (!('fonts' in document)) {
     value: { addEventListener: () => {}, removeEventListener: () => {}, ready: Promise.resolve() },
   });
 }
+
+// These screens render Mantine tables and modals: on a busy machine a find
+// can take over the default second.
+configure({ asyncUtilTimeout: 5000 });
 
 export const admin: User = {
   id: 1, name: 'Administrator', email: 'admin@example.com', phone: '9000000000', role: 'admin', status: 'active', plan: 'enterprise',
