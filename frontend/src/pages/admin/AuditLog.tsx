@@ -1,6 +1,119 @@
-// Placeholder: replace this file's body with the screen (route: see src/app/routes.tsx).
-import { Placeholder } from '../../components/Placeholder';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Anchor, Badge, Button, Select, Text, TextInput } from '@mantine/core';
+import { DatePickerInput } from '@mantine/dates';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api, call } from '../../api/client';
+import type { Schemas } from '../../api/types';
+import { DataTable, type Column } from '../../components/DataTable';
+import { PageHeader } from '../../components/PageHeader';
+import { formatDateTime } from '../../lib/dates';
+import { parseId } from '../../lib/ids';
+import { useListParams } from '../../lib/listParams';
+import { UserRef, useUsersById } from './shared/badges';
+import { UserPicker } from './shared/UserPicker';
+import { AuditDetail } from './auditLog/AuditDetail';
+
+type Entry = Schemas['AuditLog'];
+type TargetType = Entry['target_type'];
+
+const ACTIONS = [
+  'user.create', 'user.update', 'user.activate', 'user.block', 'user.delete', 'user.balance_adjust',
+  'service.create', 'service.update', 'service.delete', 'service.docs_put',
+  'pricing.create', 'pricing.update', 'pricing.delete',
+  'balance_request.approve', 'balance_request.reject',
+];
+const TARGETS: TargetType[] = ['user', 'service', 'pricing', 'balance_request'];
+
+function actionColor(action: string): string {
+  if (/delete|block|reject/.test(action)) return 'red';
+  if (/create|activate|approve/.test(action)) return 'teal';
+  if (/balance_adjust/.test(action)) return 'orange';
+  return 'blue';
+}
+
+function TargetLink({ e }: { e: Entry }) {
+  const label = `${e.target_type.replace('_', ' ')}${e.target_id !== null ? ` #${e.target_id}` : ''}`;
+  if (e.target_id === null) return <Text size="sm">{label}</Text>;
+  const to = e.target_type === 'user' ? `/admin/users/${e.target_id}` : e.target_type === 'service' ? `/admin/services/${e.target_id}` : null;
+  return to ? <Anchor component={Link} to={to} size="sm" onClick={(ev) => ev.stopPropagation()}>{label}</Anchor> : <Text size="sm">{label}</Text>;
+}
 
 export default function AuditLog() {
-  return <Placeholder title="Audit log" description="Admin actions." />;
+  const list = useListParams({ actor_id: '', action: '', target_type: '', target_id: '', from: '', to: '' });
+  const [open, setOpen] = useState<Entry | null>(null);
+  const [targetId, setTargetId] = useState(list.filters.target_id);
+  const { actor_id, target_id, target_type, ...rest } = list.query;
+  const query = {
+    ...rest,
+    actor_id: parseId(String(actor_id ?? '')) ?? undefined,
+    target_id: parseId(String(target_id ?? '')) ?? undefined,
+    target_type: (target_type || undefined) as TargetType | undefined,
+  } as { actor_id?: number; action?: string; target_type?: TargetType; target_id?: number; from?: string; to?: string; page?: number; per_page?: number };
+  const entries = useQuery({
+    queryKey: ['/api/v1/panel/audit-logs', query],
+    queryFn: () => call(api.GET('/api/v1/panel/audit-logs', { params: { query } })),
+    placeholderData: keepPreviousData,
+  });
+  const rows = entries.data?.data;
+  const users = useUsersById((rows ?? []).flatMap((e) => [e.actor_id]));
+  const filtered = Object.values(list.filters).some(Boolean);
+
+  const columns: Column<Entry>[] = [
+    { key: 'when', header: 'When', render: (e) => formatDateTime(e.created_at) },
+    { key: 'actor', header: 'Admin', render: (e) => <UserRef id={e.actor_id} users={users} compact />, hiddenOnMobile: true },
+    { key: 'action', header: 'Action', render: (e) => <Badge variant="light" color={actionColor(e.action)} style={{ textTransform: 'none' }}>{e.action}</Badge> },
+    { key: 'target', header: 'Target', render: (e) => <TargetLink e={e} /> },
+    { key: 'ip', header: 'Address', render: (e) => e.ip_address, hiddenOnMobile: true },
+    {
+      key: 'view', header: 'Details', align: 'right',
+      render: (e) => <Button size="compact-sm" variant="default" aria-label={`Details of entry ${e.id}`}
+        onClick={(ev) => { ev.stopPropagation(); setOpen(e); }}>Details</Button>,
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader title="Audit log" description="Every change an admin made, with the target before and after (secrets are never recorded)." />
+      <DataTable
+        caption="Audit log"
+        columns={columns}
+        rows={rows}
+        rowKey={(e) => e.id}
+        total={entries.data?.meta.total}
+        page={list.page}
+        perPage={list.perPage}
+        onPageChange={list.setPage}
+        onPerPageChange={list.setPerPage}
+        isLoading={entries.isFetching}
+        error={entries.error}
+        onRetry={() => void entries.refetch()}
+        onRowClick={setOpen}
+        emptyTitle={filtered ? 'No entry matches these filters' : 'No admin actions yet'}
+        emptyDescription={filtered ? <Button variant="subtle" size="xs" onClick={() => { setTargetId(''); list.reset(); }}>Clear the filters</Button> : undefined}
+        filters={
+          <>
+            <UserPicker label="Admin" role="admin" placeholder="Anyone" clearable w={{ base: '100%', xs: 220 }}
+              value={list.filters.actor_id || null} onChange={(v) => list.setFilter('actor_id', v)} />
+            <Select label="Action" placeholder="Any" data={ACTIONS} searchable clearable w={{ base: '100%', xs: 210 }}
+              value={list.filters.action || null} onChange={(v) => list.setFilter('action', v)} />
+            <Select label="Target" placeholder="Any" data={TARGETS.map((t) => ({ value: t, label: t.replace('_', ' ') }))} clearable w={150}
+              value={list.filters.target_type || null} onChange={(v) => list.setFilter('target_type', v)} />
+            <TextInput label="Target id" inputMode="numeric" placeholder="Any" w={100} value={targetId}
+              error={targetId && parseId(targetId) === null ? 'A number' : undefined}
+              onChange={(e) => {
+                const v = e.currentTarget.value.trim();
+                setTargetId(v);
+                if (!v || parseId(v) !== null) list.setFilter('target_id', v);
+              }} />
+            <DatePickerInput label="From" placeholder="Any day" clearable valueFormat="DD MMM YYYY" w={150}
+              value={list.filters.from || null} onChange={(v) => list.setFilter('from', v)} />
+            <DatePickerInput label="To" placeholder="Any day" clearable valueFormat="DD MMM YYYY" w={150}
+              value={list.filters.to || null} onChange={(v) => list.setFilter('to', v)} />
+          </>
+        }
+      />
+      <AuditDetail entry={open} users={users} onClose={() => setOpen(null)} />
+    </>
+  );
 }

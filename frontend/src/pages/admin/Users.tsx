@@ -1,6 +1,121 @@
-// Placeholder: replace this file's body with the screen (route: see src/app/routes.tsx).
-import { Placeholder } from '../../components/Placeholder';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { Anchor, Button, Group, Select, Stack, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconSearch } from '@tabler/icons-react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api, call } from '../../api/client';
+import type { Schemas, User } from '../../api/types';
+import { DataTable, type Column } from '../../components/DataTable';
+import { Money } from '../../components/Money';
+import { PageHeader } from '../../components/PageHeader';
+import { formatDate } from '../../lib/dates';
+import { useListParams } from '../../lib/listParams';
+import { useUser } from '../../auth/useSession';
+import { RoleBadge, UserStatusBadge } from './shared/badges';
+import { useUserActions } from './users/useUserActions';
+
+const STATUSES: Schemas['UserStatus'][] = ['pending', 'active', 'blocked'];
+const ROLES: Schemas['Role'][] = ['user', 'reseller', 'admin'];
 
 export default function Users() {
-  return <Placeholder title="Users" description="Search, activate/block, role and plan, balance adjustment." />;
+  const me = useUser();
+  const navigate = useNavigate();
+  const list = useListParams({ q: '', role: '', status: '' });
+  const [search, setSearch] = useState(list.filters.q);
+  const [debounced] = useDebouncedValue(search.trim(), 300);
+  useEffect(() => {
+    if (debounced !== list.filters.q) list.setFilter('q', debounced);
+  }, [debounced]);
+
+  const query = list.query as {
+    page?: number; per_page?: number; q?: string; role?: Schemas['Role']; status?: Schemas['UserStatus'];
+  };
+  const users = useQuery({
+    queryKey: ['/api/v1/panel/users', query],
+    queryFn: () => call(api.GET('/api/v1/panel/users', { params: { query } })),
+    placeholderData: keepPreviousData,
+  });
+  const { activate, confirmBlock, busyId } = useUserActions();
+
+  const columns: Column<User>[] = [
+    {
+      key: 'name',
+      header: 'User',
+      render: (u) => (
+        <Stack gap={0}>
+          <Anchor component={Link} to={`/admin/users/${u.id}`} fw={500} onClick={(e) => e.stopPropagation()}>{u.name}</Anchor>
+          <Text size="xs" c="dimmed" data-testid="user-email">{u.email}</Text>
+        </Stack>
+      ),
+    },
+    { key: 'phone', header: 'Phone', render: (u) => u.phone, hiddenOnMobile: true },
+    { key: 'role', header: 'Role', render: (u) => <RoleBadge role={u.role} />, hiddenOnMobile: true },
+    { key: 'plan', header: 'Plan', render: (u) => u.plan, hiddenOnMobile: true },
+    { key: 'status', header: 'Status', render: (u) => <UserStatusBadge status={u.status} /> },
+    { key: 'balance', header: 'Balance', align: 'right', render: (u) => <Money value={u.balance} /> },
+    { key: 'created', header: 'Joined', render: (u) => formatDate(u.created_at), hiddenOnMobile: true },
+    {
+      key: 'actions',
+      header: <VisuallyHidden>Actions</VisuallyHidden>,
+      align: 'right',
+      render: (u) =>
+        u.id === me.id ? (
+          <Text size="xs" c="dimmed">you</Text>
+        ) : (
+          <Group gap={4} justify="flex-end" wrap="nowrap" onClick={(e) => e.stopPropagation()}>
+            {u.status !== 'active' && (
+              <Button size="compact-sm" variant="light" color="teal" loading={busyId === u.id}
+                onClick={() => activate(u)} aria-label={`Activate ${u.email}`}>Activate</Button>
+            )}
+            {u.status !== 'blocked' && (
+              <Button size="compact-sm" variant="subtle" color="red" loading={busyId === u.id}
+                onClick={() => confirmBlock(u)} aria-label={`Block ${u.email}`}>Block</Button>
+            )}
+          </Group>
+        ),
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader title="Users" description="Search accounts, activate new ones, block, change role and plan." />
+      <DataTable
+        caption="Users"
+        columns={columns}
+        rows={users.data?.data}
+        rowKey={(u) => u.id}
+        total={users.data?.meta.total}
+        page={list.page}
+        perPage={list.perPage}
+        onPageChange={list.setPage}
+        onPerPageChange={list.setPerPage}
+        isLoading={users.isFetching}
+        error={users.error}
+        onRetry={() => void users.refetch()}
+        onRowClick={(u) => navigate(`/admin/users/${u.id}`)}
+        emptyTitle={list.filters.q || list.filters.role || list.filters.status ? 'No user matches these filters' : 'No users yet'}
+        emptyDescription={list.filters.q || list.filters.role || list.filters.status ? (
+          <Button variant="subtle" size="xs" onClick={() => { setSearch(''); list.reset(); }}>Clear the filters</Button>
+        ) : undefined}
+        filters={
+          <>
+            <TextInput
+              label="Search"
+              placeholder="Name, email or phone"
+              leftSection={<IconSearch size={16} aria-hidden />}
+              value={search}
+              onChange={(e) => setSearch(e.currentTarget.value)}
+              maxLength={255}
+              w={{ base: '100%', xs: 260 }}
+            />
+            <Select label="Status" placeholder="Any" data={STATUSES} value={list.filters.status || null}
+              onChange={(v) => list.setFilter('status', v)} clearable w={130} />
+            <Select label="Role" placeholder="Any" data={ROLES} value={list.filters.role || null}
+              onChange={(v) => list.setFilter('role', v)} clearable w={130} />
+          </>
+        }
+      />
+    </>
+  );
 }

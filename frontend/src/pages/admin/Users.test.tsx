@@ -1,0 +1,88 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import Users from './Users';
+import { json, renderWithApp } from '../../test/render';
+import { session } from '../../auth/session';
+import { admin, list, signInAsAdmin, stubApi, user } from './test/fixtures';
+
+vi.setConfig({ testTimeout: 20_000 });
+beforeEach(signInAsAdmin);
+afterEach(async () => {
+  cleanup(); // unmount before signing out: signed-in screens need a user
+  await session.signOut();
+});
+
+const asha = user();
+const ravi = user({ id: 8, name: 'Ravi', email: 'ravi@example.com', status: 'active', role: 'reseller', balance: '0.50' });
+
+function rowOf(email: string) {
+  return screen.getByText(email).closest('tr')!;
+}
+
+describe('the users list', () => {
+  it('shows users with INR balances, status and role, and activates a pending user', async () => {
+    const calls = stubApi({
+      'GET /api/v1/panel/users': () => json(200, list([admin, asha, ravi])),
+      'POST /api/v1/panel/users/7/activate': () => json(200, { ...asha, status: 'active' }),
+    });
+    const u = userEvent.setup();
+    renderWithApp(<Users />, { path: '/admin/users' });
+    await screen.findByText('asha@example.com');
+    const row = rowOf('asha@example.com');
+    expect(within(row).getByText('₹12,34,567.50')).toBeInTheDocument();
+    expect(within(row).getByTestId('user-status')).toHaveTextContent('pending');
+    // No actions on one's own row.
+    expect(within(rowOf('admin@example.com')).queryByRole('button')).not.toBeInTheDocument();
+    expect(within(rowOf('admin@example.com')).getByText('you')).toBeInTheDocument();
+    // An active user can be blocked, not activated.
+    expect(within(rowOf('ravi@example.com')).queryByRole('button', { name: /Activate/ })).not.toBeInTheDocument();
+
+    await u.click(within(row).getByRole('button', { name: 'Activate asha@example.com' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.path === '/api/v1/panel/users/7/activate')).toBe(true));
+    // The list is read again after the change.
+    await waitFor(() => expect(calls.filter((c) => c.method === 'GET' && c.path === '/api/v1/panel/users').length).toBe(2));
+  });
+
+  it('asks before blocking', async () => {
+    const calls = stubApi({
+      'GET /api/v1/panel/users': () => json(200, list([ravi])),
+      'POST /api/v1/panel/users/8/block': () => json(200, { ...ravi, status: 'blocked' }),
+    });
+    const u = userEvent.setup();
+    renderWithApp(<Users />, { path: '/admin/users' });
+    await screen.findByText('ravi@example.com');
+    await u.click(within(rowOf('ravi@example.com')).getByRole('button', { name: 'Block ravi@example.com' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent('Block Ravi?');
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    await u.click(within(dialog).getByRole('button', { name: 'Block' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.path === '/api/v1/panel/users/8/block')).toBe(true));
+  });
+
+  it('searches and filters through the URL, and says when nothing matches', async () => {
+    const calls = stubApi({
+      'GET /api/v1/panel/users': (c) => json(200, c.search.includes('q=') ? list([]) : list([asha])),
+    });
+    const u = userEvent.setup();
+    const { router } = renderWithApp(<Users />, { path: '/admin/users', url: '/admin/users?status=pending' });
+    await screen.findByText('asha@example.com');
+    expect(calls[0]!.search).toContain('status=pending');
+    await u.type(screen.getByLabelText('Search'), 'nobody');
+    expect(await screen.findByText('No user matches these filters')).toBeInTheDocument();
+    expect(router.state.location.search).toContain('q=nobody');
+    const last = calls[calls.length - 1]!;
+    expect(new URLSearchParams(last.search).get('q')).toBe('nobody');
+    expect(new URLSearchParams(last.search).get('status')).toBe('pending');
+    await u.click(screen.getByRole('button', { name: 'Clear the filters' }));
+    await screen.findByText('asha@example.com');
+    expect(router.state.location.search).toBe('');
+  });
+
+  it('shows a failed load with a retry', async () => {
+    stubApi({ 'GET /api/v1/panel/users': () => json(500, { success: false, message: 'Database unavailable', error: 'internal_error', request_id: 'req_X' }) });
+    renderWithApp(<Users />, { path: '/admin/users' });
+    expect(await screen.findByText('Database unavailable', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,44 @@
+import { Badge, Paper, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { api, call } from '../../../api/client';
+import type { Schemas } from '../../../api/types';
+import { DataTable, type Column } from '../../../components/DataTable';
+import { Money } from '../../../components/Money';
+import { formatDateTime } from '../../../lib/dates';
+import { useState } from 'react';
+
+type Txn = Schemas['Transaction'];
+
+/** The user's latest ledger entries. */
+export function RecentTransactions({ userId }: { userId: number }) {
+  const [page, setPage] = useState(1);
+  const query = { user_id: userId, page, per_page: 10 };
+  const txns = useQuery({
+    queryKey: ['/api/v1/panel/transactions', query],
+    // Without format=csv the answer is the JSON page (the generated type also allows the CSV text).
+    queryFn: async () => (await call(api.GET('/api/v1/panel/transactions', { params: { query } }))) as Schemas['TransactionList'],
+  });
+  const columns: Column<Txn>[] = [
+    { key: 'when', header: 'When', render: (t) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(t.created_at)}</Text> },
+    {
+      key: 'amount', header: 'Amount', align: 'right',
+      render: (t) => <Money value={t.type === 'debit' ? `-${t.amount}` : t.amount} colored />,
+    },
+    { key: 'after', header: 'Balance after', align: 'right', render: (t) => <Money value={t.balance_after} /> },
+    { key: 'type', header: 'Type', render: (t) => <Badge variant="light" color={t.type === 'debit' ? 'red' : 'teal'}>{t.type}</Badge>, hiddenOnMobile: true },
+    {
+      key: 'desc', header: 'Description', hiddenOnMobile: true,
+      render: (t) => <Stack gap={0}><Text size="sm">{t.description}</Text><Text size="xs" c="dimmed">{t.txn_id} · {t.reference_type}</Text></Stack>,
+    },
+  ];
+  return (
+    <Paper withBorder p="md" radius="md">
+      <Stack gap="sm">
+        <Title order={2} size="h4">Ledger</Title>
+        <DataTable caption="Ledger entries" columns={columns} rows={txns.data?.data} rowKey={(t) => t.id}
+          total={txns.data?.meta.total} totalCapped={txns.data?.meta.total_capped} page={page} perPage={10} onPageChange={setPage}
+          isLoading={txns.isFetching} error={txns.error} onRetry={() => void txns.refetch()} emptyTitle="No ledger entries yet" />
+      </Stack>
+    </Paper>
+  );
+}
