@@ -146,10 +146,11 @@ frontend-test: $(FRONTEND_DEPS) ## Run the panel's component tests (vitest)
 chromium: ## Make sure Debian's Chromium is installed (scripts/ensure-chromium.sh), for make e2e
 	@bash scripts/ensure-chromium.sh
 
+# Every step is written, so a stub (NotImplemented) fails the run (--strict).
 # E2E_FLAGS: e.g. E2E_FLAGS='--headed' or E2E_FLAGS='--keep' (keeps the server's folder).
 E2E_FLAGS ?=
 e2e: build chromium ## Browser end-to-end tests: bin/server on a fresh SQLite database, driven in Chromium (screenshots in frontend/e2e/screenshots)
-	cd frontend && SERVER_BIN=../bin/server node e2e/run.mjs $(E2E_FLAGS)
+	cd frontend && SERVER_BIN=../bin/server node e2e/run.mjs --strict $(E2E_FLAGS)
 
 clean: ## Remove bin/ and Go's test cache (keeps data/, your local database)
 	rm -rf bin .cache

@@ -19,6 +19,7 @@ const SERVICE = {
   params: [
     { name: 'phone', type: 'string', required: true },
     { name: 'message', type: 'string', required: true },
+    { name: 'template_id', type: 'string', required: true }, // the sandbox SMS upstream requires it
   ],
   price: { admin_cost: '0.2000', reseller_price: '0.4000', user_price: '0.5000' },
 };
@@ -111,7 +112,7 @@ export const steps = [
         serviceName: SERVICE.name,
         key: ctx.state.key.key,
         secret: ctx.state.key.secret,
-        params: { phone: '9876543210', message: 'Your OTP is 123456' },
+        params: { phone: '9876543210', message: 'Your OTP is 123456', template_id: 'TPL_OTP_01' },
       });
       await ctx.shot(page, 'try-it');
     },
