@@ -40,6 +40,7 @@ type options struct {
 	warmup   time.Duration
 	json     bool
 	onlyBare bool
+	dbPID    int
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -55,6 +56,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.DurationVar(&o.warmup, "warmup", 2*time.Second, "unmeasured warm-up per target")
 	fs.BoolVar(&o.json, "json", false, "print the report as JSON")
 	fs.BoolVar(&o.onlyBare, "only-bare", false, "measure the bare proxy only (no server, no database)")
+	fs.IntVar(&o.dbPID, "db-pid", -1, "process id of the database server whose CPU time per call is reported; -1: the local mariadbd/mysqld with -db mysql; 0: none")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -127,13 +129,23 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		}
 	}
 
-	bare, _ := measure(ctx, o, "bare proxy", proxyURL+"/echo", creds, progress)
+	bare, _, bareCPU := measure(ctx, o, "bare proxy", proxyURL+"/echo", creds, cpuProbe{}, progress)
 	rep.Bare = summarize(bare)
+	rep.Bare.CPU = bareCPU
 	var metered Result
 	warmupFailures := 0
 	if srv != nil {
-		metered, warmupFailures = measure(ctx, o, "metered", srv.base+"/api/v1/bench-echo", creds, progress)
+		probe := cpuProbe{serverPID: srv.cmd.Process.Pid, dbPID: o.dbPID}
+		if probe.dbPID < 0 {
+			probe.dbPID = 0
+			if o.db == "mysql" {
+				probe.dbPID = findDatabasePID()
+			}
+		}
+		var meteredCPU *cpuSummary
+		metered, warmupFailures, meteredCPU = measure(ctx, o, "metered", srv.base+"/api/v1/bench-echo", creds, probe, progress)
 		rep.Metered = summarize(metered)
+		rep.Metered.CPU = meteredCPU
 		rep.compare()
 
 		// Stop the server first, so every call is settled before the check.
@@ -169,9 +181,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 	return nil
 }
 
-// measure warms up, then runs the measured load against url. Both targets
+// measure warms up, then runs the measured load against url, and samples
+// the CPU time of probe's processes around the measured part. Both targets
 // get the same request: POST {} with the API key headers.
-func measure(ctx context.Context, o options, name, url string, creds credentials, progress *log.Logger) (r Result, warmupFailures int) {
+func measure(ctx context.Context, o options, name, url string, creds credentials, probe cpuProbe, progress *log.Logger) (r Result, warmupFailures int, cpu *cpuSummary) {
 	l := Load{
 		Method: http.MethodPost, URL: url, Body: []byte(`{}`), Conns: o.conns,
 		Header: http.Header{"Content-Type": {"application/json"}, "X-Api-Key": {creds.Key}, "X-Api-Secret": {creds.Secret}},
@@ -188,5 +201,7 @@ func measure(ctx context.Context, o options, name, url string, creds credentials
 	}
 	progress.Printf("%s: %d connections for %s", name, o.conns, o.duration)
 	l.Duration = o.duration
-	return runLoad(ctx, client, l), warmupFailures
+	before := probe.sample()
+	r = runLoad(ctx, client, l)
+	return r, warmupFailures, cpuPerCall(before, probe.sample(), r.OK)
 }

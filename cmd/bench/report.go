@@ -33,6 +33,7 @@ type runSummary struct {
 	Errors      int            `json:"errors"`
 	Statuses    map[string]int `json:"non_2xx_by_status,omitempty"`
 	FirstError  string         `json:"first_error,omitempty"`
+	CPU         *cpuSummary    `json:"cpu,omitempty"`
 }
 
 type ledgerResult struct {
@@ -96,6 +97,9 @@ func (r *report) writeTable(w io.Writer) error {
 			fmt.Fprintf(w, "%s: non-2xx by status %v; first error: %s\n", row.name, row.s.Statuses, row.s.FirstError)
 		}
 	}
+	if err := r.writeCPU(w); err != nil {
+		return err
+	}
 	if r.ThroughputRatio != nil {
 		fmt.Fprintf(w, "\nmetered ÷ bare: throughput %.3f, p99 %.2f\n", *r.ThroughputRatio, *r.P99Ratio)
 	}
@@ -117,4 +121,34 @@ func indent(s string) string {
 		return "  (no output)"
 	}
 	return "  " + strings.ReplaceAll(s, "\n", "\n  ")
+}
+
+// writeCPU prints the CPU time per call of each process: a measure that
+// other load on the machine moves much less than calls/s.
+func (r *report) writeCPU(w io.Writer) error {
+	fmt.Fprintln(w, "\nCPU time per call (µs; bench = load generator + upstream, + the proxy in the bare run):")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "target\tbench\tserver\tdatabase\ttotal\tother procs\tmachine idle\t")
+	opt := func(v *float64, f string) string {
+		if v == nil {
+			return "-"
+		}
+		return fmt.Sprintf(f, *v)
+	}
+	for _, row := range []struct {
+		name string
+		s    *runSummary
+	}{{"bare proxy", r.Bare}, {"metered", r.Metered}} {
+		if row.s == nil || row.s.CPU == nil {
+			continue
+		}
+		c := row.s.CPU
+		idle := "-"
+		if c.MachineIdle != nil {
+			idle = fmt.Sprintf("%.0f%%", *c.MachineIdle*100)
+		}
+		fmt.Fprintf(tw, "%s\t%.1f\t%s\t%s\t%.1f\t%s\t%s\t\n", row.name, c.BenchUsPerCall,
+			opt(c.ServerUsPerCall, "%.1f"), opt(c.DBUsPerCall, "%.1f"), c.TotalUsPerCall, opt(c.OtherUsPerCall, "%.1f"), idle)
+	}
+	return tw.Flush()
 }
