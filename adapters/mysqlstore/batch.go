@@ -154,6 +154,13 @@ func (b base) sqlExec(ctx context.Context, query string, args ...any) (sql.Resul
 	return b.db.Statement.ConnPool.ExecContext(ctx, query, args...)
 }
 
+// hitsByPrimaryKey names the hit log for the settlements' statements on
+// MySQL, which select hits by id and status 'pending': without the hint the
+// optimizer may read them through the status index (status, created_at),
+// scanning every pending hit and taking range locks on that index, which
+// other batches' settlements then wait for (decisions: "Metering review").
+const hitsByPrimaryKey = "api_hit_logs FORCE INDEX (PRIMARY)"
+
 // FinishMany settles the hits still pending: it locks them (SELECT … FOR
 // UPDATE; SQLite's transaction already holds the write lock), then writes
 // every settled field with one UPDATE … CASE id … per chunk, still
@@ -174,7 +181,7 @@ func (s *hitStore) FinishMany(ctx context.Context, hits []*hitlog.Hit) ([]bool, 
 		ids = append(ids, h.ID)
 	}
 	var pendingIDs []uint64
-	q := s.conn(ctx).Model(&hitRow{}).Where("id IN ? AND status = ?", ids, string(hitlog.StatusPending))
+	q := s.conn(ctx).Table(hitsByPrimaryKey).Where("id IN ? AND status = ?", ids, string(hitlog.StatusPending))
 	if err := s.locking(q).Pluck("id", &pendingIDs).Error; err != nil {
 		return nil, fmt.Errorf("lock %d pending hits: %w", len(ids), translate(err))
 	}
@@ -217,7 +224,7 @@ func (s *hitStore) FinishMany(ctx context.Context, hits []*hitlog.Hit) ([]bool, 
 		if w.err != nil {
 			return nil, fmt.Errorf("finish hits: %w", w.err)
 		}
-		sql := "UPDATE api_hit_logs SET status = " + status.String() + " END, response_payload = " + payload.String() +
+		sql := "UPDATE " + hitsByPrimaryKey + " SET status = " + status.String() + " END, response_payload = " + payload.String() +
 			" END, charge_amount = " + charge.String() + " END, cost_amount = " + cost.String() +
 			" END, response_time_ms = " + took.String() + " END, updated_at = ? WHERE id IN ? AND status = ?"
 		all := make([]any, 0, 11*len(part)+3)
@@ -387,7 +394,7 @@ func (s *hitStore) SucceedMany(ctx context.Context, hits []*hitlog.Hit) ([]bool,
 		if w.err != nil {
 			return moved, fmt.Errorf("settle hits: %w", w.err)
 		}
-		q := "UPDATE api_hit_logs SET status = ?, response_payload = " + payload.String() + " END, charge_amount = " + charge.String() +
+		q := "UPDATE " + hitsByPrimaryKey + " SET status = ?, response_payload = " + payload.String() + " END, charge_amount = " + charge.String() +
 			" END, cost_amount = " + cost.String() + " END, response_time_ms = " + tok.String() + " END, updated_at = ? WHERE id IN (" +
 			in.String() + ") AND status = ?"
 		all := make([]any, 0, 8*len(part)+len(part)+3)
