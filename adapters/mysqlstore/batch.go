@@ -278,6 +278,10 @@ func (s *ledgerStore) InsertMany(ctx context.Context, entries []*ledger.Entry) e
 				r.Description, r.Status, *r.CreatedAt, *r.UpdatedAt)
 			e.CreatedAt = timeFromDB(r.CreatedAt)
 		}
+		if s.batch != nil { // sent with the COMMIT (batchtx.go)
+			s.batch.deferExec(q.String(), args...)
+			continue
+		}
 		if _, err := s.sqlExec(ctx, q.String(), args...); err != nil {
 			return fmt.Errorf("insert %d transactions: %w", len(part), translate(err))
 		}

@@ -142,7 +142,7 @@ func (a *App) writeBatch(ops []*batchOp) {
 		// A bounded attempt: a statement stuck on a cut-off database must
 		// not hold every call queued behind it.
 		ctx, cancel := context.WithTimeout(context.Background(), batchAttemptTimeout)
-		err = a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error { return a.applyBatch(ctx, s, ops) })
+		err = a.batchTx.WithinTx(ctx, func(ctx context.Context, s Stores) error { return a.applyBatch(ctx, s, ops) })
 		cancel()
 		if err == nil {
 			return
@@ -354,6 +354,13 @@ func (a *App) applyBatch(ctx context.Context, s Stores, ops []*batchOp) error {
 		}
 	}
 	return nil
+}
+
+// batchTransactor runs WithinTx as the store's WithinBatchTx.
+type batchTransactor struct{ b BatchTransactor }
+
+func (t batchTransactor) WithinTx(ctx context.Context, fn func(ctx context.Context, s Stores) error) error {
+	return t.b.WithinBatchTx(ctx, fn)
 }
 
 // keyDay is a key's daily counter for one local day.

@@ -54,6 +54,16 @@ type Transactor interface {
 	WithinTx(ctx context.Context, fn func(ctx context.Context, s Stores) error) error
 }
 
+// BatchTransactor may be implemented by the Transactor as well: the
+// metering writer (batch.go) runs its transactions with WithinBatchTx,
+// same contract as WithinTx, so the store can give them a path of its own
+// (MySQL: a dedicated connection pool on which the batch's last writes
+// travel with the COMMIT, fewer round trips while the users' rows are
+// locked). Without it the writer uses WithinTx.
+type BatchTransactor interface {
+	WithinBatchTx(ctx context.Context, fn func(ctx context.Context, s Stores) error) error
+}
+
 // UpstreamRequest is one call to a provider.
 type UpstreamRequest struct {
 	Method  string
