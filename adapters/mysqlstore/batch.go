@@ -79,9 +79,6 @@ func (s *hitStore) InsertMany(ctx context.Context, hits []*hitlog.Hit) error {
 	if len(hits) == 0 {
 		return nil
 	}
-	if !s.mysql {
-		return s.insertEach(ctx, hits)
-	}
 	now := dbTime(time.Now())
 	for _, c := range chunks(len(hits), func(i int) int { return hitSize(hits[i]) }) {
 		part := hits[c[0]:c[1]]
@@ -253,9 +250,6 @@ const entryColumns = "(user_id, txn_id, type, amount, balance_before, balance_af
 // InsertMany inserts ledger entries in their order with multi-row INSERTs
 // (plain SQL; the ids are not read back).
 func (s *ledgerStore) InsertMany(ctx context.Context, entries []*ledger.Entry) error {
-	if !s.mysql {
-		return s.insertEach(ctx, entries)
-	}
 	now := dbTime(time.Now())
 	for _, c := range chunks(len(entries), func(int) int { return 300 }) {
 		part := entries[c[0]:c[1]]
