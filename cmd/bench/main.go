@@ -3,6 +3,7 @@
 // front of the same loopback upstream, then checks the server's ledger.
 //
 //	go run ./cmd/bench [-c 64] [-d 10s] [-db mysql|sqlite|URL] [-json] [-only-bare]
+//	go run ./cmd/bench -ab OTHER_SERVER [-slice 1s] …   (two builds side by side, see ab.go)
 package main
 
 import (
@@ -41,6 +42,8 @@ type options struct {
 	json     bool
 	onlyBare bool
 	dbPID    int
+	ab       string
+	slice    time.Duration
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -57,8 +60,13 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.json, "json", false, "print the report as JSON")
 	fs.BoolVar(&o.onlyBare, "only-bare", false, "measure the bare proxy only (no server, no database)")
 	fs.IntVar(&o.dbPID, "db-pid", -1, "process id of the database server whose CPU time per call is reported; -1: the local mariadbd/mysqld with -db mysql; 0: none")
+	fs.StringVar(&o.ab, "ab", "", "A/B mode: a second server binary (B) loaded in turns with -server (A), each on its own database; no bare proxy")
+	fs.DurationVar(&o.slice, "slice", time.Second, "A/B mode: length of one turn")
 	if err := fs.Parse(args); err != nil {
 		return o, err
+	}
+	if o.ab != "" && (o.slice <= 0 || o.onlyBare || o.json) {
+		return o, errors.New("-ab needs a positive -slice and goes without -only-bare and -json")
 	}
 	if o.conns < 1 || o.duration <= 0 || o.warmup < 0 {
 		return o, errors.New("-c must be at least 1, -d positive, -warmup not negative")
@@ -79,6 +87,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		return fmt.Errorf("start upstream: %w", err)
 	}
 	defer up.Close()
+	if o.ab != "" {
+		return runAB(ctx, o, upURL, stdout, progress)
+	}
 	proxy, proxyURL, err := startProxy(upURL, progress)
 	if err != nil {
 		return fmt.Errorf("start proxy: %w", err)
