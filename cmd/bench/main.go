@@ -25,6 +25,13 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if len(os.Args) == 3 && os.Args[1] == serveProxyFlag {
+		if err := serveProxyMain(os.Args[2], os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "bench proxy:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
@@ -44,6 +51,7 @@ type options struct {
 	dbPID    int
 	ab       string
 	slice    time.Duration
+	proxyOut bool
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -62,6 +70,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.dbPID, "db-pid", -1, "process id of the database server whose CPU time per call is reported; -1: the local mariadbd/mysqld with -db mysql; 0: none")
 	fs.StringVar(&o.ab, "ab", "", "A/B mode: a second server binary (B) loaded in turns with -server (A), each on its own database; no bare proxy")
 	fs.DurationVar(&o.slice, "slice", time.Second, "A/B mode: length of one turn")
+	fs.BoolVar(&o.proxyOut, "proxy-process", false, "run the bare proxy as a process of its own (like the server) instead of inside the bench process")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -90,11 +99,26 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 	if o.ab != "" {
 		return runAB(ctx, o, upURL, stdout, progress)
 	}
-	proxy, proxyURL, err := startProxy(upURL, progress)
-	if err != nil {
-		return fmt.Errorf("start proxy: %w", err)
+	var (
+		proxyURL   string
+		proxyProbe cpuProbe
+	)
+	if o.proxyOut {
+		p, err := startProxyProcess(ctx, upURL)
+		if err != nil {
+			return fmt.Errorf("start proxy process: %w", err)
+		}
+		defer p.stop()
+		proxyURL, proxyProbe = p.base, cpuProbe{serverPID: p.pid()}
+	} else {
+		proxy, base, err := startProxy(upURL, progress)
+		if err != nil {
+			return fmt.Errorf("start proxy: %w", err)
+		}
+		defer proxy.Close()
+		proxyURL = base
 	}
-	defer proxy.Close()
+	rep.ProxyProcess = o.proxyOut
 
 	var (
 		srv   *child
@@ -140,7 +164,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		}
 	}
 
-	bare, _, bareCPU := measure(ctx, o, "bare proxy", proxyURL+"/echo", creds, cpuProbe{}, progress)
+	bare, _, bareCPU := measure(ctx, o, "bare proxy", proxyURL+"/echo", creds, proxyProbe, progress)
 	rep.Bare = summarize(bare)
 	rep.Bare.CPU = bareCPU
 	var metered Result

@@ -12,12 +12,15 @@ import (
 
 // report is what a bench run prints, as a table or as JSON.
 type report struct {
-	Connections int         `json:"connections"`
-	DurationS   float64     `json:"duration_seconds"`
-	WarmupS     float64     `json:"warmup_seconds"`
-	GOMAXPROCS  int         `json:"gomaxprocs"`
-	Bare        *runSummary `json:"bare"`
-	Metered     *runSummary `json:"metered,omitempty"`
+	Connections int     `json:"connections"`
+	DurationS   float64 `json:"duration_seconds"`
+	WarmupS     float64 `json:"warmup_seconds"`
+	GOMAXPROCS  int     `json:"gomaxprocs"`
+	// ProxyProcess: the bare proxy ran as a process of its own
+	// (-proxy-process), not inside the bench process.
+	ProxyProcess bool        `json:"proxy_process"`
+	Bare         *runSummary `json:"bare"`
+	Metered      *runSummary `json:"metered,omitempty"`
 	// Metered ÷ bare: calls/s (below 1 is slower) and p99 (above 1 is slower).
 	ThroughputRatio *float64      `json:"throughput_ratio,omitempty"`
 	P99Ratio        *float64      `json:"p99_ratio,omitempty"`
@@ -73,8 +76,12 @@ func (r *report) writeJSON(w io.Writer) error {
 }
 
 func (r *report) writeTable(w io.Writer) error {
-	fmt.Fprintf(w, "%d connections, %s per target after a %s warm-up, all on loopback, GOMAXPROCS %d\n\n",
-		r.Connections, seconds(r.DurationS), seconds(r.WarmupS), r.GOMAXPROCS)
+	proxy := "inside the bench process"
+	if r.ProxyProcess {
+		proxy = "a process of its own"
+	}
+	fmt.Fprintf(w, "%d connections, %s per target after a %s warm-up, all on loopback, GOMAXPROCS %d, bare proxy %s\n\n",
+		r.Connections, seconds(r.DurationS), seconds(r.WarmupS), r.GOMAXPROCS, proxy)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "target\tcalls/s\tp50\tp99\tok\tnon-2xx\terrors\t")
 	for _, row := range []struct {
@@ -126,7 +133,11 @@ func indent(s string) string {
 // writeCPU prints the CPU time per call of each process: a measure that
 // other load on the machine moves much less than calls/s.
 func (r *report) writeCPU(w io.Writer) error {
-	fmt.Fprintln(w, "\nCPU time per call (µs; bench = load generator + upstream, + the proxy in the bare run):")
+	where := "+ the proxy in the bare run; server = the metered server"
+	if r.ProxyProcess {
+		where = "server = the proxy process in the bare run, the metered server in the metered run"
+	}
+	fmt.Fprintf(w, "\nCPU time per call (µs; bench = load generator + upstream, %s):\n", where)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "target\tbench\tserver\tdatabase\ttotal\tother procs\tmachine idle\t")
 	opt := func(v *float64, f string) string {
