@@ -283,6 +283,17 @@ func (s *ledgerStore) InsertMany(ctx context.Context, entries []*ledger.Entry) e
 	return nil
 }
 
+// countHitsFast counts n calls of a key when they all fit under its daily
+// limit (one row affected), else changes nothing. hits_today is assigned
+// before hits_date: MySQL's SET sees the values assigned before it
+// (SQLite's sees the old row throughout).
+const countHitsFast = "UPDATE api_keys SET hits_today = (CASE WHEN hits_date = ? THEN hits_today ELSE 0 END) + ?, " +
+	"hits_date = ?, last_used_at = ? WHERE id = ? AND (CASE WHEN hits_date = ? THEN hits_today ELSE 0 END) + ? <= daily_limit"
+
+func countHitsFastArgs(id uint64, day string, n int, at time.Time) []any {
+	return []any{day, n, day, dbTime(at), id, day, n}
+}
+
 // CountHits counts up to n calls of one key under its row lock (FOR UPDATE
 // on MySQL; SQLite's IMMEDIATE transaction holds the write lock).
 //
@@ -293,11 +304,7 @@ func (s *ledgerStore) InsertMany(ctx context.Context, entries []*ledger.Entry) e
 // still fit.
 func (s *keyStore) CountHits(ctx context.Context, id uint64, day string, n int, at time.Time) (int, error) {
 	if n > 0 {
-		// hits_today is assigned before hits_date: MySQL's SET sees the
-		// values assigned before it (SQLite's sees the old row throughout).
-		res, err := s.sqlExec(ctx, "UPDATE api_keys SET hits_today = (CASE WHEN hits_date = ? THEN hits_today ELSE 0 END) + ?, "+
-			"hits_date = ?, last_used_at = ? WHERE id = ? AND (CASE WHEN hits_date = ? THEN hits_today ELSE 0 END) + ? <= daily_limit",
-			day, n, day, dbTime(at), id, day, n)
+		res, err := s.sqlExec(ctx, countHitsFast, countHitsFastArgs(id, day, n, at)...)
 		if err != nil {
 			return 0, fmt.Errorf("count hits of api key %d: %w", id, translate(err))
 		}

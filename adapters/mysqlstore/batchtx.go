@@ -12,7 +12,9 @@ import (
 	"github.com/go-sql-driver/mysql"
 	"gorm.io/gorm"
 
+	"paygate/core/apikey"
 	"paygate/core/app"
+	"paygate/core/user"
 )
 
 // The metering writer's transactions on MySQL (app.BatchTransactor).
@@ -118,8 +120,111 @@ func (s *Store) WithinBatchTx(ctx context.Context, fn func(ctx context.Context, 
 func (s *Store) storesOnBatch(db *gorm.DB, bc *batchConn) app.Stores {
 	st := s.storesOn(db)
 	b := base{db: db, mysql: true, consecutiveIDs: s.consecutiveIDs, batch: bc}
-	st.Users, st.Ledger = &userStore{b}, &ledgerStore{b}
+	st.Users, st.Ledger, st.BatchLocks = &userStore{b}, &ledgerStore{b}, batchLocks{b}
 	return st
+}
+
+// batchLocks takes a metering batch's locks in one query (app.BatchLocks):
+// SELECT … FOR UPDATE of the users (ascending ids), then for each key the
+// one-statement count (countHitsFast) and its ROW_COUNT(). A key whose
+// calls do not all fit (or that is gone) is then decided by CountHits'
+// locked read, as before; its row is already locked by the UPDATE that
+// read it (REPEATABLE READ keeps the lock of a row that did not match).
+type batchLocks struct{ b base }
+
+func (l batchLocks) LockAndCount(ctx context.Context, userIDs []uint64, counts []app.KeyCount, at time.Time) (map[uint64]*user.User, []int, error) {
+	users := make(map[uint64]*user.User, len(userIDs))
+	granted := make([]int, len(counts))
+	keys := &keyStore{l.b}
+	if len(userIDs) == 0 { // never in a batch (every reservation has its user)
+		for i, c := range counts {
+			g, err := keys.CountHits(ctx, c.KeyID, c.Day, c.N, at)
+			if err != nil && !errors.Is(err, apikey.ErrNotFound) {
+				return nil, nil, err
+			}
+			granted[i] = g
+		}
+		return users, granted, nil
+	}
+	var q strings.Builder
+	args := make([]any, 0, len(userIDs)+7*len(counts))
+	q.WriteString("SELECT * FROM users WHERE id IN (")
+	for i, id := range userIDs {
+		if i > 0 {
+			q.WriteByte(',')
+		}
+		q.WriteByte('?')
+		args = append(args, id)
+	}
+	q.WriteString(") ORDER BY id FOR UPDATE")
+	for _, c := range counts {
+		if c.N > 0 {
+			q.WriteString(";" + countHitsFast + ";SELECT ROW_COUNT()")
+			args = append(args, countHitsFastArgs(c.KeyID, c.Day, c.N, at)...)
+		}
+	}
+	if err := l.query(ctx, q.String(), args, counts, users, granted); err != nil {
+		return nil, nil, err
+	}
+	for _, id := range userIDs {
+		if users[id] == nil {
+			return nil, nil, fmt.Errorf("lock user %d: %w", id, user.ErrNotFound)
+		}
+	}
+	for i, c := range counts {
+		if granted[i] > 0 {
+			continue
+		}
+		g, err := keys.CountHits(ctx, c.KeyID, c.Day, c.N, at)
+		if err != nil && !errors.Is(err, apikey.ErrNotFound) {
+			return nil, nil, err
+		}
+		granted[i] = g
+	}
+	return users, granted, nil
+}
+
+// query runs LockAndCount's query: users into users, and for each count
+// with N > 0 whose update matched, granted = N.
+func (l batchLocks) query(ctx context.Context, q string, args []any, counts []app.KeyCount, users map[uint64]*user.User, granted []int) error {
+	rows, err := l.b.db.Statement.ConnPool.QueryContext(ctx, q, args...)
+	if err != nil {
+		return fmt.Errorf("lock users and count hits: %w", translate(err))
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r userRow
+		if err := l.b.db.ScanRows(rows, &r); err != nil {
+			return fmt.Errorf("lock users: %w", translate(err))
+		}
+		u, err := toDomainUser(&r)
+		if err != nil {
+			return err
+		}
+		users[u.ID] = u
+	}
+	for i, c := range counts {
+		if c.N <= 0 {
+			continue
+		}
+		var moved int64
+		if !rows.NextResultSet() || !rows.Next() {
+			if err := rows.Err(); err != nil {
+				return fmt.Errorf("count hits of api key %d: %w", c.KeyID, translate(err))
+			}
+			return fmt.Errorf("count hits of api key %d: no result", c.KeyID)
+		}
+		if err := rows.Scan(&moved); err != nil {
+			return fmt.Errorf("count hits of api key %d: %w", c.KeyID, translate(err))
+		}
+		if moved == 1 {
+			granted[i] = c.N
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("lock users and count hits: %w", translate(err))
+	}
+	return rows.Close()
 }
 
 // batchConn is the batch transaction's connection as GORM's ConnPool: it

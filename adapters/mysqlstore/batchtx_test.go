@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/mysqlstore"
+	"paygate/core/apikey"
 	"paygate/core/app"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
@@ -161,5 +162,68 @@ func TestWithinBatchTx(t *testing.T) {
 				}
 			}
 		})
+	})
+}
+
+// BatchLocks (MySQL's batch transactions) locks the users and counts the
+// keys' calls like LockByID and CountHits: all calls while they fit, then
+// what is left under the limit, none for a key that is gone; a missing
+// user fails.
+func TestBatchLocksLockAndCount(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
+		ctx := context.Background()
+		u1 := newUser(t, s, func(u *user.User) { u.Balance = decimal.RequireFromString("7.00") })
+		u2 := newUser(t, s)
+		k1 := newKey(t, s, u1, func(k *apikey.Key) { k.DailyLimit = 5 })
+		k2 := newKey(t, s, u2, func(k *apikey.Key) { k.DailyLimit = 100 })
+		day, at := "2026-11-21", time.Now().UTC()
+		lockAndCount := func(userIDs []uint64, counts []app.KeyCount) (map[uint64]*user.User, []int, error) {
+			var (
+				users   map[uint64]*user.User
+				granted []int
+			)
+			err := s.WithinBatchTx(ctx, func(ctx context.Context, st app.Stores) (err error) {
+				if st.BatchLocks == nil { // SQLite: the core locks and counts statement by statement
+					users = map[uint64]*user.User{}
+					for _, id := range userIDs {
+						if users[id], err = st.Users.LockByID(ctx, id); err != nil {
+							return err
+						}
+					}
+					for _, c := range counts {
+						g, err := st.Keys.CountHits(ctx, c.KeyID, c.Day, c.N, at)
+						if err != nil && !errors.Is(err, apikey.ErrNotFound) {
+							return err
+						}
+						granted = append(granted, g)
+					}
+					return nil
+				}
+				users, granted, err = st.BatchLocks.LockAndCount(ctx, userIDs, counts, at)
+				return err
+			})
+			return users, granted, err
+		}
+		users, granted, err := lockAndCount([]uint64{u1.ID, u2.ID}, []app.KeyCount{{KeyID: k1.ID, Day: day, N: 3}, {KeyID: k2.ID, Day: day, N: 4}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if users[u1.ID].Balance.StringFixed(2) != "7.00" || users[u2.ID].ID != u2.ID || fmt.Sprint(granted) != "[3 4]" {
+			t.Fatalf("users %v, granted %v", users, granted)
+		}
+		// k1 has 2 calls left today; a key that is gone grants none.
+		_, granted, err = lockAndCount([]uint64{u1.ID}, []app.KeyCount{{KeyID: k1.ID, Day: day, N: 3}, {KeyID: 1 << 40, Day: day, N: 1}})
+		if err != nil || fmt.Sprint(granted) != "[2 0]" {
+			t.Fatalf("near the limit: %v %v", granted, err)
+		}
+		// A new day starts from zero.
+		_, granted, err = lockAndCount([]uint64{u1.ID}, []app.KeyCount{{KeyID: k1.ID, Day: "2026-11-22", N: 5}})
+		if err != nil || fmt.Sprint(granted) != "[5]" {
+			t.Fatalf("new day: %v %v", granted, err)
+		}
+		if _, _, err := lockAndCount([]uint64{u1.ID, 1 << 40}, nil); !errors.Is(err, user.ErrNotFound) {
+			t.Fatalf("missing user: %v", err)
+		}
 	})
 }
