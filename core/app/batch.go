@@ -349,7 +349,7 @@ func (a *App) applyBatch(ctx context.Context, s Stores, ops []*batchOp) error {
 // store offers Stores.BatchLocks, else statement by statement.
 func (a *App) lockAndCount(ctx context.Context, s Stores, userIDs []uint64, keys []keyDay, perKey map[keyDay]int) (map[uint64]*user.User, map[keyDay]int, error) {
 	granted := make(map[keyDay]int, len(keys))
-	if s.BatchLocks != nil {
+	if s.BatchLocks != nil && len(userIDs)+len(keys) > 0 {
 		counts := make([]KeyCount, len(keys))
 		for i, k := range keys {
 			counts[i] = KeyCount{KeyID: k.id, Day: k.day, N: perKey[k]}
