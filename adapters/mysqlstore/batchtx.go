@@ -202,6 +202,7 @@ func (l batchLocks) query(ctx context.Context, q string, args []any, counts []ap
 			return err
 		}
 		users[u.ID] = u
+		l.b.batch.lockedUser(u.ID) // its balance goes with the COMMIT
 	}
 	for i, c := range counts {
 		if c.N <= 0 {

@@ -225,5 +225,26 @@ func TestBatchLocksLockAndCount(t *testing.T) {
 		if _, _, err := lockAndCount([]uint64{u1.ID, 1 << 40}, nil); !errors.Is(err, user.ErrNotFound) {
 			t.Fatalf("missing user: %v", err)
 		}
+		// The balance of a user locked there is deferred to the COMMIT:
+		// SaveBalance itself does not see the CHECK refuse it.
+		var (
+			saveErr error
+			none    bool
+		)
+		err = s.WithinBatchTx(ctx, func(ctx context.Context, st app.Stores) error {
+			if none = st.BatchLocks == nil; none { // SQLite: nothing is deferred
+				return nil
+			}
+			users, _, err := st.BatchLocks.LockAndCount(ctx, []uint64{u1.ID}, nil, at)
+			if err != nil {
+				return err
+			}
+			users[u1.ID].Balance = decimal.RequireFromString("-1.00")
+			saveErr = st.Users.SaveBalance(ctx, users[u1.ID])
+			return saveErr
+		})
+		if !none && (saveErr != nil || err == nil) {
+			t.Fatalf("SaveBalance: %v, commit: %v; want the balance deferred and refused at the commit", saveErr, err)
+		}
 	})
 }
