@@ -74,7 +74,7 @@ func runAB(ctx context.Context, o options, upURL string, stdout io.Writer, progr
 	if dbPID < 0 {
 		dbPID = 0
 		if o.db == "mysql" {
-			dbPID = findDatabasePID()
+			dbPID = findDatabasePID(o.mysql)
 		}
 	}
 	client := newLoadClient(o.conns)

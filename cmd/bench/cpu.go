@@ -2,8 +2,10 @@ package main
 
 import (
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -85,15 +87,66 @@ func machineCPU() (busy, idle time.Duration, ok bool) {
 }
 
 // findDatabasePID finds the local MariaDB/MySQL server process for
-// -db-pid auto: the first process named mariadbd or mysqld; 0 if none.
-func findDatabasePID() int {
+// -db-pid auto: the process listening on the TCP port of the -mysql URL
+// when it can be found (other users' processes need root), else the
+// first process named mariadbd or mysqld; 0 if none.
+func findDatabasePID(mysqlURL string) int {
+	if u, err := url.Parse(mysqlURL); err == nil {
+		port := u.Port()
+		if port == "" {
+			port = "3306"
+		}
+		if p, err := strconv.Atoi(port); err == nil {
+			if pid := listenerPID(p); pid > 0 {
+				return pid
+			}
+		}
+	}
+	return processNamed("mariadbd", "mysqld")
+}
+
+// listenerPID is the process with a socket listening on TCP port (IPv4 or
+// IPv6), from /proc/net/tcp* and the processes' fd links; 0 if not found.
+func listenerPID(port int) int {
+	inodes := map[string]bool{}
+	for _, f := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(b), "\n")[1:] {
+			fields := strings.Fields(line)
+			if len(fields) < 10 || fields[3] != "0A" { // 0A: LISTEN
+				continue
+			}
+			_, hexPort, ok := strings.Cut(fields[1], ":")
+			if p, err := strconv.ParseInt(hexPort, 16, 32); ok && err == nil && int(p) == port {
+				inodes["socket:["+fields[9]+"]"] = true
+			}
+		}
+	}
+	if len(inodes) == 0 {
+		return 0
+	}
+	fds, _ := filepath.Glob("/proc/[0-9]*/fd/*")
+	for _, fd := range fds {
+		if link, err := os.Readlink(fd); err == nil && inodes[link] {
+			pid, _ := strconv.Atoi(strings.Split(fd, "/")[2])
+			return pid
+		}
+	}
+	return 0
+}
+
+// processNamed is the first process whose command name is one of names.
+func processNamed(names ...string) int {
 	dirs, _ := filepath.Glob("/proc/[0-9]*")
 	for _, d := range dirs {
 		comm, err := os.ReadFile(filepath.Join(d, "comm"))
 		if err != nil {
 			continue
 		}
-		if name := strings.TrimSpace(string(comm)); name == "mariadbd" || name == "mysqld" {
+		if slices.Contains(names, strings.TrimSpace(string(comm))) {
 			pid, _ := strconv.Atoi(filepath.Base(d))
 			return pid
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net"
 	"os"
 	"testing"
 	"time"
@@ -34,5 +35,16 @@ func TestCPUPerCall(t *testing.T) {
 	}
 	if cpuPerCall(before, after, 0) != nil {
 		t.Fatal("no calls: want nil")
+	}
+}
+
+func TestListenerPID(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	if got := listenerPID(ln.Addr().(*net.TCPAddr).Port); got != os.Getpid() {
+		t.Fatalf("listenerPID = %d, want %d", got, os.Getpid())
 	}
 }

@@ -174,7 +174,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		if probe.dbPID < 0 {
 			probe.dbPID = 0
 			if o.db == "mysql" {
-				probe.dbPID = findDatabasePID()
+				probe.dbPID = findDatabasePID(o.mysql)
 			}
 		}
 		var meteredCPU *cpuSummary
