@@ -56,8 +56,28 @@ func (s *server) callService(c echo.Context) error {
 		}
 		return err
 	}
-	return c.JSON(http.StatusOK, callEnvelope{
-		Success: true, RequestID: res.RequestID, Data: res.Data,
-		Charged: money.Format4(res.Charged), BalanceLeft: money.Format2(res.BalanceLeft),
-	})
+	return writeCallEnvelope(c, res)
+}
+
+// writeCallEnvelope writes the callEnvelope of res by hand: the upstream's
+// body goes out as it came (the core checked it is valid JSON), where
+// encoding/json would scan it again to compact and HTML-escape a
+// json.RawMessage.
+func writeCallEnvelope(c echo.Context, res *app.CallResult) error {
+	rid, err := json.Marshal(res.RequestID)
+	if err != nil {
+		return err
+	}
+	charged, left := money.Format4(res.Charged), money.Format2(res.BalanceLeft)
+	b := make([]byte, 0, len(res.Data)+len(rid)+len(charged)+len(left)+80)
+	b = append(b, `{"success":true,"request_id":`...)
+	b = append(b, rid...)
+	b = append(b, `,"data":`...)
+	b = append(b, res.Data...)
+	b = append(b, `,"charged":"`...)
+	b = append(b, charged...)
+	b = append(b, `","balance_left":"`...)
+	b = append(b, left...)
+	b = append(b, "\"}\n"...)
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, b)
 }

@@ -79,9 +79,6 @@ func (s *hitStore) InsertMany(ctx context.Context, hits []*hitlog.Hit) error {
 	if len(hits) == 0 {
 		return nil
 	}
-	if !s.mysql {
-		return s.insertEach(ctx, hits)
-	}
 	now := dbTime(time.Now())
 	for _, c := range chunks(len(hits), func(i int) int { return hitSize(hits[i]) }) {
 		part := hits[c[0]:c[1]]
@@ -154,6 +151,13 @@ func (b base) sqlExec(ctx context.Context, query string, args ...any) (sql.Resul
 	return b.db.Statement.ConnPool.ExecContext(ctx, query, args...)
 }
 
+// hitsByPrimaryKey names the hit log for the settlements' statements on
+// MySQL, which select hits by id and status 'pending': without the hint the
+// optimizer may read them through the status index (status, created_at),
+// scanning every pending hit and taking range locks on that index, which
+// other batches' settlements then wait for (decisions: "Metering review").
+const hitsByPrimaryKey = "api_hit_logs FORCE INDEX (PRIMARY)"
+
 // FinishMany settles the hits still pending: it locks them (SELECT … FOR
 // UPDATE; SQLite's transaction already holds the write lock), then writes
 // every settled field with one UPDATE … CASE id … per chunk, still
@@ -174,7 +178,7 @@ func (s *hitStore) FinishMany(ctx context.Context, hits []*hitlog.Hit) ([]bool, 
 		ids = append(ids, h.ID)
 	}
 	var pendingIDs []uint64
-	q := s.conn(ctx).Model(&hitRow{}).Where("id IN ? AND status = ?", ids, string(hitlog.StatusPending))
+	q := s.conn(ctx).Table(hitsByPrimaryKey).Where("id IN ? AND status = ?", ids, string(hitlog.StatusPending))
 	if err := s.locking(q).Pluck("id", &pendingIDs).Error; err != nil {
 		return nil, fmt.Errorf("lock %d pending hits: %w", len(ids), translate(err))
 	}
@@ -217,7 +221,7 @@ func (s *hitStore) FinishMany(ctx context.Context, hits []*hitlog.Hit) ([]bool, 
 		if w.err != nil {
 			return nil, fmt.Errorf("finish hits: %w", w.err)
 		}
-		sql := "UPDATE api_hit_logs SET status = " + status.String() + " END, response_payload = " + payload.String() +
+		sql := "UPDATE " + hitsByPrimaryKey + " SET status = " + status.String() + " END, response_payload = " + payload.String() +
 			" END, charge_amount = " + charge.String() + " END, cost_amount = " + cost.String() +
 			" END, response_time_ms = " + took.String() + " END, updated_at = ? WHERE id IN ? AND status = ?"
 		all := make([]any, 0, 11*len(part)+3)
@@ -246,9 +250,6 @@ const entryColumns = "(user_id, txn_id, type, amount, balance_before, balance_af
 // InsertMany inserts ledger entries in their order with multi-row INSERTs
 // (plain SQL; the ids are not read back).
 func (s *ledgerStore) InsertMany(ctx context.Context, entries []*ledger.Entry) error {
-	if !s.mysql {
-		return s.insertEach(ctx, entries)
-	}
 	now := dbTime(time.Now())
 	for _, c := range chunks(len(entries), func(int) int { return 300 }) {
 		part := entries[c[0]:c[1]]
@@ -271,11 +272,26 @@ func (s *ledgerStore) InsertMany(ctx context.Context, entries []*ledger.Entry) e
 				r.Description, r.Status, *r.CreatedAt, *r.UpdatedAt)
 			e.CreatedAt = timeFromDB(r.CreatedAt)
 		}
+		if s.batch != nil { // sent with the COMMIT (batchtx.go)
+			s.batch.deferExec(q.String(), args...)
+			continue
+		}
 		if _, err := s.sqlExec(ctx, q.String(), args...); err != nil {
 			return fmt.Errorf("insert %d transactions: %w", len(part), translate(err))
 		}
 	}
 	return nil
+}
+
+// countHitsFast counts n calls of a key when they all fit under its daily
+// limit (one row affected), else changes nothing. hits_today is assigned
+// before hits_date: MySQL's SET sees the values assigned before it
+// (SQLite's sees the old row throughout).
+const countHitsFast = "UPDATE api_keys SET hits_today = (CASE WHEN hits_date = ? THEN hits_today ELSE 0 END) + ?, " +
+	"hits_date = ?, last_used_at = ? WHERE id = ? AND (CASE WHEN hits_date = ? THEN hits_today ELSE 0 END) + ? <= daily_limit"
+
+func countHitsFastArgs(id uint64, day string, n int, at time.Time) []any {
+	return []any{day, n, day, dbTime(at), id, day, n}
 }
 
 // CountHits counts up to n calls of one key under its row lock (FOR UPDATE
@@ -288,11 +304,7 @@ func (s *ledgerStore) InsertMany(ctx context.Context, entries []*ledger.Entry) e
 // still fit.
 func (s *keyStore) CountHits(ctx context.Context, id uint64, day string, n int, at time.Time) (int, error) {
 	if n > 0 {
-		// hits_today is assigned before hits_date: MySQL's SET sees the
-		// values assigned before it (SQLite's sees the old row throughout).
-		res, err := s.sqlExec(ctx, "UPDATE api_keys SET hits_today = (CASE WHEN hits_date = ? THEN hits_today ELSE 0 END) + ?, "+
-			"hits_date = ?, last_used_at = ? WHERE id = ? AND (CASE WHEN hits_date = ? THEN hits_today ELSE 0 END) + ? <= daily_limit",
-			day, n, day, dbTime(at), id, day, n)
+		res, err := s.sqlExec(ctx, countHitsFast, countHitsFastArgs(id, day, n, at)...)
 		if err != nil {
 			return 0, fmt.Errorf("count hits of api key %d: %w", id, translate(err))
 		}
@@ -387,7 +399,7 @@ func (s *hitStore) SucceedMany(ctx context.Context, hits []*hitlog.Hit) ([]bool,
 		if w.err != nil {
 			return moved, fmt.Errorf("settle hits: %w", w.err)
 		}
-		q := "UPDATE api_hit_logs SET status = ?, response_payload = " + payload.String() + " END, charge_amount = " + charge.String() +
+		q := "UPDATE " + hitsByPrimaryKey + " SET status = ?, response_payload = " + payload.String() + " END, charge_amount = " + charge.String() +
 			" END, cost_amount = " + cost.String() + " END, response_time_ms = " + tok.String() + " END, updated_at = ? WHERE id IN (" +
 			in.String() + ") AND status = ?"
 		all := make([]any, 0, 8*len(part)+len(part)+3)

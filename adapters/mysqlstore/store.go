@@ -38,6 +38,8 @@ type Store struct {
 	log     *slog.Logger
 	// consecutiveIDs: see base.consecutiveIDs; read at Open.
 	consecutiveIDs bool
+	// batchDB: MySQL's pool for WithinBatchTx (batchtx.go); nil otherwise.
+	batchDB *sql.DB
 }
 
 var _ app.Transactor = (*Store)(nil)
@@ -98,6 +100,14 @@ func Open(ctx context.Context, databaseURL string, logger *slog.Logger) (*Store,
 		// Not readable (another engine): ids are read back instead.
 		if err := sqlDB.QueryRowContext(ctx, "SELECT @@innodb_autoinc_lock_mode, @@auto_increment_increment").Scan(&mode, &step); err == nil {
 			s.consecutiveIDs = mode.Valid && mode.Int64 <= 1 && step.Valid && step.Int64 == 1
+		}
+		cfg, err := mysqlConfig(databaseURL)
+		if err == nil {
+			s.batchDB, err = openBatchPool(cfg)
+		}
+		if err != nil {
+			_ = s.Close()
+			return nil, fmt.Errorf("open mysql batch pool %s: %w", Redact(databaseURL), err)
 		}
 	}
 	return s, nil
@@ -226,7 +236,12 @@ func (s *Store) Ping(ctx context.Context) error {
 }
 
 // Close closes the connection pool.
-func (s *Store) Close() error { return s.sqlDB.Close() }
+func (s *Store) Close() error {
+	if s.batchDB != nil {
+		_ = s.batchDB.Close()
+	}
+	return s.sqlDB.Close()
+}
 
 // Stats are the connection pool's statistics (exported as metrics).
 func (s *Store) Stats() sql.DBStats { return s.sqlDB.Stats() }
@@ -245,6 +260,9 @@ type base struct {
 	// consecutiveIDs: a multi-row INSERT takes consecutive ids (SQLite;
 	// MySQL with innodb_autoinc_lock_mode ≤ 1 and an increment of 1).
 	consecutiveIDs bool
+	// batch: inside WithinBatchTx on MySQL, where the ledger rows and the
+	// balances are deferred to the COMMIT (batchtx.go); nil elsewhere.
+	batch *batchConn
 }
 
 func (b base) conn(ctx context.Context) *gorm.DB { return b.db.WithContext(ctx) }

@@ -165,7 +165,11 @@ func (s *userStore) ByPhone(ctx context.Context, phone string) (*user.User, erro
 }
 
 func (s *userStore) LockByID(ctx context.Context, id uint64) (*user.User, error) {
-	return s.find(ctx, true, "id = ?", id)
+	u, err := s.find(ctx, true, "id = ?", id)
+	if err == nil && s.batch != nil {
+		s.batch.lockedUser(u.ID)
+	}
+	return u, err
 }
 
 func (s *userStore) Update(ctx context.Context, u *user.User) error {
@@ -210,6 +214,12 @@ func (s *userStore) SaveBalance(ctx context.Context, u *user.User) error {
 	}
 	if w.err != nil {
 		return fmt.Errorf("save balance of user %d: %w", u.ID, w.err)
+	}
+	if s.batch != nil && s.batch.locked[u.ID] { // sent with the COMMIT (batchtx.go): the row is ours, locked
+		s.batch.deferExec("UPDATE users SET balance = ?, total_spent = ?, plan_month = ?, plan_calls = ?, updated_at = ? WHERE id = ?",
+			values["balance"], values["total_spent"], values["plan_month"], values["plan_calls"], now, u.ID)
+		u.UpdatedAt = now
+		return nil
 	}
 	res := s.conn(ctx).Model(&userRow{}).Where("id = ?", u.ID).Updates(values)
 	if res.Error != nil {

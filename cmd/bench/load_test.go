@@ -152,4 +152,12 @@ func TestFlags(t *testing.T) {
 	if _, err := parseFlags([]string{"-c", "0"}, io.Discard); err == nil {
 		t.Fatal("-c 0 accepted")
 	}
+	if o, err := parseFlags([]string{"-ab", "./other"}, io.Discard); err != nil || o.ab != "./other" || o.slice != time.Second || o.dbPID != -1 {
+		t.Fatalf("-ab: %+v %v", o, err)
+	}
+	for _, bad := range [][]string{{"-ab", "x", "-slice", "0"}, {"-ab", "x", "-json"}, {"-ab", "x", "-only-bare"}} {
+		if _, err := parseFlags(bad, io.Discard); err == nil {
+			t.Fatalf("%v accepted", bad)
+		}
+	}
 }

@@ -3,6 +3,7 @@
 // front of the same loopback upstream, then checks the server's ledger.
 //
 //	go run ./cmd/bench [-c 64] [-d 10s] [-db mysql|sqlite|URL] [-json] [-only-bare]
+//	go run ./cmd/bench -ab OTHER_SERVER [-slice 1s] …   (two builds side by side, see ab.go)
 package main
 
 import (
@@ -24,6 +25,13 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if len(os.Args) == 3 && os.Args[1] == serveProxyFlag {
+		if err := serveProxyMain(os.Args[2], os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "bench proxy:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
@@ -40,6 +48,10 @@ type options struct {
 	warmup   time.Duration
 	json     bool
 	onlyBare bool
+	dbPID    int
+	ab       string
+	slice    time.Duration
+	proxyOut bool
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -55,8 +67,15 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.DurationVar(&o.warmup, "warmup", 2*time.Second, "unmeasured warm-up per target")
 	fs.BoolVar(&o.json, "json", false, "print the report as JSON")
 	fs.BoolVar(&o.onlyBare, "only-bare", false, "measure the bare proxy only (no server, no database)")
+	fs.IntVar(&o.dbPID, "db-pid", -1, "process id of the database server whose CPU time per call is reported; -1: the local mariadbd/mysqld with -db mysql; 0: none")
+	fs.StringVar(&o.ab, "ab", "", "A/B mode: a second server binary (B) loaded in turns with -server (A), each on its own database; no bare proxy")
+	fs.DurationVar(&o.slice, "slice", time.Second, "A/B mode: length of one turn")
+	fs.BoolVar(&o.proxyOut, "proxy-process", false, "run the bare proxy as a process of its own (like the server) instead of inside the bench process")
 	if err := fs.Parse(args); err != nil {
 		return o, err
+	}
+	if o.ab != "" && (o.slice <= 0 || o.onlyBare || o.json) {
+		return o, errors.New("-ab needs a positive -slice and goes without -only-bare and -json")
 	}
 	if o.conns < 1 || o.duration <= 0 || o.warmup < 0 {
 		return o, errors.New("-c must be at least 1, -d positive, -warmup not negative")
@@ -77,11 +96,29 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		return fmt.Errorf("start upstream: %w", err)
 	}
 	defer up.Close()
-	proxy, proxyURL, err := startProxy(upURL, progress)
-	if err != nil {
-		return fmt.Errorf("start proxy: %w", err)
+	if o.ab != "" {
+		return runAB(ctx, o, upURL, stdout, progress)
 	}
-	defer proxy.Close()
+	var (
+		proxyURL   string
+		proxyProbe cpuProbe
+	)
+	if o.proxyOut {
+		p, err := startProxyProcess(ctx, upURL)
+		if err != nil {
+			return fmt.Errorf("start proxy process: %w", err)
+		}
+		defer p.stop()
+		proxyURL, proxyProbe = p.base, cpuProbe{serverPID: p.pid()}
+	} else {
+		proxy, base, err := startProxy(upURL, progress)
+		if err != nil {
+			return fmt.Errorf("start proxy: %w", err)
+		}
+		defer proxy.Close()
+		proxyURL = base
+	}
+	rep.ProxyProcess = o.proxyOut
 
 	var (
 		srv   *child
@@ -127,13 +164,23 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		}
 	}
 
-	bare, _ := measure(ctx, o, "bare proxy", proxyURL+"/echo", creds, progress)
+	bare, _, bareCPU := measure(ctx, o, "bare proxy", proxyURL+"/echo", creds, proxyProbe, progress)
 	rep.Bare = summarize(bare)
+	rep.Bare.CPU = bareCPU
 	var metered Result
 	warmupFailures := 0
 	if srv != nil {
-		metered, warmupFailures = measure(ctx, o, "metered", srv.base+"/api/v1/bench-echo", creds, progress)
+		probe := cpuProbe{serverPID: srv.cmd.Process.Pid, dbPID: o.dbPID}
+		if probe.dbPID < 0 {
+			probe.dbPID = 0
+			if o.db == "mysql" {
+				probe.dbPID = findDatabasePID(o.mysql)
+			}
+		}
+		var meteredCPU *cpuSummary
+		metered, warmupFailures, meteredCPU = measure(ctx, o, "metered", srv.base+"/api/v1/bench-echo", creds, probe, progress)
 		rep.Metered = summarize(metered)
+		rep.Metered.CPU = meteredCPU
 		rep.compare()
 
 		// Stop the server first, so every call is settled before the check.
@@ -169,9 +216,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 	return nil
 }
 
-// measure warms up, then runs the measured load against url. Both targets
+// measure warms up, then runs the measured load against url, and samples
+// the CPU time of probe's processes around the measured part. Both targets
 // get the same request: POST {} with the API key headers.
-func measure(ctx context.Context, o options, name, url string, creds credentials, progress *log.Logger) (r Result, warmupFailures int) {
+func measure(ctx context.Context, o options, name, url string, creds credentials, probe cpuProbe, progress *log.Logger) (r Result, warmupFailures int, cpu *cpuSummary) {
 	l := Load{
 		Method: http.MethodPost, URL: url, Body: []byte(`{}`), Conns: o.conns,
 		Header: http.Header{"Content-Type": {"application/json"}, "X-Api-Key": {creds.Key}, "X-Api-Secret": {creds.Secret}},
@@ -188,5 +236,7 @@ func measure(ctx context.Context, o options, name, url string, creds credentials
 	}
 	progress.Printf("%s: %d connections for %s", name, o.conns, o.duration)
 	l.Duration = o.duration
-	return runLoad(ctx, client, l), warmupFailures
+	before := probe.sample()
+	r = runLoad(ctx, client, l)
+	return r, warmupFailures, cpuPerCall(before, probe.sample(), r.OK)
 }

@@ -12,12 +12,15 @@ import (
 
 // report is what a bench run prints, as a table or as JSON.
 type report struct {
-	Connections int         `json:"connections"`
-	DurationS   float64     `json:"duration_seconds"`
-	WarmupS     float64     `json:"warmup_seconds"`
-	GOMAXPROCS  int         `json:"gomaxprocs"`
-	Bare        *runSummary `json:"bare"`
-	Metered     *runSummary `json:"metered,omitempty"`
+	Connections int     `json:"connections"`
+	DurationS   float64 `json:"duration_seconds"`
+	WarmupS     float64 `json:"warmup_seconds"`
+	GOMAXPROCS  int     `json:"gomaxprocs"`
+	// ProxyProcess: the bare proxy ran as a process of its own
+	// (-proxy-process), not inside the bench process.
+	ProxyProcess bool        `json:"proxy_process"`
+	Bare         *runSummary `json:"bare"`
+	Metered      *runSummary `json:"metered,omitempty"`
 	// Metered ÷ bare: calls/s (below 1 is slower) and p99 (above 1 is slower).
 	ThroughputRatio *float64      `json:"throughput_ratio,omitempty"`
 	P99Ratio        *float64      `json:"p99_ratio,omitempty"`
@@ -33,6 +36,7 @@ type runSummary struct {
 	Errors      int            `json:"errors"`
 	Statuses    map[string]int `json:"non_2xx_by_status,omitempty"`
 	FirstError  string         `json:"first_error,omitempty"`
+	CPU         *cpuSummary    `json:"cpu,omitempty"`
 }
 
 type ledgerResult struct {
@@ -72,8 +76,12 @@ func (r *report) writeJSON(w io.Writer) error {
 }
 
 func (r *report) writeTable(w io.Writer) error {
-	fmt.Fprintf(w, "%d connections, %s per target after a %s warm-up, all on loopback, GOMAXPROCS %d\n\n",
-		r.Connections, seconds(r.DurationS), seconds(r.WarmupS), r.GOMAXPROCS)
+	proxy := "inside the bench process"
+	if r.ProxyProcess {
+		proxy = "a process of its own"
+	}
+	fmt.Fprintf(w, "%d connections, %s per target after a %s warm-up, all on loopback, GOMAXPROCS %d, bare proxy %s\n\n",
+		r.Connections, seconds(r.DurationS), seconds(r.WarmupS), r.GOMAXPROCS, proxy)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "target\tcalls/s\tp50\tp99\tok\tnon-2xx\terrors\t")
 	for _, row := range []struct {
@@ -96,6 +104,9 @@ func (r *report) writeTable(w io.Writer) error {
 			fmt.Fprintf(w, "%s: non-2xx by status %v; first error: %s\n", row.name, row.s.Statuses, row.s.FirstError)
 		}
 	}
+	if err := r.writeCPU(w); err != nil {
+		return err
+	}
 	if r.ThroughputRatio != nil {
 		fmt.Fprintf(w, "\nmetered ÷ bare: throughput %.3f, p99 %.2f\n", *r.ThroughputRatio, *r.P99Ratio)
 	}
@@ -117,4 +128,38 @@ func indent(s string) string {
 		return "  (no output)"
 	}
 	return "  " + strings.ReplaceAll(s, "\n", "\n  ")
+}
+
+// writeCPU prints the CPU time per call of each process: a measure that
+// other load on the machine moves much less than calls/s.
+func (r *report) writeCPU(w io.Writer) error {
+	where := "+ the proxy in the bare run; server = the metered server"
+	if r.ProxyProcess {
+		where = "server = the proxy process in the bare run, the metered server in the metered run"
+	}
+	fmt.Fprintf(w, "\nCPU time per call (µs; bench = load generator + upstream, %s):\n", where)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "target\tbench\tserver\tdatabase\ttotal\tother procs\tmachine idle\t")
+	opt := func(v *float64, f string) string {
+		if v == nil {
+			return "-"
+		}
+		return fmt.Sprintf(f, *v)
+	}
+	for _, row := range []struct {
+		name string
+		s    *runSummary
+	}{{"bare proxy", r.Bare}, {"metered", r.Metered}} {
+		if row.s == nil || row.s.CPU == nil {
+			continue
+		}
+		c := row.s.CPU
+		idle := "-"
+		if c.MachineIdle != nil {
+			idle = fmt.Sprintf("%.0f%%", *c.MachineIdle*100)
+		}
+		fmt.Fprintf(tw, "%s\t%.1f\t%s\t%s\t%.1f\t%s\t%s\t\n", row.name, c.BenchUsPerCall,
+			opt(c.ServerUsPerCall, "%.1f"), opt(c.DBUsPerCall, "%.1f"), c.TotalUsPerCall, opt(c.OtherUsPerCall, "%.1f"), idle)
+	}
+	return tw.Flush()
 }

@@ -50,7 +50,7 @@ func prepareDatabase(ctx context.Context, spec, adminURL, tmp string) (database,
 	if err != nil {
 		return database{}, err
 	}
-	name := fmt.Sprintf("bench_%d", time.Now().Unix())
+	name := fmt.Sprintf("bench_%d", time.Now().UnixNano()) // two in one second in A/B mode
 	if _, err := db.ExecContext(ctx, "CREATE DATABASE `"+name+"` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci"); err != nil {
 		db.Close()
 		return database{}, fmt.Errorf("create database %s: %w", name, err)

@@ -67,6 +67,7 @@ type Config struct {
 // App is the set of use cases. It holds ports only.
 type App struct {
 	tx      Transactor
+	batchTx Transactor // the metering writer's transactions (BatchTransactor when the store has it)
 	st      Stores
 	up      Upstream
 	tokens  AccessTokens
@@ -180,9 +181,13 @@ func New(d Deps) *App {
 	if d.Metrics == nil {
 		d.Metrics = NopMetrics{}
 	}
+	batchTx := flushingTx{d.Tx, cache}
+	if b, ok := d.Tx.(BatchTransactor); ok {
+		batchTx = flushingTx{batchTransactor{b}, cache}
+	}
 	return &App{
 		batch: batcher{size: cfg.BatchSize}, settled: batcher{size: cfg.BatchSize},
-		cache: cache, tx: flushingTx{d.Tx, cache}, st: invalidating(d.Stores, cache.flush), up: d.Upstream, tokens: d.Tokens, files: d.Files, now: d.Now, cfg: cfg, pw: user.NewPasswords(cfg.PasswordCost),
+		cache: cache, tx: flushingTx{d.Tx, cache}, batchTx: batchTx, st: invalidating(d.Stores, cache.flush), up: d.Upstream, tokens: d.Tokens, files: d.Files, now: d.Now, cfg: cfg, pw: user.NewPasswords(cfg.PasswordCost),
 		mailer: d.Mailer, email: d.EmailTokens, log: d.Log, verifier: d.Verifier, recharger: d.Recharger, payments: d.Payments,
 		metrics: d.Metrics, sender: d.Webhooks, targets: d.Targets,
 	}

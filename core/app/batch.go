@@ -142,7 +142,7 @@ func (a *App) writeBatch(ops []*batchOp) {
 		// A bounded attempt: a statement stuck on a cut-off database must
 		// not hold every call queued behind it.
 		ctx, cancel := context.WithTimeout(context.Background(), batchAttemptTimeout)
-		err = a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error { return a.applyBatch(ctx, s, ops) })
+		err = a.batchTx.WithinTx(ctx, func(ctx context.Context, s Stores) error { return a.applyBatch(ctx, s, ops) })
 		cancel()
 		if err == nil {
 			return
@@ -234,14 +234,6 @@ func (a *App) applyBatch(ctx context.Context, s Stores, ops []*batchOp) error {
 	}
 	slices.Sort(userIDs)
 	userIDs = slices.Compact(userIDs)
-	users := make(map[uint64]*user.User, len(userIDs))
-	for _, id := range userIDs {
-		u, err := s.Users.LockByID(ctx, id)
-		if err != nil {
-			return fmt.Errorf("lock user %d: %w", id, err)
-		}
-		users[id] = u
-	}
 	keys := make([]keyDay, 0, len(perKey))
 	for k := range perKey {
 		keys = append(keys, k)
@@ -252,13 +244,9 @@ func (a *App) applyBatch(ctx context.Context, s Stores, ops []*batchOp) error {
 		}
 		return cmp.Compare(x.day, y.day)
 	})
-	granted := make(map[keyDay]int, len(keys))
-	for _, k := range keys {
-		g, err := s.Keys.CountHits(ctx, k.id, k.day, perKey[k], a.now().UTC())
-		if err != nil && !errors.Is(err, apikey.ErrNotFound) {
-			return fmt.Errorf("count hits: %w", err)
-		}
-		granted[k] = g
+	users, granted, err := a.lockAndCount(ctx, s, userIDs, keys, perKey)
+	if err != nil {
+		return err
 	}
 
 	var entries []*ledger.Entry
@@ -357,6 +345,50 @@ func (a *App) applyBatch(ctx context.Context, s Stores, ops []*batchOp) error {
 		}
 	}
 	return nil
+}
+
+// lockAndCount locks the users' rows (id order), then raises the keys'
+// daily counters (id order) under their row locks: in one exchange when the
+// store offers Stores.BatchLocks, else statement by statement.
+func (a *App) lockAndCount(ctx context.Context, s Stores, userIDs []uint64, keys []keyDay, perKey map[keyDay]int) (map[uint64]*user.User, map[keyDay]int, error) {
+	granted := make(map[keyDay]int, len(keys))
+	if s.BatchLocks != nil && len(userIDs)+len(keys) > 0 {
+		counts := make([]KeyCount, len(keys))
+		for i, k := range keys {
+			counts[i] = KeyCount{KeyID: k.id, Day: k.day, N: perKey[k]}
+		}
+		users, g, err := s.BatchLocks.LockAndCount(ctx, userIDs, counts, a.now().UTC())
+		if err != nil {
+			return nil, nil, fmt.Errorf("lock users and count hits: %w", err)
+		}
+		for i, k := range keys {
+			granted[k] = g[i]
+		}
+		return users, granted, nil
+	}
+	users := make(map[uint64]*user.User, len(userIDs))
+	for _, id := range userIDs {
+		u, err := s.Users.LockByID(ctx, id)
+		if err != nil {
+			return nil, nil, fmt.Errorf("lock user %d: %w", id, err)
+		}
+		users[id] = u
+	}
+	for _, k := range keys {
+		g, err := s.Keys.CountHits(ctx, k.id, k.day, perKey[k], a.now().UTC())
+		if err != nil && !errors.Is(err, apikey.ErrNotFound) {
+			return nil, nil, fmt.Errorf("count hits: %w", err)
+		}
+		granted[k] = g
+	}
+	return users, granted, nil
+}
+
+// batchTransactor runs WithinTx as the store's WithinBatchTx.
+type batchTransactor struct{ b BatchTransactor }
+
+func (t batchTransactor) WithinTx(ctx context.Context, fn func(ctx context.Context, s Stores) error) error {
+	return t.b.WithinBatchTx(ctx, fn)
 }
 
 // keyDay is a key's daily counter for one local day.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/mock"
 
+	"paygate/core/apikey"
 	"paygate/core/app"
 	"paygate/core/catalog"
 	"paygate/core/errs"
@@ -222,5 +223,80 @@ func TestWaitDrainsTheBatchWriter(t *testing.T) {
 		if !errors.Is(err, ledger.ErrInsufficientBalance) {
 			t.Fatal(err)
 		}
+	}
+}
+
+// batchTx is a store whose metering transactions (WithinBatchTx) hand the
+// writer Stores with BatchLocks; other transactions go to WithinTx.
+type batchTx struct {
+	stores app.Stores
+	locks  *fakeLocks
+	batch  int // WithinBatchTx calls
+}
+
+func (t *batchTx) WithinTx(ctx context.Context, fn func(context.Context, app.Stores) error) error {
+	return fn(ctx, t.stores)
+}
+
+func (t *batchTx) WithinBatchTx(ctx context.Context, fn func(context.Context, app.Stores) error) error {
+	t.batch++
+	s := t.stores
+	s.BatchLocks = t.locks
+	return fn(ctx, s)
+}
+
+type fakeLocks struct {
+	user    user.User
+	grant   int
+	userIDs []uint64
+	counts  []app.KeyCount
+}
+
+func (l *fakeLocks) LockAndCount(_ context.Context, userIDs []uint64, counts []app.KeyCount, _ time.Time) (map[uint64]*user.User, []int, error) {
+	l.userIDs, l.counts = userIDs, counts
+	u := l.user
+	granted := make([]int, len(counts))
+	for i := range counts {
+		granted[i] = min(counts[i].N, l.grant)
+	}
+	return map[uint64]*user.User{u.ID: &u}, granted, nil
+}
+
+// With a store that offers BatchLocks, the writer takes the batch's locks
+// through it (no LockByID, no CountHits: the strict mocks would fail) and
+// honours what it granted: the second call of a batch granted one call is
+// refused with the daily limit.
+func TestBatchTakesLocksThroughBatchLocks(t *testing.T) {
+	f := newFixture(t)
+	stores := app.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
+	tx := &batchTx{stores: stores, locks: &fakeLocks{user: *f.user, grant: 1}}
+	loc, _ := time.LoadLocation("Asia/Kolkata")
+	a := app.New(app.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Config: app.Config{Location: loc}})
+
+	f.hits.EXPECT().InsertMany(mock.Anything, mock.MatchedBy(func(hs []*hitlog.Hit) bool {
+		return len(hs) == 2 && hs[0].Status == hitlog.StatusPending && hs[1].Status == hitlog.StatusFailed
+	})).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) error { hs[0].ID, hs[1].ID = 100, 101; return nil }).Once()
+	f.ledger.EXPECT().InsertMany(mock.Anything, mock.MatchedBy(func(es []*ledger.Entry) bool {
+		return len(es) == 1 && *es[0].ReferenceID == 100
+	})).Return(nil).Once()
+	f.users.EXPECT().SaveBalance(mock.Anything, mock.Anything).Return(nil).Once()
+	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(app.UpstreamResponse{Status: 200, Body: []byte(`{"ok":true}`)}, nil).Once()
+	f.hits.EXPECT().FinishMany(mock.Anything, mock.Anything).Return([]bool{true}, nil).Once()
+
+	first, second := f.input(`{}`), f.input(`{}`)
+	first.RequestID, second.RequestID = "req_1", "req_2"
+	_, errList := queue(t, a, first, second)()
+	if errList[0] != nil {
+		t.Fatalf("first call: %v", errList[0])
+	}
+	if !errors.Is(errList[1], apikey.ErrDailyLimit) {
+		t.Fatalf("second call: %v, want the daily limit", errList[1])
+	}
+	l := tx.locks
+	if fmt.Sprint(l.userIDs) != "[11]" || len(l.counts) != 1 || l.counts[0] != (app.KeyCount{KeyID: 3, Day: "2026-11-22", N: 2}) {
+		t.Fatalf("LockAndCount(%v, %+v)", l.userIDs, l.counts)
+	}
+	if tx.batch == 0 {
+		t.Fatal("the writer did not use WithinBatchTx")
 	}
 }

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -52,13 +53,27 @@ type lookups struct {
 	ttl time.Duration
 	now func() time.Time
 
-	mu  sync.Mutex
-	gen uint64 // bumped by flush; a load that started before a flush is not kept
-	m   map[lookupKey]lookupEntry
+	mu       sync.Mutex
+	gen      uint64 // bumped by flush; a load that started before a flush is not kept
+	m        map[lookupKey]lookupEntry
+	inflight map[flightKey]*flight // loads under way: callers of the same generation share them
+}
+
+// flightKey is a load of k begun in generation gen: a caller that arrives
+// after a flush never shares a load begun before it.
+type flightKey struct {
+	k   lookupKey
+	gen uint64
+}
+
+type flight struct {
+	done chan struct{}
+	v    any
+	err  error
 }
 
 func newLookups(ttl time.Duration, now func() time.Time) *lookups {
-	return &lookups{ttl: ttl, now: now, m: map[lookupKey]lookupEntry{}}
+	return &lookups{ttl: ttl, now: now, m: map[lookupKey]lookupEntry{}, inflight: map[flightKey]*flight{}}
 }
 
 // get returns the cached value of k, or loads it. Only values and NotFound
@@ -71,24 +86,42 @@ func (c *lookups) get(k lookupKey, load func() (any, error)) (any, error) {
 	c.mu.Lock()
 	e, ok := c.m[k]
 	gen := c.gen
-	c.mu.Unlock()
 	if ok && now.Before(e.exp) {
+		c.mu.Unlock()
 		return e.v, e.err
 	}
-	v, err := load()
-	if err != nil && errs.KindOf(err) != errs.NotFound {
-		return v, err
-	}
-	c.mu.Lock()
-	if c.gen == gen {
-		if len(c.m) >= maxLookups {
-			c.m = map[lookupKey]lookupEntry{}
+	// When an entry expires under load, every call in flight misses it at
+	// once: they share one load instead of each reading the row (and the
+	// pool opening connections for them).
+	fk := flightKey{k, gen}
+	if f, ok := c.inflight[fk]; ok {
+		c.mu.Unlock()
+		<-f.done
+		if f.err == nil || errs.KindOf(f.err) == errs.NotFound {
+			return f.v, f.err
 		}
-		c.m[k] = lookupEntry{v: v, err: err, exp: now.Add(c.ttl)}
+		return load() // the shared load failed (its caller's context, say): try on our own
 	}
+	f := &flight{done: make(chan struct{}), err: errLoadPanicked}
+	c.inflight[fk] = f
 	c.mu.Unlock()
-	return v, err
+	defer func() { // also when load panics: the waiters then load on their own
+		c.mu.Lock()
+		delete(c.inflight, fk)
+		if (f.err == nil || errs.KindOf(f.err) == errs.NotFound) && c.gen == gen {
+			if len(c.m) >= maxLookups {
+				c.m = map[lookupKey]lookupEntry{}
+			}
+			c.m[k] = lookupEntry{v: f.v, err: f.err, exp: now.Add(c.ttl)}
+		}
+		c.mu.Unlock()
+		close(f.done)
+	}()
+	f.v, f.err = load()
+	return f.v, f.err
 }
+
+var errLoadPanicked = errors.New("lookup load panicked")
 
 // flush forgets everything: called when this instance writes a key, a
 // user, a service, docs or a price (before and after the commit).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -134,5 +135,66 @@ func TestCacheNeverHoldsTheBalance(t *testing.T) {
 	res, err := f.app.CallService(context.Background(), f.input(`{}`))
 	if err != nil || !res.BalanceLeft.Equal(dec("8.77")) {
 		t.Fatalf("%+v, %v", res, err)
+	}
+}
+
+// Calls that miss the same entry together share one load; a call that
+// arrives after a flush does not share a load begun before it; a failed
+// shared load is not handed to the others (each loads on its own).
+func TestCacheMissesShareOneLoad(t *testing.T) {
+	c := app.NewLookupCache(time.Second, time.Now)
+	var loads atomic.Int32
+	release := make(chan struct{})
+	slow := func() (any, error) { loads.Add(1); <-release; return "v1", nil }
+	var wg sync.WaitGroup
+	got := make([]any, 20)
+	for i := range got {
+		wg.Add(1)
+		go func() { defer wg.Done(); got[i], _ = c.Get("sms", slow) }()
+	}
+	for loads.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(20 * time.Millisecond) // the others queue behind the load
+	// After a flush a new caller loads anew, even while the old load runs.
+	c.Flush()
+	if v, _ := c.Get("sms", func() (any, error) { return "v2", nil }); v != "v2" {
+		t.Fatalf("after the flush: %v, want a load of its own", v)
+	}
+	close(release)
+	wg.Wait()
+	if n := loads.Load(); n != 1 {
+		t.Fatalf("%d loads for 20 concurrent misses, want 1", n)
+	}
+	for i, v := range got {
+		if v != "v1" {
+			t.Fatalf("caller %d got %v", i, v)
+		}
+	}
+
+	// A failed shared load: each waiter tries on its own.
+	c2 := app.NewLookupCache(time.Second, time.Now)
+	var fails, own atomic.Int32
+	gate := make(chan struct{})
+	var wg2 sync.WaitGroup
+	for i := 0; i < 5; i++ {
+		wg2.Add(1)
+		go func() {
+			defer wg2.Done()
+			c2.Get("x", func() (any, error) {
+				if fails.Add(1) == 1 {
+					<-gate
+					return nil, errors.New("database away")
+				}
+				own.Add(1)
+				return "ok", nil
+			})
+		}()
+	}
+	time.Sleep(20 * time.Millisecond)
+	close(gate)
+	wg2.Wait()
+	if own.Load() != 4 {
+		t.Fatalf("%d waiters loaded on their own after the failed load, want 4", own.Load())
 	}
 }

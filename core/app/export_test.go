@@ -1,5 +1,7 @@
 package app
 
+import "time"
+
 // HoldBatches keeps the metering writers from starting, so calls queue up
 // and the next batch of each holds them all, in order; release starts them.
 func HoldBatches(a *App) (release func()) {
@@ -28,3 +30,16 @@ func QueuedCalls(a *App) int {
 
 // LowBalanceCrossed reports e taking u below its low-balance threshold.
 var LowBalanceCrossed = lowBalanceCrossed
+
+// LookupCache is the metering cache alone, for tests of its loads.
+type LookupCache struct{ l *lookups }
+
+func NewLookupCache(ttl time.Duration, now func() time.Time) LookupCache {
+	return LookupCache{newLookups(ttl, now)}
+}
+
+func (c LookupCache) Get(slug string, load func() (any, error)) (any, error) {
+	return c.l.get(lookupKey{kind: lookupService, s: slug}, load)
+}
+
+func (c LookupCache) Flush() { c.l.flush() }

@@ -53,7 +53,7 @@ type CallInput struct {
 // CallResult is the success envelope's content.
 type CallResult struct {
 	RequestID   string
-	Data        json.RawMessage
+	Data        json.RawMessage // valid JSON: the upstream's body as it came
 	Charged     decimal.Decimal
 	BalanceLeft decimal.Decimal
 }

@@ -48,6 +48,28 @@ type Stores struct {
 	Verifications verification.Repository
 
 	Webhooks webhook.Repository // the event outbox
+
+	// BatchLocks is set only in the Stores a BatchTransactor hands the
+	// metering writer, by a store that can take the batch's locks in one
+	// exchange with the database; nil elsewhere.
+	BatchLocks BatchLocks
+}
+
+// KeyCount asks a key's daily counter for N more calls on Day.
+type KeyCount struct {
+	KeyID uint64
+	Day   string
+	N     int
+}
+
+// BatchLocks locks the metering batch's rows in one exchange with the
+// database where it can. LockAndCount does what user.Repository.LockByID
+// for each of userIDs (ascending) and then apikey.Repository.CountHits for
+// each of counts (in order, ascending key ids) would: the users (locked),
+// and for each count how many calls were granted (0 for a key that no
+// longer exists). A user that does not exist is user.ErrNotFound.
+type BatchLocks interface {
+	LockAndCount(ctx context.Context, userIDs []uint64, counts []KeyCount, at time.Time) (map[uint64]*user.User, []int, error)
 }
 
 // Transactor runs fn in one database transaction with Stores bound to it.
@@ -55,6 +77,16 @@ type Stores struct {
 // (user.Repository.LockByID) last until the end of fn.
 type Transactor interface {
 	WithinTx(ctx context.Context, fn func(ctx context.Context, s Stores) error) error
+}
+
+// BatchTransactor may be implemented by the Transactor as well: the
+// metering writer (batch.go) runs its transactions with WithinBatchTx,
+// same contract as WithinTx, so the store can give them a path of its own
+// (MySQL: a dedicated connection pool on which the batch's last writes
+// travel with the COMMIT, fewer round trips while the users' rows are
+// locked). Without it the writer uses WithinTx.
+type BatchTransactor interface {
+	WithinBatchTx(ctx context.Context, fn func(ctx context.Context, s Stores) error) error
 }
 
 // UpstreamRequest is one call to a provider.

@@ -68,6 +68,12 @@ func Parse(s string, maxPlaces int) (decimal.Decimal, bool) {
 
 // FitsColumn reports whether d fits a DECIMAL(total, places) column.
 func FitsColumn(d decimal.Decimal, total, places int) bool {
+	if exp := int(d.Exponent()); exp >= -places {
+		// No digit past places (the usual case, checked for every amount
+		// written, without big-number arithmetic): d = c·10^exp fits when
+		// c has at most total-places-exp digits.
+		return d.IsZero() || d.NumDigits()+exp <= total-places
+	}
 	limit := decimal.New(1, int32(total-places)) // 10^(total-places)
 	return d.Abs().LessThan(limit) && d.Equal(d.Round(int32(places)))
 }

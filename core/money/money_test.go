@@ -67,10 +67,40 @@ func TestFitsColumn(t *testing.T) {
 		{"1.001", 12, 2, false},
 		{"999999.9999", 10, 4, true},
 		{"1000000", 10, 4, false},
+		{"0", 12, 2, true},
+		{"-0.00", 12, 2, true},
+		{"-9999999999.99", 12, 2, true},
+		{"-10000000000", 12, 2, false},
+		{"1.5000000", 12, 2, true}, // trailing zeros past the places
+		{"1.5000001", 12, 2, false},
+		{"99999999999e-1", 12, 2, true},
+		{"1e10", 12, 2, false},
+		{"9e9", 12, 2, true},
+		{"12345678901234567890123", 12, 2, false}, // beyond int64
 	}
 	for _, c := range cases {
 		if got := FitsColumn(decimal.RequireFromString(c.in), c.total, c.place); got != c.want {
 			t.Errorf("FitsColumn(%s,%d,%d) = %v", c.in, c.total, c.place, got)
+		}
+	}
+}
+
+// The fast path (no digit past the places) agrees with the arithmetic one.
+func TestFitsColumnAgreesWithArithmetic(t *testing.T) {
+	slow := func(d decimal.Decimal, total, places int) bool {
+		limit := decimal.New(1, int32(total-places))
+		return d.Abs().LessThan(limit) && d.Equal(d.Round(int32(places)))
+	}
+	for _, total := range []int{4, 10, 12} {
+		for _, places := range []int{0, 2, 4} {
+			for exp := int32(-places); exp <= 12; exp++ {
+				for _, c := range []int64{0, 1, -1, 9, 10, 99, 100, 12345, 99999, 100000, 999999999, -1000000000, 1 << 40} {
+					d := decimal.New(c, exp)
+					if got, want := FitsColumn(d, total, places), slow(d, total, places); got != want {
+						t.Errorf("FitsColumn(%s, %d, %d) = %v, want %v", d, total, places, got, want)
+					}
+				}
+			}
 		}
 	}
 }
