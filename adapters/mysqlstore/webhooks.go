@@ -118,23 +118,29 @@ func (s *webhookStore) Insert(ctx context.Context, e *webhook.Event, ds []*webho
 	return nil
 }
 
-// due selects the deliveries a worker may claim at now.
-func (s *webhookStore) due(ctx context.Context, now time.Time) *gorm.DB {
-	return s.conn(ctx).Model(&webhookDeliveryRow{}).
+// due selects the deliveries of lane a worker may claim at now. The
+// first-attempt lane bounds next_attempt_at from below too, so it reads a
+// short range of the due index, not every overdue retry.
+func (s *webhookStore) due(ctx context.Context, now time.Time, lane webhook.Lane) *gorm.DB {
+	q := s.conn(ctx).Model(&webhookDeliveryRow{}).
 		Where("status = ? AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)",
 			string(webhook.StatusPending), dbTime(now), dbTime(now))
+	if !lane.FirstSince.IsZero() {
+		q = q.Where("next_attempt_at >= ? AND failures = 0", dbTime(lane.FirstSince))
+	}
+	return q
 }
 
-func (s *webhookStore) HasDue(ctx context.Context, now time.Time) (bool, error) {
+func (s *webhookStore) HasDue(ctx context.Context, now time.Time, lane webhook.Lane) (bool, error) {
 	var ids []uint64
-	if err := s.due(ctx, now).Limit(1).Pluck("id", &ids).Error; err != nil {
+	if err := s.due(ctx, now, lane).Limit(1).Pluck("id", &ids).Error; err != nil {
 		return false, fmt.Errorf("look for due webhook deliveries: %w", translate(err))
 	}
 	return len(ids) > 0, nil
 }
 
-func (s *webhookStore) Claim(ctx context.Context, now, until time.Time, token string, limit int) ([]webhook.Job, error) {
-	q := s.due(ctx, now).Order("next_attempt_at").Order("id").Limit(limit)
+func (s *webhookStore) Claim(ctx context.Context, now, until time.Time, token string, limit int, lane webhook.Lane) ([]webhook.Job, error) {
+	q := s.due(ctx, now, lane).Order("next_attempt_at").Order("id").Limit(limit)
 	if s.mysql {
 		// Rows another worker is claiming right now are passed over, not
 		// waited for (MariaDB ≥ 10.6). SQLite: one writer at a time.
@@ -171,6 +177,18 @@ func (s *webhookStore) Claim(ctx context.Context, now, until time.Time, token st
 		jobs[i] = webhook.Job{Delivery: d, Event: e, Token: token}
 	}
 	return jobs, nil
+}
+
+func (s *webhookStore) Release(ctx context.Context, ids []uint64, token string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	err := s.conn(ctx).Model(&webhookDeliveryRow{}).Where("id IN ? AND claim_token = ?", ids, token).
+		Updates(map[string]any{"claimed_until": nil, "claim_token": nil}).Error
+	if err != nil {
+		return fmt.Errorf("release webhook deliveries: %w", translate(err))
+	}
+	return nil
 }
 
 // events reads the events of ds by id.

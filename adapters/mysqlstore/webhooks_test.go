@@ -36,7 +36,7 @@ func claim(t *testing.T, s *mysqlstore.Store, now time.Time, lease time.Duration
 	var jobs []webhook.Job
 	err := s.WithinTx(context.Background(), func(ctx context.Context, st app.Stores) error {
 		var err error
-		jobs, err = st.Webhooks.Claim(ctx, now, now.Add(lease), token, limit)
+		jobs, err = st.Webhooks.Claim(ctx, now, now.Add(lease), token, limit, webhook.Lane{})
 		return err
 	})
 	if err != nil {
@@ -178,7 +178,7 @@ func TestWebhookClaimsAreDisjoint(t *testing.T) {
 					var jobs []webhook.Job
 					err := s.WithinTx(context.Background(), func(ctx context.Context, st app.Stores) error {
 						var err error
-						jobs, err = st.Webhooks.Claim(ctx, t0.Add(time.Second), t0.Add(time.Hour), string(rune('a'+w)), 3)
+						jobs, err = st.Webhooks.Claim(ctx, t0.Add(time.Second), t0.Add(time.Hour), string(rune('a'+w)), 3, webhook.Lane{})
 						return err
 					})
 					if err != nil {
@@ -218,7 +218,7 @@ func TestWebhookHasDue(t *testing.T) {
 		t0 := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 		due := func(at time.Time) bool {
 			t.Helper()
-			ok, err := repo.HasDue(ctx, at)
+			ok, err := repo.HasDue(ctx, at, webhook.Lane{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -236,6 +236,107 @@ func TestWebhookHasDue(t *testing.T) {
 		}
 		if due(t0.Add(30*time.Second)) || !due(t0.Add(61*time.Second)) {
 			t.Fatal("due while claimed, or not after the lease")
+		}
+	})
+}
+
+// The first-attempt lane takes only deliveries that have not failed since
+// they were scheduled and became due within its window; the whole lane
+// takes the rest too.
+func TestWebhookFirstAttemptLane(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
+		ctx := context.Background()
+		repo := s.Stores().Webhooks
+		t0 := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+		_, old := outboxEvent(t, s, 11, webhook.BalanceLow, t0, webhook.ToWebhook)
+		_, failed := outboxEvent(t, s, 11, webhook.BalanceLow, t0, webhook.ToWebhook)
+		// failed[0] had one attempt that failed; its retry is due at t0+2m.
+		jobs := claim(t, s, t0, time.Minute, "x", 10)
+		if len(jobs) != 2 {
+			t.Fatalf("claimed %d", len(jobs))
+		}
+		for _, j := range jobs {
+			d := j.Delivery
+			if d.ID != failed[0].ID {
+				continue
+			}
+			d.Record(webhook.NewAttempt(d.ID, t0.Add(time.Minute), time.Millisecond, 500, nil, nil))
+			if ok, err := repo.Settle(ctx, &d, "x"); !ok || err != nil {
+				t.Fatalf("settle: %v %v", ok, err)
+			}
+		}
+		if err := repo.Release(ctx, []uint64{old[0].ID}, "x"); err != nil {
+			t.Fatal(err)
+		}
+		_, fresh := outboxEvent(t, s, 12, webhook.PaymentSuccess, t0.Add(2*time.Minute), webhook.ToWebhook)
+		now := t0.Add(2*time.Minute + time.Second)
+		lane := webhook.FirstAttempts(now.Add(-time.Minute))
+		if ok, err := repo.HasDue(ctx, now, lane); !ok || err != nil {
+			t.Fatalf("first attempt not due: %v %v", ok, err)
+		}
+		got := claim2(t, s, now, "y", lane)
+		if len(got) != 1 || got[0].Delivery.ID != fresh[0].ID {
+			t.Fatalf("first-attempt lane claimed %+v", got)
+		}
+		// Left: the retry and the first attempt older than the window.
+		if ok, err := repo.HasDue(ctx, now, lane); ok || err != nil {
+			t.Fatalf("first-attempt lane still due: %v %v", ok, err)
+		}
+		rest := claim2(t, s, now, "z", webhook.Lane{})
+		if len(rest) != 2 || rest[0].Delivery.ID != old[0].ID || rest[1].Delivery.ID != failed[0].ID {
+			t.Fatalf("whole lane claimed %+v", rest)
+		}
+	})
+}
+
+func claim2(t *testing.T, s *mysqlstore.Store, now time.Time, token string, lane webhook.Lane) []webhook.Job {
+	t.Helper()
+	var jobs []webhook.Job
+	err := s.WithinTx(context.Background(), func(ctx context.Context, st app.Stores) error {
+		var err error
+		jobs, err = st.Webhooks.Claim(ctx, now, now.Add(time.Minute), token, 10, lane)
+		return err
+	})
+	if err != nil {
+		t.Fatalf("claim: %v", err)
+	}
+	return jobs
+}
+
+// Release ends a claim at once (the worker did not start those attempts)
+// but only its own: a claim taken since, or dropped by a redelivery, stays.
+func TestWebhookReleaseOfSkippedClaims(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
+		ctx := context.Background()
+		repo := s.Stores().Webhooks
+		t0 := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+		_, a := outboxEvent(t, s, 11, webhook.BalanceLow, t0, webhook.ToWebhook)
+		_, b := outboxEvent(t, s, 11, webhook.BalanceLow, t0, webhook.ToWebhook)
+		if jobs := claim(t, s, t0, time.Minute, "mine", 10); len(jobs) != 2 {
+			t.Fatalf("claimed %d", len(jobs))
+		}
+		if err := repo.Release(ctx, []uint64{a[0].ID, b[0].ID}, "someone-else"); err != nil {
+			t.Fatal(err)
+		}
+		if ok, _ := repo.HasDue(ctx, t0.Add(time.Second), webhook.Lane{}); ok {
+			t.Fatal("another token's release ended the claim")
+		}
+		if err := repo.Release(ctx, []uint64{a[0].ID}, "mine"); err != nil {
+			t.Fatal(err)
+		}
+		got, err := repo.ByID(ctx, a[0].ID)
+		if err != nil || got.ClaimedUntil != nil || got.Status != webhook.StatusPending || got.Attempts != 0 {
+			t.Fatalf("released: %+v %v", got, err)
+		}
+		// Due again at once, well within the lease; b is still claimed.
+		again := claim(t, s, t0.Add(time.Second), time.Minute, "next", 10)
+		if len(again) != 1 || again[0].Delivery.ID != a[0].ID {
+			t.Fatalf("after release: %+v", again)
+		}
+		if err := repo.Release(ctx, nil, "mine"); err != nil {
+			t.Fatal(err)
 		}
 	})
 }

@@ -160,7 +160,7 @@ func TestClaimOfACrashedWorkerExpires(t *testing.T) {
 		enqueue(t, s, u, 3, t0)
 		// The crashed worker: claimed under its lease, never came back.
 		err := s.WithinTx(context.Background(), func(ctx context.Context, st app.Stores) error {
-			jobs, err := st.Webhooks.Claim(ctx, t0, t0.Add(app.DefaultWebhookLease), "crashed", 10)
+			jobs, err := st.Webhooks.Claim(ctx, t0, t0.Add(app.DefaultWebhookLease), "crashed", 10, webhook.Lane{})
 			if len(jobs) != 3 {
 				return fmt.Errorf("claimed %d", len(jobs))
 			}
@@ -213,6 +213,164 @@ func TestAnswerThatIsNotUTF8IsRecorded(t *testing.T) {
 		}
 		if calls.Load() != 1 {
 			t.Fatalf("%d calls", calls.Load())
+		}
+	})
+}
+
+// heldReceiver answers each request only when release is closed (or after
+// hold: a receiver that answers near the end of the timeout); it counts
+// the requests it holds.
+type heldReceiver struct {
+	srv     *httptest.Server
+	release chan struct{}
+	held    atomic.Int64
+}
+
+func newHeldReceiver(t *testing.T, hold time.Duration) *heldReceiver {
+	r := &heldReceiver{release: make(chan struct{})}
+	r.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		r.held.Add(1)
+		defer r.held.Add(-1)
+		select {
+		case <-r.release:
+		case <-time.After(hold):
+		}
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	t.Cleanup(r.srv.Close)
+	return r
+}
+
+// A receiver that answers at the end of the timeout holds several
+// deliveries open (first attempts, or a backlog of retries larger than
+// the worker's slots) while a new event for another, fast receiver is
+// committed: its first attempt starts at the next poll, not after the
+// slow attempts (decisions part 8: within 5 s of the commit; here the
+// durations are scaled down: a 3 s timeout, 20 ms polls, a 1 s bound).
+func TestFirstAttemptIsNotHeldBySlowReceivers(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		slow    int  // deliveries to the slow receiver
+		retries bool // they failed once and are due again
+		held    int  // attempts the slow receiver holds at once
+	}{
+		{"first attempts", 3, false, 3},
+		{"retry backlog", 8, true, 3}, // 4 slots, one kept for first attempts
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
+				const timeout, bound = 3 * time.Second, time.Second
+				slow := newHeldReceiver(t, timeout-500*time.Millisecond)
+				fast := newCountingReceiver(t, 0)
+				su := merchant(t, s, slow.srv.URL+"/hooks")
+				fu := &user.User{Name: "Fast", Email: "fast@example.com", Phone: "9000000002", PasswordHash: "$2a$10$x",
+					Role: user.RoleUser, Status: user.StatusActive, Plan: user.PlanStarter, Balance: decimal.Zero, TotalSpent: decimal.Zero,
+					WebhookURL: ptr(fast.srv.URL + "/hooks"), WebhookSecret: ptr(webhook.NewSecret())}
+				if err := s.Stores().Users.Create(context.Background(), fu); err != nil {
+					t.Fatal(err)
+				}
+				var offset atomic.Int64 // the business clock runs ahead of the real one
+				clock := func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
+				enqueue(t, s, su, c.slow, clock())
+				if c.retries {
+					failOnce(t, s, clock(), c.slow)
+					offset.Store(int64(time.Minute + time.Second))
+				}
+				w := app.New(app.Deps{Tx: s, Stores: s.Stores(), Webhooks: webhookadapter.New(true), Now: clock,
+					Config: app.Config{WebhookTimeout: timeout, WebhookConcurrency: 4}})
+				ctx, cancel := context.WithCancel(context.Background())
+				stopped := make(chan struct{})
+				go func() { w.RunWebhooks(ctx, 20*time.Millisecond); close(stopped) }()
+				defer func() {
+					close(slow.release)
+					cancel()
+					<-stopped
+				}()
+				for deadline := time.Now().Add(5 * time.Second); slow.held.Load() < int64(c.held); time.Sleep(5 * time.Millisecond) {
+					if time.Now().After(deadline) {
+						t.Fatalf("the slow receiver holds %d requests, want %d", slow.held.Load(), c.held)
+					}
+				}
+				committed := time.Now()
+				enqueue(t, s, fu, 1, clock())
+				for fast.received() == 0 && time.Since(committed) < 2*bound {
+					time.Sleep(5 * time.Millisecond)
+				}
+				took := time.Since(committed)
+				if fast.received() == 0 || took > bound {
+					t.Fatalf("first attempt of the new event after %s (received %d), want within %s while %d slow attempts run",
+						took.Round(time.Millisecond), fast.received(), bound, slow.held.Load())
+				}
+				if held := slow.held.Load(); held != int64(c.held) {
+					t.Fatalf("the slow receiver holds %d requests, want %d", held, c.held)
+				}
+				t.Logf("first attempt %s after the commit", took.Round(time.Millisecond))
+			})
+		})
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func (r *countingReceiver) received() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.count)
+}
+
+// failOnce records a failed attempt at each of the n due deliveries: their
+// retries are due a minute after now.
+func failOnce(t *testing.T, s *mysqlstore.Store, now time.Time, n int) {
+	t.Helper()
+	var jobs []webhook.Job
+	err := s.WithinTx(context.Background(), func(ctx context.Context, st app.Stores) error {
+		var err error
+		jobs, err = st.Webhooks.Claim(ctx, now, now.Add(time.Minute), "setup", n, webhook.Lane{})
+		return err
+	})
+	if err != nil || len(jobs) != n {
+		t.Fatalf("claimed %d of %d: %v", len(jobs), n, err)
+	}
+	for _, j := range jobs {
+		d := j.Delivery
+		d.Record(webhook.NewAttempt(d.ID, now, time.Millisecond, 503, nil, nil))
+		if ok, err := s.Stores().Webhooks.Settle(context.Background(), &d, "setup"); !ok || err != nil {
+			t.Fatalf("settle: %v %v", ok, err)
+		}
+	}
+}
+
+// Deliveries claimed but not started (the lease could end during the
+// attempt: here the clock jumps while claiming) are released at once, not
+// left claimed until their lease ends.
+func TestSkippedClaimsAreReleased(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
+		rcv := newCountingReceiver(t, 0)
+		u := merchant(t, s, rcv.srv.URL+"/hooks")
+		t0 := time.Now().UTC()
+		enqueue(t, s, u, 3, t0)
+		stalled := t0.Add(app.DefaultWebhookLease - app.DefaultWebhookTimeout)
+		var calls atomic.Int64
+		clock := func() time.Time { // the poll's time, then a stalled claim's
+			if calls.Add(1) == 1 {
+				return t0
+			}
+			return stalled
+		}
+		w := newWorker(s, clock)
+		if n, err := w.DeliverWebhooks(context.Background(), 10); n != 0 || err != nil {
+			t.Fatalf("delivered %d, %v", n, err)
+		}
+		if len(rcv.count) != 0 {
+			t.Fatalf("sent %d", len(rcv.count))
+		}
+		// Within the lease, the three are due again.
+		if due, err := s.Stores().Webhooks.HasDue(context.Background(), stalled, webhook.Lane{}); !due || err != nil {
+			t.Fatalf("skipped claims still held: due %v, %v", due, err)
+		}
+		w = newWorker(s, func() time.Time { return stalled })
+		if n, err := w.DeliverWebhooks(context.Background(), 10); n != 3 || err != nil {
+			t.Fatalf("after release: delivered %d, %v", n, err)
 		}
 	})
 }

@@ -18,15 +18,12 @@ type workerIntervals struct {
 	expiry        time.Duration // payments open past 30 minutes → expired
 	rechargeCheck time.Duration // pending recharges asked again
 	hitRecovery   time.Duration // hits of interrupted calls refunded
-	webhooks      time.Duration // due webhook deliveries claimed and sent (WEBHOOK_POLL_INTERVAL)
+	webhooks      time.Duration // due webhook deliveries claimed, attempts started (WEBHOOK_POLL_INTERVAL)
 	backlog       time.Duration // the outbox backlog gauge counted
 }
 
 var defaultWorkerIntervals = workerIntervals{expiry: 30 * time.Second, rechargeCheck: 15 * time.Second, hitRecovery: 30 * time.Second,
 	webhooks: time.Second, backlog: 10 * time.Second}
-
-// webhookBatch is the most deliveries one instance claims per poll.
-const webhookBatch = 50
 
 // hitRecoveryInterval: a hit is refunded at most about half its grace
 // after it became due, and no round runs more than once a second.
@@ -57,7 +54,7 @@ type gatewayRounds interface {
 	ExpirePayments(ctx context.Context, limit int) (int, error)
 	CheckRecharges(ctx context.Context, limit int) (int, error)
 	RecoverPendingHits(ctx context.Context, limit int) (int, error)
-	DeliverWebhooks(ctx context.Context, limit int) (int, error)
+	RunWebhooks(ctx context.Context, interval time.Duration)
 	RefreshOutboxBacklog(ctx context.Context) (int64, error)
 }
 
@@ -97,7 +94,14 @@ func startWorkers(ctx context.Context, a gatewayRounds, iv workerIntervals, log 
 		every("hit-recovery", iv.hitRecovery, func(ctx context.Context) (int, error) { return recoverPendingHits(ctx, a) })
 	}
 	if iv.webhooks > 0 {
-		every("webhook-delivery", iv.webhooks, func(ctx context.Context) (int, error) { return a.DeliverWebhooks(ctx, webhookBatch) })
+		// Its own loop: a poll starts attempts without waiting for them
+		// (a first attempt within 5 s of the commit, however slow the
+		// receivers of earlier events); it returns once they finished.
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			a.RunWebhooks(ctx, iv.webhooks)
+		}()
 	}
 	if iv.backlog > 0 {
 		every("outbox-backlog", iv.backlog, func(ctx context.Context) (int, error) {

@@ -19,9 +19,17 @@ func (c *countingRounds) RecoverPendingHits(_ context.Context, limit int) (int, 
 	return limit, nil
 }
 
-func (c *countingRounds) DeliverWebhooks(context.Context, int) (int, error) {
-	c.deliveries.Add(1)
-	return 0, nil
+func (c *countingRounds) RunWebhooks(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			c.deliveries.Add(1)
+		}
+	}
 }
 
 func (c *countingRounds) RefreshOutboxBacklog(context.Context) (int64, error) { return 0, nil }

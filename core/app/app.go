@@ -59,8 +59,9 @@ type Config struct {
 	// WebhookTimeout. 0 means six times WebhookTimeout (DefaultWebhookLease
 	// with the default timeout).
 	WebhookLease time.Duration
-	// WebhookConcurrency is how many deliveries one worker round sends at
-	// once; 0 means DefaultWebhookConcurrency.
+	// WebhookConcurrency is how many delivery attempts one instance runs at
+	// once; a quarter of them are kept for first attempts (retries never
+	// take them). 0 means DefaultWebhookConcurrency.
 	WebhookConcurrency int
 }
 
@@ -88,6 +89,7 @@ type App struct {
 	payments  payment.Provider
 
 	sender  webhook.Sender // event deliveries; nil: the worker sends nothing
+	hooks   webhookSlots   // the delivery worker's attempts under way (webhooks.go)
 	targets TargetPolicy   // SSRF rules of webhook and callback URLs; nil allows any
 
 	metrics Metrics // operational measurements (metrics.go)

@@ -151,79 +151,255 @@ func (a *App) emitTopUp(ctx context.Context, s Stores, u *user.User, r *topup.Re
 	}, "")
 }
 
-// DeliverWebhooks is one round of the delivery worker: it claims up to
-// limit due deliveries under a lease of Config.WebhookLease (SKIP LOCKED on
-// MySQL, so instances share the work and never send one delivery at
-// once), posts them Config.WebhookConcurrency at a time, each bounded by
-// Config.WebhookTimeout, and records every attempt. An attempt starts only
-// while the lease still covers it with a margin (webhookLeaseLeft): after
-// the lease another worker may take the delivery. Attempts already
-// started finish even when ctx ends (shutdown), bounded by the timeout;
-// no new one starts. It returns how many were delivered.
+// The delivery worker. Every instance runs RunWebhooks: each poll claims
+// no more due deliveries than it has free sender slots and starts their
+// attempts at once, without waiting for the attempts of earlier polls; so
+// receivers that take their whole timeout hold slots, not the polls, and
+// a new event's first attempt starts at the next poll after its commit.
+// A quarter of the slots are kept for first attempts (the first-attempt
+// lane: deliveries that have not failed since they were scheduled), so a
+// backlog of retries to slow receivers cannot hold them all.
+
+// webhookFirstWindow is how far back the first-attempt lane looks: a first
+// attempt that waited longer (every slot busy with first attempts) is
+// claimed with the retries, earliest first.
+const webhookFirstWindow = time.Minute
+
+// webhookSlots counts the delivery attempts under way in this instance.
+type webhookSlots struct {
+	polling sync.Mutex // one poll at a time: claims are sized to the free slots
+	mu      sync.Mutex
+	busy    int           // attempts under way
+	retries int           // of which were not claimed in the first-attempt lane
+	freed   chan struct{} // closed (and replaced) when an attempt ends
+	wg      sync.WaitGroup
+}
+
+// room is how many attempts may start now, and how many of them retries.
+func (p *webhookSlots) room(size, reserved int) (free, retries int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	free = size - p.busy
+	return free, max(min(free, size-reserved-p.retries), 0)
+}
+
+func (p *webhookSlots) take(retry bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.busy++
+	if retry {
+		p.retries++
+	}
+	p.wg.Add(1)
+}
+
+func (p *webhookSlots) give(retry bool) {
+	p.mu.Lock()
+	p.busy--
+	if retry {
+		p.retries--
+	}
+	if p.freed != nil {
+		close(p.freed)
+		p.freed = nil
+	}
+	p.mu.Unlock()
+	p.wg.Done()
+}
+
+// untilFreed returns a channel closed when the next attempt ends (at once
+// when none is under way).
+func (p *webhookSlots) untilFreed() <-chan struct{} {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.busy == 0 {
+		c := make(chan struct{})
+		close(c)
+		return c
+	}
+	if p.freed == nil {
+		p.freed = make(chan struct{})
+	}
+	return p.freed
+}
+
+// webhookRound gathers the outcomes of the attempts one DeliverWebhooks
+// call started; the running worker (RunWebhooks) logs them instead.
+type webhookRound struct {
+	delivered atomic.Int64
+	mu        sync.Mutex
+	failed    []error
+	wg        sync.WaitGroup
+}
+
+// webhookPoll is what one poll did.
+type webhookPoll struct {
+	claimed, started int
+	full             bool // no free slot: nothing was looked for
+}
+
+// RunWebhooks is the delivery worker: it polls every interval until ctx
+// ends, then waits for the attempts under way (bounded by
+// Config.WebhookTimeout; no new one starts) and returns.
+func (a *App) RunWebhooks(ctx context.Context, interval time.Duration) {
+	defer a.hooks.wg.Wait()
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		p, err := a.pollWebhooks(ctx, nil, a.cfg.WebhookConcurrency)
+		if err != nil && ctx.Err() == nil {
+			a.log.Warn("webhook poll failed", "err", err)
+		}
+		if p.started > 0 {
+			a.log.Debug("webhook attempts started", "started", p.started)
+		}
+	}
+}
+
+// DeliverWebhooks claims up to limit due deliveries as sender slots free
+// up, sends them and waits for their attempts; it returns how many were
+// delivered. For tests and tools: the server runs RunWebhooks.
 func (a *App) DeliverWebhooks(ctx context.Context, limit int) (int, error) {
+	r := &webhookRound{}
+	claimed := 0
+	var err error
+	for claimed < limit && ctx.Err() == nil {
+		freed := a.hooks.untilFreed()
+		var p webhookPoll
+		p, err = a.pollWebhooks(ctx, r, limit-claimed)
+		claimed += p.claimed
+		if err != nil {
+			break
+		}
+		if p.full {
+			<-freed
+			continue
+		}
+		if p.started == 0 || p.started < p.claimed {
+			break // nothing due, or the lease guard stopped the claim
+		}
+	}
+	r.wg.Wait()
+	if err == nil && len(r.failed) > 0 {
+		err = fmt.Errorf("record webhook attempts: %w (%d in all)", r.failed[0], len(r.failed))
+	}
+	return int(r.delivered.Load()), err
+}
+
+// pollWebhooks claims up to most due deliveries, no more than the free
+// slots, first attempts first, under a lease of Config.WebhookLease (SKIP
+// LOCKED on MySQL, so instances share the work and never send one
+// delivery at once), and starts their attempts, each bounded by
+// Config.WebhookTimeout. An attempt starts only while the lease still
+// covers it with a margin: after the lease another worker may take the
+// delivery. Claimed deliveries not started (the lease guard, shutdown) are
+// released at once. Attempts finish even when ctx ends; r (nil: log)
+// collects their outcomes.
+func (a *App) pollWebhooks(ctx context.Context, r *webhookRound, most int) (webhookPoll, error) {
+	var p webhookPoll
 	if a.sender == nil || a.st.Webhooks == nil || ctx.Err() != nil {
-		return 0, nil
+		return p, nil
+	}
+	a.hooks.polling.Lock()
+	defer a.hooks.polling.Unlock()
+	free, retryRoom := a.hooks.room(a.cfg.WebhookConcurrency, a.cfg.WebhookConcurrency/4)
+	free = min(free, most)
+	retryRoom = min(retryRoom, free)
+	if free <= 0 {
+		p.full = true
+		return p, nil
 	}
 	now := a.now().UTC()
+	first := webhook.FirstAttempts(now.Add(-webhookFirstWindow))
+	lane := webhook.Lane{}
+	if retryRoom == 0 {
+		lane = first
+	}
 	// A read first: most polls find nothing due and so take no write lock
 	// (SQLite has one writer for the whole database).
-	if due, err := a.st.Webhooks.HasDue(ctx, now); err != nil || !due {
+	if due, err := a.st.Webhooks.HasDue(ctx, now, lane); err != nil || !due {
 		if err != nil {
-			return 0, fmt.Errorf("look for due webhook deliveries: %w", err)
+			return p, fmt.Errorf("look for due webhook deliveries: %w", err)
 		}
-		return 0, nil
+		return p, nil
 	}
-	// No more than the lease can cover, every attempt taking its whole
-	// timeout: the claim's last wave still starts in time.
-	waves := max(int(a.cfg.WebhookLease/(a.cfg.WebhookTimeout+a.webhookLeaseMargin())), 1)
-	limit = min(limit, waves*a.cfg.WebhookConcurrency)
 	until := now.Add(a.cfg.WebhookLease)
 	token := claimToken()
 	var jobs []webhook.Job
+	retriesFrom := 0 // jobs[retriesFrom:] were claimed in the retry lane
 	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
 		var err error
-		jobs, err = s.Webhooks.Claim(ctx, now, until, token, limit)
-		return err
+		if jobs, err = s.Webhooks.Claim(ctx, now, until, token, free, first); err != nil {
+			return err
+		}
+		retriesFrom = len(jobs)
+		if n := min(free-len(jobs), retryRoom); n > 0 {
+			more, err := s.Webhooks.Claim(ctx, now, until, token, n, webhook.Lane{})
+			if err != nil {
+				return err
+			}
+			jobs = append(jobs, more...)
+		}
+		return nil
 	})
 	if err != nil {
-		return 0, fmt.Errorf("claim webhook deliveries: %w", err)
+		return p, fmt.Errorf("claim webhook deliveries: %w", err)
 	}
-	var (
-		wg        sync.WaitGroup
-		delivered atomic.Int64
-		mu        sync.Mutex
-		failed    []error
-	)
-	sem := make(chan struct{}, a.cfg.WebhookConcurrency)
+	p.claimed = len(jobs)
 	bg := context.WithoutCancel(ctx)
 	for i := range jobs {
-		sem <- struct{}{}
-		// Shutting down, or the lease could end during the attempt: jobs
-		// not started yet wait for their lease to end, then any instance
-		// sends them.
+		// Shutting down, or the lease could end during the attempt: the
+		// rest go back at once, for any instance to send.
 		if ctx.Err() != nil || until.Sub(a.now()) < a.cfg.WebhookTimeout+a.webhookLeaseMargin() {
-			<-sem
-			break
+			return p, a.releaseClaims(bg, jobs[i:], token)
 		}
-		wg.Add(1)
+		retry := i >= retriesFrom
+		a.hooks.take(retry)
+		if r != nil {
+			r.wg.Add(1)
+		}
+		p.started++
 		go func(j *webhook.Job) {
-			defer func() { <-sem; wg.Done() }()
+			defer a.hooks.give(retry)
 			ok, err := a.deliver(bg, j)
+			if r == nil {
+				if err != nil {
+					a.log.Warn("webhook attempt not recorded", "err", err)
+				}
+				return
+			}
+			defer r.wg.Done()
 			if ok {
-				delivered.Add(1)
+				r.delivered.Add(1)
 			}
 			if err != nil {
-				mu.Lock()
-				failed = append(failed, err)
-				mu.Unlock()
+				r.mu.Lock()
+				r.failed = append(r.failed, err)
+				r.mu.Unlock()
 			}
 		}(&jobs[i])
 	}
-	wg.Wait()
-	if len(failed) > 0 {
-		return int(delivered.Load()), fmt.Errorf("record webhook attempts: %w (%d in all)", failed[0], len(failed))
+	return p, nil
+}
+
+// releaseClaims ends token's claim on jobs, whose attempts did not start.
+func (a *App) releaseClaims(ctx context.Context, jobs []webhook.Job, token string) error {
+	ids := make([]uint64, len(jobs))
+	for i := range jobs {
+		ids[i] = jobs[i].Delivery.ID
 	}
-	return int(delivered.Load()), nil
+	ctx, cancel := context.WithTimeout(ctx, a.cfg.WebhookTimeout)
+	defer cancel()
+	if err := a.st.Webhooks.Release(ctx, ids, token); err != nil {
+		// Left claimed: they wait for their lease to end.
+		return fmt.Errorf("release %d webhook deliveries: %w", len(ids), err)
+	}
+	return nil
 }
 
 // webhookLeaseMargin is the lease an attempt must leave unused when it

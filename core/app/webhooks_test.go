@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/mock"
+	"go.uber.org/goleak"
 
 	"paygate/core/app"
 	appmocks "paygate/core/app/mocks"
@@ -183,13 +185,17 @@ func newDeliveryWorld(t *testing.T) *deliveryWorld {
 	d := webhook.NewDelivery(e, webhook.ToWebhook, "https://merchant.example/old-hooks")
 	d.ID, d.EventID, d.EventPublicID = 8, 4, e.PublicID
 	w.job = webhook.Job{Delivery: *d, Event: *e, Token: "t"}
-	w.hooks.EXPECT().HasDue(mock.Anything, w.now).Return(true, nil).Maybe()
-	w.hooks.EXPECT().Claim(mock.Anything, w.now, w.now.Add(app.DefaultWebhookLease), mock.Anything, 10).
-		RunAndReturn(func(_ context.Context, _, _ time.Time, token string, _ int) ([]webhook.Job, error) {
+	w.hooks.EXPECT().HasDue(mock.Anything, w.now, mock.Anything).Return(true, nil).Maybe()
+	claims := 0
+	w.hooks.EXPECT().Claim(mock.Anything, w.now, w.now.Add(app.DefaultWebhookLease), mock.Anything, mock.Anything, mock.Anything).
+		RunAndReturn(func(_ context.Context, _, _ time.Time, token string, _ int, _ webhook.Lane) ([]webhook.Job, error) {
+			if claims++; claims > 1 {
+				return nil, nil // claimed once; the round polls until nothing more is due
+			}
 			j := w.job
 			j.Token = token
 			return []webhook.Job{j}, nil
-		}).Once()
+		})
 	return w
 }
 
@@ -280,57 +286,53 @@ func TestDeliveriesOfOthersAreNotFound(t *testing.T) {
 	}
 }
 
-// A worker starts an attempt only while its lease can still cover it:
-// once a whole timeout (and a margin) no longer fits before the lease
-// ends, another worker may take the delivery, so the rest of the claim is
-// left for the lease to end (never two sends of one delivery at once).
-// Each Send here takes a full timeout of the business clock.
-func TestNoAttemptStartsThatTheLeaseCannotCover(t *testing.T) {
+// A worker starts an attempt only while its lease can still cover it
+// (a whole timeout and a margin): after the lease another worker may take
+// the delivery. Claims it cannot start (here the clock jumps during the
+// claim) are released at once, not left to wait for their lease.
+func TestClaimsTheLeaseCannotCoverAreReleased(t *testing.T) {
 	var mu sync.Mutex
 	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	hooks, sender, users := webhookmocks.NewMockRepository(t), webhookmocks.NewMockSender(t), usermocks.NewMockRepository(t)
-	stores := app.Stores{Users: users, Webhooks: hooks}
+	hooks, sender := webhookmocks.NewMockRepository(t), webhookmocks.NewMockSender(t)
+	stores := app.Stores{Webhooks: hooks}
 	tx := appmocks.NewMockTransactor(t)
 	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
 		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) })
 	timeout, lease := 10*time.Second, time.Minute
 	a := app.New(app.Deps{Tx: tx, Stores: stores, Webhooks: sender, Now: clock,
-		Config: app.Config{WebhookTimeout: timeout, WebhookLease: lease, WebhookConcurrency: 1}})
-	secret, hook := webhook.NewSecret(), "https://merchant.example/hooks"
-	users.EXPECT().ByID(mock.Anything, uint64(11)).Return(&user.User{ID: 11, WebhookSecret: &secret, WebhookURL: &hook}, nil)
-	hooks.EXPECT().HasDue(mock.Anything, mock.Anything).Return(true, nil).Maybe()
-	var claimed int
-	hooks.EXPECT().Claim(mock.Anything, now, now.Add(lease), mock.Anything, mock.Anything).
-		RunAndReturn(func(_ context.Context, _, _ time.Time, token string, limit int) ([]webhook.Job, error) {
-			var jobs []webhook.Job
-			for i := range min(limit, 50) {
-				e, _ := webhook.NewEvent(11, webhook.BalanceLow, map[string]int{"n": i}, now)
-				d := webhook.NewDelivery(e, webhook.ToWebhook, hook)
-				d.ID = uint64(i + 1)
-				jobs = append(jobs, webhook.Job{Delivery: *d, Event: *e, Token: token})
+		Config: app.Config{WebhookTimeout: timeout, WebhookLease: lease, WebhookConcurrency: 4}})
+	hooks.EXPECT().HasDue(mock.Anything, now, mock.Anything).Return(true, nil).Once()
+	var token string
+	hooks.EXPECT().Claim(mock.Anything, now, now.Add(lease), mock.Anything, mock.Anything, mock.Anything).
+		RunAndReturn(func(_ context.Context, _, _ time.Time, tk string, limit int, lane webhook.Lane) ([]webhook.Job, error) {
+			if lane.FirstSince.IsZero() {
+				return nil, nil
 			}
-			claimed = len(jobs)
+			token = tk
+			var jobs []webhook.Job
+			for i := range 3 {
+				e, _ := webhook.NewEvent(11, webhook.BalanceLow, map[string]int{"n": i}, now)
+				d := webhook.NewDelivery(e, webhook.ToWebhook, "https://merchant.example/hooks")
+				d.ID = uint64(i + 1)
+				jobs = append(jobs, webhook.Job{Delivery: *d, Event: *e, Token: tk})
+			}
+			mu.Lock()
+			now = now.Add(lease - timeout) // a stalled claim: less than a timeout and a margin left
+			mu.Unlock()
 			return jobs, nil
+		})
+	// No Send: the mock fails on one.
+	hooks.EXPECT().Release(mock.Anything, []uint64{1, 2, 3}, mock.Anything).RunAndReturn(
+		func(_ context.Context, _ []uint64, tk string) error {
+			if tk != token {
+				t.Errorf("released under %q, claimed under %q", tk, token)
+			}
+			return nil
 		}).Once()
-	sent := 0
-	sender.EXPECT().Send(mock.Anything, mock.Anything).RunAndReturn(func(context.Context, webhook.Request) (webhook.Response, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		if now.Add(timeout).After(time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC).Add(lease)) {
-			t.Errorf("attempt %d started at %s: it may outlive the lease", sent+1, now.Format(time.TimeOnly))
-		}
-		sent++
-		now = now.Add(timeout) // the receiver answers at the last moment
-		return webhook.Response{Status: 204}, nil
-	})
-	hooks.EXPECT().AddAttempt(mock.Anything, mock.Anything).Return(nil)
-	hooks.EXPECT().Settle(mock.Anything, mock.Anything, mock.Anything).Return(true, nil)
-	n, err := a.DeliverWebhooks(context.Background(), 50)
-	if err != nil || n != sent || sent == 0 {
-		t.Fatalf("delivered %d of %d sent, %v", n, sent, err)
+	if n, err := a.DeliverWebhooks(context.Background(), 50); n != 0 || err != nil {
+		t.Fatalf("delivered %d, %v", n, err)
 	}
-	t.Logf("claimed %d, sent %d", claimed, sent)
 }
 
 // A poll that finds nothing due opens no transaction (on SQLite a
@@ -341,7 +343,7 @@ func TestNothingDueTakesNoTransaction(t *testing.T) {
 	tx := appmocks.NewMockTransactor(t)
 	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 	a := app.New(app.Deps{Tx: tx, Stores: app.Stores{Webhooks: hooks}, Webhooks: sender, Now: func() time.Time { return now }})
-	hooks.EXPECT().HasDue(mock.Anything, now).Return(false, nil).Once()
+	hooks.EXPECT().HasDue(mock.Anything, now, mock.Anything).Return(false, nil).Once()
 	if n, err := a.DeliverWebhooks(context.Background(), 50); n != 0 || err != nil {
 		t.Fatalf("delivered %d, %v", n, err)
 	}
@@ -358,4 +360,164 @@ func TestAttemptOfALostClaimIsNotCountedDelivered(t *testing.T) {
 	if n, err := w.app.DeliverWebhooks(context.Background(), 10); err != nil || n != 0 {
 		t.Fatalf("delivered %d, %v", n, err)
 	}
+}
+
+// hookJob is a delivery of event n to url (a callback: it keeps its URL)
+// that has failed failures times.
+func hookJob(id uint64, url string, failures int, now time.Time) webhook.Job {
+	e, _ := webhook.NewEvent(11, webhook.PaymentSuccess, map[string]uint64{"n": id}, now)
+	d := webhook.NewDelivery(e, webhook.ToCallback, url)
+	d.ID, d.Failures = id, failures
+	return webhook.Job{Delivery: *d, Event: *e}
+}
+
+// workerOnMocks is the running delivery worker over mocks whose Send
+// blocks for every URL but fast until release is closed.
+type workerOnMocks struct {
+	app     *app.App
+	hooks   *webhookmocks.MockRepository
+	release chan struct{}
+	fast    chan string // the webhook-id of each request to fast
+	mu      sync.Mutex
+	held    int // sends blocked now
+	maxHeld int
+}
+
+func newWorkerOnMocks(t *testing.T, concurrency int) *workerOnMocks {
+	w := &workerOnMocks{hooks: webhookmocks.NewMockRepository(t), release: make(chan struct{}), fast: make(chan string, 16)}
+	sender, users := webhookmocks.NewMockSender(t), usermocks.NewMockRepository(t)
+	stores := app.Stores{Users: users, Webhooks: w.hooks}
+	tx := appmocks.NewMockTransactor(t)
+	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
+		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) }).Maybe()
+	w.app = app.New(app.Deps{Tx: tx, Stores: stores, Webhooks: sender, Config: app.Config{WebhookConcurrency: concurrency}})
+	secret := webhook.NewSecret()
+	users.EXPECT().ByID(mock.Anything, uint64(11)).Return(&user.User{ID: 11, WebhookSecret: &secret}, nil).Maybe()
+	sender.EXPECT().Send(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, r webhook.Request) (webhook.Response, error) {
+		if r.URL == "https://fast.example/cb" {
+			w.fast <- r.Header.Get("webhook-id")
+			return webhook.Response{Status: 204}, nil
+		}
+		w.mu.Lock()
+		w.held++
+		w.maxHeld = max(w.maxHeld, w.held)
+		w.mu.Unlock()
+		<-w.release
+		w.mu.Lock()
+		w.held--
+		w.mu.Unlock()
+		return webhook.Response{Status: 204}, nil
+	}).Maybe()
+	w.hooks.EXPECT().HasDue(mock.Anything, mock.Anything, mock.Anything).Return(true, nil).Maybe()
+	w.hooks.EXPECT().AddAttempt(mock.Anything, mock.Anything).Return(nil).Maybe()
+	w.hooks.EXPECT().Settle(mock.Anything, mock.Anything, mock.Anything).Return(true, nil).Maybe()
+	return w
+}
+
+func (w *workerOnMocks) heldNow() (int, int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.held, w.maxHeld
+}
+
+// waitHeld waits until n sends are blocked.
+func (w *workerOnMocks) waitHeld(t *testing.T, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		if held, _ := w.heldNow(); held == n {
+			return
+		}
+	}
+	held, _ := w.heldNow()
+	t.Fatalf("%d sends held, want %d", held, n)
+}
+
+// Polls go on while attempts run, and retries (an endless backlog to a
+// receiver that answers at the last moment) never take the slots kept for
+// first attempts: a new event's first attempt starts at once.
+func TestFirstAttemptStartsWhileRetriesHoldSlots(t *testing.T) {
+	w := newWorkerOnMocks(t, 4)
+	var mu sync.Mutex
+	nextID, freshDue := uint64(100), false
+	w.hooks.EXPECT().Claim(mock.Anything, mock.Anything, mock.Anything, mock.Anything, mock.Anything, mock.Anything).
+		RunAndReturn(func(_ context.Context, now, _ time.Time, token string, limit int, lane webhook.Lane) ([]webhook.Job, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			var jobs []webhook.Job
+			if !lane.FirstSince.IsZero() {
+				if freshDue {
+					freshDue = false
+					jobs = append(jobs, hookJob(1, "https://fast.example/cb", 0, now))
+				}
+			} else {
+				for range limit {
+					nextID++
+					jobs = append(jobs, hookJob(nextID, "https://slow.example/cb", 1, now))
+				}
+			}
+			for i := range jobs {
+				jobs[i].Token = token
+			}
+			return jobs, nil
+		})
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped := make(chan struct{})
+	go func() { w.app.RunWebhooks(ctx, 2*time.Millisecond); close(stopped) }()
+	w.waitHeld(t, 3)
+	time.Sleep(20 * time.Millisecond) // several polls with the retry lane full
+	mu.Lock()
+	freshDue = true
+	mu.Unlock()
+	select {
+	case <-w.fast:
+	case <-time.After(2 * time.Second):
+		t.Fatal("the first attempt did not start while retries held their slots")
+	}
+	if _, most := w.heldNow(); most != 3 {
+		t.Fatalf("%d retries at once, want 3 of 4 slots", most)
+	}
+	cancel()
+	close(w.release)
+	<-stopped
+}
+
+// Shutdown: no attempt starts once ctx ends; those under way finish and
+// are recorded before RunWebhooks returns, and no goroutine is left.
+func TestWorkerShutdownFinishesStartedAttempts(t *testing.T) {
+	before := goleak.IgnoreCurrent()
+	w := newWorkerOnMocks(t, 2)
+	var claims atomic.Int64
+	w.hooks.EXPECT().Claim(mock.Anything, mock.Anything, mock.Anything, mock.Anything, mock.Anything, mock.Anything).
+		RunAndReturn(func(_ context.Context, now, _ time.Time, token string, limit int, lane webhook.Lane) ([]webhook.Job, error) {
+			claims.Add(1)
+			var jobs []webhook.Job
+			for i := range limit {
+				j := hookJob(uint64(claims.Load()*10)+uint64(i), "https://slow.example/cb", 0, now)
+				j.Token = token
+				jobs = append(jobs, j)
+			}
+			return jobs, nil
+		})
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped := make(chan struct{})
+	go func() { w.app.RunWebhooks(ctx, 2*time.Millisecond); close(stopped) }()
+	w.waitHeld(t, 2)
+	cancel()
+	n := claims.Load()
+	select {
+	case <-stopped:
+		t.Fatal("RunWebhooks returned before its attempts finished")
+	case <-time.After(30 * time.Millisecond):
+	}
+	close(w.release)
+	select {
+	case <-stopped:
+	case <-time.After(5 * time.Second):
+		t.Fatal("RunWebhooks did not return")
+	}
+	if claims.Load() != n {
+		t.Fatal("claimed after shutdown")
+	}
+	w.hooks.AssertNumberOfCalls(t, "Settle", 2)
+	goleak.VerifyNone(t, before)
 }

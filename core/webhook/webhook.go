@@ -246,13 +246,17 @@ var (
 type Repository interface {
 	// Insert writes e and its deliveries (at least one), setting their ids.
 	Insert(ctx context.Context, e *Event, ds []*Delivery) error
-	// HasDue reports a delivery Claim at now would take (read only: most
-	// polls find none and then take no write lock).
-	HasDue(ctx context.Context, now time.Time) (bool, error)
-	// Claim leases up to limit pending deliveries due at now whose lease
-	// (if any) has ended, earliest first, until `until` under token; rows
-	// another transaction holds are skipped (SKIP LOCKED on MySQL).
-	Claim(ctx context.Context, now, until time.Time, token string, limit int) ([]Job, error)
+	// HasDue reports a delivery of lane Claim at now would take (read
+	// only: most polls find none and then take no write lock).
+	HasDue(ctx context.Context, now time.Time, lane Lane) (bool, error)
+	// Claim leases up to limit pending deliveries of lane due at now whose
+	// lease (if any) has ended, earliest first, until `until` under token;
+	// rows another transaction holds are skipped (SKIP LOCKED on MySQL).
+	Claim(ctx context.Context, now, until time.Time, token string, limit int, lane Lane) ([]Job, error)
+	// Release ends token's claim on the deliveries ids (their attempts
+	// were not started), so that any worker may take them at once; rows
+	// whose claim token is no longer token are left alone.
+	Release(ctx context.Context, ids []uint64, token string) error
 	// Settle writes d's outcome and ends the lease if token still holds
 	// it; false when the claim was lost (lease expired and taken again, or
 	// a redelivery asked in between), and then nothing is written.
@@ -281,6 +285,20 @@ type Response struct {
 	Status int
 	Body   []byte
 }
+
+// Lane narrows which due deliveries HasDue and Claim look at. The zero
+// Lane is every due delivery.
+type Lane struct {
+	// FirstSince, when not zero, keeps only the deliveries that have not
+	// failed since they were scheduled (first attempts and redeliveries)
+	// and became due at or after it: the first-attempt lane, which reads
+	// only the recent end of the due index however long the backlog.
+	FirstSince time.Time
+}
+
+// FirstAttempts is the lane of first attempts that became due at or
+// after since.
+func FirstAttempts(since time.Time) Lane { return Lane{FirstSince: since} }
 
 // Sender posts a request, bounded by ctx. An error means no answer
 // (refused address, timeout, connection failure); its text is safe to show

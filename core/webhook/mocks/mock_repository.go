@@ -245,9 +245,9 @@ func (_c *MockRepository_ByID_Call) RunAndReturn(run func(context.Context, uint6
 	return _c
 }
 
-// Claim provides a mock function with given fields: ctx, now, until, token, limit
-func (_m *MockRepository) Claim(ctx context.Context, now time.Time, until time.Time, token string, limit int) ([]webhook.Job, error) {
-	ret := _m.Called(ctx, now, until, token, limit)
+// Claim provides a mock function with given fields: ctx, now, until, token, limit, lane
+func (_m *MockRepository) Claim(ctx context.Context, now time.Time, until time.Time, token string, limit int, lane webhook.Lane) ([]webhook.Job, error) {
+	ret := _m.Called(ctx, now, until, token, limit, lane)
 
 	if len(ret) == 0 {
 		panic("no return value specified for Claim")
@@ -255,19 +255,19 @@ func (_m *MockRepository) Claim(ctx context.Context, now time.Time, until time.T
 
 	var r0 []webhook.Job
 	var r1 error
-	if rf, ok := ret.Get(0).(func(context.Context, time.Time, time.Time, string, int) ([]webhook.Job, error)); ok {
-		return rf(ctx, now, until, token, limit)
+	if rf, ok := ret.Get(0).(func(context.Context, time.Time, time.Time, string, int, webhook.Lane) ([]webhook.Job, error)); ok {
+		return rf(ctx, now, until, token, limit, lane)
 	}
-	if rf, ok := ret.Get(0).(func(context.Context, time.Time, time.Time, string, int) []webhook.Job); ok {
-		r0 = rf(ctx, now, until, token, limit)
+	if rf, ok := ret.Get(0).(func(context.Context, time.Time, time.Time, string, int, webhook.Lane) []webhook.Job); ok {
+		r0 = rf(ctx, now, until, token, limit, lane)
 	} else {
 		if ret.Get(0) != nil {
 			r0 = ret.Get(0).([]webhook.Job)
 		}
 	}
 
-	if rf, ok := ret.Get(1).(func(context.Context, time.Time, time.Time, string, int) error); ok {
-		r1 = rf(ctx, now, until, token, limit)
+	if rf, ok := ret.Get(1).(func(context.Context, time.Time, time.Time, string, int, webhook.Lane) error); ok {
+		r1 = rf(ctx, now, until, token, limit, lane)
 	} else {
 		r1 = ret.Error(1)
 	}
@@ -286,13 +286,14 @@ type MockRepository_Claim_Call struct {
 //   - until time.Time
 //   - token string
 //   - limit int
-func (_e *MockRepository_Expecter) Claim(ctx interface{}, now interface{}, until interface{}, token interface{}, limit interface{}) *MockRepository_Claim_Call {
-	return &MockRepository_Claim_Call{Call: _e.mock.On("Claim", ctx, now, until, token, limit)}
+//   - lane webhook.Lane
+func (_e *MockRepository_Expecter) Claim(ctx interface{}, now interface{}, until interface{}, token interface{}, limit interface{}, lane interface{}) *MockRepository_Claim_Call {
+	return &MockRepository_Claim_Call{Call: _e.mock.On("Claim", ctx, now, until, token, limit, lane)}
 }
 
-func (_c *MockRepository_Claim_Call) Run(run func(ctx context.Context, now time.Time, until time.Time, token string, limit int)) *MockRepository_Claim_Call {
+func (_c *MockRepository_Claim_Call) Run(run func(ctx context.Context, now time.Time, until time.Time, token string, limit int, lane webhook.Lane)) *MockRepository_Claim_Call {
 	_c.Call.Run(func(args mock.Arguments) {
-		run(args[0].(context.Context), args[1].(time.Time), args[2].(time.Time), args[3].(string), args[4].(int))
+		run(args[0].(context.Context), args[1].(time.Time), args[2].(time.Time), args[3].(string), args[4].(int), args[5].(webhook.Lane))
 	})
 	return _c
 }
@@ -302,7 +303,7 @@ func (_c *MockRepository_Claim_Call) Return(_a0 []webhook.Job, _a1 error) *MockR
 	return _c
 }
 
-func (_c *MockRepository_Claim_Call) RunAndReturn(run func(context.Context, time.Time, time.Time, string, int) ([]webhook.Job, error)) *MockRepository_Claim_Call {
+func (_c *MockRepository_Claim_Call) RunAndReturn(run func(context.Context, time.Time, time.Time, string, int, webhook.Lane) ([]webhook.Job, error)) *MockRepository_Claim_Call {
 	_c.Call.Return(run)
 	return _c
 }
@@ -366,9 +367,9 @@ func (_c *MockRepository_Event_Call) RunAndReturn(run func(context.Context, uint
 	return _c
 }
 
-// HasDue provides a mock function with given fields: ctx, now
-func (_m *MockRepository) HasDue(ctx context.Context, now time.Time) (bool, error) {
-	ret := _m.Called(ctx, now)
+// HasDue provides a mock function with given fields: ctx, now, lane
+func (_m *MockRepository) HasDue(ctx context.Context, now time.Time, lane webhook.Lane) (bool, error) {
+	ret := _m.Called(ctx, now, lane)
 
 	if len(ret) == 0 {
 		panic("no return value specified for HasDue")
@@ -376,17 +377,17 @@ func (_m *MockRepository) HasDue(ctx context.Context, now time.Time) (bool, erro
 
 	var r0 bool
 	var r1 error
-	if rf, ok := ret.Get(0).(func(context.Context, time.Time) (bool, error)); ok {
-		return rf(ctx, now)
+	if rf, ok := ret.Get(0).(func(context.Context, time.Time, webhook.Lane) (bool, error)); ok {
+		return rf(ctx, now, lane)
 	}
-	if rf, ok := ret.Get(0).(func(context.Context, time.Time) bool); ok {
-		r0 = rf(ctx, now)
+	if rf, ok := ret.Get(0).(func(context.Context, time.Time, webhook.Lane) bool); ok {
+		r0 = rf(ctx, now, lane)
 	} else {
 		r0 = ret.Get(0).(bool)
 	}
 
-	if rf, ok := ret.Get(1).(func(context.Context, time.Time) error); ok {
-		r1 = rf(ctx, now)
+	if rf, ok := ret.Get(1).(func(context.Context, time.Time, webhook.Lane) error); ok {
+		r1 = rf(ctx, now, lane)
 	} else {
 		r1 = ret.Error(1)
 	}
@@ -402,13 +403,14 @@ type MockRepository_HasDue_Call struct {
 // HasDue is a helper method to define mock.On call
 //   - ctx context.Context
 //   - now time.Time
-func (_e *MockRepository_Expecter) HasDue(ctx interface{}, now interface{}) *MockRepository_HasDue_Call {
-	return &MockRepository_HasDue_Call{Call: _e.mock.On("HasDue", ctx, now)}
+//   - lane webhook.Lane
+func (_e *MockRepository_Expecter) HasDue(ctx interface{}, now interface{}, lane interface{}) *MockRepository_HasDue_Call {
+	return &MockRepository_HasDue_Call{Call: _e.mock.On("HasDue", ctx, now, lane)}
 }
 
-func (_c *MockRepository_HasDue_Call) Run(run func(ctx context.Context, now time.Time)) *MockRepository_HasDue_Call {
+func (_c *MockRepository_HasDue_Call) Run(run func(ctx context.Context, now time.Time, lane webhook.Lane)) *MockRepository_HasDue_Call {
 	_c.Call.Run(func(args mock.Arguments) {
-		run(args[0].(context.Context), args[1].(time.Time))
+		run(args[0].(context.Context), args[1].(time.Time), args[2].(webhook.Lane))
 	})
 	return _c
 }
@@ -418,7 +420,7 @@ func (_c *MockRepository_HasDue_Call) Return(_a0 bool, _a1 error) *MockRepositor
 	return _c
 }
 
-func (_c *MockRepository_HasDue_Call) RunAndReturn(run func(context.Context, time.Time) (bool, error)) *MockRepository_HasDue_Call {
+func (_c *MockRepository_HasDue_Call) RunAndReturn(run func(context.Context, time.Time, webhook.Lane) (bool, error)) *MockRepository_HasDue_Call {
 	_c.Call.Return(run)
 	return _c
 }
@@ -580,6 +582,54 @@ func (_c *MockRepository_Redeliver_Call) Return(_a0 error) *MockRepository_Redel
 }
 
 func (_c *MockRepository_Redeliver_Call) RunAndReturn(run func(context.Context, *webhook.Delivery) error) *MockRepository_Redeliver_Call {
+	_c.Call.Return(run)
+	return _c
+}
+
+// Release provides a mock function with given fields: ctx, ids, token
+func (_m *MockRepository) Release(ctx context.Context, ids []uint64, token string) error {
+	ret := _m.Called(ctx, ids, token)
+
+	if len(ret) == 0 {
+		panic("no return value specified for Release")
+	}
+
+	var r0 error
+	if rf, ok := ret.Get(0).(func(context.Context, []uint64, string) error); ok {
+		r0 = rf(ctx, ids, token)
+	} else {
+		r0 = ret.Error(0)
+	}
+
+	return r0
+}
+
+// MockRepository_Release_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'Release'
+type MockRepository_Release_Call struct {
+	*mock.Call
+}
+
+// Release is a helper method to define mock.On call
+//   - ctx context.Context
+//   - ids []uint64
+//   - token string
+func (_e *MockRepository_Expecter) Release(ctx interface{}, ids interface{}, token interface{}) *MockRepository_Release_Call {
+	return &MockRepository_Release_Call{Call: _e.mock.On("Release", ctx, ids, token)}
+}
+
+func (_c *MockRepository_Release_Call) Run(run func(ctx context.Context, ids []uint64, token string)) *MockRepository_Release_Call {
+	_c.Call.Run(func(args mock.Arguments) {
+		run(args[0].(context.Context), args[1].([]uint64), args[2].(string))
+	})
+	return _c
+}
+
+func (_c *MockRepository_Release_Call) Return(_a0 error) *MockRepository_Release_Call {
+	_c.Call.Return(_a0)
+	return _c
+}
+
+func (_c *MockRepository_Release_Call) RunAndReturn(run func(context.Context, []uint64, string) error) *MockRepository_Release_Call {
 	_c.Call.Return(run)
 	return _c
 }
