@@ -148,7 +148,7 @@ func (l batchLocks) LockAndCount(ctx context.Context, userIDs []uint64, counts [
 	}
 	var q strings.Builder
 	args := make([]any, 0, len(userIDs)+7*len(counts))
-	q.WriteString("SELECT * FROM users WHERE id IN (")
+	q.WriteString("SELECT " + userColumns + " FROM users WHERE id IN (")
 	for i, id := range userIDs {
 		if i > 0 {
 			q.WriteByte(',')
@@ -194,7 +194,7 @@ func (l batchLocks) query(ctx context.Context, q string, args []any, counts []ap
 	defer rows.Close()
 	for rows.Next() {
 		var r userRow
-		if err := l.b.db.ScanRows(rows, &r); err != nil {
+		if err := rows.Scan(r.fields()...); err != nil {
 			return fmt.Errorf("lock users: %w", translate(err))
 		}
 		u, err := toDomainUser(&r)

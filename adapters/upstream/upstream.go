@@ -203,7 +203,7 @@ func (c *Client) Do(ctx context.Context, r app.UpstreamRequest) (app.UpstreamRes
 	if resp.ContentLength > c.opts.MaxBody {
 		return app.UpstreamResponse{}, ErrTooLarge
 	}
-	b, err := io.ReadAll(io.LimitReader(resp.Body, c.opts.MaxBody+1))
+	b, err := readBody(resp, c.opts.MaxBody)
 	if err != nil {
 		return app.UpstreamResponse{}, c.classify(ctx, err)
 	}
@@ -211,6 +211,23 @@ func (c *Client) Do(ctx context.Context, r app.UpstreamRequest) (app.UpstreamRes
 		return app.UpstreamResponse{}, ErrTooLarge
 	}
 	return app.UpstreamResponse{Status: resp.StatusCode, Body: b}, nil
+}
+
+// readBody reads at most max+1 bytes of resp's body: into a buffer of the
+// announced length when there is one (the transport stops at it), else
+// growing as io.ReadAll does.
+func readBody(resp *http.Response, max int64) ([]byte, error) {
+	if n := resp.ContentLength; n >= 0 && n <= max {
+		b := make([]byte, n)
+		if _, err := io.ReadFull(resp.Body, b); err != nil {
+			if errors.Is(err, io.EOF) {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, err
+		}
+		return b, nil
+	}
+	return io.ReadAll(io.LimitReader(resp.Body, max+1))
 }
 
 // CloseIdleConnections closes the pool's idle connections (shutdown, tests).

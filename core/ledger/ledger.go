@@ -4,7 +4,8 @@ package ledger
 import (
 	"context"
 	"crypto/rand"
-	"math/big"
+	"encoding/binary"
+	"math/bits"
 	"time"
 
 	"github.com/oklog/ulid/v2"
@@ -74,13 +75,34 @@ func Apply(before decimal.Decimal, t Type, amount decimal.Decimal) (decimal.Deci
 // NewTxnID returns "TXN" followed by 39 digits: a ULID written in decimal, so
 // ids sort by time and are unique across instances.
 func NewTxnID(now time.Time) string {
-	id := ulid.MustNew(ulid.Timestamp(now), rand.Reader)
-	n := new(big.Int).SetBytes(id[:])
-	s := n.String()
-	for len(s) < 39 {
-		s = "0" + s
+	return txnIDOf(ulid.MustNew(ulid.Timestamp(now), rand.Reader))
+}
+
+// txnIDOf writes id's 128 bits as 39 decimal digits (2^128 < 10^39) after
+// "TXN", with two 128-by-64-bit divisions by 10^19 instead of big.Int (a
+// ledger row is written for every metered call).
+func txnIDOf(id ulid.ULID) string {
+	const e19 = 10_000_000_000_000_000_000
+	hi, lo := binary.BigEndian.Uint64(id[:8]), binary.BigEndian.Uint64(id[8:])
+	// hi·2^64 + lo = (top·2^64 + q0)·10^19 + r0, with top ≤ 1.
+	top, rem := hi/e19, hi%e19
+	q0, r0 := bits.Div64(rem, lo, e19)
+	// (top, q0) = d·10^19 + r1 with d < 10 (the value is below 10^39).
+	d, r1 := bits.Div64(top, q0, e19)
+	var b [3 + 39]byte
+	copy(b[:], "TXN")
+	b[3] = byte('0' + d)
+	putDigits19(b[4:23], r1)
+	putDigits19(b[23:], r0)
+	return string(b[:])
+}
+
+// putDigits19 writes v (< 10^19) as exactly 19 digits into b.
+func putDigits19(b []byte, v uint64) {
+	for i := 18; i >= 0; i-- {
+		b[i] = byte('0' + v%10)
+		v /= 10
 	}
-	return "TXN" + s
 }
 
 // ListWindow is how many rows a list counts and pages through (see

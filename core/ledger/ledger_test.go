@@ -1,12 +1,16 @@
 package ledger
 
 import (
+	"crypto/rand"
 	"errors"
+	"math/big"
 	"regexp"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/oklog/ulid/v2"
 	"github.com/shopspring/decimal"
 )
 
@@ -55,5 +59,22 @@ func TestTxnIDFormatUniqueAndSorted(t *testing.T) {
 	}
 	if !sort.StringsAreSorted(ids) {
 		t.Fatal("txn ids do not sort by time")
+	}
+}
+
+func TestTxnIDIsTheULIDInDecimal(t *testing.T) {
+	ids := []ulid.ULID{{}, {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}}
+	for i := 0; i < 2000; i++ {
+		ids = append(ids, ulid.MustNew(ulid.Timestamp(time.Now()), rand.Reader))
+		var id ulid.ULID
+		rand.Read(id[:])
+		ids = append(ids, id)
+	}
+	for _, id := range ids {
+		want := new(big.Int).SetBytes(id[:]).String()
+		want = "TXN" + strings.Repeat("0", 39-len(want)) + want
+		if got := txnIDOf(id); got != want {
+			t.Fatalf("txnIDOf(%x) = %s, want %s", id[:], got, want)
+		}
 	}
 }
