@@ -29,5 +29,8 @@ export default defineConfig({
     setupFiles: ['src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
+    // The longest test fills the 15-field service editor (~3 s alone, ~7 s
+    // when the two cores are shared); waits inside tests use findBy/waitFor.
+    testTimeout: 15_000,
   },
 });

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Users from './Users';
@@ -6,7 +6,6 @@ import { json, renderWithApp } from '../../test/render';
 import { session } from '../../auth/session';
 import { admin, list, signInAsAdmin, stubApi, user } from './test/fixtures';
 
-vi.setConfig({ testTimeout: 20_000 });
 beforeEach(signInAsAdmin);
 afterEach(async () => {
   cleanup(); // unmount before signing out: signed-in screens need a user
@@ -82,7 +81,7 @@ describe('the users list', () => {
   it('shows a failed load with a retry', async () => {
     stubApi({ 'GET /api/v1/panel/users': () => json(500, { success: false, message: 'Database unavailable', error: 'internal_error', request_id: 'req_X' }) });
     renderWithApp(<Users />, { path: '/admin/users' });
-    expect(await screen.findByText('Database unavailable', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText('Database unavailable')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });
 });

@@ -5,9 +5,7 @@ import { TryIt } from './TryIt';
 import { fieldsFromSpecs } from './paramForm';
 import { json, renderWithApp } from '../../../test/render';
 import { rememberSecret, forgetSecrets } from '../common/recentSecrets';
-import { stubDocumentFonts } from '../common/testEnv';
 
-stubDocumentFonts();
 
 const key = (id: number, name: string, k: string, status = 'active') => ({
   id, name, key: k, allowed_services: [], allowed_ips: '', daily_limit: 1000, hits_today: 0, last_used_at: null, status,
@@ -40,7 +38,7 @@ async function chooseKey(u: ReturnType<typeof userEvent.setup>) {
 }
 
 // userEvent typing is slow on a busy machine: give each test room.
-describe('TryIt', { timeout: 20_000 }, () => {
+describe('TryIt', () => {
   it('generates its form from request_params: a field per parameter with its type, rules and required mark', async () => {
     stubFetch(() => json(500, {}));
     renderWithApp(<TryIt service={service} fields={fields} />);
