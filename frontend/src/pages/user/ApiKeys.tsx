@@ -53,7 +53,7 @@ export default function ApiKeys() {
   const [secret, setSecret] = useState<{ key: KeyWithSecret; rotated: boolean } | null>(null);
 
   const rotate = useMutation({
-    mutationFn: (k: Key) => call(api.POST('/api/v1/panel/api-keys/{id}/rotate-secret', { params: { path: { id: k.id } } })) as Promise<KeyWithSecret>,
+    mutationFn: (k: Key) => call(api.POST('/api/v1/panel/api-keys/{id}/rotate-secret', { params: { path: { id: k.id } } })),
     onSuccess: (k) => {
       setSecret({ key: k, rotated: true });
       void qc.invalidateQueries({ queryKey: [KEYS_PATH] });

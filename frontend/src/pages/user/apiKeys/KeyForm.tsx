@@ -58,7 +58,7 @@ export function KeyForm({ existing, onCreated, onSaved, onCancel }: {
     mutationFn: async (v: Values) =>
       existing
         ? { saved: await call(api.PATCH('/api/v1/panel/api-keys/{id}', { params: { path: { id: existing.id } }, body: body(v) })) }
-        : { created: await call(api.POST('/api/v1/panel/api-keys', { body: body(v) })) as KeyWithSecret },
+        : { created: await call(api.POST('/api/v1/panel/api-keys', { body: body(v) })) },
     onSuccess: (r) => {
       void qc.invalidateQueries({ queryKey: [KEYS_PATH] });
       if ('created' in r && r.created) onCreated?.(r.created);
