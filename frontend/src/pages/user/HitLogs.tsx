@@ -3,8 +3,8 @@
 import { useMemo, useState } from 'react';
 import { Button, Drawer, Group, Select, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api, call } from '../../api/client';
-import type { Schemas } from '../../api/types';
+import { api, callJSON } from '../../api/client';
+import type { GetQuery, Schemas } from '../../api/types';
 import { CsvExportButton } from '../../components/CsvExport';
 import { DataTable, type Column } from '../../components/DataTable';
 import { Money } from '../../components/Money';
@@ -24,7 +24,7 @@ export default function HitLogs() {
   const list = useListParams({ service_id: '', api_key_id: '', status: '', from: '', to: '' });
   const q = useQuery({
     queryKey: [PATH, list.query],
-    queryFn: async () => (await call(api.GET(PATH, { params: { query: list.query as never } }))) as Schemas['HitLogList'],
+    queryFn: () => callJSON(api.GET(PATH, { params: { query: list.query as GetQuery<typeof PATH> } })),
     placeholderData: keepPreviousData,
   });
   const services = useAllServices();
