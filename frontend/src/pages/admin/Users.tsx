@@ -57,6 +57,7 @@ export default function Users() {
     { key: 'created', header: 'Joined', render: (u) => formatDate(u.created_at), hiddenOnMobile: true },
     {
       key: 'actions',
+      pinRight: true,
       header: <VisuallyHidden>Actions</VisuallyHidden>,
       align: 'right',
       render: (u) =>

@@ -67,7 +67,7 @@ export default function BalanceRequests() {
       render: (r) => <Text size="sm" c={r.admin_remarks ? undefined : 'dimmed'} lineClamp={2} maw={280}>{r.admin_remarks ?? (r.status === 'pending' ? 'Waiting for review' : '—')}</Text>,
     },
     {
-      key: 'screenshot', header: 'Screenshot',
+      key: 'screenshot', header: 'Screenshot', pinRight: true,
       render: (r) => r.screenshot_url
         ? <Button size="compact-xs" variant="subtle" onClick={() => setShot(r)} aria-label={`View the screenshot of UTR ${r.utr_number}`}>View</Button>
         : <Text size="sm" c="dimmed">None</Text>,

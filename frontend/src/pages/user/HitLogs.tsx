@@ -51,7 +51,7 @@ export default function HitLogs() {
     { key: 'key', header: 'Key', hiddenOnMobile: true, render: (h) => <Text size="sm">{keyName(h.api_key_id)}</Text> },
     { key: 'ip', header: 'IP', hiddenOnMobile: true, render: (h) => <Text size="xs" ff="monospace">{h.ip_address}</Text> },
     {
-      key: 'open', header: <VisuallyHidden>Details</VisuallyHidden>, align: 'right',
+      key: 'open', header: <VisuallyHidden>Details</VisuallyHidden>, align: 'right', pinRight: true,
       render: (h) => <Button size="compact-xs" variant="subtle" onClick={() => setOpen(h)} aria-label={`Details of call ${h.request_id}`}>Details</Button>,
     },
   ];

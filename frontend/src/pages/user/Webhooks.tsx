@@ -38,7 +38,7 @@ export default function Webhooks() {
     { key: 'attempts', header: 'Attempts', align: 'right', hiddenOnMobile: true, render: (d) => d.attempts },
     { key: 'last', header: 'Last answer', hiddenOnMobile: true, render: (d) => <Text size="sm" lineClamp={1} maw={240}>{d.last_status_code ?? d.last_error ?? '—'}</Text> },
     { key: 'dest', header: 'To', hiddenOnMobile: true, render: (d) => <Text size="xs" ff="monospace" truncate maw={220} title={d.url}>{d.url}</Text> },
-    { key: 'open', header: 'Details', align: 'right', render: (d) => <Button size="compact-xs" variant="subtle" onClick={() => setOpen(d.id)} aria-label={`Details of delivery ${d.id}`}>Details</Button> },
+    { key: 'open', header: 'Details', align: 'right', pinRight: true, render: (d) => <Button size="compact-xs" variant="subtle" onClick={() => setOpen(d.id)} aria-label={`Details of delivery ${d.id}`}>Details</Button> },
   ];
 
   return (
