@@ -15,6 +15,7 @@ import { DateRangeFilters } from './common/DateRange';
 import { JsonBlock } from './common/JsonBlock';
 import { useAllKeys, useAllServices } from './common/queries';
 import { StatusBadge } from './common/StatusBadge';
+import { optionsError } from '../../api/errors';
 
 type Hit = Schemas['HitLog'];
 const PATH = '/api/v1/panel/hit-logs';
@@ -79,10 +80,10 @@ export default function HitLogs() {
           <>
             <Select label="Service" placeholder="Any" clearable searchable w={190}
               data={(services.data?.data ?? []).map((s) => ({ value: String(s.id), label: s.name }))}
-              value={list.filters.service_id || null} onChange={(v) => list.setFilter('service_id', v)} />
+              value={list.filters.service_id || null} onChange={(v) => list.setFilter('service_id', v)} error={optionsError(services, 'the services')} />
             <Select label="Key" placeholder="Any" clearable w={160}
               data={(keys.data?.data ?? []).map((k) => ({ value: String(k.id), label: k.name }))}
-              value={list.filters.api_key_id || null} onChange={(v) => list.setFilter('api_key_id', v)} />
+              value={list.filters.api_key_id || null} onChange={(v) => list.setFilter('api_key_id', v)} error={optionsError(keys, 'your keys')} />
             <Select label="Status" placeholder="Any" clearable w={170} data={STATUSES}
               value={list.filters.status || null} onChange={(v) => list.setFilter('status', v)} />
             <DateRangeFilters list={list} />

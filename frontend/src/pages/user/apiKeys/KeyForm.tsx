@@ -10,6 +10,7 @@ import { FormError } from '../../../components/States';
 import { useApiFormErrors } from '../../../forms/useApiFormErrors';
 import { parseId } from '../../../lib/ids';
 import { KEYS_PATH, useAllServices } from '../common/queries';
+import { optionsError } from '../../../api/errors';
 
 type Key = Schemas['ApiKey'];
 type KeyWithSecret = Schemas['ApiKeyWithSecret'];
@@ -77,7 +78,9 @@ export function KeyForm({ existing, onCreated, onSaved, onCancel }: {
         <FormError message={formError} />
         <TextInput label="Name" required data-autofocus placeholder="Production server" {...form.getInputProps('name')} />
         <MultiSelect label="Allowed services" description="Empty: every service" placeholder={form.getValues().allowed_services.length ? undefined : 'Every service'}
-          data={serviceOptions} searchable clearable nothingFoundMessage="No such service" {...form.getInputProps('allowed_services')} />
+          data={serviceOptions} searchable clearable nothingFoundMessage="No such service" {...form.getInputProps('allowed_services')}
+          error={form.getInputProps('allowed_services').error ?? optionsError(services, 'the services')}
+          onDropdownOpen={() => { if (services.isError) void services.refetch(); }} />
         <Textarea label="Allowed IP addresses" description="Comma-separated addresses and CIDR ranges, e.g. 203.0.113.7, 10.0.0.0/8. Empty: any address"
           autosize minRows={2} {...form.getInputProps('allowed_ips')} />
         <NumberInput label="Daily limit" description="Calls per day" min={1} max={10_000_000} allowDecimal={false} allowNegative={false}

@@ -37,7 +37,6 @@ async function chooseKey(u: ReturnType<typeof userEvent.setup>) {
   await u.click(await screen.findByRole('option', { name: /Server · rk_live_AAA/, hidden: true }));
 }
 
-// userEvent typing is slow on a busy machine: give each test room.
 describe('TryIt', () => {
   it('generates its form from request_params: a field per parameter with its type, rules and required mark', async () => {
     stubFetch(() => json(500, {}));
@@ -56,6 +55,14 @@ describe('TryIt', () => {
     await u.click(screen.getByLabelText(/API key/, { selector: 'input' }));
     expect(await screen.findByRole('option', { name: /rk_live_AAA/, hidden: true })).toBeInTheDocument();
     expect(screen.queryByRole('option', { name: /rk_live_OLD/, hidden: true })).toBeNull();
+  });
+
+  it('says so next to the key picker when the keys cannot be loaded (not an empty list)', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => json(503, { success: false, message: 'Database unavailable', error: 'unavailable' })));
+    renderWithApp(<TryIt service={service} fields={fields} />);
+    const picker = screen.getByLabelText(/API key/, { selector: 'input' });
+    await waitFor(() => expect(picker).toHaveAttribute('aria-invalid', 'true'));
+    expect(screen.getByText('Could not load your keys: Database unavailable')).toBeInTheDocument();
   });
 
   it('checks the fields before calling', async () => {
