@@ -2,6 +2,8 @@ import '@testing-library/jest-dom/vitest';
 import { afterEach, vi } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
+import { session } from '../auth/session';
+import { setTimeZoneForTests } from '../lib/dates';
 
 // jsdom lacks what Mantine measures with.
 Object.defineProperty(window, 'matchMedia', {
@@ -37,8 +39,14 @@ if (!('fonts' in document)) {
 // for a loaded machine (two cores shared), not for a slow screen.
 configure({ asyncUtilTimeout: 4000 });
 
+// Test files share one environment per worker (isolate: false in
+// vite.config.ts, half the suite's time): what one test leaves in
+// module state or the document is reset here.
 afterEach(() => {
   cleanup();
+  session.resetForTests();
+  setTimeZoneForTests(null);
+  document.head.querySelectorAll('meta[name="paygate-timezone"]').forEach((m) => m.remove());
   // The notifications store is global: one test's toasts must not show in the next.
   notifications.clean();
   localStorage.clear();
