@@ -29,5 +29,11 @@ export default defineConfig({
     setupFiles: ['src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
+    // The longest test fills the 15-field service editor (~3 s alone, ~7 s
+    // when the two cores are shared); waits inside tests use findBy/waitFor.
+    testTimeout: 15_000,
+    // One jsdom and one Mantine import per worker, not per file (the
+    // suite's time halves); src/test/setup.ts resets the shared state.
+    isolate: false,
   },
 });

@@ -4,6 +4,7 @@
 import { signIn, register } from '../steps/auth.mjs';
 import { createServiceWithPricing, activateUser, approveBalanceRequest } from '../steps/admin.mjs';
 import { requestBalance, createKey, callFromTryIt, checkDashboardAndHitLogs } from '../steps/user.mjs';
+import { adminRowActionsOnPhone, userRowActionsOnPhone, keyboardFormAndModal } from '../steps/quality.mjs';
 import { unique } from '../lib/helpers.mjs';
 
 export const name = 'main';
@@ -130,6 +131,27 @@ export const steps = [
       });
       ctx.metric('dashboard_tti_ms', dashboardTTIms);
       await ctx.shot(page, 'hit-logs');
+    },
+  },
+  {
+    id: 'phone-actions',
+    name: 'row actions are on screen at 375 px (admin users, user keys, hit logs, balance requests)',
+    needs: ['charge-visible'],
+    async run(ctx) {
+      const admin = await ctx.actor('admin-phone', { viewport: 'phone', storageFrom: 'admin' });
+      await adminRowActionsOnPhone(admin, ctx.baseURL, USER.email);
+      await ctx.shot(admin, 'phone-admin-users');
+      const user = await ctx.actor('user-phone', { viewport: 'phone', storageFrom: 'user' });
+      await userRowActionsOnPhone(user, ctx.baseURL, 'e2e key');
+      await ctx.shot(user, 'phone-balance-requests');
+    },
+  },
+  {
+    id: 'keyboard-modal',
+    name: 'a form in a modal works from the keyboard, and the focus returns on close',
+    needs: ['user-login'],
+    async run(ctx) {
+      await keyboardFormAndModal(await ctx.actor('user'));
     },
   },
 ];

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { api, call } from './client';
+import { api, call, callJSON } from './client';
 import { ApiError } from './errors';
 import { session } from '../auth/session';
 import { json } from '../test/render';
@@ -60,6 +60,19 @@ describe('authFetch', () => {
     }));
     await Promise.all([1, 2, 3].map(() => call(api.GET('/api/v1/panel/auth/me'))));
     expect(refreshes).toBe(1);
+    session.expire();
+  });
+});
+
+describe('callJSON', () => {
+  it('gives the JSON list of an endpoint that can also answer CSV, and never passes a CSV body on as data', async () => {
+    signIn('t');
+    const page = { data: [], meta: { page: 1, per_page: 20, total: 0, total_capped: false } };
+    vi.stubGlobal('fetch', vi.fn(async () => json(200, page)));
+    const list = await callJSON(api.GET('/api/v1/panel/transactions', { params: { query: { page: 1 } } }));
+    expect(list.meta.total).toBe(0); // typed as TransactionList, not string | TransactionList
+    vi.stubGlobal('fetch', vi.fn(async () => new Response('id,amount\n', { status: 200, headers: { 'Content-Type': 'text/csv' } })));
+    await expect(callJSON(api.GET('/api/v1/panel/transactions'))).rejects.toThrow();
     session.expire();
   });
 });

@@ -52,6 +52,17 @@ export async function call<T>(p: Promise<Result<T>>): Promise<T> {
   return data as T;
 }
 
+/**
+ * call() for the endpoints that answer JSON or, on request, text/csv (the
+ * history lists: transactions, hit logs): openapi-fetch types their data as
+ * `string | List`. This gives the JSON type, and an ApiError if a CSV came.
+ */
+export async function callJSON<T>(p: Promise<Result<T>>): Promise<Exclude<T, string>> {
+  const data = await call(p);
+  if (typeof data === 'string') throw new ApiError(0, 'unexpected_csv', 'The server answered CSV where the panel expected JSON');
+  return data as Exclude<T, string>;
+}
+
 /** GET a path with authFetch as a Blob (CSV exports, screenshots). */
 export async function fetchBlob(path: string, query?: Record<string, QueryValue>): Promise<{ blob: Blob; filename?: string }> {
   const res = await authFetch(new Request(withQuery(new URL(path, origin()).toString(), query)));

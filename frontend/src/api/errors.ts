@@ -54,3 +54,12 @@ export function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message;
   return 'Something went wrong.';
 }
+
+/**
+ * The error line of a select or picker whose options come from a query:
+ * "Could not load the keys: …" when it failed (with a retry on focus), so a
+ * failed load never looks like an empty list.
+ */
+export function optionsError(q: { isError: boolean; error: unknown }, what: string): string | undefined {
+  return q.isError ? `Could not load ${what}: ${errorMessage(q.error)}` : undefined;
+}

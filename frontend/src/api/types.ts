@@ -9,3 +9,6 @@ export type Role = Schemas['Role'];
 export type TokenResponse = Schemas['TokenResponse'];
 export type ApiErrorBody = Schemas['Error'];
 export type ListMeta = Schemas['ListMeta'];
+
+/** The query parameters of GET `P` (cast a useListParams query to it, not to `never`). */
+export type GetQuery<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } } ? NonNullable<Q> : never;

@@ -9,8 +9,12 @@ import { createRouter } from './router';
 import { theme } from './theme';
 import { session } from '../auth/session';
 
-/** Mantine, modals, notifications and TanStack Query: what every screen (and every component test) runs inside. */
-export function Providers({ children, queryClient }: { children: ReactNode; queryClient: QueryClient }) {
+/**
+ * Mantine, modals, notifications and TanStack Query: what every screen (and
+ * every component test) runs inside. env="test" (component tests) turns off
+ * Mantine's transitions and portals.
+ */
+export function Providers({ children, queryClient, env }: { children: ReactNode; queryClient: QueryClient; env?: 'test' }) {
   useEffect(
     // Signed out or expired: nothing cached for one user may show to the next.
     () => session.subscribe(() => {
@@ -19,7 +23,7 @@ export function Providers({ children, queryClient }: { children: ReactNode; quer
     [queryClient],
   );
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light">
+    <MantineProvider theme={theme} defaultColorScheme="light" env={env}>
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>
           <Notifications position="top-right" />

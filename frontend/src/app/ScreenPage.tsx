@@ -1,16 +1,10 @@
-import { Suspense, useEffect } from 'react';
+import { useEffect, type ComponentType } from 'react';
 import type { Screen } from './routes';
-import { Loading } from '../components/States';
 
-/** Renders a lazy screen with its document title and a loading fallback while its chunk arrives. */
-export function ScreenPage({ screen }: { screen: Screen }) {
+/** A screen (its module already loaded by the router) with its document title. */
+export function ScreenPage({ screen, Page }: { screen: Screen; Page: ComponentType }) {
   useEffect(() => {
     document.title = `${screen.title} · Paygate`;
   }, [screen.title]);
-  const Page = screen.page;
-  return (
-    <Suspense fallback={<Loading />}>
-      <Page />
-    </Suspense>
-  );
+  return <Page />;
 }

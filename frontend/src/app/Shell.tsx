@@ -2,8 +2,8 @@
 // menu), a navbar built from the route table for the user's role, and the
 // screen. Lazy-loaded: the login route does not load it.
 import { Suspense, useEffect } from 'react';
-import { Link, Outlet, useLocation, useNavigate } from 'react-router';
-import { AppShell, Anchor, Badge, Burger, Group, Menu, NavLink, ScrollArea, Text, UnstyledButton } from '@mantine/core';
+import { Link, Outlet, useLocation, useNavigate, useNavigation } from 'react-router';
+import { AppShell, Anchor, Badge, Burger, Group, Loader, Menu, NavLink, ScrollArea, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconChevronDown, IconLogout, IconUser } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -28,6 +28,7 @@ export default function Shell() {
   const me = useMe();
   const loc = useLocation();
   const navigate = useNavigate();
+  const loadingScreen = useNavigation().state === 'loading'; // the next screen's chunk is on its way
   const qc = useQueryClient();
 
   // On a phone the navbar covers the screen: close it after navigating.
@@ -51,6 +52,7 @@ export default function Shell() {
           <Group gap="sm" wrap="nowrap">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close navigation' : 'Open navigation'} />
             <Anchor component={Link} to="/" fw={700} size="lg" underline="never" c="inherit">Paygate</Anchor>
+            {loadingScreen && <Loader size="xs" aria-label="Loading the page" data-testid="route-loading" />}
           </Group>
           <Group gap="sm" wrap="nowrap">
             <Text size="sm" visibleFrom="xs" aria-label="Balance">

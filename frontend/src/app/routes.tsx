@@ -2,7 +2,7 @@
 // file (its own chunk). The navbar is built from this table. To build a
 // screen, replace the body of its file; adding a screen that is not listed
 // here is a change to this shared file (ask the lead).
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ComponentType } from 'react';
 import {
   IconActivity, IconBuildingStore, IconCash, IconChartBar, IconClipboardList, IconDeviceMobile,
   IconGauge, IconKey, IconListDetails, IconReceipt, IconServer, IconUser, IconUsers, IconWallet, IconWebhook,
@@ -15,7 +15,12 @@ export interface Screen {
   path: string;
   /** Document title and the default heading. */
   title: string;
-  page: LazyExoticComponent<ComponentType>;
+  /**
+   * Loads the screen's module (its own chunk). The router loads it before it
+   * shows the route (React Router's route `lazy`), so a screen never flashes
+   * a Suspense fallback (React holds a revealed fallback ~300 ms).
+   */
+  load: () => Promise<{ default: ComponentType }>;
   /** Who may open it. Omitted: every signed-in role. */
   roles?: Role[];
   /** Shown in the navbar, in table order, under its group. */
@@ -27,52 +32,52 @@ const ADMIN: Role[] = ['admin'];
 
 /** Pages outside the signed-in shell. */
 export const publicScreens: Screen[] = [
-  { path: '/login', title: 'Sign in', page: lazy(() => import('../pages/auth/Login')) },
-  { path: '/register', title: 'Create an account', page: lazy(() => import('../pages/auth/Register')) },
-  { path: '/forgot-password', title: 'Forgot password', page: lazy(() => import('../pages/auth/ForgotPassword')) },
+  { path: '/login', title: 'Sign in', load: () => import('../pages/auth/Login') },
+  { path: '/register', title: 'Create an account', load: () => import('../pages/auth/Register') },
+  { path: '/forgot-password', title: 'Forgot password', load: () => import('../pages/auth/ForgotPassword') },
   // Links mailed by the server: PUBLIC_BASE_URL/reset-password?token=…&email=…, /verify-email?token=…
-  { path: '/reset-password', title: 'Reset password', page: lazy(() => import('../pages/auth/ResetPassword')) },
-  { path: '/verify-email', title: 'Verify email', page: lazy(() => import('../pages/auth/VerifyEmail')) },
+  { path: '/reset-password', title: 'Reset password', load: () => import('../pages/auth/ResetPassword') },
+  { path: '/verify-email', title: 'Verify email', load: () => import('../pages/auth/VerifyEmail') },
 ];
 
 /** Signed-in screens, inside the shell (header + navbar). */
 export const screens: Screen[] = [
   // Everyone (users and resellers; admins see them for their own account, or for all users where the API says so)
-  { path: '/dashboard', title: 'Dashboard', roles: ALL, page: lazy(() => import('../pages/user/Dashboard')),
+  { path: '/dashboard', title: 'Dashboard', roles: ALL, load: () => import('../pages/user/Dashboard'),
     nav: { label: 'Dashboard', icon: IconGauge, group: 'Account' } },
-  { path: '/services', title: 'Services', roles: ALL, page: lazy(() => import('../pages/user/Services')),
+  { path: '/services', title: 'Services', roles: ALL, load: () => import('../pages/user/Services'),
     nav: { label: 'Services', icon: IconBuildingStore, group: 'Developers' } },
-  { path: '/services/:id', title: 'Service', roles: ALL, page: lazy(() => import('../pages/user/ServiceDetail')) },
-  { path: '/api-keys', title: 'API keys', roles: ALL, page: lazy(() => import('../pages/user/ApiKeys')),
+  { path: '/services/:id', title: 'Service', roles: ALL, load: () => import('../pages/user/ServiceDetail') },
+  { path: '/api-keys', title: 'API keys', roles: ALL, load: () => import('../pages/user/ApiKeys'),
     nav: { label: 'API keys', icon: IconKey, group: 'Developers' } },
-  { path: '/hit-logs', title: 'Hit logs', roles: ALL, page: lazy(() => import('../pages/user/HitLogs')),
+  { path: '/hit-logs', title: 'Hit logs', roles: ALL, load: () => import('../pages/user/HitLogs'),
     nav: { label: 'Hit logs', icon: IconActivity, group: 'Developers' } },
-  { path: '/webhooks', title: 'Webhooks', roles: ALL, page: lazy(() => import('../pages/user/Webhooks')),
+  { path: '/webhooks', title: 'Webhooks', roles: ALL, load: () => import('../pages/user/Webhooks'),
     nav: { label: 'Webhooks', icon: IconWebhook, group: 'Developers' } },
-  { path: '/balance-requests', title: 'Add balance', roles: ALL, page: lazy(() => import('../pages/user/BalanceRequests')),
+  { path: '/balance-requests', title: 'Add balance', roles: ALL, load: () => import('../pages/user/BalanceRequests'),
     nav: { label: 'Add balance', icon: IconWallet, group: 'Money' } },
-  { path: '/transactions', title: 'Transactions', roles: ALL, page: lazy(() => import('../pages/user/Transactions')),
+  { path: '/transactions', title: 'Transactions', roles: ALL, load: () => import('../pages/user/Transactions'),
     nav: { label: 'Transactions', icon: IconReceipt, group: 'Money' } },
-  { path: '/payments', title: 'Payments', roles: ALL, page: lazy(() => import('../pages/user/Payments')),
+  { path: '/payments', title: 'Payments', roles: ALL, load: () => import('../pages/user/Payments'),
     nav: { label: 'Payments', icon: IconCash, group: 'Money' } },
-  { path: '/recharges', title: 'Recharges', roles: ALL, page: lazy(() => import('../pages/user/Recharges')),
+  { path: '/recharges', title: 'Recharges', roles: ALL, load: () => import('../pages/user/Recharges'),
     nav: { label: 'Recharges', icon: IconDeviceMobile, group: 'Money' } },
-  { path: '/profile', title: 'Profile and sessions', roles: ALL, page: lazy(() => import('../pages/user/Profile')),
+  { path: '/profile', title: 'Profile and sessions', roles: ALL, load: () => import('../pages/user/Profile'),
     nav: { label: 'Profile', icon: IconUser, group: 'Account' } },
 
   // Admins
-  { path: '/admin', title: 'Platform dashboard', roles: ADMIN, page: lazy(() => import('../pages/admin/Dashboard')),
+  { path: '/admin', title: 'Platform dashboard', roles: ADMIN, load: () => import('../pages/admin/Dashboard'),
     nav: { label: 'Platform', icon: IconChartBar, group: 'Admin' } },
-  { path: '/admin/users', title: 'Users', roles: ADMIN, page: lazy(() => import('../pages/admin/Users')),
+  { path: '/admin/users', title: 'Users', roles: ADMIN, load: () => import('../pages/admin/Users'),
     nav: { label: 'Users', icon: IconUsers, group: 'Admin' } },
-  { path: '/admin/users/:id', title: 'User', roles: ADMIN, page: lazy(() => import('../pages/admin/UserDetail')) },
-  { path: '/admin/services', title: 'Manage services', roles: ADMIN, page: lazy(() => import('../pages/admin/Services')),
+  { path: '/admin/users/:id', title: 'User', roles: ADMIN, load: () => import('../pages/admin/UserDetail') },
+  { path: '/admin/services', title: 'Manage services', roles: ADMIN, load: () => import('../pages/admin/Services'),
     nav: { label: 'Services', icon: IconServer, group: 'Admin' } },
-  { path: '/admin/services/new', title: 'New service', roles: ADMIN, page: lazy(() => import('../pages/admin/ServiceEdit')) },
-  { path: '/admin/services/:id', title: 'Edit service', roles: ADMIN, page: lazy(() => import('../pages/admin/ServiceEdit')) },
-  { path: '/admin/balance-requests', title: 'Balance requests', roles: ADMIN, page: lazy(() => import('../pages/admin/BalanceRequests')),
+  { path: '/admin/services/new', title: 'New service', roles: ADMIN, load: () => import('../pages/admin/ServiceEdit') },
+  { path: '/admin/services/:id', title: 'Edit service', roles: ADMIN, load: () => import('../pages/admin/ServiceEdit') },
+  { path: '/admin/balance-requests', title: 'Balance requests', roles: ADMIN, load: () => import('../pages/admin/BalanceRequests'),
     nav: { label: 'Balance requests', icon: IconClipboardList, group: 'Admin' } },
-  { path: '/admin/audit-log', title: 'Audit log', roles: ADMIN, page: lazy(() => import('../pages/admin/AuditLog')),
+  { path: '/admin/audit-log', title: 'Audit log', roles: ADMIN, load: () => import('../pages/admin/AuditLog'),
     nav: { label: 'Audit log', icon: IconListDetails, group: 'Admin' } },
 ];
 

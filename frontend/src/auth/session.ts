@@ -161,6 +161,14 @@ class Session {
     this.emit(true);
   }
 
+  /** For tests: signed out, not expired, no call to the API. */
+  resetForTests() {
+    this.stored = null;
+    this.refreshing = null;
+    write(null);
+    this.emit(false);
+  }
+
   /** Signs out: revokes the refresh token (best effort) and forgets the session. */
   async signOut() {
     const s = this.stored;

@@ -10,7 +10,21 @@ export interface Column<T> {
   align?: 'left' | 'right' | 'center';
   /** Hide below the "sm" breakpoint (narrow phones) to keep the table readable at 375 px. */
   hiddenOnMobile?: boolean;
+  /**
+   * Keep the column in view at the right edge while the table scrolls
+   * sideways (the last column, for row actions): at 375 px a row's actions
+   * are reachable without scrolling.
+   */
+  pinRight?: boolean;
 }
+
+const PINNED = {
+  position: 'sticky',
+  right: 0,
+  zIndex: 1,
+  background: 'var(--mantine-color-body)',
+  boxShadow: '-6px 0 6px -6px rgba(0, 0, 0, 0.25)',
+} as const;
 
 export interface DataTableProps<T> {
   columns: Column<T>[];
@@ -56,7 +70,7 @@ export function DataTable<T>(p: DataTableProps<T>) {
           <Table.Thead>
             <Table.Tr>
               {p.columns.map((c) => (
-                <Table.Th key={c.key} ta={c.align} visibleFrom={c.hiddenOnMobile ? 'sm' : undefined} style={{ whiteSpace: 'nowrap' }}>
+                <Table.Th key={c.key} ta={c.align} visibleFrom={c.hiddenOnMobile ? 'sm' : undefined} style={{ whiteSpace: 'nowrap', ...(c.pinRight && PINNED) }}>
                   {c.header}
                 </Table.Th>
               ))}
@@ -70,7 +84,7 @@ export function DataTable<T>(p: DataTableProps<T>) {
                 style={p.onRowClick ? { cursor: 'pointer' } : undefined}
               >
                 {p.columns.map((c) => (
-                  <Table.Td key={c.key} ta={c.align} visibleFrom={c.hiddenOnMobile ? 'sm' : undefined}>
+                  <Table.Td key={c.key} ta={c.align} visibleFrom={c.hiddenOnMobile ? 'sm' : undefined} style={c.pinRight ? PINNED : undefined}>
                     {c.render(row)}
                   </Table.Td>
                 ))}

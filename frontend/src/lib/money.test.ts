@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatINR, signOf } from './money';
+import { chartAxisINR, chartNumber, formatINR, signOf } from './money';
 
 describe('formatINR', () => {
   it('groups digits the Indian way', () => {
@@ -35,5 +35,16 @@ describe('signOf', () => {
     expect(signOf('0.0000')).toBe(0);
     expect(signOf('-0.00')).toBe(0);
     expect(signOf('3')).toBe(1);
+  });
+});
+
+describe('chartNumber', () => {
+  it('turns an amount into a chart coordinate only, and anything else into 0', () => {
+    expect(chartNumber('1234.50')).toBe(1234.5);
+    expect(chartNumber('-0.25')).toBe(-0.25);
+    expect(chartNumber('abc')).toBe(0);
+    expect(chartNumber('')).toBe(0);
+    expect(chartNumber(null)).toBe(0);
+    expect(chartAxisINR(150000)).toBe('₹1.5L');
   });
 });

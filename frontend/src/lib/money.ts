@@ -46,3 +46,21 @@ export function signOf(s: string): -1 | 0 | 1 {
   if (/^-?0+(\.0+)?$/.test(v)) return 0;
   return v.startsWith('-') ? -1 : 1;
 }
+
+/**
+ * An amount as a chart coordinate (a bar's height, a line's point): the one
+ * place where money becomes a number, and only for geometry. Nothing shown
+ * or computed comes from it; every amount a person reads, tooltips included,
+ * is formatINR of the API's string. Not a decimal string → 0.
+ */
+export function chartNumber(s: string | null | undefined): number {
+  if (s === null || s === undefined || !DECIMAL.test(s.trim())) return 0;
+  return Number(s); // not money: a chart coordinate only (see above)
+}
+
+const axisFormatter = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR', notation: 'compact', minimumFractionDigits: 0, maximumFractionDigits: 2 });
+
+/** A chart axis tick for a chartNumber ("₹1.2L"): a scale mark, never an amount read as such. */
+export function chartAxisINR(n: number): string {
+  return axisFormatter.format(n);
+}

@@ -13,9 +13,9 @@ export function renderWithApp(ui: ReactElement, opts: { path?: string; url?: str
     [{ path, element: ui }, ...(opts.routes ?? []), { path: '*', element: <div data-testid="location" /> }],
     { initialEntries: [opts.url ?? path] },
   );
-  const queryClient = createQueryClient();
+  const queryClient = createQueryClient({ retryDelay: 0 });
   const utils = render(
-    <Providers queryClient={queryClient}>
+    <Providers queryClient={queryClient} env="test">
       <RouterProvider router={router} />
     </Providers>,
   );

@@ -66,7 +66,7 @@ export default function AuditLog() {
     { key: 'target', header: 'Target', render: (e) => <TargetLink e={e} /> },
     { key: 'ip', header: 'Address', render: (e) => e.ip_address, hiddenOnMobile: true },
     {
-      key: 'view', header: 'Details', align: 'right',
+      key: 'view', header: 'Details', align: 'right', pinRight: true,
       render: (e) => <Button size="compact-sm" variant="default" aria-label={`Details of entry ${e.id}`}
         onClick={(ev) => { ev.stopPropagation(); setOpen(e); }}>Details</Button>,
     },

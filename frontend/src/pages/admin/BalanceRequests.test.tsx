@@ -6,7 +6,6 @@ import { json, renderWithApp } from '../../test/render';
 import { session } from '../../auth/session';
 import { admin, balanceRequest, list, signInAsAdmin, stubApi, user } from './test/fixtures';
 
-vi.setConfig({ testTimeout: 20_000 });
 beforeEach(() => {
   signInAsAdmin();
   vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:screenshot'), revokeObjectURL: vi.fn() }));

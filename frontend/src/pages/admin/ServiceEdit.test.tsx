@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import ServiceEdit from './ServiceEdit';
@@ -14,7 +14,6 @@ const service = {
 };
 const doc = (body: Record<string, unknown>) => ({ id: 1, api_service_id: 42, sort_order: 0, created_at: null, updated_at: null, ...body });
 
-vi.setConfig({ testTimeout: 20_000 });
 beforeEach(signInAsAdmin);
 afterEach(async () => {
   cleanup(); // unmount before signing out: signed-in screens need a user

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Users from './Users';
@@ -6,7 +6,6 @@ import { json, renderWithApp } from '../../test/render';
 import { session } from '../../auth/session';
 import { admin, list, signInAsAdmin, stubApi, user } from './test/fixtures';
 
-vi.setConfig({ testTimeout: 20_000 });
 beforeEach(signInAsAdmin);
 afterEach(async () => {
   cleanup(); // unmount before signing out: signed-in screens need a user
@@ -60,6 +59,23 @@ describe('the users list', () => {
     await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.path === '/api/v1/panel/users/8/block')).toBe(true));
   });
 
+  it('offers the row actions in one menu on a phone (the buttons are hidden below "sm")', async () => {
+    const calls = stubApi({
+      'GET /api/v1/panel/users': () => json(200, list([asha, ravi])),
+      'POST /api/v1/panel/users/7/activate': () => json(200, { ...asha, status: 'active' }),
+    });
+    const u = userEvent.setup();
+    renderWithApp(<Users />, { path: '/admin/users' });
+    await screen.findByText('asha@example.com');
+    await u.click(within(rowOf('ravi@example.com')).getByRole('button', { name: 'Actions for ravi@example.com' }));
+    expect(screen.queryByRole('menuitem', { name: 'Activate' })).not.toBeInTheDocument();
+    expect(screen.getByRole('menuitem', { name: 'Block' })).toBeInTheDocument();
+    await u.keyboard('{Escape}');
+    await u.click(within(rowOf('asha@example.com')).getByRole('button', { name: 'Actions for asha@example.com' }));
+    await u.click(await screen.findByRole('menuitem', { name: 'Activate' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.path === '/api/v1/panel/users/7/activate')).toBe(true));
+  });
+
   it('searches and filters through the URL, and says when nothing matches', async () => {
     const calls = stubApi({
       'GET /api/v1/panel/users': (c) => json(200, c.search.includes('q=') ? list([]) : list([asha])),
@@ -82,7 +98,7 @@ describe('the users list', () => {
   it('shows a failed load with a retry', async () => {
     stubApi({ 'GET /api/v1/panel/users': () => json(500, { success: false, message: 'Database unavailable', error: 'internal_error', request_id: 'req_X' }) });
     renderWithApp(<Users />, { path: '/admin/users' });
-    expect(await screen.findByText('Database unavailable', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText('Database unavailable')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });
 });

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { Anchor, Button, Group, Select, Stack, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Anchor, Box, Button, Group, Menu, Select, Stack, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconSearch } from '@tabler/icons-react';
+import { IconDotsVertical, IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, call } from '../../api/client';
 import type { Schemas, User } from '../../api/types';
@@ -57,22 +57,39 @@ export default function Users() {
     { key: 'created', header: 'Joined', render: (u) => formatDate(u.created_at), hiddenOnMobile: true },
     {
       key: 'actions',
+      pinRight: true,
       header: <VisuallyHidden>Actions</VisuallyHidden>,
       align: 'right',
       render: (u) =>
         u.id === me.id ? (
           <Text size="xs" c="dimmed">you</Text>
         ) : (
-          <Group gap={4} justify="flex-end" wrap="nowrap" onClick={(e) => e.stopPropagation()}>
-            {u.status !== 'active' && (
-              <Button size="compact-sm" variant="light" color="teal" loading={busyId === u.id}
-                onClick={() => activate(u)} aria-label={`Activate ${u.email}`}>Activate</Button>
-            )}
-            {u.status !== 'blocked' && (
-              <Button size="compact-sm" variant="subtle" color="red" loading={busyId === u.id}
-                onClick={() => confirmBlock(u)} aria-label={`Block ${u.email}`}>Block</Button>
-            )}
-          </Group>
+          // Buttons from "sm" up; on a phone one menu button, so the row's
+          // actions stay on screen at 375 px without sideways scrolling.
+          <Box onClick={(e) => e.stopPropagation()}>
+            <Group gap={4} justify="flex-end" wrap="nowrap" visibleFrom="sm">
+              {u.status !== 'active' && (
+                <Button size="compact-sm" variant="light" color="teal" loading={busyId === u.id}
+                  onClick={() => activate(u)} aria-label={`Activate ${u.email}`}>Activate</Button>
+              )}
+              {u.status !== 'blocked' && (
+                <Button size="compact-sm" variant="subtle" color="red" loading={busyId === u.id}
+                  onClick={() => confirmBlock(u)} aria-label={`Block ${u.email}`}>Block</Button>
+              )}
+            </Group>
+            <Menu position="bottom-end" withinPortal>
+              <Menu.Target>
+                <ActionIcon variant="subtle" color="gray" hiddenFrom="sm" loading={busyId === u.id} aria-label={`Actions for ${u.email}`}>
+                  <IconDotsVertical size={18} aria-hidden />
+                </ActionIcon>
+              </Menu.Target>
+              <Menu.Dropdown>
+                {u.status !== 'active' && <Menu.Item color="teal" onClick={() => activate(u)}>Activate</Menu.Item>}
+                {u.status !== 'blocked' && <Menu.Item color="red" onClick={() => confirmBlock(u)}>Block</Menu.Item>}
+                <Menu.Item component={Link} to={`/admin/users/${u.id}`}>Open</Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
+          </Box>
         ),
     },
   ];

@@ -53,7 +53,7 @@ export default function ApiKeys() {
   const [secret, setSecret] = useState<{ key: KeyWithSecret; rotated: boolean } | null>(null);
 
   const rotate = useMutation({
-    mutationFn: (k: Key) => call(api.POST('/api/v1/panel/api-keys/{id}/rotate-secret', { params: { path: { id: k.id } } })) as Promise<KeyWithSecret>,
+    mutationFn: (k: Key) => call(api.POST('/api/v1/panel/api-keys/{id}/rotate-secret', { params: { path: { id: k.id } } })),
     onSuccess: (k) => {
       setSecret({ key: k, rotated: true });
       void qc.invalidateQueries({ queryKey: [KEYS_PATH] });
@@ -102,7 +102,7 @@ export default function ApiKeys() {
     { key: 'usage', header: 'Today', align: 'right', render: (k) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{k.hits_today.toLocaleString('en-IN')} / {k.daily_limit.toLocaleString('en-IN')}</Text> },
     { key: 'last_used', header: 'Last used', hiddenOnMobile: true, render: (k) => <Text size="sm">{k.last_used_at ? formatDateTime(k.last_used_at) : 'Never'}</Text> },
     {
-      key: 'actions', header: 'Actions', align: 'right',
+      key: 'actions', header: 'Actions', align: 'right', pinRight: true,
       render: (k) =>
         k.status === 'revoked' ? null : (
           <Menu position="bottom-end" withinPortal>

@@ -6,7 +6,7 @@ import { useDebouncedCallback } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, call, fetchBlob } from '../../api/client';
-import type { Schemas } from '../../api/types';
+import type { GetQuery, Schemas } from '../../api/types';
 import { DataTable, type Column } from '../../components/DataTable';
 import { Money } from '../../components/Money';
 import { PageHeader } from '../../components/PageHeader';
@@ -49,7 +49,7 @@ export default function BalanceRequests() {
   const list = useListParams({ status: '', q: '', from: '', to: '' });
   const q = useQuery({
     queryKey: [BALANCE_REQUESTS_PATH, list.query],
-    queryFn: () => call(api.GET(BALANCE_REQUESTS_PATH, { params: { query: list.query as never } })),
+    queryFn: () => call(api.GET(BALANCE_REQUESTS_PATH, { params: { query: list.query as GetQuery<typeof BALANCE_REQUESTS_PATH> } })),
     placeholderData: keepPreviousData,
   });
   const [utr, setUtr] = useState(list.filters.q);
@@ -67,7 +67,7 @@ export default function BalanceRequests() {
       render: (r) => <Text size="sm" c={r.admin_remarks ? undefined : 'dimmed'} lineClamp={2} maw={280}>{r.admin_remarks ?? (r.status === 'pending' ? 'Waiting for review' : '—')}</Text>,
     },
     {
-      key: 'screenshot', header: 'Screenshot',
+      key: 'screenshot', header: 'Screenshot', pinRight: true,
       render: (r) => r.screenshot_url
         ? <Button size="compact-xs" variant="subtle" onClick={() => setShot(r)} aria-label={`View the screenshot of UTR ${r.utr_number}`}>View</Button>
         : <Text size="sm" c="dimmed">None</Text>,

@@ -3,8 +3,8 @@
 import { useMemo, useState } from 'react';
 import { Button, Drawer, Group, Select, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api, call } from '../../api/client';
-import type { Schemas } from '../../api/types';
+import { api, callJSON } from '../../api/client';
+import type { GetQuery, Schemas } from '../../api/types';
 import { CsvExportButton } from '../../components/CsvExport';
 import { DataTable, type Column } from '../../components/DataTable';
 import { Money } from '../../components/Money';
@@ -15,6 +15,7 @@ import { DateRangeFilters } from './common/DateRange';
 import { JsonBlock } from './common/JsonBlock';
 import { useAllKeys, useAllServices } from './common/queries';
 import { StatusBadge } from './common/StatusBadge';
+import { optionsError } from '../../api/errors';
 
 type Hit = Schemas['HitLog'];
 const PATH = '/api/v1/panel/hit-logs';
@@ -24,7 +25,7 @@ export default function HitLogs() {
   const list = useListParams({ service_id: '', api_key_id: '', status: '', from: '', to: '' });
   const q = useQuery({
     queryKey: [PATH, list.query],
-    queryFn: async () => (await call(api.GET(PATH, { params: { query: list.query as never } }))) as Schemas['HitLogList'],
+    queryFn: () => callJSON(api.GET(PATH, { params: { query: list.query as GetQuery<typeof PATH> } })),
     placeholderData: keepPreviousData,
   });
   const services = useAllServices();
@@ -51,7 +52,7 @@ export default function HitLogs() {
     { key: 'key', header: 'Key', hiddenOnMobile: true, render: (h) => <Text size="sm">{keyName(h.api_key_id)}</Text> },
     { key: 'ip', header: 'IP', hiddenOnMobile: true, render: (h) => <Text size="xs" ff="monospace">{h.ip_address}</Text> },
     {
-      key: 'open', header: <VisuallyHidden>Details</VisuallyHidden>, align: 'right',
+      key: 'open', header: <VisuallyHidden>Details</VisuallyHidden>, align: 'right', pinRight: true,
       render: (h) => <Button size="compact-xs" variant="subtle" onClick={() => setOpen(h)} aria-label={`Details of call ${h.request_id}`}>Details</Button>,
     },
   ];
@@ -79,10 +80,10 @@ export default function HitLogs() {
           <>
             <Select label="Service" placeholder="Any" clearable searchable w={190}
               data={(services.data?.data ?? []).map((s) => ({ value: String(s.id), label: s.name }))}
-              value={list.filters.service_id || null} onChange={(v) => list.setFilter('service_id', v)} />
+              value={list.filters.service_id || null} onChange={(v) => list.setFilter('service_id', v)} error={optionsError(services, 'the services')} />
             <Select label="Key" placeholder="Any" clearable w={160}
               data={(keys.data?.data ?? []).map((k) => ({ value: String(k.id), label: k.name }))}
-              value={list.filters.api_key_id || null} onChange={(v) => list.setFilter('api_key_id', v)} />
+              value={list.filters.api_key_id || null} onChange={(v) => list.setFilter('api_key_id', v)} error={optionsError(keys, 'your keys')} />
             <Select label="Status" placeholder="Any" clearable w={170} data={STATUSES}
               value={list.filters.status || null} onChange={(v) => list.setFilter('status', v)} />
             <DateRangeFilters list={list} />

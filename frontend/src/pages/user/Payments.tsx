@@ -3,7 +3,7 @@
 import { Anchor, Select, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, call } from '../../api/client';
-import type { Schemas } from '../../api/types';
+import type { GetQuery, Schemas } from '../../api/types';
 import { DataTable, type Column } from '../../components/DataTable';
 import { Money } from '../../components/Money';
 import { PageHeader } from '../../components/PageHeader';
@@ -36,7 +36,7 @@ export default function Payments() {
   const list = useListParams({ status: '', from: '', to: '' });
   const q = useQuery({
     queryKey: [PATH, list.query],
-    queryFn: () => call(api.GET(PATH, { params: { query: list.query as never } })),
+    queryFn: () => call(api.GET(PATH, { params: { query: list.query as GetQuery<typeof PATH> } })),
     placeholderData: keepPreviousData,
   });
   return (

@@ -10,7 +10,7 @@ const txn = (id: number, type: 'credit' | 'debit', amount: string, after: string
   reference_id: id, description: `${ref} ${id}`, status: 'completed', created_at: '2026-11-21T20:00:00Z',
 });
 
-describe('the transactions list', { timeout: 20_000 }, () => {
+describe('the transactions list', () => {
   it('shows amounts in INR, dates in the zone, and sends filters and pages to the API from the URL', async () => {
     setTimeZoneForTests('Asia/Kolkata');
     const queries: string[] = [];

@@ -2,8 +2,8 @@
 // pagination in the URL, CSV export of every matching row.
 import { Select, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api, call } from '../../api/client';
-import type { Schemas } from '../../api/types';
+import { api, callJSON } from '../../api/client';
+import type { GetQuery, Schemas } from '../../api/types';
 import { CsvExportButton } from '../../components/CsvExport';
 import { DataTable, type Column } from '../../components/DataTable';
 import { Money } from '../../components/Money';
@@ -44,7 +44,7 @@ export default function Transactions() {
   const list = useListParams({ type: '', reference_type: '', from: '', to: '' });
   const q = useQuery({
     queryKey: [PATH, list.query],
-    queryFn: async () => (await call(api.GET(PATH, { params: { query: list.query as never } }))) as Schemas['TransactionList'],
+    queryFn: () => callJSON(api.GET(PATH, { params: { query: list.query as GetQuery<typeof PATH> } })),
     placeholderData: keepPreviousData,
   });
   const { page: _p, per_page: _pp, ...filters } = list.query;

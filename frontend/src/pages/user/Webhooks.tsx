@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Button, Select, Stack, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, call } from '../../api/client';
-import type { Schemas } from '../../api/types';
+import type { GetQuery, Schemas } from '../../api/types';
 import { useMe } from '../../auth/useMe';
 import { DataTable, type Column } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
@@ -25,7 +25,7 @@ export default function Webhooks() {
   const list = useListParams({ status: '', event_type: '', from: '', to: '' });
   const q = useQuery({
     queryKey: [DELIVERIES_PATH, list.query],
-    queryFn: () => call(api.GET(DELIVERIES_PATH, { params: { query: list.query as never } })),
+    queryFn: () => call(api.GET(DELIVERIES_PATH, { params: { query: list.query as GetQuery<typeof DELIVERIES_PATH> } })),
     placeholderData: keepPreviousData,
     refetchInterval: (query) => (query.state.data?.data.some((d) => d.status === 'pending') ? 5000 : false),
   });
@@ -38,7 +38,7 @@ export default function Webhooks() {
     { key: 'attempts', header: 'Attempts', align: 'right', hiddenOnMobile: true, render: (d) => d.attempts },
     { key: 'last', header: 'Last answer', hiddenOnMobile: true, render: (d) => <Text size="sm" lineClamp={1} maw={240}>{d.last_status_code ?? d.last_error ?? '—'}</Text> },
     { key: 'dest', header: 'To', hiddenOnMobile: true, render: (d) => <Text size="xs" ff="monospace" truncate maw={220} title={d.url}>{d.url}</Text> },
-    { key: 'open', header: 'Details', align: 'right', render: (d) => <Button size="compact-xs" variant="subtle" onClick={() => setOpen(d.id)} aria-label={`Details of delivery ${d.id}`}>Details</Button> },
+    { key: 'open', header: 'Details', align: 'right', pinRight: true, render: (d) => <Button size="compact-xs" variant="subtle" onClick={() => setOpen(d.id)} aria-label={`Details of delivery ${d.id}`}>Details</Button> },
   ];
 
   return (

@@ -1,19 +1,13 @@
 // The platform dashboard's charts. A chart needs numbers to place points,
-// so the amounts are converted for plotting only (chartValue); every amount
+// so the amounts are converted for plotting only (chartNumber); every amount
 // a person reads, the tooltip included, is formatINR of the API's string.
 import { Paper, Stack, Text } from '@mantine/core';
 import { AreaChart, BarChart } from '@mantine/charts';
-import { formatINR } from '../../../lib/money';
+import { chartAxisINR, chartNumber, formatINR } from '../../../lib/money';
 import { formatDate } from '../../../lib/dates';
 import type { Schemas } from '../../../api/types';
 
 type Day = Schemas['PlatformDay'];
-
-/** A point's height on a chart (not arithmetic on money: nothing computed from it is shown). */
-export function chartValue(s: string): number {
-  const n = Number(s); // not money: a chart coordinate; the amount shown is formatINR of the string
-  return Number.isFinite(n) ? n : 0;
-}
 
 const shortDay = (d: string) => formatDate(d).replace(/ \d{4}$/, '');
 
@@ -46,7 +40,7 @@ export function MoneyChart({ days }: { days: Day[] }) {
   const data = days.map((d) => ({
     date: d.date,
     day: shortDay(d.date),
-    revenue: chartValue(d.revenue), cost: chartValue(d.cost), margin: chartValue(d.margin),
+    revenue: chartNumber(d.revenue), cost: chartNumber(d.cost), margin: chartNumber(d.margin),
     revenue_text: d.revenue, cost_text: d.cost, margin_text: d.margin,
   }));
   return (
@@ -58,7 +52,7 @@ export function MoneyChart({ days }: { days: Day[] }) {
       curveType="monotone"
       withLegend
       withDots={false}
-      valueFormatter={(v) => new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR', notation: 'compact', maximumFractionDigits: 2 }).format(v)}
+      valueFormatter={chartAxisINR}
       tooltipProps={{ content: ({ payload }) => <MoneyTooltip payload={payload as readonly TooltipEntry[] | undefined} keys={MONEY_SERIES} /> }}
       aria-label="Revenue, cost and margin per day"
     />

@@ -62,7 +62,7 @@ export function PricingTable({ serviceId, serviceName }: { serviceId: number; se
     { key: 'min', header: 'Minimum', align: 'right', render: (p) => <Money value={p.minimum_hit_charge} />, hiddenOnMobile: true },
     { key: 'status', header: 'Status', render: (p) => <ActiveBadge status={p.status} />, hiddenOnMobile: true },
     {
-      key: 'actions', header: 'Actions', align: 'right',
+      key: 'actions', header: 'Actions', align: 'right', pinRight: true,
       render: (p) => {
         const who = p.user_id === null ? 'default price' : `price of ${users.get(p.user_id)?.email ?? `user #${p.user_id}`}`;
         return (

@@ -4,6 +4,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { api, call } from '../../../api/client';
 import type { Schemas } from '../../../api/types';
+import { optionsError } from '../../../api/errors';
 
 /**
  * A searchable user select that asks the API (GET /users?q=) as the admin
@@ -26,6 +27,8 @@ export function UserPicker({ role, ...props }: Omit<SelectProps, 'data' | 'searc
       searchable
       placeholder="Type a name, email or phone"
       nothingFoundMessage={users.isFetching ? 'Searching…' : 'No user found'}
+      error={optionsError(users, 'users')}
+      onDropdownOpen={() => { if (users.isError) void users.refetch(); }}
       {...props}
       data={data}
       filter={({ options }) => options}

@@ -1,22 +1,8 @@
 // Fixtures and a fetch stub for the admin screens' component tests.
 import { vi } from 'vitest';
-import { configure } from '@testing-library/react';
 import { json } from '../../../test/render';
 import { session } from '../../../auth/session';
 import type { Schemas, User } from '../../../api/types';
-
-// jsdom has no document.fonts, which Mantine's autosize Textarea listens to
-// (a gap of the shared src/test/setup.ts, reported; stubbed here meanwhile).
-if (!('fonts' in document)) {
-  Object.defineProperty(document, 'fonts', {
-    configurable: true,
-    value: { addEventListener: () => {}, removeEventListener: () => {}, ready: Promise.resolve() },
-  });
-}
-
-// These screens render Mantine tables and modals: on a busy machine a find
-// can take over the default second.
-configure({ asyncUtilTimeout: 5000 });
 
 export const admin: User = {
   id: 1, name: 'Administrator', email: 'admin@example.com', phone: '9000000000', role: 'admin', status: 'active', plan: 'enterprise',

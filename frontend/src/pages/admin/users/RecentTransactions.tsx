@@ -1,6 +1,6 @@
 import { Badge, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { api, call } from '../../../api/client';
+import { api, callJSON } from '../../../api/client';
 import type { Schemas } from '../../../api/types';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { Money } from '../../../components/Money';
@@ -16,7 +16,7 @@ export function RecentTransactions({ userId }: { userId: number }) {
   const txns = useQuery({
     queryKey: ['/api/v1/panel/transactions', query],
     // Without format=csv the answer is the JSON page (the generated type also allows the CSV text).
-    queryFn: async () => (await call(api.GET('/api/v1/panel/transactions', { params: { query } }))) as Schemas['TransactionList'],
+    queryFn: () => callJSON(api.GET('/api/v1/panel/transactions', { params: { query } })),
   });
   const columns: Column<Txn>[] = [
     { key: 'when', header: 'When', render: (t) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(t.created_at)}</Text> },

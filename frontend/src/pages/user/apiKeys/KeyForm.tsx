@@ -10,6 +10,7 @@ import { FormError } from '../../../components/States';
 import { useApiFormErrors } from '../../../forms/useApiFormErrors';
 import { parseId } from '../../../lib/ids';
 import { KEYS_PATH, useAllServices } from '../common/queries';
+import { optionsError } from '../../../api/errors';
 
 type Key = Schemas['ApiKey'];
 type KeyWithSecret = Schemas['ApiKeyWithSecret'];
@@ -58,7 +59,7 @@ export function KeyForm({ existing, onCreated, onSaved, onCancel }: {
     mutationFn: async (v: Values) =>
       existing
         ? { saved: await call(api.PATCH('/api/v1/panel/api-keys/{id}', { params: { path: { id: existing.id } }, body: body(v) })) }
-        : { created: await call(api.POST('/api/v1/panel/api-keys', { body: body(v) })) as KeyWithSecret },
+        : { created: await call(api.POST('/api/v1/panel/api-keys', { body: body(v) })) },
     onSuccess: (r) => {
       void qc.invalidateQueries({ queryKey: [KEYS_PATH] });
       if ('created' in r && r.created) onCreated?.(r.created);
@@ -77,7 +78,9 @@ export function KeyForm({ existing, onCreated, onSaved, onCancel }: {
         <FormError message={formError} />
         <TextInput label="Name" required data-autofocus placeholder="Production server" {...form.getInputProps('name')} />
         <MultiSelect label="Allowed services" description="Empty: every service" placeholder={form.getValues().allowed_services.length ? undefined : 'Every service'}
-          data={serviceOptions} searchable clearable nothingFoundMessage="No such service" {...form.getInputProps('allowed_services')} />
+          data={serviceOptions} searchable clearable nothingFoundMessage="No such service" {...form.getInputProps('allowed_services')}
+          error={form.getInputProps('allowed_services').error ?? optionsError(services, 'the services')}
+          onDropdownOpen={() => { if (services.isError) void services.refetch(); }} />
         <Textarea label="Allowed IP addresses" description="Comma-separated addresses and CIDR ranges, e.g. 203.0.113.7, 10.0.0.0/8. Empty: any address"
           autosize minRows={2} {...form.getInputProps('allowed_ips')} />
         <NumberInput label="Daily limit" description="Calls per day" min={1} max={10_000_000} allowDecimal={false} allowNegative={false}

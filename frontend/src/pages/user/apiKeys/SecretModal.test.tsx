@@ -7,9 +7,7 @@ import { SecretModal } from './SecretModal';
 import ApiKeys from '../ApiKeys';
 import { json, renderWithApp } from '../../../test/render';
 import { forgetSecrets, recentSecret } from '../common/recentSecrets';
-import { stubDocumentFonts } from '../common/testEnv';
 
-stubDocumentFonts();
 
 const created = {
   id: 3, name: 'Server', key: 'rk_live_abcdefghijklmnopqrstuvwxyz012345', secret: 'rs_SECRETsecretSECRETsecretSECRETsecretSECRETsecre',
@@ -27,7 +25,7 @@ function Harness() {
   );
 }
 
-describe('the secret shown once', { timeout: 20_000 }, () => {
+describe('the secret shown once', () => {
   it('shows the key and secret with copy buttons and closes only after the user says it is saved', async () => {
     forgetSecrets();
     renderWithApp(<Harness />);

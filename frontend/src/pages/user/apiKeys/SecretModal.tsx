@@ -8,7 +8,7 @@ import { rememberSecret } from '../common/recentSecrets';
 
 export function SecretModal({ created, rotated, onClose }: { created: Schemas['ApiKeyWithSecret'] | null; rotated?: boolean; onClose: () => void }) {
   useEffect(() => {
-    if (created?.secret) rememberSecret(created.key, created.secret);
+    if (created) rememberSecret(created.key, created.secret);
   }, [created]);
   return (
     <ShownOnceModal
@@ -17,7 +17,7 @@ export function SecretModal({ created, rotated, onClose }: { created: Schemas['A
       title={rotated ? `New secret for “${created?.name ?? ''}”` : `Key “${created?.name ?? ''}” created`}
       fields={created ? [
         { label: 'API key', value: created.key, testId: 'new-key' },
-        { label: 'Secret', value: created.secret ?? '', testId: 'new-secret' },
+        { label: 'Secret', value: created.secret, testId: 'new-secret' },
       ] : []}
     >
       <Text size="sm" c="dimmed">

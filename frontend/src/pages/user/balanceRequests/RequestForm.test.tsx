@@ -3,9 +3,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { RequestForm } from './RequestForm';
 import { json, renderWithApp } from '../../../test/render';
-import { stubDocumentFonts } from '../common/testEnv';
 
-stubDocumentFonts();
 const png = () => new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])], 'receipt.png', { type: 'image/png' });
 
 async function fill(u: ReturnType<typeof userEvent.setup>, amount: string, utr: string, file?: File) {
@@ -14,7 +12,7 @@ async function fill(u: ReturnType<typeof userEvent.setup>, amount: string, utr: 
   if (file) await u.upload(document.querySelector<HTMLInputElement>('input[type="file"]')!, file);
 }
 
-describe('the balance request form', { timeout: 20_000 }, () => {
+describe('the balance request form', () => {
   it('checks the fields before sending', async () => {
     const fetch = vi.fn();
     vi.stubGlobal('fetch', fetch);

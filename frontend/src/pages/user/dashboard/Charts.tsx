@@ -4,7 +4,7 @@
 import { AreaChart, BarChart } from '@mantine/charts';
 import { Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { Schemas } from '../../../api/types';
-import { formatINR } from '../../../lib/money';
+import { chartAxisINR, chartNumber, formatINR } from '../../../lib/money';
 import { formatDate } from '../../../lib/dates';
 
 type Day = Schemas['DashboardDay'];
@@ -52,7 +52,7 @@ export function CallsChart({ days }: { days: Day[] }) {
 
 export function SpendChart({ days }: { days: Day[] }) {
   const byDate = new Map(days.map((d) => [d.date, d]));
-  const data = days.map((d) => ({ date: d.date, Spend: Number(d.spend) })); // not money: bar height only, labels use formatINR
+  const data = days.map((d) => ({ date: d.date, Spend: chartNumber(d.spend) }));
   return (
     <AreaChart
       h={220}
@@ -63,7 +63,7 @@ export function SpendChart({ days }: { days: Day[] }) {
       withDots={false}
       xAxisProps={{ tickFormatter: shortDay, minTickGap: 16 }}
       yAxisProps={{ width: 60 }}
-      valueFormatter={(v) => `₹${v.toLocaleString('en-IN')}`}
+      valueFormatter={chartAxisINR}
       tooltipProps={{ content: ({ label, active }: TooltipArgs) => (active ? <DayTooltip day={byDate.get(String(label))} /> : null) }}
       aria-label="Spend per day, last 30 days"
       role="img"

@@ -5,9 +5,7 @@ import { TryIt } from './TryIt';
 import { fieldsFromSpecs } from './paramForm';
 import { json, renderWithApp } from '../../../test/render';
 import { rememberSecret, forgetSecrets } from '../common/recentSecrets';
-import { stubDocumentFonts } from '../common/testEnv';
 
-stubDocumentFonts();
 
 const key = (id: number, name: string, k: string, status = 'active') => ({
   id, name, key: k, allowed_services: [], allowed_ips: '', daily_limit: 1000, hits_today: 0, last_used_at: null, status,
@@ -39,8 +37,7 @@ async function chooseKey(u: ReturnType<typeof userEvent.setup>) {
   await u.click(await screen.findByRole('option', { name: /Server · rk_live_AAA/, hidden: true }));
 }
 
-// userEvent typing is slow on a busy machine: give each test room.
-describe('TryIt', { timeout: 20_000 }, () => {
+describe('TryIt', () => {
   it('generates its form from request_params: a field per parameter with its type, rules and required mark', async () => {
     stubFetch(() => json(500, {}));
     renderWithApp(<TryIt service={service} fields={fields} />);
@@ -58,6 +55,14 @@ describe('TryIt', { timeout: 20_000 }, () => {
     await u.click(screen.getByLabelText(/API key/, { selector: 'input' }));
     expect(await screen.findByRole('option', { name: /rk_live_AAA/, hidden: true })).toBeInTheDocument();
     expect(screen.queryByRole('option', { name: /rk_live_OLD/, hidden: true })).toBeNull();
+  });
+
+  it('says so next to the key picker when the keys cannot be loaded (not an empty list)', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => json(503, { success: false, message: 'Database unavailable', error: 'unavailable' })));
+    renderWithApp(<TryIt service={service} fields={fields} />);
+    const picker = screen.getByLabelText(/API key/, { selector: 'input' });
+    await waitFor(() => expect(picker).toHaveAttribute('aria-invalid', 'true'));
+    expect(screen.getByText('Could not load your keys: Database unavailable')).toBeInTheDocument();
   });
 
   it('checks the fields before calling', async () => {

@@ -8,7 +8,7 @@ import { Alert, Anchor, Badge, Button, Divider, Group, Paper, PasswordInput, Sel
 import { useForm, type GetInputPropsReturnType } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { ApiError } from '../../../api/errors';
+import { ApiError, optionsError } from '../../../api/errors';
 import type { Schemas } from '../../../api/types';
 import { ME_KEY } from '../../../auth/useMe';
 import { Money } from '../../../components/Money';
@@ -126,6 +126,8 @@ export function TryIt({ service, fields }: { service: Pick<Schemas['Service'], '
                 searchable
                 miw={220}
                 {...form.getInputProps('key')}
+                error={form.getInputProps('key').error ?? optionsError(keys, 'your keys')}
+                onDropdownOpen={() => { if (keys.isError) void keys.refetch(); }}
                 onChange={(v) => {
                   form.setFieldValue('key', v ?? '');
                   const s = v ? recentSecret(v) : undefined;
