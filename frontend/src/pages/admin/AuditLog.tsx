@@ -1,15 +1,15 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { Anchor, Badge, Button, Select, Text, TextInput } from '@mantine/core';
-import { DatePickerInput } from '@mantine/dates';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api, call } from '../../api/client';
+import { Anchor, Badge, Button, Text, TextInput } from '@mantine/core';
 import type { Schemas } from '../../api/types';
 import { DataTable, type Column } from '../../components/DataTable';
+import { DateRangeFilter } from '../../components/DateRangeFilter';
+import { FilterSelect } from '../../components/FilterSelect';
 import { PageHeader } from '../../components/PageHeader';
 import { formatDateTime } from '../../lib/dates';
 import { parseId } from '../../lib/ids';
 import { useListParams } from '../../lib/listParams';
+import { useListQuery } from '../../lib/listQuery';
 import { UserRef, useUsersById } from './shared/badges';
 import { UserPicker } from './shared/UserPicker';
 import { AuditDetail } from './auditLog/AuditDetail';
@@ -49,12 +49,8 @@ export default function AuditLog() {
     actor_id: parseId(String(actor_id ?? '')) ?? undefined,
     target_id: parseId(String(target_id ?? '')) ?? undefined,
     target_type: (target_type || undefined) as TargetType | undefined,
-  } as { actor_id?: number; action?: string; target_type?: TargetType; target_id?: number; from?: string; to?: string; page?: number; per_page?: number };
-  const entries = useQuery({
-    queryKey: ['/api/v1/panel/audit-logs', query],
-    queryFn: () => call(api.GET('/api/v1/panel/audit-logs', { params: { query } })),
-    placeholderData: keepPreviousData,
-  });
+  };
+  const { query: entries, tableProps } = useListQuery('/api/v1/panel/audit-logs', list, { query });
   const rows = entries.data?.data;
   const users = useUsersById((rows ?? []).flatMap((e) => [e.actor_id]));
   const filtered = Object.values(list.filters).some(Boolean);
@@ -78,16 +74,8 @@ export default function AuditLog() {
       <DataTable
         caption="Audit log"
         columns={columns}
-        rows={rows}
         rowKey={(e) => e.id}
-        total={entries.data?.meta.total}
-        page={list.page}
-        perPage={list.perPage}
-        onPageChange={list.setPage}
-        onPerPageChange={list.setPerPage}
-        isLoading={entries.isFetching}
-        error={entries.error}
-        onRetry={() => void entries.refetch()}
+        {...tableProps}
         onRowClick={setOpen}
         emptyTitle={filtered ? 'No entry matches these filters' : 'No admin actions yet'}
         emptyDescription={filtered ? <Button variant="subtle" size="xs" onClick={() => { setTargetId(''); list.reset(); }}>Clear the filters</Button> : undefined}
@@ -95,10 +83,8 @@ export default function AuditLog() {
           <>
             <UserPicker label="Admin" role="admin" placeholder="Anyone" clearable w={{ base: '100%', xs: 220 }}
               value={list.filters.actor_id || null} onChange={(v) => list.setFilter('actor_id', v)} />
-            <Select label="Action" placeholder="Any" data={ACTIONS} searchable clearable w={{ base: '100%', xs: 210 }}
-              value={list.filters.action || null} onChange={(v) => list.setFilter('action', v)} />
-            <Select label="Target" placeholder="Any" data={TARGETS.map((t) => ({ value: t, label: t.replace('_', ' ') }))} clearable w={150}
-              value={list.filters.target_type || null} onChange={(v) => list.setFilter('target_type', v)} />
+            <FilterSelect list={list} name="action" label="Action" data={ACTIONS} searchable w={{ base: '100%', xs: 210 }} />
+            <FilterSelect list={list} name="target_type" label="Target" data={TARGETS.map((t) => ({ value: t, label: t.replace('_', ' ') }))} w={150} />
             <TextInput label="Target id" inputMode="numeric" placeholder="Any" w={100} value={targetId}
               error={targetId && parseId(targetId) === null ? 'A number' : undefined}
               onChange={(e) => {
@@ -106,10 +92,7 @@ export default function AuditLog() {
                 setTargetId(v);
                 if (!v || parseId(v) !== null) list.setFilter('target_id', v);
               }} />
-            <DatePickerInput label="From" placeholder="Any day" clearable valueFormat="DD MMM YYYY" w={150}
-              value={list.filters.from || null} onChange={(v) => list.setFilter('from', v)} />
-            <DatePickerInput label="To" placeholder="Any day" clearable valueFormat="DD MMM YYYY" w={150}
-              value={list.filters.to || null} onChange={(v) => list.setFilter('to', v)} />
+            <DateRangeFilter list={list} picker />
           </>
         }
       />

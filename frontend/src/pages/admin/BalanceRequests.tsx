@@ -1,17 +1,16 @@
 import { useEffect, useState } from 'react';
 import { ActionIcon, Badge, Button, Code, Group, SegmentedControl, Stack, Text, TextInput, Tooltip } from '@mantine/core';
-import { DatePickerInput } from '@mantine/dates';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconPaperclip, IconSearch, IconX } from '@tabler/icons-react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api, call } from '../../api/client';
 import type { Schemas } from '../../api/types';
 import { DataTable, type Column } from '../../components/DataTable';
+import { DateRangeFilter } from '../../components/DateRangeFilter';
 import { Money } from '../../components/Money';
 import { PageHeader } from '../../components/PageHeader';
 import { formatDateTime } from '../../lib/dates';
 import { parseId } from '../../lib/ids';
 import { useListParams } from '../../lib/listParams';
+import { useListQuery } from '../../lib/listQuery';
 import { RequestStatusBadge, UserRef, useUsersById } from './shared/badges';
 import { UserPicker } from './shared/UserPicker';
 import { ReviewModal } from './balanceRequests/ReviewModal';
@@ -34,11 +33,9 @@ export default function BalanceRequests() {
     ...rest,
     status: status === 'all' ? undefined : (status as Status | undefined),
     user_id: parseId(String(user_id ?? '')) ?? undefined,
-  } as { status?: Status; user_id?: number; q?: string; from?: string; to?: string; page?: number; per_page?: number };
-  const requests = useQuery({
-    queryKey: ['/api/v1/panel/balance-requests', query],
-    queryFn: () => call(api.GET('/api/v1/panel/balance-requests', { params: { query } })),
-    placeholderData: keepPreviousData,
+  };
+  const { query: requests, tableProps } = useListQuery('/api/v1/panel/balance-requests', list, {
+    query,
     refetchInterval: list.filters.status === 'pending' ? 30_000 : false,
   });
   const rows = requests.data?.data;
@@ -104,16 +101,8 @@ export default function BalanceRequests() {
         <DataTable
           caption="Balance requests"
           columns={columns}
-          rows={rows}
           rowKey={(r) => r.id}
-          total={requests.data?.meta.total}
-          page={list.page}
-          perPage={list.perPage}
-          onPageChange={list.setPage}
-          onPerPageChange={list.setPerPage}
-          isLoading={requests.isFetching}
-          error={requests.error}
-          onRetry={() => void requests.refetch()}
+          {...tableProps}
           onRowClick={setReviewing}
           emptyTitle={list.filters.status === 'pending' && !filtered ? 'Nothing to review' : 'No request matches'}
           emptyDescription={list.filters.status === 'pending' && !filtered ? 'New top-up requests show here.' : undefined}
@@ -125,10 +114,7 @@ export default function BalanceRequests() {
               )}
               <TextInput label="UTR" placeholder="Part of the UTR" leftSection={<IconSearch size={16} aria-hidden />}
                 value={search} onChange={(e) => setSearch(e.currentTarget.value)} maxLength={50} w={{ base: '100%', xs: 180 }} />
-              <DatePickerInput label="From" placeholder="Any day" clearable valueFormat="DD MMM YYYY" w={150}
-                value={list.filters.from || null} onChange={(v) => list.setFilter('from', v)} />
-              <DatePickerInput label="To" placeholder="Any day" clearable valueFormat="DD MMM YYYY" w={150}
-                value={list.filters.to || null} onChange={(v) => list.setFilter('to', v)} />
+              <DateRangeFilter list={list} picker />
             </>
           }
         />

@@ -1,15 +1,15 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { Anchor, Badge, Button, Code, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, Code, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api, call } from '../../api/client';
 import type { Schemas } from '../../api/types';
 import { DataTable, type Column } from '../../components/DataTable';
+import { FilterSelect } from '../../components/FilterSelect';
 import { PageHeader } from '../../components/PageHeader';
 import { formatDate } from '../../lib/dates';
 import { useListParams } from '../../lib/listParams';
+import { useListQuery } from '../../lib/listQuery';
 import { ActiveBadge } from './shared/badges';
 
 type Service = Schemas['Service'];
@@ -22,12 +22,7 @@ export default function Services() {
   useEffect(() => {
     if (q !== list.filters.q) list.setFilter('q', q);
   }, [q]);
-  const query = list.query as { q?: string; status?: 'active' | 'inactive'; category?: string; page?: number; per_page?: number };
-  const services = useQuery({
-    queryKey: ['/api/v1/panel/services', query],
-    queryFn: () => call(api.GET('/api/v1/panel/services', { params: { query } })),
-    placeholderData: keepPreviousData,
-  });
+  const { tableProps } = useListQuery('/api/v1/panel/services', list);
   const filtered = !!(list.filters.q || list.filters.status || list.filters.category);
 
   const columns: Column<Service>[] = [
@@ -63,16 +58,8 @@ export default function Services() {
       <DataTable
         caption="Services"
         columns={columns}
-        rows={services.data?.data}
         rowKey={(s) => s.id}
-        total={services.data?.meta.total}
-        page={list.page}
-        perPage={list.perPage}
-        onPageChange={list.setPage}
-        onPerPageChange={list.setPerPage}
-        isLoading={services.isFetching}
-        error={services.error}
-        onRetry={() => void services.refetch()}
+        {...tableProps}
         onRowClick={(s) => navigate(`/admin/services/${s.id}`)}
         emptyTitle={filtered ? 'No service matches these filters' : 'No services yet'}
         emptyDescription={filtered
@@ -84,8 +71,7 @@ export default function Services() {
               value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={{ base: '100%', xs: 240 }} />
             <TextInput label="Category" placeholder="Any" value={list.filters.category}
               onChange={(e) => list.setFilter('category', e.currentTarget.value)} w={150} />
-            <Select label="Status" placeholder="Any" data={['active', 'inactive']} value={list.filters.status || null}
-              onChange={(v) => list.setFilter('status', v)} clearable w={130} />
+            <FilterSelect list={list} name="status" label="Status" data={['active', 'inactive']} w={130} />
           </>
         }
       />

@@ -1,16 +1,16 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ActionIcon, Anchor, Box, Button, Group, Menu, Select, Stack, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Anchor, Box, Button, Group, Menu, Stack, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconDotsVertical, IconSearch } from '@tabler/icons-react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api, call } from '../../api/client';
 import type { Schemas, User } from '../../api/types';
 import { DataTable, type Column } from '../../components/DataTable';
+import { FilterSelect } from '../../components/FilterSelect';
 import { Money } from '../../components/Money';
 import { PageHeader } from '../../components/PageHeader';
 import { formatDate } from '../../lib/dates';
 import { useListParams } from '../../lib/listParams';
+import { useListQuery } from '../../lib/listQuery';
 import { useUser } from '../../auth/useSession';
 import { RoleBadge, UserStatusBadge } from './shared/badges';
 import { useUserActions } from './users/useUserActions';
@@ -28,14 +28,7 @@ export default function Users() {
     if (debounced !== list.filters.q) list.setFilter('q', debounced);
   }, [debounced]);
 
-  const query = list.query as {
-    page?: number; per_page?: number; q?: string; role?: Schemas['Role']; status?: Schemas['UserStatus'];
-  };
-  const users = useQuery({
-    queryKey: ['/api/v1/panel/users', query],
-    queryFn: () => call(api.GET('/api/v1/panel/users', { params: { query } })),
-    placeholderData: keepPreviousData,
-  });
+  const { tableProps } = useListQuery('/api/v1/panel/users', list);
   const { activate, confirmBlock, busyId } = useUserActions();
 
   const columns: Column<User>[] = [
@@ -100,16 +93,8 @@ export default function Users() {
       <DataTable
         caption="Users"
         columns={columns}
-        rows={users.data?.data}
         rowKey={(u) => u.id}
-        total={users.data?.meta.total}
-        page={list.page}
-        perPage={list.perPage}
-        onPageChange={list.setPage}
-        onPerPageChange={list.setPerPage}
-        isLoading={users.isFetching}
-        error={users.error}
-        onRetry={() => void users.refetch()}
+        {...tableProps}
         onRowClick={(u) => navigate(`/admin/users/${u.id}`)}
         emptyTitle={list.filters.q || list.filters.role || list.filters.status ? 'No user matches these filters' : 'No users yet'}
         emptyDescription={list.filters.q || list.filters.role || list.filters.status ? (
@@ -126,10 +111,8 @@ export default function Users() {
               maxLength={255}
               w={{ base: '100%', xs: 260 }}
             />
-            <Select label="Status" placeholder="Any" data={STATUSES} value={list.filters.status || null}
-              onChange={(v) => list.setFilter('status', v)} clearable w={130} />
-            <Select label="Role" placeholder="Any" data={ROLES} value={list.filters.role || null}
-              onChange={(v) => list.setFilter('role', v)} clearable w={130} />
+            <FilterSelect list={list} name="status" label="Status" data={STATUSES} w={130} />
+            <FilterSelect list={list} name="role" label="Role" data={ROLES} w={130} />
           </>
         }
       />

@@ -5,7 +5,7 @@ import { ActionIcon, Button, CopyButton, Group, Menu, Modal, Stack, Text, Toolti
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconCheck, IconCopy, IconDots, IconKey, IconPencil, IconRefresh, IconTrash } from '@tabler/icons-react';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, call } from '../../api/client';
 import { errorMessage } from '../../api/errors';
 import type { Schemas } from '../../api/types';
@@ -13,6 +13,7 @@ import { DataTable, type Column } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { formatDateTime } from '../../lib/dates';
 import { useListParams } from '../../lib/listParams';
+import { useListQuery } from '../../lib/listQuery';
 import { KeyForm } from './apiKeys/KeyForm';
 import { SecretModal } from './apiKeys/SecretModal';
 import { KEYS_PATH, useAllServices } from './common/queries';
@@ -41,11 +42,7 @@ function KeyText({ value }: { value: string }) {
 export default function ApiKeys() {
   const list = useListParams({});
   const qc = useQueryClient();
-  const q = useQuery({
-    queryKey: [KEYS_PATH, list.query],
-    queryFn: () => call(api.GET(KEYS_PATH, { params: { query: list.query } })),
-    placeholderData: keepPreviousData,
-  });
+  const { tableProps } = useListQuery(KEYS_PATH, list);
   const services = useAllServices();
   const serviceName = (id: number) => services.data?.data.find((s) => s.id === id)?.name ?? `#${id}`;
   const [creating, setCreating] = useState(false);
@@ -129,16 +126,8 @@ export default function ApiKeys() {
       <DataTable<Key>
         caption="API keys"
         columns={columns}
-        rows={q.data?.data}
         rowKey={(k) => k.id}
-        total={q.data?.meta.total}
-        page={list.page}
-        perPage={list.perPage}
-        onPageChange={list.setPage}
-        onPerPageChange={list.setPerPage}
-        isLoading={q.isFetching}
-        error={q.error}
-        onRetry={() => void q.refetch()}
+        {...tableProps}
         emptyTitle="No API keys yet"
         emptyDescription={<Button variant="light" onClick={() => setCreating(true)}>Create your first key</Button>}
       />

@@ -1,21 +1,23 @@
 // Add balance: the top-up request form and the caller's requests with their
 // status (and the reviewer's remarks, the screenshot sent).
 import { useEffect, useState } from 'react';
-import { Button, Image, Modal, Paper, Select, Text, TextInput, Title } from '@mantine/core';
+import { Button, Image, Modal, Paper, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api, call, fetchBlob } from '../../api/client';
-import type { GetQuery, Schemas } from '../../api/types';
+import { useQuery } from '@tanstack/react-query';
+import { fetchBlob } from '../../api/client';
+import type { Schemas } from '../../api/types';
 import { DataTable, type Column } from '../../components/DataTable';
+import { DateRangeFilter } from '../../components/DateRangeFilter';
+import { FilterSelect } from '../../components/FilterSelect';
 import { Money } from '../../components/Money';
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorState, Loading } from '../../components/States';
 import { formatDateTime } from '../../lib/dates';
 import { formatINR } from '../../lib/money';
 import { useListParams } from '../../lib/listParams';
+import { useListQuery } from '../../lib/listQuery';
 import { BALANCE_REQUESTS_PATH, METHODS, RequestForm } from './balanceRequests/RequestForm';
-import { DateRangeFilters } from './common/DateRange';
 import { StatusBadge } from './common/StatusBadge';
 
 type Req = Schemas['BalanceRequest'];
@@ -47,11 +49,7 @@ function Screenshot({ req, onClose }: { req: Req | null; onClose: () => void }) 
 
 export default function BalanceRequests() {
   const list = useListParams({ status: '', q: '', from: '', to: '' });
-  const q = useQuery({
-    queryKey: [BALANCE_REQUESTS_PATH, list.query],
-    queryFn: () => call(api.GET(BALANCE_REQUESTS_PATH, { params: { query: list.query as GetQuery<typeof BALANCE_REQUESTS_PATH> } })),
-    placeholderData: keepPreviousData,
-  });
+  const { tableProps } = useListQuery(BALANCE_REQUESTS_PATH, list);
   const [utr, setUtr] = useState(list.filters.q);
   const applyUtr = useDebouncedCallback((v: string) => list.setFilter('q', v.trim()), 300);
   const [shot, setShot] = useState<Req | null>(null);
@@ -85,25 +83,16 @@ export default function BalanceRequests() {
       <DataTable<Req>
         caption="Your balance requests"
         columns={columns}
-        rows={q.data?.data}
         rowKey={(r) => r.id}
-        total={q.data?.meta.total}
-        page={list.page}
-        perPage={list.perPage}
-        onPageChange={list.setPage}
-        onPerPageChange={list.setPerPage}
-        isLoading={q.isFetching}
-        error={q.error}
-        onRetry={() => void q.refetch()}
+        {...tableProps}
         emptyTitle="No requests yet"
         emptyDescription="Your top-up requests and their status show here."
         filters={
           <>
-            <Select label="Status" placeholder="Any" clearable w={140} data={['pending', 'approved', 'rejected']}
-              value={list.filters.status || null} onChange={(v) => list.setFilter('status', v)} />
+            <FilterSelect list={list} name="status" label="Status" w={140} data={['pending', 'approved', 'rejected']} />
             <TextInput label="Search UTR" placeholder="Part of a UTR number" w={170} value={utr}
               onChange={(e) => { setUtr(e.currentTarget.value); applyUtr(e.currentTarget.value); }} />
-            <DateRangeFilters list={list} />
+            <DateRangeFilter list={list} />
           </>
         }
       />

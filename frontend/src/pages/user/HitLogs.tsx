@@ -1,17 +1,17 @@
 // The caller's metered calls: filters (service, key, status, days),
 // pagination in the URL, CSV export, a drawer with a call's payloads.
 import { useMemo, useState } from 'react';
-import { Button, Drawer, Group, Select, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api, callJSON } from '../../api/client';
-import type { GetQuery, Schemas } from '../../api/types';
+import { Button, Drawer, Group, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import type { Schemas } from '../../api/types';
 import { CsvExportButton } from '../../components/CsvExport';
 import { DataTable, type Column } from '../../components/DataTable';
+import { DateRangeFilter } from '../../components/DateRangeFilter';
+import { FilterSelect } from '../../components/FilterSelect';
 import { Money } from '../../components/Money';
 import { PageHeader } from '../../components/PageHeader';
 import { formatDateTime } from '../../lib/dates';
 import { useListParams } from '../../lib/listParams';
-import { DateRangeFilters } from './common/DateRange';
+import { useListQuery } from '../../lib/listQuery';
 import { JsonBlock } from './common/JsonBlock';
 import { useAllKeys, useAllServices } from './common/queries';
 import { StatusBadge } from './common/StatusBadge';
@@ -23,11 +23,7 @@ const STATUSES = ['success', 'failed', 'insufficient_balance', 'pending'].map((s
 
 export default function HitLogs() {
   const list = useListParams({ service_id: '', api_key_id: '', status: '', from: '', to: '' });
-  const q = useQuery({
-    queryKey: [PATH, list.query],
-    queryFn: () => callJSON(api.GET(PATH, { params: { query: list.query as GetQuery<typeof PATH> } })),
-    placeholderData: keepPreviousData,
-  });
+  const { tableProps } = useListQuery(PATH, list);
   const services = useAllServices();
   const keys = useAllKeys();
   const serviceName = useMemo(() => {
@@ -63,30 +59,18 @@ export default function HitLogs() {
       <DataTable<Hit>
         caption="Hit logs"
         columns={columns}
-        rows={q.data?.data}
         rowKey={(h) => h.id}
-        total={q.data?.meta.total}
-        totalCapped={q.data?.meta.total_capped}
-        page={list.page}
-        perPage={list.perPage}
-        onPageChange={list.setPage}
-        onPerPageChange={list.setPerPage}
-        isLoading={q.isFetching}
-        error={q.error}
-        onRetry={() => void q.refetch()}
+        {...tableProps}
         emptyTitle="No calls"
         emptyDescription={Object.keys(filters).length ? 'Nothing matches these filters.' : 'Call a service (try it from the Services page) and it shows here.'}
         filters={
           <>
-            <Select label="Service" placeholder="Any" clearable searchable w={190}
-              data={(services.data?.data ?? []).map((s) => ({ value: String(s.id), label: s.name }))}
-              value={list.filters.service_id || null} onChange={(v) => list.setFilter('service_id', v)} error={optionsError(services, 'the services')} />
-            <Select label="Key" placeholder="Any" clearable w={160}
-              data={(keys.data?.data ?? []).map((k) => ({ value: String(k.id), label: k.name }))}
-              value={list.filters.api_key_id || null} onChange={(v) => list.setFilter('api_key_id', v)} error={optionsError(keys, 'your keys')} />
-            <Select label="Status" placeholder="Any" clearable w={170} data={STATUSES}
-              value={list.filters.status || null} onChange={(v) => list.setFilter('status', v)} />
-            <DateRangeFilters list={list} />
+            <FilterSelect list={list} name="service_id" label="Service" searchable w={190}
+              data={(services.data?.data ?? []).map((s) => ({ value: String(s.id), label: s.name }))} error={optionsError(services, 'the services')} />
+            <FilterSelect list={list} name="api_key_id" label="Key" w={160}
+              data={(keys.data?.data ?? []).map((k) => ({ value: String(k.id), label: k.name }))} error={optionsError(keys, 'your keys')} />
+            <FilterSelect list={list} name="status" label="Status" w={170} data={STATUSES} />
+            <DateRangeFilter list={list} />
           </>
         }
         actions={<CsvExportButton path={PATH} query={filters} />}

@@ -1,15 +1,15 @@
 // Gateway payments created with the caller's keys (POST /api/v1/payment/create):
 // status filter, days, pagination.
-import { Anchor, Select, Text } from '@mantine/core';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api, call } from '../../api/client';
-import type { GetQuery, Schemas } from '../../api/types';
+import { Anchor, Text } from '@mantine/core';
+import type { Schemas } from '../../api/types';
 import { DataTable, type Column } from '../../components/DataTable';
+import { DateRangeFilter } from '../../components/DateRangeFilter';
+import { FilterSelect } from '../../components/FilterSelect';
 import { Money } from '../../components/Money';
 import { PageHeader } from '../../components/PageHeader';
 import { formatDateTime } from '../../lib/dates';
 import { useListParams } from '../../lib/listParams';
-import { DateRangeFilters } from './common/DateRange';
+import { useListQuery } from '../../lib/listQuery';
 import { StatusBadge } from './common/StatusBadge';
 
 type Payment = Schemas['Payment'];
@@ -34,34 +34,21 @@ const columns: Column<Payment>[] = [
 
 export default function Payments() {
   const list = useListParams({ status: '', from: '', to: '' });
-  const q = useQuery({
-    queryKey: [PATH, list.query],
-    queryFn: () => call(api.GET(PATH, { params: { query: list.query as GetQuery<typeof PATH> } })),
-    placeholderData: keepPreviousData,
-  });
+  const { tableProps } = useListQuery(PATH, list);
   return (
     <>
       <PageHeader title="Payments" description="Payments your customers make on hosted checkout pages you create with the gateway API." />
       <DataTable<Payment>
         caption="Payments"
         columns={columns}
-        rows={q.data?.data}
         rowKey={(p) => p.payment_id}
-        total={q.data?.meta.total}
-        page={list.page}
-        perPage={list.perPage}
-        onPageChange={list.setPage}
-        onPerPageChange={list.setPerPage}
-        isLoading={q.isFetching}
-        error={q.error}
-        onRetry={() => void q.refetch()}
+        {...tableProps}
         emptyTitle="No payments"
         emptyDescription={<>Create one with <code>POST /api/v1/payment/create</code> and your API key.</>}
         filters={
           <>
-            <Select label="Status" placeholder="Any" clearable w={140} data={['created', 'pending', 'success', 'failed', 'expired']}
-              value={list.filters.status || null} onChange={(v) => list.setFilter('status', v)} />
-            <DateRangeFilters list={list} />
+            <FilterSelect list={list} name="status" label="Status" w={140} data={['created', 'pending', 'success', 'failed', 'expired']} />
+            <DateRangeFilter list={list} />
           </>
         }
       />

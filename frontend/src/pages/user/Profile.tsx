@@ -3,7 +3,7 @@
 import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, call } from '../../api/client';
 import { errorMessage } from '../../api/errors';
 import type { Schemas } from '../../api/types';
@@ -14,6 +14,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/States';
 import { formatDate, formatDateTime } from '../../lib/dates';
 import { useListParams } from '../../lib/listParams';
+import { useListQuery } from '../../lib/listQuery';
 import { StatusBadge } from './common/StatusBadge';
 import { DetailsForm, PasswordForm } from './profile/Forms';
 
@@ -30,11 +31,7 @@ export function deviceName(ua: string): string {
 function Sessions() {
   const list = useListParams({}, 10);
   const qc = useQueryClient();
-  const q = useQuery({
-    queryKey: [SESSIONS_PATH, list.query],
-    queryFn: () => call(api.GET(SESSIONS_PATH, { params: { query: list.query } })),
-    placeholderData: keepPreviousData,
-  });
+  const { tableProps } = useListQuery(SESSIONS_PATH, list);
   const revoke = useMutation({
     mutationFn: (s: Session) => call(api.DELETE('/api/v1/panel/auth/sessions/{id}', { params: { path: { id: s.id } } })),
     onSuccess: () => {
@@ -76,15 +73,9 @@ function Sessions() {
     <DataTable<Session>
       caption="Signed-in sessions"
       columns={columns}
-      rows={q.data?.data}
       rowKey={(s) => s.id}
-      total={q.data?.meta.total}
-      page={list.page}
-      perPage={list.perPage}
-      onPageChange={list.setPage}
-      isLoading={q.isFetching}
-      error={q.error}
-      onRetry={() => void q.refetch()}
+      {...tableProps}
+      onPerPageChange={undefined} // ten a page, no choice
       emptyTitle="No other sessions"
     />
   );

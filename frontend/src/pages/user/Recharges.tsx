@@ -1,15 +1,15 @@
 // Mobile recharges made with the caller's keys (POST /api/v1/recharge/mobile):
 // status, "needs reconciliation", days, pagination.
-import { Select, Stack, Switch, Text } from '@mantine/core';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api, call } from '../../api/client';
-import type { GetQuery, Schemas } from '../../api/types';
+import { Stack, Switch, Text } from '@mantine/core';
+import type { Schemas } from '../../api/types';
 import { DataTable, type Column } from '../../components/DataTable';
+import { DateRangeFilter } from '../../components/DateRangeFilter';
+import { FilterSelect } from '../../components/FilterSelect';
 import { Money } from '../../components/Money';
 import { PageHeader } from '../../components/PageHeader';
 import { formatDateTime } from '../../lib/dates';
 import { useListParams } from '../../lib/listParams';
-import { DateRangeFilters } from './common/DateRange';
+import { useListQuery } from '../../lib/listQuery';
 import { StatusBadge } from './common/StatusBadge';
 
 type Recharge = Schemas['Recharge'];
@@ -38,34 +38,21 @@ const columns: Column<Recharge>[] = [
 
 export default function Recharges() {
   const list = useListParams({ status: '', needs_reconciliation: '', from: '', to: '' });
-  const q = useQuery({
-    queryKey: [PATH, list.query],
-    queryFn: () => call(api.GET(PATH, { params: { query: list.query as GetQuery<typeof PATH> } })),
-    placeholderData: keepPreviousData,
-  });
+  const { tableProps } = useListQuery(PATH, list);
   return (
     <>
       <PageHeader title="Recharges" description="Mobile recharges made through the gateway API with your keys." />
       <DataTable<Recharge>
         caption="Recharges"
         columns={columns}
-        rows={q.data?.data}
         rowKey={(r) => r.id}
-        total={q.data?.meta.total}
-        page={list.page}
-        perPage={list.perPage}
-        onPageChange={list.setPage}
-        onPerPageChange={list.setPerPage}
-        isLoading={q.isFetching}
-        error={q.error}
-        onRetry={() => void q.refetch()}
+        {...tableProps}
         emptyTitle="No recharges"
         emptyDescription={<>Recharge a number with <code>POST /api/v1/recharge/mobile</code> and your API key.</>}
         filters={
           <>
-            <Select label="Status" placeholder="Any" clearable w={140} data={['pending', 'success', 'failed']}
-              value={list.filters.status || null} onChange={(v) => list.setFilter('status', v)} />
-            <DateRangeFilters list={list} />
+            <FilterSelect list={list} name="status" label="Status" w={140} data={['pending', 'success', 'failed']} />
+            <DateRangeFilter list={list} />
             <Switch label="Only awaiting reconciliation" mb={8} checked={list.filters.needs_reconciliation === 'true'}
               onChange={(e) => list.setFilter('needs_reconciliation', e.currentTarget.checked ? 'true' : '')} />
           </>

@@ -1,16 +1,16 @@
 // The service catalog: search and category filter; each service opens its
 // docs and try-it console.
 import { useEffect, useState } from 'react';
-import { Anchor, Badge, Select, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
-import { api, call } from '../../api/client';
 import type { Schemas } from '../../api/types';
 import { DataTable, type Column } from '../../components/DataTable';
+import { FilterSelect } from '../../components/FilterSelect';
 import { PageHeader } from '../../components/PageHeader';
 import { useListParams } from '../../lib/listParams';
+import { useListQuery } from '../../lib/listQuery';
 import { SERVICES_PATH, useAllServices } from './common/queries';
 
 type Service = Schemas['Service'];
@@ -31,11 +31,7 @@ export default function Services() {
   const [search, setSearch] = useState(list.filters.q);
   const applySearch = useDebouncedCallback((v: string) => list.setFilter('q', v.trim()), 300);
   useEffect(() => setSearch(list.filters.q), [list.filters.q]);
-  const q = useQuery({
-    queryKey: [SERVICES_PATH, list.query],
-    queryFn: () => call(api.GET(SERVICES_PATH, { params: { query: list.query } })),
-    placeholderData: keepPreviousData,
-  });
+  const { tableProps } = useListQuery(SERVICES_PATH, list);
   const all = useAllServices();
   const categories = [...new Set((all.data?.data ?? []).map((s) => s.category))].sort();
   return (
@@ -44,16 +40,8 @@ export default function Services() {
       <DataTable<Service>
         caption="Services"
         columns={columns}
-        rows={q.data?.data}
         rowKey={(s) => s.id}
-        total={q.data?.meta.total}
-        page={list.page}
-        perPage={list.perPage}
-        onPageChange={list.setPage}
-        onPerPageChange={list.setPerPage}
-        isLoading={q.isFetching}
-        error={q.error}
-        onRetry={() => void q.refetch()}
+        {...tableProps}
         onRowClick={(s) => navigate(`/services/${s.id}`)}
         emptyTitle="No services"
         emptyDescription={list.filters.q || list.filters.category ? 'Nothing matches; clear the search.' : 'No service is offered yet.'}
@@ -61,8 +49,7 @@ export default function Services() {
           <>
             <TextInput label="Search" placeholder="Name or description" leftSection={<IconSearch size={14} aria-hidden />} w={220}
               value={search} onChange={(e) => { setSearch(e.currentTarget.value); applySearch(e.currentTarget.value); }} />
-            <Select label="Category" placeholder="Any" clearable w={170} data={categories}
-              value={list.filters.category || null} onChange={(v) => list.setFilter('category', v)} />
+            <FilterSelect list={list} name="category" label="Category" w={170} data={categories} />
           </>
         }
       />

@@ -1,16 +1,16 @@
 // The caller's ledger: filters (type, what the entry belongs to, days),
 // pagination in the URL, CSV export of every matching row.
-import { Select, Text } from '@mantine/core';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api, callJSON } from '../../api/client';
-import type { GetQuery, Schemas } from '../../api/types';
+import { Text } from '@mantine/core';
+import type { Schemas } from '../../api/types';
 import { CsvExportButton } from '../../components/CsvExport';
 import { DataTable, type Column } from '../../components/DataTable';
+import { DateRangeFilter } from '../../components/DateRangeFilter';
+import { FilterSelect } from '../../components/FilterSelect';
 import { Money } from '../../components/Money';
 import { PageHeader } from '../../components/PageHeader';
 import { formatDateTime } from '../../lib/dates';
 import { useListParams } from '../../lib/listParams';
-import { DateRangeFilters } from './common/DateRange';
+import { useListQuery } from '../../lib/listQuery';
 import { StatusBadge } from './common/StatusBadge';
 
 type Txn = Schemas['Transaction'];
@@ -42,11 +42,7 @@ const columns: Column<Txn>[] = [
 
 export default function Transactions() {
   const list = useListParams({ type: '', reference_type: '', from: '', to: '' });
-  const q = useQuery({
-    queryKey: [PATH, list.query],
-    queryFn: () => callJSON(api.GET(PATH, { params: { query: list.query as GetQuery<typeof PATH> } })),
-    placeholderData: keepPreviousData,
-  });
+  const { tableProps } = useListQuery(PATH, list);
   const { page: _p, per_page: _pp, ...filters } = list.query;
   return (
     <>
@@ -54,26 +50,15 @@ export default function Transactions() {
       <DataTable<Txn>
         caption="Transactions"
         columns={columns}
-        rows={q.data?.data}
         rowKey={(t) => t.id}
-        total={q.data?.meta.total}
-        totalCapped={q.data?.meta.total_capped}
-        page={list.page}
-        perPage={list.perPage}
-        onPageChange={list.setPage}
-        onPerPageChange={list.setPerPage}
-        isLoading={q.isFetching}
-        error={q.error}
-        onRetry={() => void q.refetch()}
+        {...tableProps}
         emptyTitle="No transactions"
         emptyDescription={Object.keys(filters).length ? 'Nothing matches these filters.' : 'Top up your balance to get started.'}
         filters={
           <>
-            <Select label="Type" placeholder="Any" clearable w={130} data={['credit', 'debit', 'refund']}
-              value={list.filters.type || null} onChange={(v) => list.setFilter('type', v)} />
-            <Select label="Belongs to" placeholder="Anything" clearable w={170} data={REFERENCES}
-              value={list.filters.reference_type || null} onChange={(v) => list.setFilter('reference_type', v)} />
-            <DateRangeFilters list={list} />
+            <FilterSelect list={list} name="type" label="Type" w={130} data={['credit', 'debit', 'refund']} />
+            <FilterSelect list={list} name="reference_type" label="Belongs to" placeholder="Anything" w={170} data={REFERENCES} />
+            <DateRangeFilter list={list} />
           </>
         }
         actions={<CsvExportButton path={PATH} query={filters} />}

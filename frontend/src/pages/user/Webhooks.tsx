@@ -1,17 +1,17 @@
 // Webhooks: the URL and low-balance alert, the signing secret's rotation,
 // and the deliveries (filters, details with attempts, send again).
 import { useState } from 'react';
-import { Button, Select, Stack, Text, Title } from '@mantine/core';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api, call } from '../../api/client';
-import type { GetQuery, Schemas } from '../../api/types';
+import { Button, Stack, Text, Title } from '@mantine/core';
+import type { Schemas } from '../../api/types';
 import { useMe } from '../../auth/useMe';
 import { DataTable, type Column } from '../../components/DataTable';
+import { DateRangeFilter } from '../../components/DateRangeFilter';
+import { FilterSelect } from '../../components/FilterSelect';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/States';
 import { formatDateTime } from '../../lib/dates';
 import { useListParams } from '../../lib/listParams';
-import { DateRangeFilters } from './common/DateRange';
+import { useListQuery } from '../../lib/listQuery';
 import { StatusBadge } from './common/StatusBadge';
 import { DELIVERIES_PATH, DeliveryDrawer } from './webhooks/DeliveryDrawer';
 import { WebhookSettings } from './webhooks/Settings';
@@ -23,11 +23,8 @@ const EVENTS: Schemas['WebhookEventType'][] = ['payment.success', 'payment.faile
 export default function Webhooks() {
   const me = useMe();
   const list = useListParams({ status: '', event_type: '', from: '', to: '' });
-  const q = useQuery({
-    queryKey: [DELIVERIES_PATH, list.query],
-    queryFn: () => call(api.GET(DELIVERIES_PATH, { params: { query: list.query as GetQuery<typeof DELIVERIES_PATH> } })),
-    placeholderData: keepPreviousData,
-    refetchInterval: (query) => (query.state.data?.data.some((d) => d.status === 'pending') ? 5000 : false),
+  const { tableProps } = useListQuery(DELIVERIES_PATH, list, {
+    refetchInterval: (data) => (data?.data.some((d) => d.status === 'pending') ? 5000 : false),
   });
   const [open, setOpen] = useState<number | null>(null);
 
@@ -51,25 +48,15 @@ export default function Webhooks() {
           <DataTable<Delivery>
             caption="Webhook deliveries"
             columns={columns}
-            rows={q.data?.data}
             rowKey={(d) => d.id}
-            total={q.data?.meta.total}
-            page={list.page}
-            perPage={list.perPage}
-            onPageChange={list.setPage}
-            onPerPageChange={list.setPerPage}
-            isLoading={q.isFetching}
-            error={q.error}
-            onRetry={() => void q.refetch()}
+            {...tableProps}
             emptyTitle="No deliveries"
             emptyDescription="Events sent to your webhook URL and to payments' callback URLs show here."
             filters={
               <>
-                <Select label="Status" placeholder="Any" clearable w={140} data={['pending', 'delivered', 'failed']}
-                  value={list.filters.status || null} onChange={(v) => list.setFilter('status', v)} />
-                <Select label="Event" placeholder="Any" clearable w={230} data={EVENTS}
-                  value={list.filters.event_type || null} onChange={(v) => list.setFilter('event_type', v)} />
-                <DateRangeFilters list={list} />
+                <FilterSelect list={list} name="status" label="Status" w={140} data={['pending', 'delivered', 'failed']} />
+                <FilterSelect list={list} name="event_type" label="Event" w={230} data={EVENTS} />
+                <DateRangeFilter list={list} />
               </>
             }
           />
