@@ -3,12 +3,14 @@ package mysqlstore_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"paygate/adapters/mysqlstore"
+	"paygate/core/app"
 	"paygate/core/errs"
 	"paygate/core/payment"
 	"paygate/core/recharge"
@@ -373,4 +375,76 @@ func TestVerificationsStore(t *testing.T) {
 			t.Fatalf("stored %v %q", name, masked)
 		}
 	})
+}
+
+// TestRechargeUpdatesLockOnlyTheirRow: a conditional update of one recharge
+// (id and status 'pending') does not wait for a transaction holding another
+// pending recharge. With few pending rows MariaDB used to read such an
+// update through the (status, next_check_at) index, lock every pending
+// row's entry there and deadlock with concurrent updates of other rows:
+// a 503 for one of several concurrent mobile recharges.
+func TestRechargeUpdatesLockOnlyTheirRow(t *testing.T) {
+	t.Parallel()
+	s := testdb.OpenMySQL(t)
+	ctx := context.Background()
+	repo := s.Stores().Recharges
+	now := time.Now().UTC()
+	var rs []*recharge.Recharge
+	for i := range 12 {
+		r, err := recharge.New(recharge.Request{Mobile: "9876543210", Operator: "bsnl", Circle: "assam", Amount: "100",
+			ReferenceID: fmt.Sprintf("c-%d", i)}, 5, 6, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.NextCheckAt = now
+		if err := repo.Create(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+		rs = append(rs, r)
+	}
+	// Two pending rows left: the status index then looks as selective as
+	// the primary key to the optimizer.
+	if err := s.DB().Exec("DELETE FROM recharges WHERE id > ?", rs[1].ID).Error; err != nil {
+		t.Fatal(err)
+	}
+	first, second := rs[0], rs[1]
+
+	held, release := make(chan struct{}), make(chan struct{})
+	txErr := make(chan error, 1)
+	go func() {
+		txErr <- s.WithinTx(ctx, func(ctx context.Context, st app.Stores) error {
+			done := *second
+			done.Status, done.UpdatedAt = recharge.StatusSuccess, now
+			if ok, err := st.Recharges.Finish(ctx, &done); err != nil || !ok {
+				return fmt.Errorf("finish %d: %v %v", second.ID, ok, err)
+			}
+			close(held)
+			<-release
+			return nil
+		})
+	}()
+	select {
+	case <-held:
+	case err := <-txErr:
+		t.Fatal(err)
+	}
+	cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	next := *first
+	at := now.Add(time.Second)
+	next.SubmittedAt, next.UpdatedAt, next.NextCheckAt = &at, at, at.Add(time.Minute)
+	ok, err := repo.MarkSubmitted(cctx, &next)
+	var finished bool
+	if err == nil {
+		done := next
+		done.Status = recharge.StatusFailed
+		finished, err = repo.Finish(cctx, &done)
+	}
+	cancel()
+	close(release)
+	if txErr := <-txErr; txErr != nil {
+		t.Fatal(txErr)
+	}
+	if err != nil || !ok || !finished {
+		t.Fatalf("updates of recharge %d while %d is locked: marked %v, finished %v, %v", first.ID, second.ID, ok, finished, err)
+	}
 }

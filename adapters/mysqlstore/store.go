@@ -267,6 +267,22 @@ type base struct {
 
 func (b base) conn(ctx context.Context) *gorm.DB { return b.db.WithContext(ctx) }
 
+// byID starts a statement on model's table for rows picked by primary key
+// plus other conditions (a conditional "id = ? AND status = ?" update). On
+// MySQL it forces the primary key: on a table with few rows matching the
+// other condition (a fresh table, or few pending rows) the optimizer may
+// otherwise read through the status index, take next-key locks on every
+// row it scans there, and deadlock (1213, answered 503) with a concurrent
+// update of another row that holds its primary key record and needs its
+// status index entry (decisions: "Conditional updates by primary key").
+func (b base) byID(ctx context.Context, model any, table string) *gorm.DB {
+	q := b.conn(ctx).Model(model)
+	if b.mysql {
+		q = q.Table(table + " FORCE INDEX (PRIMARY)")
+	}
+	return q
+}
+
 // locking makes q's read lock its rows until the transaction ends (SELECT
 // … FOR UPDATE). SQLite needs no row lock: its transactions begin
 // IMMEDIATE and hold the database's write lock.
