@@ -156,7 +156,7 @@ func (b base) sqlExec(ctx context.Context, query string, args ...any) (sql.Resul
 // optimizer may read them through the status index (status, created_at),
 // scanning every pending hit and taking range locks on that index, which
 // other batches' settlements then wait for (decisions: "Metering review").
-const hitsByPrimaryKey = "api_hit_logs FORCE INDEX (PRIMARY)"
+const hitsByPrimaryKey = "api_hit_logs" + forcePrimary
 
 // FinishMany settles the hits still pending: it locks them (SELECT … FOR
 // UPDATE; SQLite's transaction already holds the write lock), then writes

@@ -278,10 +278,14 @@ func (b base) conn(ctx context.Context) *gorm.DB { return b.db.WithContext(ctx) 
 func (b base) byID(ctx context.Context, model any, table string) *gorm.DB {
 	q := b.conn(ctx).Model(model)
 	if b.mysql {
-		q = q.Table(table + " FORCE INDEX (PRIMARY)")
+		q = q.Table(table + forcePrimary)
 	}
 	return q
 }
+
+// forcePrimary follows a table name in MySQL statements that pick rows by
+// primary key plus other conditions (byID, hitsByPrimaryKey).
+const forcePrimary = " FORCE INDEX (PRIMARY)"
 
 // locking makes q's read lock its rows until the transaction ends (SELECT
 // … FOR UPDATE). SQLite needs no row lock: its transactions begin
