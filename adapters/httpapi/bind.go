@@ -53,7 +53,7 @@ func (s *server) bind(c echo.Context, dst any) error {
 	if err != nil {
 		return err
 	}
-	if len(bytes.TrimSpace(b)) == 0 {
+	if jsonBlank(b) {
 		b = []byte("{}")
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -71,7 +71,7 @@ func (s *server) bind(c echo.Context, dst any) error {
 	}
 	// Only blanks may follow the value: dec.More() let `{…}}` and `{…}]`
 	// through (found by FuzzBind).
-	if len(bytes.TrimSpace(b[dec.InputOffset():])) != 0 {
+	if !jsonBlank(b[dec.InputOffset():]) {
 		return errBadJSON
 	}
 	return s.check(dst)
@@ -151,3 +151,8 @@ func moneyField(fe errs.FieldErrors, field string, v *string, places int) *decim
 	}
 	return &d
 }
+
+// jsonBlank reports whether b holds only the whitespace JSON allows between
+// tokens (RFC 8259: space, tab, CR, LF); bytes.TrimSpace would also take
+// \v, \f and Unicode spaces, letting `{}\v` pass as JSON.
+func jsonBlank(b []byte) bool { return len(bytes.Trim(b, " \t\r\n")) == 0 }

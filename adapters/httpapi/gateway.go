@@ -53,10 +53,11 @@ func (s *server) readGatewayBody(c echo.Context, known ...string) (*gatewayBody,
 	for _, k := range known {
 		g.known[k] = true
 	}
-	if len(bytes.TrimSpace(raw)) > 0 {
+	if !jsonBlank(raw) {
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.UseNumber()
-		if err := dec.Decode(&g.fields); err != nil || dec.More() || g.fields == nil {
+		// Only blanks may follow the object (dec.More() let `{…}]` through).
+		if err := dec.Decode(&g.fields); err != nil || !jsonBlank(raw[dec.InputOffset():]) || g.fields == nil {
 			return nil, errBadJSON
 		}
 	}

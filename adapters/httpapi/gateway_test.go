@@ -50,6 +50,14 @@ func TestGatewayVerify(t *testing.T) {
 		if errsOf := r.body["errors"].(map[string]any); errsOf["vpa"] == nil || errsOf["extra"] == nil {
 			t.Fatalf("types: %s", r.raw)
 		}
+		// Anything but JSON's blanks after the object is a malformed body:
+		// refused before metering, nothing billed.
+		for _, body := range []string{`{"type":"pan","pan":"abcpe1234f"}]`, "{\"type\":\"pan\",\"pan\":\"abcpe1234f\"}\v"} {
+			r = e.must(e.gw(c, "POST", "/api/v1/account/verify", body), 400)
+			if e.balance(c) != "4.00" {
+				t.Fatalf("trailing bytes %q: %s, balance %s", body, r.raw, e.balance(c))
+			}
+		}
 		// Not verified is billed; a provider outage is 503 and refunded.
 		r = e.must(e.gw(c, "POST", "/api/v1/account/verify", map[string]any{"type": "bank_account", "account_number": "123456780000", "ifsc": "hdfc0001234"}), 200)
 		if d := r.body["data"].(map[string]any); d["verified"] != false || d["identifier"] != "XXXXXXXX0000 / HDFC0001234" || r.str("balance_left") != "3.00" {
