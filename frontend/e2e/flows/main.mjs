@@ -33,7 +33,7 @@ export const steps = [
     async run(ctx) {
       const page = await ctx.actor('admin');
       await signIn(page, ctx.baseURL, ctx.admin, { expectLanding: '/admin' });
-      await page.getByRole('heading', { name: 'Platform dashboard' }).waitFor();
+      await page.getByRole('heading', { name: 'Platform dashboard', level: 1 }).waitFor();
       await ctx.shot(page, 'admin-dashboard');
     },
   },
