@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/shopspring/decimal"
 
+	"paygate/core/app"
 	"paygate/core/errs"
 	"paygate/core/money"
 )
@@ -53,7 +54,7 @@ func (s *server) bind(c echo.Context, dst any) error {
 	if err != nil {
 		return err
 	}
-	if jsonBlank(b) {
+	if app.JSONBlank(b) {
 		b = []byte("{}")
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -71,7 +72,7 @@ func (s *server) bind(c echo.Context, dst any) error {
 	}
 	// Only blanks may follow the value: dec.More() let `{…}}` and `{…}]`
 	// through (found by FuzzBind).
-	if !jsonBlank(b[dec.InputOffset():]) {
+	if !app.JSONBlank(b[dec.InputOffset():]) {
 		return errBadJSON
 	}
 	return s.check(dst)
@@ -151,8 +152,3 @@ func moneyField(fe errs.FieldErrors, field string, v *string, places int) *decim
 	}
 	return &d
 }
-
-// jsonBlank reports whether b holds only the whitespace JSON allows between
-// tokens (RFC 8259: space, tab, CR, LF); bytes.TrimSpace would also take
-// \v, \f and Unicode spaces, letting `{}\v` pass as JSON.
-func jsonBlank(b []byte) bool { return len(bytes.Trim(b, " \t\r\n")) == 0 }

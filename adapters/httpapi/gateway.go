@@ -53,11 +53,11 @@ func (s *server) readGatewayBody(c echo.Context, known ...string) (*gatewayBody,
 	for _, k := range known {
 		g.known[k] = true
 	}
-	if !jsonBlank(raw) {
+	if !app.JSONBlank(raw) {
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.UseNumber()
 		// Only blanks may follow the object (dec.More() let `{…}]` through).
-		if err := dec.Decode(&g.fields); err != nil || !jsonBlank(raw[dec.InputOffset():]) || g.fields == nil {
+		if err := dec.Decode(&g.fields); err != nil || !app.JSONBlank(raw[dec.InputOffset():]) || g.fields == nil {
 			return nil, errBadJSON
 		}
 	}

@@ -342,8 +342,11 @@ func (a *App) upstreamRequest(svc *catalog.Service, params map[string]any, paylo
 	return req
 }
 
-// jsonSpace is the whitespace JSON allows between tokens (RFC 8259).
-const jsonSpace = " \t\r\n"
+// JSONBlank reports whether b holds only the whitespace JSON allows between
+// tokens (RFC 8259: space, tab, CR, LF). bytes.TrimSpace would also take
+// \v, \f and Unicode spaces, letting `{}\v` pass as JSON (seed
+// f1e9a4b59530a1da). The panel's and the gateway's body checks use it too.
+func JSONBlank(b []byte) bool { return len(bytes.Trim(b, " \t\r\n")) == 0 }
 
 // parseParams reads the caller's parameters: the query string for GET and
 // DELETE services, the JSON object body for POST and PUT. payload is the
@@ -359,16 +362,15 @@ func parseParams(method string, query url.Values, body []byte) (map[string]any, 
 		b, _ := json.Marshal(params)
 		return params, string(b), nil
 	}
-	if len(bytes.Trim(body, jsonSpace)) == 0 {
+	if JSONBlank(body) {
 		return params, "{}", nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	// Only blanks may follow the object: dec.More() let `{"a":1}]` through
 	// as a payload that is not JSON; `null` decodes to no map (both found by
-	// FuzzParseParams). Blanks are JSON's four, not Unicode's: `{}\v` is
-	// not JSON (seed f1e9a4b59530a1da).
-	if err := dec.Decode(&params); err != nil || params == nil || len(bytes.Trim(body[dec.InputOffset():], jsonSpace)) != 0 {
+	// FuzzParseParams).
+	if err := dec.Decode(&params); err != nil || params == nil || !JSONBlank(body[dec.InputOffset():]) {
 		b, _ := json.Marshal(map[string]string{"invalid_body": truncate(string(body), 1000)})
 		return nil, string(b), ErrBodyNotObject
 	}
