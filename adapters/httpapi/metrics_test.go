@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // scrape reads GET /metrics with the operators' token.
@@ -30,6 +31,17 @@ func sample(text, series string) (float64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// settledScrape scrapes /metrics once no reservation is in flight (at most
+// 5 s): successful calls settle right after their answer.
+func (e *env) settledScrape() string {
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		text := e.scrape()
+		if v, _ := sample(text, "paygate_reservations_in_flight"); v == 0 || time.Now().After(deadline) {
+			return text
+		}
+	}
 }
 
 func wantSample(t *testing.T, text, series string, want float64) {
@@ -70,7 +82,7 @@ func TestMetricsAfterCalls(t *testing.T) {
 		e.must(e.call(c, "sms", map[string]any{"phone": "9876543210"}), 500)
 		e.must(e.call(c, "sms", "[not an object"), 422)
 
-		text := e.scrape()
+		text := e.settledScrape()
 		call := `paygate_http_requests_total{method="POST",route="/api/v1/:slug",status="%d"}`
 		wantSample(t, text, fmt.Sprintf(call, 200), 3)
 		wantSample(t, text, fmt.Sprintf(call, 500), 1)
@@ -125,7 +137,7 @@ func TestMetricsReservationsInFlight(t *testing.T) {
 		wantSample(t, e.scrape(), "paygate_reservations_in_flight", 2)
 		close(release)
 		done.Wait()
-		wantSample(t, e.scrape(), "paygate_reservations_in_flight", 0)
+		wantSample(t, e.settledScrape(), "paygate_reservations_in_flight", 0)
 		wantSample(t, e.scrape(), `paygate_upstream_duration_seconds_count{service="slow",outcome="ok"}`, 2)
 	})
 }

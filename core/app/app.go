@@ -51,6 +51,11 @@ type Config struct {
 	// databases that run writers in parallel (MySQL); SQLite has one writer
 	// at a time, so there everything stays in one queue.
 	SettleApart bool
+	// SettleRetryWindow is how long a successful call's settlement, written
+	// after the answer, is retried while the database refuses it; 0 means
+	// DefaultSettleRetryWindow. A hit still pending then is refunded by
+	// crash recovery after PendingHitGrace.
+	SettleRetryWindow time.Duration
 	// WebhookTimeout bounds one delivery attempt (a 2xx within it is
 	// delivered); 0 means DefaultWebhookTimeout.
 	WebhookTimeout time.Duration
@@ -67,22 +72,23 @@ type Config struct {
 
 // App is the set of use cases. It holds ports only.
 type App struct {
-	tx      Transactor
-	batchTx Transactor // the metering writer's transactions (BatchTransactor when the store has it)
-	st      Stores
-	up      Upstream
-	tokens  AccessTokens
-	files   Files
-	now     func() time.Time
-	cfg     Config
-	pw      *user.Passwords
-	mailer  Mailer
-	email   EmailTokens
-	log     *slog.Logger
-	bg      sync.WaitGroup // mail sent after the answer
-	cache   *lookups       // the metering path's reads (cache.go)
-	batch   batcher        // the metering path's writes (batch.go)
-	settled batcher        // successful settlements when Config.SettleApart (batch.go)
+	tx        Transactor
+	batchTx   Transactor // the metering writer's transactions (BatchTransactor when the store has it)
+	st        Stores
+	up        Upstream
+	tokens    AccessTokens
+	files     Files
+	now       func() time.Time
+	cfg       Config
+	pw        *user.Passwords
+	mailer    Mailer
+	email     EmailTokens
+	log       *slog.Logger
+	bg        sync.WaitGroup // mail sent after the answer
+	cache     *lookups       // the metering path's reads (cache.go)
+	batch     batcher        // the metering path's writes (batch.go)
+	settled   batcher        // successful settlements when Config.SettleApart (batch.go)
+	unsettled sync.WaitGroup // settlements queued by settleLater and not yet final (metering.go)
 
 	verifier  verification.Provider
 	recharger recharge.Provider
@@ -153,6 +159,9 @@ func New(d Deps) *App {
 	if cfg.LookupTTL > 2*time.Second {
 		cfg.LookupTTL = 2 * time.Second
 	}
+	if cfg.SettleRetryWindow <= 0 {
+		cfg.SettleRetryWindow = DefaultSettleRetryWindow
+	}
 	if cfg.BatchSize <= 0 {
 		cfg.BatchSize = DefaultBatchSize
 	}
@@ -195,10 +204,13 @@ func New(d Deps) *App {
 	}
 }
 
-// Wait blocks until the work started after an answer (mail) is done and
-// the metering writer has drained its queue; the server calls it on
+// Wait blocks until the work started after an answer (mail, settlements of
+// successful calls, retried while the database is away for at most
+// Config.SettleRetryWindow) is done and the metering writers have drained their
+// queues; the server calls it on
 // shutdown, after the HTTP server stopped and before closing the database.
 func (a *App) Wait() {
+	a.unsettled.Wait()
 	a.bg.Wait()
 	a.batch.wg.Wait()
 	a.settled.wg.Wait()

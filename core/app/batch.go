@@ -69,6 +69,16 @@ type batchOp struct {
 	balance decimal.Decimal // reservation: the balance after this call's debit
 	moved   bool            // settlement: this batch moved the hit out of pending
 	done    chan struct{}
+
+	// after, when set, runs in the writer once the batch holding the op
+	// was handled: the op's caller did not wait (a success settled after
+	// the answer, settleLater). firstTry is when its first attempt queued.
+	after    func(*batchOp)
+	firstTry time.Time
+	tries    uint
+	// fence marks a read barrier (batcher.fence): nothing to write, done
+	// once every op queued before it was handled.
+	fence bool
 }
 
 // batcher queues calls for the writer; at most one writer goroutine runs,
@@ -92,9 +102,31 @@ func (a *App) submit(op *batchOp) {
 	a.batch.submit(op, a.writeBatch)
 }
 
-// submit queues op and waits until write has handled the batch holding it;
-// the writer goroutine starts with the first queued op.
+// submit queues op and waits until write has handled the batch holding it.
 func (b *batcher) submit(op *batchOp, write func([]*batchOp)) {
+	b.enqueue(op, write)
+	<-op.done
+}
+
+// fence returns a channel closed once every op queued before the call has
+// been handled (at once when nothing is queued or being written).
+func (b *batcher) fence(write func([]*batchOp)) <-chan struct{} {
+	b.mu.Lock()
+	idle := !b.running
+	b.mu.Unlock()
+	if idle {
+		return closedChan
+	}
+	op := &batchOp{fence: true}
+	b.enqueue(op, write)
+	return op.done
+}
+
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// enqueue queues op for write without waiting; the writer goroutine starts
+// with the first queued op.
+func (b *batcher) enqueue(op *batchOp, write func([]*batchOp)) {
 	op.done = make(chan struct{})
 	b.mu.Lock()
 	b.queue = append(b.queue, op)
@@ -107,7 +139,6 @@ func (b *batcher) submit(op *batchOp, write func([]*batchOp)) {
 	if start {
 		go b.run(write)
 	}
-	<-op.done
 }
 
 // run hands write up to BatchSize queued calls at a time until the queue is
@@ -126,9 +157,20 @@ func (b *batcher) run(write func([]*batchOp)) {
 		b.queue = append([]*batchOp(nil), b.queue[n:]...)
 		b.mu.Unlock()
 
-		write(ops)
+		work := ops
+		if slices.ContainsFunc(ops, func(op *batchOp) bool { return op.fence }) {
+			work = slices.DeleteFunc(slices.Clone(ops), func(op *batchOp) bool { return op.fence })
+		}
+		if len(work) > 0 {
+			write(work)
+		}
 		for _, op := range ops {
 			close(op.done)
+		}
+		for _, op := range work {
+			if op.after != nil {
+				op.after(op)
+			}
 		}
 	}
 }
@@ -176,7 +218,8 @@ func (a *App) writeBatch(ops []*batchOp) {
 // lock, stay there). A failed attempt is tried once more for the hits it
 // did not report moved (one whose statement committed before its
 // connection was lost reads success and counts as moved); what is still
-// unsettled then answers 503 and is refunded by crash recovery later.
+// unsettled then gets the error, and settleLater queues it again (crash
+// recovery refunds what never settles).
 func (a *App) writeSettled(ops []*batchOp) {
 	ctx := context.Background()
 	todo := ops

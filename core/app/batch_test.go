@@ -114,6 +114,7 @@ func TestBatchFailureAnswers503(t *testing.T) {
 	tx := &flakyTx{fails: 2, stores: stores}
 	loc, _ := time.LoadLocation("Asia/Kolkata")
 	a := app.New(app.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Config: app.Config{Location: loc}})
+	t.Cleanup(a.Wait) // before the mocks' checks: successful calls settle after their answer
 	in1, in2 := f.input(`{}`), f.input(`{}`)
 	in2.RequestID = "req_2"
 	_, errList := queue(t, a, in1, in2)()
@@ -134,6 +135,7 @@ func TestBatchRetriesOnce(t *testing.T) {
 	tx := &flakyTx{fails: 1, stores: stores}
 	loc, _ := time.LoadLocation("Asia/Kolkata")
 	a := app.New(app.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Config: app.Config{Location: loc}})
+	t.Cleanup(a.Wait) // before the mocks' checks: successful calls settle after their answer
 	f.expectReserve(t, "1.23")
 	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(app.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil).Once()
 	f.hits.EXPECT().FinishMany(mock.Anything, mock.Anything).Return([]bool{true}, nil).Once()
@@ -178,6 +180,7 @@ func TestRefusedBatchIsAppliedCallByCall(t *testing.T) {
 	tx := &flakyTx{fails: 4, err: errors.New("Error 1366: Incorrect string value"), stores: stores}
 	loc, _ := time.LoadLocation("Asia/Kolkata")
 	a := app.New(app.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Config: app.Config{Location: loc}})
+	t.Cleanup(a.Wait) // before the mocks' checks: successful calls settle after their answer
 	f.expectReserve(t, "1.23")
 	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(app.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil).Once()
 	f.hits.EXPECT().FinishMany(mock.Anything, mock.Anything).Return([]bool{true}, nil).Once()
@@ -272,6 +275,7 @@ func TestBatchTakesLocksThroughBatchLocks(t *testing.T) {
 	tx := &batchTx{stores: stores, locks: &fakeLocks{user: *f.user, grant: 1}}
 	loc, _ := time.LoadLocation("Asia/Kolkata")
 	a := app.New(app.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Config: app.Config{Location: loc}})
+	t.Cleanup(a.Wait) // before the mocks' checks: successful calls settle after their answer
 
 	f.hits.EXPECT().InsertMany(mock.Anything, mock.MatchedBy(func(hs []*hitlog.Hit) bool {
 		return len(hs) == 2 && hs[0].Status == hitlog.StatusPending && hs[1].Status == hitlog.StatusFailed
@@ -286,6 +290,7 @@ func TestBatchTakesLocksThroughBatchLocks(t *testing.T) {
 	first, second := f.input(`{}`), f.input(`{}`)
 	first.RequestID, second.RequestID = "req_1", "req_2"
 	_, errList := queue(t, a, first, second)()
+	a.Wait() // the first call's settlement, written after its answer
 	if errList[0] != nil {
 		t.Fatalf("first call: %v", errList[0])
 	}

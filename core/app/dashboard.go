@@ -61,6 +61,9 @@ var errDayOpen = errors.New("day has pending hits")
 // roll-up (closing the ones not rolled up yet); today, and any day that
 // cannot be closed yet, are counted from the hit logs.
 func (a *App) Dashboard(ctx context.Context, actor *user.User) (*Dashboard, error) {
+	if err := a.awaitSettlements(ctx); err != nil {
+		return nil, err
+	}
 	loc := a.cfg.Location
 	now := a.now()
 	zone := loc.String()

@@ -39,6 +39,9 @@ func (a *App) ExportTransactions(ctx context.Context, actor *user.User, f ledger
 
 // ListHits lists hit log rows with the same scoping as ListTransactions.
 func (a *App) ListHits(ctx context.Context, actor *user.User, f hitlog.Filter) ([]hitlog.Hit, int64, error) {
+	if err := a.awaitSettlements(ctx); err != nil {
+		return nil, 0, err
+	}
 	f.UserID = scopeTo(actor, f.UserID)
 	return a.st.Hits.List(ctx, f)
 }
@@ -46,6 +49,9 @@ func (a *App) ListHits(ctx context.Context, actor *user.User, f hitlog.Filter) (
 // ExportHits visits every hit ListHits would list, one at a time, with
 // payloads cut to hitlog.ExportPayloadChars.
 func (a *App) ExportHits(ctx context.Context, actor *user.User, f hitlog.Filter, fn func(hitlog.Hit) error) error {
+	if err := a.awaitSettlements(ctx); err != nil {
+		return err
+	}
 	f.UserID = scopeTo(actor, f.UserID)
 	return a.st.Hits.ForEach(ctx, f, fn)
 }

@@ -33,6 +33,9 @@ type hitMoves struct {
 // equal refund; no hit is left pending; every recharge has one debit of its
 // amount and, when failed, one equal refund.
 func (a *App) CheckLedger(ctx context.Context) ([]Discrepancy, error) {
+	if err := a.awaitSettlements(ctx); err != nil {
+		return nil, err
+	}
 	ids, err := a.st.Users.IDs(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("list users: %w", err)

@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/mock"
 
 	"paygate/core/app"
-	"paygate/core/errs"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
 	"paygate/core/user"
@@ -20,14 +19,29 @@ import (
 // apart rebuilds the fixture's app with Config.SettleApart and a
 // transactor that counts its transactions.
 func (f *fixture) apart(t *testing.T) *countingTx {
+	return f.apartWith(t, nil, 0)
+}
+
+// apartWith is apart with metrics m (nil: none) and a settlement retry
+// window (0: the default).
+func (f *fixture) apartWith(t *testing.T, m app.Metrics, window time.Duration) *countingTx {
 	t.Helper()
 	stores := app.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
 	tx := &countingTx{stores: stores}
 	loc, _ := time.LoadLocation("Asia/Kolkata")
-	f.app = app.New(app.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now },
-		Config: app.Config{Location: loc, SettleApart: true}})
+	f.app = app.New(app.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Metrics: m,
+		Config: app.Config{Location: loc, SettleApart: true, SettleRetryWindow: window}})
 	return tx
 }
+
+// inFlight counts reservations in flight (app.Metrics).
+type inFlight struct {
+	app.NopMetrics
+	n atomic.Int32
+}
+
+func (m *inFlight) ReservationStarted() { m.n.Add(1) }
+func (m *inFlight) ReservationSettled() { m.n.Add(-1) }
 
 type countingTx struct {
 	n      atomic.Int32
@@ -150,6 +164,7 @@ func TestSettleApartRetriesOnlyUnmovedHits(t *testing.T) {
 			t.Fatalf("call %d: %+v, %v", i, res[i], err)
 		}
 	}
+	f.app.Wait()
 	mu.Lock()
 	defer mu.Unlock()
 	if len(rewrote) > 0 || attempts[101] != 2 {
@@ -157,38 +172,80 @@ func TestSettleApartRetriesOnlyUnmovedHits(t *testing.T) {
 	}
 }
 
-// Two failed attempts: the unmoved calls answer 503 (recovery refunds them
-// later), a hit reported moved answers success, a hit that recovery took
-// (not moved, no error) answers an error, never a success.
-func TestSettleApartFailureAnswers503(t *testing.T) {
+// Successful calls answer before their settlement is written: while the
+// database refuses it (both attempts of a batch fail) it is queued again
+// until it moves, then the reservation leaves the in-flight gauge; a hit
+// that recovery took (not moved, no error) is left as it is, never written
+// success.
+func TestSettleApartRetriesAfterTheAnswer(t *testing.T) {
 	f := newFixture(t)
-	f.apart(t)
-	var mu sync.Mutex
+	m := &inFlight{}
+	f.apartWith(t, m, 0)
+	var (
+		mu       sync.Mutex
+		attempts = map[uint64]int{}
+		moved101 bool
+	)
 	f.hits.EXPECT().SucceedMany(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) ([]bool, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		moved := make([]bool, len(hs))
 		var err error
 		for i, h := range hs {
-			switch h.ID {
-			case 100:
+			attempts[h.ID]++
+			switch {
+			case h.ID == 100:
 				moved[i] = true // its statement committed
-			case 101:
-				err = errors.New("connection refused") // its statement did not
+			case h.ID == 101 && attempts[101] <= 3:
+				err = errors.New("connection refused") // the database is away for 3 attempts
+			case h.ID == 101:
+				moved[i], moved101 = true, true
 			}
 		}
 		return moved, err // 102: taken by recovery
 	})
 	res, errList := settleCalls(t, f, 3)
+	for i, err := range errList {
+		if err != nil || res[i] == nil {
+			t.Fatalf("call %d: %+v, %v", i, res[i], err)
+		}
+	}
+	f.app.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	if !moved101 || attempts[101] != 4 || attempts[100] != 1 {
+		t.Fatalf("attempts %v, 101 moved %v; want 101 written on its 4th attempt, 100 once", attempts, moved101)
+	}
+	if n := m.n.Load(); n != 0 {
+		t.Fatalf("%d reservations still in flight after every settlement ended", n)
+	}
+}
+
+// A settlement the database keeps refusing is given up after the retry
+// window: the hit stays pending (crash recovery refunds it), the call had
+// its answer, and App.Wait returns.
+func TestSettleApartGivesUpAfterTheWindow(t *testing.T) {
+	f := newFixture(t)
+	m := &inFlight{}
+	f.apartWith(t, m, 600*time.Millisecond)
+	var tries atomic.Int32
+	f.hits.EXPECT().SucceedMany(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) ([]bool, error) {
+		tries.Add(1)
+		return make([]bool, len(hs)), errors.New("connection refused")
+	})
+	res, errList := settleCalls(t, f, 1)
 	if errList[0] != nil || res[0] == nil {
-		t.Fatalf("moved call: %+v, %v", res[0], errList[0])
+		t.Fatalf("%+v, %v", res[0], errList[0])
 	}
-	if errs.KindOf(errList[1]) != errs.Unavailable {
-		t.Fatalf("unsettled call: %v, want 503", errList[1])
+	start := time.Now()
+	f.app.Wait()
+	if took := time.Since(start); took > 3*time.Second {
+		t.Fatalf("Wait took %v", took)
 	}
-	// Alone in its batch it learns recovery took it; in a batch with the
-	// failing hit its outcome stays unknown (503) — never a success.
-	if !errors.Is(errList[2], app.ErrHitNotPending) && errs.KindOf(errList[2]) != errs.Unavailable {
-		t.Fatalf("call settled elsewhere: %v", errList[2])
+	if n := tries.Load(); n < 4 { // two per attempt: at 0, 250 ms and 750 ms
+		t.Fatalf("%d statements tried, want the settlement retried in its window", n)
+	}
+	if n := m.n.Load(); n != 0 {
+		t.Fatalf("%d reservations in flight after the settlement was given up", n)
 	}
 }

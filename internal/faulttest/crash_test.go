@@ -59,9 +59,12 @@ func TestCrashMidLoadIsRecovered(t *testing.T) {
 	if pending == 0 || ok200.Load() == 0 {
 		t.Fatalf("at the crash: %d pending hits, %d answered calls; the test needs both", pending, ok200.Load())
 	}
+	// A call answered 200 is settled or, when the kill came between its
+	// answer and its settlement's commit, still pending (refunded below);
+	// a settled call's answer may have been cut off by the kill.
 	success := before["success"]
-	if success < ok200.Load() || success > ok200.Load()+32 {
-		t.Fatalf("%d successful hits for %d calls answered 200", success, ok200.Load())
+	if success+pending < ok200.Load() || success > ok200.Load()+32 {
+		t.Fatalf("%d successful and %d pending hits for %d calls answered 200", success, pending, ok200.Load())
 	}
 
 	// Two instances start together after the crash and race to recover.
