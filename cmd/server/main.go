@@ -77,7 +77,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	if err != nil {
 		return fmt.Errorf("%w\n%s", err, usage)
 	}
-	log := slog.New(slog.NewJSONHandler(stdout, nil))
+	// The log is buffered (logwriter.go) and written out last, after the
+	// server, its workers and the database have stopped, on every path out
+	// of run. The commands' own output goes through the same writer, so it
+	// keeps its place among the log lines.
+	logOut := newLogWriter(stdout, logBufferSize, logFlushInterval)
+	defer logOut.Close()
+	stdout = logOut
+	log := newLogger(logOut)
 
 	store, err := mysqlstore.Open(ctx, cfg.DatabaseURL, log)
 	if err != nil {
@@ -94,7 +101,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	}
 	switch {
 	case cmd == "serve" && len(rest) <= 1:
-		return serve(ctx, cfg, store, log)
+		return serve(ctx, cfg, store, log, logOut)
 	case cmd == "migrate" && len(rest) == 1:
 		log.Info("migrations applied")
 		return nil
@@ -148,7 +155,7 @@ func newMailer(cfg config, log *slog.Logger) app.Mailer {
 	return mail.NewSMTP(sc)
 }
 
-func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.Logger) error {
+func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.Logger, logOut *logWriter) error {
 	secret := cfg.JWTSecret
 	if secret == "" {
 		var err error
@@ -246,6 +253,7 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 	workers := startWorkers(wctx, a, iv, log)
 	defer func() { stopWorkers(); workers.Wait() }()
 
+	logOut.Flush() // the start-up lines are out before the first request is served
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

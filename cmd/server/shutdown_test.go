@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -80,5 +81,51 @@ func TestShutdownDrainsInFlightCalls(t *testing.T) {
 	out := &syncBuffer{}
 	if err := run(context.Background(), []string{"ledger", "check"}, getenv, out); err != nil {
 		t.Fatalf("ledger check after shutdown: %v\n%s", err, out.String())
+	}
+}
+
+// TestAccessLogIsOutAfterShutdown: the log is buffered, and a request
+// answered just before SIGTERM still has its access line in the output
+// once run has returned, whole, before the "stopped" line.
+func TestAccessLogIsOutAfterShutdown(t *testing.T) {
+	addr := freeAddr(t)
+	env := map[string]string{"DATABASE_URL": "sqlite://" + filepath.Join(t.TempDir(), "app.db"), "HTTP_ADDR": addr,
+		"ADMIN_PASSWORD": "root-password-1", "STORAGE_DIR": t.TempDir()}
+	out := &syncBuffer{}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, nil, func(k string) string { return env[k] }, out) }()
+	base := "http://" + addr
+	waitReady(t, base, done)
+
+	res, err := http.Get(base + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	id := res.Header.Get("X-Request-ID")
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("shutdown: %v", err)
+	}
+
+	var access, stopped int
+	for i, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("line %d is not a whole JSON line: %q", i+1, line)
+		}
+		switch {
+		case m["msg"] == "request" && m["request_id"] == id:
+			if m["path"] != "/healthz" || m["status"] != float64(200) || m["ip"] != "127.0.0.1" {
+				t.Fatalf("access line %v", m)
+			}
+			access = i + 1
+		case m["msg"] == "stopped":
+			stopped = i + 1
+		}
+	}
+	if access == 0 || stopped < access {
+		t.Fatalf("access line of %s at line %d, stopped at %d:\n%s", id, access, stopped, out.String())
 	}
 }
