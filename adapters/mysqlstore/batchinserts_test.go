@@ -22,6 +22,15 @@ import (
 	"paygate/internal/testdb"
 )
 
+// onMySQL runs fn as the subtest "mysql" (make test-mysql runs -run /mysql)
+// on a store from openCounted.
+func onMySQL(t *testing.T, fn func(t *testing.T, s *mysqlstore.Store, trips *atomic.Int64)) {
+	t.Run("mysql", func(t *testing.T) {
+		s, trips := openCounted(t)
+		fn(t, s, trips)
+	})
+}
+
 // openCounted opens a migrated MySQL store whose batch transactions count
 // their round trips.
 func openCounted(t *testing.T) (*mysqlstore.Store, *atomic.Int64) {
@@ -211,43 +220,44 @@ func small(int) string { return `{}` }
 // take several INSERTs (more rows than one statement carries).
 func TestBatchInsertsTwoRoundTrips(t *testing.T) {
 	t.Parallel()
-	s, trips := openCounted(t)
-	funded := func(u *user.User) { u.Balance = decimal.RequireFromString("100.00") }
-	users := []*user.User{newUser(t, s, funded), newUser(t, s, funded)}
+	onMySQL(t, func(t *testing.T, s *mysqlstore.Store, trips *atomic.Int64) {
+		funded := func(u *user.User) { u.Balance = decimal.RequireFromString("100.00") }
+		users := []*user.User{newUser(t, s, funded), newUser(t, s, funded)}
 
-	for _, n := range []int{1, 30, 450} { // 450: three hit INSERTs of at most 200 rows
-		t.Run(fmt.Sprintf("%d hits", n), func(t *testing.T) {
-			r := newReservation(t, s, users, n, small)
-			deferred := true
-			got, err := r.write(t, s, trips, func(context.Context, app.Stores) error {
-				deferred = r.hits[0].ID == 0 && r.entries[1].ReferenceID == nil
+		for _, n := range []int{1, 30, 450} { // 450: three hit INSERTs of at most 200 rows
+			t.Run(fmt.Sprintf("%d hits", n), func(t *testing.T) {
+				r := newReservation(t, s, users, n, small)
+				deferred := true
+				got, err := r.write(t, s, trips, func(context.Context, app.Stores) error {
+					deferred = r.hits[0].ID == 0 && r.entries[1].ReferenceID == nil
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got != 2 {
+					t.Fatalf("%d round trips, want 2", got)
+				}
+				if !deferred {
+					t.Fatal("the hits had ids before their INSERT was sent")
+				}
+				r.check(t, s)
+			})
+		}
+
+		t.Run("without consecutive ids, no BatchInserts (the writer inserts the hits first)", func(t *testing.T) {
+			other, _ := openCounted(t)
+			other.ReadBackIDs()
+			err := other.WithinBatchTx(context.Background(), func(_ context.Context, st app.Stores) error {
+				if st.BatchInserts != nil {
+					return errors.New("BatchInserts without consecutive ids")
+				}
 				return nil
 			})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got != 2 {
-				t.Fatalf("%d round trips, want 2", got)
-			}
-			if !deferred {
-				t.Fatal("the hits had ids before their INSERT was sent")
-			}
-			r.check(t, s)
 		})
-	}
-
-	t.Run("without consecutive ids the hits are inserted at once", func(t *testing.T) {
-		other, _ := openCounted(t)
-		other.ReadBackIDs()
-		err := other.WithinBatchTx(context.Background(), func(_ context.Context, st app.Stores) error {
-			if st.BatchInserts != nil {
-				return errors.New("BatchInserts without consecutive ids")
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
 	})
 }
 
@@ -257,24 +267,25 @@ func TestBatchInsertsTwoRoundTrips(t *testing.T) {
 // right, and only those large batches take more round trips.
 func TestBatchInsertsLargePayloads(t *testing.T) {
 	t.Parallel()
-	s, trips := openCounted(t)
-	funded := func(u *user.User) { u.Balance = decimal.RequireFromString("100.00") }
-	users := []*user.User{newUser(t, s, funded)}
-	big := `{"x":"` + strings.Repeat(`a"b`, 300_000) + `"}` // ~0.9 MB, ~1.2 MB escaped
-	r := newReservation(t, s, users, 24, func(i int) string {
-		if i%2 == 0 {
-			return big
+	onMySQL(t, func(t *testing.T, s *mysqlstore.Store, trips *atomic.Int64) {
+		funded := func(u *user.User) { u.Balance = decimal.RequireFromString("100.00") }
+		users := []*user.User{newUser(t, s, funded)}
+		big := `{"x":"` + strings.Repeat(`a"b`, 300_000) + `"}` // ~0.9 MB, ~1.2 MB escaped
+		r := newReservation(t, s, users, 24, func(i int) string {
+			if i%2 == 0 {
+				return big
+			}
+			return `{}`
+		})
+		got, err := r.write(t, s, trips, nil)
+		if err != nil {
+			t.Fatal(err)
 		}
-		return `{}`
+		if got < 4 || got > 10 {
+			t.Fatalf("%d round trips for ~14 MB of hit rows (escaped), want a query per 4 MiB or less", got)
+		}
+		r.check(t, s)
 	})
-	got, err := r.write(t, s, trips, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got < 4 || got > 10 {
-		t.Fatalf("%d round trips for ~14 MB of hit rows (escaped), want a query per 4 MiB or less", got)
-	}
-	r.check(t, s)
 }
 
 // A batch that fails leaves nothing: no hit, no ledger row, no balance
@@ -284,80 +295,81 @@ func TestBatchInsertsLargePayloads(t *testing.T) {
 // deferred rows (and gave the hits ids).
 func TestBatchInsertsFailureLeavesNothing(t *testing.T) {
 	t.Parallel()
-	s, trips := openCounted(t)
-	ctx := context.Background()
-	funded := func(u *user.User) { u.Balance = decimal.RequireFromString("10.00") }
-	balance := func(u *user.User) string {
-		got, err := s.Stores().Users.ByID(ctx, u.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return got.Balance.StringFixed(2)
-	}
-
-	t.Run("a balance refused at the COMMIT", func(t *testing.T) {
-		u := newUser(t, s, funded)
-		r := newReservation(t, s, []*user.User{u}, 5, small)
-		_, err := r.write(t, s, trips, func(ctx context.Context, st app.Stores) error {
-			bad := *u
-			bad.Balance = decimal.RequireFromString("-1.00") // the CHECK refuses it, with the COMMIT
-			return st.Users.SaveBalance(ctx, &bad)
-		})
-		if err == nil {
-			t.Fatal("no error for a negative balance")
-		}
-		r.absent(t, s)
-		if balance(u) != "10.00" {
-			t.Fatalf("balance %s", balance(u))
-		}
-	})
-
-	t.Run("a hit INSERT refused", func(t *testing.T) {
-		u := newUser(t, s, funded)
-		r := newReservation(t, s, []*user.User{u}, 5, small)
-		dup := newReservation(t, s, []*user.User{u}, 1, small)
-		if _, err := dup.write(t, s, trips, nil); err != nil {
-			t.Fatal(err)
-		}
-		dupID := dup.hits[0].ID
-		r.hits[4].RequestID = dup.hits[0].RequestID // unique: the INSERT fails
-		if _, err := r.write(t, s, trips, nil); err == nil {
-			t.Fatal("no error for a duplicate request id")
-		}
-		r.hits[4].RequestID = "req_never_stored"
-		r.absent(t, s)
-		if got, err := s.Stores().Hits.ByRequestID(ctx, dup.hits[0].RequestID); err != nil || got.ID != dupID {
-			t.Fatalf("the earlier hit: %+v, %v", got, err)
-		}
-	})
-
-	t.Run("the function fails after the rows were sent", func(t *testing.T) {
-		u := newUser(t, s, funded)
-		r := newReservation(t, s, []*user.User{u}, 5, small)
-		boom := errors.New("boom")
-		_, err := r.write(t, s, trips, func(ctx context.Context, st app.Stores) error {
-			if _, err := st.Users.ByID(ctx, u.ID); err != nil { // a read sends what was deferred
-				return err
-			}
-			if r.hits[0].ID == 0 {
-				return errors.New("no hit id after the deferred rows were sent")
-			}
-			return boom
-		})
-		if !errors.Is(err, boom) {
-			t.Fatalf("err = %v", err)
-		}
-		r.absent(t, s)
-	})
-
-	t.Run("the pool's sessions stay clean", func(t *testing.T) {
-		for i := 0; i < 3; i++ {
-			r := newReservation(t, s, []*user.User{newUser(t, s, funded)}, 3, small)
-			if _, err := r.write(t, s, trips, nil); err != nil {
+	onMySQL(t, func(t *testing.T, s *mysqlstore.Store, trips *atomic.Int64) {
+		ctx := context.Background()
+		funded := func(u *user.User) { u.Balance = decimal.RequireFromString("10.00") }
+		balance := func(u *user.User) string {
+			got, err := s.Stores().Users.ByID(ctx, u.ID)
+			if err != nil {
 				t.Fatal(err)
 			}
-			r.check(t, s)
+			return got.Balance.StringFixed(2)
 		}
+
+		t.Run("a balance refused at the COMMIT", func(t *testing.T) {
+			u := newUser(t, s, funded)
+			r := newReservation(t, s, []*user.User{u}, 5, small)
+			_, err := r.write(t, s, trips, func(ctx context.Context, st app.Stores) error {
+				bad := *u
+				bad.Balance = decimal.RequireFromString("-1.00") // the CHECK refuses it, with the COMMIT
+				return st.Users.SaveBalance(ctx, &bad)
+			})
+			if err == nil {
+				t.Fatal("no error for a negative balance")
+			}
+			r.absent(t, s)
+			if balance(u) != "10.00" {
+				t.Fatalf("balance %s", balance(u))
+			}
+		})
+
+		t.Run("a hit INSERT refused", func(t *testing.T) {
+			u := newUser(t, s, funded)
+			r := newReservation(t, s, []*user.User{u}, 5, small)
+			dup := newReservation(t, s, []*user.User{u}, 1, small)
+			if _, err := dup.write(t, s, trips, nil); err != nil {
+				t.Fatal(err)
+			}
+			dupID := dup.hits[0].ID
+			r.hits[4].RequestID = dup.hits[0].RequestID // unique: the INSERT fails
+			if _, err := r.write(t, s, trips, nil); err == nil {
+				t.Fatal("no error for a duplicate request id")
+			}
+			r.hits[4].RequestID = "req_never_stored"
+			r.absent(t, s)
+			if got, err := s.Stores().Hits.ByRequestID(ctx, dup.hits[0].RequestID); err != nil || got.ID != dupID {
+				t.Fatalf("the earlier hit: %+v, %v", got, err)
+			}
+		})
+
+		t.Run("the function fails after the rows were sent", func(t *testing.T) {
+			u := newUser(t, s, funded)
+			r := newReservation(t, s, []*user.User{u}, 5, small)
+			boom := errors.New("boom")
+			_, err := r.write(t, s, trips, func(ctx context.Context, st app.Stores) error {
+				if _, err := st.Users.ByID(ctx, u.ID); err != nil { // a read sends what was deferred
+					return err
+				}
+				if r.hits[0].ID == 0 {
+					return errors.New("no hit id after the deferred rows were sent")
+				}
+				return boom
+			})
+			if !errors.Is(err, boom) {
+				t.Fatalf("err = %v", err)
+			}
+			r.absent(t, s)
+		})
+
+		t.Run("the pool's sessions stay clean", func(t *testing.T) {
+			for i := 0; i < 3; i++ {
+				r := newReservation(t, s, []*user.User{newUser(t, s, funded)}, 3, small)
+				if _, err := r.write(t, s, trips, nil); err != nil {
+					t.Fatal(err)
+				}
+				r.check(t, s)
+			}
+		})
 	})
 }
 
@@ -368,52 +380,53 @@ func TestBatchInsertsFailureLeavesNothing(t *testing.T) {
 // COMMIT.
 func TestBatchInsertsThenOutboxEvent(t *testing.T) {
 	t.Parallel()
-	s, trips := openCounted(t)
-	ctx := context.Background()
-	u := newUser(t, s, func(u *user.User) {
-		u.Balance = decimal.RequireFromString("10.00")
-		hook := "https://hooks.example/low"
-		u.WebhookURL = &hook
-	})
-	r := newReservation(t, s, []*user.User{u}, 4, small)
-	var (
-		event              *webhook.Event
-		outboxTrips, reads int64
-	)
-	got, err := r.write(t, s, trips, func(ctx context.Context, st app.Stores) error {
-		e, err := webhook.NewEvent(u.ID, webhook.BalanceLow, map[string]string{"balance": "9.00"}, time.Now())
+	onMySQL(t, func(t *testing.T, s *mysqlstore.Store, trips *atomic.Int64) {
+		ctx := context.Background()
+		u := newUser(t, s, func(u *user.User) {
+			u.Balance = decimal.RequireFromString("10.00")
+			hook := "https://hooks.example/low"
+			u.WebhookURL = &hook
+		})
+		r := newReservation(t, s, []*user.User{u}, 4, small)
+		var (
+			event              *webhook.Event
+			outboxTrips, reads int64
+		)
+		got, err := r.write(t, s, trips, func(ctx context.Context, st app.Stores) error {
+			e, err := webhook.NewEvent(u.ID, webhook.BalanceLow, map[string]string{"balance": "9.00"}, time.Now())
+			if err != nil {
+				return err
+			}
+			before := trips.Load()
+			if err := st.Webhooks.Insert(ctx, e, []*webhook.Delivery{webhook.NewDelivery(e, webhook.ToWebhook, *u.WebhookURL)}); err != nil {
+				return err
+			}
+			outboxTrips = trips.Load() - before // the deferred rows, then the event's statements
+			event = e
+			defer func(before int64) { reads = trips.Load() - before }(trips.Load())
+			for i, h := range r.hits {
+				if h.ID == 0 {
+					return fmt.Errorf("hit %d has no id after the outbox insert", i)
+				}
+				stored, err := st.Hits.ByRequestID(ctx, h.RequestID)
+				if err != nil || stored.ID != h.ID {
+					return fmt.Errorf("hit %d: id %d, in the transaction %+v, %v", i, h.ID, stored, err)
+				}
+			}
+			if e := r.entries[1]; e.ReferenceID == nil || *e.ReferenceID != r.hits[0].ID {
+				return fmt.Errorf("debit references %v, want hit %d", e.ReferenceID, r.hits[0].ID)
+			}
+			return nil
+		})
 		if err != nil {
-			return err
+			t.Fatal(err)
 		}
-		before := trips.Load()
-		if err := st.Webhooks.Insert(ctx, e, []*webhook.Delivery{webhook.NewDelivery(e, webhook.ToWebhook, *u.WebhookURL)}); err != nil {
-			return err
+		if got-reads != 2+outboxTrips || outboxTrips < 2 {
+			t.Fatalf("%d round trips (%d of them the test's reads, %d the outbox insert), want locks + outbox insert + COMMIT", got, reads, outboxTrips)
 		}
-		outboxTrips = trips.Load() - before // the deferred rows, then the event's statements
-		event = e
-		defer func(before int64) { reads = trips.Load() - before }(trips.Load())
-		for i, h := range r.hits {
-			if h.ID == 0 {
-				return fmt.Errorf("hit %d has no id after the outbox insert", i)
-			}
-			stored, err := st.Hits.ByRequestID(ctx, h.RequestID)
-			if err != nil || stored.ID != h.ID {
-				return fmt.Errorf("hit %d: id %d, in the transaction %+v, %v", i, h.ID, stored, err)
-			}
+		r.check(t, s)
+		if stored, err := s.Stores().Webhooks.Event(ctx, event.ID); err != nil || stored.Type != webhook.BalanceLow {
+			t.Fatalf("event: %+v, %v", stored, err)
 		}
-		if e := r.entries[1]; e.ReferenceID == nil || *e.ReferenceID != r.hits[0].ID {
-			return fmt.Errorf("debit references %v, want hit %d", e.ReferenceID, r.hits[0].ID)
-		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got-reads != 2+outboxTrips || outboxTrips < 2 {
-		t.Fatalf("%d round trips (%d of them the test's reads, %d the outbox insert), want locks + outbox insert + COMMIT", got, reads, outboxTrips)
-	}
-	r.check(t, s)
-	if stored, err := s.Stores().Webhooks.Event(ctx, event.ID); err != nil || stored.Type != webhook.BalanceLow {
-		t.Fatalf("event: %+v, %v", stored, err)
-	}
 }
