@@ -88,6 +88,40 @@ func verify(t *testing.T, secret string, r received) map[string]any {
 	return body
 }
 
+// A metered call whose debit crosses the threshold writes balance.low in
+// its reservation batch (on MySQL the batch's deferred hit and ledger rows
+// are sent before the outbox insert, the rest with the COMMIT): one event
+// for the crossing, none for the next call, and the books agree.
+func TestMeteredCallCrossingThresholdFiresBalanceLow(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		hooks := newReceiver(t)
+		c := e.newCustomer("user", "enterprise", "10.00")
+		e.must(e.do("PATCH", "/api/v1/panel/auth/me", c.token, map[string]any{
+			"webhook_url": hooks.srv.URL + "/hooks", "low_balance_alert": "9.50"}), 200)
+		secret := e.must(e.do("POST", "/api/v1/panel/webhooks/rotate-secret", c.token, nil), 200).str("secret")
+		e.newService("lowbal", "1.00")
+		for i := 0; i < 2; i++ { // 10.00 → 9.00 crosses 9.50; 9.00 → 8.00 is below already
+			e.must(e.call(c, "lowbal", map[string]any{"n": i}), 200)
+		}
+		if n := e.deliver(); n != 1 {
+			t.Fatalf("delivered %d, want 1", n)
+		}
+		got := hooks.take()
+		if len(got) != 1 {
+			t.Fatalf("received %d", len(got))
+		}
+		body := verify(t, secret, got[0])
+		data, _ := body["data"].(map[string]any)
+		if body["type"] != "balance.low" || data["balance"] != "9.00" || data["threshold"] != "9.50" {
+			t.Fatalf("body %v", body)
+		}
+		if b := e.balance(c); b != "8.00" {
+			t.Fatalf("balance %s", b)
+		}
+		e.ledgerClean()
+	})
+}
+
 func TestWebhooksEndToEnd(t *testing.T) {
 	each(t, func(t *testing.T, e *env) {
 		hooks := newReceiver(t)

@@ -80,23 +80,12 @@ func (s *hitStore) InsertMany(ctx context.Context, hits []*hitlog.Hit) error {
 		return nil
 	}
 	now := dbTime(time.Now())
-	for _, c := range chunks(len(hits), func(i int) int { return hitSize(hits[i]) }) {
-		part := hits[c[0]:c[1]]
-		var q strings.Builder
-		q.WriteString("INSERT INTO api_hit_logs " + hitColumns + " VALUES ")
-		args := make([]any, 0, 14*len(part))
-		for i, h := range part {
-			values, err := hitValues(h, now)
-			if err != nil {
-				return fmt.Errorf("insert hits: %w", err)
-			}
-			if i > 0 {
-				q.WriteByte(',')
-			}
-			q.WriteString("(?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
-			args = append(args, values...)
+	for _, part := range hitChunks(hits) {
+		q, args, err := hitInsert(part, now)
+		if err != nil {
+			return err
 		}
-		res, err := s.sqlExec(ctx, q.String(), args...)
+		res, err := s.sqlExec(ctx, q, args...)
 		if err != nil {
 			return fmt.Errorf("insert %d hits: %w", len(part), translate(err))
 		}
@@ -105,6 +94,35 @@ func (s *hitStore) InsertMany(ctx context.Context, hits []*hitlog.Hit) error {
 		}
 	}
 	return nil
+}
+
+// hitChunks cuts hits into the parts one INSERT each carries.
+func hitChunks(hits []*hitlog.Hit) [][]*hitlog.Hit {
+	cs := chunks(len(hits), func(i int) int { return hitSize(hits[i]) })
+	parts := make([][]*hitlog.Hit, len(cs))
+	for i, c := range cs {
+		parts[i] = hits[c[0]:c[1]]
+	}
+	return parts
+}
+
+// hitInsert is the multi-row INSERT of part and its arguments.
+func hitInsert(part []*hitlog.Hit, now time.Time) (string, []any, error) {
+	var q strings.Builder
+	q.WriteString("INSERT INTO api_hit_logs " + hitColumns + " VALUES ")
+	args := make([]any, 0, 14*len(part))
+	for i, h := range part {
+		values, err := hitValues(h, now)
+		if err != nil {
+			return "", nil, fmt.Errorf("insert hits: %w", err)
+		}
+		if i > 0 {
+			q.WriteByte(',')
+		}
+		q.WriteString("(?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+		args = append(args, values...)
+	}
+	return q.String(), args, nil
 }
 
 func (s *hitStore) setHitIDs(ctx context.Context, part []*hitlog.Hit, res sql.Result) error {
@@ -250,6 +268,20 @@ const entryColumns = "(user_id, txn_id, type, amount, balance_before, balance_af
 // InsertMany inserts ledger entries in their order with multi-row INSERTs
 // (plain SQL; the ids are not read back).
 func (s *ledgerStore) InsertMany(ctx context.Context, entries []*ledger.Entry) error {
+	return s.insertMany(ctx, entries, nil)
+}
+
+// hitRef is a reference_id taken in the database: the id of the hit k rows
+// after the first row of the hit INSERT whose first id is in the session's
+// user variable v (batchInserts).
+type hitRef struct {
+	v string
+	k int
+}
+
+// insertMany is InsertMany where entry i with refs[i].v set takes its
+// reference_id from refs[i] (refs nil: every entry its own ReferenceID).
+func (s *ledgerStore) insertMany(ctx context.Context, entries []*ledger.Entry, refs []hitRef) error {
 	now := dbTime(time.Now())
 	for _, c := range chunks(len(entries), func(int) int { return 300 }) {
 		part := entries[c[0]:c[1]]
@@ -267,8 +299,14 @@ func (s *ledgerStore) InsertMany(ctx context.Context, entries []*ledger.Entry) e
 			if i > 0 {
 				q.WriteByte(',')
 			}
-			q.WriteString("(?,?,?,?,?,?,?,?,?,?,?,?)")
-			args = append(args, r.UserID, r.TxnID, r.Type, r.Amount, r.BalanceBefore, r.BalanceAfter, r.ReferenceType, r.ReferenceID,
+			var ref any = r.ReferenceID
+			if refs != nil && refs[c[0]+i].v != "" {
+				ref = refs[c[0]+i].k
+				q.WriteString("(?,?,?,?,?,?,?," + refs[c[0]+i].v + "+?,?,?,?,?)")
+			} else {
+				q.WriteString("(?,?,?,?,?,?,?,?,?,?,?,?)")
+			}
+			args = append(args, r.UserID, r.TxnID, r.Type, r.Amount, r.BalanceBefore, r.BalanceAfter, r.ReferenceType, ref,
 				r.Description, r.Status, *r.CreatedAt, *r.UpdatedAt)
 			e.CreatedAt = timeFromDB(r.CreatedAt)
 		}

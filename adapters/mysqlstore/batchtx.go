@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,6 +15,8 @@ import (
 
 	"paygate/core/apikey"
 	"paygate/core/app"
+	"paygate/core/hitlog"
+	"paygate/core/ledger"
 	"paygate/core/user"
 )
 
@@ -39,6 +42,15 @@ import (
 //     query there: COMMIT does not run and the batch rolls back. Nothing is
 //     checked after the COMMIT: a committed batch must not be reported
 //     failed (it would be retried).
+//   - when a multi-row INSERT takes consecutive ids (consecutiveIDs), the
+//     batch's hit rows are deferred too (app.BatchInserts): each hit
+//     INSERT is followed by SET @paygate_hits_<i> = LAST_INSERT_ID() (the
+//     first row's id), and the ledger rows that reference those hits take
+//     reference_id = @paygate_hits_<i> + k in the database. The Go hits get
+//     their ids from the driver's result of the query that sent their
+//     INSERT (mysql.Result.AllLastInsertIds: the first id of each
+//     statement), so a reservation batch is 2 round trips: lock and count,
+//     then everything else with the COMMIT.
 //
 // Security: multiStatements lets one query carry several statements, which
 // would make an SQL injection worse. It is enabled only on this pool, used
@@ -49,6 +61,15 @@ import (
 // into the text. A URL that turns interpolateParams off gets no batch pool
 // (server-side prepared statements cannot carry several statements).
 
+// batchQueryBytes is how large a batch's deferred query may grow (values
+// interpolated) before a hit INSERT is added to it: at most 4 MiB, and a
+// quarter of the server's max_allowed_packet (16 MiB by default on MariaDB),
+// which every query must fit in. The largest hit INSERT alone (one call's
+// request body of at most 1 MiB, escaped) fits too.
+func batchQueryBytes(maxAllowedPacket int64) int {
+	return int(min(4<<20, maxAllowedPacket/4))
+}
+
 // batchPoolSize is the batch pool's size: one writer runs at a time, a
 // second connection covers the one a failed attempt discards.
 const batchPoolSize = 2
@@ -56,6 +77,16 @@ const batchPoolSize = 2
 // openBatchPool opens the batch pool for cfg (a copy is changed); nil when
 // the configuration does not allow it.
 func openBatchPool(cfg *mysql.Config) (*sql.DB, error) {
+	connector, err := batchConnector(cfg)
+	if connector == nil || err != nil {
+		return nil, err
+	}
+	return batchPool(connector), nil
+}
+
+// batchConnector connects the batch pool's sessions (nil without
+// interpolateParams).
+func batchConnector(cfg *mysql.Config) (driver.Connector, error) {
 	if !cfg.InterpolateParams {
 		return nil, nil
 	}
@@ -65,16 +96,16 @@ func openBatchPool(cfg *mysql.Config) (*sql.DB, error) {
 		c.Params = map[string]string{}
 	}
 	c.Params["autocommit"] = "0"
-	connector, err := mysql.NewConnector(c)
-	if err != nil {
-		return nil, err
-	}
+	return mysql.NewConnector(c)
+}
+
+func batchPool(connector driver.Connector) *sql.DB {
 	db := sql.OpenDB(connector)
 	db.SetMaxOpenConns(batchPoolSize)
 	db.SetMaxIdleConns(batchPoolSize)
 	db.SetConnMaxLifetime(30 * time.Minute)
 	db.SetConnMaxIdleTime(5 * time.Minute)
-	return db, nil
+	return db
 }
 
 // WithinBatchTx runs fn in one transaction like WithinTx; on MySQL with a
@@ -87,7 +118,7 @@ func (s *Store) WithinBatchTx(ctx context.Context, fn func(ctx context.Context, 
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", translate(err))
 	}
-	bc := &batchConn{conn: conn}
+	bc := &batchConn{conn: conn, maxBytes: s.batchQueryBytes}
 	clean := false
 	defer func() {
 		if !clean {
@@ -101,6 +132,7 @@ func (s *Store) WithinBatchTx(ctx context.Context, fn func(ctx context.Context, 
 	tx.Statement.ConnPool = bc
 	if err := fn(ctx, s.storesOnBatch(tx, bc)); err != nil {
 		bc.discard()
+		bc.forgetIDs()
 		if _, rbErr := conn.ExecContext(ctx, "ROLLBACK"); rbErr != nil {
 			return errors.Join(err, fmt.Errorf("roll back: %w", translate(rbErr)))
 		}
@@ -108,6 +140,7 @@ func (s *Store) WithinBatchTx(ctx context.Context, fn func(ctx context.Context, 
 		return err
 	}
 	if err := bc.flush(ctx, "COMMIT"); err != nil {
+		bc.forgetIDs()
 		if _, rbErr := conn.ExecContext(ctx, "ROLLBACK"); rbErr == nil {
 			clean = true
 		}
@@ -121,7 +154,46 @@ func (s *Store) storesOnBatch(db *gorm.DB, bc *batchConn) app.Stores {
 	st := s.storesOn(db)
 	b := base{db: db, mysql: true, consecutiveIDs: s.consecutiveIDs, batch: bc}
 	st.Users, st.Ledger, st.BatchLocks = &userStore{b}, &ledgerStore{b}, batchLocks{b}
+	if s.consecutiveIDs {
+		st.BatchInserts = batchInserts{b}
+	}
 	return st
+}
+
+// batchInserts defers a metering batch's hit rows and ledger rows to the
+// COMMIT (app.BatchInserts; only where a multi-row INSERT takes consecutive
+// ids): the ledger rows that reference a hit of the batch take its id in
+// the database from the user variable that holds its INSERT's first id.
+type batchInserts struct{ b base }
+
+func (w batchInserts) Insert(ctx context.Context, hits []*hitlog.Hit, entries []*ledger.Entry, hitOf []int) error {
+	if len(hitOf) != len(entries) {
+		return fmt.Errorf("insert batch: %d hit references for %d entries", len(hitOf), len(entries))
+	}
+	bc := w.b.batch
+	now := dbTime(time.Now())
+	at := make([]hitRef, 0, len(hits)) // where hit i's id is in the database
+	for _, part := range hitChunks(hits) {
+		q, args, err := hitInsert(part, now)
+		if err != nil {
+			return err
+		}
+		v, err := bc.deferHits(ctx, q, args, part)
+		if err != nil {
+			return fmt.Errorf("insert %d hits: %w", len(part), err)
+		}
+		for k := range part {
+			at = append(at, hitRef{v: v, k: k})
+		}
+	}
+	refs := make([]hitRef, len(entries))
+	for i, k := range hitOf {
+		if k >= 0 {
+			refs[i] = at[k]
+			bc.refs = append(bc.refs, deferredRef{entry: entries[i], hit: hits[k]})
+		}
+	}
+	return (&ledgerStore{w.b}).insertMany(ctx, entries, refs)
 }
 
 // batchLocks takes a metering batch's locks in one query (app.BatchLocks):
@@ -235,8 +307,33 @@ type batchConn struct {
 	query  strings.Builder
 	args   []any
 	n      int             // deferred statements
+	bytes  int             // their size with the values interpolated, about
 	locked map[uint64]bool // users whose rows this transaction locked
 	err    error           // a failed flush: the transaction can only roll back
+
+	// Deferred hit INSERTs (batchInserts) and the entries referencing
+	// their hits: the ids come with the result of the query that sends
+	// them. given and referred are what this transaction's queries set,
+	// unset again when it fails.
+	maxBytes int // a hit INSERT is not added to a deferred query past this size
+	vars     int // user variables @paygate_hits_<i> used
+	hits     []deferredHits
+	refs     []deferredRef
+	given    []*hitlog.Hit
+	referred []*ledger.Entry
+}
+
+// deferredHits is a deferred hit INSERT: its statement's index in the
+// deferred query, and its hits in row order.
+type deferredHits struct {
+	stmt int
+	hits []*hitlog.Hit
+}
+
+// deferredRef is an entry whose ReferenceID is hit's id.
+type deferredRef struct {
+	entry *ledger.Entry
+	hit   *hitlog.Hit
 }
 
 var _ gorm.ConnPool = (*batchConn)(nil)
@@ -248,11 +345,93 @@ func (c *batchConn) deferExec(query string, args ...any) {
 	c.query.WriteByte(';')
 	c.args = append(c.args, args...)
 	c.n++
+	c.bytes += len(query) + 1 + valueBytes(args)
+}
+
+// deferHits queues a hit INSERT (query, args) of part's rows and keeps its
+// first id in a user variable, whose name it returns (the ledger rows that
+// reference these hits add the row's index to it). When the deferred query
+// would grow past maxBytes, what is deferred is sent first.
+func (c *batchConn) deferHits(ctx context.Context, query string, args []any, part []*hitlog.Hit) (string, error) {
+	if c.n > 0 && c.bytes+len(query)+valueBytes(args) > c.maxBytes {
+		if err := c.flush(ctx, ""); err != nil {
+			return "", err
+		}
+	}
+	v := "@paygate_hits_" + strconv.Itoa(c.vars)
+	c.vars++
+	c.hits = append(c.hits, deferredHits{stmt: c.n, hits: part})
+	c.deferExec(query, args...)
+	c.deferExec("SET " + v + " = LAST_INSERT_ID()")
+	return v, nil
+}
+
+// valueBytes is about how long args are once interpolated (a string may
+// double by escaping).
+func valueBytes(args []any) int {
+	n := 0
+	for _, a := range args {
+		switch v := a.(type) {
+		case string:
+			n += 2*len(v) + 2
+		case *string:
+			if v != nil {
+				n += 2*len(*v) + 2
+			}
+		case []byte:
+			n += 2*len(v) + 3
+		}
+		n += 28 // a number, a time, NULL, the separator
+	}
+	return n
 }
 
 func (c *batchConn) discard() {
 	c.query.Reset()
-	c.args, c.n = nil, 0
+	c.args, c.n, c.bytes = nil, 0, 0
+	c.hits, c.refs = nil, nil
+}
+
+// setIDs gives the hits of the deferred INSERTs just sent (hits) their ids
+// and then the entries that reference them (refs) their ReferenceID. A
+// multi-row INSERT took consecutive ids (consecutiveIDs), and the driver
+// reports each statement's first one (mysql.Result, go-sql-driver ≥ 1.8;
+// the batch tests check it, so the error below is not expected: it would
+// fail a committed batch).
+func (c *batchConn) setIDs(res driver.Result, hits []deferredHits, refs []deferredRef) error {
+	all, ok := res.(mysql.Result)
+	if !ok {
+		return fmt.Errorf("mysql driver result %T has no insert id per statement", res)
+	}
+	ids := all.AllLastInsertIds()
+	for _, d := range hits {
+		if d.stmt >= len(ids) || ids[d.stmt] <= 0 {
+			return fmt.Errorf("insert %d hits: no insert id in the result of %d statements", len(d.hits), len(ids))
+		}
+		first := uint64(ids[d.stmt])
+		for k, h := range d.hits {
+			h.ID = first + uint64(k)
+		}
+		c.given = append(c.given, d.hits...)
+	}
+	for _, r := range refs {
+		id := r.hit.ID
+		r.entry.ReferenceID = &id
+		c.referred = append(c.referred, r.entry)
+	}
+	return nil
+}
+
+// forgetIDs unsets what setIDs set: the transaction failed, its rows are
+// gone.
+func (c *batchConn) forgetIDs() {
+	for _, h := range c.given {
+		h.ID = 0
+	}
+	for _, e := range c.referred {
+		e.ReferenceID = nil
+	}
+	c.given, c.referred = nil, nil
 }
 
 // lockedUser records that this transaction holds user id's row lock.
@@ -273,8 +452,9 @@ func (c *batchConn) flush(ctx context.Context, last string) error {
 		return nil
 	}
 	q := c.query.String() + last
-	args, n := c.args, c.n
+	args, n, hits, refs := c.args, c.n, c.hits, c.refs
 	c.discard()
+	var res driver.Result
 	err := c.conn.Raw(func(dc any) error {
 		ex, ok := dc.(driver.ExecerContext)
 		if !ok {
@@ -294,7 +474,8 @@ func (c *batchConn) flush(ctx context.Context, last string) error {
 				return fmt.Errorf("argument %d: %w", i+1, err)
 			}
 		}
-		if _, err := ex.ExecContext(ctx, q, named); err != nil {
+		var err error
+		if res, err = ex.ExecContext(ctx, q, named); err != nil {
 			if n > 0 {
 				return fmt.Errorf("%d deferred writes: %w", n, err)
 			}
@@ -302,6 +483,9 @@ func (c *batchConn) flush(ctx context.Context, last string) error {
 		}
 		return nil
 	})
+	if err == nil && len(hits)+len(refs) > 0 {
+		err = c.setIDs(res, hits, refs)
+	}
 	if err != nil {
 		err = translate(err)
 		c.err = err

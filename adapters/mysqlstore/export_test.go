@@ -1,6 +1,11 @@
 package mysqlstore
 
-import "context"
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"sync/atomic"
+)
 
 // MySQLConfig exposes the URL-to-driver-config conversion to the tests.
 var MySQLConfig = mysqlConfig
@@ -14,3 +19,86 @@ var Translate = translate
 // ReadBackIDs makes InsertMany read hit ids back by request_id, as on a
 // MySQL whose multi-row INSERTs may take non-consecutive ids.
 func (s *Store) ReadBackIDs() { s.consecutiveIDs = false }
+
+// CountBatchRoundTrips replaces the batch pool (WithinBatchTx's, on MySQL)
+// by one on databaseURL whose connections count every query, statement
+// preparation and ping they send, each one round trip to the server (the
+// connection's handshake is not counted).
+func (s *Store) CountBatchRoundTrips(databaseURL string) (*atomic.Int64, error) {
+	if s.batchDB == nil {
+		return nil, errors.New("no batch pool")
+	}
+	cfg, err := mysqlConfig(databaseURL)
+	if err != nil {
+		return nil, err
+	}
+	connector, err := batchConnector(cfg)
+	if err != nil {
+		return nil, err
+	}
+	n := new(atomic.Int64)
+	_ = s.batchDB.Close()
+	s.batchDB = batchPool(countingConnector{connector, n})
+	return n, nil
+}
+
+type countingConnector struct {
+	driver.Connector
+	n *atomic.Int64
+}
+
+func (c countingConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	dc, err := c.Connector.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	full, ok := dc.(mysqlDriverConn)
+	if !ok {
+		_ = dc.Close()
+		return nil, errors.New("the mysql driver's connection lacks an interface")
+	}
+	return countingConn{full, c.n}, nil
+}
+
+// mysqlDriverConn is what go-sql-driver/mysql's connection implements.
+type mysqlDriverConn interface {
+	driver.Conn
+	driver.ConnBeginTx
+	driver.ConnPrepareContext
+	driver.ExecerContext
+	driver.QueryerContext
+	driver.NamedValueChecker
+	driver.Pinger
+	driver.SessionResetter
+	driver.Validator
+}
+
+type countingConn struct {
+	mysqlDriverConn
+	n *atomic.Int64
+}
+
+func (c countingConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	c.n.Add(1)
+	return c.mysqlDriverConn.ExecContext(ctx, query, args)
+}
+
+func (c countingConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	c.n.Add(1)
+	return c.mysqlDriverConn.QueryContext(ctx, query, args)
+}
+
+func (c countingConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
+	c.n.Add(1)
+	return c.mysqlDriverConn.PrepareContext(ctx, query)
+}
+
+func (c countingConn) Prepare(query string) (driver.Stmt, error) {
+	c.n.Add(1)
+	return c.mysqlDriverConn.Prepare(query)
+}
+
+func (c countingConn) Ping(ctx context.Context) error {
+	c.n.Add(1)
+	return c.mysqlDriverConn.Ping(ctx)
+}

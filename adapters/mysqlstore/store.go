@@ -40,6 +40,9 @@ type Store struct {
 	consecutiveIDs bool
 	// batchDB: MySQL's pool for WithinBatchTx (batchtx.go); nil otherwise.
 	batchDB *sql.DB
+	// batchQueryBytes: how large a batch's deferred query may grow before
+	// a hit INSERT (batchConn.deferHits); from max_allowed_packet at Open.
+	batchQueryBytes int
 }
 
 var _ app.Transactor = (*Store)(nil)
@@ -96,10 +99,13 @@ func Open(ctx context.Context, databaseURL string, logger *slog.Logger) (*Store,
 	}
 	s.consecutiveIDs = dialect == DialectSQLite
 	if dialect == DialectMySQL {
-		var mode, step sql.NullInt64
+		var mode, step, packet sql.NullInt64
 		// Not readable (another engine): ids are read back instead.
-		if err := sqlDB.QueryRowContext(ctx, "SELECT @@innodb_autoinc_lock_mode, @@auto_increment_increment").Scan(&mode, &step); err == nil {
+		err := sqlDB.QueryRowContext(ctx, "SELECT @@innodb_autoinc_lock_mode, @@auto_increment_increment, @@max_allowed_packet").
+			Scan(&mode, &step, &packet)
+		if err == nil {
 			s.consecutiveIDs = mode.Valid && mode.Int64 <= 1 && step.Valid && step.Int64 == 1
+			s.batchQueryBytes = batchQueryBytes(packet.Int64)
 		}
 		cfg, err := mysqlConfig(databaseURL)
 		if err == nil {

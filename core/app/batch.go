@@ -324,7 +324,7 @@ func (a *App) applyBatch(ctx context.Context, s Stores, ops []*batchOp) error {
 	}
 
 	var inserts []*hitlog.Hit
-	debits := map[*ledger.Entry]*hitlog.Hit{}
+	hitOf := slices.Repeat([]int{-1}, len(entries)) // entry i's hit in inserts; the refunds carry their own
 	for _, op := range ops {
 		if op.kind != batchReserve {
 			continue
@@ -357,25 +357,16 @@ func (a *App) applyBatch(ctx context.Context, s Stores, ops []*batchOp) error {
 				return err
 			}
 			entries = append(entries, e)
-			debits[e] = h
+			hitOf = append(hitOf, len(inserts)-1)
 		}
 		u.CountPlanCall(op.month)
 		touched[u.ID] = true
 		op.balance = u.Balance
 	}
-	if len(inserts) > 0 {
-		if err := s.Hits.InsertMany(ctx, inserts); err != nil {
-			return fmt.Errorf("insert hits: %w", err)
-		}
-	}
-	for e, h := range debits {
-		id := h.ID
-		e.ReferenceID = &id
+	if err := insertBatch(ctx, s, inserts, entries, hitOf); err != nil {
+		return err
 	}
 	if len(entries) > 0 {
-		if err := s.Ledger.InsertMany(ctx, entries); err != nil {
-			return fmt.Errorf("insert ledger entries: %w", err)
-		}
 		if err := a.alertLowBalance(ctx, s, users, entries); err != nil {
 			return err
 		}
@@ -385,6 +376,39 @@ func (a *App) applyBatch(ctx context.Context, s Stores, ops []*batchOp) error {
 			if err := s.Users.SaveBalance(ctx, users[id]); err != nil {
 				return fmt.Errorf("save balance: %w", err)
 			}
+		}
+	}
+	return nil
+}
+
+// insertBatch writes the batch's hit rows and then its ledger rows, entry
+// i referencing hits[hitOf[i]] when hitOf[i] >= 0: in one go when the
+// store offers Stores.BatchInserts (the ids are then taken in the
+// database), else the hits first, for their ids.
+func insertBatch(ctx context.Context, s Stores, hits []*hitlog.Hit, entries []*ledger.Entry, hitOf []int) error {
+	if s.BatchInserts != nil {
+		if len(hits)+len(entries) == 0 {
+			return nil
+		}
+		if err := s.BatchInserts.Insert(ctx, hits, entries, hitOf); err != nil {
+			return fmt.Errorf("insert hits and ledger entries: %w", err)
+		}
+		return nil
+	}
+	if len(hits) > 0 {
+		if err := s.Hits.InsertMany(ctx, hits); err != nil {
+			return fmt.Errorf("insert hits: %w", err)
+		}
+	}
+	for i, k := range hitOf {
+		if k >= 0 {
+			id := hits[k].ID
+			entries[i].ReferenceID = &id
+		}
+	}
+	if len(entries) > 0 {
+		if err := s.Ledger.InsertMany(ctx, entries); err != nil {
+			return fmt.Errorf("insert ledger entries: %w", err)
 		}
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -232,9 +233,10 @@ func TestWaitDrainsTheBatchWriter(t *testing.T) {
 // batchTx is a store whose metering transactions (WithinBatchTx) hand the
 // writer Stores with BatchLocks; other transactions go to WithinTx.
 type batchTx struct {
-	stores app.Stores
-	locks  *fakeLocks
-	batch  int // WithinBatchTx calls
+	stores  app.Stores
+	locks   *fakeLocks
+	inserts app.BatchInserts // nil: none offered
+	batch   int              // WithinBatchTx calls
 }
 
 func (t *batchTx) WithinTx(ctx context.Context, fn func(context.Context, app.Stores) error) error {
@@ -244,7 +246,7 @@ func (t *batchTx) WithinTx(ctx context.Context, fn func(context.Context, app.Sto
 func (t *batchTx) WithinBatchTx(ctx context.Context, fn func(context.Context, app.Stores) error) error {
 	t.batch++
 	s := t.stores
-	s.BatchLocks = t.locks
+	s.BatchLocks, s.BatchInserts = t.locks, t.inserts
 	return fn(ctx, s)
 }
 
@@ -303,5 +305,96 @@ func TestBatchTakesLocksThroughBatchLocks(t *testing.T) {
 	}
 	if tx.batch == 0 {
 		t.Fatal("the writer did not use WithinBatchTx")
+	}
+}
+
+// fakeInserts records what the writer hands BatchInserts and gives the
+// hits ids from 100 on (as the store does once the rows are written).
+type fakeInserts struct {
+	mu    sync.Mutex
+	next  uint64
+	calls []insertCall
+}
+
+type insertCall struct {
+	hits    []string // request ids
+	entries []ledger.Type
+	hitOf   []int
+}
+
+func (f *fakeInserts) Insert(_ context.Context, hits []*hitlog.Hit, entries []*ledger.Entry, hitOf []int) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	c := insertCall{hitOf: hitOf}
+	for _, h := range hits {
+		f.next++
+		h.ID = 99 + f.next
+		c.hits = append(c.hits, h.RequestID)
+	}
+	for i, e := range entries {
+		c.entries = append(c.entries, e.Type)
+		if k := hitOf[i]; k >= 0 {
+			id := hits[k].ID
+			e.ReferenceID = &id
+		}
+	}
+	f.calls = append(f.calls, c)
+	return nil
+}
+
+// With a store that offers BatchInserts the writer hands it the batch's
+// hits and ledger rows together (no Hits.InsertMany, no Ledger.InsertMany:
+// the strict mocks would fail), each debit with the index of its hit (a
+// refused call in between has none) and each refund with -1 (it references
+// a hit of an earlier batch by id); the settlements refund the hits the
+// store numbered.
+func TestBatchWritesRowsThroughBatchInserts(t *testing.T) {
+	f := newFixture(t)
+	f.user.Balance = dec("2.00")
+	cheap := &catalog.Service{ID: 8, Slug: "cheap", Method: "POST", ProviderURL: "https://up.example/cheap", Status: catalog.StatusActive}
+	f.services.EXPECT().BySlug(mock.Anything, "cheap").Return(cheap, nil).Maybe()
+	f.services.EXPECT().Doc(mock.Anything, uint64(8)).Return(nil, catalog.ErrDocNotFound).Maybe()
+	f.prices.EXPECT().Applicable(mock.Anything, uint64(8), uint64(11)).Return(&pricing.Price{
+		UserPrice: dec("0.50"), ResellerPrice: dec("0.50"), AdminCost: dec("0.10"), MinimumHitCharge: dec("0"), Status: pricing.StatusActive}, nil).Maybe()
+	stores := app.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
+	inserts := &fakeInserts{}
+	tx := &batchTx{stores: stores, locks: &fakeLocks{user: *f.user, grant: 3}, inserts: inserts}
+	loc, _ := time.LoadLocation("Asia/Kolkata")
+	a := app.New(app.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Config: app.Config{Location: loc}})
+
+	f.users.EXPECT().SaveBalance(mock.Anything, mock.Anything).Return(nil)
+	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(app.UpstreamResponse{Status: 502, Body: []byte(`{}`)}, nil).Twice()
+	var refunded []uint64
+	var mu sync.Mutex
+	f.hits.EXPECT().FinishMany(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) ([]bool, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, h := range hs {
+			refunded = append(refunded, h.ID)
+		}
+		return slices.Repeat([]bool{true}, len(hs)), nil
+	})
+
+	first, second, third := f.input(`{}`), f.input(`{}`), f.input(`{}`)
+	first.RequestID, second.RequestID, third.RequestID = "req_1", "req_2", "req_3"
+	third.Slug = "cheap"
+	_, errList := queue(t, a, first, second, third)()
+	if !errors.Is(errList[1], ledger.ErrInsufficientBalance) || errs.KindOf(errList[0]) != errs.Upstream || errs.KindOf(errList[2]) != errs.Upstream {
+		t.Fatalf("errors %v", errList)
+	}
+	reserve := inserts.calls[0]
+	if fmt.Sprint(reserve.hits) != "[req_1 req_2 req_3]" || fmt.Sprint(reserve.entries) != "[debit debit]" || fmt.Sprint(reserve.hitOf) != "[0 2]" {
+		t.Fatalf("reservation: %+v", reserve)
+	}
+	var refunds int
+	for _, c := range inserts.calls[1:] {
+		if len(c.hits) != 0 || slices.ContainsFunc(c.hitOf, func(k int) bool { return k != -1 }) {
+			t.Fatalf("settlement: %+v", c)
+		}
+		refunds += len(c.entries)
+	}
+	slices.Sort(refunded)
+	if refunds != 2 || fmt.Sprint(refunded) != "[100 102]" {
+		t.Fatalf("%d refunds of hits %v", refunds, refunded)
 	}
 }

@@ -53,6 +53,10 @@ type Stores struct {
 	// metering writer, by a store that can take the batch's locks in one
 	// exchange with the database; nil elsewhere.
 	BatchLocks BatchLocks
+	// BatchInserts likewise, by a store that can send the batch's new rows
+	// with its last writes (the hit ids it needs for the debits are then
+	// taken inside the database); nil elsewhere.
+	BatchInserts BatchInserts
 }
 
 // KeyCount asks a key's daily counter for N more calls on Day.
@@ -70,6 +74,19 @@ type KeyCount struct {
 // longer exists). A user that does not exist is user.ErrNotFound.
 type BatchLocks interface {
 	LockAndCount(ctx context.Context, userIDs []uint64, counts []KeyCount, at time.Time) (map[uint64]*user.User, []int, error)
+}
+
+// BatchInserts writes the metering batch's new rows. Insert does what
+// hitlog.Repository.InsertMany(hits) and then
+// ledger.Repository.InsertMany(entries) would, where each entry i with
+// hitOf[i] >= 0 references hits[hitOf[i]] (its ReferenceID is that hit's
+// id; the other entries keep theirs). The store may send the rows with the
+// transaction's next statement or its COMMIT: the hits' ids and those
+// ReferenceIDs are set once the rows are written, at the latest when the
+// transaction has committed, and before any later statement whose result
+// the transaction reads. A transaction that fails leaves them unset.
+type BatchInserts interface {
+	Insert(ctx context.Context, hits []*hitlog.Hit, entries []*ledger.Entry, hitOf []int) error
 }
 
 // Transactor runs fn in one database transaction with Stores bound to it.
