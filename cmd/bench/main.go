@@ -51,7 +51,7 @@ type options struct {
 	dbPID    int
 	ab       string
 	slice    time.Duration
-	proxyOut bool
+	bare     string // which bare proxies to measure: both, inside, process
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -70,12 +70,15 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.dbPID, "db-pid", -1, "process id of the database server whose CPU time per call is reported; -1: the local mariadbd/mysqld with -db mysql; 0: none")
 	fs.StringVar(&o.ab, "ab", "", "A/B mode: a second server binary (B) loaded in turns with -server (A), each on its own database; no bare proxy")
 	fs.DurationVar(&o.slice, "slice", time.Second, "A/B mode: length of one turn")
-	fs.BoolVar(&o.proxyOut, "proxy-process", false, "run the bare proxy as a process of its own (like the server) instead of inside the bench process")
+	fs.StringVar(&o.bare, "bare", "both", `bare proxies measured: "process" (a process of its own, like the server: the goal's baseline), "inside" (inside the bench process) or "both"`)
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
 	if o.ab != "" && (o.slice <= 0 || o.onlyBare || o.json) {
 		return o, errors.New("-ab needs a positive -slice and goes without -only-bare and -json")
+	}
+	if o.bare != "both" && o.bare != "inside" && o.bare != "process" {
+		return o, fmt.Errorf("-bare %q: want both, inside or process", o.bare)
 	}
 	if o.conns < 1 || o.duration <= 0 || o.warmup < 0 {
 		return o, errors.New("-c must be at least 1, -d positive, -warmup not negative")
@@ -99,18 +102,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 	if o.ab != "" {
 		return runAB(ctx, o, upURL, stdout, progress)
 	}
-	var (
-		proxyURL   string
-		proxyProbe cpuProbe
-	)
-	if o.proxyOut {
+	var proxyURL, proxyProcURL string
+	var proxyProbe cpuProbe
+	if o.bare != "inside" {
 		p, err := startProxyProcess(ctx, upURL)
 		if err != nil {
 			return fmt.Errorf("start proxy process: %w", err)
 		}
 		defer p.stop()
-		proxyURL, proxyProbe = p.base, cpuProbe{serverPID: p.pid()}
-	} else {
+		proxyProcURL, proxyProbe = p.base, cpuProbe{serverPID: p.pid()}
+	}
+	if o.bare != "process" {
 		proxy, base, err := startProxy(upURL, progress)
 		if err != nil {
 			return fmt.Errorf("start proxy: %w", err)
@@ -118,7 +120,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		defer proxy.Close()
 		proxyURL = base
 	}
-	rep.ProxyProcess = o.proxyOut
 
 	var (
 		srv   *child
@@ -164,9 +165,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		}
 	}
 
-	bare, _, bareCPU := measure(ctx, o, "bare proxy", proxyURL+"/echo", creds, proxyProbe, progress)
-	rep.Bare = summarize(bare)
-	rep.Bare.CPU = bareCPU
+	if proxyURL != "" {
+		bare, _, bareCPU := measure(ctx, o, "bare proxy inside the bench", proxyURL+"/echo", creds, cpuProbe{}, progress)
+		rep.Bare = summarize(bare)
+		rep.Bare.CPU = bareCPU
+	}
+	if proxyProcURL != "" {
+		bare, _, bareCPU := measure(ctx, o, "bare proxy process", proxyProcURL+"/echo", creds, proxyProbe, progress)
+		rep.BareProcess = summarize(bare)
+		rep.BareProcess.CPU = bareCPU
+	}
 	var metered Result
 	warmupFailures := 0
 	if srv != nil {

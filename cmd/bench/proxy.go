@@ -34,7 +34,7 @@ func startProxy(target string, errLog *log.Logger) (*http.Server, string, error)
 	return serveLoopback(rp)
 }
 
-// serveProxyFlag runs the bench binary as the bare proxy alone (-proxy-process):
+// serveProxyFlag runs the bench binary as the bare proxy alone (the process bare run):
 // bench -serve-proxy TARGET prints "listening BASE_URL" and serves until
 // its standard input closes or it is killed.
 const serveProxyFlag = "-serve-proxy"
@@ -67,6 +67,13 @@ func startProxyProcess(ctx context.Context, target string) (*proxyProcess, error
 	}
 	cmd := exec.Command(self, serveProxyFlag, target)
 	cmd.Stderr = os.Stderr
+	// The same garbage collector setting as the server (cmd/server sets
+	// GOGC 400 unless GOGC is set), so the two processes differ only in
+	// what they do per call.
+	cmd.Env = os.Environ()
+	if os.Getenv("GOGC") == "" {
+		cmd.Env = append(cmd.Env, "GOGC=400")
+	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
