@@ -4,116 +4,26 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"net"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+
+	"paygate/internal/mariadbproc/mariadbproctest"
 )
 
-// privateMariaDB is a mariadbd of this test alone, on a temporary data
-// folder and a free port: stopping it disturbs no other test.
-type privateMariaDB struct {
-	dir, port string
-	cmd       *exec.Cmd
-	exited    chan struct{}
-	log       *os.File
-}
+// faultDBFlags are the private mariadbd's settings: small, the test
+// writes little.
+var faultDBFlags = []string{"--skip-log-bin", "--innodb-buffer-pool-size=32M", "--max-connections=300"}
 
-// startPrivateMariaDB initialises a data folder and starts mariadbd on it.
-// Without the binaries the test is skipped, except in CI (CI=true or
-// REQUIRE_MYSQL=1), where it fails.
-func startPrivateMariaDB(t *testing.T) *privateMariaDB {
-	t.Helper()
-	installDB, err1 := exec.LookPath("mariadb-install-db")
-	mariadbd, err2 := exec.LookPath("mariadbd")
-	if err2 != nil {
-		mariadbd, err2 = exec.LookPath("/usr/sbin/mariadbd")
-	}
-	if err1 != nil || err2 != nil {
-		msg := "mariadb-install-db or mariadbd not found (scripts/ensure-mariadb.sh installs them)"
-		if os.Getenv("CI") == "true" || os.Getenv("REQUIRE_MYSQL") == "1" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	// A short path: the socket's path must fit in 108 bytes.
-	dir, err := os.MkdirTemp("", "pgmdb-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	args := []string{"--no-defaults", "--datadir=" + filepath.Join(dir, "data"), "--auth-root-authentication-method=normal", "--skip-test-db"}
-	if os.Geteuid() == 0 {
-		args = append(args, "--user=root")
-	}
-	if out, err := exec.Command(installDB, args...).CombinedOutput(); err != nil {
-		t.Fatalf("mariadb-install-db: %v\n%s", err, out)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := fmt.Sprint(ln.Addr().(*net.TCPAddr).Port)
-	ln.Close()
-	m := &privateMariaDB{dir: dir, port: port}
-	m.start(t, mariadbd)
-	t.Cleanup(m.kill)
-	return m
-}
-
-func (m *privateMariaDB) start(t *testing.T, mariadbd string) {
-	t.Helper()
-	args := []string{"--no-defaults", "--datadir=" + filepath.Join(m.dir, "data"), "--port=" + m.port, "--bind-address=127.0.0.1",
-		"--socket=" + filepath.Join(m.dir, "sock"), "--pid-file=" + filepath.Join(m.dir, "pid"), "--skip-grant-tables",
-		"--skip-log-bin", "--innodb-buffer-pool-size=32M", "--max-connections=300"}
-	if os.Geteuid() == 0 {
-		args = append(args, "--user=root")
-	}
-	var err error
-	if m.log, err = os.OpenFile(filepath.Join(m.dir, "log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	m.cmd = exec.Command(mariadbd, args...)
-	m.cmd.Stdout, m.cmd.Stderr = m.log, m.log
-	if err := m.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	m.exited = make(chan struct{})
-	go func() { m.cmd.Wait(); m.log.Close(); close(m.exited) }()
-	cfg := mysql.NewConfig()
-	cfg.User, cfg.Net, cfg.Addr, cfg.Timeout = "root", "tcp", "127.0.0.1:"+m.port, time.Second
-	db, _ := sql.Open("mysql", cfg.FormatDSN())
-	defer db.Close()
-	if !waitFor(60*time.Second, func() bool { return db.Ping() == nil }) {
-		b, _ := os.ReadFile(filepath.Join(m.dir, "log"))
-		t.Fatalf("private mariadbd did not answer within 60 s\n%s", b)
-	}
-}
-
-func (m *privateMariaDB) kill() {
-	if m.cmd == nil {
-		return
-	}
-	select {
-	case <-m.exited:
-	default:
-		m.cmd.Process.Signal(syscall.SIGKILL)
-		<-m.exited
-	}
-}
-
-func (m *privateMariaDB) exec(t *testing.T, query string) {
+// execOn runs one statement as root on the server at addr.
+func execOn(t *testing.T, addr, query string) {
 	t.Helper()
 	cfg := mysql.NewConfig()
-	cfg.User, cfg.Net, cfg.Addr = "root", "tcp", "127.0.0.1:"+m.port
+	cfg.User, cfg.Net, cfg.Addr = "root", "tcp", addr
 	db, err := sql.Open("mysql", cfg.FormatDSN())
 	if err != nil {
 		t.Fatal(err)
@@ -132,9 +42,10 @@ func (m *privateMariaDB) exec(t *testing.T, query string) {
 // their answer, retried for half the recovery grace) are refunded by the
 // recovery worker, and the ledger check is clean.
 func TestDatabaseLossMidLoad(t *testing.T) {
-	m := startPrivateMariaDB(t)
-	m.exec(t, "CREATE DATABASE paygate CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci")
-	dbURL := "mysql://root@127.0.0.1:" + m.port + "/paygate"
+	// A mariadbd of this test alone: killing it disturbs no other test.
+	m := mariadbproctest.Start(t, faultDBFlags...)
+	execOn(t, m.Addr(), "CREATE DATABASE paygate CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci")
+	dbURL := m.URL() + "paygate"
 	env := baseEnv(t, dbURL)
 	up := slowUpstream(t, 50*time.Millisecond)
 	srv := startServer(t, env)
@@ -184,14 +95,12 @@ func TestDatabaseLossMidLoad(t *testing.T) {
 	}
 	time.Sleep(time.Second)
 	phase.Store(1)
-	m.kill()
+	m.Kill()
 	time.Sleep(3 * time.Second)
-	mariadbd, _ := exec.LookPath("mariadbd")
-	if mariadbd == "" {
-		mariadbd = "/usr/sbin/mariadbd"
-	}
 	phase.Store(2)
-	m.start(t, mariadbd)
+	if err := m.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	mu.Lock()
 	okBefore := counts["200"]
 	mu.Unlock()
