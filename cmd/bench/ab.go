@@ -33,7 +33,7 @@ type abSide struct {
 	cpu   cpuSample // summed over the turns (differences)
 }
 
-func runAB(ctx context.Context, o options, upURL string, stdout io.Writer, progress *log.Logger) (err error) {
+func runAB(ctx context.Context, o options, dbs *dbServer, upURL string, stdout io.Writer, progress *log.Logger) (err error) {
 	sides := []*abSide{{name: "A", path: o.server}, {name: "B", path: o.ab}}
 	tmp, err := os.MkdirTemp("", "paygate-bench-ab-")
 	if err != nil {
@@ -45,7 +45,7 @@ func runAB(ctx context.Context, o options, upURL string, stdout io.Writer, progr
 		}
 	}()
 	for _, s := range sides {
-		if s.db, err = prepareDatabase(ctx, o.db, o.mysql, filepath.Join(tmp, s.name)); err != nil {
+		if s.db, err = prepareDatabase(ctx, o.db, dbs.admin(), filepath.Join(tmp, s.name)); err != nil {
 			return err
 		}
 		defer func(s *abSide) {
@@ -70,13 +70,7 @@ func runAB(ctx context.Context, o options, upURL string, stdout io.Writer, progr
 			return fmt.Errorf("%s: set up through the panel API: %w", s.name, err)
 		}
 	}
-	dbPID := o.dbPID
-	if dbPID < 0 {
-		dbPID = 0
-		if o.db == "mysql" {
-			dbPID = findDatabasePID(o.mysql)
-		}
-	}
+	dbPID := dbs.pid(o)
 	client := newLoadClient(o.conns)
 	defer client.CloseIdleConnections()
 	load := func(s *abSide, d time.Duration) Result {
@@ -126,8 +120,12 @@ func runAB(ctx context.Context, o options, upURL string, stdout io.Writer, progr
 		return ctx.Err()
 	}
 
-	fmt.Fprintf(stdout, "A/B, %d connections, %d turns of %s per build, GOMAXPROCS of the bench %d\nA = %s\nB = %s\n\n",
+	fmt.Fprintf(stdout, "A/B, %d connections, %d turns of %s per build, GOMAXPROCS of the bench %d\nA = %s\nB = %s\n",
 		o.conns, turns, o.slice, runtime.GOMAXPROCS(0), sides[0].path, sides[1].path)
+	if dbs != nil {
+		fmt.Fprintln(stdout, dbs.info.line())
+	}
+	fmt.Fprintln(stdout)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "build\tcalls/s\tp50\tp99\tnon-2xx\terrors\tCPU µs/call: bench\tserver\tdatabase\ttotal\tother procs\tmachine idle\t")
 	var sum [2]*cpuSummary

@@ -146,8 +146,16 @@ func TestProxyEchoes(t *testing.T) {
 
 func TestFlags(t *testing.T) {
 	o, err := parseFlags(nil, io.Discard)
-	if err != nil || o.conns != 64 || o.duration != 10*time.Second || o.server != "./bin/server" || o.db != "mysql" {
+	if err != nil || o.conns != 64 || o.duration != 10*time.Second || o.server != "./bin/server" || o.db != "mysql" || o.mysql != "private" {
 		t.Fatalf("defaults %+v %v", o, err)
+	}
+	if o, err := parseFlags([]string{"-mysql", "mysql://root:pw@127.0.0.1:3306/"}, io.Discard); err != nil || o.mysql != "mysql://root:pw@127.0.0.1:3306/" {
+		t.Fatalf("-mysql URL: %+v %v", o, err)
+	}
+	for _, bad := range []string{"", "shared", "postgres://x/", "127.0.0.1:3306"} {
+		if _, err := parseFlags([]string{"-mysql", bad}, io.Discard); err == nil {
+			t.Fatalf("-mysql %q accepted", bad)
+		}
 	}
 	if _, err := parseFlags([]string{"-c", "0"}, io.Discard); err == nil {
 		t.Fatal("-c 0 accepted")

@@ -2,8 +2,11 @@
 // reverse proxy and against the real server's metered endpoint, both in
 // front of the same loopback upstream, then checks the server's ledger.
 //
-//	go run ./cmd/bench [-c 64] [-d 10s] [-db mysql|sqlite|URL] [-json] [-only-bare]
+//	go run ./cmd/bench [-c 64] [-d 10s] [-db mysql|sqlite|URL] [-mysql private|URL] [-json] [-only-bare]
 //	go run ./cmd/bench -ab OTHER_SERVER [-slice 1s] …   (two builds side by side, see ab.go)
+//
+// On MariaDB the run starts a mariadbd of its own by default (-mysql
+// private, settings in mariadb.go), stopped when the run ends.
 package main
 
 import (
@@ -14,6 +17,7 @@ import (
 	"io"
 	"log"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -60,14 +64,14 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.server, "server", "./bin/server", "server binary to run")
 	fs.StringVar(&o.db, "db", "mysql", `database: "mysql" (a fresh bench_<time> database on -mysql), "sqlite" (a fresh file) or a DATABASE_URL used as is`)
-	fs.StringVar(&o.mysql, "mysql", "mysql://root@127.0.0.1:3306/", "MariaDB/MySQL server where -db mysql creates its database")
+	fs.StringVar(&o.mysql, "mysql", privateMySQL, `MariaDB/MySQL server where -db mysql creates its databases: "private" (a mariadbd of the run's own, on a temporary folder, stopped at the end) or a mysql:// URL of an existing server`)
 	fs.BoolVar(&o.keep, "keep", false, "keep the database and the server log")
 	fs.IntVar(&o.conns, "c", 64, "concurrent connections (one goroutine each)")
 	fs.DurationVar(&o.duration, "d", 10*time.Second, "measured duration per target")
 	fs.DurationVar(&o.warmup, "warmup", 2*time.Second, "unmeasured warm-up per target")
 	fs.BoolVar(&o.json, "json", false, "print the report as JSON")
 	fs.BoolVar(&o.onlyBare, "only-bare", false, "measure the bare proxy only (no server, no database)")
-	fs.IntVar(&o.dbPID, "db-pid", -1, "process id of the database server whose CPU time per call is reported; -1: the local mariadbd/mysqld with -db mysql; 0: none")
+	fs.IntVar(&o.dbPID, "db-pid", -1, "process id of the database server whose CPU time per call is reported; -1: with -db mysql the private mariadbd, or the local process on the -mysql port; 0: none")
 	fs.StringVar(&o.ab, "ab", "", "A/B mode: a second server binary (B) loaded in turns with -server (A), each on its own database; no bare proxy")
 	fs.DurationVar(&o.slice, "slice", time.Second, "A/B mode: length of one turn")
 	fs.StringVar(&o.bare, "bare", "both", `bare proxies measured: "process" (a process of its own, like the server: the goal's baseline), "inside" (inside the bench process) or "both"`)
@@ -79,6 +83,11 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	}
 	if o.bare != "both" && o.bare != "inside" && o.bare != "process" {
 		return o, fmt.Errorf("-bare %q: want both, inside or process", o.bare)
+	}
+	if o.mysql != privateMySQL {
+		if u, err := url.Parse(o.mysql); err != nil || u.Scheme != "mysql" {
+			return o, fmt.Errorf("-mysql must be %q or a mysql:// URL, got %q", privateMySQL, redactURL(o.mysql))
+		}
 	}
 	if o.conns < 1 || o.duration <= 0 || o.warmup < 0 {
 		return o, errors.New("-c must be at least 1, -d positive, -warmup not negative")
@@ -94,13 +103,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 	progress := log.New(stderr, "bench: ", 0)
 	rep := &report{Connections: o.conns, DurationS: o.duration.Seconds(), WarmupS: o.warmup.Seconds(), GOMAXPROCS: runtime.GOMAXPROCS(0)}
 
+	dbs, err := openDBServer(ctx, o, progress)
+	if err != nil {
+		return err
+	}
+	defer dbs.close(o.keep, progress) // also on errors and Ctrl-C
+	if dbs != nil {
+		rep.Database = dbs.info
+	}
 	up, upURL, err := startUpstream()
 	if err != nil {
 		return fmt.Errorf("start upstream: %w", err)
 	}
 	defer up.Close()
 	if o.ab != "" {
-		return runAB(ctx, o, upURL, stdout, progress)
+		return runAB(ctx, o, dbs, upURL, stdout, progress)
 	}
 	var proxyURL, proxyProcURL string
 	var proxyProbe cpuProbe
@@ -136,7 +153,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 				os.RemoveAll(tmp)
 			}
 		}()
-		db, err := prepareDatabase(ctx, o.db, o.mysql, tmp)
+		db, err := prepareDatabase(ctx, o.db, dbs.admin(), tmp)
 		if err != nil {
 			return err
 		}
@@ -178,13 +195,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 	var metered Result
 	warmupFailures := 0
 	if srv != nil {
-		probe := cpuProbe{serverPID: srv.cmd.Process.Pid, dbPID: o.dbPID}
-		if probe.dbPID < 0 {
-			probe.dbPID = 0
-			if o.db == "mysql" {
-				probe.dbPID = findDatabasePID(o.mysql)
-			}
-		}
+		probe := cpuProbe{serverPID: srv.cmd.Process.Pid, dbPID: dbs.pid(o)}
 		var meteredCPU *cpuSummary
 		metered, warmupFailures, meteredCPU = measure(ctx, o, "metered", srv.base+"/api/v1/bench-echo", creds, probe, progress)
 		rep.Metered = summarize(metered)

@@ -16,6 +16,9 @@ type report struct {
 	DurationS   float64 `json:"duration_seconds"`
 	WarmupS     float64 `json:"warmup_seconds"`
 	GOMAXPROCS  int     `json:"gomaxprocs"`
+	// Database is the MariaDB/MySQL server of -db mysql: version and
+	// settings, and for the private one its flags and start-up time.
+	Database *databaseInfo `json:"database,omitempty"`
 	// Bare is the bare reverse proxy inside the bench process (goroutine
 	// switches in one Go runtime); BareProcess the same proxy as a process
 	// of its own, like the server: the goal's baseline.
@@ -24,11 +27,11 @@ type report struct {
 	Metered     *runSummary `json:"metered,omitempty"`
 	// Metered ÷ bare: calls/s (below 1 is slower) and p99 (above 1 is
 	// slower), against each bare run measured.
-	ThroughputRatio        *float64 `json:"throughput_ratio,omitempty"`
-	P99Ratio               *float64 `json:"p99_ratio,omitempty"`
-	ThroughputRatioProcess *float64 `json:"throughput_ratio_process,omitempty"`
-	P99RatioProcess        *float64 `json:"p99_ratio_process,omitempty"`
-	Ledger          *ledgerResult `json:"ledger_check,omitempty"`
+	ThroughputRatio        *float64      `json:"throughput_ratio,omitempty"`
+	P99Ratio               *float64      `json:"p99_ratio,omitempty"`
+	ThroughputRatioProcess *float64      `json:"throughput_ratio_process,omitempty"`
+	P99RatioProcess        *float64      `json:"p99_ratio_process,omitempty"`
+	Ledger                 *ledgerResult `json:"ledger_check,omitempty"`
 }
 
 type runSummary struct {
@@ -95,8 +98,12 @@ func (r *report) writeJSON(w io.Writer) error {
 }
 
 func (r *report) writeTable(w io.Writer) error {
-	fmt.Fprintf(w, "%d connections, %s per target after a %s warm-up, all on loopback, GOMAXPROCS %d\n\n",
+	fmt.Fprintf(w, "%d connections, %s per target after a %s warm-up, all on loopback, GOMAXPROCS %d\n",
 		r.Connections, seconds(r.DurationS), seconds(r.WarmupS), r.GOMAXPROCS)
+	if r.Database != nil {
+		fmt.Fprintln(w, r.Database.line())
+	}
+	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "target\tcalls/s\tp50\tp99\tok\tnon-2xx\terrors\t")
 	for _, row := range r.rows() {

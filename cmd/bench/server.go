@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -17,8 +16,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
-	"github.com/go-sql-driver/mysql"
 )
 
 // database is the server's DATABASE_URL and how to throw it away.
@@ -28,8 +25,9 @@ type database struct {
 }
 
 // prepareDatabase gives the run a database of its own: "mysql" creates
-// bench_<unix time> on the server at adminURL, "sqlite" a file in a temp
-// folder; anything else is taken as a DATABASE_URL and left alone.
+// bench_<unix time> on the server at adminURL (the private mariadbd's or
+// -mysql), "sqlite" a file in a temp folder; anything else is taken as a
+// DATABASE_URL and left alone.
 func prepareDatabase(ctx context.Context, spec, adminURL, tmp string) (database, error) {
 	switch spec {
 	case "sqlite":
@@ -38,15 +36,7 @@ func prepareDatabase(ctx context.Context, spec, adminURL, tmp string) (database,
 	default:
 		return database{URL: spec, drop: func() error { return nil }}, nil
 	}
-	u, err := url.Parse(adminURL)
-	if err != nil || u.Scheme != "mysql" {
-		return database{}, fmt.Errorf("-mysql must be a mysql:// URL, got %q", adminURL)
-	}
-	cfg := mysql.NewConfig()
-	cfg.User = u.User.Username()
-	cfg.Passwd, _ = u.User.Password()
-	cfg.Net, cfg.Addr = "tcp", u.Host
-	db, err := sql.Open("mysql", cfg.FormatDSN())
+	db, err := openAdmin(adminURL)
 	if err != nil {
 		return database{}, err
 	}
@@ -55,6 +45,7 @@ func prepareDatabase(ctx context.Context, spec, adminURL, tmp string) (database,
 		db.Close()
 		return database{}, fmt.Errorf("create database %s: %w", name, err)
 	}
+	u, _ := url.Parse(adminURL) // parsed by openAdmin
 	u.Path = "/" + name
 	return database{URL: u.String(), drop: func() error {
 		defer db.Close()

@@ -1,0 +1,221 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"log"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+
+	"paygate/internal/mariadbproc"
+)
+
+// privateMySQL is the -mysql value for a mariadbd of the run's own.
+const privateMySQL = "private"
+
+// privateFlags are the settings of the run's own mariadbd: what a
+// production server needs for the bench's write rate, so that the figures
+// do not depend on how a shared server happens to be configured (and the
+// bench never changes a shared server's global settings). A metered call
+// writes ~2.1 KB of redo: at ~4,000 calls/s the default 96 MiB redo log
+// fills in ~12 s and InnoDB then stalls commits to flush pages
+// (docs/decisions.md, "The bench runs its own MariaDB").
+var privateFlags = []string{
+	"--innodb-flush-log-at-trx-commit=1", // durable commits (the default, stated): what production must run
+	"--innodb-log-file-size=1G",          // ~4 min of redo at 4,000 calls/s: no checkpoint stall in a run
+	"--innodb-buffer-pool-size=512M",     // the run's rows and indexes (~100–300 MB for -ab's two databases) stay in memory
+	"--skip-log-bin",                     // one server, no replica: no binary log (production with replicas keeps it)
+	"--max-connections=300",              // the server's pools (A and B in -ab) with room to spare
+}
+
+// reportedSettings are the server variables the report shows, read from
+// the server itself (private or not).
+var reportedSettings = []string{"innodb_flush_log_at_trx_commit", "innodb_log_file_size", "innodb_buffer_pool_size", "log_bin", "max_connections"}
+
+// dbServer is the MariaDB/MySQL server on which -db mysql creates the
+// run's databases.
+type dbServer struct {
+	adminURL string
+	private  *mariadbproc.Server // nil: an existing server (-mysql URL)
+	info     *databaseInfo
+}
+
+// databaseInfo is the report's description of the database server.
+type databaseInfo struct {
+	Server       string    `json:"server"` // "private" or the -mysql URL without its password
+	Version      string    `json:"version"`
+	StartSeconds float64   `json:"start_seconds,omitempty"` // private: mariadb-install-db + start until it answered
+	Flags        []string  `json:"flags,omitempty"`         // private: the settings given on mariadbd's command line
+	Settings     []setting `json:"settings"`                // as the server reports them
+}
+
+type setting struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// openDBServer starts the private mariadbd (-mysql private) or connects
+// to the -mysql server, and reads its settings for the report. Without
+// -db mysql (or with -only-bare) there is no server: nil.
+func openDBServer(ctx context.Context, o options, progress *log.Logger) (*dbServer, error) {
+	if o.db != "mysql" || o.onlyBare {
+		return nil, nil
+	}
+	s := &dbServer{adminURL: o.mysql, info: &databaseInfo{Server: redactURL(o.mysql)}}
+	if o.mysql == privateMySQL {
+		progress.Printf("starting a private mariadbd %s", strings.Join(privateFlags, " "))
+		began := time.Now()
+		srv, err := mariadbproc.New(ctx, privateFlags...)
+		if err != nil {
+			return nil, fmt.Errorf("private mariadbd: %w", err)
+		}
+		s.private, s.adminURL = srv, srv.URL()
+		s.info.Server, s.info.Flags = privateMySQL, srv.Flags()
+		s.info.StartSeconds = time.Since(began).Seconds()
+		progress.Printf("private mariadbd ready in %.1fs (pid %d, %s, folder %s)", s.info.StartSeconds, srv.PID(), srv.Addr(), srv.Dir())
+	}
+	var err error
+	if s.info.Version, s.info.Settings, err = readSettings(ctx, s.adminURL); err != nil {
+		s.close(false, progress)
+		return nil, fmt.Errorf("read the database server's settings: %w", err)
+	}
+	return s, nil
+}
+
+// admin is the server's URL without a database; "" without a server
+// (prepareDatabase then needs none).
+func (s *dbServer) admin() string {
+	if s == nil {
+		return ""
+	}
+	return s.adminURL
+}
+
+// pid is the database server's process id for the CPU probe: -db-pid when
+// given, the private mariadbd's, or the local process on the -mysql port.
+func (s *dbServer) pid(o options) int {
+	switch {
+	case o.dbPID >= 0:
+		return o.dbPID
+	case s == nil:
+		return 0
+	case s.private != nil:
+		return s.private.PID()
+	default:
+		return findDatabasePID(s.adminURL)
+	}
+}
+
+// close stops the private mariadbd (a clean shutdown) and removes its
+// folder, or keeps the folder with -keep; an existing server is left alone.
+func (s *dbServer) close(keep bool, progress *log.Logger) {
+	if s == nil || s.private == nil {
+		return
+	}
+	if err := s.private.Stop(); err != nil {
+		progress.Printf("private mariadbd: %v", err)
+	}
+	if keep {
+		progress.Printf("kept the private mariadbd's folder %s (look at it: mariadbd --no-defaults --datadir=%s/data --port=%d --skip-grant-tables)",
+			s.private.Dir(), s.private.Dir(), s.private.Port())
+		return
+	}
+	if err := s.private.Close(); err != nil {
+		progress.Printf("private mariadbd: remove its folder: %v", err)
+	}
+}
+
+// openAdmin connects to the server of a mysql:// URL, without a database.
+func openAdmin(adminURL string) (*sql.DB, error) {
+	u, err := url.Parse(adminURL)
+	if err != nil || u.Scheme != "mysql" {
+		return nil, fmt.Errorf("-mysql must be %q or a mysql:// URL, got %q", privateMySQL, redactURL(adminURL))
+	}
+	cfg := mysql.NewConfig()
+	cfg.User = u.User.Username()
+	cfg.Passwd, _ = u.User.Password()
+	cfg.Net, cfg.Addr = "tcp", u.Host
+	return sql.Open("mysql", cfg.FormatDSN())
+}
+
+// readSettings reads the server's version and reportedSettings.
+func readSettings(ctx context.Context, adminURL string) (version string, settings []setting, err error) {
+	db, err := openAdmin(adminURL)
+	if err != nil {
+		return "", nil, err
+	}
+	defer db.Close()
+	if err := db.QueryRowContext(ctx, "SELECT @@version").Scan(&version); err != nil {
+		return "", nil, err
+	}
+	for _, name := range reportedSettings {
+		var v string
+		// The names are this file's constants, not input.
+		if err := db.QueryRowContext(ctx, "SELECT @@global."+name).Scan(&v); err != nil {
+			return "", nil, fmt.Errorf("@@%s: %w", name, err)
+		}
+		settings = append(settings, setting{Name: name, Value: settingValue(name, v)})
+	}
+	return version, settings, nil
+}
+
+// settingValue writes sizes as mariadbd's flags take them (1G, 512M) and
+// booleans as ON/OFF.
+func settingValue(name, v string) string {
+	if name == "log_bin" {
+		switch v {
+		case "0":
+			return "OFF"
+		case "1":
+			return "ON"
+		}
+		return v
+	}
+	if !strings.HasSuffix(name, "_size") {
+		return v
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n <= 0 {
+		return v
+	}
+	for _, u := range []struct {
+		suffix string
+		size   int64
+	}{{"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}} {
+		if n%u.size == 0 {
+			return strconv.FormatInt(n/u.size, 10) + u.suffix
+		}
+	}
+	return v
+}
+
+// redactURL hides a password in a mysql:// URL.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.User == nil {
+		return s
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	return u.String()
+}
+
+// line is the report's one-line description of the database server.
+func (d *databaseInfo) line() string {
+	var b strings.Builder
+	if d.Server == privateMySQL {
+		fmt.Fprintf(&b, "database: a private mariadbd %s (started in %.1fs)", d.Version, d.StartSeconds)
+	} else {
+		fmt.Fprintf(&b, "database: %s at %s", d.Version, d.Server)
+	}
+	for _, s := range d.Settings {
+		fmt.Fprintf(&b, ", %s=%s", s.Name, s.Value)
+	}
+	return b.String()
+}
