@@ -92,7 +92,7 @@ test-mysql: mariadb ## Run only the database-backed test packages, with REQUIRE_
 	echo "REQUIRE_MYSQL=1 go test -count=1 -p 1 $(if $(MYSQL_RUN),-run '$(MYSQL_RUN)') "$$pkgs; \
 	REQUIRE_MYSQL=1 $(GO) test -count=1 -p 1 $(if $(MYSQL_RUN),-run '$(MYSQL_RUN)') $$pkgs
 
-mariadb: ## Make sure the tests' MariaDB runs (scripts/ensure-mariadb.sh); skipped when TEST_MYSQL_URL is set
+mariadb: ## Make sure the MariaDB binaries are installed and the tests' MariaDB runs (scripts/ensure-mariadb.sh); skipped when TEST_MYSQL_URL is set
 	@if [ -n "$${TEST_MYSQL_URL:-}" ]; then \
 	  echo "mariadb: using TEST_MYSQL_URL=$$(sed -E 's#(://[^:/@]*:)[^@]*@#\1***@#' <<<"$$TEST_MYSQL_URL") (scripts/ensure-mariadb.sh not run)"; \
 	elif bash scripts/ensure-mariadb.sh; then echo "mariadb: ready"; \
@@ -118,7 +118,12 @@ mocks: ## Regenerate the mockery mocks of the core's ports (.mockery.yaml → co
 mocks-check: ## Regenerate the mocks and fail if they were stale (CI: also if they differ from the commit)
 	@bash scripts/mocks.sh --check
 
-bench: build mariadb ## Load-test bin/server (cmd/bench) on MariaDB and SQLite; time reports on 1M hit logs (cmd/reportbench)
+# bench: cmd/bench runs on a mariadbd of its own (-mysql private: a temporary
+# folder, stated settings, stopped at the end), which needs only the binaries
+# that `mariadb` installs; an explicit TEST_MYSQL_URL wins. cmd/reportbench
+# still uses the shared server (TEST_MYSQL_URL or 127.0.0.1:3306), which
+# `mariadb` starts.
+bench: build mariadb ## Load-test bin/server (cmd/bench) on a private MariaDB (or TEST_MYSQL_URL) and SQLite; time reports on 1M hit logs (cmd/reportbench)
 	$(GO) run ./cmd/bench -server ./bin/server $(if $(TEST_MYSQL_URL),-mysql '$(TEST_MYSQL_URL)') $(BENCH_FLAGS)
 	$(GO) run ./cmd/bench -server ./bin/server -db sqlite $(BENCH_FLAGS)
 	$(GO) run ./cmd/reportbench $(if $(TEST_MYSQL_URL),-mysql '$(TEST_MYSQL_URL)') $(REPORTBENCH_FLAGS)

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# ensure-mariadb.sh: make sure a local MariaDB server answers, for the MySQL
-# half of the store tests (TEST_MYSQL_URL defaults to
-# mysql://root@127.0.0.1:3306/). Installs mariadb-server when it is missing,
-# starts it when it is stopped, and waits up to 60 s for it to answer.
-# Quiet when the server already runs; exits non-zero when it cannot be made
-# to run. Needs root for the install and the start. Idempotent.
+# ensure-mariadb.sh: make sure the MariaDB binaries are installed and a local
+# MariaDB server answers, for the MySQL half of the store tests
+# (TEST_MYSQL_URL defaults to mysql://root@127.0.0.1:3306/) and
+# cmd/reportbench. Installs mariadb-server when mariadbd or
+# mariadb-install-db is missing (the fault tests and cmd/bench start private
+# servers of their own with them, whether or not the shared one runs),
+# starts the shared server when it is stopped, and waits up to 60 s for it
+# to answer. Quiet when everything is there; exits non-zero when it cannot
+# be made so. Needs root for the install and the start. Idempotent.
 set -euo pipefail
 
 ping_server() {
@@ -12,14 +15,17 @@ ping_server() {
 		mariadb-admin --connect-timeout=2 --protocol=tcp -h 127.0.0.1 -u root ping >/dev/null 2>&1
 }
 
-start_server() {
-	if [ ! -x /usr/sbin/mariadbd ]; then
-		echo "ensure-mariadb: installing mariadb-server" >&2
-		export DEBIAN_FRONTEND=noninteractive
-		apt-get update -qq >&2
-		apt-get install -y -qq mariadb-server >&2
+install_server() {
+	if [ -x /usr/sbin/mariadbd ] && command -v mariadb-install-db >/dev/null 2>&1 && command -v mariadb-admin >/dev/null 2>&1; then
+		return 0
 	fi
+	echo "ensure-mariadb: installing mariadb-server" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >&2
+	apt-get install -y -qq mariadb-server >&2
+}
 
+start_server() {
 	if ! id mysql >/dev/null 2>&1; then
 		echo "ensure-mariadb: the mysql system user is missing (was mariadb-server installed?)" >&2
 		exit 1
@@ -71,7 +77,8 @@ FLUSH PRIVILEGES;
 SQL
 }
 
-if ! { command -v mariadb-admin >/dev/null 2>&1 && ping_server; }; then
+install_server
+if ! ping_server; then
 	start_server
 	wait_for_server
 fi
