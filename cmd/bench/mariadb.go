@@ -27,7 +27,7 @@ const privateMySQL = "private"
 // (docs/decisions.md, "The bench runs its own MariaDB").
 var privateFlags = []string{
 	"--innodb-flush-log-at-trx-commit=1", // durable commits (the default, stated): what production must run
-	"--innodb-log-file-size=1G",          // ~4 min of redo at 4,000 calls/s: no checkpoint stall in a run
+	"--innodb-log-file-size=1G",          // ~2 min of redo at 4,000 calls/s: no checkpoint stall in a run
 	"--innodb-buffer-pool-size=512M",     // the run's rows and indexes (~100–300 MB for -ab's two databases) stay in memory
 	"--skip-log-bin",                     // one server, no replica: no binary log (production with replicas keeps it)
 	"--max-connections=300",              // the server's pools (A and B in -ab) with room to spare
