@@ -65,7 +65,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.server, "server", "./bin/server", "server binary to run")
 	fs.StringVar(&o.db, "db", "mysql", `database: "mysql" (a fresh bench_<time> database on -mysql), "sqlite" (a fresh file) or a DATABASE_URL used as is`)
 	fs.StringVar(&o.mysql, "mysql", privateMySQL, `MariaDB/MySQL server where -db mysql creates its databases: "private" (a mariadbd of the run's own, on a temporary folder, stopped at the end) or a mysql:// URL of an existing server`)
-	fs.BoolVar(&o.keep, "keep", false, "keep the database and the server log")
+	fs.BoolVar(&o.keep, "keep", false, "keep the database and the server log (-mysql private: the stopped mariadbd's folder)")
 	fs.IntVar(&o.conns, "c", 64, "concurrent connections (one goroutine each)")
 	fs.DurationVar(&o.duration, "d", 10*time.Second, "measured duration per target")
 	fs.DurationVar(&o.warmup, "warmup", 2*time.Second, "unmeasured warm-up per target")
