@@ -23,8 +23,10 @@ import (
 // synchronous=FULL: in WAL mode every commit syncs the WAL, so a committed
 // debit survives a power loss too (NORMAL syncs only at checkpoints and may
 // lose the last commits); the metering group commit shares that sync.
+// wal_autocheckpoint(0): no commit runs a checkpoint; the store's
+// checkpointer does them in the background (sqlite_checkpoint.go).
 const sqlitePragmas = "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)" +
-	"&_pragma=synchronous(FULL)&_txlock=immediate"
+	"&_pragma=synchronous(FULL)&_pragma=wal_autocheckpoint(0)&_txlock=immediate"
 
 func sqliteDialector(rest string) (gorm.Dialector, *sql.DB, error) {
 	path, query, _ := strings.Cut(rest, "?")

@@ -43,6 +43,8 @@ type Store struct {
 	// batchQueryBytes: how large a batch's deferred query may grow before
 	// a hit INSERT (batchConn.deferHits); from max_allowed_packet at Open.
 	batchQueryBytes int
+	// checkpointer: SQLite's background WAL checkpoints; nil on MySQL.
+	checkpointer *checkpointer
 }
 
 var _ app.Transactor = (*Store)(nil)
@@ -98,6 +100,9 @@ func Open(ctx context.Context, databaseURL string, logger *slog.Logger) (*Store,
 		return nil, fmt.Errorf("connect to %s database %s: %w", dialect, Redact(databaseURL), err)
 	}
 	s.consecutiveIDs = dialect == DialectSQLite
+	if dialect == DialectSQLite {
+		s.checkpointer = startCheckpointer(sqlDB, logger)
+	}
 	if dialect == DialectMySQL {
 		var mode, step, packet sql.NullInt64
 		// Not readable (another engine): ids are read back instead.
@@ -243,6 +248,9 @@ func (s *Store) Ping(ctx context.Context) error {
 
 // Close closes the connection pool.
 func (s *Store) Close() error {
+	if s.checkpointer != nil {
+		s.checkpointer.stop()
+	}
 	if s.batchDB != nil {
 		_ = s.batchDB.Close()
 	}
