@@ -91,15 +91,29 @@ type batcher struct {
 	wg      sync.WaitGroup
 }
 
-// submit queues op for the metering writer and waits until the batch
-// holding it has committed or failed. A successful settlement goes to the
-// settlement writer instead when Config.SettleApart.
+// submit queues op for its writer (writerOf) and waits until the batch
+// holding it has committed or failed.
 func (a *App) submit(op *batchOp) {
-	if a.cfg.SettleApart && op.kind == batchSettle && op.hit.Status == hitlog.StatusSuccess {
-		a.settled.submit(op, a.writeSettled)
-		return
+	b, write := a.writerOf(op)
+	b.submit(op, write)
+}
+
+// writerOf is the queue that writes op and its write function: the
+// metering writer's, or successWriter's for a successful settlement.
+func (a *App) writerOf(op *batchOp) (*batcher, func([]*batchOp)) {
+	if op.kind == batchSettle && op.hit.Status == hitlog.StatusSuccess {
+		return a.successWriter()
 	}
-	a.batch.submit(op, a.writeBatch)
+	return &a.batch, a.writeBatch
+}
+
+// successWriter writes successful settlements: a writer of their own when
+// Config.SettleApart, else the metering writer.
+func (a *App) successWriter() (*batcher, func([]*batchOp)) {
+	if a.cfg.SettleApart {
+		return &a.settled, a.writeSettled
+	}
+	return &a.batch, a.writeBatch
 }
 
 // submit queues op and waits until write has handled the batch holding it.

@@ -206,11 +206,8 @@ func (a *App) afterSettle(op *batchOp) {
 
 // enqueueSettlement queues a settlement for its writer without waiting.
 func (a *App) enqueueSettlement(op *batchOp) {
-	if a.cfg.SettleApart && op.hit.Status == hitlog.StatusSuccess {
-		a.settled.enqueue(op, a.writeSettled)
-		return
-	}
-	a.batch.enqueue(op, a.writeBatch)
+	b, write := a.writerOf(op)
+	b.enqueue(op, write)
 }
 
 // awaitSettlements waits until the successful settlements this instance
@@ -218,10 +215,8 @@ func (a *App) enqueueSettlement(op *batchOp) {
 // hit logs that follows a call's answer on the same instance sees it
 // settled.
 func (a *App) awaitSettlements(ctx context.Context) error {
-	done := a.batch.fence(a.writeBatch)
-	if a.cfg.SettleApart {
-		done = a.settled.fence(a.writeSettled)
-	}
+	b, write := a.successWriter()
+	done := b.fence(write)
 	select {
 	case <-done:
 		return nil
