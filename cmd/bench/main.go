@@ -17,7 +17,6 @@ import (
 	"io"
 	"log"
 	"net/http"
-	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -85,8 +84,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		return o, fmt.Errorf("-bare %q: want both, inside or process", o.bare)
 	}
 	if o.mysql != privateMySQL {
-		if u, err := url.Parse(o.mysql); err != nil || u.Scheme != "mysql" {
-			return o, fmt.Errorf("-mysql must be %q or a mysql:// URL, got %q", privateMySQL, redactURL(o.mysql))
+		if _, err := parseServerURL(o.mysql); err != nil {
+			return o, err
 		}
 	}
 	if o.conns < 1 || o.duration <= 0 || o.warmup < 0 {

@@ -130,11 +130,21 @@ func (s *dbServer) close(keep bool, progress *log.Logger) {
 	}
 }
 
+// parseServerURL parses a -mysql value that is not "private": a mysql://
+// URL of an existing server.
+func parseServerURL(s string) (*url.URL, error) {
+	u, err := url.Parse(s)
+	if err != nil || u.Scheme != "mysql" {
+		return nil, fmt.Errorf("-mysql must be %q or a mysql:// URL, got %q", privateMySQL, redactURL(s))
+	}
+	return u, nil
+}
+
 // openAdmin connects to the server of a mysql:// URL, without a database.
 func openAdmin(adminURL string) (*sql.DB, error) {
-	u, err := url.Parse(adminURL)
-	if err != nil || u.Scheme != "mysql" {
-		return nil, fmt.Errorf("-mysql must be %q or a mysql:// URL, got %q", privateMySQL, redactURL(adminURL))
+	u, err := parseServerURL(adminURL)
+	if err != nil {
+		return nil, err
 	}
 	cfg := mysql.NewConfig()
 	cfg.User = u.User.Username()
