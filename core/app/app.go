@@ -51,6 +51,12 @@ type Config struct {
 	// databases that run writers in parallel (MySQL); SQLite has one writer
 	// at a time, so there everything stays in one queue.
 	SettleApart bool
+	// SettleLinger is how long the SettleApart writer gathers successful
+	// settlements before it writes them (they are written after the
+	// answer, so no caller waits; a read that must see them, a fence,
+	// ends the wait at once): fewer, larger statements and commits. 0
+	// means DefaultSettleLinger; negative writes as soon as one is queued.
+	SettleLinger time.Duration
 	// SettleRetryWindow is how long a successful call's settlement, written
 	// after the answer, is retried while the database refuses it; 0 means
 	// DefaultSettleRetryWindow. A hit still pending then is refunded by
@@ -159,6 +165,9 @@ func New(d Deps) *App {
 	if cfg.LookupTTL > 2*time.Second {
 		cfg.LookupTTL = 2 * time.Second
 	}
+	if cfg.SettleLinger == 0 {
+		cfg.SettleLinger = DefaultSettleLinger
+	}
 	if cfg.SettleRetryWindow <= 0 {
 		cfg.SettleRetryWindow = DefaultSettleRetryWindow
 	}
@@ -197,7 +206,7 @@ func New(d Deps) *App {
 		batchTx = flushingTx{batchTransactor{b}, cache}
 	}
 	return &App{
-		batch: batcher{size: cfg.BatchSize}, settled: batcher{size: cfg.BatchSize},
+		batch: batcher{size: cfg.BatchSize}, settled: batcher{size: cfg.BatchSize, linger: max(cfg.SettleLinger, 0), wake: make(chan struct{}, 1)},
 		cache: cache, tx: flushingTx{d.Tx, cache}, batchTx: batchTx, st: invalidating(d.Stores, cache.flush), up: d.Upstream, tokens: d.Tokens, files: d.Files, now: d.Now, cfg: cfg, pw: user.NewPasswords(cfg.PasswordCost),
 		mailer: d.Mailer, email: d.EmailTokens, log: d.Log, verifier: d.Verifier, recharger: d.Recharger, payments: d.Payments,
 		metrics: d.Metrics, sender: d.Webhooks, targets: d.Targets,

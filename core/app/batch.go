@@ -81,6 +81,13 @@ type batchOp struct {
 	fence bool
 }
 
+// DefaultSettleLinger is Config.SettleLinger's default. A metered call
+// settling 20 ms later costs nothing to its caller, who has the answer;
+// on the bench the settlement statements grew from ~26 to ~130 hits and
+// the database's CPU per call fell by a tenth (decisions: "Successful
+// settlements are gathered").
+const DefaultSettleLinger = 20 * time.Millisecond
+
 // batcher queues calls for the writer; at most one writer goroutine runs,
 // and it ends when the queue is empty (no goroutine outlives the load).
 type batcher struct {
@@ -89,6 +96,12 @@ type batcher struct {
 	running bool
 	size    int // at most this many calls per batch (Config.BatchSize)
 	wg      sync.WaitGroup
+
+	// linger > 0: before each batch the writer waits up to linger for the
+	// queue to fill (size ops), unless a fence is queued (urgent).
+	linger time.Duration
+	urgent bool
+	wake   chan struct{} // cap 1: the queue filled up or a fence came
 }
 
 // submit queues op for its writer (writerOf) and waits until the batch
@@ -144,14 +157,42 @@ func (b *batcher) enqueue(op *batchOp, write func([]*batchOp)) {
 	op.done = make(chan struct{})
 	b.mu.Lock()
 	b.queue = append(b.queue, op)
+	if op.fence {
+		b.urgent = true
+	}
+	wake := b.linger > 0 && (op.fence || len(b.queue) == b.size)
 	start := !b.running
 	if start {
 		b.running = true
 		b.wg.Add(1)
 	}
 	b.mu.Unlock()
+	if wake {
+		select {
+		case b.wake <- struct{}{}:
+		default: // a wake-up is already pending
+		}
+	}
 	if start {
 		go b.run(write)
+	}
+}
+
+// gather waits, before a batch, until the queue holds size ops, a fence is
+// queued or linger has passed (batcher.linger); not at all when the queue
+// is empty (the writer ends).
+func (b *batcher) gather() {
+	b.mu.Lock()
+	ready := b.urgent || len(b.queue) == 0 || len(b.queue) >= b.size
+	b.mu.Unlock()
+	if ready {
+		return
+	}
+	t := time.NewTimer(b.linger)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-b.wake:
 	}
 }
 
@@ -160,6 +201,9 @@ func (b *batcher) enqueue(op *batchOp, write func([]*batchOp)) {
 func (b *batcher) run(write func([]*batchOp)) {
 	defer b.wg.Done()
 	for {
+		if b.linger > 0 {
+			b.gather()
+		}
 		b.mu.Lock()
 		if len(b.queue) == 0 {
 			b.running = false
@@ -169,6 +213,7 @@ func (b *batcher) run(write func([]*batchOp)) {
 		n := min(len(b.queue), b.size)
 		ops := b.queue[:n:n]
 		b.queue = append([]*batchOp(nil), b.queue[n:]...)
+		b.urgent = slices.ContainsFunc(b.queue, func(op *batchOp) bool { return op.fence })
 		b.mu.Unlock()
 
 		work := ops

@@ -43,3 +43,7 @@ func (c LookupCache) Get(slug string, load func() (any, error)) (any, error) {
 }
 
 func (c LookupCache) Flush() { c.l.flush() }
+
+// AwaitSettlements is the read fence of hit-log reads: it waits for the
+// successful settlements queued before it.
+var AwaitSettlements = (*App).awaitSettlements

@@ -26,11 +26,18 @@ func (f *fixture) apart(t *testing.T) *countingTx {
 // window (0: the default).
 func (f *fixture) apartWith(t *testing.T, m app.Metrics, window time.Duration) *countingTx {
 	t.Helper()
+	return f.apartConfig(t, m, app.Config{SettleRetryWindow: window})
+}
+
+// apartConfig is apart with metrics m (nil: none) and cfg (its Location
+// and SettleApart set here).
+func (f *fixture) apartConfig(t *testing.T, m app.Metrics, cfg app.Config) *countingTx {
+	t.Helper()
 	stores := app.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
 	tx := &countingTx{stores: stores}
-	loc, _ := time.LoadLocation("Asia/Kolkata")
-	f.app = app.New(app.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Metrics: m,
-		Config: app.Config{Location: loc, SettleApart: true, SettleRetryWindow: window}})
+	cfg.Location, _ = time.LoadLocation("Asia/Kolkata")
+	cfg.SettleApart = true
+	f.app = app.New(app.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Metrics: m, Config: cfg})
 	return tx
 }
 
@@ -248,4 +255,60 @@ func TestSettleApartGivesUpAfterTheWindow(t *testing.T) {
 	if n := m.n.Load(); n != 0 {
 		t.Fatalf("%d reservations in flight after the settlement was given up", n)
 	}
+}
+
+// The settlement writer gathers the successful settlements queued within
+// SettleLinger and writes them with one SucceedMany.
+func TestSettleApartGathersSettlementsForTheLinger(t *testing.T) {
+	f := newFixture(t)
+	f.apartConfig(t, nil, app.Config{SettleLinger: 400 * time.Millisecond})
+	var calls, hits atomic.Int32
+	f.hits.EXPECT().SucceedMany(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) ([]bool, error) {
+		calls.Add(1)
+		hits.Add(int32(len(hs)))
+		moved := make([]bool, len(hs))
+		for i := range moved {
+			moved[i] = true
+		}
+		return moved, nil
+	})
+	res, errList := settleCalls(t, f, 4)
+	for i, err := range errList {
+		if err != nil || res[i] == nil {
+			t.Fatalf("call %d: %+v, %v", i, res[i], err)
+		}
+	}
+	f.app.Wait()
+	if c, h := calls.Load(), hits.Load(); c != 1 || h != 4 {
+		t.Fatalf("%d SucceedMany calls with %d hits, want 1 with 4", c, h)
+	}
+}
+
+// A read that must see this instance's calls settled (the fence) does not
+// wait for the linger: the settlement queued before it is written at once.
+func TestSettleApartFenceEndsTheLinger(t *testing.T) {
+	f := newFixture(t)
+	f.apartConfig(t, nil, app.Config{SettleLinger: time.Minute})
+	var written atomic.Bool
+	f.hits.EXPECT().SucceedMany(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) ([]bool, error) {
+		written.Store(true)
+		return []bool{true}, nil
+	}).Once()
+	res, errList := settleCalls(t, f, 1)
+	if errList[0] != nil || res[0] == nil {
+		t.Fatalf("%+v, %v", res[0], errList[0])
+	}
+	if written.Load() {
+		t.Fatal("settlement written before the linger or a fence")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	start := time.Now()
+	if err := app.AwaitSettlements(f.app, ctx); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 5*time.Second || !written.Load() {
+		t.Fatalf("fence returned after %v, settlement written %v", took, written.Load())
+	}
+	f.app.Wait()
 }
