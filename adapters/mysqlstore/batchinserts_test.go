@@ -215,9 +215,11 @@ func small(int) string { return `{}` }
 // On MySQL with consecutive ids a reservation batch is two round trips:
 // the locks and counts, then the hit rows, the ledger rows (their
 // reference_id taken from the hits' first id in the database), the
-// balances and the COMMIT. The hits get their ids only when that query
-// has run; the ledger rows reference exactly those ids, also when the hits
-// take several INSERTs (more rows than one statement carries).
+// balances and the COMMIT; one when the instance's snapshots of the users'
+// rows let it skip the read (the batches after the first). The hits get
+// their ids only when that query has run; the ledger rows reference
+// exactly those ids, also when the hits take several INSERTs (more rows
+// than one statement carries).
 func TestBatchInsertsTwoRoundTrips(t *testing.T) {
 	t.Parallel()
 	onMySQL(t, func(t *testing.T, s *mysqlstore.Store, trips *atomic.Int64) {
@@ -235,8 +237,12 @@ func TestBatchInsertsTwoRoundTrips(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got != 2 {
-					t.Fatalf("%d round trips, want 2", got)
+				want := int64(1) // from the snapshots the first batch left
+				if n == 1 {
+					want = 2
+				}
+				if got != want {
+					t.Fatalf("%d round trips, want %d", got, want)
 				}
 				if !deferred {
 					t.Fatal("the hits had ids before their INSERT was sent")

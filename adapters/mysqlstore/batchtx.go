@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -109,16 +110,45 @@ func batchPool(connector driver.Connector) *sql.DB {
 }
 
 // WithinBatchTx runs fn in one transaction like WithinTx; on MySQL with a
-// batch pool the transaction saves round trips (see above).
-func (s *Store) WithinBatchTx(ctx context.Context, fn func(ctx context.Context, st app.Stores) error) (err error) {
+// batch pool the transaction saves round trips (see above), and starts
+// from this instance's snapshots of the users' rows when it has them
+// (batchsnap.go): if the database shows one stale, fn runs again, reading
+// the rows under their locks.
+func (s *Store) WithinBatchTx(ctx context.Context, fn func(ctx context.Context, st app.Stores) error) error {
 	if s.batchDB == nil {
 		return s.WithinTx(ctx, fn)
 	}
+	err := s.batchTx(ctx, fn, s.snaps)
+	if errors.Is(err, errStaleSnapshot) {
+		s.log.Debug("metering batch: snapshot stale, reading the rows under their locks", "err", err)
+		err = s.batchTx(ctx, fn, nil)
+	}
+	return err
+}
+
+// batchTx is one attempt of WithinBatchTx; snaps nil: no snapshots used.
+// The users whose rows the transaction locked are kept as it leaves them
+// when it commits, forgotten when it fails.
+func (s *Store) batchTx(ctx context.Context, fn func(ctx context.Context, st app.Stores) error, snaps *userSnapshots) (err error) {
 	conn, err := s.batchDB.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", translate(err))
 	}
-	bc := &batchConn{conn: conn, maxBytes: s.batchQueryBytes}
+	bc := &batchConn{conn: conn, maxBytes: s.batchQueryBytes, snaps: snaps}
+	defer func() {
+		if s.snaps == nil || len(bc.rows) == 0 {
+			return
+		}
+		if err == nil {
+			s.snaps.put(bc.rows)
+			return
+		}
+		ids := make([]uint64, 0, len(bc.rows))
+		for id := range bc.rows {
+			ids = append(ids, id)
+		}
+		s.snaps.drop(ids, errors.Is(err, errStaleSnapshot), time.Now())
+	}()
 	clean := false
 	defer func() {
 		if !clean {
@@ -218,6 +248,9 @@ func (l batchLocks) LockAndCount(ctx context.Context, userIDs []uint64, counts [
 		}
 		return users, granted, nil
 	}
+	if ok, err := l.fromSnapshots(userIDs, counts, at, users, granted); ok || err != nil {
+		return users, granted, err
+	}
 	var q strings.Builder
 	args := make([]any, 0, len(userIDs)+7*len(counts))
 	q.WriteString("SELECT " + userColumns + " FROM users WHERE id IN (")
@@ -256,6 +289,46 @@ func (l batchLocks) LockAndCount(ctx context.Context, userIDs []uint64, counts [
 	return users, granted, nil
 }
 
+// fromSnapshots is LockAndCount from the snapshots of the users' rows
+// (batchsnap.go), when the batch may use them and has them all, and every
+// count has calls: the users as their snapshots, every call granted, and
+// the locks, counts and their check deferred to the batch's query. False
+// when it did nothing.
+func (l batchLocks) fromSnapshots(userIDs []uint64, counts []app.KeyCount, at time.Time,
+	users map[uint64]*user.User, granted []int) (bool, error) {
+	bc := l.b.batch
+	if bc.snaps == nil || !slices.IsSorted(userIDs) {
+		return false, nil
+	}
+	for _, c := range counts {
+		if c.N <= 0 {
+			return false, nil
+		}
+	}
+	rows, ok := bc.snaps.get(userIDs, time.Now())
+	if !ok {
+		return false, nil
+	}
+	args := make([]countArgs, len(counts))
+	for i, c := range counts {
+		args[i] = countHitsFastArgs(c.KeyID, c.Day, c.N, at)
+		granted[i] = c.N
+	}
+	for i := range rows {
+		u, err := toDomainUser(&rows[i])
+		if err != nil {
+			return false, err
+		}
+		users[u.ID] = u
+		bc.lockedUser(u.ID)
+		bc.keep(rows[i])
+	}
+	q, n, a := snapshotGuard(rows, args)
+	bc.deferStatements(q, n, a...)
+	bc.guarded = true
+	return true, nil
+}
+
 // query runs LockAndCount's query: users into users, and for each count
 // with N > 0 whose update matched, granted = N.
 func (l batchLocks) query(ctx context.Context, q string, args []any, counts []app.KeyCount, users map[uint64]*user.User, granted []int) error {
@@ -275,6 +348,7 @@ func (l batchLocks) query(ctx context.Context, q string, args []any, counts []ap
 		}
 		users[u.ID] = u
 		l.b.batch.lockedUser(u.ID) // its balance goes with the COMMIT
+		l.b.batch.keep(r)
 	}
 	for i, c := range counts {
 		if c.N <= 0 {
@@ -315,6 +389,13 @@ type batchConn struct {
 	// their hits: the ids come with the result of the query that sends
 	// them. given and referred are what this transaction's queries set,
 	// unset again when it fails.
+	// snaps: the snapshots this transaction may start from (nil: none);
+	// guarded: its deferred query checks them (batchsnap.go); rows: the
+	// locked users' rows as this transaction leaves them.
+	snaps   *userSnapshots
+	guarded bool
+	rows    map[uint64]userRow
+
 	maxBytes int // a hit INSERT is not added to a deferred query past this size
 	vars     int // user variables @paygate_hits_<i> used
 	hits     []deferredHits
@@ -341,10 +422,16 @@ var _ gorm.ConnPool = (*batchConn)(nil)
 // deferExec queues one statement (its own ? placeholders and args), sent
 // before the next statement or with the COMMIT.
 func (c *batchConn) deferExec(query string, args ...any) {
+	c.deferStatements(query, 1, args...)
+}
+
+// deferStatements queues query, n statements separated by semicolons, like
+// deferExec (the driver reports each statement's result: n counts them).
+func (c *batchConn) deferStatements(query string, n int, args ...any) {
 	c.query.WriteString(query)
 	c.query.WriteByte(';')
 	c.args = append(c.args, args...)
-	c.n++
+	c.n += n
 	c.bytes += len(query) + 1 + valueBytes(args)
 }
 
@@ -434,6 +521,15 @@ func (c *batchConn) forgetIDs() {
 	c.given, c.referred = nil, nil
 }
 
+// keep records r as the row of a user this transaction locked, as it
+// leaves it (SaveBalance keeps the saved row).
+func (c *batchConn) keep(r userRow) {
+	if c.rows == nil {
+		c.rows = map[uint64]userRow{}
+	}
+	c.rows[r.ID] = r
+}
+
 // lockedUser records that this transaction holds user id's row lock.
 func (c *batchConn) lockedUser(id uint64) {
 	if c.locked == nil {
@@ -487,7 +583,11 @@ func (c *batchConn) flush(ctx context.Context, last string) error {
 		err = c.setIDs(res, hits, refs)
 	}
 	if err != nil {
-		err = translate(err)
+		if c.guarded && isSnapshotCheckFailure(err) {
+			err = fmt.Errorf("%w: %w", errStaleSnapshot, err)
+		} else {
+			err = translate(err)
+		}
 		c.err = err
 	}
 	return err

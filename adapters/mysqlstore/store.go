@@ -40,6 +40,9 @@ type Store struct {
 	consecutiveIDs bool
 	// batchDB: MySQL's pool for WithinBatchTx (batchtx.go); nil otherwise.
 	batchDB *sql.DB
+	// snaps: the users' rows as the last committed batches left them, for
+	// optimistic batches (batchsnap.go); nil: every batch reads them.
+	snaps *userSnapshots
 	// batchQueryBytes: how large a batch's deferred query may grow before
 	// a hit INSERT (batchConn.deferHits); from max_allowed_packet at Open.
 	batchQueryBytes int
@@ -115,6 +118,9 @@ func Open(ctx context.Context, databaseURL string, logger *slog.Logger) (*Store,
 		cfg, err := mysqlConfig(databaseURL)
 		if err == nil {
 			s.batchDB, err = openBatchPool(cfg)
+		}
+		if s.batchDB != nil {
+			s.snaps = newUserSnapshots()
 		}
 		if err != nil {
 			_ = s.Close()

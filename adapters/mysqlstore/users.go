@@ -231,6 +231,11 @@ func (s *userStore) SaveBalance(ctx context.Context, u *user.User) error {
 		s.batch.deferExec("UPDATE users SET balance = ?, total_spent = ?, plan_month = ?, plan_calls = ?, updated_at = ? WHERE id = ?",
 			values["balance"], values["total_spent"], values["plan_month"], values["plan_calls"], now, u.ID)
 		u.UpdatedAt = now
+		if r, ok := s.batch.rows[u.ID]; ok { // the row as this transaction leaves it
+			r.Balance, r.TotalSpent = values["balance"].(string), values["total_spent"].(string)
+			r.PlanMonth, r.PlanCalls, r.UpdatedAt = nullString(u.PlanMonth), u.PlanCalls, &now
+			s.batch.keep(r)
+		}
 		return nil
 	}
 	res := s.conn(ctx).Model(&userRow{}).Where("id = ?", u.ID).Updates(values)

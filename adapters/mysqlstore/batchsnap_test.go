@@ -1,0 +1,155 @@
+package mysqlstore_test
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"paygate/adapters/mysqlstore"
+	"paygate/core/apikey"
+	"paygate/core/app"
+	"paygate/core/user"
+)
+
+// debitBatch runs a batch as the metering writer does for one user: lock
+// and count n calls of key, take charge per granted call off the balance,
+// save it. It returns the balance each attempt of the batch started from,
+// the calls granted by the attempt that committed, and the round trips.
+func debitBatch(t *testing.T, s *mysqlstore.Store, trips *atomic.Int64, u *user.User, key *apikey.Key, n int, charge string) ([]decimal.Decimal, int, int64, error) {
+	t.Helper()
+	var seen []decimal.Decimal
+	granted := 0
+	before := trips.Load()
+	err := s.WithinBatchTx(context.Background(), func(ctx context.Context, st app.Stores) error {
+		day := time.Now().UTC().Format("2006-01-02")
+		users, g, err := st.BatchLocks.LockAndCount(ctx, []uint64{u.ID}, []app.KeyCount{{KeyID: key.ID, Day: day, N: n}}, time.Now().UTC())
+		if err != nil {
+			return err
+		}
+		locked := users[u.ID]
+		seen = append(seen, locked.Balance)
+		granted = g[0]
+		locked.Balance = locked.Balance.Sub(decimal.RequireFromString(charge).Mul(decimal.NewFromInt(int64(granted))))
+		return st.Users.SaveBalance(ctx, locked)
+	})
+	return seen, granted, trips.Load() - before, err
+}
+
+func balanceOf(t *testing.T, s *mysqlstore.Store, id uint64) decimal.Decimal {
+	t.Helper()
+	u, err := s.Stores().Users.ByID(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.Balance
+}
+
+// A batch after this instance's last one starts from its snapshot of the
+// user's row, checked in the database: one round trip. When the row was
+// changed elsewhere in between (another instance, the panel), the check
+// fails, nothing of that attempt stays, and the batch runs again from the
+// row read under its lock; the balance is exact. Then the user is batched
+// the usual way for a while.
+func TestOptimisticBatchChecksItsSnapshot(t *testing.T) {
+	t.Parallel()
+	onMySQL(t, func(t *testing.T, s *mysqlstore.Store, trips *atomic.Int64) {
+		u := newUser(t, s, func(u *user.User) { u.Balance = decimal.RequireFromString("100.00") })
+		key := newKey(t, s, u, func(k *apikey.Key) { k.DailyLimit = 1000 })
+
+		if _, _, rt, err := debitBatch(t, s, trips, u, key, 10, "1.00"); err != nil || rt != 2 {
+			t.Fatalf("first batch: %d round trips, %v; want 2 (locked read)", rt, err)
+		}
+		seen, _, rt, err := debitBatch(t, s, trips, u, key, 10, "1.00")
+		if err != nil || rt != 1 || len(seen) != 1 || !seen[0].Equal(decimal.RequireFromString("90")) {
+			t.Fatalf("second batch: from %v in %d round trips, %v; want from 90 in 1", seen, rt, err)
+		}
+
+		// A top-up elsewhere: the snapshot (80.00) is stale.
+		if err := s.DB().Exec("UPDATE users SET balance = balance + 5 WHERE id = ?", u.ID).Error; err != nil {
+			t.Fatal(err)
+		}
+		seen, _, rt, err = debitBatch(t, s, trips, u, key, 10, "1.00")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(seen) != 2 || !seen[0].Equal(decimal.RequireFromString("80")) || !seen[1].Equal(decimal.RequireFromString("85")) {
+			t.Fatalf("attempts started from %v, want the snapshot 80 and then the row 85", seen)
+		}
+		if rt != 4 { // the failed query, its ROLLBACK, the locked read, the rest
+			t.Fatalf("%d round trips, want 4", rt)
+		}
+		if b := balanceOf(t, s, u.ID); !b.Equal(decimal.RequireFromString("75")) {
+			t.Fatalf("balance %s, want 75", b)
+		}
+		var hits int
+		if err := s.DB().Raw("SELECT hits_today FROM api_keys WHERE id = ?", key.ID).Scan(&hits).Error; err != nil || hits != 30 {
+			t.Fatalf("key counted %d calls, %v; want 30 (the failed attempt's count rolled back)", hits, err)
+		}
+		if _, _, rt, err := debitBatch(t, s, trips, u, key, 1, "1.00"); err != nil || rt != 2 {
+			t.Fatalf("batch after a stale snapshot: %d round trips, %v; want 2 (cooling down)", rt, err)
+		}
+	})
+}
+
+// A key whose calls would pass its daily limit fails the snapshot batch's
+// check too: the batch runs again with the locked read, which grants what
+// still fits.
+func TestOptimisticBatchLeavesTheDailyLimitToTheRead(t *testing.T) {
+	t.Parallel()
+	onMySQL(t, func(t *testing.T, s *mysqlstore.Store, trips *atomic.Int64) {
+		u := newUser(t, s, func(u *user.User) { u.Balance = decimal.RequireFromString("100.00") })
+		key := newKey(t, s, u, func(k *apikey.Key) { k.DailyLimit = 5 })
+		if _, g, _, err := debitBatch(t, s, trips, u, key, 3, "1.00"); err != nil || g != 3 {
+			t.Fatalf("first batch granted %d, %v", g, err)
+		}
+		seen, g, _, err := debitBatch(t, s, trips, u, key, 4, "1.00")
+		if err != nil || g != 2 || len(seen) != 2 {
+			t.Fatalf("granted %d in %d attempts, %v; want 2 granted after the snapshot's attempt failed", g, len(seen), err)
+		}
+		if b := balanceOf(t, s, u.ID); !b.Equal(decimal.RequireFromString("95")) {
+			t.Fatalf("balance %s, want 95", b)
+		}
+	})
+}
+
+// Every column the batch may use is part of the check, text compared byte
+// for byte (the columns' collations ignore case), the secrets by hash.
+func TestOptimisticBatchSeesEveryColumn(t *testing.T) {
+	t.Parallel()
+	onMySQL(t, func(t *testing.T, s *mysqlstore.Store, trips *atomic.Int64) {
+		for _, change := range []string{
+			"webhook_url = 'https://hooks.example.com/Paygate'", // was …/paygate
+			"api_secret = 'whsec_other'",
+			"password = '$2a$10$other'",
+			"low_balance_alert = 12.50",
+			"plan = 'enterprise'",
+			"status = 'blocked'",
+			"plan_calls = plan_calls + 1",
+			"name = 'user renamed'",
+		} {
+			t.Run(change, func(t *testing.T) {
+				u := newUser(t, s, func(u *user.User) {
+					u.Balance = decimal.RequireFromString("10.00")
+					hook, secret := "https://hooks.example.com/paygate", "whsec_one"
+					u.WebhookURL, u.WebhookSecret = &hook, &secret
+				})
+				key := newKey(t, s, u)
+				for i := 0; i < 2; i++ {
+					if _, _, _, err := debitBatch(t, s, trips, u, key, 1, "0.00"); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if err := s.DB().Exec("UPDATE users SET "+change+" WHERE id = ?", u.ID).Error; err != nil {
+					t.Fatal(err)
+				}
+				seen, _, _, err := debitBatch(t, s, trips, u, key, 1, "0.00")
+				if err != nil || len(seen) != 2 {
+					t.Fatalf("%d attempts, %v; want the snapshot's to fail its check", len(seen), err)
+				}
+			})
+		}
+	})
+}
