@@ -153,3 +153,43 @@ func TestOptimisticBatchSeesEveryColumn(t *testing.T) {
 		}
 	})
 }
+
+// A statement the batch runs before its COMMIT (here a read) sends the
+// deferred check first; when that fails, whatever error the statement
+// reports, the batch runs again from the locked read.
+func TestOptimisticBatchCheckFailsAtAnEarlierStatement(t *testing.T) {
+	t.Parallel()
+	onMySQL(t, func(t *testing.T, s *mysqlstore.Store, trips *atomic.Int64) {
+		u := newUser(t, s, func(u *user.User) { u.Balance = decimal.RequireFromString("10.00") })
+		key := newKey(t, s, u)
+		for i := 0; i < 2; i++ {
+			if _, _, _, err := debitBatch(t, s, trips, u, key, 1, "1.00"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.DB().Exec("UPDATE users SET balance = balance + 1 WHERE id = ?", u.ID).Error; err != nil {
+			t.Fatal(err)
+		}
+		attempts := 0
+		err := s.WithinBatchTx(context.Background(), func(ctx context.Context, st app.Stores) error {
+			attempts++
+			day := time.Now().UTC().Format("2006-01-02")
+			users, _, err := st.BatchLocks.LockAndCount(ctx, []uint64{u.ID}, []app.KeyCount{{KeyID: key.ID, Day: day, N: 1}}, time.Now().UTC())
+			if err != nil {
+				return err
+			}
+			if _, err := st.Users.ByID(ctx, u.ID); err != nil {
+				return err
+			}
+			locked := users[u.ID]
+			locked.Balance = locked.Balance.Sub(decimal.RequireFromString("1.00"))
+			return st.Users.SaveBalance(ctx, locked)
+		})
+		if err != nil || attempts != 2 {
+			t.Fatalf("%d attempts, %v; want the second to commit", attempts, err)
+		}
+		if b := balanceOf(t, s, u.ID); !b.Equal(decimal.RequireFromString("8")) {
+			t.Fatalf("balance %s, want 8", b)
+		}
+	})
+}

@@ -161,6 +161,11 @@ func (s *Store) batchTx(ctx context.Context, fn func(ctx context.Context, st app
 	tx := s.db.WithContext(ctx).Session(&gorm.Session{})
 	tx.Statement.ConnPool = bc
 	if err := fn(ctx, s.storesOnBatch(tx, bc)); err != nil {
+		if errors.Is(bc.err, errStaleSnapshot) && !errors.Is(err, errStaleSnapshot) {
+			// fn saw the failed check as another error (a QueryRow
+			// after the flush): the batch is still to run again.
+			err = fmt.Errorf("%w (then: %v)", bc.err, err)
+		}
 		bc.discard()
 		bc.forgetIDs()
 		if _, rbErr := conn.ExecContext(ctx, "ROLLBACK"); rbErr != nil {
