@@ -137,6 +137,17 @@ func settleCalls(t *testing.T, f *fixture, n int) ([]*app.CallResult, []error) {
 	return queue(t, f.app, ins...)()
 }
 
+// settleAnswered is settleCalls, failing unless every call had its answer.
+func settleAnswered(t *testing.T, f *fixture, n int) {
+	t.Helper()
+	res, errList := settleCalls(t, f, n)
+	for i, err := range errList {
+		if err != nil || res[i] == nil {
+			t.Fatalf("call %d: %+v, %v", i, res[i], err)
+		}
+	}
+}
+
 // A failed attempt is retried for the hits it did not report moved; the
 // moved ones are not written again.
 func TestSettleApartRetriesOnlyUnmovedHits(t *testing.T) {
@@ -165,12 +176,7 @@ func TestSettleApartRetriesOnlyUnmovedHits(t *testing.T) {
 		}
 		return moved, nil
 	})
-	res, errList := settleCalls(t, f, 3)
-	for i, err := range errList {
-		if err != nil || res[i] == nil {
-			t.Fatalf("call %d: %+v, %v", i, res[i], err)
-		}
-	}
+	settleAnswered(t, f, 3)
 	f.app.Wait()
 	mu.Lock()
 	defer mu.Unlock()
@@ -211,12 +217,7 @@ func TestSettleApartRetriesAfterTheAnswer(t *testing.T) {
 		}
 		return moved, err // 102: taken by recovery
 	})
-	res, errList := settleCalls(t, f, 3)
-	for i, err := range errList {
-		if err != nil || res[i] == nil {
-			t.Fatalf("call %d: %+v, %v", i, res[i], err)
-		}
-	}
+	settleAnswered(t, f, 3)
 	f.app.Wait()
 	mu.Lock()
 	defer mu.Unlock()
@@ -272,12 +273,7 @@ func TestSettleApartGathersSettlementsForTheLinger(t *testing.T) {
 		}
 		return moved, nil
 	})
-	res, errList := settleCalls(t, f, 4)
-	for i, err := range errList {
-		if err != nil || res[i] == nil {
-			t.Fatalf("call %d: %+v, %v", i, res[i], err)
-		}
-	}
+	settleAnswered(t, f, 4)
 	f.app.Wait()
 	if c, h := calls.Load(), hits.Load(); c != 1 || h != 4 {
 		t.Fatalf("%d SucceedMany calls with %d hits, want 1 with 4", c, h)
