@@ -100,7 +100,7 @@ func (s *paymentStore) ByID(ctx context.Context, id uint64) (*payment.Payment, e
 }
 
 func (s *paymentStore) Transition(ctx context.Context, p *payment.Payment, from payment.Status) (bool, error) {
-	res := s.byID(ctx, &paymentRow{}, "payments").Where("id = ? AND status = ?", p.ID, string(from)).Updates(map[string]any{
+	res := s.byID(ctx, &paymentRow{}).Where("id = ? AND status = ?", p.ID, string(from)).Updates(map[string]any{
 		"status": string(p.Status), "provider_ref": p.ProviderRef, "completed_at": timePtrToDB(p.CompletedAt),
 		"updated_at": dbTime(p.UpdatedAt),
 	})
@@ -277,7 +277,7 @@ func (s *rechargeStore) Finish(ctx context.Context, r *recharge.Recharge) (bool,
 	if r.SubmittedAt != nil {
 		submitted = *r.SubmittedAt
 	}
-	res := s.byID(ctx, &rechargeRow{}, "recharges").Where("id = ? AND status = ?", r.ID, string(recharge.StatusPending)).Updates(map[string]any{
+	res := s.byID(ctx, &rechargeRow{}).Where("id = ? AND status = ?", r.ID, string(recharge.StatusPending)).Updates(map[string]any{
 		"status": string(r.Status), "operator_ref": r.OperatorRef, "fail_reason": r.FailReason, "updated_at": dbTime(r.UpdatedAt),
 		"submitted_at": gorm.Expr("COALESCE(submitted_at, ?)", dbTime(submitted)),
 	})
@@ -291,7 +291,7 @@ func (s *rechargeStore) MarkSubmitted(ctx context.Context, r *recharge.Recharge)
 	if r.SubmittedAt == nil {
 		return false, fmt.Errorf("mark recharge %d submitted: no submission time", r.ID)
 	}
-	res := s.byID(ctx, &rechargeRow{}, "recharges").
+	res := s.byID(ctx, &rechargeRow{}).
 		Where("id = ? AND status = ? AND submitted_at IS NULL", r.ID, string(recharge.StatusPending)).
 		Updates(map[string]any{"submitted_at": dbTime(*r.SubmittedAt), "next_check_at": dbTime(r.NextCheckAt), "updated_at": dbTime(r.UpdatedAt)})
 	if res.Error != nil {
@@ -311,7 +311,7 @@ func (s *rechargeStore) Due(ctx context.Context, now time.Time, limit int) ([]re
 }
 
 func (s *rechargeStore) Claim(ctx context.Context, old, next *recharge.Recharge, now time.Time) (bool, error) {
-	q := s.byID(ctx, &rechargeRow{}, "recharges").Where("id = ? AND status = ? AND attempts = ? AND next_check_at <= ?",
+	q := s.byID(ctx, &rechargeRow{}).Where("id = ? AND status = ? AND attempts = ? AND next_check_at <= ?",
 		old.ID, string(recharge.StatusPending), old.Attempts, dbTime(now))
 	if old.SubmittedAt == nil {
 		q = q.Where("submitted_at IS NULL")

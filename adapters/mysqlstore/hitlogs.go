@@ -117,7 +117,7 @@ func (s *hitStore) Finish(ctx context.Context, h *hitlog.Hit) error {
 	}
 	byHit := func() *gorm.DB {
 		if h.ID != 0 {
-			return s.byID(ctx, &hitRow{}, "api_hit_logs").Where("id = ?", h.ID)
+			return s.byID(ctx, &hitRow{}).Where("id = ?", h.ID)
 		}
 		return s.conn(ctx).Model(&hitRow{}).Where("request_id = ?", h.RequestID)
 	}

@@ -295,13 +295,16 @@ func (b base) conn(ctx context.Context) *gorm.DB { return b.db.WithContext(ctx) 
 // row it scans there, and deadlock (1213, answered 503) with a concurrent
 // update of another row that holds its primary key record and needs its
 // status index entry (decisions: "Conditional updates by primary key").
-func (b base) byID(ctx context.Context, model any, table string) *gorm.DB {
+func (b base) byID(ctx context.Context, model tabler) *gorm.DB {
 	q := b.conn(ctx).Model(model)
 	if b.mysql {
-		q = q.Table(table + forcePrimary)
+		q = q.Table(model.TableName() + forcePrimary)
 	}
 	return q
 }
+
+// tabler is a row model that names its table (GORM's schema.Tabler).
+type tabler interface{ TableName() string }
 
 // forcePrimary follows a table name in MySQL statements that pick rows by
 // primary key plus other conditions (byID, hitsByPrimaryKey).

@@ -121,7 +121,7 @@ func (s *topUpStore) Decide(ctx context.Context, r *topup.Request) error {
 	if r.Status == topup.StatusPending || !r.Status.Valid() {
 		return fmt.Errorf("decide balance request %d: %q is not a decision", r.ID, r.Status)
 	}
-	res := s.byID(ctx, &topUpRow{}, "balance_requests").
+	res := s.byID(ctx, &topUpRow{}).
 		Where("id = ? AND status = ?", r.ID, string(topup.StatusPending)).
 		Updates(map[string]any{
 			"status":        string(r.Status),
