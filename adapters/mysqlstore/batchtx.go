@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -143,11 +144,7 @@ func (s *Store) batchTx(ctx context.Context, fn func(ctx context.Context, st app
 			s.snaps.put(bc.rows)
 			return
 		}
-		ids := make([]uint64, 0, len(bc.rows))
-		for id := range bc.rows {
-			ids = append(ids, id)
-		}
-		s.snaps.drop(ids, errors.Is(err, errStaleSnapshot), time.Now())
+		s.snaps.drop(slices.Collect(maps.Keys(bc.rows)), errors.Is(err, errStaleSnapshot), time.Now())
 	}()
 	clean := false
 	defer func() {
@@ -319,14 +316,10 @@ func (l batchLocks) fromSnapshots(userIDs []uint64, counts []app.KeyCount, at ti
 		args[i] = countHitsFastArgs(c.KeyID, c.Day, c.N, at)
 		granted[i] = c.N
 	}
-	for i := range rows {
-		u, err := toDomainUser(&rows[i])
-		if err != nil {
+	for _, r := range rows {
+		if err := bc.lockUser(r, users); err != nil {
 			return false, err
 		}
-		users[u.ID] = u
-		bc.lockedUser(u.ID)
-		bc.keep(rows[i])
 	}
 	q, n, a := snapshotGuard(rows, args)
 	bc.deferStatements(q, n, a...)
@@ -347,13 +340,9 @@ func (l batchLocks) query(ctx context.Context, q string, args []any, counts []ap
 		if err := rows.Scan(r.fields()...); err != nil {
 			return fmt.Errorf("lock users: %w", translate(err))
 		}
-		u, err := toDomainUser(&r)
-		if err != nil {
+		if err := l.b.batch.lockUser(r, users); err != nil {
 			return err
 		}
-		users[u.ID] = u
-		l.b.batch.lockedUser(u.ID) // its balance goes with the COMMIT
-		l.b.batch.keep(r)
 	}
 	for i, c := range counts {
 		if c.N <= 0 {
@@ -382,13 +371,12 @@ func (l batchLocks) query(ctx context.Context, q string, args []any, counts []ap
 // batchConn is the batch transaction's connection as GORM's ConnPool: it
 // holds the deferred writes and sends them before any other statement.
 type batchConn struct {
-	conn   *sql.Conn
-	query  strings.Builder
-	args   []any
-	n      int             // deferred statements
-	bytes  int             // their size with the values interpolated, about
-	locked map[uint64]bool // users whose rows this transaction locked
-	err    error           // a failed flush: the transaction can only roll back
+	conn  *sql.Conn
+	query strings.Builder
+	args  []any
+	n     int   // deferred statements
+	bytes int   // their size with the values interpolated, about
+	err   error // a failed flush: the transaction can only roll back
 
 	// Deferred hit INSERTs (batchInserts) and the entries referencing
 	// their hits: the ids come with the result of the query that sends
@@ -396,7 +384,7 @@ type batchConn struct {
 	// unset again when it fails.
 	// snaps: the snapshots this transaction may start from (nil: none);
 	// guarded: its deferred query checks them (batchsnap.go); rows: the
-	// locked users' rows as this transaction leaves them.
+	// rows of the users this transaction locked, as it leaves them.
 	snaps   *userSnapshots
 	guarded bool
 	rows    map[uint64]userRow
@@ -535,12 +523,26 @@ func (c *batchConn) keep(r userRow) {
 	c.rows[r.ID] = r
 }
 
-// lockedUser records that this transaction holds user id's row lock.
-func (c *batchConn) lockedUser(id uint64) {
-	if c.locked == nil {
-		c.locked = map[uint64]bool{}
+// lockedRow is the row of user id as this transaction leaves it, if the
+// transaction holds its lock (c may be nil: outside a batch).
+func (c *batchConn) lockedRow(id uint64) (userRow, bool) {
+	if c == nil {
+		return userRow{}, false
 	}
-	c.locked[id] = true
+	r, ok := c.rows[id]
+	return r, ok
+}
+
+// lockUser records that this transaction holds the row lock of r's user
+// (its balance goes with the COMMIT) and adds the user to users.
+func (c *batchConn) lockUser(r userRow, users map[uint64]*user.User) error {
+	u, err := toDomainUser(&r)
+	if err != nil {
+		return err
+	}
+	users[u.ID] = u
+	c.keep(r)
+	return nil
 }
 
 // flush sends the deferred statements, followed by last when not empty

@@ -179,7 +179,11 @@ func (s *userStore) ByPhone(ctx context.Context, phone string) (*user.User, erro
 func (s *userStore) LockByID(ctx context.Context, id uint64) (*user.User, error) {
 	u, err := s.find(ctx, true, "id = ?", id)
 	if err == nil && s.batch != nil {
-		s.batch.lockedUser(u.ID)
+		r, err := toUserRow(u) // the row as read under the lock
+		if err != nil {
+			return nil, fmt.Errorf("lock user %d: %w", id, err)
+		}
+		s.batch.keep(r)
 	}
 	return u, err
 }
@@ -227,15 +231,13 @@ func (s *userStore) SaveBalance(ctx context.Context, u *user.User) error {
 	if w.err != nil {
 		return fmt.Errorf("save balance of user %d: %w", u.ID, w.err)
 	}
-	if s.batch != nil && s.batch.locked[u.ID] { // sent with the COMMIT (batchtx.go): the row is ours, locked
+	if r, locked := s.batch.lockedRow(u.ID); locked { // sent with the COMMIT (batchtx.go): the row is ours, locked
 		s.batch.deferExec("UPDATE users SET balance = ?, total_spent = ?, plan_month = ?, plan_calls = ?, updated_at = ? WHERE id = ?",
 			values["balance"], values["total_spent"], values["plan_month"], values["plan_calls"], now, u.ID)
 		u.UpdatedAt = now
-		if r, ok := s.batch.rows[u.ID]; ok { // the row as this transaction leaves it
-			r.Balance, r.TotalSpent = values["balance"].(string), values["total_spent"].(string)
-			r.PlanMonth, r.PlanCalls, r.UpdatedAt = nullString(u.PlanMonth), u.PlanCalls, &now
-			s.batch.keep(r)
-		}
+		r.Balance, r.TotalSpent = values["balance"].(string), values["total_spent"].(string)
+		r.PlanMonth, r.PlanCalls, r.UpdatedAt = nullString(u.PlanMonth), u.PlanCalls, &now
+		s.batch.keep(r) // the row as this transaction leaves it
 		return nil
 	}
 	res := s.conn(ctx).Model(&userRow{}).Where("id = ?", u.ID).Updates(values)
