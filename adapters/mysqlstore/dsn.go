@@ -14,6 +14,8 @@ import (
 	"github.com/go-sql-driver/mysql"
 	gormmysql "gorm.io/driver/mysql"
 	"gorm.io/gorm"
+
+	"paygate/internal/dburl"
 )
 
 // sqlitePragmas are set on every SQLite connection: writers wait for the
@@ -77,11 +79,11 @@ func mysqlConfig(databaseURL string) (*mysql.Config, error) {
 	}
 	dbName := strings.TrimPrefix(u.Path, "/")
 	if strings.Contains(dbName, "/") {
-		return nil, fmt.Errorf("mysql database URL %s: database name must not contain '/'", Redact(databaseURL))
+		return nil, fmt.Errorf("mysql database URL %s: database name must not contain '/'", dburl.Redact(databaseURL))
 	}
 	cfg, err := mysql.ParseDSN("/" + dbName + "?" + q.Encode())
 	if err != nil {
-		return nil, fmt.Errorf("mysql database URL %s: %w", Redact(databaseURL), err)
+		return nil, fmt.Errorf("mysql database URL %s: %w", dburl.Redact(databaseURL), err)
 	}
 	if u.User != nil {
 		cfg.User = u.User.Username()
@@ -131,7 +133,7 @@ func mysqlDialector(databaseURL string) (gorm.Dialector, *sql.DB, error) {
 	}
 	connector, err := mysql.NewConnector(cfg)
 	if err != nil {
-		return nil, nil, fmt.Errorf("mysql database URL %s: %w", Redact(databaseURL), err)
+		return nil, nil, fmt.Errorf("mysql database URL %s: %w", dburl.Redact(databaseURL), err)
 	}
 	sqlDB := sql.OpenDB(connector)
 	sqlDB.SetMaxOpenConns(30)
@@ -139,19 +141,4 @@ func mysqlDialector(databaseURL string) (gorm.Dialector, *sql.DB, error) {
 	sqlDB.SetConnMaxLifetime(30 * time.Minute)
 	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
 	return gormmysql.New(gormmysql.Config{Conn: sqlDB, DSNConfig: cfg}), sqlDB, nil
-}
-
-// Redact hides the password of a database URL, for messages and logs.
-func Redact(databaseURL string) string {
-	u, err := url.Parse(databaseURL)
-	if err != nil || u.User == nil {
-		if err != nil {
-			return "(invalid URL)"
-		}
-		return databaseURL
-	}
-	if _, has := u.User.Password(); has {
-		u.User = url.UserPassword(u.User.Username(), "xxxxx")
-	}
-	return u.String()
 }

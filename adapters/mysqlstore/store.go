@@ -21,6 +21,7 @@ import (
 	gormlogger "gorm.io/gorm/logger"
 
 	"paygate/core/app"
+	"paygate/internal/dburl"
 	"paygate/migrations"
 )
 
@@ -91,7 +92,7 @@ func Open(ctx context.Context, databaseURL string, logger *slog.Logger) (*Store,
 	})
 	if err != nil {
 		_ = sqlDB.Close()
-		return nil, fmt.Errorf("open %s database %s: %w", dialect, Redact(databaseURL), err)
+		return nil, fmt.Errorf("open %s database %s: %w", dialect, dburl.Redact(databaseURL), err)
 	}
 	if err := registerUnavailable(db); err != nil {
 		_ = sqlDB.Close()
@@ -100,7 +101,7 @@ func Open(ctx context.Context, databaseURL string, logger *slog.Logger) (*Store,
 	s := &Store{db: db, sqlDB: sqlDB, dialect: dialect, log: logger}
 	if err := s.Ping(ctx); err != nil {
 		_ = s.Close()
-		return nil, fmt.Errorf("connect to %s database %s: %w", dialect, Redact(databaseURL), err)
+		return nil, fmt.Errorf("connect to %s database %s: %w", dialect, dburl.Redact(databaseURL), err)
 	}
 	s.consecutiveIDs = dialect == DialectSQLite
 	if dialect == DialectSQLite {
@@ -124,7 +125,7 @@ func Open(ctx context.Context, databaseURL string, logger *slog.Logger) (*Store,
 		}
 		if err != nil {
 			_ = s.Close()
-			return nil, fmt.Errorf("open mysql batch pool %s: %w", Redact(databaseURL), err)
+			return nil, fmt.Errorf("open mysql batch pool %s: %w", dburl.Redact(databaseURL), err)
 		}
 	}
 	return s, nil

@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"paygate/internal/dburl"
 	"paygate/internal/mariadbproc"
 )
 
@@ -66,7 +67,7 @@ func openDBServer(ctx context.Context, o options, progress *log.Logger) (*dbServ
 	if o.db != "mysql" || o.onlyBare {
 		return nil, nil
 	}
-	s := &dbServer{adminURL: o.mysql, info: &databaseInfo{Server: redactURL(o.mysql)}}
+	s := &dbServer{adminURL: o.mysql, info: &databaseInfo{Server: dburl.Redact(o.mysql)}}
 	if o.mysql == privateMySQL {
 		progress.Printf("starting a private mariadbd %s", strings.Join(privateFlags, " "))
 		began := time.Now()
@@ -135,7 +136,7 @@ func (s *dbServer) close(keep bool, progress *log.Logger) {
 func parseServerURL(s string) (*url.URL, error) {
 	u, err := url.Parse(s)
 	if err != nil || u.Scheme != "mysql" {
-		return nil, fmt.Errorf("-mysql must be %q or a mysql:// URL, got %q", privateMySQL, redactURL(s))
+		return nil, fmt.Errorf("-mysql must be %q or a mysql:// URL, got %q", privateMySQL, dburl.Redact(s))
 	}
 	return u, nil
 }
@@ -202,18 +203,6 @@ func settingValue(name, v string) string {
 		}
 	}
 	return v
-}
-
-// redactURL hides a password in a mysql:// URL.
-func redactURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil || u.User == nil {
-		return s
-	}
-	if _, ok := u.User.Password(); ok {
-		u.User = url.UserPassword(u.User.Username(), "xxxxx")
-	}
-	return u.String()
 }
 
 // line is the report's one-line description of the database server.

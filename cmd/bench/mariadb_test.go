@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"paygate/internal/dburl"
 	"paygate/internal/mariadbproc/mariadbproctest"
 )
 
@@ -95,7 +96,7 @@ func TestReportShowsDatabase(t *testing.T) {
 		t.Fatalf("JSON database: %+v\n%s", got.Database, js.String())
 	}
 
-	shared := &report{Database: &databaseInfo{Server: redactURL("mysql://bench:s3cret@db:3306/"), Version: "10.11.19-MariaDB", Settings: settings[:1]}}
+	shared := &report{Database: &databaseInfo{Server: dburl.Redact("mysql://bench:s3cret@db:3306/"), Version: "10.11.19-MariaDB", Settings: settings[:1]}}
 	table.Reset()
 	if err := shared.writeTable(&table); err != nil {
 		t.Fatal(err)

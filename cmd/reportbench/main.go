@@ -37,6 +37,7 @@ import (
 	"paygate/core/app"
 	"paygate/core/session"
 	"paygate/core/user"
+	"paygate/internal/dburl"
 )
 
 func main() {
@@ -89,7 +90,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	defer func() {
 		if o.keep {
-			progress.Printf("kept database %s", mysqlstore.Redact(dbURL))
+			progress.Printf("kept database %s", dburl.Redact(dbURL))
 			return
 		}
 		if derr := drop(); derr != nil {

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"paygate/adapters/mysqlstore"
+	"paygate/internal/dburl"
 )
 
 // DefaultMySQLURL is the server used when TEST_MYSQL_URL is not set.
@@ -97,11 +98,11 @@ func openMigrated(t testing.TB, databaseURL string) *mysqlstore.Store {
 	defer cancel()
 	s, err := mysqlstore.Open(ctx, databaseURL, slog.New(slog.DiscardHandler))
 	if err != nil {
-		t.Fatalf("testdb: open %s: %v", mysqlstore.Redact(databaseURL), err)
+		t.Fatalf("testdb: open %s: %v", dburl.Redact(databaseURL), err)
 	}
 	t.Cleanup(func() { _ = s.Close() })
 	if err := s.Migrate(ctx); err != nil {
-		t.Fatalf("testdb: migrate %s: %v", mysqlstore.Redact(databaseURL), err)
+		t.Fatalf("testdb: migrate %s: %v", dburl.Redact(databaseURL), err)
 	}
 	return s
 }
@@ -135,7 +136,7 @@ func adminStore(t testing.TB, serverURL string) *mysqlstore.Store {
 		unusable[serverURL] = err
 	}
 	msg := fmt.Sprintf("testdb: MariaDB/MySQL not reachable at %s (set TEST_MYSQL_URL, or run scripts/ensure-mariadb.sh): %v",
-		mysqlstore.Redact(serverURL), err)
+		dburl.Redact(serverURL), err)
 	if mysqlRequired(os.Getenv) {
 		t.Fatal(msg)
 	}
