@@ -213,9 +213,7 @@ func (p *webhookSlots) untilFreed() <-chan struct{} {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.busy == 0 {
-		c := make(chan struct{})
-		close(c)
-		return c
+		return closedChan
 	}
 	if p.freed == nil {
 		p.freed = make(chan struct{})
