@@ -23,7 +23,6 @@ var forbiddenImports = []string{
 	"github.com/golang-jwt",
 	"github.com/go-playground/validator",
 	"github.com/go-sql-driver/mysql",
-	"github.com/glebarez/sqlite",
 	"modernc.org/sqlite",
 	"github.com/pressly/goose",
 	"paygate/adapters",

@@ -10,9 +10,9 @@ import (
 )
 
 // SQLite runs in the process, so a statement costs no round trip, but the
-// driver (glebarez/go-sqlite, like modernc's) compiles a statement's text
-// again on every execution, prepared or not, and watches its context with
-// a goroutine each time. Single-row statements per row therefore paid a
+// driver compiles a statement's text again on every execution unless it
+// was prepared (the batch's texts vary with its size), and watches its
+// context with a goroutine each time. Single-row statements per row therefore paid a
 // parse and a code generation per hit (a third of the batch's CPU). The
 // batch writes use one statement per chunk instead, like MySQL's: the
 // multi-row INSERTs of batch.go (ids consecutive: the transaction holds the

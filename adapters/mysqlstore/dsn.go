@@ -10,10 +10,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/glebarez/sqlite"
 	"github.com/go-sql-driver/mysql"
 	gormmysql "gorm.io/driver/mysql"
 	"gorm.io/gorm"
+	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 
 	"paygate/internal/dburl"
 )
@@ -27,8 +27,10 @@ import (
 // lose the last commits); the metering group commit shares that sync.
 // wal_autocheckpoint(0): no commit runs a checkpoint; the store's
 // checkpointer does them in the background (sqlite_checkpoint.go).
+// _time_format=sqlite writes times as "2006-01-02 15:04:05.999999999-07:00",
+// the format databases made by the earlier driver (glebarez/go-sqlite) hold.
 const sqlitePragmas = "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)" +
-	"&_pragma=synchronous(FULL)&_pragma=wal_autocheckpoint(0)&_txlock=immediate"
+	"&_pragma=synchronous(FULL)&_pragma=wal_autocheckpoint(0)&_txlock=immediate&_time_format=sqlite"
 
 func sqliteDialector(rest string) (gorm.Dialector, *sql.DB, error) {
 	path, query, _ := strings.Cut(rest, "?")
@@ -47,7 +49,7 @@ func sqliteDialector(rest string) (gorm.Dialector, *sql.DB, error) {
 	if query != "" {
 		dsn += "&" + query
 	}
-	sqlDB, err := sql.Open(sqlite.DriverName, dsn)
+	sqlDB, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, nil, fmt.Errorf("open sqlite database %s: %w", path, err)
 	}
@@ -56,7 +58,7 @@ func sqliteDialector(rest string) (gorm.Dialector, *sql.DB, error) {
 	sqlDB.SetMaxOpenConns(8)
 	sqlDB.SetMaxIdleConns(8)
 	sqlDB.SetConnMaxIdleTime(10 * time.Minute)
-	return sqlite.Dialector{Conn: sqlDB}, sqlDB, nil
+	return sqliteGorm{conn: sqlDB}, sqlDB, nil
 }
 
 // mysqlConfig turns mysql://user:pass@host:port/dbname?opts into the

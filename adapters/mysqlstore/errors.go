@@ -9,9 +9,9 @@ import (
 	"strings"
 	"syscall"
 
-	sqlite "github.com/glebarez/go-sqlite"
 	"github.com/go-sql-driver/mysql"
 	"gorm.io/gorm"
+	"modernc.org/sqlite"
 
 	"paygate/core/errs"
 )
