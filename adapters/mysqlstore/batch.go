@@ -214,39 +214,22 @@ func (s *hitStore) FinishMany(ctx context.Context, hits []*hitlog.Hit) ([]bool, 
 	now := dbTime(time.Now())
 	for _, c := range chunks(len(todo), func(i int) int { return hitSize(hits[todo[i]]) }) {
 		part := todo[c[0]:c[1]]
-		var (
-			w                                   moneyWriter
-			status, payload, charge, cost, took strings.Builder
-			args                                [5][]any
-			in                                  []any
-		)
-		for _, b := range []*strings.Builder{&status, &payload, &charge, &cost, &took} {
-			b.WriteString("CASE id")
-		}
-		for _, i := range part {
+		var w moneyWriter
+		ids := make([]uint64, len(part))
+		var status, payload, charge, cost, took []any
+		for j, i := range part {
 			h := hits[i]
-			for k, b := range []*strings.Builder{&status, &payload, &charge, &cost, &took} {
-				b.WriteString(" WHEN ? THEN ?")
-				args[k] = append(args[k], h.ID)
-			}
-			args[0] = append(args[0], string(h.Status))
-			args[1] = append(args[1], h.ResponsePayload)
-			args[2] = append(args[2], w.put(colCharge, h.ChargeAmount))
-			args[3] = append(args[3], w.put(colCost, h.CostAmount))
-			args[4] = append(args[4], h.ResponseTimeMs)
-			in = append(in, h.ID)
+			ids[j] = h.ID
+			status = append(status, string(h.Status))
+			payload = append(payload, h.ResponsePayload)
+			charge = append(charge, w.put(colCharge, h.ChargeAmount))
+			cost = append(cost, w.put(colCost, h.CostAmount))
+			took = append(took, h.ResponseTimeMs)
 		}
 		if w.err != nil {
 			return nil, fmt.Errorf("finish hits: %w", w.err)
 		}
-		sql := "UPDATE " + hitsByPrimaryKey + " SET status = " + status.String() + " END, response_payload = " + payload.String() +
-			" END, charge_amount = " + charge.String() + " END, cost_amount = " + cost.String() +
-			" END, response_time_ms = " + took.String() + " END, updated_at = ? WHERE id IN ? AND status = ?"
-		all := make([]any, 0, 11*len(part)+3)
-		for k := range args {
-			all = append(all, args[k]...)
-		}
-		all = append(all, now, in, string(hitlog.StatusPending))
+		sql, all := settleUpdate(newPerHit(ids), "", status, payload, charge, cost, took, now)
 		res := s.conn(ctx).Exec(sql, all...)
 		if res.Error != nil {
 			return nil, fmt.Errorf("finish %d hits: %w", len(part), translate(res.Error))
@@ -409,45 +392,21 @@ func (s *hitStore) SucceedMany(ctx context.Context, hits []*hitlog.Hit) ([]bool,
 	now := dbTime(time.Now())
 	for _, c := range chunks(len(todo), func(i int) int { return hitSize(hits[todo[i]]) }) {
 		part := todo[c[0]:c[1]]
-		var (
-			w                          moneyWriter
-			payload, charge, cost, tok strings.Builder
-			args                       [4][]any
-			in                         strings.Builder
-			ids                        = make([]any, 0, len(part))
-		)
-		for _, b := range []*strings.Builder{&payload, &charge, &cost, &tok} {
-			b.WriteString("CASE id")
-		}
+		var w moneyWriter
+		ids := make([]uint64, len(part))
+		var payload, charge, cost, took []any
 		for j, i := range part {
 			h := hits[i]
-			for _, b := range []*strings.Builder{&payload, &charge, &cost, &tok} {
-				b.WriteString(" WHEN ? THEN ?")
-			}
-			args[0] = append(args[0], h.ID, h.ResponsePayload)
-			args[1] = append(args[1], h.ID, w.put(colCharge, h.ChargeAmount))
-			args[2] = append(args[2], h.ID, w.put(colCost, h.CostAmount))
-			args[3] = append(args[3], h.ID, h.ResponseTimeMs)
-			if j > 0 {
-				in.WriteByte(',')
-			}
-			in.WriteByte('?')
-			ids = append(ids, h.ID)
+			ids[j] = h.ID
+			payload = append(payload, h.ResponsePayload)
+			charge = append(charge, w.put(colCharge, h.ChargeAmount))
+			cost = append(cost, w.put(colCost, h.CostAmount))
+			took = append(took, h.ResponseTimeMs)
 		}
 		if w.err != nil {
 			return moved, fmt.Errorf("settle hits: %w", w.err)
 		}
-		q := "UPDATE " + hitsByPrimaryKey + " SET status = ?, response_payload = " + payload.String() + " END, charge_amount = " + charge.String() +
-			" END, cost_amount = " + cost.String() + " END, response_time_ms = " + tok.String() + " END, updated_at = ? WHERE id IN (" +
-			in.String() + ") AND status = ?"
-		all := make([]any, 0, 8*len(part)+len(part)+3)
-		all = append(all, string(hitlog.StatusSuccess))
-		for k := range args {
-			all = append(all, args[k]...)
-		}
-		all = append(all, now)
-		all = append(all, ids...)
-		all = append(all, string(hitlog.StatusPending))
+		q, all := settleUpdate(newPerHit(ids), hitlog.StatusSuccess, nil, payload, charge, cost, took, now)
 		res, err := s.sqlExec(ctx, q, all...)
 		if err != nil {
 			return moved, fmt.Errorf("settle %d hits: %w", len(part), translate(err))
@@ -480,4 +439,39 @@ func (s *hitStore) SucceedMany(ctx context.Context, hits []*hitlog.Hit) ([]bool,
 		}
 	}
 	return moved, nil
+}
+
+// settleUpdate is the UPDATE settling a chunk of pending hits (ids of p):
+// status fixed (SucceedMany) or per hit (statuses, FinishMany), and each
+// hit's payload, charge, cost and response time; it moves only hits still
+// pending.
+func settleUpdate(p perHit, fixed hitlog.Status, statuses, payload, charge, cost, took []any, now time.Time) (string, []any) {
+	var q strings.Builder
+	args := make([]any, 0, 2*len(p.ids)+8)
+	q.WriteString("UPDATE " + hitsByPrimaryKey + " SET ")
+	if fixed != "" {
+		q.WriteString("status = ?")
+		args = append(args, string(fixed))
+	} else {
+		args = p.set(&q, args, "status", statuses)
+	}
+	for _, c := range []struct {
+		col  string
+		vals []any
+	}{{"response_payload", payload}, {"charge_amount", charge}, {"cost_amount", cost}, {"response_time_ms", took}} {
+		q.WriteString(", ")
+		args = p.set(&q, args, c.col, c.vals)
+	}
+	q.WriteString(", updated_at = ? WHERE id IN (")
+	args = append(args, now)
+	for i, id := range p.ids {
+		if i > 0 {
+			q.WriteByte(',')
+		}
+		q.WriteByte('?')
+		args = append(args, id)
+	}
+	q.WriteString(") AND status = ?")
+	args = append(args, string(hitlog.StatusPending))
+	return q.String(), args
 }

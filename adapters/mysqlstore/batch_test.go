@@ -325,3 +325,87 @@ func TestSQLiteCommitsAreDurable(t *testing.T) {
 		t.Fatalf("journal_mode %s, synchronous %d; want wal and 2 (FULL)", mode, level)
 	}
 }
+
+// The settlements' per-hit values land on their own hits whichever way the
+// statement writes them: ids with gaps (ELT by position), ids far apart
+// (CASE), values that differ or are all the same; SucceedMany and
+// FinishMany alike.
+func TestSettlementsWriteEachHitsOwnValues(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
+		ctx := context.Background()
+		u := newUser(t, s)
+		svc := newService(t, s)
+		k := newKey(t, s, u)
+		hits := make([]*hitlog.Hit, 120)
+		for i := range hits {
+			hits[i] = batchHit(u.ID, svc.ID, k.ID, hitlog.StatusPending, `{}`)
+		}
+		if err := s.WithinTx(ctx, func(ctx context.Context, st app.Stores) error { return st.Hits.InsertMany(ctx, hits) }); err != nil {
+			t.Fatal(err)
+		}
+		outcome := func(i int, status hitlog.Status) *hitlog.Hit {
+			h := *hits[i]
+			body := fmt.Sprintf(`{"n":%d}`, i)
+			h.Status, h.ResponsePayload, h.ResponseTimeMs = status, &body, i
+			h.ChargeAmount = decimal.New(int64(i), -2)      // differs per hit
+			h.CostAmount = decimal.RequireFromString("0.1") // the same for all
+			if status == hitlog.StatusFailed {
+				h.ChargeAmount, h.CostAmount = decimal.Zero, decimal.Zero
+			}
+			return &h
+		}
+		pick := func(from, to, step int, status hitlog.Status) []*hitlog.Hit {
+			var out []*hitlog.Hit
+			for i := from; i < to; i += step {
+				out = append(out, outcome(i, status))
+			}
+			return out
+		}
+		groups := []struct {
+			name    string
+			hits    []*hitlog.Hit
+			succeed bool
+		}{
+			{"success, every other id", pick(0, 40, 2, hitlog.StatusSuccess), true},
+			{"success, ids far apart", pick(40, 120, 20, hitlog.StatusSuccess), true},
+			{"failed, every other id", pick(1, 40, 2, hitlog.StatusFailed), false},
+			{"failed, ids far apart", pick(41, 120, 20, hitlog.StatusFailed), false},
+		}
+		for _, g := range groups {
+			var moved []bool
+			var err error
+			if g.succeed {
+				moved, err = s.Stores().Hits.SucceedMany(ctx, g.hits)
+			} else {
+				err = s.WithinTx(ctx, func(ctx context.Context, st app.Stores) (err error) {
+					moved, err = st.Hits.FinishMany(ctx, g.hits)
+					return err
+				})
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", g.name, err)
+			}
+			for i, h := range g.hits {
+				got, err := s.Stores().Hits.ByRequestID(ctx, h.RequestID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !moved[i] || got.Status != h.Status || *got.ResponsePayload != *h.ResponsePayload || got.ResponseTimeMs != h.ResponseTimeMs ||
+					!got.ChargeAmount.Equal(h.ChargeAmount) || !got.CostAmount.Equal(h.CostAmount) {
+					t.Fatalf("%s: hit %d: moved %v, stored %+v, want %+v", g.name, i, moved[i], got, h)
+				}
+			}
+		}
+		// The hits no group named are still pending.
+		for i := 42; i < 120; i++ {
+			if i%20 == 0 || i%20 == 1 {
+				continue
+			}
+			got, err := s.Stores().Hits.ByRequestID(ctx, hits[i].RequestID)
+			if err != nil || got.Status != hitlog.StatusPending {
+				t.Fatalf("hit %d outside the groups: %v, %v", i, got.Status, err)
+			}
+		}
+	})
+}
