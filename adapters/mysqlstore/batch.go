@@ -214,22 +214,10 @@ func (s *hitStore) FinishMany(ctx context.Context, hits []*hitlog.Hit) ([]bool, 
 	now := dbTime(time.Now())
 	for _, c := range chunks(len(todo), func(i int) int { return hitSize(hits[todo[i]]) }) {
 		part := todo[c[0]:c[1]]
-		var w moneyWriter
-		ids := make([]uint64, len(part))
-		var status, payload, charge, cost, took []any
-		for j, i := range part {
-			h := hits[i]
-			ids[j] = h.ID
-			status = append(status, string(h.Status))
-			payload = append(payload, h.ResponsePayload)
-			charge = append(charge, w.put(colCharge, h.ChargeAmount))
-			cost = append(cost, w.put(colCost, h.CostAmount))
-			took = append(took, h.ResponseTimeMs)
+		sql, all, _, err := settleUpdate(hits, part, now)
+		if err != nil {
+			return nil, fmt.Errorf("finish hits: %w", err)
 		}
-		if w.err != nil {
-			return nil, fmt.Errorf("finish hits: %w", w.err)
-		}
-		sql, all := settleUpdate(newPerHit(ids), "", status, payload, charge, cost, took, now)
 		res := s.conn(ctx).Exec(sql, all...)
 		if res.Error != nil {
 			return nil, fmt.Errorf("finish %d hits: %w", len(part), translate(res.Error))
@@ -392,21 +380,10 @@ func (s *hitStore) SucceedMany(ctx context.Context, hits []*hitlog.Hit) ([]bool,
 	now := dbTime(time.Now())
 	for _, c := range chunks(len(todo), func(i int) int { return hitSize(hits[todo[i]]) }) {
 		part := todo[c[0]:c[1]]
-		var w moneyWriter
-		ids := make([]uint64, len(part))
-		var payload, charge, cost, took []any
-		for j, i := range part {
-			h := hits[i]
-			ids[j] = h.ID
-			payload = append(payload, h.ResponsePayload)
-			charge = append(charge, w.put(colCharge, h.ChargeAmount))
-			cost = append(cost, w.put(colCost, h.CostAmount))
-			took = append(took, h.ResponseTimeMs)
+		q, all, ids, err := settleUpdate(hits, part, now)
+		if err != nil {
+			return moved, fmt.Errorf("settle hits: %w", err)
 		}
-		if w.err != nil {
-			return moved, fmt.Errorf("settle hits: %w", w.err)
-		}
-		q, all := settleUpdate(newPerHit(ids), hitlog.StatusSuccess, nil, payload, charge, cost, took, now)
 		res, err := s.sqlExec(ctx, q, all...)
 		if err != nil {
 			return moved, fmt.Errorf("settle %d hits: %w", len(part), translate(err))
@@ -441,30 +418,44 @@ func (s *hitStore) SucceedMany(ctx context.Context, hits []*hitlog.Hit) ([]bool,
 	return moved, nil
 }
 
-// settleUpdate is the UPDATE settling a chunk of pending hits (ids of p):
-// status fixed (SucceedMany) or per hit (statuses, FinishMany), and each
-// hit's payload, charge, cost and response time; it moves only hits still
-// pending.
-func settleUpdate(p perHit, fixed hitlog.Status, statuses, payload, charge, cost, took []any, now time.Time) (string, []any) {
-	var q strings.Builder
-	args := make([]any, 0, 2*len(p.ids)+8)
-	q.WriteString("UPDATE " + hitsByPrimaryKey + " SET ")
-	if fixed != "" {
-		q.WriteString("status = ?")
-		args = append(args, string(fixed))
-	} else {
-		args = p.set(&q, args, "status", statuses)
+// settleUpdate is the UPDATE settling hits[i] for i in part (distinct
+// ids), each with its status, payload, charge, cost and response time
+// (perHit: a value they all share is one parameter, as the status of
+// SucceedMany's); it moves only hits still pending. ids are the hits' ids.
+func settleUpdate(hits []*hitlog.Hit, part []int, now time.Time) (query string, args []any, ids []uint64, err error) {
+	var (
+		w                                   moneyWriter
+		status, payload, charge, cost, took []any
+	)
+	ids = make([]uint64, len(part))
+	for j, i := range part {
+		h := hits[i]
+		ids[j] = h.ID
+		status = append(status, string(h.Status))
+		payload = append(payload, h.ResponsePayload)
+		charge = append(charge, w.put(colCharge, h.ChargeAmount))
+		cost = append(cost, w.put(colCost, h.CostAmount))
+		took = append(took, h.ResponseTimeMs)
 	}
-	for _, c := range []struct {
+	if w.err != nil {
+		return "", nil, nil, w.err
+	}
+	p := newPerHit(ids)
+	var q strings.Builder
+	args = make([]any, 0, 2*len(ids)+8)
+	q.WriteString("UPDATE " + hitsByPrimaryKey + " SET ")
+	for k, c := range []struct {
 		col  string
 		vals []any
-	}{{"response_payload", payload}, {"charge_amount", charge}, {"cost_amount", cost}, {"response_time_ms", took}} {
-		q.WriteString(", ")
+	}{{"status", status}, {"response_payload", payload}, {"charge_amount", charge}, {"cost_amount", cost}, {"response_time_ms", took}} {
+		if k > 0 {
+			q.WriteString(", ")
+		}
 		args = p.set(&q, args, c.col, c.vals)
 	}
 	q.WriteString(", updated_at = ? WHERE id IN (")
 	args = append(args, now)
-	for i, id := range p.ids {
+	for i, id := range ids {
 		if i > 0 {
 			q.WriteByte(',')
 		}
@@ -473,5 +464,5 @@ func settleUpdate(p perHit, fixed hitlog.Status, statuses, payload, charge, cost
 	}
 	q.WriteString(") AND status = ?")
 	args = append(args, string(hitlog.StatusPending))
-	return q.String(), args
+	return q.String(), args, ids, nil
 }
