@@ -453,8 +453,16 @@ func settleUpdate(hits []*hitlog.Hit, part []int, now time.Time) (query string, 
 		}
 		args = p.set(&q, args, c.col, c.vals)
 	}
-	q.WriteString(", updated_at = ? WHERE id IN (")
-	args = append(args, now)
+	q.WriteString(", updated_at = ? WHERE id IN ")
+	args = inList(&q, append(args, now), ids)
+	q.WriteString(" AND status = ?")
+	args = append(args, string(hitlog.StatusPending))
+	return q.String(), args, ids, nil
+}
+
+// inList writes "(?,?,…)" for ids into q and appends the ids to args.
+func inList(q *strings.Builder, args []any, ids []uint64) []any {
+	q.WriteByte('(')
 	for i, id := range ids {
 		if i > 0 {
 			q.WriteByte(',')
@@ -462,7 +470,6 @@ func settleUpdate(hits []*hitlog.Hit, part []int, now time.Time) (query string, 
 		q.WriteByte('?')
 		args = append(args, id)
 	}
-	q.WriteString(") AND status = ?")
-	args = append(args, string(hitlog.StatusPending))
-	return q.String(), args, ids, nil
+	q.WriteByte(')')
+	return args
 }

@@ -144,15 +144,13 @@ const snapshotCheck = "SELECT 1 INTO @paygate_stale FROM (SELECT 1 AS x UNION AL
 func snapshotGuard(rows []userRow, counts []countArgs) (string, int, []any) {
 	var q strings.Builder
 	args := make([]any, 0, 21*len(rows)+7*len(counts)+1)
-	q.WriteString("SELECT COUNT(*) INTO @paygate_ok FROM users WHERE id IN (")
+	q.WriteString("SELECT COUNT(*) INTO @paygate_ok FROM users WHERE id IN ")
+	ids := make([]uint64, len(rows))
 	for i := range rows {
-		if i > 0 {
-			q.WriteByte(',')
-		}
-		q.WriteByte('?')
-		args = append(args, rows[i].ID)
+		ids[i] = rows[i].ID
 	}
-	q.WriteString(") AND (")
+	args = inList(&q, args, ids)
+	q.WriteString(" AND (")
 	for i := range rows {
 		if i > 0 {
 			q.WriteString(" OR ")

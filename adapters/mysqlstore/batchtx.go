@@ -255,15 +255,9 @@ func (l batchLocks) LockAndCount(ctx context.Context, userIDs []uint64, counts [
 	}
 	var q strings.Builder
 	args := make([]any, 0, len(userIDs)+7*len(counts))
-	q.WriteString("SELECT " + userColumns + " FROM users WHERE id IN (")
-	for i, id := range userIDs {
-		if i > 0 {
-			q.WriteByte(',')
-		}
-		q.WriteByte('?')
-		args = append(args, id)
-	}
-	q.WriteString(") ORDER BY id FOR UPDATE")
+	q.WriteString("SELECT " + userColumns + " FROM users WHERE id IN ")
+	args = inList(&q, args, userIDs)
+	q.WriteString(" ORDER BY id FOR UPDATE")
 	for _, c := range counts {
 		if c.N > 0 {
 			q.WriteString(";" + countHitsFast + ";SELECT ROW_COUNT()")
