@@ -23,6 +23,8 @@ import (
 	"runtime"
 	"syscall"
 	"time"
+
+	"paygate/internal/childproc"
 )
 
 func main() {
@@ -177,7 +179,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		}
 		defer srv.stop()
 		if creds, err = setupMetered(ctx, srv.base, "bench-admin@example.com", adminPassword, upURL); err != nil {
-			return fmt.Errorf("set up through the panel API: %w\nserver log (last lines):\n%s", err, tail(srv.logPath, 20))
+			return fmt.Errorf("set up through the panel API: %w\nserver log (last lines):\n%s", err, childproc.LogTail(srv.logPath, 20))
 		}
 	}
 

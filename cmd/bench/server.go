@@ -6,16 +6,15 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"time"
+
+	"paygate/internal/childproc"
 )
 
 // database is the server's DATABASE_URL and how to throw it away.
@@ -66,7 +65,7 @@ type child struct {
 // startServer runs path with the given environment on a free loopback port
 // and waits until GET /readyz answers 200. Its output goes to logPath.
 func startServer(ctx context.Context, path string, env []string, logPath string) (*child, error) {
-	port, err := freePort()
+	port, err := childproc.FreePort()
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +95,7 @@ func startServer(ctx context.Context, path string, env []string, logPath string)
 		}
 		select {
 		case <-c.exited:
-			return nil, fmt.Errorf("server exited before it was ready (%v):\n%s", c.err, tail(logPath, 20))
+			return nil, fmt.Errorf("server exited before it was ready (%v):\n%s", c.err, childproc.LogTail(logPath, 20))
 		case <-ctx.Done():
 			c.stop()
 			return nil, ctx.Err()
@@ -104,7 +103,7 @@ func startServer(ctx context.Context, path string, env []string, logPath string)
 		}
 		if time.Now().After(deadline) {
 			c.stop()
-			return nil, fmt.Errorf("server not ready after 60s:\n%s", tail(logPath, 20))
+			return nil, fmt.Errorf("server not ready after 60s:\n%s", childproc.LogTail(logPath, 20))
 		}
 	}
 }
@@ -152,27 +151,6 @@ func ledgerCheck(ctx context.Context, path string, env []string) (output string,
 		return out.String(), false, nil
 	}
 	return out.String(), err == nil, err
-}
-
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
-}
-
-// tail returns the last n lines of a file, for error messages.
-func tail(path string, n int) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	b, _ := io.ReadAll(f)
-	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
 
 // secret is a random password for the run's accounts.

@@ -11,17 +11,17 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+
+	"paygate/internal/childproc"
 )
 
 // ErrNotInstalled: mariadb-install-db or mariadbd is not on this machine.
@@ -83,7 +83,7 @@ func New(ctx context.Context, flags ...string) (*Server, error) {
 		s.Close()
 		return nil, fmt.Errorf("mariadb-install-db: %w\n%s", err, out)
 	}
-	if s.port, err = freePort(); err != nil {
+	if s.port, err = childproc.FreePort(); err != nil {
 		s.Close()
 		return nil, err
 	}
@@ -92,15 +92,6 @@ func New(ctx context.Context, flags ...string) (*Server, error) {
 		return nil, err
 	}
 	return s, nil
-}
-
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
 // Start runs mariadbd on the data folder (again, after Kill or Stop) and
@@ -236,13 +227,4 @@ func (s *Server) Dir() string { return s.dir }
 func (s *Server) LogPath() string { return filepath.Join(s.dir, "log") }
 
 // logTail is the end of the server's log, for error messages.
-func (s *Server) logTail(lines int) string {
-	f, err := os.Open(s.LogPath())
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	b, _ := io.ReadAll(f)
-	l := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	return strings.Join(l[max(0, len(l)-lines):], "\n")
-}
+func (s *Server) logTail(lines int) string { return childproc.LogTail(s.LogPath(), lines) }
