@@ -47,17 +47,22 @@ func queue(t *testing.T, a *app.App, inputs ...app.CallInput) (wait func() ([]*a
 	return func() ([]*app.CallResult, []error) { wg.Wait(); return res, errs }
 }
 
+// cheapService adds the service "cheap" (id 8), sold to user 11 at 0.50.
+func (f *fixture) cheapService() {
+	cheap := &catalog.Service{ID: 8, Slug: "cheap", Method: "POST", ProviderURL: "https://up.example/cheap", Status: catalog.StatusActive}
+	f.services.EXPECT().BySlug(mock.Anything, "cheap").Return(cheap, nil).Maybe()
+	f.services.EXPECT().Doc(mock.Anything, uint64(8)).Return(nil, catalog.ErrDocNotFound).Maybe()
+	f.prices.EXPECT().Applicable(mock.Anything, uint64(8), uint64(11)).Return(&pricing.Price{
+		UserPrice: dec("0.50"), ResellerPrice: dec("0.50"), AdminCost: dec("0.10"), MinimumHitCharge: dec("0"), Status: pricing.StatusActive}, nil).Maybe()
+}
+
 // Three calls in one batch: the second cannot pay, the third (a cheaper
 // service) can. Each gets its own outcome, each ledger row its exact
 // balance before and after, in queue order, and one transaction holds all.
 func TestBatchDecidesEachCallInOrder(t *testing.T) {
 	f := newFixture(t)
 	f.user.Balance = dec("2.00")
-	cheap := &catalog.Service{ID: 8, Slug: "cheap", Method: "POST", ProviderURL: "https://up.example/cheap", Status: catalog.StatusActive}
-	f.services.EXPECT().BySlug(mock.Anything, "cheap").Return(cheap, nil).Maybe()
-	f.services.EXPECT().Doc(mock.Anything, uint64(8)).Return(nil, catalog.ErrDocNotFound).Maybe()
-	f.prices.EXPECT().Applicable(mock.Anything, uint64(8), uint64(11)).Return(&pricing.Price{
-		UserPrice: dec("0.50"), ResellerPrice: dec("0.50"), AdminCost: dec("0.10"), MinimumHitCharge: dec("0"), Status: pricing.StatusActive}, nil).Maybe()
+	f.cheapService()
 
 	f.users.EXPECT().LockByID(mock.Anything, uint64(11)).RunAndReturn(func(context.Context, uint64) (*user.User, error) {
 		u := *f.user
@@ -351,11 +356,7 @@ func (f *fakeInserts) Insert(_ context.Context, hits []*hitlog.Hit, entries []*l
 func TestBatchWritesRowsThroughBatchInserts(t *testing.T) {
 	f := newFixture(t)
 	f.user.Balance = dec("2.00")
-	cheap := &catalog.Service{ID: 8, Slug: "cheap", Method: "POST", ProviderURL: "https://up.example/cheap", Status: catalog.StatusActive}
-	f.services.EXPECT().BySlug(mock.Anything, "cheap").Return(cheap, nil).Maybe()
-	f.services.EXPECT().Doc(mock.Anything, uint64(8)).Return(nil, catalog.ErrDocNotFound).Maybe()
-	f.prices.EXPECT().Applicable(mock.Anything, uint64(8), uint64(11)).Return(&pricing.Price{
-		UserPrice: dec("0.50"), ResellerPrice: dec("0.50"), AdminCost: dec("0.10"), MinimumHitCharge: dec("0"), Status: pricing.StatusActive}, nil).Maybe()
+	f.cheapService()
 	stores := app.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
 	inserts := &fakeInserts{}
 	tx := &batchTx{stores: stores, locks: &fakeLocks{user: *f.user, grant: 3}, inserts: inserts}
