@@ -372,10 +372,6 @@ type batchConn struct {
 	bytes int   // their size with the values interpolated, about
 	err   error // a failed flush: the transaction can only roll back
 
-	// Deferred hit INSERTs (batchInserts) and the entries referencing
-	// their hits: the ids come with the result of the query that sends
-	// them. given and referred are what this transaction's queries set,
-	// unset again when it fails.
 	// snaps: the snapshots this transaction may start from (nil: none);
 	// guarded: its deferred query checks them (batchsnap.go); rows: the
 	// rows of the users this transaction locked, as it leaves them.
@@ -383,6 +379,10 @@ type batchConn struct {
 	guarded bool
 	rows    map[uint64]userRow
 
+	// Deferred hit INSERTs (batchInserts) and the entries referencing
+	// their hits: the ids come with the result of the query that sends
+	// them. given and referred are what this transaction's queries set,
+	// unset again when it fails.
 	maxBytes int // a hit INSERT is not added to a deferred query past this size
 	vars     int // user variables @paygate_hits_<i> used
 	hits     []deferredHits
