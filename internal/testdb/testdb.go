@@ -137,16 +137,17 @@ func adminStore(t testing.TB, serverURL string) *mysqlstore.Store {
 	}
 	msg := fmt.Sprintf("testdb: MariaDB/MySQL not reachable at %s (set TEST_MYSQL_URL, or run scripts/ensure-mariadb.sh): %v",
 		dburl.Redact(serverURL), err)
-	if mysqlRequired(os.Getenv) {
+	if MySQLRequired(os.Getenv) {
 		t.Fatal(msg)
 	}
 	t.Skip(msg)
 	return nil
 }
 
-// mysqlRequired reports whether an unreachable server fails the test
-// instead of skipping it: in CI (CI=true) or when asked (REQUIRE_MYSQL=1).
-func mysqlRequired(getenv func(string) string) bool {
+// MySQLRequired reports whether a missing MySQL server (unreachable, or
+// for mariadbproctest not installed) fails the test instead of skipping it:
+// in CI (CI=true) or when asked (REQUIRE_MYSQL=1).
+func MySQLRequired(getenv func(string) string) bool {
 	return getenv("CI") == "true" || getenv("REQUIRE_MYSQL") == "1"
 }
 

@@ -76,8 +76,8 @@ func TestMySQLRequired(t *testing.T) {
 		{map[string]string{"CI": "false"}, false},
 		{map[string]string{"REQUIRE_MYSQL": "1"}, true},
 	} {
-		if got := mysqlRequired(func(k string) string { return tc.env[k] }); got != tc.want {
-			t.Errorf("mysqlRequired(%v) = %v, want %v", tc.env, got, tc.want)
+		if got := MySQLRequired(func(k string) string { return tc.env[k] }); got != tc.want {
+			t.Errorf("MySQLRequired(%v) = %v, want %v", tc.env, got, tc.want)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"paygate/internal/mariadbproc"
+	"paygate/internal/testdb"
 )
 
 // Start starts a mariadbd with flags (mariadbproc.New) that is killed and
@@ -17,7 +18,7 @@ import (
 func Start(t testing.TB, flags ...string) *mariadbproc.Server {
 	t.Helper()
 	s, err := mariadbproc.New(context.Background(), flags...)
-	if errors.Is(err, mariadbproc.ErrNotInstalled) && !required(os.Getenv) {
+	if errors.Is(err, mariadbproc.ErrNotInstalled) && !testdb.MySQLRequired(os.Getenv) {
 		t.Skip(err)
 	}
 	if err != nil {
@@ -25,10 +26,4 @@ func Start(t testing.TB, flags ...string) *mariadbproc.Server {
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
-}
-
-// required reports whether missing binaries fail the test instead of
-// skipping it.
-func required(getenv func(string) string) bool {
-	return getenv("CI") == "true" || getenv("REQUIRE_MYSQL") == "1"
 }
