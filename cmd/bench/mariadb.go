@@ -2,15 +2,12 @@ package main
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"log"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/go-sql-driver/mysql"
 
 	"paygate/internal/dburl"
 	"paygate/internal/mariadbproc"
@@ -141,22 +138,9 @@ func parseServerURL(s string) (*url.URL, error) {
 	return u, nil
 }
 
-// openAdmin connects to the server of a mysql:// URL, without a database.
-func openAdmin(adminURL string) (*sql.DB, error) {
-	u, err := parseServerURL(adminURL)
-	if err != nil {
-		return nil, err
-	}
-	cfg := mysql.NewConfig()
-	cfg.User = u.User.Username()
-	cfg.Passwd, _ = u.User.Password()
-	cfg.Net, cfg.Addr = "tcp", u.Host
-	return sql.Open("mysql", cfg.FormatDSN())
-}
-
 // readSettings reads the server's version and reportedSettings.
 func readSettings(ctx context.Context, adminURL string) (version string, settings []setting, err error) {
-	db, err := openAdmin(adminURL)
+	db, err := dburl.OpenServer(adminURL)
 	if err != nil {
 		return "", nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"paygate/internal/childproc"
+	"paygate/internal/dburl"
 )
 
 // database is the server's DATABASE_URL and how to throw it away.
@@ -35,7 +36,7 @@ func prepareDatabase(ctx context.Context, spec, adminURL, tmp string) (database,
 	default:
 		return database{URL: spec, drop: func() error { return nil }}, nil
 	}
-	db, err := openAdmin(adminURL)
+	db, err := dburl.OpenServer(adminURL)
 	if err != nil {
 		return database{}, err
 	}

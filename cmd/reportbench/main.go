@@ -9,7 +9,6 @@ package main
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"flag"
 	"fmt"
@@ -28,8 +27,6 @@ import (
 	"syscall"
 	"text/tabwriter"
 	"time"
-
-	"github.com/go-sql-driver/mysql"
 
 	"paygate/adapters/httpapi"
 	"paygate/adapters/mysqlstore"
@@ -272,23 +269,16 @@ func freshDatabase(ctx context.Context, kind, serverURL string) (string, func() 
 	if kind != "mysql" {
 		return "", nil, fmt.Errorf("-db must be mysql or sqlite, not %q", kind)
 	}
-	u, err := url.Parse(serverURL)
-	if err != nil || u.Scheme != "mysql" {
-		return "", nil, fmt.Errorf("-mysql must be a mysql:// URL, got %q", serverURL)
-	}
-	cfg := mysql.NewConfig()
-	cfg.User = u.User.Username()
-	cfg.Passwd, _ = u.User.Password()
-	cfg.Net, cfg.Addr = "tcp", u.Host
-	db, err := sql.Open("mysql", cfg.FormatDSN())
+	db, err := dburl.OpenServer(serverURL)
 	if err != nil {
-		return "", nil, err
+		return "", nil, fmt.Errorf("-mysql: %w", err)
 	}
 	name := fmt.Sprintf("reportbench_%d", time.Now().Unix())
 	if _, err := db.ExecContext(ctx, "CREATE DATABASE `"+name+"` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci"); err != nil {
 		db.Close()
 		return "", nil, fmt.Errorf("create database %s: %w", name, err)
 	}
+	u, _ := url.Parse(serverURL) // parsed by OpenServer
 	u.Path = "/" + name
 	return u.String(), func() error {
 		defer db.Close()

@@ -17,3 +17,20 @@ func TestRedact(t *testing.T) {
 		}
 	}
 }
+
+func TestOpenServerWantsAMySQLURL(t *testing.T) {
+	for _, bad := range []string{"sqlite://data/app.db", "postgres://u:s3cret@db/x", "mysql://u:s3cret@[db:3306/"} {
+		db, err := OpenServer(bad)
+		if err == nil {
+			db.Close()
+			t.Errorf("OpenServer(%q): no error", bad)
+		} else if strings.Contains(err.Error(), "s3cret") {
+			t.Errorf("OpenServer(%q): the error shows the password: %v", bad, err)
+		}
+	}
+	db, err := OpenServer("mysql://root@127.0.0.1:1/ignored")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+}

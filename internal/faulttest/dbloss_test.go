@@ -2,7 +2,6 @@ package faulttest
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 	"sync"
@@ -10,8 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-sql-driver/mysql"
-
+	"paygate/internal/dburl"
 	"paygate/internal/mariadbproc/mariadbproctest"
 )
 
@@ -19,12 +17,10 @@ import (
 // writes little.
 var faultDBFlags = []string{"--skip-log-bin", "--innodb-buffer-pool-size=32M", "--max-connections=300"}
 
-// execOn runs one statement as root on the server at addr.
-func execOn(t *testing.T, addr, query string) {
+// execOn runs one statement on the server of serverURL.
+func execOn(t *testing.T, serverURL, query string) {
 	t.Helper()
-	cfg := mysql.NewConfig()
-	cfg.User, cfg.Net, cfg.Addr = "root", "tcp", addr
-	db, err := sql.Open("mysql", cfg.FormatDSN())
+	db, err := dburl.OpenServer(serverURL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +40,7 @@ func execOn(t *testing.T, addr, query string) {
 func TestDatabaseLossMidLoad(t *testing.T) {
 	// A mariadbd of this test alone: killing it disturbs no other test.
 	m := mariadbproctest.Start(t, faultDBFlags...)
-	execOn(t, m.Addr(), "CREATE DATABASE paygate CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci")
+	execOn(t, m.URL(), "CREATE DATABASE paygate CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci")
 	dbURL := m.URL() + "paygate"
 	env := baseEnv(t, dbURL)
 	up := slowUpstream(t, 50*time.Millisecond)

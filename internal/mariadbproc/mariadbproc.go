@@ -8,7 +8,6 @@ package mariadbproc
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"net"
@@ -19,9 +18,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/go-sql-driver/mysql"
-
 	"paygate/internal/childproc"
+	"paygate/internal/dburl"
 )
 
 // ErrNotInstalled: mariadb-install-db or mariadbd is not on this machine.
@@ -124,9 +122,7 @@ func (s *Server) Start(ctx context.Context) error {
 	s.cmd, s.exited, s.waitErr = cmd, exited, nil
 	go func() { s.waitErr = cmd.Wait(); log.Close(); close(exited) }()
 
-	cfg := mysql.NewConfig()
-	cfg.User, cfg.Net, cfg.Addr, cfg.Timeout = "root", "tcp", s.Addr(), time.Second
-	db, err := sql.Open("mysql", cfg.FormatDSN())
+	db, err := dburl.OpenServer(s.URL())
 	if err != nil {
 		s.Kill()
 		return err

@@ -9,16 +9,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-sql-driver/mysql"
-
+	"paygate/internal/dburl"
+	"paygate/internal/mariadbproc"
 	"paygate/internal/mariadbproc/mariadbproctest"
 )
 
-func open(t *testing.T, addr string) *sql.DB {
+func open(t *testing.T, s *mariadbproc.Server) *sql.DB {
 	t.Helper()
-	cfg := mysql.NewConfig()
-	cfg.User, cfg.Net, cfg.Addr = "root", "tcp", addr
-	db, err := sql.Open("mysql", cfg.FormatDSN())
+	db, err := dburl.OpenServer(s.URL())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +37,7 @@ func TestServerLifecycle(t *testing.T) {
 	if comm, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(s.PID()), "comm")); err == nil && strings.TrimSpace(string(comm)) != "mariadbd" {
 		t.Fatalf("PID %d is %q", s.PID(), comm)
 	}
-	db := open(t, s.Addr())
+	db := open(t, s)
 	var maxConns int
 	if err := db.QueryRowContext(ctx, "SELECT @@max_connections").Scan(&maxConns); err != nil || maxConns != 37 {
 		t.Fatalf("max_connections %d, %v", maxConns, err)
