@@ -5,7 +5,7 @@ import { signIn, register } from '../steps/auth.mjs';
 import { createServiceWithPricing, activateUser, approveBalanceRequest } from '../steps/admin.mjs';
 import { requestBalance, createKey, callFromTryIt, checkDashboardAndHitLogs } from '../steps/user.mjs';
 import { adminRowActionsOnPhone, userRowActionsOnPhone, keyboardFormAndModal } from '../steps/quality.mjs';
-import { unique } from '../lib/helpers.mjs';
+import { pageHeading, unique } from '../lib/helpers.mjs';
 
 export const name = 'main';
 
@@ -33,7 +33,7 @@ export const steps = [
     async run(ctx) {
       const page = await ctx.actor('admin');
       await signIn(page, ctx.baseURL, ctx.admin, { expectLanding: '/admin' });
-      await page.getByRole('heading', { name: 'Platform dashboard', level: 1 }).waitFor();
+      await pageHeading(page, 'Platform dashboard').waitFor();
       await ctx.shot(page, 'admin-dashboard');
     },
   },

@@ -1,7 +1,7 @@
 // The app shell: routes survive a reload, keyboard navigation, 375 px, an
 // expired session returns to login and back, the API is not swallowed.
 import { signIn, fillSignIn } from '../steps/auth.mjs';
-import { expectPath, measureInteractive } from '../lib/helpers.mjs';
+import { expectPath, measureInteractive, pageHeading } from '../lib/helpers.mjs';
 
 export const name = 'shell';
 
@@ -13,9 +13,9 @@ export const steps = [
     async run(ctx) {
       const page = await ctx.actor('admin');
       await signIn(page, ctx.baseURL, ctx.admin, { expectLanding: '/admin' });
-      await page.getByRole('heading', { name: 'Platform dashboard', level: 1 }).waitFor();
+      await pageHeading(page, 'Platform dashboard').waitFor();
       await page.goto(`${ctx.baseURL}/admin`, { waitUntil: 'commit' });
-      ctx.metric('admin_dashboard_tti_ms', await measureInteractive(page, page.getByRole('heading', { name: 'Platform dashboard', level: 1 })));
+      ctx.metric('admin_dashboard_tti_ms', await measureInteractive(page, pageHeading(page, 'Platform dashboard')));
     },
   },
   {
@@ -26,7 +26,7 @@ export const steps = [
       const page = await ctx.actor('admin');
       await page.goto(`${ctx.baseURL}/admin/users?page=2`);
       await page.reload();
-      await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+      await pageHeading(page, 'Users').waitFor();
       await expectPath(page, '/admin/users?page=2');
     },
   },
@@ -37,7 +37,7 @@ export const steps = [
     async run(ctx) {
       const page = await ctx.actor('admin');
       await page.goto(`${ctx.baseURL}/admin`);
-      await page.getByRole('heading', { name: 'Platform dashboard', level: 1 }).waitFor();
+      await pageHeading(page, 'Platform dashboard').waitFor();
       let found = false;
       for (let i = 0; i < 40 && !found; i++) {
         await page.keyboard.press('Tab');
@@ -46,7 +46,7 @@ export const steps = [
       if (!found) throw new Error('Tab never reached the "Audit log" link of the navbar');
       await page.keyboard.press('Enter');
       await expectPath(page, '/admin/audit-log');
-      await page.getByRole('heading', { name: 'Audit log', level: 1 }).waitFor();
+      await pageHeading(page, 'Audit log').waitFor();
     },
   },
   {
@@ -56,7 +56,7 @@ export const steps = [
     async run(ctx) {
       const page = await ctx.actor('admin-phone', { viewport: 'phone', storageFrom: 'admin' });
       await page.goto(`${ctx.baseURL}/admin`);
-      await page.getByRole('heading', { name: 'Platform dashboard', level: 1 }).waitFor();
+      await pageHeading(page, 'Platform dashboard').waitFor();
       for (let i = 0; i < 6; i++) {
         await page.keyboard.press('Tab');
         if (await page.evaluate(() => !!document.activeElement?.closest('nav'))) throw new Error('Tab reached the folded navbar');
@@ -68,7 +68,7 @@ export const steps = [
       await page.getByRole('button', { name: 'Open navigation' }).click();
       await nav.click();
       await expectPath(page, '/admin/balance-requests');
-      await page.getByRole('heading', { name: 'Balance requests', level: 1 }).waitFor();
+      await pageHeading(page, 'Balance requests').waitFor();
       // The navbar folds away again after navigating.
       await page.waitForFunction(() => {
         const a = [...document.querySelectorAll('nav a')].find((e) => e.textContent?.trim() === 'Balance requests');
@@ -86,7 +86,7 @@ export const steps = [
     async run(ctx) {
       const page = await ctx.actor('admin');
       await page.goto(`${ctx.baseURL}/admin/audit-log`);
-      await page.getByRole('heading', { name: 'Audit log', level: 1 }).waitFor();
+      await pageHeading(page, 'Audit log').waitFor();
       // Both tokens stop working, as after 30 days or a revoked session.
       await page.evaluate(() => {
         const s = JSON.parse(localStorage.getItem('paygate.session'));
@@ -98,7 +98,7 @@ export const steps = [
       await ctx.shot(page, 'session-expired');
       await fillSignIn(page, ctx.admin);
       await expectPath(page, '/admin/audit-log');
-      await page.getByRole('heading', { name: 'Audit log', level: 1 }).waitFor();
+      await pageHeading(page, 'Audit log').waitFor();
     },
   },
   {

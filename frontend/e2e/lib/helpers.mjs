@@ -8,6 +8,17 @@ export class NotImplemented extends Error {
   }
 }
 
+/** The screen's level-1 heading named `name`; with `exact`, its whole text. */
+export function pageHeading(page, name, { exact = false } = {}) {
+  return page.getByRole('heading', { level: 1, name, exact });
+}
+
+/** Goes to `path` on the page's origin and waits for the screen's heading (whole text). */
+export async function openScreen(page, path, heading) {
+  await page.goto(`${new URL(page.url()).origin}${path}`);
+  await pageHeading(page, heading, { exact: true }).waitFor();
+}
+
 /** Waits until the page's path (and search, when given) is `want`. */
 export async function expectPath(page, want, timeout = 10_000) {
   await page.waitForURL((u) => u.pathname + (want.includes('?') ? u.search : '') === want, { timeout });

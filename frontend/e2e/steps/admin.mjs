@@ -1,18 +1,10 @@
 // Admin screens, step by step. Each function drives the real UI from the
 // page of a signed-in admin and throws on anything unexpected.
-import { expectPath } from '../lib/helpers.mjs';
-
-const origin = (page) => new URL(page.url()).origin;
+import { expectPath, openScreen, pageHeading } from '../lib/helpers.mjs';
 
 /** The input labelled exactly `label` (a required field's label ends with " *"). */
 function field(page, label) {
   return page.getByLabel(new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*\\*?$`));
-}
-
-/** Goes to an admin screen and waits for its level-1 heading. */
-async function open(page, path, heading) {
-  await page.goto(`${origin(page)}${path}`);
-  await page.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
 }
 
 /** INR as the panel shows it (formatINR): "0.5000" → "₹0.50", "0.1250" → "₹0.125". */
@@ -35,9 +27,9 @@ function inr(amount) {
  * @returns {Promise<{id: number}>}
  */
 export async function createServiceWithPricing(page, service) {
-  await open(page, '/admin/services', 'Manage services');
+  await openScreen(page, '/admin/services', 'Manage services');
   await page.getByRole('link', { name: 'New service' }).click();
-  await page.getByRole('heading', { level: 1, name: 'New service', exact: true }).waitFor();
+  await pageHeading(page, 'New service', { exact: true }).waitFor();
 
   await field(page, 'Name').fill(service.name);
   await field(page, 'Slug').fill(service.slug);
@@ -72,7 +64,7 @@ export async function createServiceWithPricing(page, service) {
   await page.getByRole('button', { name: 'Create service' }).click();
 
   await page.waitForURL((u) => /^\/admin\/services\/\d+$/.test(u.pathname));
-  await page.getByRole('heading', { level: 1, name: 'Edit service', exact: true }).waitFor();
+  await pageHeading(page, 'Edit service', { exact: true }).waitFor();
   const id = parseInt(new URL(page.url()).pathname.split('/').pop(), 10);
 
   // What was saved comes back: the parameters, the key only as "set", the default price.
@@ -93,21 +85,21 @@ export async function createServiceWithPricing(page, service) {
 
 /** Activates the pending user with this email from /admin/users. */
 export async function activateUser(page, email) {
-  await open(page, `/admin/users?q=${encodeURIComponent(email)}`, 'Users');
+  await openScreen(page, `/admin/users?q=${encodeURIComponent(email)}`, 'Users');
   const row = page.getByRole('row').filter({ hasText: email });
   await row.getByTestId('user-status').getByText('pending', { exact: true }).waitFor();
   await row.getByRole('button', { name: `Activate ${email}` }).click();
   await row.getByTestId('user-status').getByText('active', { exact: true }).waitFor();
   // The user's page agrees (it reads the user again).
   await row.getByRole('link').first().click();
-  await page.getByRole('heading', { level: 1, name: 'User', exact: true }).waitFor();
+  await pageHeading(page, 'User', { exact: true }).waitFor();
   await page.getByText(email).first().waitFor();
   await page.getByTestId('user-status').getByText('active', { exact: true }).waitFor();
 }
 
 /** Approves the user's pending balance request from /admin/balance-requests (after looking at its screenshot). */
 export async function approveBalanceRequest(page, email) {
-  await open(page, '/admin/balance-requests', 'Balance requests');
+  await openScreen(page, '/admin/balance-requests', 'Balance requests');
   // Pending is the default view; rows name the user once their account is loaded.
   const who = email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const review = page.getByRole('button', { name: new RegExp(`^Review request \\d+ of ${who}$`) }).first();

@@ -1,7 +1,6 @@
 // Issue 6 point 4 in the browser: row actions on screen at 375 px, and a
 // form and a modal driven by the keyboard alone (focus returns on close).
-
-const origin = (page) => new URL(page.url()).origin;
+import { openScreen, pageHeading } from '../lib/helpers.mjs';
 
 /** Fails unless the locator's box lies inside the viewport's width (no sideways scrolling needed). */
 async function expectOnScreen(page, locator, what) {
@@ -13,15 +12,10 @@ async function expectOnScreen(page, locator, what) {
   }
 }
 
-async function open(page, path, heading) {
-  await page.goto(`${origin(page)}${path}`);
-  await page.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
-}
-
 /** The admin's users list at phone width: the user's row actions are on screen and work. */
 export async function adminRowActionsOnPhone(page, baseURL, email) {
   await page.goto(`${baseURL}/admin/users?q=${encodeURIComponent(email)}`);
-  await page.getByRole('heading', { level: 1, name: 'Users', exact: true }).waitFor();
+  await pageHeading(page, 'Users', { exact: true }).waitFor();
   const actions = page.getByRole('button', { name: `Actions for ${email}` });
   await expectOnScreen(page, actions, `the actions of ${email}`);
   await actions.click();
@@ -33,11 +27,11 @@ export async function adminRowActionsOnPhone(page, baseURL, email) {
 /** The user's lists at phone width: each row's action is on screen. */
 export async function userRowActionsOnPhone(page, baseURL, keyName) {
   await page.goto(`${baseURL}/api-keys`);
-  await page.getByRole('heading', { level: 1, name: 'API keys', exact: true }).waitFor();
+  await pageHeading(page, 'API keys', { exact: true }).waitFor();
   await expectOnScreen(page, page.getByRole('button', { name: `Actions for ${keyName}` }), 'the API key actions');
-  await open(page, '/hit-logs', 'Hit logs');
+  await openScreen(page, '/hit-logs', 'Hit logs');
   await expectOnScreen(page, page.getByRole('button', { name: /^Details of call / }).first(), 'a hit log row\'s details');
-  await open(page, '/balance-requests', 'Add balance');
+  await openScreen(page, '/balance-requests', 'Add balance');
   await expectOnScreen(page, page.getByRole('button', { name: /^View the screenshot of UTR / }).first(), 'a balance request\'s screenshot');
 }
 
@@ -56,7 +50,7 @@ async function tabTo(page, matches, what, max = 40) {
  * focus is back on "Create key".
  */
 export async function keyboardFormAndModal(page) {
-  await open(page, '/api-keys', 'API keys');
+  await openScreen(page, '/api-keys', 'API keys');
   await tabTo(page, () => document.activeElement?.textContent?.trim() === 'Create key', 'the "Create key" button');
   await page.keyboard.press('Enter');
   const dialog = page.getByRole('dialog', { name: 'Create an API key' });

@@ -1,6 +1,6 @@
 // User screens, step by step. Each function drives the real UI from the
 // page of a signed-in user and throws on anything unexpected.
-import { expectPath, measureInteractive } from '../lib/helpers.mjs';
+import { expectPath, measureInteractive, pageHeading } from '../lib/helpers.mjs';
 
 const origin = (page) => new URL(page.url()).origin;
 
@@ -15,7 +15,7 @@ export function inr(s) {
 async function open(page, path, heading) {
   await page.goto(`${origin(page)}${path}`);
   await expectPath(page, path);
-  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+  await pageHeading(page, heading).waitFor();
 }
 
 /**
@@ -79,7 +79,7 @@ export async function createKey(page, name) {
 export async function callFromTryIt(page, call) {
   await open(page, '/services', 'Services');
   await page.getByRole('table', { name: 'Services' }).getByRole('link', { name: call.serviceName }).click();
-  await page.getByRole('heading', { level: 1, name: call.serviceName }).waitFor();
+  await pageHeading(page, call.serviceName).waitFor();
   await expectPath(page, new URL(page.url()).pathname); // /services/:id
   const tryIt = page.getByRole('region', { name: 'Try it' });
   // The form is generated from request_params: every parameter has its field.
@@ -112,7 +112,7 @@ export async function checkDashboardAndHitLogs(page, expected) {
   await page.goto(`${base}/dashboard`, { waitUntil: 'commit' });
   const balance = page.getByTestId('dashboard-balance');
   const dashboardTTIms = await measureInteractive(page, balance);
-  await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+  await pageHeading(page, 'Dashboard').waitFor();
   const want = async (loc, text, what) => {
     const got = (await loc.innerText()).trim();
     if (got !== text) throw new Error(`${what}: the dashboard shows ${got}, expected ${text}`);
