@@ -2,6 +2,7 @@ package mysqlstore_test
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 	"sync"
@@ -323,6 +324,33 @@ func TestSQLiteCommitsAreDurable(t *testing.T) {
 	}
 	if mode != "wal" || level != 2 {
 		t.Fatalf("journal_mode %s, synchronous %d; want wal and 2 (FULL)", mode, level)
+	}
+}
+
+// A metering batch's statements keep their sub-journals in memory
+// (temp_store=MEMORY), never in temporary files created per batch.
+func TestSQLiteStatementJournalsStayInMemory(t *testing.T) {
+	t.Parallel()
+	s := testdb.OpenSQLite(t)
+	db, err := s.DB().DB()
+	if err != nil {
+		t.Fatal(err)
+	}
+	conns := make([]*sql.Conn, 3) // held at once: three connections, not the first three times
+	for i := range conns {
+		c, err := db.Conn(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		conns[i] = c
+		var store int
+		if err := c.QueryRowContext(context.Background(), "PRAGMA temp_store").Scan(&store); err != nil {
+			t.Fatal(err)
+		}
+		if store != 2 {
+			t.Fatalf("connection %d: temp_store %d, want 2 (MEMORY)", i, store)
+		}
 	}
 }
 

@@ -27,10 +27,15 @@ import (
 // lose the last commits); the metering group commit shares that sync.
 // wal_autocheckpoint(0): no commit runs a checkpoint; the store's
 // checkpointer does them in the background (sqlite_checkpoint.go).
+// temp_store(MEMORY): a statement's sub-journal (kept so a multi-row
+// statement that fails halfway inside a transaction can be undone alone)
+// stays in memory; with files it spilled to a temporary file past 64 KiB,
+// created, written and deleted in every metering batch (~6% of the
+// server's CPU under make bench; calls/s x1.09 measured with -ab).
 // _time_format=sqlite writes times as "2006-01-02 15:04:05.999999999-07:00",
 // the format databases made by the earlier driver (glebarez/go-sqlite) hold.
 const sqlitePragmas = "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)" +
-	"&_pragma=synchronous(FULL)&_pragma=wal_autocheckpoint(0)&_txlock=immediate&_time_format=sqlite"
+	"&_pragma=synchronous(FULL)&_pragma=wal_autocheckpoint(0)&_pragma=temp_store(MEMORY)&_txlock=immediate&_time_format=sqlite"
 
 func sqliteDialector(rest string) (gorm.Dialector, *sql.DB, error) {
 	path, query, _ := strings.Cut(rest, "?")
