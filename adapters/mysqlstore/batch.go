@@ -64,11 +64,11 @@ func hitValues(h *hitlog.Hit, now time.Time) ([]any, error) {
 	}
 	h.CreatedAt, h.UpdatedAt = timeFromDB(r.CreatedAt), timeFromDB(r.UpdatedAt)
 	return []any{r.UserID, r.ServiceID, r.APIKeyID, r.RequestID, r.RequestPayload, r.ResponsePayload, r.ChargeAmount,
-		r.CostAmount, r.ReservedAmount, r.IPAddress, r.Status, r.ResponseTimeMs, *r.CreatedAt, *r.UpdatedAt}, nil
+		r.CostAmount, r.ReservedAmount, r.IPAddress, r.Status, r.Outcome, r.ResponseTimeMs, *r.CreatedAt, *r.UpdatedAt}, nil
 }
 
 const hitColumns = "(user_id, api_service_id, api_key_id, request_id, request_payload, response_payload, charge_amount, " +
-	"cost_amount, reserved_amount, ip_address, status, response_time_ms, created_at, updated_at)"
+	"cost_amount, reserved_amount, ip_address, status, outcome, response_time_ms, created_at, updated_at)"
 
 // InsertMany inserts hits with multi-row INSERTs (plain SQL: no RETURNING,
 // no reflection). Ids: a multi-row INSERT takes consecutive ids on SQLite
@@ -110,7 +110,7 @@ func hitChunks(hits []*hitlog.Hit) [][]*hitlog.Hit {
 func hitInsert(part []*hitlog.Hit, now time.Time) (string, []any, error) {
 	var q strings.Builder
 	q.WriteString("INSERT INTO api_hit_logs " + hitColumns + " VALUES ")
-	args := make([]any, 0, 14*len(part))
+	args := make([]any, 0, 15*len(part))
 	for i, h := range part {
 		values, err := hitValues(h, now)
 		if err != nil {
@@ -119,7 +119,7 @@ func hitInsert(part []*hitlog.Hit, now time.Time) (string, []any, error) {
 		if i > 0 {
 			q.WriteByte(',')
 		}
-		q.WriteString("(?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+		q.WriteString("(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
 		args = append(args, values...)
 	}
 	return q.String(), args, nil
@@ -421,17 +421,21 @@ func (s *hitStore) SucceedMany(ctx context.Context, hits []*hitlog.Hit) ([]bool,
 // settleUpdate is the UPDATE settling hits[i] for i in part (distinct
 // ids), each with its status, payload, charge, cost and response time
 // (perHit: a value they all share is one parameter, as the status of
-// SucceedMany's); it moves only hits still pending. ids are the hits' ids.
+// SucceedMany's), and its outcome when one of them failed (outcome); it
+// moves only hits still pending. ids are the hits' ids.
 func settleUpdate(hits []*hitlog.Hit, part []int, now time.Time) (query string, args []any, ids []uint64, err error) {
 	var (
-		w                                   moneyWriter
-		status, payload, charge, cost, took []any
+		w                                             moneyWriter
+		status, outcomes, payload, charge, cost, took []any
+		failed                                        bool
 	)
 	ids = make([]uint64, len(part))
 	for j, i := range part {
 		h := hits[i]
 		ids[j] = h.ID
 		status = append(status, string(h.Status))
+		outcomes = append(outcomes, outcome(h.Status))
+		failed = failed || outcome(h.Status) != string(hitlog.StatusSuccess)
 		payload = append(payload, h.ResponsePayload)
 		charge = append(charge, w.put(colCharge, h.ChargeAmount))
 		cost = append(cost, w.put(colCost, h.CostAmount))
@@ -444,16 +448,19 @@ func settleUpdate(hits []*hitlog.Hit, part []int, now time.Time) (query string, 
 	var q strings.Builder
 	args = make([]any, 0, 2*len(ids)+8)
 	q.WriteString("UPDATE " + hitsByPrimaryKey + " SET ")
-	for k, c := range []struct {
+	type column struct {
 		col  string
 		vals []any
-	}{{"status", status}, {"response_payload", payload}, {"charge_amount", charge}, {"cost_amount", cost}, {"response_time_ms", took}} {
-		if k > 0 {
-			q.WriteString(", ")
-		}
-		args = p.set(&q, args, c.col, c.vals)
 	}
-	q.WriteString(", updated_at = ? WHERE id IN ")
+	cols := []column{{"status", status}, {"response_payload", payload}, {"charge_amount", charge}, {"cost_amount", cost}, {"response_time_ms", took}}
+	if failed { // a successful hit's outcome is already success
+		cols = append(cols, column{"outcome", outcomes})
+	}
+	for _, c := range cols {
+		args = p.set(&q, args, c.col, c.vals)
+		q.WriteString(", ")
+	}
+	q.WriteString("updated_at = ? WHERE id IN ")
 	args = inList(&q, append(args, now), ids)
 	q.WriteString(" AND status = ?")
 	args = append(args, string(hitlog.StatusPending))

@@ -3,6 +3,7 @@ package mysqlstore
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -29,16 +30,28 @@ func (s *hitStore) finishChunk(ctx context.Context, hits []*hitlog.Hit, part []i
 		q    strings.Builder
 		args = make([]any, 0, 6*len(part)+2)
 	)
+	// The outcome is written only when a hit of the chunk failed: SQLite
+	// rewrites the entries of every index on a column the UPDATE sets.
+	failed := slices.ContainsFunc(part, func(i int) bool { return outcome(hits[i].Status) != string(hitlog.StatusSuccess) })
 	q.WriteString("UPDATE api_hit_logs SET status = v.column2, response_payload = v.column3, charge_amount = v.column4, " +
-		"cost_amount = v.column5, response_time_ms = v.column6, updated_at = ? FROM (VALUES ")
+		"cost_amount = v.column5, response_time_ms = v.column6, ")
+	if failed {
+		q.WriteString("outcome = v.column7, ")
+	}
+	q.WriteString("updated_at = ? FROM (VALUES ")
 	args = append(args, now)
 	for j, i := range part {
 		h := hits[i]
 		if j > 0 {
 			q.WriteByte(',')
 		}
-		q.WriteString("(?,?,?,?,?,?)")
 		args = append(args, h.ID, string(h.Status), h.ResponsePayload, w.put(colCharge, h.ChargeAmount), w.put(colCost, h.CostAmount), h.ResponseTimeMs)
+		if failed {
+			q.WriteString("(?,?,?,?,?,?,?)")
+			args = append(args, outcome(h.Status))
+		} else {
+			q.WriteString("(?,?,?,?,?,?)")
+		}
 	}
 	if w.err != nil {
 		return nil, fmt.Errorf("finish hits: %w", w.err)

@@ -5,6 +5,8 @@ import (
 	"database/sql/driver"
 	"errors"
 	"sync/atomic"
+
+	"paygate/core/hitlog"
 )
 
 // MySQLConfig exposes the URL-to-driver-config conversion to the tests.
@@ -102,3 +104,6 @@ func (c countingConn) Ping(ctx context.Context) error {
 	c.n.Add(1)
 	return c.mysqlDriverConn.Ping(ctx)
 }
+
+// Outcome exposes the outcome column's value for a status.
+func Outcome(st hitlog.Status) string { return outcome(st) }

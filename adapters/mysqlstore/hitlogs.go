@@ -25,6 +25,7 @@ type hitRow struct {
 	ReservedAmount  string     `gorm:"column:reserved_amount"`
 	IPAddress       string     `gorm:"column:ip_address"`
 	Status          string     `gorm:"column:status"`
+	Outcome         string     `gorm:"column:outcome"`
 	ResponseTimeMs  int        `gorm:"column:response_time_ms"`
 	CreatedAt       *time.Time `gorm:"column:created_at;autoCreateTime:false"`
 	UpdatedAt       *time.Time `gorm:"column:updated_at;autoUpdateTime:false"`
@@ -54,7 +55,19 @@ func toHitRow(h *hitlog.Hit) (hitRow, error) {
 	if r.Status == "" {
 		r.Status = string(hitlog.StatusSuccess)
 	}
+	r.Outcome = outcome(hitlog.Status(r.Status))
 	return r, w.err
+}
+
+// outcome is the outcome column of a hit with status st (migration
+// 00010): the status, except that a pending hit reads success. The list
+// indexes carry it instead of the status, so a pending hit that succeeds
+// changes none of them; only a failure writes it again.
+func outcome(st hitlog.Status) string {
+	if st == hitlog.StatusPending {
+		return string(hitlog.StatusSuccess)
+	}
+	return string(st)
 }
 
 func toDomainHit(r *hitRow) (hitlog.Hit, error) {
@@ -106,6 +119,7 @@ func (s *hitStore) Finish(ctx context.Context, h *hitlog.Hit) error {
 	now := dbTime(time.Now())
 	values := map[string]any{
 		"status":           string(h.Status),
+		"outcome":          outcome(h.Status),
 		"response_payload": h.ResponsePayload,
 		"charge_amount":    w.put(colCharge, h.ChargeAmount),
 		"cost_amount":      w.put(colCost, h.CostAmount),
@@ -167,7 +181,7 @@ func hitFilter(f hitlog.Filter) func(*gorm.DB) *gorm.DB {
 			q = q.Where("api_key_id = ?", *f.APIKeyID)
 		}
 		if f.Status != "" {
-			q = q.Where("status = ?", string(f.Status))
+			q = statusFilter(q, f)
 		}
 		if f.From != nil {
 			q = q.Where("created_at >= ?", dbTime(*f.From))
@@ -179,11 +193,32 @@ func hitFilter(f hitlog.Filter) func(*gorm.DB) *gorm.DB {
 	}
 }
 
+// statusFilter narrows q to f.Status. With a user, service or key filter the
+// list index that serves it carries the outcome, not the status (migration
+// 00010): failed and insufficient_balance are their outcome, read from the
+// index alone; success and pending share the outcome success and are told
+// apart by the status in the row (success is most hits, so a page fills
+// after few rows; pending hits are few). Alone, the status filter is read
+// from the (status, created_at) index.
+func statusFilter(q *gorm.DB, f hitlog.Filter) *gorm.DB {
+	st := f.Status
+	if f.UserID == nil && f.ServiceID == nil && f.APIKeyID == nil {
+		return q.Where("status = ?", string(st))
+	}
+	q = q.Where("outcome = ?", outcome(st))
+	if outcome(st) == string(hitlog.StatusSuccess) {
+		q = q.Where("status = ?", string(st))
+	}
+	return q
+}
+
 // hitOrder is newest first: created_at, then id, descending. Every filter
 // leads an index that continues with created_at (user, service, key,
-// status, or created_at alone; migration 00004), and the other filter
-// columns follow inside it, so a page or a capped count, with or without a
-// date range, is read in index order from the index alone.
+// status, or created_at alone; migrations 00004 and 00010), and the other
+// filter columns follow inside it (the status as the outcome), so a page
+// or a capped count, with or without a date range, is read in index order
+// from the index alone; only success and pending beside another filter
+// read the status in the row (statusFilter).
 const hitOrder = "created_at DESC, id DESC"
 
 // List lists hits newest first, counting at most ListWindow+1 matches.

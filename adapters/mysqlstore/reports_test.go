@@ -38,20 +38,20 @@ func insertHits(t testing.TB, s *mysqlstore.Store, hits []bulkHit) {
 		part := hits[i:min(i+batch, len(hits))]
 		var sb strings.Builder
 		sb.WriteString("INSERT INTO api_hit_logs (user_id, api_service_id, api_key_id, request_id, request_payload, response_payload, " +
-			"charge_amount, cost_amount, reserved_amount, ip_address, status, response_time_ms, created_at, updated_at) VALUES ")
+			"charge_amount, cost_amount, reserved_amount, ip_address, status, outcome, response_time_ms, created_at, updated_at) VALUES ")
 		args := make([]any, 0, len(part)*12)
 		for j, h := range part {
 			if j > 0 {
 				sb.WriteString(",")
 			}
-			sb.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, '203.0.113.7', ?, 5, ?, ?)")
+			sb.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, '203.0.113.7', ?, ?, 5, ?, ?)")
 			payload := h.payload
 			if payload == "" {
 				payload = "{}"
 			}
 			at := h.at.UTC()
 			args = append(args, h.user, h.service, h.key, fmt.Sprintf("req_bulk_%d_%d", next(), i+j), payload, payload,
-				h.charge, h.cost, h.charge, string(h.status), at, at)
+				h.charge, h.cost, h.charge, string(h.status), mysqlstore.Outcome(h.status), at, at)
 		}
 		if err := s.DB().Exec(sb.String(), args...).Error; err != nil {
 			t.Fatalf("insert hits: %v", err)

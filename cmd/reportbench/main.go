@@ -379,13 +379,13 @@ func seed(ctx context.Context, s *mysqlstore.Store, o options, loc *time.Locatio
 		}
 		if inBatch == 0 {
 			sb.WriteString("INSERT INTO api_hit_logs (user_id, api_service_id, api_key_id, request_id, request_payload, response_payload, " +
-				"charge_amount, cost_amount, reserved_amount, ip_address, status, response_time_ms, created_at, updated_at) VALUES ")
+				"charge_amount, cost_amount, reserved_amount, ip_address, status, outcome, response_time_ms, created_at, updated_at) VALUES ")
 		} else {
 			sb.WriteString(",")
 		}
 		ts := at.Format(timeLayout)
-		fmt.Fprintf(&sb, `(%d, %d, %d, 'req_bench_%09d', '{"phone":"9876543210","message":"hello"}', '{"message_id":"m%d","status":"queued"}', '%s', '%s', '%s', '203.0.113.7', '%s', %d, '%s', '%s')`,
-			userID, svc, userID, i, i, charge, cost, charge, status, 20+rng.IntN(200), ts, ts)
+		fmt.Fprintf(&sb, `(%d, %d, %d, 'req_bench_%09d', '{"phone":"9876543210","message":"hello"}', '{"message_id":"m%d","status":"queued"}', '%s', '%s', '%s', '203.0.113.7', '%s', '%s', %d, '%s', '%s')`,
+			userID, svc, userID, i, i, charge, cost, charge, status, status, 20+rng.IntN(200), ts, ts)
 		inBatch++
 		if inBatch == batch {
 			if err := flush(); err != nil {
