@@ -39,9 +39,7 @@ func TestHitsInsertManyAndFinishMany(t *testing.T) {
 func testInsertManyFinishMany(t *testing.T, s *mysqlstore.Store) {
 	{
 		ctx := context.Background()
-		u := newUser(t, s)
-		svc := newService(t, s)
-		k := newKey(t, s, u)
+		u, svc, k := newCaller(t, s)
 		big := `{"x":"` + strings.Repeat("a", 40_000) + `"}`
 		var hits []*hitlog.Hit
 		for i := 0; i < 250; i++ { // more than one chunk by rows, and by bytes
@@ -194,9 +192,7 @@ func TestHitsSucceedMany(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
 		ctx := context.Background()
-		u := newUser(t, s)
-		svc := newService(t, s)
-		k := newKey(t, s, u)
+		u, svc, k := newCaller(t, s)
 		insert := func(n int) []*hitlog.Hit {
 			var hits []*hitlog.Hit
 			for i := 0; i < n; i++ {
@@ -362,9 +358,7 @@ func TestSettlementsWriteEachHitsOwnValues(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
 		ctx := context.Background()
-		u := newUser(t, s)
-		svc := newService(t, s)
-		k := newKey(t, s, u)
+		u, svc, k := newCaller(t, s)
 		hits := make([]*hitlog.Hit, 120)
 		for i := range hits {
 			hits[i] = batchHit(u.ID, svc.ID, k.ID, hitlog.StatusPending, `{}`)

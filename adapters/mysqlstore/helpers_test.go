@@ -72,6 +72,14 @@ func newService(t *testing.T, s *mysqlstore.Store, mutate ...func(*catalog.Servi
 	return svc
 }
 
+// newCaller is a new user with a new service and a key of the user's: the
+// three rows a hit refers to.
+func newCaller(t *testing.T, s *mysqlstore.Store) (*user.User, *catalog.Service, *apikey.Key) {
+	t.Helper()
+	u := newUser(t, s)
+	return u, newService(t, s), newKey(t, s, u)
+}
+
 func newKey(t *testing.T, s *mysqlstore.Store, owner *user.User, mutate ...func(*apikey.Key)) *apikey.Key {
 	t.Helper()
 	key, secret := apikey.NewCredentials()

@@ -21,9 +21,7 @@ func TestHitOutcomeFollowsStatus(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
 		ctx := context.Background()
-		u := newUser(t, s)
-		svc := newService(t, s)
-		k := newKey(t, s, u)
+		u, svc, k := newCaller(t, s)
 		hits := func(n int, st hitlog.Status) []*hitlog.Hit {
 			out := make([]*hitlog.Hit, n)
 			for i := range out {
