@@ -427,7 +427,6 @@ func settleUpdate(hits []*hitlog.Hit, part []int, now time.Time) (query string, 
 	var (
 		w                                             moneyWriter
 		status, outcomes, payload, charge, cost, took []any
-		failed                                        bool
 	)
 	ids = make([]uint64, len(part))
 	for j, i := range part {
@@ -435,7 +434,6 @@ func settleUpdate(hits []*hitlog.Hit, part []int, now time.Time) (query string, 
 		ids[j] = h.ID
 		status = append(status, string(h.Status))
 		outcomes = append(outcomes, outcome(h.Status))
-		failed = failed || outcome(h.Status) != string(hitlog.StatusSuccess)
 		payload = append(payload, h.ResponsePayload)
 		charge = append(charge, w.put(colCharge, h.ChargeAmount))
 		cost = append(cost, w.put(colCost, h.CostAmount))
@@ -453,7 +451,7 @@ func settleUpdate(hits []*hitlog.Hit, part []int, now time.Time) (query string, 
 		vals []any
 	}
 	cols := []column{{"status", status}, {"response_payload", payload}, {"charge_amount", charge}, {"cost_amount", cost}, {"response_time_ms", took}}
-	if failed { // a successful hit's outcome is already success
+	if outcomeMoves(hits, part) {
 		cols = append(cols, column{"outcome", outcomes})
 	}
 	for _, c := range cols {

@@ -3,7 +3,6 @@ package mysqlstore
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -30,9 +29,7 @@ func (s *hitStore) finishChunk(ctx context.Context, hits []*hitlog.Hit, part []i
 		q    strings.Builder
 		args = make([]any, 0, 6*len(part)+2)
 	)
-	// The outcome is written only when a hit of the chunk failed: SQLite
-	// rewrites the entries of every index on a column the UPDATE sets.
-	failed := slices.ContainsFunc(part, func(i int) bool { return outcome(hits[i].Status) != string(hitlog.StatusSuccess) })
+	failed := outcomeMoves(hits, part)
 	q.WriteString("UPDATE api_hit_logs SET status = v.column2, response_payload = v.column3, charge_amount = v.column4, " +
 		"cost_amount = v.column5, response_time_ms = v.column6, ")
 	if failed {

@@ -3,6 +3,7 @@ package mysqlstore
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 	"unicode/utf8"
 
@@ -68,6 +69,14 @@ func outcome(st hitlog.Status) string {
 		return string(hitlog.StatusSuccess)
 	}
 	return string(st)
+}
+
+// outcomeMoves reports whether settling the pending hits[i], i in part,
+// changes an outcome: whether one of them did not succeed. Settlements set
+// the outcome only then (SQLite rewrites the index entries of every column
+// an UPDATE sets, even to the same value).
+func outcomeMoves(hits []*hitlog.Hit, part []int) bool {
+	return slices.ContainsFunc(part, func(i int) bool { return outcome(hits[i].Status) != string(hitlog.StatusSuccess) })
 }
 
 func toDomainHit(r *hitRow) (hitlog.Hit, error) {
