@@ -349,6 +349,25 @@ func (s *keyStore) CountHits(ctx context.Context, id uint64, day string, n int, 
 	return granted, nil
 }
 
+// uncountHits gives back calls of a key's day.
+const uncountHits = "UPDATE api_keys SET hits_today = CASE WHEN hits_today > ? THEN hits_today - ? ELSE 0 END WHERE id = ? AND hits_date = ?"
+
+// UncountHits gives back n calls of day; in a metering batch it is sent
+// with the COMMIT (batchtx.go).
+func (s *keyStore) UncountHits(ctx context.Context, id uint64, day string, n int) error {
+	if n <= 0 {
+		return nil
+	}
+	if s.batch != nil {
+		s.batch.deferExec(uncountHits, n, n, id, day)
+		return nil
+	}
+	if _, err := s.sqlExec(ctx, uncountHits, n, n, id, day); err != nil {
+		return fmt.Errorf("uncount hits of api key %d: %w", id, translate(err))
+	}
+	return nil
+}
+
 // SucceedMany settles successful calls with one conditional UPDATE … CASE
 // per chunk and no prior read: a chunk whose every hit was still pending
 // (the usual case) costs one statement, which outside a transaction is

@@ -116,11 +116,11 @@ func snapshotMatch(r *userRow) (string, []any) {
 	// case and trailing spaces.
 	return "(id = ? AND name = BINARY ? AND email = BINARY ? AND phone = BINARY ? AND SHA2(password, 256) = BINARY ? " +
 			"AND role = BINARY ? AND status = BINARY ? AND plan = BINARY ? AND plan_month <=> BINARY ? AND plan_calls = ? " +
-			"AND balance = CAST(? AS DECIMAL(30, 4)) AND total_spent = CAST(? AS DECIMAL(30, 4)) " +
+			"AND balance = CAST(? AS DECIMAL(30, 4)) AND total_spent = CAST(? AS DECIMAL(30, 4)) AND held_amount = CAST(? AS DECIMAL(30, 4)) " +
 			"AND low_balance_alert <=> CAST(? AS DECIMAL(30, 4)) AND api_key <=> BINARY ? AND SHA2(api_secret, 256) <=> BINARY ? " +
 			"AND webhook_url <=> BINARY ? AND ip_address <=> BINARY ? AND email_verified_at <=> ? AND updated_at <=> ? AND deleted_at <=> ?)",
 		[]any{r.ID, r.Name, r.Email, r.Phone, sha256Hex(&r.Password), r.Role, r.Status, r.Plan,
-			r.PlanMonth, r.PlanCalls, r.Balance, r.TotalSpent,
+			r.PlanMonth, r.PlanCalls, r.Balance, r.TotalSpent, r.HeldAmount,
 			r.LowBalanceAlert, r.APIKey, sha256Hex(r.APISecret), r.WebhookURL,
 			r.IPAddress, r.EmailVerifiedAt, r.UpdatedAt, r.DeletedAt}
 }
@@ -143,7 +143,7 @@ const snapshotCheck = "SELECT 1 INTO @paygate_stale FROM (SELECT 1 AS x UNION AL
 // statement, and the check; its number of statements and its arguments.
 func snapshotGuard(rows []userRow, counts []countArgs) (string, int, []any) {
 	var q strings.Builder
-	args := make([]any, 0, 21*len(rows)+7*len(counts)+1)
+	args := make([]any, 0, 22*len(rows)+7*len(counts)+1)
 	q.WriteString("SELECT COUNT(*) INTO @paygate_ok FROM users WHERE id IN ")
 	ids := make([]uint64, len(rows))
 	for i := range rows {

@@ -23,6 +23,7 @@ type column struct {
 var (
 	colBalance    = column{"balance", 12, 2}
 	colSpent      = column{"total_spent", 12, 2}
+	colHeld       = column{"held_amount", 12, 2}
 	colLowBalance = column{"low_balance_alert", 12, 2}
 	colAmount     = column{"amount", 12, 2}
 	colBefore     = column{"balance_before", 12, 2}

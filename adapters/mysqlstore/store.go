@@ -243,6 +243,7 @@ func (s *Store) storesOn(db *gorm.DB) app.Stores {
 		Verifications: &verificationStore{b},
 
 		Webhooks: &webhookStore{b},
+		Holds:    &holdStore{b},
 	}
 }
 

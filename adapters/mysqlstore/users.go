@@ -24,6 +24,7 @@ type userRow struct {
 	PlanCalls       int        `gorm:"column:plan_calls"`
 	Balance         string     `gorm:"column:balance"`
 	TotalSpent      string     `gorm:"column:total_spent"`
+	HeldAmount      string     `gorm:"column:held_amount"`
 	LowBalanceAlert *string    `gorm:"column:low_balance_alert"`
 	APIKey          *string    `gorm:"column:api_key"`
 	APISecret       *string    `gorm:"column:api_secret"`
@@ -40,13 +41,13 @@ func (userRow) TableName() string { return "users" }
 
 // userColumns are the columns of userRow in the order of fields, for reads
 // on the hot path that scan without GORM (the metering batch's user locks).
-const userColumns = "id, name, email, phone, password, role, status, plan, plan_month, plan_calls, balance, total_spent, " +
+const userColumns = "id, name, email, phone, password, role, status, plan, plan_month, plan_calls, balance, total_spent, held_amount, " +
 	"low_balance_alert, api_key, api_secret, webhook_url, ip_address, email_verified_at, remember_token, created_at, updated_at, deleted_at"
 
 // fields are the scan destinations of userColumns.
 func (r *userRow) fields() []any {
 	return []any{&r.ID, &r.Name, &r.Email, &r.Phone, &r.Password, &r.Role, &r.Status, &r.Plan, &r.PlanMonth, &r.PlanCalls,
-		&r.Balance, &r.TotalSpent, &r.LowBalanceAlert, &r.APIKey, &r.APISecret, &r.WebhookURL, &r.IPAddress,
+		&r.Balance, &r.TotalSpent, &r.HeldAmount, &r.LowBalanceAlert, &r.APIKey, &r.APISecret, &r.WebhookURL, &r.IPAddress,
 		&r.EmailVerifiedAt, &r.RememberToken, &r.CreatedAt, &r.UpdatedAt, &r.DeletedAt}
 }
 
@@ -65,6 +66,7 @@ func toUserRow(u *user.User) (userRow, error) {
 		PlanCalls:       u.PlanCalls,
 		Balance:         w.put(colBalance, u.Balance),
 		TotalSpent:      w.put(colSpent, u.TotalSpent),
+		HeldAmount:      w.put(colHeld, u.HeldAmount),
 		LowBalanceAlert: w.putPtr(colLowBalance, u.LowBalanceAlert),
 		APIKey:          u.APIKey,
 		APISecret:       u.WebhookSecret,
@@ -100,6 +102,7 @@ func toDomainUser(r *userRow) (*user.User, error) {
 		Plan:            user.Plan(r.Plan),
 		Balance:         w.get(colBalance, r.Balance),
 		TotalSpent:      w.get(colSpent, r.TotalSpent),
+		HeldAmount:      w.get(colHeld, r.HeldAmount),
 		PlanMonth:       deref(r.PlanMonth),
 		PlanCalls:       r.PlanCalls,
 		APIKey:          r.APIKey,
@@ -224,6 +227,7 @@ func (s *userStore) SaveBalance(ctx context.Context, u *user.User) error {
 	values := map[string]any{
 		"balance":     w.put(colBalance, u.Balance),
 		"total_spent": w.put(colSpent, u.TotalSpent),
+		"held_amount": w.put(colHeld, u.HeldAmount),
 		"plan_month":  nullString(u.PlanMonth),
 		"plan_calls":  u.PlanCalls,
 		"updated_at":  now,
@@ -232,10 +236,10 @@ func (s *userStore) SaveBalance(ctx context.Context, u *user.User) error {
 		return fmt.Errorf("save balance of user %d: %w", u.ID, w.err)
 	}
 	if r, locked := s.batch.lockedRow(u.ID); locked { // sent with the COMMIT (batchtx.go): the row is ours, locked
-		s.batch.deferExec("UPDATE users SET balance = ?, total_spent = ?, plan_month = ?, plan_calls = ?, updated_at = ? WHERE id = ?",
-			values["balance"], values["total_spent"], values["plan_month"], values["plan_calls"], now, u.ID)
+		s.batch.deferExec("UPDATE users SET balance = ?, total_spent = ?, held_amount = ?, plan_month = ?, plan_calls = ?, updated_at = ? WHERE id = ?",
+			values["balance"], values["total_spent"], values["held_amount"], values["plan_month"], values["plan_calls"], now, u.ID)
 		u.UpdatedAt = now
-		r.Balance, r.TotalSpent = values["balance"].(string), values["total_spent"].(string)
+		r.Balance, r.TotalSpent, r.HeldAmount = values["balance"].(string), values["total_spent"].(string), values["held_amount"].(string)
 		r.PlanMonth, r.PlanCalls, r.UpdatedAt = nullString(u.PlanMonth), u.PlanCalls, &now
 		s.batch.keep(r) // the row as this transaction leaves it
 		return nil

@@ -146,4 +146,8 @@ type Repository interface {
 	// transaction: the lock lasts until its end, so instances never pass the
 	// limit together.
 	CountHits(ctx context.Context, id uint64, day string, n int, at time.Time) (granted int, err error)
+	// UncountHits gives back n calls counted for local day `day` (a
+	// released hold's calls not made); nothing when the counter has moved
+	// on to another day. It never takes the counter below zero.
+	UncountHits(ctx context.Context, id uint64, day string, n int) error
 }

@@ -14,6 +14,7 @@ import (
 	"paygate/core/audit"
 	"paygate/core/catalog"
 	"paygate/core/hitlog"
+	"paygate/core/hold"
 	"paygate/core/ledger"
 	"paygate/core/payment"
 	"paygate/core/pricing"
@@ -48,6 +49,7 @@ type Stores struct {
 	Verifications verification.Repository
 
 	Webhooks webhook.Repository // the event outbox
+	Holds    hold.Repository    // holds of metered calls (holds.go)
 
 	// BatchLocks is set only in the Stores a BatchTransactor hands the
 	// metering writer, by a store that can take the batch's locks in one

@@ -61,8 +61,9 @@ type User struct {
 	Plan            Plan
 	Balance         decimal.Decimal
 	TotalSpent      decimal.Decimal
-	PlanMonth       string // "2026-11": the month PlanCalls counts for
-	PlanCalls       int    // billed calls in PlanMonth
+	HeldAmount      decimal.Decimal // the money of open holds of metered calls (core/hold); no debit takes it
+	PlanMonth       string          // "2026-11": the month PlanCalls counts for
+	PlanCalls       int             // billed calls in PlanMonth
 	APIKey          *string
 	WebhookSecret   *string // users.api_secret: the whsec_ signing secret
 	WebhookURL      *string
@@ -95,6 +96,14 @@ func (u *User) CanAct() error {
 	}
 	return nil
 }
+
+// Available is the balance a debit or a new hold may take: the balance
+// less the money held for metered calls under way.
+func (u *User) Available() decimal.Decimal { return u.Balance.Sub(u.HeldAmount) }
+
+// PlanLimited reports whether the plan counts calls against a monthly
+// allowance (calls of such plans are not run on holds).
+func (u *User) PlanLimited() bool { return u.Plan != PlanEnterprise }
 
 // PlanAllows reports whether one more billed call fits the plan in month,
 // and records it. It is called under the user's row lock.
@@ -279,7 +288,7 @@ type Repository interface {
 	// Update writes profile fields: name, phone, password_hash, role, status, plan,
 	// api_key, api_secret, webhook_url, low_balance_alert, email_verified_at, deleted_at.
 	Update(ctx context.Context, u *User) error
-	// SaveBalance writes balance, total_spent, plan_month and plan_calls.
+	// SaveBalance writes balance, total_spent, held_amount, plan_month and plan_calls.
 	SaveBalance(ctx context.Context, u *User) error
 	List(ctx context.Context, f Filter) ([]User, int64, error)
 	// IDs lists every user id in ascending order (for the ledger check).

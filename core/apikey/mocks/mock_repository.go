@@ -366,6 +366,55 @@ func (_c *MockRepository_ListByUser_Call) RunAndReturn(run func(context.Context,
 	return _c
 }
 
+// UncountHits provides a mock function with given fields: ctx, id, day, n
+func (_m *MockRepository) UncountHits(ctx context.Context, id uint64, day string, n int) error {
+	ret := _m.Called(ctx, id, day, n)
+
+	if len(ret) == 0 {
+		panic("no return value specified for UncountHits")
+	}
+
+	var r0 error
+	if rf, ok := ret.Get(0).(func(context.Context, uint64, string, int) error); ok {
+		r0 = rf(ctx, id, day, n)
+	} else {
+		r0 = ret.Error(0)
+	}
+
+	return r0
+}
+
+// MockRepository_UncountHits_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'UncountHits'
+type MockRepository_UncountHits_Call struct {
+	*mock.Call
+}
+
+// UncountHits is a helper method to define mock.On call
+//   - ctx context.Context
+//   - id uint64
+//   - day string
+//   - n int
+func (_e *MockRepository_Expecter) UncountHits(ctx interface{}, id interface{}, day interface{}, n interface{}) *MockRepository_UncountHits_Call {
+	return &MockRepository_UncountHits_Call{Call: _e.mock.On("UncountHits", ctx, id, day, n)}
+}
+
+func (_c *MockRepository_UncountHits_Call) Run(run func(ctx context.Context, id uint64, day string, n int)) *MockRepository_UncountHits_Call {
+	_c.Call.Run(func(args mock.Arguments) {
+		run(args[0].(context.Context), args[1].(uint64), args[2].(string), args[3].(int))
+	})
+	return _c
+}
+
+func (_c *MockRepository_UncountHits_Call) Return(_a0 error) *MockRepository_UncountHits_Call {
+	_c.Call.Return(_a0)
+	return _c
+}
+
+func (_c *MockRepository_UncountHits_Call) RunAndReturn(run func(context.Context, uint64, string, int) error) *MockRepository_UncountHits_Call {
+	_c.Call.Return(run)
+	return _c
+}
+
 // Update provides a mock function with given fields: ctx, k
 func (_m *MockRepository) Update(ctx context.Context, k *apikey.Key) error {
 	ret := _m.Called(ctx, k)
