@@ -127,5 +127,9 @@ func (s *server) logout(c echo.Context) error {
 }
 
 func (s *server) me(c echo.Context) error {
-	return c.JSON(http.StatusOK, toUserResponse(caller(c)))
+	u, err := s.app.Me(c.Request().Context(), caller(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toUserResponse(u))
 }

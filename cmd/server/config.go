@@ -40,7 +40,11 @@ type config struct {
 	// HitRecoveryAfter is how long a hit may stay pending before crash
 	// recovery refunds it (HIT_RECOVERY_AFTER); longer than any call.
 	HitRecoveryAfter time.Duration
-	MetricsToken     string // bearer token of GET /metrics; empty: /metrics answers 404
+	// MeteringHolds is how long a hold of metered calls serves calls
+	// (METERING_HOLDS: a duration of at most 10s, or "off": every call
+	// reserves its charge before its upstream call); app.Config.HoldLifetime.
+	MeteringHolds time.Duration
+	MetricsToken  string // bearer token of GET /metrics; empty: /metrics answers 404
 	// PprofAddr is a loopback address serving net/http/pprof (PPROF_ADDR);
 	// empty: no profiling endpoint.
 	PprofAddr string
@@ -107,6 +111,14 @@ func parseConfig(args []string, getenv func(string) string) (config, []string, e
 	if v := getenv("HIT_RECOVERY_AFTER"); v != "" {
 		if c.HitRecoveryAfter, err = time.ParseDuration(v); err != nil || c.HitRecoveryAfter <= c.UpstreamTimeout {
 			return c, nil, fmt.Errorf("HIT_RECOVERY_AFTER: %q is not a duration longer than UPSTREAM_TIMEOUT (%s)", v, c.UpstreamTimeout)
+		}
+	}
+	switch v := env("METERING_HOLDS", app.DefaultHoldLifetime.String()); v {
+	case "off":
+		c.MeteringHolds = -1
+	default:
+		if c.MeteringHolds, err = time.ParseDuration(v); err != nil || c.MeteringHolds <= 0 || c.MeteringHolds > 10*time.Second {
+			return c, nil, fmt.Errorf("METERING_HOLDS: %q is neither \"off\" nor a positive duration of at most 10s", v)
 		}
 	}
 	tz := env("TIMEZONE", "Asia/Kolkata")

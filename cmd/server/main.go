@@ -131,7 +131,7 @@ func newApp(cfg config, store *mysqlstore.Store, tokens *token.JWT, files app.Fi
 	d := app.Deps{
 		Tx: store, Stores: store.Stores(), Upstream: up, Files: files,
 		Config: app.Config{Location: cfg.Location, UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL,
-			MaxTopUp: cfg.BalanceRequestMax, PendingHitGrace: cfg.HitRecoveryAfter,
+			MaxTopUp: cfg.BalanceRequestMax, PendingHitGrace: cfg.HitRecoveryAfter, HoldLifetime: cfg.MeteringHolds,
 			SettleApart: mysql, WebhookTimeout: cfg.WebhookTimeout},
 		Log: log, Metrics: m,
 		Verifier: sandbox.Verifier{}, Recharger: sandbox.Recharger{}, Payments: sandbox.Payments{},

@@ -169,6 +169,9 @@ func TestMigrateAndBadConfig(t *testing.T) {
 		{"DATABASE_URL": db, "BALANCE_REQUEST_MAX": "10000000000.00"},
 		{"DATABASE_URL": db, "HIT_RECOVERY_AFTER": "10s"}, // not longer than UPSTREAM_TIMEOUT (15s)
 		{"DATABASE_URL": db, "UPSTREAM_TIMEOUT": "2s", "HIT_RECOVERY_AFTER": "soon"},
+		{"DATABASE_URL": db, "METERING_HOLDS": "0s"},
+		{"DATABASE_URL": db, "METERING_HOLDS": "11s"},
+		{"DATABASE_URL": db, "METERING_HOLDS": "no"},
 		{"DATABASE_URL": "postgres://x"},
 		{"DATABASE_URL": "mysql://root@127.0.0.1:1/none"},
 	} {

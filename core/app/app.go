@@ -62,6 +62,10 @@ type Config struct {
 	// DefaultSettleRetryWindow. A hit still pending then is refunded by
 	// crash recovery after PendingHitGrace.
 	SettleRetryWindow time.Duration
+	// HoldLifetime is how long a hold of metered calls serves calls
+	// (holds.go); 0 means DefaultHoldLifetime, negative runs every call the
+	// per-call way (a reservation before the upstream call).
+	HoldLifetime time.Duration
 	// WebhookTimeout bounds one delivery attempt (a 2xx within it is
 	// delivered); 0 means DefaultWebhookTimeout.
 	WebhookTimeout time.Duration
@@ -94,6 +98,8 @@ type App struct {
 	cache     *lookups       // the metering path's reads (cache.go)
 	batch     batcher        // the metering path's writes (batch.go)
 	settled   batcher        // successful settlements when Config.SettleApart (batch.go)
+	captures  batcher        // hold calls' hits and charges (holds.go)
+	holds     holdRegistry   // this instance's holds (holds.go)
 	unsettled sync.WaitGroup // settlements queued by settleLater and not yet final (metering.go)
 
 	verifier  verification.Provider
@@ -168,6 +174,9 @@ func New(d Deps) *App {
 	if cfg.SettleLinger == 0 {
 		cfg.SettleLinger = DefaultSettleLinger
 	}
+	if cfg.HoldLifetime == 0 {
+		cfg.HoldLifetime = DefaultHoldLifetime
+	}
 	if cfg.SettleRetryWindow <= 0 {
 		cfg.SettleRetryWindow = DefaultSettleRetryWindow
 	}
@@ -207,22 +216,26 @@ func New(d Deps) *App {
 	}
 	return &App{
 		batch: batcher{size: cfg.BatchSize}, settled: batcher{size: cfg.BatchSize, linger: max(cfg.SettleLinger, 0), wake: make(chan struct{}, 1)},
-		cache: cache, tx: flushingTx{d.Tx, cache}, batchTx: batchTx, st: invalidating(d.Stores, cache.flush), up: d.Upstream, tokens: d.Tokens, files: d.Files, now: d.Now, cfg: cfg, pw: user.NewPasswords(cfg.PasswordCost),
+		captures: batcher{size: cfg.BatchSize, linger: max(cfg.SettleLinger, 0), wake: make(chan struct{}, 1)},
+		cache:    cache, tx: flushingTx{d.Tx, cache}, batchTx: batchTx, st: invalidating(d.Stores, cache.flush), up: d.Upstream, tokens: d.Tokens, files: d.Files, now: d.Now, cfg: cfg, pw: user.NewPasswords(cfg.PasswordCost),
 		mailer: d.Mailer, email: d.EmailTokens, log: d.Log, verifier: d.Verifier, recharger: d.Recharger, payments: d.Payments,
 		metrics: d.Metrics, sender: d.Webhooks, targets: d.Targets,
 	}
 }
 
 // Wait blocks until the work started after an answer (mail, settlements of
-// successful calls, retried while the database is away for at most
-// Config.SettleRetryWindow) is done and the metering writers have drained their
+// successful calls and hold calls' charges, retried while the database is
+// away for at most Config.SettleRetryWindow; then the release of this
+// instance's holds) is done and the metering writers have drained their
 // queues; the server calls it on
 // shutdown, after the HTTP server stopped and before closing the database.
 func (a *App) Wait() {
 	a.unsettled.Wait()
+	a.releaseHolds()
 	a.bg.Wait()
 	a.batch.wg.Wait()
 	a.settled.wg.Wait()
+	a.captures.wg.Wait()
 }
 
 // day is the local calendar day of t ("2006-01-02"), month its month ("2006-01").

@@ -48,6 +48,9 @@ type batchKind uint8
 const (
 	batchReserve batchKind = iota + 1
 	batchSettle
+	// batchCapture writes a hold call's hit, final, and its charge from
+	// the hold (holds.go).
+	batchCapture
 )
 
 // batchOp is one call's part of a batch.
@@ -62,7 +65,9 @@ type batchOp struct {
 	invalid error     // the call's parameters were refused: counted, then logged failed
 	start   time.Time // the call's start (response_time_ms of a refusal)
 
-	month string // plan month of the call (reservation and refund)
+	month string // plan month of the call (reservation, refund and capture)
+
+	hold *liveHold // capture: the hold the call took from
 
 	// results, set by the writer
 	err     error           // reservation: the refusal (ErrDailyLimit, ErrPlanLimit, …) or a write failure
@@ -332,6 +337,9 @@ func (a *App) applyBatch(ctx context.Context, s Stores, ops []*batchOp) error {
 			if op.hit.Status != hitlog.StatusSuccess {
 				userIDs = append(userIDs, op.hit.UserID)
 			}
+		case batchCapture:
+			op.hit.ID = 0
+			userIDs = append(userIDs, op.hit.UserID)
 		}
 	}
 	slices.Sort(userIDs)
@@ -399,7 +407,7 @@ func (a *App) applyBatch(ctx context.Context, s Stores, ops []*batchOp) error {
 			op.err = op.invalid
 		case !u.PlanAllows(op.month):
 			op.err = ErrPlanLimit
-		case u.Balance.LessThan(op.charge):
+		case u.Available().LessThan(op.charge):
 			op.err = ledger.ErrInsufficientBalance
 		}
 		if granted[kd] > 0 {
@@ -422,6 +430,9 @@ func (a *App) applyBatch(ctx context.Context, s Stores, ops []*batchOp) error {
 		touched[u.ID] = true
 		op.balance = u.Balance
 	}
+	if err := a.applyCaptures(ctx, s, ops, users, touched, &inserts, &entries, &hitOf); err != nil {
+		return err
+	}
 	if err := insertBatch(ctx, s, inserts, entries, hitOf); err != nil {
 		return err
 	}
@@ -435,6 +446,73 @@ func (a *App) applyBatch(ctx context.Context, s Stores, ops []*batchOp) error {
 			if err := s.Users.SaveBalance(ctx, users[id]); err != nil {
 				return fmt.Errorf("save balance: %w", err)
 			}
+		}
+	}
+	return nil
+}
+
+// applyCaptures adds the batch's captures (hold calls, in queue order):
+// each hit as it ended and, for a charged call, its debit, taken from the
+// held money first; then each hold's use.
+func (a *App) applyCaptures(ctx context.Context, s Stores, ops []*batchOp, users map[uint64]*user.User, touched map[uint64]bool,
+	inserts *[]*hitlog.Hit, entries *[]*ledger.Entry, hitOf *[]int) error {
+	type use struct {
+		calls int
+		money decimal.Decimal
+	}
+	var order []uint64
+	uses := map[uint64]*use{}
+	for _, op := range ops {
+		if op.kind != batchCapture {
+			continue
+		}
+		h := op.hit
+		u := users[h.UserID]
+		*inserts = append(*inserts, h)
+		if charge := h.Reserved; charge.IsPositive() {
+			// The charge leaves the hold: normally the hold's money; if the
+			// hold was released meanwhile (recovery took the instance for
+			// dead), it comes from the balance a debit may take, if it has
+			// it. A failed call's charge is debited and refunded at once,
+			// as a call reserved the per-call way (decisions part 3).
+			if u.HeldAmount.GreaterThanOrEqual(charge) {
+				u.HeldAmount = u.HeldAmount.Sub(charge)
+			}
+			e, err := a.newEntry(u, ledger.Debit, charge, ledger.RefAPIHit, nil, "API call "+h.RequestID)
+			switch {
+			case errors.Is(err, ledger.ErrInsufficientBalance):
+				a.log.Error("hold call not charged: its hold was released and the balance does not pay for it", "request_id", h.RequestID)
+				h.ChargeAmount, h.Reserved = decimal.Zero, decimal.Zero
+			case err != nil:
+				return err
+			default:
+				*entries = append(*entries, e)
+				*hitOf = append(*hitOf, len(*inserts)-1)
+				if h.Status != hitlog.StatusSuccess {
+					r, err := a.newEntry(u, ledger.Refund, charge, ledger.RefAPIHit, nil, "Refund of failed API call "+h.RequestID)
+					if err != nil {
+						return err
+					}
+					*entries = append(*entries, r)
+					*hitOf = append(*hitOf, len(*inserts)-1)
+				}
+			}
+		}
+		if h.Status == hitlog.StatusSuccess {
+			u.CountPlanCall(op.month)
+		}
+		touched[u.ID] = true
+		id := op.hold.h.ID
+		if uses[id] == nil {
+			uses[id] = &use{money: decimal.Zero}
+			order = append(order, id)
+		}
+		uses[id].calls++
+		uses[id].money = uses[id].money.Add(h.Reserved)
+	}
+	for _, id := range order {
+		if err := s.Holds.Use(ctx, id, uses[id].calls, uses[id].money); err != nil {
+			return fmt.Errorf("use hold %d: %w", id, err)
 		}
 	}
 	return nil

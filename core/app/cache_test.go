@@ -31,7 +31,7 @@ func TestCacheInvalidationAndStalenessBound(t *testing.T) {
 	stores := app.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
 	loc, _ := time.LoadLocation("Asia/Kolkata")
 	newApp := func() *app.App {
-		return app.New(app.Deps{Tx: f.tx, Stores: stores, Upstream: f.up, Now: now, Config: app.Config{Location: loc}})
+		return app.New(app.Deps{Tx: f.tx, Stores: stores, Upstream: f.up, Now: now, Config: app.Config{Location: loc, HoldLifetime: -1}})
 	}
 	a, b := newApp(), newApp()
 

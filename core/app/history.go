@@ -24,8 +24,12 @@ func scopeTo(actor *user.User, asked *uint64) *uint64 {
 }
 
 // ListTransactions lists ledger entries: a user's own; an admin's any user's
-// (all when f.UserID is nil).
+// (all when f.UserID is nil). Like the hit log, it first lets this
+// instance's metered calls' charges be written.
 func (a *App) ListTransactions(ctx context.Context, actor *user.User, f ledger.Filter) ([]ledger.Entry, int64, error) {
+	if err := a.awaitSettlements(ctx); err != nil {
+		return nil, 0, err
+	}
 	f.UserID = scopeTo(actor, f.UserID)
 	return a.st.Ledger.List(ctx, f)
 }
@@ -33,6 +37,9 @@ func (a *App) ListTransactions(ctx context.Context, actor *user.User, f ledger.F
 // ExportTransactions visits every entry ListTransactions would list, on
 // every page, one at a time (the CSV export).
 func (a *App) ExportTransactions(ctx context.Context, actor *user.User, f ledger.Filter, fn func(ledger.Entry) error) error {
+	if err := a.awaitSettlements(ctx); err != nil {
+		return err
+	}
 	f.UserID = scopeTo(actor, f.UserID)
 	return a.st.Ledger.ForEach(ctx, f, fn)
 }

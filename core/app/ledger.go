@@ -32,12 +32,18 @@ func (a *App) post(ctx context.Context, s Stores, u *user.User, t ledger.Type, a
 }
 
 // newEntry moves u's balance by one ledger entry and returns the entry, not
-// yet written (the metering batch inserts many at once).
+// yet written (the metering batch inserts many at once). A debit never
+// takes the balance below the money held for metered calls.
 func (a *App) newEntry(u *user.User, t ledger.Type, amount decimal.Decimal,
 	refType string, refID *uint64, description string) (*ledger.Entry, error) {
 	after, err := ledger.Apply(u.Balance, t, amount)
 	if err != nil {
 		return nil, err
+	}
+	if t == ledger.Debit && after.LessThan(u.HeldAmount) {
+		// The held money belongs to metered calls under way: a charge from
+		// a hold lowers HeldAmount first (holds.go).
+		return nil, ledger.ErrInsufficientBalance
 	}
 	now := a.now().UTC()
 	e := &ledger.Entry{

@@ -10,6 +10,7 @@ import (
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
 	"paygate/core/recharge"
+	"paygate/core/user"
 )
 
 // Discrepancy is one way the books disagree with themselves.
@@ -31,7 +32,8 @@ type hitMoves struct {
 // balance_after; every billed hit has exactly one debit of its charge and no
 // refund; every failed hit that reserved a charge has one debit and one
 // equal refund; no hit is left pending; every recharge has one debit of its
-// amount and, when failed, one equal refund.
+// amount and, when failed, one equal refund; the held money is the unused
+// money of the user's open holds, within the balance.
 func (a *App) CheckLedger(ctx context.Context) ([]Discrepancy, error) {
 	if err := a.awaitSettlements(ctx); err != nil {
 		return nil, err
@@ -121,6 +123,9 @@ func (a *App) checkUser(ctx context.Context, id uint64) ([]Discrepancy, error) {
 	}
 	if u.Balance.IsNegative() {
 		bad("negative balance %s", u.Balance.StringFixed(2))
+	}
+	if err := a.checkHolds(ctx, u, bad); err != nil {
+		return nil, err
 	}
 	err = a.st.Hits.ForEachByUser(ctx, id, func(h hitlog.Hit) error {
 		m := moves[h.ID]
@@ -214,4 +219,45 @@ func rechargeProblem(r *recharge.Recharge, m *hitMoves) string {
 		return fmt.Sprintf("%s recharge %s has %d refunds totalling %s", r.Status, r.ReferenceID, m.refunds, m.refundSum.StringFixed(2))
 	}
 	return ""
+}
+
+// checkHolds: the user's held money is the money their open holds have not
+// charged, never negative nor above the balance, and no hold charged more
+// calls or money than it set aside. On a live system a hold may be taken,
+// charged from or released between the reads of the user and of the
+// holds, so a mismatch is reported only if it stays after reading both
+// again twice.
+func (a *App) checkHolds(ctx context.Context, u *user.User, bad func(string, ...any)) error {
+	for try := 0; ; try++ {
+		holds, err := a.st.Holds.ByUser(ctx, u.ID)
+		if err != nil {
+			return fmt.Errorf("read holds of user %d: %w", u.ID, err)
+		}
+		sum := decimal.Zero
+		var overused []string
+		for _, h := range holds {
+			money, calls := h.Unused()
+			if money.IsNegative() || calls < 0 {
+				overused = append(overused, fmt.Sprintf("hold %d charged %d calls (%s) of %d (%s)",
+					h.ID, h.UsedCalls, h.UsedMoney.StringFixed(2), h.Calls, h.Amount().StringFixed(2)))
+			}
+			sum = sum.Add(money)
+		}
+		if (sum.Equal(u.HeldAmount) && len(overused) == 0) || try == 2 {
+			for _, o := range overused {
+				bad("%s", o)
+			}
+			if !sum.Equal(u.HeldAmount) {
+				bad("held %s, open holds' unused money %s", u.HeldAmount.StringFixed(2), sum.StringFixed(2))
+			}
+			break
+		}
+		if u, err = a.st.Users.ByID(ctx, u.ID); err != nil {
+			return fmt.Errorf("read user %d: %w", u.ID, err)
+		}
+	}
+	if u.HeldAmount.IsNegative() || u.HeldAmount.GreaterThan(u.Balance) {
+		bad("held %s outside the balance %s", u.HeldAmount.StringFixed(2), u.Balance.StringFixed(2))
+	}
+	return nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"paygate/core/app"
 	hitmocks "paygate/core/hitlog/mocks"
+	holdmocks "paygate/core/hold/mocks"
 	"paygate/core/ledger"
 	ledgermocks "paygate/core/ledger/mocks"
 	"paygate/core/recharge"
@@ -65,7 +66,9 @@ func TestCheckLedgerRechargesOnALiveSystem(t *testing.T) {
 			again.Status = c.reread7
 			recs.EXPECT().ByID(mock.Anything, uint64(7)).Return(&again, nil).Once()
 			recs.EXPECT().ByID(mock.Anything, uint64(8)).Return(&recharge.Recharge{ID: 8, UserID: c.owner8, Amount: dec("20"), Status: recharge.StatusPending}, nil).Once()
-			a := app.New(app.Deps{Stores: app.Stores{Users: users, Ledger: led, Hits: hits, Recharges: recs}})
+			holds := holdmocks.NewMockRepository(t)
+			holds.EXPECT().ByUser(mock.Anything, uint64(1)).Return(nil, nil)
+			a := app.New(app.Deps{Stores: app.Stores{Users: users, Ledger: led, Hits: hits, Recharges: recs, Holds: holds}})
 			ds, err := a.CheckLedger(context.Background())
 			if err != nil || len(ds) != len(c.want) {
 				t.Fatalf("discrepancies %v, err %v; want %v", ds, err, c.want)

@@ -5,11 +5,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/mock"
 
 	"paygate/core/app"
 	"paygate/core/hitlog"
 	hitmocks "paygate/core/hitlog/mocks"
+	"paygate/core/hold"
+	holdmocks "paygate/core/hold/mocks"
 	"paygate/core/ledger"
 	ledgermocks "paygate/core/ledger/mocks"
 	"paygate/core/user"
@@ -57,9 +60,10 @@ func TestCheckLedger(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			users, led, hits := usermocks.NewMockRepository(t), ledgermocks.NewMockRepository(t), hitmocks.NewMockRepository(t)
+			users, led, hits, holds := usermocks.NewMockRepository(t), ledgermocks.NewMockRepository(t), hitmocks.NewMockRepository(t), holdmocks.NewMockRepository(t)
 			users.EXPECT().IDs(mock.Anything).Return([]uint64{1}, nil)
 			users.EXPECT().ByID(mock.Anything, uint64(1)).Return(&user.User{ID: 1, Balance: dec(c.balance)}, nil)
+			holds.EXPECT().ByUser(mock.Anything, uint64(1)).Return(nil, nil)
 			led.EXPECT().ForEachByUser(mock.Anything, uint64(1), mock.Anything).RunAndReturn(func(_ context.Context, _ uint64, fn func(ledger.Entry) error) error {
 				for _, e := range c.entries {
 					if err := fn(e); err != nil {
@@ -76,16 +80,8 @@ func TestCheckLedger(t *testing.T) {
 				}
 				return nil
 			})
-			a := app.New(app.Deps{Stores: app.Stores{Users: users, Ledger: led, Hits: hits}})
-			ds, err := a.CheckLedger(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
-			var all []string
-			for _, d := range ds {
-				all = append(all, d.String())
-			}
-			joined := strings.Join(all, "\n")
+			a := app.New(app.Deps{Stores: app.Stores{Users: users, Ledger: led, Hits: hits, Holds: holds}})
+			ds, joined := checkLedger(t, a)
 			if len(c.want) == 0 && len(ds) != 0 {
 				t.Fatalf("clean ledger reported:\n%s", joined)
 			}
@@ -99,4 +95,66 @@ func TestCheckLedger(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCheckLedgerHolds: the held money must be what the open holds have
+// not charged, within the balance; a mismatch is read again before it is
+// reported.
+func TestCheckLedgerHolds(t *testing.T) {
+	cases := []struct {
+		name  string
+		held  string
+		holds []hold.Hold
+		want  []string
+	}{
+		{"held by open holds", "4.00", []hold.Hold{
+			{ID: 1, Unit: dec("1.50"), Calls: 2, UsedMoney: decimal.Zero}, {ID: 2, Unit: dec("0.50"), Calls: 4, UsedCalls: 2, UsedMoney: dec("1.00")}}, nil},
+		{"held without a hold", "1.00", nil, []string{"held 1.00, open holds' unused money 0.00"}},
+		{"hold charged past its calls", "0.00", []hold.Hold{{ID: 5, Unit: dec("0.50"), Calls: 2, UsedCalls: 3, UsedMoney: dec("1.50")}},
+			[]string{"hold 5 charged 3 calls (1.50) of 2 (1.00)", "held 0.00, open holds' unused money -0.50"}},
+		{"held over the balance", "9.00", []hold.Hold{{ID: 6, Unit: dec("1.00"), Calls: 9, UsedMoney: decimal.Zero}},
+			[]string{"held 9.00 outside the balance 8.50"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			users, led, hits, holds := usermocks.NewMockRepository(t), ledgermocks.NewMockRepository(t), hitmocks.NewMockRepository(t), holdmocks.NewMockRepository(t)
+			users.EXPECT().IDs(mock.Anything).Return([]uint64{1}, nil)
+			u := &user.User{ID: 1, Balance: dec("8.50"), HeldAmount: dec(c.held)}
+			reads := 1
+			if len(c.want) > 0 && c.name != "held over the balance" {
+				reads = 3 // a mismatch is read twice more before it is reported
+			}
+			users.EXPECT().ByID(mock.Anything, uint64(1)).Return(u, nil).Times(reads)
+			holds.EXPECT().ByUser(mock.Anything, uint64(1)).Return(c.holds, nil).Times(reads)
+			led.EXPECT().ForEachByUser(mock.Anything, uint64(1), mock.Anything).RunAndReturn(func(_ context.Context, _ uint64, fn func(ledger.Entry) error) error {
+				return fn(entry(1, ledger.Credit, "8.50", "0.00", "8.50", 0))
+			})
+			hits.EXPECT().ForEachByUser(mock.Anything, uint64(1), mock.Anything).Return(nil)
+			a := app.New(app.Deps{Stores: app.Stores{Users: users, Ledger: led, Hits: hits, Holds: holds}})
+			ds, joined := checkLedger(t, a)
+			if len(ds) != len(c.want) {
+				t.Fatalf("discrepancies:\n%s\nwant %q", joined, c.want)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(joined, w) {
+					t.Errorf("missing %q in:\n%s", w, joined)
+				}
+			}
+		})
+	}
+}
+
+// checkLedger runs the ledger check and returns its discrepancies, also
+// one per line.
+func checkLedger(t *testing.T, a *app.App) ([]app.Discrepancy, string) {
+	t.Helper()
+	ds, err := a.CheckLedger(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []string
+	for _, d := range ds {
+		all = append(all, d.String())
+	}
+	return ds, strings.Join(all, "\n")
 }

@@ -18,6 +18,7 @@ import (
 	"paygate/core/errs"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
+	"paygate/core/pricing"
 	"paygate/core/user"
 )
 
@@ -110,6 +111,20 @@ func (a *App) CallService(ctx context.Context, in CallInput) (*CallResult, error
 	// are decided in the batch's transaction (batch.go), in that order;
 	// refused parameters are counted, then logged.
 	charge := price.Charge(owner.Role)
+	if perr == nil {
+		hc, ok, exhausted, err := a.takeHold(ctx, owner, key.ID, charge, a.day(now))
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return a.callOnHold(ctx, svc, params, payload, hit, price, charge, hc, now)
+		}
+		if exhausted {
+			if err := a.awaitHolds(ctx, owner.ID, key.ID, charge); err != nil {
+				return nil, err
+			}
+		}
+	}
 	reservation := &batchOp{kind: batchReserve, hit: hit, keyID: key.ID, day: a.day(now), month: a.month(now),
 		charge: charge, invalid: perr, start: now}
 	a.submit(reservation)
@@ -146,6 +161,76 @@ func (a *App) CallService(ctx context.Context, in CallInput) (*CallResult, error
 		return nil, err
 	}
 	return nil, failure
+}
+
+// callOnHold runs a call that took its money and daily count from a hold
+// (holds.go): it calls upstream at once and answers; the hit and its
+// charge are written afterwards by the capture writer (captureLater). A
+// failed call is not charged. A call that saw the database fail while it
+// ran answers 503 and is not charged: its charge might not be written.
+func (a *App) callOnHold(ctx context.Context, svc *catalog.Service, params map[string]any, payload string, hit *hitlog.Hit,
+	price *pricing.Price, charge decimal.Decimal, hc holdCall, now time.Time) (*CallResult, error) {
+	a.metrics.ReservationStarted() // metrics: in flight until its charge is written (or given up)
+	hit.Reserved = charge
+	upStart := time.Now()
+	resp, callErr := a.up.Do(context.WithoutCancel(ctx), a.upstreamRequest(svc, params, payload))
+	hit.ResponseTimeMs = int(a.now().Sub(now) / time.Millisecond)
+	upOK := callErr == nil && resp.Status >= 200 && resp.Status < 300 && json.Valid(resp.Body)
+	a.metrics.UpstreamDone(svc.Slug, time.Since(upStart), upOK) // metrics
+	var failure error
+	switch {
+	case upOK && a.holdsFailedSince(upStart):
+		failure = ErrMeteringUnavailable
+	case !upOK:
+		failure = upstreamFailure(resp, callErr)
+	}
+	capture := &batchOp{kind: batchCapture, hit: hit, hold: hc.lh, month: a.month(now)}
+	if failure != nil {
+		body := errorPayload(failure)
+		hit.Status = hitlog.StatusFailed
+		hit.ChargeAmount, hit.CostAmount = decimal.Zero, decimal.Zero
+		hit.ResponsePayload = &body
+		a.captureLater(capture)
+		return nil, failure
+	}
+	hit.Status = hitlog.StatusSuccess
+	hit.ChargeAmount = charge
+	hit.CostAmount = price.AdminCost // the upstream's cost of this call, for the platform's margin
+	body := a.capPayload(string(resp.Body))
+	hit.ResponsePayload = &body
+	a.captureLater(capture)
+	return &CallResult{RequestID: hit.RequestID, Data: json.RawMessage(resp.Body), Charged: charge, BalanceLeft: hc.balanceLeft}, nil
+}
+
+// captureLater queues a hold call's hit and charge for the capture writer
+// and returns at once; the writer retries while the database refuses it,
+// for up to Config.SettleRetryWindow (then the call stays uncharged and its
+// hold is released by recovery).
+func (a *App) captureLater(op *batchOp) {
+	a.unsettled.Add(1)
+	op.firstTry = time.Now()
+	op.after = a.afterCapture
+	a.captures.enqueue(op, a.writeBatch)
+}
+
+// afterCapture ends a capture, or queues it again while the database is
+// away.
+func (a *App) afterCapture(op *batchOp) {
+	switch {
+	case op.err == nil:
+		a.callDone(op.hold, true, op.hit.Reserved)
+	case time.Since(op.firstTry) < min(a.cfg.SettleRetryWindow, a.cfg.PendingHitGrace/2):
+		a.databaseFailed(op.err)
+		wait := 250 * time.Millisecond << min(op.tries, 3) // 250 ms, 500 ms, 1 s, then every 2 s
+		op.tries++
+		time.AfterFunc(wait, func() { a.captures.enqueue(op, a.writeBatch) })
+		return
+	default:
+		a.log.Error("call's hit and charge not written; the call is not charged", "request_id", op.hit.RequestID, "err", op.err)
+		a.callDone(op.hold, false, decimal.Zero)
+	}
+	a.metrics.ReservationSettled()
+	a.unsettled.Done()
 }
 
 // ErrHitNotPending is a settlement that found its hit already settled or
@@ -216,13 +301,14 @@ func (a *App) enqueueSettlement(op *batchOp) {
 // settled.
 func (a *App) awaitSettlements(ctx context.Context) error {
 	b, write := a.successWriter()
-	done := b.fence(write)
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
+	for _, done := range []<-chan struct{}{b.fence(write), a.captures.fence(a.writeBatch)} {
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
+	return nil
 }
 
 // authenticateKey resolves key and secret to an active key and its owner.
@@ -302,7 +388,7 @@ func (a *App) reserve(ctx context.Context, userID uint64, hit *hitlog.Hit, charg
 		if !u.PlanAllows(month) {
 			return ErrPlanLimit
 		}
-		if u.Balance.LessThan(charge) {
+		if u.Available().LessThan(charge) {
 			return ledger.ErrInsufficientBalance
 		}
 		hit.Status = hitlog.StatusPending

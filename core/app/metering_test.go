@@ -19,6 +19,7 @@ import (
 	"paygate/core/errs"
 	"paygate/core/hitlog"
 	hitmocks "paygate/core/hitlog/mocks"
+	holdmocks "paygate/core/hold/mocks"
 	"paygate/core/ledger"
 	ledgermocks "paygate/core/ledger/mocks"
 	"paygate/core/pricing"
@@ -40,6 +41,7 @@ type fixture struct {
 	prices   *pricingmocks.MockRepository
 	ledger   *ledgermocks.MockRepository
 	hits     *hitmocks.MockRepository
+	holds    *holdmocks.MockRepository
 	app      *app.App
 	svc      *catalog.Service
 	key      *apikey.Key
@@ -53,10 +55,11 @@ func newFixture(t *testing.T) *fixture {
 		tx: appmocks.NewMockTransactor(t), up: appmocks.NewMockUpstream(t),
 		users: usermocks.NewMockRepository(t), keys: apikeymocks.NewMockRepository(t),
 		services: catalogmocks.NewMockRepository(t), prices: pricingmocks.NewMockRepository(t),
-		ledger: ledgermocks.NewMockRepository(t), hits: hitmocks.NewMockRepository(t),
+		ledger: ledgermocks.NewMockRepository(t), hits: hitmocks.NewMockRepository(t), holds: holdmocks.NewMockRepository(t),
 		now: time.Date(2026, 11, 21, 18, 45, 0, 0, time.UTC), // 00:15 on the 22nd in Kolkata
 	}
-	stores := app.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
+	stores := app.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits, Holds: f.holds}
+	f.holds.EXPECT().Expired(mock.Anything, mock.Anything, mock.Anything).Return(nil, nil).Maybe() // no hold left open
 	loc, _ := time.LoadLocation("Asia/Kolkata")
 	f.app = app.New(app.Deps{Tx: f.tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Config: app.Config{Location: loc}})
 	f.tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(

@@ -61,7 +61,7 @@ func (a *App) RechargeMobile(ctx context.Context, in RechargeInput) (*RechargeRe
 			return true, nil
 		},
 		reserve: func(ctx context.Context, s Stores, u *user.User, hit *hitlog.Hit) error {
-			if u.Balance.LessThan(r.Amount) {
+			if u.Available().LessThan(r.Amount) {
 				return ledger.ErrInsufficientBalance
 			}
 			r.UserID, r.APIKeyID = u.ID, hit.APIKeyID

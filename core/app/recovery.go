@@ -23,7 +23,8 @@ var ErrInterrupted = errs.E(errs.Unavailable, "interrupted", "Call interrupted b
 // its upstream call.
 const DefaultRecoveryMargin = time.Minute
 
-// RecoverPendingHits settles up to limit hits left pending longer than the
+// RecoverPendingHits releases up to limit holds left open by a dead
+// instance (RecoverHolds), then settles up to limit hits left pending longer than the
 // longest possible call (Config.PendingHitGrace): their calls never
 // finished, so nobody will settle them. Each is marked failed with
 // ErrInterrupted and its reserved charge (the hit's own fee, never a
@@ -33,6 +34,16 @@ const DefaultRecoveryMargin = time.Minute
 // settling late, each hit is settled exactly once. It returns how many
 // hits this call settled.
 func (a *App) RecoverPendingHits(ctx context.Context, limit int) (int, error) {
+	released, err := a.RecoverHolds(ctx, limit)
+	if err != nil {
+		return released, err
+	}
+	settled, err := a.recoverPendingHits(ctx, limit)
+	return released + settled, err
+}
+
+// recoverPendingHits is RecoverPendingHits' part on pending hits.
+func (a *App) recoverPendingHits(ctx context.Context, limit int) (int, error) {
 	cutoff := a.now().Add(-a.cfg.PendingHitGrace).UTC()
 	hits, err := a.st.Hits.Pending(ctx, cutoff, limit)
 	if err != nil {

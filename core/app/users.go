@@ -126,9 +126,22 @@ func (a *App) ListUsers(ctx context.Context, actor *user.User, f user.Filter) ([
 	return a.st.Users.List(ctx, f)
 }
 
-// GetUser shows one account (admin only).
+// Me reads the caller's own account again, its balance with this
+// instance's metered calls charged (GET /auth/me).
+func (a *App) Me(ctx context.Context, actor *user.User) (*user.User, error) {
+	if err := a.awaitSettlements(ctx); err != nil {
+		return nil, err
+	}
+	return a.st.Users.ByID(ctx, actor.ID)
+}
+
+// GetUser shows one account (admin only), its balance with this
+// instance's metered calls charged.
 func (a *App) GetUser(ctx context.Context, actor *user.User, id uint64) (*user.User, error) {
 	if err := requireAdmin(actor); err != nil {
+		return nil, err
+	}
+	if err := a.awaitSettlements(ctx); err != nil {
 		return nil, err
 	}
 	return a.st.Users.ByID(ctx, id)
@@ -255,7 +268,8 @@ type Adjustment struct {
 }
 
 // AdjustBalance posts a manual credit or debit with a required description
-// (admin only). A debit never takes the balance below zero.
+// (admin only). A debit never takes the balance below zero, nor the money
+// held for metered calls under way.
 func (a *App) AdjustBalance(ctx context.Context, actor *user.User, userID uint64, adj Adjustment) (*ledger.Entry, error) {
 	if err := requireAdmin(actor); err != nil {
 		return nil, err
@@ -275,6 +289,11 @@ func (a *App) AdjustBalance(ctx context.Context, actor *user.User, userID uint64
 		fe.Add("description", "must be at most 1000 characters")
 	}
 	if err := fe.Err(); err != nil {
+		return nil, err
+	}
+	// The charges of metered calls this instance answered before come
+	// first in the ledger, as they came first.
+	if err := a.awaitSettlements(ctx); err != nil {
 		return nil, err
 	}
 	var entry *ledger.Entry

@@ -263,6 +263,11 @@ func (a *App) RunWebhooks(ctx context.Context, interval time.Duration) {
 // up, sends them and waits for their attempts; it returns how many were
 // delivered. For tests and tools: the server runs RunWebhooks.
 func (a *App) DeliverWebhooks(ctx context.Context, limit int) (int, error) {
+	// A metered call's balance.low is written with its charge, after the
+	// call's answer: a round right after the call waits for it.
+	if err := a.awaitSettlements(ctx); err != nil {
+		return 0, err
+	}
 	r := &webhookRound{}
 	claimed := 0
 	var err error
