@@ -95,6 +95,9 @@ type holdRegistry struct {
 	// downSince (unix nanoseconds): when the last such failure was seen; a
 	// call that took from a hold before it answers 503 (holdsFailedSince).
 	downSince atomic.Int64
+	// fetches are the hold fetches under way (App.Wait lets them end
+	// before it releases every hold).
+	fetches sync.WaitGroup
 }
 
 func (r *holdRegistry) slot(k holdKey) *holdSlot {
@@ -213,9 +216,9 @@ func (a *App) startFetch(slot *holdSlot, userID, keyID uint64, charge decimal.De
 	f := &holdFetch{done: make(chan struct{})}
 	slot.fetch = f
 	calls := slot.size
-	a.bg.Add(1)
+	a.holds.fetches.Add(1)
 	go func() {
-		defer a.bg.Done()
+		defer a.holds.fetches.Done()
 		ctx, cancel := context.WithTimeout(context.Background(), batchAttemptTimeout)
 		defer cancel()
 		lh, err := a.acquireHold(ctx, userID, keyID, charge, day, calls)
@@ -388,8 +391,10 @@ func (a *App) releaseHold(ctx context.Context, id, userID uint64) (bool, error) 
 }
 
 // releaseHolds releases every hold this instance still has open (on
-// shutdown, once every call's charge is written).
+// shutdown, once every call's charge is written and no fetch is under
+// way).
 func (a *App) releaseHolds() {
+	a.holds.fetches.Wait()
 	a.holds.mu.Lock()
 	var all []*liveHold
 	for _, slot := range a.holds.slots {

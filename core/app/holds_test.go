@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/mock"
@@ -163,5 +164,47 @@ func TestHoldFetchOnALostDatabaseAnswers503(t *testing.T) {
 		if i == 0 {
 			f.users.EXPECT().LockByID(mock.Anything, uint64(11)).Return(nil, lost).Once()
 		}
+	}
+}
+
+// A hold fetched ahead (fewer than half a hold's calls left) is released
+// with the one in use when the instance stops: nothing stays held, and
+// the balance is the calls' charges less.
+func TestStopReleasesAHoldFetchedAhead(t *testing.T) {
+	f := holdFixture(t)
+	f.user.Balance = dec("100.00")
+	f.keys.EXPECT().CountHits(mock.Anything, uint64(3), "2026-11-22", 8, mock.Anything).Return(8, nil).Times(2)
+	var ids []uint64
+	f.holds.EXPECT().Insert(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, h *hold.Hold) error {
+		if len(ids) == 1 {
+			time.Sleep(100 * time.Millisecond) // the fetch ahead overlaps the last calls' charges
+		}
+		h.ID = uint64(5 + len(ids))
+		ids = append(ids, h.ID)
+		return nil
+	}).Times(2)
+	f.users.EXPECT().SaveBalance(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, u *user.User) error { *f.user = *u; return nil })
+	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(app.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil).Times(5)
+	f.hits.EXPECT().InsertMany(mock.Anything, mock.Anything).Return(nil)
+	f.ledger.EXPECT().InsertMany(mock.Anything, mock.Anything).Return(nil)
+	f.holds.EXPECT().Use(mock.Anything, uint64(5), mock.Anything, mock.Anything).Return(nil)
+	for _, id := range []uint64{5, 6} {
+		f.holds.EXPECT().Get(mock.Anything, id).RunAndReturn(func(context.Context, uint64) (hold.Hold, bool, error) {
+			used := map[uint64]int{5: 5, 6: 0}[id]
+			return hold.Hold{ID: id, UserID: 11, KeyID: 3, Day: "2026-11-22", Unit: dec("1.23"), Calls: 8,
+				UsedCalls: used, UsedMoney: dec("1.23").Mul(decimal.NewFromInt(int64(used)))}, true, nil
+		}).Once()
+		f.keys.EXPECT().UncountHits(mock.Anything, uint64(3), "2026-11-22", map[uint64]int{5: 3, 6: 8}[id]).Return(nil).Once()
+		f.holds.EXPECT().Delete(mock.Anything, id).Return(true, nil).Once()
+	}
+
+	for i := range 5 { // the fifth leaves 3 calls, fewer than half of 8: the next hold is fetched
+		if _, err := f.app.CallService(context.Background(), f.input(`{}`)); err != nil {
+			t.Fatalf("call %d: %v", i+1, err)
+		}
+	}
+	f.app.Wait()
+	if !f.user.HeldAmount.IsZero() || !f.user.Balance.Equal(dec("93.85")) {
+		t.Fatalf("after the stop: balance %s, held %s; want 93.85, nothing held", f.user.Balance, f.user.HeldAmount)
 	}
 }

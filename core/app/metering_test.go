@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"sync"
 	"testing"
 	"time"
 
@@ -62,8 +63,13 @@ func newFixture(t *testing.T) *fixture {
 	f.holds.EXPECT().Expired(mock.Anything, mock.Anything, mock.Anything).Return(nil, nil).Maybe() // no hold left open
 	loc, _ := time.LoadLocation("Asia/Kolkata")
 	f.app = app.New(app.Deps{Tx: f.tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Config: app.Config{Location: loc}})
+	var txMu sync.Mutex // one transaction at a time, as the row locks of a real database would order them
 	f.tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
-		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) }).Maybe()
+		func(ctx context.Context, fn func(context.Context, app.Stores) error) error {
+			txMu.Lock()
+			defer txMu.Unlock()
+			return fn(ctx, stores)
+		}).Maybe()
 
 	var k string
 	k, f.secret = apikey.NewCredentials()
