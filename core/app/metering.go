@@ -111,8 +111,9 @@ func (a *App) CallService(ctx context.Context, in CallInput) (*CallResult, error
 	// are decided in the batch's transaction (batch.go), in that order;
 	// refused parameters are counted, then logged.
 	charge := price.Charge(owner.Role)
+	day := a.day(now)
 	if perr == nil {
-		hc, ok, exhausted, err := a.takeHold(ctx, owner, key.ID, charge, a.day(now))
+		hc, ok, exhausted, err := a.takeHold(ctx, owner, key.ID, charge, day)
 		if err != nil {
 			return nil, err
 		}
@@ -125,7 +126,7 @@ func (a *App) CallService(ctx context.Context, in CallInput) (*CallResult, error
 			}
 		}
 	}
-	reservation := &batchOp{kind: batchReserve, hit: hit, keyID: key.ID, day: a.day(now), month: a.month(now),
+	reservation := &batchOp{kind: batchReserve, hit: hit, keyID: key.ID, day: day, month: a.month(now),
 		charge: charge, invalid: perr, start: now}
 	a.submit(reservation)
 	if reservation.err != nil {
@@ -135,28 +136,14 @@ func (a *App) CallService(ctx context.Context, in CallInput) (*CallResult, error
 	// The reservation is committed: whatever happens to the caller's
 	// connection, the call is settled or refunded.
 	a.metrics.ReservationStarted() // metrics: reservation in flight, until settled or refunded (or given up)
-	upStart := time.Now()          // metrics: upstream latency
-	resp, callErr := a.up.Do(context.WithoutCancel(ctx), a.upstreamRequest(svc, params, payload))
-	hit.ResponseTimeMs = int(a.now().Sub(now) / time.Millisecond)
+	data, _, failure := a.callUpstream(ctx, svc, params, payload, hit, price, charge, now)
 	settlement := &batchOp{kind: batchSettle, hit: hit, month: reservation.month}
-	upOK := callErr == nil && resp.Status >= 200 && resp.Status < 300 && json.Valid(resp.Body)
-	a.metrics.UpstreamDone(svc.Slug, time.Since(upStart), upOK) // metrics
-	if upOK {
-		hit.Status = hitlog.StatusSuccess
-		hit.ChargeAmount = charge
-		hit.CostAmount = price.AdminCost // the upstream's cost of this call, for the platform's margin
-		body := a.capPayload(string(resp.Body))
-		hit.ResponsePayload = &body
-		res := &CallResult{RequestID: hit.RequestID, Data: json.RawMessage(resp.Body), Charged: charge, BalanceLeft: reservation.balance}
+	if failure == nil {
+		res := &CallResult{RequestID: hit.RequestID, Data: data, Charged: charge, BalanceLeft: reservation.balance}
 		a.settleLater(settlement)
 		return res, nil
 	}
 	defer a.metrics.ReservationSettled()
-	failure := upstreamFailure(resp, callErr)
-	body := errorPayload(failure)
-	hit.Status = hitlog.StatusFailed
-	hit.ChargeAmount, hit.CostAmount = decimal.Zero, decimal.Zero
-	hit.ResponsePayload = &body
 	if err := a.settle(settlement); err != nil {
 		return nil, err
 	}
@@ -172,34 +159,50 @@ func (a *App) callOnHold(ctx context.Context, svc *catalog.Service, params map[s
 	price *pricing.Price, charge decimal.Decimal, hc holdCall, now time.Time) (*CallResult, error) {
 	a.metrics.ReservationStarted() // metrics: in flight until its charge is written (or given up)
 	hit.Reserved = charge
-	upStart := time.Now()
+	data, upStart, failure := a.callUpstream(ctx, svc, params, payload, hit, price, charge, now)
+	if failure == nil && a.holdsFailedSince(upStart) {
+		failure = ErrMeteringUnavailable
+		failHit(hit, failure)
+	}
+	a.captureLater(&batchOp{kind: batchCapture, hit: hit, hold: hc.lh, month: a.month(now)})
+	if failure != nil {
+		return nil, failure
+	}
+	return &CallResult{RequestID: hit.RequestID, Data: data, Charged: charge, BalanceLeft: hc.balanceLeft}, nil
+}
+
+// callUpstream makes a metered call's upstream call and records its
+// outcome on hit: a usable answer (2xx with JSON) succeeds at charge, with
+// the price's admin cost and the answer as payload (data, failure nil);
+// anything else fails with its error (failHit). started is when the
+// upstream call began.
+func (a *App) callUpstream(ctx context.Context, svc *catalog.Service, params map[string]any, payload string, hit *hitlog.Hit,
+	price *pricing.Price, charge decimal.Decimal, now time.Time) (data json.RawMessage, started time.Time, failure error) {
+	started = time.Now() // metrics: upstream latency
 	resp, callErr := a.up.Do(context.WithoutCancel(ctx), a.upstreamRequest(svc, params, payload))
 	hit.ResponseTimeMs = int(a.now().Sub(now) / time.Millisecond)
 	upOK := callErr == nil && resp.Status >= 200 && resp.Status < 300 && json.Valid(resp.Body)
-	a.metrics.UpstreamDone(svc.Slug, time.Since(upStart), upOK) // metrics
-	var failure error
-	switch {
-	case upOK && a.holdsFailedSince(upStart):
-		failure = ErrMeteringUnavailable
-	case !upOK:
+	a.metrics.UpstreamDone(svc.Slug, time.Since(started), upOK) // metrics
+	if !upOK {
 		failure = upstreamFailure(resp, callErr)
-	}
-	capture := &batchOp{kind: batchCapture, hit: hit, hold: hc.lh, month: a.month(now)}
-	if failure != nil {
-		body := errorPayload(failure)
-		hit.Status = hitlog.StatusFailed
-		hit.ChargeAmount, hit.CostAmount = decimal.Zero, decimal.Zero
-		hit.ResponsePayload = &body
-		a.captureLater(capture)
-		return nil, failure
+		failHit(hit, failure)
+		return nil, started, failure
 	}
 	hit.Status = hitlog.StatusSuccess
 	hit.ChargeAmount = charge
 	hit.CostAmount = price.AdminCost // the upstream's cost of this call, for the platform's margin
 	body := a.capPayload(string(resp.Body))
 	hit.ResponsePayload = &body
-	a.captureLater(capture)
-	return &CallResult{RequestID: hit.RequestID, Data: json.RawMessage(resp.Body), Charged: charge, BalanceLeft: hc.balanceLeft}, nil
+	return json.RawMessage(resp.Body), started, nil
+}
+
+// failHit records a failed call on its hit: no charge, no cost, the error
+// as payload.
+func failHit(hit *hitlog.Hit, failure error) {
+	body := errorPayload(failure)
+	hit.Status = hitlog.StatusFailed
+	hit.ChargeAmount, hit.CostAmount = decimal.Zero, decimal.Zero
+	hit.ResponsePayload = &body
 }
 
 // captureLater queues a hold call's hit and charge for the capture writer
@@ -423,11 +426,7 @@ func (a *App) reserve(ctx context.Context, userID uint64, hit *hitlog.Hit, charg
 
 // refund returns a reserved charge and marks the hit failed, in one transaction.
 func (a *App) refund(ctx context.Context, hit *hitlog.Hit, failure error, now time.Time) error {
-	body := errorPayload(failure)
-	hit.Status = hitlog.StatusFailed
-	hit.ChargeAmount = decimal.Zero
-	hit.CostAmount = decimal.Zero
-	hit.ResponsePayload = &body
+	failHit(hit, failure)
 	month := a.month(now)
 	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
 		u, err := s.Users.LockByID(ctx, hit.UserID)

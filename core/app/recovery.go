@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/shopspring/decimal"
-
 	"paygate/core/errs"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
@@ -70,11 +68,7 @@ func (a *App) recoverPendingHits(ctx context.Context, limit int) (int, error) {
 // recoverHit refunds one interrupted hit; false when another settlement
 // got there first.
 func (a *App) recoverHit(ctx context.Context, h *hitlog.Hit) (bool, error) {
-	body := errorPayload(ErrInterrupted)
-	h.Status = hitlog.StatusFailed
-	h.ChargeAmount = decimal.Zero
-	h.CostAmount = decimal.Zero
-	h.ResponsePayload = &body
+	failHit(h, ErrInterrupted)
 	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
 		u, err := s.Users.LockByID(ctx, h.UserID)
 		if err != nil {
