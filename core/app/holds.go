@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -343,12 +344,12 @@ func (a *App) maybeRelease(lh *liveHold) {
 				return
 			}
 			a.databaseFailed(err)
-			if time.Since(first) >= min(a.cfg.SettleRetryWindow, a.cfg.PendingHitGrace/2) {
+			if time.Since(first) >= a.retryWindow() {
 				// Left open: recovery releases it after PendingHitGrace.
 				a.log.Error("hold not released; recovery will release it", "hold_id", lh.h.ID, "err", err)
 				return
 			}
-			time.Sleep(250 * time.Millisecond << min(try, 3)) // as the charges' retries
+			time.Sleep(retryWait(try))
 		}
 	}()
 }
@@ -450,10 +451,7 @@ func (a *App) awaitHolds(ctx context.Context, userID, keyID uint64, charge decim
 		if err != nil {
 			return fmt.Errorf("list holds: %w", err)
 		}
-		blocking := false
-		for _, h := range open {
-			blocking = blocking || h.KeyID == keyID
-		}
+		blocking := slices.ContainsFunc(open, func(h hold.Hold) bool { return h.KeyID == keyID })
 		if !blocking && len(open) > 0 {
 			u, err := a.st.Users.ByID(ctx, userID)
 			if err != nil {

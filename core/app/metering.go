@@ -213,8 +213,11 @@ func (a *App) captureLater(op *batchOp) {
 	a.unsettled.Add(1)
 	op.firstTry = time.Now()
 	op.after = a.afterCapture
-	a.captures.enqueue(op, a.writeBatch)
+	a.enqueueCapture(op)
 }
+
+// enqueueCapture queues a capture for the capture writer without waiting.
+func (a *App) enqueueCapture(op *batchOp) { a.captures.enqueue(op, a.writeBatch) }
 
 // afterCapture ends a capture, or queues it again while the database is
 // away.
@@ -222,11 +225,8 @@ func (a *App) afterCapture(op *batchOp) {
 	switch {
 	case op.err == nil:
 		a.callDone(op.hold, true, op.hit.Reserved)
-	case time.Since(op.firstTry) < min(a.cfg.SettleRetryWindow, a.cfg.PendingHitGrace/2):
+	case a.retryLater(op, a.enqueueCapture):
 		a.databaseFailed(op.err)
-		wait := 250 * time.Millisecond << min(op.tries, 3) // 250 ms, 500 ms, 1 s, then every 2 s
-		op.tries++
-		time.AfterFunc(wait, func() { a.captures.enqueue(op, a.writeBatch) })
 		return
 	default:
 		a.log.Error("call's hit and charge not written; the call is not charged", "request_id", op.hit.RequestID, "err", op.err)
@@ -280,16 +280,37 @@ func (a *App) afterSettle(op *batchOp) {
 	case op.err == nil && op.moved:
 	case op.err == nil:
 		a.log.Warn("settlement found its hit no longer pending (crash recovery refunded it)", "request_id", op.hit.RequestID)
-	case time.Since(op.firstTry) < min(a.cfg.SettleRetryWindow, a.cfg.PendingHitGrace/2):
-		wait := 250 * time.Millisecond << min(op.tries, 3) // 250 ms, 500 ms, 1 s, then every 2 s
-		op.tries++
-		time.AfterFunc(wait, func() { a.enqueueSettlement(op) })
+	case a.retryLater(op, a.enqueueSettlement):
 		return
 	default:
 		a.log.Error("settlement failed; the hit stays pending until crash recovery refunds it", "request_id", op.hit.RequestID, "err", op.err)
 	}
 	a.metrics.ReservationSettled()
 	a.unsettled.Done()
+}
+
+// retryWindow is how long a write queued after the answer (a settlement,
+// a hold call's charge, a hold's release) is tried again while the
+// database refuses it: Config.SettleRetryWindow, and at most half of
+// PendingHitGrace, so that it is tried well before recovery may take over.
+func (a *App) retryWindow() time.Duration {
+	return min(a.cfg.SettleRetryWindow, a.cfg.PendingHitGrace/2)
+}
+
+// retryWait is the pause before try number try+1 of such a write: 250 ms,
+// 500 ms, 1 s, then every 2 s.
+func retryWait(try uint) time.Duration { return 250 * time.Millisecond << min(try, 3) }
+
+// retryLater queues op again through enqueue after retryWait, if its first
+// try is within retryWindow, and reports whether it did.
+func (a *App) retryLater(op *batchOp, enqueue func(*batchOp)) bool {
+	if time.Since(op.firstTry) >= a.retryWindow() {
+		return false
+	}
+	wait := retryWait(op.tries)
+	op.tries++
+	time.AfterFunc(wait, func() { enqueue(op) })
+	return true
 }
 
 // enqueueSettlement queues a settlement for its writer without waiting.
