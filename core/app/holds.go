@@ -369,6 +369,11 @@ func (a *App) releaseHold(ctx context.Context, id, userID uint64) (bool, error) 
 		if err != nil || !found {
 			return err
 		}
+		// The row's deletion decides which release gives the money and
+		// the calls back: nothing else is written when it was gone.
+		if released, err = s.Holds.Delete(ctx, id); err != nil || !released {
+			return err
+		}
 		money, calls := h.Unused()
 		if money.GreaterThan(u.HeldAmount) {
 			// Never below zero; the ledger check reports the mismatch.
@@ -378,9 +383,6 @@ func (a *App) releaseHold(ctx context.Context, id, userID uint64) (bool, error) 
 		}
 		u.HeldAmount = u.HeldAmount.Sub(money)
 		if err := s.Keys.UncountHits(ctx, h.KeyID, h.Day, calls); err != nil {
-			return err
-		}
-		if released, err = s.Holds.Delete(ctx, id); err != nil || !released {
 			return err
 		}
 		return s.Users.SaveBalance(ctx, u)

@@ -208,3 +208,18 @@ func TestStopReleasesAHoldFetchedAhead(t *testing.T) {
 		t.Fatalf("after the stop: balance %s, held %s; want 93.85, nothing held", f.user.Balance, f.user.HeldAmount)
 	}
 }
+
+// Two instances recovering the same expired hold: the one whose delete
+// finds the row gone gives nothing back (the strict mocks fail on any
+// other write) and does not count it released.
+func TestRecoveringAReleasedHoldWritesNothing(t *testing.T) {
+	f := holdFixture(t)
+	h := hold.Hold{ID: 5, UserID: 11, KeyID: 3, Day: "2026-11-22", Unit: dec("1.23"), Calls: 8, UsedMoney: decimal.Zero}
+	f.holds.EXPECT().Expired(mock.Anything, mock.Anything, 50).Unset() // instead of the fixture's "no hold left open"
+	f.holds.EXPECT().Expired(mock.Anything, mock.Anything, 50).Return([]hold.Hold{h}, nil).Once()
+	f.holds.EXPECT().Get(mock.Anything, uint64(5)).Return(h, true, nil).Once()
+	f.holds.EXPECT().Delete(mock.Anything, uint64(5)).Return(false, nil).Once()
+	if n, err := f.app.RecoverHolds(context.Background(), 50); err != nil || n != 0 {
+		t.Fatalf("released %d, %v; want none", n, err)
+	}
+}
