@@ -79,18 +79,15 @@ func (s *holdStore) Get(ctx context.Context, id uint64) (hold.Hold, bool, error)
 // useHold adds a batch's charges to a hold (MySQL: exact DECIMAL sum).
 const useHold = "UPDATE call_holds SET used_calls = used_calls + ?, used_amount = used_amount + CAST(? AS DECIMAL(12, 2)) WHERE id = ?"
 
-// Use adds calls and money to hold id's use. In a metering batch it is
-// sent with the COMMIT (batchtx.go).
+// Use adds calls and money to hold id's use; a hold already released is
+// left as it is (no row). In a metering batch it is sent with the COMMIT
+// (batchtx.go).
 func (s *holdStore) Use(ctx context.Context, id uint64, calls int, money decimal.Decimal) error {
 	if !s.mysql {
 		// SQLite stores money as text: read, add exactly, write (the
 		// transaction holds the database's write lock).
-		var r holdRow
-		if err := s.conn(ctx).Where("id = ?", id).Take(&r).Error; err != nil {
-			return fmt.Errorf("use hold %d: %w", id, errNotFoundOr(err, errHoldGone))
-		}
-		h, err := toDomainHold(&r)
-		if err != nil {
+		h, found, err := s.Get(ctx, id)
+		if err != nil || !found {
 			return err
 		}
 		var w moneyWriter
@@ -99,7 +96,7 @@ func (s *holdStore) Use(ctx context.Context, id uint64, calls int, money decimal
 			return fmt.Errorf("use hold %d: %w", id, w.err)
 		}
 		err = s.conn(ctx).Model(&holdRow{}).Where("id = ?", id).
-			Updates(map[string]any{"used_calls": r.UsedCalls + calls, "used_amount": used}).Error
+			Updates(map[string]any{"used_calls": h.UsedCalls + calls, "used_amount": used}).Error
 		if err != nil {
 			return fmt.Errorf("use hold %d: %w", id, translate(err))
 		}
@@ -119,9 +116,6 @@ func (s *holdStore) Use(ctx context.Context, id uint64, calls int, money decimal
 	}
 	return nil
 }
-
-// errHoldGone: a hold to charge from was released (by crash recovery).
-var errHoldGone = fmt.Errorf("hold not found")
 
 // Delete releases hold id. In a metering batch it is sent with the COMMIT
 // and reported deleted (the writer releases only its own holds).

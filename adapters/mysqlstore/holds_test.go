@@ -118,6 +118,13 @@ func TestHoldLifeAndHeldMoney(t *testing.T) {
 		if _, found, err := s.Stores().Holds.Get(ctx, h.ID); err != nil || found {
 			t.Fatalf("released hold still found: %v, %v", found, err)
 		}
+		// A charge late for a released hold adds nothing, on both databases.
+		if err := s.Stores().Holds.Use(ctx, h.ID, 1, dec(t, "1.25")); err != nil {
+			t.Fatalf("use of a released hold: %v", err)
+		}
+		if _, found, err := s.Stores().Holds.Get(ctx, h.ID); err != nil || found {
+			t.Fatalf("a late use brought the hold back: %v, %v", found, err)
+		}
 
 		// More held than the balance: the database refuses it.
 		got.HeldAmount = dec(t, "10.01")
