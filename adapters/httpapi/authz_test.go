@@ -3,12 +3,12 @@ package httpapi_test
 import (
 	"context"
 	"fmt"
+	"paygate/core/store"
 	"slices"
 	"testing"
 	"time"
 
 	"paygate/adapters/httpapi"
-	"paygate/core/app"
 	"paygate/core/webhook"
 )
 
@@ -344,7 +344,7 @@ func (f *authzFixture) newDelivery(userID uint64) uint64 {
 		f.e.t.Fatal(err)
 	}
 	d := webhook.NewDelivery(e, webhook.ToWebhook, "https://hooks.example/x")
-	err = f.e.store.WithinTx(context.Background(), func(ctx context.Context, s app.Stores) error {
+	err = f.e.store.WithinTx(context.Background(), func(ctx context.Context, s store.Stores) error {
 		return s.Webhooks.Insert(ctx, e, []*webhook.Delivery{d})
 	})
 	if err != nil {

@@ -4,11 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"paygate/core/store"
 	"testing"
 	"time"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/app"
 	"paygate/core/audit"
 	"paygate/internal/testdb"
 )
@@ -87,7 +87,7 @@ func TestAuditLog(t *testing.T) {
 
 		// An entry written in a transaction that rolls back is gone with it.
 		boom := errors.New("boom")
-		err = s.WithinTx(ctx, func(ctx context.Context, st app.Stores) error {
+		err = s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
 			add2, _ := audit.New(ctx, 5, audit.UserDelete, audit.TargetUser, 5, nil, nil, base)
 			if err := st.Audit.Add(ctx, add2); err != nil {
 				return err

@@ -3,6 +3,7 @@ package mysqlstore_test
 import (
 	"context"
 	"fmt"
+	"paygate/core/store"
 	"strings"
 	"sync"
 	"testing"
@@ -12,7 +13,6 @@ import (
 
 	"paygate/adapters/mysqlstore"
 	"paygate/core/apikey"
-	"paygate/core/app"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
 	"paygate/internal/testdb"
@@ -48,7 +48,7 @@ func testInsertManyFinishMany(t *testing.T, s *mysqlstore.Store) {
 			}
 			hits = append(hits, batchHit(u.ID, svc.ID, k.ID, hitlog.StatusPending, p))
 		}
-		if err := s.WithinTx(ctx, func(ctx context.Context, st app.Stores) error { return st.Hits.InsertMany(ctx, hits) }); err != nil {
+		if err := s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error { return st.Hits.InsertMany(ctx, hits) }); err != nil {
 			t.Fatal(err)
 		}
 		for _, h := range hits {
@@ -72,7 +72,7 @@ func testInsertManyFinishMany(t *testing.T, s *mysqlstore.Store) {
 			h.ResponseTimeMs = i
 		}
 		var moved []bool
-		err := s.WithinTx(ctx, func(ctx context.Context, st app.Stores) (err error) {
+		err := s.WithinTx(ctx, func(ctx context.Context, st store.Stores) (err error) {
 			moved, err = st.Hits.FinishMany(ctx, hits)
 			return err
 		})
@@ -93,7 +93,7 @@ func testInsertManyFinishMany(t *testing.T, s *mysqlstore.Store) {
 			}
 		}
 		// A second settlement moves nothing.
-		err = s.WithinTx(ctx, func(ctx context.Context, st app.Stores) (err error) {
+		err = s.WithinTx(ctx, func(ctx context.Context, st store.Stores) (err error) {
 			moved, err = st.Hits.FinishMany(ctx, hits[:5])
 			return err
 		})
@@ -117,7 +117,7 @@ func TestLedgerInsertManyKeepsOrder(t *testing.T) {
 				Description: fmt.Sprintf("n%d", i), Status: "completed", CreatedAt: time.Now().UTC()})
 			bal = after
 		}
-		if err := s.WithinTx(ctx, func(ctx context.Context, st app.Stores) error { return st.Ledger.InsertMany(ctx, entries) }); err != nil {
+		if err := s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error { return st.Ledger.InsertMany(ctx, entries) }); err != nil {
 			t.Fatal(err)
 		}
 		var i int
@@ -152,7 +152,7 @@ func TestCountHitsIsExactUnderConcurrency(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				var g int
-				err := s.WithinTx(ctx, func(ctx context.Context, st app.Stores) (err error) {
+				err := s.WithinTx(ctx, func(ctx context.Context, st store.Stores) (err error) {
 					g, err = st.Keys.CountHits(ctx, k.ID, "2026-11-22", 7, time.Now())
 					return err
 				})
@@ -173,7 +173,7 @@ func TestCountHitsIsExactUnderConcurrency(t *testing.T) {
 			t.Fatalf("key %+v", got)
 		}
 		var g int
-		_ = s.WithinTx(ctx, func(ctx context.Context, st app.Stores) (err error) {
+		_ = s.WithinTx(ctx, func(ctx context.Context, st store.Stores) (err error) {
 			g, err = st.Keys.CountHits(ctx, k.ID, "2026-11-23", 3, time.Now())
 			return err
 		})
@@ -197,7 +197,7 @@ func TestHitsSucceedMany(t *testing.T) {
 			for i := 0; i < n; i++ {
 				hits = append(hits, batchHit(u.ID, svc.ID, k.ID, hitlog.StatusPending, `{}`))
 			}
-			if err := s.WithinTx(ctx, func(ctx context.Context, st app.Stores) error { return st.Hits.InsertMany(ctx, hits) }); err != nil {
+			if err := s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error { return st.Hits.InsertMany(ctx, hits) }); err != nil {
 				t.Fatal(err)
 			}
 			for i, h := range hits {
@@ -253,7 +253,7 @@ func TestHitsSucceedMany(t *testing.T) {
 
 		// Inside a transaction, a hit listed twice moves once.
 		hits = insert(3)
-		err = s.WithinTx(ctx, func(ctx context.Context, st app.Stores) (err error) {
+		err = s.WithinTx(ctx, func(ctx context.Context, st store.Stores) (err error) {
 			moved, err = st.Hits.SucceedMany(ctx, append(hits, hits[1]))
 			return err
 		})
@@ -360,7 +360,7 @@ func TestSettlementsWriteEachHitsOwnValues(t *testing.T) {
 		for i := range hits {
 			hits[i] = batchHit(u.ID, svc.ID, k.ID, hitlog.StatusPending, `{}`)
 		}
-		if err := s.WithinTx(ctx, func(ctx context.Context, st app.Stores) error { return st.Hits.InsertMany(ctx, hits) }); err != nil {
+		if err := s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error { return st.Hits.InsertMany(ctx, hits) }); err != nil {
 			t.Fatal(err)
 		}
 		outcome := func(i int, status hitlog.Status) *hitlog.Hit {
@@ -397,7 +397,7 @@ func TestSettlementsWriteEachHitsOwnValues(t *testing.T) {
 			if g.succeed {
 				moved, err = s.Stores().Hits.SucceedMany(ctx, g.hits)
 			} else {
-				err = s.WithinTx(ctx, func(ctx context.Context, st app.Stores) (err error) {
+				err = s.WithinTx(ctx, func(ctx context.Context, st store.Stores) (err error) {
 					moved, err = st.Hits.FinishMany(ctx, g.hits)
 					return err
 				})

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"paygate/core/metering"
+	"paygate/core/store"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -13,7 +15,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/app"
 	"paygate/core/errs"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
@@ -98,26 +99,26 @@ func newReservation(t *testing.T, s *mysqlstore.Store, users []*user.User, n int
 // write runs the reservation in one batch transaction as the writer does
 // (lock and count, insert, balances, commit), with then (if any) between
 // the inserts and the balances; it returns the round trips it took.
-func (r *reservation) write(t *testing.T, s *mysqlstore.Store, trips *atomic.Int64, then func(ctx context.Context, st app.Stores) error) (int64, error) {
+func (r *reservation) write(t *testing.T, s *mysqlstore.Store, trips *atomic.Int64, then func(ctx context.Context, st store.Stores) error) (int64, error) {
 	t.Helper()
 	before := trips.Load()
-	err := s.WithinBatchTx(context.Background(), func(ctx context.Context, st app.Stores) error {
-		if st.BatchInserts == nil {
+	err := s.WithinBatchTx(context.Background(), func(ctx context.Context, st metering.BatchStores) error {
+		if st.Inserts == nil {
 			return errors.New("no BatchInserts on a MySQL whose inserts take consecutive ids")
 		}
 		ids := make([]uint64, len(r.users))
 		for i, u := range r.users {
 			ids[i] = u.ID
 		}
-		locked, _, err := st.BatchLocks.LockAndCount(ctx, ids, nil, time.Now().UTC())
+		locked, _, err := st.Locks.LockAndCount(ctx, ids, nil, time.Now().UTC())
 		if err != nil {
 			return err
 		}
-		if err := st.BatchInserts.Insert(ctx, r.hits, r.entries, r.hitOf); err != nil {
+		if err := st.Inserts.Insert(ctx, r.hits, r.entries, r.hitOf); err != nil {
 			return err
 		}
 		if then != nil {
-			if err := then(ctx, st); err != nil {
+			if err := then(ctx, st.Stores); err != nil {
 				return err
 			}
 		}
@@ -230,7 +231,7 @@ func TestBatchInsertsTwoRoundTrips(t *testing.T) {
 			t.Run(fmt.Sprintf("%d hits", n), func(t *testing.T) {
 				r := newReservation(t, s, users, n, small)
 				deferred := true
-				got, err := r.write(t, s, trips, func(context.Context, app.Stores) error {
+				got, err := r.write(t, s, trips, func(context.Context, store.Stores) error {
 					deferred = r.hits[0].ID == 0 && r.entries[1].ReferenceID == nil
 					return nil
 				})
@@ -254,8 +255,8 @@ func TestBatchInsertsTwoRoundTrips(t *testing.T) {
 		t.Run("without consecutive ids, no BatchInserts (the writer inserts the hits first)", func(t *testing.T) {
 			other, _ := openCounted(t)
 			other.ReadBackIDs()
-			err := other.WithinBatchTx(context.Background(), func(_ context.Context, st app.Stores) error {
-				if st.BatchInserts != nil {
+			err := other.WithinBatchTx(context.Background(), func(_ context.Context, st metering.BatchStores) error {
+				if st.Inserts != nil {
 					return errors.New("BatchInserts without consecutive ids")
 				}
 				return nil
@@ -315,7 +316,7 @@ func TestBatchInsertsFailureLeavesNothing(t *testing.T) {
 		t.Run("a balance refused at the COMMIT", func(t *testing.T) {
 			u := newUser(t, s, funded)
 			r := newReservation(t, s, []*user.User{u}, 5, small)
-			_, err := r.write(t, s, trips, func(ctx context.Context, st app.Stores) error {
+			_, err := r.write(t, s, trips, func(ctx context.Context, st store.Stores) error {
 				bad := *u
 				bad.Balance = decimal.RequireFromString("-1.00") // the CHECK refuses it, with the COMMIT
 				return st.Users.SaveBalance(ctx, &bad)
@@ -352,7 +353,7 @@ func TestBatchInsertsFailureLeavesNothing(t *testing.T) {
 			u := newUser(t, s, funded)
 			r := newReservation(t, s, []*user.User{u}, 5, small)
 			boom := errors.New("boom")
-			_, err := r.write(t, s, trips, func(ctx context.Context, st app.Stores) error {
+			_, err := r.write(t, s, trips, func(ctx context.Context, st store.Stores) error {
 				if _, err := st.Users.ByID(ctx, u.ID); err != nil { // a read sends what was deferred
 					return err
 				}
@@ -398,7 +399,7 @@ func TestBatchInsertsThenOutboxEvent(t *testing.T) {
 			event              *webhook.Event
 			outboxTrips, reads int64
 		)
-		got, err := r.write(t, s, trips, func(ctx context.Context, st app.Stores) error {
+		got, err := r.write(t, s, trips, func(ctx context.Context, st store.Stores) error {
 			e, err := webhook.NewEvent(u.ID, webhook.BalanceLow, map[string]string{"balance": "9.00"}, time.Now())
 			if err != nil {
 				return err

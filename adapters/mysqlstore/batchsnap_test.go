@@ -2,6 +2,7 @@ package mysqlstore_test
 
 import (
 	"context"
+	"paygate/core/metering"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -10,7 +11,6 @@ import (
 
 	"paygate/adapters/mysqlstore"
 	"paygate/core/apikey"
-	"paygate/core/app"
 	"paygate/core/user"
 )
 
@@ -23,9 +23,9 @@ func debitBatch(t *testing.T, s *mysqlstore.Store, trips *atomic.Int64, u *user.
 	var seen []decimal.Decimal
 	granted := 0
 	before := trips.Load()
-	err := s.WithinBatchTx(context.Background(), func(ctx context.Context, st app.Stores) error {
+	err := s.WithinBatchTx(context.Background(), func(ctx context.Context, st metering.BatchStores) error {
 		day := time.Now().UTC().Format("2006-01-02")
-		users, g, err := st.BatchLocks.LockAndCount(ctx, []uint64{u.ID}, []app.KeyCount{{KeyID: key.ID, Day: day, N: n}}, time.Now().UTC())
+		users, g, err := st.Locks.LockAndCount(ctx, []uint64{u.ID}, []metering.KeyCount{{KeyID: key.ID, Day: day, N: n}}, time.Now().UTC())
 		if err != nil {
 			return err
 		}
@@ -171,10 +171,10 @@ func TestOptimisticBatchCheckFailsAtAnEarlierStatement(t *testing.T) {
 			t.Fatal(err)
 		}
 		attempts := 0
-		err := s.WithinBatchTx(context.Background(), func(ctx context.Context, st app.Stores) error {
+		err := s.WithinBatchTx(context.Background(), func(ctx context.Context, st metering.BatchStores) error {
 			attempts++
 			day := time.Now().UTC().Format("2006-01-02")
-			users, _, err := st.BatchLocks.LockAndCount(ctx, []uint64{u.ID}, []app.KeyCount{{KeyID: key.ID, Day: day, N: 1}}, time.Now().UTC())
+			users, _, err := st.Locks.LockAndCount(ctx, []uint64{u.ID}, []metering.KeyCount{{KeyID: key.ID, Day: day, N: 1}}, time.Now().UTC())
 			if err != nil {
 				return err
 			}

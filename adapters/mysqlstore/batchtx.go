@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"paygate/core/metering"
+	"paygate/core/store"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,13 +18,12 @@ import (
 	"gorm.io/gorm"
 
 	"paygate/core/apikey"
-	"paygate/core/app"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
 	"paygate/core/user"
 )
 
-// The metering writer's transactions on MySQL (app.BatchTransactor).
+// The metering writer's transactions on MySQL (metering.BatchTransactor).
 //
 // A reservation batch used to cost seven round trips while it held the
 // users' row locks: START TRANSACTION, lock the user, count the key's
@@ -45,7 +46,7 @@ import (
 //     checked after the COMMIT: a committed batch must not be reported
 //     failed (it would be retried).
 //   - when a multi-row INSERT takes consecutive ids (consecutiveIDs), the
-//     batch's hit rows are deferred too (app.BatchInserts): each hit
+//     batch's hit rows are deferred too (metering.BatchInserts): each hit
 //     INSERT is followed by SET @paygate_hits_<i> = LAST_INSERT_ID() (the
 //     first row's id), and the ledger rows that reference those hits take
 //     reference_id = @paygate_hits_<i> + k in the database. The Go hits get
@@ -115,9 +116,9 @@ func batchPool(connector driver.Connector) *sql.DB {
 // from this instance's snapshots of the users' rows when it has them
 // (batchsnap.go): if the database shows one stale, fn runs again, reading
 // the rows under their locks.
-func (s *Store) WithinBatchTx(ctx context.Context, fn func(ctx context.Context, st app.Stores) error) error {
+func (s *Store) WithinBatchTx(ctx context.Context, fn func(ctx context.Context, st metering.BatchStores) error) error {
 	if s.batchDB == nil {
-		return s.WithinTx(ctx, fn)
+		return s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error { return fn(ctx, metering.BatchStores{Stores: st}) })
 	}
 	err := s.batchTx(ctx, fn, s.snaps)
 	if errors.Is(err, errStaleSnapshot) {
@@ -130,7 +131,7 @@ func (s *Store) WithinBatchTx(ctx context.Context, fn func(ctx context.Context, 
 // batchTx is one attempt of WithinBatchTx; snaps nil: no snapshots used.
 // The users whose rows the transaction locked are kept as it leaves them
 // when it commits, forgotten when it fails.
-func (s *Store) batchTx(ctx context.Context, fn func(ctx context.Context, st app.Stores) error, snaps *userSnapshots) (err error) {
+func (s *Store) batchTx(ctx context.Context, fn func(ctx context.Context, st metering.BatchStores) error, snaps *userSnapshots) (err error) {
 	conn, err := s.batchDB.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", translate(err))
@@ -182,18 +183,18 @@ func (s *Store) batchTx(ctx context.Context, fn func(ctx context.Context, st app
 	return nil
 }
 
-func (s *Store) storesOnBatch(db *gorm.DB, bc *batchConn) app.Stores {
-	st := s.storesOn(db)
+func (s *Store) storesOnBatch(db *gorm.DB, bc *batchConn) metering.BatchStores {
+	st := metering.BatchStores{Stores: s.storesOn(db)}
 	b := base{db: db, mysql: true, consecutiveIDs: s.consecutiveIDs, batch: bc}
-	st.Users, st.Ledger, st.BatchLocks = &userStore{b}, &ledgerStore{b}, batchLocks{b}
+	st.Users, st.Ledger, st.Locks = &userStore{b}, &ledgerStore{b}, batchLocks{b}
 	if s.consecutiveIDs {
-		st.BatchInserts = batchInserts{b}
+		st.Inserts = batchInserts{b}
 	}
 	return st
 }
 
 // batchInserts defers a metering batch's hit rows and ledger rows to the
-// COMMIT (app.BatchInserts; only where a multi-row INSERT takes consecutive
+// COMMIT (metering.BatchInserts; only where a multi-row INSERT takes consecutive
 // ids): the ledger rows that reference a hit of the batch take its id in
 // the database from the user variable that holds its INSERT's first id.
 type batchInserts struct{ b base }
@@ -228,7 +229,7 @@ func (w batchInserts) Insert(ctx context.Context, hits []*hitlog.Hit, entries []
 	return (&ledgerStore{w.b}).insertMany(ctx, entries, refs)
 }
 
-// batchLocks takes a metering batch's locks in one query (app.BatchLocks):
+// batchLocks takes a metering batch's locks in one query (metering.BatchLocks):
 // SELECT … FOR UPDATE of the users (ascending ids), then for each key the
 // one-statement count (countHitsFast) and its ROW_COUNT(). A key whose
 // calls do not all fit (or that is gone) is then decided by CountHits'
@@ -236,7 +237,7 @@ func (w batchInserts) Insert(ctx context.Context, hits []*hitlog.Hit, entries []
 // read it (REPEATABLE READ keeps the lock of a row that did not match).
 type batchLocks struct{ b base }
 
-func (l batchLocks) LockAndCount(ctx context.Context, userIDs []uint64, counts []app.KeyCount, at time.Time) (map[uint64]*user.User, []int, error) {
+func (l batchLocks) LockAndCount(ctx context.Context, userIDs []uint64, counts []metering.KeyCount, at time.Time) (map[uint64]*user.User, []int, error) {
 	users := make(map[uint64]*user.User, len(userIDs))
 	granted := make([]int, len(counts))
 	keys := &keyStore{l.b}
@@ -290,7 +291,7 @@ func (l batchLocks) LockAndCount(ctx context.Context, userIDs []uint64, counts [
 // count has calls: the users as their snapshots, every call granted, and
 // the locks, counts and their check deferred to the batch's query. False
 // when it did nothing.
-func (l batchLocks) fromSnapshots(userIDs []uint64, counts []app.KeyCount, at time.Time,
+func (l batchLocks) fromSnapshots(userIDs []uint64, counts []metering.KeyCount, at time.Time,
 	users map[uint64]*user.User, granted []int) (bool, error) {
 	bc := l.b.batch
 	if bc.snaps == nil || !slices.IsSorted(userIDs) {
@@ -323,7 +324,7 @@ func (l batchLocks) fromSnapshots(userIDs []uint64, counts []app.KeyCount, at ti
 
 // query runs LockAndCount's query: users into users, and for each count
 // with N > 0 whose update matched, granted = N.
-func (l batchLocks) query(ctx context.Context, q string, args []any, counts []app.KeyCount, users map[uint64]*user.User, granted []int) error {
+func (l batchLocks) query(ctx context.Context, q string, args []any, counts []metering.KeyCount, users map[uint64]*user.User, granted []int) error {
 	rows, err := l.b.db.Statement.ConnPool.QueryContext(ctx, q, args...)
 	if err != nil {
 		return fmt.Errorf("lock users and count hits: %w", translate(err))

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"paygate/core/metering"
+	"paygate/core/store"
 	"testing"
 	"time"
 
@@ -11,7 +13,6 @@ import (
 
 	"paygate/adapters/mysqlstore"
 	"paygate/core/apikey"
-	"paygate/core/app"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
 	"paygate/core/user"
@@ -41,10 +42,10 @@ func TestWithinBatchTx(t *testing.T) {
 		}
 		// debit locks u, inserts a pending hit and a ledger row, saves the
 		// balance, then runs then (nil: nothing more).
-		debit := func(u *user.User, desc string, then func(ctx context.Context, st app.Stores, locked *user.User) error) (*hitlog.Hit, error) {
+		debit := func(u *user.User, desc string, then func(ctx context.Context, st store.Stores, locked *user.User) error) (*hitlog.Hit, error) {
 			k := newKey(t, s, u)
 			h := batchHit(u.ID, svc.ID, k.ID, hitlog.StatusPending, `{}`)
-			err := s.WithinBatchTx(ctx, func(ctx context.Context, st app.Stores) error {
+			err := s.WithinBatchTx(ctx, func(ctx context.Context, st metering.BatchStores) error {
 				locked, err := st.Users.LockByID(ctx, u.ID)
 				if err != nil {
 					return err
@@ -61,7 +62,7 @@ func TestWithinBatchTx(t *testing.T) {
 					return err
 				}
 				if then != nil {
-					return then(ctx, st, locked)
+					return then(ctx, st.Stores, locked)
 				}
 				return nil
 			})
@@ -85,7 +86,7 @@ func TestWithinBatchTx(t *testing.T) {
 		t.Run("commit, and a later statement sees the deferred writes", func(t *testing.T) {
 			u := funded()
 			start := balance(u)
-			h, err := debit(u, "committed", func(ctx context.Context, st app.Stores, locked *user.User) error {
+			h, err := debit(u, "committed", func(ctx context.Context, st store.Stores, locked *user.User) error {
 				got, err := st.Users.ByID(ctx, u.ID)
 				if err != nil {
 					return err
@@ -111,7 +112,7 @@ func TestWithinBatchTx(t *testing.T) {
 			u := funded()
 			start := balance(u)
 			boom := errors.New("boom")
-			h, err := debit(u, "rolled back", func(context.Context, app.Stores, *user.User) error { return boom })
+			h, err := debit(u, "rolled back", func(context.Context, store.Stores, *user.User) error { return boom })
 			if !errors.Is(err, boom) {
 				t.Fatalf("err = %v", err)
 			}
@@ -126,7 +127,7 @@ func TestWithinBatchTx(t *testing.T) {
 		t.Run("a deferred write the database refuses rolls back", func(t *testing.T) {
 			u := funded()
 			start := balance(u)
-			_, err := debit(u, "refused", func(ctx context.Context, st app.Stores, locked *user.User) error {
+			_, err := debit(u, "refused", func(ctx context.Context, st store.Stores, locked *user.User) error {
 				locked.Balance = decimal.RequireFromString("-1.00") // the CHECK refuses it (on MySQL at the COMMIT)
 				return st.Users.SaveBalance(ctx, locked)
 			})
@@ -140,7 +141,7 @@ func TestWithinBatchTx(t *testing.T) {
 
 		t.Run("a user not locked here is saved at once", func(t *testing.T) {
 			u := funded()
-			_, err := debit(u, "ghost", func(ctx context.Context, st app.Stores, _ *user.User) error {
+			_, err := debit(u, "ghost", func(ctx context.Context, st store.Stores, _ *user.User) error {
 				return st.Users.SaveBalance(ctx, &user.User{ID: 1 << 40, Balance: decimal.RequireFromString("1.00")})
 			})
 			if !errors.Is(err, user.ErrNotFound) {
@@ -178,13 +179,13 @@ func TestBatchLocksLockAndCount(t *testing.T) {
 		k1 := newKey(t, s, u1, func(k *apikey.Key) { k.DailyLimit = 5 })
 		k2 := newKey(t, s, u2, func(k *apikey.Key) { k.DailyLimit = 100 })
 		day, at := "2026-11-21", time.Now().UTC()
-		lockAndCount := func(userIDs []uint64, counts []app.KeyCount) (map[uint64]*user.User, []int, error) {
+		lockAndCount := func(userIDs []uint64, counts []metering.KeyCount) (map[uint64]*user.User, []int, error) {
 			var (
 				users   map[uint64]*user.User
 				granted []int
 			)
-			err := s.WithinBatchTx(ctx, func(ctx context.Context, st app.Stores) (err error) {
-				if st.BatchLocks == nil { // SQLite: the core locks and counts statement by statement
+			err := s.WithinBatchTx(ctx, func(ctx context.Context, st metering.BatchStores) (err error) {
+				if st.Locks == nil { // SQLite: the core locks and counts statement by statement
 					users = map[uint64]*user.User{}
 					for _, id := range userIDs {
 						if users[id], err = st.Users.LockByID(ctx, id); err != nil {
@@ -200,12 +201,12 @@ func TestBatchLocksLockAndCount(t *testing.T) {
 					}
 					return nil
 				}
-				users, granted, err = st.BatchLocks.LockAndCount(ctx, userIDs, counts, at)
+				users, granted, err = st.Locks.LockAndCount(ctx, userIDs, counts, at)
 				return err
 			})
 			return users, granted, err
 		}
-		users, granted, err := lockAndCount([]uint64{u1.ID, u2.ID}, []app.KeyCount{{KeyID: k1.ID, Day: day, N: 3}, {KeyID: k2.ID, Day: day, N: 4}})
+		users, granted, err := lockAndCount([]uint64{u1.ID, u2.ID}, []metering.KeyCount{{KeyID: k1.ID, Day: day, N: 3}, {KeyID: k2.ID, Day: day, N: 4}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -213,12 +214,12 @@ func TestBatchLocksLockAndCount(t *testing.T) {
 			t.Fatalf("users %v, granted %v", users, granted)
 		}
 		// k1 has 2 calls left today; a key that is gone grants none.
-		_, granted, err = lockAndCount([]uint64{u1.ID}, []app.KeyCount{{KeyID: k1.ID, Day: day, N: 3}, {KeyID: 1 << 40, Day: day, N: 1}})
+		_, granted, err = lockAndCount([]uint64{u1.ID}, []metering.KeyCount{{KeyID: k1.ID, Day: day, N: 3}, {KeyID: 1 << 40, Day: day, N: 1}})
 		if err != nil || fmt.Sprint(granted) != "[2 0]" {
 			t.Fatalf("near the limit: %v %v", granted, err)
 		}
 		// A new day starts from zero.
-		_, granted, err = lockAndCount([]uint64{u1.ID}, []app.KeyCount{{KeyID: k1.ID, Day: "2026-11-22", N: 5}})
+		_, granted, err = lockAndCount([]uint64{u1.ID}, []metering.KeyCount{{KeyID: k1.ID, Day: "2026-11-22", N: 5}})
 		if err != nil || fmt.Sprint(granted) != "[5]" {
 			t.Fatalf("new day: %v %v", granted, err)
 		}
@@ -231,11 +232,11 @@ func TestBatchLocksLockAndCount(t *testing.T) {
 			saveErr error
 			none    bool
 		)
-		err = s.WithinBatchTx(ctx, func(ctx context.Context, st app.Stores) error {
-			if none = st.BatchLocks == nil; none { // SQLite: nothing is deferred
+		err = s.WithinBatchTx(ctx, func(ctx context.Context, st metering.BatchStores) error {
+			if none = st.Locks == nil; none { // SQLite: nothing is deferred
 				return nil
 			}
-			users, _, err := st.BatchLocks.LockAndCount(ctx, []uint64{u1.ID}, nil, at)
+			users, _, err := st.Locks.LockAndCount(ctx, []uint64{u1.ID}, nil, at)
 			if err != nil {
 				return err
 			}

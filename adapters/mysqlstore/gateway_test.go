@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"paygate/core/store"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/app"
 	"paygate/core/errs"
 	"paygate/core/payment"
 	"paygate/core/recharge"
@@ -412,7 +412,7 @@ func TestRechargeUpdatesLockOnlyTheirRow(t *testing.T) {
 	held, release := make(chan struct{}), make(chan struct{})
 	txErr := make(chan error, 1)
 	go func() {
-		txErr <- s.WithinTx(ctx, func(ctx context.Context, st app.Stores) error {
+		txErr <- s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
 			done := *second
 			done.Status, done.UpdatedAt = recharge.StatusSuccess, now
 			if ok, err := st.Recharges.Finish(ctx, &done); err != nil || !ok {

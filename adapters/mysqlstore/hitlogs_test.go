@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"paygate/core/store"
 	"sync"
 	"testing"
 	"time"
@@ -11,7 +12,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/app"
 	"paygate/core/hitlog"
 	"paygate/internal/testdb"
 )
@@ -38,7 +38,7 @@ func TestHitFinishIsSettledOnce(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				errc <- s.WithinTx(ctx, func(ctx context.Context, st app.Stores) error {
+				errc <- s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
 					if _, err := st.Users.LockByID(ctx, u.ID); err != nil {
 						return err
 					}

@@ -2,13 +2,14 @@ package mysqlstore_test
 
 import (
 	"context"
+	"paygate/core/metering"
+	"paygate/core/store"
 	"testing"
 	"time"
 
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/app"
 	"paygate/core/hold"
 	"paygate/core/user"
 	"paygate/internal/testdb"
@@ -30,7 +31,7 @@ func TestHoldLifeAndHeldMoney(t *testing.T) {
 		now := time.Now().UTC().Truncate(time.Microsecond)
 		h := &hold.Hold{UserID: u.ID, KeyID: k.ID, Day: day, Unit: dec(t, "1.25"), Calls: 4, UsedMoney: decimal.Zero,
 			ExpiresAt: now.Add(time.Second), CreatedAt: now}
-		err := s.WithinTx(ctx, func(ctx context.Context, st app.Stores) error {
+		err := s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
 			locked, err := st.Users.LockByID(ctx, u.ID)
 			if err != nil {
 				return err
@@ -55,7 +56,7 @@ func TestHoldLifeAndHeldMoney(t *testing.T) {
 		mustEqualDec(t, "available", got.Available(), "5.00")
 
 		// Charged from inside a metering batch and outside one.
-		if err := s.WithinBatchTx(ctx, func(ctx context.Context, st app.Stores) error {
+		if err := s.WithinBatchTx(ctx, func(ctx context.Context, st metering.BatchStores) error {
 			return st.Holds.Use(ctx, h.ID, 2, dec(t, "2.50"))
 		}); err != nil {
 			t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"paygate/core/store"
 	"sync"
 	"testing"
 	"time"
@@ -11,7 +12,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/app"
 	"paygate/core/errs"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
@@ -244,7 +244,7 @@ func TestConcurrentBalanceChanges(t *testing.T) {
 			wg.Add(1)
 			go func(i int) {
 				defer wg.Done()
-				errc <- s.WithinTx(ctx, func(ctx context.Context, st app.Stores) error {
+				errc <- s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
 					locked, err := st.Users.LockByID(ctx, u.ID)
 					if err != nil {
 						return err
@@ -303,7 +303,7 @@ func TestWithinTxRollsBack(t *testing.T) {
 		u := newUser(t, s)
 		boom := errors.New("boom")
 		var created uint64
-		err := s.WithinTx(ctx, func(ctx context.Context, st app.Stores) error {
+		err := s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
 			fresh := &user.User{Name: "Ghost", Email: "ghost@example.com", Phone: "9111111111", PasswordHash: "x",
 				Role: user.RoleUser, Status: user.StatusActive, Plan: user.PlanStarter}
 			if err := st.Users.Create(ctx, fresh); err != nil {
@@ -342,7 +342,7 @@ func TestWithinTxRollsBack(t *testing.T) {
 		// A panic rolls back too, and the store stays usable.
 		func() {
 			defer func() { _ = recover() }()
-			_ = s.WithinTx(ctx, func(ctx context.Context, st app.Stores) error {
+			_ = s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
 				locked, _ := st.Users.LockByID(ctx, u.ID)
 				locked.Balance = dec(t, "1.00")
 				_ = st.Users.SaveBalance(ctx, locked)
@@ -355,7 +355,7 @@ func TestWithinTxRollsBack(t *testing.T) {
 		}
 		mustEqualDec(t, "balance after panic", got.Balance, "0")
 		// A domain error from fn comes back unchanged.
-		err = s.WithinTx(ctx, func(ctx context.Context, st app.Stores) error { return ledger.ErrInsufficientBalance })
+		err = s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error { return ledger.ErrInsufficientBalance })
 		if !errors.Is(err, ledger.ErrInsufficientBalance) {
 			t.Fatalf("WithinTx err = %v", err)
 		}

@@ -3,12 +3,12 @@ package mysqlstore_test
 import (
 	"context"
 	"fmt"
+	"paygate/core/store"
 	"testing"
 
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/app"
 	"paygate/core/hitlog"
 	"paygate/internal/testdb"
 )
@@ -37,7 +37,7 @@ func TestHitOutcomeFollowsStatus(t *testing.T) {
 		}
 		pending := hits(12, hitlog.StatusPending)
 		poor := hits(2, hitlog.StatusInsufficientBalance)
-		if err := s.WithinTx(ctx, func(ctx context.Context, st app.Stores) error {
+		if err := s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
 			return st.Hits.InsertMany(ctx, append(append([]*hitlog.Hit{}, pending...), poor...))
 		}); err != nil {
 			t.Fatal(err)
@@ -63,7 +63,7 @@ func TestHitOutcomeFollowsStatus(t *testing.T) {
 			{settle(pending[6], hitlog.StatusFailed), settle(pending[7], hitlog.StatusFailed)},
 			{settle(pending[8], hitlog.StatusSuccess)},
 		} {
-			if err := s.WithinTx(ctx, func(ctx context.Context, st app.Stores) error {
+			if err := s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
 				_, err := st.Hits.FinishMany(ctx, batch)
 				return err
 			}); err != nil {

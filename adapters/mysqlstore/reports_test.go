@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"paygate/core/store"
 	"runtime"
 	"strings"
 	"testing"
@@ -318,7 +319,7 @@ func TestReportStore(t *testing.T) {
 			{Day: "2026-11-02", UserID: 2, ServiceID: 10, Usage: report.Usage{Calls: 2, Success: 1, Failed: 1, Revenue: dec(t, "99999999.9999"), Cost: dec(t, "0")}},
 			{Day: "2026-11-03", UserID: 2, ServiceID: 11, Usage: report.Usage{Calls: 1, InsufficientBalance: 1}},
 		}
-		err = s.WithinTx(ctx, func(ctx context.Context, st app.Stores) error {
+		err = s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
 			if err := st.Reports.MarkDayClosed(ctx, "Asia/Kolkata", "2026-11-02", base); err != nil {
 				return err
 			}

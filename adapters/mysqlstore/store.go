@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"paygate/core/store"
 	"strings"
 	"time"
 
@@ -20,7 +21,6 @@ import (
 	"gorm.io/gorm/clause"
 	gormlogger "gorm.io/gorm/logger"
 
-	"paygate/core/app"
 	"paygate/internal/dburl"
 	"paygate/migrations"
 )
@@ -51,7 +51,7 @@ type Store struct {
 	checkpointer *checkpointer
 }
 
-var _ app.Transactor = (*Store)(nil)
+var _ store.Transactor = (*Store)(nil)
 
 // Open connects to databaseURL, either sqlite://<path> (the parent folder is
 // created) or mysql://user:pass@host:port/dbname?opts (also
@@ -190,13 +190,13 @@ func (mysqlMigrationLock) SessionUnlock(ctx context.Context, conn *sql.Conn) err
 }
 
 // Stores returns the repositories on the plain database handle.
-func (s *Store) Stores() app.Stores { return s.storesOn(s.db) }
+func (s *Store) Stores() store.Stores { return s.storesOn(s.db) }
 
 // WithinTx runs fn in one transaction with repositories bound to it; fn's
 // error (or panic) rolls back, nil commits. On SQLite every transaction
 // begins IMMEDIATE, so writers queue on the database lock instead of failing;
 // on MySQL, user.Repository.LockByID takes a row lock held until the end.
-func (s *Store) WithinTx(ctx context.Context, fn func(ctx context.Context, st app.Stores) error) (err error) {
+func (s *Store) WithinTx(ctx context.Context, fn func(ctx context.Context, st store.Stores) error) (err error) {
 	tx := s.db.WithContext(ctx).Begin()
 	if tx.Error != nil {
 		return fmt.Errorf("begin transaction: %w", translate(tx.Error))
@@ -221,9 +221,9 @@ func (s *Store) WithinTx(ctx context.Context, fn func(ctx context.Context, st ap
 	return nil
 }
 
-func (s *Store) storesOn(db *gorm.DB) app.Stores {
+func (s *Store) storesOn(db *gorm.DB) store.Stores {
 	b := base{db: db, mysql: s.dialect == DialectMySQL, consecutiveIDs: s.consecutiveIDs}
-	return app.Stores{
+	return store.Stores{
 		Users:    &userStore{b},
 		Keys:     &keyStore{b},
 		Services: &catalogStore{b},

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"paygate/core/store"
 	"sync"
 	"testing"
 	"time"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/app"
 	"paygate/core/topup"
 	"paygate/core/user"
 	"paygate/internal/testdb"
@@ -113,7 +113,7 @@ func TestTopUpDecideIsConditional(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				results[i] = s.WithinTx(ctx, func(ctx context.Context, st app.Stores) error {
+				results[i] = s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
 					mine, err := st.TopUps.ByID(ctx, r.ID)
 					if err != nil {
 						return err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"path"
+	"paygate/core/store"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,7 +14,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/app"
 	"paygate/core/user"
 	"paygate/internal/testdb"
 	"paygate/migrations"
@@ -260,7 +260,7 @@ func TestLockByIDSerialisesBalanceChanges(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
 		ctx := context.Background()
 		u := newUser(t, s)
-		err := s.WithinTx(ctx, func(ctx context.Context, st app.Stores) error {
+		err := s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
 			locked, err := st.Users.LockByID(ctx, u.ID)
 			if err != nil {
 				return err
@@ -271,7 +271,7 @@ func TestLockByIDSerialisesBalanceChanges(t *testing.T) {
 		if err != nil {
 			t.Fatalf("WithinTx: %v", err)
 		}
-		err = s.WithinTx(ctx, func(ctx context.Context, st app.Stores) error {
+		err = s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
 			_, err := st.Users.LockByID(ctx, 987654)
 			return err
 		})

@@ -3,12 +3,12 @@ package mysqlstore_test
 import (
 	"context"
 	"errors"
+	"paygate/core/store"
 	"sync"
 	"testing"
 	"time"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/app"
 	"paygate/core/webhook"
 	"paygate/internal/testdb"
 )
@@ -24,7 +24,7 @@ func outboxEvent(t *testing.T, s *mysqlstore.Store, userID uint64, typ webhook.E
 	for _, d := range to {
 		ds = append(ds, webhook.NewDelivery(e, d, "https://hooks.example/"+string(d)))
 	}
-	err = s.WithinTx(context.Background(), func(ctx context.Context, st app.Stores) error { return st.Webhooks.Insert(ctx, e, ds) })
+	err = s.WithinTx(context.Background(), func(ctx context.Context, st store.Stores) error { return st.Webhooks.Insert(ctx, e, ds) })
 	if err != nil || e.ID == 0 {
 		t.Fatalf("insert event: %v", err)
 	}
@@ -34,7 +34,7 @@ func outboxEvent(t *testing.T, s *mysqlstore.Store, userID uint64, typ webhook.E
 func claim(t *testing.T, s *mysqlstore.Store, now time.Time, lease time.Duration, token string, limit int) []webhook.Job {
 	t.Helper()
 	var jobs []webhook.Job
-	err := s.WithinTx(context.Background(), func(ctx context.Context, st app.Stores) error {
+	err := s.WithinTx(context.Background(), func(ctx context.Context, st store.Stores) error {
 		var err error
 		jobs, err = st.Webhooks.Claim(ctx, now, now.Add(lease), token, limit, webhook.Lane{})
 		return err
@@ -176,7 +176,7 @@ func TestWebhookClaimsAreDisjoint(t *testing.T) {
 				defer wg.Done()
 				for {
 					var jobs []webhook.Job
-					err := s.WithinTx(context.Background(), func(ctx context.Context, st app.Stores) error {
+					err := s.WithinTx(context.Background(), func(ctx context.Context, st store.Stores) error {
 						var err error
 						jobs, err = st.Webhooks.Claim(ctx, t0.Add(time.Second), t0.Add(time.Hour), string(rune('a'+w)), 3, webhook.Lane{})
 						return err
@@ -293,7 +293,7 @@ func TestWebhookFirstAttemptLane(t *testing.T) {
 func claim2(t *testing.T, s *mysqlstore.Store, now time.Time, token string, lane webhook.Lane) []webhook.Job {
 	t.Helper()
 	var jobs []webhook.Job
-	err := s.WithinTx(context.Background(), func(ctx context.Context, st app.Stores) error {
+	err := s.WithinTx(context.Background(), func(ctx context.Context, st store.Stores) error {
 		var err error
 		jobs, err = st.Webhooks.Claim(ctx, now, now.Add(time.Minute), token, 10, lane)
 		return err

@@ -1,5 +1,5 @@
 // Package upstream calls providers over HTTP for the metering use case: it
-// implements app.Upstream with a per-call timeout, a response size cap, a
+// implements metering.Upstream with a per-call timeout, a response size cap, a
 // same-host redirect policy and an SSRF guard that checks every address at
 // dial time. URLs with the sandbox scheme are served in-process.
 package upstream
@@ -14,14 +14,13 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"paygate/core/metering"
 	"strings"
 	"syscall"
 	"time"
-
-	"paygate/core/app"
 )
 
-var _ app.Upstream = (*Client)(nil)
+var _ metering.Upstream = (*Client)(nil)
 
 // Errors returned by Do. Their text is short and safe to show to callers;
 // the underlying cause, when there is one, is reachable with errors.Unwrap.
@@ -134,18 +133,18 @@ func sameHostRedirects(req *http.Request, via []*http.Request) error {
 
 // Do performs one provider call. The timeout covers the whole call,
 // reading the body included.
-func (c *Client) Do(ctx context.Context, r app.UpstreamRequest) (app.UpstreamResponse, error) {
+func (c *Client) Do(ctx context.Context, r metering.UpstreamRequest) (metering.UpstreamResponse, error) {
 	u, err := url.Parse(r.URL)
 	if err != nil {
-		return app.UpstreamResponse{}, ErrInvalidURL
+		return metering.UpstreamResponse{}, ErrInvalidURL
 	}
 	switch u.Scheme {
 	case "http", "https", "sandbox":
 	default:
-		return app.UpstreamResponse{}, ErrScheme
+		return metering.UpstreamResponse{}, ErrScheme
 	}
 	if u.Host == "" {
-		return app.UpstreamResponse{}, ErrInvalidURL
+		return metering.UpstreamResponse{}, ErrInvalidURL
 	}
 	if q := r.Query.Encode(); q != "" {
 		if u.RawQuery != "" {
@@ -176,7 +175,7 @@ func (c *Client) Do(ctx context.Context, r app.UpstreamRequest) (app.UpstreamRes
 	}
 	req, err := http.NewRequestWithContext(ctx, method, target.String(), body)
 	if err != nil {
-		return app.UpstreamResponse{}, ErrInvalidURL
+		return metering.UpstreamResponse{}, ErrInvalidURL
 	}
 	req.Header = r.Header.Clone()
 	if req.Header == nil {
@@ -197,20 +196,20 @@ func (c *Client) Do(ctx context.Context, r app.UpstreamRequest) (app.UpstreamRes
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return app.UpstreamResponse{}, c.classify(ctx, err)
+		return metering.UpstreamResponse{}, c.classify(ctx, err)
 	}
 	defer resp.Body.Close()
 	if resp.ContentLength > c.opts.MaxBody {
-		return app.UpstreamResponse{}, ErrTooLarge
+		return metering.UpstreamResponse{}, ErrTooLarge
 	}
 	b, err := readBody(resp, c.opts.MaxBody)
 	if err != nil {
-		return app.UpstreamResponse{}, c.classify(ctx, err)
+		return metering.UpstreamResponse{}, c.classify(ctx, err)
 	}
 	if int64(len(b)) > c.opts.MaxBody {
-		return app.UpstreamResponse{}, ErrTooLarge
+		return metering.UpstreamResponse{}, ErrTooLarge
 	}
-	return app.UpstreamResponse{Status: resp.StatusCode, Body: b}, nil
+	return metering.UpstreamResponse{Status: resp.StatusCode, Body: b}, nil
 }
 
 // readBody reads at most max+1 bytes of resp's body: into a buffer of the
@@ -262,9 +261,9 @@ func (e *causedError) Unwrap() []error { return []error{e.safe, e.cause} }
 
 // serveSandbox runs the in-process provider, with the same body cap. The
 // handler gets the call's context, so it must honour cancellation.
-func (c *Client) serveSandbox(ctx context.Context, req *http.Request) (resp app.UpstreamResponse, err error) {
+func (c *Client) serveSandbox(ctx context.Context, req *http.Request) (resp metering.UpstreamResponse, err error) {
 	if c.opts.Sandbox == nil {
-		return app.UpstreamResponse{}, ErrNoSandbox
+		return metering.UpstreamResponse{}, ErrNoSandbox
 	}
 	req.RequestURI = req.URL.RequestURI()
 	if req.Body == nil {
@@ -274,20 +273,20 @@ func (c *Client) serveSandbox(ctx context.Context, req *http.Request) (resp app.
 	w := &capture{header: http.Header{}, max: c.opts.MaxBody}
 	defer func() {
 		if p := recover(); p != nil {
-			resp, err = app.UpstreamResponse{}, &causedError{safe: ErrSandboxFailure, cause: fmt.Errorf("panic: %v", p)}
+			resp, err = metering.UpstreamResponse{}, &causedError{safe: ErrSandboxFailure, cause: fmt.Errorf("panic: %v", p)}
 		}
 	}()
 	c.opts.Sandbox.ServeHTTP(w, req)
 	switch {
 	case w.over:
-		return app.UpstreamResponse{}, ErrTooLarge
+		return metering.UpstreamResponse{}, ErrTooLarge
 	case ctx.Err() != nil:
-		return app.UpstreamResponse{}, c.classify(ctx, ctx.Err())
+		return metering.UpstreamResponse{}, c.classify(ctx, ctx.Err())
 	}
 	if w.status == 0 {
 		w.status = http.StatusOK
 	}
-	return app.UpstreamResponse{Status: w.status, Body: w.body.Bytes()}, nil
+	return metering.UpstreamResponse{Status: w.status, Body: w.body.Bytes()}, nil
 }
 
 // capture is a ResponseWriter that keeps at most max bytes.

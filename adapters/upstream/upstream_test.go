@@ -10,12 +10,11 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"net/url"
+	"paygate/core/metering"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
-
-	"paygate/core/app"
 )
 
 // noLeaks fails the test when goroutines started during it are still
@@ -66,7 +65,7 @@ func TestDoSendsQueryHeadersAndBody(t *testing.T) {
 	})
 	c := newClient(t, Options{AllowPrivate: true})
 
-	resp, err := c.Do(context.Background(), app.UpstreamRequest{
+	resp, err := c.Do(context.Background(), metering.UpstreamRequest{
 		Method: "POST", URL: srv.URL + "/v1/print?fixed=1",
 		Header: http.Header{"X-Provider-Key": {"pk_123"}},
 		Query:  url.Values{"upi_id": {"a@b"}},
@@ -92,7 +91,7 @@ func TestDoGetSendsNoBody(t *testing.T) {
 		json.NewEncoder(w).Encode(map[string]any{"method": r.Method, "body": string(b), "q": r.URL.Query().Get("x")})
 	})
 	c := newClient(t, Options{AllowPrivate: true})
-	resp, err := c.Do(context.Background(), app.UpstreamRequest{Method: "GET", URL: srv.URL, Query: url.Values{"x": {"1"}}, Body: []byte("ignored")})
+	resp, err := c.Do(context.Background(), metering.UpstreamRequest{Method: "GET", URL: srv.URL, Query: url.Values{"x": {"1"}}, Body: []byte("ignored")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,27 +154,27 @@ func TestDoErrors(t *testing.T) {
 	tests := []struct {
 		name   string
 		c      *Client
-		req    app.UpstreamRequest
+		req    metering.UpstreamRequest
 		want   error
 		wantOK bool
 	}{
-		{"timeout (default)", open, app.UpstreamRequest{Method: "GET", URL: slow.URL}, ErrTimeout, false},
-		{"timeout (per request)", open, app.UpstreamRequest{Method: "GET", URL: slow.URL, Timeout: 50 * time.Millisecond}, ErrTimeout, false},
-		{"body over the cap (Content-Length)", open, app.UpstreamRequest{Method: "GET", URL: big.URL}, ErrTooLarge, false},
-		{"body over the cap (chunked)", open, app.UpstreamRequest{Method: "GET", URL: bigChunked.URL}, ErrTooLarge, false},
-		{"body exactly at the cap", open, app.UpstreamRequest{Method: "GET", URL: exact.URL}, nil, true},
-		{"scheme ftp", open, app.UpstreamRequest{Method: "GET", URL: "ftp://example.com/x"}, ErrScheme, false},
-		{"scheme file", open, app.UpstreamRequest{Method: "GET", URL: "file:///etc/passwd"}, ErrScheme, false},
-		{"no host", open, app.UpstreamRequest{Method: "GET", URL: "http:///x"}, ErrInvalidURL, false},
-		{"loopback refused", private, app.UpstreamRequest{Method: "GET", URL: elsewhere.URL}, ErrAddress, false},
-		{"loopback by name refused", private, app.UpstreamRequest{Method: "GET", URL: strings.Replace(elsewhere.URL, "127.0.0.1", "localhost", 1)}, ErrAddress, false},
-		{"loopback allowed", open, app.UpstreamRequest{Method: "GET", URL: elsewhere.URL}, nil, true},
-		{"redirect to another port", open, app.UpstreamRequest{Method: "GET", URL: redirectOut.URL}, ErrRedirect, false},
-		{"redirect to another host name", open, app.UpstreamRequest{Method: "POST", URL: strings.Replace(otherName.URL, "localhost", "127.0.0.1", 1) + "/start"}, ErrRedirect, false},
-		{"redirect loop", open, app.UpstreamRequest{Method: "GET", URL: loop.URL}, ErrRedirect, false},
-		{"connection reset", open, app.UpstreamRequest{Method: "GET", URL: reset.URL}, ErrConnection, false},
-		{"nothing listening", open, app.UpstreamRequest{Method: "GET", URL: "http://127.0.0.1:1/"}, ErrConnection, false},
-		{"sandbox without handler", open, app.UpstreamRequest{Method: "GET", URL: "sandbox://sms-gateway"}, ErrNoSandbox, false},
+		{"timeout (default)", open, metering.UpstreamRequest{Method: "GET", URL: slow.URL}, ErrTimeout, false},
+		{"timeout (per request)", open, metering.UpstreamRequest{Method: "GET", URL: slow.URL, Timeout: 50 * time.Millisecond}, ErrTimeout, false},
+		{"body over the cap (Content-Length)", open, metering.UpstreamRequest{Method: "GET", URL: big.URL}, ErrTooLarge, false},
+		{"body over the cap (chunked)", open, metering.UpstreamRequest{Method: "GET", URL: bigChunked.URL}, ErrTooLarge, false},
+		{"body exactly at the cap", open, metering.UpstreamRequest{Method: "GET", URL: exact.URL}, nil, true},
+		{"scheme ftp", open, metering.UpstreamRequest{Method: "GET", URL: "ftp://example.com/x"}, ErrScheme, false},
+		{"scheme file", open, metering.UpstreamRequest{Method: "GET", URL: "file:///etc/passwd"}, ErrScheme, false},
+		{"no host", open, metering.UpstreamRequest{Method: "GET", URL: "http:///x"}, ErrInvalidURL, false},
+		{"loopback refused", private, metering.UpstreamRequest{Method: "GET", URL: elsewhere.URL}, ErrAddress, false},
+		{"loopback by name refused", private, metering.UpstreamRequest{Method: "GET", URL: strings.Replace(elsewhere.URL, "127.0.0.1", "localhost", 1)}, ErrAddress, false},
+		{"loopback allowed", open, metering.UpstreamRequest{Method: "GET", URL: elsewhere.URL}, nil, true},
+		{"redirect to another port", open, metering.UpstreamRequest{Method: "GET", URL: redirectOut.URL}, ErrRedirect, false},
+		{"redirect to another host name", open, metering.UpstreamRequest{Method: "POST", URL: strings.Replace(otherName.URL, "localhost", "127.0.0.1", 1) + "/start"}, ErrRedirect, false},
+		{"redirect loop", open, metering.UpstreamRequest{Method: "GET", URL: loop.URL}, ErrRedirect, false},
+		{"connection reset", open, metering.UpstreamRequest{Method: "GET", URL: reset.URL}, ErrConnection, false},
+		{"nothing listening", open, metering.UpstreamRequest{Method: "GET", URL: "http://127.0.0.1:1/"}, ErrConnection, false},
+		{"sandbox without handler", open, metering.UpstreamRequest{Method: "GET", URL: "sandbox://sms-gateway"}, ErrNoSandbox, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -213,11 +212,11 @@ func TestSameHostRedirectFollowed(t *testing.T) {
 		}
 	})
 	c := newClient(t, Options{AllowPrivate: true})
-	resp, err := c.Do(context.Background(), app.UpstreamRequest{Method: "GET", URL: srv.URL + "/1"})
+	resp, err := c.Do(context.Background(), metering.UpstreamRequest{Method: "GET", URL: srv.URL + "/1"})
 	if err != nil || string(resp.Body) != `{"at":"done"}` {
 		t.Fatalf("3 same-host redirects: %v %s", err, resp.Body)
 	}
-	_, err = c.Do(context.Background(), app.UpstreamRequest{Method: "GET", URL: srv.URL + "/0"}) // 4 redirects
+	_, err = c.Do(context.Background(), metering.UpstreamRequest{Method: "GET", URL: srv.URL + "/0"}) // 4 redirects
 	if !errors.Is(err, ErrRedirect) {
 		t.Fatalf("4 redirects: got %v", err)
 	}
@@ -229,7 +228,7 @@ func TestCanceledByCaller(t *testing.T) {
 	c := newClient(t, Options{AllowPrivate: true})
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(50*time.Millisecond, cancel)
-	_, err := c.Do(ctx, app.UpstreamRequest{Method: "GET", URL: srv.URL})
+	_, err := c.Do(ctx, metering.UpstreamRequest{Method: "GET", URL: srv.URL})
 	if !errors.Is(err, ErrCanceled) {
 		t.Fatalf("got %v", err)
 	}
@@ -254,23 +253,23 @@ func TestSandboxRouting(t *testing.T) {
 	})
 	c := newClient(t, Options{Sandbox: h, MaxBody: 1024}) // no private access needed
 
-	resp, err := c.Do(context.Background(), app.UpstreamRequest{Method: "POST", URL: "sandbox://sms-gateway", Body: []byte(`{"a":1}`)})
+	resp, err := c.Do(context.Background(), metering.UpstreamRequest{Method: "POST", URL: "sandbox://sms-gateway", Body: []byte(`{"a":1}`)})
 	if err != nil || resp.Status != http.StatusCreated || string(resp.Body) != `{"ok":true}` {
 		t.Fatalf("got %v %d %s", err, resp.Status, resp.Body)
 	}
 	if want := (seen{"POST", "/sms-gateway", "", "application/json", `{"a":1}`}); s != want {
 		t.Fatalf("handler saw %+v, want %+v", s, want)
 	}
-	if _, err := c.Do(context.Background(), app.UpstreamRequest{Method: "GET", URL: "sandbox://upi-verification/v2?x=1", Query: url.Values{"upi_id": {"a@okaxis"}}}); err != nil {
+	if _, err := c.Do(context.Background(), metering.UpstreamRequest{Method: "GET", URL: "sandbox://upi-verification/v2?x=1", Query: url.Values{"upi_id": {"a@okaxis"}}}); err != nil {
 		t.Fatal(err)
 	}
 	if want := (seen{"GET", "/upi-verification/v2", "x=1&upi_id=a%40okaxis", "", ""}); s != want {
 		t.Fatalf("handler saw %+v, want %+v", s, want)
 	}
-	if _, err := c.Do(context.Background(), app.UpstreamRequest{Method: "GET", URL: "sandbox://big"}); !errors.Is(err, ErrTooLarge) {
+	if _, err := c.Do(context.Background(), metering.UpstreamRequest{Method: "GET", URL: "sandbox://big"}); !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("big: %v", err)
 	}
-	if _, err := c.Do(context.Background(), app.UpstreamRequest{Method: "GET", URL: "sandbox://panic"}); !errors.Is(err, ErrSandboxFailure) {
+	if _, err := c.Do(context.Background(), metering.UpstreamRequest{Method: "GET", URL: "sandbox://panic"}); !errors.Is(err, ErrSandboxFailure) {
 		t.Fatalf("panic: %v", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"paygate/core/store"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -73,7 +74,7 @@ func enqueue(t *testing.T, s *mysqlstore.Store, u *user.User, n int, at time.Tim
 			t.Fatal(err)
 		}
 		d := webhook.NewDelivery(e, webhook.ToWebhook, *u.WebhookURL)
-		if err := s.WithinTx(context.Background(), func(ctx context.Context, st app.Stores) error {
+		if err := s.WithinTx(context.Background(), func(ctx context.Context, st store.Stores) error {
 			return st.Webhooks.Insert(ctx, e, []*webhook.Delivery{d})
 		}); err != nil {
 			t.Fatal(err)
@@ -159,7 +160,7 @@ func TestClaimOfACrashedWorkerExpires(t *testing.T) {
 		t0 := time.Now().UTC()
 		enqueue(t, s, u, 3, t0)
 		// The crashed worker: claimed under its lease, never came back.
-		err := s.WithinTx(context.Background(), func(ctx context.Context, st app.Stores) error {
+		err := s.WithinTx(context.Background(), func(ctx context.Context, st store.Stores) error {
 			jobs, err := st.Webhooks.Claim(ctx, t0, t0.Add(app.DefaultWebhookLease), "crashed", 10, webhook.Lane{})
 			if len(jobs) != 3 {
 				return fmt.Errorf("claimed %d", len(jobs))
@@ -323,7 +324,7 @@ func (r *countingReceiver) received() int {
 func failOnce(t *testing.T, s *mysqlstore.Store, now time.Time, n int) {
 	t.Helper()
 	var jobs []webhook.Job
-	err := s.WithinTx(context.Background(), func(ctx context.Context, st app.Stores) error {
+	err := s.WithinTx(context.Background(), func(ctx context.Context, st store.Stores) error {
 		var err error
 		jobs, err = st.Webhooks.Claim(ctx, now, now.Add(time.Minute), "setup", n, webhook.Lane{})
 		return err

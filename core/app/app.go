@@ -83,7 +83,7 @@ type Config struct {
 // App is the set of use cases. It holds ports only.
 type App struct {
 	tx        Transactor
-	batchTx   Transactor // the metering writer's transactions (BatchTransactor when the store has it)
+	batchTx   BatchTransactor // the metering writer's transactions
 	st        Stores
 	up        Upstream
 	tokens    AccessTokens
@@ -210,10 +210,11 @@ func New(d Deps) *App {
 	if d.Metrics == nil {
 		d.Metrics = NopMetrics{}
 	}
-	batchTx := flushingTx{d.Tx, cache}
+	var batches BatchTransactor = plainBatches{d.Tx}
 	if b, ok := d.Tx.(BatchTransactor); ok {
-		batchTx = flushingTx{batchTransactor{b}, cache}
+		batches = b
 	}
+	batchTx := flushingBatches{batches, cache}
 	return &App{
 		batch: batcher{size: cfg.BatchSize}, settled: batcher{size: cfg.BatchSize, linger: max(cfg.SettleLinger, 0), wake: make(chan struct{}, 1)},
 		captures: batcher{size: cfg.BatchSize, linger: max(cfg.SettleLinger, 0), wake: make(chan struct{}, 1)},

@@ -248,7 +248,7 @@ func (a *App) writeBatch(ops []*batchOp) {
 		// A bounded attempt: a statement stuck on a cut-off database must
 		// not hold every call queued behind it.
 		ctx, cancel := context.WithTimeout(context.Background(), batchAttemptTimeout)
-		err = a.batchTx.WithinTx(ctx, func(ctx context.Context, s Stores) error { return a.applyBatch(ctx, s, ops) })
+		err = a.batchTx.WithinBatchTx(ctx, func(ctx context.Context, s BatchStores) error { return a.applyBatch(ctx, s, ops) })
 		cancel()
 		if err == nil {
 			return
@@ -321,7 +321,7 @@ func (a *App) writeSettled(ops []*batchOp) {
 // applyBatch is the batch's transaction. Order: users' rows locked (id
 // order), keys' counters raised (id order), settlements, reservations in
 // queue order, then the multi-row inserts and the balances.
-func (a *App) applyBatch(ctx context.Context, s Stores, ops []*batchOp) error {
+func (a *App) applyBatch(ctx context.Context, s BatchStores, ops []*batchOp) error {
 	userIDs := make([]uint64, 0, 4)
 	perKey := map[keyDay]int{}
 	var settle []*hitlog.Hit
@@ -430,14 +430,14 @@ func (a *App) applyBatch(ctx context.Context, s Stores, ops []*batchOp) error {
 		touched[u.ID] = true
 		op.balance = u.Balance
 	}
-	if err := a.applyCaptures(ctx, s, ops, users, touched, &inserts, &entries, &hitOf); err != nil {
+	if err := a.applyCaptures(ctx, s.Stores, ops, users, touched, &inserts, &entries, &hitOf); err != nil {
 		return err
 	}
 	if err := insertBatch(ctx, s, inserts, entries, hitOf); err != nil {
 		return err
 	}
 	if len(entries) > 0 {
-		if err := a.alertLowBalance(ctx, s, users, entries); err != nil {
+		if err := a.alertLowBalance(ctx, s.Stores, users, entries); err != nil {
 			return err
 		}
 	}
@@ -520,14 +520,14 @@ func (a *App) applyCaptures(ctx context.Context, s Stores, ops []*batchOp, users
 
 // insertBatch writes the batch's hit rows and then its ledger rows, entry
 // i referencing hits[hitOf[i]] when hitOf[i] >= 0: in one go when the
-// store offers Stores.BatchInserts (the ids are then taken in the
+// store offers BatchStores.Inserts (the ids are then taken in the
 // database), else the hits first, for their ids.
-func insertBatch(ctx context.Context, s Stores, hits []*hitlog.Hit, entries []*ledger.Entry, hitOf []int) error {
-	if s.BatchInserts != nil {
+func insertBatch(ctx context.Context, s BatchStores, hits []*hitlog.Hit, entries []*ledger.Entry, hitOf []int) error {
+	if s.Inserts != nil {
 		if len(hits)+len(entries) == 0 {
 			return nil
 		}
-		if err := s.BatchInserts.Insert(ctx, hits, entries, hitOf); err != nil {
+		if err := s.Inserts.Insert(ctx, hits, entries, hitOf); err != nil {
 			return fmt.Errorf("insert hits and ledger entries: %w", err)
 		}
 		return nil
@@ -553,15 +553,15 @@ func insertBatch(ctx context.Context, s Stores, hits []*hitlog.Hit, entries []*l
 
 // lockAndCount locks the users' rows (id order), then raises the keys'
 // daily counters (id order) under their row locks: in one exchange when the
-// store offers Stores.BatchLocks, else statement by statement.
-func (a *App) lockAndCount(ctx context.Context, s Stores, userIDs []uint64, keys []keyDay, perKey map[keyDay]int) (map[uint64]*user.User, map[keyDay]int, error) {
+// store offers BatchStores.Locks, else statement by statement.
+func (a *App) lockAndCount(ctx context.Context, s BatchStores, userIDs []uint64, keys []keyDay, perKey map[keyDay]int) (map[uint64]*user.User, map[keyDay]int, error) {
 	granted := make(map[keyDay]int, len(keys))
-	if s.BatchLocks != nil && len(userIDs)+len(keys) > 0 {
+	if s.Locks != nil && len(userIDs)+len(keys) > 0 {
 		counts := make([]KeyCount, len(keys))
 		for i, k := range keys {
 			counts[i] = KeyCount{KeyID: k.id, Day: k.day, N: perKey[k]}
 		}
-		users, g, err := s.BatchLocks.LockAndCount(ctx, userIDs, counts, a.now().UTC())
+		users, g, err := s.Locks.LockAndCount(ctx, userIDs, counts, a.now().UTC())
 		if err != nil {
 			return nil, nil, fmt.Errorf("lock users and count hits: %w", err)
 		}
@@ -588,11 +588,12 @@ func (a *App) lockAndCount(ctx context.Context, s Stores, userIDs []uint64, keys
 	return users, granted, nil
 }
 
-// batchTransactor runs WithinTx as the store's WithinBatchTx.
-type batchTransactor struct{ b BatchTransactor }
+// plainBatches runs the metering writer's transactions with WithinTx, for
+// a store that is no BatchTransactor: BatchStores without batch-only ports.
+type plainBatches struct{ tx Transactor }
 
-func (t batchTransactor) WithinTx(ctx context.Context, fn func(ctx context.Context, s Stores) error) error {
-	return t.b.WithinBatchTx(ctx, fn)
+func (t plainBatches) WithinBatchTx(ctx context.Context, fn func(ctx context.Context, s BatchStores) error) error {
+	return t.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error { return fn(ctx, BatchStores{Stores: s}) })
 }
 
 // keyDay is a key's daily counter for one local day.

@@ -248,11 +248,9 @@ func (t *batchTx) WithinTx(ctx context.Context, fn func(context.Context, app.Sto
 	return fn(ctx, t.stores)
 }
 
-func (t *batchTx) WithinBatchTx(ctx context.Context, fn func(context.Context, app.Stores) error) error {
+func (t *batchTx) WithinBatchTx(ctx context.Context, fn func(context.Context, app.BatchStores) error) error {
 	t.batch++
-	s := t.stores
-	s.BatchLocks, s.BatchInserts = t.locks, t.inserts
-	return fn(ctx, s)
+	return fn(ctx, app.BatchStores{Stores: t.stores, Locks: t.locks, Inserts: t.inserts})
 }
 
 type fakeLocks struct {

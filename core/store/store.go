@@ -1,0 +1,56 @@
+// Package store declares the unit of work the use cases run in: the
+// repositories (Stores), bound to one database handle or to one
+// transaction, and the Transactor that opens such a transaction.
+package store
+
+import (
+	"context"
+
+	"paygate/core/apikey"
+	"paygate/core/audit"
+	"paygate/core/catalog"
+	"paygate/core/hitlog"
+	"paygate/core/hold"
+	"paygate/core/ledger"
+	"paygate/core/payment"
+	"paygate/core/pricing"
+	"paygate/core/recharge"
+	"paygate/core/report"
+	"paygate/core/session"
+	"paygate/core/topup"
+	"paygate/core/user"
+	"paygate/core/verification"
+	"paygate/core/webhook"
+)
+
+// Stores are the repositories, all bound to one database handle or to one
+// transaction.
+type Stores struct {
+	Users    user.Repository
+	Keys     apikey.Repository
+	Services catalog.Repository
+	Pricing  pricing.Repository
+	Ledger   ledger.Repository
+	Hits     hitlog.Repository
+	Sessions session.Repository
+	Settings session.Settings
+	Audit    audit.Repository
+	Resets   user.ResetRepository
+	TopUps   topup.Repository
+	Reports  report.Repository
+
+	Payments      payment.Repository
+	Idempotency   payment.IdempotencyKeys
+	Recharges     recharge.Repository
+	Verifications verification.Repository
+
+	Webhooks webhook.Repository // the event outbox
+	Holds    hold.Repository    // holds of metered calls
+}
+
+// Transactor runs fn in one database transaction with Stores bound to it.
+// fn's error rolls back; nil commits. Row locks taken through the stores
+// (user.Repository.LockByID) last until the end of fn.
+type Transactor interface {
+	WithinTx(ctx context.Context, fn func(ctx context.Context, s Stores) error) error
+}
