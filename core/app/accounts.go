@@ -13,6 +13,7 @@ import (
 	"paygate/core/money"
 	"paygate/core/session"
 	"paygate/core/user"
+	"paygate/core/webhook"
 )
 
 var (
@@ -273,7 +274,7 @@ func (a *App) UpdateMe(ctx context.Context, caller *user.User, sessionID uint64,
 			p.WebhookURL.Value = nil
 		} else if msg := user.WebhookURLProblem(w); msg != "" {
 			fe.Add("webhook_url", msg)
-		} else if msg := a.targetProblem(w); msg != "" {
+		} else if msg := webhook.TargetProblem(a.targets, w); msg != "" {
 			fe.Add("webhook_url", msg)
 		} else {
 			p.WebhookURL.Value = &w

@@ -3,6 +3,7 @@ package app_test
 import (
 	"context"
 	"errors"
+	storemocks "paygate/core/store/mocks"
 	"strings"
 	"testing"
 	"time"
@@ -20,7 +21,7 @@ import (
 
 // accounts is the account use cases' world made of mocks.
 type accounts struct {
-	tx       *appmocks.MockTransactor
+	tx       *storemocks.MockTransactor
 	users    *usermocks.MockRepository
 	resets   *usermocks.MockResetRepository
 	sessions *sessionmocks.MockRepository
@@ -34,7 +35,7 @@ type accounts struct {
 
 func newAccounts(t *testing.T) *accounts {
 	f := &accounts{
-		tx: appmocks.NewMockTransactor(t), users: usermocks.NewMockRepository(t), resets: usermocks.NewMockResetRepository(t),
+		tx: storemocks.NewMockTransactor(t), users: usermocks.NewMockRepository(t), resets: usermocks.NewMockResetRepository(t),
 		sessions: sessionmocks.NewMockRepository(t), tokens: appmocks.NewMockAccessTokens(t), email: appmocks.NewMockEmailTokens(t),
 		mailer: appmocks.NewMockMailer(t), now: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC), pw: user.NewPasswords(4),
 	}

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"paygate/core/audit"
@@ -13,19 +12,6 @@ import (
 	"paygate/core/topup"
 	"paygate/core/user"
 )
-
-// record writes an audit entry for actor's action in the transaction of s,
-// so the entry commits or rolls back with the change it describes.
-func (a *App) record(ctx context.Context, s Stores, actor *user.User, action, targetType string, targetID uint64, before, after any) error {
-	e, err := audit.New(ctx, actor.ID, action, targetType, targetID, before, after, a.now())
-	if err != nil {
-		return err
-	}
-	if err := s.Audit.Add(ctx, e); err != nil {
-		return fmt.Errorf("audit %s: %w", action, err)
-	}
-	return nil
-}
 
 // ListAudit lists audit entries, newest first (admin only).
 func (a *App) ListAudit(ctx context.Context, actor *user.User, f audit.Filter) ([]audit.Entry, int64, error) {

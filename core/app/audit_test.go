@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	storemocks "paygate/core/store/mocks"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +12,6 @@ import (
 	"github.com/stretchr/testify/mock"
 
 	"paygate/core/app"
-	appmocks "paygate/core/app/mocks"
 	"paygate/core/audit"
 	auditmocks "paygate/core/audit/mocks"
 	"paygate/core/catalog"
@@ -40,7 +40,7 @@ func newAuditWorld(t *testing.T) *auditWorld {
 		ctx:   audit.WithSource(context.Background(), audit.Source{IPAddress: "198.51.100.4", RequestID: "req_X"}),
 	}
 	stores := app.Stores{Users: w.users, Services: w.services, Sessions: w.sessions, Audit: w.audit}
-	tx := appmocks.NewMockTransactor(t)
+	tx := storemocks.NewMockTransactor(t)
 	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
 		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) }).Maybe()
 	now := time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)

@@ -15,6 +15,7 @@ import (
 	"paygate/core/errs"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
+	"paygate/core/store"
 	"paygate/core/user"
 )
 
@@ -379,7 +380,7 @@ func (a *App) applyBatch(ctx context.Context, s BatchStores, ops []*batchOp) err
 			u := users[op.hit.UserID]
 			if op.hit.Reserved.IsPositive() {
 				id := op.hit.ID
-				e, err := a.newEntry(u, ledger.Refund, op.hit.Reserved, ledger.RefAPIHit, &id, "Refund of failed API call "+op.hit.RequestID)
+				e, err := ledger.NewEntry(u, ledger.Refund, op.hit.Reserved, ledger.RefAPIHit, &id, "Refund of failed API call "+op.hit.RequestID, a.now())
 				if err != nil {
 					return err
 				}
@@ -419,7 +420,7 @@ func (a *App) applyBatch(ctx context.Context, s BatchStores, ops []*batchOp) err
 		}
 		h.Status, h.Reserved = hitlog.StatusPending, op.charge
 		if op.charge.IsPositive() {
-			e, err := a.newEntry(u, ledger.Debit, op.charge, ledger.RefAPIHit, nil, "API call "+h.RequestID)
+			e, err := ledger.NewEntry(u, ledger.Debit, op.charge, ledger.RefAPIHit, nil, "API call "+h.RequestID, a.now())
 			if err != nil {
 				return err
 			}
@@ -437,7 +438,7 @@ func (a *App) applyBatch(ctx context.Context, s BatchStores, ops []*batchOp) err
 		return err
 	}
 	if len(entries) > 0 {
-		if err := a.alertLowBalance(ctx, s.Stores, users, entries); err != nil {
+		if err := store.AlertLowBalance(ctx, s.Stores, a.now(), users, entries); err != nil {
 			return err
 		}
 	}
@@ -478,7 +479,7 @@ func (a *App) applyCaptures(ctx context.Context, s Stores, ops []*batchOp, users
 			if u.HeldAmount.GreaterThanOrEqual(charge) {
 				u.HeldAmount = u.HeldAmount.Sub(charge)
 			}
-			e, err := a.newEntry(u, ledger.Debit, charge, ledger.RefAPIHit, nil, "API call "+h.RequestID)
+			e, err := ledger.NewEntry(u, ledger.Debit, charge, ledger.RefAPIHit, nil, "API call "+h.RequestID, a.now())
 			switch {
 			case errors.Is(err, ledger.ErrInsufficientBalance):
 				a.log.Error("hold call not charged: its hold was released and the balance does not pay for it", "request_id", h.RequestID)
@@ -489,7 +490,7 @@ func (a *App) applyCaptures(ctx context.Context, s Stores, ops []*batchOp, users
 				*entries = append(*entries, e)
 				*hitOf = append(*hitOf, len(*inserts)-1)
 				if h.Status != hitlog.StatusSuccess {
-					r, err := a.newEntry(u, ledger.Refund, charge, ledger.RefAPIHit, nil, "Refund of failed API call "+h.RequestID)
+					r, err := ledger.NewEntry(u, ledger.Refund, charge, ledger.RefAPIHit, nil, "Refund of failed API call "+h.RequestID, a.now())
 					if err != nil {
 						return err
 					}

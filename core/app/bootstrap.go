@@ -6,7 +6,6 @@ import (
 
 	"paygate/core/apikey"
 	"paygate/core/catalog"
-	"paygate/core/pricing"
 	"paygate/core/user"
 )
 
@@ -44,12 +43,8 @@ func (a *App) CreateAdmin(ctx context.Context, email, password string) (generate
 	return generated, nil
 }
 
-// ServiceSeed is a service registered at first start with its docs and default price.
-type ServiceSeed struct {
-	Service catalog.Service
-	Doc     *catalog.Doc
-	Price   pricing.Price
-}
+// ServiceSeed is a service registered at first start.
+type ServiceSeed = catalog.Seed
 
 // SeedServices registers each seed whose slug is not taken yet, with its
 // docs and default pricing row, so running it again changes nothing.

@@ -3,13 +3,13 @@ package app_test
 import (
 	"context"
 	"errors"
+	storemocks "paygate/core/store/mocks"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/mock"
 
 	"paygate/core/app"
-	appmocks "paygate/core/app/mocks"
 	"paygate/core/payment"
 	paymentmocks "paygate/core/payment/mocks"
 	"paygate/core/user"
@@ -33,7 +33,7 @@ func newCheckoutWorld(t *testing.T, sandbox bool) *checkoutWorld {
 		pay: payment.Payment{ID: 1, PublicID: "pay_01TESTPAYMENT0000000000000", UserID: 11, Amount: dec("10.00"),
 			Status: payment.StatusCreated, ExpiresAt: now.Add(payment.Lifetime), CreatedAt: now},
 	}
-	tx := appmocks.NewMockTransactor(t)
+	tx := storemocks.NewMockTransactor(t)
 	stores := app.Stores{Payments: w.payments, Users: w.users}
 	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
 		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) }).Maybe()

@@ -2,13 +2,13 @@ package app_test
 
 import (
 	"context"
+	storemocks "paygate/core/store/mocks"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/mock"
 
 	"paygate/core/app"
-	appmocks "paygate/core/app/mocks"
 	"paygate/core/catalog"
 	catalogmocks "paygate/core/catalog/mocks"
 	"paygate/core/errs"
@@ -37,7 +37,7 @@ type dash struct {
 
 func newDash(t *testing.T, now time.Time) *dash {
 	d := &dash{users: usermocks.NewMockRepository(t), services: catalogmocks.NewMockRepository(t), reports: reportmocks.NewMockRepository(t), now: now}
-	tx := appmocks.NewMockTransactor(t)
+	tx := storemocks.NewMockTransactor(t)
 	stores := app.Stores{Users: d.users, Services: d.services, Reports: d.reports}
 	loc, _ := time.LoadLocation(zone)
 	d.app = app.New(app.Deps{Tx: tx, Stores: stores, Now: func() time.Time { return d.now }, Config: app.Config{Location: loc}})

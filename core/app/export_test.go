@@ -28,9 +28,6 @@ func QueuedCalls(a *App) int {
 	return n
 }
 
-// LowBalanceCrossed reports e taking u below its low-balance threshold.
-var LowBalanceCrossed = lowBalanceCrossed
-
 // LookupCache is the metering cache alone, for tests of its loads.
 type LookupCache struct{ l *lookups }
 

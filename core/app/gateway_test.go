@@ -3,6 +3,8 @@ package app_test
 import (
 	"context"
 	"errors"
+	meteringmocks "paygate/core/metering/mocks"
+	storemocks "paygate/core/store/mocks"
 	"strings"
 	"testing"
 	"time"
@@ -12,7 +14,6 @@ import (
 	"paygate/core/apikey"
 	apikeymocks "paygate/core/apikey/mocks"
 	"paygate/core/app"
-	appmocks "paygate/core/app/mocks"
 	"paygate/core/catalog"
 	catalogmocks "paygate/core/catalog/mocks"
 	"paygate/core/errs"
@@ -48,7 +49,7 @@ type gwFixture struct {
 func newGatewayFixture(t *testing.T) *gwFixture {
 	f := &gwFixture{
 		fixture: &fixture{
-			tx: appmocks.NewMockTransactor(t), up: appmocks.NewMockUpstream(t),
+			tx: storemocks.NewMockTransactor(t), up: meteringmocks.NewMockUpstream(t),
 			users: usermocks.NewMockRepository(t), keys: apikeymocks.NewMockRepository(t),
 			services: catalogmocks.NewMockRepository(t), prices: pricingmocks.NewMockRepository(t),
 			ledger: ledgermocks.NewMockRepository(t), hits: hitmocks.NewMockRepository(t),

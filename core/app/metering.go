@@ -19,6 +19,7 @@ import (
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
 	"paygate/core/pricing"
+	"paygate/core/store"
 	"paygate/core/user"
 )
 
@@ -422,7 +423,7 @@ func (a *App) reserve(ctx context.Context, userID uint64, hit *hitlog.Hit, charg
 		}
 		if charge.IsPositive() {
 			id := hit.ID
-			if _, err := a.post(ctx, s, u, ledger.Debit, charge, ledger.RefAPIHit, &id, "API call "+hit.RequestID); err != nil {
+			if _, err := store.Post(ctx, s, a.now(), u, ledger.Debit, charge, ledger.RefAPIHit, &id, "API call "+hit.RequestID); err != nil {
 				return err
 			}
 		}
@@ -456,7 +457,7 @@ func (a *App) refund(ctx context.Context, hit *hitlog.Hit, failure error, now ti
 		}
 		if hit.Reserved.IsPositive() {
 			id := hit.ID
-			if _, err := a.post(ctx, s, u, ledger.Refund, hit.Reserved, ledger.RefAPIHit, &id, "Refund of failed API call "+hit.RequestID); err != nil {
+			if _, err := store.Post(ctx, s, a.now(), u, ledger.Refund, hit.Reserved, ledger.RefAPIHit, &id, "Refund of failed API call "+hit.RequestID); err != nil {
 				return err
 			}
 		}

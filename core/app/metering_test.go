@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	meteringmocks "paygate/core/metering/mocks"
+	storemocks "paygate/core/store/mocks"
 	"sync"
 	"testing"
 	"time"
@@ -14,7 +16,6 @@ import (
 	"paygate/core/apikey"
 	apikeymocks "paygate/core/apikey/mocks"
 	"paygate/core/app"
-	appmocks "paygate/core/app/mocks"
 	"paygate/core/catalog"
 	catalogmocks "paygate/core/catalog/mocks"
 	"paygate/core/errs"
@@ -34,8 +35,8 @@ func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 // fixture is a metered call's world made of mocks: one service, one key,
 // one user with a balance, one price.
 type fixture struct {
-	tx       *appmocks.MockTransactor
-	up       *appmocks.MockUpstream
+	tx       *storemocks.MockTransactor
+	up       *meteringmocks.MockUpstream
 	users    *usermocks.MockRepository
 	keys     *apikeymocks.MockRepository
 	services *catalogmocks.MockRepository
@@ -53,7 +54,7 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	f := &fixture{
-		tx: appmocks.NewMockTransactor(t), up: appmocks.NewMockUpstream(t),
+		tx: storemocks.NewMockTransactor(t), up: meteringmocks.NewMockUpstream(t),
 		users: usermocks.NewMockRepository(t), keys: apikeymocks.NewMockRepository(t),
 		services: catalogmocks.NewMockRepository(t), prices: pricingmocks.NewMockRepository(t),
 		ledger: ledgermocks.NewMockRepository(t), hits: hitmocks.NewMockRepository(t), holds: holdmocks.NewMockRepository(t),
@@ -157,14 +158,14 @@ func TestCallServiceSettledElsewhereChangesNothing(t *testing.T) {
 }
 
 func TestCallServiceUpstreamFailureRefunds(t *testing.T) {
-	for name, up := range map[string]func(*appmocks.MockUpstream_Do_Call){
-		"5xx": func(c *appmocks.MockUpstream_Do_Call) {
+	for name, up := range map[string]func(*meteringmocks.MockUpstream_Do_Call){
+		"5xx": func(c *meteringmocks.MockUpstream_Do_Call) {
 			c.Return(app.UpstreamResponse{Status: 502, Body: []byte(`{"message":"down"}`)}, nil)
 		},
-		"timeout": func(c *appmocks.MockUpstream_Do_Call) {
+		"timeout": func(c *meteringmocks.MockUpstream_Do_Call) {
 			c.Return(app.UpstreamResponse{}, errors.New("upstream timed out"))
 		},
-		"not json": func(c *appmocks.MockUpstream_Do_Call) {
+		"not json": func(c *meteringmocks.MockUpstream_Do_Call) {
 			c.Return(app.UpstreamResponse{Status: 200, Body: []byte(`<html>`)}, nil)
 		},
 	} {

@@ -13,8 +13,11 @@ import (
 	"paygate/core/apikey"
 	"paygate/core/errs"
 	"paygate/core/hitlog"
+	"paygate/core/money"
 	"paygate/core/payment"
+	"paygate/core/store"
 	"paygate/core/user"
+	"paygate/core/webhook"
 )
 
 // MaxPaymentAmount bounds one payment: the common UPI per-transaction limit.
@@ -55,7 +58,7 @@ func (a *App) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentCreat
 		invalid = errs.Validation(fe)
 	}
 	if p != nil {
-		if msg := a.targetProblem(p.CallbackURL); msg != "" {
+		if msg := webhook.TargetProblem(a.targets, p.CallbackURL); msg != "" {
 			invalid = withFieldError(invalid, "callback_url", msg)
 		}
 	}
@@ -317,4 +320,28 @@ func (a *App) ListPayments(ctx context.Context, actor *user.User, f payment.Filt
 		f.UserID = &id
 	}
 	return a.st.Payments.List(ctx, f)
+}
+
+// emitPayment writes the event of p's end state (none before it ends).
+func (a *App) emitPayment(ctx context.Context, s Stores, p *payment.Payment) error {
+	var t webhook.EventType
+	switch p.Status {
+	case payment.StatusSuccess:
+		t = webhook.PaymentSuccess
+	case payment.StatusFailed:
+		t = webhook.PaymentFailed
+	case payment.StatusExpired:
+		t = webhook.PaymentExpired
+	default:
+		return nil
+	}
+	u, err := s.Users.ByID(ctx, p.UserID)
+	if err != nil {
+		return fmt.Errorf("merchant of %s: %w", p.PublicID, err)
+	}
+	return store.Emit(ctx, s, a.now(), u, t, map[string]any{
+		"payment_id": p.PublicID, "amount": money.Format2(p.Amount), "currency": p.Currency,
+		"customer_id": p.CustomerID, "status": p.Status, "provider_ref": p.ProviderRef, "completed_at": p.CompletedAt,
+		"created_at": p.CreatedAt,
+	}, p.CallbackURL)
 }

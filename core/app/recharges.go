@@ -12,8 +12,11 @@ import (
 	"paygate/core/errs"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
+	"paygate/core/money"
 	"paygate/core/recharge"
+	"paygate/core/store"
 	"paygate/core/user"
+	"paygate/core/webhook"
 )
 
 // RechargeInput is one POST /api/v1/recharge/mobile.
@@ -72,7 +75,7 @@ func (a *App) RechargeMobile(ctx context.Context, in RechargeInput) (*RechargeRe
 				return err
 			}
 			id := r.ID
-			_, err := a.post(ctx, s, u, ledger.Debit, r.Amount, ledger.RefRecharge, &id,
+			_, err := store.Post(ctx, s, a.now(), u, ledger.Debit, r.Amount, ledger.RefRecharge, &id,
 				fmt.Sprintf("Mobile recharge %s %s (%s)", r.Operator, r.Mobile, r.ReferenceID))
 			return err
 		},
@@ -140,7 +143,7 @@ func (a *App) finishRecharge(ctx context.Context, r *recharge.Recharge, o rechar
 		done = true
 		if next.Status == recharge.StatusFailed {
 			id := r.ID
-			if _, err := a.post(ctx, s, u, ledger.Refund, r.Amount, ledger.RefRecharge, &id,
+			if _, err := store.Post(ctx, s, a.now(), u, ledger.Refund, r.Amount, ledger.RefRecharge, &id,
 				fmt.Sprintf("Refund of failed recharge %s", r.ReferenceID)); err != nil {
 				return err
 			}
@@ -285,4 +288,17 @@ func (a *App) ListRecharges(ctx context.Context, actor *user.User, f recharge.Fi
 		f.UserID = &id
 	}
 	return a.st.Recharges.List(ctx, f)
+}
+
+// emitRecharge writes the event of r's end state.
+func (a *App) emitRecharge(ctx context.Context, s Stores, u *user.User, r *recharge.Recharge) error {
+	t := webhook.RechargeSuccess
+	if r.Status == recharge.StatusFailed {
+		t = webhook.RechargeFailed
+	}
+	return store.Emit(ctx, s, a.now(), u, t, map[string]any{
+		"recharge_id": r.ID, "reference_id": r.ReferenceID, "mobile": r.Mobile, "operator": r.Operator,
+		"circle": r.Circle, "amount": money.Format2(r.Amount), "status": r.Status, "operator_ref": r.OperatorRef,
+		"fail_reason": r.FailReason,
+	}, "")
 }

@@ -9,6 +9,7 @@ import (
 	"paygate/core/errs"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
+	"paygate/core/store"
 )
 
 // ErrInterrupted is what a hit whose call never finished records (its
@@ -81,7 +82,7 @@ func (a *App) recoverHit(ctx context.Context, h *hitlog.Hit) (bool, error) {
 		}
 		if h.Reserved.IsPositive() {
 			id := h.ID
-			if _, err := a.post(ctx, s, u, ledger.Refund, h.Reserved, ledger.RefAPIHit, &id, "Refund of interrupted API call "+h.RequestID); err != nil {
+			if _, err := store.Post(ctx, s, a.now(), u, ledger.Refund, h.Reserved, ledger.RefAPIHit, &id, "Refund of interrupted API call "+h.RequestID); err != nil {
 				return err
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"paygate/core/catalog"
 	"paygate/core/errs"
 	"paygate/core/pricing"
+	"paygate/core/store"
 	"paygate/core/user"
 )
 
@@ -28,7 +29,7 @@ func (a *App) CreateService(ctx context.Context, actor *user.User, svc catalog.S
 		if err := s.Services.Create(ctx, &svc); err != nil {
 			return err
 		}
-		return a.record(ctx, s, actor, audit.ServiceCreate, audit.TargetService, svc.ID, nil, serviceSnapshot(&svc))
+		return store.Record(ctx, s, a.now(), actor, audit.ServiceCreate, audit.TargetService, svc.ID, nil, serviceSnapshot(&svc))
 	})
 	if err != nil {
 		return nil, err
@@ -118,7 +119,7 @@ func (a *App) PatchService(ctx context.Context, actor *user.User, id uint64, p S
 		after := serviceSnapshot(s)
 		after.ProviderKeyChanged = !samePtr(oldKey, s.ProviderKey)
 		out = s
-		return a.record(ctx, st, actor, audit.ServiceUpdate, audit.TargetService, s.ID, before, after)
+		return store.Record(ctx, st, a.now(), actor, audit.ServiceUpdate, audit.TargetService, s.ID, before, after)
 	})
 	if err != nil {
 		return nil, err
@@ -149,7 +150,7 @@ func (a *App) DeleteService(ctx context.Context, actor *user.User, id uint64) er
 		if err := st.Services.Delete(ctx, id); err != nil {
 			return err
 		}
-		return a.record(ctx, st, actor, audit.ServiceDelete, audit.TargetService, id, serviceSnapshot(s), nil)
+		return store.Record(ctx, st, a.now(), actor, audit.ServiceDelete, audit.TargetService, id, serviceSnapshot(s), nil)
 	})
 }
 
@@ -187,7 +188,7 @@ func (a *App) PutDoc(ctx context.Context, actor *user.User, serviceID uint64, d 
 		if out, err = s.Services.Doc(ctx, serviceID); err != nil {
 			return err
 		}
-		return a.record(ctx, s, actor, audit.DocPut, audit.TargetService, serviceID, docSnapshot(old), docSnapshot(out))
+		return store.Record(ctx, s, a.now(), actor, audit.DocPut, audit.TargetService, serviceID, docSnapshot(old), docSnapshot(out))
 	})
 	if err != nil {
 		return nil, err
@@ -233,7 +234,7 @@ func (a *App) CreatePricing(ctx context.Context, actor *user.User, serviceID uin
 		if err := s.Pricing.Create(ctx, &p); err != nil {
 			return err
 		}
-		return a.record(ctx, s, actor, audit.PricingCreate, audit.TargetPricing, p.ID, nil, priceSnapshot(&p))
+		return store.Record(ctx, s, a.now(), actor, audit.PricingCreate, audit.TargetPricing, p.ID, nil, priceSnapshot(&p))
 	})
 	if err != nil {
 		return nil, err
@@ -272,7 +273,7 @@ func (a *App) PatchPricing(ctx context.Context, actor *user.User, id uint64, p P
 			return fmt.Errorf("update pricing %d: %w", id, err)
 		}
 		out = row
-		return a.record(ctx, s, actor, audit.PricingUpdate, audit.TargetPricing, id, before, priceSnapshot(row))
+		return store.Record(ctx, s, a.now(), actor, audit.PricingUpdate, audit.TargetPricing, id, before, priceSnapshot(row))
 	})
 	if err != nil {
 		return nil, err
@@ -293,7 +294,7 @@ func (a *App) DeletePricing(ctx context.Context, actor *user.User, id uint64) er
 		if err := s.Pricing.Delete(ctx, id); err != nil {
 			return err
 		}
-		return a.record(ctx, s, actor, audit.PricingDelete, audit.TargetPricing, id, priceSnapshot(row), nil)
+		return store.Record(ctx, s, a.now(), actor, audit.PricingDelete, audit.TargetPricing, id, priceSnapshot(row), nil)
 	})
 }
 

@@ -11,8 +11,10 @@ import (
 	"paygate/core/errs"
 	"paygate/core/ledger"
 	"paygate/core/money"
+	"paygate/core/store"
 	"paygate/core/topup"
 	"paygate/core/user"
+	"paygate/core/webhook"
 )
 
 // Upload is a file as the edge received it.
@@ -231,7 +233,7 @@ func (a *App) decideTopUp(ctx context.Context, actor *user.User, id uint64, to t
 			return err
 		}
 		out = r
-		return a.record(ctx, s, actor, action, audit.TargetBalanceRequest, r.ID, before, topUpSnapshot(r))
+		return store.Record(ctx, s, a.now(), actor, action, audit.TargetBalanceRequest, r.ID, before, topUpSnapshot(r))
 	})
 	if err != nil {
 		return nil, err
@@ -250,8 +252,20 @@ func (a *App) creditTopUp(ctx context.Context, s Stores, r *topup.Request) (*use
 	}
 	ref := r.ID
 	desc := fmt.Sprintf("Balance request #%d approved (UTR %s)", r.ID, r.UTRNumber)
-	if _, err := a.post(ctx, s, u, ledger.Credit, r.Amount, ledger.RefBalanceRequest, &ref, desc); err != nil {
+	if _, err := store.Post(ctx, s, a.now(), u, ledger.Credit, r.Amount, ledger.RefBalanceRequest, &ref, desc); err != nil {
 		return nil, err
 	}
 	return u, s.Users.SaveBalance(ctx, u)
+}
+
+// emitTopUp writes the event of r's decision.
+func (a *App) emitTopUp(ctx context.Context, s Stores, u *user.User, r *topup.Request) error {
+	t := webhook.BalanceRequestApproved
+	if r.Status == topup.StatusRejected {
+		t = webhook.BalanceRequestRejected
+	}
+	return store.Emit(ctx, s, a.now(), u, t, map[string]any{
+		"balance_request_id": r.ID, "amount": money.Format2(r.Amount), "utr_number": r.UTRNumber,
+		"status": r.Status, "admin_remarks": r.AdminRemarks,
+	}, "")
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	storemocks "paygate/core/store/mocks"
 	"regexp"
 	"strings"
 	"testing"
@@ -27,7 +28,7 @@ import (
 
 // topUpFixture is the world of balance requests made of mocks.
 type topUpFixture struct {
-	tx        *appmocks.MockTransactor
+	tx        *storemocks.MockTransactor
 	files     *appmocks.MockFiles
 	users     *usermocks.MockRepository
 	ledger    *ledgermocks.MockRepository
@@ -43,7 +44,7 @@ type topUpFixture struct {
 
 func newTopUpFixture(t *testing.T) *topUpFixture {
 	f := &topUpFixture{
-		tx: appmocks.NewMockTransactor(t), files: appmocks.NewMockFiles(t), users: usermocks.NewMockRepository(t),
+		tx: storemocks.NewMockTransactor(t), files: appmocks.NewMockFiles(t), users: usermocks.NewMockRepository(t),
 		ledger: ledgermocks.NewMockRepository(t), topups: topupmocks.NewMockRepository(t), audit: auditmocks.NewMockRepository(t),
 		now:   time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC),
 		admin: &user.User{ID: 1, Role: user.RoleAdmin, Status: user.StatusActive},

@@ -12,6 +12,7 @@ import (
 	"paygate/core/errs"
 	"paygate/core/ledger"
 	"paygate/core/money"
+	"paygate/core/store"
 	"paygate/core/user"
 	"paygate/core/webhook"
 )
@@ -76,7 +77,7 @@ func (a *App) createUser(ctx context.Context, in NewUser, actor *user.User) (*us
 			}
 		}
 		if actor != nil {
-			return a.record(ctx, s, actor, audit.UserCreate, audit.TargetUser, u.ID, nil, userSnapshot(u))
+			return store.Record(ctx, s, a.now(), actor, audit.UserCreate, audit.TargetUser, u.ID, nil, userSnapshot(u))
 		}
 		return nil
 	})
@@ -219,7 +220,7 @@ func (a *App) patchUser(ctx context.Context, actor *user.User, id uint64, p User
 			}
 		}
 		out = u
-		return a.record(ctx, s, actor, action, audit.TargetUser, u.ID, before, userSnapshot(u))
+		return store.Record(ctx, s, a.now(), actor, action, audit.TargetUser, u.ID, before, userSnapshot(u))
 	})
 	return out, err
 }
@@ -256,7 +257,7 @@ func (a *App) DeleteUser(ctx context.Context, actor *user.User, id uint64) error
 		if err := s.Sessions.DeleteByUser(ctx, u.ID); err != nil {
 			return err
 		}
-		return a.record(ctx, s, actor, audit.UserDelete, audit.TargetUser, u.ID, before, userSnapshot(u))
+		return store.Record(ctx, s, a.now(), actor, audit.UserDelete, audit.TargetUser, u.ID, before, userSnapshot(u))
 	})
 }
 
@@ -306,7 +307,7 @@ func (a *App) AdjustBalance(ctx context.Context, actor *user.User, userID uint64
 			return errBalanceTooLarge
 		}
 		before := map[string]string{"balance": money.Format2(u.Balance)}
-		entry, err = a.post(ctx, s, u, adj.Type, amount, ledger.RefAdjustment, nil, adj.Description+" (by admin #"+fmt.Sprint(actor.ID)+")")
+		entry, err = store.Post(ctx, s, a.now(), u, adj.Type, amount, ledger.RefAdjustment, nil, adj.Description+" (by admin #"+fmt.Sprint(actor.ID)+")")
 		if err != nil {
 			return err
 		}
@@ -314,7 +315,7 @@ func (a *App) AdjustBalance(ctx context.Context, actor *user.User, userID uint64
 			return err
 		}
 		after := map[string]any{"balance": money.Format2(u.Balance), "transaction": entrySnapshot(entry)}
-		return a.record(ctx, s, actor, audit.BalanceAdjust, audit.TargetUser, u.ID, before, after)
+		return store.Record(ctx, s, a.now(), actor, audit.BalanceAdjust, audit.TargetUser, u.ID, before, after)
 	})
 	return entry, err
 }

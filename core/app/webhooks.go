@@ -10,11 +10,6 @@ import (
 	"time"
 
 	"paygate/core/errs"
-	"paygate/core/ledger"
-	"paygate/core/money"
-	"paygate/core/payment"
-	"paygate/core/recharge"
-	"paygate/core/topup"
 	"paygate/core/user"
 	"paygate/core/webhook"
 )
@@ -24,12 +19,8 @@ import (
 // delivery worker (DeliverWebhooks) claims due deliveries under a lease,
 // signs and posts them, and logs every attempt.
 
-// TargetPolicy decides which addresses events may be sent to: the SSRF
-// rules of upstream URLs (adapters/upstream). CheckURL's error text is
-// safe to show.
-type TargetPolicy interface {
-	CheckURL(raw string) error
-}
+// TargetPolicy decides which addresses events may be sent to.
+type TargetPolicy = webhook.TargetPolicy
 
 // Defaults of the delivery worker (Config).
 const (
@@ -39,117 +30,6 @@ const (
 	DefaultWebhookConcurrency = 8
 	webhookAttemptsShown      = 50
 )
-
-// targetProblem is why raw may not receive events, or "".
-func (a *App) targetProblem(raw string) string {
-	if a.targets == nil {
-		return ""
-	}
-	if err := a.targets.CheckURL(raw); err != nil {
-		return "must not point to a private, loopback or otherwise internal address"
-	}
-	return ""
-}
-
-// emit writes event t of u, with data, to the outbox in s's transaction:
-// one delivery to u's webhook_url when set, one to callbackURL when not
-// empty. With no destination nothing is written (nobody to tell).
-func (a *App) emit(ctx context.Context, s Stores, u *user.User, t webhook.EventType, data any, callbackURL string) error {
-	if (u.WebhookURL == nil || *u.WebhookURL == "") && callbackURL == "" {
-		return nil
-	}
-	e, err := webhook.NewEvent(u.ID, t, data, a.now())
-	if err != nil {
-		return err
-	}
-	var ds []*webhook.Delivery
-	if u.WebhookURL != nil && *u.WebhookURL != "" {
-		ds = append(ds, webhook.NewDelivery(e, webhook.ToWebhook, *u.WebhookURL))
-	}
-	if callbackURL != "" {
-		ds = append(ds, webhook.NewDelivery(e, webhook.ToCallback, callbackURL))
-	}
-	if err := s.Webhooks.Insert(ctx, e, ds); err != nil {
-		return fmt.Errorf("outbox %s: %w", t, err)
-	}
-	return nil
-}
-
-// lowBalanceCrossed reports e taking u's balance below u's low-balance
-// threshold: from at least the threshold to strictly below it. Equal to
-// the threshold is not low; a balance that stays below fires nothing more
-// until a credit lifts it to the threshold again (edge-triggered).
-func lowBalanceCrossed(u *user.User, e *ledger.Entry) bool {
-	t := u.LowBalanceAlert
-	return t != nil && t.IsPositive() && !e.BalanceBefore.LessThan(*t) && e.BalanceAfter.LessThan(*t)
-}
-
-// alertLowBalance writes a balance.low event for each of entries that
-// crossed its user's threshold (users: the rows locked in this
-// transaction). It touches the database only when one crossed.
-func (a *App) alertLowBalance(ctx context.Context, s Stores, users map[uint64]*user.User, entries []*ledger.Entry) error {
-	for _, e := range entries {
-		if u := users[e.UserID]; u != nil && lowBalanceCrossed(u, e) {
-			if err := a.emitLowBalance(ctx, s, u, e); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-func (a *App) emitLowBalance(ctx context.Context, s Stores, u *user.User, e *ledger.Entry) error {
-	return a.emit(ctx, s, u, webhook.BalanceLow, map[string]any{
-		"user_id": u.ID, "balance": money.Format2(e.BalanceAfter), "threshold": money.Format2(*u.LowBalanceAlert),
-		"txn_id": e.TxnID,
-	}, "")
-}
-
-func (a *App) emitPayment(ctx context.Context, s Stores, p *payment.Payment) error {
-	var t webhook.EventType
-	switch p.Status {
-	case payment.StatusSuccess:
-		t = webhook.PaymentSuccess
-	case payment.StatusFailed:
-		t = webhook.PaymentFailed
-	case payment.StatusExpired:
-		t = webhook.PaymentExpired
-	default:
-		return nil
-	}
-	u, err := s.Users.ByID(ctx, p.UserID)
-	if err != nil {
-		return fmt.Errorf("merchant of %s: %w", p.PublicID, err)
-	}
-	return a.emit(ctx, s, u, t, map[string]any{
-		"payment_id": p.PublicID, "amount": money.Format2(p.Amount), "currency": p.Currency,
-		"customer_id": p.CustomerID, "status": p.Status, "provider_ref": p.ProviderRef, "completed_at": p.CompletedAt,
-		"created_at": p.CreatedAt,
-	}, p.CallbackURL)
-}
-
-func (a *App) emitRecharge(ctx context.Context, s Stores, u *user.User, r *recharge.Recharge) error {
-	t := webhook.RechargeSuccess
-	if r.Status == recharge.StatusFailed {
-		t = webhook.RechargeFailed
-	}
-	return a.emit(ctx, s, u, t, map[string]any{
-		"recharge_id": r.ID, "reference_id": r.ReferenceID, "mobile": r.Mobile, "operator": r.Operator,
-		"circle": r.Circle, "amount": money.Format2(r.Amount), "status": r.Status, "operator_ref": r.OperatorRef,
-		"fail_reason": r.FailReason,
-	}, "")
-}
-
-func (a *App) emitTopUp(ctx context.Context, s Stores, u *user.User, r *topup.Request) error {
-	t := webhook.BalanceRequestApproved
-	if r.Status == topup.StatusRejected {
-		t = webhook.BalanceRequestRejected
-	}
-	return a.emit(ctx, s, u, t, map[string]any{
-		"balance_request_id": r.ID, "amount": money.Format2(r.Amount), "utr_number": r.UTRNumber,
-		"status": r.Status, "admin_remarks": r.AdminRemarks,
-	}, "")
-}
 
 // The delivery worker. Every instance runs RunWebhooks: each poll claims
 // no more due deliveries than it has free sender slots and starts their
@@ -460,7 +340,7 @@ func (a *App) send(ctx context.Context, j *webhook.Job, at time.Time) (int, []by
 		}
 		d.URL = *u.WebhookURL
 	}
-	if a.targetProblem(d.URL) != "" {
+	if webhook.TargetProblem(a.targets, d.URL) != "" {
 		return 0, nil, fmt.Errorf("address not allowed")
 	}
 	if u.WebhookSecret == nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	storemocks "paygate/core/store/mocks"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -13,7 +14,6 @@ import (
 	"go.uber.org/goleak"
 
 	"paygate/core/app"
-	appmocks "paygate/core/app/mocks"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
 	"paygate/core/payment"
@@ -24,29 +24,6 @@ import (
 	webhookmocks "paygate/core/webhook/mocks"
 )
 
-func TestLowBalanceCrossing(t *testing.T) {
-	at := func(s string) *user.User { d := dec(s); return &user.User{LowBalanceAlert: &d} }
-	for _, c := range []struct {
-		name          string
-		u             *user.User
-		before, after string
-		want          bool
-	}{
-		{"falls below", at("100.00"), "150.00", "99.99", true},
-		{"from exactly the threshold", at("100.00"), "100.00", "99.00", true},
-		{"down to the threshold is not below", at("100.00"), "150.00", "100.00", false},
-		{"already below", at("100.00"), "99.00", "50.00", false},
-		{"a credit", at("100.00"), "50.00", "120.00", false},
-		{"no threshold", &user.User{}, "150.00", "0.00", false},
-		{"threshold 0 never fires", at("0.00"), "1.00", "0.00", false},
-	} {
-		e := &ledger.Entry{BalanceBefore: dec(c.before), BalanceAfter: dec(c.after)}
-		if got := app.LowBalanceCrossed(c.u, e); got != c.want {
-			t.Errorf("%s: %v, want %v", c.name, got, c.want)
-		}
-	}
-}
-
 // A metered call that takes the balance below the threshold writes one
 // balance.low event in its batch's transaction; the next call, below
 // already, writes none (the mock fails on a second Insert).
@@ -54,7 +31,7 @@ func TestMeteredCallCrossingThresholdWritesBalanceLowOnce(t *testing.T) {
 	f := newFixture(t)
 	hooks := webhookmocks.NewMockRepository(t)
 	stores := app.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits, Webhooks: hooks}
-	tx := appmocks.NewMockTransactor(t)
+	tx := storemocks.NewMockTransactor(t)
 	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
 		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) })
 	loc, _ := time.LoadLocation("Asia/Kolkata")
@@ -100,7 +77,7 @@ func TestDecidedTopUpWritesItsEvent(t *testing.T) {
 	f := newTopUpFixture(t)
 	hooks := webhookmocks.NewMockRepository(t)
 	stores := app.Stores{Users: f.users, Ledger: f.ledger, TopUps: f.topups, Audit: f.audit, Webhooks: hooks}
-	tx := appmocks.NewMockTransactor(t)
+	tx := storemocks.NewMockTransactor(t)
 	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
 		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) })
 	f.app = app.New(app.Deps{Tx: tx, Stores: stores, Now: func() time.Time { return f.now }})
@@ -136,7 +113,7 @@ func TestPaymentOutcomeGoesToCallbackAndWebhook(t *testing.T) {
 	payments, users, hooks := paymentmocks.NewMockRepository(t), usermocks.NewMockRepository(t), webhookmocks.NewMockRepository(t)
 	provider := paymentmocks.NewMockProvider(t)
 	stores := app.Stores{Payments: payments, Users: users, Webhooks: hooks}
-	tx := appmocks.NewMockTransactor(t)
+	tx := storemocks.NewMockTransactor(t)
 	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
 		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) })
 	a := app.New(app.Deps{Tx: tx, Stores: stores, Payments: provider, Now: func() time.Time { return now }})
@@ -174,7 +151,7 @@ func newDeliveryWorld(t *testing.T) *deliveryWorld {
 	w := &deliveryWorld{hooks: webhookmocks.NewMockRepository(t), sender: webhookmocks.NewMockSender(t),
 		users: usermocks.NewMockRepository(t), now: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC), secret: webhook.NewSecret()}
 	stores := app.Stores{Users: w.users, Webhooks: w.hooks}
-	tx := appmocks.NewMockTransactor(t)
+	tx := storemocks.NewMockTransactor(t)
 	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
 		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) }).Maybe()
 	w.app = app.New(app.Deps{Tx: tx, Stores: stores, Webhooks: w.sender, Now: func() time.Time { return w.now }})
@@ -243,10 +220,10 @@ func TestFailedAttemptIsRetriedAfterAMinute(t *testing.T) {
 
 func TestInternalTargetIsNotSent(t *testing.T) {
 	w := newDeliveryWorld(t)
-	policy := appmocks.NewMockTargetPolicy(t)
+	policy := webhookmocks.NewMockTargetPolicy(t)
 	policy.EXPECT().CheckURL("https://merchant.example/new-hooks").Return(errors.New("address not allowed"))
 	stores := app.Stores{Users: w.users, Webhooks: w.hooks}
-	tx := appmocks.NewMockTransactor(t)
+	tx := storemocks.NewMockTransactor(t)
 	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
 		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) })
 	w.app = app.New(app.Deps{Tx: tx, Stores: stores, Webhooks: w.sender, Targets: policy, Now: func() time.Time { return w.now }})
@@ -261,7 +238,7 @@ func TestInternalTargetIsNotSent(t *testing.T) {
 func TestDeliveriesOfOthersAreNotFound(t *testing.T) {
 	hooks := webhookmocks.NewMockRepository(t)
 	stores := app.Stores{Webhooks: hooks}
-	tx := appmocks.NewMockTransactor(t)
+	tx := storemocks.NewMockTransactor(t)
 	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
 		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) }).Maybe()
 	a := app.New(app.Deps{Tx: tx, Stores: stores})
@@ -296,7 +273,7 @@ func TestClaimsTheLeaseCannotCoverAreReleased(t *testing.T) {
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	hooks, sender := webhookmocks.NewMockRepository(t), webhookmocks.NewMockSender(t)
 	stores := app.Stores{Webhooks: hooks}
-	tx := appmocks.NewMockTransactor(t)
+	tx := storemocks.NewMockTransactor(t)
 	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
 		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) })
 	timeout, lease := 10*time.Second, time.Minute
@@ -340,7 +317,7 @@ func TestClaimsTheLeaseCannotCoverAreReleased(t *testing.T) {
 // fails on any.
 func TestNothingDueTakesNoTransaction(t *testing.T) {
 	hooks, sender := webhookmocks.NewMockRepository(t), webhookmocks.NewMockSender(t)
-	tx := appmocks.NewMockTransactor(t)
+	tx := storemocks.NewMockTransactor(t)
 	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 	a := app.New(app.Deps{Tx: tx, Stores: app.Stores{Webhooks: hooks}, Webhooks: sender, Now: func() time.Time { return now }})
 	hooks.EXPECT().HasDue(mock.Anything, now, mock.Anything).Return(false, nil).Once()
@@ -387,7 +364,7 @@ func newWorkerOnMocks(t *testing.T, concurrency int) *workerOnMocks {
 	w := &workerOnMocks{hooks: webhookmocks.NewMockRepository(t), release: make(chan struct{}), fast: make(chan string, 16)}
 	sender, users := webhookmocks.NewMockSender(t), usermocks.NewMockRepository(t)
 	stores := app.Stores{Users: users, Webhooks: w.hooks}
-	tx := appmocks.NewMockTransactor(t)
+	tx := storemocks.NewMockTransactor(t)
 	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
 		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) }).Maybe()
 	w.app = app.New(app.Deps{Tx: tx, Stores: stores, Webhooks: sender, Config: app.Config{WebhookConcurrency: concurrency}})

@@ -306,3 +306,22 @@ func FirstAttempts(since time.Time) Lane { return Lane{FirstSince: since} }
 type Sender interface {
 	Send(ctx context.Context, r Request) (Response, error)
 }
+
+// TargetPolicy decides which addresses events may be sent to: the SSRF
+// rules of upstream URLs (adapters/upstream). CheckURL's error text is
+// safe to show.
+type TargetPolicy interface {
+	CheckURL(raw string) error
+}
+
+// TargetProblem is why raw may not receive events under p, or "" (a nil
+// policy allows any address).
+func TargetProblem(p TargetPolicy, raw string) string {
+	if p == nil {
+		return ""
+	}
+	if err := p.CheckURL(raw); err != nil {
+		return "must not point to a private, loopback or otherwise internal address"
+	}
+	return ""
+}

@@ -4,7 +4,7 @@ package mocks
 
 import (
 	context "context"
-	app "paygate/core/app"
+	store "paygate/core/store"
 
 	mock "github.com/stretchr/testify/mock"
 )
@@ -23,7 +23,7 @@ func (_m *MockTransactor) EXPECT() *MockTransactor_Expecter {
 }
 
 // WithinTx provides a mock function with given fields: ctx, fn
-func (_m *MockTransactor) WithinTx(ctx context.Context, fn func(context.Context, app.Stores) error) error {
+func (_m *MockTransactor) WithinTx(ctx context.Context, fn func(context.Context, store.Stores) error) error {
 	ret := _m.Called(ctx, fn)
 
 	if len(ret) == 0 {
@@ -31,7 +31,7 @@ func (_m *MockTransactor) WithinTx(ctx context.Context, fn func(context.Context,
 	}
 
 	var r0 error
-	if rf, ok := ret.Get(0).(func(context.Context, func(context.Context, app.Stores) error) error); ok {
+	if rf, ok := ret.Get(0).(func(context.Context, func(context.Context, store.Stores) error) error); ok {
 		r0 = rf(ctx, fn)
 	} else {
 		r0 = ret.Error(0)
@@ -47,14 +47,14 @@ type MockTransactor_WithinTx_Call struct {
 
 // WithinTx is a helper method to define mock.On call
 //   - ctx context.Context
-//   - fn func(context.Context , app.Stores) error
+//   - fn func(context.Context , store.Stores) error
 func (_e *MockTransactor_Expecter) WithinTx(ctx interface{}, fn interface{}) *MockTransactor_WithinTx_Call {
 	return &MockTransactor_WithinTx_Call{Call: _e.mock.On("WithinTx", ctx, fn)}
 }
 
-func (_c *MockTransactor_WithinTx_Call) Run(run func(ctx context.Context, fn func(context.Context, app.Stores) error)) *MockTransactor_WithinTx_Call {
+func (_c *MockTransactor_WithinTx_Call) Run(run func(ctx context.Context, fn func(context.Context, store.Stores) error)) *MockTransactor_WithinTx_Call {
 	_c.Call.Run(func(args mock.Arguments) {
-		run(args[0].(context.Context), args[1].(func(context.Context, app.Stores) error))
+		run(args[0].(context.Context), args[1].(func(context.Context, store.Stores) error))
 	})
 	return _c
 }
@@ -64,7 +64,7 @@ func (_c *MockTransactor_WithinTx_Call) Return(_a0 error) *MockTransactor_Within
 	return _c
 }
 
-func (_c *MockTransactor_WithinTx_Call) RunAndReturn(run func(context.Context, func(context.Context, app.Stores) error) error) *MockTransactor_WithinTx_Call {
+func (_c *MockTransactor_WithinTx_Call) RunAndReturn(run func(context.Context, func(context.Context, store.Stores) error) error) *MockTransactor_WithinTx_Call {
 	_c.Call.Return(run)
 	return _c
 }

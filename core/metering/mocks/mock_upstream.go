@@ -4,7 +4,7 @@ package mocks
 
 import (
 	context "context"
-	app "paygate/core/app"
+	metering "paygate/core/metering"
 
 	mock "github.com/stretchr/testify/mock"
 )
@@ -23,25 +23,25 @@ func (_m *MockUpstream) EXPECT() *MockUpstream_Expecter {
 }
 
 // Do provides a mock function with given fields: ctx, req
-func (_m *MockUpstream) Do(ctx context.Context, req app.UpstreamRequest) (app.UpstreamResponse, error) {
+func (_m *MockUpstream) Do(ctx context.Context, req metering.UpstreamRequest) (metering.UpstreamResponse, error) {
 	ret := _m.Called(ctx, req)
 
 	if len(ret) == 0 {
 		panic("no return value specified for Do")
 	}
 
-	var r0 app.UpstreamResponse
+	var r0 metering.UpstreamResponse
 	var r1 error
-	if rf, ok := ret.Get(0).(func(context.Context, app.UpstreamRequest) (app.UpstreamResponse, error)); ok {
+	if rf, ok := ret.Get(0).(func(context.Context, metering.UpstreamRequest) (metering.UpstreamResponse, error)); ok {
 		return rf(ctx, req)
 	}
-	if rf, ok := ret.Get(0).(func(context.Context, app.UpstreamRequest) app.UpstreamResponse); ok {
+	if rf, ok := ret.Get(0).(func(context.Context, metering.UpstreamRequest) metering.UpstreamResponse); ok {
 		r0 = rf(ctx, req)
 	} else {
-		r0 = ret.Get(0).(app.UpstreamResponse)
+		r0 = ret.Get(0).(metering.UpstreamResponse)
 	}
 
-	if rf, ok := ret.Get(1).(func(context.Context, app.UpstreamRequest) error); ok {
+	if rf, ok := ret.Get(1).(func(context.Context, metering.UpstreamRequest) error); ok {
 		r1 = rf(ctx, req)
 	} else {
 		r1 = ret.Error(1)
@@ -57,24 +57,24 @@ type MockUpstream_Do_Call struct {
 
 // Do is a helper method to define mock.On call
 //   - ctx context.Context
-//   - req app.UpstreamRequest
+//   - req metering.UpstreamRequest
 func (_e *MockUpstream_Expecter) Do(ctx interface{}, req interface{}) *MockUpstream_Do_Call {
 	return &MockUpstream_Do_Call{Call: _e.mock.On("Do", ctx, req)}
 }
 
-func (_c *MockUpstream_Do_Call) Run(run func(ctx context.Context, req app.UpstreamRequest)) *MockUpstream_Do_Call {
+func (_c *MockUpstream_Do_Call) Run(run func(ctx context.Context, req metering.UpstreamRequest)) *MockUpstream_Do_Call {
 	_c.Call.Run(func(args mock.Arguments) {
-		run(args[0].(context.Context), args[1].(app.UpstreamRequest))
+		run(args[0].(context.Context), args[1].(metering.UpstreamRequest))
 	})
 	return _c
 }
 
-func (_c *MockUpstream_Do_Call) Return(_a0 app.UpstreamResponse, _a1 error) *MockUpstream_Do_Call {
+func (_c *MockUpstream_Do_Call) Return(_a0 metering.UpstreamResponse, _a1 error) *MockUpstream_Do_Call {
 	_c.Call.Return(_a0, _a1)
 	return _c
 }
 
-func (_c *MockUpstream_Do_Call) RunAndReturn(run func(context.Context, app.UpstreamRequest) (app.UpstreamResponse, error)) *MockUpstream_Do_Call {
+func (_c *MockUpstream_Do_Call) RunAndReturn(run func(context.Context, metering.UpstreamRequest) (metering.UpstreamResponse, error)) *MockUpstream_Do_Call {
 	_c.Call.Return(run)
 	return _c
 }

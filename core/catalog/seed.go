@@ -1,0 +1,11 @@
+package catalog
+
+import "paygate/core/pricing"
+
+// Seed is a service registered at first start with its docs and default
+// price.
+type Seed struct {
+	Service Service
+	Doc     *Doc
+	Price   pricing.Price
+}
