@@ -9,6 +9,7 @@ import (
 	"go/token"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -118,4 +119,50 @@ func TestCoreImportsStayInsideTheHexagon(t *testing.T) {
 		t.Fatal("no .go files found under core/: the architecture test checked nothing")
 	}
 	t.Logf("checked imports of %d files under core/", checked)
+}
+
+// useCaseImports is which use-case packages each may import: app wires
+// them all; the gateway bills through metering; the rest stand alone on
+// the domains and core/store. A package missing here imports none of them.
+var useCaseImports = map[string][]string{
+	"app":         {"metering", "gateway", "panel", "outbox", "ledgercheck"},
+	"gateway":     {"metering"},
+	"metering":    {},
+	"panel":       {},
+	"outbox":      {},
+	"ledgercheck": {},
+}
+
+// TestUseCasePackagesImportInOneDirection fails when a use-case package
+// imports another it may not (a cycle in the making, or one use case
+// reaching into another's internals instead of taking a port).
+func TestUseCasePackagesImportInOneDirection(t *testing.T) {
+	fset := token.NewFileSet()
+	checked := 0
+	for pkg, allowed := range useCaseImports {
+		files, _ := filepath.Glob(filepath.Join(pkg, "*.go"))
+		for _, path := range files {
+			f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checked++
+			for _, imp := range f.Imports {
+				ip, _ := strconv.Unquote(imp.Path.Value)
+				other, ok := strings.CutPrefix(ip, "paygate/core/")
+				if _, isUseCase := useCaseImports[other]; !ok || !isUseCase || other == pkg {
+					continue
+				}
+				if strings.HasSuffix(path, "_test.go") && f.Name.Name == pkg+"_test" && other != "app" {
+					continue // an external test may wire its package on another, as the server does
+				}
+				if !slices.Contains(allowed, other) {
+					t.Errorf("core/%s imports core/%s: not in useCaseImports[%q]", path, other, pkg)
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no use-case package files found")
+	}
 }

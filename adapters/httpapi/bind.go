@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"paygate/core/metering"
 	"reflect"
 	"strconv"
 	"strings"
@@ -13,7 +14,6 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/shopspring/decimal"
 
-	"paygate/core/app"
 	"paygate/core/errs"
 	"paygate/core/money"
 )
@@ -54,7 +54,7 @@ func (s *server) bind(c echo.Context, dst any) error {
 	if err != nil {
 		return err
 	}
-	if app.JSONBlank(b) {
+	if metering.JSONBlank(b) {
 		b = []byte("{}")
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -72,7 +72,7 @@ func (s *server) bind(c echo.Context, dst any) error {
 	}
 	// Only blanks may follow the value: dec.More() let `{…}}` and `{…}]`
 	// through (found by FuzzBind).
-	if !app.JSONBlank(b[dec.InputOffset():]) {
+	if !metering.JSONBlank(b[dec.InputOffset():]) {
 		return errBadJSON
 	}
 	return s.check(dst)

@@ -7,12 +7,12 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"paygate/core/gateway"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 	qrcode "github.com/skip2/go-qrcode"
 
-	"paygate/core/app"
 	"paygate/core/errs"
 	"paygate/core/money"
 	"paygate/core/payment"
@@ -125,7 +125,7 @@ func (s *server) checkoutError(c echo.Context, err error) error {
 		return s.renderCheckout(c, http.StatusNotFound, checkoutView{Title: "Payment not found",
 			Message: "There is no payment at this address. Check the link you were given."})
 	}
-	if errors.Is(err, app.ErrMerchantUnavailable) {
+	if errors.Is(err, gateway.ErrMerchantUnavailable) {
 		return s.renderCheckout(c, http.StatusConflict, checkoutView{Title: "Payment unavailable",
 			Message: "This merchant cannot take payments at the moment. Please contact the merchant."})
 	}
@@ -134,7 +134,7 @@ func (s *server) checkoutError(c echo.Context, err error) error {
 
 func paymentIDParam(c echo.Context) string { return "pay_" + c.Param("id") }
 
-func (s *server) checkoutView(co *app.Checkout) (int, checkoutView, error) {
+func (s *server) checkoutView(co *gateway.Checkout) (int, checkoutView, error) {
 	p := &co.Payment
 	v := checkoutView{
 		Found: true, Title: "Pay " + co.PayeeName, PaymentID: p.PublicID, Payee: co.PayeeName,
@@ -168,7 +168,7 @@ func merchantOrigin(callback string) string {
 }
 
 func (s *server) checkoutPage(c echo.Context) error {
-	co, err := s.app.OpenCheckout(c.Request().Context(), paymentIDParam(c))
+	co, err := s.app.Gateway.OpenCheckout(c.Request().Context(), paymentIDParam(c))
 	if err != nil {
 		return s.checkoutError(c, err)
 	}
@@ -186,7 +186,7 @@ type checkoutStatusResponse struct {
 }
 
 func (s *server) checkoutStatus(c echo.Context) error {
-	p, err := s.app.CheckoutStatus(c.Request().Context(), paymentIDParam(c))
+	p, err := s.app.Gateway.CheckoutStatus(c.Request().Context(), paymentIDParam(c))
 	if err != nil {
 		return err
 	}
@@ -197,10 +197,10 @@ func (s *server) checkoutStatus(c echo.Context) error {
 // (a cross-site one is refused), then back to the page (303).
 func (s *server) completeCheckout(success bool) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if !sameOrigin(c.Request(), s.app.PublicBaseURL()) {
+		if !sameOrigin(c.Request(), s.app.Gateway.PublicBaseURL()) {
 			return errs.E(errs.Forbidden, "cross_site_request", "Cross-site form posts are not accepted")
 		}
-		co, err := s.app.CompleteCheckout(c.Request().Context(), paymentIDParam(c), success)
+		co, err := s.app.Gateway.CompleteCheckout(c.Request().Context(), paymentIDParam(c), success)
 		if err != nil {
 			if errs.KindOf(err) == errs.Conflict || errs.KindOf(err) == errs.NotFound {
 				// Already decided, not opened yet, merchant unavailable, or

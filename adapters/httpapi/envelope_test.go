@@ -4,20 +4,19 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"paygate/core/metering"
 	"strings"
 	"testing"
 
 	"github.com/labstack/echo/v4"
 	"github.com/shopspring/decimal"
-
-	"paygate/core/app"
 )
 
 // The success envelope carries the upstream's body byte for byte (no
 // compaction, no HTML escaping) and is the JSON encoding of callEnvelope.
 func TestCallEnvelopeKeepsTheUpstreamBody(t *testing.T) {
 	data := "{ \"html\": \"<b>&</b>\",\n  \"n\": [1, 2.50] }"
-	res := &app.CallResult{RequestID: `req_"quoted"`, Data: json.RawMessage(data),
+	res := &metering.CallResult{RequestID: `req_"quoted"`, Data: json.RawMessage(data),
 		Charged: decimal.RequireFromString("0.5"), BalanceLeft: decimal.RequireFromString("99.5")}
 	rec := httptest.NewRecorder()
 	c := echo.New().NewContext(httptest.NewRequest(http.MethodPost, "/api/v1/x", nil), rec)

@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"paygate/core/gateway"
+	"paygate/core/metering"
 	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/app"
 	"paygate/core/errs"
 	"paygate/core/ledger"
 	"paygate/core/money"
@@ -30,8 +31,8 @@ func bearerKey(c echo.Context) string {
 	return ""
 }
 
-func (s *server) keyCaller(c echo.Context) app.KeyCaller {
-	return app.KeyCaller{Key: bearerKey(c), IP: c.RealIP()}
+func (s *server) keyCaller(c echo.Context) gateway.KeyCaller {
+	return gateway.KeyCaller{Key: bearerKey(c), IP: c.RealIP()}
 }
 
 // gatewayBody reads a gateway request's JSON object. Field values stay
@@ -40,7 +41,7 @@ func (s *server) keyCaller(c echo.Context) app.KeyCaller {
 // the key checks, so a bad request is still a logged, counted call.
 type gatewayBody struct {
 	fields map[string]any
-	errors app.BodyErrors
+	errors gateway.BodyErrors
 	known  map[string]bool
 }
 
@@ -49,15 +50,15 @@ func (s *server) readGatewayBody(c echo.Context, known ...string) (*gatewayBody,
 	if err != nil {
 		return nil, err
 	}
-	g := &gatewayBody{fields: map[string]any{}, errors: app.BodyErrors{}, known: map[string]bool{}}
+	g := &gatewayBody{fields: map[string]any{}, errors: gateway.BodyErrors{}, known: map[string]bool{}}
 	for _, k := range known {
 		g.known[k] = true
 	}
-	if !app.JSONBlank(raw) {
+	if !metering.JSONBlank(raw) {
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.UseNumber()
 		// Only blanks may follow the object (dec.More() let `{…}]` through).
-		if err := dec.Decode(&g.fields); err != nil || !app.JSONBlank(raw[dec.InputOffset():]) || g.fields == nil {
+		if err := dec.Decode(&g.fields); err != nil || !metering.JSONBlank(raw[dec.InputOffset():]) || g.fields == nil {
 			return nil, errBadJSON
 		}
 	}
@@ -100,7 +101,7 @@ type gatewayEnvelope struct {
 	BalanceLeft string `json:"balance_left"`
 }
 
-func envelope(ch app.GatewayCharge, data any) gatewayEnvelope {
+func envelope(ch metering.Charge, data any) gatewayEnvelope {
 	return gatewayEnvelope{Success: true, RequestID: ch.RequestID, Data: data,
 		Charged: money.Format4(ch.Charged), BalanceLeft: money.Format2(ch.BalanceLeft)}
 }
@@ -124,13 +125,13 @@ func (s *server) verifyAccount(c echo.Context) error {
 		VPA: b.str("vpa", false), PAN: b.str("pan", false), Name: b.str("name", false), DOB: b.str("dob", false),
 		Aadhaar: b.str("aadhaar", true),
 	}
-	res, err := s.app.VerifyAccount(c.Request().Context(), app.VerifyInput{
+	res, err := s.app.Gateway.VerifyAccount(c.Request().Context(), gateway.VerifyInput{
 		RequestID: requestIDOf(c), Key: bearerKey(c), IP: c.RealIP(), Request: req, BodyErrors: b.errors,
 	})
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, envelope(res.GatewayCharge, verifyData{
+	return c.JSON(http.StatusOK, envelope(res.Charge, verifyData{
 		Verified: res.Verified, NameAtSource: optional(res.NameAtSource), ReferenceID: res.ReferenceID,
 		Type: string(res.Type), Identifier: res.Masked, Message: optional(res.Message),
 	}))
@@ -179,7 +180,7 @@ func (s *server) rechargeMobile(c echo.Context) error {
 		Mobile: b.str("mobile", true), Operator: b.str("operator", false), Circle: b.str("circle", false),
 		Amount: b.str("amount", true), ReferenceID: b.str("reference_id", true),
 	}
-	res, err := s.app.RechargeMobile(c.Request().Context(), app.RechargeInput{
+	res, err := s.app.Gateway.RechargeMobile(c.Request().Context(), gateway.RechargeInput{
 		RequestID: requestIDOf(c), Key: bearerKey(c), IP: c.RealIP(), Request: req, BodyErrors: b.errors,
 	})
 	if err != nil {
@@ -188,7 +189,7 @@ func (s *server) rechargeMobile(c echo.Context) error {
 	if res.Replayed {
 		c.Response().Header().Set("Idempotent-Replayed", "true")
 	}
-	return c.JSON(http.StatusOK, envelope(res.GatewayCharge, toRechargeResponse(&res.Recharge)))
+	return c.JSON(http.StatusOK, envelope(res.Charge, toRechargeResponse(&res.Recharge)))
 }
 
 type rechargeStatusResponse struct {
@@ -201,7 +202,7 @@ func (s *server) rechargeStatus(c echo.Context) error {
 	if ref == "" {
 		return errs.Validation(map[string][]string{"reference_id": {"is required"}})
 	}
-	r, err := s.app.RechargeStatus(c.Request().Context(), s.keyCaller(c), ref)
+	r, err := s.app.Gateway.RechargeStatus(c.Request().Context(), s.keyCaller(c), ref)
 	if err != nil {
 		return err
 	}
@@ -231,7 +232,7 @@ func (s *server) createPayment(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	in := app.PaymentInput{
+	in := gateway.PaymentInput{
 		RequestID: requestIDOf(c), Key: bearerKey(c), IP: c.RealIP(),
 		IdempotencyKey: c.Request().Header.Get("Idempotency-Key"),
 		Create: payment.Create{
@@ -240,7 +241,7 @@ func (s *server) createPayment(c echo.Context) error {
 		},
 		BodyErrors: b.errors,
 	}
-	res, err := s.app.CreatePayment(c.Request().Context(), in)
+	res, err := s.app.Gateway.CreatePayment(c.Request().Context(), in)
 	if err != nil {
 		return err
 	}
@@ -268,7 +269,7 @@ type paymentResponse struct {
 func (s *server) toPaymentResponse(p *payment.Payment) paymentResponse {
 	return paymentResponse{
 		PaymentID: p.PublicID, Status: string(p.Status), Amount: money.Format2(p.Amount), Currency: p.Currency,
-		CustomerID: p.CustomerID, CallbackURL: p.CallbackURL, PaymentURL: s.app.PaymentURL(p.PublicID), UserID: p.UserID,
+		CustomerID: p.CustomerID, CallbackURL: p.CallbackURL, PaymentURL: s.app.Gateway.PaymentURL(p.PublicID), UserID: p.UserID,
 		ExpiresAt: timePtr(p.ExpiresAt), CompletedAt: p.CompletedAt, CreatedAt: timePtr(p.CreatedAt), UpdatedAt: timePtr(p.UpdatedAt),
 	}
 }
@@ -283,7 +284,7 @@ func (s *server) paymentStatus(c echo.Context) error {
 	if id == "" {
 		return errs.Validation(map[string][]string{"payment_id": {"is required"}})
 	}
-	p, err := s.app.PaymentStatus(c.Request().Context(), s.keyCaller(c), id)
+	p, err := s.app.Gateway.PaymentStatus(c.Request().Context(), s.keyCaller(c), id)
 	if err != nil {
 		return err
 	}
@@ -307,7 +308,7 @@ func (s *server) gatewayTransactions(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.ListKeyTransactions(c.Request().Context(), s.keyCaller(c), f)
+	rows, total, err := s.app.Gateway.ListKeyTransactions(c.Request().Context(), s.keyCaller(c), f)
 	if err != nil {
 		return err
 	}
@@ -333,7 +334,7 @@ func (s *server) listPayments(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.ListPayments(c.Request().Context(), caller(c), f)
+	rows, total, err := s.app.Gateway.ListPayments(c.Request().Context(), caller(c), f)
 	if err != nil {
 		return err
 	}
@@ -363,7 +364,7 @@ func (s *server) listRecharges(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.ListRecharges(c.Request().Context(), caller(c), f)
+	rows, total, err := s.app.Gateway.ListRecharges(c.Request().Context(), caller(c), f)
 	if err != nil {
 		return err
 	}

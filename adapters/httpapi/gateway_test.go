@@ -302,11 +302,11 @@ func TestGatewayPaymentExpiry(t *testing.T) {
 		past := time.Now().UTC().Add(-time.Second)
 		e.store.DB().Exec("UPDATE payments SET expires_at = ?", past)
 
-		n, err := e.app.ExpirePayments(context.Background(), 100)
+		n, err := e.app.Gateway.ExpirePayments(context.Background(), 100)
 		if err != nil || n != 2 {
 			t.Fatalf("expired %d: %v", n, err)
 		}
-		if n, _ := e.app.ExpirePayments(context.Background(), 100); n != 0 {
+		if n, _ := e.app.Gateway.ExpirePayments(context.Background(), 100); n != 0 {
 			t.Fatalf("expired again: %d", n)
 		}
 		for _, id := range []string{a, b} {
@@ -364,7 +364,7 @@ func TestGatewayRecharge(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if _, err := e.app.CheckRecharges(context.Background(), 100); err != nil {
+				if _, err := e.app.Gateway.CheckRecharges(context.Background(), 100); err != nil {
 					t.Error(err)
 				}
 			}()

@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"paygate/core/metering"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/app"
 	"paygate/core/money"
 )
 
@@ -45,12 +45,12 @@ func (s *server) callService(c echo.Context) error {
 		return err
 	}
 	key, secret := serviceCredentials(c.Request())
-	res, err := s.app.CallService(c.Request().Context(), app.CallInput{
+	res, err := s.app.Metering.CallService(c.Request().Context(), metering.CallInput{
 		RequestID: requestIDOf(c), Slug: c.Param("slug"), Method: c.Request().Method,
 		Key: key, Secret: secret, IP: c.RealIP(), Query: c.QueryParams(), Body: body,
 	})
 	if err != nil {
-		var me *app.MethodError
+		var me *metering.MethodError
 		if errors.As(err, &me) {
 			c.Response().Header().Set(echo.HeaderAllow, me.Allow)
 		}
@@ -63,7 +63,7 @@ func (s *server) callService(c echo.Context) error {
 // body goes out as it came (the core checked it is valid JSON), where
 // encoding/json would scan it again to compact and HTML-escape a
 // json.RawMessage.
-func writeCallEnvelope(c echo.Context, res *app.CallResult) error {
+func writeCallEnvelope(c echo.Context, res *metering.CallResult) error {
 	rid, err := json.Marshal(res.RequestID)
 	if err != nil {
 		return err

@@ -2,10 +2,9 @@ package httpapi_test
 
 import (
 	"fmt"
+	"paygate/core/gateway"
 	"strings"
 	"testing"
-
-	"paygate/core/app"
 )
 
 func TestAuthLoginRefreshLogout(t *testing.T) {
@@ -147,7 +146,7 @@ func TestServicesHideProviderKeyAndValidate(t *testing.T) {
 			t.Fatalf("duplicate slug %d %s", dup.status, dup.raw)
 		}
 		list := e.must(e.do("GET", "/api/v1/panel/services", e.admin, nil), 200)
-		if total(list) != int64(1+len(app.GatewayServices())) { // with the built-in gateway services
+		if total(list) != int64(1+len(gateway.Services())) { // with the built-in gateway services
 			t.Fatalf("services %d", total(list))
 		}
 		// Pricing: a second default row is refused; a per-user override wins.

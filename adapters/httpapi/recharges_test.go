@@ -57,7 +57,7 @@ func TestGatewayRechargeStuckBatchDoesNotBlockOthers(t *testing.T) {
 		e.skew.Store(int64(recharge.FirstCheck + 2*time.Second))
 		rounds := 0
 		for ; rounds < 2 && status("normal")["status"] == "pending"; rounds++ {
-			if _, err := e.app.CheckRecharges(context.Background(), 100); err != nil {
+			if _, err := e.app.Gateway.CheckRecharges(context.Background(), 100); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -72,7 +72,7 @@ func TestGatewayRechargeStuckBatchDoesNotBlockOthers(t *testing.T) {
 		// pending, listable, nothing refunded.
 		e.skew.Store(int64(recharge.ReconcileAfter + time.Hour))
 		for range 2 {
-			if _, err := e.app.CheckRecharges(context.Background(), 100); err != nil {
+			if _, err := e.app.Gateway.CheckRecharges(context.Background(), 100); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"paygate/core/gateway"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -35,7 +36,7 @@ type serviceResponse struct {
 func toServiceResponse(viewer *user.User) func(*catalog.Service) serviceResponse {
 	return func(s *catalog.Service) serviceResponse {
 		r := serviceResponse{
-			ID: s.ID, Name: s.Name, Slug: s.Slug, Endpoint: app.ServiceEndpoint(s), Description: s.Description,
+			ID: s.ID, Name: s.Name, Slug: s.Slug, Endpoint: gateway.ServiceEndpoint(s), Description: s.Description,
 			Category: s.Category, Method: s.Method, Parameters: s.Parameters, Status: string(s.Status),
 			Builtin: s.Builtin, CreatedAt: timePtr(s.CreatedAt), UpdatedAt: timePtr(s.UpdatedAt),
 		}

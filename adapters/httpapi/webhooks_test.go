@@ -316,7 +316,7 @@ func TestRechargeSuccessFromTheWorkerIsAnEvent(t *testing.T) {
 			t.Fatalf("a pending recharge sent an event (%d)", n)
 		}
 		e.skew.Store(int64(recharge.FirstCheck + 2*time.Second))
-		if n, err := e.app.CheckRecharges(context.Background(), 100); err != nil || n != 1 {
+		if n, err := e.app.Gateway.CheckRecharges(context.Background(), 100); err != nil || n != 1 {
 			t.Fatalf("check: %d, %v", n, err)
 		}
 		if n := e.deliver(); n != 1 {

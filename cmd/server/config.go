@@ -7,14 +7,15 @@ import (
 	"net/mail"
 	"net/netip"
 	"net/url"
+	"paygate/core/metering"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/shopspring/decimal"
 	mailadapter "paygate/adapters/mail"
 
-	"paygate/core/app"
+	"github.com/shopspring/decimal"
+
 	"paygate/core/money"
 )
 
@@ -107,13 +108,13 @@ func parseConfig(args []string, getenv func(string) string) (config, []string, e
 	if c.WebhookTimeout > time.Minute {
 		return c, nil, fmt.Errorf("WEBHOOK_TIMEOUT: %s is longer than 1m", c.WebhookTimeout)
 	}
-	c.HitRecoveryAfter = c.UpstreamTimeout + app.DefaultRecoveryMargin
+	c.HitRecoveryAfter = c.UpstreamTimeout + metering.DefaultRecoveryMargin
 	if v := getenv("HIT_RECOVERY_AFTER"); v != "" {
 		if c.HitRecoveryAfter, err = time.ParseDuration(v); err != nil || c.HitRecoveryAfter <= c.UpstreamTimeout {
 			return c, nil, fmt.Errorf("HIT_RECOVERY_AFTER: %q is not a duration longer than UPSTREAM_TIMEOUT (%s)", v, c.UpstreamTimeout)
 		}
 	}
-	switch v := env("METERING_HOLDS", app.DefaultHoldLifetime.String()); v {
+	switch v := env("METERING_HOLDS", metering.DefaultHoldLifetime.String()); v {
 	case "off":
 		c.MeteringHolds = -1
 	default:

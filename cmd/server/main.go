@@ -210,7 +210,7 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 	// Crash recovery: calls of a stopped or crashed instance that never
 	// settled are refunded once they are older than any call can last;
 	// younger ones are left to the recovery worker.
-	if n, err := recoverPendingHits(ctx, a); err != nil {
+	if n, err := recoverPendingHits(ctx, appRounds{a}); err != nil {
 		log.Warn("start-up recovery of pending hits failed; the worker retries", "err", err, "refunded", n)
 	} else if n > 0 {
 		log.Info("start-up recovery refunded interrupted calls", "count", n)
@@ -250,7 +250,7 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 	iv := defaultWorkerIntervals
 	iv.hitRecovery = hitRecoveryInterval(cfg.HitRecoveryAfter)
 	iv.webhooks = cfg.WebhookPollInterval
-	workers := startWorkers(wctx, a, iv, log)
+	workers := startWorkers(wctx, appRounds{a}, iv, log)
 	defer func() { stopWorkers(); workers.Wait() }()
 
 	logOut.Flush() // the start-up lines are out before the first request is served

@@ -58,7 +58,30 @@ type gatewayRounds interface {
 	RefreshOutboxBacklog(ctx context.Context) (int64, error)
 }
 
-var _ gatewayRounds = (*app.App)(nil)
+// appRounds are the wired use cases' rounds.
+type appRounds struct{ a *app.App }
+
+var _ gatewayRounds = appRounds{}
+
+func (r appRounds) ExpirePayments(ctx context.Context, limit int) (int, error) {
+	return r.a.Gateway.ExpirePayments(ctx, limit)
+}
+
+func (r appRounds) CheckRecharges(ctx context.Context, limit int) (int, error) {
+	return r.a.Gateway.CheckRecharges(ctx, limit)
+}
+
+func (r appRounds) RecoverPendingHits(ctx context.Context, limit int) (int, error) {
+	return r.a.Metering.RecoverPendingHits(ctx, limit)
+}
+
+func (r appRounds) RunWebhooks(ctx context.Context, interval time.Duration) {
+	r.a.RunWebhooks(ctx, interval)
+}
+
+func (r appRounds) RefreshOutboxBacklog(ctx context.Context) (int64, error) {
+	return r.a.RefreshOutboxBacklog(ctx)
+}
 
 // startWorkers runs the payment expiry, recharge check, hit recovery and
 // webhook delivery workers until ctx ends; Wait on the result returns once

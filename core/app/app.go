@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"log/slog"
 	"strings"
 	"sync"
@@ -8,8 +9,11 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"paygate/core/gateway"
+	"paygate/core/metering"
 	"paygate/core/payment"
 	"paygate/core/recharge"
+	"paygate/core/store"
 	"paygate/core/topup"
 	"paygate/core/user"
 	"paygate/core/verification"
@@ -80,31 +84,23 @@ type Config struct {
 	WebhookConcurrency int
 }
 
-// App is the set of use cases. It holds ports only.
+// App is the set of use cases, wired from the ports.
 type App struct {
-	tx        Transactor
-	batchTx   BatchTransactor // the metering writer's transactions
-	st        Stores
-	up        Upstream
-	tokens    AccessTokens
-	files     Files
-	now       func() time.Time
-	cfg       Config
-	pw        *user.Passwords
-	mailer    Mailer
-	email     EmailTokens
-	log       *slog.Logger
-	bg        sync.WaitGroup // mail sent after the answer
-	cache     *lookups       // the metering path's reads (cache.go)
-	batch     batcher        // the metering path's writes (batch.go)
-	settled   batcher        // successful settlements when Config.SettleApart (batch.go)
-	captures  batcher        // hold calls' hits and charges (holds.go)
-	holds     holdRegistry   // this instance's holds (holds.go)
-	unsettled sync.WaitGroup // settlements queued by settleLater and not yet final (metering.go)
+	Metering *metering.Metering
+	Gateway  *gateway.Gateway
 
-	verifier  verification.Provider
-	recharger recharge.Provider
-	payments  payment.Provider
+	tx     store.Transactor // writes empty the metering lookups (metering.Invalidating)
+	st     store.Stores
+	up     Upstream
+	tokens AccessTokens
+	files  Files
+	now    func() time.Time
+	cfg    Config
+	pw     *user.Passwords
+	mailer Mailer
+	email  EmailTokens
+	log    *slog.Logger
+	bg     sync.WaitGroup // mail sent after the answer
 
 	sender  webhook.Sender // event deliveries; nil: the worker sends nothing
 	hooks   webhookSlots   // the delivery worker's attempts under way (webhooks.go)
@@ -159,29 +155,8 @@ func New(d Deps) *App {
 	if cfg.RollupGrace == 0 {
 		cfg.RollupGrace = 15 * time.Minute
 	}
-	if cfg.PendingHitGrace == 0 {
-		cfg.PendingHitGrace = cfg.UpstreamTimeout + DefaultRecoveryMargin
-	}
 	if cfg.RechargeRoundBudget == 0 {
 		cfg.RechargeRoundBudget = time.Minute
-	}
-	if cfg.LookupTTL == 0 {
-		cfg.LookupTTL = DefaultLookupTTL
-	}
-	if cfg.LookupTTL > 2*time.Second {
-		cfg.LookupTTL = 2 * time.Second
-	}
-	if cfg.SettleLinger == 0 {
-		cfg.SettleLinger = DefaultSettleLinger
-	}
-	if cfg.HoldLifetime == 0 {
-		cfg.HoldLifetime = DefaultHoldLifetime
-	}
-	if cfg.SettleRetryWindow <= 0 {
-		cfg.SettleRetryWindow = DefaultSettleRetryWindow
-	}
-	if cfg.BatchSize <= 0 {
-		cfg.BatchSize = DefaultBatchSize
 	}
 	if cfg.WebhookTimeout <= 0 {
 		cfg.WebhookTimeout = DefaultWebhookTimeout
@@ -206,39 +181,40 @@ func New(d Deps) *App {
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
-	cache := newLookups(cfg.LookupTTL, d.Now)
 	if d.Metrics == nil {
 		d.Metrics = NopMetrics{}
 	}
-	var batches BatchTransactor = plainBatches{d.Tx}
-	if b, ok := d.Tx.(BatchTransactor); ok {
-		batches = b
-	}
-	batchTx := flushingBatches{batches, cache}
+	m := metering.New(metering.Deps{Tx: d.Tx, Stores: d.Stores, Upstream: d.Upstream, Now: d.Now, Log: d.Log, Metrics: d.Metrics,
+		Config: metering.Config{Location: cfg.Location, UpstreamTimeout: cfg.UpstreamTimeout, MaxPayloadBytes: cfg.MaxPayloadBytes,
+			PendingHitGrace: cfg.PendingHitGrace, LookupTTL: cfg.LookupTTL, BatchSize: cfg.BatchSize, SettleApart: cfg.SettleApart,
+			SettleLinger: cfg.SettleLinger, SettleRetryWindow: cfg.SettleRetryWindow, HoldLifetime: cfg.HoldLifetime}})
+	tx, st := m.Invalidating()
+	g := gateway.New(gateway.Deps{Tx: tx, Stores: st, Meter: m, Now: d.Now, Log: d.Log,
+		Config:   gateway.Config{UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL, RechargeRoundBudget: cfg.RechargeRoundBudget},
+		Verifier: d.Verifier, Recharger: d.Recharger, Payments: d.Payments, Targets: d.Targets})
 	return &App{
-		batch: batcher{size: cfg.BatchSize}, settled: batcher{size: cfg.BatchSize, linger: max(cfg.SettleLinger, 0), wake: make(chan struct{}, 1)},
-		captures: batcher{size: cfg.BatchSize, linger: max(cfg.SettleLinger, 0), wake: make(chan struct{}, 1)},
-		cache:    cache, tx: flushingTx{d.Tx, cache}, batchTx: batchTx, st: invalidating(d.Stores, cache.flush), up: d.Upstream, tokens: d.Tokens, files: d.Files, now: d.Now, cfg: cfg, pw: user.NewPasswords(cfg.PasswordCost),
-		mailer: d.Mailer, email: d.EmailTokens, log: d.Log, verifier: d.Verifier, recharger: d.Recharger, payments: d.Payments,
-		metrics: d.Metrics, sender: d.Webhooks, targets: d.Targets,
+		Metering: m, Gateway: g,
+		tx: tx, st: st, up: d.Upstream, tokens: d.Tokens, files: d.Files, now: d.Now, cfg: cfg, pw: user.NewPasswords(cfg.PasswordCost),
+		mailer: d.Mailer, email: d.EmailTokens, log: d.Log, metrics: d.Metrics, sender: d.Webhooks, targets: d.Targets,
 	}
 }
 
-// Wait blocks until the work started after an answer (mail, settlements of
-// successful calls and hold calls' charges, retried while the database is
-// away for at most Config.SettleRetryWindow; then the release of this
-// instance's holds) is done and the metering writers have drained their
-// queues; the server calls it on
-// shutdown, after the HTTP server stopped and before closing the database.
+// Wait blocks until the work started after an answer is done (mail,
+// metered calls' settlements and charges, the release of this instance's
+// holds); the server calls it on shutdown, after the HTTP server stopped
+// and before closing the database.
 func (a *App) Wait() {
-	a.unsettled.Wait()
-	a.releaseHolds()
+	a.Metering.Wait()
 	a.bg.Wait()
-	a.batch.wg.Wait()
-	a.settled.wg.Wait()
-	a.captures.wg.Wait()
 }
 
-// day is the local calendar day of t ("2006-01-02"), month its month ("2006-01").
-func (a *App) day(t time.Time) string   { return t.In(a.cfg.Location).Format("2006-01-02") }
-func (a *App) month(t time.Time) string { return t.In(a.cfg.Location).Format("2006-01") }
+// awaitSettlements lets a read see this instance's metered calls charged.
+func (a *App) awaitSettlements(ctx context.Context) error { return a.Metering.AwaitSettlements(ctx) }
+
+// EnsureGatewayServices creates the missing built-in gateway services.
+func (a *App) EnsureGatewayServices(ctx context.Context) (int, error) {
+	return a.SeedServices(ctx, gateway.Services())
+}
+
+// day is the local calendar day of t ("2006-01-02").
+func (a *App) day(t time.Time) string { return t.In(a.cfg.Location).Format("2006-01-02") }

@@ -45,6 +45,9 @@ const (
 // claimed with the retries, earliest first.
 const webhookFirstWindow = time.Minute
 
+// closedChan is a channel that is always closed.
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
 // webhookSlots counts the delivery attempts under way in this instance.
 type webhookSlots struct {
 	polling sync.Mutex // one poll at a time: claims are sized to the free slots

@@ -1,4 +1,4 @@
-package app
+package gateway
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"paygate/core/errs"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
+	"paygate/core/metering"
 	"paygate/core/money"
 	"paygate/core/recharge"
 	"paygate/core/store"
@@ -28,7 +29,7 @@ type RechargeInput struct {
 
 // RechargeResult is the recharge as it stands, with what the call cost.
 type RechargeResult struct {
-	GatewayCharge
+	metering.Charge
 	Recharge recharge.Recharge
 }
 
@@ -40,16 +41,16 @@ type RechargeResult struct {
 // request, 409. The operator is asked outside any transaction: a failure
 // refunds the amount once; no answer leaves it pending and unsubmitted, and
 // the worker submits it again once recharge.SubmitGrace has passed.
-func (a *App) RechargeMobile(ctx context.Context, in RechargeInput) (*RechargeResult, error) {
+func (a *Gateway) RechargeMobile(ctx context.Context, in RechargeInput) (*RechargeResult, error) {
 	r, invalid := recharge.New(in.Request, 0, 0, a.now())
 	invalid = withBodyErrors(invalid, in.BodyErrors)
 	payload := map[string]any{"mobile": in.Request.Mobile, "operator": in.Request.Operator, "circle": in.Request.Circle,
 		"amount": in.Request.Amount, "reference_id": in.Request.ReferenceID}
 	out := &RechargeResult{}
 	var refunded *decimal.Decimal
-	charge, err := a.meter(ctx, gatewayOp{
-		slug: SlugRechargeMobile, requestID: in.RequestID, key: in.Key, ip: in.IP, payload: payload, invalid: invalid,
-		replay: func(ctx context.Context, _ *apikey.Key, u *user.User) (bool, error) {
+	charge, err := a.meter.Meter(ctx, metering.Op{
+		Slug: SlugRechargeMobile, RequestID: in.RequestID, Key: in.Key, IP: in.IP, Payload: payload, Invalid: invalid,
+		Replay: func(ctx context.Context, _ *apikey.Key, u *user.User) (bool, error) {
 			old, err := a.st.Recharges.ByReference(ctx, u.ID, r.ReferenceID)
 			if errors.Is(err, recharge.ErrNotFound) {
 				return false, nil
@@ -63,7 +64,7 @@ func (a *App) RechargeMobile(ctx context.Context, in RechargeInput) (*RechargeRe
 			out.Recharge = *old
 			return true, nil
 		},
-		reserve: func(ctx context.Context, s Stores, u *user.User, hit *hitlog.Hit) error {
+		Reserve: func(ctx context.Context, s store.Stores, u *user.User, hit *hitlog.Hit) error {
 			if u.Available().LessThan(r.Amount) {
 				return ledger.ErrInsufficientBalance
 			}
@@ -79,7 +80,7 @@ func (a *App) RechargeMobile(ctx context.Context, in RechargeInput) (*RechargeRe
 				fmt.Sprintf("Mobile recharge %s %s (%s)", r.Operator, r.Mobile, r.ReferenceID))
 			return err
 		},
-		perform: func(ctx context.Context, hit *hitlog.Hit) (any, error) {
+		Perform: func(ctx context.Context, hit *hitlog.Hit) (any, error) {
 			if a.recharger != nil {
 				// No answer: the operator may still do it, so the recharge
 				// stays pending and the worker submits it again after the grace.
@@ -96,7 +97,7 @@ func (a *App) RechargeMobile(ctx context.Context, in RechargeInput) (*RechargeRe
 	if err != nil {
 		return nil, err
 	}
-	out.GatewayCharge = *charge
+	out.Charge = *charge
 	if refunded != nil {
 		out.BalanceLeft = *refunded
 	}
@@ -109,7 +110,7 @@ func (a *App) RechargeMobile(ctx context.Context, in RechargeInput) (*RechargeRe
 // the owner's row lock.
 // It returns the balance afterwards and whether this call finished it; r is
 // updated to the stored state.
-func (a *App) finishRecharge(ctx context.Context, r *recharge.Recharge, o recharge.Outcome) (decimal.Decimal, bool, error) {
+func (a *Gateway) finishRecharge(ctx context.Context, r *recharge.Recharge, o recharge.Outcome) (decimal.Decimal, bool, error) {
 	var balance decimal.Decimal
 	done := false
 	next := *r
@@ -130,7 +131,7 @@ func (a *App) finishRecharge(ctx context.Context, r *recharge.Recharge, o rechar
 		at := next.UpdatedAt
 		next.SubmittedAt = &at
 	}
-	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
 		u, err := s.Users.LockByID(ctx, r.UserID)
 		if err != nil {
 			return fmt.Errorf("lock user %d: %w", r.UserID, err)
@@ -170,7 +171,7 @@ func (a *App) finishRecharge(ctx context.Context, r *recharge.Recharge, o rechar
 // submitted with its first check at firstCheck. No answer (error, timeout)
 // changes nothing. It reports whether this call finished r and, when it
 // refunded, the balance afterwards.
-func (a *App) submitRecharge(ctx context.Context, r *recharge.Recharge, firstCheck time.Time) (bool, *decimal.Decimal, error) {
+func (a *Gateway) submitRecharge(ctx context.Context, r *recharge.Recharge, firstCheck time.Time) (bool, *decimal.Decimal, error) {
 	pctx, cancel := context.WithTimeout(ctx, a.cfg.UpstreamTimeout)
 	o, err := a.recharger.Submit(pctx, *r)
 	cancel()
@@ -211,7 +212,7 @@ func (a *App) submitRecharge(ctx context.Context, r *recharge.Recharge, firstChe
 // goes on; so does a store error on one row (returned at the end). A round
 // claims no new row after Config.RechargeRoundBudget. It returns how many
 // recharges it finished.
-func (a *App) CheckRecharges(ctx context.Context, limit int) (int, error) {
+func (a *Gateway) CheckRecharges(ctx context.Context, limit int) (int, error) {
 	if a.recharger == nil {
 		return 0, nil
 	}
@@ -241,7 +242,7 @@ func (a *App) CheckRecharges(ctx context.Context, limit int) (int, error) {
 }
 
 // checkOne claims r and submits or checks it; true when this call finished it.
-func (a *App) checkOne(ctx context.Context, r *recharge.Recharge, now time.Time) (bool, error) {
+func (a *Gateway) checkOne(ctx context.Context, r *recharge.Recharge, now time.Time) (bool, error) {
 	next := r.Claim(now)
 	ok, err := a.st.Recharges.Claim(ctx, r, &next, now)
 	if err != nil || !ok {
@@ -266,8 +267,8 @@ func (a *App) checkOne(ctx context.Context, r *recharge.Recharge, now time.Time)
 }
 
 // RechargeStatus is the key owner's recharge with that reference_id.
-func (a *App) RechargeStatus(ctx context.Context, c KeyCaller, referenceID string) (*recharge.Recharge, error) {
-	_, u, err := a.authenticateBearer(ctx, c.Key, c.IP)
+func (a *Gateway) RechargeStatus(ctx context.Context, c KeyCaller, referenceID string) (*recharge.Recharge, error) {
+	_, u, err := a.meter.AuthenticateBearer(ctx, c.Key, c.IP)
 	if err != nil {
 		return nil, err
 	}
@@ -282,7 +283,7 @@ func (a *App) RechargeStatus(ctx context.Context, c KeyCaller, referenceID strin
 }
 
 // ListRecharges lists recharges: a user's own, an admin's all (or f.UserID's).
-func (a *App) ListRecharges(ctx context.Context, actor *user.User, f recharge.Filter) ([]recharge.Recharge, int64, error) {
+func (a *Gateway) ListRecharges(ctx context.Context, actor *user.User, f recharge.Filter) ([]recharge.Recharge, int64, error) {
 	if actor.Role != user.RoleAdmin {
 		id := actor.ID
 		f.UserID = &id
@@ -291,7 +292,7 @@ func (a *App) ListRecharges(ctx context.Context, actor *user.User, f recharge.Fi
 }
 
 // emitRecharge writes the event of r's end state.
-func (a *App) emitRecharge(ctx context.Context, s Stores, u *user.User, r *recharge.Recharge) error {
+func (a *Gateway) emitRecharge(ctx context.Context, s store.Stores, u *user.User, r *recharge.Recharge) error {
 	t := webhook.RechargeSuccess
 	if r.Status == recharge.StatusFailed {
 		t = webhook.RechargeFailed

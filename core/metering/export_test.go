@@ -1,10 +1,10 @@
-package app
+package metering
 
 import "time"
 
 // HoldBatches keeps the metering writers from starting, so calls queue up
 // and the next batch of each holds them all, in order; release starts them.
-func HoldBatches(a *App) (release func()) {
+func HoldBatches(a *Metering) (release func()) {
 	for _, b := range []*batcher{&a.batch, &a.settled} {
 		b.mu.Lock()
 		b.running = true
@@ -18,7 +18,7 @@ func HoldBatches(a *App) (release func()) {
 }
 
 // QueuedCalls is how many calls wait for the metering writers.
-func QueuedCalls(a *App) int {
+func QueuedCalls(a *Metering) int {
 	n := 0
 	for _, b := range []*batcher{&a.batch, &a.settled} {
 		b.mu.Lock()
@@ -40,7 +40,3 @@ func (c LookupCache) Get(slug string, load func() (any, error)) (any, error) {
 }
 
 func (c LookupCache) Flush() { c.l.flush() }
-
-// AwaitSettlements is the read fence of hit-log reads: it waits for the
-// successful settlements queued before it.
-var AwaitSettlements = (*App).awaitSettlements

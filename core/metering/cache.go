@@ -1,4 +1,4 @@
-package app
+package metering
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"paygate/core/catalog"
 	"paygate/core/errs"
 	"paygate/core/pricing"
+	"paygate/core/store"
 	"paygate/core/user"
 )
 
@@ -136,25 +137,25 @@ func (c *lookups) flush() {
 
 // Cached reads of the metering path.
 
-func (a *App) serviceBySlug(ctx context.Context, slug string) (*catalog.Service, error) {
+func (a *Metering) serviceBySlug(ctx context.Context, slug string) (*catalog.Service, error) {
 	v, err := a.cache.get(lookupKey{kind: lookupService, s: slug}, func() (any, error) { return a.st.Services.BySlug(ctx, slug) })
 	s, _ := v.(*catalog.Service)
 	return s, err
 }
 
-func (a *App) keyByKey(ctx context.Context, key string) (*apikey.Key, error) {
+func (a *Metering) keyByKey(ctx context.Context, key string) (*apikey.Key, error) {
 	v, err := a.cache.get(lookupKey{kind: lookupAPIKey, s: key}, func() (any, error) { return a.st.Keys.ByKey(ctx, key) })
 	k, _ := v.(*apikey.Key)
 	return k, err
 }
 
-func (a *App) userByID(ctx context.Context, id uint64) (*user.User, error) {
+func (a *Metering) userByID(ctx context.Context, id uint64) (*user.User, error) {
 	v, err := a.cache.get(lookupKey{kind: lookupUser, a: id}, func() (any, error) { return a.st.Users.ByID(ctx, id) })
 	u, _ := v.(*user.User)
 	return u, err
 }
 
-func (a *App) applicablePrice(ctx context.Context, serviceID, userID uint64) (*pricing.Price, error) {
+func (a *Metering) applicablePrice(ctx context.Context, serviceID, userID uint64) (*pricing.Price, error) {
 	v, err := a.cache.get(lookupKey{kind: lookupPrice, a: serviceID, b: userID}, func() (any, error) {
 		return a.st.Pricing.Applicable(ctx, serviceID, userID)
 	})
@@ -164,7 +165,7 @@ func (a *App) applicablePrice(ctx context.Context, serviceID, userID uint64) (*p
 
 // paramSpecs are the rules a service's parameters are checked against (its
 // docs' request_params, else its parameter list), with patterns compiled.
-func (a *App) paramSpecs(ctx context.Context, svc *catalog.Service) (*catalog.CompiledSpecs, error) {
+func (a *Metering) paramSpecs(ctx context.Context, svc *catalog.Service) (*catalog.CompiledSpecs, error) {
 	v, err := a.cache.get(lookupKey{kind: lookupDoc, a: svc.ID, s: svc.Slug}, func() (any, error) {
 		doc, err := a.st.Services.Doc(ctx, svc.ID)
 		if err != nil && errs.KindOf(err) != errs.NotFound {
@@ -260,7 +261,7 @@ func (r flushPricing) Delete(ctx context.Context, id uint64) error {
 
 // invalidating returns s with the cached repositories wrapped to call flush
 // after every write.
-func invalidating(s Stores, flush func()) Stores {
+func invalidating(s store.Stores, flush func()) store.Stores {
 	if s.Users != nil {
 		s.Users = flushUsers{s.Users, flush}
 	}
@@ -279,13 +280,13 @@ func invalidating(s Stores, flush func()) Stores {
 // flushingTx hands transactions invalidating stores and empties the cache
 // again after a transaction that wrote a cached row has ended.
 type flushingTx struct {
-	Transactor
+	store.Transactor
 	c *lookups
 }
 
-func (t flushingTx) WithinTx(ctx context.Context, fn func(ctx context.Context, s Stores) error) error {
+func (t flushingTx) WithinTx(ctx context.Context, fn func(ctx context.Context, s store.Stores) error) error {
 	return t.c.flushAfter(func(flush func()) error {
-		return t.Transactor.WithinTx(ctx, func(ctx context.Context, s Stores) error { return fn(ctx, invalidating(s, flush)) })
+		return t.Transactor.WithinTx(ctx, func(ctx context.Context, s store.Stores) error { return fn(ctx, invalidating(s, flush)) })
 	})
 }
 

@@ -1,4 +1,4 @@
-package app
+package metering
 
 import (
 	"bytes"
@@ -64,7 +64,7 @@ type CallResult struct {
 // reserves the charge atomically, calls upstream outside any transaction,
 // then settles or refunds. Every call with a known owner and service writes
 // exactly one hit log row.
-func (a *App) CallService(ctx context.Context, in CallInput) (*CallResult, error) {
+func (a *Metering) CallService(ctx context.Context, in CallInput) (*CallResult, error) {
 	svc, err := a.serviceBySlug(ctx, in.Slug)
 	if err != nil || svc.Status != catalog.StatusActive || svc.Builtin {
 		if err != nil && !errors.Is(err, catalog.ErrServiceNotFound) && errs.KindOf(err) != errs.NotFound {
@@ -156,7 +156,7 @@ func (a *App) CallService(ctx context.Context, in CallInput) (*CallResult, error
 // charge are written afterwards by the capture writer (captureLater). A
 // failed call is not charged. A call that saw the database fail while it
 // ran answers 503 and is not charged: its charge might not be written.
-func (a *App) callOnHold(ctx context.Context, svc *catalog.Service, params map[string]any, payload string, hit *hitlog.Hit,
+func (a *Metering) callOnHold(ctx context.Context, svc *catalog.Service, params map[string]any, payload string, hit *hitlog.Hit,
 	price *pricing.Price, charge decimal.Decimal, hc holdCall, now time.Time) (*CallResult, error) {
 	a.metrics.ReservationStarted() // metrics: in flight until its charge is written (or given up)
 	hit.Reserved = charge
@@ -177,7 +177,7 @@ func (a *App) callOnHold(ctx context.Context, svc *catalog.Service, params map[s
 // the price's admin cost and the answer as payload (data, failure nil);
 // anything else fails with its error (failHit). started is when the
 // upstream call began.
-func (a *App) callUpstream(ctx context.Context, svc *catalog.Service, params map[string]any, payload string, hit *hitlog.Hit,
+func (a *Metering) callUpstream(ctx context.Context, svc *catalog.Service, params map[string]any, payload string, hit *hitlog.Hit,
 	price *pricing.Price, charge decimal.Decimal, now time.Time) (data json.RawMessage, started time.Time, failure error) {
 	started = time.Now() // metrics: upstream latency
 	resp, callErr := a.up.Do(context.WithoutCancel(ctx), a.upstreamRequest(svc, params, payload))
@@ -210,7 +210,7 @@ func failHit(hit *hitlog.Hit, failure error) {
 // and returns at once; the writer retries while the database refuses it,
 // for up to Config.SettleRetryWindow (then the call stays uncharged and its
 // hold is released by recovery).
-func (a *App) captureLater(op *batchOp) {
+func (a *Metering) captureLater(op *batchOp) {
 	a.unsettled.Add(1)
 	op.firstTry = time.Now()
 	op.after = a.afterCapture
@@ -218,11 +218,11 @@ func (a *App) captureLater(op *batchOp) {
 }
 
 // enqueueCapture queues a capture for the capture writer without waiting.
-func (a *App) enqueueCapture(op *batchOp) { a.captures.enqueue(op, a.writeBatch) }
+func (a *Metering) enqueueCapture(op *batchOp) { a.captures.enqueue(op, a.writeBatch) }
 
 // afterCapture ends a capture, or queues it again while the database is
 // away.
-func (a *App) afterCapture(op *batchOp) {
+func (a *Metering) afterCapture(op *batchOp) {
 	switch {
 	case op.err == nil:
 		a.callDone(op.hold, true, op.hit.Reserved)
@@ -243,7 +243,7 @@ var ErrHitNotPending = errs.E(errs.Conflict, "hit_not_pending", "The call was al
 
 // settle writes a call's outcome (and a failure's refund) through the
 // batch writer.
-func (a *App) settle(op *batchOp) error {
+func (a *Metering) settle(op *batchOp) error {
 	a.submit(op)
 	if op.err != nil {
 		return fmt.Errorf("settle hit %s: %w", op.hit.RequestID, op.err)
@@ -260,7 +260,7 @@ func (a *App) settle(op *batchOp) error {
 // fifth pass"). The writer retries a settlement the database refused for
 // up to Config.SettleRetryWindow; App.Wait waits for every one, and
 // awaitSettlements lets a read see this instance's earlier calls settled.
-func (a *App) settleLater(op *batchOp) {
+func (a *Metering) settleLater(op *batchOp) {
 	a.unsettled.Add(1)
 	op.firstTry = time.Now()
 	op.after = a.afterSettle
@@ -276,7 +276,7 @@ const DefaultSettleRetryWindow = 30 * time.Second
 
 // afterSettle ends a settlement queued by settleLater, or queues it again
 // while the database is away.
-func (a *App) afterSettle(op *batchOp) {
+func (a *Metering) afterSettle(op *batchOp) {
 	switch {
 	case op.err == nil && op.moved:
 	case op.err == nil:
@@ -294,7 +294,7 @@ func (a *App) afterSettle(op *batchOp) {
 // a hold call's charge, a hold's release) is tried again while the
 // database refuses it: Config.SettleRetryWindow, and at most half of
 // PendingHitGrace, so that it is tried well before recovery may take over.
-func (a *App) retryWindow() time.Duration {
+func (a *Metering) retryWindow() time.Duration {
 	return min(a.cfg.SettleRetryWindow, a.cfg.PendingHitGrace/2)
 }
 
@@ -304,7 +304,7 @@ func retryWait(try uint) time.Duration { return 250 * time.Millisecond << min(tr
 
 // retryLater queues op again through enqueue after retryWait, if its first
 // try is within retryWindow, and reports whether it did.
-func (a *App) retryLater(op *batchOp, enqueue func(*batchOp)) bool {
+func (a *Metering) retryLater(op *batchOp, enqueue func(*batchOp)) bool {
 	if time.Since(op.firstTry) >= a.retryWindow() {
 		return false
 	}
@@ -315,29 +315,13 @@ func (a *App) retryLater(op *batchOp, enqueue func(*batchOp)) bool {
 }
 
 // enqueueSettlement queues a settlement for its writer without waiting.
-func (a *App) enqueueSettlement(op *batchOp) {
+func (a *Metering) enqueueSettlement(op *batchOp) {
 	b, write := a.writerOf(op)
 	b.enqueue(op, write)
 }
 
-// awaitSettlements waits until the successful settlements this instance
-// queued before the call have been written (first attempt), so a read of
-// hit logs that follows a call's answer on the same instance sees it
-// settled.
-func (a *App) awaitSettlements(ctx context.Context) error {
-	b, write := a.successWriter()
-	for _, done := range []<-chan struct{}{b.fence(write), a.captures.fence(a.writeBatch)} {
-		select {
-		case <-done:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
-	return nil
-}
-
 // authenticateKey resolves key and secret to an active key and its owner.
-func (a *App) authenticateKey(ctx context.Context, key, secret string) (*apikey.Key, *user.User, error) {
+func (a *Metering) authenticateKey(ctx context.Context, key, secret string) (*apikey.Key, *user.User, error) {
 	if secret == "" || len(secret) > 128 {
 		return nil, nil, apikey.ErrInvalidCredentials
 	}
@@ -347,7 +331,7 @@ func (a *App) authenticateKey(ctx context.Context, key, secret string) (*apikey.
 // resolveKey finds an active key and its active owner; matches, when set,
 // must accept the key (the secret check of service calls; gateway calls
 // present the key alone, decisions part 1).
-func (a *App) resolveKey(ctx context.Context, key string, matches func(*apikey.Key) bool) (*apikey.Key, *user.User, error) {
+func (a *Metering) resolveKey(ctx context.Context, key string, matches func(*apikey.Key) bool) (*apikey.Key, *user.User, error) {
 	if key == "" || len(key) > 64 {
 		return nil, nil, apikey.ErrInvalidCredentials
 	}
@@ -380,7 +364,7 @@ func (a *App) resolveKey(ctx context.Context, key string, matches func(*apikey.K
 // admit runs the key's checks after authentication (decisions part 3, steps
 // 3–5): allowed addresses, allowed services, the daily limit. A refusal
 // writes the hit log row.
-func (a *App) admit(ctx context.Context, key *apikey.Key, serviceID uint64, hit *hitlog.Hit, now time.Time) error {
+func (a *Metering) admit(ctx context.Context, key *apikey.Key, serviceID uint64, hit *hitlog.Hit, now time.Time) error {
 	if !key.AllowsIP(hit.IPAddress) {
 		return a.reject(ctx, hit, hitlog.StatusFailed, apikey.ErrIPNotAllowed, now)
 	}
@@ -401,11 +385,11 @@ func (a *App) admit(ctx context.Context, key *apikey.Key, serviceID uint64, hit 
 // under the user's row lock, so concurrent calls can never overdraw. extra,
 // when set, adds an operation's own writes to that transaction (a gateway
 // recharge's debit). It returns the balance after the debits.
-func (a *App) reserve(ctx context.Context, userID uint64, hit *hitlog.Hit, charge decimal.Decimal, now time.Time,
-	extra func(ctx context.Context, s Stores, u *user.User) error) (decimal.Decimal, error) {
+func (a *Metering) reserve(ctx context.Context, userID uint64, hit *hitlog.Hit, charge decimal.Decimal, now time.Time,
+	extra func(ctx context.Context, s store.Stores, u *user.User) error) (decimal.Decimal, error) {
 	var balance decimal.Decimal
 	month := a.month(now)
-	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
 		u, err := s.Users.LockByID(ctx, userID)
 		if err != nil {
 			return fmt.Errorf("lock user %d: %w", userID, err)
@@ -447,10 +431,10 @@ func (a *App) reserve(ctx context.Context, userID uint64, hit *hitlog.Hit, charg
 }
 
 // refund returns a reserved charge and marks the hit failed, in one transaction.
-func (a *App) refund(ctx context.Context, hit *hitlog.Hit, failure error, now time.Time) error {
+func (a *Metering) refund(ctx context.Context, hit *hitlog.Hit, failure error, now time.Time) error {
 	failHit(hit, failure)
 	month := a.month(now)
-	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
 		u, err := s.Users.LockByID(ctx, hit.UserID)
 		if err != nil {
 			return fmt.Errorf("lock user %d: %w", hit.UserID, err)
@@ -474,7 +458,7 @@ func (a *App) refund(ctx context.Context, hit *hitlog.Hit, failure error, now ti
 }
 
 // reject writes the hit log row of a call refused before any charge.
-func (a *App) reject(ctx context.Context, hit *hitlog.Hit, status hitlog.Status, cause error, now time.Time) error {
+func (a *Metering) reject(ctx context.Context, hit *hitlog.Hit, status hitlog.Status, cause error, now time.Time) error {
 	body := errorPayload(cause)
 	hit.Status = status
 	hit.ChargeAmount = decimal.Zero
@@ -486,7 +470,7 @@ func (a *App) reject(ctx context.Context, hit *hitlog.Hit, status hitlog.Status,
 	return cause
 }
 
-func (a *App) upstreamRequest(svc *catalog.Service, params map[string]any, payload string) UpstreamRequest {
+func (a *Metering) upstreamRequest(svc *catalog.Service, params map[string]any, payload string) UpstreamRequest {
 	h := http.Header{}
 	providerKey := ""
 	if svc.ProviderKey != nil {
@@ -585,7 +569,7 @@ func errorPayload(err error) string {
 // Bytes that are not UTF-8 (encoding/json lets them through inside
 // strings) become U+FFFD: MySQL refuses such text, and one refused row
 // would fail the whole group-committed batch of other users' calls.
-func (a *App) capPayload(s string) string {
+func (a *Metering) capPayload(s string) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	if len(s) <= a.cfg.MaxPayloadBytes {
 		return s

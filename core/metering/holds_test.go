@@ -1,4 +1,4 @@
-package app_test
+package metering_test
 
 import (
 	"context"
@@ -9,11 +9,11 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/mock"
 
-	"paygate/core/app"
 	"paygate/core/errs"
 	"paygate/core/hitlog"
 	"paygate/core/hold"
 	"paygate/core/ledger"
+	"paygate/core/metering"
 	"paygate/core/user"
 )
 
@@ -67,7 +67,7 @@ func (f *fixture) expectRelease(t *testing.T, taken *hold.Hold, used int, usedMo
 func TestHoldCallIsChargedAfterItsAnswer(t *testing.T) {
 	f := holdFixture(t)
 	taken := f.expectHold(t)
-	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(app.UpstreamResponse{Status: 200, Body: []byte(`{"id":"x"}`)}, nil).Once()
+	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(metering.UpstreamResponse{Status: 200, Body: []byte(`{"id":"x"}`)}, nil).Once()
 	f.hits.EXPECT().InsertMany(mock.Anything, mock.MatchedBy(func(hs []*hitlog.Hit) bool {
 		h := hs[0]
 		return len(hs) == 1 && h.Status == hitlog.StatusSuccess && h.ChargeAmount.Equal(dec("1.23")) && h.Reserved.Equal(dec("1.23")) &&
@@ -105,7 +105,7 @@ func TestHoldCallIsChargedAfterItsAnswer(t *testing.T) {
 func TestHoldCallFailureIsDebitedAndRefunded(t *testing.T) {
 	f := holdFixture(t)
 	taken := f.expectHold(t)
-	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(app.UpstreamResponse{Status: 502, Body: []byte(`{"message":"down"}`)}, nil).Once()
+	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(metering.UpstreamResponse{Status: 502, Body: []byte(`{"message":"down"}`)}, nil).Once()
 	f.hits.EXPECT().InsertMany(mock.Anything, mock.MatchedBy(func(hs []*hitlog.Hit) bool {
 		h := hs[0]
 		return len(hs) == 1 && h.Status == hitlog.StatusFailed && h.ChargeAmount.IsZero() && h.CostAmount.IsZero() && h.Reserved.Equal(dec("1.23"))
@@ -184,7 +184,7 @@ func TestStopReleasesAHoldFetchedAhead(t *testing.T) {
 		return nil
 	}).Times(2)
 	f.users.EXPECT().SaveBalance(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, u *user.User) error { *f.user = *u; return nil })
-	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(app.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil).Times(5)
+	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(metering.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil).Times(5)
 	f.hits.EXPECT().InsertMany(mock.Anything, mock.Anything).Return(nil)
 	f.ledger.EXPECT().InsertMany(mock.Anything, mock.Anything).Return(nil)
 	f.holds.EXPECT().Use(mock.Anything, uint64(5), mock.Anything, mock.Anything).Return(nil)

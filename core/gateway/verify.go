@@ -1,10 +1,11 @@
-package app
+package gateway
 
 import (
 	"context"
 	"fmt"
 
 	"paygate/core/hitlog"
+	"paygate/core/metering"
 	"paygate/core/verification"
 )
 
@@ -17,7 +18,7 @@ type VerifyInput struct {
 
 // VerifyResult is the provider's answer with what the call cost.
 type VerifyResult struct {
-	GatewayCharge
+	metering.Charge
 	Type         verification.Type
 	Masked       string
 	Verified     bool
@@ -30,7 +31,7 @@ type VerifyResult struct {
 // billed through the account-verify service. The provider is called outside
 // any transaction; no answer refunds the charge (503). Only the masked
 // identifier is stored, in the verification record and the hit log.
-func (a *App) VerifyAccount(ctx context.Context, in VerifyInput) (*VerifyResult, error) {
+func (a *Gateway) VerifyAccount(ctx context.Context, in VerifyInput) (*VerifyResult, error) {
 	req := in.Request
 	invalid := withBodyErrors(req.Validate(), in.BodyErrors)
 	masked := ""
@@ -38,11 +39,11 @@ func (a *App) VerifyAccount(ctx context.Context, in VerifyInput) (*VerifyResult,
 		masked = req.Masked()
 	}
 	out := &VerifyResult{Type: req.Type, Masked: masked}
-	charge, err := a.meter(ctx, gatewayOp{
-		slug: SlugAccountVerify, requestID: in.RequestID, key: in.Key, ip: in.IP,
-		payload: map[string]any{"type": req.Type, "identifier": masked},
-		invalid: invalid,
-		perform: func(ctx context.Context, hit *hitlog.Hit) (any, error) {
+	charge, err := a.meter.Meter(ctx, metering.Op{
+		Slug: SlugAccountVerify, RequestID: in.RequestID, Key: in.Key, IP: in.IP,
+		Payload: map[string]any{"type": req.Type, "identifier": masked},
+		Invalid: invalid,
+		Perform: func(ctx context.Context, hit *hitlog.Hit) (any, error) {
 			if a.verifier == nil {
 				return nil, ErrProviderUnavailable
 			}
@@ -68,6 +69,6 @@ func (a *App) VerifyAccount(ctx context.Context, in VerifyInput) (*VerifyResult,
 	if err != nil {
 		return nil, err
 	}
-	out.GatewayCharge = *charge
+	out.Charge = *charge
 	return out, nil
 }

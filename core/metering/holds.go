@@ -1,4 +1,4 @@
-package app
+package metering
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	"paygate/core/errs"
 	"paygate/core/hold"
+	"paygate/core/store"
 	"paygate/core/user"
 )
 
@@ -120,7 +121,7 @@ const holdDownFor = time.Second
 
 // databaseFailed records a failure of a hold fetch or a charge on an
 // unavailable database.
-func (a *App) databaseFailed(err error) {
+func (a *Metering) databaseFailed(err error) {
 	if errs.KindOf(err) != errs.Unavailable && !errors.Is(err, ErrMeteringUnavailable) {
 		return
 	}
@@ -130,7 +131,7 @@ func (a *App) databaseFailed(err error) {
 }
 
 // holdsFailedSince reports a database failure seen after start.
-func (a *App) holdsFailedSince(start time.Time) bool {
+func (a *Metering) holdsFailedSince(start time.Time) bool {
 	return a.holds.downSince.Load() >= start.UnixNano()
 }
 
@@ -146,7 +147,7 @@ type holdCall struct {
 // database just failed, or no hold could be granted (no money or daily
 // calls left outside other holds: then exhausted is true, and the call
 // waits for open holds before it is decided, awaitHolds).
-func (a *App) takeHold(ctx context.Context, owner *user.User, keyID uint64, charge decimal.Decimal, day string) (hc holdCall, ok, exhausted bool, err error) {
+func (a *Metering) takeHold(ctx context.Context, owner *user.User, keyID uint64, charge decimal.Decimal, day string) (hc holdCall, ok, exhausted bool, err error) {
 	if a.cfg.HoldLifetime < 0 || owner.PlanLimited() || time.Now().UnixNano() < a.holds.downUntil.Load() {
 		return holdCall{}, false, false, nil
 	}
@@ -213,7 +214,7 @@ func (s *holdSlot) callsLeft(now time.Time, day string) int {
 }
 
 // startFetch starts acquiring a hold for the slot; slot.mu held.
-func (a *App) startFetch(slot *holdSlot, userID, keyID uint64, charge decimal.Decimal, day string) *holdFetch {
+func (a *Metering) startFetch(slot *holdSlot, userID, keyID uint64, charge decimal.Decimal, day string) *holdFetch {
 	f := &holdFetch{done: make(chan struct{})}
 	slot.fetch = f
 	calls := slot.size
@@ -252,10 +253,10 @@ const emptyHoldPause = 100 * time.Millisecond
 // one transaction under the user's row lock: as many calls as the money
 // the user may spend (Available) pays for and the key's daily limit
 // allows. It returns nil when not one call fits.
-func (a *App) acquireHold(ctx context.Context, userID, keyID uint64, charge decimal.Decimal, day string, calls int) (*liveHold, error) {
+func (a *Metering) acquireHold(ctx context.Context, userID, keyID uint64, charge decimal.Decimal, day string, calls int) (*liveHold, error) {
 	var lh *liveHold
 	now := a.now().UTC()
-	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
 		u, err := s.Users.LockByID(ctx, userID)
 		if err != nil {
 			return fmt.Errorf("lock user %d: %w", userID, err)
@@ -294,7 +295,7 @@ func (a *App) acquireHold(ctx context.Context, userID, keyID uint64, charge deci
 
 // callDone ends a call taken from lh once its hit and charge are written
 // (money: what it charged), or given up (written false: never charged).
-func (a *App) callDone(lh *liveHold, written bool, money decimal.Decimal) {
+func (a *Metering) callDone(lh *liveHold, written bool, money decimal.Decimal) {
 	slot := lh.slot
 	slot.mu.Lock()
 	lh.inflight--
@@ -308,7 +309,7 @@ func (a *App) callDone(lh *liveHold, written bool, money decimal.Decimal) {
 
 // maybeRelease releases lh once it serves no more calls (expired or used
 // up) and every call taken from it has its charge written.
-func (a *App) maybeRelease(lh *liveHold) {
+func (a *Metering) maybeRelease(lh *liveHold) {
 	slot := lh.slot
 	slot.mu.Lock()
 	now := a.now()
@@ -358,9 +359,9 @@ func (a *App) maybeRelease(lh *liveHold) {
 // lock, from its row: the money not charged leaves the held amount and the
 // calls not made go back to the key's day. False when it was already
 // released (by another instance's recovery).
-func (a *App) releaseHold(ctx context.Context, id, userID uint64) (bool, error) {
+func (a *Metering) releaseHold(ctx context.Context, id, userID uint64) (bool, error) {
 	released := false
-	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
 		u, err := s.Users.LockByID(ctx, userID)
 		if err != nil {
 			return fmt.Errorf("lock user %d: %w", userID, err)
@@ -396,7 +397,7 @@ func (a *App) releaseHold(ctx context.Context, id, userID uint64) (bool, error) 
 // releaseHolds releases every hold this instance still has open (on
 // shutdown, once every call's charge is written and no fetch is under
 // way).
-func (a *App) releaseHolds() {
+func (a *Metering) releaseHolds() {
 	a.holds.fetches.Wait()
 	a.holds.mu.Lock()
 	var all []*liveHold
@@ -418,7 +419,7 @@ func (a *App) releaseHolds() {
 // Config.PendingHitGrace ago: their instance died or lost the database
 // before releasing them (a live instance releases its holds right after
 // their last charge). It returns how many this call released.
-func (a *App) RecoverHolds(ctx context.Context, limit int) (int, error) {
+func (a *Metering) RecoverHolds(ctx context.Context, limit int) (int, error) {
 	expired, err := a.st.Holds.Expired(ctx, a.now().Add(-a.cfg.PendingHitGrace).UTC(), limit)
 	if err != nil {
 		return 0, fmt.Errorf("list expired holds: %w", err)
@@ -446,7 +447,7 @@ func (a *App) RecoverHolds(ctx context.Context, limit int) (int, error) {
 // balance does not pay for the call, every hold of the user (money). It
 // waits at most two hold lifetimes and a second (the last charges'
 // writing), so a call is refused only when nothing it needs is held.
-func (a *App) awaitHolds(ctx context.Context, userID, keyID uint64, charge decimal.Decimal) error {
+func (a *Metering) awaitHolds(ctx context.Context, userID, keyID uint64, charge decimal.Decimal) error {
 	deadline := time.Now().Add(2*max(a.cfg.HoldLifetime, 0) + time.Second)
 	for {
 		open, err := a.st.Holds.ByUser(ctx, userID)

@@ -1,4 +1,4 @@
-package app
+package metering
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package app
+package metering
 
 import (
 	"context"
@@ -32,7 +32,7 @@ const DefaultRecoveryMargin = time.Minute
 // pending, so with several instances recovering at once, or a call
 // settling late, each hit is settled exactly once. It returns how many
 // hits this call settled.
-func (a *App) RecoverPendingHits(ctx context.Context, limit int) (int, error) {
+func (a *Metering) RecoverPendingHits(ctx context.Context, limit int) (int, error) {
 	released, err := a.RecoverHolds(ctx, limit)
 	if err != nil {
 		return released, err
@@ -42,7 +42,7 @@ func (a *App) RecoverPendingHits(ctx context.Context, limit int) (int, error) {
 }
 
 // recoverPendingHits is RecoverPendingHits' part on pending hits.
-func (a *App) recoverPendingHits(ctx context.Context, limit int) (int, error) {
+func (a *Metering) recoverPendingHits(ctx context.Context, limit int) (int, error) {
 	cutoff := a.now().Add(-a.cfg.PendingHitGrace).UTC()
 	hits, err := a.st.Hits.Pending(ctx, cutoff, limit)
 	if err != nil {
@@ -68,9 +68,9 @@ func (a *App) recoverPendingHits(ctx context.Context, limit int) (int, error) {
 
 // recoverHit refunds one interrupted hit; false when another settlement
 // got there first.
-func (a *App) recoverHit(ctx context.Context, h *hitlog.Hit) (bool, error) {
+func (a *Metering) recoverHit(ctx context.Context, h *hitlog.Hit) (bool, error) {
 	failHit(h, ErrInterrupted)
-	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
 		u, err := s.Users.LockByID(ctx, h.UserID)
 		if err != nil {
 			return fmt.Errorf("lock user %d: %w", h.UserID, err)

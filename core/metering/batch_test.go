@@ -1,4 +1,4 @@
-package app_test
+package metering_test
 
 import (
 	"context"
@@ -12,21 +12,22 @@ import (
 	"github.com/stretchr/testify/mock"
 
 	"paygate/core/apikey"
-	"paygate/core/app"
 	"paygate/core/catalog"
 	"paygate/core/errs"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
+	"paygate/core/metering"
 	"paygate/core/pricing"
+	"paygate/core/store"
 	"paygate/core/user"
 )
 
 // queue starts calls one after the other while the writer is held, each
 // queued before the next starts, and returns their results in that order.
-func queue(t *testing.T, a *app.App, inputs ...app.CallInput) (wait func() ([]*app.CallResult, []error)) {
+func queue(t *testing.T, a *metering.Metering, inputs ...metering.CallInput) (wait func() ([]*metering.CallResult, []error)) {
 	t.Helper()
-	release := app.HoldBatches(a)
-	res := make([]*app.CallResult, len(inputs))
+	release := metering.HoldBatches(a)
+	res := make([]*metering.CallResult, len(inputs))
 	errs := make([]error, len(inputs))
 	var wg sync.WaitGroup
 	for i, in := range inputs {
@@ -36,7 +37,7 @@ func queue(t *testing.T, a *app.App, inputs ...app.CallInput) (wait func() ([]*a
 			res[i], errs[i] = a.CallService(context.Background(), in)
 		}()
 		deadline := time.Now().Add(5 * time.Second)
-		for app.QueuedCalls(a) < i+1 {
+		for metering.QueuedCalls(a) < i+1 {
 			if time.Now().After(deadline) {
 				t.Fatalf("call %d never queued", i)
 			}
@@ -44,7 +45,7 @@ func queue(t *testing.T, a *app.App, inputs ...app.CallInput) (wait func() ([]*a
 		}
 	}
 	release()
-	return func() ([]*app.CallResult, []error) { wg.Wait(); return res, errs }
+	return func() ([]*metering.CallResult, []error) { wg.Wait(); return res, errs }
 }
 
 // cheapService adds the service "cheap" (id 8), sold to user 11 at 0.50.
@@ -87,7 +88,7 @@ func TestBatchDecidesEachCallInOrder(t *testing.T) {
 	f.users.EXPECT().SaveBalance(mock.Anything, mock.MatchedBy(func(u *user.User) bool {
 		return u.Balance.Equal(dec("0.27")) && u.PlanCalls == 2
 	})).Return(nil).Once()
-	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(app.UpstreamResponse{Status: 200, Body: []byte(`{"ok":true}`)}, nil).Twice()
+	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(metering.UpstreamResponse{Status: 200, Body: []byte(`{"ok":true}`)}, nil).Twice()
 	f.hits.EXPECT().FinishMany(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) ([]bool, error) {
 		out := make([]bool, len(hs))
 		for i, h := range hs {
@@ -116,10 +117,10 @@ func TestBatchDecidesEachCallInOrder(t *testing.T) {
 // any write or upstream call).
 func TestBatchFailureAnswers503(t *testing.T) {
 	f := newFixture(t)
-	stores := app.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
+	stores := store.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
 	tx := &flakyTx{fails: 2, stores: stores}
 	loc, _ := time.LoadLocation("Asia/Kolkata")
-	a := app.New(app.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Config: app.Config{Location: loc}})
+	a := metering.New(metering.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Config: metering.Config{Location: loc}})
 	t.Cleanup(a.Wait) // before the mocks' checks: successful calls settle after their answer
 	in1, in2 := f.input(`{}`), f.input(`{}`)
 	in2.RequestID = "req_2"
@@ -137,13 +138,13 @@ func TestBatchFailureAnswers503(t *testing.T) {
 // A failed first attempt is retried: the calls succeed with one charge each.
 func TestBatchRetriesOnce(t *testing.T) {
 	f := newFixture(t)
-	stores := app.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
+	stores := store.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
 	tx := &flakyTx{fails: 1, stores: stores}
 	loc, _ := time.LoadLocation("Asia/Kolkata")
-	a := app.New(app.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Config: app.Config{Location: loc}})
+	a := metering.New(metering.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Config: metering.Config{Location: loc}})
 	t.Cleanup(a.Wait) // before the mocks' checks: successful calls settle after their answer
 	f.expectReserve(t, "1.23")
-	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(app.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil).Once()
+	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(metering.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil).Once()
 	f.hits.EXPECT().FinishMany(mock.Anything, mock.Anything).Return([]bool{true}, nil).Once()
 	res, err := a.CallService(context.Background(), f.input(`{}`))
 	if err != nil || !res.BalanceLeft.Equal(dec("8.77")) {
@@ -159,10 +160,10 @@ type flakyTx struct {
 	fails  int
 	calls  int
 	err    error
-	stores app.Stores
+	stores store.Stores
 }
 
-func (t *flakyTx) WithinTx(ctx context.Context, fn func(context.Context, app.Stores) error) error {
+func (t *flakyTx) WithinTx(ctx context.Context, fn func(context.Context, store.Stores) error) error {
 	t.mu.Lock()
 	t.calls++
 	fail := t.calls <= t.fails
@@ -180,15 +181,15 @@ func (t *flakyTx) WithinTx(ctx context.Context, fn func(context.Context, app.Sto
 // call's data, say) is applied call by call: only the refused call fails.
 func TestRefusedBatchIsAppliedCallByCall(t *testing.T) {
 	f := newFixture(t)
-	stores := app.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
+	stores := store.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
 	// The batch of two fails twice, then the first call alone twice; the
 	// second call alone goes through.
 	tx := &flakyTx{fails: 4, err: errors.New("Error 1366: Incorrect string value"), stores: stores}
 	loc, _ := time.LoadLocation("Asia/Kolkata")
-	a := app.New(app.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Config: app.Config{Location: loc}})
+	a := metering.New(metering.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Config: metering.Config{Location: loc}})
 	t.Cleanup(a.Wait) // before the mocks' checks: successful calls settle after their answer
 	f.expectReserve(t, "1.23")
-	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(app.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil).Once()
+	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(metering.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil).Once()
 	f.hits.EXPECT().FinishMany(mock.Anything, mock.Anything).Return([]bool{true}, nil).Once()
 	refused, ok := f.input(`{}`), f.input(`{}`)
 	refused.RequestID = "req_refused"
@@ -216,7 +217,7 @@ func TestWaitDrainsTheBatchWriter(t *testing.T) {
 		inserted += len(hs)
 		return nil
 	}).Once()
-	var ins []app.CallInput
+	var ins []metering.CallInput
 	for i := 0; i < 5; i++ {
 		in := f.input(`{}`)
 		in.RequestID = "req_" + string(rune('a'+i))
@@ -224,8 +225,8 @@ func TestWaitDrainsTheBatchWriter(t *testing.T) {
 	}
 	wait := queue(t, f.app, ins...)
 	f.app.Wait()
-	if inserted != 5 || app.QueuedCalls(f.app) != 0 {
-		t.Fatalf("after Wait: %d inserted, %d queued", inserted, app.QueuedCalls(f.app))
+	if inserted != 5 || metering.QueuedCalls(f.app) != 0 {
+		t.Fatalf("after Wait: %d inserted, %d queued", inserted, metering.QueuedCalls(f.app))
 	}
 	_, errList := wait()
 	for _, err := range errList {
@@ -238,29 +239,29 @@ func TestWaitDrainsTheBatchWriter(t *testing.T) {
 // batchTx is a store whose metering transactions (WithinBatchTx) hand the
 // writer Stores with BatchLocks; other transactions go to WithinTx.
 type batchTx struct {
-	stores  app.Stores
+	stores  store.Stores
 	locks   *fakeLocks
-	inserts app.BatchInserts // nil: none offered
-	batch   int              // WithinBatchTx calls
+	inserts metering.BatchInserts // nil: none offered
+	batch   int                   // WithinBatchTx calls
 }
 
-func (t *batchTx) WithinTx(ctx context.Context, fn func(context.Context, app.Stores) error) error {
+func (t *batchTx) WithinTx(ctx context.Context, fn func(context.Context, store.Stores) error) error {
 	return fn(ctx, t.stores)
 }
 
-func (t *batchTx) WithinBatchTx(ctx context.Context, fn func(context.Context, app.BatchStores) error) error {
+func (t *batchTx) WithinBatchTx(ctx context.Context, fn func(context.Context, metering.BatchStores) error) error {
 	t.batch++
-	return fn(ctx, app.BatchStores{Stores: t.stores, Locks: t.locks, Inserts: t.inserts})
+	return fn(ctx, metering.BatchStores{Stores: t.stores, Locks: t.locks, Inserts: t.inserts})
 }
 
 type fakeLocks struct {
 	user    user.User
 	grant   int
 	userIDs []uint64
-	counts  []app.KeyCount
+	counts  []metering.KeyCount
 }
 
-func (l *fakeLocks) LockAndCount(_ context.Context, userIDs []uint64, counts []app.KeyCount, _ time.Time) (map[uint64]*user.User, []int, error) {
+func (l *fakeLocks) LockAndCount(_ context.Context, userIDs []uint64, counts []metering.KeyCount, _ time.Time) (map[uint64]*user.User, []int, error) {
 	l.userIDs, l.counts = userIDs, counts
 	u := l.user
 	granted := make([]int, len(counts))
@@ -276,10 +277,10 @@ func (l *fakeLocks) LockAndCount(_ context.Context, userIDs []uint64, counts []a
 // refused with the daily limit.
 func TestBatchTakesLocksThroughBatchLocks(t *testing.T) {
 	f := newFixture(t)
-	stores := app.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
+	stores := store.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
 	tx := &batchTx{stores: stores, locks: &fakeLocks{user: *f.user, grant: 1}}
 	loc, _ := time.LoadLocation("Asia/Kolkata")
-	a := app.New(app.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Config: app.Config{Location: loc}})
+	a := metering.New(metering.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Config: metering.Config{Location: loc}})
 	t.Cleanup(a.Wait) // before the mocks' checks: successful calls settle after their answer
 
 	f.hits.EXPECT().InsertMany(mock.Anything, mock.MatchedBy(func(hs []*hitlog.Hit) bool {
@@ -289,7 +290,7 @@ func TestBatchTakesLocksThroughBatchLocks(t *testing.T) {
 		return len(es) == 1 && *es[0].ReferenceID == 100
 	})).Return(nil).Once()
 	f.users.EXPECT().SaveBalance(mock.Anything, mock.Anything).Return(nil).Once()
-	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(app.UpstreamResponse{Status: 200, Body: []byte(`{"ok":true}`)}, nil).Once()
+	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(metering.UpstreamResponse{Status: 200, Body: []byte(`{"ok":true}`)}, nil).Once()
 	f.hits.EXPECT().FinishMany(mock.Anything, mock.Anything).Return([]bool{true}, nil).Once()
 
 	first, second := f.input(`{}`), f.input(`{}`)
@@ -303,7 +304,7 @@ func TestBatchTakesLocksThroughBatchLocks(t *testing.T) {
 		t.Fatalf("second call: %v, want the daily limit", errList[1])
 	}
 	l := tx.locks
-	if fmt.Sprint(l.userIDs) != "[11]" || len(l.counts) != 1 || l.counts[0] != (app.KeyCount{KeyID: 3, Day: "2026-11-22", N: 2}) {
+	if fmt.Sprint(l.userIDs) != "[11]" || len(l.counts) != 1 || l.counts[0] != (metering.KeyCount{KeyID: 3, Day: "2026-11-22", N: 2}) {
 		t.Fatalf("LockAndCount(%v, %+v)", l.userIDs, l.counts)
 	}
 	if tx.batch == 0 {
@@ -355,14 +356,14 @@ func TestBatchWritesRowsThroughBatchInserts(t *testing.T) {
 	f := newFixture(t)
 	f.user.Balance = dec("2.00")
 	f.cheapService()
-	stores := app.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
+	stores := store.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
 	inserts := &fakeInserts{}
 	tx := &batchTx{stores: stores, locks: &fakeLocks{user: *f.user, grant: 3}, inserts: inserts}
 	loc, _ := time.LoadLocation("Asia/Kolkata")
-	a := app.New(app.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Config: app.Config{Location: loc}})
+	a := metering.New(metering.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Config: metering.Config{Location: loc}})
 
 	f.users.EXPECT().SaveBalance(mock.Anything, mock.Anything).Return(nil)
-	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(app.UpstreamResponse{Status: 502, Body: []byte(`{}`)}, nil).Twice()
+	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(metering.UpstreamResponse{Status: 502, Body: []byte(`{}`)}, nil).Twice()
 	var refunded []uint64
 	var mu sync.Mutex
 	f.hits.EXPECT().FinishMany(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) ([]bool, error) {

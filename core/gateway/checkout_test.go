@@ -1,15 +1,16 @@
-package app_test
+package gateway_test
 
 import (
 	"context"
 	"errors"
+	"paygate/core/gateway"
+	"paygate/core/store"
 	storemocks "paygate/core/store/mocks"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/mock"
 
-	"paygate/core/app"
 	"paygate/core/payment"
 	paymentmocks "paygate/core/payment/mocks"
 	"paygate/core/user"
@@ -20,7 +21,7 @@ type checkoutWorld struct {
 	payments *paymentmocks.MockRepository
 	provider *paymentmocks.MockProvider
 	users    *usermocks.MockRepository
-	app      *app.App
+	app      *gateway.Gateway
 	merchant user.User
 	pay      payment.Payment
 }
@@ -34,10 +35,10 @@ func newCheckoutWorld(t *testing.T, sandbox bool) *checkoutWorld {
 			Status: payment.StatusCreated, ExpiresAt: now.Add(payment.Lifetime), CreatedAt: now},
 	}
 	tx := storemocks.NewMockTransactor(t)
-	stores := app.Stores{Payments: w.payments, Users: w.users}
+	stores := store.Stores{Payments: w.payments, Users: w.users}
 	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
-		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) }).Maybe()
-	w.app = app.New(app.Deps{Tx: tx, Stores: stores, Payments: w.provider, Now: func() time.Time { return now.Add(time.Minute) }})
+		func(ctx context.Context, fn func(context.Context, store.Stores) error) error { return fn(ctx, stores) }).Maybe()
+	w.app, _ = wire(t, gateway.Deps{Tx: tx, Stores: stores, Payments: w.provider, Now: func() time.Time { return now.Add(time.Minute) }}, nil)
 	w.provider.EXPECT().Sandbox().Return(sandbox).Maybe()
 	w.provider.EXPECT().Intent(mock.Anything, mock.Anything, "Shop").Return("upi://pay?pa=x@y", nil).Maybe()
 	w.payments.EXPECT().ByPublicID(mock.Anything, w.pay.PublicID).RunAndReturn(func(context.Context, string) (*payment.Payment, error) {
@@ -55,11 +56,11 @@ func TestCheckoutOfABlockedMerchantIsRefused(t *testing.T) {
 	w := newCheckoutWorld(t, true)
 	w.merchant.Status = user.StatusBlocked
 	// No transition: the mocks fail on any Transition call.
-	if _, err := w.app.OpenCheckout(context.Background(), w.pay.PublicID); !errors.Is(err, app.ErrMerchantUnavailable) {
+	if _, err := w.app.OpenCheckout(context.Background(), w.pay.PublicID); !errors.Is(err, gateway.ErrMerchantUnavailable) {
 		t.Fatalf("open: err = %v", err)
 	}
 	w.pay.Status = payment.StatusPending
-	if _, err := w.app.CompleteCheckout(context.Background(), w.pay.PublicID, true); !errors.Is(err, app.ErrMerchantUnavailable) {
+	if _, err := w.app.CompleteCheckout(context.Background(), w.pay.PublicID, true); !errors.Is(err, gateway.ErrMerchantUnavailable) {
 		t.Fatalf("pay: err = %v", err)
 	}
 	// An ended payment is still shown.

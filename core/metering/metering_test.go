@@ -1,10 +1,12 @@
-package app_test
+package metering_test
 
 import (
 	"context"
 	"errors"
 	"net/http"
+	"paygate/core/metering"
 	meteringmocks "paygate/core/metering/mocks"
+	"paygate/core/store"
 	storemocks "paygate/core/store/mocks"
 	"sync"
 	"testing"
@@ -15,7 +17,6 @@ import (
 
 	"paygate/core/apikey"
 	apikeymocks "paygate/core/apikey/mocks"
-	"paygate/core/app"
 	"paygate/core/catalog"
 	catalogmocks "paygate/core/catalog/mocks"
 	"paygate/core/errs"
@@ -44,7 +45,7 @@ type fixture struct {
 	ledger   *ledgermocks.MockRepository
 	hits     *hitmocks.MockRepository
 	holds    *holdmocks.MockRepository
-	app      *app.App
+	app      *metering.Metering
 	svc      *catalog.Service
 	key      *apikey.Key
 	secret   string
@@ -60,13 +61,13 @@ func newFixture(t *testing.T) *fixture {
 		ledger: ledgermocks.NewMockRepository(t), hits: hitmocks.NewMockRepository(t), holds: holdmocks.NewMockRepository(t),
 		now: time.Date(2026, 11, 21, 18, 45, 0, 0, time.UTC), // 00:15 on the 22nd in Kolkata
 	}
-	stores := app.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits, Holds: f.holds}
+	stores := store.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits, Holds: f.holds}
 	f.holds.EXPECT().Expired(mock.Anything, mock.Anything, mock.Anything).Return(nil, nil).Maybe() // no hold left open
 	loc, _ := time.LoadLocation("Asia/Kolkata")
-	f.app = app.New(app.Deps{Tx: f.tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Config: app.Config{Location: loc}})
+	f.app = metering.New(metering.Deps{Tx: f.tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Config: metering.Config{Location: loc}})
 	var txMu sync.Mutex // one transaction at a time, as the row locks of a real database would order them
 	f.tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
-		func(ctx context.Context, fn func(context.Context, app.Stores) error) error {
+		func(ctx context.Context, fn func(context.Context, store.Stores) error) error {
 			txMu.Lock()
 			defer txMu.Unlock()
 			return fn(ctx, stores)
@@ -95,8 +96,8 @@ func newFixture(t *testing.T) *fixture {
 
 func ptr[T any](v T) *T { return &v }
 
-func (f *fixture) input(body string) app.CallInput {
-	return app.CallInput{RequestID: "req_TEST", Slug: "sms", Method: "POST", Key: f.key.Key, Secret: f.secret, IP: "203.0.113.9", Body: []byte(body)}
+func (f *fixture) input(body string) metering.CallInput {
+	return metering.CallInput{RequestID: "req_TEST", Slug: "sms", Method: "POST", Key: f.key.Key, Secret: f.secret, IP: "203.0.113.9", Body: []byte(body)}
 }
 
 // expectReserve expects the reservation batch of one call: lock, daily
@@ -124,9 +125,9 @@ func (f *fixture) expectReserve(t *testing.T, charge string) {
 func TestCallServiceSuccessReservesThenSettles(t *testing.T) {
 	f := newFixture(t)
 	f.expectReserve(t, "1.23")
-	f.up.EXPECT().Do(mock.Anything, mock.MatchedBy(func(r app.UpstreamRequest) bool {
+	f.up.EXPECT().Do(mock.Anything, mock.MatchedBy(func(r metering.UpstreamRequest) bool {
 		return r.Method == "POST" && r.URL == "https://up.example/sms" && r.Header.Get("Authorization") == "Bearer pk-123" && string(r.Body) == `{"phone":"9876543210"}`
-	})).Return(app.UpstreamResponse{Status: 200, Body: []byte(`{"id":"x"}`)}, nil).Once()
+	})).Return(metering.UpstreamResponse{Status: 200, Body: []byte(`{"id":"x"}`)}, nil).Once()
 	f.hits.EXPECT().FinishMany(mock.Anything, mock.MatchedBy(func(hs []*hitlog.Hit) bool {
 		h := hs[0]
 		return len(hs) == 1 && h.ID == 99 && h.Status == hitlog.StatusSuccess && h.ChargeAmount.Equal(dec("1.23")) && *h.ResponsePayload == `{"id":"x"}` &&
@@ -149,7 +150,7 @@ func TestCallServiceSuccessReservesThenSettles(t *testing.T) {
 func TestCallServiceSettledElsewhereChangesNothing(t *testing.T) {
 	f := newFixture(t)
 	f.expectReserve(t, "1.23")
-	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(app.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil).Once()
+	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(metering.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil).Once()
 	f.hits.EXPECT().FinishMany(mock.Anything, mock.Anything).Return([]bool{false}, nil).Once()
 	if res, err := f.app.CallService(context.Background(), f.input(`{}`)); err != nil || !res.Charged.Equal(dec("1.23")) {
 		t.Fatalf("%+v, %v", res, err)
@@ -160,13 +161,13 @@ func TestCallServiceSettledElsewhereChangesNothing(t *testing.T) {
 func TestCallServiceUpstreamFailureRefunds(t *testing.T) {
 	for name, up := range map[string]func(*meteringmocks.MockUpstream_Do_Call){
 		"5xx": func(c *meteringmocks.MockUpstream_Do_Call) {
-			c.Return(app.UpstreamResponse{Status: 502, Body: []byte(`{"message":"down"}`)}, nil)
+			c.Return(metering.UpstreamResponse{Status: 502, Body: []byte(`{"message":"down"}`)}, nil)
 		},
 		"timeout": func(c *meteringmocks.MockUpstream_Do_Call) {
-			c.Return(app.UpstreamResponse{}, errors.New("upstream timed out"))
+			c.Return(metering.UpstreamResponse{}, errors.New("upstream timed out"))
 		},
 		"not json": func(c *meteringmocks.MockUpstream_Do_Call) {
-			c.Return(app.UpstreamResponse{Status: 200, Body: []byte(`<html>`)}, nil)
+			c.Return(metering.UpstreamResponse{Status: 200, Body: []byte(`<html>`)}, nil)
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -203,41 +204,41 @@ func TestCallServiceUpstreamFailureRefunds(t *testing.T) {
 func TestCallServiceRejections(t *testing.T) {
 	cases := []struct {
 		name    string
-		setup   func(f *fixture, in *app.CallInput)
+		setup   func(f *fixture, in *metering.CallInput)
 		want    error
 		logged  hitlog.Status // "" = no hit log row
 		batched bool          // logged by the reservation batch (after the daily counter)
 	}{
-		{"unknown slug", func(f *fixture, in *app.CallInput) {
+		{"unknown slug", func(f *fixture, in *metering.CallInput) {
 			f.services.EXPECT().BySlug(mock.Anything, "nope").Return(nil, catalog.ErrServiceNotFound)
 			in.Slug = "nope"
 		}, catalog.ErrServiceNotFound, "", false},
-		{"inactive service", func(f *fixture, in *app.CallInput) { f.svc.Status = catalog.StatusInactive }, catalog.ErrServiceNotFound, "", false},
-		{"wrong method", func(f *fixture, in *app.CallInput) { in.Method = http.MethodGet }, app.ErrMethodNotAllowed, "", false},
-		{"wrong secret", func(f *fixture, in *app.CallInput) { in.Secret = "rs_nope" }, apikey.ErrInvalidCredentials, "", false},
-		{"revoked key", func(f *fixture, in *app.CallInput) { f.key.Status = apikey.StatusRevoked }, apikey.ErrInvalidCredentials, "", false},
-		{"blocked owner", func(f *fixture, in *app.CallInput) { f.user.Status = user.StatusBlocked }, user.ErrNotActive, "", false},
-		{"deleted owner", func(f *fixture, in *app.CallInput) { f.user.DeletedAt = &f.now }, apikey.ErrInvalidCredentials, "", false},
-		{"ip", func(f *fixture, in *app.CallInput) { f.key.AllowedIPs = "10.0.0.0/8" }, apikey.ErrIPNotAllowed, hitlog.StatusFailed, false},
-		{"service", func(f *fixture, in *app.CallInput) { f.key.AllowedServices = []uint64{8} }, apikey.ErrServiceNotAllowed, hitlog.StatusFailed, false},
-		{"daily limit", func(f *fixture, in *app.CallInput) {
+		{"inactive service", func(f *fixture, in *metering.CallInput) { f.svc.Status = catalog.StatusInactive }, catalog.ErrServiceNotFound, "", false},
+		{"wrong method", func(f *fixture, in *metering.CallInput) { in.Method = http.MethodGet }, metering.ErrMethodNotAllowed, "", false},
+		{"wrong secret", func(f *fixture, in *metering.CallInput) { in.Secret = "rs_nope" }, apikey.ErrInvalidCredentials, "", false},
+		{"revoked key", func(f *fixture, in *metering.CallInput) { f.key.Status = apikey.StatusRevoked }, apikey.ErrInvalidCredentials, "", false},
+		{"blocked owner", func(f *fixture, in *metering.CallInput) { f.user.Status = user.StatusBlocked }, user.ErrNotActive, "", false},
+		{"deleted owner", func(f *fixture, in *metering.CallInput) { f.user.DeletedAt = &f.now }, apikey.ErrInvalidCredentials, "", false},
+		{"ip", func(f *fixture, in *metering.CallInput) { f.key.AllowedIPs = "10.0.0.0/8" }, apikey.ErrIPNotAllowed, hitlog.StatusFailed, false},
+		{"service", func(f *fixture, in *metering.CallInput) { f.key.AllowedServices = []uint64{8} }, apikey.ErrServiceNotAllowed, hitlog.StatusFailed, false},
+		{"daily limit", func(f *fixture, in *metering.CallInput) {
 			f.keys.EXPECT().CountHits(mock.Anything, uint64(3), mock.Anything, 1, mock.Anything).Return(0, nil)
 		}, apikey.ErrDailyLimit, hitlog.StatusFailed, true},
-		{"daily limit before params", func(f *fixture, in *app.CallInput) {
+		{"daily limit before params", func(f *fixture, in *metering.CallInput) {
 			f.svc.Parameters = map[string]string{"phone": "integer"}
 			in.Body = []byte(`{"phone":"abc"}`)
 			f.keys.EXPECT().CountHits(mock.Anything, uint64(3), mock.Anything, 1, mock.Anything).Return(0, nil)
 		}, apikey.ErrDailyLimit, hitlog.StatusFailed, true},
-		{"params", func(f *fixture, in *app.CallInput) {
+		{"params", func(f *fixture, in *metering.CallInput) {
 			f.svc.Parameters = map[string]string{"phone": "integer"}
 			in.Body = []byte(`{"phone":"abc"}`)
 			f.keys.EXPECT().CountHits(mock.Anything, uint64(3), mock.Anything, 1, mock.Anything).Return(1, nil)
 		}, errs.Validation(nil), hitlog.StatusFailed, true},
-		{"plan", func(f *fixture, in *app.CallInput) {
+		{"plan", func(f *fixture, in *metering.CallInput) {
 			f.user.PlanMonth, f.user.PlanCalls = "2026-11", user.StarterMonthlyCalls
 			f.keys.EXPECT().CountHits(mock.Anything, uint64(3), mock.Anything, 1, mock.Anything).Return(1, nil)
-		}, app.ErrPlanLimit, hitlog.StatusFailed, true},
-		{"balance", func(f *fixture, in *app.CallInput) {
+		}, metering.ErrPlanLimit, hitlog.StatusFailed, true},
+		{"balance", func(f *fixture, in *metering.CallInput) {
 			f.user.Balance = dec("1.22")
 			f.keys.EXPECT().CountHits(mock.Anything, uint64(3), mock.Anything, 1, mock.Anything).Return(1, nil)
 		}, ledger.ErrInsufficientBalance, hitlog.StatusInsufficientBalance, true},

@@ -1,4 +1,4 @@
-package app
+package gateway
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"paygate/core/apikey"
 	"paygate/core/errs"
 	"paygate/core/hitlog"
+	"paygate/core/metering"
 	"paygate/core/money"
 	"paygate/core/payment"
 	"paygate/core/store"
@@ -33,7 +34,7 @@ type PaymentInput struct {
 
 // PaymentCreated is the payment made (or found again by its Idempotency-Key).
 type PaymentCreated struct {
-	GatewayCharge
+	metering.Charge
 	Payment payment.Payment
 	URL     string // the hosted checkout page
 }
@@ -43,7 +44,7 @@ type PaymentCreated struct {
 // creates the payment (a unique (user, key) index): the same key and request
 // answer the first payment, also under concurrent duplicates; the same key
 // with another request is 409. Keys are kept 24 hours.
-func (a *App) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentCreated, error) {
+func (a *Gateway) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentCreated, error) {
 	now := a.now()
 	p, invalid := payment.New(in.Create, 0, 0, MaxPaymentAmount, now)
 	invalid = withBodyErrors(invalid, in.BodyErrors)
@@ -73,9 +74,9 @@ func (a *App) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentCreat
 	if in.IdempotencyKey != "" {
 		payload["idempotency_key"] = in.IdempotencyKey
 	}
-	op := gatewayOp{
-		slug: SlugPaymentCreate, requestID: in.RequestID, key: in.Key, ip: in.IP, payload: payload, invalid: invalid,
-		reserve: func(ctx context.Context, s Stores, u *user.User, hit *hitlog.Hit) error {
+	op := metering.Op{
+		Slug: SlugPaymentCreate, RequestID: in.RequestID, Key: in.Key, IP: in.IP, Payload: payload, Invalid: invalid,
+		Reserve: func(ctx context.Context, s store.Stores, u *user.User, hit *hitlog.Hit) error {
 			p.UserID, p.APIKeyID = u.ID, hit.APIKeyID
 			if err := s.Payments.Create(ctx, p); err != nil {
 				return err
@@ -88,12 +89,12 @@ func (a *App) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentCreat
 				ExpiresAt: now.UTC().Add(payment.IdempotencyTTL), CreatedAt: now.UTC(),
 			}, now.UTC())
 		},
-		perform: func(context.Context, *hitlog.Hit) (any, error) {
+		Perform: func(context.Context, *hitlog.Hit) (any, error) {
 			return map[string]any{"status": "success", "payment_id": p.PublicID, "payment_url": a.paymentURL(p.PublicID)}, nil
 		},
 	}
 	if in.IdempotencyKey != "" {
-		op.replay = func(ctx context.Context, _ *apikey.Key, u *user.User) (bool, error) {
+		op.Replay = func(ctx context.Context, _ *apikey.Key, u *user.User) (bool, error) {
 			k, err := a.st.Idempotency.Find(ctx, u.ID, in.IdempotencyKey, a.now().UTC())
 			if errs.KindOf(err) == errs.NotFound {
 				return false, nil
@@ -112,25 +113,25 @@ func (a *App) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentCreat
 			return true, nil
 		}
 	}
-	charge, err := a.meter(ctx, op)
+	charge, err := a.meter.Meter(ctx, op)
 	if err != nil {
 		return nil, err
 	}
-	out.GatewayCharge = *charge
+	out.Charge = *charge
 	out.Payment = *p
 	out.URL = a.paymentURL(p.PublicID)
 	return out, nil
 }
 
-func (a *App) paymentURL(publicID string) string { return a.cfg.PublicBaseURL + "/" + publicID }
+func (a *Gateway) paymentURL(publicID string) string { return a.cfg.PublicBaseURL + "/" + publicID }
 
 // PaymentURL is the hosted checkout page of a payment.
-func (a *App) PaymentURL(publicID string) string { return a.paymentURL(publicID) }
+func (a *Gateway) PaymentURL(publicID string) string { return a.paymentURL(publicID) }
 
 // PaymentStatus is GET /api/v1/payment/status: the key owner's payment
 // (another merchant's is not found).
-func (a *App) PaymentStatus(ctx context.Context, c KeyCaller, publicID string) (*payment.Payment, error) {
-	_, u, err := a.authenticateBearer(ctx, c.Key, c.IP)
+func (a *Gateway) PaymentStatus(ctx context.Context, c KeyCaller, publicID string) (*payment.Payment, error) {
+	_, u, err := a.meter.AuthenticateBearer(ctx, c.Key, c.IP)
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +147,7 @@ func (a *App) PaymentStatus(ctx context.Context, c KeyCaller, publicID string) (
 
 // findPayment reads a payment, expiring it first when its lifetime is over
 // and the expiry worker has not come by yet.
-func (a *App) findPayment(ctx context.Context, publicID string) (*payment.Payment, error) {
+func (a *Gateway) findPayment(ctx context.Context, publicID string) (*payment.Payment, error) {
 	if !strings.HasPrefix(publicID, "pay_") || len(publicID) > 40 {
 		return nil, payment.ErrNotFound
 	}
@@ -169,14 +170,14 @@ func (a *App) findPayment(ctx context.Context, publicID string) (*payment.Paymen
 // payment.* event of an end state in the same transaction; when another
 // writer moved it first, p is reloaded and the move reported as lost
 // (false). ErrFinal when p had already ended.
-func (a *App) movePayment(ctx context.Context, p *payment.Payment, to payment.Status) (bool, error) {
+func (a *Gateway) movePayment(ctx context.Context, p *payment.Payment, to payment.Status) (bool, error) {
 	from := p.Status
 	next := *p
 	if err := next.Move(to, a.now()); err != nil {
 		return false, err
 	}
 	ok := false
-	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
 		var err error
 		if ok, err = s.Payments.Transition(ctx, &next, from); err != nil || !ok {
 			return err
@@ -213,7 +214,7 @@ var ErrMerchantUnavailable = errs.E(errs.Conflict, "merchant_unavailable", "This
 
 // OpenCheckout is the payer opening the checkout page: created → pending.
 // Unknown ids are ErrNotFound; ended payments are shown as they are.
-func (a *App) OpenCheckout(ctx context.Context, publicID string) (*Checkout, error) {
+func (a *Gateway) OpenCheckout(ctx context.Context, publicID string) (*Checkout, error) {
 	p, err := a.findPayment(ctx, publicID)
 	if err != nil {
 		return nil, err
@@ -231,14 +232,14 @@ func (a *App) OpenCheckout(ctx context.Context, publicID string) (*Checkout, err
 }
 
 // CheckoutStatus is the page's polled status; it changes nothing but expiry.
-func (a *App) CheckoutStatus(ctx context.Context, publicID string) (*payment.Payment, error) {
+func (a *Gateway) CheckoutStatus(ctx context.Context, publicID string) (*payment.Payment, error) {
 	return a.findPayment(ctx, publicID)
 }
 
 // CompleteCheckout is the sandbox payer's "Pay" (success) or "Fail": a
 // forward-only, conditional transition. A payment already ended, or ended
 // by a concurrent writer, answers ErrFinal (409).
-func (a *App) CompleteCheckout(ctx context.Context, publicID string, success bool) (*Checkout, error) {
+func (a *Gateway) CompleteCheckout(ctx context.Context, publicID string, success bool) (*Checkout, error) {
 	if !a.payments.Sandbox() {
 		return nil, payment.ErrNotFound // a live provider reports outcomes itself
 	}
@@ -265,11 +266,11 @@ func (a *App) CompleteCheckout(ctx context.Context, publicID string, success boo
 }
 
 // PublicBaseURL is where clients reach the service (PUBLIC_BASE_URL).
-func (a *App) PublicBaseURL() string { return a.cfg.PublicBaseURL }
+func (a *Gateway) PublicBaseURL() string { return a.cfg.PublicBaseURL }
 
 // payee is the merchant of p, who must be able to take payments while p is
 // open (an ended payment is shown whatever the merchant's state).
-func (a *App) payee(ctx context.Context, p *payment.Payment) (*user.User, error) {
+func (a *Gateway) payee(ctx context.Context, p *payment.Payment) (*user.User, error) {
 	u, err := a.st.Users.ByID(ctx, p.UserID)
 	if err != nil {
 		return nil, fmt.Errorf("payee of %s: %w", p.PublicID, err)
@@ -280,7 +281,7 @@ func (a *App) payee(ctx context.Context, p *payment.Payment) (*user.User, error)
 	return u, nil
 }
 
-func (a *App) checkout(ctx context.Context, p *payment.Payment, payee *user.User) (*Checkout, error) {
+func (a *Gateway) checkout(ctx context.Context, p *payment.Payment, payee *user.User) (*Checkout, error) {
 	co := &Checkout{Payment: *p, PayeeName: payee.Name, URL: a.paymentURL(p.PublicID), Sandbox: a.payments.Sandbox()}
 	if !p.Status.Final() {
 		intent, err := a.payments.Intent(ctx, *p, payee.Name)
@@ -295,7 +296,7 @@ func (a *App) checkout(ctx context.Context, p *payment.Payment, payee *user.User
 // ExpirePayments moves open payments past their lifetime to expired (the
 // expiry worker). Safe with several instances: conditional updates. It
 // returns how many this call expired.
-func (a *App) ExpirePayments(ctx context.Context, limit int) (int, error) {
+func (a *Gateway) ExpirePayments(ctx context.Context, limit int) (int, error) {
 	list, err := a.st.Payments.Expirable(ctx, a.now().UTC(), limit)
 	if err != nil {
 		return 0, err
@@ -314,7 +315,7 @@ func (a *App) ExpirePayments(ctx context.Context, limit int) (int, error) {
 }
 
 // ListPayments lists payments: a user's own, an admin's all (or f.UserID's).
-func (a *App) ListPayments(ctx context.Context, actor *user.User, f payment.Filter) ([]payment.Payment, int64, error) {
+func (a *Gateway) ListPayments(ctx context.Context, actor *user.User, f payment.Filter) ([]payment.Payment, int64, error) {
 	if actor.Role != user.RoleAdmin {
 		id := actor.ID
 		f.UserID = &id
@@ -323,7 +324,7 @@ func (a *App) ListPayments(ctx context.Context, actor *user.User, f payment.Filt
 }
 
 // emitPayment writes the event of p's end state (none before it ends).
-func (a *App) emitPayment(ctx context.Context, s Stores, p *payment.Payment) error {
+func (a *Gateway) emitPayment(ctx context.Context, s store.Stores, p *payment.Payment) error {
 	var t webhook.EventType
 	switch p.Status {
 	case payment.StatusSuccess:

@@ -1,9 +1,11 @@
-package app_test
+package gateway_test
 
 import (
 	"context"
 	"errors"
-	meteringmocks "paygate/core/metering/mocks"
+	"paygate/core/gateway"
+	"paygate/core/metering"
+	"paygate/core/store"
 	storemocks "paygate/core/store/mocks"
 	"strings"
 	"testing"
@@ -13,7 +15,6 @@ import (
 
 	"paygate/core/apikey"
 	apikeymocks "paygate/core/apikey/mocks"
-	"paygate/core/app"
 	"paygate/core/catalog"
 	catalogmocks "paygate/core/catalog/mocks"
 	"paygate/core/errs"
@@ -49,7 +50,7 @@ type gwFixture struct {
 func newGatewayFixture(t *testing.T) *gwFixture {
 	f := &gwFixture{
 		fixture: &fixture{
-			tx: storemocks.NewMockTransactor(t), up: meteringmocks.NewMockUpstream(t),
+			tx:    storemocks.NewMockTransactor(t),
 			users: usermocks.NewMockRepository(t), keys: apikeymocks.NewMockRepository(t),
 			services: catalogmocks.NewMockRepository(t), prices: pricingmocks.NewMockRepository(t),
 			ledger: ledgermocks.NewMockRepository(t), hits: hitmocks.NewMockRepository(t),
@@ -59,13 +60,13 @@ func newGatewayFixture(t *testing.T) *gwFixture {
 		recharges: rechargemocks.NewMockRepository(t), verifs: verificationmocks.NewMockRepository(t),
 		verifier: verificationmocks.NewMockProvider(t), recharger: rechargemocks.NewMockProvider(t),
 	}
-	stores := app.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits,
+	stores := store.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits,
 		Payments: f.payments, Idempotency: f.idem, Recharges: f.recharges, Verifications: f.verifs}
 	loc, _ := time.LoadLocation("Asia/Kolkata")
-	f.app = app.New(app.Deps{Tx: f.tx, Stores: stores, Now: func() time.Time { return f.now },
-		Config: app.Config{Location: loc, PublicBaseURL: "https://pay.example/"}, Verifier: f.verifier, Recharger: f.recharger})
+	f.app, f.meter = wire(t, gateway.Deps{Tx: f.tx, Stores: stores, Now: func() time.Time { return f.now },
+		Config: gateway.Config{PublicBaseURL: "https://pay.example/"}, Verifier: f.verifier, Recharger: f.recharger}, loc)
 	f.tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
-		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) }).Maybe()
+		func(ctx context.Context, fn func(context.Context, store.Stores) error) error { return fn(ctx, stores) }).Maybe()
 
 	var k string
 	k, f.secret = apikey.NewCredentials()
@@ -77,10 +78,10 @@ func newGatewayFixture(t *testing.T) *gwFixture {
 		return &u, nil
 	}).Maybe()
 	f.keys.EXPECT().CountHit(mock.Anything, uint64(3), mock.Anything, mock.Anything).Return(true, nil).Maybe()
-	for id, slug := range map[uint64]string{21: app.SlugPaymentCreate, 22: app.SlugAccountVerify, 23: app.SlugRechargeMobile} {
+	for id, slug := range map[uint64]string{21: gateway.SlugPaymentCreate, 22: gateway.SlugAccountVerify, 23: gateway.SlugRechargeMobile} {
 		f.services.EXPECT().BySlug(mock.Anything, slug).Return(&catalog.Service{ID: id, Slug: slug, Status: catalog.StatusActive, Builtin: true}, nil).Maybe()
 		price := "0.00"
-		if slug == app.SlugAccountVerify {
+		if slug == gateway.SlugAccountVerify {
 			price = "1.00"
 		}
 		f.prices.EXPECT().Applicable(mock.Anything, id, uint64(11)).Return(&pricing.Price{UserPrice: dec(price), Status: pricing.StatusActive}, nil).Maybe()
@@ -121,7 +122,7 @@ func TestVerifyAccountBillsAndStoresOnlyTheMask(t *testing.T) {
 		return h.Status == hitlog.StatusSuccess && h.ChargeAmount.Equal(dec("1.00")) && !strings.Contains(*h.ResponsePayload, "2341234")
 	})).Return(nil).Once()
 
-	res, err := f.app.VerifyAccount(context.Background(), app.VerifyInput{RequestID: "req_V", Key: f.key.Key, IP: "203.0.113.9",
+	res, err := f.app.VerifyAccount(context.Background(), gateway.VerifyInput{RequestID: "req_V", Key: f.key.Key, IP: "203.0.113.9",
 		Request: verification.Request{Type: verification.Aadhaar, Aadhaar: "2341 2341 2346"}})
 	if err != nil {
 		t.Fatal(err)
@@ -143,9 +144,9 @@ func TestVerifyAccountOutageRefunds(t *testing.T) {
 		return h.Status == hitlog.StatusFailed && h.ChargeAmount.IsZero() && strings.Contains(*h.ResponsePayload, "provider_unavailable")
 	})).Return(nil).Once()
 
-	_, err := f.app.VerifyAccount(context.Background(), app.VerifyInput{RequestID: "req_V", Key: f.key.Key,
+	_, err := f.app.VerifyAccount(context.Background(), gateway.VerifyInput{RequestID: "req_V", Key: f.key.Key,
 		Request: verification.Request{Type: verification.UPI, VPA: "asha@okaxis"}})
-	if !errors.Is(err, app.ErrProviderUnavailable) || errs.KindOf(err) != errs.Unavailable {
+	if !errors.Is(err, gateway.ErrProviderUnavailable) || errs.KindOf(err) != errs.Unavailable {
 		t.Fatalf("err %v", err)
 	}
 	if !f.user.Balance.Equal(dec("10.00")) || f.user.PlanCalls != 0 {
@@ -165,7 +166,7 @@ func TestCreatePaymentZeroChargeWritesNoLedgerRow(t *testing.T) {
 		return h.Status == hitlog.StatusSuccess && h.ChargeAmount.IsZero()
 	})).Return(nil).Once()
 
-	res, err := f.app.CreatePayment(context.Background(), app.PaymentInput{RequestID: "req_P", Key: f.key.Key,
+	res, err := f.app.CreatePayment(context.Background(), gateway.PaymentInput{RequestID: "req_P", Key: f.key.Key,
 		Create: payment.Create{Amount: "499.50", Currency: "INR", CustomerID: "c", CallbackURL: "https://shop.example/cb"}})
 	if err != nil {
 		t.Fatal(err)
@@ -197,7 +198,7 @@ func TestCreatePaymentConcurrentDuplicate(t *testing.T) {
 		return h.Status == hitlog.StatusSuccess && h.ChargeAmount.IsZero() && *h.ResponsePayload == `{"replayed":true}`
 	})).Return(nil).Once()
 
-	res, err := f.app.CreatePayment(context.Background(), app.PaymentInput{RequestID: "req_P", Key: f.key.Key, IdempotencyKey: "k-1",
+	res, err := f.app.CreatePayment(context.Background(), gateway.PaymentInput{RequestID: "req_P", Key: f.key.Key, IdempotencyKey: "k-1",
 		Create: payment.Create{Amount: "10", Currency: "INR", CustomerID: "c", CallbackURL: "https://shop.example/cb"}})
 	if err != nil {
 		t.Fatal(err)
@@ -213,7 +214,7 @@ func TestCreatePaymentKeyReusedForAnotherBody(t *testing.T) {
 	f.hits.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(h *hitlog.Hit) bool {
 		return h.Status == hitlog.StatusFailed && strings.Contains(*h.ResponsePayload, "idempotency_key_reused")
 	})).Return(nil).Once()
-	_, err := f.app.CreatePayment(context.Background(), app.PaymentInput{RequestID: "req_P", Key: f.key.Key, IdempotencyKey: "k-1",
+	_, err := f.app.CreatePayment(context.Background(), gateway.PaymentInput{RequestID: "req_P", Key: f.key.Key, IdempotencyKey: "k-1",
 		Create: payment.Create{Amount: "10", Currency: "INR", CustomerID: "c", CallbackURL: "https://shop.example/cb"}})
 	if !errors.Is(err, payment.ErrIdempotencyReused) {
 		t.Fatalf("err %v", err)
@@ -237,7 +238,7 @@ func TestRechargeDebitsAmountAndRefundsImmediateFailureOnce(t *testing.T) {
 	})).Return(nil).Once()
 	f.hits.EXPECT().Finish(mock.Anything, mock.MatchedBy(func(h *hitlog.Hit) bool { return h.Status == hitlog.StatusSuccess })).Return(nil).Once()
 
-	res, err := f.app.RechargeMobile(context.Background(), app.RechargeInput{RequestID: "req_R", Key: f.key.Key,
+	res, err := f.app.RechargeMobile(context.Background(), gateway.RechargeInput{RequestID: "req_R", Key: f.key.Key,
 		Request: recharge.Request{Mobile: "9876540000", Operator: "jio", Circle: "delhi", Amount: "10", ReferenceID: "r-1"}})
 	if err != nil {
 		t.Fatal(err)
@@ -254,7 +255,7 @@ func TestRechargeOverBalanceIsRefusedWithoutDebit(t *testing.T) {
 	f.hits.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(h *hitlog.Hit) bool {
 		return h.Status == hitlog.StatusInsufficientBalance
 	})).Return(nil).Once()
-	_, err := f.app.RechargeMobile(context.Background(), app.RechargeInput{RequestID: "req_R", Key: f.key.Key,
+	_, err := f.app.RechargeMobile(context.Background(), gateway.RechargeInput{RequestID: "req_R", Key: f.key.Key,
 		Request: recharge.Request{Mobile: "9876543210", Operator: "jio", Circle: "delhi", Amount: "10.01", ReferenceID: "r-1"}})
 	if !errors.Is(err, ledger.ErrInsufficientBalance) {
 		t.Fatalf("err %v", err)
@@ -287,7 +288,7 @@ func TestRechargeReferenceReusedForAnotherRequest(t *testing.T) {
 	old := &recharge.Recharge{ID: 7, UserID: 11, ReferenceID: "r-1", Mobile: "9876543210", Operator: "jio", Circle: "delhi", Amount: dec("20")}
 	f.recharges.EXPECT().ByReference(mock.Anything, uint64(11), "r-1").Return(old, nil).Once()
 	f.hits.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(h *hitlog.Hit) bool { return h.Status == hitlog.StatusFailed })).Return(nil).Once()
-	_, err := f.app.RechargeMobile(context.Background(), app.RechargeInput{RequestID: "req_R", Key: f.key.Key,
+	_, err := f.app.RechargeMobile(context.Background(), gateway.RechargeInput{RequestID: "req_R", Key: f.key.Key,
 		Request: recharge.Request{Mobile: "9876543210", Operator: "jio", Circle: "delhi", Amount: "10", ReferenceID: "r-1"}})
 	if !errors.Is(err, recharge.ErrReferenceReused) || errs.KindOf(err) != errs.Conflict {
 		t.Fatalf("err %v", err)
@@ -296,7 +297,7 @@ func TestRechargeReferenceReusedForAnotherRequest(t *testing.T) {
 
 func TestGatewayBuiltinsAreNotServiceCalls(t *testing.T) {
 	f := newGatewayFixture(t)
-	_, err := f.app.CallService(context.Background(), app.CallInput{Slug: app.SlugAccountVerify, Method: "POST", Key: f.key.Key, Secret: f.secret})
+	_, err := f.meter.CallService(context.Background(), metering.CallInput{Slug: gateway.SlugAccountVerify, Method: "POST", Key: f.key.Key, Secret: f.secret})
 	if !errors.Is(err, catalog.ErrServiceNotFound) {
 		t.Fatalf("err %v", err)
 	}

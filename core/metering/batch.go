@@ -1,4 +1,4 @@
-package app
+package metering
 
 import (
 	"cmp"
@@ -112,14 +112,14 @@ type batcher struct {
 
 // submit queues op for its writer (writerOf) and waits until the batch
 // holding it has committed or failed.
-func (a *App) submit(op *batchOp) {
+func (a *Metering) submit(op *batchOp) {
 	b, write := a.writerOf(op)
 	b.submit(op, write)
 }
 
 // writerOf is the queue that writes op and its write function: the
 // metering writer's, or successWriter's for a successful settlement.
-func (a *App) writerOf(op *batchOp) (*batcher, func([]*batchOp)) {
+func (a *Metering) writerOf(op *batchOp) (*batcher, func([]*batchOp)) {
 	if op.kind == batchSettle && op.hit.Status == hitlog.StatusSuccess {
 		return a.successWriter()
 	}
@@ -128,7 +128,7 @@ func (a *App) writerOf(op *batchOp) (*batcher, func([]*batchOp)) {
 
 // successWriter writes successful settlements: a writer of their own when
 // Config.SettleApart, else the metering writer.
-func (a *App) successWriter() (*batcher, func([]*batchOp)) {
+func (a *Metering) successWriter() (*batcher, func([]*batchOp)) {
 	if a.cfg.SettleApart {
 		return &a.settled, a.writeSettled
 	}
@@ -243,7 +243,7 @@ func (b *batcher) run(write func([]*batchOp)) {
 // writeBatch applies ops in one transaction, tried twice (a deadlock or a
 // lost connection aborts the first); if both fail, every call of the batch
 // fails with 503 and nothing of it is written.
-func (a *App) writeBatch(ops []*batchOp) {
+func (a *Metering) writeBatch(ops []*batchOp) {
 	var err error
 	for attempt := 0; attempt < 2; attempt++ {
 		// A bounded attempt: a statement stuck on a cut-off database must
@@ -285,7 +285,7 @@ func (a *App) writeBatch(ops []*batchOp) {
 // connection was lost reads success and counts as moved); what is still
 // unsettled then gets the error, and settleLater queues it again (crash
 // recovery refunds what never settles).
-func (a *App) writeSettled(ops []*batchOp) {
+func (a *Metering) writeSettled(ops []*batchOp) {
 	ctx := context.Background()
 	todo := ops
 	var err error
@@ -322,7 +322,7 @@ func (a *App) writeSettled(ops []*batchOp) {
 // applyBatch is the batch's transaction. Order: users' rows locked (id
 // order), keys' counters raised (id order), settlements, reservations in
 // queue order, then the multi-row inserts and the balances.
-func (a *App) applyBatch(ctx context.Context, s BatchStores, ops []*batchOp) error {
+func (a *Metering) applyBatch(ctx context.Context, s BatchStores, ops []*batchOp) error {
 	userIDs := make([]uint64, 0, 4)
 	perKey := map[keyDay]int{}
 	var settle []*hitlog.Hit
@@ -455,7 +455,7 @@ func (a *App) applyBatch(ctx context.Context, s BatchStores, ops []*batchOp) err
 // applyCaptures adds the batch's captures (hold calls, in queue order):
 // each hit as it ended and, for a charged call, its debit, taken from the
 // held money first; then each hold's use.
-func (a *App) applyCaptures(ctx context.Context, s Stores, ops []*batchOp, users map[uint64]*user.User, touched map[uint64]bool,
+func (a *Metering) applyCaptures(ctx context.Context, s store.Stores, ops []*batchOp, users map[uint64]*user.User, touched map[uint64]bool,
 	inserts *[]*hitlog.Hit, entries *[]*ledger.Entry, hitOf *[]int) error {
 	type use struct {
 		calls int
@@ -555,7 +555,7 @@ func insertBatch(ctx context.Context, s BatchStores, hits []*hitlog.Hit, entries
 // lockAndCount locks the users' rows (id order), then raises the keys'
 // daily counters (id order) under their row locks: in one exchange when the
 // store offers BatchStores.Locks, else statement by statement.
-func (a *App) lockAndCount(ctx context.Context, s BatchStores, userIDs []uint64, keys []keyDay, perKey map[keyDay]int) (map[uint64]*user.User, map[keyDay]int, error) {
+func (a *Metering) lockAndCount(ctx context.Context, s BatchStores, userIDs []uint64, keys []keyDay, perKey map[keyDay]int) (map[uint64]*user.User, map[keyDay]int, error) {
 	granted := make(map[keyDay]int, len(keys))
 	if s.Locks != nil && len(userIDs)+len(keys) > 0 {
 		counts := make([]KeyCount, len(keys))
@@ -591,10 +591,10 @@ func (a *App) lockAndCount(ctx context.Context, s BatchStores, userIDs []uint64,
 
 // plainBatches runs the metering writer's transactions with WithinTx, for
 // a store that is no BatchTransactor: BatchStores without batch-only ports.
-type plainBatches struct{ tx Transactor }
+type plainBatches struct{ tx store.Transactor }
 
 func (t plainBatches) WithinBatchTx(ctx context.Context, fn func(ctx context.Context, s BatchStores) error) error {
-	return t.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error { return fn(ctx, BatchStores{Stores: s}) })
+	return t.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error { return fn(ctx, BatchStores{Stores: s}) })
 }
 
 // keyDay is a key's daily counter for one local day.
@@ -604,7 +604,7 @@ type keyDay struct {
 }
 
 // refused fills the hit log row of a call refused before any charge.
-func (a *App) refused(h *hitlog.Hit, cause error, start time.Time) {
+func (a *Metering) refused(h *hitlog.Hit, cause error, start time.Time) {
 	body := errorPayload(cause)
 	h.Status = hitlog.StatusFailed
 	if errors.Is(cause, ledger.ErrInsufficientBalance) {

@@ -1,4 +1,4 @@
-package app_test
+package metering_test
 
 import (
 	"context"
@@ -11,9 +11,10 @@ import (
 	"github.com/stretchr/testify/mock"
 
 	"paygate/core/apikey"
-	"paygate/core/app"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
+	"paygate/core/metering"
+	"paygate/core/store"
 	"paygate/core/user"
 )
 
@@ -28,10 +29,10 @@ func TestCacheInvalidationAndStalenessBound(t *testing.T) {
 	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
 	advance := func(d time.Duration) { mu.Lock(); clock = clock.Add(d); mu.Unlock() }
 
-	stores := app.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
+	stores := store.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
 	loc, _ := time.LoadLocation("Asia/Kolkata")
-	newApp := func() *app.App {
-		return app.New(app.Deps{Tx: f.tx, Stores: stores, Upstream: f.up, Now: now, Config: app.Config{Location: loc, HoldLifetime: -1}})
+	newApp := func() *metering.Metering {
+		return metering.New(metering.Deps{Tx: f.tx, Stores: stores, Upstream: f.up, Now: now, Config: metering.Config{Location: loc, HoldLifetime: -1}})
 	}
 	a, b := newApp(), newApp()
 
@@ -44,12 +45,6 @@ func TestCacheInvalidationAndStalenessBound(t *testing.T) {
 		rowMu.Lock()
 		defer rowMu.Unlock()
 		reads++
-		k := keyRow
-		return &k, nil
-	})
-	f.keys.EXPECT().ByID(mock.Anything, f.key.ID).RunAndReturn(func(context.Context, uint64) (*apikey.Key, error) {
-		rowMu.Lock()
-		defer rowMu.Unlock()
 		k := keyRow
 		return &k, nil
 	})
@@ -69,7 +64,7 @@ func TestCacheInvalidationAndStalenessBound(t *testing.T) {
 	f.hits.EXPECT().InsertMany(mock.Anything, mock.Anything).Return(nil)
 	f.ledger.EXPECT().InsertMany(mock.Anything, mock.Anything).Return(nil)
 	f.users.EXPECT().SaveBalance(mock.Anything, mock.Anything).Return(nil)
-	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(app.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil)
+	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(metering.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil)
 	f.hits.EXPECT().FinishMany(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) ([]bool, error) {
 		out := make([]bool, len(hs))
 		for i := range out {
@@ -78,11 +73,11 @@ func TestCacheInvalidationAndStalenessBound(t *testing.T) {
 		return out, nil
 	})
 
-	call := func(x *app.App) error {
+	call := func(x *metering.Metering) error {
 		_, err := x.CallService(context.Background(), f.input(`{}`))
 		return err
 	}
-	for _, x := range []*app.App{a, b, a, b} {
+	for _, x := range []*metering.Metering{a, b, a, b} {
 		if err := call(x); err != nil {
 			t.Fatal(err)
 		}
@@ -91,24 +86,30 @@ func TestCacheInvalidationAndStalenessBound(t *testing.T) {
 		t.Fatalf("%d key reads for 4 calls on 2 instances, want 2 (one per instance)", reads)
 	}
 
-	if _, err := a.RevokeKey(context.Background(), f.user, f.key.ID); err != nil {
+	// The panel revokes the key through A's invalidating transactor.
+	tx, _ := a.Invalidating()
+	if err := tx.WithinTx(context.Background(), func(ctx context.Context, s store.Stores) error {
+		k := *f.key
+		k.Status = apikey.StatusRevoked
+		return s.Keys.Update(ctx, &k)
+	}); err != nil {
 		t.Fatal(err)
 	}
 	if err := call(a); !errors.Is(err, apikey.ErrInvalidCredentials) {
 		t.Fatalf("instance A right after its own revoke: %v, want 401", err)
 	}
 	// B still trusts what it read, for less than the bound…
-	advance(app.DefaultLookupTTL - time.Millisecond)
+	advance(metering.DefaultLookupTTL - time.Millisecond)
 	if err := call(b); err != nil {
 		t.Fatalf("instance B within its TTL: %v", err)
 	}
 	// …and sees the revocation once the bound has passed.
 	advance(time.Millisecond)
 	if err := call(b); !errors.Is(err, apikey.ErrInvalidCredentials) {
-		t.Fatalf("instance B after %s: %v, want 401", app.DefaultLookupTTL, err)
+		t.Fatalf("instance B after %s: %v, want 401", metering.DefaultLookupTTL, err)
 	}
-	if app.DefaultLookupTTL > 2*time.Second {
-		t.Fatalf("the documented bound is at most 2 s, DefaultLookupTTL is %s", app.DefaultLookupTTL)
+	if metering.DefaultLookupTTL > 2*time.Second {
+		t.Fatalf("the documented bound is at most 2 s, DefaultLookupTTL is %s", metering.DefaultLookupTTL)
 	}
 }
 
@@ -130,7 +131,7 @@ func TestCacheNeverHoldsTheBalance(t *testing.T) {
 	f.user.Balance = dec("10.00") // credited by another instance
 	f.ledger.EXPECT().InsertMany(mock.Anything, mock.Anything).Return(nil).Once()
 	f.users.EXPECT().SaveBalance(mock.Anything, mock.Anything).Return(nil).Once()
-	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(app.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil).Once()
+	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(metering.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil).Once()
 	f.hits.EXPECT().FinishMany(mock.Anything, mock.Anything).Return([]bool{true}, nil).Once()
 	res, err := f.app.CallService(context.Background(), f.input(`{}`))
 	if err != nil || !res.BalanceLeft.Equal(dec("8.77")) {
@@ -142,7 +143,7 @@ func TestCacheNeverHoldsTheBalance(t *testing.T) {
 // arrives after a flush does not share a load begun before it; a failed
 // shared load is not handed to the others (each loads on its own).
 func TestCacheMissesShareOneLoad(t *testing.T) {
-	c := app.NewLookupCache(time.Second, time.Now)
+	c := metering.NewLookupCache(time.Second, time.Now)
 	var loads atomic.Int32
 	release := make(chan struct{})
 	slow := func() (any, error) { loads.Add(1); <-release; return "v1", nil }
@@ -173,7 +174,7 @@ func TestCacheMissesShareOneLoad(t *testing.T) {
 	}
 
 	// A failed shared load: each waiter tries on its own.
-	c2 := app.NewLookupCache(time.Second, time.Now)
+	c2 := metering.NewLookupCache(time.Second, time.Now)
 	var fails, own atomic.Int32
 	gate := make(chan struct{})
 	var wg2 sync.WaitGroup

@@ -1,4 +1,4 @@
-package app_test
+package metering_test
 
 import (
 	"context"

@@ -1,8 +1,9 @@
-package app_test
+package metering_test
 
 import (
 	"context"
 	"errors"
+	"paygate/core/metering"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -10,9 +11,9 @@ import (
 
 	"github.com/stretchr/testify/mock"
 
-	"paygate/core/app"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
+	"paygate/core/store"
 	"paygate/core/user"
 )
 
@@ -24,26 +25,26 @@ func (f *fixture) apart(t *testing.T) *countingTx {
 
 // apartWith is apart with metrics m (nil: none) and a settlement retry
 // window (0: the default).
-func (f *fixture) apartWith(t *testing.T, m app.Metrics, window time.Duration) *countingTx {
+func (f *fixture) apartWith(t *testing.T, m metering.Metrics, window time.Duration) *countingTx {
 	t.Helper()
-	return f.apartConfig(t, m, app.Config{SettleRetryWindow: window})
+	return f.apartConfig(t, m, metering.Config{SettleRetryWindow: window})
 }
 
 // apartConfig is apart with metrics m (nil: none) and cfg (its Location
 // and SettleApart set here).
-func (f *fixture) apartConfig(t *testing.T, m app.Metrics, cfg app.Config) *countingTx {
+func (f *fixture) apartConfig(t *testing.T, m metering.Metrics, cfg metering.Config) *countingTx {
 	t.Helper()
-	stores := app.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
+	stores := store.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
 	tx := &countingTx{stores: stores}
 	cfg.Location, _ = time.LoadLocation("Asia/Kolkata")
 	cfg.SettleApart = true
-	f.app = app.New(app.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Metrics: m, Config: cfg})
+	f.app = metering.New(metering.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Metrics: m, Config: cfg})
 	return tx
 }
 
-// inFlight counts reservations in flight (app.Metrics).
+// inFlight counts reservations in flight (metering.Metrics).
 type inFlight struct {
-	app.NopMetrics
+	metering.NopMetrics
 	n atomic.Int32
 }
 
@@ -52,10 +53,10 @@ func (m *inFlight) ReservationSettled() { m.n.Add(-1) }
 
 type countingTx struct {
 	n      atomic.Int32
-	stores app.Stores
+	stores store.Stores
 }
 
-func (c *countingTx) WithinTx(ctx context.Context, fn func(context.Context, app.Stores) error) error {
+func (c *countingTx) WithinTx(ctx context.Context, fn func(context.Context, store.Stores) error) error {
 	c.n.Add(1)
 	return fn(ctx, c.stores)
 }
@@ -67,7 +68,7 @@ func TestSettleApartSettlesSuccessOutsideTheBatch(t *testing.T) {
 	f := newFixture(t)
 	tx := f.apart(t)
 	f.expectReserve(t, "1.23")
-	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(app.UpstreamResponse{Status: 200, Body: []byte(`{"id":"x"}`)}, nil).Once()
+	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(metering.UpstreamResponse{Status: 200, Body: []byte(`{"id":"x"}`)}, nil).Once()
 	f.hits.EXPECT().SucceedMany(mock.Anything, mock.MatchedBy(func(hs []*hitlog.Hit) bool {
 		h := hs[0]
 		return len(hs) == 1 && h.ID == 99 && h.Status == hitlog.StatusSuccess && h.ChargeAmount.Equal(dec("1.23")) &&
@@ -88,7 +89,7 @@ func TestSettleApartKeepsFailuresWithTheRefund(t *testing.T) {
 	f := newFixture(t)
 	tx := f.apart(t)
 	f.expectReserve(t, "1.23")
-	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(app.UpstreamResponse{Status: 502, Body: []byte(`bad`)}, nil).Once()
+	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(metering.UpstreamResponse{Status: 502, Body: []byte(`bad`)}, nil).Once()
 	f.users.EXPECT().LockByID(mock.Anything, uint64(11)).RunAndReturn(func(context.Context, uint64) (*user.User, error) {
 		u := *f.user
 		return &u, nil
@@ -112,7 +113,7 @@ func TestSettleApartKeepsFailuresWithTheRefund(t *testing.T) {
 
 // settleCalls reserves n successful calls in one batch (writers held),
 // then lets them settle through hits' SucceedMany.
-func settleCalls(t *testing.T, f *fixture, n int) ([]*app.CallResult, []error) {
+func settleCalls(t *testing.T, f *fixture, n int) ([]*metering.CallResult, []error) {
 	t.Helper()
 	f.users.EXPECT().LockByID(mock.Anything, uint64(11)).RunAndReturn(func(context.Context, uint64) (*user.User, error) {
 		u := *f.user
@@ -127,8 +128,8 @@ func settleCalls(t *testing.T, f *fixture, n int) ([]*app.CallResult, []error) {
 	}).Once()
 	f.ledger.EXPECT().InsertMany(mock.Anything, mock.Anything).Return(nil).Once()
 	f.users.EXPECT().SaveBalance(mock.Anything, mock.Anything).Return(nil).Once()
-	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(app.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil).Times(n)
-	var ins []app.CallInput
+	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(metering.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil).Times(n)
+	var ins []metering.CallInput
 	for i := 0; i < n; i++ {
 		in := f.input(`{}`)
 		in.RequestID = "req_" + string(rune('a'+i))
@@ -262,7 +263,7 @@ func TestSettleApartGivesUpAfterTheWindow(t *testing.T) {
 // SettleLinger and writes them with one SucceedMany.
 func TestSettleApartGathersSettlementsForTheLinger(t *testing.T) {
 	f := newFixture(t)
-	f.apartConfig(t, nil, app.Config{SettleLinger: 400 * time.Millisecond})
+	f.apartConfig(t, nil, metering.Config{SettleLinger: 400 * time.Millisecond})
 	var calls, hits atomic.Int32
 	f.hits.EXPECT().SucceedMany(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) ([]bool, error) {
 		calls.Add(1)
@@ -284,7 +285,7 @@ func TestSettleApartGathersSettlementsForTheLinger(t *testing.T) {
 // wait for the linger: the settlement queued before it is written at once.
 func TestSettleApartFenceEndsTheLinger(t *testing.T) {
 	f := newFixture(t)
-	f.apartConfig(t, nil, app.Config{SettleLinger: time.Minute})
+	f.apartConfig(t, nil, metering.Config{SettleLinger: time.Minute})
 	var written atomic.Bool
 	f.hits.EXPECT().SucceedMany(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) ([]bool, error) {
 		written.Store(true)
@@ -300,7 +301,7 @@ func TestSettleApartFenceEndsTheLinger(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	start := time.Now()
-	if err := app.AwaitSettlements(f.app, ctx); err != nil {
+	if err := f.app.AwaitSettlements(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if took := time.Since(start); took > 5*time.Second || !written.Load() {

@@ -1,4 +1,4 @@
-package app_test
+package gateway_test
 
 import (
 	"context"
@@ -8,9 +8,10 @@ import (
 
 	"github.com/stretchr/testify/mock"
 
-	"paygate/core/app"
+	"paygate/core/gateway"
 	"paygate/core/ledger"
 	"paygate/core/recharge"
+	"paygate/core/store"
 )
 
 // pendingRecharge is user 11's pending recharge id, submitted at sub (nil: never answered).
@@ -48,7 +49,7 @@ func TestRechargeRequestLeavesGraceThenMarksSubmitted(t *testing.T) {
 	})).Return(true, nil).Once()
 	f.hits.EXPECT().Finish(mock.Anything, mock.Anything).Return(nil).Once()
 
-	res, err := f.app.RechargeMobile(context.Background(), app.RechargeInput{RequestID: "req_R", Key: f.key.Key,
+	res, err := f.app.RechargeMobile(context.Background(), gateway.RechargeInput{RequestID: "req_R", Key: f.key.Key,
 		Request: recharge.Request{Mobile: "9876543210", Operator: "jio", Circle: "delhi", Amount: "10", ReferenceID: "r-1"}})
 	if err != nil || res.Recharge.Status != recharge.StatusPending || res.Recharge.SubmittedAt == nil {
 		t.Fatalf("%+v %v", res, err)
@@ -65,7 +66,7 @@ func TestRechargeRequestWithoutAnswerStaysUnsubmitted(t *testing.T) {
 	f.ledger.EXPECT().Insert(mock.Anything, mock.Anything).Return(nil).Once()
 	f.recharger.EXPECT().Submit(mock.Anything, mock.Anything).Return(recharge.Outcome{}, context.DeadlineExceeded).Once()
 	f.hits.EXPECT().Finish(mock.Anything, mock.Anything).Return(nil).Once()
-	res, err := f.app.RechargeMobile(context.Background(), app.RechargeInput{RequestID: "req_R", Key: f.key.Key,
+	res, err := f.app.RechargeMobile(context.Background(), gateway.RechargeInput{RequestID: "req_R", Key: f.key.Key,
 		Request: recharge.Request{Mobile: "9876543210", Operator: "jio", Circle: "delhi", Amount: "10", ReferenceID: "r-1"}})
 	if err != nil || res.Recharge.Status != recharge.StatusPending || res.Recharge.SubmittedAt != nil {
 		t.Fatalf("%+v %v", res, err)
@@ -206,8 +207,8 @@ func TestCheckRechargesFlagsLongPendingWithoutRefund(t *testing.T) {
 // mock fails if the second row is claimed); they stay due for the next one.
 func TestCheckRechargesRoundStopsClaimingAfterItsBudget(t *testing.T) {
 	f := newGatewayFixture(t)
-	f.app = app.New(app.Deps{Tx: f.tx, Stores: app.Stores{Users: f.users, Ledger: f.ledger, Recharges: f.recharges},
-		Now: func() time.Time { return f.now }, Recharger: f.recharger, Config: app.Config{RechargeRoundBudget: 20 * time.Millisecond}})
+	f.app, f.meter = wire(t, gateway.Deps{Tx: f.tx, Stores: store.Stores{Users: f.users, Ledger: f.ledger, Recharges: f.recharges},
+		Now: func() time.Time { return f.now }, Recharger: f.recharger, Config: gateway.Config{RechargeRoundBudget: 20 * time.Millisecond}}, nil)
 	sub := f.now.Add(-time.Hour)
 	rows := []recharge.Recharge{pendingRecharge(1, sub, &sub, 0), pendingRecharge(2, sub, &sub, 0)}
 	f.recharges.EXPECT().Due(mock.Anything, f.now, 100).Return(rows, nil).Once()

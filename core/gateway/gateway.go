@@ -1,0 +1,134 @@
+package gateway
+
+import (
+	"context"
+
+	"github.com/shopspring/decimal"
+
+	"paygate/core/catalog"
+	"paygate/core/errs"
+	"paygate/core/ledger"
+	"paygate/core/pricing"
+)
+
+// Slugs of the built-in services through which gateway operations are
+// billed (decisions part 7).
+const (
+	SlugPaymentCreate  = "payment-create"
+	SlugAccountVerify  = "account-verify"
+	SlugRechargeMobile = "recharge-mobile"
+)
+
+// ErrProviderUnavailable answers a gateway call whose provider did not
+// answer; the charge is refunded.
+var ErrProviderUnavailable = errs.E(errs.Unavailable, "provider_unavailable", "Provider unavailable, please retry")
+
+// Services are the built-in service rows with their default prices
+// and documentation, created at every start when missing (whatever
+// DEMO_DATA says) and editable by admins afterwards.
+func Services() []catalog.Seed {
+	str := func(required bool, desc string) catalog.ParamSpec {
+		return catalog.ParamSpec{Type: "string", Required: required, Description: &desc}
+	}
+	errorCodes := map[string]string{
+		"401": "Invalid API credentials", "402": "Insufficient balance", "403": "IP not whitelisted",
+		"422": "Invalid parameters", "429": "Daily limit exceeded / Monthly plan limit reached",
+	}
+	seed := func(slug, name, desc, price string, params map[string]catalog.ParamSpec, example map[string]any) catalog.Seed {
+		d := desc
+		p := decimal.RequireFromString(price)
+		return catalog.Seed{
+			Service: catalog.Service{Name: name, Slug: slug, Description: &d, Category: "gateway",
+				ProviderURL: "builtin://" + slug, Method: "POST", Status: catalog.StatusActive, Builtin: true},
+			Doc: &catalog.Doc{Endpoint: gatewayEndpoints[slug], Method: "POST", Description: desc,
+				RequestParams: params, ResponseExample: example, ErrorCodes: errorCodes},
+			Price: pricing.Price{UserPrice: p, ResellerPrice: p, AdminCost: decimal.Zero, MinimumHitCharge: decimal.Zero,
+				Status: pricing.StatusActive},
+		}
+	}
+	return []catalog.Seed{
+		seed(SlugPaymentCreate, "Payment create",
+			"Create a payment and get its hosted UPI checkout page (PUBLIC_BASE_URL/<payment_id>). Authorization: Bearer <API key>; optional Idempotency-Key header.",
+			"0.00", map[string]catalog.ParamSpec{
+				"amount":       {Type: "number", Required: true},
+				"currency":     str(true, "INR"),
+				"customer_id":  str(true, "your customer's id"),
+				"callback_url": str(true, "an http(s) URL of yours"),
+			}, map[string]any{"status": "success", "payment_id": "pay_01J9Z8X4K3M2N1P0Q9R8S7T6V5",
+				"payment_url": "http://localhost:8080/pay_01J9Z8X4K3M2N1P0Q9R8S7T6V5"}),
+		seed(SlugAccountVerify, "Account verification",
+			"Verify a bank account (account_number, ifsc), UPI address (vpa), PAN (pan, optional name and dob) or Aadhaar number (aadhaar). Authorization: Bearer <API key>.",
+			"1.00", map[string]catalog.ParamSpec{
+				"type": str(true, "bank_account, upi, pan or aadhaar"), "account_number": str(false, "bank_account"),
+				"ifsc": str(false, "bank_account"), "vpa": str(false, "upi"), "pan": str(false, "pan"),
+				"name": str(false, "pan, optional"), "dob": str(false, "pan, optional, YYYY-MM-DD"), "aadhaar": str(false, "aadhaar"),
+			}, map[string]any{"success": true, "request_id": "req_01J9Z8X4K3M2N1P0Q9R8S7T6V5", "charged": "1.0000", "balance_left": "99.00",
+				"data": map[string]any{"verified": true, "name_at_source": "Rahul Sharma", "reference_id": "VRF3F2A9C0D1B7E",
+					"type": "upi", "identifier": "ra**********@okaxis", "message": nil}}),
+		seed(SlugRechargeMobile, "Mobile recharge",
+			"Recharge a prepaid mobile number; the amount is debited besides this fee, and refunded if the operator fails it. Authorization: Bearer <API key>.",
+			"0.00", map[string]catalog.ParamSpec{
+				"mobile": str(true, "10 digits"), "operator": str(true, "airtel, jio, vi or bsnl"),
+				"circle": str(true, "GET /api/v1/recharge/circles"), "amount": {Type: "number", Required: true},
+				"reference_id": str(true, "your id, unique per account; retries with it are safe"),
+			}, map[string]any{"success": true, "request_id": "req_01J9Z8X4K3M2N1P0Q9R8S7T6V5", "charged": "0.0000", "balance_left": "301.00",
+				"data": map[string]any{"id": 1, "reference_id": "rc-1001", "mobile": "9876543210", "operator": "jio",
+					"circle": "delhi", "amount": "199.00", "status": "pending"}}),
+	}
+}
+
+// gatewayEndpoints are the paths of the built-in services' operations.
+var gatewayEndpoints = map[string]string{
+	SlugPaymentCreate: "/api/v1/payment/create", SlugAccountVerify: "/api/v1/account/verify",
+	SlugRechargeMobile: "/api/v1/recharge/mobile",
+}
+
+// ServiceEndpoint is where a service is called: /api/v1/<slug>, or the
+// gateway path of a built-in service.
+func ServiceEndpoint(s *catalog.Service) string {
+	if p, ok := gatewayEndpoints[s.Slug]; ok && s.Builtin {
+		return p
+	}
+	return "/api/v1/" + s.Slug
+}
+
+// KeyCaller is a gateway caller identified by its Bearer key.
+type KeyCaller struct {
+	Key, IP string
+}
+
+// ListKeyTransactions is GET /api/v1/transaction/list: the key owner's ledger.
+func (a *Gateway) ListKeyTransactions(ctx context.Context, c KeyCaller, f ledger.Filter) ([]ledger.Entry, int64, error) {
+	_, u, err := a.meter.AuthenticateBearer(ctx, c.Key, c.IP)
+	if err != nil {
+		return nil, 0, err
+	}
+	id := u.ID
+	f.UserID = &id
+	return a.st.Ledger.List(ctx, f)
+}
+
+// BodyErrors are per-field problems the HTTP edge found while reading a
+// gateway body (a field of the wrong JSON type, an unknown field). They are
+// answered with the request's validation errors, after the key checks.
+type BodyErrors map[string][]string
+
+// withBodyErrors merges the edge's field errors into a validation result.
+func withBodyErrors(invalid error, body BodyErrors) error {
+	if len(body) == 0 {
+		return invalid
+	}
+	fe := errs.FieldErrors{}
+	for k, v := range body {
+		fe[k] = append(fe[k], v...)
+	}
+	if err := fe.Merge(invalid); err != nil {
+		return err
+	}
+	return fe.Err()
+}
+
+// withFieldError adds one field's error to invalid.
+func withFieldError(invalid error, field, msg string) error {
+	return withBodyErrors(invalid, BodyErrors{field: {msg}})
+}

@@ -1,0 +1,90 @@
+// Package gateway holds the payment-gateway operations: payments with a
+// hosted checkout page, account verification and mobile recharge, each
+// billed like a metered call through its built-in service row, and the
+// key owner's transaction list. Providers are ports (payment, verification,
+// recharge) with sandbox adapters by default.
+package gateway
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"time"
+
+	"paygate/core/apikey"
+	"paygate/core/metering"
+	"paygate/core/payment"
+	"paygate/core/recharge"
+	"paygate/core/store"
+	"paygate/core/user"
+	"paygate/core/verification"
+	"paygate/core/webhook"
+)
+
+// Meter bills a gateway operation like a metered call (metering.Metering).
+type Meter interface {
+	Meter(ctx context.Context, op metering.Op) (*metering.Charge, error)
+	// AuthenticateBearer checks a key for calls that are not billed.
+	AuthenticateBearer(ctx context.Context, key, ip string) (*apikey.Key, *user.User, error)
+}
+
+// Config is what the gateway needs of the service's configuration.
+type Config struct {
+	UpstreamTimeout time.Duration // per provider call; 0 means 15 s
+	PublicBaseURL   string        // base of payment_url; "" means http://localhost:8080
+	// RechargeRoundBudget bounds one recharge worker round: it claims no
+	// new row after it; 0 means 1 minute.
+	RechargeRoundBudget time.Duration
+}
+
+// Deps are the ports the gateway runs on. Now and Log may be nil; Targets
+// nil allows any callback address.
+type Deps struct {
+	Tx        store.Transactor
+	Stores    store.Stores
+	Meter     Meter
+	Now       func() time.Time
+	Config    Config
+	Log       *slog.Logger
+	Verifier  verification.Provider
+	Recharger recharge.Provider
+	Payments  payment.Provider
+	Targets   webhook.TargetPolicy
+}
+
+// Gateway is the gateway's use cases.
+type Gateway struct {
+	tx        store.Transactor
+	st        store.Stores
+	meter     Meter
+	now       func() time.Time
+	cfg       Config
+	log       *slog.Logger
+	verifier  verification.Provider
+	recharger recharge.Provider
+	payments  payment.Provider
+	targets   webhook.TargetPolicy
+}
+
+// New builds the gateway from its ports.
+func New(d Deps) *Gateway {
+	cfg := d.Config
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.UpstreamTimeout == 0 {
+		cfg.UpstreamTimeout = 15 * time.Second
+	}
+	if cfg.RechargeRoundBudget == 0 {
+		cfg.RechargeRoundBudget = time.Minute
+	}
+	if cfg.PublicBaseURL == "" {
+		cfg.PublicBaseURL = "http://localhost:8080"
+	}
+	cfg.PublicBaseURL = strings.TrimRight(cfg.PublicBaseURL, "/")
+	return &Gateway{tx: d.Tx, st: d.Stores, meter: d.Meter, now: d.Now, cfg: cfg, log: d.Log,
+		verifier: d.Verifier, recharger: d.Recharger, payments: d.Payments, targets: d.Targets}
+}

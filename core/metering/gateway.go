@@ -1,0 +1,179 @@
+package metering
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"paygate/core/apikey"
+	"paygate/core/catalog"
+	"paygate/core/errs"
+	"paygate/core/hitlog"
+	"paygate/core/ledger"
+	"paygate/core/store"
+	"paygate/core/user"
+)
+
+// Gateway operations (payments, verifications, recharges) are billed like
+// service calls through their built-in service row: the same key checks
+// and one hit log row per call, then a reservation before the provider is
+// asked and a settlement or refund after.
+
+// Op is one gateway operation, metered like a service call
+// (decisions part 3) through its built-in service row.
+type Op struct {
+	Slug, RequestID, Key, IP string
+	Payload                  any   // the hit log's request_payload: identifiers masked
+	Invalid                  error // the request's validation result: 422 after the key checks
+	// Replay answers a retry of an earlier request (same Idempotency-Key or
+	// reference_id) without billing: true when it did. Its error (a key
+	// reused for another request) is the caller's answer.
+	Replay func(ctx context.Context, k *apikey.Key, u *user.User) (bool, error)
+	// Reserve adds the operation's writes to the reservation transaction,
+	// under the caller's row lock.
+	Reserve func(ctx context.Context, s store.Stores, u *user.User, hit *hitlog.Hit) error
+	// Perform runs outside any transaction once the charge is reserved; an
+	// error refunds the charge and is the caller's answer. The result is the
+	// hit's response_payload.
+	Perform func(ctx context.Context, hit *hitlog.Hit) (any, error)
+}
+
+// Charge is what a gateway call cost.
+type Charge struct {
+	RequestID   string
+	Charged     decimal.Decimal
+	BalanceLeft decimal.Decimal
+	Replayed    bool // an earlier request's answer, not billed again
+}
+
+// Meter runs op with the checks, reservation and settlement of a metered
+// service call: every call past authentication writes one hit log row.
+func (a *Metering) Meter(ctx context.Context, op Op) (*Charge, error) {
+	svc, err := a.st.Services.BySlug(ctx, op.Slug)
+	if err != nil || svc.Status != catalog.StatusActive {
+		if err != nil && errs.KindOf(err) != errs.NotFound {
+			return nil, fmt.Errorf("find service %q: %w", op.Slug, err)
+		}
+		return nil, catalog.ErrServiceNotFound
+	}
+	key, owner, err := a.resolveKey(ctx, op.Key, nil)
+	if err != nil {
+		return nil, err
+	}
+	price, err := a.st.Pricing.Applicable(ctx, svc.ID, owner.ID)
+	if err != nil {
+		if errs.KindOf(err) == errs.NotFound {
+			return nil, catalog.ErrServiceNotFound
+		}
+		return nil, fmt.Errorf("find price: %w", err)
+	}
+	now := a.now()
+	payload, _ := json.Marshal(op.Payload)
+	hit := &hitlog.Hit{
+		UserID: owner.ID, ServiceID: svc.ID, APIKeyID: key.ID, RequestID: op.RequestID,
+		RequestPayload: a.capPayload(string(payload)), IPAddress: op.IP,
+		ChargeAmount: decimal.Zero, CostAmount: decimal.Zero, Reserved: decimal.Zero, CreatedAt: now.UTC(),
+	}
+	if err := a.admit(ctx, key, svc.ID, hit, now); err != nil {
+		return nil, err
+	}
+	if op.Invalid != nil {
+		return nil, a.reject(ctx, hit, hitlog.StatusFailed, op.Invalid, now)
+	}
+	replay := func() (*Charge, bool, error) {
+		if op.Replay == nil {
+			return nil, false, nil
+		}
+		done, err := op.Replay(ctx, key, owner)
+		if err != nil {
+			if errs.KindOf(err) == errs.Internal {
+				return nil, false, err
+			}
+			return nil, false, a.reject(ctx, hit, hitlog.StatusFailed, err, now)
+		}
+		if !done {
+			return nil, false, nil
+		}
+		u, err := a.st.Users.ByID(ctx, owner.ID)
+		if err != nil {
+			return nil, false, fmt.Errorf("read balance: %w", err)
+		}
+		// Logged as a successful, unbilled call.
+		body := `{"replayed":true}`
+		hit.Status, hit.ChargeAmount, hit.Reserved, hit.ResponsePayload = hitlog.StatusSuccess, decimal.Zero, decimal.Zero, &body
+		hit.ResponseTimeMs = int(a.now().Sub(now) / time.Millisecond)
+		if err := a.st.Hits.Insert(context.WithoutCancel(ctx), hit); err != nil {
+			return nil, false, fmt.Errorf("log replayed call: %w", err)
+		}
+		return &Charge{RequestID: hit.RequestID, Charged: decimal.Zero, BalanceLeft: u.Balance, Replayed: true}, true, nil
+	}
+	if res, done, err := replay(); done || err != nil {
+		return res, err
+	}
+
+	charge := price.Charge(owner.Role)
+	var extra func(ctx context.Context, s store.Stores, u *user.User) error
+	if op.Reserve != nil {
+		extra = func(ctx context.Context, s store.Stores, u *user.User) error { return op.Reserve(ctx, s, u, hit) }
+	}
+	balance, err := a.reserve(ctx, owner.ID, hit, charge, now, extra)
+	if err != nil {
+		switch {
+		case errors.Is(err, ledger.ErrInsufficientBalance):
+			return nil, a.reject(ctx, hit, hitlog.StatusInsufficientBalance, err, now)
+		case errors.Is(err, ErrPlanLimit):
+			return nil, a.reject(ctx, hit, hitlog.StatusFailed, err, now)
+		case errs.KindOf(err) == errs.Conflict:
+			// A concurrent duplicate claimed the key first: answer as its retry.
+			if res, done, rerr := replay(); done || rerr != nil {
+				return res, rerr
+			}
+		}
+		return nil, err
+	}
+
+	// The reservation is committed: settle or refund whatever the caller does.
+	a.metrics.ReservationStarted()       // metrics: reservation in flight
+	defer a.metrics.ReservationSettled() // metrics: settled or refunded (or failed trying) on return
+	ctx = context.WithoutCancel(ctx)
+	var result any
+	if op.Perform != nil {
+		upStart := time.Now() // metrics: provider latency
+		result, err = op.Perform(ctx, hit)
+		a.metrics.UpstreamDone(svc.Slug, time.Since(upStart), err == nil) // metrics
+	}
+	hit.ResponseTimeMs = int(a.now().Sub(now) / time.Millisecond)
+	if err != nil {
+		if rerr := a.refund(ctx, hit, err, now); rerr != nil {
+			return nil, rerr
+		}
+		return nil, err
+	}
+	hit.Status = hitlog.StatusSuccess
+	hit.ChargeAmount = charge
+	hit.CostAmount = price.AdminCost // the provider's cost, for the platform's margin
+	body, _ := json.Marshal(result)
+	resp := a.capPayload(string(body))
+	hit.ResponsePayload = &resp
+	if err := a.st.Hits.Finish(ctx, hit); err != nil {
+		return nil, fmt.Errorf("settle hit %s: %w", hit.RequestID, err)
+	}
+	return &Charge{RequestID: hit.RequestID, Charged: charge, BalanceLeft: balance}, nil
+}
+
+// AuthenticateBearer checks a gateway key for calls that are not billed
+// (status, lists): owner active, caller address allowed.
+func (a *Metering) AuthenticateBearer(ctx context.Context, key, ip string) (*apikey.Key, *user.User, error) {
+	k, u, err := a.resolveKey(ctx, key, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !k.AllowsIP(ip) {
+		return nil, nil, apikey.ErrIPNotAllowed
+	}
+	return k, u, nil
+}

@@ -1,0 +1,195 @@
+// Package metering bills calls to registered services (/api/v1/<slug>) and
+// gateway operations from a prepaid balance: each call is admitted by one
+// rule (admission.go), billed exactly once with its hit log row, and never
+// overdraws. Calls of Enterprise keys run on holds (holds.go): money and
+// daily calls set aside in the database for many calls, each charged after
+// its answer by a batch writer (batch.go). Others reserve per call.
+package metering
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"paygate/core/store"
+)
+
+// Config is what metering needs of the service's configuration; zero
+// values take the defaults New documents.
+type Config struct {
+	Location        *time.Location // day and month boundaries (TIMEZONE); nil is UTC
+	UpstreamTimeout time.Duration  // per provider call; 0 means 15 s
+	MaxPayloadBytes int            // hit log payloads larger than this are summarised; 0 means 60,000
+	// PendingHitGrace is how long a hit may stay pending before crash
+	// recovery refunds it: longer than any call can last. 0 means
+	// UpstreamTimeout + DefaultRecoveryMargin.
+	PendingHitGrace time.Duration
+	// LookupTTL bounds how stale a cached key, service, docs, price or
+	// user may be when another instance changed it (this instance's own
+	// changes apply at once); 0 means DefaultLookupTTL, negative disables
+	// the cache; at most 2 s.
+	LookupTTL time.Duration
+	// BatchSize is the most calls one metering transaction carries; 0
+	// means DefaultBatchSize.
+	BatchSize int
+	// SettleApart gives successful settlements a writer of their own,
+	// outside any transaction, overlapping the reservation batches: for
+	// databases that run writers in parallel (MySQL), not SQLite.
+	SettleApart bool
+	// SettleLinger is how long the settlement and capture writers gather
+	// work before they write it; 0 means DefaultSettleLinger, negative
+	// writes as soon as one is queued.
+	SettleLinger time.Duration
+	// SettleRetryWindow is how long a write queued after the answer is
+	// retried while the database refuses it; 0 means
+	// DefaultSettleRetryWindow.
+	SettleRetryWindow time.Duration
+	// HoldLifetime is how long a hold serves calls; 0 means
+	// DefaultHoldLifetime, negative runs every call the per-call way.
+	HoldLifetime time.Duration
+}
+
+// Metrics receives metering's measurements; calls sit on the hot path, so
+// implementations must be cheap and must not block.
+type Metrics interface {
+	// UpstreamDone records one provider call of service (its slug) that took
+	// d; ok is a usable answer.
+	UpstreamDone(service string, d time.Duration, ok bool)
+	// ReservationStarted counts a call whose charge was set aside;
+	// ReservationSettled, once per such call, when its settlement or refund
+	// has been attempted. Their difference is the calls in flight.
+	ReservationStarted()
+	ReservationSettled()
+}
+
+// Deps are the ports metering runs on. Now, Log and Metrics may be nil.
+type Deps struct {
+	Tx       store.Transactor // a BatchTransactor too when the store has a batch path
+	Stores   store.Stores
+	Upstream Upstream
+	Now      func() time.Time
+	Config   Config
+	Log      *slog.Logger
+	Metrics  Metrics
+}
+
+// Metering is the metering use case and its writers.
+type Metering struct {
+	tx        store.Transactor // invalidates the lookups on writes (cache.go)
+	batchTx   BatchTransactor  // the writers' transactions
+	st        store.Stores
+	up        Upstream
+	now       func() time.Time
+	cfg       Config
+	log       *slog.Logger
+	metrics   Metrics
+	bg        sync.WaitGroup // hold fetches under way
+	cache     *lookups       // the metering path's reads (cache.go)
+	batch     batcher        // reservations, failed settlements, captures' fallback (batch.go)
+	settled   batcher        // successful settlements when Config.SettleApart
+	captures  batcher        // hold calls' hits and charges (holds.go)
+	holds     holdRegistry   // this instance's holds (holds.go)
+	unsettled sync.WaitGroup // writes queued after an answer and not yet final
+}
+
+// New builds metering from its ports.
+func New(d Deps) *Metering {
+	cfg := d.Config
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	if d.Metrics == nil {
+		d.Metrics = NopMetrics{}
+	}
+	if cfg.Location == nil {
+		cfg.Location = time.UTC
+	}
+	if cfg.UpstreamTimeout == 0 {
+		cfg.UpstreamTimeout = 15 * time.Second
+	}
+	if cfg.MaxPayloadBytes == 0 {
+		cfg.MaxPayloadBytes = 60_000
+	}
+	if cfg.PendingHitGrace == 0 {
+		cfg.PendingHitGrace = cfg.UpstreamTimeout + DefaultRecoveryMargin
+	}
+	if cfg.LookupTTL == 0 {
+		cfg.LookupTTL = DefaultLookupTTL
+	}
+	cfg.LookupTTL = min(cfg.LookupTTL, 2*time.Second)
+	if cfg.SettleLinger == 0 {
+		cfg.SettleLinger = DefaultSettleLinger
+	}
+	if cfg.HoldLifetime == 0 {
+		cfg.HoldLifetime = DefaultHoldLifetime
+	}
+	if cfg.SettleRetryWindow <= 0 {
+		cfg.SettleRetryWindow = DefaultSettleRetryWindow
+	}
+	if cfg.BatchSize <= 0 {
+		cfg.BatchSize = DefaultBatchSize
+	}
+	cache := newLookups(cfg.LookupTTL, d.Now)
+	var batches BatchTransactor = plainBatches{d.Tx}
+	if b, ok := d.Tx.(BatchTransactor); ok {
+		batches = b
+	}
+	linger := max(cfg.SettleLinger, 0)
+	return &Metering{
+		tx: flushingTx{d.Tx, cache}, batchTx: flushingBatches{batches, cache}, st: invalidating(d.Stores, cache.flush),
+		up: d.Upstream, now: d.Now, cfg: cfg, log: d.Log, metrics: d.Metrics, cache: cache,
+		batch:    batcher{size: cfg.BatchSize},
+		settled:  batcher{size: cfg.BatchSize, linger: linger, wake: make(chan struct{}, 1)},
+		captures: batcher{size: cfg.BatchSize, linger: linger, wake: make(chan struct{}, 1)},
+	}
+}
+
+// Invalidating returns the transactor and stores the other use cases write
+// through: a write to a key, a service, a price or a user empties this
+// instance's lookups, so its next call reads the change.
+func (a *Metering) Invalidating() (store.Transactor, store.Stores) { return a.tx, a.st }
+
+// Wait blocks until the work started after an answer is done: settlements
+// and hold calls' charges (retried while the database is away, for at most
+// Config.SettleRetryWindow), then the release of this instance's holds,
+// and the writers' queues drained. The server calls it on shutdown, after
+// the HTTP server stopped and before closing the database.
+func (a *Metering) Wait() {
+	a.unsettled.Wait()
+	a.releaseHolds()
+	a.bg.Wait()
+	a.batch.wg.Wait()
+	a.settled.wg.Wait()
+	a.captures.wg.Wait()
+}
+
+// AwaitSettlements waits until the successful settlements and hold calls'
+// charges this instance queued before the call have been written (first
+// attempt), so a read that follows a call's answer on the same instance
+// sees it charged.
+func (a *Metering) AwaitSettlements(ctx context.Context) error {
+	b, write := a.successWriter()
+	for _, done := range []<-chan struct{}{b.fence(write), a.captures.fence(a.writeBatch)} {
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+// day is the local calendar day of t ("2006-01-02"), month its month ("2006-01").
+func (a *Metering) day(t time.Time) string   { return t.In(a.cfg.Location).Format("2006-01-02") }
+func (a *Metering) month(t time.Time) string { return t.In(a.cfg.Location).Format("2006-01") }
+
+// NopMetrics discards every measurement (the default of Deps.Metrics).
+type NopMetrics struct{}
+
+func (NopMetrics) UpstreamDone(string, time.Duration, bool) {}
+func (NopMetrics) ReservationStarted()                      {}
+func (NopMetrics) ReservationSettled()                      {}
