@@ -20,7 +20,7 @@ export interface ListParams<F extends Record<string, string>> {
  * A list's page, page size and filters, kept in the URL's search params so
  * a reload, the back button and a shared link keep them:
  *   const list = useListParams({ status: '', from: '', to: '' });
- *   useQuery({ queryKey: ['hit-logs', list.query], queryFn: () => call(api.GET('/api/v1/panel/hit-logs', { params: { query: list.query } })) })
+ *   const { tableProps } = useHitLogs(list); // features/hitLogs/api.ts: useListQuery(HIT_LOGS_PATH, list)
  */
 export function useListParams<F extends Record<string, string>>(defaults: F, defaultPerPage = 20): ListParams<F> {
   const [sp, setSp] = useSearchParams();

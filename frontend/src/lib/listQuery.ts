@@ -45,9 +45,11 @@ const get = api.GET as unknown as (path: string, init: { params: { query: unknow
 
 /**
  * A page of a panel list, the query key `[path, query]`, the previous page
- * kept on screen while the next loads, and the DataTable props to spread:
+ * kept on screen while the next loads, and the DataTable props to spread.
+ * A feature's api.ts wraps it with its path; the screen calls the wrapper:
+ *   export const usePayments = (list) => useListQuery(PAYMENTS_PATH, list);  // features/payments/api.ts
  *   const list = useListParams({ status: '', from: '', to: '' });
- *   const { query, tableProps } = useListQuery('/api/v1/panel/payments', list);
+ *   const { query, tableProps } = usePayments(list);
  *   <DataTable caption="Payments" columns={columns} rowKey={(p) => p.id} {...tableProps} />
  */
 export function useListQuery<P extends ListPath, F extends Record<string, string>>(

@@ -6,11 +6,12 @@ import { DataTable, type Column } from '../../components/DataTable';
 import { DateRangeFilter } from '../../components/DateRangeFilter';
 import { FilterSelect } from '../../components/FilterSelect';
 import { PageHeader } from '../../components/PageHeader';
+import { useAuditLogs } from '../../features/audit/api';
+import { useUsersById } from '../../features/users/api';
 import { formatDateTime } from '../../lib/dates';
 import { parseId } from '../../lib/ids';
 import { useListParams } from '../../lib/listParams';
-import { useListQuery } from '../../lib/listQuery';
-import { UserRef, useUsersById } from './shared/badges';
+import { UserRef } from './shared/badges';
 import { UserPicker } from './shared/UserPicker';
 import { AuditDetail } from './auditLog/AuditDetail';
 
@@ -50,7 +51,7 @@ export default function AuditLog() {
     target_id: parseId(String(target_id ?? '')) ?? undefined,
     target_type: (target_type || undefined) as TargetType | undefined,
   };
-  const { query: entries, tableProps } = useListQuery('/api/v1/panel/audit-logs', list, { query });
+  const { query: entries, tableProps } = useAuditLogs(list, query);
   const rows = entries.data?.data;
   const users = useUsersById((rows ?? []).flatMap((e) => [e.actor_id]));
   const filtered = Object.values(list.filters).some(Boolean);

@@ -7,11 +7,12 @@ import { DataTable, type Column } from '../../components/DataTable';
 import { DateRangeFilter } from '../../components/DateRangeFilter';
 import { Money } from '../../components/Money';
 import { PageHeader } from '../../components/PageHeader';
+import { useBalanceRequests } from '../../features/balanceRequests/api';
+import { useUsersById } from '../../features/users/api';
 import { formatDateTime } from '../../lib/dates';
 import { parseId } from '../../lib/ids';
 import { useListParams } from '../../lib/listParams';
-import { useListQuery } from '../../lib/listQuery';
-import { RequestStatusBadge, UserRef, useUsersById } from './shared/badges';
+import { RequestStatusBadge, UserRef } from './shared/badges';
 import { UserPicker } from './shared/UserPicker';
 import { ReviewModal } from './balanceRequests/ReviewModal';
 
@@ -34,7 +35,7 @@ export default function BalanceRequests() {
     status: status === 'all' ? undefined : (status as Status | undefined),
     user_id: parseId(String(user_id ?? '')) ?? undefined,
   };
-  const { query: requests, tableProps } = useListQuery('/api/v1/panel/balance-requests', list, {
+  const { query: requests, tableProps } = useBalanceRequests(list, {
     query,
     refetchInterval: list.filters.status === 'pending' ? 30_000 : false,
   });

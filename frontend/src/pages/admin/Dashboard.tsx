@@ -1,23 +1,18 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Anchor, Button, Collapse, Group, Paper, ScrollArea, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { api, call } from '../../api/client';
 import type { Schemas } from '../../api/types';
 import { Money } from '../../components/Money';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, QueryState } from '../../components/States';
+import { useDashboard } from '../../features/dashboard/api';
 import { formatDate } from '../../lib/dates';
 import { signOf } from '../../lib/money';
 import { CallsChart, MoneyChart } from './dashboard/charts';
 
 export default function Dashboard() {
-  const dash = useQuery({
-    queryKey: ['/api/v1/panel/dashboard'],
-    queryFn: () => call(api.GET('/api/v1/panel/dashboard')),
-    refetchInterval: 60_000,
-  });
+  const dash = useDashboard({ refetchInterval: 60_000 });
   return (
     <>
       <PageHeader

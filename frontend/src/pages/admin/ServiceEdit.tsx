@@ -3,12 +3,11 @@ import { Anchor, Button, Code, Group, Paper, Stack, Text, Title } from '@mantine
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconArrowLeft } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, call } from '../../api/client';
-import { ApiError, errorMessage } from '../../api/errors';
+import { errorMessage } from '../../api/errors';
 import type { Schemas } from '../../api/types';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, Loading } from '../../components/States';
+import { useDeleteService, useService, useServiceDocs } from '../../features/services/api';
 import { parseId } from '../../lib/ids';
 import { PricingTable } from './services/PricingTable';
 import { ServiceForm } from './services/ServiceForm';
@@ -33,24 +32,9 @@ export default function ServiceEdit() {
 }
 
 function EditService({ id }: { id: number | null }) {
-  const service = useQuery({
-    queryKey: ['/api/v1/panel/services/{id}', id],
-    queryFn: () => call(api.GET('/api/v1/panel/services/{id}', { params: { path: { id: id! } } })),
-    enabled: id !== null,
-  });
-  const doc = useQuery({
-    queryKey: ['/api/v1/panel/services/{id}/docs', id],
-    // A service without documentation answers 404 docs_not_found: an empty docs form.
-    queryFn: async (): Promise<Schemas['ServiceDoc'] | null> => {
-      try {
-        return await call(api.GET('/api/v1/panel/services/{id}/docs', { params: { path: { id: id! } } }));
-      } catch (err) {
-        if (err instanceof ApiError && err.code === 'docs_not_found') return null;
-        throw err;
-      }
-    },
-    enabled: id !== null,
-  });
+  const service = useService(id);
+  // A service without documentation has null docs: an empty docs form.
+  const doc = useServiceDocs(id);
 
   let body;
   if (id === null) body = <EmptyState title="No such service" description="The address does not name a service." />;
@@ -88,11 +72,8 @@ function EditService({ id }: { id: number | null }) {
 
 function DeleteService({ service }: { service: Schemas['Service'] }) {
   const navigate = useNavigate();
-  const qc = useQueryClient();
-  const del = useMutation({
-    mutationFn: () => call(api.DELETE('/api/v1/panel/services/{id}', { params: { path: { id: service.id } } })),
+  const del = useDeleteService({
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ['/api/v1/panel/services'] });
       notifications.show({ color: 'teal', message: `${service.name} was deleted.` });
       navigate('/admin/services', { replace: true });
     },
@@ -110,7 +91,7 @@ function DeleteService({ service }: { service: Schemas['Service'] }) {
             title: `Delete ${service.name}?`,
             children: <Text size="sm">Calls to {service.endpoint} stop at once. This cannot be undone.</Text>,
             labels: { confirm: 'Delete service', cancel: 'Cancel' }, confirmProps: { color: 'red' },
-            onConfirm: () => del.mutate(),
+            onConfirm: () => del.mutate(service),
           })}>Delete service…</Button>
       </Group>
     </Paper>

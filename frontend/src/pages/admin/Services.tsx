@@ -7,9 +7,9 @@ import type { Schemas } from '../../api/types';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FilterSelect } from '../../components/FilterSelect';
 import { PageHeader } from '../../components/PageHeader';
+import { useServices } from '../../features/services/api';
 import { formatDate } from '../../lib/dates';
 import { useListParams } from '../../lib/listParams';
-import { useListQuery } from '../../lib/listQuery';
 import { ActiveBadge } from './shared/badges';
 
 type Service = Schemas['Service'];
@@ -22,7 +22,7 @@ export default function Services() {
   useEffect(() => {
     if (q !== list.filters.q) list.setFilter('q', q);
   }, [q]);
-  const { tableProps } = useListQuery('/api/v1/panel/services', list);
+  const { tableProps } = useServices(list);
   const filtered = !!(list.filters.q || list.filters.status || list.filters.category);
 
   const columns: Column<Service>[] = [

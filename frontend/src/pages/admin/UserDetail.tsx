@@ -3,18 +3,17 @@ import { Anchor, Button, Code, Grid, Group, Paper, SimpleGrid, Stack, Text, Titl
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconArrowLeft } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { api, call } from '../../api/client';
 import { errorMessage } from '../../api/errors';
 import type { User } from '../../api/types';
 import { useUser } from '../../auth/useSession';
 import { Money } from '../../components/Money';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, QueryState } from '../../components/States';
+import { useDeleteUser, useUserDetail } from '../../features/users/api';
 import { formatDateTime } from '../../lib/dates';
 import { parseId } from '../../lib/ids';
-import { RoleBadge, UserStatusBadge, userKey } from './shared/badges';
+import { RoleBadge, UserStatusBadge } from './shared/badges';
 import { BalanceAdjustment } from './users/BalanceAdjustment';
 import { RolePlanCard } from './users/ProfileCard';
 import { RecentTransactions } from './users/RecentTransactions';
@@ -23,11 +22,7 @@ import { useUserActions } from './users/useUserActions';
 
 export default function UserDetail() {
   const id = parseId(useParams().id);
-  const user = useQuery({
-    queryKey: userKey(id ?? 0),
-    queryFn: () => call(api.GET('/api/v1/panel/users/{id}', { params: { path: { id: id! } } })),
-    enabled: id !== null,
-  });
+  const user = useUserDetail(id);
   const back = (
     <Button component={Link} to="/admin/users" variant="subtle" leftSection={<IconArrowLeft size={16} aria-hidden />}>All users</Button>
   );
@@ -59,13 +54,9 @@ function UserPage({ user, back }: { user: User; back: ReactNode }) {
   const me = useUser();
   const isSelf = me.id === user.id;
   const navigate = useNavigate();
-  const qc = useQueryClient();
   const { activate, confirmBlock, busyId } = useUserActions();
-  const del = useMutation({
-    mutationFn: () => call(api.DELETE('/api/v1/panel/users/{id}', { params: { path: { id: user.id } } })),
+  const del = useDeleteUser({
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ['/api/v1/panel/users'] });
-      qc.removeQueries({ queryKey: userKey(user.id) });
       notifications.show({ color: 'teal', message: `${user.name} was deleted.` });
       navigate('/admin/users', { replace: true });
     },
@@ -136,7 +127,7 @@ function UserPage({ user, back }: { user: User; back: ReactNode }) {
                         title: `Delete ${user.name}?`,
                         children: <Text size="sm">{user.email} can no longer sign in and their API keys stop working. This cannot be undone from the panel.</Text>,
                         labels: { confirm: 'Delete user', cancel: 'Cancel' }, confirmProps: { color: 'red' },
-                        onConfirm: () => del.mutate(),
+                        onConfirm: () => del.mutate(user),
                       })}>Delete user…</Button>
                   </Group>
                 </Stack>

@@ -8,9 +8,9 @@ import { DataTable, type Column } from '../../components/DataTable';
 import { FilterSelect } from '../../components/FilterSelect';
 import { Money } from '../../components/Money';
 import { PageHeader } from '../../components/PageHeader';
+import { useUsers } from '../../features/users/api';
 import { formatDate } from '../../lib/dates';
 import { useListParams } from '../../lib/listParams';
-import { useListQuery } from '../../lib/listQuery';
 import { useUser } from '../../auth/useSession';
 import { RoleBadge, UserStatusBadge } from './shared/badges';
 import { useUserActions } from './users/useUserActions';
@@ -28,7 +28,7 @@ export default function Users() {
     if (debounced !== list.filters.q) list.setFilter('q', debounced);
   }, [debounced]);
 
-  const { tableProps } = useListQuery('/api/v1/panel/users', list);
+  const { tableProps } = useUsers(list);
   const { activate, confirmBlock, busyId } = useUserActions();
 
   const columns: Column<User>[] = [

@@ -1,10 +1,9 @@
 import { Alert, Anchor, Button, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, call } from '../../api/client';
 import { useApiFormErrors } from '../../forms/useApiFormErrors';
 import { FormError } from '../../components/States';
+import { useForgotPassword } from '../../features/auth/api';
 import { AuthLayout } from './AuthLayout';
 
 export default function ForgotPassword() {
@@ -14,10 +13,7 @@ export default function ForgotPassword() {
     validate: { email: (v) => (/^\S+@\S+\.\S+$/.test(v.trim()) ? null : 'Enter a valid email address') },
   });
   const { formError, onApiError, clearFormError } = useApiFormErrors(form);
-  const forgot = useMutation({
-    mutationFn: (v: { email: string }) => call(api.POST('/api/v1/panel/auth/forgot-password', { body: { email: v.email.trim() } })),
-    onError: onApiError,
-  });
+  const forgot = useForgotPassword({ onError: onApiError });
 
   return (
     <AuthLayout
@@ -34,7 +30,7 @@ export default function ForgotPassword() {
           noValidate
           onSubmit={form.onSubmit((v) => {
             clearFormError();
-            forgot.mutate(v);
+            forgot.mutate({ email: v.email.trim() });
           })}
         >
           <Stack gap="sm">

@@ -1,12 +1,10 @@
 import { Alert, Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation } from '@tanstack/react-query';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
-import { api, call } from '../../api/client';
-import { session } from '../../auth/session';
 import { landingPath, safeNext, useSession } from '../../auth/useSession';
 import { useApiFormErrors } from '../../forms/useApiFormErrors';
 import { FormError } from '../../components/States';
+import { useLogin } from '../../features/auth/api';
 import { AuthLayout } from './AuthLayout';
 
 export default function Login() {
@@ -23,13 +21,8 @@ export default function Login() {
     },
   });
   const { formError, onApiError, clearFormError } = useApiFormErrors(form);
-  const login = useMutation({
-    mutationFn: (v: { email: string; password: string }) =>
-      call(api.POST('/api/v1/panel/auth/login', { body: { email: v.email.trim(), password: v.password } })),
-    onSuccess: (t) => {
-      session.signIn(t);
-      navigate(next ?? landingPath(t.user.role), { replace: true });
-    },
+  const login = useLogin({
+    onSuccess: (t) => navigate(next ?? landingPath(t.user.role), { replace: true }),
     onError: onApiError,
   });
 
@@ -48,7 +41,7 @@ export default function Login() {
         noValidate
         onSubmit={form.onSubmit((v) => {
           clearFormError();
-          login.mutate(v);
+          login.mutate({ email: v.email.trim(), password: v.password });
         })}
       >
         <Stack gap="sm">

@@ -1,10 +1,9 @@
 import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, call } from '../../api/client';
 import { useApiFormErrors } from '../../forms/useApiFormErrors';
 import { FormError } from '../../components/States';
+import { useRegister } from '../../features/auth/api';
 import { AuthLayout } from './AuthLayout';
 
 interface Values {
@@ -26,13 +25,7 @@ export default function Register() {
     },
   });
   const { formError, onApiError, clearFormError } = useApiFormErrors(form);
-  const register = useMutation({
-    mutationFn: (v: Values) =>
-      call(api.POST('/api/v1/panel/auth/register', {
-        body: { name: v.name.trim(), email: v.email.trim(), phone: v.phone.trim(), password: v.password },
-      })),
-    onError: onApiError,
-  });
+  const register = useRegister({ onError: onApiError });
 
   if (register.isSuccess) {
     return (
@@ -57,7 +50,7 @@ export default function Register() {
         noValidate
         onSubmit={form.onSubmit((v) => {
           clearFormError();
-          register.mutate(v);
+          register.mutate({ name: v.name.trim(), email: v.email.trim(), phone: v.phone.trim(), password: v.password });
         })}
       >
         <Stack gap="sm">

@@ -1,10 +1,9 @@
 import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { api, call } from '../../api/client';
 import { useApiFormErrors } from '../../forms/useApiFormErrors';
 import { FormError } from '../../components/States';
+import { useResetPassword } from '../../features/auth/api';
 import { AuthLayout } from './AuthLayout';
 
 interface Values {
@@ -28,11 +27,7 @@ export default function ResetPassword() {
     },
   });
   const { formError, onApiError, clearFormError } = useApiFormErrors(form);
-  const reset = useMutation({
-    mutationFn: (v: Values) =>
-      call(api.POST('/api/v1/panel/auth/reset-password', { body: { email: v.email.trim(), token: v.token, password: v.password } })),
-    onError: onApiError,
-  });
+  const reset = useResetPassword({ onError: onApiError });
   const tokenError = form.errors.token;
 
   if (reset.isSuccess) {
@@ -62,7 +57,7 @@ export default function ResetPassword() {
         noValidate
         onSubmit={form.onSubmit((v) => {
           clearFormError();
-          reset.mutate(v);
+          reset.mutate({ email: v.email.trim(), token: v.token, password: v.password });
         })}
       >
         <Stack gap="sm">

@@ -1,19 +1,16 @@
 import { useEffect } from 'react';
 import { Alert, Anchor } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { api, call } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { Loading } from '../../components/States';
+import { useVerifyEmail } from '../../features/auth/api';
 import { AuthLayout } from './AuthLayout';
 
 /** The mailed link: /verify-email?token=… */
 export default function VerifyEmail() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
-  const verify = useMutation({
-    mutationFn: (t: string) => call(api.POST('/api/v1/panel/auth/verify-email', { body: { token: t } })),
-  });
+  const verify = useVerifyEmail();
   const { mutate } = verify;
   useEffect(() => {
     if (token) mutate(token);

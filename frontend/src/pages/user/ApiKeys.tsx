@@ -5,18 +5,16 @@ import { ActionIcon, Button, CopyButton, Group, Menu, Modal, Stack, Text, Toolti
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconCheck, IconCopy, IconDots, IconKey, IconPencil, IconRefresh, IconTrash } from '@tabler/icons-react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, call } from '../../api/client';
 import { errorMessage } from '../../api/errors';
 import type { Schemas } from '../../api/types';
 import { DataTable, type Column } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
+import { useKeys, useRevokeKey, useRotateKeySecret } from '../../features/keys/api';
+import { useAllServices } from '../../features/services/api';
 import { formatDateTime } from '../../lib/dates';
 import { useListParams } from '../../lib/listParams';
-import { useListQuery } from '../../lib/listQuery';
 import { KeyForm } from './apiKeys/KeyForm';
 import { SecretModal } from './apiKeys/SecretModal';
-import { KEYS_PATH, useAllServices } from './common/queries';
 import { StatusBadge } from './common/StatusBadge';
 
 type Key = Schemas['ApiKey'];
@@ -41,28 +39,19 @@ function KeyText({ value }: { value: string }) {
 
 export default function ApiKeys() {
   const list = useListParams({});
-  const qc = useQueryClient();
-  const { tableProps } = useListQuery(KEYS_PATH, list);
+  const { tableProps } = useKeys(list);
   const services = useAllServices();
   const serviceName = (id: number) => services.data?.data.find((s) => s.id === id)?.name ?? `#${id}`;
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<Key | null>(null);
   const [secret, setSecret] = useState<{ key: KeyWithSecret; rotated: boolean } | null>(null);
 
-  const rotate = useMutation({
-    mutationFn: (k: Key) => call(api.POST('/api/v1/panel/api-keys/{id}/rotate-secret', { params: { path: { id: k.id } } })),
-    onSuccess: (k) => {
-      setSecret({ key: k, rotated: true });
-      void qc.invalidateQueries({ queryKey: [KEYS_PATH] });
-    },
+  const rotate = useRotateKeySecret({
+    onSuccess: (k) => setSecret({ key: k, rotated: true }),
     onError: (err) => notifications.show({ color: 'red', title: 'Could not rotate the secret', message: errorMessage(err) }),
   });
-  const revoke = useMutation({
-    mutationFn: (k: Key) => call(api.DELETE('/api/v1/panel/api-keys/{id}', { params: { path: { id: k.id } } })),
-    onSuccess: (k) => {
-      notifications.show({ color: 'teal', message: `Key “${k.name}” revoked` });
-      void qc.invalidateQueries({ queryKey: [KEYS_PATH] });
-    },
+  const revoke = useRevokeKey({
+    onSuccess: (k) => notifications.show({ color: 'teal', message: `Key “${k.name}” revoked` }),
     onError: (err) => notifications.show({ color: 'red', title: 'Could not revoke the key', message: errorMessage(err) }),
   });
 

@@ -4,8 +4,6 @@ import { useEffect, useState } from 'react';
 import { Button, Image, Modal, Paper, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { useQuery } from '@tanstack/react-query';
-import { fetchBlob } from '../../api/client';
 import type { Schemas } from '../../api/types';
 import { DataTable, type Column } from '../../components/DataTable';
 import { DateRangeFilter } from '../../components/DateRangeFilter';
@@ -13,23 +11,18 @@ import { FilterSelect } from '../../components/FilterSelect';
 import { Money } from '../../components/Money';
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorState, Loading } from '../../components/States';
+import { useBalanceRequests, useRequestScreenshot } from '../../features/balanceRequests/api';
 import { formatDateTime } from '../../lib/dates';
 import { formatINR } from '../../lib/money';
 import { useListParams } from '../../lib/listParams';
-import { useListQuery } from '../../lib/listQuery';
-import { BALANCE_REQUESTS_PATH, METHODS, RequestForm } from './balanceRequests/RequestForm';
+import { METHODS, RequestForm } from './balanceRequests/RequestForm';
 import { StatusBadge } from './common/StatusBadge';
 
 type Req = Schemas['BalanceRequest'];
 const methodLabel = (m: string) => METHODS.find((x) => x.value === m)?.label ?? m;
 
 function Screenshot({ req, onClose }: { req: Req | null; onClose: () => void }) {
-  const q = useQuery({
-    queryKey: ['/api/v1/panel/balance-requests/{id}/screenshot', req?.id],
-    queryFn: () => fetchBlob(req!.screenshot_url!),
-    enabled: !!req?.screenshot_url,
-    staleTime: Infinity,
-  });
+  const q = useRequestScreenshot(req);
   const [url, setUrl] = useState<string | null>(null);
   useEffect(() => {
     if (!q.data) return;
@@ -49,7 +42,7 @@ function Screenshot({ req, onClose }: { req: Req | null; onClose: () => void }) 
 
 export default function BalanceRequests() {
   const list = useListParams({ status: '', q: '', from: '', to: '' });
-  const { tableProps } = useListQuery(BALANCE_REQUESTS_PATH, list);
+  const { tableProps } = useBalanceRequests(list);
   const [utr, setUtr] = useState(list.filters.q);
   const applyUtr = useDebouncedCallback((v: string) => list.setFilter('q', v.trim()), 300);
   const [shot, setShot] = useState<Req | null>(null);

@@ -3,17 +3,14 @@
 import { Anchor, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
-import { useQuery } from '@tanstack/react-query';
-import { api, call } from '../../api/client';
 import type { Schemas } from '../../api/types';
 import { Money } from '../../components/Money';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, Loading, QueryState } from '../../components/States';
+import { useDashboard } from '../../features/dashboard/api';
 import { formatDate } from '../../lib/dates';
 
 const Charts = lazy(() => import('./dashboard/Charts').then((m) => ({ default: m.DashboardCharts })));
-
-export const DASHBOARD_PATH = '/api/v1/panel/dashboard';
 
 function Stat({ label, children, testId, hint }: { label: string; children: React.ReactNode; testId?: string; hint?: React.ReactNode }) {
   return (
@@ -56,7 +53,7 @@ function TopServices({ rows }: { rows: Schemas['DashboardService'][] }) {
 }
 
 export default function Dashboard() {
-  const q = useQuery({ queryKey: [DASHBOARD_PATH], queryFn: () => call(api.GET(DASHBOARD_PATH)) });
+  const q = useDashboard();
   return (
     <>
       <PageHeader title="Dashboard" description="Your balance and the last 30 days of calls." />

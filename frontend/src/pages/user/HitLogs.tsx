@@ -9,21 +9,21 @@ import { DateRangeFilter } from '../../components/DateRangeFilter';
 import { FilterSelect } from '../../components/FilterSelect';
 import { Money } from '../../components/Money';
 import { PageHeader } from '../../components/PageHeader';
+import { HIT_LOGS_PATH, useHitLogs } from '../../features/hitLogs/api';
+import { useAllKeys } from '../../features/keys/api';
+import { useAllServices } from '../../features/services/api';
 import { formatDateTime } from '../../lib/dates';
 import { useListParams } from '../../lib/listParams';
-import { useListQuery } from '../../lib/listQuery';
 import { JsonBlock } from './common/JsonBlock';
-import { useAllKeys, useAllServices } from './common/queries';
 import { StatusBadge } from './common/StatusBadge';
 import { optionsError } from '../../api/errors';
 
 type Hit = Schemas['HitLog'];
-const PATH = '/api/v1/panel/hit-logs';
 const STATUSES = ['success', 'failed', 'insufficient_balance', 'pending'].map((s) => ({ value: s, label: s.replace(/_/g, ' ') }));
 
 export default function HitLogs() {
   const list = useListParams({ service_id: '', api_key_id: '', status: '', from: '', to: '' });
-  const { tableProps } = useListQuery(PATH, list);
+  const { tableProps } = useHitLogs(list);
   const services = useAllServices();
   const keys = useAllKeys();
   const serviceName = useMemo(() => {
@@ -73,7 +73,7 @@ export default function HitLogs() {
             <DateRangeFilter list={list} />
           </>
         }
-        actions={<CsvExportButton path={PATH} query={filters} />}
+        actions={<CsvExportButton path={HIT_LOGS_PATH} query={filters} />}
       />
       <Drawer opened={open !== null} onClose={() => setOpen(null)} position="right" size="lg" title="Call details">
         {open && (

@@ -1,4 +1,4 @@
-// Gateway payments created with the caller's keys (POST /api/v1/payment/create):
+// Gateway payments created with the caller's keys (the gateway's payment/create):
 // status filter, days, pagination.
 import { Anchor, Text } from '@mantine/core';
 import type { Schemas } from '../../api/types';
@@ -7,13 +7,12 @@ import { DateRangeFilter } from '../../components/DateRangeFilter';
 import { FilterSelect } from '../../components/FilterSelect';
 import { Money } from '../../components/Money';
 import { PageHeader } from '../../components/PageHeader';
+import { PAYMENT_CREATE_ENDPOINT, usePayments } from '../../features/payments/api';
 import { formatDateTime } from '../../lib/dates';
 import { useListParams } from '../../lib/listParams';
-import { useListQuery } from '../../lib/listQuery';
 import { StatusBadge } from './common/StatusBadge';
 
 type Payment = Schemas['Payment'];
-const PATH = '/api/v1/panel/payments';
 
 const columns: Column<Payment>[] = [
   { key: 'created_at', header: 'Created', render: (p) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(p.created_at)}</Text> },
@@ -34,7 +33,7 @@ const columns: Column<Payment>[] = [
 
 export default function Payments() {
   const list = useListParams({ status: '', from: '', to: '' });
-  const { tableProps } = useListQuery(PATH, list);
+  const { tableProps } = usePayments(list);
   return (
     <>
       <PageHeader title="Payments" description="Payments your customers make on hosted checkout pages you create with the gateway API." />
@@ -44,7 +43,7 @@ export default function Payments() {
         rowKey={(p) => p.payment_id}
         {...tableProps}
         emptyTitle="No payments"
-        emptyDescription={<>Create one with <code>POST /api/v1/payment/create</code> and your API key.</>}
+        emptyDescription={<>Create one with <code>POST {PAYMENT_CREATE_ENDPOINT}</code> and your API key.</>}
         filters={
           <>
             <FilterSelect list={list} name="status" label="Status" w={140} data={['created', 'pending', 'success', 'failed', 'expired']} />

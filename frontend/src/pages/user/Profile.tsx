@@ -3,8 +3,6 @@
 import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, call } from '../../api/client';
 import { errorMessage } from '../../api/errors';
 import type { Schemas } from '../../api/types';
 import { useMe } from '../../auth/useMe';
@@ -12,14 +10,13 @@ import { DataTable, type Column } from '../../components/DataTable';
 import { Money } from '../../components/Money';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/States';
+import { useRevokeSession, useSessions } from '../../features/account/api';
 import { formatDate, formatDateTime } from '../../lib/dates';
 import { useListParams } from '../../lib/listParams';
-import { useListQuery } from '../../lib/listQuery';
 import { StatusBadge } from './common/StatusBadge';
 import { DetailsForm, PasswordForm } from './profile/Forms';
 
 type Session = Schemas['Session'];
-const SESSIONS_PATH = '/api/v1/panel/auth/sessions';
 
 /** A short name for a User-Agent: browser and system. */
 export function deviceName(ua: string): string {
@@ -30,14 +27,9 @@ export function deviceName(ua: string): string {
 
 function Sessions() {
   const list = useListParams({}, 10);
-  const qc = useQueryClient();
-  const { tableProps } = useListQuery(SESSIONS_PATH, list);
-  const revoke = useMutation({
-    mutationFn: (s: Session) => call(api.DELETE('/api/v1/panel/auth/sessions/{id}', { params: { path: { id: s.id } } })),
-    onSuccess: () => {
-      notifications.show({ color: 'teal', message: 'Session ended' });
-      void qc.invalidateQueries({ queryKey: [SESSIONS_PATH] });
-    },
+  const { tableProps } = useSessions(list);
+  const revoke = useRevokeSession({
+    onSuccess: () => notifications.show({ color: 'teal', message: 'Session ended' }),
     onError: (err) => notifications.show({ color: 'red', title: 'Could not end the session', message: errorMessage(err) }),
   });
   const columns: Column<Session>[] = [
@@ -83,7 +75,6 @@ function Sessions() {
 
 export default function Profile() {
   const me = useMe();
-  const qc = useQueryClient();
   return (
     <>
       <PageHeader title="Profile and sessions" />
@@ -107,7 +98,7 @@ export default function Profile() {
               </Paper>
               <Paper withBorder p="md" radius="md">
                 <Title order={2} size="h4" mb="sm">Password</Title>
-                <PasswordForm onChanged={() => void qc.invalidateQueries({ queryKey: [SESSIONS_PATH] })} />
+                <PasswordForm />
               </Paper>
             </SimpleGrid>
             <div>

@@ -1,4 +1,4 @@
-// Mobile recharges made with the caller's keys (POST /api/v1/recharge/mobile):
+// Mobile recharges made with the caller's keys (the gateway's recharge/mobile):
 // status, "needs reconciliation", days, pagination.
 import { Stack, Switch, Text } from '@mantine/core';
 import type { Schemas } from '../../api/types';
@@ -7,13 +7,12 @@ import { DateRangeFilter } from '../../components/DateRangeFilter';
 import { FilterSelect } from '../../components/FilterSelect';
 import { Money } from '../../components/Money';
 import { PageHeader } from '../../components/PageHeader';
+import { RECHARGE_ENDPOINT, useRecharges } from '../../features/recharges/api';
 import { formatDateTime } from '../../lib/dates';
 import { useListParams } from '../../lib/listParams';
-import { useListQuery } from '../../lib/listQuery';
 import { StatusBadge } from './common/StatusBadge';
 
 type Recharge = Schemas['Recharge'];
-const PATH = '/api/v1/panel/recharges';
 
 const columns: Column<Recharge>[] = [
   { key: 'created_at', header: 'When', render: (r) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(r.created_at)}</Text> },
@@ -38,7 +37,7 @@ const columns: Column<Recharge>[] = [
 
 export default function Recharges() {
   const list = useListParams({ status: '', needs_reconciliation: '', from: '', to: '' });
-  const { tableProps } = useListQuery(PATH, list);
+  const { tableProps } = useRecharges(list);
   return (
     <>
       <PageHeader title="Recharges" description="Mobile recharges made through the gateway API with your keys." />
@@ -48,7 +47,7 @@ export default function Recharges() {
         rowKey={(r) => r.id}
         {...tableProps}
         emptyTitle="No recharges"
-        emptyDescription={<>Recharge a number with <code>POST /api/v1/recharge/mobile</code> and your API key.</>}
+        emptyDescription={<>Recharge a number with <code>POST {RECHARGE_ENDPOINT}</code> and your API key.</>}
         filters={
           <>
             <FilterSelect list={list} name="status" label="Status" w={140} data={['pending', 'success', 'failed']} />

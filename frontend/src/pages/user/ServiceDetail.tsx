@@ -4,12 +4,11 @@
 // the API then checks calls).
 import { useMemo } from 'react';
 import { Anchor, Badge, Group, SimpleGrid, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { api, call } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, Loading } from '../../components/States';
+import { useService, useServiceDocs } from '../../features/services/api';
 import { parseId } from '../../lib/ids';
 import { Docs } from './serviceDetail/Docs';
 import { fieldsFromParameters, fieldsFromSpecs } from './serviceDetail/paramForm';
@@ -17,23 +16,8 @@ import { TryIt } from './serviceDetail/TryIt';
 
 export default function ServiceDetail() {
   const id = parseId(useParams().id);
-  const service = useQuery({
-    queryKey: ['/api/v1/panel/services/{id}', id],
-    queryFn: () => call(api.GET('/api/v1/panel/services/{id}', { params: { path: { id: id! } } })),
-    enabled: id !== null,
-  });
-  const docs = useQuery({
-    queryKey: ['/api/v1/panel/services/{id}/docs', id],
-    queryFn: async () => {
-      try {
-        return await call(api.GET('/api/v1/panel/services/{id}/docs', { params: { path: { id: id! } } }));
-      } catch (err) {
-        if (err instanceof ApiError && err.code === 'docs_not_found') return null;
-        throw err;
-      }
-    },
-    enabled: id !== null,
-  });
+  const service = useService(id);
+  const docs = useServiceDocs(id);
   const fields = useMemo(() => {
     const specs = docs.data?.request_params;
     return specs && Object.keys(specs).length > 0 ? fieldsFromSpecs(specs) : fieldsFromParameters(service.data?.parameters);

@@ -9,9 +9,8 @@ import type { Schemas } from '../../api/types';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FilterSelect } from '../../components/FilterSelect';
 import { PageHeader } from '../../components/PageHeader';
+import { useAllServices, useServices } from '../../features/services/api';
 import { useListParams } from '../../lib/listParams';
-import { useListQuery } from '../../lib/listQuery';
-import { SERVICES_PATH, useAllServices } from './common/queries';
 
 type Service = Schemas['Service'];
 
@@ -31,7 +30,7 @@ export default function Services() {
   const [search, setSearch] = useState(list.filters.q);
   const applySearch = useDebouncedCallback((v: string) => list.setFilter('q', v.trim()), 300);
   useEffect(() => setSearch(list.filters.q), [list.filters.q]);
-  const { tableProps } = useListQuery(SERVICES_PATH, list);
+  const { tableProps } = useServices(list);
   const all = useAllServices();
   const categories = [...new Set((all.data?.data ?? []).map((s) => s.category))].sort();
   return (

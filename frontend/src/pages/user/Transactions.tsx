@@ -8,13 +8,12 @@ import { DateRangeFilter } from '../../components/DateRangeFilter';
 import { FilterSelect } from '../../components/FilterSelect';
 import { Money } from '../../components/Money';
 import { PageHeader } from '../../components/PageHeader';
+import { TRANSACTIONS_PATH, useTransactionsList } from '../../features/transactions/api';
 import { formatDateTime } from '../../lib/dates';
 import { useListParams } from '../../lib/listParams';
-import { useListQuery } from '../../lib/listQuery';
 import { StatusBadge } from './common/StatusBadge';
 
 type Txn = Schemas['Transaction'];
-const PATH = '/api/v1/panel/transactions';
 
 const REFERENCES = [
   { value: 'api_hit', label: 'API calls' },
@@ -42,7 +41,7 @@ const columns: Column<Txn>[] = [
 
 export default function Transactions() {
   const list = useListParams({ type: '', reference_type: '', from: '', to: '' });
-  const { tableProps } = useListQuery(PATH, list);
+  const { tableProps } = useTransactionsList(list);
   const { page: _p, per_page: _pp, ...filters } = list.query;
   return (
     <>
@@ -61,7 +60,7 @@ export default function Transactions() {
             <DateRangeFilter list={list} />
           </>
         }
-        actions={<CsvExportButton path={PATH} query={filters} />}
+        actions={<CsvExportButton path={TRANSACTIONS_PATH} query={filters} />}
       />
     </>
   );

@@ -8,12 +8,12 @@ import { DataTable, type Column } from '../../components/DataTable';
 import { DateRangeFilter } from '../../components/DateRangeFilter';
 import { FilterSelect } from '../../components/FilterSelect';
 import { PageHeader } from '../../components/PageHeader';
+import { useDeliveries } from '../../features/webhooks/api';
 import { QueryState } from '../../components/States';
 import { formatDateTime } from '../../lib/dates';
 import { useListParams } from '../../lib/listParams';
-import { useListQuery } from '../../lib/listQuery';
 import { StatusBadge } from './common/StatusBadge';
-import { DELIVERIES_PATH, DeliveryDrawer } from './webhooks/DeliveryDrawer';
+import { DeliveryDrawer } from './webhooks/DeliveryDrawer';
 import { WebhookSettings } from './webhooks/Settings';
 
 type Delivery = Schemas['WebhookDelivery'];
@@ -23,7 +23,7 @@ const EVENTS: Schemas['WebhookEventType'][] = ['payment.success', 'payment.faile
 export default function Webhooks() {
   const me = useMe();
   const list = useListParams({ status: '', event_type: '', from: '', to: '' });
-  const { tableProps } = useListQuery(DELIVERIES_PATH, list, {
+  const { tableProps } = useDeliveries(list, {
     refetchInterval: (data) => (data?.data.some((d) => d.status === 'pending') ? 5000 : false),
   });
   const [open, setOpen] = useState<number | null>(null);

@@ -1,21 +1,20 @@
 import { Alert, Button, Group, Modal, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { api, call } from '../../../api/client';
 import { ApiError } from '../../../api/errors';
 import type { Schemas } from '../../../api/types';
 import { Money } from '../../../components/Money';
 import { ErrorState, FormError, Loading } from '../../../components/States';
+import { useBalanceRequest, useDecideBalanceRequest } from '../../../features/balanceRequests/api';
+import { useUsersById } from '../../../features/users/api';
 import { applyApiErrors } from '../../../forms/useApiFormErrors';
 import { formatDateTime } from '../../../lib/dates';
-import { RequestStatusBadge, UserRef, useUsersById, userKey } from '../shared/badges';
+import { RequestStatusBadge, UserRef } from '../shared/badges';
 import { Screenshot } from './Screenshot';
 import { useState } from 'react';
 
 type BalanceRequest = Schemas['BalanceRequest'];
-export const requestKey = (id: number) => ['/api/v1/panel/balance-requests/{id}', id] as const;
 
 export function ReviewModal({ request, onClose }: { request: BalanceRequest | null; onClose: () => void }) {
   return (
@@ -36,14 +35,8 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 
 /** One request: its details and screenshot, then approve or reject with remarks. */
 function Review({ initial, onClose }: { initial: BalanceRequest; onClose: () => void }) {
-  const qc = useQueryClient();
   // The list row may be old: show the request as it is now.
-  const current = useQuery({
-    queryKey: requestKey(initial.id),
-    queryFn: () => call(api.GET('/api/v1/panel/balance-requests/{id}', { params: { path: { id: initial.id } } })),
-    initialData: initial,
-    staleTime: 0,
-  });
+  const current = useBalanceRequest(initial);
   const r = current.data;
   const users = useUsersById([r.user_id, r.approved_by]);
   const user = users.get(r.user_id);
@@ -51,18 +44,8 @@ function Review({ initial, onClose }: { initial: BalanceRequest; onClose: () => 
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm({ initialValues: { admin_remarks: '' } });
 
-  const decide = useMutation({
-    mutationFn: ({ action, remarks }: { action: 'approve' | 'reject'; remarks: string }) => {
-      const opts = { params: { path: { id: r.id } }, body: remarks ? { admin_remarks: remarks } : {} };
-      return action === 'approve'
-        ? call(api.POST('/api/v1/panel/balance-requests/{id}/approve', opts))
-        : call(api.POST('/api/v1/panel/balance-requests/{id}/reject', opts));
-    },
+  const decide = useDecideBalanceRequest(r.id, {
     onSuccess: (decided) => {
-      qc.setQueryData(requestKey(decided.id), decided);
-      void qc.invalidateQueries({ queryKey: ['/api/v1/panel/balance-requests'] });
-      void qc.invalidateQueries({ queryKey: ['/api/v1/panel/dashboard'] });
-      void qc.invalidateQueries({ queryKey: userKey(decided.user_id) });
       notifications.show({
         color: decided.status === 'approved' ? 'teal' : 'orange',
         title: decided.status === 'approved' ? 'Approved' : 'Rejected',
@@ -74,10 +57,9 @@ function Review({ initial, onClose }: { initial: BalanceRequest; onClose: () => 
     },
     onError: (err) => {
       if (err instanceof ApiError && err.status === 409) {
-        // Another admin decided first: show what they decided.
+        // Another admin decided first: show what they decided (the hook refreshes the lists).
         setConflict(err.message);
         void current.refetch();
-        void qc.invalidateQueries({ queryKey: ['/api/v1/panel/balance-requests'] });
         return;
       }
       setFormError(applyApiErrors(form, err));

@@ -1,19 +1,14 @@
 import { useEffect, useState } from 'react';
 import { Anchor, Center, Image, Paper, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { fetchBlob } from '../../../api/client';
 import { ErrorState, Loading } from '../../../components/States';
+import { useScreenshotFile } from '../../../features/balanceRequests/api';
 
 /**
  * The request's screenshot, fetched with the session's token (a plain
  * <img src> would have none): an image is shown, a PDF is offered as a link.
  */
 export function Screenshot({ path, requestId }: { path: string; requestId: number }) {
-  const file = useQuery({
-    queryKey: [path],
-    queryFn: () => fetchBlob(path),
-    staleTime: Infinity,
-  });
+  const file = useScreenshotFile(path);
   const [url, setUrl] = useState<string | null>(null);
   useEffect(() => {
     if (!file.data) return;

@@ -2,38 +2,29 @@ import { useState } from 'react';
 import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, call } from '../../../api/client';
 import { errorMessage } from '../../../api/errors';
 import type { Schemas } from '../../../api/types';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { Money } from '../../../components/Money';
-import { ActiveBadge, UserRef, useUsersById } from '../shared/badges';
-import { PriceModal, pricingKey, type PriceTarget } from '../shared/PriceModal';
+import { useDeletePrice, useServicePricing } from '../../../features/services/api';
+import { useUsersById } from '../../../features/users/api';
+import { ActiveBadge, UserRef } from '../shared/badges';
+import { PriceModal, type PriceTarget } from '../shared/PriceModal';
 
 type Price = Schemas['Price'];
 
 /** The service's pricing: its default row first, then per-user rows; add, edit, delete. */
 export function PricingTable({ serviceId, serviceName }: { serviceId: number; serviceName: string }) {
-  const qc = useQueryClient();
   const [page, setPage] = useState(1);
   const [target, setTarget] = useState<PriceTarget | null>(null);
-  const query = { page, per_page: 20 };
-  const prices = useQuery({
-    queryKey: [...pricingKey(serviceId), query],
-    queryFn: () => call(api.GET('/api/v1/panel/services/{id}/pricing', { params: { path: { id: serviceId }, query } })),
-  });
+  const prices = useServicePricing(serviceId, { page, per_page: 20 });
   const rows = prices.data?.data;
   const users = useUsersById((rows ?? []).map((r) => r.user_id));
   // The API lists the default row first, so page 1 tells whether there is one.
   const hasDefault = page === 1 ? rows?.some((r) => r.user_id === null) : true;
 
-  const remove = useMutation({
-    mutationFn: (id: number) => call(api.DELETE('/api/v1/panel/pricing/{id}', { params: { path: { id } } })),
-    onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: pricingKey(serviceId) });
-      notifications.show({ color: 'teal', message: 'Price deleted.' });
-    },
+  const remove = useDeletePrice(serviceId, {
+    onSuccess: () => notifications.show({ color: 'teal', message: 'Price deleted.' }),
     onError: (err) => notifications.show({ color: 'red', title: 'Could not delete the price', message: errorMessage(err) }),
   });
   const confirmDelete = (p: Price) =>

@@ -5,12 +5,11 @@ import {
 } from '@mantine/core';
 import { useForm, type FormErrors } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { api, call } from '../../../api/client';
 import { ApiError, errorMessage } from '../../../api/errors';
 import type { Schemas } from '../../../api/types';
 import { FormError } from '../../../components/States';
+import { SaveServiceError, serviceEndpoint, useSaveService, type SaveStep } from '../../../features/services/api';
 import { amountError } from '../shared/money';
 import { ErrorCodesEditor, HeadersEditor, ParamsEditor } from './Editors';
 import {
@@ -18,13 +17,6 @@ import {
 } from './model';
 
 type Service = Schemas['Service'];
-type Step = 'service' | 'docs' | 'price';
-
-class StepError extends Error {
-  constructor(readonly step: Step, readonly inner: unknown) {
-    super(errorMessage(inner));
-  }
-}
 
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
@@ -90,7 +82,6 @@ function Section({ title, description, children }: { title: string; description?
  */
 export function ServiceForm({ service, initial }: { service?: Service; initial?: ServiceValues }) {
   const navigate = useNavigate();
-  const qc = useQueryClient();
   const creating = !service;
   const createdId = useRef<number | null>(null);
   const [priced, setPriced] = useState(false);
@@ -100,52 +91,17 @@ export function ServiceForm({ service, initial }: { service?: Service; initial?:
     validate: (v) => validate(v, creating),
   });
 
-  const save = useMutation({
-    mutationFn: async (v: ServiceValues) => {
-      const id = service?.id ?? createdId.current;
-      let step: Step = 'service';
-      try {
-        let saved: Service;
-        if (id === null) {
-          saved = await call(api.POST('/api/v1/panel/services', { body: toServiceBody(v) as Schemas['ServiceCreateRequest'] }));
-          createdId.current = saved.id;
-        } else {
-          saved = await call(api.PATCH('/api/v1/panel/services/{id}', {
-            params: { path: { id } }, body: toServiceBody(v, { builtin: service?.builtin, editing: true }),
-          }));
-        }
-        step = 'docs';
-        const doc = await call(api.PUT('/api/v1/panel/services/{id}/docs', { params: { path: { id: saved.id } }, body: toDocBody(v) }));
-        if (creating && !priced) {
-          step = 'price';
-          await call(api.POST('/api/v1/panel/services/{id}/pricing', {
-            params: { path: { id: saved.id } },
-            body: {
-              admin_cost: v.price.admin_cost.trim(), reseller_price: v.price.reseller_price.trim(),
-              user_price: v.price.user_price.trim(), minimum_hit_charge: v.price.minimum_hit_charge.trim() || '0',
-              status: 'active',
-            },
-          }));
-          setPriced(true);
-        }
-        return { saved, doc };
-      } catch (err) {
-        throw new StepError(step, err);
-      }
-    },
-    onSuccess: ({ saved, doc }) => {
-      // The docs first: the editor remounts with both when the service's updated_at changes.
-      qc.setQueryData(['/api/v1/panel/services/{id}/docs', saved.id], doc);
-      qc.setQueryData(['/api/v1/panel/services/{id}', saved.id], saved);
-      void qc.invalidateQueries({ queryKey: ['/api/v1/panel/services'] });
-      void qc.invalidateQueries({ queryKey: ['/api/v1/panel/services/{id}/pricing', saved.id] });
+  const save = useSaveService({
+    onCreated: (s) => { createdId.current = s.id; },
+    onSuccess: ({ saved }, v) => {
+      if (v.price) setPriced(true);
       notifications.show({ color: 'teal', message: creating ? `${saved.name} created.` : `${saved.name} saved.` });
       form.setFieldValue('provider_key', '');
       form.setFieldValue('clear_provider_key', false);
       if (creating) navigate(`/admin/services/${saved.id}`, { replace: true });
     },
     onError: (e) => {
-      const { step, inner: cause } = e instanceof StepError ? e : { step: 'service' as Step, inner: e };
+      const { step, inner: cause } = e instanceof SaveServiceError ? e : { step: 'service' as SaveStep, inner: e };
       const values = form.getValues();
       const leftover: string[] = [];
       if (cause instanceof ApiError) {
@@ -164,12 +120,26 @@ export function ServiceForm({ service, initial }: { service?: Service; initial?:
     },
   });
 
+  const submit = (v: ServiceValues) => {
+    const id = service?.id ?? createdId.current;
+    save.mutate({
+      id,
+      service: id === null ? toServiceBody(v) : toServiceBody(v, { builtin: service?.builtin, editing: true }),
+      docs: toDocBody(v),
+      price: creating && !priced ? {
+        admin_cost: v.price.admin_cost.trim(), reseller_price: v.price.reseller_price.trim(),
+        user_price: v.price.user_price.trim(), minimum_hit_charge: v.price.minimum_hit_charge.trim() || '0',
+        status: 'active',
+      } : undefined,
+    });
+  };
+
   const hasKey = service?.has_provider_key ?? false;
   return (
     <form
       noValidate
       onSubmit={form.onSubmit(
-        (v) => { setFormError(null); save.mutate(v); },
+        (v) => { setFormError(null); submit(v); },
         () => setFormError('Check the fields marked below.'),
       )}
     >
@@ -179,7 +149,7 @@ export function ServiceForm({ service, initial }: { service?: Service; initial?:
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
             <TextInput label="Name" required placeholder="SMS Gateway API" {...form.getInputProps('name')} />
             <TextInput label="Slug" required placeholder="sms-gateway-api" disabled={service?.builtin}
-              description={<>Calls go to <code>/api/v1/{form.values.slug || '<slug>'}</code></>} {...form.getInputProps('slug')} />
+              description={<>Calls go to <code>{serviceEndpoint(form.values.slug || '<slug>')}</code></>} {...form.getInputProps('slug')} />
             <TextInput label="Category" required placeholder="messaging" {...form.getInputProps('category')} />
             <NativeSelect label="Method" data={METHODS} disabled={service?.builtin} {...form.getInputProps('method')} />
           </SimpleGrid>
@@ -217,7 +187,7 @@ export function ServiceForm({ service, initial }: { service?: Service; initial?:
 
         <Section title="Documentation" description="Shown in the service catalog.">
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-            <TextInput label="Endpoint" placeholder={`/api/v1/${form.values.slug || '<slug>'}`} {...form.getInputProps('endpoint')} />
+            <TextInput label="Endpoint" placeholder={serviceEndpoint(form.values.slug || '<slug>')} {...form.getInputProps('endpoint')} />
             <TextInput label="Sort order" inputMode="numeric" {...form.getInputProps('sort_order')} />
           </SimpleGrid>
           <Textarea label="What a call does" required autosize minRows={2} {...form.getInputProps('doc_description')} />

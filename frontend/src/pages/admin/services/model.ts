@@ -3,6 +3,7 @@
 // its documentation record (PUT /services/{id}/docs: request_params
 // name → ParamSpec, response_example, error_codes).
 import type { Schemas } from '../../../api/types';
+import { serviceEndpoint } from '../../../features/services/api';
 
 export type ParamType = Schemas['ParamType'];
 export type ParamSpec = Schemas['ParamSpec'];
@@ -140,7 +141,7 @@ export function toDocBody(v: ServiceValues): Schemas['ServiceDocInput'] {
   const codes: Record<string, string> = {};
   for (const r of v.error_codes) if (r.code.trim()) codes[r.code.trim()] = r.meaning.trim();
   return {
-    endpoint: v.endpoint.trim() || `/api/v1/${v.slug.trim()}`,
+    endpoint: v.endpoint.trim() || serviceEndpoint(v.slug.trim()),
     method: v.method,
     description: v.doc_description.trim(),
     request_params: toRequestParams(v.params),

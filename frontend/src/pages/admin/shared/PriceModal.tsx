@@ -3,10 +3,9 @@
 import { Button, Group, Modal, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, call } from '../../../api/client';
 import type { Schemas } from '../../../api/types';
 import { FormError } from '../../../components/States';
+import { useSavePrice } from '../../../features/services/api';
 import { useApiFormErrors } from '../../../forms/useApiFormErrors';
 import { amountError } from './money';
 import { UserPicker } from './UserPicker';
@@ -32,8 +31,6 @@ interface Values {
   active: boolean;
 }
 
-export const pricingKey = (serviceId: number) => ['/api/v1/panel/services/{id}/pricing', serviceId] as const;
-
 export function PriceModal({ target, onClose }: { target: PriceTarget | null; onClose: () => void }) {
   return (
     <Modal opened={!!target} onClose={onClose} title={title(target)} size="lg">
@@ -49,7 +46,6 @@ function title(t: PriceTarget | null): string {
 }
 
 function PriceForm({ target, onDone }: { target: PriceTarget; onDone: () => void }) {
-  const qc = useQueryClient();
   const row = target.row;
   const pickUser = !row && target.userId === undefined;
   const form = useForm<Values>({
@@ -70,32 +66,27 @@ function PriceForm({ target, onDone }: { target: PriceTarget; onDone: () => void
     },
   });
   const { formError, onApiError, clearFormError } = useApiFormErrors(form);
-  const save = useMutation({
-    mutationFn: (v: Values) => {
-      const amounts = {
-        admin_cost: v.admin_cost.trim(),
-        reseller_price: v.reseller_price.trim(),
-        user_price: v.user_price.trim(),
-        minimum_hit_charge: v.minimum_hit_charge.trim() || '0',
-        status: v.active ? ('active' as const) : ('inactive' as const),
-      };
-      if (row) return call(api.PATCH('/api/v1/panel/pricing/{id}', { params: { path: { id: row.id } }, body: amounts }));
-      const userId = pickUser ? parseIdValue(v.user_id) : (target.userId ?? null);
-      return call(api.POST('/api/v1/panel/services/{id}/pricing', {
-        params: { path: { id: target.serviceId } },
-        body: { ...amounts, user_id: userId },
-      }));
-    },
+  const save = useSavePrice(target.serviceId, {
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: pricingKey(target.serviceId) });
       notifications.show({ color: 'teal', message: row ? 'Price saved.' : 'Price added.' });
       onDone();
     },
     onError: onApiError,
   });
+  const submit = (v: Values) => {
+    const amounts = {
+      admin_cost: v.admin_cost.trim(),
+      reseller_price: v.reseller_price.trim(),
+      user_price: v.user_price.trim(),
+      minimum_hit_charge: v.minimum_hit_charge.trim() || '0',
+      status: v.active ? ('active' as const) : ('inactive' as const),
+    };
+    if (row) save.mutate({ row, body: amounts });
+    else save.mutate({ body: { ...amounts, user_id: pickUser ? parseIdValue(v.user_id) : (target.userId ?? null) } });
+  };
 
   return (
-    <form noValidate onSubmit={form.onSubmit((v) => { clearFormError(); save.mutate(v); })}>
+    <form noValidate onSubmit={form.onSubmit((v) => { clearFormError(); submit(v); })}>
       <Stack gap="sm">
         <FormError message={formError} />
         {pickUser && (

@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { Select, type SelectProps } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useQuery } from '@tanstack/react-query';
-import { api, call } from '../../../api/client';
 import type { Schemas } from '../../../api/types';
 import { optionsError } from '../../../api/errors';
+import { useUserSearch } from '../../../features/users/api';
 
 /**
  * A searchable user select that asks the API (GET /users?q=) as the admin
@@ -13,11 +12,7 @@ import { optionsError } from '../../../api/errors';
 export function UserPicker({ role, ...props }: Omit<SelectProps, 'data' | 'searchable' | 'filter'> & { role?: Schemas['Role'] }) {
   const [search, setSearch] = useState('');
   const [q] = useDebouncedValue(search.trim(), 250);
-  const users = useQuery({
-    queryKey: ['/api/v1/panel/users', { q, role, per_page: 20 }],
-    queryFn: () => call(api.GET('/api/v1/panel/users', { params: { query: { q: q || undefined, role, per_page: 20 } } })),
-    staleTime: 30_000,
-  });
+  const users = useUserSearch(q, role);
   const data = (users.data?.data ?? []).map((u) => ({ value: String(u.id), label: `${u.name} <${u.email}>` }));
   // Keep the chosen option listed when the search no longer returns it.
   const [chosen, setChosen] = useState<{ value: string; label: string } | null>(null);

@@ -1,9 +1,8 @@
 // Small pieces the admin screens share: status badges and the labels of
-// users referred to by id (balance requests, pricing rows, audit entries).
+// users referred to by id (balance requests, pricing rows, audit entries;
+// the users come from useUsersById in features/users).
 import { Anchor, Badge, Text } from '@mantine/core';
-import { useQueries } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, call } from '../../../api/client';
 import type { Schemas, User } from '../../../api/types';
 
 const USER_STATUS_COLOR: Record<Schemas['UserStatus'], string> = { pending: 'yellow', active: 'teal', blocked: 'red' };
@@ -26,25 +25,6 @@ export function RequestStatusBadge({ status }: { status: Schemas['BalanceRequest
 
 export function ActiveBadge({ status }: { status: 'active' | 'inactive' }) {
   return <Badge color={status === 'active' ? 'teal' : 'gray'} variant="light" styles={WHOLE}>{status}</Badge>;
-}
-
-export const userKey = (id: number) => ['/api/v1/panel/users/{id}', id] as const;
-
-/** The users with these ids (one cached GET each), for showing who a row belongs to. */
-export function useUsersById(ids: (number | null | undefined)[]): Map<number, User> {
-  const unique = [...new Set(ids.filter((id): id is number => typeof id === 'number' && id > 0))];
-  const results = useQueries({
-    queries: unique.map((id) => ({
-      queryKey: userKey(id),
-      queryFn: () => call(api.GET('/api/v1/panel/users/{id}', { params: { path: { id } } })),
-      staleTime: 60_000,
-    })),
-  });
-  const map = new Map<number, User>();
-  results.forEach((r) => {
-    if (r.data) map.set(r.data.id, r.data);
-  });
-  return map;
 }
 
 /** A user referred to by id: name and email linking to their page, or "#id" until loaded. */

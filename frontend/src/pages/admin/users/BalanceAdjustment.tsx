@@ -2,21 +2,17 @@ import { Button, Group, Paper, SegmentedControl, Stack, Text, Textarea, TextInpu
 import { useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, call } from '../../../api/client';
 import type { User } from '../../../api/types';
 import { FormError } from '../../../components/States';
 import { Money } from '../../../components/Money';
 import { useApiFormErrors } from '../../../forms/useApiFormErrors';
-import { ME_KEY } from '../../../auth/useMe';
+import { useAdjustBalance } from '../../../features/users/api';
 import { amountError } from '../shared/money';
-import { userKey } from '../shared/badges';
 
 interface Values { type: 'credit' | 'debit'; amount: string; description: string }
 
 /** Credit or debit a user's balance by hand, with a reason, after a confirmation. */
 export function BalanceAdjustment({ user }: { user: User }) {
-  const qc = useQueryClient();
   const form = useForm<Values>({
     initialValues: { type: 'credit', amount: '', description: '' },
     validate: {
@@ -25,18 +21,8 @@ export function BalanceAdjustment({ user }: { user: User }) {
     },
   });
   const { formError, onApiError, clearFormError } = useApiFormErrors(form);
-  const adjust = useMutation({
-    mutationFn: (v: Values) =>
-      call(api.POST('/api/v1/panel/users/{id}/balance-adjustments', {
-        params: { path: { id: user.id } },
-        body: { type: v.type, amount: v.amount.trim(), description: v.description.trim() },
-      })),
+  const adjust = useAdjustBalance(user.id, {
     onSuccess: (txn) => {
-      qc.setQueryData<User>(userKey(user.id), (u) => (u ? { ...u, balance: txn.balance_after } : u));
-      void qc.invalidateQueries({ queryKey: userKey(user.id) });
-      void qc.invalidateQueries({ queryKey: ['/api/v1/panel/users'] });
-      void qc.invalidateQueries({ queryKey: ['/api/v1/panel/transactions'] });
-      void qc.invalidateQueries({ queryKey: ME_KEY });
       notifications.show({ color: 'teal', title: txn.type === 'credit' ? 'Balance credited' : 'Balance debited', message: `${txn.txn_id}: new balance ${txn.balance_after}` });
       form.reset();
     },
@@ -57,7 +43,7 @@ export function BalanceAdjustment({ user }: { user: User }) {
       ),
       labels: { confirm: v.type === 'credit' ? 'Credit' : 'Debit', cancel: 'Cancel' },
       confirmProps: { color: v.type === 'credit' ? 'teal' : 'red' },
-      onConfirm: () => { clearFormError(); adjust.mutate(v); },
+      onConfirm: () => { clearFormError(); adjust.mutate({ type: v.type, amount: v.amount.trim(), description: v.description.trim() }); },
     });
   };
 

@@ -1,39 +1,34 @@
 import { Button, Group, Paper, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, call } from '../../../api/client';
 import type { Schemas, User } from '../../../api/types';
 import { FormError } from '../../../components/States';
+import { useUpdateUser } from '../../../features/users/api';
 import { useApiFormErrors } from '../../../forms/useApiFormErrors';
-import { userKey } from '../shared/badges';
 
 interface Values { role: Schemas['Role']; plan: Schemas['Plan'] }
 
 /** Role and plan of a user, saved with PATCH /users/{id}. */
 export function RolePlanCard({ user, isSelf }: { user: User; isSelf: boolean }) {
-  const qc = useQueryClient();
   const form = useForm<Values>({ initialValues: { role: user.role, plan: user.plan } });
   const { formError, onApiError, clearFormError } = useApiFormErrors(form);
-  const save = useMutation({
-    mutationFn: (v: Values) => {
-      const body: { role?: Schemas['Role']; plan?: Schemas['Plan'] } = {};
-      if (v.role !== user.role) body.role = v.role;
-      if (v.plan !== user.plan) body.plan = v.plan;
-      return call(api.PATCH('/api/v1/panel/users/{id}', { params: { path: { id: user.id } }, body }));
-    },
+  const save = useUpdateUser({
     onSuccess: (u) => {
-      qc.setQueryData(userKey(u.id), u);
       form.resetDirty({ role: u.role, plan: u.plan });
-      void qc.invalidateQueries({ queryKey: ['/api/v1/panel/users'] });
       notifications.show({ color: 'teal', message: 'Role and plan saved.' });
     },
     onError: onApiError,
   });
+  const submit = (v: Values) => {
+    const body: { role?: Schemas['Role']; plan?: Schemas['Plan'] } = {};
+    if (v.role !== user.role) body.role = v.role;
+    if (v.plan !== user.plan) body.plan = v.plan;
+    save.mutate({ id: user.id, body });
+  };
   const dirty = form.values.role !== user.role || form.values.plan !== user.plan;
   return (
     <Paper withBorder p="md" radius="md">
-      <form noValidate onSubmit={form.onSubmit((v) => { clearFormError(); save.mutate(v); })}>
+      <form noValidate onSubmit={form.onSubmit((v) => { clearFormError(); submit(v); })}>
         <Stack gap="sm">
           <Title order={2} size="h4">Role and plan</Title>
           <FormError message={formError} />

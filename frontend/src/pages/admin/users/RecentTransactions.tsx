@@ -1,9 +1,8 @@
 import { Badge, Paper, Stack, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { api, callJSON } from '../../../api/client';
 import type { Schemas } from '../../../api/types';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { Money } from '../../../components/Money';
+import { useUserTransactions } from '../../../features/transactions/api';
 import { formatDateTime } from '../../../lib/dates';
 import { useState } from 'react';
 
@@ -12,12 +11,7 @@ type Txn = Schemas['Transaction'];
 /** The user's latest ledger entries. */
 export function RecentTransactions({ userId }: { userId: number }) {
   const [page, setPage] = useState(1);
-  const query = { user_id: userId, page, per_page: 10 };
-  const txns = useQuery({
-    queryKey: ['/api/v1/panel/transactions', query],
-    // Without format=csv the answer is the JSON page (the generated type also allows the CSV text).
-    queryFn: () => callJSON(api.GET('/api/v1/panel/transactions', { params: { query } })),
-  });
+  const txns = useUserTransactions(userId, page, 10);
   const columns: Column<Txn>[] = [
     { key: 'when', header: 'When', render: (t) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(t.created_at)}</Text> },
     {

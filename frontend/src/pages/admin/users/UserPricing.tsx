@@ -3,43 +3,30 @@ import { Link } from 'react-router';
 import { Anchor, Button, Group, Paper, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, call } from '../../../api/client';
 import { errorMessage } from '../../../api/errors';
 import type { User } from '../../../api/types';
 import { Money } from '../../../components/Money';
 import { ErrorState, Loading } from '../../../components/States';
+import { useDeletePrice, useServiceChoices, useServicePricing } from '../../../features/services/api';
 import { ActiveBadge } from '../shared/badges';
-import { PriceModal, pricingKey, type PriceTarget } from '../shared/PriceModal';
+import { PriceModal, type PriceTarget } from '../shared/PriceModal';
 
 /**
  * A user's own prices for one service (the API keeps pricing per service:
  * choose the service, then add, edit or delete this user's row).
  */
 export function UserPricing({ user }: { user: User }) {
-  const qc = useQueryClient();
   const [serviceId, setServiceId] = useState<string | null>(null);
   const [target, setTarget] = useState<PriceTarget | null>(null);
-  const services = useQuery({
-    queryKey: ['/api/v1/panel/services', { per_page: 100 }],
-    queryFn: () => call(api.GET('/api/v1/panel/services', { params: { query: { per_page: 100 } } })),
-  });
+  const services = useServiceChoices();
   const sid = serviceId ? parseInt(serviceId, 10) : null; // not money: an id
-  const pricing = useQuery({
-    queryKey: sid ? [...pricingKey(sid), { per_page: 100 }] : ['none'],
-    queryFn: () => call(api.GET('/api/v1/panel/services/{id}/pricing', { params: { path: { id: sid! }, query: { per_page: 100 } } })),
-    enabled: sid !== null,
-  });
+  const pricing = useServicePricing(sid, { per_page: 100 });
   const own = pricing.data?.data.find((p) => p.user_id === user.id);
   const fallback = pricing.data?.data.find((p) => p.user_id === null);
   const service = services.data?.data.find((s) => s.id === sid);
 
-  const remove = useMutation({
-    mutationFn: (id: number) => call(api.DELETE('/api/v1/panel/pricing/{id}', { params: { path: { id } } })),
-    onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: pricingKey(sid!) });
-      notifications.show({ color: 'teal', message: 'The user pays the default price again.' });
-    },
+  const remove = useDeletePrice(sid ?? 0, {
+    onSuccess: () => notifications.show({ color: 'teal', message: 'The user pays the default price again.' }),
     onError: (err) => notifications.show({ color: 'red', title: 'Could not delete the price', message: errorMessage(err) }),
   });
 

@@ -3,29 +3,19 @@
 import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, call } from '../../../api/client';
 import { errorMessage } from '../../../api/errors';
 import type { User } from '../../../api/types';
-import { userKey } from '../shared/badges';
+import { useActivateUser, useBlockUser } from '../../../features/users/api';
 
 export function useUserActions() {
-  const qc = useQueryClient();
-  const done = (u: User, what: string) => {
-    qc.setQueryData(userKey(u.id), u);
-    void qc.invalidateQueries({ queryKey: ['/api/v1/panel/users'] });
-    void qc.invalidateQueries({ queryKey: ['/api/v1/panel/dashboard'] });
-    notifications.show({ color: 'teal', message: `${u.name} is ${what}.` });
-  };
+  const done = (u: User, what: string) => notifications.show({ color: 'teal', message: `${u.name} is ${what}.` });
   const fail = (title: string) => (err: unknown) => notifications.show({ color: 'red', title, message: errorMessage(err) });
 
-  const activate = useMutation({
-    mutationFn: (u: User) => call(api.POST('/api/v1/panel/users/{id}/activate', { params: { path: { id: u.id } } })),
+  const activate = useActivateUser({
     onSuccess: (u) => done(u, 'active'),
     onError: fail('Could not activate'),
   });
-  const block = useMutation({
-    mutationFn: (u: User) => call(api.POST('/api/v1/panel/users/{id}/block', { params: { path: { id: u.id } } })),
+  const block = useBlockUser({
     onSuccess: (u) => done(u, 'blocked'),
     onError: fail('Could not block'),
   });

@@ -3,13 +3,12 @@
 // next to the fields of the same name.
 import { Button, Group, MultiSelect, NumberInput, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, call } from '../../../api/client';
 import type { Schemas } from '../../../api/types';
 import { FormError } from '../../../components/States';
+import { useCreateKey, useUpdateKey } from '../../../features/keys/api';
+import { useAllServices } from '../../../features/services/api';
 import { useApiFormErrors } from '../../../forms/useApiFormErrors';
 import { parseId } from '../../../lib/ids';
-import { KEYS_PATH, useAllServices } from '../common/queries';
 import { optionsError } from '../../../api/errors';
 
 type Key = Schemas['ApiKey'];
@@ -30,7 +29,6 @@ export function KeyForm({ existing, onCreated, onSaved, onCancel }: {
   onSaved?: (k: Key) => void;
   onCancel: () => void;
 }) {
-  const qc = useQueryClient();
   const services = useAllServices();
   const form = useForm<Values>({
     initialValues: {
@@ -55,25 +53,16 @@ export function KeyForm({ existing, onCreated, onSaved, onCancel }: {
     allowed_ips: v.allowed_ips.split(',').map((s) => s.trim()).filter(Boolean).join(', '),
     ...(typeof v.daily_limit === 'number' ? { daily_limit: v.daily_limit } : {}),
   });
-  const save = useMutation({
-    mutationFn: async (v: Values) =>
-      existing
-        ? { saved: await call(api.PATCH('/api/v1/panel/api-keys/{id}', { params: { path: { id: existing.id } }, body: body(v) })) }
-        : { created: await call(api.POST('/api/v1/panel/api-keys', { body: body(v) })) },
-    onSuccess: (r) => {
-      void qc.invalidateQueries({ queryKey: [KEYS_PATH] });
-      if ('created' in r && r.created) onCreated?.(r.created);
-      if ('saved' in r && r.saved) onSaved?.(r.saved);
-    },
-    onError: onApiError,
-  });
+  const create = useCreateKey({ onSuccess: (k) => onCreated?.(k), onError: onApiError });
+  const update = useUpdateKey({ onSuccess: (k) => onSaved?.(k), onError: onApiError });
+  const save = (v: Values) => (existing ? update.mutate({ id: existing.id, body: body(v) }) : create.mutate(body(v)));
 
   const serviceOptions = (services.data?.data ?? []).map((s) => ({ value: String(s.id), label: s.name }));
   // Keep ids of services not in the first page selectable (shown by id).
   for (const id of form.getValues().allowed_services) if (!serviceOptions.some((o) => o.value === id)) serviceOptions.push({ value: id, label: `Service #${id}` });
 
   return (
-    <form noValidate onSubmit={form.onSubmit((v) => { clearFormError(); save.mutate(v); })}>
+    <form noValidate onSubmit={form.onSubmit((v) => { clearFormError(); save(v); })}>
       <Stack gap="sm">
         <FormError message={formError} />
         <TextInput label="Name" required data-autofocus placeholder="Production server" {...form.getInputProps('name')} />
@@ -87,7 +76,7 @@ export function KeyForm({ existing, onCreated, onSaved, onCancel }: {
           thousandSeparator="," {...form.getInputProps('daily_limit')} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onCancel}>Cancel</Button>
-          <Button type="submit" loading={save.isPending}>{existing ? 'Save' : 'Create key'}</Button>
+          <Button type="submit" loading={(existing ? update : create).isPending}>{existing ? 'Save' : 'Create key'}</Button>
         </Group>
       </Stack>
     </form>

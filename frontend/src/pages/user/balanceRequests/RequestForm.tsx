@@ -5,15 +5,13 @@ import { useEffect, useState } from 'react';
 import { Button, FileInput, Group, Image, Paper, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconPaperclip } from '@tabler/icons-react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, call } from '../../../api/client';
 import { ApiError } from '../../../api/errors';
 import type { Schemas } from '../../../api/types';
 import { FormError } from '../../../components/States';
+import { useCreateBalanceRequest } from '../../../features/balanceRequests/api';
 import { useApiFormErrors } from '../../../forms/useApiFormErrors';
 import { formatINR, signOf } from '../../../lib/money';
 
-export const BALANCE_REQUESTS_PATH = '/api/v1/panel/balance-requests';
 const MAX_FILE = 5 * 1024 * 1024;
 const TYPES = ['image/png', 'image/jpeg', 'image/webp', 'application/pdf'];
 export const METHODS = [
@@ -54,7 +52,6 @@ function Preview({ file }: { file: File | null }) {
 }
 
 export function RequestForm({ onCreated }: { onCreated?: (r: Schemas['BalanceRequest']) => void }) {
-  const qc = useQueryClient();
   const form = useForm<Values>({
     initialValues: { amount: '', utr_number: '', payment_method: 'upi', remarks: '', screenshot: null },
     validate: {
@@ -66,19 +63,9 @@ export function RequestForm({ onCreated }: { onCreated?: (r: Schemas['BalanceReq
     },
   });
   const { formError, onApiError, clearFormError } = useApiFormErrors(form);
-  const create = useMutation({
-    mutationFn: (v: Values) => {
-      const fd = new FormData();
-      fd.set('amount', v.amount.trim());
-      fd.set('utr_number', v.utr_number.trim());
-      fd.set('payment_method', v.payment_method);
-      if (v.remarks.trim()) fd.set('remarks', v.remarks.trim());
-      if (v.screenshot) fd.set('screenshot', v.screenshot, v.screenshot.name);
-      return call(api.POST(BALANCE_REQUESTS_PATH, { body: fd as never, bodySerializer: () => fd }));
-    },
+  const create = useCreateBalanceRequest({
     onSuccess: (r) => {
       form.reset();
-      void qc.invalidateQueries({ queryKey: [BALANCE_REQUESTS_PATH] });
       onCreated?.(r);
     },
     onError: (err) => {
@@ -93,7 +80,7 @@ export function RequestForm({ onCreated }: { onCreated?: (r: Schemas['BalanceReq
   });
   const amount = form.getValues().amount.trim();
   return (
-    <form noValidate onSubmit={form.onSubmit((v) => { clearFormError(); create.mutate(v); })} aria-label="Request balance">
+    <form noValidate onSubmit={form.onSubmit((v) => { clearFormError(); create.mutate({ amount: v.amount.trim(), utr_number: v.utr_number.trim(), payment_method: v.payment_method, remarks: v.remarks.trim(), screenshot: v.screenshot }); })} aria-label="Request balance">
       <Stack gap="sm">
         <FormError message={formError} />
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">

@@ -2,16 +2,12 @@
 import { Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, call } from '../../../api/client';
 import type { User } from '../../../api/types';
-import { session } from '../../../auth/session';
-import { ME_KEY } from '../../../auth/useMe';
 import { FormError } from '../../../components/States';
+import { useChangePassword, useUpdateMe } from '../../../features/account/api';
 import { useApiFormErrors } from '../../../forms/useApiFormErrors';
 
 export function DetailsForm({ me }: { me: User }) {
-  const qc = useQueryClient();
   const form = useForm({
     initialValues: { name: me.name, phone: me.phone },
     validate: {
@@ -20,18 +16,15 @@ export function DetailsForm({ me }: { me: User }) {
     },
   });
   const { formError, onApiError, clearFormError } = useApiFormErrors(form);
-  const save = useMutation({
-    mutationFn: (v: { name: string; phone: string }) => call(api.PATCH('/api/v1/panel/auth/me', { body: { name: v.name.trim(), phone: v.phone.trim() } })),
+  const save = useUpdateMe({
     onSuccess: (u) => {
-      session.setUser(u);
-      qc.setQueryData(ME_KEY, u);
       form.resetDirty({ name: u.name, phone: u.phone });
       notifications.show({ color: 'teal', message: 'Your details are saved' });
     },
     onError: onApiError,
   });
   return (
-    <form noValidate onSubmit={form.onSubmit((v) => { clearFormError(); save.mutate(v); })} aria-label="Your details">
+    <form noValidate onSubmit={form.onSubmit((v) => { clearFormError(); save.mutate({ name: v.name.trim(), phone: v.phone.trim() }); })} aria-label="Your details">
       <Stack gap="sm">
         <FormError message={formError} />
         <TextInput label="Name" required autoComplete="name" {...form.getInputProps('name')} />
@@ -43,7 +36,8 @@ export function DetailsForm({ me }: { me: User }) {
   );
 }
 
-export function PasswordForm({ onChanged }: { onChanged?: () => void }) {
+/** Changing the password signs out the other sessions (their list refreshes). */
+export function PasswordForm() {
   const form = useForm({
     initialValues: { current_password: '', password: '', confirm: '' },
     validate: {
@@ -53,18 +47,15 @@ export function PasswordForm({ onChanged }: { onChanged?: () => void }) {
     },
   });
   const { formError, onApiError, clearFormError } = useApiFormErrors(form);
-  const save = useMutation({
-    mutationFn: (v: { current_password: string; password: string }) =>
-      call(api.PATCH('/api/v1/panel/auth/me', { body: { current_password: v.current_password, password: v.password } })),
+  const save = useChangePassword({
     onSuccess: () => {
       form.reset();
       notifications.show({ color: 'teal', message: 'Password changed. Your other sessions have been signed out.' });
-      onChanged?.();
     },
     onError: onApiError,
   });
   return (
-    <form noValidate onSubmit={form.onSubmit((v) => { clearFormError(); save.mutate(v); })} aria-label="Change password">
+    <form noValidate onSubmit={form.onSubmit((v) => { clearFormError(); save.mutate({ current_password: v.current_password, password: v.password }); })} aria-label="Change password">
       <Stack gap="sm">
         <FormError message={formError} />
         <PasswordInput label="Current password" required autoComplete="current-password" {...form.getInputProps('current_password')} />

@@ -1,50 +1,20 @@
 // The try-it console: a form generated from the service's request_params,
 // a key chosen from the caller's keys with its secret (pasted; prefilled
-// when the key was created or rotated in this tab), a call to the real
-// /api/v1/<slug> endpoint, and what came back: status, charge, balance,
-// request id and the body.
+// when the key was created or rotated in this tab), a call to the service's
+// real endpoint, and what came back: status, charge, balance, request id and
+// the body.
 import { useMemo, useState } from 'react';
 import { Alert, Anchor, Badge, Button, Divider, Group, Paper, PasswordInput, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useForm, type GetInputPropsReturnType } from '@mantine/form';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { ApiError, optionsError } from '../../../api/errors';
+import { optionsError } from '../../../api/errors';
 import type { Schemas } from '../../../api/types';
-import { ME_KEY } from '../../../auth/useMe';
 import { Money } from '../../../components/Money';
+import { useAllKeys } from '../../../features/keys/api';
+import { useCallService, type CallResult } from '../../../features/services/api';
 import { JsonBlock } from '../common/JsonBlock';
 import { recentSecret } from '../common/recentSecrets';
-import { KEYS_PATH, useAllKeys } from '../common/queries';
 import { buildCall, checkAll, curlFor, type Field, type Method } from './paramForm';
-
-export interface CallResult {
-  status: number;
-  ok: boolean;
-  ms: number;
-  requestId: string | null;
-  body: unknown;
-}
-
-/** Calls the metered endpoint with the key's headers (never the panel's token). */
-export async function callService(endpoint: string, method: Method, call: { query: string; body?: string }, key: string, secret: string): Promise<CallResult> {
-  const t0 = performance.now();
-  const headers: Record<string, string> = { 'X-API-Key': key, 'X-API-Secret': secret, Accept: 'application/json' };
-  if (call.body !== undefined) headers['Content-Type'] = 'application/json';
-  let res: Response;
-  try {
-    res = await fetch(`${endpoint}${call.query}`, { method, headers, body: call.body });
-  } catch (err) {
-    throw ApiError.network(err);
-  }
-  const text = await res.text();
-  let body: unknown = text;
-  try {
-    body = text ? JSON.parse(text) : null;
-  } catch {
-    /* not JSON: show the text */
-  }
-  return { status: res.status, ok: res.ok, ms: Math.round(performance.now() - t0), requestId: res.headers.get('X-Request-ID'), body };
-}
 
 function FieldInput({ f, props }: { f: Field; props: GetInputPropsReturnType }) {
   const label = f.name;
@@ -68,7 +38,6 @@ function FieldInput({ f, props }: { f: Field; props: GetInputPropsReturnType }) 
 }
 
 export function TryIt({ service, fields }: { service: Pick<Schemas['Service'], 'name' | 'endpoint' | 'method' | 'slug'>; fields: Field[] }) {
-  const qc = useQueryClient();
   const keys = useAllKeys();
   const active = (keys.data?.data ?? []).filter((k) => k.status === 'active');
   const method = service.method as Method;
@@ -84,21 +53,14 @@ export function TryIt({ service, fields }: { service: Pick<Schemas['Service'], '
     },
   });
   const [result, setResult] = useState<CallResult | null>(null);
-  const run = useMutation({
-    mutationFn: (v: { key: string; secret: string; params: Record<string, string> }) =>
-      callService(service.endpoint, method, buildCall(method, fields, v.params), v.key, v.secret.trim()),
+  // A call moves money and counters: the hook refreshes what shows them.
+  const run = useCallService({
     onSuccess: (r) => {
       setResult(r);
       const b = r.body as { errors?: Record<string, string[]> } | null;
       if (r.status === 422 && b?.errors) {
         for (const [name, msgs] of Object.entries(b.errors)) if (name in form.getValues().params) form.setFieldError(`params.${name}`, msgs.join(' '));
       }
-      // A call moves money and counters: refresh what shows them.
-      void qc.invalidateQueries({ queryKey: ME_KEY });
-      void qc.invalidateQueries({ queryKey: ['/api/v1/panel/dashboard'] });
-      void qc.invalidateQueries({ queryKey: ['/api/v1/panel/hit-logs'] });
-      void qc.invalidateQueries({ queryKey: ['/api/v1/panel/transactions'] });
-      void qc.invalidateQueries({ queryKey: [KEYS_PATH] });
     },
   });
   const values = form.getValues();
@@ -112,7 +74,7 @@ export function TryIt({ service, fields }: { service: Pick<Schemas['Service'], '
       <Text size="sm" c="dimmed" mb="sm">
         A real call to <Text span ff="monospace" size="sm">{method} {service.endpoint}</Text>: it is billed and shows in your hit logs.
       </Text>
-      <form noValidate onSubmit={form.onSubmit((v) => run.mutate(v))} data-testid="try-it-form">
+      <form noValidate onSubmit={form.onSubmit((v) => run.mutate({ endpoint: service.endpoint, method, call: buildCall(method, fields, v.params), key: v.key, secret: v.secret.trim() }))} data-testid="try-it-form">
         <Stack gap="sm">
           {keys.isSuccess && active.length === 0 ? (
             <Alert color="yellow" variant="light">You have no active API key. <Anchor component={Link} to="/api-keys">Create one</Anchor> first.</Alert>

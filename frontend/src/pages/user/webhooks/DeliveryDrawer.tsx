@@ -1,31 +1,17 @@
 // One delivery: its event's body, its latest attempts, and "Send again".
 import { Button, Drawer, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, call } from '../../../api/client';
 import { errorMessage } from '../../../api/errors';
 import { ErrorState, Loading } from '../../../components/States';
+import { useDelivery, useRedeliver } from '../../../features/webhooks/api';
 import { formatDateTime } from '../../../lib/dates';
 import { JsonBlock } from '../common/JsonBlock';
 import { StatusBadge } from '../common/StatusBadge';
 
-export const DELIVERIES_PATH = '/api/v1/panel/webhooks/deliveries';
-const DETAIL_PATH = '/api/v1/panel/webhooks/deliveries/{id}';
-
 export function DeliveryDrawer({ id, onClose }: { id: number | null; onClose: () => void }) {
-  const qc = useQueryClient();
-  const q = useQuery({
-    queryKey: [DETAIL_PATH, id],
-    queryFn: () => call(api.GET(DETAIL_PATH, { params: { path: { id: id! } } })),
-    enabled: id !== null,
-  });
-  const redeliver = useMutation({
-    mutationFn: () => call(api.POST('/api/v1/panel/webhooks/deliveries/{id}/redeliver', { params: { path: { id: id! } } })),
-    onSuccess: () => {
-      notifications.show({ color: 'teal', message: 'Queued: it is sent again within a few seconds' });
-      void qc.invalidateQueries({ queryKey: [DELIVERIES_PATH] });
-      void qc.invalidateQueries({ queryKey: [DETAIL_PATH, id] });
-    },
+  const q = useDelivery(id);
+  const redeliver = useRedeliver(id, {
+    onSuccess: () => notifications.show({ color: 'teal', message: 'Queued: it is sent again within a few seconds' }),
     onError: (err) => notifications.show({ color: 'red', title: 'Could not send it again', message: errorMessage(err) }),
   });
   const d = q.data;

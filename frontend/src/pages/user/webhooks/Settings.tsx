@@ -5,13 +5,11 @@ import { Button, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from 
 import { useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, call } from '../../../api/client';
 import { errorMessage } from '../../../api/errors';
 import type { User } from '../../../api/types';
-import { session } from '../../../auth/session';
-import { ME_KEY } from '../../../auth/useMe';
 import { FormError } from '../../../components/States';
+import { useUpdateMe } from '../../../features/account/api';
+import { useRotateWebhookSecret } from '../../../features/webhooks/api';
 import { useApiFormErrors } from '../../../forms/useApiFormErrors';
 import { formatINR } from '../../../lib/money';
 import { ShownOnceModal } from '../common/ShownOnce';
@@ -22,7 +20,6 @@ interface Values {
 }
 
 export function WebhookSettings({ me }: { me: User }) {
-  const qc = useQueryClient();
   const form = useForm<Values>({
     initialValues: { webhook_url: me.webhook_url ?? '', low_balance_alert: me.low_balance_alert ?? '' },
     validate: {
@@ -31,22 +28,15 @@ export function WebhookSettings({ me }: { me: User }) {
     },
   });
   const { formError, onApiError, clearFormError } = useApiFormErrors(form);
-  const save = useMutation({
-    mutationFn: (v: Values) =>
-      call(api.PATCH('/api/v1/panel/auth/me', {
-        body: { webhook_url: v.webhook_url.trim() || null, low_balance_alert: v.low_balance_alert.trim() || null },
-      })),
+  const save = useUpdateMe({
     onSuccess: (u) => {
-      session.setUser(u);
-      qc.setQueryData(ME_KEY, u);
       form.resetDirty({ webhook_url: u.webhook_url ?? '', low_balance_alert: u.low_balance_alert ?? '' });
       notifications.show({ color: 'teal', message: 'Webhook settings saved' });
     },
     onError: onApiError,
   });
   const [secret, setSecret] = useState<string | null>(null);
-  const rotate = useMutation({
-    mutationFn: () => call(api.POST('/api/v1/panel/webhooks/rotate-secret')),
+  const rotate = useRotateWebhookSecret({
     onSuccess: (r) => setSecret(r.secret),
     onError: (err) => notifications.show({ color: 'red', title: 'Could not rotate the secret', message: errorMessage(err) }),
   });
@@ -59,7 +49,10 @@ export function WebhookSettings({ me }: { me: User }) {
         Events (payments, recharges, balance requests, low balance) are POSTed to your URL, signed with your secret
         (Standard Webhooks: headers <code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>).
       </Text>
-      <form noValidate onSubmit={form.onSubmit((v) => { clearFormError(); save.mutate(v); })}>
+      <form noValidate onSubmit={form.onSubmit((v) => {
+        clearFormError();
+        save.mutate({ webhook_url: v.webhook_url.trim() || null, low_balance_alert: v.low_balance_alert.trim() || null });
+      })}>
         <Stack gap="sm">
           <FormError message={formError} />
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
