@@ -401,16 +401,7 @@ func (a *Metering) applyBatch(ctx context.Context, s BatchStores, ops []*batchOp
 		inserts = append(inserts, h)
 		kd := keyDay{op.keyID, op.day}
 		u := users[h.UserID]
-		switch {
-		case granted[kd] <= 0:
-			op.err = apikey.ErrDailyLimit
-		case op.invalid != nil:
-			op.err = op.invalid
-		case !u.PlanAllows(op.month):
-			op.err = ErrPlanLimit
-		case u.Available().LessThan(op.charge):
-			op.err = ledger.ErrInsufficientBalance
-		}
+		op.err = Admit(Standing{DailyLeft: granted[kd], Invalid: op.invalid, Owner: u, Month: op.month, Charge: op.charge})
 		if granted[kd] > 0 {
 			granted[kd]--
 		}

@@ -394,11 +394,9 @@ func (a *Metering) reserve(ctx context.Context, userID uint64, hit *hitlog.Hit, 
 		if err != nil {
 			return fmt.Errorf("lock user %d: %w", userID, err)
 		}
-		if !u.PlanAllows(month) {
-			return ErrPlanLimit
-		}
-		if u.Available().LessThan(charge) {
-			return ledger.ErrInsufficientBalance
+		// The key's daily count was taken before (admit).
+		if err := Admit(Standing{DailyLeft: 1, Owner: u, Month: month, Charge: charge}); err != nil {
+			return err
 		}
 		hit.Status = hitlog.StatusPending
 		hit.Reserved = charge

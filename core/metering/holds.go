@@ -261,10 +261,7 @@ func (a *Metering) acquireHold(ctx context.Context, userID, keyID uint64, charge
 		if err != nil {
 			return fmt.Errorf("lock user %d: %w", userID, err)
 		}
-		n := calls
-		if charge.IsPositive() {
-			n = int(min(int64(n), u.Available().Div(charge).IntPart()))
-		}
+		n := HoldCalls(u, a.month(now), charge, calls)
 		if n <= 0 {
 			return nil
 		}
