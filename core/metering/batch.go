@@ -360,8 +360,6 @@ func (a *Metering) applyBatch(ctx context.Context, s BatchStores, ops []*batchOp
 		return err
 	}
 
-	var entries []*ledger.Entry
-	touched := map[uint64]bool{}
 	if len(settle) > 0 {
 		moved, err := s.Hits.FinishMany(ctx, settle)
 		if err != nil {
@@ -369,72 +367,35 @@ func (a *Metering) applyBatch(ctx context.Context, s BatchStores, ops []*batchOp
 		}
 		i := 0
 		for _, op := range ops {
-			if op.kind != batchSettle {
-				continue
+			if op.kind == batchSettle {
+				op.moved = moved[i]
+				i++
 			}
-			op.moved = moved[i]
-			i++
-			if !op.moved || op.hit.Status == hitlog.StatusSuccess {
-				continue
-			}
-			u := users[op.hit.UserID]
-			if op.hit.Reserved.IsPositive() {
-				id := op.hit.ID
-				e, err := ledger.NewEntry(u, ledger.Refund, op.hit.Reserved, ledger.RefAPIHit, &id, "Refund of failed API call "+op.hit.RequestID, a.now())
-				if err != nil {
-					return err
-				}
-				entries = append(entries, e)
-			}
-			u.UncountPlanCall(op.month)
-			touched[u.ID] = true
 		}
 	}
-
-	var inserts []*hitlog.Hit
-	hitOf := slices.Repeat([]int{-1}, len(entries)) // entry i's hit in inserts; the refunds carry their own
-	for _, op := range ops {
-		if op.kind != batchReserve {
-			continue
-		}
-		h := op.hit
-		inserts = append(inserts, h)
-		kd := keyDay{op.keyID, op.day}
-		u := users[h.UserID]
-		op.err = Admit(Standing{DailyLeft: granted[kd], Invalid: op.invalid, Owner: u, Month: op.month, Charge: op.charge})
-		if granted[kd] > 0 {
-			granted[kd]--
-		}
-		if op.err != nil {
-			a.refused(h, op.err, op.start)
-			continue
-		}
-		h.Status, h.Reserved = hitlog.StatusPending, op.charge
-		if op.charge.IsPositive() {
-			e, err := ledger.NewEntry(u, ledger.Debit, op.charge, ledger.RefAPIHit, nil, "API call "+h.RequestID, a.now())
-			if err != nil {
-				return err
-			}
-			entries = append(entries, e)
-			hitOf = append(hitOf, len(inserts)-1)
-		}
-		u.CountPlanCall(op.month)
-		touched[u.ID] = true
-		op.balance = u.Balance
-	}
-	if err := a.applyCaptures(ctx, s.Stores, ops, users, touched, &inserts, &entries, &hitOf); err != nil {
+	now := a.now()
+	plan, err := planBatch(ops, users, granted, now)
+	if err != nil {
 		return err
 	}
-	if err := insertBatch(ctx, s, inserts, entries, hitOf); err != nil {
+	for _, id := range plan.uncharged {
+		a.log.Error("hold call not charged: its hold was released and the balance does not pay for it", "request_id", id)
+	}
+	for _, u := range plan.holdUses {
+		if err := s.Holds.Use(ctx, u.id, u.calls, u.money); err != nil {
+			return fmt.Errorf("use hold %d: %w", u.id, err)
+		}
+	}
+	if err := insertBatch(ctx, s, plan.inserts, plan.entries, plan.hitOf); err != nil {
 		return err
 	}
-	if len(entries) > 0 {
-		if err := store.AlertLowBalance(ctx, s.Stores, a.now(), users, entries); err != nil {
+	if len(plan.entries) > 0 {
+		if err := store.AlertLowBalance(ctx, s.Stores, now, users, plan.entries); err != nil {
 			return err
 		}
 	}
 	for _, id := range userIDs {
-		if touched[id] {
+		if plan.touched[id] {
 			if err := s.Users.SaveBalance(ctx, users[id]); err != nil {
 				return fmt.Errorf("save balance: %w", err)
 			}
@@ -443,71 +404,131 @@ func (a *Metering) applyBatch(ctx context.Context, s BatchStores, ops []*batchOp
 	return nil
 }
 
-// applyCaptures adds the batch's captures (hold calls, in queue order):
-// each hit as it ended and, for a charged call, its debit, taken from the
-// held money first; then each hold's use.
-func (a *Metering) applyCaptures(ctx context.Context, s store.Stores, ops []*batchOp, users map[uint64]*user.User, touched map[uint64]bool,
-	inserts *[]*hitlog.Hit, entries *[]*ledger.Entry, hitOf *[]int) error {
-	type use struct {
-		calls int
-		money decimal.Decimal
+// batchPlan is what one batch writes, decided from the rows it locked.
+type batchPlan struct {
+	inserts   []*hitlog.Hit   // new hit rows: reservations and captures, in queue order
+	entries   []*ledger.Entry // new ledger rows
+	hitOf     []int           // entries[i] references inserts[hitOf[i]] when >= 0
+	touched   map[uint64]bool // users whose row changed (balance, held money, plan count)
+	holdUses  []holdUse       // calls and money each hold gave, in first-use order
+	uncharged []string        // request ids of captures nobody's money paid for
+}
+
+// holdUse is what the batch's captures took from one hold.
+type holdUse struct {
+	id    uint64
+	calls int
+	money decimal.Decimal
+}
+
+// planBatch decides a batch from the users' locked rows and the keys'
+// granted daily counts, with the settlements' moved flags already set: the
+// refund of each failed settlement that moved, each reservation's
+// admission (Admit, in queue order) and debit, each capture's charge from
+// its hold. It sets each op's result and the users' rows as the batch
+// leaves them, and does no I/O.
+func planBatch(ops []*batchOp, users map[uint64]*user.User, granted map[keyDay]int, now time.Time) (*batchPlan, error) {
+	p := &batchPlan{touched: map[uint64]bool{}}
+	debit := func(u *user.User, t ledger.Type, h *hitlog.Hit, amount decimal.Decimal, desc string, ref *uint64) (*ledger.Entry, error) {
+		return ledger.NewEntry(u, t, amount, ledger.RefAPIHit, ref, desc+h.RequestID, now)
 	}
-	var order []uint64
-	uses := map[uint64]*use{}
+	for _, op := range ops {
+		if op.kind != batchSettle || !op.moved || op.hit.Status == hitlog.StatusSuccess {
+			continue
+		}
+		u := users[op.hit.UserID]
+		if op.hit.Reserved.IsPositive() {
+			id := op.hit.ID
+			e, err := debit(u, ledger.Refund, op.hit, op.hit.Reserved, "Refund of failed API call ", &id)
+			if err != nil {
+				return nil, err
+			}
+			p.entries = append(p.entries, e)
+		}
+		u.UncountPlanCall(op.month)
+		p.touched[u.ID] = true
+	}
+	p.hitOf = slices.Repeat([]int{-1}, len(p.entries)) // the refunds carry their own reference
+	for _, op := range ops {
+		if op.kind != batchReserve {
+			continue
+		}
+		h := op.hit
+		p.inserts = append(p.inserts, h)
+		kd := keyDay{op.keyID, op.day}
+		u := users[h.UserID]
+		op.err = Admit(Standing{DailyLeft: granted[kd], Invalid: op.invalid, Owner: u, Month: op.month, Charge: op.charge})
+		if granted[kd] > 0 {
+			granted[kd]--
+		}
+		if op.err != nil {
+			refused(h, op.err, op.start, now)
+			continue
+		}
+		h.Status, h.Reserved = hitlog.StatusPending, op.charge
+		if op.charge.IsPositive() {
+			e, err := debit(u, ledger.Debit, h, op.charge, "API call ", nil)
+			if err != nil {
+				return nil, err
+			}
+			p.entries = append(p.entries, e)
+			p.hitOf = append(p.hitOf, len(p.inserts)-1)
+		}
+		u.CountPlanCall(op.month)
+		p.touched[u.ID] = true
+		op.balance = u.Balance
+	}
+	uses := map[uint64]int{} // hold id → index in p.holdUses
 	for _, op := range ops {
 		if op.kind != batchCapture {
 			continue
 		}
 		h := op.hit
 		u := users[h.UserID]
-		*inserts = append(*inserts, h)
+		p.inserts = append(p.inserts, h)
 		if charge := h.Reserved; charge.IsPositive() {
 			// The charge leaves the hold: normally the hold's money; if the
 			// hold was released meanwhile (recovery took the instance for
 			// dead), it comes from the balance a debit may take, if it has
-			// it. A failed call's charge is debited and refunded at once,
-			// as a call reserved the per-call way (decisions part 3).
+			// it. A failed call's charge is debited and refunded at once, so
+			// the ledger reads as for a call reserved the per-call way.
 			if u.HeldAmount.GreaterThanOrEqual(charge) {
 				u.HeldAmount = u.HeldAmount.Sub(charge)
 			}
-			e, err := ledger.NewEntry(u, ledger.Debit, charge, ledger.RefAPIHit, nil, "API call "+h.RequestID, a.now())
+			e, err := debit(u, ledger.Debit, h, charge, "API call ", nil)
 			switch {
 			case errors.Is(err, ledger.ErrInsufficientBalance):
-				a.log.Error("hold call not charged: its hold was released and the balance does not pay for it", "request_id", h.RequestID)
+				p.uncharged = append(p.uncharged, h.RequestID)
 				h.ChargeAmount, h.Reserved = decimal.Zero, decimal.Zero
 			case err != nil:
-				return err
+				return nil, err
 			default:
-				*entries = append(*entries, e)
-				*hitOf = append(*hitOf, len(*inserts)-1)
+				p.entries = append(p.entries, e)
+				p.hitOf = append(p.hitOf, len(p.inserts)-1)
 				if h.Status != hitlog.StatusSuccess {
-					r, err := ledger.NewEntry(u, ledger.Refund, charge, ledger.RefAPIHit, nil, "Refund of failed API call "+h.RequestID, a.now())
+					r, err := debit(u, ledger.Refund, h, charge, "Refund of failed API call ", nil)
 					if err != nil {
-						return err
+						return nil, err
 					}
-					*entries = append(*entries, r)
-					*hitOf = append(*hitOf, len(*inserts)-1)
+					p.entries = append(p.entries, r)
+					p.hitOf = append(p.hitOf, len(p.inserts)-1)
 				}
 			}
 		}
 		if h.Status == hitlog.StatusSuccess {
 			u.CountPlanCall(op.month)
 		}
-		touched[u.ID] = true
-		id := op.hold.h.ID
-		if uses[id] == nil {
-			uses[id] = &use{money: decimal.Zero}
-			order = append(order, id)
+		p.touched[u.ID] = true
+		i, ok := uses[op.hold.h.ID]
+		if !ok {
+			i = len(p.holdUses)
+			uses[op.hold.h.ID] = i
+			p.holdUses = append(p.holdUses, holdUse{id: op.hold.h.ID, money: decimal.Zero})
 		}
-		uses[id].calls++
-		uses[id].money = uses[id].money.Add(h.Reserved)
+		p.holdUses[i].calls++
+		p.holdUses[i].money = p.holdUses[i].money.Add(h.Reserved)
 	}
-	for _, id := range order {
-		if err := s.Holds.Use(ctx, id, uses[id].calls, uses[id].money); err != nil {
-			return fmt.Errorf("use hold %d: %w", id, err)
-		}
-	}
-	return nil
+	return p, nil
 }
 
 // insertBatch writes the batch's hit rows and then its ledger rows, entry
@@ -595,7 +616,7 @@ type keyDay struct {
 }
 
 // refused fills the hit log row of a call refused before any charge.
-func (a *Metering) refused(h *hitlog.Hit, cause error, start time.Time) {
+func refused(h *hitlog.Hit, cause error, start, now time.Time) {
 	body := errorPayload(cause)
 	h.Status = hitlog.StatusFailed
 	if errors.Is(cause, ledger.ErrInsufficientBalance) {
@@ -603,5 +624,5 @@ func (a *Metering) refused(h *hitlog.Hit, cause error, start time.Time) {
 	}
 	h.ChargeAmount, h.Reserved = decimal.Zero, decimal.Zero
 	h.ResponsePayload = &body
-	h.ResponseTimeMs = int(a.now().Sub(start) / time.Millisecond)
+	h.ResponseTimeMs = int(now.Sub(start) / time.Millisecond)
 }
