@@ -250,7 +250,7 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 	iv := defaultWorkerIntervals
 	iv.hitRecovery = hitRecoveryInterval(cfg.HitRecoveryAfter)
 	iv.webhooks = cfg.WebhookPollInterval
-	workers := startWorkers(wctx, a, iv, log)
+	workers := startWorkers(wctx, a, a.Outbox, iv, log)
 	defer func() { stopWorkers(); workers.Wait() }()
 
 	logOut.Flush() // the start-up lines are out before the first request is served
@@ -275,7 +275,7 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 }
 
 func ledgerCheck(ctx context.Context, a *app.App, out io.Writer) error {
-	ds, err := a.CheckLedger(ctx)
+	ds, err := a.Ledger.Check(ctx)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"paygate/core/ledgercheck"
+	"paygate/core/outbox"
 	"paygate/core/payment"
 	"paygate/core/recharge"
 	"paygate/core/topup"
@@ -66,22 +68,18 @@ type Config struct {
 	// (holds.go); 0 means DefaultHoldLifetime, negative runs every call the
 	// per-call way (a reservation before the upstream call).
 	HoldLifetime time.Duration
-	// WebhookTimeout bounds one delivery attempt (a 2xx within it is
-	// delivered); 0 means DefaultWebhookTimeout.
-	WebhookTimeout time.Duration
-	// WebhookLease is how long a worker's claim on a delivery lasts: after
-	// it (a crashed worker) any worker may try it again; at least twice
-	// WebhookTimeout. 0 means six times WebhookTimeout (DefaultWebhookLease
-	// with the default timeout).
-	WebhookLease time.Duration
-	// WebhookConcurrency is how many delivery attempts one instance runs at
-	// once; a quarter of them are kept for first attempts (retries never
-	// take them). 0 means DefaultWebhookConcurrency.
+	// WebhookTimeout, WebhookLease and WebhookConcurrency bound the
+	// delivery worker (outbox.Config: Timeout, Lease, Concurrency).
+	WebhookTimeout     time.Duration
+	WebhookLease       time.Duration
 	WebhookConcurrency int
 }
 
 // App is the set of use cases. It holds ports only.
 type App struct {
+	Outbox *outbox.Outbox       // event deliveries and their worker
+	Ledger *ledgercheck.Checker // the ledger check
+
 	tx        Transactor
 	batchTx   BatchTransactor // the metering writer's transactions
 	st        Stores
@@ -106,9 +104,7 @@ type App struct {
 	recharger recharge.Provider
 	payments  payment.Provider
 
-	sender  webhook.Sender // event deliveries; nil: the worker sends nothing
-	hooks   webhookSlots   // the delivery worker's attempts under way (webhooks.go)
-	targets TargetPolicy   // SSRF rules of webhook and callback URLs; nil allows any
+	targets webhook.TargetPolicy // SSRF rules of webhook and callback URLs; nil allows any
 
 	metrics Metrics // operational measurements (metrics.go)
 }
@@ -138,7 +134,7 @@ type Deps struct {
 	// Webhooks posts signed events (adapters/webhook); nil sends nothing.
 	// Targets refuses internal webhook and callback addresses; nil allows any.
 	Webhooks webhook.Sender
-	Targets  TargetPolicy
+	Targets  webhook.TargetPolicy
 }
 
 // New wires the use cases.
@@ -183,16 +179,6 @@ func New(d Deps) *App {
 	if cfg.BatchSize <= 0 {
 		cfg.BatchSize = DefaultBatchSize
 	}
-	if cfg.WebhookTimeout <= 0 {
-		cfg.WebhookTimeout = DefaultWebhookTimeout
-	}
-	if cfg.WebhookLease <= 0 {
-		cfg.WebhookLease = webhookLeasePerTimeout * cfg.WebhookTimeout
-	}
-	cfg.WebhookLease = max(cfg.WebhookLease, 2*cfg.WebhookTimeout)
-	if cfg.WebhookConcurrency <= 0 {
-		cfg.WebhookConcurrency = DefaultWebhookConcurrency
-	}
 	if cfg.MaxPayloadBytes == 0 {
 		cfg.MaxPayloadBytes = 60_000
 	}
@@ -215,13 +201,18 @@ func New(d Deps) *App {
 		batches = b
 	}
 	batchTx := flushingBatches{batches, cache}
-	return &App{
+	a := &App{
 		batch: batcher{size: cfg.BatchSize}, settled: batcher{size: cfg.BatchSize, linger: max(cfg.SettleLinger, 0), wake: make(chan struct{}, 1)},
 		captures: batcher{size: cfg.BatchSize, linger: max(cfg.SettleLinger, 0), wake: make(chan struct{}, 1)},
 		cache:    cache, tx: flushingTx{d.Tx, cache}, batchTx: batchTx, st: invalidating(d.Stores, cache.flush), up: d.Upstream, tokens: d.Tokens, files: d.Files, now: d.Now, cfg: cfg, pw: user.NewPasswords(cfg.PasswordCost),
 		mailer: d.Mailer, email: d.EmailTokens, log: d.Log, verifier: d.Verifier, recharger: d.Recharger, payments: d.Payments,
-		metrics: d.Metrics, sender: d.Webhooks, targets: d.Targets,
+		metrics: d.Metrics, targets: d.Targets,
 	}
+	a.Outbox = outbox.New(outbox.Deps{Tx: a.tx, Stores: a.st, Sender: d.Webhooks, Targets: d.Targets,
+		Settled: a.awaitSettlements, Metrics: d.Metrics, Log: d.Log, Now: d.Now,
+		Config: outbox.Config{Timeout: cfg.WebhookTimeout, Lease: cfg.WebhookLease, Concurrency: cfg.WebhookConcurrency}})
+	a.Ledger = ledgercheck.New(ledgercheck.Deps{Stores: a.st, Settled: a.awaitSettlements})
+	return a
 }
 
 // Wait blocks until the work started after an answer (mail, settlements of
