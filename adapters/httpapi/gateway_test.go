@@ -411,7 +411,7 @@ func TestGatewayRecharge(t *testing.T) {
 		e.store.DB().Exec(`INSERT INTO transactions (user_id, txn_id, type, amount, balance_before, balance_after, reference_type,
 			reference_id, description, status, created_at) VALUES (?, 'TXN1', 'refund', '47.00', '301.00', '348.00', 'recharge', ?, 'x', 'completed', ?)`,
 			c.id, r2ID, time.Now().UTC())
-		ds, err := e.app.CheckLedger(context.Background())
+		ds, err := e.app.Ledger.Check(context.Background())
 		found := false
 		for _, d := range ds {
 			found = found || strings.Contains(d.What, "failed recharge r-2 has 2 refunds")

@@ -269,7 +269,7 @@ func (e *env) balance(c customer) string {
 // ledgerClean runs the ledger check and fails the test on any discrepancy.
 func (e *env) ledgerClean() {
 	e.t.Helper()
-	ds, err := e.app.CheckLedger(context.Background())
+	ds, err := e.app.Ledger.Check(context.Background())
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -7,8 +7,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/app"
 	"paygate/core/errs"
+	"paygate/core/outbox"
 	"paygate/core/webhook"
 )
 
@@ -86,7 +86,7 @@ func (s *server) listDeliveries(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.ListDeliveries(c.Request().Context(), caller(c), f)
+	rows, total, err := s.app.Outbox.ListDeliveries(c.Request().Context(), caller(c), f)
 	if err != nil {
 		return err
 	}
@@ -98,14 +98,14 @@ func (s *server) getDelivery(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d, err := s.app.GetDelivery(c.Request().Context(), caller(c), id)
+	d, err := s.app.Outbox.GetDelivery(c.Request().Context(), caller(c), id)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, toDeliveryDetail(d))
 }
 
-func toDeliveryDetail(d *app.DeliveryDetail) deliveryDetailResponse {
+func toDeliveryDetail(d *outbox.DeliveryDetail) deliveryDetailResponse {
 	return deliveryDetailResponse{deliveryResponse: toDeliveryResponse(&d.Delivery), Payload: d.Event.Payload,
 		Attempts: mapSlice(d.Attempts, toAttemptResponse)}
 }
@@ -115,7 +115,7 @@ func (s *server) redeliver(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d, err := s.app.Redeliver(c.Request().Context(), caller(c), id)
+	d, err := s.app.Outbox.Redeliver(c.Request().Context(), caller(c), id)
 	if err != nil {
 		return err
 	}
@@ -127,7 +127,7 @@ type webhookSecretResponse struct {
 }
 
 func (s *server) rotateWebhookSecret(c echo.Context) error {
-	secret, err := s.app.RotateWebhookSecret(c.Request().Context(), caller(c))
+	secret, err := s.app.Outbox.RotateWebhookSecret(c.Request().Context(), caller(c))
 	if err != nil {
 		return err
 	}

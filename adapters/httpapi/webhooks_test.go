@@ -59,7 +59,7 @@ func (r *receiver) take() []received {
 // deliver runs one round of the delivery worker.
 func (e *env) deliver() int {
 	e.t.Helper()
-	n, err := e.app.DeliverWebhooks(context.Background(), 50)
+	n, err := e.app.Outbox.Deliver(context.Background(), 50)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -252,7 +252,7 @@ func TestWebhooksEndToEnd(t *testing.T) {
 		hooks.status.Store(500)
 		adjust("credit", "500.00")
 		adjust("debit", "500.00")
-		if n, err := e.app.RefreshOutboxBacklog(context.Background()); err != nil || n != 1 {
+		if n, err := e.app.Outbox.RefreshBacklog(context.Background()); err != nil || n != 1 {
 			t.Fatalf("backlog %d, %v", n, err)
 		}
 		m := e.do("GET", "/metrics", "", nil, "Authorization", "Bearer "+metricsToken)

@@ -60,7 +60,7 @@ func Public(ip netip.Addr) bool {
 }
 
 // Policy applies the rules of provider addresses to other outgoing URLs
-// (webhook and payment callback URLs, app.TargetPolicy) when they are
+// (webhook and payment callback URLs, webhook.TargetPolicy) when they are
 // saved and again before each delivery: a literal address must be public
 // and a "localhost" name is refused, unless AllowPrivate
 // (UPSTREAM_ALLOW_PRIVATE). Names are resolved only when dialling, where

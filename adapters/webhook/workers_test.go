@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"paygate/core/store"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -16,7 +15,8 @@ import (
 
 	"paygate/adapters/mysqlstore"
 	webhookadapter "paygate/adapters/webhook"
-	"paygate/core/app"
+	"paygate/core/outbox"
+	"paygate/core/store"
 	"paygate/core/user"
 	"paygate/core/webhook"
 	"paygate/internal/testdb"
@@ -82,9 +82,9 @@ func enqueue(t *testing.T, s *mysqlstore.Store, u *user.User, n int, at time.Tim
 	}
 }
 
-func newWorker(s *mysqlstore.Store, now func() time.Time) *app.App {
-	return app.New(app.Deps{Tx: s, Stores: s.Stores(), Webhooks: webhookadapter.New(true), Now: now,
-		Config: app.Config{WebhookConcurrency: 4}})
+func newWorker(s *mysqlstore.Store, now func() time.Time) *outbox.Outbox {
+	return outbox.New(outbox.Deps{Tx: s, Stores: s.Stores(), Sender: webhookadapter.New(true), Now: now,
+		Config: outbox.Config{Concurrency: 4}})
 }
 
 // Two instances (two connection pools) deliver from one MariaDB: every
@@ -117,7 +117,7 @@ func TestTwoWorkersOnOneMariaDB(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for time.Now().Before(deadline) {
-				n, err := w.DeliverWebhooks(context.Background(), 7)
+				n, err := w.Deliver(context.Background(), 7)
 				if err != nil {
 					t.Errorf("worker %d: %v", i, err)
 					return
@@ -161,7 +161,7 @@ func TestClaimOfACrashedWorkerExpires(t *testing.T) {
 		enqueue(t, s, u, 3, t0)
 		// The crashed worker: claimed under its lease, never came back.
 		err := s.WithinTx(context.Background(), func(ctx context.Context, st store.Stores) error {
-			jobs, err := st.Webhooks.Claim(ctx, t0, t0.Add(app.DefaultWebhookLease), "crashed", 10, webhook.Lane{})
+			jobs, err := st.Webhooks.Claim(ctx, t0, t0.Add(outbox.DefaultLease), "crashed", 10, webhook.Lane{})
 			if len(jobs) != 3 {
 				return fmt.Errorf("claimed %d", len(jobs))
 			}
@@ -173,11 +173,11 @@ func TestClaimOfACrashedWorkerExpires(t *testing.T) {
 		var clock atomic.Int64
 		clock.Store(t0.Add(30 * time.Second).UnixNano())
 		w := newWorker(s, func() time.Time { return time.Unix(0, clock.Load()) })
-		if n, err := w.DeliverWebhooks(context.Background(), 10); n != 0 || err != nil {
+		if n, err := w.Deliver(context.Background(), 10); n != 0 || err != nil {
 			t.Fatalf("within the lease: delivered %d, %v", n, err)
 		}
-		clock.Store(t0.Add(app.DefaultWebhookLease + time.Second).UnixNano())
-		if n, err := w.DeliverWebhooks(context.Background(), 10); n != 3 || err != nil {
+		clock.Store(t0.Add(outbox.DefaultLease + time.Second).UnixNano())
+		if n, err := w.Deliver(context.Background(), 10); n != 3 || err != nil {
 			t.Fatalf("after the lease: delivered %d, %v", n, err)
 		}
 		if left, _ := s.Stores().Webhooks.Backlog(context.Background()); left != 0 || len(rcv.count) != 3 {
@@ -201,7 +201,7 @@ func TestAnswerThatIsNotUTF8IsRecorded(t *testing.T) {
 		u := merchant(t, s, srv.URL+"/hooks")
 		enqueue(t, s, u, 1, time.Now().UTC())
 		w := newWorker(s, time.Now)
-		if n, err := w.DeliverWebhooks(context.Background(), 10); n != 1 || err != nil {
+		if n, err := w.Deliver(context.Background(), 10); n != 1 || err != nil {
 			t.Fatalf("delivered %d, %v", n, err)
 		}
 		ds, _, err := s.Stores().Webhooks.List(context.Background(), webhook.Filter{Page: 1, PerPage: 10})
@@ -277,11 +277,11 @@ func TestFirstAttemptIsNotHeldBySlowReceivers(t *testing.T) {
 					failOnce(t, s, clock(), c.slow)
 					offset.Store(int64(time.Minute + time.Second))
 				}
-				w := app.New(app.Deps{Tx: s, Stores: s.Stores(), Webhooks: webhookadapter.New(true), Now: clock,
-					Config: app.Config{WebhookTimeout: timeout, WebhookConcurrency: 4}})
+				w := outbox.New(outbox.Deps{Tx: s, Stores: s.Stores(), Sender: webhookadapter.New(true), Now: clock,
+					Config: outbox.Config{Timeout: timeout, Concurrency: 4}})
 				ctx, cancel := context.WithCancel(context.Background())
 				stopped := make(chan struct{})
-				go func() { w.RunWebhooks(ctx, 20*time.Millisecond); close(stopped) }()
+				go func() { w.Run(ctx, 20*time.Millisecond); close(stopped) }()
 				defer func() {
 					close(slow.release)
 					cancel()
@@ -350,7 +350,7 @@ func TestSkippedClaimsAreReleased(t *testing.T) {
 		u := merchant(t, s, rcv.srv.URL+"/hooks")
 		t0 := time.Now().UTC()
 		enqueue(t, s, u, 3, t0)
-		stalled := t0.Add(app.DefaultWebhookLease - app.DefaultWebhookTimeout)
+		stalled := t0.Add(outbox.DefaultLease - outbox.DefaultTimeout)
 		var calls atomic.Int64
 		clock := func() time.Time { // the poll's time, then a stalled claim's
 			if calls.Add(1) == 1 {
@@ -359,7 +359,7 @@ func TestSkippedClaimsAreReleased(t *testing.T) {
 			return stalled
 		}
 		w := newWorker(s, clock)
-		if n, err := w.DeliverWebhooks(context.Background(), 10); n != 0 || err != nil {
+		if n, err := w.Deliver(context.Background(), 10); n != 0 || err != nil {
 			t.Fatalf("delivered %d, %v", n, err)
 		}
 		if len(rcv.count) != 0 {
@@ -370,7 +370,7 @@ func TestSkippedClaimsAreReleased(t *testing.T) {
 			t.Fatalf("skipped claims still held: due %v, %v", due, err)
 		}
 		w = newWorker(s, func() time.Time { return stalled })
-		if n, err := w.DeliverWebhooks(context.Background(), 10); n != 3 || err != nil {
+		if n, err := w.Deliver(context.Background(), 10); n != 3 || err != nil {
 			t.Fatalf("after release: delivered %d, %v", n, err)
 		}
 	})

@@ -29,6 +29,7 @@ import (
 	webhookadapter "paygate/adapters/webhook"
 	"paygate/core/apikey"
 	"paygate/core/app"
+	"paygate/core/ledgercheck"
 	"paygate/frontend"
 )
 
@@ -106,7 +107,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		log.Info("migrations applied")
 		return nil
 	case cmd == "ledger" && len(rest) == 2 && rest[1] == "check":
-		return ledgerCheck(ctx, newApp(cfg, store, nil, nil, nil, log), stdout)
+		return ledgerCheck(ctx, newApp(cfg, store, nil, nil, nil, log).Ledger, stdout)
 	case cmd == "create-admin" && len(rest) == 2:
 		generated, err := newApp(cfg, store, nil, nil, nil, log).CreateAdmin(ctx, rest[1], cfg.AdminPassword)
 		if err != nil {
@@ -250,7 +251,7 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 	iv := defaultWorkerIntervals
 	iv.hitRecovery = hitRecoveryInterval(cfg.HitRecoveryAfter)
 	iv.webhooks = cfg.WebhookPollInterval
-	workers := startWorkers(wctx, appRounds{a}, iv, log)
+	workers := startWorkers(wctx, appRounds{a}, a.Outbox, iv, log)
 	defer func() { stopWorkers(); workers.Wait() }()
 
 	logOut.Flush() // the start-up lines are out before the first request is served
@@ -274,8 +275,8 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 	return nil
 }
 
-func ledgerCheck(ctx context.Context, a *app.App, out io.Writer) error {
-	ds, err := a.CheckLedger(ctx)
+func ledgerCheck(ctx context.Context, c *ledgercheck.Checker, out io.Writer) error {
+	ds, err := c.Check(ctx)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"paygate/core/app"
+	"paygate/core/outbox"
 )
 
 // Background workers of the gateway. Each round is safe with several
@@ -54,8 +55,6 @@ type gatewayRounds interface {
 	ExpirePayments(ctx context.Context, limit int) (int, error)
 	CheckRecharges(ctx context.Context, limit int) (int, error)
 	RecoverPendingHits(ctx context.Context, limit int) (int, error)
-	RunWebhooks(ctx context.Context, interval time.Duration)
-	RefreshOutboxBacklog(ctx context.Context) (int64, error)
 }
 
 // appRounds are the wired use cases' rounds.
@@ -75,19 +74,19 @@ func (r appRounds) RecoverPendingHits(ctx context.Context, limit int) (int, erro
 	return r.a.Metering.RecoverPendingHits(ctx, limit)
 }
 
-func (r appRounds) RunWebhooks(ctx context.Context, interval time.Duration) {
-	r.a.RunWebhooks(ctx, interval)
+// outboxRounds are the delivery worker and the backlog gauge (*outbox.Outbox).
+type outboxRounds interface {
+	Run(ctx context.Context, interval time.Duration)
+	RefreshBacklog(ctx context.Context) (int64, error)
 }
 
-func (r appRounds) RefreshOutboxBacklog(ctx context.Context) (int64, error) {
-	return r.a.RefreshOutboxBacklog(ctx)
-}
+var _ outboxRounds = (*outbox.Outbox)(nil)
 
 // startWorkers runs the payment expiry, recharge check, hit recovery and
 // webhook delivery workers until ctx ends; Wait on the result returns once
 // all stopped (webhook attempts under way finish first, bounded by their
 // timeout). A zero interval leaves that worker out.
-func startWorkers(ctx context.Context, a gatewayRounds, iv workerIntervals, log *slog.Logger) *sync.WaitGroup {
+func startWorkers(ctx context.Context, a gatewayRounds, o outboxRounds, iv workerIntervals, log *slog.Logger) *sync.WaitGroup {
 	var wg sync.WaitGroup
 	every := func(name string, interval time.Duration, round func(context.Context) (int, error)) {
 		wg.Add(1)
@@ -123,12 +122,12 @@ func startWorkers(ctx context.Context, a gatewayRounds, iv workerIntervals, log 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			a.RunWebhooks(ctx, iv.webhooks)
+			o.Run(ctx, iv.webhooks)
 		}()
 	}
 	if iv.backlog > 0 {
 		every("outbox-backlog", iv.backlog, func(ctx context.Context) (int, error) {
-			_, err := a.RefreshOutboxBacklog(ctx)
+			_, err := o.RefreshBacklog(ctx)
 			return 0, err
 		})
 	}

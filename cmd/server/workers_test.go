@@ -19,7 +19,7 @@ func (c *countingRounds) RecoverPendingHits(_ context.Context, limit int) (int, 
 	return limit, nil
 }
 
-func (c *countingRounds) RunWebhooks(ctx context.Context, interval time.Duration) {
+func (c *countingRounds) Run(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
@@ -32,7 +32,7 @@ func (c *countingRounds) RunWebhooks(ctx context.Context, interval time.Duration
 	}
 }
 
-func (c *countingRounds) RefreshOutboxBacklog(context.Context) (int64, error) { return 0, nil }
+func (c *countingRounds) RefreshBacklog(context.Context) (int64, error) { return 0, nil }
 
 func (c *countingRounds) ExpirePayments(context.Context, int) (int, error) {
 	c.expiry.Add(1)
@@ -49,7 +49,7 @@ func (c *countingRounds) CheckRecharges(context.Context, int) (int, error) {
 func TestWorkersRunRoundsAndStop(t *testing.T) {
 	rounds := &countingRounds{}
 	ctx, cancel := context.WithCancel(context.Background())
-	wg := startWorkers(ctx, rounds, workerIntervals{expiry: 5 * time.Millisecond, rechargeCheck: 5 * time.Millisecond, hitRecovery: 5 * time.Millisecond, webhooks: 5 * time.Millisecond, backlog: 5 * time.Millisecond}, slog.New(slog.DiscardHandler))
+	wg := startWorkers(ctx, rounds, rounds, workerIntervals{expiry: 5 * time.Millisecond, rechargeCheck: 5 * time.Millisecond, hitRecovery: 5 * time.Millisecond, webhooks: 5 * time.Millisecond, backlog: 5 * time.Millisecond}, slog.New(slog.DiscardHandler))
 	deadline := time.Now().Add(5 * time.Second)
 	for (rounds.expiry.Load() < 3 || rounds.checks.Load() < 3 || rounds.recoveries.Load() < 6 || rounds.deliveries.Load() < 3) && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)

@@ -10,7 +10,9 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/core/gateway"
+	"paygate/core/ledgercheck"
 	"paygate/core/metering"
+	"paygate/core/outbox"
 	"paygate/core/payment"
 	"paygate/core/recharge"
 	"paygate/core/store"
@@ -70,17 +72,10 @@ type Config struct {
 	// (holds.go); 0 means DefaultHoldLifetime, negative runs every call the
 	// per-call way (a reservation before the upstream call).
 	HoldLifetime time.Duration
-	// WebhookTimeout bounds one delivery attempt (a 2xx within it is
-	// delivered); 0 means DefaultWebhookTimeout.
-	WebhookTimeout time.Duration
-	// WebhookLease is how long a worker's claim on a delivery lasts: after
-	// it (a crashed worker) any worker may try it again; at least twice
-	// WebhookTimeout. 0 means six times WebhookTimeout (DefaultWebhookLease
-	// with the default timeout).
-	WebhookLease time.Duration
-	// WebhookConcurrency is how many delivery attempts one instance runs at
-	// once; a quarter of them are kept for first attempts (retries never
-	// take them). 0 means DefaultWebhookConcurrency.
+	// WebhookTimeout, WebhookLease and WebhookConcurrency bound the
+	// delivery worker (outbox.Config: Timeout, Lease, Concurrency).
+	WebhookTimeout     time.Duration
+	WebhookLease       time.Duration
 	WebhookConcurrency int
 }
 
@@ -88,6 +83,8 @@ type Config struct {
 type App struct {
 	Metering *metering.Metering
 	Gateway  *gateway.Gateway
+	Outbox   *outbox.Outbox       // event deliveries and their worker
+	Ledger   *ledgercheck.Checker // the ledger check
 
 	tx     store.Transactor // writes empty the metering lookups (metering.Invalidating)
 	st     store.Stores
@@ -102,9 +99,7 @@ type App struct {
 	log    *slog.Logger
 	bg     sync.WaitGroup // mail sent after the answer
 
-	sender  webhook.Sender // event deliveries; nil: the worker sends nothing
-	hooks   webhookSlots   // the delivery worker's attempts under way (webhooks.go)
-	targets TargetPolicy   // SSRF rules of webhook and callback URLs; nil allows any
+	targets webhook.TargetPolicy // SSRF rules of webhook and callback URLs; nil allows any
 
 	metrics Metrics // operational measurements (metrics.go)
 }
@@ -134,7 +129,7 @@ type Deps struct {
 	// Webhooks posts signed events (adapters/webhook); nil sends nothing.
 	// Targets refuses internal webhook and callback addresses; nil allows any.
 	Webhooks webhook.Sender
-	Targets  TargetPolicy
+	Targets  webhook.TargetPolicy
 }
 
 // New wires the use cases.
@@ -157,16 +152,6 @@ func New(d Deps) *App {
 	}
 	if cfg.RechargeRoundBudget == 0 {
 		cfg.RechargeRoundBudget = time.Minute
-	}
-	if cfg.WebhookTimeout <= 0 {
-		cfg.WebhookTimeout = DefaultWebhookTimeout
-	}
-	if cfg.WebhookLease <= 0 {
-		cfg.WebhookLease = webhookLeasePerTimeout * cfg.WebhookTimeout
-	}
-	cfg.WebhookLease = max(cfg.WebhookLease, 2*cfg.WebhookTimeout)
-	if cfg.WebhookConcurrency <= 0 {
-		cfg.WebhookConcurrency = DefaultWebhookConcurrency
 	}
 	if cfg.MaxPayloadBytes == 0 {
 		cfg.MaxPayloadBytes = 60_000
@@ -194,8 +179,12 @@ func New(d Deps) *App {
 		Verifier: d.Verifier, Recharger: d.Recharger, Payments: d.Payments, Targets: d.Targets})
 	return &App{
 		Metering: m, Gateway: g,
-		tx: tx, st: st, up: d.Upstream, tokens: d.Tokens, files: d.Files, now: d.Now, cfg: cfg, pw: user.NewPasswords(cfg.PasswordCost),
-		mailer: d.Mailer, email: d.EmailTokens, log: d.Log, metrics: d.Metrics, sender: d.Webhooks, targets: d.Targets,
+		Outbox: outbox.New(outbox.Deps{Tx: tx, Stores: st, Sender: d.Webhooks, Targets: d.Targets,
+			Settled: m.AwaitSettlements, Metrics: d.Metrics, Log: d.Log, Now: d.Now,
+			Config: outbox.Config{Timeout: cfg.WebhookTimeout, Lease: cfg.WebhookLease, Concurrency: cfg.WebhookConcurrency}}),
+		Ledger: ledgercheck.New(ledgercheck.Deps{Stores: st, Settled: m.AwaitSettlements}),
+		tx:     tx, st: st, up: d.Upstream, tokens: d.Tokens, files: d.Files, now: d.Now, cfg: cfg, pw: user.NewPasswords(cfg.PasswordCost),
+		mailer: d.Mailer, email: d.EmailTokens, log: d.Log, metrics: d.Metrics, targets: d.Targets,
 	}
 }
 

@@ -1,10 +1,15 @@
 package app
 
-import "time"
+import (
+	"time"
 
-// Metrics receives the use cases' operational measurements; an adapter
-// exports them (Prometheus, adapters/metrics). Calls sit on the metered hot
-// path: implementations must be cheap and must not block.
+	"paygate/core/outbox"
+)
+
+// Metrics receives the use cases' operational measurements, the outbox's
+// among them; an adapter exports them (Prometheus, adapters/metrics). Calls
+// sit on the metered hot path: implementations must be cheap and must not
+// block.
 type Metrics interface {
 	// UpstreamDone records one provider call of service (its slug) that took
 	// d; ok is a usable answer (2xx with JSON, or a gateway provider's
@@ -15,9 +20,7 @@ type Metrics interface {
 	// has been attempted. Their difference is the reservations in flight.
 	ReservationStarted()
 	ReservationSettled()
-	// OutboxBacklog reports the webhook deliveries not yet delivered nor
-	// failed (counted by the delivery worker every few seconds).
-	OutboxBacklog(n int64)
+	outbox.Metrics // the delivery worker's backlog
 }
 
 // NopMetrics discards every measurement (the default of Deps.Metrics).

@@ -1,6 +1,6 @@
 // Package app holds the use cases that span domains: metering a service
-// call, panel operations, bootstrap and the ledger check. It depends on
-// ports only; adapters are wired in cmd/.
+// call, panel operations and bootstrap; it builds the outbox and the
+// ledger check. It depends on ports only; adapters are wired in cmd/.
 package app
 
 import (

@@ -1,9 +1,8 @@
-package app_test
+package outbox_test
 
 import (
 	"context"
 	"errors"
-	storemocks "paygate/core/store/mocks"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -12,55 +11,21 @@ import (
 	"github.com/stretchr/testify/mock"
 	"go.uber.org/goleak"
 
-	"paygate/core/app"
+	"paygate/core/outbox"
+	"paygate/core/store"
+	storemocks "paygate/core/store/mocks"
 	"paygate/core/user"
 	usermocks "paygate/core/user/mocks"
 	"paygate/core/webhook"
 	webhookmocks "paygate/core/webhook/mocks"
 )
 
-func TestDecidedTopUpWritesItsEvent(t *testing.T) {
-	ctx := context.Background()
-	f := newTopUpFixture(t)
-	hooks := webhookmocks.NewMockRepository(t)
-	stores := app.Stores{Users: f.users, Ledger: f.ledger, TopUps: f.topups, Audit: f.audit, Webhooks: hooks}
-	tx := storemocks.NewMockTransactor(t)
-	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
-		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) })
-	f.app = app.New(app.Deps{Tx: tx, Stores: stores, Now: func() time.Time { return f.now }})
-	hook := "https://merchant.example/hooks"
-	f.owner.WebhookURL = &hook
-
-	f.topups.EXPECT().ByID(mock.Anything, uint64(5)).Return(f.pending(5), nil).Once()
-	f.topups.EXPECT().Decide(mock.Anything, mock.Anything).Return(nil).Once()
-	f.users.EXPECT().ByID(mock.Anything, uint64(11)).Return(f.owner, nil).Once()
-	hooks.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(e *webhook.Event) bool {
-		return e.Type == webhook.BalanceRequestRejected && e.UserID == 11
-	}), mock.MatchedBy(func(ds []*webhook.Delivery) bool { return len(ds) == 1 && ds[0].URL == hook })).Return(nil).Once()
-	if _, err := f.app.RejectTopUp(ctx, f.admin, 5, "no such transfer"); err != nil {
-		t.Fatal(err)
-	}
-
-	// The outbox refusing the row rolls the decision back with it.
-	f.topups.EXPECT().ByID(mock.Anything, uint64(6)).Return(f.pending(6), nil).Once()
-	f.topups.EXPECT().Decide(mock.Anything, mock.Anything).Return(nil).Once()
-	f.users.EXPECT().LockByID(mock.Anything, uint64(11)).Return(f.owner, nil).Once()
-	f.ledger.EXPECT().Insert(mock.Anything, mock.Anything).Return(nil).Once()
-	f.users.EXPECT().SaveBalance(mock.Anything, mock.Anything).Return(nil).Once()
-	boom := errors.New("disk full")
-	hooks.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(e *webhook.Event) bool { return e.Type == webhook.BalanceRequestApproved }),
-		mock.Anything).Return(boom).Once()
-	if _, err := f.app.ApproveTopUp(ctx, f.admin, 6, ""); !errors.Is(err, boom) {
-		t.Fatalf("approve: %v", err)
-	}
-}
-
 // deliveryWorld is the delivery worker on mocks.
 type deliveryWorld struct {
 	hooks  *webhookmocks.MockRepository
 	sender *webhookmocks.MockSender
 	users  *usermocks.MockRepository
-	app    *app.App
+	outbox *outbox.Outbox
 	now    time.Time
 	secret string
 	job    webhook.Job
@@ -69,11 +34,11 @@ type deliveryWorld struct {
 func newDeliveryWorld(t *testing.T) *deliveryWorld {
 	w := &deliveryWorld{hooks: webhookmocks.NewMockRepository(t), sender: webhookmocks.NewMockSender(t),
 		users: usermocks.NewMockRepository(t), now: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC), secret: webhook.NewSecret()}
-	stores := app.Stores{Users: w.users, Webhooks: w.hooks}
+	stores := store.Stores{Users: w.users, Webhooks: w.hooks}
 	tx := storemocks.NewMockTransactor(t)
 	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
-		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) }).Maybe()
-	w.app = app.New(app.Deps{Tx: tx, Stores: stores, Webhooks: w.sender, Now: func() time.Time { return w.now }})
+		func(ctx context.Context, fn func(context.Context, store.Stores) error) error { return fn(ctx, stores) }).Maybe()
+	w.outbox = outbox.New(outbox.Deps{Tx: tx, Stores: stores, Sender: w.sender, Now: func() time.Time { return w.now }})
 	hook := "https://merchant.example/new-hooks"
 	w.users.EXPECT().ByID(mock.Anything, uint64(11)).Return(&user.User{ID: 11, WebhookSecret: &w.secret, WebhookURL: &hook}, nil).Maybe()
 	e, _ := webhook.NewEvent(11, webhook.BalanceLow, map[string]string{"balance": "1.00"}, w.now.Add(-time.Minute))
@@ -83,7 +48,7 @@ func newDeliveryWorld(t *testing.T) *deliveryWorld {
 	w.job = webhook.Job{Delivery: *d, Event: *e, Token: "t"}
 	w.hooks.EXPECT().HasDue(mock.Anything, w.now, mock.Anything).Return(true, nil).Maybe()
 	claims := 0
-	w.hooks.EXPECT().Claim(mock.Anything, w.now, w.now.Add(app.DefaultWebhookLease), mock.Anything, mock.Anything, mock.Anything).
+	w.hooks.EXPECT().Claim(mock.Anything, w.now, w.now.Add(outbox.DefaultLease), mock.Anything, mock.Anything, mock.Anything).
 		RunAndReturn(func(_ context.Context, _, _ time.Time, token string, _ int, _ webhook.Lane) ([]webhook.Job, error) {
 			if claims++; claims > 1 {
 				return nil, nil // claimed once; the round polls until nothing more is due
@@ -99,8 +64,8 @@ func TestDeliverSignsAndRecords(t *testing.T) {
 	w := newDeliveryWorld(t)
 	w.sender.EXPECT().Send(mock.Anything, mock.Anything).RunAndReturn(func(ctx context.Context, r webhook.Request) (webhook.Response, error) {
 		dl, ok := ctx.Deadline()
-		if !ok || time.Until(dl) > app.DefaultWebhookTimeout {
-			t.Errorf("no %s deadline", app.DefaultWebhookTimeout)
+		if !ok || time.Until(dl) > outbox.DefaultTimeout {
+			t.Errorf("no %s deadline", outbox.DefaultTimeout)
 		}
 		want, _ := webhook.Sign(w.secret, w.job.Event.PublicID, w.now, w.job.Event.Payload)
 		// The user's current webhook_url, not the one of the event's time.
@@ -117,7 +82,7 @@ func TestDeliverSignsAndRecords(t *testing.T) {
 	w.hooks.EXPECT().Settle(mock.Anything, mock.MatchedBy(func(d *webhook.Delivery) bool {
 		return d.Status == webhook.StatusDelivered && d.Attempts == 1 && d.URL == "https://merchant.example/new-hooks"
 	}), mock.Anything).RunAndReturn(func(_ context.Context, _ *webhook.Delivery, tk string) (bool, error) { token = tk; return true, nil }).Once()
-	n, err := w.app.DeliverWebhooks(context.Background(), 10)
+	n, err := w.outbox.Deliver(context.Background(), 10)
 	if err != nil || n != 1 || len(token) != 32 {
 		t.Fatalf("delivered %d, %v, token %q", n, err, token)
 	}
@@ -132,7 +97,7 @@ func TestFailedAttemptIsRetriedAfterAMinute(t *testing.T) {
 	w.hooks.EXPECT().Settle(mock.Anything, mock.MatchedBy(func(d *webhook.Delivery) bool {
 		return d.Status == webhook.StatusPending && d.NextAttemptAt.Equal(w.now.Add(time.Minute)) && d.Failures == 1
 	}), mock.Anything).Return(true, nil).Once()
-	if n, err := w.app.DeliverWebhooks(context.Background(), 10); err != nil || n != 0 {
+	if n, err := w.outbox.Deliver(context.Background(), 10); err != nil || n != 0 {
 		t.Fatalf("delivered %d, %v", n, err)
 	}
 }
@@ -141,44 +106,16 @@ func TestInternalTargetIsNotSent(t *testing.T) {
 	w := newDeliveryWorld(t)
 	policy := webhookmocks.NewMockTargetPolicy(t)
 	policy.EXPECT().CheckURL("https://merchant.example/new-hooks").Return(errors.New("address not allowed"))
-	stores := app.Stores{Users: w.users, Webhooks: w.hooks}
+	stores := store.Stores{Users: w.users, Webhooks: w.hooks}
 	tx := storemocks.NewMockTransactor(t)
 	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
-		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) })
-	w.app = app.New(app.Deps{Tx: tx, Stores: stores, Webhooks: w.sender, Targets: policy, Now: func() time.Time { return w.now }})
+		func(ctx context.Context, fn func(context.Context, store.Stores) error) error { return fn(ctx, stores) })
+	w.outbox = outbox.New(outbox.Deps{Tx: tx, Stores: stores, Sender: w.sender, Targets: policy, Now: func() time.Time { return w.now }})
 	// No Send: the mock fails on one.
 	w.hooks.EXPECT().AddAttempt(mock.Anything, mock.MatchedBy(func(a *webhook.Attempt) bool { return a.Error == "address not allowed" })).Return(nil).Once()
 	w.hooks.EXPECT().Settle(mock.Anything, mock.Anything, mock.Anything).Return(true, nil).Once()
-	if _, err := w.app.DeliverWebhooks(context.Background(), 10); err != nil {
+	if _, err := w.outbox.Deliver(context.Background(), 10); err != nil {
 		t.Fatal(err)
-	}
-}
-
-func TestDeliveriesOfOthersAreNotFound(t *testing.T) {
-	hooks := webhookmocks.NewMockRepository(t)
-	stores := app.Stores{Webhooks: hooks}
-	tx := storemocks.NewMockTransactor(t)
-	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
-		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) }).Maybe()
-	a := app.New(app.Deps{Tx: tx, Stores: stores})
-	hooks.EXPECT().ByID(mock.Anything, uint64(8)).Return(&webhook.Delivery{ID: 8, UserID: 11, Status: webhook.StatusFailed}, nil)
-	other := &user.User{ID: 12, Role: user.RoleUser}
-	if _, err := a.GetDelivery(context.Background(), other, 8); !errors.Is(err, webhook.ErrNotFound) {
-		t.Fatalf("get: %v", err)
-	}
-	if _, err := a.Redeliver(context.Background(), other, 8); !errors.Is(err, webhook.ErrNotFound) {
-		t.Fatalf("redeliver: %v", err)
-	}
-	hooks.EXPECT().List(mock.Anything, mock.MatchedBy(func(f webhook.Filter) bool { return f.UserID != nil && *f.UserID == 12 })).Return(nil, 0, nil).Once()
-	if _, _, err := a.ListDeliveries(context.Background(), other, webhook.Filter{}); err != nil {
-		t.Fatal(err)
-	}
-	admin := &user.User{ID: 1, Role: user.RoleAdmin}
-	hooks.EXPECT().Redeliver(mock.Anything, mock.MatchedBy(func(d *webhook.Delivery) bool {
-		return d.ID == 8 && d.Status == webhook.StatusPending && d.Failures == 0
-	})).Return(nil).Once()
-	if d, err := a.Redeliver(context.Background(), admin, 8); err != nil || d.Status != webhook.StatusPending {
-		t.Fatalf("admin redeliver: %+v, %v", d, err)
 	}
 }
 
@@ -191,13 +128,13 @@ func TestClaimsTheLeaseCannotCoverAreReleased(t *testing.T) {
 	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	hooks, sender := webhookmocks.NewMockRepository(t), webhookmocks.NewMockSender(t)
-	stores := app.Stores{Webhooks: hooks}
+	stores := store.Stores{Webhooks: hooks}
 	tx := storemocks.NewMockTransactor(t)
 	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
-		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) })
+		func(ctx context.Context, fn func(context.Context, store.Stores) error) error { return fn(ctx, stores) })
 	timeout, lease := 10*time.Second, time.Minute
-	a := app.New(app.Deps{Tx: tx, Stores: stores, Webhooks: sender, Now: clock,
-		Config: app.Config{WebhookTimeout: timeout, WebhookLease: lease, WebhookConcurrency: 4}})
+	o := outbox.New(outbox.Deps{Tx: tx, Stores: stores, Sender: sender, Now: clock,
+		Config: outbox.Config{Timeout: timeout, Lease: lease, Concurrency: 4}})
 	hooks.EXPECT().HasDue(mock.Anything, now, mock.Anything).Return(true, nil).Once()
 	var token string
 	hooks.EXPECT().Claim(mock.Anything, now, now.Add(lease), mock.Anything, mock.Anything, mock.Anything).
@@ -226,7 +163,7 @@ func TestClaimsTheLeaseCannotCoverAreReleased(t *testing.T) {
 			}
 			return nil
 		}).Once()
-	if n, err := a.DeliverWebhooks(context.Background(), 50); n != 0 || err != nil {
+	if n, err := o.Deliver(context.Background(), 50); n != 0 || err != nil {
 		t.Fatalf("delivered %d, %v", n, err)
 	}
 }
@@ -238,9 +175,9 @@ func TestNothingDueTakesNoTransaction(t *testing.T) {
 	hooks, sender := webhookmocks.NewMockRepository(t), webhookmocks.NewMockSender(t)
 	tx := storemocks.NewMockTransactor(t)
 	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
-	a := app.New(app.Deps{Tx: tx, Stores: app.Stores{Webhooks: hooks}, Webhooks: sender, Now: func() time.Time { return now }})
+	o := outbox.New(outbox.Deps{Tx: tx, Stores: store.Stores{Webhooks: hooks}, Sender: sender, Now: func() time.Time { return now }})
 	hooks.EXPECT().HasDue(mock.Anything, now, mock.Anything).Return(false, nil).Once()
-	if n, err := a.DeliverWebhooks(context.Background(), 50); n != 0 || err != nil {
+	if n, err := o.Deliver(context.Background(), 50); n != 0 || err != nil {
 		t.Fatalf("delivered %d, %v", n, err)
 	}
 }
@@ -253,7 +190,7 @@ func TestAttemptOfALostClaimIsNotCountedDelivered(t *testing.T) {
 	w.sender.EXPECT().Send(mock.Anything, mock.Anything).Return(webhook.Response{Status: 200}, nil).Once()
 	w.hooks.EXPECT().AddAttempt(mock.Anything, mock.Anything).Return(nil).Once()
 	w.hooks.EXPECT().Settle(mock.Anything, mock.Anything, mock.Anything).Return(false, nil).Once()
-	if n, err := w.app.DeliverWebhooks(context.Background(), 10); err != nil || n != 0 {
+	if n, err := w.outbox.Deliver(context.Background(), 10); err != nil || n != 0 {
 		t.Fatalf("delivered %d, %v", n, err)
 	}
 }
@@ -270,7 +207,7 @@ func hookJob(id uint64, url string, failures int, now time.Time) webhook.Job {
 // workerOnMocks is the running delivery worker over mocks whose Send
 // blocks for every URL but fast until release is closed.
 type workerOnMocks struct {
-	app     *app.App
+	outbox  *outbox.Outbox
 	hooks   *webhookmocks.MockRepository
 	release chan struct{}
 	fast    chan string // the webhook-id of each request to fast
@@ -282,11 +219,11 @@ type workerOnMocks struct {
 func newWorkerOnMocks(t *testing.T, concurrency int) *workerOnMocks {
 	w := &workerOnMocks{hooks: webhookmocks.NewMockRepository(t), release: make(chan struct{}), fast: make(chan string, 16)}
 	sender, users := webhookmocks.NewMockSender(t), usermocks.NewMockRepository(t)
-	stores := app.Stores{Users: users, Webhooks: w.hooks}
+	stores := store.Stores{Users: users, Webhooks: w.hooks}
 	tx := storemocks.NewMockTransactor(t)
 	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
-		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) }).Maybe()
-	w.app = app.New(app.Deps{Tx: tx, Stores: stores, Webhooks: sender, Config: app.Config{WebhookConcurrency: concurrency}})
+		func(ctx context.Context, fn func(context.Context, store.Stores) error) error { return fn(ctx, stores) }).Maybe()
+	w.outbox = outbox.New(outbox.Deps{Tx: tx, Stores: stores, Sender: sender, Config: outbox.Config{Concurrency: concurrency}})
 	secret := webhook.NewSecret()
 	users.EXPECT().ByID(mock.Anything, uint64(11)).Return(&user.User{ID: 11, WebhookSecret: &secret}, nil).Maybe()
 	sender.EXPECT().Send(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, r webhook.Request) (webhook.Response, error) {
@@ -358,7 +295,7 @@ func TestFirstAttemptStartsWhileRetriesHoldSlots(t *testing.T) {
 		})
 	ctx, cancel := context.WithCancel(context.Background())
 	stopped := make(chan struct{})
-	go func() { w.app.RunWebhooks(ctx, 2*time.Millisecond); close(stopped) }()
+	go func() { w.outbox.Run(ctx, 2*time.Millisecond); close(stopped) }()
 	w.waitHeld(t, 3)
 	time.Sleep(20 * time.Millisecond) // several polls with the retry lane full
 	mu.Lock()
@@ -378,7 +315,7 @@ func TestFirstAttemptStartsWhileRetriesHoldSlots(t *testing.T) {
 }
 
 // Shutdown: no attempt starts once ctx ends; those under way finish and
-// are recorded before RunWebhooks returns, and no goroutine is left.
+// are recorded before Run returns, and no goroutine is left.
 func TestWorkerShutdownFinishesStartedAttempts(t *testing.T) {
 	before := goleak.IgnoreCurrent()
 	w := newWorkerOnMocks(t, 2)
@@ -396,20 +333,20 @@ func TestWorkerShutdownFinishesStartedAttempts(t *testing.T) {
 		})
 	ctx, cancel := context.WithCancel(context.Background())
 	stopped := make(chan struct{})
-	go func() { w.app.RunWebhooks(ctx, 2*time.Millisecond); close(stopped) }()
+	go func() { w.outbox.Run(ctx, 2*time.Millisecond); close(stopped) }()
 	w.waitHeld(t, 2)
 	cancel()
 	n := claims.Load()
 	select {
 	case <-stopped:
-		t.Fatal("RunWebhooks returned before its attempts finished")
+		t.Fatal("Run returned before its attempts finished")
 	case <-time.After(30 * time.Millisecond):
 	}
 	close(w.release)
 	select {
 	case <-stopped:
 	case <-time.After(5 * time.Second):
-		t.Fatal("RunWebhooks did not return")
+		t.Fatal("Run did not return")
 	}
 	if claims.Load() != n {
 		t.Fatal("claimed after shutdown")

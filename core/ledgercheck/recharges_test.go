@@ -1,4 +1,4 @@
-package app_test
+package ledgercheck_test
 
 import (
 	"context"
@@ -7,13 +7,14 @@ import (
 
 	"github.com/stretchr/testify/mock"
 
-	"paygate/core/app"
 	hitmocks "paygate/core/hitlog/mocks"
 	holdmocks "paygate/core/hold/mocks"
 	"paygate/core/ledger"
 	ledgermocks "paygate/core/ledger/mocks"
+	"paygate/core/ledgercheck"
 	"paygate/core/recharge"
 	rechargemocks "paygate/core/recharge/mocks"
+	"paygate/core/store"
 	"paygate/core/user"
 	usermocks "paygate/core/user/mocks"
 )
@@ -68,8 +69,8 @@ func TestCheckLedgerRechargesOnALiveSystem(t *testing.T) {
 			recs.EXPECT().ByID(mock.Anything, uint64(8)).Return(&recharge.Recharge{ID: 8, UserID: c.owner8, Amount: dec("20"), Status: recharge.StatusPending}, nil).Once()
 			holds := holdmocks.NewMockRepository(t)
 			holds.EXPECT().ByUser(mock.Anything, uint64(1)).Return(nil, nil)
-			a := app.New(app.Deps{Stores: app.Stores{Users: users, Ledger: led, Hits: hits, Recharges: recs, Holds: holds}})
-			ds, err := a.CheckLedger(context.Background())
+			chk := ledgercheck.New(ledgercheck.Deps{Stores: store.Stores{Users: users, Ledger: led, Hits: hits, Recharges: recs, Holds: holds}})
+			ds, err := chk.Check(context.Background())
 			if err != nil || len(ds) != len(c.want) {
 				t.Fatalf("discrepancies %v, err %v; want %v", ds, err, c.want)
 			}

@@ -1,4 +1,4 @@
-package app_test
+package ledgercheck_test
 
 import (
 	"context"
@@ -8,16 +8,19 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/mock"
 
-	"paygate/core/app"
 	"paygate/core/hitlog"
 	hitmocks "paygate/core/hitlog/mocks"
 	"paygate/core/hold"
 	holdmocks "paygate/core/hold/mocks"
 	"paygate/core/ledger"
 	ledgermocks "paygate/core/ledger/mocks"
+	"paygate/core/ledgercheck"
+	"paygate/core/store"
 	"paygate/core/user"
 	usermocks "paygate/core/user/mocks"
 )
+
+func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 
 func entry(id uint64, t ledger.Type, amount, before, after string, hit uint64) ledger.Entry {
 	e := ledger.Entry{ID: id, UserID: 1, TxnID: "TXN" + string(rune('0'+id)), Type: t, Amount: dec(amount), BalanceBefore: dec(before), BalanceAfter: dec(after), ReferenceType: ledger.RefAdjustment}
@@ -80,8 +83,8 @@ func TestCheckLedger(t *testing.T) {
 				}
 				return nil
 			})
-			a := app.New(app.Deps{Stores: app.Stores{Users: users, Ledger: led, Hits: hits, Holds: holds}})
-			ds, joined := checkLedger(t, a)
+			chk := ledgercheck.New(ledgercheck.Deps{Stores: store.Stores{Users: users, Ledger: led, Hits: hits, Holds: holds}})
+			ds, joined := checkLedger(t, chk)
 			if len(c.want) == 0 && len(ds) != 0 {
 				t.Fatalf("clean ledger reported:\n%s", joined)
 			}
@@ -130,8 +133,8 @@ func TestCheckLedgerHolds(t *testing.T) {
 				return fn(entry(1, ledger.Credit, "8.50", "0.00", "8.50", 0))
 			})
 			hits.EXPECT().ForEachByUser(mock.Anything, uint64(1), mock.Anything).Return(nil)
-			a := app.New(app.Deps{Stores: app.Stores{Users: users, Ledger: led, Hits: hits, Holds: holds}})
-			ds, joined := checkLedger(t, a)
+			chk := ledgercheck.New(ledgercheck.Deps{Stores: store.Stores{Users: users, Ledger: led, Hits: hits, Holds: holds}})
+			ds, joined := checkLedger(t, chk)
 			if len(ds) != len(c.want) {
 				t.Fatalf("discrepancies:\n%s\nwant %q", joined, c.want)
 			}
@@ -146,9 +149,9 @@ func TestCheckLedgerHolds(t *testing.T) {
 
 // checkLedger runs the ledger check and returns its discrepancies, also
 // one per line.
-func checkLedger(t *testing.T, a *app.App) ([]app.Discrepancy, string) {
+func checkLedger(t *testing.T, chk *ledgercheck.Checker) ([]ledgercheck.Discrepancy, string) {
 	t.Helper()
-	ds, err := a.CheckLedger(context.Background())
+	ds, err := chk.Check(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

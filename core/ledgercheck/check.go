@@ -1,4 +1,8 @@
-package app
+// Package ledgercheck verifies that the books agree with themselves: each
+// user's ledger chain and balance, the money rows of every hit, recharge
+// and hold. The operator runs it (server ledger check); tests run it after
+// every scenario.
+package ledgercheck
 
 import (
 	"context"
@@ -10,8 +14,32 @@ import (
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
 	"paygate/core/recharge"
+	"paygate/core/store"
 	"paygate/core/user"
 )
+
+// Deps are what the check reads.
+type Deps struct {
+	Stores store.Stores
+	// Settled waits until the writes queued after earlier answers (the
+	// settlements of successful calls) have been made, so the check reads
+	// them; nil: nothing to wait for.
+	Settled func(ctx context.Context) error
+}
+
+// Checker runs the ledger check.
+type Checker struct {
+	st      store.Stores
+	settled func(ctx context.Context) error
+}
+
+// New builds a Checker.
+func New(d Deps) *Checker {
+	if d.Settled == nil {
+		d.Settled = func(context.Context) error { return nil }
+	}
+	return &Checker{st: d.Stores, settled: d.Settled}
+}
 
 // Discrepancy is one way the books disagree with themselves.
 type Discrepancy struct {
@@ -26,7 +54,7 @@ type hitMoves struct {
 	debitSum, refundSum decimal.Decimal
 }
 
-// CheckLedger verifies, for every user: the entries chain (each
+// Check verifies, for every user: the entries chain (each
 // balance_before is the previous balance_after, each after = before ±
 // amount), the balance equals Σ credits + refunds − debits and the last
 // balance_after; every billed hit has exactly one debit of its charge and no
@@ -34,17 +62,17 @@ type hitMoves struct {
 // equal refund; no hit is left pending; every recharge has one debit of its
 // amount and, when failed, one equal refund; the held money is the unused
 // money of the user's open holds, within the balance.
-func (a *App) CheckLedger(ctx context.Context) ([]Discrepancy, error) {
-	if err := a.awaitSettlements(ctx); err != nil {
+func (c *Checker) Check(ctx context.Context) ([]Discrepancy, error) {
+	if err := c.settled(ctx); err != nil {
 		return nil, err
 	}
-	ids, err := a.st.Users.IDs(ctx)
+	ids, err := c.st.Users.IDs(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("list users: %w", err)
 	}
 	var out []Discrepancy
 	for _, id := range ids {
-		ds, err := a.checkUser(ctx, id)
+		ds, err := c.checkUser(ctx, id)
 		if err != nil {
 			return out, err
 		}
@@ -53,8 +81,8 @@ func (a *App) CheckLedger(ctx context.Context) ([]Discrepancy, error) {
 	return out, nil
 }
 
-func (a *App) checkUser(ctx context.Context, id uint64) ([]Discrepancy, error) {
-	u, err := a.st.Users.ByID(ctx, id)
+func (c *Checker) checkUser(ctx context.Context, id uint64) ([]Discrepancy, error) {
+	u, err := c.st.Users.ByID(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("read user %d: %w", id, err)
 	}
@@ -66,8 +94,8 @@ func (a *App) checkUser(ctx context.Context, id uint64) ([]Discrepancy, error) {
 	// failure's refund) commits with its row (status), so every recharge
 	// read here has its money rows in the later ledger read.
 	var recharges []recharge.Recharge
-	if a.st.Recharges != nil {
-		if err := a.st.Recharges.ForEachByUser(ctx, id, func(r recharge.Recharge) error {
+	if c.st.Recharges != nil {
+		if err := c.st.Recharges.ForEachByUser(ctx, id, func(r recharge.Recharge) error {
 			recharges = append(recharges, r)
 			return nil
 		}); err != nil {
@@ -77,7 +105,7 @@ func (a *App) checkUser(ctx context.Context, id uint64) ([]Discrepancy, error) {
 	running, sum := decimal.Zero, decimal.Zero
 	moves := map[uint64]*hitMoves{}
 	rechargeMoves := map[uint64]*hitMoves{}
-	err = a.st.Ledger.ForEachByUser(ctx, id, func(e ledger.Entry) error {
+	err = c.st.Ledger.ForEachByUser(ctx, id, func(e ledger.Entry) error {
 		if !e.BalanceBefore.Equal(running) {
 			bad("%s: balance_before %s, previous balance_after %s", e.TxnID, e.BalanceBefore.StringFixed(2), running.StringFixed(2))
 		}
@@ -124,10 +152,10 @@ func (a *App) checkUser(ctx context.Context, id uint64) ([]Discrepancy, error) {
 	if u.Balance.IsNegative() {
 		bad("negative balance %s", u.Balance.StringFixed(2))
 	}
-	if err := a.checkHolds(ctx, u, bad); err != nil {
+	if err := c.checkHolds(ctx, u, bad); err != nil {
 		return nil, err
 	}
-	err = a.st.Hits.ForEachByUser(ctx, id, func(h hitlog.Hit) error {
+	err = c.st.Hits.ForEachByUser(ctx, id, func(h hitlog.Hit) error {
 		m := moves[h.ID]
 		delete(moves, h.ID)
 		if m == nil {
@@ -162,7 +190,7 @@ func (a *App) checkUser(ctx context.Context, id uint64) ([]Discrepancy, error) {
 	for hitID, m := range moves {
 		bad("ledger rows reference hit id %d that is not this user's (%d debits, %d refunds)", hitID, m.debits, m.refunds)
 	}
-	if err := a.checkRecharges(ctx, id, recharges, rechargeMoves, bad); err != nil {
+	if err := c.checkRecharges(ctx, id, recharges, rechargeMoves, bad); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -174,8 +202,8 @@ func (a *App) checkUser(ctx context.Context, id uint64) ([]Discrepancy, error) {
 // so a mismatch is reported only if the recharge read again still
 // disagrees; ledger rows of recharges created after the first read are
 // left to the next check.
-func (a *App) checkRecharges(ctx context.Context, userID uint64, list []recharge.Recharge, moves map[uint64]*hitMoves, bad func(string, ...any)) error {
-	if a.st.Recharges == nil {
+func (c *Checker) checkRecharges(ctx context.Context, userID uint64, list []recharge.Recharge, moves map[uint64]*hitMoves, bad func(string, ...any)) error {
+	if c.st.Recharges == nil {
 		return nil
 	}
 	for _, r := range list {
@@ -188,13 +216,13 @@ func (a *App) checkRecharges(ctx context.Context, userID uint64, list []recharge
 		if problem == "" {
 			continue
 		}
-		if cur, err := a.st.Recharges.ByID(ctx, r.ID); err == nil && cur.Status != r.Status && rechargeProblem(cur, m) == "" {
+		if cur, err := c.st.Recharges.ByID(ctx, r.ID); err == nil && cur.Status != r.Status && rechargeProblem(cur, m) == "" {
 			continue // it moved on between the reads
 		}
 		bad("%s", problem)
 	}
 	for id, m := range moves {
-		cur, err := a.st.Recharges.ByID(ctx, id)
+		cur, err := c.st.Recharges.ByID(ctx, id)
 		if err == nil && cur.UserID == userID {
 			continue // created after the recharges were read
 		}
@@ -227,9 +255,9 @@ func rechargeProblem(r *recharge.Recharge, m *hitMoves) string {
 // charged from or released between the reads of the user and of the
 // holds, so a mismatch is reported only if it stays after reading both
 // again twice.
-func (a *App) checkHolds(ctx context.Context, u *user.User, bad func(string, ...any)) error {
+func (c *Checker) checkHolds(ctx context.Context, u *user.User, bad func(string, ...any)) error {
 	for try := 0; ; try++ {
-		holds, err := a.st.Holds.ByUser(ctx, u.ID)
+		holds, err := c.st.Holds.ByUser(ctx, u.ID)
 		if err != nil {
 			return fmt.Errorf("read holds of user %d: %w", u.ID, err)
 		}
@@ -252,7 +280,7 @@ func (a *App) checkHolds(ctx context.Context, u *user.User, bad func(string, ...
 			}
 			break
 		}
-		if u, err = a.st.Users.ByID(ctx, u.ID); err != nil {
+		if u, err = c.st.Users.ByID(ctx, u.ID); err != nil {
 			return fmt.Errorf("read user %d: %w", u.ID, err)
 		}
 	}
