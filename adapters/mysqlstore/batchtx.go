@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"paygate/core/metering"
-	"paygate/core/store"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,9 +15,10 @@ import (
 	"github.com/go-sql-driver/mysql"
 	"gorm.io/gorm"
 
-	"paygate/core/apikey"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
+	"paygate/core/metering"
+	"paygate/core/store"
 	"paygate/core/user"
 )
 
@@ -183,186 +182,6 @@ func (s *Store) batchTx(ctx context.Context, fn func(ctx context.Context, st met
 	return nil
 }
 
-func (s *Store) storesOnBatch(db *gorm.DB, bc *batchConn) metering.BatchStores {
-	st := metering.BatchStores{Stores: s.storesOn(db)}
-	b := base{db: db, mysql: true, consecutiveIDs: s.consecutiveIDs, batch: bc}
-	st.Users, st.Ledger, st.Locks = &userStore{b}, &ledgerStore{b}, batchLocks{b}
-	if s.consecutiveIDs {
-		st.Inserts = batchInserts{b}
-	}
-	return st
-}
-
-// batchInserts defers a metering batch's hit rows and ledger rows to the
-// COMMIT (metering.BatchInserts; only where a multi-row INSERT takes consecutive
-// ids): the ledger rows that reference a hit of the batch take its id in
-// the database from the user variable that holds its INSERT's first id.
-type batchInserts struct{ b base }
-
-func (w batchInserts) Insert(ctx context.Context, hits []*hitlog.Hit, entries []*ledger.Entry, hitOf []int) error {
-	if len(hitOf) != len(entries) {
-		return fmt.Errorf("insert batch: %d hit references for %d entries", len(hitOf), len(entries))
-	}
-	bc := w.b.batch
-	now := dbTime(time.Now())
-	at := make([]hitRef, 0, len(hits)) // where hit i's id is in the database
-	for _, part := range hitChunks(hits) {
-		q, args, err := hitInsert(part, now)
-		if err != nil {
-			return err
-		}
-		v, err := bc.deferHits(ctx, q, args, part)
-		if err != nil {
-			return fmt.Errorf("insert %d hits: %w", len(part), err)
-		}
-		for k := range part {
-			at = append(at, hitRef{v: v, k: k})
-		}
-	}
-	refs := make([]hitRef, len(entries))
-	for i, k := range hitOf {
-		if k >= 0 {
-			refs[i] = at[k]
-			bc.refs = append(bc.refs, deferredRef{entry: entries[i], hit: hits[k]})
-		}
-	}
-	return (&ledgerStore{w.b}).insertMany(ctx, entries, refs)
-}
-
-// batchLocks takes a metering batch's locks in one query (metering.BatchLocks):
-// SELECT … FOR UPDATE of the users (ascending ids), then for each key the
-// one-statement count (countHitsFast) and its ROW_COUNT(). A key whose
-// calls do not all fit (or that is gone) is then decided by CountHits'
-// locked read, as before; its row is already locked by the UPDATE that
-// read it (REPEATABLE READ keeps the lock of a row that did not match).
-type batchLocks struct{ b base }
-
-func (l batchLocks) LockAndCount(ctx context.Context, userIDs []uint64, counts []metering.KeyCount, at time.Time) (map[uint64]*user.User, []int, error) {
-	users := make(map[uint64]*user.User, len(userIDs))
-	granted := make([]int, len(counts))
-	keys := &keyStore{l.b}
-	if len(userIDs) == 0 { // never in a batch (every reservation has its user)
-		for i, c := range counts {
-			g, err := keys.CountHits(ctx, c.KeyID, c.Day, c.N, at)
-			if err != nil && !errors.Is(err, apikey.ErrNotFound) {
-				return nil, nil, err
-			}
-			granted[i] = g
-		}
-		return users, granted, nil
-	}
-	if ok, err := l.fromSnapshots(userIDs, counts, at, users, granted); ok || err != nil {
-		return users, granted, err
-	}
-	var q strings.Builder
-	args := make([]any, 0, len(userIDs)+7*len(counts))
-	q.WriteString("SELECT " + userColumns + " FROM users WHERE id IN ")
-	args = inList(&q, args, userIDs)
-	q.WriteString(" ORDER BY id FOR UPDATE")
-	for _, c := range counts {
-		if c.N > 0 {
-			q.WriteString(";" + countHitsFast + ";SELECT ROW_COUNT()")
-			args = append(args, countHitsFastArgs(c.KeyID, c.Day, c.N, at)...)
-		}
-	}
-	if err := l.query(ctx, q.String(), args, counts, users, granted); err != nil {
-		return nil, nil, err
-	}
-	for _, id := range userIDs {
-		if users[id] == nil {
-			return nil, nil, fmt.Errorf("lock user %d: %w", id, user.ErrNotFound)
-		}
-	}
-	for i, c := range counts {
-		if granted[i] > 0 {
-			continue
-		}
-		g, err := keys.CountHits(ctx, c.KeyID, c.Day, c.N, at)
-		if err != nil && !errors.Is(err, apikey.ErrNotFound) {
-			return nil, nil, err
-		}
-		granted[i] = g
-	}
-	return users, granted, nil
-}
-
-// fromSnapshots is LockAndCount from the snapshots of the users' rows
-// (batchsnap.go), when the batch may use them and has them all, and every
-// count has calls: the users as their snapshots, every call granted, and
-// the locks, counts and their check deferred to the batch's query. False
-// when it did nothing.
-func (l batchLocks) fromSnapshots(userIDs []uint64, counts []metering.KeyCount, at time.Time,
-	users map[uint64]*user.User, granted []int) (bool, error) {
-	bc := l.b.batch
-	if bc.snaps == nil || !slices.IsSorted(userIDs) {
-		return false, nil
-	}
-	for _, c := range counts {
-		if c.N <= 0 {
-			return false, nil
-		}
-	}
-	rows, ok := bc.snaps.get(userIDs, time.Now())
-	if !ok {
-		return false, nil
-	}
-	args := make([]countArgs, len(counts))
-	for i, c := range counts {
-		args[i] = countHitsFastArgs(c.KeyID, c.Day, c.N, at)
-		granted[i] = c.N
-	}
-	for _, r := range rows {
-		if err := bc.lockUser(r, users); err != nil {
-			return false, err
-		}
-	}
-	q, n, a := snapshotGuard(rows, args)
-	bc.deferStatements(q, n, a...)
-	bc.guarded = true
-	return true, nil
-}
-
-// query runs LockAndCount's query: users into users, and for each count
-// with N > 0 whose update matched, granted = N.
-func (l batchLocks) query(ctx context.Context, q string, args []any, counts []metering.KeyCount, users map[uint64]*user.User, granted []int) error {
-	rows, err := l.b.db.Statement.ConnPool.QueryContext(ctx, q, args...)
-	if err != nil {
-		return fmt.Errorf("lock users and count hits: %w", translate(err))
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var r userRow
-		if err := rows.Scan(r.fields()...); err != nil {
-			return fmt.Errorf("lock users: %w", translate(err))
-		}
-		if err := l.b.batch.lockUser(r, users); err != nil {
-			return err
-		}
-	}
-	for i, c := range counts {
-		if c.N <= 0 {
-			continue
-		}
-		var moved int64
-		if !rows.NextResultSet() || !rows.Next() {
-			if err := rows.Err(); err != nil {
-				return fmt.Errorf("count hits of api key %d: %w", c.KeyID, translate(err))
-			}
-			return fmt.Errorf("count hits of api key %d: no result", c.KeyID)
-		}
-		if err := rows.Scan(&moved); err != nil {
-			return fmt.Errorf("count hits of api key %d: %w", c.KeyID, translate(err))
-		}
-		if moved == 1 {
-			granted[i] = c.N
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("lock users and count hits: %w", translate(err))
-	}
-	return rows.Close()
-}
-
 // batchConn is the batch transaction's connection as GORM's ConnPool: it
 // holds the deferred writes and sends them before any other statement.
 type batchConn struct {
@@ -519,11 +338,8 @@ func (c *batchConn) keep(r userRow) {
 }
 
 // lockedRow is the row of user id as this transaction leaves it, if the
-// transaction holds its lock (c may be nil: outside a batch).
+// transaction holds its lock.
 func (c *batchConn) lockedRow(id uint64) (userRow, bool) {
-	if c == nil {
-		return userRow{}, false
-	}
 	r, ok := c.rows[id]
 	return r, ok
 }

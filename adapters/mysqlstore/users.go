@@ -180,15 +180,7 @@ func (s *userStore) ByPhone(ctx context.Context, phone string) (*user.User, erro
 }
 
 func (s *userStore) LockByID(ctx context.Context, id uint64) (*user.User, error) {
-	u, err := s.find(ctx, true, "id = ?", id)
-	if err == nil && s.batch != nil {
-		r, err := toUserRow(u) // the row as read under the lock
-		if err != nil {
-			return nil, fmt.Errorf("lock user %d: %w", id, err)
-		}
-		s.batch.keep(r)
-	}
-	return u, err
+	return s.find(ctx, true, "id = ?", id)
 }
 
 func (s *userStore) Update(ctx context.Context, u *user.User) error {
@@ -221,9 +213,9 @@ func (s *userStore) Update(ctx context.Context, u *user.User) error {
 	return nil
 }
 
-func (s *userStore) SaveBalance(ctx context.Context, u *user.User) error {
+// balanceValues are the columns SaveBalance writes for u, updated at now.
+func balanceValues(u *user.User, now time.Time) (map[string]any, error) {
 	var w moneyWriter
-	now := dbTime(time.Now())
 	values := map[string]any{
 		"balance":     w.put(colBalance, u.Balance),
 		"total_spent": w.put(colSpent, u.TotalSpent),
@@ -233,16 +225,16 @@ func (s *userStore) SaveBalance(ctx context.Context, u *user.User) error {
 		"updated_at":  now,
 	}
 	if w.err != nil {
-		return fmt.Errorf("save balance of user %d: %w", u.ID, w.err)
+		return nil, fmt.Errorf("save balance of user %d: %w", u.ID, w.err)
 	}
-	if r, locked := s.batch.lockedRow(u.ID); locked { // sent with the COMMIT (batchtx.go): the row is ours, locked
-		s.batch.deferExec("UPDATE users SET balance = ?, total_spent = ?, held_amount = ?, plan_month = ?, plan_calls = ?, updated_at = ? WHERE id = ?",
-			values["balance"], values["total_spent"], values["held_amount"], values["plan_month"], values["plan_calls"], now, u.ID)
-		u.UpdatedAt = now
-		r.Balance, r.TotalSpent, r.HeldAmount = values["balance"].(string), values["total_spent"].(string), values["held_amount"].(string)
-		r.PlanMonth, r.PlanCalls, r.UpdatedAt = nullString(u.PlanMonth), u.PlanCalls, &now
-		s.batch.keep(r) // the row as this transaction leaves it
-		return nil
+	return values, nil
+}
+
+func (s *userStore) SaveBalance(ctx context.Context, u *user.User) error {
+	now := dbTime(time.Now())
+	values, err := balanceValues(u, now)
+	if err != nil {
+		return err
 	}
 	res := s.conn(ctx).Model(&userRow{}).Where("id = ?", u.ID).Updates(values)
 	if res.Error != nil {
