@@ -39,17 +39,18 @@ type userRow struct {
 
 func (userRow) TableName() string { return "users" }
 
-// userColumns are the columns of userRow in the order of fields, for reads
-// on the hot path that scan without GORM (the metering batch's user locks).
-const userColumns = "id, name, email, phone, password, role, status, plan, plan_month, plan_calls, balance, total_spent, held_amount, " +
-	"low_balance_alert, api_key, api_secret, webhook_url, ip_address, email_verified_at, remember_token, created_at, updated_at, deleted_at"
+// userRowColumns are userRow's columns in field order. The batch's locked
+// read selects and scans them (userColumns, fields) and the optimistic
+// batch's guard compares them (snapshotMatch), so a column added to userRow
+// is read and checked with no other list to update.
+var userRowColumns = rowColumns[userRow]()
+
+// userColumns are userRowColumns for a SELECT that scans without GORM (the
+// metering batch's user locks).
+var userColumns = columnNames(userRowColumns)
 
 // fields are the scan destinations of userColumns.
-func (r *userRow) fields() []any {
-	return []any{&r.ID, &r.Name, &r.Email, &r.Phone, &r.Password, &r.Role, &r.Status, &r.Plan, &r.PlanMonth, &r.PlanCalls,
-		&r.Balance, &r.TotalSpent, &r.HeldAmount, &r.LowBalanceAlert, &r.APIKey, &r.APISecret, &r.WebhookURL, &r.IPAddress,
-		&r.EmailVerifiedAt, &r.RememberToken, &r.CreatedAt, &r.UpdatedAt, &r.DeletedAt}
-}
+func (r *userRow) fields() []any { return fieldPointers(r, userRowColumns) }
 
 func toUserRow(u *user.User) (userRow, error) {
 	var w moneyWriter
