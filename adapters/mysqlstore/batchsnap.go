@@ -12,36 +12,18 @@ import (
 	"github.com/go-sql-driver/mysql"
 )
 
-// Optimistic reservation batches (MySQL): one round trip instead of two.
-//
-// A reservation batch's first round trip locks its users' rows and reads
-// them, and counts the keys' calls; only then can the writer decide the
-// calls and send the rows with the COMMIT. On a loaded machine each round
-// trip waits ~1.3 ms for CPUs (measured: 1.35 ms for the locks and counts,
-// 2.4 ms for the rest with the COMMIT, 0.14 ms between), and the writer is
-// the serial stage of metering: it was busy 97-99% of the time.
-//
-// When this instance's last committed batch left a user's row in a state
-// it knows (the row as read under the lock, with that batch's own balance
-// update applied), the next batch starts from that snapshot instead of
-// reading, and checks it in the database where the read was: the deferred
-// query begins with
-//
-//	SELECT COUNT(*) INTO @paygate_ok FROM users WHERE id IN (…) AND ((id = ? AND balance = ? AND …) OR …) FOR UPDATE
-//
-// which takes the same row locks as the read (ascending ids), then each
-// key's one-statement count (countHitsFast) adding its ROW_COUNT() to
-// @paygate_ok, then a statement that fails (MySQL error 1172, "Result
-// consisted of more than one row") unless every user matched its snapshot
-// and every key's calls fitted. A failure stops the query before the
-// COMMIT, the transaction rolls back, and the batch is run again the usual
-// way (reading under the locks); the users that failed get no snapshot for
-// staleCooldown, so an account that other instances or the panel keep
+// Optimistic reservation batches (MySQL). A batch normally spends a round
+// trip locking and reading its users' rows before it can decide. When this
+// instance's last committed batch left a user's row in a state it knows
+// (read under the lock, with that batch's own update applied), the next
+// batch starts from that snapshot and checks it in the database instead:
+// its deferred query begins with snapshotGuard, which locks the same rows
+// (ascending ids), compares them with the snapshots (snapshotMatch), counts
+// the keys' calls, and fails with error 1172 unless every row matched and
+// every count fitted. The failure stops the query before the COMMIT, the
+// batch rolls back and runs again reading under the locks, and the users
+// that failed get no snapshot for staleCooldown, so a row that others keep
 // changing costs one failed attempt per cooldown, not one per batch.
-// Decisions are the same as with the read: the rows they start from are
-// the rows under the lock, compared column by column (the two secrets by
-// their SHA-256, so they are never sent); created_at and remember_token,
-// which the batch never uses, are not compared.
 
 // errStaleSnapshot: an optimistic batch's check failed; it is run again
 // with the locked read.

@@ -163,12 +163,14 @@ func (w batchInserts) Insert(ctx context.Context, hits []*hitlog.Hit, entries []
 	return w.ledger.insertMany(entries, refs)
 }
 
-// batchLocks takes a metering batch's locks in one query (metering.BatchLocks):
-// SELECT … FOR UPDATE of the users (ascending ids), then for each key the
-// one-statement count (countHitsFast) and its ROW_COUNT(). A key whose
-// calls do not all fit (or that is gone) is then decided by CountHits'
-// locked read, as before; its row is already locked by the UPDATE that
-// read it (REPEATABLE READ keeps the lock of a row that did not match).
+// batchLocks takes a metering batch's locks in one query
+// (metering.BatchLocks): SELECT … FOR UPDATE of the users (ascending ids),
+// then for each key the one-statement count (countHitsFast) and its
+// ROW_COUNT(). A key whose calls do not all fit (or that is gone) is then
+// decided by CountHits' locked read; its row is already locked by the
+// UPDATE that read it (REPEATABLE READ keeps the lock of a row that did
+// not match). From snapshots, the users are not read at all
+// (fromSnapshots).
 type batchLocks struct {
 	b  base
 	bc *batchConn

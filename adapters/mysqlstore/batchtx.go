@@ -23,51 +23,28 @@ import (
 )
 
 // The metering writer's transactions on MySQL (metering.BatchTransactor).
+// The writer is serial and holds its users' row locks while a batch runs,
+// so a batch makes few round trips to the database:
+//   - its pool's sessions have autocommit off: the first statement opens
+//     the transaction, and every use ends with COMMIT, ROLLBACK or a closed
+//     connection;
+//   - writes whose result the batch does not read (batchstores.go) wait in
+//     batchConn and go with the next statement or the COMMIT as one
+//     multi-statement query, so statements keep their order. A refused one
+//     stops the query before the COMMIT and the batch rolls back; nothing
+//     is checked after the COMMIT, as a committed batch reported failed
+//     would be retried.
 //
-// A reservation batch used to cost seven round trips while it held the
-// users' row locks: START TRANSACTION, lock the user, count the key's
-// calls, insert the hits, insert the ledger rows, save the balance,
-// COMMIT. Under load each round trip waits for a CPU (0.4-0.8 ms), and the
-// writer is serial, so they were most of a call's latency. Here:
-//   - the batch runs on a connection pool of its own whose sessions have
-//     autocommit off, so the first statement opens the transaction (no
-//     START TRANSACTION round trip; every use ends with COMMIT or ROLLBACK,
-//     or the connection is closed);
-//   - writes whose result the batch does not read are deferred and sent
-//     with the COMMIT as one multi-statement query: the ledger rows (a
-//     multi-row INSERT inserts every row or fails) and the balances of
-//     users this transaction locked (the UPDATE by primary key of a row we
-//     hold locked matches it; another user's balance is saved at once, its
-//     rows affected checked as usual). Any other statement first sends
-//     what was deferred, so the order of statements is unchanged. A
-//     deferred statement the database refuses (a constraint) stops the
-//     query there: COMMIT does not run and the batch rolls back. Nothing is
-//     checked after the COMMIT: a committed batch must not be reported
-//     failed (it would be retried).
-//   - when a multi-row INSERT takes consecutive ids (consecutiveIDs), the
-//     batch's hit rows are deferred too (metering.BatchInserts): each hit
-//     INSERT is followed by SET @paygate_hits_<i> = LAST_INSERT_ID() (the
-//     first row's id), and the ledger rows that reference those hits take
-//     reference_id = @paygate_hits_<i> + k in the database. The Go hits get
-//     their ids from the driver's result of the query that sent their
-//     INSERT (mysql.Result.AllLastInsertIds: the first id of each
-//     statement), so a reservation batch is 2 round trips: lock and count,
-//     then everything else with the COMMIT.
-//
-// Security: multiStatements lets one query carry several statements, which
-// would make an SQL injection worse. It is enabled only on this pool, used
-// only by WithinBatchTx; every statement sent there is the store's own
-// text with ? placeholders, and values are interpolated by the driver
-// (interpolateParams, which escapes them for the connection's charset and
-// sql_mode, NO_BACKSLASH_ESCAPES included); no value is ever concatenated
-// into the text. A URL that turns interpolateParams off gets no batch pool
-// (server-side prepared statements cannot carry several statements).
+// multiStatements would make an SQL injection worse, so only this pool
+// enables it, only WithinBatchTx uses it, and every statement sent there is
+// the store's own text with ? placeholders whose values the driver escapes
+// (interpolateParams). A URL that turns interpolateParams off gets no batch
+// pool: server-side prepared statements cannot carry several statements.
 
 // batchQueryBytes is how large a batch's deferred query may grow (values
-// interpolated) before a hit INSERT is added to it: at most 4 MiB, and a
-// quarter of the server's max_allowed_packet (16 MiB by default on MariaDB),
-// which every query must fit in. The largest hit INSERT alone (one call's
-// request body of at most 1 MiB, escaped) fits too.
+// interpolated) before a hit INSERT is added to it: the smaller of 4 MiB
+// and a quarter of max_allowed_packet, which every query must fit in,
+// leaving room for the largest hit INSERT (a 1 MiB request body, escaped).
 func batchQueryBytes(maxAllowedPacket int64) int {
 	return int(min(4<<20, maxAllowedPacket/4))
 }
@@ -110,10 +87,10 @@ func batchPool(connector driver.Connector) *sql.DB {
 	return db
 }
 
-// WithinBatchTx runs fn in one transaction like WithinTx; on MySQL with a
-// batch pool the transaction saves round trips (see above), and starts
-// from this instance's snapshots of the users' rows when it has them
-// (batchsnap.go): if the database shows one stale, fn runs again, reading
+// WithinBatchTx runs fn in one transaction like WithinTx. With a batch pool
+// (MySQL) the transaction defers its writes (see above) and starts from
+// this instance's snapshots of the users' rows when it has them
+// (batchsnap.go); if the database shows one stale, fn runs again, reading
 // the rows under their locks.
 func (s *Store) WithinBatchTx(ctx context.Context, fn func(ctx context.Context, st metering.BatchStores) error) error {
 	if s.batchDB == nil {
@@ -329,7 +306,7 @@ func (c *batchConn) forgetIDs() {
 }
 
 // keep records r as the row of a user this transaction locked, as it
-// leaves it (SaveBalance keeps the saved row).
+// leaves it (batchUsers.SaveBalance keeps the saved row).
 func (c *batchConn) keep(r userRow) {
 	if c.rows == nil {
 		c.rows = map[uint64]userRow{}
