@@ -239,57 +239,54 @@ const entryColumns = "(user_id, txn_id, type, amount, balance_before, balance_af
 // InsertMany inserts ledger entries in their order with multi-row INSERTs
 // (plain SQL; the ids are not read back).
 func (s *ledgerStore) InsertMany(ctx context.Context, entries []*ledger.Entry) error {
-	return s.insertMany(ctx, entries, nil)
-}
-
-// hitRef is a reference_id taken in the database: the id of the hit k rows
-// after the first row of the hit INSERT whose first id is in the session's
-// user variable v (batchInserts).
-type hitRef struct {
-	v string
-	k int
-}
-
-// insertMany is InsertMany where entry i with refs[i].v set takes its
-// reference_id from refs[i] (refs nil: every entry its own ReferenceID).
-func (s *ledgerStore) insertMany(ctx context.Context, entries []*ledger.Entry, refs []hitRef) error {
 	now := dbTime(time.Now())
-	for _, c := range chunks(len(entries), func(int) int { return 300 }) {
-		part := entries[c[0]:c[1]]
-		var q strings.Builder
-		q.WriteString("INSERT INTO transactions " + entryColumns + " VALUES ")
-		args := make([]any, 0, 12*len(part))
-		for i, e := range part {
-			r, err := toEntryRow(e)
-			if err != nil {
-				return fmt.Errorf("insert transactions: %w", err)
-			}
-			if r.CreatedAt == nil {
-				r.CreatedAt, r.UpdatedAt = &now, &now
-			}
-			if i > 0 {
-				q.WriteByte(',')
-			}
-			var ref any = r.ReferenceID
-			if refs != nil && refs[c[0]+i].v != "" {
-				ref = refs[c[0]+i].k
-				q.WriteString("(?,?,?,?,?,?,?," + refs[c[0]+i].v + "+?,?,?,?,?)")
-			} else {
-				q.WriteString("(?,?,?,?,?,?,?,?,?,?,?,?)")
-			}
-			args = append(args, r.UserID, r.TxnID, r.Type, r.Amount, r.BalanceBefore, r.BalanceAfter, r.ReferenceType, ref,
-				r.Description, r.Status, *r.CreatedAt, *r.UpdatedAt)
-			e.CreatedAt = timeFromDB(r.CreatedAt)
+	for _, c := range entryChunks(len(entries)) {
+		q, args, err := entryInsert(entries[c[0]:c[1]], nil, now)
+		if err != nil {
+			return err
 		}
-		if s.batch != nil { // sent with the COMMIT (batchtx.go)
-			s.batch.deferExec(q.String(), args...)
-			continue
-		}
-		if _, err := s.sqlExec(ctx, q.String(), args...); err != nil {
-			return fmt.Errorf("insert %d transactions: %w", len(part), translate(err))
+		if _, err := s.sqlExec(ctx, q, args...); err != nil {
+			return fmt.Errorf("insert %d transactions: %w", c[1]-c[0], translate(err))
 		}
 	}
 	return nil
+}
+
+// entryChunks cuts n entries into the ranges one INSERT each carries.
+func entryChunks(n int) [][2]int {
+	return chunks(n, func(int) int { return 300 })
+}
+
+// entryInsert is the multi-row INSERT of part and its arguments; entry i
+// with refs[i].v set takes its reference_id from refs[i] (refs nil: every
+// entry its own ReferenceID). Each entry gets its created_at as stored.
+func entryInsert(part []*ledger.Entry, refs []hitRef, now time.Time) (string, []any, error) {
+	var q strings.Builder
+	q.WriteString("INSERT INTO transactions " + entryColumns + " VALUES ")
+	args := make([]any, 0, 12*len(part))
+	for i, e := range part {
+		r, err := toEntryRow(e)
+		if err != nil {
+			return "", nil, fmt.Errorf("insert transactions: %w", err)
+		}
+		if r.CreatedAt == nil {
+			r.CreatedAt, r.UpdatedAt = &now, &now
+		}
+		if i > 0 {
+			q.WriteByte(',')
+		}
+		var ref any = r.ReferenceID
+		if refs != nil && refs[i].v != "" {
+			ref = refs[i].k
+			q.WriteString("(?,?,?,?,?,?,?," + refs[i].v + "+?,?,?,?,?)")
+		} else {
+			q.WriteString("(?,?,?,?,?,?,?,?,?,?,?,?)")
+		}
+		args = append(args, r.UserID, r.TxnID, r.Type, r.Amount, r.BalanceBefore, r.BalanceAfter, r.ReferenceType, ref,
+			r.Description, r.Status, *r.CreatedAt, *r.UpdatedAt)
+		e.CreatedAt = timeFromDB(r.CreatedAt)
+	}
+	return q.String(), args, nil
 }
 
 // countHitsFast counts n calls of a key when they all fit under its daily
@@ -352,14 +349,9 @@ func (s *keyStore) CountHits(ctx context.Context, id uint64, day string, n int, 
 // uncountHits gives back calls of a key's day.
 const uncountHits = "UPDATE api_keys SET hits_today = CASE WHEN hits_today > ? THEN hits_today - ? ELSE 0 END WHERE id = ? AND hits_date = ?"
 
-// UncountHits gives back n calls of day; in a metering batch it is sent
-// with the COMMIT (batchtx.go).
+// UncountHits gives back n calls of day.
 func (s *keyStore) UncountHits(ctx context.Context, id uint64, day string, n int) error {
 	if n <= 0 {
-		return nil
-	}
-	if s.batch != nil {
-		s.batch.deferExec(uncountHits, n, n, id, day)
 		return nil
 	}
 	if _, err := s.sqlExec(ctx, uncountHits, n, n, id, day); err != nil {

@@ -9,17 +9,14 @@ import (
 	"paygate/core/hitlog"
 )
 
-// SQLite runs in the process, so a statement costs no round trip, but the
-// driver compiles a statement's text again on every execution unless it
-// was prepared (the batch's texts vary with its size), and watches its
-// context with a goroutine each time. Single-row statements per row therefore paid a
-// parse and a code generation per hit (a third of the batch's CPU). The
-// batch writes use one statement per chunk instead, like MySQL's: the
-// multi-row INSERTs of batch.go (ids consecutive: the transaction holds the
-// write lock; SQLite reports the last row's id), and for settlements one
-// UPDATE … FROM (VALUES …) … RETURNING id per chunk, which moves only hits
-// still pending and names those it moved, without a prior read and without
-// CASE lists evaluated per row.
+// SQLite's batch writes use one statement per chunk, as MySQL's do: its
+// driver compiles a statement's text on every execution that was not
+// prepared (a batch's texts vary with its size), so a statement per row
+// would cost a compilation per hit. The INSERTs are batch.go's multi-row
+// ones (ids consecutive: the transaction holds the write lock; SQLite
+// reports the last row's id); a settlement is one UPDATE … FROM (VALUES …)
+// … RETURNING id per chunk, which moves only hits still pending and names
+// them, with no prior read and no CASE list evaluated per row.
 
 // finishChunk settles hits[i] for i in part (distinct ids) with one
 // conditional UPDATE and reports the ids it moved.

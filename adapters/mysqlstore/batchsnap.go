@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -11,36 +12,18 @@ import (
 	"github.com/go-sql-driver/mysql"
 )
 
-// Optimistic reservation batches (MySQL): one round trip instead of two.
-//
-// A reservation batch's first round trip locks its users' rows and reads
-// them, and counts the keys' calls; only then can the writer decide the
-// calls and send the rows with the COMMIT. On a loaded machine each round
-// trip waits ~1.3 ms for CPUs (measured: 1.35 ms for the locks and counts,
-// 2.4 ms for the rest with the COMMIT, 0.14 ms between), and the writer is
-// the serial stage of metering: it was busy 97-99% of the time.
-//
-// When this instance's last committed batch left a user's row in a state
-// it knows (the row as read under the lock, with that batch's own balance
-// update applied), the next batch starts from that snapshot instead of
-// reading, and checks it in the database where the read was: the deferred
-// query begins with
-//
-//	SELECT COUNT(*) INTO @paygate_ok FROM users WHERE id IN (…) AND ((id = ? AND balance = ? AND …) OR …) FOR UPDATE
-//
-// which takes the same row locks as the read (ascending ids), then each
-// key's one-statement count (countHitsFast) adding its ROW_COUNT() to
-// @paygate_ok, then a statement that fails (MySQL error 1172, "Result
-// consisted of more than one row") unless every user matched its snapshot
-// and every key's calls fitted. A failure stops the query before the
-// COMMIT, the transaction rolls back, and the batch is run again the usual
-// way (reading under the locks); the users that failed get no snapshot for
-// staleCooldown, so an account that other instances or the panel keep
+// Optimistic reservation batches (MySQL). A batch normally spends a round
+// trip locking and reading its users' rows before it can decide. When this
+// instance's last committed batch left a user's row in a state it knows
+// (read under the lock, with that batch's own update applied), the next
+// batch starts from that snapshot and checks it in the database instead:
+// its deferred query begins with snapshotGuard, which locks the same rows
+// (ascending ids), compares them with the snapshots (snapshotMatch), counts
+// the keys' calls, and fails with error 1172 unless every row matched and
+// every count fitted. The failure stops the query before the COMMIT, the
+// batch rolls back and runs again reading under the locks, and the users
+// that failed get no snapshot for staleCooldown, so a row that others keep
 // changing costs one failed attempt per cooldown, not one per batch.
-// Decisions are the same as with the read: the rows they start from are
-// the rows under the lock, compared column by column (the two secrets by
-// their SHA-256, so they are never sent); created_at and remember_token,
-// which the batch never uses, are not compared.
 
 // errStaleSnapshot: an optimistic batch's check failed; it is run again
 // with the locked read.
@@ -109,20 +92,89 @@ func (c *userSnapshots) drop(ids []uint64, cool bool, now time.Time) {
 	}
 }
 
+// snapshotIgnored are the users columns the guard does not compare, each
+// with the reason; every other column of userRow is compared.
+var snapshotIgnored = map[string]string{
+	"created_at":     "written once when the account is made; no batch decision or write depends on it",
+	"remember_token": "not mapped to user.User: the batch neither reads nor writes it",
+}
+
+// snapshotHashed are compared by their SHA-256, so the secrets are never
+// sent.
+var snapshotHashed = map[string]bool{"password": true, "api_secret": true}
+
+// snapshotDecimals are the users' money columns, compared as numbers: the
+// row holds their text with the column's places.
+var snapshotDecimals = map[string]bool{colBalance.name: true, colSpent.name: true, colHeld.name: true, colLowBalance.name: true}
+
+// snapshotColumn is how the guard compares one column: cond with one
+// placeholder, whose argument is the snapshot's field (hashed first).
+type snapshotColumn struct {
+	cond   string
+	field  []int
+	hashed bool
+}
+
+// snapshotColumns are the guard's comparisons, one for each column of
+// userRowColumns not in snapshotIgnored. A nullable column (a pointer
+// field) compares with <=>, so NULL matches NULL; text compares as bytes
+// (BINARY), as the columns' collations ignore case and trailing spaces.
+var snapshotColumns = newSnapshotColumns(userRowColumns)
+
+func newSnapshotColumns(cols []rowColumn) []snapshotColumn {
+	var out []snapshotColumn
+	for _, c := range cols {
+		if _, ignored := snapshotIgnored[c.name]; ignored {
+			continue
+		}
+		t, op := c.field.Type, " = "
+		if t.Kind() == reflect.Pointer {
+			t, op = t.Elem(), " <=> "
+		}
+		lhs, rhs := c.name, "?"
+		switch {
+		case snapshotHashed[c.name]:
+			lhs, rhs = "SHA2("+c.name+", 256)", "BINARY ?"
+		case snapshotDecimals[c.name]:
+			rhs = "CAST(? AS DECIMAL(30, 4))"
+		case t.Kind() == reflect.String:
+			rhs = "BINARY ?"
+		}
+		out = append(out, snapshotColumn{cond: lhs + op + rhs, field: c.field.Index, hashed: snapshotHashed[c.name]})
+	}
+	return out
+}
+
+// snapshotCondition is the condition that a users row reads a snapshot,
+// with one placeholder per snapshotColumns.
+var snapshotCondition = allOf(snapshotColumns)
+
+// allOf is the conjunction of cols' conditions, in parentheses.
+func allOf(cols []snapshotColumn) string {
+	conds := make([]string, len(cols))
+	for i, c := range cols {
+		conds[i] = c.cond
+	}
+	return "(" + strings.Join(conds, " AND ") + ")"
+}
+
 // snapshotMatch is the condition that the users row with id r.ID reads r
-// (every column but created_at and remember_token), and its arguments.
+// (snapshotCondition), and its arguments.
 func snapshotMatch(r *userRow) (string, []any) {
-	// Text compares as bytes (BINARY): the columns' collations ignore
-	// case and trailing spaces.
-	return "(id = ? AND name = BINARY ? AND email = BINARY ? AND phone = BINARY ? AND SHA2(password, 256) = BINARY ? " +
-			"AND role = BINARY ? AND status = BINARY ? AND plan = BINARY ? AND plan_month <=> BINARY ? AND plan_calls = ? " +
-			"AND balance = CAST(? AS DECIMAL(30, 4)) AND total_spent = CAST(? AS DECIMAL(30, 4)) AND held_amount = CAST(? AS DECIMAL(30, 4)) " +
-			"AND low_balance_alert <=> CAST(? AS DECIMAL(30, 4)) AND api_key <=> BINARY ? AND SHA2(api_secret, 256) <=> BINARY ? " +
-			"AND webhook_url <=> BINARY ? AND ip_address <=> BINARY ? AND email_verified_at <=> ? AND updated_at <=> ? AND deleted_at <=> ?)",
-		[]any{r.ID, r.Name, r.Email, r.Phone, sha256Hex(&r.Password), r.Role, r.Status, r.Plan,
-			r.PlanMonth, r.PlanCalls, r.Balance, r.TotalSpent, r.HeldAmount,
-			r.LowBalanceAlert, r.APIKey, sha256Hex(r.APISecret), r.WebhookURL,
-			r.IPAddress, r.EmailVerifiedAt, r.UpdatedAt, r.DeletedAt}
+	v := reflect.ValueOf(r).Elem()
+	args := make([]any, len(snapshotColumns))
+	for i, c := range snapshotColumns {
+		f := v.FieldByIndex(c.field)
+		switch {
+		case !c.hashed:
+			args[i] = f.Interface()
+		case f.Kind() == reflect.Pointer:
+			args[i] = sha256Hex(f.Interface().(*string))
+		default:
+			args[i] = sha256Hex(f.Addr().Interface().(*string))
+		}
+	}
+	return snapshotCondition, args
 }
 
 // sha256Hex is SHA2(s, 256) as MySQL prints it (NULL for NULL).
@@ -143,7 +195,7 @@ const snapshotCheck = "SELECT 1 INTO @paygate_stale FROM (SELECT 1 AS x UNION AL
 // statement, and the check; its number of statements and its arguments.
 func snapshotGuard(rows []userRow, counts []countArgs) (string, int, []any) {
 	var q strings.Builder
-	args := make([]any, 0, 22*len(rows)+7*len(counts)+1)
+	args := make([]any, 0, (len(snapshotColumns)+1)*len(rows)+7*len(counts)+1)
 	q.WriteString("SELECT COUNT(*) INTO @paygate_ok FROM users WHERE id IN ")
 	ids := make([]uint64, len(rows))
 	for i := range rows {

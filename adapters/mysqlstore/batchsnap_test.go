@@ -3,6 +3,8 @@ package mysqlstore_test
 import (
 	"context"
 	"paygate/core/metering"
+	"regexp"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -12,6 +14,7 @@ import (
 	"paygate/adapters/mysqlstore"
 	"paygate/core/apikey"
 	"paygate/core/user"
+	"paygate/internal/testdb"
 )
 
 // debitBatch runs a batch as the metering writer does for one user: lock
@@ -192,4 +195,129 @@ func TestOptimisticBatchCheckFailsAtAnEarlierStatement(t *testing.T) {
 			t.Fatalf("balance %s, want 8", b)
 		}
 	})
+}
+
+// The optimistic batch's guard compares every column of the users table
+// except those snapshotIgnored names with a reason, on both databases' schemas:
+// a column added to the table is checked unless someone decides otherwise.
+// On MySQL each comparison also suits its column's type: money as DECIMAL,
+// text byte for byte, a nullable column with <=> (NULL matches NULL).
+func TestSnapshotGuardCoversEveryUsersColumn(t *testing.T) {
+	t.Parallel()
+	cond, nargs := mysqlstore.SnapshotCondition()
+	compared := guardComparisons(t, cond, nargs)
+	ignored := mysqlstore.SnapshotIgnored()
+	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
+		table := usersTable(t, s)
+		for name := range table {
+			_, isCompared := compared[name]
+			reason, isIgnored := ignored[name]
+			switch {
+			case !isCompared && !isIgnored:
+				t.Errorf("users.%s is neither compared by the snapshot guard (snapshotMatch) nor listed in snapshotIgnored", name)
+			case isCompared && isIgnored:
+				t.Errorf("users.%s is compared by the snapshot guard and listed in snapshotIgnored", name)
+			case isIgnored && strings.TrimSpace(reason) == "":
+				t.Errorf("users.%s is listed in snapshotIgnored without a reason", name)
+			}
+		}
+		for name := range compared {
+			if _, ok := table[name]; !ok {
+				t.Errorf("the snapshot guard compares %s, which the users table lacks", name)
+			}
+		}
+		for name := range ignored {
+			if _, ok := table[name]; !ok {
+				t.Errorf("snapshotIgnored names %s, which the users table lacks", name)
+			}
+		}
+		if s.Dialect() != mysqlstore.DialectMySQL {
+			return
+		}
+		for name, c := range compared {
+			col, ok := table[name]
+			if !ok {
+				continue
+			}
+			switch col.dataType {
+			case "decimal":
+				if c.rhs != "CAST(? AS DECIMAL(30, 4))" {
+					t.Errorf("users.%s (decimal) compared with %q, want it cast to DECIMAL", name, c.rhs)
+				}
+			case "char", "varchar", "enum", "set", "text", "tinytext", "mediumtext", "longtext":
+				if c.rhs != "BINARY ?" {
+					t.Errorf("users.%s (%s) compared with %q, want BINARY ?", name, col.dataType, c.rhs)
+				}
+			}
+			if col.nullable && c.op != "<=>" {
+				t.Errorf("users.%s is nullable but compared with %s, want <=>", name, c.op)
+			}
+		}
+	})
+}
+
+// guardComparison is one column's comparison in the snapshot guard.
+type guardComparison struct{ op, rhs string }
+
+// guardComparisons parses the guard's condition for one row, "(a = ? AND
+// SHA2(b, 256) <=> BINARY ? AND …)", by column; nargs is its number of
+// arguments, one per comparison.
+func guardComparisons(t *testing.T, cond string, nargs int) map[string]guardComparison {
+	t.Helper()
+	body, open := strings.CutPrefix(cond, "(")
+	body, closed := strings.CutSuffix(body, ")")
+	if !open || !closed {
+		t.Fatalf("guard condition %q is not in parentheses", cond)
+	}
+	one := regexp.MustCompile(`^(?:SHA2\((\w+), 256\)|(\w+)) (=|<=>) (.+)$`)
+	out := map[string]guardComparison{}
+	for _, part := range strings.Split(body, " AND ") {
+		m := one.FindStringSubmatch(part)
+		if m == nil || strings.Count(m[4], "?") != 1 {
+			t.Fatalf("guard comparison %q: want <column> = or <=> one placeholder", part)
+		}
+		name := m[1] + m[2]
+		if _, dup := out[name]; dup {
+			t.Fatalf("guard compares %s twice", name)
+		}
+		out[name] = guardComparison{op: m[3], rhs: m[4]}
+	}
+	if len(out) != nargs {
+		t.Fatalf("guard has %d comparisons and %d arguments", len(out), nargs)
+	}
+	return out
+}
+
+// usersColumn is a column of the users table as the database describes it.
+type usersColumn struct {
+	dataType string
+	nullable bool
+}
+
+// usersTable reads the users table's columns from s's database.
+func usersTable(t *testing.T, s *mysqlstore.Store) map[string]usersColumn {
+	t.Helper()
+	q := `SELECT name, LOWER(type), "notnull" = 0 FROM pragma_table_info('users')`
+	if s.Dialect() == mysqlstore.DialectMySQL {
+		q = "SELECT COLUMN_NAME, DATA_TYPE, IS_NULLABLE = 'YES' FROM information_schema.COLUMNS " +
+			"WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'users'"
+	}
+	rows, err := s.DB().Raw(q).Rows()
+	if err != nil {
+		t.Fatalf("read the users table's columns: %v", err)
+	}
+	defer rows.Close()
+	out := map[string]usersColumn{}
+	for rows.Next() {
+		var name string
+		var c usersColumn
+		if err := rows.Scan(&name, &c.dataType, &c.nullable); err != nil {
+			t.Fatal(err)
+		}
+		out[name] = c
+	}
+	if err := rows.Err(); err != nil || len(out) == 0 {
+		t.Fatalf("read the users table's columns: %d, %v", len(out), err)
+	}
+	return out
 }

@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"paygate/core/metering"
-	"paygate/core/store"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,58 +15,36 @@ import (
 	"github.com/go-sql-driver/mysql"
 	"gorm.io/gorm"
 
-	"paygate/core/apikey"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
+	"paygate/core/metering"
+	"paygate/core/store"
 	"paygate/core/user"
 )
 
 // The metering writer's transactions on MySQL (metering.BatchTransactor).
+// The writer is serial and holds its users' row locks while a batch runs,
+// so a batch makes few round trips to the database:
+//   - its pool's sessions have autocommit off: the first statement opens
+//     the transaction, and every use ends with COMMIT, ROLLBACK or a closed
+//     connection;
+//   - writes whose result the batch does not read (batchstores.go) wait in
+//     batchConn and go with the next statement or the COMMIT as one
+//     multi-statement query, so statements keep their order. A refused one
+//     stops the query before the COMMIT and the batch rolls back; nothing
+//     is checked after the COMMIT, as a committed batch reported failed
+//     would be retried.
 //
-// A reservation batch used to cost seven round trips while it held the
-// users' row locks: START TRANSACTION, lock the user, count the key's
-// calls, insert the hits, insert the ledger rows, save the balance,
-// COMMIT. Under load each round trip waits for a CPU (0.4-0.8 ms), and the
-// writer is serial, so they were most of a call's latency. Here:
-//   - the batch runs on a connection pool of its own whose sessions have
-//     autocommit off, so the first statement opens the transaction (no
-//     START TRANSACTION round trip; every use ends with COMMIT or ROLLBACK,
-//     or the connection is closed);
-//   - writes whose result the batch does not read are deferred and sent
-//     with the COMMIT as one multi-statement query: the ledger rows (a
-//     multi-row INSERT inserts every row or fails) and the balances of
-//     users this transaction locked (the UPDATE by primary key of a row we
-//     hold locked matches it; another user's balance is saved at once, its
-//     rows affected checked as usual). Any other statement first sends
-//     what was deferred, so the order of statements is unchanged. A
-//     deferred statement the database refuses (a constraint) stops the
-//     query there: COMMIT does not run and the batch rolls back. Nothing is
-//     checked after the COMMIT: a committed batch must not be reported
-//     failed (it would be retried).
-//   - when a multi-row INSERT takes consecutive ids (consecutiveIDs), the
-//     batch's hit rows are deferred too (metering.BatchInserts): each hit
-//     INSERT is followed by SET @paygate_hits_<i> = LAST_INSERT_ID() (the
-//     first row's id), and the ledger rows that reference those hits take
-//     reference_id = @paygate_hits_<i> + k in the database. The Go hits get
-//     their ids from the driver's result of the query that sent their
-//     INSERT (mysql.Result.AllLastInsertIds: the first id of each
-//     statement), so a reservation batch is 2 round trips: lock and count,
-//     then everything else with the COMMIT.
-//
-// Security: multiStatements lets one query carry several statements, which
-// would make an SQL injection worse. It is enabled only on this pool, used
-// only by WithinBatchTx; every statement sent there is the store's own
-// text with ? placeholders, and values are interpolated by the driver
-// (interpolateParams, which escapes them for the connection's charset and
-// sql_mode, NO_BACKSLASH_ESCAPES included); no value is ever concatenated
-// into the text. A URL that turns interpolateParams off gets no batch pool
-// (server-side prepared statements cannot carry several statements).
+// multiStatements would make an SQL injection worse, so only this pool
+// enables it, only WithinBatchTx uses it, and every statement sent there is
+// the store's own text with ? placeholders whose values the driver escapes
+// (interpolateParams). A URL that turns interpolateParams off gets no batch
+// pool: server-side prepared statements cannot carry several statements.
 
 // batchQueryBytes is how large a batch's deferred query may grow (values
-// interpolated) before a hit INSERT is added to it: at most 4 MiB, and a
-// quarter of the server's max_allowed_packet (16 MiB by default on MariaDB),
-// which every query must fit in. The largest hit INSERT alone (one call's
-// request body of at most 1 MiB, escaped) fits too.
+// interpolated) before a hit INSERT is added to it: the smaller of 4 MiB
+// and a quarter of max_allowed_packet, which every query must fit in,
+// leaving room for the largest hit INSERT (a 1 MiB request body, escaped).
 func batchQueryBytes(maxAllowedPacket int64) int {
 	return int(min(4<<20, maxAllowedPacket/4))
 }
@@ -111,10 +87,10 @@ func batchPool(connector driver.Connector) *sql.DB {
 	return db
 }
 
-// WithinBatchTx runs fn in one transaction like WithinTx; on MySQL with a
-// batch pool the transaction saves round trips (see above), and starts
-// from this instance's snapshots of the users' rows when it has them
-// (batchsnap.go): if the database shows one stale, fn runs again, reading
+// WithinBatchTx runs fn in one transaction like WithinTx. With a batch pool
+// (MySQL) the transaction defers its writes (see above) and starts from
+// this instance's snapshots of the users' rows when it has them
+// (batchsnap.go); if the database shows one stale, fn runs again, reading
 // the rows under their locks.
 func (s *Store) WithinBatchTx(ctx context.Context, fn func(ctx context.Context, st metering.BatchStores) error) error {
 	if s.batchDB == nil {
@@ -181,186 +157,6 @@ func (s *Store) batchTx(ctx context.Context, fn func(ctx context.Context, st met
 	}
 	clean = true
 	return nil
-}
-
-func (s *Store) storesOnBatch(db *gorm.DB, bc *batchConn) metering.BatchStores {
-	st := metering.BatchStores{Stores: s.storesOn(db)}
-	b := base{db: db, mysql: true, consecutiveIDs: s.consecutiveIDs, batch: bc}
-	st.Users, st.Ledger, st.Locks = &userStore{b}, &ledgerStore{b}, batchLocks{b}
-	if s.consecutiveIDs {
-		st.Inserts = batchInserts{b}
-	}
-	return st
-}
-
-// batchInserts defers a metering batch's hit rows and ledger rows to the
-// COMMIT (metering.BatchInserts; only where a multi-row INSERT takes consecutive
-// ids): the ledger rows that reference a hit of the batch take its id in
-// the database from the user variable that holds its INSERT's first id.
-type batchInserts struct{ b base }
-
-func (w batchInserts) Insert(ctx context.Context, hits []*hitlog.Hit, entries []*ledger.Entry, hitOf []int) error {
-	if len(hitOf) != len(entries) {
-		return fmt.Errorf("insert batch: %d hit references for %d entries", len(hitOf), len(entries))
-	}
-	bc := w.b.batch
-	now := dbTime(time.Now())
-	at := make([]hitRef, 0, len(hits)) // where hit i's id is in the database
-	for _, part := range hitChunks(hits) {
-		q, args, err := hitInsert(part, now)
-		if err != nil {
-			return err
-		}
-		v, err := bc.deferHits(ctx, q, args, part)
-		if err != nil {
-			return fmt.Errorf("insert %d hits: %w", len(part), err)
-		}
-		for k := range part {
-			at = append(at, hitRef{v: v, k: k})
-		}
-	}
-	refs := make([]hitRef, len(entries))
-	for i, k := range hitOf {
-		if k >= 0 {
-			refs[i] = at[k]
-			bc.refs = append(bc.refs, deferredRef{entry: entries[i], hit: hits[k]})
-		}
-	}
-	return (&ledgerStore{w.b}).insertMany(ctx, entries, refs)
-}
-
-// batchLocks takes a metering batch's locks in one query (metering.BatchLocks):
-// SELECT … FOR UPDATE of the users (ascending ids), then for each key the
-// one-statement count (countHitsFast) and its ROW_COUNT(). A key whose
-// calls do not all fit (or that is gone) is then decided by CountHits'
-// locked read, as before; its row is already locked by the UPDATE that
-// read it (REPEATABLE READ keeps the lock of a row that did not match).
-type batchLocks struct{ b base }
-
-func (l batchLocks) LockAndCount(ctx context.Context, userIDs []uint64, counts []metering.KeyCount, at time.Time) (map[uint64]*user.User, []int, error) {
-	users := make(map[uint64]*user.User, len(userIDs))
-	granted := make([]int, len(counts))
-	keys := &keyStore{l.b}
-	if len(userIDs) == 0 { // never in a batch (every reservation has its user)
-		for i, c := range counts {
-			g, err := keys.CountHits(ctx, c.KeyID, c.Day, c.N, at)
-			if err != nil && !errors.Is(err, apikey.ErrNotFound) {
-				return nil, nil, err
-			}
-			granted[i] = g
-		}
-		return users, granted, nil
-	}
-	if ok, err := l.fromSnapshots(userIDs, counts, at, users, granted); ok || err != nil {
-		return users, granted, err
-	}
-	var q strings.Builder
-	args := make([]any, 0, len(userIDs)+7*len(counts))
-	q.WriteString("SELECT " + userColumns + " FROM users WHERE id IN ")
-	args = inList(&q, args, userIDs)
-	q.WriteString(" ORDER BY id FOR UPDATE")
-	for _, c := range counts {
-		if c.N > 0 {
-			q.WriteString(";" + countHitsFast + ";SELECT ROW_COUNT()")
-			args = append(args, countHitsFastArgs(c.KeyID, c.Day, c.N, at)...)
-		}
-	}
-	if err := l.query(ctx, q.String(), args, counts, users, granted); err != nil {
-		return nil, nil, err
-	}
-	for _, id := range userIDs {
-		if users[id] == nil {
-			return nil, nil, fmt.Errorf("lock user %d: %w", id, user.ErrNotFound)
-		}
-	}
-	for i, c := range counts {
-		if granted[i] > 0 {
-			continue
-		}
-		g, err := keys.CountHits(ctx, c.KeyID, c.Day, c.N, at)
-		if err != nil && !errors.Is(err, apikey.ErrNotFound) {
-			return nil, nil, err
-		}
-		granted[i] = g
-	}
-	return users, granted, nil
-}
-
-// fromSnapshots is LockAndCount from the snapshots of the users' rows
-// (batchsnap.go), when the batch may use them and has them all, and every
-// count has calls: the users as their snapshots, every call granted, and
-// the locks, counts and their check deferred to the batch's query. False
-// when it did nothing.
-func (l batchLocks) fromSnapshots(userIDs []uint64, counts []metering.KeyCount, at time.Time,
-	users map[uint64]*user.User, granted []int) (bool, error) {
-	bc := l.b.batch
-	if bc.snaps == nil || !slices.IsSorted(userIDs) {
-		return false, nil
-	}
-	for _, c := range counts {
-		if c.N <= 0 {
-			return false, nil
-		}
-	}
-	rows, ok := bc.snaps.get(userIDs, time.Now())
-	if !ok {
-		return false, nil
-	}
-	args := make([]countArgs, len(counts))
-	for i, c := range counts {
-		args[i] = countHitsFastArgs(c.KeyID, c.Day, c.N, at)
-		granted[i] = c.N
-	}
-	for _, r := range rows {
-		if err := bc.lockUser(r, users); err != nil {
-			return false, err
-		}
-	}
-	q, n, a := snapshotGuard(rows, args)
-	bc.deferStatements(q, n, a...)
-	bc.guarded = true
-	return true, nil
-}
-
-// query runs LockAndCount's query: users into users, and for each count
-// with N > 0 whose update matched, granted = N.
-func (l batchLocks) query(ctx context.Context, q string, args []any, counts []metering.KeyCount, users map[uint64]*user.User, granted []int) error {
-	rows, err := l.b.db.Statement.ConnPool.QueryContext(ctx, q, args...)
-	if err != nil {
-		return fmt.Errorf("lock users and count hits: %w", translate(err))
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var r userRow
-		if err := rows.Scan(r.fields()...); err != nil {
-			return fmt.Errorf("lock users: %w", translate(err))
-		}
-		if err := l.b.batch.lockUser(r, users); err != nil {
-			return err
-		}
-	}
-	for i, c := range counts {
-		if c.N <= 0 {
-			continue
-		}
-		var moved int64
-		if !rows.NextResultSet() || !rows.Next() {
-			if err := rows.Err(); err != nil {
-				return fmt.Errorf("count hits of api key %d: %w", c.KeyID, translate(err))
-			}
-			return fmt.Errorf("count hits of api key %d: no result", c.KeyID)
-		}
-		if err := rows.Scan(&moved); err != nil {
-			return fmt.Errorf("count hits of api key %d: %w", c.KeyID, translate(err))
-		}
-		if moved == 1 {
-			granted[i] = c.N
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("lock users and count hits: %w", translate(err))
-	}
-	return rows.Close()
 }
 
 // batchConn is the batch transaction's connection as GORM's ConnPool: it
@@ -510,7 +306,7 @@ func (c *batchConn) forgetIDs() {
 }
 
 // keep records r as the row of a user this transaction locked, as it
-// leaves it (SaveBalance keeps the saved row).
+// leaves it (batchUsers.SaveBalance keeps the saved row).
 func (c *batchConn) keep(r userRow) {
 	if c.rows == nil {
 		c.rows = map[uint64]userRow{}
@@ -519,11 +315,8 @@ func (c *batchConn) keep(r userRow) {
 }
 
 // lockedRow is the row of user id as this transaction leaves it, if the
-// transaction holds its lock (c may be nil: outside a batch).
+// transaction holds its lock.
 func (c *batchConn) lockedRow(id uint64) (userRow, bool) {
-	if c == nil {
-		return userRow{}, false
-	}
 	r, ok := c.rows[id]
 	return r, ok
 }

@@ -29,12 +29,10 @@ import (
 // checkpointer does them in the background (sqlite_checkpoint.go).
 // temp_store(MEMORY): a statement's sub-journal (kept so a multi-row
 // statement that fails halfway inside a transaction can be undone alone)
-// stays in memory; with files it spilled to a temporary file past 64 KiB,
-// created, written and deleted in every metering batch (~6% of the
-// server's CPU under make bench; with -ab, calls/s x1.09 in one run and
-// x1.016 with the builds swapped, whose noise is about 5%).
+// stays in memory instead of a temporary file that every metering batch
+// would create, write and delete.
 // _time_format=sqlite writes times as "2006-01-02 15:04:05.999999999-07:00",
-// the format databases made by the earlier driver (glebarez/go-sqlite) hold.
+// the format of the databases glebarez/go-sqlite wrote.
 const sqlitePragmas = "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)" +
 	"&_pragma=synchronous(FULL)&_pragma=wal_autocheckpoint(0)&_pragma=temp_store(MEMORY)&_txlock=immediate&_time_format=sqlite"
 
@@ -124,7 +122,7 @@ func mysqlConfig(databaseURL string) (*mysql.Config, error) {
 		cfg.Timeout = 10 * time.Second
 	}
 	// A database cut off without a reset would otherwise hold a statement
-	// (and the metering writer behind it) until the kernel gives up, ~15 min.
+	// (and the metering writer behind it) until the kernel gives up.
 	if cfg.ReadTimeout == 0 {
 		cfg.ReadTimeout = 30 * time.Second
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql/driver"
 	"errors"
+	"maps"
 	"sync/atomic"
 
 	"paygate/core/hitlog"
@@ -107,3 +108,13 @@ func (c countingConn) Ping(ctx context.Context) error {
 
 // Outcome exposes the outcome column's value for a status.
 func Outcome(st hitlog.Status) string { return outcome(st) }
+
+// SnapshotCondition is the optimistic batch's guard condition for one users
+// row, and its number of arguments.
+func SnapshotCondition() (string, int) {
+	cond, args := snapshotMatch(&userRow{})
+	return cond, len(args)
+}
+
+// SnapshotIgnored are the users columns the guard leaves out, with why.
+func SnapshotIgnored() map[string]string { return maps.Clone(snapshotIgnored) }

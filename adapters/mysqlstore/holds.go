@@ -80,8 +80,7 @@ func (s *holdStore) Get(ctx context.Context, id uint64) (hold.Hold, bool, error)
 const useHold = "UPDATE call_holds SET used_calls = used_calls + ?, used_amount = used_amount + CAST(? AS DECIMAL(12, 2)) WHERE id = ?"
 
 // Use adds calls and money to hold id's use; a hold already released is
-// left as it is (no row). In a metering batch it is sent with the COMMIT
-// (batchtx.go).
+// left as it is (no row).
 func (s *holdStore) Use(ctx context.Context, id uint64, calls int, money decimal.Decimal) error {
 	if !s.mysql {
 		// SQLite stores money as text: read, add exactly, write (the
@@ -107,23 +106,14 @@ func (s *holdStore) Use(ctx context.Context, id uint64, calls int, money decimal
 	if w.err != nil {
 		return fmt.Errorf("use hold %d: %w", id, w.err)
 	}
-	if s.batch != nil {
-		s.batch.deferExec(useHold, calls, m, id)
-		return nil
-	}
 	if _, err := s.sqlExec(ctx, useHold, calls, m, id); err != nil {
 		return fmt.Errorf("use hold %d: %w", id, translate(err))
 	}
 	return nil
 }
 
-// Delete releases hold id. In a metering batch it is sent with the COMMIT
-// and reported deleted (the writer releases only its own holds).
+// Delete releases hold id; false when it was already released.
 func (s *holdStore) Delete(ctx context.Context, id uint64) (bool, error) {
-	if s.batch != nil {
-		s.batch.deferExec("DELETE FROM call_holds WHERE id = ?", id)
-		return true, nil
-	}
 	res := s.conn(ctx).Where("id = ?", id).Delete(&holdRow{})
 	if res.Error != nil {
 		return false, fmt.Errorf("delete hold %d: %w", id, translate(res.Error))

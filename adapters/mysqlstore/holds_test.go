@@ -17,10 +17,9 @@ import (
 
 // A hold's life in the store (migrations 00012 and 00013): taken with the
 // user's held money and the key's daily count, charged from inside a
-// metering batch (MySQL defers the statement to the COMMIT) and outside
-// one, found expired, its calls given back to the key's day only, and
-// released once; the held money can never exceed the balance, whatever the
-// application writes.
+// metering batch and outside one, found expired, its calls given back to
+// the key's day only, and released once; the held money can never exceed
+// the balance, whatever the application writes.
 func TestHoldLifeAndHeldMoney(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {

@@ -2,6 +2,8 @@ package mysqlstore
 
 import (
 	"fmt"
+	"reflect"
+	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -84,4 +86,56 @@ func createdBetween(q *gorm.DB, from, to *time.Time) *gorm.DB {
 		q = q.Where("created_at <= ?", dbTime(*to))
 	}
 	return q
+}
+
+// rowColumn is one column of a row struct: its name (the field's gorm
+// column tag) and its field.
+type rowColumn struct {
+	name  string
+	field reflect.StructField
+}
+
+// rowColumns are the columns of row struct R in field order. Every field of
+// a row names its column; one that does not is a programming error.
+func rowColumns[R any]() []rowColumn {
+	t := reflect.TypeFor[R]()
+	cols := make([]rowColumn, t.NumField())
+	for i := range cols {
+		f := t.Field(i)
+		cols[i] = rowColumn{name: gormColumn(f.Tag.Get("gorm")), field: f}
+		if cols[i].name == "" {
+			panic(fmt.Sprintf("mysqlstore: field %s.%s names no column in its gorm tag", t.Name(), f.Name))
+		}
+	}
+	return cols
+}
+
+// gormColumn is the column a gorm tag names ("column:name;…"), or "".
+func gormColumn(tag string) string {
+	for part := range strings.SplitSeq(tag, ";") {
+		if name, ok := strings.CutPrefix(part, "column:"); ok {
+			return name
+		}
+	}
+	return ""
+}
+
+// columnNames are cols' names separated by commas, for a SELECT.
+func columnNames(cols []rowColumn) string {
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = c.name
+	}
+	return strings.Join(names, ", ")
+}
+
+// fieldPointers are pointers to r's fields of cols (r a pointer to the row
+// struct cols were read from), the destinations of a scan.
+func fieldPointers(r any, cols []rowColumn) []any {
+	v := reflect.ValueOf(r).Elem()
+	out := make([]any, len(cols))
+	for i, c := range cols {
+		out[i] = v.FieldByIndex(c.field.Index).Addr().Interface()
+	}
+	return out
 }

@@ -4,11 +4,10 @@ import "strings"
 
 // The settlements' UPDATEs on MySQL give each hit of a chunk its own
 // values. A CASE id WHEN … list is searched row by row, and MariaDB
-// compares the BIGINT UNSIGNED id with signed literals as DECIMALs: with the
-// gathered settlements (~130 hits a statement, four such lists) a profile of
-// make bench found a tenth of the database's CPU in that search. perHit
-// writes each column the cheapest way that still gives every hit its value
-// (decisions: "Settlement statements without CASE searches").
+// compares the BIGINT UNSIGNED id with signed literals as DECIMALs, which
+// is costly with many hits per statement. perHit writes each column the
+// cheapest way that still gives every hit its value (decisions:
+// "Settlement statements without CASE searches").
 
 // perHit maps a chunk's hit ids to the per-hit values of its UPDATE.
 type perHit struct {

@@ -222,7 +222,7 @@ func (s *Store) WithinTx(ctx context.Context, fn func(ctx context.Context, st st
 }
 
 func (s *Store) storesOn(db *gorm.DB) store.Stores {
-	b := base{db: db, mysql: s.dialect == DialectMySQL, consecutiveIDs: s.consecutiveIDs}
+	b := s.baseOn(db)
 	return store.Stores{
 		Users:    &userStore{b},
 		Keys:     &keyStore{b},
@@ -245,6 +245,11 @@ func (s *Store) storesOn(db *gorm.DB) store.Stores {
 		Webhooks: &webhookStore{b},
 		Holds:    &holdStore{b},
 	}
+}
+
+// baseOn is what the repositories on db hold.
+func (s *Store) baseOn(db *gorm.DB) base {
+	return base{db: db, mysql: s.dialect == DialectMySQL, consecutiveIDs: s.consecutiveIDs}
 }
 
 // Ping checks that the database answers (readiness).
@@ -282,9 +287,6 @@ type base struct {
 	// consecutiveIDs: a multi-row INSERT takes consecutive ids (SQLite;
 	// MySQL with innodb_autoinc_lock_mode ≤ 1 and an increment of 1).
 	consecutiveIDs bool
-	// batch: inside WithinBatchTx on MySQL, where the ledger rows and the
-	// balances are deferred to the COMMIT (batchtx.go); nil elsewhere.
-	batch *batchConn
 }
 
 func (b base) conn(ctx context.Context) *gorm.DB { return b.db.WithContext(ctx) }

@@ -39,17 +39,18 @@ type userRow struct {
 
 func (userRow) TableName() string { return "users" }
 
-// userColumns are the columns of userRow in the order of fields, for reads
-// on the hot path that scan without GORM (the metering batch's user locks).
-const userColumns = "id, name, email, phone, password, role, status, plan, plan_month, plan_calls, balance, total_spent, held_amount, " +
-	"low_balance_alert, api_key, api_secret, webhook_url, ip_address, email_verified_at, remember_token, created_at, updated_at, deleted_at"
+// userRowColumns are userRow's columns in field order. The batch's locked
+// read selects and scans them (userColumns, fields) and the optimistic
+// batch's guard compares them (snapshotMatch), so a column added to userRow
+// is read and checked with no other list to update.
+var userRowColumns = rowColumns[userRow]()
+
+// userColumns are userRowColumns for a SELECT that scans without GORM (the
+// metering batch's user locks).
+var userColumns = columnNames(userRowColumns)
 
 // fields are the scan destinations of userColumns.
-func (r *userRow) fields() []any {
-	return []any{&r.ID, &r.Name, &r.Email, &r.Phone, &r.Password, &r.Role, &r.Status, &r.Plan, &r.PlanMonth, &r.PlanCalls,
-		&r.Balance, &r.TotalSpent, &r.HeldAmount, &r.LowBalanceAlert, &r.APIKey, &r.APISecret, &r.WebhookURL, &r.IPAddress,
-		&r.EmailVerifiedAt, &r.RememberToken, &r.CreatedAt, &r.UpdatedAt, &r.DeletedAt}
-}
+func (r *userRow) fields() []any { return fieldPointers(r, userRowColumns) }
 
 func toUserRow(u *user.User) (userRow, error) {
 	var w moneyWriter
@@ -180,15 +181,7 @@ func (s *userStore) ByPhone(ctx context.Context, phone string) (*user.User, erro
 }
 
 func (s *userStore) LockByID(ctx context.Context, id uint64) (*user.User, error) {
-	u, err := s.find(ctx, true, "id = ?", id)
-	if err == nil && s.batch != nil {
-		r, err := toUserRow(u) // the row as read under the lock
-		if err != nil {
-			return nil, fmt.Errorf("lock user %d: %w", id, err)
-		}
-		s.batch.keep(r)
-	}
-	return u, err
+	return s.find(ctx, true, "id = ?", id)
 }
 
 func (s *userStore) Update(ctx context.Context, u *user.User) error {
@@ -221,9 +214,9 @@ func (s *userStore) Update(ctx context.Context, u *user.User) error {
 	return nil
 }
 
-func (s *userStore) SaveBalance(ctx context.Context, u *user.User) error {
+// balanceValues are the columns SaveBalance writes for u, updated at now.
+func balanceValues(u *user.User, now time.Time) (map[string]any, error) {
 	var w moneyWriter
-	now := dbTime(time.Now())
 	values := map[string]any{
 		"balance":     w.put(colBalance, u.Balance),
 		"total_spent": w.put(colSpent, u.TotalSpent),
@@ -233,16 +226,16 @@ func (s *userStore) SaveBalance(ctx context.Context, u *user.User) error {
 		"updated_at":  now,
 	}
 	if w.err != nil {
-		return fmt.Errorf("save balance of user %d: %w", u.ID, w.err)
+		return nil, fmt.Errorf("save balance of user %d: %w", u.ID, w.err)
 	}
-	if r, locked := s.batch.lockedRow(u.ID); locked { // sent with the COMMIT (batchtx.go): the row is ours, locked
-		s.batch.deferExec("UPDATE users SET balance = ?, total_spent = ?, held_amount = ?, plan_month = ?, plan_calls = ?, updated_at = ? WHERE id = ?",
-			values["balance"], values["total_spent"], values["held_amount"], values["plan_month"], values["plan_calls"], now, u.ID)
-		u.UpdatedAt = now
-		r.Balance, r.TotalSpent, r.HeldAmount = values["balance"].(string), values["total_spent"].(string), values["held_amount"].(string)
-		r.PlanMonth, r.PlanCalls, r.UpdatedAt = nullString(u.PlanMonth), u.PlanCalls, &now
-		s.batch.keep(r) // the row as this transaction leaves it
-		return nil
+	return values, nil
+}
+
+func (s *userStore) SaveBalance(ctx context.Context, u *user.User) error {
+	now := dbTime(time.Now())
+	values, err := balanceValues(u, now)
+	if err != nil {
+		return err
 	}
 	res := s.conn(ctx).Model(&userRow{}).Where("id = ?", u.ID).Updates(values)
 	if res.Error != nil {
