@@ -8,10 +8,9 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"paygate/core/panel"
 	"paygate/core/payment"
 	"paygate/core/recharge"
-	"paygate/core/topup"
-	"paygate/core/user"
 	"paygate/core/verification"
 	"paygate/core/webhook"
 )
@@ -20,15 +19,12 @@ import (
 type Config struct {
 	Location        *time.Location  // day and month boundaries (TIMEZONE)
 	UpstreamTimeout time.Duration   // per provider call
-	RefreshTTL      time.Duration   // panel refresh tokens
+	RefreshTTL      time.Duration   // panel refresh tokens; 0 means 30 days
 	MaxPayloadBytes int             // hit log payloads larger than this are summarised
 	PasswordCost    int             // bcrypt cost; 0 means user.DefaultPasswordCost
 	MaxTopUp        decimal.Decimal // largest balance request (BALANCE_REQUEST_MAX); 0 means topup.DefaultMaxAmount
 	PublicBaseURL   string          // base of payment_url and of links in mail (PUBLIC_BASE_URL)
-	// RollupGrace is how long after a local day ends the dashboard waits
-	// before rolling it up (hits started just before midnight settle after
-	// it); 0 means 15 minutes.
-	RollupGrace time.Duration
+	RollupGrace     time.Duration   // how long after a local day ends the dashboard rolls it up; 0 means 15 minutes
 	// RechargeRoundBudget bounds one recharge worker round: it claims no
 	// new row after it (a slow provider costs up to UpstreamTimeout per
 	// row); 0 means 1 minute.
@@ -82,19 +78,18 @@ type Config struct {
 
 // App is the set of use cases. It holds ports only.
 type App struct {
+	// Panel holds the web panel's use cases (accounts, users, keys,
+	// catalog, balance requests, history, dashboard, audit, bootstrap).
+	Panel *panel.Panel
+
 	tx        Transactor
 	batchTx   BatchTransactor // the metering writer's transactions
 	st        Stores
 	up        Upstream
-	tokens    AccessTokens
-	files     Files
 	now       func() time.Time
 	cfg       Config
-	pw        *user.Passwords
-	mailer    Mailer
-	email     EmailTokens
 	log       *slog.Logger
-	bg        sync.WaitGroup // mail sent after the answer
+	bg        sync.WaitGroup // holds released after the answer (holds.go)
 	cache     *lookups       // the metering path's reads (cache.go)
 	batch     batcher        // the metering path's writes (batch.go)
 	settled   batcher        // successful settlements when Config.SettleApart (batch.go)
@@ -119,14 +114,14 @@ type Deps struct {
 	Tx       Transactor
 	Stores   Stores
 	Upstream Upstream
-	Tokens   AccessTokens
-	Files    Files // uploads; nil refuses screenshots (operator commands need none)
+	Tokens   panel.AccessTokens
+	Files    panel.Files // uploads; nil refuses screenshots (operator commands need none)
 	Now      func() time.Time
 	Config   Config
 	// Mailer sends account mail (verification, password reset); nil drops
 	// it with a log line. EmailTokens signs verification links.
-	Mailer      Mailer
-	EmailTokens EmailTokens
+	Mailer      panel.Mailer
+	EmailTokens panel.EmailTokens
 	Log         *slog.Logger // background work (mail); nil discards
 	Metrics     Metrics      // operational measurements; nil is NopMetrics
 
@@ -152,12 +147,6 @@ func New(d Deps) *App {
 	}
 	if cfg.UpstreamTimeout == 0 {
 		cfg.UpstreamTimeout = 15 * time.Second
-	}
-	if cfg.RefreshTTL == 0 {
-		cfg.RefreshTTL = 30 * 24 * time.Hour
-	}
-	if cfg.RollupGrace == 0 {
-		cfg.RollupGrace = 15 * time.Minute
 	}
 	if cfg.PendingHitGrace == 0 {
 		cfg.PendingHitGrace = cfg.UpstreamTimeout + DefaultRecoveryMargin
@@ -196,9 +185,6 @@ func New(d Deps) *App {
 	if cfg.MaxPayloadBytes == 0 {
 		cfg.MaxPayloadBytes = 60_000
 	}
-	if !cfg.MaxTopUp.IsPositive() {
-		cfg.MaxTopUp = topup.DefaultMaxAmount
-	}
 	if cfg.PublicBaseURL == "" {
 		cfg.PublicBaseURL = "http://localhost:8080"
 	}
@@ -215,13 +201,22 @@ func New(d Deps) *App {
 		batches = b
 	}
 	batchTx := flushingBatches{batches, cache}
-	return &App{
+	a := &App{
 		batch: batcher{size: cfg.BatchSize}, settled: batcher{size: cfg.BatchSize, linger: max(cfg.SettleLinger, 0), wake: make(chan struct{}, 1)},
 		captures: batcher{size: cfg.BatchSize, linger: max(cfg.SettleLinger, 0), wake: make(chan struct{}, 1)},
-		cache:    cache, tx: flushingTx{d.Tx, cache}, batchTx: batchTx, st: invalidating(d.Stores, cache.flush), up: d.Upstream, tokens: d.Tokens, files: d.Files, now: d.Now, cfg: cfg, pw: user.NewPasswords(cfg.PasswordCost),
-		mailer: d.Mailer, email: d.EmailTokens, log: d.Log, verifier: d.Verifier, recharger: d.Recharger, payments: d.Payments,
+		cache:    cache, tx: flushingTx{d.Tx, cache}, batchTx: batchTx, st: invalidating(d.Stores, cache.flush), up: d.Upstream, now: d.Now, cfg: cfg,
+		log: d.Log, verifier: d.Verifier, recharger: d.Recharger, payments: d.Payments,
 		metrics: d.Metrics, sender: d.Webhooks, targets: d.Targets,
 	}
+	// The panel writes through the cache-flushing transactor and stores,
+	// and reads balances and history behind the settlements' fence.
+	a.Panel = panel.New(panel.Deps{
+		Tx: a.tx, Stores: a.st, Tokens: d.Tokens, Files: d.Files, Now: d.Now,
+		Config: panel.Config{Location: cfg.Location, RefreshTTL: cfg.RefreshTTL, PasswordCost: cfg.PasswordCost,
+			MaxTopUp: cfg.MaxTopUp, PublicBaseURL: cfg.PublicBaseURL, RollupGrace: cfg.RollupGrace},
+		Mailer: d.Mailer, EmailTokens: d.EmailTokens, Log: d.Log, Targets: d.Targets, Settled: a.awaitSettlements,
+	})
+	return a
 }
 
 // Wait blocks until the work started after an answer (mail, settlements of
@@ -234,6 +229,7 @@ func (a *App) Wait() {
 	a.unsettled.Wait()
 	a.releaseHolds()
 	a.bg.Wait()
+	a.Panel.Wait()
 	a.batch.wg.Wait()
 	a.settled.wg.Wait()
 	a.captures.wg.Wait()

@@ -91,7 +91,7 @@ func TestCacheInvalidationAndStalenessBound(t *testing.T) {
 		t.Fatalf("%d key reads for 4 calls on 2 instances, want 2 (one per instance)", reads)
 	}
 
-	if _, err := a.RevokeKey(context.Background(), f.user, f.key.ID); err != nil {
+	if _, err := a.Panel.RevokeKey(context.Background(), f.user, f.key.ID); err != nil {
 		t.Fatal(err)
 	}
 	if err := call(a); !errors.Is(err, apikey.ErrInvalidCredentials) {

@@ -86,7 +86,7 @@ func GatewayServices() []ServiceSeed {
 
 // EnsureGatewayServices creates the missing built-in gateway services.
 func (a *App) EnsureGatewayServices(ctx context.Context) (int, error) {
-	return a.SeedServices(ctx, GatewayServices())
+	return a.Panel.SeedServices(ctx, GatewayServices())
 }
 
 // gatewayEndpoints are the paths of the built-in services' operations.
