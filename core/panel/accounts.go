@@ -18,17 +18,17 @@ import (
 )
 
 var (
-	// ErrInvalidVerification answers a verification token that is forged,
+	// errInvalidVerification answers a verification token that is forged,
 	// expired, made for another purpose or for an account that is gone.
-	ErrInvalidVerification = &errs.Error{Kind: errs.Invalid, Code: "invalid_verification_token",
+	errInvalidVerification = &errs.Error{Kind: errs.Invalid, Code: "invalid_verification_token",
 		Message: "Verification link is invalid or has expired", Fields: map[string][]string{"token": {"is invalid or has expired"}}}
-	// ErrInvalidReset answers a reset token that is wrong, used or older than user.ResetTTL.
-	ErrInvalidReset = &errs.Error{Kind: errs.Invalid, Code: "invalid_reset_token",
+	// errInvalidReset answers a reset token that is wrong, used or older than user.ResetTTL.
+	errInvalidReset = &errs.Error{Kind: errs.Invalid, Code: "invalid_reset_token",
 		Message: "Password reset link is invalid or has expired", Fields: map[string][]string{"token": {"is invalid or has expired"}}}
 	// ErrWrongCurrentPassword answers a password change whose current password is wrong.
 	ErrWrongCurrentPassword = &errs.Error{Kind: errs.Invalid, Code: "current_password_incorrect",
 		Message: "Current password is incorrect", Fields: map[string][]string{"current_password": {"is incorrect"}}}
-	ErrAlreadyVerified = errs.E(errs.Conflict, "email_already_verified", "Email address is already verified")
+	errAlreadyVerified = errs.E(errs.Conflict, "email_already_verified", "Email address is already verified")
 )
 
 // Register creates a pending account (role user, plan starter) and mails
@@ -93,22 +93,22 @@ func (p *Panel) mailVerification(ctx context.Context, u *user.User) {
 // valid link again changes nothing and succeeds.
 func (p *Panel) VerifyEmail(ctx context.Context, token string) error {
 	if p.email == nil {
-		return ErrInvalidVerification
+		return errInvalidVerification
 	}
 	id, email, err := p.email.ParseEmailVerification(token, p.now())
 	if err != nil {
-		return ErrInvalidVerification
+		return errInvalidVerification
 	}
 	return p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
 		u, err := s.Users.LockByID(ctx, id)
 		if err != nil {
 			if errs.KindOf(err) == errs.NotFound {
-				return ErrInvalidVerification
+				return errInvalidVerification
 			}
 			return err
 		}
 		if u.IsDeleted() || !strings.EqualFold(u.Email, email) {
-			return ErrInvalidVerification
+			return errInvalidVerification
 		}
 		if u.EmailVerifiedAt != nil {
 			return nil
@@ -122,7 +122,7 @@ func (p *Panel) VerifyEmail(ctx context.Context, token string) error {
 // ResendVerification mails the caller a new verification link.
 func (p *Panel) ResendVerification(ctx context.Context, caller *user.User) error {
 	if caller.EmailVerifiedAt != nil {
-		return ErrAlreadyVerified
+		return errAlreadyVerified
 	}
 	p.mailVerification(ctx, caller)
 	return nil
@@ -198,12 +198,12 @@ func (p *Panel) ResetPassword(ctx context.Context, email, token, password string
 			return fmt.Errorf("take reset token: %w", err)
 		}
 		if !took {
-			return ErrInvalidReset
+			return errInvalidReset
 		}
 		found, err := s.Users.ByEmail(ctx, email)
 		if err != nil {
 			if errs.KindOf(err) == errs.NotFound {
-				return ErrInvalidReset
+				return errInvalidReset
 			}
 			return err
 		}
@@ -212,7 +212,7 @@ func (p *Panel) ResetPassword(ctx context.Context, email, token, password string
 			return err
 		}
 		if u.IsDeleted() {
-			return ErrInvalidReset
+			return errInvalidReset
 		}
 		if u.Status == user.StatusBlocked {
 			return user.ErrNotActive

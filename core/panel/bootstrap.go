@@ -44,12 +44,9 @@ func (p *Panel) CreateAdmin(ctx context.Context, email, password string) (genera
 	return generated, nil
 }
 
-// ServiceSeed is a service registered at first start.
-type ServiceSeed = catalog.Seed
-
 // SeedServices registers each seed whose slug is not taken yet, with its
 // docs and default pricing row, so running it again changes nothing.
-func (p *Panel) SeedServices(ctx context.Context, seeds []ServiceSeed) (int, error) {
+func (p *Panel) SeedServices(ctx context.Context, seeds []catalog.Seed) (int, error) {
 	added := 0
 	for _, sd := range seeds {
 		if _, err := p.st.Services.BySlug(ctx, sd.Service.Slug); err == nil {

@@ -17,8 +17,8 @@ import (
 // DashboardDays is how many local days the dashboard covers, today included.
 const DashboardDays = 30
 
-// TopServices is how many services the dashboard ranks.
-const TopServices = 5
+// topServicesShown is how many services the dashboard ranks.
+const topServicesShown = 5
 
 // Dashboard is the panel's landing page for one caller.
 type Dashboard struct {
@@ -234,7 +234,7 @@ func (p *Panel) closeDay(ctx context.Context, zone, day string, end time.Time) (
 }
 
 // topServices ranks s's services by calls, then revenue, then id, and names
-// the first TopServices.
+// the first topServicesShown.
 func (p *Panel) topServices(ctx context.Context, s *series) ([]ServiceUsage, error) {
 	out := make([]ServiceUsage, 0, len(s.services))
 	for id, u := range s.services {
@@ -250,8 +250,8 @@ func (p *Panel) topServices(ctx context.Context, s *series) ([]ServiceUsage, err
 		}
 		return x.ServiceID < y.ServiceID
 	})
-	if len(out) > TopServices {
-		out = out[:TopServices]
+	if len(out) > topServicesShown {
+		out = out[:topServicesShown]
 	}
 	for i := range out {
 		svc, err := p.st.Services.ByID(ctx, out[i].ServiceID)
