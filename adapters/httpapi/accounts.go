@@ -10,7 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/app"
+	"paygate/core/panel"
 	"paygate/core/session"
 	"paygate/core/user"
 )
@@ -39,7 +39,7 @@ func (s *server) register(c echo.Context) error {
 	if !s.registrations.allow(time.Now(), addressKey(ip)) {
 		return errTooManyRequests
 	}
-	u, err := s.app.Register(c.Request().Context(),
+	u, err := s.app.Panel.Register(c.Request().Context(),
 		user.Profile{Name: req.Name, Email: req.Email, Phone: req.Phone, Password: req.Password}, ip)
 	if err != nil {
 		return err
@@ -56,7 +56,7 @@ func (s *server) verifyEmail(c echo.Context) error {
 	if err := s.bind(c, &req); err != nil {
 		return err
 	}
-	if err := s.app.VerifyEmail(c.Request().Context(), req.Token); err != nil {
+	if err := s.app.Panel.VerifyEmail(c.Request().Context(), req.Token); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, messageResponse{Message: "Email address verified"})
@@ -67,7 +67,7 @@ func (s *server) resendVerification(c echo.Context) error {
 	if u.EmailVerifiedAt == nil && !s.accountMail.allow(time.Now(), "user:"+strconv.FormatUint(u.ID, 10)) {
 		return errTooManyRequests
 	}
-	if err := s.app.ResendVerification(c.Request().Context(), u); err != nil {
+	if err := s.app.Panel.ResendVerification(c.Request().Context(), u); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, messageResponse{Message: "Verification email sent"})
@@ -86,7 +86,7 @@ func (s *server) forgotPassword(c echo.Context) error {
 	if !s.accountMail.allow(time.Now(), addressKey(c.RealIP()), emailKey(req.Email)) {
 		return errTooManyRequests
 	}
-	if err := s.app.ForgotPassword(c.Request().Context(), req.Email); err != nil {
+	if err := s.app.Panel.ForgotPassword(c.Request().Context(), req.Email); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, messageResponse{Message: forgotMessage})
@@ -106,7 +106,7 @@ func (s *server) resetPassword(c echo.Context) error {
 	if !s.resets.allow(time.Now(), addressKey(c.RealIP())) {
 		return errTooManyRequests
 	}
-	if err := s.app.ResetPassword(c.Request().Context(), req.Email, req.Token, req.Password); err != nil {
+	if err := s.app.Panel.ResetPassword(c.Request().Context(), req.Email, req.Token, req.Password); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, messageResponse{Message: "Password changed; sign in with the new password"})
@@ -129,7 +129,7 @@ func toSessionResponse(current uint64) func(*session.Token) sessionResponse {
 }
 
 func (s *server) listSessions(c echo.Context) error {
-	list, err := s.app.Sessions(c.Request().Context(), caller(c))
+	list, err := s.app.Panel.Sessions(c.Request().Context(), caller(c))
 	if err != nil {
 		return err
 	}
@@ -141,7 +141,7 @@ func (s *server) revokeSession(c echo.Context) error {
 	if err != nil {
 		return session.ErrNotFound
 	}
-	if err := s.app.RevokeSession(c.Request().Context(), caller(c), id); err != nil {
+	if err := s.app.Panel.RevokeSession(c.Request().Context(), caller(c), id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -167,8 +167,8 @@ func (n *nullableString) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-func (n nullableString) patch() app.Nullable[string] {
-	return app.Nullable[string]{Set: n.set, Value: n.value}
+func (n nullableString) patch() panel.Nullable[string] {
+	return panel.Nullable[string]{Set: n.set, Value: n.value}
 }
 
 type patchMeRequest struct {
@@ -186,7 +186,7 @@ func (s *server) patchMe(c echo.Context) error {
 		return err
 	}
 	u := caller(c)
-	p := app.MePatch{Name: req.Name, Phone: req.Phone, WebhookURL: req.WebhookURL.patch(),
+	p := panel.MePatch{Name: req.Name, Phone: req.Phone, WebhookURL: req.WebhookURL.patch(),
 		LowBalanceAlert: req.LowBalanceAlert.patch(), Password: req.Password}
 	done := func(bool) {}
 	if req.CurrentPassword != nil {
@@ -198,8 +198,8 @@ func (s *server) patchMe(c echo.Context) error {
 			return errTooManyLogins
 		}
 	}
-	out, err := s.app.UpdateMe(c.Request().Context(), u, callerSession(c), p)
-	done(!errors.Is(err, app.ErrWrongCurrentPassword))
+	out, err := s.app.Panel.UpdateMe(c.Request().Context(), u, callerSession(c), p)
+	done(!errors.Is(err, panel.ErrWrongCurrentPassword))
 	if err != nil {
 		return err
 	}

@@ -12,17 +12,17 @@ import (
 	"testing"
 	"time"
 
-	"paygate/core/app"
+	"paygate/core/panel"
 )
 
 // mailbox is the test's Mailer: it keeps what the app sends, or fails.
 type mailbox struct {
 	mu   sync.Mutex
-	msgs []app.Message
+	msgs []panel.Message
 	fail atomic.Bool
 }
 
-func (m *mailbox) Send(_ context.Context, msg app.Message) error {
+func (m *mailbox) Send(_ context.Context, msg panel.Message) error {
 	if m.fail.Load() {
 		return errors.New("mail server down")
 	}
@@ -33,11 +33,11 @@ func (m *mailbox) Send(_ context.Context, msg app.Message) error {
 }
 
 // sentTo lists the messages sent to addr so far, after the mail in flight.
-func (e *env) sentTo(addr string) []app.Message {
+func (e *env) sentTo(addr string) []panel.Message {
 	e.app.Wait()
 	e.mail.mu.Lock()
 	defer e.mail.mu.Unlock()
-	var out []app.Message
+	var out []panel.Message
 	for _, m := range e.mail.msgs {
 		if m.To == addr {
 			out = append(out, m)

@@ -41,7 +41,7 @@ func orNull(m json.RawMessage) json.RawMessage {
 func (s *server) listAudit(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := page(c, fe)
-	loc := s.app.Location()
+	loc := s.app.Panel.Location()
 	f := audit.Filter{
 		ActorID: uintParam(c, fe, "actor_id"), Action: c.QueryParam("action"),
 		TargetType: c.QueryParam("target_type"), TargetID: uintParam(c, fe, "target_id"),
@@ -56,7 +56,7 @@ func (s *server) listAudit(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.ListAudit(c.Request().Context(), caller(c), f)
+	rows, total, err := s.app.Panel.ListAudit(c.Request().Context(), caller(c), f)
 	if err != nil {
 		return err
 	}

@@ -8,9 +8,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/app"
 	"paygate/core/audit"
 	"paygate/core/errs"
+	"paygate/core/panel"
 	"paygate/core/user"
 )
 
@@ -27,7 +27,7 @@ func (s *server) signedIn(next echo.HandlerFunc) echo.HandlerFunc {
 		if !ok || tok == "" {
 			return errs.ErrUnauthorized
 		}
-		u, sid, err := s.app.Authenticate(c.Request().Context(), strings.TrimSpace(tok))
+		u, sid, err := s.app.Panel.Authenticate(c.Request().Context(), strings.TrimSpace(tok))
 		if err != nil {
 			return err
 		}
@@ -75,7 +75,7 @@ type tokenResponse struct {
 	User         userResponse `json:"user"`
 }
 
-func loginResponse(l *app.Login) tokenResponse {
+func loginResponse(l *panel.Login) tokenResponse {
 	return tokenResponse{
 		AccessToken: l.AccessToken, RefreshToken: l.RefreshToken, TokenType: "Bearer",
 		ExpiresIn: int(l.ExpiresIn / time.Second), User: toUserResponse(l.User),
@@ -91,7 +91,7 @@ func (s *server) login(c echo.Context) error {
 	if !ok {
 		return errTooManyLogins
 	}
-	l, err := s.app.Login(c.Request().Context(), req.Email, req.Password, c.Request().UserAgent())
+	l, err := s.app.Panel.Login(c.Request().Context(), req.Email, req.Password, c.Request().UserAgent())
 	done(!errors.Is(err, user.ErrBadCredentials))
 	if err != nil {
 		return err
@@ -108,7 +108,7 @@ func (s *server) refresh(c echo.Context) error {
 	if err := s.bind(c, &req); err != nil {
 		return err
 	}
-	l, err := s.app.Refresh(c.Request().Context(), req.RefreshToken)
+	l, err := s.app.Panel.Refresh(c.Request().Context(), req.RefreshToken)
 	if err != nil {
 		return err
 	}
@@ -120,14 +120,14 @@ func (s *server) logout(c echo.Context) error {
 	if err := s.bind(c, &req); err != nil {
 		return err
 	}
-	if err := s.app.Logout(c.Request().Context(), caller(c), req.RefreshToken); err != nil {
+	if err := s.app.Panel.Logout(c.Request().Context(), caller(c), req.RefreshToken); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
 }
 
 func (s *server) me(c echo.Context) error {
-	u, err := s.app.Me(c.Request().Context(), caller(c))
+	u, err := s.app.Panel.Me(c.Request().Context(), caller(c))
 	if err != nil {
 		return err
 	}

@@ -3,12 +3,12 @@ package httpapi_test
 import (
 	"context"
 	"fmt"
-	"paygate/core/store"
 	"slices"
 	"testing"
 	"time"
 
 	"paygate/adapters/httpapi"
+	"paygate/core/store"
 	"paygate/core/webhook"
 )
 
@@ -80,10 +80,10 @@ var (
 	adminDelete = statuses{401, 403, 403, 204}
 )
 
-const panel = "/api/v1/panel"
+const panelAPI = "/api/v1/panel"
 
 func panelReq(format string, a ...any) authzRequest {
-	return authzRequest{path: panel + fmt.Sprintf(format, a...)}
+	return authzRequest{path: panelAPI + fmt.Sprintf(format, a...)}
 }
 
 func (r authzRequest) with(body any) authzRequest { r.body = body; return r }
@@ -248,7 +248,7 @@ var authzTable = []authzRow{
 func TestAuthzTableCoversEveryPanelRoute(t *testing.T) {
 	rows := map[string]bool{}
 	for _, r := range authzTable {
-		op := r.method + " " + panel + r.pattern
+		op := r.method + " " + panelAPI + r.pattern
 		if rows[op] {
 			t.Errorf("authzTable has two rows for %s", op)
 		}
@@ -318,7 +318,7 @@ func newAuthzFixture(e *env) *authzFixture {
 	u := e.newCustomer("user", "starter", "5.00")
 	r := e.newCustomer("reseller", "starter", "5.00")
 	f.victim = e.newCustomer("user", "starter", "5.00")
-	me := e.must(e.do("GET", panel+"/auth/me", e.admin, nil), 200)
+	me := e.must(e.do("GET", panelAPI+"/auth/me", e.admin, nil), 200)
 	f.actors = [4]actor{
 		{name: "anonymous"},
 		{name: "user", token: u.token, id: u.id, keyID: u.keyID, email: u.email, password: "user-password-1"},
@@ -326,11 +326,11 @@ func newAuthzFixture(e *env) *authzFixture {
 		{name: "admin", token: e.admin, id: me.num("id"), email: adminEmail, password: adminPassword},
 	}
 	f.service = e.newService("authz-open", "0.1000")
-	e.must(e.do("PUT", fmt.Sprintf(panel+"/services/%d/docs", f.service), e.admin, docBody()), 200)
+	e.must(e.do("PUT", fmt.Sprintf(panelAPI+"/services/%d/docs", f.service), e.admin, docBody()), 200)
 	f.inactive = e.newService("authz-hidden", "0.1000")
-	e.must(e.do("PUT", fmt.Sprintf(panel+"/services/%d/docs", f.inactive), e.admin, docBody()), 200)
-	e.must(e.do("PATCH", fmt.Sprintf(panel+"/services/%d", f.inactive), e.admin, map[string]any{"status": "inactive"}), 200)
-	f.victimPrice = e.must(e.do("POST", fmt.Sprintf(panel+"/services/%d/pricing", f.service), e.admin,
+	e.must(e.do("PUT", fmt.Sprintf(panelAPI+"/services/%d/docs", f.inactive), e.admin, docBody()), 200)
+	e.must(e.do("PATCH", fmt.Sprintf(panelAPI+"/services/%d", f.inactive), e.admin, map[string]any{"status": "inactive"}), 200)
+	f.victimPrice = e.must(e.do("POST", fmt.Sprintf(panelAPI+"/services/%d/pricing", f.service), e.admin,
 		map[string]any{"user_id": f.victim.id, "user_price": "0.2000"}), 201).num("id")
 	f.victimTopUp = f.newTopUp(f.victimActor())
 	return f
@@ -368,7 +368,7 @@ func (f *authzFixture) newTopUp(a actor) uint64 {
 // refreshToken signs a in afresh.
 func (f *authzFixture) refreshToken(a actor) string {
 	f.e.t.Helper()
-	r := f.e.must(f.e.do("POST", panel+"/auth/login", "", map[string]any{"email": a.email, "password": a.password}), 200)
+	r := f.e.must(f.e.do("POST", panelAPI+"/auth/login", "", map[string]any{"email": a.email, "password": a.password}), 200)
 	return r.str("refresh_token")
 }
 
@@ -388,7 +388,7 @@ func (f *authzFixture) victimSession() uint64 { return f.sessionOf(f.victim.toke
 
 func (f *authzFixture) sessionOf(token string) uint64 {
 	f.e.t.Helper()
-	r := f.e.must(f.e.do("GET", panel+"/auth/sessions?per_page=100", token, nil), 200)
+	r := f.e.must(f.e.do("GET", panelAPI+"/auth/sessions?per_page=100", token, nil), 200)
 	for _, item := range r.body["data"].([]any) {
 		if sess := item.(map[string]any); sess["current"] != true {
 			return uint64(sess["id"].(float64))
@@ -404,23 +404,23 @@ func (f *authzFixture) sessionOf(token string) uint64 {
 // newKey makes a key of a.
 func (f *authzFixture) newKey(a actor) uint64 {
 	f.e.t.Helper()
-	return f.e.must(f.e.do("POST", panel+"/api-keys", a.token, map[string]any{"name": "authz"}), 201).num("id")
+	return f.e.must(f.e.do("POST", panelAPI+"/api-keys", a.token, map[string]any{"name": "authz"}), 201).num("id")
 }
 
 func (f *authzFixture) newUser(status string) uint64 {
 	f.e.t.Helper()
-	return f.e.must(f.e.do("POST", panel+"/users", f.e.admin, newUserBody(status)), 201).num("id")
+	return f.e.must(f.e.do("POST", panelAPI+"/users", f.e.admin, newUserBody(status)), 201).num("id")
 }
 
 func (f *authzFixture) newService() uint64 {
 	f.e.t.Helper()
-	return f.e.must(f.e.do("POST", panel+"/services", f.e.admin, newServiceBody()), 201).num("id")
+	return f.e.must(f.e.do("POST", panelAPI+"/services", f.e.admin, newServiceBody()), 201).num("id")
 }
 
 // newPrice makes a default pricing row on a new service.
 func (f *authzFixture) newPrice() uint64 {
 	f.e.t.Helper()
-	return f.e.must(f.e.do("POST", fmt.Sprintf(panel+"/services/%d/pricing", f.newService()), f.e.admin,
+	return f.e.must(f.e.do("POST", fmt.Sprintf(panelAPI+"/services/%d/pricing", f.newService()), f.e.admin,
 		map[string]any{"user_price": "0.1000"}), 201).num("id")
 }
 
@@ -450,7 +450,7 @@ func TestRevokedAccountsLoseTheirTokens(t *testing.T) {
 	each(t, func(t *testing.T, e *env) {
 		e.newService("revoked", "0.1000")
 		signIn := func(email, password string) (access, refresh string) {
-			r := e.must(e.do("POST", panel+"/auth/login", "", map[string]any{"email": email, "password": password}), 200)
+			r := e.must(e.do("POST", panelAPI+"/auth/login", "", map[string]any{"email": email, "password": password}), 200)
 			return r.str("access_token"), r.str("refresh_token")
 		}
 		expect := func(r resp, status int, code string) {
@@ -459,12 +459,12 @@ func TestRevokedAccountsLoseTheirTokens(t *testing.T) {
 				t.Fatalf("status %d error %q, want %d %q: %s", r.status, r.str("error"), status, code, r.raw)
 			}
 		}
-		me := func(token string) resp { return e.do("GET", panel+"/auth/me", token, nil) }
+		me := func(token string) resp { return e.do("GET", panelAPI+"/auth/me", token, nil) }
 		refresh := func(token string) resp {
-			return e.do("POST", panel+"/auth/refresh", "", map[string]any{"refresh_token": token})
+			return e.do("POST", panelAPI+"/auth/refresh", "", map[string]any{"refresh_token": token})
 		}
 		login := func(email string) resp {
-			return e.do("POST", panel+"/auth/login", "", map[string]any{"email": email, "password": "user-password-1"})
+			return e.do("POST", panelAPI+"/auth/login", "", map[string]any{"email": email, "password": "user-password-1"})
 		}
 
 		// Blocked: both tokens stop at once, and stay dead after reactivation.
@@ -472,27 +472,27 @@ func TestRevokedAccountsLoseTheirTokens(t *testing.T) {
 		access, rt := signIn(b.email, "user-password-1")
 		e.must(me(access), 200)
 		e.must(e.call(b, "revoked", map[string]any{}), 200)
-		e.must(e.do("POST", fmt.Sprintf(panel+"/users/%d/block", b.id), e.admin, nil), 200)
+		e.must(e.do("POST", fmt.Sprintf(panelAPI+"/users/%d/block", b.id), e.admin, nil), 200)
 		expect(me(access), 401, "unauthenticated")
 		expect(me(b.token), 401, "unauthenticated")
 		expect(refresh(rt), 401, "invalid_refresh_token")
 		expect(login(b.email), 403, "account_not_active")
 		expect(e.call(b, "revoked", map[string]any{}), 403, "account_not_active")
-		e.must(e.do("POST", fmt.Sprintf(panel+"/users/%d/activate", b.id), e.admin, nil), 200)
+		e.must(e.do("POST", fmt.Sprintf(panelAPI+"/users/%d/activate", b.id), e.admin, nil), 200)
 		expect(refresh(rt), 401, "invalid_refresh_token")
 		e.must(login(b.email), 200)
 
 		// Set back to pending by a patch: the same.
 		p := e.newCustomer("reseller", "starter", "0.00")
 		access, rt = signIn(p.email, "user-password-1")
-		e.must(e.do("PATCH", fmt.Sprintf(panel+"/users/%d", p.id), e.admin, map[string]any{"status": "pending"}), 200)
+		e.must(e.do("PATCH", fmt.Sprintf(panelAPI+"/users/%d", p.id), e.admin, map[string]any{"status": "pending"}), 200)
 		expect(me(access), 401, "unauthenticated")
 		expect(refresh(rt), 401, "invalid_refresh_token")
 
 		// Soft-deleted: tokens, login and keys all fail as unknown.
 		d := e.newCustomer("user", "starter", "5.00")
 		access, rt = signIn(d.email, "user-password-1")
-		e.must(e.do("DELETE", fmt.Sprintf(panel+"/users/%d", d.id), e.admin, nil), 204)
+		e.must(e.do("DELETE", fmt.Sprintf(panelAPI+"/users/%d", d.id), e.admin, nil), 204)
 		expect(me(access), 401, "unauthenticated")
 		expect(refresh(rt), 401, "invalid_refresh_token")
 		expect(login(d.email), 401, "invalid_credentials")
@@ -501,11 +501,11 @@ func TestRevokedAccountsLoseTheirTokens(t *testing.T) {
 		// Demoted admin: the role is read per request, not from the token.
 		body := newUserBody("active")
 		body["role"] = "admin"
-		a := e.must(e.do("POST", panel+"/users", e.admin, body), 201)
+		a := e.must(e.do("POST", panelAPI+"/users", e.admin, body), 201)
 		access, _ = signIn(body["email"].(string), "user-password-1")
-		e.must(e.do("GET", panel+"/users", access, nil), 200)
-		e.must(e.do("PATCH", fmt.Sprintf(panel+"/users/%d", a.num("id")), e.admin, map[string]any{"role": "user"}), 200)
-		expect(e.do("GET", panel+"/users", access, nil), 403, "forbidden")
+		e.must(e.do("GET", panelAPI+"/users", access, nil), 200)
+		e.must(e.do("PATCH", fmt.Sprintf(panelAPI+"/users/%d", a.num("id")), e.admin, map[string]any{"role": "user"}), 200)
+		expect(e.do("GET", panelAPI+"/users", access, nil), 403, "forbidden")
 		if r := e.must(me(access), 200); r.str("role") != "user" {
 			t.Fatalf("demoted admin's role %q", r.str("role"))
 		}
@@ -533,7 +533,7 @@ func TestListsAreScopedToTheCaller(t *testing.T) {
 			}
 			for _, q := range []string{"", fmt.Sprintf("?user_id=%d", other.id), fmt.Sprintf("?user_id=%d&per_page=100", other.id)} {
 				for list, want := range map[string]int{"/transactions": own[c.id].tx, "/hit-logs": own[c.id].hits} {
-					r := e.must(e.do("GET", panel+list+q, c.token, nil), 200)
+					r := e.must(e.do("GET", panelAPI+list+q, c.token, nil), 200)
 					rows := r.body["data"].([]any)
 					for _, row := range rows {
 						if id := uint64(row.(map[string]any)["user_id"].(float64)); id != c.id {
@@ -549,7 +549,7 @@ func TestListsAreScopedToTheCaller(t *testing.T) {
 				}
 			}
 			// Another user's key as a filter finds nothing.
-			r := e.must(e.do("GET", fmt.Sprintf(panel+"/hit-logs?api_key_id=%d", other.keyID), c.token, nil), 200)
+			r := e.must(e.do("GET", fmt.Sprintf(panelAPI+"/hit-logs?api_key_id=%d", other.keyID), c.token, nil), 200)
 			if n := len(r.body["data"].([]any)); n != 0 {
 				t.Errorf("hit-logs filtered by another user's key: %d rows", n)
 			}
@@ -558,7 +558,7 @@ func TestListsAreScopedToTheCaller(t *testing.T) {
 		// The admin: one user's rows with user_id, everyone's without.
 		for _, c := range []customer{a, b} {
 			for list, want := range map[string]int{"/transactions": own[c.id].tx, "/hit-logs": own[c.id].hits} {
-				r := e.must(e.do("GET", fmt.Sprintf(panel+"%s?user_id=%d", list, c.id), e.admin, nil), 200)
+				r := e.must(e.do("GET", fmt.Sprintf(panelAPI+"%s?user_id=%d", list, c.id), e.admin, nil), 200)
 				rows := r.body["data"].([]any)
 				for _, row := range rows {
 					if id := uint64(row.(map[string]any)["user_id"].(float64)); id != c.id {
@@ -570,22 +570,22 @@ func TestListsAreScopedToTheCaller(t *testing.T) {
 				}
 			}
 		}
-		all := e.must(e.do("GET", panel+"/hit-logs", e.admin, nil), 200)
+		all := e.must(e.do("GET", panelAPI+"/hit-logs", e.admin, nil), 200)
 		if n := len(all.body["data"].([]any)); n != 3 {
 			t.Errorf("admin sees %d hit log rows, want 3", n)
 		}
 
 		// Inactive services are the admin's alone, whatever status is asked for.
 		hidden := e.newService("scoped-hidden", "0.1000")
-		e.must(e.do("PATCH", fmt.Sprintf(panel+"/services/%d", hidden), e.admin, map[string]any{"status": "inactive"}), 200)
+		e.must(e.do("PATCH", fmt.Sprintf(panelAPI+"/services/%d", hidden), e.admin, map[string]any{"status": "inactive"}), 200)
 		for _, q := range []string{"", "?status=inactive"} {
-			for _, row := range e.must(e.do("GET", panel+"/services"+q, a.token, nil), 200).body["data"].([]any) {
+			for _, row := range e.must(e.do("GET", panelAPI+"/services"+q, a.token, nil), 200).body["data"].([]any) {
 				if row.(map[string]any)["status"] != "active" {
 					t.Errorf("/services%s as a user lists %v", q, row)
 				}
 			}
 		}
-		if n := e.must(e.do("GET", panel+"/services?status=inactive", e.admin, nil), 200).body["meta"].(map[string]any)["total"]; n != float64(1) {
+		if n := e.must(e.do("GET", panelAPI+"/services?status=inactive", e.admin, nil), 200).body["meta"].(map[string]any)["total"]; n != float64(1) {
 			t.Errorf("admin lists %v inactive services, want 1", n)
 		}
 	})
@@ -598,8 +598,8 @@ func TestUnknownPanelPathsAre404(t *testing.T) {
 		c := e.newCustomer("user", "starter", "0.00")
 		for _, tok := range []string{"", "not-a-token", c.token, e.admin} {
 			for _, rt := range [][2]string{
-				{"GET", panel + "/nothing-here"}, {"GET", panel + "/"}, {"POST", panel + "/users/1/nothing"},
-				{"PUT", panel + "/auth/me"}, {"DELETE", panel + "/services"}, {"GET", panel + "/auth/login"},
+				{"GET", panelAPI + "/nothing-here"}, {"GET", panelAPI + "/"}, {"POST", panelAPI + "/users/1/nothing"},
+				{"PUT", panelAPI + "/auth/me"}, {"DELETE", panelAPI + "/services"}, {"GET", panelAPI + "/auth/login"},
 				{"GET", "/api/nothing"},
 			} {
 				r := e.doUnknown(rt[0], rt[1], tok, nil)
@@ -608,8 +608,8 @@ func TestUnknownPanelPathsAre404(t *testing.T) {
 				}
 			}
 			// /api/v1/panel itself reads as the metered path of the reserved slug "panel".
-			if r := e.do("GET", panel, tok, nil); r.status != 404 {
-				t.Errorf("GET %s with token %.10q: %d %s", panel, tok, r.status, r.raw)
+			if r := e.do("GET", panelAPI, tok, nil); r.status != 404 {
+				t.Errorf("GET %s with token %.10q: %d %s", panelAPI, tok, r.status, r.raw)
 			}
 		}
 	})
@@ -618,7 +618,7 @@ func TestUnknownPanelPathsAre404(t *testing.T) {
 func keyIDs(e *env, token, query string) []uint64 {
 	e.t.Helper()
 	var ids []uint64
-	for _, k := range e.must(e.do("GET", panel+"/api-keys"+query, token, nil), 200).body["data"].([]any) {
+	for _, k := range e.must(e.do("GET", panelAPI+"/api-keys"+query, token, nil), 200).body["data"].([]any) {
 		ids = append(ids, uint64(k.(map[string]any)["id"].(float64)))
 	}
 	return ids

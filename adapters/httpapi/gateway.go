@@ -297,7 +297,7 @@ func (s *server) paymentStatus(c echo.Context) error {
 // (a capped total); older rows are reached by narrowing from and to.
 func (s *server) gatewayTransactions(c echo.Context) error {
 	fe := errs.FieldErrors{}
-	h := historyQuery(c, fe, s.app.Location(), ledger.ListWindow)
+	h := historyQuery(c, fe, s.app.Panel.Location(), ledger.ListWindow)
 	if h.csv {
 		fe.Add("format", "must be json (the CSV export is in the panel)")
 	}
@@ -321,7 +321,7 @@ func (s *server) gatewayTransactions(c echo.Context) error {
 func (s *server) listPayments(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := page(c, fe)
-	loc := s.app.Location()
+	loc := s.app.Panel.Location()
 	f := payment.Filter{
 		UserID: uintParam(c, fe, "user_id"), Status: payment.Status(c.QueryParam("status")),
 		From: timeParam(c, fe, "from", loc, false), To: timeParam(c, fe, "to", loc, true), Page: p, PerPage: pp,
@@ -344,7 +344,7 @@ func (s *server) listPayments(c echo.Context) error {
 func (s *server) listRecharges(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := page(c, fe)
-	loc := s.app.Location()
+	loc := s.app.Panel.Location()
 	f := recharge.Filter{
 		UserID: uintParam(c, fe, "user_id"), Status: recharge.Status(c.QueryParam("status")),
 		From: timeParam(c, fe, "from", loc, false), To: timeParam(c, fe, "to", loc, true), Page: p, PerPage: pp,

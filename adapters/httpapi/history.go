@@ -45,7 +45,7 @@ var referenceTypePattern = regexp.MustCompile(`^[a-z][a-z0-9_]{0,49}$`)
 
 func (s *server) listTransactions(c echo.Context) error {
 	fe := errs.FieldErrors{}
-	h := historyQuery(c, fe, s.app.Location(), ledger.ListWindow)
+	h := historyQuery(c, fe, s.app.Panel.Location(), ledger.ListWindow)
 	f := ledger.Filter{
 		UserID: uintParam(c, fe, "user_id"), Type: ledger.Type(c.QueryParam("type")),
 		ReferenceType: c.QueryParam("reference_type"), From: h.from, To: h.to, Page: h.page, PerPage: h.perPage,
@@ -61,12 +61,12 @@ func (s *server) listTransactions(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	if h.csv {
-		loc := s.app.Location()
-		out := newCSVStream(c, s, "transactions", s.app.Now().In(loc), []string{
+		loc := s.app.Panel.Location()
+		out := newCSVStream(c, s, "transactions", s.app.Panel.Now().In(loc), []string{
 			"id", "txn_id", "created_at", "user_id", "type", "amount", "balance_before", "balance_after",
 			"reference_type", "reference_id", "description", "status",
 		})
-		return out.finish(s.app.ExportTransactions(ctx, caller(c), f, func(e ledger.Entry) error {
+		return out.finish(s.app.Panel.ExportTransactions(ctx, caller(c), f, func(e ledger.Entry) error {
 			ref := ""
 			if e.ReferenceID != nil {
 				ref = strconv.FormatUint(*e.ReferenceID, 10)
@@ -76,7 +76,7 @@ func (s *server) listTransactions(c echo.Context) error {
 				e.ReferenceType, ref, e.Description, e.Status)
 		}))
 	}
-	rows, total, err := s.app.ListTransactions(ctx, caller(c), f)
+	rows, total, err := s.app.Panel.ListTransactions(ctx, caller(c), f)
 	if err != nil {
 		return err
 	}
@@ -154,7 +154,7 @@ func toHitResponse(h *hitlog.Hit) hitResponse {
 
 func (s *server) listHits(c echo.Context) error {
 	fe := errs.FieldErrors{}
-	h := historyQuery(c, fe, s.app.Location(), hitlog.ListWindow)
+	h := historyQuery(c, fe, s.app.Panel.Location(), hitlog.ListWindow)
 	f := hitlog.Filter{
 		UserID: uintParam(c, fe, "user_id"), ServiceID: uintParam(c, fe, "service_id"), APIKeyID: uintParam(c, fe, "api_key_id"),
 		Status: hitlog.Status(c.QueryParam("status")), From: h.from, To: h.to, Page: h.page, PerPage: h.perPage,
@@ -168,7 +168,7 @@ func (s *server) listHits(c echo.Context) error {
 	if ref := c.QueryParam("service"); ref != "" && f.ServiceID != nil {
 		fe.Add("service", "give service or service_id, not both")
 	} else if ref != "" {
-		id, err := s.app.ServiceRef(ctx, "service", ref)
+		id, err := s.app.Panel.ServiceRef(ctx, "service", ref)
 		if err := fe.Merge(err); err != nil {
 			return err
 		}
@@ -180,12 +180,12 @@ func (s *server) listHits(c echo.Context) error {
 		return err
 	}
 	if h.csv {
-		loc := s.app.Location()
-		out := newCSVStream(c, s, "hit-logs", s.app.Now().In(loc), []string{
+		loc := s.app.Panel.Location()
+		out := newCSVStream(c, s, "hit-logs", s.app.Panel.Now().In(loc), []string{
 			"id", "request_id", "created_at", "user_id", "api_service_id", "api_key_id", "status", "charge_amount",
 			"response_time_ms", "ip_address", "request_payload", "response_payload",
 		})
-		return out.finish(s.app.ExportHits(ctx, caller(c), f, func(h hitlog.Hit) error {
+		return out.finish(s.app.Panel.ExportHits(ctx, caller(c), f, func(h hitlog.Hit) error {
 			resp := ""
 			if h.ResponsePayload != nil {
 				resp = *h.ResponsePayload
@@ -195,7 +195,7 @@ func (s *server) listHits(c echo.Context) error {
 				strconv.Itoa(h.ResponseTimeMs), h.IPAddress, h.RequestPayload, resp)
 		}))
 	}
-	rows, total, err := s.app.ListHits(ctx, caller(c), f)
+	rows, total, err := s.app.Panel.ListHits(ctx, caller(c), f)
 	if err != nil {
 		return err
 	}

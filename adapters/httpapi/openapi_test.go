@@ -20,10 +20,10 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/api"
-	"paygate/core/app"
 	"paygate/core/catalog"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
+	"paygate/core/panel"
 	"paygate/core/pricing"
 	"paygate/core/topup"
 	"paygate/core/user"
@@ -439,7 +439,7 @@ func TestOpenAPISchemasAcceptResponses(t *testing.T) {
 	}{
 		{"user", "User", toUserResponse(active)},
 		{"deleted pending user", "User", toUserResponse(pending)},
-		{"login", "TokenResponse", loginResponse(&app.Login{AccessToken: "a.b.c", RefreshToken: "rt_x", ExpiresIn: 15 * time.Minute, User: active})},
+		{"login", "TokenResponse", loginResponse(&panel.Login{AccessToken: "a.b.c", RefreshToken: "rt_x", ExpiresIn: 15 * time.Minute, User: active})},
 		{"user list", "UserList", listResponse[userResponse]{Data: []userResponse{toUserResponse(active)}, Meta: listMeta{1, 20, 1}}},
 		{"service as admin", "Service", toServiceResponse(admin)(svc)},
 		{"service as user", "Service", toServiceResponse(active)(svc)},

@@ -7,9 +7,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/app"
 	"paygate/core/catalog"
 	"paygate/core/errs"
+	"paygate/core/panel"
 	"paygate/core/user"
 )
 
@@ -86,7 +86,7 @@ func (s *server) createService(c echo.Context) error {
 		ProviderURL: deref(req.ProviderURL), ProviderKey: req.ProviderKey, Method: deref(req.Method),
 		Headers: deref(req.Headers), Parameters: deref(req.Parameters), Status: catalog.Status(deref(req.Status)),
 	}
-	out, err := s.app.CreateService(c.Request().Context(), caller(c), svc)
+	out, err := s.app.Panel.CreateService(c.Request().Context(), caller(c), svc)
 	if err != nil {
 		return err
 	}
@@ -103,7 +103,7 @@ func (s *server) listServices(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.ListServices(c.Request().Context(), caller(c), f)
+	rows, total, err := s.app.Panel.ListServices(c.Request().Context(), caller(c), f)
 	if err != nil {
 		return err
 	}
@@ -115,7 +115,7 @@ func (s *server) getService(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	svc, err := s.app.GetService(c.Request().Context(), caller(c), id)
+	svc, err := s.app.Panel.GetService(c.Request().Context(), caller(c), id)
 	if err != nil {
 		return err
 	}
@@ -131,7 +131,7 @@ func (s *server) patchService(c echo.Context) error {
 	if err := s.bind(c, &req); err != nil {
 		return err
 	}
-	p := app.ServicePatch{
+	p := panel.ServicePatch{
 		Name: req.Name, Slug: req.Slug, Description: req.Description, Category: req.Category,
 		ProviderURL: req.ProviderURL, ProviderKey: req.ProviderKey, Method: req.Method,
 		Headers: req.Headers, Parameters: req.Parameters,
@@ -140,7 +140,7 @@ func (s *server) patchService(c echo.Context) error {
 		st := catalog.Status(*req.Status)
 		p.Status = &st
 	}
-	svc, err := s.app.PatchService(c.Request().Context(), caller(c), id, p)
+	svc, err := s.app.Panel.PatchService(c.Request().Context(), caller(c), id, p)
 	if err != nil {
 		return err
 	}
@@ -152,7 +152,7 @@ func (s *server) deleteService(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.app.DeleteService(c.Request().Context(), caller(c), id); err != nil {
+	if err := s.app.Panel.DeleteService(c.Request().Context(), caller(c), id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -192,7 +192,7 @@ func (s *server) getDoc(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d, err := s.app.GetDoc(c.Request().Context(), caller(c), id)
+	d, err := s.app.Panel.GetDoc(c.Request().Context(), caller(c), id)
 	if err != nil {
 		return err
 	}
@@ -208,7 +208,7 @@ func (s *server) putDoc(c echo.Context) error {
 	if err := s.bind(c, &req); err != nil {
 		return err
 	}
-	d, err := s.app.PutDoc(c.Request().Context(), caller(c), id, catalog.Doc{
+	d, err := s.app.Panel.PutDoc(c.Request().Context(), caller(c), id, catalog.Doc{
 		Endpoint: req.Endpoint, Method: req.Method, Description: req.Description, RequestParams: req.RequestParams,
 		ResponseExample: req.ResponseExample, ErrorCodes: req.ErrorCodes, SortOrder: req.SortOrder,
 	})

@@ -6,10 +6,10 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/app"
 	"paygate/core/errs"
 	"paygate/core/ledger"
 	"paygate/core/money"
+	"paygate/core/panel"
 	"paygate/core/user"
 )
 
@@ -69,7 +69,7 @@ func (s *server) createUser(c echo.Context) error {
 	if err := s.bind(c, &req); err != nil {
 		return err
 	}
-	u, err := s.app.CreateUser(c.Request().Context(), caller(c), app.NewUser{
+	u, err := s.app.Panel.CreateUser(c.Request().Context(), caller(c), panel.NewUser{
 		Profile: user.Profile{Name: req.Name, Email: req.Email, Phone: req.Phone, Password: req.Password},
 		Role:    user.Role(req.Role), Status: user.Status(req.Status), Plan: user.Plan(req.Plan),
 	})
@@ -90,7 +90,7 @@ func (s *server) listUsers(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	users, total, err := s.app.ListUsers(c.Request().Context(), caller(c), f)
+	users, total, err := s.app.Panel.ListUsers(c.Request().Context(), caller(c), f)
 	if err != nil {
 		return err
 	}
@@ -102,7 +102,7 @@ func (s *server) getUser(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	u, err := s.app.GetUser(c.Request().Context(), caller(c), id)
+	u, err := s.app.Panel.GetUser(c.Request().Context(), caller(c), id)
 	if err != nil {
 		return err
 	}
@@ -126,7 +126,7 @@ func (s *server) patchUser(c echo.Context) error {
 	if err := s.bind(c, &req); err != nil {
 		return err
 	}
-	p := app.UserPatch{Name: req.Name, Phone: req.Phone}
+	p := panel.UserPatch{Name: req.Name, Phone: req.Phone}
 	if req.Role != nil {
 		r := user.Role(*req.Role)
 		p.Role = &r
@@ -139,7 +139,7 @@ func (s *server) patchUser(c echo.Context) error {
 		pl := user.Plan(*req.Plan)
 		p.Plan = &pl
 	}
-	u, err := s.app.PatchUser(c.Request().Context(), caller(c), id, p)
+	u, err := s.app.Panel.PatchUser(c.Request().Context(), caller(c), id, p)
 	if err != nil {
 		return err
 	}
@@ -152,7 +152,7 @@ func (s *server) setUserStatus(st user.Status) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		u, err := s.app.SetUserStatus(c.Request().Context(), caller(c), id, st)
+		u, err := s.app.Panel.SetUserStatus(c.Request().Context(), caller(c), id, st)
 		if err != nil {
 			return err
 		}
@@ -165,7 +165,7 @@ func (s *server) deleteUser(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.app.DeleteUser(c.Request().Context(), caller(c), id); err != nil {
+	if err := s.app.Panel.DeleteUser(c.Request().Context(), caller(c), id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -186,7 +186,7 @@ func (s *server) adjustBalance(c echo.Context) error {
 	if err := s.bind(c, &req); err != nil {
 		return err
 	}
-	e, err := s.app.AdjustBalance(c.Request().Context(), caller(c), id, app.Adjustment{Type: ledger.Type(req.Type), Amount: req.Amount, Description: req.Description})
+	e, err := s.app.Panel.AdjustBalance(c.Request().Context(), caller(c), id, panel.Adjustment{Type: ledger.Type(req.Type), Amount: req.Amount, Description: req.Description})
 	if err != nil {
 		return err
 	}

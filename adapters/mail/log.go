@@ -6,7 +6,7 @@ import (
 	"context"
 	"log/slog"
 
-	"paygate/core/app"
+	"paygate/core/panel"
 )
 
 // Log writes each message's recipient, subject and link to the log instead of
@@ -14,13 +14,13 @@ import (
 // links are credentials, so production sets SMTP_URL.
 type Log struct{ log *slog.Logger }
 
-var _ app.Mailer = (*Log)(nil)
+var _ panel.Mailer = (*Log)(nil)
 
 // NewLog makes a log mailer.
 func NewLog(log *slog.Logger) *Log { return &Log{log: log} }
 
 // Send logs the message; it never fails.
-func (l *Log) Send(ctx context.Context, m app.Message) error {
+func (l *Log) Send(ctx context.Context, m panel.Message) error {
 	l.log.InfoContext(ctx, "mail (not sent: SMTP_URL is empty)", "to", m.To, "subject", m.Subject, "link", m.Link)
 	return nil
 }

@@ -17,7 +17,7 @@ import (
 	"strings"
 	"time"
 
-	"paygate/core/app"
+	"paygate/core/panel"
 )
 
 // SMTPConfig is where and as whom to send.
@@ -66,7 +66,7 @@ func ParseSMTPURL(raw string) (SMTPConfig, error) {
 // to send a password unencrypted except to localhost).
 type SMTP struct{ cfg SMTPConfig }
 
-var _ app.Mailer = (*SMTP)(nil)
+var _ panel.Mailer = (*SMTP)(nil)
 
 // NewSMTP makes an SMTP mailer.
 func NewSMTP(cfg SMTPConfig) *SMTP {
@@ -77,7 +77,7 @@ func NewSMTP(cfg SMTPConfig) *SMTP {
 }
 
 // Send delivers m to the server.
-func (s *SMTP) Send(ctx context.Context, m app.Message) error {
+func (s *SMTP) Send(ctx context.Context, m panel.Message) error {
 	to, err := mail.ParseAddress(m.To)
 	if err != nil {
 		return fmt.Errorf("recipient %q: %w", m.To, err)
@@ -150,7 +150,7 @@ func PlaintextAllowed(host string, optIn bool) bool {
 }
 
 // compose writes the headers and the quoted-printable UTF-8 text body.
-func (s *SMTP) compose(to *mail.Address, m app.Message) []byte {
+func (s *SMTP) compose(to *mail.Address, m panel.Message) []byte {
 	var b bytes.Buffer
 	id := make([]byte, 12)
 	_, _ = rand.Read(id)

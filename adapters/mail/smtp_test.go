@@ -23,7 +23,7 @@ import (
 	"time"
 
 	"paygate/adapters/mail"
-	"paygate/core/app"
+	"paygate/core/panel"
 )
 
 // session is what the fake server saw of one connection.
@@ -154,7 +154,7 @@ func (f *fakeSMTP) only(t *testing.T) *session {
 
 const resetLink = "http://localhost:8080/reset-password?token=pr_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG&email=ada%40example.com"
 
-var msg = app.Message{To: "ada@example.com", Subject: "Reset your password — Paygate",
+var msg = panel.Message{To: "ada@example.com", Subject: "Reset your password — Paygate",
 	Text: "Hello,\n\nopen " + resetLink + "\n", Link: resetLink}
 
 func from(t *testing.T) netmail.Address {

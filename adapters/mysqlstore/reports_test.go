@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"paygate/core/store"
 	"runtime"
 	"strings"
 	"testing"
@@ -17,6 +16,7 @@ import (
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
 	"paygate/core/report"
+	"paygate/core/store"
 	"paygate/core/user"
 	"paygate/internal/testdb"
 )
@@ -412,7 +412,7 @@ func TestDashboardRollsUpAClosedDayOnce(t *testing.T) {
 		})
 		check := func(label string) {
 			t.Helper()
-			d, err := a.Dashboard(ctx, admin)
+			d, err := a.Panel.Dashboard(ctx, admin)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -442,7 +442,7 @@ func TestDashboardRollsUpAClosedDayOnce(t *testing.T) {
 		check("second read (from the roll-up)")
 
 		// The customer sees only their own figures, and no platform.
-		d, err := a.Dashboard(ctx, cust)
+		d, err := a.Panel.Dashboard(ctx, cust)
 		if err != nil || d.Platform != nil || d.Usage.Calls != 3 || d.Days[28].Calls != 2 || d.Days[29].Calls != 1 {
 			t.Fatalf("customer dashboard: %+v, %v", d, err)
 		}

@@ -1,5 +1,5 @@
 // Package storage keeps uploaded files in a local folder (STORAGE_DIR). It
-// implements the core's app.Files port.
+// implements the core's panel.Files port.
 package storage
 
 import (
@@ -13,8 +13,8 @@ import (
 	"os"
 	"regexp"
 
-	"paygate/core/app"
 	"paygate/core/errs"
+	"paygate/core/panel"
 )
 
 // Local stores files flat in one folder. Every operation goes through an
@@ -24,7 +24,7 @@ type Local struct {
 	root *os.Root
 }
 
-var _ app.Files = (*Local)(nil)
+var _ panel.Files = (*Local)(nil)
 
 // namePattern is what server-chosen names look like (a ULID and an
 // extension): no separators, no dot files, nothing a client wrote.

@@ -12,7 +12,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
-	"paygate/core/app"
+	"paygate/core/panel"
 	"paygate/core/user"
 )
 
@@ -33,8 +33,8 @@ type JWT struct {
 }
 
 var (
-	_ app.AccessTokens = (*JWT)(nil)
-	_ app.EmailTokens  = (*JWT)(nil)
+	_ panel.AccessTokens = (*JWT)(nil)
+	_ panel.EmailTokens  = (*JWT)(nil)
 )
 
 // NewJWT makes a signer; the key must be at least 32 bytes.

@@ -4,18 +4,17 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/sandbox"
-	"paygate/core/app"
 	"paygate/core/catalog"
 	"paygate/core/pricing"
 )
 
 // demoSeeds turns the sandbox's documented services into service records
 // with docs and default prices (DEMO_DATA).
-func demoSeeds() []app.ServiceSeed {
-	var out []app.ServiceSeed
+func demoSeeds() []catalog.Seed {
+	var out []catalog.Seed
 	for _, d := range sandbox.DemoServices() {
 		desc := d.Description
-		out = append(out, app.ServiceSeed{
+		out = append(out, catalog.Seed{
 			Service: catalog.Service{
 				Name: d.Name, Slug: d.Slug, Category: d.Category, Description: &desc, Method: d.Method,
 				ProviderURL: d.ProviderURL, Parameters: d.Parameters, Status: catalog.StatusActive,

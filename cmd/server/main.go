@@ -30,6 +30,7 @@ import (
 	"paygate/core/apikey"
 	"paygate/core/app"
 	"paygate/core/ledgercheck"
+	"paygate/core/panel"
 	"paygate/frontend"
 )
 
@@ -109,7 +110,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	case cmd == "ledger" && len(rest) == 2 && rest[1] == "check":
 		return ledgerCheck(ctx, newApp(cfg, store, nil, nil, nil, log).Ledger, stdout)
 	case cmd == "create-admin" && len(rest) == 2:
-		generated, err := newApp(cfg, store, nil, nil, nil, log).CreateAdmin(ctx, rest[1], cfg.AdminPassword)
+		generated, err := newApp(cfg, store, nil, nil, nil, log).Panel.CreateAdmin(ctx, rest[1], cfg.AdminPassword)
 		if err != nil {
 			return err
 		}
@@ -125,7 +126,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 
 // newApp wires the use cases; tokens, files and metrics are nil for the
 // commands that need no panel tokens or uploads (they send no mail either).
-func newApp(cfg config, store *mysqlstore.Store, tokens *token.JWT, files app.Files, m app.Metrics, log *slog.Logger) *app.App {
+func newApp(cfg config, store *mysqlstore.Store, tokens *token.JWT, files panel.Files, m app.Metrics, log *slog.Logger) *app.App {
 	up := upstream.New(upstream.Options{AllowPrivate: cfg.UpstreamAllowPrivate, DefaultTimeout: cfg.UpstreamTimeout, Sandbox: sandbox.NewUpstream()})
 	// MySQL runs writers in parallel under row locks; SQLite one at a time.
 	mysql := store.Dialect() == mysqlstore.DialectMySQL
@@ -146,7 +147,7 @@ func newApp(cfg config, store *mysqlstore.Store, tokens *token.JWT, files app.Fi
 }
 
 // newMailer is SMTP when SMTP_URL is set, else the log (links in the log).
-func newMailer(cfg config, log *slog.Logger) app.Mailer {
+func newMailer(cfg config, log *slog.Logger) panel.Mailer {
 	if cfg.SMTPURL == "" {
 		log.Warn("SMTP_URL is empty: mail is written to the log, links included (set SMTP_URL in production)")
 		return mail.NewLog(log)
@@ -180,7 +181,7 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 	a := newApp(cfg, store, tokens, files, reg, log)
 	defer a.Wait() // mail still being sent, before the database closes
 
-	created, generated, err := a.EnsureAdmin(ctx, cfg.AdminEmail, cfg.AdminPassword)
+	created, generated, err := a.Panel.EnsureAdmin(ctx, cfg.AdminEmail, cfg.AdminPassword)
 	if err != nil {
 		return err
 	}
@@ -199,7 +200,7 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 		log.Info("gateway services registered", "count", n)
 	}
 	if cfg.DemoData {
-		n, err := a.SeedServices(ctx, demoSeeds())
+		n, err := a.Panel.SeedServices(ctx, demoSeeds())
 		if err != nil {
 			return fmt.Errorf("demo data: %w", err)
 		}

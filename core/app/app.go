@@ -1,10 +1,11 @@
+// Package app wires the use cases from the ports: metering, the gateway,
+// the panel, the outbox and the ledger check. It holds no business rule;
+// cmd/ builds the adapters and hands them to New.
 package app
 
 import (
 	"context"
 	"log/slog"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -13,16 +14,16 @@ import (
 	"paygate/core/ledgercheck"
 	"paygate/core/metering"
 	"paygate/core/outbox"
+	"paygate/core/panel"
 	"paygate/core/payment"
 	"paygate/core/recharge"
 	"paygate/core/store"
-	"paygate/core/topup"
-	"paygate/core/user"
 	"paygate/core/verification"
 	"paygate/core/webhook"
 )
 
-// Config is what the use cases need from the service's configuration.
+// Config is the service's configuration as the use cases need it; New
+// hands each package its part, and each package defaults its zero values.
 type Config struct {
 	Location        *time.Location  // day and month boundaries (TIMEZONE)
 	UpstreamTimeout time.Duration   // per provider call
@@ -79,47 +80,28 @@ type Config struct {
 	WebhookConcurrency int
 }
 
-// App is the set of use cases, wired from the ports.
-type App struct {
-	Metering *metering.Metering
-	Gateway  *gateway.Gateway
-	Outbox   *outbox.Outbox       // event deliveries and their worker
-	Ledger   *ledgercheck.Checker // the ledger check
-
-	tx     store.Transactor // writes empty the metering lookups (metering.Invalidating)
-	st     store.Stores
-	up     Upstream
-	tokens AccessTokens
-	files  Files
-	now    func() time.Time
-	cfg    Config
-	pw     *user.Passwords
-	mailer Mailer
-	email  EmailTokens
-	log    *slog.Logger
-	bg     sync.WaitGroup // mail sent after the answer
-
-	targets webhook.TargetPolicy // SSRF rules of webhook and callback URLs; nil allows any
-
-	metrics Metrics // operational measurements (metrics.go)
+// Metrics receives every use case's operational measurements; an adapter
+// exports them (adapters/metrics).
+type Metrics interface {
+	metering.Metrics
+	outbox.Metrics
 }
 
-// Deps are the ports and configuration the use cases run on. Now may be nil
-// (time.Now).
+// Deps are the ports the use cases run on. Now, Log and Metrics may be nil.
 type Deps struct {
-	Tx       Transactor
-	Stores   Stores
-	Upstream Upstream
-	Tokens   AccessTokens
-	Files    Files // uploads; nil refuses screenshots (operator commands need none)
+	Tx       store.Transactor // a metering.BatchTransactor too when the store has a batch path
+	Stores   store.Stores
+	Upstream metering.Upstream
+	Tokens   panel.AccessTokens
+	Files    panel.Files // uploads; nil refuses screenshots (operator commands need none)
 	Now      func() time.Time
 	Config   Config
 	// Mailer sends account mail (verification, password reset); nil drops
 	// it with a log line. EmailTokens signs verification links.
-	Mailer      Mailer
-	EmailTokens EmailTokens
-	Log         *slog.Logger // background work (mail); nil discards
-	Metrics     Metrics      // operational measurements; nil is NopMetrics
+	Mailer      panel.Mailer
+	EmailTokens panel.EmailTokens
+	Log         *slog.Logger
+	Metrics     Metrics
 
 	// Gateway providers (sandbox adapters by default, wired in cmd/).
 	Verifier  verification.Provider
@@ -132,78 +114,63 @@ type Deps struct {
 	Targets  webhook.TargetPolicy
 }
 
-// New wires the use cases.
+// App is the set of use cases.
+type App struct {
+	Metering *metering.Metering   // metered calls and the billing of gateway operations
+	Gateway  *gateway.Gateway     // payments, checkout, verification, recharges
+	Panel    *panel.Panel         // the web panel's use cases
+	Outbox   *outbox.Outbox       // event deliveries and their worker
+	Ledger   *ledgercheck.Checker // the ledger check
+}
+
+// New wires the use cases. The others write through metering's
+// invalidating transactor and stores (a change to a key, a service, a
+// price or a user is seen by this instance's next call), and read behind
+// its settlements' fence (this instance's calls are charged first).
 func New(d Deps) *App {
 	cfg := d.Config
-	if d.Now == nil {
-		d.Now = time.Now
-	}
-	if cfg.Location == nil {
-		cfg.Location = time.UTC
-	}
-	if cfg.UpstreamTimeout == 0 {
-		cfg.UpstreamTimeout = 15 * time.Second
-	}
-	if cfg.RefreshTTL == 0 {
-		cfg.RefreshTTL = 30 * 24 * time.Hour
-	}
-	if cfg.RollupGrace == 0 {
-		cfg.RollupGrace = 15 * time.Minute
-	}
-	if cfg.RechargeRoundBudget == 0 {
-		cfg.RechargeRoundBudget = time.Minute
-	}
-	if cfg.MaxPayloadBytes == 0 {
-		cfg.MaxPayloadBytes = 60_000
-	}
-	if !cfg.MaxTopUp.IsPositive() {
-		cfg.MaxTopUp = topup.DefaultMaxAmount
-	}
-	if cfg.PublicBaseURL == "" {
-		cfg.PublicBaseURL = "http://localhost:8080"
-	}
-	cfg.PublicBaseURL = strings.TrimRight(cfg.PublicBaseURL, "/")
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
-	if d.Metrics == nil {
-		d.Metrics = NopMetrics{}
+	var metrics Metrics = nopMetrics{}
+	if d.Metrics != nil {
+		metrics = d.Metrics
 	}
-	m := metering.New(metering.Deps{Tx: d.Tx, Stores: d.Stores, Upstream: d.Upstream, Now: d.Now, Log: d.Log, Metrics: d.Metrics,
+	m := metering.New(metering.Deps{Tx: d.Tx, Stores: d.Stores, Upstream: d.Upstream, Now: d.Now, Log: d.Log, Metrics: metrics,
 		Config: metering.Config{Location: cfg.Location, UpstreamTimeout: cfg.UpstreamTimeout, MaxPayloadBytes: cfg.MaxPayloadBytes,
 			PendingHitGrace: cfg.PendingHitGrace, LookupTTL: cfg.LookupTTL, BatchSize: cfg.BatchSize, SettleApart: cfg.SettleApart,
 			SettleLinger: cfg.SettleLinger, SettleRetryWindow: cfg.SettleRetryWindow, HoldLifetime: cfg.HoldLifetime}})
 	tx, st := m.Invalidating()
-	g := gateway.New(gateway.Deps{Tx: tx, Stores: st, Meter: m, Now: d.Now, Log: d.Log,
-		Config:   gateway.Config{UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL, RechargeRoundBudget: cfg.RechargeRoundBudget},
-		Verifier: d.Verifier, Recharger: d.Recharger, Payments: d.Payments, Targets: d.Targets})
 	return &App{
-		Metering: m, Gateway: g,
+		Metering: m,
+		Gateway: gateway.New(gateway.Deps{Tx: tx, Stores: st, Meter: m, Now: d.Now, Log: d.Log,
+			Config:   gateway.Config{UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL, RechargeRoundBudget: cfg.RechargeRoundBudget},
+			Verifier: d.Verifier, Recharger: d.Recharger, Payments: d.Payments, Targets: d.Targets}),
+		Panel: panel.New(panel.Deps{Tx: tx, Stores: st, Tokens: d.Tokens, Files: d.Files, Now: d.Now,
+			Config: panel.Config{Location: cfg.Location, RefreshTTL: cfg.RefreshTTL, PasswordCost: cfg.PasswordCost,
+				MaxTopUp: cfg.MaxTopUp, PublicBaseURL: cfg.PublicBaseURL, RollupGrace: cfg.RollupGrace},
+			Mailer: d.Mailer, EmailTokens: d.EmailTokens, Log: d.Log, Targets: d.Targets, Settled: m.AwaitSettlements}),
 		Outbox: outbox.New(outbox.Deps{Tx: tx, Stores: st, Sender: d.Webhooks, Targets: d.Targets,
-			Settled: m.AwaitSettlements, Metrics: d.Metrics, Log: d.Log, Now: d.Now,
+			Settled: m.AwaitSettlements, Metrics: metrics, Log: d.Log, Now: d.Now,
 			Config: outbox.Config{Timeout: cfg.WebhookTimeout, Lease: cfg.WebhookLease, Concurrency: cfg.WebhookConcurrency}}),
 		Ledger: ledgercheck.New(ledgercheck.Deps{Stores: st, Settled: m.AwaitSettlements}),
-		tx:     tx, st: st, up: d.Upstream, tokens: d.Tokens, files: d.Files, now: d.Now, cfg: cfg, pw: user.NewPasswords(cfg.PasswordCost),
-		mailer: d.Mailer, email: d.EmailTokens, log: d.Log, metrics: d.Metrics, targets: d.Targets,
 	}
 }
 
-// Wait blocks until the work started after an answer is done (mail,
-// metered calls' settlements and charges, the release of this instance's
-// holds); the server calls it on shutdown, after the HTTP server stopped
+// Wait blocks until the work started after an answer is done (metered
+// calls' settlements and charges, the release of this instance's holds,
+// mail); the server calls it on shutdown, after the HTTP server stopped
 // and before closing the database.
 func (a *App) Wait() {
 	a.Metering.Wait()
-	a.bg.Wait()
+	a.Panel.Wait()
 }
-
-// awaitSettlements lets a read see this instance's metered calls charged.
-func (a *App) awaitSettlements(ctx context.Context) error { return a.Metering.AwaitSettlements(ctx) }
 
 // EnsureGatewayServices creates the missing built-in gateway services.
 func (a *App) EnsureGatewayServices(ctx context.Context) (int, error) {
-	return a.SeedServices(ctx, gateway.Services())
+	return a.Panel.SeedServices(ctx, gateway.Services())
 }
 
-// day is the local calendar day of t ("2006-01-02").
-func (a *App) day(t time.Time) string { return t.In(a.cfg.Location).Format("2006-01-02") }
+type nopMetrics struct{ metering.NopMetrics }
+
+func (nopMetrics) OutboxBacklog(int64) {}

@@ -1,14 +1,12 @@
-package app_test
+package panel_test
 
 import (
 	"context"
-	storemocks "paygate/core/store/mocks"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/mock"
 
-	"paygate/core/app"
 	"paygate/core/catalog"
 	catalogmocks "paygate/core/catalog/mocks"
 	"paygate/core/errs"
@@ -16,8 +14,11 @@ import (
 	hitmocks "paygate/core/hitlog/mocks"
 	"paygate/core/ledger"
 	ledgermocks "paygate/core/ledger/mocks"
+	"paygate/core/panel"
 	"paygate/core/report"
 	reportmocks "paygate/core/report/mocks"
+	"paygate/core/store"
+	storemocks "paygate/core/store/mocks"
 	"paygate/core/user"
 	usermocks "paygate/core/user/mocks"
 )
@@ -31,18 +32,18 @@ type dash struct {
 	users    *usermocks.MockRepository
 	services *catalogmocks.MockRepository
 	reports  *reportmocks.MockRepository
-	app      *app.App
+	panel    *panel.Panel
 	now      time.Time
 }
 
 func newDash(t *testing.T, now time.Time) *dash {
 	d := &dash{users: usermocks.NewMockRepository(t), services: catalogmocks.NewMockRepository(t), reports: reportmocks.NewMockRepository(t), now: now}
 	tx := storemocks.NewMockTransactor(t)
-	stores := app.Stores{Users: d.users, Services: d.services, Reports: d.reports}
+	stores := store.Stores{Users: d.users, Services: d.services, Reports: d.reports}
 	loc, _ := time.LoadLocation(zone)
-	d.app = app.New(app.Deps{Tx: tx, Stores: stores, Now: func() time.Time { return d.now }, Config: app.Config{Location: loc}})
+	d.panel = panel.New(panel.Deps{Tx: tx, Stores: stores, Now: func() time.Time { return d.now }, Config: panel.Config{Location: loc}})
 	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
-		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) }).Maybe()
+		func(ctx context.Context, fn func(context.Context, store.Stores) error) error { return fn(ctx, stores) }).Maybe()
 	d.services.EXPECT().ByID(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, id uint64) (*catalog.Service, error) {
 		if id == 8 {
 			return nil, catalog.ErrServiceNotFound // deleted
@@ -102,7 +103,7 @@ func hit(userID, serviceID uint64, status hitlog.Status, charge, cost, at string
 	return report.Hit{UserID: userID, ServiceID: serviceID, Status: status, Charge: dec(charge), Cost: dec(cost), CreatedAt: utc(at)}
 }
 
-func dayOf(t *testing.T, days []app.DayUsage, day string) report.Usage {
+func dayOf(t *testing.T, days []panel.DayUsage, day string) report.Usage {
 	t.Helper()
 	for _, d := range days {
 		if d.Day == day {
@@ -145,7 +146,7 @@ func TestDashboardUserClosesYesterdayAndBucketsTodayByLocalDay(t *testing.T) {
 		{Day: "2026-11-01", UserID: 11, ServiceID: 8, Usage: report.Usage{Calls: 4, Success: 3, InsufficientBalance: 1, Revenue: dec("1.5")}},
 	}, nil).Once()
 
-	got, err := d.app.Dashboard(context.Background(), me)
+	got, err := d.panel.Dashboard(context.Background(), me)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +192,7 @@ func TestDashboardKeepsADayOpenWhileAHitIsPendingOrWithinGrace(t *testing.T) {
 			hit(11, 7, hitlog.StatusPending, "0", "0", "2026-11-21T18:29:00Z"),
 			hit(11, 7, hitlog.StatusSuccess, "1.00", "0.1000", "2026-11-21T19:00:00Z"))
 		d.reports.EXPECT().Rollups(mock.Anything, zone, "2026-10-24", "2026-11-22", ptrTo(11)).Return(nil, nil).Once()
-		got, err := d.app.Dashboard(context.Background(), me)
+		got, err := d.panel.Dashboard(context.Background(), me)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -205,7 +206,7 @@ func TestDashboardKeepsADayOpenWhileAHitIsPendingOrWithinGrace(t *testing.T) {
 		d.closedExcept("2026-11-21")
 		d.expectHits(ptrTo(11), "2026-11-20T18:30:00Z", "2026-11-22T18:30:00Z")
 		d.reports.EXPECT().Rollups(mock.Anything, zone, "2026-10-24", "2026-11-22", ptrTo(11)).Return(nil, nil).Once()
-		got, err := d.app.Dashboard(context.Background(), me)
+		got, err := d.panel.Dashboard(context.Background(), me)
 		if err != nil || got.Usage.Calls != 0 || len(got.Days) != 30 || len(got.TopServices) != 0 {
 			t.Fatalf("%+v, %v", got, err)
 		}
@@ -220,7 +221,7 @@ func TestDashboardKeepsADayOpenWhileAHitIsPendingOrWithinGrace(t *testing.T) {
 		d.expectHits(ptrTo(11), "2026-11-21T18:30:00Z", "2026-11-22T18:30:00Z")
 		d.reports.EXPECT().Rollups(mock.Anything, zone, "2026-10-24", "2026-11-22", ptrTo(11)).Return([]report.Row{
 			{Day: "2026-11-21", UserID: 11, ServiceID: 7, Usage: report.Usage{Calls: 1, Success: 1, Revenue: dec("1")}}}, nil).Once()
-		got, err := d.app.Dashboard(context.Background(), me)
+		got, err := d.panel.Dashboard(context.Background(), me)
 		if err != nil || got.Usage.Calls != 1 {
 			t.Fatalf("%+v, %v", got, err)
 		}
@@ -233,8 +234,8 @@ func TestDashboardAdminAddsThePlatform(t *testing.T) {
 	d.reports.EXPECT().ClosedDays(mock.Anything, zone, "2026-10-23", "2026-11-20").Return(map[string]bool{}, nil).Once()
 	// Nothing is closed yet: each of the 29 past days is rolled up (here without hits).
 	for _, day := range report.Days("2026-11-20", 29) {
-		start, _ := report.DayStart(day, d.app.Location())
-		end, _ := report.DayStart(report.NextDay(day), d.app.Location())
+		start, _ := report.DayStart(day, d.panel.Location())
+		end, _ := report.DayStart(report.NextDay(day), d.panel.Location())
 		d.expectHits(nil, start.UTC().Format(time.RFC3339), end.UTC().Format(time.RFC3339))
 		d.reports.EXPECT().MarkDayClosed(mock.Anything, zone, day, mock.Anything).Return(nil).Once()
 	}
@@ -253,7 +254,7 @@ func TestDashboardAdminAddsThePlatform(t *testing.T) {
 	d.reports.EXPECT().PendingBalanceRequests(mock.Anything).Return(3, nil).Once()
 	d.reports.EXPECT().UsersByStatus(mock.Anything).Return(map[user.Status]int64{user.StatusActive: 4, user.StatusBlocked: 1}, nil).Once()
 
-	got, err := d.app.Dashboard(context.Background(), me)
+	got, err := d.panel.Dashboard(context.Background(), me)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,7 +282,7 @@ func TestDashboardAdminAddsThePlatform(t *testing.T) {
 
 func TestHistoryIsScopedToTheCallerUnlessAdmin(t *testing.T) {
 	hits, entries := hitmocks.NewMockRepository(t), ledgermocks.NewMockRepository(t)
-	a := app.New(app.Deps{Stores: app.Stores{Hits: hits, Ledger: entries}})
+	a := panel.New(panel.Deps{Stores: store.Stores{Hits: hits, Ledger: entries}})
 	someoneElse := ptrTo(99)
 	u := &user.User{ID: 11, Role: user.RoleUser}
 	admin := &user.User{ID: 1, Role: user.RoleAdmin}
@@ -309,7 +310,7 @@ func TestHistoryIsScopedToTheCallerUnlessAdmin(t *testing.T) {
 
 func TestServiceRef(t *testing.T) {
 	services := catalogmocks.NewMockRepository(t)
-	a := app.New(app.Deps{Stores: app.Stores{Services: services}})
+	a := panel.New(panel.Deps{Stores: store.Stores{Services: services}})
 	ctx := context.Background()
 	if id, err := a.ServiceRef(ctx, "service", "42"); err != nil || id != 42 {
 		t.Fatalf("numeric ref: %d, %v", id, err)

@@ -4,7 +4,7 @@ package mocks
 
 import (
 	context "context"
-	app "paygate/core/app"
+	panel "paygate/core/panel"
 
 	mock "github.com/stretchr/testify/mock"
 )
@@ -23,7 +23,7 @@ func (_m *MockMailer) EXPECT() *MockMailer_Expecter {
 }
 
 // Send provides a mock function with given fields: ctx, m
-func (_m *MockMailer) Send(ctx context.Context, m app.Message) error {
+func (_m *MockMailer) Send(ctx context.Context, m panel.Message) error {
 	ret := _m.Called(ctx, m)
 
 	if len(ret) == 0 {
@@ -31,7 +31,7 @@ func (_m *MockMailer) Send(ctx context.Context, m app.Message) error {
 	}
 
 	var r0 error
-	if rf, ok := ret.Get(0).(func(context.Context, app.Message) error); ok {
+	if rf, ok := ret.Get(0).(func(context.Context, panel.Message) error); ok {
 		r0 = rf(ctx, m)
 	} else {
 		r0 = ret.Error(0)
@@ -47,14 +47,14 @@ type MockMailer_Send_Call struct {
 
 // Send is a helper method to define mock.On call
 //   - ctx context.Context
-//   - m app.Message
+//   - m panel.Message
 func (_e *MockMailer_Expecter) Send(ctx interface{}, m interface{}) *MockMailer_Send_Call {
 	return &MockMailer_Send_Call{Call: _e.mock.On("Send", ctx, m)}
 }
 
-func (_c *MockMailer_Send_Call) Run(run func(ctx context.Context, m app.Message)) *MockMailer_Send_Call {
+func (_c *MockMailer_Send_Call) Run(run func(ctx context.Context, m panel.Message)) *MockMailer_Send_Call {
 	_c.Call.Run(func(args mock.Arguments) {
-		run(args[0].(context.Context), args[1].(app.Message))
+		run(args[0].(context.Context), args[1].(panel.Message))
 	})
 	return _c
 }
@@ -64,7 +64,7 @@ func (_c *MockMailer_Send_Call) Return(_a0 error) *MockMailer_Send_Call {
 	return _c
 }
 
-func (_c *MockMailer_Send_Call) RunAndReturn(run func(context.Context, app.Message) error) *MockMailer_Send_Call {
+func (_c *MockMailer_Send_Call) RunAndReturn(run func(context.Context, panel.Message) error) *MockMailer_Send_Call {
 	_c.Call.Return(run)
 	return _c
 }

@@ -1,4 +1,4 @@
-package app
+package panel
 
 import (
 	"context"
@@ -7,35 +7,36 @@ import (
 
 	"paygate/core/apikey"
 	"paygate/core/errs"
+	"paygate/core/store"
 	"paygate/core/user"
 )
 
 // ListKeys lists the caller's keys.
-func (a *App) ListKeys(ctx context.Context, owner *user.User) ([]apikey.Key, error) {
-	return a.st.Keys.ListByUser(ctx, owner.ID)
+func (p *Panel) ListKeys(ctx context.Context, owner *user.User) ([]apikey.Key, error) {
+	return p.st.Keys.ListByUser(ctx, owner.ID)
 }
 
 // CreateKey makes a key for the caller and returns its secret, shown once.
-func (a *App) CreateKey(ctx context.Context, owner *user.User, r apikey.Restrictions) (*apikey.Key, string, error) {
+func (p *Panel) CreateKey(ctx context.Context, owner *user.User, r apikey.Restrictions) (*apikey.Key, string, error) {
 	if r.DailyLimit == 0 {
 		r.DailyLimit = apikey.DefaultDailyLimit
 	}
-	if err := a.validateRestrictions(ctx, &r); err != nil {
+	if err := p.validateRestrictions(ctx, &r); err != nil {
 		return nil, "", err
 	}
 	var key *apikey.Key
 	var secret string
-	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
 		u, err := s.Users.LockByID(ctx, owner.ID)
 		if err != nil {
 			return err
 		}
-		if key, secret, err = a.newKey(ctx, s, u, r); err != nil {
+		if key, secret, err = p.newKey(ctx, s, u, r); err != nil {
 			return err
 		}
 		if u.APIKey == nil {
 			u.APIKey = &key.Key
-			u.UpdatedAt = a.now().UTC()
+			u.UpdatedAt = p.now().UTC()
 			return s.Users.Update(ctx, u)
 		}
 		return nil
@@ -43,9 +44,9 @@ func (a *App) CreateKey(ctx context.Context, owner *user.User, r apikey.Restrict
 	return key, secret, err
 }
 
-func (a *App) newKey(ctx context.Context, s Stores, owner *user.User, r apikey.Restrictions) (*apikey.Key, string, error) {
+func (p *Panel) newKey(ctx context.Context, s store.Stores, owner *user.User, r apikey.Restrictions) (*apikey.Key, string, error) {
 	keyValue, secret := apikey.NewCredentials()
-	now := a.now().UTC()
+	now := p.now().UTC()
 	k := &apikey.Key{
 		UserID: owner.ID, Key: keyValue, SecretHash: apikey.HashSecret(secret), Name: r.Name,
 		AllowedServices: r.AllowedServices, AllowedIPs: r.AllowedIPs, DailyLimit: r.DailyLimit,
@@ -66,8 +67,8 @@ type KeyPatch struct {
 }
 
 // PatchKey edits the restrictions of one of the caller's keys.
-func (a *App) PatchKey(ctx context.Context, owner *user.User, id uint64, p KeyPatch) (*apikey.Key, error) {
-	k, err := a.ownKey(ctx, owner, id)
+func (p *Panel) PatchKey(ctx context.Context, owner *user.User, id uint64, patch KeyPatch) (*apikey.Key, error) {
+	k, err := p.ownKey(ctx, owner, id)
 	if err != nil {
 		return nil, err
 	}
@@ -75,24 +76,24 @@ func (a *App) PatchKey(ctx context.Context, owner *user.User, id uint64, p KeyPa
 		return nil, errs.E(errs.Conflict, "api_key_revoked", "A revoked key cannot be changed")
 	}
 	r := apikey.Restrictions{Name: k.Name, AllowedServices: k.AllowedServices, AllowedIPs: k.AllowedIPs, DailyLimit: k.DailyLimit}
-	if p.Name != nil {
-		r.Name = *p.Name
+	if patch.Name != nil {
+		r.Name = *patch.Name
 	}
-	if p.AllowedServices != nil {
-		r.AllowedServices = *p.AllowedServices
+	if patch.AllowedServices != nil {
+		r.AllowedServices = *patch.AllowedServices
 	}
-	if p.AllowedIPs != nil {
-		r.AllowedIPs = *p.AllowedIPs
+	if patch.AllowedIPs != nil {
+		r.AllowedIPs = *patch.AllowedIPs
 	}
-	if p.DailyLimit != nil {
-		r.DailyLimit = *p.DailyLimit
+	if patch.DailyLimit != nil {
+		r.DailyLimit = *patch.DailyLimit
 	}
-	if err := a.validateRestrictions(ctx, &r); err != nil {
+	if err := p.validateRestrictions(ctx, &r); err != nil {
 		return nil, err
 	}
 	k.Name, k.AllowedServices, k.AllowedIPs, k.DailyLimit = r.Name, r.AllowedServices, r.AllowedIPs, r.DailyLimit
-	k.UpdatedAt = a.now().UTC()
-	if err := a.st.Keys.Update(ctx, k); err != nil {
+	k.UpdatedAt = p.now().UTC()
+	if err := p.st.Keys.Update(ctx, k); err != nil {
 		return nil, err
 	}
 	return k, nil
@@ -100,8 +101,8 @@ func (a *App) PatchKey(ctx context.Context, owner *user.User, id uint64, p KeyPa
 
 // RotateSecret gives one of the caller's keys a new secret, shown once; the
 // old secret stops working at once.
-func (a *App) RotateSecret(ctx context.Context, owner *user.User, id uint64) (*apikey.Key, string, error) {
-	k, err := a.ownKey(ctx, owner, id)
+func (p *Panel) RotateSecret(ctx context.Context, owner *user.User, id uint64) (*apikey.Key, string, error) {
+	k, err := p.ownKey(ctx, owner, id)
 	if err != nil {
 		return nil, "", err
 	}
@@ -110,16 +111,16 @@ func (a *App) RotateSecret(ctx context.Context, owner *user.User, id uint64) (*a
 	}
 	secret := apikey.NewSecret()
 	k.SecretHash = apikey.HashSecret(secret)
-	k.UpdatedAt = a.now().UTC()
-	if err := a.st.Keys.Update(ctx, k); err != nil {
+	k.UpdatedAt = p.now().UTC()
+	if err := p.st.Keys.Update(ctx, k); err != nil {
 		return nil, "", err
 	}
 	return k, secret, nil
 }
 
 // RevokeKey revokes one of the caller's keys. Revoking twice is harmless.
-func (a *App) RevokeKey(ctx context.Context, owner *user.User, id uint64) (*apikey.Key, error) {
-	k, err := a.ownKey(ctx, owner, id)
+func (p *Panel) RevokeKey(ctx context.Context, owner *user.User, id uint64) (*apikey.Key, error) {
+	k, err := p.ownKey(ctx, owner, id)
 	if err != nil {
 		return nil, err
 	}
@@ -127,16 +128,16 @@ func (a *App) RevokeKey(ctx context.Context, owner *user.User, id uint64) (*apik
 		return k, nil
 	}
 	k.Status = apikey.StatusRevoked
-	k.UpdatedAt = a.now().UTC()
-	if err := a.st.Keys.Update(ctx, k); err != nil {
+	k.UpdatedAt = p.now().UTC()
+	if err := p.st.Keys.Update(ctx, k); err != nil {
 		return nil, err
 	}
 	return k, nil
 }
 
 // ownKey finds a key of owner; another user's key is "not found", never "forbidden".
-func (a *App) ownKey(ctx context.Context, owner *user.User, id uint64) (*apikey.Key, error) {
-	k, err := a.st.Keys.ByID(ctx, id)
+func (p *Panel) ownKey(ctx context.Context, owner *user.User, id uint64) (*apikey.Key, error) {
+	k, err := p.st.Keys.ByID(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +147,7 @@ func (a *App) ownKey(ctx context.Context, owner *user.User, id uint64) (*apikey.
 	return k, nil
 }
 
-func (a *App) validateRestrictions(ctx context.Context, r *apikey.Restrictions) error {
+func (p *Panel) validateRestrictions(ctx context.Context, r *apikey.Restrictions) error {
 	r.Name = strings.TrimSpace(r.Name)
 	fe := errs.FieldErrors{}
 	if err := fe.Merge(r.Validate()); err != nil {
@@ -160,7 +161,7 @@ func (a *App) validateRestrictions(ctx context.Context, r *apikey.Restrictions) 
 		}
 		seen[id] = true
 		ids = append(ids, id)
-		if _, err := a.st.Services.ByID(ctx, id); err != nil {
+		if _, err := p.st.Services.ByID(ctx, id); err != nil {
 			if errs.KindOf(err) != errs.NotFound {
 				return err
 			}
@@ -175,8 +176,8 @@ func (a *App) validateRestrictions(ctx context.Context, r *apikey.Restrictions) 
 }
 
 // HitsToday is the key's count of calls for the current local day.
-func (a *App) HitsToday(k *apikey.Key) int {
-	if k.HitsDate != a.day(a.now()) {
+func (p *Panel) HitsToday(k *apikey.Key) int {
+	if k.HitsDate != p.day(p.now()) {
 		return 0
 	}
 	return k.HitsToday

@@ -1,4 +1,4 @@
-package app
+package panel
 
 import (
 	"context"
@@ -26,51 +26,51 @@ func scopeTo(actor *user.User, asked *uint64) *uint64 {
 // ListTransactions lists ledger entries: a user's own; an admin's any user's
 // (all when f.UserID is nil). Like the hit log, it first lets this
 // instance's metered calls' charges be written.
-func (a *App) ListTransactions(ctx context.Context, actor *user.User, f ledger.Filter) ([]ledger.Entry, int64, error) {
-	if err := a.awaitSettlements(ctx); err != nil {
+func (p *Panel) ListTransactions(ctx context.Context, actor *user.User, f ledger.Filter) ([]ledger.Entry, int64, error) {
+	if err := p.settled(ctx); err != nil {
 		return nil, 0, err
 	}
 	f.UserID = scopeTo(actor, f.UserID)
-	return a.st.Ledger.List(ctx, f)
+	return p.st.Ledger.List(ctx, f)
 }
 
 // ExportTransactions visits every entry ListTransactions would list, on
 // every page, one at a time (the CSV export).
-func (a *App) ExportTransactions(ctx context.Context, actor *user.User, f ledger.Filter, fn func(ledger.Entry) error) error {
-	if err := a.awaitSettlements(ctx); err != nil {
+func (p *Panel) ExportTransactions(ctx context.Context, actor *user.User, f ledger.Filter, fn func(ledger.Entry) error) error {
+	if err := p.settled(ctx); err != nil {
 		return err
 	}
 	f.UserID = scopeTo(actor, f.UserID)
-	return a.st.Ledger.ForEach(ctx, f, fn)
+	return p.st.Ledger.ForEach(ctx, f, fn)
 }
 
 // ListHits lists hit log rows with the same scoping as ListTransactions.
-func (a *App) ListHits(ctx context.Context, actor *user.User, f hitlog.Filter) ([]hitlog.Hit, int64, error) {
-	if err := a.awaitSettlements(ctx); err != nil {
+func (p *Panel) ListHits(ctx context.Context, actor *user.User, f hitlog.Filter) ([]hitlog.Hit, int64, error) {
+	if err := p.settled(ctx); err != nil {
 		return nil, 0, err
 	}
 	f.UserID = scopeTo(actor, f.UserID)
-	return a.st.Hits.List(ctx, f)
+	return p.st.Hits.List(ctx, f)
 }
 
 // ExportHits visits every hit ListHits would list, one at a time, with
 // payloads cut to hitlog.ExportPayloadChars.
-func (a *App) ExportHits(ctx context.Context, actor *user.User, f hitlog.Filter, fn func(hitlog.Hit) error) error {
-	if err := a.awaitSettlements(ctx); err != nil {
+func (p *Panel) ExportHits(ctx context.Context, actor *user.User, f hitlog.Filter, fn func(hitlog.Hit) error) error {
+	if err := p.settled(ctx); err != nil {
 		return err
 	}
 	f.UserID = scopeTo(actor, f.UserID)
-	return a.st.Hits.ForEach(ctx, f, fn)
+	return p.st.Hits.ForEach(ctx, f, fn)
 }
 
 // ServiceRef resolves the hit log filter "service": a number is a service id
 // taken as is (the logs of a deleted service keep its id); anything else is
 // the slug of an existing service, else a 422 on field.
-func (a *App) ServiceRef(ctx context.Context, field, ref string) (uint64, error) {
+func (p *Panel) ServiceRef(ctx context.Context, field, ref string) (uint64, error) {
 	if id, err := strconv.ParseUint(ref, 10, 64); err == nil {
 		return id, nil
 	}
-	svc, err := a.st.Services.BySlug(ctx, ref)
+	svc, err := p.st.Services.BySlug(ctx, ref)
 	if err != nil {
 		if errs.KindOf(err) == errs.NotFound {
 			return 0, errs.Validation(map[string][]string{field: {"must be a service id or the slug of an existing service"}})
@@ -81,7 +81,7 @@ func (a *App) ServiceRef(ctx context.Context, field, ref string) (uint64, error)
 }
 
 // Location is the time zone of day and month boundaries.
-func (a *App) Location() *time.Location { return a.cfg.Location }
+func (p *Panel) Location() *time.Location { return p.cfg.Location }
 
 // Now is the use cases' clock (file names of exports).
-func (a *App) Now() time.Time { return a.now() }
+func (p *Panel) Now() time.Time { return p.now() }

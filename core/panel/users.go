@@ -1,4 +1,4 @@
-package app
+package panel
 
 import (
 	"context"
@@ -27,7 +27,7 @@ type NewUser struct {
 }
 
 // CreateUser creates an account of any role and status (admin only).
-func (a *App) CreateUser(ctx context.Context, actor *user.User, in NewUser) (*user.User, error) {
+func (p *Panel) CreateUser(ctx context.Context, actor *user.User, in NewUser) (*user.User, error) {
 	if err := requireAdmin(actor); err != nil {
 		return nil, err
 	}
@@ -48,17 +48,17 @@ func (a *App) CreateUser(ctx context.Context, actor *user.User, in NewUser) (*us
 	if err := fe.Err(); err != nil {
 		return nil, err
 	}
-	return a.createUser(ctx, in, actor)
+	return p.createUser(ctx, in, actor)
 }
 
 // createUser stores a new account; actor, when not nil, is the admin
 // recorded in the audit log.
-func (a *App) createUser(ctx context.Context, in NewUser, actor *user.User) (*user.User, error) {
-	hash, err := a.pw.Hash(in.Password)
+func (p *Panel) createUser(ctx context.Context, in NewUser, actor *user.User) (*user.User, error) {
+	hash, err := p.pw.Hash(in.Password)
 	if err != nil {
 		return nil, fmt.Errorf("hash password: %w", err)
 	}
-	now := a.now().UTC()
+	now := p.now().UTC()
 	u := &user.User{
 		Name: in.Name, Email: in.Email, Phone: in.Phone, PasswordHash: hash,
 		Role: in.Role, Status: in.Status, Plan: in.Plan,
@@ -67,17 +67,17 @@ func (a *App) createUser(ctx context.Context, in NewUser, actor *user.User) (*us
 	if ip := in.IPAddress; ip != "" && len(ip) <= 45 {
 		u.IPAddress = &ip
 	}
-	err = a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+	err = p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
 		if err := s.Users.Create(ctx, u); err != nil {
 			return err
 		}
 		if u.Status == user.StatusActive {
-			if err := a.provisionActive(ctx, s, u); err != nil {
+			if err := p.provisionActive(ctx, s, u); err != nil {
 				return err
 			}
 		}
 		if actor != nil {
-			return store.Record(ctx, s, a.now(), actor, audit.UserCreate, audit.TargetUser, u.ID, nil, userSnapshot(u))
+			return store.Record(ctx, s, p.now(), actor, audit.UserCreate, audit.TargetUser, u.ID, nil, userSnapshot(u))
 		}
 		return nil
 	})
@@ -89,7 +89,7 @@ func (a *App) createUser(ctx context.Context, in NewUser, actor *user.User) (*us
 
 // provisionActive gives a newly active account its webhook signing secret and
 // its default API key (whose secret the owner obtains by rotating it).
-func (a *App) provisionActive(ctx context.Context, s Stores, u *user.User) error {
+func (p *Panel) provisionActive(ctx context.Context, s store.Stores, u *user.User) error {
 	changed := false
 	if u.WebhookSecret == nil {
 		sec := webhook.NewSecret()
@@ -102,7 +102,7 @@ func (a *App) provisionActive(ctx context.Context, s Stores, u *user.User) error
 			return fmt.Errorf("list keys: %w", err)
 		}
 		if len(keys) == 0 {
-			k, _, err := a.newKey(ctx, s, u, apikey.Restrictions{Name: "Default", DailyLimit: apikey.DefaultDailyLimit})
+			k, _, err := p.newKey(ctx, s, u, apikey.Restrictions{Name: "Default", DailyLimit: apikey.DefaultDailyLimit})
 			if err != nil {
 				return err
 			}
@@ -113,39 +113,39 @@ func (a *App) provisionActive(ctx context.Context, s Stores, u *user.User) error
 		changed = true
 	}
 	if changed {
-		u.UpdatedAt = a.now().UTC()
+		u.UpdatedAt = p.now().UTC()
 		return s.Users.Update(ctx, u)
 	}
 	return nil
 }
 
 // ListUsers lists accounts (admin only).
-func (a *App) ListUsers(ctx context.Context, actor *user.User, f user.Filter) ([]user.User, int64, error) {
+func (p *Panel) ListUsers(ctx context.Context, actor *user.User, f user.Filter) ([]user.User, int64, error) {
 	if err := requireAdmin(actor); err != nil {
 		return nil, 0, err
 	}
-	return a.st.Users.List(ctx, f)
+	return p.st.Users.List(ctx, f)
 }
 
 // Me reads the caller's own account again, its balance with this
 // instance's metered calls charged (GET /auth/me).
-func (a *App) Me(ctx context.Context, actor *user.User) (*user.User, error) {
-	if err := a.awaitSettlements(ctx); err != nil {
+func (p *Panel) Me(ctx context.Context, actor *user.User) (*user.User, error) {
+	if err := p.settled(ctx); err != nil {
 		return nil, err
 	}
-	return a.st.Users.ByID(ctx, actor.ID)
+	return p.st.Users.ByID(ctx, actor.ID)
 }
 
 // GetUser shows one account (admin only), its balance with this
 // instance's metered calls charged.
-func (a *App) GetUser(ctx context.Context, actor *user.User, id uint64) (*user.User, error) {
+func (p *Panel) GetUser(ctx context.Context, actor *user.User, id uint64) (*user.User, error) {
 	if err := requireAdmin(actor); err != nil {
 		return nil, err
 	}
-	if err := a.awaitSettlements(ctx); err != nil {
+	if err := p.settled(ctx); err != nil {
 		return nil, err
 	}
-	return a.st.Users.ByID(ctx, id)
+	return p.st.Users.ByID(ctx, id)
 }
 
 // UserPatch lists the fields an admin may change; nil leaves a field alone.
@@ -159,58 +159,58 @@ type UserPatch struct {
 
 // PatchUser changes an account (admin only). An admin cannot demote, block
 // or delete themself, so the platform always keeps an admin.
-func (a *App) PatchUser(ctx context.Context, actor *user.User, id uint64, p UserPatch) (*user.User, error) {
-	return a.patchUser(ctx, actor, id, p, audit.UserUpdate)
+func (p *Panel) PatchUser(ctx context.Context, actor *user.User, id uint64, patch UserPatch) (*user.User, error) {
+	return p.patchUser(ctx, actor, id, patch, audit.UserUpdate)
 }
 
-func (a *App) patchUser(ctx context.Context, actor *user.User, id uint64, p UserPatch, action string) (*user.User, error) {
+func (p *Panel) patchUser(ctx context.Context, actor *user.User, id uint64, patch UserPatch, action string) (*user.User, error) {
 	if err := requireAdmin(actor); err != nil {
 		return nil, err
 	}
 	fe := errs.FieldErrors{}
-	if p.Name != nil {
-		if n := strings.TrimSpace(*p.Name); n == "" || len(n) > 255 {
+	if patch.Name != nil {
+		if n := strings.TrimSpace(*patch.Name); n == "" || len(n) > 255 {
 			fe.Add("name", "is required, at most 255 characters")
 		}
 	}
-	if p.Phone != nil && !user.ValidPhone(strings.TrimSpace(*p.Phone)) {
+	if patch.Phone != nil && !user.ValidPhone(strings.TrimSpace(*patch.Phone)) {
 		fe.Add("phone", "must be 10 to 15 digits")
 	}
-	user.CheckAccount(fe, p.Role, p.Status, p.Plan)
+	user.CheckAccount(fe, patch.Role, patch.Status, patch.Plan)
 	if err := fe.Err(); err != nil {
 		return nil, err
 	}
-	if id == actor.ID && ((p.Role != nil && *p.Role != user.RoleAdmin) || (p.Status != nil && *p.Status != user.StatusActive)) {
+	if id == actor.ID && ((patch.Role != nil && *patch.Role != user.RoleAdmin) || (patch.Status != nil && *patch.Status != user.StatusActive)) {
 		return nil, errs.E(errs.Conflict, "cannot_change_self", "You cannot demote or deactivate your own account")
 	}
 	var out *user.User
-	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
 		u, err := lockLiveUser(ctx, s, id)
 		if err != nil {
 			return err
 		}
 		before := userSnapshot(u)
-		if p.Name != nil {
-			u.Name = strings.TrimSpace(*p.Name)
+		if patch.Name != nil {
+			u.Name = strings.TrimSpace(*patch.Name)
 		}
-		if p.Phone != nil {
-			u.Phone = strings.TrimSpace(*p.Phone)
+		if patch.Phone != nil {
+			u.Phone = strings.TrimSpace(*patch.Phone)
 		}
-		if p.Role != nil {
-			u.Role = *p.Role
+		if patch.Role != nil {
+			u.Role = *patch.Role
 		}
-		if p.Status != nil {
-			u.Status = *p.Status
+		if patch.Status != nil {
+			u.Status = *patch.Status
 		}
-		if p.Plan != nil {
-			u.Plan = *p.Plan
+		if patch.Plan != nil {
+			u.Plan = *patch.Plan
 		}
-		u.UpdatedAt = a.now().UTC()
+		u.UpdatedAt = p.now().UTC()
 		if err := s.Users.Update(ctx, u); err != nil {
 			return err
 		}
 		if u.Status == user.StatusActive {
-			if err := a.provisionActive(ctx, s, u); err != nil {
+			if err := p.provisionActive(ctx, s, u); err != nil {
 				return err
 			}
 		}
@@ -220,35 +220,35 @@ func (a *App) patchUser(ctx context.Context, actor *user.User, id uint64, p User
 			}
 		}
 		out = u
-		return store.Record(ctx, s, a.now(), actor, action, audit.TargetUser, u.ID, before, userSnapshot(u))
+		return store.Record(ctx, s, p.now(), actor, action, audit.TargetUser, u.ID, before, userSnapshot(u))
 	})
 	return out, err
 }
 
 // SetUserStatus activates or blocks an account (admin only).
-func (a *App) SetUserStatus(ctx context.Context, actor *user.User, id uint64, st user.Status) (*user.User, error) {
+func (p *Panel) SetUserStatus(ctx context.Context, actor *user.User, id uint64, st user.Status) (*user.User, error) {
 	action := audit.UserActivate
 	if st != user.StatusActive {
 		action = audit.UserBlock
 	}
-	return a.patchUser(ctx, actor, id, UserPatch{Status: &st}, action)
+	return p.patchUser(ctx, actor, id, UserPatch{Status: &st}, action)
 }
 
 // DeleteUser soft-deletes an account and ends its sessions (admin only).
-func (a *App) DeleteUser(ctx context.Context, actor *user.User, id uint64) error {
+func (p *Panel) DeleteUser(ctx context.Context, actor *user.User, id uint64) error {
 	if err := requireAdmin(actor); err != nil {
 		return err
 	}
 	if id == actor.ID {
 		return errs.E(errs.Conflict, "cannot_change_self", "You cannot delete your own account")
 	}
-	return a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+	return p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
 		u, err := lockLiveUser(ctx, s, id)
 		if err != nil {
 			return err
 		}
 		before := userSnapshot(u)
-		now := a.now().UTC()
+		now := p.now().UTC()
 		u.DeletedAt = &now
 		u.UpdatedAt = now
 		if err := s.Users.Update(ctx, u); err != nil {
@@ -257,7 +257,7 @@ func (a *App) DeleteUser(ctx context.Context, actor *user.User, id uint64) error
 		if err := s.Sessions.DeleteByUser(ctx, u.ID); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, a.now(), actor, audit.UserDelete, audit.TargetUser, u.ID, before, userSnapshot(u))
+		return store.Record(ctx, s, p.now(), actor, audit.UserDelete, audit.TargetUser, u.ID, before, userSnapshot(u))
 	})
 }
 
@@ -271,7 +271,7 @@ type Adjustment struct {
 // AdjustBalance posts a manual credit or debit with a required description
 // (admin only). A debit never takes the balance below zero, nor the money
 // held for metered calls under way.
-func (a *App) AdjustBalance(ctx context.Context, actor *user.User, userID uint64, adj Adjustment) (*ledger.Entry, error) {
+func (p *Panel) AdjustBalance(ctx context.Context, actor *user.User, userID uint64, adj Adjustment) (*ledger.Entry, error) {
 	if err := requireAdmin(actor); err != nil {
 		return nil, err
 	}
@@ -294,11 +294,11 @@ func (a *App) AdjustBalance(ctx context.Context, actor *user.User, userID uint64
 	}
 	// The charges of metered calls this instance answered before come
 	// first in the ledger, as they came first.
-	if err := a.awaitSettlements(ctx); err != nil {
+	if err := p.settled(ctx); err != nil {
 		return nil, err
 	}
 	var entry *ledger.Entry
-	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
 		u, err := lockLiveUser(ctx, s, userID)
 		if err != nil {
 			return err
@@ -307,7 +307,7 @@ func (a *App) AdjustBalance(ctx context.Context, actor *user.User, userID uint64
 			return errBalanceTooLarge
 		}
 		before := map[string]string{"balance": money.Format2(u.Balance)}
-		entry, err = store.Post(ctx, s, a.now(), u, adj.Type, amount, ledger.RefAdjustment, nil, adj.Description+" (by admin #"+fmt.Sprint(actor.ID)+")")
+		entry, err = store.Post(ctx, s, p.now(), u, adj.Type, amount, ledger.RefAdjustment, nil, adj.Description+" (by admin #"+fmt.Sprint(actor.ID)+")")
 		if err != nil {
 			return err
 		}
@@ -315,14 +315,14 @@ func (a *App) AdjustBalance(ctx context.Context, actor *user.User, userID uint64
 			return err
 		}
 		after := map[string]any{"balance": money.Format2(u.Balance), "transaction": entrySnapshot(entry)}
-		return store.Record(ctx, s, a.now(), actor, audit.BalanceAdjust, audit.TargetUser, u.ID, before, after)
+		return store.Record(ctx, s, p.now(), actor, audit.BalanceAdjust, audit.TargetUser, u.ID, before, after)
 	})
 	return entry, err
 }
 
 // lockLiveUser locks a user's row for the rest of the transaction; a
 // soft-deleted user is not found.
-func lockLiveUser(ctx context.Context, s Stores, id uint64) (*user.User, error) {
+func lockLiveUser(ctx context.Context, s store.Stores, id uint64) (*user.User, error) {
 	u, err := s.Users.LockByID(ctx, id)
 	if err != nil {
 		return nil, err

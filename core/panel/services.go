@@ -1,4 +1,4 @@
-package app
+package panel
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 )
 
 // CreateService registers an upstream service (admin only).
-func (a *App) CreateService(ctx context.Context, actor *user.User, svc catalog.Service) (*catalog.Service, error) {
+func (p *Panel) CreateService(ctx context.Context, actor *user.User, svc catalog.Service) (*catalog.Service, error) {
 	if err := requireAdmin(actor); err != nil {
 		return nil, err
 	}
@@ -23,13 +23,13 @@ func (a *App) CreateService(ctx context.Context, actor *user.User, svc catalog.S
 	if err := svc.Validate(); err != nil {
 		return nil, err
 	}
-	now := a.now().UTC()
+	now := p.now().UTC()
 	svc.CreatedAt, svc.UpdatedAt = now, now
-	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
 		if err := s.Services.Create(ctx, &svc); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, a.now(), actor, audit.ServiceCreate, audit.TargetService, svc.ID, nil, serviceSnapshot(&svc))
+		return store.Record(ctx, s, p.now(), actor, audit.ServiceCreate, audit.TargetService, svc.ID, nil, serviceSnapshot(&svc))
 	})
 	if err != nil {
 		return nil, err
@@ -38,16 +38,16 @@ func (a *App) CreateService(ctx context.Context, actor *user.User, svc catalog.S
 }
 
 // ListServices lists services: admins see all, others the active ones.
-func (a *App) ListServices(ctx context.Context, actor *user.User, f catalog.Filter) ([]catalog.Service, int64, error) {
+func (p *Panel) ListServices(ctx context.Context, actor *user.User, f catalog.Filter) ([]catalog.Service, int64, error) {
 	if actor.Role != user.RoleAdmin {
 		f.Status = catalog.StatusActive
 	}
-	return a.st.Services.List(ctx, f)
+	return p.st.Services.List(ctx, f)
 }
 
 // GetService shows a service: admins any, others an active one.
-func (a *App) GetService(ctx context.Context, actor *user.User, id uint64) (*catalog.Service, error) {
-	s, err := a.st.Services.ByID(ctx, id)
+func (p *Panel) GetService(ctx context.Context, actor *user.User, id uint64) (*catalog.Service, error) {
+	s, err := p.st.Services.ByID(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +73,7 @@ type ServicePatch struct {
 
 // PatchService edits a service (admin only). Built-in gateway services keep
 // their slug and method.
-func (a *App) PatchService(ctx context.Context, actor *user.User, id uint64, p ServicePatch) (*catalog.Service, error) {
+func (p *Panel) PatchService(ctx context.Context, actor *user.User, id uint64, patch ServicePatch) (*catalog.Service, error) {
 	if err := requireAdmin(actor); err != nil {
 		return nil, err
 	}
@@ -81,45 +81,45 @@ func (a *App) PatchService(ctx context.Context, actor *user.User, id uint64, p S
 	// Read under a row lock in the writing transaction: two admins editing
 	// one service apply one after the other, and the audit's "before" is
 	// what was stored.
-	err := a.tx.WithinTx(ctx, func(ctx context.Context, st Stores) error {
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
 		s, err := st.Services.LockByID(ctx, id)
 		if err != nil {
 			return err
 		}
 		before := serviceSnapshot(s)
 		oldKey := s.ProviderKey
-		if s.Builtin && ((p.Slug != nil && *p.Slug != s.Slug) || (p.Method != nil && *p.Method != s.Method)) {
+		if s.Builtin && ((patch.Slug != nil && *patch.Slug != s.Slug) || (patch.Method != nil && *patch.Method != s.Method)) {
 			return errs.E(errs.Conflict, "service_builtin", "The slug and method of built-in gateway services are fixed")
 		}
-		set(&s.Name, p.Name)
-		set(&s.Slug, p.Slug)
-		set(&s.Category, p.Category)
-		set(&s.ProviderURL, p.ProviderURL)
-		set(&s.Method, p.Method)
-		set(&s.Headers, p.Headers)
-		set(&s.Parameters, p.Parameters)
-		set(&s.Status, p.Status)
-		if p.Description != nil {
-			s.Description = p.Description
+		set(&s.Name, patch.Name)
+		set(&s.Slug, patch.Slug)
+		set(&s.Category, patch.Category)
+		set(&s.ProviderURL, patch.ProviderURL)
+		set(&s.Method, patch.Method)
+		set(&s.Headers, patch.Headers)
+		set(&s.Parameters, patch.Parameters)
+		set(&s.Status, patch.Status)
+		if patch.Description != nil {
+			s.Description = patch.Description
 		}
-		if p.ProviderKey != nil {
-			if *p.ProviderKey == "" {
+		if patch.ProviderKey != nil {
+			if *patch.ProviderKey == "" {
 				s.ProviderKey = nil
 			} else {
-				s.ProviderKey = p.ProviderKey
+				s.ProviderKey = patch.ProviderKey
 			}
 		}
 		if err := s.Validate(); err != nil {
 			return err
 		}
-		s.UpdatedAt = a.now().UTC()
+		s.UpdatedAt = p.now().UTC()
 		if err := st.Services.Update(ctx, s); err != nil {
 			return err
 		}
 		after := serviceSnapshot(s)
 		after.ProviderKeyChanged = !samePtr(oldKey, s.ProviderKey)
 		out = s
-		return store.Record(ctx, st, a.now(), actor, audit.ServiceUpdate, audit.TargetService, s.ID, before, after)
+		return store.Record(ctx, st, p.now(), actor, audit.ServiceUpdate, audit.TargetService, s.ID, before, after)
 	})
 	if err != nil {
 		return nil, err
@@ -135,49 +135,49 @@ func set[T any](dst *T, v *T) {
 
 // DeleteService removes a service with its pricing and docs (admin only).
 // Its hit logs stay as history.
-func (a *App) DeleteService(ctx context.Context, actor *user.User, id uint64) error {
+func (p *Panel) DeleteService(ctx context.Context, actor *user.User, id uint64) error {
 	if err := requireAdmin(actor); err != nil {
 		return err
 	}
-	s, err := a.st.Services.ByID(ctx, id)
+	s, err := p.st.Services.ByID(ctx, id)
 	if err != nil {
 		return err
 	}
 	if s.Builtin {
 		return catalog.ErrBuiltin
 	}
-	return a.tx.WithinTx(ctx, func(ctx context.Context, st Stores) error {
+	return p.tx.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
 		if err := st.Services.Delete(ctx, id); err != nil {
 			return err
 		}
-		return store.Record(ctx, st, a.now(), actor, audit.ServiceDelete, audit.TargetService, id, serviceSnapshot(s), nil)
+		return store.Record(ctx, st, p.now(), actor, audit.ServiceDelete, audit.TargetService, id, serviceSnapshot(s), nil)
 	})
 }
 
 // GetDoc returns a service's documentation.
-func (a *App) GetDoc(ctx context.Context, actor *user.User, serviceID uint64) (*catalog.Doc, error) {
-	if _, err := a.GetService(ctx, actor, serviceID); err != nil {
+func (p *Panel) GetDoc(ctx context.Context, actor *user.User, serviceID uint64) (*catalog.Doc, error) {
+	if _, err := p.GetService(ctx, actor, serviceID); err != nil {
 		return nil, err
 	}
-	return a.st.Services.Doc(ctx, serviceID)
+	return p.st.Services.Doc(ctx, serviceID)
 }
 
 // PutDoc replaces a service's documentation (admin only).
-func (a *App) PutDoc(ctx context.Context, actor *user.User, serviceID uint64, d catalog.Doc) (*catalog.Doc, error) {
+func (p *Panel) PutDoc(ctx context.Context, actor *user.User, serviceID uint64, d catalog.Doc) (*catalog.Doc, error) {
 	if err := requireAdmin(actor); err != nil {
 		return nil, err
 	}
-	if _, err := a.st.Services.ByID(ctx, serviceID); err != nil {
+	if _, err := p.st.Services.ByID(ctx, serviceID); err != nil {
 		return nil, err
 	}
 	if err := d.Validate(); err != nil {
 		return nil, err
 	}
 	d.ServiceID = serviceID
-	now := a.now().UTC()
+	now := p.now().UTC()
 	d.CreatedAt, d.UpdatedAt = now, now
 	var out *catalog.Doc
-	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
 		old, err := s.Services.Doc(ctx, serviceID)
 		if err != nil && errs.KindOf(err) != errs.NotFound {
 			return err
@@ -188,7 +188,7 @@ func (a *App) PutDoc(ctx context.Context, actor *user.User, serviceID uint64, d 
 		if out, err = s.Services.Doc(ctx, serviceID); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, a.now(), actor, audit.DocPut, audit.TargetService, serviceID, docSnapshot(old), docSnapshot(out))
+		return store.Record(ctx, s, p.now(), actor, audit.DocPut, audit.TargetService, serviceID, docSnapshot(old), docSnapshot(out))
 	})
 	if err != nil {
 		return nil, err
@@ -197,29 +197,29 @@ func (a *App) PutDoc(ctx context.Context, actor *user.User, serviceID uint64, d 
 }
 
 // ListPricing lists a service's pricing rows (admin only).
-func (a *App) ListPricing(ctx context.Context, actor *user.User, serviceID uint64) ([]pricing.Price, error) {
+func (p *Panel) ListPricing(ctx context.Context, actor *user.User, serviceID uint64) ([]pricing.Price, error) {
 	if err := requireAdmin(actor); err != nil {
 		return nil, err
 	}
-	if _, err := a.st.Services.ByID(ctx, serviceID); err != nil {
+	if _, err := p.st.Services.ByID(ctx, serviceID); err != nil {
 		return nil, err
 	}
-	return a.st.Pricing.ListByService(ctx, serviceID)
+	return p.st.Pricing.ListByService(ctx, serviceID)
 }
 
 // CreatePricing adds the default row (UserID nil) or a user's row (admin only).
-func (a *App) CreatePricing(ctx context.Context, actor *user.User, serviceID uint64, p pricing.Price) (*pricing.Price, error) {
+func (p *Panel) CreatePricing(ctx context.Context, actor *user.User, serviceID uint64, price pricing.Price) (*pricing.Price, error) {
 	if err := requireAdmin(actor); err != nil {
 		return nil, err
 	}
-	if _, err := a.st.Services.ByID(ctx, serviceID); err != nil {
+	if _, err := p.st.Services.ByID(ctx, serviceID); err != nil {
 		return nil, err
 	}
-	if err := p.Validate(); err != nil {
+	if err := price.Validate(); err != nil {
 		return nil, err
 	}
-	if p.UserID != nil {
-		u, err := a.st.Users.ByID(ctx, *p.UserID)
+	if price.UserID != nil {
+		u, err := p.st.Users.ByID(ctx, *price.UserID)
 		if err != nil || u.IsDeleted() {
 			if err != nil && errs.KindOf(err) != errs.NotFound {
 				return nil, err
@@ -227,19 +227,19 @@ func (a *App) CreatePricing(ctx context.Context, actor *user.User, serviceID uin
 			return nil, errs.Validation(map[string][]string{"user_id": {"user does not exist"}})
 		}
 	}
-	p.ServiceID = serviceID
-	now := a.now().UTC()
-	p.CreatedAt, p.UpdatedAt = now, now
-	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
-		if err := s.Pricing.Create(ctx, &p); err != nil {
+	price.ServiceID = serviceID
+	now := p.now().UTC()
+	price.CreatedAt, price.UpdatedAt = now, now
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+		if err := s.Pricing.Create(ctx, &price); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, a.now(), actor, audit.PricingCreate, audit.TargetPricing, p.ID, nil, priceSnapshot(&p))
+		return store.Record(ctx, s, p.now(), actor, audit.PricingCreate, audit.TargetPricing, price.ID, nil, priceSnapshot(&price))
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &p, nil
+	return &price, nil
 }
 
 // PricePatch lists the editable amounts; nil leaves a field alone.
@@ -249,31 +249,31 @@ type PricePatch struct {
 }
 
 // PatchPricing edits a pricing row (admin only).
-func (a *App) PatchPricing(ctx context.Context, actor *user.User, id uint64, p PricePatch) (*pricing.Price, error) {
+func (p *Panel) PatchPricing(ctx context.Context, actor *user.User, id uint64, patch PricePatch) (*pricing.Price, error) {
 	if err := requireAdmin(actor); err != nil {
 		return nil, err
 	}
 	var out *pricing.Price
-	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
 		row, err := s.Pricing.LockByID(ctx, id) // as in PatchService: no lost update
 		if err != nil {
 			return err
 		}
 		before := priceSnapshot(row)
-		set(&row.AdminCost, p.AdminCost)
-		set(&row.UserPrice, p.UserPrice)
-		set(&row.ResellerPrice, p.ResellerPrice)
-		set(&row.MinimumHitCharge, p.MinimumHitCharge)
-		set(&row.Status, p.Status)
+		set(&row.AdminCost, patch.AdminCost)
+		set(&row.UserPrice, patch.UserPrice)
+		set(&row.ResellerPrice, patch.ResellerPrice)
+		set(&row.MinimumHitCharge, patch.MinimumHitCharge)
+		set(&row.Status, patch.Status)
 		if err := row.Validate(); err != nil {
 			return err
 		}
-		row.UpdatedAt = a.now().UTC()
+		row.UpdatedAt = p.now().UTC()
 		if err := s.Pricing.Update(ctx, row); err != nil {
 			return fmt.Errorf("update pricing %d: %w", id, err)
 		}
 		out = row
-		return store.Record(ctx, s, a.now(), actor, audit.PricingUpdate, audit.TargetPricing, id, before, priceSnapshot(row))
+		return store.Record(ctx, s, p.now(), actor, audit.PricingUpdate, audit.TargetPricing, id, before, priceSnapshot(row))
 	})
 	if err != nil {
 		return nil, err
@@ -282,19 +282,19 @@ func (a *App) PatchPricing(ctx context.Context, actor *user.User, id uint64, p P
 }
 
 // DeletePricing removes a pricing row (admin only).
-func (a *App) DeletePricing(ctx context.Context, actor *user.User, id uint64) error {
+func (p *Panel) DeletePricing(ctx context.Context, actor *user.User, id uint64) error {
 	if err := requireAdmin(actor); err != nil {
 		return err
 	}
-	row, err := a.st.Pricing.ByID(ctx, id)
+	row, err := p.st.Pricing.ByID(ctx, id)
 	if err != nil {
 		return err
 	}
-	return a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+	return p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
 		if err := s.Pricing.Delete(ctx, id); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, a.now(), actor, audit.PricingDelete, audit.TargetPricing, id, priceSnapshot(row), nil)
+		return store.Record(ctx, s, p.now(), actor, audit.PricingDelete, audit.TargetPricing, id, priceSnapshot(row), nil)
 	})
 }
 

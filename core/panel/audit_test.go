@@ -1,22 +1,23 @@
-package app_test
+package panel_test
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
-	storemocks "paygate/core/store/mocks"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/mock"
 
-	"paygate/core/app"
 	"paygate/core/audit"
 	auditmocks "paygate/core/audit/mocks"
 	"paygate/core/catalog"
 	catalogmocks "paygate/core/catalog/mocks"
+	"paygate/core/panel"
 	sessionmocks "paygate/core/session/mocks"
+	"paygate/core/store"
+	storemocks "paygate/core/store/mocks"
 	"paygate/core/user"
 	usermocks "paygate/core/user/mocks"
 )
@@ -27,7 +28,7 @@ type auditWorld struct {
 	services *catalogmocks.MockRepository
 	sessions *sessionmocks.MockRepository
 	audit    *auditmocks.MockRepository
-	app      *app.App
+	panel    *panel.Panel
 	admin    *user.User
 	ctx      context.Context
 }
@@ -39,12 +40,12 @@ func newAuditWorld(t *testing.T) *auditWorld {
 		admin: &user.User{ID: 1, Role: user.RoleAdmin, Status: user.StatusActive},
 		ctx:   audit.WithSource(context.Background(), audit.Source{IPAddress: "198.51.100.4", RequestID: "req_X"}),
 	}
-	stores := app.Stores{Users: w.users, Services: w.services, Sessions: w.sessions, Audit: w.audit}
+	stores := store.Stores{Users: w.users, Services: w.services, Sessions: w.sessions, Audit: w.audit}
 	tx := storemocks.NewMockTransactor(t)
 	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
-		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) }).Maybe()
+		func(ctx context.Context, fn func(context.Context, store.Stores) error) error { return fn(ctx, stores) }).Maybe()
 	now := time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
-	w.app = app.New(app.Deps{Tx: tx, Stores: stores, Now: func() time.Time { return now }})
+	w.panel = panel.New(panel.Deps{Tx: tx, Stores: stores, Now: func() time.Time { return now }})
 	return w
 }
 
@@ -62,7 +63,7 @@ func TestBlockingAUserIsAudited(t *testing.T) {
 		return nil
 	})
 
-	if _, err := w.app.SetUserStatus(w.ctx, w.admin, 42, user.StatusBlocked); err != nil {
+	if _, err := w.panel.SetUserStatus(w.ctx, w.admin, 42, user.StatusBlocked); err != nil {
 		t.Fatal(err)
 	}
 	if got == nil || got.Action != audit.UserBlock || got.ActorID != 1 || got.TargetType != audit.TargetUser ||
@@ -99,19 +100,19 @@ func TestAuditFailureRollsBackTheChange(t *testing.T) {
 	})
 	// The transactor rolls back on the returned error: the use case must
 	// return the audit failure, not swallow it.
-	if err := w.app.DeleteService(w.ctx, w.admin, 5); !errors.Is(err, boom) {
+	if err := w.panel.DeleteService(w.ctx, w.admin, 5); !errors.Is(err, boom) {
 		t.Fatalf("err = %v, want the audit failure", err)
 	}
 }
 
 func TestAuditListIsAdminOnly(t *testing.T) {
 	w := newAuditWorld(t)
-	_, _, err := w.app.ListAudit(w.ctx, &user.User{ID: 9, Role: user.RoleReseller, Status: user.StatusActive}, audit.Filter{})
+	_, _, err := w.panel.ListAudit(w.ctx, &user.User{ID: 9, Role: user.RoleReseller, Status: user.StatusActive}, audit.Filter{})
 	if err == nil {
 		t.Fatal("a reseller listed the audit log")
 	}
 	w.audit.EXPECT().List(mock.Anything, audit.Filter{Action: audit.UserBlock}).Return([]audit.Entry{{ID: 3}}, 1, nil)
-	rows, total, err := w.app.ListAudit(w.ctx, w.admin, audit.Filter{Action: audit.UserBlock})
+	rows, total, err := w.panel.ListAudit(w.ctx, w.admin, audit.Filter{Action: audit.UserBlock})
 	if err != nil || total != 1 || rows[0].ID != 3 {
 		t.Fatalf("ListAudit = %v, %d, %v", rows, total, err)
 	}

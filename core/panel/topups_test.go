@@ -1,11 +1,10 @@
-package app_test
+package panel_test
 
 import (
 	"bytes"
 	"context"
 	"errors"
 	"io"
-	storemocks "paygate/core/store/mocks"
 	"regexp"
 	"strings"
 	"testing"
@@ -13,29 +12,33 @@ import (
 
 	"github.com/stretchr/testify/mock"
 
-	"paygate/core/app"
-	appmocks "paygate/core/app/mocks"
 	"paygate/core/audit"
 	auditmocks "paygate/core/audit/mocks"
 	"paygate/core/errs"
 	"paygate/core/ledger"
 	ledgermocks "paygate/core/ledger/mocks"
+	"paygate/core/panel"
+	panelmocks "paygate/core/panel/mocks"
+	"paygate/core/store"
+	storemocks "paygate/core/store/mocks"
 	"paygate/core/topup"
 	topupmocks "paygate/core/topup/mocks"
 	"paygate/core/user"
 	usermocks "paygate/core/user/mocks"
+	"paygate/core/webhook"
+	webhookmocks "paygate/core/webhook/mocks"
 )
 
 // topUpFixture is the world of balance requests made of mocks.
 type topUpFixture struct {
 	tx        *storemocks.MockTransactor
-	files     *appmocks.MockFiles
+	files     *panelmocks.MockFiles
 	users     *usermocks.MockRepository
 	ledger    *ledgermocks.MockRepository
 	topups    *topupmocks.MockRepository
 	audit     *auditmocks.MockRepository
 	logged    []*audit.Entry // audit entries written
-	app       *app.App
+	panel     *panel.Panel
 	now       time.Time
 	admin     *user.User
 	owner     *user.User
@@ -44,24 +47,24 @@ type topUpFixture struct {
 
 func newTopUpFixture(t *testing.T) *topUpFixture {
 	f := &topUpFixture{
-		tx: storemocks.NewMockTransactor(t), files: appmocks.NewMockFiles(t), users: usermocks.NewMockRepository(t),
+		tx: storemocks.NewMockTransactor(t), files: panelmocks.NewMockFiles(t), users: usermocks.NewMockRepository(t),
 		ledger: ledgermocks.NewMockRepository(t), topups: topupmocks.NewMockRepository(t), audit: auditmocks.NewMockRepository(t),
 		now:   time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC),
 		admin: &user.User{ID: 1, Role: user.RoleAdmin, Status: user.StatusActive},
 		owner: &user.User{ID: 11, Role: user.RoleUser, Status: user.StatusActive, Balance: dec("100.00"), TotalSpent: dec("5.00")},
 	}
-	stores := app.Stores{Users: f.users, Ledger: f.ledger, TopUps: f.topups, Audit: f.audit}
+	stores := store.Stores{Users: f.users, Ledger: f.ledger, TopUps: f.topups, Audit: f.audit}
 	f.audit.EXPECT().Add(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, e *audit.Entry) error {
 		f.logged = append(f.logged, e)
 		return nil
 	}).Maybe()
-	f.app = app.New(app.Deps{Tx: f.tx, Stores: stores, Files: f.files, Now: func() time.Time { return f.now },
-		Config: app.Config{MaxTopUp: dec("50000.00")}})
+	f.panel = panel.New(panel.Deps{Tx: f.tx, Stores: stores, Files: f.files, Now: func() time.Time { return f.now },
+		Config: panel.Config{MaxTopUp: dec("50000.00")}})
 	f.topups.EXPECT().List(mock.Anything, mock.MatchedBy(func(fl topup.Filter) bool {
 		return fl.Status == topup.StatusPending && fl.UserID != nil && fl.PerPage == 1
 	})).RunAndReturn(func(context.Context, topup.Filter) ([]topup.Request, int64, error) { return nil, f.undecided, nil }).Maybe()
 	f.tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
-		func(ctx context.Context, fn func(context.Context, app.Stores) error) error { return fn(ctx, stores) }).Maybe()
+		func(ctx context.Context, fn func(context.Context, store.Stores) error) error { return fn(ctx, stores) }).Maybe()
 	return f
 }
 
@@ -102,9 +105,9 @@ func TestCreateTopUpStoresScreenshotThenRow(t *testing.T) {
 		r.ID = 5
 		return nil
 	}).Once()
-	r, err := f.app.CreateTopUp(context.Background(), f.owner, app.NewTopUp{
+	r, err := f.panel.CreateTopUp(context.Background(), f.owner, panel.NewTopUp{
 		Input:      topup.Input{Amount: "250.50", UTRNumber: "412345678901", PaymentMethod: "upi"},
-		Screenshot: &app.Upload{Body: strings.NewReader(content), Size: int64(len(content))},
+		Screenshot: &panel.Upload{Body: strings.NewReader(content), Size: int64(len(content))},
 	})
 	if err != nil || r.ID != 5 {
 		t.Fatalf("CreateTopUp = %+v, %v", r, err)
@@ -114,7 +117,7 @@ func TestCreateTopUpStoresScreenshotThenRow(t *testing.T) {
 func TestCreateTopUpWithoutScreenshot(t *testing.T) {
 	f := newTopUpFixture(t)
 	f.topups.EXPECT().Create(mock.Anything, mock.MatchedBy(func(r *topup.Request) bool { return r.Screenshot == nil })).Return(nil).Once()
-	if _, err := f.app.CreateTopUp(context.Background(), f.owner, app.NewTopUp{Input: topup.Input{Amount: "1", UTRNumber: "412345678901"}}); err != nil {
+	if _, err := f.panel.CreateTopUp(context.Background(), f.owner, panel.NewTopUp{Input: topup.Input{Amount: "1", UTRNumber: "412345678901"}}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -126,24 +129,24 @@ func TestCreateTopUpRefusesBeforeStoring(t *testing.T) {
 	f := newTopUpFixture(t)
 	cases := []struct {
 		name   string
-		in     app.NewTopUp
+		in     panel.NewTopUp
 		fields []string
 	}{
-		{"fields and a text file", app.NewTopUp{
+		{"fields and a text file", panel.NewTopUp{
 			Input:      topup.Input{Amount: "50000.01", UTRNumber: "x"},
-			Screenshot: &app.Upload{Body: strings.NewReader("just some text, named shot.png"), Size: 30},
+			Screenshot: &panel.Upload{Body: strings.NewReader("just some text, named shot.png"), Size: 30},
 		}, []string{"amount", "screenshot", "utr_number"}},
-		{"empty file", app.NewTopUp{
+		{"empty file", panel.NewTopUp{
 			Input:      topup.Input{Amount: "10", UTRNumber: "412345678901"},
-			Screenshot: &app.Upload{Body: strings.NewReader(""), Size: 0},
+			Screenshot: &panel.Upload{Body: strings.NewReader(""), Size: 0},
 		}, []string{"screenshot"}},
-		{"declared too large", app.NewTopUp{
+		{"declared too large", panel.NewTopUp{
 			Input:      topup.Input{Amount: "10", UTRNumber: "412345678901"},
-			Screenshot: &app.Upload{Body: strings.NewReader(pngHead), Size: topup.MaxScreenshotBytes + 1},
+			Screenshot: &panel.Upload{Body: strings.NewReader(pngHead), Size: topup.MaxScreenshotBytes + 1},
 		}, []string{"screenshot"}},
 	}
 	for _, tc := range cases {
-		_, err := f.app.CreateTopUp(ctx, f.owner, tc.in)
+		_, err := f.panel.CreateTopUp(ctx, f.owner, tc.in)
 		got := validationFields(t, err)
 		if len(got) != len(tc.fields) {
 			t.Errorf("%s: errors %v, want on %v", tc.name, got, tc.fields)
@@ -155,7 +158,7 @@ func TestCreateTopUpRefusesBeforeStoring(t *testing.T) {
 		}
 	}
 	blocked := &user.User{ID: 12, Role: user.RoleUser, Status: user.StatusBlocked}
-	if _, err := f.app.CreateTopUp(ctx, blocked, app.NewTopUp{Input: topup.Input{Amount: "10", UTRNumber: "412345678901"}}); !errors.Is(err, user.ErrNotActive) {
+	if _, err := f.panel.CreateTopUp(ctx, blocked, panel.NewTopUp{Input: topup.Input{Amount: "10", UTRNumber: "412345678901"}}); !errors.Is(err, user.ErrNotActive) {
 		t.Fatalf("blocked user: %v", err)
 	}
 }
@@ -171,8 +174,8 @@ func TestCreateTopUpCapsUndeclaredSize(t *testing.T) {
 		return err
 	}).Once()
 	big := io.MultiReader(strings.NewReader(pngHead), bytes.NewReader(make([]byte, topup.MaxScreenshotBytes)))
-	_, err := f.app.CreateTopUp(context.Background(), f.owner, app.NewTopUp{
-		Input: topup.Input{Amount: "10", UTRNumber: "412345678901"}, Screenshot: &app.Upload{Body: big, Size: -1}})
+	_, err := f.panel.CreateTopUp(context.Background(), f.owner, panel.NewTopUp{
+		Input: topup.Input{Amount: "10", UTRNumber: "412345678901"}, Screenshot: &panel.Upload{Body: big, Size: -1}})
 	if got := validationFields(t, err); len(got["screenshot"]) != 1 {
 		t.Fatalf("errors %v", got)
 	}
@@ -193,8 +196,8 @@ func TestCreateTopUpDeletesFileWhenRowFails(t *testing.T) {
 		}
 		return nil
 	}).Once()
-	_, err := f.app.CreateTopUp(context.Background(), f.owner, app.NewTopUp{
-		Input: topup.Input{Amount: "10", UTRNumber: "412345678901"}, Screenshot: &app.Upload{Body: strings.NewReader("%PDF-1.4 x"), Size: 10}})
+	_, err := f.panel.CreateTopUp(context.Background(), f.owner, panel.NewTopUp{
+		Input: topup.Input{Amount: "10", UTRNumber: "412345678901"}, Screenshot: &panel.Upload{Body: strings.NewReader("%PDF-1.4 x"), Size: 10}})
 	if !errors.Is(err, topup.ErrUTRTaken) {
 		t.Fatalf("err = %v, want ErrUTRTaken", err)
 	}
@@ -218,7 +221,7 @@ func TestApproveTopUpCreditsInTheSameTransaction(t *testing.T) {
 	f.users.EXPECT().SaveBalance(mock.Anything, mock.MatchedBy(func(u *user.User) bool {
 		return u.Balance.Equal(dec("350.50")) && u.TotalSpent.Equal(dec("5.00"))
 	})).Return(nil).Once()
-	r, err := f.app.ApproveTopUp(context.Background(), f.admin, 5, " ok ")
+	r, err := f.panel.ApproveTopUp(context.Background(), f.admin, 5, " ok ")
 	if err != nil || r.Status != topup.StatusApproved {
 		t.Fatalf("ApproveTopUp = %+v, %v", r, err)
 	}
@@ -235,7 +238,7 @@ func TestApproveTopUpRefusals(t *testing.T) {
 		f.topups.EXPECT().ByID(mock.Anything, uint64(5)).Return(f.pending(5), nil).Once()
 		f.topups.EXPECT().Decide(mock.Anything, mock.Anything).Return(topup.ErrAlreadyDecided).Once()
 		// No lock, no ledger row: the mocks fail on any such call.
-		if _, err := f.app.ApproveTopUp(ctx, f.admin, 5, ""); !errors.Is(err, topup.ErrAlreadyDecided) {
+		if _, err := f.panel.ApproveTopUp(ctx, f.admin, 5, ""); !errors.Is(err, topup.ErrAlreadyDecided) {
 			t.Fatalf("err = %v", err)
 		}
 	})
@@ -244,26 +247,26 @@ func TestApproveTopUpRefusals(t *testing.T) {
 		r := f.pending(5)
 		r.Status = topup.StatusRejected
 		f.topups.EXPECT().ByID(mock.Anything, uint64(5)).Return(r, nil).Twice()
-		if _, err := f.app.ApproveTopUp(ctx, f.admin, 5, ""); !errors.Is(err, topup.ErrAlreadyDecided) {
+		if _, err := f.panel.ApproveTopUp(ctx, f.admin, 5, ""); !errors.Is(err, topup.ErrAlreadyDecided) {
 			t.Fatalf("approve: %v", err)
 		}
-		if _, err := f.app.RejectTopUp(ctx, f.admin, 5, "again"); !errors.Is(err, topup.ErrAlreadyDecided) {
+		if _, err := f.panel.RejectTopUp(ctx, f.admin, 5, "again"); !errors.Is(err, topup.ErrAlreadyDecided) {
 			t.Fatalf("reject: %v", err)
 		}
 	})
 	t.Run("unknown id", func(t *testing.T) {
 		f := newTopUpFixture(t)
 		f.topups.EXPECT().ByID(mock.Anything, uint64(9)).Return(nil, topup.ErrNotFound).Once()
-		if _, err := f.app.ApproveTopUp(ctx, f.admin, 9, ""); errs.KindOf(err) != errs.NotFound {
+		if _, err := f.panel.ApproveTopUp(ctx, f.admin, 9, ""); errs.KindOf(err) != errs.NotFound {
 			t.Fatalf("err = %v", err)
 		}
 	})
 	t.Run("not an admin", func(t *testing.T) {
 		f := newTopUpFixture(t)
-		if _, err := f.app.ApproveTopUp(ctx, f.owner, 5, ""); errs.KindOf(err) != errs.Forbidden {
+		if _, err := f.panel.ApproveTopUp(ctx, f.owner, 5, ""); errs.KindOf(err) != errs.Forbidden {
 			t.Fatalf("approve: %v", err)
 		}
-		if _, err := f.app.RejectTopUp(ctx, f.owner, 5, "no"); errs.KindOf(err) != errs.Forbidden {
+		if _, err := f.panel.RejectTopUp(ctx, f.owner, 5, "no"); errs.KindOf(err) != errs.Forbidden {
 			t.Fatalf("reject: %v", err)
 		}
 	})
@@ -272,7 +275,7 @@ func TestApproveTopUpRefusals(t *testing.T) {
 		f.topups.EXPECT().ByID(mock.Anything, uint64(5)).Return(f.pending(5), nil).Once()
 		f.topups.EXPECT().Decide(mock.Anything, mock.Anything).Return(nil).Once()
 		f.users.EXPECT().LockByID(mock.Anything, uint64(11)).Return(&user.User{ID: 11, Balance: dec("9999999900.00"), TotalSpent: dec("0")}, nil).Once()
-		_, err := f.app.ApproveTopUp(ctx, f.admin, 5, "")
+		_, err := f.panel.ApproveTopUp(ctx, f.admin, 5, "")
 		if e, ok := errs.As(err); !ok || e.Kind != errs.Invalid || e.Code != "balance_too_large" {
 			t.Fatalf("err = %v", err)
 		}
@@ -284,7 +287,7 @@ func TestApproveTopUpRefusals(t *testing.T) {
 		f.users.EXPECT().LockByID(mock.Anything, uint64(11)).Return(&user.User{ID: 11, Balance: dec("1"), TotalSpent: dec("0")}, nil).Once()
 		boom := errors.New("disk full")
 		f.ledger.EXPECT().Insert(mock.Anything, mock.Anything).Return(boom).Once()
-		if _, err := f.app.ApproveTopUp(ctx, f.admin, 5, ""); !errors.Is(err, boom) {
+		if _, err := f.panel.ApproveTopUp(ctx, f.admin, 5, ""); !errors.Is(err, boom) {
 			t.Fatalf("err = %v", err)
 		}
 	})
@@ -294,7 +297,7 @@ func TestRejectTopUp(t *testing.T) {
 	ctx := context.Background()
 	f := newTopUpFixture(t)
 	f.topups.EXPECT().ByID(mock.Anything, uint64(5)).Return(f.pending(5), nil).Once()
-	if got := validationFields(t, func() error { _, err := f.app.RejectTopUp(ctx, f.admin, 5, "  "); return err }()); len(got["admin_remarks"]) != 1 {
+	if got := validationFields(t, func() error { _, err := f.panel.RejectTopUp(ctx, f.admin, 5, "  "); return err }()); len(got["admin_remarks"]) != 1 {
 		t.Fatalf("errors %v", got)
 	}
 	f.topups.EXPECT().ByID(mock.Anything, uint64(5)).Return(f.pending(5), nil).Once()
@@ -304,7 +307,7 @@ func TestRejectTopUp(t *testing.T) {
 	// No credit: no user lock, no ledger row; the owner is read for the
 	// event (no webhook_url: no outbox row).
 	f.users.EXPECT().ByID(mock.Anything, uint64(11)).Return(f.owner, nil).Once()
-	r, err := f.app.RejectTopUp(ctx, f.admin, 5, "no such transfer")
+	r, err := f.panel.RejectTopUp(ctx, f.admin, 5, "no such transfer")
 	if err != nil || r.Status != topup.StatusRejected {
 		t.Fatalf("RejectTopUp = %+v, %v", r, err)
 	}
@@ -320,28 +323,28 @@ func TestTopUpVisibility(t *testing.T) {
 	f.topups.EXPECT().ByID(mock.Anything, uint64(5)).Return(withShot, nil)
 	f.topups.EXPECT().ByID(mock.Anything, uint64(6)).Return(f.pending(6), nil)
 
-	if _, err := f.app.GetTopUp(ctx, other, 5); !errors.Is(err, topup.ErrNotFound) {
+	if _, err := f.panel.GetTopUp(ctx, other, 5); !errors.Is(err, topup.ErrNotFound) {
 		t.Fatalf("another user's request: %v", err)
 	}
-	if _, _, err := f.app.TopUpScreenshot(ctx, other, 5); !errors.Is(err, topup.ErrNotFound) {
+	if _, _, err := f.panel.TopUpScreenshot(ctx, other, 5); !errors.Is(err, topup.ErrNotFound) {
 		t.Fatalf("another user's screenshot: %v", err)
 	}
 	for _, who := range []*user.User{f.owner, f.admin} {
-		if r, err := f.app.GetTopUp(ctx, who, 5); err != nil || r.ID != 5 {
+		if r, err := f.panel.GetTopUp(ctx, who, 5); err != nil || r.ID != 5 {
 			t.Fatalf("GetTopUp as %s: %v", who.Role, err)
 		}
 	}
 	f.files.EXPECT().Open(mock.Anything, name).Return(io.NopCloser(strings.NewReader("RIFF....WEBP")), nil).Once()
-	rc, typ, err := f.app.TopUpScreenshot(ctx, f.owner, 5)
+	rc, typ, err := f.panel.TopUpScreenshot(ctx, f.owner, 5)
 	if err != nil || typ != topup.WebP {
 		t.Fatalf("TopUpScreenshot = %v, %v", typ, err)
 	}
 	rc.Close()
-	if _, _, err := f.app.TopUpScreenshot(ctx, f.admin, 6); !errors.Is(err, topup.ErrScreenshotNotFound) {
+	if _, _, err := f.panel.TopUpScreenshot(ctx, f.admin, 6); !errors.Is(err, topup.ErrScreenshotNotFound) {
 		t.Fatalf("no screenshot: %v", err)
 	}
 	f.files.EXPECT().Open(mock.Anything, name).Return(nil, errs.ErrNotFound).Once()
-	if _, _, err := f.app.TopUpScreenshot(ctx, f.admin, 5); !errors.Is(err, topup.ErrScreenshotNotFound) {
+	if _, _, err := f.panel.TopUpScreenshot(ctx, f.admin, 5); !errors.Is(err, topup.ErrScreenshotNotFound) {
 		t.Fatalf("lost file: %v", err)
 	}
 }
@@ -353,11 +356,11 @@ func TestListTopUpsScopesNonAdmins(t *testing.T) {
 	f.topups.EXPECT().List(mock.Anything, mock.MatchedBy(func(fl topup.Filter) bool {
 		return fl.UserID != nil && *fl.UserID == 11 && fl.Status == topup.StatusPending
 	})).Return(nil, 0, nil).Once()
-	if _, _, err := f.app.ListTopUps(ctx, f.owner, topup.Filter{UserID: &other, Status: topup.StatusPending}); err != nil {
+	if _, _, err := f.panel.ListTopUps(ctx, f.owner, topup.Filter{UserID: &other, Status: topup.StatusPending}); err != nil {
 		t.Fatal(err)
 	}
 	f.topups.EXPECT().List(mock.Anything, mock.MatchedBy(func(fl topup.Filter) bool { return fl.UserID == nil })).Return(nil, 0, nil).Once()
-	if _, _, err := f.app.ListTopUps(ctx, f.admin, topup.Filter{}); err != nil {
+	if _, _, err := f.panel.ListTopUps(ctx, f.admin, topup.Filter{}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -366,11 +369,47 @@ func TestCreateTopUpCapsPendingRequests(t *testing.T) {
 	f := newTopUpFixture(t)
 	f.undecided = topup.MaxPending
 	// No file saved, no row inserted: the mocks fail on any such call.
-	_, err := f.app.CreateTopUp(context.Background(), f.owner, app.NewTopUp{
+	_, err := f.panel.CreateTopUp(context.Background(), f.owner, panel.NewTopUp{
 		Input:      topup.Input{Amount: "100.00", UTRNumber: "412345678901"},
-		Screenshot: &app.Upload{Body: strings.NewReader(pngHead + "rest of the image"), Size: int64(len(pngHead) + 17)},
+		Screenshot: &panel.Upload{Body: strings.NewReader(pngHead + "rest of the image"), Size: int64(len(pngHead) + 17)},
 	})
 	if !errors.Is(err, topup.ErrTooManyPending) {
 		t.Fatalf("err = %v, want the pending cap", err)
+	}
+}
+
+func TestDecidedTopUpWritesItsEvent(t *testing.T) {
+	ctx := context.Background()
+	f := newTopUpFixture(t)
+	hooks := webhookmocks.NewMockRepository(t)
+	stores := store.Stores{Users: f.users, Ledger: f.ledger, TopUps: f.topups, Audit: f.audit, Webhooks: hooks}
+	tx := storemocks.NewMockTransactor(t)
+	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
+		func(ctx context.Context, fn func(context.Context, store.Stores) error) error { return fn(ctx, stores) })
+	f.panel = panel.New(panel.Deps{Tx: tx, Stores: stores, Now: func() time.Time { return f.now }})
+	hook := "https://merchant.example/hooks"
+	f.owner.WebhookURL = &hook
+
+	f.topups.EXPECT().ByID(mock.Anything, uint64(5)).Return(f.pending(5), nil).Once()
+	f.topups.EXPECT().Decide(mock.Anything, mock.Anything).Return(nil).Once()
+	f.users.EXPECT().ByID(mock.Anything, uint64(11)).Return(f.owner, nil).Once()
+	hooks.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(e *webhook.Event) bool {
+		return e.Type == webhook.BalanceRequestRejected && e.UserID == 11
+	}), mock.MatchedBy(func(ds []*webhook.Delivery) bool { return len(ds) == 1 && ds[0].URL == hook })).Return(nil).Once()
+	if _, err := f.panel.RejectTopUp(ctx, f.admin, 5, "no such transfer"); err != nil {
+		t.Fatal(err)
+	}
+
+	// The outbox refusing the row rolls the decision back with it.
+	f.topups.EXPECT().ByID(mock.Anything, uint64(6)).Return(f.pending(6), nil).Once()
+	f.topups.EXPECT().Decide(mock.Anything, mock.Anything).Return(nil).Once()
+	f.users.EXPECT().LockByID(mock.Anything, uint64(11)).Return(f.owner, nil).Once()
+	f.ledger.EXPECT().Insert(mock.Anything, mock.Anything).Return(nil).Once()
+	f.users.EXPECT().SaveBalance(mock.Anything, mock.Anything).Return(nil).Once()
+	boom := errors.New("disk full")
+	hooks.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(e *webhook.Event) bool { return e.Type == webhook.BalanceRequestApproved }),
+		mock.Anything).Return(boom).Once()
+	if _, err := f.panel.ApproveTopUp(ctx, f.admin, 6, ""); !errors.Is(err, boom) {
+		t.Fatalf("approve: %v", err)
 	}
 }

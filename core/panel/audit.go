@@ -1,4 +1,4 @@
-package app
+package panel
 
 import (
 	"context"
@@ -14,11 +14,11 @@ import (
 )
 
 // ListAudit lists audit entries, newest first (admin only).
-func (a *App) ListAudit(ctx context.Context, actor *user.User, f audit.Filter) ([]audit.Entry, int64, error) {
+func (p *Panel) ListAudit(ctx context.Context, actor *user.User, f audit.Filter) ([]audit.Entry, int64, error) {
 	if err := requireAdmin(actor); err != nil {
 		return nil, 0, err
 	}
-	return a.st.Audit.List(ctx, f)
+	return p.st.Audit.List(ctx, f)
 }
 
 // Audit snapshots: what an entry shows of a record. They name their fields

@@ -1,4 +1,4 @@
-package app
+package panel
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"paygate/core/apikey"
 	"paygate/core/errs"
 	"paygate/core/session"
+	"paygate/core/store"
 	"paygate/core/user"
 )
 
@@ -23,38 +24,38 @@ type Login struct {
 
 // Login checks email and password and opens a session. Unknown email and
 // wrong password answer the same error in the same time.
-func (a *App) Login(ctx context.Context, email, password, client string) (*Login, error) {
-	u, err := a.st.Users.ByEmail(ctx, strings.ToLower(strings.TrimSpace(email)))
+func (p *Panel) Login(ctx context.Context, email, password, client string) (*Login, error) {
+	u, err := p.st.Users.ByEmail(ctx, strings.ToLower(strings.TrimSpace(email)))
 	if err != nil && errs.KindOf(err) != errs.NotFound {
 		return nil, fmt.Errorf("find user: %w", err)
 	}
 	if u != nil && u.IsDeleted() {
 		u = nil
 	}
-	if !a.pw.Check(u, password) {
+	if !p.pw.Check(u, password) {
 		return nil, user.ErrBadCredentials
 	}
 	if err := u.CanAct(); err != nil {
 		return nil, err
 	}
-	return a.openSession(ctx, a.st, u, client)
+	return p.openSession(ctx, p.st, u, client)
 }
 
-func (a *App) openSession(ctx context.Context, s Stores, u *user.User, client string) (*Login, error) {
-	now := a.now()
+func (p *Panel) openSession(ctx context.Context, s store.Stores, u *user.User, client string) (*Login, error) {
+	now := p.now()
 	refresh := newRefreshToken()
 	client = clientName(client)
 	if client == "" {
 		client = "panel"
 	}
-	t := &session.Token{UserID: u.ID, Name: client, TokenHash: session.Hash(refresh), ExpiresAt: now.Add(a.cfg.RefreshTTL).UTC(), CreatedAt: now.UTC()}
+	t := &session.Token{UserID: u.ID, Name: client, TokenHash: session.Hash(refresh), ExpiresAt: now.Add(p.cfg.RefreshTTL).UTC(), CreatedAt: now.UTC()}
 	if err := s.Sessions.Create(ctx, t); err != nil {
 		return nil, fmt.Errorf("store refresh token: %w", err)
 	}
 	if err := s.Sessions.Prune(ctx, u.ID, now, session.MaxPerUser); err != nil {
-		a.log.Warn("prune sessions", "user_id", u.ID, "err", err) // the sign-in itself stands
+		p.log.Warn("prune sessions", "user_id", u.ID, "err", err) // the sign-in itself stands
 	}
-	access, ttl, err := a.tokens.Issue(u.ID, t.ID, u.Role, now)
+	access, ttl, err := p.tokens.Issue(u.ID, t.ID, u.Role, now)
 	if err != nil {
 		return nil, fmt.Errorf("issue access token: %w", err)
 	}
@@ -68,24 +69,24 @@ func newRefreshToken() string { return "rt_" + apikey.RandomBase62(48) }
 // (the session's row is rotated by a conditional update). The session keeps
 // its id, name and created_at; last_used_at becomes now and it expires
 // RefreshTTL after this use.
-func (a *App) Refresh(ctx context.Context, refreshToken string) (*Login, error) {
+func (p *Panel) Refresh(ctx context.Context, refreshToken string) (*Login, error) {
 	oldHash := session.Hash(refreshToken)
-	t, err := a.st.Sessions.ByHash(ctx, oldHash)
+	t, err := p.st.Sessions.ByHash(ctx, oldHash)
 	if err != nil {
 		if errs.KindOf(err) == errs.NotFound {
 			return nil, session.ErrInvalidRefresh
 		}
 		return nil, fmt.Errorf("find refresh token: %w", err)
 	}
-	now := a.now()
+	now := p.now()
 	if !t.Live(now) {
 		// An expired session is dead: its row goes now rather than never.
-		if _, err := a.st.Sessions.Delete(ctx, t.ID); err != nil {
+		if _, err := p.st.Sessions.Delete(ctx, t.ID); err != nil {
 			return nil, fmt.Errorf("remove expired session: %w", err)
 		}
 		return nil, session.ErrInvalidRefresh
 	}
-	u, err := a.st.Users.ByID(ctx, t.UserID)
+	u, err := p.st.Users.ByID(ctx, t.UserID)
 	if err != nil {
 		if errs.KindOf(err) == errs.NotFound {
 			return nil, session.ErrInvalidRefresh
@@ -99,18 +100,18 @@ func (a *App) Refresh(ctx context.Context, refreshToken string) (*Login, error) 
 	// Each refresh extends the session by RefreshTTL, but never past
 	// session.MaxAge from its sign-in: a stolen refresh token cannot be
 	// kept alive forever.
-	expires := now.Add(a.cfg.RefreshTTL)
+	expires := now.Add(p.cfg.RefreshTTL)
 	if limit := t.CreatedAt.Add(session.MaxAge); !t.CreatedAt.IsZero() && expires.After(limit) {
 		expires = limit
 	}
-	won, err := a.st.Sessions.Rotate(ctx, t.ID, oldHash, session.Hash(refresh), now.UTC(), expires.UTC())
+	won, err := p.st.Sessions.Rotate(ctx, t.ID, oldHash, session.Hash(refresh), now.UTC(), expires.UTC())
 	if err != nil {
 		return nil, fmt.Errorf("rotate refresh token: %w", err)
 	}
 	if !won {
 		return nil, session.ErrInvalidRefresh
 	}
-	access, ttl, err := a.tokens.Issue(u.ID, t.ID, u.Role, now)
+	access, ttl, err := p.tokens.Issue(u.ID, t.ID, u.Role, now)
 	if err != nil {
 		return nil, fmt.Errorf("issue access token: %w", err)
 	}
@@ -119,8 +120,8 @@ func (a *App) Refresh(ctx context.Context, refreshToken string) (*Login, error) 
 
 // Logout revokes the caller's refresh token. An unknown token or one of
 // another user changes nothing.
-func (a *App) Logout(ctx context.Context, caller *user.User, refreshToken string) error {
-	t, err := a.st.Sessions.ByHash(ctx, session.Hash(refreshToken))
+func (p *Panel) Logout(ctx context.Context, caller *user.User, refreshToken string) error {
+	t, err := p.st.Sessions.ByHash(ctx, session.Hash(refreshToken))
 	if err != nil {
 		if errs.KindOf(err) == errs.NotFound {
 			return nil
@@ -130,7 +131,7 @@ func (a *App) Logout(ctx context.Context, caller *user.User, refreshToken string
 	if t.UserID != caller.ID {
 		return nil
 	}
-	if _, err := a.st.Sessions.Delete(ctx, t.ID); err != nil {
+	if _, err := p.st.Sessions.Delete(ctx, t.ID); err != nil {
 		return fmt.Errorf("revoke refresh token: %w", err)
 	}
 	return nil
@@ -140,13 +141,13 @@ func (a *App) Logout(ctx context.Context, caller *user.User, refreshToken string
 // user must still be active and not deleted, and the session must still
 // exist: blocking a user, revoking a session or resetting the password ends
 // the access tokens at once, not when they expire.
-func (a *App) Authenticate(ctx context.Context, accessToken string) (*user.User, uint64, error) {
-	now := a.now()
-	id, sid, err := a.tokens.Parse(accessToken, now)
+func (p *Panel) Authenticate(ctx context.Context, accessToken string) (*user.User, uint64, error) {
+	now := p.now()
+	id, sid, err := p.tokens.Parse(accessToken, now)
 	if err != nil || sid == 0 {
 		return nil, 0, errs.ErrUnauthorized
 	}
-	t, err := a.st.Sessions.ByID(ctx, sid)
+	t, err := p.st.Sessions.ByID(ctx, sid)
 	if err != nil {
 		if errs.KindOf(err) == errs.NotFound {
 			return nil, 0, errs.ErrUnauthorized
@@ -156,7 +157,7 @@ func (a *App) Authenticate(ctx context.Context, accessToken string) (*user.User,
 	if t.UserID != id || !t.Live(now) {
 		return nil, 0, errs.ErrUnauthorized
 	}
-	u, err := a.st.Users.ByID(ctx, id)
+	u, err := p.st.Users.ByID(ctx, id)
 	if err != nil {
 		if errs.KindOf(err) == errs.NotFound {
 			return nil, 0, errs.ErrUnauthorized
@@ -170,12 +171,12 @@ func (a *App) Authenticate(ctx context.Context, accessToken string) (*user.User,
 }
 
 // Sessions lists the caller's live sessions, newest first.
-func (a *App) Sessions(ctx context.Context, caller *user.User) ([]session.Token, error) {
-	all, err := a.st.Sessions.ListByUser(ctx, caller.ID)
+func (p *Panel) Sessions(ctx context.Context, caller *user.User) ([]session.Token, error) {
+	all, err := p.st.Sessions.ListByUser(ctx, caller.ID)
 	if err != nil {
 		return nil, err
 	}
-	now := a.now()
+	now := p.now()
 	live := make([]session.Token, 0, len(all))
 	for _, t := range all {
 		if t.Live(now) {
@@ -187,8 +188,8 @@ func (a *App) Sessions(ctx context.Context, caller *user.User) ([]session.Token,
 
 // RevokeSession ends one of the caller's sessions: its refresh token and its
 // access tokens stop working. Another user's session is "not found".
-func (a *App) RevokeSession(ctx context.Context, caller *user.User, id uint64) error {
-	t, err := a.st.Sessions.ByID(ctx, id)
+func (p *Panel) RevokeSession(ctx context.Context, caller *user.User, id uint64) error {
+	t, err := p.st.Sessions.ByID(ctx, id)
 	if err != nil {
 		if errs.KindOf(err) == errs.NotFound {
 			return session.ErrNotFound
@@ -198,7 +199,7 @@ func (a *App) RevokeSession(ctx context.Context, caller *user.User, id uint64) e
 	if t.UserID != caller.ID {
 		return session.ErrNotFound
 	}
-	removed, err := a.st.Sessions.Delete(ctx, id)
+	removed, err := p.st.Sessions.Delete(ctx, id)
 	if err != nil {
 		return fmt.Errorf("revoke session: %w", err)
 	}

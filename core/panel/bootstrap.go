@@ -1,4 +1,4 @@
-package app
+package panel
 
 import (
 	"context"
@@ -6,26 +6,27 @@ import (
 
 	"paygate/core/apikey"
 	"paygate/core/catalog"
+	"paygate/core/store"
 	"paygate/core/user"
 )
 
 // EnsureAdmin creates the initial admin when no admin exists. With an empty
 // password a random one is generated and returned, to be shown once.
-func (a *App) EnsureAdmin(ctx context.Context, email, password string) (created bool, generated string, err error) {
-	n, err := a.st.Users.CountByRole(ctx, user.RoleAdmin)
+func (p *Panel) EnsureAdmin(ctx context.Context, email, password string) (created bool, generated string, err error) {
+	n, err := p.st.Users.CountByRole(ctx, user.RoleAdmin)
 	if err != nil {
 		return false, "", fmt.Errorf("count admins: %w", err)
 	}
 	if n > 0 {
 		return false, "", nil
 	}
-	generated, err = a.CreateAdmin(ctx, email, password)
+	generated, err = p.CreateAdmin(ctx, email, password)
 	return err == nil, generated, err
 }
 
 // CreateAdmin creates an active admin account (the operators' create-admin
 // command). With an empty password a random one is generated and returned.
-func (a *App) CreateAdmin(ctx context.Context, email, password string) (generated string, err error) {
+func (p *Panel) CreateAdmin(ctx context.Context, email, password string) (generated string, err error) {
 	if password == "" {
 		password = apikey.RandomBase62(20)
 		generated = password
@@ -37,29 +38,26 @@ func (a *App) CreateAdmin(ctx context.Context, email, password string) (generate
 	if err := in.Profile.Validate(true); err != nil {
 		return "", fmt.Errorf("admin account: %w", err)
 	}
-	if _, err := a.createUser(ctx, in, nil); err != nil {
+	if _, err := p.createUser(ctx, in, nil); err != nil {
 		return "", fmt.Errorf("create admin %s: %w", email, err)
 	}
 	return generated, nil
 }
 
-// ServiceSeed is a service registered at first start.
-type ServiceSeed = catalog.Seed
-
 // SeedServices registers each seed whose slug is not taken yet, with its
 // docs and default pricing row, so running it again changes nothing.
-func (a *App) SeedServices(ctx context.Context, seeds []ServiceSeed) (int, error) {
+func (p *Panel) SeedServices(ctx context.Context, seeds []catalog.Seed) (int, error) {
 	added := 0
 	for _, sd := range seeds {
-		if _, err := a.st.Services.BySlug(ctx, sd.Service.Slug); err == nil {
+		if _, err := p.st.Services.BySlug(ctx, sd.Service.Slug); err == nil {
 			continue
 		}
-		err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+		err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
 			svc := sd.Service
 			if err := svc.Validate(); err != nil {
 				return err
 			}
-			now := a.now().UTC()
+			now := p.now().UTC()
 			svc.CreatedAt, svc.UpdatedAt = now, now
 			if err := s.Services.Create(ctx, &svc); err != nil {
 				return err
@@ -75,13 +73,13 @@ func (a *App) SeedServices(ctx context.Context, seeds []ServiceSeed) (int, error
 					return err
 				}
 			}
-			p := sd.Price
-			p.ServiceID, p.UserID = svc.ID, nil
-			if err := p.Validate(); err != nil {
+			price := sd.Price
+			price.ServiceID, price.UserID = svc.ID, nil
+			if err := price.Validate(); err != nil {
 				return err
 			}
-			p.CreatedAt, p.UpdatedAt = now, now
-			return s.Pricing.Create(ctx, &p)
+			price.CreatedAt, price.UpdatedAt = now, now
+			return s.Pricing.Create(ctx, &price)
 		})
 		if err != nil {
 			return added, fmt.Errorf("seed service %s: %w", sd.Service.Slug, err)

@@ -1,30 +1,11 @@
-// Package app holds the use cases that span domains: metering a service
-// call, panel operations and bootstrap; it builds the outbox and the
-// ledger check. It depends on ports only; adapters are wired in cmd/.
-package app
+package panel
 
 import (
 	"context"
 	"io"
 	"time"
 
-	"paygate/core/metering"
-	"paygate/core/store"
 	"paygate/core/user"
-)
-
-// Transitional names while the use cases move out of this package.
-type (
-	Stores           = store.Stores
-	Transactor       = store.Transactor
-	BatchStores      = metering.BatchStores
-	BatchTransactor  = metering.BatchTransactor
-	BatchLocks       = metering.BatchLocks
-	BatchInserts     = metering.BatchInserts
-	KeyCount         = metering.KeyCount
-	Upstream         = metering.Upstream
-	UpstreamRequest  = metering.UpstreamRequest
-	UpstreamResponse = metering.UpstreamResponse
 )
 
 // AccessTokens issues and reads short-lived panel access tokens. A token

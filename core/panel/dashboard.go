@@ -1,4 +1,4 @@
-package app
+package panel
 
 import (
 	"context"
@@ -10,14 +10,15 @@ import (
 	"paygate/core/errs"
 	"paygate/core/hitlog"
 	"paygate/core/report"
+	"paygate/core/store"
 	"paygate/core/user"
 )
 
 // DashboardDays is how many local days the dashboard covers, today included.
 const DashboardDays = 30
 
-// TopServices is how many services the dashboard ranks.
-const TopServices = 5
+// topServicesShown is how many services the dashboard ranks.
+const topServicesShown = 5
 
 // Dashboard is the panel's landing page for one caller.
 type Dashboard struct {
@@ -60,21 +61,21 @@ var errDayOpen = errors.New("day has pending hits")
 // days and, for an admin, the platform's. Closed days come from the
 // roll-up (closing the ones not rolled up yet); today, and any day that
 // cannot be closed yet, are counted from the hit logs.
-func (a *App) Dashboard(ctx context.Context, actor *user.User) (*Dashboard, error) {
-	if err := a.awaitSettlements(ctx); err != nil {
+func (p *Panel) Dashboard(ctx context.Context, actor *user.User) (*Dashboard, error) {
+	if err := p.settled(ctx); err != nil {
 		return nil, err
 	}
-	loc := a.cfg.Location
-	now := a.now()
+	loc := p.cfg.Location
+	now := p.now()
 	zone := loc.String()
 	days := report.Days(report.DayOf(now, loc), DashboardDays)
 	first, today := days[0], days[len(days)-1]
 
-	u, err := a.st.Users.ByID(ctx, actor.ID)
+	u, err := p.st.Users.ByID(ctx, actor.ID)
 	if err != nil {
 		return nil, fmt.Errorf("dashboard user %d: %w", actor.ID, err)
 	}
-	closed, err := a.closeDays(ctx, zone, days[:len(days)-1], now)
+	closed, err := p.closeDays(ctx, zone, days[:len(days)-1], now)
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +107,7 @@ func (a *App) Dashboard(ctx context.Context, actor *user.User) (*Dashboard, erro
 	if err != nil {
 		return nil, err
 	}
-	err = a.st.Reports.ForEachHit(ctx, liveFor, from, to, func(h report.Hit) error {
+	err = p.st.Reports.ForEachHit(ctx, liveFor, from, to, func(h report.Hit) error {
 		day := report.DayOf(h.CreatedAt, loc)
 		if closed[day] {
 			return nil // counted by the roll-up
@@ -126,46 +127,46 @@ func (a *App) Dashboard(ctx context.Context, actor *user.User) (*Dashboard, erro
 	}
 
 	// Rolled-up part.
-	rows, err := a.st.Reports.Rollups(ctx, zone, first, today, &u.ID)
+	rows, err := p.st.Reports.Rollups(ctx, zone, first, today, &u.ID)
 	if err != nil {
 		return nil, fmt.Errorf("dashboard roll-up: %w", err)
 	}
 	mine.addRows(rows)
 	if all != nil {
-		if rows, err = a.st.Reports.Rollups(ctx, zone, first, today, nil); err != nil {
+		if rows, err = p.st.Reports.Rollups(ctx, zone, first, today, nil); err != nil {
 			return nil, fmt.Errorf("dashboard platform roll-up: %w", err)
 		}
 		all.addRows(rows)
 	}
 
 	d := &Dashboard{Zone: zone, From: first, To: today, User: u, Usage: mine.total, Days: mine.dayList()}
-	if d.TopServices, err = a.topServices(ctx, mine); err != nil {
+	if d.TopServices, err = p.topServices(ctx, mine); err != nil {
 		return nil, err
 	}
 	if all == nil {
 		return d, nil
 	}
-	p := &Platform{Usage: all.total, Days: all.dayList()}
-	if p.TopServices, err = a.topServices(ctx, all); err != nil {
+	platform := &Platform{Usage: all.total, Days: all.dayList()}
+	if platform.TopServices, err = p.topServices(ctx, all); err != nil {
 		return nil, err
 	}
-	if p.PendingBalanceRequests, err = a.st.Reports.PendingBalanceRequests(ctx); err != nil {
+	if platform.PendingBalanceRequests, err = p.st.Reports.PendingBalanceRequests(ctx); err != nil {
 		return nil, fmt.Errorf("dashboard pending balance requests: %w", err)
 	}
-	if p.UsersByStatus, err = a.st.Reports.UsersByStatus(ctx); err != nil {
+	if platform.UsersByStatus, err = p.st.Reports.UsersByStatus(ctx); err != nil {
 		return nil, fmt.Errorf("dashboard users by status: %w", err)
 	}
-	d.Platform = p
+	d.Platform = platform
 	return d, nil
 }
 
 // closeDays rolls up every day of days that is over (by RollupGrace) and
 // not rolled up yet, and returns which of days are rolled up.
-func (a *App) closeDays(ctx context.Context, zone string, days []string, now time.Time) (map[string]bool, error) {
+func (p *Panel) closeDays(ctx context.Context, zone string, days []string, now time.Time) (map[string]bool, error) {
 	if len(days) == 0 {
 		return map[string]bool{}, nil
 	}
-	closed, err := a.st.Reports.ClosedDays(ctx, zone, days[0], days[len(days)-1])
+	closed, err := p.st.Reports.ClosedDays(ctx, zone, days[0], days[len(days)-1])
 	if err != nil {
 		return nil, fmt.Errorf("closed days: %w", err)
 	}
@@ -176,14 +177,14 @@ func (a *App) closeDays(ctx context.Context, zone string, days []string, now tim
 		if closed[day] {
 			continue
 		}
-		end, err := report.DayStart(report.NextDay(day), a.cfg.Location)
+		end, err := report.DayStart(report.NextDay(day), p.cfg.Location)
 		if err != nil {
 			return nil, err
 		}
-		if now.Before(end.Add(a.cfg.RollupGrace)) {
+		if now.Before(end.Add(p.cfg.RollupGrace)) {
 			continue
 		}
-		ok, err := a.closeDay(ctx, zone, day, end)
+		ok, err := p.closeDay(ctx, zone, day, end)
 		if err != nil {
 			return nil, err
 		}
@@ -197,13 +198,13 @@ func (a *App) closeDays(ctx context.Context, zone string, days []string, now tim
 // transaction. A day with a pending hit stays open (false). Two instances
 // closing the same day at once insert it once: the second one's mark fails
 // with ErrDayClosed and its transaction rolls back.
-func (a *App) closeDay(ctx context.Context, zone, day string, end time.Time) (bool, error) {
-	start, err := report.DayStart(day, a.cfg.Location)
+func (p *Panel) closeDay(ctx context.Context, zone, day string, end time.Time) (bool, error) {
+	start, err := report.DayStart(day, p.cfg.Location)
 	if err != nil {
 		return false, err
 	}
-	tally := report.NewTally(a.cfg.Location)
-	err = a.st.Reports.ForEachHit(ctx, nil, start, end, func(h report.Hit) error {
+	tally := report.NewTally(p.cfg.Location)
+	err = p.st.Reports.ForEachHit(ctx, nil, start, end, func(h report.Hit) error {
 		if h.Status == hitlog.StatusPending {
 			return errDayOpen
 		}
@@ -217,8 +218,8 @@ func (a *App) closeDay(ctx context.Context, zone, day string, end time.Time) (bo
 		return false, fmt.Errorf("read hits of %s: %w", day, err)
 	}
 	rows := tally.Rows()
-	err = a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
-		if err := s.Reports.MarkDayClosed(ctx, zone, day, a.now().UTC()); err != nil {
+	err = p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+		if err := s.Reports.MarkDayClosed(ctx, zone, day, p.now().UTC()); err != nil {
 			return err
 		}
 		return s.Reports.InsertRollups(ctx, zone, rows)
@@ -233,27 +234,27 @@ func (a *App) closeDay(ctx context.Context, zone, day string, end time.Time) (bo
 }
 
 // topServices ranks s's services by calls, then revenue, then id, and names
-// the first TopServices.
-func (a *App) topServices(ctx context.Context, s *series) ([]ServiceUsage, error) {
+// the first topServicesShown.
+func (p *Panel) topServices(ctx context.Context, s *series) ([]ServiceUsage, error) {
 	out := make([]ServiceUsage, 0, len(s.services))
 	for id, u := range s.services {
 		out = append(out, ServiceUsage{ServiceID: id, Usage: *u})
 	}
 	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Calls != b.Calls {
-			return a.Calls > b.Calls
+		x, y := out[i], out[j]
+		if x.Calls != y.Calls {
+			return x.Calls > y.Calls
 		}
-		if c := a.Revenue.Cmp(b.Revenue); c != 0 {
+		if c := x.Revenue.Cmp(y.Revenue); c != 0 {
 			return c > 0
 		}
-		return a.ServiceID < b.ServiceID
+		return x.ServiceID < y.ServiceID
 	})
-	if len(out) > TopServices {
-		out = out[:TopServices]
+	if len(out) > topServicesShown {
+		out = out[:topServicesShown]
 	}
 	for i := range out {
-		svc, err := a.st.Services.ByID(ctx, out[i].ServiceID)
+		svc, err := p.st.Services.ByID(ctx, out[i].ServiceID)
 		if err != nil {
 			if errs.KindOf(err) == errs.NotFound {
 				continue // deleted: its logs stay, its name is gone

@@ -1,4 +1,4 @@
-package app
+package panel
 
 import (
 	"bytes"
@@ -37,12 +37,12 @@ var errUploadTooLarge = errors.New("upload larger than its cap")
 // anything is stored; the screenshot is saved first, under a fresh
 // server-chosen name, and deleted again if the row cannot be inserted
 // (a reused UTR answers topup.ErrUTRTaken).
-func (a *App) CreateTopUp(ctx context.Context, actor *user.User, in NewTopUp) (*topup.Request, error) {
+func (p *Panel) CreateTopUp(ctx context.Context, actor *user.User, in NewTopUp) (*topup.Request, error) {
 	if err := actor.CanAct(); err != nil {
 		return nil, err
 	}
 	fe := errs.FieldErrors{}
-	r, err := topup.New(actor.ID, in.Input, a.cfg.MaxTopUp, a.now())
+	r, err := topup.New(actor.ID, in.Input, p.cfg.MaxTopUp, p.now())
 	if err := fe.Merge(err); err != nil {
 		return nil, err
 	}
@@ -62,17 +62,17 @@ func (a *App) CreateTopUp(ctx context.Context, actor *user.User, in NewTopUp) (*
 	// A soft cap (concurrent requests may pass it together): it bounds
 	// storage per account, it guards no money.
 	uid := actor.ID
-	if _, pending, err := a.st.TopUps.List(ctx, topup.Filter{UserID: &uid, Status: topup.StatusPending, PerPage: 1}); err != nil {
+	if _, pending, err := p.st.TopUps.List(ctx, topup.Filter{UserID: &uid, Status: topup.StatusPending, PerPage: 1}); err != nil {
 		return nil, fmt.Errorf("count pending balance requests: %w", err)
 	} else if pending >= topup.MaxPending {
 		return nil, topup.ErrTooManyPending
 	}
 	if body != nil {
-		if a.files == nil {
+		if p.files == nil {
 			return nil, errors.New("save screenshot: no file storage configured")
 		}
-		name := topup.NewFileName(typ, a.now())
-		if err := a.files.Save(ctx, name, &cappedReader{r: body, left: topup.MaxScreenshotBytes}); err != nil {
+		name := topup.NewFileName(typ, p.now())
+		if err := p.files.Save(ctx, name, &cappedReader{r: body, left: topup.MaxScreenshotBytes}); err != nil {
 			if errors.Is(err, errUploadTooLarge) {
 				return nil, topup.ErrScreenshotTooLarge
 			}
@@ -80,10 +80,10 @@ func (a *App) CreateTopUp(ctx context.Context, actor *user.User, in NewTopUp) (*
 		}
 		r.Screenshot = &name
 	}
-	if err := a.st.TopUps.Create(ctx, r); err != nil {
+	if err := p.st.TopUps.Create(ctx, r); err != nil {
 		if r.Screenshot != nil {
 			// The file would be unreachable without its row.
-			if derr := a.files.Delete(context.WithoutCancel(ctx), *r.Screenshot); derr != nil {
+			if derr := p.files.Delete(context.WithoutCancel(ctx), *r.Screenshot); derr != nil {
 				err = errors.Join(err, fmt.Errorf("delete screenshot %s: %w", *r.Screenshot, derr))
 			}
 		}
@@ -133,18 +133,18 @@ func (c *cappedReader) Read(p []byte) (int, error) {
 
 // ListTopUps lists balance requests: a user's own; an admin's any user's
 // (everyone's when f.UserID is nil).
-func (a *App) ListTopUps(ctx context.Context, actor *user.User, f topup.Filter) ([]topup.Request, int64, error) {
+func (p *Panel) ListTopUps(ctx context.Context, actor *user.User, f topup.Filter) ([]topup.Request, int64, error) {
 	if actor.Role != user.RoleAdmin {
 		id := actor.ID
 		f.UserID = &id
 	}
-	return a.st.TopUps.List(ctx, f)
+	return p.st.TopUps.List(ctx, f)
 }
 
 // GetTopUp shows one request to its owner or an admin; to anyone else it
 // does not exist.
-func (a *App) GetTopUp(ctx context.Context, actor *user.User, id uint64) (*topup.Request, error) {
-	r, err := a.st.TopUps.ByID(ctx, id)
+func (p *Panel) GetTopUp(ctx context.Context, actor *user.User, id uint64) (*topup.Request, error) {
+	r, err := p.st.TopUps.ByID(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -156,19 +156,19 @@ func (a *App) GetTopUp(ctx context.Context, actor *user.User, id uint64) (*topup
 
 // TopUpScreenshot opens the screenshot of a request the caller may see. Its
 // type is the one detected from the content at upload.
-func (a *App) TopUpScreenshot(ctx context.Context, actor *user.User, id uint64) (io.ReadCloser, topup.FileType, error) {
-	r, err := a.GetTopUp(ctx, actor, id)
+func (p *Panel) TopUpScreenshot(ctx context.Context, actor *user.User, id uint64) (io.ReadCloser, topup.FileType, error) {
+	r, err := p.GetTopUp(ctx, actor, id)
 	if err != nil {
 		return nil, topup.FileType{}, err
 	}
-	if r.Screenshot == nil || a.files == nil {
+	if r.Screenshot == nil || p.files == nil {
 		return nil, topup.FileType{}, topup.ErrScreenshotNotFound
 	}
 	typ, ok := topup.FileTypeOfName(*r.Screenshot)
 	if !ok {
 		return nil, topup.FileType{}, fmt.Errorf("balance request %d: stored screenshot name %q has no known type", id, *r.Screenshot)
 	}
-	f, err := a.files.Open(ctx, *r.Screenshot)
+	f, err := p.files.Open(ctx, *r.Screenshot)
 	if err != nil {
 		if errs.KindOf(err) == errs.NotFound {
 			return nil, topup.FileType{}, topup.ErrScreenshotNotFound.Wrap(err)
@@ -180,13 +180,13 @@ func (a *App) TopUpScreenshot(ctx context.Context, actor *user.User, id uint64) 
 
 // ApproveTopUp approves a pending request and credits its amount (admin
 // only); see decideTopUp.
-func (a *App) ApproveTopUp(ctx context.Context, actor *user.User, id uint64, remarks string) (*topup.Request, error) {
-	return a.decideTopUp(ctx, actor, id, topup.StatusApproved, remarks)
+func (p *Panel) ApproveTopUp(ctx context.Context, actor *user.User, id uint64, remarks string) (*topup.Request, error) {
+	return p.decideTopUp(ctx, actor, id, topup.StatusApproved, remarks)
 }
 
 // RejectTopUp rejects a pending request with required remarks (admin only).
-func (a *App) RejectTopUp(ctx context.Context, actor *user.User, id uint64, remarks string) (*topup.Request, error) {
-	return a.decideTopUp(ctx, actor, id, topup.StatusRejected, remarks)
+func (p *Panel) RejectTopUp(ctx context.Context, actor *user.User, id uint64, remarks string) (*topup.Request, error) {
+	return p.decideTopUp(ctx, actor, id, topup.StatusRejected, remarks)
 }
 
 // decideTopUp is the one place a balance request is decided. In one
@@ -196,18 +196,18 @@ func (a *App) RejectTopUp(ctx context.Context, actor *user.User, id uint64, rema
 // (ledger type credit, reference balance_request #id) under the owner's row
 // lock. Any failure rolls both back. Decision hooks (audit log, the
 // balance_request.* event) belong here, inside the transaction.
-func (a *App) decideTopUp(ctx context.Context, actor *user.User, id uint64, to topup.Status, remarks string) (*topup.Request, error) {
+func (p *Panel) decideTopUp(ctx context.Context, actor *user.User, id uint64, to topup.Status, remarks string) (*topup.Request, error) {
 	if err := requireAdmin(actor); err != nil {
 		return nil, err
 	}
 	var out *topup.Request
-	err := a.tx.WithinTx(ctx, func(ctx context.Context, s Stores) error {
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
 		r, err := s.TopUps.ByID(ctx, id)
 		if err != nil {
 			return err
 		}
 		before := topUpSnapshot(r)
-		now := a.now()
+		now := p.now()
 		if to == topup.StatusApproved {
 			err = r.Approve(actor.ID, now, remarks)
 		} else {
@@ -223,17 +223,17 @@ func (a *App) decideTopUp(ctx context.Context, actor *user.User, id uint64, to t
 		var owner *user.User
 		if to == topup.StatusApproved {
 			action = audit.BalanceRequestApprove
-			if owner, err = a.creditTopUp(ctx, s, r); err != nil {
+			if owner, err = p.creditTopUp(ctx, s, r); err != nil {
 				return err
 			}
 		} else if owner, err = s.Users.ByID(ctx, r.UserID); err != nil {
 			return fmt.Errorf("owner of balance request %d: %w", r.ID, err)
 		}
-		if err := a.emitTopUp(ctx, s, owner, r); err != nil {
+		if err := p.emitTopUp(ctx, s, owner, r); err != nil {
 			return err
 		}
 		out = r
-		return store.Record(ctx, s, a.now(), actor, action, audit.TargetBalanceRequest, r.ID, before, topUpSnapshot(r))
+		return store.Record(ctx, s, p.now(), actor, action, audit.TargetBalanceRequest, r.ID, before, topUpSnapshot(r))
 	})
 	if err != nil {
 		return nil, err
@@ -242,7 +242,7 @@ func (a *App) decideTopUp(ctx context.Context, actor *user.User, id uint64, to t
 }
 
 // creditTopUp credits r's amount to its owner, whom it returns.
-func (a *App) creditTopUp(ctx context.Context, s Stores, r *topup.Request) (*user.User, error) {
+func (p *Panel) creditTopUp(ctx context.Context, s store.Stores, r *topup.Request) (*user.User, error) {
 	u, err := s.Users.LockByID(ctx, r.UserID)
 	if err != nil {
 		return nil, fmt.Errorf("lock owner of balance request %d: %w", r.ID, err)
@@ -252,19 +252,19 @@ func (a *App) creditTopUp(ctx context.Context, s Stores, r *topup.Request) (*use
 	}
 	ref := r.ID
 	desc := fmt.Sprintf("Balance request #%d approved (UTR %s)", r.ID, r.UTRNumber)
-	if _, err := store.Post(ctx, s, a.now(), u, ledger.Credit, r.Amount, ledger.RefBalanceRequest, &ref, desc); err != nil {
+	if _, err := store.Post(ctx, s, p.now(), u, ledger.Credit, r.Amount, ledger.RefBalanceRequest, &ref, desc); err != nil {
 		return nil, err
 	}
 	return u, s.Users.SaveBalance(ctx, u)
 }
 
 // emitTopUp writes the event of r's decision.
-func (a *App) emitTopUp(ctx context.Context, s Stores, u *user.User, r *topup.Request) error {
+func (p *Panel) emitTopUp(ctx context.Context, s store.Stores, u *user.User, r *topup.Request) error {
 	t := webhook.BalanceRequestApproved
 	if r.Status == topup.StatusRejected {
 		t = webhook.BalanceRequestRejected
 	}
-	return store.Emit(ctx, s, a.now(), u, t, map[string]any{
+	return store.Emit(ctx, s, p.now(), u, t, map[string]any{
 		"balance_request_id": r.ID, "amount": money.Format2(r.Amount), "utr_number": r.UTRNumber,
 		"status": r.Status, "admin_remarks": r.AdminRemarks,
 	}, "")

@@ -1,4 +1,4 @@
-package app
+package panel
 
 import (
 	"paygate/core/errs"

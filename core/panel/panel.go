@@ -1,0 +1,112 @@
+// Package panel holds the use cases of the web panel: accounts and sign-in,
+// users, API keys, the service catalog and its pricing, balance requests,
+// history, the dashboard and the audit log, with the operators' bootstrap
+// (first admin, seeded services). It depends on ports only.
+package panel
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"paygate/core/store"
+	"paygate/core/topup"
+	"paygate/core/user"
+	"paygate/core/webhook"
+)
+
+// Config is what the panel needs from the service's configuration.
+type Config struct {
+	Location      *time.Location  // day and month boundaries (TIMEZONE); nil means UTC
+	RefreshTTL    time.Duration   // refresh tokens; 0 means 30 days
+	PasswordCost  int             // bcrypt cost; 0 means user.DefaultPasswordCost
+	MaxTopUp      decimal.Decimal // largest balance request (BALANCE_REQUEST_MAX); 0 means topup.DefaultMaxAmount
+	PublicBaseURL string          // base of links in mail (PUBLIC_BASE_URL)
+	// RollupGrace is how long after a local day ends the dashboard waits
+	// before rolling it up (hits started just before midnight settle after
+	// it); 0 means 15 minutes.
+	RollupGrace time.Duration
+}
+
+// Deps are the ports and configuration the panel runs on. Now may be nil
+// (time.Now).
+type Deps struct {
+	Tx     store.Transactor
+	Stores store.Stores
+	Tokens AccessTokens
+	Files  Files // uploads; nil refuses screenshots (operator commands need none)
+	Now    func() time.Time
+	Config Config
+	// Mailer sends account mail (verification, password reset); nil drops
+	// it with a log line. EmailTokens signs verification links.
+	Mailer      Mailer
+	EmailTokens EmailTokens
+	Log         *slog.Logger         // background work (mail); nil discards
+	Targets     webhook.TargetPolicy // refuses internal webhook addresses; nil allows any
+	// Settled returns once the charges of metered calls this instance has
+	// answered are written, so balances, the ledger and the hit log read
+	// after it show them; nil: nothing to wait for.
+	Settled func(ctx context.Context) error
+}
+
+// Panel is the set of panel use cases. It holds ports only.
+type Panel struct {
+	tx      store.Transactor
+	st      store.Stores
+	tokens  AccessTokens
+	files   Files
+	now     func() time.Time
+	cfg     Config
+	pw      *user.Passwords
+	mailer  Mailer
+	email   EmailTokens
+	log     *slog.Logger
+	targets webhook.TargetPolicy
+	settled func(ctx context.Context) error
+	bg      sync.WaitGroup // mail sent after the answer
+}
+
+// New wires the panel.
+func New(d Deps) *Panel {
+	cfg := d.Config
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	if d.Settled == nil {
+		d.Settled = func(context.Context) error { return nil }
+	}
+	if cfg.Location == nil {
+		cfg.Location = time.UTC
+	}
+	if cfg.RefreshTTL == 0 {
+		cfg.RefreshTTL = 30 * 24 * time.Hour
+	}
+	if cfg.RollupGrace == 0 {
+		cfg.RollupGrace = 15 * time.Minute
+	}
+	if !cfg.MaxTopUp.IsPositive() {
+		cfg.MaxTopUp = topup.DefaultMaxAmount
+	}
+	if cfg.PublicBaseURL == "" {
+		cfg.PublicBaseURL = "http://localhost:8080"
+	}
+	cfg.PublicBaseURL = strings.TrimRight(cfg.PublicBaseURL, "/")
+	return &Panel{
+		tx: d.Tx, st: d.Stores, tokens: d.Tokens, files: d.Files, now: d.Now, cfg: cfg, pw: user.NewPasswords(cfg.PasswordCost),
+		mailer: d.Mailer, email: d.EmailTokens, log: d.Log, targets: d.Targets, settled: d.Settled,
+	}
+}
+
+// Wait blocks until the mail sent after an answer is done; the server
+// calls it (through app.App.Wait) on shutdown.
+func (p *Panel) Wait() { p.bg.Wait() }
+
+// day is the local calendar day of t ("2006-01-02").
+func (p *Panel) day(t time.Time) string { return t.In(p.cfg.Location).Format("2006-01-02") }
