@@ -10,7 +10,7 @@ import (
 	"paygate/core/errs"
 )
 
-// errorBody is the body of every API error (decisions part 3).
+// errorBody is the body of every API error.
 type errorBody struct {
 	Success   bool                `json:"success"`
 	Message   string              `json:"message"`

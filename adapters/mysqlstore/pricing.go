@@ -165,7 +165,7 @@ func (s *pricingStore) Delete(ctx context.Context, id uint64) error {
 }
 
 // Applicable picks the user's active row, else the service's active default
-// row (decisions part 2), in one query.
+// row, in one query.
 func (s *pricingStore) Applicable(ctx context.Context, serviceID, userID uint64) (*pricing.Price, error) {
 	var r priceRow
 	err := s.conn(ctx).

@@ -11,7 +11,7 @@ import (
 	"paygate/core/user"
 )
 
-// resetRow is a password_reset_tokens row (seed 2.2): one per email; token
+// resetRow is a password_reset_tokens row: one per email; token
 // holds the hex SHA-256 of the token value, never the value.
 type resetRow struct {
 	Email     string     `gorm:"column:email;primaryKey"`

@@ -26,7 +26,7 @@ type DemoDoc struct {
 	ErrorCodes                    map[string]string
 }
 
-// DemoServices returns the four services of the specification (seed 4.2),
+// DemoServices returns the four services of the specification,
 // each pointing at the sandbox provider.
 func DemoServices() []DemoService {
 	out := []DemoService{
@@ -101,7 +101,7 @@ func DemoServices() []DemoService {
 	return out
 }
 
-// errorCodes are the service endpoints' errors (seed part 7, decisions part 3).
+// errorCodes are the service endpoints' errors (the error body of docs/decisions.md).
 func errorCodes() map[string]string {
 	return map[string]string{
 		"401": "Invalid API credentials",
@@ -115,7 +115,7 @@ func errorCodes() map[string]string {
 }
 
 // doc builds the documentation record; its response example is the success
-// envelope (seed 4.2) around data.
+// envelope around data.
 func doc(endpoint, method, description string, rp map[string]catalog.ParamSpec, data map[string]any) DemoDoc {
 	return DemoDoc{
 		Endpoint: endpoint, Method: method, Description: description, RequestParams: rp,

@@ -246,7 +246,7 @@ func newHeldReceiver(t *testing.T, hold time.Duration) *heldReceiver {
 // deliveries open (first attempts, or a backlog of retries larger than
 // the worker's slots) while a new event for another, fast receiver is
 // committed: its first attempt starts at the next poll, not after the
-// slow attempts (decisions part 8: within 5 s of the commit; here the
+// slow attempts (within 5 s of the commit; here the
 // durations are scaled down: a 3 s timeout, 20 ms polls, a 1 s bound).
 func TestFirstAttemptIsNotHeldBySlowReceivers(t *testing.T) {
 	for _, c := range []struct {

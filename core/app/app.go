@@ -47,7 +47,7 @@ type Config struct {
 	// LookupTTL bounds how stale a cached key, service, docs, price or
 	// user status may be when another instance changed it (this instance's
 	// own changes apply at once); 0 means DefaultLookupTTL, negative
-	// disables the cache. At most 2 s (decisions part 11).
+	// disables the cache. At most 2 s.
 	LookupTTL time.Duration
 	// BatchSize is the most service calls one metering transaction
 	// carries (group commit); 0 means DefaultBatchSize.

@@ -12,7 +12,7 @@ import (
 )
 
 // Slugs of the built-in services through which gateway operations are
-// billed (decisions part 7).
+// billed.
 const (
 	SlugPaymentCreate  = "payment-create"
 	SlugAccountVerify  = "account-verify"

@@ -60,7 +60,7 @@ type CallResult struct {
 	BalanceLeft decimal.Decimal
 }
 
-// CallService meters one service call (decisions part 3): checks in order,
+// CallService meters one service call: checks in order (admission.go),
 // reserves the charge atomically, calls upstream outside any transaction,
 // then settles or refunds. Every call with a known owner and service writes
 // exactly one hit log row.
@@ -256,8 +256,7 @@ func (a *Metering) settle(op *batchOp) error {
 
 // settleLater queues a successful call's settlement and returns at once:
 // the charge committed with the reservation, so the answer need not wait
-// for the hit's row to read success (decisions: "Metering throughput,
-// fifth pass"). The writer retries a settlement the database refused for
+// for the hit's row to read success. The writer retries a settlement the database refused for
 // up to Config.SettleRetryWindow; App.Wait waits for every one, and
 // awaitSettlements lets a read see this instance's earlier calls settled.
 func (a *Metering) settleLater(op *batchOp) {
@@ -330,7 +329,7 @@ func (a *Metering) authenticateKey(ctx context.Context, key, secret string) (*ap
 
 // resolveKey finds an active key and its active owner; matches, when set,
 // must accept the key (the secret check of service calls; gateway calls
-// present the key alone, decisions part 1).
+// present the key alone).
 func (a *Metering) resolveKey(ctx context.Context, key string, matches func(*apikey.Key) bool) (*apikey.Key, *user.User, error) {
 	if key == "" || len(key) > 64 {
 		return nil, nil, apikey.ErrInvalidCredentials
@@ -361,8 +360,7 @@ func (a *Metering) resolveKey(ctx context.Context, key string, matches func(*api
 	return k, u, nil
 }
 
-// admit runs the key's checks after authentication (decisions part 3, steps
-// 3–5): allowed addresses, allowed services, the daily limit. A refusal
+// admit runs the key's checks after authentication: allowed addresses, allowed services, the daily limit. A refusal
 // writes the hit log row.
 func (a *Metering) admit(ctx context.Context, key *apikey.Key, serviceID uint64, hit *hitlog.Hit, now time.Time) error {
 	if !key.AllowsIP(hit.IPAddress) {

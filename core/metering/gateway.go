@@ -24,7 +24,7 @@ import (
 // asked and a settlement or refund after.
 
 // Op is one gateway operation, metered like a service call
-// (decisions part 3) through its built-in service row.
+// through its built-in service row.
 type Op struct {
 	Slug, RequestID, Key, IP string
 	Payload                  any   // the hit log's request_payload: identifiers masked

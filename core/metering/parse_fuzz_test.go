@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// FuzzParseParams fuzzes a metered call's envelope (decisions part 3, step
-// 6): parameters from the query for GET/DELETE, from a JSON object body for
+// FuzzParseParams fuzzes how a metered call's parameters are read:
+// parameters from the query for GET/DELETE, from a JSON object body for
 // POST/PUT. It never panics; the payload kept in the hit log (and sent
 // upstream for POST/PUT) is always valid JSON; an accepted body is one JSON
 // object whose keys are the parameters.
@@ -40,7 +40,7 @@ func FuzzParseParams(f *testing.F) {
 			t.Fatalf("payload %q is not a JSON object", payload)
 		}
 		// Keys that differ only in invalid UTF-8 share one JSON key in the
-		// payload (encoding/json writes U+FFFD; seed 8f8d3959b9291fd0).
+		// payload (encoding/json writes U+FFFD; corpus entry 8f8d3959b9291fd0).
 		keys := map[string]bool{}
 		for k := range params {
 			b, _ := json.Marshal(k)

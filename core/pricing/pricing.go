@@ -1,4 +1,4 @@
-// Package pricing decides what a call costs (decisions part 2).
+// Package pricing decides what a call costs.
 package pricing
 
 import (

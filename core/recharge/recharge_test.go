@@ -21,7 +21,7 @@ func TestCircles(t *testing.T) {
 	}
 	for _, code := range []string{"delhi", "mumbai", "kolkata", "chennai", "maharashtra", "karnataka"} {
 		if !seen[code] {
-			t.Fatalf("circle %s missing (decisions part 7 names it)", code)
+			t.Fatalf("circle %s missing (the specification names it)", code)
 		}
 	}
 }

@@ -1,7 +1,7 @@
 // Package webhook holds the event outbox: events written in the transaction
 // of the change that caused them, their deliveries (one per destination)
 // with the retry schedule, every attempt, and the Standard Webhooks signer
-// (decisions part 8; docs/decisions.md "Webhooks").
+// (docs/decisions.md "Webhooks").
 package webhook
 
 import (
