@@ -22,59 +22,35 @@ import (
 	"paygate/core/webhook"
 )
 
-// Config is the service's configuration as the use cases need it; New
-// hands each package its part, and each package defaults its zero values.
+// Config is the service's configuration as the use cases need it. New
+// hands each package its part; each field is documented, with its
+// default, in that package's Config.
 type Config struct {
-	Location        *time.Location  // day and month boundaries (TIMEZONE)
-	UpstreamTimeout time.Duration   // per provider call
-	RefreshTTL      time.Duration   // panel refresh tokens
-	MaxPayloadBytes int             // hit log payloads larger than this are summarised
-	PasswordCost    int             // bcrypt cost; 0 means user.DefaultPasswordCost
-	MaxTopUp        decimal.Decimal // largest balance request (BALANCE_REQUEST_MAX); 0 means topup.DefaultMaxAmount
-	PublicBaseURL   string          // base of payment_url and of links in mail (PUBLIC_BASE_URL)
-	// RollupGrace is how long after a local day ends the dashboard waits
-	// before rolling it up (hits started just before midnight settle after
-	// it); 0 means 15 minutes.
-	RollupGrace time.Duration
-	// RechargeRoundBudget bounds one recharge worker round: it claims no
-	// new row after it (a slow provider costs up to UpstreamTimeout per
-	// row); 0 means 1 minute.
-	RechargeRoundBudget time.Duration
-	// PendingHitGrace is how long a hit may stay pending before crash
-	// recovery refunds it: longer than any call can last. 0 means
-	// UpstreamTimeout + DefaultRecoveryMargin.
-	PendingHitGrace time.Duration
-	// LookupTTL bounds how stale a cached key, service, docs, price or
-	// user status may be when another instance changed it (this instance's
-	// own changes apply at once); 0 means DefaultLookupTTL, negative
-	// disables the cache. At most 2 s.
-	LookupTTL time.Duration
-	// BatchSize is the most service calls one metering transaction
-	// carries (group commit); 0 means DefaultBatchSize.
-	BatchSize int
-	// SettleApart gives successful settlements a writer of their own,
-	// outside any transaction (hitlog SucceedMany: one conditional UPDATE
-	// per batch, its own commit), overlapping the reservation batches. For
-	// databases that run writers in parallel (MySQL); SQLite has one writer
-	// at a time, so there everything stays in one queue.
-	SettleApart bool
-	// SettleLinger is how long the SettleApart writer gathers successful
-	// settlements before it writes them (they are written after the
-	// answer, so no caller waits; a read that must see them, a fence,
-	// ends the wait at once): fewer, larger statements and commits. 0
-	// means DefaultSettleLinger; negative writes as soon as one is queued.
-	SettleLinger time.Duration
-	// SettleRetryWindow is how long a successful call's settlement, written
-	// after the answer, is retried while the database refuses it; 0 means
-	// DefaultSettleRetryWindow. A hit still pending then is refunded by
-	// crash recovery after PendingHitGrace.
+	// metering, gateway and panel
+	Location        *time.Location // TIMEZONE: day and month boundaries
+	UpstreamTimeout time.Duration  // per provider call
+	PublicBaseURL   string         // PUBLIC_BASE_URL: payment_url and links in mail
+
+	// metering.Config
+	MaxPayloadBytes   int
+	PendingHitGrace   time.Duration
+	LookupTTL         time.Duration
+	BatchSize         int
+	SettleApart       bool
+	SettleLinger      time.Duration
 	SettleRetryWindow time.Duration
-	// HoldLifetime is how long a hold of metered calls serves calls
-	// (holds.go); 0 means DefaultHoldLifetime, negative runs every call the
-	// per-call way (a reservation before the upstream call).
-	HoldLifetime time.Duration
-	// WebhookTimeout, WebhookLease and WebhookConcurrency bound the
-	// delivery worker (outbox.Config: Timeout, Lease, Concurrency).
+	HoldLifetime      time.Duration
+
+	// gateway.Config
+	RechargeRoundBudget time.Duration
+
+	// panel.Config
+	RefreshTTL   time.Duration
+	PasswordCost int
+	MaxTopUp     decimal.Decimal
+	RollupGrace  time.Duration
+
+	// outbox.Config: Timeout, Lease, Concurrency
 	WebhookTimeout     time.Duration
 	WebhookLease       time.Duration
 	WebhookConcurrency int
@@ -129,14 +105,7 @@ type App struct {
 // its settlements' fence (this instance's calls are charged first).
 func New(d Deps) *App {
 	cfg := d.Config
-	if d.Log == nil {
-		d.Log = slog.New(slog.DiscardHandler)
-	}
-	var metrics Metrics = nopMetrics{}
-	if d.Metrics != nil {
-		metrics = d.Metrics
-	}
-	m := metering.New(metering.Deps{Tx: d.Tx, Stores: d.Stores, Upstream: d.Upstream, Now: d.Now, Log: d.Log, Metrics: metrics,
+	m := metering.New(metering.Deps{Tx: d.Tx, Stores: d.Stores, Upstream: d.Upstream, Now: d.Now, Log: d.Log, Metrics: d.Metrics,
 		Config: metering.Config{Location: cfg.Location, UpstreamTimeout: cfg.UpstreamTimeout, MaxPayloadBytes: cfg.MaxPayloadBytes,
 			PendingHitGrace: cfg.PendingHitGrace, LookupTTL: cfg.LookupTTL, BatchSize: cfg.BatchSize, SettleApart: cfg.SettleApart,
 			SettleLinger: cfg.SettleLinger, SettleRetryWindow: cfg.SettleRetryWindow, HoldLifetime: cfg.HoldLifetime}})
@@ -151,7 +120,7 @@ func New(d Deps) *App {
 				MaxTopUp: cfg.MaxTopUp, PublicBaseURL: cfg.PublicBaseURL, RollupGrace: cfg.RollupGrace},
 			Mailer: d.Mailer, EmailTokens: d.EmailTokens, Log: d.Log, Targets: d.Targets, Settled: m.AwaitSettlements}),
 		Outbox: outbox.New(outbox.Deps{Tx: tx, Stores: st, Sender: d.Webhooks, Targets: d.Targets,
-			Settled: m.AwaitSettlements, Metrics: metrics, Log: d.Log, Now: d.Now,
+			Settled: m.AwaitSettlements, Metrics: d.Metrics, Log: d.Log, Now: d.Now,
 			Config: outbox.Config{Timeout: cfg.WebhookTimeout, Lease: cfg.WebhookLease, Concurrency: cfg.WebhookConcurrency}}),
 		Ledger: ledgercheck.New(ledgercheck.Deps{Stores: st, Settled: m.AwaitSettlements}),
 	}
@@ -170,7 +139,3 @@ func (a *App) Wait() {
 func (a *App) EnsureGatewayServices(ctx context.Context) (int, error) {
 	return a.Panel.SeedServices(ctx, gateway.Services())
 }
-
-type nopMetrics struct{ metering.NopMetrics }
-
-func (nopMetrics) OutboxBacklog(int64) {}

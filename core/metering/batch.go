@@ -429,7 +429,7 @@ type holdUse struct {
 // leaves them, and does no I/O.
 func planBatch(ops []*batchOp, users map[uint64]*user.User, granted map[keyDay]int, now time.Time) (*batchPlan, error) {
 	p := &batchPlan{touched: map[uint64]bool{}}
-	debit := func(u *user.User, t ledger.Type, h *hitlog.Hit, amount decimal.Decimal, desc string, ref *uint64) (*ledger.Entry, error) {
+	entry := func(u *user.User, t ledger.Type, h *hitlog.Hit, amount decimal.Decimal, desc string, ref *uint64) (*ledger.Entry, error) {
 		return ledger.NewEntry(u, t, amount, ledger.RefAPIHit, ref, desc+h.RequestID, now)
 	}
 	for _, op := range ops {
@@ -439,7 +439,7 @@ func planBatch(ops []*batchOp, users map[uint64]*user.User, granted map[keyDay]i
 		u := users[op.hit.UserID]
 		if op.hit.Reserved.IsPositive() {
 			id := op.hit.ID
-			e, err := debit(u, ledger.Refund, op.hit, op.hit.Reserved, "Refund of failed API call ", &id)
+			e, err := entry(u, ledger.Refund, op.hit, op.hit.Reserved, "Refund of failed API call ", &id)
 			if err != nil {
 				return nil, err
 			}
@@ -467,7 +467,7 @@ func planBatch(ops []*batchOp, users map[uint64]*user.User, granted map[keyDay]i
 		}
 		h.Status, h.Reserved = hitlog.StatusPending, op.charge
 		if op.charge.IsPositive() {
-			e, err := debit(u, ledger.Debit, h, op.charge, "API call ", nil)
+			e, err := entry(u, ledger.Debit, h, op.charge, "API call ", nil)
 			if err != nil {
 				return nil, err
 			}
@@ -495,7 +495,7 @@ func planBatch(ops []*batchOp, users map[uint64]*user.User, granted map[keyDay]i
 			if u.HeldAmount.GreaterThanOrEqual(charge) {
 				u.HeldAmount = u.HeldAmount.Sub(charge)
 			}
-			e, err := debit(u, ledger.Debit, h, charge, "API call ", nil)
+			e, err := entry(u, ledger.Debit, h, charge, "API call ", nil)
 			switch {
 			case errors.Is(err, ledger.ErrInsufficientBalance):
 				p.uncharged = append(p.uncharged, h.RequestID)
@@ -506,7 +506,7 @@ func planBatch(ops []*batchOp, users map[uint64]*user.User, granted map[keyDay]i
 				p.entries = append(p.entries, e)
 				p.hitOf = append(p.hitOf, len(p.inserts)-1)
 				if h.Status != hitlog.StatusSuccess {
-					r, err := debit(u, ledger.Refund, h, charge, "Refund of failed API call ", nil)
+					r, err := entry(u, ledger.Refund, h, charge, "Refund of failed API call ", nil)
 					if err != nil {
 						return nil, err
 					}
