@@ -1,5 +1,5 @@
 // Command server runs the payment gateway and API reseller service, and the
-// operators' subcommands: migrate, ledger check.
+// operators' subcommands: migrate, ledger check, backup, create-admin.
 package main
 
 import (
@@ -39,7 +39,7 @@ import (
 // so with Go's default of 100 it collected many times a second and GC took
 // about 12% of its CPU under load; 400 lets the heap grow to about five
 // times the live heap between collections (tens of MB), an amount a server
-// can spare (decisions: "Metering throughput, third pass").
+// can spare (docs/decisions.md, "Operations").
 const defaultGCPercent = 400
 
 func main() {
@@ -67,6 +67,8 @@ commands:
   serve          run the HTTP server (default)
   migrate        apply database migrations and exit
   ledger check   verify every balance against the ledger; exit 1 on discrepancies
+  backup FILE    write a consistent copy of the running SQLite database to FILE
+                 (a new file); MariaDB: use mariadb-dump --single-transaction
   create-admin EMAIL
                  create another active admin; the password is ADMIN_PASSWORD or
                  generated and printed once
@@ -109,6 +111,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return nil
 	case cmd == "ledger" && len(rest) == 2 && rest[1] == "check":
 		return ledgerCheck(ctx, newApp(cfg, store, nil, nil, nil, log).Ledger, stdout)
+	case cmd == "backup" && len(rest) == 2:
+		if err := store.Backup(ctx, rest[1]); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "backup: wrote %s\n", rest[1])
+		return nil
 	case cmd == "create-admin" && len(rest) == 2:
 		generated, err := newApp(cfg, store, nil, nil, nil, log).Panel.CreateAdmin(ctx, rest[1], cfg.AdminPassword)
 		if err != nil {
