@@ -46,14 +46,18 @@ ifeq ($(CI),true)
 export REQUIRE_MYSQL := 1
 endif
 
-.PHONY: help build run test test-faults fuzz test-mysql mariadb lint mocks mocks-check bench e2e frontend frontend-dist frontend-test chromium clean
+.PHONY: help build run test test-faults fuzz test-mysql mariadb lint mocks mocks-check bench e2e frontend frontend-dist frontend-deps frontend-test chromium clean
 
 help: ## List the targets
 	@echo "usage: make <target>"
 	@awk 'BEGIN {FS = ":[^#]*## "} /^[a-zA-Z0-9_-]+:[^#]*## / {printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
+# GO_BUILD_FLAGS and GO_LDFLAGS: extra go build flags; the Dockerfile builds
+# with -trimpath and -s -w through this same target.
+GO_BUILD_FLAGS ?=
+GO_LDFLAGS ?=
 build: frontend-dist ## Build bin/server (API + embedded panel assets)
-	$(GO) build -o bin/server ./cmd/server
+	$(GO) build $(GO_BUILD_FLAGS) -ldflags '$(GO_LDFLAGS)' -o bin/server ./cmd/server
 
 DEMO_DATA ?= true
 run: build ## Build, then serve API + panel at http://localhost:8080 on embedded SQLite with demo data
@@ -146,6 +150,8 @@ frontend/dist/index.html: $(FRONTEND_DEPS) $(FRONTEND_SRC)
 	cd frontend && $(NPM) run build --silent
 
 frontend-dist: frontend/dist/index.html
+
+frontend-deps: $(FRONTEND_DEPS)
 
 frontend: frontend-dist ## Build the web panel into frontend/dist (embedded by the next go build)
 
