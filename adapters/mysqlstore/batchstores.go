@@ -56,15 +56,15 @@ type batchUsers struct {
 }
 
 func (s batchUsers) LockByID(ctx context.Context, id uint64) (*user.User, error) {
-	u, err := s.userStore.LockByID(ctx, id)
+	r, err := s.findRow(ctx, true, "id = ?", id)
 	if err != nil {
 		return nil, err
 	}
-	r, err := toUserRow(u) // the row as read under the lock
+	u, err := s.openUser(r)
 	if err != nil {
 		return nil, fmt.Errorf("lock user %d: %w", id, err)
 	}
-	s.bc.keep(r)
+	s.bc.keep(*r) // the row as read under the lock, its secret as stored
 	return u, nil
 }
 
@@ -251,7 +251,7 @@ func (l batchLocks) fromSnapshots(userIDs []uint64, counts []metering.KeyCount, 
 		granted[i] = c.N
 	}
 	for _, r := range rows {
-		if err := bc.lockUser(r, users); err != nil {
+		if err := bc.lockUser(l.b, r, users); err != nil {
 			return false, err
 		}
 	}
@@ -274,7 +274,7 @@ func (l batchLocks) query(ctx context.Context, q string, args []any, counts []me
 		if err := rows.Scan(r.fields()...); err != nil {
 			return fmt.Errorf("lock users: %w", translate(err))
 		}
-		if err := l.bc.lockUser(r, users); err != nil {
+		if err := l.bc.lockUser(l.b, r, users); err != nil {
 			return err
 		}
 	}

@@ -323,8 +323,8 @@ func (c *batchConn) lockedRow(id uint64) (userRow, bool) {
 
 // lockUser records that this transaction holds the row lock of r's user
 // (its balance goes with the COMMIT) and adds the user to users.
-func (c *batchConn) lockUser(r userRow, users map[uint64]*user.User) error {
-	u, err := toDomainUser(&r)
+func (c *batchConn) lockUser(b base, r userRow, users map[uint64]*user.User) error {
+	u, err := b.openUser(&r)
 	if err != nil {
 		return err
 	}

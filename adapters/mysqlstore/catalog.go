@@ -184,7 +184,7 @@ func serviceWriteError(op string, err error) error {
 }
 
 func (s *catalogStore) Create(ctx context.Context, svc *catalog.Service) error {
-	r, err := toServiceRow(svc)
+	r, err := s.sealedServiceRow(svc)
 	if err != nil {
 		return fmt.Errorf("create service: %w", err)
 	}
@@ -206,7 +206,29 @@ func (s *catalogStore) findOn(q *gorm.DB, column string, value any) (*catalog.Se
 	if err := q.Where(column+" = ?", value).Take(&r).Error; err != nil {
 		return nil, errNotFoundOr(err, catalog.ErrServiceNotFound)
 	}
-	return toDomainService(&r)
+	return s.openService(&r)
+}
+
+// sealedServiceRow is svc's row as stored: its provider key sealed.
+func (b base) sealedServiceRow(svc *catalog.Service) (serviceRow, error) {
+	r, err := toServiceRow(svc)
+	if err != nil {
+		return r, err
+	}
+	r.ProviderKey, err = b.sealPtr("provider_key", r.ProviderKey)
+	return r, err
+}
+
+// openService is the service of a row as stored: its provider key opened.
+func (b base) openService(r *serviceRow) (*catalog.Service, error) {
+	svc, err := toDomainService(r)
+	if err != nil {
+		return nil, err
+	}
+	if svc.ProviderKey, err = b.openPtr("provider_key", r.ProviderKey); err != nil {
+		return nil, fmt.Errorf("service %d: %w", r.ID, err)
+	}
+	return svc, nil
 }
 
 func (s *catalogStore) ByID(ctx context.Context, id uint64) (*catalog.Service, error) {
@@ -238,7 +260,7 @@ func (s *catalogStore) List(ctx context.Context, f catalog.Filter) ([]catalog.Se
 		return q
 	}
 	return pageNewest(s.conn(ctx), filter, f.Page, f.PerPage, "services", func(r *serviceRow) (catalog.Service, error) {
-		v, err := toDomainService(r)
+		v, err := s.openService(r)
 		if err != nil {
 			return catalog.Service{}, err
 		}
@@ -247,7 +269,7 @@ func (s *catalogStore) List(ctx context.Context, f catalog.Filter) ([]catalog.Se
 }
 
 func (s *catalogStore) Update(ctx context.Context, svc *catalog.Service) error {
-	r, err := toServiceRow(svc)
+	r, err := s.sealedServiceRow(svc)
 	if err != nil {
 		return fmt.Errorf("update service %d: %w", svc.ID, err)
 	}

@@ -49,6 +49,9 @@ type Store struct {
 	batchQueryBytes int
 	// checkpointer: SQLite's background WAL checkpoints; nil on MySQL.
 	checkpointer *checkpointer
+	// sealer seals the secret columns (secrets.go); plaintextSealer until
+	// UseSealer.
+	sealer Sealer
 }
 
 var _ store.Transactor = (*Store)(nil)
@@ -98,7 +101,7 @@ func Open(ctx context.Context, databaseURL string, logger *slog.Logger) (*Store,
 		_ = sqlDB.Close()
 		return nil, fmt.Errorf("register callbacks: %w", err)
 	}
-	s := &Store{db: db, sqlDB: sqlDB, dialect: dialect, log: logger}
+	s := &Store{db: db, sqlDB: sqlDB, dialect: dialect, log: logger, sealer: plaintextSealer{}}
 	if err := s.Ping(ctx); err != nil {
 		_ = s.Close()
 		return nil, fmt.Errorf("connect to %s database %s: %w", dialect, dburl.Redact(databaseURL), err)
@@ -249,7 +252,7 @@ func (s *Store) storesOn(db *gorm.DB) store.Stores {
 
 // baseOn is what the repositories on db hold.
 func (s *Store) baseOn(db *gorm.DB) base {
-	return base{db: db, mysql: s.dialect == DialectMySQL, consecutiveIDs: s.consecutiveIDs}
+	return base{db: db, mysql: s.dialect == DialectMySQL, consecutiveIDs: s.consecutiveIDs, sealer: s.sealer}
 }
 
 // Ping checks that the database answers (readiness).
@@ -287,6 +290,7 @@ type base struct {
 	// consecutiveIDs: a multi-row INSERT takes consecutive ids (SQLite;
 	// MySQL with innodb_autoinc_lock_mode ≤ 1 and an increment of 1).
 	consecutiveIDs bool
+	sealer         Sealer // the secret columns' (secrets.go)
 }
 
 func (b base) conn(ctx context.Context) *gorm.DB { return b.db.WithContext(ctx) }

@@ -140,7 +140,7 @@ func userWriteError(op string, err error) error {
 }
 
 func (s *userStore) Create(ctx context.Context, u *user.User) error {
-	r, err := toUserRow(u)
+	r, err := s.sealedUserRow(u)
 	if err != nil {
 		return fmt.Errorf("create user: %w", err)
 	}
@@ -154,6 +154,15 @@ func (s *userStore) Create(ctx context.Context, u *user.User) error {
 }
 
 func (s *userStore) find(ctx context.Context, lock bool, where string, arg any) (*user.User, error) {
+	r, err := s.findRow(ctx, lock, where, arg)
+	if err != nil {
+		return nil, err
+	}
+	return s.openUser(r)
+}
+
+// findRow reads a user's row as stored (its secret sealed).
+func (s *userStore) findRow(ctx context.Context, lock bool, where string, arg any) (*userRow, error) {
 	q := s.conn(ctx)
 	if lock {
 		q = s.locking(q)
@@ -165,7 +174,29 @@ func (s *userStore) find(ctx context.Context, lock bool, where string, arg any) 
 		}
 		return nil, fmt.Errorf("find user: %w", translate(err))
 	}
-	return toDomainUser(&r)
+	return &r, nil
+}
+
+// sealedUserRow is u's row as stored: its webhook signing secret sealed.
+func (b base) sealedUserRow(u *user.User) (userRow, error) {
+	r, err := toUserRow(u)
+	if err != nil {
+		return r, err
+	}
+	r.APISecret, err = b.sealPtr("api_secret", r.APISecret)
+	return r, err
+}
+
+// openUser is the user of a row as stored: its webhook signing secret opened.
+func (b base) openUser(r *userRow) (*user.User, error) {
+	u, err := toDomainUser(r)
+	if err != nil {
+		return nil, err
+	}
+	if u.WebhookSecret, err = b.openPtr("api_secret", r.APISecret); err != nil {
+		return nil, fmt.Errorf("user %d: %w", r.ID, err)
+	}
+	return u, nil
 }
 
 func (s *userStore) ByID(ctx context.Context, id uint64) (*user.User, error) {
@@ -185,7 +216,7 @@ func (s *userStore) LockByID(ctx context.Context, id uint64) (*user.User, error)
 }
 
 func (s *userStore) Update(ctx context.Context, u *user.User) error {
-	r, err := toUserRow(u)
+	r, err := s.sealedUserRow(u)
 	if err != nil {
 		return fmt.Errorf("update user %d: %w", u.ID, err)
 	}
@@ -265,7 +296,7 @@ func (s *userStore) List(ctx context.Context, f user.Filter) ([]user.User, int64
 		return q
 	}
 	return pageNewest(s.conn(ctx), filter, f.Page, f.PerPage, "users", func(r *userRow) (user.User, error) {
-		v, err := toDomainUser(r)
+		v, err := s.openUser(r)
 		if err != nil {
 			return user.User{}, err
 		}

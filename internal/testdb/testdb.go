@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"paygate/adapters/mysqlstore"
+	"paygate/adapters/secretbox"
 	"paygate/internal/dburl"
 )
 
@@ -104,8 +105,19 @@ func openMigrated(t testing.TB, databaseURL string) *mysqlstore.Store {
 	if err := s.Migrate(ctx); err != nil {
 		t.Fatalf("testdb: migrate %s: %v", dburl.Redact(databaseURL), err)
 	}
+	s.UseSealer(Sealer)
 	return s
 }
+
+// Sealer seals the secrets of every store this package opens, as the
+// server's stores do, under a key made for this test binary.
+var Sealer = func() *secretbox.Box {
+	k, err := secretbox.ParseKey(secretbox.GenerateKey())
+	if err != nil {
+		panic(err)
+	}
+	return secretbox.New(k)
+}()
 
 // The server connection that creates and drops test databases is opened
 // once per test binary; an unreachable server is remembered so that every
