@@ -13,6 +13,7 @@ import (
 	"time"
 
 	mailadapter "paygate/adapters/mail"
+	"paygate/adapters/secretbox"
 
 	"github.com/shopspring/decimal"
 
@@ -22,6 +23,9 @@ import (
 // config is the whole configuration, parsed once from the environment
 // (decisions part 10); flags mirror the most used variables.
 type config struct {
+	// AppEnv is "development" (the default: generated keys, mail in the
+	// log) or "production" (every secret given, none generated).
+	AppEnv               string
 	HTTPAddr             string
 	DatabaseURL          string
 	PublicBaseURL        string
@@ -55,7 +59,28 @@ type config struct {
 	// (WEBHOOK_TIMEOUT, 10 s).
 	WebhookPollInterval time.Duration
 	WebhookTimeout      time.Duration
+	// DataKey seals the secrets stored in the database (DATA_KEY, base64 of
+	// 32 bytes); DataKeyPrevious (DATA_KEY_PREVIOUS) still opens values
+	// sealed before a rotation. Empty DataKey: generated (development only).
+	DataKey         string
+	DataKeyPrevious string
+	// SandboxPayments allows the sandbox payment provider in production
+	// (SANDBOX_PAYMENTS), whose payments anyone can mark paid.
+	SandboxPayments bool
 }
+
+// App environments (APP_ENV).
+const (
+	envDevelopment = "development"
+	envProduction  = "production"
+)
+
+// production reports APP_ENV=production.
+func (c config) production() bool { return c.AppEnv == envProduction }
+
+// paymentProvider names the payment provider the server wires; the sandbox
+// is the only one today (and stays the default when others come).
+func (c config) paymentProvider() string { return "sandbox" }
 
 func parseConfig(args []string, getenv func(string) string) (config, []string, error) {
 	env := func(key, def string) string {
@@ -65,14 +90,17 @@ func parseConfig(args []string, getenv func(string) string) (config, []string, e
 		return def
 	}
 	c := config{
-		PublicBaseURL: strings.TrimRight(env("PUBLIC_BASE_URL", "http://localhost:8080"), "/"),
-		JWTSecret:     getenv("JWT_SECRET"),
-		AdminEmail:    env("ADMIN_EMAIL", "admin@localhost"),
-		AdminPassword: getenv("ADMIN_PASSWORD"),
-		StorageDir:    env("STORAGE_DIR", "./data/uploads"),
-		SMTPURL:       getenv("SMTP_URL"),
-		MetricsToken:  getenv("METRICS_TOKEN"),
-		PprofAddr:     getenv("PPROF_ADDR"),
+		PublicBaseURL:   strings.TrimRight(env("PUBLIC_BASE_URL", "http://localhost:8080"), "/"),
+		JWTSecret:       getenv("JWT_SECRET"),
+		AdminEmail:      env("ADMIN_EMAIL", "admin@localhost"),
+		AdminPassword:   getenv("ADMIN_PASSWORD"),
+		StorageDir:      env("STORAGE_DIR", "./data/uploads"),
+		SMTPURL:         getenv("SMTP_URL"),
+		MetricsToken:    getenv("METRICS_TOKEN"),
+		PprofAddr:       getenv("PPROF_ADDR"),
+		AppEnv:          env("APP_ENV", envDevelopment),
+		DataKey:         getenv("DATA_KEY"),
+		DataKeyPrevious: getenv("DATA_KEY_PREVIOUS"),
 	}
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
 	fs.StringVar(&c.HTTPAddr, "addr", env("HTTP_ADDR", ":8080"), "listen address (HTTP_ADDR)")
@@ -84,13 +112,22 @@ func parseConfig(args []string, getenv func(string) string) (config, []string, e
 	bools := []struct {
 		key string
 		dst *bool
-	}{{"UPSTREAM_ALLOW_PRIVATE", &c.UpstreamAllowPrivate}, {"DEMO_DATA", &c.DemoData}}
+	}{{"UPSTREAM_ALLOW_PRIVATE", &c.UpstreamAllowPrivate}, {"DEMO_DATA", &c.DemoData}, {"SANDBOX_PAYMENTS", &c.SandboxPayments}}
 	for _, b := range bools {
 		if v := getenv(b.key); v != "" {
 			if *b.dst, err = strconv.ParseBool(v); err != nil {
 				return c, nil, fmt.Errorf("%s: %q is not true or false", b.key, v)
 			}
 		}
+	}
+	switch c.AppEnv {
+	case envDevelopment:
+	case envProduction:
+		if err := c.checkProduction(); err != nil {
+			return c, nil, err
+		}
+	default:
+		return c, nil, fmt.Errorf("APP_ENV: %q is neither development nor production", c.AppEnv)
 	}
 	durations := []struct {
 		key, def string
@@ -166,6 +203,16 @@ func parseConfig(args []string, getenv func(string) string) (config, []string, e
 	if c.MetricsToken != "" && len(c.MetricsToken) < 16 {
 		return c, nil, fmt.Errorf("METRICS_TOKEN must be at least 16 characters")
 	}
+	for _, k := range []struct{ name, value string }{{"DATA_KEY", c.DataKey}, {"DATA_KEY_PREVIOUS", c.DataKeyPrevious}} {
+		if k.value != "" {
+			if _, err := secretbox.ParseKey(k.value); err != nil {
+				return c, nil, fmt.Errorf("%s %v", k.name, err)
+			}
+		}
+	}
+	if c.DataKeyPrevious != "" && c.DataKey == "" {
+		return c, nil, fmt.Errorf("DATA_KEY_PREVIOUS is set without DATA_KEY (the key to rotate to)")
+	}
 	if c.PprofAddr != "" {
 		host, _, err := net.SplitHostPort(c.PprofAddr)
 		if ip, perr := netip.ParseAddr(host); err != nil || perr != nil || !ip.IsLoopback() {
@@ -173,6 +220,32 @@ func parseConfig(args []string, getenv func(string) string) (config, []string, e
 		}
 	}
 	return c, fs.Args(), nil
+}
+
+// checkProduction names, in one error, every setting production needs
+// that is missing or unsafe: nothing is generated there, mail is never
+// written to the log, and sandbox payments are asked for explicitly.
+func (c config) checkProduction() error {
+	var missing []string
+	if len(c.JWTSecret) < 32 {
+		missing = append(missing, "JWT_SECRET (at least 32 characters)")
+	}
+	if _, err := secretbox.ParseKey(c.DataKey); err != nil {
+		missing = append(missing, "DATA_KEY (base64 of 32 bytes: openssl rand -base64 32)")
+	}
+	if _, err := mailadapter.ParseSMTPURL(c.SMTPURL); err != nil {
+		missing = append(missing, "SMTP_URL (smtp://user:pass@host:port; mail is never written to the log in production)")
+	}
+	if u, err := url.Parse(c.PublicBaseURL); err != nil || u.Scheme != "https" {
+		missing = append(missing, "PUBLIC_BASE_URL (an https URL)")
+	}
+	if c.paymentProvider() == "sandbox" && !c.SandboxPayments {
+		missing = append(missing, "SANDBOX_PAYMENTS=true (the payment provider is the sandbox, whose payments anyone can mark paid)")
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("APP_ENV=production: missing or invalid: %s", strings.Join(missing, "; "))
+	}
+	return nil
 }
 
 // parseMaxAmount reads a positive amount that a balance (DECIMAL(12,2)) can hold.

@@ -1,5 +1,6 @@
 // Command server runs the payment gateway and API reseller service, and the
-// operators' subcommands: migrate, ledger check, backup, create-admin.
+// operators' subcommands: migrate, ledger check, backup, create-admin,
+// secrets rotate.
 package main
 
 import (
@@ -23,6 +24,7 @@ import (
 	"paygate/adapters/metrics"
 	"paygate/adapters/mysqlstore"
 	"paygate/adapters/sandbox"
+	"paygate/adapters/secretbox"
 	"paygate/adapters/storage"
 	"paygate/adapters/token"
 	"paygate/adapters/upstream"
@@ -72,6 +74,8 @@ commands:
   create-admin EMAIL
                  create another active admin; the password is ADMIN_PASSWORD or
                  generated and printed once
+  secrets rotate re-encrypt every stored secret under DATA_KEY (values under
+                 DATA_KEY_PREVIOUS or in plaintext); safe to run again
 flags:
   -addr ADDR     listen address (HTTP_ADDR)
   -db URL        database URL (DATABASE_URL)`
@@ -103,12 +107,21 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	if len(rest) > 0 {
 		cmd = rest[0]
 	}
+	if cmd != "migrate" && cmd != "backup" { // those two copy or change the schema only
+		box, err := dataKeys(ctx, cfg, store, log)
+		if err != nil {
+			return err
+		}
+		store.UseSealer(box)
+	}
 	switch {
 	case cmd == "serve" && len(rest) <= 1:
 		return serve(ctx, cfg, store, log, logOut)
 	case cmd == "migrate" && len(rest) == 1:
 		log.Info("migrations applied")
 		return nil
+	case cmd == "secrets" && len(rest) == 2 && rest[1] == "rotate":
+		return rotateSecrets(ctx, store, stdout)
 	case cmd == "ledger" && len(rest) == 2 && rest[1] == "check":
 		return ledgerCheck(ctx, newApp(cfg, store, nil, nil, nil, log).Ledger, stdout)
 	case cmd == "backup" && len(rest) == 2:
@@ -154,8 +167,13 @@ func newApp(cfg config, store *mysqlstore.Store, tokens *token.JWT, files panel.
 	return app.New(d)
 }
 
-// newMailer is SMTP when SMTP_URL is set, else the log (links in the log).
+// newMailer is SMTP when SMTP_URL is set, else, in development only, the
+// log (links in the log). Production requires SMTP_URL (parseConfig); were
+// it empty there, no mailer is better than links in the log.
 func newMailer(cfg config, log *slog.Logger) panel.Mailer {
+	if cfg.SMTPURL == "" && cfg.production() {
+		return nil
+	}
 	if cfg.SMTPURL == "" {
 		log.Warn("SMTP_URL is empty: mail is written to the log, links included (set SMTP_URL in production)")
 		return mail.NewLog(log)
@@ -166,8 +184,14 @@ func newMailer(cfg config, log *slog.Logger) panel.Mailer {
 }
 
 func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.Logger, logOut *logWriter) error {
+	if err := store.CheckSecrets(ctx); err != nil {
+		return err
+	}
 	secret := cfg.JWTSecret
 	if secret == "" {
+		if cfg.production() { // parseConfig refuses this already
+			return errors.New("JWT_SECRET is required in production")
+		}
 		var err error
 		secret, err = store.Stores().Settings.GetOrCreate(ctx, "jwt_secret", apikey.RandomBase62(48))
 		if err != nil {
@@ -243,7 +267,7 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	log.Info("serving", "addr", ln.Addr().String(), "public_base_url", cfg.PublicBaseURL)
+	log.Info("serving", "addr", ln.Addr().String(), "public_base_url", cfg.PublicBaseURL, "app_env", cfg.AppEnv)
 	if cfg.MetricsToken == "" {
 		log.Info("METRICS_TOKEN is empty: GET /metrics answers 404 (set it to let Prometheus scrape)")
 	}
@@ -297,5 +321,47 @@ func ledgerCheck(ctx context.Context, c *ledgercheck.Checker, out io.Writer) err
 		return exitCode(1)
 	}
 	fmt.Fprintln(out, "ledger check: ok, 0 discrepancies")
+	return nil
+}
+
+// dataKeys is the box that seals the stored secrets: DATA_KEY (and
+// DATA_KEY_PREVIOUS) when set; in development without it, a key generated
+// once and kept in the settings table, beside the data it protects, which
+// is why production refuses to start without DATA_KEY.
+func dataKeys(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.Logger) (*secretbox.Box, error) {
+	current := cfg.DataKey
+	if current == "" {
+		if cfg.production() { // parseConfig refuses this already
+			return nil, errors.New("DATA_KEY is required in production")
+		}
+		var err error
+		if current, err = store.Stores().Settings.GetOrCreate(ctx, "data_key", secretbox.GenerateKey()); err != nil {
+			return nil, fmt.Errorf("load generated data key: %w", err)
+		}
+		log.Warn("DATA_KEY is empty: stored secrets are sealed under a key generated into the database (development only; set DATA_KEY in production)")
+	}
+	key, err := secretbox.ParseKey(current)
+	if err != nil {
+		return nil, fmt.Errorf("data key: %w", err)
+	}
+	var previous []secretbox.Key
+	if cfg.DataKeyPrevious != "" {
+		p, err := secretbox.ParseKey(cfg.DataKeyPrevious)
+		if err != nil {
+			return nil, fmt.Errorf("DATA_KEY_PREVIOUS %w", err)
+		}
+		previous = append(previous, p)
+	}
+	return secretbox.New(key, previous...), nil
+}
+
+// rotateSecrets re-seals every stored secret under the current data key.
+func rotateSecrets(ctx context.Context, store *mysqlstore.Store, out io.Writer) error {
+	res, err := store.RotateSecrets(ctx, mysqlstore.RotateBatch)
+	fmt.Fprintf(out, "secrets rotate: %d re-encrypted, %d changed meanwhile (left as written), %d unreadable\n",
+		res.Sealed, res.Skipped, res.Failed)
+	if err != nil {
+		return fmt.Errorf("secrets rotate: %w", err)
+	}
 	return nil
 }
