@@ -317,15 +317,21 @@ func read[T any](d *DB, fn func(t *tables) T) T {
 
 // Reads for assertions: rows as stored now, in id order.
 
-func (d *DB) User(id uint64) user.User { return read(d, func(t *tables) user.User { return t.users[id] }) }
-func (d *DB) Key(id uint64) apikey.Key { return read(d, func(t *tables) apikey.Key { return t.keys[id] }) }
+func (d *DB) User(id uint64) user.User {
+	return read(d, func(t *tables) user.User { return t.users[id] })
+}
+func (d *DB) Key(id uint64) apikey.Key {
+	return read(d, func(t *tables) apikey.Key { return t.keys[id] })
+}
 func (d *DB) Hits() []hitlog.Hit {
 	return read(d, func(t *tables) []hitlog.Hit { return sorted(t.hits) })
 }
 func (d *DB) Entries() []ledger.Entry {
 	return read(d, func(t *tables) []ledger.Entry { return slices.Clone(t.ledger) })
 }
-func (d *DB) Holds() []hold.Hold { return read(d, func(t *tables) []hold.Hold { return sorted(t.holds) }) }
+func (d *DB) Holds() []hold.Hold {
+	return read(d, func(t *tables) []hold.Hold { return sorted(t.holds) })
+}
 func (d *DB) Events() []webhook.Event {
 	return read(d, func(t *tables) []webhook.Event { return sorted(t.events) })
 }
