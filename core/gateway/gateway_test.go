@@ -19,11 +19,11 @@ import (
 	"paygate/core/payment"
 	"paygate/core/pricing"
 	"paygate/core/recharge"
+	rechargemocks "paygate/core/recharge/mocks"
 	"paygate/core/store/storetest"
 	"paygate/core/user"
 	"paygate/core/verification"
 	verificationmocks "paygate/core/verification/mocks"
-	rechargemocks "paygate/core/recharge/mocks"
 )
 
 // gwFixture is a gateway call's world: an in-memory store with the three
