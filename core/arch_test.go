@@ -166,3 +166,28 @@ func TestUseCasePackagesImportInOneDirection(t *testing.T) {
 		t.Fatal("no use-case package files found")
 	}
 }
+
+// TestStoreFakesOnlyInTests: the in-memory store (core/store/storetest) is
+// a test double; no production file may import it.
+func TestStoreFakesOnlyInTests(t *testing.T) {
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") ||
+			strings.HasPrefix(filepath.ToSlash(path), "store/storetest/") {
+			return err
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, imp := range f.Imports {
+			if ip, _ := strconv.Unquote(imp.Path.Value); ip == "paygate/core/store/storetest" {
+				t.Errorf("core/%s imports the store fakes outside a test", path)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -3,24 +3,21 @@ package gateway_test
 import (
 	"context"
 	"errors"
-	"paygate/core/gateway"
-	"paygate/core/store"
-	storemocks "paygate/core/store/mocks"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/mock"
 
+	"paygate/core/gateway"
 	"paygate/core/payment"
 	paymentmocks "paygate/core/payment/mocks"
+	"paygate/core/store/storetest"
 	"paygate/core/user"
-	usermocks "paygate/core/user/mocks"
 )
 
 type checkoutWorld struct {
-	payments *paymentmocks.MockRepository
+	db       *storetest.DB
 	provider *paymentmocks.MockProvider
-	users    *usermocks.MockRepository
 	app      *gateway.Gateway
 	merchant user.User
 	pay      payment.Payment
@@ -29,42 +26,45 @@ type checkoutWorld struct {
 func newCheckoutWorld(t *testing.T, sandbox bool) *checkoutWorld {
 	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 	w := &checkoutWorld{
-		payments: paymentmocks.NewMockRepository(t), provider: paymentmocks.NewMockProvider(t), users: usermocks.NewMockRepository(t),
+		db: storetest.New(), provider: paymentmocks.NewMockProvider(t),
 		merchant: user.User{ID: 11, Name: "Shop", Role: user.RoleUser, Status: user.StatusActive},
 		pay: payment.Payment{ID: 1, PublicID: "pay_01TESTPAYMENT0000000000000", UserID: 11, Amount: dec("10.00"),
 			Status: payment.StatusCreated, ExpiresAt: now.Add(payment.Lifetime), CreatedAt: now},
 	}
-	tx := storemocks.NewMockTransactor(t)
-	stores := store.Stores{Payments: w.payments, Users: w.users}
-	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
-		func(ctx context.Context, fn func(context.Context, store.Stores) error) error { return fn(ctx, stores) }).Maybe()
-	w.app, _ = wire(t, gateway.Deps{Tx: tx, Stores: stores, Payments: w.provider, Now: func() time.Time { return now.Add(time.Minute) }}, nil)
+	w.app, _ = wire(t, gateway.Deps{Tx: w.db, Stores: w.db.Stores(), Payments: w.provider, Now: func() time.Time { return now.Add(time.Minute) }}, nil)
 	w.provider.EXPECT().Sandbox().Return(sandbox).Maybe()
 	w.provider.EXPECT().Intent(mock.Anything, mock.Anything, "Shop").Return("upi://pay?pa=x@y", nil).Maybe()
-	w.payments.EXPECT().ByPublicID(mock.Anything, w.pay.PublicID).RunAndReturn(func(context.Context, string) (*payment.Payment, error) {
-		p := w.pay
-		return &p, nil
-	}).Maybe()
-	w.users.EXPECT().ByID(mock.Anything, uint64(11)).RunAndReturn(func(context.Context, uint64) (*user.User, error) {
-		u := w.merchant
-		return &u, nil
-	}).Maybe()
+	w.save()
 	return w
 }
+
+// save writes the world's merchant and payment to the store.
+func (w *checkoutWorld) save() { w.db.Put(w.merchant, w.pay) }
+
+// status is the stored payment's status.
+func (w *checkoutWorld) status() payment.Status { return w.db.Payments()[0].Status }
 
 func TestCheckoutOfABlockedMerchantIsRefused(t *testing.T) {
 	w := newCheckoutWorld(t, true)
 	w.merchant.Status = user.StatusBlocked
-	// No transition: the mocks fail on any Transition call.
+	w.save()
 	if _, err := w.app.OpenCheckout(context.Background(), w.pay.PublicID); !errors.Is(err, gateway.ErrMerchantUnavailable) {
 		t.Fatalf("open: err = %v", err)
 	}
+	if s := w.status(); s != payment.StatusCreated {
+		t.Fatalf("opening moved the payment to %s", s)
+	}
 	w.pay.Status = payment.StatusPending
+	w.save()
 	if _, err := w.app.CompleteCheckout(context.Background(), w.pay.PublicID, true); !errors.Is(err, gateway.ErrMerchantUnavailable) {
 		t.Fatalf("pay: err = %v", err)
 	}
+	if s := w.status(); s != payment.StatusPending {
+		t.Fatalf("paying moved the payment to %s", s)
+	}
 	// An ended payment is still shown.
 	w.pay.Status = payment.StatusSuccess
+	w.save()
 	if co, err := w.app.OpenCheckout(context.Background(), w.pay.PublicID); err != nil || co.Intent != "" {
 		t.Fatalf("ended payment: %+v, %v", co, err)
 	}
@@ -73,6 +73,7 @@ func TestCheckoutOfABlockedMerchantIsRefused(t *testing.T) {
 func TestLiveProviderHasNoPayerButtons(t *testing.T) {
 	w := newCheckoutWorld(t, false)
 	w.pay.Status = payment.StatusPending
+	w.save()
 	if _, err := w.app.CompleteCheckout(context.Background(), w.pay.PublicID, true); !errors.Is(err, payment.ErrNotFound) {
 		t.Fatalf("pay with a live provider: err = %v, want not found", err)
 	}
@@ -86,5 +87,8 @@ func TestPaymentCannotCompleteUnopened(t *testing.T) {
 	w := newCheckoutWorld(t, true) // status created: nobody opened the page
 	if _, err := w.app.CompleteCheckout(context.Background(), w.pay.PublicID, true); err == nil {
 		t.Fatal("a payment nobody opened was completed")
+	}
+	if s := w.status(); s != payment.StatusCreated {
+		t.Fatalf("payment %s", s)
 	}
 }

@@ -3,10 +3,6 @@ package gateway_test
 import (
 	"context"
 	"errors"
-	"paygate/core/gateway"
-	"paygate/core/metering"
-	"paygate/core/store"
-	storemocks "paygate/core/store/mocks"
 	"strings"
 	"testing"
 	"time"
@@ -14,113 +10,86 @@ import (
 	"github.com/stretchr/testify/mock"
 
 	"paygate/core/apikey"
-	apikeymocks "paygate/core/apikey/mocks"
 	"paygate/core/catalog"
-	catalogmocks "paygate/core/catalog/mocks"
 	"paygate/core/errs"
+	"paygate/core/gateway"
 	"paygate/core/hitlog"
-	hitmocks "paygate/core/hitlog/mocks"
 	"paygate/core/ledger"
-	ledgermocks "paygate/core/ledger/mocks"
+	"paygate/core/metering"
 	"paygate/core/payment"
-	paymentmocks "paygate/core/payment/mocks"
 	"paygate/core/pricing"
-	pricingmocks "paygate/core/pricing/mocks"
 	"paygate/core/recharge"
 	rechargemocks "paygate/core/recharge/mocks"
+	"paygate/core/store/storetest"
 	"paygate/core/user"
-	usermocks "paygate/core/user/mocks"
 	"paygate/core/verification"
 	verificationmocks "paygate/core/verification/mocks"
 )
 
-// gwFixture is a gateway call's world made of mocks: the three built-in
-// services (account-verify priced 1.00, the others 0.00), one key, one user
-// with 10.00.
+// gwFixture is a gateway call's world: an in-memory store with the three
+// built-in services (account-verify priced 1.00, the others 0.00), one key,
+// one user with 10.00; the providers are mocks.
 type gwFixture struct {
 	*fixture
-	payments  *paymentmocks.MockRepository
-	idem      *paymentmocks.MockIdempotencyKeys
-	recharges *rechargemocks.MockRepository
-	verifs    *verificationmocks.MockRepository
 	verifier  *verificationmocks.MockProvider
 	recharger *rechargemocks.MockProvider
 }
 
 func newGatewayFixture(t *testing.T) *gwFixture {
+	return newGatewayFixtureWith(t, gateway.Config{PublicBaseURL: "https://pay.example/"})
+}
+
+func newGatewayFixtureWith(t *testing.T, cfg gateway.Config) *gwFixture {
 	f := &gwFixture{
-		fixture: &fixture{
-			tx:    storemocks.NewMockTransactor(t),
-			users: usermocks.NewMockRepository(t), keys: apikeymocks.NewMockRepository(t),
-			services: catalogmocks.NewMockRepository(t), prices: pricingmocks.NewMockRepository(t),
-			ledger: ledgermocks.NewMockRepository(t), hits: hitmocks.NewMockRepository(t),
-			now: time.Date(2026, 11, 21, 18, 45, 0, 0, time.UTC),
-		},
-		payments: paymentmocks.NewMockRepository(t), idem: paymentmocks.NewMockIdempotencyKeys(t),
-		recharges: rechargemocks.NewMockRepository(t), verifs: verificationmocks.NewMockRepository(t),
+		fixture:  &fixture{db: storetest.New(), now: time.Date(2026, 11, 21, 18, 45, 0, 0, time.UTC)},
 		verifier: verificationmocks.NewMockProvider(t), recharger: rechargemocks.NewMockProvider(t),
 	}
-	stores := store.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits,
-		Payments: f.payments, Idempotency: f.idem, Recharges: f.recharges, Verifications: f.verifs}
 	loc, _ := time.LoadLocation("Asia/Kolkata")
-	f.app, f.meter = wire(t, gateway.Deps{Tx: f.tx, Stores: stores, Now: func() time.Time { return f.now },
-		Config: gateway.Config{PublicBaseURL: "https://pay.example/"}, Verifier: f.verifier, Recharger: f.recharger}, loc)
-	f.tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
-		func(ctx context.Context, fn func(context.Context, store.Stores) error) error { return fn(ctx, stores) }).Maybe()
+	f.app, f.meter = wire(t, gateway.Deps{Tx: f.db, Stores: f.db.Stores(), Now: func() time.Time { return f.now },
+		Config: cfg, Verifier: f.verifier, Recharger: f.recharger}, loc)
 
 	var k string
 	k, f.secret = apikey.NewCredentials()
 	f.key = &apikey.Key{ID: 3, UserID: 11, Key: k, SecretHash: apikey.HashSecret(f.secret), Status: apikey.StatusActive, DailyLimit: 1000}
-	f.user = &user.User{ID: 11, Name: "Shop", Role: user.RoleUser, Status: user.StatusActive, Plan: user.PlanStarter, Balance: dec("10.00")}
-	f.keys.EXPECT().ByKey(mock.Anything, k).Return(f.key, nil).Maybe()
-	f.users.EXPECT().ByID(mock.Anything, uint64(11)).RunAndReturn(func(context.Context, uint64) (*user.User, error) {
-		u := *f.user
-		return &u, nil
-	}).Maybe()
-	f.keys.EXPECT().CountHit(mock.Anything, uint64(3), mock.Anything, mock.Anything).Return(true, nil).Maybe()
+	f.db.Put(*f.key, user.User{ID: 11, Name: "Shop", Role: user.RoleUser, Status: user.StatusActive, Plan: user.PlanStarter, Balance: dec("10.00")})
 	for id, slug := range map[uint64]string{21: gateway.SlugPaymentCreate, 22: gateway.SlugAccountVerify, 23: gateway.SlugRechargeMobile} {
-		f.services.EXPECT().BySlug(mock.Anything, slug).Return(&catalog.Service{ID: id, Slug: slug, Status: catalog.StatusActive, Builtin: true}, nil).Maybe()
 		price := "0.00"
 		if slug == gateway.SlugAccountVerify {
 			price = "1.00"
 		}
-		f.prices.EXPECT().Applicable(mock.Anything, id, uint64(11)).Return(&pricing.Price{UserPrice: dec(price), Status: pricing.StatusActive}, nil).Maybe()
+		f.db.Put(catalog.Service{ID: id, Slug: slug, Status: catalog.StatusActive, Builtin: true},
+			pricing.Price{ServiceID: id, UserPrice: dec(price), Status: pricing.StatusActive})
 	}
-	f.users.EXPECT().LockByID(mock.Anything, uint64(11)).RunAndReturn(func(context.Context, uint64) (*user.User, error) {
-		u := *f.user
-		return &u, nil
-	}).Maybe()
-	f.users.EXPECT().SaveBalance(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, u *user.User) error {
-		*f.user = *u
-		return nil
-	}).Maybe()
 	return f
 }
 
-// expectPendingHit expects the reservation's pending hit with its reserve.
-func (f *gwFixture) expectPendingHit(reserved string) {
-	f.hits.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(h *hitlog.Hit) bool {
-		return h.Status == hitlog.StatusPending && h.Reserved.Equal(dec(reserved))
-	})).RunAndReturn(func(_ context.Context, h *hitlog.Hit) error { h.ID = 99; return nil }).Once()
+// hitOf is the stored hit of request id.
+func (f *gwFixture) hitOf(t *testing.T, requestID string) hitlog.Hit {
+	t.Helper()
+	for _, h := range f.db.Hits() {
+		if h.RequestID == requestID {
+			return h
+		}
+	}
+	t.Fatalf("no hit of %s in %+v", requestID, f.db.Hits())
+	return hitlog.Hit{}
+}
+
+// entries are the ledger rows of type typ.
+func (f *gwFixture) entries(typ ledger.Type) []ledger.Entry {
+	var out []ledger.Entry
+	for _, e := range f.db.Entries() {
+		if e.Type == typ {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 func TestVerifyAccountBillsAndStoresOnlyTheMask(t *testing.T) {
 	f := newGatewayFixture(t)
-	f.hits.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(h *hitlog.Hit) bool {
-		return h.Status == hitlog.StatusPending && h.Reserved.Equal(dec("1.00")) && h.ServiceID == 22 &&
-			!strings.Contains(h.RequestPayload, "23412341") && strings.Contains(h.RequestPayload, "XXXXXXXX2346")
-	})).RunAndReturn(func(_ context.Context, h *hitlog.Hit) error { h.ID = 99; return nil }).Once()
-	f.ledger.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(e *ledger.Entry) bool {
-		return e.Type == ledger.Debit && e.Amount.Equal(dec("1.00")) && e.ReferenceType == ledger.RefAPIHit && *e.ReferenceID == 99
-	})).Return(nil).Once()
 	f.verifier.EXPECT().Verify(mock.Anything, mock.MatchedBy(func(r verification.Request) bool { return r.Aadhaar == "234123412346" })).
 		Return(verification.Result{Verified: true, NameAtSource: "Asha Rao", ReferenceID: "VRF1"}, nil).Once()
-	f.verifs.EXPECT().Create(mock.Anything, mock.MatchedBy(func(r *verification.Record) bool {
-		return r.Masked == "XXXXXXXX2346" && r.Verified && r.RequestID == "req_V" && r.APIKeyID == 3
-	})).Return(nil).Once()
-	f.hits.EXPECT().Finish(mock.Anything, mock.MatchedBy(func(h *hitlog.Hit) bool {
-		return h.Status == hitlog.StatusSuccess && h.ChargeAmount.Equal(dec("1.00")) && !strings.Contains(*h.ResponsePayload, "2341234")
-	})).Return(nil).Once()
 
 	res, err := f.app.VerifyAccount(context.Background(), gateway.VerifyInput{RequestID: "req_V", Key: f.key.Key, IP: "203.0.113.9",
 		Request: verification.Request{Type: verification.Aadhaar, Aadhaar: "2341 2341 2346"}})
@@ -130,49 +99,70 @@ func TestVerifyAccountBillsAndStoresOnlyTheMask(t *testing.T) {
 	if !res.Verified || res.NameAtSource != "Asha Rao" || res.Masked != "XXXXXXXX2346" || !res.Charged.Equal(dec("1.00")) || !res.BalanceLeft.Equal(dec("9.00")) {
 		t.Fatalf("%+v", res)
 	}
+	h := f.hitOf(t, "req_V")
+	if h.Status != hitlog.StatusSuccess || !h.ChargeAmount.Equal(dec("1.00")) || !h.Reserved.Equal(dec("1.00")) || h.ServiceID != 22 ||
+		strings.Contains(h.RequestPayload, "23412341") || !strings.Contains(h.RequestPayload, "XXXXXXXX2346") ||
+		h.ResponsePayload == nil || strings.Contains(*h.ResponsePayload, "2341234") {
+		t.Fatalf("hit %+v", h)
+	}
+	es := f.db.Entries()
+	if len(es) != 1 || es[0].Type != ledger.Debit || !es[0].Amount.Equal(dec("1.00")) || es[0].ReferenceType != ledger.RefAPIHit || *es[0].ReferenceID != h.ID {
+		t.Fatalf("ledger %+v", es)
+	}
+	vs := f.db.Verifications()
+	if len(vs) != 1 || vs[0].Masked != "XXXXXXXX2346" || !vs[0].Verified || vs[0].RequestID != "req_V" || vs[0].APIKeyID != 3 {
+		t.Fatalf("verifications %+v", vs)
+	}
 }
 
 func TestVerifyAccountOutageRefunds(t *testing.T) {
 	f := newGatewayFixture(t)
-	f.expectPendingHit("1.00")
-	f.ledger.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(e *ledger.Entry) bool { return e.Type == ledger.Debit })).Return(nil).Once()
 	f.verifier.EXPECT().Verify(mock.Anything, mock.Anything).Return(verification.Result{}, errors.New("timeout")).Once()
-	f.ledger.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(e *ledger.Entry) bool {
-		return e.Type == ledger.Refund && e.Amount.Equal(dec("1.00")) && e.BalanceAfter.Equal(dec("10.00"))
-	})).Return(nil).Once()
-	f.hits.EXPECT().Finish(mock.Anything, mock.MatchedBy(func(h *hitlog.Hit) bool {
-		return h.Status == hitlog.StatusFailed && h.ChargeAmount.IsZero() && strings.Contains(*h.ResponsePayload, "provider_unavailable")
-	})).Return(nil).Once()
 
 	_, err := f.app.VerifyAccount(context.Background(), gateway.VerifyInput{RequestID: "req_V", Key: f.key.Key,
 		Request: verification.Request{Type: verification.UPI, VPA: "asha@okaxis"}})
 	if !errors.Is(err, gateway.ErrProviderUnavailable) || errs.KindOf(err) != errs.Unavailable {
 		t.Fatalf("err %v", err)
 	}
-	if !f.user.Balance.Equal(dec("10.00")) || f.user.PlanCalls != 0 {
-		t.Fatalf("user after refund %+v", f.user)
+	h := f.hitOf(t, "req_V")
+	if h.Status != hitlog.StatusFailed || !h.ChargeAmount.IsZero() || !h.Reserved.Equal(dec("1.00")) ||
+		h.ResponsePayload == nil || !strings.Contains(*h.ResponsePayload, "provider_unavailable") {
+		t.Fatalf("hit %+v", h)
+	}
+	if d, r := f.entries(ledger.Debit), f.entries(ledger.Refund); len(d) != 1 || len(r) != 1 ||
+		!r[0].Amount.Equal(dec("1.00")) || !r[0].BalanceAfter.Equal(dec("10.00")) {
+		t.Fatalf("ledger %+v", f.db.Entries())
+	}
+	if u := f.stored(); !u.Balance.Equal(dec("10.00")) || u.PlanCalls != 0 {
+		t.Fatalf("user after refund %+v", u)
+	}
+	if vs := f.db.Verifications(); len(vs) != 0 {
+		t.Fatalf("verifications %+v", vs)
 	}
 }
 
-// TestCreatePaymentZeroChargeWritesNoLedgerRow: payment-create costs 0.00;
-// no ledger mock call is expected, so a debit would fail the test.
+// TestCreatePaymentZeroChargeWritesNoLedgerRow: payment-create costs 0.00,
+// so no ledger row is written.
 func TestCreatePaymentZeroChargeWritesNoLedgerRow(t *testing.T) {
 	f := newGatewayFixture(t)
-	f.expectPendingHit("0")
-	f.payments.EXPECT().Create(mock.Anything, mock.MatchedBy(func(p *payment.Payment) bool {
-		return p.UserID == 11 && p.APIKeyID == 3 && p.Amount.Equal(dec("499.5")) && p.Status == payment.StatusCreated
-	})).RunAndReturn(func(_ context.Context, p *payment.Payment) error { p.ID = 5; return nil }).Once()
-	f.hits.EXPECT().Finish(mock.Anything, mock.MatchedBy(func(h *hitlog.Hit) bool {
-		return h.Status == hitlog.StatusSuccess && h.ChargeAmount.IsZero()
-	})).Return(nil).Once()
-
 	res, err := f.app.CreatePayment(context.Background(), gateway.PaymentInput{RequestID: "req_P", Key: f.key.Key,
 		Create: payment.Create{Amount: "499.50", Currency: "INR", CustomerID: "c", CallbackURL: "https://shop.example/cb"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.URL != "https://pay.example/"+res.Payment.PublicID || !res.Charged.IsZero() || f.user.PlanCalls != 1 {
-		t.Fatalf("%+v, user %+v", res, f.user)
+	if u := f.stored(); res.URL != "https://pay.example/"+res.Payment.PublicID || !res.Charged.IsZero() || u.PlanCalls != 1 {
+		t.Fatalf("%+v, user %+v", res, u)
+	}
+	ps := f.db.Payments()
+	if len(ps) != 1 || ps[0].UserID != 11 || ps[0].APIKeyID != 3 || !ps[0].Amount.Equal(dec("499.5")) || ps[0].Status != payment.StatusCreated ||
+		ps[0].PublicID != res.Payment.PublicID {
+		t.Fatalf("payments %+v", ps)
+	}
+	if h := f.hitOf(t, "req_P"); h.Status != hitlog.StatusSuccess || !h.ChargeAmount.IsZero() || !h.Reserved.IsZero() {
+		t.Fatalf("hit %+v", h)
+	}
+	if es := f.db.Entries(); len(es) != 0 {
+		t.Fatalf("ledger %+v, want none", es)
 	}
 }
 
@@ -181,84 +171,99 @@ func TestCreatePaymentZeroChargeWritesNoLedgerRow(t *testing.T) {
 // first payment, unbilled, and its own payment is rolled back with the tx.
 func TestCreatePaymentConcurrentDuplicate(t *testing.T) {
 	f := newGatewayFixture(t)
-	first := &payment.Payment{ID: 4, PublicID: "pay_FIRST", UserID: 11, Amount: dec("10"), Status: payment.StatusCreated}
-	var hash string
-	f.idem.EXPECT().Find(mock.Anything, uint64(11), "k-1", mock.Anything).Return(nil, errs.ErrNotFound).Once()
-	f.expectPendingHit("0")
-	f.payments.EXPECT().Create(mock.Anything, mock.Anything).Return(nil).Once()
-	f.idem.EXPECT().Claim(mock.Anything, mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, k *payment.IdempotencyKey, _ time.Time) error {
-		hash = k.RequestHash
-		return errs.ErrConflict
-	}).Once()
-	f.idem.EXPECT().Find(mock.Anything, uint64(11), "k-1", mock.Anything).RunAndReturn(func(context.Context, uint64, string, time.Time) (*payment.IdempotencyKey, error) {
-		return &payment.IdempotencyKey{UserID: 11, Key: "k-1", RequestHash: hash, PaymentID: 4}, nil
-	}).Once()
-	f.payments.EXPECT().ByID(mock.Anything, uint64(4)).Return(first, nil).Once()
-	f.hits.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(h *hitlog.Hit) bool {
-		return h.Status == hitlog.StatusSuccess && h.ChargeAmount.IsZero() && *h.ResponsePayload == `{"replayed":true}`
-	})).Return(nil).Once()
+	create := payment.Create{Amount: "10", Currency: "INR", CustomerID: "c", CallbackURL: "https://shop.example/cb"}
+	var first *gateway.PaymentCreated
+	var raced bool
+	f.db.OnCall("WithinTx", func() error {
+		if raced {
+			return nil
+		}
+		raced = true // the duplicate runs whole between this call's look and its claim
+		var err error
+		first, err = f.app.CreatePayment(context.Background(), gateway.PaymentInput{RequestID: "req_DUP", Key: f.key.Key, IdempotencyKey: "k-1", Create: create})
+		if err != nil {
+			t.Errorf("the duplicate: %v", err)
+		}
+		return nil
+	})
 
-	res, err := f.app.CreatePayment(context.Background(), gateway.PaymentInput{RequestID: "req_P", Key: f.key.Key, IdempotencyKey: "k-1",
-		Create: payment.Create{Amount: "10", Currency: "INR", CustomerID: "c", CallbackURL: "https://shop.example/cb"}})
+	res, err := f.app.CreatePayment(context.Background(), gateway.PaymentInput{RequestID: "req_P", Key: f.key.Key, IdempotencyKey: "k-1", Create: create})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Replayed || res.Payment.PublicID != "pay_FIRST" {
-		t.Fatalf("%+v", res)
+	if first == nil || first.Replayed || !res.Replayed || res.Payment.PublicID != first.Payment.PublicID {
+		t.Fatalf("%+v, first %+v", res, first)
+	}
+	if ps := f.db.Payments(); len(ps) != 1 || ps[0].PublicID != first.Payment.PublicID {
+		t.Fatalf("payments %+v, want the first alone", ps)
+	}
+	h := f.hitOf(t, "req_P")
+	if h.Status != hitlog.StatusSuccess || !h.ChargeAmount.IsZero() || h.ResponsePayload == nil || *h.ResponsePayload != `{"replayed":true}` {
+		t.Fatalf("hit %+v", h)
 	}
 }
 
 func TestCreatePaymentKeyReusedForAnotherBody(t *testing.T) {
 	f := newGatewayFixture(t)
-	f.idem.EXPECT().Find(mock.Anything, uint64(11), "k-1", mock.Anything).Return(&payment.IdempotencyKey{RequestHash: "other", PaymentID: 4}, nil).Once()
-	f.hits.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(h *hitlog.Hit) bool {
-		return h.Status == hitlog.StatusFailed && strings.Contains(*h.ResponsePayload, "idempotency_key_reused")
-	})).Return(nil).Once()
-	_, err := f.app.CreatePayment(context.Background(), gateway.PaymentInput{RequestID: "req_P", Key: f.key.Key, IdempotencyKey: "k-1",
-		Create: payment.Create{Amount: "10", Currency: "INR", CustomerID: "c", CallbackURL: "https://shop.example/cb"}})
+	in := gateway.PaymentInput{RequestID: "req_FIRST", Key: f.key.Key, IdempotencyKey: "k-1",
+		Create: payment.Create{Amount: "11", Currency: "INR", CustomerID: "c", CallbackURL: "https://shop.example/cb"}}
+	if _, err := f.app.CreatePayment(context.Background(), in); err != nil {
+		t.Fatal(err)
+	}
+	in.RequestID, in.Create.Amount = "req_P", "10"
+	_, err := f.app.CreatePayment(context.Background(), in)
 	if !errors.Is(err, payment.ErrIdempotencyReused) {
 		t.Fatalf("err %v", err)
+	}
+	if h := f.hitOf(t, "req_P"); h.Status != hitlog.StatusFailed || h.ResponsePayload == nil || !strings.Contains(*h.ResponsePayload, "idempotency_key_reused") {
+		t.Fatalf("hit %+v", h)
+	}
+	if ps := f.db.Payments(); len(ps) != 1 {
+		t.Fatalf("payments %+v, want the first alone", ps)
 	}
 }
 
 func TestRechargeDebitsAmountAndRefundsImmediateFailureOnce(t *testing.T) {
 	f := newGatewayFixture(t)
-	f.recharges.EXPECT().ByReference(mock.Anything, uint64(11), "r-1").Return(nil, recharge.ErrNotFound).Once()
-	f.expectPendingHit("0")
-	f.recharges.EXPECT().Create(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, r *recharge.Recharge) error { r.ID = 7; return nil }).Once()
-	f.ledger.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(e *ledger.Entry) bool {
-		return e.Type == ledger.Debit && e.Amount.Equal(dec("10.00")) && e.ReferenceType == ledger.RefRecharge && *e.ReferenceID == 7 && e.BalanceAfter.IsZero()
-	})).Return(nil).Once()
 	f.recharger.EXPECT().Submit(mock.Anything, mock.Anything).Return(recharge.Outcome{Status: recharge.StatusFailed, Reason: "Invalid mobile number"}, nil).Once()
-	f.recharges.EXPECT().Finish(mock.Anything, mock.MatchedBy(func(r *recharge.Recharge) bool {
-		return r.ID == 7 && r.Status == recharge.StatusFailed && *r.FailReason == "Invalid mobile number"
-	})).Return(true, nil).Once()
-	f.ledger.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(e *ledger.Entry) bool {
-		return e.Type == ledger.Refund && e.Amount.Equal(dec("10.00")) && e.ReferenceType == ledger.RefRecharge && e.BalanceAfter.Equal(dec("10.00"))
-	})).Return(nil).Once()
-	f.hits.EXPECT().Finish(mock.Anything, mock.MatchedBy(func(h *hitlog.Hit) bool { return h.Status == hitlog.StatusSuccess })).Return(nil).Once()
 
 	res, err := f.app.RechargeMobile(context.Background(), gateway.RechargeInput{RequestID: "req_R", Key: f.key.Key,
 		Request: recharge.Request{Mobile: "9876540000", Operator: "jio", Circle: "delhi", Amount: "10", ReferenceID: "r-1"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Recharge.Status != recharge.StatusFailed || !res.BalanceLeft.Equal(dec("10.00")) || !f.user.Balance.Equal(dec("10.00")) {
-		t.Fatalf("%+v user %+v", res, f.user)
+	if u := f.stored(); res.Recharge.Status != recharge.StatusFailed || !res.BalanceLeft.Equal(dec("10.00")) || !u.Balance.Equal(dec("10.00")) {
+		t.Fatalf("%+v user %+v", res, u)
+	}
+	rs := f.db.Recharges()
+	if len(rs) != 1 || rs[0].Status != recharge.StatusFailed || rs[0].FailReason == nil || *rs[0].FailReason != "Invalid mobile number" {
+		t.Fatalf("recharges %+v", rs)
+	}
+	id := rs[0].ID
+	d, r := f.entries(ledger.Debit), f.entries(ledger.Refund)
+	if len(d) != 1 || !d[0].Amount.Equal(dec("10.00")) || d[0].ReferenceType != ledger.RefRecharge || *d[0].ReferenceID != id || !d[0].BalanceAfter.IsZero() {
+		t.Fatalf("debits %+v", d)
+	}
+	if len(r) != 1 || !r[0].Amount.Equal(dec("10.00")) || r[0].ReferenceType != ledger.RefRecharge || !r[0].BalanceAfter.Equal(dec("10.00")) {
+		t.Fatalf("refunds %+v", r)
+	}
+	if h := f.hitOf(t, "req_R"); h.Status != hitlog.StatusSuccess {
+		t.Fatalf("hit %+v", h)
 	}
 }
 
 func TestRechargeOverBalanceIsRefusedWithoutDebit(t *testing.T) {
 	f := newGatewayFixture(t)
-	f.recharges.EXPECT().ByReference(mock.Anything, uint64(11), "r-1").Return(nil, recharge.ErrNotFound).Once()
-	f.expectPendingHit("0")
-	f.hits.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(h *hitlog.Hit) bool {
-		return h.Status == hitlog.StatusInsufficientBalance
-	})).Return(nil).Once()
 	_, err := f.app.RechargeMobile(context.Background(), gateway.RechargeInput{RequestID: "req_R", Key: f.key.Key,
 		Request: recharge.Request{Mobile: "9876543210", Operator: "jio", Circle: "delhi", Amount: "10.01", ReferenceID: "r-1"}})
 	if !errors.Is(err, ledger.ErrInsufficientBalance) {
 		t.Fatalf("err %v", err)
+	}
+	if h := f.hitOf(t, "req_R"); h.Status != hitlog.StatusInsufficientBalance {
+		t.Fatalf("hit %+v", h)
+	}
+	if rs, es := f.db.Recharges(), f.db.Entries(); len(rs) != 0 || len(es) != 0 || !f.stored().Balance.Equal(dec("10.00")) {
+		t.Fatalf("recharges %+v, ledger %+v: want none", rs, es)
 	}
 }
 
@@ -268,30 +273,39 @@ func TestRechargeOverBalanceIsRefusedWithoutDebit(t *testing.T) {
 func TestCheckRechargesLosingTheRaceRefundsNothing(t *testing.T) {
 	f := newGatewayFixture(t)
 	sub := f.now.Add(-time.Minute)
-	r := recharge.Recharge{ID: 7, UserID: 11, ReferenceID: "r-1", Mobile: "9876543217", Amount: dec("17"), Status: recharge.StatusPending, SubmittedAt: &sub}
-	f.recharges.EXPECT().Due(mock.Anything, f.now, 100).Return([]recharge.Recharge{r}, nil).Once()
-	f.recharges.EXPECT().Claim(mock.Anything, mock.Anything, mock.Anything, f.now).Return(true, nil).Once()
-	f.recharger.EXPECT().Check(mock.Anything, mock.Anything).Return(recharge.Outcome{Status: recharge.StatusFailed}, nil).Once()
-	f.recharges.EXPECT().Finish(mock.Anything, mock.Anything).Return(false, nil).Once()
-	done := r
-	done.Status = recharge.StatusFailed
-	f.recharges.EXPECT().ByID(mock.Anything, uint64(7)).Return(&done, nil).Once()
+	r := recharge.Recharge{ID: 7, UserID: 11, ReferenceID: "r-1", Mobile: "9876543217", Amount: dec("17"), Status: recharge.StatusPending,
+		SubmittedAt: &sub, NextCheckAt: sub}
+	f.db.Put(r)
+	f.recharger.EXPECT().Check(mock.Anything, mock.Anything).RunAndReturn(func(context.Context, recharge.Recharge) (recharge.Outcome, error) {
+		done := r // the other instance finishes it meanwhile
+		done.Status = recharge.StatusFailed
+		f.db.Put(done)
+		return recharge.Outcome{Status: recharge.StatusFailed}, nil
+	}).Once()
 
 	n, err := f.app.CheckRecharges(context.Background(), 100)
 	if err != nil || n != 0 {
 		t.Fatalf("n %d err %v", n, err)
 	}
+	if es := f.db.Entries(); len(es) != 0 || !f.stored().Balance.Equal(dec("10.00")) {
+		t.Fatalf("ledger %+v, balance %s: want no refund", es, f.stored().Balance)
+	}
 }
 
 func TestRechargeReferenceReusedForAnotherRequest(t *testing.T) {
 	f := newGatewayFixture(t)
-	old := &recharge.Recharge{ID: 7, UserID: 11, ReferenceID: "r-1", Mobile: "9876543210", Operator: "jio", Circle: "delhi", Amount: dec("20")}
-	f.recharges.EXPECT().ByReference(mock.Anything, uint64(11), "r-1").Return(old, nil).Once()
-	f.hits.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(h *hitlog.Hit) bool { return h.Status == hitlog.StatusFailed })).Return(nil).Once()
+	f.db.Put(recharge.Recharge{ID: 7, UserID: 11, ReferenceID: "r-1", Mobile: "9876543210", Operator: "jio", Circle: "delhi", Amount: dec("20"),
+		Status: recharge.StatusSuccess})
 	_, err := f.app.RechargeMobile(context.Background(), gateway.RechargeInput{RequestID: "req_R", Key: f.key.Key,
 		Request: recharge.Request{Mobile: "9876543210", Operator: "jio", Circle: "delhi", Amount: "10", ReferenceID: "r-1"}})
 	if !errors.Is(err, recharge.ErrReferenceReused) || errs.KindOf(err) != errs.Conflict {
 		t.Fatalf("err %v", err)
+	}
+	if h := f.hitOf(t, "req_R"); h.Status != hitlog.StatusFailed {
+		t.Fatalf("hit %+v", h)
+	}
+	if rs, es := f.db.Recharges(), f.db.Entries(); len(rs) != 1 || len(es) != 0 {
+		t.Fatalf("recharges %+v, ledger %+v", rs, es)
 	}
 }
 

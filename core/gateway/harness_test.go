@@ -7,16 +7,10 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/core/apikey"
-	apikeymocks "paygate/core/apikey/mocks"
-	catalogmocks "paygate/core/catalog/mocks"
 	"paygate/core/gateway"
-	hitmocks "paygate/core/hitlog/mocks"
-	ledgermocks "paygate/core/ledger/mocks"
 	"paygate/core/metering"
-	pricingmocks "paygate/core/pricing/mocks"
-	storemocks "paygate/core/store/mocks"
+	"paygate/core/store/storetest"
 	"paygate/core/user"
-	usermocks "paygate/core/user/mocks"
 )
 
 func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
@@ -31,19 +25,16 @@ func wire(t *testing.T, d gateway.Deps, loc *time.Location) (*gateway.Gateway, *
 	return gateway.New(d), m
 }
 
-// fixture is the metered part of a gateway call's world, made of mocks.
+// fixture is the metered part of a gateway call's world: an in-memory
+// store with the user and key.
 type fixture struct {
-	tx       *storemocks.MockTransactor
-	users    *usermocks.MockRepository
-	keys     *apikeymocks.MockRepository
-	services *catalogmocks.MockRepository
-	prices   *pricingmocks.MockRepository
-	ledger   *ledgermocks.MockRepository
-	hits     *hitmocks.MockRepository
-	app      *gateway.Gateway
-	meter    *metering.Metering
-	key      *apikey.Key
-	secret   string
-	user     *user.User
-	now      time.Time
+	db     *storetest.DB
+	app    *gateway.Gateway
+	meter  *metering.Metering
+	key    *apikey.Key
+	secret string
+	now    time.Time
 }
+
+// stored is user 11's row now.
+func (f *fixture) stored() user.User { return f.db.User(11) }

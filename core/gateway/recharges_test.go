@@ -11,7 +11,6 @@ import (
 	"paygate/core/gateway"
 	"paygate/core/ledger"
 	"paygate/core/recharge"
-	"paygate/core/store"
 )
 
 // pendingRecharge is user 11's pending recharge id, submitted at sub (nil: never answered).
@@ -29,47 +28,62 @@ func providerDeadline(t *testing.T, ctx context.Context) {
 	}
 }
 
+// rechargeRow is the stored recharge id.
+func (f *gwFixture) rechargeRow(t *testing.T, id uint64) recharge.Recharge {
+	t.Helper()
+	for _, r := range f.db.Recharges() {
+		if r.ID == id {
+			return r
+		}
+	}
+	t.Fatalf("no recharge %d", id)
+	return recharge.Recharge{}
+}
+
 // TestRechargeRequestLeavesGraceThenMarksSubmitted: the row is created due
 // only after the grace (longer than the provider timeout), and the
 // provider's pending answer marks it submitted with its first check 15 s on.
 func TestRechargeRequestLeavesGraceThenMarksSubmitted(t *testing.T) {
 	f := newGatewayFixture(t)
-	f.recharges.EXPECT().ByReference(mock.Anything, uint64(11), "r-1").Return(nil, recharge.ErrNotFound).Once()
-	f.expectPendingHit("0")
-	f.recharges.EXPECT().Create(mock.Anything, mock.MatchedBy(func(r *recharge.Recharge) bool {
-		return r.SubmittedAt == nil && r.NextCheckAt.Equal(f.now.Add(45*time.Second)) && recharge.SubmitGrace(15*time.Second) > 15*time.Second
-	})).RunAndReturn(func(_ context.Context, r *recharge.Recharge) error { r.ID = 7; return nil }).Once()
-	f.ledger.EXPECT().Insert(mock.Anything, mock.Anything).Return(nil).Once()
 	f.recharger.EXPECT().Submit(mock.Anything, mock.Anything).RunAndReturn(func(ctx context.Context, r recharge.Recharge) (recharge.Outcome, error) {
 		providerDeadline(t, ctx)
+		// As created, before the answer: due only after the grace.
+		if row := f.rechargeRow(t, r.ID); row.SubmittedAt != nil || !row.NextCheckAt.Equal(f.now.Add(45*time.Second)) ||
+			recharge.SubmitGrace(15*time.Second) <= 15*time.Second {
+			t.Errorf("created %+v", row)
+		}
 		return recharge.Outcome{Status: recharge.StatusPending}, nil
 	}).Once()
-	f.recharges.EXPECT().MarkSubmitted(mock.Anything, mock.MatchedBy(func(r *recharge.Recharge) bool {
-		return r.ID == 7 && r.SubmittedAt != nil && r.SubmittedAt.Equal(f.now) && r.NextCheckAt.Equal(f.now.Add(15*time.Second))
-	})).Return(true, nil).Once()
-	f.hits.EXPECT().Finish(mock.Anything, mock.Anything).Return(nil).Once()
 
 	res, err := f.app.RechargeMobile(context.Background(), gateway.RechargeInput{RequestID: "req_R", Key: f.key.Key,
 		Request: recharge.Request{Mobile: "9876543210", Operator: "jio", Circle: "delhi", Amount: "10", ReferenceID: "r-1"}})
 	if err != nil || res.Recharge.Status != recharge.StatusPending || res.Recharge.SubmittedAt == nil {
 		t.Fatalf("%+v %v", res, err)
 	}
+	r := f.rechargeRow(t, res.Recharge.ID)
+	if r.Status != recharge.StatusPending || r.SubmittedAt == nil || !r.SubmittedAt.Equal(f.now) || !r.NextCheckAt.Equal(f.now.Add(15*time.Second)) {
+		t.Fatalf("recharge %+v", r)
+	}
+	if d := f.entries(ledger.Debit); len(d) != 1 || !d[0].Amount.Equal(dec("10.00")) {
+		t.Fatalf("debits %+v", d)
+	}
 }
 
 // TestRechargeRequestWithoutAnswerStaysUnsubmitted: a provider error is no
-// answer: nothing is marked (the mock fails on MarkSubmitted or Finish).
+// answer: nothing is marked or finished.
 func TestRechargeRequestWithoutAnswerStaysUnsubmitted(t *testing.T) {
 	f := newGatewayFixture(t)
-	f.recharges.EXPECT().ByReference(mock.Anything, uint64(11), "r-1").Return(nil, recharge.ErrNotFound).Once()
-	f.expectPendingHit("0")
-	f.recharges.EXPECT().Create(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, r *recharge.Recharge) error { r.ID = 7; return nil }).Once()
-	f.ledger.EXPECT().Insert(mock.Anything, mock.Anything).Return(nil).Once()
 	f.recharger.EXPECT().Submit(mock.Anything, mock.Anything).Return(recharge.Outcome{}, context.DeadlineExceeded).Once()
-	f.hits.EXPECT().Finish(mock.Anything, mock.Anything).Return(nil).Once()
 	res, err := f.app.RechargeMobile(context.Background(), gateway.RechargeInput{RequestID: "req_R", Key: f.key.Key,
 		Request: recharge.Request{Mobile: "9876543210", Operator: "jio", Circle: "delhi", Amount: "10", ReferenceID: "r-1"}})
 	if err != nil || res.Recharge.Status != recharge.StatusPending || res.Recharge.SubmittedAt != nil {
 		t.Fatalf("%+v %v", res, err)
+	}
+	if r := f.rechargeRow(t, res.Recharge.ID); r.Status != recharge.StatusPending || r.SubmittedAt != nil {
+		t.Fatalf("recharge %+v", r)
+	}
+	if es := f.db.Entries(); len(es) != 1 || es[0].Type != ledger.Debit {
+		t.Fatalf("ledger %+v, want the debit alone", es)
 	}
 }
 
@@ -79,25 +93,22 @@ func TestRechargeRequestWithoutAnswerStaysUnsubmitted(t *testing.T) {
 func TestCheckRechargesClaimsWithBackoffBeforeAsking(t *testing.T) {
 	f := newGatewayFixture(t)
 	sub := f.now.Add(-10 * time.Minute)
-	r := pendingRecharge(7, f.now.Add(-11*time.Minute), &sub, 3)
-	f.recharges.EXPECT().Due(mock.Anything, f.now, 100).Return([]recharge.Recharge{r}, nil).Once()
-	claimed := false
-	f.recharges.EXPECT().Claim(mock.Anything, mock.MatchedBy(func(o *recharge.Recharge) bool { return o.Attempts == 3 }),
-		mock.MatchedBy(func(n *recharge.Recharge) bool {
-			return n.Attempts == 4 && n.NextCheckAt.Equal(f.now.Add(2*time.Minute)) && n.ReconcileAt == nil
-		}), f.now).RunAndReturn(func(context.Context, *recharge.Recharge, *recharge.Recharge, time.Time) (bool, error) {
-		claimed = true
-		return true, nil
-	}).Once()
+	f.db.Put(pendingRecharge(7, f.now.Add(-11*time.Minute), &sub, 3))
+	claimed := func(r recharge.Recharge) bool {
+		return r.Attempts == 4 && r.NextCheckAt.Equal(f.now.Add(2*time.Minute)) && r.ReconcileAt == nil
+	}
 	f.recharger.EXPECT().Check(mock.Anything, mock.Anything).RunAndReturn(func(ctx context.Context, r recharge.Recharge) (recharge.Outcome, error) {
-		if !claimed {
-			t.Error("provider asked before the claim")
+		if !claimed(f.rechargeRow(t, 7)) {
+			t.Errorf("provider asked before the claim: %+v", f.rechargeRow(t, 7))
 		}
 		providerDeadline(t, ctx)
 		return recharge.Outcome{}, context.DeadlineExceeded
 	}).Once()
 	if n, err := f.app.CheckRecharges(context.Background(), 100); n != 0 || err != nil {
 		t.Fatalf("n %d err %v", n, err)
+	}
+	if r := f.rechargeRow(t, 7); !claimed(r) || r.Status != recharge.StatusPending {
+		t.Fatalf("recharge %+v", r)
 	}
 }
 
@@ -107,26 +118,20 @@ func TestCheckRechargesClaimsWithBackoffBeforeAsking(t *testing.T) {
 func TestCheckRechargesOneBadRowDoesNotStopTheRound(t *testing.T) {
 	f := newGatewayFixture(t)
 	sub := f.now.Add(-time.Hour)
-	rows := []recharge.Recharge{pendingRecharge(1, sub, &sub, 0), pendingRecharge(2, sub, &sub, 0), pendingRecharge(3, sub, &sub, 0)}
-	f.recharges.EXPECT().Due(mock.Anything, f.now, 100).Return(rows, nil).Once()
+	f.db.Put(pendingRecharge(1, sub, &sub, 0), pendingRecharge(2, sub, &sub, 0), pendingRecharge(3, sub, &sub, 0))
 	dbDown := errors.New("db down")
-	f.recharges.EXPECT().Claim(mock.Anything, mock.Anything, mock.Anything, f.now).RunAndReturn(
-		func(_ context.Context, o *recharge.Recharge, _ *recharge.Recharge, _ time.Time) (bool, error) {
-			if o.ID == 2 {
-				return false, dbDown
-			}
-			return true, nil
-		}).Times(3)
+	f.db.Fail("Recharges.Claim", nil, dbDown, nil)
 	f.recharger.EXPECT().Check(mock.Anything, mock.MatchedBy(func(r recharge.Recharge) bool { return r.ID == 1 })).
 		Return(recharge.Outcome{}, context.DeadlineExceeded).Once()
 	f.recharger.EXPECT().Check(mock.Anything, mock.MatchedBy(func(r recharge.Recharge) bool { return r.ID == 3 })).
 		Return(recharge.Outcome{Status: recharge.StatusSuccess, OperatorRef: "OPR1"}, nil).Once()
-	f.recharges.EXPECT().Finish(mock.Anything, mock.MatchedBy(func(r *recharge.Recharge) bool {
-		return r.ID == 3 && r.Status == recharge.StatusSuccess
-	})).Return(true, nil).Once()
 	n, err := f.app.CheckRecharges(context.Background(), 100)
 	if n != 1 || !errors.Is(err, dbDown) {
 		t.Fatalf("n %d err %v", n, err)
+	}
+	if r1, r2, r3 := f.rechargeRow(t, 1), f.rechargeRow(t, 2), f.rechargeRow(t, 3); r1.Status != recharge.StatusPending ||
+		r2.Status != recharge.StatusPending || r2.Attempts != 0 || r3.Status != recharge.StatusSuccess {
+		t.Fatalf("recharges %+v", f.db.Recharges())
 	}
 }
 
@@ -136,20 +141,18 @@ func TestCheckRechargesOneBadRowDoesNotStopTheRound(t *testing.T) {
 // it submitted, keeping the claimed next time.
 func TestCheckRechargesResubmitsUnsubmittedAndNeverChecksThem(t *testing.T) {
 	f := newGatewayFixture(t)
-	r := pendingRecharge(7, f.now.Add(-5*time.Minute), nil, 0)
-	f.recharges.EXPECT().Due(mock.Anything, f.now, 100).Return([]recharge.Recharge{r}, nil).Once()
-	f.recharges.EXPECT().Claim(mock.Anything, mock.Anything, mock.Anything, f.now).Return(true, nil).Once()
+	f.db.Put(pendingRecharge(7, f.now.Add(-5*time.Minute), nil, 0))
 	f.recharger.EXPECT().Submit(mock.Anything, mock.MatchedBy(func(r recharge.Recharge) bool {
 		return r.ID == 7 && r.ProviderReference() == "rch_7"
 	})).RunAndReturn(func(ctx context.Context, _ recharge.Recharge) (recharge.Outcome, error) {
 		providerDeadline(t, ctx)
 		return recharge.Outcome{Status: recharge.StatusPending}, nil
 	}).Once()
-	f.recharges.EXPECT().MarkSubmitted(mock.Anything, mock.MatchedBy(func(r *recharge.Recharge) bool {
-		return r.ID == 7 && r.SubmittedAt != nil && r.Attempts == 1 && r.NextCheckAt.Equal(f.now.Add(15*time.Second))
-	})).Return(true, nil).Once()
 	if n, err := f.app.CheckRecharges(context.Background(), 100); n != 0 || err != nil {
 		t.Fatalf("n %d err %v", n, err)
+	}
+	if r := f.rechargeRow(t, 7); r.SubmittedAt == nil || r.Attempts != 1 || !r.NextCheckAt.Equal(f.now.Add(15*time.Second)) || r.Status != recharge.StatusPending {
+		t.Fatalf("recharge %+v", r)
 	}
 }
 
@@ -157,67 +160,79 @@ func TestCheckRechargesResubmitsUnsubmittedAndNeverChecksThem(t *testing.T) {
 // answer finishes the recharge (and refunds it) like the request would.
 func TestCheckRechargesResubmitFailureRefundsOnce(t *testing.T) {
 	f := newGatewayFixture(t)
-	r := pendingRecharge(7, f.now.Add(-5*time.Minute), nil, 2)
-	f.user.Balance = dec("0.00")
-	f.recharges.EXPECT().Due(mock.Anything, f.now, 100).Return([]recharge.Recharge{r}, nil).Once()
-	f.recharges.EXPECT().Claim(mock.Anything, mock.Anything, mock.Anything, f.now).Return(true, nil).Once()
+	f.db.Put(pendingRecharge(7, f.now.Add(-5*time.Minute), nil, 2))
+	u := f.stored()
+	u.Balance = dec("0.00")
+	f.db.Put(u)
 	f.recharger.EXPECT().Submit(mock.Anything, mock.Anything).Return(recharge.Outcome{Status: recharge.StatusFailed, Reason: "Invalid mobile number"}, nil).Once()
-	f.recharges.EXPECT().Finish(mock.Anything, mock.MatchedBy(func(r *recharge.Recharge) bool {
-		return r.Status == recharge.StatusFailed && r.SubmittedAt != nil
-	})).Return(true, nil).Once()
-	f.ledger.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(e *ledger.Entry) bool {
-		return e.Type == ledger.Refund && e.Amount.Equal(dec("10.00")) && *e.ReferenceID == 7
-	})).Return(nil).Once()
-	if n, err := f.app.CheckRecharges(context.Background(), 100); n != 1 || err != nil || !f.user.Balance.Equal(dec("10.00")) {
-		t.Fatalf("n %d err %v balance %s", n, err, f.user.Balance)
+	if n, err := f.app.CheckRecharges(context.Background(), 100); n != 1 || err != nil || !f.stored().Balance.Equal(dec("10.00")) {
+		t.Fatalf("n %d err %v balance %s", n, err, f.stored().Balance)
+	}
+	if r := f.rechargeRow(t, 7); r.Status != recharge.StatusFailed || r.SubmittedAt == nil {
+		t.Fatalf("recharge %+v", r)
+	}
+	if es := f.db.Entries(); len(es) != 1 || es[0].Type != ledger.Refund || !es[0].Amount.Equal(dec("10.00")) || *es[0].ReferenceID != 7 {
+		t.Fatalf("ledger %+v, want one refund", es)
 	}
 }
 
 // TestCheckRechargesLostClaimAsksNobody: another worker claimed the row
-// first, so this one neither submits nor checks it.
+// first, so this one neither submits nor checks it (the mocks fail on
+// either).
 func TestCheckRechargesLostClaimAsksNobody(t *testing.T) {
 	f := newGatewayFixture(t)
 	r := pendingRecharge(7, f.now.Add(-5*time.Minute), nil, 0)
-	f.recharges.EXPECT().Due(mock.Anything, f.now, 100).Return([]recharge.Recharge{r}, nil).Once()
-	f.recharges.EXPECT().Claim(mock.Anything, mock.Anything, mock.Anything, f.now).Return(false, nil).Once()
+	f.db.Put(r)
+	f.db.OnCall("Recharges.Claim", func() error {
+		if row := f.rechargeRow(t, 7); row.Attempts == 0 { // the other worker's claim lands first
+			next := row.Claim(f.now)
+			f.db.Put(next)
+		}
+		return nil
+	})
 	if n, err := f.app.CheckRecharges(context.Background(), 100); n != 0 || err != nil {
 		t.Fatalf("n %d err %v", n, err)
+	}
+	if row := f.rechargeRow(t, 7); row.Attempts != 1 {
+		t.Fatalf("recharge %+v, want the other worker's claim alone", row)
 	}
 }
 
 // TestCheckRechargesFlagsLongPendingWithoutRefund: past 48 h without an
 // answer the claim flags the recharge for reconciliation; it stays pending
-// and nothing is refunded (the mock fails on Finish or a ledger row).
+// and nothing is refunded.
 func TestCheckRechargesFlagsLongPendingWithoutRefund(t *testing.T) {
 	f := newGatewayFixture(t)
 	sub := f.now.Add(-49 * time.Hour)
-	r := pendingRecharge(7, sub, &sub, 40)
-	f.recharges.EXPECT().Due(mock.Anything, f.now, 100).Return([]recharge.Recharge{r}, nil).Once()
-	f.recharges.EXPECT().Claim(mock.Anything, mock.Anything, mock.MatchedBy(func(n *recharge.Recharge) bool {
-		return n.ReconcileAt != nil && n.ReconcileAt.Equal(f.now) && n.NeedsReconciliation() && n.NextCheckAt.Equal(f.now.Add(time.Hour))
-	}), f.now).Return(true, nil).Once()
+	f.db.Put(pendingRecharge(7, sub, &sub, 40))
 	f.recharger.EXPECT().Check(mock.Anything, mock.Anything).Return(recharge.Outcome{}, errors.New("operator silent")).Once()
 	if n, err := f.app.CheckRecharges(context.Background(), 100); n != 0 || err != nil {
 		t.Fatalf("n %d err %v", n, err)
 	}
+	r := f.rechargeRow(t, 7)
+	if r.ReconcileAt == nil || !r.ReconcileAt.Equal(f.now) || !r.NeedsReconciliation() || !r.NextCheckAt.Equal(f.now.Add(time.Hour)) {
+		t.Fatalf("recharge %+v", r)
+	}
+	if es := f.db.Entries(); len(es) != 0 {
+		t.Fatalf("ledger %+v, want no refund", es)
+	}
 }
 
 // TestCheckRechargesRoundStopsClaimingAfterItsBudget: with a provider that
-// takes its time, a round claims no more rows once its budget is spent (the
-// mock fails if the second row is claimed); they stay due for the next one.
+// takes its time, a round claims no more rows once its budget is spent;
+// they stay due for the next one.
 func TestCheckRechargesRoundStopsClaimingAfterItsBudget(t *testing.T) {
-	f := newGatewayFixture(t)
-	f.app, f.meter = wire(t, gateway.Deps{Tx: f.tx, Stores: store.Stores{Users: f.users, Ledger: f.ledger, Recharges: f.recharges},
-		Now: func() time.Time { return f.now }, Recharger: f.recharger, Config: gateway.Config{RechargeRoundBudget: 20 * time.Millisecond}}, nil)
+	f := newGatewayFixtureWith(t, gateway.Config{RechargeRoundBudget: 20 * time.Millisecond})
 	sub := f.now.Add(-time.Hour)
-	rows := []recharge.Recharge{pendingRecharge(1, sub, &sub, 0), pendingRecharge(2, sub, &sub, 0)}
-	f.recharges.EXPECT().Due(mock.Anything, f.now, 100).Return(rows, nil).Once()
-	f.recharges.EXPECT().Claim(mock.Anything, mock.MatchedBy(func(r *recharge.Recharge) bool { return r.ID == 1 }), mock.Anything, f.now).Return(true, nil).Once()
+	f.db.Put(pendingRecharge(1, sub, &sub, 0), pendingRecharge(2, sub, &sub, 0))
 	f.recharger.EXPECT().Check(mock.Anything, mock.Anything).RunAndReturn(func(context.Context, recharge.Recharge) (recharge.Outcome, error) {
 		time.Sleep(30 * time.Millisecond)
 		return recharge.Outcome{Status: recharge.StatusPending}, nil
 	}).Once()
 	if n, err := f.app.CheckRecharges(context.Background(), 100); n != 0 || err != nil {
 		t.Fatalf("n %d err %v", n, err)
+	}
+	if r1, r2 := f.rechargeRow(t, 1), f.rechargeRow(t, 2); r1.Attempts != 1 || r2.Attempts != 0 {
+		t.Fatalf("recharges %+v, want the first claimed alone", f.db.Recharges())
 	}
 }

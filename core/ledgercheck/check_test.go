@@ -6,18 +6,13 @@ import (
 	"testing"
 
 	"github.com/shopspring/decimal"
-	"github.com/stretchr/testify/mock"
 
 	"paygate/core/hitlog"
-	hitmocks "paygate/core/hitlog/mocks"
 	"paygate/core/hold"
-	holdmocks "paygate/core/hold/mocks"
 	"paygate/core/ledger"
-	ledgermocks "paygate/core/ledger/mocks"
 	"paygate/core/ledgercheck"
-	"paygate/core/store"
+	"paygate/core/store/storetest"
 	"paygate/core/user"
-	usermocks "paygate/core/user/mocks"
 )
 
 func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
@@ -63,27 +58,15 @@ func TestCheckLedger(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			users, led, hits, holds := usermocks.NewMockRepository(t), ledgermocks.NewMockRepository(t), hitmocks.NewMockRepository(t), holdmocks.NewMockRepository(t)
-			users.EXPECT().IDs(mock.Anything).Return([]uint64{1}, nil)
-			users.EXPECT().ByID(mock.Anything, uint64(1)).Return(&user.User{ID: 1, Balance: dec(c.balance)}, nil)
-			holds.EXPECT().ByUser(mock.Anything, uint64(1)).Return(nil, nil)
-			led.EXPECT().ForEachByUser(mock.Anything, uint64(1), mock.Anything).RunAndReturn(func(_ context.Context, _ uint64, fn func(ledger.Entry) error) error {
-				for _, e := range c.entries {
-					if err := fn(e); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
-			hits.EXPECT().ForEachByUser(mock.Anything, uint64(1), mock.Anything).RunAndReturn(func(_ context.Context, _ uint64, fn func(hitlog.Hit) error) error {
-				for _, h := range c.hits {
-					if err := fn(h); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
-			chk := ledgercheck.New(ledgercheck.Deps{Stores: store.Stores{Users: users, Ledger: led, Hits: hits, Holds: holds}})
+			db := storetest.New().Put(user.User{ID: 1, Balance: dec(c.balance)})
+			for _, e := range c.entries {
+				db.Put(e)
+			}
+			for _, h := range c.hits {
+				h.UserID = 1
+				db.Put(h)
+			}
+			chk := ledgercheck.New(ledgercheck.Deps{Stores: db.Stores()})
 			ds, joined := checkLedger(t, chk)
 			if len(c.want) == 0 && len(ds) != 0 {
 				t.Fatalf("clean ledger reported:\n%s", joined)
@@ -120,21 +103,20 @@ func TestCheckLedgerHolds(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			users, led, hits, holds := usermocks.NewMockRepository(t), ledgermocks.NewMockRepository(t), hitmocks.NewMockRepository(t), holdmocks.NewMockRepository(t)
-			users.EXPECT().IDs(mock.Anything).Return([]uint64{1}, nil)
-			u := &user.User{ID: 1, Balance: dec("8.50"), HeldAmount: dec(c.held)}
+			db := storetest.New().Put(user.User{ID: 1, Balance: dec("8.50"), HeldAmount: dec(c.held)}, entry(1, ledger.Credit, "8.50", "0.00", "8.50", 0))
+			for _, h := range c.holds {
+				h.UserID = 1
+				db.Put(h)
+			}
 			reads := 1
 			if len(c.want) > 0 && c.name != "held over the balance" {
 				reads = 3 // a mismatch is read twice more before it is reported
 			}
-			users.EXPECT().ByID(mock.Anything, uint64(1)).Return(u, nil).Times(reads)
-			holds.EXPECT().ByUser(mock.Anything, uint64(1)).Return(c.holds, nil).Times(reads)
-			led.EXPECT().ForEachByUser(mock.Anything, uint64(1), mock.Anything).RunAndReturn(func(_ context.Context, _ uint64, fn func(ledger.Entry) error) error {
-				return fn(entry(1, ledger.Credit, "8.50", "0.00", "8.50", 0))
-			})
-			hits.EXPECT().ForEachByUser(mock.Anything, uint64(1), mock.Anything).Return(nil)
-			chk := ledgercheck.New(ledgercheck.Deps{Stores: store.Stores{Users: users, Ledger: led, Hits: hits, Holds: holds}})
+			chk := ledgercheck.New(ledgercheck.Deps{Stores: db.Stores()})
 			ds, joined := checkLedger(t, chk)
+			if n, m := db.Calls("Users.ByID"), db.Calls("Holds.ByUser"); n != reads || m != reads {
+				t.Errorf("user read %d times, holds %d; want %d", n, m, reads)
+			}
 			if len(ds) != len(c.want) {
 				t.Fatalf("discrepancies:\n%s\nwant %q", joined, c.want)
 			}

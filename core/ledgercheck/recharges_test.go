@@ -5,18 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/mock"
-
-	hitmocks "paygate/core/hitlog/mocks"
-	holdmocks "paygate/core/hold/mocks"
 	"paygate/core/ledger"
-	ledgermocks "paygate/core/ledger/mocks"
 	"paygate/core/ledgercheck"
 	"paygate/core/recharge"
-	rechargemocks "paygate/core/recharge/mocks"
-	"paygate/core/store"
+	"paygate/core/store/storetest"
 	"paygate/core/user"
-	usermocks "paygate/core/user/mocks"
 )
 
 // TestCheckLedgerRechargesOnALiveSystem: recharge 7 failed (and was
@@ -43,33 +36,22 @@ func TestCheckLedgerRechargesOnALiveSystem(t *testing.T) {
 		{"real discrepancies", recharge.StatusPending, 2, []string{"pending recharge r7 has 1 refunds", "recharge id 8 that is not this user's"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			users, led, hits, recs := usermocks.NewMockRepository(t), ledgermocks.NewMockRepository(t), hitmocks.NewMockRepository(t), rechargemocks.NewMockRepository(t)
-			users.EXPECT().IDs(mock.Anything).Return([]uint64{1}, nil)
-			users.EXPECT().ByID(mock.Anything, uint64(1)).Return(&user.User{ID: 1, Balance: dec("80")}, nil)
-			read := false
-			recs.EXPECT().ForEachByUser(mock.Anything, uint64(1), mock.Anything).RunAndReturn(func(_ context.Context, _ uint64, fn func(recharge.Recharge) error) error {
-				read = true
-				return fn(r7)
-			}).Once()
-			led.EXPECT().ForEachByUser(mock.Anything, uint64(1), mock.Anything).RunAndReturn(func(_ context.Context, _ uint64, fn func(ledger.Entry) error) error {
-				if !read {
+			db := storetest.New().Put(user.User{ID: 1, Balance: dec("80")}, r7)
+			for _, e := range entries {
+				db.Put(e)
+			}
+			// Between the read of the recharges and the ledger's, r7 moves
+			// on (or not) and recharge 8 arrives.
+			db.OnCall("Ledger.ForEachByUser", func() error {
+				if db.Calls("Recharges.ForEachByUser") == 0 {
 					t.Error("ledger read before the recharges")
 				}
-				for _, e := range entries {
-					if err := fn(e); err != nil {
-						return err
-					}
-				}
+				again := r7
+				again.Status = c.reread7
+				db.Put(again, recharge.Recharge{ID: 8, UserID: c.owner8, Amount: dec("20"), Status: recharge.StatusPending})
 				return nil
 			})
-			hits.EXPECT().ForEachByUser(mock.Anything, uint64(1), mock.Anything).Return(nil)
-			again := r7
-			again.Status = c.reread7
-			recs.EXPECT().ByID(mock.Anything, uint64(7)).Return(&again, nil).Once()
-			recs.EXPECT().ByID(mock.Anything, uint64(8)).Return(&recharge.Recharge{ID: 8, UserID: c.owner8, Amount: dec("20"), Status: recharge.StatusPending}, nil).Once()
-			holds := holdmocks.NewMockRepository(t)
-			holds.EXPECT().ByUser(mock.Anything, uint64(1)).Return(nil, nil)
-			chk := ledgercheck.New(ledgercheck.Deps{Stores: store.Stores{Users: users, Ledger: led, Hits: hits, Recharges: recs, Holds: holds}})
+			chk := ledgercheck.New(ledgercheck.Deps{Stores: db.Stores()})
 			ds, err := chk.Check(context.Background())
 			if err != nil || len(ds) != len(c.want) {
 				t.Fatalf("discrepancies %v, err %v; want %v", ds, err, c.want)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -19,6 +20,7 @@ import (
 	"paygate/core/metering"
 	"paygate/core/pricing"
 	"paygate/core/store"
+	"paygate/core/store/storetest"
 	"paygate/core/user"
 )
 
@@ -50,11 +52,20 @@ func queue(t *testing.T, a *metering.Metering, inputs ...metering.CallInput) (wa
 
 // cheapService adds the service "cheap" (id 8), sold to user 11 at 0.50.
 func (f *fixture) cheapService() {
-	cheap := &catalog.Service{ID: 8, Slug: "cheap", Method: "POST", ProviderURL: "https://up.example/cheap", Status: catalog.StatusActive}
-	f.services.EXPECT().BySlug(mock.Anything, "cheap").Return(cheap, nil).Maybe()
-	f.services.EXPECT().Doc(mock.Anything, uint64(8)).Return(nil, catalog.ErrDocNotFound).Maybe()
-	f.prices.EXPECT().Applicable(mock.Anything, uint64(8), uint64(11)).Return(&pricing.Price{
-		UserPrice: dec("0.50"), ResellerPrice: dec("0.50"), AdminCost: dec("0.10"), MinimumHitCharge: dec("0"), Status: pricing.StatusActive}, nil).Maybe()
+	f.db.Put(catalog.Service{ID: 8, Slug: "cheap", Method: "POST", ProviderURL: "https://up.example/cheap", Status: catalog.StatusActive},
+		pricing.Price{ServiceID: 8, UserPrice: dec("0.50"), ResellerPrice: dec("0.50"), AdminCost: dec("0.10"), MinimumHitCharge: dec("0"), Status: pricing.StatusActive})
+}
+
+// hitOf is the stored hit of request id.
+func hitOf(t *testing.T, db *storetest.DB, requestID string) hitlog.Hit {
+	t.Helper()
+	for _, h := range db.Hits() {
+		if h.RequestID == requestID {
+			return h
+		}
+	}
+	t.Fatalf("no hit of %s", requestID)
+	return hitlog.Hit{}
 }
 
 // Three calls in one batch: the second cannot pay, the third (a cheaper
@@ -63,39 +74,9 @@ func (f *fixture) cheapService() {
 func TestBatchDecidesEachCallInOrder(t *testing.T) {
 	f := newFixture(t)
 	f.user.Balance = dec("2.00")
+	f.save()
 	f.cheapService()
-
-	f.users.EXPECT().LockByID(mock.Anything, uint64(11)).RunAndReturn(func(context.Context, uint64) (*user.User, error) {
-		u := *f.user
-		return &u, nil
-	}).Once()
-	f.keys.EXPECT().CountHits(mock.Anything, uint64(3), "2026-11-22", 3, mock.Anything).Return(3, nil).Once()
-	f.hits.EXPECT().InsertMany(mock.Anything, mock.MatchedBy(func(hs []*hitlog.Hit) bool {
-		return len(hs) == 3 && hs[0].Status == hitlog.StatusPending && hs[0].Reserved.Equal(dec("1.23")) &&
-			hs[1].Status == hitlog.StatusInsufficientBalance && hs[1].Reserved.IsZero() &&
-			hs[2].Status == hitlog.StatusPending && hs[2].Reserved.Equal(dec("0.50"))
-	})).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) error {
-		for i, h := range hs {
-			h.ID = uint64(100 + i)
-		}
-		return nil
-	}).Once()
-	f.ledger.EXPECT().InsertMany(mock.Anything, mock.MatchedBy(func(es []*ledger.Entry) bool {
-		return len(es) == 2 &&
-			es[0].Type == ledger.Debit && es[0].BalanceBefore.Equal(dec("2.00")) && es[0].BalanceAfter.Equal(dec("0.77")) && *es[0].ReferenceID == 100 &&
-			es[1].Type == ledger.Debit && es[1].BalanceBefore.Equal(dec("0.77")) && es[1].BalanceAfter.Equal(dec("0.27")) && *es[1].ReferenceID == 102
-	})).Return(nil).Once()
-	f.users.EXPECT().SaveBalance(mock.Anything, mock.MatchedBy(func(u *user.User) bool {
-		return u.Balance.Equal(dec("0.27")) && u.PlanCalls == 2
-	})).Return(nil).Once()
 	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(metering.UpstreamResponse{Status: 200, Body: []byte(`{"ok":true}`)}, nil).Twice()
-	f.hits.EXPECT().FinishMany(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) ([]bool, error) {
-		out := make([]bool, len(hs))
-		for i, h := range hs {
-			out[i] = h.Status == hitlog.StatusSuccess && (h.ID == 100 || h.ID == 102)
-		}
-		return out, nil
-	})
 
 	first, second, third := f.input(`{}`), f.input(`{}`), f.input(`{}`)
 	first.RequestID, second.RequestID, third.RequestID = "req_1", "req_2", "req_3"
@@ -110,95 +91,90 @@ func TestBatchDecidesEachCallInOrder(t *testing.T) {
 	if errs[2] != nil || !res[2].BalanceLeft.Equal(dec("0.27")) || !res[2].Charged.Equal(dec("0.50")) {
 		t.Fatalf("third: %+v, %v", res[2], errs[2])
 	}
+	f.app.Wait()
+	h1, h2, h3 := hitOf(t, f.db, "req_1"), hitOf(t, f.db, "req_2"), hitOf(t, f.db, "req_3")
+	if h1.Status != hitlog.StatusSuccess || !h1.Reserved.Equal(dec("1.23")) ||
+		h2.Status != hitlog.StatusInsufficientBalance || !h2.Reserved.IsZero() ||
+		h3.Status != hitlog.StatusSuccess || !h3.Reserved.Equal(dec("0.50")) {
+		t.Fatalf("hits %+v", f.db.Hits())
+	}
+	if !(h1.ID < h2.ID && h2.ID < h3.ID) {
+		t.Fatalf("hits not written in queue order: %d %d %d", h1.ID, h2.ID, h3.ID)
+	}
+	es := f.db.Entries()
+	if len(es) != 2 {
+		t.Fatalf("ledger %+v, want two debits", es)
+	}
+	checkEntry(t, es[0], ledger.Debit, "1.23", "2.00", "0.77", h1.ID)
+	checkEntry(t, es[1], ledger.Debit, "0.50", "0.77", "0.27", h3.ID)
+	if u := f.stored(); !u.Balance.Equal(dec("0.27")) || u.PlanCalls != 2 {
+		t.Fatalf("user %+v", u)
+	}
+	// One reservation for the three: the user locked and the key counted once.
+	if n, m := f.db.Calls("Users.LockByID"), f.db.Calls("Keys.CountHits"); n != 1 || m != 1 {
+		t.Fatalf("%d locks and %d counts of the key, want one batch", n, m)
+	}
+	f.checkReserved(t, 3)
 }
 
 // A batch whose transaction fails twice fails every call in it with 503:
-// nothing is charged, no upstream is called (the strict mocks would fail on
-// any write or upstream call).
+// nothing is charged, no upstream is called (the strict mock would fail).
 func TestBatchFailureAnswers503(t *testing.T) {
 	f := newFixture(t)
-	stores := store.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
-	tx := &flakyTx{fails: 2, stores: stores}
-	loc, _ := time.LoadLocation("Asia/Kolkata")
-	a := metering.New(metering.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Config: metering.Config{Location: loc}})
-	t.Cleanup(a.Wait) // before the mocks' checks: successful calls settle after their answer
+	away := fmt.Errorf("begin transaction: %w", errs.ErrUnavailable)
+	f.db.Fail("WithinTx", away, away)
 	in1, in2 := f.input(`{}`), f.input(`{}`)
 	in2.RequestID = "req_2"
-	_, errList := queue(t, a, in1, in2)()
+	_, errList := queue(t, f.app, in1, in2)()
 	for i, err := range errList {
 		if errs.KindOf(err) != errs.Unavailable {
 			t.Fatalf("call %d: %v, want 503", i, err)
 		}
 	}
-	if tx.calls != 2 {
-		t.Fatalf("%d transactions, want the batch tried twice", tx.calls)
+	if n := f.db.Calls("WithinTx"); n != 2 {
+		t.Fatalf("%d transactions, want the batch tried twice", n)
+	}
+	if hs, es := f.db.Hits(), f.db.Entries(); len(hs) != 0 || len(es) != 0 || !f.stored().Balance.Equal(dec("10.00")) {
+		t.Fatalf("hits %+v, ledger %+v, balance %s: want nothing written", hs, es, f.stored().Balance)
 	}
 }
 
 // A failed first attempt is retried: the calls succeed with one charge each.
 func TestBatchRetriesOnce(t *testing.T) {
 	f := newFixture(t)
-	stores := store.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
-	tx := &flakyTx{fails: 1, stores: stores}
-	loc, _ := time.LoadLocation("Asia/Kolkata")
-	a := metering.New(metering.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Config: metering.Config{Location: loc}})
-	t.Cleanup(a.Wait) // before the mocks' checks: successful calls settle after their answer
-	f.expectReserve(t, "1.23")
+	f.db.Fail("WithinTx", fmt.Errorf("begin transaction: %w", errs.ErrUnavailable))
 	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(metering.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil).Once()
-	f.hits.EXPECT().FinishMany(mock.Anything, mock.Anything).Return([]bool{true}, nil).Once()
-	res, err := a.CallService(context.Background(), f.input(`{}`))
+	res, err := f.app.CallService(context.Background(), f.input(`{}`))
 	if err != nil || !res.BalanceLeft.Equal(dec("8.77")) {
 		t.Fatalf("%+v, %v", res, err)
 	}
-}
-
-// flakyTx fails its first `fails` transactions before running them.
-// flakyTx fails its first `fails` transactions with err (default: the
-// database away, as the store reports a refused connection).
-type flakyTx struct {
-	mu     sync.Mutex
-	fails  int
-	calls  int
-	err    error
-	stores store.Stores
-}
-
-func (t *flakyTx) WithinTx(ctx context.Context, fn func(context.Context, store.Stores) error) error {
-	t.mu.Lock()
-	t.calls++
-	fail := t.calls <= t.fails
-	t.mu.Unlock()
-	if fail {
-		if t.err != nil {
-			return t.err
-		}
-		return fmt.Errorf("begin transaction: %w", errs.ErrUnavailable)
+	f.app.Wait()
+	if h := oneHit(t, f.db); h.Status != hitlog.StatusSuccess || len(f.db.Entries()) != 1 || !f.stored().Balance.Equal(dec("8.77")) {
+		t.Fatalf("hit %+v, ledger %+v, balance %s: want one charge", h, f.db.Entries(), f.stored().Balance)
 	}
-	return fn(ctx, t.stores)
 }
 
 // A batch the database refuses for a reason other than being away (one
 // call's data, say) is applied call by call: only the refused call fails.
 func TestRefusedBatchIsAppliedCallByCall(t *testing.T) {
 	f := newFixture(t)
-	stores := store.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
 	// The batch of two fails twice, then the first call alone twice; the
 	// second call alone goes through.
-	tx := &flakyTx{fails: 4, err: errors.New("Error 1366: Incorrect string value"), stores: stores}
-	loc, _ := time.LoadLocation("Asia/Kolkata")
-	a := metering.New(metering.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Config: metering.Config{Location: loc}})
-	t.Cleanup(a.Wait) // before the mocks' checks: successful calls settle after their answer
-	f.expectReserve(t, "1.23")
+	refusal := errors.New("Error 1366: Incorrect string value")
+	f.db.Fail("WithinTx", refusal, refusal, refusal, refusal)
 	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(metering.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil).Once()
-	f.hits.EXPECT().FinishMany(mock.Anything, mock.Anything).Return([]bool{true}, nil).Once()
 	refused, ok := f.input(`{}`), f.input(`{}`)
 	refused.RequestID = "req_refused"
-	res, errList := queue(t, a, refused, ok)()
+	res, errList := queue(t, f.app, refused, ok)()
 	if errs.KindOf(errList[0]) != errs.Unavailable {
 		t.Fatalf("refused call: %v, want 503", errList[0])
 	}
 	if errList[1] != nil || !res[1].BalanceLeft.Equal(dec("8.77")) {
 		t.Fatalf("the other call: %+v, %v", res[1], errList[1])
+	}
+	f.app.Wait()
+	if h := oneHit(t, f.db); h.RequestID != "req_TEST" || h.Status != hitlog.StatusSuccess {
+		t.Fatalf("hit %+v, want the other call's alone", h)
 	}
 }
 
@@ -206,17 +182,11 @@ func TestRefusedBatchIsAppliedCallByCall(t *testing.T) {
 func TestWaitDrainsTheBatchWriter(t *testing.T) {
 	f := newFixture(t)
 	f.user.Balance = dec("0.00") // every call is refused for its balance: one insert, no upstream
-	f.users.EXPECT().LockByID(mock.Anything, uint64(11)).RunAndReturn(func(context.Context, uint64) (*user.User, error) {
-		u := *f.user
-		return &u, nil
-	}).Once()
-	f.keys.EXPECT().CountHits(mock.Anything, uint64(3), mock.Anything, 5, mock.Anything).Return(5, nil).Once()
-	var inserted int
-	f.hits.EXPECT().InsertMany(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) error {
+	f.save()
+	f.db.OnCall("Hits.InsertMany", func() error {
 		time.Sleep(50 * time.Millisecond) // a slow commit
-		inserted += len(hs)
 		return nil
-	}).Once()
+	})
 	var ins []metering.CallInput
 	for i := 0; i < 5; i++ {
 		in := f.input(`{}`)
@@ -225,7 +195,7 @@ func TestWaitDrainsTheBatchWriter(t *testing.T) {
 	}
 	wait := queue(t, f.app, ins...)
 	f.app.Wait()
-	if inserted != 5 || metering.QueuedCalls(f.app) != 0 {
+	if inserted := len(f.db.Hits()); inserted != 5 || metering.QueuedCalls(f.app) != 0 {
 		t.Fatalf("after Wait: %d inserted, %d queued", inserted, metering.QueuedCalls(f.app))
 	}
 	_, errList := wait()
@@ -239,23 +209,27 @@ func TestWaitDrainsTheBatchWriter(t *testing.T) {
 // batchTx is a store whose metering transactions (WithinBatchTx) hand the
 // writer Stores with BatchLocks; other transactions go to WithinTx.
 type batchTx struct {
-	stores  store.Stores
+	db      *storetest.DB
 	locks   *fakeLocks
 	inserts metering.BatchInserts // nil: none offered
-	batch   int                   // WithinBatchTx calls
+	batch   atomic.Int32          // WithinBatchTx calls
 }
 
 func (t *batchTx) WithinTx(ctx context.Context, fn func(context.Context, store.Stores) error) error {
-	return fn(ctx, t.stores)
+	return t.db.WithinTx(ctx, fn)
 }
 
 func (t *batchTx) WithinBatchTx(ctx context.Context, fn func(context.Context, metering.BatchStores) error) error {
-	t.batch++
-	return fn(ctx, metering.BatchStores{Stores: t.stores, Locks: t.locks, Inserts: t.inserts})
+	t.batch.Add(1)
+	return t.db.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+		return fn(ctx, metering.BatchStores{Stores: s, Locks: t.locks, Inserts: t.inserts})
+	})
 }
 
+// fakeLocks does what the port says over the store's rows: the users as
+// stored, and each key's count granted up to grant.
 type fakeLocks struct {
-	user    user.User
+	db      *storetest.DB
 	grant   int
 	userIDs []uint64
 	counts  []metering.KeyCount
@@ -263,40 +237,37 @@ type fakeLocks struct {
 
 func (l *fakeLocks) LockAndCount(_ context.Context, userIDs []uint64, counts []metering.KeyCount, _ time.Time) (map[uint64]*user.User, []int, error) {
 	l.userIDs, l.counts = userIDs, counts
-	u := l.user
+	users := map[uint64]*user.User{}
+	for _, id := range userIDs {
+		u := l.db.User(id)
+		users[id] = &u
+	}
 	granted := make([]int, len(counts))
 	for i := range counts {
 		granted[i] = min(counts[i].N, l.grant)
 	}
-	return map[uint64]*user.User{u.ID: &u}, granted, nil
+	return users, granted, nil
+}
+
+// withBatchTx rebuilds the fixture's app on tx.
+func (f *fixture) withBatchTx(tx *batchTx) {
+	loc, _ := time.LoadLocation("Asia/Kolkata")
+	f.app = metering.New(metering.Deps{Tx: tx, Stores: f.db.Stores(), Upstream: f.up, Now: func() time.Time { return f.now }, Config: metering.Config{Location: loc}})
 }
 
 // With a store that offers BatchLocks, the writer takes the batch's locks
-// through it (no LockByID, no CountHits: the strict mocks would fail) and
-// honours what it granted: the second call of a batch granted one call is
-// refused with the daily limit.
+// through it (no LockByID, no CountHits) and honours what it granted: the
+// second call of a batch granted one call is refused with the daily limit.
 func TestBatchTakesLocksThroughBatchLocks(t *testing.T) {
 	f := newFixture(t)
-	stores := store.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
-	tx := &batchTx{stores: stores, locks: &fakeLocks{user: *f.user, grant: 1}}
-	loc, _ := time.LoadLocation("Asia/Kolkata")
-	a := metering.New(metering.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Config: metering.Config{Location: loc}})
-	t.Cleanup(a.Wait) // before the mocks' checks: successful calls settle after their answer
-
-	f.hits.EXPECT().InsertMany(mock.Anything, mock.MatchedBy(func(hs []*hitlog.Hit) bool {
-		return len(hs) == 2 && hs[0].Status == hitlog.StatusPending && hs[1].Status == hitlog.StatusFailed
-	})).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) error { hs[0].ID, hs[1].ID = 100, 101; return nil }).Once()
-	f.ledger.EXPECT().InsertMany(mock.Anything, mock.MatchedBy(func(es []*ledger.Entry) bool {
-		return len(es) == 1 && *es[0].ReferenceID == 100
-	})).Return(nil).Once()
-	f.users.EXPECT().SaveBalance(mock.Anything, mock.Anything).Return(nil).Once()
+	tx := &batchTx{db: f.db, locks: &fakeLocks{db: f.db, grant: 1}}
+	f.withBatchTx(tx)
 	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(metering.UpstreamResponse{Status: 200, Body: []byte(`{"ok":true}`)}, nil).Once()
-	f.hits.EXPECT().FinishMany(mock.Anything, mock.Anything).Return([]bool{true}, nil).Once()
 
 	first, second := f.input(`{}`), f.input(`{}`)
 	first.RequestID, second.RequestID = "req_1", "req_2"
-	_, errList := queue(t, a, first, second)()
-	a.Wait() // the first call's settlement, written after its answer
+	_, errList := queue(t, f.app, first, second)()
+	f.app.Wait() // the first call's settlement, written after its answer
 	if errList[0] != nil {
 		t.Fatalf("first call: %v", errList[0])
 	}
@@ -307,16 +278,31 @@ func TestBatchTakesLocksThroughBatchLocks(t *testing.T) {
 	if fmt.Sprint(l.userIDs) != "[11]" || len(l.counts) != 1 || l.counts[0] != (metering.KeyCount{KeyID: 3, Day: "2026-11-22", N: 2}) {
 		t.Fatalf("LockAndCount(%v, %+v)", l.userIDs, l.counts)
 	}
-	if tx.batch == 0 {
+	if tx.batch.Load() == 0 {
 		t.Fatal("the writer did not use WithinBatchTx")
+	}
+	if n, m := f.db.Calls("Users.LockByID"), f.db.Calls("Keys.CountHits"); n != 0 || m != 0 {
+		t.Fatalf("%d LockByID and %d CountHits beside BatchLocks", n, m)
+	}
+	h1, h2 := hitOf(t, f.db, "req_1"), hitOf(t, f.db, "req_2")
+	if h1.Status != hitlog.StatusSuccess || h2.Status != hitlog.StatusFailed {
+		t.Fatalf("hits %+v", f.db.Hits())
+	}
+	es := f.db.Entries()
+	if len(es) != 1 {
+		t.Fatalf("ledger %+v, want one debit", es)
+	}
+	checkEntry(t, es[0], ledger.Debit, "1.23", "10.00", "8.77", h1.ID)
+	if u := f.stored(); !u.Balance.Equal(dec("8.77")) {
+		t.Fatalf("balance %s", u.Balance)
 	}
 }
 
-// fakeInserts records what the writer hands BatchInserts and gives the
-// hits ids from 100 on (as the store does once the rows are written).
+// fakeInserts records what the writer hands BatchInserts and writes it as
+// the port says: the hits, then the entries, each entry with hitOf[i] >= 0
+// referencing its hit's new id.
 type fakeInserts struct {
 	mu    sync.Mutex
-	next  uint64
 	calls []insertCall
 }
 
@@ -326,13 +312,14 @@ type insertCall struct {
 	hitOf   []int
 }
 
-func (f *fakeInserts) Insert(_ context.Context, hits []*hitlog.Hit, entries []*ledger.Entry, hitOf []int) error {
+func (f *fakeInserts) Insert(ctx context.Context, hits []*hitlog.Hit, entries []*ledger.Entry, hitOf []int, s store.Stores) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	c := insertCall{hitOf: hitOf}
+	if err := s.Hits.InsertMany(ctx, hits); err != nil {
+		return err
+	}
 	for _, h := range hits {
-		f.next++
-		h.ID = 99 + f.next
 		c.hits = append(c.hits, h.RequestID)
 	}
 	for i, e := range entries {
@@ -342,45 +329,47 @@ func (f *fakeInserts) Insert(_ context.Context, hits []*hitlog.Hit, entries []*l
 			e.ReferenceID = &id
 		}
 	}
+	if err := s.Ledger.InsertMany(ctx, entries); err != nil {
+		return err
+	}
 	f.calls = append(f.calls, c)
 	return nil
 }
 
+// boundInserts is fakeInserts on one transaction's stores.
+type boundInserts struct {
+	f *fakeInserts
+	s store.Stores
+}
+
+func (b boundInserts) Insert(ctx context.Context, hits []*hitlog.Hit, entries []*ledger.Entry, hitOf []int) error {
+	return b.f.Insert(ctx, hits, entries, hitOf, b.s)
+}
+
 // With a store that offers BatchInserts the writer hands it the batch's
-// hits and ledger rows together (no Hits.InsertMany, no Ledger.InsertMany:
-// the strict mocks would fail), each debit with the index of its hit (a
+// hits and ledger rows together, each debit with the index of its hit (a
 // refused call in between has none) and each refund with -1 (it references
 // a hit of an earlier batch by id); the settlements refund the hits the
 // store numbered.
 func TestBatchWritesRowsThroughBatchInserts(t *testing.T) {
 	f := newFixture(t)
 	f.user.Balance = dec("2.00")
+	f.save()
 	f.cheapService()
-	stores := store.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
 	inserts := &fakeInserts{}
-	tx := &batchTx{stores: stores, locks: &fakeLocks{user: *f.user, grant: 3}, inserts: inserts}
-	loc, _ := time.LoadLocation("Asia/Kolkata")
-	a := metering.New(metering.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Config: metering.Config{Location: loc}})
-
-	f.users.EXPECT().SaveBalance(mock.Anything, mock.Anything).Return(nil)
+	tx := &batchTx{db: f.db, locks: &fakeLocks{db: f.db, grant: 3}, inserts: boundInserts{f: inserts, s: f.db.Stores()}}
+	f.withBatchTx(tx)
 	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(metering.UpstreamResponse{Status: 502, Body: []byte(`{}`)}, nil).Twice()
-	var refunded []uint64
-	var mu sync.Mutex
-	f.hits.EXPECT().FinishMany(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) ([]bool, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		for _, h := range hs {
-			refunded = append(refunded, h.ID)
-		}
-		return slices.Repeat([]bool{true}, len(hs)), nil
-	})
 
 	first, second, third := f.input(`{}`), f.input(`{}`), f.input(`{}`)
 	first.RequestID, second.RequestID, third.RequestID = "req_1", "req_2", "req_3"
 	third.Slug = "cheap"
-	_, errList := queue(t, a, first, second, third)()
+	_, errList := queue(t, f.app, first, second, third)()
 	if !errors.Is(errList[1], ledger.ErrInsufficientBalance) || errs.KindOf(errList[0]) != errs.Upstream || errs.KindOf(errList[2]) != errs.Upstream {
 		t.Fatalf("errors %v", errList)
+	}
+	if n := f.db.Calls("Hits.InsertMany"); n != len(inserts.calls) || n == 0 {
+		t.Fatalf("%d hit inserts outside BatchInserts' %d", n, len(inserts.calls))
 	}
 	reserve := inserts.calls[0]
 	if fmt.Sprint(reserve.hits) != "[req_1 req_2 req_3]" || fmt.Sprint(reserve.entries) != "[debit debit]" || fmt.Sprint(reserve.hitOf) != "[0 2]" {
@@ -393,8 +382,18 @@ func TestBatchWritesRowsThroughBatchInserts(t *testing.T) {
 		}
 		refunds += len(c.entries)
 	}
+	h1, h3 := hitOf(t, f.db, "req_1"), hitOf(t, f.db, "req_3")
+	var refunded []uint64
+	for _, e := range f.db.Entries() {
+		if e.Type == ledger.Refund {
+			refunded = append(refunded, *e.ReferenceID)
+		}
+	}
 	slices.Sort(refunded)
-	if refunds != 2 || fmt.Sprint(refunded) != "[100 102]" {
-		t.Fatalf("%d refunds of hits %v", refunds, refunded)
+	if refunds != 2 || fmt.Sprint(refunded) != fmt.Sprint([]uint64{h1.ID, h3.ID}) || h1.Status != hitlog.StatusFailed || h3.Status != hitlog.StatusFailed {
+		t.Fatalf("%d refunds of hits %v; hits %+v", refunds, refunded, f.db.Hits())
+	}
+	if u := f.stored(); !u.Balance.Equal(dec("2.00")) {
+		t.Fatalf("balance %s, want 2.00 after the refunds", u.Balance)
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/mock"
 
 	"paygate/core/apikey"
-	"paygate/core/hitlog"
 	"paygate/core/ledger"
 	"paygate/core/metering"
 	"paygate/core/store"
@@ -19,59 +18,24 @@ import (
 )
 
 // Two instances over one store: a key revoked through instance A fails at
-// once on A, and on B once B's lookup TTL (1 s by default) has passed. The
-// "store" is the fixture's mocks, whose key row the revocation changes.
+// once on A, and on B once B's lookup TTL (1 s by default) has passed.
 func TestCacheInvalidationAndStalenessBound(t *testing.T) {
 	f := newFixture(t)
 	f.user.Role, f.user.Plan, f.user.Balance = user.RoleUser, user.PlanEnterprise, dec("1000.00")
+	f.save()
 	var mu sync.Mutex
 	clock := f.now
 	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
 	advance := func(d time.Duration) { mu.Lock(); clock = clock.Add(d); mu.Unlock() }
 
-	stores := store.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
 	loc, _ := time.LoadLocation("Asia/Kolkata")
 	newApp := func() *metering.Metering {
-		return metering.New(metering.Deps{Tx: f.tx, Stores: stores, Upstream: f.up, Now: now, Config: metering.Config{Location: loc, HoldLifetime: -1}})
+		m := metering.New(metering.Deps{Tx: f.db, Stores: f.db.Stores(), Upstream: f.up, Now: now, Config: metering.Config{Location: loc, HoldLifetime: -1}})
+		t.Cleanup(m.Wait)
+		return m
 	}
 	a, b := newApp(), newApp()
-
-	// The store: the key row as it is now, read by ByKey and ByID, written by Update.
-	var rowMu sync.Mutex
-	keyRow := *f.key
-	reads := 0
-	f.keys.ExpectedCalls = nil // replace the fixture's fixed ByKey answer
-	f.keys.EXPECT().ByKey(mock.Anything, f.key.Key).RunAndReturn(func(context.Context, string) (*apikey.Key, error) {
-		rowMu.Lock()
-		defer rowMu.Unlock()
-		reads++
-		k := keyRow
-		return &k, nil
-	})
-	f.keys.EXPECT().Update(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, k *apikey.Key) error {
-		rowMu.Lock()
-		defer rowMu.Unlock()
-		keyRow = *k
-		return nil
-	})
-	// Every accepted call: reservation, upstream, settlement.
-	f.users.EXPECT().LockByID(mock.Anything, uint64(11)).RunAndReturn(func(context.Context, uint64) (*user.User, error) {
-		u := *f.user
-		return &u, nil
-	})
-	f.keys.EXPECT().CountHits(mock.Anything, uint64(3), mock.Anything, mock.Anything, mock.Anything).RunAndReturn(
-		func(_ context.Context, _ uint64, _ string, n int, _ time.Time) (int, error) { return n, nil })
-	f.hits.EXPECT().InsertMany(mock.Anything, mock.Anything).Return(nil)
-	f.ledger.EXPECT().InsertMany(mock.Anything, mock.Anything).Return(nil)
-	f.users.EXPECT().SaveBalance(mock.Anything, mock.Anything).Return(nil)
 	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(metering.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil)
-	f.hits.EXPECT().FinishMany(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) ([]bool, error) {
-		out := make([]bool, len(hs))
-		for i := range out {
-			out[i] = true
-		}
-		return out, nil
-	})
 
 	call := func(x *metering.Metering) error {
 		_, err := x.CallService(context.Background(), f.input(`{}`))
@@ -82,7 +46,7 @@ func TestCacheInvalidationAndStalenessBound(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if reads != 2 {
+	if reads := f.db.Calls("Keys.ByKey"); reads != 2 {
 		t.Fatalf("%d key reads for 4 calls on 2 instances, want 2 (one per instance)", reads)
 	}
 
@@ -119,20 +83,14 @@ func TestCacheInvalidationAndStalenessBound(t *testing.T) {
 func TestCacheNeverHoldsTheBalance(t *testing.T) {
 	f := newFixture(t)
 	f.user.Balance = dec("0.00")
-	f.users.EXPECT().LockByID(mock.Anything, uint64(11)).RunAndReturn(func(context.Context, uint64) (*user.User, error) {
-		u := *f.user
-		return &u, nil
-	})
-	f.keys.EXPECT().CountHits(mock.Anything, uint64(3), mock.Anything, 1, mock.Anything).Return(1, nil)
-	f.hits.EXPECT().InsertMany(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) error { hs[0].ID = 99; return nil })
+	f.save()
 	if _, err := f.app.CallService(context.Background(), f.input(`{}`)); !errors.Is(err, ledger.ErrInsufficientBalance) {
 		t.Fatalf("%v", err)
 	}
-	f.user.Balance = dec("10.00") // credited by another instance
-	f.ledger.EXPECT().InsertMany(mock.Anything, mock.Anything).Return(nil).Once()
-	f.users.EXPECT().SaveBalance(mock.Anything, mock.Anything).Return(nil).Once()
+	u := f.stored()
+	u.Balance = dec("10.00") // credited by another instance
+	f.db.Put(u)
 	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(metering.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil).Once()
-	f.hits.EXPECT().FinishMany(mock.Anything, mock.Anything).Return([]bool{true}, nil).Once()
 	res, err := f.app.CallService(context.Background(), f.input(`{}`))
 	if err != nil || !res.BalanceLeft.Equal(dec("8.77")) {
 		t.Fatalf("%+v, %v", res, err)

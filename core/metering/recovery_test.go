@@ -8,11 +8,9 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
-	"github.com/stretchr/testify/mock"
 
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
-	"paygate/core/user"
 )
 
 // pendingHit is a hit whose call started long ago and never settled.
@@ -22,32 +20,47 @@ func (f *fixture) pendingHit(id uint64, reserved string) hitlog.Hit {
 		CreatedAt: f.now.Add(-10 * time.Minute)}
 }
 
+// hit is the stored hit id.
+func hit(t *testing.T, f *fixture, id uint64) hitlog.Hit {
+	t.Helper()
+	for _, h := range f.db.Hits() {
+		if h.ID == id {
+			return h
+		}
+	}
+	t.Fatalf("no hit %d", id)
+	return hitlog.Hit{}
+}
+
 func TestRecoverPendingHitsRefundsInterruptedCalls(t *testing.T) {
 	f := newFixture(t)
 	f.user.PlanMonth, f.user.PlanCalls = "2026-11", 5
+	f.save()
 	// The cut-off is the default grace: upstream timeout (15 s) + 1 minute.
-	f.hits.EXPECT().Pending(mock.Anything, f.now.Add(-75*time.Second), 50).
-		Return([]hitlog.Hit{f.pendingHit(41, "1.25")}, nil).Once()
-	f.users.EXPECT().LockByID(mock.Anything, uint64(11)).RunAndReturn(func(context.Context, uint64) (*user.User, error) {
-		u := *f.user
-		return &u, nil
-	}).Once()
-	f.hits.EXPECT().Finish(mock.Anything, mock.MatchedBy(func(h *hitlog.Hit) bool {
-		return h.ID == 41 && h.Status == hitlog.StatusFailed && h.ChargeAmount.IsZero() && h.CostAmount.IsZero() &&
-			h.ResponsePayload != nil && strings.Contains(*h.ResponsePayload, `"error":"interrupted"`)
-	})).Return(nil).Once()
-	f.ledger.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(e *ledger.Entry) bool {
-		return e.Type == ledger.Refund && e.Amount.Equal(dec("1.25")) && e.ReferenceType == ledger.RefAPIHit &&
-			*e.ReferenceID == 41 && e.BalanceBefore.Equal(dec("10.00")) && e.BalanceAfter.Equal(dec("11.25"))
-	})).Return(nil).Once()
-	f.users.EXPECT().SaveBalance(mock.Anything, mock.MatchedBy(func(u *user.User) bool {
-		// The refunded call no longer counts against the monthly plan.
-		return u.Balance.Equal(dec("11.25")) && u.TotalSpent.IsZero() && u.PlanCalls == 4
-	})).Return(nil).Once()
+	recent := f.pendingHit(42, "1.00")
+	recent.CreatedAt = f.now.Add(-74 * time.Second)
+	f.db.Put(f.pendingHit(41, "1.25"), recent)
 
 	n, err := f.app.RecoverPendingHits(context.Background(), 50)
 	if err != nil || n != 1 {
 		t.Fatalf("RecoverPendingHits = %d, %v; want 1 hit settled", n, err)
+	}
+	h := hit(t, f, 41)
+	if h.Status != hitlog.StatusFailed || !h.ChargeAmount.IsZero() || !h.CostAmount.IsZero() ||
+		h.ResponsePayload == nil || !strings.Contains(*h.ResponsePayload, `"error":"interrupted"`) {
+		t.Fatalf("hit %+v", h)
+	}
+	if h := hit(t, f, 42); h.Status != hitlog.StatusPending {
+		t.Fatalf("a call within the grace was settled: %+v", h)
+	}
+	es := f.db.Entries()
+	if len(es) != 1 {
+		t.Fatalf("ledger %+v, want one refund", es)
+	}
+	checkEntry(t, es[0], ledger.Refund, "1.25", "10.00", "11.25", 41)
+	// The refunded call no longer counts against the monthly plan.
+	if u := f.stored(); !u.Balance.Equal(dec("11.25")) || !u.TotalSpent.IsZero() || u.PlanCalls != 4 {
+		t.Fatalf("user %+v", u)
 	}
 }
 
@@ -55,16 +68,33 @@ func TestRecoverPendingHitsRefundsInterruptedCalls(t *testing.T) {
 // recovery) is left alone: no refund, no balance write.
 func TestRecoverPendingHitsSkipsHitsSettledMeanwhile(t *testing.T) {
 	f := newFixture(t)
-	f.hits.EXPECT().Pending(mock.Anything, mock.Anything, 10).Return([]hitlog.Hit{f.pendingHit(41, "1.25")}, nil).Once()
-	f.users.EXPECT().LockByID(mock.Anything, uint64(11)).Return(&user.User{ID: 11, Balance: dec("10.00")}, nil).Once()
-	f.hits.EXPECT().Finish(mock.Anything, mock.Anything).Return(hitlog.ErrNotPending).Once()
+	f.user.PlanMonth, f.user.PlanCalls = "2026-11", 5
+	f.save()
+	f.db.Put(f.pendingHit(41, "1.25"))
+	var settled bool
+	f.db.OnCall("Hits.Finish", func() error {
+		if !settled { // its own call settles it first
+			settled = true
+			h := hit(t, f, 41)
+			h.Status, h.ChargeAmount = hitlog.StatusSuccess, dec("1.25")
+			f.db.Put(h)
+		}
+		return nil
+	})
 
 	n, err := f.app.RecoverPendingHits(context.Background(), 10)
 	if err != nil || n != 0 {
 		t.Fatalf("RecoverPendingHits = %d, %v; want 0 and no error", n, err)
 	}
-	f.ledger.AssertNotCalled(t, "Insert", mock.Anything, mock.Anything)
-	f.users.AssertNotCalled(t, "SaveBalance", mock.Anything, mock.Anything)
+	if es := f.db.Entries(); len(es) != 0 {
+		t.Fatalf("ledger %+v, want no refund", es)
+	}
+	if u := f.stored(); !u.Balance.Equal(dec("10.00")) || u.PlanCalls != 5 {
+		t.Fatalf("user %+v, want it untouched", u)
+	}
+	if h := hit(t, f, 41); h.Status != hitlog.StatusSuccess {
+		t.Fatalf("hit %+v, want its own outcome", h)
+	}
 }
 
 // A free call (nothing reserved) is marked failed without a ledger row; a
@@ -72,16 +102,23 @@ func TestRecoverPendingHitsSkipsHitsSettledMeanwhile(t *testing.T) {
 // and the round reports the failure.
 func TestRecoverPendingHitsGoesOnAfterAFailure(t *testing.T) {
 	f := newFixture(t)
-	f.hits.EXPECT().Pending(mock.Anything, mock.Anything, 10).
-		Return([]hitlog.Hit{f.pendingHit(41, "1.00"), f.pendingHit(42, "0")}, nil).Once()
-	f.users.EXPECT().LockByID(mock.Anything, uint64(11)).Return(nil, errors.New("connection lost")).Once()
-	f.users.EXPECT().LockByID(mock.Anything, uint64(11)).Return(&user.User{ID: 11, Balance: dec("10.00")}, nil).Once()
-	f.hits.EXPECT().Finish(mock.Anything, mock.MatchedBy(func(h *hitlog.Hit) bool { return h.ID == 42 })).Return(nil).Once()
-	f.users.EXPECT().SaveBalance(mock.Anything, mock.MatchedBy(func(u *user.User) bool { return u.Balance.Equal(dec("10.00")) })).Return(nil).Once()
+	f.db.Put(f.pendingHit(41, "1.00"), f.pendingHit(42, "0"))
+	f.db.Fail("Users.LockByID", errors.New("connection lost"))
 
 	n, err := f.app.RecoverPendingHits(context.Background(), 10)
 	if n != 1 || err == nil || !strings.Contains(err.Error(), "connection lost") {
 		t.Fatalf("RecoverPendingHits = %d, %v; want 1 settled and hit 41's error", n, err)
 	}
-	f.ledger.AssertNotCalled(t, "Insert", mock.Anything, mock.Anything)
+	if h := hit(t, f, 41); h.Status != hitlog.StatusPending {
+		t.Fatalf("hit 41 %+v, want it pending for the next round", h)
+	}
+	if h := hit(t, f, 42); h.Status != hitlog.StatusFailed {
+		t.Fatalf("hit 42 %+v, want failed", h)
+	}
+	if es := f.db.Entries(); len(es) != 0 {
+		t.Fatalf("ledger %+v, want none", es)
+	}
+	if u := f.stored(); !u.Balance.Equal(dec("10.00")) {
+		t.Fatalf("balance %s", u.Balance)
+	}
 }

@@ -3,7 +3,6 @@ package metering_test
 import (
 	"context"
 	"errors"
-	"paygate/core/metering"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -13,8 +12,9 @@ import (
 
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
+	"paygate/core/metering"
 	"paygate/core/store"
-	"paygate/core/user"
+	"paygate/core/store/storetest"
 )
 
 // apart rebuilds the fixture's app with Config.SettleApart and a
@@ -34,12 +34,46 @@ func (f *fixture) apartWith(t *testing.T, m metering.Metrics, window time.Durati
 // and SettleApart set here).
 func (f *fixture) apartConfig(t *testing.T, m metering.Metrics, cfg metering.Config) *countingTx {
 	t.Helper()
-	stores := store.Stores{Users: f.users, Keys: f.keys, Services: f.services, Pricing: f.prices, Ledger: f.ledger, Hits: f.hits}
-	tx := &countingTx{stores: stores}
+	return f.apartHits(t, m, cfg, nil)
+}
+
+// apartHits is apartConfig with SucceedMany answered by succeed (nil: the
+// store's): see succeedHook.
+func (f *fixture) apartHits(t *testing.T, m metering.Metrics, cfg metering.Config, succeed func([]*hitlog.Hit) ([]bool, error)) *countingTx {
+	t.Helper()
+	stores := f.db.Stores()
+	if succeed != nil {
+		stores.Hits = succeedHook{Repository: stores.Hits, fn: succeed}
+	}
+	tx := &countingTx{db: f.db}
 	cfg.Location, _ = time.LoadLocation("Asia/Kolkata")
 	cfg.SettleApart = true
 	f.app = metering.New(metering.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Metrics: m, Config: cfg})
 	return tx
+}
+
+// succeedHook is the store's hits with SucceedMany decided by fn (the
+// faults of a statement that moves some hits and then fails): the hits fn
+// reports moved are moved in the store.
+type succeedHook struct {
+	hitlog.Repository
+	fn func([]*hitlog.Hit) ([]bool, error)
+}
+
+func (h succeedHook) SucceedMany(ctx context.Context, hs []*hitlog.Hit) ([]bool, error) {
+	moved, err := h.fn(hs)
+	var write []*hitlog.Hit
+	for i, ok := range moved {
+		if ok {
+			write = append(write, hs[i])
+		}
+	}
+	if len(write) > 0 {
+		if _, err := h.Repository.SucceedMany(ctx, write); err != nil {
+			return nil, err
+		}
+	}
+	return moved, err
 }
 
 // inFlight counts reservations in flight (metering.Metrics).
@@ -52,34 +86,37 @@ func (m *inFlight) ReservationStarted() { m.n.Add(1) }
 func (m *inFlight) ReservationSettled() { m.n.Add(-1) }
 
 type countingTx struct {
-	n      atomic.Int32
-	stores store.Stores
+	n  atomic.Int32
+	db *storetest.DB
 }
 
 func (c *countingTx) WithinTx(ctx context.Context, fn func(context.Context, store.Stores) error) error {
 	c.n.Add(1)
-	return fn(ctx, c.stores)
+	return c.db.WithinTx(ctx, fn)
 }
 
 // With SettleApart a successful call is settled by SucceedMany, outside
 // any transaction (one transaction in all: the reservation); FinishMany is
-// never used (the strict mock would fail).
+// never used.
 func TestSettleApartSettlesSuccessOutsideTheBatch(t *testing.T) {
 	f := newFixture(t)
 	tx := f.apart(t)
-	f.expectReserve(t, "1.23")
 	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(metering.UpstreamResponse{Status: 200, Body: []byte(`{"id":"x"}`)}, nil).Once()
-	f.hits.EXPECT().SucceedMany(mock.Anything, mock.MatchedBy(func(hs []*hitlog.Hit) bool {
-		h := hs[0]
-		return len(hs) == 1 && h.ID == 99 && h.Status == hitlog.StatusSuccess && h.ChargeAmount.Equal(dec("1.23")) &&
-			*h.ResponsePayload == `{"id":"x"}` && h.CostAmount.Equal(dec("0.4"))
-	})).Return([]bool{true}, nil).Once()
 	res, err := f.app.CallService(context.Background(), f.input(`{}`))
 	if err != nil || !res.BalanceLeft.Equal(dec("8.77")) {
 		t.Fatalf("%+v, %v", res, err)
 	}
+	f.app.Wait()
 	if n := tx.n.Load(); n != 1 {
 		t.Fatalf("%d transactions, want 1 (the reservation)", n)
+	}
+	h := oneHit(t, f.db)
+	if h.Status != hitlog.StatusSuccess || !h.ChargeAmount.Equal(dec("1.23")) || h.ResponsePayload == nil ||
+		*h.ResponsePayload != `{"id":"x"}` || !h.CostAmount.Equal(dec("0.4")) {
+		t.Fatalf("hit %+v", h)
+	}
+	if n, m := f.db.Calls("Hits.SucceedMany"), f.db.Calls("Hits.FinishMany"); n != 1 || m != 0 {
+		t.Fatalf("%d SucceedMany, %d FinishMany; want the settlement by SucceedMany", n, m)
 	}
 }
 
@@ -88,26 +125,27 @@ func TestSettleApartSettlesSuccessOutsideTheBatch(t *testing.T) {
 func TestSettleApartKeepsFailuresWithTheRefund(t *testing.T) {
 	f := newFixture(t)
 	tx := f.apart(t)
-	f.expectReserve(t, "1.23")
 	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(metering.UpstreamResponse{Status: 502, Body: []byte(`bad`)}, nil).Once()
-	f.users.EXPECT().LockByID(mock.Anything, uint64(11)).RunAndReturn(func(context.Context, uint64) (*user.User, error) {
-		u := *f.user
-		return &u, nil
-	}).Once()
-	f.hits.EXPECT().FinishMany(mock.Anything, mock.MatchedBy(func(hs []*hitlog.Hit) bool {
-		return len(hs) == 1 && hs[0].Status == hitlog.StatusFailed
-	})).Return([]bool{true}, nil).Once()
-	f.ledger.EXPECT().InsertMany(mock.Anything, mock.MatchedBy(func(es []*ledger.Entry) bool {
-		return len(es) == 1 && es[0].Type == ledger.Refund && es[0].Amount.Equal(dec("1.23")) && *es[0].ReferenceID == 99
-	})).Return(nil).Once()
-	f.users.EXPECT().SaveBalance(mock.Anything, mock.MatchedBy(func(u *user.User) bool {
-		return u.Balance.Equal(dec("10.00")) && u.PlanCalls == 0
-	})).Return(nil).Once()
 	if _, err := f.app.CallService(context.Background(), f.input(`{}`)); err == nil {
 		t.Fatal("failed upstream answered success")
 	}
 	if n := tx.n.Load(); n != 2 {
 		t.Fatalf("%d transactions, want 2 (reservation, refund)", n)
+	}
+	h := oneHit(t, f.db)
+	if h.Status != hitlog.StatusFailed {
+		t.Fatalf("hit %+v", h)
+	}
+	es := f.db.Entries()
+	if len(es) != 2 {
+		t.Fatalf("ledger %+v, want debit and refund", es)
+	}
+	checkEntry(t, es[1], ledger.Refund, "1.23", "8.77", "10.00", h.ID)
+	if u := f.stored(); !u.Balance.Equal(dec("10.00")) || u.PlanCalls != 0 {
+		t.Fatalf("user %+v", u)
+	}
+	if n := f.db.Calls("Users.LockByID"); n != 2 {
+		t.Fatalf("%d user locks, want the refund under one of its own", n)
 	}
 }
 
@@ -115,19 +153,6 @@ func TestSettleApartKeepsFailuresWithTheRefund(t *testing.T) {
 // then lets them settle through hits' SucceedMany.
 func settleCalls(t *testing.T, f *fixture, n int) ([]*metering.CallResult, []error) {
 	t.Helper()
-	f.users.EXPECT().LockByID(mock.Anything, uint64(11)).RunAndReturn(func(context.Context, uint64) (*user.User, error) {
-		u := *f.user
-		return &u, nil
-	}).Once()
-	f.keys.EXPECT().CountHits(mock.Anything, uint64(3), "2026-11-22", n, mock.Anything).Return(n, nil).Once()
-	f.hits.EXPECT().InsertMany(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) error {
-		for i, h := range hs {
-			h.ID = uint64(100 + i)
-		}
-		return nil
-	}).Once()
-	f.ledger.EXPECT().InsertMany(mock.Anything, mock.Anything).Return(nil).Once()
-	f.users.EXPECT().SaveBalance(mock.Anything, mock.Anything).Return(nil).Once()
 	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(metering.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil).Times(n)
 	var ins []metering.CallInput
 	for i := 0; i < n; i++ {
@@ -135,7 +160,11 @@ func settleCalls(t *testing.T, f *fixture, n int) ([]*metering.CallResult, []err
 		in.RequestID = "req_" + string(rune('a'+i))
 		ins = append(ins, in)
 	}
-	return queue(t, f.app, ins...)()
+	res, errList := queue(t, f.app, ins...)()
+	if c := f.db.Calls("Keys.CountHits"); c != 1 {
+		t.Fatalf("%d reservations, want one batch", c)
+	}
+	return res, errList
 }
 
 // settleAnswered is settleCalls, failing unless every call had its answer.
@@ -153,27 +182,26 @@ func settleAnswered(t *testing.T, f *fixture, n int) {
 // moved ones are not written again.
 func TestSettleApartRetriesOnlyUnmovedHits(t *testing.T) {
 	f := newFixture(t)
-	f.apart(t)
 	var (
 		mu       sync.Mutex
-		attempts = map[uint64]int{}
-		movedAt  = map[uint64]bool{}
-		rewrote  []uint64
+		attempts = map[string]int{}
+		movedAt  = map[string]bool{}
+		rewrote  []string
 	)
-	f.hits.EXPECT().SucceedMany(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) ([]bool, error) {
+	f.apartHits(t, nil, metering.Config{}, func(hs []*hitlog.Hit) ([]bool, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		moved := make([]bool, len(hs))
 		for i, h := range hs {
-			if movedAt[h.ID] {
-				rewrote = append(rewrote, h.ID)
+			if movedAt[h.RequestID] {
+				rewrote = append(rewrote, h.RequestID)
 			}
-			attempts[h.ID]++
-			if h.ID == 101 && attempts[h.ID] == 1 { // the first attempt loses its connection at hit 101
+			attempts[h.RequestID]++
+			if h.RequestID == "req_b" && attempts[h.RequestID] == 1 { // the first attempt loses its connection at the second hit
 				return moved[:i], errors.New("connection reset")
 			}
 			moved[i] = true
-			movedAt[h.ID] = true
+			movedAt[h.RequestID] = true
 		}
 		return moved, nil
 	})
@@ -181,8 +209,13 @@ func TestSettleApartRetriesOnlyUnmovedHits(t *testing.T) {
 	f.app.Wait()
 	mu.Lock()
 	defer mu.Unlock()
-	if len(rewrote) > 0 || attempts[101] != 2 {
+	if len(rewrote) > 0 || attempts["req_b"] != 2 {
 		t.Fatalf("moved hits written again: %v; attempts %v", rewrote, attempts)
+	}
+	for _, h := range f.db.Hits() {
+		if h.Status != hitlog.StatusSuccess {
+			t.Fatalf("hit %+v not settled", h)
+		}
 	}
 }
 
@@ -194,39 +227,41 @@ func TestSettleApartRetriesOnlyUnmovedHits(t *testing.T) {
 func TestSettleApartRetriesAfterTheAnswer(t *testing.T) {
 	f := newFixture(t)
 	m := &inFlight{}
-	f.apartWith(t, m, 0)
 	var (
 		mu       sync.Mutex
-		attempts = map[uint64]int{}
-		moved101 bool
+		attempts = map[string]int{}
+		movedB   bool
 	)
-	f.hits.EXPECT().SucceedMany(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) ([]bool, error) {
+	f.apartHits(t, m, metering.Config{}, func(hs []*hitlog.Hit) ([]bool, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		moved := make([]bool, len(hs))
 		var err error
 		for i, h := range hs {
-			attempts[h.ID]++
+			attempts[h.RequestID]++
 			switch {
-			case h.ID == 100:
+			case h.RequestID == "req_a":
 				moved[i] = true // its statement committed
-			case h.ID == 101 && attempts[101] <= 3:
+			case h.RequestID == "req_b" && attempts["req_b"] <= 3:
 				err = errors.New("connection refused") // the database is away for 3 attempts
-			case h.ID == 101:
-				moved[i], moved101 = true, true
+			case h.RequestID == "req_b":
+				moved[i], movedB = true, true
 			}
 		}
-		return moved, err // 102: taken by recovery
+		return moved, err // req_c: taken by recovery
 	})
 	settleAnswered(t, f, 3)
 	f.app.Wait()
 	mu.Lock()
 	defer mu.Unlock()
-	if !moved101 || attempts[101] != 4 || attempts[100] != 1 {
-		t.Fatalf("attempts %v, 101 moved %v; want 101 written on its 4th attempt, 100 once", attempts, moved101)
+	if !movedB || attempts["req_b"] != 4 || attempts["req_a"] != 1 {
+		t.Fatalf("attempts %v, req_b moved %v; want req_b written on its 4th attempt, req_a once", attempts, movedB)
 	}
 	if n := m.n.Load(); n != 0 {
 		t.Fatalf("%d reservations still in flight after every settlement ended", n)
+	}
+	if h := hitOf(t, f.db, "req_c"); h.Status != hitlog.StatusPending {
+		t.Fatalf("the hit recovery took was written: %+v", h)
 	}
 }
 
@@ -236,12 +271,8 @@ func TestSettleApartRetriesAfterTheAnswer(t *testing.T) {
 func TestSettleApartGivesUpAfterTheWindow(t *testing.T) {
 	f := newFixture(t)
 	m := &inFlight{}
-	f.apartWith(t, m, 600*time.Millisecond)
-	var tries atomic.Int32
-	f.hits.EXPECT().SucceedMany(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) ([]bool, error) {
-		tries.Add(1)
-		return make([]bool, len(hs)), errors.New("connection refused")
-	})
+	f.apartHits(t, m, metering.Config{SettleRetryWindow: 600 * time.Millisecond}, nil)
+	f.db.OnCall("Hits.SucceedMany", func() error { return errors.New("connection refused") })
 	res, errList := settleCalls(t, f, 1)
 	if errList[0] != nil || res[0] == nil {
 		t.Fatalf("%+v, %v", res[0], errList[0])
@@ -251,11 +282,14 @@ func TestSettleApartGivesUpAfterTheWindow(t *testing.T) {
 	if took := time.Since(start); took > 3*time.Second {
 		t.Fatalf("Wait took %v", took)
 	}
-	if n := tries.Load(); n < 4 { // two per attempt: at 0, 250 ms and 750 ms
+	if n := f.db.Calls("Hits.SucceedMany"); n < 4 { // two per attempt: at 0, 250 ms and 750 ms
 		t.Fatalf("%d statements tried, want the settlement retried in its window", n)
 	}
 	if n := m.n.Load(); n != 0 {
 		t.Fatalf("%d reservations in flight after the settlement was given up", n)
+	}
+	if h := oneHit(t, f.db); h.Status != hitlog.StatusPending {
+		t.Fatalf("hit %+v, want it left pending for recovery", h)
 	}
 }
 
@@ -264,20 +298,15 @@ func TestSettleApartGivesUpAfterTheWindow(t *testing.T) {
 func TestSettleApartGathersSettlementsForTheLinger(t *testing.T) {
 	f := newFixture(t)
 	f.apartConfig(t, nil, metering.Config{SettleLinger: 400 * time.Millisecond})
-	var calls, hits atomic.Int32
-	f.hits.EXPECT().SucceedMany(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) ([]bool, error) {
-		calls.Add(1)
-		hits.Add(int32(len(hs)))
-		moved := make([]bool, len(hs))
-		for i := range moved {
-			moved[i] = true
-		}
-		return moved, nil
-	})
 	settleAnswered(t, f, 4)
 	f.app.Wait()
-	if c, h := calls.Load(), hits.Load(); c != 1 || h != 4 {
-		t.Fatalf("%d SucceedMany calls with %d hits, want 1 with 4", c, h)
+	if c := f.db.Calls("Hits.SucceedMany"); c != 1 {
+		t.Fatalf("%d SucceedMany calls, want 1", c)
+	}
+	for _, h := range f.db.Hits() {
+		if h.Status != hitlog.StatusSuccess {
+			t.Fatalf("hit %+v not settled", h)
+		}
 	}
 }
 
@@ -286,16 +315,12 @@ func TestSettleApartGathersSettlementsForTheLinger(t *testing.T) {
 func TestSettleApartFenceEndsTheLinger(t *testing.T) {
 	f := newFixture(t)
 	f.apartConfig(t, nil, metering.Config{SettleLinger: time.Minute})
-	var written atomic.Bool
-	f.hits.EXPECT().SucceedMany(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, hs []*hitlog.Hit) ([]bool, error) {
-		written.Store(true)
-		return []bool{true}, nil
-	}).Once()
 	res, errList := settleCalls(t, f, 1)
 	if errList[0] != nil || res[0] == nil {
 		t.Fatalf("%+v, %v", res[0], errList[0])
 	}
-	if written.Load() {
+	written := func() bool { return oneHit(t, f.db).Status == hitlog.StatusSuccess }
+	if written() {
 		t.Fatal("settlement written before the linger or a fence")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -304,8 +329,8 @@ func TestSettleApartFenceEndsTheLinger(t *testing.T) {
 	if err := f.app.AwaitSettlements(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if took := time.Since(start); took > 5*time.Second || !written.Load() {
-		t.Fatalf("fence returned after %v, settlement written %v", took, written.Load())
+	if took := time.Since(start); took > 5*time.Second || !written() {
+		t.Fatalf("fence returned after %v, settlement written %v", took, written())
 	}
 	f.app.Wait()
 }
