@@ -122,7 +122,7 @@ func TestVerifyAccountBillsAndStoresOnlyTheMask(t *testing.T) {
 		return h.Status == hitlog.StatusSuccess && h.ChargeAmount.Equal(dec("1.00")) && !strings.Contains(*h.ResponsePayload, "2341234")
 	})).Return(nil).Once()
 
-	res, err := f.app.VerifyAccount(context.Background(), gateway.VerifyInput{RequestID: "req_V", Key: f.key.Key, IP: "203.0.113.9",
+	res, err := f.app.VerifyAccount(context.Background(), gateway.VerifyInput{RequestID: "req_V", Creds: metering.Credentials{Key: f.key.Key, Secret: f.secret}, IP: "203.0.113.9",
 		Request: verification.Request{Type: verification.Aadhaar, Aadhaar: "2341 2341 2346"}})
 	if err != nil {
 		t.Fatal(err)
@@ -144,7 +144,7 @@ func TestVerifyAccountOutageRefunds(t *testing.T) {
 		return h.Status == hitlog.StatusFailed && h.ChargeAmount.IsZero() && strings.Contains(*h.ResponsePayload, "provider_unavailable")
 	})).Return(nil).Once()
 
-	_, err := f.app.VerifyAccount(context.Background(), gateway.VerifyInput{RequestID: "req_V", Key: f.key.Key,
+	_, err := f.app.VerifyAccount(context.Background(), gateway.VerifyInput{RequestID: "req_V", Creds: metering.Credentials{Key: f.key.Key, Secret: f.secret},
 		Request: verification.Request{Type: verification.UPI, VPA: "asha@okaxis"}})
 	if !errors.Is(err, gateway.ErrProviderUnavailable) || errs.KindOf(err) != errs.Unavailable {
 		t.Fatalf("err %v", err)
@@ -166,7 +166,7 @@ func TestCreatePaymentZeroChargeWritesNoLedgerRow(t *testing.T) {
 		return h.Status == hitlog.StatusSuccess && h.ChargeAmount.IsZero()
 	})).Return(nil).Once()
 
-	res, err := f.app.CreatePayment(context.Background(), gateway.PaymentInput{RequestID: "req_P", Key: f.key.Key,
+	res, err := f.app.CreatePayment(context.Background(), gateway.PaymentInput{RequestID: "req_P", Creds: metering.Credentials{Key: f.key.Key, Secret: f.secret},
 		Create: payment.Create{Amount: "499.50", Currency: "INR", CustomerID: "c", CallbackURL: "https://shop.example/cb"}})
 	if err != nil {
 		t.Fatal(err)
@@ -198,7 +198,7 @@ func TestCreatePaymentConcurrentDuplicate(t *testing.T) {
 		return h.Status == hitlog.StatusSuccess && h.ChargeAmount.IsZero() && *h.ResponsePayload == `{"replayed":true}`
 	})).Return(nil).Once()
 
-	res, err := f.app.CreatePayment(context.Background(), gateway.PaymentInput{RequestID: "req_P", Key: f.key.Key, IdempotencyKey: "k-1",
+	res, err := f.app.CreatePayment(context.Background(), gateway.PaymentInput{RequestID: "req_P", Creds: metering.Credentials{Key: f.key.Key, Secret: f.secret}, IdempotencyKey: "k-1",
 		Create: payment.Create{Amount: "10", Currency: "INR", CustomerID: "c", CallbackURL: "https://shop.example/cb"}})
 	if err != nil {
 		t.Fatal(err)
@@ -214,7 +214,7 @@ func TestCreatePaymentKeyReusedForAnotherBody(t *testing.T) {
 	f.hits.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(h *hitlog.Hit) bool {
 		return h.Status == hitlog.StatusFailed && strings.Contains(*h.ResponsePayload, "idempotency_key_reused")
 	})).Return(nil).Once()
-	_, err := f.app.CreatePayment(context.Background(), gateway.PaymentInput{RequestID: "req_P", Key: f.key.Key, IdempotencyKey: "k-1",
+	_, err := f.app.CreatePayment(context.Background(), gateway.PaymentInput{RequestID: "req_P", Creds: metering.Credentials{Key: f.key.Key, Secret: f.secret}, IdempotencyKey: "k-1",
 		Create: payment.Create{Amount: "10", Currency: "INR", CustomerID: "c", CallbackURL: "https://shop.example/cb"}})
 	if !errors.Is(err, payment.ErrIdempotencyReused) {
 		t.Fatalf("err %v", err)
@@ -238,7 +238,7 @@ func TestRechargeDebitsAmountAndRefundsImmediateFailureOnce(t *testing.T) {
 	})).Return(nil).Once()
 	f.hits.EXPECT().Finish(mock.Anything, mock.MatchedBy(func(h *hitlog.Hit) bool { return h.Status == hitlog.StatusSuccess })).Return(nil).Once()
 
-	res, err := f.app.RechargeMobile(context.Background(), gateway.RechargeInput{RequestID: "req_R", Key: f.key.Key,
+	res, err := f.app.RechargeMobile(context.Background(), gateway.RechargeInput{RequestID: "req_R", Creds: metering.Credentials{Key: f.key.Key, Secret: f.secret},
 		Request: recharge.Request{Mobile: "9876540000", Operator: "jio", Circle: "delhi", Amount: "10", ReferenceID: "r-1"}})
 	if err != nil {
 		t.Fatal(err)
@@ -255,7 +255,7 @@ func TestRechargeOverBalanceIsRefusedWithoutDebit(t *testing.T) {
 	f.hits.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(h *hitlog.Hit) bool {
 		return h.Status == hitlog.StatusInsufficientBalance
 	})).Return(nil).Once()
-	_, err := f.app.RechargeMobile(context.Background(), gateway.RechargeInput{RequestID: "req_R", Key: f.key.Key,
+	_, err := f.app.RechargeMobile(context.Background(), gateway.RechargeInput{RequestID: "req_R", Creds: metering.Credentials{Key: f.key.Key, Secret: f.secret},
 		Request: recharge.Request{Mobile: "9876543210", Operator: "jio", Circle: "delhi", Amount: "10.01", ReferenceID: "r-1"}})
 	if !errors.Is(err, ledger.ErrInsufficientBalance) {
 		t.Fatalf("err %v", err)
@@ -288,7 +288,7 @@ func TestRechargeReferenceReusedForAnotherRequest(t *testing.T) {
 	old := &recharge.Recharge{ID: 7, UserID: 11, ReferenceID: "r-1", Mobile: "9876543210", Operator: "jio", Circle: "delhi", Amount: dec("20")}
 	f.recharges.EXPECT().ByReference(mock.Anything, uint64(11), "r-1").Return(old, nil).Once()
 	f.hits.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(h *hitlog.Hit) bool { return h.Status == hitlog.StatusFailed })).Return(nil).Once()
-	_, err := f.app.RechargeMobile(context.Background(), gateway.RechargeInput{RequestID: "req_R", Key: f.key.Key,
+	_, err := f.app.RechargeMobile(context.Background(), gateway.RechargeInput{RequestID: "req_R", Creds: metering.Credentials{Key: f.key.Key, Secret: f.secret},
 		Request: recharge.Request{Mobile: "9876543210", Operator: "jio", Circle: "delhi", Amount: "10", ReferenceID: "r-1"}})
 	if !errors.Is(err, recharge.ErrReferenceReused) || errs.KindOf(err) != errs.Conflict {
 		t.Fatalf("err %v", err)

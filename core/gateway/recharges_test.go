@@ -10,6 +10,7 @@ import (
 
 	"paygate/core/gateway"
 	"paygate/core/ledger"
+	"paygate/core/metering"
 	"paygate/core/recharge"
 	"paygate/core/store"
 )
@@ -49,7 +50,7 @@ func TestRechargeRequestLeavesGraceThenMarksSubmitted(t *testing.T) {
 	})).Return(true, nil).Once()
 	f.hits.EXPECT().Finish(mock.Anything, mock.Anything).Return(nil).Once()
 
-	res, err := f.app.RechargeMobile(context.Background(), gateway.RechargeInput{RequestID: "req_R", Key: f.key.Key,
+	res, err := f.app.RechargeMobile(context.Background(), gateway.RechargeInput{RequestID: "req_R", Creds: metering.Credentials{Key: f.key.Key, Secret: f.secret},
 		Request: recharge.Request{Mobile: "9876543210", Operator: "jio", Circle: "delhi", Amount: "10", ReferenceID: "r-1"}})
 	if err != nil || res.Recharge.Status != recharge.StatusPending || res.Recharge.SubmittedAt == nil {
 		t.Fatalf("%+v %v", res, err)
@@ -66,7 +67,7 @@ func TestRechargeRequestWithoutAnswerStaysUnsubmitted(t *testing.T) {
 	f.ledger.EXPECT().Insert(mock.Anything, mock.Anything).Return(nil).Once()
 	f.recharger.EXPECT().Submit(mock.Anything, mock.Anything).Return(recharge.Outcome{}, context.DeadlineExceeded).Once()
 	f.hits.EXPECT().Finish(mock.Anything, mock.Anything).Return(nil).Once()
-	res, err := f.app.RechargeMobile(context.Background(), gateway.RechargeInput{RequestID: "req_R", Key: f.key.Key,
+	res, err := f.app.RechargeMobile(context.Background(), gateway.RechargeInput{RequestID: "req_R", Creds: metering.Credentials{Key: f.key.Key, Secret: f.secret},
 		Request: recharge.Request{Mobile: "9876543210", Operator: "jio", Circle: "delhi", Amount: "10", ReferenceID: "r-1"}})
 	if err != nil || res.Recharge.Status != recharge.StatusPending || res.Recharge.SubmittedAt != nil {
 		t.Fatalf("%+v %v", res, err)

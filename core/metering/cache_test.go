@@ -36,7 +36,7 @@ func TestCacheInvalidationAndStalenessBound(t *testing.T) {
 	}
 	a, b := newApp(), newApp()
 
-	// The store: the key row as it is now, read by ByKey and ByID, written by Update.
+	// The store: the key row as it is now, read by ByKey and ByID, revoked by Revoke.
 	var rowMu sync.Mutex
 	keyRow := *f.key
 	reads := 0
@@ -48,11 +48,12 @@ func TestCacheInvalidationAndStalenessBound(t *testing.T) {
 		k := keyRow
 		return &k, nil
 	})
-	f.keys.EXPECT().Update(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, k *apikey.Key) error {
+	f.keys.EXPECT().Revoke(mock.Anything, f.key.ID, f.key.UserID, mock.Anything).RunAndReturn(func(context.Context, uint64, uint64, time.Time) (*apikey.Key, error) {
 		rowMu.Lock()
 		defer rowMu.Unlock()
-		keyRow = *k
-		return nil
+		keyRow.Status = apikey.StatusRevoked
+		k := keyRow
+		return &k, nil
 	})
 	// Every accepted call: reservation, upstream, settlement.
 	f.users.EXPECT().LockByID(mock.Anything, uint64(11)).RunAndReturn(func(context.Context, uint64) (*user.User, error) {
@@ -89,9 +90,8 @@ func TestCacheInvalidationAndStalenessBound(t *testing.T) {
 	// The panel revokes the key through A's invalidating transactor.
 	tx, _ := a.Invalidating()
 	if err := tx.WithinTx(context.Background(), func(ctx context.Context, s store.Stores) error {
-		k := *f.key
-		k.Status = apikey.StatusRevoked
-		return s.Keys.Update(ctx, &k)
+		_, err := s.Keys.Revoke(ctx, f.key.ID, f.key.UserID, clock)
+		return err
 	}); err != nil {
 		t.Fatal(err)
 	}
