@@ -19,20 +19,26 @@ import (
 	"paygate/core/verification"
 )
 
-// Gateway endpoints (seed 4.1, decisions part 7): Authorization: Bearer
-// <API key>, no secret.
+// Gateway endpoints (decisions part 1): Authorization: Bearer <secret>,
+// or the key and its secret as a service call sends them.
 
-// bearerKey reads "Authorization: Bearer <key>" (the scheme in any case).
-func bearerKey(c echo.Context) string {
+// gatewayCredentials reads X-API-Key/X-API-Secret or Basic key:secret as
+// serviceCredentials does, else "Authorization: Bearer <secret>" (the
+// scheme in any case). A key id in the Bearer header is no secret: it is
+// looked up as one and found by nothing.
+func gatewayCredentials(c echo.Context) metering.Credentials {
+	if key, secret := serviceCredentials(c.Request()); key != "" || secret != "" {
+		return metering.Credentials{Key: key, Secret: secret}
+	}
 	h := c.Request().Header.Get(echo.HeaderAuthorization)
 	if len(h) > 7 && strings.EqualFold(h[:7], "Bearer ") {
-		return strings.TrimSpace(h[7:])
+		return metering.Credentials{Secret: strings.TrimSpace(h[7:])}
 	}
-	return ""
+	return metering.Credentials{}
 }
 
 func (s *server) keyCaller(c echo.Context) gateway.KeyCaller {
-	return gateway.KeyCaller{Key: bearerKey(c), IP: c.RealIP()}
+	return gateway.KeyCaller{Creds: gatewayCredentials(c), IP: c.RealIP()}
 }
 
 // gatewayBody reads a gateway request's JSON object. Field values stay
@@ -126,7 +132,7 @@ func (s *server) verifyAccount(c echo.Context) error {
 		Aadhaar: b.str("aadhaar", true),
 	}
 	res, err := s.app.Gateway.VerifyAccount(c.Request().Context(), gateway.VerifyInput{
-		RequestID: requestIDOf(c), Key: bearerKey(c), IP: c.RealIP(), Request: req, BodyErrors: b.errors,
+		RequestID: requestIDOf(c), Creds: gatewayCredentials(c), IP: c.RealIP(), Request: req, BodyErrors: b.errors,
 	})
 	if err != nil {
 		return err
@@ -181,7 +187,7 @@ func (s *server) rechargeMobile(c echo.Context) error {
 		Amount: b.str("amount", true), ReferenceID: b.str("reference_id", true),
 	}
 	res, err := s.app.Gateway.RechargeMobile(c.Request().Context(), gateway.RechargeInput{
-		RequestID: requestIDOf(c), Key: bearerKey(c), IP: c.RealIP(), Request: req, BodyErrors: b.errors,
+		RequestID: requestIDOf(c), Creds: gatewayCredentials(c), IP: c.RealIP(), Request: req, BodyErrors: b.errors,
 	})
 	if err != nil {
 		return err
@@ -233,7 +239,7 @@ func (s *server) createPayment(c echo.Context) error {
 		return err
 	}
 	in := gateway.PaymentInput{
-		RequestID: requestIDOf(c), Key: bearerKey(c), IP: c.RealIP(),
+		RequestID: requestIDOf(c), Creds: gatewayCredentials(c), IP: c.RealIP(),
 		IdempotencyKey: c.Request().Header.Get("Idempotency-Key"),
 		Create: payment.Create{
 			Amount: b.str("amount", true), Currency: b.str("currency", false),

@@ -14,10 +14,10 @@ import (
 	"paygate/core/recharge"
 )
 
-// gw calls a gateway endpoint with the customer's key as Bearer token.
+// gw calls a gateway endpoint with the customer's secret as Bearer token.
 func (e *env) gw(c customer, method, path string, body any, headers ...string) resp {
 	e.t.Helper()
-	return e.do(method, path, c.key, body, headers...)
+	return e.do(method, path, c.secret, body, headers...)
 }
 
 func (e *env) hitStatuses(c customer) map[string]int {
@@ -81,7 +81,7 @@ func TestGatewayVerify(t *testing.T) {
 			t.Fatalf("hit statuses %v", st)
 		}
 		// The scheme is case-insensitive.
-		e.must(e.do("POST", "/api/v1/account/verify", "", map[string]any{"type": "upi", "vpa": "rahul.sharma@okaxis"}, "Authorization", "bearer "+c.key), 200)
+		e.must(e.do("POST", "/api/v1/account/verify", "", map[string]any{"type": "upi", "vpa": "rahul.sharma@okaxis"}, "Authorization", "bearer "+c.secret), 200)
 		// Bad key: 401; no key: 401.
 		e.must(e.do("POST", "/api/v1/account/verify", "rk_live_nope", map[string]any{"type": "upi", "vpa": "a@b"}), 401)
 		e.must(e.do("POST", "/api/v1/account/verify", "", map[string]any{"type": "upi", "vpa": "a@b"}), 401)

@@ -141,28 +141,81 @@ func (s *keyStore) ListByUser(ctx context.Context, userID uint64) ([]apikey.Key,
 	return out, nil
 }
 
-func (s *keyStore) Update(ctx context.Context, k *apikey.Key) error {
-	r, err := toKeyRow(k)
+// BySecretHash finds a key by the hash of its secret (unique index).
+func (s *keyStore) BySecretHash(ctx context.Context, hash string) (*apikey.Key, error) {
+	return s.find(ctx, clause.Eq{Column: clause.Column{Name: "secret"}, Value: hash})
+}
+
+func (s *keyStore) CountActive(ctx context.Context, userID uint64) (int, error) {
+	var n int64
+	err := s.conn(ctx).Model(&keyRow{}).Where("user_id = ? AND status = ?", userID, string(apikey.StatusActive)).Count(&n).Error
 	if err != nil {
-		return fmt.Errorf("update api key %d: %w", k.ID, err)
+		return 0, fmt.Errorf("count active api keys of user %d: %w", userID, translate(err))
 	}
-	res := s.conn(ctx).Model(&keyRow{}).Where("id = ?", k.ID).Updates(map[string]any{
-		"name":             r.Name,
-		"secret":           r.Secret,
-		"allowed_services": r.AllowedServices,
-		"allowed_ips":      r.AllowedIPs,
-		"daily_limit":      r.DailyLimit,
-		"status":           r.Status,
-		"updated_at":       r.UpdatedAt,
-	})
+	return int(n), nil
+}
+
+// Change is one conditional UPDATE of the columns c sets, on a key of
+// userID that is still active: a concurrent revocation or rotation is never
+// overwritten by values read before it.
+func (s *keyStore) Change(ctx context.Context, id, userID uint64, c apikey.Change, at time.Time) (*apikey.Key, error) {
+	set := map[string]any{"updated_at": stamp(at)}
+	if c.Name != nil {
+		set["name"] = *c.Name
+	}
+	if c.AllowedServices != nil {
+		allowed, err := allowedServicesToDB(*c.AllowedServices)
+		if err != nil {
+			return nil, fmt.Errorf("change api key %d: %w", id, err)
+		}
+		set["allowed_services"] = allowed
+	}
+	if c.AllowedIPs != nil {
+		set["allowed_ips"] = nullString(*c.AllowedIPs)
+	}
+	if c.DailyLimit != nil {
+		set["daily_limit"] = *c.DailyLimit
+	}
+	if c.SecretHash != nil {
+		set["secret"] = *c.SecretHash
+	}
+	res := s.conn(ctx).Model(&keyRow{}).
+		Where("id = ? AND user_id = ? AND status = ?", id, userID, string(apikey.StatusActive)).Updates(set)
 	if res.Error != nil {
-		return fmt.Errorf("update api key %d: %w", k.ID, translate(res.Error))
+		return nil, fmt.Errorf("change api key %d: %w", id, translate(res.Error))
+	}
+	k, err := s.ownKey(ctx, id, userID)
+	if err != nil {
+		return nil, err
 	}
 	if res.RowsAffected == 0 {
-		return apikey.ErrNotFound
+		return nil, apikey.ErrRevoked
 	}
-	k.UpdatedAt = timeFromDB(r.UpdatedAt)
-	return nil
+	return k, nil
+}
+
+// Revoke sets status revoked only on an active key; nothing ever sets it
+// back (Change leaves revoked keys alone).
+func (s *keyStore) Revoke(ctx context.Context, id, userID uint64, at time.Time) (*apikey.Key, error) {
+	res := s.conn(ctx).Model(&keyRow{}).
+		Where("id = ? AND user_id = ? AND status = ?", id, userID, string(apikey.StatusActive)).
+		Updates(map[string]any{"status": string(apikey.StatusRevoked), "updated_at": stamp(at)})
+	if res.Error != nil {
+		return nil, fmt.Errorf("revoke api key %d: %w", id, translate(res.Error))
+	}
+	return s.ownKey(ctx, id, userID)
+}
+
+// ownKey reads key id of userID; another user's key is not found.
+func (s *keyStore) ownKey(ctx context.Context, id, userID uint64) (*apikey.Key, error) {
+	k, err := s.ByID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if k.UserID != userID {
+		return nil, apikey.ErrNotFound
+	}
+	return k, nil
 }
 
 // countHitSQL counts one call in a single conditional UPDATE, so concurrent

@@ -62,16 +62,29 @@ func TestAPIKeys(t *testing.T) {
 			t.Fatalf("ListByUser(nobody) = %#v, %v; want an empty slice", none, err)
 		}
 
-		// Update writes restrictions, secret and status.
-		first.Name, first.AllowedServices, first.AllowedIPs = "renamed", nil, ""
-		first.DailyLimit, first.SecretHash, first.Status = 7, apikey.HashSecret("new"), apikey.StatusRevoked
-		if err := keys.Update(ctx, first); err != nil {
-			t.Fatalf("Update: %v", err)
+		// Change writes the fields it names, Revoke the status.
+		name, none, noIPs, limit, hash := "renamed", []uint64{}, "", 7, apikey.HashSecret("new")
+		at := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+		got, err = keys.Change(ctx, first.ID, owner.ID, apikey.Change{Name: &name, AllowedServices: &none, AllowedIPs: &noIPs,
+			DailyLimit: &limit, SecretHash: &hash}, at)
+		if err != nil {
+			t.Fatalf("Change: %v", err)
 		}
-		got, _ = keys.ByID(ctx, first.ID)
 		if got.Name != "renamed" || got.AllowedServices != nil || got.AllowedIPs != "" || got.DailyLimit != 7 ||
-			!got.SecretMatches("new") || got.Status != apikey.StatusRevoked {
-			t.Fatalf("after Update: %+v", got)
+			!got.SecretMatches("new") || got.Status != apikey.StatusActive || !got.UpdatedAt.Equal(at) {
+			t.Fatalf("after Change: %+v", got)
+		}
+		if got, err := keys.BySecretHash(ctx, hash); err != nil || got.ID != first.ID {
+			t.Fatalf("BySecretHash = %+v, %v", got, err)
+		}
+		if got, err = keys.Revoke(ctx, first.ID, owner.ID, at); err != nil || got.Status != apikey.StatusRevoked {
+			t.Fatalf("Revoke = %+v, %v", got, err)
+		}
+		if got, err = keys.Revoke(ctx, first.ID, owner.ID, at); err != nil || got.Status != apikey.StatusRevoked {
+			t.Fatalf("Revoke twice = %+v, %v", got, err)
+		}
+		if _, err := keys.Change(ctx, first.ID, owner.ID, apikey.Change{Name: &name}, at); !errors.Is(err, apikey.ErrRevoked) {
+			t.Fatalf("Change(revoked) err = %v, want ErrRevoked", err)
 		}
 
 		// Not found and duplicates.
@@ -81,8 +94,20 @@ func TestAPIKeys(t *testing.T) {
 		if _, err := keys.ByKey(ctx, "rk_live_nope"); !errors.Is(err, apikey.ErrNotFound) {
 			t.Fatalf("ByKey(missing) err = %v", err)
 		}
-		if err := keys.Update(ctx, &apikey.Key{ID: 999999, Name: "x", DailyLimit: 1}); !errors.Is(err, apikey.ErrNotFound) {
-			t.Fatalf("Update(missing) err = %v", err)
+		if _, err := keys.Change(ctx, 999999, owner.ID, apikey.Change{Name: &name}, at); !errors.Is(err, apikey.ErrNotFound) {
+			t.Fatalf("Change(missing) err = %v", err)
+		}
+		if _, err := keys.Change(ctx, second.ID, owner.ID+1, apikey.Change{Name: &name}, at); !errors.Is(err, apikey.ErrNotFound) {
+			t.Fatalf("Change(another user's key) err = %v", err)
+		}
+		if _, err := keys.Revoke(ctx, second.ID, owner.ID+1, at); !errors.Is(err, apikey.ErrNotFound) {
+			t.Fatalf("Revoke(another user's key) err = %v", err)
+		}
+		if _, err := keys.BySecretHash(ctx, apikey.HashSecret("nope")); !errors.Is(err, apikey.ErrNotFound) {
+			t.Fatalf("BySecretHash(missing) err = %v", err)
+		}
+		if n, err := keys.CountActive(ctx, owner.ID); err != nil || n != 1 {
+			t.Fatalf("CountActive = %d, %v; want 1 (one revoked)", n, err)
 		}
 		dup := *second
 		if err := keys.Create(ctx, &dup); !errors.Is(err, errs.ErrConflict) {
@@ -156,8 +181,8 @@ func TestCountHitAllowsExactlyTheDailyLimit(t *testing.T) {
 		}
 
 		// A limit lowered below today's count refuses at once.
-		got.DailyLimit = 1
-		if err := keys.Update(ctx, got); err != nil {
+		one := 1
+		if _, err := keys.Change(ctx, k.ID, k.UserID, apikey.Change{DailyLimit: &one}, at); err != nil {
 			t.Fatal(err)
 		}
 		if ok, err := keys.CountHit(ctx, k.ID, nextDay, at); err != nil || ok {

@@ -243,6 +243,17 @@ func (s *catalogStore) BySlug(ctx context.Context, slug string) (*catalog.Servic
 	return s.find(ctx, "slug", slug)
 }
 
+func (s *catalogStore) ExistingIDs(ctx context.Context, ids []uint64) ([]uint64, error) {
+	found := []uint64{}
+	if len(ids) == 0 {
+		return found, nil
+	}
+	if err := s.conn(ctx).Model(&serviceRow{}).Where("id IN ?", ids).Pluck("id", &found).Error; err != nil {
+		return nil, fmt.Errorf("find services by id: %w", translate(err))
+	}
+	return found, nil
+}
+
 // List lists services newest first; Q matches name, slug, category or description.
 func (s *catalogStore) List(ctx context.Context, f catalog.Filter) ([]catalog.Service, int64, error) {
 	filter := func(q *gorm.DB) *gorm.DB {

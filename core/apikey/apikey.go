@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
+	"fmt"
 	"math/big"
 	"time"
 
@@ -48,7 +49,16 @@ var (
 	ErrServiceNotAllowed  = errs.E(errs.Forbidden, "service_not_allowed", "Service not allowed for this key")
 	ErrDailyLimit         = errs.E(errs.LimitExceeded, "daily_limit_exceeded", "Daily limit exceeded")
 	ErrNotFound           = errs.E(errs.NotFound, "api_key_not_found", "API key not found")
+	ErrRevoked            = errs.E(errs.Conflict, "api_key_revoked", "A revoked key cannot be changed")
+	ErrTooManyKeys        = errs.E(errs.Conflict, "api_key_limit_reached",
+		fmt.Sprintf("At most %d active API keys per account: revoke one before creating another", MaxActiveKeys))
 )
+
+// MaxActiveKeys is how many active keys one user may hold.
+const MaxActiveKeys = 50
+
+// MaxAllowedServices is how many service ids one key's allow-list may name.
+const MaxAllowedServices = 200
 
 const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
@@ -128,14 +138,36 @@ func (r *Restrictions) Validate() error {
 	return fe.Err()
 }
 
-// Repository stores keys.
+// Change is one change of an active key: only the fields set are written.
+type Change struct {
+	Name            *string
+	AllowedServices *[]uint64
+	AllowedIPs      *string
+	DailyLimit      *int
+	SecretHash      *string // a rotation
+}
+
+// Repository stores keys. A key is changed only by Change and Revoke, each
+// one conditional UPDATE of the columns it changes on a key that is still
+// active, so no change ever brings back a revoked key or a rotated-away
+// secret (revocation is final).
 type Repository interface {
 	Create(ctx context.Context, k *Key) error
 	ByID(ctx context.Context, id uint64) (*Key, error)
 	ByKey(ctx context.Context, key string) (*Key, error)
+	// BySecretHash finds the key whose secret hashes to hash (HashSecret).
+	BySecretHash(ctx context.Context, hash string) (*Key, error)
 	ListByUser(ctx context.Context, userID uint64) ([]Key, error)
-	// Update writes name, secret_hash, allowed_services, allowed_ips, daily_limit, status.
-	Update(ctx context.Context, k *Key) error
+	// CountActive counts the user's active keys; under the user's row
+	// lock it bounds their number.
+	CountActive(ctx context.Context, userID uint64) (int, error)
+	// Change writes c to key id of userID if it is still active and returns
+	// the key as it then is: ErrNotFound when userID has no such key,
+	// ErrRevoked when it is revoked.
+	Change(ctx context.Context, id, userID uint64, c Change, at time.Time) (*Key, error)
+	// Revoke revokes key id of userID for good and returns it; revoking a
+	// revoked key changes nothing. ErrNotFound when userID has no such key.
+	Revoke(ctx context.Context, id, userID uint64, at time.Time) (*Key, error)
 	// CountHit atomically counts one call for local day `day` (resetting the
 	// counter when the stored day differs) unless the limit is reached, in
 	// one conditional UPDATE. It reports false when the limit was reached.

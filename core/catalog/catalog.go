@@ -200,6 +200,9 @@ type Repository interface {
 	// LockByID reads a service and locks its row until the transaction ends.
 	LockByID(ctx context.Context, id uint64) (*Service, error)
 	BySlug(ctx context.Context, slug string) (*Service, error)
+	// ExistingIDs returns those of ids that name a service, in one query;
+	// the caller bounds len(ids).
+	ExistingIDs(ctx context.Context, ids []uint64) ([]uint64, error)
 	List(ctx context.Context, f Filter) ([]Service, int64, error)
 	Update(ctx context.Context, s *Service) error
 	Delete(ctx context.Context, id uint64) error

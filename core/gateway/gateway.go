@@ -8,6 +8,7 @@ import (
 	"paygate/core/catalog"
 	"paygate/core/errs"
 	"paygate/core/ledger"
+	"paygate/core/metering"
 	"paygate/core/pricing"
 )
 
@@ -48,7 +49,7 @@ func Services() []catalog.Seed {
 	}
 	return []catalog.Seed{
 		seed(SlugPaymentCreate, "Payment create",
-			"Create a payment and get its hosted UPI checkout page (PUBLIC_BASE_URL/<payment_id>). Authorization: Bearer <API key>; optional Idempotency-Key header.",
+			"Create a payment and get its hosted UPI checkout page (PUBLIC_BASE_URL/<payment_id>). Authorization: Bearer <API secret>; optional Idempotency-Key header.",
 			"0.00", map[string]catalog.ParamSpec{
 				"amount":       {Type: "number", Required: true},
 				"currency":     str(true, "INR"),
@@ -57,7 +58,7 @@ func Services() []catalog.Seed {
 			}, map[string]any{"status": "success", "payment_id": "pay_01J9Z8X4K3M2N1P0Q9R8S7T6V5",
 				"payment_url": "http://localhost:8080/pay_01J9Z8X4K3M2N1P0Q9R8S7T6V5"}),
 		seed(SlugAccountVerify, "Account verification",
-			"Verify a bank account (account_number, ifsc), UPI address (vpa), PAN (pan, optional name and dob) or Aadhaar number (aadhaar). Authorization: Bearer <API key>.",
+			"Verify a bank account (account_number, ifsc), UPI address (vpa), PAN (pan, optional name and dob) or Aadhaar number (aadhaar). Authorization: Bearer <API secret>.",
 			"1.00", map[string]catalog.ParamSpec{
 				"type": str(true, "bank_account, upi, pan or aadhaar"), "account_number": str(false, "bank_account"),
 				"ifsc": str(false, "bank_account"), "vpa": str(false, "upi"), "pan": str(false, "pan"),
@@ -66,7 +67,7 @@ func Services() []catalog.Seed {
 				"data": map[string]any{"verified": true, "name_at_source": "Rahul Sharma", "reference_id": "VRF3F2A9C0D1B7E",
 					"type": "upi", "identifier": "ra**********@okaxis", "message": nil}}),
 		seed(SlugRechargeMobile, "Mobile recharge",
-			"Recharge a prepaid mobile number; the amount is debited besides this fee, and refunded if the operator fails it. Authorization: Bearer <API key>.",
+			"Recharge a prepaid mobile number; the amount is debited besides this fee, and refunded if the operator fails it. Authorization: Bearer <API secret>.",
 			"0.00", map[string]catalog.ParamSpec{
 				"mobile": str(true, "10 digits"), "operator": str(true, "airtel, jio, vi or bsnl"),
 				"circle": str(true, "GET /api/v1/recharge/circles"), "amount": {Type: "number", Required: true},
@@ -92,14 +93,16 @@ func ServiceEndpoint(s *catalog.Service) string {
 	return "/api/v1/" + s.Slug
 }
 
-// KeyCaller is a gateway caller identified by its Bearer key.
+// KeyCaller is a gateway caller identified by its key's secret (and,
+// optionally, the key).
 type KeyCaller struct {
-	Key, IP string
+	Creds metering.Credentials
+	IP    string
 }
 
 // ListKeyTransactions is GET /api/v1/transaction/list: the key owner's ledger.
 func (a *Gateway) ListKeyTransactions(ctx context.Context, c KeyCaller, f ledger.Filter) ([]ledger.Entry, int64, error) {
-	_, u, err := a.meter.AuthenticateBearer(ctx, c.Key, c.IP)
+	_, u, err := a.meter.AuthenticateGateway(ctx, c.Creds, c.IP)
 	if err != nil {
 		return nil, 0, err
 	}

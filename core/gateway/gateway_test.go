@@ -91,7 +91,7 @@ func TestVerifyAccountBillsAndStoresOnlyTheMask(t *testing.T) {
 	f.verifier.EXPECT().Verify(mock.Anything, mock.MatchedBy(func(r verification.Request) bool { return r.Aadhaar == "234123412346" })).
 		Return(verification.Result{Verified: true, NameAtSource: "Asha Rao", ReferenceID: "VRF1"}, nil).Once()
 
-	res, err := f.app.VerifyAccount(context.Background(), gateway.VerifyInput{RequestID: "req_V", Key: f.key.Key, IP: "203.0.113.9",
+	res, err := f.app.VerifyAccount(context.Background(), gateway.VerifyInput{RequestID: "req_V", Creds: metering.Credentials{Key: f.key.Key, Secret: f.secret}, IP: "203.0.113.9",
 		Request: verification.Request{Type: verification.Aadhaar, Aadhaar: "2341 2341 2346"}})
 	if err != nil {
 		t.Fatal(err)
@@ -119,7 +119,7 @@ func TestVerifyAccountOutageRefunds(t *testing.T) {
 	f := newGatewayFixture(t)
 	f.verifier.EXPECT().Verify(mock.Anything, mock.Anything).Return(verification.Result{}, errors.New("timeout")).Once()
 
-	_, err := f.app.VerifyAccount(context.Background(), gateway.VerifyInput{RequestID: "req_V", Key: f.key.Key,
+	_, err := f.app.VerifyAccount(context.Background(), gateway.VerifyInput{RequestID: "req_V", Creds: metering.Credentials{Key: f.key.Key, Secret: f.secret},
 		Request: verification.Request{Type: verification.UPI, VPA: "asha@okaxis"}})
 	if !errors.Is(err, gateway.ErrProviderUnavailable) || errs.KindOf(err) != errs.Unavailable {
 		t.Fatalf("err %v", err)
@@ -145,7 +145,7 @@ func TestVerifyAccountOutageRefunds(t *testing.T) {
 // so no ledger row is written.
 func TestCreatePaymentZeroChargeWritesNoLedgerRow(t *testing.T) {
 	f := newGatewayFixture(t)
-	res, err := f.app.CreatePayment(context.Background(), gateway.PaymentInput{RequestID: "req_P", Key: f.key.Key,
+	res, err := f.app.CreatePayment(context.Background(), gateway.PaymentInput{RequestID: "req_P", Creds: metering.Credentials{Key: f.key.Key, Secret: f.secret},
 		Create: payment.Create{Amount: "499.50", Currency: "INR", CustomerID: "c", CallbackURL: "https://shop.example/cb"}})
 	if err != nil {
 		t.Fatal(err)
@@ -180,14 +180,14 @@ func TestCreatePaymentConcurrentDuplicate(t *testing.T) {
 		}
 		raced = true // the duplicate runs whole between this call's look and its claim
 		var err error
-		first, err = f.app.CreatePayment(context.Background(), gateway.PaymentInput{RequestID: "req_DUP", Key: f.key.Key, IdempotencyKey: "k-1", Create: create})
+		first, err = f.app.CreatePayment(context.Background(), gateway.PaymentInput{RequestID: "req_DUP", Creds: metering.Credentials{Key: f.key.Key, Secret: f.secret}, IdempotencyKey: "k-1", Create: create})
 		if err != nil {
 			t.Errorf("the duplicate: %v", err)
 		}
 		return nil
 	})
 
-	res, err := f.app.CreatePayment(context.Background(), gateway.PaymentInput{RequestID: "req_P", Key: f.key.Key, IdempotencyKey: "k-1", Create: create})
+	res, err := f.app.CreatePayment(context.Background(), gateway.PaymentInput{RequestID: "req_P", Creds: metering.Credentials{Key: f.key.Key, Secret: f.secret}, IdempotencyKey: "k-1", Create: create})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +205,7 @@ func TestCreatePaymentConcurrentDuplicate(t *testing.T) {
 
 func TestCreatePaymentKeyReusedForAnotherBody(t *testing.T) {
 	f := newGatewayFixture(t)
-	in := gateway.PaymentInput{RequestID: "req_FIRST", Key: f.key.Key, IdempotencyKey: "k-1",
+	in := gateway.PaymentInput{RequestID: "req_FIRST", Creds: metering.Credentials{Key: f.key.Key, Secret: f.secret}, IdempotencyKey: "k-1",
 		Create: payment.Create{Amount: "11", Currency: "INR", CustomerID: "c", CallbackURL: "https://shop.example/cb"}}
 	if _, err := f.app.CreatePayment(context.Background(), in); err != nil {
 		t.Fatal(err)
@@ -227,7 +227,7 @@ func TestRechargeDebitsAmountAndRefundsImmediateFailureOnce(t *testing.T) {
 	f := newGatewayFixture(t)
 	f.recharger.EXPECT().Submit(mock.Anything, mock.Anything).Return(recharge.Outcome{Status: recharge.StatusFailed, Reason: "Invalid mobile number"}, nil).Once()
 
-	res, err := f.app.RechargeMobile(context.Background(), gateway.RechargeInput{RequestID: "req_R", Key: f.key.Key,
+	res, err := f.app.RechargeMobile(context.Background(), gateway.RechargeInput{RequestID: "req_R", Creds: metering.Credentials{Key: f.key.Key, Secret: f.secret},
 		Request: recharge.Request{Mobile: "9876540000", Operator: "jio", Circle: "delhi", Amount: "10", ReferenceID: "r-1"}})
 	if err != nil {
 		t.Fatal(err)
@@ -254,7 +254,7 @@ func TestRechargeDebitsAmountAndRefundsImmediateFailureOnce(t *testing.T) {
 
 func TestRechargeOverBalanceIsRefusedWithoutDebit(t *testing.T) {
 	f := newGatewayFixture(t)
-	_, err := f.app.RechargeMobile(context.Background(), gateway.RechargeInput{RequestID: "req_R", Key: f.key.Key,
+	_, err := f.app.RechargeMobile(context.Background(), gateway.RechargeInput{RequestID: "req_R", Creds: metering.Credentials{Key: f.key.Key, Secret: f.secret},
 		Request: recharge.Request{Mobile: "9876543210", Operator: "jio", Circle: "delhi", Amount: "10.01", ReferenceID: "r-1"}})
 	if !errors.Is(err, ledger.ErrInsufficientBalance) {
 		t.Fatalf("err %v", err)
@@ -296,7 +296,7 @@ func TestRechargeReferenceReusedForAnotherRequest(t *testing.T) {
 	f := newGatewayFixture(t)
 	f.db.Put(recharge.Recharge{ID: 7, UserID: 11, ReferenceID: "r-1", Mobile: "9876543210", Operator: "jio", Circle: "delhi", Amount: dec("20"),
 		Status: recharge.StatusSuccess})
-	_, err := f.app.RechargeMobile(context.Background(), gateway.RechargeInput{RequestID: "req_R", Key: f.key.Key,
+	_, err := f.app.RechargeMobile(context.Background(), gateway.RechargeInput{RequestID: "req_R", Creds: metering.Credentials{Key: f.key.Key, Secret: f.secret},
 		Request: recharge.Request{Mobile: "9876543210", Operator: "jio", Circle: "delhi", Amount: "10", ReferenceID: "r-1"}})
 	if !errors.Is(err, recharge.ErrReferenceReused) || errs.KindOf(err) != errs.Conflict {
 		t.Fatalf("err %v", err)

@@ -26,10 +26,11 @@ var MaxPaymentAmount = decimal.NewFromInt(100000)
 
 // PaymentInput is one POST /api/v1/payment/create.
 type PaymentInput struct {
-	RequestID, Key, IP string
-	IdempotencyKey     string // the header; empty when not sent
-	Create             payment.Create
-	BodyErrors         BodyErrors
+	RequestID, IP  string
+	Creds          metering.Credentials
+	IdempotencyKey string // the header; empty when not sent
+	Create         payment.Create
+	BodyErrors     BodyErrors
 }
 
 // PaymentCreated is the payment made (or found again by its Idempotency-Key).
@@ -75,7 +76,7 @@ func (a *Gateway) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentC
 		payload["idempotency_key"] = in.IdempotencyKey
 	}
 	op := metering.Op{
-		Slug: SlugPaymentCreate, RequestID: in.RequestID, Key: in.Key, IP: in.IP, Payload: payload, Invalid: invalid,
+		Slug: SlugPaymentCreate, RequestID: in.RequestID, Creds: in.Creds, IP: in.IP, Payload: payload, Invalid: invalid,
 		Reserve: func(ctx context.Context, s store.Stores, u *user.User, hit *hitlog.Hit) error {
 			p.UserID, p.APIKeyID = u.ID, hit.APIKeyID
 			if err := s.Payments.Create(ctx, p); err != nil {
@@ -131,7 +132,7 @@ func (a *Gateway) PaymentURL(publicID string) string { return a.paymentURL(publi
 // PaymentStatus is GET /api/v1/payment/status: the key owner's payment
 // (another merchant's is not found).
 func (a *Gateway) PaymentStatus(ctx context.Context, c KeyCaller, publicID string) (*payment.Payment, error) {
-	_, u, err := a.meter.AuthenticateBearer(ctx, c.Key, c.IP)
+	_, u, err := a.meter.AuthenticateGateway(ctx, c.Creds, c.IP)
 	if err != nil {
 		return nil, err
 	}

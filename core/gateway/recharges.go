@@ -22,9 +22,10 @@ import (
 
 // RechargeInput is one POST /api/v1/recharge/mobile.
 type RechargeInput struct {
-	RequestID, Key, IP string
-	Request            recharge.Request
-	BodyErrors         BodyErrors
+	RequestID, IP string
+	Creds         metering.Credentials
+	Request       recharge.Request
+	BodyErrors    BodyErrors
 }
 
 // RechargeResult is the recharge as it stands, with what the call cost.
@@ -49,7 +50,7 @@ func (a *Gateway) RechargeMobile(ctx context.Context, in RechargeInput) (*Rechar
 	out := &RechargeResult{}
 	var refunded *decimal.Decimal
 	charge, err := a.meter.Meter(ctx, metering.Op{
-		Slug: SlugRechargeMobile, RequestID: in.RequestID, Key: in.Key, IP: in.IP, Payload: payload, Invalid: invalid,
+		Slug: SlugRechargeMobile, RequestID: in.RequestID, Creds: in.Creds, IP: in.IP, Payload: payload, Invalid: invalid,
 		Replay: func(ctx context.Context, _ *apikey.Key, u *user.User) (bool, error) {
 			old, err := a.st.Recharges.ByReference(ctx, u.ID, r.ReferenceID)
 			if errors.Is(err, recharge.ErrNotFound) {
@@ -268,7 +269,7 @@ func (a *Gateway) checkOne(ctx context.Context, r *recharge.Recharge, now time.T
 
 // RechargeStatus is the key owner's recharge with that reference_id.
 func (a *Gateway) RechargeStatus(ctx context.Context, c KeyCaller, referenceID string) (*recharge.Recharge, error) {
-	_, u, err := a.meter.AuthenticateBearer(ctx, c.Key, c.IP)
+	_, u, err := a.meter.AuthenticateGateway(ctx, c.Creds, c.IP)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"paygate/core/gateway"
 	"paygate/core/ledger"
+	"paygate/core/metering"
 	"paygate/core/recharge"
 )
 
@@ -55,7 +56,7 @@ func TestRechargeRequestLeavesGraceThenMarksSubmitted(t *testing.T) {
 		return recharge.Outcome{Status: recharge.StatusPending}, nil
 	}).Once()
 
-	res, err := f.app.RechargeMobile(context.Background(), gateway.RechargeInput{RequestID: "req_R", Key: f.key.Key,
+	res, err := f.app.RechargeMobile(context.Background(), gateway.RechargeInput{RequestID: "req_R", Creds: metering.Credentials{Key: f.key.Key, Secret: f.secret},
 		Request: recharge.Request{Mobile: "9876543210", Operator: "jio", Circle: "delhi", Amount: "10", ReferenceID: "r-1"}})
 	if err != nil || res.Recharge.Status != recharge.StatusPending || res.Recharge.SubmittedAt == nil {
 		t.Fatalf("%+v %v", res, err)
@@ -74,7 +75,7 @@ func TestRechargeRequestLeavesGraceThenMarksSubmitted(t *testing.T) {
 func TestRechargeRequestWithoutAnswerStaysUnsubmitted(t *testing.T) {
 	f := newGatewayFixture(t)
 	f.recharger.EXPECT().Submit(mock.Anything, mock.Anything).Return(recharge.Outcome{}, context.DeadlineExceeded).Once()
-	res, err := f.app.RechargeMobile(context.Background(), gateway.RechargeInput{RequestID: "req_R", Key: f.key.Key,
+	res, err := f.app.RechargeMobile(context.Background(), gateway.RechargeInput{RequestID: "req_R", Creds: metering.Credentials{Key: f.key.Key, Secret: f.secret},
 		Request: recharge.Request{Mobile: "9876543210", Operator: "jio", Circle: "delhi", Amount: "10", ReferenceID: "r-1"}})
 	if err != nil || res.Recharge.Status != recharge.StatusPending || res.Recharge.SubmittedAt != nil {
 		t.Fatalf("%+v %v", res, err)

@@ -24,8 +24,8 @@ import (
 // Meter bills a gateway operation like a metered call (metering.Metering).
 type Meter interface {
 	Meter(ctx context.Context, op metering.Op) (*metering.Charge, error)
-	// AuthenticateBearer checks a key for calls that are not billed.
-	AuthenticateBearer(ctx context.Context, key, ip string) (*apikey.Key, *user.User, error)
+	// AuthenticateGateway checks a caller's credentials for calls that are not billed.
+	AuthenticateGateway(ctx context.Context, c metering.Credentials, ip string) (*apikey.Key, *user.User, error)
 }
 
 // Config is what the gateway needs of the service's configuration.

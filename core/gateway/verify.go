@@ -11,9 +11,10 @@ import (
 
 // VerifyInput is one POST /api/v1/account/verify.
 type VerifyInput struct {
-	RequestID, Key, IP string
-	Request            verification.Request
-	BodyErrors         BodyErrors
+	RequestID, IP string
+	Creds         metering.Credentials
+	Request       verification.Request
+	BodyErrors    BodyErrors
 }
 
 // VerifyResult is the provider's answer with what the call cost.
@@ -40,7 +41,7 @@ func (a *Gateway) VerifyAccount(ctx context.Context, in VerifyInput) (*VerifyRes
 	}
 	out := &VerifyResult{Type: req.Type, Masked: masked}
 	charge, err := a.meter.Meter(ctx, metering.Op{
-		Slug: SlugAccountVerify, RequestID: in.RequestID, Key: in.Key, IP: in.IP,
+		Slug: SlugAccountVerify, RequestID: in.RequestID, Creds: in.Creds, IP: in.IP,
 		Payload: map[string]any{"type": req.Type, "identifier": masked},
 		Invalid: invalid,
 		Perform: func(ctx context.Context, hit *hitlog.Hit) (any, error) {

@@ -209,9 +209,14 @@ func (r flushKeys) Create(ctx context.Context, k *apikey.Key) error {
 	return r.Repository.Create(ctx, k)
 }
 
-func (r flushKeys) Update(ctx context.Context, k *apikey.Key) error {
+func (r flushKeys) Change(ctx context.Context, id, userID uint64, c apikey.Change, at time.Time) (*apikey.Key, error) {
 	defer r.flush()
-	return r.Repository.Update(ctx, k)
+	return r.Repository.Change(ctx, id, userID, c, at)
+}
+
+func (r flushKeys) Revoke(ctx context.Context, id, userID uint64, at time.Time) (*apikey.Key, error) {
+	defer r.flush()
+	return r.Repository.Revoke(ctx, id, userID, at)
 }
 
 type flushServices struct {

@@ -53,9 +53,8 @@ func TestCacheInvalidationAndStalenessBound(t *testing.T) {
 	// The panel revokes the key through A's invalidating transactor.
 	tx, _ := a.Invalidating()
 	if err := tx.WithinTx(context.Background(), func(ctx context.Context, s store.Stores) error {
-		k := *f.key
-		k.Status = apikey.StatusRevoked
-		return s.Keys.Update(ctx, &k)
+		_, err := s.Keys.Revoke(ctx, f.key.ID, f.key.UserID, now())
+		return err
 	}); err != nil {
 		t.Fatal(err)
 	}

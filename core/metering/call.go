@@ -319,19 +319,10 @@ func (a *Metering) enqueueSettlement(op *batchOp) {
 	b.enqueue(op, write)
 }
 
-// authenticateKey resolves key and secret to an active key and its owner.
+// authenticateKey resolves key and secret to an active key and its owner,
+// reading the key through the lookups.
 func (a *Metering) authenticateKey(ctx context.Context, key, secret string) (*apikey.Key, *user.User, error) {
-	if secret == "" || len(secret) > 128 {
-		return nil, nil, apikey.ErrInvalidCredentials
-	}
-	return a.resolveKey(ctx, key, func(k *apikey.Key) bool { return k.SecretMatches(secret) })
-}
-
-// resolveKey finds an active key and its active owner; matches, when set,
-// must accept the key (the secret check of service calls; gateway calls
-// present the key alone).
-func (a *Metering) resolveKey(ctx context.Context, key string, matches func(*apikey.Key) bool) (*apikey.Key, *user.User, error) {
-	if key == "" || len(key) > 64 {
+	if secret == "" || len(secret) > 128 || key == "" || len(key) > 64 {
 		return nil, nil, apikey.ErrInvalidCredentials
 	}
 	k, err := a.keyByKey(ctx, key)
@@ -341,23 +332,33 @@ func (a *Metering) resolveKey(ctx context.Context, key string, matches func(*api
 		}
 		return nil, nil, fmt.Errorf("find key: %w", err)
 	}
-	if k.Status != apikey.StatusActive || (matches != nil && !matches(k)) {
+	if k.Status != apikey.StatusActive || !k.SecretMatches(secret) {
 		return nil, nil, apikey.ErrInvalidCredentials
 	}
+	u, err := a.keyOwner(ctx, k)
+	if err != nil {
+		return nil, nil, err
+	}
+	return k, u, nil
+}
+
+// keyOwner is the owner of an authenticated key: 401 when gone, 403 when
+// not active.
+func (a *Metering) keyOwner(ctx context.Context, k *apikey.Key) (*user.User, error) {
 	u, err := a.userByID(ctx, k.UserID)
 	if err != nil {
 		if errs.KindOf(err) == errs.NotFound {
-			return nil, nil, apikey.ErrInvalidCredentials
+			return nil, apikey.ErrInvalidCredentials
 		}
-		return nil, nil, fmt.Errorf("find key owner: %w", err)
+		return nil, fmt.Errorf("find key owner: %w", err)
 	}
 	if u.IsDeleted() {
-		return nil, nil, apikey.ErrInvalidCredentials
+		return nil, apikey.ErrInvalidCredentials
 	}
 	if u.Status != user.StatusActive {
-		return nil, nil, user.ErrNotActive
+		return nil, user.ErrNotActive
 	}
-	return k, u, nil
+	return u, nil
 }
 
 // admit runs the key's checks after authentication: allowed addresses, allowed services, the daily limit. A refusal

@@ -23,12 +23,21 @@ import (
 // and one hit log row per call, then a reservation before the provider is
 // asked and a settlement or refund after.
 
+// Credentials are what a gateway caller presents: its key's secret alone
+// (Authorization: Bearer <secret>), or the key and its secret (X-API-Key
+// and X-API-Secret, or Basic). A key without its secret authorizes nothing.
+type Credentials struct {
+	Key    string // empty: the key is found by its secret's hash
+	Secret string
+}
+
 // Op is one gateway operation, metered like a service call
 // through its built-in service row.
 type Op struct {
-	Slug, RequestID, Key, IP string
-	Payload                  any   // the hit log's request_payload: identifiers masked
-	Invalid                  error // the request's validation result: 422 after the key checks
+	Slug, RequestID, IP string
+	Creds               Credentials
+	Payload             any   // the hit log's request_payload: identifiers masked
+	Invalid             error // the request's validation result: 422 after the key checks
 	// Replay answers a retry of an earlier request (same Idempotency-Key or
 	// reference_id) without billing: true when it did. Its error (a key
 	// reused for another request) is the caller's answer.
@@ -60,7 +69,7 @@ func (a *Metering) Meter(ctx context.Context, op Op) (*Charge, error) {
 		}
 		return nil, catalog.ErrServiceNotFound
 	}
-	key, owner, err := a.resolveKey(ctx, op.Key, nil)
+	key, owner, err := a.gatewayKey(ctx, op.Creds)
 	if err != nil {
 		return nil, err
 	}
@@ -165,15 +174,46 @@ func (a *Metering) Meter(ctx context.Context, op Op) (*Charge, error) {
 	return &Charge{RequestID: hit.RequestID, Charged: charge, BalanceLeft: balance}, nil
 }
 
-// AuthenticateBearer checks a gateway key for calls that are not billed
-// (status, lists): owner active, caller address allowed.
-func (a *Metering) AuthenticateBearer(ctx context.Context, key, ip string) (*apikey.Key, *user.User, error) {
-	k, u, err := a.resolveKey(ctx, key, nil)
+// AuthenticateGateway checks a gateway caller's credentials for calls that
+// are not billed (status, lists): owner active, caller address allowed.
+func (a *Metering) AuthenticateGateway(ctx context.Context, c Credentials, ip string) (*apikey.Key, *user.User, error) {
+	k, u, err := a.gatewayKey(ctx, c)
 	if err != nil {
 		return nil, nil, err
 	}
 	if !k.AllowsIP(ip) {
 		return nil, nil, apikey.ErrIPNotAllowed
+	}
+	return k, u, nil
+}
+
+// gatewayKey finds the active key c names and its active owner. The key is
+// read from the database, never from the lookups: gateway calls move money,
+// so a rotated-away secret or a revoked key fails at once on every
+// instance, not only on the one that changed it.
+func (a *Metering) gatewayKey(ctx context.Context, c Credentials) (*apikey.Key, *user.User, error) {
+	if c.Secret == "" || len(c.Secret) > 128 || len(c.Key) > 64 {
+		return nil, nil, apikey.ErrInvalidCredentials
+	}
+	var k *apikey.Key
+	var err error
+	if c.Key == "" {
+		k, err = a.st.Keys.BySecretHash(ctx, apikey.HashSecret(c.Secret))
+	} else {
+		k, err = a.st.Keys.ByKey(ctx, c.Key)
+	}
+	if err != nil {
+		if errs.KindOf(err) == errs.NotFound {
+			return nil, nil, apikey.ErrInvalidCredentials
+		}
+		return nil, nil, fmt.Errorf("find key: %w", err)
+	}
+	if k.Status != apikey.StatusActive || !k.SecretMatches(c.Secret) {
+		return nil, nil, apikey.ErrInvalidCredentials
+	}
+	u, err := a.keyOwner(ctx, k)
+	if err != nil {
+		return nil, nil, err
 	}
 	return k, u, nil
 }

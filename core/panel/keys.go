@@ -17,6 +17,8 @@ func (p *Panel) ListKeys(ctx context.Context, owner *user.User) ([]apikey.Key, e
 }
 
 // CreateKey makes a key for the caller and returns its secret, shown once.
+// The count of active keys is checked under the user's row lock, so
+// concurrent creations never pass apikey.MaxActiveKeys.
 func (p *Panel) CreateKey(ctx context.Context, owner *user.User, r apikey.Restrictions) (*apikey.Key, string, error) {
 	if r.DailyLimit == 0 {
 		r.DailyLimit = apikey.DefaultDailyLimit
@@ -30,6 +32,13 @@ func (p *Panel) CreateKey(ctx context.Context, owner *user.User, r apikey.Restri
 		u, err := s.Users.LockByID(ctx, owner.ID)
 		if err != nil {
 			return err
+		}
+		n, err := s.Keys.CountActive(ctx, u.ID)
+		if err != nil {
+			return err
+		}
+		if n >= apikey.MaxActiveKeys {
+			return apikey.ErrTooManyKeys
 		}
 		if key, secret, err = p.newKey(ctx, s, u, r); err != nil {
 			return err
@@ -66,16 +75,20 @@ type KeyPatch struct {
 	DailyLimit      *int
 }
 
-// PatchKey edits the restrictions of one of the caller's keys.
+// PatchKey edits the restrictions of one of the caller's active keys. Only
+// the fields the patch names are written, by one conditional update that
+// leaves a key revoked meanwhile alone.
 func (p *Panel) PatchKey(ctx context.Context, owner *user.User, id uint64, patch KeyPatch) (*apikey.Key, error) {
 	k, err := p.ownKey(ctx, owner, id)
 	if err != nil {
 		return nil, err
 	}
 	if k.Status != apikey.StatusActive {
-		return nil, errs.E(errs.Conflict, "api_key_revoked", "A revoked key cannot be changed")
+		return nil, apikey.ErrRevoked
 	}
-	r := apikey.Restrictions{Name: k.Name, AllowedServices: k.AllowedServices, AllowedIPs: k.AllowedIPs, DailyLimit: k.DailyLimit}
+	// The key's current values only fill the rules' required fields; they
+	// are not written back.
+	r := apikey.Restrictions{Name: k.Name, AllowedIPs: k.AllowedIPs, DailyLimit: k.DailyLimit}
 	if patch.Name != nil {
 		r.Name = *patch.Name
 	}
@@ -91,48 +104,38 @@ func (p *Panel) PatchKey(ctx context.Context, owner *user.User, id uint64, patch
 	if err := p.validateRestrictions(ctx, &r); err != nil {
 		return nil, err
 	}
-	k.Name, k.AllowedServices, k.AllowedIPs, k.DailyLimit = r.Name, r.AllowedServices, r.AllowedIPs, r.DailyLimit
-	k.UpdatedAt = p.now().UTC()
-	if err := p.st.Keys.Update(ctx, k); err != nil {
-		return nil, err
+	var c apikey.Change
+	if patch.Name != nil {
+		c.Name = &r.Name
 	}
-	return k, nil
+	if patch.AllowedServices != nil {
+		c.AllowedServices = &r.AllowedServices
+	}
+	if patch.AllowedIPs != nil {
+		c.AllowedIPs = &r.AllowedIPs
+	}
+	if patch.DailyLimit != nil {
+		c.DailyLimit = &r.DailyLimit
+	}
+	return p.st.Keys.Change(ctx, id, owner.ID, c, p.now().UTC())
 }
 
-// RotateSecret gives one of the caller's keys a new secret, shown once; the
-// old secret stops working at once.
+// RotateSecret gives one of the caller's active keys a new secret, shown
+// once; the old secret stops working at once.
 func (p *Panel) RotateSecret(ctx context.Context, owner *user.User, id uint64) (*apikey.Key, string, error) {
-	k, err := p.ownKey(ctx, owner, id)
-	if err != nil {
-		return nil, "", err
-	}
-	if k.Status != apikey.StatusActive {
-		return nil, "", errs.E(errs.Conflict, "api_key_revoked", "A revoked key cannot be rotated")
-	}
 	secret := apikey.NewSecret()
-	k.SecretHash = apikey.HashSecret(secret)
-	k.UpdatedAt = p.now().UTC()
-	if err := p.st.Keys.Update(ctx, k); err != nil {
+	hash := apikey.HashSecret(secret)
+	k, err := p.st.Keys.Change(ctx, id, owner.ID, apikey.Change{SecretHash: &hash}, p.now().UTC())
+	if err != nil {
 		return nil, "", err
 	}
 	return k, secret, nil
 }
 
-// RevokeKey revokes one of the caller's keys. Revoking twice is harmless.
+// RevokeKey revokes one of the caller's keys for good. Revoking twice is
+// harmless.
 func (p *Panel) RevokeKey(ctx context.Context, owner *user.User, id uint64) (*apikey.Key, error) {
-	k, err := p.ownKey(ctx, owner, id)
-	if err != nil {
-		return nil, err
-	}
-	if k.Status == apikey.StatusRevoked {
-		return k, nil
-	}
-	k.Status = apikey.StatusRevoked
-	k.UpdatedAt = p.now().UTC()
-	if err := p.st.Keys.Update(ctx, k); err != nil {
-		return nil, err
-	}
-	return k, nil
+	return p.st.Keys.Revoke(ctx, id, owner.ID, p.now().UTC())
 }
 
 // ownKey finds a key of owner; another user's key is "not found", never "forbidden".
@@ -147,32 +150,55 @@ func (p *Panel) ownKey(ctx context.Context, owner *user.User, id uint64) (*apike
 	return k, nil
 }
 
+// validateRestrictions normalises and checks r. The allow-list's length is
+// checked first, then every id it names in one query.
 func (p *Panel) validateRestrictions(ctx context.Context, r *apikey.Restrictions) error {
 	r.Name = strings.TrimSpace(r.Name)
 	fe := errs.FieldErrors{}
 	if err := fe.Merge(r.Validate()); err != nil {
 		return err
 	}
-	seen := map[uint64]bool{}
-	var ids []uint64
-	for _, id := range r.AllowedServices {
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
-		ids = append(ids, id)
-		if _, err := p.st.Services.ByID(ctx, id); err != nil {
-			if errs.KindOf(err) != errs.NotFound {
-				return err
-			}
-			fe.Add("allowed_services", fmt.Sprintf("service %d does not exist", id))
-		}
-	}
-	if len(ids) > 200 {
-		fe.Add("allowed_services", "at most 200 services")
-	}
+	ids := uniqueIDs(r.AllowedServices)
 	r.AllowedServices = ids
+	if len(ids) > apikey.MaxAllowedServices {
+		fe.Add("allowed_services", fmt.Sprintf("must name at most %d services", apikey.MaxAllowedServices))
+		return fe.Err()
+	}
+	if len(ids) > 0 {
+		found, err := p.st.Services.ExistingIDs(ctx, ids)
+		if err != nil {
+			return err
+		}
+		exists := make(map[uint64]bool, len(found))
+		for _, id := range found {
+			exists[id] = true
+		}
+		for _, id := range ids {
+			if !exists[id] {
+				fe.Add("allowed_services", fmt.Sprintf("service %d does not exist", id))
+			}
+		}
+	}
 	return fe.Err()
+}
+
+// uniqueIDs is ids without repeats, in their first order; it stops one
+// past apikey.MaxAllowedServices, a list already too long.
+func uniqueIDs(ids []uint64) []uint64 {
+	if len(ids) == 0 {
+		return nil
+	}
+	seen := make(map[uint64]bool, min(len(ids), apikey.MaxAllowedServices+1))
+	out := make([]uint64, 0, min(len(ids), apikey.MaxAllowedServices+1))
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			if out = append(out, id); len(out) > apikey.MaxAllowedServices {
+				break
+			}
+		}
+	}
+	return out
 }
 
 // HitsToday is the key's count of calls for the current local day.

@@ -141,6 +141,184 @@ func (_c *MockRepository_ByKey_Call) RunAndReturn(run func(context.Context, stri
 	return _c
 }
 
+// BySecretHash provides a mock function with given fields: ctx, hash
+func (_m *MockRepository) BySecretHash(ctx context.Context, hash string) (*apikey.Key, error) {
+	ret := _m.Called(ctx, hash)
+
+	if len(ret) == 0 {
+		panic("no return value specified for BySecretHash")
+	}
+
+	var r0 *apikey.Key
+	var r1 error
+	if rf, ok := ret.Get(0).(func(context.Context, string) (*apikey.Key, error)); ok {
+		return rf(ctx, hash)
+	}
+	if rf, ok := ret.Get(0).(func(context.Context, string) *apikey.Key); ok {
+		r0 = rf(ctx, hash)
+	} else {
+		if ret.Get(0) != nil {
+			r0 = ret.Get(0).(*apikey.Key)
+		}
+	}
+
+	if rf, ok := ret.Get(1).(func(context.Context, string) error); ok {
+		r1 = rf(ctx, hash)
+	} else {
+		r1 = ret.Error(1)
+	}
+
+	return r0, r1
+}
+
+// MockRepository_BySecretHash_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'BySecretHash'
+type MockRepository_BySecretHash_Call struct {
+	*mock.Call
+}
+
+// BySecretHash is a helper method to define mock.On call
+//   - ctx context.Context
+//   - hash string
+func (_e *MockRepository_Expecter) BySecretHash(ctx interface{}, hash interface{}) *MockRepository_BySecretHash_Call {
+	return &MockRepository_BySecretHash_Call{Call: _e.mock.On("BySecretHash", ctx, hash)}
+}
+
+func (_c *MockRepository_BySecretHash_Call) Run(run func(ctx context.Context, hash string)) *MockRepository_BySecretHash_Call {
+	_c.Call.Run(func(args mock.Arguments) {
+		run(args[0].(context.Context), args[1].(string))
+	})
+	return _c
+}
+
+func (_c *MockRepository_BySecretHash_Call) Return(_a0 *apikey.Key, _a1 error) *MockRepository_BySecretHash_Call {
+	_c.Call.Return(_a0, _a1)
+	return _c
+}
+
+func (_c *MockRepository_BySecretHash_Call) RunAndReturn(run func(context.Context, string) (*apikey.Key, error)) *MockRepository_BySecretHash_Call {
+	_c.Call.Return(run)
+	return _c
+}
+
+// Change provides a mock function with given fields: ctx, id, userID, c, at
+func (_m *MockRepository) Change(ctx context.Context, id uint64, userID uint64, c apikey.Change, at time.Time) (*apikey.Key, error) {
+	ret := _m.Called(ctx, id, userID, c, at)
+
+	if len(ret) == 0 {
+		panic("no return value specified for Change")
+	}
+
+	var r0 *apikey.Key
+	var r1 error
+	if rf, ok := ret.Get(0).(func(context.Context, uint64, uint64, apikey.Change, time.Time) (*apikey.Key, error)); ok {
+		return rf(ctx, id, userID, c, at)
+	}
+	if rf, ok := ret.Get(0).(func(context.Context, uint64, uint64, apikey.Change, time.Time) *apikey.Key); ok {
+		r0 = rf(ctx, id, userID, c, at)
+	} else {
+		if ret.Get(0) != nil {
+			r0 = ret.Get(0).(*apikey.Key)
+		}
+	}
+
+	if rf, ok := ret.Get(1).(func(context.Context, uint64, uint64, apikey.Change, time.Time) error); ok {
+		r1 = rf(ctx, id, userID, c, at)
+	} else {
+		r1 = ret.Error(1)
+	}
+
+	return r0, r1
+}
+
+// MockRepository_Change_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'Change'
+type MockRepository_Change_Call struct {
+	*mock.Call
+}
+
+// Change is a helper method to define mock.On call
+//   - ctx context.Context
+//   - id uint64
+//   - userID uint64
+//   - c apikey.Change
+//   - at time.Time
+func (_e *MockRepository_Expecter) Change(ctx interface{}, id interface{}, userID interface{}, c interface{}, at interface{}) *MockRepository_Change_Call {
+	return &MockRepository_Change_Call{Call: _e.mock.On("Change", ctx, id, userID, c, at)}
+}
+
+func (_c *MockRepository_Change_Call) Run(run func(ctx context.Context, id uint64, userID uint64, c apikey.Change, at time.Time)) *MockRepository_Change_Call {
+	_c.Call.Run(func(args mock.Arguments) {
+		run(args[0].(context.Context), args[1].(uint64), args[2].(uint64), args[3].(apikey.Change), args[4].(time.Time))
+	})
+	return _c
+}
+
+func (_c *MockRepository_Change_Call) Return(_a0 *apikey.Key, _a1 error) *MockRepository_Change_Call {
+	_c.Call.Return(_a0, _a1)
+	return _c
+}
+
+func (_c *MockRepository_Change_Call) RunAndReturn(run func(context.Context, uint64, uint64, apikey.Change, time.Time) (*apikey.Key, error)) *MockRepository_Change_Call {
+	_c.Call.Return(run)
+	return _c
+}
+
+// CountActive provides a mock function with given fields: ctx, userID
+func (_m *MockRepository) CountActive(ctx context.Context, userID uint64) (int, error) {
+	ret := _m.Called(ctx, userID)
+
+	if len(ret) == 0 {
+		panic("no return value specified for CountActive")
+	}
+
+	var r0 int
+	var r1 error
+	if rf, ok := ret.Get(0).(func(context.Context, uint64) (int, error)); ok {
+		return rf(ctx, userID)
+	}
+	if rf, ok := ret.Get(0).(func(context.Context, uint64) int); ok {
+		r0 = rf(ctx, userID)
+	} else {
+		r0 = ret.Get(0).(int)
+	}
+
+	if rf, ok := ret.Get(1).(func(context.Context, uint64) error); ok {
+		r1 = rf(ctx, userID)
+	} else {
+		r1 = ret.Error(1)
+	}
+
+	return r0, r1
+}
+
+// MockRepository_CountActive_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'CountActive'
+type MockRepository_CountActive_Call struct {
+	*mock.Call
+}
+
+// CountActive is a helper method to define mock.On call
+//   - ctx context.Context
+//   - userID uint64
+func (_e *MockRepository_Expecter) CountActive(ctx interface{}, userID interface{}) *MockRepository_CountActive_Call {
+	return &MockRepository_CountActive_Call{Call: _e.mock.On("CountActive", ctx, userID)}
+}
+
+func (_c *MockRepository_CountActive_Call) Run(run func(ctx context.Context, userID uint64)) *MockRepository_CountActive_Call {
+	_c.Call.Run(func(args mock.Arguments) {
+		run(args[0].(context.Context), args[1].(uint64))
+	})
+	return _c
+}
+
+func (_c *MockRepository_CountActive_Call) Return(_a0 int, _a1 error) *MockRepository_CountActive_Call {
+	_c.Call.Return(_a0, _a1)
+	return _c
+}
+
+func (_c *MockRepository_CountActive_Call) RunAndReturn(run func(context.Context, uint64) (int, error)) *MockRepository_CountActive_Call {
+	_c.Call.Return(run)
+	return _c
+}
+
 // CountHit provides a mock function with given fields: ctx, id, day, at
 func (_m *MockRepository) CountHit(ctx context.Context, id uint64, day string, at time.Time) (bool, error) {
 	ret := _m.Called(ctx, id, day, at)
@@ -366,6 +544,67 @@ func (_c *MockRepository_ListByUser_Call) RunAndReturn(run func(context.Context,
 	return _c
 }
 
+// Revoke provides a mock function with given fields: ctx, id, userID, at
+func (_m *MockRepository) Revoke(ctx context.Context, id uint64, userID uint64, at time.Time) (*apikey.Key, error) {
+	ret := _m.Called(ctx, id, userID, at)
+
+	if len(ret) == 0 {
+		panic("no return value specified for Revoke")
+	}
+
+	var r0 *apikey.Key
+	var r1 error
+	if rf, ok := ret.Get(0).(func(context.Context, uint64, uint64, time.Time) (*apikey.Key, error)); ok {
+		return rf(ctx, id, userID, at)
+	}
+	if rf, ok := ret.Get(0).(func(context.Context, uint64, uint64, time.Time) *apikey.Key); ok {
+		r0 = rf(ctx, id, userID, at)
+	} else {
+		if ret.Get(0) != nil {
+			r0 = ret.Get(0).(*apikey.Key)
+		}
+	}
+
+	if rf, ok := ret.Get(1).(func(context.Context, uint64, uint64, time.Time) error); ok {
+		r1 = rf(ctx, id, userID, at)
+	} else {
+		r1 = ret.Error(1)
+	}
+
+	return r0, r1
+}
+
+// MockRepository_Revoke_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'Revoke'
+type MockRepository_Revoke_Call struct {
+	*mock.Call
+}
+
+// Revoke is a helper method to define mock.On call
+//   - ctx context.Context
+//   - id uint64
+//   - userID uint64
+//   - at time.Time
+func (_e *MockRepository_Expecter) Revoke(ctx interface{}, id interface{}, userID interface{}, at interface{}) *MockRepository_Revoke_Call {
+	return &MockRepository_Revoke_Call{Call: _e.mock.On("Revoke", ctx, id, userID, at)}
+}
+
+func (_c *MockRepository_Revoke_Call) Run(run func(ctx context.Context, id uint64, userID uint64, at time.Time)) *MockRepository_Revoke_Call {
+	_c.Call.Run(func(args mock.Arguments) {
+		run(args[0].(context.Context), args[1].(uint64), args[2].(uint64), args[3].(time.Time))
+	})
+	return _c
+}
+
+func (_c *MockRepository_Revoke_Call) Return(_a0 *apikey.Key, _a1 error) *MockRepository_Revoke_Call {
+	_c.Call.Return(_a0, _a1)
+	return _c
+}
+
+func (_c *MockRepository_Revoke_Call) RunAndReturn(run func(context.Context, uint64, uint64, time.Time) (*apikey.Key, error)) *MockRepository_Revoke_Call {
+	_c.Call.Return(run)
+	return _c
+}
+
 // UncountHits provides a mock function with given fields: ctx, id, day, n
 func (_m *MockRepository) UncountHits(ctx context.Context, id uint64, day string, n int) error {
 	ret := _m.Called(ctx, id, day, n)
@@ -411,53 +650,6 @@ func (_c *MockRepository_UncountHits_Call) Return(_a0 error) *MockRepository_Unc
 }
 
 func (_c *MockRepository_UncountHits_Call) RunAndReturn(run func(context.Context, uint64, string, int) error) *MockRepository_UncountHits_Call {
-	_c.Call.Return(run)
-	return _c
-}
-
-// Update provides a mock function with given fields: ctx, k
-func (_m *MockRepository) Update(ctx context.Context, k *apikey.Key) error {
-	ret := _m.Called(ctx, k)
-
-	if len(ret) == 0 {
-		panic("no return value specified for Update")
-	}
-
-	var r0 error
-	if rf, ok := ret.Get(0).(func(context.Context, *apikey.Key) error); ok {
-		r0 = rf(ctx, k)
-	} else {
-		r0 = ret.Error(0)
-	}
-
-	return r0
-}
-
-// MockRepository_Update_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'Update'
-type MockRepository_Update_Call struct {
-	*mock.Call
-}
-
-// Update is a helper method to define mock.On call
-//   - ctx context.Context
-//   - k *apikey.Key
-func (_e *MockRepository_Expecter) Update(ctx interface{}, k interface{}) *MockRepository_Update_Call {
-	return &MockRepository_Update_Call{Call: _e.mock.On("Update", ctx, k)}
-}
-
-func (_c *MockRepository_Update_Call) Run(run func(ctx context.Context, k *apikey.Key)) *MockRepository_Update_Call {
-	_c.Call.Run(func(args mock.Arguments) {
-		run(args[0].(context.Context), args[1].(*apikey.Key))
-	})
-	return _c
-}
-
-func (_c *MockRepository_Update_Call) Return(_a0 error) *MockRepository_Update_Call {
-	_c.Call.Return(_a0)
-	return _c
-}
-
-func (_c *MockRepository_Update_Call) RunAndReturn(run func(context.Context, *apikey.Key) error) *MockRepository_Update_Call {
 	_c.Call.Return(run)
 	return _c
 }

@@ -293,6 +293,65 @@ func (_c *MockRepository_Doc_Call) RunAndReturn(run func(context.Context, uint64
 	return _c
 }
 
+// ExistingIDs provides a mock function with given fields: ctx, ids
+func (_m *MockRepository) ExistingIDs(ctx context.Context, ids []uint64) ([]uint64, error) {
+	ret := _m.Called(ctx, ids)
+
+	if len(ret) == 0 {
+		panic("no return value specified for ExistingIDs")
+	}
+
+	var r0 []uint64
+	var r1 error
+	if rf, ok := ret.Get(0).(func(context.Context, []uint64) ([]uint64, error)); ok {
+		return rf(ctx, ids)
+	}
+	if rf, ok := ret.Get(0).(func(context.Context, []uint64) []uint64); ok {
+		r0 = rf(ctx, ids)
+	} else {
+		if ret.Get(0) != nil {
+			r0 = ret.Get(0).([]uint64)
+		}
+	}
+
+	if rf, ok := ret.Get(1).(func(context.Context, []uint64) error); ok {
+		r1 = rf(ctx, ids)
+	} else {
+		r1 = ret.Error(1)
+	}
+
+	return r0, r1
+}
+
+// MockRepository_ExistingIDs_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'ExistingIDs'
+type MockRepository_ExistingIDs_Call struct {
+	*mock.Call
+}
+
+// ExistingIDs is a helper method to define mock.On call
+//   - ctx context.Context
+//   - ids []uint64
+func (_e *MockRepository_Expecter) ExistingIDs(ctx interface{}, ids interface{}) *MockRepository_ExistingIDs_Call {
+	return &MockRepository_ExistingIDs_Call{Call: _e.mock.On("ExistingIDs", ctx, ids)}
+}
+
+func (_c *MockRepository_ExistingIDs_Call) Run(run func(ctx context.Context, ids []uint64)) *MockRepository_ExistingIDs_Call {
+	_c.Call.Run(func(args mock.Arguments) {
+		run(args[0].(context.Context), args[1].([]uint64))
+	})
+	return _c
+}
+
+func (_c *MockRepository_ExistingIDs_Call) Return(_a0 []uint64, _a1 error) *MockRepository_ExistingIDs_Call {
+	_c.Call.Return(_a0, _a1)
+	return _c
+}
+
+func (_c *MockRepository_ExistingIDs_Call) RunAndReturn(run func(context.Context, []uint64) ([]uint64, error)) *MockRepository_ExistingIDs_Call {
+	_c.Call.Return(run)
+	return _c
+}
+
 // List provides a mock function with given fields: ctx, f
 func (_m *MockRepository) List(ctx context.Context, f catalog.Filter) ([]catalog.Service, int64, error) {
 	ret := _m.Called(ctx, f)

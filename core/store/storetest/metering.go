@@ -176,17 +176,73 @@ func (r keysRepo) ListByUser(_ context.Context, userID uint64) ([]apikey.Key, er
 	return out, err
 }
 
-func (r keysRepo) Update(_ context.Context, k *apikey.Key) error {
-	return r.d.do("Keys.Update", func(t *tables) error {
-		row, ok := t.keys[k.ID]
-		if !ok {
-			return apikey.ErrNotFound
+func (r keysRepo) BySecretHash(_ context.Context, hash string) (*apikey.Key, error) {
+	return r.get("Keys.BySecretHash", func(k apikey.Key) bool { return k.SecretHash == hash })
+}
+
+func (r keysRepo) CountActive(_ context.Context, userID uint64) (int, error) {
+	n := 0
+	err := r.d.do("Keys.CountActive", func(t *tables) error {
+		for _, k := range t.keys {
+			if k.UserID == userID && k.Status == apikey.StatusActive {
+				n++
+			}
 		}
-		row.Name, row.SecretHash, row.AllowedServices, row.AllowedIPs = k.Name, k.SecretHash, k.AllowedServices, k.AllowedIPs
-		row.DailyLimit, row.Status = k.DailyLimit, k.Status
-		t.keys[k.ID] = row
 		return nil
 	})
+	return n, err
+}
+
+// Change writes only the fields c sets, on an active key of userID.
+func (r keysRepo) Change(_ context.Context, id, userID uint64, c apikey.Change, at time.Time) (*apikey.Key, error) {
+	var out *apikey.Key
+	err := r.d.do("Keys.Change", func(t *tables) error {
+		row, ok := t.keys[id]
+		if !ok || row.UserID != userID {
+			return apikey.ErrNotFound
+		}
+		if row.Status != apikey.StatusActive {
+			return apikey.ErrRevoked
+		}
+		if c.Name != nil {
+			row.Name = *c.Name
+		}
+		if c.AllowedServices != nil {
+			row.AllowedServices = *c.AllowedServices
+		}
+		if c.AllowedIPs != nil {
+			row.AllowedIPs = *c.AllowedIPs
+		}
+		if c.DailyLimit != nil {
+			row.DailyLimit = *c.DailyLimit
+		}
+		if c.SecretHash != nil {
+			row.SecretHash = *c.SecretHash
+		}
+		row.UpdatedAt = at
+		t.keys[id] = row
+		out = &row
+		return nil
+	})
+	return out, err
+}
+
+// Revoke is final: a revoked key stays as it is.
+func (r keysRepo) Revoke(_ context.Context, id, userID uint64, at time.Time) (*apikey.Key, error) {
+	var out *apikey.Key
+	err := r.d.do("Keys.Revoke", func(t *tables) error {
+		row, ok := t.keys[id]
+		if !ok || row.UserID != userID {
+			return apikey.ErrNotFound
+		}
+		if row.Status == apikey.StatusActive {
+			row.Status, row.UpdatedAt = apikey.StatusRevoked, at
+			t.keys[id] = row
+		}
+		out = &row
+		return nil
+	})
+	return out, err
 }
 
 // count grants up to n calls of key id on day; see apikey.Repository.
@@ -285,6 +341,20 @@ func (r servicesRepo) BySlug(_ context.Context, slug string) (*catalog.Service, 
 func (r servicesRepo) List(context.Context, catalog.Filter) ([]catalog.Service, int64, error) {
 	notImplemented("Services.List")
 	return nil, 0, nil
+}
+
+// ExistingIDs keeps the order of ids.
+func (r servicesRepo) ExistingIDs(_ context.Context, ids []uint64) ([]uint64, error) {
+	var out []uint64
+	err := r.d.do("Services.ExistingIDs", func(t *tables) error {
+		for _, id := range ids {
+			if _, ok := t.services[id]; ok {
+				out = append(out, id)
+			}
+		}
+		return nil
+	})
+	return out, err
 }
 
 func (r servicesRepo) Update(_ context.Context, s *catalog.Service) error {

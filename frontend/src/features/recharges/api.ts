@@ -3,7 +3,7 @@ import type { ListParams } from '../../lib/listParams';
 import { useListQuery } from '../../lib/listQuery';
 
 const RECHARGES_PATH = '/api/v1/panel/recharges';
-/** The gateway endpoint that recharges a number (called with an API key, not from the panel). */
+/** The gateway endpoint that recharges a number (called with an API key’s secret, not from the panel). */
 export const RECHARGE_ENDPOINT = '/api/v1/recharge/mobile';
 
 export const rechargeKeys = {

@@ -197,12 +197,17 @@ export interface ServiceCall {
   call: { query: string; body?: string };
   key: string;
   secret: string;
+  /** A built-in gateway service: the secret goes as `Authorization: Bearer <secret>`, the gateway's own form. */
+  gateway?: boolean;
 }
 
-/** Calls the metered endpoint with the key's headers (never the panel's token). */
-export async function callService({ endpoint, method, call: c, key, secret }: ServiceCall): Promise<CallResult> {
+/** Calls the metered endpoint with the key's credentials (never the panel's token): a gateway service with
+ * `Authorization: Bearer <secret>`, any other with the key and secret headers. */
+export async function callService({ endpoint, method, call: c, key, secret, gateway }: ServiceCall): Promise<CallResult> {
   const t0 = performance.now();
-  const headers: Record<string, string> = { 'X-API-Key': key, 'X-API-Secret': secret, Accept: 'application/json' };
+  const headers: Record<string, string> = gateway
+    ? { Authorization: `Bearer ${secret}`, Accept: 'application/json' }
+    : { 'X-API-Key': key, 'X-API-Secret': secret, Accept: 'application/json' };
   if (c.body !== undefined) headers['Content-Type'] = 'application/json';
   let res: Response;
   try {

@@ -21,8 +21,9 @@ export function SecretModal({ created, rotated, onClose }: { created: Schemas['A
       ] : []}
     >
       <Text size="sm" c="dimmed">
-        Send both with every call: headers <code>X-API-Key</code> and <code>X-API-Secret</code>
-        {rotated ? '. The old secret has stopped working.' : '.'}
+        Service calls send both: headers <code>X-API-Key</code> and <code>X-API-Secret</code>. Gateway calls
+        (payments, verification, recharges) send the secret: <code>Authorization: Bearer &lt;secret&gt;</code>.
+        The key alone authorizes nothing{rotated ? '; the old secret has stopped working.' : '.'}
       </Text>
     </ShownOnceModal>
   );

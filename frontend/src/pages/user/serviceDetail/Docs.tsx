@@ -52,7 +52,13 @@ export function Docs({ doc, fields, service }: { doc: Schemas['ServiceDoc'] | nu
         {doc?.description ? <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>{doc.description}</Text>
           : <Text size="sm" c="dimmed">This service has no written documentation yet; its parameters are listed below.</Text>}
         <Text size="sm">
-          Authenticate with the headers <Code>X-API-Key</Code> and <Code>X-API-Secret</Code> (or HTTP Basic <Code>key:secret</Code>).
+          {service.builtin ? (
+            <>Authenticate with <Code>Authorization: Bearer &lt;secret&gt;</Code>, your key’s secret (<Code>rs_…</Code>), or with the
+              headers <Code>X-API-Key</Code> and <Code>X-API-Secret</Code> (or HTTP Basic <Code>key:secret</Code>). The key id alone
+              authorizes nothing.</>
+          ) : (
+            <>Authenticate with the headers <Code>X-API-Key</Code> and <Code>X-API-Secret</Code> (or HTTP Basic <Code>key:secret</Code>).</>
+          )}
           {' '}{service.method === 'GET' || service.method === 'DELETE' ? 'Parameters go in the query string.' : 'Parameters go in a JSON object body.'}
         </Text>
         <div>

@@ -108,6 +108,25 @@ describe('TryIt', () => {
     expect(await call.text()).toBe('{"message":"Hello","phone":"9876543210","priority":2}');
   });
 
+  it('calls a built-in gateway service with the secret as Bearer and shows that form in curl', async () => {
+    const calls = stubFetch(() => json(200, { success: true, request_id: 'req_01J9Z8X4K3M2N1P0Q9R8S7T6V5', data: { verified: true }, charged: '1.0000', balance_left: '99.00' }));
+    forgetSecrets();
+    rememberSecret('rk_live_AAA', 'rs_remembered');
+    const gw = { name: 'Account verification', slug: 'account-verify', endpoint: '/api/v1/account/verify', method: 'POST' as const, builtin: true };
+    renderWithApp(<TryIt service={gw} fields={fieldsFromSpecs({ type: { type: 'string', required: true } })} />);
+    const u = userEvent.setup();
+    await chooseKey(u);
+    await u.type(screen.getByRole('textbox', { name: /^type/ }), 'upi');
+    await u.click(screen.getByRole('button', { name: 'Send request' }));
+    expect(await screen.findByTestId('try-it-status')).toHaveTextContent('200');
+    const call = calls.find((r) => r.url.endsWith('/api/v1/account/verify'))!;
+    expect(call.headers.get('Authorization')).toBe('Bearer rs_remembered');
+    expect(call.headers.get('X-API-Key')).toBeNull(); // the key id is no credential
+    const curl = screen.getByLabelText('curl command').textContent ?? '';
+    expect(curl).toContain("Authorization: Bearer <your secret>");
+    expect(curl).not.toContain('rk_live_AAA');
+  });
+
   it('puts the API’s parameter errors next to the generated fields', async () => {
     stubFetch(() => json(422, { success: false, message: 'Invalid parameters', error: 'validation_failed', request_id: 'req_01J9Z8X4K3M2N1P0Q9R8S7T6V5', errors: { message: ['must not contain a link'] } }));
     renderWithApp(<TryIt service={service} fields={fields} />);

@@ -1,7 +1,8 @@
 // The try-it console: a form generated from the service's request_params,
 // a key chosen from the caller's keys with its secret (pasted; prefilled
 // when the key was created or rotated in this tab), a call to the service's
-// real endpoint, and what came back: status, charge, balance, request id and
+// real endpoint (a built-in gateway service's with Authorization: Bearer
+// <secret>), and what came back: status, charge, balance, request id and
 // the body.
 import { useMemo, useState } from 'react';
 import { Alert, Anchor, Badge, Button, Divider, Group, Paper, PasswordInput, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
@@ -37,7 +38,8 @@ function FieldInput({ f, props }: { f: Field; props: GetInputPropsReturnType }) 
   }
 }
 
-export function TryIt({ service, fields }: { service: Pick<Schemas['Service'], 'name' | 'endpoint' | 'method' | 'slug'>; fields: Field[] }) {
+export function TryIt({ service, fields }: { service: Pick<Schemas['Service'], 'name' | 'endpoint' | 'method' | 'slug'> & { builtin?: boolean }; fields: Field[] }) {
+  const gateway = service.builtin === true;
   const keys = useAllKeys();
   const active = (keys.data?.data ?? []).filter((k) => k.status === 'active');
   const method = service.method as Method;
@@ -74,7 +76,7 @@ export function TryIt({ service, fields }: { service: Pick<Schemas['Service'], '
       <Text size="sm" c="dimmed" mb="sm">
         A real call to <Text span ff="monospace" size="sm">{method} {service.endpoint}</Text>: it is billed and shows in your hit logs.
       </Text>
-      <form noValidate onSubmit={form.onSubmit((v) => run.mutate({ endpoint: service.endpoint, method, call: buildCall(method, fields, v.params), key: v.key, secret: v.secret.trim() }))} data-testid="try-it-form">
+      <form noValidate onSubmit={form.onSubmit((v) => run.mutate({ endpoint: service.endpoint, method, call: buildCall(method, fields, v.params), key: v.key, secret: v.secret.trim(), gateway }))} data-testid="try-it-form">
         <Stack gap="sm">
           {keys.isSuccess && active.length === 0 ? (
             <Alert color="yellow" variant="light">You have no active API key. <Anchor component={Link} to="/api-keys">Create one</Anchor> first.</Alert>
@@ -134,7 +136,7 @@ export function TryIt({ service, fields }: { service: Pick<Schemas['Service'], '
       )}
       <details style={{ marginTop: 12 }}>
         <summary><Text span size="sm">The same call with curl</Text></summary>
-        <JsonBlock value={curlFor(globalThis.location?.origin ?? '', service.endpoint, method, preview, values.key || undefined)} label="curl command" />
+        <JsonBlock value={curlFor(globalThis.location?.origin ?? '', service.endpoint, method, preview, values.key || undefined, gateway)} label="curl command" />
       </details>
     </Paper>
   );

@@ -125,9 +125,11 @@ export function buildCall(method: Method, fields: Field[], values: Record<string
   return { query: '', body: `{${members.join(',')}}` };
 }
 
-/** A curl command for the call (the secret left as a placeholder). */
-export function curlFor(origin: string, endpoint: string, method: Method, call: { query: string; body?: string }, key = '<your key>'): string {
-  const lines = [`curl -X ${method} '${origin}${endpoint}${call.query}'`, `  -H 'X-API-Key: ${key}'`, `  -H 'X-API-Secret: <your secret>'`];
+/** A curl command for the call (the secret left as a placeholder). A gateway service takes the key's secret as
+ * `Authorization: Bearer`; the key id alone authorizes nothing. */
+export function curlFor(origin: string, endpoint: string, method: Method, call: { query: string; body?: string }, key = '<your key>', gateway = false): string {
+  const auth = gateway ? [`  -H 'Authorization: Bearer <your secret>'`] : [`  -H 'X-API-Key: ${key}'`, `  -H 'X-API-Secret: <your secret>'`];
+  const lines = [`curl -X ${method} '${origin}${endpoint}${call.query}'`, ...auth];
   if (call.body !== undefined) {
     lines.push(`  -H 'Content-Type: application/json'`);
     lines.push(`  -d '${call.body.replace(/'/g, `'\\''`)}'`);
