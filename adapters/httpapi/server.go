@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/go-playground/validator/v10"
@@ -54,6 +55,7 @@ type server struct {
 	metricsToken []byte          // SHA-256 of METRICS_TOKEN; empty: /metrics off
 	routeLabels  map[string]bool // registered route patterns, the route labels
 	exportStall  time.Duration   // ExportStallTimeout
+	hsts         bool            // PUBLIC_BASE_URL is https: send Strict-Transport-Security (headers.go)
 }
 
 // NewServer builds the HTTP handler with every route of routes.go.
@@ -81,7 +83,10 @@ func NewServer(d Deps) *echo.Echo {
 		sum := sha256.Sum256([]byte(d.MetricsToken))
 		s.metricsToken = sum[:]
 	}
-	e.Use(requestID, s.accessLog, s.recoverPanics)
+	if d.App != nil && d.App.Gateway != nil {
+		s.hsts = strings.HasPrefix(strings.ToLower(d.App.Gateway.PublicBaseURL()), "https://")
+	}
+	e.Use(requestID, s.accessLog, s.recoverPanics, s.baseHeaders)
 	s.routes(e, d.Assets)
 	s.routeLabels = knownRoutes(e)
 	return e
