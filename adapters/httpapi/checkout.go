@@ -19,8 +19,8 @@ import (
 )
 
 // The hosted checkout page, PUBLIC_BASE_URL/<payment_id>: server-rendered,
-// no framework; a small inline script polls the page's status endpoint so
-// the status changes without a reload. The sandbox buttons post same-origin
+// no framework; a small inline script (allowed by its CSP nonce) polls the
+// page's status endpoint so the status changes without a reload. The sandbox buttons post same-origin
 // forms (cross-site posts are refused).
 
 type checkoutView struct {
@@ -38,6 +38,7 @@ type checkoutView struct {
 	MerchantURL string
 	StatusURL   string
 	ActionBase  string
+	Nonce       string // the CSP nonce of the inline script
 }
 
 var checkoutTemplate = template.Must(template.New("checkout").Parse(`<!doctype html>
@@ -88,7 +89,7 @@ button,a.button{width:100%;padding:12px;border:0;border-radius:8px;font-size:1re
 {{if .MerchantURL}}<p><a href="{{.MerchantURL}}">Back to the merchant</a></p>{{end}}
 </main>
 {{if .Open}}
-<script>
+<script nonce="{{.Nonce}}">
 (function(){
   var el=document.getElementById("status"), url={{.StatusURL}};
   function poll(){
@@ -111,11 +112,12 @@ button,a.button{width:100%;padding:12px;border:0;border-radius:8px;font-size:1re
 
 func (s *server) renderCheckout(c echo.Context, status int, v checkoutView) error {
 	var buf bytes.Buffer
+	v.Nonce = newNonce()
 	if err := checkoutTemplate.Execute(&buf, v); err != nil {
 		return err
 	}
+	pageHeaders(c, cspCheckout(v.Nonce), "no-referrer")
 	c.Response().Header().Set("Cache-Control", "no-store")
-	c.Response().Header().Set("Referrer-Policy", "no-referrer")
 	return c.HTMLBlob(status, buf.Bytes())
 }
 

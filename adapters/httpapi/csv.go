@@ -2,12 +2,18 @@ package httpapi
 
 import (
 	"encoding/csv"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"os"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"paygate/core/export"
 )
 
 // csvFlushEvery is how many rows a CSV export writes between flushes to the
@@ -19,12 +25,19 @@ const csvFlushEvery = 500
 // still gets the JSON error body; one that comes later cuts the connection,
 // so the client sees a broken download rather than a short file that looks
 // complete.
+//
+// A client that reads nothing for the stall timeout ends the export: every
+// write to the connection first moves its write deadline to that far ahead
+// (stallGuard), so a write blocks at most that long however long a healthy
+// export runs. The answer closes the connection after it (Connection:
+// close), so the deadline never outlives the export on a kept-alive one.
 type csvStream struct {
 	c       echo.Context
 	s       *server
 	name    string // file name, e.g. hit-logs-2026-11-21.csv
 	header  []string
 	w       *csv.Writer
+	rc      *http.ResponseController
 	started bool
 	rows    int
 }
@@ -39,10 +52,42 @@ func (o *csvStream) start() error {
 	h.Set(echo.HeaderContentType, "text/csv; charset=utf-8")
 	h.Set(echo.HeaderContentDisposition, fmt.Sprintf("attachment; filename=%q", o.name))
 	h.Set("Cache-Control", "no-store")
+	h.Set(echo.HeaderConnection, "close")
+	o.rc = http.NewResponseController(o.c.Response().Writer)
+	guard := stallGuard{w: o.c.Response(), rc: o.rc, stall: o.s.exportStall}
+	guard.extend()
 	o.c.Response().WriteHeader(http.StatusOK)
-	o.w = csv.NewWriter(o.c.Response())
+	o.w = csv.NewWriter(guard)
 	return o.w.Write(o.header)
 }
+
+// flush sends what the encoder holds to the client, under the stall
+// deadline.
+func (o *csvStream) flush() error {
+	o.w.Flush()
+	if err := o.w.Error(); err != nil {
+		return err
+	}
+	_ = o.rc.SetWriteDeadline(time.Now().Add(o.s.exportStall))
+	return o.rc.Flush()
+}
+
+// stallGuard is the writer under the CSV encoder: before each write (of
+// the encoder's 4 kB buffer) it moves the connection's write deadline to
+// stall from now. A writer that cannot take deadlines (a test recorder)
+// writes without one.
+type stallGuard struct {
+	w     io.Writer
+	rc    *http.ResponseController
+	stall time.Duration
+}
+
+func (g stallGuard) Write(p []byte) (int, error) {
+	g.extend()
+	return g.w.Write(p)
+}
+
+func (g stallGuard) extend() { _ = g.rc.SetWriteDeadline(time.Now().Add(g.stall)) }
 
 // row writes one row, every cell made safe for spreadsheets.
 func (o *csvStream) row(cells ...string) error {
@@ -59,11 +104,7 @@ func (o *csvStream) row(cells ...string) error {
 	}
 	o.rows++
 	if o.rows%csvFlushEvery == 0 {
-		o.w.Flush()
-		if err := o.w.Error(); err != nil {
-			return err
-		}
-		o.c.Response().Flush()
+		return o.flush()
 	}
 	return nil
 }
@@ -72,9 +113,16 @@ func (o *csvStream) row(cells ...string) error {
 func (o *csvStream) finish(err error) error {
 	if err != nil {
 		if !o.started {
+			if errors.Is(err, export.ErrBusy) {
+				o.c.Response().Header().Set("Retry-After", strconv.Itoa(int(export.RetryAfter/time.Second)))
+			}
 			return err
 		}
-		if o.c.Request().Context().Err() == nil {
+		switch {
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			o.s.log.Warn("CSV export ended: its client read nothing for the stall timeout", "request_id", requestIDOf(o.c),
+				"file", o.name, "rows", o.rows, "stall_timeout", o.s.exportStall.String())
+		case o.c.Request().Context().Err() == nil:
 			o.s.log.Error("CSV export failed after it started", "request_id", requestIDOf(o.c), "file", o.name, "rows", o.rows, "err", err)
 		}
 		panic(http.ErrAbortHandler)
@@ -84,8 +132,10 @@ func (o *csvStream) finish(err error) error {
 			return err
 		}
 	}
-	o.w.Flush()
-	return o.w.Error()
+	if err := o.flush(); err != nil {
+		return o.finish(err)
+	}
+	return nil
 }
 
 // safeCell defuses spreadsheet formulas (CSV injection): a cell that starts

@@ -32,9 +32,8 @@ func (s *server) openapiRoutes(e *echo.Echo) {
 		if err != nil {
 			return err // logged once by the error handler, answered 500
 		}
-		h := c.Response().Header()
-		h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
-		h.Set(echo.HeaderCacheControl, "no-cache")
+		pageHeaders(c, cspDocs, "same-origin")
+		c.Response().Header().Set(echo.HeaderCacheControl, "no-cache")
 		return c.HTMLBlob(http.StatusOK, page)
 	})
 }

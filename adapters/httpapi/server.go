@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/go-playground/validator/v10"
@@ -34,6 +35,9 @@ type Deps struct {
 	// does with an empty token.
 	Metrics      Metrics
 	MetricsToken string
+	// ExportStallTimeout ends a CSV export whose client reads nothing for
+	// this long (csv.go); 0 means 30 s.
+	ExportStallTimeout time.Duration
 }
 
 type server struct {
@@ -50,6 +54,8 @@ type server struct {
 	metrics      Metrics         // nil: not measured (metrics.go)
 	metricsToken []byte          // SHA-256 of METRICS_TOKEN; empty: /metrics off
 	routeLabels  map[string]bool // registered route patterns, the route labels
+	exportStall  time.Duration   // ExportStallTimeout
+	hsts         bool            // PUBLIC_BASE_URL is https: send Strict-Transport-Security (headers.go)
 }
 
 // NewServer builds the HTTP handler with every route of routes.go.
@@ -58,6 +64,10 @@ func NewServer(d Deps) *echo.Echo {
 		d.MaxBodyBytes = 1 << 20
 	}
 	s := &server{app: d.App, log: d.Log, ready: d.Ready, validate: newValidator(), maxBody: d.MaxBodyBytes, logins: newLoginLimiter(), timeZone: d.TimeZone}
+	s.exportStall = d.ExportStallTimeout
+	if s.exportStall <= 0 {
+		s.exportStall = 30 * time.Second
+	}
 	s.registrations = newKeyedLimiter(10, 6*time.Minute) // 10 an hour per address
 	s.accountMail = newKeyedLimiter(5, 10*time.Minute)   // mail-sending requests: 5 a burst, then one per 10 min, per address, email and user
 	s.resets = newKeyedLimiter(20, 30*time.Second)       // reset attempts per address (each hashes a password)
@@ -73,7 +83,10 @@ func NewServer(d Deps) *echo.Echo {
 		sum := sha256.Sum256([]byte(d.MetricsToken))
 		s.metricsToken = sum[:]
 	}
-	e.Use(requestID, s.accessLog, s.recoverPanics)
+	if d.App != nil && d.App.Gateway != nil {
+		s.hsts = strings.HasPrefix(strings.ToLower(d.App.Gateway.PublicBaseURL()), "https://")
+	}
+	e.Use(requestID, s.accessLog, s.recoverPanics, s.baseHeaders)
 	s.routes(e, d.Assets)
 	s.routeLabels = knownRoutes(e)
 	return e

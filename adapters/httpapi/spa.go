@@ -37,6 +37,7 @@ func (s *server) spa(e *echo.Echo, assets fs.FS) {
 	etag := `"` + hex.EncodeToString(func() []byte { h := sha256.Sum256(index); return h[:8] }()) + `"`
 	files := http.FileServer(http.FS(assets))
 	serveIndex := func(c echo.Context) error {
+		pageHeaders(c, cspSPA, "same-origin")
 		h := c.Response().Header()
 		h.Set("Cache-Control", "no-cache")
 		h.Set("ETag", etag)

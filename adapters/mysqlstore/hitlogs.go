@@ -249,16 +249,26 @@ func (s *hitStore) List(ctx context.Context, f hitlog.Filter) ([]hitlog.Hit, int
 	return toDomainHits(rows, total)
 }
 
-// ForEach streams the hits matching f newest first. Payloads are read cut
-// in SQL (one character more than kept, to tell a cut one), so a long
-// export never carries the large payloads across the wire.
+// ForEach visits the hits matching f newest first (hitOrder), in keyset
+// pages (forEachPage): a page after the last row (created_at T, id I) reads
+// created_at < T, or created_at = T with id < I, so hits that share a
+// created_at are neither skipped nor repeated. Payloads are read cut in SQL
+// (one character more than kept, to tell a cut one), so a long export never
+// carries the large payloads across the wire.
 func (s *hitStore) ForEach(ctx context.Context, f hitlog.Filter, fn func(hitlog.Hit) error) error {
 	n := hitlog.ExportPayloadChars + 1
-	q := s.conn(ctx).Model(&hitRow{}).Scopes(hitFilter(f)).Order(hitOrder).Select(
-		"id, user_id, api_service_id, api_key_id, request_id, "+
-			"SUBSTR(request_payload, 1, ?) AS request_payload, SUBSTR(response_payload, 1, ?) AS response_payload, "+
-			"charge_amount, cost_amount, reserved_amount, ip_address, status, response_time_ms, created_at, updated_at", n, n)
-	err := forEachRow(q, toDomainHit, func(h hitlog.Hit) error {
+	page := func(last *hitRow) *gorm.DB {
+		q := s.conn(ctx).Model(&hitRow{}).Scopes(hitFilter(f)).Order(hitOrder).Select(
+			"id, user_id, api_service_id, api_key_id, request_id, "+
+				"SUBSTR(request_payload, 1, ?) AS request_payload, SUBSTR(response_payload, 1, ?) AS response_payload, "+
+				"charge_amount, cost_amount, reserved_amount, ip_address, status, response_time_ms, created_at, updated_at", n, n)
+		if last != nil {
+			at := dbTime(timeFromDB(last.CreatedAt))
+			q = q.Where("(created_at < ? OR (created_at = ? AND id < ?))", at, at, last.ID)
+		}
+		return q
+	}
+	err := forEachPage(s.exportPage, page, toDomainHit, func(h hitlog.Hit) error {
 		h.RequestPayload = cutPayload(h.RequestPayload, hitlog.ExportPayloadChars)
 		if h.ResponsePayload != nil {
 			p := cutPayload(*h.ResponsePayload, hitlog.ExportPayloadChars)

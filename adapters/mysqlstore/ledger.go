@@ -130,10 +130,17 @@ func (s *ledgerStore) List(ctx context.Context, f ledger.Filter) ([]ledger.Entry
 	return out, total, err
 }
 
-// ForEach streams the entries matching f newest first.
+// ForEach visits the entries matching f newest first (id descending), in
+// keyset pages (forEachPage).
 func (s *ledgerStore) ForEach(ctx context.Context, f ledger.Filter, fn func(ledger.Entry) error) error {
-	q := s.conn(ctx).Model(&entryRow{}).Scopes(entryFilter(f)).Order("id DESC")
-	if err := forEachRow(q, toDomainEntry, fn); err != nil {
+	page := func(last *entryRow) *gorm.DB {
+		q := s.conn(ctx).Model(&entryRow{}).Scopes(entryFilter(f)).Order("id DESC")
+		if last != nil {
+			q = q.Where("id < ?", last.ID)
+		}
+		return q
+	}
+	if err := forEachPage(s.exportPage, page, toDomainEntry, fn); err != nil {
 		return fmt.Errorf("export transactions: %w", err)
 	}
 	return nil

@@ -33,6 +33,42 @@ func forEachRow[R, D any](q *gorm.DB, conv func(*R) (D, error), fn func(D) error
 	return translate(rows.Err())
 }
 
+// ExportPageRows is the most rows one page of an export reads.
+const ExportPageRows = 1000
+
+// forEachPage visits the rows that page reads, in its order, one keyset
+// page at a time: page(nil) reads the first rows, page(last) the rows after
+// the last one visited, and each page is one short query (LIMIT size).
+// No connection is held while fn runs, so a consumer that waits (a client
+// reading an export slowly) never keeps one from the pool; the price is
+// that the pages are not one snapshot (rows written meanwhile before the
+// cursor may show, rows after it do not).
+func forEachPage[R, D any](size int, page func(last *R) *gorm.DB, conv func(*R) (D, error), fn func(D) error) error {
+	if size <= 0 || size > ExportPageRows {
+		size = ExportPageRows
+	}
+	var last *R
+	for {
+		var rows []R
+		if err := page(last).Limit(size).Find(&rows).Error; err != nil {
+			return translate(err)
+		}
+		for i := range rows {
+			d, err := conv(&rows[i])
+			if err != nil {
+				return err
+			}
+			if err := fn(d); err != nil {
+				return err
+			}
+		}
+		if len(rows) < size {
+			return nil
+		}
+		last = &rows[len(rows)-1]
+	}
+}
+
 // convertRows converts a page of rows to the domain.
 func convertRows[R, D any](rows []R, conv func(*R) (D, error)) ([]D, error) {
 	out := make([]D, 0, len(rows))

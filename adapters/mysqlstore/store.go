@@ -52,6 +52,8 @@ type Store struct {
 	// sealer seals the secret columns (secrets.go); plaintextSealer until
 	// UseSealer.
 	sealer Sealer
+	// exportPage: rows per keyset page of an export (0: ExportPageRows).
+	exportPage int
 }
 
 var _ store.Transactor = (*Store)(nil)
@@ -247,13 +249,20 @@ func (s *Store) storesOn(db *gorm.DB) store.Stores {
 
 		Webhooks: &webhookStore{b},
 		Holds:    &holdStore{b},
+		Exports:  &exportStore{b},
 	}
 }
 
 // baseOn is what the repositories on db hold.
 func (s *Store) baseOn(db *gorm.DB) base {
-	return base{db: db, mysql: s.dialect == DialectMySQL, consecutiveIDs: s.consecutiveIDs, sealer: s.sealer}
+	return base{db: db, mysql: s.dialect == DialectMySQL, consecutiveIDs: s.consecutiveIDs, sealer: s.sealer, exportPage: s.exportPage}
 }
+
+// SetExportPageRows sets how many rows one keyset page of an export reads
+// (1 to ExportPageRows; anything else means ExportPageRows), for the
+// repositories that Stores and WithinTx hand out after the call. Tests use
+// a small page to cross page boundaries with few rows.
+func (s *Store) SetExportPageRows(n int) { s.exportPage = n }
 
 // Ping checks that the database answers (readiness).
 func (s *Store) Ping(ctx context.Context) error {
@@ -291,6 +300,7 @@ type base struct {
 	// MySQL with innodb_autoinc_lock_mode ≤ 1 and an increment of 1).
 	consecutiveIDs bool
 	sealer         Sealer // the secret columns' (secrets.go)
+	exportPage     int    // rows per keyset page of an export (forEachPage)
 }
 
 func (b base) conn(ctx context.Context) *gorm.DB { return b.db.WithContext(ctx) }

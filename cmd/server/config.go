@@ -67,6 +67,9 @@ type config struct {
 	// SandboxPayments allows the sandbox payment provider in production
 	// (SANDBOX_PAYMENTS), whose payments anyone can mark paid.
 	SandboxPayments bool
+	// ExportStallTimeout ends a CSV export whose client reads nothing for
+	// this long (EXPORT_STALL_TIMEOUT, 30 s).
+	ExportStallTimeout time.Duration
 }
 
 // App environments (APP_ENV).
@@ -133,7 +136,8 @@ func parseConfig(args []string, getenv func(string) string) (config, []string, e
 		key, def string
 		dst      *time.Duration
 	}{{"UPSTREAM_TIMEOUT", "15s", &c.UpstreamTimeout}, {"SHUTDOWN_TIMEOUT", "20s", &c.ShutdownTimeout},
-		{"WEBHOOK_POLL_INTERVAL", "1s", &c.WebhookPollInterval}, {"WEBHOOK_TIMEOUT", "10s", &c.WebhookTimeout}}
+		{"WEBHOOK_POLL_INTERVAL", "1s", &c.WebhookPollInterval}, {"WEBHOOK_TIMEOUT", "10s", &c.WebhookTimeout},
+		{"EXPORT_STALL_TIMEOUT", "30s", &c.ExportStallTimeout}}
 	for _, d := range durations {
 		if *d.dst, err = time.ParseDuration(env(d.key, d.def)); err != nil || *d.dst <= 0 {
 			return c, nil, fmt.Errorf("%s: %q is not a positive duration such as 15s", d.key, env(d.key, d.def))

@@ -256,11 +256,14 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 	}
 	handler := httpapi.NewServer(httpapi.Deps{
 		App: a, Log: log, Ready: store.Ping, TrustedProxies: cfg.TrustedProxies, Assets: assets, TimeZone: cfg.Location.String(),
-		Metrics: reg, MetricsToken: cfg.MetricsToken,
+		Metrics: reg, MetricsToken: cfg.MetricsToken, ExportStallTimeout: cfg.ExportStallTimeout,
 	})
 	// ReadTimeout bounds a whole request, body included: a 6 MB upload at a
 	// slow mobile link's 64 kB/s fits; a client trickling bytes to hold a
-	// connection (and a spooled temp file) does not.
+	// connection (and a spooled temp file) does not. There is no
+	// WriteTimeout: it would cut a long, healthy CSV export; a client that
+	// stops reading one is ended by the export's own stall deadline
+	// (EXPORT_STALL_TIMEOUT), and every other answer is small.
 	srv := &http.Server{Addr: cfg.HTTPAddr, Handler: handler, ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: 2 * time.Minute, IdleTimeout: 2 * time.Minute}
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)

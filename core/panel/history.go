@@ -2,11 +2,13 @@ package panel
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
 	"strconv"
 	"time"
 
 	"paygate/core/errs"
+	"paygate/core/export"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
 	"paygate/core/user"
@@ -41,7 +43,12 @@ func (p *Panel) ExportTransactions(ctx context.Context, actor *user.User, f ledg
 		return err
 	}
 	f.UserID = scopeTo(actor, f.UserID)
-	return p.st.Ledger.ForEach(ctx, f, fn)
+	return p.exporting(ctx, actor, func(progress func()) error {
+		return p.st.Ledger.ForEach(ctx, f, func(e ledger.Entry) error {
+			progress()
+			return fn(e)
+		})
+	})
 }
 
 // ListHits lists hit log rows with the same scoping as ListTransactions.
@@ -60,7 +67,58 @@ func (p *Panel) ExportHits(ctx context.Context, actor *user.User, f hitlog.Filte
 		return err
 	}
 	f.UserID = scopeTo(actor, f.UserID)
-	return p.st.Hits.ForEach(ctx, f, fn)
+	return p.exporting(ctx, actor, func(progress func()) error {
+		return p.st.Hits.ForEach(ctx, f, func(h hitlog.Hit) error {
+			progress()
+			return fn(h)
+		})
+	})
+}
+
+// exporting runs an export under one of the actor's export.MaxPerUser
+// slots, or refuses it with export.ErrBusy when all are taken (by exports
+// on any instance). run calls progress as it goes, which renews the slot's
+// lease every export.RenewEvery; the slot is freed when run returns. With
+// no lease store (unit tests of other rules) exports are not limited.
+func (p *Panel) exporting(ctx context.Context, actor *user.User, run func(progress func()) error) error {
+	leases := p.st.Exports
+	if leases == nil {
+		return run(func() {})
+	}
+	now := p.now()
+	l := export.Lease{UserID: actor.ID, Holder: rand.Text()}
+	for ; l.Slot < export.MaxPerUser; l.Slot++ {
+		took, err := leases.Claim(ctx, l, now, now.Add(export.LeaseTTL))
+		if err != nil {
+			return fmt.Errorf("claim an export slot: %w", err)
+		}
+		if took {
+			break
+		}
+	}
+	if l.Slot == export.MaxPerUser {
+		return export.ErrBusy
+	}
+	defer func() {
+		// The request's context may be over (the client left): free the
+		// slot regardless, briefly.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if err := leases.Release(rctx, l); err != nil {
+			p.log.Warn("export slot not released; it frees itself when its lease lapses", "user_id", l.UserID, "slot", l.Slot, "err", err)
+		}
+	}()
+	renewed := now
+	return run(func() {
+		t := p.now()
+		if t.Sub(renewed) < export.RenewEvery {
+			return
+		}
+		renewed = t
+		if held, err := leases.Renew(ctx, l, t.Add(export.LeaseTTL)); err != nil || !held {
+			p.log.Warn("export slot lease not renewed", "user_id", l.UserID, "slot", l.Slot, "held", held, "err", err)
+		}
+	})
 }
 
 // ServiceRef resolves the hit log filter "service": a number is a service id

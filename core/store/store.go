@@ -9,6 +9,7 @@ import (
 	"paygate/core/apikey"
 	"paygate/core/audit"
 	"paygate/core/catalog"
+	"paygate/core/export"
 	"paygate/core/hitlog"
 	"paygate/core/hold"
 	"paygate/core/ledger"
@@ -46,6 +47,7 @@ type Stores struct {
 
 	Webhooks webhook.Repository // the event outbox
 	Holds    hold.Repository    // holds of metered calls
+	Exports  export.Repository  // leases of running CSV exports
 }
 
 // Transactor runs fn in one database transaction with Stores bound to it.
