@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"paygate/core/audit"
-	"paygate/core/catalog"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
 	"paygate/core/report"
@@ -375,9 +374,4 @@ func (d *DB) ClosedDays() []ClosedDay {
 		slices.SortFunc(out, func(a, b ClosedDay) int { return strings.Compare(a.Zone+"|"+a.Day, b.Zone+"|"+b.Day) })
 		return out
 	})
-}
-
-// Services are the stored services, in id order.
-func (d *DB) Services() []catalog.Service {
-	return read(d, func(t *tables) []catalog.Service { return sorted(t.services) })
 }
