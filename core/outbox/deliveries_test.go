@@ -4,25 +4,27 @@ import (
 	"context"
 	"errors"
 	"testing"
-
-	"github.com/stretchr/testify/mock"
+	"time"
 
 	"paygate/core/outbox"
-	"paygate/core/store"
-	storemocks "paygate/core/store/mocks"
+	"paygate/core/store/storetest"
 	"paygate/core/user"
 	"paygate/core/webhook"
-	webhookmocks "paygate/core/webhook/mocks"
 )
 
 func TestDeliveriesOfOthersAreNotFound(t *testing.T) {
-	hooks := webhookmocks.NewMockRepository(t)
-	stores := store.Stores{Webhooks: hooks}
-	tx := storemocks.NewMockTransactor(t)
-	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
-		func(ctx context.Context, fn func(context.Context, store.Stores) error) error { return fn(ctx, stores) }).Maybe()
-	o := outbox.New(outbox.Deps{Tx: tx, Stores: stores})
-	hooks.EXPECT().ByID(mock.Anything, uint64(8)).Return(&webhook.Delivery{ID: 8, UserID: 11, Status: webhook.StatusFailed}, nil)
+	db := storetest.New()
+	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	o := outbox.New(outbox.Deps{Tx: db, Stores: db.Stores(), Now: func() time.Time { return now }})
+	e, _ := webhook.NewEvent(11, webhook.PaymentSuccess, map[string]int{"n": 1}, now.Add(-time.Hour))
+	failed := webhook.NewDelivery(e, webhook.ToCallback, "https://merchant.example/cb")
+	failed.Status, failed.Failures, failed.Attempts = webhook.StatusFailed, webhook.MaxAttempts, webhook.MaxAttempts
+	e.ID, failed.ID, failed.EventID = 4, 8, 4
+	db.Put(*e, *failed)
+	theirs, _ := webhook.NewEvent(12, webhook.PaymentSuccess, map[string]int{"n": 2}, now.Add(-time.Hour))
+	seedDelivery(db, theirs, webhook.ToCallback, "https://other.example/cb", 0, now)
+	eleven := uint64(11)
+
 	other := &user.User{ID: 12, Role: user.RoleUser}
 	if _, err := o.GetDelivery(context.Background(), other, 8); !errors.Is(err, webhook.ErrNotFound) {
 		t.Fatalf("get: %v", err)
@@ -30,15 +32,24 @@ func TestDeliveriesOfOthersAreNotFound(t *testing.T) {
 	if _, err := o.Redeliver(context.Background(), other, 8); !errors.Is(err, webhook.ErrNotFound) {
 		t.Fatalf("redeliver: %v", err)
 	}
-	hooks.EXPECT().List(mock.Anything, mock.MatchedBy(func(f webhook.Filter) bool { return f.UserID != nil && *f.UserID == 12 })).Return(nil, 0, nil).Once()
-	if _, _, err := o.ListDeliveries(context.Background(), other, webhook.Filter{}); err != nil {
-		t.Fatal(err)
+	if d := delivery(t, db, 8); d.Status != webhook.StatusFailed {
+		t.Fatalf("another user's redelivery changed the delivery: %+v", d)
 	}
+	// A user's list is their own, whatever user the filter names.
+	ds, total, err := o.ListDeliveries(context.Background(), other, webhook.Filter{UserID: &eleven})
+	if err != nil || total != 1 || len(ds) != 1 || ds[0].UserID != 12 {
+		t.Fatalf("list = %+v, %d, %v", ds, total, err)
+	}
+
 	admin := &user.User{ID: 1, Role: user.RoleAdmin}
-	hooks.EXPECT().Redeliver(mock.Anything, mock.MatchedBy(func(d *webhook.Delivery) bool {
-		return d.ID == 8 && d.Status == webhook.StatusPending && d.Failures == 0
-	})).Return(nil).Once()
 	if d, err := o.Redeliver(context.Background(), admin, 8); err != nil || d.Status != webhook.StatusPending {
 		t.Fatalf("admin redeliver: %+v, %v", d, err)
+	}
+	if d := delivery(t, db, 8); d.Status != webhook.StatusPending || d.Failures != 0 || !d.NextAttemptAt.Equal(now) {
+		t.Fatalf("redelivered: %+v", d)
+	}
+	got, err := o.GetDelivery(context.Background(), admin, 8)
+	if err != nil || got.Event.ID != 4 || got.Delivery.ID != 8 {
+		t.Fatalf("admin get: %+v, %v", got, err)
 	}
 }

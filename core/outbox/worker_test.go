@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -12,93 +11,114 @@ import (
 	"go.uber.org/goleak"
 
 	"paygate/core/outbox"
-	"paygate/core/store"
-	storemocks "paygate/core/store/mocks"
+	"paygate/core/store/storetest"
 	"paygate/core/user"
-	usermocks "paygate/core/user/mocks"
 	"paygate/core/webhook"
 	webhookmocks "paygate/core/webhook/mocks"
 )
 
-// deliveryWorld is the delivery worker on mocks.
+// seedDelivery stores event e of user 11 and its delivery to url, as the
+// outbox would have written them; the delivery has failed failures times
+// and is due at due.
+func seedDelivery(db *storetest.DB, e *webhook.Event, to webhook.Destination, url string, failures int, due time.Time) webhook.Delivery {
+	db.Put(*e)
+	ev := db.Events()[len(db.Events())-1]
+	d := webhook.NewDelivery(&ev, to, url)
+	d.EventID, d.Failures, d.NextAttemptAt = ev.ID, failures, due
+	db.Put(*d)
+	return db.Deliveries()[len(db.Deliveries())-1]
+}
+
+func delivery(t *testing.T, db *storetest.DB, id uint64) webhook.Delivery {
+	t.Helper()
+	for _, d := range db.Deliveries() {
+		if d.ID == id {
+			return d
+		}
+	}
+	t.Fatalf("no delivery %d", id)
+	return webhook.Delivery{}
+}
+
+// deliveryWorld is the delivery worker over the in-memory store: user 11
+// and one due delivery (8) of its event 4, made when its webhook_url was
+// another one.
 type deliveryWorld struct {
-	hooks  *webhookmocks.MockRepository
+	db     *storetest.DB
 	sender *webhookmocks.MockSender
-	users  *usermocks.MockRepository
 	outbox *outbox.Outbox
 	now    time.Time
 	secret string
-	job    webhook.Job
+	event  webhook.Event
 }
 
 func newDeliveryWorld(t *testing.T) *deliveryWorld {
-	w := &deliveryWorld{hooks: webhookmocks.NewMockRepository(t), sender: webhookmocks.NewMockSender(t),
-		users: usermocks.NewMockRepository(t), now: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC), secret: webhook.NewSecret()}
-	stores := store.Stores{Users: w.users, Webhooks: w.hooks}
-	tx := storemocks.NewMockTransactor(t)
-	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
-		func(ctx context.Context, fn func(context.Context, store.Stores) error) error { return fn(ctx, stores) }).Maybe()
-	w.outbox = outbox.New(outbox.Deps{Tx: tx, Stores: stores, Sender: w.sender, Now: func() time.Time { return w.now }})
+	w := &deliveryWorld{db: storetest.New(), sender: webhookmocks.NewMockSender(t),
+		now: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC), secret: webhook.NewSecret()}
 	hook := "https://merchant.example/new-hooks"
-	w.users.EXPECT().ByID(mock.Anything, uint64(11)).Return(&user.User{ID: 11, WebhookSecret: &w.secret, WebhookURL: &hook}, nil).Maybe()
+	w.db.Put(user.User{ID: 11, Role: user.RoleUser, Status: user.StatusActive, WebhookSecret: &w.secret, WebhookURL: &hook})
 	e, _ := webhook.NewEvent(11, webhook.BalanceLow, map[string]string{"balance": "1.00"}, w.now.Add(-time.Minute))
 	e.ID = 4
 	d := webhook.NewDelivery(e, webhook.ToWebhook, "https://merchant.example/old-hooks")
-	d.ID, d.EventID, d.EventPublicID = 8, 4, e.PublicID
-	w.job = webhook.Job{Delivery: *d, Event: *e, Token: "t"}
-	w.hooks.EXPECT().HasDue(mock.Anything, w.now, mock.Anything).Return(true, nil).Maybe()
-	claims := 0
-	w.hooks.EXPECT().Claim(mock.Anything, w.now, w.now.Add(outbox.DefaultLease), mock.Anything, mock.Anything, mock.Anything).
-		RunAndReturn(func(_ context.Context, _, _ time.Time, token string, _ int, _ webhook.Lane) ([]webhook.Job, error) {
-			if claims++; claims > 1 {
-				return nil, nil // claimed once; the round polls until nothing more is due
-			}
-			j := w.job
-			j.Token = token
-			return []webhook.Job{j}, nil
-		})
+	d.ID, d.EventID = 8, 4
+	w.db.Put(*e, *d)
+	w.event = *e
+	w.outbox = w.newOutbox(nil)
 	return w
+}
+
+func (w *deliveryWorld) newOutbox(targets webhook.TargetPolicy) *outbox.Outbox {
+	return outbox.New(outbox.Deps{Tx: w.db, Stores: w.db.Stores(), Sender: w.sender, Targets: targets, Now: func() time.Time { return w.now }})
 }
 
 func TestDeliverSignsAndRecords(t *testing.T) {
 	w := newDeliveryWorld(t)
+	var token string
 	w.sender.EXPECT().Send(mock.Anything, mock.Anything).RunAndReturn(func(ctx context.Context, r webhook.Request) (webhook.Response, error) {
 		dl, ok := ctx.Deadline()
 		if !ok || time.Until(dl) > outbox.DefaultTimeout {
 			t.Errorf("no %s deadline", outbox.DefaultTimeout)
 		}
-		want, _ := webhook.Sign(w.secret, w.job.Event.PublicID, w.now, w.job.Event.Payload)
+		// Sent under a lease of DefaultLease from the claim.
+		if d := delivery(t, w.db, 8); d.ClaimedUntil == nil || !d.ClaimedUntil.Equal(w.now.Add(outbox.DefaultLease)) {
+			t.Errorf("lease %v, want until %v", d.ClaimedUntil, w.now.Add(outbox.DefaultLease))
+		}
+		token = w.db.ClaimToken(8)
+		want, _ := webhook.Sign(w.secret, w.event.PublicID, w.now, w.event.Payload)
 		// The user's current webhook_url, not the one of the event's time.
-		if r.URL != "https://merchant.example/new-hooks" || r.Header.Get("webhook-id") != w.job.Event.PublicID ||
-			r.Header.Get("webhook-signature") != want || string(r.Body) != string(w.job.Event.Payload) {
+		if r.URL != "https://merchant.example/new-hooks" || r.Header.Get("webhook-id") != w.event.PublicID ||
+			r.Header.Get("webhook-signature") != want || string(r.Body) != string(w.event.Payload) {
 			t.Errorf("request %+v", r)
 		}
 		return webhook.Response{Status: 200, Body: []byte("ok")}, nil
 	}).Once()
-	var token string
-	w.hooks.EXPECT().AddAttempt(mock.Anything, mock.MatchedBy(func(a *webhook.Attempt) bool {
-		return a.DeliveryID == 8 && *a.StatusCode == 200 && a.Response == "ok" && a.Error == ""
-	})).Return(nil).Once()
-	w.hooks.EXPECT().Settle(mock.Anything, mock.MatchedBy(func(d *webhook.Delivery) bool {
-		return d.Status == webhook.StatusDelivered && d.Attempts == 1 && d.URL == "https://merchant.example/new-hooks"
-	}), mock.Anything).RunAndReturn(func(_ context.Context, _ *webhook.Delivery, tk string) (bool, error) { token = tk; return true, nil }).Once()
 	n, err := w.outbox.Deliver(context.Background(), 10)
 	if err != nil || n != 1 || len(token) != 32 {
 		t.Fatalf("delivered %d, %v, token %q", n, err, token)
+	}
+	att := w.db.Attempts()
+	if len(att) != 1 || att[0].DeliveryID != 8 || att[0].StatusCode == nil || *att[0].StatusCode != 200 || att[0].Response != "ok" || att[0].Error != "" {
+		t.Fatalf("attempts %+v", att)
+	}
+	d := delivery(t, w.db, 8)
+	if d.Status != webhook.StatusDelivered || d.Attempts != 1 || d.URL != "https://merchant.example/new-hooks" ||
+		d.ClaimedUntil != nil || w.db.ClaimToken(8) != "" {
+		t.Fatalf("delivery %+v", d)
 	}
 }
 
 func TestFailedAttemptIsRetriedAfterAMinute(t *testing.T) {
 	w := newDeliveryWorld(t)
 	w.sender.EXPECT().Send(mock.Anything, mock.Anything).Return(webhook.Response{}, errors.New("timed out")).Once()
-	w.hooks.EXPECT().AddAttempt(mock.Anything, mock.MatchedBy(func(a *webhook.Attempt) bool {
-		return a.StatusCode == nil && a.Error == "timed out"
-	})).Return(nil).Once()
-	w.hooks.EXPECT().Settle(mock.Anything, mock.MatchedBy(func(d *webhook.Delivery) bool {
-		return d.Status == webhook.StatusPending && d.NextAttemptAt.Equal(w.now.Add(time.Minute)) && d.Failures == 1
-	}), mock.Anything).Return(true, nil).Once()
 	if n, err := w.outbox.Deliver(context.Background(), 10); err != nil || n != 0 {
 		t.Fatalf("delivered %d, %v", n, err)
+	}
+	if att := w.db.Attempts(); len(att) != 1 || att[0].StatusCode != nil || att[0].Error != "timed out" {
+		t.Fatalf("attempts %+v", att)
+	}
+	d := delivery(t, w.db, 8)
+	if d.Status != webhook.StatusPending || !d.NextAttemptAt.Equal(w.now.Add(time.Minute)) || d.Failures != 1 || d.ClaimedUntil != nil {
+		t.Fatalf("delivery %+v", d)
 	}
 }
 
@@ -106,16 +126,16 @@ func TestInternalTargetIsNotSent(t *testing.T) {
 	w := newDeliveryWorld(t)
 	policy := webhookmocks.NewMockTargetPolicy(t)
 	policy.EXPECT().CheckURL("https://merchant.example/new-hooks").Return(errors.New("address not allowed"))
-	stores := store.Stores{Users: w.users, Webhooks: w.hooks}
-	tx := storemocks.NewMockTransactor(t)
-	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
-		func(ctx context.Context, fn func(context.Context, store.Stores) error) error { return fn(ctx, stores) })
-	w.outbox = outbox.New(outbox.Deps{Tx: tx, Stores: stores, Sender: w.sender, Targets: policy, Now: func() time.Time { return w.now }})
+	w.outbox = w.newOutbox(policy)
 	// No Send: the mock fails on one.
-	w.hooks.EXPECT().AddAttempt(mock.Anything, mock.MatchedBy(func(a *webhook.Attempt) bool { return a.Error == "address not allowed" })).Return(nil).Once()
-	w.hooks.EXPECT().Settle(mock.Anything, mock.Anything, mock.Anything).Return(true, nil).Once()
 	if _, err := w.outbox.Deliver(context.Background(), 10); err != nil {
 		t.Fatal(err)
+	}
+	if att := w.db.Attempts(); len(att) != 1 || att[0].Error != "address not allowed" {
+		t.Fatalf("attempts %+v", att)
+	}
+	if d := delivery(t, w.db, 8); d.Attempts != 1 || d.Failures != 1 || d.ClaimedUntil != nil {
+		t.Fatalf("delivery not settled: %+v", d)
 	}
 }
 
@@ -127,58 +147,53 @@ func TestClaimsTheLeaseCannotCoverAreReleased(t *testing.T) {
 	var mu sync.Mutex
 	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	hooks, sender := webhookmocks.NewMockRepository(t), webhookmocks.NewMockSender(t)
-	stores := store.Stores{Webhooks: hooks}
-	tx := storemocks.NewMockTransactor(t)
-	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
-		func(ctx context.Context, fn func(context.Context, store.Stores) error) error { return fn(ctx, stores) })
+	db, sender := storetest.New(), webhookmocks.NewMockSender(t)
+	secret := webhook.NewSecret()
+	db.Put(user.User{ID: 11, Role: user.RoleUser, Status: user.StatusActive, WebhookSecret: &secret})
+	for i := range 3 {
+		e, _ := webhook.NewEvent(11, webhook.BalanceLow, map[string]int{"n": i}, now)
+		seedDelivery(db, e, webhook.ToCallback, "https://merchant.example/hooks", 0, now)
+	}
 	timeout, lease := 10*time.Second, time.Minute
-	o := outbox.New(outbox.Deps{Tx: tx, Stores: stores, Sender: sender, Now: clock,
+	o := outbox.New(outbox.Deps{Tx: db, Stores: db.Stores(), Sender: sender, Now: clock,
 		Config: outbox.Config{Timeout: timeout, Lease: lease, Concurrency: 4}})
-	hooks.EXPECT().HasDue(mock.Anything, now, mock.Anything).Return(true, nil).Once()
-	var token string
-	hooks.EXPECT().Claim(mock.Anything, now, now.Add(lease), mock.Anything, mock.Anything, mock.Anything).
-		RunAndReturn(func(_ context.Context, _, _ time.Time, tk string, limit int, lane webhook.Lane) ([]webhook.Job, error) {
-			if lane.FirstSince.IsZero() {
-				return nil, nil
-			}
-			token = tk
-			var jobs []webhook.Job
-			for i := range 3 {
-				e, _ := webhook.NewEvent(11, webhook.BalanceLow, map[string]int{"n": i}, now)
-				d := webhook.NewDelivery(e, webhook.ToWebhook, "https://merchant.example/hooks")
-				d.ID = uint64(i + 1)
-				jobs = append(jobs, webhook.Job{Delivery: *d, Event: *e, Token: tk})
-			}
+	var once sync.Once
+	db.OnCall("Webhooks.Claim", func() error {
+		once.Do(func() {
 			mu.Lock()
 			now = now.Add(lease - timeout) // a stalled claim: less than a timeout and a margin left
 			mu.Unlock()
-			return jobs, nil
 		})
+		return nil
+	})
 	// No Send: the mock fails on one.
-	hooks.EXPECT().Release(mock.Anything, []uint64{1, 2, 3}, mock.Anything).RunAndReturn(
-		func(_ context.Context, _ []uint64, tk string) error {
-			if tk != token {
-				t.Errorf("released under %q, claimed under %q", tk, token)
-			}
-			return nil
-		}).Once()
 	if n, err := o.Deliver(context.Background(), 50); n != 0 || err != nil {
 		t.Fatalf("delivered %d, %v", n, err)
+	}
+	if db.Calls("Webhooks.Release") != 1 || len(db.Attempts()) != 0 {
+		t.Fatalf("%d releases, attempts %+v", db.Calls("Webhooks.Release"), db.Attempts())
+	}
+	// Released under the claim's own token: no lease is left.
+	for _, d := range db.Deliveries() {
+		if d.ClaimedUntil != nil || db.ClaimToken(d.ID) != "" || d.Status != webhook.StatusPending || d.Attempts != 0 {
+			t.Errorf("delivery %d still claimed or changed: %+v", d.ID, d)
+		}
 	}
 }
 
 // A poll that finds nothing due opens no transaction (on SQLite a
-// transaction is the database's single write lock); the mock Transactor
-// fails on any.
+// transaction is the database's single write lock).
 func TestNothingDueTakesNoTransaction(t *testing.T) {
-	hooks, sender := webhookmocks.NewMockRepository(t), webhookmocks.NewMockSender(t)
-	tx := storemocks.NewMockTransactor(t)
+	db, sender := storetest.New(), webhookmocks.NewMockSender(t)
 	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
-	o := outbox.New(outbox.Deps{Tx: tx, Stores: store.Stores{Webhooks: hooks}, Sender: sender, Now: func() time.Time { return now }})
-	hooks.EXPECT().HasDue(mock.Anything, now, mock.Anything).Return(false, nil).Once()
+	e, _ := webhook.NewEvent(11, webhook.BalanceLow, map[string]int{"n": 1}, now)
+	seedDelivery(db, e, webhook.ToCallback, "https://merchant.example/hooks", 1, now.Add(time.Minute)) // not due yet
+	o := outbox.New(outbox.Deps{Tx: db, Stores: db.Stores(), Sender: sender, Now: func() time.Time { return now }})
 	if n, err := o.Deliver(context.Background(), 50); n != 0 || err != nil {
 		t.Fatalf("delivered %d, %v", n, err)
+	}
+	if db.Calls("Webhooks.HasDue") != 1 || db.Calls("WithinTx") != 0 {
+		t.Fatalf("%d looks, %d transactions", db.Calls("Webhooks.HasDue"), db.Calls("WithinTx"))
 	}
 }
 
@@ -187,28 +202,30 @@ func TestNothingDueTakesNoTransaction(t *testing.T) {
 // is the redelivery's.
 func TestAttemptOfALostClaimIsNotCountedDelivered(t *testing.T) {
 	w := newDeliveryWorld(t)
-	w.sender.EXPECT().Send(mock.Anything, mock.Anything).Return(webhook.Response{Status: 200}, nil).Once()
-	w.hooks.EXPECT().AddAttempt(mock.Anything, mock.Anything).Return(nil).Once()
-	w.hooks.EXPECT().Settle(mock.Anything, mock.Anything, mock.Anything).Return(false, nil).Once()
+	admin := &user.User{ID: 1, Role: user.RoleAdmin, Status: user.StatusActive}
+	w.sender.EXPECT().Send(mock.Anything, mock.Anything).RunAndReturn(func(ctx context.Context, _ webhook.Request) (webhook.Response, error) {
+		if _, err := w.outbox.Redeliver(ctx, admin, 8); err != nil { // asked while the attempt runs
+			t.Errorf("redeliver: %v", err)
+		}
+		return webhook.Response{Status: 200}, nil
+	}).Once()
 	if n, err := w.outbox.Deliver(context.Background(), 10); err != nil || n != 0 {
 		t.Fatalf("delivered %d, %v", n, err)
 	}
+	if len(w.db.Attempts()) != 1 {
+		t.Fatalf("attempts %+v", w.db.Attempts())
+	}
+	d := delivery(t, w.db, 8)
+	if d.Status != webhook.StatusPending || d.Attempts != 0 || d.Failures != 0 || !d.NextAttemptAt.Equal(w.now) || d.DeliveredAt != nil {
+		t.Fatalf("delivery %+v, want the redelivery's state", d)
+	}
 }
 
-// hookJob is a delivery of event n to url (a callback: it keeps its URL)
-// that has failed failures times.
-func hookJob(id uint64, url string, failures int, now time.Time) webhook.Job {
-	e, _ := webhook.NewEvent(11, webhook.PaymentSuccess, map[string]uint64{"n": id}, now)
-	d := webhook.NewDelivery(e, webhook.ToCallback, url)
-	d.ID, d.Failures = id, failures
-	return webhook.Job{Delivery: *d, Event: *e}
-}
-
-// workerOnMocks is the running delivery worker over mocks whose Send
-// blocks for every URL but fast until release is closed.
-type workerOnMocks struct {
+// workerWorld is the running delivery worker over the in-memory store and
+// a Send that blocks for every URL but fast until release is closed.
+type workerWorld struct {
+	db      *storetest.DB
 	outbox  *outbox.Outbox
-	hooks   *webhookmocks.MockRepository
 	release chan struct{}
 	fast    chan string // the webhook-id of each request to fast
 	mu      sync.Mutex
@@ -216,16 +233,12 @@ type workerOnMocks struct {
 	maxHeld int
 }
 
-func newWorkerOnMocks(t *testing.T, concurrency int) *workerOnMocks {
-	w := &workerOnMocks{hooks: webhookmocks.NewMockRepository(t), release: make(chan struct{}), fast: make(chan string, 16)}
-	sender, users := webhookmocks.NewMockSender(t), usermocks.NewMockRepository(t)
-	stores := store.Stores{Users: users, Webhooks: w.hooks}
-	tx := storemocks.NewMockTransactor(t)
-	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
-		func(ctx context.Context, fn func(context.Context, store.Stores) error) error { return fn(ctx, stores) }).Maybe()
-	w.outbox = outbox.New(outbox.Deps{Tx: tx, Stores: stores, Sender: sender, Config: outbox.Config{Concurrency: concurrency}})
+func newWorkerWorld(t *testing.T, concurrency int) *workerWorld {
+	w := &workerWorld{db: storetest.New(), release: make(chan struct{}), fast: make(chan string, 16)}
+	sender := webhookmocks.NewMockSender(t)
+	w.outbox = outbox.New(outbox.Deps{Tx: w.db, Stores: w.db.Stores(), Sender: sender, Config: outbox.Config{Concurrency: concurrency}})
 	secret := webhook.NewSecret()
-	users.EXPECT().ByID(mock.Anything, uint64(11)).Return(&user.User{ID: 11, WebhookSecret: &secret}, nil).Maybe()
+	w.db.Put(user.User{ID: 11, Role: user.RoleUser, Status: user.StatusActive, WebhookSecret: &secret})
 	sender.EXPECT().Send(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, r webhook.Request) (webhook.Response, error) {
 		if r.URL == "https://fast.example/cb" {
 			w.fast <- r.Header.Get("webhook-id")
@@ -241,20 +254,26 @@ func newWorkerOnMocks(t *testing.T, concurrency int) *workerOnMocks {
 		w.mu.Unlock()
 		return webhook.Response{Status: 204}, nil
 	}).Maybe()
-	w.hooks.EXPECT().HasDue(mock.Anything, mock.Anything, mock.Anything).Return(true, nil).Maybe()
-	w.hooks.EXPECT().AddAttempt(mock.Anything, mock.Anything).Return(nil).Maybe()
-	w.hooks.EXPECT().Settle(mock.Anything, mock.Anything, mock.Anything).Return(true, nil).Maybe()
 	return w
 }
 
-func (w *workerOnMocks) heldNow() (int, int) {
+// seed stores n deliveries of new events to url that have failed failures
+// times, due at due.
+func (w *workerWorld) seed(n int, url string, failures int, due time.Time) {
+	for i := range n {
+		e, _ := webhook.NewEvent(11, webhook.PaymentSuccess, map[string]int{"n": i}, due)
+		seedDelivery(w.db, e, webhook.ToCallback, url, failures, due)
+	}
+}
+
+func (w *workerWorld) heldNow() (int, int) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.held, w.maxHeld
 }
 
 // waitHeld waits until n sends are blocked.
-func (w *workerOnMocks) waitHeld(t *testing.T, n int) {
+func (w *workerWorld) waitHeld(t *testing.T, n int) {
 	t.Helper()
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 		if held, _ := w.heldNow(); held == n {
@@ -265,44 +284,24 @@ func (w *workerOnMocks) waitHeld(t *testing.T, n int) {
 	t.Fatalf("%d sends held, want %d", held, n)
 }
 
-// Polls go on while attempts run, and retries (an endless backlog to a
-// receiver that answers at the last moment) never take the slots kept for
-// first attempts: a new event's first attempt starts at once.
+// Polls go on while attempts run, and retries (a backlog to a receiver
+// that answers at the last moment) never take the slots kept for first
+// attempts: a new event's first attempt starts at once.
 func TestFirstAttemptStartsWhileRetriesHoldSlots(t *testing.T) {
-	w := newWorkerOnMocks(t, 4)
-	var mu sync.Mutex
-	nextID, freshDue := uint64(100), false
-	w.hooks.EXPECT().Claim(mock.Anything, mock.Anything, mock.Anything, mock.Anything, mock.Anything, mock.Anything).
-		RunAndReturn(func(_ context.Context, now, _ time.Time, token string, limit int, lane webhook.Lane) ([]webhook.Job, error) {
-			mu.Lock()
-			defer mu.Unlock()
-			var jobs []webhook.Job
-			if !lane.FirstSince.IsZero() {
-				if freshDue {
-					freshDue = false
-					jobs = append(jobs, hookJob(1, "https://fast.example/cb", 0, now))
-				}
-			} else {
-				for range limit {
-					nextID++
-					jobs = append(jobs, hookJob(nextID, "https://slow.example/cb", 1, now))
-				}
-			}
-			for i := range jobs {
-				jobs[i].Token = token
-			}
-			return jobs, nil
-		})
+	w := newWorkerWorld(t, 4)
+	w.seed(20, "https://slow.example/cb", 1, time.Now().Add(-time.Hour))
 	ctx, cancel := context.WithCancel(context.Background())
 	stopped := make(chan struct{})
 	go func() { w.outbox.Run(ctx, 2*time.Millisecond); close(stopped) }()
 	w.waitHeld(t, 3)
 	time.Sleep(20 * time.Millisecond) // several polls with the retry lane full
-	mu.Lock()
-	freshDue = true
-	mu.Unlock()
+	e, _ := webhook.NewEvent(11, webhook.PaymentSuccess, map[string]string{"n": "fresh"}, time.Now())
+	seedDelivery(w.db, e, webhook.ToCallback, "https://fast.example/cb", 0, time.Now())
 	select {
-	case <-w.fast:
+	case id := <-w.fast:
+		if id != e.PublicID {
+			t.Errorf("sent %s, want the new event %s", id, e.PublicID)
+		}
 	case <-time.After(2 * time.Second):
 		t.Fatal("the first attempt did not start while retries held their slots")
 	}
@@ -318,25 +317,14 @@ func TestFirstAttemptStartsWhileRetriesHoldSlots(t *testing.T) {
 // are recorded before Run returns, and no goroutine is left.
 func TestWorkerShutdownFinishesStartedAttempts(t *testing.T) {
 	before := goleak.IgnoreCurrent()
-	w := newWorkerOnMocks(t, 2)
-	var claims atomic.Int64
-	w.hooks.EXPECT().Claim(mock.Anything, mock.Anything, mock.Anything, mock.Anything, mock.Anything, mock.Anything).
-		RunAndReturn(func(_ context.Context, now, _ time.Time, token string, limit int, lane webhook.Lane) ([]webhook.Job, error) {
-			claims.Add(1)
-			var jobs []webhook.Job
-			for i := range limit {
-				j := hookJob(uint64(claims.Load()*10)+uint64(i), "https://slow.example/cb", 0, now)
-				j.Token = token
-				jobs = append(jobs, j)
-			}
-			return jobs, nil
-		})
+	w := newWorkerWorld(t, 2)
+	w.seed(10, "https://slow.example/cb", 0, time.Now())
 	ctx, cancel := context.WithCancel(context.Background())
 	stopped := make(chan struct{})
 	go func() { w.outbox.Run(ctx, 2*time.Millisecond); close(stopped) }()
 	w.waitHeld(t, 2)
 	cancel()
-	n := claims.Load()
+	n := w.db.Calls("Webhooks.Claim")
 	select {
 	case <-stopped:
 		t.Fatal("Run returned before its attempts finished")
@@ -348,9 +336,19 @@ func TestWorkerShutdownFinishesStartedAttempts(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("Run did not return")
 	}
-	if claims.Load() != n {
+	if w.db.Calls("Webhooks.Claim") != n {
 		t.Fatal("claimed after shutdown")
 	}
-	w.hooks.AssertNumberOfCalls(t, "Settle", 2)
+	delivered := 0
+	for _, d := range w.db.Deliveries() {
+		if d.Status == webhook.StatusDelivered {
+			delivered++
+		} else if d.Attempts != 0 || d.ClaimedUntil != nil {
+			t.Errorf("delivery %d: %+v", d.ID, d)
+		}
+	}
+	if delivered != 2 || len(w.db.Attempts()) != 2 || w.db.Calls("Webhooks.Settle") != 2 {
+		t.Fatalf("%d delivered, %d attempts, %d settles; want the 2 started", delivered, len(w.db.Attempts()), w.db.Calls("Webhooks.Settle"))
+	}
 	goleak.VerifyNone(t, before)
 }

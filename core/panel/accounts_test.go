@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,49 +15,46 @@ import (
 	"paygate/core/panel"
 	panelmocks "paygate/core/panel/mocks"
 	"paygate/core/session"
-	sessionmocks "paygate/core/session/mocks"
-	"paygate/core/store"
-	storemocks "paygate/core/store/mocks"
+	"paygate/core/store/storetest"
 	"paygate/core/user"
-	usermocks "paygate/core/user/mocks"
 )
 
-// accounts is the account use cases' world made of mocks.
+// accounts is the account use cases' world: the in-memory store, with
+// mocks for the outward ports (token signers, mail).
 type accounts struct {
-	tx       *storemocks.MockTransactor
-	users    *usermocks.MockRepository
-	resets   *usermocks.MockResetRepository
-	sessions *sessionmocks.MockRepository
-	tokens   *panelmocks.MockAccessTokens
-	email    *panelmocks.MockEmailTokens
-	mailer   *panelmocks.MockMailer
-	panel    *panel.Panel
-	now      time.Time
-	pw       *user.Passwords
+	db     *storetest.DB
+	tokens *panelmocks.MockAccessTokens
+	email  *panelmocks.MockEmailTokens
+	mailer *panelmocks.MockMailer
+	panel  *panel.Panel
+	now    time.Time
+	pw     *user.Passwords
 }
+
+// accountsNow is the accounts' clock.
+var accountsNow = time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 
 func newAccounts(t *testing.T) *accounts {
 	f := &accounts{
-		tx: storemocks.NewMockTransactor(t), users: usermocks.NewMockRepository(t), resets: usermocks.NewMockResetRepository(t),
-		sessions: sessionmocks.NewMockRepository(t), tokens: panelmocks.NewMockAccessTokens(t), email: panelmocks.NewMockEmailTokens(t),
-		mailer: panelmocks.NewMockMailer(t), now: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC), pw: user.NewPasswords(4),
+		db: storetest.New(), tokens: panelmocks.NewMockAccessTokens(t), email: panelmocks.NewMockEmailTokens(t),
+		mailer: panelmocks.NewMockMailer(t), now: accountsNow, pw: user.NewPasswords(4),
 	}
-	stores := store.Stores{Users: f.users, Resets: f.resets, Sessions: f.sessions}
-	f.panel = panel.New(panel.Deps{Tx: f.tx, Stores: stores, Tokens: f.tokens, EmailTokens: f.email, Mailer: f.mailer,
+	f.panel = panel.New(panel.Deps{Tx: f.db, Stores: f.db.Stores(), Tokens: f.tokens, EmailTokens: f.email, Mailer: f.mailer,
 		Now: func() time.Time { return f.now }, Config: panel.Config{PasswordCost: 4, PublicBaseURL: "https://pay.example.com"}})
-	f.tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
-		func(ctx context.Context, fn func(context.Context, store.Stores) error) error { return fn(ctx, stores) }).Maybe()
 	t.Cleanup(f.panel.Wait)
 	return f
 }
 
+// activeUser is user 5, stored, with password.
 func (f *accounts) activeUser(t *testing.T, password string) *user.User {
 	h, err := f.pw.Hash(password)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &user.User{ID: 5, Name: "Asha", Email: "asha@example.com", Phone: "9876543210", PasswordHash: h,
+	u := user.User{ID: 5, Name: "Asha", Email: "asha@example.com", Phone: "9876543210", PasswordHash: h,
 		Role: user.RoleUser, Status: user.StatusActive, Plan: user.PlanStarter}
+	f.db.Put(u)
+	return &u
 }
 
 func fields(err error) map[string][]string {
@@ -81,14 +79,18 @@ func profile() user.Profile {
 	return user.Profile{Name: "Asha", Email: "Asha@Example.com", Phone: "9876543210", Password: "asha-password-1"}
 }
 
+// sessionIDs are the ids of the stored sessions.
+func sessionIDs(db *storetest.DB) []uint64 {
+	var ids []uint64
+	for _, s := range db.Sessions() {
+		ids = append(ids, s.ID)
+	}
+	return ids
+}
+
 func TestRegisterCreatesPendingUserAndMailsLink(t *testing.T) {
 	f := newAccounts(t)
-	f.users.EXPECT().ByEmail(mock.Anything, "asha@example.com").Return(nil, user.ErrNotFound)
-	f.users.EXPECT().ByPhone(mock.Anything, "9876543210").Return(nil, user.ErrNotFound)
-	f.users.EXPECT().Create(mock.Anything, mock.MatchedBy(func(u *user.User) bool {
-		return u.Status == user.StatusPending && u.Role == user.RoleUser && u.Plan == user.PlanStarter &&
-			u.Email == "asha@example.com" && u.IPAddress != nil && *u.IPAddress == "203.0.113.7" && f.pw.Check(u, "asha-password-1")
-	})).RunAndReturn(func(_ context.Context, u *user.User) error { u.ID = 9; return nil })
+	f.db.Put(user.User{ID: 8, Email: "someone@example.com", Phone: "9000000000", Status: user.StatusActive})
 	f.email.EXPECT().IssueEmailVerification(uint64(9), "asha@example.com", f.now.Add(user.VerificationTTL)).Return("tok.en", nil)
 	f.mailer.EXPECT().Send(mock.Anything, mock.MatchedBy(func(m panel.Message) bool {
 		return m.To == "asha@example.com" && strings.Contains(m.Text, "https://pay.example.com/verify-email?token=tok.en\n")
@@ -98,27 +100,42 @@ func TestRegisterCreatesPendingUserAndMailsLink(t *testing.T) {
 	if err != nil || u.ID != 9 {
 		t.Fatalf("Register = %+v, %v", u, err)
 	}
+	got := f.db.User(9)
+	if got.Status != user.StatusPending || got.Role != user.RoleUser || got.Plan != user.PlanStarter || got.Email != "asha@example.com" ||
+		got.IPAddress == nil || *got.IPAddress != "203.0.113.7" || !f.pw.Check(&got, "asha-password-1") {
+		t.Fatalf("stored %+v", got)
+	}
 }
 
 func TestRegisterDuplicatesAreFieldErrors(t *testing.T) {
 	t.Run("both taken, found before the insert", func(t *testing.T) {
 		f := newAccounts(t)
-		f.users.EXPECT().ByEmail(mock.Anything, "asha@example.com").Return(&user.User{ID: 1, DeletedAt: &f.now}, nil)
-		f.users.EXPECT().ByPhone(mock.Anything, "9876543210").Return(&user.User{ID: 2, Status: user.StatusBlocked}, nil)
+		f.db.Put(user.User{ID: 1, Email: "asha@example.com", Phone: "9000000001", DeletedAt: &f.now},
+			user.User{ID: 2, Email: "other@example.com", Phone: "9876543210", Status: user.StatusBlocked})
 		_, err := f.panel.Register(context.Background(), profile(), "")
 		fe := fields(err)
 		if fe["email"][0] != user.TakenMessage || fe["phone"][0] != user.TakenMessage {
 			t.Fatalf("err = %v", err)
 		}
+		if f.db.Calls("Users.Create") != 0 {
+			t.Fatal("inserted after finding both taken")
+		}
 	})
 	t.Run("taken by a concurrent registration", func(t *testing.T) {
 		f := newAccounts(t)
-		f.users.EXPECT().ByEmail(mock.Anything, mock.Anything).Return(nil, user.ErrNotFound)
-		f.users.EXPECT().ByPhone(mock.Anything, mock.Anything).Return(nil, user.ErrNotFound)
-		f.users.EXPECT().Create(mock.Anything, mock.Anything).Return(user.ErrPhoneTaken.Wrap(errors.New("1062")))
+		var once sync.Once
+		f.db.OnCall("Users.Create", func() error { // another registration commits between the check and the insert
+			once.Do(func() {
+				f.db.Put(user.User{ID: 3, Email: "ravi@example.com", Phone: "9876543210", Status: user.StatusPending})
+			})
+			return nil
+		})
 		_, err := f.panel.Register(context.Background(), profile(), "")
 		if fe := fields(err); len(fe) != 1 || fe["phone"][0] != user.TakenMessage {
 			t.Fatalf("err = %v", err)
+		}
+		if _, err := f.db.Stores().Users.ByEmail(context.Background(), "asha@example.com"); errs.KindOf(err) != errs.NotFound {
+			t.Fatalf("a user was stored: %v", err)
 		}
 	})
 	t.Run("invalid fields are not looked up", func(t *testing.T) {
@@ -126,6 +143,9 @@ func TestRegisterDuplicatesAreFieldErrors(t *testing.T) {
 		_, err := f.panel.Register(context.Background(), user.Profile{Name: "A", Email: "bad", Phone: "1", Password: "short"}, "")
 		if fe := fields(err); len(fe) != 3 {
 			t.Fatalf("err = %v", err)
+		}
+		if f.db.Calls("Users.ByEmail")+f.db.Calls("Users.ByPhone")+f.db.Calls("Users.Create") != 0 {
+			t.Fatal("invalid fields were looked up")
 		}
 	})
 }
@@ -137,33 +157,34 @@ func TestVerifyEmail(t *testing.T) {
 		t.Fatalf("forged: %v", err)
 	}
 	// A token for an address the account no longer has.
-	u := f.activeUser(t, "x-password-1")
+	f.activeUser(t, "x-password-1")
 	f.email.EXPECT().ParseEmailVerification("old", f.now).Return(5, "previous@example.com", nil)
-	f.users.EXPECT().LockByID(mock.Anything, uint64(5)).RunAndReturn(func(context.Context, uint64) (*user.User, error) { c := *u; return &c, nil })
 	if err := f.panel.VerifyEmail(context.Background(), "old"); code(err) != "invalid_verification_token" {
 		t.Fatalf("other address: %v", err)
 	}
+	if u := f.db.User(5); u.EmailVerifiedAt != nil {
+		t.Fatalf("verified by a token for another address: %+v", u)
+	}
 	f.email.EXPECT().ParseEmailVerification("good", f.now).Return(5, "asha@example.com", nil)
-	f.users.EXPECT().Update(mock.Anything, mock.MatchedBy(func(u *user.User) bool {
-		return u.EmailVerifiedAt != nil && u.EmailVerifiedAt.Equal(f.now)
-	})).RunAndReturn(func(_ context.Context, got *user.User) error { u.EmailVerifiedAt = got.EmailVerifiedAt; return nil }).Once()
 	if err := f.panel.VerifyEmail(context.Background(), "good"); err != nil {
 		t.Fatal(err)
 	}
-	// Again: already verified, nothing written (Update was expected once).
+	if u := f.db.User(5); u.EmailVerifiedAt == nil || !u.EmailVerifiedAt.Equal(f.now) {
+		t.Fatalf("not verified: %+v", u)
+	}
+	// Again: already verified, nothing written.
 	if err := f.panel.VerifyEmail(context.Background(), "good"); err != nil {
 		t.Fatal(err)
+	}
+	if n := f.db.Calls("Users.Update"); n != 1 {
+		t.Fatalf("%d updates, want 1", n)
 	}
 }
 
 func TestForgotPassword(t *testing.T) {
 	f := newAccounts(t)
-	blocked := &user.User{ID: 6, Email: "blocked@example.com", Status: user.StatusBlocked}
-	f.users.EXPECT().ByEmail(mock.Anything, "nobody@example.com").Return(nil, user.ErrNotFound)
-	f.users.EXPECT().ByEmail(mock.Anything, "blocked@example.com").Return(blocked, nil)
-	f.users.EXPECT().ByEmail(mock.Anything, "asha@example.com").Return(f.activeUser(t, "x-password-1"), nil)
-	var stored user.ResetToken
-	f.resets.EXPECT().Put(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, rt user.ResetToken) error { stored = rt; return nil }).Once()
+	f.db.Put(user.User{ID: 6, Email: "blocked@example.com", Phone: "9000000006", Status: user.StatusBlocked})
+	f.activeUser(t, "x-password-1")
 	var sent panel.Message
 	f.mailer.EXPECT().Send(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, m panel.Message) error { sent = m; return nil }).Once()
 
@@ -176,8 +197,10 @@ func TestForgotPassword(t *testing.T) {
 		t.Fatalf("bad email: %v", err)
 	}
 	f.panel.Wait()
-	if sent.To != "asha@example.com" || stored.Email != "asha@example.com" || !stored.CreatedAt.Equal(f.now) {
-		t.Fatalf("sent %+v stored %+v", sent, stored)
+	resets := f.db.ResetTokens()
+	stored := resets["asha@example.com"]
+	if len(resets) != 1 || sent.To != "asha@example.com" || stored.Email != "asha@example.com" || !stored.CreatedAt.Equal(f.now) {
+		t.Fatalf("sent %+v stored %+v", sent, resets)
 	}
 	const prefix = "https://pay.example.com/reset-password?token="
 	i := strings.Index(sent.Text, prefix)
@@ -192,43 +215,77 @@ func TestForgotPassword(t *testing.T) {
 
 func TestResetPassword(t *testing.T) {
 	ctx := context.Background()
-	t.Run("a bad password is refused before the token is used", func(t *testing.T) {
+	// withReset is a world with user 5, a reset token pr_x made at made,
+	// and sessions 1 and 2 of user 5 and 3 of user 6.
+	withReset := func(t *testing.T, made time.Time) (*accounts, *user.User) {
 		f := newAccounts(t)
+		u := f.activeUser(t, "old-password-1")
+		f.db.Put(user.ResetToken{Email: "asha@example.com", TokenHash: session.Hash("pr_x"), CreatedAt: made})
+		later := f.now.Add(time.Hour)
+		f.db.Put(session.Token{ID: 1, UserID: 5, ExpiresAt: later}, session.Token{ID: 2, UserID: 5, ExpiresAt: later},
+			session.Token{ID: 3, UserID: 6, ExpiresAt: later})
+		return f, u
+	}
+	unchanged := func(t *testing.T, f *accounts, u *user.User) {
+		t.Helper()
+		got := f.db.User(5)
+		if got.PasswordHash != u.PasswordHash || got.EmailVerifiedAt != nil || len(f.db.Sessions()) != 3 {
+			t.Fatalf("changed: %+v, sessions %v", got, sessionIDs(f.db))
+		}
+	}
+	t.Run("a bad password is refused before the token is used", func(t *testing.T) {
+		f, u := withReset(t, accountsNow)
 		err := f.panel.ResetPassword(ctx, "asha@example.com", "pr_x", "short")
 		if fields(err)["password"] == nil {
 			t.Fatalf("err = %v", err)
 		}
+		if _, ok := f.db.ResetTokens()["asha@example.com"]; !ok || f.db.Calls("Resets.Take") != 0 {
+			t.Fatal("the token was used")
+		}
+		unchanged(t, f, u)
 	})
 	t.Run("a wrong or expired token changes nothing", func(t *testing.T) {
-		f := newAccounts(t)
-		f.resets.EXPECT().Take(mock.Anything, "asha@example.com", session.Hash("pr_x"), f.now.Add(-time.Hour)).Return(false, nil)
-		if err := f.panel.ResetPassword(ctx, "Asha@example.com", "pr_x", "new-password-1"); code(err) != "invalid_reset_token" || fields(err)["token"] == nil {
-			t.Fatalf("err = %v", err)
+		f, u := withReset(t, accountsNow)
+		if err := f.panel.ResetPassword(ctx, "Asha@example.com", "pr_y", "new-password-1"); code(err) != "invalid_reset_token" || fields(err)["token"] == nil {
+			t.Fatalf("wrong token: %v", err)
 		}
+		unchanged(t, f, u)
+		f, u = withReset(t, accountsNow.Add(-user.ResetTTL-time.Second))
+		if err := f.panel.ResetPassword(ctx, "Asha@example.com", "pr_x", "new-password-1"); code(err) != "invalid_reset_token" {
+			t.Fatalf("expired token: %v", err)
+		}
+		unchanged(t, f, u)
 	})
 	t.Run("blocked account", func(t *testing.T) {
-		f := newAccounts(t)
-		u := f.activeUser(t, "old-password-1")
+		f, u := withReset(t, accountsNow)
 		u.Status = user.StatusBlocked
-		f.resets.EXPECT().Take(mock.Anything, mock.Anything, mock.Anything, mock.Anything).Return(true, nil)
-		f.users.EXPECT().ByEmail(mock.Anything, "asha@example.com").Return(u, nil)
-		f.users.EXPECT().LockByID(mock.Anything, uint64(5)).Return(u, nil)
+		f.db.Put(*u)
 		if err := f.panel.ResetPassword(ctx, "asha@example.com", "pr_x", "new-password-1"); !errors.Is(err, user.ErrNotActive) {
 			t.Fatalf("err = %v", err)
 		}
+		unchanged(t, f, u)
+		if _, ok := f.db.ResetTokens()["asha@example.com"]; !ok {
+			t.Fatal("the refused reset used up the token")
+		}
 	})
 	t.Run("success sets the password, verifies the email and ends every session", func(t *testing.T) {
-		f := newAccounts(t)
-		u := f.activeUser(t, "old-password-1")
-		f.resets.EXPECT().Take(mock.Anything, mock.Anything, mock.Anything, mock.Anything).Return(true, nil)
-		f.users.EXPECT().ByEmail(mock.Anything, "asha@example.com").Return(u, nil)
-		f.users.EXPECT().LockByID(mock.Anything, uint64(5)).Return(u, nil)
-		f.users.EXPECT().Update(mock.Anything, mock.MatchedBy(func(u *user.User) bool {
-			return f.pw.Check(u, "new-password-1") && u.EmailVerifiedAt != nil
-		})).Return(nil)
-		f.sessions.EXPECT().DeleteByUser(mock.Anything, uint64(5)).Return(nil)
-		if err := f.panel.ResetPassword(ctx, "asha@example.com", "pr_x", "new-password-1"); err != nil {
+		f, _ := withReset(t, accountsNow)
+		if err := f.panel.ResetPassword(ctx, "Asha@Example.com", "pr_x", "new-password-1"); err != nil {
 			t.Fatal(err)
+		}
+		got := f.db.User(5)
+		if !f.pw.Check(&got, "new-password-1") || got.EmailVerifiedAt == nil {
+			t.Fatalf("user %+v", got)
+		}
+		if ids := sessionIDs(f.db); len(ids) != 1 || ids[0] != 3 {
+			t.Fatalf("sessions left %v, want only the other user's", ids)
+		}
+		if len(f.db.ResetTokens()) != 0 {
+			t.Fatal("the token works again")
+		}
+		// Once only.
+		if err := f.panel.ResetPassword(ctx, "asha@example.com", "pr_x", "other-password-1"); code(err) != "invalid_reset_token" {
+			t.Fatalf("second use: %v", err)
 		}
 	})
 }
@@ -248,6 +305,9 @@ func TestUpdateMe(t *testing.T) {
 				t.Errorf("no error on %s: %v", k, err)
 			}
 		}
+		if f.db.Calls("WithinTx") != 0 {
+			t.Fatal("an invalid patch reached the store")
+		}
 	})
 	t.Run("wrong current password", func(t *testing.T) {
 		f := newAccounts(t)
@@ -256,43 +316,59 @@ func TestUpdateMe(t *testing.T) {
 		if !errors.Is(err, panel.ErrWrongCurrentPassword) || fields(err)["current_password"] == nil {
 			t.Fatalf("err = %v", err)
 		}
+		if f.db.Calls("WithinTx") != 0 {
+			t.Fatal("a wrong password reached the store")
+		}
 	})
 	t.Run("password changed meanwhile", func(t *testing.T) {
 		f := newAccounts(t)
 		u := f.activeUser(t, "old-password-1")
 		changed := *u
 		changed.PasswordHash, _ = f.pw.Hash("other-password-1")
-		f.users.EXPECT().LockByID(mock.Anything, uint64(5)).Return(&changed, nil)
+		f.db.Put(changed)
 		_, err := f.panel.UpdateMe(ctx, u, 1, panel.MePatch{Password: str("new-password-1"), CurrentPassword: "old-password-1"})
 		if !errors.Is(err, panel.ErrWrongCurrentPassword) {
 			t.Fatalf("err = %v", err)
+		}
+		if got := f.db.User(5); got.PasswordHash != changed.PasswordHash {
+			t.Fatal("overwrote the password changed meanwhile")
 		}
 	})
 	t.Run("new password ends the other sessions; clears and sets", func(t *testing.T) {
 		f := newAccounts(t)
 		u := f.activeUser(t, "old-password-1")
 		u.WebhookURL = str("https://old.example.com")
-		locked := *u
-		f.users.EXPECT().LockByID(mock.Anything, uint64(5)).Return(&locked, nil)
-		f.users.EXPECT().Update(mock.Anything, mock.MatchedBy(func(got *user.User) bool {
-			return f.pw.Check(got, "new-password-1") && got.WebhookURL == nil && got.LowBalanceAlert.String() == "12.5" && got.Name == "Asha"
-		})).Return(nil)
-		f.sessions.EXPECT().DeleteOthers(mock.Anything, uint64(5), uint64(77)).Return(nil)
-		f.resets.EXPECT().Delete(mock.Anything, "asha@example.com").Return(nil).Once() // an old reset link dies
+		f.db.Put(*u)
+		later := f.now.Add(time.Hour)
+		f.db.Put(session.Token{ID: 77, UserID: 5, ExpiresAt: later}, session.Token{ID: 78, UserID: 5, ExpiresAt: later},
+			session.Token{ID: 79, UserID: 6, ExpiresAt: later})
+		f.db.Put(user.ResetToken{Email: "asha@example.com", TokenHash: session.Hash("pr_x"), CreatedAt: f.now})
 		out, err := f.panel.UpdateMe(ctx, u, 77, panel.MePatch{Password: str("new-password-1"), CurrentPassword: "old-password-1",
 			WebhookURL: panel.Nullable[string]{Set: true}, LowBalanceAlert: panel.Nullable[string]{Set: true, Value: str("12.50")}})
 		if err != nil || out.WebhookURL != nil {
 			t.Fatalf("UpdateMe = %+v, %v", out, err)
 		}
+		got := f.db.User(5)
+		if !f.pw.Check(&got, "new-password-1") || got.WebhookURL != nil || got.LowBalanceAlert.String() != "12.5" || got.Name != "Asha" {
+			t.Fatalf("stored %+v", got)
+		}
+		if ids := sessionIDs(f.db); len(ids) != 2 || ids[0] != 77 || ids[1] != 79 {
+			t.Fatalf("sessions left %v, want this one and the other user's", ids)
+		}
+		if len(f.db.ResetTokens()) != 0 {
+			t.Fatal("an old reset link still works") // an old reset link dies
+		}
 	})
 	t.Run("phone taken", func(t *testing.T) {
 		f := newAccounts(t)
 		u := f.activeUser(t, "old-password-1")
-		f.users.EXPECT().LockByID(mock.Anything, uint64(5)).Return(u, nil)
-		f.users.EXPECT().Update(mock.Anything, mock.Anything).Return(user.ErrPhoneTaken)
+		f.db.Put(user.User{ID: 6, Email: "ravi@example.com", Phone: "9999999999", Status: user.StatusActive})
 		_, err := f.panel.UpdateMe(ctx, u, 1, panel.MePatch{Phone: str("9999999999")})
 		if fields(err)["phone"][0] != user.TakenMessage {
 			t.Fatalf("err = %v", err)
+		}
+		if got := f.db.User(5); got.Phone != "9876543210" {
+			t.Fatalf("phone changed to %s", got.Phone)
 		}
 	})
 }
@@ -300,36 +376,51 @@ func TestUpdateMe(t *testing.T) {
 func TestRefreshAndAuthenticateFollowTheSession(t *testing.T) {
 	ctx := context.Background()
 	f := newAccounts(t)
-	u := f.activeUser(t, "x-password-1")
-	live := &session.Token{ID: 40, UserID: 5, TokenHash: session.Hash("rt_a"), ExpiresAt: f.now.Add(time.Hour)}
-	f.sessions.EXPECT().ByHash(mock.Anything, session.Hash("rt_a")).Return(live, nil)
-	f.sessions.EXPECT().ByHash(mock.Anything, session.Hash("rt_old")).Return(&session.Token{ID: 41, UserID: 5, ExpiresAt: f.now}, nil)
-	f.users.EXPECT().ByID(mock.Anything, uint64(5)).Return(u, nil)
+	f.activeUser(t, "x-password-1")
+	f.db.Put(session.Token{ID: 40, UserID: 5, TokenHash: session.Hash("rt_a"), ExpiresAt: f.now.Add(time.Hour)},
+		session.Token{ID: 41, UserID: 5, TokenHash: session.Hash("rt_old"), ExpiresAt: f.now},
+		session.Token{ID: 43, UserID: 6, ExpiresAt: f.now.Add(time.Hour)},
+		session.Token{ID: 44, UserID: 5, TokenHash: session.Hash("rt_c"), ExpiresAt: f.now.Add(time.Hour)})
 
 	// Expired: refused before any rotation, and its row removed.
-	f.sessions.EXPECT().Delete(mock.Anything, uint64(41)).Return(true, nil).Once()
 	if _, err := f.panel.Refresh(ctx, "rt_old"); !errors.Is(err, session.ErrInvalidRefresh) {
 		t.Fatalf("expired: %v", err)
 	}
-	// Lost the race: refused, no access token issued.
-	f.sessions.EXPECT().Rotate(mock.Anything, uint64(40), session.Hash("rt_a"), mock.Anything, f.now, f.now.Add(30*24*time.Hour)).Return(false, nil).Once()
-	if _, err := f.panel.Refresh(ctx, "rt_a"); !errors.Is(err, session.ErrInvalidRefresh) {
+	if f.db.Calls("Sessions.Rotate") != 0 || len(f.db.Sessions()) != 3 {
+		t.Fatalf("expired session: %d rotations, sessions %v", f.db.Calls("Sessions.Rotate"), sessionIDs(f.db))
+	}
+	// Lost the race (a concurrent refresh rotated rt_c first): refused, no
+	// access token issued (the token mock fails on one).
+	var once sync.Once
+	f.db.OnCall("Sessions.Rotate", func() error {
+		once.Do(func() {
+			f.db.Put(session.Token{ID: 44, UserID: 5, TokenHash: session.Hash("rt_elsewhere"), ExpiresAt: f.now.Add(time.Hour)})
+		})
+		return nil
+	})
+	if _, err := f.panel.Refresh(ctx, "rt_c"); !errors.Is(err, session.ErrInvalidRefresh) {
 		t.Fatalf("lost rotation: %v", err)
 	}
-	// Won: the new access token names the same session.
-	f.sessions.EXPECT().Rotate(mock.Anything, uint64(40), session.Hash("rt_a"), mock.Anything, f.now, f.now.Add(30*24*time.Hour)).Return(true, nil).Once()
+	// Won: the new access token names the same session, whose row now
+	// holds the new refresh token for 30 days.
 	f.tokens.EXPECT().Issue(uint64(5), uint64(40), user.RoleUser, f.now).Return("jwt", 15*time.Minute, nil)
 	l, err := f.panel.Refresh(ctx, "rt_a")
 	if err != nil || l.AccessToken != "jwt" || !strings.HasPrefix(l.RefreshToken, "rt_") || l.RefreshToken == "rt_a" {
 		t.Fatalf("Refresh = %+v, %v", l, err)
 	}
+	for _, s := range f.db.Sessions() {
+		if s.ID == 40 && (s.TokenHash != session.Hash(l.RefreshToken) || !s.ExpiresAt.Equal(f.now.Add(30*24*time.Hour)) ||
+			s.LastUsedAt == nil || !s.LastUsedAt.Equal(f.now)) {
+			t.Fatalf("session after refresh: %+v", s)
+		}
+	}
+	if _, err := f.panel.Refresh(ctx, "rt_a"); !errors.Is(err, session.ErrInvalidRefresh) {
+		t.Fatalf("the old refresh token still works: %v", err)
+	}
 
 	f.tokens.EXPECT().Parse("ok", f.now).Return(5, 40, nil)
 	f.tokens.EXPECT().Parse("gone", f.now).Return(5, 42, nil)
 	f.tokens.EXPECT().Parse("theirs", f.now).Return(5, 43, nil)
-	f.sessions.EXPECT().ByID(mock.Anything, uint64(40)).Return(live, nil)
-	f.sessions.EXPECT().ByID(mock.Anything, uint64(42)).Return(nil, errs.ErrNotFound)
-	f.sessions.EXPECT().ByID(mock.Anything, uint64(43)).Return(&session.Token{ID: 43, UserID: 6, ExpiresAt: f.now.Add(time.Hour)}, nil)
 	if got, sid, err := f.panel.Authenticate(ctx, "ok"); err != nil || got.ID != 5 || sid != 40 {
 		t.Fatalf("Authenticate = %v %d %v", got, sid, err)
 	}
@@ -342,16 +433,15 @@ func TestRefreshAndAuthenticateFollowTheSession(t *testing.T) {
 
 func TestRefreshNeverExtendsASessionPastItsMaxAge(t *testing.T) {
 	f := newAccounts(t)
-	u := f.activeUser(t, "x-password-1")
+	f.activeUser(t, "x-password-1")
 	signedIn := f.now.Add(-session.MaxAge + 10*24*time.Hour) // 80 days ago
-	f.sessions.EXPECT().ByHash(mock.Anything, session.Hash("rt_b")).Return(
-		&session.Token{ID: 50, UserID: 5, ExpiresAt: f.now.Add(time.Hour), CreatedAt: signedIn}, nil)
-	f.users.EXPECT().ByID(mock.Anything, uint64(5)).Return(u, nil)
-	// 30 more days would pass 90 days from sign-in: the new expiry is capped.
-	f.sessions.EXPECT().Rotate(mock.Anything, uint64(50), session.Hash("rt_b"), mock.Anything, f.now,
-		signedIn.Add(session.MaxAge).UTC()).Return(true, nil).Once()
+	f.db.Put(session.Token{ID: 50, UserID: 5, TokenHash: session.Hash("rt_b"), ExpiresAt: f.now.Add(time.Hour), CreatedAt: signedIn})
 	f.tokens.EXPECT().Issue(uint64(5), uint64(50), user.RoleUser, f.now).Return("jwt", 15*time.Minute, nil)
 	if _, err := f.panel.Refresh(context.Background(), "rt_b"); err != nil {
 		t.Fatal(err)
+	}
+	// 30 more days would pass 90 days from sign-in: the new expiry is capped.
+	if s := f.db.Sessions()[0]; !s.ExpiresAt.Equal(signedIn.Add(session.MaxAge)) {
+		t.Fatalf("expires %v, want %v", s.ExpiresAt, signedIn.Add(session.MaxAge))
 	}
 }

@@ -2,54 +2,39 @@ package panel_test
 
 import (
 	"context"
+	"errors"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/mock"
-
 	"paygate/core/catalog"
-	catalogmocks "paygate/core/catalog/mocks"
 	"paygate/core/errs"
 	"paygate/core/hitlog"
-	hitmocks "paygate/core/hitlog/mocks"
 	"paygate/core/ledger"
-	ledgermocks "paygate/core/ledger/mocks"
 	"paygate/core/panel"
 	"paygate/core/report"
-	reportmocks "paygate/core/report/mocks"
-	"paygate/core/store"
-	storemocks "paygate/core/store/mocks"
+	"paygate/core/store/storetest"
+	"paygate/core/topup"
 	"paygate/core/user"
-	usermocks "paygate/core/user/mocks"
 )
 
 const zone = "Asia/Kolkata"
 
-// dash is the dashboard's world made of mocks. The clock stands just after
-// local midnight in Kolkata (UTC+5:30), where the local day and the UTC day
-// differ.
+// dash is the dashboard's world over the in-memory store, in Kolkata
+// (UTC+5:30), where the local day and the UTC day differ. Services 7 and 9
+// exist; 8 was deleted.
 type dash struct {
-	users    *usermocks.MockRepository
-	services *catalogmocks.MockRepository
-	reports  *reportmocks.MockRepository
-	panel    *panel.Panel
-	now      time.Time
+	db    *storetest.DB
+	panel *panel.Panel
+	now   time.Time
 }
 
 func newDash(t *testing.T, now time.Time) *dash {
-	d := &dash{users: usermocks.NewMockRepository(t), services: catalogmocks.NewMockRepository(t), reports: reportmocks.NewMockRepository(t), now: now}
-	tx := storemocks.NewMockTransactor(t)
-	stores := store.Stores{Users: d.users, Services: d.services, Reports: d.reports}
+	d := &dash{db: storetest.New(), now: now}
 	loc, _ := time.LoadLocation(zone)
-	d.panel = panel.New(panel.Deps{Tx: tx, Stores: stores, Now: func() time.Time { return d.now }, Config: panel.Config{Location: loc}})
-	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
-		func(ctx context.Context, fn func(context.Context, store.Stores) error) error { return fn(ctx, stores) }).Maybe()
-	d.services.EXPECT().ByID(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, id uint64) (*catalog.Service, error) {
-		if id == 8 {
-			return nil, catalog.ErrServiceNotFound // deleted
-		}
-		return &catalog.Service{ID: id, Name: "Service", Slug: "svc"}, nil
-	}).Maybe()
+	d.panel = panel.New(panel.Deps{Tx: d.db, Stores: d.db.Stores(), Now: func() time.Time { return d.now }, Config: panel.Config{Location: loc}})
+	d.db.Put(catalog.Service{ID: 7, Name: "Service", Slug: "svc"}, catalog.Service{ID: 9, Name: "Service", Slug: "svc9"})
 	return d
 }
 
@@ -62,45 +47,51 @@ func utc(s string) time.Time {
 }
 
 func (d *dash) user(id uint64, role user.Role) *user.User {
-	u := &user.User{ID: id, Role: role, Status: user.StatusActive, Balance: dec("9.50"), TotalSpent: dec("0.50")}
-	d.users.EXPECT().ByID(mock.Anything, id).Return(u, nil).Once()
-	return u
+	u := user.User{ID: id, Role: role, Status: user.StatusActive, Balance: dec("9.50"), TotalSpent: dec("0.50")}
+	d.db.Put(u)
+	return &u
 }
 
-// expectHits answers ForEachHit(userID, from, to) with hits, once.
-func (d *dash) expectHits(userID *uint64, from, to string, hits ...report.Hit) {
-	d.reports.EXPECT().ForEachHit(mock.Anything, userID, instant(from), instant(to), mock.Anything).RunAndReturn(
-		func(_ context.Context, _ *uint64, _, _ time.Time, fn func(report.Hit) error) error {
-			for _, h := range hits {
-				if err := fn(h); err != nil {
-					return err
-				}
-			}
-			return nil
-		}).Once()
+// hits stores hits in the hit log.
+func (d *dash) hits(hits ...hitlog.Hit) {
+	for _, h := range hits {
+		d.db.Put(h)
+	}
 }
 
-// closedExcept answers ClosedDays with every day of the window closed but the given ones.
+// closedExcept marks every day of the window before today (2026-10-24 to
+// 2026-11-21) rolled up but the given ones.
 func (d *dash) closedExcept(open ...string) {
-	days := report.Days("2026-11-21", 29)
-	closed := map[string]bool{}
-	for _, day := range days {
-		closed[day] = true
+	for _, day := range report.Days("2026-11-21", 29) {
+		if !slices.Contains(open, day) {
+			d.db.Put(storetest.ClosedDay{Zone: zone, Day: day, At: d.now.Add(-time.Hour)})
+		}
 	}
-	for _, day := range open {
-		delete(closed, day)
-	}
-	d.reports.EXPECT().ClosedDays(mock.Anything, zone, "2026-10-24", "2026-11-21").Return(closed, nil).Once()
 }
 
-// instant matches a time.Time that is the same instant as s, in any zone.
-func instant(s string) any {
-	want := utc(s)
-	return mock.MatchedBy(func(t time.Time) bool { return t.Equal(want) })
+// closed reports whether day is marked rolled up.
+func (d *dash) closed(day string) bool {
+	for _, c := range d.db.ClosedDays() {
+		if c.Zone == zone && c.Day == day {
+			return true
+		}
+	}
+	return false
 }
 
-func hit(userID, serviceID uint64, status hitlog.Status, charge, cost, at string) report.Hit {
-	return report.Hit{UserID: userID, ServiceID: serviceID, Status: status, Charge: dec(charge), Cost: dec(cost), CreatedAt: utc(at)}
+// rollups are the stored roll-up rows of day.
+func (d *dash) rollups(day string) []report.Row {
+	var out []report.Row
+	for _, r := range d.db.Rollups() {
+		if r.Zone == zone && r.Day == day {
+			out = append(out, r.Row)
+		}
+	}
+	return out
+}
+
+func hit(userID, serviceID uint64, status hitlog.Status, charge, cost, at string) hitlog.Hit {
+	return hitlog.Hit{UserID: userID, ServiceID: serviceID, Status: status, ChargeAmount: dec(charge), CostAmount: dec(cost), CreatedAt: utc(at)}
 }
 
 func dayOf(t *testing.T, days []panel.DayUsage, day string) report.Usage {
@@ -121,34 +112,31 @@ func TestDashboardUserClosesYesterdayAndBucketsTodayByLocalDay(t *testing.T) {
 	d := newDash(t, utc("2026-11-21T18:50:00Z"))
 	me := d.user(11, user.RoleReseller)
 	d.closedExcept("2026-11-21")
-
-	// Closing the 21st (local): every user's hits of [18:30Z on the 20th, 18:30Z on the 21st).
-	d.expectHits(nil, "2026-11-20T18:30:00Z", "2026-11-21T18:30:00Z",
+	d.db.Put(storetest.Rollup{Zone: zone, Row: report.Row{Day: "2026-11-01", UserID: 11, ServiceID: 8,
+		Usage: report.Usage{Calls: 4, Success: 3, InsufficientBalance: 1, Revenue: dec("1.5")}}})
+	// The 21st (local) is [18:30Z on the 20th, 18:30Z on the 21st), of every user.
+	d.hits(
 		hit(11, 7, hitlog.StatusSuccess, "0.50", "0.2000", "2026-11-21T18:29:59Z"), // 23:59:59 local, the 21st
 		hit(12, 7, hitlog.StatusFailed, "0", "0", "2026-11-20T18:30:00Z"),          // 00:00 local, the 21st
 		hit(11, 7, hitlog.StatusSuccess, "0.50", "0.2000", "2026-11-21T10:00:00Z"),
-	)
-	d.reports.EXPECT().MarkDayClosed(mock.Anything, zone, "2026-11-21", d.now.UTC()).Return(nil).Once()
-	d.reports.EXPECT().InsertRollups(mock.Anything, zone, mock.MatchedBy(func(rows []report.Row) bool {
-		return len(rows) == 2 &&
-			rows[0].Day == "2026-11-21" && rows[0].UserID == 11 && rows[0].ServiceID == 7 && rows[0].Calls == 2 && rows[0].Success == 2 &&
-			rows[0].Revenue.Equal(dec("1.00")) && rows[0].Cost.Equal(dec("0.4")) &&
-			rows[1].UserID == 12 && rows[1].Calls == 1 && rows[1].Failed == 1 && rows[1].Revenue.IsZero()
-	})).Return(nil).Once()
-
-	// Today, live and only the caller's: 18:30Z is local midnight of the 22nd.
-	d.expectHits(ptrTo(11), "2026-11-21T18:30:00Z", "2026-11-22T18:30:00Z",
+		hit(11, 7, hitlog.StatusSuccess, "0.50", "0.2000", "2026-11-20T18:29:59Z"), // the 20th, already rolled up
+		// Today: 18:30Z is local midnight of the 22nd.
 		hit(11, 7, hitlog.StatusSuccess, "0.50", "0.2000", "2026-11-21T18:30:00Z"),
 		hit(11, 7, hitlog.StatusPending, "0", "0", "2026-11-21T18:49:00Z"),
+		hit(12, 7, hitlog.StatusSuccess, "9.00", "0", "2026-11-21T18:45:00Z"), // another user's
 	)
-	d.reports.EXPECT().Rollups(mock.Anything, zone, "2026-10-24", "2026-11-22", ptrTo(11)).Return([]report.Row{
-		{Day: "2026-11-21", UserID: 11, ServiceID: 7, Usage: report.Usage{Calls: 2, Success: 2, Revenue: dec("1.00"), Cost: dec("0.4")}},
-		{Day: "2026-11-01", UserID: 11, ServiceID: 8, Usage: report.Usage{Calls: 4, Success: 3, InsufficientBalance: 1, Revenue: dec("1.5")}},
-	}, nil).Once()
 
 	got, err := d.panel.Dashboard(context.Background(), me)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The 21st is closed now, with one row per user and service.
+	rows := d.rollups("2026-11-21")
+	if !d.closed("2026-11-21") || len(rows) != 2 ||
+		rows[0].UserID != 11 || rows[0].ServiceID != 7 || rows[0].Calls != 2 || rows[0].Success != 2 ||
+		!rows[0].Revenue.Equal(dec("1.00")) || !rows[0].Cost.Equal(dec("0.4")) ||
+		rows[1].UserID != 12 || rows[1].Calls != 1 || rows[1].Failed != 1 || !rows[1].Revenue.IsZero() {
+		t.Fatalf("roll-up of the 21st: closed %v, rows %+v", d.closed("2026-11-21"), rows)
 	}
 	if got.Zone != zone || got.From != "2026-10-24" || got.To != "2026-11-22" || len(got.Days) != 30 {
 		t.Fatalf("window %s %s..%s with %d days", got.Zone, got.From, got.To, len(got.Days))
@@ -184,17 +172,17 @@ func TestDashboardKeepsADayOpenWhileAHitIsPendingOrWithinGrace(t *testing.T) {
 		d := newDash(t, utc("2026-11-21T19:30:00Z"))
 		me := d.user(11, user.RoleUser)
 		d.closedExcept("2026-11-21")
-		d.expectHits(nil, "2026-11-20T18:30:00Z", "2026-11-21T18:30:00Z",
+		d.hits(
 			hit(12, 7, hitlog.StatusSuccess, "1.00", "0.1000", "2026-11-21T09:00:00Z"),
-			hit(11, 7, hitlog.StatusPending, "0", "0", "2026-11-21T18:29:00Z"))
-		// No MarkDayClosed: the 21st is read live with today.
-		d.expectHits(ptrTo(11), "2026-11-20T18:30:00Z", "2026-11-22T18:30:00Z",
 			hit(11, 7, hitlog.StatusPending, "0", "0", "2026-11-21T18:29:00Z"),
 			hit(11, 7, hitlog.StatusSuccess, "1.00", "0.1000", "2026-11-21T19:00:00Z"))
-		d.reports.EXPECT().Rollups(mock.Anything, zone, "2026-10-24", "2026-11-22", ptrTo(11)).Return(nil, nil).Once()
 		got, err := d.panel.Dashboard(context.Background(), me)
 		if err != nil {
 			t.Fatal(err)
+		}
+		// Not closed: the 21st is read live with today.
+		if d.closed("2026-11-21") || len(d.db.Rollups()) != 0 {
+			t.Fatalf("closed a day with a pending hit: %+v", d.db.Rollups())
 		}
 		if y, td := dayOf(t, got.Days, "2026-11-21"), dayOf(t, got.Days, "2026-11-22"); y.Pending != 1 || y.Calls != 1 || td.Success != 1 {
 			t.Errorf("yesterday %+v, today %+v", y, td)
@@ -204,26 +192,35 @@ func TestDashboardKeepsADayOpenWhileAHitIsPendingOrWithinGrace(t *testing.T) {
 		d := newDash(t, utc("2026-11-21T18:40:00Z")) // 00:10 local: the 21st ended 10 minutes ago
 		me := d.user(11, user.RoleUser)
 		d.closedExcept("2026-11-21")
-		d.expectHits(ptrTo(11), "2026-11-20T18:30:00Z", "2026-11-22T18:30:00Z")
-		d.reports.EXPECT().Rollups(mock.Anything, zone, "2026-10-24", "2026-11-22", ptrTo(11)).Return(nil, nil).Once()
 		got, err := d.panel.Dashboard(context.Background(), me)
 		if err != nil || got.Usage.Calls != 0 || len(got.Days) != 30 || len(got.TopServices) != 0 {
 			t.Fatalf("%+v, %v", got, err)
+		}
+		if d.closed("2026-11-21") || d.db.Calls("Reports.MarkDayClosed") != 0 {
+			t.Fatal("closed a day within its grace")
 		}
 	})
 	t.Run("closed by another instance meanwhile", func(t *testing.T) {
 		d := newDash(t, utc("2026-11-21T19:30:00Z"))
 		me := d.user(11, user.RoleUser)
 		d.closedExcept("2026-11-21")
-		d.expectHits(nil, "2026-11-20T18:30:00Z", "2026-11-21T18:30:00Z", hit(11, 7, hitlog.StatusSuccess, "1.00", "0", "2026-11-21T09:00:00Z"))
-		d.reports.EXPECT().MarkDayClosed(mock.Anything, zone, "2026-11-21", mock.Anything).Return(report.ErrDayClosed).Once()
-		// No InsertRollups; the day counts as closed, so only today is live.
-		d.expectHits(ptrTo(11), "2026-11-21T18:30:00Z", "2026-11-22T18:30:00Z")
-		d.reports.EXPECT().Rollups(mock.Anything, zone, "2026-10-24", "2026-11-22", ptrTo(11)).Return([]report.Row{
-			{Day: "2026-11-21", UserID: 11, ServiceID: 7, Usage: report.Usage{Calls: 1, Success: 1, Revenue: dec("1")}}}, nil).Once()
+		d.hits(hit(11, 7, hitlog.StatusSuccess, "1.00", "0", "2026-11-21T09:00:00Z"))
+		var once sync.Once
+		d.db.OnCall("Reports.MarkDayClosed", func() error { // the other instance commits its roll-up first
+			once.Do(func() {
+				d.db.Put(storetest.ClosedDay{Zone: zone, Day: "2026-11-21", At: d.now},
+					storetest.Rollup{Zone: zone, Row: report.Row{Day: "2026-11-21", UserID: 11, ServiceID: 7,
+						Usage: report.Usage{Calls: 1, Success: 1, Revenue: dec("1")}}})
+			})
+			return nil
+		})
 		got, err := d.panel.Dashboard(context.Background(), me)
 		if err != nil || got.Usage.Calls != 1 {
 			t.Fatalf("%+v, %v", got, err)
+		}
+		// No second roll-up; the day counts as closed, so only today is live.
+		if rows := d.rollups("2026-11-21"); len(rows) != 1 {
+			t.Fatalf("the 21st rolled up twice: %+v", rows)
 		}
 	})
 }
@@ -231,32 +228,41 @@ func TestDashboardKeepsADayOpenWhileAHitIsPendingOrWithinGrace(t *testing.T) {
 func TestDashboardAdminAddsThePlatform(t *testing.T) {
 	d := newDash(t, utc("2026-11-21T12:00:00Z")) // 17:30 on the 21st local
 	me := d.user(1, user.RoleAdmin)
-	d.reports.EXPECT().ClosedDays(mock.Anything, zone, "2026-10-23", "2026-11-20").Return(map[string]bool{}, nil).Once()
-	// Nothing is closed yet: each of the 29 past days is rolled up (here without hits).
-	for _, day := range report.Days("2026-11-20", 29) {
-		start, _ := report.DayStart(day, d.panel.Location())
-		end, _ := report.DayStart(report.NextDay(day), d.panel.Location())
-		d.expectHits(nil, start.UTC().Format(time.RFC3339), end.UTC().Format(time.RFC3339))
-		d.reports.EXPECT().MarkDayClosed(mock.Anything, zone, day, mock.Anything).Return(nil).Once()
+	deleted := utc("2026-11-01T00:00:00Z")
+	d.db.Put(user.User{ID: 12, Status: user.StatusActive}, user.User{ID: 13, Status: user.StatusActive},
+		user.User{ID: 14, Status: user.StatusActive}, user.User{ID: 15, Status: user.StatusBlocked},
+		user.User{ID: 16, Status: user.StatusActive, DeletedAt: &deleted})
+	for i := range 4 {
+		st := topup.StatusPending
+		if i == 3 {
+			st = topup.StatusApproved
+		}
+		d.db.Put(topup.Request{UserID: 12, Amount: dec("10"), UTRNumber: "41234567890" + string(rune('0'+i)), Status: st})
 	}
-	d.reports.EXPECT().InsertRollups(mock.Anything, zone, []report.Row{}).Return(nil).Times(29)
+	// One past day is rolled up already; the other 28 are closed now (here
+	// without hits).
+	d.db.Put(storetest.ClosedDay{Zone: zone, Day: "2026-11-02", At: d.now.Add(-24 * time.Hour)},
+		storetest.Rollup{Zone: zone, Row: report.Row{Day: "2026-11-02", UserID: 12, ServiceID: 9,
+			Usage: report.Usage{Calls: 5, Success: 5, Revenue: dec("2.5"), Cost: dec("1.25")}}})
 	// Today live, everyone's hits: the admin's own count for "mine" too.
-	d.expectHits(nil, "2026-11-20T18:30:00Z", "2026-11-21T18:30:00Z",
+	d.hits(
 		hit(1, 7, hitlog.StatusSuccess, "0.20", "0.2000", "2026-11-21T10:00:00Z"),
 		hit(12, 7, hitlog.StatusSuccess, "1.00", "0.2000", "2026-11-21T11:00:00Z"),
 		hit(12, 9, hitlog.StatusSuccess, "0.10", "0.2500", "2026-11-21T11:30:00Z"),
 		hit(13, 9, hitlog.StatusFailed, "0", "0", "2026-11-21T11:45:00Z"),
 	)
-	d.reports.EXPECT().Rollups(mock.Anything, zone, "2026-10-23", "2026-11-21", ptrTo(1)).Return(nil, nil).Once()
-	d.reports.EXPECT().Rollups(mock.Anything, zone, "2026-10-23", "2026-11-21", (*uint64)(nil)).Return([]report.Row{
-		{Day: "2026-11-02", ServiceID: 9, Usage: report.Usage{Calls: 5, Success: 5, Revenue: dec("2.5"), Cost: dec("1.25")}},
-	}, nil).Once()
-	d.reports.EXPECT().PendingBalanceRequests(mock.Anything).Return(3, nil).Once()
-	d.reports.EXPECT().UsersByStatus(mock.Anything).Return(map[user.Status]int64{user.StatusActive: 4, user.StatusBlocked: 1}, nil).Once()
 
 	got, err := d.panel.Dashboard(context.Background(), me)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, day := range report.Days("2026-11-20", 29) {
+		if !d.closed(day) {
+			t.Errorf("%s not closed", day)
+		}
+	}
+	if n := d.db.Calls("Reports.MarkDayClosed"); n != 28 || len(d.db.Rollups()) != 1 {
+		t.Errorf("%d days marked, roll-up rows %+v", n, d.db.Rollups())
 	}
 	if got.Usage.Calls != 1 || !got.Usage.Revenue.Equal(dec("0.2")) {
 		t.Errorf("the admin's own usage: %+v", got.Usage)
@@ -272,7 +278,7 @@ func TestDashboardAdminAddsThePlatform(t *testing.T) {
 	if td := dayOf(t, p.Days, "2026-11-21"); td.Calls != 4 || !td.Revenue.Equal(dec("1.3")) || !td.Margin().Equal(dec("0.65")) {
 		t.Errorf("platform today: %+v", td)
 	}
-	if len(p.Days) != 30 || p.PendingBalanceRequests != 3 || p.UsersByStatus[user.StatusActive] != 4 {
+	if len(p.Days) != 30 || p.PendingBalanceRequests != 3 || p.UsersByStatus[user.StatusActive] != 4 || p.UsersByStatus[user.StatusBlocked] != 1 {
 		t.Errorf("platform: %+v", p)
 	}
 	if len(p.TopServices) != 2 || p.TopServices[0].ServiceID != 9 || p.TopServices[0].Calls != 7 {
@@ -281,45 +287,78 @@ func TestDashboardAdminAddsThePlatform(t *testing.T) {
 }
 
 func TestHistoryIsScopedToTheCallerUnlessAdmin(t *testing.T) {
-	hits, entries := hitmocks.NewMockRepository(t), ledgermocks.NewMockRepository(t)
-	a := panel.New(panel.Deps{Stores: store.Stores{Hits: hits, Ledger: entries}})
+	db := storetest.New()
+	a := panel.New(panel.Deps{Stores: db.Stores()})
+	at := utc("2026-11-21T10:00:00Z")
+	for _, uid := range []uint64{11, 99, 11} {
+		db.Put(hitlog.Hit{UserID: uid, ServiceID: 7, Status: hitlog.StatusSuccess, CreatedAt: at})
+		db.Put(ledger.Entry{UserID: uid, Type: ledger.Credit, Amount: dec("1"), CreatedAt: at})
+	}
 	someoneElse := ptrTo(99)
 	u := &user.User{ID: 11, Role: user.RoleUser}
 	admin := &user.User{ID: 1, Role: user.RoleAdmin}
-	isUser := func(want *uint64) func(*uint64) bool {
-		return func(got *uint64) bool { return (got == nil) == (want == nil) && (got == nil || *got == *want) }
+	ctx := context.Background()
+
+	hitUsers := func(hits []hitlog.Hit) []uint64 {
+		var out []uint64
+		for _, h := range hits {
+			out = append(out, h.UserID)
+		}
+		return out
+	}
+	var exported []uint64
+	collectHit := func(h hitlog.Hit) error { exported = append(exported, h.UserID); return nil }
+	collectEntry := func(e ledger.Entry) error { exported = append(exported, e.UserID); return nil }
+	only := func(what string, got []uint64, want ...uint64) {
+		t.Helper()
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: users %v, want %v", what, got, want)
+		}
 	}
 
-	hits.EXPECT().List(mock.Anything, mock.MatchedBy(func(f hitlog.Filter) bool { return isUser(ptrTo(11))(f.UserID) })).Return(nil, 0, nil).Twice()
-	hits.EXPECT().ForEach(mock.Anything, mock.MatchedBy(func(f hitlog.Filter) bool { return isUser(ptrTo(11))(f.UserID) }), mock.Anything).Return(nil).Once()
-	entries.EXPECT().List(mock.Anything, mock.MatchedBy(func(f ledger.Filter) bool { return isUser(ptrTo(11))(f.UserID) })).Return(nil, 0, nil).Once()
-	entries.EXPECT().ForEach(mock.Anything, mock.MatchedBy(func(f ledger.Filter) bool { return isUser(ptrTo(11))(f.UserID) }), mock.Anything).Return(nil).Once()
-	ctx := context.Background()
-	_, _, _ = a.ListHits(ctx, u, hitlog.Filter{UserID: someoneElse})
-	_, _, _ = a.ListHits(ctx, u, hitlog.Filter{})
-	_ = a.ExportHits(ctx, u, hitlog.Filter{UserID: someoneElse}, func(hitlog.Hit) error { return nil })
-	_, _, _ = a.ListTransactions(ctx, u, ledger.Filter{UserID: someoneElse})
-	_ = a.ExportTransactions(ctx, u, ledger.Filter{UserID: someoneElse}, func(ledger.Entry) error { return nil })
+	// A user's history is their own, whatever user the filter names.
+	hits, _, err := a.ListHits(ctx, u, hitlog.Filter{UserID: someoneElse})
+	only("user's hits for another", hitUsers(hits), 11, 11)
+	hits, total, err2 := a.ListHits(ctx, u, hitlog.Filter{})
+	only("user's hits", hitUsers(hits), 11, 11)
+	exported = nil
+	err3 := a.ExportHits(ctx, u, hitlog.Filter{UserID: someoneElse}, collectHit)
+	only("user's hit export", exported, 11, 11)
+	entries, _, err4 := a.ListTransactions(ctx, u, ledger.Filter{UserID: someoneElse})
+	var entryUsers []uint64
+	for _, e := range entries {
+		entryUsers = append(entryUsers, e.UserID)
+	}
+	only("user's transactions", entryUsers, 11, 11)
+	exported = nil
+	err5 := a.ExportTransactions(ctx, u, ledger.Filter{UserID: someoneElse}, collectEntry)
+	only("user's transaction export", exported, 11, 11)
+	if err := errors.Join(err, err2, err3, err4, err5); err != nil || total != 2 {
+		t.Fatalf("total %d, %v", total, err)
+	}
 
 	// An admin's choice stands: one user, or everyone.
-	hits.EXPECT().List(mock.Anything, mock.MatchedBy(func(f hitlog.Filter) bool { return isUser(someoneElse)(f.UserID) })).Return(nil, 0, nil).Once()
-	entries.EXPECT().ForEach(mock.Anything, mock.MatchedBy(func(f ledger.Filter) bool { return f.UserID == nil }), mock.Anything).Return(nil).Once()
-	_, _, _ = a.ListHits(ctx, admin, hitlog.Filter{UserID: someoneElse})
-	_ = a.ExportTransactions(ctx, admin, ledger.Filter{}, func(ledger.Entry) error { return nil })
+	hits, _, err = a.ListHits(ctx, admin, hitlog.Filter{UserID: someoneElse})
+	only("admin's hits of one user", hitUsers(hits), 99)
+	exported = nil
+	err2 = a.ExportTransactions(ctx, admin, ledger.Filter{}, collectEntry)
+	only("admin's transaction export", exported, 11, 99, 11)
+	if err != nil || err2 != nil {
+		t.Fatal(err, err2)
+	}
 }
 
 func TestServiceRef(t *testing.T) {
-	services := catalogmocks.NewMockRepository(t)
-	a := panel.New(panel.Deps{Stores: store.Stores{Services: services}})
+	db := storetest.New()
+	db.Put(catalog.Service{ID: 7, Slug: "sms"})
+	a := panel.New(panel.Deps{Stores: db.Stores()})
 	ctx := context.Background()
-	if id, err := a.ServiceRef(ctx, "service", "42"); err != nil || id != 42 {
-		t.Fatalf("numeric ref: %d, %v", id, err)
+	if id, err := a.ServiceRef(ctx, "service", "42"); err != nil || id != 42 || db.Calls("Services.BySlug") != 0 {
+		t.Fatalf("numeric ref: %d, %v (looked up: %d)", id, err, db.Calls("Services.BySlug"))
 	}
-	services.EXPECT().BySlug(mock.Anything, "sms").Return(&catalog.Service{ID: 7}, nil).Once()
 	if id, err := a.ServiceRef(ctx, "service", "sms"); err != nil || id != 7 {
 		t.Fatalf("slug: %d, %v", id, err)
 	}
-	services.EXPECT().BySlug(mock.Anything, "nope").Return(nil, catalog.ErrServiceNotFound).Once()
 	_, err := a.ServiceRef(ctx, "service", "nope")
 	if e, ok := errs.As(err); !ok || e.Kind != errs.Invalid || len(e.Fields["service"]) == 0 {
 		t.Fatalf("unknown slug: %v", err)

@@ -7,70 +7,79 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/mock"
 
 	"paygate/core/audit"
-	auditmocks "paygate/core/audit/mocks"
 	"paygate/core/errs"
 	"paygate/core/ledger"
-	ledgermocks "paygate/core/ledger/mocks"
 	"paygate/core/panel"
 	panelmocks "paygate/core/panel/mocks"
-	"paygate/core/store"
-	storemocks "paygate/core/store/mocks"
+	"paygate/core/store/storetest"
 	"paygate/core/topup"
-	topupmocks "paygate/core/topup/mocks"
 	"paygate/core/user"
-	usermocks "paygate/core/user/mocks"
 	"paygate/core/webhook"
-	webhookmocks "paygate/core/webhook/mocks"
 )
 
-// topUpFixture is the world of balance requests made of mocks.
+// topUpFixture is the world of balance requests: the in-memory store with
+// the admin (1) and the owner (11), and a mock for the file storage.
 type topUpFixture struct {
-	tx        *storemocks.MockTransactor
-	files     *panelmocks.MockFiles
-	users     *usermocks.MockRepository
-	ledger    *ledgermocks.MockRepository
-	topups    *topupmocks.MockRepository
-	audit     *auditmocks.MockRepository
-	logged    []*audit.Entry // audit entries written
-	panel     *panel.Panel
-	now       time.Time
-	admin     *user.User
-	owner     *user.User
-	undecided int64 // the owner's pending requests, as the store counts them
+	db    *storetest.DB
+	files *panelmocks.MockFiles
+	panel *panel.Panel
+	now   time.Time
+	admin *user.User
+	owner *user.User
 }
 
 func newTopUpFixture(t *testing.T) *topUpFixture {
 	f := &topUpFixture{
-		tx: storemocks.NewMockTransactor(t), files: panelmocks.NewMockFiles(t), users: usermocks.NewMockRepository(t),
-		ledger: ledgermocks.NewMockRepository(t), topups: topupmocks.NewMockRepository(t), audit: auditmocks.NewMockRepository(t),
+		db: storetest.New(), files: panelmocks.NewMockFiles(t),
 		now:   time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC),
 		admin: &user.User{ID: 1, Role: user.RoleAdmin, Status: user.StatusActive},
 		owner: &user.User{ID: 11, Role: user.RoleUser, Status: user.StatusActive, Balance: dec("100.00"), TotalSpent: dec("5.00")},
 	}
-	stores := store.Stores{Users: f.users, Ledger: f.ledger, TopUps: f.topups, Audit: f.audit}
-	f.audit.EXPECT().Add(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, e *audit.Entry) error {
-		f.logged = append(f.logged, e)
-		return nil
-	}).Maybe()
-	f.panel = panel.New(panel.Deps{Tx: f.tx, Stores: stores, Files: f.files, Now: func() time.Time { return f.now },
+	f.db.Put(*f.admin, *f.owner)
+	f.panel = panel.New(panel.Deps{Tx: f.db, Stores: f.db.Stores(), Files: f.files, Now: func() time.Time { return f.now },
 		Config: panel.Config{MaxTopUp: dec("50000.00")}})
-	f.topups.EXPECT().List(mock.Anything, mock.MatchedBy(func(fl topup.Filter) bool {
-		return fl.Status == topup.StatusPending && fl.UserID != nil && fl.PerPage == 1
-	})).RunAndReturn(func(context.Context, topup.Filter) ([]topup.Request, int64, error) { return nil, f.undecided, nil }).Maybe()
-	f.tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
-		func(ctx context.Context, fn func(context.Context, store.Stores) error) error { return fn(ctx, stores) }).Maybe()
 	return f
 }
 
+// pending stores the owner's pending request id and returns it.
 func (f *topUpFixture) pending(id uint64) *topup.Request {
-	return &topup.Request{ID: id, UserID: f.owner.ID, Amount: dec("250.50"), UTRNumber: "412345678901", PaymentMethod: "upi",
+	r := topup.Request{ID: id, UserID: f.owner.ID, Amount: dec("250.50"), UTRNumber: "41234567890" + string(rune('0'+id%10)), PaymentMethod: "upi",
 		Status: topup.StatusPending, CreatedAt: f.now.Add(-time.Hour), UpdatedAt: f.now.Add(-time.Hour)}
+	f.db.Put(r)
+	return &r
+}
+
+func (f *topUpFixture) request(t *testing.T, id uint64) topup.Request {
+	t.Helper()
+	for _, r := range f.db.TopUps() {
+		if r.ID == id {
+			return r
+		}
+	}
+	t.Fatalf("no balance request %d", id)
+	return topup.Request{}
+}
+
+// untouched fails t unless request id is still pending and the owner's
+// balance, the ledger, the outbox and the audit log are as they were.
+func (f *topUpFixture) untouched(t *testing.T, id uint64) {
+	t.Helper()
+	if r := f.request(t, id); r.Status != topup.StatusPending || r.ApprovedBy != nil {
+		t.Errorf("request %d decided: %+v", id, r)
+	}
+	if u := f.db.User(11); !u.Balance.Equal(dec("100.00")) || !u.TotalSpent.Equal(dec("5.00")) {
+		t.Errorf("owner's balance moved: %s / %s", u.Balance, u.TotalSpent)
+	}
+	if n, e, a := len(f.db.Entries()), len(f.db.Events()), len(f.db.AuditEntries()); n+e+a != 0 {
+		t.Errorf("%d ledger entries, %d events, %d audit entries written", n, e, a)
+	}
 }
 
 func validationFields(t *testing.T, err error) map[string][]string {
@@ -95,35 +104,39 @@ func TestCreateTopUpStoresScreenshotThenRow(t *testing.T) {
 			if err != nil || string(b) != content || !storedName.MatchString(name) {
 				t.Errorf("Save(%q) got %d bytes, err %v", name, len(b), err)
 			}
+			if n := len(f.db.TopUps()); n != 0 {
+				t.Errorf("%d rows before the file was saved", n)
+			}
 			saved = name
 			return nil
 		}).Once()
-	f.topups.EXPECT().Create(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, r *topup.Request) error {
-		if r.Screenshot == nil || *r.Screenshot != saved || r.UserID != 11 || r.UTRNumber != "412345678901" || r.Status != topup.StatusPending {
-			t.Errorf("Create(%+v)", r)
-		}
-		r.ID = 5
-		return nil
-	}).Once()
 	r, err := f.panel.CreateTopUp(context.Background(), f.owner, panel.NewTopUp{
 		Input:      topup.Input{Amount: "250.50", UTRNumber: "412345678901", PaymentMethod: "upi"},
 		Screenshot: &panel.Upload{Body: strings.NewReader(content), Size: int64(len(content))},
 	})
-	if err != nil || r.ID != 5 {
+	if err != nil || r.ID == 0 {
 		t.Fatalf("CreateTopUp = %+v, %v", r, err)
+	}
+	got := f.request(t, r.ID)
+	if got.Screenshot == nil || *got.Screenshot != saved || got.UserID != 11 || got.UTRNumber != "412345678901" ||
+		got.Status != topup.StatusPending || !got.Amount.Equal(dec("250.50")) {
+		t.Errorf("stored %+v", got)
 	}
 }
 
 func TestCreateTopUpWithoutScreenshot(t *testing.T) {
 	f := newTopUpFixture(t)
-	f.topups.EXPECT().Create(mock.Anything, mock.MatchedBy(func(r *topup.Request) bool { return r.Screenshot == nil })).Return(nil).Once()
-	if _, err := f.panel.CreateTopUp(context.Background(), f.owner, panel.NewTopUp{Input: topup.Input{Amount: "1", UTRNumber: "412345678901"}}); err != nil {
+	r, err := f.panel.CreateTopUp(context.Background(), f.owner, panel.NewTopUp{Input: topup.Input{Amount: "1", UTRNumber: "412345678901"}})
+	if err != nil {
 		t.Fatal(err)
+	}
+	if got := f.request(t, r.ID); got.Screenshot != nil {
+		t.Fatalf("stored %+v", got)
 	}
 }
 
 // Nothing is stored when any field or the file is wrong; every problem is
-// reported at once. (The mocks fail the test on any unexpected call.)
+// reported at once. (The file mock fails the test on any call.)
 func TestCreateTopUpRefusesBeforeStoring(t *testing.T) {
 	ctx := context.Background()
 	f := newTopUpFixture(t)
@@ -161,6 +174,9 @@ func TestCreateTopUpRefusesBeforeStoring(t *testing.T) {
 	if _, err := f.panel.CreateTopUp(ctx, blocked, panel.NewTopUp{Input: topup.Input{Amount: "10", UTRNumber: "412345678901"}}); !errors.Is(err, user.ErrNotActive) {
 		t.Fatalf("blocked user: %v", err)
 	}
+	if n := len(f.db.TopUps()); n != 0 {
+		t.Fatalf("%d requests stored", n)
+	}
 }
 
 // A body whose size the edge did not know is cut at the cap while copying.
@@ -179,17 +195,21 @@ func TestCreateTopUpCapsUndeclaredSize(t *testing.T) {
 	if got := validationFields(t, err); len(got["screenshot"]) != 1 {
 		t.Fatalf("errors %v", got)
 	}
+	if n := len(f.db.TopUps()); n != 0 {
+		t.Fatalf("%d requests stored", n)
+	}
 }
 
 func TestCreateTopUpDeletesFileWhenRowFails(t *testing.T) {
 	f := newTopUpFixture(t)
+	used := topup.Request{UserID: 12, Amount: dec("5"), UTRNumber: "412345678901", Status: topup.StatusApproved}
+	f.db.Put(used) // the UTR is taken, by another user's decided request
 	var saved string
 	f.files.EXPECT().Save(mock.Anything, mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, name string, r io.Reader) error {
 		saved = name
 		_, err := io.Copy(io.Discard, r)
 		return err
 	}).Once()
-	f.topups.EXPECT().Create(mock.Anything, mock.Anything).Return(topup.ErrUTRTaken).Once()
 	f.files.EXPECT().Delete(mock.Anything, mock.AnythingOfType("string")).RunAndReturn(func(_ context.Context, name string) error {
 		if name != saved {
 			t.Errorf("deleted %q, saved %q", name, saved)
@@ -201,33 +221,38 @@ func TestCreateTopUpDeletesFileWhenRowFails(t *testing.T) {
 	if !errors.Is(err, topup.ErrUTRTaken) {
 		t.Fatalf("err = %v, want ErrUTRTaken", err)
 	}
+	if n := len(f.db.TopUps()); n != 1 {
+		t.Fatalf("%d requests stored, want only the earlier one", n)
+	}
 }
 
 func TestApproveTopUpCreditsInTheSameTransaction(t *testing.T) {
 	f := newTopUpFixture(t)
-	f.topups.EXPECT().ByID(mock.Anything, uint64(5)).Return(f.pending(5), nil).Once()
-	f.topups.EXPECT().Decide(mock.Anything, mock.MatchedBy(func(r *topup.Request) bool {
-		return r.Status == topup.StatusApproved && *r.ApprovedBy == 1 && r.ApprovedAt.Equal(f.now) && *r.AdminRemarks == "ok"
-	})).Return(nil).Once()
-	f.users.EXPECT().LockByID(mock.Anything, uint64(11)).RunAndReturn(func(context.Context, uint64) (*user.User, error) {
-		u := *f.owner
-		return &u, nil
-	}).Once()
-	f.ledger.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(e *ledger.Entry) bool {
-		return e.UserID == 11 && e.Type == ledger.Credit && e.Amount.Equal(dec("250.50")) && e.BalanceBefore.Equal(dec("100.00")) &&
-			e.BalanceAfter.Equal(dec("350.50")) && e.ReferenceType == "balance_request" && e.ReferenceID != nil && *e.ReferenceID == 5 &&
-			strings.Contains(e.Description, "412345678901")
-	})).Return(nil).Once()
-	f.users.EXPECT().SaveBalance(mock.Anything, mock.MatchedBy(func(u *user.User) bool {
-		return u.Balance.Equal(dec("350.50")) && u.TotalSpent.Equal(dec("5.00"))
-	})).Return(nil).Once()
+	f.pending(5)
 	r, err := f.panel.ApproveTopUp(context.Background(), f.admin, 5, " ok ")
 	if err != nil || r.Status != topup.StatusApproved {
 		t.Fatalf("ApproveTopUp = %+v, %v", r, err)
 	}
-	if len(f.logged) != 1 || f.logged[0].Action != audit.BalanceRequestApprove || *f.logged[0].TargetID != 5 ||
-		!strings.Contains(string(f.logged[0].Before), `"status":"pending"`) || !strings.Contains(string(f.logged[0].After), `"status":"approved"`) {
-		t.Fatalf("audit entries %+v", f.logged)
+	if got := f.request(t, 5); got.Status != topup.StatusApproved || got.ApprovedBy == nil || *got.ApprovedBy != 1 ||
+		got.ApprovedAt == nil || !got.ApprovedAt.Equal(f.now) || got.AdminRemarks == nil || *got.AdminRemarks != "ok" {
+		t.Fatalf("stored %+v", got)
+	}
+	entries := f.db.Entries()
+	if len(entries) != 1 {
+		t.Fatalf("ledger %+v", entries)
+	}
+	if e := entries[0]; e.UserID != 11 || e.Type != ledger.Credit || !e.Amount.Equal(dec("250.50")) || !e.BalanceBefore.Equal(dec("100.00")) ||
+		!e.BalanceAfter.Equal(dec("350.50")) || e.ReferenceType != "balance_request" || e.ReferenceID == nil || *e.ReferenceID != 5 ||
+		!strings.Contains(e.Description, "412345678905") {
+		t.Fatalf("entry %+v", e)
+	}
+	if u := f.db.User(11); !u.Balance.Equal(dec("350.50")) || !u.TotalSpent.Equal(dec("5.00")) {
+		t.Fatalf("owner %s / %s", u.Balance, u.TotalSpent)
+	}
+	logged := f.db.AuditEntries()
+	if len(logged) != 1 || logged[0].Action != audit.BalanceRequestApprove || *logged[0].TargetID != 5 ||
+		!strings.Contains(string(logged[0].Before), `"status":"pending"`) || !strings.Contains(string(logged[0].After), `"status":"approved"`) {
+		t.Fatalf("audit entries %+v", logged)
 	}
 }
 
@@ -235,81 +260,107 @@ func TestApproveTopUpRefusals(t *testing.T) {
 	ctx := context.Background()
 	t.Run("lost the race", func(t *testing.T) {
 		f := newTopUpFixture(t)
-		f.topups.EXPECT().ByID(mock.Anything, uint64(5)).Return(f.pending(5), nil).Once()
-		f.topups.EXPECT().Decide(mock.Anything, mock.Anything).Return(topup.ErrAlreadyDecided).Once()
-		// No lock, no ledger row: the mocks fail on any such call.
+		r := f.pending(5)
+		var once sync.Once
+		f.db.OnCall("TopUps.Decide", func() error { // another admin decides between the read and the write
+			once.Do(func() {
+				other := *r
+				other.Status = topup.StatusRejected
+				f.db.Put(other)
+			})
+			return nil
+		})
 		if _, err := f.panel.ApproveTopUp(ctx, f.admin, 5, ""); !errors.Is(err, topup.ErrAlreadyDecided) {
 			t.Fatalf("err = %v", err)
+		}
+		if got := f.request(t, 5); got.Status != topup.StatusRejected {
+			t.Fatalf("the other decision was overwritten: %+v", got)
+		}
+		if f.db.Calls("Users.LockByID") != 0 || len(f.db.Entries()) != 0 || !f.db.User(11).Balance.Equal(dec("100.00")) {
+			t.Fatal("credited after losing the race")
 		}
 	})
 	t.Run("already decided", func(t *testing.T) {
 		f := newTopUpFixture(t)
 		r := f.pending(5)
 		r.Status = topup.StatusRejected
-		f.topups.EXPECT().ByID(mock.Anything, uint64(5)).Return(r, nil).Twice()
+		f.db.Put(*r)
 		if _, err := f.panel.ApproveTopUp(ctx, f.admin, 5, ""); !errors.Is(err, topup.ErrAlreadyDecided) {
 			t.Fatalf("approve: %v", err)
 		}
 		if _, err := f.panel.RejectTopUp(ctx, f.admin, 5, "again"); !errors.Is(err, topup.ErrAlreadyDecided) {
 			t.Fatalf("reject: %v", err)
 		}
+		if f.db.Calls("TopUps.Decide") != 0 || len(f.db.Entries()) != 0 || len(f.db.AuditEntries()) != 0 {
+			t.Fatal("a decided request was decided again")
+		}
 	})
 	t.Run("unknown id", func(t *testing.T) {
 		f := newTopUpFixture(t)
-		f.topups.EXPECT().ByID(mock.Anything, uint64(9)).Return(nil, topup.ErrNotFound).Once()
 		if _, err := f.panel.ApproveTopUp(ctx, f.admin, 9, ""); errs.KindOf(err) != errs.NotFound {
 			t.Fatalf("err = %v", err)
 		}
 	})
 	t.Run("not an admin", func(t *testing.T) {
 		f := newTopUpFixture(t)
+		f.pending(5)
 		if _, err := f.panel.ApproveTopUp(ctx, f.owner, 5, ""); errs.KindOf(err) != errs.Forbidden {
 			t.Fatalf("approve: %v", err)
 		}
 		if _, err := f.panel.RejectTopUp(ctx, f.owner, 5, "no"); errs.KindOf(err) != errs.Forbidden {
 			t.Fatalf("reject: %v", err)
 		}
+		f.untouched(t, 5)
 	})
 	t.Run("balance would overflow", func(t *testing.T) {
 		f := newTopUpFixture(t)
-		f.topups.EXPECT().ByID(mock.Anything, uint64(5)).Return(f.pending(5), nil).Once()
-		f.topups.EXPECT().Decide(mock.Anything, mock.Anything).Return(nil).Once()
-		f.users.EXPECT().LockByID(mock.Anything, uint64(11)).Return(&user.User{ID: 11, Balance: dec("9999999900.00"), TotalSpent: dec("0")}, nil).Once()
+		f.pending(5)
+		rich := *f.owner
+		rich.Balance = dec("9999999900.00")
+		f.db.Put(rich)
 		_, err := f.panel.ApproveTopUp(ctx, f.admin, 5, "")
 		if e, ok := errs.As(err); !ok || e.Kind != errs.Invalid || e.Code != "balance_too_large" {
 			t.Fatalf("err = %v", err)
 		}
+		if got := f.request(t, 5); got.Status != topup.StatusPending || len(f.db.Entries()) != 0 || !f.db.User(11).Balance.Equal(dec("9999999900.00")) {
+			t.Fatalf("not rolled back: %+v", got)
+		}
 	})
 	t.Run("ledger failure is returned", func(t *testing.T) {
 		f := newTopUpFixture(t)
-		f.topups.EXPECT().ByID(mock.Anything, uint64(5)).Return(f.pending(5), nil).Once()
-		f.topups.EXPECT().Decide(mock.Anything, mock.Anything).Return(nil).Once()
-		f.users.EXPECT().LockByID(mock.Anything, uint64(11)).Return(&user.User{ID: 11, Balance: dec("1"), TotalSpent: dec("0")}, nil).Once()
+		f.pending(5)
 		boom := errors.New("disk full")
-		f.ledger.EXPECT().Insert(mock.Anything, mock.Anything).Return(boom).Once()
+		f.db.Fail("Ledger.Insert", boom)
 		if _, err := f.panel.ApproveTopUp(ctx, f.admin, 5, ""); !errors.Is(err, boom) {
 			t.Fatalf("err = %v", err)
 		}
+		f.untouched(t, 5)
 	})
 }
 
 func TestRejectTopUp(t *testing.T) {
 	ctx := context.Background()
 	f := newTopUpFixture(t)
-	f.topups.EXPECT().ByID(mock.Anything, uint64(5)).Return(f.pending(5), nil).Once()
+	f.pending(5)
 	if got := validationFields(t, func() error { _, err := f.panel.RejectTopUp(ctx, f.admin, 5, "  "); return err }()); len(got["admin_remarks"]) != 1 {
 		t.Fatalf("errors %v", got)
 	}
-	f.topups.EXPECT().ByID(mock.Anything, uint64(5)).Return(f.pending(5), nil).Once()
-	f.topups.EXPECT().Decide(mock.Anything, mock.MatchedBy(func(r *topup.Request) bool {
-		return r.Status == topup.StatusRejected && *r.ApprovedBy == 1 && *r.AdminRemarks == "no such transfer"
-	})).Return(nil).Once()
-	// No credit: no user lock, no ledger row; the owner is read for the
-	// event (no webhook_url: no outbox row).
-	f.users.EXPECT().ByID(mock.Anything, uint64(11)).Return(f.owner, nil).Once()
+	f.untouched(t, 5)
 	r, err := f.panel.RejectTopUp(ctx, f.admin, 5, "no such transfer")
 	if err != nil || r.Status != topup.StatusRejected {
 		t.Fatalf("RejectTopUp = %+v, %v", r, err)
+	}
+	if got := f.request(t, 5); got.Status != topup.StatusRejected || got.ApprovedBy == nil || *got.ApprovedBy != 1 ||
+		got.AdminRemarks == nil || *got.AdminRemarks != "no such transfer" {
+		t.Fatalf("stored %+v", got)
+	}
+	// No credit: no user lock, no ledger row; the owner has no webhook_url:
+	// no outbox row.
+	if f.db.Calls("Users.LockByID") != 0 || len(f.db.Entries()) != 0 || !f.db.User(11).Balance.Equal(dec("100.00")) || len(f.db.Events()) != 0 {
+		t.Fatal("a rejection credited or wrote an event")
+	}
+	if logged := f.db.AuditEntries(); len(logged) != 1 || logged[0].Action != audit.BalanceRequestReject {
+		t.Fatalf("audit entries %+v", logged)
 	}
 }
 
@@ -320,8 +371,8 @@ func TestTopUpVisibility(t *testing.T) {
 	withShot := f.pending(5)
 	name := "01JABCDEFGHJKMNPQRSTVWXYZ0.webp"
 	withShot.Screenshot = &name
-	f.topups.EXPECT().ByID(mock.Anything, uint64(5)).Return(withShot, nil)
-	f.topups.EXPECT().ByID(mock.Anything, uint64(6)).Return(f.pending(6), nil)
+	f.db.Put(*withShot)
+	f.pending(6)
 
 	if _, err := f.panel.GetTopUp(ctx, other, 5); !errors.Is(err, topup.ErrNotFound) {
 		t.Fatalf("another user's request: %v", err)
@@ -352,23 +403,30 @@ func TestTopUpVisibility(t *testing.T) {
 func TestListTopUpsScopesNonAdmins(t *testing.T) {
 	ctx := context.Background()
 	f := newTopUpFixture(t)
+	f.pending(5)
+	decided := f.pending(6)
+	decided.Status = topup.StatusApproved
+	f.db.Put(*decided)
+	theirs := f.pending(7)
+	theirs.UserID = 99
+	f.db.Put(*theirs)
 	other := uint64(99)
-	f.topups.EXPECT().List(mock.Anything, mock.MatchedBy(func(fl topup.Filter) bool {
-		return fl.UserID != nil && *fl.UserID == 11 && fl.Status == topup.StatusPending
-	})).Return(nil, 0, nil).Once()
-	if _, _, err := f.panel.ListTopUps(ctx, f.owner, topup.Filter{UserID: &other, Status: topup.StatusPending}); err != nil {
-		t.Fatal(err)
+	rows, total, err := f.panel.ListTopUps(ctx, f.owner, topup.Filter{UserID: &other, Status: topup.StatusPending})
+	if err != nil || total != 1 || len(rows) != 1 || rows[0].ID != 5 {
+		t.Fatalf("owner's list = %+v, %d, %v; want only their own pending request", rows, total, err)
 	}
-	f.topups.EXPECT().List(mock.Anything, mock.MatchedBy(func(fl topup.Filter) bool { return fl.UserID == nil })).Return(nil, 0, nil).Once()
-	if _, _, err := f.panel.ListTopUps(ctx, f.admin, topup.Filter{}); err != nil {
-		t.Fatal(err)
+	rows, total, err = f.panel.ListTopUps(ctx, f.admin, topup.Filter{})
+	if err != nil || total != 3 || len(rows) != 3 {
+		t.Fatalf("admin's list = %+v, %d, %v; want everyone's", rows, total, err)
 	}
 }
 
 func TestCreateTopUpCapsPendingRequests(t *testing.T) {
 	f := newTopUpFixture(t)
-	f.undecided = topup.MaxPending
-	// No file saved, no row inserted: the mocks fail on any such call.
+	for i := range topup.MaxPending {
+		f.db.Put(topup.Request{UserID: 11, Amount: dec("1"), UTRNumber: "5000000000" + string(rune('a'+i)), Status: topup.StatusPending})
+	}
+	// No file saved (the file mock fails on a call), no row inserted.
 	_, err := f.panel.CreateTopUp(context.Background(), f.owner, panel.NewTopUp{
 		Input:      topup.Input{Amount: "100.00", UTRNumber: "412345678901"},
 		Screenshot: &panel.Upload{Body: strings.NewReader(pngHead + "rest of the image"), Size: int64(len(pngHead) + 17)},
@@ -376,40 +434,37 @@ func TestCreateTopUpCapsPendingRequests(t *testing.T) {
 	if !errors.Is(err, topup.ErrTooManyPending) {
 		t.Fatalf("err = %v, want the pending cap", err)
 	}
+	if n := len(f.db.TopUps()); n != topup.MaxPending {
+		t.Fatalf("%d requests stored", n)
+	}
 }
 
 func TestDecidedTopUpWritesItsEvent(t *testing.T) {
 	ctx := context.Background()
 	f := newTopUpFixture(t)
-	hooks := webhookmocks.NewMockRepository(t)
-	stores := store.Stores{Users: f.users, Ledger: f.ledger, TopUps: f.topups, Audit: f.audit, Webhooks: hooks}
-	tx := storemocks.NewMockTransactor(t)
-	tx.EXPECT().WithinTx(mock.Anything, mock.Anything).RunAndReturn(
-		func(ctx context.Context, fn func(context.Context, store.Stores) error) error { return fn(ctx, stores) })
-	f.panel = panel.New(panel.Deps{Tx: tx, Stores: stores, Now: func() time.Time { return f.now }})
 	hook := "https://merchant.example/hooks"
 	f.owner.WebhookURL = &hook
+	f.db.Put(*f.owner)
+	f.pending(5)
+	f.pending(6)
 
-	f.topups.EXPECT().ByID(mock.Anything, uint64(5)).Return(f.pending(5), nil).Once()
-	f.topups.EXPECT().Decide(mock.Anything, mock.Anything).Return(nil).Once()
-	f.users.EXPECT().ByID(mock.Anything, uint64(11)).Return(f.owner, nil).Once()
-	hooks.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(e *webhook.Event) bool {
-		return e.Type == webhook.BalanceRequestRejected && e.UserID == 11
-	}), mock.MatchedBy(func(ds []*webhook.Delivery) bool { return len(ds) == 1 && ds[0].URL == hook })).Return(nil).Once()
 	if _, err := f.panel.RejectTopUp(ctx, f.admin, 5, "no such transfer"); err != nil {
 		t.Fatal(err)
 	}
+	events, ds := f.db.Events(), f.db.Deliveries()
+	if len(events) != 1 || events[0].Type != webhook.BalanceRequestRejected || events[0].UserID != 11 ||
+		len(ds) != 1 || ds[0].URL != hook || ds[0].EventID != events[0].ID {
+		t.Fatalf("events %+v deliveries %+v", events, ds)
+	}
 
 	// The outbox refusing the row rolls the decision back with it.
-	f.topups.EXPECT().ByID(mock.Anything, uint64(6)).Return(f.pending(6), nil).Once()
-	f.topups.EXPECT().Decide(mock.Anything, mock.Anything).Return(nil).Once()
-	f.users.EXPECT().LockByID(mock.Anything, uint64(11)).Return(f.owner, nil).Once()
-	f.ledger.EXPECT().Insert(mock.Anything, mock.Anything).Return(nil).Once()
-	f.users.EXPECT().SaveBalance(mock.Anything, mock.Anything).Return(nil).Once()
 	boom := errors.New("disk full")
-	hooks.EXPECT().Insert(mock.Anything, mock.MatchedBy(func(e *webhook.Event) bool { return e.Type == webhook.BalanceRequestApproved }),
-		mock.Anything).Return(boom).Once()
+	f.db.Fail("Webhooks.Insert", boom)
 	if _, err := f.panel.ApproveTopUp(ctx, f.admin, 6, ""); !errors.Is(err, boom) {
 		t.Fatalf("approve: %v", err)
+	}
+	if r := f.request(t, 6); r.Status != topup.StatusPending || len(f.db.Entries()) != 0 || !f.db.User(11).Balance.Equal(dec("100.00")) ||
+		len(f.db.Events()) != 1 || len(f.db.AuditEntries()) != 1 {
+		t.Fatalf("not rolled back: request %+v, ledger %+v", r, f.db.Entries())
 	}
 }

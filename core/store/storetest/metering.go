@@ -18,8 +18,9 @@ import (
 	"paygate/core/user"
 )
 
-// usersRepo: Update writes the profile, SaveBalance the money and plan
-// counters, each leaving the other's fields as stored; LockByID is ByID
+// usersRepo: Update writes the profile (not the email; a phone another
+// user has is ErrPhoneTaken), SaveBalance the money and plan counters, each
+// leaving the other's fields as stored; LockByID is ByID
 // (the transaction's mutex is the lock).
 type usersRepo struct{ d *DB }
 
@@ -77,7 +78,13 @@ func (r usersRepo) Update(_ context.Context, u *user.User) error {
 		if !ok {
 			return user.ErrNotFound
 		}
+		for _, o := range t.users {
+			if o.ID != u.ID && u.Phone != "" && o.Phone == u.Phone {
+				return user.ErrPhoneTaken // the unique index on phone
+			}
+		}
 		next := *u
+		next.Email = old.Email // not a field Update writes
 		next.Balance, next.TotalSpent, next.HeldAmount = old.Balance, old.TotalSpent, old.HeldAmount
 		next.PlanMonth, next.PlanCalls, next.CreatedAt = old.PlanMonth, old.PlanCalls, old.CreatedAt
 		t.users[u.ID] = next
@@ -518,14 +525,12 @@ func (r ledgerRepo) InsertMany(_ context.Context, entries []*ledger.Entry) error
 	})
 }
 
-func (r ledgerRepo) List(context.Context, ledger.Filter) ([]ledger.Entry, int64, error) {
-	notImplemented("Ledger.List")
-	return nil, 0, nil
+func (r ledgerRepo) List(_ context.Context, f ledger.Filter) ([]ledger.Entry, int64, error) {
+	return listEntries(r.d, f)
 }
 
-func (r ledgerRepo) ForEach(context.Context, ledger.Filter, func(ledger.Entry) error) error {
-	notImplemented("Ledger.ForEach")
-	return nil
+func (r ledgerRepo) ForEach(_ context.Context, f ledger.Filter, fn func(ledger.Entry) error) error {
+	return forEachEntry(r.d, f, fn)
 }
 
 func (r ledgerRepo) ForEachByUser(_ context.Context, userID uint64, fn func(ledger.Entry) error) error {
@@ -646,14 +651,12 @@ func (r hitsRepo) ByRequestID(_ context.Context, requestID string) (*hitlog.Hit,
 	return out, err
 }
 
-func (r hitsRepo) List(context.Context, hitlog.Filter) ([]hitlog.Hit, int64, error) {
-	notImplemented("Hits.List")
-	return nil, 0, nil
+func (r hitsRepo) List(_ context.Context, f hitlog.Filter) ([]hitlog.Hit, int64, error) {
+	return listHits(r.d, f)
 }
 
-func (r hitsRepo) ForEach(context.Context, hitlog.Filter, func(hitlog.Hit) error) error {
-	notImplemented("Hits.ForEach")
-	return nil
+func (r hitsRepo) ForEach(_ context.Context, f hitlog.Filter, fn func(hitlog.Hit) error) error {
+	return forEachHit(r.d, f, fn)
 }
 
 func (r hitsRepo) ForEachByUser(_ context.Context, userID uint64, fn func(hitlog.Hit) error) error {

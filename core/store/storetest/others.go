@@ -423,8 +423,7 @@ func (r webhooksRepo) Attempts(_ context.Context, deliveryID uint64, limit int) 
 }
 
 func (r webhooksRepo) List(_ context.Context, f webhook.Filter) ([]webhook.Delivery, int64, error) {
-	notImplemented("Webhooks.List")
-	return nil, 0, nil
+	return listDeliveries(r.d, f)
 }
 
 func (r webhooksRepo) Backlog(context.Context) (int64, error) {
@@ -486,9 +485,8 @@ func (r topupsRepo) Decide(_ context.Context, q *topup.Request) error {
 	})
 }
 
-func (r topupsRepo) List(context.Context, topup.Filter) ([]topup.Request, int64, error) {
-	notImplemented("TopUps.List")
-	return nil, 0, nil
+func (r topupsRepo) List(_ context.Context, f topup.Filter) ([]topup.Request, int64, error) {
+	return listTopUps(r.d, f)
 }
 
 // sessionsRepo: Rotate and Delete report whether this call did it.
@@ -633,9 +631,8 @@ func (r auditRepo) Add(_ context.Context, e *audit.Entry) error {
 	})
 }
 
-func (r auditRepo) List(context.Context, audit.Filter) ([]audit.Entry, int64, error) {
-	notImplemented("Audit.List")
-	return nil, 0, nil
+func (r auditRepo) List(_ context.Context, f audit.Filter) ([]audit.Entry, int64, error) {
+	return listAudit(r.d, f)
 }
 
 // resetsRepo: one token per email; Take deletes it at most once.
@@ -670,43 +667,7 @@ func (r resetsRepo) Delete(_ context.Context, email string) error {
 	})
 }
 
-// reportsRepo: the dashboard's read model is not faked; its tests keep
-// the report mock.
+// reportsRepo: the dashboard's read model (lists.go).
 type reportsRepo struct{ d *DB }
 
 var _ report.Repository = reportsRepo{}
-
-func (reportsRepo) ForEachHit(context.Context, *uint64, time.Time, time.Time, func(report.Hit) error) error {
-	notImplemented("Reports.ForEachHit")
-	return nil
-}
-
-func (reportsRepo) ClosedDays(context.Context, string, string, string) (map[string]bool, error) {
-	notImplemented("Reports.ClosedDays")
-	return nil, nil
-}
-
-func (reportsRepo) MarkDayClosed(context.Context, string, string, time.Time) error {
-	notImplemented("Reports.MarkDayClosed")
-	return nil
-}
-
-func (reportsRepo) InsertRollups(context.Context, string, []report.Row) error {
-	notImplemented("Reports.InsertRollups")
-	return nil
-}
-
-func (reportsRepo) Rollups(context.Context, string, string, string, *uint64) ([]report.Row, error) {
-	notImplemented("Reports.Rollups")
-	return nil, nil
-}
-
-func (reportsRepo) PendingBalanceRequests(context.Context) (int64, error) {
-	notImplemented("Reports.PendingBalanceRequests")
-	return 0, nil
-}
-
-func (reportsRepo) UsersByStatus(context.Context) (map[user.Status]int64, error) {
-	notImplemented("Reports.UsersByStatus")
-	return nil, nil
-}

@@ -28,7 +28,6 @@ package storetest
 
 import (
 	"context"
-	"fmt"
 	"maps"
 	"slices"
 	"sync"
@@ -88,6 +87,8 @@ type tables struct {
 	audit         []audit.Entry
 	resets        map[string]user.ResetToken
 	settings      map[string]string
+	closed        map[string]ClosedDay // zone|day → its mark
+	rollups       []Rollup
 }
 
 func (t tables) clone() tables {
@@ -99,7 +100,7 @@ func (t tables) clone() tables {
 		attempts: slices.Clone(t.attempts), payments: maps.Clone(t.payments), idempotency: slices.Clone(t.idempotency),
 		recharges: maps.Clone(t.recharges), verifications: slices.Clone(t.verifications), topups: maps.Clone(t.topups),
 		sessions: maps.Clone(t.sessions), audit: slices.Clone(t.audit), resets: maps.Clone(t.resets),
-		settings: maps.Clone(t.settings),
+		settings: maps.Clone(t.settings), closed: maps.Clone(t.closed), rollups: slices.Clone(t.rollups),
 	}
 }
 
@@ -112,7 +113,7 @@ func New() *DB {
 			hits: map[uint64]hitlog.Hit{}, holds: map[uint64]hold.Hold{}, events: map[uint64]webhook.Event{},
 			deliveries: map[uint64]webhook.Delivery{}, claims: map[uint64]string{}, payments: map[uint64]payment.Payment{},
 			recharges: map[uint64]recharge.Recharge{}, topups: map[uint64]topup.Request{}, sessions: map[uint64]session.Token{},
-			resets: map[string]user.ResetToken{}, settings: map[string]string{},
+			resets: map[string]user.ResetToken{}, settings: map[string]string{}, closed: map[string]ClosedDay{},
 		},
 		hooks: map[string]func() error{},
 		calls: map[string]int{},
@@ -224,8 +225,8 @@ func notImplemented(method string) {
 // Put stores rows as they are (seeding, or a change made "elsewhere"):
 // user.User, apikey.Key, catalog.Service, catalog.Doc, pricing.Price,
 // hitlog.Hit, hold.Hold, ledger.Entry, recharge.Recharge, payment.Payment,
-// topup.Request, session.Token, webhook.Delivery. A row with id 0 gets the
-// next id. Put returns d, for chaining.
+// topup.Request, session.Token, webhook.Delivery, and those of putMore. A
+// row with id 0 gets the next id. Put returns d, for chaining.
 func (d *DB) Put(rows ...any) *DB {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -296,7 +297,7 @@ func (t *tables) put(r any) any {
 		t.deliveries[r.ID] = r
 		return r
 	}
-	panic(fmt.Sprintf("storetest: Put of %T not implemented", r))
+	return t.putMore(r)
 }
 
 // sorted returns m's rows in id order.
