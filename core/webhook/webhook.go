@@ -77,14 +77,22 @@ type Event struct {
 	CreatedAt time.Time
 }
 
-// NewEvent makes an event of userID with data as its "data" object.
+// NewEvent makes a live event of userID with data as its "data" object.
 func NewEvent(userID uint64, t EventType, data any, now time.Time) (*Event, error) {
+	return NewEventMode(userID, t, data, true, now)
+}
+
+// NewEventMode makes an event whose body says whether it is live: false
+// when it reports a sandbox provider's outcome, so a receiver never ships
+// an order that was not paid.
+func NewEventMode(userID uint64, t EventType, data any, livemode bool, now time.Time) (*Event, error) {
 	now = now.UTC()
 	body, err := json.Marshal(struct {
 		Type      EventType `json:"type"`
 		Timestamp string    `json:"timestamp"`
+		Livemode  bool      `json:"livemode"`
 		Data      any       `json:"data"`
-	}{t, now.Format(time.RFC3339Nano), data})
+	}{t, now.Format(time.RFC3339Nano), livemode, data})
 	if err != nil {
 		return nil, fmt.Errorf("event %s payload: %w", t, err)
 	}
