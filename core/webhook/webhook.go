@@ -274,6 +274,12 @@ type Repository interface {
 	// Redeliver writes d's new schedule (Delivery.Redeliver) and drops any
 	// claim's right to record its outcome; a running attempt keeps its lease.
 	Redeliver(ctx context.Context, d *Delivery) error
+	// Redeliveries counts the manual redeliveries of delivery id made at or
+	// after since, with the oldest of them; inside a transaction that wrote
+	// the delivery (Redeliver), it reads the latest committed rows, so two
+	// instances never both take the last one. RecordRedelivery adds one.
+	Redeliveries(ctx context.Context, id uint64, since time.Time) (n int, oldest time.Time, err error)
+	RecordRedelivery(ctx context.Context, id, requestedBy uint64, at time.Time) error
 	ByID(ctx context.Context, id uint64) (*Delivery, error)                        // ErrNotFound
 	Event(ctx context.Context, id uint64) (*Event, error)                          // ErrNotFound
 	Attempts(ctx context.Context, deliveryID uint64, limit int) ([]Attempt, error) // newest first
