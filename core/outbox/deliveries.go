@@ -102,7 +102,9 @@ func (o *Outbox) Redeliver(ctx context.Context, actor *user.User, id uint64) (*w
 			return err
 		}
 		if n >= RedeliveryLimit {
-			return &RedeliveryLimitError{RetryAfter: max(oldest.Add(RedeliveryWindow).Sub(now), time.Second)}
+			// now was read before the row lock was granted: clamp to the window.
+			wait := min(max(oldest.Add(RedeliveryWindow).Sub(now), time.Second), RedeliveryWindow)
+			return &RedeliveryLimitError{RetryAfter: wait}
 		}
 		if err := s.Webhooks.RecordRedelivery(ctx, d.ID, actor.ID, now); err != nil {
 			return err
