@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/mock"
 
@@ -38,6 +39,8 @@ func TestDeliveriesOfOthersAreNotFound(t *testing.T) {
 	hooks.EXPECT().Redeliver(mock.Anything, mock.MatchedBy(func(d *webhook.Delivery) bool {
 		return d.ID == 8 && d.Status == webhook.StatusPending && d.Failures == 0
 	})).Return(nil).Once()
+	hooks.EXPECT().Redeliveries(mock.Anything, uint64(8), mock.Anything).Return(0, time.Time{}, nil).Once()
+	hooks.EXPECT().RecordRedelivery(mock.Anything, uint64(8), uint64(1), mock.Anything).Return(nil).Once()
 	if d, err := o.Redeliver(context.Background(), admin, 8); err != nil || d.Status != webhook.StatusPending {
 		t.Fatalf("admin redeliver: %+v, %v", d, err)
 	}
