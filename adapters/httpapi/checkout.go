@@ -33,6 +33,7 @@ type checkoutView struct {
 	Status      string
 	Open        bool
 	Sandbox     bool // the payer picks the outcome with two buttons
+	TestMode    bool // the payment is not live (livemode false): the page says so
 	UPIURL      template.URL
 	QRDataURL   template.URL
 	MerchantURL string
@@ -58,10 +59,12 @@ img.qr{display:block;margin:16px auto;width:220px;height:220px;image-rendering:p
 .actions{display:flex;gap:12px;margin-top:16px}.actions form{flex:1}
 button,a.button{width:100%;padding:12px;border:0;border-radius:8px;font-size:1rem;cursor:pointer}
 .pay{background:#1a7f37;color:#fff}.fail{background:#cf222e;color:#fff}a.button{display:block;text-align:center;background:#eef;color:#1b1f24;text-decoration:none}
+.testmode{margin:-28px -28px 20px;padding:10px 28px;border-radius:12px 12px 0 0;background:#ffd33d;color:#3b2300;font-weight:700;text-align:center}
 </style>
 </head>
 <body>
 <main>
+{{if .TestMode}}<div class="testmode" id="test-mode" role="status">Test mode: a sandbox payment, no money moves</div>{{end}}
 {{if .Found}}
 <h1>Pay {{.Payee}}</h1>
 <div class="muted">Payment {{.PaymentID}}</div>
@@ -141,11 +144,11 @@ func (s *server) checkoutView(co *gateway.Checkout) (int, checkoutView, error) {
 	v := checkoutView{
 		Found: true, Title: "Pay " + co.PayeeName, PaymentID: p.PublicID, Payee: co.PayeeName,
 		Amount: IndianAmount(p.Amount.StringFixed(2)), Status: string(p.Status),
-		Open: !p.Status.Final(), Sandbox: co.Sandbox, MerchantURL: merchantOrigin(p.CallbackURL),
+		Open: !p.Status.Final(), Sandbox: co.Sandbox, TestMode: !p.Livemode, MerchantURL: merchantOrigin(p.CallbackURL),
 		StatusURL: "/" + p.PublicID + "/status", ActionBase: "/" + p.PublicID,
 	}
 	if p.Status == payment.StatusExpired {
-		return http.StatusGone, checkoutView{Title: "Payment expired", MerchantURL: v.MerchantURL,
+		return http.StatusGone, checkoutView{Title: "Payment expired", MerchantURL: v.MerchantURL, TestMode: v.TestMode,
 			Message: "This payment of ₹" + v.Amount + " to " + co.PayeeName + " expired before it was completed. Ask the merchant for a new payment link."}, nil
 	}
 	if v.Open {

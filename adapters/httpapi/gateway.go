@@ -231,6 +231,7 @@ type paymentCreatedResponse struct {
 	Status     string `json:"status"`
 	PaymentID  string `json:"payment_id"`
 	PaymentURL string `json:"payment_url"`
+	Livemode   bool   `json:"livemode"`
 }
 
 func (s *server) createPayment(c echo.Context) error {
@@ -254,7 +255,8 @@ func (s *server) createPayment(c echo.Context) error {
 	if res.Replayed {
 		c.Response().Header().Set("Idempotent-Replayed", "true")
 	}
-	return c.JSON(http.StatusCreated, paymentCreatedResponse{Status: "success", PaymentID: res.Payment.PublicID, PaymentURL: res.URL})
+	return c.JSON(http.StatusCreated, paymentCreatedResponse{Status: "success", PaymentID: res.Payment.PublicID, PaymentURL: res.URL,
+		Livemode: res.Payment.Livemode})
 }
 
 type paymentResponse struct {
@@ -265,6 +267,7 @@ type paymentResponse struct {
 	CustomerID  string     `json:"customer_id"`
 	CallbackURL string     `json:"callback_url"`
 	PaymentURL  string     `json:"payment_url"`
+	Livemode    bool       `json:"livemode"`
 	UserID      uint64     `json:"user_id"`
 	ExpiresAt   *time.Time `json:"expires_at"`
 	CompletedAt *time.Time `json:"completed_at"`
@@ -275,7 +278,7 @@ type paymentResponse struct {
 func (s *server) toPaymentResponse(p *payment.Payment) paymentResponse {
 	return paymentResponse{
 		PaymentID: p.PublicID, Status: string(p.Status), Amount: money.Format2(p.Amount), Currency: p.Currency,
-		CustomerID: p.CustomerID, CallbackURL: p.CallbackURL, PaymentURL: s.app.Gateway.PaymentURL(p.PublicID), UserID: p.UserID,
+		CustomerID: p.CustomerID, CallbackURL: p.CallbackURL, PaymentURL: s.app.Gateway.PaymentURL(p.PublicID), Livemode: p.Livemode, UserID: p.UserID,
 		ExpiresAt: timePtr(p.ExpiresAt), CompletedAt: p.CompletedAt, CreatedAt: timePtr(p.CreatedAt), UpdatedAt: timePtr(p.UpdatedAt),
 	}
 }

@@ -2,7 +2,10 @@ package httpapi
 
 import (
 	"encoding/json"
+	"errors"
+	"math"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -116,6 +119,9 @@ func (s *server) redeliver(c echo.Context) error {
 		return err
 	}
 	d, err := s.app.Outbox.Redeliver(c.Request().Context(), caller(c), id)
+	if limit := (*outbox.RedeliveryLimitError)(nil); errors.As(err, &limit) {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(limit.RetryAfter.Seconds()))))
+	}
 	if err != nil {
 		return err
 	}

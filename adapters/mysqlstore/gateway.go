@@ -29,6 +29,7 @@ type paymentRow struct {
 	CallbackURL string     `gorm:"column:callback_url"`
 	Status      string     `gorm:"column:status"`
 	ProviderRef *string    `gorm:"column:provider_ref"`
+	Livemode    bool       `gorm:"column:livemode"`
 	ExpiresAt   time.Time  `gorm:"column:expires_at"`
 	CompletedAt *time.Time `gorm:"column:completed_at"`
 	CreatedAt   *time.Time `gorm:"column:created_at;autoCreateTime:false"`
@@ -42,7 +43,7 @@ func toPaymentRow(p *payment.Payment) (paymentRow, error) {
 	r := paymentRow{
 		ID: p.ID, PublicID: p.PublicID, UserID: p.UserID, APIKeyID: p.APIKeyID, Amount: w.put(colAmount, p.Amount),
 		Currency: p.Currency, CustomerID: p.CustomerID, CallbackURL: p.CallbackURL, Status: string(p.Status),
-		ProviderRef: p.ProviderRef, ExpiresAt: dbTime(p.ExpiresAt), CompletedAt: timePtrToDB(p.CompletedAt),
+		ProviderRef: p.ProviderRef, Livemode: p.Livemode, ExpiresAt: dbTime(p.ExpiresAt), CompletedAt: timePtrToDB(p.CompletedAt),
 		CreatedAt: stamp(p.CreatedAt), UpdatedAt: stamp(p.UpdatedAt),
 	}
 	return r, w.err
@@ -53,7 +54,7 @@ func toDomainPayment(r *paymentRow) (payment.Payment, error) {
 	p := payment.Payment{
 		ID: r.ID, PublicID: r.PublicID, UserID: r.UserID, APIKeyID: r.APIKeyID, Amount: w.get(colAmount, r.Amount),
 		Currency: r.Currency, CustomerID: r.CustomerID, CallbackURL: r.CallbackURL, Status: payment.Status(r.Status),
-		ProviderRef: r.ProviderRef, ExpiresAt: r.ExpiresAt.UTC(), CompletedAt: timePtrFromDB(r.CompletedAt),
+		ProviderRef: r.ProviderRef, Livemode: r.Livemode, ExpiresAt: r.ExpiresAt.UTC(), CompletedAt: timePtrFromDB(r.CompletedAt),
 		CreatedAt: timeFromDB(r.CreatedAt), UpdatedAt: timeFromDB(r.UpdatedAt),
 	}
 	if w.err != nil {

@@ -270,6 +270,39 @@ func (s *webhookStore) Redeliver(ctx context.Context, d *webhook.Delivery) error
 	return nil
 }
 
+// webhookRedeliveryRow is one manual redelivery (the hourly limit's count).
+type webhookRedeliveryRow struct {
+	ID          uint64    `gorm:"column:id;primaryKey;autoIncrement"`
+	DeliveryID  uint64    `gorm:"column:delivery_id"`
+	RequestedBy uint64    `gorm:"column:requested_by"`
+	CreatedAt   time.Time `gorm:"column:created_at;autoCreateTime:false"`
+}
+
+func (webhookRedeliveryRow) TableName() string { return "webhook_redeliveries" }
+
+func (s *webhookStore) Redeliveries(ctx context.Context, id uint64, since time.Time) (int, time.Time, error) {
+	// A locking read: under MySQL's repeatable read a plain one would see
+	// the snapshot of the transaction's first read, missing a redelivery
+	// another instance committed while this one waited for the row lock.
+	var rows []webhookRedeliveryRow
+	q := s.conn(ctx).Where("delivery_id = ? AND created_at >= ?", id, dbTime(since)).Order("created_at")
+	if err := s.locking(q).Find(&rows).Error; err != nil {
+		return 0, time.Time{}, fmt.Errorf("count redeliveries of webhook delivery %d: %w", id, translate(err))
+	}
+	if len(rows) == 0 {
+		return 0, time.Time{}, nil
+	}
+	return len(rows), rows[0].CreatedAt.UTC(), nil
+}
+
+func (s *webhookStore) RecordRedelivery(ctx context.Context, id, requestedBy uint64, at time.Time) error {
+	r := webhookRedeliveryRow{DeliveryID: id, RequestedBy: requestedBy, CreatedAt: dbTime(at)}
+	if err := s.conn(ctx).Create(&r).Error; err != nil {
+		return fmt.Errorf("record redelivery of webhook delivery %d: %w", id, translate(err))
+	}
+	return nil
+}
+
 func (s *webhookStore) ByID(ctx context.Context, id uint64) (*webhook.Delivery, error) {
 	var row webhookDeliveryRow
 	if err := s.conn(ctx).Where("id = ?", id).Take(&row).Error; err != nil {

@@ -37,7 +37,7 @@ func DemoServices() []DemoService {
 			Doc: doc("/api/v1/aadhaar-print-api", "POST",
 				"Queues an Aadhaar card print. Answers the print job id, its status and the estimated time.",
 				map[string]catalog.ParamSpec{
-					"aadhaar_number": str(true, "12-digit Aadhaar number", 12, `^[0-9]{12}$`),
+					"aadhaar_number": secret(str(true, "12-digit Aadhaar number", 12, `^[0-9]{12}$`)),
 					"name":           str(true, "Name as printed on the card", 255, ""),
 					"phone":          str(true, "10-digit mobile number", 10, `^[0-9]{10}$`),
 					"address":        str(false, "Delivery address", 500, ""),
@@ -52,7 +52,7 @@ func DemoServices() []DemoService {
 			Doc: doc("/api/v1/pan-card-print-api", "POST",
 				"Queues a PAN card print. Answers the print job id, its status and the estimated time.",
 				map[string]catalog.ParamSpec{
-					"pan_number":  str(true, "10-character PAN, e.g. ABCDE1234F", 10, `^[A-Z]{5}[0-9]{4}[A-Z]$`),
+					"pan_number":  secret(str(true, "10-character PAN, e.g. ABCDE1234F", 10, `^[A-Z]{5}[0-9]{4}[A-Z]$`)),
 					"name":        str(true, "Name as printed on the card", 255, ""),
 					"dob":         {Type: "date", Required: true, Description: ptr("Date of birth, YYYY-MM-DD")},
 					"father_name": str(false, "Father's name", 255, ""),
@@ -150,6 +150,12 @@ func str(required bool, description string, maxLength int, pattern string) catal
 	if pattern != "" {
 		s.Pattern = &pattern
 	}
+	return s
+}
+
+// secret marks a parameter sensitive: stored and shown masked.
+func secret(s catalog.ParamSpec) catalog.ParamSpec {
+	s.Sensitive = true
 	return s
 }
 

@@ -32,6 +32,10 @@ var ErrNoReference = errors.New("sandbox recharge: no provider reference")
 
 var _ recharge.Provider = Recharger{}
 
+// Sandbox reports test mode: no phone is recharged, and the recharges'
+// events say livemode false.
+func (Recharger) Sandbox() bool { return true }
+
 func (Recharger) Submit(ctx context.Context, r recharge.Recharge) (recharge.Outcome, error) {
 	if err := ctx.Err(); err != nil {
 		return recharge.Outcome{}, err

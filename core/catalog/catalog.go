@@ -128,6 +128,9 @@ type ParamSpec struct {
 	Description *string `json:"description,omitempty"`
 	MaxLength   *int    `json:"max_length,omitempty"`
 	Pattern     *string `json:"pattern,omitempty"`
+	// Sensitive values are forwarded upstream in full but stored and shown
+	// masked (sensitive.Mask) in hit logs, exports, events and logs.
+	Sensitive bool `json:"sensitive,omitempty"`
 }
 
 // Doc is a service's documentation record.

@@ -2,12 +2,15 @@ package catalog
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"time"
 	"unicode/utf8"
 
 	"paygate/core/errs"
+	"paygate/core/sensitive"
 )
 
 // Specs returns the rules a call's parameters are checked against: the
@@ -37,14 +40,18 @@ func ValidateParams(specs map[string]ParamSpec, params map[string]any) error {
 // CompiledSpecs are parameter rules with their patterns compiled once, for
 // checking many calls.
 type CompiledSpecs struct {
-	specs    map[string]ParamSpec
-	patterns map[string]*regexp.Regexp // nil entry: the pattern does not compile (nothing matches)
+	specs     map[string]ParamSpec
+	patterns  map[string]*regexp.Regexp // nil entry: the pattern does not compile (nothing matches)
+	sensitive []string                  // names of the sensitive parameters, sorted
 }
 
 // Compile prepares specs for Validate; nil specs pass anything.
 func Compile(specs map[string]ParamSpec) *CompiledSpecs {
 	c := &CompiledSpecs{specs: specs}
 	for name, spec := range specs {
+		if spec.Sensitive {
+			c.sensitive = append(c.sensitive, name)
+		}
 		if spec.Pattern != nil {
 			if c.patterns == nil {
 				c.patterns = map[string]*regexp.Regexp{}
@@ -56,7 +63,42 @@ func Compile(specs map[string]ParamSpec) *CompiledSpecs {
 			c.patterns[name] = re
 		}
 	}
+	sort.Strings(c.sensitive)
 	return c
+}
+
+// HasSensitive reports whether any parameter is marked sensitive.
+func (c *CompiledSpecs) HasSensitive() bool { return c != nil && len(c.sensitive) > 0 }
+
+// Masked returns params with the value of every sensitive parameter
+// masked (as text: sensitive.Mask of its JSON text when it is not a
+// string), and the full values it masked, for scrubbing echoes of them.
+// params itself is not changed: it is what goes upstream.
+func (c *CompiledSpecs) Masked(params map[string]any) (masked map[string]any, values []string) {
+	if !c.HasSensitive() || len(params) == 0 {
+		return params, nil
+	}
+	masked = make(map[string]any, len(params))
+	for k, v := range params {
+		masked[k] = v
+	}
+	for _, name := range c.sensitive {
+		v, ok := params[name]
+		if !ok || v == nil {
+			continue
+		}
+		text, isString := v.(string)
+		if !isString {
+			if b, err := json.Marshal(v); err == nil {
+				text = string(b)
+			} else {
+				text = fmt.Sprint(v)
+			}
+		}
+		masked[name] = sensitive.Mask(text)
+		values = append(values, text)
+	}
+	return masked, values
 }
 
 // Validate is ValidateParams with the compiled rules.

@@ -48,6 +48,9 @@ type PaymentCreated struct {
 func (a *Gateway) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentCreated, error) {
 	now := a.now()
 	p, invalid := payment.New(in.Create, 0, 0, MaxPaymentAmount, now)
+	if p != nil {
+		p.Livemode = a.payments != nil && !a.payments.Sandbox() // no provider: nobody collects, not live
+	}
 	invalid = withBodyErrors(invalid, in.BodyErrors)
 	if in.IdempotencyKey != "" && !payment.ValidIdempotencyKey(in.IdempotencyKey) {
 		fe := map[string][]string{}
@@ -341,9 +344,9 @@ func (a *Gateway) emitPayment(ctx context.Context, s store.Stores, p *payment.Pa
 	if err != nil {
 		return fmt.Errorf("merchant of %s: %w", p.PublicID, err)
 	}
-	return store.Emit(ctx, s, a.now(), u, t, map[string]any{
+	return store.EmitMode(ctx, s, a.now(), u, t, map[string]any{
 		"payment_id": p.PublicID, "amount": money.Format2(p.Amount), "currency": p.Currency,
 		"customer_id": p.CustomerID, "status": p.Status, "provider_ref": p.ProviderRef, "completed_at": p.CompletedAt,
-		"created_at": p.CreatedAt,
-	}, p.CallbackURL)
+		"created_at": p.CreatedAt, "livemode": p.Livemode,
+	}, p.CallbackURL, p.Livemode)
 }

@@ -298,9 +298,17 @@ func (a *Gateway) emitRecharge(ctx context.Context, s store.Stores, u *user.User
 	if r.Status == recharge.StatusFailed {
 		t = webhook.RechargeFailed
 	}
-	return store.Emit(ctx, s, a.now(), u, t, map[string]any{
+	return store.EmitMode(ctx, s, a.now(), u, t, map[string]any{
 		"recharge_id": r.ID, "reference_id": r.ReferenceID, "mobile": r.Mobile, "operator": r.Operator,
 		"circle": r.Circle, "amount": money.Format2(r.Amount), "status": r.Status, "operator_ref": r.OperatorRef,
 		"fail_reason": r.FailReason,
-	}, "")
+	}, "", a.liveRecharges())
+}
+
+// liveRecharges reports whether the recharge operator moves real money: a
+// provider that says it is a sandbox (a Sandbox() bool method, as the
+// payment provider's) is not live.
+func (a *Gateway) liveRecharges() bool {
+	sb, ok := a.recharger.(interface{ Sandbox() bool })
+	return !ok || !sb.Sandbox()
 }

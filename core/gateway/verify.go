@@ -6,6 +6,7 @@ import (
 
 	"paygate/core/hitlog"
 	"paygate/core/metering"
+	"paygate/core/sensitive"
 	"paygate/core/verification"
 )
 
@@ -54,6 +55,11 @@ func (a *Gateway) VerifyAccount(ctx context.Context, in VerifyInput) (*VerifyRes
 			if err != nil {
 				return nil, ErrProviderUnavailable.Wrap(err)
 			}
+			// A provider may echo the identifier: only its mask is kept.
+			secrets := req.Secrets()
+			res.NameAtSource = sensitive.Scrub(res.NameAtSource, secrets)
+			res.ReferenceID = sensitive.Scrub(res.ReferenceID, secrets)
+			res.Message = sensitive.Scrub(res.Message, secrets)
 			rec := &verification.Record{
 				UserID: hit.UserID, APIKeyID: hit.APIKeyID, RequestID: hit.RequestID, Type: req.Type, Masked: masked,
 				Verified: res.Verified, NameAtSource: res.NameAtSource, ReferenceID: res.ReferenceID, Message: res.Message,

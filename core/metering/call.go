@@ -19,6 +19,7 @@ import (
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
 	"paygate/core/pricing"
+	"paygate/core/sensitive"
 	"paygate/core/store"
 	"paygate/core/user"
 )
@@ -89,9 +90,16 @@ func (a *Metering) CallService(ctx context.Context, in CallInput) (*CallResult, 
 
 	now := a.now()
 	params, payload, perr := parseParams(svc.Method, in.Query, in.Body)
+	specs, err := a.paramSpecs(ctx, svc)
+	if err != nil {
+		return nil, fmt.Errorf("find docs: %w", err)
+	}
+	// The hit log keeps sensitive values masked; upstream gets params and
+	// payload as sent. secrets are the full values, to scrub from answers.
+	stored, secrets := storedPayload(specs, params, payload, perr)
 	hit := &hitlog.Hit{
 		UserID: owner.ID, ServiceID: svc.ID, APIKeyID: key.ID, RequestID: in.RequestID,
-		RequestPayload: a.capPayload(payload), IPAddress: in.IP,
+		RequestPayload: a.capPayload(stored), IPAddress: in.IP,
 		ChargeAmount: decimal.Zero, CostAmount: decimal.Zero, Reserved: decimal.Zero, CreatedAt: now.UTC(),
 	}
 	if !key.AllowsIP(hit.IPAddress) {
@@ -101,10 +109,6 @@ func (a *Metering) CallService(ctx context.Context, in CallInput) (*CallResult, 
 		return nil, a.reject(ctx, hit, hitlog.StatusFailed, apikey.ErrServiceNotAllowed, now)
 	}
 	if perr == nil {
-		specs, err := a.paramSpecs(ctx, svc)
-		if err != nil {
-			return nil, fmt.Errorf("find docs: %w", err)
-		}
 		perr = specs.Validate(params)
 	}
 
@@ -119,7 +123,7 @@ func (a *Metering) CallService(ctx context.Context, in CallInput) (*CallResult, 
 			return nil, err
 		}
 		if ok {
-			return a.callOnHold(ctx, svc, params, payload, hit, price, charge, hc, now)
+			return a.callOnHold(ctx, svc, params, payload, secrets, hit, price, charge, hc, now)
 		}
 		if exhausted {
 			if err := a.awaitHolds(ctx, owner.ID, key.ID, charge); err != nil {
@@ -137,7 +141,7 @@ func (a *Metering) CallService(ctx context.Context, in CallInput) (*CallResult, 
 	// The reservation is committed: whatever happens to the caller's
 	// connection, the call is settled or refunded.
 	a.metrics.ReservationStarted() // metrics: reservation in flight, until settled or refunded (or given up)
-	data, _, failure := a.callUpstream(ctx, svc, params, payload, hit, price, charge, now)
+	data, _, failure := a.callUpstream(ctx, svc, params, payload, secrets, hit, price, charge, now)
 	settlement := &batchOp{kind: batchSettle, hit: hit, month: reservation.month}
 	if failure == nil {
 		res := &CallResult{RequestID: hit.RequestID, Data: data, Charged: charge, BalanceLeft: reservation.balance}
@@ -156,11 +160,11 @@ func (a *Metering) CallService(ctx context.Context, in CallInput) (*CallResult, 
 // charge are written afterwards by the capture writer (captureLater). A
 // failed call is not charged. A call that saw the database fail while it
 // ran answers 503 and is not charged: its charge might not be written.
-func (a *Metering) callOnHold(ctx context.Context, svc *catalog.Service, params map[string]any, payload string, hit *hitlog.Hit,
-	price *pricing.Price, charge decimal.Decimal, hc holdCall, now time.Time) (*CallResult, error) {
+func (a *Metering) callOnHold(ctx context.Context, svc *catalog.Service, params map[string]any, payload string, secrets []string,
+	hit *hitlog.Hit, price *pricing.Price, charge decimal.Decimal, hc holdCall, now time.Time) (*CallResult, error) {
 	a.metrics.ReservationStarted() // metrics: in flight until its charge is written (or given up)
 	hit.Reserved = charge
-	data, upStart, failure := a.callUpstream(ctx, svc, params, payload, hit, price, charge, now)
+	data, upStart, failure := a.callUpstream(ctx, svc, params, payload, secrets, hit, price, charge, now)
 	if failure == nil && a.holdsFailedSince(upStart) {
 		failure = ErrMeteringUnavailable
 		failHit(hit, failure)
@@ -176,9 +180,10 @@ func (a *Metering) callOnHold(ctx context.Context, svc *catalog.Service, params 
 // outcome on hit: a usable answer (2xx with JSON) succeeds at charge, with
 // the price's admin cost and the answer as payload (data, failure nil);
 // anything else fails with its error (failHit). started is when the
-// upstream call began.
-func (a *Metering) callUpstream(ctx context.Context, svc *catalog.Service, params map[string]any, payload string, hit *hitlog.Hit,
-	price *pricing.Price, charge decimal.Decimal, now time.Time) (data json.RawMessage, started time.Time, failure error) {
+// upstream call began. The stored payloads have secrets (the full values
+// of sensitive parameters) masked wherever the upstream echoed them.
+func (a *Metering) callUpstream(ctx context.Context, svc *catalog.Service, params map[string]any, payload string, secrets []string,
+	hit *hitlog.Hit, price *pricing.Price, charge decimal.Decimal, now time.Time) (data json.RawMessage, started time.Time, failure error) {
 	started = time.Now() // metrics: upstream latency
 	resp, callErr := a.up.Do(context.WithoutCancel(ctx), a.upstreamRequest(svc, params, payload))
 	hit.ResponseTimeMs = int(a.now().Sub(now) / time.Millisecond)
@@ -187,12 +192,16 @@ func (a *Metering) callUpstream(ctx context.Context, svc *catalog.Service, param
 	if !upOK {
 		failure = upstreamFailure(resp, callErr)
 		failHit(hit, failure)
+		if len(secrets) > 0 {
+			body := sensitive.Scrub(*hit.ResponsePayload, secrets)
+			hit.ResponsePayload = &body
+		}
 		return nil, started, failure
 	}
 	hit.Status = hitlog.StatusSuccess
 	hit.ChargeAmount = charge
 	hit.CostAmount = price.AdminCost // the upstream's cost of this call, for the platform's margin
-	body := a.capPayload(string(resp.Body))
+	body := a.capPayload(sensitive.Scrub(string(resp.Body), secrets))
 	hit.ResponsePayload = &body
 	return json.RawMessage(resp.Body), started, nil
 }
@@ -522,6 +531,34 @@ func parseParams(method string, query url.Values, body []byte) (map[string]any, 
 		return nil, string(b), ErrBodyNotObject
 	}
 	return params, string(body), nil
+}
+
+// storedPayload is the hit log's request_payload of a call: payload with
+// the values of the service's sensitive parameters masked, and those
+// values in full (to scrub from the stored answer). A body that is not a
+// JSON object cannot be told apart into parameters: with sensitive
+// parameters, it is kept masked whole.
+func storedPayload(specs *catalog.CompiledSpecs, params map[string]any, payload string, perr error) (string, []string) {
+	if !specs.HasSensitive() {
+		return payload, nil
+	}
+	if perr != nil {
+		var bad map[string]string
+		if json.Unmarshal([]byte(payload), &bad) != nil {
+			return `{"invalid_body":""}`, nil
+		}
+		b, _ := json.Marshal(map[string]string{"invalid_body": sensitive.Mask(bad["invalid_body"])})
+		return string(b), nil
+	}
+	masked, secrets := specs.Masked(params)
+	if len(secrets) == 0 {
+		return payload, nil
+	}
+	b, err := json.Marshal(masked)
+	if err != nil {
+		return `{}`, secrets
+	}
+	return string(b), secrets
 }
 
 // upstreamFailure turns a bad upstream answer into the 500 the caller sees.

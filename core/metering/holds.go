@@ -100,6 +100,63 @@ type holdRegistry struct {
 	// fetches are the hold fetches under way (App.Wait lets them end
 	// before it releases every hold).
 	fetches sync.WaitGroup
+	// watch wakes calls waiting on a user's holds (awaitHolds).
+	watch holdWatch
+}
+
+// holdWatch wakes the calls waiting on a user's holds (awaitHolds) when
+// this instance releases one, instead of their polling the database, and
+// knows which open holds are this instance's (their release will wake the
+// waiters; another instance's cannot).
+type holdWatch struct {
+	mu      sync.Mutex
+	waiters map[uint64]chan struct{} // user id → closed at the user's next release here
+	local   map[uint64]bool          // ids of the holds this instance holds open
+}
+
+// wait is closed at this instance's next release of a hold of userID.
+// Take it before reading the holds, so a release in between is not missed.
+func (w *holdWatch) wait(userID uint64) <-chan struct{} {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.waiters == nil {
+		w.waiters = map[uint64]chan struct{}{}
+	}
+	ch := w.waiters[userID]
+	if ch == nil {
+		ch = make(chan struct{})
+		w.waiters[userID] = ch
+	}
+	return ch
+}
+
+// opened records hold id as this instance's.
+func (w *holdWatch) opened(id uint64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.local == nil {
+		w.local = map[uint64]bool{}
+	}
+	w.local[id] = true
+}
+
+// isLocal reports whether hold id is open in this instance.
+func (w *holdWatch) isLocal(id uint64) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.local[id]
+}
+
+// released wakes every call waiting on userID's holds: hold id was
+// released (or this instance gave up releasing it).
+func (w *holdWatch) released(userID, id uint64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	delete(w.local, id)
+	if ch := w.waiters[userID]; ch != nil {
+		close(ch)
+		delete(w.waiters, userID)
+	}
 }
 
 func (r *holdRegistry) slot(k holdKey) *holdSlot {
@@ -236,6 +293,7 @@ func (a *Metering) startFetch(slot *holdSlot, userID, keyID uint64, charge decim
 		case lh != nil:
 			lh.slot = slot
 			slot.live = append(slot.live, lh)
+			a.holds.watch.opened(lh.h.ID)
 			time.AfterFunc(a.cfg.HoldLifetime, func() { a.maybeRelease(lh) })
 		case err == nil:
 			slot.emptyUntil = a.now().Add(emptyHoldPause)
@@ -345,6 +403,7 @@ func (a *Metering) maybeRelease(lh *liveHold) {
 			if time.Since(first) >= a.retryWindow() {
 				// Left open: recovery releases it after PendingHitGrace.
 				a.log.Error("hold not released; recovery will release it", "hold_id", lh.h.ID, "err", err)
+				a.holds.watch.released(lh.h.UserID, lh.h.ID) // no longer this instance's to release
 				return
 			}
 			time.Sleep(retryWait(try))
@@ -388,6 +447,7 @@ func (a *Metering) releaseHold(ctx context.Context, id, userID uint64) (bool, er
 	if err != nil {
 		return false, fmt.Errorf("release hold %d: %w", id, err)
 	}
+	a.holds.watch.released(userID, id)
 	return released, nil
 }
 
@@ -444,9 +504,17 @@ func (a *Metering) RecoverHolds(ctx context.Context, limit int) (int, error) {
 // balance does not pay for the call, every hold of the user (money). It
 // waits at most two hold lifetimes and a second (the last charges'
 // writing), so a call is refused only when nothing it needs is held.
+//
+// It does not poll: it reads the holds, then sleeps until this instance
+// releases one of the user's holds (holdWatch), or until the earliest
+// expiry of another instance's hold (which that instance releases once
+// expired and charged; past its expiry it is read again after 50 ms,
+// doubling up to 1 s), the deadline, or the context's end.
 func (a *Metering) awaitHolds(ctx context.Context, userID, keyID uint64, charge decimal.Decimal) error {
 	deadline := time.Now().Add(2*max(a.cfg.HoldLifetime, 0) + time.Second)
+	recheck := holdRecheck
 	for {
+		released := a.holds.watch.wait(userID)
 		open, err := a.st.Holds.ByUser(ctx, userID)
 		if err != nil {
 			return fmt.Errorf("list holds: %w", err)
@@ -459,15 +527,37 @@ func (a *Metering) awaitHolds(ctx context.Context, userID, keyID uint64, charge 
 			}
 			blocking = u.Available().LessThan(charge)
 		}
-		if !blocking || time.Now().After(deadline) {
+		if !blocking || !time.Now().Before(deadline) {
 			return nil
 		}
-		t := time.NewTimer(50 * time.Millisecond)
+		sleep, overdue := time.Until(deadline), false
+		now := a.now()
+		for _, h := range open {
+			if a.holds.watch.isLocal(h.ID) {
+				continue // its release here closes released
+			}
+			d := h.ExpiresAt.Sub(now)
+			if d <= 0 {
+				d, overdue = recheck, true
+			}
+			sleep = min(sleep, d)
+		}
+		if overdue {
+			recheck = min(2*recheck, time.Second)
+		}
+		t := time.NewTimer(sleep)
 		select {
+		case <-released:
 		case <-t.C:
 		case <-ctx.Done():
 			t.Stop()
 			return ctx.Err()
 		}
+		t.Stop()
 	}
 }
+
+// holdRecheck is how soon awaitHolds reads again another instance's hold
+// that is past its expiry but not released yet (its last charges being
+// written); it doubles on each read, up to a second.
+const holdRecheck = 50 * time.Millisecond

@@ -2,6 +2,7 @@ package outbox
 
 import (
 	"context"
+	"time"
 
 	"paygate/core/errs"
 	"paygate/core/store"
@@ -61,9 +62,29 @@ func (o *Outbox) GetDelivery(ctx context.Context, actor *user.User, id uint64) (
 	return &DeliveryDetail{Delivery: *d, Event: *e, Attempts: att}, nil
 }
 
+// Manual redeliveries of one delivery: at most RedeliveryLimit in any
+// RedeliveryWindow (a sliding window over the recorded redeliveries).
+const (
+	RedeliveryLimit  = 10
+	RedeliveryWindow = time.Hour
+)
+
+// ErrRedeliveryLimit refuses a redelivery over RedeliveryLimit (429).
+var ErrRedeliveryLimit = errs.E(errs.LimitExceeded, "redelivery_limit_reached",
+	"This delivery was redelivered 10 times in the last hour; try again later")
+
+// RedeliveryLimitError is ErrRedeliveryLimit with the wait until the oldest
+// counted redelivery leaves the window (the answer's Retry-After).
+type RedeliveryLimitError struct{ RetryAfter time.Duration }
+
+func (e *RedeliveryLimitError) Error() string { return ErrRedeliveryLimit.Error() }
+func (e *RedeliveryLimitError) Unwrap() error { return ErrRedeliveryLimit }
+
 // Redeliver asks for a new attempt at once with a fresh retry schedule,
 // whatever the delivery's state. An attempt running now finishes first
-// (its lease holds), but its outcome no longer ends the delivery.
+// (its lease holds), but its outcome no longer ends the delivery. Each
+// redelivery is recorded in the same transaction, after the delivery's row
+// is written (and so locked): the limit holds across instances.
 func (o *Outbox) Redeliver(ctx context.Context, actor *user.User, id uint64) (*webhook.Delivery, error) {
 	var out *webhook.Delivery
 	err := o.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
@@ -71,8 +92,21 @@ func (o *Outbox) Redeliver(ctx context.Context, actor *user.User, id uint64) (*w
 		if err != nil {
 			return err
 		}
-		d.Redeliver(o.now())
+		now := o.now().UTC()
+		d.Redeliver(now)
 		if err := s.Webhooks.Redeliver(ctx, d); err != nil {
+			return err
+		}
+		n, oldest, err := s.Webhooks.Redeliveries(ctx, d.ID, now.Add(-RedeliveryWindow))
+		if err != nil {
+			return err
+		}
+		if n >= RedeliveryLimit {
+			// now was read before the row lock was granted: clamp to the window.
+			wait := min(max(oldest.Add(RedeliveryWindow).Sub(now), time.Second), RedeliveryWindow)
+			return &RedeliveryLimitError{RetryAfter: wait}
+		}
+		if err := s.Webhooks.RecordRedelivery(ctx, d.ID, actor.ID, now); err != nil {
 			return err
 		}
 		out = d

@@ -64,6 +64,9 @@ type Payment struct {
 	CallbackURL string
 	Status      Status
 	ProviderRef *string // the provider's transaction reference once known
+	// Livemode is false for a payment of a sandbox provider (Provider.Sandbox):
+	// no money moves, and every answer, event and page about it says so.
+	Livemode    bool
 	ExpiresAt   time.Time
 	CompletedAt *time.Time // when it reached an end state
 	CreatedAt   time.Time

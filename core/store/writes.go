@@ -61,12 +61,19 @@ func emitLowBalance(ctx context.Context, s Stores, now time.Time, u *user.User, 
 
 // Emit writes event t of u, with data, to the outbox: one delivery to u's
 // webhook_url when set, one to callbackURL when not empty. With no
-// destination nothing is written (nobody to tell).
+// destination nothing is written (nobody to tell). The event is live: it
+// reports a change of the platform's own books (EmitMode for a provider's).
 func Emit(ctx context.Context, s Stores, now time.Time, u *user.User, t webhook.EventType, data any, callbackURL string) error {
+	return EmitMode(ctx, s, now, u, t, data, callbackURL, true)
+}
+
+// EmitMode is Emit of an event whose livemode is given: false when it
+// reports a sandbox provider's outcome (no money moved).
+func EmitMode(ctx context.Context, s Stores, now time.Time, u *user.User, t webhook.EventType, data any, callbackURL string, livemode bool) error {
 	if (u.WebhookURL == nil || *u.WebhookURL == "") && callbackURL == "" {
 		return nil
 	}
-	e, err := webhook.NewEvent(u.ID, t, data, now)
+	e, err := webhook.NewEventMode(u.ID, t, data, livemode, now)
 	if err != nil {
 		return err
 	}

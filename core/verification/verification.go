@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"paygate/core/errs"
+	"paygate/core/sensitive"
 )
 
 // Type is what is verified.
@@ -117,33 +118,36 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// Masked is the identifier as it may be stored and shown: the last four
-// digits of account and Aadhaar numbers, the PAN's first and last letters,
-// the UPI address's handle with the start of its name.
+// Masked is the identifier as it may be stored and shown: account, PAN
+// and Aadhaar numbers with all but their last four characters as X (the
+// masking of sensitive parameters, sensitive.Mask), the UPI address's
+// handle with the start of its name.
 func (r *Request) Masked() string {
 	switch r.Type {
 	case BankAccount:
-		return maskTail(r.AccountNumber, 4) + " / " + r.IFSC
+		return sensitive.Mask(r.AccountNumber) + " / " + r.IFSC
 	case UPI:
 		name, handle, _ := strings.Cut(r.VPA, "@")
 		keep := min(2, len(name))
 		return name[:keep] + strings.Repeat("*", len(name)-keep) + "@" + handle
 	case PAN:
-		if len(r.PAN) != 10 {
-			return strings.Repeat("X", len(r.PAN))
-		}
-		return r.PAN[:2] + "XXXXXX" + r.PAN[8:]
+		return sensitive.Mask(r.PAN)
 	case Aadhaar:
-		return maskTail(r.Aadhaar, 4)
+		return sensitive.Mask(r.Aadhaar)
 	}
 	return ""
 }
 
-func maskTail(s string, keep int) string {
-	if len(s) <= keep {
-		return strings.Repeat("X", len(s))
+// Secrets are the request's identifiers that must never be stored or shown
+// in full, for scrubbing a provider's answer that echoes them.
+func (r *Request) Secrets() []string {
+	var out []string
+	for _, v := range []string{r.AccountNumber, r.PAN, r.Aadhaar} {
+		if v != "" {
+			out = append(out, v)
+		}
 	}
-	return strings.Repeat("X", len(s)-keep) + s[len(s)-keep:]
+	return out
 }
 
 // Result is a provider's answer.

@@ -64,7 +64,7 @@ func TestValidate(t *testing.T) {
 		{"upi ok", verification.Request{Type: "upi", VPA: "Ravi.Kumar@okhdfc"}, nil, "ra********@okhdfc"},
 		{"upi no handle", verification.Request{Type: "upi", VPA: "ravi"}, []string{"vpa"}, ""},
 		{"upi bad handle", verification.Request{Type: "upi", VPA: "ravi@1bank"}, []string{"vpa"}, ""},
-		{"pan ok", verification.Request{Type: "pan", PAN: "abcpe1234f", Name: "Asha", DOB: "1990-02-03"}, nil, "ABXXXXXX4F"},
+		{"pan ok", verification.Request{Type: "pan", PAN: "abcpe1234f", Name: "Asha", DOB: "1990-02-03"}, nil, "XXXXXX234F"},
 		{"pan bad kind letter", verification.Request{Type: "pan", PAN: "ABCXE1234F"}, []string{"pan"}, ""},
 		{"pan bad dob", verification.Request{Type: "pan", PAN: "ABCPE1234F", DOB: "03/02/1990"}, []string{"dob"}, ""},
 		{"aadhaar ok", verification.Request{Type: "aadhaar", Aadhaar: good[:4] + " " + good[4:8] + " " + good[8:]}, nil, "XXXXXXXX" + good[8:]},

@@ -77,14 +77,22 @@ type Event struct {
 	CreatedAt time.Time
 }
 
-// NewEvent makes an event of userID with data as its "data" object.
+// NewEvent makes a live event of userID with data as its "data" object.
 func NewEvent(userID uint64, t EventType, data any, now time.Time) (*Event, error) {
+	return NewEventMode(userID, t, data, true, now)
+}
+
+// NewEventMode makes an event whose body says whether it is live: false
+// when it reports a sandbox provider's outcome, so a receiver never ships
+// an order that was not paid.
+func NewEventMode(userID uint64, t EventType, data any, livemode bool, now time.Time) (*Event, error) {
 	now = now.UTC()
 	body, err := json.Marshal(struct {
 		Type      EventType `json:"type"`
 		Timestamp string    `json:"timestamp"`
+		Livemode  bool      `json:"livemode"`
 		Data      any       `json:"data"`
-	}{t, now.Format(time.RFC3339Nano), data})
+	}{t, now.Format(time.RFC3339Nano), livemode, data})
 	if err != nil {
 		return nil, fmt.Errorf("event %s payload: %w", t, err)
 	}
@@ -266,6 +274,12 @@ type Repository interface {
 	// Redeliver writes d's new schedule (Delivery.Redeliver) and drops any
 	// claim's right to record its outcome; a running attempt keeps its lease.
 	Redeliver(ctx context.Context, d *Delivery) error
+	// Redeliveries counts the manual redeliveries of delivery id made at or
+	// after since, with the oldest of them; inside a transaction that wrote
+	// the delivery (Redeliver), it reads the latest committed rows, so two
+	// instances never both take the last one. RecordRedelivery adds one.
+	Redeliveries(ctx context.Context, id uint64, since time.Time) (n int, oldest time.Time, err error)
+	RecordRedelivery(ctx context.Context, id, requestedBy uint64, at time.Time) error
 	ByID(ctx context.Context, id uint64) (*Delivery, error)                        // ErrNotFound
 	Event(ctx context.Context, id uint64) (*Event, error)                          // ErrNotFound
 	Attempts(ctx context.Context, deliveryID uint64, limit int) ([]Attempt, error) // newest first

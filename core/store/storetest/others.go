@@ -422,6 +422,35 @@ func (r webhooksRepo) Attempts(_ context.Context, deliveryID uint64, limit int) 
 	return out, err
 }
 
+// redelivery is one manual redelivery of a delivery (the hourly limit's count).
+type redelivery struct {
+	deliveryID, by uint64
+	at             time.Time
+}
+
+func (r webhooksRepo) Redeliveries(_ context.Context, id uint64, since time.Time) (int, time.Time, error) {
+	n, oldest := 0, time.Time{}
+	err := r.d.do("Webhooks.Redeliveries", func(t *tables) error {
+		for _, x := range t.redeliveries {
+			if x.deliveryID == id && !x.at.Before(since) {
+				if n == 0 || x.at.Before(oldest) {
+					oldest = x.at
+				}
+				n++
+			}
+		}
+		return nil
+	})
+	return n, oldest, err
+}
+
+func (r webhooksRepo) RecordRedelivery(_ context.Context, id, requestedBy uint64, at time.Time) error {
+	return r.d.do("Webhooks.RecordRedelivery", func(t *tables) error {
+		t.redeliveries = append(t.redeliveries, redelivery{deliveryID: id, by: requestedBy, at: at})
+		return nil
+	})
+}
+
 func (r webhooksRepo) List(_ context.Context, f webhook.Filter) ([]webhook.Delivery, int64, error) {
 	return listDeliveries(r.d, f)
 }

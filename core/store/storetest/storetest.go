@@ -78,6 +78,7 @@ type tables struct {
 	deliveries    map[uint64]webhook.Delivery
 	claims        map[uint64]string // delivery id → claim token
 	attempts      []webhook.Attempt
+	redeliveries  []redelivery // manual redeliveries, in time order
 	payments      map[uint64]payment.Payment
 	idempotency   []payment.IdempotencyKey
 	recharges     map[uint64]recharge.Recharge
@@ -97,7 +98,7 @@ func (t tables) clone() tables {
 		services: maps.Clone(t.services), docs: maps.Clone(t.docs), prices: maps.Clone(t.prices),
 		ledger: slices.Clone(t.ledger), hits: maps.Clone(t.hits), holds: maps.Clone(t.holds),
 		events: maps.Clone(t.events), deliveries: maps.Clone(t.deliveries), claims: maps.Clone(t.claims),
-		attempts: slices.Clone(t.attempts), payments: maps.Clone(t.payments), idempotency: slices.Clone(t.idempotency),
+		attempts: slices.Clone(t.attempts), redeliveries: slices.Clone(t.redeliveries), payments: maps.Clone(t.payments), idempotency: slices.Clone(t.idempotency),
 		recharges: maps.Clone(t.recharges), verifications: slices.Clone(t.verifications), topups: maps.Clone(t.topups),
 		sessions: maps.Clone(t.sessions), audit: slices.Clone(t.audit), resets: maps.Clone(t.resets),
 		settings: maps.Clone(t.settings), closed: maps.Clone(t.closed), rollups: slices.Clone(t.rollups),

@@ -539,6 +539,55 @@ func (_c *MockRepository_List_Call) RunAndReturn(run func(context.Context, webho
 	return _c
 }
 
+// RecordRedelivery provides a mock function with given fields: ctx, id, requestedBy, at
+func (_m *MockRepository) RecordRedelivery(ctx context.Context, id uint64, requestedBy uint64, at time.Time) error {
+	ret := _m.Called(ctx, id, requestedBy, at)
+
+	if len(ret) == 0 {
+		panic("no return value specified for RecordRedelivery")
+	}
+
+	var r0 error
+	if rf, ok := ret.Get(0).(func(context.Context, uint64, uint64, time.Time) error); ok {
+		r0 = rf(ctx, id, requestedBy, at)
+	} else {
+		r0 = ret.Error(0)
+	}
+
+	return r0
+}
+
+// MockRepository_RecordRedelivery_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'RecordRedelivery'
+type MockRepository_RecordRedelivery_Call struct {
+	*mock.Call
+}
+
+// RecordRedelivery is a helper method to define mock.On call
+//   - ctx context.Context
+//   - id uint64
+//   - requestedBy uint64
+//   - at time.Time
+func (_e *MockRepository_Expecter) RecordRedelivery(ctx interface{}, id interface{}, requestedBy interface{}, at interface{}) *MockRepository_RecordRedelivery_Call {
+	return &MockRepository_RecordRedelivery_Call{Call: _e.mock.On("RecordRedelivery", ctx, id, requestedBy, at)}
+}
+
+func (_c *MockRepository_RecordRedelivery_Call) Run(run func(ctx context.Context, id uint64, requestedBy uint64, at time.Time)) *MockRepository_RecordRedelivery_Call {
+	_c.Call.Run(func(args mock.Arguments) {
+		run(args[0].(context.Context), args[1].(uint64), args[2].(uint64), args[3].(time.Time))
+	})
+	return _c
+}
+
+func (_c *MockRepository_RecordRedelivery_Call) Return(_a0 error) *MockRepository_RecordRedelivery_Call {
+	_c.Call.Return(_a0)
+	return _c
+}
+
+func (_c *MockRepository_RecordRedelivery_Call) RunAndReturn(run func(context.Context, uint64, uint64, time.Time) error) *MockRepository_RecordRedelivery_Call {
+	_c.Call.Return(run)
+	return _c
+}
+
 // Redeliver provides a mock function with given fields: ctx, d
 func (_m *MockRepository) Redeliver(ctx context.Context, d *webhook.Delivery) error {
 	ret := _m.Called(ctx, d)
@@ -582,6 +631,71 @@ func (_c *MockRepository_Redeliver_Call) Return(_a0 error) *MockRepository_Redel
 }
 
 func (_c *MockRepository_Redeliver_Call) RunAndReturn(run func(context.Context, *webhook.Delivery) error) *MockRepository_Redeliver_Call {
+	_c.Call.Return(run)
+	return _c
+}
+
+// Redeliveries provides a mock function with given fields: ctx, id, since
+func (_m *MockRepository) Redeliveries(ctx context.Context, id uint64, since time.Time) (int, time.Time, error) {
+	ret := _m.Called(ctx, id, since)
+
+	if len(ret) == 0 {
+		panic("no return value specified for Redeliveries")
+	}
+
+	var r0 int
+	var r1 time.Time
+	var r2 error
+	if rf, ok := ret.Get(0).(func(context.Context, uint64, time.Time) (int, time.Time, error)); ok {
+		return rf(ctx, id, since)
+	}
+	if rf, ok := ret.Get(0).(func(context.Context, uint64, time.Time) int); ok {
+		r0 = rf(ctx, id, since)
+	} else {
+		r0 = ret.Get(0).(int)
+	}
+
+	if rf, ok := ret.Get(1).(func(context.Context, uint64, time.Time) time.Time); ok {
+		r1 = rf(ctx, id, since)
+	} else {
+		r1 = ret.Get(1).(time.Time)
+	}
+
+	if rf, ok := ret.Get(2).(func(context.Context, uint64, time.Time) error); ok {
+		r2 = rf(ctx, id, since)
+	} else {
+		r2 = ret.Error(2)
+	}
+
+	return r0, r1, r2
+}
+
+// MockRepository_Redeliveries_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'Redeliveries'
+type MockRepository_Redeliveries_Call struct {
+	*mock.Call
+}
+
+// Redeliveries is a helper method to define mock.On call
+//   - ctx context.Context
+//   - id uint64
+//   - since time.Time
+func (_e *MockRepository_Expecter) Redeliveries(ctx interface{}, id interface{}, since interface{}) *MockRepository_Redeliveries_Call {
+	return &MockRepository_Redeliveries_Call{Call: _e.mock.On("Redeliveries", ctx, id, since)}
+}
+
+func (_c *MockRepository_Redeliveries_Call) Run(run func(ctx context.Context, id uint64, since time.Time)) *MockRepository_Redeliveries_Call {
+	_c.Call.Run(func(args mock.Arguments) {
+		run(args[0].(context.Context), args[1].(uint64), args[2].(time.Time))
+	})
+	return _c
+}
+
+func (_c *MockRepository_Redeliveries_Call) Return(n int, oldest time.Time, err error) *MockRepository_Redeliveries_Call {
+	_c.Call.Return(n, oldest, err)
+	return _c
+}
+
+func (_c *MockRepository_Redeliveries_Call) RunAndReturn(run func(context.Context, uint64, time.Time) (int, time.Time, error)) *MockRepository_Redeliveries_Call {
 	_c.Call.Return(run)
 	return _c
 }

@@ -1,6 +1,6 @@
 // Gateway payments created with the caller's keys (the gateway's payment/create):
 // status filter, days, pagination.
-import { Anchor, Text } from '@mantine/core';
+import { Anchor, Badge, Group, Text } from '@mantine/core';
 import type { Schemas } from '../../api/types';
 import { DataTable, type Column } from '../../components/DataTable';
 import { DateRangeFilter } from '../../components/DateRangeFilter';
@@ -17,7 +17,15 @@ type Payment = Schemas['Payment'];
 const columns: Column<Payment>[] = [
   { key: 'created_at', header: 'Created', render: (p) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(p.created_at)}</Text> },
   { key: 'amount', header: 'Amount', align: 'right', render: (p) => <Money value={p.amount} fw={500} /> },
-  { key: 'status', header: 'Status', render: (p) => <StatusBadge status={p.status} /> },
+  {
+    key: 'status', header: 'Status',
+    render: (p) => (
+      <Group gap={6} wrap="nowrap">
+        <StatusBadge status={p.status} />
+        {!p.livemode && <Badge size="sm" color="yellow" variant="light" title="A sandbox payment: no money moved">Test</Badge>}
+      </Group>
+    ),
+  },
   { key: 'customer', header: 'Customer', render: (p) => <Text size="sm">{p.customer_id}</Text> },
   { key: 'id', header: 'Payment id', hiddenOnMobile: true, render: (p) => <Text size="xs" ff="monospace">{p.payment_id}</Text> },
   {

@@ -56,6 +56,8 @@ export function ParamsEditor({ form }: { form: Form }) {
             </SimpleGrid>
             <TextInput label="Description" aria-label={`Parameter ${i + 1} description`} placeholder="10-digit mobile number"
               {...form.getInputProps(`params.${i}.description`)} />
+            <Checkbox label="Sensitive: stored and shown masked (all but the last 4 characters as X), sent upstream in full"
+              aria-label={`Parameter ${i + 1} sensitive`} {...form.getInputProps(`params.${i}.sensitive`, { type: 'checkbox' })} />
             {row.type === 'string' && (
               <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
                 <TextInput label="Max length" aria-label={`Parameter ${i + 1} max length`} inputMode="numeric" placeholder="none"

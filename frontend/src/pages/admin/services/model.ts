@@ -20,6 +20,8 @@ export interface ParamRow {
   /** Digits, '' for none. */
   max_length: string;
   pattern: string;
+  /** Stored and shown masked (all but the last 4 characters as X); sent upstream in full. */
+  sensitive: boolean;
 }
 export interface CodeRow { code: string; meaning: string }
 
@@ -45,7 +47,7 @@ export interface ServiceValues {
   price: { admin_cost: string; reseller_price: string; user_price: string; minimum_hit_charge: string };
 }
 
-export const emptyParam = (): ParamRow => ({ name: '', type: 'string', required: false, description: '', max_length: '', pattern: '' });
+export const emptyParam = (): ParamRow => ({ name: '', type: 'string', required: false, description: '', max_length: '', pattern: '', sensitive: false });
 
 export function emptyValues(): ServiceValues {
   return {
@@ -84,10 +86,11 @@ function paramRow(name: string, spec: ParamSpec | undefined, type: ParamType | u
     description: spec?.description ?? '',
     max_length: spec?.max_length !== undefined ? String(spec.max_length) : '',
     pattern: spec?.pattern ?? '',
+    sensitive: spec?.sensitive ?? false,
   };
 }
 
-/** The docs' request_params: name → {type, required, description?, max_length?, pattern?}. */
+/** The docs' request_params: name → {type, required, description?, max_length?, pattern?, sensitive?}. */
 export function toRequestParams(rows: ParamRow[]): Record<string, ParamSpec> {
   const out: Record<string, ParamSpec> = {};
   for (const r of rows) {
@@ -97,6 +100,7 @@ export function toRequestParams(rows: ParamRow[]): Record<string, ParamSpec> {
     if (r.description.trim()) spec.description = r.description.trim();
     if (/^\d+$/.test(r.max_length.trim())) spec.max_length = parseInt(r.max_length.trim(), 10); // not money: a length
     if (r.type === 'string' && r.pattern.trim()) spec.pattern = r.pattern.trim();
+    if (r.sensitive) spec.sensitive = true;
     out[name] = spec;
   }
   return out;

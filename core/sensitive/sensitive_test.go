@@ -1,0 +1,31 @@
+package sensitive_test
+
+import (
+	"testing"
+
+	"paygate/core/sensitive"
+)
+
+func TestMaskKeepsTheLastFourCharacters(t *testing.T) {
+	for in, want := range map[string]string{
+		"123412341234": "XXXXXXXX1234",
+		"ABCDE1234F":   "XXXXXX234F",
+		"12345":        "X2345",
+		"1234":         "XXXX",
+		"12":           "XX",
+		"":             "",
+		"नमस्ते12345":  "XXXXXXX2345", // characters, not bytes
+	} {
+		if got := sensitive.Mask(in); got != want {
+			t.Errorf("Mask(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestScrubMasksEchoedValues(t *testing.T) {
+	got := sensitive.Scrub(`{"aadhaar":"123412341234","note":"for 123412341234","pin":"1234"}`, []string{"123412341234", "1234"})
+	want := `{"aadhaar":"XXXXXXXX1234","note":"for XXXXXXXX1234","pin":"1234"}`
+	if got != want {
+		t.Errorf("Scrub = %s, want %s", got, want)
+	}
+}
