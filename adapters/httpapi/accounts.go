@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -188,18 +189,20 @@ func (s *server) patchMe(c echo.Context) error {
 	u := caller(c)
 	p := panel.MePatch{Name: req.Name, Phone: req.Phone, WebhookURL: req.WebhookURL.patch(),
 		LowBalanceAlert: req.LowBalanceAlert.patch(), Password: req.Password}
-	done := func(bool) {}
+	release := func(context.Context) {}
 	if req.CurrentPassword != nil {
 		p.CurrentPassword = *req.CurrentPassword
 		// Guessing the current password with a stolen access token is
-		// limited like guessing it at login.
-		var ok bool
-		if done, ok = s.logins.attempt(u.Email, c.RealIP(), time.Now()); !ok {
-			return errTooManyLogins
+		// limited like guessing it at login, on the same counters.
+		var err error
+		if release, err = s.app.Panel.GuardPassword(c.Request().Context(), u, c.RealIP()); err != nil {
+			return withRetryAfter(c, err)
 		}
 	}
 	out, err := s.app.Panel.UpdateMe(c.Request().Context(), u, callerSession(c), p)
-	done(!errors.Is(err, panel.ErrWrongCurrentPassword))
+	if !errors.Is(err, panel.ErrWrongCurrentPassword) {
+		release(c.Request().Context())
+	}
 	if err != nil {
 		return err
 	}

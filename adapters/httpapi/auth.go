@@ -3,6 +3,7 @@ package httpapi
 import (
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"paygate/core/audit"
 	"paygate/core/errs"
 	"paygate/core/panel"
+	"paygate/core/signin"
 	"paygate/core/user"
 )
 
@@ -68,8 +70,11 @@ type loginRequest struct {
 }
 
 type tokenResponse struct {
-	AccessToken  string       `json:"access_token"`
-	RefreshToken string       `json:"refresh_token"`
+	AccessToken string `json:"access_token"`
+	// RefreshToken is for API clients; the SPA uses the cookie. A refresh
+	// made with the cookie leaves it out, so a script in the page cannot
+	// read a long-lived token from the answer.
+	RefreshToken string       `json:"refresh_token,omitempty"`
 	TokenType    string       `json:"token_type"`
 	ExpiresIn    int          `json:"expires_in"`
 	User         userResponse `json:"user"`
@@ -82,25 +87,66 @@ func loginResponse(l *panel.Login) tokenResponse {
 	}
 }
 
+// refreshCookie carries the refresh token to the SPA: HttpOnly (no script
+// reads it), SameSite=Strict (no other site sends it), sent only to the
+// auth routes, Secure when PUBLIC_BASE_URL is https.
+const (
+	refreshCookie     = "paygate_refresh"
+	refreshCookiePath = "/api/v1/panel/auth"
+)
+
+func (s *server) setRefreshCookie(c echo.Context, token string, maxAge time.Duration) {
+	c.SetCookie(&http.Cookie{Name: refreshCookie, Value: token, Path: refreshCookiePath, MaxAge: int(maxAge / time.Second),
+		HttpOnly: true, Secure: s.hsts, SameSite: http.SameSiteStrictMode})
+}
+
+func (s *server) clearRefreshCookie(c echo.Context) {
+	c.SetCookie(&http.Cookie{Name: refreshCookie, Value: "", Path: refreshCookiePath, MaxAge: -1,
+		HttpOnly: true, Secure: s.hsts, SameSite: http.SameSiteStrictMode})
+}
+
+// refreshCookieMaxAge is the cookie's lifetime: the longest a session can
+// live, so the browser keeps it while the server may still accept it.
+const refreshCookieMaxAge = 90 * 24 * time.Hour
+
 func (s *server) login(c echo.Context) error {
 	var req loginRequest
 	if err := s.bind(c, &req); err != nil {
 		return err
 	}
-	done, ok := s.logins.attempt(req.Email, c.RealIP(), time.Now())
-	if !ok {
-		return errTooManyLogins
-	}
-	l, err := s.app.Panel.Login(c.Request().Context(), req.Email, req.Password, c.Request().UserAgent())
-	done(!errors.Is(err, user.ErrBadCredentials))
+	l, err := s.app.Panel.Login(c.Request().Context(), req.Email, req.Password, c.Request().UserAgent(), c.RealIP())
 	if err != nil {
-		return err
+		return withRetryAfter(c, err)
 	}
+	s.setRefreshCookie(c, l.RefreshToken, refreshCookieMaxAge)
 	return c.JSON(http.StatusOK, loginResponse(l))
 }
 
+// withRetryAfter sets Retry-After (whole seconds, rounded up) when err is
+// a sign-in backoff, and returns err for the error handler.
+func withRetryAfter(c echo.Context, err error) error {
+	var b *signin.BlockedError
+	if errors.As(err, &b) {
+		secs := int((b.RetryAfter + time.Second - 1) / time.Second)
+		c.Response().Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
+	}
+	return err
+}
+
 type refreshRequest struct {
-	RefreshToken string `json:"refresh_token" validate:"required,max=200"`
+	RefreshToken string `json:"refresh_token" validate:"max=200"`
+}
+
+// refreshToken is the request's refresh token: the JSON field (API
+// clients) or else the cookie (the SPA); fromCookie tells which.
+func refreshToken(c echo.Context, req refreshRequest) (token string, fromCookie bool) {
+	if req.RefreshToken != "" {
+		return req.RefreshToken, false
+	}
+	if ck, err := c.Cookie(refreshCookie); err == nil && ck.Value != "" && len(ck.Value) <= 200 {
+		return ck.Value, true
+	}
+	return "", false
 }
 
 func (s *server) refresh(c echo.Context) error {
@@ -108,21 +154,38 @@ func (s *server) refresh(c echo.Context) error {
 	if err := s.bind(c, &req); err != nil {
 		return err
 	}
-	l, err := s.app.Panel.Refresh(c.Request().Context(), req.RefreshToken)
+	token, fromCookie := refreshToken(c, req)
+	if token == "" {
+		return errs.Validation(map[string][]string{"refresh_token": {"is required (in the body or the " + refreshCookie + " cookie)"}})
+	}
+	l, err := s.app.Panel.Refresh(c.Request().Context(), token)
 	if err != nil {
+		if fromCookie {
+			s.clearRefreshCookie(c)
+		}
 		return err
 	}
-	return c.JSON(http.StatusOK, loginResponse(l))
+	s.setRefreshCookie(c, l.RefreshToken, refreshCookieMaxAge)
+	out := loginResponse(l)
+	if fromCookie {
+		out.RefreshToken = ""
+	}
+	return c.JSON(http.StatusOK, out)
 }
 
+// logout ends the session of the caller's access token, and the one of the
+// refresh token sent (body or cookie) when it is the caller's; it clears
+// the cookie.
 func (s *server) logout(c echo.Context) error {
 	var req refreshRequest
 	if err := s.bind(c, &req); err != nil {
 		return err
 	}
-	if err := s.app.Panel.Logout(c.Request().Context(), caller(c), req.RefreshToken); err != nil {
+	token, _ := refreshToken(c, req)
+	if err := s.app.Panel.Logout(c.Request().Context(), caller(c), callerSession(c), token); err != nil {
 		return err
 	}
+	s.clearRefreshCookie(c)
 	return c.NoContent(http.StatusNoContent)
 }
 

@@ -23,9 +23,13 @@ func TestAuthLoginRefreshLogout(t *testing.T) {
 		}
 		refresh := r.str("refresh_token")
 		n := e.must(e.do("POST", "/api/v1/panel/auth/refresh", "", map[string]any{"refresh_token": refresh}), 200)
-		// The old refresh token stops working.
-		e.must(e.do("POST", "/api/v1/panel/auth/refresh", "", map[string]any{"refresh_token": refresh}), 401)
 		e.must(e.do("GET", "/api/v1/panel/auth/me", n.str("access_token"), nil), 200)
+		// The old refresh token stops working; presenting it ends the
+		// session (reuse detection, auth_cookie_test.go).
+		e.must(e.do("POST", "/api/v1/panel/auth/refresh", "", map[string]any{"refresh_token": refresh}), 401)
+		e.must(e.do("GET", "/api/v1/panel/auth/me", n.str("access_token"), nil), 401)
+		r = e.must(e.do("POST", "/api/v1/panel/auth/login", "", map[string]any{"email": adminEmail, "password": adminPassword}), 200)
+		n = e.must(e.do("POST", "/api/v1/panel/auth/refresh", "", map[string]any{"refresh_token": r.str("refresh_token")}), 200)
 		e.must(e.do("POST", "/api/v1/panel/auth/logout", n.str("access_token"), map[string]any{"refresh_token": n.str("refresh_token")}), 204)
 		e.must(e.do("POST", "/api/v1/panel/auth/refresh", "", map[string]any{"refresh_token": n.str("refresh_token")}), 401)
 		e.must(e.do("GET", "/api/v1/panel/auth/me", "not-a-token", nil), 401)

@@ -13,7 +13,6 @@ import (
 
 var (
 	errTooManyRequests = errs.E(errs.LimitExceeded, "too_many_requests", "Too many requests; try again later")
-	errTooManyLogins   = errs.E(errs.LimitExceeded, "too_many_login_attempts", "Too many failed login attempts; try again in a minute")
 )
 
 // keyedLimiter is a token bucket per key (a client address, an email, a
@@ -43,8 +42,8 @@ func (l *keyedLimiter) allow(now time.Time, keys ...string) bool {
 	return ok
 }
 
-// take spends one request of every key and returns the spendings, so a
-// caller can give them back; nothing is spent when any key is exhausted.
+// take spends one request of every key and returns the spendings;
+// nothing is spent when any key is exhausted.
 func (l *keyedLimiter) take(now time.Time, keys ...string) ([]*rate.Reservation, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -86,36 +85,6 @@ func (l *keyedLimiter) sweep(now time.Time) {
 			delete(l.perKey, k)
 		}
 	}
-}
-
-// loginLimiter slows password guessing: 5 failed attempts a minute per
-// email and 20 per client address. Every attempt spends its tokens BEFORE
-// the password is checked, so concurrent guesses cannot all slip past the
-// check; a successful attempt gives them back.
-type loginLimiter struct{ emails, addresses *keyedLimiter }
-
-func newLoginLimiter() *loginLimiter {
-	return &loginLimiter{emails: newKeyedLimiter(5, time.Minute/5), addresses: newKeyedLimiter(20, time.Minute/20)}
-}
-
-// attempt spends one try of the email and of the address; allowed is false
-// (nothing spent) when either is exhausted. Call done(true) when the
-// password was right, to give the try back.
-func (l *loginLimiter) attempt(email, ip string, now time.Time) (done func(success bool), allowed bool) {
-	byEmail, ok := l.emails.take(now, emailKey(email))
-	if !ok {
-		return nil, false
-	}
-	byAddress, ok := l.addresses.take(now, addressKey(ip))
-	if !ok {
-		giveBack(byEmail, now)
-		return nil, false
-	}
-	return func(success bool) {
-		if success {
-			giveBack(append(byEmail, byAddress...), now)
-		}
-	}, true
 }
 
 // emailKey is the email as the account lookup sees it (trimmed, lower

@@ -46,7 +46,6 @@ type server struct {
 	ready    func(ctx context.Context) error
 	validate *validator.Validate
 	maxBody  int64
-	logins   *loginLimiter
 	// In-memory limits of the account routes (accounts.go).
 	registrations, accountMail, resets *keyedLimiter
 
@@ -55,7 +54,7 @@ type server struct {
 	metricsToken []byte          // SHA-256 of METRICS_TOKEN; empty: /metrics off
 	routeLabels  map[string]bool // registered route patterns, the route labels
 	exportStall  time.Duration   // ExportStallTimeout
-	hsts         bool            // PUBLIC_BASE_URL is https: send Strict-Transport-Security (headers.go)
+	hsts         bool            // PUBLIC_BASE_URL is https: send Strict-Transport-Security (headers.go), the refresh cookie is Secure (auth.go)
 }
 
 // NewServer builds the HTTP handler with every route of routes.go.
@@ -63,7 +62,7 @@ func NewServer(d Deps) *echo.Echo {
 	if d.MaxBodyBytes == 0 {
 		d.MaxBodyBytes = 1 << 20
 	}
-	s := &server{app: d.App, log: d.Log, ready: d.Ready, validate: newValidator(), maxBody: d.MaxBodyBytes, logins: newLoginLimiter(), timeZone: d.TimeZone}
+	s := &server{app: d.App, log: d.Log, ready: d.Ready, validate: newValidator(), maxBody: d.MaxBodyBytes, timeZone: d.TimeZone}
 	s.exportStall = d.ExportStallTimeout
 	if s.exportStall <= 0 {
 		s.exportStall = 30 * time.Second

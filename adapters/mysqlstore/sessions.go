@@ -20,7 +20,8 @@ type tokenRow struct {
 	TokenableType string     `gorm:"column:tokenable_type"`
 	TokenableID   uint64     `gorm:"column:tokenable_id"`
 	Name          string     `gorm:"column:name"`
-	Token         string     `gorm:"column:token"` // hex SHA-256 of the token value
+	Token         string     `gorm:"column:token"`          // hex SHA-256 of the token value
+	PreviousToken *string    `gorm:"column:previous_token"` // the hash before the last rotation
 	Abilities     *string    `gorm:"column:abilities"`
 	LastUsedAt    *time.Time `gorm:"column:last_used_at"`
 	ExpiresAt     *time.Time `gorm:"column:expires_at"`
@@ -47,10 +48,16 @@ func toTokenRow(t *session.Token) tokenRow {
 
 func toDomainToken(r *tokenRow) session.Token {
 	return session.Token{
-		ID:         r.ID,
-		UserID:     r.TokenableID,
-		Name:       r.Name,
-		TokenHash:  r.Token,
+		ID:        r.ID,
+		UserID:    r.TokenableID,
+		Name:      r.Name,
+		TokenHash: r.Token,
+		PreviousHash: func() string {
+			if r.PreviousToken == nil {
+				return ""
+			}
+			return *r.PreviousToken
+		}(),
 		LastUsedAt: timePtrFromDB(r.LastUsedAt),
 		ExpiresAt:  timeFromDB(r.ExpiresAt),
 		CreatedAt:  timeFromDB(r.CreatedAt),
@@ -82,6 +89,16 @@ func (s *sessionStore) ByHash(ctx context.Context, hash string) (*session.Token,
 	return &t, nil
 }
 
+func (s *sessionStore) ByPreviousHash(ctx context.Context, hash string) (*session.Token, error) {
+	var r tokenRow
+	err := s.conn(ctx).Where("previous_token = ? AND tokenable_type = ?", hash, tokenableUser).Take(&r).Error
+	if err != nil {
+		return nil, errNotFoundOr(err, errs.ErrNotFound)
+	}
+	t := toDomainToken(&r)
+	return &t, nil
+}
+
 func (s *sessionStore) ByID(ctx context.Context, id uint64) (*session.Token, error) {
 	var r tokenRow
 	err := s.conn(ctx).Where("id = ? AND tokenable_type = ?", id, tokenableUser).Take(&r).Error
@@ -92,15 +109,17 @@ func (s *sessionStore) ByID(ctx context.Context, id uint64) (*session.Token, err
 	return &t, nil
 }
 
-// Rotate is a conditional update on the old hash: the second of two
+// Rotate is a conditional update on the old hash, which it keeps as the
+// previous hash (reuse detection): the second of two
 // concurrent rotations (MySQL re-reads the row after the first commits;
 // SQLite runs them one after the other) matches no row.
 func (s *sessionStore) Rotate(ctx context.Context, id uint64, oldHash, newHash string, now, expiresAt time.Time) (bool, error) {
 	res := s.conn(ctx).Model(&tokenRow{}).Where("id = ? AND token = ?", id, oldHash).Updates(map[string]any{
-		"token":        newHash,
-		"last_used_at": dbTime(now),
-		"expires_at":   dbTime(expiresAt),
-		"updated_at":   dbTime(now),
+		"token":          newHash,
+		"previous_token": oldHash,
+		"last_used_at":   dbTime(now),
+		"expires_at":     dbTime(expiresAt),
+		"updated_at":     dbTime(now),
 	})
 	if res.Error != nil {
 		return false, fmt.Errorf("rotate session token %d: %w", id, translate(res.Error))

@@ -250,6 +250,7 @@ func (s *Store) storesOn(db *gorm.DB) store.Stores {
 		Webhooks: &webhookStore{b},
 		Holds:    &holdStore{b},
 		Exports:  &exportStore{b},
+		Logins:   &loginStore{b},
 	}
 }
 

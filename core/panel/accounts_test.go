@@ -414,9 +414,12 @@ func TestRefreshAndAuthenticateFollowTheSession(t *testing.T) {
 			t.Fatalf("session after refresh: %+v", s)
 		}
 	}
+	// The rotated token presented again: refused, and its session ended
+	// (reuse detection; core/panel/reuse_test.go).
 	if _, err := f.panel.Refresh(ctx, "rt_a"); !errors.Is(err, session.ErrInvalidRefresh) {
 		t.Fatalf("the old refresh token still works: %v", err)
 	}
+	f.db.Put(session.Token{ID: 40, UserID: 5, TokenHash: session.Hash("rt_d"), ExpiresAt: f.now.Add(time.Hour)})
 
 	f.tokens.EXPECT().Parse("ok", f.now).Return(5, 40, nil)
 	f.tokens.EXPECT().Parse("gone", f.now).Return(5, 42, nil)

@@ -10,6 +10,7 @@ import (
 	"paygate/core/apikey"
 	"paygate/core/errs"
 	"paygate/core/session"
+	"paygate/core/signin"
 	"paygate/core/store"
 	"paygate/core/user"
 )
@@ -23,11 +24,22 @@ type Login struct {
 }
 
 // Login checks email and password and opens a session. Unknown email and
-// wrong password answer the same error in the same time.
-func (p *Panel) Login(ctx context.Context, email, password, client string) (*Login, error) {
+// wrong password answer the same error in the same time. Attempts are
+// limited per account and client address ip (GuardPassword); the account
+// is the one the email resolves to, so every spelling the database
+// matches shares its budget.
+func (p *Panel) Login(ctx context.Context, email, password, client, ip string) (*Login, error) {
 	u, err := p.st.Users.ByEmail(ctx, strings.ToLower(strings.TrimSpace(email)))
 	if err != nil && errs.KindOf(err) != errs.NotFound {
 		return nil, fmt.Errorf("find user: %w", err)
+	}
+	account := signin.EmailAccount(email)
+	if u != nil {
+		account = signin.UserAccount(u.ID)
+	}
+	release, err := p.guard(ctx, account, ip)
+	if err != nil {
+		return nil, err
 	}
 	if u != nil && u.IsDeleted() {
 		u = nil
@@ -35,6 +47,7 @@ func (p *Panel) Login(ctx context.Context, email, password, client string) (*Log
 	if !p.pw.Check(u, password) {
 		return nil, user.ErrBadCredentials
 	}
+	release(ctx)
 	if err := u.CanAct(); err != nil {
 		return nil, err
 	}
@@ -69,12 +82,17 @@ func newRefreshToken() string { return "rt_" + apikey.RandomBase62(48) }
 // (the session's row is rotated by a conditional update). The session keeps
 // its id, name and created_at; last_used_at becomes now and it expires
 // RefreshTTL after this use.
+//
+// A token that was already rotated away is a copy in a second pair of
+// hands (the owner's or a thief's, whichever refreshed last): presenting
+// it ends its session at once, the current token with it (reuse
+// detection), and answers 401 like any invalid token.
 func (p *Panel) Refresh(ctx context.Context, refreshToken string) (*Login, error) {
 	oldHash := session.Hash(refreshToken)
 	t, err := p.st.Sessions.ByHash(ctx, oldHash)
 	if err != nil {
 		if errs.KindOf(err) == errs.NotFound {
-			return nil, session.ErrInvalidRefresh
+			return nil, p.revokeReused(ctx, oldHash)
 		}
 		return nil, fmt.Errorf("find refresh token: %w", err)
 	}
@@ -108,8 +126,8 @@ func (p *Panel) Refresh(ctx context.Context, refreshToken string) (*Login, error
 	if err != nil {
 		return nil, fmt.Errorf("rotate refresh token: %w", err)
 	}
-	if !won {
-		return nil, session.ErrInvalidRefresh
+	if !won { // rotated by a concurrent refresh with the same token: reused
+		return nil, p.revokeReused(ctx, oldHash)
 	}
 	access, ttl, err := p.tokens.Issue(u.ID, t.ID, u.Role, now)
 	if err != nil {
@@ -118,9 +136,42 @@ func (p *Panel) Refresh(ctx context.Context, refreshToken string) (*Login, error
 	return &Login{AccessToken: access, RefreshToken: refresh, ExpiresIn: ttl, User: u}, nil
 }
 
-// Logout revokes the caller's refresh token. An unknown token or one of
-// another user changes nothing.
-func (p *Panel) Logout(ctx context.Context, caller *user.User, refreshToken string) error {
+// revokeReused ends the session whose previous refresh token hashes to
+// hash, if any, and returns the answer to the presenter: ErrInvalidRefresh.
+func (p *Panel) revokeReused(ctx context.Context, hash string) error {
+	t, err := p.st.Sessions.ByPreviousHash(ctx, hash)
+	if err != nil {
+		if errs.KindOf(err) == errs.NotFound {
+			return session.ErrInvalidRefresh
+		}
+		return fmt.Errorf("find rotated refresh token: %w", err)
+	}
+	if _, err := p.st.Sessions.Delete(ctx, t.ID); err != nil {
+		return fmt.Errorf("revoke session of a reused refresh token: %w", err)
+	}
+	p.log.Warn("rotated refresh token reused; session revoked", "user_id", t.UserID, "session_id", t.ID)
+	return session.ErrInvalidRefresh
+}
+
+// Logout ends the caller's session sessionID (the one their access token
+// names) and the session of refreshToken when it is the caller's too (an
+// API client may sign out a session it holds the refresh token of). An
+// unknown token, or one of another user, changes nothing.
+func (p *Panel) Logout(ctx context.Context, caller *user.User, sessionID uint64, refreshToken string) error {
+	if sessionID != 0 {
+		t, err := p.st.Sessions.ByID(ctx, sessionID)
+		if err != nil && errs.KindOf(err) != errs.NotFound {
+			return fmt.Errorf("find session: %w", err)
+		}
+		if err == nil && t.UserID == caller.ID {
+			if _, err := p.st.Sessions.Delete(ctx, t.ID); err != nil {
+				return fmt.Errorf("revoke session: %w", err)
+			}
+		}
+	}
+	if refreshToken == "" {
+		return nil
+	}
 	t, err := p.st.Sessions.ByHash(ctx, session.Hash(refreshToken))
 	if err != nil {
 		if errs.KindOf(err) == errs.NotFound {

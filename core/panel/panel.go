@@ -13,6 +13,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"paygate/core/signin"
 	"paygate/core/store"
 	"paygate/core/topup"
 	"paygate/core/user"
@@ -30,6 +31,8 @@ type Config struct {
 	// before rolling it up (hits started just before midnight settle after
 	// it); 0 means 15 minutes.
 	RollupGrace time.Duration
+	// SignIn limits password guessing; zero means signin.DefaultPolicy.
+	SignIn signin.Policy
 }
 
 // Deps are the ports and configuration the panel runs on. Now may be nil
@@ -87,6 +90,9 @@ func New(d Deps) *Panel {
 	}
 	if cfg.RefreshTTL == 0 {
 		cfg.RefreshTTL = 30 * 24 * time.Hour
+	}
+	if cfg.SignIn == (signin.Policy{}) {
+		cfg.SignIn = signin.DefaultPolicy
 	}
 	if cfg.RollupGrace == 0 {
 		cfg.RollupGrace = 15 * time.Minute

@@ -12,13 +12,16 @@ import (
 
 // Token is a refresh token; only the SHA-256 of its value is stored.
 type Token struct {
-	ID         uint64
-	UserID     uint64
-	Name       string // e.g. the client's user agent, for the sessions list
-	TokenHash  string
-	LastUsedAt *time.Time
-	ExpiresAt  time.Time
-	CreatedAt  time.Time
+	ID        uint64
+	UserID    uint64
+	Name      string // e.g. the client's user agent, for the sessions list
+	TokenHash string
+	// PreviousHash is TokenHash before the last rotation (empty before
+	// any): presented again, that token ends the session (reuse detection).
+	PreviousHash string
+	LastUsedAt   *time.Time
+	ExpiresAt    time.Time
+	CreatedAt    time.Time
 }
 
 var (
@@ -42,9 +45,13 @@ type Repository interface {
 	Create(ctx context.Context, t *Token) error
 	ByHash(ctx context.Context, hash string) (*Token, error) // errs.ErrNotFound
 	ByID(ctx context.Context, id uint64) (*Token, error)     // errs.ErrNotFound
-	// Rotate replaces the token's hash only if it still is oldHash, and sets
-	// last_used_at to now and expires_at; it reports whether this call did,
-	// so of two concurrent refreshes with one token exactly one wins.
+	// ByPreviousHash finds the session whose token hash was hash before its
+	// last rotation (reuse detection); errs.ErrNotFound otherwise.
+	ByPreviousHash(ctx context.Context, hash string) (*Token, error)
+	// Rotate replaces the token's hash only if it still is oldHash, keeps
+	// oldHash as the previous hash, and sets last_used_at to now and
+	// expires_at; it reports whether this call did, so of two concurrent
+	// refreshes with one token exactly one wins.
 	Rotate(ctx context.Context, id uint64, oldHash, newHash string, now, expiresAt time.Time) (bool, error)
 	// Delete removes a token and reports whether this call removed it, so
 	// two concurrent refreshes with one token cannot both succeed.

@@ -18,6 +18,7 @@ import (
 	"paygate/core/recharge"
 	"paygate/core/report"
 	"paygate/core/session"
+	"paygate/core/signin"
 	"paygate/core/topup"
 	"paygate/core/user"
 	"paygate/core/verification"
@@ -48,6 +49,7 @@ type Stores struct {
 	Webhooks webhook.Repository // the event outbox
 	Holds    hold.Repository    // holds of metered calls
 	Exports  export.Repository  // leases of running CSV exports
+	Logins   signin.Repository  // sign-in attempt counters
 }
 
 // Transactor runs fn in one database transaction with Stores bound to it.

@@ -141,6 +141,65 @@ func (_c *MockRepository_ByID_Call) RunAndReturn(run func(context.Context, uint6
 	return _c
 }
 
+// ByPreviousHash provides a mock function with given fields: ctx, hash
+func (_m *MockRepository) ByPreviousHash(ctx context.Context, hash string) (*session.Token, error) {
+	ret := _m.Called(ctx, hash)
+
+	if len(ret) == 0 {
+		panic("no return value specified for ByPreviousHash")
+	}
+
+	var r0 *session.Token
+	var r1 error
+	if rf, ok := ret.Get(0).(func(context.Context, string) (*session.Token, error)); ok {
+		return rf(ctx, hash)
+	}
+	if rf, ok := ret.Get(0).(func(context.Context, string) *session.Token); ok {
+		r0 = rf(ctx, hash)
+	} else {
+		if ret.Get(0) != nil {
+			r0 = ret.Get(0).(*session.Token)
+		}
+	}
+
+	if rf, ok := ret.Get(1).(func(context.Context, string) error); ok {
+		r1 = rf(ctx, hash)
+	} else {
+		r1 = ret.Error(1)
+	}
+
+	return r0, r1
+}
+
+// MockRepository_ByPreviousHash_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'ByPreviousHash'
+type MockRepository_ByPreviousHash_Call struct {
+	*mock.Call
+}
+
+// ByPreviousHash is a helper method to define mock.On call
+//   - ctx context.Context
+//   - hash string
+func (_e *MockRepository_Expecter) ByPreviousHash(ctx interface{}, hash interface{}) *MockRepository_ByPreviousHash_Call {
+	return &MockRepository_ByPreviousHash_Call{Call: _e.mock.On("ByPreviousHash", ctx, hash)}
+}
+
+func (_c *MockRepository_ByPreviousHash_Call) Run(run func(ctx context.Context, hash string)) *MockRepository_ByPreviousHash_Call {
+	_c.Call.Run(func(args mock.Arguments) {
+		run(args[0].(context.Context), args[1].(string))
+	})
+	return _c
+}
+
+func (_c *MockRepository_ByPreviousHash_Call) Return(_a0 *session.Token, _a1 error) *MockRepository_ByPreviousHash_Call {
+	_c.Call.Return(_a0, _a1)
+	return _c
+}
+
+func (_c *MockRepository_ByPreviousHash_Call) RunAndReturn(run func(context.Context, string) (*session.Token, error)) *MockRepository_ByPreviousHash_Call {
+	_c.Call.Return(run)
+	return _c
+}
+
 // Create provides a mock function with given fields: ctx, t
 func (_m *MockRepository) Create(ctx context.Context, t *session.Token) error {
 	ret := _m.Called(ctx, t)

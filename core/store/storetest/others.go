@@ -553,6 +553,10 @@ func (r sessionsRepo) ByID(_ context.Context, id uint64) (*session.Token, error)
 	return r.get("Sessions.ByID", func(tk session.Token) bool { return tk.ID == id })
 }
 
+func (r sessionsRepo) ByPreviousHash(_ context.Context, hash string) (*session.Token, error) {
+	return r.get("Sessions.ByPreviousHash", func(tk session.Token) bool { return hash != "" && tk.PreviousHash == hash })
+}
+
 func (r sessionsRepo) Rotate(_ context.Context, id uint64, oldHash, newHash string, now, expiresAt time.Time) (bool, error) {
 	var won bool
 	err := r.d.do("Sessions.Rotate", func(t *tables) error {
@@ -560,7 +564,7 @@ func (r sessionsRepo) Rotate(_ context.Context, id uint64, oldHash, newHash stri
 		if !ok || tk.TokenHash != oldHash {
 			return nil
 		}
-		tk.TokenHash, tk.LastUsedAt, tk.ExpiresAt = newHash, &now, expiresAt
+		tk.TokenHash, tk.PreviousHash, tk.LastUsedAt, tk.ExpiresAt = newHash, oldHash, &now, expiresAt
 		t.sessions[id], won = tk, true
 		return nil
 	})
