@@ -3,6 +3,7 @@ package mysqlstore
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"gorm.io/gorm/clause"
@@ -29,10 +30,22 @@ type loginStore struct{ base }
 
 var _ signin.Repository = (*loginStore)(nil)
 
-// Ensure inserts the missing counters; an existing one is left alone.
+// Ensure inserts the missing counters; an existing one is left alone. It
+// reads first, without locks, so the usual case (the counters exist) takes
+// no lock at all, and inserts in key order, the order Lock takes its locks
+// in: an insert meeting a locked duplicate then waits instead of deadlocking.
 func (s *loginStore) Ensure(ctx context.Context, keys []string, now time.Time) error {
-	rows := make([]loginAttemptRow, 0, len(keys))
-	for _, k := range keys {
+	var have []string
+	if err := s.conn(ctx).Model(&loginAttemptRow{}).Where("key_hash IN ?", keys).Pluck("key_hash", &have).Error; err != nil {
+		return fmt.Errorf("read login counters: %w", translate(err))
+	}
+	missing := slices.DeleteFunc(slices.Clone(keys), func(k string) bool { return slices.Contains(have, k) })
+	if len(missing) == 0 {
+		return nil
+	}
+	slices.Sort(missing)
+	rows := make([]loginAttemptRow, 0, len(missing))
+	for _, k := range missing {
 		rows = append(rows, loginAttemptRow{KeyHash: k, UpdatedAt: dbTime(now)})
 	}
 	if err := s.conn(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&rows).Error; err != nil {
