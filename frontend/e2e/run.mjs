@@ -74,6 +74,7 @@ async function runFlow(flow) {
   console.log(`e2e: flow ${flow.name} against ${server.baseURL} (${server.dir})`);
   const contexts = new Map();
   const pages = new Map();
+  const logins = new Map(); // actor → the body of its last sign-in (for storageFrom)
   let shotNo = 0;
   /** @type {Ctx} */
   const ctx = {
@@ -83,10 +84,22 @@ async function runFlow(flow) {
     server,
     async actor(name, { viewport = 'desktop', storageFrom } = {}) {
       if (pages.has(name)) return pages.get(name);
-      const storageState = storageFrom && contexts.has(storageFrom) ? await contexts.get(storageFrom).storageState() : undefined;
+      // storageFrom: the same user on another device. Copying the refresh
+      // cookie would be two browsers sharing one token, which the server
+      // takes for theft (reuse detection); the new context signs in afresh
+      // with the credentials the other actor signed in with.
+      const from = storageFrom && contexts.has(storageFrom) ? await contexts.get(storageFrom).storageState() : undefined;
+      const storageState = from && { cookies: [], origins: from.origins };
       const context = await browser.newContext({ viewport: VIEWPORTS[viewport], storageState, locale: 'en-IN', timezoneId: 'Asia/Kolkata' });
       context.setDefaultTimeout(10_000);
+      if (storageFrom && logins.has(storageFrom)) {
+        const r = await context.request.post(`${server.baseURL}/api/v1/panel/auth/login`, { data: logins.get(storageFrom) });
+        if (!r.ok()) throw new Error(`signing ${name} in as ${storageFrom}: ${r.status()}`);
+      }
       const page = await context.newPage();
+      page.on('request', (req) => {
+        if (req.method() === 'POST' && new URL(req.url()).pathname === '/api/v1/panel/auth/login') logins.set(name, req.postDataJSON());
+      });
       page.on('pageerror', (err) => console.log(`    [${name}] page error: ${err.message}`));
       contexts.set(name, context);
       pages.set(name, page);

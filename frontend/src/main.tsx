@@ -6,6 +6,10 @@ import '@mantine/dates/styles.css';
 import '@mantine/charts/styles.css';
 import './app/global.css';
 import { App } from './app/App';
+import { session } from './auth/session';
+
+// Signed in before this page load? The refresh cookie tells (the token lives in memory only).
+void session.restore();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

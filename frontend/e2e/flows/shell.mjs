@@ -1,6 +1,8 @@
-// The app shell: routes survive a reload, keyboard navigation, 375 px, an
-// expired session returns to login and back, the API is not swallowed.
-import { signIn, fillSignIn } from '../steps/auth.mjs';
+// The app shell: routes survive a reload (the session comes back through
+// the HttpOnly refresh cookie; no token is in web storage), keyboard
+// navigation, 375 px, an expired session returns to login and back, signing
+// out ends the session, the API is not swallowed.
+import { signIn, fillSignIn, signOut } from '../steps/auth.mjs';
 import { expectPath, measureInteractive, pageHeading } from '../lib/helpers.mjs';
 
 export const name = 'shell';
@@ -28,6 +30,8 @@ export const steps = [
       await page.reload();
       await pageHeading(page, 'Users').waitFor();
       await expectPath(page, '/admin/users?page=2');
+      await expectNoTokenInStorage(page);
+      await expectRefreshCookie(page);
     },
   },
   {
@@ -87,11 +91,10 @@ export const steps = [
       const page = await ctx.actor('admin');
       await page.goto(`${ctx.baseURL}/admin/audit-log`);
       await pageHeading(page, 'Audit log').waitFor();
-      // Both tokens stop working, as after 30 days or a revoked session.
-      await page.evaluate(() => {
-        const s = JSON.parse(localStorage.getItem('paygate.session'));
-        localStorage.setItem('paygate.session', JSON.stringify({ ...s, access: 'expired', refresh: 'revoked', accessExpiresAt: 0 }));
-      });
+      // The refresh cookie stops working, as after 30 days or a revoked
+      // session; the reload drops the access token (it lives in memory).
+      const { hostname } = new URL(ctx.baseURL);
+      await page.context().addCookies([{ name: 'paygate_refresh', value: 'rt_revoked', domain: hostname, path: '/api/v1/panel/auth', httpOnly: true, sameSite: 'Strict' }]);
       await page.reload();
       await expectPath(page, '/login?next=%2Fadmin%2Faudit-log&expired=1');
       await page.getByText('Your session has expired').waitFor();
@@ -99,6 +102,23 @@ export const steps = [
       await fillSignIn(page, ctx.admin);
       await expectPath(page, '/admin/audit-log');
       await pageHeading(page, 'Audit log').waitFor();
+    },
+  },
+  {
+    id: 'sign-out',
+    name: 'signing out ends the session: a reload stays signed out',
+    needs: ['admin-login'],
+    async run(ctx) {
+      const page = await ctx.actor('admin');
+      await page.goto(`${ctx.baseURL}/admin`);
+      await pageHeading(page, 'Platform dashboard').waitFor();
+      await expectNoTokenInStorage(page);
+      await signOut(page);
+      const left = (await page.context().cookies()).filter((c) => c.name === 'paygate_refresh');
+      if (left.length) throw new Error('the refresh cookie is still there after signing out');
+      await page.goto(`${ctx.baseURL}/admin`);
+      await expectPath(page, '/login?next=%2Fadmin');
+      await expectNoTokenInStorage(page);
     },
   },
   {
@@ -118,3 +138,21 @@ export const steps = [
     },
   },
 ];
+
+/** No access or refresh token in localStorage or sessionStorage (they live in memory and in the HttpOnly cookie). */
+async function expectNoTokenInStorage(page) {
+  const stored = await page.evaluate(() =>
+    [localStorage, sessionStorage].flatMap((st) => Object.keys(st).map((k) => `${k}=${st.getItem(k)}`)),
+  );
+  const token = stored.find((kv) => /eyJ|rt_|token/i.test(kv));
+  if (token) throw new Error(`a token is in web storage: ${token.slice(0, 40)}…`);
+}
+
+/** The refresh token is an HttpOnly, SameSite=Strict cookie on the auth routes only. */
+async function expectRefreshCookie(page) {
+  const c = (await page.context().cookies()).find((k) => k.name === 'paygate_refresh');
+  if (!c || !c.httpOnly || c.sameSite !== 'Strict' || c.path !== '/api/v1/panel/auth') {
+    throw new Error(`refresh cookie ${JSON.stringify(c && { ...c, value: '…' })}`);
+  }
+  if (await page.evaluate(() => document.cookie.includes('paygate_refresh'))) throw new Error('a script can read the refresh cookie');
+}

@@ -23,8 +23,10 @@ describe('authFetch', () => {
       const path = new URL(req.url).pathname;
       seen.push(`${path} ${req.headers.get('Authorization') ?? ''}`);
       if (path.endsWith('/auth/refresh')) {
-        expect(await req.json()).toEqual({ refresh_token: 'r-old' });
-        return json(200, { access_token: 'new', refresh_token: 'r-new', token_type: 'Bearer', expires_in: 900, user });
+        // No token in the body: the HttpOnly cookie carries it.
+        expect(await req.text()).toBe('');
+        expect(req.credentials).toBe('same-origin');
+        return json(200, { access_token: 'new', token_type: 'Bearer', expires_in: 900, user });
       }
       return req.headers.get('Authorization') === 'Bearer new' ? json(200, user) : json(401, unauthorized);
     }));

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { act, screen } from '@testing-library/react';
 import { RequireAuth, RequireRole } from './guards';
-import { renderWithApp } from '../test/render';
+import { json, renderWithApp } from '../test/render';
 import { session } from '../auth/session';
 
 const user = {
@@ -15,6 +15,20 @@ describe('RequireAuth', () => {
     const { router } = renderWithApp(<RequireAuth><p>keys</p></RequireAuth>, { path: '/api-keys', url: '/api-keys?page=2' });
     expect(router.state.location.pathname).toBe('/login');
     expect(router.state.location.search).toBe('?next=%2Fapi-keys%3Fpage%3D2');
+  });
+
+  it('waits while a reload restores the session through the refresh cookie, then shows the page', async () => {
+    let answer: (r: Response) => void = () => {};
+    vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>((resolve) => { answer = resolve; })));
+    const restored = session.restore();
+    const { router } = renderWithApp(<RequireAuth><p>keys</p></RequireAuth>, { path: '/api-keys' });
+    expect(screen.getByText('Signing in…')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/api-keys');
+    await act(async () => {
+      answer(json(200, { access_token: 'a', token_type: 'Bearer', expires_in: 900, user }));
+      await restored;
+    });
+    expect(screen.getByText('keys')).toBeInTheDocument();
   });
 
   it('sends an expired session to login with expired=1', () => {

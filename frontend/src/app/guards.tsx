@@ -2,16 +2,18 @@ import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { useSession, landingPath } from '../auth/useSession';
 import type { Role } from '../api/types';
-import { ErrorState } from '../components/States';
+import { ErrorState, Loading } from '../components/States';
 
 /**
  * Signed-in routes. Signed out (never signed in, signed out, or the session
  * expired) → /login?next=<this path>, so that after signing in the user
- * comes back here.
+ * comes back here. While a reload restores the session through the refresh
+ * cookie, a loader.
  */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { status, expired } = useSession();
   const loc = useLocation();
+  if (status === 'restoring') return <Loading label="Signing in…" />;
   if (status !== 'signedIn') {
     const here = loc.pathname + loc.search;
     const qs = new URLSearchParams();
@@ -34,6 +36,7 @@ export function RequireRole({ roles, children }: { roles?: Role[]; children: Rea
 
 /** "/" → the role's landing page. */
 export function Landing() {
-  const { user } = useSession();
+  const { user, status } = useSession();
+  if (status === 'restoring') return <Loading label="Signing in…" />;
   return <Navigate to={user ? landingPath(user.role) : '/login'} replace />;
 }
