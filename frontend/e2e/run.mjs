@@ -16,6 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startServer, ADMIN } from './lib/server.mjs';
 import { launch, VIEWPORTS } from './lib/browser.mjs';
 import { NotImplemented } from './lib/helpers.mjs';
+import { signedInAs } from './steps/auth.mjs';
 
 /**
  * @typedef {{id: string, name: string, needs?: string[], run: (ctx: Ctx) => Promise<void>}} Step
@@ -74,7 +75,6 @@ async function runFlow(flow) {
   console.log(`e2e: flow ${flow.name} against ${server.baseURL} (${server.dir})`);
   const contexts = new Map();
   const pages = new Map();
-  const logins = new Map(); // actor → the body of its last sign-in (for storageFrom)
   let shotNo = 0;
   /** @type {Ctx} */
   const ctx = {
@@ -92,14 +92,12 @@ async function runFlow(flow) {
       const storageState = from && { cookies: [], origins: from.origins };
       const context = await browser.newContext({ viewport: VIEWPORTS[viewport], storageState, locale: 'en-IN', timezoneId: 'Asia/Kolkata' });
       context.setDefaultTimeout(10_000);
-      if (storageFrom && logins.has(storageFrom)) {
-        const r = await context.request.post(`${server.baseURL}/api/v1/panel/auth/login`, { data: logins.get(storageFrom) });
-        if (!r.ok()) throw new Error(`signing ${name} in as ${storageFrom}: ${r.status()}`);
+      const creds = storageFrom && pages.has(storageFrom) ? signedInAs.get(pages.get(storageFrom)) : undefined;
+      if (creds) {
+        const r = await context.request.post(`${server.baseURL}/api/v1/panel/auth/login`, { data: creds });
+        if (!r.ok()) throw new Error(`signing ${name} in as ${storageFrom}: ${r.status()} ${await r.text()}`);
       }
       const page = await context.newPage();
-      page.on('request', (req) => {
-        if (req.method() === 'POST' && new URL(req.url()).pathname === '/api/v1/panel/auth/login') logins.set(name, req.postDataJSON());
-      });
       page.on('pageerror', (err) => console.log(`    [${name}] page error: ${err.message}`));
       contexts.set(name, context);
       pages.set(name, page);

@@ -113,7 +113,9 @@ export const steps = [
       await page.goto(`${ctx.baseURL}/admin`);
       await pageHeading(page, 'Platform dashboard').waitFor();
       await expectNoTokenInStorage(page);
+      const loggedOut = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/panel/auth/logout');
       await signOut(page);
+      if ((await loggedOut).status() !== 204) throw new Error('POST /auth/logout did not answer 204');
       const left = (await page.context().cookies()).filter((c) => c.name === 'paygate_refresh');
       if (left.length) throw new Error('the refresh cookie is still there after signing out');
       await page.goto(`${ctx.baseURL}/admin`);

@@ -8,8 +8,12 @@ export async function signIn(page, baseURL, { email, password }, { next, expectL
   if (expectLanding) await expectPath(page, expectLanding);
 }
 
+/** The credentials each page last signed in with (run.mjs: an actor's storageFrom signs in as the same user). */
+export const signedInAs = new WeakMap();
+
 /** Fills and submits the sign-in form of the current page. */
 export async function fillSignIn(page, { email, password }) {
+  signedInAs.set(page, { email, password });
   await page.getByLabel('Email').fill(email);
   await page.locator('input[autocomplete="current-password"]').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();

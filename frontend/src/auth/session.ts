@@ -151,9 +151,12 @@ class Session {
   private async doRefresh(): Promise<string | null> {
     let res: Response;
     try {
-      // No body: the server reads the HttpOnly cookie.
+      // No body: the server reads the HttpOnly cookie. keepalive: a reload
+      // while this is in flight must not drop the answer, whose cookie
+      // carries the rotated token (the old one, presented again, would end
+      // the session as a stolen copy).
       res = await underRefreshLock(() =>
-        globalThis.fetch(new Request(url(REFRESH_PATH), { method: 'POST', credentials: 'same-origin' })),
+        globalThis.fetch(new Request(url(REFRESH_PATH), { method: 'POST', credentials: 'same-origin', keepalive: true })),
       );
     } catch {
       return null; // offline: keep the session, the call fails with its own error
@@ -196,6 +199,7 @@ class Session {
       await globalThis.fetch(new Request(url(LOGOUT_PATH), {
         method: 'POST',
         credentials: 'same-origin',
+        keepalive: true, // the app navigates to /login at once
         headers: { Authorization: `Bearer ${token}` },
       }));
     } catch {
