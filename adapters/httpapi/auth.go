@@ -173,8 +173,8 @@ func (s *server) refresh(c echo.Context) error {
 	return c.JSON(http.StatusOK, out)
 }
 
-// logout ends the session of the caller's access token, and the one of the
-// refresh token sent (body or cookie) when it is the caller's; it clears
+// logout revokes the refresh token sent (body, else cookie) when it is the
+// caller's, or else the session of the caller's access token; it clears
 // the cookie.
 func (s *server) logout(c echo.Context) error {
 	var req refreshRequest

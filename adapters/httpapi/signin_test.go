@@ -252,3 +252,18 @@ func TestConcurrentGuessesOnTwoInstances(t *testing.T) {
 		}
 	})
 }
+
+// TestLogoutWithoutARefreshToken ends the session of the access token.
+func TestLogoutWithoutARefreshToken(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		a := e.signIn(adminEmail, adminPassword)
+		b := e.signIn(adminEmail, adminPassword)
+		out := e.must(e.do("POST", "/api/v1/panel/auth/logout", a.access, nil), 204)
+		if c := cookieOf(out, "paygate_refresh"); c == nil || c.MaxAge >= 0 {
+			t.Fatalf("cookie not cleared: %+v", c)
+		}
+		e.must(e.do("GET", "/api/v1/panel/auth/me", a.access, nil), 401)
+		e.must(e.do("POST", "/api/v1/panel/auth/refresh", "", map[string]any{"refresh_token": a.refresh}), 401)
+		e.must(e.do("GET", "/api/v1/panel/auth/me", b.access, nil), 200)
+	})
+}

@@ -153,37 +153,31 @@ func (p *Panel) revokeReused(ctx context.Context, hash string) error {
 	return session.ErrInvalidRefresh
 }
 
-// Logout ends the caller's session sessionID (the one their access token
-// names) and the session of refreshToken when it is the caller's too (an
-// API client may sign out a session it holds the refresh token of). An
-// unknown token, or one of another user, changes nothing.
+// Logout revokes the caller's refresh token (an API client may sign out
+// any session it holds the refresh token of); without one, it ends the
+// session sessionID that the caller's access token names. An unknown
+// token, or one of another user, changes nothing.
 func (p *Panel) Logout(ctx context.Context, caller *user.User, sessionID uint64, refreshToken string) error {
-	if sessionID != 0 {
-		t, err := p.st.Sessions.ByID(ctx, sessionID)
-		if err != nil && errs.KindOf(err) != errs.NotFound {
-			return fmt.Errorf("find session: %w", err)
-		}
-		if err == nil && t.UserID == caller.ID {
-			if _, err := p.st.Sessions.Delete(ctx, t.ID); err != nil {
-				return fmt.Errorf("revoke session: %w", err)
-			}
-		}
-	}
-	if refreshToken == "" {
+	var t *session.Token
+	var err error
+	if refreshToken != "" {
+		t, err = p.st.Sessions.ByHash(ctx, session.Hash(refreshToken))
+	} else if sessionID != 0 {
+		t, err = p.st.Sessions.ByID(ctx, sessionID)
+	} else {
 		return nil
 	}
-	t, err := p.st.Sessions.ByHash(ctx, session.Hash(refreshToken))
 	if err != nil {
 		if errs.KindOf(err) == errs.NotFound {
 			return nil
 		}
-		return fmt.Errorf("find refresh token: %w", err)
+		return fmt.Errorf("find session: %w", err)
 	}
 	if t.UserID != caller.ID {
 		return nil
 	}
 	if _, err := p.st.Sessions.Delete(ctx, t.ID); err != nil {
-		return fmt.Errorf("revoke refresh token: %w", err)
+		return fmt.Errorf("revoke session: %w", err)
 	}
 	return nil
 }
