@@ -21,18 +21,22 @@ import (
 // app (no memory shared with e's) and HTTP server. It believes
 // X-Forwarded-For from loopback, so a test picks each request's client
 // address. It returns the instance's base URL.
-func (e *env) instance(secureCookies bool) string {
+// With https, its PUBLIC_BASE_URL is https (the refresh cookie is Secure).
+func (e *env) instance(https bool) string {
 	e.t.Helper()
 	tokens, err := token.NewJWT([]byte(strings.Repeat("s", 32)))
 	if err != nil {
 		e.t.Fatal(err)
 	}
+	base := "http://localhost:8080"
+	if https {
+		base = "https://panel.example.com"
+	}
 	a := app.New(app.Deps{Tx: e.store, Stores: e.store.Stores(), Tokens: tokens, EmailTokens: tokens, Mailer: e.mail,
-		Config: app.Config{PasswordCost: 4}})
+		Config: app.Config{PasswordCost: 4, PublicBaseURL: base}})
 	e.t.Cleanup(a.Wait)
 	srv := httptest.NewServer(httpapi.NewServer(httpapi.Deps{App: a, Log: slog.New(slog.DiscardHandler), Ready: e.store.Ping,
-		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")},
-		SecureCookies:  secureCookies}))
+		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}}))
 	e.t.Cleanup(srv.Close)
 	return srv.URL
 }
