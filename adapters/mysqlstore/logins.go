@@ -11,7 +11,7 @@ import (
 	"paygate/core/signin"
 )
 
-// loginAttemptRow is one sign-in counter (migration 00014). The key is a
+// loginAttemptRow is one sign-in counter (migration 00020). The key is a
 // SHA-256: no email or address is stored.
 type loginAttemptRow struct {
 	KeyHash      string     `gorm:"column:key_hash;primaryKey"`
