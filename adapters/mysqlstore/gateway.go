@@ -30,6 +30,7 @@ type paymentRow struct {
 	Status      string     `gorm:"column:status"`
 	ProviderRef *string    `gorm:"column:provider_ref"`
 	Livemode    bool       `gorm:"column:livemode"`
+	Refunded    string     `gorm:"column:refunded_amount"`
 	ExpiresAt   time.Time  `gorm:"column:expires_at"`
 	CompletedAt *time.Time `gorm:"column:completed_at"`
 	CreatedAt   *time.Time `gorm:"column:created_at;autoCreateTime:false"`
@@ -44,7 +45,7 @@ func toPaymentRow(p *payment.Payment) (paymentRow, error) {
 		ID: p.ID, PublicID: p.PublicID, UserID: p.UserID, APIKeyID: p.APIKeyID, Amount: w.put(colAmount, p.Amount),
 		Currency: p.Currency, CustomerID: p.CustomerID, CallbackURL: p.CallbackURL, Status: string(p.Status),
 		ProviderRef: p.ProviderRef, Livemode: p.Livemode, ExpiresAt: dbTime(p.ExpiresAt), CompletedAt: timePtrToDB(p.CompletedAt),
-		CreatedAt: stamp(p.CreatedAt), UpdatedAt: stamp(p.UpdatedAt),
+		CreatedAt: stamp(p.CreatedAt), UpdatedAt: stamp(p.UpdatedAt), Refunded: w.put(colAmount, p.Refunded),
 	}
 	return r, w.err
 }
@@ -55,7 +56,7 @@ func toDomainPayment(r *paymentRow) (payment.Payment, error) {
 		ID: r.ID, PublicID: r.PublicID, UserID: r.UserID, APIKeyID: r.APIKeyID, Amount: w.get(colAmount, r.Amount),
 		Currency: r.Currency, CustomerID: r.CustomerID, CallbackURL: r.CallbackURL, Status: payment.Status(r.Status),
 		ProviderRef: r.ProviderRef, Livemode: r.Livemode, ExpiresAt: r.ExpiresAt.UTC(), CompletedAt: timePtrFromDB(r.CompletedAt),
-		CreatedAt: timeFromDB(r.CreatedAt), UpdatedAt: timeFromDB(r.UpdatedAt),
+		CreatedAt: timeFromDB(r.CreatedAt), UpdatedAt: timeFromDB(r.UpdatedAt), Refunded: w.get(colAmount, r.Refunded),
 	}
 	if w.err != nil {
 		return p, fmt.Errorf("payment %s: %w", r.PublicID, w.err)
@@ -81,8 +82,12 @@ func (s *paymentStore) Create(ctx context.Context, p *payment.Payment) error {
 }
 
 func (s *paymentStore) find(ctx context.Context, column string, v any) (*payment.Payment, error) {
+	return s.findOn(s.conn(ctx), column, v)
+}
+
+func (s *paymentStore) findOn(q *gorm.DB, column string, v any) (*payment.Payment, error) {
 	var r paymentRow
-	if err := s.conn(ctx).Where(column+" = ?", v).Take(&r).Error; err != nil {
+	if err := q.Where(column+" = ?", v).Take(&r).Error; err != nil {
 		if errors.Is(err, gorm.ErrRecordNotFound) {
 			return nil, payment.ErrNotFound
 		}
@@ -98,6 +103,22 @@ func (s *paymentStore) ByPublicID(ctx context.Context, publicID string) (*paymen
 
 func (s *paymentStore) ByID(ctx context.Context, id uint64) (*payment.Payment, error) {
 	return s.find(ctx, "id", id)
+}
+
+func (s *paymentStore) LockByID(ctx context.Context, id uint64) (*payment.Payment, error) {
+	return s.findOn(s.locking(s.conn(ctx)), "id", id)
+}
+
+func (s *paymentStore) SaveRefunded(ctx context.Context, p *payment.Payment) error {
+	var w moneyWriter
+	v := w.put(colAmount, p.Refunded)
+	if w.err != nil {
+		return fmt.Errorf("save refunded total of payment %s: %w", p.PublicID, w.err)
+	}
+	if err := s.conn(ctx).Model(&paymentRow{}).Where("id = ?", p.ID).Update("refunded_amount", v).Error; err != nil {
+		return fmt.Errorf("save refunded total of payment %s: %w", p.PublicID, translate(err))
+	}
+	return nil
 }
 
 func (s *paymentStore) Transition(ctx context.Context, p *payment.Payment, from payment.Status) (bool, error) {

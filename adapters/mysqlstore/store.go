@@ -246,6 +246,8 @@ func (s *Store) storesOn(db *gorm.DB) store.Stores {
 		Idempotency:   &idempotencyStore{b},
 		Recharges:     &rechargeStore{b},
 		Verifications: &verificationStore{b},
+		Refunds:       &refundStore{b},
+		RefundKeys:    &refundKeyStore{b},
 
 		Webhooks: &webhookStore{b},
 		Holds:    &holdStore{b},

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"strings"
 
@@ -27,6 +28,22 @@ func (p Payments) Intent(_ context.Context, pay payment.Payment, payee string) (
 }
 
 func (Payments) Sandbox() bool { return true }
+
+// Refund answers at once and the same way every time for a refund (test
+// inputs in its reason): a reason starting with "fail" → failed;
+// containing "timeout504" → no answer (the refund stays pending for the
+// refund worker, and fails after its deadline); otherwise processed.
+func (Payments) Refund(_ context.Context, _ payment.Payment, r payment.Refund) (payment.RefundOutcome, error) {
+	reason := strings.ToLower(r.Reason)
+	switch {
+	case strings.Contains(reason, "timeout504"):
+		return payment.RefundOutcome{}, errors.New("sandbox: refund provider did not answer")
+	case strings.HasPrefix(reason, "fail"):
+		return payment.RefundOutcome{Status: payment.RefundFailed, ProviderRef: "sbx_" + r.PublicID,
+			Reason: "Refund declined by the payer's bank (sandbox)"}, nil
+	}
+	return payment.RefundOutcome{Status: payment.RefundProcessed, ProviderRef: "sbx_" + r.PublicID}, nil
+}
 
 // UPIIntent is the UPI deep link (NPCI's linking spec order: pa, pn, am,
 // cu, tr), values query-escaped with spaces as %20 and the VPA's @ kept.

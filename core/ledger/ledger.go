@@ -30,6 +30,9 @@ const (
 	RefBalanceRequest = "balance_request"
 	RefAdjustment     = "adjustment"
 	RefRecharge       = "recharge"
+	// RefRefund: a payment refund's debit of the merchant, and the
+	// refund-type entry giving it back when the refund fails.
+	RefRefund = "refund"
 )
 
 // Entry is one ledger row.

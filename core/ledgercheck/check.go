@@ -7,6 +7,7 @@ package ledgercheck
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -25,12 +26,15 @@ type Deps struct {
 	// settlements of successful calls) have been made, so the check reads
 	// them; nil: nothing to wait for.
 	Settled func(ctx context.Context) error
+	// Now is the clock of "pending too long" (refunds); nil: time.Now.
+	Now func() time.Time
 }
 
 // Checker runs the ledger check.
 type Checker struct {
 	st      store.Stores
 	settled func(ctx context.Context) error
+	now     func() time.Time
 }
 
 // New builds a Checker.
@@ -38,7 +42,10 @@ func New(d Deps) *Checker {
 	if d.Settled == nil {
 		d.Settled = func(context.Context) error { return nil }
 	}
-	return &Checker{st: d.Stores, settled: d.Settled}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	return &Checker{st: d.Stores, settled: d.Settled, now: d.Now}
 }
 
 // Discrepancy is one way the books disagree with themselves.
@@ -102,6 +109,10 @@ func (c *Checker) checkUser(ctx context.Context, id uint64) ([]Discrepancy, erro
 			return nil, fmt.Errorf("read recharges of user %d: %w", id, err)
 		}
 	}
+	refunds, err := c.readRefunds(ctx, id)
+	if err != nil {
+		return nil, err
+	}
 	running, sum := decimal.Zero, decimal.Zero
 	moves := map[uint64]*hitMoves{}
 	rechargeMoves := map[uint64]*hitMoves{}
@@ -119,6 +130,7 @@ func (c *Checker) checkUser(ctx context.Context, id uint64) ([]Discrepancy, erro
 			sum = sum.Add(e.Amount)
 		}
 		running = e.BalanceAfter
+		refunds.add(e)
 		if (e.ReferenceType == ledger.RefAPIHit || e.ReferenceType == ledger.RefRecharge) && e.ReferenceID != nil {
 			byRef := moves
 			if e.ReferenceType == ledger.RefRecharge {
@@ -191,6 +203,9 @@ func (c *Checker) checkUser(ctx context.Context, id uint64) ([]Discrepancy, erro
 		bad("ledger rows reference hit id %d that is not this user's (%d debits, %d refunds)", hitID, m.debits, m.refunds)
 	}
 	if err := c.checkRecharges(ctx, id, recharges, rechargeMoves, bad); err != nil {
+		return nil, err
+	}
+	if err := c.checkRefunds(ctx, id, refunds, bad); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -66,7 +66,10 @@ type Payment struct {
 	ProviderRef *string // the provider's transaction reference once known
 	// Livemode is false for a payment of a sandbox provider (Provider.Sandbox):
 	// no money moves, and every answer, event and page about it says so.
-	Livemode    bool
+	Livemode bool
+	// Refunded is the total of the payment's refunds not failed; never
+	// above Amount (changed only under the payment's row lock).
+	Refunded    decimal.Decimal
 	ExpiresAt   time.Time
 	CompletedAt *time.Time // when it reached an end state
 	CreatedAt   time.Time
@@ -173,6 +176,11 @@ type Provider interface {
 	Intent(ctx context.Context, p Payment, payee string) (string, error)
 	// Sandbox reports a test mode in which the payer picks the outcome.
 	Sandbox() bool
+	// Refund asks the provider to give r.Amount of p back to the payer.
+	// Asking again about the same refund (r.PublicID) reports its outcome
+	// and never refunds twice. An error is no answer: the refund stays
+	// pending and is asked about again.
+	Refund(ctx context.Context, p Payment, r Refund) (RefundOutcome, error)
 }
 
 // Repository stores payments. Transition is the only way states change: a
@@ -185,6 +193,11 @@ type Repository interface {
 	// Transition writes p's new state if the row is still in state from;
 	// false when another writer moved it first.
 	Transition(ctx context.Context, p *Payment, from Status) (bool, error)
+	// LockByID reads the payment under its row lock, held to the end of
+	// the transaction (ErrNotFound).
+	LockByID(ctx context.Context, id uint64) (*Payment, error)
+	// SaveRefunded writes p.Refunded (p read with LockByID).
+	SaveRefunded(ctx context.Context, p *Payment) error
 	// Expirable lists open payments whose lifetime ended before now.
 	Expirable(ctx context.Context, now time.Time, limit int) ([]Payment, error)
 	List(ctx context.Context, f Filter) ([]Payment, int64, error)

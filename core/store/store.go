@@ -45,6 +45,8 @@ type Stores struct {
 	Idempotency   payment.IdempotencyKeys
 	Recharges     recharge.Repository
 	Verifications verification.Repository
+	Refunds       payment.RefundRepository // refunds of payments
+	RefundKeys    payment.RefundKeys       // their Idempotency-Keys
 
 	Webhooks webhook.Repository // the event outbox
 	Holds    hold.Repository    // holds of metered calls

@@ -30,11 +30,13 @@ const (
 	BalanceRequestApproved EventType = "balance_request.approved"
 	BalanceRequestRejected EventType = "balance_request.rejected"
 	BalanceLow             EventType = "balance.low"
+	RefundProcessed        EventType = "refund.processed"
+	RefundFailed           EventType = "refund.failed"
 )
 
 // EventTypes are every event type, in the order the documentation lists them.
 var EventTypes = []EventType{PaymentSuccess, PaymentFailed, PaymentExpired, RechargeSuccess, RechargeFailed,
-	BalanceRequestApproved, BalanceRequestRejected, BalanceLow}
+	BalanceRequestApproved, BalanceRequestRejected, BalanceLow, RefundProcessed, RefundFailed}
 
 // Valid reports a known event type.
 func (t EventType) Valid() bool {

@@ -80,6 +80,64 @@ func (_c *MockProvider_Intent_Call) RunAndReturn(run func(context.Context, payme
 	return _c
 }
 
+// Refund provides a mock function with given fields: ctx, p, r
+func (_m *MockProvider) Refund(ctx context.Context, p payment.Payment, r payment.Refund) (payment.RefundOutcome, error) {
+	ret := _m.Called(ctx, p, r)
+
+	if len(ret) == 0 {
+		panic("no return value specified for Refund")
+	}
+
+	var r0 payment.RefundOutcome
+	var r1 error
+	if rf, ok := ret.Get(0).(func(context.Context, payment.Payment, payment.Refund) (payment.RefundOutcome, error)); ok {
+		return rf(ctx, p, r)
+	}
+	if rf, ok := ret.Get(0).(func(context.Context, payment.Payment, payment.Refund) payment.RefundOutcome); ok {
+		r0 = rf(ctx, p, r)
+	} else {
+		r0 = ret.Get(0).(payment.RefundOutcome)
+	}
+
+	if rf, ok := ret.Get(1).(func(context.Context, payment.Payment, payment.Refund) error); ok {
+		r1 = rf(ctx, p, r)
+	} else {
+		r1 = ret.Error(1)
+	}
+
+	return r0, r1
+}
+
+// MockProvider_Refund_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'Refund'
+type MockProvider_Refund_Call struct {
+	*mock.Call
+}
+
+// Refund is a helper method to define mock.On call
+//   - ctx context.Context
+//   - p payment.Payment
+//   - r payment.Refund
+func (_e *MockProvider_Expecter) Refund(ctx interface{}, p interface{}, r interface{}) *MockProvider_Refund_Call {
+	return &MockProvider_Refund_Call{Call: _e.mock.On("Refund", ctx, p, r)}
+}
+
+func (_c *MockProvider_Refund_Call) Run(run func(ctx context.Context, p payment.Payment, r payment.Refund)) *MockProvider_Refund_Call {
+	_c.Call.Run(func(args mock.Arguments) {
+		run(args[0].(context.Context), args[1].(payment.Payment), args[2].(payment.Refund))
+	})
+	return _c
+}
+
+func (_c *MockProvider_Refund_Call) Return(_a0 payment.RefundOutcome, _a1 error) *MockProvider_Refund_Call {
+	_c.Call.Return(_a0, _a1)
+	return _c
+}
+
+func (_c *MockProvider_Refund_Call) RunAndReturn(run func(context.Context, payment.Payment, payment.Refund) (payment.RefundOutcome, error)) *MockProvider_Refund_Call {
+	_c.Call.Return(run)
+	return _c
+}
+
 // Sandbox provides a mock function with no fields
 func (_m *MockProvider) Sandbox() bool {
 	ret := _m.Called()

@@ -90,6 +90,8 @@ type tables struct {
 	settings      map[string]string
 	closed        map[string]ClosedDay // zone|day → its mark
 	rollups       []Rollup
+	refunds       map[uint64]payment.Refund
+	refundKeys    []payment.RefundKey
 }
 
 func (t tables) clone() tables {
@@ -102,6 +104,7 @@ func (t tables) clone() tables {
 		recharges: maps.Clone(t.recharges), verifications: slices.Clone(t.verifications), topups: maps.Clone(t.topups),
 		sessions: maps.Clone(t.sessions), audit: slices.Clone(t.audit), resets: maps.Clone(t.resets),
 		settings: maps.Clone(t.settings), closed: maps.Clone(t.closed), rollups: slices.Clone(t.rollups),
+		refunds: maps.Clone(t.refunds), refundKeys: slices.Clone(t.refundKeys),
 	}
 }
 
@@ -115,6 +118,7 @@ func New() *DB {
 			deliveries: map[uint64]webhook.Delivery{}, claims: map[uint64]string{}, payments: map[uint64]payment.Payment{},
 			recharges: map[uint64]recharge.Recharge{}, topups: map[uint64]topup.Request{}, sessions: map[uint64]session.Token{},
 			resets: map[string]user.ResetToken{}, settings: map[string]string{}, closed: map[string]ClosedDay{},
+			refunds: map[uint64]payment.Refund{},
 		},
 		hooks: map[string]func() error{},
 		calls: map[string]int{},
@@ -130,6 +134,7 @@ func (d *DB) Stores() store.Stores {
 		Audit: auditRepo{d}, Resets: resetsRepo{d}, TopUps: topupsRepo{d}, Reports: reportsRepo{d},
 		Payments: paymentsRepo{d}, Idempotency: idempotencyRepo{d}, Recharges: rechargesRepo{d},
 		Verifications: verificationsRepo{d}, Webhooks: webhooksRepo{d}, Holds: holdsRepo{d},
+		Refunds: refundsRepo{d}, RefundKeys: refundKeysRepo{d},
 	}
 }
 
@@ -284,6 +289,10 @@ func (t *tables) put(r any) any {
 	case payment.Payment:
 		r.ID = t.id("payments", r.ID)
 		t.payments[r.ID] = r
+		return r
+	case payment.Refund:
+		r.ID = t.id("refunds", r.ID)
+		t.refunds[r.ID] = r
 		return r
 	case topup.Request:
 		r.ID = t.id("topups", r.ID)
