@@ -260,15 +260,19 @@ func (s *server) createPayment(c echo.Context) error {
 }
 
 type paymentResponse struct {
-	PaymentID   string     `json:"payment_id"`
-	Status      string     `json:"status"`
-	Amount      string     `json:"amount"`
-	Currency    string     `json:"currency"`
-	CustomerID  string     `json:"customer_id"`
-	CallbackURL string     `json:"callback_url"`
-	PaymentURL  string     `json:"payment_url"`
-	Livemode    bool       `json:"livemode"`
-	UserID      uint64     `json:"user_id"`
+	PaymentID   string `json:"payment_id"`
+	Status      string `json:"status"`
+	Amount      string `json:"amount"`
+	Currency    string `json:"currency"`
+	CustomerID  string `json:"customer_id"`
+	CallbackURL string `json:"callback_url"`
+	PaymentURL  string `json:"payment_url"`
+	Livemode    bool   `json:"livemode"`
+	UserID      uint64 `json:"user_id"`
+	// Refunded: the total of the refunds not failed; Refundable: what is
+	// left to refund (0.00 unless the payment succeeded).
+	Refunded    string     `json:"refunded_amount"`
+	Refundable  string     `json:"refundable_amount"`
 	ExpiresAt   *time.Time `json:"expires_at"`
 	CompletedAt *time.Time `json:"completed_at"`
 	CreatedAt   *time.Time `json:"created_at"`
@@ -280,12 +284,19 @@ func (s *server) toPaymentResponse(p *payment.Payment) paymentResponse {
 		PaymentID: p.PublicID, Status: string(p.Status), Amount: money.Format2(p.Amount), Currency: p.Currency,
 		CustomerID: p.CustomerID, CallbackURL: p.CallbackURL, PaymentURL: s.app.Gateway.PaymentURL(p.PublicID), Livemode: p.Livemode, UserID: p.UserID,
 		ExpiresAt: timePtr(p.ExpiresAt), CompletedAt: p.CompletedAt, CreatedAt: timePtr(p.CreatedAt), UpdatedAt: timePtr(p.UpdatedAt),
+		Refunded: money.Format2(p.Refunded), Refundable: money.Format2(p.Refundable()),
 	}
 }
 
 type paymentStatusResponse struct {
-	Success bool            `json:"success"`
-	Data    paymentResponse `json:"data"`
+	Success bool              `json:"success"`
+	Data    paymentStatusData `json:"data"`
+}
+
+// paymentStatusData is the payment with its refunds, oldest first.
+type paymentStatusData struct {
+	paymentResponse
+	Refunds []refundResponse `json:"refunds"`
 }
 
 func (s *server) paymentStatus(c echo.Context) error {
@@ -297,7 +308,12 @@ func (s *server) paymentStatus(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, paymentStatusResponse{Success: true, Data: s.toPaymentResponse(p)})
+	refunds, err := s.app.Gateway.PaymentRefunds(c.Request().Context(), p)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, paymentStatusResponse{Success: true,
+		Data: paymentStatusData{paymentResponse: s.toPaymentResponse(p), Refunds: mapSlice(refunds, toRefundResponse(p))}})
 }
 
 // gatewayTransactions is GET /api/v1/transaction/list: the key owner's

@@ -71,6 +71,8 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	admin.DELETE("/pricing/:id", s.deletePricing)
 
 	in.GET("/payments", s.listPayments)
+	in.GET("/payments/:id/refunds", s.listPaymentRefunds)
+	in.POST("/payments/:id/refunds", s.panelRefundPayment)
 	in.GET("/recharges", s.listRecharges)
 
 	in.GET("/webhooks/deliveries", s.listDeliveries)
@@ -88,6 +90,7 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	// Gateway (Authorization: Bearer <API key>): billed through built-in services.
 	e.POST("/api/v1/payment/create", s.createPayment)
 	e.GET("/api/v1/payment/status", s.paymentStatus)
+	e.POST("/api/v1/payment/refund", s.refundPayment)
 	e.POST("/api/v1/account/verify", s.verifyAccount)
 	e.POST("/api/v1/recharge/mobile", s.rechargeMobile)
 	e.GET("/api/v1/recharge/status", s.rechargeStatus)

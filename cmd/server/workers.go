@@ -18,13 +18,14 @@ const workerBatch = 100
 type workerIntervals struct {
 	expiry        time.Duration // payments open past 30 minutes → expired
 	rechargeCheck time.Duration // pending recharges asked again
+	refundCheck   time.Duration // pending refunds asked again, failed after their deadline
 	hitRecovery   time.Duration // hits of interrupted calls refunded
 	webhooks      time.Duration // due webhook deliveries claimed, attempts started (WEBHOOK_POLL_INTERVAL)
 	backlog       time.Duration // the outbox backlog gauge counted
 }
 
 var defaultWorkerIntervals = workerIntervals{expiry: 30 * time.Second, rechargeCheck: 15 * time.Second, hitRecovery: 30 * time.Second,
-	webhooks: time.Second, backlog: 10 * time.Second}
+	webhooks: time.Second, backlog: 10 * time.Second, refundCheck: 15 * time.Second}
 
 // hitRecoveryInterval: a hit is refunded at most about half its grace
 // after it became due, and no round runs more than once a second.
@@ -54,6 +55,7 @@ func recoverPendingHits(ctx context.Context, a gatewayRounds) (int, error) {
 type gatewayRounds interface {
 	ExpirePayments(ctx context.Context, limit int) (int, error)
 	CheckRecharges(ctx context.Context, limit int) (int, error)
+	CheckRefunds(ctx context.Context, limit int) (int, error)
 	RecoverPendingHits(ctx context.Context, limit int) (int, error)
 }
 
@@ -68,6 +70,10 @@ func (r appRounds) ExpirePayments(ctx context.Context, limit int) (int, error) {
 
 func (r appRounds) CheckRecharges(ctx context.Context, limit int) (int, error) {
 	return r.a.Gateway.CheckRecharges(ctx, limit)
+}
+
+func (r appRounds) CheckRefunds(ctx context.Context, limit int) (int, error) {
+	return r.a.Gateway.CheckRefunds(ctx, limit)
 }
 
 func (r appRounds) RecoverPendingHits(ctx context.Context, limit int) (int, error) {
@@ -112,6 +118,9 @@ func startWorkers(ctx context.Context, a gatewayRounds, o outboxRounds, iv worke
 	}
 	every("payment-expiry", iv.expiry, func(ctx context.Context) (int, error) { return a.ExpirePayments(ctx, workerBatch) })
 	every("recharge-check", iv.rechargeCheck, func(ctx context.Context) (int, error) { return a.CheckRecharges(ctx, workerBatch) })
+	if iv.refundCheck > 0 {
+		every("refund-check", iv.refundCheck, func(ctx context.Context) (int, error) { return a.CheckRefunds(ctx, workerBatch) })
+	}
 	if iv.hitRecovery > 0 {
 		every("hit-recovery", iv.hitRecovery, func(ctx context.Context) (int, error) { return recoverPendingHits(ctx, a) })
 	}

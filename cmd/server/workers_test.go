@@ -44,6 +44,8 @@ func (c *countingRounds) CheckRecharges(context.Context, int) (int, error) {
 	return 0, errors.New("operator down") // logged; the worker keeps going
 }
 
+func (c *countingRounds) CheckRefunds(context.Context, int) (int, error) { return 0, nil }
+
 // TestWorkersRunRoundsAndStop: both workers run repeatedly, survive a
 // failing round, and stop when their context ends.
 func TestWorkersRunRoundsAndStop(t *testing.T) {
