@@ -146,9 +146,7 @@ func (a *Gateway) RefundPayment(ctx context.Context, in RefundInput) (*RefundRes
 	}
 	// The debit is committed: the provider is asked whatever the caller does.
 	ctx = context.WithoutCancel(ctx)
-	if err := a.askRefund(ctx, p, r); err != nil {
-		return nil, err
-	}
+	a.askRefund(ctx, p, r)
 	cur, err := a.st.Payments.ByID(ctx, p.ID)
 	if err != nil {
 		return nil, err
@@ -183,23 +181,27 @@ func (a *Gateway) replayRefund(ctx context.Context, userID uint64, key, hash str
 
 // askRefund asks the provider about r (bounded by the provider timeout)
 // and ends r on a final answer; no answer or "pending" leaves it to the
-// worker. r is updated to the stored state.
-func (a *Gateway) askRefund(ctx context.Context, p *payment.Payment, r *payment.Refund) error {
+// worker, as does an answer that could not be written. r is updated to
+// the stored state.
+func (a *Gateway) askRefund(ctx context.Context, p *payment.Payment, r *payment.Refund) {
 	if a.payments == nil {
-		return nil
+		return
 	}
 	pctx, cancel := context.WithTimeout(ctx, a.cfg.UpstreamTimeout)
 	o, err := a.payments.Refund(pctx, *p, *r)
 	cancel()
 	if err != nil {
 		a.log.Warn("refund: no answer from the payment provider", "refund_id", r.PublicID, "err", err)
-		return nil
+		return
 	}
 	if o.Status != payment.RefundProcessed && o.Status != payment.RefundFailed {
-		return nil
+		return
 	}
-	_, err = a.finishRefund(ctx, r, o)
-	return err
+	if _, err := a.finishRefund(ctx, r, o); err != nil {
+		// The debit is committed: the caller gets the refund, pending, and
+		// the worker writes the provider's answer.
+		a.log.Warn("refund: answer not written, left to the refund worker", "refund_id", r.PublicID, "err", err)
+	}
 }
 
 // finishRefund ends r with o: a conditional update from pending (so of the
