@@ -1,6 +1,8 @@
 // Gateway payments created with the caller's keys (the gateway's payment/create):
-// status filter, days, pagination.
-import { Anchor, Badge, Group, Text } from '@mantine/core';
+// status filter, days, pagination; a successful payment's refunds and its
+// "Refund" action in a dialog.
+import { useState } from 'react';
+import { Anchor, Badge, Button, Group, Modal, Text } from '@mantine/core';
 import type { Schemas } from '../../api/types';
 import { DataTable, type Column } from '../../components/DataTable';
 import { DateRangeFilter } from '../../components/DateRangeFilter';
@@ -11,10 +13,11 @@ import { PAYMENT_CREATE_ENDPOINT, usePayments } from '../../features/payments/ap
 import { formatDateTime } from '../../lib/dates';
 import { useListParams } from '../../lib/listParams';
 import { StatusBadge } from './common/StatusBadge';
+import { Refunds } from './payments/Refunds';
 
 type Payment = Schemas['Payment'];
 
-const columns: Column<Payment>[] = [
+const columns = (openRefunds: (p: Payment) => void): Column<Payment>[] => [
   { key: 'created_at', header: 'Created', render: (p) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(p.created_at)}</Text> },
   { key: 'amount', header: 'Amount', align: 'right', render: (p) => <Money value={p.amount} fw={500} /> },
   {
@@ -37,17 +40,34 @@ const columns: Column<Payment>[] = [
     render: (p) => (p.status === 'created' || p.status === 'pending'
       ? <Anchor href={p.payment_url} target="_blank" rel="noreferrer" size="sm">Open</Anchor> : <Text size="sm" c="dimmed">—</Text>),
   },
+  {
+    key: 'refunds', header: 'Refunds',
+    render: (p) => (p.status === 'success'
+      ? (
+        <Group gap={6} wrap="nowrap">
+          {p.refunded_amount !== '0.00' && <Money value={p.refunded_amount} size="sm" />}
+          <Button size="compact-xs" variant="light" onClick={() => openRefunds(p)} aria-label={`Refunds of ${p.payment_id}`}>
+            {p.refundable_amount !== '0.00' ? 'Refund' : 'Refunds'}
+          </Button>
+        </Group>
+      )
+      : <Text size="sm" c="dimmed">—</Text>),
+  },
 ];
 
 export default function Payments() {
   const list = useListParams({ status: '', from: '', to: '' });
   const { tableProps } = usePayments(list);
+  const [refunding, setRefunding] = useState<Payment | null>(null);
   return (
     <>
+      <Modal opened={refunding !== null} onClose={() => setRefunding(null)} title={refunding ? `Refunds of ${refunding.payment_id}` : ''} size="lg">
+        {refunding && <Refunds payment={refunding} />}
+      </Modal>
       <PageHeader title="Payments" description="Payments your customers make on hosted checkout pages you create with the gateway API." />
       <DataTable<Payment>
         caption="Payments"
-        columns={columns}
+        columns={columns(setRefunding)}
         rowKey={(p) => p.payment_id}
         {...tableProps}
         emptyTitle="No payments"

@@ -18,7 +18,7 @@ import { WebhookSettings } from './webhooks/Settings';
 
 type Delivery = Schemas['WebhookDelivery'];
 const EVENTS: Schemas['WebhookEventType'][] = ['payment.success', 'payment.failed', 'payment.expired', 'recharge.success', 'recharge.failed',
-  'balance_request.approved', 'balance_request.rejected', 'balance.low'];
+  'balance_request.approved', 'balance_request.rejected', 'balance.low', 'refund.processed', 'refund.failed'];
 
 export default function Webhooks() {
   const me = useMe();

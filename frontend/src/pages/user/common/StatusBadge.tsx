@@ -1,7 +1,7 @@
 import { Badge } from '@mantine/core';
 
 const COLORS: Record<string, string> = {
-  active: 'teal', success: 'teal', approved: 'teal', delivered: 'teal', completed: 'teal', credit: 'teal', refund: 'cyan',
+  active: 'teal', success: 'teal', processed: 'teal', approved: 'teal', delivered: 'teal', completed: 'teal', credit: 'teal', refund: 'cyan',
   pending: 'yellow', created: 'yellow',
   revoked: 'gray', expired: 'gray', inactive: 'gray',
   failed: 'red', rejected: 'red', blocked: 'red', debit: 'orange', insufficient_balance: 'orange',
