@@ -31,6 +31,7 @@ type paymentRow struct {
 	ProviderRef *string    `gorm:"column:provider_ref"`
 	Livemode    bool       `gorm:"column:livemode"`
 	Refunded    string     `gorm:"column:refunded_amount"`
+	UTR         *string    `gorm:"column:utr"`
 	ExpiresAt   time.Time  `gorm:"column:expires_at"`
 	CompletedAt *time.Time `gorm:"column:completed_at"`
 	CreatedAt   *time.Time `gorm:"column:created_at;autoCreateTime:false"`
@@ -44,7 +45,7 @@ func toPaymentRow(p *payment.Payment) (paymentRow, error) {
 	r := paymentRow{
 		ID: p.ID, PublicID: p.PublicID, UserID: p.UserID, APIKeyID: p.APIKeyID, Amount: w.put(colAmount, p.Amount),
 		Currency: p.Currency, CustomerID: p.CustomerID, CallbackURL: p.CallbackURL, Status: string(p.Status),
-		ProviderRef: p.ProviderRef, Livemode: p.Livemode, ExpiresAt: dbTime(p.ExpiresAt), CompletedAt: timePtrToDB(p.CompletedAt),
+		ProviderRef: p.ProviderRef, Livemode: p.Livemode, UTR: p.UTR, ExpiresAt: dbTime(p.ExpiresAt), CompletedAt: timePtrToDB(p.CompletedAt),
 		CreatedAt: stamp(p.CreatedAt), UpdatedAt: stamp(p.UpdatedAt), Refunded: w.put(colAmount, p.Refunded),
 	}
 	return r, w.err
@@ -55,7 +56,7 @@ func toDomainPayment(r *paymentRow) (payment.Payment, error) {
 	p := payment.Payment{
 		ID: r.ID, PublicID: r.PublicID, UserID: r.UserID, APIKeyID: r.APIKeyID, Amount: w.get(colAmount, r.Amount),
 		Currency: r.Currency, CustomerID: r.CustomerID, CallbackURL: r.CallbackURL, Status: payment.Status(r.Status),
-		ProviderRef: r.ProviderRef, Livemode: r.Livemode, ExpiresAt: r.ExpiresAt.UTC(), CompletedAt: timePtrFromDB(r.CompletedAt),
+		ProviderRef: r.ProviderRef, Livemode: r.Livemode, UTR: r.UTR, ExpiresAt: r.ExpiresAt.UTC(), CompletedAt: timePtrFromDB(r.CompletedAt),
 		CreatedAt: timeFromDB(r.CreatedAt), UpdatedAt: timeFromDB(r.UpdatedAt), Refunded: w.get(colAmount, r.Refunded),
 	}
 	if w.err != nil {
@@ -128,6 +129,19 @@ func (s *paymentStore) Transition(ctx context.Context, p *payment.Payment, from 
 	})
 	if res.Error != nil {
 		return false, fmt.Errorf("move payment %s to %s: %w", p.PublicID, p.Status, translate(res.Error))
+	}
+	return res.RowsAffected == 1, nil
+}
+
+func (s *paymentStore) SubmitUTR(ctx context.Context, p *payment.Payment, from payment.Status) (bool, error) {
+	res := s.byID(ctx, &paymentRow{}).Where("id = ? AND status = ?", p.ID, string(from)).Updates(map[string]any{
+		"status": string(p.Status), "utr": p.UTR, "expires_at": dbTime(p.ExpiresAt), "updated_at": dbTime(p.UpdatedAt),
+	})
+	if res.Error != nil {
+		if errs.KindOf(translate(res.Error)) == errs.Conflict {
+			return false, payment.ErrUTRTaken.Wrap(res.Error)
+		}
+		return false, fmt.Errorf("record UTR of payment %s: %w", p.PublicID, translate(res.Error))
 	}
 	return res.RowsAffected == 1, nil
 }

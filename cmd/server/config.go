@@ -14,6 +14,7 @@ import (
 
 	mailadapter "paygate/adapters/mail"
 	"paygate/adapters/secretbox"
+	"paygate/adapters/upidirect"
 
 	"github.com/shopspring/decimal"
 
@@ -67,6 +68,12 @@ type config struct {
 	// SandboxPayments allows the sandbox payment provider in production
 	// (SANDBOX_PAYMENTS), whose payments anyone can mark paid.
 	SandboxPayments bool
+	// PaymentProvider is "sandbox" (the default) or "upi_direct"
+	// (PAYMENT_PROVIDER): live UPI into the platform's own UPI_VPA under
+	// UPI_PAYEE_NAME, confirmed by bank-statement reconciliation.
+	PaymentProvider string
+	UPIVPA          string
+	UPIPayeeName    string
 	// ExportStallTimeout ends a CSV export whose client reads nothing for
 	// this long (EXPORT_STALL_TIMEOUT, 30 s).
 	ExportStallTimeout time.Duration
@@ -81,9 +88,20 @@ const (
 // production reports APP_ENV=production.
 func (c config) production() bool { return c.AppEnv == envProduction }
 
+// Payment providers (PAYMENT_PROVIDER).
+const (
+	providerSandbox   = "sandbox"
+	providerUPIDirect = "upi_direct"
+)
+
 // paymentProvider names the payment provider the server wires; the sandbox
-// is the only one today (and stays the default when others come).
-func (c config) paymentProvider() string { return "sandbox" }
+// stays the default.
+func (c config) paymentProvider() string {
+	if c.PaymentProvider == "" {
+		return providerSandbox
+	}
+	return c.PaymentProvider
+}
 
 func parseConfig(args []string, getenv func(string) string) (config, []string, error) {
 	env := func(key, def string) string {
@@ -104,6 +122,9 @@ func parseConfig(args []string, getenv func(string) string) (config, []string, e
 		AppEnv:          env("APP_ENV", envDevelopment),
 		DataKey:         getenv("DATA_KEY"),
 		DataKeyPrevious: getenv("DATA_KEY_PREVIOUS"),
+		PaymentProvider: env("PAYMENT_PROVIDER", providerSandbox),
+		UPIVPA:          strings.TrimSpace(getenv("UPI_VPA")),
+		UPIPayeeName:    strings.TrimSpace(getenv("UPI_PAYEE_NAME")),
 	}
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
 	fs.StringVar(&c.HTTPAddr, "addr", env("HTTP_ADDR", ":8080"), "listen address (HTTP_ADDR)")
@@ -122,6 +143,15 @@ func parseConfig(args []string, getenv func(string) string) (config, []string, e
 				return c, nil, fmt.Errorf("%s: %q is not true or false", b.key, v)
 			}
 		}
+	}
+	switch c.PaymentProvider {
+	case providerSandbox:
+	case providerUPIDirect:
+		if _, err := upidirect.New(c.UPIVPA, c.UPIPayeeName); err != nil {
+			return c, nil, fmt.Errorf("PAYMENT_PROVIDER=upi_direct: %w", err)
+		}
+	default:
+		return c, nil, fmt.Errorf("PAYMENT_PROVIDER: %q is neither sandbox nor upi_direct", c.PaymentProvider)
 	}
 	switch c.AppEnv {
 	case envDevelopment:
@@ -243,7 +273,7 @@ func (c config) checkProduction() error {
 	if u, err := url.Parse(c.PublicBaseURL); err != nil || u.Scheme != "https" {
 		missing = append(missing, "PUBLIC_BASE_URL (an https URL)")
 	}
-	if c.paymentProvider() == "sandbox" && !c.SandboxPayments {
+	if c.paymentProvider() == providerSandbox && !c.SandboxPayments {
 		missing = append(missing, "SANDBOX_PAYMENTS=true (the payment provider is the sandbox, whose payments anyone can mark paid)")
 	}
 	if len(missing) > 0 {

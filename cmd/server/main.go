@@ -27,12 +27,14 @@ import (
 	"paygate/adapters/secretbox"
 	"paygate/adapters/storage"
 	"paygate/adapters/token"
+	"paygate/adapters/upidirect"
 	"paygate/adapters/upstream"
 	webhookadapter "paygate/adapters/webhook"
 	"paygate/core/apikey"
 	"paygate/core/app"
 	"paygate/core/ledgercheck"
 	"paygate/core/panel"
+	"paygate/core/payment"
 	"paygate/frontend"
 )
 
@@ -157,7 +159,7 @@ func newApp(cfg config, store *mysqlstore.Store, tokens *token.JWT, files panel.
 			MaxTopUp: cfg.BalanceRequestMax, PendingHitGrace: cfg.HitRecoveryAfter, HoldLifetime: cfg.MeteringHolds,
 			SettleApart: mysql, WebhookTimeout: cfg.WebhookTimeout},
 		Log: log, Metrics: m,
-		Verifier: sandbox.Verifier{}, Recharger: sandbox.Recharger{}, Payments: sandbox.Payments{},
+		Verifier: sandbox.Verifier{}, Recharger: sandbox.Recharger{}, Payments: paymentsOf(cfg),
 		// Webhook and callback URLs follow the SSRF rules of provider URLs.
 		Webhooks: webhookadapter.New(cfg.UpstreamAllowPrivate), Targets: upstream.Policy{AllowPrivate: cfg.UpstreamAllowPrivate},
 	}
@@ -165,6 +167,16 @@ func newApp(cfg config, store *mysqlstore.Store, tokens *token.JWT, files panel.
 		d.Tokens, d.EmailTokens, d.Mailer = tokens, tokens, newMailer(cfg, log)
 	}
 	return app.New(d)
+}
+
+// paymentsOf is the configured payment provider (parseConfig checked its
+// settings).
+func paymentsOf(cfg config) payment.Provider {
+	if cfg.paymentProvider() == providerUPIDirect {
+		p, _ := upidirect.New(cfg.UPIVPA, cfg.UPIPayeeName)
+		return p
+	}
+	return sandbox.Payments{}
 }
 
 // newMailer is SMTP when SMTP_URL is set, else, in development only, the

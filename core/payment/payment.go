@@ -69,7 +69,11 @@ type Payment struct {
 	Livemode bool
 	// Refunded is the total of the payment's refunds not failed; never
 	// above Amount (changed only under the payment's row lock).
-	Refunded    decimal.Decimal
+	Refunded decimal.Decimal
+	// UTR is the 12-digit UPI reference the payer reported on the checkout
+	// page (upi_direct): the payment waits, pending, for the bank statement
+	// line that confirms it. Unique among payments.
+	UTR         *string
 	ExpiresAt   time.Time
 	CompletedAt *time.Time // when it reached an end state
 	CreatedAt   time.Time
@@ -165,6 +169,60 @@ func (p *Payment) Move(to Status, now time.Time) error {
 	return nil
 }
 
+// ConfirmWindow is how long a payment whose payer reported a UTR stays
+// open for the bank statement that confirms it: statements come daily,
+// not over a weekend or a bank holiday.
+const ConfirmWindow = 7 * 24 * time.Hour
+
+var (
+	ErrUTRInvalid = errs.Validation(map[string][]string{"utr": {"must be the 12-digit UTR (UPI reference number) your UPI app shows"}})
+	ErrUTRTaken   = errs.E(errs.Conflict, "utr_taken", "This UTR was already given for another payment")
+	ErrExpired    = errs.E(errs.Conflict, "payment_expired", "Payment expired before it was completed")
+)
+
+// ValidUTR reports whether s is a UPI transaction reference: 12 digits.
+func ValidUTR(s string) bool {
+	if len(s) != 12 {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// SubmitUTR records the payer's UTR at now: the payment is (or becomes)
+// pending, awaiting confirmation, and stays open ConfirmWindow from now.
+// A later submission replaces the UTR (a typo corrected); the same one
+// again changes nothing but the window. ErrFinal once it ended.
+func (p *Payment) SubmitUTR(utr string, now time.Time) error {
+	utr = strings.TrimSpace(utr)
+	if !ValidUTR(utr) {
+		return ErrUTRInvalid
+	}
+	if p.Status.Final() {
+		return ErrFinal
+	}
+	if !now.Before(p.ExpiresAt) {
+		return ErrExpired
+	}
+	now = now.UTC()
+	p.Status, p.UTR, p.UpdatedAt = StatusPending, &utr, now
+	if until := now.Add(ConfirmWindow); until.After(p.ExpiresAt) {
+		p.ExpiresAt = until
+	}
+	return nil
+}
+
+// UTRCollector is a Provider whose payer reports the UTR on the checkout
+// page (upi_direct): the bank statement, not a callback, confirms the
+// payment. Providers that do not implement it (or answer false) ask none.
+type UTRCollector interface {
+	CollectsUTR() bool
+}
+
 // Provider is the payment provider that collects from payers. The sandbox
 // adapter lets the payer choose the outcome on the checkout page; a live
 // adapter reports outcomes asynchronously (its callback completes the
@@ -198,6 +256,10 @@ type Repository interface {
 	LockByID(ctx context.Context, id uint64) (*Payment, error)
 	// SaveRefunded writes p.Refunded (p read with LockByID).
 	SaveRefunded(ctx context.Context, p *Payment) error
+	// SubmitUTR writes p's UTR, status and expiry if the row is still in
+	// state from; false when another writer moved it first; ErrUTRTaken
+	// when another payment holds the UTR.
+	SubmitUTR(ctx context.Context, p *Payment, from Status) (bool, error)
 	// Expirable lists open payments whose lifetime ended before now.
 	Expirable(ctx context.Context, now time.Time, limit int) ([]Payment, error)
 	List(ctx context.Context, f Filter) ([]Payment, int64, error)

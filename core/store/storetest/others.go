@@ -66,6 +66,25 @@ func (r paymentsRepo) Transition(_ context.Context, p *payment.Payment, from pay
 	return moved, err
 }
 
+func (r paymentsRepo) SubmitUTR(_ context.Context, p *payment.Payment, from payment.Status) (bool, error) {
+	var moved bool
+	err := r.d.do("Payments.SubmitUTR", func(t *tables) error {
+		row, ok := t.payments[p.ID]
+		if !ok || row.Status != from {
+			return nil
+		}
+		for id, o := range t.payments {
+			if id != p.ID && o.UTR != nil && p.UTR != nil && *o.UTR == *p.UTR {
+				return payment.ErrUTRTaken
+			}
+		}
+		row.Status, row.UTR, row.ExpiresAt, row.UpdatedAt = p.Status, p.UTR, p.ExpiresAt, p.UpdatedAt
+		t.payments[p.ID], moved = row, true
+		return nil
+	})
+	return moved, err
+}
+
 func (r paymentsRepo) Expirable(_ context.Context, now time.Time, limit int) ([]payment.Payment, error) {
 	var out []payment.Payment
 	err := r.d.do("Payments.Expirable", func(t *tables) error {
