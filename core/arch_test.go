@@ -125,12 +125,15 @@ func TestCoreImportsStayInsideTheHexagon(t *testing.T) {
 // them all; the gateway bills through metering; the rest stand alone on
 // the domains and core/store. A package missing here imports none of them.
 var useCaseImports = map[string][]string{
-	"app":         {"metering", "gateway", "panel", "outbox", "ledgercheck"},
+	"app":         {"metering", "gateway", "panel", "outbox", "ledgercheck", "reconciliation"},
 	"gateway":     {"metering"},
 	"metering":    {},
 	"panel":       {},
 	"outbox":      {},
 	"ledgercheck": {},
+	// reconciliation completes payments and approves balance requests
+	// through ports the gateway and the panel implement.
+	"reconciliation": {},
 }
 
 // TestUseCasePackagesImportInOneDirection fails when a use-case package

@@ -40,6 +40,10 @@ type checkoutView struct {
 	StatusURL   string
 	ActionBase  string
 	Nonce       string // the CSP nonce of the inline script
+	AsksUTR     bool   // upi_direct: the payer reports the UTR after paying
+	UTR         string // the UTR already reported (awaiting confirmation)
+	UTRValue    string // what the payer typed, shown again beside UTRError
+	UTRError    string // why the typed UTR was refused
 }
 
 var checkoutTemplate = template.Must(template.New("checkout").Parse(`<!doctype html>
@@ -59,6 +63,9 @@ img.qr{display:block;margin:16px auto;width:220px;height:220px;image-rendering:p
 .actions{display:flex;gap:12px;margin-top:16px}.actions form{flex:1}
 button,a.button{width:100%;padding:12px;border:0;border-radius:8px;font-size:1rem;cursor:pointer}
 .pay{background:#1a7f37;color:#fff}.fail{background:#cf222e;color:#fff}a.button{display:block;text-align:center;background:#eef;color:#1b1f24;text-decoration:none}
+.utr label{display:block;font-weight:600;margin-top:16px}.utr input{box-sizing:border-box;width:100%;padding:12px;font-size:1.1rem;letter-spacing:.1em;border:1px solid #8c959f;border-radius:8px;margin:4px 0 12px}
+.utr input:focus,button:focus,a:focus{outline:3px solid #0969da;outline-offset:2px}.error{color:#a40e26;font-weight:600}
+@media (max-width:460px){main{margin:0;border-radius:0;padding:20px}.testmode{margin:-20px -20px 16px;border-radius:0}}
 .testmode{margin:-28px -28px 20px;padding:10px 28px;border-radius:12px 12px 0 0;background:#ffd33d;color:#3b2300;font-weight:700;text-align:center}
 </style>
 </head>
@@ -80,6 +87,15 @@ button,a.button{width:100%;padding:12px;border:0;border-radius:8px;font-size:1re
 <form method="post" action="{{.ActionBase}}/pay"><button class="pay" type="submit">Pay</button></form>
 <form method="post" action="{{.ActionBase}}/fail"><button class="fail" type="submit">Fail</button></form>
 </div>
+{{else if .AsksUTR}}
+{{if .UTR}}<p id="awaiting" role="status"><strong>Awaiting confirmation.</strong> We have your UTR {{.UTR}}; the payment completes once it appears in our bank statement.</p>{{end}}
+<form method="post" action="{{.ActionBase}}/utr" class="utr" novalidate>
+<label for="utr">{{if .UTR}}Correct the UTR{{else}}After paying, enter the UTR{{end}}</label>
+<p id="utr-hint" class="muted">The 12-digit UPI reference number (UTR) your UPI app shows for this payment.</p>
+{{if .UTRError}}<p id="utr-error" class="error" role="alert">{{.UTRError}}</p>{{end}}
+<input id="utr" name="utr" type="text" inputmode="numeric" pattern="[0-9]{12}" maxlength="12" minlength="12" required autocomplete="off" value="{{.UTRValue}}" aria-describedby="utr-hint{{if .UTRError}} utr-error{{end}}"{{if .UTRError}} aria-invalid="true" autofocus{{end}}>
+<button class="pay" type="submit">Submit UTR</button>
+</form>
 {{else}}
 <p class="muted">Scan the code or open your UPI app; this page updates when the payment completes.</p>
 {{end}}
@@ -145,7 +161,10 @@ func (s *server) checkoutView(co *gateway.Checkout) (int, checkoutView, error) {
 		Found: true, Title: "Pay " + co.PayeeName, PaymentID: p.PublicID, Payee: co.PayeeName,
 		Amount: IndianAmount(p.Amount.StringFixed(2)), Status: string(p.Status),
 		Open: !p.Status.Final(), Sandbox: co.Sandbox, TestMode: !p.Livemode, MerchantURL: merchantOrigin(p.CallbackURL),
-		StatusURL: "/" + p.PublicID + "/status", ActionBase: "/" + p.PublicID,
+		StatusURL: "/" + p.PublicID + "/status", ActionBase: "/" + p.PublicID, AsksUTR: co.AsksUTR,
+	}
+	if p.UTR != nil {
+		v.UTR = *p.UTR
 	}
 	if p.Status == payment.StatusExpired {
 		return http.StatusGone, checkoutView{Title: "Payment expired", MerchantURL: v.MerchantURL, TestMode: v.TestMode,
@@ -216,6 +235,46 @@ func (s *server) completeCheckout(success bool) echo.HandlerFunc {
 		}
 		return c.Redirect(http.StatusSeeOther, "/"+co.Payment.PublicID)
 	}
+}
+
+// submitUTR takes the payer's UTR from the page's form (field utr): a
+// same-origin post, then back to the page (303). A malformed UTR (422) or
+// one another payment holds (409) renders the page again with the reason
+// beside the field, which gets the focus.
+func (s *server) submitUTR(c echo.Context) error {
+	if !sameOrigin(c.Request(), s.app.Gateway.PublicBaseURL()) {
+		return errs.E(errs.Forbidden, "cross_site_request", "Cross-site form posts are not accepted")
+	}
+	id, utr := paymentIDParam(c), c.FormValue("utr")
+	co, err := s.app.Gateway.SubmitUTR(c.Request().Context(), id, utr)
+	if err == nil {
+		return c.Redirect(http.StatusSeeOther, "/"+co.Payment.PublicID)
+	}
+	var status int
+	var msg string
+	switch {
+	case errors.Is(err, payment.ErrUTRTaken):
+		status, msg = http.StatusConflict, "This UTR was already given for another payment. Check the 12-digit number in your UPI app."
+	case errs.KindOf(err) == errs.Invalid:
+		status, msg = http.StatusUnprocessableEntity, "Enter the 12 digits of the UTR (UPI reference number), without spaces."
+	case errors.Is(err, payment.ErrFinal), errors.Is(err, payment.ErrExpired):
+		return c.Redirect(http.StatusSeeOther, "/"+id) // the page says how it ended
+	default:
+		return s.checkoutError(c, err)
+	}
+	co, oerr := s.app.Gateway.OpenCheckout(c.Request().Context(), id)
+	if oerr != nil {
+		return s.checkoutError(c, oerr)
+	}
+	_, v, verr := s.checkoutView(co)
+	if verr != nil {
+		return verr
+	}
+	if r := []rune(utr); len(r) > 40 {
+		utr = string(r[:40])
+	}
+	v.UTRValue, v.UTRError = utr, msg
+	return s.renderCheckout(c, status, v)
 }
 
 // sameOrigin accepts a post whose Origin (or, failing that, Sec-Fetch-Site)

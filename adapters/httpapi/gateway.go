@@ -260,15 +260,16 @@ func (s *server) createPayment(c echo.Context) error {
 }
 
 type paymentResponse struct {
-	PaymentID   string `json:"payment_id"`
-	Status      string `json:"status"`
-	Amount      string `json:"amount"`
-	Currency    string `json:"currency"`
-	CustomerID  string `json:"customer_id"`
-	CallbackURL string `json:"callback_url"`
-	PaymentURL  string `json:"payment_url"`
-	Livemode    bool   `json:"livemode"`
-	UserID      uint64 `json:"user_id"`
+	PaymentID   string  `json:"payment_id"`
+	Status      string  `json:"status"`
+	Amount      string  `json:"amount"`
+	Currency    string  `json:"currency"`
+	CustomerID  string  `json:"customer_id"`
+	CallbackURL string  `json:"callback_url"`
+	PaymentURL  string  `json:"payment_url"`
+	Livemode    bool    `json:"livemode"`
+	UTR         *string `json:"utr"` // the payer's reported UPI reference (upi_direct), awaiting confirmation
+	UserID      uint64  `json:"user_id"`
 	// Refunded: the total of the refunds not failed; Refundable: what is
 	// left to refund (0.00 unless the payment succeeded).
 	Refunded    string     `json:"refunded_amount"`
@@ -282,7 +283,7 @@ type paymentResponse struct {
 func (s *server) toPaymentResponse(p *payment.Payment) paymentResponse {
 	return paymentResponse{
 		PaymentID: p.PublicID, Status: string(p.Status), Amount: money.Format2(p.Amount), Currency: p.Currency,
-		CustomerID: p.CustomerID, CallbackURL: p.CallbackURL, PaymentURL: s.app.Gateway.PaymentURL(p.PublicID), Livemode: p.Livemode, UserID: p.UserID,
+		CustomerID: p.CustomerID, CallbackURL: p.CallbackURL, PaymentURL: s.app.Gateway.PaymentURL(p.PublicID), Livemode: p.Livemode, UTR: p.UTR, UserID: p.UserID,
 		ExpiresAt: timePtr(p.ExpiresAt), CompletedAt: p.CompletedAt, CreatedAt: timePtr(p.CreatedAt), UpdatedAt: timePtr(p.UpdatedAt),
 		Refunded: money.Format2(p.Refunded), Refundable: money.Format2(p.Refundable()),
 	}

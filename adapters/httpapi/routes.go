@@ -81,6 +81,11 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	in.POST("/webhooks/rotate-secret", s.rotateWebhookSecret)
 
 	admin.GET("/audit-logs", s.listAudit)
+
+	admin.POST("/reconciliation/statements", s.importStatement)
+	admin.GET("/reconciliation/lines", s.listStatementLines)
+	admin.POST("/reconciliation/lines/:id/match", s.matchStatementLine)
+	admin.POST("/reconciliation/lines/:id/dismiss", s.dismissStatementLine)
 	// Unknown panel paths are 404 for everyone. A group with middleware adds
 	// a catch-all that runs its middleware (so an anonymous caller would get
 	// 401); these, registered after every group, replace those catch-alls.
@@ -103,6 +108,7 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	e.GET("/pay_:id/status", s.checkoutStatus)
 	e.POST("/pay_:id/pay", s.completeCheckout(true))
 	e.POST("/pay_:id/fail", s.completeCheckout(false))
+	e.POST("/pay_:id/utr", s.submitUTR)
 
 	// Metered service calls: one endpoint per registered service slug.
 	e.Any("/api/v1/:slug", s.callService)

@@ -253,6 +253,8 @@ func (s *Store) storesOn(db *gorm.DB) store.Stores {
 		Holds:    &holdStore{b},
 		Exports:  &exportStore{b},
 		Logins:   &loginStore{b},
+
+		Statements: &statementStore{b},
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"paygate/core/panel"
 	"paygate/core/payment"
 	"paygate/core/recharge"
+	"paygate/core/reconciliation"
 	"paygate/core/store"
 	"paygate/core/verification"
 	"paygate/core/webhook"
@@ -97,6 +98,8 @@ type App struct {
 	Panel    *panel.Panel         // the web panel's use cases
 	Outbox   *outbox.Outbox       // event deliveries and their worker
 	Ledger   *ledgercheck.Checker // the ledger check
+	// Reconciliation imports bank statements and matches their credit lines.
+	Reconciliation *reconciliation.Reconciliation
 }
 
 // New wires the use cases. The others write through metering's
@@ -110,7 +113,7 @@ func New(d Deps) *App {
 			PendingHitGrace: cfg.PendingHitGrace, LookupTTL: cfg.LookupTTL, BatchSize: cfg.BatchSize, SettleApart: cfg.SettleApart,
 			SettleLinger: cfg.SettleLinger, SettleRetryWindow: cfg.SettleRetryWindow, HoldLifetime: cfg.HoldLifetime}})
 	tx, st := m.Invalidating()
-	return &App{
+	a := &App{
 		Metering: m,
 		Gateway: gateway.New(gateway.Deps{Tx: tx, Stores: st, Meter: m, Now: d.Now, Log: d.Log,
 			Config:   gateway.Config{UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL, RechargeRoundBudget: cfg.RechargeRoundBudget},
@@ -124,6 +127,8 @@ func New(d Deps) *App {
 			Config: outbox.Config{Timeout: cfg.WebhookTimeout, Lease: cfg.WebhookLease, Concurrency: cfg.WebhookConcurrency}}),
 		Ledger: ledgercheck.New(ledgercheck.Deps{Stores: st, Settled: m.AwaitSettlements, Now: d.Now}),
 	}
+	a.Reconciliation = reconciliation.New(reconciliation.Deps{Tx: tx, Stores: st, Payments: a.Gateway, TopUps: a.Panel, Now: d.Now})
+	return a
 }
 
 // Wait blocks until the work started after an answer is done (metered

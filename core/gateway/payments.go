@@ -210,6 +210,91 @@ type Checkout struct {
 	URL       string
 	Intent    string // the UPI intent while the payment is open
 	Sandbox   bool   // the payer picks the outcome (test mode)
+	AsksUTR   bool   // the payer reports the UTR on the page (upi_direct)
+}
+
+// asksUTR reports whether the provider's payers report their UTR.
+func (a *Gateway) asksUTR() bool {
+	c, ok := a.payments.(payment.UTRCollector)
+	return ok && c.CollectsUTR()
+}
+
+// SubmitUTR is the payer reporting the 12-digit UTR of a upi_direct
+// payment on its checkout page: the payment is pending, awaiting the bank
+// statement line that confirms it (reconciliation). The same UTR again
+// changes nothing; another one replaces it while the payment is open; a UTR
+// another payment holds is payment.ErrUTRTaken. Providers that ask no UTR
+// answer ErrNotFound.
+func (a *Gateway) SubmitUTR(ctx context.Context, publicID, utr string) (*Checkout, error) {
+	if !a.asksUTR() {
+		return nil, payment.ErrNotFound
+	}
+	p, err := a.findPayment(ctx, publicID)
+	if err != nil {
+		return nil, err
+	}
+	payee, err := a.payee(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	if p.Status == payment.StatusExpired {
+		return nil, payment.ErrExpired
+	}
+	for range 3 { // a concurrent writer (the page opening, expiry) moved it: read again
+		from, next := p.Status, *p
+		if err := next.SubmitUTR(utr, a.now()); err != nil {
+			return nil, err
+		}
+		if p.UTR != nil && *p.UTR == *next.UTR && from == payment.StatusPending {
+			break // idempotent: already recorded
+		}
+		ok, err := a.st.Payments.SubmitUTR(ctx, &next, from)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			*p = next
+			break
+		}
+		if p, err = a.st.Payments.ByID(ctx, p.ID); err != nil {
+			return nil, err
+		}
+	}
+	return a.checkout(ctx, p, payee)
+}
+
+// CompletePaymentTx moves an open payment to success inside the caller's
+// transaction s (reconciliation: a bank statement line proves the money
+// arrived), writing its payment.success event there too. A created payment
+// passes through pending. False when another writer moved it first;
+// ErrFinal when it had ended, payment.ErrExpired when its lifetime is over.
+//
+// TODO(collect): this becomes the single completion use case that also
+// credits the merchant (decisions part 13).
+func (a *Gateway) CompletePaymentTx(ctx context.Context, s store.Stores, p *payment.Payment) (bool, error) {
+	now := a.now()
+	if p.Status.Final() {
+		return false, payment.ErrFinal
+	}
+	if !now.Before(p.ExpiresAt) {
+		return false, payment.ErrExpired
+	}
+	from, next := p.Status, *p
+	if from == payment.StatusCreated {
+		next.Status = payment.StatusPending
+	}
+	if err := next.Move(payment.StatusSuccess, now); err != nil {
+		return false, err
+	}
+	ok, err := s.Payments.Transition(ctx, &next, from)
+	if err != nil || !ok {
+		return false, err
+	}
+	if err := a.emitPayment(ctx, s, &next); err != nil {
+		return false, err
+	}
+	*p = next
+	return true, nil
 }
 
 // ErrMerchantUnavailable: the payee's account is blocked, pending or
@@ -286,7 +371,7 @@ func (a *Gateway) payee(ctx context.Context, p *payment.Payment) (*user.User, er
 }
 
 func (a *Gateway) checkout(ctx context.Context, p *payment.Payment, payee *user.User) (*Checkout, error) {
-	co := &Checkout{Payment: *p, PayeeName: payee.Name, URL: a.paymentURL(p.PublicID), Sandbox: a.payments.Sandbox()}
+	co := &Checkout{Payment: *p, PayeeName: payee.Name, URL: a.paymentURL(p.PublicID), Sandbox: a.payments.Sandbox(), AsksUTR: a.asksUTR()}
 	if !p.Status.Final() {
 		intent, err := a.payments.Intent(ctx, *p, payee.Name)
 		if err != nil {

@@ -202,6 +202,30 @@ func (p *Panel) decideTopUp(ctx context.Context, actor *user.User, id uint64, to
 	}
 	var out *topup.Request
 	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+		var err error
+		out, err = p.decideTopUpIn(ctx, s, actor, id, to, remarks)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ApproveTopUpTx is ApproveTopUp inside the caller's transaction s
+// (reconciliation approves the request a bank statement line pays, in the
+// transaction that matches the line).
+func (p *Panel) ApproveTopUpTx(ctx context.Context, s store.Stores, actor *user.User, id uint64, remarks string) (*topup.Request, error) {
+	if err := requireAdmin(actor); err != nil {
+		return nil, err
+	}
+	return p.decideTopUpIn(ctx, s, actor, id, topup.StatusApproved, remarks)
+}
+
+// decideTopUpIn decides request id in transaction s (see decideTopUp).
+func (p *Panel) decideTopUpIn(ctx context.Context, s store.Stores, actor *user.User, id uint64, to topup.Status, remarks string) (*topup.Request, error) {
+	var out *topup.Request
+	err := func() error {
 		r, err := s.TopUps.ByID(ctx, id)
 		if err != nil {
 			return err
@@ -234,7 +258,7 @@ func (p *Panel) decideTopUp(ctx context.Context, actor *user.User, id uint64, to
 		}
 		out = r
 		return store.Record(ctx, s, p.now(), actor, action, audit.TargetBalanceRequest, r.ID, before, topUpSnapshot(r))
-	})
+	}()
 	if err != nil {
 		return nil, err
 	}

@@ -19,6 +19,7 @@ import (
 	"paygate/core/report"
 	"paygate/core/session"
 	"paygate/core/signin"
+	"paygate/core/statement"
 	"paygate/core/topup"
 	"paygate/core/user"
 	"paygate/core/verification"
@@ -52,6 +53,8 @@ type Stores struct {
 	Holds    hold.Repository    // holds of metered calls
 	Exports  export.Repository  // leases of running CSV exports
 	Logins   signin.Repository  // sign-in attempt counters
+
+	Statements statement.Repository // reconciliation: bank statement lines
 }
 
 // Transactor runs fn in one database transaction with Stores bound to it.

@@ -28,7 +28,7 @@ CREATE TABLE IF NOT EXISTS reconciliation_lines (
     statement_id       BIGINT UNSIGNED NOT NULL,
     line_key           CHAR(64) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
     line_no            INT UNSIGNED NOT NULL,
-    txn_date           DATE NOT NULL,
+    txn_date           CHAR(10) NOT NULL,
     narration          VARCHAR(500) NOT NULL,
     ref_no             VARCHAR(100) NOT NULL,
     utr                VARCHAR(50) NOT NULL,

@@ -1,0 +1,218 @@
+package httpapi
+
+import (
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"paygate/core/errs"
+	"paygate/core/money"
+	"paygate/core/reconciliation"
+	"paygate/core/statement"
+)
+
+// Bank-statement reconciliation (admins): import a CSV statement, list its
+// lines, match or dismiss the unmatched ones.
+
+// statementMemory is how much of a statement upload is held in memory; the
+// rest (up to reconciliation.MaxFileBytes) is spooled to a temporary file.
+const statementMemory = 4 << 20
+
+var errStatementTooLarge = errs.E(errs.TooLarge, "body_too_large",
+	fmt.Sprintf("Request body too large: a statement file may be at most %d MB", reconciliation.MaxFileBytes>>20))
+
+// statementFields are the text fields of the import form: the column mapping.
+var statementFields = map[string]func(*statement.Mapping) *string{
+	"date_column":      func(m *statement.Mapping) *string { return &m.Date },
+	"narration_column": func(m *statement.Mapping) *string { return &m.Narration },
+	"ref_column":       func(m *statement.Mapping) *string { return &m.Ref },
+	"credit_column":    func(m *statement.Mapping) *string { return &m.Credit },
+	"debit_column":     func(m *statement.Mapping) *string { return &m.Debit },
+	"balance_column":   func(m *statement.Mapping) *string { return &m.Balance },
+}
+
+type statementResponse struct {
+	ID           uint64     `json:"id"`
+	FileName     string     `json:"file_name"`
+	SHA256       string     `json:"sha256"`
+	CreditLines  int        `json:"credit_lines"`
+	NewLines     int        `json:"new_lines"`
+	Duplicates   int        `json:"duplicate_lines"`
+	DebitLines   int        `json:"debit_lines"`
+	SkippedLines int        `json:"skipped_lines"`
+	Matched      int        `json:"matched"`
+	Unmatched    int        `json:"unmatched"`
+	ImportedBy   uint64     `json:"imported_by"`
+	CreatedAt    *time.Time `json:"created_at"`
+}
+
+func toStatementResponse(s *statement.Statement) statementResponse {
+	return statementResponse{ID: s.ID, FileName: s.FileName, SHA256: s.SHA256, CreditLines: s.CreditLines, NewLines: s.NewLines,
+		Duplicates: s.CreditLines - s.NewLines, DebitLines: s.DebitLines, SkippedLines: s.Skipped, Matched: s.Matched,
+		Unmatched: s.Unmatched, ImportedBy: s.ImportedBy, CreatedAt: timePtr(s.CreatedAt)}
+}
+
+type lineResponse struct {
+	ID               uint64     `json:"id"`
+	StatementID      uint64     `json:"statement_id"`
+	LineNo           int        `json:"line_no"`
+	Date             string     `json:"date"`
+	Narration        string     `json:"narration"`
+	RefNo            string     `json:"ref_no"`
+	UTR              string     `json:"utr"`
+	Amount           string     `json:"amount"`
+	Balance          *string    `json:"balance"`
+	Status           string     `json:"status"`
+	Reason           *string    `json:"reason"`
+	PaymentID        *string    `json:"payment_id"`
+	BalanceRequestID *uint64    `json:"balance_request_id"`
+	DecidedBy        *uint64    `json:"decided_by"`
+	DecidedAt        *time.Time `json:"decided_at"`
+	Note             *string    `json:"note"`
+	CreatedAt        *time.Time `json:"created_at"`
+}
+
+func toLineResponse(l *statement.Line) lineResponse {
+	out := lineResponse{ID: l.ID, StatementID: l.StatementID, LineNo: l.LineNo, Date: l.Date.Format(time.DateOnly),
+		Narration: l.Narration, RefNo: l.RefNo, UTR: l.UTR, Amount: money.Format2(l.Amount), Status: string(l.Status),
+		PaymentID: l.PaymentPublicID, BalanceRequestID: l.BalanceRequestID, DecidedBy: l.DecidedBy, DecidedAt: l.DecidedAt,
+		Note: l.Note, CreatedAt: timePtr(l.CreatedAt)}
+	if l.Balance != nil {
+		b := money.Format2(*l.Balance)
+		out.Balance = &b
+	}
+	if l.Reason != "" {
+		out.Reason = &l.Reason
+	}
+	return out
+}
+
+// importStatement reads a multipart/form-data statement: the CSV in field
+// file, optional column names in the *_column fields.
+func (s *server) importStatement(c echo.Context) error {
+	req := c.Request()
+	if mt, _, err := mime.ParseMediaType(req.Header.Get(echo.HeaderContentType)); err != nil || mt != echo.MIMEMultipartForm {
+		return errNotMultipart
+	}
+	const maxBody = reconciliation.MaxFileBytes + 64<<10
+	if req.ContentLength > maxBody {
+		return errStatementTooLarge
+	}
+	req.Body = http.MaxBytesReader(c.Response(), req.Body, maxBody)
+	if err := req.ParseMultipartForm(statementMemory); err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return errStatementTooLarge
+		}
+		return errNotMultipart.Wrap(err)
+	}
+	form := req.MultipartForm
+	defer form.RemoveAll()
+	fe := errs.FieldErrors{}
+	var m statement.Mapping
+	for name, values := range form.Value {
+		field, known := statementFields[name]
+		switch {
+		case !known:
+			fe.Add(name, "is not a known field")
+		case len(values) > 1:
+			fe.Add(name, "must be given once")
+		case len(values[0]) > 100:
+			fe.Add(name, "must be at most 100 characters")
+		default:
+			*field(&m) = values[0]
+		}
+	}
+	files := form.File["file"]
+	for name := range form.File {
+		if name != "file" {
+			fe.Add(name, "is not a known field")
+		}
+	}
+	switch {
+	case len(files) == 0:
+		fe.Add("file", "is required: the statement as a CSV file")
+	case len(files) > 1:
+		fe.Add("file", "must be one file")
+	}
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	f, err := files[0].Open()
+	if err != nil {
+		return fmt.Errorf("open uploaded statement: %w", err)
+	}
+	defer f.Close()
+	st, err := s.app.Reconciliation.Import(req.Context(), caller(c), reconciliation.ImportInput{
+		FileName: files[0].Filename, Body: f, Mapping: m})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, toStatementResponse(st))
+}
+
+var lineStatuses = []statement.Status{statement.StatusUnmatched, statement.StatusMatched, statement.StatusDismissed}
+
+func (s *server) listStatementLines(c echo.Context) error {
+	fe := errs.FieldErrors{}
+	p, pp := page(c, fe)
+	f := statement.Filter{Status: statement.Status(c.QueryParam("status")), StatementID: uintParam(c, fe, "statement_id"), Page: p, PerPage: pp}
+	if f.Status != "" && !slices.Contains(lineStatuses, f.Status) {
+		fe.Add("status", "must be unmatched, matched or dismissed")
+	}
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	rows, total, err := s.app.Reconciliation.Lines(c.Request().Context(), caller(c), f)
+	if err != nil {
+		return err
+	}
+	return writeList(c, mapSlice(rows, toLineResponse), p, pp, total)
+}
+
+type matchLineRequest struct {
+	PaymentID        string `json:"payment_id"`
+	BalanceRequestID uint64 `json:"balance_request_id"`
+}
+
+func (s *server) matchStatementLine(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	var req matchLineRequest
+	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	l, err := s.app.Reconciliation.Match(c.Request().Context(), caller(c), id,
+		reconciliation.Target{PaymentID: req.PaymentID, BalanceRequestID: req.BalanceRequestID})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toLineResponse(l))
+}
+
+type dismissLineRequest struct {
+	Note string `json:"note"`
+}
+
+func (s *server) dismissStatementLine(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	var req dismissLineRequest
+	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	l, err := s.app.Reconciliation.Dismiss(c.Request().Context(), caller(c), id, req.Note)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toLineResponse(l))
+}
