@@ -259,9 +259,10 @@ func TestOpenAPIErrorResponses(t *testing.T) {
 	doc := loadOpenAPI(t)
 	errorRef := "#/components/schemas/Error"
 	for path, item := range doc.Paths.Map() {
-		// Pages for people (the document, its page, the checkout page) answer
-		// their errors as pages too.
-		operator := path == "/healthz" || path == "/readyz" || path == "/api/openapi.yaml" || path == "/api/docs" || path == "/pay_{id}"
+		// Pages for people (the document, its page, the checkout page and its
+		// UTR form) answer their errors as pages too.
+		operator := path == "/healthz" || path == "/readyz" || path == "/api/openapi.yaml" || path == "/api/docs" || path == "/pay_{id}" ||
+			path == "/pay_{id}/utr"
 		for method, op := range item.Operations() {
 			name := method + " " + path
 			for code, r := range op.Responses.Map() {
