@@ -59,10 +59,10 @@ func Plan(lines []Line, c Candidates) []Decision {
 		try := func(kind string, id uint64, open bool, closed string, amountOK bool) bool {
 			key := kind + ":" + strconv.FormatUint(id, 10)
 			switch {
-			case taken[key]:
-				reasons = append(reasons, ReasonTaken)
 			case !amountOK:
 				reasons = append(reasons, ReasonAmountMismatch)
+			case taken[key]:
+				reasons = append(reasons, ReasonTaken)
 			case !open:
 				reasons = append(reasons, closed)
 			default:
