@@ -4,7 +4,7 @@
 // here is a change to this shared file (ask the lead).
 import type { ComponentType } from 'react';
 import {
-  IconActivity, IconBuildingStore, IconCash, IconChartBar, IconClipboardList, IconDeviceMobile,
+  IconActivity, IconBuildingStore, IconCash, IconChartBar, IconClipboardList, IconDeviceMobile, IconFileSpreadsheet,
   IconGauge, IconKey, IconListDetails, IconReceipt, IconServer, IconUser, IconUsers, IconWallet, IconWebhook,
   type Icon,
 } from '@tabler/icons-react';
@@ -77,6 +77,8 @@ export const screens: Screen[] = [
   { path: '/admin/services/:id', title: 'Edit service', roles: ADMIN, load: () => import('../pages/admin/ServiceEdit') },
   { path: '/admin/balance-requests', title: 'Balance requests', roles: ADMIN, load: () => import('../pages/admin/BalanceRequests'),
     nav: { label: 'Balance requests', icon: IconClipboardList, group: 'Admin' } },
+  { path: '/admin/reconciliation', title: 'Reconciliation', roles: ADMIN, load: () => import('../pages/admin/Reconciliation'),
+    nav: { label: 'Reconciliation', icon: IconFileSpreadsheet, group: 'Admin' } },
   { path: '/admin/audit-log', title: 'Audit log', roles: ADMIN, load: () => import('../pages/admin/AuditLog'),
     nav: { label: 'Audit log', icon: IconListDetails, group: 'Admin' } },
 ];
