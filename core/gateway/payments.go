@@ -263,40 +263,6 @@ func (a *Gateway) SubmitUTR(ctx context.Context, publicID, utr string) (*Checkou
 	return a.checkout(ctx, p, payee)
 }
 
-// CompletePaymentTx moves an open payment to success inside the caller's
-// transaction s (reconciliation: a bank statement line proves the money
-// arrived), writing its payment.success event there too. A created payment
-// passes through pending. False when another writer moved it first;
-// ErrFinal when it had ended, payment.ErrExpired when its lifetime is over.
-//
-// TODO(collect): this becomes the single completion use case that also
-// credits the merchant (decisions part 13).
-func (a *Gateway) CompletePaymentTx(ctx context.Context, s store.Stores, p *payment.Payment) (bool, error) {
-	now := a.now()
-	if p.Status.Final() {
-		return false, payment.ErrFinal
-	}
-	if !now.Before(p.ExpiresAt) {
-		return false, payment.ErrExpired
-	}
-	from, next := p.Status, *p
-	if from == payment.StatusCreated {
-		next.Status = payment.StatusPending
-	}
-	if err := next.Move(payment.StatusSuccess, now); err != nil {
-		return false, err
-	}
-	ok, err := s.Payments.Transition(ctx, &next, from)
-	if err != nil || !ok {
-		return false, err
-	}
-	if err := a.emitPayment(ctx, s, &next); err != nil {
-		return false, err
-	}
-	*p = next
-	return true, nil
-}
-
 // ErrMerchantUnavailable: the payee's account is blocked, pending or
 // deleted, so its open payments cannot be paid.
 var ErrMerchantUnavailable = errs.E(errs.Conflict, "merchant_unavailable", "This merchant cannot take payments at the moment")

@@ -25,11 +25,12 @@ import (
 	"paygate/core/user"
 )
 
-// PaymentCompleter completes an open payment inside the caller's
-// transaction (the gateway's completion, which credits the merchant).
-// False when another writer moved it first.
+// PaymentCompleter completes an open payment (its internal id) inside the
+// caller's transaction: the gateway's one completion, which credits the
+// merchant there too. ref is the bank reference (UTR), by who completed it.
+// A payment already ended is payment.ErrFinal.
 type PaymentCompleter interface {
-	CompletePaymentTx(ctx context.Context, s store.Stores, p *payment.Payment) (bool, error)
+	CompletePaymentIn(ctx context.Context, s store.Stores, paymentID uint64, ref, by string) (*payment.Payment, error)
 }
 
 // TopUpApprover approves a pending balance request inside the caller's
@@ -251,16 +252,8 @@ func (r *Reconciliation) match(ctx context.Context, actor *user.User, l *stateme
 		}
 		switch d.Target {
 		case statement.TargetPayment:
-			p, err := s.Payments.ByID(ctx, d.TargetID)
-			if err != nil {
+			if _, err := r.payments.CompletePaymentIn(ctx, s, d.TargetID, l.UTR, "reconciliation"); err != nil {
 				return err
-			}
-			done, err := r.payments.CompletePaymentTx(ctx, s, p)
-			if err != nil {
-				return err
-			}
-			if !done {
-				return payment.ErrFinal
 			}
 		case statement.TargetTopUp:
 			remarks := fmt.Sprintf("Reconciled with bank statement line #%d (statement %d, %s, ref %s, %s)",
