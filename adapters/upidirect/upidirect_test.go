@@ -35,3 +35,11 @@ func TestNewRefusesABadVPAOrName(t *testing.T) {
 		}
 	}
 }
+
+func TestRefundFailsAtOnceSoTheMerchantGetsTheMoneyBack(t *testing.T) {
+	p, _ := upidirect.New("paygate@okicici", "Paygate")
+	o, err := p.Refund(context.Background(), payment.Payment{}, payment.Refund{PublicID: "rfnd_1"})
+	if err != nil || o.Status != payment.RefundFailed || o.Reason == "" {
+		t.Fatalf("refund: %+v %v", o, err)
+	}
+}
