@@ -35,7 +35,7 @@ type serviceResponse struct {
 	Price            *string    `json:"price"`
 	MinimumHitCharge *string    `json:"minimum_hit_charge"`
 	CreatedAt        *time.Time `json:"created_at"`
-	UpdatedAt      *time.Time        `json:"updated_at"`
+	UpdatedAt        *time.Time `json:"updated_at"`
 }
 
 // toServiceResponse never carries provider_key; the upstream address and
