@@ -67,7 +67,18 @@ func (u *keyUsage) add(keyID uint64, day string, n int) {
 		t.day, t.since = day, n
 	case day == t.day:
 		t.since += n
+	default:
+		t.mu.Unlock()
+		return
 	}
+	// Calls given back that this instance never saw counted (another
+	// instance's hold, released here by recovery) take the count to 0 at
+	// most.
+	base := 0
+	if t.rowDay == t.day {
+		base = t.rowHits
+	}
+	t.since = max(t.since, -base)
 	t.mu.Unlock()
 }
 
