@@ -50,7 +50,7 @@ func (s *server) callService(c echo.Context) error {
 		RequestID: requestIDOf(c), Slug: c.Param("slug"), Method: c.Request().Method,
 		Key: key, Secret: secret, IP: c.RealIP(), Query: c.QueryParams(), Body: body,
 	})
-	if quota != nil {
+	if quota.Limit > 0 {
 		setRateLimit(c.Response().Header(), quota)
 	}
 	if err != nil {
@@ -66,11 +66,14 @@ func (s *server) callService(c echo.Context) error {
 // setRateLimit writes the key's daily limit into the answer's RateLimit-*
 // headers (IETF httpapi-ratelimit-headers, the field-per-value form):
 // Reset is whole seconds to the key's next local midnight, rounded up
-// (the Retry-After of a 429 "Daily limit exceeded", errors.go).
-func setRateLimit(h http.Header, q *metering.DailyQuota) {
-	h.Set("RateLimit-Limit", strconv.Itoa(q.Limit))
-	h.Set("RateLimit-Remaining", strconv.Itoa(q.Remaining))
-	h.Set("RateLimit-Reset", retryAfterSeconds(q.Reset))
+// (the Retry-After of a 429 "Daily limit exceeded", errors.go). The map is
+// written directly: the names go out as spelled, without being
+// canonicalised on every call (header names are case-insensitive).
+func setRateLimit(h http.Header, q metering.DailyQuota) {
+	v := [3]string{strconv.Itoa(q.Limit), strconv.Itoa(q.Remaining), retryAfterSeconds(q.Reset)}
+	h["RateLimit-Limit"] = v[0:1:1]
+	h["RateLimit-Remaining"] = v[1:2:2]
+	h["RateLimit-Reset"] = v[2:3:3]
 }
 
 // writeCallEnvelope writes the callEnvelope of res by hand: the upstream's

@@ -135,18 +135,19 @@ func (a *Metering) UntilNextMonth() time.Duration {
 }
 
 // CallServiceQuota is CallService that also reports where the caller's key
-// stands against its daily limit: nil when the call was answered before
-// its key was known (unknown service, wrong method, bad credentials).
-func (a *Metering) CallServiceQuota(ctx context.Context, in CallInput) (*CallResult, *DailyQuota, error) {
+// stands against its daily limit: the zero DailyQuota (Limit 0) when the
+// call was answered before its key was known (unknown service, wrong
+// method, bad credentials).
+func (a *Metering) CallServiceQuota(ctx context.Context, in CallInput) (*CallResult, DailyQuota, error) {
 	var kq calledKey
 	res, err := a.callService(ctx, in, &kq)
 	if kq.key == nil {
-		return res, nil, err
+		return res, DailyQuota{}, err
 	}
 	if errors.Is(err, apikey.ErrDailyLimit) {
 		a.usage.exhausted(kq.key, kq.day)
 	}
-	q := &DailyQuota{Limit: kq.key.DailyLimit, Remaining: a.usage.quota(kq.key, kq.day), Reset: untilNextDay(a.now(), a.cfg.Location)}
+	q := DailyQuota{Limit: kq.key.DailyLimit, Remaining: a.usage.quota(kq.key, kq.day), Reset: untilNextDay(a.now(), a.cfg.Location)}
 	return res, q, err
 }
 
