@@ -37,8 +37,8 @@ func (s *server) register(c echo.Context) error {
 		return err
 	}
 	ip := c.RealIP()
-	if !s.registrations.allow(time.Now(), addressKey(ip)) {
-		return errTooManyRequests
+	if err := s.registrations.allow(time.Now(), addressKey(ip)); err != nil {
+		return err
 	}
 	u, err := s.app.Panel.Register(c.Request().Context(),
 		user.Profile{Name: req.Name, Email: req.Email, Phone: req.Phone, Password: req.Password}, ip)
@@ -65,8 +65,10 @@ func (s *server) verifyEmail(c echo.Context) error {
 
 func (s *server) resendVerification(c echo.Context) error {
 	u := caller(c)
-	if u.EmailVerifiedAt == nil && !s.accountMail.allow(time.Now(), "user:"+strconv.FormatUint(u.ID, 10)) {
-		return errTooManyRequests
+	if u.EmailVerifiedAt == nil {
+		if err := s.accountMail.allow(time.Now(), "user:"+strconv.FormatUint(u.ID, 10)); err != nil {
+			return err
+		}
 	}
 	if err := s.app.Panel.ResendVerification(c.Request().Context(), u); err != nil {
 		return err
@@ -84,8 +86,8 @@ func (s *server) forgotPassword(c echo.Context) error {
 		return err
 	}
 	// Unknown emails spend the limit like known ones, so a 429 tells nothing.
-	if !s.accountMail.allow(time.Now(), addressKey(c.RealIP()), emailKey(req.Email)) {
-		return errTooManyRequests
+	if err := s.accountMail.allow(time.Now(), addressKey(c.RealIP()), emailKey(req.Email)); err != nil {
+		return err
 	}
 	if err := s.app.Panel.ForgotPassword(c.Request().Context(), req.Email); err != nil {
 		return err
@@ -104,8 +106,8 @@ func (s *server) resetPassword(c echo.Context) error {
 	if err := s.bind(c, &req); err != nil {
 		return err
 	}
-	if !s.resets.allow(time.Now(), addressKey(c.RealIP())) {
-		return errTooManyRequests
+	if err := s.resets.allow(time.Now(), addressKey(c.RealIP())); err != nil {
+		return err
 	}
 	if err := s.app.Panel.ResetPassword(c.Request().Context(), req.Email, req.Token, req.Password); err != nil {
 		return err

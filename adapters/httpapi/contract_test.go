@@ -199,7 +199,7 @@ func TestContractCheckCanFail(t *testing.T) {
 	jsonHeader := http.Header{"Content-Type": {"application/json"}, "X-Request-Id": {"req_01J9Z8X4K3M2N1P0Q9R8S7T6V5"}}
 	const rid = `"request_id":"req_01J9Z8X4K3M2N1P0Q9R8S7T6V5"`
 	service := `{"id":3,"name":"SMS","slug":"sms","endpoint":"/api/v1/sms","description":null,"category":"sms","method":"POST",` +
-		`"parameters":{},"status":"active","builtin":false,"created_at":"2025-03-01T10:30:00Z","updated_at":"2025-03-01T10:30:00Z"`
+		`"parameters":{},"status":"active","builtin":false,"price":"0.50","minimum_hit_charge":"0.00","created_at":"2025-03-01T10:30:00Z","updated_at":"2025-03-01T10:30:00Z"`
 	user := `{"id":7,"name":"Asha","email":"a@example.com","phone":"9876543210","role":"user","status":"active","plan":"starter",` +
 		`"balance":"1.00","total_spent":"0.00","api_key":null,"webhook_url":null,"low_balance_alert":null,"email_verified_at":null,` +
 		`"created_at":"2025-03-01T10:30:00Z","updated_at":"2025-03-01T10:30:00Z"`

@@ -4,10 +4,17 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/core/apikey"
 	"paygate/core/errs"
+	"paygate/core/export"
+	"paygate/core/metering"
+	"paygate/core/outbox"
+	"paygate/core/signin"
 )
 
 // errorBody is the body of every API error.
@@ -41,6 +48,9 @@ func (s *server) handleError(err error, c echo.Context) {
 		return
 	}
 	status, body := s.errorResponse(err, c)
+	if status == http.StatusTooManyRequests && c.Response().Header().Get("Retry-After") == "" {
+		c.Response().Header().Set("Retry-After", retryAfterSeconds(s.retryAfter(err)))
+	}
 	var werr error
 	if c.Request().Method == http.MethodHead {
 		werr = c.NoContent(status)
@@ -87,4 +97,36 @@ func (s *server) errorResponse(err error, c echo.Context) (int, errorBody) {
 		slog.String("request_id", body.RequestID), slog.String("path", c.Request().URL.Path), slog.String("err", err.Error()))
 	body.Message, body.Error = "Internal server error", "internal_error"
 	return http.StatusInternalServerError, body
+}
+
+// retryAfter is how long the caller of a 429 should wait, when the handler
+// did not say (every 429 carries Retry-After): a daily limit until the next
+// local midnight, a monthly plan limit until the next month, a backoff or
+// a window for as long as it lasts.
+func (s *server) retryAfter(err error) time.Duration {
+	var (
+		blocked *signin.BlockedError
+		redel   *outbox.RedeliveryLimitError
+		limited *limitedError
+	)
+	switch {
+	case errors.As(err, &blocked):
+		return blocked.RetryAfter
+	case errors.As(err, &redel):
+		return redel.RetryAfter
+	case errors.As(err, &limited):
+		return limited.after
+	case errors.Is(err, apikey.ErrDailyLimit):
+		return s.app.Metering.UntilNextDay()
+	case errors.Is(err, metering.ErrPlanLimit):
+		return s.app.Metering.UntilNextMonth()
+	case errors.Is(err, export.ErrBusy):
+		return export.RetryAfter
+	}
+	return time.Minute
+}
+
+// retryAfterSeconds is d in whole seconds, rounded up, at least 1.
+func retryAfterSeconds(d time.Duration) string {
+	return strconv.FormatInt(max(int64((d+time.Second-1)/time.Second), 1), 10)
 }

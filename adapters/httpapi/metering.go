@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"paygate/core/metering"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/core/metering"
 	"paygate/core/money"
 )
 
@@ -45,10 +46,13 @@ func (s *server) callService(c echo.Context) error {
 		return err
 	}
 	key, secret := serviceCredentials(c.Request())
-	res, err := s.app.Metering.CallService(c.Request().Context(), metering.CallInput{
+	res, quota, err := s.app.Metering.CallServiceQuota(c.Request().Context(), metering.CallInput{
 		RequestID: requestIDOf(c), Slug: c.Param("slug"), Method: c.Request().Method,
 		Key: key, Secret: secret, IP: c.RealIP(), Query: c.QueryParams(), Body: body,
 	})
+	if quota.Limit > 0 {
+		setRateLimit(c.Response().Header(), quota)
+	}
 	if err != nil {
 		var me *metering.MethodError
 		if errors.As(err, &me) {
@@ -57,6 +61,19 @@ func (s *server) callService(c echo.Context) error {
 		return err
 	}
 	return writeCallEnvelope(c, res)
+}
+
+// setRateLimit writes the key's daily limit into the answer's RateLimit-*
+// headers (IETF httpapi-ratelimit-headers, the field-per-value form):
+// Reset is whole seconds to the key's next local midnight, rounded up
+// (the Retry-After of a 429 "Daily limit exceeded", errors.go). The map is
+// written directly: the names go out as spelled, without being
+// canonicalised on every call (header names are case-insensitive).
+func setRateLimit(h http.Header, q metering.DailyQuota) {
+	v := [3]string{strconv.Itoa(q.Limit), strconv.Itoa(q.Remaining), retryAfterSeconds(q.Reset)}
+	h["RateLimit-Limit"] = v[0:1:1]
+	h["RateLimit-Remaining"] = v[1:2:2]
+	h["RateLimit-Reset"] = v[2:3:3]
 }
 
 // writeCallEnvelope writes the callEnvelope of res by hand: the upstream's

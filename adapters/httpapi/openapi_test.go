@@ -412,6 +412,7 @@ func TestOpenAPISchemasAcceptResponses(t *testing.T) {
 		ProviderKey: str("secret"), Method: "POST", Headers: map[string]string{"X-Key": "{provider_key}"},
 		Parameters: map[string]string{"phone": "string"}, Status: catalog.StatusActive, CreatedAt: now, UpdatedAt: now,
 	}
+	prices := map[uint64]panel.ServicePrice{3: {Charge: dec("0.5"), MinimumHitCharge: dec("0.1")}}
 	bare := &catalog.Service{ID: 4, Name: "UPI", Slug: "upi-verification-api", Method: "GET", Status: catalog.StatusInactive}
 	maxLen := 160
 	docRec := &catalog.Doc{
@@ -442,10 +443,11 @@ func TestOpenAPISchemasAcceptResponses(t *testing.T) {
 		{"deleted pending user", "User", toUserResponse(pending)},
 		{"login", "TokenResponse", loginResponse(&panel.Login{AccessToken: "a.b.c", RefreshToken: "rt_x", ExpiresIn: 15 * time.Minute, User: active})},
 		{"user list", "UserList", listResponse[userResponse]{Data: []userResponse{toUserResponse(active)}, Meta: listMeta{1, 20, 1}}},
-		{"service as admin", "Service", toServiceResponse(admin)(svc)},
-		{"service as user", "Service", toServiceResponse(active)(svc)},
-		{"bare service as admin", "Service", toServiceResponse(admin)(bare)},
-		{"service list", "ServiceList", listResponse[serviceResponse]{Data: []serviceResponse{toServiceResponse(active)(svc)}, Meta: listMeta{2, 10, 11}}},
+		{"service as admin", "Service", toServiceResponse(admin, prices)(svc)},
+		{"service as user", "Service", toServiceResponse(active, prices)(svc)},
+		{"service not sold", "Service", toServiceResponse(active, nil)(svc)},
+		{"bare service as admin", "Service", toServiceResponse(admin, nil)(bare)},
+		{"service list", "ServiceList", listResponse[serviceResponse]{Data: []serviceResponse{toServiceResponse(active, prices)(svc)}, Meta: listMeta{2, 10, 11}}},
 		{"doc", "ServiceDoc", toDocResponse(docRec)},
 		{"price", "Price", toPriceResponse(price)},
 		{"default price", "Price", toPriceResponse(&pricing.Price{ID: 6, ServiceID: 3, Status: pricing.StatusInactive})},

@@ -36,15 +36,28 @@ func newKeyedLimiter(burst int, every time.Duration) *keyedLimiter {
 	return &keyedLimiter{perKey: map[string]*limiterEntry{}, every: every, burst: burst}
 }
 
-// allow spends one request of every key, or none when any of them is spent.
-func (l *keyedLimiter) allow(now time.Time, keys ...string) bool {
-	_, ok := l.take(now, keys...)
-	return ok
+// allow spends one request of every key, or none when any of them is
+// spent: then it is a 429 whose Retry-After is when that key has a
+// request again.
+func (l *keyedLimiter) allow(now time.Time, keys ...string) error {
+	if _, wait, ok := l.take(now, keys...); !ok {
+		return &limitedError{err: errTooManyRequests, after: wait}
+	}
+	return nil
 }
 
+// limitedError is a 429 of an in-memory limit and how long it lasts.
+type limitedError struct {
+	err   error
+	after time.Duration
+}
+
+func (e *limitedError) Error() string { return e.err.Error() }
+func (e *limitedError) Unwrap() error { return e.err }
+
 // take spends one request of every key and returns the spendings;
-// nothing is spent when any key is exhausted.
-func (l *keyedLimiter) take(now time.Time, keys ...string) ([]*rate.Reservation, bool) {
+// nothing is spent when any key is exhausted (wait: until it has one).
+func (l *keyedLimiter) take(now time.Time, keys ...string) ([]*rate.Reservation, time.Duration, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.sweep(now)
@@ -57,14 +70,17 @@ func (l *keyedLimiter) take(now time.Time, keys ...string) ([]*rate.Reservation,
 		}
 		e.seen = now
 		r := e.lim.ReserveN(now, 1)
-		if !r.OK() || r.DelayFrom(now) > 0 {
+		if wait := r.DelayFrom(now); !r.OK() || wait > 0 {
 			r.CancelAt(now)
 			giveBack(taken, now)
-			return nil, false
+			if !r.OK() {
+				wait = l.every
+			}
+			return nil, wait, false
 		}
 		taken = append(taken, r)
 	}
-	return taken, true
+	return taken, 0, true
 }
 
 func giveBack(taken []*rate.Reservation, now time.Time) {

@@ -1,14 +1,16 @@
 package httpapi
 
 import (
+	"context"
 	"net/http"
-	"paygate/core/gateway"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"paygate/core/catalog"
 	"paygate/core/errs"
+	"paygate/core/gateway"
+	"paygate/core/money"
 	"paygate/core/panel"
 	"paygate/core/user"
 )
@@ -27,13 +29,18 @@ type serviceResponse struct {
 	ProviderURL    *string           `json:"provider_url,omitempty"`     // admins only
 	Headers        map[string]string `json:"headers,omitempty"`          // admins only
 	HasProviderKey *bool             `json:"has_provider_key,omitempty"` // admins only; the key itself never leaves
-	CreatedAt      *time.Time        `json:"created_at"`
-	UpdatedAt      *time.Time        `json:"updated_at"`
+	// Price is what one call costs the viewer (their role, their own
+	// pricing row else the default), 2 places; null with
+	// MinimumHitCharge when the service is not sold to them.
+	Price            *string    `json:"price"`
+	MinimumHitCharge *string    `json:"minimum_hit_charge"`
+	CreatedAt        *time.Time `json:"created_at"`
+	UpdatedAt        *time.Time `json:"updated_at"`
 }
 
 // toServiceResponse never carries provider_key; the upstream address and
-// headers are shown to admins only.
-func toServiceResponse(viewer *user.User) func(*catalog.Service) serviceResponse {
+// headers are shown to admins only. prices are the viewer's (PricesFor).
+func toServiceResponse(viewer *user.User, prices map[uint64]panel.ServicePrice) func(*catalog.Service) serviceResponse {
 	return func(s *catalog.Service) serviceResponse {
 		r := serviceResponse{
 			ID: s.ID, Name: s.Name, Slug: s.Slug, Endpoint: gateway.ServiceEndpoint(s), Description: s.Description,
@@ -42,6 +49,10 @@ func toServiceResponse(viewer *user.User) func(*catalog.Service) serviceResponse
 		}
 		if r.Parameters == nil {
 			r.Parameters = map[string]string{}
+		}
+		if p, ok := prices[s.ID]; ok {
+			charge, minimum := money.Format2(p.Charge), money.Format2(p.MinimumHitCharge)
+			r.Price, r.MinimumHitCharge = &charge, &minimum
 		}
 		if viewer.Role == user.RoleAdmin {
 			url, has := s.ProviderURL, s.ProviderKey != nil
@@ -53,6 +64,24 @@ func toServiceResponse(viewer *user.User) func(*catalog.Service) serviceResponse
 		}
 		return r
 	}
+}
+
+// servicesOut is rows as the caller sees them, with their prices.
+func (s *server) servicesOut(ctx context.Context, viewer *user.User, rows ...catalog.Service) ([]serviceResponse, error) {
+	prices, err := s.app.Panel.PricesFor(ctx, viewer, rows)
+	if err != nil {
+		return nil, err
+	}
+	return mapSlice(rows, toServiceResponse(viewer, prices)), nil
+}
+
+// serviceOut is one service as the caller sees it, with its price.
+func (s *server) serviceOut(c echo.Context, status int, svc *catalog.Service) error {
+	out, err := s.servicesOut(c.Request().Context(), caller(c), *svc)
+	if err != nil {
+		return err
+	}
+	return c.JSON(status, out[0])
 }
 
 type serviceRequest struct {
@@ -90,7 +119,7 @@ func (s *server) createService(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusCreated, toServiceResponse(caller(c))(out))
+	return s.serviceOut(c, http.StatusCreated, out)
 }
 
 func (s *server) listServices(c echo.Context) error {
@@ -107,7 +136,11 @@ func (s *server) listServices(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeList(c, mapSlice(rows, toServiceResponse(caller(c))), p, pp, total)
+	out, err := s.servicesOut(c.Request().Context(), caller(c), rows...)
+	if err != nil {
+		return err
+	}
+	return writeList(c, out, p, pp, total)
 }
 
 func (s *server) getService(c echo.Context) error {
@@ -119,7 +152,7 @@ func (s *server) getService(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toServiceResponse(caller(c))(svc))
+	return s.serviceOut(c, http.StatusOK, svc)
 }
 
 func (s *server) patchService(c echo.Context) error {
@@ -144,7 +177,7 @@ func (s *server) patchService(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toServiceResponse(caller(c))(svc))
+	return s.serviceOut(c, http.StatusOK, svc)
 }
 
 func (s *server) deleteService(c echo.Context) error {

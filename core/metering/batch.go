@@ -73,6 +73,7 @@ type batchOp struct {
 	// results, set by the writer
 	err     error           // reservation: the refusal (ErrDailyLimit, ErrPlanLimit, …) or a write failure
 	balance decimal.Decimal // reservation: the balance after this call's debit
+	counted bool            // reservation: the key's daily counter took the call
 	moved   bool            // settlement: this batch moved the hit out of pending
 	done    chan struct{}
 
@@ -268,7 +269,7 @@ func (a *Metering) writeBatch(ops []*batchOp) {
 	a.log.Error("metering batch failed", "calls", len(ops), "err", err)
 	for _, op := range ops {
 		op.err = fmt.Errorf("%w: %v", ErrMeteringUnavailable, err)
-		op.moved = false
+		op.moved, op.counted = false, false
 		if op.kind == batchReserve {
 			op.hit.ID, op.hit.Reserved = 0, decimal.Zero
 		}
@@ -327,7 +328,7 @@ func (a *Metering) applyBatch(ctx context.Context, s BatchStores, ops []*batchOp
 	perKey := map[keyDay]int{}
 	var settle []*hitlog.Hit
 	for _, op := range ops {
-		op.err, op.moved, op.balance = nil, false, decimal.Zero
+		op.err, op.moved, op.balance, op.counted = nil, false, decimal.Zero, false
 		switch op.kind {
 		case batchReserve:
 			op.hit.ID, op.hit.Reserved = 0, decimal.Zero
@@ -460,6 +461,7 @@ func planBatch(ops []*batchOp, users map[uint64]*user.User, granted map[keyDay]i
 		op.err = Admit(Standing{DailyLeft: granted[kd], Invalid: op.invalid, Owner: u, Month: op.month, Charge: op.charge})
 		if granted[kd] > 0 {
 			granted[kd]--
+			op.counted = true
 		}
 		if op.err != nil {
 			refused(h, op.err, op.start, now)

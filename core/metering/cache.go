@@ -144,7 +144,13 @@ func (a *Metering) serviceBySlug(ctx context.Context, slug string) (*catalog.Ser
 }
 
 func (a *Metering) keyByKey(ctx context.Context, key string) (*apikey.Key, error) {
-	v, err := a.cache.get(lookupKey{kind: lookupAPIKey, s: key}, func() (any, error) { return a.st.Keys.ByKey(ctx, key) })
+	v, err := a.cache.get(lookupKey{kind: lookupAPIKey, s: key}, func() (any, error) {
+		k, err := a.st.Keys.ByKey(ctx, key)
+		if err == nil {
+			a.usage.read(k) // its daily counter as of now (quota.go)
+		}
+		return k, err
+	})
 	k, _ := v.(*apikey.Key)
 	return k, err
 }

@@ -66,6 +66,11 @@ type CallResult struct {
 // then settles or refunds. Every call with a known owner and service writes
 // exactly one hit log row.
 func (a *Metering) CallService(ctx context.Context, in CallInput) (*CallResult, error) {
+	return a.callService(ctx, in, &calledKey{})
+}
+
+// callService is CallService; kq receives the key once it is known.
+func (a *Metering) callService(ctx context.Context, in CallInput, kq *calledKey) (*CallResult, error) {
 	svc, err := a.serviceBySlug(ctx, in.Slug)
 	if err != nil || svc.Status != catalog.StatusActive || svc.Builtin {
 		if err != nil && !errors.Is(err, catalog.ErrServiceNotFound) && errs.KindOf(err) != errs.NotFound {
@@ -80,6 +85,8 @@ func (a *Metering) CallService(ctx context.Context, in CallInput) (*CallResult, 
 	if err != nil {
 		return nil, err
 	}
+	now := a.now()
+	*kq = calledKey{key: key, day: a.day(now)}
 	price, err := a.applicablePrice(ctx, svc.ID, owner.ID)
 	if err != nil {
 		if errs.KindOf(err) == errs.NotFound {
@@ -88,7 +95,6 @@ func (a *Metering) CallService(ctx context.Context, in CallInput) (*CallResult, 
 		return nil, fmt.Errorf("find price: %w", err)
 	}
 
-	now := a.now()
 	params, payload, perr := parseParams(svc.Method, in.Query, in.Body)
 	specs, err := a.paramSpecs(ctx, svc)
 	if err != nil {
@@ -116,7 +122,7 @@ func (a *Metering) CallService(ctx context.Context, in CallInput) (*CallResult, 
 	// are decided in the batch's transaction (batch.go), in that order;
 	// refused parameters are counted, then logged.
 	charge := price.Charge(owner.Role)
-	day := a.day(now)
+	day := kq.day
 	if perr == nil {
 		hc, ok, exhausted, err := a.takeHold(ctx, owner, key.ID, charge, day)
 		if err != nil {
@@ -134,6 +140,9 @@ func (a *Metering) CallService(ctx context.Context, in CallInput) (*CallResult, 
 	reservation := &batchOp{kind: batchReserve, hit: hit, keyID: key.ID, day: day, month: a.month(now),
 		charge: charge, invalid: perr, start: now}
 	a.submit(reservation)
+	if reservation.counted {
+		a.usage.add(key.ID, day, 1)
+	}
 	if reservation.err != nil {
 		return nil, reservation.err
 	}

@@ -345,6 +345,9 @@ func (a *Metering) acquireHold(ctx context.Context, userID, keyID uint64, charge
 	if err != nil {
 		return nil, fmt.Errorf("take hold: %w", err)
 	}
+	if lh != nil {
+		a.usage.add(keyID, day, lh.h.Calls)
+	}
 	return lh, nil
 }
 
@@ -417,6 +420,7 @@ func (a *Metering) maybeRelease(lh *liveHold) {
 // released (by another instance's recovery).
 func (a *Metering) releaseHold(ctx context.Context, id, userID uint64) (bool, error) {
 	released := false
+	var given hold.Hold // the calls given back to the key's day
 	err := a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
 		u, err := s.Users.LockByID(ctx, userID)
 		if err != nil {
@@ -442,10 +446,14 @@ func (a *Metering) releaseHold(ctx context.Context, id, userID uint64) (bool, er
 		if err := s.Keys.UncountHits(ctx, h.KeyID, h.Day, calls); err != nil {
 			return err
 		}
+		given = hold.Hold{KeyID: h.KeyID, Day: h.Day, Calls: calls}
 		return s.Users.SaveBalance(ctx, u)
 	})
 	if err != nil {
 		return false, fmt.Errorf("release hold %d: %w", id, err)
+	}
+	if released {
+		a.usage.add(given.KeyID, given.Day, -given.Calls)
 	}
 	a.holds.watch.released(userID, id)
 	return released, nil

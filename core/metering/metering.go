@@ -90,6 +90,7 @@ type Metering struct {
 	settled   batcher        // successful settlements when Config.SettleApart
 	captures  batcher        // hold calls' hits and charges (holds.go)
 	holds     holdRegistry   // this instance's holds (holds.go)
+	usage     keyUsage       // the keys' daily counters as this instance knows them (quota.go)
 	unsettled sync.WaitGroup // writes queued after an answer and not yet final
 }
 

@@ -299,3 +299,29 @@ func (p *Panel) DeletePricing(ctx context.Context, actor *user.User, id uint64) 
 }
 
 func samePtr(a, b *string) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+
+// ServicePrice is what one call of a service costs a viewer: the charge at
+// their role under the row that applies to them (their own, else the
+// default), as the metering charges it (pricing.Price.Charge).
+type ServicePrice struct {
+	Charge           decimal.Decimal
+	MinimumHitCharge decimal.Decimal
+}
+
+// PricesFor gives, for each of services, what one call costs actor at
+// their role (admins: their own role too, admin_cost). A service with no
+// active row for actor is not sold to them and has no entry.
+func (p *Panel) PricesFor(ctx context.Context, actor *user.User, services []catalog.Service) (map[uint64]ServicePrice, error) {
+	out := make(map[uint64]ServicePrice, len(services))
+	for _, s := range services {
+		row, err := p.st.Pricing.Applicable(ctx, s.ID, actor.ID)
+		if errs.KindOf(err) == errs.NotFound {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("price of service %d: %w", s.ID, err)
+		}
+		out[s.ID] = ServicePrice{Charge: row.Charge(actor.Role), MinimumHitCharge: row.MinimumHitCharge}
+	}
+	return out, nil
+}

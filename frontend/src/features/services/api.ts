@@ -188,7 +188,17 @@ export interface CallResult {
   ok: boolean;
   ms: number;
   requestId: string | null;
+  /** The key's daily limit from the RateLimit-* headers; null when the answer has none (the key was not known). */
+  rateLimit: { limit: number; remaining: number } | null;
   body: unknown;
+}
+
+/** The RateLimit-Limit and RateLimit-Remaining headers as numbers, or null. */
+export function rateLimitOf(h: Headers): CallResult['rateLimit'] {
+  const limit = h.get('RateLimit-Limit');
+  const remaining = h.get('RateLimit-Remaining');
+  if (!limit || !remaining || !/^\d+$/.test(limit) || !/^\d+$/.test(remaining)) return null;
+  return { limit: Number(limit), remaining: Number(remaining) }; // not money: call counts
 }
 
 export interface ServiceCall {
@@ -222,7 +232,10 @@ export async function callService({ endpoint, method, call: c, key, secret, gate
   } catch {
     /* not JSON: show the text */
   }
-  return { status: res.status, ok: res.ok, ms: Math.round(performance.now() - t0), requestId: res.headers.get('X-Request-ID'), body };
+  return {
+    status: res.status, ok: res.ok, ms: Math.round(performance.now() - t0), requestId: res.headers.get('X-Request-ID'),
+    rateLimit: rateLimitOf(res.headers), body,
+  };
 }
 
 /** The try-it console's call: a real, billed call; whatever it answered, it refreshes what shows money and counters. */

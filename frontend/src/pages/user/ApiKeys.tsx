@@ -1,7 +1,7 @@
 // The caller's API keys: create (secret shown once), edit restrictions,
 // rotate the secret (shown once), revoke after confirming.
 import { useState } from 'react';
-import { ActionIcon, Button, CopyButton, Group, Menu, Modal, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, CopyButton, Group, Menu, Modal, Progress, Stack, Text, Tooltip } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconCheck, IconCopy, IconDots, IconKey, IconPencil, IconRefresh, IconTrash } from '@tabler/icons-react';
@@ -16,6 +16,18 @@ import { useListParams } from '../../lib/listParams';
 import { KeyForm } from './apiKeys/KeyForm';
 import { SecretModal } from './apiKeys/SecretModal';
 import { StatusBadge } from './common/StatusBadge';
+
+/** Today's calls against the key's daily limit (hits_today is 0 once the counter's day has passed). */
+function DailyUse({ used, limit }: { used: number; limit: number }) {
+  const share = limit > 0 ? Math.min(100, (used * 100) / limit) : 0; // not money: a bar's width
+  const label = `${used.toLocaleString('en-IN')} of ${limit.toLocaleString('en-IN')} calls used today`;
+  return (
+    <Stack gap={2} align="flex-end" data-testid="key-usage">
+      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{used.toLocaleString('en-IN')} / {limit.toLocaleString('en-IN')}</Text>
+      <Progress value={share} w={90} size="xs" color={share >= 90 ? 'red' : share >= 75 ? 'orange' : 'teal'} aria-label={label} title={label} />
+    </Stack>
+  );
+}
 
 type Key = Schemas['ApiKey'];
 type KeyWithSecret = Schemas['ApiKeyWithSecret'];
@@ -85,7 +97,7 @@ export default function ApiKeys() {
         </Stack>
       ),
     },
-    { key: 'usage', header: 'Today', align: 'right', render: (k) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{k.hits_today.toLocaleString('en-IN')} / {k.daily_limit.toLocaleString('en-IN')}</Text> },
+    { key: 'usage', header: 'Today', align: 'right', render: (k) => <DailyUse used={k.hits_today} limit={k.daily_limit} /> },
     { key: 'last_used', header: 'Last used', hiddenOnMobile: true, render: (k) => <Text size="sm">{k.last_used_at ? formatDateTime(k.last_used_at) : 'Never'}</Text> },
     {
       key: 'actions', header: 'Actions', align: 'right', pinRight: true,

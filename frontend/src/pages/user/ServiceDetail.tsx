@@ -6,10 +6,12 @@ import { useMemo } from 'react';
 import { Anchor, Badge, Group, SimpleGrid, Text } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { ApiError } from '../../api/errors';
+import { Money } from '../../components/Money';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, Loading } from '../../components/States';
 import { useService, useServiceDocs } from '../../features/services/api';
 import { parseId } from '../../lib/ids';
+import { signOf } from '../../lib/money';
 import { Docs } from './serviceDetail/Docs';
 import { fieldsFromParameters, fieldsFromSpecs } from './serviceDetail/paramForm';
 import { TryIt } from './serviceDetail/TryIt';
@@ -44,6 +46,12 @@ export default function ServiceDetail() {
         description={
           <Group gap="xs" component="span" wrap="wrap">
             <Badge variant="light" component="span">{s.category}</Badge>
+            <Text span size="sm" data-testid="service-price">
+              {s.price === null
+                ? 'Not priced for you yet'
+                : <><Money value={s.price} fw={600} /> per call{s.minimum_hit_charge && signOf(s.minimum_hit_charge) > 0
+                  ? <Text span size="sm" c="dimmed"> (minimum <Money value={s.minimum_hit_charge} />)</Text> : null}</>}
+            </Text>
             <Text span size="sm" c="dimmed">{s.description}</Text>
           </Group>
         }

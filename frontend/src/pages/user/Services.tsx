@@ -8,6 +8,7 @@ import { Link, useNavigate } from 'react-router';
 import type { Schemas } from '../../api/types';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FilterSelect } from '../../components/FilterSelect';
+import { Money } from '../../components/Money';
 import { PageHeader } from '../../components/PageHeader';
 import { useAllServices, useServices } from '../../features/services/api';
 import { useListParams } from '../../lib/listParams';
@@ -21,6 +22,12 @@ const columns: Column<Service>[] = [
   },
   { key: 'category', header: 'Category', render: (s) => <Badge variant="light">{s.category}</Badge> },
   { key: 'description', header: 'What it does', hiddenOnMobile: true, render: (s) => <Text size="sm" lineClamp={2} maw={420}>{s.description ?? '—'}</Text> },
+  {
+    key: 'price', header: 'Per call', align: 'right',
+    render: (s) => s.price === null
+      ? <Text size="sm" c="dimmed">Not priced</Text>
+      : <Money value={s.price} size="sm" data-testid={`price-${s.id}`} />,
+  },
   { key: 'endpoint', header: 'Endpoint', hiddenOnMobile: true, render: (s) => <Text size="xs" ff="monospace" style={{ whiteSpace: 'nowrap' }}>{s.method} {s.endpoint}</Text> },
 ];
 

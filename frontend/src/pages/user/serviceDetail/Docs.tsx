@@ -47,7 +47,7 @@ export function Docs({ doc, fields, service }: { doc: Schemas['ServiceDoc'] | nu
       <Stack gap="md">
         <Title order={2} size="h3" id="docs-title">Documentation</Title>
         <Text size="sm" ff="monospace" data-testid="service-endpoint">
-          <Badge variant="light" mr="xs">{doc?.method ?? service.method}</Badge>{doc?.endpoint || service.endpoint}
+          <Badge variant="light" mr="xs" component="span">{doc?.method ?? service.method}</Badge>{doc?.endpoint || service.endpoint}
         </Text>
         {doc?.description ? <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>{doc.description}</Text>
           : <Text size="sm" c="dimmed">This service has no written documentation yet; its parameters are listed below.</Text>}

@@ -38,7 +38,23 @@ function FieldInput({ f, props }: { f: Field; props: GetInputPropsReturnType }) 
   }
 }
 
-export function TryIt({ service, fields }: { service: Pick<Schemas['Service'], 'name' | 'endpoint' | 'method' | 'slug'> & { builtin?: boolean }; fields: Field[] }) {
+/** What one call costs the caller, from the service's `price` (null: not sold to them; absent: not known here). */
+function CallCost({ price }: { price: string | null | undefined }) {
+  if (price === undefined) return null;
+  if (price === null) {
+    return <Text size="sm" c="orange" data-testid="try-it-cost">This service has no price for you yet: a call answers 404 until an admin prices it.</Text>;
+  }
+  return (
+    <Text size="sm" data-testid="try-it-cost">
+      This call costs <Money value={price} fw={600} />, taken from your balance when it succeeds.
+    </Text>
+  );
+}
+
+export function TryIt({ service, fields }: {
+  service: Pick<Schemas['Service'], 'name' | 'endpoint' | 'method' | 'slug'> & { builtin?: boolean; price?: string | null };
+  fields: Field[];
+}) {
   const gateway = service.builtin === true;
   const keys = useAllKeys();
   const active = (keys.data?.data ?? []).filter((k) => k.status === 'active');
@@ -107,6 +123,7 @@ export function TryIt({ service, fields }: { service: Pick<Schemas['Service'], '
           {fields.map((f) => (
             <FieldInput key={f.name} f={f} props={form.getInputProps(`params.${f.name}`)} />
           ))}
+          <CallCost price={service.price} />
           <Group justify="space-between" wrap="wrap">
             <Text size="xs" c="dimmed" ff="monospace" style={{ wordBreak: 'break-all' }} data-testid="try-it-preview">
               {method} {service.endpoint}{preview.query}{preview.body ? ` ${preview.body}` : ''}
@@ -129,6 +146,11 @@ export function TryIt({ service, fields }: { service: Pick<Schemas['Service'], '
               </>
             )}
             {error?.message && <Text size="sm" c="red">{error.message}{error.error ? ` (${error.error})` : ''}</Text>}
+            {result.rateLimit && (
+              <Text size="sm" data-testid="try-it-ratelimit">
+                {result.rateLimit.remaining.toLocaleString('en-IN')} of {result.rateLimit.limit.toLocaleString('en-IN')} calls left today on this key
+              </Text>
+            )}
           </Group>
           {result.requestId && <Text size="xs" c="dimmed">Request id <Text span ff="monospace" size="xs">{result.requestId}</Text></Text>}
           <JsonBlock value={result.body} label="Response body" maxHeight={360} />
