@@ -19,6 +19,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/core/money"
+	"paygate/core/user"
 )
 
 // config is the whole configuration, parsed once from the environment
@@ -39,6 +40,9 @@ type config struct {
 	TrustedProxies       []netip.Prefix
 	StorageDir           string
 	BalanceRequestMax    decimal.Decimal
+	// CollectionFeePercent is the collection fee new accounts start with
+	// (COLLECTION_FEE_PERCENT, 0.00); admins change it per account.
+	CollectionFeePercent decimal.Decimal
 	SMTPURL              string
 	MailFrom             *mail.Address
 	DemoData             bool
@@ -230,6 +234,11 @@ func parseConfig(args []string, getenv func(string) string) (config, []string, e
 	maxTopUp := env("BALANCE_REQUEST_MAX", "500000.00")
 	if c.BalanceRequestMax, err = parseMaxAmount(maxTopUp); err != nil {
 		return c, nil, fmt.Errorf("BALANCE_REQUEST_MAX: %q %v", maxTopUp, err)
+	}
+	fee := env("COLLECTION_FEE_PERCENT", "0.00")
+	var feeOK bool
+	if c.CollectionFeePercent, feeOK = user.ParseCollectionFee(fee); !feeOK {
+		return c, nil, fmt.Errorf("COLLECTION_FEE_PERCENT: %q %s", fee, user.CollectionFeeMessage)
 	}
 	if c.JWTSecret != "" && len(c.JWTSecret) < 32 {
 		return c, nil, fmt.Errorf("JWT_SECRET must be at least 32 characters")
