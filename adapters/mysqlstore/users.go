@@ -224,19 +224,20 @@ func (s *userStore) Update(ctx context.Context, u *user.User) error {
 		return fmt.Errorf("update user %d: %w", u.ID, err)
 	}
 	res := s.conn(ctx).Model(&userRow{}).Where("id = ?", u.ID).Updates(map[string]any{
-		"name":              r.Name,
-		"phone":             r.Phone,
-		"password":          r.Password,
-		"role":              r.Role,
-		"status":            r.Status,
-		"plan":              r.Plan,
-		"api_key":           r.APIKey,
-		"api_secret":        r.APISecret,
-		"webhook_url":       r.WebhookURL,
-		"low_balance_alert": r.LowBalanceAlert,
-		"email_verified_at": r.EmailVerifiedAt,
-		"deleted_at":        r.DeletedAt,
-		"updated_at":        r.UpdatedAt,
+		"name":                   r.Name,
+		"phone":                  r.Phone,
+		"password":               r.Password,
+		"role":                   r.Role,
+		"status":                 r.Status,
+		"plan":                   r.Plan,
+		"api_key":                r.APIKey,
+		"api_secret":             r.APISecret,
+		"webhook_url":            r.WebhookURL,
+		"low_balance_alert":      r.LowBalanceAlert,
+		"collection_fee_percent": r.FeePercent,
+		"email_verified_at":      r.EmailVerifiedAt,
+		"deleted_at":             r.DeletedAt,
+		"updated_at":             r.UpdatedAt,
 	})
 	if res.Error != nil {
 		return userWriteError(fmt.Sprintf("update user %d", u.ID), res.Error)

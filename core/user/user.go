@@ -307,7 +307,8 @@ type Repository interface {
 	// LockByID reads the user with a row lock (SELECT … FOR UPDATE) inside a transaction.
 	LockByID(ctx context.Context, id uint64) (*User, error)
 	// Update writes profile fields: name, phone, password_hash, role, status, plan,
-	// api_key, api_secret, webhook_url, low_balance_alert, email_verified_at, deleted_at.
+	// api_key, api_secret, webhook_url, low_balance_alert, collection_fee_percent, email_verified_at,
+	// deleted_at.
 	Update(ctx context.Context, u *User) error
 	// SaveBalance writes balance, total_spent, held_amount, plan_month and plan_calls.
 	SaveBalance(ctx context.Context, u *User) error
