@@ -70,7 +70,8 @@ type config struct {
 	DataKey         string
 	DataKeyPrevious string
 	// SandboxPayments allows the sandbox payment provider in production
-	// (SANDBOX_PAYMENTS), whose payments anyone can mark paid.
+	// (SANDBOX_PAYMENTS), whose payments anyone can mark paid (and so credit
+	// balances: collections and balance checkouts).
 	SandboxPayments bool
 	// PaymentProvider is "sandbox" (the default) or "upi_direct"
 	// (PAYMENT_PROVIDER): live UPI into the platform's own UPI_VPA under
@@ -283,7 +284,7 @@ func (c config) checkProduction() error {
 		missing = append(missing, "PUBLIC_BASE_URL (an https URL)")
 	}
 	if c.paymentProvider() == providerSandbox && !c.SandboxPayments {
-		missing = append(missing, "SANDBOX_PAYMENTS=true (the payment provider is the sandbox, whose payments anyone can mark paid)")
+		missing = append(missing, "SANDBOX_PAYMENTS=true (the payment provider is the sandbox, whose payments anyone can mark paid, crediting balances)")
 	}
 	if len(missing) > 0 {
 		return fmt.Errorf("APP_ENV=production: missing or invalid: %s", strings.Join(missing, "; "))
