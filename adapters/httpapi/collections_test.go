@@ -52,7 +52,7 @@ func (e *env) setFee(c customer, percent string) resp {
 	return e.do("PATCH", fmt.Sprintf("/api/v1/panel/users/%d", c.id), e.admin, map[string]any{"collection_fee_percent": percent})
 }
 
-func (e *env) createPayment(c customer, amount string) string {
+func (e *env) newPayment(c customer, amount string) string {
 	e.t.Helper()
 	return e.must(e.gw(c, "POST", "/api/v1/payment/create", map[string]any{
 		"amount": amount, "currency": "INR", "customer_id": "cust-1", "callback_url": "https://shop.example/cb"}), 201).str("payment_id")
@@ -67,7 +67,7 @@ func TestCollectionCreditsMerchant(t *testing.T) {
 		if me := e.must(e.do("GET", "/api/v1/panel/auth/me", free.token, nil), 200); me.str("collection_fee_percent") != "0.00" {
 			t.Fatalf("default fee: %s", me.raw)
 		}
-		id := e.createPayment(free, "250.00")
+		id := e.newPayment(free, "250.00")
 		e.payByCheckout(id)
 		if b := e.balance(free); b != "250.00" {
 			t.Fatalf("balance after a collection without fee: %s", b)
@@ -96,7 +96,7 @@ func TestCollectionCreditsMerchant(t *testing.T) {
 		e.must(e.do("PATCH", fmt.Sprintf("/api/v1/panel/users/%d", feeUser.id), feeUser.token, map[string]any{"collection_fee_percent": "0"}), 403)
 
 		// 2.5% of 9.80 is 0.245: half-up gives 0.25 (half-even would give 0.24).
-		id = e.createPayment(feeUser, "9.80")
+		id = e.newPayment(feeUser, "9.80")
 		e.payByCheckout(id)
 		if b := e.balance(feeUser); b != "9.55" {
 			t.Fatalf("balance after 9.80 less a 0.25 fee: %s", b)
@@ -113,10 +113,10 @@ func TestCollectionCreditsMerchant(t *testing.T) {
 		}
 
 		// Failed and expired payments credit nothing.
-		failed := e.createPayment(feeUser, "50.00")
+		failed := e.newPayment(feeUser, "50.00")
 		e.page("GET", "/"+failed, nil)
 		e.must(e.page("POST", "/"+failed+"/fail", map[string]string{"Origin": e.url}), 303)
-		expired := e.createPayment(feeUser, "60.00")
+		expired := e.newPayment(feeUser, "60.00")
 		e.store.DB().Exec("UPDATE payments SET expires_at = ? WHERE public_id = ?", time.Now().UTC().Add(-time.Second), expired)
 		if n, err := e.app.Gateway.ExpirePayments(context.Background(), 10); err != nil || n != 1 {
 			t.Fatalf("expired %d: %v", n, err)
@@ -129,21 +129,25 @@ func TestCollectionCreditsMerchant(t *testing.T) {
 }
 
 // Confirmed money (reconciliation's path, CompletePayment) completes an open
-// payment once, even past its lifetime; a second confirmation is ErrFinal
-// and posts nothing.
+// payment once; a second confirmation is ErrFinal, and one past the
+// payment's lifetime ErrExpired, and neither posts anything.
 func TestCompletePaymentByReference(t *testing.T) {
 	each(t, func(t *testing.T, e *env) {
 		m := e.newCustomer("user", "starter", "0.00")
 		e.must(e.setFee(m, "1.00"), 200)
-		id := e.createPayment(m, "1000.00")
-		e.page("GET", "/"+id, nil) // pending
-		e.store.DB().Exec("UPDATE payments SET expires_at = ? WHERE public_id = ?", time.Now().UTC().Add(-time.Minute), id)
+		id := e.newPayment(m, "1000.00") // created: nobody opened the page
 		p, err := e.app.Gateway.CompletePayment(context.Background(), e.paymentRowID(id), "412345678901", "reconciliation")
 		if err != nil || p.Status != payment.StatusSuccess || p.ProviderRef == nil || *p.ProviderRef != "412345678901" || p.Fee.StringFixed(2) != "10.00" {
 			t.Fatalf("complete: %+v %v", p, err)
 		}
 		if _, err := e.app.Gateway.CompletePayment(context.Background(), e.paymentRowID(id), "412345678901", "reconciliation"); !errors.Is(err, payment.ErrFinal) {
 			t.Fatalf("second completion: %v", err)
+		}
+		late := e.newPayment(m, "500.00")
+		e.page("GET", "/"+late, nil) // pending
+		e.store.DB().Exec("UPDATE payments SET expires_at = ? WHERE public_id = ?", time.Now().UTC().Add(-time.Minute), late)
+		if _, err := e.app.Gateway.CompletePayment(context.Background(), e.paymentRowID(late), "", "reconciliation"); !errors.Is(err, payment.ErrExpired) {
+			t.Fatalf("completion past the lifetime: %v", err)
 		}
 		if b := e.balance(m); b != "990.00" {
 			t.Fatalf("balance %s, want 1000.00 less 10.00", b)
@@ -166,11 +170,12 @@ func TestCollectionCreditedOnceUnderRace(t *testing.T) {
 		const payments, racers = 6, 20
 		ids := make([]string, payments)
 		for i := range ids {
-			ids[i] = e.createPayment(m, "100.00")
+			ids[i] = e.newPayment(m, "100.00")
 			e.page("GET", "/"+ids[i], nil) // pending
 		}
 		// Half of the payments are past their lifetime: there the payer's
-		// button expires them and the worker competes for real.
+		// button expires them, confirmed money is refused, and the worker
+		// competes for real.
 		for _, id := range ids[payments/2:] {
 			e.store.DB().Exec("UPDATE payments SET expires_at = ? WHERE public_id = ?", time.Now().UTC().Add(-time.Second), id)
 		}
@@ -195,7 +200,8 @@ func TestCollectionCreditedOnceUnderRace(t *testing.T) {
 					case 2: // the expiry worker
 						_, err = inst.app.Gateway.ExpirePayments(context.Background(), 100)
 					case 3: // confirmed money (reconciliation)
-						if _, err = inst.app.Gateway.CompletePayment(context.Background(), rowIDs[i], "", "reconciliation"); errors.Is(err, payment.ErrFinal) {
+						_, err = inst.app.Gateway.CompletePayment(context.Background(), rowIDs[i], "", "reconciliation")
+						if errors.Is(err, payment.ErrFinal) || errors.Is(err, payment.ErrExpired) {
 							err = nil
 						}
 					}
@@ -226,7 +232,7 @@ func TestCollectionCreditedOnceUnderRace(t *testing.T) {
 				fees++
 			}
 		}
-		if credits != success || fees != success || success < payments/2 {
+		if credits != success || fees != success || success != payments/2 {
 			t.Fatalf("%d successes, %d credits, %d fees", success, credits, fees)
 		}
 		want := decimal.RequireFromString("98.50").Mul(decimal.NewFromInt(int64(success))).StringFixed(2) // 100.00 less 1.50

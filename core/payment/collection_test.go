@@ -28,17 +28,21 @@ func TestCollectionFee(t *testing.T) {
 	}
 }
 
-func TestCompleteIgnoresLifetimeButNotEnd(t *testing.T) {
+func TestCompleteOnlyOpenPaymentsWithinTheirLifetime(t *testing.T) {
 	now := time.Now()
 	for _, from := range []payment.Status{payment.StatusCreated, payment.StatusPending} {
-		p := payment.Payment{Status: from, ExpiresAt: now.Add(-time.Hour)}
+		p := payment.Payment{Status: from, ExpiresAt: now.Add(time.Minute)}
 		if err := p.Complete("412345678901", now); err != nil || p.Status != payment.StatusSuccess || p.CompletedAt == nil ||
 			p.ProviderRef == nil || *p.ProviderRef != "412345678901" {
 			t.Fatalf("complete from %s: %+v %v", from, p, err)
 		}
+		late := payment.Payment{Status: from, ExpiresAt: now}
+		if err := late.Complete("", now); !errors.Is(err, payment.ErrExpired) || late.Status != from {
+			t.Fatalf("complete from %s past the lifetime: %v", from, err)
+		}
 	}
 	for _, from := range []payment.Status{payment.StatusSuccess, payment.StatusFailed, payment.StatusExpired} {
-		p := payment.Payment{Status: from}
+		p := payment.Payment{Status: from, ExpiresAt: now.Add(time.Minute)}
 		if err := p.Complete("", now); !errors.Is(err, payment.ErrFinal) || p.Status != from {
 			t.Fatalf("complete from %s: %v", from, err)
 		}
