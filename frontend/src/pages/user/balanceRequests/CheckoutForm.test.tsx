@@ -6,7 +6,7 @@ import { json, renderWithApp } from '../../../test/render';
 
 const payment = {
   payment_id: 'pay_01J9Z8X4K3M2N1P0Q9R8S7T6V5', status: 'created', livemode: false, purpose: 'balance', fee: '0.00',
-  amount: '1500.50', currency: 'INR', customer_id: 'balance', callback_url: '',
+  amount: '1500.50', currency: 'INR', customer_id: 'balance', callback_url: '', utr: null, refunded_amount: '0.00', refundable_amount: '0.00',
   payment_url: 'http://localhost:8080/pay_01J9Z8X4K3M2N1P0Q9R8S7T6V5', user_id: 7,
   expires_at: '2026-11-01T10:30:00Z', completed_at: null, created_at: '2026-11-01T10:00:00Z', updated_at: '2026-11-01T10:00:00Z',
 };
