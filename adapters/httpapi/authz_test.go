@@ -181,6 +181,9 @@ var authzTable = []authzRow{
 		r.form = map[string]string{"amount": "100.00", "utr_number": newUTR(), "payment_method": "upi"}
 		return r
 	}},
+	{method: "POST", pattern: "/balance/checkout", want: statuses{401, 201, 201, 201}, own: func(f *authzFixture, a actor) authzRequest {
+		return panelReq("/balance/checkout").with(map[string]any{"amount": "100.00"})
+	}},
 	{method: "GET", pattern: "/balance-requests/{id}", want: signedIn,
 		own:   func(f *authzFixture, a actor) authzRequest { return panelReq("/balance-requests/%d", f.newTopUp(a)) },
 		other: func(f *authzFixture) authzRequest { return panelReq("/balance-requests/%d", f.victimTopUp) }, otherWant: statuses{401, 404, 404, 200}},

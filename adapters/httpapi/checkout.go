@@ -166,6 +166,9 @@ func (s *server) checkoutView(co *gateway.Checkout) (int, checkoutView, error) {
 	if p.UTR != nil {
 		v.UTR = *p.UTR
 	}
+	if p.Purpose == payment.PurposeBalance {
+		v.MerchantURL = s.app.Gateway.PublicBaseURL() + "/balance-requests" // back to the panel's Add balance
+	}
 	if p.Status == payment.StatusExpired {
 		return http.StatusGone, checkoutView{Title: "Payment expired", MerchantURL: v.MerchantURL, TestMode: v.TestMode,
 			Message: "This payment of ₹" + v.Amount + " to " + co.PayeeName + " expired before it was completed. Ask the merchant for a new payment link."}, nil

@@ -269,6 +269,8 @@ type paymentResponse struct {
 	PaymentURL  string  `json:"payment_url"`
 	Livemode    bool    `json:"livemode"`
 	UTR         *string `json:"utr"` // the payer's reported UPI reference (upi_direct), awaiting confirmation
+	Purpose     string  `json:"purpose"`
+	Fee         string  `json:"fee"`
 	UserID      uint64  `json:"user_id"`
 	// Refunded: the total of the refunds not failed; Refundable: what is
 	// left to refund (0.00 unless the payment succeeded).
@@ -284,6 +286,7 @@ func (s *server) toPaymentResponse(p *payment.Payment) paymentResponse {
 	return paymentResponse{
 		PaymentID: p.PublicID, Status: string(p.Status), Amount: money.Format2(p.Amount), Currency: p.Currency,
 		CustomerID: p.CustomerID, CallbackURL: p.CallbackURL, PaymentURL: s.app.Gateway.PaymentURL(p.PublicID), Livemode: p.Livemode, UTR: p.UTR, UserID: p.UserID,
+		Purpose: string(p.Purpose), Fee: money.Format2(p.Fee),
 		ExpiresAt: timePtr(p.ExpiresAt), CompletedAt: p.CompletedAt, CreatedAt: timePtr(p.CreatedAt), UpdatedAt: timePtr(p.UpdatedAt),
 		Refunded: money.Format2(p.Refunded), Refundable: money.Format2(p.Refundable()),
 	}

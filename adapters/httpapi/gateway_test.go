@@ -215,7 +215,7 @@ func TestGatewayPaymentCreateAndCheckout(t *testing.T) {
 			t.Fatalf("admin list: %s", l.raw)
 		}
 		// A zero charge writes no ledger row; the hit log records 0.0000.
-		if l := e.must(e.gw(c, "GET", "/api/v1/transaction/list", nil), 200); l.body["meta"].(map[string]any)["total"].(float64) != 0 {
+		if l := e.must(e.gw(c, "GET", "/api/v1/transaction/list?type=debit", nil), 200); l.body["meta"].(map[string]any)["total"].(float64) != 0 {
 			t.Fatalf("ledger rows for a free call: %s", l.raw)
 		}
 		e.ledgerClean()

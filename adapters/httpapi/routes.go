@@ -44,6 +44,7 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	in.POST("/balance-requests", s.createTopUp)
 	in.GET("/balance-requests/:id", s.getTopUp)
 	in.GET("/balance-requests/:id/screenshot", s.topUpScreenshot)
+	in.POST("/balance/checkout", s.createBalanceCheckout)
 
 	in.GET("/transactions", s.listTransactions)
 	in.GET("/hit-logs", s.listHits)

@@ -14,22 +14,25 @@ import (
 )
 
 type userResponse struct {
-	ID              uint64     `json:"id"`
-	Name            string     `json:"name"`
-	Email           string     `json:"email"`
-	Phone           string     `json:"phone"`
-	Role            string     `json:"role"`
-	Status          string     `json:"status"`
-	Plan            string     `json:"plan"`
-	Balance         string     `json:"balance"`
-	TotalSpent      string     `json:"total_spent"`
-	APIKey          *string    `json:"api_key"`
-	WebhookURL      *string    `json:"webhook_url"`
-	LowBalanceAlert *string    `json:"low_balance_alert"`
-	EmailVerifiedAt *time.Time `json:"email_verified_at"`
-	CreatedAt       *time.Time `json:"created_at"`
-	UpdatedAt       *time.Time `json:"updated_at"`
-	DeletedAt       *time.Time `json:"deleted_at,omitempty"`
+	ID              uint64  `json:"id"`
+	Name            string  `json:"name"`
+	Email           string  `json:"email"`
+	Phone           string  `json:"phone"`
+	Role            string  `json:"role"`
+	Status          string  `json:"status"`
+	Plan            string  `json:"plan"`
+	Balance         string  `json:"balance"`
+	TotalSpent      string  `json:"total_spent"`
+	APIKey          *string `json:"api_key"`
+	WebhookURL      *string `json:"webhook_url"`
+	LowBalanceAlert *string `json:"low_balance_alert"`
+	// CollectionFeePercent is the percentage of each successful payment
+	// debited as a fee.
+	CollectionFeePercent string     `json:"collection_fee_percent"`
+	EmailVerifiedAt      *time.Time `json:"email_verified_at"`
+	CreatedAt            *time.Time `json:"created_at"`
+	UpdatedAt            *time.Time `json:"updated_at"`
+	DeletedAt            *time.Time `json:"deleted_at,omitempty"`
 }
 
 // toUserResponse never carries the password hash or the webhook secret.
@@ -39,6 +42,7 @@ func toUserResponse(u *user.User) userResponse {
 		Plan: string(u.Plan), Balance: money.Format2(u.Balance), TotalSpent: money.Format2(u.TotalSpent),
 		APIKey: u.APIKey, WebhookURL: u.WebhookURL, EmailVerifiedAt: u.EmailVerifiedAt,
 		CreatedAt: timePtr(u.CreatedAt), UpdatedAt: timePtr(u.UpdatedAt), DeletedAt: u.DeletedAt,
+		CollectionFeePercent: money.Format2(u.CollectionFeePercent),
 	}
 	if u.LowBalanceAlert != nil {
 		v := money.Format2(*u.LowBalanceAlert)
@@ -115,6 +119,8 @@ type patchUserRequest struct {
 	Role   *string `json:"role" validate:"omitempty,oneof=admin reseller user"`
 	Status *string `json:"status" validate:"omitempty,oneof=pending active blocked"`
 	Plan   *string `json:"plan" validate:"omitempty,oneof=starter enterprise"`
+	// CollectionFeePercent is a decimal string, 0 to 100, at most 2 places.
+	CollectionFeePercent *string `json:"collection_fee_percent" validate:"omitempty,max=10"`
 }
 
 func (s *server) patchUser(c echo.Context) error {
@@ -126,7 +132,7 @@ func (s *server) patchUser(c echo.Context) error {
 	if err := s.bind(c, &req); err != nil {
 		return err
 	}
-	p := panel.UserPatch{Name: req.Name, Phone: req.Phone}
+	p := panel.UserPatch{Name: req.Name, Phone: req.Phone, CollectionFeePercent: req.CollectionFeePercent}
 	if req.Role != nil {
 		r := user.Role(*req.Role)
 		p.Role = &r

@@ -25,6 +25,8 @@ var (
 	colSpent      = column{"total_spent", 12, 2}
 	colHeld       = column{"held_amount", 12, 2}
 	colLowBalance = column{"low_balance_alert", 12, 2}
+	colFeePercent = column{"collection_fee_percent", 5, 2}
+	colFee        = column{"fee", 12, 2}
 	colAmount     = column{"amount", 12, 2}
 	colBefore     = column{"balance_before", 12, 2}
 	colAfter      = column{"balance_after", 12, 2}

@@ -32,6 +32,8 @@ type paymentRow struct {
 	Livemode    bool       `gorm:"column:livemode"`
 	Refunded    string     `gorm:"column:refunded_amount"`
 	UTR         *string    `gorm:"column:utr"`
+	Purpose     string     `gorm:"column:purpose"`
+	Fee         string     `gorm:"column:fee"`
 	ExpiresAt   time.Time  `gorm:"column:expires_at"`
 	CompletedAt *time.Time `gorm:"column:completed_at"`
 	CreatedAt   *time.Time `gorm:"column:created_at;autoCreateTime:false"`
@@ -47,6 +49,10 @@ func toPaymentRow(p *payment.Payment) (paymentRow, error) {
 		Currency: p.Currency, CustomerID: p.CustomerID, CallbackURL: p.CallbackURL, Status: string(p.Status),
 		ProviderRef: p.ProviderRef, Livemode: p.Livemode, UTR: p.UTR, ExpiresAt: dbTime(p.ExpiresAt), CompletedAt: timePtrToDB(p.CompletedAt),
 		CreatedAt: stamp(p.CreatedAt), UpdatedAt: stamp(p.UpdatedAt), Refunded: w.put(colAmount, p.Refunded),
+		Purpose: string(p.Purpose), Fee: w.put(colFee, p.Fee),
+	}
+	if r.Purpose == "" {
+		r.Purpose = string(payment.PurposeCollection)
 	}
 	return r, w.err
 }
@@ -58,6 +64,7 @@ func toDomainPayment(r *paymentRow) (payment.Payment, error) {
 		Currency: r.Currency, CustomerID: r.CustomerID, CallbackURL: r.CallbackURL, Status: payment.Status(r.Status),
 		ProviderRef: r.ProviderRef, Livemode: r.Livemode, UTR: r.UTR, ExpiresAt: r.ExpiresAt.UTC(), CompletedAt: timePtrFromDB(r.CompletedAt),
 		CreatedAt: timeFromDB(r.CreatedAt), UpdatedAt: timeFromDB(r.UpdatedAt), Refunded: w.get(colAmount, r.Refunded),
+		Purpose: payment.Purpose(r.Purpose), Fee: w.get(colFee, r.Fee),
 	}
 	if w.err != nil {
 		return p, fmt.Errorf("payment %s: %w", r.PublicID, w.err)
@@ -123,9 +130,13 @@ func (s *paymentStore) SaveRefunded(ctx context.Context, p *payment.Payment) err
 }
 
 func (s *paymentStore) Transition(ctx context.Context, p *payment.Payment, from payment.Status) (bool, error) {
+	fee, err := colFee.toDB(p.Fee)
+	if err != nil {
+		return false, fmt.Errorf("move payment %s: %w", p.PublicID, err)
+	}
 	res := s.byID(ctx, &paymentRow{}).Where("id = ? AND status = ?", p.ID, string(from)).Updates(map[string]any{
 		"status": string(p.Status), "provider_ref": p.ProviderRef, "completed_at": timePtrToDB(p.CompletedAt),
-		"updated_at": dbTime(p.UpdatedAt),
+		"updated_at": dbTime(p.UpdatedAt), "fee": fee,
 	})
 	if res.Error != nil {
 		return false, fmt.Errorf("move payment %s to %s: %w", p.PublicID, p.Status, translate(res.Error))
@@ -167,6 +178,29 @@ func (s *paymentStore) List(ctx context.Context, f payment.Filter) ([]payment.Pa
 		return createdBetween(q, f.From, f.To)
 	}
 	return pageNewest(s.conn(ctx), filter, f.Page, f.PerPage, "payments", toDomainPayment)
+}
+
+func (s *paymentStore) ForEachByUser(ctx context.Context, userID uint64, fn func(payment.Payment) error) error {
+	const batch = 500
+	for after := uint64(0); ; {
+		var rows []paymentRow
+		if err := s.conn(ctx).Where("user_id = ? AND id > ?", userID, after).Order("id").Limit(batch).Find(&rows).Error; err != nil {
+			return fmt.Errorf("read payments of user %d: %w", userID, translate(err))
+		}
+		for i := range rows {
+			p, err := toDomainPayment(&rows[i])
+			if err != nil {
+				return err
+			}
+			if err := fn(p); err != nil {
+				return err
+			}
+			after = p.ID
+		}
+		if len(rows) < batch {
+			return nil
+		}
+	}
 }
 
 type idempotencyRow struct {

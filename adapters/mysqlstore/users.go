@@ -26,6 +26,7 @@ type userRow struct {
 	TotalSpent      string     `gorm:"column:total_spent"`
 	HeldAmount      string     `gorm:"column:held_amount"`
 	LowBalanceAlert *string    `gorm:"column:low_balance_alert"`
+	FeePercent      string     `gorm:"column:collection_fee_percent"`
 	APIKey          *string    `gorm:"column:api_key"`
 	APISecret       *string    `gorm:"column:api_secret"`
 	WebhookURL      *string    `gorm:"column:webhook_url"`
@@ -69,6 +70,7 @@ func toUserRow(u *user.User) (userRow, error) {
 		TotalSpent:      w.put(colSpent, u.TotalSpent),
 		HeldAmount:      w.put(colHeld, u.HeldAmount),
 		LowBalanceAlert: w.putPtr(colLowBalance, u.LowBalanceAlert),
+		FeePercent:      w.put(colFeePercent, u.CollectionFeePercent),
 		APIKey:          u.APIKey,
 		APISecret:       u.WebhookSecret,
 		WebhookURL:      u.WebhookURL,
@@ -93,28 +95,29 @@ func toUserRow(u *user.User) (userRow, error) {
 func toDomainUser(r *userRow) (*user.User, error) {
 	var w moneyWriter
 	u := &user.User{
-		ID:              r.ID,
-		Name:            r.Name,
-		Email:           r.Email,
-		Phone:           r.Phone,
-		PasswordHash:    r.Password,
-		Role:            user.Role(r.Role),
-		Status:          user.Status(r.Status),
-		Plan:            user.Plan(r.Plan),
-		Balance:         w.get(colBalance, r.Balance),
-		TotalSpent:      w.get(colSpent, r.TotalSpent),
-		HeldAmount:      w.get(colHeld, r.HeldAmount),
-		PlanMonth:       deref(r.PlanMonth),
-		PlanCalls:       r.PlanCalls,
-		APIKey:          r.APIKey,
-		WebhookSecret:   r.APISecret,
-		WebhookURL:      r.WebhookURL,
-		LowBalanceAlert: w.getPtr(colLowBalance, r.LowBalanceAlert),
-		IPAddress:       r.IPAddress,
-		EmailVerifiedAt: timePtrFromDB(r.EmailVerifiedAt),
-		CreatedAt:       timeFromDB(r.CreatedAt),
-		UpdatedAt:       timeFromDB(r.UpdatedAt),
-		DeletedAt:       timePtrFromDB(r.DeletedAt),
+		ID:                   r.ID,
+		Name:                 r.Name,
+		Email:                r.Email,
+		Phone:                r.Phone,
+		PasswordHash:         r.Password,
+		Role:                 user.Role(r.Role),
+		Status:               user.Status(r.Status),
+		Plan:                 user.Plan(r.Plan),
+		Balance:              w.get(colBalance, r.Balance),
+		TotalSpent:           w.get(colSpent, r.TotalSpent),
+		HeldAmount:           w.get(colHeld, r.HeldAmount),
+		PlanMonth:            deref(r.PlanMonth),
+		PlanCalls:            r.PlanCalls,
+		APIKey:               r.APIKey,
+		WebhookSecret:        r.APISecret,
+		WebhookURL:           r.WebhookURL,
+		LowBalanceAlert:      w.getPtr(colLowBalance, r.LowBalanceAlert),
+		CollectionFeePercent: w.get(colFeePercent, r.FeePercent),
+		IPAddress:            r.IPAddress,
+		EmailVerifiedAt:      timePtrFromDB(r.EmailVerifiedAt),
+		CreatedAt:            timeFromDB(r.CreatedAt),
+		UpdatedAt:            timeFromDB(r.UpdatedAt),
+		DeletedAt:            timePtrFromDB(r.DeletedAt),
 	}
 	if w.err != nil {
 		return nil, fmt.Errorf("user %d: %w", r.ID, w.err)
@@ -221,19 +224,20 @@ func (s *userStore) Update(ctx context.Context, u *user.User) error {
 		return fmt.Errorf("update user %d: %w", u.ID, err)
 	}
 	res := s.conn(ctx).Model(&userRow{}).Where("id = ?", u.ID).Updates(map[string]any{
-		"name":              r.Name,
-		"phone":             r.Phone,
-		"password":          r.Password,
-		"role":              r.Role,
-		"status":            r.Status,
-		"plan":              r.Plan,
-		"api_key":           r.APIKey,
-		"api_secret":        r.APISecret,
-		"webhook_url":       r.WebhookURL,
-		"low_balance_alert": r.LowBalanceAlert,
-		"email_verified_at": r.EmailVerifiedAt,
-		"deleted_at":        r.DeletedAt,
-		"updated_at":        r.UpdatedAt,
+		"name":                   r.Name,
+		"phone":                  r.Phone,
+		"password":               r.Password,
+		"role":                   r.Role,
+		"status":                 r.Status,
+		"plan":                   r.Plan,
+		"api_key":                r.APIKey,
+		"api_secret":             r.APISecret,
+		"webhook_url":            r.WebhookURL,
+		"low_balance_alert":      r.LowBalanceAlert,
+		"collection_fee_percent": r.FeePercent,
+		"email_verified_at":      r.EmailVerifiedAt,
+		"deleted_at":             r.DeletedAt,
+		"updated_at":             r.UpdatedAt,
 	})
 	if res.Error != nil {
 		return userWriteError(fmt.Sprintf("update user %d", u.ID), res.Error)

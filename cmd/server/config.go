@@ -19,6 +19,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/core/money"
+	"paygate/core/user"
 )
 
 // config is the whole configuration, parsed once from the environment
@@ -39,6 +40,9 @@ type config struct {
 	TrustedProxies       []netip.Prefix
 	StorageDir           string
 	BalanceRequestMax    decimal.Decimal
+	// CollectionFeePercent is the collection fee new accounts start with
+	// (COLLECTION_FEE_PERCENT, 0.00); admins change it per account.
+	CollectionFeePercent decimal.Decimal
 	SMTPURL              string
 	MailFrom             *mail.Address
 	DemoData             bool
@@ -66,7 +70,8 @@ type config struct {
 	DataKey         string
 	DataKeyPrevious string
 	// SandboxPayments allows the sandbox payment provider in production
-	// (SANDBOX_PAYMENTS), whose payments anyone can mark paid.
+	// (SANDBOX_PAYMENTS), whose payments anyone can mark paid (and so credit
+	// balances: collections and balance checkouts).
 	SandboxPayments bool
 	// PaymentProvider is "sandbox" (the default) or "upi_direct"
 	// (PAYMENT_PROVIDER): live UPI into the platform's own UPI_VPA under
@@ -231,6 +236,11 @@ func parseConfig(args []string, getenv func(string) string) (config, []string, e
 	if c.BalanceRequestMax, err = parseMaxAmount(maxTopUp); err != nil {
 		return c, nil, fmt.Errorf("BALANCE_REQUEST_MAX: %q %v", maxTopUp, err)
 	}
+	fee := env("COLLECTION_FEE_PERCENT", "0.00")
+	var feeOK bool
+	if c.CollectionFeePercent, feeOK = user.ParseCollectionFee(fee); !feeOK {
+		return c, nil, fmt.Errorf("COLLECTION_FEE_PERCENT: %q %s", fee, user.CollectionFeeMessage)
+	}
 	if c.JWTSecret != "" && len(c.JWTSecret) < 32 {
 		return c, nil, fmt.Errorf("JWT_SECRET must be at least 32 characters")
 	}
@@ -274,7 +284,7 @@ func (c config) checkProduction() error {
 		missing = append(missing, "PUBLIC_BASE_URL (an https URL)")
 	}
 	if c.paymentProvider() == providerSandbox && !c.SandboxPayments {
-		missing = append(missing, "SANDBOX_PAYMENTS=true (the payment provider is the sandbox, whose payments anyone can mark paid)")
+		missing = append(missing, "SANDBOX_PAYMENTS=true (the payment provider is the sandbox, whose payments anyone can mark paid, crediting balances)")
 	}
 	if len(missing) > 0 {
 		return fmt.Errorf("APP_ENV=production: missing or invalid: %s", strings.Join(missing, "; "))

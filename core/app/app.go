@@ -49,7 +49,10 @@ type Config struct {
 	RefreshTTL   time.Duration
 	PasswordCost int
 	MaxTopUp     decimal.Decimal
-	RollupGrace  time.Duration
+	// CollectionFeePercent is the collection fee new accounts start with
+	// (COLLECTION_FEE_PERCENT); also panel.Config.
+	CollectionFeePercent decimal.Decimal
+	RollupGrace          time.Duration
 
 	// outbox.Config: Timeout, Lease, Concurrency
 	WebhookTimeout     time.Duration
@@ -116,11 +119,13 @@ func New(d Deps) *App {
 	a := &App{
 		Metering: m,
 		Gateway: gateway.New(gateway.Deps{Tx: tx, Stores: st, Meter: m, Now: d.Now, Log: d.Log,
-			Config:   gateway.Config{UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL, RechargeRoundBudget: cfg.RechargeRoundBudget},
+			Config: gateway.Config{UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL, RechargeRoundBudget: cfg.RechargeRoundBudget,
+				MaxBalanceCheckout: cfg.MaxTopUp},
 			Verifier: d.Verifier, Recharger: d.Recharger, Payments: d.Payments, Targets: d.Targets}),
 		Panel: panel.New(panel.Deps{Tx: tx, Stores: st, Tokens: d.Tokens, Files: d.Files, Now: d.Now,
 			Config: panel.Config{Location: cfg.Location, RefreshTTL: cfg.RefreshTTL, PasswordCost: cfg.PasswordCost,
-				MaxTopUp: cfg.MaxTopUp, PublicBaseURL: cfg.PublicBaseURL, RollupGrace: cfg.RollupGrace},
+				MaxTopUp: cfg.MaxTopUp, PublicBaseURL: cfg.PublicBaseURL, RollupGrace: cfg.RollupGrace,
+				CollectionFeePercent: cfg.CollectionFeePercent},
 			Mailer: d.Mailer, EmailTokens: d.EmailTokens, Log: d.Log, Targets: d.Targets, Settled: m.AwaitSettlements}),
 		Outbox: outbox.New(outbox.Deps{Tx: tx, Stores: st, Sender: d.Webhooks, Targets: d.Targets,
 			Settled: m.AwaitSettlements, Metrics: d.Metrics, Log: d.Log, Now: d.Now,

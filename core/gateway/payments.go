@@ -13,6 +13,7 @@ import (
 	"paygate/core/apikey"
 	"paygate/core/errs"
 	"paygate/core/hitlog"
+	"paygate/core/ledger"
 	"paygate/core/metering"
 	"paygate/core/money"
 	"paygate/core/payment"
@@ -163,18 +164,18 @@ func (a *Gateway) findPayment(ctx context.Context, publicID string) (*payment.Pa
 		return nil, err
 	}
 	if !p.Status.Final() && !a.now().Before(p.ExpiresAt) {
-		if _, err := a.movePayment(ctx, p, payment.StatusExpired); err != nil && !errors.Is(err, payment.ErrFinal) {
+		if _, err := a.movePayment(ctx, p, payment.StatusExpired, "expiry"); err != nil && !errors.Is(err, payment.ErrFinal) {
 			return nil, err
 		}
 	}
 	return p, nil
 }
 
-// movePayment moves p forward with a conditional update, writing the
-// payment.* event of an end state in the same transaction; when another
-// writer moved it first, p is reloaded and the move reported as lost
-// (false). ErrFinal when p had already ended.
-func (a *Gateway) movePayment(ctx context.Context, p *payment.Payment, to payment.Status) (bool, error) {
+// movePayment moves p forward with a conditional update, in one
+// transaction with what the move entails (settleIn); when another writer
+// moved it first, p is reloaded and the move reported as lost (false).
+// ErrFinal when p had already ended.
+func (a *Gateway) movePayment(ctx context.Context, p *payment.Payment, to payment.Status, by string) (bool, error) {
 	from := p.Status
 	next := *p
 	if err := next.Move(to, a.now()); err != nil {
@@ -183,10 +184,8 @@ func (a *Gateway) movePayment(ctx context.Context, p *payment.Payment, to paymen
 	ok := false
 	err := a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
 		var err error
-		if ok, err = s.Payments.Transition(ctx, &next, from); err != nil || !ok {
-			return err
-		}
-		return a.emitPayment(ctx, s, &next) // an end state's event, in the same transaction
+		ok, err = a.settleIn(ctx, s, &next, from, by)
+		return err
 	})
 	if err != nil {
 		return false, err
@@ -201,6 +200,123 @@ func (a *Gateway) movePayment(ctx context.Context, p *payment.Payment, to paymen
 	}
 	*p = *cur
 	return false, nil
+}
+
+// settleIn writes next (moved from state from) in the caller's transaction
+// s. The conditional update is the guard: only the transaction whose update
+// finds the row still in state from goes on, so of racing writers (the
+// payer, the expiry worker, another instance, reconciliation) exactly one
+// wins, and a success credits exactly once. The winner of a success credits
+// the beneficiary (creditIn); any end state writes its payment.* event.
+// false when another writer moved the payment first (nothing written).
+func (a *Gateway) settleIn(ctx context.Context, s store.Stores, next *payment.Payment, from payment.Status, by string) (bool, error) {
+	var owner *user.User
+	if next.Status == payment.StatusSuccess {
+		// The beneficiary's row lock comes first: its fee decides the
+		// payment's fee column, written by the same conditional update.
+		u, err := s.Users.LockByID(ctx, next.UserID)
+		if err != nil {
+			return false, fmt.Errorf("lock beneficiary of %s: %w", next.PublicID, err)
+		}
+		owner = u
+		next.Fee = decimal.Zero
+		if next.Purpose != payment.PurposeBalance {
+			next.Fee = payment.CollectionFee(next.Amount, u.CollectionFeePercent)
+		}
+	}
+	ok, err := s.Payments.Transition(ctx, next, from)
+	if err != nil || !ok {
+		return false, err
+	}
+	if owner != nil {
+		if err := a.creditIn(ctx, s, owner, next, by); err != nil {
+			return false, err
+		}
+	}
+	return true, a.emitPayment(ctx, s, next) // an end state's event, in the same transaction
+}
+
+// errBalanceTooLarge: a credit would overflow the balance column.
+var errBalanceTooLarge = errs.E(errs.Conflict, "balance_too_large", "The balance cannot hold this credit")
+
+// creditIn posts a successful payment's money to u (locked in s): a credit
+// of the amount (reference payment #id) and, for a collection with a fee,
+// a debit of p.Fee (reference payment_fee #id).
+func (a *Gateway) creditIn(ctx context.Context, s store.Stores, u *user.User, p *payment.Payment, by string) error {
+	if !money.FitsColumn(u.Balance.Add(p.Amount), 12, 2) {
+		return errBalanceTooLarge
+	}
+	ref := p.ID
+	desc := "Payment " + p.PublicID + " collected"
+	if p.Purpose == payment.PurposeBalance {
+		desc = "Balance added by payment " + p.PublicID
+	}
+	if p.ProviderRef != nil && *p.ProviderRef != "" {
+		desc += " (ref " + *p.ProviderRef + ")"
+	}
+	if by != "" {
+		desc += ", confirmed by " + by
+	}
+	now := a.now()
+	if _, err := store.Post(ctx, s, now, u, ledger.Credit, p.Amount, ledger.RefPayment, &ref, desc); err != nil {
+		return fmt.Errorf("credit payment %s: %w", p.PublicID, err)
+	}
+	if p.Fee.IsPositive() {
+		feeDesc := "Collection fee " + u.CollectionFeePercent.StringFixed(2) + "% on payment " + p.PublicID
+		if _, err := store.Post(ctx, s, now, u, ledger.Debit, p.Fee, ledger.RefPaymentFee, &ref, feeDesc); err != nil {
+			return fmt.Errorf("fee of payment %s: %w", p.PublicID, err)
+		}
+	}
+	return s.Users.SaveBalance(ctx, u)
+}
+
+// CompletePayment moves an open payment (created or pending) to success and,
+// in the same transaction, credits its merchant (a ledger credit with
+// reference_type payment, and a payment_fee debit when the merchant's
+// collection fee is above zero) or, for a balance checkout, the payer's own
+// balance with no fee. ref is the UTR or provider reference (stored as
+// provider_ref when not empty); by names who confirmed it ("checkout",
+// "reconciliation", ...) for the ledger description. A payment that already
+// ended, or that a concurrent writer ended first, answers payment.ErrFinal;
+// one past its lifetime payment.ErrExpired (whether or not the expiry worker
+// came by): either way nothing is posted.
+func (a *Gateway) CompletePayment(ctx context.Context, paymentID uint64, ref, by string) (*payment.Payment, error) {
+	var out *payment.Payment
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+		var err error
+		out, err = a.CompletePaymentIn(ctx, s, paymentID, ref, by)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// CompletePaymentIn is CompletePayment in the caller's transaction s, so
+// the caller's own writes (a statement line's match) commit or roll back
+// with the credit. On payment.ErrFinal or ErrExpired nothing was written
+// by it.
+func (a *Gateway) CompletePaymentIn(ctx context.Context, s store.Stores, paymentID uint64, ref, by string) (*payment.Payment, error) {
+	if len(ref) > 100 {
+		return nil, errs.Validation(map[string][]string{"ref": {"must be at most 100 characters"}})
+	}
+	p, err := s.Payments.ByID(ctx, paymentID)
+	if err != nil {
+		return nil, err
+	}
+	next := *p
+	if err := next.Complete(ref, a.now()); err != nil {
+		return nil, err
+	}
+	ok, err := a.settleIn(ctx, s, &next, p.Status, by)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, payment.ErrFinal
+	}
+	return &next, nil
 }
 
 // Checkout is what the hosted checkout page shows.
@@ -279,7 +395,7 @@ func (a *Gateway) OpenCheckout(ctx context.Context, publicID string) (*Checkout,
 		return nil, err
 	}
 	if p.Status == payment.StatusCreated {
-		if _, err := a.movePayment(ctx, p, payment.StatusPending); err != nil && errs.KindOf(err) != errs.Conflict {
+		if _, err := a.movePayment(ctx, p, payment.StatusPending, "checkout"); err != nil && errs.KindOf(err) != errs.Conflict {
 			return nil, err
 		}
 	}
@@ -310,7 +426,7 @@ func (a *Gateway) CompleteCheckout(ctx context.Context, publicID string, success
 	if success {
 		to = payment.StatusSuccess
 	}
-	ok, err := a.movePayment(ctx, p, to)
+	ok, err := a.movePayment(ctx, p, to, "sandbox checkout")
 	if err != nil {
 		return nil, err
 	}
@@ -337,9 +453,13 @@ func (a *Gateway) payee(ctx context.Context, p *payment.Payment) (*user.User, er
 }
 
 func (a *Gateway) checkout(ctx context.Context, p *payment.Payment, payee *user.User) (*Checkout, error) {
-	co := &Checkout{Payment: *p, PayeeName: payee.Name, URL: a.paymentURL(p.PublicID), Sandbox: a.payments.Sandbox(), AsksUTR: a.asksUTR()}
+	name := payee.Name
+	if p.Purpose == payment.PurposeBalance {
+		name = a.cfg.PlatformName // the user pays the platform
+	}
+	co := &Checkout{Payment: *p, PayeeName: name, URL: a.paymentURL(p.PublicID), Sandbox: a.payments.Sandbox(), AsksUTR: a.asksUTR()}
 	if !p.Status.Final() {
-		intent, err := a.payments.Intent(ctx, *p, payee.Name)
+		intent, err := a.payments.Intent(ctx, *p, name)
 		if err != nil {
 			return nil, fmt.Errorf("payment intent of %s: %w", p.PublicID, err)
 		}
@@ -358,7 +478,7 @@ func (a *Gateway) ExpirePayments(ctx context.Context, limit int) (int, error) {
 	}
 	n := 0
 	for i := range list {
-		ok, err := a.movePayment(ctx, &list[i], payment.StatusExpired)
+		ok, err := a.movePayment(ctx, &list[i], payment.StatusExpired, "expiry")
 		if err != nil && !errors.Is(err, payment.ErrFinal) {
 			return n, err
 		}
@@ -398,6 +518,14 @@ func (a *Gateway) emitPayment(ctx context.Context, s store.Stores, p *payment.Pa
 	return store.EmitMode(ctx, s, a.now(), u, t, map[string]any{
 		"payment_id": p.PublicID, "amount": money.Format2(p.Amount), "currency": p.Currency,
 		"customer_id": p.CustomerID, "status": p.Status, "provider_ref": p.ProviderRef, "completed_at": p.CompletedAt,
-		"created_at": p.CreatedAt, "livemode": p.Livemode,
+		"created_at": p.CreatedAt, "livemode": p.Livemode, "purpose": purposeOf(p), "fee": money.Format2(p.Fee),
 	}, p.CallbackURL, p.Livemode)
+}
+
+// purposeOf is p's purpose as clients see it.
+func purposeOf(p *payment.Payment) payment.Purpose {
+	if p.Purpose == "" {
+		return payment.PurposeCollection
+	}
+	return p.Purpose
 }

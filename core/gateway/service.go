@@ -11,11 +11,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"paygate/core/apikey"
 	"paygate/core/metering"
 	"paygate/core/payment"
 	"paygate/core/recharge"
 	"paygate/core/store"
+	"paygate/core/topup"
 	"paygate/core/user"
 	"paygate/core/verification"
 	"paygate/core/webhook"
@@ -35,6 +38,12 @@ type Config struct {
 	// RechargeRoundBudget bounds one recharge worker round: it claims no
 	// new row after it; 0 means 1 minute.
 	RechargeRoundBudget time.Duration
+	// MaxBalanceCheckout bounds a balance checkout (BALANCE_REQUEST_MAX);
+	// 0 means topup.DefaultMaxAmount.
+	MaxBalanceCheckout decimal.Decimal
+	// PlatformName is the payee of balance checkouts; "" means
+	// DefaultPlatformName.
+	PlatformName string
 }
 
 // Deps are the ports the gateway runs on. Now and Log may be nil; Targets
@@ -80,6 +89,12 @@ func New(d Deps) *Gateway {
 	}
 	if cfg.RechargeRoundBudget == 0 {
 		cfg.RechargeRoundBudget = time.Minute
+	}
+	if !cfg.MaxBalanceCheckout.IsPositive() {
+		cfg.MaxBalanceCheckout = topup.DefaultMaxAmount
+	}
+	if cfg.PlatformName == "" {
+		cfg.PlatformName = DefaultPlatformName
 	}
 	if cfg.PublicBaseURL == "" {
 		cfg.PublicBaseURL = "http://localhost:8080"

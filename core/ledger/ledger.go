@@ -32,7 +32,9 @@ const (
 	RefRecharge       = "recharge"
 	// RefRefund: a payment refund's debit of the merchant, and the
 	// refund-type entry giving it back when the refund fails.
-	RefRefund = "refund"
+	RefRefund     = "refund"
+	RefPayment    = "payment"     // a successful payment's credit
+	RefPaymentFee = "payment_fee" // the collection fee debited with it
 )
 
 // Entry is one ledger row.

@@ -1,7 +1,8 @@
 // Package ledgercheck verifies that the books agree with themselves: each
 // user's ledger chain and balance, the money rows of every hit, recharge
-// and hold. The operator runs it (server ledger check); tests run it after
-// every scenario.
+// and hold, and the credit (and fee) of every successful payment. The
+// operator runs it (server ledger check); tests run it after every
+// scenario.
 package ledgercheck
 
 import (
@@ -14,6 +15,7 @@ import (
 	"paygate/core/errs"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
+	"paygate/core/payment"
 	"paygate/core/recharge"
 	"paygate/core/store"
 	"paygate/core/user"
@@ -68,7 +70,9 @@ type hitMoves struct {
 // refund; every failed hit that reserved a charge has one debit and one
 // equal refund; no hit is left pending; every recharge has one debit of its
 // amount and, when failed, one equal refund; the held money is the unused
-// money of the user's open holds, within the balance.
+// money of the user's open holds, within the balance; every successful
+// payment credited its user once with its amount and debited its recorded
+// fee once (none when zero), and no other payment moved money.
 func (c *Checker) Check(ctx context.Context) ([]Discrepancy, error) {
 	if err := c.settled(ctx); err != nil {
 		return nil, err
@@ -113,9 +117,20 @@ func (c *Checker) checkUser(ctx context.Context, id uint64) ([]Discrepancy, erro
 	if err != nil {
 		return nil, err
 	}
+	// Payments too: a success commits with its credit.
+	var payments []payment.Payment
+	if c.st.Payments != nil {
+		if err := c.st.Payments.ForEachByUser(ctx, id, func(p payment.Payment) error {
+			payments = append(payments, p)
+			return nil
+		}); err != nil {
+			return nil, fmt.Errorf("read payments of user %d: %w", id, err)
+		}
+	}
 	running, sum := decimal.Zero, decimal.Zero
 	moves := map[uint64]*hitMoves{}
 	rechargeMoves := map[uint64]*hitMoves{}
+	paymentMoves := map[uint64]*paymentMoves{}
 	err = c.st.Ledger.ForEachByUser(ctx, id, func(e ledger.Entry) error {
 		if !e.BalanceBefore.Equal(running) {
 			bad("%s: balance_before %s, previous balance_after %s", e.TxnID, e.BalanceBefore.StringFixed(2), running.StringFixed(2))
@@ -131,6 +146,9 @@ func (c *Checker) checkUser(ctx context.Context, id uint64) ([]Discrepancy, erro
 		}
 		running = e.BalanceAfter
 		refunds.add(e)
+		if (e.ReferenceType == ledger.RefPayment || e.ReferenceType == ledger.RefPaymentFee) && e.ReferenceID != nil {
+			paymentMoves[*e.ReferenceID] = paymentMoves[*e.ReferenceID].add(e)
+		}
 		if (e.ReferenceType == ledger.RefAPIHit || e.ReferenceType == ledger.RefRecharge) && e.ReferenceID != nil {
 			byRef := moves
 			if e.ReferenceType == ledger.RefRecharge {
@@ -206,6 +224,9 @@ func (c *Checker) checkUser(ctx context.Context, id uint64) ([]Discrepancy, erro
 		return nil, err
 	}
 	if err := c.checkRefunds(ctx, id, refunds, bad); err != nil {
+		return nil, err
+	}
+	if err := c.checkPayments(ctx, id, payments, paymentMoves, bad); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -303,4 +324,95 @@ func (c *Checker) checkHolds(ctx context.Context, u *user.User, bad func(string,
 		bad("held %s outside the balance %s", u.HeldAmount.StringFixed(2), u.Balance.StringFixed(2))
 	}
 	return nil
+}
+
+// paymentMoves are the ledger rows of one payment: its credits (reference
+// payment) and fee debits (reference payment_fee), and any other row
+// under those references.
+type paymentMoves struct {
+	credits, fees     int
+	creditSum, feeSum decimal.Decimal
+	other             int
+}
+
+func (m *paymentMoves) add(e ledger.Entry) *paymentMoves {
+	if m == nil {
+		m = &paymentMoves{}
+	}
+	switch {
+	case e.ReferenceType == ledger.RefPayment && e.Type == ledger.Credit:
+		m.credits++
+		m.creditSum = m.creditSum.Add(e.Amount)
+	case e.ReferenceType == ledger.RefPaymentFee && e.Type == ledger.Debit:
+		m.fees++
+		m.feeSum = m.feeSum.Add(e.Amount)
+	default:
+		m.other++
+	}
+	return m
+}
+
+// checkPayments: every successful payment credited its beneficiary (the
+// payment's user) exactly once with its amount, and debited its fee once
+// when it has one; a payment that did not succeed moved no money. A payment
+// that succeeded between the reads (its rows in the ledger, its row read
+// open) is read again before it is reported; rows of payments made after
+// the first read are left to the next check.
+func (c *Checker) checkPayments(ctx context.Context, userID uint64, list []payment.Payment, moves map[uint64]*paymentMoves, bad func(string, ...any)) error {
+	if c.st.Payments == nil {
+		return nil
+	}
+	for _, p := range list {
+		m := moves[p.ID]
+		delete(moves, p.ID)
+		if m == nil {
+			m = &paymentMoves{}
+		}
+		problem := paymentProblem(&p, m)
+		if problem == "" {
+			continue
+		}
+		if cur, err := c.st.Payments.ByID(ctx, p.ID); err == nil && cur.Status != p.Status && paymentProblem(cur, m) == "" {
+			continue // it succeeded between the reads
+		}
+		bad("%s", problem)
+	}
+	for id, m := range moves {
+		cur, err := c.st.Payments.ByID(ctx, id)
+		if err == nil && cur.UserID == userID && paymentProblem(cur, m) == "" {
+			continue // made and completed after the payments were read
+		}
+		if err != nil && errs.KindOf(err) != errs.NotFound {
+			return fmt.Errorf("read payment %d: %w", id, err)
+		}
+		bad("ledger rows reference payment id %d that is not this user's (%d credits, %d fee debits)", id, m.credits, m.fees)
+	}
+	return nil
+}
+
+// paymentProblem describes how p's money rows m disagree with it, or "".
+func paymentProblem(p *payment.Payment, m *paymentMoves) string {
+	if m.other != 0 {
+		return fmt.Sprintf("payment %s has %d ledger rows that are neither its credit nor its fee", p.PublicID, m.other)
+	}
+	if p.Status != payment.StatusSuccess {
+		if m.credits != 0 || m.fees != 0 {
+			return fmt.Sprintf("%s payment %s has %d credits and %d fee debits", p.Status, p.PublicID, m.credits, m.fees)
+		}
+		return ""
+	}
+	if m.credits != 1 || !m.creditSum.Equal(p.Amount) {
+		return fmt.Sprintf("successful payment %s of %s has %d credits totalling %s", p.PublicID, p.Amount.StringFixed(2), m.credits, m.creditSum.StringFixed(2))
+	}
+	wantFees := 0
+	if p.Fee.IsPositive() {
+		wantFees = 1
+	}
+	if p.Purpose == payment.PurposeBalance && wantFees != 0 {
+		return fmt.Sprintf("balance payment %s records a fee of %s", p.PublicID, p.Fee.StringFixed(2))
+	}
+	if m.fees != wantFees || (wantFees == 1 && !m.feeSum.Equal(p.Fee)) {
+		return fmt.Sprintf("successful payment %s with fee %s has %d fee debits totalling %s", p.PublicID, p.Fee.StringFixed(2), m.fees, m.feeSum.StringFixed(2))
+	}
+	return ""
 }

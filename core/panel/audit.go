@@ -35,13 +35,16 @@ type userAudit struct {
 	Balance         string  `json:"balance"`
 	WebhookURL      *string `json:"webhook_url"`
 	LowBalanceAlert *string `json:"low_balance_alert"`
-	Deleted         bool    `json:"deleted"`
+	// CollectionFeePercent is the account's collection fee, in percent.
+	CollectionFeePercent string `json:"collection_fee_percent"`
+	Deleted              bool   `json:"deleted"`
 }
 
 func userSnapshot(u *user.User) userAudit {
 	s := userAudit{
 		Name: u.Name, Email: u.Email, Phone: u.Phone, Role: string(u.Role), Status: string(u.Status),
 		Plan: string(u.Plan), Balance: money.Format2(u.Balance), WebhookURL: u.WebhookURL, Deleted: u.IsDeleted(),
+		CollectionFeePercent: money.Format2(u.CollectionFeePercent),
 	}
 	if u.LowBalanceAlert != nil {
 		v := money.Format2(*u.LowBalanceAlert)

@@ -33,6 +33,9 @@ type Config struct {
 	RollupGrace time.Duration
 	// SignIn limits password guessing; zero means signin.DefaultPolicy.
 	SignIn signin.Policy
+	// CollectionFeePercent is the collection fee an account starts with
+	// (COLLECTION_FEE_PERCENT); admins change it per account afterwards.
+	CollectionFeePercent decimal.Decimal
 }
 
 // Deps are the ports and configuration the panel runs on. Now may be nil

@@ -63,6 +63,7 @@ func (p *Panel) createUser(ctx context.Context, in NewUser, actor *user.User) (*
 		Name: in.Name, Email: in.Email, Phone: in.Phone, PasswordHash: hash,
 		Role: in.Role, Status: in.Status, Plan: in.Plan,
 		Balance: decimal.Zero, TotalSpent: decimal.Zero, CreatedAt: now, UpdatedAt: now,
+		CollectionFeePercent: p.cfg.CollectionFeePercent,
 	}
 	if ip := in.IPAddress; ip != "" && len(ip) <= 45 {
 		u.IPAddress = &ip
@@ -155,6 +156,8 @@ type UserPatch struct {
 	Role   *user.Role
 	Status *user.Status
 	Plan   *user.Plan
+	// CollectionFeePercent: 0 to 100 with at most 2 decimals.
+	CollectionFeePercent *string
 }
 
 // PatchUser changes an account (admin only). An admin cannot demote, block
@@ -177,6 +180,13 @@ func (p *Panel) patchUser(ctx context.Context, actor *user.User, id uint64, patc
 		fe.Add("phone", "must be 10 to 15 digits")
 	}
 	user.CheckAccount(fe, patch.Role, patch.Status, patch.Plan)
+	var fee decimal.Decimal
+	if patch.CollectionFeePercent != nil {
+		var ok bool
+		if fee, ok = user.ParseCollectionFee(*patch.CollectionFeePercent); !ok {
+			fe.Add("collection_fee_percent", user.CollectionFeeMessage)
+		}
+	}
 	if err := fe.Err(); err != nil {
 		return nil, err
 	}
@@ -204,6 +214,9 @@ func (p *Panel) patchUser(ctx context.Context, actor *user.User, id uint64, patc
 		}
 		if patch.Plan != nil {
 			u.Plan = *patch.Plan
+		}
+		if patch.CollectionFeePercent != nil {
+			u.CollectionFeePercent = fee
 		}
 		u.UpdatedAt = p.now().UTC()
 		if err := s.Users.Update(ctx, u); err != nil {

@@ -28,6 +28,18 @@ const (
 	StatusExpired Status = "expired" // not completed within the lifetime
 )
 
+// Purpose is what a payment is for.
+type Purpose string
+
+const (
+	// PurposeCollection: a merchant collects from a payer (payment/create);
+	// its success credits the merchant less their collection fee.
+	PurposeCollection Purpose = "collection"
+	// PurposeBalance: a user pays the platform to add to their own balance
+	// (panel balance checkout); its success credits them, with no fee.
+	PurposeBalance Purpose = "balance"
+)
+
 // Lifetime is how long a payment may stay open before it expires.
 const Lifetime = 30 * time.Minute
 
@@ -74,6 +86,8 @@ type Payment struct {
 	// page (upi_direct): the payment waits, pending, for the bank statement
 	// line that confirms it. Unique among payments.
 	UTR         *string
+	Purpose     Purpose         // "" reads as PurposeCollection
+	Fee         decimal.Decimal // the collection fee its success debited (0 until then)
 	ExpiresAt   time.Time
 	CompletedAt *time.Time // when it reached an end state
 	CreatedAt   time.Time
@@ -139,7 +153,7 @@ func New(c Create, userID, keyID uint64, max decimal.Decimal, now time.Time) (*P
 	now = now.UTC()
 	return &Payment{
 		PublicID: NewPublicID(), UserID: userID, APIKeyID: keyID, Amount: amount, Currency: cur,
-		CustomerID: cust, CallbackURL: cb, Status: StatusCreated,
+		CustomerID: cust, CallbackURL: cb, Status: StatusCreated, Purpose: PurposeCollection,
 		ExpiresAt: now.Add(Lifetime), CreatedAt: now, UpdatedAt: now,
 	}, nil
 }
@@ -216,11 +230,43 @@ func (p *Payment) SubmitUTR(utr string, now time.Time) error {
 	return nil
 }
 
+// Open reports a payment that may still complete (created or pending).
+func (s Status) Open() bool { return s == StatusCreated || s == StatusPending }
+
+// Complete moves an open payment to success at now, with ref (the UTR or
+// provider reference) when not empty: the money is confirmed, so a payment
+// nobody opened may complete too. ErrFinal when it already ended;
+// ErrExpired once its lifetime is over (the state the expiry worker gives
+// it, whether or not it has come by yet).
+func (p *Payment) Complete(ref string, now time.Time) error {
+	if !p.Status.Open() {
+		return ErrFinal
+	}
+	if !now.Before(p.ExpiresAt) {
+		return ErrExpired
+	}
+	now = now.UTC()
+	p.Status, p.UpdatedAt, p.CompletedAt = StatusSuccess, now, &now
+	if ref != "" {
+		p.ProviderRef = &ref
+	}
+	return nil
+}
+
 // UTRCollector is a Provider whose payer reports the UTR on the checkout
 // page (upi_direct): the bank statement, not a callback, confirms the
 // payment. Providers that do not implement it (or answer false) ask none.
 type UTRCollector interface {
 	CollectsUTR() bool
+}
+
+// CollectionFee is percent of amount, rounded half-up to 2 places (the
+// fee a merchant pays on a successful collection).
+func CollectionFee(amount, percent decimal.Decimal) decimal.Decimal {
+	if !percent.IsPositive() || !amount.IsPositive() {
+		return decimal.Zero
+	}
+	return amount.Mul(percent).Shift(-2).Round(2) // exact, then half away from zero: half-up for a positive fee
 }
 
 // Provider is the payment provider that collects from payers. The sandbox
@@ -263,6 +309,9 @@ type Repository interface {
 	// Expirable lists open payments whose lifetime ended before now.
 	Expirable(ctx context.Context, now time.Time, limit int) ([]Payment, error)
 	List(ctx context.Context, f Filter) ([]Payment, int64, error)
+	// ForEachByUser calls fn with each of the user's payments, by id (the
+	// ledger check).
+	ForEachByUser(ctx context.Context, userID uint64, fn func(Payment) error) error
 }
 
 // Filter selects payments in a list.

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"paygate/core/errs"
+	"paygate/core/money"
 )
 
 type Role string
@@ -68,11 +69,14 @@ type User struct {
 	WebhookSecret   *string // users.api_secret: the whsec_ signing secret
 	WebhookURL      *string
 	LowBalanceAlert *decimal.Decimal
-	IPAddress       *string
-	EmailVerifiedAt *time.Time
-	CreatedAt       time.Time
-	UpdatedAt       time.Time
-	DeletedAt       *time.Time
+	// CollectionFeePercent is the percentage of each successful payment
+	// debited as a fee with its credit (0 to 100, 2 places).
+	CollectionFeePercent decimal.Decimal
+	IPAddress            *string
+	EmailVerifiedAt      *time.Time
+	CreatedAt            time.Time
+	UpdatedAt            time.Time
+	DeletedAt            *time.Time
 }
 
 var (
@@ -181,6 +185,23 @@ func CheckAccount(fe errs.FieldErrors, role *Role, status *Status, plan *Plan) {
 	}
 }
 
+// MaxCollectionFeePercent bounds a collection fee: never more than the
+// payment itself.
+var MaxCollectionFeePercent = decimal.NewFromInt(100)
+
+// ParseCollectionFee reads a collection fee percentage: 0 to 100 with at
+// most 2 decimals; ok false otherwise.
+func ParseCollectionFee(s string) (decimal.Decimal, bool) {
+	d, ok := money.Parse(strings.TrimSpace(s), 2)
+	if !ok || d.IsNegative() || d.GreaterThan(MaxCollectionFeePercent) {
+		return decimal.Zero, false
+	}
+	return d, true
+}
+
+// CollectionFeeMessage is the field error of a bad collection fee.
+const CollectionFeeMessage = "must be a percentage from 0 to 100 with at most 2 decimals"
+
 // TakenMessage is the field error for an email or phone that another account
 // holds, whatever that account's state (pending, blocked, deleted), so the
 // answer tells nothing more about it.
@@ -286,7 +307,8 @@ type Repository interface {
 	// LockByID reads the user with a row lock (SELECT … FOR UPDATE) inside a transaction.
 	LockByID(ctx context.Context, id uint64) (*User, error)
 	// Update writes profile fields: name, phone, password_hash, role, status, plan,
-	// api_key, api_secret, webhook_url, low_balance_alert, email_verified_at, deleted_at.
+	// api_key, api_secret, webhook_url, low_balance_alert, collection_fee_percent, email_verified_at,
+	// deleted_at.
 	Update(ctx context.Context, u *User) error
 	// SaveBalance writes balance, total_spent, held_amount, plan_month and plan_calls.
 	SaveBalance(ctx context.Context, u *User) error

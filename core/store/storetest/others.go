@@ -59,7 +59,7 @@ func (r paymentsRepo) Transition(_ context.Context, p *payment.Payment, from pay
 		if !ok || row.Status != from {
 			return nil
 		}
-		row.Status, row.ProviderRef, row.CompletedAt, row.UpdatedAt = p.Status, p.ProviderRef, p.CompletedAt, p.UpdatedAt
+		row.Status, row.ProviderRef, row.CompletedAt, row.UpdatedAt, row.Fee = p.Status, p.ProviderRef, p.CompletedAt, p.UpdatedAt, p.Fee
 		t.payments[p.ID], moved = row, true
 		return nil
 	})
@@ -104,6 +104,26 @@ func (r paymentsRepo) Expirable(_ context.Context, now time.Time, limit int) ([]
 func (r paymentsRepo) List(context.Context, payment.Filter) ([]payment.Payment, int64, error) {
 	notImplemented("Payments.List")
 	return nil, 0, nil
+}
+
+func (r paymentsRepo) ForEachByUser(_ context.Context, userID uint64, fn func(payment.Payment) error) error {
+	var list []payment.Payment
+	if err := r.d.do("Payments.ForEachByUser", func(t *tables) error {
+		for _, p := range sorted(t.payments) {
+			if p.UserID == userID {
+				list = append(list, p)
+			}
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, p := range list {
+		if err := fn(p); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // idempotencyRepo: one live row per (user, key); an expired one gives way

@@ -9,6 +9,7 @@ import type { ListParams } from '../../lib/listParams';
 import { useListQuery, type ListQueryOptions } from '../../lib/listQuery';
 import { useFeatureMutation, type MutationConfig } from '../../lib/mutation';
 import { dashboardKeys } from '../dashboard/api';
+import { paymentKeys } from '../payments/api';
 import { userKeys } from '../users/api';
 
 const BALANCE_REQUESTS_PATH = '/api/v1/panel/balance-requests';
@@ -109,4 +110,18 @@ export function useScreenshotFile(path: string) {
     queryFn: () => fetchBlob(path),
     staleTime: Infinity,
   });
+}
+
+const BALANCE_CHECKOUT_PATH = '/api/v1/panel/balance/checkout';
+
+/**
+ * Add balance by paying through the checkout: creates a payment to the
+ * platform (purpose `balance`) for the amount; the caller then opens its
+ * `payment_url`. Its success credits the caller's balance with no fee.
+ */
+export function useBalanceCheckout(config?: MutationConfig<Schemas['Payment'], string>) {
+  return useFeatureMutation({
+    mutationFn: (amount: string) => call(api.POST(BALANCE_CHECKOUT_PATH, { body: { amount } })),
+    onSuccess: (qc) => void qc.invalidateQueries({ queryKey: paymentKeys.all }), // a balance checkout is one of the caller's payments
+  }, config);
 }

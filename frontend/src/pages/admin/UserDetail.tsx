@@ -97,6 +97,7 @@ function UserPage({ user, back }: { user: User; back: ReactNode }) {
                   <Field label="Balance"><Money value={user.balance} fw={600} data-testid="user-balance" /></Field>
                   <Field label="Total spent"><Money value={user.total_spent} /></Field>
                   <Field label="Low balance alert"><Money value={user.low_balance_alert} /></Field>
+                  <Field label="Collection fee">{user.collection_fee_percent}%</Field>
                   <Field label="Email verified">{user.email_verified_at ? formatDateTime(user.email_verified_at) : 'not yet'}</Field>
                   <Field label="Joined">{formatDateTime(user.created_at)}</Field>
                   <Field label="Updated">{formatDateTime(user.updated_at)}</Field>
@@ -114,7 +115,7 @@ function UserPage({ user, back }: { user: User; back: ReactNode }) {
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
           <Stack gap="md">
-            {!deleted && <RolePlanCard key={`${user.role}-${user.plan}`} user={user} isSelf={isSelf} />}
+            {!deleted && <RolePlanCard key={`${user.role}-${user.plan}-${user.collection_fee_percent}`} user={user} isSelf={isSelf} />}
             {!deleted && <BalanceAdjustment user={user} />}
             {!isSelf && !deleted && (
               <Paper withBorder p="md" radius="md">

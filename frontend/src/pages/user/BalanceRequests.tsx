@@ -15,6 +15,7 @@ import { useBalanceRequests, useRequestScreenshot } from '../../features/balance
 import { formatDateTime } from '../../lib/dates';
 import { formatINR } from '../../lib/money';
 import { useListParams } from '../../lib/listParams';
+import { CheckoutForm } from './balanceRequests/CheckoutForm';
 import { METHODS, RequestForm } from './balanceRequests/RequestForm';
 import { StatusBadge } from './common/StatusBadge';
 
@@ -67,7 +68,12 @@ export default function BalanceRequests() {
 
   return (
     <>
-      <PageHeader title="Add balance" description="Pay by bank transfer or UPI, then tell us here. An administrator checks the transfer and credits your balance." />
+      <PageHeader title="Add balance" description="Pay by UPI through the checkout and your balance is credited when the payment succeeds, or pay by bank transfer and tell us here for an administrator to check." />
+      <Paper withBorder p="md" radius="md" mb="lg">
+        <Title order={2} size="h4" mb="xs">Pay by UPI</Title>
+        <Text size="sm" c="dimmed" mb="sm">Scan the QR code or open your UPI app on the next page; no form to fill in afterwards.</Text>
+        <CheckoutForm />
+      </Paper>
       <Paper withBorder p="md" radius="md" mb="lg">
         <Title order={2} size="h4" mb="sm">Request a top-up</Title>
         <RequestForm onCreated={(r) => notifications.show({ color: 'teal', title: 'Request sent', message: `${formatINR(r.amount)} (UTR ${r.utr_number}) is waiting for review.` })} />

@@ -1,4 +1,4 @@
-import { Button, Group, Paper, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import type { Schemas, User } from '../../../api/types';
@@ -6,26 +6,45 @@ import { FormError } from '../../../components/States';
 import { useUpdateUser } from '../../../features/users/api';
 import { useApiFormErrors } from '../../../forms/useApiFormErrors';
 
-interface Values { role: Schemas['Role']; plan: Schemas['Plan'] }
+interface Values { role: Schemas['Role']; plan: Schemas['Plan']; fee: string }
 
-/** Role and plan of a user, saved with PATCH /users/{id}. */
+const PERCENT = /^\d{1,3}(\.\d{1,2})?$/;
+
+/** The same percentage written with 2 places ("1.5" → "1.50"), or null when it is not one. */
+function fee2(v: string): string | null {
+  const t = v.trim();
+  if (!PERCENT.test(t)) return null;
+  const [int, frac = ''] = t.split('.');
+  return `${String(Number(int))}.${frac.padEnd(2, '0')}`;
+}
+
+/** Role, plan and collection fee of a user, saved with PATCH /users/{id} (only what changed is sent). */
 export function RolePlanCard({ user, isSelf }: { user: User; isSelf: boolean }) {
-  const form = useForm<Values>({ initialValues: { role: user.role, plan: user.plan } });
-  const { formError, onApiError, clearFormError } = useApiFormErrors(form);
+  const form = useForm<Values>({
+    initialValues: { role: user.role, plan: user.plan, fee: user.collection_fee_percent },
+    validate: {
+      fee: (v) => {
+        const f = fee2(v);
+        return f === null || Number(f) > 100 ? 'A percentage from 0 to 100, at most 2 decimals' : null;
+      },
+    },
+  });
+  const { formError, onApiError, clearFormError } = useApiFormErrors(form, { collection_fee_percent: 'fee' });
   const save = useUpdateUser({
     onSuccess: (u) => {
-      form.resetDirty({ role: u.role, plan: u.plan });
-      notifications.show({ color: 'teal', message: 'Role and plan saved.' });
+      form.resetDirty({ role: u.role, plan: u.plan, fee: u.collection_fee_percent });
+      notifications.show({ color: 'teal', message: 'Role, plan and fee saved.' });
     },
     onError: onApiError,
   });
   const submit = (v: Values) => {
-    const body: { role?: Schemas['Role']; plan?: Schemas['Plan'] } = {};
+    const body: Schemas['PatchUserRequest'] = {};
     if (v.role !== user.role) body.role = v.role;
     if (v.plan !== user.plan) body.plan = v.plan;
+    if (fee2(v.fee) !== user.collection_fee_percent) body.collection_fee_percent = v.fee.trim();
     save.mutate({ id: user.id, body });
   };
-  const dirty = form.values.role !== user.role || form.values.plan !== user.plan;
+  const dirty = form.values.role !== user.role || form.values.plan !== user.plan || fee2(form.values.fee) !== user.collection_fee_percent;
   return (
     <Paper withBorder p="md" radius="md">
       <form noValidate onSubmit={form.onSubmit((v) => { clearFormError(); submit(v); })}>
@@ -37,11 +56,14 @@ export function RolePlanCard({ user, isSelf }: { user: User; isSelf: boolean }) 
               description={isSelf ? 'You cannot change your own role' : undefined}
               {...form.getInputProps('role')} />
             <Select label="Plan" data={['starter', 'enterprise']} allowDeselect={false} {...form.getInputProps('plan')} />
+            <TextInput label="Collection fee (%)" inputMode="decimal" autoComplete="off"
+              description="Debited from each successful payment the user collects"
+              {...form.getInputProps('fee')} />
           </SimpleGrid>
           <Group justify="flex-end">
             <Button type="submit" disabled={!dirty} loading={save.isPending}>Save role and plan</Button>
           </Group>
-          <Text size="xs" c="dimmed">Resellers pay the reseller price of each service; admins may use this panel.</Text>
+          <Text size="xs" c="dimmed">Resellers pay the reseller price of each service; admins may use this panel. A new fee applies to payments that succeed from now on.</Text>
         </Stack>
       </form>
     </Paper>

@@ -7,7 +7,7 @@ import type { Schemas } from '../../../api/types';
 
 const payment: Schemas['Payment'] = {
   payment_id: 'pay_01J9Z8X4K3M2N1P0Q9R8S7T6V5', status: 'success', amount: '100.00', currency: 'INR', customer_id: 'c1',
-  callback_url: 'https://shop.example/cb', payment_url: 'http://localhost:8080/pay_01J9Z8X4K3M2N1P0Q9R8S7T6V5', livemode: false, user_id: 7,
+  callback_url: 'https://shop.example/cb', payment_url: 'http://localhost:8080/pay_01J9Z8X4K3M2N1P0Q9R8S7T6V5', livemode: false, purpose: 'collection', fee: '0.00', user_id: 7,
   expires_at: '2026-11-01T10:30:00Z', completed_at: '2026-11-01T10:05:00Z', created_at: '2026-11-01T10:00:00Z', updated_at: '2026-11-01T10:05:00Z',
   refunded_amount: '40.00', refundable_amount: '60.00',
 };

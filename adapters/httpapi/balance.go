@@ -1,0 +1,27 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+)
+
+// balanceCheckoutRequest is POST /api/v1/panel/balance/checkout: the amount
+// as a decimal string, like a balance adjustment's.
+type balanceCheckoutRequest struct {
+	Amount string `json:"amount" validate:"required,max=20"`
+}
+
+// createBalanceCheckout makes a payment to the platform that adds to the
+// caller's own balance when it succeeds; the caller opens payment_url.
+func (s *server) createBalanceCheckout(c echo.Context) error {
+	var req balanceCheckoutRequest
+	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	co, err := s.app.Gateway.CreateBalanceCheckout(c.Request().Context(), caller(c), req.Amount)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, s.toPaymentResponse(&co.Payment))
+}
