@@ -34,6 +34,7 @@ type actor struct {
 	token           string
 	id, keyID       uint64
 	email, password string
+	key, secret     string // the user's and reseller's API key
 }
 
 // statuses are the expected answers for anonymous, user, reseller, admin.
@@ -55,6 +56,8 @@ type authzRequest struct {
 	path string
 	body any
 	form map[string]string // sent as multipart/form-data instead of body
+	// statement: a bank statement CSV uploaded as the multipart field file.
+	statement []byte
 }
 
 type authzRow struct {
@@ -207,6 +210,31 @@ var authzTable = []authzRow{
 			return panelReq("/balance-requests/%d/reject", f.newTopUp(f.victimActor())).with(map[string]any{"admin_remarks": "not received"})
 		}, otherWant: adminOnly},
 
+	{method: "GET", pattern: "/payments/{id}/refunds", want: signedIn,
+		own:   func(f *authzFixture, a actor) authzRequest { return panelReq("/payments/%s/refunds", f.paidPayment(a)) },
+		other: func(f *authzFixture) authzRequest { return panelReq("/payments/%s/refunds", f.victimPayment()) }, otherWant: statuses{401, 404, 404, 200}},
+	// Only the merchant refunds: an admin's own row refunds the victim's payment (404).
+	{method: "POST", pattern: "/payments/{id}/refunds", want: statuses{401, 201, 201, 404},
+		own: func(f *authzFixture, a actor) authzRequest {
+			return panelReq("/payments/%s/refunds", f.paidPayment(a)).with(map[string]any{"amount": "0.50", "reason": "authz"})
+		},
+		other: func(f *authzFixture) authzRequest {
+			return panelReq("/payments/%s/refunds", f.victimPayment()).with(map[string]any{"amount": "0.50", "reason": "authz"})
+		}, otherWant: statuses{401, 404, 404, 404}},
+
+	{method: "POST", pattern: "/reconciliation/statements", want: adminCreate, own: func(f *authzFixture, a actor) authzRequest {
+		return authzRequest{path: panelAPI + "/reconciliation/statements", statement: unmatchedStatement()}
+	}},
+	{method: "GET", pattern: "/reconciliation/lines", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest {
+		return panelReq("/reconciliation/lines?status=unmatched")
+	}},
+	{method: "POST", pattern: "/reconciliation/lines/{id}/dismiss", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest {
+		return panelReq("/reconciliation/lines/%d/dismiss", f.unmatchedLine()).with(map[string]any{"note": "not ours"})
+	}},
+	{method: "POST", pattern: "/reconciliation/lines/{id}/match", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest {
+		return panelReq("/reconciliation/lines/%d/match", f.unmatchedLine()).with(map[string]any{"payment_id": f.openVictimPayment()})
+	}},
+
 	{method: "GET", pattern: "/audit-logs", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/audit-logs") }},
 
 	{method: "GET", pattern: "/users", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/users") }},
@@ -300,9 +328,12 @@ func (f *authzFixture) expect(a actor, method string, req authzRequest, want int
 	e := f.e
 	e.t.Helper()
 	var r resp
-	if req.form != nil {
+	switch {
+	case req.statement != nil:
+		r = e.importStatement(a.token, "statement.csv", req.statement, nil)
+	case req.form != nil:
 		r = e.upload(a.token, req.form)
-	} else {
+	default:
 		r = e.do(method, req.path, a.token, req.body)
 	}
 	if r.status != want {
@@ -324,8 +355,8 @@ func newAuthzFixture(e *env) *authzFixture {
 	me := e.must(e.do("GET", panelAPI+"/auth/me", e.admin, nil), 200)
 	f.actors = [4]actor{
 		{name: "anonymous"},
-		{name: "user", token: u.token, id: u.id, keyID: u.keyID, email: u.email, password: "user-password-1"},
-		{name: "reseller", token: r.token, id: r.id, keyID: r.keyID, email: r.email, password: "user-password-1"},
+		{name: "user", token: u.token, id: u.id, keyID: u.keyID, email: u.email, password: "user-password-1", key: u.key, secret: u.secret},
+		{name: "reseller", token: r.token, id: r.id, keyID: r.keyID, email: r.email, password: "user-password-1", key: r.key, secret: r.secret},
 		{name: "admin", token: e.admin, id: me.num("id"), email: adminEmail, password: adminPassword},
 	}
 	f.service = e.newService("authz-open", "0.1000")
@@ -337,6 +368,41 @@ func newAuthzFixture(e *env) *authzFixture {
 		map[string]any{"user_id": f.victim.id, "user_price": "0.2000"}), 201).num("id")
 	f.victimTopUp = f.newTopUp(f.victimActor())
 	return f
+}
+
+// paidPayment is a paid payment of 1.00 of a's (the victim's for the admin,
+// who has no key); anonymous callers address the victim's.
+func (f *authzFixture) paidPayment(a actor) string {
+	f.e.t.Helper()
+	if a.secret == "" {
+		return f.victimPayment()
+	}
+	return f.e.paidPayment(customer{id: a.id, token: a.token, key: a.key, secret: a.secret}, "1.00")
+}
+
+func (f *authzFixture) victimPayment() string { return f.e.paidPayment(f.victim, "1.00") }
+
+// openVictimPayment is a created payment of 7.00 of the victim's, which a
+// statement line of 7.00 may be matched to.
+func (f *authzFixture) openVictimPayment() string {
+	f.e.t.Helper()
+	return f.e.must(f.e.gw(f.victim, "POST", "/api/v1/payment/create", map[string]any{"amount": "7.00", "currency": "INR",
+		"customer_id": "cust", "callback_url": "https://shop.example/cb"}), 201).str("payment_id")
+}
+
+// unmatchedStatement is a statement with one credit of 7.00 whose UTR names
+// nothing, new on every call.
+func unmatchedStatement() []byte {
+	return []byte(fmt.Sprintf("Date,Narration,Ref No,Debit,Credit,Balance\n01/04/2024,UPI/CR/%012d/PAYER,%012d,,7.00,107.00\n",
+		900000000000+seq.Add(1), 900000000000+seq.Add(1)))
+}
+
+// unmatchedLine imports unmatchedStatement and returns its line's id.
+func (f *authzFixture) unmatchedLine() uint64 {
+	f.e.t.Helper()
+	f.e.must(f.e.importStatement(f.e.admin, "s.csv", unmatchedStatement(), nil), 201)
+	l := f.e.must(f.e.do("GET", panelAPI+"/reconciliation/lines?status=unmatched&per_page=1", f.e.admin, nil), 200)
+	return uint64(l.body["data"].([]any)[0].(map[string]any)["id"].(float64))
 }
 
 // newDelivery writes a pending event delivery of userID straight to the outbox.

@@ -282,6 +282,13 @@ func TestBalanceCheckout(t *testing.T) {
 		if d := l.body["data"].([]any); len(d) != 1 || d[0].(map[string]any)["purpose"] != "balance" || d[0].(map[string]any)["status"] != "success" {
 			t.Fatalf("payments: %s", l.raw)
 		}
+		// A top-up is the payer's own balance now: it is not refunded.
+		if r := e.must(e.do("POST", "/api/v1/panel/payments/"+id+"/refunds", u.token, map[string]any{"amount": "1.00"}), 409); r.str("error") != "payment_not_refundable" {
+			t.Fatalf("refund of a top-up: %s", r.raw)
+		}
+		if b := e.balance(u); b != "500.00" {
+			t.Fatalf("balance after a refused refund: %s", b)
+		}
 		// The largest allowed: one UPI payment's limit (below BALANCE_REQUEST_MAX).
 		e.must(e.do("POST", "/api/v1/panel/balance/checkout", u.token, map[string]any{"amount": "100000.00"}), 201)
 		e.ledgerClean()

@@ -57,6 +57,9 @@ var (
 	ErrRefundNotFound = errs.E(errs.NotFound, "refund_not_found", "Refund not found")
 	// ErrNotRefundable: only a successful payment has money to give back.
 	ErrNotRefundable = errs.E(errs.Conflict, "payment_not_refundable", "Only a successful payment can be refunded")
+	// ErrBalanceNotRefundable: a balance top-up paid by checkout became the
+	// payer's own balance; it is not given back as a refund.
+	ErrBalanceNotRefundable = errs.E(errs.Conflict, "payment_not_refundable", "A balance top-up is not refunded; its money is in your balance")
 	// ErrRefundTaken: a refund's state already moved.
 	ErrRefundTaken = errs.E(errs.Conflict, "refund_final", "Refund is already completed")
 )
@@ -111,8 +114,12 @@ func (p *Payment) Refundable() decimal.Decimal {
 }
 
 // CheckRefund reports whether p can give back amount now: ErrNotRefundable
-// unless p succeeded, a 422 on amount when it is more than is left.
+// unless p succeeded, ErrBalanceNotRefundable for a balance top-up, a 422 on
+// amount when it is more than is left.
 func (p *Payment) CheckRefund(amount decimal.Decimal) error {
+	if p.Purpose == PurposeBalance {
+		return ErrBalanceNotRefundable
+	}
 	if p.Status != StatusSuccess {
 		return ErrNotRefundable
 	}

@@ -52,6 +52,10 @@ func TestRefundableAndClaim(t *testing.T) {
 	if p.CheckRefund(d("1")) != payment.ErrNotRefundable || !p.Refundable().IsZero() {
 		t.Fatal("refund of an expired payment")
 	}
+	top := payment.Payment{Amount: d("100.00"), Status: payment.StatusSuccess, Purpose: payment.PurposeBalance}
+	if top.CheckRefund(d("1")) != payment.ErrBalanceNotRefundable {
+		t.Fatal("refund of a balance top-up")
+	}
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	r := payment.Refund{Status: payment.RefundPending, CreatedAt: now}
 	var waits []time.Duration
