@@ -61,12 +61,12 @@ h1{font-size:1.2rem;margin:0 0 4px}.amount{font-size:2rem;font-weight:700;margin
 .status-success{background:#d8f5dd}.status-failed,.status-expired{background:#fde2e1}
 img.qr{display:block;margin:16px auto;width:220px;height:220px;image-rendering:pixelated}
 .actions{display:flex;gap:12px;margin-top:16px}.actions form{flex:1}
-button,a.button{width:100%;padding:12px;border:0;border-radius:8px;font-size:1rem;cursor:pointer}
+button,a.button{box-sizing:border-box;width:100%;padding:12px;border:0;border-radius:8px;font-size:1rem;cursor:pointer}
 .pay{background:#1a7f37;color:#fff}.fail{background:#cf222e;color:#fff}a.button{display:block;text-align:center;background:#eef;color:#1b1f24;text-decoration:none}
 .utr label{display:block;font-weight:600;margin-top:16px}.utr input{box-sizing:border-box;width:100%;padding:12px;font-size:1.1rem;letter-spacing:.1em;border:1px solid #8c959f;border-radius:8px;margin:4px 0 12px}
 .utr input:focus,button:focus,a:focus{outline:3px solid #0969da;outline-offset:2px}.error{color:#a40e26;font-weight:600}
-@media (max-width:460px){main{margin:0;border-radius:0;padding:20px}.testmode{margin:-20px -20px 16px;border-radius:0}}
 .testmode{margin:-28px -28px 20px;padding:10px 28px;border-radius:12px 12px 0 0;background:#ffd33d;color:#3b2300;font-weight:700;text-align:center}
+@media (max-width:460px){main{margin:0;border-radius:0;padding:20px}.testmode{margin:-20px -20px 16px;padding:10px 20px;border-radius:0}}
 </style>
 </head>
 <body>

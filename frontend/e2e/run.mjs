@@ -7,6 +7,10 @@
 //   node e2e/run.mjs [--flow main] [--headed] [--keep] [--strict]
 //   SERVER_BIN (default ../bin/server), CHROMIUM_PATH (default /usr/bin/chromium)
 //
+// A flow module exports name, steps and, optionally, env: settings for its
+// own server (e.g. { PAYMENT_PROVIDER: 'upi_direct', UPI_VPA: … }), laid
+// over lib/server.mjs's defaults.
+//
 // A step is {id, name, needs?: [ids], run(ctx)}. A step whose code throws
 // NotImplemented is skipped (failed with --strict or E2E_STRICT=1), and so
 // is every step that needs a step that did not pass.
@@ -71,7 +75,7 @@ console.log(`${counts.passed} passed, ${counts.failed} failed, ${counts.skipped}
 process.exit(counts.failed > 0 ? 1 : 0);
 
 async function runFlow(flow) {
-  const server = await startServer({ bin, keep: flag('--keep') });
+  const server = await startServer({ bin, env: flow.env ?? {}, keep: flag('--keep') });
   console.log(`e2e: flow ${flow.name} against ${server.baseURL} (${server.dir})`);
   const contexts = new Map();
   const pages = new Map();
