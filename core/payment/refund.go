@@ -105,9 +105,9 @@ func NewRefund(req RefundRequest, now time.Time) (*Refund, error) {
 }
 
 // Refundable is what is left to refund of p: the amount collected less its
-// refunds not failed.
+// refunds not failed; nothing for a balance top-up.
 func (p *Payment) Refundable() decimal.Decimal {
-	if p.Status != StatusSuccess {
+	if p.Status != StatusSuccess || p.Purpose == PurposeBalance {
 		return decimal.Zero
 	}
 	return decimal.Max(decimal.Zero, p.Amount.Sub(p.Refunded))

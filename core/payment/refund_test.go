@@ -53,7 +53,7 @@ func TestRefundableAndClaim(t *testing.T) {
 		t.Fatal("refund of an expired payment")
 	}
 	top := payment.Payment{Amount: d("100.00"), Status: payment.StatusSuccess, Purpose: payment.PurposeBalance}
-	if top.CheckRefund(d("1")) != payment.ErrBalanceNotRefundable {
+	if top.CheckRefund(d("1")) != payment.ErrBalanceNotRefundable || !top.Refundable().IsZero() {
 		t.Fatal("refund of a balance top-up")
 	}
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
