@@ -26,7 +26,8 @@ func TestSealOpenRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.HasPrefix(sealed, "enc:v1:"+k.ID()+":") || strings.Contains(sealed, plain) {
+		// (A one-letter value may occur in base64 by chance; longer ones may not.)
+		if !strings.HasPrefix(sealed, "enc:v1:"+k.ID()+":") || len(plain) > 4 && strings.Contains(sealed, plain) {
 			t.Fatalf("sealed %q as %q", plain, sealed)
 		}
 		if again, _ := box.Seal(plain); again == sealed {
