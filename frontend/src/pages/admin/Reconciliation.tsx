@@ -139,7 +139,7 @@ function Resolve({ line, onDone }: { line: StatementLine; onDone: () => void }) 
     }
     if (kind === 'payment') resolve.mutate({ action: 'match', target: { payment_id: v } });
     else if (kind === 'request') {
-      const id = Number(v);
+      const id = Number(v); // not money: a balance request's id
       if (!Number.isInteger(id) || id <= 0) { setError('Enter the balance request number'); return; }
       resolve.mutate({ action: 'match', target: { balance_request_id: id } });
     } else resolve.mutate({ action: 'dismiss', note: v });

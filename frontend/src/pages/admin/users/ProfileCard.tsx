@@ -15,7 +15,7 @@ function fee2(v: string): string | null {
   const t = v.trim();
   if (!PERCENT.test(t)) return null;
   const [int, frac = ''] = t.split('.');
-  return `${String(Number(int))}.${frac.padEnd(2, '0')}`;
+  return `${int.replace(/^0+(?=\d)/, '')}.${frac.padEnd(2, '0')}`;
 }
 
 /** Role, plan and collection fee of a user, saved with PATCH /users/{id} (only what changed is sent). */
@@ -25,7 +25,7 @@ export function RolePlanCard({ user, isSelf }: { user: User; isSelf: boolean }) 
     validate: {
       fee: (v) => {
         const f = fee2(v);
-        return f === null || Number(f) > 100 ? 'A percentage from 0 to 100, at most 2 decimals' : null;
+        return f === null || f.length > 6 || (f.length === 6 && f !== '100.00') ? 'A percentage from 0 to 100, at most 2 decimals' : null;
       },
     },
   });
