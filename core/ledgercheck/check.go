@@ -101,83 +101,26 @@ func (c *Checker) checkUser(ctx context.Context, id uint64) ([]Discrepancy, erro
 	bad := func(format string, args ...any) {
 		out = append(out, Discrepancy{UserID: id, What: fmt.Sprintf(format, args...)})
 	}
-	// Recharges are read before the ledger: a recharge's debit (and a
-	// failure's refund) commits with its row (status), so every recharge
-	// read here has its money rows in the later ledger read.
-	var recharges []recharge.Recharge
-	if c.st.Recharges != nil {
-		if err := c.st.Recharges.ForEachByUser(ctx, id, func(r recharge.Recharge) error {
-			recharges = append(recharges, r)
-			return nil
-		}); err != nil {
-			return nil, fmt.Errorf("read recharges of user %d: %w", id, err)
-		}
+	// Recharges, refunds and payments are read before the ledger: each of
+	// their money rows commits with their row (status), so every one read
+	// here has its money rows in the later ledger read.
+	recharges, payments, err := c.readOperations(ctx, id)
+	if err != nil {
+		return nil, err
 	}
 	refunds, err := c.readRefunds(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	// Payments too: a success commits with its credit.
-	var payments []payment.Payment
-	if c.st.Payments != nil {
-		if err := c.st.Payments.ForEachByUser(ctx, id, func(p payment.Payment) error {
-			payments = append(payments, p)
-			return nil
-		}); err != nil {
-			return nil, fmt.Errorf("read payments of user %d: %w", id, err)
-		}
-	}
-	running, sum := decimal.Zero, decimal.Zero
-	moves := map[uint64]*hitMoves{}
-	rechargeMoves := map[uint64]*hitMoves{}
-	paymentMoves := map[uint64]*paymentMoves{}
-	err = c.st.Ledger.ForEachByUser(ctx, id, func(e ledger.Entry) error {
-		if !e.BalanceBefore.Equal(running) {
-			bad("%s: balance_before %s, previous balance_after %s", e.TxnID, e.BalanceBefore.StringFixed(2), running.StringFixed(2))
-		}
-		want, err := ledger.Apply(e.BalanceBefore, e.Type, e.Amount)
-		if err != nil || !want.Equal(e.BalanceAfter) {
-			bad("%s: %s of %s from %s gives %s, not %s", e.TxnID, e.Type, e.Amount.StringFixed(2), e.BalanceBefore.StringFixed(2), want.StringFixed(2), e.BalanceAfter.StringFixed(2))
-		}
-		if e.Type == ledger.Debit {
-			sum = sum.Sub(e.Amount)
-		} else {
-			sum = sum.Add(e.Amount)
-		}
-		running = e.BalanceAfter
-		refunds.add(e)
-		if (e.ReferenceType == ledger.RefPayment || e.ReferenceType == ledger.RefPaymentFee) && e.ReferenceID != nil {
-			paymentMoves[*e.ReferenceID] = paymentMoves[*e.ReferenceID].add(e)
-		}
-		if (e.ReferenceType == ledger.RefAPIHit || e.ReferenceType == ledger.RefRecharge) && e.ReferenceID != nil {
-			byRef := moves
-			if e.ReferenceType == ledger.RefRecharge {
-				byRef = rechargeMoves
-			}
-			m := byRef[*e.ReferenceID]
-			if m == nil {
-				m = &hitMoves{}
-				byRef[*e.ReferenceID] = m
-			}
-			switch e.Type {
-			case ledger.Debit:
-				m.debits++
-				m.debitSum = m.debitSum.Add(e.Amount)
-			case ledger.Refund:
-				m.refunds++
-				m.refundSum = m.refundSum.Add(e.Amount)
-			}
-		}
-		return nil
-	})
+	w, err := c.walkLedger(ctx, id, refunds, bad)
 	if err != nil {
-		return nil, fmt.Errorf("read ledger of user %d: %w", id, err)
+		return nil, err
 	}
-	if !u.Balance.Equal(running) {
-		bad("balance %s, last balance_after %s", u.Balance.StringFixed(2), running.StringFixed(2))
+	if !u.Balance.Equal(w.running) {
+		bad("balance %s, last balance_after %s", u.Balance.StringFixed(2), w.running.StringFixed(2))
 	}
-	if !u.Balance.Equal(sum) {
-		bad("balance %s, credits + refunds - debits = %s", u.Balance.StringFixed(2), sum.StringFixed(2))
+	if !u.Balance.Equal(w.sum) {
+		bad("balance %s, credits + refunds - debits = %s", u.Balance.StringFixed(2), w.sum.StringFixed(2))
 	}
 	if u.Balance.IsNegative() {
 		bad("negative balance %s", u.Balance.StringFixed(2))
@@ -185,7 +128,124 @@ func (c *Checker) checkUser(ctx context.Context, id uint64) ([]Discrepancy, erro
 	if err := c.checkHolds(ctx, u, bad); err != nil {
 		return nil, err
 	}
-	err = c.st.Hits.ForEachByUser(ctx, id, func(h hitlog.Hit) error {
+	if err := c.checkHits(ctx, id, w.hits, bad); err != nil {
+		return nil, err
+	}
+	if err := c.checkRecharges(ctx, id, recharges, w.recharges, bad); err != nil {
+		return nil, err
+	}
+	if err := c.checkRefunds(ctx, id, refunds, bad); err != nil {
+		return nil, err
+	}
+	if err := c.checkPayments(ctx, id, payments, w.payments, bad); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// readOperations reads the user's recharges and payments (stores without
+// them read none).
+func (c *Checker) readOperations(ctx context.Context, id uint64) ([]recharge.Recharge, []payment.Payment, error) {
+	var recharges []recharge.Recharge
+	if c.st.Recharges != nil {
+		if err := c.st.Recharges.ForEachByUser(ctx, id, func(r recharge.Recharge) error {
+			recharges = append(recharges, r)
+			return nil
+		}); err != nil {
+			return nil, nil, fmt.Errorf("read recharges of user %d: %w", id, err)
+		}
+	}
+	var payments []payment.Payment
+	if c.st.Payments != nil {
+		if err := c.st.Payments.ForEachByUser(ctx, id, func(p payment.Payment) error {
+			payments = append(payments, p)
+			return nil
+		}); err != nil {
+			return nil, nil, fmt.Errorf("read payments of user %d: %w", id, err)
+		}
+	}
+	return recharges, payments, nil
+}
+
+// ledgerWalk is what one pass over a user's ledger found: the last
+// balance_after, the signed sum, and the money rows by the hit, recharge
+// and payment they reference.
+type ledgerWalk struct {
+	running, sum decimal.Decimal
+	hits         map[uint64]*hitMoves
+	recharges    map[uint64]*hitMoves
+	payments     map[uint64]*paymentMoves
+}
+
+// walkLedger reads the user's ledger in order, checking that each row
+// follows from the one before and gathering the rows by reference
+// (refunds' rows go to refunds).
+func (c *Checker) walkLedger(ctx context.Context, id uint64, refunds *userRefunds, bad func(string, ...any)) (*ledgerWalk, error) {
+	w := &ledgerWalk{running: decimal.Zero, sum: decimal.Zero, hits: map[uint64]*hitMoves{},
+		recharges: map[uint64]*hitMoves{}, payments: map[uint64]*paymentMoves{}}
+	err := c.st.Ledger.ForEachByUser(ctx, id, func(e ledger.Entry) error {
+		if !e.BalanceBefore.Equal(w.running) {
+			bad("%s: balance_before %s, previous balance_after %s", e.TxnID, e.BalanceBefore.StringFixed(2), w.running.StringFixed(2))
+		}
+		want, err := ledger.Apply(e.BalanceBefore, e.Type, e.Amount)
+		if err != nil || !want.Equal(e.BalanceAfter) {
+			bad("%s: %s of %s from %s gives %s, not %s", e.TxnID, e.Type, e.Amount.StringFixed(2), e.BalanceBefore.StringFixed(2), want.StringFixed(2), e.BalanceAfter.StringFixed(2))
+		}
+		if e.Type == ledger.Debit {
+			w.sum = w.sum.Sub(e.Amount)
+		} else {
+			w.sum = w.sum.Add(e.Amount)
+		}
+		w.running = e.BalanceAfter
+		refunds.add(e)
+		if e.ReferenceID == nil {
+			return nil
+		}
+		switch e.ReferenceType {
+		case ledger.RefPayment, ledger.RefPaymentFee:
+			w.payments[*e.ReferenceID] = w.payments[*e.ReferenceID].add(e)
+		case ledger.RefAPIHit:
+			moveOf(w.hits, *e.ReferenceID).add(e)
+		case ledger.RefRecharge:
+			moveOf(w.recharges, *e.ReferenceID).add(e)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read ledger of user %d: %w", id, err)
+	}
+	return w, nil
+}
+
+// moveOf is byRef's entry for ref, made when missing.
+func moveOf(byRef map[uint64]*hitMoves, ref uint64) *hitMoves {
+	m := byRef[ref]
+	if m == nil {
+		m = &hitMoves{}
+		byRef[ref] = m
+	}
+	return m
+}
+
+// add counts a debit or a refund (other types do not move a hit's or a
+// recharge's money).
+func (m *hitMoves) add(e ledger.Entry) {
+	switch e.Type {
+	case ledger.Debit:
+		m.debits++
+		m.debitSum = m.debitSum.Add(e.Amount)
+	case ledger.Refund:
+		m.refunds++
+		m.refundSum = m.refundSum.Add(e.Amount)
+	}
+}
+
+// checkHits: a settled hit has one debit of its charge (none when it
+// charged nothing) and no refund; a failed one has its debit refunded (or
+// neither); none is still pending; no ledger row references another
+// user's hit.
+func (c *Checker) checkHits(ctx context.Context, id uint64, moves map[uint64]*hitMoves, bad func(string, ...any)) error {
+	err := c.st.Hits.ForEachByUser(ctx, id, func(h hitlog.Hit) error {
 		m := moves[h.ID]
 		delete(moves, h.ID)
 		if m == nil {
@@ -215,21 +275,12 @@ func (c *Checker) checkUser(ctx context.Context, id uint64) ([]Discrepancy, erro
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("read hits of user %d: %w", id, err)
+		return fmt.Errorf("read hits of user %d: %w", id, err)
 	}
 	for hitID, m := range moves {
 		bad("ledger rows reference hit id %d that is not this user's (%d debits, %d refunds)", hitID, m.debits, m.refunds)
 	}
-	if err := c.checkRecharges(ctx, id, recharges, rechargeMoves, bad); err != nil {
-		return nil, err
-	}
-	if err := c.checkRefunds(ctx, id, refunds, bad); err != nil {
-		return nil, err
-	}
-	if err := c.checkPayments(ctx, id, payments, paymentMoves, bad); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return nil
 }
 
 // checkRecharges: every recharge has one debit of its amount; a failed one
