@@ -113,4 +113,3 @@ type Repository interface {
 	// already cleared is not changed again.
 	ClearPayloads(ctx context.Context, before time.Time, limit int) (cleared int, more bool, err error)
 }
-
