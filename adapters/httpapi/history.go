@@ -3,6 +3,7 @@ package httpapi
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"regexp"
 	"strconv"
 	"time"
@@ -199,5 +200,21 @@ func (s *server) listHits(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeWindowList(c, mapSlice(rows, toHitResponse), h.page, h.perPage, total, hitlog.ListWindow)
+	items := mapSlice(rows, toHitResponse)
+	if items == nil {
+		items = []hitResponse{}
+	}
+	m := windowMeta{listMeta: listMeta{Page: h.page, PerPage: h.perPage, Total: total}}
+	if total > int64(hitlog.ListWindow) {
+		m.Total, m.TotalCapped = int64(hitlog.ListWindow), true
+	}
+	return c.JSON(http.StatusOK, hitListResponse{Data: items, Meta: m, PayloadRetentionSeconds: int64(s.app.Retention.Keep() / time.Second)})
+}
+
+// hitListResponse is a page of hits and how long their payloads are kept
+// (HIT_PAYLOAD_RETENTION), which the hit log screen states.
+type hitListResponse struct {
+	Data                    []hitResponse `json:"data"`
+	Meta                    windowMeta    `json:"meta"`
+	PayloadRetentionSeconds int64         `json:"payload_retention_seconds"`
 }

@@ -36,6 +36,8 @@ type Registry struct {
 	set      *vm.Set
 	inFlight atomic.Int64
 	backlog  atomic.Int64
+	keep     atomic.Int64 // hit payload retention, seconds
+	removed  *vm.Counter
 
 	mu       sync.RWMutex
 	requests map[requestKey]*requestSeries
@@ -74,6 +76,10 @@ func New() *Registry {
 	// Counted by the webhook delivery worker every few seconds, not per
 	// scrape: a scrape never queries the database.
 	r.set.NewGauge("paygate_outbox_backlog", func() float64 { return float64(r.backlog.Load()) })
+	// Hit payload retention (HIT_PAYLOAD_RETENTION) and the payloads its
+	// worker removed on this instance.
+	r.set.NewGauge("paygate_hit_payload_retention_seconds", func() float64 { return float64(r.keep.Load()) })
+	r.removed = r.set.NewCounter("paygate_hit_payloads_removed_total")
 	return r
 }
 
@@ -146,6 +152,12 @@ func (r *Registry) ReservationSettled() { r.inFlight.Add(-1) }
 
 // OutboxBacklog sets the undelivered webhook deliveries (app.Metrics).
 func (r *Registry) OutboxBacklog(n int64) { r.backlog.Store(n) }
+
+// HitPayloadRetention sets the retention gauge (app.Metrics).
+func (r *Registry) HitPayloadRetention(keep time.Duration) { r.keep.Store(int64(keep / time.Second)) }
+
+// HitPayloadsRemoved counts hits whose payloads were removed (app.Metrics).
+func (r *Registry) HitPayloadsRemoved(n int) { r.removed.Add(n) }
 
 // InFlight is the reservations in flight now.
 func (r *Registry) InFlight() int64 { return r.inFlight.Load() }

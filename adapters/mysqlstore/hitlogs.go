@@ -326,3 +326,55 @@ func (s *hitStore) Pending(ctx context.Context, before time.Time, limit int) ([]
 	out, _, err := toDomainHits(rows, 0)
 	return out, err
 }
+
+// ClearPayloads walks the hit log in primary-key order from the cleared
+// mark (hit_payload_retention.cleared_through, migration 00026): it reads
+// the ids and created_at of the next limit hits, takes the leading run of
+// them created before `before`, clears their payloads in one UPDATE over
+// that id range, and moves the mark past the run. Every statement commits
+// on its own and touches at most limit rows by primary key, so a metered
+// call never waits on more than one short batch. The UPDATE repeats every
+// condition (created before, payload still there), so concurrent sweeps on
+// several instances change each hit at most once, and the mark only moves
+// forward.
+//
+// request_payload is NOT NULL (migration 00001) and becomes ""; making it
+// nullable would rebuild the largest table (docs in notes/retention.md).
+func (s *hitStore) ClearPayloads(ctx context.Context, before time.Time, limit int) (int, bool, error) {
+	if limit <= 0 {
+		limit = 1000
+	}
+	db := s.conn(ctx)
+	var mark uint64
+	if err := db.Raw("SELECT cleared_through FROM hit_payload_retention WHERE id = 1").Scan(&mark).Error; err != nil {
+		return 0, false, fmt.Errorf("read hit payload mark: %w", translate(err))
+	}
+	var next []struct {
+		ID        uint64     `gorm:"column:id"`
+		CreatedAt *time.Time `gorm:"column:created_at"`
+	}
+	if err := db.Raw("SELECT id, created_at FROM api_hit_logs WHERE id > ? ORDER BY id LIMIT ?", mark, limit).Scan(&next).Error; err != nil {
+		return 0, false, fmt.Errorf("read hits past the payload mark: %w", translate(err))
+	}
+	cutoff := dbTime(before)
+	upTo, run := mark, 0
+	for _, r := range next {
+		if r.CreatedAt == nil || !r.CreatedAt.Before(cutoff) {
+			break
+		}
+		upTo, run = r.ID, run+1
+	}
+	if run == 0 {
+		return 0, false, nil
+	}
+	res := db.Exec("UPDATE api_hit_logs SET request_payload = '', response_payload = NULL"+
+		" WHERE id > ? AND id <= ? AND created_at < ? AND (request_payload <> '' OR response_payload IS NOT NULL)",
+		mark, upTo, cutoff)
+	if res.Error != nil {
+		return 0, false, fmt.Errorf("clear hit payloads: %w", translate(res.Error))
+	}
+	if err := db.Exec("UPDATE hit_payload_retention SET cleared_through = ? WHERE id = 1 AND cleared_through < ?", upTo, upTo).Error; err != nil {
+		return int(res.RowsAffected), false, fmt.Errorf("move hit payload mark: %w", translate(err))
+	}
+	return int(res.RowsAffected), run == limit, nil
+}

@@ -19,6 +19,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/core/money"
+	"paygate/core/retention"
 	"paygate/core/user"
 )
 
@@ -50,6 +51,9 @@ type config struct {
 	// HitRecoveryAfter is how long a hit may stay pending before crash
 	// recovery refunds it (HIT_RECOVERY_AFTER); longer than any call.
 	HitRecoveryAfter time.Duration
+	// HitPayloadRetention is how long hit payloads are kept
+	// (HIT_PAYLOAD_RETENTION: a duration or Nd days, at least 1h; default 90d).
+	HitPayloadRetention time.Duration
 	// MeteringHolds is how long a hold of metered calls serves calls
 	// (METERING_HOLDS: a duration of at most 10s, or "off": every call
 	// reserves its charge before its upstream call); app.Config.HoldLifetime.
@@ -190,6 +194,10 @@ func parseConfig(args []string, getenv func(string) string) (config, []string, e
 			return c, nil, fmt.Errorf("HIT_RECOVERY_AFTER: %q is not a duration longer than UPSTREAM_TIMEOUT (%s)", v, c.UpstreamTimeout)
 		}
 	}
+	keep := env("HIT_PAYLOAD_RETENTION", "90d")
+	if c.HitPayloadRetention, err = parseRetention(keep); err != nil {
+		return c, nil, fmt.Errorf("HIT_PAYLOAD_RETENTION: %q %v", keep, err)
+	}
 	switch v := env("METERING_HOLDS", metering.DefaultHoldLifetime.String()); v {
 	case "off":
 		c.MeteringHolds = -1
@@ -290,6 +298,29 @@ func (c config) checkProduction() error {
 		return fmt.Errorf("APP_ENV=production: missing or invalid: %s", strings.Join(missing, "; "))
 	}
 	return nil
+}
+
+// parseRetention reads a retention: a Go duration (2160h) or whole days
+// (90d), from retention.MinKeep to 100 years.
+func parseRetention(v string) (time.Duration, error) {
+	const maxDays = 36500
+	var d time.Duration
+	if days, ok := strings.CutSuffix(v, "d"); ok {
+		n, err := strconv.Atoi(days)
+		if err != nil || n < 0 || n > maxDays {
+			return 0, fmt.Errorf("is not a number of days such as 90d (at most %d)", maxDays)
+		}
+		d = time.Duration(n) * 24 * time.Hour
+	} else {
+		var err error
+		if d, err = time.ParseDuration(v); err != nil {
+			return 0, fmt.Errorf("is neither a number of days such as 90d nor a duration such as 2160h")
+		}
+	}
+	if d < retention.MinKeep || d > maxDays*24*time.Hour {
+		return 0, fmt.Errorf("is not between %s and %d days", retention.MinKeep, maxDays)
+	}
+	return d, nil
 }
 
 // parseMaxAmount reads a positive amount that a balance (DECIMAL(12,2)) can hold.

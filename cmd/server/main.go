@@ -156,7 +156,7 @@ func newApp(cfg config, store *mysqlstore.Store, tokens *token.JWT, files panel.
 	d := app.Deps{
 		Tx: store, Stores: store.Stores(), Upstream: up, Files: files,
 		Config: app.Config{Location: cfg.Location, UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL,
-			MaxTopUp: cfg.BalanceRequestMax, CollectionFeePercent: cfg.CollectionFeePercent, PendingHitGrace: cfg.HitRecoveryAfter, HoldLifetime: cfg.MeteringHolds,
+			MaxTopUp: cfg.BalanceRequestMax, CollectionFeePercent: cfg.CollectionFeePercent, PendingHitGrace: cfg.HitRecoveryAfter, HitPayloadRetention: cfg.HitPayloadRetention, HoldLifetime: cfg.MeteringHolds,
 			SettleApart: mysql, WebhookTimeout: cfg.WebhookTimeout},
 		Log: log, Metrics: m,
 		Verifier: sandbox.Verifier{}, Recharger: sandbox.Recharger{}, Payments: paymentsOf(cfg),

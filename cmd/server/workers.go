@@ -22,10 +22,11 @@ type workerIntervals struct {
 	hitRecovery   time.Duration // hits of interrupted calls refunded
 	webhooks      time.Duration // due webhook deliveries claimed, attempts started (WEBHOOK_POLL_INTERVAL)
 	backlog       time.Duration // the outbox backlog gauge counted
+	hitPayloads   time.Duration // payloads of hits past HIT_PAYLOAD_RETENTION removed
 }
 
 var defaultWorkerIntervals = workerIntervals{expiry: 30 * time.Second, rechargeCheck: 15 * time.Second, hitRecovery: 30 * time.Second,
-	webhooks: time.Second, backlog: 10 * time.Second, refundCheck: 15 * time.Second}
+	webhooks: time.Second, backlog: 10 * time.Second, refundCheck: 15 * time.Second, hitPayloads: time.Minute}
 
 // hitRecoveryInterval: a hit is refunded at most about half its grace
 // after it became due, and no round runs more than once a second.
@@ -57,6 +58,9 @@ type gatewayRounds interface {
 	CheckRecharges(ctx context.Context, limit int) (int, error)
 	CheckRefunds(ctx context.Context, limit int) (int, error)
 	RecoverPendingHits(ctx context.Context, limit int) (int, error)
+	// ClearHitPayloads is one retention round: bounded batches with a
+	// pause between them (core/retention).
+	ClearHitPayloads(ctx context.Context) (int, error)
 }
 
 // appRounds are the wired use cases' rounds.
@@ -78,6 +82,10 @@ func (r appRounds) CheckRefunds(ctx context.Context, limit int) (int, error) {
 
 func (r appRounds) RecoverPendingHits(ctx context.Context, limit int) (int, error) {
 	return r.a.Metering.RecoverPendingHits(ctx, limit)
+}
+
+func (r appRounds) ClearHitPayloads(ctx context.Context) (int, error) {
+	return r.a.Retention.Round(ctx)
 }
 
 // outboxRounds are the delivery worker and the backlog gauge (*outbox.Outbox).
@@ -123,6 +131,9 @@ func startWorkers(ctx context.Context, a gatewayRounds, o outboxRounds, iv worke
 	}
 	if iv.hitRecovery > 0 {
 		every("hit-recovery", iv.hitRecovery, func(ctx context.Context) (int, error) { return recoverPendingHits(ctx, a) })
+	}
+	if iv.hitPayloads > 0 {
+		every("hit-payload-retention", iv.hitPayloads, a.ClearHitPayloads)
 	}
 	if iv.webhooks > 0 {
 		// Its own loop: a poll starts attempts without waiting for them

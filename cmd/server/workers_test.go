@@ -45,6 +45,7 @@ func (c *countingRounds) CheckRecharges(context.Context, int) (int, error) {
 }
 
 func (c *countingRounds) CheckRefunds(context.Context, int) (int, error) { return 0, nil }
+func (c *countingRounds) ClearHitPayloads(context.Context) (int, error)  { return 0, nil }
 
 // TestWorkersRunRoundsAndStop: both workers run repeatedly, survive a
 // failing round, and stop when their context ends.

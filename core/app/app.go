@@ -18,6 +18,7 @@ import (
 	"paygate/core/payment"
 	"paygate/core/recharge"
 	"paygate/core/reconciliation"
+	"paygate/core/retention"
 	"paygate/core/store"
 	"paygate/core/verification"
 	"paygate/core/webhook"
@@ -58,6 +59,9 @@ type Config struct {
 	WebhookTimeout     time.Duration
 	WebhookLease       time.Duration
 	WebhookConcurrency int
+
+	// HitPayloadRetention: retention.Config.Keep (HIT_PAYLOAD_RETENTION)
+	HitPayloadRetention time.Duration
 }
 
 // Metrics receives every use case's operational measurements; an adapter
@@ -65,6 +69,7 @@ type Config struct {
 type Metrics interface {
 	metering.Metrics
 	outbox.Metrics
+	retention.Metrics
 }
 
 // Deps are the ports the use cases run on. Now, Log and Metrics may be nil.
@@ -103,6 +108,8 @@ type App struct {
 	Ledger   *ledgercheck.Checker // the ledger check
 	// Reconciliation imports bank statements and matches their credit lines.
 	Reconciliation *reconciliation.Reconciliation
+	// Retention removes old hit payloads (its worker runs on every instance).
+	Retention *retention.Retention
 }
 
 // New wires the use cases. The others write through metering's
@@ -132,6 +139,12 @@ func New(d Deps) *App {
 			Config: outbox.Config{Timeout: cfg.WebhookTimeout, Lease: cfg.WebhookLease, Concurrency: cfg.WebhookConcurrency}}),
 		Ledger: ledgercheck.New(ledgercheck.Deps{Stores: st, Settled: m.AwaitSettlements, Now: d.Now}),
 	}
+	var rm retention.Metrics
+	if d.Metrics != nil {
+		rm = d.Metrics
+	}
+	a.Retention = retention.New(retention.Deps{Hits: d.Stores.Hits, Now: d.Now, Metrics: rm,
+		Config: retention.Config{Keep: cfg.HitPayloadRetention}})
 	a.Reconciliation = reconciliation.New(reconciliation.Deps{Tx: tx, Stores: st, Payments: a.Gateway, TopUps: a.Panel, Now: d.Now})
 	return a
 }

@@ -104,4 +104,12 @@ type Repository interface {
 	ForEachByUser(ctx context.Context, userID uint64, fn func(Hit) error) error
 	// Pending lists hits still pending that were created before `before`.
 	Pending(ctx context.Context, before time.Time, limit int) ([]Hit, error)
+	// ClearPayloads removes the payloads of hits created before `before`
+	// (RequestPayload becomes "", ResponsePayload nil; the rest of the row
+	// stays), in id order, looking at no more than limit hits per call:
+	// each call is a few short statements and holds no lock past them.
+	// cleared is how many hits this call changed; more reports that the
+	// next call may find more. Several callers at once are harmless: a hit
+	// already cleared is not changed again.
+	ClearPayloads(ctx context.Context, before time.Time, limit int) (cleared int, more bool, err error)
 }

@@ -692,6 +692,28 @@ func (r hitsRepo) Pending(_ context.Context, before time.Time, limit int) ([]hit
 	return out, err
 }
 
+// ClearPayloads clears, oldest id first, up to limit hits created before
+// `before` that still have a payload; more when others remain.
+func (r hitsRepo) ClearPayloads(_ context.Context, before time.Time, limit int) (int, bool, error) {
+	cleared, more := 0, false
+	err := r.d.do("Hits.ClearPayloads", func(t *tables) error {
+		for _, h := range sorted(t.hits) {
+			if !h.CreatedAt.Before(before) || (h.RequestPayload == "" && h.ResponsePayload == nil) {
+				continue
+			}
+			if cleared == limit {
+				more = true
+				return nil
+			}
+			h.RequestPayload, h.ResponsePayload = "", nil
+			t.hits[h.ID] = h
+			cleared++
+		}
+		return nil
+	})
+	return cleared, more, err
+}
+
 // holdsRepo: a released hold is deleted; Delete reports whether this call
 // deleted it.
 type holdsRepo struct{ d *DB }

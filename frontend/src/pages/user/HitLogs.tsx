@@ -13,6 +13,7 @@ import { HIT_LOGS_PATH, useHitLogs } from '../../features/hitLogs/api';
 import { useAllKeys } from '../../features/keys/api';
 import { useAllServices } from '../../features/services/api';
 import { formatDateTime } from '../../lib/dates';
+import { formatRetention } from '../../lib/retention';
 import { useListParams } from '../../lib/listParams';
 import { JsonBlock } from './common/JsonBlock';
 import { StatusBadge } from './common/StatusBadge';
@@ -23,7 +24,8 @@ const STATUSES = ['success', 'failed', 'insufficient_balance', 'pending'].map((s
 
 export default function HitLogs() {
   const list = useListParams({ service_id: '', api_key_id: '', status: '', from: '', to: '' });
-  const { tableProps } = useHitLogs(list);
+  const { query, tableProps } = useHitLogs(list);
+  const retention = query.data ? formatRetention(query.data.payload_retention_seconds) : null;
   const services = useAllServices();
   const keys = useAllKeys();
   const serviceName = useMemo(() => {
@@ -56,6 +58,11 @@ export default function HitLogs() {
   return (
     <>
       <PageHeader title="Hit logs" description="Your API calls, what they were charged and what the service answered." />
+      {retention && (
+        <Text size="sm" c="dimmed" mb="sm">
+          Payloads are kept for {retention}; older calls keep their row and charge, without their request and response.
+        </Text>
+      )}
       <DataTable<Hit>
         caption="Hit logs"
         columns={columns}
@@ -86,9 +93,15 @@ export default function HitLogs() {
             <Text size="sm">When: {formatDateTime(open.created_at)} · {open.response_time_ms} ms · from {open.ip_address}</Text>
             <Text size="sm">Charged: <Money value={open.charge_amount} fw={600} /> · Key: {keyName(open.api_key_id)}</Text>
             <Title order={4} size="h5">Request</Title>
-            <JsonBlock value={open.request_payload} label="Request payload" />
-            <Title order={4} size="h5">Response</Title>
-            <JsonBlock value={open.response_payload ?? '(no answer yet)'} label="Response payload" />
+            {open.request_payload === '' && open.response_payload === null ? (
+              <Text size="sm" c="dimmed">Removed: payloads are kept for {retention ?? 'a limited time'}.</Text>
+            ) : (
+              <>
+                <JsonBlock value={open.request_payload} label="Request payload" />
+                <Title order={4} size="h5">Response</Title>
+                <JsonBlock value={open.response_payload ?? '(no answer yet)'} label="Response payload" />
+              </>
+            )}
           </Stack>
         )}
       </Drawer>
