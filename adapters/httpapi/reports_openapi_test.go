@@ -32,7 +32,7 @@ func TestOpenAPIReportSchemasMatchDTOs(t *testing.T) {
 		{"PlatformDashboard", platformResponse{}},
 		{"Dashboard", dashboardResponse{}},
 		{"TransactionList", windowListResponse[transactionResponse]{}},
-		{"HitLogList", windowListResponse[hitResponse]{}},
+		{"HitLogList", hitListResponse{}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.schema, func(t *testing.T) {
@@ -84,7 +84,7 @@ func TestOpenAPIReportSchemasAcceptResponses(t *testing.T) {
 		{"user dashboard", "Dashboard", toDashboardResponse(mine)},
 		{"admin dashboard with a negative margin", "Dashboard", toDashboardResponse(&admin)},
 		{"empty dashboard", "Dashboard", toDashboardResponse(empty)},
-		{"capped hit list", "HitLogList", windowListResponse[hitResponse]{Data: []hitResponse{}, Meta: meta}},
+		{"capped hit list", "HitLogList", hitListResponse{Data: []hitResponse{}, Meta: meta, PayloadRetentionSeconds: 3600}},
 		{"transaction list", "TransactionList", windowListResponse[transactionResponse]{Data: []transactionResponse{}, Meta: windowMeta{listMeta: listMeta{1, 20, 0}}}},
 	}
 	for _, tc := range cases {
