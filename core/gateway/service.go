@@ -13,6 +13,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"paygate/core/accountopen"
 	"paygate/core/apikey"
 	"paygate/core/metering"
 	"paygate/core/payment"
@@ -44,6 +45,9 @@ type Config struct {
 	// PlatformName is the payee of balance checkouts; "" means
 	// DefaultPlatformName.
 	PlatformName string
+	// OpeningRoundBudget bounds one account-opening worker round as
+	// RechargeRoundBudget does; 0 means 1 minute.
+	OpeningRoundBudget time.Duration
 }
 
 // Deps are the ports the gateway runs on. Now and Log may be nil; Targets
@@ -59,6 +63,7 @@ type Deps struct {
 	Recharger recharge.Provider
 	Payments  payment.Provider
 	Targets   webhook.TargetPolicy
+	Opener    accountopen.Provider // digital account opening
 }
 
 // Gateway is the gateway's use cases.
@@ -73,6 +78,7 @@ type Gateway struct {
 	recharger recharge.Provider
 	payments  payment.Provider
 	targets   webhook.TargetPolicy
+	opener    accountopen.Provider
 }
 
 // New builds the gateway from its ports.
@@ -90,6 +96,9 @@ func New(d Deps) *Gateway {
 	if cfg.RechargeRoundBudget == 0 {
 		cfg.RechargeRoundBudget = time.Minute
 	}
+	if cfg.OpeningRoundBudget == 0 {
+		cfg.OpeningRoundBudget = time.Minute
+	}
 	if !cfg.MaxBalanceCheckout.IsPositive() {
 		cfg.MaxBalanceCheckout = topup.DefaultMaxAmount
 	}
@@ -101,5 +110,6 @@ func New(d Deps) *Gateway {
 	}
 	cfg.PublicBaseURL = strings.TrimRight(cfg.PublicBaseURL, "/")
 	return &Gateway{tx: d.Tx, st: d.Stores, meter: d.Meter, now: d.Now, cfg: cfg, log: d.Log,
-		verifier: d.Verifier, recharger: d.Recharger, payments: d.Payments, targets: d.Targets}
+		verifier: d.Verifier, recharger: d.Recharger, payments: d.Payments, targets: d.Targets,
+		opener: d.Opener}
 }

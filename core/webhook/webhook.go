@@ -32,11 +32,14 @@ const (
 	BalanceLow             EventType = "balance.low"
 	RefundProcessed        EventType = "refund.processed"
 	RefundFailed           EventType = "refund.failed"
+	AccountOpeningOpened   EventType = "account_opening.opened"
+	AccountOpeningRejected EventType = "account_opening.rejected"
 )
 
 // EventTypes are every event type, in the order the documentation lists them.
 var EventTypes = []EventType{PaymentSuccess, PaymentFailed, PaymentExpired, RechargeSuccess, RechargeFailed,
-	BalanceRequestApproved, BalanceRequestRejected, BalanceLow, RefundProcessed, RefundFailed}
+	BalanceRequestApproved, BalanceRequestRejected, BalanceLow, RefundProcessed, RefundFailed,
+	AccountOpeningOpened, AccountOpeningRejected}
 
 // Valid reports a known event type.
 func (t EventType) Valid() bool {

@@ -32,6 +32,7 @@ import (
 	"slices"
 	"sync"
 
+	"paygate/core/accountopen"
 	"paygate/core/apikey"
 	"paygate/core/audit"
 	"paygate/core/catalog"
@@ -92,6 +93,7 @@ type tables struct {
 	rollups       []Rollup
 	refunds       map[uint64]payment.Refund
 	refundKeys    []payment.RefundKey
+	openings      map[uint64]accountopen.Opening
 }
 
 func (t tables) clone() tables {
@@ -105,6 +107,7 @@ func (t tables) clone() tables {
 		sessions: maps.Clone(t.sessions), audit: slices.Clone(t.audit), resets: maps.Clone(t.resets),
 		settings: maps.Clone(t.settings), closed: maps.Clone(t.closed), rollups: slices.Clone(t.rollups),
 		refunds: maps.Clone(t.refunds), refundKeys: slices.Clone(t.refundKeys),
+		openings: maps.Clone(t.openings),
 	}
 }
 
@@ -118,7 +121,8 @@ func New() *DB {
 			deliveries: map[uint64]webhook.Delivery{}, claims: map[uint64]string{}, payments: map[uint64]payment.Payment{},
 			recharges: map[uint64]recharge.Recharge{}, topups: map[uint64]topup.Request{}, sessions: map[uint64]session.Token{},
 			resets: map[string]user.ResetToken{}, settings: map[string]string{}, closed: map[string]ClosedDay{},
-			refunds: map[uint64]payment.Refund{},
+			refunds:  map[uint64]payment.Refund{},
+			openings: map[uint64]accountopen.Opening{},
 		},
 		hooks: map[string]func() error{},
 		calls: map[string]int{},
@@ -135,6 +139,7 @@ func (d *DB) Stores() store.Stores {
 		Payments: paymentsRepo{d}, Idempotency: idempotencyRepo{d}, Recharges: rechargesRepo{d},
 		Verifications: verificationsRepo{d}, Webhooks: webhooksRepo{d}, Holds: holdsRepo{d},
 		Refunds: refundsRepo{d}, RefundKeys: refundKeysRepo{d},
+		Openings: openingsRepo{d},
 	}
 }
 
