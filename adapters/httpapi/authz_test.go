@@ -160,6 +160,7 @@ var authzTable = []authzRow{
 	{method: "GET", pattern: "/hit-logs", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/hit-logs") }},
 	{method: "GET", pattern: "/payments", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/payments") }},
 	{method: "GET", pattern: "/recharges", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/recharges") }},
+	{method: "GET", pattern: "/account-openings", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/account-openings") }},
 
 	{method: "GET", pattern: "/webhooks/deliveries", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/webhooks/deliveries") }},
 	{method: "GET", pattern: "/webhooks/deliveries/{id}", want: signedIn,

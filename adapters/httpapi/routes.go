@@ -75,6 +75,7 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	in.GET("/payments/:id/refunds", s.listPaymentRefunds)
 	in.POST("/payments/:id/refunds", s.panelRefundPayment)
 	in.GET("/recharges", s.listRecharges)
+	in.GET("/account-openings", s.listAccountOpenings)
 
 	in.GET("/webhooks/deliveries", s.listDeliveries)
 	in.GET("/webhooks/deliveries/:id", s.getDelivery)
@@ -102,6 +103,8 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	e.GET("/api/v1/recharge/status", s.rechargeStatus)
 	e.GET("/api/v1/recharge/operators", s.rechargeOperators)
 	e.GET("/api/v1/recharge/circles", s.rechargeCircles)
+	e.POST("/api/v1/account/open", s.openAccount)
+	e.GET("/api/v1/account/open/status", s.accountOpenStatus)
 	e.GET("/api/v1/transaction/list", s.gatewayTransactions)
 
 	// Hosted checkout page, PUBLIC_BASE_URL/<payment_id> ("pay_" + ULID).
