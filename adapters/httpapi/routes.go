@@ -76,6 +76,10 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	in.POST("/payments/:id/refunds", s.panelRefundPayment)
 	in.GET("/recharges", s.listRecharges)
 	in.GET("/account-openings", s.listAccountOpenings)
+	in.GET("/payouts", s.listPayouts)
+	in.GET("/payouts/quote", s.payoutQuote)
+	in.GET("/payouts/:id", s.getPayout)
+	admin.GET("/payout-limits", s.listPayoutLimits)
 
 	in.GET("/webhooks/deliveries", s.listDeliveries)
 	in.GET("/webhooks/deliveries/:id", s.getDelivery)
@@ -105,6 +109,8 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	e.GET("/api/v1/recharge/circles", s.rechargeCircles)
 	e.POST("/api/v1/account/open", s.openAccount)
 	e.GET("/api/v1/account/open/status", s.accountOpenStatus)
+	e.POST("/api/v1/payout/transfer", s.payoutTransfer)
+	e.GET("/api/v1/payout/status", s.payoutStatus)
 	e.GET("/api/v1/transaction/list", s.gatewayTransactions)
 
 	// Hosted checkout page, PUBLIC_BASE_URL/<payment_id> ("pay_" + ULID).

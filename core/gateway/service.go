@@ -17,6 +17,7 @@ import (
 	"paygate/core/apikey"
 	"paygate/core/metering"
 	"paygate/core/payment"
+	"paygate/core/payout"
 	"paygate/core/recharge"
 	"paygate/core/store"
 	"paygate/core/topup"
@@ -48,6 +49,9 @@ type Config struct {
 	// OpeningRoundBudget bounds one account-opening worker round as
 	// RechargeRoundBudget does; 0 means 1 minute.
 	OpeningRoundBudget time.Duration
+	// Location is the time zone of the daily payout limit's day; nil
+	// means UTC.
+	Location *time.Location
 }
 
 // Deps are the ports the gateway runs on. Now and Log may be nil; Targets
@@ -62,6 +66,7 @@ type Deps struct {
 	Verifier  verification.Provider
 	Recharger recharge.Provider
 	Payments  payment.Provider
+	Payouts   payout.Provider
 	Targets   webhook.TargetPolicy
 	Opener    accountopen.Provider // digital account opening
 }
@@ -77,6 +82,7 @@ type Gateway struct {
 	verifier  verification.Provider
 	recharger recharge.Provider
 	payments  payment.Provider
+	payouts   payout.Provider
 	targets   webhook.TargetPolicy
 	opener    accountopen.Provider
 }
@@ -102,6 +108,9 @@ func New(d Deps) *Gateway {
 	if !cfg.MaxBalanceCheckout.IsPositive() {
 		cfg.MaxBalanceCheckout = topup.DefaultMaxAmount
 	}
+	if cfg.Location == nil {
+		cfg.Location = time.UTC
+	}
 	if cfg.PlatformName == "" {
 		cfg.PlatformName = DefaultPlatformName
 	}
@@ -110,6 +119,6 @@ func New(d Deps) *Gateway {
 	}
 	cfg.PublicBaseURL = strings.TrimRight(cfg.PublicBaseURL, "/")
 	return &Gateway{tx: d.Tx, st: d.Stores, meter: d.Meter, now: d.Now, cfg: cfg, log: d.Log,
-		verifier: d.Verifier, recharger: d.Recharger, payments: d.Payments, targets: d.Targets,
+		verifier: d.Verifier, recharger: d.Recharger, payments: d.Payments, payouts: d.Payouts, targets: d.Targets,
 		opener: d.Opener}
 }

@@ -15,6 +15,7 @@ import (
 	"paygate/core/hold"
 	"paygate/core/ledger"
 	"paygate/core/payment"
+	"paygate/core/payout"
 	"paygate/core/pricing"
 	"paygate/core/recharge"
 	"paygate/core/report"
@@ -46,6 +47,7 @@ type Stores struct {
 	Payments      payment.Repository
 	Idempotency   payment.IdempotencyKeys
 	Recharges     recharge.Repository
+	Payouts       payout.Repository
 	Verifications verification.Repository
 	Refunds       payment.RefundRepository // refunds of payments
 	RefundKeys    payment.RefundKeys       // their Idempotency-Keys

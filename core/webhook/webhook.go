@@ -32,6 +32,9 @@ const (
 	BalanceLow             EventType = "balance.low"
 	RefundProcessed        EventType = "refund.processed"
 	RefundFailed           EventType = "refund.failed"
+	PayoutSuccess          EventType = "payout.success"
+	PayoutFailed           EventType = "payout.failed"
+	PayoutReversed         EventType = "payout.reversed"
 	AccountOpeningOpened   EventType = "account_opening.opened"
 	AccountOpeningRejected EventType = "account_opening.rejected"
 )
@@ -39,7 +42,7 @@ const (
 // EventTypes are every event type, in the order the documentation lists them.
 var EventTypes = []EventType{PaymentSuccess, PaymentFailed, PaymentExpired, RechargeSuccess, RechargeFailed,
 	BalanceRequestApproved, BalanceRequestRejected, BalanceLow, RefundProcessed, RefundFailed,
-	AccountOpeningOpened, AccountOpeningRejected}
+	PayoutSuccess, PayoutFailed, PayoutReversed, AccountOpeningOpened, AccountOpeningRejected}
 
 // Valid reports a known event type.
 func (t EventType) Valid() bool {
