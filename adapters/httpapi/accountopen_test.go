@@ -204,20 +204,22 @@ func TestGatewayAccountOpening(t *testing.T) {
 	})
 }
 
-// TestGatewayAccountOpeningUnanswered: when the sandbox's Submit does not
-// answer in the request (its context already ended is the stand-in here,
-// via a past deadline), the worker later submits the opening again,
-// without the identifiers, once the grace has passed.
+// TestGatewayAccountOpeningWorkerResubmits: an opening whose Submit never
+// answered (put back to initiated here, due after the request's grace) is
+// left alone until then, and then submitted again by the worker (the
+// sandbox answers the same without the identifiers), checked, and opened.
 func TestGatewayAccountOpeningWorkerResubmits(t *testing.T) {
 	each(t, func(t *testing.T, e *env) {
 		c := e.newCustomer("user", "starter", "0.00")
 		r := e.must(e.gw(c, "POST", "/api/v1/account/open", openBody("ao-9", "Meera Iyer")), 200)
 		id := e.openingData(r)["opening_id"].(string)
 		// Put it back to initiated, as if the provider had never answered.
-		if err := e.store.DB().Exec("UPDATE account_openings SET status = 'initiated', kyc_url = NULL WHERE public_id = ?", id).Error; err != nil {
+		grace := time.Now().Add(accountopen.SubmitGrace(2 * time.Second)).UTC()
+		if err := e.store.DB().Exec("UPDATE account_openings SET status = 'initiated', kyc_url = NULL, next_check_at = ? WHERE public_id = ?",
+			grace, id).Error; err != nil {
 			t.Fatal(err)
 		}
-		e.skew.Store(int64(time.Second))
+		e.skew.Store(int64(accountopen.FirstCheck + time.Second))
 		if n := e.checkOpenings(); n != 0 {
 			t.Fatalf("round: %d", n)
 		}
