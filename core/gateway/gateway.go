@@ -97,7 +97,7 @@ func Services() []catalog.Seed {
 			"Open a savings account for an applicant: the bank sends them to its KYC page (kyc_url), then opens the account or rejects it (events account_opening.opened, account_opening.rejected). pan and aadhaar are stored and shown masked. Authorization: Bearer <API secret>.",
 			"0.00", map[string]catalog.ParamSpec{
 				"name": str(true, "the applicant's full name, 1 to 100 characters"), "dob": str(true, "YYYY-MM-DD; 18 or older"),
-				"pan":     {Type: "string", Required: true, Sensitive: true, Description: ptr("ABCPE1234F")},
+				"pan":     {Type: "string", Required: true, Sensitive: true, Description: ptr("5 letters, 4 digits, 1 letter")},
 				"aadhaar": {Type: "string", Required: true, Sensitive: true, Description: ptr("12 digits, not starting with 0 or 1")},
 				"mobile":  str(true, "10 digits"), "email": str(true, "the applicant's email"),
 				"address": str(true, "1 to 300 characters"), "product": str(true, "savings"),
