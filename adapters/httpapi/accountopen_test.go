@@ -243,3 +243,52 @@ func TestGatewayAccountOpeningWorkerResubmits(t *testing.T) {
 		}
 	})
 }
+
+// TestGatewayAccountOpeningConcurrentRetries: the same application sent
+// eight times at once makes one opening; every caller gets it (the losers
+// of the unique reference as replays) and the provider's KYC page once.
+func TestGatewayAccountOpeningConcurrentRetries(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		c := e.newCustomer("user", "enterprise", "10.00")
+		const n = 8
+		ids := make(chan string, n)
+		replays := make(chan bool, n)
+		done := make(chan struct{})
+		for range n {
+			go func() {
+				defer func() { done <- struct{}{} }()
+				r := e.gw(c, "POST", "/api/v1/account/open", openBody("ao-race", "Kiran Shah"))
+				if r.status != 200 {
+					t.Errorf("status %d: %s", r.status, r.raw)
+					return
+				}
+				d, _ := r.body["data"].(map[string]any)
+				id, _ := d["opening_id"].(string)
+				ids <- id
+				replays <- r.header.Get("Idempotent-Replayed") == "true"
+			}()
+		}
+		for range n {
+			<-done
+		}
+		close(ids)
+		close(replays)
+		seen := map[string]bool{}
+		for id := range ids {
+			seen[id] = true
+		}
+		fresh := 0
+		for r := range replays {
+			if !r {
+				fresh++
+			}
+		}
+		if len(seen) != 1 || fresh != 1 {
+			t.Fatalf("opening ids %v, %d answered as new", seen, fresh)
+		}
+		var count int64
+		if err := e.store.DB().Raw("SELECT COUNT(*) FROM account_openings").Scan(&count).Error; err != nil || count != 1 {
+			t.Fatalf("%d rows (%v)", count, err)
+		}
+	})
+}
