@@ -166,6 +166,7 @@ var authzTable = []authzRow{
 		own:   func(f *authzFixture, a actor) authzRequest { return panelReq("/payouts/%s", f.payoutOf(a)) },
 		other: func(f *authzFixture) authzRequest { return panelReq("/payouts/%s", f.payoutOf(f.victimActor())) }, otherWant: statuses{401, 404, 404, 200}},
 	{method: "GET", pattern: "/payout-limits", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/payout-limits") }},
+	{method: "GET", pattern: "/account-openings", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/account-openings") }},
 
 	{method: "GET", pattern: "/webhooks/deliveries", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/webhooks/deliveries") }},
 	{method: "GET", pattern: "/webhooks/deliveries/{id}", want: signedIn,

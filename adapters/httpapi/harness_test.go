@@ -94,6 +94,7 @@ func newEnv(t *testing.T, store *mysqlstore.Store) *env {
 		Now:      func() time.Time { return time.Now().Add(time.Duration(e.skew.Load())) },
 		Verifier: sandbox.Verifier{}, Recharger: sandbox.Recharger{}, Payments: sandbox.Payments{},
 		Payouts:  sandbox.Payouts{Now: func() time.Time { return time.Now().Add(time.Duration(e.skew.Load())) }},
+		Opener:   sandbox.Opener{Now: func() time.Time { return time.Now().Add(time.Duration(e.skew.Load())) }},
 		Metrics:  e.metrics,
 		Webhooks: webhookadapter.New(true), Targets: envTargets{e},
 	})
