@@ -1,11 +1,11 @@
 package httpapi_test
 
 import (
-	"paygate/core/gateway"
 	"context"
 	"fmt"
 	"io"
 	"net/http"
+	"paygate/core/gateway"
 	"strings"
 	"sync"
 	"testing"
