@@ -2,7 +2,8 @@ import { Badge } from '@mantine/core';
 
 const COLORS: Record<string, string> = {
   active: 'teal', success: 'teal', processed: 'teal', approved: 'teal', delivered: 'teal', completed: 'teal', credit: 'teal', refund: 'cyan',
-  pending: 'yellow', created: 'yellow',
+  pending: 'yellow', created: 'yellow', initiated: 'yellow',
+  processing: 'blue', kyc_pending: 'blue', opened: 'teal', reversed: 'grape',
   revoked: 'gray', expired: 'gray', inactive: 'gray',
   failed: 'red', rejected: 'red', blocked: 'red', debit: 'orange', insufficient_balance: 'orange',
 };
