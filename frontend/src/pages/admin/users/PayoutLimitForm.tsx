@@ -2,6 +2,7 @@
 // successful payouts of one local day may add up to), saved with PATCH
 // /users/{id} {daily_payout_limit}. On the user's page and in the payout
 // limits screen's dialog.
+import { useState } from 'react';
 import { Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -14,6 +15,7 @@ import { compareDecimal, formatINR } from '../../../lib/money';
 const LIMIT = /^[0-9]{1,9}(\.[0-9]{1,2})?$/;
 
 export function PayoutLimitForm({ userId, limit, onSaved }: { userId: number; limit: string; onSaved?: (u: User) => void }) {
+  const [saved, setSaved] = useState(limit);
   const form = useForm({
     initialValues: { limit },
     validate: { limit: (v: string) => (LIMIT.test(v.trim()) ? null : 'Rupees, up to 9 digits and 2 decimals, e.g. 200000 or 50000.50') },
@@ -21,6 +23,7 @@ export function PayoutLimitForm({ userId, limit, onSaved }: { userId: number; li
   const { formError, onApiError, clearFormError } = useApiFormErrors(form, { daily_payout_limit: 'limit' });
   const save = useUpdateUser({
     onSuccess: (u) => {
+      setSaved(u.daily_payout_limit);
       form.setValues({ limit: u.daily_payout_limit });
       form.resetDirty({ limit: u.daily_payout_limit });
       notifications.show({ color: 'teal', message: `Daily payout limit of ${u.email} set to ${formatINR(u.daily_payout_limit)}.` });
@@ -29,7 +32,7 @@ export function PayoutLimitForm({ userId, limit, onSaved }: { userId: number; li
     onError: onApiError,
   });
   const typed = form.values.limit.trim();
-  const changed = !LIMIT.test(typed) || compareDecimal(typed, limit) !== 0;
+  const changed = !LIMIT.test(typed) || compareDecimal(typed, saved) !== 0;
   return (
     <form noValidate aria-label="Daily payout limit" onSubmit={form.onSubmit((v) => {
       clearFormError();

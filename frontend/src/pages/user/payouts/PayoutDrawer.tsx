@@ -59,9 +59,9 @@ export function PayoutDrawer({ payoutId, onClose, userLabel }: { payoutId: strin
           </SimpleGrid>
           <Title order={4} size="h5">History</Title>
           <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
-            <Field label="Created">{formatDateTime(p.created_at)}</Field>
-            <Field label="Processed">{p.processed_at ? formatDateTime(p.processed_at) : '—'}</Field>
-            <Field label="Reversed">{p.reversed_at ? formatDateTime(p.reversed_at) : '—'}</Field>
+            <Field label="Created" testId="payout-created">{formatDateTime(p.created_at)}</Field>
+            <Field label="Processed" testId="payout-processed">{p.processed_at ? formatDateTime(p.processed_at) : '—'}</Field>
+            <Field label="Reversed" testId="payout-reversed">{p.reversed_at ? formatDateTime(p.reversed_at) : '—'}</Field>
             <Field label="Last change">{formatDateTime(p.updated_at)}</Field>
             <Field label="Failure reason">{p.fail_reason ?? '—'}</Field>
           </SimpleGrid>
