@@ -75,6 +75,10 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	in.GET("/payments/:id/refunds", s.listPaymentRefunds)
 	in.POST("/payments/:id/refunds", s.panelRefundPayment)
 	in.GET("/recharges", s.listRecharges)
+	in.GET("/payouts", s.listPayouts)
+	in.GET("/payouts/quote", s.payoutQuote)
+	in.GET("/payouts/:id", s.getPayout)
+	admin.GET("/payout-limits", s.listPayoutLimits)
 
 	in.GET("/webhooks/deliveries", s.listDeliveries)
 	in.GET("/webhooks/deliveries/:id", s.getDelivery)
@@ -102,6 +106,8 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	e.GET("/api/v1/recharge/status", s.rechargeStatus)
 	e.GET("/api/v1/recharge/operators", s.rechargeOperators)
 	e.GET("/api/v1/recharge/circles", s.rechargeCircles)
+	e.POST("/api/v1/payout/transfer", s.payoutTransfer)
+	e.GET("/api/v1/payout/status", s.payoutStatus)
 	e.GET("/api/v1/transaction/list", s.gatewayTransactions)
 
 	// Hosted checkout page, PUBLIC_BASE_URL/<payment_id> ("pay_" + ULID).

@@ -28,11 +28,13 @@ type userResponse struct {
 	LowBalanceAlert *string `json:"low_balance_alert"`
 	// CollectionFeePercent is the percentage of each successful payment
 	// debited as a fee.
-	CollectionFeePercent string     `json:"collection_fee_percent"`
-	EmailVerifiedAt      *time.Time `json:"email_verified_at"`
-	CreatedAt            *time.Time `json:"created_at"`
-	UpdatedAt            *time.Time `json:"updated_at"`
-	DeletedAt            *time.Time `json:"deleted_at,omitempty"`
+	CollectionFeePercent string `json:"collection_fee_percent"`
+	// DailyPayoutLimit is the most the account may pay out in a local day.
+	DailyPayoutLimit string     `json:"daily_payout_limit"`
+	EmailVerifiedAt  *time.Time `json:"email_verified_at"`
+	CreatedAt        *time.Time `json:"created_at"`
+	UpdatedAt        *time.Time `json:"updated_at"`
+	DeletedAt        *time.Time `json:"deleted_at,omitempty"`
 }
 
 // toUserResponse never carries the password hash or the webhook secret.
@@ -42,7 +44,7 @@ func toUserResponse(u *user.User) userResponse {
 		Plan: string(u.Plan), Balance: money.Format2(u.Balance), TotalSpent: money.Format2(u.TotalSpent),
 		APIKey: u.APIKey, WebhookURL: u.WebhookURL, EmailVerifiedAt: u.EmailVerifiedAt,
 		CreatedAt: timePtr(u.CreatedAt), UpdatedAt: timePtr(u.UpdatedAt), DeletedAt: u.DeletedAt,
-		CollectionFeePercent: money.Format2(u.CollectionFeePercent),
+		CollectionFeePercent: money.Format2(u.CollectionFeePercent), DailyPayoutLimit: money.Format2(u.DailyPayoutLimit),
 	}
 	if u.LowBalanceAlert != nil {
 		v := money.Format2(*u.LowBalanceAlert)
@@ -121,6 +123,8 @@ type patchUserRequest struct {
 	Plan   *string `json:"plan" validate:"omitempty,oneof=starter enterprise"`
 	// CollectionFeePercent is a decimal string, 0 to 100, at most 2 places.
 	CollectionFeePercent *string `json:"collection_fee_percent" validate:"omitempty,max=10"`
+	// DailyPayoutLimit is a decimal string in rupees, at most 2 places.
+	DailyPayoutLimit *string `json:"daily_payout_limit" validate:"omitempty,max=12"`
 }
 
 func (s *server) patchUser(c echo.Context) error {
@@ -132,7 +136,8 @@ func (s *server) patchUser(c echo.Context) error {
 	if err := s.bind(c, &req); err != nil {
 		return err
 	}
-	p := panel.UserPatch{Name: req.Name, Phone: req.Phone, CollectionFeePercent: req.CollectionFeePercent}
+	p := panel.UserPatch{Name: req.Name, Phone: req.Phone, CollectionFeePercent: req.CollectionFeePercent,
+		DailyPayoutLimit: req.DailyPayoutLimit}
 	if req.Role != nil {
 		r := user.Role(*req.Role)
 		p.Role = &r

@@ -106,7 +106,7 @@ var snapshotHashed = map[string]bool{"password": true, "api_secret": true}
 // snapshotDecimals are the users' money columns, compared as numbers: the
 // row holds their text with the column's places.
 var snapshotDecimals = map[string]bool{colBalance.name: true, colSpent.name: true, colHeld.name: true, colLowBalance.name: true,
-	colFeePercent.name: true}
+	colFeePercent.name: true, colPayoutLimit.name: true}
 
 // snapshotColumn is how the guard compares one column: cond with one
 // placeholder, whose argument is the snapshot's field (hashed first).

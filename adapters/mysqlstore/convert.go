@@ -21,22 +21,24 @@ type column struct {
 }
 
 var (
-	colBalance    = column{"balance", 12, 2}
-	colSpent      = column{"total_spent", 12, 2}
-	colHeld       = column{"held_amount", 12, 2}
-	colLowBalance = column{"low_balance_alert", 12, 2}
-	colFeePercent = column{"collection_fee_percent", 5, 2}
-	colFee        = column{"fee", 12, 2}
-	colAmount     = column{"amount", 12, 2}
-	colBefore     = column{"balance_before", 12, 2}
-	colAfter      = column{"balance_after", 12, 2}
-	colAdminCost  = column{"admin_cost", 10, 4}
-	colUserPrice  = column{"user_price", 10, 4}
-	colResellerP  = column{"reseller_price", 10, 4}
-	colMinCharge  = column{"minimum_hit_charge", 10, 2}
-	colCharge     = column{"charge_amount", 10, 4}
-	colCost       = column{"cost_amount", 10, 4}
-	colReserved   = column{"reserved_amount", 10, 4}
+	colBalance     = column{"balance", 12, 2}
+	colSpent       = column{"total_spent", 12, 2}
+	colHeld        = column{"held_amount", 12, 2}
+	colLowBalance  = column{"low_balance_alert", 12, 2}
+	colFeePercent  = column{"collection_fee_percent", 5, 2}
+	colPayoutLimit = column{"daily_payout_limit", 12, 2}
+	colFee         = column{"fee", 12, 2}
+	colPayoutFee   = column{"fee", 12, 4}
+	colAmount      = column{"amount", 12, 2}
+	colBefore      = column{"balance_before", 12, 2}
+	colAfter       = column{"balance_after", 12, 2}
+	colAdminCost   = column{"admin_cost", 10, 4}
+	colUserPrice   = column{"user_price", 10, 4}
+	colResellerP   = column{"reseller_price", 10, 4}
+	colMinCharge   = column{"minimum_hit_charge", 10, 2}
+	colCharge      = column{"charge_amount", 10, 4}
+	colCost        = column{"cost_amount", 10, 4}
+	colReserved    = column{"reserved_amount", 10, 4}
 )
 
 func (c column) toDB(d decimal.Decimal) (string, error) {

@@ -245,6 +245,7 @@ func (s *Store) storesOn(db *gorm.DB) store.Stores {
 		Payments:      &paymentStore{b},
 		Idempotency:   &idempotencyStore{b},
 		Recharges:     &rechargeStore{b},
+		Payouts:       &payoutStore{b},
 		Verifications: &verificationStore{b},
 		Refunds:       &refundStore{b},
 		RefundKeys:    &refundKeyStore{b},

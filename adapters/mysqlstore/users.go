@@ -27,6 +27,7 @@ type userRow struct {
 	HeldAmount      string     `gorm:"column:held_amount"`
 	LowBalanceAlert *string    `gorm:"column:low_balance_alert"`
 	FeePercent      string     `gorm:"column:collection_fee_percent"`
+	PayoutLimit     string     `gorm:"column:daily_payout_limit"`
 	APIKey          *string    `gorm:"column:api_key"`
 	APISecret       *string    `gorm:"column:api_secret"`
 	WebhookURL      *string    `gorm:"column:webhook_url"`
@@ -71,6 +72,7 @@ func toUserRow(u *user.User) (userRow, error) {
 		HeldAmount:      w.put(colHeld, u.HeldAmount),
 		LowBalanceAlert: w.putPtr(colLowBalance, u.LowBalanceAlert),
 		FeePercent:      w.put(colFeePercent, u.CollectionFeePercent),
+		PayoutLimit:     w.put(colPayoutLimit, u.DailyPayoutLimit),
 		APIKey:          u.APIKey,
 		APISecret:       u.WebhookSecret,
 		WebhookURL:      u.WebhookURL,
@@ -113,6 +115,7 @@ func toDomainUser(r *userRow) (*user.User, error) {
 		WebhookURL:           r.WebhookURL,
 		LowBalanceAlert:      w.getPtr(colLowBalance, r.LowBalanceAlert),
 		CollectionFeePercent: w.get(colFeePercent, r.FeePercent),
+		DailyPayoutLimit:     w.get(colPayoutLimit, r.PayoutLimit),
 		IPAddress:            r.IPAddress,
 		EmailVerifiedAt:      timePtrFromDB(r.EmailVerifiedAt),
 		CreatedAt:            timeFromDB(r.CreatedAt),
@@ -235,6 +238,7 @@ func (s *userStore) Update(ctx context.Context, u *user.User) error {
 		"webhook_url":            r.WebhookURL,
 		"low_balance_alert":      r.LowBalanceAlert,
 		"collection_fee_percent": r.FeePercent,
+		"daily_payout_limit":     r.PayoutLimit,
 		"email_verified_at":      r.EmailVerifiedAt,
 		"deleted_at":             r.DeletedAt,
 		"updated_at":             r.UpdatedAt,

@@ -159,7 +159,7 @@ func newApp(cfg config, store *mysqlstore.Store, tokens *token.JWT, files panel.
 			MaxTopUp: cfg.BalanceRequestMax, CollectionFeePercent: cfg.CollectionFeePercent, PendingHitGrace: cfg.HitRecoveryAfter, HitPayloadRetention: cfg.HitPayloadRetention, HoldLifetime: cfg.MeteringHolds,
 			SettleApart: mysql, WebhookTimeout: cfg.WebhookTimeout},
 		Log: log, Metrics: m,
-		Verifier: sandbox.Verifier{}, Recharger: sandbox.Recharger{}, Payments: paymentsOf(cfg),
+		Verifier: sandbox.Verifier{}, Recharger: sandbox.Recharger{}, Payouts: sandbox.Payouts{}, Payments: paymentsOf(cfg),
 		// Webhook and callback URLs follow the SSRF rules of provider URLs.
 		Webhooks: webhookadapter.New(cfg.UpstreamAllowPrivate), Targets: upstream.Policy{AllowPrivate: cfg.UpstreamAllowPrivate},
 	}

@@ -19,6 +19,7 @@ type workerIntervals struct {
 	expiry        time.Duration // payments open past 30 minutes → expired
 	rechargeCheck time.Duration // pending recharges asked again
 	refundCheck   time.Duration // pending refunds asked again, failed after their deadline
+	payoutCheck   time.Duration // payouts submitted again, asked about, watched for reversals
 	hitRecovery   time.Duration // hits of interrupted calls refunded
 	webhooks      time.Duration // due webhook deliveries claimed, attempts started (WEBHOOK_POLL_INTERVAL)
 	backlog       time.Duration // the outbox backlog gauge counted
@@ -26,7 +27,8 @@ type workerIntervals struct {
 }
 
 var defaultWorkerIntervals = workerIntervals{expiry: 30 * time.Second, rechargeCheck: 15 * time.Second, hitRecovery: 30 * time.Second,
-	webhooks: time.Second, backlog: 10 * time.Second, refundCheck: 15 * time.Second, hitPayloads: time.Minute}
+	webhooks: time.Second, backlog: 10 * time.Second, refundCheck: 15 * time.Second, hitPayloads: time.Minute,
+	payoutCheck: 2 * time.Second}
 
 // hitRecoveryInterval: a hit is refunded at most about half its grace
 // after it became due, and no round runs more than once a second.
@@ -57,6 +59,7 @@ type gatewayRounds interface {
 	ExpirePayments(ctx context.Context, limit int) (int, error)
 	CheckRecharges(ctx context.Context, limit int) (int, error)
 	CheckRefunds(ctx context.Context, limit int) (int, error)
+	CheckPayouts(ctx context.Context, limit int) (int, error)
 	RecoverPendingHits(ctx context.Context, limit int) (int, error)
 	// ClearHitPayloads is one retention round: bounded batches with a
 	// pause between them (core/retention).
@@ -78,6 +81,10 @@ func (r appRounds) CheckRecharges(ctx context.Context, limit int) (int, error) {
 
 func (r appRounds) CheckRefunds(ctx context.Context, limit int) (int, error) {
 	return r.a.Gateway.CheckRefunds(ctx, limit)
+}
+
+func (r appRounds) CheckPayouts(ctx context.Context, limit int) (int, error) {
+	return r.a.Gateway.CheckPayouts(ctx, limit)
 }
 
 func (r appRounds) RecoverPendingHits(ctx context.Context, limit int) (int, error) {
@@ -128,6 +135,9 @@ func startWorkers(ctx context.Context, a gatewayRounds, o outboxRounds, iv worke
 	every("recharge-check", iv.rechargeCheck, func(ctx context.Context) (int, error) { return a.CheckRecharges(ctx, workerBatch) })
 	if iv.refundCheck > 0 {
 		every("refund-check", iv.refundCheck, func(ctx context.Context) (int, error) { return a.CheckRefunds(ctx, workerBatch) })
+	}
+	if iv.payoutCheck > 0 {
+		every("payout-check", iv.payoutCheck, func(ctx context.Context) (int, error) { return a.CheckPayouts(ctx, workerBatch) })
 	}
 	if iv.hitRecovery > 0 {
 		every("hit-recovery", iv.hitRecovery, func(ctx context.Context) (int, error) { return recoverPendingHits(ctx, a) })

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-type countingRounds struct{ expiry, checks, recoveries, deliveries atomic.Int64 }
+type countingRounds struct{ expiry, checks, payouts, recoveries, deliveries atomic.Int64 }
 
 // RecoverPendingHits settles full batches twice, then a partial one.
 func (c *countingRounds) RecoverPendingHits(_ context.Context, limit int) (int, error) {
@@ -45,20 +45,26 @@ func (c *countingRounds) CheckRecharges(context.Context, int) (int, error) {
 }
 
 func (c *countingRounds) CheckRefunds(context.Context, int) (int, error) { return 0, nil }
-func (c *countingRounds) ClearHitPayloads(context.Context) (int, error)  { return 0, nil }
+
+func (c *countingRounds) CheckPayouts(context.Context, int) (int, error) {
+	c.payouts.Add(1)
+	return 1, nil
+}
+
+func (c *countingRounds) ClearHitPayloads(context.Context) (int, error) { return 0, nil }
 
 // TestWorkersRunRoundsAndStop: both workers run repeatedly, survive a
 // failing round, and stop when their context ends.
 func TestWorkersRunRoundsAndStop(t *testing.T) {
 	rounds := &countingRounds{}
 	ctx, cancel := context.WithCancel(context.Background())
-	wg := startWorkers(ctx, rounds, rounds, workerIntervals{expiry: 5 * time.Millisecond, rechargeCheck: 5 * time.Millisecond, hitRecovery: 5 * time.Millisecond, webhooks: 5 * time.Millisecond, backlog: 5 * time.Millisecond}, slog.New(slog.DiscardHandler))
+	wg := startWorkers(ctx, rounds, rounds, workerIntervals{expiry: 5 * time.Millisecond, rechargeCheck: 5 * time.Millisecond, payoutCheck: 5 * time.Millisecond, hitRecovery: 5 * time.Millisecond, webhooks: 5 * time.Millisecond, backlog: 5 * time.Millisecond}, slog.New(slog.DiscardHandler))
 	deadline := time.Now().Add(5 * time.Second)
-	for (rounds.expiry.Load() < 3 || rounds.checks.Load() < 3 || rounds.recoveries.Load() < 6 || rounds.deliveries.Load() < 3) && time.Now().Before(deadline) {
+	for (rounds.expiry.Load() < 3 || rounds.checks.Load() < 3 || rounds.payouts.Load() < 3 || rounds.recoveries.Load() < 6 || rounds.deliveries.Load() < 3) && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
-	if rounds.expiry.Load() < 3 || rounds.checks.Load() < 3 || rounds.recoveries.Load() < 6 || rounds.deliveries.Load() < 3 {
-		t.Fatalf("rounds: expiry %d, checks %d, recoveries %d", rounds.expiry.Load(), rounds.checks.Load(), rounds.recoveries.Load())
+	if rounds.expiry.Load() < 3 || rounds.checks.Load() < 3 || rounds.payouts.Load() < 3 || rounds.recoveries.Load() < 6 || rounds.deliveries.Load() < 3 {
+		t.Fatalf("rounds: expiry %d, checks %d, payouts %d, recoveries %d", rounds.expiry.Load(), rounds.checks.Load(), rounds.payouts.Load(), rounds.recoveries.Load())
 	}
 	cancel()
 	done := make(chan struct{})

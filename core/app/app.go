@@ -16,6 +16,7 @@ import (
 	"paygate/core/outbox"
 	"paygate/core/panel"
 	"paygate/core/payment"
+	"paygate/core/payout"
 	"paygate/core/recharge"
 	"paygate/core/reconciliation"
 	"paygate/core/retention"
@@ -91,6 +92,7 @@ type Deps struct {
 	// Gateway providers (sandbox adapters by default, wired in cmd/).
 	Verifier  verification.Provider
 	Recharger recharge.Provider
+	Payouts   payout.Provider
 	Payments  payment.Provider
 
 	// Webhooks posts signed events (adapters/webhook); nil sends nothing.
@@ -127,8 +129,8 @@ func New(d Deps) *App {
 		Metering: m,
 		Gateway: gateway.New(gateway.Deps{Tx: tx, Stores: st, Meter: m, Now: d.Now, Log: d.Log,
 			Config: gateway.Config{UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL, RechargeRoundBudget: cfg.RechargeRoundBudget,
-				MaxBalanceCheckout: cfg.MaxTopUp},
-			Verifier: d.Verifier, Recharger: d.Recharger, Payments: d.Payments, Targets: d.Targets}),
+				MaxBalanceCheckout: cfg.MaxTopUp, Location: cfg.Location},
+			Verifier: d.Verifier, Recharger: d.Recharger, Payments: d.Payments, Payouts: d.Payouts, Targets: d.Targets}),
 		Panel: panel.New(panel.Deps{Tx: tx, Stores: st, Tokens: d.Tokens, Files: d.Files, Now: d.Now,
 			Config: panel.Config{Location: cfg.Location, RefreshTTL: cfg.RefreshTTL, PasswordCost: cfg.PasswordCost,
 				MaxTopUp: cfg.MaxTopUp, PublicBaseURL: cfg.PublicBaseURL, RollupGrace: cfg.RollupGrace,

@@ -49,7 +49,7 @@ var (
 
 // ReservedSlugs cannot name a service: they are paths of the service itself.
 var ReservedSlugs = map[string]bool{
-	"panel": true, "payment": true, "account": true, "recharge": true,
+	"panel": true, "payment": true, "account": true, "recharge": true, "payout": true,
 	"transaction": true, "pay": true, "docs": true, "health": true,
 }
 

@@ -18,6 +18,7 @@ const (
 	SlugPaymentCreate  = "payment-create"
 	SlugAccountVerify  = "account-verify"
 	SlugRechargeMobile = "recharge-mobile"
+	SlugPayoutTransfer = "payout-transfer"
 )
 
 // ErrProviderUnavailable answers a gateway call whose provider did not
@@ -75,13 +76,29 @@ func Services() []catalog.Seed {
 			}, map[string]any{"success": true, "request_id": "req_01J9Z8X4K3M2N1P0Q9R8S7T6V5", "charged": "0.0000", "balance_left": "301.00",
 				"data": map[string]any{"id": 1, "reference_id": "rc-1001", "mobile": "9876543210", "operator": "jio",
 					"circle": "delhi", "amount": "199.00", "status": "pending"}}),
+		// The beneficiary is a JSON object; its fields are documented by
+		// dotted names, which the panel's try-it console nests.
+		seed(SlugPayoutTransfer, "Payout (money transfer)",
+			"Send money to a bank account (IMPS, NEFT) or a UPI address. This service's charge is the fee; the amount and the fee are debited before the bank is asked, and a failure gives both back (a reversal, the amount). Authorization: Bearer <API secret>.",
+			"5.00", map[string]catalog.ParamSpec{
+				"beneficiary.type": str(true, "bank_account or vpa"), "beneficiary.name": str(true, "the name on the account"),
+				"beneficiary.account_number": str(false, "bank_account: 9 to 18 digits"), "beneficiary.ifsc": str(false, "bank_account"),
+				"beneficiary.vpa": str(false, "vpa: name@bank"), "amount": {Type: "number", Required: true},
+				"mode":         str(false, "IMPS or NEFT for a bank account (default IMPS), UPI for a vpa"),
+				"reference_id": str(true, "your id, unique per account; retries with it are safe"),
+				"narration":    str(false, "at most 30 characters, on the beneficiary's statement"),
+			}, map[string]any{"success": true, "request_id": "req_01J9Z8X4K3M2N1P0Q9R8S7T6V5", "charged": "5.0000", "balance_left": "4495.00",
+				"data": map[string]any{"payout_id": "pout_01J9Z8X4K3M2N1P0Q9R8S7T6V5", "reference_id": "po-1001", "amount": "500.00",
+					"fee": "5.0000", "mode": "IMPS", "status": "processing", "livemode": false,
+					"beneficiary": map[string]any{"type": "bank_account", "name": "Asha Traders", "account_number": "XXXXXXXX9012",
+						"ifsc": "HDFC0001234", "vpa": nil}}}),
 	}
 }
 
 // gatewayEndpoints are the paths of the built-in services' operations.
 var gatewayEndpoints = map[string]string{
 	SlugPaymentCreate: "/api/v1/payment/create", SlugAccountVerify: "/api/v1/account/verify",
-	SlugRechargeMobile: "/api/v1/recharge/mobile",
+	SlugRechargeMobile: "/api/v1/recharge/mobile", SlugPayoutTransfer: "/api/v1/payout/transfer",
 }
 
 // ServiceEndpoint is where a service is called: /api/v1/<slug>, or the

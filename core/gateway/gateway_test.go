@@ -64,7 +64,7 @@ func newGatewayFixtureWith(t *testing.T, cfg gateway.Config) *gwFixture {
 }
 
 // hitOf is the stored hit of request id.
-func (f *gwFixture) hitOf(t *testing.T, requestID string) hitlog.Hit {
+func (f *fixture) hitOf(t *testing.T, requestID string) hitlog.Hit {
 	t.Helper()
 	for _, h := range f.db.Hits() {
 		if h.RequestID == requestID {
@@ -76,7 +76,7 @@ func (f *gwFixture) hitOf(t *testing.T, requestID string) hitlog.Hit {
 }
 
 // entries are the ledger rows of type typ.
-func (f *gwFixture) entries(typ ledger.Type) []ledger.Entry {
+func (f *fixture) entries(typ ledger.Type) []ledger.Entry {
 	var out []ledger.Entry
 	for _, e := range f.db.Entries() {
 		if e.Type == typ {

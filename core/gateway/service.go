@@ -16,6 +16,7 @@ import (
 	"paygate/core/apikey"
 	"paygate/core/metering"
 	"paygate/core/payment"
+	"paygate/core/payout"
 	"paygate/core/recharge"
 	"paygate/core/store"
 	"paygate/core/topup"
@@ -44,6 +45,9 @@ type Config struct {
 	// PlatformName is the payee of balance checkouts; "" means
 	// DefaultPlatformName.
 	PlatformName string
+	// Location is the time zone of the daily payout limit's day; nil
+	// means UTC.
+	Location *time.Location
 }
 
 // Deps are the ports the gateway runs on. Now and Log may be nil; Targets
@@ -58,6 +62,7 @@ type Deps struct {
 	Verifier  verification.Provider
 	Recharger recharge.Provider
 	Payments  payment.Provider
+	Payouts   payout.Provider
 	Targets   webhook.TargetPolicy
 }
 
@@ -72,6 +77,7 @@ type Gateway struct {
 	verifier  verification.Provider
 	recharger recharge.Provider
 	payments  payment.Provider
+	payouts   payout.Provider
 	targets   webhook.TargetPolicy
 }
 
@@ -93,6 +99,9 @@ func New(d Deps) *Gateway {
 	if !cfg.MaxBalanceCheckout.IsPositive() {
 		cfg.MaxBalanceCheckout = topup.DefaultMaxAmount
 	}
+	if cfg.Location == nil {
+		cfg.Location = time.UTC
+	}
 	if cfg.PlatformName == "" {
 		cfg.PlatformName = DefaultPlatformName
 	}
@@ -101,5 +110,5 @@ func New(d Deps) *Gateway {
 	}
 	cfg.PublicBaseURL = strings.TrimRight(cfg.PublicBaseURL, "/")
 	return &Gateway{tx: d.Tx, st: d.Stores, meter: d.Meter, now: d.Now, cfg: cfg, log: d.Log,
-		verifier: d.Verifier, recharger: d.Recharger, payments: d.Payments, targets: d.Targets}
+		verifier: d.Verifier, recharger: d.Recharger, payments: d.Payments, payouts: d.Payouts, targets: d.Targets}
 }

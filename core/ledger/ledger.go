@@ -35,6 +35,12 @@ const (
 	RefRefund     = "refund"
 	RefPayment    = "payment"     // a successful payment's credit
 	RefPaymentFee = "payment_fee" // the collection fee debited with it
+	// RefPayout: a payout's amount, debited when it is accepted and
+	// refunded when it fails or is reversed.
+	RefPayout = "payout"
+	// RefPayoutFee: the refund of a failed payout's fee (the fee itself is
+	// the payout-transfer call's charge, reference_type api_hit).
+	RefPayoutFee = "payout_fee"
 )
 
 // Entry is one ledger row.

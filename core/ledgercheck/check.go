@@ -72,7 +72,9 @@ type hitMoves struct {
 // amount and, when failed, one equal refund; the held money is the unused
 // money of the user's open holds, within the balance; every successful
 // payment credited its user once with its amount and debited its recorded
-// fee once (none when zero), and no other payment moved money.
+// fee once (none when zero), and no other payment moved money; every
+// payout's amount was debited once and given back once when it failed or
+// was reversed, its fee given back once when it failed, and none is stuck.
 func (c *Checker) Check(ctx context.Context) ([]Discrepancy, error) {
 	if err := c.settled(ctx); err != nil {
 		return nil, err
@@ -101,7 +103,7 @@ func (c *Checker) checkUser(ctx context.Context, id uint64) ([]Discrepancy, erro
 	bad := func(format string, args ...any) {
 		out = append(out, Discrepancy{UserID: id, What: fmt.Sprintf(format, args...)})
 	}
-	// Recharges, refunds and payments are read before the ledger: each of
+	// Recharges, refunds, payments and payouts are read before the ledger: each of
 	// their money rows commits with their row (status), so every one read
 	// here has its money rows in the later ledger read.
 	recharges, payments, err := c.readOperations(ctx, id)
@@ -109,6 +111,10 @@ func (c *Checker) checkUser(ctx context.Context, id uint64) ([]Discrepancy, erro
 		return nil, err
 	}
 	refunds, err := c.readRefunds(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	payouts, err := c.readPayouts(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -138,6 +144,9 @@ func (c *Checker) checkUser(ctx context.Context, id uint64) ([]Discrepancy, erro
 		return nil, err
 	}
 	if err := c.checkPayments(ctx, id, payments, w.payments, bad); err != nil {
+		return nil, err
+	}
+	if err := c.checkPayouts(ctx, id, payouts, w.payouts, bad); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -175,6 +184,7 @@ type ledgerWalk struct {
 	hits         map[uint64]*hitMoves
 	recharges    map[uint64]*hitMoves
 	payments     map[uint64]*paymentMoves
+	payouts      map[uint64]*payoutMoves
 }
 
 // walkLedger reads the user's ledger in order, checking that each row
@@ -182,7 +192,7 @@ type ledgerWalk struct {
 // (refunds' rows go to refunds).
 func (c *Checker) walkLedger(ctx context.Context, id uint64, refunds *userRefunds, bad func(string, ...any)) (*ledgerWalk, error) {
 	w := &ledgerWalk{running: decimal.Zero, sum: decimal.Zero, hits: map[uint64]*hitMoves{},
-		recharges: map[uint64]*hitMoves{}, payments: map[uint64]*paymentMoves{}}
+		recharges: map[uint64]*hitMoves{}, payments: map[uint64]*paymentMoves{}, payouts: map[uint64]*payoutMoves{}}
 	err := c.st.Ledger.ForEachByUser(ctx, id, func(e ledger.Entry) error {
 		if !e.BalanceBefore.Equal(w.running) {
 			bad("%s: balance_before %s, previous balance_after %s", e.TxnID, e.BalanceBefore.StringFixed(2), w.running.StringFixed(2))
@@ -208,6 +218,8 @@ func (c *Checker) walkLedger(ctx context.Context, id uint64, refunds *userRefund
 			moveOf(w.hits, *e.ReferenceID).add(e)
 		case ledger.RefRecharge:
 			moveOf(w.recharges, *e.ReferenceID).add(e)
+		case ledger.RefPayout, ledger.RefPayoutFee:
+			w.addPayout(e)
 		}
 		return nil
 	})

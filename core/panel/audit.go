@@ -37,6 +37,7 @@ type userAudit struct {
 	LowBalanceAlert *string `json:"low_balance_alert"`
 	// CollectionFeePercent is the account's collection fee, in percent.
 	CollectionFeePercent string `json:"collection_fee_percent"`
+	DailyPayoutLimit     string `json:"daily_payout_limit"`
 	Deleted              bool   `json:"deleted"`
 }
 
@@ -44,7 +45,7 @@ func userSnapshot(u *user.User) userAudit {
 	s := userAudit{
 		Name: u.Name, Email: u.Email, Phone: u.Phone, Role: string(u.Role), Status: string(u.Status),
 		Plan: string(u.Plan), Balance: money.Format2(u.Balance), WebhookURL: u.WebhookURL, Deleted: u.IsDeleted(),
-		CollectionFeePercent: money.Format2(u.CollectionFeePercent),
+		CollectionFeePercent: money.Format2(u.CollectionFeePercent), DailyPayoutLimit: money.Format2(u.DailyPayoutLimit),
 	}
 	if u.LowBalanceAlert != nil {
 		v := money.Format2(*u.LowBalanceAlert)

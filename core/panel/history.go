@@ -43,7 +43,7 @@ func (p *Panel) ExportTransactions(ctx context.Context, actor *user.User, f ledg
 		return err
 	}
 	f.UserID = scopeTo(actor, f.UserID)
-	return p.exporting(ctx, actor, func(progress func()) error {
+	return p.Exporting(ctx, actor, func(progress func()) error {
 		return p.st.Ledger.ForEach(ctx, f, func(e ledger.Entry) error {
 			progress()
 			return fn(e)
@@ -67,7 +67,7 @@ func (p *Panel) ExportHits(ctx context.Context, actor *user.User, f hitlog.Filte
 		return err
 	}
 	f.UserID = scopeTo(actor, f.UserID)
-	return p.exporting(ctx, actor, func(progress func()) error {
+	return p.Exporting(ctx, actor, func(progress func()) error {
 		return p.st.Hits.ForEach(ctx, f, func(h hitlog.Hit) error {
 			progress()
 			return fn(h)
@@ -75,12 +75,12 @@ func (p *Panel) ExportHits(ctx context.Context, actor *user.User, f hitlog.Filte
 	})
 }
 
-// exporting runs an export under one of the actor's export.MaxPerUser
+// Exporting runs an export under one of the actor's export.MaxPerUser
 // slots, or refuses it with export.ErrBusy when all are taken (by exports
 // on any instance). run calls progress as it goes, which renews the slot's
 // lease every export.RenewEvery; the slot is freed when run returns. With
 // no lease store (unit tests of other rules) exports are not limited.
-func (p *Panel) exporting(ctx context.Context, actor *user.User, run func(progress func()) error) error {
+func (p *Panel) Exporting(ctx context.Context, actor *user.User, run func(progress func()) error) error {
 	leases := p.st.Exports
 	if leases == nil {
 		return run(func() {})

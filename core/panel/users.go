@@ -63,7 +63,7 @@ func (p *Panel) createUser(ctx context.Context, in NewUser, actor *user.User) (*
 		Name: in.Name, Email: in.Email, Phone: in.Phone, PasswordHash: hash,
 		Role: in.Role, Status: in.Status, Plan: in.Plan,
 		Balance: decimal.Zero, TotalSpent: decimal.Zero, CreatedAt: now, UpdatedAt: now,
-		CollectionFeePercent: p.cfg.CollectionFeePercent,
+		CollectionFeePercent: p.cfg.CollectionFeePercent, DailyPayoutLimit: user.DefaultDailyPayoutLimit,
 	}
 	if ip := in.IPAddress; ip != "" && len(ip) <= 45 {
 		u.IPAddress = &ip
@@ -158,6 +158,8 @@ type UserPatch struct {
 	Plan   *user.Plan
 	// CollectionFeePercent: 0 to 100 with at most 2 decimals.
 	CollectionFeePercent *string
+	// DailyPayoutLimit: rupees, at most 2 decimals.
+	DailyPayoutLimit *string
 }
 
 // PatchUser changes an account (admin only). An admin cannot demote, block
@@ -185,6 +187,13 @@ func (p *Panel) patchUser(ctx context.Context, actor *user.User, id uint64, patc
 		var ok bool
 		if fee, ok = user.ParseCollectionFee(*patch.CollectionFeePercent); !ok {
 			fe.Add("collection_fee_percent", user.CollectionFeeMessage)
+		}
+	}
+	var payoutLimit decimal.Decimal
+	if patch.DailyPayoutLimit != nil {
+		var ok bool
+		if payoutLimit, ok = user.ParseDailyPayoutLimit(*patch.DailyPayoutLimit); !ok {
+			fe.Add("daily_payout_limit", user.DailyPayoutLimitMessage)
 		}
 	}
 	if err := fe.Err(); err != nil {
@@ -217,6 +226,9 @@ func (p *Panel) patchUser(ctx context.Context, actor *user.User, id uint64, patc
 		}
 		if patch.CollectionFeePercent != nil {
 			u.CollectionFeePercent = fee
+		}
+		if patch.DailyPayoutLimit != nil {
+			u.DailyPayoutLimit = payoutLimit
 		}
 		u.UpdatedAt = p.now().UTC()
 		if err := s.Users.Update(ctx, u); err != nil {

@@ -14,6 +14,7 @@ import (
 	"paygate/core/hold"
 	"paygate/core/ledger"
 	"paygate/core/payment"
+	"paygate/core/payout"
 	"paygate/core/pricing"
 	"paygate/core/recharge"
 	"paygate/core/report"
@@ -45,6 +46,7 @@ type Stores struct {
 	Payments      payment.Repository
 	Idempotency   payment.IdempotencyKeys
 	Recharges     recharge.Repository
+	Payouts       payout.Repository
 	Verifications verification.Repository
 	Refunds       payment.RefundRepository // refunds of payments
 	RefundKeys    payment.RefundKeys       // their Idempotency-Keys

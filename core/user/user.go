@@ -72,11 +72,14 @@ type User struct {
 	// CollectionFeePercent is the percentage of each successful payment
 	// debited as a fee with its credit (0 to 100, 2 places).
 	CollectionFeePercent decimal.Decimal
-	IPAddress            *string
-	EmailVerifiedAt      *time.Time
-	CreatedAt            time.Time
-	UpdatedAt            time.Time
-	DeletedAt            *time.Time
+	// DailyPayoutLimit is the most the account may pay out in one local
+	// day (pending, processing and successful payouts).
+	DailyPayoutLimit decimal.Decimal
+	IPAddress        *string
+	EmailVerifiedAt  *time.Time
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
+	DeletedAt        *time.Time
 }
 
 var (
@@ -183,6 +186,26 @@ func CheckAccount(fe errs.FieldErrors, role *Role, status *Status, plan *Plan) {
 	if plan != nil && !plan.Valid() {
 		fe.Add("plan", "must be starter or enterprise")
 	}
+}
+
+// DefaultDailyPayoutLimit is the daily payout limit of a new account.
+var DefaultDailyPayoutLimit = decimal.NewFromInt(200000)
+
+// maxDailyPayoutLimit bounds what an admin may set: it fits the column.
+var maxDailyPayoutLimit = decimal.RequireFromString("999999999.99")
+
+// DailyPayoutLimitMessage explains a refused daily payout limit.
+const DailyPayoutLimitMessage = "must be an amount from 0.00 to 999999999.99 with at most 2 decimals"
+
+// ParseDailyPayoutLimit reads a daily payout limit in rupees; ok false
+// when it is not an amount from 0 to maxDailyPayoutLimit with at most 2
+// decimals.
+func ParseDailyPayoutLimit(s string) (decimal.Decimal, bool) {
+	d, ok := money.Parse(strings.TrimSpace(s), 2)
+	if !ok || d.IsNegative() || d.GreaterThan(maxDailyPayoutLimit) {
+		return decimal.Zero, false
+	}
+	return d, true
 }
 
 // MaxCollectionFeePercent bounds a collection fee: never more than the

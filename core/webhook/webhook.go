@@ -32,11 +32,15 @@ const (
 	BalanceLow             EventType = "balance.low"
 	RefundProcessed        EventType = "refund.processed"
 	RefundFailed           EventType = "refund.failed"
+	PayoutSuccess          EventType = "payout.success"
+	PayoutFailed           EventType = "payout.failed"
+	PayoutReversed         EventType = "payout.reversed"
 )
 
 // EventTypes are every event type, in the order the documentation lists them.
 var EventTypes = []EventType{PaymentSuccess, PaymentFailed, PaymentExpired, RechargeSuccess, RechargeFailed,
-	BalanceRequestApproved, BalanceRequestRejected, BalanceLow, RefundProcessed, RefundFailed}
+	BalanceRequestApproved, BalanceRequestRejected, BalanceLow, RefundProcessed, RefundFailed,
+	PayoutSuccess, PayoutFailed, PayoutReversed}
 
 // Valid reports a known event type.
 func (t EventType) Valid() bool {

@@ -39,6 +39,7 @@ import (
 	"paygate/core/hold"
 	"paygate/core/ledger"
 	"paygate/core/payment"
+	"paygate/core/payout"
 	"paygate/core/pricing"
 	"paygate/core/recharge"
 	"paygate/core/session"
@@ -82,6 +83,7 @@ type tables struct {
 	payments      map[uint64]payment.Payment
 	idempotency   []payment.IdempotencyKey
 	recharges     map[uint64]recharge.Recharge
+	payouts       map[uint64]payout.Payout
 	verifications []verification.Record
 	topups        map[uint64]topup.Request
 	sessions      map[uint64]session.Token
@@ -101,7 +103,7 @@ func (t tables) clone() tables {
 		ledger: slices.Clone(t.ledger), hits: maps.Clone(t.hits), holds: maps.Clone(t.holds),
 		events: maps.Clone(t.events), deliveries: maps.Clone(t.deliveries), claims: maps.Clone(t.claims),
 		attempts: slices.Clone(t.attempts), redeliveries: slices.Clone(t.redeliveries), payments: maps.Clone(t.payments), idempotency: slices.Clone(t.idempotency),
-		recharges: maps.Clone(t.recharges), verifications: slices.Clone(t.verifications), topups: maps.Clone(t.topups),
+		recharges: maps.Clone(t.recharges), payouts: maps.Clone(t.payouts), verifications: slices.Clone(t.verifications), topups: maps.Clone(t.topups),
 		sessions: maps.Clone(t.sessions), audit: slices.Clone(t.audit), resets: maps.Clone(t.resets),
 		settings: maps.Clone(t.settings), closed: maps.Clone(t.closed), rollups: slices.Clone(t.rollups),
 		refunds: maps.Clone(t.refunds), refundKeys: slices.Clone(t.refundKeys),
@@ -118,7 +120,7 @@ func New() *DB {
 			deliveries: map[uint64]webhook.Delivery{}, claims: map[uint64]string{}, payments: map[uint64]payment.Payment{},
 			recharges: map[uint64]recharge.Recharge{}, topups: map[uint64]topup.Request{}, sessions: map[uint64]session.Token{},
 			resets: map[string]user.ResetToken{}, settings: map[string]string{}, closed: map[string]ClosedDay{},
-			refunds: map[uint64]payment.Refund{},
+			refunds: map[uint64]payment.Refund{}, payouts: map[uint64]payout.Payout{},
 		},
 		hooks: map[string]func() error{},
 		calls: map[string]int{},
@@ -134,7 +136,7 @@ func (d *DB) Stores() store.Stores {
 		Audit: auditRepo{d}, Resets: resetsRepo{d}, TopUps: topupsRepo{d}, Reports: reportsRepo{d},
 		Payments: paymentsRepo{d}, Idempotency: idempotencyRepo{d}, Recharges: rechargesRepo{d},
 		Verifications: verificationsRepo{d}, Webhooks: webhooksRepo{d}, Holds: holdsRepo{d},
-		Refunds: refundsRepo{d}, RefundKeys: refundKeysRepo{d},
+		Refunds: refundsRepo{d}, RefundKeys: refundKeysRepo{d}, Payouts: payoutsRepo{d},
 	}
 }
 
@@ -253,6 +255,10 @@ func (t *tables) put(r any) any {
 		r.ID = t.id("users", r.ID)
 		t.users[r.ID] = r
 		return r
+	case payout.Payout:
+		r.ID = t.id("payouts", r.ID)
+		t.payouts[r.ID] = r
+		return r
 	case apikey.Key:
 		r.ID = t.id("keys", r.ID)
 		t.keys[r.ID] = r
@@ -357,6 +363,9 @@ func (d *DB) Payments() []payment.Payment {
 }
 func (d *DB) Recharges() []recharge.Recharge {
 	return read(d, func(t *tables) []recharge.Recharge { return sorted(t.recharges) })
+}
+func (d *DB) Payouts() []payout.Payout {
+	return read(d, func(t *tables) []payout.Payout { return sorted(t.payouts) })
 }
 func (d *DB) Verifications() []verification.Record {
 	return read(d, func(t *tables) []verification.Record { return slices.Clone(t.verifications) })

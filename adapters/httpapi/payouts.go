@@ -1,0 +1,255 @@
+package httpapi
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/shopspring/decimal"
+
+	"paygate/core/errs"
+	"paygate/core/gateway"
+	"paygate/core/money"
+	"paygate/core/payout"
+)
+
+type payoutBeneficiaryResponse struct {
+	Type          string  `json:"type"`
+	Name          string  `json:"name"`
+	AccountNumber *string `json:"account_number"` // masked
+	IFSC          *string `json:"ifsc"`
+	VPA           *string `json:"vpa"`
+}
+
+type payoutResponse struct {
+	PayoutID    string                    `json:"payout_id"`
+	UserID      uint64                    `json:"user_id"`
+	ReferenceID string                    `json:"reference_id"`
+	Beneficiary payoutBeneficiaryResponse `json:"beneficiary"`
+	Amount      string                    `json:"amount"`
+	Fee         string                    `json:"fee"`
+	Mode        string                    `json:"mode"`
+	Narration   *string                   `json:"narration"`
+	Status      string                    `json:"status"`
+	UTR         *string                   `json:"utr"`
+	FailReason  *string                   `json:"fail_reason"`
+	Livemode    bool                      `json:"livemode"`
+	CreatedAt   *time.Time                `json:"created_at"`
+	UpdatedAt   *time.Time                `json:"updated_at"`
+	ProcessedAt *time.Time                `json:"processed_at"`
+	ReversedAt  *time.Time                `json:"reversed_at"`
+}
+
+func toPayoutResponse(p *payout.Payout) payoutResponse {
+	b := p.Beneficiary.Masked()
+	return payoutResponse{
+		PayoutID: p.PublicID, UserID: p.UserID, ReferenceID: p.ReferenceID,
+		Beneficiary: payoutBeneficiaryResponse{Type: b.Type, Name: b.Name, AccountNumber: optional(b.AccountNumber),
+			IFSC: optional(b.IFSC), VPA: optional(b.VPA)},
+		Amount: money.Format2(p.Amount), Fee: p.Fee.StringFixed(4), Mode: string(p.Mode), Narration: p.Narration,
+		Status: string(p.Status), UTR: p.UTR, FailReason: p.FailReason, Livemode: p.Livemode,
+		CreatedAt: timePtr(p.CreatedAt), UpdatedAt: timePtr(p.UpdatedAt), ProcessedAt: p.ProcessedAt, ReversedAt: p.ReversedAt,
+	}
+}
+
+// beneficiaryFields are the keys a payout's beneficiary object may carry.
+var beneficiaryFields = []string{"type", "name", "account_number", "ifsc", "vpa"}
+
+// beneficiary reads the body's beneficiary object; its problems are
+// reported as "beneficiary.<field>".
+func (g *gatewayBody) beneficiary() payout.Beneficiary {
+	raw, present := g.fields["beneficiary"]
+	obj, ok := raw.(map[string]any)
+	if !ok {
+		if present && raw != nil {
+			g.errors["beneficiary"] = append(g.errors["beneficiary"], "must be an object")
+		}
+		return payout.Beneficiary{}
+	}
+	inner := &gatewayBody{fields: obj, errors: map[string][]string{}, known: map[string]bool{}}
+	for _, k := range beneficiaryFields {
+		inner.known[k] = true
+	}
+	for k := range obj {
+		if !inner.known[k] {
+			inner.errors[k] = append(inner.errors[k], "is not a known field")
+		}
+	}
+	b := payout.Beneficiary{Type: inner.str("type", false), Name: inner.str("name", false),
+		AccountNumber: inner.str("account_number", true), IFSC: inner.str("ifsc", false), VPA: inner.str("vpa", false)}
+	for k, v := range inner.errors {
+		g.errors["beneficiary."+k] = append(g.errors["beneficiary."+k], v...)
+	}
+	return b
+}
+
+func (s *server) payoutTransfer(c echo.Context) error {
+	b, err := s.readGatewayBody(c, "beneficiary", "amount", "mode", "reference_id", "narration")
+	if err != nil {
+		return err
+	}
+	req := payout.Request{
+		Beneficiary: b.beneficiary(), Amount: b.str("amount", true), Mode: b.str("mode", false),
+		ReferenceID: b.str("reference_id", true), Narration: b.str("narration", false),
+	}
+	res, err := s.app.Gateway.Transfer(c.Request().Context(), gateway.PayoutInput{
+		RequestID: requestIDOf(c), Creds: gatewayCredentials(c), IP: c.RealIP(), Request: req, BodyErrors: b.errors,
+	})
+	if err != nil {
+		return err
+	}
+	if res.Replayed {
+		c.Response().Header().Set("Idempotent-Replayed", "true")
+	}
+	return c.JSON(http.StatusOK, envelope(res.Charge, toPayoutResponse(&res.Payout)))
+}
+
+type payoutStatusResponse struct {
+	Success bool           `json:"success"`
+	Data    payoutResponse `json:"data"`
+}
+
+func (s *server) payoutStatus(c echo.Context) error {
+	id, ref := c.QueryParam("payout_id"), c.QueryParam("reference_id")
+	fe := errs.FieldErrors{}
+	switch {
+	case id == "" && ref == "":
+		fe.Add("payout_id", "give payout_id or reference_id")
+	case id != "" && ref != "":
+		fe.Add("reference_id", "give payout_id or reference_id, not both")
+	case id != "" && !payout.ValidPublicID(id):
+		fe.Add("payout_id", "must be a payout id (pout_…)")
+	}
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	p, err := s.app.Gateway.PayoutStatus(c.Request().Context(), s.keyCaller(c), id, ref)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, payoutStatusResponse{Success: true, Data: toPayoutResponse(p)})
+}
+
+// getPayout is one payout for the panel: the caller's own, any for an admin.
+func (s *server) getPayout(c echo.Context) error {
+	id := c.Param("id")
+	if !payout.ValidPublicID(id) {
+		return payout.ErrNotFound
+	}
+	p, err := s.app.Gateway.Payout(c.Request().Context(), caller(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, payoutStatusResponse{Success: true, Data: toPayoutResponse(p)})
+}
+
+func (s *server) listPayouts(c echo.Context) error {
+	fe := errs.FieldErrors{}
+	loc := s.app.Panel.Location()
+	h := historyQuery(c, fe, loc, maxListWindow)
+	f := payout.Filter{
+		UserID: uintParam(c, fe, "user_id"), Status: payout.Status(c.QueryParam("status")), Mode: payout.Mode(c.QueryParam("mode")),
+		Search: c.QueryParam("q"), From: h.from, To: h.to, Page: h.page, PerPage: h.perPage,
+	}
+	if f.Status != "" && !f.Status.Valid() {
+		fe.Add("status", "must be pending, processing, success, failed or reversed")
+	}
+	if f.Mode != "" && !f.Mode.Valid() {
+		fe.Add("mode", "must be IMPS, NEFT or UPI")
+	}
+	if len(f.Search) > 64 {
+		fe.Add("q", "must be at most 64 characters")
+	}
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	ctx, actor := c.Request().Context(), caller(c)
+	if h.csv {
+		out := newCSVStream(c, s, "payouts", s.app.Panel.Now().In(loc), []string{
+			"payout_id", "reference_id", "created_at", "user_id", "beneficiary_type", "beneficiary_name", "account_number",
+			"ifsc", "vpa", "mode", "amount", "fee", "status", "utr", "fail_reason", "processed_at", "reversed_at", "livemode",
+		})
+		return out.finish(s.app.Panel.Exporting(ctx, actor, func(progress func()) error {
+			return s.app.Gateway.ExportPayouts(ctx, actor, f, func(p payout.Payout) error {
+				progress()
+				b := p.Beneficiary.Masked()
+				return out.row(p.PublicID, p.ReferenceID, csvTime(p.CreatedAt, loc), strconv.FormatUint(p.UserID, 10), b.Type,
+					b.Name, b.AccountNumber, b.IFSC, b.VPA, string(p.Mode), money.Format2(p.Amount), p.Fee.StringFixed(4),
+					string(p.Status), deref(p.UTR), deref(p.FailReason), csvTimePtr(p.ProcessedAt, loc), csvTimePtr(p.ReversedAt, loc),
+					strconv.FormatBool(p.Livemode))
+			})
+		}))
+	}
+	rows, total, err := s.app.Gateway.ListPayouts(ctx, actor, f)
+	if err != nil {
+		return err
+	}
+	return writeList(c, mapSlice(rows, toPayoutResponse), h.page, h.perPage, total)
+}
+
+// maxListWindow is a page bound for lists without a window of their own.
+const maxListWindow = 1 << 30
+
+func csvTimePtr(t *time.Time, loc *time.Location) string {
+	if t == nil {
+		return ""
+	}
+	return csvTime(*t, loc)
+}
+
+type payoutQuoteResponse struct {
+	Amount         string  `json:"amount"`
+	Fee            *string `json:"fee"`
+	Total          string  `json:"total"`
+	Balance        string  `json:"balance"`
+	DailyLimit     string  `json:"daily_limit"`
+	UsedToday      string  `json:"used_today"`
+	RemainingToday string  `json:"remaining_today"`
+}
+
+func (s *server) payoutQuote(c echo.Context) error {
+	amount, ok := money.Parse(c.QueryParam("amount"), 2)
+	switch {
+	case c.QueryParam("amount") == "":
+		amount = decimal.Zero
+	case !ok || amount.IsNegative() || amount.GreaterThan(payout.MaxAmount):
+		return errs.Validation(map[string][]string{"amount": {"must be an amount up to " + money.Format2(payout.MaxAmount) + " with at most 2 decimals"}})
+	}
+	q, err := s.app.Gateway.QuotePayout(c.Request().Context(), caller(c), amount)
+	if err != nil {
+		return err
+	}
+	var fee *string
+	if q.Fee != nil {
+		f := q.Fee.StringFixed(4)
+		fee = &f
+	}
+	return c.JSON(http.StatusOK, payoutQuoteResponse{Amount: money.Format2(q.Amount), Fee: fee, Total: q.Total.StringFixed(4),
+		Balance: money.Format2(q.Balance), DailyLimit: money.Format2(q.DailyLimit), UsedToday: money.Format2(q.UsedToday),
+		RemainingToday: money.Format2(q.Left)})
+}
+
+type payoutLimitResponse struct {
+	UserID           uint64 `json:"user_id"`
+	Name             string `json:"name"`
+	Email            string `json:"email"`
+	DailyPayoutLimit string `json:"daily_payout_limit"`
+	UsedToday        string `json:"used_today"`
+}
+
+func (s *server) listPayoutLimits(c echo.Context) error {
+	fe := errs.FieldErrors{}
+	p, pp := page(c, fe)
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	rows, total, err := s.app.Gateway.ListPayoutLimits(c.Request().Context(), caller(c), p, pp)
+	if err != nil {
+		return err
+	}
+	return writeList(c, mapSlice(rows, func(l *gateway.PayoutLimit) payoutLimitResponse {
+		return payoutLimitResponse{UserID: l.User.ID, Name: l.User.Name, Email: l.User.Email,
+			DailyPayoutLimit: money.Format2(l.User.DailyPayoutLimit), UsedToday: money.Format2(l.UsedToday)}
+	}), p, pp, total)
+}

@@ -1,0 +1,486 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"paygate/core/apikey"
+	"paygate/core/errs"
+	"paygate/core/hitlog"
+	"paygate/core/ledger"
+	"paygate/core/metering"
+	"paygate/core/money"
+	"paygate/core/payout"
+	"paygate/core/store"
+	"paygate/core/user"
+	"paygate/core/webhook"
+)
+
+// PayoutInput is one POST /api/v1/payout/transfer.
+type PayoutInput struct {
+	RequestID, IP string
+	Creds         metering.Credentials
+	Request       payout.Request
+	BodyErrors    BodyErrors
+}
+
+// PayoutResult is the payout as it stands, with what the call cost.
+type PayoutResult struct {
+	metering.Charge
+	Payout payout.Payout
+}
+
+// Transfer accepts a payout, billed through the payout-transfer service
+// whose charge is the fee. In the reservation transaction, under the
+// caller's row lock, the fee is debited (the call's charge), the daily limit
+// is checked against the day's payouts, and the payout row is inserted with
+// the debit of its amount (reference_type payout): concurrent payouts never
+// overdraw nor pass the limit. The same reference_id with the same request
+// answers the existing payout without a second debit; with another request,
+// 409. The provider is asked outside any transaction: an answer moves the
+// payout; no answer leaves it pending and unsubmitted, and the worker
+// submits it again once payout.SubmitGrace has passed.
+func (a *Gateway) Transfer(ctx context.Context, in PayoutInput) (*PayoutResult, error) {
+	p, invalid := payout.New(in.Request, a.now())
+	invalid = withBodyErrors(invalid, in.BodyErrors)
+	b := in.Request.Beneficiary.Masked()
+	payload := map[string]any{"beneficiary": map[string]any{"type": b.Type, "name": b.Name,
+		"account_number": b.AccountNumber, "ifsc": b.IFSC, "vpa": b.VPA},
+		"amount": in.Request.Amount, "mode": in.Request.Mode, "reference_id": in.Request.ReferenceID, "narration": in.Request.Narration}
+	out := &PayoutResult{}
+	var refunded *decimal.Decimal
+	charge, err := a.meter.Meter(ctx, metering.Op{
+		Slug: SlugPayoutTransfer, RequestID: in.RequestID, Creds: in.Creds, IP: in.IP, Payload: payload, Invalid: invalid,
+		Replay: func(ctx context.Context, _ *apikey.Key, u *user.User) (bool, error) {
+			old, err := a.st.Payouts.ByReference(ctx, u.ID, p.ReferenceID)
+			if errors.Is(err, payout.ErrNotFound) {
+				return false, nil
+			}
+			if err != nil {
+				return false, err
+			}
+			if !old.Same(p) {
+				return false, payout.ErrReferenceReused
+			}
+			out.Payout = *old
+			return true, nil
+		},
+		Reserve: func(ctx context.Context, s store.Stores, u *user.User, hit *hitlog.Hit) error {
+			if err := a.checkDailyLimit(ctx, s, u, p.Amount); err != nil {
+				return err
+			}
+			if u.Available().LessThan(p.Amount) {
+				return ledger.ErrInsufficientBalance
+			}
+			p.UserID, p.APIKeyID, p.Fee, p.Livemode = u.ID, hit.APIKeyID, hit.Reserved, a.livePayouts()
+			// Left to this request until the grace ends; then the worker
+			// submits it again if this request never recorded an answer.
+			next := p.CreatedAt.Add(payout.SubmitGrace(a.cfg.UpstreamTimeout))
+			p.NextCheckAt = &next
+			if err := s.Payouts.Create(ctx, p); err != nil {
+				return err
+			}
+			id := p.ID
+			_, err := store.Post(ctx, s, a.now(), u, ledger.Debit, p.Amount, ledger.RefPayout, &id,
+				fmt.Sprintf("Payout %s to %s (%s)", p.PublicID, payeeOf(p), p.ReferenceID))
+			return err
+		},
+		Perform: func(ctx context.Context, _ *hitlog.Hit) (any, error) {
+			if a.payouts != nil {
+				bal, err := a.submitPayout(ctx, p)
+				if err != nil {
+					return nil, err
+				}
+				refunded = bal
+			}
+			out.Payout = *p
+			return map[string]any{"payout_id": p.PublicID, "reference_id": p.ReferenceID, "status": p.Status}, nil
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	out.Charge = *charge
+	if refunded != nil {
+		out.BalanceLeft = *refunded
+	}
+	return out, nil
+}
+
+// payeeOf names a payout's beneficiary in ledger descriptions, masked.
+func payeeOf(p *payout.Payout) string {
+	b := p.Beneficiary.Masked()
+	if b.Type == payout.VPA {
+		return b.VPA
+	}
+	return b.AccountNumber + " " + b.IFSC
+}
+
+// checkDailyLimit refuses amount when the user's counted payouts of the
+// local day plus amount would pass their limit. Run under the user's row
+// lock, so every earlier payout of theirs is counted.
+func (a *Gateway) checkDailyLimit(ctx context.Context, s store.Stores, u *user.User, amount decimal.Decimal) error {
+	used, err := s.Payouts.CountedSince(ctx, u.ID, a.dayStart())
+	if err != nil {
+		return err
+	}
+	if used.Add(amount).GreaterThan(u.DailyPayoutLimit) {
+		return payout.ErrDailyLimit(u.DailyPayoutLimit, decimal.Max(u.DailyPayoutLimit.Sub(used), decimal.Zero))
+	}
+	return nil
+}
+
+// dayStart is the start of today in the service's time zone.
+func (a *Gateway) dayStart() time.Time {
+	now := a.now().In(a.cfg.Location)
+	return time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, a.cfg.Location)
+}
+
+// submitPayout sends p to the provider (bounded by the provider timeout)
+// and records its answer; no answer changes nothing. It returns the balance
+// afterwards when the answer refunded p.
+func (a *Gateway) submitPayout(ctx context.Context, p *payout.Payout) (*decimal.Decimal, error) {
+	pctx, cancel := context.WithTimeout(ctx, a.cfg.UpstreamTimeout)
+	o, err := a.payouts.Submit(pctx, *p)
+	cancel()
+	if err != nil {
+		a.log.Warn("payout provider gave no answer; the worker submits again", "payout_id", p.PublicID, "err", err)
+		return nil, nil
+	}
+	if o.Status == payout.StatusPending || o.Status == payout.StatusProcessing {
+		o.Status = payout.StatusProcessing
+	}
+	return a.movePayout(ctx, p, o)
+}
+
+// movePayout applies the provider's answer o to p: one conditional update
+// from p's state (so of several workers only one moves it), with the
+// refunds and the event of the new state, in one transaction under the
+// owner's row lock. p is updated to the stored state. It returns the
+// balance afterwards when this call refunded.
+func (a *Gateway) movePayout(ctx context.Context, p *payout.Payout, o payout.Outcome) (*decimal.Decimal, error) {
+	next, ok := a.nextPayout(p, o)
+	if !ok {
+		return nil, nil
+	}
+	var balance *decimal.Decimal
+	moved := false
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+		u, err := s.Users.LockByID(ctx, p.UserID)
+		if err != nil {
+			return fmt.Errorf("lock user %d: %w", p.UserID, err)
+		}
+		if moved, err = s.Payouts.Move(ctx, &next, p.Status); err != nil || !moved {
+			return err
+		}
+		refunds := payoutRefunds(&next)
+		for _, r := range refunds {
+			id := p.ID
+			if _, err := store.Post(ctx, s, a.now(), u, ledger.Refund, r.amount, r.ref, &id, r.desc); err != nil {
+				return err
+			}
+		}
+		if len(refunds) > 0 {
+			if err := s.Users.SaveBalance(ctx, u); err != nil {
+				return fmt.Errorf("save balance: %w", err)
+			}
+			b := u.Balance
+			balance = &b
+		}
+		if t, ok := payoutEvents[next.Status]; ok {
+			return store.EmitMode(ctx, s, a.now(), u, t, PayoutEventData(&next), "", next.Livemode)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("move payout %s to %s: %w", p.PublicID, next.Status, err)
+	}
+	if moved {
+		*p = next
+	} else if cur, err := a.st.Payouts.ByID(ctx, p.ID); err == nil {
+		*p = *cur
+	}
+	return balance, nil
+}
+
+// nextPayout is p after the answer o, and false when o moves nothing (the
+// same state, or a move the states do not allow: reversed only from
+// success, nothing from failed or reversed).
+func (a *Gateway) nextPayout(p *payout.Payout, o payout.Outcome) (payout.Payout, bool) {
+	now := a.now().UTC()
+	next := *p
+	next.Status, next.UpdatedAt = o.Status, now
+	if next.SubmittedAt == nil {
+		next.SubmittedAt = &now
+	}
+	check := now.Add(payout.FirstCheck)
+	switch {
+	case p.Status == payout.StatusPending && o.Status == payout.StatusProcessing:
+		next.NextCheckAt = &check
+	case (p.Status == payout.StatusPending || p.Status == payout.StatusProcessing) && o.Status == payout.StatusSuccess:
+		utr := o.UTR
+		next.UTR, next.ProcessedAt = &utr, &now
+		next.NextCheckAt = &check // watched for a reversal (payout.ReversalWatch)
+	case (p.Status == payout.StatusPending || p.Status == payout.StatusProcessing) && o.Status == payout.StatusFailed:
+		reason := o.Reason
+		if reason == "" {
+			reason = "Declined by the beneficiary's bank"
+		}
+		next.FailReason, next.ProcessedAt, next.NextCheckAt = &reason, &now, nil
+	case p.Status == payout.StatusSuccess && o.Status == payout.StatusReversed:
+		reason := o.Reason
+		if reason == "" {
+			reason = "Reversed by the beneficiary's bank"
+		}
+		next.FailReason, next.ReversedAt, next.NextCheckAt = &reason, &now, nil
+	default:
+		return next, false
+	}
+	return next, true
+}
+
+type payoutRefund struct {
+	amount decimal.Decimal
+	ref    string
+	desc   string
+}
+
+// payoutRefunds are the ledger refunds of p's new state: a failure gives
+// back the amount and the fee, a reversal the amount.
+func payoutRefunds(p *payout.Payout) []payoutRefund {
+	var out []payoutRefund
+	switch p.Status {
+	case payout.StatusFailed:
+		out = append(out, payoutRefund{p.Amount, ledger.RefPayout, "Refund of failed payout " + p.PublicID})
+		if p.Fee.IsPositive() {
+			out = append(out, payoutRefund{p.Fee, ledger.RefPayoutFee, "Refund of the fee of failed payout " + p.PublicID})
+		}
+	case payout.StatusReversed:
+		out = append(out, payoutRefund{p.Amount, ledger.RefPayout, "Refund of reversed payout " + p.PublicID})
+	}
+	return out
+}
+
+var payoutEvents = map[payout.Status]webhook.EventType{
+	payout.StatusSuccess: webhook.PayoutSuccess, payout.StatusFailed: webhook.PayoutFailed,
+	payout.StatusReversed: webhook.PayoutReversed,
+}
+
+// PayoutEventData is the data of a payout.* event: the beneficiary masked.
+func PayoutEventData(p *payout.Payout) map[string]any {
+	b := p.Beneficiary.Masked()
+	return map[string]any{
+		"payout_id": p.PublicID, "reference_id": p.ReferenceID, "amount": money.Format2(p.Amount),
+		"fee": p.Fee.StringFixed(4), "mode": p.Mode, "status": p.Status, "utr": p.UTR, "fail_reason": p.FailReason,
+		"beneficiary": map[string]any{"type": b.Type, "name": b.Name, "account_number": optionalText(b.AccountNumber),
+			"ifsc": optionalText(b.IFSC), "vpa": optionalText(b.VPA)},
+	}
+}
+
+func optionalText(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// CheckPayouts is one round of the payout worker over the payouts that are
+// due, earliest first: each is claimed by a conditional update that also
+// pushes its next look back, so several instances never work on one at
+// once. A payout never known to have reached the provider is submitted
+// again (Submit is idempotent by our reference); others are checked, a
+// success for its reversal until payout.ReversalWatch. A provider error
+// leaves the row to its next turn. It returns how many payouts it moved.
+func (a *Gateway) CheckPayouts(ctx context.Context, limit int) (int, error) {
+	if a.payouts == nil {
+		return 0, nil
+	}
+	now := a.now().UTC()
+	due, err := a.st.Payouts.Due(ctx, now, limit)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	var errsSeen []error
+	start := time.Now() // real time: the round's own duration
+	for i := range due {
+		if ctx.Err() != nil || time.Since(start) > a.cfg.RechargeRoundBudget {
+			break
+		}
+		moved, err := a.checkPayout(ctx, &due[i], now)
+		if err != nil {
+			errsSeen = append(errsSeen, err)
+		}
+		if moved {
+			n++
+		}
+	}
+	return n, errors.Join(errsSeen...)
+}
+
+// checkPayout claims p and submits or checks it; true when this call moved it.
+func (a *Gateway) checkPayout(ctx context.Context, p *payout.Payout, now time.Time) (bool, error) {
+	next := p.Claim(now)
+	ok, err := a.st.Payouts.Claim(ctx, p, &next, now)
+	if err != nil || !ok {
+		return false, err // another worker has it
+	}
+	*p = next
+	if p.Stuck(now) {
+		a.log.Warn("payout not final after a day: ask the provider", "payout_id", p.PublicID, "status", p.Status)
+	}
+	before := p.Status
+	if p.SubmittedAt == nil {
+		if _, err := a.submitPayout(ctx, p); err != nil {
+			return false, err
+		}
+		return p.Status != before, nil
+	}
+	pctx, cancel := context.WithTimeout(ctx, a.cfg.UpstreamTimeout)
+	o, err := a.payouts.Check(pctx, *p)
+	cancel()
+	if err != nil {
+		return false, nil // asked again at NextCheckAt
+	}
+	if _, err := a.movePayout(ctx, p, o); err != nil {
+		return false, err
+	}
+	return p.Status != before, nil
+}
+
+// PayoutStatus is the key owner's payout by payout_id or reference_id.
+func (a *Gateway) PayoutStatus(ctx context.Context, c KeyCaller, payoutID, referenceID string) (*payout.Payout, error) {
+	_, u, err := a.meter.AuthenticateGateway(ctx, c.Creds, c.IP)
+	if err != nil {
+		return nil, err
+	}
+	var p *payout.Payout
+	if payoutID != "" {
+		p, err = a.st.Payouts.ByPublicID(ctx, payoutID)
+	} else {
+		p, err = a.st.Payouts.ByReference(ctx, u.ID, referenceID)
+	}
+	if err != nil {
+		if errs.KindOf(err) == errs.NotFound {
+			return nil, payout.ErrNotFound
+		}
+		return nil, err
+	}
+	if p.UserID != u.ID {
+		return nil, payout.ErrNotFound
+	}
+	return p, nil
+}
+
+// Payout is one payout by its payout_id: the actor's own, any for an admin.
+func (a *Gateway) Payout(ctx context.Context, actor *user.User, payoutID string) (*payout.Payout, error) {
+	p, err := a.st.Payouts.ByPublicID(ctx, payoutID)
+	if err != nil {
+		if errs.KindOf(err) == errs.NotFound {
+			return nil, payout.ErrNotFound
+		}
+		return nil, err
+	}
+	if actor.Role != user.RoleAdmin && p.UserID != actor.ID {
+		return nil, payout.ErrNotFound
+	}
+	return p, nil
+}
+
+// scopePayouts limits f to the actor's own payouts unless an admin.
+func scopePayouts(actor *user.User, f payout.Filter) payout.Filter {
+	if actor.Role != user.RoleAdmin {
+		id := actor.ID
+		f.UserID = &id
+	}
+	return f
+}
+
+// ListPayouts lists payouts: a user's own, an admin's all (or f.UserID's).
+func (a *Gateway) ListPayouts(ctx context.Context, actor *user.User, f payout.Filter) ([]payout.Payout, int64, error) {
+	return a.st.Payouts.List(ctx, scopePayouts(actor, f))
+}
+
+// ExportPayouts calls fn with each payout of the list f selects for actor,
+// newest first.
+func (a *Gateway) ExportPayouts(ctx context.Context, actor *user.User, f payout.Filter, fn func(payout.Payout) error) error {
+	return a.st.Payouts.ForEach(ctx, scopePayouts(actor, f), fn)
+}
+
+// PayoutQuote is what a payout would cost its sender now.
+type PayoutQuote struct {
+	Amount, Total, Balance      decimal.Decimal
+	Fee                         *decimal.Decimal // nil: the service has no price for the caller
+	DailyLimit, UsedToday, Left decimal.Decimal
+}
+
+// QuotePayout is the fee of a payout of amount for actor (the
+// payout-transfer service's charge at their role and per-user row), what
+// it would debit, and what is left of today's limit. Nothing changes.
+func (a *Gateway) QuotePayout(ctx context.Context, actor *user.User, amount decimal.Decimal) (*PayoutQuote, error) {
+	u, err := a.st.Users.ByID(ctx, actor.ID)
+	if err != nil {
+		return nil, err
+	}
+	used, err := a.st.Payouts.CountedSince(ctx, u.ID, a.dayStart())
+	if err != nil {
+		return nil, err
+	}
+	q := &PayoutQuote{Amount: amount, Total: amount, Balance: u.Available(), DailyLimit: u.DailyPayoutLimit, UsedToday: used,
+		Left: decimal.Max(u.DailyPayoutLimit.Sub(used), decimal.Zero)}
+	svc, err := a.st.Services.BySlug(ctx, SlugPayoutTransfer)
+	if err != nil {
+		if errs.KindOf(err) == errs.NotFound {
+			return q, nil
+		}
+		return nil, err
+	}
+	price, err := a.st.Pricing.Applicable(ctx, svc.ID, u.ID)
+	if err != nil {
+		if errs.KindOf(err) == errs.NotFound {
+			return q, nil
+		}
+		return nil, err
+	}
+	fee := price.Charge(u.Role)
+	q.Fee, q.Total = &fee, amount.Add(fee)
+	return q, nil
+}
+
+// PayoutLimit is one account's daily payout limit and what it used today.
+type PayoutLimit struct {
+	User      user.User
+	UsedToday decimal.Decimal
+}
+
+// ListPayoutLimits is a page of the accounts (in the user list's order)
+// with their daily payout limits and what each has used today (admin only).
+func (a *Gateway) ListPayoutLimits(ctx context.Context, actor *user.User, page, perPage int) ([]PayoutLimit, int64, error) {
+	if actor.Role != user.RoleAdmin {
+		return nil, 0, errs.ErrForbidden
+	}
+	used, err := a.st.Payouts.CountedSinceByUser(ctx, a.dayStart())
+	if err != nil {
+		return nil, 0, err
+	}
+	users, total, err := a.st.Users.List(ctx, user.Filter{Page: page, PerPage: perPage})
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]PayoutLimit, 0, len(users))
+	for _, u := range users {
+		out = append(out, PayoutLimit{User: u, UsedToday: used[u.ID]})
+	}
+	return out, total, nil
+}
+
+// livePayouts reports whether the payout provider moves real money: a
+// provider that says it is a sandbox is not live.
+func (a *Gateway) livePayouts() bool {
+	sb, ok := a.payouts.(interface{ Sandbox() bool })
+	return !ok || !sb.Sandbox()
+}
