@@ -8,10 +8,13 @@ const COLORS: Record<string, string> = {
   failed: 'red', rejected: 'red', blocked: 'red', debit: 'orange', insufficient_balance: 'orange',
 };
 
+/** Badges keep their whole word in a narrow table cell (Mantine would cut it with an ellipsis). */
+const WHOLE = { root: { minWidth: 'max-content' } };
+
 /** A status word as a coloured badge ("insufficient_balance" reads "insufficient balance"). */
 export function StatusBadge({ status }: { status: string }) {
   return (
-    <Badge variant="light" color={COLORS[status] ?? 'gray'} style={{ whiteSpace: 'nowrap' }}>
+    <Badge variant="light" color={COLORS[status] ?? 'gray'} style={{ whiteSpace: 'nowrap' }} styles={WHOLE}>
       {status.replace(/_/g, ' ')}
     </Badge>
   );

@@ -17,8 +17,8 @@ const key = (id: number, name: string, k: string, status = 'active') => ({
 function quote(c: Call, { balance = '1000.00', remaining = '200000.00' } = {}) {
   const amount = new URLSearchParams(c.search).get('amount') ?? '0.00';
   const a = amount.includes('.') ? amount : `${amount}.00`;
-  const totals: Record<string, string> = { '0.00': '5.00', '100.00': '105.00', '995.50': '1000.50', '300000.00': '300005.00' };
-  return json(200, { amount: a, fee: '5.00', total: totals[a] ?? '0.00', balance, daily_limit: '200000.00', used_today: '0.00', remaining_today: remaining });
+  const totals: Record<string, string> = { '0.00': '5.0000', '100.00': '105.0000', '995.50': '1000.5000', '300000.00': '300005.0000' };
+  return json(200, { amount: a, fee: '5.0000', total: totals[a] ?? '0.0000', balance, daily_limit: '200000.00', used_today: '0.00', remaining_today: remaining });
 }
 
 function routes(transfer: (c: Call) => Response, q: (c: Call) => Response = (c) => quote(c)) {

@@ -113,7 +113,8 @@ function Quote({ amount }: { amount: string }) {
   if (d.fee === null) {
     return <Alert color="orange" variant="light" data-testid="payout-quote">Payouts have no price for you yet: a payout answers 404 until an admin prices the payout-transfer service.</Alert>;
   }
-  const priced = valid && debounced === amount.trim() && d.amount !== '0.00';
+  // The quote on screen may still be the last amount's (kept while the next loads).
+  const priced = valid && debounced === amount.trim() && compareDecimal(d.amount, debounced) === 0;
   const overBalance = priced && compareDecimal(d.total, d.balance) === 1;
   const overLimit = priced && compareDecimal(d.amount, d.remaining_today) === 1;
   return (

@@ -1,6 +1,6 @@
 // How a payout's beneficiary reads in the list and the drawer: the masked
 // account number and IFSC, or the VPA, under the name.
-import { Badge, Group, Stack, Text } from '@mantine/core';
+import { Badge, Stack, Text } from '@mantine/core';
 import type { Schemas } from '../../../api/types';
 
 type Beneficiary = Schemas['PayoutBeneficiaryView'];
@@ -14,7 +14,7 @@ export function BeneficiaryCell({ b }: { b: Beneficiary }) {
   return (
     <Stack gap={0}>
       <Text size="sm" truncate maw={220}>{b.name}</Text>
-      <Text size="xs" ff="monospace" c="dimmed">{beneficiaryLine(b)}</Text>
+      <Text size="xs" ff="monospace" c="dimmed" style={{ whiteSpace: 'nowrap' }}>{beneficiaryLine(b)}</Text>
     </Stack>
   );
 }
@@ -22,15 +22,5 @@ export function BeneficiaryCell({ b }: { b: Beneficiary }) {
 /** "Test mode" on a sandbox payout (no money moved). */
 export function TestModeBadge({ livemode }: { livemode: boolean }) {
   if (livemode) return null;
-  return <Badge size="sm" color="yellow" variant="light" title="A sandbox payout: no money moved">Test mode</Badge>;
-}
-
-export function StatusWithMode({ status, livemode, children }: { status: React.ReactNode; livemode: boolean; children?: React.ReactNode }) {
-  return (
-    <Group gap={6} wrap="nowrap">
-      {status}
-      <TestModeBadge livemode={livemode} />
-      {children}
-    </Group>
-  );
+  return <Badge size="sm" color="yellow" variant="light" title="A sandbox call: no money moved" styles={{ root: { minWidth: 'max-content' } }}>Test mode</Badge>;
 }
