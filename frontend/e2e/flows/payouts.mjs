@@ -8,7 +8,7 @@
 // applicant through the gateway and follows it on the account openings list.
 import { signIn, register } from '../steps/auth.mjs';
 import { activateUser } from '../steps/admin.mjs';
-import { createKey, inr } from '../steps/user.mjs';
+import { callFromTryIt, createKey, inr } from '../steps/user.mjs';
 import { expectBalance, gateway, eventually, squash } from '../steps/money.mjs';
 import { creditBalance, expectPayoutStatus, goToPayouts, openPayout, payoutRow, sendBankPayout } from '../steps/payouts.mjs';
 import { openScreen, unique } from '../lib/helpers.mjs';
@@ -70,6 +70,9 @@ export const steps = [
       const detail = await openPayout(page, payoutId);
       await detail.getByText('The amount and the fee were given back to your balance.').waitFor();
       await detail.getByText('Test mode', { exact: true }).waitFor();
+      // The header's balance follows without a reload: the debit came back when the payout failed.
+      await eventually(async () => squash(await page.getByLabel('Balance').innerText()) === inr(CREDIT)
+        || `the header shows ${await page.getByLabel('Balance').innerText()}`, 'the header balance');
       await ctx.shot(page, 'payout-failed');
       await page.keyboard.press('Escape');
       await expectBalance(page, CREDIT);
@@ -135,6 +138,29 @@ export const steps = [
       const left = page.getByRole('dialog', { name: 'New payout' }).getByTestId('quote-remaining');
       await eventually(async () => squash(await left.innerText()) === inr('49700.00') || `left today: ${await left.innerText()}`, 'the remaining limit');
       await page.keyboard.press('Escape');
+    },
+  },
+  {
+    id: 'try-it',
+    name: 'the user sends a UPI payout from the service’s try-it console (the beneficiary nested from its dotted fields)',
+    needs: ['admin'],
+    async run(ctx) {
+      const page = await ctx.actor('user');
+      const ref = `tryit-${id}`;
+      const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/payout/transfer' && r.request().method() === 'POST');
+      const { charged } = await callFromTryIt(page, {
+        serviceName: 'Payout (money transfer)', ...ctx.state.key,
+        params: { 'beneficiary.type': 'vpa', 'beneficiary.name': 'Ravi Kumar', 'beneficiary.vpa': 'ravi@okaxis', amount: '100.00', reference_id: ref },
+      });
+      const sent = JSON.parse((await answered).request().postData() ?? '{}');
+      if (JSON.stringify(sent.beneficiary) !== JSON.stringify({ name: 'Ravi Kumar', type: 'vpa', vpa: 'ravi@okaxis' })) throw new Error(`the console sent ${JSON.stringify(sent)}`);
+      if (charged !== inr(FEE)) throw new Error(`the console says charged ${charged}, want ${inr(FEE)}`);
+      await ctx.shot(page, 'try-it-payout');
+      await openScreen(page, `/payouts?q=${ref}`, 'Payouts');
+      const row = page.getByRole('table', { name: 'Payouts' }).getByRole('row').filter({ hasText: 'ravi@okaxis' });
+      await row.getByText('UPI', { exact: true }).waitFor();
+      await row.getByText('success', { exact: true }).waitFor({ timeout: 20_000 });
+      await expectBalance(page, '590.00'); // 695.00 − 100.00 − 5.00
     },
   },
   {

@@ -4,7 +4,8 @@
 // /payouts/quote), every account's limit for admins (GET /payout-limits),
 // and the transfer itself: POST /payout/transfer, the gateway's endpoint,
 // signed with an API key's secret as Bearer (never the panel's token).
-import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { keepPreviousData, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api, call, gatewayApi } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import type { GetQuery, Schemas } from '../../api/types';
@@ -40,12 +41,33 @@ export const payoutKeys = {
 export const inFlight = (p: Pick<Payout, 'status'>) => p.status === 'pending' || p.status === 'processing';
 const POLL_MS = 3000;
 
-/** The payouts screen's page; it polls while a payout on it is pending or processing. */
+/**
+ * The payouts screen's page; it polls while a payout on it is pending or
+ * processing. When one settles, what shows money is refreshed (a failed
+ * payout gave the amount and the fee back).
+ */
 export function usePayouts<F extends Record<string, string>>(list: ListParams<F>, opts: ListQueryOptions<typeof PAYOUTS_PATH> = {}) {
-  return useListQuery(PAYOUTS_PATH, list, {
+  const result = useListQuery(PAYOUTS_PATH, list, {
     refetchInterval: (d) => (d?.data.some(inFlight) ? POLL_MS : false),
     ...opts,
   });
+  useSettled(result.query.data?.data);
+  return result;
+}
+
+/** Refreshes the balance and the ledger when a payout seen in flight has settled. */
+function useSettled(rows: Payout[] | undefined) {
+  const qc = useQueryClient();
+  const moving = useRef(new Set<string>());
+  useEffect(() => {
+    if (!rows) return;
+    let settled = false;
+    for (const p of rows) {
+      if (inFlight(p)) moving.current.add(p.payout_id);
+      else if (moving.current.delete(p.payout_id)) settled = true;
+    }
+    if (settled) refreshMoney(qc);
+  }, [rows, qc]);
 }
 
 /** One payout by its payout_id (polls while it is in flight); none while id is null. */
@@ -112,6 +134,11 @@ export function useSendPayout(config?: MutationConfig<PayoutSent, PayoutTransfer
 
 function refreshAfterPayout(qc: QueryClient) {
   void qc.invalidateQueries({ queryKey: payoutKeys.all });
+  refreshMoney(qc);
+}
+
+/** The balance, the quote (balance, today's use), the limits, the dashboard and the ledger. */
+function refreshMoney(qc: QueryClient) {
   void qc.invalidateQueries({ queryKey: [QUOTE_PATH] });
   void qc.invalidateQueries({ queryKey: payoutKeys.limits });
   void qc.invalidateQueries({ queryKey: ME_KEY });

@@ -7,6 +7,7 @@ import { session } from '../../auth/session';
 import { setTimeZoneForTests } from '../../lib/dates';
 import { admin, list, signInAsAdmin, stubApi, user } from '../admin/test/fixtures';
 import { payout } from './test/payouts';
+import type { Schemas } from '../../api/types';
 
 const failed = payout({
   payout_id: 'pout_01J9Z8X4K3M2N1P0Q9R8S7T6V6', reference_id: 'ref-2', status: 'failed', utr: null, fail_reason: 'Account closed',
@@ -88,6 +89,25 @@ describe('the payouts screen (a user)', () => {
     expect(within(detail).getByTestId('payout-created')).toHaveTextContent('22 Nov 2026, 1:30 am');
     expect(within(detail).getByTestId('payout-processed')).toHaveTextContent('22 Nov 2026, 1:30 am');
     expect(within(detail).getByTestId('payout-reversed')).toHaveTextContent('22 Nov 2026, 1:31 am');
+  });
+});
+
+describe('a payout settling on screen', () => {
+  beforeEach(signInAsUser);
+
+  it('refreshes the balance when a payout it saw in flight fails (the amount and the fee came back)', async () => {
+    let status: Schemas['PayoutState'] = 'processing';
+    stubApi({
+      'GET /api/v1/panel/payouts': () => json(200, list([payout({ status, utr: null, fail_reason: status === 'failed' ? 'Account closed' : null })])),
+      'GET /api/v1/panel/auth/me': () => json(200, user({ status: 'active' })),
+    });
+    const { queryClient } = renderWithApp(<Payouts />, { path: '/payouts' });
+    const table = await screen.findByRole('table', { name: 'Payouts' });
+    expect(within(table).getByText('processing')).toBeInTheDocument();
+    queryClient.setQueryData(['me'], user({ status: 'active' })); // the header's query, observed by no one here
+    status = 'failed';
+    await waitFor(() => expect(within(table).getByText('failed')).toBeInTheDocument(), { timeout: 6000 });
+    await waitFor(() => expect(queryClient.getQueryState(['me'])?.isInvalidated).toBe(true));
   });
 });
 
