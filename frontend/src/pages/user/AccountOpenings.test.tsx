@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import AccountOpenings from './AccountOpenings';
 import { json, renderWithApp } from '../../test/render';
 import { session } from '../../auth/session';
-import { list, stubApi, user } from '../admin/test/fixtures';
+import { admin, list, signInAsAdmin, stubApi, user } from '../admin/test/fixtures';
 import type { Schemas } from '../../api/types';
 
 function opening(over: Partial<Schemas['AccountOpening']> = {}): Schemas['AccountOpening'] {
@@ -60,5 +60,26 @@ describe('the account openings list', () => {
     renderWithApp(<AccountOpenings />, { path: '/account-openings' });
     expect(await screen.findByText('No account openings')).toBeInTheDocument();
     expect(screen.getByText('POST /api/v1/account/open')).toBeInTheDocument();
+  });
+});
+
+describe('the account openings list (an admin)', () => {
+  it('shows whose opening each is and filters by user', async () => {
+    await session.signOut();
+    signInAsAdmin();
+    const calls = stubApi({
+      'GET /api/v1/panel/account-openings': () => json(200, list([opening()])),
+      'GET /api/v1/panel/users/7': () => json(200, user({ status: 'active' })),
+      'GET /api/v1/panel/users': () => json(200, list([user({ status: 'active' }), admin])),
+    });
+    const { router } = renderWithApp(<AccountOpenings />, { path: '/account-openings' });
+    const table = await screen.findByRole('table', { name: 'Account openings' });
+    expect(await within(table).findByRole('link', { name: /Asha Rao/ })).toHaveAttribute('href', '/admin/users/7');
+    const u = userEvent.setup();
+    await u.click(screen.getByLabelText('User', { selector: 'input' }));
+    await u.click(await screen.findByRole('option', { name: 'Asha Rao <asha@example.com>', hidden: true }));
+    await waitFor(() => expect(router.state.location.search).toBe('?user_id=7'));
+    await waitFor(() => expect(calls.filter((c) => c.path === '/api/v1/panel/account-openings').at(-1)!.search).toBe('?page=1&per_page=20&user_id=7'));
+    expect(await screen.findByText('Openings of')).toBeInTheDocument();
   });
 });

@@ -2,18 +2,21 @@
 // account/open): status, days, pagination; the applicant's PAN and Aadhaar
 // masked as the API gives them, the KYC link while KYC is pending, the
 // account once opened, the reason once rejected. Admins see everyone's.
-import { Anchor, Group, Stack, Text } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Group, Stack, Text } from '@mantine/core';
+import { IconX } from '@tabler/icons-react';
 import type { Schemas } from '../../api/types';
 import { useUser } from '../../auth/useSession';
 import { DataTable, type Column } from '../../components/DataTable';
 import { DateRangeFilter } from '../../components/DateRangeFilter';
 import { FilterSelect } from '../../components/FilterSelect';
 import { PageHeader } from '../../components/PageHeader';
-import { ACCOUNT_OPEN_ENDPOINT, useAccountOpenings } from '../../features/accountOpenings/api';
+import { ACCOUNT_OPEN_ENDPOINT, useAccountOpenings, type AccountOpeningsQuery } from '../../features/accountOpenings/api';
 import { useUsersById } from '../../features/users/api';
 import { formatDate, formatDateTime } from '../../lib/dates';
+import { parseId } from '../../lib/ids';
 import { useListParams } from '../../lib/listParams';
 import { UserRef } from '../admin/shared/badges';
+import { UserPicker } from '../admin/shared/UserPicker';
 import { StatusBadge } from './common/StatusBadge';
 import { TestModeBadge } from './payouts/beneficiary';
 
@@ -81,27 +84,46 @@ function columns(admin: boolean, users: Map<number, Schemas['User']>): Column<Op
 
 export default function AccountOpenings() {
   const admin = useUser().role === 'admin';
-  const list = useListParams({ status: '', from: '', to: '' });
-  const { query, tableProps } = useAccountOpenings(list);
-  const users = useUsersById(admin ? (query.data?.data ?? []).map((o) => o.user_id) : []);
-  const filtered = !!(list.filters.status || list.filters.from || list.filters.to);
+  const list = useListParams({ status: '', user_id: '', from: '', to: '' });
+  const { user_id, ...rest } = list.query;
+  const q = { ...rest, user_id: admin ? parseId(String(user_id ?? '')) ?? undefined : undefined } as AccountOpeningsQuery;
+  const { query, tableProps } = useAccountOpenings(list, q);
+  const users = useUsersById(admin ? [...(query.data?.data ?? []).map((o) => o.user_id), q.user_id] : []);
+  const filterUser = q.user_id ? users.get(q.user_id) : undefined;
+  const filtered = !!(list.filters.status || list.filters.from || list.filters.to || q.user_id);
   return (
     <>
       <PageHeader title="Account openings" description="Savings accounts opened for your applicants through the gateway API with your keys." />
-      <DataTable<Opening>
-        caption="Account openings"
-        columns={columns(admin, users)}
-        rowKey={(o) => o.opening_id}
-        {...tableProps}
-        emptyTitle={filtered ? 'No opening matches' : 'No account openings'}
-        emptyDescription={filtered ? 'Nothing matches these filters.' : <>Open one with <code>POST {ACCOUNT_OPEN_ENDPOINT}</code> and your API key (or from the service’s Try it).</>}
-        filters={
-          <>
-            <FilterSelect list={list} name="status" label="Status" w={160} data={STATUSES} />
-            <DateRangeFilter list={list} />
-          </>
-        }
-      />
+      <Stack gap="sm">
+        {admin && q.user_id ? (
+          <Group gap="xs">
+            <Text size="sm">Openings of</Text>
+            <Badge variant="light" size="lg" rightSection={
+              <ActionIcon size="xs" variant="transparent" aria-label="Show every user's openings" onClick={() => list.setFilter('user_id', '')}>
+                <IconX size={12} aria-hidden />
+              </ActionIcon>
+            }>{filterUser ? filterUser.email : `user #${q.user_id}`}</Badge>
+          </Group>
+        ) : null}
+        <DataTable<Opening>
+          caption="Account openings"
+          columns={columns(admin, users)}
+          rowKey={(o) => o.opening_id}
+          {...tableProps}
+          emptyTitle={filtered ? 'No opening matches' : 'No account openings'}
+          emptyDescription={filtered ? 'Nothing matches these filters.' : <>Open one with <code>POST {ACCOUNT_OPEN_ENDPOINT}</code> and your API key (or from the service’s Try it).</>}
+          filters={
+            <>
+              {admin && !q.user_id && (
+                <UserPicker label="User" placeholder="Any user" clearable w={{ base: '100%', xs: 220 }} value={null}
+                  onChange={(v) => list.setFilter('user_id', v)} />
+              )}
+              <FilterSelect list={list} name="status" label="Status" w={160} data={STATUSES} />
+              <DateRangeFilter list={list} />
+            </>
+          }
+        />
+      </Stack>
     </>
   );
 }
