@@ -160,6 +160,13 @@ var authzTable = []authzRow{
 	{method: "GET", pattern: "/hit-logs", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/hit-logs") }},
 	{method: "GET", pattern: "/payments", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/payments") }},
 	{method: "GET", pattern: "/recharges", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/recharges") }},
+	{method: "GET", pattern: "/payouts", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/payouts") }},
+	{method: "GET", pattern: "/payouts/quote", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/payouts/quote?amount=10") }},
+	{method: "GET", pattern: "/payouts/{id}", want: signedIn,
+		own:   func(f *authzFixture, a actor) authzRequest { return panelReq("/payouts/%s", f.payoutOf(a)) },
+		other: func(f *authzFixture) authzRequest { return panelReq("/payouts/%s", f.payoutOf(f.victimActor())) }, otherWant: statuses{401, 404, 404, 200}},
+	{method: "GET", pattern: "/payout-limits", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/payout-limits") }},
+	{method: "GET", pattern: "/account-openings", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/account-openings") }},
 
 	{method: "GET", pattern: "/webhooks/deliveries", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/webhooks/deliveries") }},
 	{method: "GET", pattern: "/webhooks/deliveries/{id}", want: signedIn,
@@ -378,6 +385,20 @@ func (f *authzFixture) paidPayment(a actor) string {
 		return f.victimPayment()
 	}
 	return f.e.paidPayment(customer{id: a.id, token: a.token, key: a.key, secret: a.secret}, "1.00")
+}
+
+// payoutOf is a payout of 1.00 of a's, credited first with what it costs
+// (the victim's for the admin, who has no key, and for anonymous callers).
+func (f *authzFixture) payoutOf(a actor) string {
+	f.e.t.Helper()
+	c := customer{id: a.id, token: a.token, key: a.key, secret: a.secret}
+	if a.secret == "" {
+		c = f.victim
+	}
+	f.e.must(f.e.do("POST", fmt.Sprintf(panelAPI+"/users/%d/balance-adjustments", c.id), f.e.admin,
+		map[string]any{"type": "credit", "amount": "6.00", "description": "payout fee"}), 201)
+	return f.e.must(f.e.gw(c, "POST", "/api/v1/payout/transfer", bankPayout(fmt.Sprintf("authz-%d", seq.Add(1)), "1.00", "123456781234")), 200).
+		body["data"].(map[string]any)["payout_id"].(string)
 }
 
 func (f *authzFixture) victimPayment() string { return f.e.paidPayment(f.victim, "1.00") }

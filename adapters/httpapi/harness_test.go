@@ -93,6 +93,8 @@ func newEnv(t *testing.T, store *mysqlstore.Store) *env {
 		Mailer: e.mail, EmailTokens: tokens,
 		Now:      func() time.Time { return time.Now().Add(time.Duration(e.skew.Load())) },
 		Verifier: sandbox.Verifier{}, Recharger: sandbox.Recharger{}, Payments: sandbox.Payments{},
+		Payouts:  sandbox.Payouts{Now: func() time.Time { return time.Now().Add(time.Duration(e.skew.Load())) }},
+		Opener:   sandbox.Opener{Now: func() time.Time { return time.Now().Add(time.Duration(e.skew.Load())) }},
 		Metrics:  e.metrics,
 		Webhooks: webhookadapter.New(true), Targets: envTargets{e},
 	})

@@ -18,6 +18,7 @@ type payoutRow struct {
 	PublicID        string     `gorm:"column:public_id"`
 	UserID          uint64     `gorm:"column:user_id"`
 	APIKeyID        uint64     `gorm:"column:api_key_id"`
+	RequestID       string     `gorm:"column:request_id"`
 	ReferenceID     string     `gorm:"column:reference_id"`
 	BeneficiaryType string     `gorm:"column:beneficiary_type"`
 	BeneficiaryName string     `gorm:"column:beneficiary_name"`
@@ -47,7 +48,7 @@ func toPayoutRow(p *payout.Payout) (payoutRow, error) {
 	var w moneyWriter
 	b := p.Beneficiary
 	row := payoutRow{
-		ID: p.ID, PublicID: p.PublicID, UserID: p.UserID, APIKeyID: p.APIKeyID, ReferenceID: p.ReferenceID,
+		ID: p.ID, PublicID: p.PublicID, UserID: p.UserID, APIKeyID: p.APIKeyID, RequestID: p.RequestID, ReferenceID: p.ReferenceID,
 		BeneficiaryType: b.Type, BeneficiaryName: b.Name, AccountNumber: nullString(b.AccountNumber),
 		IFSC: nullString(b.IFSC), VPA: nullString(b.VPA),
 		Amount: w.put(colAmount, p.Amount), Fee: w.put(colPayoutFee, p.Fee), Mode: string(p.Mode), Narration: p.Narration,
@@ -62,7 +63,7 @@ func toPayoutRow(p *payout.Payout) (payoutRow, error) {
 func toDomainPayout(r *payoutRow) (payout.Payout, error) {
 	var w moneyWriter
 	out := payout.Payout{
-		ID: r.ID, PublicID: r.PublicID, UserID: r.UserID, APIKeyID: r.APIKeyID, ReferenceID: r.ReferenceID,
+		ID: r.ID, PublicID: r.PublicID, UserID: r.UserID, APIKeyID: r.APIKeyID, RequestID: r.RequestID, ReferenceID: r.ReferenceID,
 		Beneficiary: payout.Beneficiary{Type: r.BeneficiaryType, Name: r.BeneficiaryName,
 			AccountNumber: deref(r.AccountNumber), IFSC: deref(r.IFSC), VPA: deref(r.VPA)},
 		Amount: w.get(colAmount, r.Amount), Fee: w.get(colPayoutFee, r.Fee), Mode: payout.Mode(r.Mode), Narration: r.Narration,

@@ -256,6 +256,8 @@ func (s *Store) storesOn(db *gorm.DB) store.Stores {
 		Logins:   &loginStore{b},
 
 		Statements: &statementStore{b},
+
+		Openings: &openingStore{b},
 	}
 }
 

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/sandbox"
+	"paygate/core/accountopen"
 	"paygate/core/recharge"
 	"paygate/core/verification"
 )
@@ -128,5 +130,49 @@ func TestRechargerSubmitIsIdempotentByReference(t *testing.T) {
 	}
 	if _, err := (sandbox.Recharger{}).Check(ctx, r); !errors.Is(err, sandbox.ErrNoReference) {
 		t.Fatalf("no reference: %v", err)
+	}
+}
+
+func TestOpenerOutcomes(t *testing.T) {
+	ctx := context.Background()
+	created := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	now := created
+	p := sandbox.Opener{Now: func() time.Time { return now }}
+	o := accountopen.Opening{ID: 1, PublicID: "aco_01J9Z8X4K3M2N1P0Q9R8S7T6V5", CreatedAt: created,
+		Applicant: accountopen.Applicant{Name: "Asha Rao", Aadhaar: "XXXXXXXX2346"}}
+	kycURL := "https://sandbox.example/kyc/aco_01J9Z8X4K3M2N1P0Q9R8S7T6V5"
+
+	// Submit with the identifiers, and the worker's re-submission without: the same answer.
+	first, err := p.Submit(ctx, o, accountopen.KYC{PAN: "ABCPE1234F", Aadhaar: "234123412346"})
+	again, err2 := p.Submit(ctx, o, accountopen.KYC{})
+	if err != nil || err2 != nil || first != again || first.Status != accountopen.StatusKYCPending || first.KYCURL != kycURL {
+		t.Fatalf("Submit %+v %v / %+v %v", first, err, again, err2)
+	}
+	if res, err := p.Check(ctx, o); err != nil || res.Status != accountopen.StatusKYCPending || res.KYCURL != kycURL {
+		t.Fatalf("Check before the KYC delay: %+v %v", res, err)
+	}
+	now = created.Add(sandbox.OpenerKYCDelay)
+	res, err := p.Check(ctx, o)
+	if err != nil || res.Status != accountopen.StatusOpened || res.IFSC != sandbox.OpenerIFSC || len(res.AccountNumber) != 14 ||
+		res.AccountNumber != sandbox.OpenerAccountNumber(o.PublicID) {
+		t.Fatalf("Check: %+v %v", res, err)
+	}
+	if res2, _ := p.Check(ctx, o); res2 != res {
+		t.Fatalf("not deterministic: %+v then %+v", res, res2)
+	}
+	other := o
+	other.PublicID = "aco_01J9Z8X4K3M2N1P0Q9R8S7T6V6"
+	if sandbox.OpenerAccountNumber(other.PublicID) == res.AccountNumber {
+		t.Fatal("two openings share an account number")
+	}
+	o.Applicant.Name = "Mr ReJeCted"
+	if res, err := p.Check(ctx, o); err != nil || res.Status != accountopen.StatusRejected || res.Reason == "" {
+		t.Fatalf("reject: %+v %v", res, err)
+	}
+	if _, err := p.Submit(ctx, accountopen.Opening{}, accountopen.KYC{}); !errors.Is(err, sandbox.ErrNoOpeningID) {
+		t.Fatalf("no id: %v", err)
+	}
+	if !p.Sandbox() {
+		t.Fatal("not a sandbox")
 	}
 }

@@ -160,6 +160,7 @@ func newApp(cfg config, store *mysqlstore.Store, tokens *token.JWT, files panel.
 			SettleApart: mysql, WebhookTimeout: cfg.WebhookTimeout},
 		Log: log, Metrics: m,
 		Verifier: sandbox.Verifier{}, Recharger: sandbox.Recharger{}, Payouts: sandbox.Payouts{}, Payments: paymentsOf(cfg),
+		Opener: sandbox.Opener{},
 		// Webhook and callback URLs follow the SSRF rules of provider URLs.
 		Webhooks: webhookadapter.New(cfg.UpstreamAllowPrivate), Targets: upstream.Policy{AllowPrivate: cfg.UpstreamAllowPrivate},
 	}

@@ -24,11 +24,14 @@ type workerIntervals struct {
 	webhooks      time.Duration // due webhook deliveries claimed, attempts started (WEBHOOK_POLL_INTERVAL)
 	backlog       time.Duration // the outbox backlog gauge counted
 	hitPayloads   time.Duration // payloads of hits past HIT_PAYLOAD_RETENTION removed
+	accountCheck  time.Duration // account openings submitted again or asked again
 }
 
 var defaultWorkerIntervals = workerIntervals{expiry: 30 * time.Second, rechargeCheck: 15 * time.Second, hitRecovery: 30 * time.Second,
 	webhooks: time.Second, backlog: 10 * time.Second, refundCheck: 15 * time.Second, hitPayloads: time.Minute,
-	payoutCheck: 2 * time.Second}
+	payoutCheck: 2 * time.Second,
+	// Often: a sandbox opening is due 5 s after its request and opens within 10 s.
+	accountCheck: 2 * time.Second}
 
 // hitRecoveryInterval: a hit is refunded at most about half its grace
 // after it became due, and no round runs more than once a second.
@@ -64,6 +67,7 @@ type gatewayRounds interface {
 	// ClearHitPayloads is one retention round: bounded batches with a
 	// pause between them (core/retention).
 	ClearHitPayloads(ctx context.Context) (int, error)
+	CheckAccountOpenings(ctx context.Context, limit int) (int, error)
 }
 
 // appRounds are the wired use cases' rounds.
@@ -95,6 +99,10 @@ func (r appRounds) ClearHitPayloads(ctx context.Context) (int, error) {
 	return r.a.Retention.Round(ctx)
 }
 
+func (r appRounds) CheckAccountOpenings(ctx context.Context, limit int) (int, error) {
+	return r.a.Gateway.CheckAccountOpenings(ctx, limit)
+}
+
 // outboxRounds are the delivery worker and the backlog gauge (*outbox.Outbox).
 type outboxRounds interface {
 	Run(ctx context.Context, interval time.Duration)
@@ -103,8 +111,8 @@ type outboxRounds interface {
 
 var _ outboxRounds = (*outbox.Outbox)(nil)
 
-// startWorkers runs the payment expiry, recharge check, hit recovery and
-// webhook delivery workers until ctx ends; Wait on the result returns once
+// startWorkers runs the payment expiry, recharge check, account-opening
+// check, hit recovery and webhook delivery workers until ctx ends; Wait on the result returns once
 // all stopped (webhook attempts under way finish first, bounded by their
 // timeout). A zero interval leaves that worker out.
 func startWorkers(ctx context.Context, a gatewayRounds, o outboxRounds, iv workerIntervals, log *slog.Logger) *sync.WaitGroup {
@@ -144,6 +152,9 @@ func startWorkers(ctx context.Context, a gatewayRounds, o outboxRounds, iv worke
 	}
 	if iv.hitPayloads > 0 {
 		every("hit-payload-retention", iv.hitPayloads, a.ClearHitPayloads)
+	}
+	if iv.accountCheck > 0 {
+		every("account-open-check", iv.accountCheck, func(ctx context.Context) (int, error) { return a.CheckAccountOpenings(ctx, workerBatch) })
 	}
 	if iv.webhooks > 0 {
 		// Its own loop: a poll starts attempts without waiting for them

@@ -7,9 +7,11 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"paygate/core/accountopen"
 )
 
-type countingRounds struct{ expiry, checks, payouts, recoveries, deliveries atomic.Int64 }
+type countingRounds struct{ expiry, checks, payouts, recoveries, deliveries, openings atomic.Int64 }
 
 // RecoverPendingHits settles full batches twice, then a partial one.
 func (c *countingRounds) RecoverPendingHits(_ context.Context, limit int) (int, error) {
@@ -53,6 +55,14 @@ func (c *countingRounds) CheckPayouts(context.Context, int) (int, error) {
 
 func (c *countingRounds) ClearHitPayloads(context.Context) (int, error) { return 0, nil }
 
+func (c *countingRounds) CheckAccountOpenings(_ context.Context, limit int) (int, error) {
+	if limit != workerBatch {
+		return 0, errors.New("unexpected batch")
+	}
+	c.openings.Add(1)
+	return 0, errors.New("bank down") // logged; the worker keeps going
+}
+
 // TestWorkersRunRoundsAndStop: both workers run repeatedly, survive a
 // failing round, and stop when their context ends.
 func TestWorkersRunRoundsAndStop(t *testing.T) {
@@ -94,5 +104,46 @@ func TestRecoveryRoundDrainsFullBatches(t *testing.T) {
 	}
 	if got := hitRecoveryInterval(3 * time.Second); got != 1500*time.Millisecond {
 		t.Fatalf("interval for 3s = %s", got)
+	}
+}
+
+// TestAccountOpeningWorkerRunsOnItsInterval: the account-opening check runs
+// round after round (a failing one included) with the worker batch, only
+// when its interval is set, and stops with the others. Its default comes
+// round often enough for a sandbox opening, due 5 s after its request, to
+// open within 10 s.
+func TestAccountOpeningWorkerRunsOnItsInterval(t *testing.T) {
+	// Due at FirstCheck, looked at within one interval, answered at once: under 10 s.
+	if iv := defaultWorkerIntervals.accountCheck; iv <= 0 || accountopen.FirstCheck+iv >= 10*time.Second-time.Second {
+		t.Fatalf("default account-opening interval %s", iv)
+	}
+	rounds := &countingRounds{}
+	ctx, cancel := context.WithCancel(context.Background())
+	wg := startWorkers(ctx, rounds, rounds, workerIntervals{expiry: time.Hour, rechargeCheck: time.Hour, accountCheck: 5 * time.Millisecond},
+		slog.New(slog.DiscardHandler))
+	deadline := time.Now().Add(5 * time.Second)
+	for rounds.openings.Load() < 3 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	wg.Wait()
+	if n := rounds.openings.Load(); n < 3 {
+		t.Fatalf("account-opening rounds: %d", n)
+	}
+	n := rounds.openings.Load()
+	time.Sleep(30 * time.Millisecond)
+	if rounds.openings.Load() != n {
+		t.Fatal("the worker ran after stopping")
+	}
+
+	// Left out when its interval is zero.
+	rounds = &countingRounds{}
+	ctx, cancel = context.WithCancel(context.Background())
+	wg = startWorkers(ctx, rounds, rounds, workerIntervals{expiry: time.Hour, rechargeCheck: time.Hour}, slog.New(slog.DiscardHandler))
+	time.Sleep(30 * time.Millisecond)
+	cancel()
+	wg.Wait()
+	if rounds.openings.Load() != 0 {
+		t.Fatal("account-opening worker ran without an interval")
 	}
 }

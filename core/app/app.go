@@ -10,6 +10,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"paygate/core/accountopen"
 	"paygate/core/gateway"
 	"paygate/core/ledgercheck"
 	"paygate/core/metering"
@@ -94,6 +95,8 @@ type Deps struct {
 	Recharger recharge.Provider
 	Payouts   payout.Provider
 	Payments  payment.Provider
+	// Opener opens accounts (digital account opening); nil answers 503.
+	Opener accountopen.Provider
 
 	// Webhooks posts signed events (adapters/webhook); nil sends nothing.
 	// Targets refuses internal webhook and callback addresses; nil allows any.
@@ -130,7 +133,8 @@ func New(d Deps) *App {
 		Gateway: gateway.New(gateway.Deps{Tx: tx, Stores: st, Meter: m, Now: d.Now, Log: d.Log,
 			Config: gateway.Config{UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL, RechargeRoundBudget: cfg.RechargeRoundBudget,
 				MaxBalanceCheckout: cfg.MaxTopUp, Location: cfg.Location},
-			Verifier: d.Verifier, Recharger: d.Recharger, Payments: d.Payments, Payouts: d.Payouts, Targets: d.Targets}),
+			Verifier: d.Verifier, Recharger: d.Recharger, Payments: d.Payments, Payouts: d.Payouts, Targets: d.Targets,
+			Opener: d.Opener}),
 		Panel: panel.New(panel.Deps{Tx: tx, Stores: st, Tokens: d.Tokens, Files: d.Files, Now: d.Now,
 			Config: panel.Config{Location: cfg.Location, RefreshTTL: cfg.RefreshTTL, PasswordCost: cfg.PasswordCost,
 				MaxTopUp: cfg.MaxTopUp, PublicBaseURL: cfg.PublicBaseURL, RollupGrace: cfg.RollupGrace,

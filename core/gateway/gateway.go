@@ -19,6 +19,7 @@ const (
 	SlugAccountVerify  = "account-verify"
 	SlugRechargeMobile = "recharge-mobile"
 	SlugPayoutTransfer = "payout-transfer"
+	SlugAccountOpen    = "account-open"
 )
 
 // ErrProviderUnavailable answers a gateway call whose provider did not
@@ -92,13 +93,29 @@ func Services() []catalog.Seed {
 					"fee": "5.0000", "mode": "IMPS", "status": "processing", "livemode": false,
 					"beneficiary": map[string]any{"type": "bank_account", "name": "Asha Traders", "account_number": "XXXXXXXX9012",
 						"ifsc": "HDFC0001234", "vpa": nil}}}),
+		seed(SlugAccountOpen, "Digital account opening",
+			"Open a savings account for an applicant: the bank sends them to its KYC page (kyc_url), then opens the account or rejects it (events account_opening.opened, account_opening.rejected). pan and aadhaar are stored and shown masked. Authorization: Bearer <API secret>.",
+			"0.00", map[string]catalog.ParamSpec{
+				"name": str(true, "the applicant's full name, 1 to 100 characters"), "dob": str(true, "YYYY-MM-DD; 18 or older"),
+				"pan":     {Type: "string", Required: true, Sensitive: true, Description: ptr("5 letters, 4 digits, 1 letter")},
+				"aadhaar": {Type: "string", Required: true, Sensitive: true, Description: ptr("12 digits, not starting with 0 or 1")},
+				"mobile":  str(true, "10 digits"), "email": str(true, "the applicant's email"),
+				"address": str(true, "1 to 300 characters"), "product": str(true, "savings"),
+				"reference_id": str(true, "your id, unique per account; retries with it are safe"),
+			}, map[string]any{"success": true, "request_id": "req_01J9Z8X4K3M2N1P0Q9R8S7T6V5", "charged": "0.0000", "balance_left": "100.00",
+				"data": map[string]any{"opening_id": "aco_01J9Z8X4K3M2N1P0Q9R8S7T6V5", "reference_id": "ao-1001", "product": "savings",
+					"status": "kyc_pending", "kyc_url": "https://sandbox.example/kyc/aco_01J9Z8X4K3M2N1P0Q9R8S7T6V5",
+					"applicant": map[string]any{"name": "Asha Rao", "pan": "XXXXXX234F", "aadhaar": "XXXXXXXX9012"}, "livemode": false}}),
 	}
 }
+
+func ptr(s string) *string { return &s }
 
 // gatewayEndpoints are the paths of the built-in services' operations.
 var gatewayEndpoints = map[string]string{
 	SlugPaymentCreate: "/api/v1/payment/create", SlugAccountVerify: "/api/v1/account/verify",
 	SlugRechargeMobile: "/api/v1/recharge/mobile", SlugPayoutTransfer: "/api/v1/payout/transfer",
+	SlugAccountOpen: "/api/v1/account/open",
 }
 
 // ServiceEndpoint is where a service is called: /api/v1/<slug>, or the

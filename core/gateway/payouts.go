@@ -52,7 +52,7 @@ func (a *Gateway) Transfer(ctx context.Context, in PayoutInput) (*PayoutResult, 
 		"account_number": b.AccountNumber, "ifsc": b.IFSC, "vpa": b.VPA},
 		"amount": in.Request.Amount, "mode": in.Request.Mode, "reference_id": in.Request.ReferenceID, "narration": in.Request.Narration}
 	out := &PayoutResult{}
-	var refunded *decimal.Decimal
+	var refused *payout.Outcome // the provider's refusal at Submit, applied once the call is settled
 	charge, err := a.meter.Meter(ctx, metering.Op{
 		Slug: SlugPayoutTransfer, RequestID: in.RequestID, Creds: in.Creds, IP: in.IP, Payload: payload, Invalid: invalid,
 		Replay: func(ctx context.Context, _ *apikey.Key, u *user.User) (bool, error) {
@@ -76,7 +76,7 @@ func (a *Gateway) Transfer(ctx context.Context, in PayoutInput) (*PayoutResult, 
 			if u.Available().LessThan(p.Amount) {
 				return ledger.ErrInsufficientBalance
 			}
-			p.UserID, p.APIKeyID, p.Fee, p.Livemode = u.ID, hit.APIKeyID, hit.Reserved, a.livePayouts()
+			p.UserID, p.APIKeyID, p.Fee, p.RequestID, p.Livemode = u.ID, hit.APIKeyID, hit.Reserved, hit.RequestID, a.livePayouts()
 			// Left to this request until the grace ends; then the worker
 			// submits it again if this request never recorded an answer.
 			next := p.CreatedAt.Add(payout.SubmitGrace(a.cfg.UpstreamTimeout))
@@ -91,22 +91,39 @@ func (a *Gateway) Transfer(ctx context.Context, in PayoutInput) (*PayoutResult, 
 		},
 		Perform: func(ctx context.Context, _ *hitlog.Hit) (any, error) {
 			if a.payouts != nil {
-				bal, err := a.submitPayout(ctx, p)
+				o, err := a.submitPayout(ctx, p)
 				if err != nil {
 					return nil, err
 				}
-				refunded = bal
+				if o != nil && o.Status == payout.StatusFailed {
+					refused = o
+				}
 			}
-			out.Payout = *p
-			return map[string]any{"payout_id": p.PublicID, "reference_id": p.ReferenceID, "status": p.Status}, nil
+			status := p.Status
+			if refused != nil {
+				status = payout.StatusFailed
+			}
+			return map[string]any{"payout_id": p.PublicID, "reference_id": p.ReferenceID, "status": status}, nil
 		},
 	})
 	if err != nil {
 		return nil, err
 	}
 	out.Charge = *charge
-	if refunded != nil {
-		out.BalanceLeft = *refunded
+	if refused != nil {
+		// The call is settled (its charge, the fee, kept), so the failure
+		// gives the fee back with the amount. A crash before this leaves
+		// the payout unsubmitted: the worker submits it again.
+		bal, err := a.movePayout(ctx, p, *refused)
+		if err != nil {
+			return nil, err
+		}
+		if bal != nil {
+			out.BalanceLeft = *bal
+		}
+	}
+	if !charge.Replayed {
+		out.Payout = *p
 	}
 	return out, nil
 }
@@ -141,9 +158,10 @@ func (a *Gateway) dayStart() time.Time {
 }
 
 // submitPayout sends p to the provider (bounded by the provider timeout)
-// and records its answer; no answer changes nothing. It returns the balance
-// afterwards when the answer refunded p.
-func (a *Gateway) submitPayout(ctx context.Context, p *payout.Payout) (*decimal.Decimal, error) {
+// and records an acceptance or a success; no answer changes nothing. A
+// refusal (failed) is returned for the caller to apply, since the fee's
+// refund depends on the call being settled.
+func (a *Gateway) submitPayout(ctx context.Context, p *payout.Payout) (*payout.Outcome, error) {
 	pctx, cancel := context.WithTimeout(ctx, a.cfg.UpstreamTimeout)
 	o, err := a.payouts.Submit(pctx, *p)
 	cancel()
@@ -154,7 +172,11 @@ func (a *Gateway) submitPayout(ctx context.Context, p *payout.Payout) (*decimal.
 	if o.Status == payout.StatusPending || o.Status == payout.StatusProcessing {
 		o.Status = payout.StatusProcessing
 	}
-	return a.movePayout(ctx, p, o)
+	if o.Status == payout.StatusFailed {
+		return &o, nil
+	}
+	_, err = a.movePayout(ctx, p, o)
+	return &o, err
 }
 
 // movePayout applies the provider's answer o to p: one conditional update
@@ -174,10 +196,14 @@ func (a *Gateway) movePayout(ctx context.Context, p *payout.Payout, o payout.Out
 		if err != nil {
 			return fmt.Errorf("lock user %d: %w", p.UserID, err)
 		}
+		feeKept, err := a.feeKept(ctx, s, &next)
+		if err != nil {
+			return err
+		}
 		if moved, err = s.Payouts.Move(ctx, &next, p.Status); err != nil || !moved {
 			return err
 		}
-		refunds := payoutRefunds(&next)
+		refunds := payoutRefunds(&next, feeKept)
 		for _, r := range refunds {
 			id := p.ID
 			if _, err := store.Post(ctx, s, a.now(), u, ledger.Refund, r.amount, r.ref, &id, r.desc); err != nil {
@@ -196,6 +222,10 @@ func (a *Gateway) movePayout(ctx context.Context, p *payout.Payout, o payout.Out
 		}
 		return nil
 	})
+	if errors.Is(err, errCallUnsettled) {
+		a.log.Info("payout failure waits for its call to settle", "payout_id", p.PublicID)
+		return nil, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("move payout %s to %s: %w", p.PublicID, next.Status, err)
 	}
@@ -243,6 +273,32 @@ func (a *Gateway) nextPayout(p *payout.Payout, o payout.Outcome) (payout.Payout,
 	return next, true
 }
 
+// errCallUnsettled: a payout cannot fail while the call that charged its
+// fee is unsettled (its request still running, or interrupted and not yet
+// recovered): whether the fee comes back depends on how that call ends.
+var errCallUnsettled = errors.New("the payout's call is not settled yet")
+
+// feeKept reports whether next, when it is a failure, must give its fee
+// back: only when the call that charged it was settled keeping it (an
+// interrupted call refunded by crash recovery gave the fee back already).
+// Read under the owner's row lock, which crash recovery takes too.
+func (a *Gateway) feeKept(ctx context.Context, s store.Stores, next *payout.Payout) (bool, error) {
+	if next.Status != payout.StatusFailed || !next.Fee.IsPositive() {
+		return false, nil
+	}
+	h, err := s.Hits.ByRequestID(ctx, next.RequestID)
+	if err != nil {
+		return false, fmt.Errorf("read the call of payout %s: %w", next.PublicID, err)
+	}
+	switch h.Status {
+	case hitlog.StatusPending:
+		return false, errCallUnsettled
+	case hitlog.StatusSuccess:
+		return h.ChargeAmount.IsPositive(), nil
+	}
+	return false, nil
+}
+
 type payoutRefund struct {
 	amount decimal.Decimal
 	ref    string
@@ -250,13 +306,14 @@ type payoutRefund struct {
 }
 
 // payoutRefunds are the ledger refunds of p's new state: a failure gives
-// back the amount and the fee, a reversal the amount.
-func payoutRefunds(p *payout.Payout) []payoutRefund {
+// back the amount and the fee (when its call kept it), a reversal the
+// amount.
+func payoutRefunds(p *payout.Payout, feeKept bool) []payoutRefund {
 	var out []payoutRefund
 	switch p.Status {
 	case payout.StatusFailed:
 		out = append(out, payoutRefund{p.Amount, ledger.RefPayout, "Refund of failed payout " + p.PublicID})
-		if p.Fee.IsPositive() {
+		if feeKept {
 			out = append(out, payoutRefund{p.Fee, ledger.RefPayoutFee, "Refund of the fee of failed payout " + p.PublicID})
 		}
 	case payout.StatusReversed:
@@ -335,8 +392,14 @@ func (a *Gateway) checkPayout(ctx context.Context, p *payout.Payout, now time.Ti
 	}
 	before := p.Status
 	if p.SubmittedAt == nil {
-		if _, err := a.submitPayout(ctx, p); err != nil {
+		o, err := a.submitPayout(ctx, p)
+		if err != nil {
 			return false, err
+		}
+		if o != nil && o.Status == payout.StatusFailed {
+			if _, err := a.movePayout(ctx, p, *o); err != nil {
+				return false, err
+			}
 		}
 		return p.Status != before, nil
 	}

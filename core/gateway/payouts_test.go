@@ -334,6 +334,67 @@ func TestCheckPayoutsTwoWorkersMoveOnce(t *testing.T) {
 
 func ptr[T any](v T) *T { return &v }
 
+// TestRefusedAtSubmitGivesAmountAndFeeBack: a provider that refuses the
+// payout at once: the answer says failed, and once the call is settled
+// the amount and the fee come back, once.
+func TestRefusedAtSubmitGivesAmountAndFeeBack(t *testing.T) {
+	f := newPayoutFixture(t)
+	f.provider.EXPECT().Submit(mock.Anything, mock.Anything).Return(payout.Outcome{Status: payout.StatusFailed, Reason: "IFSC not found"}, nil).Once()
+	res, err := f.transfer(bankRequest("po-1", "100", "123456789012"))
+	if err != nil || res.Payout.Status != payout.StatusFailed || !res.BalanceLeft.Equal(dec("1000.00")) || !res.Charged.Equal(dec("5")) {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if h := f.hitOf(t, "req_po-1"); h.Status != "success" || !strings.Contains(*h.ResponsePayload, `"failed"`) {
+		t.Fatalf("hit %+v", h)
+	}
+	if ts := f.eventTypes(); len(ts) != 1 || ts[0] != webhook.PayoutFailed {
+		t.Fatalf("events %v", ts)
+	}
+	f.ledgerClean(t)
+}
+
+// TestFailureAfterRecoveryKeepsTheFeeRefundOnce: the call of a payout was
+// interrupted and crash recovery refunded its charge (the fee); when the
+// payout then fails, only the amount comes back. While the call is still
+// unsettled the failure waits.
+func TestFailureAfterRecoveryKeepsTheFeeRefundOnce(t *testing.T) {
+	f := newPayoutFixture(t)
+	f.provider.EXPECT().Submit(mock.Anything, mock.Anything).Return(payout.Outcome{Status: payout.StatusProcessing}, nil).Once()
+	res, err := f.transfer(bankRequest("po-1", "100", "123456789012"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := f.hitOf(t, "req_po-1")
+	f.provider.EXPECT().Check(mock.Anything, mock.Anything).Return(payout.Outcome{Status: payout.StatusFailed}, nil).Twice()
+
+	// As if the call were still running (or interrupted, not yet recovered).
+	h.Status = "pending"
+	f.db.Put(h)
+	f.now = f.now.Add(payout.FirstCheck)
+	if n, err := f.app.CheckPayouts(context.Background(), 10); n != 0 || err != nil {
+		t.Fatalf("moved while the call is unsettled: %d %v", n, err)
+	}
+	if p := f.payoutRow(t, res.Payout.ID); p.Status != payout.StatusProcessing {
+		t.Fatalf("payout %+v", p)
+	}
+
+	// Recovery refunded the fee: the call failed with a refund.
+	h.Status, h.ChargeAmount = "failed", dec("0")
+	u := f.stored()
+	f.db.Put(h, ledger.Entry{UserID: 11, Type: ledger.Refund, Amount: dec("5"), BalanceBefore: u.Balance, BalanceAfter: u.Balance.Add(dec("5")),
+		ReferenceType: ledger.RefAPIHit, ReferenceID: ptr(h.ID)})
+	u.Balance = u.Balance.Add(dec("5"))
+	f.db.Put(u)
+	f.now = f.now.Add(time.Hour)
+	if n, err := f.app.CheckPayouts(context.Background(), 10); n != 1 || err != nil {
+		t.Fatalf("round %d %v", n, err)
+	}
+	if rs := f.entries(ledger.Refund); len(rs) != 2 || !f.stored().Balance.Equal(dec("1000.00")) {
+		t.Fatalf("refunds %+v balance %s", rs, f.stored().Balance)
+	}
+	f.ledgerClean(t)
+}
+
 // TestLedgerCheckFindsPayoutProblems: a failed payout without its refunds
 // and a payout processing for over a day are reported.
 func TestLedgerCheckFindsPayoutProblems(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"paygate/core/accountopen"
 	"paygate/core/apikey"
 	"paygate/core/metering"
 	"paygate/core/payment"
@@ -45,6 +46,9 @@ type Config struct {
 	// PlatformName is the payee of balance checkouts; "" means
 	// DefaultPlatformName.
 	PlatformName string
+	// OpeningRoundBudget bounds one account-opening worker round as
+	// RechargeRoundBudget does; 0 means 1 minute.
+	OpeningRoundBudget time.Duration
 	// Location is the time zone of the daily payout limit's day; nil
 	// means UTC.
 	Location *time.Location
@@ -64,6 +68,7 @@ type Deps struct {
 	Payments  payment.Provider
 	Payouts   payout.Provider
 	Targets   webhook.TargetPolicy
+	Opener    accountopen.Provider // digital account opening
 }
 
 // Gateway is the gateway's use cases.
@@ -79,6 +84,7 @@ type Gateway struct {
 	payments  payment.Provider
 	payouts   payout.Provider
 	targets   webhook.TargetPolicy
+	opener    accountopen.Provider
 }
 
 // New builds the gateway from its ports.
@@ -96,6 +102,9 @@ func New(d Deps) *Gateway {
 	if cfg.RechargeRoundBudget == 0 {
 		cfg.RechargeRoundBudget = time.Minute
 	}
+	if cfg.OpeningRoundBudget == 0 {
+		cfg.OpeningRoundBudget = time.Minute
+	}
 	if !cfg.MaxBalanceCheckout.IsPositive() {
 		cfg.MaxBalanceCheckout = topup.DefaultMaxAmount
 	}
@@ -110,5 +119,6 @@ func New(d Deps) *Gateway {
 	}
 	cfg.PublicBaseURL = strings.TrimRight(cfg.PublicBaseURL, "/")
 	return &Gateway{tx: d.Tx, st: d.Stores, meter: d.Meter, now: d.Now, cfg: cfg, log: d.Log,
-		verifier: d.Verifier, recharger: d.Recharger, payments: d.Payments, payouts: d.Payouts, targets: d.Targets}
+		verifier: d.Verifier, recharger: d.Recharger, payments: d.Payments, payouts: d.Payouts, targets: d.Targets,
+		opener: d.Opener}
 }

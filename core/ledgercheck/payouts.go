@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"paygate/core/errs"
+	"paygate/core/hitlog"
 	"paygate/core/ledger"
 	"paygate/core/payout"
 )
@@ -42,8 +43,8 @@ func (c *Checker) readPayouts(ctx context.Context, id uint64) ([]payout.Payout, 
 }
 
 // checkPayouts: every payout has one debit of its amount; a failed or
-// reversed one also one equal refund of it, others none; a failed one with
-// a fee one refund of the fee, others none; none is still pending or
+// reversed one also one equal refund of it, others none; a failed one whose
+// call kept its fee one refund of the fee (payout_fee), others none; none is still pending or
 // processing past payout.StuckAfter. As with recharges, a payout that moved
 // between the reads is read again before a mismatch is reported, and
 // ledger rows of payouts created after the first read are left to the next
@@ -59,8 +60,12 @@ func (c *Checker) checkPayouts(ctx context.Context, userID uint64, list []payout
 		if m == nil {
 			m = &payoutMoves{}
 		}
-		if problem := payoutProblem(&p, m); problem != "" {
-			if cur, err := c.st.Payouts.ByID(ctx, p.ID); err != nil || cur.Status == p.Status || payoutProblem(cur, m) != "" {
+		feeKept, err := c.payoutFeeKept(ctx, &p)
+		if err != nil {
+			return err
+		}
+		if problem := payoutProblem(&p, m, feeKept); problem != "" {
+			if cur, err := c.st.Payouts.ByID(ctx, p.ID); err != nil || cur.Status == p.Status || payoutProblem(cur, m, feeKept) != "" {
 				bad("%s", problem)
 			}
 		}
@@ -81,8 +86,26 @@ func (c *Checker) checkPayouts(ctx context.Context, userID uint64, list []payout
 	return nil
 }
 
-// payoutProblem describes how p's money rows m disagree with it, or "".
-func payoutProblem(p *payout.Payout, m *payoutMoves) string {
+// payoutFeeKept reports whether the call that charged p's fee kept it
+// (settled success with a charge): only then does a failure give the fee
+// back as payout_fee. Stores without hits (none) say no.
+func (c *Checker) payoutFeeKept(ctx context.Context, p *payout.Payout) (bool, error) {
+	if !p.Fee.IsPositive() || p.RequestID == "" || c.st.Hits == nil {
+		return false, nil
+	}
+	h, err := c.st.Hits.ByRequestID(ctx, p.RequestID)
+	if err != nil {
+		if errs.KindOf(err) == errs.NotFound {
+			return false, nil
+		}
+		return false, fmt.Errorf("read the call of payout %s: %w", p.PublicID, err)
+	}
+	return h.Status == hitlog.StatusSuccess && h.ChargeAmount.IsPositive(), nil
+}
+
+// payoutProblem describes how p's money rows m disagree with it, or "";
+// feeKept says whether its call kept the fee.
+func payoutProblem(p *payout.Payout, m *payoutMoves, feeKept bool) string {
 	if m.amount.debits != 1 || !m.amount.debitSum.Equal(p.Amount) {
 		return fmt.Sprintf("payout %s of %s has %d debits totalling %s", p.PublicID, p.Amount.StringFixed(2), m.amount.debits, m.amount.debitSum.StringFixed(2))
 	}
@@ -90,7 +113,7 @@ func payoutProblem(p *payout.Payout, m *payoutMoves) string {
 	if want := boolCount(refunded); m.amount.refunds != want || (refunded && !m.amount.refundSum.Equal(p.Amount)) {
 		return fmt.Sprintf("%s payout %s has %d refunds of its amount totalling %s", p.Status, p.PublicID, m.amount.refunds, m.amount.refundSum.StringFixed(2))
 	}
-	feeBack := p.Status == payout.StatusFailed && p.Fee.IsPositive()
+	feeBack := p.Status == payout.StatusFailed && feeKept
 	if m.fee.debits != 0 || m.fee.refunds != boolCount(feeBack) || (feeBack && !m.fee.refundSum.Equal(p.Fee)) {
 		return fmt.Sprintf("%s payout %s has %d refunds of its fee %s totalling %s", p.Status, p.PublicID, m.fee.refunds, p.Fee.StringFixed(4), m.fee.refundSum.StringFixed(4))
 	}

@@ -108,6 +108,10 @@ type Payout struct {
 	Beneficiary Beneficiary
 	Amount      decimal.Decimal // debited (reference_type payout)
 	Fee         decimal.Decimal // the payout-transfer service's charge, debited with the call
+	// RequestID names the call (hit) whose charge is the fee: a failure
+	// gives the fee back only if that call kept it (crash recovery may have
+	// refunded an interrupted call already).
+	RequestID   string
 	Mode        Mode
 	Narration   *string
 	Status      Status

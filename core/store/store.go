@@ -6,6 +6,7 @@ package store
 import (
 	"context"
 
+	"paygate/core/accountopen"
 	"paygate/core/apikey"
 	"paygate/core/audit"
 	"paygate/core/catalog"
@@ -57,6 +58,8 @@ type Stores struct {
 	Logins   signin.Repository  // sign-in attempt counters
 
 	Statements statement.Repository // reconciliation: bank statement lines
+
+	Openings accountopen.Repository // digital account openings
 }
 
 // Transactor runs fn in one database transaction with Stores bound to it.

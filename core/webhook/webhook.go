@@ -35,12 +35,14 @@ const (
 	PayoutSuccess          EventType = "payout.success"
 	PayoutFailed           EventType = "payout.failed"
 	PayoutReversed         EventType = "payout.reversed"
+	AccountOpeningOpened   EventType = "account_opening.opened"
+	AccountOpeningRejected EventType = "account_opening.rejected"
 )
 
 // EventTypes are every event type, in the order the documentation lists them.
 var EventTypes = []EventType{PaymentSuccess, PaymentFailed, PaymentExpired, RechargeSuccess, RechargeFailed,
 	BalanceRequestApproved, BalanceRequestRejected, BalanceLow, RefundProcessed, RefundFailed,
-	PayoutSuccess, PayoutFailed, PayoutReversed}
+	PayoutSuccess, PayoutFailed, PayoutReversed, AccountOpeningOpened, AccountOpeningRejected}
 
 // Valid reports a known event type.
 func (t EventType) Valid() bool {

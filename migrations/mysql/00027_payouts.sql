@@ -13,6 +13,7 @@ CREATE TABLE IF NOT EXISTS payouts (
     public_id        VARCHAR(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,
     user_id          BIGINT UNSIGNED NOT NULL,
     api_key_id       BIGINT UNSIGNED NOT NULL,
+    request_id       VARCHAR(100) NOT NULL,
     reference_id     VARCHAR(64) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,
     beneficiary_type ENUM('bank_account', 'vpa') NOT NULL,
     beneficiary_name VARCHAR(100) NOT NULL,

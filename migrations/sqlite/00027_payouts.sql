@@ -9,6 +9,7 @@ CREATE TABLE payouts (
     public_id        VARCHAR(40) NOT NULL,
     user_id          INTEGER NOT NULL,
     api_key_id       INTEGER NOT NULL,
+    request_id       VARCHAR(100) NOT NULL,
     reference_id     VARCHAR(64) NOT NULL,
     beneficiary_type VARCHAR(20) NOT NULL CHECK (beneficiary_type IN ('bank_account', 'vpa')),
     beneficiary_name VARCHAR(100) NOT NULL,

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"paygate/core/accountopen"
 	"paygate/core/audit"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
@@ -35,7 +36,7 @@ type ClosedDay struct {
 }
 
 // putMore stores the rows put does not know: audit.Entry, webhook.Event,
-// webhook.Attempt, user.ResetToken, Rollup, ClosedDay.
+// webhook.Attempt, user.ResetToken, Rollup, ClosedDay, accountopen.Opening.
 func (t *tables) putMore(r any) any {
 	switch r := r.(type) {
 	case audit.Entry:
@@ -58,6 +59,10 @@ func (t *tables) putMore(r any) any {
 		return r
 	case ClosedDay:
 		t.closed[r.Zone+"|"+r.Day] = r
+		return r
+	case accountopen.Opening:
+		r.ID = t.id("openings", r.ID)
+		t.openings[r.ID] = r
 		return r
 	}
 	panic(fmt.Sprintf("storetest: Put of %T not implemented", r))
