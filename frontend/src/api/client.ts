@@ -40,6 +40,22 @@ export async function authFetch(input: Request): Promise<Response> {
 /** The API client: `await call(api.GET('/api/v1/panel/auth/me'))`. */
 export const api = createClient<paths>({ baseUrl: origin(), fetch: authFetch });
 
+/**
+ * The typed client for the gateway's own endpoints, called with an API key's
+ * secret (`headers: { Authorization: 'Bearer <secret>' }`), never with the
+ * panel's token: a panel session alone cannot move money out.
+ */
+export const gatewayApi = createClient<paths>({
+  baseUrl: origin(),
+  fetch: async (input: Request) => {
+    try {
+      return await globalThis.fetch(input);
+    } catch (err) {
+      throw ApiError.network(err);
+    }
+  },
+});
+
 type Result<T> = { data?: T; error?: unknown; response: Response };
 
 /**

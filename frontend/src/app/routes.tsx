@@ -4,8 +4,8 @@
 // here is a change to this shared file (ask the lead).
 import type { ComponentType } from 'react';
 import {
-  IconActivity, IconBuildingStore, IconCash, IconChartBar, IconClipboardList, IconDeviceMobile, IconFileSpreadsheet,
-  IconGauge, IconKey, IconListDetails, IconReceipt, IconServer, IconUser, IconUsers, IconWallet, IconWebhook,
+  IconActivity, IconArrowsTransferUp, IconBuildingBank, IconBuildingStore, IconCash, IconChartBar, IconClipboardList, IconDeviceMobile, IconFileSpreadsheet,
+  IconGauge, IconGaugeFilled, IconKey, IconListDetails, IconReceipt, IconServer, IconUser, IconUsers, IconWallet, IconWebhook,
   type Icon,
 } from '@tabler/icons-react';
 import type { Role } from '../api/types';
@@ -62,6 +62,10 @@ export const screens: Screen[] = [
     nav: { label: 'Payments', icon: IconCash, group: 'Money' } },
   { path: '/recharges', title: 'Recharges', roles: ALL, load: () => import('../pages/user/Recharges'),
     nav: { label: 'Recharges', icon: IconDeviceMobile, group: 'Money' } },
+  { path: '/payouts', title: 'Payouts', roles: ALL, load: () => import('../pages/user/Payouts'),
+    nav: { label: 'Payouts', icon: IconArrowsTransferUp, group: 'Money' } },
+  { path: '/account-openings', title: 'Account openings', roles: ALL, load: () => import('../pages/user/AccountOpenings'),
+    nav: { label: 'Account openings', icon: IconBuildingBank, group: 'Money' } },
   { path: '/profile', title: 'Profile and sessions', roles: ALL, load: () => import('../pages/user/Profile'),
     nav: { label: 'Profile', icon: IconUser, group: 'Account' } },
 
@@ -79,6 +83,8 @@ export const screens: Screen[] = [
     nav: { label: 'Balance requests', icon: IconClipboardList, group: 'Admin' } },
   { path: '/admin/reconciliation', title: 'Reconciliation', roles: ADMIN, load: () => import('../pages/admin/Reconciliation'),
     nav: { label: 'Reconciliation', icon: IconFileSpreadsheet, group: 'Admin' } },
+  { path: '/admin/payout-limits', title: 'Payout limits', roles: ADMIN, load: () => import('../pages/admin/PayoutLimits'),
+    nav: { label: 'Payout limits', icon: IconGaugeFilled, group: 'Admin' } },
   { path: '/admin/audit-log', title: 'Audit log', roles: ADMIN, load: () => import('../pages/admin/AuditLog'),
     nav: { label: 'Audit log', icon: IconListDetails, group: 'Admin' } },
 ];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chartAxisINR, chartNumber, formatINR, signOf } from './money';
+import { chartAxisINR, chartNumber, compareDecimal, formatINR, signOf } from './money';
 
 describe('formatINR', () => {
   it('groups digits the Indian way', () => {
@@ -46,5 +46,24 @@ describe('chartNumber', () => {
     expect(chartNumber('')).toBe(0);
     expect(chartNumber(null)).toBe(0);
     expect(chartAxisINR(150000)).toBe('₹1.5L');
+  });
+});
+
+describe('compareDecimal', () => {
+  it('compares amounts exactly, whatever their places', () => {
+    expect(compareDecimal('105.00', '100.00')).toBe(1);
+    expect(compareDecimal('99.99', '100')).toBe(-1);
+    expect(compareDecimal('100.0', '100.00')).toBe(0);
+    expect(compareDecimal('0009.5', '9.50')).toBe(0);
+    expect(compareDecimal('200000.01', '200000.00')).toBe(1);
+    expect(compareDecimal('9007199254740993.25', '9007199254740993.24')).toBe(1); // beyond a double
+    expect(compareDecimal('-1.00', '0.00')).toBe(-1);
+    expect(compareDecimal('-2.00', '-1.50')).toBe(-1);
+    expect(compareDecimal('0.00', '-0.00')).toBe(0);
+  });
+
+  it('gives null for anything that is not an amount', () => {
+    expect(compareDecimal('abc', '1')).toBeNull();
+    expect(compareDecimal('1', '')).toBeNull();
   });
 });

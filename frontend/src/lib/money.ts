@@ -64,3 +64,32 @@ const axisFormatter = new Intl.NumberFormat('en-IN', { style: 'currency', curren
 export function chartAxisINR(n: number): string {
   return axisFormatter.format(n);
 }
+
+/**
+ * Compares two non-negative or negative decimal strings exactly (digit by
+ * digit, never through a float): -1 when a < b, 0 when equal, 1 when a > b.
+ * null when either is not a decimal string.
+ */
+export function compareDecimal(a: string, b: string): -1 | 0 | 1 | null {
+  const x = a.trim();
+  const y = b.trim();
+  if (!DECIMAL.test(x) || !DECIMAL.test(y)) return null;
+  const sx = signOf(x);
+  const sy = signOf(y);
+  if (sx !== sy) return sx < sy ? -1 : 1;
+  if (sx === 0) return 0;
+  const abs = compareAbs(x.replace(/^-/, ''), y.replace(/^-/, ''));
+  return (sx < 0 ? -abs : abs) as -1 | 0 | 1;
+}
+
+function compareAbs(x: string, y: string): -1 | 0 | 1 {
+  const [xi = '', xf = ''] = x.split('.');
+  const [yi = '', yf = ''] = y.split('.');
+  const i1 = xi.replace(/^0+/, '');
+  const i2 = yi.replace(/^0+/, '');
+  if (i1.length !== i2.length) return i1.length < i2.length ? -1 : 1;
+  const places = Math.max(xf.length, yf.length);
+  const d1 = i1 + xf.padEnd(places, '0');
+  const d2 = i2 + yf.padEnd(places, '0');
+  return d1 === d2 ? 0 : d1 < d2 ? -1 : 1;
+}

@@ -9,6 +9,7 @@ import type { ListParams } from '../../lib/listParams';
 import { useListQuery } from '../../lib/listQuery';
 import { useFeatureMutation, type MutationConfig } from '../../lib/mutation';
 import { dashboardKeys } from '../dashboard/api';
+import { payoutKeys } from '../payouts/api';
 import { transactionKeys } from '../transactions/api';
 
 const USERS_PATH = '/api/v1/panel/users';
@@ -60,13 +61,14 @@ export function useUsersById(ids: (number | null | undefined)[]): Map<number, Us
   return map;
 }
 
-/** Sets the user's role and plan (only what changed is sent). */
+/** Sets the user's role, plan, collection fee or daily payout limit (only what changed is sent). */
 export function useUpdateUser(config?: MutationConfig<User, { id: number; body: Schemas['PatchUserRequest'] }>) {
   return useFeatureMutation({
     mutationFn: ({ id, body }: { id: number; body: Schemas['PatchUserRequest'] }) => call(api.PATCH(USER_PATH, { params: { path: { id } }, body })),
-    onSuccess: (qc, u) => {
+    onSuccess: (qc, u, { body }) => {
       qc.setQueryData(userKeys.detail(u.id), u);
       void qc.invalidateQueries({ queryKey: userKeys.all });
+      if (body.daily_payout_limit !== undefined) void qc.invalidateQueries({ queryKey: payoutKeys.limits });
     },
   }, config);
 }

@@ -15,6 +15,7 @@ import { formatDateTime } from '../../lib/dates';
 import { parseId } from '../../lib/ids';
 import { RoleBadge, UserStatusBadge } from './shared/badges';
 import { BalanceAdjustment } from './users/BalanceAdjustment';
+import { PayoutLimitCard } from './users/PayoutLimitForm';
 import { RolePlanCard } from './users/ProfileCard';
 import { RecentTransactions } from './users/RecentTransactions';
 import { UserPricing } from './users/UserPricing';
@@ -98,6 +99,7 @@ function UserPage({ user, back }: { user: User; back: ReactNode }) {
                   <Field label="Total spent"><Money value={user.total_spent} /></Field>
                   <Field label="Low balance alert"><Money value={user.low_balance_alert} /></Field>
                   <Field label="Collection fee">{user.collection_fee_percent}%</Field>
+                  <Field label="Daily payout limit"><Money value={user.daily_payout_limit} /></Field>
                   <Field label="Email verified">{user.email_verified_at ? formatDateTime(user.email_verified_at) : 'not yet'}</Field>
                   <Field label="Joined">{formatDateTime(user.created_at)}</Field>
                   <Field label="Updated">{formatDateTime(user.updated_at)}</Field>
@@ -107,6 +109,7 @@ function UserPage({ user, back }: { user: User; back: ReactNode }) {
                 <Group gap="md">
                   <Anchor component={Link} to={`/admin/audit-log?target_type=user&target_id=${user.id}`} size="sm">Audit log of this user</Anchor>
                   <Anchor component={Link} to={`/admin/balance-requests?user_id=${user.id}&status=all`} size="sm">Balance requests</Anchor>
+                  <Anchor component={Link} to={`/payouts?user_id=${user.id}`} size="sm">Payouts</Anchor>
                 </Group>
               </Stack>
             </Paper>
@@ -116,6 +119,7 @@ function UserPage({ user, back }: { user: User; back: ReactNode }) {
         <Grid.Col span={{ base: 12, md: 5 }}>
           <Stack gap="md">
             {!deleted && <RolePlanCard key={`${user.role}-${user.plan}-${user.collection_fee_percent}`} user={user} isSelf={isSelf} />}
+            {!deleted && <PayoutLimitCard key={user.daily_payout_limit} user={user} />}
             {!deleted && <BalanceAdjustment user={user} />}
             {!isSelf && !deleted && (
               <Paper withBorder p="md" radius="md">

@@ -141,4 +141,66 @@ describe('TryIt', () => {
     await waitFor(() => expect(message).toHaveAttribute('aria-invalid', 'true'));
     expect(screen.getByText('must not contain a link')).toBeInTheDocument();
   });
+
+  it('sends payout-transfer’s dotted parameters as a nested beneficiary and puts beneficiary.* errors on their fields', async () => {
+    const calls = stubFetch(() => json(422, { success: false, message: 'Invalid parameters', error: 'validation_failed', request_id: 'req_01J9Z8X4K3M2N1P0Q9R8S7T6V5',
+      errors: { 'beneficiary.account_number': ['must be 9 to 18 digits'] } }));
+    forgetSecrets();
+    rememberSecret('rk_live_AAA', 'rs_remembered');
+    const payout = { name: 'Payout', slug: 'payout-transfer', endpoint: '/api/v1/payout/transfer', method: 'POST' as const, builtin: true };
+    const payoutFields = fieldsFromSpecs({
+      amount: { type: 'number', required: true },
+      'beneficiary.type': { type: 'string', required: true, pattern: '^(bank_account|vpa)$' },
+      'beneficiary.name': { type: 'string', required: true },
+      'beneficiary.account_number': { type: 'string', required: false },
+      'beneficiary.ifsc': { type: 'string', required: false },
+      'beneficiary.vpa': { type: 'string', required: false },
+      reference_id: { type: 'string', required: true },
+      narration: { type: 'string', required: false, max_length: 30 },
+    });
+    renderWithApp(<TryIt service={payout} fields={payoutFields} />);
+    const u = userEvent.setup();
+    await chooseKey(u);
+    await u.type(screen.getByRole('textbox', { name: /^amount/ }), '100.00');
+    await u.click(screen.getByLabelText(/^beneficiary\.type/, { selector: 'input' }));
+    await u.click(await screen.findByRole('option', { name: 'bank_account', hidden: true }));
+    await u.type(screen.getByRole('textbox', { name: /^beneficiary\.name/ }), 'Ravi Kumar');
+    const account = screen.getByRole('textbox', { name: /^beneficiary\.account_number/ });
+    await u.type(account, '12345');
+    await u.type(screen.getByRole('textbox', { name: /^beneficiary\.ifsc/ }), 'HDFC0001234');
+    await u.type(screen.getByRole('textbox', { name: /^reference_id/ }), 'ref-1');
+    // The preview and the curl command show the nested body.
+    const nested = '{"amount":100.00,"beneficiary":{"name":"Ravi Kumar","type":"bank_account","account_number":"12345","ifsc":"HDFC0001234"},"reference_id":"ref-1"}';
+    expect(screen.getByTestId('try-it-preview')).toHaveTextContent(nested);
+    expect(screen.getByLabelText('curl command').textContent).toContain(nested);
+    await u.click(screen.getByRole('button', { name: 'Send request' }));
+    expect(await screen.findByTestId('try-it-status')).toHaveTextContent('422');
+    const call = calls.find((r) => r.url.endsWith('/api/v1/payout/transfer'))!;
+    expect(call.headers.get('Authorization')).toBe('Bearer rs_remembered');
+    expect(JSON.parse(await call.text())).toEqual({
+      amount: 100, reference_id: 'ref-1', beneficiary: { type: 'bank_account', name: 'Ravi Kumar', account_number: '12345', ifsc: 'HDFC0001234' },
+    });
+    await waitFor(() => expect(account).toHaveAttribute('aria-invalid', 'true'));
+    expect(screen.getByText('must be 9 to 18 digits')).toBeInTheDocument();
+  });
+
+  it('calls account-open with its flat parameters as they are', async () => {
+    const calls = stubFetch(() => json(200, { success: true, request_id: 'req_01J9Z8X4K3M2N1P0Q9R8S7T6V5', data: { opening_id: 'aco_1', status: 'initiated' }, charged: '0.0000', balance_left: '10.00' }));
+    forgetSecrets();
+    rememberSecret('rk_live_AAA', 'rs_remembered');
+    const open = { name: 'Account opening', slug: 'account-open', endpoint: '/api/v1/account/open', method: 'POST' as const, builtin: true };
+    const params = { name: 'Asha Rao', dob: '1990-05-17', pan: 'ABCDE1234F', aadhaar: '234567890123', mobile: '9876543210', email: 'asha@example.com', address: '1 MG Road, Bengaluru', product: 'savings', reference_id: 'aco-ref-1' };
+    const openFields = fieldsFromSpecs(Object.fromEntries(Object.keys(params).map((n) => [n, { type: n === 'dob' ? 'date' as const : 'string' as const, required: true }])));
+    renderWithApp(<TryIt service={open} fields={openFields} />);
+    const u = userEvent.setup();
+    await chooseKey(u);
+    for (const [n, v] of Object.entries(params)) {
+      const el = document.querySelector<HTMLInputElement>(`[data-param="${n}"]`)!;
+      await u.type(el, v);
+    }
+    await u.click(screen.getByRole('button', { name: 'Send request' }));
+    expect(await screen.findByTestId('try-it-status')).toHaveTextContent('200');
+    const call = calls.find((r) => r.url.endsWith('/api/v1/account/open'))!;
+    expect(JSON.parse(await call.text())).toEqual(params);
+  });
 });

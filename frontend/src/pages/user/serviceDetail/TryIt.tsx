@@ -59,14 +59,18 @@ export function TryIt({ service, fields }: {
   const keys = useAllKeys();
   const active = (keys.data?.data ?? []).filter((k) => k.status === 'active');
   const method = service.method as Method;
-  const initial = useMemo(() => Object.fromEntries(fields.map((f) => [f.name, ''])), [fields]);
-  const form = useForm<{ key: string; secret: string; params: Record<string, string> }>({
+  // The values sit in an array by field (params.0, params.1, …): a parameter's name may hold dots
+  // (beneficiary.account_number), which a form path would read as nesting.
+  const initial = useMemo(() => fields.map(() => ''), [fields]);
+  const slot = (name: string) => fields.findIndex((f) => f.name === name);
+  const byName = (params: string[]) => Object.fromEntries(fields.map((f, i) => [f.name, params[i] ?? '']));
+  const form = useForm<{ key: string; secret: string; params: string[] }>({
     initialValues: { key: '', secret: '', params: initial },
     validate: (v) => {
       const errs: Record<string, string> = {};
       if (!v.key) errs.key = 'Choose a key';
       if (!v.secret.trim()) errs.secret = 'Paste the key’s secret';
-      for (const [name, msg] of Object.entries(checkAll(fields, v.params))) errs[`params.${name}`] = msg;
+      for (const [name, msg] of Object.entries(checkAll(fields, byName(v.params)))) errs[`params.${slot(name)}`] = msg;
       return errs;
     },
   });
@@ -77,12 +81,13 @@ export function TryIt({ service, fields }: {
       setResult(r);
       const b = r.body as { errors?: Record<string, string[]> } | null;
       if (r.status === 422 && b?.errors) {
-        for (const [name, msgs] of Object.entries(b.errors)) if (name in form.getValues().params) form.setFieldError(`params.${name}`, msgs.join(' '));
+        // Keyed by the parameter's name, dotted for a nested member (beneficiary.account_number).
+        for (const [name, msgs] of Object.entries(b.errors)) if (slot(name) >= 0) form.setFieldError(`params.${slot(name)}`, msgs.join(' '));
       }
     },
   });
   const values = form.getValues();
-  const preview = buildCall(method, fields, values.params);
+  const preview = buildCall(method, fields, byName(values.params));
   const envelope = result?.ok ? (result.body as Schemas['CallEnvelope']) : null;
   const error = result && !result.ok ? (result.body as { message?: string; error?: string } | null) : null;
 
@@ -92,7 +97,7 @@ export function TryIt({ service, fields }: {
       <Text size="sm" c="dimmed" mb="sm">
         A real call to <Text span ff="monospace" size="sm">{method} {service.endpoint}</Text>: it is billed and shows in your hit logs.
       </Text>
-      <form noValidate onSubmit={form.onSubmit((v) => run.mutate({ endpoint: service.endpoint, method, call: buildCall(method, fields, v.params), key: v.key, secret: v.secret.trim(), gateway }))} data-testid="try-it-form">
+      <form noValidate onSubmit={form.onSubmit((v) => run.mutate({ endpoint: service.endpoint, method, call: buildCall(method, fields, byName(v.params)), key: v.key, secret: v.secret.trim(), gateway }))} data-testid="try-it-form">
         <Stack gap="sm">
           {keys.isSuccess && active.length === 0 ? (
             <Alert color="yellow" variant="light">You have no active API key. <Anchor component={Link} to="/api-keys">Create one</Anchor> first.</Alert>
@@ -120,8 +125,8 @@ export function TryIt({ service, fields }: {
           )}
           <Divider label="Parameters" labelPosition="left" />
           {fields.length === 0 && <Text size="sm" c="dimmed">This service takes no parameters.</Text>}
-          {fields.map((f) => (
-            <FieldInput key={f.name} f={f} props={form.getInputProps(`params.${f.name}`)} />
+          {fields.map((f, i) => (
+            <FieldInput key={f.name} f={f} props={form.getInputProps(`params.${i}`)} />
           ))}
           <CallCost price={service.price} />
           <Group justify="space-between" wrap="wrap">

@@ -65,4 +65,35 @@ describe('the try-it form from request_params', () => {
     expect(buildCall('GET', fields, { upi_id: 'name@bank', limit: '' })).toEqual({ query: '?upi_id=name%40bank' });
     expect(buildCall('DELETE', fields, { upi_id: '', limit: '' })).toEqual({ query: '' });
   });
+
+  it('nests dotted names into objects in a JSON body (payout-transfer’s beneficiary.*), and only there', () => {
+    const fields = fieldsFromSpecs({
+      amount: { type: 'number', required: true },
+      'beneficiary.type': { type: 'string', required: true, pattern: '^(bank_account|vpa)$' },
+      'beneficiary.name': { type: 'string', required: true },
+      'beneficiary.account_number': { type: 'string', required: false },
+      'beneficiary.ifsc': { type: 'string', required: false },
+      'beneficiary.vpa': { type: 'string', required: false },
+      mode: { type: 'string', required: false },
+      reference_id: { type: 'string', required: true },
+    });
+    const values = {
+      amount: '100.50', 'beneficiary.type': 'bank_account', 'beneficiary.name': 'Ravi Kumar', 'beneficiary.account_number': '123456781234',
+      'beneficiary.ifsc': 'HDFC0001234', 'beneficiary.vpa': '', mode: 'IMPS', reference_id: 'ref-1',
+    };
+    const call = buildCall('POST', fields, values);
+    expect(JSON.parse(call.body!)).toEqual({
+      amount: 100.5, reference_id: 'ref-1', mode: 'IMPS',
+      beneficiary: { type: 'bank_account', name: 'Ravi Kumar', account_number: '123456781234', ifsc: 'HDFC0001234' },
+    });
+    expect(call.body).toContain('"amount":100.50'); // still as typed
+    // A query string keeps the names as they are.
+    expect(buildCall('GET', fields, { ...values, amount: '', 'beneficiary.account_number': '', 'beneficiary.ifsc': '', mode: '' }).query)
+      .toBe('?beneficiary.name=Ravi+Kumar&beneficiary.type=bank_account&reference_id=ref-1');
+  });
+
+  it('keeps a dotted name flat when its path runs into a plain member', () => {
+    const fields = fieldsFromSpecs({ a: { type: 'string', required: true }, 'a.b': { type: 'string', required: true }, 'x..y': { type: 'string', required: true } });
+    expect(JSON.parse(buildCall('POST', fields, { a: '1', 'a.b': '2', 'x..y': '3' }).body!)).toEqual({ a: '1', 'a.b': '2', 'x..y': '3' });
+  });
 });

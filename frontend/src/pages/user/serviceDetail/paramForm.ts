@@ -105,7 +105,11 @@ export function checkAll(fields: Field[], values: Record<string, string>): Recor
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-/** The call's query string (GET/DELETE, with its leading "?" or "") or JSON body (POST/PUT). Empty optional fields are left out. */
+/**
+ * The call's query string (GET/DELETE, with its leading "?" or "") or JSON body (POST/PUT). Empty optional fields are left out.
+ * In a JSON body a dotted name is a member of a nested object: `beneficiary.type` and `beneficiary.name` give
+ * `{"beneficiary":{"type":…,"name":…}}` (a query string keeps the dotted names as they are).
+ */
 export function buildCall(method: Method, fields: Field[], values: Record<string, string>): { query: string; body?: string } {
   const present = fields.filter((f) => (f.type === 'string' ? values[f.name] ?? '' : (values[f.name] ?? '').trim()) !== '');
   if (method === 'GET' || method === 'DELETE') {
@@ -114,15 +118,49 @@ export function buildCall(method: Method, fields: Field[], values: Record<string
     const s = qs.toString();
     return { query: s ? `?${s}` : '' };
   }
-  const members = present.map((f) => {
+  const root: JsonObject = new Map();
+  for (const f of present) {
     const v = f.type === 'string' ? values[f.name]! : values[f.name]!.trim();
     let json: string;
     if ((f.type === 'integer' && INTEGER.test(v)) || (f.type === 'number' && JSON_NUMBER.test(v))) json = v; // the digits as typed
     else if (f.type === 'boolean' && (v === 'true' || v === 'false')) json = v;
     else json = JSON.stringify(v);
-    return `${JSON.stringify(f.name)}:${json}`;
-  });
-  return { query: '', body: `{${members.join(',')}}` };
+    place(root, f.name, json);
+  }
+  return { query: '', body: serialize(root) };
+}
+
+/** A JSON object being built: member name → its JSON text, or a nested object. Insertion order is kept. */
+type JsonObject = Map<string, string | JsonObject>;
+
+/** Puts `json` at the dotted `name`; a name whose path runs into a value already there stays a flat member. */
+function place(root: JsonObject, name: string, json: string) {
+  const parts = name.split('.');
+  if (parts.length > 1 && parts.every((p) => p !== '')) {
+    let obj = root;
+    let ok = true;
+    for (const p of parts.slice(0, -1)) {
+      const next = obj.get(p);
+      if (next === undefined) {
+        const child: JsonObject = new Map();
+        obj.set(p, child);
+        obj = child;
+      } else if (typeof next === 'string') {
+        ok = false;
+        break;
+      } else obj = next;
+    }
+    const last = parts[parts.length - 1]!;
+    if (ok && !obj.has(last)) {
+      obj.set(last, json);
+      return;
+    }
+  }
+  root.set(name, json);
+}
+
+function serialize(obj: JsonObject): string {
+  return `{${[...obj].map(([k, v]) => `${JSON.stringify(k)}:${typeof v === 'string' ? v : serialize(v)}`).join(',')}}`;
 }
 
 /** A curl command for the call (the secret left as a placeholder). A gateway service takes the key's secret as

@@ -1,0 +1,95 @@
+// Money out (issue 20), step by step: an admin credits a balance by hand,
+// a user sends payouts from the panel's form (signed with an API key's
+// secret), watches them settle in the list and the drawer, and the admin
+// reads and changes the daily payout limits. Each function drives the real
+// UI and throws on anything unexpected.
+import { openScreen, pageHeading } from '../lib/helpers.mjs';
+import { inr } from './user.mjs';
+import { eventually, squash } from './money.mjs';
+
+/** The admin credits `amount` to the user with this email from their page's "Adjust balance". */
+export async function creditBalance(page, email, amount) {
+  await openScreen(page, `/admin/users?q=${encodeURIComponent(email)}`, 'Users');
+  await page.getByRole('row').filter({ hasText: email }).getByRole('link').first().click();
+  await pageHeading(page, 'User', { exact: true }).waitFor();
+  const card = page.locator('form').filter({ has: page.getByRole('heading', { name: 'Adjust balance' }) });
+  await card.getByLabel('Amount').fill(amount);
+  await card.getByLabel('Reason').fill('Funds for payouts');
+  await card.getByRole('button', { name: 'Credit balance…' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Credit this balance?' });
+  await confirm.getByRole('button', { name: 'Credit', exact: true }).click();
+  await confirm.waitFor({ state: 'detached' });
+  await eventually(async () => {
+    const got = squash(await page.getByTestId('user-balance').innerText());
+    return got === inr(amount) || `the user's page shows ${got}, want ${inr(amount)}`;
+  }, 'the credited balance');
+}
+
+/** From anywhere in the panel: the navbar's Money › Payouts (a client-side move: secrets remembered in this tab stay). */
+export async function goToPayouts(page) {
+  await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Payouts', exact: true }).click();
+  await pageHeading(page, 'Payouts', { exact: true }).waitFor();
+}
+
+/**
+ * Sends a payout to a bank account with the new-payout form: the key chosen
+ * (its secret prefilled when created in this tab, else `secret`), the fee and
+ * total checked against the quote, and the answer shown.
+ * @returns {Promise<{payoutId: string, status: string}>}
+ */
+export async function sendBankPayout(page, { key, secret, account, ifsc, name, amount, fee, total, narration }) {
+  await page.getByRole('button', { name: 'New payout' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New payout' });
+  const form = dialog.getByRole('form', { name: 'New payout' });
+  await form.getByLabel('API key').click();
+  await page.getByRole('option', { name: new RegExp(key) }).click();
+  const secretInput = form.locator('input[type="password"]');
+  if ((await secretInput.inputValue()) === '') await secretInput.fill(secret);
+  else if ((await secretInput.inputValue()) !== secret) throw new Error('the prefilled secret is not the key’s');
+  await form.getByLabel('Account number').fill(account);
+  await form.getByLabel('IFSC').fill(ifsc);
+  await form.getByLabel('Account holder’s name').fill(name);
+  await form.getByLabel('Amount').fill(amount);
+  if (narration) await form.getByLabel('Narration').fill(narration);
+  const reference = await form.getByLabel('Reference id').inputValue();
+  if (!/^po_\w+$/.test(reference)) throw new Error(`the reference is prefilled as "${reference}"`);
+  // The quote: fee and total before sending.
+  await eventually(async () => {
+    const f = squash(await form.getByTestId('quote-fee').innerText().catch(() => ''));
+    const t = squash(await form.getByTestId('quote-total').innerText().catch(() => ''));
+    return (f === inr(fee) && t === inr(total)) || `the quote shows fee "${f}", total "${t}"; want ${inr(fee)}, ${inr(total)}`;
+  }, 'the quote');
+  const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/payout/transfer' && r.request().method() === 'POST');
+  await form.getByRole('button', { name: 'Send payout' }).click();
+  const r = await answered;
+  const auth = await r.request().headerValue('authorization');
+  if (auth !== `Bearer ${secret}`) throw new Error(`the transfer was signed "${auth}", want the key's secret`);
+  const body = await r.json();
+  if (r.status() !== 200) throw new Error(`the transfer answered ${r.status()}: ${JSON.stringify(body)}`);
+  const result = dialog.getByTestId('payout-result');
+  await result.waitFor();
+  const payoutId = squash(await result.getByTestId('payout-id').innerText());
+  if (payoutId !== body.data.payout_id || !/^pout_[0-9A-Z]{26}$/.test(payoutId)) throw new Error(`the result shows payout ${payoutId}, the API ${body.data.payout_id}`);
+  if (body.data.reference_id !== reference) throw new Error(`the payout's reference is ${body.data.reference_id}, the form's ${reference}`);
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  return { payoutId, status: body.data.status };
+}
+
+/** The payouts table's row of a payout. */
+export function payoutRow(page, payoutId) {
+  return page.getByRole('table', { name: 'Payouts' }).getByRole('row').filter({ hasText: payoutId });
+}
+
+/** Waits (the list polls while a payout is in flight) until the payout's row shows `status`. */
+export async function expectPayoutStatus(page, payoutId, status, timeout = 20_000) {
+  await payoutRow(page, payoutId).getByText(status, { exact: true }).waitFor({ timeout });
+}
+
+/** Opens the payout's drawer and returns its detail panel. */
+export async function openPayout(page, payoutId) {
+  await payoutRow(page, payoutId).getByText(payoutId).click();
+  const detail = page.getByTestId('payout-detail');
+  await detail.waitFor();
+  return detail;
+}

@@ -1,0 +1,147 @@
+// Payouts (money out): the list (GET /payouts, admins: everyone's or one
+// user's; format=csv exports it), one payout (GET /payouts/{id}), the quote
+// of a payout's fee against the balance and today's limit (GET
+// /payouts/quote), every account's limit for admins (GET /payout-limits),
+// and the transfer itself: POST /payout/transfer, the gateway's endpoint,
+// signed with an API key's secret as Bearer (never the panel's token).
+import { useEffect, useRef } from 'react';
+import { keepPreviousData, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { api, call, gatewayApi } from '../../api/client';
+import { ApiError } from '../../api/errors';
+import type { GetQuery, Schemas } from '../../api/types';
+import { ME_KEY } from '../../auth/useMe';
+import type { ListParams } from '../../lib/listParams';
+import { useListQuery, type ListQueryOptions } from '../../lib/listQuery';
+import { useFeatureMutation, type MutationConfig } from '../../lib/mutation';
+import { dashboardKeys } from '../dashboard/api';
+import { transactionKeys } from '../transactions/api';
+
+/** Also the CSV export's path (<CsvExportButton path={PAYOUTS_PATH}>). */
+export const PAYOUTS_PATH = '/api/v1/panel/payouts';
+const PAYOUT_PATH = '/api/v1/panel/payouts/{id}';
+const QUOTE_PATH = '/api/v1/panel/payouts/quote';
+const LIMITS_PATH = '/api/v1/panel/payout-limits';
+/** The gateway endpoint that sends a payout (with an API key's secret). */
+export const PAYOUT_TRANSFER_ENDPOINT = '/api/v1/payout/transfer';
+/** The gateway endpoint that tells a payout's state (with an API key's secret). */
+export const PAYOUT_STATUS_ENDPOINT = '/api/v1/payout/status';
+
+type Payout = Schemas['Payout'];
+export type PayoutsQuery = GetQuery<typeof PAYOUTS_PATH>;
+
+export const payoutKeys = {
+  all: [PAYOUTS_PATH] as const,
+  /** Under payoutKeys.all: a transfer refreshes an open drawer too. */
+  detail: (id: string) => [PAYOUTS_PATH, 'detail', id] as const,
+  quote: (amount: string) => [QUOTE_PATH, amount] as const,
+  limits: [LIMITS_PATH] as const,
+};
+
+/** A payout still moving: its list or drawer polls until it settles. */
+export const inFlight = (p: Pick<Payout, 'status'>) => p.status === 'pending' || p.status === 'processing';
+const POLL_MS = 3000;
+
+/**
+ * The payouts screen's page; it polls while a payout on it is pending or
+ * processing. When one settles, what shows money is refreshed (a failed
+ * payout gave the amount and the fee back).
+ */
+export function usePayouts<F extends Record<string, string>>(list: ListParams<F>, opts: ListQueryOptions<typeof PAYOUTS_PATH> = {}) {
+  const result = useListQuery(PAYOUTS_PATH, list, {
+    refetchInterval: (d) => (d?.data.some(inFlight) ? POLL_MS : false),
+    ...opts,
+  });
+  useSettled(result.query.data?.data);
+  return result;
+}
+
+/** Refreshes the balance and the ledger when a payout seen in flight has settled. */
+function useSettled(rows: Payout[] | undefined) {
+  const qc = useQueryClient();
+  const moving = useRef(new Set<string>());
+  useEffect(() => {
+    if (!rows) return;
+    let settled = false;
+    for (const p of rows) {
+      if (inFlight(p)) moving.current.add(p.payout_id);
+      else if (moving.current.delete(p.payout_id)) settled = true;
+    }
+    if (settled) refreshMoney(qc);
+  }, [rows, qc]);
+}
+
+/** One payout by its payout_id (polls while it is in flight); none while id is null. */
+export function usePayout(id: string | null) {
+  return useQuery({
+    queryKey: payoutKeys.detail(id ?? ''),
+    queryFn: () => call(api.GET(PAYOUT_PATH, { params: { path: { id: id! } } })),
+    enabled: id !== null,
+    refetchInterval: (q) => (q.state.data && inFlight(q.state.data.data) ? POLL_MS : false),
+  });
+}
+
+/**
+ * What a payout of `amount` costs the caller (fee, total) beside their
+ * balance and what is left of today's limit. `amount` '' asks for the fee
+ * and the limit only.
+ */
+export function usePayoutQuote(amount: string) {
+  return useQuery({
+    queryKey: payoutKeys.quote(amount),
+    queryFn: () => call(api.GET(QUOTE_PATH, { params: { query: amount ? { amount } : {} } })),
+    placeholderData: keepPreviousData,
+    staleTime: 10_000,
+  });
+}
+
+/** Every account's daily payout limit and what it has used today (admin), most used first. */
+export function usePayoutLimits<F extends Record<string, string>>(list: ListParams<F>) {
+  return useListQuery(LIMITS_PATH, list);
+}
+
+export interface PayoutTransfer {
+  body: Schemas['PayoutRequest'];
+  /** The chosen API key's secret: the request's Bearer credential. */
+  secret: string;
+}
+
+export interface PayoutSent {
+  envelope: Schemas['PayoutEnvelope'];
+  /** The reference had been used for this same payout: the first one was answered, nothing was debited again. */
+  replayed: boolean;
+}
+
+/**
+ * Sends a payout through the gateway with the key's secret. A 402, 409 or
+ * 422 throws an ApiError with the body's message and field errors (keyed
+ * like `beneficiary.account_number`).
+ */
+export function useSendPayout(config?: MutationConfig<PayoutSent, PayoutTransfer>) {
+  return useFeatureMutation({
+    mutationFn: async ({ body, secret }: PayoutTransfer): Promise<PayoutSent> => {
+      const { data, error, response } = await gatewayApi.POST(PAYOUT_TRANSFER_ENDPOINT, {
+        body,
+        headers: { Authorization: `Bearer ${secret}`, Accept: 'application/json' },
+      });
+      if (!response.ok || error !== undefined || !data) throw ApiError.from(response.status, error);
+      return { envelope: data, replayed: response.headers.get('Idempotent-Replayed') === 'true' };
+    },
+    // Whatever came back, the balance and the lists may have moved.
+    onSuccess: (qc) => refreshAfterPayout(qc),
+    onError: (qc) => refreshAfterPayout(qc),
+  }, config);
+}
+
+function refreshAfterPayout(qc: QueryClient) {
+  void qc.invalidateQueries({ queryKey: payoutKeys.all });
+  refreshMoney(qc);
+}
+
+/** The balance, the quote (balance, today's use), the limits, the dashboard and the ledger. */
+function refreshMoney(qc: QueryClient) {
+  void qc.invalidateQueries({ queryKey: [QUOTE_PATH] });
+  void qc.invalidateQueries({ queryKey: payoutKeys.limits });
+  void qc.invalidateQueries({ queryKey: ME_KEY });
+  void qc.invalidateQueries({ queryKey: dashboardKeys.all });
+  void qc.invalidateQueries({ queryKey: transactionKeys.all });
+}

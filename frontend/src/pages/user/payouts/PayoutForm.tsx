@@ -1,0 +1,293 @@
+// A new payout from the panel: the beneficiary (a bank account or a UPI
+// address), the amount, mode, narration and reference; the fee and the total
+// quoted before sending, against the balance and what is left of today's
+// limit. Sending money out is signed with an API key's secret, like the
+// try-it console: a stolen panel session alone cannot send money.
+import { useState } from 'react';
+import {
+  Alert, Anchor, Button, Divider, Group, Paper, PasswordInput, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useDebouncedValue } from '@mantine/hooks';
+import { Link } from 'react-router';
+import { ApiError, errorMessage, optionsError } from '../../../api/errors';
+import type { Schemas } from '../../../api/types';
+import { Money } from '../../../components/Money';
+import { useAllKeys } from '../../../features/keys/api';
+import { PAYOUT_TRANSFER_ENDPOINT, usePayoutQuote, useSendPayout, type PayoutSent } from '../../../features/payouts/api';
+import { compareDecimal, formatINR } from '../../../lib/money';
+import { recentSecret } from '../common/recentSecrets';
+import { StatusBadge } from '../common/StatusBadge';
+import { TestModeBadge } from './beneficiary';
+
+type BeneficiaryType = Schemas['PayoutBeneficiary']['type'];
+type Mode = NonNullable<Schemas['PayoutRequest']['mode']>;
+
+export interface PayoutValues {
+  key: string;
+  secret: string;
+  beneficiary: { type: BeneficiaryType; name: string; account_number: string; ifsc: string; vpa: string };
+  amount: string;
+  mode: Mode;
+  narration: string;
+  reference_id: string;
+}
+
+const MODES: Record<BeneficiaryType, Mode[]> = { bank_account: ['IMPS', 'NEFT'], vpa: ['UPI'] };
+const AMOUNT = /^\d+(\.\d{1,2})?$/;
+const ACCOUNT = /^[0-9]{9,18}$/;
+const IFSC = /^[A-Z]{4}0[A-Z0-9]{6}$/;
+const VPA = /^[a-zA-Z0-9._-]{2,256}@[a-zA-Z][a-zA-Z0-9.-]{1,63}$/;
+const REFERENCE = /^[A-Za-z0-9._:-]{1,64}$/;
+const MIN = '1.00';
+const MAX = '500000.00';
+
+/** A fresh reference for the next payout (the API's reference_id: unique per account, a repeat answers the first payout). */
+export function newReference(): string {
+  const rnd = globalThis.crypto?.randomUUID ? globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 20) : `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+  return `po_${rnd}`;
+}
+
+/** The fields of the beneficiary a type shows (the others are not sent). */
+const SHOWN: Record<BeneficiaryType, (keyof PayoutValues['beneficiary'])[]> = {
+  bank_account: ['type', 'name', 'account_number', 'ifsc'],
+  vpa: ['type', 'name', 'vpa'],
+};
+
+function amountError(v: string): string | null {
+  const s = v.trim();
+  if (!s) return 'Enter the amount';
+  if (!AMOUNT.test(s)) return 'Enter an amount in rupees, e.g. 500 or 500.50';
+  if (compareDecimal(s, MIN)! < 0) return `At least ${formatINR(MIN)}`;
+  if (compareDecimal(s, MAX)! > 0) return `At most ${formatINR(MAX)} per payout`;
+  return null;
+}
+
+/** The request body: the beneficiary of the chosen type only, the narration when given. */
+export function payoutBody(v: PayoutValues): Schemas['PayoutRequest'] {
+  const b = v.beneficiary;
+  const beneficiary: Schemas['PayoutBeneficiary'] = b.type === 'vpa'
+    ? { type: 'vpa', name: b.name.trim(), vpa: b.vpa.trim() }
+    : { type: 'bank_account', name: b.name.trim(), account_number: b.account_number.trim(), ifsc: b.ifsc.trim().toUpperCase() };
+  return {
+    beneficiary,
+    amount: v.amount.trim(),
+    mode: v.mode,
+    reference_id: v.reference_id.trim(),
+    ...(v.narration.trim() ? { narration: v.narration.trim() } : {}),
+  };
+}
+
+const TITLES: Record<number, string> = {
+  402: 'Not enough balance',
+  403: 'This key may not send payouts',
+  404: 'Payouts are not available to you',
+  409: 'This reference was used for another payout',
+  422: 'The payout was refused',
+  429: 'Too many requests',
+};
+
+/** A refused payout: the API's message and code, and the per-field errors that have no field on screen. */
+function PayoutError({ error, leftover }: { error: unknown; leftover: string[] }) {
+  const status = error instanceof ApiError ? error.status : 0;
+  return (
+    <Alert color="red" role="alert" variant="light" title={TITLES[status] ?? 'The payout was not sent'} data-testid="payout-error">
+      <Text size="sm">
+        {errorMessage(error)}
+        {error instanceof ApiError && status > 0 ? <Text span size="xs" c="dimmed"> ({status} {error.code})</Text> : null}
+      </Text>
+      {leftover.map((l) => <Text size="sm" key={l}>{l}</Text>)}
+      {error instanceof ApiError && error.requestId && <Text size="xs" c="dimmed">Request id {error.requestId}</Text>}
+    </Alert>
+  );
+}
+
+/** Fee, total, balance and today's limit for the amount being typed. */
+function Quote({ amount }: { amount: string }) {
+  const valid = amountError(amount) === null;
+  const [debounced] = useDebouncedValue(valid ? amount.trim() : '', 300);
+  const q = usePayoutQuote(debounced);
+  if (q.isError) return <Text size="sm" c="orange">Could not work out the fee: {errorMessage(q.error)}</Text>;
+  const d = q.data;
+  if (!d) return <Text size="sm" c="dimmed">Working out the fee…</Text>;
+  if (d.fee === null) {
+    return <Alert color="orange" variant="light" data-testid="payout-quote">Payouts have no price for you yet: a payout answers 404 until an admin prices the payout-transfer service.</Alert>;
+  }
+  // The quote on screen may still be the last amount's (kept while the next loads).
+  const priced = valid && debounced === amount.trim() && compareDecimal(d.amount, debounced) === 0;
+  const overBalance = priced && compareDecimal(d.total, d.balance) === 1;
+  const overLimit = priced && compareDecimal(d.amount, d.remaining_today) === 1;
+  return (
+    <Paper withBorder radius="md" p="sm" data-testid="payout-quote" aria-live="polite">
+      <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="xs">
+        <Stack gap={0}><Text size="xs" c="dimmed">Fee</Text><Money value={d.fee} fw={600} data-testid="quote-fee" /></Stack>
+        <Stack gap={0}><Text size="xs" c="dimmed">Total debited</Text>{priced ? <Money value={d.total} fw={600} data-testid="quote-total" /> : <Text size="sm">—</Text>}</Stack>
+        <Stack gap={0}><Text size="xs" c="dimmed">Your balance</Text><Money value={d.balance} data-testid="quote-balance" /></Stack>
+        <Stack gap={0}><Text size="xs" c="dimmed">Left of today’s limit</Text><Money value={d.remaining_today} data-testid="quote-remaining" /></Stack>
+      </SimpleGrid>
+      {overBalance && <Text size="sm" c="red" mt="xs" data-testid="quote-warning">The total is more than your balance: the payout would be refused (402).</Text>}
+      {overLimit && (
+        <Text size="sm" c="red" mt="xs" data-testid="quote-warning">
+          The amount is more than what is left of today’s payout limit ({formatINR(d.daily_limit)} a day): the payout would be refused.
+        </Text>
+      )}
+    </Paper>
+  );
+}
+
+/** What the transfer answered: the payout and what it cost. */
+function Sent({ sent, onAnother, onView }: { sent: PayoutSent; onAnother: () => void; onView?: (id: string) => void }) {
+  const p = sent.envelope.data;
+  return (
+    <Stack gap="sm" data-testid="payout-result" aria-live="polite">
+      <Alert color={p.status === 'failed' ? 'red' : 'teal'} variant="light" title={sent.replayed ? 'Already sent: this reference’s payout' : 'Payout sent'}>
+        <Stack gap={4}>
+          <Group gap={6}>
+            <Text size="sm">Payout <Text span ff="monospace" size="sm" data-testid="payout-id">{p.payout_id}</Text></Text>
+            <StatusBadge status={p.status} />
+            <TestModeBadge livemode={p.livemode} />
+          </Group>
+          <Text size="sm"><Money value={p.amount} fw={600} /> to {p.beneficiary.name}, fee <Money value={p.fee} />. Balance left <Money value={sent.envelope.balance_left} fw={600} />.</Text>
+          {p.fail_reason && <Text size="sm" c="red">{p.fail_reason}</Text>}
+          {(p.status === 'pending' || p.status === 'processing') && <Text size="sm" c="dimmed">The bank answers within seconds: the list shows the outcome.</Text>}
+        </Stack>
+      </Alert>
+      <Group justify="flex-end">
+        {onView && <Button variant="default" onClick={() => onView(p.payout_id)}>View payout</Button>}
+        <Button onClick={onAnother}>New payout</Button>
+      </Group>
+    </Stack>
+  );
+}
+
+export function PayoutForm({ onView }: { onView?: (payoutId: string) => void }) {
+  const keys = useAllKeys();
+  const active = (keys.data?.data ?? []).filter((k) => k.status === 'active');
+  const form = useForm<PayoutValues>({
+    initialValues: {
+      key: '', secret: '',
+      beneficiary: { type: 'bank_account', name: '', account_number: '', ifsc: '', vpa: '' },
+      amount: '', mode: 'IMPS', narration: '', reference_id: newReference(),
+    },
+    validate: (v) => {
+      const e: Record<string, string> = {};
+      const b = v.beneficiary;
+      if (!v.key) e.key = 'Choose a key';
+      if (!v.secret.trim()) e.secret = 'Paste the key’s secret';
+      if (!b.name.trim()) e['beneficiary.name'] = 'Enter the beneficiary’s name';
+      else if (b.name.trim().length > 100) e['beneficiary.name'] = 'At most 100 characters';
+      if (b.type === 'bank_account') {
+        if (!ACCOUNT.test(b.account_number.trim())) e['beneficiary.account_number'] = '9 to 18 digits';
+        if (!IFSC.test(b.ifsc.trim().toUpperCase())) e['beneficiary.ifsc'] = 'An IFSC like HDFC0001234';
+      } else if (!VPA.test(b.vpa.trim())) e['beneficiary.vpa'] = 'A UPI address like name@bank';
+      const a = amountError(v.amount);
+      if (a) e.amount = a;
+      if (!MODES[b.type].includes(v.mode)) e.mode = `${MODES[b.type].join(' or ')} for this beneficiary`;
+      if ([...v.narration.trim()].length > 30) e.narration = 'At most 30 characters';
+      if (!REFERENCE.test(v.reference_id.trim())) e.reference_id = 'Up to 64 letters, digits and . _ : -';
+      return e;
+    },
+  });
+  const [failure, setFailure] = useState<{ error: unknown; leftover: string[] } | null>(null);
+  const [sent, setSent] = useState<PayoutSent | null>(null);
+  const send = useSendPayout({
+    onSuccess: (s) => {
+      setSent(s);
+      setFailure(null);
+    },
+    onError: (err) => {
+      // Field errors go under their fields (beneficiary.account_number under the account number);
+      // one for a field not on screen stays in the message.
+      const leftover: string[] = [];
+      if (err instanceof ApiError) {
+        const shown = new Set(['amount', 'mode', 'narration', 'reference_id', ...SHOWN[form.getValues().beneficiary.type].map((f) => `beneficiary.${f}`)]);
+        for (const [field, msgs] of Object.entries(err.fieldErrors)) {
+          if (shown.has(field)) form.setFieldError(field, msgs.join(' '));
+          else leftover.push(`${field}: ${msgs.join(' ')}`);
+        }
+        if (err.code === 'reference_id_reused') form.setFieldError('reference_id', 'Used for another payout: use a new reference');
+      }
+      setFailure({ error: err, leftover });
+    },
+  });
+
+  const v = form.getValues();
+  const type = v.beneficiary.type;
+  const setType = (t: BeneficiaryType) => {
+    form.setFieldValue('beneficiary.type', t);
+    form.setFieldValue('mode', MODES[t][0]!);
+  };
+  const another = () => {
+    setSent(null);
+    form.setValues({ amount: '', narration: '', reference_id: newReference() });
+    form.resetDirty();
+  };
+
+  if (sent) return <Sent sent={sent} onAnother={another} onView={onView} />;
+
+  return (
+    <form noValidate aria-label="New payout" data-testid="payout-form"
+      onSubmit={form.onSubmit((vals) => { setFailure(null); send.mutate({ body: payoutBody(vals), secret: vals.secret.trim() }); })}>
+      <Stack gap="sm">
+        {failure && <PayoutError error={failure.error} leftover={failure.leftover} />}
+        <Text size="sm" c="dimmed">
+          Sending money is signed with one of your API keys, as <Text span ff="monospace" size="sm">POST {PAYOUT_TRANSFER_ENDPOINT}</Text> is:
+          your panel session alone cannot send money.
+        </Text>
+        {keys.isSuccess && active.length === 0 ? (
+          <Alert color="yellow" variant="light">You have no active API key. <Anchor component={Link} to="/api-keys">Create one</Anchor> first.</Alert>
+        ) : (
+          <Group grow align="flex-start" wrap="wrap" gap="sm">
+            <Select
+              label="API key" required miw={200} searchable
+              placeholder={keys.isPending ? 'Loading keys…' : 'Choose a key'}
+              data={active.map((k) => ({ value: k.key, label: `${k.name} · ${k.key}` }))}
+              {...form.getInputProps('key')}
+              error={form.getInputProps('key').error ?? optionsError(keys, 'your keys')}
+              onDropdownOpen={() => { if (keys.isError) void keys.refetch(); }}
+              onChange={(k) => {
+                form.setFieldValue('key', k ?? '');
+                const s = k ? recentSecret(k) : undefined;
+                if (s) form.setFieldValue('secret', s);
+              }}
+            />
+            <PasswordInput label="Secret" required miw={200} autoComplete="off"
+              description="Shown once when the key was created; paste it" {...form.getInputProps('secret')} />
+          </Group>
+        )}
+        <Divider label="Beneficiary" labelPosition="left" />
+        <SegmentedControl aria-label="Beneficiary type" value={type} onChange={(t) => setType(t as BeneficiaryType)}
+          data={[{ value: 'bank_account', label: 'Bank account' }, { value: 'vpa', label: 'UPI address (VPA)' }]}
+          style={{ alignSelf: 'flex-start' }} />
+        {type === 'bank_account' ? (
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+            <TextInput label="Account number" required inputMode="numeric" autoComplete="off" {...form.getInputProps('beneficiary.account_number')} />
+            <TextInput label="IFSC" required autoComplete="off" placeholder="HDFC0001234" {...form.getInputProps('beneficiary.ifsc')}
+              onChange={(e) => form.setFieldValue('beneficiary.ifsc', e.currentTarget.value.toUpperCase())} />
+            <TextInput label="Account holder’s name" required autoComplete="off" maxLength={100} {...form.getInputProps('beneficiary.name')} />
+          </SimpleGrid>
+        ) : (
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+            <TextInput label="VPA" required autoComplete="off" placeholder="name@bank" {...form.getInputProps('beneficiary.vpa')} />
+            <TextInput label="Name" required autoComplete="off" maxLength={100} {...form.getInputProps('beneficiary.name')} />
+          </SimpleGrid>
+        )}
+        {form.errors['beneficiary.type'] && <Text size="sm" c="red">{form.errors['beneficiary.type']}</Text>}
+        <Divider label="Payout" labelPosition="left" />
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+          <TextInput label="Amount (₹)" required inputMode="decimal" autoComplete="off" placeholder="500.00"
+            description={`${formatINR(MIN)} to ${formatINR(MAX)}`} {...form.getInputProps('amount')} />
+          <Select label="Mode" required data={MODES[type]} allowDeselect={false} {...form.getInputProps('mode')} />
+          <TextInput label="Narration" autoComplete="off" description="On the beneficiary’s statement, at most 30 characters"
+            {...form.getInputProps('narration')} />
+          <TextInput label="Reference id" required autoComplete="off"
+            description="Yours, unique: sending the same reference again answers the first payout" {...form.getInputProps('reference_id')} />
+        </SimpleGrid>
+        <Quote amount={v.amount} />
+        <Group justify="flex-end">
+          <Button type="submit" loading={send.isPending}>Send payout</Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
