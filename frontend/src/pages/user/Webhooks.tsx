@@ -18,7 +18,8 @@ import { WebhookSettings } from './webhooks/Settings';
 
 type Delivery = Schemas['WebhookDelivery'];
 const EVENTS: Schemas['WebhookEventType'][] = ['payment.success', 'payment.failed', 'payment.expired', 'recharge.success', 'recharge.failed',
-  'balance_request.approved', 'balance_request.rejected', 'balance.low', 'refund.processed', 'refund.failed'];
+  'balance_request.approved', 'balance_request.rejected', 'balance.low', 'refund.processed', 'refund.failed',
+  'payout.success', 'payout.failed', 'payout.reversed', 'account_opening.opened', 'account_opening.rejected'];
 
 export default function Webhooks() {
   const me = useMe();
