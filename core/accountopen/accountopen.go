@@ -16,6 +16,7 @@ import (
 	"github.com/oklog/ulid/v2"
 
 	"paygate/core/errs"
+	"paygate/core/schedule"
 	"paygate/core/sensitive"
 	"paygate/core/user"
 )
@@ -107,11 +108,7 @@ const (
 
 // Backoff is the wait after the attempts-th claim: 5 s, 10 s, 20 s, …, at most 10 min.
 func Backoff(attempts int) time.Duration {
-	d := FirstCheck
-	for i := 1; i < attempts && d < MaxCheckInterval; i++ {
-		d *= 2
-	}
-	return min(d, MaxCheckInterval)
+	return schedule.Backoff(FirstCheck, MaxCheckInterval, attempts)
 }
 
 // SubmitGrace is how long after its creation an initiated opening is left

@@ -161,22 +161,9 @@ func (a *Gateway) CheckAccountOpenings(ctx context.Context, limit int) (int, err
 	if err != nil {
 		return 0, err
 	}
-	n := 0
-	var errsSeen []error
-	start := time.Now() // real time: the round's own duration
-	for i := range due {
-		if ctx.Err() != nil || time.Since(start) > a.cfg.OpeningRoundBudget {
-			break
-		}
-		done, err := a.checkOpening(ctx, &due[i], now)
-		if err != nil {
-			errsSeen = append(errsSeen, err)
-		}
-		if done {
-			n++
-		}
-	}
-	return n, errors.Join(errsSeen...)
+	return workRound(ctx, a.cfg.OpeningRoundBudget, due, func(ctx context.Context, o *accountopen.Opening) (bool, error) {
+		return a.checkOpening(ctx, o, now)
+	})
 }
 
 // checkOpening claims o and submits or checks it; true when this call finished it.

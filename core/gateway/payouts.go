@@ -361,22 +361,9 @@ func (a *Gateway) CheckPayouts(ctx context.Context, limit int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	n := 0
-	var errsSeen []error
-	start := time.Now() // real time: the round's own duration
-	for i := range due {
-		if ctx.Err() != nil || time.Since(start) > a.cfg.RechargeRoundBudget {
-			break
-		}
-		moved, err := a.checkPayout(ctx, &due[i], now)
-		if err != nil {
-			errsSeen = append(errsSeen, err)
-		}
-		if moved {
-			n++
-		}
-	}
-	return n, errors.Join(errsSeen...)
+	return workRound(ctx, a.cfg.RechargeRoundBudget, due, func(ctx context.Context, p *payout.Payout) (bool, error) {
+		return a.checkPayout(ctx, p, now)
+	})
 }
 
 // checkPayout claims p and submits or checks it; true when this call moved it.

@@ -222,24 +222,9 @@ func (a *Gateway) CheckRecharges(ctx context.Context, limit int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	n := 0
-	var errsSeen []error
-	start := time.Now() // real time: the round's own duration, not the business clock
-	for i := range due {
-		// A slow provider makes each row cost up to the provider timeout;
-		// rows not claimed yet stay due for the next round (or instance).
-		if ctx.Err() != nil || time.Since(start) > a.cfg.RechargeRoundBudget {
-			break
-		}
-		done, err := a.checkOne(ctx, &due[i], now)
-		if err != nil {
-			errsSeen = append(errsSeen, err)
-		}
-		if done {
-			n++
-		}
-	}
-	return n, errors.Join(errsSeen...)
+	return workRound(ctx, a.cfg.RechargeRoundBudget, due, func(ctx context.Context, r *recharge.Recharge) (bool, error) {
+		return a.checkOne(ctx, r, now)
+	})
 }
 
 // checkOne claims r and submits or checks it; true when this call finished it.

@@ -17,6 +17,7 @@ import (
 
 	"paygate/core/errs"
 	"paygate/core/money"
+	"paygate/core/schedule"
 	"paygate/core/sensitive"
 )
 
@@ -148,11 +149,7 @@ const (
 
 // Backoff is the wait after the attempts-th claim: 3 s, 6 s, 12 s, …, at most 30 min.
 func Backoff(attempts int) time.Duration {
-	d := FirstCheck
-	for i := 1; i < attempts && d < MaxCheckInterval; i++ {
-		d *= 2
-	}
-	return min(d, MaxCheckInterval)
+	return schedule.Backoff(FirstCheck, MaxCheckInterval, attempts)
 }
 
 // SubmitGrace is how long after its creation an unsubmitted payout is left

@@ -14,6 +14,7 @@ import (
 
 	"paygate/core/errs"
 	"paygate/core/money"
+	"paygate/core/schedule"
 )
 
 // Status is a recharge's state: pending until the operator answers.
@@ -101,11 +102,7 @@ const (
 
 // Backoff is the wait after the attempts-th claim: 15 s, 30 s, 1 min, …, at most 1 h.
 func Backoff(attempts int) time.Duration {
-	d := FirstCheck
-	for i := 1; i < attempts && d < MaxCheckInterval; i++ {
-		d *= 2
-	}
-	return min(d, MaxCheckInterval)
+	return schedule.Backoff(FirstCheck, MaxCheckInterval, attempts)
 }
 
 // SubmitGrace is how long after its creation an unsubmitted recharge is left
