@@ -51,6 +51,7 @@ type options struct {
 	rows, runs      int
 	users, services int
 	days            int
+	todayRows       int // rows on today; 0: today gets an equal share like every day
 	budget          time.Duration
 	keep            bool
 }
@@ -67,6 +68,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.users, "users", 50, "users the hits belong to")
 	fs.IntVar(&o.services, "services", 8, "services the hits are spread over")
 	fs.IntVar(&o.days, "days", 45, "local days the hits are spread over (today included)")
+	fs.IntVar(&o.todayRows, "today-rows", 0, "how many of the rows fall on today (0: an equal share); the rest are spread over the other days")
 	fs.DurationVar(&o.budget, "budget", 300*time.Millisecond, "fail when a query's p95 is above this")
 	fs.BoolVar(&o.keep, "keep", false, "keep the database")
 	if err := fs.Parse(args); err != nil {
@@ -74,6 +76,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if o.rows < 1 || o.runs < 1 || o.users < 2 || o.services < 1 || o.days < 31 {
 		return errors.New("-rows, -runs and -services must be positive, -users at least 2, -days at least 31")
+	}
+	if o.todayRows < 0 || o.todayRows >= o.rows {
+		return errors.New("-today-rows must be at least 0 and fewer than -rows")
 	}
 	loc, err := time.LoadLocation(o.zone)
 	if err != nil {
@@ -297,8 +302,9 @@ type world struct {
 
 // seed writes users, services, keys and the hit log rows with multi-row
 // INSERTs of literal values (generated numbers and fixed strings only).
-// Every local day gets the same share of rows; today's share lies between
-// local midnight and now.
+// Every local day gets the same share of rows (or today gets -today-rows
+// and the other days share the rest); today's share lies between local
+// midnight and now.
 func seed(ctx context.Context, s *mysqlstore.Store, o options, loc *time.Location, now time.Time, progress *log.Logger) (world, error) {
 	db := s.DB().WithContext(ctx)
 	var w world
@@ -337,7 +343,6 @@ func seed(ctx context.Context, s *mysqlstore.Store, o options, loc *time.Locatio
 		timeLayout = "2006-01-02 15:04:05.999999999-07:00"
 	}
 	midnight, _ := time.ParseInLocation("2006-01-02", now.In(loc).Format("2006-01-02"), loc)
-	perDay := o.rows / o.days
 	rng := rand.New(rand.NewPCG(1, 2))
 	const batch = 2000
 	sb.Reset()
@@ -352,17 +357,12 @@ func seed(ctx context.Context, s *mysqlstore.Store, o options, loc *time.Locatio
 		return err
 	}
 	for i := range o.rows {
-		day := min(i/perDay, o.days-1) // 0 = the oldest day, days-1 = today
+		day, within, share := dayOfRow(o, i) // day 0 = the oldest, days-1 = today
 		dayStart := midnight.AddDate(0, 0, day-(o.days-1))
 		span := dayStart.AddDate(0, 0, 1).Sub(dayStart)
 		if day == o.days-1 {
 			span = now.Sub(midnight)
 			w.todayRows++
-		}
-		within := i - day*perDay
-		share := perDay
-		if day == o.days-1 {
-			share = o.rows - day*perDay
 		}
 		at := dayStart.Add(time.Duration(float64(span) * (float64(within) + 0.5) / float64(share))).UTC()
 		userID := 1 + rng.IntN(o.users)
@@ -419,4 +419,26 @@ func signIn(ctx context.Context, store *mysqlstore.Store, tokens *token.JWT, use
 	}
 	tok, _, err := tokens.Issue(userID, sess.ID, role, now)
 	return tok, err
+}
+
+// dayOfRow places row i of the seed: its day (0 = the oldest, days-1 =
+// today), its place among that day's rows and how many the day has. Rows
+// are spread evenly over the days, the last day taking the remainder; with
+// -today-rows, today takes that many and the other days share the rest.
+func dayOfRow(o options, i int) (day, within, share int) {
+	rows, days := o.rows, o.days
+	if o.todayRows > 0 {
+		older := rows - o.todayRows
+		if i >= older {
+			return days - 1, i - older, o.todayRows
+		}
+		rows, days = older, days-1
+	}
+	perDay := max(rows/days, 1)
+	day = min(i/perDay, days-1)
+	share = perDay
+	if day == days-1 {
+		share = rows - day*perDay
+	}
+	return day, i - day*perDay, share
 }
