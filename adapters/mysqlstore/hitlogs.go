@@ -1,6 +1,7 @@
 package mysqlstore
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -249,37 +250,101 @@ func (s *hitStore) List(ctx context.Context, f hitlog.Filter) ([]hitlog.Hit, int
 	return toDomainHits(rows, total)
 }
 
-// ForEach visits the hits matching f newest first (hitOrder), in keyset
-// pages (forEachPage): a page after the last row (created_at T, id I) reads
-// created_at < T, or created_at = T with id < I, so hits that share a
-// created_at are neither skipped nor repeated. Payloads are read cut in SQL
-// (one character more than kept, to tell a cut one), so a long export never
-// carries the large payloads across the wire.
+// ForEach visits the hits matching f newest first (created_at, then id,
+// descending: the list's order) in pages of at most exportPage rows, each
+// a short query. A page is read by created_at alone ("created_at < the
+// previous page's last"), which the listing indexes serve in order; a
+// tie-break on id would make the database sort every remaining row of the
+// filter on every page. Rows sharing the page's last created_at are then
+// read as their own group (equality on created_at, keyset on id), so rows
+// with equal created_at are neither skipped nor repeated. Payloads are read
+// cut in SQL (one character more than kept, to tell a cut one), so a long
+// export never carries the large payloads across the wire.
 func (s *hitStore) ForEach(ctx context.Context, f hitlog.Filter, fn func(hitlog.Hit) error) error {
-	n := hitlog.ExportPayloadChars + 1
-	page := func(last *hitRow) *gorm.DB {
-		q := s.conn(ctx).Model(&hitRow{}).Scopes(hitFilter(f)).Order(hitOrder).Select(
-			"id, user_id, api_service_id, api_key_id, request_id, "+
-				"SUBSTR(request_payload, 1, ?) AS request_payload, SUBSTR(response_payload, 1, ?) AS response_payload, "+
-				"charge_amount, cost_amount, reserved_amount, ip_address, status, response_time_ms, created_at, updated_at", n, n)
-		if last != nil {
-			at := dbTime(timeFromDB(last.CreatedAt))
-			q = q.Where("(created_at < ? OR (created_at = ? AND id < ?))", at, at, last.ID)
-		}
-		return q
-	}
-	err := forEachPage(s.exportPage, page, toDomainHit, func(h hitlog.Hit) error {
-		h.RequestPayload = cutPayload(h.RequestPayload, hitlog.ExportPayloadChars)
-		if h.ResponsePayload != nil {
-			p := cutPayload(*h.ResponsePayload, hitlog.ExportPayloadChars)
-			h.ResponsePayload = &p
-		}
-		return fn(h)
-	})
-	if err != nil {
+	if err := s.forEachNewest(ctx, f, fn); err != nil {
 		return fmt.Errorf("export hits: %w", err)
 	}
 	return nil
+}
+
+func (s *hitStore) forEachNewest(ctx context.Context, f hitlog.Filter, fn func(hitlog.Hit) error) error {
+	size := s.exportPage
+	if size <= 0 || size > ExportPageRows {
+		size = ExportPageRows
+	}
+	n := hitlog.ExportPayloadChars + 1
+	query := func() *gorm.DB {
+		return s.conn(ctx).Model(&hitRow{}).Scopes(hitFilter(f)).Select(
+			"id, user_id, api_service_id, api_key_id, request_id, "+
+				"SUBSTR(request_payload, 1, ?) AS request_payload, SUBSTR(response_payload, 1, ?) AS response_payload, "+
+				"charge_amount, cost_amount, reserved_amount, ip_address, status, response_time_ms, created_at, updated_at", n, n)
+	}
+	visit := func(rows []hitRow) error {
+		// Within one created_at the page's rows come in no set order.
+		slices.SortStableFunc(rows, func(a, b hitRow) int {
+			if c := timeFromDB(b.CreatedAt).Compare(timeFromDB(a.CreatedAt)); c != 0 {
+				return c
+			}
+			return cmp.Compare(b.ID, a.ID)
+		})
+		for i := range rows {
+			h, err := toDomainHit(&rows[i])
+			if err != nil {
+				return err
+			}
+			h.RequestPayload = cutPayload(h.RequestPayload, hitlog.ExportPayloadChars)
+			if h.ResponsePayload != nil {
+				p := cutPayload(*h.ResponsePayload, hitlog.ExportPayloadChars)
+				h.ResponsePayload = &p
+			}
+			if err := fn(h); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var before *time.Time
+	for {
+		q := query().Order("created_at DESC")
+		if before != nil {
+			q = q.Where("created_at < ?", *before)
+		}
+		var rows []hitRow
+		if err := q.Limit(size).Find(&rows).Error; err != nil {
+			return translate(err)
+		}
+		if len(rows) < size {
+			return visit(rows)
+		}
+		last := dbTime(timeFromDB(rows[len(rows)-1].CreatedAt))
+		cut := len(rows)
+		for cut > 0 && dbTime(timeFromDB(rows[cut-1].CreatedAt)).Equal(last) {
+			cut--
+		}
+		if err := visit(rows[:cut]); err != nil {
+			return err
+		}
+		// The whole group of the page's last created_at, newest id first.
+		var lastID uint64
+		for {
+			g := query().Where("created_at = ?", last).Order("id DESC")
+			if lastID != 0 {
+				g = g.Where("id < ?", lastID)
+			}
+			var group []hitRow
+			if err := g.Limit(size).Find(&group).Error; err != nil {
+				return translate(err)
+			}
+			if err := visit(group); err != nil {
+				return err
+			}
+			if len(group) < size {
+				break
+			}
+			lastID = group[len(group)-1].ID
+		}
+		before = &last
+	}
 }
 
 // cutPayload keeps the first n characters of s, ending a cut one with "…".

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -162,6 +163,46 @@ func TestHitExportStreamsEveryMatchWithCutPayloads(t *testing.T) {
 		err = s.Stores().Hits.ForEach(ctx, hitlog.Filter{}, func(hitlog.Hit) error { n++; return stop })
 		if !errors.Is(err, stop) || n != 1 {
 			t.Fatalf("the callback's error does not stop the export: %v after %d rows", err, n)
+		}
+	})
+}
+
+// TestHitExportKeepsTheListOrderAcrossEqualTimes: pages of 3 rows over
+// hits of which many share one created_at (groups longer than a page,
+// groups cut by a page's end, ids out of time order): the export visits
+// every row once, in the list's order (created_at, then id, descending).
+func TestHitExportKeepsTheListOrderAcrossEqualTimes(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
+		ctx := context.Background()
+		s.SetExportPageRows(3)
+		base := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+		// Offsets in seconds: a group of 7 equal times, pairs, singles, and
+		// later ids carrying earlier times.
+		offsets := []int{5, 5, 5, 5, 5, 5, 5, 9, 1, 9, 3, 3, 0, 7, 7, 2, 8, 8, 8, 4}
+		var rows []bulkHit
+		for _, o := range offsets {
+			rows = append(rows, bulkHit{user: 1, service: 10, key: 100, status: hitlog.StatusSuccess, charge: "0.5000",
+				cost: "0.0000", at: base.Add(time.Duration(o) * time.Second), payload: "{}"})
+		}
+		insertHits(t, s, rows)
+		list, _, err := s.Stores().Hits.List(ctx, hitlog.Filter{PerPage: 100})
+		if err != nil || len(list) != len(offsets) {
+			t.Fatalf("list: %d rows, %v", len(list), err)
+		}
+		var got []uint64
+		if err := s.Stores().Hits.ForEach(ctx, hitlog.Filter{}, func(h hitlog.Hit) error {
+			got = append(got, h.ID)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		want := make([]uint64, len(list))
+		for i, h := range list {
+			want[i] = h.ID
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("export order %v, list order %v", got, want)
 		}
 	})
 }
