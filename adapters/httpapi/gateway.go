@@ -56,24 +56,31 @@ func (s *server) readGatewayBody(c echo.Context, known ...string) (*gatewayBody,
 	if err != nil {
 		return nil, err
 	}
-	g := &gatewayBody{fields: map[string]any{}, errors: gateway.BodyErrors{}, known: map[string]bool{}}
-	for _, k := range known {
-		g.known[k] = true
-	}
+	fields := map[string]any{}
 	if !metering.JSONBlank(raw) {
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.UseNumber()
 		// Only blanks may follow the object (dec.More() let `{…}]` through).
-		if err := dec.Decode(&g.fields); err != nil || !metering.JSONBlank(raw[dec.InputOffset():]) || g.fields == nil {
+		if err := dec.Decode(&fields); err != nil || !metering.JSONBlank(raw[dec.InputOffset():]) || fields == nil {
 			return nil, errBadJSON
 		}
+	}
+	return newGatewayBody(fields, known), nil
+}
+
+// newGatewayBody reads the decoded object fields, of which known are the
+// expected keys: any other key is a field error.
+func newGatewayBody(fields map[string]any, known []string) *gatewayBody {
+	g := &gatewayBody{fields: fields, errors: gateway.BodyErrors{}, known: map[string]bool{}}
+	for _, k := range known {
+		g.known[k] = true
 	}
 	for k := range g.fields {
 		if !g.known[k] {
 			g.errors[k] = append(g.errors[k], "is not a known field")
 		}
 	}
-	return g, nil
+	return g
 }
 
 // str is a text field; numbers are accepted as their exact text when

@@ -67,15 +67,7 @@ func (g *gatewayBody) beneficiary() payout.Beneficiary {
 		}
 		return payout.Beneficiary{}
 	}
-	inner := &gatewayBody{fields: obj, errors: map[string][]string{}, known: map[string]bool{}}
-	for _, k := range beneficiaryFields {
-		inner.known[k] = true
-	}
-	for k := range obj {
-		if !inner.known[k] {
-			inner.errors[k] = append(inner.errors[k], "is not a known field")
-		}
-	}
+	inner := newGatewayBody(obj, beneficiaryFields)
 	b := payout.Beneficiary{Type: inner.str("type", false), Name: inner.str("name", false),
 		AccountNumber: inner.str("account_number", true), IFSC: inner.str("ifsc", false), VPA: inner.str("vpa", false)}
 	for k, v := range inner.errors {
