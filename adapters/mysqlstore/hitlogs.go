@@ -268,10 +268,7 @@ func (s *hitStore) ForEach(ctx context.Context, f hitlog.Filter, fn func(hitlog.
 }
 
 func (s *hitStore) forEachNewest(ctx context.Context, f hitlog.Filter, fn func(hitlog.Hit) error) error {
-	size := s.exportPage
-	if size <= 0 || size > ExportPageRows {
-		size = ExportPageRows
-	}
+	size := exportPageSize(s.exportPage)
 	n := hitlog.ExportPayloadChars + 1
 	query := func() *gorm.DB {
 		return s.conn(ctx).Model(&hitRow{}).Scopes(hitFilter(f)).Select(

@@ -36,6 +36,15 @@ func forEachRow[R, D any](q *gorm.DB, conv func(*R) (D, error), fn func(D) error
 // ExportPageRows is the most rows one page of an export reads.
 const ExportPageRows = 1000
 
+// exportPageSize is the rows a page reads for a configured size n
+// (Store.SetExportPageRows): n from 1 to ExportPageRows, else ExportPageRows.
+func exportPageSize(n int) int {
+	if n <= 0 || n > ExportPageRows {
+		return ExportPageRows
+	}
+	return n
+}
+
 // forEachPage visits the rows that page reads, in its order, one keyset
 // page at a time: page(nil) reads the first rows, page(last) the rows after
 // the last one visited, and each page is one short query (LIMIT size).
@@ -44,9 +53,7 @@ const ExportPageRows = 1000
 // that the pages are not one snapshot (rows written meanwhile before the
 // cursor may show, rows after it do not).
 func forEachPage[R, D any](size int, page func(last *R) *gorm.DB, conv func(*R) (D, error), fn func(D) error) error {
-	if size <= 0 || size > ExportPageRows {
-		size = ExportPageRows
-	}
+	size = exportPageSize(size)
 	var last *R
 	for {
 		var rows []R
