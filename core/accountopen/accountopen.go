@@ -116,7 +116,7 @@ func Backoff(attempts int) time.Duration {
 // longer than the provider timeout, so a Submit still running is never
 // duplicated.
 func SubmitGrace(providerTimeout time.Duration) time.Duration {
-	return 2*providerTimeout + FirstCheck
+	return schedule.SubmitGrace(providerTimeout, FirstCheck)
 }
 
 // Claim is the worker taking o for one attempt at now: Attempts + 1 and the

@@ -109,7 +109,7 @@ func Backoff(attempts int) time.Duration {
 // to the request that created it before the worker submits it again: longer
 // than the provider timeout, so a Submit still running is never duplicated.
 func SubmitGrace(providerTimeout time.Duration) time.Duration {
-	return 2*providerTimeout + FirstCheck
+	return schedule.SubmitGrace(providerTimeout, FirstCheck)
 }
 
 // ProviderReference is the reference the provider receives: unique across

@@ -14,3 +14,11 @@ func Backoff(first, ceiling time.Duration, attempts int) time.Duration {
 	}
 	return min(d, ceiling)
 }
+
+// SubmitGrace is how long after its creation a row whose Submit never
+// answered is left to the request that created it before a worker submits
+// it again: twice the provider timeout plus the first check, longer than
+// any Submit still running, so none is duplicated.
+func SubmitGrace(providerTimeout, firstCheck time.Duration) time.Duration {
+	return 2*providerTimeout + firstCheck
+}

@@ -17,3 +17,9 @@ func TestBackoffDoublesUpToTheCeiling(t *testing.T) {
 		}
 	}
 }
+
+func TestSubmitGraceOutlastsARunningSubmit(t *testing.T) {
+	if got := schedule.SubmitGrace(15*time.Second, 3*time.Second); got != 33*time.Second {
+		t.Fatalf("grace %v, want 33s", got)
+	}
+}
