@@ -2,6 +2,7 @@ package mysqlstore
 
 import (
 	"context"
+	"errors"
 	"database/sql"
 	"fmt"
 	"strings"
@@ -74,11 +75,16 @@ const hitColumns = "(user_id, api_service_id, api_key_id, request_id, request_pa
 // no reflection). Ids: a multi-row INSERT takes consecutive ids on SQLite
 // (its transaction holds the write lock) and on MySQL when
 // innodb_autoinc_lock_mode ≤ 1 with an increment of 1 (checked at Open);
-// otherwise they are read back by request_id (unique).
+// otherwise they are read back by request_id (unique). The final ones are
+// added to the usage roll-up in the same transaction.
 func (s *hitStore) InsertMany(ctx context.Context, hits []*hitlog.Hit) error {
 	if len(hits) == 0 {
 		return nil
 	}
+	return s.withinTx(ctx, func(s *hitStore) error { return s.insertMany(ctx, hits) })
+}
+
+func (s *hitStore) insertMany(ctx context.Context, hits []*hitlog.Hit) error {
 	now := dbTime(time.Now())
 	for _, part := range hitChunks(hits) {
 		q, args, err := hitInsert(part, now)
@@ -93,7 +99,7 @@ func (s *hitStore) InsertMany(ctx context.Context, hits []*hitlog.Hit) error {
 			return err
 		}
 	}
-	return nil
+	return s.countFinal(ctx, hits)
 }
 
 // hitChunks cuts hits into the parts one INSERT each carries.
@@ -179,58 +185,80 @@ const hitsByPrimaryKey = "api_hit_logs" + forcePrimary
 // FinishMany settles the hits still pending: it locks them (SELECT … FOR
 // UPDATE; SQLite's transaction already holds the write lock), then writes
 // every settled field with one UPDATE … CASE id … per chunk, still
-// conditional on status 'pending'.
-func (s *hitStore) FinishMany(ctx context.Context, hits []*hitlog.Hit) ([]bool, error) {
-	if !s.mysql {
-		return s.finishEach(ctx, hits, false)
+// conditional on status 'pending'. The moved hits are added to the usage
+// roll-up in the same transaction.
+func (s *hitStore) FinishMany(ctx context.Context, hits []*hitlog.Hit) (moved []bool, err error) {
+	err = s.withinTx(ctx, func(s *hitStore) error {
+		if !s.mysql {
+			moved, err = s.finishEach(ctx, hits, false)
+			return err
+		}
+		moved = make([]bool, len(hits))
+		all := make([]int, len(hits))
+		for i := range hits {
+			all[i] = i
+		}
+		return s.settleLocked(ctx, hits, all, moved)
+	})
+	if err != nil {
+		return nil, err
 	}
-	moved := make([]bool, len(hits))
-	if len(hits) == 0 {
-		return moved, nil
+	return moved, nil
+}
+
+// settleLocked settles hits[i], i in part, that are still pending (MySQL,
+// in a transaction): it locks them, writes them with one UPDATE per chunk,
+// marks them in moved and adds them to the usage roll-up.
+func (s *hitStore) settleLocked(ctx context.Context, hits []*hitlog.Hit, part []int, moved []bool) error {
+	if len(part) == 0 {
+		return nil
 	}
-	ids := make([]uint64, 0, len(hits))
-	for _, h := range hits {
+	ids := make([]uint64, 0, len(part))
+	for _, i := range part {
+		h := hits[i]
 		if h.ID == 0 {
-			return nil, fmt.Errorf("finish hit %s: no id", h.RequestID)
+			return fmt.Errorf("finish hit %s: no id", h.RequestID)
 		}
 		ids = append(ids, h.ID)
 	}
 	var pendingIDs []uint64
 	q := s.conn(ctx).Table(hitsByPrimaryKey).Where("id IN ? AND status = ?", ids, string(hitlog.StatusPending))
 	if err := s.locking(q).Pluck("id", &pendingIDs).Error; err != nil {
-		return nil, fmt.Errorf("lock %d pending hits: %w", len(ids), translate(err))
+		return fmt.Errorf("lock %d pending hits: %w", len(ids), translate(err))
 	}
 	pending := make(map[uint64]bool, len(pendingIDs))
 	for _, id := range pendingIDs {
 		pending[id] = true
 	}
 	var todo []int
-	for i, h := range hits {
-		if pending[h.ID] {
+	for _, i := range part {
+		if h := hits[i]; pending[h.ID] {
 			todo = append(todo, i)
 			pending[h.ID] = false // a hit listed twice moves once
 		}
 	}
 	now := dbTime(time.Now())
+	settled := make([]*hitlog.Hit, 0, len(todo))
 	for _, c := range chunks(len(todo), func(i int) int { return hitSize(hits[todo[i]]) }) {
-		part := todo[c[0]:c[1]]
-		sql, all, _, err := settleUpdate(hits, part, now)
+		chunk := todo[c[0]:c[1]]
+		sql, all, _, err := settleUpdate(hits, chunk, now)
 		if err != nil {
-			return nil, fmt.Errorf("finish hits: %w", err)
+			return fmt.Errorf("finish hits: %w", err)
 		}
 		res := s.conn(ctx).Exec(sql, all...)
 		if res.Error != nil {
-			return nil, fmt.Errorf("finish %d hits: %w", len(part), translate(res.Error))
+			return fmt.Errorf("finish %d hits: %w", len(chunk), translate(res.Error))
 		}
-		if res.RowsAffected != int64(len(part)) {
-			return nil, errs.E(errs.Conflict, "hit_not_pending", fmt.Sprintf("finish hits: %d of %d locked pending hits moved", res.RowsAffected, len(part)))
+		if res.RowsAffected != int64(len(chunk)) {
+			return errs.E(errs.Conflict, "hit_not_pending", fmt.Sprintf("finish hits: %d of %d locked pending hits moved", res.RowsAffected, len(chunk)))
 		}
-		for _, i := range part {
+		for _, i := range chunk {
 			moved[i] = true
 			hits[i].UpdatedAt = now
+			settled = append(settled, hits[i])
 		}
 	}
-	return moved, nil
+	return s.countFinal(ctx, settled)
 }
 
 const entryColumns = "(user_id, txn_id, type, amount, balance_before, balance_after, reference_type, reference_id, " +
@@ -360,13 +388,15 @@ func (s *keyStore) UncountHits(ctx context.Context, id uint64, day string, n int
 	return nil
 }
 
-// SucceedMany settles successful calls with one conditional UPDATE … CASE
-// per chunk and no prior read: a chunk whose every hit was still pending
-// (the usual case) costs one statement, which outside a transaction is
-// also its commit. When a chunk moved fewer rows (crash recovery took some,
-// or an earlier attempt of this settlement committed before its connection
-// was lost), the chunk's hits that now read success are the moved ones:
-// only their own settlement sets a hit success.
+// SucceedMany settles successful calls, a transaction per chunk: one
+// conditional UPDATE … CASE and no prior read, then the chunk's addition to
+// the usage roll-up. When the UPDATE moved fewer rows than the chunk has
+// (crash recovery took some, or an earlier attempt of this settlement
+// committed before its connection was lost), that transaction rolls back
+// and the chunk is settled again hits locked first (settleLocked), so only
+// the hits this settlement moves are added; of the others, those that read
+// success were moved by an earlier attempt (only their own settlement sets
+// a hit success), which added them.
 func (s *hitStore) SucceedMany(ctx context.Context, hits []*hitlog.Hit) ([]bool, error) {
 	moved := make([]bool, len(hits))
 	seen := make(map[uint64]bool, len(hits))
@@ -377,7 +407,12 @@ func (s *hitStore) SucceedMany(ctx context.Context, hits []*hitlog.Hit) ([]bool,
 		}
 	}
 	if !s.mysql {
-		return s.finishEach(ctx, hits, true)
+		var moved []bool
+		err := s.withinTx(ctx, func(s *hitStore) (err error) {
+			moved, err = s.finishEach(ctx, hits, true)
+			return err
+		})
+		return moved, err
 	}
 	for i, h := range hits {
 		if h.ID == 0 {
@@ -395,20 +430,36 @@ func (s *hitStore) SucceedMany(ctx context.Context, hits []*hitlog.Hit) ([]bool,
 		if err != nil {
 			return moved, fmt.Errorf("settle hits: %w", err)
 		}
-		res, err := s.sqlExec(ctx, q, all...)
-		if err != nil {
-			return moved, fmt.Errorf("settle %d hits: %w", len(part), translate(err))
-		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return moved, fmt.Errorf("settle %d hits: %w", len(part), translate(err))
-		}
-		if n == int64(len(part)) {
+		err = s.withinTx(ctx, func(s *hitStore) error {
+			res, err := s.sqlExec(ctx, q, all...)
+			if err != nil {
+				return translate(err)
+			}
+			n, err := res.RowsAffected()
+			if err != nil {
+				return translate(err)
+			}
+			if n != int64(len(part)) {
+				return errNotAllPending
+			}
+			return s.countFinal(ctx, pick(hits, part))
+		})
+		if err == nil {
 			for _, i := range part {
 				moved[i] = true
 				hits[i].UpdatedAt = now
 			}
 			continue
+		}
+		if !errors.Is(err, errNotAllPending) {
+			return moved, fmt.Errorf("settle %d hits: %w", len(part), err)
+		}
+		got := make([]bool, len(hits))
+		if err := s.withinTx(ctx, func(s *hitStore) error { return s.settleLocked(ctx, hits, part, got) }); err != nil {
+			return moved, fmt.Errorf("settle %d hits: %w", len(part), err)
+		}
+		for _, i := range part {
+			moved[i] = got[i]
 		}
 		var done []uint64
 		if err := s.conn(ctx).Model(&hitRow{}).Where("id IN ? AND status = ?", ids, string(hitlog.StatusSuccess)).
@@ -422,11 +473,23 @@ func (s *hitStore) SucceedMany(ctx context.Context, hits []*hitlog.Hit) ([]bool,
 		for _, i := range part {
 			if ok[hits[i].ID] {
 				moved[i] = true
-				hits[i].UpdatedAt = now
 			}
 		}
 	}
 	return moved, nil
+}
+
+// errNotAllPending rolls back a settlement whose UPDATE moved fewer hits
+// than it names.
+var errNotAllPending = errors.New("not every hit was pending")
+
+// pick is hits[i] for i in part.
+func pick(hits []*hitlog.Hit, part []int) []*hitlog.Hit {
+	out := make([]*hitlog.Hit, len(part))
+	for j, i := range part {
+		out[j] = hits[i]
+	}
+	return out
 }
 
 // settleUpdate is the UPDATE settling hits[i] for i in part (distinct

@@ -89,6 +89,7 @@ func (s *hitStore) finishEach(ctx context.Context, hits []*hitlog.Hit, success b
 		}
 	}
 	now := dbTime(time.Now())
+	var settled []*hitlog.Hit // moved by this call: added to the usage roll-up
 	for _, c := range chunks(len(todo), func(i int) int { return hitSize(hits[todo[i]]) }) {
 		part := todo[c[0]:c[1]]
 		ok, err := s.finishChunk(ctx, hits, part, now)
@@ -100,6 +101,7 @@ func (s *hitStore) finishEach(ctx context.Context, hits []*hitlog.Hit, success b
 			if ok[hits[i].ID] {
 				moved[i] = true
 				hits[i].UpdatedAt = now
+				settled = append(settled, hits[i])
 			} else if success {
 				missed = append(missed, hits[i].ID)
 			}
@@ -122,5 +124,5 @@ func (s *hitStore) finishEach(ctx context.Context, hits []*hitlog.Hit, success b
 			}
 		}
 	}
-	return moved, nil
+	return moved, s.countFinal(ctx, settled)
 }

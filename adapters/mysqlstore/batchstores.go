@@ -153,6 +153,9 @@ func (w batchInserts) Insert(ctx context.Context, hits []*hitlog.Hit, entries []
 			at = append(at, hitRef{v: v, k: k})
 		}
 	}
+	if err := bc.usage.addAll(hits); err != nil {
+		return err
+	}
 	refs := make([]hitRef, len(entries))
 	for i, k := range hitOf {
 		if k >= 0 {

@@ -112,7 +112,7 @@ func (s *Store) batchTx(ctx context.Context, fn func(ctx context.Context, st met
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", translate(err))
 	}
-	bc := &batchConn{conn: conn, maxBytes: s.batchQueryBytes, snaps: snaps}
+	bc := &batchConn{conn: conn, maxBytes: s.batchQueryBytes, snaps: snaps, usage: newUsageTally(s.zone.Load())}
 	defer func() {
 		if s.snaps == nil || len(bc.rows) == 0 {
 			return
@@ -147,6 +147,9 @@ func (s *Store) batchTx(ctx context.Context, fn func(ctx context.Context, st met
 		}
 		clean = true
 		return err
+	}
+	if q, args := bc.usage.upsert(true); q != "" {
+		bc.deferExec(q, args...)
 	}
 	if err := bc.flush(ctx, "COMMIT"); err != nil {
 		bc.forgetIDs()
@@ -186,6 +189,10 @@ type batchConn struct {
 	refs     []deferredRef
 	given    []*hitlog.Hit
 	referred []*ledger.Entry
+
+	// usage: the final hits this transaction wrote, added to the usage
+	// roll-up by one statement before the COMMIT (usage.go).
+	usage *usageTally
 }
 
 // deferredHits is a deferred hit INSERT: its statement's index in the

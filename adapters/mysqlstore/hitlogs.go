@@ -109,22 +109,39 @@ type hitStore struct{ base }
 
 var _ hitlog.Repository = (*hitStore)(nil)
 
+// Insert inserts h; a final one is added to the usage roll-up in the same
+// transaction.
 func (s *hitStore) Insert(ctx context.Context, h *hitlog.Hit) error {
 	r, err := toHitRow(h)
 	if err != nil {
 		return fmt.Errorf("insert hit: %w", err)
 	}
 	r.ID = 0
-	if err := s.conn(ctx).Create(&r).Error; err != nil {
-		return fmt.Errorf("insert hit %s: %w", h.RequestID, translate(err))
+	insert := func(s *hitStore) error {
+		if err := s.conn(ctx).Create(&r).Error; err != nil {
+			return fmt.Errorf("insert hit %s: %w", h.RequestID, translate(err))
+		}
+		h.ID = r.ID
+		h.CreatedAt, h.UpdatedAt = timeFromDB(r.CreatedAt), timeFromDB(r.UpdatedAt)
+		return s.countFinal(ctx, []*hitlog.Hit{h})
 	}
-	h.ID = r.ID
-	h.CreatedAt, h.UpdatedAt = timeFromDB(r.CreatedAt), timeFromDB(r.UpdatedAt)
+	if h.Status == hitlog.StatusPending {
+		return insert(s)
+	}
+	if err := s.withinTx(ctx, insert); err != nil {
+		h.ID = 0
+		return err
+	}
 	return nil
 }
 
-// Finish settles a pending hit by id (or by request id when the id is unknown).
+// Finish settles a pending hit by id (or by request id when the id is
+// unknown) and adds it to the usage roll-up, in one transaction.
 func (s *hitStore) Finish(ctx context.Context, h *hitlog.Hit) error {
+	return s.withinTx(ctx, func(s *hitStore) error { return s.finish(ctx, h) })
+}
+
+func (s *hitStore) finish(ctx context.Context, h *hitlog.Hit) error {
 	var w moneyWriter
 	now := dbTime(time.Now())
 	values := map[string]any{
@@ -162,7 +179,16 @@ func (s *hitStore) Finish(ctx context.Context, h *hitlog.Hit) error {
 		return hitlog.ErrNotPending
 	}
 	h.UpdatedAt = now
-	return nil
+	counted := *h
+	if counted.UserID == 0 || counted.ServiceID == 0 || counted.CreatedAt.IsZero() {
+		// The roll-up row's key, from the row itself.
+		var r hitRow
+		if err := byHit().Select("user_id, api_service_id, created_at").Take(&r).Error; err != nil {
+			return fmt.Errorf("finish hit %s: %w", h.RequestID, translate(err))
+		}
+		counted.UserID, counted.ServiceID, counted.CreatedAt = r.UserID, r.ServiceID, timeFromDB(r.CreatedAt)
+	}
+	return s.countFinal(ctx, []*hitlog.Hit{&counted})
 }
 
 func (s *hitStore) ByRequestID(ctx context.Context, requestID string) (*hitlog.Hit, error) {

@@ -339,19 +339,16 @@ func TestReportStore(t *testing.T) {
 			{user: 1, service: 11, key: 1, status: hitlog.StatusPending, charge: "0.0000", cost: "0.0000", at: base.Add(24*time.Hour - time.Microsecond)},
 			{user: 1, service: 11, key: 1, status: hitlog.StatusSuccess, charge: "1.0000", cost: "0.5000", at: base.Add(24 * time.Hour)},
 		})
-		var got []report.Hit
 		one := uint64(1)
-		err := rep.ForEachHit(ctx, &one, base, base.Add(24*time.Hour), func(h report.Hit) error { got = append(got, h); return nil })
+		got, err := rep.PendingHits(ctx, &one, base, base.Add(24*time.Hour))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(got) != 2 { // [from, to): the row just before and the one at to are out; user 2's is out
-			t.Fatalf("ForEachHit saw %d hits, want 2: %+v", len(got), got)
+		if len(got) != 1 || got[0].ServiceID != 11 || got[0].Status != hitlog.StatusPending { // [from, to), pending only
+			t.Fatalf("PendingHits = %+v, want user 1's one pending hit", got)
 		}
-		for _, h := range got {
-			if h.UserID != 1 || h.CreatedAt.Before(base) || !h.CreatedAt.Before(base.Add(24*time.Hour)) {
-				t.Fatalf("hit out of range or user: %+v", h)
-			}
+		if got, err := rep.PendingHits(ctx, nil, base, base.Add(24*time.Hour-time.Microsecond)); err != nil || len(got) != 0 {
+			t.Fatalf("PendingHits before the pending hit = %+v, %v", got, err)
 		}
 
 		// Closing: the mark is unique per zone and day, in the transaction of its rows.
@@ -429,9 +426,11 @@ func TestReportStore(t *testing.T) {
 }
 
 // TestDashboardRollsUpAClosedDayOnce runs the dashboard use case on the real
-// store across a day's closing: the closed day is read from the roll-up
-// afterwards (a row slipped into it later no longer counts), today stays
-// live, and both databases give the same figures.
+// store across a day's closing: hits written before the hourly roll-up are
+// counted by the backfill (once), the closed day is read from the daily
+// roll-up afterwards (a hit written into it later no longer counts), today
+// is read from the hourly roll-up plus its pending hit, and both databases
+// give the same figures.
 func TestDashboardRollsUpAClosedDayOnce(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
@@ -448,9 +447,15 @@ func TestDashboardRollsUpAClosedDayOnce(t *testing.T) {
 			{user: cust.ID, service: svc.ID, key: 1, status: hitlog.StatusFailed, charge: "0.0000", cost: "0.0000", at: time.Date(2026, 11, 20, 18, 30, 0, 0, time.UTC)},
 			// The 22nd local (today): 18:30Z is local midnight.
 			{user: cust.ID, service: svc.ID, key: 1, status: hitlog.StatusSuccess, charge: "1.2500", cost: "0.2000", at: time.Date(2026, 11, 21, 18, 30, 0, 0, time.UTC)},
+			{user: cust.ID, service: svc.ID, key: 1, status: hitlog.StatusPending, charge: "0.0000", cost: "0.0000", at: time.Date(2026, 11, 21, 18, 45, 0, 0, time.UTC)},
 			// Before the window (31 days ago): never counted.
 			{user: cust.ID, service: svc.ID, key: 1, status: hitlog.StatusSuccess, charge: "9.0000", cost: "0.0000", at: time.Date(2026, 10, 21, 12, 0, 0, 0, time.UTC)},
 		})
+		for _, want := range []int64{4, 0} { // the final hits, then nothing: done once
+			if n, err := s.BackfillUsage(ctx, loc); err != nil || n != want {
+				t.Fatalf("backfill counted %d hits, %v; want %d", n, err, want)
+			}
+		}
 		check := func(label string) {
 			t.Helper()
 			d, err := a.Panel.Dashboard(ctx, admin)
@@ -462,10 +467,10 @@ func TestDashboardRollsUpAClosedDayOnce(t *testing.T) {
 			if yesterday.Day != "2026-11-21" || yesterday.Calls != 2 || yesterday.Success != 1 || yesterday.Revenue.StringFixed(4) != "0.5000" || yesterday.Cost.StringFixed(4) != "0.2000" {
 				t.Fatalf("%s: yesterday %+v", label, yesterday)
 			}
-			if today.Day != "2026-11-22" || today.Calls != 1 || today.Revenue.StringFixed(4) != "1.2500" {
+			if today.Day != "2026-11-22" || today.Calls != 2 || today.Pending != 1 || today.Revenue.StringFixed(4) != "1.2500" {
 				t.Fatalf("%s: today %+v", label, today)
 			}
-			if p.Usage.Calls != 3 || p.Usage.Margin().StringFixed(4) != "1.3500" {
+			if p.Usage.Calls != 4 || p.Usage.Margin().StringFixed(4) != "1.3500" {
 				t.Fatalf("%s: totals %+v margin %s", label, p.Usage, p.Usage.Margin())
 			}
 			if d.Usage.Calls != 0 || len(p.TopServices) != 1 || p.TopServices[0].Name != svc.Name {
@@ -477,14 +482,17 @@ func TestDashboardRollsUpAClosedDayOnce(t *testing.T) {
 		if err != nil || len(closed) != 29 {
 			t.Fatalf("%d days closed, want the 29 past days of the window: %v", len(closed), err)
 		}
-		// A closed day is final: a row written into it now is not read again.
-		insertHits(t, s, []bulkHit{{user: cust.ID, service: svc.ID, key: 1, status: hitlog.StatusSuccess, charge: "7.0000", cost: "0.0000",
-			at: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}})
+		// A closed day is final: a hit written into it now is not read again.
+		late := &hitlog.Hit{UserID: cust.ID, ServiceID: svc.ID, APIKeyID: 1, RequestID: "req_late", Status: hitlog.StatusSuccess,
+			ChargeAmount: dec(t, "7"), CostAmount: dec(t, "0"), Reserved: dec(t, "0"), CreatedAt: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
+		if err := s.Stores().Hits.Insert(ctx, late); err != nil {
+			t.Fatal(err)
+		}
 		check("second read (from the roll-up)")
 
 		// The customer sees only their own figures, and no platform.
 		d, err := a.Panel.Dashboard(ctx, cust)
-		if err != nil || d.Platform != nil || d.Usage.Calls != 3 || d.Days[28].Calls != 2 || d.Days[29].Calls != 1 {
+		if err != nil || d.Platform != nil || d.Usage.Calls != 4 || d.Days[28].Calls != 2 || d.Days[29].Calls != 2 {
 			t.Fatalf("customer dashboard: %+v, %v", d, err)
 		}
 	})

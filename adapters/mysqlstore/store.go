@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"paygate/core/store"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/pressly/goose/v3"
@@ -54,6 +55,9 @@ type Store struct {
 	sealer Sealer
 	// exportPage: rows per keyset page of an export (0: ExportPageRows).
 	exportPage int
+	// zone: the local hours of the usage roll-up (SetZone; UTC until
+	// set), shared with every repository made from this store.
+	zone *atomic.Pointer[time.Location]
 }
 
 var _ store.Transactor = (*Store)(nil)
@@ -103,7 +107,8 @@ func Open(ctx context.Context, databaseURL string, logger *slog.Logger) (*Store,
 		_ = sqlDB.Close()
 		return nil, fmt.Errorf("register callbacks: %w", err)
 	}
-	s := &Store{db: db, sqlDB: sqlDB, dialect: dialect, log: logger, sealer: plaintextSealer{}}
+	s := &Store{db: db, sqlDB: sqlDB, dialect: dialect, log: logger, sealer: plaintextSealer{}, zone: new(atomic.Pointer[time.Location])}
+	s.zone.Store(time.UTC)
 	if err := s.Ping(ctx); err != nil {
 		_ = s.Close()
 		return nil, fmt.Errorf("connect to %s database %s: %w", dialect, dburl.Redact(databaseURL), err)
@@ -263,7 +268,7 @@ func (s *Store) storesOn(db *gorm.DB) store.Stores {
 
 // baseOn is what the repositories on db hold.
 func (s *Store) baseOn(db *gorm.DB) base {
-	return base{db: db, mysql: s.dialect == DialectMySQL, consecutiveIDs: s.consecutiveIDs, sealer: s.sealer, exportPage: s.exportPage}
+	return base{db: db, mysql: s.dialect == DialectMySQL, consecutiveIDs: s.consecutiveIDs, sealer: s.sealer, exportPage: s.exportPage, zone: s.zone}
 }
 
 // SetExportPageRows sets how many rows one keyset page of an export reads
@@ -271,6 +276,15 @@ func (s *Store) baseOn(db *gorm.DB) base {
 // repositories that Stores and WithinTx hand out after the call. Tests use
 // a small page to cross page boundaries with few rows.
 func (s *Store) SetExportPageRows(n int) { s.exportPage = n }
+
+// SetZone sets the zone (TIMEZONE) whose local hours the usage roll-up
+// counts hits in (core/app.New sets its Location); it must be the zone the
+// reports read in (core/report.HourOf).
+func (s *Store) SetZone(loc *time.Location) {
+	if loc != nil {
+		s.zone.Store(loc)
+	}
+}
 
 // Ping checks that the database answers (readiness).
 func (s *Store) Ping(ctx context.Context) error {
@@ -309,6 +323,7 @@ type base struct {
 	consecutiveIDs bool
 	sealer         Sealer // the secret columns' (secrets.go)
 	exportPage     int    // rows per keyset page of an export (forEachPage)
+	zone           *atomic.Pointer[time.Location] // the usage roll-up's (Store.SetZone)
 }
 
 func (b base) conn(ctx context.Context) *gorm.DB { return b.db.WithContext(ctx) }

@@ -53,6 +53,7 @@ type options struct {
 	days            int
 	todayRows       int // rows on today; 0: today gets an equal share like every day
 	budget          time.Duration
+	firstBudget     time.Duration
 	keep            bool
 }
 
@@ -70,6 +71,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.days, "days", 45, "local days the hits are spread over (today included)")
 	fs.IntVar(&o.todayRows, "today-rows", 0, "how many of the rows fall on today (0: an equal share); the rest are spread over the other days")
 	fs.DurationVar(&o.budget, "budget", 300*time.Millisecond, "fail when a query's p95 is above this")
+	fs.DurationVar(&o.firstBudget, "first-budget", time.Second, "fail when the first dashboard read (closing the past days) takes longer")
 	fs.BoolVar(&o.keep, "keep", false, "keep the database")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -116,6 +118,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	seedTime := time.Since(started)
 	progress.Printf("seeded %d hit log rows in %s", o.rows, seedTime.Round(time.Millisecond))
+	// The seed wrote hit rows directly: they are counted into the hourly
+	// usage roll-up the way an upgraded database's are, by the backfill.
+	started = time.Now()
+	counted, err := store.BackfillUsage(ctx, loc)
+	if err != nil {
+		return err
+	}
+	backfill := time.Since(started)
+	progress.Printf("backfilled the usage roll-up with %d final hits in %s", counted, backfill.Round(time.Millisecond))
 
 	tokens, err := token.NewJWT([]byte(strings.Repeat("r", 32)))
 	if err != nil {
@@ -135,13 +146,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	b := &bench{client: srv.Client(), base: srv.URL}
 	var results []result
-	// The first dashboard read rolls up the 29 closed days of the window
-	// (once for every instance and user): timed on its own.
+	results = append(results, result{name: fmt.Sprintf("usage roll-up backfill (%d hits, once per database)", counted), runs: []time.Duration{backfill}, oneOff: true})
+	// The first dashboard read closes the 29 past days of the window from
+	// the hourly roll-up (once for every instance and user; on a server
+	// the usage-days worker does it first): timed on its own.
 	first, err := b.time(ctx, "/api/v1/panel/dashboard", adminTok)
 	if err != nil {
 		return err
 	}
-	results = append(results, result{name: "dashboard, admin, first read (rolls up 29 days)", runs: []time.Duration{first}, oneOff: true})
+	results = append(results, result{name: "dashboard, admin, first read (closes 29 days)", runs: []time.Duration{first}, oneOff: true, budget: o.firstBudget})
 
 	day20 := now.In(loc).AddDate(0, 0, -20).Format("2006-01-02")
 	week := now.In(loc).AddDate(0, 0, -16).Format("2006-01-02")
@@ -191,6 +204,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	for _, r := range results {
 		if r.oneOff {
 			fmt.Fprintf(tw, "%s\t1\t%s\t\t\t\n", r.name, ms(r.runs[0]))
+			if r.budget > 0 && r.runs[0] > r.budget {
+				over = append(over, fmt.Sprintf("%s (over %s)", r.name, r.budget))
+			}
 			continue
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t\n", r.name, len(r.runs), ms(r.pct(50)), ms(r.pct(95)), ms(r.pct(100)))
@@ -202,7 +218,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(over) > 0 {
-		return fmt.Errorf("p95 over %s: %s", o.budget, strings.Join(over, "; "))
+		return fmt.Errorf("over budget (p95 over %s, or a one-off over its own): %s", o.budget, strings.Join(over, "; "))
 	}
 	return nil
 }
@@ -211,6 +227,7 @@ type result struct {
 	name   string
 	runs   []time.Duration
 	oneOff bool
+	budget time.Duration // a one-off's limit (0: none)
 }
 
 // pct is the p-th percentile (nearest rank) of the runs.

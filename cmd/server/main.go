@@ -104,6 +104,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	if err := store.Migrate(ctx); err != nil {
 		return fmt.Errorf("migrate database: %w", err)
 	}
+	// Hits written before the hourly usage roll-up existed are counted
+	// into it once, before this instance writes any (decisions: "Usage
+	// roll-ups").
+	if n, err := store.BackfillUsage(ctx, cfg.Location); err != nil {
+		return err
+	} else if n > 0 {
+		log.Info("usage roll-up backfilled", "hits", n)
+	}
 
 	cmd := "serve"
 	if len(rest) > 0 {

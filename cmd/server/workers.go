@@ -25,13 +25,14 @@ type workerIntervals struct {
 	backlog       time.Duration // the outbox backlog gauge counted
 	hitPayloads   time.Duration // payloads of hits past HIT_PAYLOAD_RETENTION removed
 	accountCheck  time.Duration // account openings submitted again or asked again
+	usageDays     time.Duration // local days over summed into the daily usage roll-up
 }
 
 var defaultWorkerIntervals = workerIntervals{expiry: 30 * time.Second, rechargeCheck: 15 * time.Second, hitRecovery: 30 * time.Second,
 	webhooks: time.Second, backlog: 10 * time.Second, refundCheck: 15 * time.Second, hitPayloads: time.Minute,
 	payoutCheck: 2 * time.Second,
 	// Often: a sandbox opening is due 5 s after its request and opens within 10 s.
-	accountCheck: 2 * time.Second}
+	accountCheck: 2 * time.Second, usageDays: time.Minute}
 
 // hitRecoveryInterval: a hit is refunded at most about half its grace
 // after it became due, and no round runs more than once a second.
@@ -68,6 +69,9 @@ type gatewayRounds interface {
 	// pause between them (core/retention).
 	ClearHitPayloads(ctx context.Context) (int, error)
 	CheckAccountOpenings(ctx context.Context, limit int) (int, error)
+	// CloseUsageDays sums the local days that are over into the daily
+	// usage roll-up, so a dashboard read finds them closed.
+	CloseUsageDays(ctx context.Context) (int, error)
 }
 
 // appRounds are the wired use cases' rounds.
@@ -97,6 +101,10 @@ func (r appRounds) RecoverPendingHits(ctx context.Context, limit int) (int, erro
 
 func (r appRounds) ClearHitPayloads(ctx context.Context) (int, error) {
 	return r.a.Retention.Round(ctx)
+}
+
+func (r appRounds) CloseUsageDays(ctx context.Context) (int, error) {
+	return r.a.Panel.CloseDays(ctx)
 }
 
 func (r appRounds) CheckAccountOpenings(ctx context.Context, limit int) (int, error) {
@@ -155,6 +163,9 @@ func startWorkers(ctx context.Context, a gatewayRounds, o outboxRounds, iv worke
 	}
 	if iv.accountCheck > 0 {
 		every("account-open-check", iv.accountCheck, func(ctx context.Context) (int, error) { return a.CheckAccountOpenings(ctx, workerBatch) })
+	}
+	if iv.usageDays > 0 {
+		every("usage-days", iv.usageDays, a.CloseUsageDays)
 	}
 	if iv.webhooks > 0 {
 		// Its own loop: a poll starts attempts without waiting for them

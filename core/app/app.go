@@ -123,6 +123,14 @@ type App struct {
 // its settlements' fence (this instance's calls are charged first).
 func New(d Deps) *App {
 	cfg := d.Config
+	if cfg.Location == nil {
+		cfg.Location = time.UTC
+	}
+	// A store that keeps the hourly usage roll-up counts hits in the local
+	// hours of the zone the reports read in.
+	if z, ok := d.Tx.(interface{ SetZone(*time.Location) }); ok {
+		z.SetZone(cfg.Location)
+	}
 	m := metering.New(metering.Deps{Tx: d.Tx, Stores: d.Stores, Upstream: d.Upstream, Now: d.Now, Log: d.Log, Metrics: d.Metrics,
 		Config: metering.Config{Location: cfg.Location, UpstreamTimeout: cfg.UpstreamTimeout, MaxPayloadBytes: cfg.MaxPayloadBytes,
 			PendingHitGrace: cfg.PendingHitGrace, LookupTTL: cfg.LookupTTL, BatchSize: cfg.BatchSize, SettleApart: cfg.SettleApart,
@@ -143,7 +151,7 @@ func New(d Deps) *App {
 		Outbox: outbox.New(outbox.Deps{Tx: tx, Stores: st, Sender: d.Webhooks, Targets: d.Targets,
 			Settled: m.AwaitSettlements, Metrics: d.Metrics, Log: d.Log, Now: d.Now,
 			Config: outbox.Config{Timeout: cfg.WebhookTimeout, Lease: cfg.WebhookLease, Concurrency: cfg.WebhookConcurrency}}),
-		Ledger: ledgercheck.New(ledgercheck.Deps{Stores: st, Settled: m.AwaitSettlements, Now: d.Now}),
+		Ledger: ledgercheck.New(ledgercheck.Deps{Stores: st, Settled: m.AwaitSettlements, Now: d.Now, Location: cfg.Location}),
 	}
 	var rm retention.Metrics
 	if d.Metrics != nil {

@@ -30,6 +30,9 @@ type Deps struct {
 	Settled func(ctx context.Context) error
 	// Now is the clock of "pending too long" (refunds); nil: time.Now.
 	Now func() time.Time
+	// Location is TIMEZONE: the local hours and days of the usage
+	// roll-ups; nil: UTC.
+	Location *time.Location
 }
 
 // Checker runs the ledger check.
@@ -37,6 +40,7 @@ type Checker struct {
 	st      store.Stores
 	settled func(ctx context.Context) error
 	now     func() time.Time
+	loc     *time.Location
 }
 
 // New builds a Checker.
@@ -47,7 +51,10 @@ func New(d Deps) *Checker {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
-	return &Checker{st: d.Stores, settled: d.Settled, now: d.Now}
+	if d.Location == nil {
+		d.Location = time.UTC
+	}
+	return &Checker{st: d.Stores, settled: d.Settled, now: d.Now, loc: d.Location}
 }
 
 // Discrepancy is one way the books disagree with themselves.
@@ -134,7 +141,11 @@ func (c *Checker) checkUser(ctx context.Context, id uint64) ([]Discrepancy, erro
 	if err := c.checkHolds(ctx, u, bad); err != nil {
 		return nil, err
 	}
-	if err := c.checkHits(ctx, id, w.hits, bad); err != nil {
+	hours, err := c.checkHits(ctx, id, w.hits, bad)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.checkUsage(ctx, id, hours, bad); err != nil {
 		return nil, err
 	}
 	if err := c.checkRecharges(ctx, id, recharges, w.recharges, bad); err != nil {
@@ -255,9 +266,12 @@ func (m *hitMoves) add(e ledger.Entry) {
 // checkHits: a settled hit has one debit of its charge (none when it
 // charged nothing) and no refund; a failed one has its debit refunded (or
 // neither); none is still pending; no ledger row references another
-// user's hit.
-func (c *Checker) checkHits(ctx context.Context, id uint64, moves map[uint64]*hitMoves, bad func(string, ...any)) error {
+// user's hit. It returns the user's final hits tallied per service and
+// local hour (checkUsage).
+func (c *Checker) checkHits(ctx context.Context, id uint64, moves map[uint64]*hitMoves, bad func(string, ...any)) (hourTally, error) {
+	hours := hourTally{}
 	err := c.st.Hits.ForEachByUser(ctx, id, func(h hitlog.Hit) error {
+		hours.addHit(h, c.loc)
 		m := moves[h.ID]
 		delete(moves, h.ID)
 		if m == nil {
@@ -287,12 +301,12 @@ func (c *Checker) checkHits(ctx context.Context, id uint64, moves map[uint64]*hi
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("read hits of user %d: %w", id, err)
+		return nil, fmt.Errorf("read hits of user %d: %w", id, err)
 	}
 	for hitID, m := range moves {
 		bad("ledger rows reference hit id %d that is not this user's (%d debits, %d refunds)", hitID, m.debits, m.refunds)
 	}
-	return nil
+	return hours, nil
 }
 
 // checkRecharges: every recharge has one debit of its amount; a failed one

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"paygate/core/errs"
-	"paygate/core/hitlog"
 	"paygate/core/report"
 	"paygate/core/store"
 	"paygate/core/user"
@@ -54,13 +53,12 @@ type ServiceUsage struct {
 	report.Usage
 }
 
-// errDayOpen stops the roll-up of a day that still has a pending hit.
-var errDayOpen = errors.New("day has pending hits")
-
 // Dashboard gathers the caller's figures for the last DashboardDays local
-// days and, for an admin, the platform's. Closed days come from the
-// roll-up (closing the ones not rolled up yet); today, and any day that
-// cannot be closed yet, are counted from the hit logs.
+// days and, for an admin, the platform's, from roll-ups only: closed days
+// from the daily roll-up (closing any day over and not closed yet, a sum
+// of its hourly rows), the other days from the hourly roll-up, plus the
+// few hits still pending, read live. Its cost does not grow with the
+// number of calls.
 func (p *Panel) Dashboard(ctx context.Context, actor *user.User) (*Dashboard, error) {
 	if err := p.settled(ctx); err != nil {
 		return nil, err
@@ -81,17 +79,13 @@ func (p *Panel) Dashboard(ctx context.Context, actor *user.User) (*Dashboard, er
 	}
 
 	admin := actor.Role == user.RoleAdmin
-	var liveFor *uint64 // whose hits the live part reads: the caller's, or everyone's for an admin
-	if !admin {
-		liveFor = &u.ID
-	}
-	mine := newSeries(days)
+	mine := newSeries(days, closed)
 	var all *series
 	if admin {
-		all = newSeries(days)
+		all = newSeries(days, closed)
 	}
 
-	// Live part: from the first open day to the end of today.
+	// Open days: from the first day not closed to the end of today.
 	openFrom := today
 	for _, d := range days {
 		if !closed[d] {
@@ -107,26 +101,38 @@ func (p *Panel) Dashboard(ctx context.Context, actor *user.User) (*Dashboard, er
 	if err != nil {
 		return nil, err
 	}
-	err = p.st.Reports.ForEachHit(ctx, liveFor, from, to, func(h report.Hit) error {
+	hours, err := p.st.Reports.Hours(ctx, from, to, &u.ID, false)
+	if err != nil {
+		return nil, fmt.Errorf("dashboard hours: %w", err)
+	}
+	mine.addHours(hours, loc)
+	var pendingOf *uint64 // the caller's pending hits, or everyone's for an admin
+	if !admin {
+		pendingOf = &u.ID
+	}
+	pending, err := p.st.Reports.PendingHits(ctx, pendingOf, from, to)
+	if err != nil {
+		return nil, fmt.Errorf("dashboard pending hits: %w", err)
+	}
+	for _, h := range pending {
+		var one report.Usage
+		one.AddHit(h)
 		day := report.DayOf(h.CreatedAt, loc)
-		if closed[day] {
-			return nil // counted by the roll-up
-		}
-		var u report.Usage
-		u.AddHit(h)
-		if h.UserID == actor.ID {
-			mine.add(day, h.ServiceID, u)
+		if h.UserID == u.ID {
+			mine.addOpen(day, h.ServiceID, one)
 		}
 		if all != nil {
-			all.add(day, h.ServiceID, u)
+			all.addOpen(day, h.ServiceID, one)
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("dashboard live hits: %w", err)
+	}
+	if all != nil {
+		if hours, err = p.st.Reports.Hours(ctx, from, to, nil, false); err != nil {
+			return nil, fmt.Errorf("dashboard platform hours: %w", err)
+		}
+		all.addHours(hours, loc)
 	}
 
-	// Rolled-up part.
+	// Closed days.
 	rows, err := p.st.Reports.Rollups(ctx, zone, first, today, &u.ID)
 	if err != nil {
 		return nil, fmt.Errorf("dashboard roll-up: %w", err)
@@ -160,8 +166,32 @@ func (p *Panel) Dashboard(ctx context.Context, actor *user.User) (*Dashboard, er
 	return d, nil
 }
 
-// closeDays rolls up every day of days that is over (by RollupGrace) and
-// not rolled up yet, and returns which of days are rolled up.
+// CloseDays closes every local day of the dashboard's window that is over
+// (by RollupGrace) and not closed yet; a worker runs it, so a dashboard
+// read rarely finds a day to close. It reports how many it closed.
+func (p *Panel) CloseDays(ctx context.Context) (int, error) {
+	loc, now := p.cfg.Location, p.now()
+	days := report.Days(report.DayOf(now, loc), DashboardDays)
+	zone := loc.String()
+	before, err := p.st.Reports.ClosedDays(ctx, zone, days[0], days[len(days)-2])
+	if err != nil {
+		return 0, fmt.Errorf("closed days: %w", err)
+	}
+	closed, err := p.closeDays(ctx, zone, days[:len(days)-1], now)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for d, ok := range closed {
+		if ok && !before[d] {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// closeDays closes every day of days that is over (by RollupGrace) and not
+// closed yet, and returns which of days are closed.
 func (p *Panel) closeDays(ctx context.Context, zone string, days []string, now time.Time) (map[string]bool, error) {
 	if len(days) == 0 {
 		return map[string]bool{}, nil
@@ -193,36 +223,38 @@ func (p *Panel) closeDays(ctx context.Context, zone string, days []string, now t
 	return closed, nil
 }
 
-// closeDay rolls up one local day ending at end: it sums the day's hits per
-// user and service and stores the sums with the day's mark in one
-// transaction. A day with a pending hit stays open (false). Two instances
-// closing the same day at once insert it once: the second one's mark fails
-// with ErrDayClosed and its transaction rolls back.
+// closeDay closes one local day ending at end: it sums the day's hourly
+// roll-up rows per user and service and stores the sums with the day's
+// mark in one transaction. A day with a pending hit stays open (false).
+// Two instances closing the same day at once insert it once: the second
+// one's mark fails with ErrDayClosed and its transaction rolls back.
 func (p *Panel) closeDay(ctx context.Context, zone, day string, end time.Time) (bool, error) {
 	start, err := report.DayStart(day, p.cfg.Location)
 	if err != nil {
 		return false, err
 	}
-	tally := report.NewTally(p.cfg.Location)
-	err = p.st.Reports.ForEachHit(ctx, nil, start, end, func(h report.Hit) error {
-		if h.Status == hitlog.StatusPending {
-			return errDayOpen
-		}
-		tally.Add(h)
-		return nil
-	})
-	if errors.Is(err, errDayOpen) {
+	pending, err := p.st.Reports.PendingHits(ctx, nil, start, end)
+	if err != nil {
+		return false, fmt.Errorf("pending hits of %s: %w", day, err)
+	}
+	if len(pending) > 0 {
 		return false, nil
 	}
-	if err != nil {
-		return false, fmt.Errorf("read hits of %s: %w", day, err)
-	}
-	rows := tally.Rows()
+	tally := report.NewTally(p.cfg.Location)
 	err = p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
 		if err := s.Reports.MarkDayClosed(ctx, zone, day, p.now().UTC()); err != nil {
 			return err
 		}
-		return s.Reports.InsertRollups(ctx, zone, rows)
+		// Read under the mark: an instance closing the day at once waits
+		// on it, then rolls back.
+		hours, err := s.Reports.Hours(ctx, start, end, nil, true)
+		if err != nil {
+			return err
+		}
+		for _, h := range hours {
+			tally.AddHour(h)
+		}
+		return s.Reports.InsertRollups(ctx, zone, tally.Rows())
 	})
 	if errors.Is(err, report.ErrDayClosed) {
 		return true, nil
@@ -266,16 +298,18 @@ func (p *Panel) topServices(ctx context.Context, s *series) ([]ServiceUsage, err
 	return out, nil
 }
 
-// series sums usage per day (every day of the window present) and per service.
+// series sums usage per day (every day of the window present) and per
+// service; closed days are counted from the daily roll-up only.
 type series struct {
 	days     []string
+	closed   map[string]bool
 	byDay    map[string]*report.Usage
 	services map[uint64]*report.Usage
 	total    report.Usage
 }
 
-func newSeries(days []string) *series {
-	s := &series{days: days, byDay: map[string]*report.Usage{}, services: map[uint64]*report.Usage{}}
+func newSeries(days []string, closed map[string]bool) *series {
+	s := &series{days: days, closed: closed, byDay: map[string]*report.Usage{}, services: map[uint64]*report.Usage{}}
 	for _, d := range days {
 		s.byDay[d] = &report.Usage{}
 	}
@@ -296,6 +330,20 @@ func (s *series) add(day string, serviceID uint64, u report.Usage) {
 	}
 	sv.Add(u)
 	s.total.Add(u)
+}
+
+// addOpen counts u on day and service unless the day is closed.
+func (s *series) addOpen(day string, serviceID uint64, u report.Usage) {
+	if !s.closed[day] {
+		s.add(day, serviceID, u)
+	}
+}
+
+// addHours counts the hourly rows of open days.
+func (s *series) addHours(rows []report.HourRow, loc *time.Location) {
+	for _, r := range rows {
+		s.addOpen(report.DayOf(r.Hour, loc), r.ServiceID, r.Usage)
+	}
 }
 
 func (s *series) addRows(rows []report.Row) {

@@ -1,6 +1,8 @@
 // Package report turns hit logs into the dashboard's figures: calls and
-// money per local day and service. Closed days are rolled up once and read
-// from the roll-up; the open days are counted from the hit logs.
+// money per local day and service. The hit writers keep an hourly roll-up
+// of final hits in step with the hit log (per user, service and local
+// hour); closed days are summed from it once into the daily roll-up; open
+// days read the hourly rows, and the few hits still pending are read live.
 package report
 
 import (
@@ -79,6 +81,24 @@ type Row struct {
 	Usage
 }
 
+// HourRow is the usage of one local hour (the instant it starts), user and
+// service in the hourly roll-up: final hits only (Pending is zero). Rows
+// summed over every user carry UserID 0.
+type HourRow struct {
+	Hour      time.Time
+	UserID    uint64
+	ServiceID uint64
+	Usage
+}
+
+// HourOf is the instant t's local hour in loc starts. Every zone's offset
+// is a whole number of quarter hours, so a local hour lies within one local
+// day.
+func HourOf(t time.Time, loc *time.Location) time.Time {
+	l := t.In(loc)
+	return time.Date(l.Year(), l.Month(), l.Day(), l.Hour(), 0, 0, 0, loc).UTC()
+}
+
 // DayOf is t's local day in loc.
 func DayOf(t time.Time, loc *time.Location) string { return t.In(loc).Format(DayLayout) }
 
@@ -141,6 +161,17 @@ func (t *Tally) Add(h Hit) {
 	u.AddHit(h)
 }
 
+// AddHour counts a roll-up hour in its local day.
+func (t *Tally) AddHour(r HourRow) {
+	k := tallyKey{DayOf(r.Hour, t.loc), r.UserID, r.ServiceID}
+	u := t.rows[k]
+	if u == nil {
+		u = &Usage{}
+		t.rows[k] = u
+	}
+	u.Add(r.Usage)
+}
+
 // Rows lists the tally by day, user and service.
 func (t *Tally) Rows() []Row {
 	out := make([]Row, 0, len(t.rows))
@@ -163,11 +194,18 @@ func (t *Tally) Rows() []Row {
 // ErrDayClosed is MarkDayClosed on a day some other request closed first.
 var ErrDayClosed = errs.E(errs.Conflict, "day_already_closed", "Day already rolled up")
 
-// Repository reads hits for reports and keeps the daily roll-up.
+// Repository reads the roll-ups and the pending hits, and keeps the daily
+// roll-up. The hourly roll-up is written by the hit log's own writes
+// (hitlog.Repository), in their transactions.
 type Repository interface {
-	// ForEachHit visits the hits created in [from, to), of userID when it is
-	// not nil, one row at a time.
-	ForEachHit(ctx context.Context, userID *uint64, from, to time.Time, fn func(Hit) error) error
+	// Hours reads the hourly roll-up of the hours starting in [from, to):
+	// userID's rows, or every user's when userID is nil; per user when
+	// perUser, else summed per hour and service (UserID 0 when userID is
+	// nil). Oldest hour first. A zero from or to leaves that side open.
+	Hours(ctx context.Context, from, to time.Time, userID *uint64, perUser bool) ([]HourRow, error)
+	// PendingHits lists the hits still pending created in [from, to), of
+	// userID when it is not nil.
+	PendingHits(ctx context.Context, userID *uint64, from, to time.Time) ([]Hit, error)
 	// ClosedDays reports which days from first to last (inclusive) are
 	// rolled up in zone.
 	ClosedDays(ctx context.Context, zone, first, last string) (map[string]bool, error)

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -232,28 +233,71 @@ func listDeliveries(d *DB, f webhook.Filter) ([]webhook.Delivery, int64, error) 
 	return out, total, err
 }
 
-// Reports: ForEachHit reads the hits table; a day is closed once per zone
-// (ErrDayClosed after); Rollups sums the stored rows per day and service.
+// Reports: Hours sums the final hits of the hits table on read, in
+// quarter hours of UTC (every zone's local hours and days are whole
+// quarter hours, so a row lies within one local day whatever the zone the
+// test reads in); PendingHits reads the hits table; a day is closed once
+// per zone (ErrDayClosed after); Rollups sums the stored rows per day and
+// service.
 
-func (r reportsRepo) ForEachHit(_ context.Context, userID *uint64, from, to time.Time, fn func(report.Hit) error) error {
-	var rows []report.Hit
-	if err := r.d.do("Reports.ForEachHit", func(t *tables) error {
+func (r reportsRepo) Hours(_ context.Context, from, to time.Time, userID *uint64, perUser bool) ([]report.HourRow, error) {
+	var out []report.HourRow
+	err := r.d.do("Reports.Hours", func(t *tables) error {
+		type key struct {
+			hour          time.Time
+			user, service uint64
+		}
+		sums := map[key]*report.HourRow{}
+		for _, h := range t.hits {
+			if h.Status == hitlog.StatusPending || (userID != nil && h.UserID != *userID) {
+				continue
+			}
+			k := key{h.CreatedAt.UTC().Truncate(15 * time.Minute), h.UserID, h.ServiceID}
+			if (!from.IsZero() && k.hour.Before(from)) || (!to.IsZero() && !k.hour.Before(to)) {
+				continue
+			}
+			if !perUser {
+				k.user = 0
+				if userID != nil {
+					k.user = *userID
+				}
+			}
+			row := sums[k]
+			if row == nil {
+				row = &report.HourRow{Hour: k.hour, UserID: k.user, ServiceID: k.service}
+				sums[k] = row
+			}
+			row.AddHit(report.Hit{UserID: h.UserID, ServiceID: h.ServiceID, Status: h.Status, Charge: h.ChargeAmount, Cost: h.CostAmount, CreatedAt: h.CreatedAt})
+		}
+		for _, row := range sums {
+			out = append(out, *row)
+		}
+		return nil
+	})
+	slices.SortFunc(out, func(a, b report.HourRow) int {
+		if c := a.Hour.Compare(b.Hour); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.UserID, b.UserID); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ServiceID, b.ServiceID)
+	})
+	return out, err
+}
+
+func (r reportsRepo) PendingHits(_ context.Context, userID *uint64, from, to time.Time) ([]report.Hit, error) {
+	var out []report.Hit
+	err := r.d.do("Reports.PendingHits", func(t *tables) error {
 		for _, h := range sorted(t.hits) {
-			if (userID == nil || h.UserID == *userID) && !h.CreatedAt.Before(from) && h.CreatedAt.Before(to) {
-				rows = append(rows, report.Hit{UserID: h.UserID, ServiceID: h.ServiceID, Status: h.Status,
+			if h.Status == hitlog.StatusPending && (userID == nil || h.UserID == *userID) && !h.CreatedAt.Before(from) && h.CreatedAt.Before(to) {
+				out = append(out, report.Hit{UserID: h.UserID, ServiceID: h.ServiceID, Status: h.Status,
 					Charge: h.ChargeAmount, Cost: h.CostAmount, CreatedAt: h.CreatedAt})
 			}
 		}
 		return nil
-	}); err != nil {
-		return err
-	}
-	for _, h := range rows {
-		if err := fn(h); err != nil {
-			return err
-		}
-	}
-	return nil
+	})
+	return out, err
 }
 
 func (r reportsRepo) ClosedDays(_ context.Context, zone, first, last string) (map[string]bool, error) {

@@ -1,0 +1,328 @@
+package mysqlstore
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"gorm.io/gorm"
+
+	"paygate/core/hitlog"
+	"paygate/core/report"
+)
+
+// The hourly usage roll-up (migration 00029; decisions: "Usage roll-ups").
+// Every write that makes a hit final adds the hit to its (user, service,
+// local hour) row in the same transaction: an INSERT of a final hit, or a
+// settlement that moved a pending one (settlements move only pending hits,
+// so a hit is added once). In a metering batch on MySQL the additions go as
+// one more deferred statement just before the COMMIT (batchConn.usage), so
+// the hot path gains no round trip; elsewhere one upsert follows the hit
+// statement. Pending hits are not in the roll-up: they are few, and read
+// live (PendingHits).
+
+// usageKey is one roll-up row.
+type usageKey struct {
+	user, service uint64
+	hour          time.Time // UTC instant the local hour starts
+}
+
+type usageSums struct{ calls, success, failed, insufficient, revenue, cost int64 }
+
+// usageTally sums final hits per roll-up row.
+type usageTally struct {
+	loc  *time.Location
+	rows map[usageKey]*usageSums
+}
+
+func newUsageTally(loc *time.Location) *usageTally {
+	return &usageTally{loc: loc, rows: map[usageKey]*usageSums{}}
+}
+
+// add counts h when it is final. Its user, service and creation time must
+// be set (the writes that add hits have them).
+func (t *usageTally) add(h *hitlog.Hit) error {
+	st := h.Status
+	if st == "" {
+		st = hitlog.StatusSuccess // as toHitRow stores it
+	}
+	if st == hitlog.StatusPending {
+		return nil
+	}
+	if h.UserID == 0 || h.ServiceID == 0 || h.CreatedAt.IsZero() {
+		return fmt.Errorf("usage roll-up: hit %s has no user, service or creation time", h.RequestID)
+	}
+	rev, err := toUnits("charge", h.ChargeAmount)
+	if err != nil {
+		return fmt.Errorf("usage roll-up of hit %s: %w", h.RequestID, err)
+	}
+	cost, err := toUnits("cost", h.CostAmount)
+	if err != nil {
+		return fmt.Errorf("usage roll-up of hit %s: %w", h.RequestID, err)
+	}
+	k := usageKey{h.UserID, h.ServiceID, dbTime(report.HourOf(h.CreatedAt, t.loc))}
+	s := t.rows[k]
+	if s == nil {
+		s = &usageSums{}
+		t.rows[k] = s
+	}
+	s.calls++
+	switch st {
+	case hitlog.StatusSuccess:
+		s.success++
+	case hitlog.StatusFailed:
+		s.failed++
+	case hitlog.StatusInsufficientBalance:
+		s.insufficient++
+	}
+	s.revenue += rev
+	s.cost += cost
+	return nil
+}
+
+func (t *usageTally) addAll(hits []*hitlog.Hit) error {
+	for _, h := range hits {
+		if err := t.add(h); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// upsert is the statement adding the tally to the roll-up, "" when it is
+// empty. Rows go in key order, so two writers lock the rows they share in
+// the same order.
+func (t *usageTally) upsert(mysql bool) (string, []any) {
+	if len(t.rows) == 0 {
+		return "", nil
+	}
+	keys := make([]usageKey, 0, len(t.rows))
+	for k := range t.rows {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b usageKey) int {
+		if c := cmp.Compare(a.user, b.user); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.service, b.service); c != 0 {
+			return c
+		}
+		return a.hour.Compare(b.hour)
+	})
+	var q strings.Builder
+	args := make([]any, 0, 9*len(keys))
+	q.WriteString("INSERT INTO hit_usage_hours (user_id, api_service_id, hour, calls, success_calls, failed_calls, " +
+		"insufficient_calls, revenue_units, cost_units) VALUES ")
+	for i, k := range keys {
+		if i > 0 {
+			q.WriteByte(',')
+		}
+		q.WriteString("(?,?,?,?,?,?,?,?,?)")
+		s := t.rows[k]
+		args = append(args, k.user, k.service, k.hour, s.calls, s.success, s.failed, s.insufficient, s.revenue, s.cost)
+	}
+	cols := []string{"calls", "success_calls", "failed_calls", "insufficient_calls", "revenue_units", "cost_units"}
+	if mysql {
+		q.WriteString(" ON DUPLICATE KEY UPDATE ")
+		for i, c := range cols {
+			if i > 0 {
+				q.WriteString(", ")
+			}
+			fmt.Fprintf(&q, "%s = %s + VALUES(%s)", c, c, c)
+		}
+	} else {
+		q.WriteString(" ON CONFLICT (user_id, api_service_id, hour) DO UPDATE SET ")
+		for i, c := range cols {
+			if i > 0 {
+				q.WriteString(", ")
+			}
+			fmt.Fprintf(&q, "%s = %s + excluded.%s", c, c, c)
+		}
+	}
+	return q.String(), args
+}
+
+// countFinal adds the final hits among hits to the roll-up, in the
+// transaction s runs in: into a metering batch's tally (sent before its
+// COMMIT), or with one upsert now.
+func (s *hitStore) countFinal(ctx context.Context, hits []*hitlog.Hit) error {
+	if bc, ok := s.db.Statement.ConnPool.(*batchConn); ok {
+		return bc.usage.addAll(hits)
+	}
+	t := newUsageTally(s.zone.Load())
+	if err := t.addAll(hits); err != nil {
+		return err
+	}
+	q, args := t.upsert(s.mysql)
+	if q == "" {
+		return nil
+	}
+	if _, err := s.sqlExec(ctx, q, args...); err != nil {
+		return fmt.Errorf("add %d hits to the usage roll-up: %w", len(hits), translate(err))
+	}
+	return nil
+}
+
+// inTx reports whether b runs in a transaction.
+func (b base) inTx() bool {
+	switch b.db.Statement.ConnPool.(type) {
+	case gorm.TxCommitter, *batchConn:
+		return true
+	}
+	return false
+}
+
+// withinTx runs fn in b's transaction, or in a new one when b has none
+// (a hit and its roll-up row change together).
+func (s *hitStore) withinTx(ctx context.Context, fn func(s *hitStore) error) error {
+	if s.inTx() {
+		return fn(s)
+	}
+	return s.conn(ctx).Transaction(func(tx *gorm.DB) error {
+		b := s.base
+		b.db = tx
+		return fn(&hitStore{b})
+	})
+}
+
+type usageHourRow struct {
+	UserID            uint64     `gorm:"column:user_id"`
+	ServiceID         uint64     `gorm:"column:api_service_id"`
+	Hour              *time.Time `gorm:"column:hour"`
+	Calls             int64      `gorm:"column:calls"`
+	SuccessCalls      int64      `gorm:"column:success_calls"`
+	FailedCalls       int64      `gorm:"column:failed_calls"`
+	InsufficientCalls int64      `gorm:"column:insufficient_calls"`
+	RevenueUnits      int64      `gorm:"column:revenue_units"`
+	CostUnits         int64      `gorm:"column:cost_units"`
+}
+
+// Hours sums in SQL (BIGINT counts and units: exact on both databases).
+func (s *reportStore) Hours(ctx context.Context, from, to time.Time, userID *uint64, perUser bool) ([]report.HourRow, error) {
+	sums := "SUM(calls) AS calls, SUM(success_calls) AS success_calls, SUM(failed_calls) AS failed_calls, " +
+		"SUM(insufficient_calls) AS insufficient_calls, SUM(revenue_units) AS revenue_units, SUM(cost_units) AS cost_units"
+	q := s.conn(ctx).Table("hit_usage_hours")
+	if !from.IsZero() {
+		q = q.Where("hour >= ?", dbTime(from))
+	}
+	if !to.IsZero() {
+		q = q.Where("hour < ?", dbTime(to))
+	}
+	if userID != nil {
+		q = q.Where("user_id = ?", *userID)
+	}
+	if perUser {
+		q = q.Select("user_id, api_service_id, hour, " + sums).Group("user_id, api_service_id, hour").Order("hour, user_id, api_service_id")
+	} else {
+		q = q.Select("api_service_id, hour, " + sums).Group("hour, api_service_id").Order("hour, api_service_id")
+	}
+	var rows []usageHourRow
+	if err := q.Scan(&rows).Error; err != nil {
+		return nil, fmt.Errorf("read hourly usage: %w", translate(err))
+	}
+	out := make([]report.HourRow, len(rows))
+	for i, r := range rows {
+		out[i] = report.HourRow{Hour: timeFromDB(r.Hour), UserID: r.UserID, ServiceID: r.ServiceID, Usage: report.Usage{
+			Calls: r.Calls, Success: r.SuccessCalls, Failed: r.FailedCalls, InsufficientBalance: r.InsufficientCalls,
+			Revenue: fromUnits(r.RevenueUnits), Cost: fromUnits(r.CostUnits),
+		}}
+		if !perUser && userID != nil {
+			out[i].UserID = *userID
+		}
+	}
+	return out, nil
+}
+
+// PendingHits reads the (status, created_at) index: pending hits are the
+// calls in flight, few at any time.
+func (s *reportStore) PendingHits(ctx context.Context, userID *uint64, from, to time.Time) ([]report.Hit, error) {
+	q := s.conn(ctx).Model(&hitRow{}).Select("user_id, api_service_id, status, charge_amount, cost_amount, created_at").
+		Where("status = ? AND created_at >= ? AND created_at < ?", string(hitlog.StatusPending), dbTime(from), dbTime(to))
+	if userID != nil {
+		q = q.Where("user_id = ?", *userID)
+	}
+	var rows []reportHitRow
+	if err := q.Scan(&rows).Error; err != nil {
+		return nil, fmt.Errorf("read pending hits: %w", translate(err))
+	}
+	return convertRows(rows, toReportHit)
+}
+
+// errBackfilled stops a backfill that another instance already made.
+var errBackfilled = errors.New("usage roll-up already backfilled")
+
+// BackfillUsage counts into the hourly roll-up, in loc's hours, the final
+// hits written before the roll-up existed (migration 00029), once: the
+// first call records it in hit_usage_backfill in the same transaction, and
+// a concurrent or later call finds the record and does nothing. Run it
+// after Migrate and before this instance writes hits; instances of an
+// older version must be stopped by then (their hits would be in neither).
+// It reports how many hits it counted (0 when already done).
+func (s *Store) BackfillUsage(ctx context.Context, loc *time.Location) (int64, error) {
+	var n int64
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var done int64
+		if err := tx.Table("hit_usage_backfill").Count(&done).Error; err != nil {
+			return translate(err)
+		}
+		if done > 0 {
+			return errBackfilled
+		}
+		// The record first: a concurrent backfill waits on its key, then
+		// fails on it and rolls back.
+		at := dbTime(time.Now())
+		if err := tx.Exec("INSERT INTO hit_usage_backfill (id, zone, hits, filled_at) VALUES (1, ?, 0, ?)", loc.String(), at).Error; err != nil {
+			if _, dup := duplicateOf(err); dup {
+				return errBackfilled
+			}
+			return translate(err)
+		}
+		t := newUsageTally(loc)
+		q := tx.Model(&hitRow{}).Select("user_id, api_service_id, status, charge_amount, cost_amount, created_at").
+			Where("status <> ?", string(hitlog.StatusPending))
+		err := forEachRow(q, toReportHit, func(r report.Hit) error {
+			n++
+			return t.add(&hitlog.Hit{UserID: r.UserID, ServiceID: r.ServiceID, Status: r.Status,
+				ChargeAmount: r.Charge, CostAmount: r.Cost, CreatedAt: r.CreatedAt})
+		})
+		if err != nil {
+			return err
+		}
+		hb := &hitStore{s.baseOn(tx)}
+		for _, part := range t.split(batchRows) {
+			q, args := part.upsert(hb.mysql)
+			if _, err := hb.sqlExec(ctx, q, args...); err != nil {
+				return translate(err)
+			}
+		}
+		return tx.Exec("UPDATE hit_usage_backfill SET hits = ? WHERE id = 1", n).Error
+	})
+	if errors.Is(err, errBackfilled) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("backfill the usage roll-up: %w", err)
+	}
+	return n, nil
+}
+
+// split cuts the tally into tallies of at most n rows.
+func (t *usageTally) split(n int) []*usageTally {
+	var out []*usageTally
+	cur := newUsageTally(t.loc)
+	for k, v := range t.rows {
+		if len(cur.rows) == n {
+			out = append(out, cur)
+			cur = newUsageTally(t.loc)
+		}
+		cur.rows[k] = v
+	}
+	if len(cur.rows) > 0 {
+		out = append(out, cur)
+	}
+	return out
+}
