@@ -2,8 +2,8 @@ package mysqlstore
 
 import (
 	"context"
-	"errors"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 	"time"

@@ -321,8 +321,8 @@ type base struct {
 	// consecutiveIDs: a multi-row INSERT takes consecutive ids (SQLite;
 	// MySQL with innodb_autoinc_lock_mode ≤ 1 and an increment of 1).
 	consecutiveIDs bool
-	sealer         Sealer // the secret columns' (secrets.go)
-	exportPage     int    // rows per keyset page of an export (forEachPage)
+	sealer         Sealer                         // the secret columns' (secrets.go)
+	exportPage     int                            // rows per keyset page of an export (forEachPage)
 	zone           *atomic.Pointer[time.Location] // the usage roll-up's (Store.SetZone)
 }
 
