@@ -99,21 +99,6 @@ type reportStore struct{ base }
 
 var _ report.Repository = (*reportStore)(nil)
 
-// ForEachHit streams the hits created in [from, to) through the created_at
-// index (or user_id, created_at), without ordering them.
-func (s *reportStore) ForEachHit(ctx context.Context, userID *uint64, from, to time.Time, fn func(report.Hit) error) error {
-	q := s.conn(ctx).Model(&hitRow{}).
-		Select("user_id, api_service_id, status, charge_amount, cost_amount, created_at").
-		Where("created_at >= ? AND created_at < ?", dbTime(from), dbTime(to))
-	if userID != nil {
-		q = q.Where("user_id = ?", *userID)
-	}
-	if err := forEachRow(q, toReportHit, fn); err != nil {
-		return fmt.Errorf("read hits for a report: %w", err)
-	}
-	return nil
-}
-
 func (s *reportStore) ClosedDays(ctx context.Context, zone, first, last string) (map[string]bool, error) {
 	var days []string
 	err := s.conn(ctx).Model(&rollupDayRow{}).Where("zone = ? AND day >= ? AND day <= ?", zone, first, last).Pluck("day", &days).Error

@@ -43,8 +43,8 @@ func newUsageTally(loc *time.Location) *usageTally {
 	return &usageTally{loc: loc, rows: map[usageKey]*usageSums{}}
 }
 
-// add counts h when it is final. Its user, service and creation time must
-// be set (the writes that add hits have them).
+// add counts h when it is final. Its creation time must be set (the writes
+// that add hits have it as stored).
 func (t *usageTally) add(h *hitlog.Hit) error {
 	st := h.Status
 	if st == "" {
@@ -53,8 +53,8 @@ func (t *usageTally) add(h *hitlog.Hit) error {
 	if st == hitlog.StatusPending {
 		return nil
 	}
-	if h.UserID == 0 || h.ServiceID == 0 || h.CreatedAt.IsZero() {
-		return fmt.Errorf("usage roll-up: hit %s has no user, service or creation time", h.RequestID)
+	if h.CreatedAt.IsZero() {
+		return fmt.Errorf("usage roll-up: hit %s has no creation time", h.RequestID)
 	}
 	rev, err := toUnits("charge", h.ChargeAmount)
 	if err != nil {

@@ -1,6 +1,7 @@
 // Package ledgercheck verifies that the books agree with themselves: each
 // user's ledger chain and balance, the money rows of every hit, recharge
-// and hold, and the credit (and fee) of every successful payment. The
+// and hold, the credit (and fee) of every successful payment, and the usage
+// roll-ups against the hits they sum. The
 // operator runs it (server ledger check); tests run it after every
 // scenario.
 package ledgercheck
@@ -81,7 +82,9 @@ type hitMoves struct {
 // payment credited its user once with its amount and debited its recorded
 // fee once (none when zero), and no other payment moved money; every
 // payout's amount was debited once and given back once when it failed or
-// was reversed, its fee given back once when it failed, and none is stuck.
+// was reversed, its fee given back once when it failed, and none is stuck;
+// the hourly usage roll-up equals the user's final hits per service and
+// local hour, and each closed day's daily roll-up its hours (usage.go).
 func (c *Checker) Check(ctx context.Context) ([]Discrepancy, error) {
 	if err := c.settled(ctx); err != nil {
 		return nil, err

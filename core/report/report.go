@@ -134,7 +134,7 @@ func Days(last string, n int) []string {
 	return out
 }
 
-// Tally sums hits per local day, user and service.
+// Tally sums hourly roll-up rows per local day, user and service.
 type Tally struct {
 	loc  *time.Location
 	rows map[tallyKey]*Usage
@@ -145,20 +145,9 @@ type tallyKey struct {
 	user, serviceID uint64
 }
 
-// NewTally starts an empty tally that buckets hits by their local day in loc.
+// NewTally starts an empty tally that buckets hours by their local day in loc.
 func NewTally(loc *time.Location) *Tally {
 	return &Tally{loc: loc, rows: map[tallyKey]*Usage{}}
-}
-
-// Add counts h in its local day.
-func (t *Tally) Add(h Hit) {
-	k := tallyKey{DayOf(h.CreatedAt, t.loc), h.UserID, h.ServiceID}
-	u := t.rows[k]
-	if u == nil {
-		u = &Usage{}
-		t.rows[k] = u
-	}
-	u.AddHit(h)
 }
 
 // AddHour counts a roll-up hour in its local day.

@@ -7,7 +7,6 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/hitlog"
 )
 
 func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
@@ -59,34 +58,53 @@ func TestDays(t *testing.T) {
 	}
 }
 
-func TestTallyBucketsByLocalDayUserAndService(t *testing.T) {
+// TestHourOfIsTheLocalHour: an hour of a :30 zone starts at :30 UTC, and
+// every hour lies within one local day.
+func TestHourOfIsTheLocalHour(t *testing.T) {
+	loc := kolkata(t)
+	for _, c := range []struct{ at, want time.Time }{
+		{time.Date(2026, 11, 20, 18, 29, 59, 999999000, time.UTC), time.Date(2026, 11, 20, 17, 30, 0, 0, time.UTC)},
+		{time.Date(2026, 11, 20, 18, 30, 0, 0, time.UTC), time.Date(2026, 11, 20, 18, 30, 0, 0, time.UTC)},
+		{time.Date(2026, 11, 20, 19, 10, 0, 0, time.UTC), time.Date(2026, 11, 20, 18, 30, 0, 0, time.UTC)},
+	} {
+		got := HourOf(c.at, loc)
+		if !got.Equal(c.want) || got.Location() != time.UTC {
+			t.Fatalf("HourOf(%s) = %s, want %s", c.at, got, c.want)
+		}
+		if DayOf(got, loc) != DayOf(c.at, loc) {
+			t.Fatalf("hour %s is not on %s's day", got, c.at)
+		}
+	}
+}
+
+func TestTallyBucketsHoursByLocalDayUserAndService(t *testing.T) {
 	loc := kolkata(t)
 	tally := NewTally(loc)
-	late := time.Date(2026, 11, 20, 18, 29, 0, 0, time.UTC) // 23:59 on the 20th in Kolkata
-	early := late.Add(2 * time.Minute)                      // 00:01 on the 21st
-	tally.Add(Hit{UserID: 1, ServiceID: 5, Status: hitlog.StatusSuccess, Charge: d("0.50"), Cost: d("0.2000"), CreatedAt: late})
-	tally.Add(Hit{UserID: 1, ServiceID: 5, Status: hitlog.StatusFailed, Charge: d("0"), Cost: d("0"), CreatedAt: late})
-	tally.Add(Hit{UserID: 1, ServiceID: 5, Status: hitlog.StatusSuccess, Charge: d("0.50"), Cost: d("0.2000"), CreatedAt: early})
-	tally.Add(Hit{UserID: 2, ServiceID: 5, Status: hitlog.StatusInsufficientBalance, CreatedAt: early})
-	tally.Add(Hit{UserID: 1, ServiceID: 6, Status: hitlog.StatusPending, CreatedAt: early})
+	late := HourOf(time.Date(2026, 11, 20, 18, 29, 0, 0, time.UTC), loc)  // 23:00 on the 20th in Kolkata
+	early := HourOf(time.Date(2026, 11, 20, 18, 31, 0, 0, time.UTC), loc) // 00:00 on the 21st
+	tally.AddHour(HourRow{Hour: late, UserID: 1, ServiceID: 5, Usage: Usage{Calls: 2, Success: 1, Failed: 1, Revenue: d("0.50"), Cost: d("0.2000")}})
+	tally.AddHour(HourRow{Hour: early, UserID: 1, ServiceID: 5, Usage: Usage{Calls: 1, Success: 1, Revenue: d("0.50"), Cost: d("0.2000")}})
+	tally.AddHour(HourRow{Hour: early.Add(time.Hour), UserID: 1, ServiceID: 5, Usage: Usage{Calls: 1, Success: 1, Revenue: d("0.25"), Cost: d("0")}})
+	tally.AddHour(HourRow{Hour: early, UserID: 2, ServiceID: 5, Usage: Usage{Calls: 1, InsufficientBalance: 1}})
+	tally.AddHour(HourRow{Hour: early, UserID: 1, ServiceID: 6, Usage: Usage{Calls: 1, Failed: 1}})
 
 	rows := tally.Rows()
 	type got struct {
-		day                                     string
-		user, svc                               uint64
-		calls, success, failed, insuff, pending int64
-		revenue, cost                           string
+		day                            string
+		user, svc                      uint64
+		calls, success, failed, insuff int64
+		revenue, cost                  string
 	}
 	var gotRows []got
 	for _, r := range rows {
-		gotRows = append(gotRows, got{r.Day, r.UserID, r.ServiceID, r.Calls, r.Success, r.Failed, r.InsufficientBalance, r.Pending,
+		gotRows = append(gotRows, got{r.Day, r.UserID, r.ServiceID, r.Calls, r.Success, r.Failed, r.InsufficientBalance,
 			r.Revenue.StringFixed(4), r.Cost.StringFixed(4)})
 	}
 	want := []got{
-		{"2026-11-20", 1, 5, 2, 1, 1, 0, 0, "0.5000", "0.2000"},
-		{"2026-11-21", 1, 5, 1, 1, 0, 0, 0, "0.5000", "0.2000"},
-		{"2026-11-21", 1, 6, 1, 0, 0, 0, 1, "0.0000", "0.0000"},
-		{"2026-11-21", 2, 5, 1, 0, 0, 1, 0, "0.0000", "0.0000"},
+		{"2026-11-20", 1, 5, 2, 1, 1, 0, "0.5000", "0.2000"},
+		{"2026-11-21", 1, 5, 2, 2, 0, 0, "0.7500", "0.2000"},
+		{"2026-11-21", 1, 6, 1, 0, 1, 0, "0.0000", "0.0000"},
+		{"2026-11-21", 2, 5, 1, 0, 0, 1, "0.0000", "0.0000"},
 	}
 	if !reflect.DeepEqual(gotRows, want) {
 		t.Fatalf("rows:\n got %+v\nwant %+v", gotRows, want)
