@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
-
 )
 
 func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
