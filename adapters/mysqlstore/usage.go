@@ -94,8 +94,8 @@ func (t *usageTally) addAll(hits []*hitlog.Hit) error {
 }
 
 // upsert is the statement adding the tally to the roll-up, "" when it is
-// empty. Rows go in key order, so two writers lock the rows they share in
-// the same order.
+// empty. Rows go in primary-key order, so two writers lock the rows they
+// share in the same order.
 func (t *usageTally) upsert(mysql bool) (string, []any) {
 	if len(t.rows) == 0 {
 		return "", nil
@@ -105,13 +105,13 @@ func (t *usageTally) upsert(mysql bool) (string, []any) {
 		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, func(a, b usageKey) int {
+		if c := a.hour.Compare(b.hour); c != 0 {
+			return c
+		}
 		if c := cmp.Compare(a.user, b.user); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(a.service, b.service); c != 0 {
-			return c
-		}
-		return a.hour.Compare(b.hour)
+		return cmp.Compare(a.service, b.service)
 	})
 	var q strings.Builder
 	args := make([]any, 0, 9*len(keys))
@@ -135,7 +135,7 @@ func (t *usageTally) upsert(mysql bool) (string, []any) {
 			fmt.Fprintf(&q, "%s = %s + VALUES(%s)", c, c, c)
 		}
 	} else {
-		q.WriteString(" ON CONFLICT (user_id, api_service_id, hour) DO UPDATE SET ")
+		q.WriteString(" ON CONFLICT (hour, user_id, api_service_id) DO UPDATE SET ")
 		for i, c := range cols {
 			if i > 0 {
 				q.WriteString(", ")
@@ -225,16 +225,39 @@ func (s *reportStore) Hours(ctx context.Context, from, to time.Time, userID *uin
 		return nil, fmt.Errorf("read hourly usage: %w", translate(err))
 	}
 	out := make([]report.HourRow, len(rows))
-	for i, r := range rows {
-		out[i] = report.HourRow{Hour: timeFromDB(r.Hour), UserID: r.UserID, ServiceID: r.ServiceID, Usage: report.Usage{
-			Calls: r.Calls, Success: r.SuccessCalls, Failed: r.FailedCalls, InsufficientBalance: r.InsufficientCalls,
-			Revenue: fromUnits(r.RevenueUnits), Cost: fromUnits(r.CostUnits),
-		}}
+	for i := range rows {
+		out[i] = toHourRow(&rows[i])
 		if !perUser && userID != nil {
 			out[i].UserID = *userID
 		}
 	}
 	return out, nil
+}
+
+// HourSums reads the primary key's range of the hours, summing in SQL.
+func (s *reportStore) HourSums(ctx context.Context, from, to time.Time) ([]report.HourRow, error) {
+	var rows []usageHourRow
+	err := s.conn(ctx).Table("hit_usage_hours").
+		Select("user_id, api_service_id, SUM(calls) AS calls, SUM(success_calls) AS success_calls, SUM(failed_calls) AS failed_calls, "+
+			"SUM(insufficient_calls) AS insufficient_calls, SUM(revenue_units) AS revenue_units, SUM(cost_units) AS cost_units").
+		Where("hour >= ? AND hour < ?", dbTime(from), dbTime(to)).Group("user_id, api_service_id").Order("user_id, api_service_id").
+		Scan(&rows).Error
+	if err != nil {
+		return nil, fmt.Errorf("sum hourly usage: %w", translate(err))
+	}
+	out := make([]report.HourRow, len(rows))
+	for i := range rows {
+		rows[i].Hour = &from
+		out[i] = toHourRow(&rows[i])
+	}
+	return out, nil
+}
+
+func toHourRow(r *usageHourRow) report.HourRow {
+	return report.HourRow{Hour: timeFromDB(r.Hour), UserID: r.UserID, ServiceID: r.ServiceID, Usage: report.Usage{
+		Calls: r.Calls, Success: r.SuccessCalls, Failed: r.FailedCalls, InsufficientBalance: r.InsufficientCalls,
+		Revenue: fromUnits(r.RevenueUnits), Cost: fromUnits(r.CostUnits),
+	}}
 }
 
 // PendingHits reads the (status, created_at) index: pending hits are the

@@ -247,7 +247,7 @@ func (p *Panel) closeDay(ctx context.Context, zone, day string, end time.Time) (
 		}
 		// Read under the mark: an instance closing the day at once waits
 		// on it, then rolls back.
-		hours, err := s.Reports.Hours(ctx, start, end, nil, true)
+		hours, err := s.Reports.HourSums(ctx, start, end)
 		if err != nil {
 			return err
 		}

@@ -192,6 +192,9 @@ type Repository interface {
 	// perUser, else summed per hour and service (UserID 0 when userID is
 	// nil). Oldest hour first. A zero from or to leaves that side open.
 	Hours(ctx context.Context, from, to time.Time, userID *uint64, perUser bool) ([]HourRow, error)
+	// HourSums sums the hourly roll-up of the hours starting in [from, to)
+	// per user and service (Hour: from): a day's closing.
+	HourSums(ctx context.Context, from, to time.Time) ([]HourRow, error)
 	// PendingHits lists the hits still pending created in [from, to), of
 	// userID when it is not nil.
 	PendingHits(ctx context.Context, userID *uint64, from, to time.Time) ([]Hit, error)

@@ -7,8 +7,9 @@
 -- final hit or settle a pending one add to it in the same transaction, so
 -- it equals the hit log at every commit. Pending hits are not in it (they
 -- are few and read live). Money in integer ten-thousandths, as in
--- hit_daily_rollups. Rows by (user_id, api_service_id, hour) take the
--- writers' upserts and a user's dashboard; hour_index serves the admin's.
+-- hit_daily_rollups. The primary key leads with the hour, so the admin's
+-- dashboard and a day's closing read a range of it in order; user_index
+-- serves a user's dashboard.
 --
 -- hit_usage_backfill records that the hits written before this roll-up
 -- existed were counted into it (once, by the first instance to start:
@@ -25,8 +26,8 @@ CREATE TABLE IF NOT EXISTS hit_usage_hours (
     insufficient_calls BIGINT NOT NULL DEFAULT 0,
     revenue_units      BIGINT NOT NULL DEFAULT 0,
     cost_units         BIGINT NOT NULL DEFAULT 0,
-    PRIMARY KEY (user_id, api_service_id, hour),
-    KEY hit_usage_hours_hour_index (hour)
+    PRIMARY KEY (hour, user_id, api_service_id),
+    KEY hit_usage_hours_user_index (user_id, hour)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
 
 CREATE TABLE IF NOT EXISTS hit_usage_backfill (

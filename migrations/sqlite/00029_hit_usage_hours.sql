@@ -11,9 +11,9 @@ CREATE TABLE hit_usage_hours (
     insufficient_calls INTEGER NOT NULL DEFAULT 0,
     revenue_units      INTEGER NOT NULL DEFAULT 0,
     cost_units         INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (user_id, api_service_id, hour)
+    PRIMARY KEY (hour, user_id, api_service_id)
 ) WITHOUT ROWID;
-CREATE INDEX hit_usage_hours_hour_index ON hit_usage_hours (hour);
+CREATE INDEX hit_usage_hours_user_index ON hit_usage_hours (user_id, hour);
 
 CREATE TABLE hit_usage_backfill (
     id        INTEGER NOT NULL PRIMARY KEY CHECK (id = 1),

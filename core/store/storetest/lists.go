@@ -286,6 +286,26 @@ func (r reportsRepo) Hours(_ context.Context, from, to time.Time, userID *uint64
 	return out, err
 }
 
+func (r reportsRepo) HourSums(ctx context.Context, from, to time.Time) ([]report.HourRow, error) {
+	rows, err := r.Hours(ctx, from, to, nil, true)
+	if err != nil {
+		return nil, err
+	}
+	sums := map[[2]uint64]*report.HourRow{}
+	var out []report.HourRow
+	for _, row := range rows {
+		k := [2]uint64{row.UserID, row.ServiceID}
+		if sums[k] == nil {
+			sums[k] = &report.HourRow{Hour: from, UserID: row.UserID, ServiceID: row.ServiceID}
+		}
+		sums[k].Add(row.Usage)
+	}
+	for _, row := range sums {
+		out = append(out, *row)
+	}
+	return out, nil
+}
+
 func (r reportsRepo) PendingHits(_ context.Context, userID *uint64, from, to time.Time) ([]report.Hit, error) {
 	var out []report.Hit
 	err := r.d.do("Reports.PendingHits", func(t *tables) error {
