@@ -134,7 +134,11 @@ func (s *Store) batchTx(ctx context.Context, fn func(ctx context.Context, st met
 	}()
 	tx := s.db.WithContext(ctx).Session(&gorm.Session{})
 	tx.Statement.ConnPool = bc
-	if err := fn(ctx, s.storesOnBatch(tx, bc)); err != nil {
+	err = fn(ctx, s.storesOnBatch(tx, bc))
+	if err == nil {
+		err = bc.deferUsage()
+	}
+	if err != nil {
 		if errors.Is(bc.err, errStaleSnapshot) && !errors.Is(err, errStaleSnapshot) {
 			// fn saw the failed check as another error (a QueryRow
 			// after the flush): the batch is still to run again.
@@ -147,9 +151,6 @@ func (s *Store) batchTx(ctx context.Context, fn func(ctx context.Context, st met
 		}
 		clean = true
 		return err
-	}
-	if q, args := bc.usage.upsert(true); q != "" {
-		bc.deferExec(q, args...)
 	}
 	if err := bc.flush(ctx, "COMMIT"); err != nil {
 		bc.forgetIDs()
@@ -338,6 +339,16 @@ func (c *batchConn) lockUser(b base, r userRow, users map[uint64]*user.User) err
 	users[u.ID] = u
 	c.keep(r)
 	return nil
+}
+
+// deferUsage defers the statement adding the final hits this transaction
+// wrote to the usage roll-up (sent with the COMMIT).
+func (c *batchConn) deferUsage() error {
+	q, args, err := c.usage.upsert(true)
+	if q != "" {
+		c.deferExec(q, args...)
+	}
+	return err
 }
 
 // flush sends the deferred statements, followed by last when not empty

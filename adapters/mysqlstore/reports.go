@@ -54,45 +54,63 @@ type rollupDayRow struct {
 
 func (rollupDayRow) TableName() string { return "hit_rollup_days" }
 
+// usageCounts are the columns of calls and money the daily and the hourly
+// roll-up share (a final hit's usage: nothing pending).
+type usageCounts struct {
+	Calls             int64 `gorm:"column:calls"`
+	SuccessCalls      int64 `gorm:"column:success_calls"`
+	FailedCalls       int64 `gorm:"column:failed_calls"`
+	InsufficientCalls int64 `gorm:"column:insufficient_calls"`
+	RevenueUnits      int64 `gorm:"column:revenue_units"`
+	CostUnits         int64 `gorm:"column:cost_units"`
+}
+
+// usageSumColumns sums usageCounts' columns in SQL: BIGINT counts and
+// units, exact on both databases.
+const usageSumColumns = "SUM(calls) AS calls, SUM(success_calls) AS success_calls, SUM(failed_calls) AS failed_calls, " +
+	"SUM(insufficient_calls) AS insufficient_calls, SUM(revenue_units) AS revenue_units, SUM(cost_units) AS cost_units"
+
+func toUsageCounts(u report.Usage) (usageCounts, error) {
+	if u.Pending != 0 {
+		return usageCounts{}, fmt.Errorf("%d pending calls in a roll-up", u.Pending)
+	}
+	rev, err := toUnits("revenue", u.Revenue)
+	if err != nil {
+		return usageCounts{}, err
+	}
+	cost, err := toUnits("cost", u.Cost)
+	if err != nil {
+		return usageCounts{}, err
+	}
+	return usageCounts{Calls: u.Calls, SuccessCalls: u.Success, FailedCalls: u.Failed, InsufficientCalls: u.InsufficientBalance,
+		RevenueUnits: rev, CostUnits: cost}, nil
+}
+
+func (c usageCounts) usage() report.Usage {
+	return report.Usage{Calls: c.Calls, Success: c.SuccessCalls, Failed: c.FailedCalls, InsufficientBalance: c.InsufficientCalls,
+		Revenue: fromUnits(c.RevenueUnits), Cost: fromUnits(c.CostUnits)}
+}
+
 type rollupRow struct {
-	Zone              string `gorm:"column:zone;primaryKey"`
-	Day               string `gorm:"column:day;primaryKey"`
-	UserID            uint64 `gorm:"column:user_id;primaryKey;autoIncrement:false"`
-	ServiceID         uint64 `gorm:"column:api_service_id;primaryKey;autoIncrement:false"`
-	Calls             int64  `gorm:"column:calls"`
-	SuccessCalls      int64  `gorm:"column:success_calls"`
-	FailedCalls       int64  `gorm:"column:failed_calls"`
-	InsufficientCalls int64  `gorm:"column:insufficient_calls"`
-	RevenueUnits      int64  `gorm:"column:revenue_units"`
-	CostUnits         int64  `gorm:"column:cost_units"`
+	Zone      string      `gorm:"column:zone;primaryKey"`
+	Day       string      `gorm:"column:day;primaryKey"`
+	UserID    uint64      `gorm:"column:user_id;primaryKey;autoIncrement:false"`
+	ServiceID uint64      `gorm:"column:api_service_id;primaryKey;autoIncrement:false"`
+	Counts    usageCounts `gorm:"embedded"`
 }
 
 func (rollupRow) TableName() string { return "hit_daily_rollups" }
 
 func toRollupRow(zone string, r *report.Row) (rollupRow, error) {
-	if r.Pending != 0 {
-		return rollupRow{}, fmt.Errorf("roll-up of %s user %d service %d has %d pending hits", r.Day, r.UserID, r.ServiceID, r.Pending)
-	}
-	rev, err := toUnits("revenue", r.Revenue)
+	c, err := toUsageCounts(r.Usage)
 	if err != nil {
-		return rollupRow{}, err
+		return rollupRow{}, fmt.Errorf("roll-up of %s user %d service %d: %w", r.Day, r.UserID, r.ServiceID, err)
 	}
-	cost, err := toUnits("cost", r.Cost)
-	if err != nil {
-		return rollupRow{}, err
-	}
-	return rollupRow{
-		Zone: zone, Day: r.Day, UserID: r.UserID, ServiceID: r.ServiceID,
-		Calls: r.Calls, SuccessCalls: r.Success, FailedCalls: r.Failed, InsufficientCalls: r.InsufficientBalance,
-		RevenueUnits: rev, CostUnits: cost,
-	}, nil
+	return rollupRow{Zone: zone, Day: r.Day, UserID: r.UserID, ServiceID: r.ServiceID, Counts: c}, nil
 }
 
 func toDomainRollup(r *rollupRow) report.Row {
-	return report.Row{Day: r.Day, UserID: r.UserID, ServiceID: r.ServiceID, Usage: report.Usage{
-		Calls: r.Calls, Success: r.SuccessCalls, Failed: r.FailedCalls, InsufficientBalance: r.InsufficientCalls,
-		Revenue: fromUnits(r.RevenueUnits), Cost: fromUnits(r.CostUnits),
-	}}
+	return report.Row{Day: r.Day, UserID: r.UserID, ServiceID: r.ServiceID, Usage: r.Counts.usage()}
 }
 
 type reportStore struct{ base }
@@ -147,9 +165,7 @@ func (s *reportStore) InsertRollups(ctx context.Context, zone string, rows []rep
 // and units, exact on both databases.
 func (s *reportStore) Rollups(ctx context.Context, zone, first, last string, userID *uint64) ([]report.Row, error) {
 	q := s.conn(ctx).Model(&rollupRow{}).
-		Select("day, api_service_id, SUM(calls) AS calls, SUM(success_calls) AS success_calls, "+
-			"SUM(failed_calls) AS failed_calls, SUM(insufficient_calls) AS insufficient_calls, "+
-			"SUM(revenue_units) AS revenue_units, SUM(cost_units) AS cost_units").
+		Select("day, api_service_id, "+usageSumColumns).
 		Where("zone = ? AND day >= ? AND day <= ?", zone, first, last).
 		Group("day, api_service_id").Order("day, api_service_id")
 	if userID != nil {

@@ -31,62 +31,44 @@ type usageKey struct {
 	hour          time.Time // UTC instant the local hour starts
 }
 
-type usageSums struct{ calls, success, failed, insufficient, revenue, cost int64 }
-
 // usageTally sums final hits per roll-up row.
 type usageTally struct {
 	loc  *time.Location
-	rows map[usageKey]*usageSums
+	rows map[usageKey]*report.Usage
 }
 
 func newUsageTally(loc *time.Location) *usageTally {
-	return &usageTally{loc: loc, rows: map[usageKey]*usageSums{}}
+	return &usageTally{loc: loc, rows: map[usageKey]*report.Usage{}}
 }
 
 // add counts h when it is final. Its creation time must be set (the writes
 // that add hits have it as stored).
-func (t *usageTally) add(h *hitlog.Hit) error {
-	st := h.Status
-	if st == "" {
-		st = hitlog.StatusSuccess // as toHitRow stores it
-	}
-	if st == hitlog.StatusPending {
+func (t *usageTally) add(h report.Hit) error {
+	if h.Status == hitlog.StatusPending {
 		return nil
 	}
 	if h.CreatedAt.IsZero() {
-		return fmt.Errorf("usage roll-up: hit %s has no creation time", h.RequestID)
-	}
-	rev, err := toUnits("charge", h.ChargeAmount)
-	if err != nil {
-		return fmt.Errorf("usage roll-up of hit %s: %w", h.RequestID, err)
-	}
-	cost, err := toUnits("cost", h.CostAmount)
-	if err != nil {
-		return fmt.Errorf("usage roll-up of hit %s: %w", h.RequestID, err)
+		return fmt.Errorf("usage roll-up: a hit of user %d has no creation time", h.UserID)
 	}
 	k := usageKey{h.UserID, h.ServiceID, dbTime(report.HourOf(h.CreatedAt, t.loc))}
-	s := t.rows[k]
-	if s == nil {
-		s = &usageSums{}
-		t.rows[k] = s
+	u := t.rows[k]
+	if u == nil {
+		u = &report.Usage{}
+		t.rows[k] = u
 	}
-	s.calls++
-	switch st {
-	case hitlog.StatusSuccess:
-		s.success++
-	case hitlog.StatusFailed:
-		s.failed++
-	case hitlog.StatusInsufficientBalance:
-		s.insufficient++
-	}
-	s.revenue += rev
-	s.cost += cost
+	u.AddHit(h)
 	return nil
 }
 
+// addAll counts the final hits among hits; a hit without a status is
+// stored as a success (toHitRow) and counted so.
 func (t *usageTally) addAll(hits []*hitlog.Hit) error {
 	for _, h := range hits {
-		if err := t.add(h); err != nil {
+		r := report.HitOf(h)
+		if r.Status == "" {
+			r.Status = hitlog.StatusSuccess
+		}
+		if err := t.add(r); err != nil {
 			return err
 		}
 	}
@@ -96,9 +78,9 @@ func (t *usageTally) addAll(hits []*hitlog.Hit) error {
 // upsert is the statement adding the tally to the roll-up, "" when it is
 // empty. Rows go in primary-key order, so two writers lock the rows they
 // share in the same order.
-func (t *usageTally) upsert(mysql bool) (string, []any) {
+func (t *usageTally) upsert(mysql bool) (string, []any, error) {
 	if len(t.rows) == 0 {
-		return "", nil
+		return "", nil, nil
 	}
 	keys := make([]usageKey, 0, len(t.rows))
 	for k := range t.rows {
@@ -122,8 +104,11 @@ func (t *usageTally) upsert(mysql bool) (string, []any) {
 			q.WriteByte(',')
 		}
 		q.WriteString("(?,?,?,?,?,?,?,?,?)")
-		s := t.rows[k]
-		args = append(args, k.user, k.service, k.hour, s.calls, s.success, s.failed, s.insufficient, s.revenue, s.cost)
+		c, err := toUsageCounts(*t.rows[k])
+		if err != nil {
+			return "", nil, fmt.Errorf("usage roll-up of user %d, service %d: %w", k.user, k.service, err)
+		}
+		args = append(args, k.user, k.service, k.hour, c.Calls, c.SuccessCalls, c.FailedCalls, c.InsufficientCalls, c.RevenueUnits, c.CostUnits)
 	}
 	cols := []string{"calls", "success_calls", "failed_calls", "insufficient_calls", "revenue_units", "cost_units"}
 	if mysql {
@@ -143,7 +128,7 @@ func (t *usageTally) upsert(mysql bool) (string, []any) {
 			fmt.Fprintf(&q, "%s = %s + excluded.%s", c, c, c)
 		}
 	}
-	return q.String(), args
+	return q.String(), args, nil
 }
 
 // countFinal adds the final hits among hits to the roll-up, in the
@@ -157,9 +142,9 @@ func (s *hitStore) countFinal(ctx context.Context, hits []*hitlog.Hit) error {
 	if err := t.addAll(hits); err != nil {
 		return err
 	}
-	q, args := t.upsert(s.mysql)
-	if q == "" {
-		return nil
+	q, args, err := t.upsert(s.mysql)
+	if q == "" || err != nil {
+		return err
 	}
 	if _, err := s.sqlExec(ctx, q, args...); err != nil {
 		return fmt.Errorf("add %d hits to the usage roll-up: %w", len(hits), translate(err))
@@ -190,21 +175,14 @@ func (s *hitStore) withinTx(ctx context.Context, fn func(s *hitStore) error) err
 }
 
 type usageHourRow struct {
-	UserID            uint64     `gorm:"column:user_id"`
-	ServiceID         uint64     `gorm:"column:api_service_id"`
-	Hour              *time.Time `gorm:"column:hour"`
-	Calls             int64      `gorm:"column:calls"`
-	SuccessCalls      int64      `gorm:"column:success_calls"`
-	FailedCalls       int64      `gorm:"column:failed_calls"`
-	InsufficientCalls int64      `gorm:"column:insufficient_calls"`
-	RevenueUnits      int64      `gorm:"column:revenue_units"`
-	CostUnits         int64      `gorm:"column:cost_units"`
+	UserID    uint64      `gorm:"column:user_id"`
+	ServiceID uint64      `gorm:"column:api_service_id"`
+	Hour      *time.Time  `gorm:"column:hour"`
+	Counts    usageCounts `gorm:"embedded"`
 }
 
-// Hours sums in SQL (BIGINT counts and units: exact on both databases).
+// Hours sums in SQL (usageSumColumns).
 func (s *reportStore) Hours(ctx context.Context, from, to time.Time, userID *uint64, perUser bool) ([]report.HourRow, error) {
-	sums := "SUM(calls) AS calls, SUM(success_calls) AS success_calls, SUM(failed_calls) AS failed_calls, " +
-		"SUM(insufficient_calls) AS insufficient_calls, SUM(revenue_units) AS revenue_units, SUM(cost_units) AS cost_units"
 	q := s.conn(ctx).Table("hit_usage_hours")
 	if !from.IsZero() {
 		q = q.Where("hour >= ?", dbTime(from))
@@ -216,9 +194,9 @@ func (s *reportStore) Hours(ctx context.Context, from, to time.Time, userID *uin
 		q = q.Where("user_id = ?", *userID)
 	}
 	if perUser {
-		q = q.Select("user_id, api_service_id, hour, " + sums).Group("user_id, api_service_id, hour").Order("hour, user_id, api_service_id")
+		q = q.Select("user_id, api_service_id, hour, " + usageSumColumns).Group("user_id, api_service_id, hour").Order("hour, user_id, api_service_id")
 	} else {
-		q = q.Select("api_service_id, hour, " + sums).Group("hour, api_service_id").Order("hour, api_service_id")
+		q = q.Select("api_service_id, hour, " + usageSumColumns).Group("hour, api_service_id").Order("hour, api_service_id")
 	}
 	var rows []usageHourRow
 	if err := q.Scan(&rows).Error; err != nil {
@@ -238,8 +216,7 @@ func (s *reportStore) Hours(ctx context.Context, from, to time.Time, userID *uin
 func (s *reportStore) HourSums(ctx context.Context, from, to time.Time) ([]report.HourRow, error) {
 	var rows []usageHourRow
 	err := s.conn(ctx).Table("hit_usage_hours").
-		Select("user_id, api_service_id, SUM(calls) AS calls, SUM(success_calls) AS success_calls, SUM(failed_calls) AS failed_calls, "+
-			"SUM(insufficient_calls) AS insufficient_calls, SUM(revenue_units) AS revenue_units, SUM(cost_units) AS cost_units").
+		Select("user_id, api_service_id, "+usageSumColumns).
 		Where("hour >= ? AND hour < ?", dbTime(from), dbTime(to)).Group("user_id, api_service_id").Order("user_id, api_service_id").
 		Scan(&rows).Error
 	if err != nil {
@@ -254,10 +231,7 @@ func (s *reportStore) HourSums(ctx context.Context, from, to time.Time) ([]repor
 }
 
 func toHourRow(r *usageHourRow) report.HourRow {
-	return report.HourRow{Hour: timeFromDB(r.Hour), UserID: r.UserID, ServiceID: r.ServiceID, Usage: report.Usage{
-		Calls: r.Calls, Success: r.SuccessCalls, Failed: r.FailedCalls, InsufficientBalance: r.InsufficientCalls,
-		Revenue: fromUnits(r.RevenueUnits), Cost: fromUnits(r.CostUnits),
-	}}
+	return report.HourRow{Hour: timeFromDB(r.Hour), UserID: r.UserID, ServiceID: r.ServiceID, Usage: r.Counts.usage()}
 }
 
 // PendingHits reads the (status, created_at) index: pending hits are the
@@ -309,15 +283,17 @@ func (s *Store) BackfillUsage(ctx context.Context, loc *time.Location) (int64, e
 			Where("status <> ?", string(hitlog.StatusPending))
 		err := forEachRow(q, toReportHit, func(r report.Hit) error {
 			n++
-			return t.add(&hitlog.Hit{UserID: r.UserID, ServiceID: r.ServiceID, Status: r.Status,
-				ChargeAmount: r.Charge, CostAmount: r.Cost, CreatedAt: r.CreatedAt})
+			return t.add(r)
 		})
 		if err != nil {
 			return err
 		}
 		hb := &hitStore{s.baseOn(tx)}
 		for _, part := range t.split(batchRows) {
-			q, args := part.upsert(hb.mysql)
+			q, args, err := part.upsert(hb.mysql)
+			if err != nil {
+				return err
+			}
 			if _, err := hb.sqlExec(ctx, q, args...); err != nil {
 				return translate(err)
 			}

@@ -38,7 +38,7 @@ func (t hourTally) addHit(h hitlog.Hit, loc *time.Location) {
 		return
 	}
 	var u report.Usage
-	u.AddHit(report.Hit{UserID: h.UserID, ServiceID: h.ServiceID, Status: h.Status, Charge: h.ChargeAmount, Cost: h.CostAmount, CreatedAt: h.CreatedAt})
+	u.AddHit(report.HitOf(&h))
 	t.add(usageHour{h.ServiceID, report.HourOf(h.CreatedAt, loc)}, u)
 }
 

@@ -72,6 +72,11 @@ type Hit struct {
 	CreatedAt time.Time
 }
 
+// HitOf is what a report reads of h.
+func HitOf(h *hitlog.Hit) Hit {
+	return Hit{UserID: h.UserID, ServiceID: h.ServiceID, Status: h.Status, Charge: h.ChargeAmount, Cost: h.CostAmount, CreatedAt: h.CreatedAt}
+}
+
 // Row is the usage of one local day, user and service. Rows summed over
 // every user carry UserID 0.
 type Row struct {

@@ -267,7 +267,7 @@ func (r reportsRepo) Hours(_ context.Context, from, to time.Time, userID *uint64
 				row = &report.HourRow{Hour: k.hour, UserID: k.user, ServiceID: k.service}
 				sums[k] = row
 			}
-			row.AddHit(report.Hit{UserID: h.UserID, ServiceID: h.ServiceID, Status: h.Status, Charge: h.ChargeAmount, Cost: h.CostAmount, CreatedAt: h.CreatedAt})
+			row.AddHit(report.HitOf(&h))
 		}
 		for _, row := range sums {
 			out = append(out, *row)
@@ -311,8 +311,7 @@ func (r reportsRepo) PendingHits(_ context.Context, userID *uint64, from, to tim
 	err := r.d.do("Reports.PendingHits", func(t *tables) error {
 		for _, h := range sorted(t.hits) {
 			if h.Status == hitlog.StatusPending && (userID == nil || h.UserID == *userID) && !h.CreatedAt.Before(from) && h.CreatedAt.Before(to) {
-				out = append(out, report.Hit{UserID: h.UserID, ServiceID: h.ServiceID, Status: h.Status,
-					Charge: h.ChargeAmount, Cost: h.CostAmount, CreatedAt: h.CreatedAt})
+				out = append(out, report.HitOf(&h))
 			}
 		}
 		return nil
