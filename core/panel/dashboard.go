@@ -73,7 +73,7 @@ func (p *Panel) Dashboard(ctx context.Context, actor *user.User) (*Dashboard, er
 	if err != nil {
 		return nil, fmt.Errorf("dashboard user %d: %w", actor.ID, err)
 	}
-	closed, err := p.closeDays(ctx, zone, days[:len(days)-1], now)
+	closed, _, err := p.closeDays(ctx, zone, days[:len(days)-1], now)
 	if err != nil {
 		return nil, err
 	}
@@ -172,33 +172,20 @@ func (p *Panel) Dashboard(ctx context.Context, actor *user.User) (*Dashboard, er
 func (p *Panel) CloseDays(ctx context.Context) (int, error) {
 	loc, now := p.cfg.Location, p.now()
 	days := report.Days(report.DayOf(now, loc), DashboardDays)
-	zone := loc.String()
-	before, err := p.st.Reports.ClosedDays(ctx, zone, days[0], days[len(days)-2])
-	if err != nil {
-		return 0, fmt.Errorf("closed days: %w", err)
-	}
-	closed, err := p.closeDays(ctx, zone, days[:len(days)-1], now)
-	if err != nil {
-		return 0, err
-	}
-	n := 0
-	for d, ok := range closed {
-		if ok && !before[d] {
-			n++
-		}
-	}
-	return n, nil
+	_, n, err := p.closeDays(ctx, loc.String(), days[:len(days)-1], now)
+	return n, err
 }
 
 // closeDays closes every day of days that is over (by RollupGrace) and not
-// closed yet, and returns which of days are closed.
-func (p *Panel) closeDays(ctx context.Context, zone string, days []string, now time.Time) (map[string]bool, error) {
+// closed yet, and returns which of days are closed and how many of them
+// this call closed.
+func (p *Panel) closeDays(ctx context.Context, zone string, days []string, now time.Time) (closed map[string]bool, n int, err error) {
 	if len(days) == 0 {
-		return map[string]bool{}, nil
+		return map[string]bool{}, 0, nil
 	}
-	closed, err := p.st.Reports.ClosedDays(ctx, zone, days[0], days[len(days)-1])
+	closed, err = p.st.Reports.ClosedDays(ctx, zone, days[0], days[len(days)-1])
 	if err != nil {
-		return nil, fmt.Errorf("closed days: %w", err)
+		return nil, 0, fmt.Errorf("closed days: %w", err)
 	}
 	if closed == nil {
 		closed = map[string]bool{}
@@ -209,18 +196,21 @@ func (p *Panel) closeDays(ctx context.Context, zone string, days []string, now t
 		}
 		end, err := report.DayStart(report.NextDay(day), p.cfg.Location)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if now.Before(end.Add(p.cfg.RollupGrace)) {
 			continue
 		}
 		ok, err := p.closeDay(ctx, zone, day, end)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		closed[day] = ok
+		if ok {
+			n++
+		}
 	}
-	return closed, nil
+	return closed, n, nil
 }
 
 // closeDay closes one local day ending at end: it sums the day's hourly

@@ -364,3 +364,26 @@ func TestServiceRef(t *testing.T) {
 		t.Fatalf("unknown slug: %v", err)
 	}
 }
+
+// TestCloseDaysCountsTheDaysItCloses: the worker's round closes the days
+// that are over and free of pending hits, reports how many, and leaves a
+// day with a pending hit open; a second round closes nothing.
+func TestCloseDaysCountsTheDaysItCloses(t *testing.T) {
+	d := newDash(t, utc("2026-11-21T19:30:00Z"))
+	d.closedExcept("2026-11-19", "2026-11-20", "2026-11-21")
+	d.hits(
+		hit(11, 7, hitlog.StatusSuccess, "1.00", "0.1000", "2026-11-19T09:00:00Z"),
+		hit(11, 7, hitlog.StatusPending, "0", "0", "2026-11-20T09:00:00Z"))
+	for round, want := range []int{2, 0} {
+		n, err := d.panel.CloseDays(context.Background())
+		if err != nil || n != want {
+			t.Fatalf("round %d closed %d days, %v; want %d", round, n, err, want)
+		}
+	}
+	if !d.closed("2026-11-19") || d.closed("2026-11-20") || !d.closed("2026-11-21") {
+		t.Fatal("want the 19th and 21st closed, the 20th (a pending hit) open")
+	}
+	if rows := d.rollups("2026-11-19"); len(rows) != 1 || rows[0].Calls != 1 {
+		t.Fatalf("roll-up of the 19th: %+v", rows)
+	}
+}
