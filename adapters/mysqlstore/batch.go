@@ -64,19 +64,19 @@ func hitValues(h *hitlog.Hit, now time.Time) ([]any, error) {
 		r.UpdatedAt = r.CreatedAt
 	}
 	h.CreatedAt, h.UpdatedAt = timeFromDB(r.CreatedAt), timeFromDB(r.UpdatedAt)
-	return []any{r.UserID, r.ServiceID, r.APIKeyID, r.RequestID, r.RequestPayload, r.ResponsePayload, r.ChargeAmount,
+	return []any{r.UserID, r.ServiceID, r.APIKeyID, r.RequestID, r.ChargeAmount,
 		r.CostAmount, r.ReservedAmount, r.IPAddress, r.Status, r.Outcome, r.ResponseTimeMs, *r.CreatedAt, *r.UpdatedAt}, nil
 }
 
-const hitColumns = "(user_id, api_service_id, api_key_id, request_id, request_payload, response_payload, charge_amount, " +
+const hitColumns = "(user_id, api_service_id, api_key_id, request_id, charge_amount, " +
 	"cost_amount, reserved_amount, ip_address, status, outcome, response_time_ms, created_at, updated_at)"
 
 // InsertMany inserts hits with multi-row INSERTs (plain SQL: no RETURNING,
 // no reflection). Ids: a multi-row INSERT takes consecutive ids on SQLite
 // (its transaction holds the write lock) and on MySQL when
 // innodb_autoinc_lock_mode ≤ 1 with an increment of 1 (checked at Open);
-// otherwise they are read back by request_id (unique). The final ones are
-// added to the usage roll-up in the same transaction.
+// otherwise they are read back by request_id (unique). Their payloads and
+// the usage roll-up of the final ones are written in the same transaction.
 func (s *hitStore) InsertMany(ctx context.Context, hits []*hitlog.Hit) error {
 	if len(hits) == 0 {
 		return nil
@@ -98,6 +98,10 @@ func (s *hitStore) insertMany(ctx context.Context, hits []*hitlog.Hit) error {
 		if err := s.setHitIDs(ctx, part, res); err != nil {
 			return err
 		}
+		q, args = payloadInsert(part, "")
+		if _, err := s.sqlExec(ctx, q, args...); err != nil {
+			return fmt.Errorf("insert the payloads of %d hits: %w", len(part), translate(err))
+		}
 	}
 	return s.countFinal(ctx, hits)
 }
@@ -116,7 +120,7 @@ func hitChunks(hits []*hitlog.Hit) [][]*hitlog.Hit {
 func hitInsert(part []*hitlog.Hit, now time.Time) (string, []any, error) {
 	var q strings.Builder
 	q.WriteString("INSERT INTO api_hit_logs " + hitColumns + " VALUES ")
-	args := make([]any, 0, 15*len(part))
+	args := make([]any, 0, 13*len(part))
 	for i, h := range part {
 		values, err := hitValues(h, now)
 		if err != nil {
@@ -125,7 +129,7 @@ func hitInsert(part []*hitlog.Hit, now time.Time) (string, []any, error) {
 		if i > 0 {
 			q.WriteByte(',')
 		}
-		q.WriteString("(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+		q.WriteString("(?,?,?,?,?,?,?,?,?,?,?,?,?)")
 		args = append(args, values...)
 	}
 	return q.String(), args, nil
@@ -258,6 +262,9 @@ func (s *hitStore) settleLocked(ctx context.Context, hits []*hitlog.Hit, part []
 			settled = append(settled, hits[i])
 		}
 	}
+	if err := s.settlePayloads(ctx, settled); err != nil {
+		return err
+	}
 	return s.countFinal(ctx, settled)
 }
 
@@ -389,8 +396,8 @@ func (s *keyStore) UncountHits(ctx context.Context, id uint64, day string, n int
 }
 
 // SucceedMany settles successful calls, a transaction per chunk: one
-// conditional UPDATE … CASE and no prior read, then the chunk's addition to
-// the usage roll-up. When the UPDATE moved fewer rows than the chunk has
+// conditional UPDATE … CASE and no prior read, then the chunk's responses
+// and its addition to the usage roll-up. When the UPDATE moved fewer rows than the chunk has
 // (crash recovery took some, or an earlier attempt of this settlement
 // committed before its connection was lost), that transaction rolls back
 // and the chunk is settled again hits locked first (settleLocked), so only
@@ -441,6 +448,9 @@ func (s *hitStore) SucceedMany(ctx context.Context, hits []*hitlog.Hit) ([]bool,
 			}
 			if n != int64(len(part)) {
 				return errNotAllPending
+			}
+			if err := s.settlePayloads(ctx, pick(hits, part)); err != nil {
+				return err
 			}
 			return s.countFinal(ctx, pick(hits, part))
 		})
@@ -493,14 +503,14 @@ func pick(hits []*hitlog.Hit, part []int) []*hitlog.Hit {
 }
 
 // settleUpdate is the UPDATE settling hits[i] for i in part (distinct
-// ids), each with its status, payload, charge, cost and response time
+// ids), each with its status, charge, cost and response time
 // (perHit: a value they all share is one parameter, as the status of
 // SucceedMany's), and its outcome when one of them failed (outcome); it
 // moves only hits still pending. ids are the hits' ids.
 func settleUpdate(hits []*hitlog.Hit, part []int, now time.Time) (query string, args []any, ids []uint64, err error) {
 	var (
-		w                                             moneyWriter
-		status, outcomes, payload, charge, cost, took []any
+		w                                    moneyWriter
+		status, outcomes, charge, cost, took []any
 	)
 	ids = make([]uint64, len(part))
 	for j, i := range part {
@@ -508,7 +518,6 @@ func settleUpdate(hits []*hitlog.Hit, part []int, now time.Time) (query string, 
 		ids[j] = h.ID
 		status = append(status, string(h.Status))
 		outcomes = append(outcomes, outcome(h.Status))
-		payload = append(payload, h.ResponsePayload)
 		charge = append(charge, w.put(colCharge, h.ChargeAmount))
 		cost = append(cost, w.put(colCost, h.CostAmount))
 		took = append(took, h.ResponseTimeMs)
@@ -524,7 +533,7 @@ func settleUpdate(hits []*hitlog.Hit, part []int, now time.Time) (query string, 
 		col  string
 		vals []any
 	}
-	cols := []column{{"status", status}, {"response_payload", payload}, {"charge_amount", charge}, {"cost_amount", cost}, {"response_time_ms", took}}
+	cols := []column{{"status", status}, {"charge_amount", charge}, {"cost_amount", cost}, {"response_time_ms", took}}
 	if outcomeMoves(hits, part) {
 		cols = append(cols, column{"outcome", outcomes})
 	}

@@ -27,10 +27,10 @@ func (s *hitStore) finishChunk(ctx context.Context, hits []*hitlog.Hit, part []i
 		args = make([]any, 0, 6*len(part)+2)
 	)
 	failed := outcomeMoves(hits, part)
-	q.WriteString("UPDATE api_hit_logs SET status = v.column2, response_payload = v.column3, charge_amount = v.column4, " +
-		"cost_amount = v.column5, response_time_ms = v.column6, ")
+	q.WriteString("UPDATE api_hit_logs SET status = v.column2, charge_amount = v.column3, " +
+		"cost_amount = v.column4, response_time_ms = v.column5, ")
 	if failed {
-		q.WriteString("outcome = v.column7, ")
+		q.WriteString("outcome = v.column6, ")
 	}
 	q.WriteString("updated_at = ? FROM (VALUES ")
 	args = append(args, now)
@@ -39,12 +39,12 @@ func (s *hitStore) finishChunk(ctx context.Context, hits []*hitlog.Hit, part []i
 		if j > 0 {
 			q.WriteByte(',')
 		}
-		args = append(args, h.ID, string(h.Status), h.ResponsePayload, w.put(colCharge, h.ChargeAmount), w.put(colCost, h.CostAmount), h.ResponseTimeMs)
+		args = append(args, h.ID, string(h.Status), w.put(colCharge, h.ChargeAmount), w.put(colCost, h.CostAmount), h.ResponseTimeMs)
 		if failed {
-			q.WriteString("(?,?,?,?,?,?,?)")
+			q.WriteString("(?,?,?,?,?,?)")
 			args = append(args, outcome(h.Status))
 		} else {
-			q.WriteString("(?,?,?,?,?,?)")
+			q.WriteString("(?,?,?,?,?)")
 		}
 	}
 	if w.err != nil {
@@ -123,6 +123,9 @@ func (s *hitStore) finishEach(ctx context.Context, hits []*hitlog.Hit, success b
 				moved[i] = true
 			}
 		}
+	}
+	if err := s.settlePayloads(ctx, settled); err != nil {
+		return moved, err
 	}
 	return moved, s.countFinal(ctx, settled)
 }

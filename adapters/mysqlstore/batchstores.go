@@ -145,7 +145,7 @@ func (w batchInserts) Insert(ctx context.Context, hits []*hitlog.Hit, entries []
 		if err != nil {
 			return err
 		}
-		v, err := bc.deferHits(ctx, q, args, part)
+		v, err := bc.deferHits(ctx, q, args, part, func(v string) (string, []any) { return payloadInsert(part, v) })
 		if err != nil {
 			return fmt.Errorf("insert %d hits: %w", len(part), err)
 		}

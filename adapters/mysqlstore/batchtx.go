@@ -229,19 +229,23 @@ func (c *batchConn) deferStatements(query string, n int, args ...any) {
 
 // deferHits queues a hit INSERT (query, args) of part's rows and keeps its
 // first id in a user variable, whose name it returns (the ledger rows that
-// reference these hits add the row's index to it). When the deferred query
-// would grow past maxBytes, what is deferred is sent first.
-func (c *batchConn) deferHits(ctx context.Context, query string, args []any, part []*hitlog.Hit) (string, error) {
-	if c.n > 0 && c.bytes+len(query)+valueBytes(args) > c.maxBytes {
+// reference these hits add the row's index to it), then the INSERT of
+// their payloads, which payloads builds from that name. When the deferred
+// query would grow past maxBytes, what is deferred is sent first.
+func (c *batchConn) deferHits(ctx context.Context, query string, args []any, part []*hitlog.Hit,
+	payloads func(v string) (string, []any)) (string, error) {
+	v := "@paygate_hits_" + strconv.Itoa(c.vars)
+	pq, pargs := payloads(v)
+	if c.n > 0 && c.bytes+len(query)+valueBytes(args)+len(pq)+valueBytes(pargs) > c.maxBytes {
 		if err := c.flush(ctx, ""); err != nil {
 			return "", err
 		}
 	}
-	v := "@paygate_hits_" + strconv.Itoa(c.vars)
 	c.vars++
 	c.hits = append(c.hits, deferredHits{stmt: c.n, hits: part})
 	c.deferExec(query, args...)
 	c.deferExec("SET " + v + " = LAST_INSERT_ID()")
+	c.deferExec(pq, pargs...)
 	return v, nil
 }
 

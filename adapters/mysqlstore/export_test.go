@@ -16,6 +16,9 @@ var MySQLConfig = mysqlConfig
 // MigrateTo applies the migrations up to version only.
 func (s *Store) MigrateTo(ctx context.Context, version int64) error { return s.migrateTo(ctx, version) }
 
+// PayloadMonth is the hit_payloads month of a hit created at t.
+var PayloadMonth = payloadMonth
+
 // Translate exposes the driver-error mapping to the tests.
 var Translate = translate
 

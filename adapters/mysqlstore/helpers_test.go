@@ -12,6 +12,7 @@ import (
 	"paygate/core/apikey"
 	"paygate/core/catalog"
 	"paygate/core/user"
+	"paygate/internal/testdb"
 )
 
 var seq atomic.Int64
@@ -94,4 +95,23 @@ func newKey(t *testing.T, s *mysqlstore.Store, owner *user.User, mutate ...func(
 		t.Fatalf("create key: %v", err)
 	}
 	return k
+}
+
+// eachAtVersion runs fn on a fresh SQLite and a fresh MySQL database, each
+// migrated up to version only (a migration's test fills the tables as they
+// were, then migrates the rest).
+func eachAtVersion(t *testing.T, version int64, fn func(t *testing.T, s *mysqlstore.Store)) {
+	for name, url := range map[string]func(testing.TB) string{"sqlite": testdb.SQLiteURL, "mysql": testdb.MySQLURL} {
+		t.Run(name, func(t *testing.T) {
+			s, err := mysqlstore.Open(context.Background(), url(t), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if err := s.MigrateTo(context.Background(), version); err != nil {
+				t.Fatal(err)
+			}
+			fn(t, s)
+		})
+	}
 }

@@ -20,8 +20,8 @@ type hitRow struct {
 	ServiceID       uint64     `gorm:"column:api_service_id"`
 	APIKeyID        uint64     `gorm:"column:api_key_id"`
 	RequestID       string     `gorm:"column:request_id"`
-	RequestPayload  string     `gorm:"column:request_payload"`
-	ResponsePayload *string    `gorm:"column:response_payload"`
+	RequestPayload  string     `gorm:"column:request_payload;->"`  // hit_payloads, read through payloadJoin
+	ResponsePayload *string    `gorm:"column:response_payload;->"` // ditto
 	ChargeAmount    string     `gorm:"column:charge_amount"`
 	CostAmount      string     `gorm:"column:cost_amount"`
 	ReservedAmount  string     `gorm:"column:reserved_amount"`
@@ -109,30 +109,29 @@ type hitStore struct{ base }
 
 var _ hitlog.Repository = (*hitStore)(nil)
 
-// Insert inserts h; a final one is added to the usage roll-up in the same
-// transaction.
+// Insert inserts h and its payloads, and adds a final one to the usage
+// roll-up, in one transaction.
 func (s *hitStore) Insert(ctx context.Context, h *hitlog.Hit) error {
 	r, err := toHitRow(h)
 	if err != nil {
 		return fmt.Errorf("insert hit: %w", err)
 	}
 	r.ID = 0
-	insert := func(s *hitStore) error {
+	err = s.withinTx(ctx, func(s *hitStore) error {
 		if err := s.conn(ctx).Create(&r).Error; err != nil {
 			return fmt.Errorf("insert hit %s: %w", h.RequestID, translate(err))
 		}
 		h.ID = r.ID
 		h.CreatedAt, h.UpdatedAt = timeFromDB(r.CreatedAt), timeFromDB(r.UpdatedAt)
+		if err := s.insertPayloads(ctx, []*hitlog.Hit{h}); err != nil {
+			return err
+		}
 		return s.countFinal(ctx, []*hitlog.Hit{h})
-	}
-	if h.Status == hitlog.StatusPending {
-		return insert(s)
-	}
-	if err := s.withinTx(ctx, insert); err != nil {
+	})
+	if err != nil {
 		h.ID = 0
-		return err
 	}
-	return nil
+	return err
 }
 
 // Finish settles a pending hit by id (or by request id when the id is
@@ -147,7 +146,6 @@ func (s *hitStore) finish(ctx context.Context, h *hitlog.Hit) error {
 	values := map[string]any{
 		"status":           string(h.Status),
 		"outcome":          outcome(h.Status),
-		"response_payload": h.ResponsePayload,
 		"charge_amount":    w.put(colCharge, h.ChargeAmount),
 		"cost_amount":      w.put(colCost, h.CostAmount),
 		"response_time_ms": h.ResponseTimeMs,
@@ -179,21 +177,25 @@ func (s *hitStore) finish(ctx context.Context, h *hitlog.Hit) error {
 		return hitlog.ErrNotPending
 	}
 	h.UpdatedAt = now
-	counted := *h
-	if counted.UserID == 0 || counted.ServiceID == 0 || counted.CreatedAt.IsZero() {
-		// The roll-up row's key, from the row itself.
+	settled := *h
+	if settled.ID == 0 || settled.UserID == 0 || settled.ServiceID == 0 || settled.CreatedAt.IsZero() {
+		// The payload's and the roll-up row's keys, from the row itself.
 		var r hitRow
-		if err := byHit().Select("user_id, api_service_id, created_at").Take(&r).Error; err != nil {
+		if err := byHit().Select("id, user_id, api_service_id, created_at").Take(&r).Error; err != nil {
 			return fmt.Errorf("finish hit %s: %w", h.RequestID, translate(err))
 		}
-		counted.UserID, counted.ServiceID, counted.CreatedAt = r.UserID, r.ServiceID, timeFromDB(r.CreatedAt)
+		settled.ID, settled.UserID, settled.ServiceID, settled.CreatedAt = r.ID, r.UserID, r.ServiceID, timeFromDB(r.CreatedAt)
 	}
-	return s.countFinal(ctx, []*hitlog.Hit{&counted})
+	if err := s.settlePayloads(ctx, []*hitlog.Hit{&settled}); err != nil {
+		return err
+	}
+	return s.countFinal(ctx, []*hitlog.Hit{&settled})
 }
 
 func (s *hitStore) ByRequestID(ctx context.Context, requestID string) (*hitlog.Hit, error) {
 	var r hitRow
-	if err := s.conn(ctx).Where("request_id = ?", requestID).Take(&r).Error; err != nil {
+	q := s.conn(ctx).Model(&hitRow{}).Select(withPayloads).Joins(s.payloadJoin()).Where("api_hit_logs.request_id = ?", requestID)
+	if err := q.Take(&r).Error; err != nil {
 		return nil, errNotFoundOr(err, errs.ErrNotFound)
 	}
 	h, err := toDomainHit(&r)
@@ -268,8 +270,8 @@ func (s *hitStore) List(ctx context.Context, f hitlog.Filter) ([]hitlog.Hit, int
 	limit, offset := paging(f.Page, f.PerPage)
 	ids := s.conn(ctx).Model(&hitRow{}).Select("id").Scopes(hitFilter(f)).Order(hitOrder).Limit(limit).Offset(offset)
 	var rows []hitRow
-	err = s.conn(ctx).Model(&hitRow{}).Joins("JOIN (?) AS page ON page.id = api_hit_logs.id", ids).
-		Order("api_hit_logs.created_at DESC, api_hit_logs.id DESC").Find(&rows).Error
+	err = s.conn(ctx).Model(&hitRow{}).Select(withPayloads).Joins("JOIN (?) AS page ON page.id = api_hit_logs.id", ids).
+		Joins(s.payloadJoin()).Order("api_hit_logs.created_at DESC, api_hit_logs.id DESC").Find(&rows).Error
 	if err != nil {
 		return nil, 0, fmt.Errorf("list hits: %w", translate(err))
 	}
@@ -286,23 +288,93 @@ func (s *hitStore) List(ctx context.Context, f hitlog.Filter) ([]hitlog.Hit, int
 // with equal created_at are neither skipped nor repeated. Payloads are read
 // cut in SQL (one character more than kept, to tell a cut one), so a long
 // export never carries the large payloads across the wire.
+//
+// The next page is read while fn visits the current one (one page ahead,
+// so memory stays flat), and each query's rows are read whole before its
+// connection goes back: a slow consumer holds no connection.
 func (s *hitStore) ForEach(ctx context.Context, f hitlog.Filter, fn func(hitlog.Hit) error) error {
-	if err := s.forEachNewest(ctx, f, fn); err != nil {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	pages := make(chan []hitRow, 1)
+	read := make(chan error, 1)
+	go func() {
+		defer close(pages)
+		read <- s.readNewest(ctx, f, func(rows []hitRow) bool {
+			select {
+			case pages <- rows:
+				return true
+			case <-ctx.Done():
+				return false
+			}
+		})
+	}()
+	for rows := range pages {
+		if err := visitExported(rows, fn); err != nil {
+			cancel()
+			for range pages { // until the reader has stopped
+			}
+			<-read
+			return fmt.Errorf("export hits: %w", err)
+		}
+	}
+	if err := <-read; err != nil {
 		return fmt.Errorf("export hits: %w", err)
 	}
 	return nil
 }
 
-func (s *hitStore) forEachNewest(ctx context.Context, f hitlog.Filter, fn func(hitlog.Hit) error) error {
+// visitExported gives fn the page's hits, payloads cut to ExportPayloadChars.
+func visitExported(rows []hitRow, fn func(hitlog.Hit) error) error {
+	for i := range rows {
+		h, err := toDomainHit(&rows[i])
+		if err != nil {
+			return err
+		}
+		h.RequestPayload = cutPayload(h.RequestPayload, hitlog.ExportPayloadChars)
+		if h.ResponsePayload != nil {
+			p := cutPayload(*h.ResponsePayload, hitlog.ExportPayloadChars)
+			h.ResponsePayload = &p
+		}
+		if err := fn(h); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// exportColumns are the columns an export reads, in scanExported's order.
+const exportColumns = "id, user_id, api_service_id, api_key_id, request_id, " +
+	"COALESCE(SUBSTR(p.request_payload, 1, ?), ''), SUBSTR(p.response_payload, 1, ?), " +
+	"charge_amount, cost_amount, reserved_amount, ip_address, status, response_time_ms, created_at, updated_at"
+
+// scanExported reads a query of exportColumns whole, without reflection.
+func scanExported(q *gorm.DB, size int) ([]hitRow, error) {
+	rows, err := q.Rows()
+	if err != nil {
+		return nil, translate(err)
+	}
+	defer rows.Close()
+	out := make([]hitRow, 0, size)
+	for rows.Next() {
+		var r hitRow
+		if err := rows.Scan(&r.ID, &r.UserID, &r.ServiceID, &r.APIKeyID, &r.RequestID, &r.RequestPayload, &r.ResponsePayload,
+			&r.ChargeAmount, &r.CostAmount, &r.ReservedAmount, &r.IPAddress, &r.Status, &r.ResponseTimeMs, &r.CreatedAt, &r.UpdatedAt); err != nil {
+			return nil, translate(err)
+		}
+		out = append(out, r)
+	}
+	return out, translate(rows.Err())
+}
+
+// readNewest reads the pages of ForEach, in order, each sorted, and hands
+// each to emit; it stops when emit returns false (ctx ended).
+func (s *hitStore) readNewest(ctx context.Context, f hitlog.Filter, emit func([]hitRow) bool) error {
 	size := exportPageSize(s.exportPage)
 	n := hitlog.ExportPayloadChars + 1
 	query := func() *gorm.DB {
-		return s.conn(ctx).Model(&hitRow{}).Scopes(hitFilter(f)).Select(
-			"id, user_id, api_service_id, api_key_id, request_id, "+
-				"SUBSTR(request_payload, 1, ?) AS request_payload, SUBSTR(response_payload, 1, ?) AS response_payload, "+
-				"charge_amount, cost_amount, reserved_amount, ip_address, status, response_time_ms, created_at, updated_at", n, n)
+		return s.conn(ctx).Model(&hitRow{}).Joins(s.payloadJoin()).Scopes(hitFilter(f)).Select(exportColumns, n, n)
 	}
-	visit := func(rows []hitRow) error {
+	send := func(rows []hitRow) error {
 		// Within one created_at the page's rows come in no set order.
 		slices.SortStableFunc(rows, func(a, b hitRow) int {
 			if c := timeFromDB(b.CreatedAt).Compare(timeFromDB(a.CreatedAt)); c != 0 {
@@ -310,19 +382,8 @@ func (s *hitStore) forEachNewest(ctx context.Context, f hitlog.Filter, fn func(h
 			}
 			return cmp.Compare(b.ID, a.ID)
 		})
-		for i := range rows {
-			h, err := toDomainHit(&rows[i])
-			if err != nil {
-				return err
-			}
-			h.RequestPayload = cutPayload(h.RequestPayload, hitlog.ExportPayloadChars)
-			if h.ResponsePayload != nil {
-				p := cutPayload(*h.ResponsePayload, hitlog.ExportPayloadChars)
-				h.ResponsePayload = &p
-			}
-			if err := fn(h); err != nil {
-				return err
-			}
+		if len(rows) > 0 && !emit(rows) {
+			return ctx.Err()
 		}
 		return nil
 	}
@@ -332,19 +393,19 @@ func (s *hitStore) forEachNewest(ctx context.Context, f hitlog.Filter, fn func(h
 		if before != nil {
 			q = q.Where("created_at < ?", *before)
 		}
-		var rows []hitRow
-		if err := q.Limit(size).Find(&rows).Error; err != nil {
-			return translate(err)
+		rows, err := scanExported(q.Limit(size), size)
+		if err != nil {
+			return err
 		}
 		if len(rows) < size {
-			return visit(rows)
+			return send(rows)
 		}
 		last := dbTime(timeFromDB(rows[len(rows)-1].CreatedAt))
 		cut := len(rows)
 		for cut > 0 && dbTime(timeFromDB(rows[cut-1].CreatedAt)).Equal(last) {
 			cut--
 		}
-		if err := visit(rows[:cut]); err != nil {
+		if err := send(rows[:cut]); err != nil {
 			return err
 		}
 		// The whole group of the page's last created_at, newest id first.
@@ -354,11 +415,11 @@ func (s *hitStore) forEachNewest(ctx context.Context, f hitlog.Filter, fn func(h
 			if lastID != 0 {
 				g = g.Where("id < ?", lastID)
 			}
-			var group []hitRow
-			if err := g.Limit(size).Find(&group).Error; err != nil {
-				return translate(err)
+			group, err := scanExported(g.Limit(size), size)
+			if err != nil {
+				return err
 			}
-			if err := visit(group); err != nil {
+			if err := send(group); err != nil {
 				return err
 			}
 			if len(group) < size {
@@ -413,56 +474,4 @@ func (s *hitStore) Pending(ctx context.Context, before time.Time, limit int) ([]
 	}
 	out, _, err := toDomainHits(rows, 0)
 	return out, err
-}
-
-// ClearPayloads walks the hit log in primary-key order from the cleared
-// mark (hit_payload_retention.cleared_through, migration 00026): it reads
-// the ids and created_at of the next limit hits, takes the leading run of
-// them created before `before`, clears their payloads in one UPDATE over
-// that id range, and moves the mark past the run. Every statement commits
-// on its own and touches at most limit rows by primary key, so a metered
-// call never waits on more than one short batch. The UPDATE repeats every
-// condition (created before, payload still there), so concurrent sweeps on
-// several instances change each hit at most once, and the mark only moves
-// forward.
-//
-// request_payload is NOT NULL (migration 00001) and becomes ""; making it
-// nullable would rebuild the largest table (docs in notes/retention.md).
-func (s *hitStore) ClearPayloads(ctx context.Context, before time.Time, limit int) (int, bool, error) {
-	if limit <= 0 {
-		limit = 1000
-	}
-	db := s.conn(ctx)
-	var mark uint64
-	if err := db.Raw("SELECT cleared_through FROM hit_payload_retention WHERE id = 1").Scan(&mark).Error; err != nil {
-		return 0, false, fmt.Errorf("read hit payload mark: %w", translate(err))
-	}
-	var next []struct {
-		ID        uint64     `gorm:"column:id"`
-		CreatedAt *time.Time `gorm:"column:created_at"`
-	}
-	if err := db.Raw("SELECT id, created_at FROM api_hit_logs WHERE id > ? ORDER BY id LIMIT ?", mark, limit).Scan(&next).Error; err != nil {
-		return 0, false, fmt.Errorf("read hits past the payload mark: %w", translate(err))
-	}
-	cutoff := dbTime(before)
-	upTo, run := mark, 0
-	for _, r := range next {
-		if r.CreatedAt == nil || !r.CreatedAt.Before(cutoff) {
-			break
-		}
-		upTo, run = r.ID, run+1
-	}
-	if run == 0 {
-		return 0, false, nil
-	}
-	res := db.Exec("UPDATE api_hit_logs SET request_payload = '', response_payload = NULL"+
-		" WHERE id > ? AND id <= ? AND created_at < ? AND (request_payload <> '' OR response_payload IS NOT NULL)",
-		mark, upTo, cutoff)
-	if res.Error != nil {
-		return 0, false, fmt.Errorf("clear hit payloads: %w", translate(res.Error))
-	}
-	if err := db.Exec("UPDATE hit_payload_retention SET cleared_through = ? WHERE id = 1 AND cleared_through < ?", upTo, upTo).Error; err != nil {
-		return int(res.RowsAffected), false, fmt.Errorf("move hit payload mark: %w", translate(err))
-	}
-	return int(res.RowsAffected), run == limit, nil
 }

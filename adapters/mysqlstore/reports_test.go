@@ -31,32 +31,57 @@ type bulkHit struct {
 	payload            string
 }
 
-// insertHits writes hits with multi-row INSERTs (the repositories insert
-// one at a time, too slow for thousands of rows).
+// insertHits writes hits and their payloads with multi-row INSERTs (the
+// repositories insert one at a time, too slow for thousands of rows).
 func insertHits(t testing.TB, s *mysqlstore.Store, hits []bulkHit) {
 	t.Helper()
 	const batch = 500
 	for i := 0; i < len(hits); i += batch {
 		part := hits[i:min(i+batch, len(hits))]
 		var sb strings.Builder
-		sb.WriteString("INSERT INTO api_hit_logs (user_id, api_service_id, api_key_id, request_id, request_payload, response_payload, " +
+		sb.WriteString("INSERT INTO api_hit_logs (user_id, api_service_id, api_key_id, request_id, " +
 			"charge_amount, cost_amount, reserved_amount, ip_address, status, outcome, response_time_ms, created_at, updated_at) VALUES ")
-		args := make([]any, 0, len(part)*12)
+		args := make([]any, 0, len(part)*11)
+		ids := make([]string, len(part))
 		for j, h := range part {
 			if j > 0 {
 				sb.WriteString(",")
 			}
-			sb.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, '203.0.113.7', ?, ?, 5, ?, ?)")
+			sb.WriteString("(?, ?, ?, ?, ?, ?, ?, '203.0.113.7', ?, ?, 5, ?, ?)")
+			at := h.at.UTC()
+			ids[j] = fmt.Sprintf("req_bulk_%d_%d", next(), i+j)
+			args = append(args, h.user, h.service, h.key, ids[j], h.charge, h.cost, h.charge, string(h.status), mysqlstore.Outcome(h.status), at, at)
+		}
+		if err := s.DB().Exec(sb.String(), args...).Error; err != nil {
+			t.Fatalf("insert hits: %v", err)
+		}
+		var stored []struct {
+			ID        uint64 `gorm:"column:id"`
+			RequestID string `gorm:"column:request_id"`
+		}
+		if err := s.DB().Raw("SELECT id, request_id FROM api_hit_logs WHERE request_id IN ?", ids).Scan(&stored).Error; err != nil {
+			t.Fatalf("read hit ids: %v", err)
+		}
+		idOf := make(map[string]uint64, len(stored))
+		for _, r := range stored {
+			idOf[r.RequestID] = r.ID
+		}
+		sb.Reset()
+		sb.WriteString("INSERT INTO hit_payloads (hit_id, month, request_payload, response_payload) VALUES ")
+		args = args[:0]
+		for j, h := range part {
+			if j > 0 {
+				sb.WriteString(",")
+			}
+			sb.WriteString("(?, ?, ?, ?)")
 			payload := h.payload
 			if payload == "" {
 				payload = "{}"
 			}
-			at := h.at.UTC()
-			args = append(args, h.user, h.service, h.key, fmt.Sprintf("req_bulk_%d_%d", next(), i+j), payload, payload,
-				h.charge, h.cost, h.charge, string(h.status), mysqlstore.Outcome(h.status), at, at)
+			args = append(args, idOf[ids[j]], mysqlstore.PayloadMonth(h.at), payload, payload)
 		}
 		if err := s.DB().Exec(sb.String(), args...).Error; err != nil {
-			t.Fatalf("insert hits: %v", err)
+			t.Fatalf("insert hit payloads: %v", err)
 		}
 	}
 }

@@ -15,12 +15,12 @@ import (
 	"paygate/internal/testdb"
 )
 
-// TestClearHitPayloads: retention clears the payloads of hits created
-// before the cutoff, at most limit hits per call, in id order; recent hits
-// keep theirs, and the hit rows and the ledger stay whole.
+// TestClearHitPayloads (SQLite): retention deletes the payloads of hits
+// created before the cutoff, at most limit hits per call, oldest hit first;
+// recent hits keep theirs, and the hit rows and the ledger stay whole.
 func TestClearHitPayloads(t *testing.T) {
 	t.Parallel()
-	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
+	func(t *testing.T, s *mysqlstore.Store) {
 		ctx := context.Background()
 		u := newUser(t, s)
 		now := time.Now().UTC()
@@ -105,7 +105,84 @@ func TestClearHitPayloads(t *testing.T) {
 		if err := s.Stores().Ledger.ForEachByUser(ctx, u.ID, func(ledger.Entry) error { kept++; return nil }); err != nil || kept != len(entries) {
 			t.Fatalf("ledger after retention: %d entries, %v; want %d", kept, err, len(entries))
 		}
-	})
+	}(t, testdb.OpenSQLite(t))
+}
+
+// TestClearHitPayloadMonths (MySQL): retention truncates the partitions of
+// the months that ended before the cutoff, one per call, and nothing else:
+// the month the cutoff falls in keeps its payloads until it has ended; the
+// hit rows stay. Sweepers at once and metered writes beside them are
+// harmless.
+func TestClearHitPayloadMonths(t *testing.T) {
+	t.Parallel()
+	s := testdb.OpenMySQL(t)
+	ctx := context.Background()
+	u := newUser(t, s)
+	now := time.Now().UTC()
+	month := func(back int) time.Time { // the 3rd of the month `back` months ago, noon
+		m := mysqlstore.PayloadMonth(now) - back
+		return time.Date(m/12, time.Month(m%12+1), 3, 12, 0, 0, 0, time.UTC)
+	}
+	resp := `{"ok":true}`
+	var hits []*hitlog.Hit
+	for i, back := range []int{5, 5, 4, 3, 2, 0} {
+		hits = append(hits, &hitlog.Hit{UserID: u.ID, ServiceID: 1, APIKeyID: 1, RequestID: fmt.Sprintf("req_month_%d", i),
+			RequestPayload: `{"n":1}`, ResponsePayload: &resp, ChargeAmount: dec(t, "0.5"), Reserved: dec(t, "0.5"),
+			IPAddress: "::1", Status: hitlog.StatusSuccess, CreatedAt: month(back)})
+	}
+	if err := s.Stores().Hits.InsertMany(ctx, hits); err != nil {
+		t.Fatal(err)
+	}
+	// The cutoff lies inside the month 3 months ago, after its hit.
+	cutoff := month(3).Add(5 * 24 * time.Hour)
+	n, more, err := s.Stores().Hits.ClearPayloads(ctx, cutoff, 2)
+	if err != nil || n < 1 || !more {
+		t.Fatalf("first call: %d removed, more %v, %v; want a month removed and more", n, more, err)
+	}
+	var wg sync.WaitGroup
+	for range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				_, more, err := s.Stores().Hits.ClearPayloads(ctx, cutoff, 2)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if !more {
+					return
+				}
+			}
+		}()
+	}
+	// Metered writes go on meanwhile, into the current month.
+	for i := range 20 {
+		h := &hitlog.Hit{UserID: u.ID, ServiceID: 1, APIKeyID: 1, RequestID: fmt.Sprintf("req_month_live_%d", i),
+			RequestPayload: `{"live":1}`, ChargeAmount: dec(t, "0.5"), Reserved: dec(t, "0.5"), IPAddress: "::1", Status: hitlog.StatusPending}
+		if err := s.Stores().Hits.InsertMany(ctx, []*hitlog.Hit{h}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wg.Wait()
+	assertPayloads(t, s, hits, []bool{true, true, true, false, false, false})
+	if n, more, err := s.Stores().Hits.ClearPayloads(ctx, cutoff, 2); err != nil || n != 0 || more {
+		t.Fatalf("after the expired months: %d removed, more %v, %v; want nothing", n, more, err)
+	}
+	// Once the cutoff's month has ended, it goes too.
+	if n, _, err := s.Stores().Hits.ClearPayloads(ctx, month(2).Add(-24*time.Hour), 2); err != nil || n < 1 {
+		t.Fatalf("a cutoff past the month: %d removed, %v", n, err)
+	}
+	assertPayloads(t, s, hits, []bool{true, true, true, true, false, false})
+	for _, h := range hits {
+		if got, err := s.Stores().Hits.ByRequestID(ctx, h.RequestID); err != nil || got.Status != hitlog.StatusSuccess || got.UserID != u.ID {
+			t.Fatalf("hit %s after retention: %+v, %v", h.RequestID, got, err)
+		}
+	}
+	live, err := s.Stores().Hits.ByRequestID(ctx, "req_month_live_0")
+	if err != nil || live.RequestPayload != `{"live":1}` {
+		t.Fatalf("a hit written during the sweeps: %+v, %v", live, err)
+	}
 }
 
 // assertPayloads checks which hits lost their payloads.

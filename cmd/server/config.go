@@ -7,17 +7,17 @@ import (
 	"net/mail"
 	"net/netip"
 	"net/url"
-	"paygate/core/metering"
 	"strconv"
 	"strings"
 	"time"
 
-	mailadapter "paygate/adapters/mail"
-	"paygate/adapters/secretbox"
-	"paygate/adapters/upidirect"
-
 	"github.com/shopspring/decimal"
 
+	mailadapter "paygate/adapters/mail"
+	"paygate/adapters/mysqlstore"
+	"paygate/adapters/secretbox"
+	"paygate/adapters/upidirect"
+	"paygate/core/metering"
 	"paygate/core/money"
 	"paygate/core/retention"
 	"paygate/core/user"
@@ -197,6 +197,10 @@ func parseConfig(args []string, getenv func(string) string) (config, []string, e
 	keep := env("HIT_PAYLOAD_RETENTION", "90d")
 	if c.HitPayloadRetention, err = parseRetention(keep); err != nil {
 		return c, nil, fmt.Errorf("HIT_PAYLOAD_RETENTION: %q %v", keep, err)
+	}
+	if strings.HasPrefix(c.DatabaseURL, "mysql://") && c.HitPayloadRetention > mysqlstore.MaxPayloadRetentionMySQL {
+		return c, nil, fmt.Errorf("HIT_PAYLOAD_RETENTION: %q is longer than %d days, the most MySQL's ring of monthly payload partitions keeps",
+			keep, mysqlstore.MaxPayloadRetentionMySQL/(24*time.Hour))
 	}
 	switch v := env("METERING_HOLDS", metering.DefaultHoldLifetime.String()); v {
 	case "off":

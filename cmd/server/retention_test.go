@@ -33,3 +33,29 @@ func TestHitPayloadRetentionSetting(t *testing.T) {
 		}
 	}
 }
+
+// TestHitPayloadRetentionOnMySQL: on MySQL the retention is at most a year
+// (the ring of monthly payload partitions); SQLite takes any.
+func TestHitPayloadRetentionOnMySQL(t *testing.T) {
+	for _, c := range []struct {
+		db, keep string
+		ok       bool
+	}{
+		{"mysql://app@db:3306/paygate", "365d", true},
+		{"mysql://app@db:3306/paygate", "366d", false},
+		{"sqlite://./data/app.db", "3650d", true},
+	} {
+		_, _, err := parseConfig(nil, func(k string) string {
+			switch k {
+			case "HIT_PAYLOAD_RETENTION":
+				return c.keep
+			case "DATABASE_URL":
+				return c.db
+			}
+			return ""
+		})
+		if ok := err == nil; ok != c.ok || (err != nil && !strings.HasPrefix(err.Error(), "HIT_PAYLOAD_RETENTION: ")) {
+			t.Errorf("%s with HIT_PAYLOAD_RETENTION=%s: %v; want accepted %v", c.db, c.keep, err, c.ok)
+		}
+	}
+}

@@ -67,6 +67,16 @@ type Filter struct {
 	PerPage   int
 }
 
+// WithoutPayloadsBefore is h without its payloads when it was created
+// before cutoff (they are past the retention, whether or not the store has
+// removed them yet); a zero cutoff keeps them.
+func (h Hit) WithoutPayloadsBefore(cutoff time.Time) Hit {
+	if !cutoff.IsZero() && h.CreatedAt.Before(cutoff) {
+		h.RequestPayload, h.ResponsePayload = "", nil
+	}
+	return h
+}
+
 // Repository stores hits.
 type Repository interface {
 	Insert(ctx context.Context, h *Hit) error
@@ -101,15 +111,17 @@ type Repository interface {
 	// ForEach visits every hit matching f (its page fields ignored) in List's
 	// order, one row at a time, with payloads cut to ExportPayloadChars.
 	ForEach(ctx context.Context, f Filter, fn func(Hit) error) error
+	// ForEachByUser visits a user's hits in id order, without their payloads.
 	ForEachByUser(ctx context.Context, userID uint64, fn func(Hit) error) error
 	// Pending lists hits still pending that were created before `before`.
 	Pending(ctx context.Context, before time.Time, limit int) ([]Hit, error)
 	// ClearPayloads removes the payloads of hits created before `before`
-	// (RequestPayload becomes "", ResponsePayload nil; the rest of the row
-	// stays), in id order, looking at no more than limit hits per call:
-	// each call is a few short statements and holds no lock past them.
-	// cleared is how many hits this call changed; more reports that the
-	// next call may find more. Several callers at once are harmless: a hit
-	// already cleared is not changed again.
-	ClearPayloads(ctx context.Context, before time.Time, limit int) (cleared int, more bool, err error)
+	// (RequestPayload reads "", ResponsePayload nil; the rest of the row
+	// stays), a bounded step per call: a few rows' worth of statements, or
+	// on a store that keeps payloads by month, one month whose every hit is
+	// older (so payloads may outlive the cutoff by up to a month there).
+	// removed is how many payloads this call removed (a store that drops a
+	// month may report its own estimate); more reports that the next call
+	// may find more. Several callers at once are harmless.
+	ClearPayloads(ctx context.Context, before time.Time, limit int) (removed int, more bool, err error)
 }

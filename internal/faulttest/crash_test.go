@@ -54,7 +54,7 @@ func TestCrashMidLoadIsRecovered(t *testing.T) {
 		t.Fatalf("hits before recovery %v, after %v", before, after)
 	}
 	var interrupted, refunds int64
-	s.DB().Raw("SELECT COUNT(*) FROM api_hit_logs WHERE status = 'failed' AND response_payload LIKE '%interrupted%'").Scan(&interrupted)
+	interrupted = countInterrupted(t, s)
 	s.DB().Raw("SELECT COUNT(*) FROM transactions WHERE type = 'refund' AND reference_type = 'api_hit'").Scan(&refunds)
 	if interrupted != pending || refunds != pending {
 		t.Fatalf("%d pending hits at the crash: %d marked interrupted, %d refunds (exactly once each)", pending, interrupted, refunds)

@@ -126,7 +126,7 @@ func TestDatabaseLossMidLoad(t *testing.T) {
 	var interrupted int64
 	if !waitFor(30*time.Second, func() bool {
 		hits = countHits(t, s)
-		s.DB().Raw("SELECT COUNT(*) FROM api_hit_logs WHERE status = 'failed' AND response_payload LIKE '%interrupted%'").Scan(&interrupted)
+		interrupted = countInterrupted(t, s)
 		return hits["success"]+interrupted >= int64(counts["200"])
 	}) {
 		t.Fatalf("%d successful and %d interrupted hits for %d calls answered 200", hits["success"], interrupted, counts["200"])

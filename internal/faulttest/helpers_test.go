@@ -316,3 +316,16 @@ func waitFor(timeout time.Duration, cond func() bool) bool {
 	}
 	return cond()
 }
+
+// countInterrupted counts the failed hits whose response says the call was
+// interrupted (crash recovery's answer).
+func countInterrupted(t *testing.T, s *mysqlstore.Store) int64 {
+	t.Helper()
+	var n int64
+	err := s.DB().Raw("SELECT COUNT(*) FROM api_hit_logs h JOIN hit_payloads p ON p.hit_id = h.id " +
+		"WHERE h.status = 'failed' AND p.response_payload LIKE '%interrupted%'").Scan(&n).Error
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
