@@ -136,7 +136,14 @@ func New(d Deps) *App {
 			PendingHitGrace: cfg.PendingHitGrace, LookupTTL: cfg.LookupTTL, BatchSize: cfg.BatchSize, SettleApart: cfg.SettleApart,
 			SettleLinger: cfg.SettleLinger, SettleRetryWindow: cfg.SettleRetryWindow, HoldLifetime: cfg.HoldLifetime}})
 	tx, st := m.Invalidating()
+	var rm retention.Metrics
+	if d.Metrics != nil {
+		rm = d.Metrics
+	}
+	kept := retention.New(retention.Deps{Hits: d.Stores.Hits, Now: d.Now, Metrics: rm,
+		Config: retention.Config{Keep: cfg.HitPayloadRetention}})
 	a := &App{
+		Retention: kept,
 		Metering: m,
 		Gateway: gateway.New(gateway.Deps{Tx: tx, Stores: st, Meter: m, Now: d.Now, Log: d.Log,
 			Config: gateway.Config{UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL, RechargeRoundBudget: cfg.RechargeRoundBudget,
@@ -146,19 +153,13 @@ func New(d Deps) *App {
 		Panel: panel.New(panel.Deps{Tx: tx, Stores: st, Tokens: d.Tokens, Files: d.Files, Now: d.Now,
 			Config: panel.Config{Location: cfg.Location, RefreshTTL: cfg.RefreshTTL, PasswordCost: cfg.PasswordCost,
 				MaxTopUp: cfg.MaxTopUp, PublicBaseURL: cfg.PublicBaseURL, RollupGrace: cfg.RollupGrace,
-				CollectionFeePercent: cfg.CollectionFeePercent},
+				CollectionFeePercent: cfg.CollectionFeePercent, PayloadRetention: kept.Keep()},
 			Mailer: d.Mailer, EmailTokens: d.EmailTokens, Log: d.Log, Targets: d.Targets, Settled: m.AwaitSettlements}),
 		Outbox: outbox.New(outbox.Deps{Tx: tx, Stores: st, Sender: d.Webhooks, Targets: d.Targets,
 			Settled: m.AwaitSettlements, Metrics: d.Metrics, Log: d.Log, Now: d.Now,
 			Config: outbox.Config{Timeout: cfg.WebhookTimeout, Lease: cfg.WebhookLease, Concurrency: cfg.WebhookConcurrency}}),
 		Ledger: ledgercheck.New(ledgercheck.Deps{Stores: st, Settled: m.AwaitSettlements, Now: d.Now, Location: cfg.Location}),
 	}
-	var rm retention.Metrics
-	if d.Metrics != nil {
-		rm = d.Metrics
-	}
-	a.Retention = retention.New(retention.Deps{Hits: d.Stores.Hits, Now: d.Now, Metrics: rm,
-		Config: retention.Config{Keep: cfg.HitPayloadRetention}})
 	a.Reconciliation = reconciliation.New(reconciliation.Deps{Tx: tx, Stores: st, Payments: a.Gateway, TopUps: a.Panel, Now: d.Now})
 	return a
 }

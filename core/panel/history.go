@@ -57,7 +57,21 @@ func (p *Panel) ListHits(ctx context.Context, actor *user.User, f hitlog.Filter)
 		return nil, 0, err
 	}
 	f.UserID = scopeTo(actor, f.UserID)
-	return p.st.Hits.List(ctx, f)
+	hits, total, err := p.st.Hits.List(ctx, f)
+	cutoff := p.payloadCutoff()
+	for i := range hits {
+		hits[i] = hits[i].WithoutPayloadsBefore(cutoff)
+	}
+	return hits, total, err
+}
+
+// payloadCutoff is the creation time before which a hit's payloads are past
+// the retention (zero: none is).
+func (p *Panel) payloadCutoff() time.Time {
+	if p.cfg.PayloadRetention <= 0 {
+		return time.Time{}
+	}
+	return p.now().Add(-p.cfg.PayloadRetention)
 }
 
 // ExportHits visits every hit ListHits would list, one at a time, with
@@ -67,10 +81,11 @@ func (p *Panel) ExportHits(ctx context.Context, actor *user.User, f hitlog.Filte
 		return err
 	}
 	f.UserID = scopeTo(actor, f.UserID)
+	cutoff := p.payloadCutoff()
 	return p.Exporting(ctx, actor, func(progress func()) error {
 		return p.st.Hits.ForEach(ctx, f, func(h hitlog.Hit) error {
 			progress()
-			return fn(h)
+			return fn(h.WithoutPayloadsBefore(cutoff))
 		})
 	})
 }

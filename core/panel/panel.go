@@ -36,6 +36,10 @@ type Config struct {
 	// CollectionFeePercent is the collection fee an account starts with
 	// (COLLECTION_FEE_PERCENT); admins change it per account afterwards.
 	CollectionFeePercent decimal.Decimal
+	// PayloadRetention is how long hit payloads are shown
+	// (HIT_PAYLOAD_RETENTION): an older hit's are not, even while its store
+	// still holds them (MySQL removes a month at once). 0: all are shown.
+	PayloadRetention time.Duration
 }
 
 // Deps are the ports and configuration the panel runs on. Now may be nil
