@@ -16,20 +16,9 @@ import (
 // privateMySQL is the -mysql value for a mariadbd of the run's own.
 const privateMySQL = "private"
 
-// privateFlags are the settings of the run's own mariadbd: what a
-// production server needs for the bench's write rate, so that the figures
-// do not depend on how a shared server happens to be configured (and the
-// bench never changes a shared server's global settings). A metered call
-// writes ~2.1 KB of redo: at ~4,000 calls/s the default 96 MiB redo log
-// fills in ~12 s and InnoDB then stalls commits to flush pages
-// (docs/decisions.md, "The bench runs its own MariaDB").
-var privateFlags = []string{
-	"--innodb-flush-log-at-trx-commit=1", // durable commits (the default, stated): what production must run
-	"--innodb-log-file-size=1G",          // ~2 min of redo at 4,000 calls/s: no checkpoint stall in a run
-	"--innodb-buffer-pool-size=512M",     // the run's rows and indexes (~100–300 MB for -ab's two databases) stay in memory
-	"--skip-log-bin",                     // one server, no replica: no binary log (production with replicas keeps it)
-	"--max-connections=300",              // the server's pools (A and B in -ab) with room to spare
-}
+// privateFlags are the settings of the run's own mariadbd
+// (mariadbproc.BenchFlags, shared with cmd/reportbench).
+var privateFlags = mariadbproc.BenchFlags
 
 // reportedSettings are the server variables the report shows, read from
 // the server itself (private or not).
