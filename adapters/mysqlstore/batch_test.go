@@ -323,7 +323,8 @@ func TestSQLiteCommitsAreDurable(t *testing.T) {
 }
 
 // A metering batch's statements keep their sub-journals in memory
-// (temp_store=MEMORY), never in temporary files created per batch.
+// (temp_store=MEMORY), never in temporary files created per batch; and
+// every connection reads the file through a memory map (mmap_size).
 func TestSQLiteStatementJournalsStayInMemory(t *testing.T) {
 	t.Parallel()
 	s := testdb.OpenSQLite(t)
@@ -343,6 +344,13 @@ func TestSQLiteStatementJournalsStayInMemory(t *testing.T) {
 		}
 		if store != 2 {
 			t.Fatalf("connection %d: temp_store %d, want 2 (MEMORY)", i, store)
+		}
+		var mapped int64
+		if err := c.QueryRowContext(context.Background(), "PRAGMA mmap_size").Scan(&mapped); err != nil {
+			t.Fatal(err)
+		}
+		if mapped != 1<<30 {
+			t.Fatalf("connection %d: mmap_size %d, want 1 GiB", i, mapped)
 		}
 	}
 }
