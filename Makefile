@@ -122,11 +122,10 @@ mocks: ## Regenerate the mockery mocks of the core's ports (.mockery.yaml → co
 mocks-check: ## Regenerate the mocks and fail if they were stale (CI: also if they differ from the commit)
 	@bash scripts/mocks.sh --check
 
-# bench: cmd/bench runs on a mariadbd of its own (-mysql private: a temporary
-# folder, stated settings, stopped at the end), which needs only the binaries
-# that `mariadb` installs; an explicit TEST_MYSQL_URL wins. cmd/reportbench
-# still uses the shared server (TEST_MYSQL_URL or 127.0.0.1:3306), which
-# `mariadb` starts.
+# bench: cmd/bench and cmd/reportbench run on a mariadbd of their own
+# (-mysql private: a temporary folder, stated settings, stopped at the end),
+# which needs only the binaries that `mariadb` installs; an explicit
+# TEST_MYSQL_URL wins.
 bench: build mariadb ## Load-test bin/server (cmd/bench) on a private MariaDB (or TEST_MYSQL_URL) and SQLite; time reports on 1M hit logs (cmd/reportbench)
 	$(GO) run ./cmd/bench -server ./bin/server $(if $(TEST_MYSQL_URL),-mysql '$(TEST_MYSQL_URL)') $(BENCH_FLAGS)
 	$(GO) run ./cmd/bench -server ./bin/server -db sqlite $(BENCH_FLAGS)
