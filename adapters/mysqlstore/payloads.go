@@ -96,9 +96,14 @@ func (s *hitStore) insertPayloads(ctx context.Context, hits []*hitlog.Hit) error
 func (s *hitStore) settlePayloads(ctx context.Context, hits []*hitlog.Hit) error {
 	with := make([]*hitlog.Hit, 0, len(hits))
 	for _, h := range hits {
-		if h.ResponsePayload != nil {
-			with = append(with, h)
+		if h.ResponsePayload == nil {
+			continue
 		}
+		if h.CreatedAt.IsZero() {
+			// Its month would be wrong: the response would land on a row of its own.
+			return fmt.Errorf("write the response of hit %s: no creation time", h.RequestID)
+		}
+		with = append(with, h)
 	}
 	for _, part := range hitChunks(with) {
 		var q strings.Builder

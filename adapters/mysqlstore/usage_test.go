@@ -84,17 +84,29 @@ func TestUsageRollupFollowsEveryHitWrite(t *testing.T) {
 		// 18:30Z is local midnight: the hits straddle a local hour and day.
 		base := time.Date(2026, 11, 21, 18, 29, 59, 0, time.UTC)
 		n := 0
+		var all []string // request ids
+		// A hit's response names the status it was written with: the
+		// payloads must follow the settlement that moved it.
+		response := func(status hitlog.Status) *string {
+			if status == hitlog.StatusPending {
+				return nil
+			}
+			r := fmt.Sprintf(`{"status":%q}`, status)
+			return &r
+		}
 		hit := func(status hitlog.Status, charge string, at time.Time) *hitlog.Hit {
 			n++
 			cost := "0"
 			if status == hitlog.StatusSuccess {
 				cost = "0.25"
 			}
+			all = append(all, fmt.Sprintf("req_usage_%d", n))
 			return &hitlog.Hit{UserID: u.ID, ServiceID: svc.ID, APIKeyID: 1, RequestID: fmt.Sprintf("req_usage_%d", n), Status: status,
+				RequestPayload: fmt.Sprintf(`{"n":%d}`, n), ResponsePayload: response(status),
 				ChargeAmount: dec(t, charge), CostAmount: dec(t, cost), Reserved: dec(t, "0"), CreatedAt: at}
 		}
 		settle := func(h *hitlog.Hit, status hitlog.Status, charge string) *hitlog.Hit {
-			h.Status, h.ChargeAmount = status, dec(t, charge)
+			h.Status, h.ChargeAmount, h.ResponsePayload = status, dec(t, charge), response(status)
 			if status == hitlog.StatusSuccess {
 				h.CostAmount = dec(t, "0.25")
 			}
@@ -194,6 +206,16 @@ func TestUsageRollupFollowsEveryHitWrite(t *testing.T) {
 		sameRollup(t, "metering batch", s, u.ID, loc)
 		if got := rolledUp(t, s, u.ID); len(got) < 5 {
 			t.Fatalf("roll-up rows %v: want the hits spread over five local hours", got)
+		}
+		for i, id := range all {
+			got, err := st.Hits.ByRequestID(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := response(got.Status)
+			if got.RequestPayload != fmt.Sprintf(`{"n":%d}`, i+1) || got.ResponsePayload == nil || want == nil || *got.ResponsePayload != *want {
+				t.Errorf("hit %s (%s): payloads %q, %v; want its request and the response of its settlement", id, got.Status, got.RequestPayload, got.ResponsePayload)
+			}
 		}
 
 		// The ledger check reads the same; a row changed behind the writers' back is found.
