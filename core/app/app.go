@@ -144,7 +144,7 @@ func New(d Deps) *App {
 		Config: retention.Config{Keep: cfg.HitPayloadRetention}})
 	a := &App{
 		Retention: kept,
-		Metering: m,
+		Metering:  m,
 		Gateway: gateway.New(gateway.Deps{Tx: tx, Stores: st, Meter: m, Now: d.Now, Log: d.Log,
 			Config: gateway.Config{UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL, RechargeRoundBudget: cfg.RechargeRoundBudget,
 				MaxBalanceCheckout: cfg.MaxTopUp, Location: cfg.Location},
