@@ -181,26 +181,10 @@ func (s *paymentStore) List(ctx context.Context, f payment.Filter) ([]payment.Pa
 }
 
 func (s *paymentStore) ForEachByUser(ctx context.Context, userID uint64, fn func(payment.Payment) error) error {
-	const batch = 500
-	for after := uint64(0); ; {
-		var rows []paymentRow
-		if err := s.conn(ctx).Where("user_id = ? AND id > ?", userID, after).Order("id").Limit(batch).Find(&rows).Error; err != nil {
-			return fmt.Errorf("read payments of user %d: %w", userID, translate(err))
-		}
-		for i := range rows {
-			p, err := toDomainPayment(&rows[i])
-			if err != nil {
-				return err
-			}
-			if err := fn(p); err != nil {
-				return err
-			}
-			after = p.ID
-		}
-		if len(rows) < batch {
-			return nil
-		}
+	if err := forEachOfUser(s.conn(ctx), userID, func(r *paymentRow) uint64 { return r.ID }, toDomainPayment, fn); err != nil {
+		return fmt.Errorf("read payments of user %d: %w", userID, err)
 	}
+	return nil
 }
 
 type idempotencyRow struct {
@@ -413,26 +397,10 @@ func (s *rechargeStore) List(ctx context.Context, f recharge.Filter) ([]recharge
 }
 
 func (s *rechargeStore) ForEachByUser(ctx context.Context, userID uint64, fn func(recharge.Recharge) error) error {
-	const batch = 500
-	for after := uint64(0); ; {
-		var rows []rechargeRow
-		if err := s.conn(ctx).Where("user_id = ? AND id > ?", userID, after).Order("id").Limit(batch).Find(&rows).Error; err != nil {
-			return fmt.Errorf("read recharges of user %d: %w", userID, translate(err))
-		}
-		for i := range rows {
-			r, err := toDomainRecharge(&rows[i])
-			if err != nil {
-				return err
-			}
-			if err := fn(r); err != nil {
-				return err
-			}
-			after = r.ID
-		}
-		if len(rows) < batch {
-			return nil
-		}
+	if err := forEachOfUser(s.conn(ctx), userID, func(r *rechargeRow) uint64 { return r.ID }, toDomainRecharge, fn); err != nil {
+		return fmt.Errorf("read recharges of user %d: %w", userID, err)
 	}
+	return nil
 }
 
 type verificationRow struct {

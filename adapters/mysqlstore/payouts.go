@@ -235,14 +235,7 @@ func (s *payoutStore) ForEach(ctx context.Context, f payout.Filter, fn func(payo
 }
 
 func (s *payoutStore) ForEachByUser(ctx context.Context, userID uint64, fn func(payout.Payout) error) error {
-	page := func(last *payoutRow) *gorm.DB {
-		q := s.conn(ctx).Model(&payoutRow{}).Where("user_id = ?", userID).Order("id")
-		if last != nil {
-			q = q.Where("id > ?", last.ID)
-		}
-		return q
-	}
-	if err := forEachPage(500, page, toDomainPayout, fn); err != nil {
+	if err := forEachOfUser(s.conn(ctx), userID, func(r *payoutRow) uint64 { return r.ID }, toDomainPayout, fn); err != nil {
 		return fmt.Errorf("read payouts of user %d: %w", userID, err)
 	}
 	return nil

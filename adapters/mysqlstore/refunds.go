@@ -129,26 +129,10 @@ func (s *refundStore) Claim(ctx context.Context, old, next *payment.Refund, now 
 }
 
 func (s *refundStore) ForEachByUser(ctx context.Context, userID uint64, fn func(payment.Refund) error) error {
-	const batch = 500
-	for after := uint64(0); ; {
-		var rows []refundRow
-		if err := s.conn(ctx).Where("user_id = ? AND id > ?", userID, after).Order("id").Limit(batch).Find(&rows).Error; err != nil {
-			return fmt.Errorf("read refunds of user %d: %w", userID, translate(err))
-		}
-		for i := range rows {
-			r, err := toDomainRefund(&rows[i])
-			if err != nil {
-				return err
-			}
-			if err := fn(r); err != nil {
-				return err
-			}
-			after = r.ID
-		}
-		if len(rows) < batch {
-			return nil
-		}
+	if err := forEachOfUser(s.conn(ctx), userID, func(r *refundRow) uint64 { return r.ID }, toDomainRefund, fn); err != nil {
+		return fmt.Errorf("read refunds of user %d: %w", userID, err)
 	}
+	return nil
 }
 
 type refundKeyRow struct {

@@ -76,6 +76,19 @@ func forEachPage[R, D any](size int, page func(last *R) *gorm.DB, conv func(*R) 
 	}
 }
 
+// forEachOfUser visits the rows of userID in R's table in id order, 500 a
+// page (forEachPage); id is a row's id (the keyset).
+func forEachOfUser[R, D any](db *gorm.DB, userID uint64, id func(*R) uint64, conv func(*R) (D, error), fn func(D) error) error {
+	page := func(last *R) *gorm.DB {
+		q := db.Model(new(R)).Where("user_id = ?", userID).Order("id")
+		if last != nil {
+			q = q.Where("id > ?", id(last))
+		}
+		return q
+	}
+	return forEachPage(500, page, conv, fn)
+}
+
 // convertRows converts a page of rows to the domain.
 func convertRows[R, D any](rows []R, conv func(*R) (D, error)) ([]D, error) {
 	out := make([]D, 0, len(rows))
