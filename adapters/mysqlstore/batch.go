@@ -98,9 +98,8 @@ func (s *hitStore) insertMany(ctx context.Context, hits []*hitlog.Hit) error {
 		if err := s.setHitIDs(ctx, part, res); err != nil {
 			return err
 		}
-		q, args = payloadInsert(part, "")
-		if _, err := s.sqlExec(ctx, q, args...); err != nil {
-			return fmt.Errorf("insert the payloads of %d hits: %w", len(part), translate(err))
+		if err := s.insertPayloads(ctx, part); err != nil {
+			return err
 		}
 	}
 	return s.countFinal(ctx, hits)
