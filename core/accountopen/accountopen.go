@@ -16,6 +16,7 @@ import (
 	"github.com/oklog/ulid/v2"
 
 	"paygate/core/errs"
+	"paygate/core/ident"
 	"paygate/core/schedule"
 	"paygate/core/sensitive"
 	"paygate/core/user"
@@ -139,12 +140,7 @@ var (
 	ErrBadOutcome = errs.E(errs.Internal, "bad_provider_outcome", "The provider's answer is not a valid account opening state")
 )
 
-var (
-	panRe       = regexp.MustCompile(`^[A-Z]{5}[0-9]{4}[A-Z]$`)
-	aadhaarRe   = regexp.MustCompile(`^[2-9][0-9]{11}$`)
-	mobileRe    = regexp.MustCompile(`^[6-9][0-9]{9}$`)
-	referenceRe = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,64}$`)
-)
+var panRe = regexp.MustCompile(`^[A-Z]{5}[0-9]{4}[A-Z]$`)
 
 // Request is a caller's application, as received.
 type Request struct {
@@ -215,10 +211,10 @@ func New(r Request, now time.Time) (*Opening, KYC, error) {
 	if msg := dobProblem(r.DOB, now); msg != "" {
 		fe.Add("dob", msg)
 	}
-	required(fe, "pan", r.PAN, panRe.MatchString(r.PAN), "must be a PAN such as ABCPE1234F")
-	required(fe, "aadhaar", r.Aadhaar, aadhaarRe.MatchString(r.Aadhaar), "must be 12 digits, not starting with 0 or 1")
-	required(fe, "mobile", r.Mobile, mobileRe.MatchString(r.Mobile), "must be a 10-digit Indian mobile number")
-	required(fe, "email", r.Email, len(r.Email) <= MaxEmailLen && user.ValidEmail(r.Email), "must be an email address")
+	fe.Require("pan", r.PAN, panRe.MatchString(r.PAN), "must be a PAN such as ABCPE1234F")
+	fe.Require("aadhaar", r.Aadhaar, ident.Aadhaar(r.Aadhaar), "must be 12 digits, not starting with 0 or 1")
+	fe.Require("mobile", r.Mobile, ident.Mobile(r.Mobile), "must be a 10-digit Indian mobile number")
+	fe.Require("email", r.Email, len(r.Email) <= MaxEmailLen && user.ValidEmail(r.Email), "must be an email address")
 	switch n := utf8.RuneCountInString(r.Address); {
 	case n == 0:
 		fe.Add("address", "is required")
@@ -228,7 +224,7 @@ func New(r Request, now time.Time) (*Opening, KYC, error) {
 	if r.Product != ProductSavings {
 		fe.Add("product", "must be savings")
 	}
-	required(fe, "reference_id", r.ReferenceID, referenceRe.MatchString(r.ReferenceID), "must be 1 to 64 letters, digits or . _ : -")
+	fe.Require("reference_id", r.ReferenceID, ident.Reference(r.ReferenceID), "must be 1 to 64 letters, digits or . _ : -")
 	if err := fe.Err(); err != nil {
 		return nil, KYC{}, err
 	}
@@ -254,15 +250,6 @@ func dobProblem(dob string, now time.Time) string {
 		return "the applicant must be 18 or older"
 	}
 	return ""
-}
-
-func required(fe errs.FieldErrors, field, v string, ok bool, msg string) {
-	switch {
-	case v == "":
-		fe.Add(field, "is required")
-	case !ok:
-		fe.Add(field, msg)
-	}
 }
 
 // NewPublicID is an opening_id: "aco_" + a ULID, unguessable and sortable.

@@ -102,6 +102,17 @@ type FieldErrors map[string][]string
 // Add records a message for a field.
 func (f FieldErrors) Add(field, msg string) { f[field] = append(f[field], msg) }
 
+// Require records "is required" for a field whose value v is empty, else
+// msg when v is not valid (ok false).
+func (f FieldErrors) Require(field, v string, ok bool, msg string) {
+	switch {
+	case v == "":
+		f.Add(field, "is required")
+	case !ok:
+		f.Add(field, msg)
+	}
+}
+
 // Merge adds the field messages of a validation error to f. Any other
 // error is returned as it is, for the caller to stop on.
 func (f FieldErrors) Merge(err error) error {

@@ -16,6 +16,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/core/errs"
+	"paygate/core/ident"
 	"paygate/core/money"
 	"paygate/core/schedule"
 	"paygate/core/sensitive"
@@ -199,10 +200,7 @@ func ErrDailyLimit(limit, left decimal.Decimal) error {
 }
 
 var (
-	accountRe   = regexp.MustCompile(`^[0-9]{9,18}$`)
-	ifscRe      = regexp.MustCompile(`^[A-Z]{4}0[A-Z0-9]{6}$`)
-	vpaRe       = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{1,255}@[a-z][a-z0-9.-]{1,63}$`)
-	referenceRe = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,64}$`)
+	vpaRe = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{1,255}@[a-z][a-z0-9.-]{1,63}$`)
 	// Narrations go into bank statements: letters, digits, spaces and a
 	// few marks, nothing that could break a bank file.
 	narrationRe = regexp.MustCompile(`^[A-Za-z0-9 .,/_-]{1,30}$`)
@@ -233,10 +231,10 @@ func New(r Request, now time.Time) (*Payout, error) {
 	mode := Mode(strings.ToUpper(strings.TrimSpace(r.Mode)))
 	switch b.Type {
 	case BankAccount:
-		if !accountRe.MatchString(b.AccountNumber) {
+		if !ident.AccountNumber(b.AccountNumber) {
 			fe.Add("beneficiary.account_number", "must be 9 to 18 digits")
 		}
-		if !ifscRe.MatchString(b.IFSC) {
+		if !ident.IFSC(b.IFSC) {
 			fe.Add("beneficiary.ifsc", "must be an IFSC: 4 letters, 0, then 6 letters or digits")
 		}
 		if b.VPA != "" {
@@ -270,7 +268,7 @@ func New(r Request, now time.Time) (*Payout, error) {
 		fe.Add("amount", "must be between "+money.Format2(MinAmount)+" and "+money.Format2(MaxAmount)+" with at most 2 decimals")
 	}
 	ref := strings.TrimSpace(r.ReferenceID)
-	if !referenceRe.MatchString(ref) {
+	if !ident.Reference(ref) {
 		fe.Add("reference_id", "is required: 1 to 64 letters, digits or . _ : -")
 	}
 	var narration *string

@@ -6,13 +6,13 @@ package recharge
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
 
 	"paygate/core/errs"
+	"paygate/core/ident"
 	"paygate/core/money"
 	"paygate/core/schedule"
 )
@@ -142,11 +142,6 @@ var (
 	ErrReferenceReused = errs.E(errs.Conflict, "reference_id_reused", "reference_id was already used for a different recharge")
 )
 
-var (
-	mobileRe    = regexp.MustCompile(`^[6-9][0-9]{9}$`)
-	referenceRe = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,64}$`)
-)
-
 // Request is a caller's recharge request, as received.
 type Request struct {
 	Mobile      string
@@ -160,7 +155,7 @@ type Request struct {
 func New(r Request, userID, keyID uint64, now time.Time) (*Recharge, error) {
 	fe := errs.FieldErrors{}
 	mobile := strings.TrimSpace(r.Mobile)
-	if !mobileRe.MatchString(mobile) {
+	if !ident.Mobile(mobile) {
 		fe.Add("mobile", "must be a 10-digit Indian mobile number")
 	}
 	op := strings.ToLower(strings.TrimSpace(r.Operator))
@@ -176,7 +171,7 @@ func New(r Request, userID, keyID uint64, now time.Time) (*Recharge, error) {
 		fe.Add("amount", "must be between "+money.Format2(MinAmount)+" and "+money.Format2(MaxAmount)+" with at most 2 decimals")
 	}
 	ref := strings.TrimSpace(r.ReferenceID)
-	if !referenceRe.MatchString(ref) {
+	if !ident.Reference(ref) {
 		fe.Add("reference_id", "is required: 1 to 64 letters, digits or . _ : -")
 	}
 	if err := fe.Err(); err != nil {

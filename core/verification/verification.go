@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"paygate/core/errs"
+	"paygate/core/ident"
 	"paygate/core/sensitive"
 )
 
@@ -40,12 +41,9 @@ type Request struct {
 }
 
 var (
-	accountRe = regexp.MustCompile(`^[0-9]{9,18}$`)
-	ifscRe    = regexp.MustCompile(`^[A-Z]{4}0[A-Z0-9]{6}$`)
-	vpaRe     = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{1,255}@[a-z][a-z0-9]{1,63}$`)
+	vpaRe = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{1,255}@[a-z][a-z0-9]{1,63}$`)
 	// PAN: five letters (the fourth is the holder's kind), four digits, a letter.
-	panRe     = regexp.MustCompile(`^[A-Z]{3}[ABCFGHJLPT][A-Z][0-9]{4}[A-Z]$`)
-	aadhaarRe = regexp.MustCompile(`^[2-9][0-9]{11}$`)
+	panRe = regexp.MustCompile(`^[A-Z]{3}[ABCFGHJLPT][A-Z][0-9]{4}[A-Z]$`)
 )
 
 // Validate normalises r and checks the fields of its type: 422 with
@@ -68,14 +66,14 @@ func (r *Request) Validate() error {
 	switch r.Type {
 	case BankAccount:
 		allowed = []string{"account_number", "ifsc"}
-		required(fe, "account_number", r.AccountNumber, accountRe.MatchString(r.AccountNumber), "must be 9 to 18 digits")
-		required(fe, "ifsc", r.IFSC, ifscRe.MatchString(r.IFSC), "must be an IFSC: 4 letters, 0, then 6 letters or digits")
+		fe.Require("account_number", r.AccountNumber, ident.AccountNumber(r.AccountNumber), "must be 9 to 18 digits")
+		fe.Require("ifsc", r.IFSC, ident.IFSC(r.IFSC), "must be an IFSC: 4 letters, 0, then 6 letters or digits")
 	case UPI:
 		allowed = []string{"vpa"}
-		required(fe, "vpa", r.VPA, vpaRe.MatchString(r.VPA), "must be a UPI address such as name@bank")
+		fe.Require("vpa", r.VPA, vpaRe.MatchString(r.VPA), "must be a UPI address such as name@bank")
 	case PAN:
 		allowed = []string{"pan", "name", "dob"}
-		required(fe, "pan", r.PAN, panRe.MatchString(r.PAN), "must be a PAN such as ABCPE1234F")
+		fe.Require("pan", r.PAN, panRe.MatchString(r.PAN), "must be a PAN such as ABCPE1234F")
 		if len(r.Name) > 255 {
 			fe.Add("name", "must be at most 255 characters")
 		}
@@ -86,7 +84,7 @@ func (r *Request) Validate() error {
 		}
 	case Aadhaar:
 		allowed = []string{"aadhaar"}
-		required(fe, "aadhaar", r.Aadhaar, aadhaarRe.MatchString(r.Aadhaar) && VerhoeffValid(r.Aadhaar),
+		fe.Require("aadhaar", r.Aadhaar, ident.Aadhaar(r.Aadhaar) && VerhoeffValid(r.Aadhaar),
 			"must be 12 digits with a valid checksum")
 	default:
 		fe.Add("type", "must be bank_account, upi, pan or aadhaar")
@@ -98,15 +96,6 @@ func (r *Request) Validate() error {
 		}
 	}
 	return fe.Err()
-}
-
-func required(fe errs.FieldErrors, field, v string, ok bool, msg string) {
-	switch {
-	case v == "":
-		fe.Add(field, "is required")
-	case !ok:
-		fe.Add(field, msg)
-	}
 }
 
 func contains(list []string, s string) bool {
