@@ -65,11 +65,15 @@ func hitValues(h *hitlog.Hit, now time.Time) ([]any, error) {
 	}
 	h.CreatedAt, h.UpdatedAt = timeFromDB(r.CreatedAt), timeFromDB(r.UpdatedAt)
 	return []any{r.UserID, r.ServiceID, r.APIKeyID, r.RequestID, r.ChargeAmount,
-		r.CostAmount, r.ReservedAmount, r.IPAddress, r.Status, r.Outcome, r.ResponseTimeMs, *r.CreatedAt, *r.UpdatedAt}, nil
+		r.CostAmount, r.ReservedAmount, r.AdmittedAmount, r.Uncharged, r.IPAddress, r.Status, r.Outcome, r.ResponseTimeMs,
+		*r.CreatedAt, *r.UpdatedAt}, nil
 }
 
 const hitColumns = "(user_id, api_service_id, api_key_id, request_id, charge_amount, " +
-	"cost_amount, reserved_amount, ip_address, status, outcome, response_time_ms, created_at, updated_at)"
+	"cost_amount, reserved_amount, admitted_amount, uncharged, ip_address, status, outcome, response_time_ms, created_at, updated_at)"
+
+// hitPlaceholders is one row of hitColumns' values.
+const hitPlaceholders = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 
 // InsertMany inserts hits with multi-row INSERTs (plain SQL: no RETURNING,
 // no reflection). Ids: a multi-row INSERT takes consecutive ids on SQLite
@@ -119,7 +123,7 @@ func hitChunks(hits []*hitlog.Hit) [][]*hitlog.Hit {
 func hitInsert(part []*hitlog.Hit, now time.Time) (string, []any, error) {
 	var q strings.Builder
 	q.WriteString("INSERT INTO api_hit_logs " + hitColumns + " VALUES ")
-	args := make([]any, 0, 13*len(part))
+	args := make([]any, 0, 15*len(part))
 	for i, h := range part {
 		values, err := hitValues(h, now)
 		if err != nil {
@@ -128,7 +132,7 @@ func hitInsert(part []*hitlog.Hit, now time.Time) (string, []any, error) {
 		if i > 0 {
 			q.WriteByte(',')
 		}
-		q.WriteString("(?,?,?,?,?,?,?,?,?,?,?,?,?)")
+		q.WriteString(hitPlaceholders)
 		args = append(args, values...)
 	}
 	return q.String(), args, nil

@@ -39,6 +39,7 @@ var (
 	colCharge      = column{"charge_amount", 10, 4}
 	colCost        = column{"cost_amount", 10, 4}
 	colReserved    = column{"reserved_amount", 10, 4}
+	colAdmitted    = column{"admitted_amount", 10, 4}
 )
 
 func (c column) toDB(d decimal.Decimal) (string, error) {

@@ -25,6 +25,8 @@ type hitRow struct {
 	ChargeAmount    string     `gorm:"column:charge_amount"`
 	CostAmount      string     `gorm:"column:cost_amount"`
 	ReservedAmount  string     `gorm:"column:reserved_amount"`
+	AdmittedAmount  *string    `gorm:"column:admitted_amount"`
+	Uncharged       *string    `gorm:"column:uncharged"`
 	IPAddress       string     `gorm:"column:ip_address"`
 	Status          string     `gorm:"column:status"`
 	Outcome         string     `gorm:"column:outcome"`
@@ -48,6 +50,8 @@ func toHitRow(h *hitlog.Hit) (hitRow, error) {
 		ChargeAmount:    w.put(colCharge, h.ChargeAmount),
 		CostAmount:      w.put(colCost, h.CostAmount),
 		ReservedAmount:  w.put(colReserved, h.Reserved),
+		AdmittedAmount:  w.putPtr(colAdmitted, h.Admitted),
+		Uncharged:       nullString(h.Uncharged),
 		IPAddress:       h.IPAddress,
 		Status:          string(h.Status),
 		ResponseTimeMs:  h.ResponseTimeMs,
@@ -93,6 +97,8 @@ func toDomainHit(r *hitRow) (hitlog.Hit, error) {
 		ChargeAmount:    w.get(colCharge, r.ChargeAmount),
 		CostAmount:      w.get(colCost, r.CostAmount),
 		Reserved:        w.get(colReserved, r.ReservedAmount),
+		Admitted:        w.getPtr(colAdmitted, r.AdmittedAmount),
+		Uncharged:       deref(r.Uncharged),
 		IPAddress:       r.IPAddress,
 		Status:          hitlog.Status(r.Status),
 		ResponseTimeMs:  r.ResponseTimeMs,

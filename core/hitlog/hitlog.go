@@ -21,6 +21,11 @@ const (
 	StatusInsufficientBalance Status = "insufficient_balance"
 )
 
+// UnchargedHoldReleased: the call ran on a hold that crash recovery
+// released before the call's capture was written (its instance was taken
+// for dead), and the balance could not pay the charge by then.
+const UnchargedHoldReleased = "hold_released"
+
 // ErrNotPending is Finish's answer for a hit that is no longer pending:
 // another settlement (the call itself, or crash recovery on any instance)
 // got there first, and the caller must change nothing else.
@@ -38,11 +43,19 @@ type Hit struct {
 	ChargeAmount    decimal.Decimal
 	CostAmount      decimal.Decimal // upstream cost of a successful call: its price row's admin_cost; zero otherwise
 	Reserved        decimal.Decimal // amount debited at reservation; refunded on failure
-	IPAddress       string
-	Status          Status
-	ResponseTimeMs  int
-	CreatedAt       time.Time
-	UpdatedAt       time.Time
+	// Admitted is the charge the call was admitted for (its reservation's
+	// or its hold's price); nil on hits written before it was recorded and
+	// on calls refused before admission. A successful hit is charged
+	// exactly this, unless Uncharged says why not (the ledger check).
+	Admitted *decimal.Decimal
+	// Uncharged is the reason a successful call was not charged its
+	// Admitted charge (UnchargedHoldReleased); empty when it was.
+	Uncharged      string
+	IPAddress      string
+	Status         Status
+	ResponseTimeMs int
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
 }
 
 // ListWindow is how many rows a list counts and pages through: the newest
