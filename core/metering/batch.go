@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -68,9 +69,9 @@ type batchOp struct {
 
 	month string // plan month of the call (reservation, refund and capture)
 
-	hold *liveHold // capture: the hold the call took from
+	hold *liveHold // capture: the hold the call took from (charge: its price)
 
-	// results, set by the writer
+	// results, set by the writer once the batch committed (or failed)
 	err     error           // reservation: the refusal (ErrDailyLimit, ErrPlanLimit, …) or a write failure
 	balance decimal.Decimal // reservation: the balance after this call's debit
 	counted bool            // reservation: the key's daily counter took the call
@@ -243,16 +244,25 @@ func (b *batcher) run(write func([]*batchOp)) {
 
 // writeBatch applies ops in one transaction, tried twice (a deadlock or a
 // lost connection aborts the first); if both fail, every call of the batch
-// fails with 503 and nothing of it is written.
+// fails with 503 and nothing of it is written. The ops get their results
+// only from the plan of the transaction that committed: a store may run
+// the transaction's function more than once (an optimistic batch whose
+// snapshot was stale, batchsnap.go), and each run plans from the same ops.
 func (a *Metering) writeBatch(ops []*batchOp) {
 	var err error
 	for attempt := 0; attempt < 2; attempt++ {
 		// A bounded attempt: a statement stuck on a cut-off database must
 		// not hold every call queued behind it.
 		ctx, cancel := context.WithTimeout(context.Background(), batchAttemptTimeout)
-		err = a.batchTx.WithinBatchTx(ctx, func(ctx context.Context, s BatchStores) error { return a.applyBatch(ctx, s, ops) })
+		var plan *batchPlan
+		err = a.batchTx.WithinBatchTx(ctx, func(ctx context.Context, s BatchStores) error {
+			var err error
+			plan, err = a.applyBatch(ctx, s, ops)
+			return err
+		})
 		cancel()
 		if err == nil {
+			a.batchDone(ops, plan)
 			return
 		}
 	}
@@ -270,9 +280,22 @@ func (a *Metering) writeBatch(ops []*batchOp) {
 	for _, op := range ops {
 		op.err = fmt.Errorf("%w: %v", ErrMeteringUnavailable, err)
 		op.moved, op.counted = false, false
-		if op.kind == batchReserve {
-			op.hit.ID, op.hit.Reserved = 0, decimal.Zero
+	}
+}
+
+// batchDone gives each op of a committed batch its result: a reservation
+// or capture its hit as written (id, status, charges), its refusal, its
+// balance and whether the daily counter took it.
+func (a *Metering) batchDone(ops []*batchOp, p *batchPlan) {
+	for i, op := range ops {
+		r := p.results[i]
+		op.err, op.balance, op.counted = r.err, r.balance, r.counted
+		if r.hit != nil {
+			*op.hit = *r.hit
 		}
+	}
+	for _, id := range p.uncharged {
+		a.log.Error("hold call not charged: its hold was released and the balance does not pay for it", "request_id", id)
 	}
 }
 
@@ -322,16 +345,17 @@ func (a *Metering) writeSettled(ops []*batchOp) {
 
 // applyBatch is the batch's transaction. Order: users' rows locked (id
 // order), keys' counters raised (id order), settlements, reservations in
-// queue order, then the multi-row inserts and the balances.
-func (a *Metering) applyBatch(ctx context.Context, s BatchStores, ops []*batchOp) error {
+// queue order, then the multi-row inserts and the balances. It returns the
+// plan it wrote; the ops are left as they were, but for the settlements'
+// moved flags.
+func (a *Metering) applyBatch(ctx context.Context, s BatchStores, ops []*batchOp) (*batchPlan, error) {
 	userIDs := make([]uint64, 0, 4)
 	perKey := map[keyDay]int{}
 	var settle []*hitlog.Hit
 	for _, op := range ops {
-		op.err, op.moved, op.balance, op.counted = nil, false, decimal.Zero, false
+		op.moved = false
 		switch op.kind {
 		case batchReserve:
-			op.hit.ID, op.hit.Reserved = 0, decimal.Zero
 			perKey[keyDay{op.keyID, op.day}]++
 			userIDs = append(userIDs, op.hit.UserID)
 		case batchSettle:
@@ -340,7 +364,6 @@ func (a *Metering) applyBatch(ctx context.Context, s BatchStores, ops []*batchOp
 				userIDs = append(userIDs, op.hit.UserID)
 			}
 		case batchCapture:
-			op.hit.ID = 0
 			userIDs = append(userIDs, op.hit.UserID)
 		}
 	}
@@ -358,13 +381,13 @@ func (a *Metering) applyBatch(ctx context.Context, s BatchStores, ops []*batchOp
 	})
 	users, granted, err := a.lockAndCount(ctx, s, userIDs, keys, perKey)
 	if err != nil {
-		return err
+		return nil, err
 	}
 
 	if len(settle) > 0 {
 		moved, err := s.Hits.FinishMany(ctx, settle)
 		if err != nil {
-			return fmt.Errorf("settle hits: %w", err)
+			return nil, fmt.Errorf("settle hits: %w", err)
 		}
 		i := 0
 		for _, op := range ops {
@@ -377,42 +400,49 @@ func (a *Metering) applyBatch(ctx context.Context, s BatchStores, ops []*batchOp
 	now := a.now()
 	plan, err := planBatch(ops, users, granted, now)
 	if err != nil {
-		return err
-	}
-	for _, id := range plan.uncharged {
-		a.log.Error("hold call not charged: its hold was released and the balance does not pay for it", "request_id", id)
+		return nil, err
 	}
 	for _, u := range plan.holdUses {
 		if err := s.Holds.Use(ctx, u.id, u.calls, u.money); err != nil {
-			return fmt.Errorf("use hold %d: %w", u.id, err)
+			return nil, fmt.Errorf("use hold %d: %w", u.id, err)
 		}
 	}
 	if err := insertBatch(ctx, s, plan.inserts, plan.entries, plan.hitOf); err != nil {
-		return err
+		return nil, err
 	}
 	if len(plan.entries) > 0 {
-		if err := store.AlertLowBalance(ctx, s.Stores, now, users, plan.entries); err != nil {
-			return err
+		if err := store.AlertLowBalance(ctx, s.Stores, now, plan.users, plan.entries); err != nil {
+			return nil, err
 		}
 	}
 	for _, id := range userIDs {
 		if plan.touched[id] {
-			if err := s.Users.SaveBalance(ctx, users[id]); err != nil {
-				return fmt.Errorf("save balance: %w", err)
+			if err := s.Users.SaveBalance(ctx, plan.users[id]); err != nil {
+				return nil, fmt.Errorf("save balance: %w", err)
 			}
 		}
 	}
-	return nil
+	return plan, nil
 }
 
 // batchPlan is what one batch writes, decided from the rows it locked.
 type batchPlan struct {
-	inserts   []*hitlog.Hit   // new hit rows: reservations and captures, in queue order
-	entries   []*ledger.Entry // new ledger rows
-	hitOf     []int           // entries[i] references inserts[hitOf[i]] when >= 0
-	touched   map[uint64]bool // users whose row changed (balance, held money, plan count)
-	holdUses  []holdUse       // calls and money each hold gave, in first-use order
-	uncharged []string        // request ids of captures nobody's money paid for
+	results   []opResult            // results[i] is what the batch decided for ops[i]
+	users     map[uint64]*user.User // the users' rows as the batch leaves them
+	inserts   []*hitlog.Hit         // new hit rows: reservations and captures, in queue order
+	entries   []*ledger.Entry       // new ledger rows
+	hitOf     []int                 // entries[i] references inserts[hitOf[i]] when >= 0
+	touched   map[uint64]bool       // users whose row changed (balance, held money, plan count)
+	holdUses  []holdUse             // calls and money each hold gave, in first-use order
+	uncharged []string              // request ids of captures nobody's money paid for
+}
+
+// opResult is what a batch decided for one op.
+type opResult struct {
+	hit     *hitlog.Hit     // reservation or capture: its row as written (a copy of the op's hit)
+	err     error           // reservation: its refusal (ErrDailyLimit, ErrPlanLimit, …)
+	balance decimal.Decimal // reservation: the balance after its debit
+	counted bool            // reservation: the key's daily counter took it
 }
 
 // holdUse is what the batch's captures took from one hold.
@@ -426,10 +456,18 @@ type holdUse struct {
 // granted daily counts, with the settlements' moved flags already set: the
 // refund of each failed settlement that moved, each reservation's
 // admission (Admit, in queue order) and debit, each capture's charge from
-// its hold. It sets each op's result and the users' rows as the batch
-// leaves them, and does no I/O.
-func planBatch(ops []*batchOp, users map[uint64]*user.User, granted map[keyDay]int, now time.Time) (*batchPlan, error) {
-	p := &batchPlan{touched: map[uint64]bool{}}
+// its hold. It is pure: it changes neither ops, their hits, users nor
+// granted, and returns the hit rows to write (copies), each op's result
+// and the users' rows as the batch leaves them, so a batch planned again
+// (a stale snapshot, a retry) starts from the same inputs.
+func planBatch(ops []*batchOp, locked map[uint64]*user.User, granted map[keyDay]int, now time.Time) (*batchPlan, error) {
+	p := &batchPlan{results: make([]opResult, len(ops)), users: make(map[uint64]*user.User, len(locked)), touched: map[uint64]bool{}}
+	for id, u := range locked {
+		c := *u
+		p.users[id] = &c
+	}
+	left := maps.Clone(granted)
+	users := p.users
 	entry := func(u *user.User, t ledger.Type, h *hitlog.Hit, amount decimal.Decimal, desc string, ref *uint64) (*ledger.Entry, error) {
 		return ledger.NewEntry(u, t, amount, ledger.RefAPIHit, ref, desc+h.RequestID, now)
 	}
@@ -450,24 +488,26 @@ func planBatch(ops []*batchOp, users map[uint64]*user.User, granted map[keyDay]i
 		p.touched[u.ID] = true
 	}
 	p.hitOf = slices.Repeat([]int{-1}, len(p.entries)) // the refunds carry their own reference
-	for _, op := range ops {
+	for i, op := range ops {
 		if op.kind != batchReserve {
 			continue
 		}
-		h := op.hit
+		h := newRow(op.hit)
+		r := &p.results[i]
+		r.hit = h
 		p.inserts = append(p.inserts, h)
 		kd := keyDay{op.keyID, op.day}
 		u := users[h.UserID]
-		op.err = Admit(Standing{DailyLeft: granted[kd], Invalid: op.invalid, Owner: u, Month: op.month, Charge: op.charge})
-		if granted[kd] > 0 {
-			granted[kd]--
-			op.counted = true
+		r.err = Admit(Standing{DailyLeft: left[kd], Invalid: op.invalid, Owner: u, Month: op.month, Charge: op.charge})
+		if left[kd] > 0 {
+			left[kd]--
+			r.counted = true
 		}
-		if op.err != nil {
-			refused(h, op.err, op.start, now)
+		if r.err != nil {
+			refused(h, r.err, op.start, now)
 			continue
 		}
-		h.Status, h.Reserved = hitlog.StatusPending, op.charge
+		h.Status, h.Reserved, h.Admitted = hitlog.StatusPending, op.charge, admitted(op.charge)
 		if op.charge.IsPositive() {
 			e, err := entry(u, ledger.Debit, h, op.charge, "API call ", nil)
 			if err != nil {
@@ -478,17 +518,20 @@ func planBatch(ops []*batchOp, users map[uint64]*user.User, granted map[keyDay]i
 		}
 		u.CountPlanCall(op.month)
 		p.touched[u.ID] = true
-		op.balance = u.Balance
+		r.balance = u.Balance
 	}
 	uses := map[uint64]int{} // hold id → index in p.holdUses
-	for _, op := range ops {
+	for i, op := range ops {
 		if op.kind != batchCapture {
 			continue
 		}
-		h := op.hit
+		h := newRow(op.hit)
+		p.results[i].hit = h
 		u := users[h.UserID]
 		p.inserts = append(p.inserts, h)
-		if charge := h.Reserved; charge.IsPositive() {
+		charge := op.charge
+		h.Reserved, h.Admitted = charge, admitted(charge)
+		if charge.IsPositive() {
 			// The charge leaves the hold: normally the hold's money; if the
 			// hold was released meanwhile (recovery took the instance for
 			// dead), it comes from the balance a debit may take, if it has
@@ -502,6 +545,9 @@ func planBatch(ops []*batchOp, users map[uint64]*user.User, granted map[keyDay]i
 			case errors.Is(err, ledger.ErrInsufficientBalance):
 				p.uncharged = append(p.uncharged, h.RequestID)
 				h.ChargeAmount, h.Reserved = decimal.Zero, decimal.Zero
+				if h.Status == hitlog.StatusSuccess {
+					h.Uncharged = hitlog.UnchargedHoldReleased
+				}
 			case err != nil:
 				return nil, err
 			default:
@@ -521,17 +567,27 @@ func planBatch(ops []*batchOp, users map[uint64]*user.User, granted map[keyDay]i
 			u.CountPlanCall(op.month)
 		}
 		p.touched[u.ID] = true
-		i, ok := uses[op.hold.h.ID]
+		k, ok := uses[op.hold.h.ID]
 		if !ok {
-			i = len(p.holdUses)
-			uses[op.hold.h.ID] = i
+			k = len(p.holdUses)
+			uses[op.hold.h.ID] = k
 			p.holdUses = append(p.holdUses, holdUse{id: op.hold.h.ID, money: decimal.Zero})
 		}
-		p.holdUses[i].calls++
-		p.holdUses[i].money = p.holdUses[i].money.Add(h.Reserved)
+		p.holdUses[k].calls++
+		p.holdUses[k].money = p.holdUses[k].money.Add(h.Reserved)
 	}
 	return p, nil
 }
+
+// newRow is a copy of h to insert as a new row: no id yet.
+func newRow(h *hitlog.Hit) *hitlog.Hit {
+	c := *h
+	c.ID = 0
+	return &c
+}
+
+// admitted is the Admitted field of a call admitted at charge.
+func admitted(charge decimal.Decimal) *decimal.Decimal { return &charge }
 
 // insertBatch writes the batch's hit rows and then its ledger rows, entry
 // i referencing hits[hitOf[i]] when hitOf[i] >= 0: in one go when the

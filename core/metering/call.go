@@ -178,7 +178,7 @@ func (a *Metering) callOnHold(ctx context.Context, svc *catalog.Service, params 
 		failure = ErrMeteringUnavailable
 		failHit(hit, failure)
 	}
-	a.captureLater(&batchOp{kind: batchCapture, hit: hit, hold: hc.lh, month: a.month(now)})
+	a.captureLater(&batchOp{kind: batchCapture, hit: hit, hold: hc.lh, charge: charge, month: a.month(now)})
 	if failure != nil {
 		return nil, failure
 	}
@@ -416,7 +416,7 @@ func (a *Metering) reserve(ctx context.Context, userID uint64, hit *hitlog.Hit, 
 			return err
 		}
 		hit.Status = hitlog.StatusPending
-		hit.Reserved = charge
+		hit.Reserved, hit.Admitted = charge, admitted(charge)
 		if err := s.Hits.Insert(ctx, hit); err != nil {
 			return fmt.Errorf("insert hit: %w", err)
 		}
@@ -440,7 +440,7 @@ func (a *Metering) reserve(ctx context.Context, userID uint64, hit *hitlog.Hit, 
 	})
 	if err != nil {
 		hit.ID = 0
-		hit.Reserved = decimal.Zero
+		hit.Reserved, hit.Admitted = decimal.Zero, nil
 	}
 	return balance, err
 }
