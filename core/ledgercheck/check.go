@@ -75,9 +75,11 @@ type hitMoves struct {
 // balance_before is the previous balance_after, each after = before ±
 // amount), the balance equals Σ credits + refunds − debits and the last
 // balance_after; every billed hit has exactly one debit of its charge and no
-// refund; every failed hit that reserved a charge has one debit and one
-// equal refund; no hit is left pending; every recharge has one debit of its
-// amount and, when failed, one equal refund; the held money is the unused
+// refund; every successful hit was charged the charge it was admitted for,
+// unless it records why not (chargeProblem); every failed hit that
+// reserved a charge has one debit and one equal refund; no hit is left
+// pending; every recharge has one debit of its amount and, when failed, one
+// equal refund; the held money is the unused
 // money of the user's open holds, within the balance; every successful
 // payment credited its user once with its amount and debited its recorded
 // fee once (none when zero), and no other payment moved money; every
@@ -291,6 +293,9 @@ func (c *Checker) checkHits(ctx context.Context, id uint64, moves map[uint64]*hi
 			if m.refunds != 0 {
 				bad("successful hit %s has %d refunds", h.RequestID, m.refunds)
 			}
+			if problem := chargeProblem(h); problem != "" {
+				bad("%s", problem)
+			}
 		case hitlog.StatusFailed, hitlog.StatusInsufficientBalance:
 			if !h.ChargeAmount.IsZero() {
 				bad("failed hit %s records charge %s", h.RequestID, h.ChargeAmount.StringFixed(4))
@@ -310,6 +315,26 @@ func (c *Checker) checkHits(ctx context.Context, id uint64, moves map[uint64]*hi
 		bad("ledger rows reference hit id %d that is not this user's (%d debits, %d refunds)", hitID, m.debits, m.refunds)
 	}
 	return hours, nil
+}
+
+// chargeProblem reports a successful hit not charged what it was admitted
+// for: a call served free (or charged another price) with no recorded
+// reason. A hit that names why it was not charged (hitlog.Hit.Uncharged)
+// must then be charged nothing; one written before admissions were
+// recorded (Admitted nil) is not compared.
+func chargeProblem(h hitlog.Hit) string {
+	switch {
+	case h.Admitted == nil:
+		return ""
+	case h.Uncharged != "":
+		if !h.ChargeAmount.IsZero() {
+			return fmt.Sprintf("hit %s is marked uncharged (%s) but charged %s", h.RequestID, h.Uncharged, h.ChargeAmount.StringFixed(4))
+		}
+		return ""
+	case !h.ChargeAmount.Equal(*h.Admitted):
+		return fmt.Sprintf("successful hit %s was admitted at %s but charged %s", h.RequestID, h.Admitted.StringFixed(4), h.ChargeAmount.StringFixed(4))
+	}
+	return ""
 }
 
 // checkRecharges: every recharge has one debit of its amount; a failed one

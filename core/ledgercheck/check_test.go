@@ -17,6 +17,8 @@ import (
 
 func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 
+func ptr[T any](v T) *T { return &v }
+
 func entry(id uint64, t ledger.Type, amount, before, after string, hit uint64) ledger.Entry {
 	e := ledger.Entry{ID: id, UserID: 1, TxnID: "TXN" + string(rune('0'+id)), Type: t, Amount: dec(amount), BalanceBefore: dec(before), BalanceAfter: dec(after), ReferenceType: ledger.RefAdjustment}
 	if hit != 0 {
@@ -55,6 +57,15 @@ func TestCheckLedger(t *testing.T) {
 		{"double debit", "7.00", []ledger.Entry{clean[0], clean[1], entry(3, ledger.Debit, "1.50", "8.50", "7.00", 100)}, cleanHits[:1], []string{"req_a charged 1.5000 has 2 debits"}},
 		{"pending hit", "8.50", clean[:2], []hitlog.Hit{cleanHits[0], {ID: 103, RequestID: "req_d", Status: hitlog.StatusPending, Reserved: dec("1.00")}}, []string{"req_d is still pending"}},
 		{"orphan debit", "8.50", clean[:2], nil, []string{"reference hit id 100"}},
+		{"admitted and charged", "8.50", clean[:2], []hitlog.Hit{{ID: 100, RequestID: "req_a", Status: hitlog.StatusSuccess, ChargeAmount: dec("1.50"), Admitted: ptr(dec("1.50"))}}, nil},
+		{"served free", "10.00", clean[:1], []hitlog.Hit{{ID: 100, RequestID: "req_free", Status: hitlog.StatusSuccess, ChargeAmount: dec("0"), Admitted: ptr(dec("1.50"))}},
+			[]string{"req_free was admitted at 1.5000 but charged 0.0000"}},
+		{"charged another price", "8.50", clean[:2], []hitlog.Hit{{ID: 100, RequestID: "req_a", Status: hitlog.StatusSuccess, ChargeAmount: dec("1.50"), Admitted: ptr(dec("2.00"))}},
+			[]string{"req_a was admitted at 2.0000 but charged 1.5000"}},
+		{"free with its reason", "10.00", clean[:1], []hitlog.Hit{{ID: 100, RequestID: "req_r", Status: hitlog.StatusSuccess, ChargeAmount: dec("0"), Admitted: ptr(dec("1.50")), Uncharged: hitlog.UnchargedHoldReleased}}, nil},
+		{"reason but charged", "8.50", clean[:2], []hitlog.Hit{{ID: 100, RequestID: "req_a", Status: hitlog.StatusSuccess, ChargeAmount: dec("1.50"), Admitted: ptr(dec("1.50")), Uncharged: hitlog.UnchargedHoldReleased}},
+			[]string{"req_a is marked uncharged (hold_released) but charged 1.5000"}},
+		{"before admissions were recorded", "10.00", clean[:1], []hitlog.Hit{{ID: 100, RequestID: "req_old", Status: hitlog.StatusSuccess, ChargeAmount: dec("0")}}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
