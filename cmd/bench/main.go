@@ -143,6 +143,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		srv   *child
 		creds = credentials{Key: "rk_live_bench", Secret: "rs_bench"} // sent to the bare proxy too, so both requests weigh the same
 		env   []string
+		dbURL string // the server's database, read by countCharges
 	)
 	if !o.onlyBare {
 		tmp, err := os.MkdirTemp("", "paygate-bench-")
@@ -168,7 +169,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 			}
 		}()
 		adminPassword := secret()
-		env = []string{"DATABASE_URL=" + db.URL}
+		dbURL, env = db.URL, []string{"DATABASE_URL=" + db.URL}
 		progress.Printf("starting %s on %s", o.server, db.URL)
 		srv, err = startServer(ctx, o.server, append(env,
 			"ADMIN_EMAIL=bench-admin@example.com", "ADMIN_PASSWORD="+adminPassword,
@@ -193,12 +194,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		rep.BareProcess = summarize(bare)
 		rep.BareProcess.CPU = bareCPU
 	}
-	var metered Result
-	warmupFailures := 0
+	var metered, warmup Result
 	if srv != nil {
 		probe := cpuProbe{serverPID: srv.cmd.Process.Pid, dbPID: dbs.pid(o)}
 		var meteredCPU *cpuSummary
-		metered, warmupFailures, meteredCPU = measure(ctx, o, "metered", srv.base+"/api/v1/bench-echo", creds, probe, progress)
+		metered, warmup, meteredCPU = measure(ctx, o, "metered", srv.base+"/api/v1/bench-echo", creds, probe, progress)
 		rep.Metered = summarize(metered)
 		rep.Metered.CPU = meteredCPU
 		rep.compare()
@@ -212,6 +212,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 			return fmt.Errorf("ledger check: %w\n%s", err, out)
 		}
 		rep.Ledger = &ledgerResult{OK: ok, Output: out}
+		if rep.Charges, err = countCharges(ctx, dbURL, warmup, metered); err != nil {
+			return fmt.Errorf("count charges: %w", err)
+		}
 	}
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -228,10 +231,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 	switch {
 	case rep.Ledger != nil && !rep.Ledger.OK:
 		return errors.New("ledger check failed")
+	case rep.Charges != nil && rep.Charges.Problem != "":
+		return errors.New(rep.Charges.Problem)
 	case srv != nil && metered.Non2xx+metered.Errors > 0:
 		return fmt.Errorf("metered run had %d non-2xx answers and %d errors", metered.Non2xx, metered.Errors)
-	case srv != nil && warmupFailures > 0:
-		return fmt.Errorf("metered warm-up had %d failed calls", warmupFailures)
+	case srv != nil && warmup.Non2xx+warmup.Errors > 0:
+		return fmt.Errorf("metered warm-up had %d failed calls", warmup.Non2xx+warmup.Errors)
 	}
 	return nil
 }
@@ -239,7 +244,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 // measure warms up, then runs the measured load against url, and samples
 // the CPU time of probe's processes around the measured part. Both targets
 // get the same request: POST {} with the API key headers.
-func measure(ctx context.Context, o options, name, url string, creds credentials, probe cpuProbe, progress *log.Logger) (r Result, warmupFailures int, cpu *cpuSummary) {
+func measure(ctx context.Context, o options, name, url string, creds credentials, probe cpuProbe, progress *log.Logger) (r, warmup Result, cpu *cpuSummary) {
 	l := Load{
 		Method: http.MethodPost, URL: url, Body: []byte(`{}`), Conns: o.conns,
 		Header: http.Header{"Content-Type": {"application/json"}, "X-Api-Key": {creds.Key}, "X-Api-Secret": {creds.Secret}},
@@ -249,14 +254,13 @@ func measure(ctx context.Context, o options, name, url string, creds credentials
 	if o.warmup > 0 {
 		progress.Printf("%s: warming up for %s", name, o.warmup)
 		l.Duration = o.warmup
-		if w := runLoad(ctx, client, l); w.Errors+w.Non2xx > 0 {
-			progress.Printf("%s: warm-up had %d non-2xx %v and %d errors (first: %s)", name, w.Non2xx, w.Statuses, w.Errors, w.FirstError)
-			warmupFailures = w.Errors + w.Non2xx
+		if warmup = runLoad(ctx, client, l); warmup.Errors+warmup.Non2xx > 0 {
+			progress.Printf("%s: warm-up had %d non-2xx %v and %d errors (first: %s)", name, warmup.Non2xx, warmup.Statuses, warmup.Errors, warmup.FirstError)
 		}
 	}
 	progress.Printf("%s: %d connections for %s", name, o.conns, o.duration)
 	l.Duration = o.duration
 	before := probe.sample()
 	r = runLoad(ctx, client, l)
-	return r, warmupFailures, cpuPerCall(before, probe.sample(), r.OK)
+	return r, warmup, cpuPerCall(before, probe.sample(), r.OK)
 }

@@ -32,6 +32,7 @@ type report struct {
 	ThroughputRatioProcess *float64      `json:"throughput_ratio_process,omitempty"`
 	P99RatioProcess        *float64      `json:"p99_ratio_process,omitempty"`
 	Ledger                 *ledgerResult `json:"ledger_check,omitempty"`
+	Charges                *chargeCount  `json:"charges,omitempty"`
 }
 
 type runSummary struct {
@@ -135,6 +136,13 @@ func (r *report) writeTable(w io.Writer) error {
 			verdict = "FAILED"
 		}
 		fmt.Fprintf(w, "\nledger check: %s\n%s\n", verdict, indent(r.Ledger.Output))
+	}
+	if c := r.Charges; c != nil {
+		verdict := "every answered call charged once"
+		if c.Problem != "" {
+			verdict = "FAILED: " + c.Problem
+		}
+		fmt.Fprintf(w, "charges: %d answered (%d unanswered), %d charged, %s taken: %s\n", c.Answered, c.Unreceived, c.Charged, c.Money, verdict)
 	}
 	return nil
 }

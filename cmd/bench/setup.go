@@ -77,6 +77,14 @@ type credentials struct{ Key, Secret string }
 // setupMetered registers the bench-echo service pointing at upstreamURL with
 // a 0.01 price, creates a funded enterprise user and returns that user's
 // API key. Every call goes through the panel API, as an operator would.
+// The metered run's user and service: every metered call costs benchPrice
+// from benchFunding (countCharges reads what was charged).
+const (
+	benchUserEmail = "bench-user@example.com"
+	benchPrice     = "0.0100"
+	benchFunding   = "1000000.00"
+)
+
 func setupMetered(ctx context.Context, base, adminEmail, adminPassword, upstreamURL string) (credentials, error) {
 	admin, err := login(ctx, base, adminEmail, adminPassword)
 	if err != nil {
@@ -90,12 +98,12 @@ func setupMetered(ctx context.Context, base, adminEmail, adminPassword, upstream
 		return credentials{}, err
 	}
 	if err := admin.do(ctx, "POST", fmt.Sprintf("/api/v1/panel/services/%d/pricing", svc.ID), map[string]any{
-		"admin_cost": "0.0100", "user_price": "0.0100", "reseller_price": "0.0100", "minimum_hit_charge": "0.00",
+		"admin_cost": benchPrice, "user_price": benchPrice, "reseller_price": benchPrice, "minimum_hit_charge": "0.00",
 	}, http.StatusCreated, nil); err != nil {
 		return credentials{}, err
 	}
 
-	email, password := "bench-user@example.com", secret()
+	email, password := benchUserEmail, secret()
 	var u created
 	if err := admin.do(ctx, "POST", "/api/v1/panel/users", map[string]any{
 		"name": "Bench user", "email": email, "phone": fmt.Sprintf("9%09d", rand.IntN(1_000_000_000)),
@@ -104,7 +112,7 @@ func setupMetered(ctx context.Context, base, adminEmail, adminPassword, upstream
 		return credentials{}, err
 	}
 	if err := admin.do(ctx, "POST", fmt.Sprintf("/api/v1/panel/users/%d/balance-adjustments", u.ID), map[string]any{
-		"type": "credit", "amount": "1000000.00", "description": "bench funding",
+		"type": "credit", "amount": benchFunding, "description": "bench funding",
 	}, http.StatusCreated, nil); err != nil {
 		return credentials{}, err
 	}

@@ -27,7 +27,8 @@ func TestCrashMidLoadIsRecovered(t *testing.T) {
 	setupService(admin, "slow", up, "1.00")
 	userID, k := newCustomer(admin, "1000.00", 1_000_000)
 
-	ok200 := killMidLoad(t, a, k, "slow", 32)
+	answered := killMidLoad(t, a, k, "slow", 32)
+	ok200 := int64(len(answered))
 
 	s := openStore(t, dbURL)
 	before := countHits(t, s)
@@ -64,6 +65,10 @@ func TestCrashMidLoadIsRecovered(t *testing.T) {
 	if want := decimal.NewFromInt(1000 - success); !decimal.RequireFromString(balance).Equal(want) {
 		t.Fatalf("balance %s, want %s (1000.00 less %d successful calls)", balance, want.StringFixed(2), success)
 	}
+	// Call by call: an answered call is charged, or (its settlement not
+	// written before the kill) refunded by recovery as interrupted.
+	states := chargedExactly(t, hitsByStatus(t, s), answered, 32, "interrupted")
+	t.Logf("%d calls answered 200: %d refunded as interrupted, the rest charged", ok200, states["interrupted"])
 	ledgerClean(t, env)
 	for _, p := range []*proc{b, c} {
 		if r := call(p.base, k, "slow"); r.status != 200 {
@@ -90,7 +95,8 @@ func TestCrashMidLoadReleasesHolds(t *testing.T) {
 	userID, k := newCustomer(admin, "1000.00", 1_000_000)
 
 	const workers = 32
-	ok200 := killMidLoad(t, a, k, "slow", workers)
+	answered := killMidLoad(t, a, k, "slow", workers)
+	ok200 := int64(len(answered))
 
 	s := openStore(t, dbURL)
 	var holds int64
@@ -131,6 +137,11 @@ func TestCrashMidLoadReleasesHolds(t *testing.T) {
 	if hitsToday != after["success"]+after["failed"] {
 		t.Fatalf("the key counts %d calls today, its hit log %v", hitsToday, after)
 	}
+	// Call by call: an answered call is charged, or (the kill came before
+	// its capture was written: decisions, "Every answered call is
+	// charged") has no hit at all.
+	states := chargedExactly(t, hitsByStatus(t, s), answered, workers, "none")
+	t.Logf("%d calls answered 200: %d in the crash's capture window, the rest charged", ok200, states["none"])
 	ledgerClean(t, env)
 	for _, p := range []*proc{b, c} {
 		if r := call(p.base, k, "slow"); r.status != 200 {
@@ -140,11 +151,13 @@ func TestCrashMidLoadReleasesHolds(t *testing.T) {
 }
 
 // killMidLoad runs workers goroutines calling slug back to back on a,
-// kills a (SIGKILL) 1.5 s in, and returns how many calls were answered
-// 200; any other answer before the kill fails the test.
-func killMidLoad(t *testing.T, a *proc, k key, slug string, workers int) int64 {
+// kills a (SIGKILL) 1.5 s in, and returns the request ids of the calls
+// answered 200; any other answer before the kill fails the test.
+func killMidLoad(t *testing.T, a *proc, k key, slug string, workers int) []string {
 	t.Helper()
-	var ok200, other atomic.Int64
+	var other atomic.Int64
+	var mu sync.Mutex
+	var ok200 []string
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
@@ -154,7 +167,9 @@ func killMidLoad(t *testing.T, a *proc, k key, slug string, workers int) int64 {
 				case 0:
 					return // the server is gone
 				case 200:
-					ok200.Add(1)
+					mu.Lock()
+					ok200 = append(ok200, r.requestID)
+					mu.Unlock()
 				default:
 					other.Add(1)
 					t.Errorf("call before the crash: %d %s", r.status, r.body)
@@ -168,5 +183,5 @@ func killMidLoad(t *testing.T, a *proc, k key, slug string, workers int) int64 {
 	if other.Load() > 0 {
 		t.FailNow()
 	}
-	return ok200.Load()
+	return ok200
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"paygate/internal/dburl"
 	"paygate/internal/mariadbproc/mariadbproctest"
 )
@@ -47,14 +49,14 @@ func TestDatabaseLossMidLoad(t *testing.T) {
 	srv := startServer(t, env)
 	admin := login(t, srv.base, adminEmail, adminPassword)
 	setupService(admin, "echo", up, "1.00")
-	_, k := newCustomer(admin, "100000.00", 10_000_000)
+	userID, k := newCustomer(admin, "100000.00", 10_000_000)
 
 	// phase: 0 before the outage, 1 while the database is dead, 2 from
 	// the moment it is being restarted (a call may then succeed).
 	var phase atomic.Int32
 	var mu sync.Mutex
 	counts := map[string]int{}
-	var unexpected []string
+	var unexpected, answered []string
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	for range 16 {
@@ -74,6 +76,7 @@ func TestDatabaseLossMidLoad(t *testing.T) {
 				switch {
 				case r.status == 200:
 					counts["200"]++
+					answered = append(answered, r.requestID)
 					if startPhase == 1 && endPhase == 1 {
 						unexpected = append(unexpected, "a call started and ended during the outage succeeded")
 					}
@@ -131,6 +134,16 @@ func TestDatabaseLossMidLoad(t *testing.T) {
 	}) {
 		t.Fatalf("%d successful and %d interrupted hits for %d calls answered 200", hits["success"], interrupted, counts["200"])
 	}
+	// Call by call: every call answered 200 is charged, or refunded as
+	// interrupted when its settlement gave up; nothing unanswered is
+	// charged (every call got an answer); the money is the successful
+	// calls' at 1.00 each.
+	states := chargedExactly(t, hitsByStatus(t, s), answered, 0, "interrupted")
+	var balance string
+	s.DB().Raw("SELECT balance FROM users WHERE id = ?", userID).Scan(&balance)
+	if want := decimal.NewFromInt(100000 - hits["success"]); !decimal.RequireFromString(balance).Equal(want) {
+		t.Fatalf("balance %s, want %s (100000.00 less %d successful calls)", balance, want.StringFixed(2), hits["success"])
+	}
 	ledgerClean(t, env)
-	t.Logf("answers %v, hits %v", counts, hits)
+	t.Logf("answers %v, hits %v, answered calls refunded as interrupted %d", counts, hits, states["interrupted"])
 }

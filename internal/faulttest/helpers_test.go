@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -229,9 +230,10 @@ func newCustomer(admin *api, balance string, dailyLimit int) (uint64, key) {
 
 // callResult is one metered call's answer (status 0: no answer at all).
 type callResult struct {
-	status int
-	code   string // the error body's "error"
-	body   string
+	status    int
+	code      string // the error body's "error"
+	requestID string // a 200's request_id
+	body      string
 }
 
 var callClient = &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
@@ -248,10 +250,11 @@ func call(base string, k key, slug string) callResult {
 	defer res.Body.Close()
 	raw, _ := io.ReadAll(res.Body)
 	var m struct {
-		Error string `json:"error"`
+		Error     string `json:"error"`
+		RequestID string `json:"request_id"`
 	}
 	_ = json.Unmarshal(raw, &m)
-	return callResult{status: res.StatusCode, code: m.Error, body: string(raw)}
+	return callResult{status: res.StatusCode, code: m.Error, requestID: m.RequestID, body: string(raw)}
 }
 
 // slowUpstream answers {"ok":true} after delay.
@@ -328,4 +331,71 @@ func countInterrupted(t *testing.T, s *mysqlstore.Store) int64 {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// hitsByStatus is the request ids of the hit log rows, by status
+// ("interrupted": failed hits crash recovery refunded).
+func hitsByStatus(t *testing.T, s *mysqlstore.Store) map[string]map[string]bool {
+	t.Helper()
+	var rows []struct {
+		RequestID   string
+		Status      string
+		Interrupted bool
+	}
+	err := s.DB().Raw("SELECT h.request_id, h.status, COALESCE(p.response_payload LIKE '%interrupted%', FALSE) AS interrupted " +
+		"FROM api_hit_logs h LEFT JOIN hit_payloads p ON p.hit_id = h.id").Scan(&rows).Error
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]map[string]bool{}
+	for _, r := range rows {
+		st := r.Status
+		if st == "failed" && r.Interrupted {
+			st = "interrupted"
+		}
+		if out[st] == nil {
+			out[st] = map[string]bool{}
+		}
+		out[st][r.RequestID] = true
+	}
+	return out
+}
+
+// chargedExactly checks the hit log against the calls answered 200 (their
+// request ids): every answered call is a successful hit, or one of the
+// states allowed (a crash's: "interrupted", refunded by recovery; "none",
+// no hit at all when a SIGKILL came before its capture was written); no
+// call is successful that was not answered, but for at most unreceived
+// calls whose answer the kill cut off. It returns how many answered calls
+// were in each allowed state.
+func chargedExactly(t *testing.T, hits map[string]map[string]bool, answered []string, unreceived int, allowed ...string) map[string]int {
+	t.Helper()
+	seen := map[string]bool{}
+	states := map[string]int{}
+	for _, id := range answered {
+		seen[id] = true
+		if hits["success"][id] {
+			continue
+		}
+		state := "none"
+		for st, ids := range hits {
+			if ids[id] {
+				state = st
+			}
+		}
+		if !slices.Contains(allowed, state) {
+			t.Fatalf("call %s answered 200 is not charged: its hit is %q", id, state)
+		}
+		states[state]++
+	}
+	extra := 0
+	for id := range hits["success"] {
+		if !seen[id] {
+			extra++
+		}
+	}
+	if extra > unreceived {
+		t.Fatalf("%d successful hits whose call was never answered 200 (at most %d answers were cut off)", extra, unreceived)
+	}
+	return states
 }
