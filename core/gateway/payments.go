@@ -165,7 +165,7 @@ func (a *Gateway) findPayment(ctx context.Context, publicID string) (*payment.Pa
 		return nil, err
 	}
 	if !p.Status.Final() && p.CreditHeldAt == nil && !a.now().Before(p.ExpiresAt) {
-		if _, err := a.movePayment(ctx, p, payment.StatusExpired, "expiry"); err != nil && !errors.Is(err, payment.ErrFinal) {
+		if _, err := a.movePayment(ctx, p, payment.StatusExpired, "expiry"); err != nil && !errors.Is(err, payment.ErrFinal) && !errors.Is(err, payment.ErrCreditHeld) {
 			return nil, err
 		}
 	}
@@ -662,7 +662,7 @@ func (a *Gateway) ExpirePayments(ctx context.Context, limit int) (int, error) {
 	n := 0
 	for i := range list {
 		ok, err := a.movePayment(ctx, &list[i], payment.StatusExpired, "expiry")
-		if err != nil && !errors.Is(err, payment.ErrFinal) {
+		if err != nil && !errors.Is(err, payment.ErrFinal) && !errors.Is(err, payment.ErrCreditHeld) { // held since the list was read
 			return n, err
 		}
 		if ok {
