@@ -229,6 +229,15 @@ var authzTable = []authzRow{
 			return panelReq("/payments/%s/refunds", f.victimPayment()).with(map[string]any{"amount": "0.50", "reason": "authz"})
 		}, otherWant: statuses{401, 404, 404, 404}},
 
+	{method: "PUT", pattern: "/payments/{id}/utr", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest {
+		return panelReq("/payments/%s/utr", f.openVictimPayment()).with(map[string]any{"utr": newUTR(), "reason": "payer mistyped it"})
+	}},
+	{method: "GET", pattern: "/held-collections", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/held-collections") }},
+	// An open payment that is not held: the admin's answer is 409 collection_not_held.
+	{method: "POST", pattern: "/held-collections/{id}/retry", want: statuses{401, 403, 403, 409}, own: func(f *authzFixture, a actor) authzRequest {
+		return panelReq("/held-collections/%s/retry", f.openVictimPayment()).with(map[string]any{})
+	}},
+
 	{method: "POST", pattern: "/reconciliation/statements", want: adminCreate, own: func(f *authzFixture, a actor) authzRequest {
 		return authzRequest{path: panelAPI + "/reconciliation/statements", statement: unmatchedStatement()}
 	}},

@@ -44,6 +44,7 @@ type checkoutView struct {
 	UTR         string // the UTR already reported (awaiting confirmation)
 	UTRValue    string // what the payer typed, shown again beside UTRError
 	UTRError    string // why the typed UTR was refused
+	Held        bool   // confirmed, but the merchant's balance cannot hold it yet
 }
 
 var checkoutTemplate = template.Must(template.New("checkout").Parse(`<!doctype html>
@@ -79,8 +80,9 @@ button,a.button{box-sizing:border-box;width:100%;padding:12px;border:0;border-ra
 <div>Status: <span id="status" class="status status-{{.Status}}">{{.Status}}</span></div>
 {{if .Open}}
 <div id="open">
+{{if .Held}}<p id="delayed" role="status"><strong>Confirmation delayed.</strong> Your payment was received, but the merchant's account cannot take it yet, so its confirmation is delayed. Please do not pay again: it completes as soon as the merchant's account allows.</p>{{else}}
 <img class="qr" alt="UPI QR code for this payment" src="{{.QRDataURL}}">
-<p><a class="button" href="{{.UPIURL}}">Pay with a UPI app</a></p>
+<p><a class="button" href="{{.UPIURL}}">Pay with a UPI app</a></p>{{end}}
 {{if .Sandbox}}
 <p class="muted">Sandbox: no money moves. Choose the outcome.</p>
 <div class="actions">
@@ -88,14 +90,17 @@ button,a.button{box-sizing:border-box;width:100%;padding:12px;border:0;border-ra
 <form method="post" action="{{.ActionBase}}/fail"><button class="fail" type="submit">Fail</button></form>
 </div>
 {{else if .AsksUTR}}
-{{if .UTR}}<p id="awaiting" role="status"><strong>Awaiting confirmation.</strong> We have your UTR {{.UTR}}; the payment completes once it appears in our bank statement.</p>{{end}}
+{{if .UTR}}{{if not .Held}}<p id="awaiting" role="status"><strong>Awaiting confirmation.</strong> We have your UTR {{.UTR}}; the payment completes once it appears in our bank statement. If this UTR is wrong, ask the merchant to correct it.</p>{{end}}
+{{if .UTRError}}<p id="utr-error" class="error" role="alert">{{.UTRError}}</p>{{end}}
+{{else if not .Held}}
 <form method="post" action="{{.ActionBase}}/utr" class="utr" novalidate>
-<label for="utr">{{if .UTR}}Correct the UTR{{else}}After paying, enter the UTR{{end}}</label>
+<label for="utr">After paying, enter the UTR</label>
 <p id="utr-hint" class="muted">The 12-digit UPI reference number (UTR) your UPI app shows for this payment.</p>
 {{if .UTRError}}<p id="utr-error" class="error" role="alert">{{.UTRError}}</p>{{end}}
 <input id="utr" name="utr" type="text" inputmode="numeric" pattern="[0-9]{12}" maxlength="12" minlength="12" required autocomplete="off" value="{{.UTRValue}}" aria-describedby="utr-hint{{if .UTRError}} utr-error{{end}}"{{if .UTRError}} aria-invalid="true" autofocus{{end}}>
 <button class="pay" type="submit">Submit UTR</button>
 </form>
+{{end}}
 {{else}}
 <p class="muted">Scan the code or open your UPI app; this page updates when the payment completes.</p>
 {{end}}
@@ -162,6 +167,7 @@ func (s *server) checkoutView(co *gateway.Checkout) (int, checkoutView, error) {
 		Amount: IndianAmount(p.Amount.StringFixed(2)), Status: string(p.Status),
 		Open: !p.Status.Final(), Sandbox: co.Sandbox, TestMode: !p.Livemode, MerchantURL: merchantOrigin(p.CallbackURL),
 		StatusURL: "/" + p.PublicID + "/status", ActionBase: "/" + p.PublicID, AsksUTR: co.AsksUTR,
+		Held: p.CreditHeldAt != nil && !p.Status.Final(),
 	}
 	if p.UTR != nil {
 		v.UTR = *p.UTR
@@ -241,9 +247,9 @@ func (s *server) completeCheckout(success bool) echo.HandlerFunc {
 }
 
 // submitUTR takes the payer's UTR from the page's form (field utr): a
-// same-origin post, then back to the page (303). A malformed UTR (422) or
-// one another payment holds (409) renders the page again with the reason
-// beside the field, which gets the focus.
+// same-origin post, then back to the page (303). A malformed UTR (422), one
+// another payment or balance request holds (409), or a second UTR (409:
+// only an admin corrects it) renders the page again with the reason.
 func (s *server) submitUTR(c echo.Context) error {
 	if !sameOrigin(c.Request(), s.app.Gateway.PublicBaseURL()) {
 		return errs.E(errs.Forbidden, "cross_site_request", "Cross-site form posts are not accepted")
@@ -257,7 +263,9 @@ func (s *server) submitUTR(c echo.Context) error {
 	var msg string
 	switch {
 	case errors.Is(err, payment.ErrUTRTaken):
-		status, msg = http.StatusConflict, "This UTR was already given for another payment. Check the 12-digit number in your UPI app."
+		status, msg = http.StatusConflict, "This UTR was already given for another payment or balance request. Check the 12-digit number in your UPI app."
+	case errors.Is(err, payment.ErrUTRSubmitted):
+		status, msg = http.StatusConflict, "A UTR was already submitted for this payment and cannot be changed here. If it is wrong, ask the merchant to correct it."
 	case errs.KindOf(err) == errs.Invalid:
 		status, msg = http.StatusUnprocessableEntity, "Enter the 12 digits of the UTR (UPI reference number), without spaces."
 	case errors.Is(err, payment.ErrFinal), errors.Is(err, payment.ErrExpired):
@@ -282,8 +290,9 @@ func (s *server) submitUTR(c echo.Context) error {
 
 // sameOrigin accepts a post whose Origin (or, failing that, Sec-Fetch-Site)
 // says it came from this site — the host the request reached, or the one of
-// PUBLIC_BASE_URL (behind a proxy that rewrites Host); a request without
-// either (curl, tests) is accepted: the sandbox buttons move no money.
+// PUBLIC_BASE_URL (behind a proxy that rewrites Host). A request with
+// neither is refused: browsers send one of them with every form post, and
+// a script without them (curl) could otherwise act for the payer.
 func sameOrigin(r *http.Request, publicBase string) bool {
 	if o := r.Header.Get("Origin"); o != "" && o != "null" {
 		u, err := url.Parse(o)
@@ -296,7 +305,7 @@ func sameOrigin(r *http.Request, publicBase string) bool {
 		return strings.EqualFold(u.Host, r.Host)
 	}
 	switch r.Header.Get("Sec-Fetch-Site") {
-	case "", "same-origin", "none":
+	case "same-origin", "none":
 		return true
 	}
 	return false

@@ -224,12 +224,22 @@ func TestGatewayPaymentCreateAndCheckout(t *testing.T) {
 }
 
 // page requests a checkout page (outside the JSON API) without following redirects.
+// browserPost gives a POST without Origin and Sec-Fetch-Site the
+// Sec-Fetch-Site a browser sends with a form of the same page (the checkout
+// refuses a post with neither).
+func browserPost(req *http.Request) {
+	if req.Method == "POST" && req.Header.Get("Origin") == "" && req.Header.Get("Sec-Fetch-Site") == "" {
+		req.Header.Set("Sec-Fetch-Site", "same-origin")
+	}
+}
+
 func (e *env) page(method, path string, headers map[string]string) resp {
 	e.t.Helper()
 	req, _ := http.NewRequest(method, e.url+path, nil)
 	for k, v := range headers {
 		req.Header.Set(k, v)
 	}
+	browserPost(req)
 	cl := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	res, err := cl.Do(req)
 	if err != nil {

@@ -87,7 +87,8 @@ func newEnv(t *testing.T, store *mysqlstore.Store) *env {
 	t.Cleanup(func() { files.Close() })
 	e.metrics = metrics.New()
 	e.metrics.AddDBStats(store.Stats)
-	e.app = app.New(app.Deps{
+	log := slog.New(slog.NewJSONHandler(e.logs, nil))
+	e.app = app.New(app.Deps{Log: log,
 		Tx: store, Stores: store.Stores(), Upstream: up, Tokens: tokens, Files: files,
 		Config: app.Config{Location: loc, UpstreamTimeout: 2 * time.Second, PasswordCost: 4},
 		Mailer: e.mail, EmailTokens: tokens,
@@ -105,7 +106,6 @@ func newEnv(t *testing.T, store *mysqlstore.Store) *env {
 	if _, err := e.app.EnsureGatewayServices(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	log := slog.New(slog.NewJSONHandler(e.logs, nil))
 	srv := httptest.NewServer(httpapi.NewServer(httpapi.Deps{App: e.app, Log: log, Ready: store.Ping,
 		Metrics: e.metrics, MetricsToken: metricsToken}))
 	t.Cleanup(srv.Close)

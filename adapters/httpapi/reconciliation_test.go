@@ -34,17 +34,21 @@ func (e *env) useUPIDirect() {
 		e.t.Fatal(err)
 	}
 	loc, _ := time.LoadLocation("Asia/Kolkata")
+	log := slog.New(slog.NewJSONHandler(e.logs, nil))
 	a := app.New(app.Deps{Tx: e.store, Stores: e.store.Stores(), Tokens: tokens, EmailTokens: tokens, Mailer: e.mail,
 		Config:   app.Config{Location: loc, PasswordCost: 4, PublicBaseURL: "http://localhost:8080"},
-		Verifier: sandbox.Verifier{}, Recharger: sandbox.Recharger{}, Payments: live, Targets: envTargets{e}})
+		Now:      func() time.Time { return time.Now().Add(time.Duration(e.skew.Load())) },
+		Verifier: sandbox.Verifier{}, Recharger: sandbox.Recharger{}, Payments: live, Targets: envTargets{e},
+		Log: log, Metrics: e.metrics})
 	e.t.Cleanup(a.Wait)
-	srv := httptest.NewServer(httpapi.NewServer(httpapi.Deps{App: a, Log: slog.New(slog.DiscardHandler), Ready: e.store.Ping}))
+	srv := httptest.NewServer(httpapi.NewServer(httpapi.Deps{App: a, Log: slog.New(slog.DiscardHandler), Ready: e.store.Ping,
+		Metrics: e.metrics, MetricsToken: metricsToken}))
 	e.t.Cleanup(srv.Close)
 	e.url = srv.URL
 }
 
-// postForm posts a urlencoded form (a browser's form submission) without
-// following redirects.
+// postForm posts a urlencoded form (a browser's form submission: same-origin
+// unless headers say otherwise) without following redirects.
 func (e *env) postForm(path string, values url.Values, headers map[string]string) resp {
 	e.t.Helper()
 	req, _ := http.NewRequest("POST", e.url+path, strings.NewReader(values.Encode()))
@@ -52,6 +56,7 @@ func (e *env) postForm(path string, values url.Values, headers map[string]string
 	for k, v := range headers {
 		req.Header.Set(k, v)
 	}
+	browserPost(req)
 	cl := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	res, err := cl.Do(req)
 	if err != nil {

@@ -38,6 +38,7 @@ type Registry struct {
 	backlog  atomic.Int64
 	keep     atomic.Int64 // hit payload retention, seconds
 	removed  *vm.Counter
+	held     *vm.Counter
 
 	mu       sync.RWMutex
 	requests map[requestKey]*requestSeries
@@ -80,6 +81,9 @@ func New() *Registry {
 	// worker removed on this instance.
 	r.set.NewGauge("paygate_hit_payload_retention_seconds", func() float64 { return float64(r.keep.Load()) })
 	r.removed = r.set.NewCounter("paygate_hit_payloads_removed_total")
+	// Confirmed collections held because the beneficiary's balance could
+	// not hold the credit (each hold and each failed retry counts once).
+	r.held = r.set.NewCounter("paygate_collections_held_total")
 	return r
 }
 
@@ -158,6 +162,9 @@ func (r *Registry) HitPayloadRetention(keep time.Duration) { r.keep.Store(int64(
 
 // HitPayloadsRemoved counts hits whose payloads were removed (app.Metrics).
 func (r *Registry) HitPayloadsRemoved(n int) { r.removed.Add(n) }
+
+// CollectionHeld counts a collection whose credit was held (app.Metrics).
+func (r *Registry) CollectionHeld() { r.held.Inc() }
 
 // InFlight is the reservations in flight now.
 func (r *Registry) InFlight() int64 { return r.inFlight.Load() }

@@ -36,6 +36,7 @@ type paymentRow struct {
 	Fee         string     `gorm:"column:fee"`
 	ExpiresAt   time.Time  `gorm:"column:expires_at"`
 	CompletedAt *time.Time `gorm:"column:completed_at"`
+	CreditHeld  *time.Time `gorm:"column:credit_held_at"`
 	CreatedAt   *time.Time `gorm:"column:created_at;autoCreateTime:false"`
 	UpdatedAt   *time.Time `gorm:"column:updated_at;autoUpdateTime:false"`
 }
@@ -49,7 +50,7 @@ func toPaymentRow(p *payment.Payment) (paymentRow, error) {
 		Currency: p.Currency, CustomerID: p.CustomerID, CallbackURL: p.CallbackURL, Status: string(p.Status),
 		ProviderRef: p.ProviderRef, Livemode: p.Livemode, UTR: p.UTR, ExpiresAt: dbTime(p.ExpiresAt), CompletedAt: timePtrToDB(p.CompletedAt),
 		CreatedAt: stamp(p.CreatedAt), UpdatedAt: stamp(p.UpdatedAt), Refunded: w.put(colAmount, p.Refunded),
-		Purpose: string(p.Purpose), Fee: w.put(colFee, p.Fee),
+		Purpose: string(p.Purpose), Fee: w.put(colFee, p.Fee), CreditHeld: timePtrToDB(p.CreditHeldAt),
 	}
 	if r.Purpose == "" {
 		r.Purpose = string(payment.PurposeCollection)
@@ -64,7 +65,7 @@ func toDomainPayment(r *paymentRow) (payment.Payment, error) {
 		Currency: r.Currency, CustomerID: r.CustomerID, CallbackURL: r.CallbackURL, Status: payment.Status(r.Status),
 		ProviderRef: r.ProviderRef, Livemode: r.Livemode, UTR: r.UTR, ExpiresAt: r.ExpiresAt.UTC(), CompletedAt: timePtrFromDB(r.CompletedAt),
 		CreatedAt: timeFromDB(r.CreatedAt), UpdatedAt: timeFromDB(r.UpdatedAt), Refunded: w.get(colAmount, r.Refunded),
-		Purpose: payment.Purpose(r.Purpose), Fee: w.get(colFee, r.Fee),
+		Purpose: payment.Purpose(r.Purpose), Fee: w.get(colFee, r.Fee), CreditHeldAt: timePtrFromDB(r.CreditHeld),
 	}
 	if w.err != nil {
 		return p, fmt.Errorf("payment %s: %w", r.PublicID, w.err)
@@ -144,8 +145,14 @@ func (s *paymentStore) Transition(ctx context.Context, p *payment.Payment, from 
 	return res.RowsAffected == 1, nil
 }
 
-func (s *paymentStore) SubmitUTR(ctx context.Context, p *payment.Payment, from payment.Status) (bool, error) {
-	res := s.byID(ctx, &paymentRow{}).Where("id = ? AND status = ?", p.ID, string(from)).Updates(map[string]any{
+func (s *paymentStore) SubmitUTR(ctx context.Context, p *payment.Payment, from payment.Status, prev *string) (bool, error) {
+	q := s.byID(ctx, &paymentRow{}).Where("id = ? AND status = ?", p.ID, string(from))
+	if prev == nil {
+		q = q.Where("utr IS NULL")
+	} else {
+		q = q.Where("utr = ?", *prev)
+	}
+	res := q.Updates(map[string]any{
 		"status": string(p.Status), "utr": p.UTR, "expires_at": dbTime(p.ExpiresAt), "updated_at": dbTime(p.UpdatedAt),
 	})
 	if res.Error != nil {
@@ -157,9 +164,19 @@ func (s *paymentStore) SubmitUTR(ctx context.Context, p *payment.Payment, from p
 	return res.RowsAffected == 1, nil
 }
 
+func (s *paymentStore) HoldCredit(ctx context.Context, p *payment.Payment, from payment.Status) (bool, error) {
+	res := s.byID(ctx, &paymentRow{}).Where("id = ? AND status = ?", p.ID, string(from)).Updates(map[string]any{
+		"status": string(p.Status), "credit_held_at": timePtrToDB(p.CreditHeldAt), "updated_at": dbTime(p.UpdatedAt),
+	})
+	if res.Error != nil {
+		return false, fmt.Errorf("hold credit of payment %s: %w", p.PublicID, translate(res.Error))
+	}
+	return res.RowsAffected == 1, nil
+}
+
 func (s *paymentStore) Expirable(ctx context.Context, now time.Time, limit int) ([]payment.Payment, error) {
 	var rows []paymentRow
-	err := s.conn(ctx).Where("status IN ? AND expires_at <= ?", []string{string(payment.StatusCreated), string(payment.StatusPending)}, dbTime(now)).
+	err := s.conn(ctx).Where("status IN ? AND expires_at <= ? AND credit_held_at IS NULL", []string{string(payment.StatusCreated), string(payment.StatusPending)}, dbTime(now)).
 		Order("expires_at").Limit(limit).Find(&rows).Error
 	if err != nil {
 		return nil, fmt.Errorf("list expirable payments: %w", translate(err))
@@ -174,6 +191,9 @@ func (s *paymentStore) List(ctx context.Context, f payment.Filter) ([]payment.Pa
 		}
 		if f.Status != "" {
 			q = q.Where("status = ?", string(f.Status))
+		}
+		if f.Held {
+			q = q.Where("status IN ? AND credit_held_at IS NOT NULL", []string{string(payment.StatusCreated), string(payment.StatusPending)})
 		}
 		return createdBetween(q, f.From, f.To)
 	}

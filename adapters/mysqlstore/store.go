@@ -261,6 +261,7 @@ func (s *Store) storesOn(db *gorm.DB) store.Stores {
 		Logins:   &loginStore{b},
 
 		Statements: &statementStore{b},
+		UTRs:       &utrClaimStore{b},
 
 		Openings: &openingStore{b},
 	}

@@ -72,6 +72,7 @@ type Metrics interface {
 	metering.Metrics
 	outbox.Metrics
 	retention.Metrics
+	gateway.Metrics
 }
 
 // Deps are the ports the use cases run on. Now, Log and Metrics may be nil.
@@ -140,12 +141,16 @@ func New(d Deps) *App {
 	if d.Metrics != nil {
 		rm = d.Metrics
 	}
+	var gm gateway.Metrics
+	if d.Metrics != nil {
+		gm = d.Metrics
+	}
 	kept := retention.New(retention.Deps{Hits: d.Stores.Hits, Now: d.Now, Metrics: rm,
 		Config: retention.Config{Keep: cfg.HitPayloadRetention}})
 	a := &App{
 		Retention: kept,
 		Metering:  m,
-		Gateway: gateway.New(gateway.Deps{Tx: tx, Stores: st, Meter: m, Now: d.Now, Log: d.Log,
+		Gateway: gateway.New(gateway.Deps{Tx: tx, Stores: st, Meter: m, Now: d.Now, Log: d.Log, Metrics: gm,
 			Config: gateway.Config{UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL, RechargeRoundBudget: cfg.RechargeRoundBudget,
 				MaxBalanceCheckout: cfg.MaxTopUp, Location: cfg.Location},
 			Verifier: d.Verifier, Recharger: d.Recharger, Payments: d.Payments, Payouts: d.Payouts, Targets: d.Targets,

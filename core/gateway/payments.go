@@ -19,6 +19,7 @@ import (
 	"paygate/core/payment"
 	"paygate/core/store"
 	"paygate/core/user"
+	"paygate/core/utr"
 	"paygate/core/webhook"
 )
 
@@ -163,8 +164,8 @@ func (a *Gateway) findPayment(ctx context.Context, publicID string) (*payment.Pa
 		}
 		return nil, err
 	}
-	if !p.Status.Final() && !a.now().Before(p.ExpiresAt) {
-		if _, err := a.movePayment(ctx, p, payment.StatusExpired, "expiry"); err != nil && !errors.Is(err, payment.ErrFinal) {
+	if !p.Status.Final() && p.CreditHeldAt == nil && !a.now().Before(p.ExpiresAt) {
+		if _, err := a.movePayment(ctx, p, payment.StatusExpired, "expiry"); err != nil && !errors.Is(err, payment.ErrFinal) && !errors.Is(err, payment.ErrCreditHeld) {
 			return nil, err
 		}
 	}
@@ -187,6 +188,14 @@ func (a *Gateway) movePayment(ctx context.Context, p *payment.Payment, to paymen
 		ok, err = a.settleIn(ctx, s, &next, from, by)
 		return err
 	})
+	if errors.Is(err, payment.ErrCreditHeld) {
+		if herr := a.HoldCredit(ctx, p.ID, by); herr != nil {
+			return false, errors.Join(err, herr)
+		}
+		if cur, rerr := a.st.Payments.ByID(ctx, p.ID); rerr == nil {
+			*p = *cur
+		}
+	}
 	if err != nil {
 		return false, err
 	}
@@ -218,6 +227,9 @@ func (a *Gateway) settleIn(ctx context.Context, s store.Stores, next *payment.Pa
 		if err != nil {
 			return false, fmt.Errorf("lock beneficiary of %s: %w", next.PublicID, err)
 		}
+		if !money.FitsColumn(u.Balance.Add(next.Amount), 12, 2) {
+			return false, payment.ErrCreditHeld // nothing written; the caller holds it (HoldCredit)
+		}
 		owner = u
 		next.Fee = decimal.Zero
 		if next.Purpose != payment.PurposeBalance {
@@ -236,16 +248,10 @@ func (a *Gateway) settleIn(ctx context.Context, s store.Stores, next *payment.Pa
 	return true, a.emitPayment(ctx, s, next) // an end state's event, in the same transaction
 }
 
-// errBalanceTooLarge: a credit would overflow the balance column.
-var errBalanceTooLarge = errs.E(errs.Conflict, "balance_too_large", "The balance cannot hold this credit")
-
 // creditIn posts a successful payment's money to u (locked in s): a credit
 // of the amount (reference payment #id) and, for a collection with a fee,
 // a debit of p.Fee (reference payment_fee #id).
 func (a *Gateway) creditIn(ctx context.Context, s store.Stores, u *user.User, p *payment.Payment, by string) error {
-	if !money.FitsColumn(u.Balance.Add(p.Amount), 12, 2) {
-		return errBalanceTooLarge
-	}
 	ref := p.ID
 	desc := "Payment " + p.PublicID + " collected"
 	if p.Purpose == payment.PurposeBalance {
@@ -279,7 +285,8 @@ func (a *Gateway) creditIn(ctx context.Context, s store.Stores, u *user.User, p 
 // "reconciliation", ...) for the ledger description. A payment that already
 // ended, or that a concurrent writer ended first, answers payment.ErrFinal;
 // one past its lifetime payment.ErrExpired (whether or not the expiry worker
-// came by): either way nothing is posted.
+// came by): either way nothing is posted. One the beneficiary's balance
+// cannot hold is held (HoldCredit) and answers payment.ErrCreditHeld.
 func (a *Gateway) CompletePayment(ctx context.Context, paymentID uint64, ref, by string) (*payment.Payment, error) {
 	var out *payment.Payment
 	err := a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
@@ -287,10 +294,108 @@ func (a *Gateway) CompletePayment(ctx context.Context, paymentID uint64, ref, by
 		out, err = a.CompletePaymentIn(ctx, s, paymentID, ref, by)
 		return err
 	})
+	if errors.Is(err, payment.ErrCreditHeld) {
+		if herr := a.HoldCredit(ctx, paymentID, by); herr != nil {
+			return nil, errors.Join(err, herr)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// HoldCredit holds the payment paymentID, whose confirmed success its
+// beneficiary's balance could not hold (payment.ErrCreditHeld, which
+// rolled the completing transaction back): it stays pending and never
+// expires or fails, the operator gets an error log line and a metric, and
+// admins see it (HeldCollections) until a retry completes it. by names who
+// confirmed it. A payment that ended meanwhile is left alone.
+func (a *Gateway) HoldCredit(ctx context.Context, paymentID uint64, by string) error {
+	for range 3 { // another writer moved it between the read and the update: read again
+		p, err := a.st.Payments.ByID(ctx, paymentID)
+		if err != nil {
+			return err
+		}
+		from, next := p.Status, *p
+		if err := next.HoldCredit(a.now()); err != nil {
+			return nil // ended meanwhile: nothing is held
+		}
+		ok, err := a.st.Payments.HoldCredit(ctx, &next, from)
+		if err != nil {
+			return err
+		}
+		if ok {
+			a.log.Error("collection held: the beneficiary's balance cannot hold its credit",
+				"payment_id", p.PublicID, "user_id", p.UserID, "amount", money.Format2(p.Amount), "confirmed_by", by)
+			a.metrics.CollectionHeld()
+			return nil
+		}
+	}
+	return fmt.Errorf("hold credit of payment %d: moved by other writers three times", paymentID)
+}
+
+// HeldCollections lists the open payments whose credit is held, newest
+// first (admin only).
+func (a *Gateway) HeldCollections(ctx context.Context, actor *user.User, page, perPage int) ([]payment.Payment, int64, error) {
+	if actor == nil || actor.Role != user.RoleAdmin {
+		return nil, 0, errs.ErrForbidden
+	}
+	return a.st.Payments.List(ctx, payment.Filter{Held: true, Page: page, PerPage: perPage})
+}
+
+// Audit action and target type of an admin's retry of a held collection
+// and of an admin's UTR correction.
+const (
+	ActionRetryCredit = "payment.credit_retry"
+	ActionCorrectUTR  = "payment.utr_correct"
+	TargetPayment     = "payment"
+)
+
+// RetryHeldCollection is an admin completing a held payment (its
+// payment_id) once its beneficiary's balance can hold it: the credit and
+// the audit entry commit together. Still too large: payment.ErrCreditHeld
+// (held again, counted again). Not held: ErrNotHeld.
+func (a *Gateway) RetryHeldCollection(ctx context.Context, actor *user.User, publicID string) (*payment.Payment, error) {
+	if actor == nil || actor.Role != user.RoleAdmin {
+		return nil, errs.ErrForbidden
+	}
+	p, err := a.findPayment(ctx, publicID)
+	if err != nil {
+		return nil, err
+	}
+	if p.CreditHeldAt == nil || !p.Status.Open() {
+		return nil, ErrNotHeld
+	}
+	ref := ""
+	if p.UTR != nil {
+		ref = *p.UTR
+	}
+	var out *payment.Payment
+	err = a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+		var err error
+		if out, err = a.CompletePaymentIn(ctx, s, p.ID, ref, "admin retry"); err != nil {
+			return err
+		}
+		return store.Record(ctx, s, a.now(), actor, ActionRetryCredit, TargetPayment, p.ID, heldSnapshot(p), heldSnapshot(out))
+	})
+	if errors.Is(err, payment.ErrCreditHeld) {
+		if herr := a.HoldCredit(ctx, p.ID, "admin retry"); herr != nil {
+			return nil, errors.Join(err, herr)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ErrNotHeld: the payment is not a held collection (never held, or completed).
+var ErrNotHeld = errs.E(errs.Conflict, "collection_not_held", "This payment is not a held collection")
+
+func heldSnapshot(p *payment.Payment) map[string]any {
+	return map[string]any{"payment_id": p.PublicID, "user_id": p.UserID, "amount": money.Format2(p.Amount),
+		"status": p.Status, "utr": p.UTR, "credit_held_at": p.CreditHeldAt}
 }
 
 // CompletePaymentIn is CompletePayment in the caller's transaction s, so
@@ -337,11 +442,12 @@ func (a *Gateway) asksUTR() bool {
 
 // SubmitUTR is the payer reporting the 12-digit UTR of a upi_direct
 // payment on its checkout page: the payment is pending, awaiting the bank
-// statement line that confirms it (reconciliation). The same UTR again
-// changes nothing; another one replaces it while the payment is open; a UTR
-// another payment holds is payment.ErrUTRTaken. Providers that ask no UTR
-// answer ErrNotFound.
-func (a *Gateway) SubmitUTR(ctx context.Context, publicID, utr string) (*Checkout, error) {
+// statement line that confirms it (reconciliation). The UTR is claimed in
+// the transaction that writes it, so one held by another payment or a
+// balance request is utr.ErrTaken (payment.ErrUTRTaken). The same UTR again
+// changes nothing; another is payment.ErrUTRSubmitted (only an admin
+// corrects it, CorrectUTR). Providers that ask no UTR answer ErrNotFound.
+func (a *Gateway) SubmitUTR(ctx context.Context, publicID, u string) (*Checkout, error) {
 	if !a.asksUTR() {
 		return nil, payment.ErrNotFound
 	}
@@ -356,15 +462,15 @@ func (a *Gateway) SubmitUTR(ctx context.Context, publicID, utr string) (*Checkou
 	if p.Status == payment.StatusExpired {
 		return nil, payment.ErrExpired
 	}
-	for range 3 { // a concurrent writer (the page opening, expiry) moved it: read again
-		from, next := p.Status, *p
-		if err := next.SubmitUTR(utr, a.now()); err != nil {
+	for range 3 { // a concurrent writer (the page opening, expiry, another submission) moved it: read again
+		next := *p
+		if err := next.SubmitUTR(u, a.now()); err != nil {
 			return nil, err
 		}
-		if p.UTR != nil && *p.UTR == *next.UTR && from == payment.StatusPending {
+		if p.UTR != nil && p.Status == payment.StatusPending {
 			break // idempotent: already recorded
 		}
-		ok, err := a.st.Payments.SubmitUTR(ctx, &next, from)
+		ok, err := a.writeUTR(ctx, p, &next)
 		if err != nil {
 			return nil, err
 		}
@@ -377,6 +483,83 @@ func (a *Gateway) SubmitUTR(ctx context.Context, publicID, utr string) (*Checkou
 		}
 	}
 	return a.checkout(ctx, p, payee)
+}
+
+// errMoved rolls back a UTR's claim when its payment moved under it.
+var errMoved = errors.New("payment moved")
+
+// writeUTR claims next's UTR and writes it over cur (as read) in one
+// transaction, releasing cur's UTR when it had another; false when another
+// writer changed the payment first (nothing written).
+func (a *Gateway) writeUTR(ctx context.Context, cur, next *payment.Payment) (bool, error) {
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+		if cur.UTR != nil && *cur.UTR != *next.UTR {
+			if err := s.UTRs.Release(ctx, *cur.UTR, utr.OwnerPayment, cur.ID); err != nil {
+				return err
+			}
+		}
+		if err := s.UTRs.Claim(ctx, *next.UTR, utr.OwnerPayment, cur.ID); err != nil {
+			return err
+		}
+		ok, err := s.Payments.SubmitUTR(ctx, next, cur.Status, cur.UTR)
+		if err == nil && !ok {
+			return errMoved
+		}
+		return err
+	})
+	if errors.Is(err, errMoved) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// CorrectUTR is an admin replacing the UTR of an open payment (its
+// payer mistyped it; the page refuses a second one): the old UTR is
+// released and the new one claimed with the write, and the audit entry
+// (reason required) commits with them.
+func (a *Gateway) CorrectUTR(ctx context.Context, actor *user.User, publicID, u, reason string) (*payment.Payment, error) {
+	if actor == nil || actor.Role != user.RoleAdmin {
+		return nil, errs.ErrForbidden
+	}
+	reason = strings.TrimSpace(reason)
+	if reason == "" || len([]rune(reason)) > 500 {
+		return nil, errs.Validation(map[string][]string{"reason": {"is required, at most 500 characters"}})
+	}
+	p, err := a.findPayment(ctx, publicID)
+	if err != nil {
+		return nil, err
+	}
+	next := *p
+	if err := next.CorrectUTR(u, a.now()); err != nil {
+		return nil, err
+	}
+	if p.UTR != nil && *p.UTR == *next.UTR {
+		return p, nil // nothing to correct
+	}
+	err = a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+		if p.UTR != nil {
+			if err := s.UTRs.Release(ctx, *p.UTR, utr.OwnerPayment, p.ID); err != nil {
+				return err
+			}
+		}
+		if err := s.UTRs.Claim(ctx, *next.UTR, utr.OwnerPayment, p.ID); err != nil {
+			return err
+		}
+		ok, err := s.Payments.SubmitUTR(ctx, &next, p.Status, p.UTR)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return errs.E(errs.Conflict, "payment_changed", "The payment changed meanwhile; read it again")
+		}
+		before, after := heldSnapshot(p), heldSnapshot(&next)
+		after["reason"] = reason
+		return store.Record(ctx, s, a.now(), actor, ActionCorrectUTR, TargetPayment, p.ID, before, after)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &next, nil
 }
 
 // ErrMerchantUnavailable: the payee's account is blocked, pending or
@@ -479,7 +662,7 @@ func (a *Gateway) ExpirePayments(ctx context.Context, limit int) (int, error) {
 	n := 0
 	for i := range list {
 		ok, err := a.movePayment(ctx, &list[i], payment.StatusExpired, "expiry")
-		if err != nil && !errors.Is(err, payment.ErrFinal) {
+		if err != nil && !errors.Is(err, payment.ErrFinal) && !errors.Is(err, payment.ErrCreditHeld) { // held since the list was read
 			return n, err
 		}
 		if ok {

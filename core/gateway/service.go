@@ -54,7 +54,18 @@ type Config struct {
 	Location *time.Location
 }
 
-// Deps are the ports the gateway runs on. Now and Log may be nil; Targets
+// Metrics receives the gateway's measurements (adapters/metrics).
+type Metrics interface {
+	// CollectionHeld counts a confirmed collection whose credit its
+	// beneficiary's balance could not hold (payment.ErrCreditHeld).
+	CollectionHeld()
+}
+
+type nopMetrics struct{}
+
+func (nopMetrics) CollectionHeld() {}
+
+// Deps are the ports the gateway runs on. Now, Log and Metrics may be nil; Targets
 // nil allows any callback address.
 type Deps struct {
 	Tx        store.Transactor
@@ -63,6 +74,7 @@ type Deps struct {
 	Now       func() time.Time
 	Config    Config
 	Log       *slog.Logger
+	Metrics   Metrics
 	Verifier  verification.Provider
 	Recharger recharge.Provider
 	Payments  payment.Provider
@@ -79,6 +91,7 @@ type Gateway struct {
 	now       func() time.Time
 	cfg       Config
 	log       *slog.Logger
+	metrics   Metrics
 	verifier  verification.Provider
 	recharger recharge.Provider
 	payments  payment.Provider
@@ -95,6 +108,9 @@ func New(d Deps) *Gateway {
 	}
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
+	}
+	if d.Metrics == nil {
+		d.Metrics = nopMetrics{}
 	}
 	if cfg.UpstreamTimeout == 0 {
 		cfg.UpstreamTimeout = 15 * time.Second
@@ -118,7 +134,7 @@ func New(d Deps) *Gateway {
 		cfg.PublicBaseURL = "http://localhost:8080"
 	}
 	cfg.PublicBaseURL = strings.TrimRight(cfg.PublicBaseURL, "/")
-	return &Gateway{tx: d.Tx, st: d.Stores, meter: d.Meter, now: d.Now, cfg: cfg, log: d.Log,
+	return &Gateway{tx: d.Tx, st: d.Stores, meter: d.Meter, now: d.Now, cfg: cfg, log: d.Log, metrics: d.Metrics,
 		verifier: d.Verifier, recharger: d.Recharger, payments: d.Payments, payouts: d.Payouts, targets: d.Targets,
 		opener: d.Opener}
 }

@@ -14,6 +14,7 @@ import (
 	"paygate/core/store"
 	"paygate/core/topup"
 	"paygate/core/user"
+	"paygate/core/utr"
 	"paygate/core/webhook"
 )
 
@@ -36,7 +37,7 @@ var errUploadTooLarge = errors.New("upload larger than its cap")
 // active. Every field and the screenshot's type and size are checked before
 // anything is stored; the screenshot is saved first, under a fresh
 // server-chosen name, and deleted again if the row cannot be inserted
-// (a reused UTR answers topup.ErrUTRTaken).
+// (a UTR a payment or another request claimed answers topup.ErrUTRTaken).
 func (p *Panel) CreateTopUp(ctx context.Context, actor *user.User, in NewTopUp) (*topup.Request, error) {
 	if err := actor.CanAct(); err != nil {
 		return nil, err
@@ -80,7 +81,21 @@ func (p *Panel) CreateTopUp(ctx context.Context, actor *user.User, in NewTopUp) 
 		}
 		r.Screenshot = &name
 	}
-	if err := p.st.TopUps.Create(ctx, r); err != nil {
+	// The request and its UTR's claim commit together: a UTR a payment or
+	// another request claimed is refused, also when the two race.
+	err = p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+		if err := s.TopUps.Create(ctx, r); err != nil {
+			return err
+		}
+		if err := s.UTRs.Claim(ctx, r.UTRNumber, utr.OwnerBalanceRequest, r.ID); err != nil {
+			if errors.Is(err, utr.ErrTaken) {
+				return topup.ErrUTRTaken.Wrap(err)
+			}
+			return err
+		}
+		return nil
+	})
+	if err != nil {
 		if r.Screenshot != nil {
 			// The file would be unreachable without its row.
 			if derr := p.files.Delete(context.WithoutCancel(ctx), *r.Screenshot); derr != nil {

@@ -48,3 +48,48 @@ func TestCompleteOnlyOpenPaymentsWithinTheirLifetime(t *testing.T) {
 		}
 	}
 }
+
+func TestSubmitUTROncePerPayment(t *testing.T) {
+	now := time.Now()
+	p := payment.Payment{Status: payment.StatusCreated, ExpiresAt: now.Add(time.Minute)}
+	if err := p.SubmitUTR(" 412345678901 ", now); err != nil || p.Status != payment.StatusPending || *p.UTR != "412345678901" {
+		t.Fatalf("first UTR: %+v %v", p, err)
+	}
+	if err := p.SubmitUTR("412345678901", now); err != nil {
+		t.Fatalf("the same UTR again: %v", err)
+	}
+	if err := p.SubmitUTR("499999999999", now); !errors.Is(err, payment.ErrUTRSubmitted) || *p.UTR != "412345678901" {
+		t.Fatalf("another UTR: %v, utr %s", err, *p.UTR)
+	}
+	if err := p.CorrectUTR("499999999999", now); err != nil || *p.UTR != "499999999999" {
+		t.Fatalf("admin correction: %v", err)
+	}
+	if err := p.CorrectUTR("4999", now); !errors.Is(err, payment.ErrUTRInvalid) {
+		t.Fatalf("malformed correction: %v", err)
+	}
+}
+
+func TestHeldCreditNeverExpiresOrFails(t *testing.T) {
+	now := time.Now()
+	p := payment.Payment{Status: payment.StatusCreated, ExpiresAt: now.Add(time.Minute)}
+	if err := p.HoldCredit(now); err != nil || p.Status != payment.StatusPending || p.CreditHeldAt == nil {
+		t.Fatalf("hold: %+v %v", p, err)
+	}
+	later := now.Add(time.Hour) // past its lifetime
+	for _, to := range []payment.Status{payment.StatusExpired, payment.StatusFailed} {
+		q := p
+		if err := q.Move(to, later); !errors.Is(err, payment.ErrCreditHeld) || q.Status != payment.StatusPending {
+			t.Fatalf("held payment moved to %s: %v", to, err)
+		}
+	}
+	q := p
+	if err := q.Move(payment.StatusSuccess, later); err != nil || q.Status != payment.StatusSuccess {
+		t.Fatalf("held payment's retry (sandbox Pay) past its lifetime: %v %s", err, q.Status)
+	}
+	if err := p.Complete("412345678901", later); err != nil || p.Status != payment.StatusSuccess {
+		t.Fatalf("held payment's retry past its lifetime: %v", err)
+	}
+	if err := p.HoldCredit(later); !errors.Is(err, payment.ErrFinal) {
+		t.Fatalf("hold after success: %v", err)
+	}
+}

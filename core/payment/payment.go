@@ -15,6 +15,7 @@ import (
 
 	"paygate/core/errs"
 	"paygate/core/money"
+	"paygate/core/utr"
 )
 
 // Status is a payment's state.
@@ -90,8 +91,12 @@ type Payment struct {
 	Fee         decimal.Decimal // the collection fee its success debited (0 until then)
 	ExpiresAt   time.Time
 	CompletedAt *time.Time // when it reached an end state
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
+	// CreditHeldAt is when its confirmed success was first held because
+	// the beneficiary's balance could not hold the credit (DECIMAL(12,2)):
+	// it stays pending, never expires or fails, and completes on a retry.
+	CreditHeldAt *time.Time
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
 }
 
 var (
@@ -169,7 +174,11 @@ func (p *Payment) Move(to Status, now time.Time) error {
 	if p.Status.Final() {
 		return ErrFinal
 	}
-	if (to == StatusSuccess || to == StatusFailed || to == StatusPending) && !now.Before(p.ExpiresAt) {
+	if p.CreditHeldAt != nil {
+		if to == StatusFailed || to == StatusExpired {
+			return ErrCreditHeld // its money was confirmed
+		}
+	} else if (to == StatusSuccess || to == StatusFailed || to == StatusPending) && !now.Before(p.ExpiresAt) {
 		to = StatusExpired
 	}
 	if !p.Status.CanMove(to) {
@@ -190,8 +199,10 @@ const ConfirmWindow = 7 * 24 * time.Hour
 
 var (
 	ErrUTRInvalid = errs.Validation(map[string][]string{"utr": {"must be the 12-digit UTR (UPI reference number) your UPI app shows"}})
-	ErrUTRTaken   = errs.E(errs.Conflict, "utr_taken", "This UTR was already given for another payment")
-	ErrExpired    = errs.E(errs.Conflict, "payment_expired", "Payment expired before it was completed")
+	ErrUTRTaken   = utr.ErrTaken
+	// ErrUTRSubmitted: the payment has another UTR, which only an admin may correct.
+	ErrUTRSubmitted = errs.E(errs.Conflict, "utr_already_submitted", "A UTR was already submitted for this payment; ask the merchant to correct it")
+	ErrExpired      = errs.E(errs.Conflict, "payment_expired", "Payment expired before it was completed")
 )
 
 // ValidUTR reports whether s is a UPI transaction reference: 12 digits.
@@ -207,13 +218,15 @@ func ValidUTR(s string) bool {
 	return true
 }
 
-// SubmitUTR records the payer's UTR at now: the payment is (or becomes)
-// pending, awaiting confirmation, and stays open ConfirmWindow from now.
-// A later submission replaces the UTR (a typo corrected); the same one
-// again changes nothing but the window. ErrFinal once it ended.
-func (p *Payment) SubmitUTR(utr string, now time.Time) error {
-	utr = strings.TrimSpace(utr)
-	if !ValidUTR(utr) {
+// SubmitUTR records the payer's UTR (canonical) at now: the payment is (or
+// becomes) pending, awaiting confirmation, and stays open ConfirmWindow
+// from now. The same UTR again changes nothing but the window; another is
+// ErrUTRSubmitted, since anyone holding the page's address could replace it
+// (a payer who mistyped asks the merchant; an admin corrects it,
+// CorrectUTR). ErrFinal once it ended.
+func (p *Payment) SubmitUTR(u string, now time.Time) error {
+	u = utr.Canonical(u)
+	if !ValidUTR(u) {
 		return ErrUTRInvalid
 	}
 	if p.Status.Final() {
@@ -222,8 +235,32 @@ func (p *Payment) SubmitUTR(utr string, now time.Time) error {
 	if !now.Before(p.ExpiresAt) {
 		return ErrExpired
 	}
+	if p.UTR != nil && *p.UTR != u {
+		return ErrUTRSubmitted
+	}
 	now = now.UTC()
-	p.Status, p.UTR, p.UpdatedAt = StatusPending, &utr, now
+	p.Status, p.UTR, p.UpdatedAt = StatusPending, &u, now
+	if until := now.Add(ConfirmWindow); until.After(p.ExpiresAt) {
+		p.ExpiresAt = until
+	}
+	return nil
+}
+
+// CorrectUTR is an admin replacing the UTR of an open payment (the payer
+// mistyped it) at now; the confirmation window starts again.
+func (p *Payment) CorrectUTR(u string, now time.Time) error {
+	u = utr.Canonical(u)
+	if !ValidUTR(u) {
+		return ErrUTRInvalid
+	}
+	if !p.Status.Open() {
+		return ErrFinal
+	}
+	if p.CreditHeldAt == nil && !now.Before(p.ExpiresAt) {
+		return ErrExpired
+	}
+	now = now.UTC()
+	p.Status, p.UTR, p.UpdatedAt = StatusPending, &u, now
 	if until := now.Add(ConfirmWindow); until.After(p.ExpiresAt) {
 		p.ExpiresAt = until
 	}
@@ -242,13 +279,32 @@ func (p *Payment) Complete(ref string, now time.Time) error {
 	if !p.Status.Open() {
 		return ErrFinal
 	}
-	if !now.Before(p.ExpiresAt) {
-		return ErrExpired
+	if p.CreditHeldAt == nil && !now.Before(p.ExpiresAt) {
+		return ErrExpired // a held one was confirmed in time
 	}
 	now = now.UTC()
 	p.Status, p.UpdatedAt, p.CompletedAt = StatusSuccess, now, &now
 	if ref != "" {
 		p.ProviderRef = &ref
+	}
+	return nil
+}
+
+// ErrCreditHeld: the payment's money is confirmed but its beneficiary's
+// balance cannot hold the credit; the payment is held (HoldCredit).
+var ErrCreditHeld = errs.E(errs.Conflict, "collection_held", "The merchant's balance cannot hold this payment's credit; its confirmation is delayed")
+
+// HoldCredit marks at now a confirmed success whose credit the
+// beneficiary's balance cannot hold: it stays pending until a retry
+// completes it. ErrFinal once it ended.
+func (p *Payment) HoldCredit(now time.Time) error {
+	if !p.Status.Open() {
+		return ErrFinal
+	}
+	now = now.UTC()
+	p.Status, p.UpdatedAt = StatusPending, now
+	if p.CreditHeldAt == nil {
+		p.CreditHeldAt = &now
 	}
 	return nil
 }
@@ -303,10 +359,14 @@ type Repository interface {
 	// SaveRefunded writes p.Refunded (p read with LockByID).
 	SaveRefunded(ctx context.Context, p *Payment) error
 	// SubmitUTR writes p's UTR, status and expiry if the row is still in
-	// state from; false when another writer moved it first; ErrUTRTaken
-	// when another payment holds the UTR.
-	SubmitUTR(ctx context.Context, p *Payment, from Status) (bool, error)
-	// Expirable lists open payments whose lifetime ended before now.
+	// state from with UTR prev (nil: none); false when another writer
+	// changed it first; ErrUTRTaken when another payment holds the UTR.
+	SubmitUTR(ctx context.Context, p *Payment, from Status, prev *string) (bool, error)
+	// HoldCredit writes p's status and CreditHeldAt if the row is still in
+	// state from; false when another writer moved it first.
+	HoldCredit(ctx context.Context, p *Payment, from Status) (bool, error)
+	// Expirable lists open payments whose lifetime ended before now, but
+	// for held ones.
 	Expirable(ctx context.Context, now time.Time, limit int) ([]Payment, error)
 	List(ctx context.Context, f Filter) ([]Payment, int64, error)
 	// ForEachByUser calls fn with each of the user's payments, by id (the
@@ -318,6 +378,7 @@ type Repository interface {
 type Filter struct {
 	UserID   *uint64
 	Status   Status
+	Held     bool // only open payments whose credit is held
 	From, To *time.Time
 	Page     int
 	PerPage  int

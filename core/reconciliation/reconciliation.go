@@ -29,8 +29,11 @@ import (
 // caller's transaction: the gateway's one completion, which credits the
 // merchant there too. ref is the bank reference (UTR), by who completed it.
 // A payment already ended is payment.ErrFinal.
+// A success its beneficiary's balance cannot hold is payment.ErrCreditHeld:
+// after that transaction rolled back, HoldCredit holds the payment.
 type PaymentCompleter interface {
 	CompletePaymentIn(ctx context.Context, s store.Stores, paymentID uint64, ref, by string) (*payment.Payment, error)
+	HoldCredit(ctx context.Context, paymentID uint64, by string) error
 }
 
 // TopUpApprover approves a pending balance request inside the caller's
@@ -144,6 +147,13 @@ func (r *Reconciliation) Import(ctx context.Context, actor *user.User, in Import
 		l := parsed.Lines[i]
 		l.ID, l.StatementID = id, st.ID
 		switch err := r.match(ctx, actor, &l, d, true); {
+		case errors.Is(err, payment.ErrCreditHeld):
+			if err := r.payments.HoldCredit(ctx, d.TargetID, "reconciliation"); err != nil {
+				return nil, err
+			}
+			if err := r.st.Statements.SetReason(ctx, id, statement.ReasonCreditHeld); err != nil {
+				return nil, err
+			}
 		case err == nil:
 			st.Matched++
 		case errs.KindOf(err) == errs.Conflict || errs.KindOf(err) == errs.NotFound:
@@ -339,6 +349,10 @@ func (r *Reconciliation) Match(ctx context.Context, actor *user.User, lineID uin
 		}
 	}
 	if err := r.match(ctx, actor, l, d, false); err != nil {
+		if errors.Is(err, payment.ErrCreditHeld) {
+			herr := r.payments.HoldCredit(ctx, d.TargetID, "reconciliation")
+			return nil, errors.Join(err, herr, r.st.Statements.SetReason(ctx, lineID, statement.ReasonCreditHeld))
+		}
 		return nil, err
 	}
 	return l, nil

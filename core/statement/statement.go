@@ -38,6 +38,7 @@ const (
 	ReasonNotOpen        = "payment_not_open" // the payment it names already ended (or expired)
 	ReasonDecided        = "request_decided"  // the balance request it names was already decided
 	ReasonTaken          = "already_matched"  // another line of the file matched the same target first
+	ReasonCreditHeld     = "credit_held"      // the payment's beneficiary's balance cannot hold it yet: held, match again later
 )
 
 // Line is one credit line of the statement.

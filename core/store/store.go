@@ -24,6 +24,7 @@ import (
 	"paygate/core/statement"
 	"paygate/core/topup"
 	"paygate/core/user"
+	"paygate/core/utr"
 	"paygate/core/verification"
 	"paygate/core/webhook"
 )
@@ -58,6 +59,7 @@ type Stores struct {
 	Logins   signin.Repository  // sign-in attempt counters
 
 	Statements statement.Repository // reconciliation: bank statement lines
+	UTRs       utr.Claims           // UTRs claimed by payments and balance requests
 
 	Openings accountopen.Repository // digital account openings
 }

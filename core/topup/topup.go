@@ -15,6 +15,7 @@ import (
 
 	"paygate/core/errs"
 	"paygate/core/money"
+	"paygate/core/utr"
 )
 
 type Status string
@@ -87,7 +88,7 @@ type Input struct {
 }
 
 // New validates in and returns a pending request of userID. The UTR is
-// trimmed and upper-cased (the unique index ignores case on both databases);
+// kept in its canonical form, utr.Canonical (the unique index ignores case on both databases);
 // an empty payment method is upi. max is the configured largest amount.
 func New(userID uint64, in Input, max decimal.Decimal, now time.Time) (*Request, error) {
 	fe := errs.FieldErrors{}
@@ -102,15 +103,15 @@ func New(userID uint64, in Input, max decimal.Decimal, now time.Time) (*Request,
 	case amount.GreaterThan(max) || !money.FitsColumn(amount, 12, 2):
 		fe.Add("amount", "must be at most "+money.Format2(max))
 	}
-	utr := strings.ToUpper(strings.TrimSpace(in.UTRNumber))
+	ref := utr.Canonical(in.UTRNumber)
 	switch {
-	case utr == "":
+	case ref == "":
 		fe.Add("utr_number", "is required")
-	case len(utr) > MaxUTRLength:
+	case len(ref) > MaxUTRLength:
 		fe.Add("utr_number", "must be at most 50 characters")
-	case len(utr) < MinUTRLength:
+	case len(ref) < MinUTRLength:
 		fe.Add("utr_number", "must be at least 6 characters")
-	case !utrPattern.MatchString(utr):
+	case !utrPattern.MatchString(ref):
 		fe.Add("utr_number", "may contain only letters, digits and single hyphens between them")
 	}
 	method := strings.ToLower(strings.TrimSpace(in.PaymentMethod))
@@ -130,7 +131,7 @@ func New(userID uint64, in Input, max decimal.Decimal, now time.Time) (*Request,
 	}
 	now = now.UTC()
 	return &Request{
-		UserID: userID, Amount: amount, UTRNumber: utr, PaymentMethod: method, Remarks: optional(remarks),
+		UserID: userID, Amount: amount, UTRNumber: ref, PaymentMethod: method, Remarks: optional(remarks),
 		Status: StatusPending, CreatedAt: now, UpdatedAt: now,
 	}, nil
 }

@@ -13,6 +13,7 @@ import (
 	"paygate/core/session"
 	"paygate/core/topup"
 	"paygate/core/user"
+	"paygate/core/utr"
 	"paygate/core/verification"
 	"paygate/core/webhook"
 )
@@ -66,11 +67,11 @@ func (r paymentsRepo) Transition(_ context.Context, p *payment.Payment, from pay
 	return moved, err
 }
 
-func (r paymentsRepo) SubmitUTR(_ context.Context, p *payment.Payment, from payment.Status) (bool, error) {
+func (r paymentsRepo) SubmitUTR(_ context.Context, p *payment.Payment, from payment.Status, prev *string) (bool, error) {
 	var moved bool
 	err := r.d.do("Payments.SubmitUTR", func(t *tables) error {
 		row, ok := t.payments[p.ID]
-		if !ok || row.Status != from {
+		if !ok || row.Status != from || (row.UTR == nil) != (prev == nil) || (prev != nil && *row.UTR != *prev) {
 			return nil
 		}
 		for id, o := range t.payments {
@@ -85,6 +86,20 @@ func (r paymentsRepo) SubmitUTR(_ context.Context, p *payment.Payment, from paym
 	return moved, err
 }
 
+func (r paymentsRepo) HoldCredit(_ context.Context, p *payment.Payment, from payment.Status) (bool, error) {
+	var moved bool
+	err := r.d.do("Payments.HoldCredit", func(t *tables) error {
+		row, ok := t.payments[p.ID]
+		if !ok || row.Status != from {
+			return nil
+		}
+		row.Status, row.CreditHeldAt, row.UpdatedAt = p.Status, p.CreditHeldAt, p.UpdatedAt
+		t.payments[p.ID], moved = row, true
+		return nil
+	})
+	return moved, err
+}
+
 func (r paymentsRepo) Expirable(_ context.Context, now time.Time, limit int) ([]payment.Payment, error) {
 	var out []payment.Payment
 	err := r.d.do("Payments.Expirable", func(t *tables) error {
@@ -92,7 +107,7 @@ func (r paymentsRepo) Expirable(_ context.Context, now time.Time, limit int) ([]
 		slices.SortStableFunc(all, func(a, b payment.Payment) int { return a.ExpiresAt.Compare(b.ExpiresAt) })
 		for _, p := range all {
 			open := p.Status == payment.StatusCreated || p.Status == payment.StatusPending
-			if open && !p.ExpiresAt.After(now) && len(out) < limit {
+			if open && p.CreditHeldAt == nil && !p.ExpiresAt.After(now) && len(out) < limit {
 				out = append(out, p)
 			}
 		}
@@ -743,3 +758,35 @@ func (r resetsRepo) Delete(_ context.Context, email string) error {
 type reportsRepo struct{ d *DB }
 
 var _ report.Repository = reportsRepo{}
+
+// utrClaimsRepo: one claim per UTR, as the database's primary key.
+type utrClaimsRepo struct{ d *DB }
+
+type utrClaim struct {
+	owner string
+	id    uint64
+}
+
+var _ utr.Claims = utrClaimsRepo{}
+
+func (r utrClaimsRepo) Claim(_ context.Context, u, owner string, ownerID uint64) error {
+	return r.d.do("UTRs.Claim", func(t *tables) error {
+		if c, ok := t.utrClaims[u]; ok {
+			if c == (utrClaim{owner, ownerID}) {
+				return nil
+			}
+			return utr.ErrTaken
+		}
+		t.utrClaims[u] = utrClaim{owner, ownerID}
+		return nil
+	})
+}
+
+func (r utrClaimsRepo) Release(_ context.Context, u, owner string, ownerID uint64) error {
+	return r.d.do("UTRs.Release", func(t *tables) error {
+		if t.utrClaims[u] == (utrClaim{owner, ownerID}) {
+			delete(t.utrClaims, u)
+		}
+		return nil
+	})
+}

@@ -1,8 +1,11 @@
 // Bank-statement reconciliation (admins): import the platform account's
 // statement (POST /reconciliation/statements, multipart), list its credit
 // lines by status, and resolve the unmatched ones (match to a payment or a
-// balance request, or dismiss with a note).
-import { api, call } from '../../api/client';
+// balance request, or dismiss with a note). Also the held collections:
+// confirmed payments whose merchant's balance cannot hold the credit yet
+// (GET /held-collections), and their retry.
+import { useQuery } from '@tanstack/react-query';
+import { api, call, callJSON } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import type { GetQuery, Schemas } from '../../api/types';
 import type { ListParams } from '../../lib/listParams';
@@ -17,10 +20,40 @@ export type StatementImport = Schemas['ReconciliationStatement'];
 export type StatementLine = Schemas['ReconciliationLine'];
 export type LinesQuery = GetQuery<typeof LINES_PATH>;
 
+const HELD_PATH = '/api/v1/panel/held-collections';
+
+export type HeldCollection = Schemas['HeldCollection'];
+
 export const reconciliationKeys = {
   /** Every list of statement lines. */
   lines: [LINES_PATH] as const,
+  /** The held collections. */
+  held: [HELD_PATH] as const,
 };
+
+/** The first page of held collections (few: each is an incident), newest first. */
+export function useHeldCollections() {
+  return useQuery({
+    queryKey: reconciliationKeys.held,
+    queryFn: () => callJSON(api.GET(HELD_PATH, { params: { query: { per_page: 100 } } })),
+  });
+}
+
+/**
+ * Retries a held collection's credit (its payment_id). A 409 says it is
+ * still too large for the balance, or no longer held: the list refreshes.
+ */
+export function useRetryHeldCollection(config?: MutationConfig<Schemas['Payment'], string>) {
+  return useFeatureMutation({
+    mutationFn: (id: string) => call(api.POST('/api/v1/panel/held-collections/{id}/retry', { params: { path: { id } } })),
+    onSuccess: (qc) => {
+      void qc.invalidateQueries({ queryKey: reconciliationKeys.held });
+    },
+    onError: (qc, err) => {
+      if (err instanceof ApiError && err.status === 409) void qc.invalidateQueries({ queryKey: reconciliationKeys.held });
+    },
+  }, config);
+}
 
 /** A page of statement lines (`opts.query.status`: unmatched, matched or dismissed). */
 export function useStatementLines<F extends Record<string, string>>(list: ListParams<F>, opts?: ListQueryOptions<typeof LINES_PATH>) {
@@ -53,6 +86,7 @@ export function useImportStatement(config?: MutationConfig<StatementImport, NewI
     },
     onSuccess: (qc) => {
       void qc.invalidateQueries({ queryKey: reconciliationKeys.lines });
+      void qc.invalidateQueries({ queryKey: reconciliationKeys.held });
       void qc.invalidateQueries({ queryKey: balanceRequestKeys.all });
     },
   }, config);
@@ -77,6 +111,7 @@ export function useResolveLine(id: number, config?: MutationConfig<StatementLine
     },
     onSuccess: (qc) => {
       void qc.invalidateQueries({ queryKey: reconciliationKeys.lines });
+      void qc.invalidateQueries({ queryKey: reconciliationKeys.held });
       void qc.invalidateQueries({ queryKey: balanceRequestKeys.all });
     },
     onError: (qc, err) => {

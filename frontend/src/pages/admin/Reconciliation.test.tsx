@@ -29,6 +29,7 @@ const imported: Schemas['ReconciliationStatement'] = {
 describe('the reconciliation screen', () => {
   it('imports a statement with a column mapping and shows what it matched', async () => {
     const calls = stubApi({
+      'GET /api/v1/panel/held-collections': () => json(200, list([])),
       'GET /api/v1/panel/reconciliation/lines': () => json(200, list([line()])),
       'POST /api/v1/panel/reconciliation/statements': () => json(201, imported),
     });
@@ -56,6 +57,7 @@ describe('the reconciliation screen', () => {
 
   it('matches a line to a payment and dismisses another with a required note', async () => {
     const calls = stubApi({
+      'GET /api/v1/panel/held-collections': () => json(200, list([])),
       'GET /api/v1/panel/reconciliation/lines': () => json(200, list([line(), line({ id: 12, utr: '409999999999', amount: '250.00' })])),
       'POST /api/v1/panel/reconciliation/lines/11/match': () => json(200, line({ status: 'matched', reason: null, payment_id: 'pay_X' })),
       'POST /api/v1/panel/reconciliation/lines/12/dismiss': () => json(200, line({ id: 12, status: 'dismissed', reason: null, note: 'Vendor refund' })),
@@ -79,5 +81,32 @@ describe('the reconciliation screen', () => {
     await u.click(within(dialog).getByRole('button', { name: 'Dismiss' }));
     await waitFor(() => expect(calls.some((c) => c.path.endsWith('/12/dismiss'))).toBe(true));
     expect(calls.find((c) => c.path.endsWith('/12/dismiss'))!.body).toEqual({ note: 'Vendor refund' });
+  });
+
+  it('shows held collections and retries one: still held, then credited', async () => {
+    const held: Schemas['HeldCollection'] = {
+      payment_id: 'pay_HELD', user_id: 7, amount: '1500.00', purpose: 'collection', status: 'pending', utr: '412345678901',
+      livemode: true, credit_held_at: '2024-04-04T10:00:00Z', created_at: '2024-04-04T09:00:00Z',
+    };
+    let tries = 0;
+    const calls = stubApi({
+      'GET /api/v1/panel/held-collections': () => json(200, list(tries < 2 ? [held] : [])),
+      'GET /api/v1/panel/reconciliation/lines': () => json(200, list([line({ reason: 'credit_held' })])),
+      'POST /api/v1/panel/held-collections/pay_HELD/retry': () => (++tries === 1
+        ? json(409, { success: false, error: 'collection_held', message: "The merchant's balance cannot hold this payment's credit; its confirmation is delayed" })
+        : json(200, { payment_id: 'pay_HELD', status: 'success' })),
+    });
+    const u = userEvent.setup();
+    renderWithApp(<Reconciliation />, { path: '/admin/reconciliation' });
+    const region = await screen.findByRole('region', { name: 'Held collections' });
+    expect(within(region).getByText('pay_HELD')).toBeInTheDocument();
+    expect(screen.getByText("The merchant's balance cannot hold it yet: match it again once it can")).toBeInTheDocument();
+
+    await u.click(within(region).getByRole('button', { name: 'Retry the credit of pay_HELD' }));
+    expect(await screen.findByText('Still held')).toBeInTheDocument();
+    await u.click(within(region).getByRole('button', { name: 'Retry the credit of pay_HELD' }));
+    expect(await screen.findByText('Credited')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Held collections' })).not.toBeInTheDocument());
+    expect(calls.filter((c) => c.path.endsWith('/retry')).length).toBe(2);
   });
 });

@@ -8,8 +8,8 @@ import { Money } from '../../components/Money';
 import { PageHeader } from '../../components/PageHeader';
 import { FormError } from '../../components/States';
 import {
-  useImportStatement, useResolveLine, useStatementLines,
-  type ColumnMapping, type LinesQuery, type StatementImport, type StatementLine,
+  useHeldCollections, useImportStatement, useResolveLine, useRetryHeldCollection, useStatementLines,
+  type ColumnMapping, type HeldCollection, type LinesQuery, type StatementImport, type StatementLine,
 } from '../../features/reconciliation/api';
 import { formatDateTime } from '../../lib/dates';
 import { useListParams } from '../../lib/listParams';
@@ -20,6 +20,7 @@ const REASONS: Record<string, string> = {
   payment_not_open: 'The payment already ended',
   request_decided: 'The balance request was already decided',
   already_matched: 'Another line matched the same payment',
+  credit_held: "The merchant's balance cannot hold it yet: match it again once it can",
 };
 
 const MAPPING_FIELDS: { key: keyof ColumnMapping; label: string; hint: string }[] = [
@@ -64,6 +65,7 @@ export default function Reconciliation() {
     <>
       <PageHeader title="Reconciliation" description="Import the platform account's bank statement: credits that name a waiting payment or balance request by UTR and amount complete it; resolve the rest by hand." />
       <Stack gap="md">
+        <HeldCollections />
         <ImportForm />
         <SegmentedControl aria-label="Lines" value={list.filters.status || 'unmatched'} onChange={(v) => list.setFilter('status', v)}
           data={[{ value: 'unmatched', label: 'Unmatched' }, { value: 'matched', label: 'Matched' }, { value: 'dismissed', label: 'Dismissed' }]}
@@ -76,6 +78,48 @@ export default function Reconciliation() {
         {resolving && <Resolve line={resolving} onDone={() => setResolving(null)} />}
       </Modal>
     </>
+  );
+}
+
+/**
+ * Confirmed payments whose credit the merchant's balance cannot hold (it
+ * would pass its maximum): each waits, pending, until a retry credits it.
+ * Shown only while there are some.
+ */
+function HeldCollections() {
+  const held = useHeldCollections();
+  const retry = useRetryHeldCollection({
+    onSuccess: (p) => notifications.show({ color: 'teal', title: 'Credited', message: `Payment ${p.payment_id} completed.` }),
+    onError: (err) => notifications.show({ color: 'red', title: 'Still held', message: err instanceof ApiError ? err.message : 'The retry failed' }),
+  });
+  const rows = held.data?.data ?? [];
+  if (held.isError) return <Alert color="red" title="Held collections could not be loaded" />;
+  if (rows.length === 0) return null;
+  const columns: Column<HeldCollection>[] = [
+    { key: 'payment', header: 'Payment', render: (h) => <Code>{h.payment_id}</Code> },
+    { key: 'user', header: 'Beneficiary', render: (h) => <Text size="sm">User #{h.user_id}</Text> },
+    { key: 'amount', header: 'Amount', align: 'right', render: (h) => <Money value={h.amount} fw={500} /> },
+    { key: 'utr', header: 'UTR', hiddenOnMobile: true, render: (h) => (h.utr ? <Code>{h.utr}</Code> : <Text c="dimmed" size="sm">none</Text>) },
+    { key: 'since', header: 'Held since', hiddenOnMobile: true, render: (h) => <Text size="sm">{formatDateTime(h.credit_held_at)}</Text> },
+    {
+      key: 'retry', header: 'Retry', align: 'right',
+      render: (h) => (
+        <Button size="compact-sm" loading={retry.isPending && retry.variables === h.payment_id}
+          aria-label={`Retry the credit of ${h.payment_id}`} onClick={() => retry.mutate(h.payment_id)}>Retry</Button>
+      ),
+    },
+  ];
+  return (
+    <Paper withBorder p="md" component="section" aria-label="Held collections" style={{ borderColor: 'var(--mantine-color-orange-5)' }}>
+      <Stack gap="xs">
+        <Text fw={600}>Held collections ({held.data?.meta.total ?? rows.length})</Text>
+        <Text size="sm">
+          These payments were confirmed, but crediting them would take the merchant's balance past its maximum. Each waits, pending, and
+          is never expired or failed. Retry once the balance allows (or match its statement line again).
+        </Text>
+        <DataTable caption="Held collections" columns={columns} rowKey={(h) => h.payment_id} rows={rows} total={rows.length} page={1} perPage={Math.max(rows.length, 1)} onPageChange={() => {}} />
+      </Stack>
+    </Paper>
   );
 }
 

@@ -1,0 +1,77 @@
+package httpapi
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"paygate/core/errs"
+	"paygate/core/money"
+	"paygate/core/payment"
+)
+
+// Held collections (admin): confirmed payments whose beneficiary's balance
+// could not hold the credit, waiting pending for a retry; and an admin's
+// correction of a payment's UTR.
+
+type heldCollectionResponse struct {
+	PaymentID    string     `json:"payment_id"`
+	UserID       uint64     `json:"user_id"`
+	Amount       string     `json:"amount"`
+	Purpose      string     `json:"purpose"`
+	Status       string     `json:"status"`
+	UTR          *string    `json:"utr"`
+	Livemode     bool       `json:"livemode"`
+	CreditHeldAt *time.Time `json:"credit_held_at"`
+	CreatedAt    *time.Time `json:"created_at"`
+}
+
+func toHeldCollectionResponse(p *payment.Payment) heldCollectionResponse {
+	return heldCollectionResponse{PaymentID: p.PublicID, UserID: p.UserID, Amount: money.Format2(p.Amount),
+		Purpose: string(p.Purpose), Status: string(p.Status), UTR: p.UTR, Livemode: p.Livemode,
+		CreditHeldAt: p.CreditHeldAt, CreatedAt: timePtr(p.CreatedAt)}
+}
+
+func (s *server) listHeldCollections(c echo.Context) error {
+	fe := errs.FieldErrors{}
+	p, pp := page(c, fe)
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	rows, total, err := s.app.Gateway.HeldCollections(c.Request().Context(), caller(c), p, pp)
+	if err != nil {
+		return err
+	}
+	return writeList(c, mapSlice(rows, toHeldCollectionResponse), p, pp, total)
+}
+
+// retryHeldCollection completes a held payment once its beneficiary's
+// balance can hold it: 200 with the payment; still too large 409
+// collection_held.
+func (s *server) retryHeldCollection(c echo.Context) error {
+	p, err := s.app.Gateway.RetryHeldCollection(c.Request().Context(), caller(c), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, s.toPaymentResponse(p))
+}
+
+type correctUTRRequest struct {
+	UTR    string `json:"utr"`
+	Reason string `json:"reason"`
+}
+
+// correctPaymentUTR is an admin replacing an open payment's UTR (the payer
+// mistyped it; the checkout page takes one UTR only), audited.
+func (s *server) correctPaymentUTR(c echo.Context) error {
+	var req correctUTRRequest
+	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	p, err := s.app.Gateway.CorrectUTR(c.Request().Context(), caller(c), c.Param("id"), req.UTR, req.Reason)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, s.toPaymentResponse(p))
+}
