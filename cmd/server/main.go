@@ -278,6 +278,7 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 	handler := httpapi.NewServer(httpapi.Deps{
 		App: a, Log: log, Ready: store.Ping, TrustedProxies: cfg.TrustedProxies, Assets: assets, TimeZone: cfg.Location.String(),
 		Metrics: reg, MetricsToken: cfg.MetricsToken, ExportStallTimeout: cfg.ExportStallTimeout,
+		StatementImportMaxBytes: cfg.StatementImportMaxBytes,
 	})
 	// ReadTimeout bounds a whole request, body included: a 6 MB upload at a
 	// slow mobile link's 64 kB/s fits; a client trickling bytes to hold a
