@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v4"
-	qrcode "github.com/skip2/go-qrcode"
 
 	"paygate/core/errs"
 	"paygate/core/money"
@@ -181,7 +180,7 @@ func (s *server) checkoutView(co *gateway.Checkout) (int, checkoutView, error) {
 	}
 	if v.Open {
 		intent := co.Intent
-		png, err := qrcode.Encode(intent, qrcode.Medium, 256)
+		png, err := qrPNG(intent, 256)
 		if err != nil {
 			return 0, v, err
 		}

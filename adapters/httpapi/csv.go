@@ -1,7 +1,7 @@
 package httpapi
 
 import (
-	"encoding/csv"
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -36,7 +36,7 @@ type csvStream struct {
 	s       *server
 	name    string // file name, e.g. hit-logs-2026-11-21.csv
 	header  []string
-	w       *csv.Writer
+	w       *bufio.Writer // over stallGuard
 	rc      *http.ResponseController
 	started bool
 	rows    int
@@ -57,15 +57,14 @@ func (o *csvStream) start() error {
 	guard := stallGuard{w: o.c.Response(), rc: o.rc, stall: o.s.exportStall}
 	guard.extend()
 	o.c.Response().WriteHeader(http.StatusOK)
-	o.w = csv.NewWriter(guard)
-	return o.w.Write(o.header)
+	o.w = bufio.NewWriter(guard)
+	return writeCSVRecord(o.w, o.header)
 }
 
 // flush sends what the encoder holds to the client, under the stall
 // deadline.
 func (o *csvStream) flush() error {
-	o.w.Flush()
-	if err := o.w.Error(); err != nil {
+	if err := o.w.Flush(); err != nil {
 		return err
 	}
 	_ = o.rc.SetWriteDeadline(time.Now().Add(o.s.exportStall))
@@ -99,7 +98,7 @@ func (o *csvStream) row(cells ...string) error {
 	for i, v := range cells {
 		cells[i] = safeCell(v)
 	}
-	if err := o.w.Write(cells); err != nil {
+	if err := writeCSVRecord(o.w, cells); err != nil {
 		return err
 	}
 	o.rows++
@@ -138,14 +137,66 @@ func (o *csvStream) finish(err error) error {
 	return nil
 }
 
-// safeCell defuses spreadsheet formulas (CSV injection): a cell that starts
-// with = + - @, a tab or a carriage return gets a leading apostrophe, so
-// Excel, LibreOffice and Sheets show it as text instead of evaluating it.
+// safeCell defuses spreadsheet formulas (CSV injection): a formula sign (=
+// + - @, a tab or a carriage return, or the fullwidth ＝ ＋ － ＠ that some
+// spreadsheets read as them) at the start of the cell, or after a separator
+// (, or ; and their fullwidth forms; spaces between allowed) inside it, gets
+// an apostrophe before it. A locale whose separator is ; splits an unquoted
+// "Asha;=1+1" into a second cell; every cell is also quoted (writeCSVRecord),
+// and the apostrophe covers a reader that splits anyway, so Excel,
+// LibreOffice and Sheets show the text instead of evaluating it.
 func safeCell(v string) string {
-	if v != "" && strings.ContainsRune("=+-@\t\r", rune(v[0])) {
-		return "'" + v
+	if !hasFormula(v) {
+		return v // most cells: no copy
 	}
-	return v
+	var b strings.Builder
+	b.Grow(len(v) + 4)
+	atStart := true
+	for _, r := range v {
+		if atStart && isFormulaSign(r) {
+			b.WriteByte('\'')
+		}
+		atStart = isSeparator(r) || (atStart && r == ' ')
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// hasFormula reports whether safeCell has anything to defuse in v.
+func hasFormula(v string) bool {
+	atStart := true
+	for _, r := range v {
+		if atStart && isFormulaSign(r) {
+			return true
+		}
+		atStart = isSeparator(r) || (atStart && r == ' ')
+	}
+	return false
+}
+
+func isFormulaSign(r rune) bool {
+	switch r {
+	case '=', '+', '-', '@', '\t', '\r', '＝', '＋', '－', '＠':
+		return true
+	}
+	return false
+}
+
+func isSeparator(r rune) bool { return r == ',' || r == ';' || r == '，' || r == '；' }
+
+// writeCSVRecord writes one RFC 4180 record with every cell quoted
+// (encoding/csv quotes only cells holding a comma, so "Asha;=1+1" went out
+// bare), ending in \n.
+func writeCSVRecord(w *bufio.Writer, cells []string) error {
+	for i, c := range cells {
+		if i > 0 {
+			w.WriteByte(',')
+		}
+		w.WriteByte('"')
+		w.WriteString(strings.ReplaceAll(c, `"`, `""`))
+		w.WriteByte('"')
+	}
+	return w.WriteByte('\n')
 }
 
 // csvTime writes t in RFC 3339 in the service's time zone; empty when unknown.

@@ -52,7 +52,7 @@ func TestCSVStreamErrorAfterRowsAbortsTheResponse(t *testing.T) {
 
 func TestCSVStreamEmptyExportIsItsHeaderAndCellsAreDefused(t *testing.T) {
 	out, rec := newCSVTest()
-	if err := out.finish(nil); err != nil || rec.Body.String() != "a,b\n" {
+	if err := out.finish(nil); err != nil || rec.Body.String() != "\"a\",\"b\"\n" {
 		t.Fatalf("empty export: %q, %v", rec.Body.String(), err)
 	}
 	out, rec = newCSVTest()
@@ -73,5 +73,44 @@ func TestCSVStreamEmptyExportIsItsHeaderAndCellsAreDefused(t *testing.T) {
 		if rows[i+1][0] != w || rows[i+1][1] != "multi\nline, \"quoted\"" {
 			t.Errorf("row %d: %q, want %q", i, rows[i+1], w)
 		}
+	}
+}
+
+// The formula rule: a sign at the start of a cell or after a separator
+// (spaces between allowed) gets an apostrophe; nothing else changes.
+func TestSafeCellDefusesFormulasAtTheStartAndAfterSeparators(t *testing.T) {
+	for in, want := range map[string]string{
+		"=1+1": "'=1+1", "+1": "'+1", "-1": "'-1", "@SUM(A1)": "'@SUM(A1)", "\tx": "'\tx", "\rx": "'\rx",
+		"＝1+1": "'＝1+1", "＋1": "'＋1", "－1": "'－1", "＠A1": "'＠A1",
+		"Asha;=1+1": "Asha;'=1+1", "Asha,=1+1": "Asha,'=1+1", "Asha; =1+1": "Asha; '=1+1", "Asha;＝1+1": "Asha;'＝1+1",
+		"a;b;+c,@d": "a;b;'+c,'@d", "x;\ty": "x;'\ty", "x,\ry": "x,'\ry", "a；=b": "a；'=b", "a，=b": "a，'=b",
+		" =1": " '=1", "==1": "'==1",
+		"plain": "plain", "": "", "a=b": "a=b", "a+b-c@d": "a+b-c@d", "a;b": "a;b", "1,000.00": "1,000.00",
+		"2026-11-21T10:00:00+05:30": "2026-11-21T10:00:00+05:30", "Asha Rao": "Asha Rao", "नमस्ते;=1": "नमस्ते;'=1",
+	} {
+		if got := safeCell(in); got != want {
+			t.Errorf("safeCell(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// Every cell is quoted, so a reader that splits on ; keeps "Asha;=1+1" whole.
+func TestCSVRecordsQuoteEveryCell(t *testing.T) {
+	out, rec := newCSVTest()
+	if err := out.row("Asha;=1+1", `say "hi"`); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.finish(nil); err != nil {
+		t.Fatal(err)
+	}
+	if want := "\"a\",\"b\"\n\"Asha;'=1+1\",\"say \"\"hi\"\"\"\n"; rec.Body.String() != want {
+		t.Fatalf("body %q, want %q", rec.Body.String(), want)
+	}
+	r := csv.NewReader(strings.NewReader(rec.Body.String()))
+	r.Comma = ';'
+	r.LazyQuotes = true
+	rows, err := r.ReadAll()
+	if err != nil || len(rows[1]) != 1 {
+		t.Fatalf("read with ; as separator: %q, %v", rows, err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -260,4 +261,37 @@ func parallel(n int, fn func(i int) int) map[int]int {
 	close(start)
 	wg.Wait()
 	return codes
+}
+
+// A beneficiary name that is a formula after a ; (a separator in some
+// locales), or in fullwidth signs, reaches the admin's payouts CSV quoted
+// and defused.
+func TestPayoutsCSVDefusesFormulasInBeneficiaryNames(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		c := e.newCustomer("user", "starter", "1000.00")
+		for i, name := range []string{"Asha;=1+1", "＝1+1", "Ravi, -2+3"} {
+			p := bankPayout(fmt.Sprintf("csv-%d", i), "10", "123456781234")
+			p["beneficiary"].(map[string]any)["name"] = name
+			e.must(e.gw(c, "POST", "/api/v1/payout/transfer", p), 200)
+		}
+		r := e.do("GET", "/api/v1/panel/payouts?format=csv", e.admin, nil)
+		rows := readCSV(t, r, "payouts")
+		col := slices.Index(rows[0], "beneficiary_name")
+		if col < 0 {
+			t.Fatalf("no beneficiary_name column: %v", rows[0])
+		}
+		var names []string
+		for _, row := range rows[1:] {
+			names = append(names, row[col])
+		}
+		slices.Sort(names)
+		if want := []string{"'＝1+1", "Asha;'=1+1", "Ravi, '-2+3"}; !slices.Equal(names, want) {
+			t.Fatalf("names in the CSV %q, want %q", names, want)
+		}
+		for _, line := range strings.Split(strings.TrimSpace(r.raw), "\n") {
+			if !strings.HasPrefix(line, `"`) || !strings.HasSuffix(line, `"`) || strings.Contains(line, `";=`) {
+				t.Fatalf("a line with an unquoted cell: %q", line)
+			}
+		}
+	})
 }

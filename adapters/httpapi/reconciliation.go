@@ -20,11 +20,33 @@ import (
 // lines, match or dismiss the unmatched ones.
 
 // statementMemory is how much of a statement upload is held in memory; the
-// rest (up to reconciliation.MaxFileBytes) is spooled to a temporary file.
-const statementMemory = 4 << 20
+// rest (up to StatementImportMaxBytes) is spooled to a temporary file and
+// read from there line by line. Spooled, not read from the body as it
+// arrives: the column fields may follow the file (the panel and curl -F
+// send the file first), and the file cannot be read without them.
+const statementMemory = 64 << 10
 
-var errStatementTooLarge = errs.E(errs.TooLarge, "body_too_large",
-	fmt.Sprintf("Request body too large: a statement file may be at most %d MB", reconciliation.MaxFileBytes>>20))
+// errImportRunning is a statement import while another runs on this
+// instance: each holds a batch of lines and its matches, so one at a time
+// keeps a small host's memory flat.
+var errImportRunning = errs.E(errs.LimitExceeded, "import_in_progress",
+	"Another statement import is running; try again when it has finished")
+
+func (s *server) errStatementTooLarge() error {
+	return errs.E(errs.TooLarge, "body_too_large",
+		fmt.Sprintf("Request body too large: a statement file may be at most %s", byteSize(s.statementMax)))
+}
+
+// byteSize writes n as whole MB or kB when it is one, else in bytes.
+func byteSize(n int64) string {
+	switch {
+	case n%(1<<20) == 0:
+		return fmt.Sprintf("%d MB", n>>20)
+	case n%(1<<10) == 0:
+		return fmt.Sprintf("%d kB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
 
 // statementFields are the text fields of the import form: the column mapping.
 var statementFields = map[string]func(*statement.Mapping) *string{
@@ -99,15 +121,22 @@ func (s *server) importStatement(c echo.Context) error {
 	if mt, _, err := mime.ParseMediaType(req.Header.Get(echo.HeaderContentType)); err != nil || mt != echo.MIMEMultipartForm {
 		return errNotMultipart
 	}
-	const maxBody = reconciliation.MaxFileBytes + 64<<10
+	maxBody := s.statementMax + 64<<10 // the file and the form around it
 	if req.ContentLength > maxBody {
-		return errStatementTooLarge
+		return s.errStatementTooLarge()
+	}
+	select {
+	case s.importing <- struct{}{}:
+		defer func() { <-s.importing }()
+	default:
+		c.Response().Header().Set("Retry-After", "10")
+		return errImportRunning
 	}
 	req.Body = http.MaxBytesReader(c.Response(), req.Body, maxBody)
 	if err := req.ParseMultipartForm(statementMemory); err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return errStatementTooLarge
+			return s.errStatementTooLarge()
 		}
 		return errNotMultipart.Wrap(err)
 	}
@@ -142,6 +171,9 @@ func (s *server) importStatement(c echo.Context) error {
 	}
 	if err := fe.Err(); err != nil {
 		return err
+	}
+	if files[0].Size > s.statementMax {
+		return s.errStatementTooLarge()
 	}
 	f, err := files[0].Open()
 	if err != nil {

@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"log/slog"
 	"mime/multipart"
 	"net/http"
@@ -328,5 +329,79 @@ func TestReconciliationMappingAndBadFiles(t *testing.T) {
 		e.must(e.importStatement(e.admin, "custom.csv", []byte(custom), fields), 422)
 		e.must(e.importStatement(e.admin, "x.csv", []byte(custom), map[string]string{"colour": "red"}), 422)
 		e.must(e.raw("POST", "/api/v1/panel/reconciliation/statements", e.admin, "application/json", strings.NewReader("{}")), 400)
+	})
+}
+
+// A statement upload above STATEMENT_IMPORT_MAX_BYTES is 413, whether its
+// size is declared or not; a second import while one runs is 429.
+func TestStatementImportIsCappedAndRunsOneAtATime(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		const maxBytes = 64 << 10
+		srv := httptest.NewServer(httpapi.NewServer(httpapi.Deps{App: e.app, Log: slog.New(slog.NewJSONHandler(e.logs, nil)),
+			Ready: e.store.Ping, StatementImportMaxBytes: maxBytes}))
+		t.Cleanup(srv.Close)
+		e.url = srv.URL
+
+		header := "Date,Narration,Ref No,Debit,Credit,Balance\n"
+		big := []byte(header + strings.Repeat("01/04/2024,CASH DEPOSIT AT BRANCH 0042,,,100.00,\n", 2*maxBytes/50))
+		r := e.importStatement(e.admin, "big.csv", big, nil)
+		if r.status != 413 || r.body["error"] != "body_too_large" || !strings.Contains(r.raw, "64 kB") {
+			t.Fatalf("declared too large: %d %s", r.status, r.raw)
+		}
+		// Chunked: no Content-Length, cut by the reader.
+		var body bytes.Buffer
+		w := multipart.NewWriter(&body)
+		fw, _ := w.CreateFormFile("file", "big.csv")
+		fw.Write(big)
+		w.Close()
+		r = e.raw("POST", "/api/v1/panel/reconciliation/statements", e.admin, w.FormDataContentType(), io.MultiReader(&body))
+		if r.status != 413 || r.body["error"] != "body_too_large" {
+			t.Fatalf("chunked too large: %d %s", r.status, r.raw)
+		}
+		small := []byte(header + "01/04/2024,CASH DEPOSIT,,,100.00,\n")
+		e.must(e.importStatement(e.admin, "small.csv", small, nil), 201)
+
+		// An import whose body arrives slowly holds the instance's slot.
+		pr, pw := io.Pipe()
+		slow := multipart.NewWriter(pw)
+		done := make(chan int, 1)
+		go func() {
+			req, _ := http.NewRequest("POST", e.url+"/api/v1/panel/reconciliation/statements", pr)
+			req.Header.Set("Content-Type", slow.FormDataContentType())
+			req.Header.Set("Authorization", "Bearer "+e.admin)
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				done <- 0
+				return
+			}
+			res.Body.Close()
+			done <- res.StatusCode
+		}()
+		sw, _ := slow.CreateFormFile("file", "slow.csv")
+		sw.Write([]byte(header))
+		// Another import (a file without a header: 422 if it ran) is refused
+		// while the slow one holds the slot.
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			r = e.importStatement(e.admin, "other.csv", []byte("no header\n"), nil)
+			if r.status == 429 {
+				break
+			}
+			if r.status != 422 || time.Now().After(deadline) {
+				t.Fatalf("import beside a running one: %d %s", r.status, r.raw)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		if r.body["error"] != "import_in_progress" || r.header.Get("Retry-After") == "" {
+			t.Fatalf("busy answer: %v %s", r.header, r.raw)
+		}
+		sw.Write([]byte("02/04/2024,CASH DEPOSIT,,,200.00,\n"))
+		slow.Close()
+		pw.Close()
+		if code := <-done; code != 201 {
+			t.Fatalf("slow import: %d", code)
+		}
+		// The slot is free again.
+		e.must(e.importStatement(e.admin, "other.csv", []byte("no header\n"), nil), 422)
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -184,5 +185,71 @@ func TestSensitiveParametersAreNeverStoredInFull(t *testing.T) {
 			t.Errorf("export lacks the mask: %s", adminCSV)
 		}
 		e.ledgerClean()
+	})
+}
+
+// A service with a sensitive parameter stores no parameter it does not
+// document, and matches a sensitive name whatever its case, separators or
+// width: no spelling of the name keeps the number in full anywhere.
+func TestMisspeltSensitiveNamesAreNeverStoredInFull(t *testing.T) {
+	const aadhaar = "234567890124"
+	const masked = "XXXXXXXX0124"
+	hostile := []string{"Aadhaar_Number", "aadhaar-number", "AADHAAR NUMBER", "AadhaarNumber", "aadhaar.number",
+		"ａａｄｈａａｒ＿ｎｕｍｂｅｒ", "aadhaar", "uid", "aadhar_no", aadhaar}
+	each(t, func(t *testing.T, e *env) {
+		for _, method := range []string{"POST", "GET"} {
+			slug := "aadhaar-print-" + strings.ToLower(method)
+			id := e.newService(slug, "1.00")
+			e.must(e.do("PATCH", fmt.Sprintf("/api/v1/panel/services/%d", id), e.admin, map[string]any{"method": method}), 200)
+			e.must(e.do("PUT", fmt.Sprintf("/api/v1/panel/services/%d/docs", id), e.admin, map[string]any{
+				"endpoint": "/api/v1/" + slug, "method": method, "description": "Print an Aadhaar card",
+				"request_params": map[string]any{
+					"aadhaar_number": map[string]any{"type": "string", "required": true, "sensitive": true},
+					"name":           map[string]any{"type": "string"},
+				},
+				"response_example": map[string]any{"success": true}, "error_codes": map[string]string{"422": "Invalid parameters"},
+			}), 200)
+		}
+		c := e.newCustomer("user", "enterprise", "10.00")
+		for _, name := range hostile {
+			value := aadhaar
+			if name == aadhaar {
+				value = "x"
+			}
+			// Alone (aadhaar_number missing), and beside a valid call's parameters.
+			e.must(e.call(c, "aadhaar-print-post", map[string]any{name: value}), 422)
+			e.must(e.call(c, "aadhaar-print-post", map[string]any{"aadhaar_number": "123412341234", "name": "Asha", name: value}), 422)
+			q := url.Values{name: {value}, "name": {"Asha"}}
+			e.must(e.do("GET", "/api/v1/aadhaar-print-get?"+q.Encode(), "", nil, "X-API-Key", c.key, "X-API-Secret", c.secret), 422)
+		}
+
+		var shown strings.Builder
+		for _, path := range []string{"/api/v1/panel/hit-logs?per_page=100", "/api/v1/panel/hit-logs?format=csv"} {
+			shown.WriteString(e.must(e.do("GET", path, c.token, nil), 200).raw)
+			shown.WriteString(e.must(e.do("GET", path, e.admin, nil), 200).raw)
+		}
+		dump := dumpDatabase(t, e.store)
+		for where, text := range map[string]string{"database": dump, "panel and exports": shown.String(), "logs": e.logs.String()} {
+			if i := strings.Index(text, aadhaar); i >= 0 {
+				t.Errorf("%s holds the full number: …%s…", where, text[max(0, i-300):min(len(text), i+100)])
+			}
+		}
+		// The sensitive spellings are kept masked (the operator sees the
+		// typo), the other names not at all.
+		for _, want := range []string{`"Aadhaar_Number":"` + masked + `"`, `"aadhaar-number":"` + masked + `"`,
+			`"AADHAAR NUMBER":"` + masked + `"`, `"name":"Asha"`} {
+			if !strings.Contains(dump, want) {
+				t.Errorf("database lacks %s", want)
+			}
+		}
+		for _, line := range strings.Split(dump, "\n") {
+			if strings.HasPrefix(line, "hit_") && (strings.Contains(line, `"uid":"`) || strings.Contains(line, `"aadhaar":"`) ||
+				strings.Contains(line, `"aadhar_no":"`)) {
+				t.Errorf("an undocumented parameter was stored: %s", line)
+			}
+		}
+		if n := strings.Count(shown.String(), masked); n == 0 {
+			t.Error("the CSV and list show no mask")
+		}
 	})
 }

@@ -38,6 +38,9 @@ type Deps struct {
 	// ExportStallTimeout ends a CSV export whose client reads nothing for
 	// this long (csv.go); 0 means 30 s.
 	ExportStallTimeout time.Duration
+	// StatementImportMaxBytes bounds a statement upload (reconciliation.go);
+	// 0 means 20 MB.
+	StatementImportMaxBytes int64
 }
 
 type server struct {
@@ -54,7 +57,11 @@ type server struct {
 	metricsToken []byte          // SHA-256 of METRICS_TOKEN; empty: /metrics off
 	routeLabels  map[string]bool // registered route patterns, the route labels
 	exportStall  time.Duration   // ExportStallTimeout
-	hsts         bool            // PUBLIC_BASE_URL is https: send Strict-Transport-Security (headers.go), the refresh cookie is Secure (auth.go)
+	// statementMax is StatementImportMaxBytes; importing holds the one
+	// statement import this instance runs at a time (reconciliation.go).
+	statementMax int64
+	importing    chan struct{}
+	hsts         bool // PUBLIC_BASE_URL is https: send Strict-Transport-Security (headers.go), the refresh cookie is Secure (auth.go)
 }
 
 // NewServer builds the HTTP handler with every route of routes.go.
@@ -67,6 +74,11 @@ func NewServer(d Deps) *echo.Echo {
 	if s.exportStall <= 0 {
 		s.exportStall = 30 * time.Second
 	}
+	s.statementMax = d.StatementImportMaxBytes
+	if s.statementMax <= 0 {
+		s.statementMax = 20 << 20
+	}
+	s.importing = make(chan struct{}, 1)
 	s.registrations = newKeyedLimiter(10, 6*time.Minute) // 10 an hour per address
 	s.accountMail = newKeyedLimiter(5, 10*time.Minute)   // mail-sending requests: 5 a burst, then one per 10 min, per address, email and user
 	s.resets = newKeyedLimiter(20, 30*time.Second)       // reset attempts per address (each hashes a password)

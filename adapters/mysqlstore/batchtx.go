@@ -112,7 +112,7 @@ func (s *Store) batchTx(ctx context.Context, fn func(ctx context.Context, st met
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", translate(err))
 	}
-	bc := &batchConn{conn: conn, maxBytes: s.batchQueryBytes, snaps: snaps, usage: newUsageTally(s.zone.Load())}
+	bc := &batchConn{conn: conn, maxBytes: s.batchQueryBytes, snaps: snaps, usage: newUsageTally(s.zone.Load()), conflict: s.conflict}
 	defer func() {
 		if s.snaps == nil || len(bc.rows) == 0 {
 			return
@@ -191,6 +191,7 @@ type batchConn struct {
 	given    []*hitlog.Hit
 	referred []*ledger.Entry
 
+	conflict conflictSyntax // the server's upsert syntax (upsert.go)
 	// usage: the final hits this transaction wrote, added to the usage
 	// roll-up by one statement before the COMMIT (usage.go).
 	usage *usageTally
@@ -348,7 +349,7 @@ func (c *batchConn) lockUser(b base, r userRow, users map[uint64]*user.User) err
 // deferUsage defers the statement adding the final hits this transaction
 // wrote to the usage roll-up (sent with the COMMIT).
 func (c *batchConn) deferUsage() error {
-	q, args, err := c.usage.upsert(true)
+	q, args, err := c.usage.upsert(c.conflict)
 	if q != "" {
 		c.deferExec(q, args...)
 	}

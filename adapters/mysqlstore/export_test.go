@@ -6,8 +6,10 @@ import (
 	"errors"
 	"maps"
 	"sync/atomic"
+	"time"
 
 	"paygate/core/hitlog"
+	"paygate/core/report"
 )
 
 // MySQLConfig exposes the URL-to-driver-config conversion to the tests.
@@ -121,3 +123,27 @@ func SnapshotCondition() (string, int) {
 
 // SnapshotIgnored are the users columns the guard leaves out, with why.
 func SnapshotIgnored() map[string]string { return maps.Clone(snapshotIgnored) }
+
+// UpsertSyntax is the server's version (empty on SQLite) and the upsert
+// syntax the store chose for it: excluded, values or alias.
+func (s *Store) UpsertSyntax() (string, string) {
+	var version string
+	if s.dialect == DialectMySQL {
+		_ = s.sqlDB.QueryRow("SELECT VERSION()").Scan(&version)
+	}
+	return version, map[conflictSyntax]string{conflictExcluded: "excluded", conflictValues: "values", conflictAlias: "alias"}[s.conflict]
+}
+
+// AddUsage adds one successful call of user to service at t to the usage
+// roll-up with the store's upsert.
+func (s *Store) AddUsage(user, service uint64, at time.Time) error {
+	t := newUsageTally(time.UTC)
+	if err := t.add(report.Hit{UserID: user, ServiceID: service, Status: hitlog.StatusSuccess, CreatedAt: at}); err != nil {
+		return err
+	}
+	q, args, err := t.upsert(s.conflict)
+	if err != nil {
+		return err
+	}
+	return s.db.Exec(q, args...).Error
+}

@@ -116,11 +116,7 @@ func (s *hitStore) settlePayloads(ctx context.Context, hits []*hitlog.Hit) error
 			q.WriteString("(?,?,'',?)")
 			args = append(args, h.ID, payloadMonth(h.CreatedAt), *h.ResponsePayload)
 		}
-		if s.mysql {
-			q.WriteString(" ON DUPLICATE KEY UPDATE response_payload = VALUES(response_payload)")
-		} else {
-			q.WriteString(" ON CONFLICT (hit_id) DO UPDATE SET response_payload = excluded.response_payload")
-		}
+		q.WriteString(responseUpsert(s.conflict))
 		if _, err := s.sqlExec(ctx, q.String(), args...); err != nil {
 			return fmt.Errorf("write the responses of %d hits: %w", len(part), translate(err))
 		}
@@ -222,4 +218,13 @@ func (s *hitStore) dropPayloadMonth(ctx context.Context, before time.Time) (int,
 		return max(int(rows), 1), i < len(candidates)-1, nil
 	}
 	return 0, false, nil
+}
+
+// responseUpsert ends settlePayloads' INSERT: a row already there (the
+// request's) takes the response.
+func responseUpsert(cs conflictSyntax) string {
+	if cs == conflictExcluded {
+		return " ON CONFLICT (hit_id) DO UPDATE SET response_payload = excluded.response_payload"
+	}
+	return cs.rowAlias() + " ON DUPLICATE KEY UPDATE response_payload = " + cs.inserted("response_payload")
 }

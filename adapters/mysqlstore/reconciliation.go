@@ -98,6 +98,7 @@ func (s *statementStore) CreateStatement(ctx context.Context, st *statement.Stat
 
 func (s *statementStore) UpdateStatement(ctx context.Context, st *statement.Statement) error {
 	err := s.byID(ctx, &statementRow{}).Where("id = ?", st.ID).Updates(map[string]any{
+		"file_sha256": st.SHA256, "credit_lines": st.CreditLines, "debit_lines": st.DebitLines, "skipped_lines": st.Skipped,
 		"new_lines": st.NewLines, "matched": st.Matched, "unmatched": st.Unmatched}).Error
 	if err != nil {
 		return fmt.Errorf("update statement %d: %w", st.ID, translate(err))
@@ -119,6 +120,7 @@ func (s *statementStore) InsertLines(ctx context.Context, statementID uint64, li
 		head, tail = "INSERT IGNORE INTO reconciliation_lines ("+lineInsertColumns+") VALUES ", ""
 	}
 	const row = "(?,?,?,?,?,?,?,?,?,?,?,?,?)"
+	var n int64
 	for start := 0; start < len(lines); start += lineInsertBatch {
 		part := lines[start:min(start+lineInsertBatch, len(lines))]
 		var sql strings.Builder
@@ -144,13 +146,13 @@ func (s *statementStore) InsertLines(ctx context.Context, statementID uint64, li
 				amount, balance, string(l.Status), reason, dbTime(l.CreatedAt), dbTime(l.UpdatedAt))
 		}
 		sql.WriteString(tail)
-		if err := s.conn(ctx).Exec(sql.String(), args...).Error; err != nil {
-			return 0, fmt.Errorf("insert statement lines: %w", translate(err))
+		// Rows affected are the rows inserted (a skipped duplicate counts
+		// none), on both databases: the import calls this once per batch.
+		res := s.conn(ctx).Exec(sql.String(), args...)
+		if res.Error != nil {
+			return 0, fmt.Errorf("insert statement lines: %w", translate(res.Error))
 		}
-	}
-	var n int64
-	if err := s.conn(ctx).Model(&lineRow{}).Where("statement_id = ?", statementID).Count(&n).Error; err != nil {
-		return 0, fmt.Errorf("count statement lines: %w", translate(err))
+		n += res.RowsAffected
 	}
 	return int(n), nil
 }

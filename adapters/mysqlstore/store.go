@@ -40,6 +40,8 @@ type Store struct {
 	log     *slog.Logger
 	// consecutiveIDs: see base.consecutiveIDs; read at Open.
 	consecutiveIDs bool
+	// conflict: the server's upsert syntax (upsert.go); read at Open.
+	conflict conflictSyntax
 	// batchDB: MySQL's pool for WithinBatchTx (batchtx.go); nil otherwise.
 	batchDB *sql.DB
 	// snaps: the users' rows as the last committed batches left them, for
@@ -126,6 +128,12 @@ func Open(ctx context.Context, databaseURL string, logger *slog.Logger) (*Store,
 			s.consecutiveIDs = mode.Valid && mode.Int64 <= 1 && step.Valid && step.Int64 == 1
 			s.batchQueryBytes = batchQueryBytes(packet.Int64)
 		}
+		var version string
+		if err := sqlDB.QueryRowContext(ctx, "SELECT VERSION()").Scan(&version); err != nil {
+			_ = s.Close()
+			return nil, fmt.Errorf("read the server version of %s: %w", dburl.Redact(databaseURL), err)
+		}
+		s.conflict = conflictSyntaxOf(version)
 		cfg, err := mysqlConfig(databaseURL)
 		if err == nil {
 			s.batchDB, err = openBatchPool(cfg)
@@ -269,7 +277,8 @@ func (s *Store) storesOn(db *gorm.DB) store.Stores {
 
 // baseOn is what the repositories on db hold.
 func (s *Store) baseOn(db *gorm.DB) base {
-	return base{db: db, mysql: s.dialect == DialectMySQL, consecutiveIDs: s.consecutiveIDs, sealer: s.sealer, exportPage: s.exportPage, zone: s.zone}
+	return base{db: db, mysql: s.dialect == DialectMySQL, conflict: s.conflict, consecutiveIDs: s.consecutiveIDs, sealer: s.sealer,
+		exportPage: s.exportPage, zone: s.zone}
 }
 
 // SetExportPageRows sets how many rows one keyset page of an export reads
@@ -317,8 +326,9 @@ func (s *Store) DB() *gorm.DB { return s.db }
 // base is what every repository holds: a handle on the database or on one
 // transaction, and the dialect.
 type base struct {
-	db    *gorm.DB
-	mysql bool
+	db       *gorm.DB
+	mysql    bool
+	conflict conflictSyntax // how an upsert names the row not inserted (upsert.go)
 	// consecutiveIDs: a multi-row INSERT takes consecutive ids (SQLite;
 	// MySQL with innodb_autoinc_lock_mode ≤ 1 and an increment of 1).
 	consecutiveIDs bool

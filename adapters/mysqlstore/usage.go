@@ -78,7 +78,7 @@ func (t *usageTally) addAll(hits []*hitlog.Hit) error {
 // upsert is the statement adding the tally to the roll-up, "" when it is
 // empty. Rows go in primary-key order, so two writers lock the rows they
 // share in the same order.
-func (t *usageTally) upsert(mysql bool) (string, []any, error) {
+func (t *usageTally) upsert(cs conflictSyntax) (string, []any, error) {
 	if len(t.rows) == 0 {
 		return "", nil, nil
 	}
@@ -111,22 +111,16 @@ func (t *usageTally) upsert(mysql bool) (string, []any, error) {
 		args = append(args, k.user, k.service, k.hour, c.Calls, c.SuccessCalls, c.FailedCalls, c.InsufficientCalls, c.RevenueUnits, c.CostUnits)
 	}
 	cols := []string{"calls", "success_calls", "failed_calls", "insufficient_calls", "revenue_units", "cost_units"}
-	if mysql {
-		q.WriteString(" ON DUPLICATE KEY UPDATE ")
-		for i, c := range cols {
-			if i > 0 {
-				q.WriteString(", ")
-			}
-			fmt.Fprintf(&q, "%s = %s + VALUES(%s)", c, c, c)
-		}
-	} else {
+	if cs == conflictExcluded {
 		q.WriteString(" ON CONFLICT (hour, user_id, api_service_id) DO UPDATE SET ")
-		for i, c := range cols {
-			if i > 0 {
-				q.WriteString(", ")
-			}
-			fmt.Fprintf(&q, "%s = %s + excluded.%s", c, c, c)
+	} else {
+		q.WriteString(cs.rowAlias() + " ON DUPLICATE KEY UPDATE ")
+	}
+	for i, c := range cols {
+		if i > 0 {
+			q.WriteString(", ")
 		}
+		fmt.Fprintf(&q, "%s = %s + %s", c, c, cs.inserted(c))
 	}
 	return q.String(), args, nil
 }
@@ -142,7 +136,7 @@ func (s *hitStore) countFinal(ctx context.Context, hits []*hitlog.Hit) error {
 	if err := t.addAll(hits); err != nil {
 		return err
 	}
-	q, args, err := t.upsert(s.mysql)
+	q, args, err := t.upsert(s.conflict)
 	if q == "" || err != nil {
 		return err
 	}
@@ -292,7 +286,7 @@ func (s *Store) BackfillUsage(ctx context.Context, loc *time.Location) (int64, e
 		}
 		hb := &hitStore{s.baseOn(tx)}
 		for _, part := range t.split(batchRows) {
-			q, args, err := part.upsert(hb.mysql)
+			q, args, err := part.upsert(hb.conflict)
 			if err != nil {
 				return err
 			}

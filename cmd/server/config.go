@@ -1,12 +1,14 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"net"
 	"net/mail"
 	"net/netip"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -86,6 +88,9 @@ type config struct {
 	// ExportStallTimeout ends a CSV export whose client reads nothing for
 	// this long (EXPORT_STALL_TIMEOUT, 30 s).
 	ExportStallTimeout time.Duration
+	// StatementImportMaxBytes bounds a bank-statement upload
+	// (STATEMENT_IMPORT_MAX_BYTES, 20 MB).
+	StatementImportMaxBytes int64
 }
 
 // App environments (APP_ENV).
@@ -142,6 +147,9 @@ func parseConfig(args []string, getenv func(string) string) (config, []string, e
 		return c, nil, err
 	}
 	var err error
+	if c.DatabaseURL, err = withDatabasePassword(c.DatabaseURL, getenv("DATABASE_PASSWORD"), getenv("DATABASE_PASSWORD_FILE"), os.ReadFile); err != nil {
+		return c, nil, err
+	}
 	bools := []struct {
 		key string
 		dst *bool
@@ -181,6 +189,10 @@ func parseConfig(args []string, getenv func(string) string) (config, []string, e
 		if *d.dst, err = time.ParseDuration(env(d.key, d.def)); err != nil || *d.dst <= 0 {
 			return c, nil, fmt.Errorf("%s: %q is not a positive duration such as 15s", d.key, env(d.key, d.def))
 		}
+	}
+	size := env("STATEMENT_IMPORT_MAX_BYTES", "20MB")
+	if c.StatementImportMaxBytes, err = parseByteSize(size); err != nil {
+		return c, nil, fmt.Errorf("STATEMENT_IMPORT_MAX_BYTES: %q %v", size, err)
 	}
 	if c.WebhookPollInterval > 2*time.Second {
 		return c, nil, fmt.Errorf("WEBHOOK_POLL_INTERVAL: %s is longer than 2s (the first attempt is due within 5 s of the event)", c.WebhookPollInterval)
@@ -334,4 +346,60 @@ func parseMaxAmount(v string) (decimal.Decimal, error) {
 		return d, fmt.Errorf("is not a positive amount with at most 2 decimals, below 10000000000")
 	}
 	return d, nil
+}
+
+// parseByteSize reads a size as bytes or with a kB, MB or GB suffix
+// (powers of 1024): "20MB", "512kB", "1048576". At least 1 kB, at most 1 GB.
+func parseByteSize(v string) (int64, error) {
+	n, unit := strings.TrimSpace(v), int64(1)
+	for _, u := range []struct {
+		suffix string
+		size   int64
+	}{{"GB", 1 << 30}, {"MB", 1 << 20}, {"kB", 1 << 10}, {"KB", 1 << 10}, {"B", 1}} {
+		if strings.HasSuffix(n, u.suffix) {
+			n, unit = strings.TrimSpace(strings.TrimSuffix(n, u.suffix)), u.size
+			break
+		}
+	}
+	x, err := strconv.ParseInt(n, 10, 64)
+	if err != nil || x <= 0 || x > (1<<30)/unit || x*unit < 1<<10 {
+		return 0, errors.New("is not a size from 1kB to 1GB such as 20MB")
+	}
+	return x * unit, nil
+}
+
+// withDatabasePassword puts the MySQL password from DATABASE_PASSWORD, or
+// from the file DATABASE_PASSWORD_FILE names (a Docker secret; one trailing
+// newline dropped), into databaseURL, percent-encoded: compose passes
+// MariaDB's own password as written, and one holding / @ # ? % would break a
+// URL spelled out by hand. Neither set: databaseURL as it is.
+func withDatabasePassword(databaseURL, password, file string, readFile func(string) ([]byte, error)) (string, error) {
+	switch {
+	case password != "" && file != "":
+		return "", errors.New("DATABASE_PASSWORD and DATABASE_PASSWORD_FILE: set one, not both")
+	case file != "":
+		b, err := readFile(file)
+		if err != nil {
+			return "", fmt.Errorf("DATABASE_PASSWORD_FILE: %w", err)
+		}
+		password = strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r")
+		if password == "" {
+			return "", fmt.Errorf("DATABASE_PASSWORD_FILE: %s is empty", file)
+		}
+	case password == "":
+		return databaseURL, nil
+	}
+	u, err := url.Parse(databaseURL)
+	if err != nil || u.Scheme != "mysql" {
+		return "", errors.New("DATABASE_PASSWORD: DATABASE_URL is not a mysql:// URL (SQLite takes no password)")
+	}
+	user := ""
+	if u.User != nil {
+		user = u.User.Username()
+	}
+	if user == "" {
+		return "", errors.New("DATABASE_PASSWORD: DATABASE_URL names no user (mysql://user@host:3306/db)")
+	}
+	u.User = url.UserPassword(user, password)
+	return u.String(), nil
 }

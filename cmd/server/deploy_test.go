@@ -128,3 +128,55 @@ func TestEnvExampleDocumentsEverySetting(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeDocumentsEverySetting: the README's configuration table names
+// every variable the server reads.
+func TestReadmeDocumentsEverySetting(t *testing.T) {
+	readme := readRepoFile(t, "README.md")
+	read := map[string]bool{}
+	if _, _, err := parseConfig(nil, func(k string) string { read[k] = true; return "" }); err != nil {
+		t.Fatal(err)
+	}
+	for k := range read {
+		if !regexp.MustCompile("(?m)^\\| [^|]*`" + k + "`").MatchString(readme) {
+			t.Errorf("README's configuration table does not name %s, which the server reads", k)
+		}
+	}
+}
+
+// TestComposeStartsCaddyOnceTheAppIsHealthy: the app has a healthcheck the
+// image can run (the server binary itself: no curl there), Caddy waits for
+// it, and the database password reaches the server apart from the URL, so
+// any character MariaDB takes works.
+func TestComposeStartsCaddyOnceTheAppIsHealthy(t *testing.T) {
+	compose := readRepoFile(t, "docker-compose.yml")
+	docker := readRepoFile(t, "Dockerfile")
+	service := func(name string) string {
+		m := regexp.MustCompile(`(?ms)^  ` + name + `:\n(.*?)(?:\n  [a-z]+:\n|\n[a-z]+:)`).FindStringSubmatch(compose)
+		if m == nil {
+			t.Fatalf("docker-compose.yml: no service %s", name)
+		}
+		return m[1]
+	}
+	app, caddy := service("app"), service("caddy")
+	check := regexp.MustCompile(`(?m)^    healthcheck:\n      test: \["CMD", "([^"]+)", "healthcheck"\]`).FindStringSubmatch(app)
+	if check == nil {
+		t.Fatal(`docker-compose.yml: the app has no healthcheck running ["CMD", "<server>", "healthcheck"]`)
+	}
+	if !regexp.MustCompile(`(?m)^ENTRYPOINT \["` + regexp.QuoteMeta(check[1]) + `"\]`).MatchString(docker) {
+		t.Errorf("the healthcheck runs %s, which is not the image's entrypoint", check[1])
+	}
+	if !regexp.MustCompile(`(?m)^    depends_on:\n      app:\n        condition: service_healthy$`).MatchString(caddy) {
+		t.Error("docker-compose.yml: caddy does not wait for the app to be healthy")
+	}
+	url := regexp.MustCompile(`(?m)^      DATABASE_URL: (.*)$`).FindStringSubmatch(app)
+	if url == nil || strings.Contains(url[1], "${") || strings.Contains(url[1], ":${") {
+		t.Errorf("docker-compose.yml: DATABASE_URL %v carries an interpolated value (a password with / @ # ? %% breaks it)", url)
+	}
+	if !regexp.MustCompile(`(?m)^      DATABASE_PASSWORD: \$\{MARIADB_PASSWORD[:}]`).MatchString(app) {
+		t.Error("docker-compose.yml: the app does not get DATABASE_PASSWORD from MARIADB_PASSWORD")
+	}
+	if !strings.Contains(usage, "healthcheck") {
+		t.Error("the usage text does not name the healthcheck command")
+	}
+}

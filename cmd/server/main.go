@@ -1,6 +1,6 @@
 // Command server runs the payment gateway and API reseller service, and the
 // operators' subcommands: migrate, ledger check, backup, create-admin,
-// secrets rotate.
+// secrets rotate, healthcheck.
 package main
 
 import (
@@ -78,6 +78,8 @@ commands:
                  generated and printed once
   secrets rotate re-encrypt every stored secret under DATA_KEY (values under
                  DATA_KEY_PREVIOUS or in plaintext); safe to run again
+  healthcheck    ask the server on HTTP_ADDR for /readyz; exit 1 unless it
+                 answers 200 (the image's healthcheck: the image has no curl)
 flags:
   -addr ADDR     listen address (HTTP_ADDR)
   -db URL        database URL (DATABASE_URL)`
@@ -86,6 +88,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	cfg, rest, err := parseConfig(args, getenv)
 	if err != nil {
 		return fmt.Errorf("%w\n%s", err, usage)
+	}
+	if len(rest) == 1 && rest[0] == "healthcheck" { // asks the running server; opens no database
+		return healthcheck(ctx, cfg.HTTPAddr, stdout)
 	}
 	// The log is buffered (logwriter.go) and written out last, after the
 	// server, its workers and the database have stopped, on every path out
@@ -278,6 +283,7 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 	handler := httpapi.NewServer(httpapi.Deps{
 		App: a, Log: log, Ready: store.Ping, TrustedProxies: cfg.TrustedProxies, Assets: assets, TimeZone: cfg.Location.String(),
 		Metrics: reg, MetricsToken: cfg.MetricsToken, ExportStallTimeout: cfg.ExportStallTimeout,
+		StatementImportMaxBytes: cfg.StatementImportMaxBytes,
 	})
 	// ReadTimeout bounds a whole request, body included: a 6 MB upload at a
 	// slow mobile link's 64 kB/s fits; a client trickling bytes to hold a

@@ -43,6 +43,7 @@ type CompiledSpecs struct {
 	specs     map[string]ParamSpec
 	patterns  map[string]*regexp.Regexp // nil entry: the pattern does not compile (nothing matches)
 	sensitive []string                  // names of the sensitive parameters, sorted
+	folded    map[string]bool           // sensitive.FoldName of each sensitive name
 }
 
 // Compile prepares specs for Validate; nil specs pass anything.
@@ -51,6 +52,10 @@ func Compile(specs map[string]ParamSpec) *CompiledSpecs {
 	for name, spec := range specs {
 		if spec.Sensitive {
 			c.sensitive = append(c.sensitive, name)
+			if c.folded == nil {
+				c.folded = map[string]bool{}
+			}
+			c.folded[sensitive.FoldName(name)] = true
 		}
 		if spec.Pattern != nil {
 			if c.patterns == nil {
@@ -70,35 +75,48 @@ func Compile(specs map[string]ParamSpec) *CompiledSpecs {
 // HasSensitive reports whether any parameter is marked sensitive.
 func (c *CompiledSpecs) HasSensitive() bool { return c != nil && len(c.sensitive) > 0 }
 
-// Masked returns params with the value of every sensitive parameter
-// masked (as text: sensitive.Mask of its JSON text when it is not a
-// string), and the full values it masked, for scrubbing echoes of them.
-// params itself is not changed: it is what goes upstream.
-func (c *CompiledSpecs) Masked(params map[string]any) (masked map[string]any, values []string) {
+// Stored returns params as a service with sensitive parameters keeps them:
+// a parameter whose name is not documented is dropped (a misspelt name
+// would otherwise keep its value in full), except one that matches a
+// sensitive name case- and separator-insensitively (sensitive.FoldName:
+// "Aadhaar_Number" for aadhaar_number), which is kept masked like it; the
+// values of sensitive parameters are masked (as text: sensitive.Mask of
+// their JSON text when they are not strings). values are the full values it
+// masked, for scrubbing echoes of them; dropped are the names it dropped
+// (a name may be the number itself). params itself is not changed: it is
+// what goes upstream. A service without sensitive parameters keeps params.
+func (c *CompiledSpecs) Stored(params map[string]any) (stored map[string]any, values, dropped []string) {
 	if !c.HasSensitive() || len(params) == 0 {
-		return params, nil
+		return params, nil, nil
 	}
-	masked = make(map[string]any, len(params))
-	for k, v := range params {
-		masked[k] = v
-	}
-	for _, name := range c.sensitive {
-		v, ok := params[name]
-		if !ok || v == nil {
-			continue
-		}
-		text, isString := v.(string)
-		if !isString {
-			if b, err := json.Marshal(v); err == nil {
-				text = string(b)
-			} else {
-				text = fmt.Sprint(v)
+	stored = make(map[string]any, len(params))
+	for name, v := range params {
+		_, documented := c.specs[name]
+		switch {
+		case c.folded[sensitive.FoldName(name)]:
+			if v == nil {
+				stored[name] = nil
+				continue
 			}
+			text, isString := v.(string)
+			if !isString {
+				if b, err := json.Marshal(v); err == nil {
+					text = string(b)
+				} else {
+					text = fmt.Sprint(v)
+				}
+			}
+			stored[name] = sensitive.Mask(text)
+			values = append(values, text)
+		case documented:
+			stored[name] = v
+		default:
+			dropped = append(dropped, name)
 		}
-		masked[name] = sensitive.Mask(text)
-		values = append(values, text)
 	}
-	return masked, values
+	sort.Strings(values)
+	sort.Strings(dropped)
+	return stored, values, dropped
 }
 
 // Validate is ValidateParams with the compiled rules.

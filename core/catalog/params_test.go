@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"paygate/core/errs"
@@ -83,5 +84,42 @@ func TestServiceValidate(t *testing.T) {
 		if err := s.Validate(); err == nil {
 			t.Errorf("case %d accepted", i)
 		}
+	}
+}
+
+// A service with a sensitive parameter keeps only documented parameters,
+// and masks every spelling of a sensitive name.
+func TestStoredDropsUndocumentedAndMasksEverySpellingOfASensitiveName(t *testing.T) {
+	const full = "234567890124"
+	c := Compile(map[string]ParamSpec{
+		"aadhaar_number": {Type: "string", Sensitive: true},
+		"name":           {Type: "string"},
+	})
+	params := map[string]any{
+		"aadhaar_number": full, "Aadhaar_Number": full, "aadhaar-number": full, "AADHAAR NUMBER": full,
+		"AadhaarNumber": full, "ａａｄｈａａｒ＿ｎｕｍｂｅｒ": full, "aadhaar.number": json.Number(full),
+		"aadhaar": full, "uid": full, full: "x", "name": "Asha",
+	}
+	stored, values, dropped := c.Stored(params)
+	b, _ := json.Marshal(stored)
+	want := `{"AADHAAR NUMBER":"XXXXXXXX0124","AadhaarNumber":"XXXXXXXX0124","Aadhaar_Number":"XXXXXXXX0124",` +
+		`"aadhaar-number":"XXXXXXXX0124","aadhaar.number":"XXXXXXXX0124","aadhaar_number":"XXXXXXXX0124",` +
+		`"name":"Asha","ａａｄｈａａｒ＿ｎｕｍｂｅｒ":"XXXXXXXX0124"}`
+	if string(b) != want {
+		t.Errorf("stored %s\nwant   %s", b, want)
+	}
+	if len(values) != 7 || values[0] != full {
+		t.Errorf("values to scrub: %q", values)
+	}
+	if want := []string{full, "aadhaar", "uid"}; !slices.Equal(dropped, want) {
+		t.Errorf("dropped %q, want %q", dropped, want)
+	}
+	if params["Aadhaar_Number"] != full || len(params) != 11 {
+		t.Error("Stored changed the parameters that go upstream")
+	}
+	// Without a sensitive parameter nothing is dropped.
+	plain := map[string]any{"name": "Asha", "extra": 1}
+	if got, _, _ := Compile(map[string]ParamSpec{"name": {Type: "string"}}).Stored(plain); len(got) != 2 {
+		t.Errorf("plain service: %v", got)
 	}
 }

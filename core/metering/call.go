@@ -102,7 +102,7 @@ func (a *Metering) callService(ctx context.Context, in CallInput, kq *calledKey)
 	}
 	// The hit log keeps sensitive values masked; upstream gets params and
 	// payload as sent. secrets are the full values, to scrub from answers.
-	stored, secrets := storedPayload(specs, params, payload, perr)
+	stored, secrets, dropped := storedPayload(specs, params, payload, perr)
 	hit := &hitlog.Hit{
 		UserID: owner.ID, ServiceID: svc.ID, APIKeyID: key.ID, RequestID: in.RequestID,
 		RequestPayload: a.capPayload(stored), IPAddress: in.IP,
@@ -115,7 +115,9 @@ func (a *Metering) callService(ctx context.Context, in CallInput, kq *calledKey)
 		return nil, a.reject(ctx, hit, hitlog.StatusFailed, apikey.ErrServiceNotAllowed, now)
 	}
 	if perr == nil {
-		perr = specs.Validate(params)
+		if perr = specs.Validate(params); perr != nil && len(dropped) > 0 {
+			perr = &scrubbedError{error: perr, names: dropped}
+		}
 	}
 
 	// The daily counter, the plan limit, the balance check and the debit
@@ -542,33 +544,42 @@ func parseParams(method string, query url.Values, body []byte) (map[string]any, 
 	return params, string(body), nil
 }
 
-// storedPayload is the hit log's request_payload of a call: payload with
-// the values of the service's sensitive parameters masked, and those
-// values in full (to scrub from the stored answer). A body that is not a
-// JSON object cannot be told apart into parameters: with sensitive
-// parameters, it is kept masked whole.
-func storedPayload(specs *catalog.CompiledSpecs, params map[string]any, payload string, perr error) (string, []string) {
+// storedPayload is the hit log's request_payload of a call: for a service
+// with sensitive parameters, only its documented parameters, sensitive
+// values masked (catalog's Stored), those values in full (to scrub from the
+// stored answer), and the names dropped. A body that is not a JSON object
+// cannot be told apart into parameters: with sensitive parameters, it is
+// kept masked whole.
+func storedPayload(specs *catalog.CompiledSpecs, params map[string]any, payload string, perr error) (string, []string, []string) {
 	if !specs.HasSensitive() {
-		return payload, nil
+		return payload, nil, nil
 	}
 	if perr != nil {
 		var bad map[string]string
 		if json.Unmarshal([]byte(payload), &bad) != nil {
-			return `{"invalid_body":""}`, nil
+			return `{"invalid_body":""}`, nil, nil
 		}
 		b, _ := json.Marshal(map[string]string{"invalid_body": sensitive.Mask(bad["invalid_body"])})
-		return string(b), nil
+		return string(b), nil, nil
 	}
-	masked, secrets := specs.Masked(params)
-	if len(secrets) == 0 {
-		return payload, nil
-	}
-	b, err := json.Marshal(masked)
+	stored, secrets, dropped := specs.Stored(params)
+	b, err := json.Marshal(stored)
 	if err != nil {
-		return `{}`, secrets
+		return `{}`, secrets, dropped
 	}
-	return string(b), secrets
+	return string(b), secrets, dropped
 }
+
+// scrubbedError is a refusal that names parameters the hit log must not
+// keep (an undocumented name of a service with sensitive parameters may be
+// the number itself): the caller's answer names them, the stored answer
+// (errorPayload) has them masked.
+type scrubbedError struct {
+	error
+	names []string
+}
+
+func (e *scrubbedError) Unwrap() error { return e.error }
 
 // upstreamFailure turns a bad upstream answer into the 500 the caller sees.
 func upstreamFailure(resp UpstreamResponse, callErr error) error {
@@ -604,7 +615,22 @@ func errorPayload(err error) string {
 		}
 	}
 	b, _ := json.Marshal(out)
+	var se *scrubbedError
+	if errors.As(err, &se) {
+		return scrubNames(string(b), se.names)
+	}
 	return string(b)
+}
+
+// scrubNames masks names in a JSON text, as they are and as JSON escapes
+// them.
+func scrubNames(text string, names []string) string {
+	all := make([]string, 0, 2*len(names))
+	for _, n := range names {
+		q, _ := json.Marshal(n)
+		all = append(all, n, string(q[1:len(q)-1]))
+	}
+	return sensitive.Scrub(text, all)
 }
 
 // capPayload keeps hit log payloads within the column; a larger one is

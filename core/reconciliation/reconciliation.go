@@ -78,8 +78,9 @@ const (
 	TargetLine      = "reconciliation_line"
 )
 
-// MaxFileBytes bounds one statement file (about 300,000 lines).
-const MaxFileBytes = 64 << 20
+// importBatch is how many credit lines an import reads, records and
+// matches at a time: memory holds one batch, never the file.
+const importBatch = 1000
 
 // lookupChunk bounds the references of one candidate query.
 const lookupChunk = 1000
@@ -91,80 +92,52 @@ type ImportInput struct {
 	Mapping  statement.Mapping
 }
 
-// Import reads a statement file, records its credit lines not recorded
-// before (re-importing a file records nothing), and matches the new ones:
-// each exact match completes its payment or approves its balance request
-// in one transaction with the line's decision and audit entry. The
-// statement's counts say what happened.
+// Import reads a statement file line by line, records its credit lines not
+// recorded before (re-importing a file records nothing), and matches the
+// new ones, a batch at a time: each exact match completes its payment or
+// approves its balance request in one transaction with the line's decision
+// and audit entry. The statement's counts say what happened. A file that
+// cannot be read to its end keeps the lines recorded before the error (each
+// once, as any import) and its statement says how many.
 func (r *Reconciliation) Import(ctx context.Context, actor *user.User, in ImportInput) (*statement.Statement, error) {
 	if err := requireAdmin(actor); err != nil {
 		return nil, err
 	}
 	h := sha256.New()
-	parsed, err := statement.Parse(io.TeeReader(in.Body, h), in.Mapping)
+	sr, err := statement.NewReader(io.TeeReader(in.Body, h), in.Mapping)
 	if err != nil {
 		return nil, err
 	}
 	now := r.now().UTC()
-	st := &statement.Statement{ImportedBy: actor.ID, FileName: clip(in.FileName, 255), SHA256: hex.EncodeToString(h.Sum(nil)),
-		CreditLines: len(parsed.Lines), DebitLines: parsed.Debits, Skipped: parsed.Skipped, CreatedAt: now}
-
-	cands, err := r.candidates(ctx, parsed.Lines)
-	if err != nil {
-		return nil, err
-	}
-	plan := statement.Plan(parsed.Lines, cands)
-	for i := range parsed.Lines {
-		l := &parsed.Lines[i]
-		l.Status, l.Reason, l.CreatedAt, l.UpdatedAt = statement.StatusUnmatched, plan[i].Reason, now, now
-		if plan[i].Target != statement.TargetNone {
-			l.Reason = statement.ReasonNoMatch // until the match commits
-		}
-	}
-	// The statement and its lines commit first (batches; a duplicate line
-	// is skipped), so a failed match leaves its line unmatched, not lost.
+	st := &statement.Statement{ImportedBy: actor.ID, FileName: clip(in.FileName, 255), CreatedAt: now}
+	// The statement and each batch of its lines commit before their
+	// matches (a duplicate line is skipped), so a failed match leaves its
+	// line unmatched, not lost.
 	if err := r.st.Statements.CreateStatement(ctx, st); err != nil {
 		return nil, err
 	}
-	if st.NewLines, err = r.st.Statements.InsertLines(ctx, st.ID, parsed.Lines); err != nil {
+	planner := statement.NewPlanner()
+	batch := make([]statement.Line, 0, importBatch)
+	var readErr error
+	for {
+		l, err := sr.Next()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				readErr = err
+			}
+			break
+		}
+		if batch = append(batch, l); len(batch) == importBatch {
+			if err := r.importLines(ctx, actor, st, planner, batch, now); err != nil {
+				return nil, err
+			}
+			batch = batch[:0]
+		}
+	}
+	if err := r.importLines(ctx, actor, st, planner, batch, now); err != nil {
 		return nil, err
 	}
-	var keys []string
-	for i, d := range plan {
-		if d.Target != statement.TargetNone {
-			keys = append(keys, parsed.Lines[i].Key)
-		}
-	}
-	ids, err := r.st.Statements.IDsByKey(ctx, st.ID, keys)
-	if err != nil {
-		return nil, err
-	}
-	for i, d := range plan {
-		id, mine := ids[parsed.Lines[i].Key]
-		if d.Target == statement.TargetNone || !mine {
-			continue // no match, or recorded by an earlier import
-		}
-		l := parsed.Lines[i]
-		l.ID, l.StatementID = id, st.ID
-		switch err := r.match(ctx, actor, &l, d, true); {
-		case errors.Is(err, payment.ErrCreditHeld):
-			if err := r.payments.HoldCredit(ctx, d.TargetID, "reconciliation"); err != nil {
-				return nil, err
-			}
-			if err := r.st.Statements.SetReason(ctx, id, statement.ReasonCreditHeld); err != nil {
-				return nil, err
-			}
-		case err == nil:
-			st.Matched++
-		case errs.KindOf(err) == errs.Conflict || errs.KindOf(err) == errs.NotFound:
-			// Moved on since the plan (paid, expired, decided): it waits for an admin.
-			if err := r.st.Statements.SetReason(ctx, id, reasonOf(err)); err != nil {
-				return nil, err
-			}
-		default:
-			return nil, err
-		}
-	}
+	st.SHA256, st.DebitLines, st.Skipped = hex.EncodeToString(h.Sum(nil)), sr.Debits, sr.Skipped
 	st.Unmatched = st.NewLines - st.Matched
 	err = r.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
 		if err := s.Statements.UpdateStatement(ctx, st); err != nil {
@@ -175,7 +148,74 @@ func (r *Reconciliation) Import(ctx context.Context, actor *user.User, in Import
 	if err != nil {
 		return nil, err
 	}
+	if readErr != nil {
+		return nil, readErr
+	}
 	return st, nil
+}
+
+// importLines records one batch of statement st's credit lines and
+// matches the new ones as planned.
+func (r *Reconciliation) importLines(ctx context.Context, actor *user.User, st *statement.Statement, planner *statement.Planner,
+	lines []statement.Line, now time.Time) error {
+	if len(lines) == 0 {
+		return nil
+	}
+	st.CreditLines += len(lines)
+	cands, err := r.candidates(ctx, lines)
+	if err != nil {
+		return err
+	}
+	plan := planner.Plan(lines, cands)
+	for i := range lines {
+		l := &lines[i]
+		l.Status, l.Reason, l.CreatedAt, l.UpdatedAt = statement.StatusUnmatched, plan[i].Reason, now, now
+		if plan[i].Target != statement.TargetNone {
+			l.Reason = statement.ReasonNoMatch // until the match commits
+		}
+	}
+	n, err := r.st.Statements.InsertLines(ctx, st.ID, lines)
+	if err != nil {
+		return err
+	}
+	st.NewLines += n
+	var keys []string
+	for i, d := range plan {
+		if d.Target != statement.TargetNone {
+			keys = append(keys, lines[i].Key)
+		}
+	}
+	ids, err := r.st.Statements.IDsByKey(ctx, st.ID, keys)
+	if err != nil {
+		return err
+	}
+	for i, d := range plan {
+		id, mine := ids[lines[i].Key]
+		if d.Target == statement.TargetNone || !mine {
+			continue // no match, or recorded by an earlier import
+		}
+		l := lines[i]
+		l.ID, l.StatementID = id, st.ID
+		switch err := r.match(ctx, actor, &l, d, true); {
+		case errors.Is(err, payment.ErrCreditHeld):
+			if err := r.payments.HoldCredit(ctx, d.TargetID, "reconciliation"); err != nil {
+				return err
+			}
+			if err := r.st.Statements.SetReason(ctx, id, statement.ReasonCreditHeld); err != nil {
+				return err
+			}
+		case err == nil:
+			st.Matched++
+		case errs.KindOf(err) == errs.Conflict || errs.KindOf(err) == errs.NotFound:
+			// Moved on since the plan (paid, expired, decided): it waits for an admin.
+			if err := r.st.Statements.SetReason(ctx, id, reasonOf(err)); err != nil {
+				return err
+			}
+		default:
+			return err
+		}
+	}
+	return nil
 }
 
 // candidates reads the payments and balance requests the lines name.

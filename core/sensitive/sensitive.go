@@ -6,7 +6,10 @@ package sensitive
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Shown is how many trailing characters a masked value keeps.
@@ -43,4 +46,18 @@ func Scrub(text string, values []string) string {
 		}
 	}
 	return text
+}
+
+// FoldName is a parameter name as a sensitive name is matched: compatibility
+// forms folded (NFKC: fullwidth letters), lower case, and every character
+// that is neither a letter nor a digit dropped, so "Aadhaar_Number",
+// "aadhaar-number" and "AADHAAR NUMBER" are all "aadhaarnumber".
+func FoldName(name string) string {
+	var b strings.Builder
+	for _, r := range norm.NFKC.String(name) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
 }

@@ -29,3 +29,15 @@ func TestScrubMasksEchoedValues(t *testing.T) {
 		t.Errorf("Scrub = %s, want %s", got, want)
 	}
 }
+
+func TestFoldNameIgnoresCaseSeparatorsAndWidth(t *testing.T) {
+	for _, in := range []string{"aadhaar_number", "Aadhaar_Number", "aadhaar-number", "AADHAAR NUMBER", "aadhaarNumber",
+		" aadhaar.number ", "ａａｄｈａａｒ＿ｎｕｍｂｅｒ", "AADHAAR\tNUMBER"} {
+		if got := sensitive.FoldName(in); got != "aadhaarnumber" {
+			t.Errorf("FoldName(%q) = %q", in, got)
+		}
+	}
+	if sensitive.FoldName("aadhaar") == sensitive.FoldName("aadhaar_number") {
+		t.Error("a different name folds to the same")
+	}
+}

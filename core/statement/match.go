@@ -52,8 +52,20 @@ func NewCandidates(pays []PaymentRef, tops []TopUpRef) Candidates {
 // request_decided; a target an earlier line took is already_matched;
 // nothing at all is no_match. Exact matches win over mismatches.
 func Plan(lines []Line, c Candidates) []Decision {
+	return NewPlanner().Plan(lines, c)
+}
+
+// Planner is Plan over a file read in batches: a target an earlier batch's
+// line took stays taken (already_matched) for the later ones.
+type Planner struct{ taken map[string]bool }
+
+// NewPlanner starts a file.
+func NewPlanner() *Planner { return &Planner{taken: map[string]bool{}} }
+
+// Plan decides the next batch of the file's lines, as Plan does.
+func (pl *Planner) Plan(lines []Line, c Candidates) []Decision {
 	out := make([]Decision, len(lines))
-	taken := map[string]bool{}
+	taken := pl.taken
 	for i, l := range lines {
 		var reasons []string
 		try := func(kind string, id uint64, open bool, closed string, amountOK bool) bool {

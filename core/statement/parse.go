@@ -2,6 +2,7 @@ package statement
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/csv"
 	"encoding/hex"
 	"errors"
@@ -49,13 +50,46 @@ type Parsed struct {
 // columns is where each field sits in a record; -1 when absent.
 type columns struct{ date, narration, ref, credit, debit, balance int }
 
-// Parse reads a CSV statement: the header row is the first of the leading
-// rows naming the date and credit columns; each later row with a date and a
-// positive credit is a credit line; a row with only a debit counts as a
-// debit; anything else (a summary or footer, a blank row) is skipped and
-// counted. Amounts may carry Indian or Western digit grouping, a currency
-// sign and a trailing "Cr". Errors are 422 naming the field.
+// Parse reads a whole CSV statement with Reader's rules; an import reads
+// it line by line with Reader instead.
 func Parse(r io.Reader, m Mapping) (*Parsed, error) {
+	sr, err := NewReader(r, m)
+	if err != nil {
+		return nil, err
+	}
+	out := &Parsed{}
+	for {
+		l, err := sr.Next()
+		if errors.Is(err, io.EOF) {
+			out.Debits, out.Skipped = sr.Debits, sr.Skipped
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		out.Lines = append(out.Lines, l)
+	}
+}
+
+// Reader reads a CSV statement one line at a time, so an import holds a
+// line, not the file: the header row is the first of the leading rows
+// naming the date and credit columns; each later row with a date and a
+// positive credit is a credit line; a row with only a debit counts as a
+// debit; anything else (a summary or footer, a blank row, a row the CSV
+// reader cannot read) is skipped and counted. Amounts may carry Indian or
+// Western digit grouping, a currency sign and a trailing "Cr".
+type Reader struct {
+	cr  *csv.Reader
+	col columns
+	// seen counts the credit lines read so far by content (a 64-bit hash
+	// of it): the occurrence index that tells identical lines apart.
+	seen    map[uint64]uint32
+	Debits  int
+	Skipped int
+}
+
+// NewReader reads up to the header row. Errors are 422 naming the field.
+func NewReader(r io.Reader, m Mapping) (*Reader, error) {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
 	cr.LazyQuotes = true
@@ -66,6 +100,10 @@ func Parse(r io.Reader, m Mapping) (*Parsed, error) {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
 			break
+		}
+		var pe *csv.ParseError
+		if err != nil && !errors.As(err, &pe) {
+			return nil, fmt.Errorf("read statement: %w", err)
 		}
 		if err != nil {
 			return nil, fileError("is not a readable CSV file: " + err.Error())
@@ -79,39 +117,44 @@ func Parse(r io.Reader, m Mapping) (*Parsed, error) {
 	if !found {
 		return nil, fileError("has no header row naming a date column and a credit column in its first 40 rows; name them with date_column and credit_column")
 	}
-	out := &Parsed{}
-	seen := map[string]int{}
+	return &Reader{cr: cr, col: col, seen: map[uint64]uint32{}}, nil
+}
+
+// Next returns the next credit line; io.EOF after the last. An error
+// reading the file (not its content) is returned wrapped.
+func (sr *Reader) Next() (Line, error) {
 	for {
-		rec, err := cr.Read()
+		rec, err := sr.cr.Read()
 		if errors.Is(err, io.EOF) {
-			break
+			return Line{}, io.EOF
 		}
 		if err != nil {
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
-				out.Skipped++
+				sr.Skipped++
 				continue
 			}
-			return nil, fileError("could not be read: " + err.Error())
+			return Line{}, fmt.Errorf("read statement: %w", err)
 		}
-		line, kind := parseRow(rec, col)
+		line, kind := parseRow(rec, sr.col)
 		switch kind {
 		case rowDebit:
-			out.Debits++
+			sr.Debits++
 			continue
 		case rowSkip:
-			out.Skipped++
+			sr.Skipped++
 			continue
 		}
-		line.LineNo = lineNo(cr)
+		line.LineNo = lineNo(sr.cr)
 		base := strings.Join([]string{line.Date.Format(time.DateOnly), line.RefNo, money.Format2(line.Amount), line.Narration, balanceText(line.Balance)}, "\x1f")
-		n := seen[base]
-		seen[base] = n + 1
+		bh := sha256.Sum256([]byte(base))
+		id := binary.BigEndian.Uint64(bh[:8])
+		n := sr.seen[id]
+		sr.seen[id] = n + 1
 		h := sha256.Sum256(fmt.Appendf(nil, "%s\x1f%d", base, n))
 		line.Key = hex.EncodeToString(h[:])
-		out.Lines = append(out.Lines, line)
+		return line, nil
 	}
-	return out, nil
 }
 
 func lineNo(cr *csv.Reader) int {

@@ -148,6 +148,8 @@ type TopUpRef struct {
 // Repository stores statements and their lines.
 type Repository interface {
 	CreateStatement(ctx context.Context, s *Statement) error
+	// UpdateStatement writes the file hash and counts, known once the file
+	// is read.
 	UpdateStatement(ctx context.Context, s *Statement) error
 	// InsertLines records lines of statement s in batches, skipping each
 	// whose Key is already recorded; it returns how many it inserted.

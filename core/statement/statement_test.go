@@ -164,6 +164,20 @@ func TestPlan(t *testing.T) {
 			t.Errorf("line %d: %+v, want %+v", i, got[i], want[i])
 		}
 	}
+	// In batches of any size, as an import plans them, the decisions are
+	// the same: a target an earlier batch took stays taken.
+	for _, size := range []int{1, 3, 7} {
+		pl := statement.NewPlanner()
+		var batched []statement.Decision
+		for start := 0; start < len(lines); start += size {
+			batched = append(batched, pl.Plan(lines[start:min(start+size, len(lines))], c)...)
+		}
+		for i := range want {
+			if batched[i] != want[i] {
+				t.Errorf("batches of %d, line %d: %+v, want %+v", size, i, batched[i], want[i])
+			}
+		}
+	}
 }
 
 func TestLineDecisions(t *testing.T) {
