@@ -223,7 +223,6 @@ func TestGatewayPaymentCreateAndCheckout(t *testing.T) {
 	})
 }
 
-// page requests a checkout page (outside the JSON API) without following redirects.
 // browserPost gives a POST without Origin and Sec-Fetch-Site the
 // Sec-Fetch-Site a browser sends with a form of the same page (the checkout
 // refuses a post with neither).
@@ -233,6 +232,8 @@ func browserPost(req *http.Request) {
 	}
 }
 
+// page requests a checkout page (outside the JSON API) as a browser would,
+// without following redirects.
 func (e *env) page(method, path string, headers map[string]string) resp {
 	e.t.Helper()
 	req, _ := http.NewRequest(method, e.url+path, nil)
@@ -240,6 +241,13 @@ func (e *env) page(method, path string, headers map[string]string) resp {
 		req.Header.Set(k, v)
 	}
 	browserPost(req)
+	return e.sendPage(req)
+}
+
+// sendPage sends a request outside the JSON API without following
+// redirects.
+func (e *env) sendPage(req *http.Request) resp {
+	e.t.Helper()
 	cl := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	res, err := cl.Do(req)
 	if err != nil {

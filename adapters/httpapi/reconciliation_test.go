@@ -58,15 +58,7 @@ func (e *env) postForm(path string, values url.Values, headers map[string]string
 		req.Header.Set(k, v)
 	}
 	browserPost(req)
-	cl := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	res, err := cl.Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var b bytes.Buffer
-	b.ReadFrom(res.Body)
-	return resp{status: res.StatusCode, raw: b.String(), header: res.Header}
+	return e.sendPage(req)
 }
 
 // importStatement uploads a statement file with optional mapping fields.

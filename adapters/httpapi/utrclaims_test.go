@@ -2,7 +2,6 @@ package httpapi_test
 
 import (
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -20,14 +19,7 @@ func (e *env) curlPost(path string, values url.Values) resp {
 	e.t.Helper()
 	req, _ := http.NewRequest("POST", e.url+path, strings.NewReader(values.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	cl := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	res, err := cl.Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	raw, _ := io.ReadAll(res.Body)
-	return resp{status: res.StatusCode, raw: string(raw), header: res.Header}
+	return e.sendPage(req)
 }
 
 // TestUTRAttackOfIssue30IsRefused replays the attack of issue 30 against
