@@ -46,7 +46,7 @@ ifeq ($(CI),true)
 export REQUIRE_MYSQL := 1
 endif
 
-.PHONY: help build run test test-faults fuzz test-mysql mariadb lint mocks mocks-check bench e2e frontend frontend-dist frontend-deps frontend-test chromium clean
+.PHONY: help build run test test-faults fuzz test-mysql mariadb zbar lint mocks mocks-check bench e2e frontend frontend-dist frontend-deps frontend-test chromium clean
 
 help: ## List the targets
 	@echo "usage: make <target>"
@@ -67,7 +67,7 @@ run: build ## Build, then serve API + panel at http://localhost:8080 on embedded
 	@echo "          (admin@localhost and a generated password, printed once; set ADMIN_PASSWORD before the first start to choose it)."
 	DEMO_DATA=$(DEMO_DATA) ./bin/server
 
-test: mocks-check lint mariadb ## Run every test (MariaDB installed/started; or set TEST_MYSQL_URL), race tests of RACE_PKGS, the panel's vitest and browser tests
+test: mocks-check lint mariadb zbar ## Run every test (MariaDB installed/started, or set TEST_MYSQL_URL; zbar installed), race tests of RACE_PKGS, the panel's vitest and browser tests
 	@plain=$$(LC_ALL=C comm -23 <($(GO) list -e ./... | LC_ALL=C sort) <($(GO) list -e $(RACE_PKGS) | LC_ALL=C sort)); \
 	echo "go test -count=1 -p 2 <every package but RACE_PKGS=$(RACE_PKGS)>"; \
 	$(GO) test -count=1 -p 2 $$plain
@@ -106,6 +106,14 @@ mariadb: ## Make sure the MariaDB binaries are installed and the tests' MariaDB 
 	  echo "mariadb: scripts/ensure-mariadb.sh could not install or start MariaDB; the MariaDB tests will be skipped." >&2; \
 	  echo "         To run them against your own MySQL/MariaDB, point TEST_MYSQL_URL at a user that may create databases:" >&2; \
 	  echo "           TEST_MYSQL_URL=mysql://user:pass@host:3306/ make test" >&2; \
+	fi
+
+zbar: ## Make sure zbar's zbarimg is installed (scripts/ensure-zbar.sh), for the checkout QR tests
+	@if bash scripts/ensure-zbar.sh; then :; \
+	elif [ "$${CI:-}" = true ]; then \
+	  echo "zbar: scripts/ensure-zbar.sh failed; in CI (CI=true) the QR tests may not be skipped." >&2; exit 1; \
+	else \
+	  echo "zbar: scripts/ensure-zbar.sh could not install zbar-tools; the QR tests will be skipped." >&2; \
 	fi
 
 lint: ## gofmt -l, go vet and staticcheck (pinned version)

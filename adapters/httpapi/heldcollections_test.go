@@ -168,3 +168,66 @@ func TestUPIDirectCollectionOverflowIsHeld(t *testing.T) {
 		}
 	})
 }
+
+// TestStatementTopUpOverflowStaysPending: a statement line that pays a
+// balance request its owner's balance cannot hold (DECIMAL(12,2)) does not
+// fail the import: the other lines match, that line stays unmatched
+// (balance_full), the request stays pending, the operator gets an error
+// log line; matching the line by hand once the balance allows approves it.
+func TestStatementTopUpOverflowStaysPending(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		full := e.newCustomer("user", "starter", "9999999000.00")
+		other := e.newCustomer("user", "starter", "0.00")
+		fullUTR, otherUTR := newUTR(), newUTR()
+		fullReq := e.must(e.upload(full.token, map[string]string{"amount": "1500.00", "utr_number": fullUTR}), 201).num("id")
+		otherReq := e.must(e.upload(other.token, map[string]string{"amount": "20.00", "utr_number": otherUTR}), 201).num("id")
+		file := fmt.Sprintf("Date,Narration,Ref No,Debit,Credit,Balance\n"+
+			"01/04/2024,UPI/CR/%[1]s/FULL,%[1]s,,1500.00,100000.00\n"+
+			"02/04/2024,UPI/CR/%[2]s/OTHER,%[2]s,,20.00,100020.00\n", fullUTR, otherUTR)
+
+		st := e.must(e.importStatement(e.admin, "s.csv", []byte(file), nil), 201)
+		if st.body["matched"] != 1.0 || st.body["unmatched"] != 1.0 {
+			t.Fatalf("import: %s", st.raw)
+		}
+		request := func(id uint64) resp {
+			return e.must(e.do("GET", fmt.Sprintf("/api/v1/panel/balance-requests/%d", id), e.admin, nil), 200)
+		}
+		if r := request(otherReq); r.str("status") != "approved" || e.balance(other) != "20.00" {
+			t.Fatalf("the other request: %s", r.raw)
+		}
+		if r := request(fullReq); r.str("status") != "pending" || e.balance(full) != "9999999000.00" {
+			t.Fatalf("the request its balance cannot hold: %s", r.raw)
+		}
+		lines := e.must(e.do("GET", "/api/v1/panel/reconciliation/lines?status=unmatched", e.admin, nil), 200).body["data"].([]any)
+		line := lines[0].(map[string]any)
+		if len(lines) != 1 || line["utr"] != fullUTR || line["reason"] != "balance_full" {
+			t.Fatalf("unmatched lines: %v", lines)
+		}
+		logged := false
+		for _, l := range strings.Split(e.logs.String(), "\n") {
+			logged = logged || strings.Contains(l, `"level":"ERROR"`) && strings.Contains(l, "balance request") &&
+				strings.Contains(l, fmt.Sprintf(`"balance_request_id":%d`, fullReq))
+		}
+		if !logged {
+			t.Fatalf("no error log line for balance request %v:\n%s", fullReq, e.logs.String())
+		}
+
+		// Still too full: matching by hand is 422 and changes nothing.
+		match := fmt.Sprintf("/api/v1/panel/reconciliation/lines/%d/match", uint64(line["id"].(float64)))
+		body := map[string]any{"balance_request_id": fullReq}
+		if r := e.must(e.do("POST", match, e.admin, body), 422); r.str("error") != "balance_too_large" {
+			t.Fatalf("match while too full: %s", r.raw)
+		}
+		if r := request(fullReq); r.str("status") != "pending" {
+			t.Fatalf("after the refused match: %s", r.raw)
+		}
+		e.must(e.do("POST", fmt.Sprintf("/api/v1/panel/users/%d/balance-adjustments", full.id), e.admin,
+			map[string]any{"type": "debit", "amount": "1000.00", "description": "payout by hand"}), 201)
+		if r := e.must(e.do("POST", match, e.admin, body), 200); r.str("status") != "matched" {
+			t.Fatalf("match: %s", r.raw)
+		}
+		if r := request(fullReq); r.str("status") != "approved" || e.balance(full) != "9999999500.00" {
+			t.Fatalf("after the match: %s (balance %s)", r.raw, e.balance(full))
+		}
+	})
+}

@@ -5,5 +5,5 @@ import (
 )
 
 // errBalanceTooLarge: a credit would not fit the balance's DECIMAL(12,2)
-// (balance requests, admin adjustments).
+// (admin adjustments; balance requests answer topup.ErrBalanceFull, same code).
 var errBalanceTooLarge = errs.E(errs.Invalid, "balance_too_large", "The balance would exceed its maximum")

@@ -287,7 +287,7 @@ func (p *Panel) creditTopUp(ctx context.Context, s store.Stores, r *topup.Reques
 		return nil, fmt.Errorf("lock owner of balance request %d: %w", r.ID, err)
 	}
 	if !money.FitsColumn(u.Balance.Add(r.Amount), 12, 2) {
-		return nil, errBalanceTooLarge
+		return nil, topup.ErrBalanceFull
 	}
 	ref := r.ID
 	desc := fmt.Sprintf("Balance request #%d approved (UTR %s)", r.ID, r.UTRNumber)

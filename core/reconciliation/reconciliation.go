@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"slices"
 	"strings"
 	"time"
@@ -37,7 +38,8 @@ type PaymentCompleter interface {
 }
 
 // TopUpApprover approves a pending balance request inside the caller's
-// transaction (the panel's approval: credit, event, audit).
+// transaction (the panel's approval: credit, event, audit). One its owner's
+// balance cannot hold is topup.ErrBalanceFull and leaves it pending.
 type TopUpApprover interface {
 	ApproveTopUpTx(ctx context.Context, s store.Stores, actor *user.User, id uint64, remarks string) (*topup.Request, error)
 }
@@ -49,6 +51,7 @@ type Deps struct {
 	Payments PaymentCompleter
 	TopUps   TopUpApprover
 	Now      func() time.Time
+	Log      *slog.Logger // may be nil
 }
 
 // Reconciliation is the use case.
@@ -58,6 +61,7 @@ type Reconciliation struct {
 	payments PaymentCompleter
 	topups   TopUpApprover
 	now      func() time.Time
+	log      *slog.Logger
 }
 
 // New wires reconciliation.
@@ -65,7 +69,10 @@ func New(d Deps) *Reconciliation {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
-	return &Reconciliation{tx: d.Tx, st: d.Stores, payments: d.Payments, topups: d.TopUps, now: d.Now}
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	return &Reconciliation{tx: d.Tx, st: d.Stores, payments: d.Payments, topups: d.TopUps, now: d.Now, log: d.Log}
 }
 
 // Audit actions and target types of reconciliation.
@@ -204,6 +211,10 @@ func (r *Reconciliation) importLines(ctx context.Context, actor *user.User, st *
 			if err := r.st.Statements.SetReason(ctx, id, statement.ReasonCreditHeld); err != nil {
 				return err
 			}
+		case errors.Is(err, topup.ErrBalanceFull):
+			if err := r.balanceFull(ctx, &l, d.TargetID); err != nil {
+				return err
+			}
 		case err == nil:
 			st.Matched++
 		case errs.KindOf(err) == errs.Conflict || errs.KindOf(err) == errs.NotFound:
@@ -322,6 +333,17 @@ func (r *Reconciliation) match(ctx context.Context, actor *user.User, l *stateme
 	})
 }
 
+// balanceFull leaves line l unmatched (balance_full) when the balance
+// request it pays, requestID, would overflow its owner's balance: the
+// request stays pending for an admin to approve once the balance allows,
+// and the operator is told, since money that arrived waits on them.
+func (r *Reconciliation) balanceFull(ctx context.Context, l *statement.Line, requestID uint64) error {
+	r.log.Error("statement line unmatched: the balance request's owner's balance cannot hold its credit",
+		"line_id", l.ID, "statement_id", l.StatementID, "balance_request_id", requestID, "utr", l.UTR,
+		"amount", money.Format2(l.Amount))
+	return r.st.Statements.SetReason(ctx, l.ID, statement.ReasonBalanceFull)
+}
+
 // reasonOf is the unmatched reason of a match that failed with err.
 func reasonOf(err error) string {
 	switch {
@@ -392,6 +414,9 @@ func (r *Reconciliation) Match(ctx context.Context, actor *user.User, lineID uin
 		if errors.Is(err, payment.ErrCreditHeld) {
 			herr := r.payments.HoldCredit(ctx, d.TargetID, "reconciliation")
 			return nil, errors.Join(err, herr, r.st.Statements.SetReason(ctx, lineID, statement.ReasonCreditHeld))
+		}
+		if errors.Is(err, topup.ErrBalanceFull) {
+			return nil, errors.Join(err, r.balanceFull(ctx, l, d.TargetID))
 		}
 		return nil, err
 	}

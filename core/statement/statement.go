@@ -39,6 +39,7 @@ const (
 	ReasonDecided        = "request_decided"  // the balance request it names was already decided
 	ReasonTaken          = "already_matched"  // another line of the file matched the same target first
 	ReasonCreditHeld     = "credit_held"      // the payment's beneficiary's balance cannot hold it yet: held, match again later
+	ReasonBalanceFull    = "balance_full"     // the balance request's owner's balance cannot hold it yet: pending, match again later
 )
 
 // Line is one credit line of the statement.

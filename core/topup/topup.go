@@ -73,6 +73,9 @@ var (
 	ErrTooManyPending = errs.E(errs.Conflict, "too_many_pending_requests",
 		fmt.Sprintf("You already have %d balance requests waiting for a decision", MaxPending))
 	ErrScreenshotNotFound = errs.E(errs.NotFound, "screenshot_not_found", "This balance request has no screenshot")
+	// ErrBalanceFull: approving would overflow the owner's DECIMAL(12,2)
+	// balance; nothing is written and the request stays pending.
+	ErrBalanceFull = errs.E(errs.Invalid, "balance_too_large", "The balance would exceed its maximum")
 )
 
 // utrPattern: letters, digits and hyphens, as banks print references

@@ -21,6 +21,7 @@ const REASONS: Record<string, string> = {
   request_decided: 'The balance request was already decided',
   already_matched: 'Another line matched the same payment',
   credit_held: "The merchant's balance cannot hold it yet: match it again once it can",
+  balance_full: "The requester's balance cannot hold it yet: match it again once it can",
 };
 
 const MAPPING_FIELDS: { key: keyof ColumnMapping; label: string; hint: string }[] = [
