@@ -56,6 +56,7 @@ type Config struct {
 	// (COLLECTION_FEE_PERCENT); also panel.Config.
 	CollectionFeePercent decimal.Decimal
 	RollupGrace          time.Duration
+	ExportLease          time.Duration
 
 	// outbox.Config: Timeout, Lease, Concurrency
 	WebhookTimeout     time.Duration
@@ -153,7 +154,8 @@ func New(d Deps) *App {
 		Panel: panel.New(panel.Deps{Tx: tx, Stores: st, Tokens: d.Tokens, Files: d.Files, Now: d.Now,
 			Config: panel.Config{Location: cfg.Location, RefreshTTL: cfg.RefreshTTL, PasswordCost: cfg.PasswordCost,
 				MaxTopUp: cfg.MaxTopUp, PublicBaseURL: cfg.PublicBaseURL, RollupGrace: cfg.RollupGrace,
-				CollectionFeePercent: cfg.CollectionFeePercent, PayloadRetention: kept.Keep()},
+				CollectionFeePercent: cfg.CollectionFeePercent, PayloadRetention: kept.Keep(),
+				ExportLease: cfg.ExportLease},
 			Mailer: d.Mailer, EmailTokens: d.EmailTokens, Log: d.Log, Targets: d.Targets, Settled: m.AwaitSettlements}),
 		Outbox: outbox.New(outbox.Deps{Tx: tx, Stores: st, Sender: d.Webhooks, Targets: d.Targets,
 			Settled: m.AwaitSettlements, Metrics: d.Metrics, Log: d.Log, Now: d.Now,
