@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"paygate/core/panel"
+	"paygate/core/signin"
 )
 
 // mailbox is the test's Mailer: it keeps what the app sends, or fails.
@@ -264,7 +265,8 @@ func TestForgotAndResetPassword(t *testing.T) {
 		if first.Query().Get("email") != email {
 			t.Fatalf("link %s", first)
 		}
-		// A second request replaces the first token.
+		// A second request, once a mail may go again, replaces the first token.
+		e.skew.Add(int64(signin.MailEvery))
 		e.must(e.do("POST", "/api/v1/panel/auth/forgot-password", "", map[string]any{"email": email}), 200)
 		link := e.link(email, resetPrefix)
 		token := link.Query().Get("token")
@@ -408,6 +410,7 @@ func TestSessionsListRefreshAndRevoke(t *testing.T) {
 		}
 
 		// Another user's session is not found; so is a bad id.
+		e.skew.Store(0) // the other instance's clock
 		d := e.newCustomer("user", "starter", "0.00")
 		e.must(e.do("DELETE", fmt.Sprintf("/api/v1/panel/auth/sessions/%v", ph["id"]), d.token, nil), 404)
 		e.must(e.do("DELETE", "/api/v1/panel/auth/sessions/abc", laptop.access, nil), 404)
@@ -527,5 +530,72 @@ func TestExpiredSessionIsRefusedAndRemoved(t *testing.T) {
 		// The session is gone, so its still-young access token is refused too.
 		e.must(e.do("GET", "/api/v1/panel/auth/me", s.access, nil), 401)
 		e.must(e.do("GET", "/api/v1/panel/auth/me", c.token, nil), 200)
+	})
+}
+
+// TestAccountMailNeverLocksTheOwnerOut: seven reset requests for one email
+// from another address (on another instance) spend only that address's
+// limit; the owner, asking from elsewhere with any spelling of the email,
+// gets the same 200 as an unknown email. The account got one mail, whose
+// link still works: requests within signin.MailEvery send nothing and
+// replace nothing, on every instance (the counter is in the database).
+// After it, a request mails a new link. Verification mail follows the same
+// rule.
+func TestAccountMailNeverLocksTheOwnerOut(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		c := e.newCustomer("user", "starter", "0.00")
+		email := e.customerEmail(c)
+		other, otherApp := e.instanceApp(false)
+		forgot := func(base, ip, email string) resp {
+			return e.at(base, ip, "POST", "/api/v1/panel/auth/forgot-password", "", map[string]any{"email": email})
+		}
+		for i := range 7 {
+			r := forgot(other, "127.0.0.3", email)
+			if want := map[bool]int{true: 200, false: 429}[i < 5]; r.status != want {
+				t.Fatalf("attacker's request %d: %d, want %d", i+1, r.status, want)
+			}
+		}
+		owner := e.must(e.do("POST", "/api/v1/panel/auth/forgot-password", "", map[string]any{"email": " " + strings.ToUpper(email) + " "}), 200)
+		again := e.must(forgot(other, "127.0.0.4", email), 200)
+		unknown := e.must(forgot(other, "127.0.0.4", "nobody-here@example.com"), 200)
+		if owner.raw != unknown.raw || again.raw != unknown.raw {
+			t.Fatalf("answers differ: %s / %s / %s", owner.raw, again.raw, unknown.raw)
+		}
+		otherApp.Wait()
+		if n := len(e.sentTo(email)); n != 1 {
+			t.Fatalf("%d reset mails within %s, want 1", n, signin.MailEvery)
+		}
+		link := e.link(email, resetPrefix)
+		e.must(e.do("POST", "/api/v1/panel/auth/reset-password", "", map[string]any{
+			"email": email, "token": link.Query().Get("token"), "password": "new-password-1"}), 200)
+
+		e.skew.Add(int64(signin.MailEvery))
+		e.must(e.do("POST", "/api/v1/panel/auth/forgot-password", "", map[string]any{"email": email}), 200)
+		if msgs := e.sentTo(email); len(msgs) != 2 || e.link(email, resetPrefix).Query().Get("token") == link.Query().Get("token") {
+			t.Fatalf("after %s: %d mails, want a second with a new link", signin.MailEvery, len(msgs))
+		}
+
+		// Verification: another session of the account, elsewhere, spends
+		// its own address's limit; the owner is answered alike, mail or not.
+		e.skew.Store(0) // the other instance's clock
+		d := e.newCustomer("user", "starter", "0.00")
+		email = e.customerEmail(d)
+		s := e.signIn(email, "user-password-1")
+		for i := range 7 {
+			r := e.at(other, "127.0.0.5", "POST", "/api/v1/panel/auth/resend-verification", s.access, nil)
+			if want := map[bool]int{true: 200, false: 429}[i < 5]; r.status != want {
+				t.Fatalf("resend %d from elsewhere: %d, want %d", i+1, r.status, want)
+			}
+		}
+		otherApp.Wait()
+		verifications := func() int { return len(e.sentTo(email)) }
+		mine := e.must(e.do("POST", "/api/v1/panel/auth/resend-verification", d.token, nil), 200)
+		if verifications() != 1 || mine.str("message") == "" {
+			t.Fatalf("%d verification mails, want 1: %s", verifications(), mine.raw)
+		}
+		e.skew.Store(int64(signin.MailEvery))
+		if r := e.must(e.do("POST", "/api/v1/panel/auth/resend-verification", d.token, nil), 200); r.raw != mine.raw || verifications() != 2 {
+			t.Fatalf("after %s: %d verification mails, want 2; %s", signin.MailEvery, verifications(), r.raw)
+		}
 	})
 }

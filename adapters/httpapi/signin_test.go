@@ -24,6 +24,14 @@ import (
 // With https, its PUBLIC_BASE_URL is https (the refresh cookie is Secure).
 func (e *env) instance(https bool) string {
 	e.t.Helper()
+	base, _ := e.instanceApp(https)
+	return base
+}
+
+// instanceApp is instance, with the instance's app (its Wait awaits the
+// mail it sends after its answers).
+func (e *env) instanceApp(https bool) (string, *app.App) {
+	e.t.Helper()
 	tokens, err := token.NewJWT([]byte(strings.Repeat("s", 32)))
 	if err != nil {
 		e.t.Fatal(err)
@@ -38,7 +46,7 @@ func (e *env) instance(https bool) string {
 	srv := httptest.NewServer(httpapi.NewServer(httpapi.Deps{App: a, Log: slog.New(slog.DiscardHandler), Ready: e.store.Ping,
 		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}}))
 	e.t.Cleanup(srv.Close)
-	return srv.URL
+	return srv.URL, a
 }
 
 // at sends one request to the instance at base (see instance), from the
