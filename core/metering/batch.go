@@ -391,7 +391,7 @@ func (a *Metering) applyBatch(ctx context.Context, s BatchStores, ops []*batchOp
 		return err
 	}
 	if len(plan.entries) > 0 {
-		if err := store.AlertLowBalance(ctx, s.Stores, now, users, plan.entries); err != nil {
+		if err := store.AlertLowBalance(ctx, s.Stores, now, a.cfg.Livemode, users, plan.entries); err != nil {
 			return err
 		}
 	}

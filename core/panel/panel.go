@@ -41,6 +41,9 @@ type Config struct {
 	// (HIT_PAYLOAD_RETENTION): an older hit's are not, even while its store
 	// still holds them (MySQL removes a month at once). 0: all are shown.
 	PayloadRetention time.Duration
+	// Livemode says whether this instance's money is real (its payment
+	// provider is live): the livemode of balance_request.* and balance.low.
+	Livemode bool
 	// ExportLease is how long an export's slot lease lasts without renewal;
 	// a running export renews it every sixth of it. 0 means export.LeaseTTL.
 	ExportLease time.Duration
