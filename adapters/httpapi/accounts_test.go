@@ -599,3 +599,71 @@ func TestAccountMailNeverLocksTheOwnerOut(t *testing.T) {
 		}
 	})
 }
+
+// fullwidth writes s's ASCII letters, digits, @ and dot in their fullwidth
+// forms (U+FF01..U+FF5E), which NFKC maps back.
+func fullwidth(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r > ' ' && r < 0x7f {
+			r += 0xFEE0
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// TestEmailsAreNormalisedWhereverTheyEnter: an email is stored and looked
+// up in NFKC and lower case, so a look-alike with a fullwidth letter is the
+// same address on both databases: registration and admin creation refuse
+// it as taken, and sign-in and password reset find the account with it.
+func TestEmailsAreNormalisedWhereverTheyEnter(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		n := seq.Add(1)
+		in := registration(n)
+		plain := in["email"].(string)
+		e.must(e.do("POST", "/api/v1/panel/auth/register", "", in), 201)
+		local, domain, _ := strings.Cut(plain, "@")
+		for _, lookalike := range []string{
+			local + "@example.coｍ",                // one fullwidth m
+			fullwidth(strings.ToUpper(plain)),     // all of it, upper case
+			" " + local + "＠" + domain + "\u3000", // fullwidth @, ideographic space
+		} {
+			again := registration(seq.Add(1))
+			again["email"] = lookalike
+			if r := e.must422(e.do("POST", "/api/v1/panel/auth/register", "", again), "email"); fieldErr(r, "email") != "has already been taken" {
+				t.Fatalf("register %q beside %q: %s", lookalike, plain, r.raw)
+			}
+			r := e.do("POST", "/api/v1/panel/users", e.admin, map[string]any{"name": "U", "email": lookalike,
+				"phone": fmt.Sprintf("96%08d", seq.Add(1)), "password": "user-password-1", "role": "user", "status": "active"})
+			if r.status != 409 || r.str("error") != "email_taken" {
+				t.Fatalf("admin creates %q beside %q: %s", lookalike, plain, r.raw)
+			}
+		}
+		// Admin creation stores the normal form; sign-in and reset find it
+		// by any spelling.
+		wide := fullwidth(fmt.Sprintf("Wide%d@Example.com", n))
+		u := e.must(e.do("POST", "/api/v1/panel/users", e.admin, map[string]any{"name": "W", "email": wide,
+			"phone": fmt.Sprintf("96%08d", seq.Add(1)), "password": "user-password-1", "role": "user", "status": "active"}), 201)
+		stored := fmt.Sprintf("wide%d@example.com", n)
+		if u.str("email") != stored {
+			t.Fatalf("stored %q, want %q", u.str("email"), stored)
+		}
+		for _, spelling := range []string{stored, wide, strings.ToUpper(stored)} {
+			s := e.signIn(spelling, "user-password-1")
+			if me := e.must(e.do("GET", "/api/v1/panel/auth/me", s.access, nil), 200); me.num("id") != u.num("id") {
+				t.Fatalf("sign-in as %q: %s", spelling, me.raw)
+			}
+		}
+		e.must(e.do("POST", "/api/v1/panel/auth/forgot-password", "", map[string]any{"email": wide}), 200)
+		link := e.link(stored, resetPrefix)
+		e.must(e.do("POST", "/api/v1/panel/auth/reset-password", "", map[string]any{
+			"email": wide, "token": link.Query().Get("token"), "password": "new-password-1"}), 200)
+		e.signIn(stored, "new-password-1")
+		var count int64
+		e.store.DB().Raw("SELECT COUNT(*) FROM users WHERE email LIKE ?", "%"+local+"%").Scan(&count)
+		if count != 1 {
+			t.Fatalf("%d accounts for %s", count, plain)
+		}
+	})
+}

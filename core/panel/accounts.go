@@ -171,7 +171,7 @@ func (p *Panel) ResendVerification(ctx context.Context, caller *user.User) error
 // account has that email; the lookup, the token and the mail follow in the
 // background. Unknown, deleted and blocked accounts get no mail.
 func (p *Panel) ForgotPassword(ctx context.Context, email string) error {
-	email = strings.ToLower(strings.TrimSpace(email))
+	email = user.NormalizeEmail(email)
 	if !user.ValidEmail(email) {
 		return errs.Validation(map[string][]string{"email": {"must be a valid email address"}})
 	}
@@ -216,7 +216,7 @@ func (p *Panel) startReset(ctx context.Context, email string) error {
 // user.ResetTTL. Every session of the account ends, and the email counts as
 // verified (the link reached it). A blocked account gets 403.
 func (p *Panel) ResetPassword(ctx context.Context, email, token, password string) error {
-	email = strings.ToLower(strings.TrimSpace(email))
+	email = user.NormalizeEmail(email)
 	fe := errs.FieldErrors{}
 	if !user.ValidEmail(email) {
 		fe.Add("email", "must be a valid email address")

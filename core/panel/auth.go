@@ -29,7 +29,8 @@ type Login struct {
 // is the one the email resolves to, so every spelling the database
 // matches shares its budget.
 func (p *Panel) Login(ctx context.Context, email, password, client, ip string) (*Login, error) {
-	u, err := p.st.Users.ByEmail(ctx, strings.ToLower(strings.TrimSpace(email)))
+	email = user.NormalizeEmail(email)
+	u, err := p.st.Users.ByEmail(ctx, email)
 	if err != nil && errs.KindOf(err) != errs.NotFound {
 		return nil, fmt.Errorf("find user: %w", err)
 	}
