@@ -575,17 +575,15 @@ func TestAccountMailNeverLocksTheOwnerOut(t *testing.T) {
 			t.Fatalf("after %s: %d mails, want a second with a new link", signin.MailEvery, len(msgs))
 		}
 
-		// Verification: another session of the account, elsewhere, spends
-		// its own address's limit; the owner is answered alike, mail or not.
+		// Verification: requests of another session of the account, from
+		// elsewhere, are never refused and send one mail; the owner is
+		// answered alike, mail or not.
 		e.skew.Store(0) // the other instance's clock
 		d := e.newCustomer("user", "starter", "0.00")
 		email = e.customerEmail(d)
 		s := e.signIn(email, "user-password-1")
-		for i := range 7 {
-			r := e.at(other, "127.0.0.5", "POST", "/api/v1/panel/auth/resend-verification", s.access, nil)
-			if want := map[bool]int{true: 200, false: 429}[i < 5]; r.status != want {
-				t.Fatalf("resend %d from elsewhere: %d, want %d", i+1, r.status, want)
-			}
+		for range 7 {
+			e.must(e.at(other, "127.0.0.5", "POST", "/api/v1/panel/auth/resend-verification", s.access, nil), 200)
 		}
 		otherApp.Wait()
 		verifications := func() int { return len(e.sentTo(email)) }
