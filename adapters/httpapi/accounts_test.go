@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"paygate/core/panel"
+	"paygate/core/signin"
 )
 
 // mailbox is the test's Mailer: it keeps what the app sends, or fails.
@@ -264,7 +265,8 @@ func TestForgotAndResetPassword(t *testing.T) {
 		if first.Query().Get("email") != email {
 			t.Fatalf("link %s", first)
 		}
-		// A second request replaces the first token.
+		// A second request, once a mail may go again, replaces the first token.
+		e.skew.Add(int64(signin.MailEvery))
 		e.must(e.do("POST", "/api/v1/panel/auth/forgot-password", "", map[string]any{"email": email}), 200)
 		link := e.link(email, resetPrefix)
 		token := link.Query().Get("token")
@@ -408,6 +410,7 @@ func TestSessionsListRefreshAndRevoke(t *testing.T) {
 		}
 
 		// Another user's session is not found; so is a bad id.
+		e.skew.Store(0) // the other instance's clock
 		d := e.newCustomer("user", "starter", "0.00")
 		e.must(e.do("DELETE", fmt.Sprintf("/api/v1/panel/auth/sessions/%v", ph["id"]), d.token, nil), 404)
 		e.must(e.do("DELETE", "/api/v1/panel/auth/sessions/abc", laptop.access, nil), 404)
@@ -527,5 +530,138 @@ func TestExpiredSessionIsRefusedAndRemoved(t *testing.T) {
 		// The session is gone, so its still-young access token is refused too.
 		e.must(e.do("GET", "/api/v1/panel/auth/me", s.access, nil), 401)
 		e.must(e.do("GET", "/api/v1/panel/auth/me", c.token, nil), 200)
+	})
+}
+
+// TestAccountMailNeverLocksTheOwnerOut: seven reset requests for one email
+// from another address (on another instance) spend only that address's
+// limit; the owner, asking from elsewhere with any spelling of the email,
+// gets the same 200 as an unknown email. The account got one mail, whose
+// link still works: requests within signin.MailEvery send nothing and
+// replace nothing, on every instance (the counter is in the database).
+// After it, a request mails a new link. Verification mail follows the same
+// rule.
+func TestAccountMailNeverLocksTheOwnerOut(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		c := e.newCustomer("user", "starter", "0.00")
+		email := e.customerEmail(c)
+		other, otherApp := e.instanceApp(false)
+		forgot := func(base, ip, email string) resp {
+			return e.at(base, ip, "POST", "/api/v1/panel/auth/forgot-password", "", map[string]any{"email": email})
+		}
+		for i := range 7 {
+			r := forgot(other, "127.0.0.3", email)
+			if want := map[bool]int{true: 200, false: 429}[i < 5]; r.status != want {
+				t.Fatalf("attacker's request %d: %d, want %d", i+1, r.status, want)
+			}
+		}
+		owner := e.must(e.do("POST", "/api/v1/panel/auth/forgot-password", "", map[string]any{"email": " " + strings.ToUpper(email) + " "}), 200)
+		again := e.must(forgot(other, "127.0.0.4", email), 200)
+		unknown := e.must(forgot(other, "127.0.0.4", "nobody-here@example.com"), 200)
+		if owner.raw != unknown.raw || again.raw != unknown.raw {
+			t.Fatalf("answers differ: %s / %s / %s", owner.raw, again.raw, unknown.raw)
+		}
+		otherApp.Wait()
+		if n := len(e.sentTo(email)); n != 1 {
+			t.Fatalf("%d reset mails within %s, want 1", n, signin.MailEvery)
+		}
+		link := e.link(email, resetPrefix)
+		e.must(e.do("POST", "/api/v1/panel/auth/reset-password", "", map[string]any{
+			"email": email, "token": link.Query().Get("token"), "password": "new-password-1"}), 200)
+
+		e.skew.Add(int64(signin.MailEvery))
+		e.must(e.do("POST", "/api/v1/panel/auth/forgot-password", "", map[string]any{"email": email}), 200)
+		if msgs := e.sentTo(email); len(msgs) != 2 || e.link(email, resetPrefix).Query().Get("token") == link.Query().Get("token") {
+			t.Fatalf("after %s: %d mails, want a second with a new link", signin.MailEvery, len(msgs))
+		}
+
+		// Verification: requests of another session of the account, from
+		// elsewhere, are never refused and send one mail; the owner is
+		// answered alike, mail or not.
+		e.skew.Store(0) // the other instance's clock
+		d := e.newCustomer("user", "starter", "0.00")
+		email = e.customerEmail(d)
+		s := e.signIn(email, "user-password-1")
+		for range 7 {
+			e.must(e.at(other, "127.0.0.5", "POST", "/api/v1/panel/auth/resend-verification", s.access, nil), 200)
+		}
+		otherApp.Wait()
+		verifications := func() int { return len(e.sentTo(email)) }
+		mine := e.must(e.do("POST", "/api/v1/panel/auth/resend-verification", d.token, nil), 200)
+		if verifications() != 1 || mine.str("message") == "" {
+			t.Fatalf("%d verification mails, want 1: %s", verifications(), mine.raw)
+		}
+		e.skew.Store(int64(signin.MailEvery))
+		if r := e.must(e.do("POST", "/api/v1/panel/auth/resend-verification", d.token, nil), 200); r.raw != mine.raw || verifications() != 2 {
+			t.Fatalf("after %s: %d verification mails, want 2; %s", signin.MailEvery, verifications(), r.raw)
+		}
+	})
+}
+
+// fullwidth writes s's ASCII letters, digits, @ and dot in their fullwidth
+// forms (U+FF01..U+FF5E), which NFKC maps back.
+func fullwidth(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r > ' ' && r < 0x7f {
+			r += 0xFEE0
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// TestEmailsAreNormalisedWhereverTheyEnter: an email is stored and looked
+// up in NFKC and lower case, so a look-alike with a fullwidth letter is the
+// same address on both databases: registration and admin creation refuse
+// it as taken, and sign-in and password reset find the account with it.
+func TestEmailsAreNormalisedWhereverTheyEnter(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		n := seq.Add(1)
+		in := registration(n)
+		plain := in["email"].(string)
+		e.must(e.do("POST", "/api/v1/panel/auth/register", "", in), 201)
+		local, domain, _ := strings.Cut(plain, "@")
+		for _, lookalike := range []string{
+			local + "@example.coｍ",                // one fullwidth m
+			fullwidth(strings.ToUpper(plain)),     // all of it, upper case
+			" " + local + "＠" + domain + "\u3000", // fullwidth @, ideographic space
+		} {
+			again := registration(seq.Add(1))
+			again["email"] = lookalike
+			if r := e.must422(e.do("POST", "/api/v1/panel/auth/register", "", again), "email"); fieldErr(r, "email") != "has already been taken" {
+				t.Fatalf("register %q beside %q: %s", lookalike, plain, r.raw)
+			}
+			r := e.do("POST", "/api/v1/panel/users", e.admin, map[string]any{"name": "U", "email": lookalike,
+				"phone": fmt.Sprintf("96%08d", seq.Add(1)), "password": "user-password-1", "role": "user", "status": "active"})
+			if r.status != 409 || r.str("error") != "email_taken" {
+				t.Fatalf("admin creates %q beside %q: %s", lookalike, plain, r.raw)
+			}
+		}
+		// Admin creation stores the normal form; sign-in and reset find it
+		// by any spelling.
+		wide := fullwidth(fmt.Sprintf("Wide%d@Example.com", n))
+		u := e.must(e.do("POST", "/api/v1/panel/users", e.admin, map[string]any{"name": "W", "email": wide,
+			"phone": fmt.Sprintf("96%08d", seq.Add(1)), "password": "user-password-1", "role": "user", "status": "active"}), 201)
+		stored := fmt.Sprintf("wide%d@example.com", n)
+		if u.str("email") != stored {
+			t.Fatalf("stored %q, want %q", u.str("email"), stored)
+		}
+		for _, spelling := range []string{stored, wide, strings.ToUpper(stored)} {
+			s := e.signIn(spelling, "user-password-1")
+			if me := e.must(e.do("GET", "/api/v1/panel/auth/me", s.access, nil), 200); me.num("id") != u.num("id") {
+				t.Fatalf("sign-in as %q: %s", spelling, me.raw)
+			}
+		}
+		e.must(e.do("POST", "/api/v1/panel/auth/forgot-password", "", map[string]any{"email": wide}), 200)
+		link := e.link(stored, resetPrefix)
+		e.must(e.do("POST", "/api/v1/panel/auth/reset-password", "", map[string]any{
+			"email": wide, "token": link.Query().Get("token"), "password": "new-password-1"}), 200)
+		e.signIn(stored, "new-password-1")
+		var count int64
+		e.store.DB().Raw("SELECT COUNT(*) FROM users WHERE email LIKE ?", "%"+local+"%").Scan(&count)
+		if count != 1 {
+			t.Fatalf("%d accounts for %s", count, plain)
+		}
 	})
 }

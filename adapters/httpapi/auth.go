@@ -173,9 +173,9 @@ func (s *server) refresh(c echo.Context) error {
 	return c.JSON(http.StatusOK, out)
 }
 
-// logout revokes the refresh token sent (body, else cookie) when it is the
-// caller's, or else the session of the caller's access token; it clears
-// the cookie.
+// logout ends the session of the caller's access token, and the session of
+// the refresh token sent (body, else cookie) when it is another of the
+// caller's; it clears the cookie.
 func (s *server) logout(c echo.Context) error {
 	var req refreshRequest
 	if err := s.bind(c, &req); err != nil {

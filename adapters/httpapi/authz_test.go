@@ -58,6 +58,9 @@ type authzRequest struct {
 	form map[string]string // sent as multipart/form-data instead of body
 	// statement: a bank statement CSV uploaded as the multipart field file.
 	statement []byte
+	// bearer, when set, is the access token a signed-in actor sends instead
+	// of its own (a logout ends the session of the token it comes with).
+	bearer string
 }
 
 type authzRow struct {
@@ -99,7 +102,10 @@ var authzTable = []authzRow{
 		return panelReq("/auth/refresh").with(map[string]any{"refresh_token": f.refreshToken(a)})
 	}},
 	{method: "POST", pattern: "/auth/logout", want: statuses{401, 204, 204, 204}, own: func(f *authzFixture, a actor) authzRequest {
-		return panelReq("/auth/logout").with(map[string]any{"refresh_token": f.refreshToken(a)})
+		r := f.e.must(f.e.do("POST", panelAPI+"/auth/login", "", map[string]any{"email": a.email, "password": a.password}), 200)
+		req := panelReq("/auth/logout").with(map[string]any{"refresh_token": r.str("refresh_token")})
+		req.bearer = r.str("access_token")
+		return req
 	}},
 	{method: "GET", pattern: "/auth/me", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/auth/me") }},
 	{method: "PATCH", pattern: "/auth/me", want: signedIn, own: func(f *authzFixture, a actor) authzRequest {
@@ -344,13 +350,17 @@ func (f *authzFixture) expect(a actor, method string, req authzRequest, want int
 	e := f.e
 	e.t.Helper()
 	var r resp
+	token := a.token
+	if req.bearer != "" && token != "" {
+		token = req.bearer
+	}
 	switch {
 	case req.statement != nil:
-		r = e.importStatement(a.token, "statement.csv", req.statement, nil)
+		r = e.importStatement(token, "statement.csv", req.statement, nil)
 	case req.form != nil:
-		r = e.upload(a.token, req.form)
+		r = e.upload(token, req.form)
 	default:
-		r = e.do(method, req.path, a.token, req.body)
+		r = e.do(method, req.path, token, req.body)
 	}
 	if r.status != want {
 		e.t.Errorf("%s %s (%s resource) as %s: status %d, want %d: %s", method, req.path, what, a.name, r.status, want, r.raw)

@@ -23,6 +23,8 @@ import (
 
 	"paygate/adapters/httpapi"
 	"paygate/adapters/mysqlstore"
+	"paygate/adapters/token"
+	"paygate/core/app"
 	"paygate/core/export"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
@@ -296,4 +298,50 @@ func waitUntil(timeout time.Duration, cond func() bool) bool {
 		time.Sleep(50 * time.Millisecond)
 	}
 	return cond()
+}
+
+// TestExportCapHoldsWhileWritersWaitLongerThanTheLease: with a slot lease
+// of 600 ms and a stall timeout of 5 s, two exports whose clients read
+// nothing keep their slots for five leases and more: their writers are
+// blocked, yet the leases are renewed, so a third export of the user is
+// 429 all along. Once the stall timeout ends them, the third runs.
+func TestExportCapHoldsWhileWritersWaitLongerThanTheLease(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		c := e.newCustomer("user", "starter", "0.00")
+		seedHits(t, e.store, c.id, 16_000, `{"q":"`+strings.Repeat("y", 300)+`"}`)
+		tokens, err := token.NewJWT([]byte(strings.Repeat("s", 32)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		const lease = 600 * time.Millisecond
+		a := app.New(app.Deps{Tx: e.store, Stores: e.store.Stores(), Tokens: tokens, EmailTokens: tokens,
+			Config: app.Config{Location: mustKolkata(t), PasswordCost: 4, ExportLease: lease}})
+		t.Cleanup(a.Wait)
+		srv := httptest.NewServer(httpapi.NewServer(httpapi.Deps{App: a, Log: slog.New(slog.DiscardHandler),
+			Ready: e.store.Ping, ExportStallTimeout: 5 * time.Second}))
+		t.Cleanup(srv.Close)
+		slots := func() int64 {
+			var n int64
+			e.store.DB().Raw("SELECT COUNT(*) FROM export_leases WHERE user_id = ?", c.id).Scan(&n)
+			return n
+		}
+
+		stalledExport(t, srv.URL, "/api/v1/panel/hit-logs?format=csv", c.token)
+		stalledExport(t, srv.URL, "/api/v1/panel/hit-logs?format=csv", c.token)
+		if !waitUntil(5*time.Second, func() bool { return slots() == 2 }) {
+			t.Fatalf("%d slots taken, want 2", slots())
+		}
+		start := time.Now()
+		for time.Since(start) < 5*lease {
+			r := e.at(srv.URL, "203.0.113.9", "GET", "/api/v1/panel/hit-logs?format=csv", c.token, nil)
+			if r.status != 429 || r.str("error") != "too_many_exports" {
+				t.Fatalf("a third export after %s of stalled writers (lease %s): %d", time.Since(start), lease, r.status)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		if !waitUntil(20*time.Second, func() bool { return slots() == 0 }) {
+			t.Fatal("the stalled exports never freed their slots")
+		}
+		readCSV(t, e.at(srv.URL, "203.0.113.9", "GET", "/api/v1/panel/transactions?format=csv", c.token, nil), "transactions")
+	})
 }

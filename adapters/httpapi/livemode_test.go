@@ -115,3 +115,45 @@ func TestRedeliveryIsLimitedAcrossInstances(t *testing.T) {
 		e.must(e.do("POST", path, c.token, nil), 202)
 	})
 }
+
+// TestPlatformEventsAreLiveOnlyWhereMoneyIsReal: events of the platform's
+// own books (balance_request.*, balance.low) say what the instance's
+// payments say: false on an instance whose payment provider is the
+// sandbox, true on one taking live UPI (upi_direct).
+func TestPlatformEventsAreLiveOnlyWhereMoneyIsReal(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		hooks := newReceiver(t)
+		events := func(c customer, want bool) {
+			t.Helper()
+			e.must(e.do("PATCH", "/api/v1/panel/auth/me", c.token, map[string]any{
+				"webhook_url": hooks.srv.URL + "/hooks", "low_balance_alert": "50.00"}), 200)
+			approved := e.must(e.upload(c.token, map[string]string{"amount": "100.00", "utr_number": newUTR()}), 201).num("id")
+			rejected := e.must(e.upload(c.token, map[string]string{"amount": "10.00", "utr_number": newUTR()}), 201).num("id")
+			e.must(e.do("POST", fmt.Sprintf("/api/v1/panel/balance-requests/%d/approve", approved), e.admin, nil), 200)
+			e.must(e.do("POST", fmt.Sprintf("/api/v1/panel/balance-requests/%d/reject", rejected), e.admin,
+				map[string]any{"admin_remarks": "no such transfer"}), 200)
+			e.must(e.do("POST", fmt.Sprintf("/api/v1/panel/users/%d/balance-adjustments", c.id), e.admin,
+				map[string]any{"type": "debit", "amount": "60.00", "description": "correction"}), 201)
+			e.deliver()
+			seen := map[string]bool{}
+			for _, g := range hooks.take() {
+				var body map[string]any
+				if err := json.Unmarshal(g.body, &body); err != nil {
+					t.Fatal(err)
+				}
+				seen[body["type"].(string)] = true
+				if body["livemode"] != want {
+					t.Errorf("%s says livemode %v, want %v", body["type"], body["livemode"], want)
+				}
+			}
+			for _, typ := range []string{"balance_request.approved", "balance_request.rejected", "balance.low"} {
+				if !seen[typ] {
+					t.Errorf("no %s event (got %v)", typ, seen)
+				}
+			}
+		}
+		events(e.newCustomer("user", "starter", "0.00"), false)
+		e.useUPIDirect()
+		events(e.newCustomer("user", "starter", "0.00"), true)
+	})
+}

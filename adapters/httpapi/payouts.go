@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"time"
@@ -162,9 +163,8 @@ func (s *server) listPayouts(c echo.Context) error {
 			"payout_id", "reference_id", "created_at", "user_id", "beneficiary_type", "beneficiary_name", "account_number",
 			"ifsc", "vpa", "mode", "amount", "fee", "status", "utr", "fail_reason", "processed_at", "reversed_at", "livemode",
 		})
-		return out.finish(s.app.Panel.Exporting(ctx, actor, func(progress func()) error {
+		return out.finish(s.app.Panel.Exporting(ctx, actor, func(ctx context.Context) error {
 			return s.app.Gateway.ExportPayouts(ctx, actor, f, func(p payout.Payout) error {
-				progress()
 				b := p.Beneficiary.Masked()
 				return out.row(p.PublicID, p.ReferenceID, csvTime(p.CreatedAt, loc), strconv.FormatUint(p.UserID, 10), b.Type,
 					b.Name, b.AccountNumber, b.IFSC, b.VPA, string(p.Mode), money.Format2(p.Amount), p.Fee.StringFixed(4),

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"net/netip"
-	"strings"
 	"sync"
 	"time"
 
@@ -102,10 +101,6 @@ func (l *keyedLimiter) sweep(now time.Time) {
 		}
 	}
 }
-
-// emailKey is the email as the account lookup sees it (trimmed, lower
-// case), so " Victim@x.com" and "victim@x.com" share one bucket.
-func emailKey(email string) string { return "e:" + strings.ToLower(strings.TrimSpace(email)) }
 
 // addressKey is the client's IPv4 address, or its IPv6 /64: one IPv6
 // subscriber holds a whole /64, so a per-address limit must count it once.

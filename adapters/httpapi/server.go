@@ -80,7 +80,7 @@ func NewServer(d Deps) *echo.Echo {
 	}
 	s.importing = make(chan struct{}, 1)
 	s.registrations = newKeyedLimiter(10, 6*time.Minute) // 10 an hour per address
-	s.accountMail = newKeyedLimiter(5, 10*time.Minute)   // mail-sending requests: 5 a burst, then one per 10 min, per address, email and user
+	s.accountMail = newKeyedLimiter(5, 10*time.Minute)   // forgot-password requests: 5 a burst, then one per 10 min, per address (accounts: signin.MailEvery)
 	s.resets = newKeyedLimiter(20, 30*time.Second)       // reset attempts per address (each hashes a password)
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true

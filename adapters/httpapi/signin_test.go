@@ -24,6 +24,14 @@ import (
 // With https, its PUBLIC_BASE_URL is https (the refresh cookie is Secure).
 func (e *env) instance(https bool) string {
 	e.t.Helper()
+	base, _ := e.instanceApp(https)
+	return base
+}
+
+// instanceApp is instance, with the instance's app (its Wait awaits the
+// mail it sends after its answers).
+func (e *env) instanceApp(https bool) (string, *app.App) {
+	e.t.Helper()
 	tokens, err := token.NewJWT([]byte(strings.Repeat("s", 32)))
 	if err != nil {
 		e.t.Fatal(err)
@@ -38,7 +46,7 @@ func (e *env) instance(https bool) string {
 	srv := httptest.NewServer(httpapi.NewServer(httpapi.Deps{App: a, Log: slog.New(slog.DiscardHandler), Ready: e.store.Ping,
 		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}}))
 	e.t.Cleanup(srv.Close)
-	return srv.URL
+	return srv.URL, a
 }
 
 // at sends one request to the instance at base (see instance), from the
@@ -269,5 +277,44 @@ func TestLogoutWithoutARefreshToken(t *testing.T) {
 		e.must(e.do("GET", "/api/v1/panel/auth/me", a.access, nil), 401)
 		e.must(e.do("POST", "/api/v1/panel/auth/refresh", "", map[string]any{"refresh_token": a.refresh}), 401)
 		e.must(e.do("GET", "/api/v1/panel/auth/me", b.access, nil), 200)
+	})
+}
+
+// TestLogoutAlwaysEndsTheCallersSession: whatever refresh token comes with
+// a logout (unknown, another user's, none), the caller's own session ends,
+// its access and refresh tokens with it; another user's session stays. A
+// refresh token of another of the caller's sessions ends that one too.
+func TestLogoutAlwaysEndsTheCallersSession(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		c := e.newCustomer("user", "starter", "0.00")
+		email := e.customerEmail(c)
+		victim := e.signIn(adminEmail, adminPassword)
+		for _, sent := range []map[string]any{
+			{"refresh_token": "rt_unknown-token"},
+			{"refresh_token": victim.refresh},
+			nil,
+		} {
+			s := e.signIn(email, "user-password-1")
+			e.must(e.do("POST", "/api/v1/panel/auth/logout", s.access, sent), 204)
+			if r := e.do("GET", "/api/v1/panel/auth/me", s.access, nil); r.status != 401 {
+				t.Fatalf("logout with %v: the caller's access token still works: %d", sent, r.status)
+			}
+			e.must(e.do("POST", "/api/v1/panel/auth/refresh", "", map[string]any{"refresh_token": s.refresh}), 401)
+			e.must(e.do("GET", "/api/v1/panel/auth/me", victim.access, nil), 200)
+		}
+		// The cookie of another user is no better than an unknown token.
+		s := e.signIn(email, "user-password-1")
+		e.must(e.do("POST", "/api/v1/panel/auth/logout", s.access, nil, "Cookie", "paygate_refresh="+victim.refresh), 204)
+		e.must(e.do("GET", "/api/v1/panel/auth/me", s.access, nil), 401)
+		n := e.must(e.do("POST", "/api/v1/panel/auth/refresh", "", map[string]any{"refresh_token": victim.refresh}), 200)
+		victim = signIn{n.str("access_token"), n.str("refresh_token")}
+
+		// An API client signs out another session of its own as well.
+		laptop, phone := e.signIn(email, "user-password-1"), e.signIn(email, "user-password-1")
+		e.must(e.do("POST", "/api/v1/panel/auth/logout", laptop.access, map[string]any{"refresh_token": phone.refresh}), 204)
+		e.must(e.do("GET", "/api/v1/panel/auth/me", laptop.access, nil), 401)
+		e.must(e.do("GET", "/api/v1/panel/auth/me", phone.access, nil), 401)
+		e.must(e.do("GET", "/api/v1/panel/auth/me", c.token, nil), 200)
+		e.must(e.do("GET", "/api/v1/panel/auth/me", victim.access, nil), 200)
 	})
 }

@@ -18,6 +18,9 @@ var MySQLConfig = mysqlConfig
 // MigrateTo applies the migrations up to version only.
 func (s *Store) MigrateTo(ctx context.Context, version int64) error { return s.migrateTo(ctx, version) }
 
+// NewestGoMigration is the newest version among the migrations written in Go.
+const NewestGoMigration = normaliseEmailsVersion
+
 // PayloadMonth is the hit_payloads month of a hit created at t.
 var PayloadMonth = payloadMonth
 

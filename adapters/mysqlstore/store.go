@@ -161,7 +161,7 @@ func (s *Store) migrateTo(ctx context.Context, version int64) error {
 		return fmt.Errorf("migrations for %s: %w", s.dialect, err)
 	}
 	gooseDialect := goose.DialectSQLite3
-	var opts []goose.ProviderOption
+	opts := []goose.ProviderOption{s.goMigrations()}
 	if s.dialect == DialectMySQL {
 		gooseDialect = goose.DialectMySQL
 		opts = append(opts, goose.WithSessionLocker(mysqlMigrationLock{}))

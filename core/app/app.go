@@ -56,6 +56,7 @@ type Config struct {
 	// (COLLECTION_FEE_PERCENT); also panel.Config.
 	CollectionFeePercent decimal.Decimal
 	RollupGrace          time.Duration
+	ExportLease          time.Duration
 
 	// outbox.Config: Timeout, Lease, Concurrency
 	WebhookTimeout     time.Duration
@@ -132,8 +133,11 @@ func New(d Deps) *App {
 	if z, ok := d.Tx.(interface{ SetZone(*time.Location) }); ok {
 		z.SetZone(cfg.Location)
 	}
+	// Events of the platform's own books (balance_request.*, balance.low)
+	// are live when the instance takes real money, as its payments say.
+	live := d.Payments != nil && !d.Payments.Sandbox()
 	m := metering.New(metering.Deps{Tx: d.Tx, Stores: d.Stores, Upstream: d.Upstream, Now: d.Now, Log: d.Log, Metrics: d.Metrics,
-		Config: metering.Config{Location: cfg.Location, UpstreamTimeout: cfg.UpstreamTimeout, MaxPayloadBytes: cfg.MaxPayloadBytes,
+		Config: metering.Config{Location: cfg.Location, Livemode: live, UpstreamTimeout: cfg.UpstreamTimeout, MaxPayloadBytes: cfg.MaxPayloadBytes,
 			PendingHitGrace: cfg.PendingHitGrace, LookupTTL: cfg.LookupTTL, BatchSize: cfg.BatchSize, SettleApart: cfg.SettleApart,
 			SettleLinger: cfg.SettleLinger, SettleRetryWindow: cfg.SettleRetryWindow, HoldLifetime: cfg.HoldLifetime}})
 	tx, st := m.Invalidating()
@@ -158,7 +162,8 @@ func New(d Deps) *App {
 		Panel: panel.New(panel.Deps{Tx: tx, Stores: st, Tokens: d.Tokens, Files: d.Files, Now: d.Now,
 			Config: panel.Config{Location: cfg.Location, RefreshTTL: cfg.RefreshTTL, PasswordCost: cfg.PasswordCost,
 				MaxTopUp: cfg.MaxTopUp, PublicBaseURL: cfg.PublicBaseURL, RollupGrace: cfg.RollupGrace,
-				CollectionFeePercent: cfg.CollectionFeePercent, PayloadRetention: kept.Keep()},
+				CollectionFeePercent: cfg.CollectionFeePercent, PayloadRetention: kept.Keep(),
+				ExportLease: cfg.ExportLease, Livemode: live},
 			Mailer: d.Mailer, EmailTokens: d.EmailTokens, Log: d.Log, Targets: d.Targets, Settled: m.AwaitSettlements}),
 		Outbox: outbox.New(outbox.Deps{Tx: tx, Stores: st, Sender: d.Webhooks, Targets: d.Targets,
 			Settled: m.AwaitSettlements, Metrics: d.Metrics, Log: d.Log, Now: d.Now,

@@ -1,8 +1,8 @@
 // Package export holds the rule of the panel's CSV exports: at most
 // MaxPerUser run at a time for one user, on every instance together. Each
 // running export holds a lease on one of its user's slots, kept in the
-// database; a lease is renewed while the export makes progress and lapses
-// when its instance dies, so a crash frees the slot after LeaseTTL.
+// database; a lease is renewed while the export runs and lapses when its
+// instance dies, so a crash frees the slot after LeaseTTL.
 package export
 
 import (
@@ -16,11 +16,12 @@ import (
 const MaxPerUser = 2
 
 // LeaseTTL is how long a lease lasts without renewal; RenewEvery is how
-// often a running export renews it. A healthy export renews far more often
-// than its lease lapses; a stalled one is ended by the HTTP edge long before.
+// often a running export renews it, whether rows flow or its writer waits
+// for a slow client (the HTTP edge's stall timeout ends that wait), so a
+// lease lapses only when its instance stops.
 const (
 	LeaseTTL   = 2 * time.Minute
-	RenewEvery = 20 * time.Second
+	RenewEvery = LeaseTTL / 6
 )
 
 // RetryAfter is what a refused export is told to wait before it tries again.

@@ -48,7 +48,7 @@ func (a *Gateway) CreateBalanceCheckout(ctx context.Context, actor *user.User, a
 	p := &payment.Payment{
 		PublicID: payment.NewPublicID(), UserID: actor.ID, Amount: v, Currency: "INR",
 		CustomerID: "balance", Status: payment.StatusCreated, Purpose: payment.PurposeBalance,
-		Livemode:  a.payments != nil && !a.payments.Sandbox(),
+		Livemode:  a.liveBooks(),
 		ExpiresAt: now.Add(payment.Lifetime), CreatedAt: now, UpdatedAt: now,
 	}
 	if err := a.st.Payments.Create(ctx, p); err != nil {

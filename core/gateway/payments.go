@@ -51,7 +51,7 @@ func (a *Gateway) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentC
 	now := a.now()
 	p, invalid := payment.New(in.Create, 0, 0, MaxPaymentAmount, now)
 	if p != nil {
-		p.Livemode = a.payments != nil && !a.payments.Sandbox() // no provider: nobody collects, not live
+		p.Livemode = a.liveBooks() // no provider: nobody collects, not live
 	}
 	invalid = withBodyErrors(invalid, in.BodyErrors)
 	if in.IdempotencyKey != "" && !payment.ValidIdempotencyKey(in.IdempotencyKey) {
@@ -264,12 +264,12 @@ func (a *Gateway) creditIn(ctx context.Context, s store.Stores, u *user.User, p 
 		desc += ", confirmed by " + by
 	}
 	now := a.now()
-	if _, err := store.Post(ctx, s, now, u, ledger.Credit, p.Amount, ledger.RefPayment, &ref, desc); err != nil {
+	if _, err := store.Post(ctx, s, now, p.Livemode, u, ledger.Credit, p.Amount, ledger.RefPayment, &ref, desc); err != nil {
 		return fmt.Errorf("credit payment %s: %w", p.PublicID, err)
 	}
 	if p.Fee.IsPositive() {
 		feeDesc := "Collection fee " + u.CollectionFeePercent.StringFixed(2) + "% on payment " + p.PublicID
-		if _, err := store.Post(ctx, s, now, u, ledger.Debit, p.Fee, ledger.RefPaymentFee, &ref, feeDesc); err != nil {
+		if _, err := store.Post(ctx, s, now, p.Livemode, u, ledger.Debit, p.Fee, ledger.RefPaymentFee, &ref, feeDesc); err != nil {
 			return fmt.Errorf("fee of payment %s: %w", p.PublicID, err)
 		}
 	}
@@ -712,3 +712,8 @@ func purposeOf(p *payment.Payment) payment.Purpose {
 	}
 	return p.Purpose
 }
+
+// liveBooks reports whether this instance takes real money: its payment
+// provider is live. Payments store it at creation; events of the
+// platform's own books (balance.low here) take it as their livemode.
+func (a *Gateway) liveBooks() bool { return a.payments != nil && !a.payments.Sandbox() }

@@ -117,7 +117,7 @@ func (a *Gateway) RefundPayment(ctx context.Context, in RefundInput) (*RefundRes
 			return err
 		}
 		id := r.ID
-		if _, err := store.Post(ctx, s, now, u, ledger.Debit, r.Amount, ledger.RefRefund, &id,
+		if _, err := store.Post(ctx, s, now, r.Livemode, u, ledger.Debit, r.Amount, ledger.RefRefund, &id,
 			fmt.Sprintf("Refund %s of payment %s", r.PublicID, p.PublicID)); err != nil {
 			return err
 		}
@@ -233,7 +233,7 @@ func (a *Gateway) finishRefund(ctx context.Context, r *payment.Refund, o payment
 				return err
 			}
 			id := r.ID
-			if _, err := store.Post(ctx, s, a.now(), u, ledger.Refund, r.Amount, ledger.RefRefund, &id,
+			if _, err := store.Post(ctx, s, a.now(), r.Livemode, u, ledger.Refund, r.Amount, ledger.RefRefund, &id,
 				fmt.Sprintf("Failed refund %s of payment %s given back", r.PublicID, p.PublicID)); err != nil {
 				return err
 			}

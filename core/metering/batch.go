@@ -411,7 +411,7 @@ func (a *Metering) applyBatch(ctx context.Context, s BatchStores, ops []*batchOp
 		return nil, err
 	}
 	if len(plan.entries) > 0 {
-		if err := store.AlertLowBalance(ctx, s.Stores, now, plan.users, plan.entries); err != nil {
+		if err := store.AlertLowBalance(ctx, s.Stores, now, a.cfg.Livemode, plan.users, plan.entries); err != nil {
 			return nil, err
 		}
 	}

@@ -424,7 +424,7 @@ func (a *Metering) reserve(ctx context.Context, userID uint64, hit *hitlog.Hit, 
 		}
 		if charge.IsPositive() {
 			id := hit.ID
-			if _, err := store.Post(ctx, s, a.now(), u, ledger.Debit, charge, ledger.RefAPIHit, &id, "API call "+hit.RequestID); err != nil {
+			if _, err := store.Post(ctx, s, a.now(), a.cfg.Livemode, u, ledger.Debit, charge, ledger.RefAPIHit, &id, "API call "+hit.RequestID); err != nil {
 				return err
 			}
 		}
@@ -458,7 +458,7 @@ func (a *Metering) refund(ctx context.Context, hit *hitlog.Hit, failure error, n
 		}
 		if hit.Reserved.IsPositive() {
 			id := hit.ID
-			if _, err := store.Post(ctx, s, a.now(), u, ledger.Refund, hit.Reserved, ledger.RefAPIHit, &id, "Refund of failed API call "+hit.RequestID); err != nil {
+			if _, err := store.Post(ctx, s, a.now(), a.cfg.Livemode, u, ledger.Refund, hit.Reserved, ledger.RefAPIHit, &id, "Refund of failed API call "+hit.RequestID); err != nil {
 				return err
 			}
 		}

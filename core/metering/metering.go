@@ -18,9 +18,12 @@ import (
 // Config is what metering needs of the service's configuration; zero
 // values take the defaults New documents.
 type Config struct {
-	Location        *time.Location // day and month boundaries (TIMEZONE); nil is UTC
-	UpstreamTimeout time.Duration  // per provider call; 0 means 15 s
-	MaxPayloadBytes int            // hit log payloads larger than this are summarised; 0 means 60,000
+	Location *time.Location // day and month boundaries (TIMEZONE); nil is UTC
+	// Livemode says whether this instance's money is real (its payment
+	// provider is live): the livemode of the balance.low events it writes.
+	Livemode        bool
+	UpstreamTimeout time.Duration // per provider call; 0 means 15 s
+	MaxPayloadBytes int           // hit log payloads larger than this are summarised; 0 means 60,000
 	// PendingHitGrace is how long a hit may stay pending before crash
 	// recovery refunds it: longer than any call can last. 0 means
 	// UpstreamTimeout + DefaultRecoveryMargin.

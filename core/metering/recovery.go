@@ -82,7 +82,7 @@ func (a *Metering) recoverHit(ctx context.Context, h *hitlog.Hit) (bool, error) 
 		}
 		if h.Reserved.IsPositive() {
 			id := h.ID
-			if _, err := store.Post(ctx, s, a.now(), u, ledger.Refund, h.Reserved, ledger.RefAPIHit, &id, "Refund of interrupted API call "+h.RequestID); err != nil {
+			if _, err := store.Post(ctx, s, a.now(), a.cfg.Livemode, u, ledger.Refund, h.Reserved, ledger.RefAPIHit, &id, "Refund of interrupted API call "+h.RequestID); err != nil {
 				return err
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"paygate/core/errs"
 	"paygate/core/money"
 	"paygate/core/session"
+	"paygate/core/signin"
 	"paygate/core/store"
 	"paygate/core/user"
 	"paygate/core/webhook"
@@ -72,10 +73,17 @@ func (p *Panel) checkFree(ctx context.Context, fe errs.FieldErrors, field string
 	return nil
 }
 
-// mailVerification mails the account's verification link, after the answer.
+// mailVerification mails the account's verification link, after the
+// answer, unless one went within signin.MailEvery.
 func (p *Panel) mailVerification(ctx context.Context, u *user.User) {
 	if p.email == nil {
 		p.log.Warn("verification mail not sent: no email token signer", "user_id", u.ID)
+		return
+	}
+	if due, err := p.mailDue(ctx, signin.MailVerification, u.ID); err != nil || !due {
+		if err != nil {
+			p.log.Error("verification mail not sent", "user_id", u.ID, "err", err)
+		}
 		return
 	}
 	tok, err := p.email.IssueEmailVerification(u.ID, u.Email, p.now().Add(user.VerificationTTL))
@@ -119,7 +127,37 @@ func (p *Panel) VerifyEmail(ctx context.Context, token string) error {
 	})
 }
 
-// ResendVerification mails the caller a new verification link.
+// mailDue claims the one mail of kind that u's account may get in the next
+// signin.MailEvery, on counters every instance shares; false when one went
+// within it (this one is then not sent). With no counter store (unit tests
+// of other rules) every mail is due.
+func (p *Panel) mailDue(ctx context.Context, kind signin.MailKind, userID uint64) (bool, error) {
+	if p.st.Logins == nil {
+		return true, nil
+	}
+	key := []string{signin.MailKey(kind, signin.UserAccount(userID))}
+	now := p.now()
+	if err := p.st.Logins.Ensure(ctx, key, now); err != nil {
+		return false, fmt.Errorf("create mail counter: %w", err)
+	}
+	due := false
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+		cs, err := s.Logins.Lock(ctx, key)
+		if err != nil {
+			return fmt.Errorf("lock mail counter: %w", err)
+		}
+		next, ok := signin.TakeMail(cs[0], now, signin.MailEvery)
+		if !ok {
+			return nil
+		}
+		due = true
+		return s.Logins.Save(ctx, []signin.Counter{next})
+	})
+	return due && err == nil, err
+}
+
+// ResendVerification mails the caller a new verification link, unless one
+// went within signin.MailEvery; the answer is the same either way.
 func (p *Panel) ResendVerification(ctx context.Context, caller *user.User) error {
 	if caller.EmailVerifiedAt != nil {
 		return errAlreadyVerified
@@ -133,7 +171,7 @@ func (p *Panel) ResendVerification(ctx context.Context, caller *user.User) error
 // account has that email; the lookup, the token and the mail follow in the
 // background. Unknown, deleted and blocked accounts get no mail.
 func (p *Panel) ForgotPassword(ctx context.Context, email string) error {
-	email = strings.ToLower(strings.TrimSpace(email))
+	email = user.NormalizeEmail(email)
 	if !user.ValidEmail(email) {
 		return errs.Validation(map[string][]string{"email": {"must be a valid email address"}})
 	}
@@ -156,6 +194,11 @@ func (p *Panel) startReset(ctx context.Context, email string) error {
 	if u.IsDeleted() || u.Status == user.StatusBlocked {
 		return nil
 	}
+	// Within signin.MailEvery of the last link nothing changes: that link
+	// stays valid, and whoever keeps asking only keeps it coming.
+	if due, err := p.mailDue(ctx, signin.MailReset, u.ID); err != nil || !due {
+		return err
+	}
 	token := "pr_" + apikey.RandomBase62(43)
 	// One token per email: a new request replaces the previous one.
 	if err := p.st.Resets.Put(ctx, user.ResetToken{Email: u.Email, TokenHash: session.Hash(token), CreatedAt: p.now().UTC()}); err != nil {
@@ -173,7 +216,7 @@ func (p *Panel) startReset(ctx context.Context, email string) error {
 // user.ResetTTL. Every session of the account ends, and the email counts as
 // verified (the link reached it). A blocked account gets 403.
 func (p *Panel) ResetPassword(ctx context.Context, email, token, password string) error {
-	email = strings.ToLower(strings.TrimSpace(email))
+	email = user.NormalizeEmail(email)
 	fe := errs.FieldErrors{}
 	if !user.ValidEmail(email) {
 		fe.Add("email", "must be a valid email address")

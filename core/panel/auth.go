@@ -29,7 +29,8 @@ type Login struct {
 // is the one the email resolves to, so every spelling the database
 // matches shares its budget.
 func (p *Panel) Login(ctx context.Context, email, password, client, ip string) (*Login, error) {
-	u, err := p.st.Users.ByEmail(ctx, strings.ToLower(strings.TrimSpace(email)))
+	email = user.NormalizeEmail(email)
+	u, err := p.st.Users.ByEmail(ctx, email)
 	if err != nil && errs.KindOf(err) != errs.NotFound {
 		return nil, fmt.Errorf("find user: %w", err)
 	}
@@ -153,27 +154,28 @@ func (p *Panel) revokeReused(ctx context.Context, hash string) error {
 	return session.ErrInvalidRefresh
 }
 
-// Logout revokes the caller's refresh token (an API client may sign out
-// any session it holds the refresh token of); without one, it ends the
-// session sessionID that the caller's access token names. An unknown
-// token, or one of another user, changes nothing.
+// Logout always ends the session sessionID that the caller's access token
+// names. A refresh token sent along that is another of the caller's
+// sessions ends too (an API client may sign out any session it holds the
+// refresh token of); an unknown token, or one of another user, ends only
+// the caller's own, so a 204 never leaves the caller signed in.
 func (p *Panel) Logout(ctx context.Context, caller *user.User, sessionID uint64, refreshToken string) error {
-	var t *session.Token
-	var err error
-	if refreshToken != "" {
-		t, err = p.st.Sessions.ByHash(ctx, session.Hash(refreshToken))
-	} else if sessionID != 0 {
-		t, err = p.st.Sessions.ByID(ctx, sessionID)
-	} else {
+	if sessionID != 0 {
+		if _, err := p.st.Sessions.Delete(ctx, sessionID); err != nil {
+			return fmt.Errorf("revoke session: %w", err)
+		}
+	}
+	if refreshToken == "" {
 		return nil
 	}
+	t, err := p.st.Sessions.ByHash(ctx, session.Hash(refreshToken))
 	if err != nil {
 		if errs.KindOf(err) == errs.NotFound {
 			return nil
 		}
 		return fmt.Errorf("find session: %w", err)
 	}
-	if t.UserID != caller.ID {
+	if t.UserID != caller.ID || t.ID == sessionID {
 		return nil
 	}
 	if _, err := p.st.Sessions.Delete(ctx, t.ID); err != nil {

@@ -43,11 +43,8 @@ func (p *Panel) ExportTransactions(ctx context.Context, actor *user.User, f ledg
 		return err
 	}
 	f.UserID = scopeTo(actor, f.UserID)
-	return p.Exporting(ctx, actor, func(progress func()) error {
-		return p.st.Ledger.ForEach(ctx, f, func(e ledger.Entry) error {
-			progress()
-			return fn(e)
-		})
+	return p.Exporting(ctx, actor, func(ctx context.Context) error {
+		return p.st.Ledger.ForEach(ctx, f, fn)
 	})
 }
 
@@ -82,9 +79,8 @@ func (p *Panel) ExportHits(ctx context.Context, actor *user.User, f hitlog.Filte
 	}
 	f.UserID = scopeTo(actor, f.UserID)
 	cutoff := p.payloadCutoff()
-	return p.Exporting(ctx, actor, func(progress func()) error {
+	return p.Exporting(ctx, actor, func(ctx context.Context) error {
 		return p.st.Hits.ForEach(ctx, f, func(h hitlog.Hit) error {
-			progress()
 			return fn(h.WithoutPayloadsBefore(cutoff))
 		})
 	})
@@ -92,18 +88,23 @@ func (p *Panel) ExportHits(ctx context.Context, actor *user.User, f hitlog.Filte
 
 // Exporting runs an export under one of the actor's export.MaxPerUser
 // slots, or refuses it with export.ErrBusy when all are taken (by exports
-// on any instance). run calls progress as it goes, which renews the slot's
-// lease every export.RenewEvery; the slot is freed when run returns. With
-// no lease store (unit tests of other rules) exports are not limited.
-func (p *Panel) Exporting(ctx context.Context, actor *user.User, run func(progress func()) error) error {
+// on any instance). While run runs, its lease is renewed every sixth of
+// the lease (export.RenewEvery by default), rows flowing or not: a writer
+// blocked on a slow client keeps its slot for as long as the HTTP edge lets
+// it wait (EXPORT_STALL_TIMEOUT), however long that is. A lease found taken
+// over (it lapsed while the database was out of reach) cancels run's
+// context, so the cap holds. The slot is freed when run returns. With no
+// lease store (unit tests of other rules) exports are not limited.
+func (p *Panel) Exporting(ctx context.Context, actor *user.User, run func(ctx context.Context) error) error {
 	leases := p.st.Exports
 	if leases == nil {
-		return run(func() {})
+		return run(ctx)
 	}
+	ttl := p.cfg.ExportLease
 	now := p.now()
 	l := export.Lease{UserID: actor.ID, Holder: rand.Text()}
 	for ; l.Slot < export.MaxPerUser; l.Slot++ {
-		took, err := leases.Claim(ctx, l, now, now.Add(export.LeaseTTL))
+		took, err := leases.Claim(ctx, l, now, now.Add(ttl))
 		if err != nil {
 			return fmt.Errorf("claim an export slot: %w", err)
 		}
@@ -123,17 +124,45 @@ func (p *Panel) Exporting(ctx context.Context, actor *user.User, run func(progre
 			p.log.Warn("export slot not released; it frees itself when its lease lapses", "user_id", l.UserID, "slot", l.Slot, "err", err)
 		}
 	}()
-	renewed := now
-	return run(func() {
-		t := p.now()
-		if t.Sub(renewed) < export.RenewEvery {
+	rctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	defer func() {
+		cancel()
+		<-done
+	}()
+	go func() {
+		defer close(done)
+		p.renewLease(rctx, cancel, leases, l, ttl)
+	}()
+	return run(rctx)
+}
+
+// renewLease renews l every ttl/6 until ctx ends; when l's holder no longer
+// holds the slot it calls stop and returns. A failed renewal is retried at
+// the next tick (the lease still has five sixths of its time).
+func (p *Panel) renewLease(ctx context.Context, stop func(), leases export.Repository, l export.Lease, ttl time.Duration) {
+	tick := time.NewTicker(ttl / 6)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		held, err := leases.Renew(ctx, l, p.now().Add(ttl))
+		if ctx.Err() != nil {
 			return
 		}
-		renewed = t
-		if held, err := leases.Renew(ctx, l, t.Add(export.LeaseTTL)); err != nil || !held {
-			p.log.Warn("export slot lease not renewed", "user_id", l.UserID, "slot", l.Slot, "held", held, "err", err)
+		if err != nil {
+			p.log.Warn("export slot lease not renewed", "user_id", l.UserID, "slot", l.Slot, "err", err)
+			continue
 		}
-	})
+		if !held {
+			p.log.Error("export slot taken over after its lease lapsed; export ended", "user_id", l.UserID, "slot", l.Slot)
+			stop()
+			return
+		}
+	}
 }
 
 // ServiceRef resolves the hit log filter "service": a number is a service id

@@ -13,6 +13,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"paygate/core/export"
 	"paygate/core/signin"
 	"paygate/core/store"
 	"paygate/core/topup"
@@ -40,6 +41,12 @@ type Config struct {
 	// (HIT_PAYLOAD_RETENTION): an older hit's are not, even while its store
 	// still holds them (MySQL removes a month at once). 0: all are shown.
 	PayloadRetention time.Duration
+	// Livemode says whether this instance's money is real (its payment
+	// provider is live): the livemode of balance_request.* and balance.low.
+	Livemode bool
+	// ExportLease is how long an export's slot lease lasts without renewal;
+	// a running export renews it every sixth of it. 0 means export.LeaseTTL.
+	ExportLease time.Duration
 }
 
 // Deps are the ports and configuration the panel runs on. Now may be nil
@@ -100,6 +107,9 @@ func New(d Deps) *Panel {
 	}
 	if cfg.SignIn == (signin.Policy{}) {
 		cfg.SignIn = signin.DefaultPolicy
+	}
+	if cfg.ExportLease <= 0 {
+		cfg.ExportLease = export.LeaseTTL
 	}
 	if cfg.RollupGrace == 0 {
 		cfg.RollupGrace = 15 * time.Minute

@@ -291,7 +291,7 @@ func (p *Panel) creditTopUp(ctx context.Context, s store.Stores, r *topup.Reques
 	}
 	ref := r.ID
 	desc := fmt.Sprintf("Balance request #%d approved (UTR %s)", r.ID, r.UTRNumber)
-	if _, err := store.Post(ctx, s, p.now(), u, ledger.Credit, r.Amount, ledger.RefBalanceRequest, &ref, desc); err != nil {
+	if _, err := store.Post(ctx, s, p.now(), p.cfg.Livemode, u, ledger.Credit, r.Amount, ledger.RefBalanceRequest, &ref, desc); err != nil {
 		return nil, err
 	}
 	return u, s.Users.SaveBalance(ctx, u)
@@ -303,8 +303,8 @@ func (p *Panel) emitTopUp(ctx context.Context, s store.Stores, u *user.User, r *
 	if r.Status == topup.StatusRejected {
 		t = webhook.BalanceRequestRejected
 	}
-	return store.Emit(ctx, s, p.now(), u, t, map[string]any{
+	return store.EmitMode(ctx, s, p.now(), u, t, map[string]any{
 		"balance_request_id": r.ID, "amount": money.Format2(r.Amount), "utr_number": r.UTRNumber,
 		"status": r.Status, "admin_remarks": r.AdminRemarks,
-	}, "")
+	}, "", p.cfg.Livemode)
 }

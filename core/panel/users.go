@@ -332,7 +332,7 @@ func (p *Panel) AdjustBalance(ctx context.Context, actor *user.User, userID uint
 			return errBalanceTooLarge
 		}
 		before := map[string]string{"balance": money.Format2(u.Balance)}
-		entry, err = store.Post(ctx, s, p.now(), u, adj.Type, amount, ledger.RefAdjustment, nil, adj.Description+" (by admin #"+fmt.Sprint(actor.ID)+")")
+		entry, err = store.Post(ctx, s, p.now(), p.cfg.Livemode, u, adj.Type, amount, ledger.RefAdjustment, nil, adj.Description+" (by admin #"+fmt.Sprint(actor.ID)+")")
 		if err != nil {
 			return err
 		}

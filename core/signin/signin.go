@@ -101,8 +101,8 @@ func KeysFor(account, ip string) Keys {
 // database matches (case, accents, collation) resolves to it.
 func UserAccount(id uint64) string { return "id:" + strconv.FormatUint(id, 10) }
 
-// EmailAccount names an email that matches no account: trimmed and lower
-// case. Its variants only spend their address's budget.
+// EmailAccount names an email that matches no account, normalised as it is
+// looked up (user.NormalizeEmail; here at least trimmed and lower case).
 func EmailAccount(email string) string { return "email:" + strings.ToLower(strings.TrimSpace(email)) }
 
 // Address is the client's IPv4 address or its IPv6 /64: one IPv6

@@ -220,3 +220,35 @@ func TestKeys(t *testing.T) {
 		t.Fatalf("BlockedError is %v", err)
 	}
 }
+
+func TestTakeMail(t *testing.T) {
+	now := time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
+	every := 5 * time.Minute
+	cases := []struct {
+		name string
+		c    signin.Counter
+		due  bool
+	}{
+		{"never sent", signin.Counter{Key: "k"}, true},
+		{"sent a minute ago", signin.Counter{Key: "k", Failures: 1, BlockedUntil: now.Add(4 * time.Minute), UpdatedAt: now.Add(-time.Minute)}, false},
+		{"sent just under every ago", signin.Counter{Key: "k", Failures: 1, BlockedUntil: now.Add(time.Nanosecond)}, false},
+		{"sent exactly every ago", signin.Counter{Key: "k", Failures: 1, BlockedUntil: now}, true},
+		{"sent long ago", signin.Counter{Key: "k", Failures: 7, BlockedUntil: now.Add(-time.Hour)}, true},
+	}
+	for _, c := range cases {
+		next, due := signin.TakeMail(c.c, now, every)
+		if due != c.due {
+			t.Errorf("%s: due %v, want %v", c.name, due, c.due)
+		}
+		if due && (next.Key != "k" || !next.BlockedUntil.Equal(now.Add(every)) || !next.UpdatedAt.Equal(now)) {
+			t.Errorf("%s: next %+v", c.name, next)
+		}
+		if !due && next != c.c {
+			t.Errorf("%s: a refused mail changed the counter: %+v", c.name, next)
+		}
+	}
+	if signin.MailKey(signin.MailReset, signin.UserAccount(1)) == signin.MailKey(signin.MailVerification, signin.UserAccount(1)) ||
+		signin.MailKey(signin.MailReset, signin.UserAccount(1)) == signin.KeysFor(signin.UserAccount(1), "203.0.113.7")[2] {
+		t.Error("mail kinds and sign-in counters share a key")
+	}
+}

@@ -20,8 +20,10 @@ import (
 
 // Post moves u's balance by one ledger entry. u must have been read with
 // LockByID in the same transaction; the caller saves u with SaveBalance.
-// An entry that takes the balance below u's threshold writes balance.low.
-func Post(ctx context.Context, s Stores, now time.Time, u *user.User, t ledger.Type, amount decimal.Decimal,
+// An entry that takes the balance below u's threshold writes balance.low,
+// whose livemode is live: whether the instance's money is real (its payment
+// provider is live; docs/decisions.md, Webhooks).
+func Post(ctx context.Context, s Stores, now time.Time, live bool, u *user.User, t ledger.Type, amount decimal.Decimal,
 	refType string, refID *uint64, description string) (*ledger.Entry, error) {
 	e, err := ledger.NewEntry(u, t, amount, refType, refID, description, now)
 	if err != nil {
@@ -31,7 +33,7 @@ func Post(ctx context.Context, s Stores, now time.Time, u *user.User, t ledger.T
 		return nil, fmt.Errorf("insert ledger entry: %w", err)
 	}
 	if ledger.CrossesLow(u, e) {
-		if err := emitLowBalance(ctx, s, now, u, e); err != nil {
+		if err := emitLowBalance(ctx, s, now, live, u, e); err != nil {
 			return nil, err
 		}
 	}
@@ -40,11 +42,12 @@ func Post(ctx context.Context, s Stores, now time.Time, u *user.User, t ledger.T
 
 // AlertLowBalance writes a balance.low event for each of entries, already
 // written, that crossed its user's threshold (users: the rows locked in
-// this transaction). It touches the database only when one crossed.
-func AlertLowBalance(ctx context.Context, s Stores, now time.Time, users map[uint64]*user.User, entries []*ledger.Entry) error {
+// this transaction). It touches the database only when one crossed. live
+// is the events' livemode, as for Post.
+func AlertLowBalance(ctx context.Context, s Stores, now time.Time, live bool, users map[uint64]*user.User, entries []*ledger.Entry) error {
 	for _, e := range entries {
 		if u := users[e.UserID]; u != nil && ledger.CrossesLow(u, e) {
-			if err := emitLowBalance(ctx, s, now, u, e); err != nil {
+			if err := emitLowBalance(ctx, s, now, live, u, e); err != nil {
 				return err
 			}
 		}
@@ -52,23 +55,19 @@ func AlertLowBalance(ctx context.Context, s Stores, now time.Time, users map[uin
 	return nil
 }
 
-func emitLowBalance(ctx context.Context, s Stores, now time.Time, u *user.User, e *ledger.Entry) error {
-	return Emit(ctx, s, now, u, webhook.BalanceLow, map[string]any{
+func emitLowBalance(ctx context.Context, s Stores, now time.Time, live bool, u *user.User, e *ledger.Entry) error {
+	return EmitMode(ctx, s, now, u, webhook.BalanceLow, map[string]any{
 		"user_id": u.ID, "balance": money.Format2(e.BalanceAfter), "threshold": money.Format2(*u.LowBalanceAlert),
 		"txn_id": e.TxnID,
-	}, "")
+	}, "", live)
 }
 
-// Emit writes event t of u, with data, to the outbox: one delivery to u's
-// webhook_url when set, one to callbackURL when not empty. With no
-// destination nothing is written (nobody to tell). The event is live: it
-// reports a change of the platform's own books (EmitMode for a provider's).
-func Emit(ctx context.Context, s Stores, now time.Time, u *user.User, t webhook.EventType, data any, callbackURL string) error {
-	return EmitMode(ctx, s, now, u, t, data, callbackURL, true)
-}
-
-// EmitMode is Emit of an event whose livemode is given: false when it
-// reports a sandbox provider's outcome (no money moved).
+// EmitMode writes event t of u, with data, to the outbox: one delivery to
+// u's webhook_url when set, one to callbackURL when not empty. With no
+// destination nothing is written (nobody to tell). livemode says whether
+// the money it reports is real: the provider's mode for a provider's
+// operation, the instance's (its payment provider's) for the platform's
+// own books (docs/decisions.md, Webhooks).
 func EmitMode(ctx context.Context, s Stores, now time.Time, u *user.User, t webhook.EventType, data any, callbackURL string, livemode bool) error {
 	if (u.WebhookURL == nil || *u.WebhookURL == "") && callbackURL == "" {
 		return nil

@@ -13,6 +13,7 @@ import (
 
 	"github.com/shopspring/decimal"
 	"golang.org/x/crypto/bcrypt"
+	"golang.org/x/text/unicode/norm"
 
 	"paygate/core/errs"
 	"paygate/core/money"
@@ -153,7 +154,7 @@ type Profile struct {
 func (p *Profile) Validate(requirePassword bool) error {
 	fe := errs.FieldErrors{}
 	p.Name = strings.TrimSpace(p.Name)
-	p.Email = strings.ToLower(strings.TrimSpace(p.Email))
+	p.Email = NormalizeEmail(p.Email)
 	p.Phone = strings.TrimSpace(p.Phone)
 	if p.Name == "" {
 		fe.Add("name", "is required")
@@ -253,6 +254,18 @@ func WebhookURLProblem(s string) string {
 		return "must be an absolute http or https URL"
 	}
 	return ""
+}
+
+// NormalizeEmail is the one form of an email that is stored and looked up:
+// NFKC (compatibility forms such as a fullwidth "ｍ" or the ligature "ﬁ"
+// become the letters they look like), lower case, no surrounding blanks.
+// Every way an email enters (registration, admin creation, sign-in, reset)
+// goes through it, so look-alike spellings meet the unique index as one
+// address on every database, whatever its collation.
+func NormalizeEmail(s string) string {
+	// Lower-casing may leave a string that NFKC changes again (and NFKC may
+	// produce capitals), hence the second pass: the result is a fixed point.
+	return strings.TrimSpace(norm.NFKC.String(strings.ToLower(norm.NFKC.String(s))))
 }
 
 // ValidEmail reports a bare email address (no display name) of at most 255 characters.

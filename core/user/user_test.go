@@ -82,3 +82,31 @@ func TestPasswords(t *testing.T) {
 		}
 	}
 }
+
+func TestNormalizeEmail(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"u1@ex.com", "u1@ex.com"},
+		{"u1@ex.coｍ", "u1@ex.com"},             // fullwidth m
+		{"Ｕ１＠ＥＸ．ＣＯＭ", "u1@ex.com"},             // fullwidth everything, @ and dot included
+		{" R1@Ex.com ", "r1@ex.com"},           // blanks and case
+		{"\u3000r1@ex.com\u3000", "r1@ex.com"}, // ideographic spaces (NFKC: plain spaces)
+		{"ﬁnance@ex.com", "finance@ex.com"},    // ligature
+		{"ǅemal@ex.com", "džemal@ex.com"},      // title-case digraph
+		{"cafe\u0301@ex.com", "café@ex.com"},   // combining accent composes
+		{"İnci@ex.com", "inci@ex.com"},         // capital dotted I (Go lower-cases it to a plain i)
+		{"ＭＡＲＩＡ@ℰ𝓍.com", "maria@ex.com"},       // letterlike and mathematical letters
+	}
+	for _, c := range cases {
+		got := NormalizeEmail(c.in)
+		if got != c.want {
+			t.Errorf("NormalizeEmail(%q) = %q, want %q", c.in, got, c.want)
+		}
+		if again := NormalizeEmail(got); again != got {
+			t.Errorf("NormalizeEmail is not a fixed point on %q: %q", got, again)
+		}
+	}
+	p := Profile{Name: "U", Email: "u1@ex.coｍ", Phone: "9876543210", Password: "password-1"}
+	if err := p.Validate(true); err != nil || p.Email != "u1@ex.com" {
+		t.Fatalf("Validate: %v, email %q", err, p.Email)
+	}
+}
