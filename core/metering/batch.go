@@ -69,7 +69,8 @@ type batchOp struct {
 
 	month string // plan month of the call (reservation, refund and capture)
 
-	hold *liveHold // capture: the hold the call took from (charge: its price)
+	hold    *liveHold   // capture: the hold the call took from (charge: its price)
+	written *hitlog.Hit // capture: its hit as the committed batch wrote it
 
 	// results, set by the writer once the batch committed (or failed)
 	err     error           // reservation: the refusal (ErrDailyLimit, ErrPlanLimit, …) or a write failure
@@ -290,8 +291,14 @@ func (a *Metering) batchDone(ops []*batchOp, p *batchPlan) {
 	for i, op := range ops {
 		r := p.results[i]
 		op.err, op.balance, op.counted = r.err, r.balance, r.counted
-		if r.hit != nil {
-			*op.hit = *r.hit
+		switch {
+		case r.hit == nil:
+		case op.kind == batchCapture:
+			// Its call has answered and may still read its hit: the row
+			// as written is kept apart.
+			op.written = r.hit
+		default:
+			*op.hit = *r.hit // the reservation's caller waits for it
 		}
 	}
 	for _, id := range p.uncharged {

@@ -245,7 +245,7 @@ func (a *Metering) enqueueCapture(op *batchOp) { a.captures.enqueue(op, a.writeB
 func (a *Metering) afterCapture(op *batchOp) {
 	switch {
 	case op.err == nil:
-		a.callDone(op.hold, true, op.hit.Reserved)
+		a.callDone(op.hold, true, op.written.Reserved)
 	case a.retryLater(op, a.enqueueCapture):
 		a.databaseFailed(op.err)
 		return
