@@ -46,7 +46,7 @@ ifeq ($(CI),true)
 export REQUIRE_MYSQL := 1
 endif
 
-.PHONY: help build run test test-faults fuzz test-mysql mariadb lint mocks mocks-check bench e2e frontend frontend-dist frontend-deps frontend-test chromium clean
+.PHONY: help build run test test-faults fuzz test-mysql mariadb lint contract-lint mocks mocks-check bench e2e frontend frontend-dist frontend-deps frontend-test chromium clean
 
 help: ## List the targets
 	@echo "usage: make <target>"
@@ -67,7 +67,7 @@ run: build ## Build, then serve API + panel at http://localhost:8080 on embedded
 	@echo "          (admin@localhost and a generated password, printed once; set ADMIN_PASSWORD before the first start to choose it)."
 	DEMO_DATA=$(DEMO_DATA) ./bin/server
 
-test: mocks-check lint mariadb ## Run every test (MariaDB installed/started; or set TEST_MYSQL_URL), race tests of RACE_PKGS, the panel's vitest and browser tests
+test: mocks-check lint contract-lint mariadb ## Run every test (MariaDB installed/started; or set TEST_MYSQL_URL), race tests of RACE_PKGS, the panel's vitest and browser tests
 	@plain=$$(LC_ALL=C comm -23 <($(GO) list -e ./... | LC_ALL=C sort) <($(GO) list -e $(RACE_PKGS) | LC_ALL=C sort)); \
 	echo "go test -count=1 -p 2 <every package but RACE_PKGS=$(RACE_PKGS)>"; \
 	$(GO) test -count=1 -p 2 $$plain
@@ -115,6 +115,21 @@ lint: ## gofmt -l, go vet and staticcheck (pinned version)
 	echo "gofmt: ok"
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
+
+# contract-lint: @redocly/cli (pinned in api/lint/package-lock.json, npm ci
+# like the panel's deps) lints api/openapi.yaml with the recommended rules;
+# api/lint/redocly.yaml and its ignore file hold the waived warnings, each
+# with its reason. About 4 s; telemetry and the update check are off.
+CONTRACT_LINT_DEPS := api/lint/node_modules/.package-lock.json
+
+$(CONTRACT_LINT_DEPS): api/lint/package-lock.json api/lint/package.json
+	@command -v $(NPM) >/dev/null || { echo "contract-lint: npm not found; install Node.js >= 20.19" >&2; exit 1; }
+	cd api/lint && $(NPM) ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+contract-lint: $(CONTRACT_LINT_DEPS) ## Lint api/openapi.yaml with @redocly/cli's recommended rules (pinned; no errors, waived warnings in api/lint/)
+	cd api/lint && REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true \
+	  ./node_modules/.bin/redocly lint ../openapi.yaml --config redocly.yaml --format=stylish
 
 mocks: ## Regenerate the mockery mocks of the core's ports (.mockery.yaml → core/<pkg>/mocks)
 	@bash scripts/mocks.sh
