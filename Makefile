@@ -1,6 +1,6 @@
 # Paygate: every routine action is a target. `make help` lists them.
 # Needs go, git, bash and Node.js (>= 20.19, with npm) for the web panel;
-# scripts/ install the rest (MariaDB and Chromium for tests).
+# scripts/ install the rest (MariaDB, Chromium and promtool for tests).
 
 SHELL := bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -46,7 +46,7 @@ ifeq ($(CI),true)
 export REQUIRE_MYSQL := 1
 endif
 
-.PHONY: help build run test test-faults fuzz test-mysql mariadb lint contract-lint mocks mocks-check bench e2e frontend frontend-dist frontend-deps frontend-test chromium clean
+.PHONY: help build run test test-faults fuzz test-mysql mariadb lint contract-lint promtool mocks mocks-check bench e2e frontend frontend-dist frontend-deps frontend-test chromium clean
 
 help: ## List the targets
 	@echo "usage: make <target>"
@@ -67,7 +67,7 @@ run: build ## Build, then serve API + panel at http://localhost:8080 on embedded
 	@echo "          (admin@localhost and a generated password, printed once; set ADMIN_PASSWORD before the first start to choose it)."
 	DEMO_DATA=$(DEMO_DATA) ./bin/server
 
-test: mocks-check lint contract-lint mariadb ## Run every test (MariaDB installed/started; or set TEST_MYSQL_URL), race tests of RACE_PKGS, the panel's vitest and browser tests
+test: mocks-check lint contract-lint mariadb promtool ## Run every test (MariaDB installed/started; or set TEST_MYSQL_URL), race tests of RACE_PKGS, the panel's vitest and browser tests
 	@plain=$$(LC_ALL=C comm -23 <($(GO) list -e ./... | LC_ALL=C sort) <($(GO) list -e $(RACE_PKGS) | LC_ALL=C sort)); \
 	echo "go test -count=1 -p 2 <every package but RACE_PKGS=$(RACE_PKGS)>"; \
 	$(GO) test -count=1 -p 2 $$plain
@@ -107,6 +107,12 @@ mariadb: ## Make sure the MariaDB binaries are installed and the tests' MariaDB 
 	  echo "         To run them against your own MySQL/MariaDB, point TEST_MYSQL_URL at a user that may create databases:" >&2; \
 	  echo "           TEST_MYSQL_URL=mysql://user:pass@host:3306/ make test" >&2; \
 	fi
+
+promtool: ## Make sure promtool is installed (scripts/ensure-promtool.sh), for the test running `promtool check metrics` on /metrics
+	@if bash scripts/ensure-promtool.sh; then echo "promtool: ready"; \
+	elif [ "$${CI:-}" = true ]; then \
+	  echo "promtool: scripts/ensure-promtool.sh failed; in CI (CI=true) the metrics check may not be skipped." >&2; exit 1; \
+	else echo "promtool: could not be installed; the promtool check of /metrics will be skipped." >&2; fi
 
 lint: ## gofmt -l, go vet and staticcheck (pinned version)
 	@files=$$(find . \( -path ./.git -o -path ./frontend/node_modules -o -path ./.cache -o -path ./data -o -path ./bin \) -prune \

@@ -27,10 +27,10 @@ func TestUpstreamServicesAreBounded(t *testing.T) {
 	if n := strings.Count(text, "paygate_upstream_duration_seconds_count{"); n != metrics.MaxServices+2 {
 		t.Fatalf("%d upstream series, want %d", n, metrics.MaxServices+2)
 	}
-	if !strings.Contains(text, `paygate_upstream_duration_seconds_count{service="other",outcome="ok"} 50`) {
+	if !strings.Contains(text, `paygate_upstream_duration_seconds_count{outcome="ok",service="other"} 50`) {
 		t.Fatal("the calls beyond the bound are not counted as other")
 	}
-	if !strings.Contains(text, `paygate_upstream_duration_seconds_count{service="svc-0",outcome="error"} 1`) {
+	if !strings.Contains(text, `paygate_upstream_duration_seconds_count{outcome="error",service="svc-0"} 1`) {
 		t.Fatal("a known service lost its label")
 	}
 	if strings.Contains(text, fmt.Sprintf(`service="svc-%d"`, metrics.MaxServices)) {
