@@ -196,3 +196,37 @@ func TestMetricsPassPromtool(t *testing.T) {
 		}
 	})
 }
+
+// TestMetricsMeteredCallsAndMoneyCharged: calls through the real server
+// count by service and outcome (charged, or the error code answered) and
+// add up the money charged; calls refused before authentication do not count.
+func TestMetricsMeteredCallsAndMoneyCharged(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		e.newService("sms", "0.5000")
+		c := e.newCustomer("user", "enterprise", "1.20")
+		e.setUpstream(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusBadGateway) })
+		e.must(e.call(c, "sms", map[string]any{"phone": "9876543210"}), 500)
+		e.setUpstream(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, `{"ok":true}`) })
+		for range 2 {
+			e.must(e.call(c, "sms", map[string]any{"phone": "9876543210"}), 200)
+		}
+		e.must(e.call(c, "sms", map[string]any{"phone": "9876543210"}), 402)
+		e.must(e.call(customer{key: c.key, secret: "wrong"}, "sms", map[string]any{}), 401)
+		// A gateway operation counts under its slug; a replay is not billed again.
+		rich := e.newCustomer("user", "enterprise", "100.00")
+		pay := map[string]any{"amount": "499.50", "currency": "INR", "customer_id": "cust-1", "callback_url": "https://shop.example/cb"}
+		e.must(e.gw(rich, "POST", "/api/v1/payment/create", pay, "Idempotency-Key", "order-1"), 201)
+		e.must(e.gw(rich, "POST", "/api/v1/payment/create", pay, "Idempotency-Key", "order-1"), 201)
+
+		text := e.settledScrape()
+		wantSample(t, text, `paygate_metered_calls_total{outcome="charged",service="sms"}`, 2)
+		wantSample(t, text, `paygate_metered_calls_total{outcome="upstream_error",service="sms"}`, 1)
+		wantSample(t, text, `paygate_metered_calls_total{outcome="insufficient_balance",service="sms"}`, 1)
+		wantSample(t, text, `paygate_charged_inr_total{service="sms"}`, 1)
+		wantSample(t, text, `paygate_metered_calls_total{outcome="charged",service="payment-create"}`, 1)
+		if strings.Contains(text, `outcome="invalid_credentials"`) || strings.Contains(text, `outcome="unauthenticated"`) {
+			t.Fatalf("a call refused before authentication was counted:\n%s", text)
+		}
+		e.ledgerClean()
+	})
+}

@@ -20,6 +20,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/common/expfmt"
+	"github.com/shopspring/decimal"
 
 	"paygate/core/app"
 )
@@ -46,12 +47,18 @@ type Registry struct {
 	requestCount    *prometheus.CounterVec
 	requestDuration *prometheus.HistogramVec
 	upstreamVec     *prometheus.HistogramVec
+	callVec         *prometheus.CounterVec
+	chargedVec      *prometheus.CounterVec
 
 	mu       sync.RWMutex
 	requests map[requestKey]*requestSeries
 	upstream map[upstreamKey]prometheus.Observer
+	calls    map[callKey]prometheus.Counter
+	charged  map[string]prometheus.Counter
 	services map[string]struct{}
 }
+
+type callKey struct{ service, outcome string }
 
 type requestKey struct {
 	method, route string
@@ -77,6 +84,8 @@ func New() *Registry {
 		reg:      prometheus.NewRegistry(),
 		requests: map[requestKey]*requestSeries{},
 		upstream: map[upstreamKey]prometheus.Observer{},
+		calls:    map[callKey]prometheus.Counter{},
+		charged:  map[string]prometheus.Counter{},
 		services: map[string]struct{}{},
 	}
 	r.requestCount = prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -93,6 +102,14 @@ func New() *Registry {
 		Help:    "Time of a provider call, by service slug (other past 1000 slugs) and outcome (ok, error).",
 		Buckets: latencyBuckets,
 	}, []string{"service", "outcome"})
+	r.callVec = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "paygate_metered_calls_total",
+		Help: "Metered calls (services and gateway operations) past authentication, by service slug and outcome: charged, or the error code answered.",
+	}, []string{"service", "outcome"})
+	r.chargedVec = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "paygate_charged_inr_total",
+		Help: "Money charged for metered calls, in rupees, by service slug.",
+	}, []string{"service"})
 	r.removed = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "paygate_hit_payloads_removed_total",
 		Help: "Hit log payloads removed by this instance's retention worker (HIT_PAYLOAD_RETENTION).",
@@ -101,7 +118,7 @@ func New() *Registry {
 		Name: "paygate_collections_held_total",
 		Help: "Confirmed collections held because the beneficiary's balance could not hold the credit (each hold and each failed retry).",
 	})
-	r.reg.MustRegister(r.requestCount, r.requestDuration, r.upstreamVec, r.removed, r.held,
+	r.reg.MustRegister(r.requestCount, r.requestDuration, r.upstreamVec, r.callVec, r.chargedVec, r.removed, r.held,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "paygate_reservations_in_flight",
 			Help: "Metered calls on this instance whose charge is reserved or held but not yet settled or written.",
@@ -166,13 +183,7 @@ func (r *Registry) UpstreamDone(service string, d time.Duration, ok bool) {
 func (r *Registry) newUpstreamSeries(k upstreamKey) prometheus.Observer {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if _, known := r.services[k.service]; !known {
-		if len(r.services) >= MaxServices {
-			k.service = OtherService
-		} else {
-			r.services[k.service] = struct{}{}
-		}
-	}
+	k.service = r.boundService(k.service)
 	if h := r.upstream[k]; h != nil {
 		return h
 	}
@@ -183,6 +194,52 @@ func (r *Registry) newUpstreamSeries(k upstreamKey) prometheus.Observer {
 	h := r.upstreamVec.WithLabelValues(k.service, outcome)
 	r.upstream[k] = h
 	return h
+}
+
+// CallMetered counts a metered call and the money it was charged
+// (app.Metrics); services share the upstream series' bound.
+func (r *Registry) CallMetered(service, outcome string, charged decimal.Decimal) {
+	k := callKey{service: service, outcome: outcome}
+	r.mu.RLock()
+	c, m := r.calls[k], r.charged[service]
+	r.mu.RUnlock()
+	if c == nil || m == nil {
+		c, m = r.newCallSeries(k)
+	}
+	c.Inc()
+	if charged.IsPositive() {
+		m.Add(charged.InexactFloat64())
+	}
+}
+
+func (r *Registry) newCallSeries(k callKey) (prometheus.Counter, prometheus.Counter) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	k.service = r.boundService(k.service)
+	c := r.calls[k]
+	if c == nil {
+		c = r.callVec.WithLabelValues(k.service, k.outcome)
+		r.calls[k] = c
+	}
+	m := r.charged[k.service]
+	if m == nil {
+		m = r.chargedVec.WithLabelValues(k.service)
+		r.charged[k.service] = m
+	}
+	return c, m
+}
+
+// boundService is service, or OtherService once MaxServices distinct
+// slugs have labels. r.mu must be held for writing.
+func (r *Registry) boundService(service string) string {
+	if _, known := r.services[service]; known {
+		return service
+	}
+	if len(r.services) >= MaxServices {
+		return OtherService
+	}
+	r.services[service] = struct{}{}
+	return service
 }
 
 // ReservationStarted and ReservationSettled move the in-flight gauge (app.Metrics).

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"paygate/adapters/metrics"
 )
 
@@ -80,4 +82,23 @@ func BenchmarkObserveRequest(b *testing.B) {
 			r.ObserveRequest("POST", "/api/v1/:slug", 200, time.Millisecond)
 		}
 	})
+}
+
+// Metered calls count by service and outcome; the money charged adds up
+// exactly for amounts a float holds.
+func TestCallsMeteredAndMoneyCharged(t *testing.T) {
+	r := metrics.New()
+	r.CallMetered("sms", "charged", decimal.RequireFromString("0.5000"))
+	r.CallMetered("sms", "charged", decimal.RequireFromString("0.2500"))
+	r.CallMetered("sms", "insufficient_balance", decimal.Zero)
+	text := exposition(r)
+	for _, want := range []string{
+		`paygate_metered_calls_total{outcome="charged",service="sms"} 2`,
+		`paygate_metered_calls_total{outcome="insufficient_balance",service="sms"} 1`,
+		`paygate_charged_inr_total{service="sms"} 0.75`,
+	} {
+		if !strings.Contains(text, want+"\n") {
+			t.Fatalf("no %q in:\n%s", want, text)
+		}
+	}
 }
