@@ -49,6 +49,7 @@ type Registry struct {
 	upstreamVec     *prometheus.HistogramVec
 	callVec         *prometheus.CounterVec
 	chargedVec      *prometheus.CounterVec
+	webhooks        map[string]prometheus.Counter // by outcome, made in New: read without a lock
 
 	mu       sync.RWMutex
 	requests map[requestKey]*requestSeries
@@ -110,6 +111,15 @@ func New() *Registry {
 		Name: "paygate_charged_inr_total",
 		Help: "Money charged for metered calls, in rupees, by service slug.",
 	}, []string{"service"})
+	webhookVec := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "paygate_webhook_deliveries_total",
+		Help: "Webhook deliveries that reached their final state on this instance, by outcome: delivered, or failed once their attempts ran out.",
+	}, []string{"outcome"})
+	r.webhooks = map[string]prometheus.Counter{}
+	for _, outcome := range []string{"delivered", "failed"} {
+		r.webhooks[outcome] = webhookVec.WithLabelValues(outcome)
+	}
+	r.reg.MustRegister(webhookVec)
 	r.removed = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "paygate_hit_payloads_removed_total",
 		Help: "Hit log payloads removed by this instance's retention worker (HIT_PAYLOAD_RETENTION).",
@@ -248,6 +258,13 @@ func (r *Registry) ReservationSettled() { r.inFlight.Add(-1) }
 
 // OutboxBacklog sets the undelivered webhook deliveries (app.Metrics).
 func (r *Registry) OutboxBacklog(n int64) { r.backlog.Store(n) }
+
+// WebhookSettled counts a delivery's final state (app.Metrics).
+func (r *Registry) WebhookSettled(outcome string) {
+	if c := r.webhooks[outcome]; c != nil {
+		c.Inc()
+	}
+}
 
 // HitPayloadRetention sets the retention gauge (app.Metrics).
 func (r *Registry) HitPayloadRetention(keep time.Duration) { r.keep.Store(int64(keep / time.Second)) }
