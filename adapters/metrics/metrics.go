@@ -50,6 +50,7 @@ type Registry struct {
 	callVec         *prometheus.CounterVec
 	chargedVec      *prometheus.CounterVec
 	webhooks        map[string]prometheus.Counter // by outcome, made in New: read without a lock
+	payouts         map[string]prometheus.Counter // by state, made in New: read without a lock
 
 	mu       sync.RWMutex
 	requests map[requestKey]*requestSeries
@@ -120,6 +121,15 @@ func New() *Registry {
 		r.webhooks[outcome] = webhookVec.WithLabelValues(outcome)
 	}
 	r.reg.MustRegister(webhookVec)
+	payoutVec := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "paygate_payouts_total",
+		Help: "Payouts entering each state on this instance: pending when created, then processing, success, failed, reversed.",
+	}, []string{"state"})
+	r.payouts = map[string]prometheus.Counter{}
+	for _, state := range []string{"pending", "processing", "success", "failed", "reversed"} {
+		r.payouts[state] = payoutVec.WithLabelValues(state)
+	}
+	r.reg.MustRegister(payoutVec)
 	r.removed = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "paygate_hit_payloads_removed_total",
 		Help: "Hit log payloads removed by this instance's retention worker (HIT_PAYLOAD_RETENTION).",
@@ -258,6 +268,13 @@ func (r *Registry) ReservationSettled() { r.inFlight.Add(-1) }
 
 // OutboxBacklog sets the undelivered webhook deliveries (app.Metrics).
 func (r *Registry) OutboxBacklog(n int64) { r.backlog.Store(n) }
+
+// PayoutEntered counts a payout entering state (app.Metrics).
+func (r *Registry) PayoutEntered(state string) {
+	if c := r.payouts[state]; c != nil {
+		c.Inc()
+	}
+}
 
 // WebhookSettled counts a delivery's final state (app.Metrics).
 func (r *Registry) WebhookSettled(outcome string) {
