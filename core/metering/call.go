@@ -205,11 +205,12 @@ func (a *Metering) callOnHold(ctx context.Context, svc *catalog.Service, params 
 		failure = ErrMeteringUnavailable
 		failHit(hit, failure)
 	}
+	requestID := hit.RequestID // hit is the capture writer's once queued
 	a.captureLater(&batchOp{kind: batchCapture, hit: hit, hold: hc.lh, charge: charge, month: a.month(now)})
 	if failure != nil {
 		return nil, failure
 	}
-	return &CallResult{RequestID: hit.RequestID, Data: data, Charged: charge, BalanceLeft: hc.balanceLeft}, nil
+	return &CallResult{RequestID: requestID, Data: data, Charged: charge, BalanceLeft: hc.balanceLeft}, nil
 }
 
 // callUpstream makes a metered call's upstream call and records its
