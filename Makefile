@@ -1,6 +1,6 @@
 # Paygate: every routine action is a target. `make help` lists them.
 # Needs go, git, bash and Node.js (>= 20.19, with npm) for the web panel;
-# scripts/ install the rest (MariaDB and Chromium for tests).
+# scripts/ install the rest (MariaDB, Chromium and promtool for tests).
 
 SHELL := bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -46,7 +46,7 @@ ifeq ($(CI),true)
 export REQUIRE_MYSQL := 1
 endif
 
-.PHONY: help build run test test-faults fuzz test-mysql mariadb zbar lint mocks mocks-check bench e2e frontend frontend-dist frontend-deps frontend-test chromium clean
+.PHONY: help build run test test-faults fuzz test-mysql mariadb zbar lint contract-lint promtool mocks mocks-check bench e2e frontend frontend-dist frontend-deps frontend-test chromium clean
 
 help: ## List the targets
 	@echo "usage: make <target>"
@@ -67,7 +67,7 @@ run: build ## Build, then serve API + panel at http://localhost:8080 on embedded
 	@echo "          (admin@localhost and a generated password, printed once; set ADMIN_PASSWORD before the first start to choose it)."
 	DEMO_DATA=$(DEMO_DATA) ./bin/server
 
-test: mocks-check lint mariadb zbar ## Run every test (MariaDB installed/started, or set TEST_MYSQL_URL; zbar installed), race tests of RACE_PKGS, the panel's vitest and browser tests
+test: mocks-check lint contract-lint mariadb zbar promtool ## Run every test (MariaDB installed/started, or set TEST_MYSQL_URL; zbar and promtool installed), race tests of RACE_PKGS, the panel's vitest and browser tests
 	@plain=$$(LC_ALL=C comm -23 <($(GO) list -e ./... | LC_ALL=C sort) <($(GO) list -e $(RACE_PKGS) | LC_ALL=C sort)); \
 	echo "go test -count=1 -p 2 <every package but RACE_PKGS=$(RACE_PKGS)>"; \
 	$(GO) test -count=1 -p 2 $$plain
@@ -116,6 +116,12 @@ zbar: ## Make sure zbar's zbarimg is installed (scripts/ensure-zbar.sh), for the
 	  echo "zbar: scripts/ensure-zbar.sh could not install zbar-tools; the QR tests will be skipped." >&2; \
 	fi
 
+promtool: ## Make sure promtool is installed (scripts/ensure-promtool.sh), for the test running `promtool check metrics` on /metrics
+	@if bash scripts/ensure-promtool.sh; then echo "promtool: ready"; \
+	elif [ "$${CI:-}" = true ]; then \
+	  echo "promtool: scripts/ensure-promtool.sh failed; in CI (CI=true) the metrics check may not be skipped." >&2; exit 1; \
+	else echo "promtool: could not be installed; the promtool check of /metrics will be skipped." >&2; fi
+
 lint: ## gofmt -l, go vet and staticcheck (pinned version)
 	@files=$$(find . \( -path ./.git -o -path ./frontend/node_modules -o -path ./.cache -o -path ./data -o -path ./bin \) -prune \
 	  -o -name '*.go' -type f -print | xargs gofmt -l); \
@@ -123,6 +129,21 @@ lint: ## gofmt -l, go vet and staticcheck (pinned version)
 	echo "gofmt: ok"
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
+
+# contract-lint: @redocly/cli (pinned in api/lint/package-lock.json, npm ci
+# like the panel's deps) lints api/openapi.yaml with the recommended rules;
+# api/lint/redocly.yaml and its ignore file hold the waived warnings, each
+# with its reason. About 4 s; telemetry and the update check are off.
+CONTRACT_LINT_DEPS := api/lint/node_modules/.package-lock.json
+
+$(CONTRACT_LINT_DEPS): api/lint/package-lock.json api/lint/package.json
+	@command -v $(NPM) >/dev/null || { echo "contract-lint: npm not found; install Node.js >= 20.19" >&2; exit 1; }
+	cd api/lint && $(NPM) ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+contract-lint: $(CONTRACT_LINT_DEPS) ## Lint api/openapi.yaml with @redocly/cli's recommended rules (pinned; no errors, waived warnings in api/lint/)
+	cd api/lint && REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true \
+	  ./node_modules/.bin/redocly lint ../openapi.yaml --config redocly.yaml --format=stylish
 
 mocks: ## Regenerate the mockery mocks of the core's ports (.mockery.yaml → core/<pkg>/mocks)
 	@bash scripts/mocks.sh

@@ -1,9 +1,12 @@
 package httpapi_test
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
@@ -89,12 +92,12 @@ func TestMetricsAfterCalls(t *testing.T) {
 		wantSample(t, text, fmt.Sprintf(call, 422), 1)
 		wantSample(t, text, `paygate_http_request_duration_seconds_count{method="POST",route="/api/v1/:slug",status="200"}`, 3)
 		wantSample(t, text, `paygate_http_requests_total{method="POST",route="/api/v1/panel/services",status="201"}`, 1)
-		wantSample(t, text, `paygate_upstream_duration_seconds_count{service="sms",outcome="ok"}`, 3)
-		wantSample(t, text, `paygate_upstream_duration_seconds_count{service="sms",outcome="error"}`, 1)
-		if sum, ok := sample(text, `paygate_upstream_duration_seconds_sum{service="sms",outcome="ok"}`); !ok || sum <= 0 {
+		wantSample(t, text, `paygate_upstream_duration_seconds_count{outcome="ok",service="sms"}`, 3)
+		wantSample(t, text, `paygate_upstream_duration_seconds_count{outcome="error",service="sms"}`, 1)
+		if sum, ok := sample(text, `paygate_upstream_duration_seconds_sum{outcome="ok",service="sms"}`); !ok || sum <= 0 {
 			t.Fatalf("upstream latency sum %v (%v)", sum, ok)
 		}
-		wantSample(t, text, `paygate_upstream_duration_seconds_bucket{service="sms",outcome="ok",le="+Inf"}`, 3)
+		wantSample(t, text, `paygate_upstream_duration_seconds_bucket{outcome="ok",service="sms",le="+Inf"}`, 3)
 		wantSample(t, text, "paygate_reservations_in_flight", 0)
 		wantSample(t, text, "paygate_outbox_backlog", 0)
 		if open, ok := sample(text, "paygate_db_connections_open"); !ok || open < 1 {
@@ -138,7 +141,7 @@ func TestMetricsReservationsInFlight(t *testing.T) {
 		close(release)
 		done.Wait()
 		wantSample(t, e.settledScrape(), "paygate_reservations_in_flight", 0)
-		wantSample(t, e.scrape(), `paygate_upstream_duration_seconds_count{service="slow",outcome="ok"}`, 2)
+		wantSample(t, e.scrape(), `paygate_upstream_duration_seconds_count{outcome="ok",service="slow"}`, 2)
 	})
 }
 
@@ -158,8 +161,72 @@ func TestMetricsCardinalityOfUnknownPaths(t *testing.T) {
 		}
 		wantSample(t, text, `paygate_http_requests_total{method="POST",route="/api/v1/:slug",status="404"}`, 25)
 		wantSample(t, text, `paygate_http_requests_total{method="GET",route="unmatched",status="404"}`, 25)
-		if _, ok := sample(text, `paygate_upstream_duration_seconds_count{service="no-such-service-0",outcome="error"}`); ok {
+		if _, ok := sample(text, `paygate_upstream_duration_seconds_count{outcome="error",service="no-such-service-0"}`); ok {
 			t.Fatal("an unknown service has upstream series")
 		}
+	})
+}
+
+// TestMetricsPassPromtool: /metrics of a server that served calls passes
+// `promtool check metrics` (help texts, naming conventions). promtool comes
+// from scripts/ensure-promtool.sh; missing, it fails under CI=true.
+func TestMetricsPassPromtool(t *testing.T) {
+	promtool, err := exec.LookPath("promtool")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("promtool not found (CI=true): run scripts/ensure-promtool.sh")
+		}
+		t.Skip("promtool not found: scripts/ensure-promtool.sh installs it")
+	}
+	each(t, func(t *testing.T, e *env) {
+		e.newService("sms", "0.5000")
+		c := e.newCustomer("user", "enterprise", "100.00")
+		e.must(e.call(c, "sms", map[string]any{"phone": "9876543210"}), 200)
+		e.must(e.call(c, "sms", "[not an object"), 422)
+		text := e.settledScrape()
+		cmd := exec.Command(promtool, "check", "metrics")
+		cmd.Stdin = strings.NewReader(text)
+		if out, err := cmd.CombinedOutput(); err != nil || len(bytes.TrimSpace(out)) > 0 {
+			t.Fatalf("promtool check metrics: %v\n%s", err, out)
+		}
+		for _, family := range []string{"paygate_http_requests_total", "paygate_upstream_duration_seconds", "paygate_db_connections_open"} {
+			if !strings.Contains(text, "# HELP "+family+" ") {
+				t.Errorf("no help text for %s", family)
+			}
+		}
+	})
+}
+
+// TestMetricsMeteredCallsAndMoneyCharged: calls through the real server
+// count by service and outcome (charged, or the error code answered) and
+// add up the money charged; calls refused before authentication do not count.
+func TestMetricsMeteredCallsAndMoneyCharged(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		e.newService("sms", "0.5000")
+		c := e.newCustomer("user", "enterprise", "1.20")
+		e.setUpstream(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusBadGateway) })
+		e.must(e.call(c, "sms", map[string]any{"phone": "9876543210"}), 500)
+		e.setUpstream(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, `{"ok":true}`) })
+		for range 2 {
+			e.must(e.call(c, "sms", map[string]any{"phone": "9876543210"}), 200)
+		}
+		e.must(e.call(c, "sms", map[string]any{"phone": "9876543210"}), 402)
+		e.must(e.call(customer{key: c.key, secret: "wrong"}, "sms", map[string]any{}), 401)
+		// A gateway operation counts under its slug; a replay is not billed again.
+		rich := e.newCustomer("user", "enterprise", "100.00")
+		pay := map[string]any{"amount": "499.50", "currency": "INR", "customer_id": "cust-1", "callback_url": "https://shop.example/cb"}
+		e.must(e.gw(rich, "POST", "/api/v1/payment/create", pay, "Idempotency-Key", "order-1"), 201)
+		e.must(e.gw(rich, "POST", "/api/v1/payment/create", pay, "Idempotency-Key", "order-1"), 201)
+
+		text := e.settledScrape()
+		wantSample(t, text, `paygate_metered_calls_total{outcome="charged",service="sms"}`, 2)
+		wantSample(t, text, `paygate_metered_calls_total{outcome="upstream_error",service="sms"}`, 1)
+		wantSample(t, text, `paygate_metered_calls_total{outcome="insufficient_balance",service="sms"}`, 1)
+		wantSample(t, text, `paygate_charged_inr_total{service="sms"}`, 1)
+		wantSample(t, text, `paygate_metered_calls_total{outcome="charged",service="payment-create"}`, 1)
+		if strings.Contains(text, `outcome="invalid_credentials"`) || strings.Contains(text, `outcome="unauthenticated"`) {
+			t.Fatalf("a call refused before authentication was counted:\n%s", text)
+		}
+		e.ledgerClean()
 	})
 }

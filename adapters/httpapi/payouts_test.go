@@ -78,6 +78,12 @@ func TestPayoutLifecycle(t *testing.T) {
 		if s := e.payoutStatus(c, "reference_id=rev-1"); s["status"] != "reversed" || s["reversed_at"] == nil {
 			t.Fatalf("reversed payout %v", s)
 		}
+		// The metrics count each payout once per state it entered: four
+		// created and accepted, then two successes (one reversed) and two failures.
+		m := e.scrape()
+		for state, n := range map[string]float64{"pending": 4, "processing": 4, "success": 2, "failed": 2, "reversed": 1} {
+			wantSample(t, m, `paygate_payouts_total{state="`+state+`"}`, n)
+		}
 		// 1000 − 105 (success) − 5 (reversed: fee kept); failures cost nothing.
 		c.token = e.login(c.email, "user-password-1")
 		if b := e.balance(c); b != "890.00" {

@@ -259,6 +259,10 @@ func TestWebhooksEndToEnd(t *testing.T) {
 		if !strings.Contains(m.raw, "paygate_outbox_backlog 1\n") {
 			t.Fatalf("metrics lack the backlog")
 		}
+		// Deliveries count once delivered (two balance.low, the payment's
+		// two, the redelivery); the retried attempts do not.
+		wantSample(t, m.raw, `paygate_webhook_deliveries_total{outcome="delivered"}`, 5)
+		wantSample(t, m.raw, `paygate_webhook_deliveries_total{outcome="failed"}`, 0)
 		e.ledgerClean()
 	})
 }

@@ -1,6 +1,7 @@
 // Package metrics exports the service's operational measurements in the
-// Prometheus text format, on github.com/VictoriaMetrics/metrics (small, no
-// dependency beyond x/sys; docs/decisions.md, "Metrics").
+// Prometheus text format, on github.com/prometheus/client_golang: every
+// family has its help text, which `promtool check metrics` requires
+// (docs/decisions.md, "Metrics").
 //
 // Series are created once per label set and kept in maps read under a
 // read lock, so recording a request or an upstream call costs a map lookup
@@ -16,7 +17,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	vm "github.com/VictoriaMetrics/metrics"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/common/expfmt"
+	"github.com/shopspring/decimal"
 
 	"paygate/core/app"
 )
@@ -33,18 +37,30 @@ var latencyBuckets = []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1
 
 // Registry holds the series. Its zero value is not usable: call New.
 type Registry struct {
-	set      *vm.Set
+	reg      *prometheus.Registry
 	inFlight atomic.Int64
 	backlog  atomic.Int64
 	keep     atomic.Int64 // hit payload retention, seconds
-	removed  *vm.Counter
-	held     *vm.Counter
+	removed  prometheus.Counter
+	held     prometheus.Counter
+
+	requestCount    *prometheus.CounterVec
+	requestDuration *prometheus.HistogramVec
+	upstreamVec     *prometheus.HistogramVec
+	callVec         *prometheus.CounterVec
+	chargedVec      *prometheus.CounterVec
+	webhooks        map[string]prometheus.Counter // by outcome, made in New: read without a lock
+	payouts         map[string]prometheus.Counter // by state, made in New: read without a lock
 
 	mu       sync.RWMutex
 	requests map[requestKey]*requestSeries
-	upstream map[upstreamKey]*vm.PrometheusHistogram
+	upstream map[upstreamKey]prometheus.Observer
+	calls    map[callKey]prometheus.Counter
+	charged  map[string]prometheus.Counter
 	services map[string]struct{}
 }
+
+type callKey struct{ service, outcome string }
 
 type requestKey struct {
 	method, route string
@@ -52,8 +68,8 @@ type requestKey struct {
 }
 
 type requestSeries struct {
-	count    *vm.Counter
-	duration *vm.PrometheusHistogram
+	count    prometheus.Counter
+	duration prometheus.Observer
 }
 
 type upstreamKey struct {
@@ -63,27 +79,83 @@ type upstreamKey struct {
 
 var _ app.Metrics = (*Registry)(nil)
 
-// New makes an empty registry with the reservations gauge and the outbox
-// backlog gauge.
+// New makes a registry with every family, the Go runtime's (go_*) and the
+// process's (process_*).
 func New() *Registry {
-	vm.ExposeMetadata(true) // # TYPE lines, so Prometheus knows the histograms
 	r := &Registry{
-		set:      vm.NewSet(),
+		reg:      prometheus.NewRegistry(),
 		requests: map[requestKey]*requestSeries{},
-		upstream: map[upstreamKey]*vm.PrometheusHistogram{},
+		upstream: map[upstreamKey]prometheus.Observer{},
+		calls:    map[callKey]prometheus.Counter{},
+		charged:  map[string]prometheus.Counter{},
 		services: map[string]struct{}{},
 	}
-	r.set.NewGauge("paygate_reservations_in_flight", func() float64 { return float64(r.inFlight.Load()) })
-	// Counted by the webhook delivery worker every few seconds, not per
-	// scrape: a scrape never queries the database.
-	r.set.NewGauge("paygate_outbox_backlog", func() float64 { return float64(r.backlog.Load()) })
-	// Hit payload retention (HIT_PAYLOAD_RETENTION) and the payloads its
-	// worker removed on this instance.
-	r.set.NewGauge("paygate_hit_payload_retention_seconds", func() float64 { return float64(r.keep.Load()) })
-	r.removed = r.set.NewCounter("paygate_hit_payloads_removed_total")
-	// Confirmed collections held because the beneficiary's balance could
-	// not hold the credit (each hold and each failed retry counts once).
-	r.held = r.set.NewCounter("paygate_collections_held_total")
+	r.requestCount = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "paygate_http_requests_total",
+		Help: "HTTP requests answered, by method, route pattern (unmatched for unknown paths) and status.",
+	}, []string{"method", "route", "status"})
+	r.requestDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "paygate_http_request_duration_seconds",
+		Help:    "Time to answer an HTTP request, by method, route pattern and status.",
+		Buckets: latencyBuckets,
+	}, []string{"method", "route", "status"})
+	r.upstreamVec = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "paygate_upstream_duration_seconds",
+		Help:    "Time of a provider call, by service slug (other past 1000 slugs) and outcome (ok, error).",
+		Buckets: latencyBuckets,
+	}, []string{"service", "outcome"})
+	r.callVec = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "paygate_metered_calls_total",
+		Help: "Metered calls (services and gateway operations) past authentication, by service slug and outcome: charged, or the error code answered.",
+	}, []string{"service", "outcome"})
+	r.chargedVec = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "paygate_charged_inr_total",
+		Help: "Money charged for metered calls, in rupees, by service slug.",
+	}, []string{"service"})
+	webhookVec := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "paygate_webhook_deliveries_total",
+		Help: "Webhook deliveries that reached their final state on this instance, by outcome: delivered, or failed once their attempts ran out.",
+	}, []string{"outcome"})
+	r.webhooks = map[string]prometheus.Counter{}
+	for _, outcome := range []string{"delivered", "failed"} {
+		r.webhooks[outcome] = webhookVec.WithLabelValues(outcome)
+	}
+	r.reg.MustRegister(webhookVec)
+	payoutVec := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "paygate_payouts_total",
+		Help: "Payouts entering each state on this instance: pending when created, then processing, success, failed, reversed.",
+	}, []string{"state"})
+	r.payouts = map[string]prometheus.Counter{}
+	for _, state := range []string{"pending", "processing", "success", "failed", "reversed"} {
+		r.payouts[state] = payoutVec.WithLabelValues(state)
+	}
+	r.reg.MustRegister(payoutVec)
+	r.removed = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "paygate_hit_payloads_removed_total",
+		Help: "Hit log payloads removed by this instance's retention worker (HIT_PAYLOAD_RETENTION).",
+	})
+	r.held = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "paygate_collections_held_total",
+		Help: "Confirmed collections held because the beneficiary's balance could not hold the credit (each hold and each failed retry).",
+	})
+	r.reg.MustRegister(r.requestCount, r.requestDuration, r.upstreamVec, r.callVec, r.chargedVec, r.removed, r.held,
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "paygate_reservations_in_flight",
+			Help: "Metered calls on this instance whose charge is reserved or held but not yet settled or written.",
+		}, func() float64 { return float64(r.inFlight.Load()) }),
+		// Counted by the webhook delivery worker every few seconds, not per
+		// scrape: a scrape never queries the database.
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "paygate_outbox_backlog",
+			Help: "Webhook deliveries not yet delivered nor failed, counted every 10 s by this instance's worker.",
+		}, func() float64 { return float64(r.backlog.Load()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "paygate_hit_payload_retention_seconds",
+			Help: "How long hit log payloads are kept (HIT_PAYLOAD_RETENTION).",
+		}, func() float64 { return float64(r.keep.Load()) }),
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+	)
 	return r
 }
 
@@ -98,7 +170,7 @@ func (r *Registry) ObserveRequest(method, route string, status int, d time.Durat
 		s = r.newRequestSeries(k)
 	}
 	s.count.Inc()
-	s.duration.Update(d.Seconds())
+	s.duration.Observe(d.Seconds())
 }
 
 func (r *Registry) newRequestSeries(k requestKey) *requestSeries {
@@ -107,10 +179,10 @@ func (r *Registry) newRequestSeries(k requestKey) *requestSeries {
 	if s := r.requests[k]; s != nil {
 		return s
 	}
-	labels := `{method="` + escape(k.method) + `",route="` + escape(k.route) + `",status="` + strconv.Itoa(k.status) + `"}`
+	status := strconv.Itoa(k.status)
 	s := &requestSeries{
-		count:    r.set.NewCounter("paygate_http_requests_total" + labels),
-		duration: r.set.NewPrometheusHistogramExt("paygate_http_request_duration_seconds"+labels, latencyBuckets),
+		count:    r.requestCount.WithLabelValues(k.method, k.route, status),
+		duration: r.requestDuration.WithLabelValues(k.method, k.route, status),
 	}
 	r.requests[k] = s
 	return s
@@ -125,19 +197,13 @@ func (r *Registry) UpstreamDone(service string, d time.Duration, ok bool) {
 	if h == nil {
 		h = r.newUpstreamSeries(k)
 	}
-	h.Update(d.Seconds())
+	h.Observe(d.Seconds())
 }
 
-func (r *Registry) newUpstreamSeries(k upstreamKey) *vm.PrometheusHistogram {
+func (r *Registry) newUpstreamSeries(k upstreamKey) prometheus.Observer {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if _, known := r.services[k.service]; !known {
-		if len(r.services) >= MaxServices {
-			k.service = OtherService
-		} else {
-			r.services[k.service] = struct{}{}
-		}
-	}
+	k.service = r.boundService(k.service)
 	if h := r.upstream[k]; h != nil {
 		return h
 	}
@@ -145,9 +211,55 @@ func (r *Registry) newUpstreamSeries(k upstreamKey) *vm.PrometheusHistogram {
 	if k.ok {
 		outcome = "ok"
 	}
-	h := r.set.NewPrometheusHistogramExt(`paygate_upstream_duration_seconds{service="`+escape(k.service)+`",outcome="`+outcome+`"}`, latencyBuckets)
+	h := r.upstreamVec.WithLabelValues(k.service, outcome)
 	r.upstream[k] = h
 	return h
+}
+
+// CallMetered counts a metered call and the money it was charged
+// (app.Metrics); services share the upstream series' bound.
+func (r *Registry) CallMetered(service, outcome string, charged decimal.Decimal) {
+	k := callKey{service: service, outcome: outcome}
+	r.mu.RLock()
+	c, m := r.calls[k], r.charged[service]
+	r.mu.RUnlock()
+	if c == nil || m == nil {
+		c, m = r.newCallSeries(k)
+	}
+	c.Inc()
+	if charged.IsPositive() {
+		m.Add(charged.InexactFloat64())
+	}
+}
+
+func (r *Registry) newCallSeries(k callKey) (prometheus.Counter, prometheus.Counter) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	k.service = r.boundService(k.service)
+	c := r.calls[k]
+	if c == nil {
+		c = r.callVec.WithLabelValues(k.service, k.outcome)
+		r.calls[k] = c
+	}
+	m := r.charged[k.service]
+	if m == nil {
+		m = r.chargedVec.WithLabelValues(k.service)
+		r.charged[k.service] = m
+	}
+	return c, m
+}
+
+// boundService is service, or OtherService once MaxServices distinct
+// slugs have labels. r.mu must be held for writing.
+func (r *Registry) boundService(service string) string {
+	if _, known := r.services[service]; known {
+		return service
+	}
+	if len(r.services) >= MaxServices {
+		return OtherService
+	}
+	r.services[service] = struct{}{}
+	return service
 }
 
 // ReservationStarted and ReservationSettled move the in-flight gauge (app.Metrics).
@@ -157,11 +269,25 @@ func (r *Registry) ReservationSettled() { r.inFlight.Add(-1) }
 // OutboxBacklog sets the undelivered webhook deliveries (app.Metrics).
 func (r *Registry) OutboxBacklog(n int64) { r.backlog.Store(n) }
 
+// PayoutEntered counts a payout entering state (app.Metrics).
+func (r *Registry) PayoutEntered(state string) {
+	if c := r.payouts[state]; c != nil {
+		c.Inc()
+	}
+}
+
+// WebhookSettled counts a delivery's final state (app.Metrics).
+func (r *Registry) WebhookSettled(outcome string) {
+	if c := r.webhooks[outcome]; c != nil {
+		c.Inc()
+	}
+}
+
 // HitPayloadRetention sets the retention gauge (app.Metrics).
 func (r *Registry) HitPayloadRetention(keep time.Duration) { r.keep.Store(int64(keep / time.Second)) }
 
 // HitPayloadsRemoved counts hits whose payloads were removed (app.Metrics).
-func (r *Registry) HitPayloadsRemoved(n int) { r.removed.Add(n) }
+func (r *Registry) HitPayloadsRemoved(n int) { r.removed.Add(float64(n)) }
 
 // CollectionHeld counts a collection whose credit was held (app.Metrics).
 func (r *Registry) CollectionHeld() { r.held.Inc() }
@@ -171,28 +297,48 @@ func (r *Registry) InFlight() int64 { return r.inFlight.Load() }
 
 // AddDBStats exports the database pool's statistics, read at each scrape.
 func (r *Registry) AddDBStats(stats func() sql.DBStats) {
-	r.set.RegisterMetricsWriter(func(w io.Writer) {
-		s := stats()
-		vm.WriteGaugeUint64(w, "paygate_db_connections_max", uint64(max(s.MaxOpenConnections, 0)))
-		vm.WriteGaugeUint64(w, "paygate_db_connections_open", uint64(max(s.OpenConnections, 0)))
-		vm.WriteGaugeUint64(w, "paygate_db_connections_in_use", uint64(max(s.InUse, 0)))
-		vm.WriteGaugeUint64(w, "paygate_db_connections_idle", uint64(max(s.Idle, 0)))
-		vm.WriteCounterUint64(w, "paygate_db_connection_waits_total", uint64(max(s.WaitCount, 0)))
-		vm.WriteCounterFloat64(w, "paygate_db_connection_wait_seconds_total", s.WaitDuration.Seconds())
-	})
+	r.reg.MustRegister(dbStats{stats})
 }
 
-// WritePrometheus writes every series in the Prometheus text format, then
-// the Go runtime's and the process's (go_*, process_*).
+// WritePrometheus writes every family in the Prometheus text format, each
+// with its HELP and TYPE lines.
 func (r *Registry) WritePrometheus(w io.Writer) {
-	r.set.WritePrometheus(w)
-	vm.WriteProcessMetrics(w)
+	families, err := r.reg.Gather()
+	enc := expfmt.NewEncoder(w, expfmt.NewFormat(expfmt.TypeTextPlain))
+	for _, f := range families {
+		if enc.Encode(f) != nil {
+			return // the scraper went away
+		}
+	}
+	if err != nil { // a collector failed: the rest is still worth having
+		io.WriteString(w, "# gather error: "+strings.ReplaceAll(err.Error(), "\n", " ")+"\n")
+	}
 }
 
-// escape makes s a Prometheus label value (inside double quotes).
-func escape(s string) string {
-	if !strings.ContainsAny(s, "\\\"\n") {
-		return s
+var (
+	dbMax     = prometheus.NewDesc("paygate_db_connections_max", "The database pool's maximum open connections (0: unlimited).", nil, nil)
+	dbOpen    = prometheus.NewDesc("paygate_db_connections_open", "Open database connections, in use or idle.", nil, nil)
+	dbInUse   = prometheus.NewDesc("paygate_db_connections_in_use", "Database connections in use.", nil, nil)
+	dbIdle    = prometheus.NewDesc("paygate_db_connections_idle", "Idle database connections.", nil, nil)
+	dbWaits   = prometheus.NewDesc("paygate_db_connection_waits_total", "Times a query waited for a free database connection.", nil, nil)
+	dbWaiting = prometheus.NewDesc("paygate_db_connection_wait_seconds_total", "Time spent waiting for a free database connection.", nil, nil)
+)
+
+// dbStats reads sql.DBStats at each scrape.
+type dbStats struct{ stats func() sql.DBStats }
+
+func (d dbStats) Describe(ch chan<- *prometheus.Desc) {
+	for _, desc := range []*prometheus.Desc{dbMax, dbOpen, dbInUse, dbIdle, dbWaits, dbWaiting} {
+		ch <- desc
 	}
-	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(s)
+}
+
+func (d dbStats) Collect(ch chan<- prometheus.Metric) {
+	s := d.stats()
+	ch <- prometheus.MustNewConstMetric(dbMax, prometheus.GaugeValue, float64(s.MaxOpenConnections))
+	ch <- prometheus.MustNewConstMetric(dbOpen, prometheus.GaugeValue, float64(s.OpenConnections))
+	ch <- prometheus.MustNewConstMetric(dbInUse, prometheus.GaugeValue, float64(s.InUse))
+	ch <- prometheus.MustNewConstMetric(dbIdle, prometheus.GaugeValue, float64(s.Idle))
+	ch <- prometheus.MustNewConstMetric(dbWaits, prometheus.CounterValue, float64(s.WaitCount))
+	ch <- prometheus.MustNewConstMetric(dbWaiting, prometheus.CounterValue, s.WaitDuration.Seconds())
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"paygate/adapters/metrics"
 )
 
@@ -27,10 +29,10 @@ func TestUpstreamServicesAreBounded(t *testing.T) {
 	if n := strings.Count(text, "paygate_upstream_duration_seconds_count{"); n != metrics.MaxServices+2 {
 		t.Fatalf("%d upstream series, want %d", n, metrics.MaxServices+2)
 	}
-	if !strings.Contains(text, `paygate_upstream_duration_seconds_count{service="other",outcome="ok"} 50`) {
+	if !strings.Contains(text, `paygate_upstream_duration_seconds_count{outcome="ok",service="other"} 50`) {
 		t.Fatal("the calls beyond the bound are not counted as other")
 	}
-	if !strings.Contains(text, `paygate_upstream_duration_seconds_count{service="svc-0",outcome="error"} 1`) {
+	if !strings.Contains(text, `paygate_upstream_duration_seconds_count{outcome="error",service="svc-0"} 1`) {
 		t.Fatal("a known service lost its label")
 	}
 	if strings.Contains(text, fmt.Sprintf(`service="svc-%d"`, metrics.MaxServices)) {
@@ -80,4 +82,23 @@ func BenchmarkObserveRequest(b *testing.B) {
 			r.ObserveRequest("POST", "/api/v1/:slug", 200, time.Millisecond)
 		}
 	})
+}
+
+// Metered calls count by service and outcome; the money charged adds up
+// exactly for amounts a float holds.
+func TestCallsMeteredAndMoneyCharged(t *testing.T) {
+	r := metrics.New()
+	r.CallMetered("sms", "charged", decimal.RequireFromString("0.5000"))
+	r.CallMetered("sms", "charged", decimal.RequireFromString("0.2500"))
+	r.CallMetered("sms", "insufficient_balance", decimal.Zero)
+	text := exposition(r)
+	for _, want := range []string{
+		`paygate_metered_calls_total{outcome="charged",service="sms"} 2`,
+		`paygate_metered_calls_total{outcome="insufficient_balance",service="sms"} 1`,
+		`paygate_charged_inr_total{service="sms"} 0.75`,
+	} {
+		if !strings.Contains(text, want+"\n") {
+			t.Fatalf("no %q in:\n%s", want, text)
+		}
+	}
 }

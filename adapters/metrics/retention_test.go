@@ -16,7 +16,7 @@ func TestHitPayloadRetentionSeries(t *testing.T) {
 	r.HitPayloadsRemoved(1000)
 	r.HitPayloadsRemoved(7)
 	out := exposition(r)
-	for _, want := range []string{"\npaygate_hit_payload_retention_seconds 7776000\n", "\npaygate_hit_payloads_removed_total 1007\n"} {
+	for _, want := range []string{"\npaygate_hit_payload_retention_seconds 7.776e+06\n", "\npaygate_hit_payloads_removed_total 1007\n"} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("missing %q in:\n%s", want, out)
 		}

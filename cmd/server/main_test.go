@@ -94,7 +94,7 @@ func TestServeFirstStartDemoDataAndShutdown(t *testing.T) {
 	}
 	// METRICS_TOKEN opens /metrics: the call is there, and the database pool.
 	metrics := getText(t, base+"/metrics", "metrics-token-0123456789")
-	for _, want := range []string{`paygate_upstream_duration_seconds_count{service="sms-gateway-api",outcome="ok"} 1`,
+	for _, want := range []string{`paygate_upstream_duration_seconds_count{outcome="ok",service="sms-gateway-api"} 1`,
 		`paygate_http_requests_total{method="POST",route="/api/v1/:slug",status="200"} 1`, "paygate_db_connections_open "} {
 		if !strings.Contains(metrics, want) {
 			t.Fatalf("no %q in /metrics:\n%s", want, metrics)

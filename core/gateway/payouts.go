@@ -110,6 +110,9 @@ func (a *Gateway) Transfer(ctx context.Context, in PayoutInput) (*PayoutResult, 
 		return nil, err
 	}
 	out.Charge = *charge
+	if !charge.Replayed {
+		a.metrics.PayoutEntered(string(payout.StatusPending)) // created with the call's reservation
+	}
 	if refused != nil {
 		// The call is settled (its charge, the fee, kept), so the failure
 		// gives the fee back with the amount. A crash before this leaves
@@ -230,6 +233,7 @@ func (a *Gateway) movePayout(ctx context.Context, p *payout.Payout, o payout.Out
 		return nil, fmt.Errorf("move payout %s to %s: %w", p.PublicID, next.Status, err)
 	}
 	if moved {
+		a.metrics.PayoutEntered(string(next.Status)) // metrics
 		*p = next
 	} else if cur, err := a.st.Payouts.ByID(ctx, p.ID); err == nil {
 		*p = *cur

@@ -59,11 +59,15 @@ type Metrics interface {
 	// CollectionHeld counts a confirmed collection whose credit its
 	// beneficiary's balance could not hold (payment.ErrCreditHeld).
 	CollectionHeld()
+	// PayoutEntered counts a payout entering state (pending when created,
+	// then each move), once its transaction committed.
+	PayoutEntered(state string)
 }
 
 type nopMetrics struct{}
 
-func (nopMetrics) CollectionHeld() {}
+func (nopMetrics) CollectionHeld()      {}
+func (nopMetrics) PayoutEntered(string) {}
 
 // Deps are the ports the gateway runs on. Now, Log and Metrics may be nil; Targets
 // nil allows any callback address.

@@ -66,7 +66,32 @@ type CallResult struct {
 // then settles or refunds. Every call with a known owner and service writes
 // exactly one hit log row.
 func (a *Metering) CallService(ctx context.Context, in CallInput) (*CallResult, error) {
-	return a.callService(ctx, in, &calledKey{})
+	var kq calledKey
+	res, err := a.callService(ctx, in, &kq)
+	a.countCall(in.Slug, kq.key != nil, res, err)
+	return res, err
+}
+
+// countCall reports a call that got past authentication to the metrics: charged with its amount, or the error's code (a
+// fixed set). Calls refused before (unknown service, bad credentials)
+// belong to no one and are left to the HTTP metrics.
+func (a *Metering) countCall(slug string, authenticated bool, res *CallResult, err error) {
+	if !authenticated {
+		return
+	}
+	if err == nil {
+		a.metrics.CallMetered(slug, "charged", res.Charged)
+		return
+	}
+	a.metrics.CallMetered(slug, errorCode(err), decimal.Zero)
+}
+
+// errorCode is err's code, "internal_error" for an error not built by errs.
+func errorCode(err error) string {
+	if e, ok := errs.As(err); ok {
+		return e.Code
+	}
+	return "internal_error"
 }
 
 // callService is CallService; kq receives the key once it is known.
@@ -180,11 +205,12 @@ func (a *Metering) callOnHold(ctx context.Context, svc *catalog.Service, params 
 		failure = ErrMeteringUnavailable
 		failHit(hit, failure)
 	}
+	requestID := hit.RequestID // hit is the capture writer's once queued
 	a.captureLater(&batchOp{kind: batchCapture, hit: hit, hold: hc.lh, charge: charge, month: a.month(now)})
 	if failure != nil {
 		return nil, failure
 	}
-	return &CallResult{RequestID: hit.RequestID, Data: data, Charged: charge, BalanceLeft: hc.balanceLeft}, nil
+	return &CallResult{RequestID: requestID, Data: data, Charged: charge, BalanceLeft: hc.balanceLeft}, nil
 }
 
 // callUpstream makes a metered call's upstream call and records its

@@ -62,6 +62,20 @@ type Charge struct {
 // Meter runs op with the checks, reservation and settlement of a metered
 // service call: every call past authentication writes one hit log row.
 func (a *Metering) Meter(ctx context.Context, op Op) (*Charge, error) {
+	var known bool
+	c, err := a.meter(ctx, op, &known)
+	switch {
+	case !known || (c != nil && c.Replayed): // not this call's to bill
+	case err == nil:
+		a.metrics.CallMetered(op.Slug, "charged", c.Charged)
+	default:
+		a.metrics.CallMetered(op.Slug, errorCode(err), decimal.Zero)
+	}
+	return c, err
+}
+
+// meter is Meter; known is set once the caller is authenticated.
+func (a *Metering) meter(ctx context.Context, op Op, known *bool) (*Charge, error) {
 	svc, err := a.st.Services.BySlug(ctx, op.Slug)
 	if err != nil || svc.Status != catalog.StatusActive {
 		if err != nil && errs.KindOf(err) != errs.NotFound {
@@ -73,6 +87,7 @@ func (a *Metering) Meter(ctx context.Context, op Op) (*Charge, error) {
 	if err != nil {
 		return nil, err
 	}
+	*known = true
 	price, err := a.st.Pricing.Applicable(ctx, svc.ID, owner.ID)
 	if err != nil {
 		if errs.KindOf(err) == errs.NotFound {

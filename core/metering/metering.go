@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"paygate/core/store"
 )
 
@@ -64,6 +66,10 @@ type Metrics interface {
 	// has been attempted. Their difference is the calls in flight.
 	ReservationStarted()
 	ReservationSettled()
+	// CallMetered counts a call of service (its slug) past authentication:
+	// outcome "charged" with the amount charged, or the error code it was
+	// answered with and zero.
+	CallMetered(service, outcome string, charged decimal.Decimal)
 }
 
 // Deps are the ports metering runs on. Now, Log and Metrics may be nil.
@@ -194,6 +200,7 @@ func (a *Metering) month(t time.Time) string { return t.In(a.cfg.Location).Forma
 // NopMetrics discards every measurement (the default of Deps.Metrics).
 type NopMetrics struct{}
 
-func (NopMetrics) UpstreamDone(string, time.Duration, bool) {}
-func (NopMetrics) ReservationStarted()                      {}
-func (NopMetrics) ReservationSettled()                      {}
+func (NopMetrics) UpstreamDone(string, time.Duration, bool)    {}
+func (NopMetrics) ReservationStarted()                         {}
+func (NopMetrics) ReservationSettled()                         {}
+func (NopMetrics) CallMetered(string, string, decimal.Decimal) {}

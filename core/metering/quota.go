@@ -141,6 +141,7 @@ func (a *Metering) UntilNextMonth() time.Duration {
 func (a *Metering) CallServiceQuota(ctx context.Context, in CallInput) (*CallResult, DailyQuota, error) {
 	var kq calledKey
 	res, err := a.callService(ctx, in, &kq)
+	a.countCall(in.Slug, kq.key != nil, res, err)
 	if kq.key == nil {
 		return res, DailyQuota{}, err
 	}

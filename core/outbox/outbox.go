@@ -40,6 +40,9 @@ type Config struct {
 type Metrics interface {
 	// OutboxBacklog reports the deliveries not yet delivered nor failed.
 	OutboxBacklog(n int64)
+	// WebhookSettled counts a delivery that reached its final state:
+	// outcome "delivered" or "failed" (its attempts ran out).
+	WebhookSettled(outcome string)
 }
 
 // Deps are what the outbox runs on. Only Tx and Stores are required.
@@ -105,4 +108,5 @@ func New(d Deps) *Outbox {
 
 type nopMetrics struct{}
 
-func (nopMetrics) OutboxBacklog(int64) {}
+func (nopMetrics) OutboxBacklog(int64)   {}
+func (nopMetrics) WebhookSettled(string) {}

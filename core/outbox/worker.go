@@ -302,6 +302,9 @@ func (o *Outbox) deliver(ctx context.Context, j *webhook.Job) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("delivery %d: %w", d.ID, err)
 	}
+	if settled && (d.Status == webhook.StatusDelivered || d.Status == webhook.StatusFailed) {
+		o.metrics.WebhookSettled(string(d.Status)) // metrics
+	}
 	// A lost claim (redelivery asked meanwhile): the attempt is logged,
 	// but the delivery's state is the request's, not this answer's.
 	return att.Succeeded() && settled, nil

@@ -352,3 +352,39 @@ func TestWorkerShutdownFinishesStartedAttempts(t *testing.T) {
 	}
 	goleak.VerifyNone(t, before)
 }
+
+// settledCounts records WebhookSettled (outbox.Metrics).
+type settledCounts struct {
+	mu sync.Mutex
+	by map[string]int
+}
+
+func (m *settledCounts) OutboxBacklog(int64) {}
+func (m *settledCounts) WebhookSettled(outcome string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.by[outcome]++
+}
+
+// A delivery counts once, when it reaches its final state: a retried
+// attempt does not count, the last failing one counts failed, a 2xx
+// delivered.
+func TestSettledDeliveriesAreCounted(t *testing.T) {
+	w := newDeliveryWorld(t)
+	m := &settledCounts{by: map[string]int{}}
+	w.outbox = outbox.New(outbox.Deps{Tx: w.db, Stores: w.db.Stores(), Sender: w.sender, Metrics: m, Now: func() time.Time { return w.now }})
+	w.sender.EXPECT().Send(mock.Anything, mock.Anything).Return(webhook.Response{Status: 500}, nil).Once()
+	if _, err := w.outbox.Deliver(context.Background(), 10); err != nil || len(m.by) != 0 {
+		t.Fatalf("a retried attempt: %v, counted %v", err, m.by)
+	}
+	last := seedDelivery(w.db, &w.event, webhook.ToWebhook, "https://merchant.example/new-hooks", webhook.MaxAttempts-1, w.now)
+	w.sender.EXPECT().Send(mock.Anything, mock.Anything).Return(webhook.Response{Status: 500}, nil).Once()
+	if _, err := w.outbox.Deliver(context.Background(), 10); err != nil || m.by["failed"] != 1 || delivery(t, w.db, last.ID).Status != webhook.StatusFailed {
+		t.Fatalf("the last attempt: %v, counted %v", err, m.by)
+	}
+	seedDelivery(w.db, &w.event, webhook.ToWebhook, "https://merchant.example/new-hooks", 0, w.now)
+	w.sender.EXPECT().Send(mock.Anything, mock.Anything).Return(webhook.Response{Status: 204}, nil).Once()
+	if n, err := w.outbox.Deliver(context.Background(), 10); err != nil || n != 1 || m.by["delivered"] != 1 || m.by["failed"] != 1 {
+		t.Fatalf("a 2xx: %d, %v, counted %v", n, err, m.by)
+	}
+}
