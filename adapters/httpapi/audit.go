@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"paygate/core/audit"
+	"paygate/core/directory"
 	"paygate/core/errs"
 )
 
@@ -21,6 +22,12 @@ type auditResponse struct {
 	IPAddress  string          `json:"ip_address"`
 	RequestID  string          `json:"request_id"`
 	CreatedAt  *time.Time      `json:"created_at"`
+	// Names (names.go): the admin's, and the target's when it is a user or
+	// a service; absent when unknown.
+	ActorName   *string `json:"actor_name,omitempty"`
+	ActorEmail  *string `json:"actor_email,omitempty"`
+	TargetName  *string `json:"target_name,omitempty"`
+	TargetEmail *string `json:"target_email,omitempty"`
 }
 
 func toAuditResponse(e *audit.Entry) auditResponse {
@@ -56,9 +63,34 @@ func (s *server) listAudit(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.Panel.ListAudit(c.Request().Context(), caller(c), f)
+	ctx := c.Request().Context()
+	rows, total, err := s.app.Panel.ListAudit(ctx, caller(c), f)
 	if err != nil {
 		return err
 	}
-	return writeList(c, mapSlice(rows, toAuditResponse), p, pp, total)
+	items := mapSlice(rows, toAuditResponse)
+	var ids directory.IDs
+	for _, e := range items {
+		ids.Users = append(ids.Users, e.ActorID)
+		if e.TargetID != nil && e.TargetType == audit.TargetUser {
+			ids.Users = append(ids.Users, *e.TargetID)
+		} else if e.TargetID != nil && e.TargetType == audit.TargetService {
+			ids.Services = append(ids.Services, *e.TargetID)
+		}
+	}
+	n, err := s.app.Panel.Names(ctx, caller(c), ids)
+	if err != nil {
+		return err
+	}
+	for i := range items {
+		e := &items[i]
+		e.ActorName, e.ActorEmail = userName(n, e.ActorID), userEmail(n, e.ActorID)
+		switch {
+		case e.TargetID != nil && e.TargetType == audit.TargetUser:
+			e.TargetName, e.TargetEmail = userName(n, *e.TargetID), userEmail(n, *e.TargetID)
+		case e.TargetID != nil && e.TargetType == audit.TargetService:
+			e.TargetName = strPtr(n.Services[*e.TargetID].Name)
+		}
+	}
+	return writeList(c, items, p, pp, total)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/core/directory"
 	"paygate/core/errs"
 	"paygate/core/ledger"
 	"paygate/core/money"
@@ -287,6 +288,9 @@ type paymentResponse struct {
 	CompletedAt *time.Time `json:"completed_at"`
 	CreatedAt   *time.Time `json:"created_at"`
 	UpdatedAt   *time.Time `json:"updated_at"`
+	// The panel's list names the user (names.go); the gateway's answers do not.
+	UserName  *string `json:"user_name,omitempty"`
+	UserEmail *string `json:"user_email,omitempty"`
 }
 
 func (s *server) toPaymentResponse(p *payment.Payment) paymentResponse {
@@ -370,11 +374,24 @@ func (s *server) listPayments(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.Gateway.ListPayments(c.Request().Context(), caller(c), f)
+	ctx := c.Request().Context()
+	rows, total, err := s.app.Gateway.ListPayments(ctx, caller(c), f)
 	if err != nil {
 		return err
 	}
-	return writeList(c, mapSlice(rows, s.toPaymentResponse), p, pp, total)
+	items := mapSlice(rows, s.toPaymentResponse)
+	var ids directory.IDs
+	for _, p := range items {
+		ids.Users = append(ids.Users, p.UserID)
+	}
+	n, err := s.app.Panel.Names(ctx, caller(c), ids)
+	if err != nil {
+		return err
+	}
+	for i := range items {
+		items[i].UserName, items[i].UserEmail = userName(n, items[i].UserID), userEmail(n, items[i].UserID)
+	}
+	return writeList(c, items, p, pp, total)
 }
 
 func (s *server) listRecharges(c echo.Context) error {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/core/directory"
 	"paygate/core/errs"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
@@ -29,6 +30,9 @@ type transactionResponse struct {
 	Description   string     `json:"description"`
 	Status        string     `json:"status"`
 	CreatedAt     *time.Time `json:"created_at"`
+	// The panel's list names the user (names.go).
+	UserName  *string `json:"user_name,omitempty"`
+	UserEmail *string `json:"user_email,omitempty"`
 }
 
 func toTransactionResponse(e *ledger.Entry) transactionResponse {
@@ -64,16 +68,21 @@ func (s *server) listTransactions(c echo.Context) error {
 	if h.csv {
 		loc := s.app.Panel.Location()
 		out := newCSVStream(c, s, "transactions", s.app.Panel.Now().In(loc), []string{
-			"id", "txn_id", "created_at", "user_id", "type", "amount", "balance_before", "balance_after",
+			"id", "txn_id", "created_at", "user_id", "user_email", "user_name", "type", "amount", "balance_before", "balance_after",
 			"reference_type", "reference_id", "description", "status",
 		})
+		names := s.exportNames(ctx, caller(c))
 		return out.finish(s.app.Panel.ExportTransactions(ctx, caller(c), f, func(e ledger.Entry) error {
 			ref := ""
 			if e.ReferenceID != nil {
 				ref = strconv.FormatUint(*e.ReferenceID, 10)
 			}
+			u, err := names.user(e.UserID)
+			if err != nil {
+				return err
+			}
 			return out.row(strconv.FormatUint(e.ID, 10), e.TxnID, csvTime(e.CreatedAt, loc), strconv.FormatUint(e.UserID, 10),
-				string(e.Type), money.Format2(e.Amount), money.Format2(e.BalanceBefore), money.Format2(e.BalanceAfter),
+				u.Email, u.Name, string(e.Type), money.Format2(e.Amount), money.Format2(e.BalanceBefore), money.Format2(e.BalanceAfter),
 				e.ReferenceType, ref, e.Description, e.Status)
 		}))
 	}
@@ -81,7 +90,19 @@ func (s *server) listTransactions(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeWindowList(c, mapSlice(rows, toTransactionResponse), h.page, h.perPage, total, ledger.ListWindow)
+	items := mapSlice(rows, toTransactionResponse)
+	var ids directory.IDs
+	for _, t := range items {
+		ids.Users = append(ids.Users, t.UserID)
+	}
+	n, err := s.app.Panel.Names(ctx, caller(c), ids)
+	if err != nil {
+		return err
+	}
+	for i := range items {
+		items[i].UserName, items[i].UserEmail = userName(n, items[i].UserID), userEmail(n, items[i].UserID)
+	}
+	return writeWindowList(c, items, h.page, h.perPage, total, ledger.ListWindow)
 }
 
 // history is what the two history lists read alike: the page, the date
@@ -130,6 +151,11 @@ type hitResponse struct {
 	Status          string          `json:"status"`
 	ResponseTimeMs  int             `json:"response_time_ms"`
 	CreatedAt       *time.Time      `json:"created_at"`
+	// Names of the ids above (names.go); absent when unknown.
+	UserName       *string `json:"user_name,omitempty"`
+	UserEmail      *string `json:"user_email,omitempty"`
+	APIKeyName     *string `json:"api_key_name,omitempty"`
+	APIServiceName *string `json:"api_service_name,omitempty"`
 }
 
 // rawJSON passes stored JSON through, or quotes text that is not JSON.
@@ -183,16 +209,30 @@ func (s *server) listHits(c echo.Context) error {
 	if h.csv {
 		loc := s.app.Panel.Location()
 		out := newCSVStream(c, s, "hit-logs", s.app.Panel.Now().In(loc), []string{
-			"id", "request_id", "created_at", "user_id", "api_service_id", "api_key_id", "status", "charge_amount",
-			"response_time_ms", "ip_address", "request_payload", "response_payload",
+			"id", "request_id", "created_at", "user_id", "user_email", "user_name", "api_service_id", "api_service_name",
+			"api_key_id", "api_key_name", "status", "charge_amount", "response_time_ms", "ip_address", "request_payload", "response_payload",
 		})
+		names := s.exportNames(ctx, caller(c))
 		return out.finish(s.app.Panel.ExportHits(ctx, caller(c), f, func(h hitlog.Hit) error {
 			resp := ""
 			if h.ResponsePayload != nil {
 				resp = *h.ResponsePayload
 			}
+			u, err := names.user(h.UserID)
+			if err != nil {
+				return err
+			}
+			k, err := names.key(h.APIKeyID)
+			if err != nil {
+				return err
+			}
+			svc, err := names.service(h.ServiceID)
+			if err != nil {
+				return err
+			}
 			return out.row(strconv.FormatUint(h.ID, 10), h.RequestID, csvTime(h.CreatedAt, loc), strconv.FormatUint(h.UserID, 10),
-				strconv.FormatUint(h.ServiceID, 10), strconv.FormatUint(h.APIKeyID, 10), string(h.Status), money.Format4(h.ChargeAmount),
+				u.Email, u.Name, strconv.FormatUint(h.ServiceID, 10), svc.Name,
+				strconv.FormatUint(h.APIKeyID, 10), k.Name, string(h.Status), money.Format4(h.ChargeAmount),
 				strconv.Itoa(h.ResponseTimeMs), h.IPAddress, h.RequestPayload, resp)
 		}))
 	}
@@ -203,6 +243,19 @@ func (s *server) listHits(c echo.Context) error {
 	items := mapSlice(rows, toHitResponse)
 	if items == nil {
 		items = []hitResponse{}
+	}
+	var ids directory.IDs
+	for _, h := range items {
+		ids = ids.Add([]uint64{h.UserID}, []uint64{h.APIKeyID}, []uint64{h.APIServiceID})
+	}
+	n, err := s.app.Panel.Names(ctx, caller(c), ids)
+	if err != nil {
+		return err
+	}
+	for i := range items {
+		h := &items[i]
+		h.UserName, h.UserEmail = userName(n, h.UserID), userEmail(n, h.UserID)
+		h.APIKeyName, h.APIServiceName = strPtr(n.Keys[h.APIKeyID].Name), strPtr(n.Services[h.APIServiceID].Name)
 	}
 	m := windowMeta{listMeta: listMeta{Page: h.page, PerPage: h.perPage, Total: total}}
 	if total > int64(hitlog.ListWindow) {

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/shopspring/decimal"
 
+	"paygate/core/directory"
 	"paygate/core/errs"
 	"paygate/core/gateway"
 	"paygate/core/money"
@@ -40,6 +41,9 @@ type payoutResponse struct {
 	UpdatedAt   *time.Time                `json:"updated_at"`
 	ProcessedAt *time.Time                `json:"processed_at"`
 	ReversedAt  *time.Time                `json:"reversed_at"`
+	// The panel's list names the user (names.go); the gateway's answers do not.
+	UserName  *string `json:"user_name,omitempty"`
+	UserEmail *string `json:"user_email,omitempty"`
 }
 
 func toPayoutResponse(p *payout.Payout) payoutResponse {
@@ -160,13 +164,18 @@ func (s *server) listPayouts(c echo.Context) error {
 	ctx, actor := c.Request().Context(), caller(c)
 	if h.csv {
 		out := newCSVStream(c, s, "payouts", s.app.Panel.Now().In(loc), []string{
-			"payout_id", "reference_id", "created_at", "user_id", "beneficiary_type", "beneficiary_name", "account_number",
+			"payout_id", "reference_id", "created_at", "user_id", "user_email", "user_name", "beneficiary_type", "beneficiary_name", "account_number",
 			"ifsc", "vpa", "mode", "amount", "fee", "status", "utr", "fail_reason", "processed_at", "reversed_at", "livemode",
 		})
+		names := s.exportNames(ctx, actor)
 		return out.finish(s.app.Panel.Exporting(ctx, actor, func(ctx context.Context) error {
 			return s.app.Gateway.ExportPayouts(ctx, actor, f, func(p payout.Payout) error {
+				u, err := names.user(p.UserID)
+				if err != nil {
+					return err
+				}
 				b := p.Beneficiary.Masked()
-				return out.row(p.PublicID, p.ReferenceID, csvTime(p.CreatedAt, loc), strconv.FormatUint(p.UserID, 10), b.Type,
+				return out.row(p.PublicID, p.ReferenceID, csvTime(p.CreatedAt, loc), strconv.FormatUint(p.UserID, 10), u.Email, u.Name, b.Type,
 					b.Name, b.AccountNumber, b.IFSC, b.VPA, string(p.Mode), money.Format2(p.Amount), p.Fee.StringFixed(4),
 					string(p.Status), deref(p.UTR), deref(p.FailReason), csvTimePtr(p.ProcessedAt, loc), csvTimePtr(p.ReversedAt, loc),
 					strconv.FormatBool(p.Livemode))
@@ -177,7 +186,19 @@ func (s *server) listPayouts(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeList(c, mapSlice(rows, toPayoutResponse), h.page, h.perPage, total)
+	items := mapSlice(rows, toPayoutResponse)
+	var ids directory.IDs
+	for _, p := range items {
+		ids.Users = append(ids.Users, p.UserID)
+	}
+	n, err := s.app.Panel.Names(ctx, actor, ids)
+	if err != nil {
+		return err
+	}
+	for i := range items {
+		items[i].UserName, items[i].UserEmail = userName(n, items[i].UserID), userEmail(n, items[i].UserID)
+	}
+	return writeList(c, items, h.page, h.perPage, total)
 }
 
 // maxListWindow is a page bound for lists without a window of their own.

@@ -171,7 +171,8 @@ func TestCSVExports(t *testing.T) {
 			map[string]any{"type": "credit", "amount": "1.10", "description": `=HYPERLINK("http://evil.example","x")`}), 201)
 
 		hits := readCSV(t, e.do("GET", fmt.Sprintf("/api/v1/panel/hit-logs?format=csv&user_id=%d", w.bob.id), w.alice.token, nil), "hit-logs")
-		wantHeader := "id,request_id,created_at,user_id,api_service_id,api_key_id,status,charge_amount,response_time_ms,ip_address,request_payload,response_payload"
+		wantHeader := "id,request_id,created_at,user_id,user_email,user_name,api_service_id,api_service_name,api_key_id,api_key_name," +
+			"status,charge_amount,response_time_ms,ip_address,request_payload,response_payload"
 		if strings.Join(hits[0], ",") != wantHeader {
 			t.Fatalf("header %v", hits[0])
 		}
@@ -187,10 +188,14 @@ func TestCSVExports(t *testing.T) {
 			if err != nil || !strings.HasSuffix(row[2], "+05:30") || time.Since(at) > time.Hour {
 				t.Fatalf("created_at %q is not RFC 3339 in Asia/Kolkata: %v", row[2], err)
 			}
-			if !strings.HasPrefix(row[1], "req_") || row[10] != "{}" {
+			if !strings.HasPrefix(row[1], "req_") || row[14] != "{}" {
 				t.Fatalf("row %v", row)
 			}
-			statuses[row[6]+" "+row[7]]++
+			// The names beside the ids.
+			if row[4] != w.alice.email || row[5] != "User" || !strings.HasPrefix(row[7], "Service rep-") || row[9] != "test key" {
+				t.Fatalf("row %d's names: %v", i, row)
+			}
+			statuses[row[10]+" "+row[11]]++
 		}
 		if statuses["success 0.5000"] != 3 || statuses["success 1.2500"] != 1 || statuses["failed 0.0000"] != 1 {
 			t.Fatalf("statuses and charges: %v", statuses)
@@ -201,7 +206,7 @@ func TestCSVExports(t *testing.T) {
 
 		// Filters apply to the export as to the list.
 		failed := readCSV(t, e.do("GET", "/api/v1/panel/hit-logs?format=csv&status=failed&service=rep-a", e.admin, nil), "hit-logs")
-		if len(failed) != 2 || failed[1][6] != "failed" || !strings.Contains(failed[1][11], "upstream_error") {
+		if len(failed) != 2 || failed[1][10] != "failed" || !strings.Contains(failed[1][15], "upstream_error") {
 			t.Fatalf("failed export: %v", failed)
 		}
 		all := readCSV(t, e.do("GET", "/api/v1/panel/hit-logs?format=csv", e.admin, nil), "hit-logs")
@@ -214,7 +219,7 @@ func TestCSVExports(t *testing.T) {
 		}
 
 		txns := readCSV(t, e.do("GET", "/api/v1/panel/transactions?format=csv", w.alice.token, nil), "transactions")
-		if strings.Join(txns[0], ",") != "id,txn_id,created_at,user_id,type,amount,balance_before,balance_after,reference_type,reference_id,description,status" {
+		if strings.Join(txns[0], ",") != "id,txn_id,created_at,user_id,user_email,user_name,type,amount,balance_before,balance_after,reference_type,reference_id,description,status" {
 			t.Fatalf("header %v", txns[0])
 		}
 		// credit 100.00, 5 debits, 1 refund, the credit 1.10: 8 rows, newest first.
@@ -222,14 +227,14 @@ func TestCSVExports(t *testing.T) {
 			t.Fatalf("alice's ledger export has %d rows, want 8", len(txns)-1)
 		}
 		newest := txns[1]
-		if newest[4] != "credit" || newest[5] != "1.10" || !strings.HasPrefix(newest[10], `'=HYPERLINK("http://evil.example","x")`) {
+		if newest[4] != w.alice.email || newest[6] != "credit" || newest[7] != "1.10" || !strings.HasPrefix(newest[12], `'=HYPERLINK("http://evil.example","x")`) {
 			t.Fatalf("newest row %v: amount and defused formula expected", newest)
 		}
-		if newest[7] != e.balance(w.alice) {
-			t.Fatalf("balance_after %s, balance %s", newest[7], e.balance(w.alice))
+		if newest[9] != e.balance(w.alice) {
+			t.Fatalf("balance_after %s, balance %s", newest[9], e.balance(w.alice))
 		}
 		hitRows := readCSV(t, e.do("GET", "/api/v1/panel/transactions?format=csv&reference_type=api_hit&type=refund", w.alice.token, nil), "transactions")
-		if len(hitRows) != 2 || hitRows[1][4] != "refund" || hitRows[1][5] != "0.50" || hitRows[1][8] != "api_hit" {
+		if len(hitRows) != 2 || hitRows[1][6] != "refund" || hitRows[1][7] != "0.50" || hitRows[1][10] != "api_hit" {
 			t.Fatalf("refunds: %v", hitRows)
 		}
 		bobs := readCSV(t, e.do("GET", fmt.Sprintf("/api/v1/panel/transactions?format=csv&user_id=%d", w.bob.id), e.admin, nil), "transactions")

@@ -97,7 +97,7 @@ func NewServer(d Deps) *echo.Echo {
 	if d.App != nil && d.App.Gateway != nil {
 		s.hsts = strings.HasPrefix(strings.ToLower(d.App.Gateway.PublicBaseURL()), "https://")
 	}
-	e.Use(requestID, s.accessLog, s.recoverPanics, s.baseHeaders)
+	e.Use(requestID, s.accessLog, s.recoverPanics, s.baseHeaders, compression())
 	s.routes(e, d.Assets)
 	s.routeLabels = knownRoutes(e)
 	return e

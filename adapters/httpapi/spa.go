@@ -5,7 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"html"
+	"io"
 	"io/fs"
+	"mime"
 	"net/http"
 	"path"
 	"strings"
@@ -31,7 +33,9 @@ const notBuilt = `<!doctype html>
 // endpoints, the payment pages (/pay_...), hidden files and missing assets
 // (/assets/..., any name with an extension) answer the JSON 404 instead.
 // Hashed files under assets/ are cached for a year; index.html is
-// revalidated every time (no-cache, with an ETag).
+// revalidated every time (no-cache, with an ETag). A file with a .br or .gz
+// copy from the build (frontend/scripts/compress-dist.mjs) is sent as that
+// copy to a client that accepts it.
 func (s *server) spa(e *echo.Echo, assets fs.FS) {
 	index := spaIndex(assets, s.timeZone)
 	etag := `"` + hex.EncodeToString(func() []byte { h := sha256.Sum256(index); return h[:8] }()) + `"`
@@ -59,7 +63,9 @@ func (s *server) spa(e *echo.Echo, assets fs.FS) {
 			} else {
 				c.Response().Header().Set("Cache-Control", "no-cache")
 			}
-			files.ServeHTTP(c.Response(), c.Request())
+			if !servePrecompressed(c, assets, p) {
+				files.ServeHTTP(c.Response(), c.Request())
+			}
 			return nil
 		}
 		if strings.HasPrefix(p, "assets/") || strings.Contains(path.Base(p), ".") || !acceptsHTML(c.Request()) {
@@ -112,4 +118,40 @@ func spaIndex(assets fs.FS, tz string) []byte {
 		return append(append(append([]byte{}, b[:i]...), meta...), b[i:]...)
 	}
 	return append([]byte(meta), b...)
+}
+
+// precodings are the build's precompressed copies of a file, best first.
+var precodings = []struct{ coding, ext string }{{"br", ".br"}, {"gzip", ".gz"}}
+
+// servePrecompressed answers with file p's .br or .gz copy when the client
+// accepts that coding, and reports whether it did. A file with a copy is
+// marked Vary: Accept-Encoding whichever form it is sent in.
+func servePrecompressed(c echo.Context, assets fs.FS, p string) bool {
+	r, h := c.Request(), c.Response().Header()
+	varies := false
+	for _, pc := range precodings {
+		f, err := assets.Open(p + pc.ext)
+		if err != nil {
+			continue
+		}
+		if !varies {
+			h.Add(echo.HeaderVary, echo.HeaderAcceptEncoding)
+			varies = true
+		}
+		body, ok := f.(io.ReadSeeker)
+		if !ok || !acceptsEncoding(r, pc.coding) {
+			f.Close()
+			continue
+		}
+		defer f.Close()
+		typ := mime.TypeByExtension(path.Ext(p))
+		if typ == "" {
+			typ = "application/octet-stream"
+		}
+		h.Set(echo.HeaderContentType, typ)
+		h.Set(echo.HeaderContentEncoding, pc.coding)
+		http.ServeContent(c.Response(), r, p, time.Time{}, body)
+		return true
+	}
+	return false
 }

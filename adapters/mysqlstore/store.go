@@ -272,6 +272,7 @@ func (s *Store) storesOn(db *gorm.DB) store.Stores {
 		UTRs:       &utrClaimStore{b},
 
 		Openings: &openingStore{b},
+		Names:    &nameStore{b},
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"paygate/core/apikey"
 	"paygate/core/audit"
 	"paygate/core/catalog"
+	"paygate/core/directory"
 	"paygate/core/export"
 	"paygate/core/hitlog"
 	"paygate/core/hold"
@@ -62,6 +63,8 @@ type Stores struct {
 	UTRs       utr.Claims           // UTRs claimed by payments and balance requests
 
 	Openings accountopen.Repository // digital account openings
+
+	Names directory.Repository // names of the users, keys and services rows refer to
 }
 
 // Transactor runs fn in one database transaction with Stores bound to it.

@@ -142,7 +142,7 @@ func (d *DB) Stores() store.Stores {
 		Payments: paymentsRepo{d}, Idempotency: idempotencyRepo{d}, Recharges: rechargesRepo{d},
 		Verifications: verificationsRepo{d}, Webhooks: webhooksRepo{d}, Holds: holdsRepo{d},
 		Refunds: refundsRepo{d}, RefundKeys: refundKeysRepo{d}, Payouts: payoutsRepo{d},
-		Openings: openingsRepo{d}, UTRs: utrClaimsRepo{d},
+		Openings: openingsRepo{d}, UTRs: utrClaimsRepo{d}, Names: namesRepo{d},
 	}
 }
 

@@ -7,11 +7,10 @@ import { DateRangeFilter } from '../../components/DateRangeFilter';
 import { FilterSelect } from '../../components/FilterSelect';
 import { PageHeader } from '../../components/PageHeader';
 import { useAuditLogs } from '../../features/audit/api';
-import { useUsersById } from '../../features/users/api';
 import { formatDateTime } from '../../lib/dates';
 import { parseId } from '../../lib/ids';
 import { useListParams } from '../../lib/listParams';
-import { UserRef } from './shared/badges';
+import { NamedUserRef } from './shared/badges';
 import { UserPicker } from './shared/UserPicker';
 import { AuditDetail } from './auditLog/AuditDetail';
 
@@ -33,8 +32,11 @@ function actionColor(action: string): string {
   return 'blue';
 }
 
+/** The target by name when the API names it (a user or a service), with its type and id. */
 function TargetLink({ e }: { e: Entry }) {
-  const label = `${e.target_type.replace('_', ' ')}${e.target_id !== null ? ` #${e.target_id}` : ''}`;
+  const kind = e.target_type.replace('_', ' ');
+  const id = e.target_id !== null ? ` #${e.target_id}` : '';
+  const label = e.target_name ? `${e.target_name} (${kind}${id})` : `${kind}${id}`;
   if (e.target_id === null) return <Text size="sm">{label}</Text>;
   const to = e.target_type === 'user' ? `/admin/users/${e.target_id}` : e.target_type === 'service' ? `/admin/services/${e.target_id}` : null;
   return to ? <Anchor component={Link} to={to} size="sm" onClick={(ev) => ev.stopPropagation()}>{label}</Anchor> : <Text size="sm">{label}</Text>;
@@ -51,14 +53,12 @@ export default function AuditLog() {
     target_id: parseId(String(target_id ?? '')) ?? undefined,
     target_type: (target_type || undefined) as TargetType | undefined,
   };
-  const { query: entries, tableProps } = useAuditLogs(list, query);
-  const rows = entries.data?.data;
-  const users = useUsersById((rows ?? []).flatMap((e) => [e.actor_id]));
+  const { tableProps } = useAuditLogs(list, query);
   const filtered = Object.values(list.filters).some(Boolean);
 
   const columns: Column<Entry>[] = [
     { key: 'when', header: 'When', render: (e) => formatDateTime(e.created_at) },
-    { key: 'actor', header: 'Admin', render: (e) => <UserRef id={e.actor_id} users={users} compact />, hiddenOnMobile: true },
+    { key: 'actor', header: 'Admin', render: (e) => <NamedUserRef id={e.actor_id} name={e.actor_name} email={e.actor_email} compact />, hiddenOnMobile: true },
     { key: 'action', header: 'Action', render: (e) => <Badge variant="light" color={actionColor(e.action)} style={{ textTransform: 'none' }}>{e.action}</Badge> },
     { key: 'target', header: 'Target', render: (e) => <TargetLink e={e} /> },
     { key: 'ip', header: 'Address', render: (e) => e.ip_address, hiddenOnMobile: true },
@@ -97,7 +97,7 @@ export default function AuditLog() {
           </>
         }
       />
-      <AuditDetail entry={open} users={users} onClose={() => setOpen(null)} />
+      <AuditDetail entry={open} onClose={() => setOpen(null)} />
     </>
   );
 }

@@ -1,9 +1,11 @@
 // Gateway payments created with the caller's keys (the gateway's payment/create):
 // status filter, days, pagination; a successful payment's refunds and its
-// "Refund" action in a dialog.
+// "Refund" action in a dialog. Admins see everyone's, with the user and a
+// user filter.
 import { useState } from 'react';
-import { Anchor, Badge, Button, Group, Modal, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { Schemas } from '../../api/types';
+import { useUser } from '../../auth/useSession';
 import { DataTable, type Column } from '../../components/DataTable';
 import { DateRangeFilter } from '../../components/DateRangeFilter';
 import { FilterSelect } from '../../components/FilterSelect';
@@ -12,13 +14,16 @@ import { PageHeader } from '../../components/PageHeader';
 import { PAYMENT_CREATE_ENDPOINT, usePayments } from '../../features/payments/api';
 import { formatDateTime } from '../../lib/dates';
 import { useListParams } from '../../lib/listParams';
+import { NamedUserRef } from '../admin/shared/badges';
+import { UserFilterChip, UserFilterPicker } from '../admin/shared/UserFilter';
 import { StatusBadge } from './common/StatusBadge';
 import { Refunds } from './payments/Refunds';
 
 type Payment = Schemas['Payment'];
 
-const columns = (openRefunds: (p: Payment) => void): Column<Payment>[] => [
+const columns = (admin: boolean, openRefunds: (p: Payment) => void): Column<Payment>[] => [
   { key: 'created_at', header: 'Created', render: (p) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(p.created_at)}</Text> },
+  ...(admin ? [{ key: 'user', header: 'User', render: (p: Payment) => <NamedUserRef id={p.user_id} name={p.user_name} email={p.user_email} /> }] : []),
   { key: 'amount', header: 'Amount', align: 'right', render: (p) => <Money value={p.amount} fw={500} /> },
   {
     key: 'status', header: 'Status',
@@ -56,7 +61,8 @@ const columns = (openRefunds: (p: Payment) => void): Column<Payment>[] => [
 ];
 
 export default function Payments() {
-  const list = useListParams({ status: '', from: '', to: '' });
+  const admin = useUser().role === 'admin';
+  const list = useListParams({ user_id: '', status: '', from: '', to: '' });
   const { tableProps } = usePayments(list);
   const [refunding, setRefunding] = useState<Payment | null>(null);
   return (
@@ -64,21 +70,27 @@ export default function Payments() {
       <Modal opened={refunding !== null} onClose={() => setRefunding(null)} title={refunding ? `Refunds of ${refunding.payment_id}` : ''} size="lg">
         {refunding && <Refunds payment={refunding} />}
       </Modal>
-      <PageHeader title="Payments" description="Payments your customers make on hosted checkout pages you create with the gateway API." />
-      <DataTable<Payment>
-        caption="Payments"
-        columns={columns(setRefunding)}
-        rowKey={(p) => p.payment_id}
-        {...tableProps}
-        emptyTitle="No payments"
-        emptyDescription={<>Create one with <code>POST {PAYMENT_CREATE_ENDPOINT}</code> and your API key.</>}
-        filters={
-          <>
-            <FilterSelect list={list} name="status" label="Status" w={140} data={['created', 'pending', 'success', 'failed', 'expired']} />
-            <DateRangeFilter list={list} />
-          </>
-        }
-      />
+      <PageHeader title="Payments" description={admin
+        ? "All payments: every user's customers paying on hosted checkout pages."
+        : 'Payments your customers make on hosted checkout pages you create with the gateway API.'} />
+      <Stack gap="sm">
+        {admin && <UserFilterChip list={list} what="Payments" />}
+        <DataTable<Payment>
+          caption="Payments"
+          columns={columns(admin, setRefunding)}
+          rowKey={(p) => p.payment_id}
+          {...tableProps}
+          emptyTitle="No payments"
+          emptyDescription={<>Create one with <code>POST {PAYMENT_CREATE_ENDPOINT}</code> and your API key.</>}
+          filters={
+            <>
+              {admin && <UserFilterPicker list={list} />}
+              <FilterSelect list={list} name="status" label="Status" w={140} data={['created', 'pending', 'success', 'failed', 'expired']} />
+              <DateRangeFilter list={list} />
+            </>
+          }
+        />
+      </Stack>
     </>
   );
 }

@@ -116,7 +116,7 @@ describe('the payouts screen (an admin)', () => {
 
   it('shows whose payout each is and filters by user', async () => {
     const calls = stubApi({
-      'GET /api/v1/panel/payouts': () => json(200, list([payout()])),
+      'GET /api/v1/panel/payouts': () => json(200, list([payout({ user_name: 'Asha Rao', user_email: 'asha@example.com' })])),
       'GET /api/v1/panel/users/7': () => json(200, user({ status: 'active' })),
       'GET /api/v1/panel/users': () => json(200, list([user({ status: 'active' }), admin])),
     });
@@ -124,6 +124,9 @@ describe('the payouts screen (an admin)', () => {
     const table = await screen.findByRole('table', { name: 'Payouts' });
     expect(within(table).getByRole('columnheader', { name: 'User' })).toBeInTheDocument();
     expect(await within(table).findByRole('link', { name: /Asha Rao/ })).toHaveAttribute('href', '/admin/users/7');
+    expect(screen.getByText(/^All payouts/)).toBeInTheDocument();
+    // The name came with the page: no lookup per row.
+    expect(calls.some((c) => c.path === '/api/v1/panel/users/7')).toBe(false);
 
     const u = userEvent.setup();
     await u.click(screen.getByLabelText('User', { selector: 'input' }));

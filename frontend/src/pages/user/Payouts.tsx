@@ -4,9 +4,9 @@
 // with an API key's secret). Admins see everyone's payouts, with the user
 // and a user filter.
 import { useEffect, useState } from 'react';
-import { ActionIcon, Badge, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconSearch, IconSend, IconX } from '@tabler/icons-react';
+import { IconSearch, IconSend } from '@tabler/icons-react';
 import type { Schemas } from '../../api/types';
 import { useUser } from '../../auth/useSession';
 import { CsvExportButton } from '../../components/CsvExport';
@@ -16,12 +16,11 @@ import { FilterSelect } from '../../components/FilterSelect';
 import { Money } from '../../components/Money';
 import { PageHeader } from '../../components/PageHeader';
 import { PAYOUT_TRANSFER_ENDPOINT, PAYOUTS_PATH, usePayouts, type PayoutsQuery } from '../../features/payouts/api';
-import { useUsersById } from '../../features/users/api';
 import { formatDateTime } from '../../lib/dates';
 import { parseId } from '../../lib/ids';
 import { useListParams } from '../../lib/listParams';
-import { UserRef } from '../admin/shared/badges';
-import { UserPicker } from '../admin/shared/UserPicker';
+import { NamedUserRef } from '../admin/shared/badges';
+import { UserFilterChip, UserFilterPicker } from '../admin/shared/UserFilter';
 import { StatusBadge } from './common/StatusBadge';
 import { BeneficiaryCell, TestModeBadge } from './payouts/beneficiary';
 import { PayoutDrawer } from './payouts/PayoutDrawer';
@@ -32,10 +31,10 @@ type Payout = Schemas['Payout'];
 const STATUSES = ['pending', 'processing', 'success', 'failed', 'reversed'];
 const MODES = ['IMPS', 'NEFT', 'UPI'];
 
-function columns(admin: boolean, users: Map<number, Schemas['User']>): Column<Payout>[] {
+function columns(admin: boolean): Column<Payout>[] {
   return [
     { key: 'created_at', header: 'Created', render: (p) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(p.created_at)}</Text> },
-    ...(admin ? [{ key: 'user', header: 'User', render: (p: Payout) => <UserRef id={p.user_id} users={users} /> }] : []),
+    ...(admin ? [{ key: 'user', header: 'User', render: (p: Payout) => <NamedUserRef id={p.user_id} name={p.user_name} email={p.user_email} /> }] : []),
     { key: 'beneficiary', header: 'Beneficiary', render: (p) => <BeneficiaryCell b={p.beneficiary} /> },
     { key: 'amount', header: 'Amount', align: 'right', render: (p) => <Money value={p.amount} fw={500} /> },
     { key: 'fee', header: 'Fee', align: 'right', hiddenOnMobile: true, render: (p) => <Money value={p.fee} size="sm" /> },
@@ -71,8 +70,7 @@ export default function Payouts() {
   const { user_id, ...rest } = list.query;
   const query = { ...rest, user_id: admin ? parseId(String(user_id ?? '')) ?? undefined : undefined } as PayoutsQuery;
   const { query: payouts, tableProps } = usePayouts(list, { query });
-  const users = useUsersById(admin ? [...(payouts.data?.data ?? []).map((p) => p.user_id), query.user_id] : []);
-  const filterUser = query.user_id ? users.get(query.user_id) : undefined;
+  const rows = payouts.data?.data ?? [];
   const [open, setOpen] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
   const { page: _p, per_page: _pp, ...filters } = query;
@@ -82,26 +80,19 @@ export default function Payouts() {
     <>
       <PageHeader
         title="Payouts"
-        description="Money sent from your balance to bank accounts and UPI addresses, with your API keys."
+        description={admin
+          ? "All payouts: every user's money sent to bank accounts and UPI addresses."
+          : 'Money sent from your balance to bank accounts and UPI addresses, with your API keys.'}
         actions={<Button leftSection={<IconSend size={16} aria-hidden />} onClick={() => setCreating(true)}>New payout</Button>}
       />
       <Modal opened={creating} onClose={() => setCreating(false)} title="New payout" size="lg">
         <PayoutForm onView={(id) => { setCreating(false); setOpen(id); }} />
       </Modal>
       <Stack gap="sm">
-        {admin && query.user_id ? (
-          <Group gap="xs">
-            <Text size="sm">Payouts of</Text>
-            <Badge variant="light" size="lg" rightSection={
-              <ActionIcon size="xs" variant="transparent" aria-label="Show every user's payouts" onClick={() => list.setFilter('user_id', '')}>
-                <IconX size={12} aria-hidden />
-              </ActionIcon>
-            }>{filterUser ? filterUser.email : `user #${query.user_id}`}</Badge>
-          </Group>
-        ) : null}
+        {admin && <UserFilterChip list={list} what="Payouts" />}
         <DataTable<Payout>
           caption="Payouts"
-          columns={columns(admin, users)}
+          columns={columns(admin)}
           rowKey={(p) => p.payout_id}
           {...tableProps}
           onRowClick={(p) => setOpen(p.payout_id)}
@@ -109,10 +100,7 @@ export default function Payouts() {
           emptyDescription={filtered ? 'Nothing matches these filters.' : <>Send one with <b>New payout</b>, or <code>POST {PAYOUT_TRANSFER_ENDPOINT}</code> with your API key.</>}
           filters={
             <>
-              {admin && !query.user_id && (
-                <UserPicker label="User" placeholder="Any user" clearable w={{ base: '100%', xs: 220 }} value={null}
-                  onChange={(v) => list.setFilter('user_id', v)} />
-              )}
+              {admin && <UserFilterPicker list={list} />}
               <FilterSelect list={list} name="status" label="Status" w={140} data={STATUSES} />
               <FilterSelect list={list} name="mode" label="Mode" w={110} data={MODES} />
               <TextInput label="Search" placeholder="Payout id, reference or UTR" leftSection={<IconSearch size={16} aria-hidden />}
@@ -123,7 +111,10 @@ export default function Payouts() {
           actions={<CsvExportButton path={PAYOUTS_PATH} query={filters} />}
         />
       </Stack>
-      <PayoutDrawer payoutId={open} onClose={() => setOpen(null)} userLabel={admin ? (id) => <UserRef id={id} users={users} /> : undefined} />
+      <PayoutDrawer payoutId={open} onClose={() => setOpen(null)} userLabel={admin ? (id) => {
+        const p = rows.find((r) => r.user_id === id);
+        return <NamedUserRef id={id} name={p?.user_name} email={p?.user_email} />;
+      } : undefined} />
     </>
   );
 }

@@ -1,8 +1,8 @@
 import { Badge, Code, Group, Modal, ScrollArea, SegmentedControl, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
-import type { Schemas, User } from '../../../api/types';
+import type { Schemas } from '../../../api/types';
 import { formatDateTime } from '../../../lib/dates';
-import { UserRef } from '../shared/badges';
+import { NamedUserRef } from '../shared/badges';
 
 type Entry = Schemas['AuditLog'];
 type Snapshot = Record<string, unknown> | null;
@@ -29,7 +29,7 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-export function AuditDetail({ entry, users, onClose }: { entry: Entry | null; users: Map<number, User>; onClose: () => void }) {
+export function AuditDetail({ entry, onClose }: { entry: Entry | null; onClose: () => void }) {
   const [view, setView] = useState<'changes' | 'json'>('changes');
   return (
     <Modal opened={!!entry} onClose={onClose} title={entry ? `Audit entry #${entry.id}` : ''} size="xl">
@@ -38,8 +38,8 @@ export function AuditDetail({ entry, users, onClose }: { entry: Entry | null; us
           <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="sm">
             <Field label="Action"><Badge variant="light" style={{ textTransform: 'none' }}>{entry.action}</Badge></Field>
             <Field label="When">{formatDateTime(entry.created_at)}</Field>
-            <Field label="Admin"><UserRef id={entry.actor_id} users={users} /></Field>
-            <Field label="Target">{entry.target_type}{entry.target_id !== null ? ` #${entry.target_id}` : ''}</Field>
+            <Field label="Admin"><NamedUserRef id={entry.actor_id} name={entry.actor_name} email={entry.actor_email} /> (#{entry.actor_id})</Field>
+            <Field label="Target">{entry.target_type.replace('_', ' ')}{entry.target_id !== null ? ` #${entry.target_id}` : ''}{entry.target_name ? ` · ${entry.target_name}` : ''}</Field>
             <Field label="Address">{entry.ip_address || '—'}</Field>
             <Field label="Request id"><Code>{entry.request_id || '—'}</Code></Field>
           </SimpleGrid>

@@ -37,3 +37,18 @@ export function UserRef({ id, users, compact }: { id: number | null | undefined;
     </Anchor>
   );
 }
+
+/**
+ * The user a list row names (the API's user_name and user_email beside
+ * user_id), linking to their page, with the id in the link's title; "User
+ * #id" when the API had no name for it.
+ */
+export function NamedUserRef({ id, name, email, compact }: { id: number; name?: string | null; email?: string | null; compact?: boolean }) {
+  return (
+    <Anchor component={Link} to={`/admin/users/${id}`} size="sm" title={`User #${id}`} onClick={(e) => e.stopPropagation()}>
+      {name || email
+        ? (compact ? email ?? name : <>{name ?? email} {name && email && <Text span c="dimmed" size="xs">{email}</Text>}</>)
+        : `User #${id}`}
+    </Anchor>
+  );
+}
