@@ -272,6 +272,9 @@ func (s *Store) storesOn(db *gorm.DB) store.Stores {
 		UTRs:       &utrClaimStore{b},
 
 		Openings: &openingStore{b},
+
+		Plans:         &planStore{b},
+		Subscriptions: &subscriptionStore{b},
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"paygate/core/ledger"
 	"paygate/core/payment"
 	"paygate/core/payout"
+	"paygate/core/plan"
 	"paygate/core/pricing"
 	"paygate/core/recharge"
 	"paygate/core/report"
@@ -62,6 +63,9 @@ type Stores struct {
 	UTRs       utr.Claims           // UTRs claimed by payments and balance requests
 
 	Openings accountopen.Repository // digital account openings
+
+	Plans         plan.Catalog       // the plan catalog
+	Subscriptions plan.Subscriptions // each user's subscription and its charged periods
 }
 
 // Transactor runs fn in one database transaction with Stores bound to it.
