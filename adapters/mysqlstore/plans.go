@@ -281,3 +281,17 @@ func (s *subscriptionStore) PeriodOf(ctx context.Context, userID uint64, period 
 	}
 	return toDomainPeriod(&r)
 }
+
+func (s *subscriptionStore) Periods(ctx context.Context, userID uint64) ([]plan.Period, error) {
+	var rows []periodRow
+	if err := s.conn(ctx).Where("user_id = ?", userID).Order("id").Find(&rows).Error; err != nil {
+		return nil, fmt.Errorf("periods of user %d: %w", userID, translate(err))
+	}
+	return convertRows(rows, func(r *periodRow) (plan.Period, error) {
+		p, err := toDomainPeriod(r)
+		if err != nil {
+			return plan.Period{}, err
+		}
+		return *p, nil
+	})
+}

@@ -163,4 +163,6 @@ type Subscriptions interface {
 	InsertPeriod(ctx context.Context, p *Period) (bool, error)
 	SavePeriod(ctx context.Context, p *Period) error
 	PeriodOf(ctx context.Context, userID uint64, period string) (*Period, error) // errs NotFound
+	// Periods lists the user's periods in id order (for the ledger check).
+	Periods(ctx context.Context, userID uint64) ([]Period, error)
 }
