@@ -147,6 +147,32 @@ func (s *planStore) ByCode(ctx context.Context, code string) (*plan.Plan, error)
 	return &p, err
 }
 
+func (s *planStore) Update(ctx context.Context, p *plan.Plan) error {
+	var w moneyWriter
+	price := w.putPtr(colPlanPrice, p.MonthlyPrice)
+	if w.err != nil {
+		return fmt.Errorf("update plan %s: %w", p.Code, w.err)
+	}
+	features, err := jsonToDB("features", p.Features)
+	if err != nil {
+		return err
+	}
+	res := s.conn(ctx).Model(&planRow{}).Where("code = ?", p.Code).Updates(map[string]any{
+		"name": p.Name, "monthly_price": price, "monthly_calls": p.MonthlyCalls, "features": features,
+		"public": p.Public, "status": string(p.Status), "updated_at": dbTime(p.UpdatedAt),
+	})
+	if res.Error != nil {
+		return fmt.Errorf("update plan %s: %w", p.Code, translate(res.Error))
+	}
+	if res.RowsAffected == 0 {
+		return plan.ErrPlanNotFound
+	}
+	if err := s.conn(ctx).Exec("UPDATE users SET plan_monthly_calls = ? WHERE plan = ?", p.MonthlyCalls, p.Code).Error; err != nil {
+		return fmt.Errorf("allowance of plan %s: %w", p.Code, translate(err))
+	}
+	return nil
+}
+
 type subscriptionStore struct{ base }
 
 // insertIgnore starts an INSERT that skips rows a unique key refuses.

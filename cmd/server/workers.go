@@ -27,13 +27,15 @@ type workerIntervals struct {
 	accountCheck  time.Duration // account openings submitted again or asked again
 	usageDays     time.Duration // local days over summed into the daily usage roll-up
 	billing       time.Duration // subscriptions opened, renewed at the month's first instant, past-due fees retried
+	pastDue       time.Duration // past-due plan fees retried: paid within seconds of a credit
 }
 
 var defaultWorkerIntervals = workerIntervals{expiry: 30 * time.Second, rechargeCheck: 15 * time.Second, hitRecovery: 30 * time.Second,
 	webhooks: time.Second, backlog: 10 * time.Second, refundCheck: 15 * time.Second, hitPayloads: time.Minute,
 	payoutCheck: 2 * time.Second,
 	// Often: a sandbox opening is due 5 s after its request and opens within 10 s.
-	accountCheck: 2 * time.Second, usageDays: time.Minute, billing: time.Minute}
+	accountCheck: 2 * time.Second, usageDays: time.Minute, billing: time.Minute,
+	pastDue: 5 * time.Second}
 
 // hitRecoveryInterval: a hit is refunded at most about half its grace
 // after it became due, and no round runs more than once a second.
@@ -75,6 +77,8 @@ type gatewayRounds interface {
 	CloseUsageDays(ctx context.Context) (int, error)
 	// Bill is one billing step at the clock's instant (core/billing).
 	Bill(ctx context.Context) (int, error)
+	// RetryPastDue retries the past-due plan fees.
+	RetryPastDue(ctx context.Context) (int, error)
 }
 
 // appRounds are the wired use cases' rounds.
@@ -112,6 +116,11 @@ func (r appRounds) CloseUsageDays(ctx context.Context) (int, error) {
 
 func (r appRounds) Bill(ctx context.Context) (int, error) {
 	res, err := r.a.Billing.Run(ctx, time.Now())
+	return res.Changed(), err
+}
+
+func (r appRounds) RetryPastDue(ctx context.Context) (int, error) {
+	res, err := r.a.Billing.RetryPastDue(ctx)
 	return res.Changed(), err
 }
 
@@ -177,6 +186,9 @@ func startWorkers(ctx context.Context, a gatewayRounds, o outboxRounds, iv worke
 	}
 	if iv.billing > 0 {
 		every("billing", iv.billing, a.Bill)
+	}
+	if iv.pastDue > 0 {
+		every("billing-past-due", iv.pastDue, a.RetryPastDue)
 	}
 	if iv.webhooks > 0 {
 		// Its own loop: a poll starts attempts without waiting for them

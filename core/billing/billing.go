@@ -7,7 +7,6 @@ package billing
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -334,15 +333,16 @@ func (b *Billing) settle(ctx context.Context, userID uint64, at time.Time, res *
 	return counts.Paid+counts.Downgraded > 0, nil
 }
 
-// Settle retries userID's past-due fee at once: the top-up approval and
-// the checkout credit call it after their credit committed.
-func (b *Billing) Settle(ctx context.Context, userID uint64) error {
+// RetryPastDue is the past-due part of Run at the clock's instant: its
+// worker runs every few seconds, so money credited by any path (a top-up
+// approval, a checkout, an adjustment) pays a past-due fee within seconds
+// without each credit path calling billing.
+func (b *Billing) RetryPastDue(ctx context.Context) (Result, error) {
 	var res Result
-	_, err := b.settle(ctx, userID, b.now(), &res)
-	if errors.Is(err, plan.ErrNoSubscription) {
-		return nil
-	}
-	return err
+	at := b.now()
+	err := b.each(ctx, func(ctx context.Context) ([]uint64, error) { return b.s.Subscriptions.PastDue(ctx, batch) },
+		func(ctx context.Context, id uint64) (bool, error) { return b.settle(ctx, id, at, &res) })
+	return res, err
 }
 
 func subscriptionEvent(sub *plan.Subscription, p *plan.Period) map[string]any {

@@ -139,6 +139,10 @@ type Catalog interface {
 	// List lists plans in id order; public only: the active public ones.
 	List(ctx context.Context, publicOnly bool) ([]Plan, error)
 	ByCode(ctx context.Context, code string) (*Plan, error) // ErrPlanNotFound
+	// Update writes p's fields by code, and its allowance to the rows of
+	// the users on it (users.plan_monthly_calls), in the caller's
+	// transaction.
+	Update(ctx context.Context, p *Plan) error
 }
 
 // Subscriptions stores subscriptions and their periods.
