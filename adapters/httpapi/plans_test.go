@@ -183,3 +183,18 @@ func TestPastDueThroughTheServer(t *testing.T) {
 		e.ledgerClean()
 	})
 }
+
+// TestUserPlanFieldMovesTheSubscription: an admin's PATCH of a user's plan
+// field moves the subscription with it, charging nothing.
+func TestUserPlanFieldMovesTheSubscription(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		c := e.newCustomer("user", "starter", "10.00")
+		e.must(e.do("GET", "/api/v1/panel/subscription", c.token, nil), 200)
+		e.must(e.do("PATCH", fmt.Sprintf("/api/v1/panel/users/%d", c.id), e.admin, map[string]any{"plan": "enterprise"}), 200)
+		s := e.must(e.do("GET", "/api/v1/panel/subscription", c.token, nil), 200)
+		if s.body["plan"].(map[string]any)["code"] != "enterprise" || s.str("price") != "0.00" || s.body["calls_allowed"] != nil || e.balance(c) != "10.00" {
+			t.Fatalf("after the plan field: %s", s.raw)
+		}
+		e.ledgerClean()
+	})
+}
