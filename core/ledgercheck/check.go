@@ -17,6 +17,7 @@ import (
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
 	"paygate/core/payment"
+	"paygate/core/plan"
 	"paygate/core/recharge"
 	"paygate/core/store"
 	"paygate/core/user"
@@ -171,7 +172,11 @@ func (c *Checker) checkUser(ctx context.Context, id uint64) ([]Discrepancy, erro
 		return nil, err
 	}
 	fees.paid, fees.debits = w.planFees.paid, w.planFees.debits
-	checkPlanFees(fees, bad)
+	due := "" // a deleted account is not renewed
+	if !u.IsDeleted() {
+		due = plan.Month(c.now().Add(-renewalLeeway), c.loc)
+	}
+	checkPlanFees(fees, due, bad)
 	return out, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -22,6 +23,10 @@ type planFees struct {
 	paid    map[uint64]decimal.Decimal // plan_fee debits by period id
 	debits  map[uint64]int
 }
+
+// renewalLeeway is how long after a month's first instant the check waits
+// for its renewals (the billing worker runs every minute).
+const renewalLeeway = 10 * time.Minute
 
 func (c *Checker) readPlanFees(ctx context.Context, id uint64) (*planFees, error) {
 	f := &planFees{paid: map[uint64]decimal.Decimal{}, debits: map[uint64]int{}}
@@ -57,8 +62,10 @@ func (f *planFees) add(e ledger.Entry) {
 // period is charged more than its amount, and a paid one exactly its amount
 // (a 0.00 fee writes no row), the others nothing; the subscription's
 // current period has its row: paid, waived or void (moved after the grace)
-// when active, due when past due.
-func checkPlanFees(f *planFees, bad func(string, ...any)) {
+// when active, due when past due; and an active subscription of a live
+// account is in the month renewals are due for (month: the local month a
+// few minutes ago, so a renewal under way at the boundary is not reported).
+func checkPlanFees(f *planFees, month string, bad func(string, ...any)) {
 	byID := map[uint64]plan.Period{}
 	for _, p := range f.periods {
 		byID[p.ID] = p
@@ -93,5 +100,8 @@ func checkPlanFees(f *planFees, bad func(string, ...any)) {
 	case f.sub.Status == plan.SubPastDue && cur.Status != plan.PeriodDue,
 		f.sub.Status == plan.SubActive && cur.Status == plan.PeriodDue:
 		bad("subscription %s in %s, its period %s", f.sub.Status, f.sub.Period, cur.Status)
+	}
+	if month != "" && f.sub.Status == plan.SubActive && f.sub.Period < month {
+		bad("subscription still in %s: its renewal for %s is overdue", f.sub.Period, month)
 	}
 }

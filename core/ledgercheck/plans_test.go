@@ -32,7 +32,7 @@ func TestPlanFeeRules(t *testing.T) {
 		{"past due, nothing charged", sub("2026-12", plan.SubPastDue), []plan.Period{period(2, "2026-12", plan.PeriodDue, "25.00")}, nil, ""},
 		{"charged twice", sub("2026-12", plan.SubActive), []plan.Period{period(2, "2026-12", plan.PeriodPaid, "250.00")},
 			map[uint64]string{2: "500.00"}, "plan_fee debits 500.00"},
-		{"a waived month charged", sub("2026-11", plan.SubActive), []plan.Period{period(1, "2026-11", plan.PeriodWaived, "0")},
+		{"a waived month charged", sub("2026-12", plan.SubActive), []plan.Period{period(1, "2026-12", plan.PeriodWaived, "0")},
 			map[uint64]string{1: "10.00"}, "want 0.00"},
 		{"a debit of no period", sub("2026-12", plan.SubActive), []plan.Period{period(2, "2026-12", plan.PeriodPaid, "0.00")},
 			map[uint64]string{1: "10.00"}, "not one of this user's"},
@@ -40,6 +40,7 @@ func TestPlanFeeRules(t *testing.T) {
 			map[uint64]string{3: "10.00"}, ""},
 		{"the current period never charged", sub("2027-01", plan.SubActive), []plan.Period{period(2, "2026-12", plan.PeriodPaid, "0.00")}, nil, "never charged"},
 		{"past due without a due period", sub("2026-12", plan.SubPastDue), []plan.Period{period(2, "2026-12", plan.PeriodPaid, "0.00")}, nil, "past_due in 2026-12"},
+		{"a renewal overdue", sub("2026-11", plan.SubActive), []plan.Period{period(1, "2026-11", plan.PeriodWaived, "0")}, nil, "overdue"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -51,7 +52,7 @@ func TestPlanFeeRules(t *testing.T) {
 				f.paid[id], f.debits[id] = d(a), 1
 			}
 			var got []string
-			checkPlanFees(f, func(format string, args ...any) { got = append(got, fmt.Sprintf(format, args...)) })
+			checkPlanFees(f, "2026-12", func(format string, args ...any) { got = append(got, fmt.Sprintf(format, args...)) })
 			if c.want == "" && len(got) > 0 || c.want != "" && (len(got) != 1 || !strings.Contains(got[0], c.want)) {
 				t.Fatalf("discrepancies %q, want one with %q", got, c.want)
 			}
