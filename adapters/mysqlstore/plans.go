@@ -183,27 +183,47 @@ func (b base) insertIgnore() string {
 	return "INSERT OR IGNORE INTO "
 }
 
+// openBatch bounds the users one Open statement gives a subscription.
+const openBatch = 500
+
+// Open first finds the users without a subscription with a plain read (no
+// lock: in steady state there are none, and a locking INSERT … SELECT over
+// every user would take shared locks on the rows metered calls lock), then
+// inserts theirs, a batch at a time.
 func (s *subscriptionStore) Open(ctx context.Context, period string, start, end, now time.Time) (int, error) {
 	now = dbTime(now)
-	res := s.conn(ctx).Exec(s.insertIgnore()+"subscriptions (user_id, plan_code, price, period, period_start, period_end, status, created_at, updated_at) "+
-		"SELECT u.id, u.plan, COALESCE(p.monthly_price, '0.00'), ?, ?, ?, ?, ?, ? FROM users u JOIN plans p ON p.code = u.plan "+
-		"WHERE NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = u.id)",
-		period, dbTime(start), dbTime(end), string(plan.SubActive), now, now)
-	if res.Error != nil {
-		return 0, fmt.Errorf("open subscriptions: %w", translate(res.Error))
+	total := 0
+	for {
+		var ids []uint64
+		err := s.conn(ctx).Raw("SELECT u.id FROM users u LEFT JOIN subscriptions s ON s.user_id = u.id WHERE s.id IS NULL ORDER BY u.id LIMIT ?",
+			openBatch).Scan(&ids).Error
+		if err != nil {
+			return total, fmt.Errorf("users without a subscription: %w", translate(err))
+		}
+		if len(ids) == 0 {
+			return total, nil
+		}
+		res := s.conn(ctx).Exec(s.insertIgnore()+"subscriptions (user_id, plan_code, price, period, period_start, period_end, status, created_at, updated_at) "+
+			"SELECT u.id, u.plan, COALESCE(p.monthly_price, '0.00'), ?, ?, ?, ?, ?, ? FROM users u JOIN plans p ON p.code = u.plan WHERE u.id IN ?",
+			period, dbTime(start), dbTime(end), string(plan.SubActive), now, now, ids)
+		if res.Error != nil {
+			return total, fmt.Errorf("open subscriptions: %w", translate(res.Error))
+		}
+		// Their first period is waived: nothing is charged retroactively.
+		err = s.conn(ctx).Exec(s.insertIgnore()+"subscription_periods (subscription_id, user_id, period, plan_code, amount, status, created_at, updated_at) "+
+			"SELECT s.id, s.user_id, s.period, s.plan_code, '0.00', ?, ?, ? FROM subscriptions s WHERE s.user_id IN ? "+
+			"AND NOT EXISTS (SELECT 1 FROM subscription_periods sp WHERE sp.user_id = s.user_id AND sp.period = s.period)",
+			string(plan.PeriodWaived), now, now, ids).Error
+		if err != nil {
+			return total, fmt.Errorf("open first periods: %w", translate(err))
+		}
+		total += int(res.RowsAffected)
+		if res.RowsAffected == 0 || len(ids) < openBatch {
+			// Nothing inserted: another instance opened them, or their plan
+			// has no row (left for an operator; not retried in a loop).
+			return total, nil
+		}
 	}
-	if res.RowsAffected == 0 {
-		return 0, nil
-	}
-	// Their first period is waived: nothing is charged retroactively.
-	err := s.conn(ctx).Exec(s.insertIgnore()+"subscription_periods (subscription_id, user_id, period, plan_code, amount, status, created_at, updated_at) "+
-		"SELECT s.id, s.user_id, s.period, s.plan_code, '0.00', ?, ?, ? FROM subscriptions s "+
-		"WHERE NOT EXISTS (SELECT 1 FROM subscription_periods sp WHERE sp.user_id = s.user_id AND sp.period = s.period)",
-		string(plan.PeriodWaived), now, now).Error
-	if err != nil {
-		return 0, fmt.Errorf("open first periods: %w", translate(err))
-	}
-	return int(res.RowsAffected), nil
 }
 
 func (s *subscriptionStore) byUser(ctx context.Context, lock bool, userID uint64) (*plan.Subscription, error) {
