@@ -343,3 +343,48 @@ func TestPastDueIsPaidOrMovedAfterGrace(t *testing.T) {
 		f.ledgerClean()
 	})
 }
+
+// TestDowngradeAppliesAtTheNextRenewal: a user's move to a cheaper public
+// plan waits for the period's end; the renewal then puts the account on
+// it, charges its price and writes its allowance to the user row.
+func TestDowngradeAppliesAtTheNextRenewal(t *testing.T) {
+	eachBillingDB(t, func(t *testing.T, url string) {
+		f := newBillingFixture(t, url)
+		ctx := context.Background()
+		adminID := f.user("ops@example.com", user.PlanEnterprise, "0.00")
+		admin, err := f.store.Stores().Users.ByID(ctx, adminID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		admin.Role = user.RoleAdmin
+		price, calls, public := decimal.RequireFromString("300.00"), 50, true
+		if _, err := f.app.Billing.UpdatePlan(ctx, admin, "enterprise", billing.PlanPatch{Public: &public}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.app.Billing.UpdatePlan(ctx, admin, "starter", billing.PlanPatch{SetPrice: true, MonthlyPrice: &price,
+			SetCalls: true, MonthlyCalls: &calls}); err != nil {
+			t.Fatal(err)
+		}
+		id := f.user("down@example.com", user.PlanEnterprise, "1000.00")
+		if _, err := f.app.Billing.Run(ctx, time.Date(2026, 11, 10, 0, 0, 0, 0, kolkata)); err != nil {
+			t.Fatal(err)
+		}
+		f.setPrice(id, "500.00")
+		v, err := f.app.Billing.Change(ctx, billing.Change{UserID: id, PlanCode: "starter"})
+		if err != nil || v.Subscription.PlanCode != "enterprise" || v.NextPlanCode != "starter" || !v.NextAmount.Equal(price) {
+			t.Fatalf("downgrade %+v %v", v, err)
+		}
+		if _, err := f.app.Billing.Run(ctx, time.Date(2026, 12, 1, 0, 0, 0, 0, kolkata)); err != nil {
+			t.Fatal(err)
+		}
+		if got := f.fees(id); len(got) != 1 || got[0] != "300.00" {
+			t.Fatalf("December's fee %v, want Starter's 300.00", got)
+		}
+		s := f.sub(id)
+		u, err := f.store.Stores().Users.ByID(ctx, id)
+		if err != nil || s.PlanCode != "starter" || s.NextPlanCode != nil || u.Plan != user.PlanStarter || u.MonthlyCalls == nil || *u.MonthlyCalls != 50 {
+			t.Fatalf("after the renewal: %+v, user %+v %v", s, u, err)
+		}
+		f.ledgerClean()
+	})
+}
