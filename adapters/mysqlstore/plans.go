@@ -265,19 +265,20 @@ func (s *subscriptionStore) Save(ctx context.Context, sub *plan.Subscription) er
 	return nil
 }
 
-func (s *subscriptionStore) Behind(ctx context.Context, period string, limit int) ([]uint64, error) {
+func (s *subscriptionStore) Behind(ctx context.Context, period string, after uint64, limit int) ([]uint64, error) {
 	ids := []uint64{}
 	err := s.conn(ctx).Table("subscriptions s").Joins("JOIN users u ON u.id = s.user_id").
-		Where("s.period < ? AND u.deleted_at IS NULL", period).Order("s.user_id").Limit(limit).Pluck("s.user_id", &ids).Error
+		Where("s.period < ? AND s.status = ? AND s.user_id > ? AND u.deleted_at IS NULL", period, string(plan.SubActive), after).
+		Order("s.user_id").Limit(limit).Pluck("s.user_id", &ids).Error
 	if err != nil {
 		return nil, fmt.Errorf("subscriptions behind %s: %w", period, translate(err))
 	}
 	return ids, nil
 }
 
-func (s *subscriptionStore) PastDue(ctx context.Context, limit int) ([]uint64, error) {
+func (s *subscriptionStore) PastDue(ctx context.Context, after uint64, limit int) ([]uint64, error) {
 	ids := []uint64{}
-	err := s.conn(ctx).Model(&subscriptionRow{}).Where("status = ?", string(plan.SubPastDue)).
+	err := s.conn(ctx).Model(&subscriptionRow{}).Where("status = ? AND user_id > ?", string(plan.SubPastDue), after).
 		Order("user_id").Limit(limit).Pluck("user_id", &ids).Error
 	if err != nil {
 		return nil, fmt.Errorf("past-due subscriptions: %w", translate(err))

@@ -7,6 +7,7 @@ package billing
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -97,34 +98,43 @@ func (b *Billing) Run(ctx context.Context, at time.Time) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	if err := b.each(ctx, func(ctx context.Context) ([]uint64, error) { return b.s.Subscriptions.PastDue(ctx, batch) },
-		func(ctx context.Context, id uint64) (bool, error) { return b.settle(ctx, id, at, &res) }); err != nil {
-		return res, err
-	}
-	err = b.each(ctx, func(ctx context.Context) ([]uint64, error) { return b.s.Subscriptions.Behind(ctx, month, batch) },
+	errDue := b.each(ctx, func(ctx context.Context, after uint64) ([]uint64, error) {
+		return b.s.Subscriptions.PastDue(ctx, after, batch)
+	},
+		func(ctx context.Context, id uint64) (bool, error) { return b.settle(ctx, id, at, &res) })
+	errRenew := b.each(ctx, func(ctx context.Context, after uint64) ([]uint64, error) {
+		return b.s.Subscriptions.Behind(ctx, month, after, batch)
+	},
 		func(ctx context.Context, id uint64) (bool, error) { return b.renew(ctx, id, at, &res) })
-	return res, err
+	return res, errors.Join(errDue, errRenew)
 }
 
-// each runs step for the users list names, list after list, while a list
-// brings a user whose step changed something (a list of users no step can
-// change ends the round: they wait for money or the next run).
-func (b *Billing) each(ctx context.Context, list func(context.Context) ([]uint64, error), step func(context.Context, uint64) (bool, error)) error {
+// each runs step for every user list names, page after page in user id
+// order. A user whose step fails is logged and left to the next round, so
+// one broken account does not stop the others' renewals; the round then
+// reports the first failure.
+func (b *Billing) each(ctx context.Context, list func(ctx context.Context, after uint64) ([]uint64, error), step func(context.Context, uint64) (bool, error)) error {
+	var first error
+	after := uint64(0)
 	for {
-		ids, err := list(ctx)
+		ids, err := list(ctx, after)
 		if err != nil {
-			return err
+			return errors.Join(first, err)
 		}
-		progressed := false
 		for _, id := range ids {
-			changed, err := step(ctx, id)
-			if err != nil {
-				return fmt.Errorf("billing of user %d: %w", id, err)
+			if _, err := step(ctx, id); err != nil {
+				if ctx.Err() != nil {
+					return err
+				}
+				b.log.Warn("billing of a user failed", "user_id", id, "err", err)
+				if first == nil {
+					first = fmt.Errorf("billing of user %d: %w", id, err)
+				}
 			}
-			progressed = progressed || changed
+			after = id
 		}
-		if len(ids) < batch || !progressed {
-			return nil
+		if len(ids) < batch {
+			return first
 		}
 	}
 }
@@ -340,7 +350,9 @@ func (b *Billing) settle(ctx context.Context, userID uint64, at time.Time, res *
 func (b *Billing) RetryPastDue(ctx context.Context) (Result, error) {
 	var res Result
 	at := b.now()
-	err := b.each(ctx, func(ctx context.Context) ([]uint64, error) { return b.s.Subscriptions.PastDue(ctx, batch) },
+	err := b.each(ctx, func(ctx context.Context, after uint64) ([]uint64, error) {
+		return b.s.Subscriptions.PastDue(ctx, after, batch)
+	},
 		func(ctx context.Context, id uint64) (bool, error) { return b.settle(ctx, id, at, &res) })
 	return res, err
 }

@@ -156,12 +156,12 @@ type Subscriptions interface {
 	// LockByUser reads the subscription with a row lock in a transaction.
 	LockByUser(ctx context.Context, userID uint64) (*Subscription, error)
 	Save(ctx context.Context, s *Subscription) error
-	// Behind lists the users whose subscription is in a period before
-	// period, up to limit, in user id order.
-	Behind(ctx context.Context, period string, limit int) ([]uint64, error)
-	// PastDue lists the users whose subscription is past due, up to limit,
-	// in user id order.
-	PastDue(ctx context.Context, limit int) ([]uint64, error)
+	// Behind lists the live users after user id after whose active
+	// subscription is in a period before period, up to limit, in id order.
+	Behind(ctx context.Context, period string, after uint64, limit int) ([]uint64, error)
+	// PastDue lists the users after user id after whose subscription is
+	// past due, up to limit, in id order.
+	PastDue(ctx context.Context, after uint64, limit int) ([]uint64, error)
 	// InsertPeriod writes p unless the user's row for p.Period exists, and
 	// reports whether this call wrote it.
 	InsertPeriod(ctx context.Context, p *Period) (bool, error)
