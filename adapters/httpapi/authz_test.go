@@ -163,6 +163,16 @@ var authzTable = []authzRow{
 
 	{method: "GET", pattern: "/transactions", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/transactions") }},
 	{method: "GET", pattern: "/dashboard", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/dashboard") }},
+	{method: "GET", pattern: "/plans", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/plans") }},
+	{method: "PATCH", pattern: "/plans/{code}", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest {
+		return panelReq("/plans/starter").with(map[string]any{"name": "Starter"})
+	}},
+	{method: "GET", pattern: "/subscription", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/subscription") }},
+	// Users and resellers on Starter stay on it; the admin, on Enterprise
+	// (not public), may not switch itself.
+	{method: "POST", pattern: "/subscription/change", want: statuses{401, 200, 200, 403}, own: func(f *authzFixture, a actor) authzRequest {
+		return panelReq("/subscription/change").with(map[string]any{"plan_code": "starter"})
+	}},
 	{method: "GET", pattern: "/hit-logs", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/hit-logs") }},
 	{method: "GET", pattern: "/payments", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/payments") }},
 	{method: "GET", pattern: "/recharges", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/recharges") }},
@@ -272,6 +282,9 @@ var authzTable = []authzRow{
 		return panelReq("/users/%d/activate", f.newUser("pending"))
 	}},
 	{method: "POST", pattern: "/users/{id}/block", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/users/%d/block", f.newUser("active")) }},
+	{method: "PATCH", pattern: "/users/{id}/subscription", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest {
+		return panelReq("/users/%d/subscription", f.newUser("active")).with(map[string]any{"plan_code": "starter"})
+	}},
 	{method: "POST", pattern: "/users/{id}/balance-adjustments", want: adminCreate, own: func(f *authzFixture, a actor) authzRequest {
 		return panelReq("/users/%d/balance-adjustments", f.victim.id).with(map[string]any{"type": "credit", "amount": "1.00", "description": "authz"})
 	}},

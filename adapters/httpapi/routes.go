@@ -50,6 +50,10 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	in.GET("/hit-logs", s.listHits)
 	in.GET("/dashboard", s.dashboard)
 
+	in.GET("/plans", s.listPlans)
+	in.GET("/subscription", s.getSubscription)
+	in.POST("/subscription/change", s.changeSubscription)
+
 	admin := in.Group("", adminOnly)
 	admin.GET("/users", s.listUsers)
 	admin.POST("/users", s.createUser)
@@ -59,6 +63,8 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	admin.POST("/users/:id/activate", s.setUserStatus(user.StatusActive))
 	admin.POST("/users/:id/block", s.setUserStatus(user.StatusBlocked))
 	admin.POST("/users/:id/balance-adjustments", s.adjustBalance)
+	admin.PATCH("/users/:id/subscription", s.setSubscription)
+	admin.PATCH("/plans/:code", s.patchPlan)
 	admin.POST("/balance-requests/:id/approve", s.approveTopUp)
 	admin.POST("/balance-requests/:id/reject", s.rejectTopUp)
 

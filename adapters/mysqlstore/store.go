@@ -271,8 +271,10 @@ func (s *Store) storesOn(db *gorm.DB) store.Stores {
 		Statements: &statementStore{b},
 		UTRs:       &utrClaimStore{b},
 
-		Openings: &openingStore{b},
-		Names:    &nameStore{b},
+		Openings:      &openingStore{b},
+		Names:         &nameStore{b},
+		Plans:         &planStore{b},
+		Subscriptions: &subscriptionStore{b},
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"gorm.io/gorm"
 
+	"paygate/core/plan"
 	"paygate/core/user"
 )
 
@@ -22,6 +23,7 @@ type userRow struct {
 	Plan            string     `gorm:"column:plan"`
 	PlanMonth       *string    `gorm:"column:plan_month"`
 	PlanCalls       int        `gorm:"column:plan_calls"`
+	MonthlyCalls    *int       `gorm:"column:plan_monthly_calls"`
 	Balance         string     `gorm:"column:balance"`
 	TotalSpent      string     `gorm:"column:total_spent"`
 	HeldAmount      string     `gorm:"column:held_amount"`
@@ -67,6 +69,7 @@ func toUserRow(u *user.User) (userRow, error) {
 		Plan:            string(u.Plan),
 		PlanMonth:       nullString(u.PlanMonth),
 		PlanCalls:       u.PlanCalls,
+		MonthlyCalls:    u.MonthlyCalls,
 		Balance:         w.put(colBalance, u.Balance),
 		TotalSpent:      w.put(colSpent, u.TotalSpent),
 		HeldAmount:      w.put(colHeld, u.HeldAmount),
@@ -110,6 +113,7 @@ func toDomainUser(r *userRow) (*user.User, error) {
 		HeldAmount:           w.get(colHeld, r.HeldAmount),
 		PlanMonth:            deref(r.PlanMonth),
 		PlanCalls:            r.PlanCalls,
+		MonthlyCalls:         r.MonthlyCalls,
 		APIKey:               r.APIKey,
 		WebhookSecret:        r.APISecret,
 		WebhookURL:           r.WebhookURL,
@@ -151,10 +155,13 @@ func (s *userStore) Create(ctx context.Context, u *user.User) error {
 		return fmt.Errorf("create user: %w", err)
 	}
 	r.ID = 0
+	if r.MonthlyCalls, err = s.planAllowance(ctx, r.Plan); err != nil {
+		return err
+	}
 	if err := s.conn(ctx).Create(&r).Error; err != nil {
 		return userWriteError("create user", err)
 	}
-	u.ID = r.ID
+	u.ID, u.MonthlyCalls = r.ID, r.MonthlyCalls
 	u.CreatedAt, u.UpdatedAt = timeFromDB(r.CreatedAt), timeFromDB(r.UpdatedAt)
 	return nil
 }
@@ -233,6 +240,7 @@ func (s *userStore) Update(ctx context.Context, u *user.User) error {
 		"role":                   r.Role,
 		"status":                 r.Status,
 		"plan":                   r.Plan,
+		"plan_monthly_calls":     gorm.Expr("(SELECT monthly_calls FROM plans WHERE code = ?)", r.Plan),
 		"api_key":                r.APIKey,
 		"api_secret":             r.APISecret,
 		"webhook_url":            r.WebhookURL,
@@ -250,7 +258,24 @@ func (s *userStore) Update(ctx context.Context, u *user.User) error {
 		return user.ErrNotFound
 	}
 	u.UpdatedAt = timeFromDB(r.UpdatedAt)
+	if u.MonthlyCalls, err = s.planAllowance(ctx, r.Plan); err != nil {
+		return err
+	}
 	return nil
+}
+
+// planAllowance is the monthly allowance of plan code (nil: unlimited), the
+// value users.plan_monthly_calls carries: the store writes it with the
+// plan, so the metered call reads it from the row it locks anyway.
+func (b base) planAllowance(ctx context.Context, code string) (*int, error) {
+	var rows []struct{ MonthlyCalls *int }
+	if err := b.conn(ctx).Raw("SELECT monthly_calls FROM plans WHERE code = ?", code).Scan(&rows).Error; err != nil {
+		return nil, fmt.Errorf("allowance of plan %s: %w", code, translate(err))
+	}
+	if len(rows) == 0 {
+		return nil, plan.ErrPlanNotFound
+	}
+	return rows[0].MonthlyCalls, nil
 }
 
 // balanceValues are the columns SaveBalance writes for u, updated at now.

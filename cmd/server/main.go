@@ -1,6 +1,6 @@
 // Command server runs the payment gateway and API reseller service, and the
-// operators' subcommands: migrate, ledger check, backup, create-admin,
-// secrets rotate, healthcheck.
+// operators' subcommands: migrate, ledger check, billing run, backup,
+// create-admin, secrets rotate, healthcheck.
 package main
 
 import (
@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 	_ "time/tzdata" // TIMEZONE works on machines without a zoneinfo database
@@ -71,6 +72,9 @@ commands:
   serve          run the HTTP server (default)
   migrate        apply database migrations and exit
   ledger check   verify every balance against the ledger; exit 1 on discrepancies
+  billing run [--at INSTANT]
+                 charge every subscription renewal due at INSTANT (RFC 3339;
+                 now by default) that was not done, as the billing worker does
   backup FILE    write a consistent copy of the running SQLite database to FILE
                  (a new file); MariaDB: use mariadb-dump --single-transaction
   create-admin EMAIL
@@ -139,6 +143,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return rotateSecrets(ctx, store, stdout)
 	case cmd == "ledger" && len(rest) == 2 && rest[1] == "check":
 		return ledgerCheck(ctx, newApp(cfg, store, nil, nil, nil, log).Ledger, stdout)
+	case cmd == "billing" && len(rest) >= 2 && rest[1] == "run":
+		return billingRun(ctx, newApp(cfg, store, nil, nil, nil, log), rest[2:], stdout)
 	case cmd == "backup" && len(rest) == 2:
 		if err := store.Backup(ctx, rest[1]); err != nil {
 			return err
@@ -335,6 +341,35 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	log.Info("stopped")
+	return nil
+}
+
+// billingRun is `billing run [--at <RFC 3339 instant>]`: one billing step
+// at that instant (the clock's by default), as the workers run it.
+func billingRun(ctx context.Context, a *app.App, args []string, out io.Writer) error {
+	at := time.Now()
+	switch {
+	case len(args) == 2 && args[0] == "--at":
+		t, err := time.Parse(time.RFC3339, args[1])
+		if err != nil {
+			return fmt.Errorf("billing run --at: %w", err)
+		}
+		at = t
+	case len(args) == 1 && strings.HasPrefix(args[0], "--at="):
+		t, err := time.Parse(time.RFC3339, strings.TrimPrefix(args[0], "--at="))
+		if err != nil {
+			return fmt.Errorf("billing run --at: %w", err)
+		}
+		at = t
+	case len(args) != 0:
+		return fmt.Errorf("usage: billing run [--at <RFC 3339 instant>]")
+	}
+	res, err := a.Billing.Run(ctx, at)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "billing run at %s: %d opened, %d renewed, %d past due, %d paid, %d moved to the default plan\n",
+		at.Format(time.RFC3339), res.Opened, res.Renewed, res.PastDue, res.Paid, res.Downgraded)
 	return nil
 }
 

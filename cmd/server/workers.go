@@ -26,13 +26,16 @@ type workerIntervals struct {
 	hitPayloads   time.Duration // payloads of hits past HIT_PAYLOAD_RETENTION removed
 	accountCheck  time.Duration // account openings submitted again or asked again
 	usageDays     time.Duration // local days over summed into the daily usage roll-up
+	billing       time.Duration // subscriptions opened, renewed at the month's first instant, past-due fees retried
+	pastDue       time.Duration // past-due plan fees retried: paid within seconds of a credit
 }
 
 var defaultWorkerIntervals = workerIntervals{expiry: 30 * time.Second, rechargeCheck: 15 * time.Second, hitRecovery: 30 * time.Second,
 	webhooks: time.Second, backlog: 10 * time.Second, refundCheck: 15 * time.Second, hitPayloads: time.Minute,
 	payoutCheck: 2 * time.Second,
 	// Often: a sandbox opening is due 5 s after its request and opens within 10 s.
-	accountCheck: 2 * time.Second, usageDays: time.Minute}
+	accountCheck: 2 * time.Second, usageDays: time.Minute, billing: time.Minute,
+	pastDue: 5 * time.Second}
 
 // hitRecoveryInterval: a hit is refunded at most about half its grace
 // after it became due, and no round runs more than once a second.
@@ -72,6 +75,10 @@ type gatewayRounds interface {
 	// CloseUsageDays sums the local days that are over into the daily
 	// usage roll-up, so a dashboard read finds them closed.
 	CloseUsageDays(ctx context.Context) (int, error)
+	// Bill is one billing step at the clock's instant (core/billing).
+	Bill(ctx context.Context) (int, error)
+	// RetryPastDue retries the past-due plan fees.
+	RetryPastDue(ctx context.Context) (int, error)
 }
 
 // appRounds are the wired use cases' rounds.
@@ -105,6 +112,16 @@ func (r appRounds) ClearHitPayloads(ctx context.Context) (int, error) {
 
 func (r appRounds) CloseUsageDays(ctx context.Context) (int, error) {
 	return r.a.Panel.CloseDays(ctx)
+}
+
+func (r appRounds) Bill(ctx context.Context) (int, error) {
+	res, err := r.a.Billing.Run(ctx, time.Now())
+	return res.Changed(), err
+}
+
+func (r appRounds) RetryPastDue(ctx context.Context) (int, error) {
+	res, err := r.a.Billing.RetryPastDue(ctx)
+	return res.Changed(), err
 }
 
 func (r appRounds) CheckAccountOpenings(ctx context.Context, limit int) (int, error) {
@@ -166,6 +183,12 @@ func startWorkers(ctx context.Context, a gatewayRounds, o outboxRounds, iv worke
 	}
 	if iv.usageDays > 0 {
 		every("usage-days", iv.usageDays, a.CloseUsageDays)
+	}
+	if iv.billing > 0 {
+		every("billing", iv.billing, a.Bill)
+	}
+	if iv.pastDue > 0 {
+		every("billing-past-due", iv.pastDue, a.RetryPastDue)
 	}
 	if iv.webhooks > 0 {
 		// Its own loop: a poll starts attempts without waiting for them

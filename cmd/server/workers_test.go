@@ -11,7 +11,7 @@ import (
 	"paygate/core/accountopen"
 )
 
-type countingRounds struct{ expiry, checks, payouts, recoveries, deliveries, openings, days atomic.Int64 }
+type countingRounds struct{ expiry, checks, payouts, recoveries, deliveries, openings, days, bills atomic.Int64 }
 
 // RecoverPendingHits settles full batches twice, then a partial one.
 func (c *countingRounds) RecoverPendingHits(_ context.Context, limit int) (int, error) {
@@ -60,6 +60,13 @@ func (c *countingRounds) CloseUsageDays(context.Context) (int, error) {
 	return 1, nil
 }
 
+func (c *countingRounds) Bill(context.Context) (int, error) {
+	c.bills.Add(1)
+	return 0, nil
+}
+
+func (c *countingRounds) RetryPastDue(context.Context) (int, error) { return 0, nil }
+
 func (c *countingRounds) CheckAccountOpenings(_ context.Context, limit int) (int, error) {
 	if limit != workerBatch {
 		return 0, errors.New("unexpected batch")
@@ -73,10 +80,10 @@ func (c *countingRounds) CheckAccountOpenings(_ context.Context, limit int) (int
 func TestWorkersRunRoundsAndStop(t *testing.T) {
 	rounds := &countingRounds{}
 	ctx, cancel := context.WithCancel(context.Background())
-	wg := startWorkers(ctx, rounds, rounds, workerIntervals{expiry: 5 * time.Millisecond, rechargeCheck: 5 * time.Millisecond, payoutCheck: 5 * time.Millisecond, hitRecovery: 5 * time.Millisecond, webhooks: 5 * time.Millisecond, backlog: 5 * time.Millisecond, usageDays: 5 * time.Millisecond}, slog.New(slog.DiscardHandler))
+	wg := startWorkers(ctx, rounds, rounds, workerIntervals{expiry: 5 * time.Millisecond, rechargeCheck: 5 * time.Millisecond, payoutCheck: 5 * time.Millisecond, hitRecovery: 5 * time.Millisecond, webhooks: 5 * time.Millisecond, backlog: 5 * time.Millisecond, usageDays: 5 * time.Millisecond, billing: 5 * time.Millisecond}, slog.New(slog.DiscardHandler))
 	short := func() bool {
 		return rounds.expiry.Load() < 3 || rounds.checks.Load() < 3 || rounds.payouts.Load() < 3 || rounds.recoveries.Load() < 6 ||
-			rounds.deliveries.Load() < 3 || rounds.days.Load() < 3
+			rounds.deliveries.Load() < 3 || rounds.days.Load() < 3 || rounds.bills.Load() < 3
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for short() && time.Now().Before(deadline) {

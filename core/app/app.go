@@ -11,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/core/accountopen"
+	"paygate/core/billing"
 	"paygate/core/gateway"
 	"paygate/core/ledgercheck"
 	"paygate/core/metering"
@@ -117,6 +118,9 @@ type App struct {
 	Reconciliation *reconciliation.Reconciliation
 	// Retention removes old hit payloads (its worker runs on every instance).
 	Retention *retention.Retention
+	// Billing charges the subscriptions' monthly fees (its worker runs on
+	// every instance; `server billing run` runs one step).
+	Billing *billing.Billing
 }
 
 // New wires the use cases. The others write through metering's
@@ -170,8 +174,22 @@ func New(d Deps) *App {
 			Config: outbox.Config{Timeout: cfg.WebhookTimeout, Lease: cfg.WebhookLease, Concurrency: cfg.WebhookConcurrency}}),
 		Ledger: ledgercheck.New(ledgercheck.Deps{Stores: st, Settled: m.AwaitSettlements, Now: d.Now, Location: cfg.Location}),
 	}
+	a.Billing = billing.New(billing.Deps{Tx: tx, Stores: st, Now: d.Now, Log: d.Log, Notify: notifier(d.Mailer, d.Log),
+		Config: billing.Config{Location: cfg.Location, Livemode: live}})
 	a.Reconciliation = reconciliation.New(reconciliation.Deps{Tx: tx, Stores: st, Payments: a.Gateway, TopUps: a.Panel, Now: d.Now, Log: d.Log})
 	return a
+}
+
+// notifier is billing's mail through the panel's mailer (nil: none).
+func notifier(m panel.Mailer, log *slog.Logger) billing.Notify {
+	if m == nil {
+		return nil
+	}
+	return func(ctx context.Context, to, subject, text string) {
+		if err := m.Send(ctx, panel.Message{To: to, Subject: subject, Text: text}); err != nil && log != nil {
+			log.Error("send mail", "to", to, "subject", subject, "err", err)
+		}
+	}
 }
 
 // Wait blocks until the work started after an answer is done (metered

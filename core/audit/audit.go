@@ -28,6 +28,8 @@ const (
 	PricingDelete         = "pricing.delete"
 	BalanceRequestApprove = "balance_request.approve"
 	BalanceRequestReject  = "balance_request.reject"
+	SubscriptionSet       = "subscription.set" // an admin's plan or price for an account
+	PlanUpdate            = "plan.update"
 )
 
 // Target types.
@@ -36,6 +38,7 @@ const (
 	TargetService        = "service"
 	TargetPricing        = "pricing"
 	TargetBalanceRequest = "balance_request"
+	TargetPlan           = "plan"
 )
 
 // Entry is one recorded action. Before and After are JSON snapshots of the

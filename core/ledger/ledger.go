@@ -41,6 +41,9 @@ const (
 	// RefPayoutFee: the refund of a failed payout's fee (the fee itself is
 	// the payout-transfer call's charge, reference_type api_hit).
 	RefPayoutFee = "payout_fee"
+	// RefPlanFee: a subscription period's fee (reference_id: the
+	// subscription_periods row).
+	RefPlanFee = "plan_fee"
 )
 
 // Entry is one ledger row.

@@ -17,6 +17,7 @@ import (
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
 	"paygate/core/payment"
+	"paygate/core/plan"
 	"paygate/core/recharge"
 	"paygate/core/store"
 	"paygate/core/user"
@@ -86,7 +87,8 @@ type hitMoves struct {
 // payout's amount was debited once and given back once when it failed or
 // was reversed, its fee given back once when it failed, and none is stuck;
 // the hourly usage roll-up equals the user's final hits per service and
-// local hour, and each closed day's daily roll-up its hours (usage.go).
+// local hour, and each closed day's daily roll-up its hours (usage.go);
+// the plan fees agree with the subscription's periods (plans.go).
 func (c *Checker) Check(ctx context.Context) ([]Discrepancy, error) {
 	if err := c.settled(ctx); err != nil {
 		return nil, err
@@ -130,6 +132,10 @@ func (c *Checker) checkUser(ctx context.Context, id uint64) ([]Discrepancy, erro
 	if err != nil {
 		return nil, err
 	}
+	fees, err := c.readPlanFees(ctx, id)
+	if err != nil {
+		return nil, err
+	}
 	w, err := c.walkLedger(ctx, id, refunds, bad)
 	if err != nil {
 		return nil, err
@@ -165,6 +171,12 @@ func (c *Checker) checkUser(ctx context.Context, id uint64) ([]Discrepancy, erro
 	if err := c.checkPayouts(ctx, id, payouts, w.payouts, bad); err != nil {
 		return nil, err
 	}
+	fees.paid, fees.debits = w.planFees.paid, w.planFees.debits
+	due := "" // a deleted account is not renewed
+	if !u.IsDeleted() {
+		due = plan.Month(c.now().Add(-renewalLeeway), c.loc)
+	}
+	checkPlanFees(fees, due, bad)
 	return out, nil
 }
 
@@ -201,6 +213,7 @@ type ledgerWalk struct {
 	recharges    map[uint64]*hitMoves
 	payments     map[uint64]*paymentMoves
 	payouts      map[uint64]*payoutMoves
+	planFees     planFees // only its paid and debits
 }
 
 // walkLedger reads the user's ledger in order, checking that each row
@@ -208,7 +221,8 @@ type ledgerWalk struct {
 // (refunds' rows go to refunds).
 func (c *Checker) walkLedger(ctx context.Context, id uint64, refunds *userRefunds, bad func(string, ...any)) (*ledgerWalk, error) {
 	w := &ledgerWalk{running: decimal.Zero, sum: decimal.Zero, hits: map[uint64]*hitMoves{},
-		recharges: map[uint64]*hitMoves{}, payments: map[uint64]*paymentMoves{}, payouts: map[uint64]*payoutMoves{}}
+		recharges: map[uint64]*hitMoves{}, payments: map[uint64]*paymentMoves{}, payouts: map[uint64]*payoutMoves{},
+		planFees: planFees{paid: map[uint64]decimal.Decimal{}, debits: map[uint64]int{}}}
 	err := c.st.Ledger.ForEachByUser(ctx, id, func(e ledger.Entry) error {
 		if !e.BalanceBefore.Equal(w.running) {
 			bad("%s: balance_before %s, previous balance_after %s", e.TxnID, e.BalanceBefore.StringFixed(2), w.running.StringFixed(2))
@@ -236,6 +250,8 @@ func (c *Checker) walkLedger(ctx context.Context, id uint64, refunds *userRefund
 			moveOf(w.recharges, *e.ReferenceID).add(e)
 		case ledger.RefPayout, ledger.RefPayoutFee:
 			w.addPayout(e)
+		case ledger.RefPlanFee:
+			w.planFees.add(e)
 		}
 		return nil
 	})

@@ -18,9 +18,11 @@ func TestAdmitChecksInOrder(t *testing.T) {
 		return &user.User{Plan: user.PlanEnterprise, Balance: dec("10.00"), HeldAmount: dec("9.50")}
 	}
 	starterFull := func() *user.User {
-		return &user.User{Plan: user.PlanStarter, Balance: dec("10.00"), PlanMonth: "2026-11", PlanCalls: user.StarterMonthlyCalls}
+		return &user.User{Plan: user.PlanStarter, MonthlyCalls: user.Allowance(user.StarterMonthlyCalls), Balance: dec("10.00"), PlanMonth: "2026-11", PlanCalls: user.StarterMonthlyCalls}
 	}
-	poor := func() *user.User { return &user.User{Plan: user.PlanStarter, Balance: dec("0.10")} }
+	poor := func() *user.User {
+		return &user.User{Plan: user.PlanStarter, MonthlyCalls: user.Allowance(user.StarterMonthlyCalls), Balance: dec("0.10")}
+	}
 	for _, c := range []struct {
 		name      string
 		dailyLeft int
@@ -61,8 +63,8 @@ func TestHoldCallsAreWhatAdmitWouldAdmitInTurn(t *testing.T) {
 		{"nothing available", user.User{Plan: user.PlanEnterprise, Balance: dec("0.99")}, "1.00", 8, 0},
 		{"free calls", user.User{Plan: user.PlanEnterprise}, "0", 16, 16},
 		{"asked for none", user.User{Plan: user.PlanEnterprise, Balance: dec("10.00")}, "1.00", 0, 0},
-		{"a limited plan: one call at most", user.User{Plan: user.PlanStarter, Balance: dec("10.00")}, "1.00", 8, 1},
-		{"a full plan: none", user.User{Plan: user.PlanStarter, Balance: dec("10.00"), PlanMonth: "2026-11", PlanCalls: user.StarterMonthlyCalls}, "1.00", 8, 0},
+		{"a limited plan: one call at most", user.User{Plan: user.PlanStarter, MonthlyCalls: user.Allowance(user.StarterMonthlyCalls), Balance: dec("10.00")}, "1.00", 8, 1},
+		{"a full plan: none", user.User{Plan: user.PlanStarter, MonthlyCalls: user.Allowance(user.StarterMonthlyCalls), Balance: dec("10.00"), PlanMonth: "2026-11", PlanCalls: user.StarterMonthlyCalls}, "1.00", 8, 0},
 	} {
 		if got := metering.HoldCalls(&c.owner, "2026-11", dec(c.charge), c.want); got != c.n {
 			t.Errorf("%s: %d, want %d", c.name, got, c.n)

@@ -21,7 +21,7 @@ import (
 // once on A, and on B once B's lookup TTL (1 s by default) has passed.
 func TestCacheInvalidationAndStalenessBound(t *testing.T) {
 	f := newFixture(t)
-	f.user.Role, f.user.Plan, f.user.Balance = user.RoleUser, user.PlanEnterprise, dec("1000.00")
+	f.user.Role, f.user.Plan, f.user.MonthlyCalls, f.user.Balance = user.RoleUser, user.PlanEnterprise, nil, dec("1000.00")
 	f.save()
 	var mu sync.Mutex
 	clock := f.now

@@ -21,7 +21,7 @@ import (
 // run on holds: 10.00 of balance, 1.23 a call (the reseller price).
 func holdFixture(t *testing.T) *fixture {
 	f := newFixture(t)
-	f.user.Plan = user.PlanEnterprise
+	f.user.Plan, f.user.MonthlyCalls = user.PlanEnterprise, nil
 	f.save()
 	return f
 }
@@ -168,7 +168,7 @@ func TestNoHoldGrantedIsDecidedPerCall(t *testing.T) {
 // way, which answers 503 too while the database is away.
 func TestHoldFetchOnALostDatabaseAnswers503(t *testing.T) {
 	f := newFixture(t)
-	f.user.Plan = user.PlanEnterprise
+	f.user.Plan, f.user.MonthlyCalls = user.PlanEnterprise, nil
 	f.save()
 	lost := errs.E(errs.Unavailable, "unavailable", "database unavailable")
 	f.db.OnCall("Users.LockByID", func() error { return lost })

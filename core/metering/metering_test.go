@@ -51,7 +51,7 @@ func newFixture(t *testing.T) *fixture {
 	f.svc = &catalog.Service{ID: 7, Slug: "sms", Method: "POST", ProviderURL: "https://up.example/sms", Status: catalog.StatusActive,
 		Headers: map[string]string{"Authorization": "Bearer {provider_key}"}, ProviderKey: ptr("pk-123")}
 	f.key = &apikey.Key{ID: 3, UserID: 11, Key: k, SecretHash: apikey.HashSecret(f.secret), Status: apikey.StatusActive, DailyLimit: 1000}
-	f.user = &user.User{ID: 11, Role: user.RoleReseller, Status: user.StatusActive, Plan: user.PlanStarter, Balance: dec("10.00"), TotalSpent: dec("1.00")}
+	f.user = &user.User{ID: 11, Role: user.RoleReseller, Status: user.StatusActive, Plan: user.PlanStarter, MonthlyCalls: user.Allowance(user.StarterMonthlyCalls), Balance: dec("10.00"), TotalSpent: dec("1.00")}
 	f.db.Put(pricing.Price{ServiceID: 7, AdminCost: dec("0.4000"), UserPrice: dec("2.0000"), ResellerPrice: dec("1.2345"),
 		MinimumHitCharge: dec("0.50"), Status: pricing.StatusActive})
 	f.save()

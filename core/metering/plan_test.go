@@ -60,7 +60,7 @@ func TestPlanBatchReservations(t *testing.T) {
 // A failed settlement that moved its hit refunds its reserve and gives its
 // plan call back; one that did not move (recovery took it) writes nothing.
 func TestPlanBatchFailedSettlements(t *testing.T) {
-	u := &user.User{ID: 11, Plan: user.PlanStarter, Balance: d("1.00"), PlanMonth: "2026-11", PlanCalls: 5}
+	u := &user.User{ID: 11, Plan: user.PlanStarter, MonthlyCalls: user.Allowance(user.StarterMonthlyCalls), Balance: d("1.00"), PlanMonth: "2026-11", PlanCalls: 5}
 	moved := &batchOp{kind: batchSettle, month: "2026-11", moved: true, hit: &hitlog.Hit{ID: 7, UserID: 11, RequestID: "m", Status: hitlog.StatusFailed, Reserved: d("2.00")}}
 	stale := &batchOp{kind: batchSettle, month: "2026-11", moved: false, hit: &hitlog.Hit{ID: 8, UserID: 11, RequestID: "s", Status: hitlog.StatusFailed, Reserved: d("2.00")}}
 	ok := &batchOp{kind: batchSettle, month: "2026-11", moved: true, hit: &hitlog.Hit{ID: 9, UserID: 11, RequestID: "o", Status: hitlog.StatusSuccess, Reserved: d("2.00")}}

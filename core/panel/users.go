@@ -2,8 +2,10 @@ package panel
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -12,6 +14,7 @@ import (
 	"paygate/core/errs"
 	"paygate/core/ledger"
 	"paygate/core/money"
+	"paygate/core/plan"
 	"paygate/core/store"
 	"paygate/core/user"
 	"paygate/core/webhook"
@@ -234,6 +237,11 @@ func (p *Panel) patchUser(ctx context.Context, actor *user.User, id uint64, patc
 		if err := s.Users.Update(ctx, u); err != nil {
 			return err
 		}
+		if patch.Plan != nil && string(u.Plan) != before.Plan {
+			if err := followPlan(ctx, s, u, p.now()); err != nil {
+				return err
+			}
+		}
 		if u.Status == user.StatusActive {
 			if err := p.provisionActive(ctx, s, u); err != nil {
 				return err
@@ -248,6 +256,30 @@ func (p *Panel) patchUser(ctx context.Context, actor *user.User, id uint64, patc
 		return store.Record(ctx, s, p.now(), actor, action, audit.TargetUser, u.ID, before, userSnapshot(u))
 	})
 	return out, err
+}
+
+// followPlan moves u's subscription, if it has one yet, to the plan the
+// user's plan field now names, at that plan's price (0.00 for a custom
+// price), charging nothing: the user's plan field is the plain way to set
+// a plan; PATCH /users/{id}/subscription is the charged one
+// (docs/decisions.md, "Plans that bill").
+func followPlan(ctx context.Context, s store.Stores, u *user.User, now time.Time) error {
+	sub, err := s.Subscriptions.LockByUser(ctx, u.ID)
+	if errors.Is(err, plan.ErrNoSubscription) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	pl, err := s.Plans.ByCode(ctx, string(u.Plan))
+	if err != nil {
+		return err
+	}
+	sub.PlanCode, sub.Price, sub.NextPlanCode, sub.NextPrice, sub.UpdatedAt = pl.Code, decimal.Zero, nil, nil, now.UTC()
+	if pl.MonthlyPrice != nil {
+		sub.Price = *pl.MonthlyPrice
+	}
+	return s.Subscriptions.Save(ctx, sub)
 }
 
 // SetUserStatus activates or blocks an account (admin only).

@@ -17,6 +17,7 @@ import (
 	"paygate/core/ledger"
 	"paygate/core/payment"
 	"paygate/core/payout"
+	"paygate/core/plan"
 	"paygate/core/pricing"
 	"paygate/core/recharge"
 	"paygate/core/report"
@@ -64,7 +65,9 @@ type Stores struct {
 
 	Openings accountopen.Repository // digital account openings
 
-	Names directory.Repository // names of the users, keys and services rows refer to
+	Names         directory.Repository // names of the users, keys and services rows refer to
+	Plans         plan.Catalog         // the plan catalog
+	Subscriptions plan.Subscriptions   // each user's subscription and its charged periods
 }
 
 // Transactor runs fn in one database transaction with Stores bound to it.

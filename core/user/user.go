@@ -48,24 +48,32 @@ const (
 
 func (p Plan) Valid() bool { return p == PlanStarter || p == PlanEnterprise }
 
-// StarterMonthlyCalls is the Starter plan's allowance of billed calls per month.
+// StarterMonthlyCalls is the seeded Starter plan's allowance of billed calls
+// per month (plans.monthly_calls decides; an admin may change it).
 const StarterMonthlyCalls = 100
+
+// Allowance is a limited plan's allowance of n calls a month.
+func Allowance(n int) *int { return &n }
 
 // User is an account. Balance and TotalSpent change only through the ledger.
 type User struct {
-	ID              uint64
-	Name            string
-	Email           string
-	Phone           string
-	PasswordHash    string
-	Role            Role
-	Status          Status
-	Plan            Plan
-	Balance         decimal.Decimal
-	TotalSpent      decimal.Decimal
-	HeldAmount      decimal.Decimal // the money of open holds of metered calls (core/hold); no debit takes it
-	PlanMonth       string          // "2026-11": the month PlanCalls counts for
-	PlanCalls       int             // billed calls in PlanMonth
+	ID           uint64
+	Name         string
+	Email        string
+	Phone        string
+	PasswordHash string
+	Role         Role
+	Status       Status
+	Plan         Plan
+	Balance      decimal.Decimal
+	TotalSpent   decimal.Decimal
+	HeldAmount   decimal.Decimal // the money of open holds of metered calls (core/hold); no debit takes it
+	PlanMonth    string          // "2026-11": the month PlanCalls counts for
+	PlanCalls    int             // billed calls in PlanMonth
+	// MonthlyCalls is the plan's allowance of billed calls per local month
+	// (nil: unlimited), carried on the row the metered call locks anyway.
+	// The store writes it from the plan named by Plan.
+	MonthlyCalls    *int
 	APIKey          *string
 	WebhookSecret   *string // users.api_secret: the whsec_ signing secret
 	WebhookURL      *string
@@ -111,18 +119,18 @@ func (u *User) Available() decimal.Decimal { return u.Balance.Sub(u.HeldAmount) 
 
 // PlanLimited reports whether the plan counts calls against a monthly
 // allowance (calls of such plans are not run on holds).
-func (u *User) PlanLimited() bool { return u.Plan != PlanEnterprise }
+func (u *User) PlanLimited() bool { return u.MonthlyCalls != nil }
 
 // PlanAllows reports whether one more billed call fits the plan in month,
 // and records it. It is called under the user's row lock.
 func (u *User) PlanAllows(month string) bool {
-	if u.Plan == PlanEnterprise {
+	if u.MonthlyCalls == nil {
 		return true
 	}
 	if u.PlanMonth < month { // "2026-11" < "2026-12": a new month starts empty
-		return true
+		return *u.MonthlyCalls > 0
 	}
-	return u.PlanCalls < StarterMonthlyCalls
+	return u.PlanCalls < *u.MonthlyCalls
 }
 
 // CountPlanCall records a billed call in month. The count never moves back

@@ -8,7 +8,7 @@ import (
 )
 
 func TestPlanCounting(t *testing.T) {
-	u := &User{Plan: PlanStarter}
+	u := &User{Plan: PlanStarter, MonthlyCalls: Allowance(StarterMonthlyCalls)}
 	for i := 0; i < StarterMonthlyCalls; i++ {
 		if !u.PlanAllows("2026-11") {
 			t.Fatalf("call %d refused", i+1)
@@ -32,6 +32,14 @@ func TestPlanCounting(t *testing.T) {
 	ent := &User{Plan: PlanEnterprise, PlanMonth: "2026-11", PlanCalls: 10_000}
 	if !ent.PlanAllows("2026-11") {
 		t.Fatal("enterprise is unlimited")
+	}
+	// The allowance is the plan's, whatever its code.
+	pro := &User{Plan: PlanEnterprise, MonthlyCalls: Allowance(2), PlanMonth: "2026-11", PlanCalls: 2}
+	if pro.PlanAllows("2026-11") || !pro.PlanAllows("2026-12") || !pro.PlanLimited() {
+		t.Fatal("a plan of 2 calls allows 2 a month")
+	}
+	if (&User{MonthlyCalls: Allowance(0)}).PlanAllows("2026-12") {
+		t.Fatal("an allowance of 0 allows no call")
 	}
 }
 

@@ -37,12 +37,17 @@ const (
 	PayoutReversed         EventType = "payout.reversed"
 	AccountOpeningOpened   EventType = "account_opening.opened"
 	AccountOpeningRejected EventType = "account_opening.rejected"
+	SubscriptionRenewed    EventType = "subscription.renewed"
+	SubscriptionPastDue    EventType = "subscription.past_due"
+	SubscriptionDowngraded EventType = "subscription.downgraded"
+	SubscriptionChanged    EventType = "subscription.changed"
 )
 
 // EventTypes are every event type, in the order the documentation lists them.
 var EventTypes = []EventType{PaymentSuccess, PaymentFailed, PaymentExpired, RechargeSuccess, RechargeFailed,
 	BalanceRequestApproved, BalanceRequestRejected, BalanceLow, RefundProcessed, RefundFailed,
-	PayoutSuccess, PayoutFailed, PayoutReversed, AccountOpeningOpened, AccountOpeningRejected}
+	PayoutSuccess, PayoutFailed, PayoutReversed, AccountOpeningOpened, AccountOpeningRejected,
+	SubscriptionRenewed, SubscriptionPastDue, SubscriptionDowngraded, SubscriptionChanged}
 
 // Valid reports a known event type.
 func (t EventType) Valid() bool {

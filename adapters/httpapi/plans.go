@@ -1,0 +1,188 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"net/http"
+	"reflect"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"paygate/core/billing"
+	"paygate/core/errs"
+	"paygate/core/money"
+	"paygate/core/plan"
+)
+
+// Plans and subscriptions (docs/decisions.md, "Plans that bill").
+
+type planResponse struct {
+	Code         string   `json:"code"`
+	Name         string   `json:"name"`
+	MonthlyPrice *string  `json:"monthly_price"`
+	MonthlyCalls *int     `json:"monthly_calls"`
+	Features     []string `json:"features"`
+	Public       bool     `json:"public"`
+	Status       string   `json:"status"`
+}
+
+func toPlanResponse(p *plan.Plan) planResponse {
+	r := planResponse{Code: p.Code, Name: p.Name, MonthlyCalls: p.MonthlyCalls, Features: p.Features, Public: p.Public,
+		Status: string(p.Status)}
+	if r.Features == nil {
+		r.Features = []string{}
+	}
+	if p.MonthlyPrice != nil {
+		s := money.Format2(*p.MonthlyPrice)
+		r.MonthlyPrice = &s
+	}
+	return r
+}
+
+type planList struct {
+	Data []planResponse `json:"data"`
+}
+
+func (s *server) listPlans(c echo.Context) error {
+	ps, err := s.app.Billing.Plans(c.Request().Context(), caller(c))
+	if err != nil {
+		return err
+	}
+	out := planList{Data: []planResponse{}}
+	for i := range ps {
+		out.Data = append(out.Data, toPlanResponse(&ps[i]))
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// nullableInt is a JSON field that may be absent, null or an integer.
+type nullableInt struct {
+	set   bool
+	value *int
+}
+
+func (n *nullableInt) UnmarshalJSON(b []byte) error {
+	n.set = true
+	if string(b) == "null" {
+		n.value = nil
+		return nil
+	}
+	var v int
+	if err := json.Unmarshal(b, &v); err != nil {
+		return &json.UnmarshalTypeError{Value: "non-integer", Type: reflect.TypeOf(0)}
+	}
+	n.value = &v
+	return nil
+}
+
+type patchPlanRequest struct {
+	Name         *string        `json:"name"`
+	MonthlyPrice nullableString `json:"monthly_price"`
+	MonthlyCalls nullableInt    `json:"monthly_calls"`
+	Features     *[]string      `json:"features" validate:"omitempty,dive,min=1,max=100"`
+	Public       *bool          `json:"public"`
+	Status       *string        `json:"status"`
+}
+
+func (s *server) patchPlan(c echo.Context) error {
+	var req patchPlanRequest
+	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	fe := errs.FieldErrors{}
+	patch := billing.PlanPatch{Name: req.Name, SetPrice: req.MonthlyPrice.set, SetCalls: req.MonthlyCalls.set,
+		MonthlyCalls: req.MonthlyCalls.value, Features: req.Features, Public: req.Public}
+	if req.MonthlyPrice.set {
+		patch.MonthlyPrice = moneyField(fe, "monthly_price", req.MonthlyPrice.value, 2)
+	}
+	if req.Status != nil {
+		st := plan.Status(*req.Status)
+		patch.Status = &st
+	}
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	p, err := s.app.Billing.UpdatePlan(c.Request().Context(), caller(c), c.Param("code"), patch)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toPlanResponse(p))
+}
+
+type subscriptionResponse struct {
+	Plan         planResponse `json:"plan"`
+	Price        string       `json:"price"`
+	Period       string       `json:"period"`
+	PeriodStart  time.Time    `json:"period_start"`
+	PeriodEnd    time.Time    `json:"period_end"`
+	Status       string       `json:"status"`
+	PastDueSince *time.Time   `json:"past_due_since"`
+	CallsUsed    int          `json:"calls_used"`
+	CallsAllowed *int         `json:"calls_allowed"`
+	NextChargeAt time.Time    `json:"next_charge_at"`
+	NextPlanCode string       `json:"next_plan_code"`
+	NextAmount   string       `json:"next_amount"`
+}
+
+func toSubscriptionResponse(v *billing.View) subscriptionResponse {
+	sub := v.Subscription
+	return subscriptionResponse{Plan: toPlanResponse(v.Plan), Price: money.Format2(sub.Price), Period: sub.Period,
+		PeriodStart: sub.PeriodStart.UTC(), PeriodEnd: sub.PeriodEnd.UTC(), Status: string(sub.Status), PastDueSince: sub.PastDueSince,
+		CallsUsed: v.CallsUsed, CallsAllowed: v.CallsAllowed, NextChargeAt: v.NextChargeAt.UTC(), NextPlanCode: v.NextPlanCode,
+		NextAmount: money.Format2(v.NextAmount)}
+}
+
+func (s *server) getSubscription(c echo.Context) error {
+	v, err := s.app.Billing.Subscription(c.Request().Context(), caller(c).ID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toSubscriptionResponse(v))
+}
+
+type changeSubscriptionRequest struct {
+	PlanCode string `json:"plan_code" validate:"required,max=50"`
+}
+
+// changeSubscription is the owner switching between public plans: an
+// upgrade at once with its prorated charge (402 when short), a downgrade
+// from the next period.
+func (s *server) changeSubscription(c echo.Context) error {
+	var req changeSubscriptionRequest
+	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	v, err := s.app.Billing.Change(c.Request().Context(), billing.Change{UserID: caller(c).ID, PlanCode: req.PlanCode})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toSubscriptionResponse(v))
+}
+
+type setSubscriptionRequest struct {
+	PlanCode string  `json:"plan_code" validate:"required,max=50"`
+	Price    *string `json:"price"`
+}
+
+// setSubscription is an admin putting an account on a plan at once, at an
+// agreed price for a custom-price plan; audited.
+func (s *server) setSubscription(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	var req setSubscriptionRequest
+	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	fe := errs.FieldErrors{}
+	price := moneyField(fe, "price", req.Price, 2)
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	v, err := s.app.Billing.Change(c.Request().Context(), billing.Change{UserID: id, PlanCode: req.PlanCode, Price: price, Admin: caller(c)})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toSubscriptionResponse(v))
+}
