@@ -167,7 +167,7 @@ func TestPastDueThroughTheServer(t *testing.T) {
 			t.Fatalf("paid: %s balance %s", s.raw, e.balance(payer))
 		}
 
-		e.skew.Store(int64(next.Add(plan.Grace + time.Minute).Sub(time.Now())))
+		e.skew.Store(int64(time.Until(next.Add(plan.Grace + time.Minute))))
 		if res, err := e.app.Billing.RetryPastDue(ctx); err != nil || res.Downgraded != 1 {
 			t.Fatalf("grace over %+v %v", res, err)
 		}
