@@ -20,6 +20,11 @@ STATICCHECK := $(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSIO
 # Override: make test RACE_PKGS=./core/...
 RACE_PKGS ?= ./core/... ./adapters/...
 
+# Per-package limit of make test's go test runs (go test's default is 10m):
+# adapters/httpapi under the race detector takes ~4-8 min on 2 cores and
+# more on a busy machine; a hang still ends the run.
+TEST_TIMEOUT ?= 25m
+
 # test-mysql: packages whose tests use a database (internal/testdb or the
 # store adapter itself), run with -run MYSQL_RUN: testdb.Each names its
 # subtests "sqlite" and "mysql" (MYSQL_RUN= runs both).
@@ -70,8 +75,8 @@ run: build ## Build, then serve API + panel at http://localhost:8080 on embedded
 test: mocks-check lint contract-lint mariadb zbar promtool ## Run every test (MariaDB installed/started, or set TEST_MYSQL_URL; zbar and promtool installed), race tests of RACE_PKGS, the panel's vitest and browser tests
 	@plain=$$(LC_ALL=C comm -23 <($(GO) list -e ./... | LC_ALL=C sort) <($(GO) list -e $(RACE_PKGS) | LC_ALL=C sort)); \
 	echo "go test -count=1 -p 2 <every package but RACE_PKGS=$(RACE_PKGS)>"; \
-	$(GO) test -count=1 -p 2 $$plain
-	$(GO) test -race -count=1 $(RACE_PKGS)
+	$(GO) test -count=1 -p 2 -timeout $(TEST_TIMEOUT) $$plain
+	$(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) $(RACE_PKGS)
 	@$(MAKE) fuzz
 	@$(MAKE) frontend-test e2e
 
