@@ -16,21 +16,13 @@ STATICCHECK := $(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSIO
 
 # Packages tested with the race detector; the rest run without it. Measured
 # on 2 cores (Nov 2026): core + adapters take ~3 min with -race against ~35 s
-# without; cmd/ and internal/ gain little from it.
+# without (httpapi alone 148 s vs 14 s); cmd/ and internal/ gain little from it.
 # Override: make test RACE_PKGS=./core/...
 RACE_PKGS ?= ./core/... ./adapters/...
 
-# RACE_SLOW: packages of RACE_PKGS whose whole suite runs without the race
-# detector, and only their concurrency tests (RACE_SLOW_RUN, a -run pattern)
-# with it. adapters/httpapi under -race took 905 s of a 32-minute CI run
-# (2026-11-27, 175 tests on two databases); its tests that race calls,
-# claims, refreshes and exports against each other are the ones the
-# detector serves. RACE_SLOW= runs every test of RACE_PKGS under -race.
-RACE_SLOW ?= ./adapters/httpapi
-RACE_SLOW_RUN ?= Concurren|Race|Under|Parallel|Charged|Overdraw|Once|Stall|Twice|Cap|Hold|Lease|Exact|Double|Instances
-
-# Per-package limit of make test's go test runs (go test's default is 10m);
-# a hang still ends the run.
+# Per-package limit of make test's go test runs (go test's default is 10m):
+# adapters/httpapi under the race detector takes ~4-8 min on 2 cores and
+# more on a busy machine; a hang still ends the run.
 TEST_TIMEOUT ?= 25m
 
 # test-mysql: packages whose tests use a database (internal/testdb or the
@@ -81,17 +73,10 @@ run: build ## Build, then serve API + panel at http://localhost:8080 on embedded
 	DEMO_DATA=$(DEMO_DATA) ./bin/server
 
 test: mocks-check lint contract-lint mariadb zbar promtool ## Run every test (MariaDB installed/started, or set TEST_MYSQL_URL; zbar and promtool installed), race tests of RACE_PKGS, the panel's vitest and browser tests
-	@slow=$$(if [ -n "$(RACE_SLOW)" ]; then $(GO) list -e $(RACE_SLOW) | LC_ALL=C sort; fi); \
-	race=$$(LC_ALL=C comm -23 <($(GO) list -e $(RACE_PKGS) | LC_ALL=C sort) <(echo "$$slow")); \
-	plain=$$(LC_ALL=C comm -23 <($(GO) list -e ./... | LC_ALL=C sort) <(echo "$$race")); \
-	echo "go test -count=1 -p 2 <every package but RACE_PKGS=$(RACE_PKGS), with RACE_SLOW=$(RACE_SLOW)>"; \
-	$(GO) test -count=1 -p 2 -timeout $(TEST_TIMEOUT) $$plain; \
-	echo "go test -race -count=1 <RACE_PKGS but RACE_SLOW>"; \
-	$(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) $$race; \
-	if [ -n "$$slow" ]; then \
-	  echo "go test -race -count=1 -run '$(RACE_SLOW_RUN)' $(RACE_SLOW)"; \
-	  $(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) -run '$(RACE_SLOW_RUN)' $$slow; \
-	fi
+	@plain=$$(LC_ALL=C comm -23 <($(GO) list -e ./... | LC_ALL=C sort) <($(GO) list -e $(RACE_PKGS) | LC_ALL=C sort)); \
+	echo "go test -count=1 -p 2 <every package but RACE_PKGS=$(RACE_PKGS)>"; \
+	$(GO) test -count=1 -p 2 -timeout $(TEST_TIMEOUT) $$plain
+	$(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) $(RACE_PKGS)
 	@$(MAKE) fuzz
 	@$(MAKE) frontend-test e2e
 
