@@ -154,15 +154,22 @@ func (b *Billing) send(ctx context.Context, ms []mail) {
 	}
 }
 
-// renew charges every period of userID's subscription due at at, in
-// order, stopping at one the wallet cannot pay (past due).
-func (b *Billing) renew(ctx context.Context, userID uint64, at time.Time, res *Result) (bool, error) {
-	month := plan.Month(at, b.cfg.Location)
-	var ms []mail
-	var counts Result
-	changed := false
+// outcome is what one user's step did: its counts, and the mails to send
+// once its transaction committed.
+type outcome struct {
+	counts Result
+	mails  []mail
+}
+
+// step runs fn in one transaction on userID's locked user row and
+// subscription (in that order, as every billing write takes them); after
+// the commit, fn's counts join res and its mails go out. It reports
+// whether fn changed anything.
+func (b *Billing) step(ctx context.Context, userID uint64, res *Result,
+	fn func(ctx context.Context, s store.Stores, u *user.User, sub *plan.Subscription, out *outcome) error) (bool, error) {
+	var out outcome
 	err := b.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
-		ms, counts, changed = nil, Result{}, false
+		out = outcome{} // a retried transaction starts over
 		u, err := s.Users.LockByID(ctx, userID)
 		if err != nil {
 			return err
@@ -171,28 +178,39 @@ func (b *Billing) renew(ctx context.Context, userID uint64, at time.Time, res *R
 		if err != nil {
 			return err
 		}
+		return fn(ctx, s, u, sub, &out)
+	})
+	if err != nil {
+		return false, err
+	}
+	res.Opened += out.counts.Opened
+	res.Renewed += out.counts.Renewed
+	res.PastDue += out.counts.PastDue
+	res.Paid += out.counts.Paid
+	res.Downgraded += out.counts.Downgraded
+	b.send(ctx, out.mails)
+	return out.counts.Changed() > 0, nil
+}
+
+// renew charges every period of userID's subscription due at at, in
+// order, stopping at one the wallet cannot pay (past due).
+func (b *Billing) renew(ctx context.Context, userID uint64, at time.Time, res *Result) (bool, error) {
+	month := plan.Month(at, b.cfg.Location)
+	return b.step(ctx, userID, res, func(ctx context.Context, s store.Stores, u *user.User, sub *plan.Subscription, out *outcome) error {
 		for sub.Status == plan.SubActive && sub.Period < month {
 			m, err := b.renewOnce(ctx, s, u, sub, at)
 			if err != nil {
 				return err
 			}
-			changed = true
 			if sub.Status == plan.SubPastDue {
-				counts.PastDue++
-				ms = append(ms, m...)
+				out.counts.PastDue++
+				out.mails = append(out.mails, m...)
 			} else {
-				counts.Renewed++
+				out.counts.Renewed++
 			}
 		}
 		return nil
 	})
-	if err != nil {
-		return false, err
-	}
-	res.Renewed += counts.Renewed
-	res.PastDue += counts.PastDue
-	b.send(ctx, ms)
-	return changed, nil
 }
 
 // renewOnce moves sub into the month after its period and charges it: a
@@ -274,18 +292,7 @@ func (b *Billing) movePlan(ctx context.Context, s store.Stores, u *user.User, co
 // still short after the grace, it moves to the default plan, whose
 // allowance applies to the very next call.
 func (b *Billing) settle(ctx context.Context, userID uint64, at time.Time, res *Result) (bool, error) {
-	var ms []mail
-	var counts Result
-	err := b.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
-		ms, counts = nil, Result{}
-		u, err := s.Users.LockByID(ctx, userID)
-		if err != nil {
-			return err
-		}
-		sub, err := s.Subscriptions.LockByUser(ctx, userID)
-		if err != nil {
-			return err
-		}
+	return b.step(ctx, userID, res, func(ctx context.Context, s store.Stores, u *user.User, sub *plan.Subscription, out *outcome) error {
 		if sub.Status != plan.SubPastDue {
 			return nil
 		}
@@ -304,7 +311,7 @@ func (b *Billing) settle(ctx context.Context, userID uint64, at time.Time, res *
 			if err := s.Subscriptions.Save(ctx, sub); err != nil {
 				return err
 			}
-			counts.Paid++
+			out.counts.Paid++
 			return b.charge(ctx, s, u, sub, p, now)
 		case sub.PastDueSince != nil && !at.Before(sub.PastDueSince.Add(plan.Grace)):
 			def, err := s.Plans.ByCode(ctx, b.cfg.DefaultPlan)
@@ -328,8 +335,8 @@ func (b *Billing) settle(ctx context.Context, userID uint64, at time.Time, res *
 			if err := b.movePlan(ctx, s, u, def.Code); err != nil {
 				return err
 			}
-			counts.Downgraded++
-			ms = append(ms, mail{u.Email, "Your plan was changed",
+			out.counts.Downgraded++
+			out.mails = append(out.mails, mail{u.Email, "Your plan was changed",
 				fmt.Sprintf("The %s plan's fee for %s stayed unpaid for 7 days: your account is now on the %s plan.", from, p.Period, def.Code)})
 			data := subscriptionEvent(sub, p)
 			data["previous_plan"] = from
@@ -337,13 +344,6 @@ func (b *Billing) settle(ctx context.Context, userID uint64, at time.Time, res *
 		}
 		return nil
 	})
-	if err != nil {
-		return false, err
-	}
-	res.Paid += counts.Paid
-	res.Downgraded += counts.Downgraded
-	b.send(ctx, ms)
-	return counts.Paid+counts.Downgraded > 0, nil
 }
 
 // RetryPastDue is the past-due part of Run at the clock's instant: its

@@ -199,7 +199,6 @@ func (a *Metering) callService(ctx context.Context, in CallInput, kq *calledKey)
 func (a *Metering) callOnHold(ctx context.Context, svc *catalog.Service, params map[string]any, payload string, secrets []string,
 	hit *hitlog.Hit, price *pricing.Price, charge decimal.Decimal, hc holdCall, now time.Time) (*CallResult, error) {
 	a.metrics.ReservationStarted() // metrics: in flight until its charge is written (or given up)
-	hit.Reserved = charge
 	data, upStart, failure := a.callUpstream(ctx, svc, params, payload, secrets, hit, price, charge, now)
 	if failure == nil && a.holdsFailedSince(upStart) {
 		failure = ErrMeteringUnavailable
