@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/pressly/goose/v3"
-
 	"paygate/core/user"
 )
 
@@ -15,14 +13,6 @@ import (
 // because SQL has no NFKC: every stored email becomes user.NormalizeEmail's
 // form, the one every lookup now uses. There is no SQL file with its number.
 const normaliseEmailsVersion = 34
-
-// goMigrations are the migrations written in Go, beside migrations/'s SQL.
-func (s *Store) goMigrations() goose.ProviderOption {
-	return goose.WithGoMigrations(
-		goose.NewGoMigration(normaliseEmailsVersion, &goose.GoFunc{RunTx: s.normaliseEmails}, nil),
-		goose.NewGoMigration(openPlanCodesVersion, &goose.GoFunc{RunTx: s.openPlanCodes}, nil),
-	)
-}
 
 // normaliseEmails rewrites, in id order, each email whose normal form
 // differs from it. An account whose normal form another account already

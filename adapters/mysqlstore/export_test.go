@@ -5,6 +5,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"maps"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -19,7 +20,7 @@ var MySQLConfig = mysqlConfig
 func (s *Store) MigrateTo(ctx context.Context, version int64) error { return s.migrateTo(ctx, version) }
 
 // NewestGoMigration is the newest version among the migrations written in Go.
-const NewestGoMigration = normaliseEmailsVersion
+var NewestGoMigration = slices.Max(slices.Collect(maps.Keys((&Store{}).goMigrationSteps())))
 
 // PayloadMonth is the hit_payloads month of a hit created at t.
 var PayloadMonth = payloadMonth
