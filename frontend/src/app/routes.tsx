@@ -5,7 +5,7 @@
 import type { ComponentType } from 'react';
 import {
   IconActivity, IconArrowsTransferUp, IconBuildingBank, IconBuildingStore, IconCash, IconChartBar, IconClipboardList, IconDeviceMobile, IconFileSpreadsheet,
-  IconGauge, IconGaugeFilled, IconKey, IconListDetails, IconReceipt, IconServer, IconUser, IconUsers, IconWallet, IconWebhook,
+  IconGauge, IconGaugeFilled, IconKey, IconListDetails, IconPackages, IconReceipt, IconServer, IconUser, IconUsers, IconWallet, IconWebhook,
   type Icon,
 } from '@tabler/icons-react';
 import type { Role } from '../api/types';
@@ -79,6 +79,8 @@ export const screens: Screen[] = [
     nav: { label: 'Services', icon: IconServer, group: 'Admin' } },
   { path: '/admin/services/new', title: 'New service', roles: ADMIN, load: () => import('../pages/admin/ServiceEdit') },
   { path: '/admin/services/:id', title: 'Edit service', roles: ADMIN, load: () => import('../pages/admin/ServiceEdit') },
+  { path: '/admin/plans', title: 'Plans', roles: ADMIN, load: () => import('../pages/admin/Plans'),
+    nav: { label: 'Plans', icon: IconPackages, group: 'Admin' } },
   { path: '/admin/balance-requests', title: 'Balance requests', roles: ADMIN, load: () => import('../pages/admin/BalanceRequests'),
     nav: { label: 'Balance requests', icon: IconClipboardList, group: 'Admin' } },
   { path: '/admin/reconciliation', title: 'Reconciliation', roles: ADMIN, load: () => import('../pages/admin/Reconciliation'),
