@@ -4,7 +4,7 @@
 // here is a change to this shared file (ask the lead).
 import type { ComponentType } from 'react';
 import {
-  IconActivity, IconArrowsTransferUp, IconBuildingBank, IconBuildingStore, IconCash, IconChartBar, IconClipboardList, IconDeviceMobile, IconFileSpreadsheet,
+  IconActivity, IconArrowsTransferUp, IconBuildingBank, IconBuildingStore, IconCash, IconChartBar, IconClipboardList, IconCreditCard, IconDeviceMobile, IconFileSpreadsheet,
   IconGauge, IconGaugeFilled, IconKey, IconListDetails, IconPackages, IconReceipt, IconServer, IconUser, IconUsers, IconWallet, IconWebhook,
   type Icon,
 } from '@tabler/icons-react';
@@ -66,6 +66,8 @@ export const screens: Screen[] = [
     nav: { label: 'Payouts', icon: IconArrowsTransferUp, group: 'Money' } },
   { path: '/account-openings', title: 'Account openings', roles: ALL, load: () => import('../pages/user/AccountOpenings'),
     nav: { label: 'Account openings', icon: IconBuildingBank, group: 'Money' } },
+  { path: '/plan', title: 'Plan and billing', roles: ALL, load: () => import('../pages/user/PlanBilling'),
+    nav: { label: 'Plan and billing', icon: IconCreditCard, group: 'Account' } },
   { path: '/profile', title: 'Profile and sessions', roles: ALL, load: () => import('../pages/user/Profile'),
     nav: { label: 'Profile', icon: IconUser, group: 'Account' } },
 
