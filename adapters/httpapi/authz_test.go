@@ -167,7 +167,14 @@ var authzTable = []authzRow{
 	{method: "PATCH", pattern: "/plans/{code}", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest {
 		return panelReq("/plans/starter").with(map[string]any{"name": "Starter"})
 	}},
+	{method: "POST", pattern: "/plans", want: adminCreate, own: func(f *authzFixture, a actor) authzRequest {
+		return panelReq("/plans").with(map[string]any{"code": fmt.Sprintf("p%d", time.Now().UnixNano()), "name": "P",
+			"monthly_price": "10.00", "monthly_calls": nil})
+	}},
 	{method: "GET", pattern: "/subscription", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/subscription") }},
+	{method: "GET", pattern: "/subscription/quote", want: statuses{401, 200, 200, 403}, own: func(f *authzFixture, a actor) authzRequest {
+		return panelReq("/subscription/quote?plan_code=starter")
+	}},
 	// Users and resellers on Starter stay on it; the admin, on Enterprise
 	// (not public), may not switch itself.
 	{method: "POST", pattern: "/subscription/change", want: statuses{401, 200, 200, 403}, own: func(f *authzFixture, a actor) authzRequest {

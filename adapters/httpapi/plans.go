@@ -27,14 +27,10 @@ type planResponse struct {
 }
 
 func toPlanResponse(p *plan.Plan) planResponse {
-	r := planResponse{Code: p.Code, Name: p.Name, MonthlyCalls: p.MonthlyCalls, Features: p.Features, Public: p.Public,
-		Status: string(p.Status)}
+	r := planResponse{Code: p.Code, Name: p.Name, MonthlyPrice: money.Format2Ptr(p.MonthlyPrice), MonthlyCalls: p.MonthlyCalls,
+		Features: p.Features, Public: p.Public, Status: string(p.Status)}
 	if r.Features == nil {
 		r.Features = []string{}
-	}
-	if p.MonthlyPrice != nil {
-		s := money.Format2(*p.MonthlyPrice)
-		r.MonthlyPrice = &s
 	}
 	return r
 }
@@ -73,6 +69,42 @@ func (n *nullableInt) UnmarshalJSON(b []byte) error {
 	}
 	n.value = &v
 	return nil
+}
+
+type createPlanRequest struct {
+	Code         string         `json:"code"`
+	Name         string         `json:"name"`
+	MonthlyPrice nullableString `json:"monthly_price"`
+	MonthlyCalls nullableInt    `json:"monthly_calls"`
+	Features     []string       `json:"features"`
+	Public       bool           `json:"public"`
+}
+
+// createPlan adds a plan (admin, audited). monthly_price and monthly_calls
+// are required, null meaning a price agreed per account and unlimited
+// calls: a plan that bills is never made by leaving a field out.
+func (s *server) createPlan(c echo.Context) error {
+	var req createPlanRequest
+	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	fe := errs.FieldErrors{}
+	if !req.MonthlyPrice.set {
+		fe.Add("monthly_price", "is required: an amount, or null for a price agreed per account")
+	}
+	if !req.MonthlyCalls.set {
+		fe.Add("monthly_calls", "is required: a number of calls a month, or null for unlimited")
+	}
+	price := moneyField(fe, "monthly_price", req.MonthlyPrice.value, 2)
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	p, err := s.app.Billing.CreatePlan(c.Request().Context(), caller(c), billing.NewPlan{Code: req.Code, Name: req.Name,
+		MonthlyPrice: price, MonthlyCalls: req.MonthlyCalls.value, Features: req.Features, Public: req.Public})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, toPlanResponse(p))
 }
 
 type patchPlanRequest struct {
@@ -138,6 +170,35 @@ func (s *server) getSubscription(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, toSubscriptionResponse(v))
+}
+
+type quoteResponse struct {
+	PlanCode     string    `json:"plan_code"`
+	Applies      string    `json:"applies"` // now, next_period
+	ChargeNow    string    `json:"charge_now"`
+	NextAmount   string    `json:"next_amount"`
+	NextChargeAt time.Time `json:"next_charge_at"`
+}
+
+// quoteSubscription is what switching to plan_code would do, changing
+// nothing: the panel shows it before the owner confirms.
+func (s *server) quoteSubscription(c echo.Context) error {
+	code := c.QueryParam("plan_code")
+	if code == "" || len(code) > 50 {
+		fe := errs.FieldErrors{}
+		fe.Add("plan_code", "is required, at most 50 characters")
+		return fe.Err()
+	}
+	q, err := s.app.Billing.Quote(c.Request().Context(), caller(c).ID, code)
+	if err != nil {
+		return err
+	}
+	out := quoteResponse{PlanCode: q.PlanCode, Applies: "next_period", ChargeNow: money.Format2(q.ChargeNow),
+		NextAmount: money.Format2(q.NextAmount), NextChargeAt: q.NextChargeAt.UTC()}
+	if q.Now {
+		out.Applies = "now"
+	}
+	return c.JSON(http.StatusOK, out)
 }
 
 type changeSubscriptionRequest struct {

@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -194,6 +195,89 @@ func TestUserPlanFieldMovesTheSubscription(t *testing.T) {
 		s := e.must(e.do("GET", "/api/v1/panel/subscription", c.token, nil), 200)
 		if s.body["plan"].(map[string]any)["code"] != "enterprise" || s.str("price") != "0.00" || s.body["calls_allowed"] != nil || e.balance(c) != "10.00" {
 			t.Fatalf("after the plan field: %s", s.raw)
+		}
+		e.ledgerClean()
+	})
+}
+
+// TestAdminsAddPlansAndOwnersSeeTheQuote: an admin adds a public plan
+// (audited; a taken code 409, a bad code or a missing price 422, nobody
+// else may); its owner's quote states the prorated charge and moves no
+// money; the change charges exactly the quoted amount, puts the account on
+// the new plan and its allowance, and a quote back down waits for the next
+// period. Quotes refuse what the change refuses.
+func TestAdminsAddPlansAndOwnersSeeTheQuote(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		c := e.newCustomer("user", "starter", "1000.00")
+		growth := map[string]any{"code": "growth", "name": "Growth", "monthly_price": "300.00", "monthly_calls": 1000,
+			"features": []string{"1000 calls a month", "Email support"}, "public": true}
+		e.must(e.do("POST", "/api/v1/panel/plans", c.token, growth), 403)
+		for field, bad := range map[string]any{"code": "Growth!", "monthly_price": "-1.00", "monthly_calls": -5, "name": ""} {
+			body := map[string]any{}
+			for k, v := range growth {
+				body[k] = v
+			}
+			body[field] = bad
+			if r := e.do("POST", "/api/v1/panel/plans", e.admin, body); r.status != 422 || !strings.Contains(r.raw, field) {
+				t.Errorf("%s %v: %d %s", field, bad, r.status, r.raw)
+			}
+		}
+		if r := e.do("POST", "/api/v1/panel/plans", e.admin, map[string]any{"code": "nofee", "name": "No fee"}); r.status != 422 ||
+			!strings.Contains(r.raw, "monthly_price") || !strings.Contains(r.raw, "monthly_calls") {
+			t.Fatalf("price and allowance left out: %d %s", r.status, r.raw)
+		}
+		p := e.must(e.do("POST", "/api/v1/panel/plans", e.admin, growth), 201)
+		if p.str("code") != "growth" || p.str("monthly_price") != "300.00" || p.body["monthly_calls"].(float64) != 1000 || p.str("status") != "active" {
+			t.Fatalf("created %s", p.raw)
+		}
+		if r := e.do("POST", "/api/v1/panel/plans", e.admin, growth); r.status != 409 || r.str("error") != "plan_code_taken" {
+			t.Fatalf("the code again: %d %s", r.status, r.raw)
+		}
+		audit := e.must(e.do("GET", "/api/v1/panel/audit-logs?action=plan.create", e.admin, nil), 200).body["data"].([]any)
+		if len(audit) != 1 {
+			t.Fatalf("audit of the creation: %v", audit)
+		}
+		if public := e.must(e.do("GET", "/api/v1/panel/plans", c.token, nil), 200).body["data"].([]any); len(public) != 2 {
+			t.Fatalf("public plans after the creation: %v", public)
+		}
+
+		e.must(e.do("GET", "/api/v1/panel/subscription/quote", c.token, nil), 422)
+		e.must(e.do("GET", "/api/v1/panel/subscription/quote?plan_code=nope", c.token, nil), 404)
+		e.must(e.do("GET", "/api/v1/panel/subscription/quote?plan_code=enterprise", c.token, nil), 403)
+		want := prorated("300.00")
+		q := e.must(e.do("GET", "/api/v1/panel/subscription/quote?plan_code=growth", c.token, nil), 200)
+		if q.str("applies") != "now" || q.str("charge_now") != want || q.str("next_amount") != "300.00" {
+			t.Fatalf("quote %s, want a charge of %s now", q.raw, want)
+		}
+		if e.balance(c) != "1000.00" {
+			t.Fatalf("a quote moved money: balance %s", e.balance(c))
+		}
+		up := e.must(e.do("POST", "/api/v1/panel/subscription/change", c.token, map[string]any{"plan_code": "growth"}), 200)
+		if up.body["plan"].(map[string]any)["code"] != "growth" || up.body["calls_allowed"].(float64) != 1000 {
+			t.Fatalf("upgrade %s", up.raw)
+		}
+		if got := e.balance(c); !decimal.RequireFromString("1000.00").Sub(decimal.RequireFromString(want)).Equal(decimal.RequireFromString(got)) {
+			t.Fatalf("balance %s after a quoted charge of %s", got, want)
+		}
+		if u := e.must(e.do("GET", fmt.Sprintf("/api/v1/panel/users/%d", c.id), e.admin, nil), 200); u.str("plan") != "growth" {
+			t.Fatalf("user row plan %s", u.raw)
+		}
+		down := e.must(e.do("GET", "/api/v1/panel/subscription/quote?plan_code=starter", c.token, nil), 200)
+		if down.str("applies") != "next_period" || down.str("charge_now") != "0.00" || down.str("next_amount") != "0.00" {
+			t.Fatalf("quote down %s", down.raw)
+		}
+		// The plan field takes added plans, and only those on offer.
+		d := e.newCustomer("user", "starter", "0.00")
+		e.must(e.do("PATCH", fmt.Sprintf("/api/v1/panel/users/%d", d.id), e.admin, map[string]any{"plan": "growth"}), 200)
+		if r := e.do("PATCH", fmt.Sprintf("/api/v1/panel/users/%d", d.id), e.admin, map[string]any{"plan": "gold"}); r.status != 422 {
+			t.Fatalf("a plan nobody added: %d %s", r.status, r.raw)
+		}
+		e.must(e.do("PATCH", "/api/v1/panel/plans/growth", e.admin, map[string]any{"status": "retired"}), 200)
+		if r := e.do("PATCH", fmt.Sprintf("/api/v1/panel/users/%d", d.id), e.admin, map[string]any{"plan": "starter"}); r.status != 200 {
+			t.Fatalf("off a retired plan: %d %s", r.status, r.raw)
+		}
+		if r := e.do("PATCH", fmt.Sprintf("/api/v1/panel/users/%d", d.id), e.admin, map[string]any{"plan": "growth"}); r.status != 422 {
+			t.Fatalf("onto a retired plan: %d %s", r.status, r.raw)
 		}
 		e.ledgerClean()
 	})

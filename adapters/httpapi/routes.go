@@ -52,6 +52,7 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 
 	in.GET("/plans", s.listPlans)
 	in.GET("/subscription", s.getSubscription)
+	in.GET("/subscription/quote", s.quoteSubscription)
 	in.POST("/subscription/change", s.changeSubscription)
 
 	admin := in.Group("", adminOnly)
@@ -64,6 +65,7 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	admin.POST("/users/:id/block", s.setUserStatus(user.StatusBlocked))
 	admin.POST("/users/:id/balance-adjustments", s.adjustBalance)
 	admin.PATCH("/users/:id/subscription", s.setSubscription)
+	admin.POST("/plans", s.createPlan)
 	admin.PATCH("/plans/:code", s.patchPlan)
 	admin.POST("/balance-requests/:id/approve", s.approveTopUp)
 	admin.POST("/balance-requests/:id/reject", s.rejectTopUp)

@@ -67,7 +67,7 @@ type createUserRequest struct {
 	Password string `json:"password" validate:"required"`
 	Role     string `json:"role" validate:"omitempty,oneof=admin reseller user"`
 	Status   string `json:"status" validate:"omitempty,oneof=pending active blocked"`
-	Plan     string `json:"plan" validate:"omitempty,oneof=starter enterprise"`
+	Plan     string `json:"plan" validate:"omitempty,max=50"`
 }
 
 func (s *server) createUser(c echo.Context) error {
@@ -120,7 +120,7 @@ type patchUserRequest struct {
 	Phone  *string `json:"phone" validate:"omitempty,max=20"`
 	Role   *string `json:"role" validate:"omitempty,oneof=admin reseller user"`
 	Status *string `json:"status" validate:"omitempty,oneof=pending active blocked"`
-	Plan   *string `json:"plan" validate:"omitempty,oneof=starter enterprise"`
+	Plan   *string `json:"plan" validate:"omitempty,max=50"`
 	// CollectionFeePercent is a decimal string, 0 to 100, at most 2 places.
 	CollectionFeePercent *string `json:"collection_fee_percent" validate:"omitempty,max=10"`
 	// DailyPayoutLimit is a decimal string in rupees, at most 2 places.

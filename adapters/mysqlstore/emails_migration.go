@@ -20,6 +20,7 @@ const normaliseEmailsVersion = 34
 func (s *Store) goMigrations() goose.ProviderOption {
 	return goose.WithGoMigrations(
 		goose.NewGoMigration(normaliseEmailsVersion, &goose.GoFunc{RunTx: s.normaliseEmails}, nil),
+		goose.NewGoMigration(openPlanCodesVersion, &goose.GoFunc{RunTx: s.openPlanCodes}, nil),
 	)
 }
 

@@ -147,19 +147,45 @@ func (s *planStore) ByCode(ctx context.Context, code string) (*plan.Plan, error)
 	return &p, err
 }
 
-func (s *planStore) Update(ctx context.Context, p *plan.Plan) error {
+func (s *planStore) Create(ctx context.Context, p *plan.Plan) error {
+	r, err := toPlanRow(p)
+	if err != nil {
+		return fmt.Errorf("create plan %s: %w", p.Code, err)
+	}
+	r.ID = 0
+	if err := s.conn(ctx).Create(&r).Error; err != nil {
+		if msg, dup := duplicateOf(err); dup && mentions(msg, "plans_code_unique", "plans.code") {
+			return plan.ErrCodeTaken.Wrap(err)
+		}
+		return fmt.Errorf("create plan %s: %w", p.Code, translate(err))
+	}
+	p.ID = r.ID
+	return nil
+}
+
+func toPlanRow(p *plan.Plan) (planRow, error) {
 	var w moneyWriter
 	price := w.putPtr(colPlanPrice, p.MonthlyPrice)
 	if w.err != nil {
-		return fmt.Errorf("update plan %s: %w", p.Code, w.err)
+		return planRow{}, w.err
 	}
 	features, err := jsonToDB("features", p.Features)
 	if err != nil {
-		return err
+		return planRow{}, err
+	}
+	created, updated := dbTime(p.CreatedAt), dbTime(p.UpdatedAt)
+	return planRow{ID: p.ID, Code: p.Code, Name: p.Name, MonthlyPrice: price, MonthlyCalls: p.MonthlyCalls, Features: features,
+		Public: p.Public, Status: string(p.Status), CreatedAt: &created, UpdatedAt: &updated}, nil
+}
+
+func (s *planStore) Update(ctx context.Context, p *plan.Plan) error {
+	r, err := toPlanRow(p)
+	if err != nil {
+		return fmt.Errorf("update plan %s: %w", p.Code, err)
 	}
 	res := s.conn(ctx).Model(&planRow{}).Where("code = ?", p.Code).Updates(map[string]any{
-		"name": p.Name, "monthly_price": price, "monthly_calls": p.MonthlyCalls, "features": features,
-		"public": p.Public, "status": string(p.Status), "updated_at": dbTime(p.UpdatedAt),
+		"name": r.Name, "monthly_price": r.MonthlyPrice, "monthly_calls": r.MonthlyCalls, "features": r.Features,
+		"public": r.Public, "status": r.Status, "updated_at": r.UpdatedAt,
 	})
 	if res.Error != nil {
 		return fmt.Errorf("update plan %s: %w", p.Code, translate(res.Error))

@@ -388,3 +388,58 @@ func TestDowngradeAppliesAtTheNextRenewal(t *testing.T) {
 		f.ledgerClean()
 	})
 }
+
+// TestBillingPagesThroughEveryAccount: a round reads subscriptions 100 at a
+// time; with 210 accounts to renew, 105 of them short (both lists past a page), every one is renewed
+// or made past due, and a credit to each past-due one is paid at the next
+// round, pages past the first included.
+func TestBillingPagesThroughEveryAccount(t *testing.T) {
+	eachBillingDB(t, func(t *testing.T, url string) {
+		f := newBillingFixture(t, url)
+		ctx := context.Background()
+		const n = 210
+		var short []uint64
+		for i := range n {
+			balance := "10.00"
+			if i%2 == 1 {
+				balance = "0.00"
+			}
+			id := f.user(fmt.Sprintf("u%d@example.com", i), user.PlanEnterprise, balance)
+			if i%2 == 1 {
+				short = append(short, id)
+			}
+		}
+		if _, err := f.app.Billing.Run(ctx, time.Date(2026, 11, 5, 0, 0, 0, 0, kolkata)); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.store.DB().Exec("UPDATE subscriptions SET price = '10.00'").Error; err != nil {
+			t.Fatal(err)
+		}
+		dec1 := time.Date(2026, 12, 1, 0, 0, 0, 0, kolkata)
+		if res, err := f.app.Billing.Run(ctx, dec1); err != nil || res.Renewed != n/2 || res.PastDue != n/2 {
+			t.Fatalf("renewal %+v %v, want %d renewed and %d past due", res, err, n/2, n/2)
+		}
+		for _, id := range short {
+			err := f.store.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+				u, err := s.Users.LockByID(ctx, id)
+				if err != nil {
+					return err
+				}
+				if _, err := store.Post(ctx, s, time.Now(), false, u, ledger.Credit, decimal.RequireFromString("10.00"), ledger.RefAdjustment, nil, "top-up"); err != nil {
+					return err
+				}
+				return s.Users.SaveBalance(ctx, u)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if res, err := f.app.Billing.Run(ctx, dec1.Add(time.Hour)); err != nil || res.Paid != n/2 || res.Renewed != 0 {
+			t.Fatalf("retry %+v %v, want %d paid", res, err, n/2)
+		}
+		if fees := f.fees(short[len(short)-1]); len(fees) != 1 || fees[0] != "10.00" {
+			t.Fatalf("the last account's fees %v", fees)
+		}
+		f.ledgerClean()
+	})
+}

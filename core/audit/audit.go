@@ -29,6 +29,7 @@ const (
 	BalanceRequestApprove = "balance_request.approve"
 	BalanceRequestReject  = "balance_request.reject"
 	SubscriptionSet       = "subscription.set" // an admin's plan or price for an account
+	PlanCreate            = "plan.create"
 	PlanUpdate            = "plan.update"
 )
 

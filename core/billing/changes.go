@@ -160,7 +160,7 @@ func (b *Billing) Change(ctx context.Context, c Change) (*View, error) {
 		before := *sub
 		now := b.now()
 		switch {
-		case price.GreaterThan(sub.Price) || c.Admin != nil:
+		case appliesNow(sub, price, c.Admin != nil):
 			err = b.applyNow(ctx, s, u, sub, target.Code, price, now)
 		case target.Code == sub.PlanCode && price.Equal(sub.Price):
 			sub.NextPlanCode, sub.NextPrice = nil, nil // staying: a waiting downgrade is dropped
@@ -209,34 +209,92 @@ func (b *Billing) priceOf(target *plan.Plan, c Change) (decimal.Decimal, error) 
 	return *target.MonthlyPrice, nil
 }
 
+// appliesNow reports whether a change of sub to price applies at once: an
+// upgrade, or any admin's change. Others wait for the next period.
+func appliesNow(sub *plan.Subscription, price decimal.Decimal, byAdmin bool) bool {
+	return byAdmin || price.GreaterThan(sub.Price)
+}
+
+// upgradeCharge is what moving sub to price at once debits at now: the
+// rise prorated over the month's days left, or zero.
+func (b *Billing) upgradeCharge(sub *plan.Subscription, price decimal.Decimal, now time.Time) decimal.Decimal {
+	diff := price.Sub(sub.Price)
+	if !diff.IsPositive() {
+		return decimal.Zero
+	}
+	return plan.Prorate(diff, now, b.cfg.Location)
+}
+
+// Quote is what a change would do, shown before the owner confirms it.
+type Quote struct {
+	PlanCode     string
+	Now          bool            // applies at once; else from the next period
+	ChargeNow    decimal.Decimal // debited at once (0 for a change that waits)
+	NextAmount   decimal.Decimal // the monthly price from the next period
+	NextChargeAt time.Time
+}
+
+// Quote is what Change{UserID, PlanCode} by the owner would do at this
+// instant, with the same refusals, changing nothing. The charge is the
+// one Change takes if confirmed within the same local day.
+func (b *Billing) Quote(ctx context.Context, userID uint64, planCode string) (*Quote, error) {
+	sub, err := b.subscriptionOf(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	target, err := b.s.Plans.ByCode(ctx, planCode)
+	if err != nil {
+		return nil, err
+	}
+	if target.Status != plan.StatusActive {
+		return nil, ErrPlanRetired
+	}
+	cur, err := b.s.Plans.ByCode(ctx, sub.PlanCode)
+	if err != nil {
+		return nil, err
+	}
+	if !target.Public || !cur.Public {
+		return nil, ErrPlanNotPublic
+	}
+	if sub.Status == plan.SubPastDue {
+		return nil, ErrPastDue
+	}
+	price, err := b.priceOf(target, Change{UserID: userID, PlanCode: planCode})
+	if err != nil {
+		return nil, err
+	}
+	q := &Quote{PlanCode: target.Code, Now: appliesNow(sub, price, false), NextAmount: price, NextChargeAt: sub.PeriodEnd}
+	if q.Now {
+		q.ChargeNow = b.upgradeCharge(sub, price, b.now())
+	}
+	return q, nil
+}
+
 // applyNow moves sub to code at price at once, charging the prorated
 // difference when the price rises (to the period, reference plan_fee).
 func (b *Billing) applyNow(ctx context.Context, s store.Stores, u *user.User, sub *plan.Subscription, code string, price decimal.Decimal, now time.Time) error {
-	if diff := price.Sub(sub.Price); diff.IsPositive() {
-		charge := plan.Prorate(diff, now, b.cfg.Location)
+	if charge := b.upgradeCharge(sub, price, now); charge.IsPositive() {
 		if u.Available().LessThan(charge) {
 			return ledger.ErrInsufficientBalance
 		}
-		if charge.IsPositive() {
-			p, err := s.Subscriptions.PeriodOf(ctx, u.ID, sub.Period)
-			if err != nil {
-				return err
-			}
-			p.Amount, p.Status, p.PlanCode, p.UpdatedAt = p.Amount.Add(charge), plan.PeriodPaid, code, now.UTC()
-			if p.PaidAt == nil {
-				t := now.UTC()
-				p.PaidAt = &t
-			}
-			if err := s.Subscriptions.SavePeriod(ctx, p); err != nil {
-				return err
-			}
-			if _, err := store.Post(ctx, s, now, b.cfg.Livemode, u, ledger.Debit, charge, ledger.RefPlanFee, &p.ID,
-				fmt.Sprintf("Plan %s from %s, %s prorated", code, sub.PlanCode, p.Period)); err != nil {
-				return err
-			}
-			if err := s.Users.SaveBalance(ctx, u); err != nil {
-				return err
-			}
+		p, err := s.Subscriptions.PeriodOf(ctx, u.ID, sub.Period)
+		if err != nil {
+			return err
+		}
+		p.Amount, p.Status, p.PlanCode, p.UpdatedAt = p.Amount.Add(charge), plan.PeriodPaid, code, now.UTC()
+		if p.PaidAt == nil {
+			t := now.UTC()
+			p.PaidAt = &t
+		}
+		if err := s.Subscriptions.SavePeriod(ctx, p); err != nil {
+			return err
+		}
+		if _, err := store.Post(ctx, s, now, b.cfg.Livemode, u, ledger.Debit, charge, ledger.RefPlanFee, &p.ID,
+			fmt.Sprintf("Plan %s from %s, %s prorated", code, sub.PlanCode, p.Period)); err != nil {
+			return err
+		}
+		if err := s.Users.SaveBalance(ctx, u); err != nil {
+			return err
 		}
 	}
 	sub.PlanCode, sub.Price, sub.NextPlanCode, sub.NextPrice, sub.UpdatedAt = code, price, nil, nil, now.UTC()
@@ -269,98 +327,4 @@ type subscriptionAudit struct {
 func subscriptionSnapshot(s *plan.Subscription) subscriptionAudit {
 	return subscriptionAudit{PlanCode: s.PlanCode, Price: money.Format2(s.Price), Status: string(s.Status), Period: s.Period,
 		NextPlanCode: s.NextPlanCode}
-}
-
-// PlanPatch is an admin's edit of a plan: nil leaves a field alone; Set*
-// with a nil value makes the price custom or the allowance unlimited.
-type PlanPatch struct {
-	Name         *string
-	SetPrice     bool
-	MonthlyPrice *decimal.Decimal
-	SetCalls     bool
-	MonthlyCalls *int
-	Features     *[]string
-	Public       *bool
-	Status       *plan.Status
-}
-
-// UpdatePlan edits plan code, audited. A new allowance applies to the
-// plan's subscribers' next call; a new price to subscriptions that move
-// onto the plan afterwards (those on it keep the price they agreed to).
-func (b *Billing) UpdatePlan(ctx context.Context, admin *user.User, code string, patch PlanPatch) (*plan.Plan, error) {
-	fe := errs.FieldErrors{}
-	if patch.Name != nil && (len(*patch.Name) == 0 || len(*patch.Name) > 100) {
-		fe.Add("name", "is required, at most 100 characters")
-	}
-	if patch.SetPrice && patch.MonthlyPrice != nil {
-		if pr := *patch.MonthlyPrice; pr.IsNegative() || !money.FitsColumn(pr, 12, 2) || !pr.Equal(pr.Round(2)) {
-			fe.Add("monthly_price", "must be an amount of at least 0.00 with at most 2 decimals, or null for a price agreed per account")
-		}
-	}
-	if patch.SetCalls && patch.MonthlyCalls != nil && (*patch.MonthlyCalls < 0 || *patch.MonthlyCalls > 1_000_000_000) {
-		fe.Add("monthly_calls", "must be 0 to 1000000000, or null for unlimited")
-	}
-	if patch.Features != nil && len(*patch.Features) > 20 {
-		fe.Add("features", "at most 20")
-	}
-	if patch.Status != nil && *patch.Status != plan.StatusActive && *patch.Status != plan.StatusRetired {
-		fe.Add("status", "must be active or retired")
-	}
-	if err := fe.Err(); err != nil {
-		return nil, err
-	}
-	var out *plan.Plan
-	err := b.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
-		p, err := s.Plans.ByCode(ctx, code)
-		if err != nil {
-			return err
-		}
-		before := *p
-		if patch.Name != nil {
-			p.Name = *patch.Name
-		}
-		if patch.SetPrice {
-			p.MonthlyPrice = patch.MonthlyPrice
-		}
-		if patch.SetCalls {
-			p.MonthlyCalls = patch.MonthlyCalls
-		}
-		if patch.Features != nil {
-			p.Features = *patch.Features
-		}
-		if patch.Public != nil {
-			p.Public = *patch.Public
-		}
-		if patch.Status != nil {
-			p.Status = *patch.Status
-		}
-		if code == b.cfg.DefaultPlan && p.Status != plan.StatusActive {
-			return errs.E(errs.Conflict, "default_plan", "The default plan cannot be retired")
-		}
-		p.UpdatedAt = b.now().UTC()
-		if err := s.Plans.Update(ctx, p); err != nil {
-			return err
-		}
-		out = p
-		return store.Record(ctx, s, b.now(), admin, audit.PlanUpdate, audit.TargetPlan, p.ID, planSnapshot(&before), planSnapshot(p))
-	})
-	return out, err
-}
-
-type planAudit struct {
-	Name         string   `json:"name"`
-	MonthlyPrice *string  `json:"monthly_price"`
-	MonthlyCalls *int     `json:"monthly_calls"`
-	Features     []string `json:"features"`
-	Public       bool     `json:"public"`
-	Status       string   `json:"status"`
-}
-
-func planSnapshot(p *plan.Plan) planAudit {
-	a := planAudit{Name: p.Name, MonthlyCalls: p.MonthlyCalls, Features: p.Features, Public: p.Public, Status: string(p.Status)}
-	if p.MonthlyPrice != nil {
-		s := money.Format2(*p.MonthlyPrice)
-		a.MonthlyPrice = &s
-	}
-	return a
 }

@@ -19,6 +19,15 @@ func Round2(d decimal.Decimal) decimal.Decimal { return d.Round(2) }
 // Format2 writes an amount with exactly 2 places ("100.00").
 func Format2(d decimal.Decimal) string { return d.StringFixed(2) }
 
+// Format2Ptr is Format2 of an optional amount: nil stays nil.
+func Format2Ptr(d *decimal.Decimal) *string {
+	if d == nil {
+		return nil
+	}
+	s := Format2(*d)
+	return &s
+}
+
 // Format4 writes an amount with exactly 4 places ("0.5000").
 func Format4(d decimal.Decimal) string { return d.StringFixed(4) }
 

@@ -72,6 +72,9 @@ func (p *Panel) createUser(ctx context.Context, in NewUser, actor *user.User) (*
 		u.IPAddress = &ip
 	}
 	err = p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+		if err := planOffered(ctx, s, u.Plan); err != nil {
+			return err
+		}
 		if err := s.Users.Create(ctx, u); err != nil {
 			return err
 		}
@@ -224,7 +227,10 @@ func (p *Panel) patchUser(ctx context.Context, actor *user.User, id uint64, patc
 		if patch.Status != nil {
 			u.Status = *patch.Status
 		}
-		if patch.Plan != nil {
+		if patch.Plan != nil && *patch.Plan != u.Plan {
+			if err := planOffered(ctx, s, *patch.Plan); err != nil {
+				return err
+			}
 			u.Plan = *patch.Plan
 		}
 		if patch.CollectionFeePercent != nil {
@@ -256,6 +262,18 @@ func (p *Panel) patchUser(ctx context.Context, actor *user.User, id uint64, patc
 		return store.Record(ctx, s, p.now(), actor, action, audit.TargetUser, u.ID, before, userSnapshot(u))
 	})
 	return out, err
+}
+
+// planOffered refuses, as a field error, a plan the catalog does not hold
+// or has retired: accounts are put only on plans on offer.
+func planOffered(ctx context.Context, s store.Stores, code user.Plan) error {
+	pl, err := s.Plans.ByCode(ctx, string(code))
+	if errors.Is(err, plan.ErrPlanNotFound) || (err == nil && pl.Status != plan.StatusActive) {
+		fe := errs.FieldErrors{}
+		fe.Add("plan", "must be the code of an active plan")
+		return fe.Err()
+	}
+	return err
 }
 
 // followPlan moves u's subscription, if it has one yet, to the plan the

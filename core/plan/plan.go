@@ -102,6 +102,7 @@ type Period struct {
 var (
 	ErrPlanNotFound   = errs.E(errs.NotFound, "plan_not_found", "Plan not found")
 	ErrNoSubscription = errs.E(errs.NotFound, "subscription_not_found", "Subscription not found")
+	ErrCodeTaken      = errs.E(errs.Conflict, "plan_code_taken", "A plan with this code exists")
 )
 
 // Month is the local calendar month of t ("2006-01").
@@ -139,6 +140,8 @@ type Catalog interface {
 	// List lists plans in id order; public only: the active public ones.
 	List(ctx context.Context, publicOnly bool) ([]Plan, error)
 	ByCode(ctx context.Context, code string) (*Plan, error) // ErrPlanNotFound
+	// Create inserts p and sets its ID; ErrCodeTaken when its code exists.
+	Create(ctx context.Context, p *Plan) error
 	// Update writes p's fields by code, and its allowance to the rows of
 	// the users on it (users.plan_monthly_calls), in the caller's
 	// transaction.

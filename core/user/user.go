@@ -46,7 +46,11 @@ const (
 	PlanEnterprise Plan = "enterprise"
 )
 
-func (p Plan) Valid() bool { return p == PlanStarter || p == PlanEnterprise }
+// Valid reports whether p is spelled as a plan's code (a lowercase slug);
+// whether the catalog holds it is the store's to say.
+func (p Plan) Valid() bool { return planCode.MatchString(string(p)) }
+
+var planCode = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,49}$`)
 
 // StarterMonthlyCalls is the seeded Starter plan's allowance of billed calls
 // per month (plans.monthly_calls decides; an admin may change it).
@@ -193,7 +197,7 @@ func CheckAccount(fe errs.FieldErrors, role *Role, status *Status, plan *Plan) {
 		fe.Add("status", "must be pending, active or blocked")
 	}
 	if plan != nil && !plan.Valid() {
-		fe.Add("plan", "must be starter or enterprise")
+		fe.Add("plan", "must be a plan's code")
 	}
 }
 

@@ -41,6 +41,7 @@ import (
 	"paygate/core/ledger"
 	"paygate/core/payment"
 	"paygate/core/payout"
+	"paygate/core/plan"
 	"paygate/core/pricing"
 	"paygate/core/recharge"
 	"paygate/core/session"
@@ -97,6 +98,7 @@ type tables struct {
 	refundKeys    []payment.RefundKey
 	openings      map[uint64]accountopen.Opening
 	utrClaims     map[string]utrClaim // canonical UTR → its claim
+	plans         map[uint64]plan.Plan
 }
 
 func (t tables) clone() tables {
@@ -110,7 +112,7 @@ func (t tables) clone() tables {
 		sessions: maps.Clone(t.sessions), audit: slices.Clone(t.audit), resets: maps.Clone(t.resets),
 		settings: maps.Clone(t.settings), closed: maps.Clone(t.closed), rollups: slices.Clone(t.rollups),
 		refunds: maps.Clone(t.refunds), refundKeys: slices.Clone(t.refundKeys),
-		openings: maps.Clone(t.openings), utrClaims: maps.Clone(t.utrClaims),
+		openings: maps.Clone(t.openings), utrClaims: maps.Clone(t.utrClaims), plans: maps.Clone(t.plans),
 	}
 }
 
@@ -125,7 +127,7 @@ func New() *DB {
 			recharges: map[uint64]recharge.Recharge{}, topups: map[uint64]topup.Request{}, sessions: map[uint64]session.Token{},
 			resets: map[string]user.ResetToken{}, settings: map[string]string{}, closed: map[string]ClosedDay{},
 			refunds: map[uint64]payment.Refund{}, payouts: map[uint64]payout.Payout{},
-			openings: map[uint64]accountopen.Opening{}, utrClaims: map[string]utrClaim{},
+			openings: map[uint64]accountopen.Opening{}, utrClaims: map[string]utrClaim{}, plans: seededPlans(),
 		},
 		hooks: map[string]func() error{},
 		calls: map[string]int{},
@@ -142,7 +144,7 @@ func (d *DB) Stores() store.Stores {
 		Payments: paymentsRepo{d}, Idempotency: idempotencyRepo{d}, Recharges: rechargesRepo{d},
 		Verifications: verificationsRepo{d}, Webhooks: webhooksRepo{d}, Holds: holdsRepo{d},
 		Refunds: refundsRepo{d}, RefundKeys: refundKeysRepo{d}, Payouts: payoutsRepo{d},
-		Openings: openingsRepo{d}, UTRs: utrClaimsRepo{d}, Names: namesRepo{d},
+		Openings: openingsRepo{d}, UTRs: utrClaimsRepo{d}, Names: namesRepo{d}, Plans: plansRepo{d},
 	}
 }
 

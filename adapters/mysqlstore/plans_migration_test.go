@@ -1,0 +1,73 @@
+package mysqlstore_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"paygate/adapters/mysqlstore"
+	"paygate/core/plan"
+	"paygate/core/user"
+)
+
+// Migration 00037 lets users.plan hold any plan's code: before it, the
+// column refuses a code other than starter and enterprise (MySQL's ENUM,
+// SQLite's CHECK); after it, a user on an added plan is stored and read
+// back, the rows that were there are intact, and the plan's allowance
+// reaches its users' rows.
+func TestMigrationOpensUsersPlanToAddedPlans(t *testing.T) {
+	eachAtVersion(t, 36, func(t *testing.T, s *mysqlstore.Store) {
+		ctx := context.Background()
+		db := s.DB()
+		if err := db.Exec("INSERT INTO users (id, name, email, phone, password, plan) VALUES (1, 'A', 'a@ex.com', '9876500001', 'x', 'enterprise')").Error; err != nil {
+			t.Fatal(err)
+		}
+		// Strict mode or the CHECK refuses the code (MariaDB's non-strict
+		// mode would store '' with a warning instead, which is as wrong).
+		err := db.Exec("INSERT INTO users (id, name, email, phone, password, plan) VALUES (2, 'B', 'b@ex.com', '9876500002', 'x', 'growth')").Error
+		var stored string
+		db.Raw("SELECT plan FROM users WHERE id = 2").Scan(&stored)
+		if err == nil && stored == "growth" {
+			t.Fatal("before 00037 users.plan took a code other than the two seeded")
+		}
+		db.Exec("DELETE FROM users WHERE id = 2")
+		if err := s.MigrateTo(ctx, 37); err != nil {
+			t.Fatal(err)
+		}
+
+		st := s.Stores()
+		calls := 1000
+		price := decimal.RequireFromString("300.00")
+		growth := &plan.Plan{Code: "growth", Name: "Growth", MonthlyPrice: &price, MonthlyCalls: &calls, Features: []string{"1000 calls"},
+			Public: true, Status: plan.StatusActive, CreatedAt: time.Now(), UpdatedAt: time.Now()}
+		if err := st.Plans.Create(ctx, growth); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Plans.Create(ctx, &plan.Plan{Code: "growth", Name: "Again", Features: []string{}, Status: plan.StatusActive}); !errors.Is(err, plan.ErrCodeTaken) {
+			t.Fatalf("a second growth: %v, want plan_code_taken", err)
+		}
+		u := newUser(t, s, func(u *user.User) { u.Plan = "growth" })
+		got, err := st.Users.ByID(ctx, u.ID)
+		if err != nil || got.Plan != "growth" || got.MonthlyCalls == nil || *got.MonthlyCalls != 1000 {
+			t.Fatalf("user on growth: %+v %v", got, err)
+		}
+		old, err := st.Users.ByID(ctx, 1)
+		if err != nil || old.Plan != user.PlanEnterprise || old.MonthlyCalls != nil || old.Email != "a@ex.com" {
+			t.Fatalf("the row from before: %+v %v", old, err)
+		}
+		calls = 2000
+		growth.MonthlyCalls = &calls
+		if err := st.Plans.Update(ctx, growth); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := st.Users.ByID(ctx, u.ID); got.MonthlyCalls == nil || *got.MonthlyCalls != 2000 {
+			t.Fatalf("allowance after the plan's edit: %+v", got.MonthlyCalls)
+		}
+		if err := s.Migrate(ctx); err != nil { // the rest, and again: nothing to do
+			t.Fatal(err)
+		}
+	})
+}
