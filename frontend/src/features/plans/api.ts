@@ -24,31 +24,10 @@ export type Plan = Schemas['BillingPlan'];
 export type Subscription = Schemas['Subscription'];
 /** PATCH /plans/{code}: the fields given change. */
 export type PlanPatch = NonNullable<paths[typeof PLAN_PATH]['patch']['requestBody']>['content']['application/json'];
-/** POST /plans (TEMP: typed here until the endpoint is in api/openapi.yaml). */
-export interface NewPlan {
-  code: string;
-  name: string;
-  monthly_price: string | null;
-  monthly_calls: number | null;
-  features: string[];
-  public: boolean;
-}
-/** GET /subscription/quote (TEMP: typed here until the endpoint is in api/openapi.yaml). */
-export interface Quote {
-  plan_code: string;
-  applies: 'now' | 'next_period';
-  charge_now: string;
-  next_amount: string;
-  next_charge_at: string;
-}
-
-// TEMP: the two endpoints the backend is adding (POST /plans, GET
-// /subscription/quote) are not in the generated types yet.
-type Untyped = {
-  GET: (path: string, init?: unknown) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
-  POST: (path: string, init?: unknown) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
-};
-const untyped = api as unknown as Untyped;
+/** POST /plans. */
+export type NewPlan = NonNullable<paths[typeof PLANS_PATH]['post']['requestBody']>['content']['application/json'];
+/** GET /subscription/quote: what a switch would do now, changing nothing. */
+export type Quote = paths[typeof QUOTE_PATH]['get']['responses'][200]['content']['application/json'];
 
 export const planKeys = {
   /** The catalog (one list: GET /plans is not paged). */
@@ -86,7 +65,7 @@ export function useSubscription() {
 export function useSubscriptionQuote(code: string | null) {
   return useQuery({
     queryKey: planKeys.quote(code ?? ''),
-    queryFn: () => call(untyped.GET(QUOTE_PATH, { params: { query: { plan_code: code! } } })) as Promise<Quote>,
+    queryFn: () => call(api.GET(QUOTE_PATH, { params: { query: { plan_code: code! } } })),
     enabled: code !== null,
     staleTime: 0,
     gcTime: 0,
@@ -113,10 +92,10 @@ export function useChangePlan(config?: MutationConfig<Subscription, string>) {
   }, config);
 }
 
-/** Creates a plan (admin); 409 conflict when the code is taken. */
+/** Creates a plan (admin), active; 409 plan_code_taken when the code exists. */
 export function useCreatePlan(config?: MutationConfig<Plan, NewPlan>) {
   return useFeatureMutation({
-    mutationFn: (body: NewPlan) => call(untyped.POST(PLANS_PATH, { body })) as Promise<Plan>,
+    mutationFn: (body: NewPlan) => call(api.POST(PLANS_PATH, { body })),
     onSuccess: (qc) => void qc.invalidateQueries({ queryKey: planKeys.all }),
   }, config);
 }

@@ -46,7 +46,7 @@ describe('the plans screen', () => {
 
   it('creates a plan: sends the strings typed, and shows the API’s errors beside their fields', async () => {
     let plans = [starter, enterprise];
-    let answer: () => Response = () => json(409, { success: false, message: 'Conflict', error: 'conflict', request_id: 'req_01J9Z8X4K3M2N1P0Q9R8S7T6V5' });
+    let answer: () => Response = () => json(409, { success: false, message: 'A plan with this code exists', error: 'plan_code_taken', request_id: 'req_01J9Z8X4K3M2N1P0Q9R8S7T6V5' });
     const calls = stubApi({
       'GET /api/v1/panel/plans': () => json(200, { data: plans }),
       'POST /api/v1/panel/plans': () => answer(),
