@@ -179,7 +179,7 @@ describe('Plan and billing', () => {
     expect(screen.getByText(/allowance is used up/)).toBeInTheDocument();
   });
 
-  it('shows an unlimited allowance without a bar', async () => {
+  it('shows an unlimited allowance without a bar, and offers no switch from a plan arranged per account', async () => {
     stubApi({
       'GET /api/v1/panel/subscription': () => json(200, subscription({ plan: enterprise, price: '25000.00', calls_used: 5120, calls_allowed: null, next_plan_code: 'enterprise', next_amount: '25000.00' })),
       'GET /api/v1/panel/plans': () => json(200, { data: [starter, growth] }),
@@ -188,5 +188,9 @@ describe('Plan and billing', () => {
     expect(await screen.findByTestId('calls-used')).toHaveTextContent('5,120 used · Unlimited');
     expect(screen.queryByRole('progressbar')).toBeNull();
     expect(screen.getByTestId('current-price')).toHaveTextContent('₹25,000.00 a month');
+    // Enterprise is not public: only public plans switch to and from one another.
+    await screen.findByTestId('plan-card-growth');
+    expect(screen.getByTestId('plan-arranged')).toHaveTextContent('contact us to move to another plan');
+    expect(screen.queryByRole('button', { name: /^Switch to/ })).toBeNull();
   });
 });

@@ -34,6 +34,11 @@ export default function PlanBilling() {
               <Text size="sm" c="dimmed" mb="sm">
                 A plan with a higher price applies at once: you pay the difference for the days left this month. A lower price applies from next month; nothing is refunded.
               </Text>
+              {!s.plan.public && (
+                <Text size="sm" mb="sm" data-testid="plan-arranged">
+                  Your plan is arranged for your account, so we change it for you: contact us to move to another plan.
+                </Text>
+              )}
               <QueryState query={plans} loadingLabel="Loading the plans…"
                 isEmpty={(ps) => ps.filter(switchable).length === 0}
                 empty={<EmptyState title="No plans to switch to" description="Ask us about a plan for your account." />}>
@@ -168,6 +173,8 @@ function PlanCard({ plan, sub, onSwitch }: { plan: Plan; sub: Subscription; onSw
   if (current) action = <Badge color="teal" variant="light" size="lg">Your plan</Badge>;
   else if (next) action = <Badge color="blue" variant="light" size="lg">From {formatDate(sub.next_charge_at)}</Badge>;
   else if (plan.monthly_price === null) action = <Text size="sm" c="dimmed">Price agreed per account: ask us</Text>;
+  // Only public plans switch to and from one another (403 otherwise).
+  else if (!sub.plan.public) action = null;
   else {
     action = (
       <Button onClick={onSwitch} disabled={sub.status === 'past_due'} title={sub.status === 'past_due' ? 'Pay the past-due fee first' : undefined}>
