@@ -3,9 +3,10 @@
 // agreed price, required for a plan whose price is agreed per account. A
 // rising price debits the prorated difference from their wallet; 402 when
 // it cannot cover it.
-import { Alert, Button, Group, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
+import { Link } from 'react-router';
 import { ApiError, optionsError } from '../../../api/errors';
 import type { User } from '../../../api/types';
 import { Money } from '../../../components/Money';
@@ -18,6 +19,11 @@ import { amountError, MONEY2 } from '../shared/money';
 import { allowanceText, planName } from '../shared/plans';
 
 interface Values { plan_code: string; price: string }
+
+/** The user's audit log, filtered to plan changes (where an agreed price is recorded). */
+function AuditLink({ user }: { user: User }) {
+  return <Anchor component={Link} to={`/admin/audit-log?action=subscription.set&target_type=user&target_id=${user.id}`} inherit>the audit log</Anchor>;
+}
 
 function optionLabel(p: Plan): string {
   const price = p.monthly_price === null ? 'price agreed per account' : `${formatINR(p.monthly_price)} a month`;
@@ -62,7 +68,9 @@ export function UserPlanCard({ user }: { user: User }) {
   const chosen = find(form.values.plan_code);
   const custom = chosen?.monthly_price === null;
   const typed = form.values.price.trim();
+  // The subscription this page set (the PATCH's answer); there is no GET of another account's subscription.
   const current = known && known.plan.code === user.plan ? known : null;
+  const listPrice = find(user.plan)?.monthly_price ?? null;
 
   return (
     <Paper withBorder p="md" radius="md">
@@ -82,15 +90,15 @@ export function UserPlanCard({ user }: { user: User }) {
               <Text size="xs" c="dimmed">Price</Text>
               <Text size="sm" data-testid="user-plan-price">
                 {current ? <><Money value={current.price} fw={600} /> a month</>
-                  : find(user.plan)?.monthly_price ? <><Money value={find(user.plan)!.monthly_price} /> a month (the plan’s price, unless agreed otherwise)</>
-                    : <Text span c="dimmed" inherit>agreed per account</Text>}
+                  : listPrice ? <><Money value={listPrice} /> a month, unless a price was agreed (see <AuditLink user={user} />)</>
+                    : <Text span c="dimmed" inherit>Agreed per account: the amount is in <AuditLink user={user} /></Text>}
               </Text>
             </Stack>
             {current && (
               <>
                 <Stack gap={0}>
                   <Text size="xs" c="dimmed">Calls this month</Text>
-                  <Text size="sm">{current.calls_used.toLocaleString('en-IN')} of {allowanceText(current.calls_allowed, { short: true })}</Text>
+                  <Text size="sm">{current.calls_used.toLocaleString('en-IN')} {current.calls_allowed === null ? 'used · Unlimited' : `of ${allowanceText(current.calls_allowed, { short: true })}`}</Text>
                 </Stack>
                 <Stack gap={0}>
                   <Text size="xs" c="dimmed">Next charge</Text>
@@ -106,7 +114,7 @@ export function UserPlanCard({ user }: { user: User }) {
               (<Money value={user.balance} />) is short. Nothing changed. Credit their balance (Adjust balance) or choose a lower price.
             </Alert>
           )}
-          <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
+          <Stack gap="sm">
             <Select label="Plan" required allowDeselect={false}
               data={active.map((p) => ({ value: p.code, label: optionLabel(p) }))}
               {...form.getInputProps('plan_code')}
@@ -117,7 +125,7 @@ export function UserPlanCard({ user }: { user: User }) {
               placeholder={chosen?.monthly_price ?? '25000.00'}
               description={MONEY2.test(typed) ? `${formatINR(typed)} a month` : custom ? 'Agreed with the account' : 'Empty: the plan’s price'}
               {...form.getInputProps('price')} />
-          </SimpleGrid>
+          </Stack>
           <Text size="xs" c="dimmed">
             Applies at once. When the price rises, the difference for the days left in this month is debited from the user’s balance; nothing is refunded when it falls.
           </Text>
