@@ -5,6 +5,11 @@
 //
 // When the server cannot be reached, MySQL tests are skipped with a message,
 // unless CI=true or REQUIRE_MYSQL=1, where they fail.
+//
+// TESTDB_ONLY=sqlite or TESTDB_ONLY=mysql runs only that database's tests
+// (the other's are skipped): make test runs the SQLite half of the race
+// packages without the race detector, which would instrument the
+// transpiled SQLite engine itself, and the MySQL half with it.
 package testdb
 
 import (
@@ -46,6 +51,7 @@ func OpenSQLite(t testing.TB) *mysqlstore.Store {
 // file in t.TempDir().
 func SQLiteURL(t testing.TB) string {
 	t.Helper()
+	only(t, "sqlite")
 	return "sqlite://" + filepath.Join(t.TempDir(), "test.db")
 }
 
@@ -60,6 +66,7 @@ func OpenMySQL(t testing.TB) *mysqlstore.Store {
 // migrates it). The database is dropped when the test ends.
 func MySQLURL(t testing.TB) string {
 	t.Helper()
+	only(t, "mysql")
 	serverURL := serverURL()
 	admin := adminStore(t, serverURL)
 	name := "t_" + randomHex(8)
@@ -83,6 +90,14 @@ func MySQLURL(t testing.TB) string {
 	}
 	u.Path = "/" + name
 	return u.String()
+}
+
+// only skips t when TESTDB_ONLY names a database other than db.
+func only(t testing.TB, db string) {
+	t.Helper()
+	if o := os.Getenv("TESTDB_ONLY"); o != "" && o != db {
+		t.Skipf("TESTDB_ONLY=%s: the %s half runs in its own go test run", o, db)
+	}
 }
 
 // serverURL is TEST_MYSQL_URL, or DefaultMySQLURL.

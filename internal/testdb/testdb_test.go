@@ -81,3 +81,19 @@ func TestMySQLRequired(t *testing.T) {
 		}
 	}
 }
+
+// TESTDB_ONLY runs one database's half: Each's other subtest is skipped.
+func TestOnlyRunsOneDatabase(t *testing.T) {
+	for _, db := range []string{"sqlite", "mysql"} {
+		t.Run(db, func(t *testing.T) {
+			t.Setenv("TESTDB_ONLY", db)
+			ran := map[string]bool{}
+			t.Run("each", func(t *testing.T) {
+				Each(t, func(t *testing.T, s *mysqlstore.Store) { ran[s.Dialect()] = true })
+			})
+			if len(ran) != 1 || !ran[db] { // the dialects are named as TESTDB_ONLY's values
+				t.Fatalf("TESTDB_ONLY=%s ran %v", db, ran)
+			}
+		})
+	}
+}
