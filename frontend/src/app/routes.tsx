@@ -4,8 +4,8 @@
 // here is a change to this shared file (ask the lead).
 import type { ComponentType } from 'react';
 import {
-  IconActivity, IconArrowsTransferUp, IconBuildingBank, IconBuildingStore, IconCash, IconChartBar, IconClipboardList, IconDeviceMobile, IconFileSpreadsheet,
-  IconGauge, IconGaugeFilled, IconKey, IconListDetails, IconReceipt, IconServer, IconUser, IconUsers, IconWallet, IconWebhook,
+  IconActivity, IconArrowsTransferUp, IconBuildingBank, IconBuildingStore, IconCash, IconChartBar, IconClipboardList, IconCreditCard, IconDeviceMobile, IconFileSpreadsheet,
+  IconGauge, IconGaugeFilled, IconKey, IconListDetails, IconPackages, IconReceipt, IconServer, IconUser, IconUsers, IconWallet, IconWebhook,
   type Icon,
 } from '@tabler/icons-react';
 import type { Role } from '../api/types';
@@ -66,6 +66,8 @@ export const screens: Screen[] = [
     nav: { label: 'Payouts', icon: IconArrowsTransferUp, group: 'Money' } },
   { path: '/account-openings', title: 'Account openings', roles: ALL, load: () => import('../pages/user/AccountOpenings'),
     nav: { label: 'Account openings', icon: IconBuildingBank, group: 'Money' } },
+  { path: '/plan', title: 'Plan and billing', roles: ALL, load: () => import('../pages/user/PlanBilling'),
+    nav: { label: 'Plan and billing', icon: IconCreditCard, group: 'Account' } },
   { path: '/profile', title: 'Profile and sessions', roles: ALL, load: () => import('../pages/user/Profile'),
     nav: { label: 'Profile', icon: IconUser, group: 'Account' } },
 
@@ -79,6 +81,8 @@ export const screens: Screen[] = [
     nav: { label: 'Services', icon: IconServer, group: 'Admin' } },
   { path: '/admin/services/new', title: 'New service', roles: ADMIN, load: () => import('../pages/admin/ServiceEdit') },
   { path: '/admin/services/:id', title: 'Edit service', roles: ADMIN, load: () => import('../pages/admin/ServiceEdit') },
+  { path: '/admin/plans', title: 'Plans', roles: ADMIN, load: () => import('../pages/admin/Plans'),
+    nav: { label: 'Plans', icon: IconPackages, group: 'Admin' } },
   { path: '/admin/balance-requests', title: 'Balance requests', roles: ADMIN, load: () => import('../pages/admin/BalanceRequests'),
     nav: { label: 'Balance requests', icon: IconClipboardList, group: 'Admin' } },
   { path: '/admin/reconciliation', title: 'Reconciliation', roles: ADMIN, load: () => import('../pages/admin/Reconciliation'),

@@ -22,8 +22,9 @@ const ACTIONS = [
   'service.create', 'service.update', 'service.delete', 'service.docs_put',
   'pricing.create', 'pricing.update', 'pricing.delete',
   'balance_request.approve', 'balance_request.reject',
+  'plan.create', 'plan.update', 'subscription.set',
 ];
-const TARGETS: TargetType[] = ['user', 'service', 'pricing', 'balance_request'];
+const TARGETS: TargetType[] = ['user', 'service', 'pricing', 'balance_request', 'plan'];
 
 function actionColor(action: string): string {
   if (/delete|block|reject/.test(action)) return 'red';

@@ -17,6 +17,7 @@ import { RoleBadge, UserStatusBadge } from './shared/badges';
 import { BalanceAdjustment } from './users/BalanceAdjustment';
 import { PayoutLimitCard } from './users/PayoutLimitForm';
 import { RolePlanCard } from './users/ProfileCard';
+import { UserPlanCard } from './users/PlanCard';
 import { RecentTransactions } from './users/RecentTransactions';
 import { UserPricing } from './users/UserPricing';
 import { useUserActions } from './users/useUserActions';
@@ -118,7 +119,8 @@ function UserPage({ user, back }: { user: User; back: ReactNode }) {
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
           <Stack gap="md">
-            {!deleted && <RolePlanCard key={`${user.role}-${user.plan}-${user.collection_fee_percent}`} user={user} isSelf={isSelf} />}
+            {!deleted && <UserPlanCard key={user.plan} user={user} />}
+            {!deleted && <RolePlanCard key={`${user.role}-${user.collection_fee_percent}`} user={user} isSelf={isSelf} />}
             {!deleted && <PayoutLimitCard key={user.daily_payout_limit} user={user} />}
             {!deleted && <BalanceAdjustment user={user} />}
             {!isSelf && !deleted && (

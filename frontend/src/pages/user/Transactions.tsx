@@ -25,6 +25,7 @@ const REFERENCES = [
   { value: 'adjustment', label: 'Adjustments' },
   { value: 'recharge', label: 'Recharges' },
   { value: 'payment', label: 'Payments' },
+  { value: 'plan_fee', label: 'Plan fees' },
 ];
 
 const columns = (admin: boolean): Column<Txn>[] => [

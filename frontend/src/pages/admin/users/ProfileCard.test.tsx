@@ -12,7 +12,7 @@ afterEach(async () => {
   await session.signOut();
 });
 
-describe('the role and plan card', () => {
+describe('the role and fee card', () => {
   it('sets the collection fee, sending only what changed', async () => {
     const asha = user({ status: 'active', collection_fee_percent: '0.00' });
     const calls = stubApi({ 'PATCH /api/v1/panel/users/7': () => json(200, { ...asha, collection_fee_percent: '1.50' }) });
@@ -20,17 +20,17 @@ describe('the role and plan card', () => {
     const u = userEvent.setup();
     const fee = screen.getByRole('textbox', { name: /Collection fee/ });
     expect(fee).toHaveValue('0.00');
-    expect(screen.getByRole('button', { name: 'Save role and plan' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Save role and fee' })).toBeDisabled();
 
     await u.clear(fee);
     await u.type(fee, '100.5');
-    await u.click(screen.getByRole('button', { name: 'Save role and plan' }));
+    await u.click(screen.getByRole('button', { name: 'Save role and fee' }));
     expect(await screen.findByText('A percentage from 0 to 100, at most 2 decimals')).toBeInTheDocument();
     expect(calls).toHaveLength(0);
 
     await u.clear(fee);
     await u.type(fee, '1.5');
-    await u.click(screen.getByRole('button', { name: 'Save role and plan' }));
+    await u.click(screen.getByRole('button', { name: 'Save role and fee' }));
     await waitFor(() => expect(calls).toHaveLength(1));
     expect(calls[0]!.body).toEqual({ collection_fee_percent: '1.5' });
   });
@@ -44,7 +44,7 @@ describe('the role and plan card', () => {
     const fee = screen.getByRole('textbox', { name: /Collection fee/ });
     await u.clear(fee);
     await u.type(fee, '2');
-    await u.click(screen.getByRole('button', { name: 'Save role and plan' }));
+    await u.click(screen.getByRole('button', { name: 'Save role and fee' }));
     expect(await screen.findByText('must be a percentage from 0 to 100 with at most 2 decimals')).toBeInTheDocument();
     expect(fee).toHaveAttribute('aria-invalid', 'true');
   });
