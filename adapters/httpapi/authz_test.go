@@ -289,6 +289,9 @@ var authzTable = []authzRow{
 		return panelReq("/users/%d/activate", f.newUser("pending"))
 	}},
 	{method: "POST", pattern: "/users/{id}/block", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/users/%d/block", f.newUser("active")) }},
+	{method: "GET", pattern: "/users/{id}/subscription", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest {
+		return panelReq("/users/%d/subscription", f.newUser("active"))
+	}},
 	{method: "PATCH", pattern: "/users/{id}/subscription", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest {
 		return panelReq("/users/%d/subscription", f.newUser("active")).with(map[string]any{"plan_code": "starter"})
 	}},

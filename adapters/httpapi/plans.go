@@ -149,6 +149,7 @@ type subscriptionResponse struct {
 	PeriodEnd    time.Time    `json:"period_end"`
 	Status       string       `json:"status"`
 	PastDueSince *time.Time   `json:"past_due_since"`
+	GraceEndsAt  *time.Time   `json:"grace_ends_at"`
 	CallsUsed    int          `json:"calls_used"`
 	CallsAllowed *int         `json:"calls_allowed"`
 	NextChargeAt time.Time    `json:"next_charge_at"`
@@ -161,7 +162,7 @@ func toSubscriptionResponse(v *billing.View) subscriptionResponse {
 	return subscriptionResponse{Plan: toPlanResponse(v.Plan), Price: money.Format2(sub.Price), Period: sub.Period,
 		PeriodStart: sub.PeriodStart.UTC(), PeriodEnd: sub.PeriodEnd.UTC(), Status: string(sub.Status), PastDueSince: sub.PastDueSince,
 		CallsUsed: v.CallsUsed, CallsAllowed: v.CallsAllowed, NextChargeAt: v.NextChargeAt.UTC(), NextPlanCode: v.NextPlanCode,
-		NextAmount: money.Format2(v.NextAmount)}
+		NextAmount: money.Format2(v.NextAmount), GraceEndsAt: v.GraceEndsAt}
 }
 
 func (s *server) getSubscription(c echo.Context) error {
@@ -199,6 +200,20 @@ func (s *server) quoteSubscription(c echo.Context) error {
 		out.Applies = "now"
 	}
 	return c.JSON(http.StatusOK, out)
+}
+
+// getUserSubscription is an admin reading an account's subscription, its
+// agreed price included.
+func (s *server) getUserSubscription(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	v, err := s.app.Billing.Subscription(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toSubscriptionResponse(v))
 }
 
 type changeSubscriptionRequest struct {

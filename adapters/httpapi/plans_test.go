@@ -150,8 +150,14 @@ func TestPastDueThroughTheServer(t *testing.T) {
 		if res, err := e.app.Billing.Run(ctx, next); err != nil || res.PastDue != 2 {
 			t.Fatalf("renewal %+v %v", res, err)
 		}
-		if s := e.must(e.do("GET", "/api/v1/panel/subscription", payer.token, nil), 200); s.str("status") != "past_due" {
-			t.Fatalf("after a short renewal %s", s.raw)
+		s := e.must(e.do("GET", "/api/v1/panel/subscription", payer.token, nil), 200)
+		if s.str("status") != "past_due" || s.str("grace_ends_at") != next.Add(plan.Grace).UTC().Format(time.RFC3339) {
+			t.Fatalf("after a short renewal %s, want the grace to end %s", s.raw, next.Add(plan.Grace).UTC().Format(time.RFC3339))
+		}
+		// Admins read the account's subscription as its owner does.
+		if a := e.must(e.do("GET", fmt.Sprintf("/api/v1/panel/users/%d/subscription", payer.id), e.admin, nil), 200); a.str("price") != "900.00" ||
+			a.str("status") != "past_due" || a.str("grace_ends_at") != s.str("grace_ends_at") {
+			t.Fatalf("the admin's read %s", a.raw)
 		}
 		var events int64
 		e.store.DB().Raw("SELECT COUNT(*) FROM webhook_events WHERE type = ?", "subscription.past_due").Scan(&events)
@@ -164,7 +170,8 @@ func TestPastDueThroughTheServer(t *testing.T) {
 		if res, err := e.app.Billing.RetryPastDue(ctx); err != nil || res.Paid != 1 || res.Downgraded != 0 {
 			t.Fatalf("retry after the credit %+v %v", res, err)
 		}
-		if s := e.must(e.do("GET", "/api/v1/panel/subscription", payer.token, nil), 200); s.str("status") != "active" || e.balance(payer) != "104.98" {
+		if s := e.must(e.do("GET", "/api/v1/panel/subscription", payer.token, nil), 200); s.str("status") != "active" || s.body["grace_ends_at"] != nil ||
+			e.balance(payer) != "104.98" {
 			t.Fatalf("paid: %s balance %s", s.raw, e.balance(payer))
 		}
 
@@ -173,7 +180,7 @@ func TestPastDueThroughTheServer(t *testing.T) {
 			t.Fatalf("grace over %+v %v", res, err)
 		}
 		stays.token = e.login(stays.email, "user-password-1") // a week later
-		s := e.must(e.do("GET", "/api/v1/panel/subscription", stays.token, nil), 200)
+		s = e.must(e.do("GET", "/api/v1/panel/subscription", stays.token, nil), 200)
 		if s.body["plan"].(map[string]any)["code"] != "starter" || s.body["calls_allowed"].(float64) != 1 {
 			t.Fatalf("moved: %s", s.raw)
 		}

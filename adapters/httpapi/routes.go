@@ -64,6 +64,7 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	admin.POST("/users/:id/activate", s.setUserStatus(user.StatusActive))
 	admin.POST("/users/:id/block", s.setUserStatus(user.StatusBlocked))
 	admin.POST("/users/:id/balance-adjustments", s.adjustBalance)
+	admin.GET("/users/:id/subscription", s.getUserSubscription)
 	admin.PATCH("/users/:id/subscription", s.setSubscription)
 	admin.POST("/plans", s.createPlan)
 	admin.PATCH("/plans/:code", s.patchPlan)

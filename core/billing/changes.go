@@ -36,6 +36,9 @@ type View struct {
 	NextChargeAt time.Time
 	NextPlanCode string
 	NextAmount   decimal.Decimal
+	// GraceEndsAt is when a past-due subscription moves to the default
+	// plan if still unpaid; nil when not past due.
+	GraceEndsAt *time.Time
 }
 
 // Plans lists the plans actor may see: all for admins, the public active
@@ -92,6 +95,10 @@ func (b *Billing) view(ctx context.Context, sub *plan.Subscription, u *user.User
 	}
 	v := &View{Subscription: sub, Plan: p, CallsAllowed: u.MonthlyCalls, NextChargeAt: sub.PeriodEnd,
 		NextPlanCode: sub.PlanCode, NextAmount: sub.Price}
+	if sub.PastDueSince != nil {
+		end := sub.PastDueSince.Add(plan.Grace).UTC()
+		v.GraceEndsAt = &end
+	}
 	if u.PlanMonth == plan.Month(b.now(), b.cfg.Location) {
 		v.CallsUsed = u.PlanCalls
 	}

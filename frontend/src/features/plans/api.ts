@@ -36,7 +36,7 @@ export const planKeys = {
   subscription: [SUBSCRIPTION_PATH] as const,
   quotes: [QUOTE_PATH] as const,
   quote: (code: string) => [QUOTE_PATH, code] as const,
-  /** A user's subscription as the admin's last PATCH answered it (there is no GET of another account's subscription). */
+  /** A user's subscription, as an admin reads it. */
   userSubscription: (id: number) => [USER_SUBSCRIPTION_PATH, id] as const,
 };
 
@@ -111,13 +111,11 @@ export function useUpdatePlan(config?: MutationConfig<Plan, { code: string; body
   }, config);
 }
 
-/** The subscription of a user an admin set in this session (from the PATCH's answer), if any. */
+/** A user's subscription as an admin reads it (plan, agreed price, status, grace). */
 export function useUserSubscription(userId: number) {
-  return useQuery<Subscription | null>({
+  return useQuery({
     queryKey: planKeys.userSubscription(userId),
-    queryFn: () => null,
-    staleTime: Infinity,
-    gcTime: Infinity,
+    queryFn: () => call(api.GET(USER_SUBSCRIPTION_PATH, { params: { path: { id: userId } } })),
   });
 }
 

@@ -24,7 +24,7 @@ const enterprise: Plan = {
 function subscription(over: Partial<Subscription> = {}): Subscription {
   return {
     plan: starter, price: '0.00', period: '2026-11', period_start: '2026-10-31T18:30:00Z', period_end: '2026-11-30T18:30:00Z',
-    status: 'active', past_due_since: null, calls_used: 37, calls_allowed: 100, next_charge_at: '2026-11-30T18:30:00Z',
+    status: 'active', past_due_since: null, grace_ends_at: null, calls_used: 37, calls_allowed: 100, next_charge_at: '2026-11-30T18:30:00Z',
     next_plan_code: 'starter', next_amount: '0.00', ...over,
   };
 }
@@ -164,7 +164,7 @@ describe('Plan and billing', () => {
   it('shows a past-due plan with its grace and holds switching until the fee is paid', async () => {
     stubApi({
       'GET /api/v1/panel/subscription': () => json(200, subscription({
-        plan: growth, price: '300.00', status: 'past_due', past_due_since: '2026-11-01T04:30:00Z', calls_used: 1000, calls_allowed: 1000,
+        plan: growth, price: '300.00', status: 'past_due', past_due_since: '2026-11-01T04:30:00Z', grace_ends_at: '2026-11-08T04:30:00Z', calls_used: 1000, calls_allowed: 1000,
         next_plan_code: 'growth', next_amount: '300.00',
       })),
       'GET /api/v1/panel/plans': () => json(200, { data: [starter, growth] }),

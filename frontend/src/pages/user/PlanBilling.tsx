@@ -71,7 +71,7 @@ function Fact({ label, children, testId }: { label: string; children: ReactNode;
 
 function PastDue({ sub }: { sub: Subscription }) {
   const since = sub.past_due_since;
-  const graceEnd = since ? new Date(new Date(since).getTime() + GRACE_DAYS * 86_400_000) : null;
+  const graceEnd = sub.grace_ends_at;
   return (
     <Alert color="red" variant="light" title="Your plan fee is past due" role="alert" data-testid="past-due">
       <Stack gap={6}>

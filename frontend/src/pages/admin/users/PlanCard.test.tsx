@@ -32,7 +32,7 @@ const PLANS = { data: [starter, growth, old, enterprise] };
 
 const onEnterprise: Subscription = {
   plan: enterprise, price: '25000.00', period: '2026-11', period_start: '2026-10-31T18:30:00Z', period_end: '2026-11-30T18:30:00Z',
-  status: 'active', past_due_since: null, calls_used: 12, calls_allowed: null, next_charge_at: '2026-11-30T18:30:00Z',
+  status: 'active', past_due_since: null, grace_ends_at: null, calls_used: 12, calls_allowed: null, next_charge_at: '2026-11-30T18:30:00Z',
   next_plan_code: 'enterprise', next_amount: '25000.00',
 };
 
@@ -77,6 +77,17 @@ describe('the user page’s plan card', () => {
     // The page reads the user again (now on enterprise); the card shows the answer's price and next charge.
     await waitFor(() => expect(screen.getByTestId('user-plan')).toHaveTextContent('Enterprise'));
     expect(screen.getByTestId('user-plan-price')).toHaveTextContent('₹25,000.00 a month');
+    expect(screen.getByTestId('user-plan-next')).toHaveTextContent('₹25,000.00 on 01 Dec 2026');
+  });
+
+  it('shows the agreed price and next charge read from the server', async () => {
+    stubApi({
+      'GET /api/v1/panel/plans': () => json(200, PLANS),
+      'GET /api/v1/panel/users/7/subscription': () => json(200, onEnterprise),
+    });
+    renderWithApp(<UserPlanCard user={user({ status: 'active', plan: 'enterprise' })} />);
+    await waitFor(() => expect(screen.getByTestId('user-plan-price')).toHaveTextContent('₹25,000.00 a month'));
+    expect(screen.getByTestId('user-plan')).toHaveTextContent('Enterprise');
     expect(screen.getByTestId('user-plan-next')).toHaveTextContent('₹25,000.00 on 01 Dec 2026');
   });
 

@@ -68,7 +68,6 @@ export function UserPlanCard({ user }: { user: User }) {
   const chosen = find(form.values.plan_code);
   const custom = chosen?.monthly_price === null;
   const typed = form.values.price.trim();
-  // The subscription this page set (the PATCH's answer); there is no GET of another account's subscription.
   const current = known && known.plan.code === user.plan ? known : null;
   const listPrice = find(user.plan)?.monthly_price ?? null;
 
