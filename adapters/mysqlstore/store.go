@@ -275,6 +275,7 @@ func (s *Store) storesOn(db *gorm.DB) store.Stores {
 		Names:         &nameStore{b},
 		Plans:         &planStore{b},
 		Subscriptions: &subscriptionStore{b},
+		Invoices:      &invoiceStore{b},
 	}
 }
 

@@ -126,6 +126,15 @@ func NextMonth(month string) string {
 	return m.AddDate(0, 1, 0).Format("2006-01")
 }
 
+// PrevMonth is the month before month ("2027-01" → "2026-12").
+func PrevMonth(month string) string {
+	m, err := time.Parse("2006-01", month)
+	if err != nil {
+		return month
+	}
+	return m.AddDate(0, -1, 0).Format("2006-01")
+}
+
 // Prorate is the part of a monthly amount for the days left in at's local
 // month, the day of at included, rounded half-up to 2 places.
 func Prorate(monthly decimal.Decimal, at time.Time, loc *time.Location) decimal.Decimal {

@@ -14,6 +14,7 @@ import (
 	"paygate/core/export"
 	"paygate/core/hitlog"
 	"paygate/core/hold"
+	"paygate/core/invoice"
 	"paygate/core/ledger"
 	"paygate/core/payment"
 	"paygate/core/payout"
@@ -68,6 +69,7 @@ type Stores struct {
 	Names         directory.Repository // names of the users, keys and services rows refer to
 	Plans         plan.Catalog         // the plan catalog
 	Subscriptions plan.Subscriptions   // each user's subscription and its charged periods
+	Invoices      invoice.Store        // tax invoices and credit notes
 }
 
 // Transactor runs fn in one database transaction with Stores bound to it.

@@ -41,13 +41,14 @@ const (
 	SubscriptionPastDue    EventType = "subscription.past_due"
 	SubscriptionDowngraded EventType = "subscription.downgraded"
 	SubscriptionChanged    EventType = "subscription.changed"
+	InvoiceIssued          EventType = "invoice.issued"
 )
 
 // EventTypes are every event type, in the order the documentation lists them.
 var EventTypes = []EventType{PaymentSuccess, PaymentFailed, PaymentExpired, RechargeSuccess, RechargeFailed,
 	BalanceRequestApproved, BalanceRequestRejected, BalanceLow, RefundProcessed, RefundFailed,
 	PayoutSuccess, PayoutFailed, PayoutReversed, AccountOpeningOpened, AccountOpeningRejected,
-	SubscriptionRenewed, SubscriptionPastDue, SubscriptionDowngraded, SubscriptionChanged}
+	SubscriptionRenewed, SubscriptionPastDue, SubscriptionDowngraded, SubscriptionChanged, InvoiceIssued}
 
 // Valid reports a known event type.
 func (t EventType) Valid() bool {

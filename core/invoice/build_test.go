@@ -1,0 +1,153 @@
+package invoice_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"paygate/core/invoice"
+	"paygate/core/ledger"
+)
+
+var ist = func() *time.Location {
+	l, err := time.LoadLocation("Asia/Kolkata")
+	if err != nil {
+		panic(err)
+	}
+	return l
+}()
+
+func at(s string) time.Time {
+	t, err := time.ParseInLocation("2006-01-02 15:04", s, ist)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
+
+func debit(group, label, amount, when string) invoice.Charge {
+	return invoice.One(ledger.Debit, d(amount), group, label, "", at(when))
+}
+
+// refund is a refund of a charge debited at charged.
+func refund(group, label, amount, _, charged string) invoice.Charge {
+	return invoice.One(ledger.Refund, d(amount), group, label, "", at(charged))
+}
+
+// line is a line's description, quantity, unit price ("" for mixed),
+// gross, taxable, cgst, sgst, igst.
+type line [8]string
+
+func render(ls []invoice.Line) []line {
+	var out []line
+	for _, l := range ls {
+		unit := ""
+		if l.UnitPrice != nil {
+			unit = l.UnitPrice.StringFixed(2)
+		}
+		out = append(out, line{l.Description, decimal.NewFromInt(l.Quantity).String(), unit, l.Gross.StringFixed(2), l.Taxable.StringFixed(2),
+			l.CGST.StringFixed(2), l.SGST.StringFixed(2), l.IGST.StringFixed(2)})
+	}
+	return out
+}
+
+func TestBuildGroupsNetsAndCredits(t *testing.T) {
+	intra := invoice.Tax{Rate: d("18"), IntraState: true, DefaultSAC: "998319"}
+	inter := invoice.Tax{Rate: d("18"), DefaultSAC: "998319"}
+	supply := invoice.Tax{Rate: d("0"), IntraState: true, DefaultSAC: "998319"}
+	cases := []struct {
+		name    string
+		charges []invoice.Charge
+		tax     invoice.Tax
+		lines   []line
+		credits map[string][]line
+	}{
+		{"calls of one price, one refunded the same month", []invoice.Charge{
+			debit("service:1", "Echo API calls", "1.18", "2026-11-01 00:00"),
+			debit("service:1", "Echo API calls", "1.18", "2026-11-15 10:00"),
+			debit("service:1", "Echo API calls", "1.18", "2026-11-30 23:59"),
+			refund("service:1", "Echo API calls", "1.18", "2026-11-30 23:59", "2026-11-30 23:59"),
+		}, intra, []line{{"Echo API calls", "2", "1.18", "2.36", "2.00", "0.18", "0.18", "0.00"}}, nil},
+		{"mixed prices, inter-state, plan fee beside", []invoice.Charge{
+			debit("service:2", "Verify calls", "2.00", "2026-11-02 09:00"),
+			debit("service:2", "Verify calls", "3.00", "2026-11-02 09:01"),
+			debit("plan", "Plan: Growth", "300.00", "2026-11-01 00:00"),
+		}, inter, []line{
+			{"Plan: Growth", "1", "300.00", "300.00", "254.24", "0.00", "0.00", "45.76"},
+			{"Verify calls", "2", "", "5.00", "4.24", "0.00", "0.00", "0.76"},
+		}, nil},
+		{"odd paisa to SGST", []invoice.Charge{debit("service:1", "Calls", "0.05", "2026-11-03 12:00")},
+			intra, []line{{"Calls", "1", "0.05", "0.05", "0.04", "0.00", "0.01", "0.00"}}, nil},
+		{"a refund of October's charge is a credit, not a netting", []invoice.Charge{
+			debit("service:1", "Calls", "10.00", "2026-11-03 12:00"),
+			refund("service:1", "Calls", "4.00", "2026-11-01 00:05", "2026-10-31 23:58"),
+			refund("payout", "Payout fees", "5.90", "2026-11-04 08:00", "2026-10-20 10:00"),
+		}, intra, []line{{"Calls", "1", "10.00", "10.00", "8.47", "0.76", "0.77", "0.00"}},
+			map[string][]line{"2026-10": {
+				{"Calls", "1", "4.00", "4.00", "3.39", "0.30", "0.31", "0.00"},
+				{"Payout fees", "1", "5.90", "5.90", "5.00", "0.45", "0.45", "0.00"},
+			}}},
+		{"sums of many entries, one of mixed amounts", []invoice.Charge{
+			{Type: ledger.Debit, Count: 1000, Amount: d("1180.00"), Unit: ptr(d("1.18")), Group: "service:1", Label: "Calls", ChargedAt: at("2026-11-01 00:00")},
+			{Type: ledger.Refund, Count: 10, Amount: d("11.80"), Unit: ptr(d("1.18")), Group: "service:1", Label: "Calls", ChargedAt: at("2026-11-01 00:00")},
+			{Type: ledger.Debit, Count: 3, Amount: d("6.00"), Group: "service:2", Label: "Verify", ChargedAt: at("2026-11-01 00:00")},
+		}, intra, []line{
+			{"Calls", "990", "1.18", "1168.20", "990.00", "89.10", "89.10", "0.00"},
+			{"Verify", "3", "", "6.00", "5.08", "0.46", "0.46", "0.00"},
+		}, nil},
+		{"everything refunded: no line", []invoice.Charge{
+			debit("service:1", "Calls", "1.00", "2026-11-03 12:00"),
+			refund("service:1", "Calls", "1.00", "2026-11-03 12:00", "2026-11-03 12:00"),
+		}, intra, nil, nil},
+		{"rate 0: a bill of supply", []invoice.Charge{debit("collection_fee", "Collection fees", "999999.99", "2026-11-03 12:00")},
+			supply, []line{{"Collection fees", "1", "999999.99", "999999.99", "999999.99", "0.00", "0.00", "0.00"}}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := invoice.Build(c.charges, "2026-11", ist, c.tax)
+			if got := render(m.Lines); !equal(got, c.lines) {
+				t.Errorf("lines\n got %q\nwant %q", got, c.lines)
+			}
+			if len(m.Credits) != len(c.credits) {
+				t.Fatalf("credits %v, want %v", m.Credits, c.credits)
+			}
+			for month, want := range c.credits {
+				if got := render(m.Credits[month]); !equal(got, want) {
+					t.Errorf("credits of %s\n got %q\nwant %q", month, got, want)
+				}
+			}
+			for _, l := range m.Lines {
+				if !l.Taxable.Add(l.CGST).Add(l.SGST).Add(l.IGST).Equal(l.Gross) {
+					t.Errorf("line %s: taxable and tax do not add up to %s", l.Description, l.Gross)
+				}
+			}
+		})
+	}
+}
+
+func ptr(v decimal.Decimal) *decimal.Decimal { return &v }
+
+func equal(a, b []line) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestSumAddsTheColumns(t *testing.T) {
+	m := invoice.Build([]invoice.Charge{
+		debit("a", "A", "1.18", "2026-11-01 10:00"), debit("b", "B", "0.05", "2026-11-01 10:00"), debit("c", "C", "100.00", "2026-11-01 10:00"),
+	}, "2026-11", ist, invoice.Tax{Rate: d("18"), IntraState: true, DefaultSAC: "998319"})
+	s := invoice.Sum(m.Lines)
+	if s.Gross.StringFixed(2) != "101.23" || !s.Taxable.Add(s.CGST).Add(s.SGST).Add(s.IGST).Equal(s.Gross) {
+		t.Fatalf("totals %+v", s)
+	}
+}

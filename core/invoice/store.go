@@ -1,0 +1,48 @@
+package invoice
+
+import (
+	"context"
+	"time"
+
+	"paygate/core/errs"
+)
+
+var ErrNotFound = errs.E(errs.NotFound, "invoice_not_found", "Invoice not found")
+
+// Filter narrows a list of documents; zero fields do not.
+type Filter struct {
+	UserID  uint64
+	Month   string
+	Kind    Kind
+	Page    int
+	PerPage int
+}
+
+// Store keeps issued documents. Writes run in the caller's transaction.
+type Store interface {
+	// Charges are userID's billable ledger entries from from (inclusive)
+	// to to (exclusive), in entry order.
+	Charges(ctx context.Context, userID uint64, from, to time.Time) ([]Charge, error)
+	// Charged lists, after user id after and up to limit, the users with
+	// billable ledger entries from from to to, in id order.
+	Charged(ctx context.Context, from, to time.Time, after uint64, limit int) ([]uint64, error)
+	// Issued is userID's documents of month.
+	Issued(ctx context.Context, userID uint64, month string) ([]Invoice, error)
+	// InvoiceOf is userID's invoice of month (ErrNotFound).
+	InvoiceOf(ctx context.Context, userID uint64, month string) (*Invoice, error)
+	// OpenSeries makes series' counter exist (at 0), outside any
+	// transaction, so that issuers only ever update it.
+	OpenSeries(ctx context.Context, series string) error
+	// NextNumber takes the next number of an open series under the
+	// series' row lock, held to the end of the transaction: a rolled-back
+	// transaction gives its number back, so numbers have no gaps.
+	NextNumber(ctx context.Context, series string) (int64, error)
+	// Insert writes inv whole and sets its ID; errs.Conflict when the
+	// account's document of that month (and corrected invoice) exists.
+	Insert(ctx context.Context, inv *Invoice, series string, seq int64) error
+	ByID(ctx context.Context, id uint64) (*Invoice, error) // ErrNotFound
+	List(ctx context.Context, f Filter) ([]Invoice, int64, error)
+	// MonthDone reports whether month was finished; FinishMonth marks it.
+	MonthDone(ctx context.Context, month string) (bool, error)
+	FinishMonth(ctx context.Context, month string, at time.Time) error
+}

@@ -1,0 +1,319 @@
+// Package invoicing issues each account's GST documents for a month: one
+// tax invoice of its billable charges, and credit notes for refunds of
+// charges an earlier invoice billed (docs/decisions.md, "Tax invoices").
+// A document is written whole, once, in the transaction that takes its
+// number, under the account's row lock, so any number of instances and
+// `server invoices issue` may run at once: numbers stay consecutive and
+// nothing is issued twice.
+package invoicing
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"paygate/core/errs"
+	"paygate/core/gst"
+	"paygate/core/invoice"
+	"paygate/core/money"
+	"paygate/core/plan"
+	"paygate/core/store"
+	"paygate/core/user"
+	"paygate/core/webhook"
+)
+
+// Supplier is the supplier's side of every document, read in the issuing
+// transaction.
+type Supplier struct {
+	Party  invoice.Party
+	Payee  invoice.Payee
+	Prefix string // invoice series prefix ("PG"); credit notes add "C"
+	SAC    string // the default SAC code
+}
+
+// Parties reads the supplier's settings and an account's billing profile
+// (its recipient block; the account's name and email when it has none).
+type Parties interface {
+	Supplier(ctx context.Context, s store.Stores) (*Supplier, error)
+	Recipient(ctx context.Context, s store.Stores, u *user.User) (invoice.Party, error)
+}
+
+// Notify mails an account's owner after the transaction committed.
+type Notify func(ctx context.Context, to, subject, text string)
+
+// Config is what invoicing needs of the configuration.
+type Config struct {
+	Location      *time.Location  // TIMEZONE: months and the financial year
+	Rate          decimal.Decimal // GST_RATE in percent; 0 issues bills of supply
+	PublicBaseURL string          // links in events and mail
+	Livemode      bool            // the events' livemode
+}
+
+// Deps are the ports invoicing runs on.
+type Deps struct {
+	Tx      store.Transactor
+	Stores  store.Stores
+	Parties Parties
+	Notify  Notify
+	Now     func() time.Time
+	Log     *slog.Logger
+	Config  Config
+}
+
+// Invoicing is the documents' use cases.
+type Invoicing struct {
+	tx      store.Transactor
+	s       store.Stores
+	parties Parties
+	notify  Notify
+	now     func() time.Time
+	log     *slog.Logger
+	cfg     Config
+}
+
+func New(d Deps) *Invoicing {
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	if d.Config.Location == nil {
+		d.Config.Location = time.UTC
+	}
+	return &Invoicing{tx: d.Tx, s: d.Stores, parties: d.Parties, notify: d.Notify, now: d.Now, log: d.Log, cfg: d.Config}
+}
+
+// ErrMonthNotOver refuses to invoice a month that has not ended.
+var ErrMonthNotOver = errs.E(errs.Invalid, "month_not_over", "The month has not ended yet")
+
+// batch is how many accounts one query of a round picks.
+const batch = 100
+
+// Result counts what a run issued.
+type Result struct {
+	Invoices, CreditNotes int
+}
+
+// Issue issues month's documents at instant at (their date): every account
+// with billable charges in the month gets its invoice and its credit notes,
+// each account in its own transaction. Run again, or on several instances
+// at once, it issues nothing twice. A month that has not ended at at is
+// refused; a month once finished is skipped at once.
+func (v *Invoicing) Issue(ctx context.Context, month string, at time.Time) (Result, error) {
+	var res Result
+	start, end, err := plan.Bounds(month, v.cfg.Location)
+	if err != nil {
+		return res, err
+	}
+	if at.Before(end) {
+		return res, ErrMonthNotOver
+	}
+	if done, err := v.s.Invoices.MonthDone(ctx, month); err != nil || done {
+		return res, err
+	}
+	// One supplier block for the run; its series' counters exist before
+	// any issuing transaction updates them.
+	sup, err := v.parties.Supplier(ctx, v.s)
+	if err != nil {
+		return res, err
+	}
+	fy := gst.FinancialYear(at, v.cfg.Location)
+	for _, p := range []string{sup.Prefix, gst.CreditNotePrefix(sup.Prefix)} {
+		if err := v.s.Invoices.OpenSeries(ctx, p+"/"+fy); err != nil {
+			return res, err
+		}
+	}
+	var first error
+	for after := uint64(0); ; {
+		ids, err := v.s.Invoices.Charged(ctx, start, end, after, batch)
+		if err != nil {
+			return res, errors.Join(first, err)
+		}
+		for _, id := range ids {
+			if err := v.issueAccount(ctx, sup, id, month, start, end, at, &res); err != nil {
+				if ctx.Err() != nil {
+					return res, err
+				}
+				v.log.Warn("invoicing of an account failed", "user_id", id, "month", month, "err", err)
+				if first == nil {
+					first = fmt.Errorf("invoices of user %d for %s: %w", id, month, err)
+				}
+			}
+			after = id
+		}
+		if len(ids) < batch {
+			break
+		}
+	}
+	if first != nil {
+		return res, first
+	}
+	return res, v.s.Invoices.FinishMonth(ctx, month, at)
+}
+
+// IssueDue issues the documents of the month before at's: the worker's
+// step, on every instance, cheap once the month is finished. Older months
+// a long outage skipped are issued with `server invoices issue --month`.
+func (v *Invoicing) IssueDue(ctx context.Context, at time.Time) (Result, error) {
+	return v.Issue(ctx, plan.PrevMonth(plan.Month(at, v.cfg.Location)), at)
+}
+
+type issued struct {
+	inv *invoice.Invoice
+	to  string
+}
+
+// issueAccount writes userID's documents of month that are not written yet.
+func (v *Invoicing) issueAccount(ctx context.Context, sup *Supplier, userID uint64, month string, start, end, at time.Time, res *Result) error {
+	var out []issued
+	err := v.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+		out = nil
+		u, err := s.Users.LockByID(ctx, userID)
+		if err != nil {
+			return err
+		}
+		have, err := s.Invoices.Issued(ctx, userID, month)
+		if err != nil {
+			return err
+		}
+		rcp, err := v.parties.Recipient(ctx, s, u)
+		if err != nil {
+			return err
+		}
+		charges, err := s.Invoices.Charges(ctx, userID, start, end)
+		if err != nil {
+			return err
+		}
+		b := v.document(sup, rcp, userID, month, at, charges)
+		if len(b.invoice.Lines) > 0 && !has(have, invoice.KindInvoice, 0) {
+			if err := v.write(ctx, s, u, b.invoice, sup.Prefix); err != nil {
+				return err
+			}
+			out = append(out, issued{b.invoice, u.Email})
+		}
+		for _, cm := range slices.Sorted(maps.Keys(b.credits)) {
+			orig, err := s.Invoices.InvoiceOf(ctx, userID, cm)
+			if errors.Is(err, invoice.ErrNotFound) {
+				// Charged before invoicing began: no invoice to correct.
+				v.log.Info("refund of a charge no invoice billed: no credit note", "user_id", userID, "month", month, "charged_in", cm)
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			if has(have, invoice.KindCreditNote, orig.ID) {
+				continue
+			}
+			cn := b.credits[cm]
+			cn.CorrectsID, cn.CorrectsNumber = &orig.ID, orig.Number
+			// Taxed as the invoice it corrects was.
+			cn.Recipient, cn.PlaceOfSupply = orig.Recipient, orig.PlaceOfSupply
+			cn.Rate = orig.Rate
+			cn.Lines = invoice.Retax(cn.Lines, invoice.Tax{Rate: orig.Rate, IntraState: orig.IntraState()})
+			cn.Totals = invoice.Sum(cn.Lines)
+			if err := v.write(ctx, s, u, cn, gst.CreditNotePrefix(sup.Prefix)); err != nil {
+				return err
+			}
+			out = append(out, issued{cn, u.Email})
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, d := range out {
+		if d.inv.Kind == invoice.KindInvoice {
+			res.Invoices++
+		} else {
+			res.CreditNotes++
+		}
+		v.mail(ctx, d)
+	}
+	return nil
+}
+
+// built is an account's documents of a month as its charges make them:
+// the invoice (without lines when nothing is billable) and a credit note
+// per month whose charges were refunded.
+type built struct {
+	invoice *invoice.Invoice
+	credits map[string]*invoice.Invoice
+}
+
+// document builds userID's documents of month from its charges, dated at.
+func (v *Invoicing) document(sup *Supplier, rcp invoice.Party, userID uint64, month string, at time.Time, charges []invoice.Charge) built {
+	place := rcp.State
+	if place == "" {
+		place = sup.Party.State
+	}
+	m := invoice.Build(charges, month, v.cfg.Location, invoice.Tax{Rate: v.cfg.Rate, IntraState: place == sup.Party.State, DefaultSAC: sup.SAC})
+	doc := func(kind invoice.Kind, lines []invoice.Line) *invoice.Invoice {
+		return &invoice.Invoice{UserID: userID, Kind: kind, Month: month, IssuedAt: at.UTC(), Rate: v.cfg.Rate,
+			Supplier: sup.Party, Recipient: rcp, PlaceOfSupply: place, Payee: sup.Payee, Lines: lines,
+			Totals: invoice.Sum(lines), CreatedAt: v.now().UTC()}
+	}
+	b := built{invoice: doc(invoice.KindInvoice, m.Lines), credits: map[string]*invoice.Invoice{}}
+	for cm, lines := range m.Credits {
+		b.credits[cm] = doc(invoice.KindCreditNote, lines)
+	}
+	return b
+}
+
+func has(docs []invoice.Invoice, kind invoice.Kind, corrects uint64) bool {
+	for _, d := range docs {
+		c := uint64(0)
+		if d.CorrectsID != nil {
+			c = *d.CorrectsID
+		}
+		if d.Kind == kind && c == corrects {
+			return true
+		}
+	}
+	return false
+}
+
+// write numbers inv in prefix's series of its financial year and stores it
+// with its invoice.issued event.
+func (v *Invoicing) write(ctx context.Context, s store.Stores, u *user.User, inv *invoice.Invoice, prefix string) error {
+	fy := gst.FinancialYear(inv.IssuedAt, v.cfg.Location)
+	series := prefix + "/" + fy
+	seq, err := s.Invoices.NextNumber(ctx, series)
+	if err != nil {
+		return err
+	}
+	if inv.Number, err = gst.Number(prefix, fy, seq); err != nil {
+		return err
+	}
+	if err := s.Invoices.Insert(ctx, inv, series, seq); err != nil {
+		return err
+	}
+	data := map[string]any{"invoice_id": inv.ID, "number": inv.Number, "kind": string(inv.Kind), "month": inv.Month,
+		"gross": money.Format2(inv.Totals.Gross), "pdf_url": v.pdfURL(inv)}
+	if inv.CorrectsID != nil {
+		data["corrects_number"] = inv.CorrectsNumber
+	}
+	return store.EmitMode(ctx, s, v.now(), u, webhook.InvoiceIssued, data, "", v.cfg.Livemode)
+}
+
+func (v *Invoicing) pdfURL(inv *invoice.Invoice) string {
+	return fmt.Sprintf("%s/api/v1/panel/invoices/%d/pdf", v.cfg.PublicBaseURL, inv.ID)
+}
+
+func (v *Invoicing) mail(ctx context.Context, d issued) {
+	if v.notify == nil || d.to == "" {
+		return
+	}
+	what := "Tax invoice"
+	if d.inv.Kind == invoice.KindCreditNote {
+		what = "Credit note"
+	}
+	v.notify(ctx, d.to, fmt.Sprintf("%s %s for %s", what, d.inv.Number, d.inv.Month),
+		fmt.Sprintf("Your %s %s for %s, INR %s, is ready: %s", what, d.inv.Number, d.inv.Month, money.Format2(d.inv.Totals.Gross), v.pdfURL(d.inv)))
+}
