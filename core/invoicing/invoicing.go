@@ -60,21 +60,25 @@ type Deps struct {
 	Tx      store.Transactor
 	Stores  store.Stores
 	Parties Parties
-	Notify  Notify
-	Now     func() time.Time
-	Log     *slog.Logger
-	Config  Config
+	// Renderer draws the documents as PDF (adapters/invoicepdf); nil
+	// answers 503.
+	Renderer invoice.Renderer
+	Notify   Notify
+	Now      func() time.Time
+	Log      *slog.Logger
+	Config   Config
 }
 
 // Invoicing is the documents' use cases.
 type Invoicing struct {
-	tx      store.Transactor
-	s       store.Stores
-	parties Parties
-	notify  Notify
-	now     func() time.Time
-	log     *slog.Logger
-	cfg     Config
+	tx       store.Transactor
+	s        store.Stores
+	parties  Parties
+	renderer invoice.Renderer
+	notify   Notify
+	now      func() time.Time
+	log      *slog.Logger
+	cfg      Config
 }
 
 func New(d Deps) *Invoicing {
@@ -87,7 +91,7 @@ func New(d Deps) *Invoicing {
 	if d.Config.Location == nil {
 		d.Config.Location = time.UTC
 	}
-	return &Invoicing{tx: d.Tx, s: d.Stores, parties: d.Parties, notify: d.Notify, now: d.Now, log: d.Log, cfg: d.Config}
+	return &Invoicing{tx: d.Tx, s: d.Stores, parties: d.Parties, renderer: d.Renderer, notify: d.Notify, now: d.Now, log: d.Log, cfg: d.Config}
 }
 
 // ErrMonthNotOver refuses to invoice a month that has not ended.

@@ -78,3 +78,11 @@ func (v *Invoicing) Upcoming(ctx context.Context, userID uint64, at time.Time) (
 	})
 	return draft, err
 }
+
+// PDF is inv drawn by the renderer, in TIMEZONE.
+func (v *Invoicing) PDF(ctx context.Context, inv *invoice.Invoice) ([]byte, error) {
+	if v.renderer == nil {
+		return nil, errs.ErrUnavailable
+	}
+	return v.renderer.Invoice(ctx, inv, v.cfg.Location)
+}

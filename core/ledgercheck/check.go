@@ -88,7 +88,9 @@ type hitMoves struct {
 // was reversed, its fee given back once when it failed, and none is stuck;
 // the hourly usage roll-up equals the user's final hits per service and
 // local hour, and each closed day's daily roll-up its hours (usage.go);
-// the plan fees agree with the subscription's periods (plans.go).
+// the plan fees agree with the subscription's periods (plans.go); every
+// issued invoice adds up and equals its month's billable entries
+// (invoices.go).
 func (c *Checker) Check(ctx context.Context) ([]Discrepancy, error) {
 	if err := c.settled(ctx); err != nil {
 		return nil, err
@@ -177,6 +179,9 @@ func (c *Checker) checkUser(ctx context.Context, id uint64) ([]Discrepancy, erro
 		due = plan.Month(c.now().Add(-renewalLeeway), c.loc)
 	}
 	checkPlanFees(fees, due, bad)
+	if err := c.checkInvoices(ctx, id, bad); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 

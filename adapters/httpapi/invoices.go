@@ -1,0 +1,154 @@
+package httpapi
+
+import (
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"paygate/core/errs"
+	"paygate/core/invoice"
+	"paygate/core/money"
+)
+
+// Tax invoices and credit notes (docs/decisions.md, "Tax invoices").
+
+type invoicePartyResponse struct {
+	LegalName string  `json:"legal_name"`
+	Address   string  `json:"address"`
+	State     string  `json:"state"`
+	GSTIN     *string `json:"gstin"`
+}
+
+type invoiceLineResponse struct {
+	Description string  `json:"description"`
+	SAC         string  `json:"sac"`
+	Quantity    int64   `json:"quantity"`
+	UnitPrice   *string `json:"unit_price"`
+	Gross       string  `json:"gross"`
+	Taxable     string  `json:"taxable"`
+	CGST        string  `json:"cgst"`
+	SGST        string  `json:"sgst"`
+	IGST        string  `json:"igst"`
+}
+
+type invoiceTotalsResponse struct {
+	Gross   string `json:"gross"`
+	Taxable string `json:"taxable"`
+	CGST    string `json:"cgst"`
+	SGST    string `json:"sgst"`
+	IGST    string `json:"igst"`
+}
+
+type invoiceResponse struct {
+	ID             *uint64               `json:"id"`
+	UserID         uint64                `json:"user_id"`
+	Kind           string                `json:"kind"`
+	Number         *string               `json:"number"`
+	Month          string                `json:"month"`
+	IssuedAt       *time.Time            `json:"issued_at"`
+	Rate           string                `json:"rate"`
+	PlaceOfSupply  string                `json:"place_of_supply"`
+	Supplier       invoicePartyResponse  `json:"supplier"`
+	Recipient      invoicePartyResponse  `json:"recipient"`
+	Lines          []invoiceLineResponse `json:"lines"`
+	Totals         invoiceTotalsResponse `json:"totals"`
+	CorrectsNumber *string               `json:"corrects_number"`
+	PDFURL         *string               `json:"pdf_url"`
+}
+
+func toPartyResponse(p invoice.Party) invoicePartyResponse {
+	return invoicePartyResponse{LegalName: p.LegalName, Address: p.Address, State: p.State, GSTIN: optional(p.GSTIN)}
+}
+
+// toInvoiceResponse is an issued document; a draft (ID 0) has no id,
+// number, date or PDF.
+func toInvoiceResponse(inv *invoice.Invoice) invoiceResponse {
+	r := invoiceResponse{UserID: inv.UserID, Kind: string(inv.Kind), Month: inv.Month, Rate: money.Format2(inv.Rate),
+		PlaceOfSupply: inv.PlaceOfSupply, Supplier: toPartyResponse(inv.Supplier), Recipient: toPartyResponse(inv.Recipient),
+		Lines: []invoiceLineResponse{}, CorrectsNumber: optional(inv.CorrectsNumber),
+		Totals: invoiceTotalsResponse{Gross: money.Format2(inv.Totals.Gross), Taxable: money.Format2(inv.Totals.Taxable),
+			CGST: money.Format2(inv.Totals.CGST), SGST: money.Format2(inv.Totals.SGST), IGST: money.Format2(inv.Totals.IGST)}}
+	if inv.ID != 0 {
+		id, at := inv.ID, inv.IssuedAt.UTC()
+		url := fmt.Sprintf("/api/v1/panel/invoices/%d/pdf", inv.ID)
+		r.ID, r.Number, r.IssuedAt, r.PDFURL = &id, &inv.Number, &at, &url
+	}
+	for _, l := range inv.Lines {
+		r.Lines = append(r.Lines, invoiceLineResponse{Description: l.Description, SAC: l.SAC, Quantity: l.Quantity,
+			UnitPrice: money.Format2Ptr(l.UnitPrice), Gross: money.Format2(l.Gross), Taxable: money.Format2(l.Taxable),
+			CGST: money.Format2(l.CGST), SGST: money.Format2(l.SGST), IGST: money.Format2(l.IGST)})
+	}
+	return r
+}
+
+func (s *server) listInvoices(c echo.Context) error {
+	fe := errs.FieldErrors{}
+	p, per := page(c, fe)
+	f := invoice.Filter{UserID: uintParam(c, fe, "user_id"), Month: c.QueryParam("month"), Kind: invoice.Kind(c.QueryParam("kind")),
+		Page: p, PerPage: per}
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	docs, total, err := s.app.Invoicing.List(c.Request().Context(), caller(c), f)
+	if err != nil {
+		return err
+	}
+	out := listResponse[invoiceResponse]{Data: []invoiceResponse{}, Meta: listMeta{Page: p, PerPage: per, Total: total}}
+	for i := range docs {
+		out.Data = append(out.Data, toInvoiceResponse(&docs[i]))
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+func (s *server) getInvoice(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	inv, err := s.app.Invoicing.Get(c.Request().Context(), caller(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toInvoiceResponse(inv))
+}
+
+func (s *server) invoicePDF(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	inv, err := s.app.Invoicing.Get(ctx, caller(c), id)
+	if err != nil {
+		return err
+	}
+	pdf, err := s.app.Invoicing.PDF(ctx, inv)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderContentDisposition, fmt.Sprintf(`attachment; filename="%s.pdf"`, fileName(inv.Number)))
+	c.Response().Header().Set("Cache-Control", "private, no-store")
+	return c.Blob(http.StatusOK, "application/pdf", pdf)
+}
+
+// fileName is a document number as a file name ("PG/26-27/000001" →
+// "PG-26-27-000001").
+func fileName(number string) string {
+	b := []byte(number)
+	for i, ch := range b {
+		if ch == '/' {
+			b[i] = '-'
+		}
+	}
+	return string(b)
+}
+
+func (s *server) upcomingInvoice(c echo.Context) error {
+	inv, err := s.app.Invoicing.Upcoming(c.Request().Context(), caller(c).ID, s.app.Panel.Now())
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toInvoiceResponse(inv))
+}
