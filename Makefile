@@ -55,7 +55,7 @@ ifeq ($(CI),true)
 export REQUIRE_MYSQL := 1
 endif
 
-.PHONY: help build run test test-faults fuzz test-mysql mariadb zbar lint contract-lint promtool mocks mocks-check bench e2e frontend frontend-dist frontend-deps frontend-test chromium clean
+.PHONY: help build run test test-faults fuzz test-mysql mariadb zbar poppler lint contract-lint promtool mocks mocks-check bench e2e frontend frontend-dist frontend-deps frontend-test chromium clean
 
 help: ## List the targets
 	@echo "usage: make <target>"
@@ -76,7 +76,7 @@ run: build ## Build, then serve API + panel at http://localhost:8080 on embedded
 	@echo "          (admin@localhost and a generated password, printed once; set ADMIN_PASSWORD before the first start to choose it)."
 	DEMO_DATA=$(DEMO_DATA) ./bin/server
 
-test: mocks-check lint contract-lint mariadb zbar promtool ## Run every test (MariaDB installed/started, or set TEST_MYSQL_URL; zbar and promtool installed): plain packages, RACE_PKGS on SQLite then on MySQL under -race, FAULT_PKGS alone, fuzz seeds, the panel's vitest and browser tests
+test: mocks-check lint contract-lint mariadb zbar poppler promtool ## Run every test (MariaDB installed/started, or set TEST_MYSQL_URL; zbar, poppler and promtool installed): plain packages, RACE_PKGS on SQLite then on MySQL under -race, FAULT_PKGS alone, fuzz seeds, the panel's vitest and browser tests
 	@plain=$$(LC_ALL=C comm -23 <($(GO) list -e ./... | LC_ALL=C sort) <($(GO) list -e $(RACE_PKGS) $(FAULT_PKGS) | LC_ALL=C sort)); \
 	echo "go test -count=1 -p 2 <every package but RACE_PKGS=$(RACE_PKGS) and FAULT_PKGS=$(FAULT_PKGS)>"; \
 	$(GO) test -count=1 -p 2 -timeout $(TEST_TIMEOUT) $$plain
@@ -115,6 +115,14 @@ zbar: ## Make sure zbar's zbarimg is installed (scripts/ensure-zbar.sh), for the
 	  echo "zbar: scripts/ensure-zbar.sh failed; in CI (CI=true) the QR tests may not be skipped." >&2; exit 1; \
 	else \
 	  echo "zbar: scripts/ensure-zbar.sh could not install zbar-tools; the QR tests will be skipped." >&2; \
+	fi
+
+poppler: ## Make sure poppler's pdftotext and pdftoppm are installed (scripts/ensure-poppler.sh), for the invoice PDF tests
+	@if bash scripts/ensure-poppler.sh; then :; \
+	elif [ "$${CI:-}" = true ]; then \
+	  echo "poppler: scripts/ensure-poppler.sh failed; in CI (CI=true) the invoice PDF tests may not be skipped." >&2; exit 1; \
+	else \
+	  echo "poppler: scripts/ensure-poppler.sh could not install poppler-utils; the invoice PDF tests will be skipped." >&2; \
 	fi
 
 promtool: ## Make sure promtool is installed (scripts/ensure-promtool.sh), for the test running `promtool check metrics` on /metrics
