@@ -275,6 +275,8 @@ func (s *Store) storesOn(db *gorm.DB) store.Stores {
 		Names:         &nameStore{b},
 		Plans:         &planStore{b},
 		Subscriptions: &subscriptionStore{b},
+
+		TaxProfiles: &taxProfileStore{b},
 	}
 }
 

@@ -24,6 +24,7 @@ import (
 	"paygate/core/session"
 	"paygate/core/signin"
 	"paygate/core/statement"
+	"paygate/core/taxprofile"
 	"paygate/core/topup"
 	"paygate/core/user"
 	"paygate/core/utr"
@@ -68,6 +69,8 @@ type Stores struct {
 	Names         directory.Repository // names of the users, keys and services rows refer to
 	Plans         plan.Catalog         // the plan catalog
 	Subscriptions plan.Subscriptions   // each user's subscription and its charged periods
+
+	TaxProfiles taxprofile.Store // the invoices' supplier and each account's billing profile
 }
 
 // Transactor runs fn in one database transaction with Stores bound to it.

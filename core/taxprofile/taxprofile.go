@@ -35,6 +35,7 @@ const (
 	MaxAddressLines = 6
 	MaxBankName     = 100
 	MaxAccountName  = 100
+	MaxUPI          = 100
 )
 
 // Supplier is the business that issues the invoices. One record, set by
@@ -152,8 +153,8 @@ func (s *Supplier) Validate() error {
 			fe.Add("ifsc", "must be an IFSC: 4 letters, 0, then 6 letters or digits, such as HDFC0001234")
 		}
 	}
-	if s.UPI != "" && !vpa.MatchString(s.UPI) {
-		fe.Add("upi", "must be a UPI address such as paygate@okhdfcbank")
+	if s.UPI != "" && (!vpa.MatchString(s.UPI) || len(s.UPI) > MaxUPI) {
+		fe.Add("upi", "must be a UPI address of at most 100 characters, such as paygate@okhdfcbank")
 	}
 	return fe.Err()
 }
