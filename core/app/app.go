@@ -23,6 +23,7 @@ import (
 	"paygate/core/reconciliation"
 	"paygate/core/retention"
 	"paygate/core/store"
+	"paygate/core/taxsettings"
 	"paygate/core/verification"
 	"paygate/core/webhook"
 )
@@ -121,6 +122,9 @@ type App struct {
 	// Billing charges the subscriptions' monthly fees (its worker runs on
 	// every instance; `server billing run` runs one step).
 	Billing *billing.Billing
+	// TaxSettings keeps the invoices' supplier details and the accounts'
+	// billing profiles.
+	TaxSettings *taxsettings.Settings
 }
 
 // New wires the use cases. The others write through metering's
@@ -176,6 +180,7 @@ func New(d Deps) *App {
 	}
 	a.Billing = billing.New(billing.Deps{Tx: tx, Stores: st, Now: d.Now, Log: d.Log, Notify: notifier(d.Mailer, d.Log),
 		Config: billing.Config{Location: cfg.Location, Livemode: live}})
+	a.TaxSettings = taxsettings.New(taxsettings.Deps{Tx: tx, Stores: st, Now: d.Now})
 	a.Reconciliation = reconciliation.New(reconciliation.Deps{Tx: tx, Stores: st, Payments: a.Gateway, TopUps: a.Panel, Now: d.Now, Log: d.Log})
 	return a
 }
