@@ -86,8 +86,10 @@ func toInvoiceResponse(inv *invoice.Invoice) invoiceResponse {
 func (s *server) listInvoices(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, per := page(c, fe)
-	f := invoice.Filter{UserID: uintParam(c, fe, "user_id"), Month: c.QueryParam("month"), Kind: invoice.Kind(c.QueryParam("kind")),
-		Page: p, PerPage: per}
+	f := invoice.Filter{Month: c.QueryParam("month"), Kind: invoice.Kind(c.QueryParam("kind")), Page: p, PerPage: per}
+	if id := uintParam(c, fe, "user_id"); id != nil {
+		f.UserID = *id
+	}
 	if err := fe.Err(); err != nil {
 		return err
 	}

@@ -55,6 +55,11 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	in.GET("/subscription/quote", s.quoteSubscription)
 	in.POST("/subscription/change", s.changeSubscription)
 
+	in.GET("/invoices", s.listInvoices)
+	in.GET("/invoices/upcoming", s.upcomingInvoice)
+	in.GET("/invoices/:id", s.getInvoice)
+	in.GET("/invoices/:id/pdf", s.invoicePDF)
+
 	admin := in.Group("", adminOnly)
 	admin.GET("/users", s.listUsers)
 	admin.POST("/users", s.createUser)

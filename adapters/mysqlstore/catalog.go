@@ -24,6 +24,7 @@ type serviceRow struct {
 	Parameters  *string    `gorm:"column:parameters"`
 	Status      string     `gorm:"column:status"`
 	Builtin     bool       `gorm:"column:builtin"`
+	SAC         *string    `gorm:"column:sac_code"`
 	CreatedAt   *time.Time `gorm:"column:created_at;autoCreateTime:false"`
 	UpdatedAt   *time.Time `gorm:"column:updated_at;autoUpdateTime:false"`
 }
@@ -61,6 +62,7 @@ func toServiceRow(s *catalog.Service) (serviceRow, error) {
 		Parameters:  params,
 		Status:      string(s.Status),
 		Builtin:     s.Builtin,
+		SAC:         s.SAC,
 		CreatedAt:   stamp(s.CreatedAt),
 		UpdatedAt:   stamp(s.UpdatedAt),
 	}
@@ -85,6 +87,7 @@ func toDomainService(r *serviceRow) (*catalog.Service, error) {
 		Method:      r.Method,
 		Status:      catalog.Status(r.Status),
 		Builtin:     r.Builtin,
+		SAC:         r.SAC,
 		CreatedAt:   timeFromDB(r.CreatedAt),
 		UpdatedAt:   timeFromDB(r.UpdatedAt),
 	}
@@ -296,6 +299,7 @@ func (s *catalogStore) Update(ctx context.Context, svc *catalog.Service) error {
 		"parameters":   r.Parameters,
 		"status":       r.Status,
 		"builtin":      r.Builtin,
+		"sac_code":     r.SAC,
 		"updated_at":   r.UpdatedAt,
 	})
 	if res.Error != nil {

@@ -276,6 +276,7 @@ func (s *Store) storesOn(db *gorm.DB) store.Stores {
 		Plans:         &planStore{b},
 		Subscriptions: &subscriptionStore{b},
 		Invoices:      &invoiceStore{b},
+		TaxProfiles:   &taxProfileStore{b},
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	"paygate/adapters/mysqlstore"
 	"paygate/adapters/secretbox"
 	"paygate/adapters/upidirect"
+	"paygate/core/gst"
 	"paygate/core/metering"
 	"paygate/core/money"
 	"paygate/core/retention"
@@ -46,10 +47,13 @@ type config struct {
 	// CollectionFeePercent is the collection fee new accounts start with
 	// (COLLECTION_FEE_PERCENT, 0.00); admins change it per account.
 	CollectionFeePercent decimal.Decimal
-	SMTPURL              string
-	MailFrom             *mail.Address
-	DemoData             bool
-	ShutdownTimeout      time.Duration
+	// GSTRate is the GST rate of invoices in percent (GST_RATE, 18.00);
+	// 0 issues bills of supply.
+	GSTRate         decimal.Decimal
+	SMTPURL         string
+	MailFrom        *mail.Address
+	DemoData        bool
+	ShutdownTimeout time.Duration
 	// HitRecoveryAfter is how long a hit may stay pending before crash
 	// recovery refunds it (HIT_RECOVERY_AFTER); longer than any call.
 	HitRecoveryAfter time.Duration
@@ -259,6 +263,12 @@ func parseConfig(args []string, getenv func(string) string) (config, []string, e
 	maxTopUp := env("BALANCE_REQUEST_MAX", "500000.00")
 	if c.BalanceRequestMax, err = parseMaxAmount(maxTopUp); err != nil {
 		return c, nil, fmt.Errorf("BALANCE_REQUEST_MAX: %q %v", maxTopUp, err)
+	}
+	rate := env("GST_RATE", "18.00")
+	if r, err := decimal.NewFromString(rate); err != nil || !gst.ValidRate(r) {
+		return c, nil, fmt.Errorf("GST_RATE: %q must be a percentage from 0 to 100 with at most 2 decimals", rate)
+	} else {
+		c.GSTRate = r
 	}
 	fee := env("COLLECTION_FEE_PERCENT", "0.00")
 	var feeOK bool

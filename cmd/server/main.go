@@ -21,6 +21,7 @@ import (
 	_ "time/tzdata" // TIMEZONE works on machines without a zoneinfo database
 
 	"paygate/adapters/httpapi"
+	"paygate/adapters/invoicepdf"
 	"paygate/adapters/mail"
 	"paygate/adapters/metrics"
 	"paygate/adapters/mysqlstore"
@@ -36,6 +37,7 @@ import (
 	"paygate/core/ledgercheck"
 	"paygate/core/panel"
 	"paygate/core/payment"
+	"paygate/core/plan"
 	"paygate/frontend"
 )
 
@@ -75,6 +77,9 @@ commands:
   billing run [--at INSTANT]
                  charge every subscription renewal due at INSTANT (RFC 3339;
                  now by default) that was not done, as the billing worker does
+  invoices issue [--month YYYY-MM] [--at INSTANT]
+                 issue the month's tax invoices and credit notes (the month
+                 before INSTANT, now by default), as the invoicing worker does
   backup FILE    write a consistent copy of the running SQLite database to FILE
                  (a new file); MariaDB: use mariadb-dump --single-transaction
   create-admin EMAIL
@@ -145,6 +150,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return ledgerCheck(ctx, newApp(cfg, store, nil, nil, nil, log).Ledger, stdout)
 	case cmd == "billing" && len(rest) >= 2 && rest[1] == "run":
 		return billingRun(ctx, newApp(cfg, store, nil, nil, nil, log), rest[2:], stdout)
+	case cmd == "invoices" && len(rest) >= 2 && rest[1] == "issue":
+		return invoicesIssue(ctx, newApp(cfg, store, nil, nil, nil, log), rest[2:], stdout)
 	case cmd == "backup" && len(rest) == 2:
 		if err := store.Backup(ctx, rest[1]); err != nil {
 			return err
@@ -176,10 +183,10 @@ func newApp(cfg config, store *mysqlstore.Store, tokens *token.JWT, files panel.
 		Tx: store, Stores: store.Stores(), Upstream: up, Files: files,
 		Config: app.Config{Location: cfg.Location, UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL,
 			MaxTopUp: cfg.BalanceRequestMax, CollectionFeePercent: cfg.CollectionFeePercent, PendingHitGrace: cfg.HitRecoveryAfter, HitPayloadRetention: cfg.HitPayloadRetention, HoldLifetime: cfg.MeteringHolds,
-			SettleApart: mysql, WebhookTimeout: cfg.WebhookTimeout},
+			SettleApart: mysql, WebhookTimeout: cfg.WebhookTimeout, GSTRate: cfg.GSTRate},
 		Log: log, Metrics: m,
 		Verifier: sandbox.Verifier{}, Recharger: sandbox.Recharger{}, Payouts: sandbox.Payouts{}, Payments: paymentsOf(cfg),
-		Opener: sandbox.Opener{},
+		Opener: sandbox.Opener{}, Renderer: invoicepdf.New(),
 		// Webhook and callback URLs follow the SSRF rules of provider URLs.
 		Webhooks: webhookadapter.New(cfg.UpstreamAllowPrivate), Targets: upstream.Policy{AllowPrivate: cfg.UpstreamAllowPrivate},
 	}
@@ -370,6 +377,45 @@ func billingRun(ctx context.Context, a *app.App, args []string, out io.Writer) e
 	}
 	fmt.Fprintf(out, "billing run at %s: %d opened, %d renewed, %d past due, %d paid, %d moved to the default plan\n",
 		at.Format(time.RFC3339), res.Opened, res.Renewed, res.PastDue, res.Paid, res.Downgraded)
+	return nil
+}
+
+// invoicesIssue is `invoices issue [--month YYYY-MM] [--at <RFC 3339>]`:
+// month's documents dated at (the clock by default; month defaults to the
+// one before at's), as the invoicing worker issues them.
+func invoicesIssue(ctx context.Context, a *app.App, args []string, out io.Writer) error {
+	const use = "usage: invoices issue [--month YYYY-MM] [--at <RFC 3339 instant>]"
+	at, month := time.Now(), ""
+	for len(args) > 0 {
+		name, value, ok := strings.Cut(args[0], "=")
+		if !ok {
+			if len(args) < 2 {
+				return errors.New(use)
+			}
+			value, args = args[1], args[1:]
+		}
+		args = args[1:]
+		switch name {
+		case "--at":
+			t, err := time.Parse(time.RFC3339, value)
+			if err != nil {
+				return fmt.Errorf("invoices issue --at: %w", err)
+			}
+			at = t
+		case "--month":
+			month = value
+		default:
+			return errors.New(use)
+		}
+	}
+	if month == "" {
+		month = plan.PrevMonth(plan.Month(at, a.Panel.Location()))
+	}
+	res, err := a.Invoicing.Issue(ctx, month, at)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "invoices issue %s at %s: %d invoices, %d credit notes\n", month, at.Format(time.RFC3339), res.Invoices, res.CreditNotes)
 	return nil
 }
 

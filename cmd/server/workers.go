@@ -28,6 +28,7 @@ type workerIntervals struct {
 	usageDays     time.Duration // local days over summed into the daily usage roll-up
 	billing       time.Duration // subscriptions opened, renewed at the month's first instant, past-due fees retried
 	pastDue       time.Duration // past-due plan fees retried: paid within seconds of a credit
+	invoices      time.Duration // the month before's tax invoices and credit notes issued (a no-op once issued)
 }
 
 var defaultWorkerIntervals = workerIntervals{expiry: 30 * time.Second, rechargeCheck: 15 * time.Second, hitRecovery: 30 * time.Second,
@@ -35,7 +36,7 @@ var defaultWorkerIntervals = workerIntervals{expiry: 30 * time.Second, rechargeC
 	payoutCheck: 2 * time.Second,
 	// Often: a sandbox opening is due 5 s after its request and opens within 10 s.
 	accountCheck: 2 * time.Second, usageDays: time.Minute, billing: time.Minute,
-	pastDue: 5 * time.Second}
+	pastDue: 5 * time.Second, invoices: time.Minute}
 
 // hitRecoveryInterval: a hit is refunded at most about half its grace
 // after it became due, and no round runs more than once a second.
@@ -79,6 +80,8 @@ type gatewayRounds interface {
 	Bill(ctx context.Context) (int, error)
 	// RetryPastDue retries the past-due plan fees.
 	RetryPastDue(ctx context.Context) (int, error)
+	// IssueInvoices issues the month before's documents (core/invoicing).
+	IssueInvoices(ctx context.Context) (int, error)
 }
 
 // appRounds are the wired use cases' rounds.
@@ -117,6 +120,11 @@ func (r appRounds) CloseUsageDays(ctx context.Context) (int, error) {
 func (r appRounds) Bill(ctx context.Context) (int, error) {
 	res, err := r.a.Billing.Run(ctx, time.Now())
 	return res.Changed(), err
+}
+
+func (r appRounds) IssueInvoices(ctx context.Context) (int, error) {
+	res, err := r.a.Invoicing.IssueDue(ctx, time.Now())
+	return res.Invoices + res.CreditNotes, err
 }
 
 func (r appRounds) RetryPastDue(ctx context.Context) (int, error) {
@@ -189,6 +197,9 @@ func startWorkers(ctx context.Context, a gatewayRounds, o outboxRounds, iv worke
 	}
 	if iv.pastDue > 0 {
 		every("billing-past-due", iv.pastDue, a.RetryPastDue)
+	}
+	if iv.invoices > 0 {
+		every("invoices", iv.invoices, a.IssueInvoices)
 	}
 	if iv.webhooks > 0 {
 		// Its own loop: a poll starts attempts without waiting for them

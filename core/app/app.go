@@ -13,6 +13,8 @@ import (
 	"paygate/core/accountopen"
 	"paygate/core/billing"
 	"paygate/core/gateway"
+	"paygate/core/invoice"
+	"paygate/core/invoicing"
 	"paygate/core/ledgercheck"
 	"paygate/core/metering"
 	"paygate/core/outbox"
@@ -23,6 +25,7 @@ import (
 	"paygate/core/reconciliation"
 	"paygate/core/retention"
 	"paygate/core/store"
+	"paygate/core/taxsettings"
 	"paygate/core/verification"
 	"paygate/core/webhook"
 )
@@ -48,6 +51,9 @@ type Config struct {
 
 	// gateway.Config
 	RechargeRoundBudget time.Duration
+
+	// invoicing.Config: GSTRate is GST_RATE in percent (0: bills of supply)
+	GSTRate decimal.Decimal
 
 	// panel.Config
 	RefreshTTL   time.Duration
@@ -105,6 +111,10 @@ type Deps struct {
 	// Targets refuses internal webhook and callback addresses; nil allows any.
 	Webhooks webhook.Sender
 	Targets  webhook.TargetPolicy
+
+	// Renderer draws invoices and statements as PDF (adapters/invoicepdf);
+	// nil answers 503 for a PDF.
+	Renderer invoice.Renderer
 }
 
 // App is the set of use cases.
@@ -121,6 +131,12 @@ type App struct {
 	// Billing charges the subscriptions' monthly fees (its worker runs on
 	// every instance; `server billing run` runs one step).
 	Billing *billing.Billing
+	// TaxSettings keeps the invoices' supplier details and the accounts'
+	// billing profiles.
+	TaxSettings *taxsettings.Settings
+	// Invoicing issues the monthly tax invoices and credit notes (its
+	// worker runs on every instance; `server invoices issue` too).
+	Invoicing *invoicing.Invoicing
 }
 
 // New wires the use cases. The others write through metering's
@@ -176,6 +192,10 @@ func New(d Deps) *App {
 	}
 	a.Billing = billing.New(billing.Deps{Tx: tx, Stores: st, Now: d.Now, Log: d.Log, Notify: notifier(d.Mailer, d.Log),
 		Config: billing.Config{Location: cfg.Location, Livemode: live}})
+	a.TaxSettings = taxsettings.New(taxsettings.Deps{Tx: tx, Stores: st, Now: d.Now})
+	a.Invoicing = invoicing.New(invoicing.Deps{Tx: tx, Stores: st, Parties: invoicing.ProfileParties{}, Renderer: d.Renderer,
+		Notify: invoicing.Notify(notifier(d.Mailer, d.Log)), Now: d.Now, Log: d.Log,
+		Config: invoicing.Config{Location: cfg.Location, Rate: cfg.GSTRate, PublicBaseURL: cfg.PublicBaseURL, Livemode: live}})
 	a.Reconciliation = reconciliation.New(reconciliation.Deps{Tx: tx, Stores: st, Payments: a.Gateway, TopUps: a.Panel, Now: d.Now, Log: d.Log})
 	return a
 }

@@ -42,6 +42,13 @@ const (
 	TargetPlan           = "plan"
 )
 
+// The invoices' supplier details: one record, so its entries name no
+// target id.
+const (
+	BillingSettingsUpdate = "billing_settings.update"
+	TargetBillingSettings = "billing_settings"
+)
+
 // Entry is one recorded action. Before and After are JSON snapshots of the
 // target (nil when there is none: no before on create, no after on delete).
 type Entry struct {

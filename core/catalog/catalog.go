@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"paygate/core/errs"
+	"paygate/core/gst"
 )
 
 type Status string
@@ -36,8 +37,11 @@ type Service struct {
 	Parameters  map[string]string // name → type name
 	Status      Status
 	Builtin     bool // gateway operations; cannot be deleted
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
+	// SAC is the service's own GST service accounting code on invoices;
+	// nil: the supplier's default (taxprofile.Supplier.SAC).
+	SAC       *string
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
 var (
@@ -102,6 +106,15 @@ func (s *Service) Validate() error {
 	for name, v := range s.Headers {
 		if !headerName.MatchString(name) || strings.ContainsAny(v, "\r\n") || len(v) > 2000 {
 			fe.Add("headers", "header "+name+" is not a valid header")
+		}
+	}
+	if s.SAC != nil {
+		if sac := strings.TrimSpace(*s.SAC); sac == "" {
+			s.SAC = nil
+		} else if msg := gst.SACProblem(sac); msg != "" {
+			fe.Add("sac_code", msg)
+		} else {
+			s.SAC = &sac
 		}
 	}
 	for name, typ := range s.Parameters {

@@ -40,6 +40,9 @@ type Supplier struct {
 // Parties reads the supplier's settings and an account's billing profile
 // (its recipient block; the account's name and email when it has none).
 type Parties interface {
+	// Ready refuses to issue documents while the supplier's settings
+	// cannot make one at rate (taxprofile.ErrSupplierIncomplete).
+	Ready(ctx context.Context, s store.Stores, rate decimal.Decimal) error
 	Supplier(ctx context.Context, s store.Stores) (*Supplier, error)
 	Recipient(ctx context.Context, s store.Stores, u *user.User) (invoice.Party, error)
 }
@@ -120,6 +123,9 @@ func (v *Invoicing) Issue(ctx context.Context, month string, at time.Time) (Resu
 		return res, ErrMonthNotOver
 	}
 	if done, err := v.s.Invoices.MonthDone(ctx, month); err != nil || done {
+		return res, err
+	}
+	if err := v.parties.Ready(ctx, v.s, v.cfg.Rate); err != nil {
 		return res, err
 	}
 	// One supplier block for the run; its series' counters exist before

@@ -67,6 +67,7 @@ type serviceAudit struct {
 	Headers            map[string]string `json:"headers"`
 	Parameters         map[string]string `json:"parameters"`
 	Status             string            `json:"status"`
+	SAC                *string           `json:"sac_code"`
 }
 
 func serviceSnapshot(s *catalog.Service) serviceAudit {
@@ -74,6 +75,7 @@ func serviceSnapshot(s *catalog.Service) serviceAudit {
 		Name: s.Name, Slug: s.Slug, Description: s.Description, Category: s.Category, ProviderURL: s.ProviderURL,
 		ProviderKeySet: s.ProviderKey != nil && *s.ProviderKey != "", Method: s.Method,
 		Headers: copyMap(s.Headers), Parameters: copyMap(s.Parameters), Status: string(s.Status),
+		SAC: s.SAC,
 	}
 }
 

@@ -69,6 +69,7 @@ type ServicePatch struct {
 	Headers     *map[string]string
 	Parameters  *map[string]string
 	Status      *catalog.Status
+	SAC         Nullable[string] // null: the supplier's default SAC
 }
 
 // PatchService edits a service (admin only). Built-in gateway services keep
@@ -101,6 +102,9 @@ func (p *Panel) PatchService(ctx context.Context, actor *user.User, id uint64, p
 		set(&s.Status, patch.Status)
 		if patch.Description != nil {
 			s.Description = patch.Description
+		}
+		if patch.SAC.Set {
+			s.SAC = patch.SAC.Value
 		}
 		if patch.ProviderKey != nil {
 			if *patch.ProviderKey == "" {

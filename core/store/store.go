@@ -25,6 +25,7 @@ import (
 	"paygate/core/session"
 	"paygate/core/signin"
 	"paygate/core/statement"
+	"paygate/core/taxprofile"
 	"paygate/core/topup"
 	"paygate/core/user"
 	"paygate/core/utr"
@@ -70,6 +71,7 @@ type Stores struct {
 	Plans         plan.Catalog         // the plan catalog
 	Subscriptions plan.Subscriptions   // each user's subscription and its charged periods
 	Invoices      invoice.Store        // tax invoices and credit notes
+	TaxProfiles   taxprofile.Store     // the invoices' supplier and each account's billing profile
 }
 
 // Transactor runs fn in one database transaction with Stores bound to it.

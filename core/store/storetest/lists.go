@@ -14,6 +14,7 @@ import (
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
 	"paygate/core/report"
+	"paygate/core/taxprofile"
 	"paygate/core/topup"
 	"paygate/core/user"
 	"paygate/core/webhook"
@@ -37,9 +38,16 @@ type ClosedDay struct {
 }
 
 // putMore stores the rows put does not know: audit.Entry, webhook.Event,
-// webhook.Attempt, user.ResetToken, Rollup, ClosedDay, accountopen.Opening.
+// webhook.Attempt, user.ResetToken, Rollup, ClosedDay, accountopen.Opening,
+// taxprofile.Supplier, taxprofile.Profile.
 func (t *tables) putMore(r any) any {
 	switch r := r.(type) {
+	case taxprofile.Supplier:
+		t.supplier[supplierKey] = r
+		return r
+	case taxprofile.Profile:
+		t.profiles[r.UserID] = r
+		return r
 	case audit.Entry:
 		r.ID = t.id("audit", r.ID)
 		t.audit = append(t.audit, r)

@@ -46,6 +46,7 @@ import (
 	"paygate/core/recharge"
 	"paygate/core/session"
 	"paygate/core/store"
+	"paygate/core/taxprofile"
 	"paygate/core/topup"
 	"paygate/core/user"
 	"paygate/core/verification"
@@ -99,6 +100,8 @@ type tables struct {
 	openings      map[uint64]accountopen.Opening
 	utrClaims     map[string]utrClaim // canonical UTR → its claim
 	plans         map[uint64]plan.Plan
+	supplier      map[uint64]taxprofile.Supplier // the one record at key 1, once saved
+	profiles      map[uint64]taxprofile.Profile  // billing profiles by user id
 }
 
 func (t tables) clone() tables {
@@ -113,6 +116,7 @@ func (t tables) clone() tables {
 		settings: maps.Clone(t.settings), closed: maps.Clone(t.closed), rollups: slices.Clone(t.rollups),
 		refunds: maps.Clone(t.refunds), refundKeys: slices.Clone(t.refundKeys),
 		openings: maps.Clone(t.openings), utrClaims: maps.Clone(t.utrClaims), plans: maps.Clone(t.plans),
+		supplier: maps.Clone(t.supplier), profiles: maps.Clone(t.profiles),
 	}
 }
 
@@ -128,6 +132,7 @@ func New() *DB {
 			resets: map[string]user.ResetToken{}, settings: map[string]string{}, closed: map[string]ClosedDay{},
 			refunds: map[uint64]payment.Refund{}, payouts: map[uint64]payout.Payout{},
 			openings: map[uint64]accountopen.Opening{}, utrClaims: map[string]utrClaim{}, plans: seededPlans(),
+			supplier: map[uint64]taxprofile.Supplier{}, profiles: map[uint64]taxprofile.Profile{},
 		},
 		hooks: map[string]func() error{},
 		calls: map[string]int{},
@@ -145,6 +150,7 @@ func (d *DB) Stores() store.Stores {
 		Verifications: verificationsRepo{d}, Webhooks: webhooksRepo{d}, Holds: holdsRepo{d},
 		Refunds: refundsRepo{d}, RefundKeys: refundKeysRepo{d}, Payouts: payoutsRepo{d},
 		Openings: openingsRepo{d}, UTRs: utrClaimsRepo{d}, Names: namesRepo{d}, Plans: plansRepo{d},
+		TaxProfiles: taxProfilesRepo{d},
 	}
 }
 

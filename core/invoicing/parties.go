@@ -1,0 +1,54 @@
+package invoicing
+
+import (
+	"context"
+	"errors"
+
+	"github.com/shopspring/decimal"
+
+	"paygate/core/invoice"
+	"paygate/core/store"
+	"paygate/core/taxprofile"
+	"paygate/core/user"
+)
+
+// ProfileParties reads the parties from the admins' billing settings and
+// the accounts' billing profiles (core/taxprofile).
+type ProfileParties struct{}
+
+var _ Parties = ProfileParties{}
+
+// Ready refuses while the settings lack what a document at rate needs.
+func (ProfileParties) Ready(ctx context.Context, s store.Stores, rate decimal.Decimal) error {
+	sp, err := s.TaxProfiles.Supplier(ctx)
+	if err != nil {
+		return err
+	}
+	return sp.Ready(rate)
+}
+
+// Supplier is the admins' billing settings.
+func (ProfileParties) Supplier(ctx context.Context, s store.Stores) (*Supplier, error) {
+	sp, err := s.TaxProfiles.Supplier(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &Supplier{
+		Party:  invoice.Party{LegalName: sp.LegalName, Address: sp.Address, State: sp.State, GSTIN: sp.GSTIN, PAN: sp.PAN},
+		Payee:  invoice.Payee{BankName: sp.BankName, AccountName: sp.AccountName, AccountNumber: sp.AccountNumber, IFSC: sp.IFSC, UPI: sp.UPI},
+		Prefix: sp.InvoicePrefix, SAC: sp.SAC,
+	}, nil
+}
+
+// Recipient is u's billing profile; without one, the account's name and
+// email, unregistered, its place of supply the supplier's state.
+func (ProfileParties) Recipient(ctx context.Context, s store.Stores, u *user.User) (invoice.Party, error) {
+	p, err := s.TaxProfiles.Profile(ctx, u.ID)
+	if errors.Is(err, taxprofile.ErrNoProfile) {
+		return invoice.Party{LegalName: u.Name, Email: u.Email}, nil
+	}
+	if err != nil {
+		return invoice.Party{}, err
+	}
+	return invoice.Party{LegalName: p.LegalName, Address: p.Address, State: p.State, GSTIN: p.GSTIN, Email: u.Email}, nil
+}

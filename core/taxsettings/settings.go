@@ -1,0 +1,146 @@
+// Package taxsettings is the panel's use cases of the invoices' two
+// parties (docs/decisions.md, "Supplier settings and billing profiles"):
+// admins read and replace the supplier's details, audited; each account
+// keeps its own billing profile. The records and their rules are
+// core/taxprofile's; issuing invoices reads them from store.Stores.
+package taxsettings
+
+import (
+	"context"
+	"time"
+
+	"paygate/core/audit"
+	"paygate/core/errs"
+	"paygate/core/store"
+	"paygate/core/taxprofile"
+	"paygate/core/user"
+)
+
+// Deps are the ports the settings run on.
+type Deps struct {
+	Tx     store.Transactor
+	Stores store.Stores
+	Now    func() time.Time
+}
+
+// Settings is the supplier's and the billing profiles' use cases.
+type Settings struct {
+	tx  store.Transactor
+	s   store.Stores
+	now func() time.Time
+}
+
+func New(d Deps) *Settings {
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	return &Settings{tx: d.Tx, s: d.Stores, now: d.Now}
+}
+
+func requireAdmin(actor *user.User) error {
+	if actor == nil || actor.Role != user.RoleAdmin {
+		return errs.ErrForbidden
+	}
+	return nil
+}
+
+// Supplier is the supplier's details as an admin sees them: the defaults
+// (prefix PG, SAC 998319, nothing else) until one saved them.
+func (st *Settings) Supplier(ctx context.Context, admin *user.User) (*taxprofile.Supplier, error) {
+	if err := requireAdmin(admin); err != nil {
+		return nil, err
+	}
+	return st.s.TaxProfiles.Supplier(ctx)
+}
+
+// PutSupplier replaces the supplier's details with in (admin only):
+// normalised, validated (422 with the fields named as in the settings'
+// JSON), saved and audited (billing_settings.update, the record before and
+// after) in one transaction. An empty prefix or SAC is the default; an
+// empty PAN the GSTIN's.
+func (st *Settings) PutSupplier(ctx context.Context, admin *user.User, in taxprofile.Supplier) (*taxprofile.Supplier, error) {
+	if err := requireAdmin(admin); err != nil {
+		return nil, err
+	}
+	in.Normalize()
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	err := st.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+		before, err := s.TaxProfiles.LockSupplier(ctx)
+		if err != nil {
+			return err
+		}
+		now := st.now().UTC()
+		in.UpdatedAt = now
+		if err := s.TaxProfiles.SaveSupplier(ctx, &in); err != nil {
+			return err
+		}
+		return store.Record(ctx, s, now, admin, audit.BillingSettingsUpdate, audit.TargetBillingSettings, 0,
+			supplierSnapshot(before), supplierSnapshot(&in))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &in, nil
+}
+
+// Profile is userID's billing profile; taxprofile.ErrNoProfile when none.
+func (st *Settings) Profile(ctx context.Context, userID uint64) (*taxprofile.Profile, error) {
+	return st.s.TaxProfiles.Profile(ctx, userID)
+}
+
+// CheckProfile normalises and validates a profile without saving it
+// (fields legal_name, address, state, gstin), so that a request changing
+// the account too can refuse before it changes anything.
+func (st *Settings) CheckProfile(in taxprofile.Profile) (*taxprofile.Profile, error) {
+	in.Normalize()
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	return &in, nil
+}
+
+// SaveProfile replaces userID's billing profile with in, validated as
+// CheckProfile does. The owner's own change: not audited.
+func (st *Settings) SaveProfile(ctx context.Context, userID uint64, in taxprofile.Profile) (*taxprofile.Profile, error) {
+	p, err := st.CheckProfile(in)
+	if err != nil {
+		return nil, err
+	}
+	p.UserID, p.UpdatedAt = userID, st.now().UTC()
+	if err := st.s.TaxProfiles.SaveProfile(ctx, p); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// ClearProfile removes userID's billing profile (none: nothing to do); the
+// account's invoices then name no recipient details but its name.
+func (st *Settings) ClearProfile(ctx context.Context, userID uint64) error {
+	return st.s.TaxProfiles.DeleteProfile(ctx, userID)
+}
+
+// supplierAudit is the audit's snapshot of the supplier: every field. The
+// bank account is recorded in full: it is printed on every invoice, and a
+// changed payee account is what an investigation of the log looks for.
+type supplierAudit struct {
+	LegalName     string `json:"legal_name"`
+	Address       string `json:"address"`
+	State         string `json:"state"`
+	GSTIN         string `json:"gstin"`
+	PAN           string `json:"pan"`
+	InvoicePrefix string `json:"invoice_prefix"`
+	SAC           string `json:"sac_code"`
+	BankName      string `json:"bank_name"`
+	AccountName   string `json:"account_name"`
+	AccountNumber string `json:"account_number"`
+	IFSC          string `json:"ifsc"`
+	UPI           string `json:"upi"`
+}
+
+func supplierSnapshot(s *taxprofile.Supplier) supplierAudit {
+	return supplierAudit{LegalName: s.LegalName, Address: s.Address, State: s.State, GSTIN: s.GSTIN, PAN: s.PAN,
+		InvoicePrefix: s.InvoicePrefix, SAC: s.SAC, BankName: s.BankName, AccountName: s.AccountName,
+		AccountNumber: s.AccountNumber, IFSC: s.IFSC, UPI: s.UPI}
+}

@@ -1,0 +1,129 @@
+package taxsettings_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"paygate/core/audit"
+	"paygate/core/errs"
+	"paygate/core/store/storetest"
+	"paygate/core/taxprofile"
+	"paygate/core/taxsettings"
+	"paygate/core/user"
+)
+
+var (
+	admin    = &user.User{ID: 1, Role: user.RoleAdmin}
+	customer = &user.User{ID: 7, Role: user.RoleUser}
+	at       = time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
+)
+
+func newSettings() (*taxsettings.Settings, *storetest.DB) {
+	db := storetest.New()
+	return taxsettings.New(taxsettings.Deps{Tx: db, Stores: db.Stores(), Now: func() time.Time { return at }}), db
+}
+
+func auditEntries(t *testing.T, db *storetest.DB) []audit.Entry {
+	t.Helper()
+	es, _, err := db.Stores().Audit.List(context.Background(), audit.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return es
+}
+
+// TestPutSupplier: an admin's save is normalised, stored and audited with
+// the record before and after; a refused one (422) and a non-admin's (403)
+// change nothing.
+func TestPutSupplier(t *testing.T) {
+	ctx := context.Background()
+	st, db := newSettings()
+	got, err := st.Supplier(ctx, admin)
+	if err != nil || got.InvoicePrefix != "PG" || got.SAC != "998319" || !got.UpdatedAt.IsZero() {
+		t.Fatalf("before any save: %+v, %v", got, err)
+	}
+	in := taxprofile.Supplier{LegalName: " Paygate Technologies ", Address: "BKC\r\nMumbai", State: "27", GSTIN: "27aapfu0939f1zv",
+		UPI: "PayGate@HDFCBank"}
+	saved, err := st.PutSupplier(ctx, admin, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := taxprofile.Supplier{LegalName: "Paygate Technologies", Address: "BKC\nMumbai", State: "27", GSTIN: "27AAPFU0939F1ZV",
+		PAN: "AAPFU0939F", InvoicePrefix: "PG", SAC: "998319", UPI: "paygate@hdfcbank", UpdatedAt: at}
+	if *saved != want {
+		t.Fatalf("saved\n%+v\nwant\n%+v", saved, want)
+	}
+	if got, _ := st.Supplier(ctx, admin); *got != want {
+		t.Fatalf("read back %+v", got)
+	}
+	es := auditEntries(t, db)
+	if len(es) != 1 || es[0].Action != "billing_settings.update" || es[0].TargetType != "billing_settings" || es[0].TargetID != nil ||
+		es[0].ActorID != admin.ID {
+		t.Fatalf("audit %+v", es)
+	}
+	var before, after map[string]any
+	_ = json.Unmarshal(es[0].Before, &before)
+	_ = json.Unmarshal(es[0].After, &after)
+	if before["legal_name"] != "" || before["invoice_prefix"] != "PG" || after["gstin"] != "27AAPFU0939F1ZV" || after["pan"] != "AAPFU0939F" {
+		t.Fatalf("audit before %v after %v", before, after)
+	}
+
+	_, err = st.PutSupplier(ctx, admin, taxprofile.Supplier{LegalName: "X", Address: "Y", State: "29", GSTIN: "27AAPFU0939F1ZV"})
+	if e, ok := errs.As(err); !ok || e.Kind != errs.Invalid || len(e.Fields["gstin"]) == 0 {
+		t.Fatalf("GSTIN of another state: %v", err)
+	}
+	if _, err := st.PutSupplier(ctx, customer, want); !errors.Is(err, errs.ErrForbidden) {
+		t.Fatalf("a user's save: %v", err)
+	}
+	if _, err := st.Supplier(ctx, customer); !errors.Is(err, errs.ErrForbidden) {
+		t.Fatalf("a user's read: %v", err)
+	}
+	if got, _ := st.Supplier(ctx, admin); *got != want || len(auditEntries(t, db)) != 1 {
+		t.Fatalf("after refused saves: %+v", got)
+	}
+}
+
+// TestProfiles: a profile saved normalised under its owner's id, replaced,
+// refused with field errors, cleared.
+func TestProfiles(t *testing.T) {
+	ctx := context.Background()
+	st, db := newSettings()
+	if _, err := st.Profile(ctx, customer.ID); !errors.Is(err, taxprofile.ErrNoProfile) {
+		t.Fatalf("no profile yet: %v", err)
+	}
+	p, err := st.SaveProfile(ctx, customer.ID, taxprofile.Profile{UserID: 99, LegalName: "Asha Traders", Address: " 12 MG Road \n Bengaluru ",
+		State: "29", GSTIN: " 29aagcb7383j1z4 "})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := taxprofile.Profile{UserID: customer.ID, LegalName: "Asha Traders", Address: "12 MG Road\nBengaluru", State: "29",
+		GSTIN: "29AAGCB7383J1Z4", UpdatedAt: at}
+	if *p != want {
+		t.Fatalf("saved %+v, want %+v", p, want)
+	}
+	if got, err := st.Profile(ctx, customer.ID); err != nil || *got != want {
+		t.Fatalf("read back %+v, %v", got, err)
+	}
+	_, err = st.SaveProfile(ctx, customer.ID, taxprofile.Profile{LegalName: "Asha", Address: "Pune", State: "27", GSTIN: "29AAGCB7383J1Z4"})
+	if e, ok := errs.As(err); !ok || len(e.Fields["gstin"]) == 0 {
+		t.Fatalf("state mismatch: %v", err)
+	}
+	if got, _ := st.Profile(ctx, customer.ID); *got != want {
+		t.Fatalf("a refused save changed the profile: %+v", got)
+	}
+	if _, err := st.SaveProfile(ctx, customer.ID, taxprofile.Profile{LegalName: "Asha", Address: "Pune", State: "27"}); err != nil {
+		t.Fatalf("unregistered: %v", err)
+	}
+	if err := st.ClearProfile(ctx, customer.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Profile(ctx, customer.ID); !errors.Is(err, taxprofile.ErrNoProfile) {
+		t.Fatalf("cleared: %v", err)
+	}
+	if len(auditEntries(t, db)) != 0 {
+		t.Fatal("an owner's profile change was audited")
+	}
+}
