@@ -265,6 +265,7 @@ type chargeSum struct {
 	Type      string
 	GroupID   string
 	Label     *string
+	SAC       *string
 	N         int64
 	Total     string
 	Low, High string
@@ -283,36 +284,36 @@ func (s *invoiceStore) Charges(ctx context.Context, userID uint64, from, to time
 		args  []any
 	}{
 		// Calls: debits, and refunds of debits of the period, by service.
-		{"service:", "SELECT t.type AS type, CAST(h.service_id AS CHAR) AS group_id, sv.name AS label, COUNT(*) AS n, SUM(t.amount) AS total, " +
+		{"service:", "SELECT t.type AS type, CAST(h.api_service_id AS CHAR) AS group_id, sv.name AS label, sv.sac_code AS sac, COUNT(*) AS n, SUM(t.amount) AS total, " +
 			"MIN(t.amount) AS low, MAX(t.amount) AS high, NULL AS charged_at " +
-			"FROM transactions t JOIN api_hit_logs h ON h.id = t.reference_id LEFT JOIN api_services sv ON sv.id = h.service_id " +
+			"FROM transactions t JOIN api_hit_logs h ON h.id = t.reference_id LEFT JOIN api_services sv ON sv.id = h.api_service_id " +
 			"WHERE t.user_id = ? AND t.reference_type = ? AND t.created_at >= ? AND t.created_at < ? AND (t.type = ? OR (t.type = ? AND " +
 			"EXISTS (SELECT 1 FROM transactions d WHERE d.reference_type = t.reference_type AND d.reference_id = t.reference_id AND d.type = ? AND d.created_at >= ?))) " +
-			"GROUP BY t.type, h.service_id, sv.name",
+			"GROUP BY t.type, h.api_service_id, sv.name, sv.sac_code",
 			[]any{userID, ledger.RefAPIHit, f, t, ledger.Debit, ledger.Refund, ledger.Debit, f}},
 		// Calls: refunds of earlier debits, each with its debit's time.
-		{"service:", "SELECT t.type AS type, CAST(h.service_id AS CHAR) AS group_id, sv.name AS label, 1 AS n, t.amount AS total, " +
+		{"service:", "SELECT t.type AS type, CAST(h.api_service_id AS CHAR) AS group_id, sv.name AS label, sv.sac_code AS sac, 1 AS n, t.amount AS total, " +
 			"t.amount AS low, t.amount AS high, d.created_at AS charged_at " +
-			"FROM transactions t JOIN api_hit_logs h ON h.id = t.reference_id LEFT JOIN api_services sv ON sv.id = h.service_id " +
+			"FROM transactions t JOIN api_hit_logs h ON h.id = t.reference_id LEFT JOIN api_services sv ON sv.id = h.api_service_id " +
 			"JOIN transactions d ON d.reference_type = t.reference_type AND d.reference_id = t.reference_id AND d.type = ? AND d.created_at < ? " +
 			"WHERE t.user_id = ? AND t.reference_type = ? AND t.type = ? AND t.created_at >= ? AND t.created_at < ?",
 			[]any{ledger.Debit, f, userID, ledger.RefAPIHit, ledger.Refund, f, t}},
 		// Payout fees refunded: the fee was the payout call's charge.
-		{"service:", "SELECT t.type AS type, CAST(h.service_id AS CHAR) AS group_id, sv.name AS label, 1 AS n, t.amount AS total, " +
+		{"service:", "SELECT t.type AS type, CAST(h.api_service_id AS CHAR) AS group_id, sv.name AS label, sv.sac_code AS sac, 1 AS n, t.amount AS total, " +
 			"t.amount AS low, t.amount AS high, COALESCE(d.created_at, p.created_at) AS charged_at " +
 			"FROM transactions t JOIN payouts p ON p.id = t.reference_id JOIN api_hit_logs h ON h.request_id = p.request_id AND h.user_id = p.user_id " +
-			"LEFT JOIN api_services sv ON sv.id = h.service_id " +
+			"LEFT JOIN api_services sv ON sv.id = h.api_service_id " +
 			"LEFT JOIN transactions d ON d.reference_type = ? AND d.reference_id = h.id AND d.type = ? " +
 			"WHERE t.user_id = ? AND t.reference_type = ? AND t.type = ? AND t.created_at >= ? AND t.created_at < ?",
 			[]any{ledger.RefAPIHit, ledger.Debit, userID, ledger.RefPayoutFee, ledger.Refund, f, t}},
 		// Plan fees by plan.
-		{"plan:", "SELECT t.type AS type, sp.plan_code AS group_id, pl.name AS label, COUNT(*) AS n, SUM(t.amount) AS total, " +
+		{"plan:", "SELECT t.type AS type, sp.plan_code AS group_id, pl.name AS label, NULL AS sac, COUNT(*) AS n, SUM(t.amount) AS total, " +
 			"MIN(t.amount) AS low, MAX(t.amount) AS high, NULL AS charged_at " +
 			"FROM transactions t JOIN subscription_periods sp ON sp.id = t.reference_id LEFT JOIN plans pl ON pl.code = sp.plan_code " +
 			"WHERE t.user_id = ? AND t.reference_type = ? AND t.type = ? AND t.created_at >= ? AND t.created_at < ? GROUP BY t.type, sp.plan_code, pl.name",
 			[]any{userID, ledger.RefPlanFee, ledger.Debit, f, t}},
 		// Collection fees.
-		{"collection_fee", "SELECT t.type AS type, '' AS group_id, NULL AS label, COUNT(*) AS n, SUM(t.amount) AS total, " +
+		{"collection_fee", "SELECT t.type AS type, '' AS group_id, NULL AS label, NULL AS sac, COUNT(*) AS n, SUM(t.amount) AS total, " +
 			"MIN(t.amount) AS low, MAX(t.amount) AS high, NULL AS charged_at " +
 			"FROM transactions t WHERE t.user_id = ? AND t.reference_type = ? AND t.type = ? AND t.created_at >= ? AND t.created_at < ? GROUP BY t.type",
 			[]any{userID, ledger.RefPaymentFee, ledger.Debit, f, t}},
@@ -344,6 +345,9 @@ func toCharge(group string, r *chargeSum, from time.Time) (invoice.Charge, error
 	c := invoice.Charge{Type: ledger.Type(r.Type), Count: r.N, Amount: total, Group: group + r.GroupID, ChargedAt: from}
 	if low.Equal(high) {
 		c.Unit = &low
+	}
+	if r.SAC != nil {
+		c.SAC = *r.SAC
 	}
 	if r.ChargedAt != nil {
 		c.ChargedAt = *r.ChargedAt
