@@ -171,6 +171,16 @@ var authzTable = []authzRow{
 		return panelReq("/plans").with(map[string]any{"code": fmt.Sprintf("p%d", time.Now().UnixNano()), "name": "P",
 			"monthly_price": "10.00", "monthly_calls": nil})
 	}},
+	{method: "GET", pattern: "/invoices", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/invoices") }},
+	{method: "GET", pattern: "/invoices/upcoming", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/invoices/upcoming") }},
+	// Another account's document answers as a missing one (invoices_test.go
+	// reads one across accounts); here no document exists.
+	{method: "GET", pattern: "/invoices/{id}", want: statuses{401, 404, 404, 404}, own: func(f *authzFixture, a actor) authzRequest {
+		return panelReq("/invoices/987654")
+	}},
+	{method: "GET", pattern: "/invoices/{id}/pdf", want: statuses{401, 404, 404, 404}, own: func(f *authzFixture, a actor) authzRequest {
+		return panelReq("/invoices/987654/pdf")
+	}},
 	{method: "GET", pattern: "/subscription", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/subscription") }},
 	{method: "GET", pattern: "/subscription/quote", want: statuses{401, 200, 200, 403}, own: func(f *authzFixture, a actor) authzRequest {
 		return panelReq("/subscription/quote?plan_code=starter")

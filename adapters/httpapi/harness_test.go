@@ -15,7 +15,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"paygate/adapters/httpapi"
+	"paygate/adapters/invoicepdf"
 	"paygate/adapters/metrics"
 	"paygate/adapters/mysqlstore"
 	"paygate/adapters/sandbox"
@@ -90,8 +93,8 @@ func newEnv(t *testing.T, store *mysqlstore.Store) *env {
 	log := slog.New(slog.NewJSONHandler(e.logs, nil))
 	e.app = app.New(app.Deps{Log: log,
 		Tx: store, Stores: store.Stores(), Upstream: up, Tokens: tokens, Files: files,
-		Config: app.Config{Location: loc, UpstreamTimeout: 2 * time.Second, PasswordCost: 4},
-		Mailer: e.mail, EmailTokens: tokens,
+		Config: app.Config{Location: loc, UpstreamTimeout: 2 * time.Second, PasswordCost: 4, GSTRate: decimal.NewFromInt(18)},
+		Mailer: e.mail, EmailTokens: tokens, Renderer: invoicepdf.New(),
 		Now:      func() time.Time { return time.Now().Add(time.Duration(e.skew.Load())) },
 		Verifier: sandbox.Verifier{}, Recharger: sandbox.Recharger{}, Payments: sandbox.Payments{},
 		Payouts:  sandbox.Payouts{Now: func() time.Time { return time.Now().Add(time.Duration(e.skew.Load())) }},

@@ -194,7 +194,7 @@ func New(d Deps) *App {
 		Config: billing.Config{Location: cfg.Location, Livemode: live}})
 	a.TaxSettings = taxsettings.New(taxsettings.Deps{Tx: tx, Stores: st, Now: d.Now})
 	a.Invoicing = invoicing.New(invoicing.Deps{Tx: tx, Stores: st, Parties: invoicing.ProfileParties{}, Renderer: d.Renderer,
-		Notify: invoicing.Notify(notifier(d.Mailer, d.Log)), Now: d.Now, Log: d.Log,
+		Notify: invoicing.Notify(notifier(d.Mailer, d.Log)), Settled: m.AwaitSettlements, Now: d.Now, Log: d.Log,
 		Config: invoicing.Config{Location: cfg.Location, Rate: cfg.GSTRate, PublicBaseURL: cfg.PublicBaseURL, Livemode: live}})
 	a.Reconciliation = reconciliation.New(reconciliation.Deps{Tx: tx, Stores: st, Payments: a.Gateway, TopUps: a.Panel, Now: d.Now, Log: d.Log})
 	return a

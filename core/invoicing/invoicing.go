@@ -67,9 +67,12 @@ type Deps struct {
 	// answers 503.
 	Renderer invoice.Renderer
 	Notify   Notify
-	Now      func() time.Time
-	Log      *slog.Logger
-	Config   Config
+	// Settled returns once the charges of calls this instance answered
+	// are written (metering's fence): the draft and the issue read them.
+	Settled func(ctx context.Context) error
+	Now     func() time.Time
+	Log     *slog.Logger
+	Config  Config
 }
 
 // Invoicing is the documents' use cases.
@@ -79,6 +82,7 @@ type Invoicing struct {
 	parties  Parties
 	renderer invoice.Renderer
 	notify   Notify
+	settled  func(ctx context.Context) error
 	now      func() time.Time
 	log      *slog.Logger
 	cfg      Config
@@ -94,7 +98,11 @@ func New(d Deps) *Invoicing {
 	if d.Config.Location == nil {
 		d.Config.Location = time.UTC
 	}
-	return &Invoicing{tx: d.Tx, s: d.Stores, parties: d.Parties, renderer: d.Renderer, notify: d.Notify, now: d.Now, log: d.Log, cfg: d.Config}
+	if d.Settled == nil {
+		d.Settled = func(context.Context) error { return nil }
+	}
+	return &Invoicing{tx: d.Tx, s: d.Stores, parties: d.Parties, renderer: d.Renderer, notify: d.Notify, settled: d.Settled,
+		now: d.Now, log: d.Log, cfg: d.Config}
 }
 
 // ErrMonthNotOver refuses to invoice a month that has not ended.
@@ -123,6 +131,9 @@ func (v *Invoicing) Issue(ctx context.Context, month string, at time.Time) (Resu
 		return res, ErrMonthNotOver
 	}
 	if done, err := v.s.Invoices.MonthDone(ctx, month); err != nil || done {
+		return res, err
+	}
+	if err := v.settled(ctx); err != nil {
 		return res, err
 	}
 	if err := v.parties.Ready(ctx, v.s, v.cfg.Rate); err != nil {

@@ -51,8 +51,11 @@ func (v *Invoicing) Get(ctx context.Context, actor *user.User, id uint64) (*invo
 // lines and totals the same code would issue, without a number.
 func (v *Invoicing) Upcoming(ctx context.Context, userID uint64, at time.Time) (*invoice.Invoice, error) {
 	month := plan.Month(at, v.cfg.Location)
-	start, _, err := plan.Bounds(month, v.cfg.Location)
+	start, end, err := plan.Bounds(month, v.cfg.Location)
 	if err != nil {
+		return nil, err
+	}
+	if err := v.settled(ctx); err != nil {
 		return nil, err
 	}
 	var draft *invoice.Invoice
@@ -69,7 +72,7 @@ func (v *Invoicing) Upcoming(ctx context.Context, userID uint64, at time.Time) (
 		if err != nil {
 			return err
 		}
-		charges, err := s.Invoices.Charges(ctx, userID, start, at)
+		charges, err := s.Invoices.Charges(ctx, userID, start, end) // so far: calls answered before at may be written after it
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,120 @@
+package httpapi_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"paygate/core/plan"
+	"paygate/core/taxprofile"
+)
+
+// pdfTextOf is poppler's pdftotext of pdf; without it the test skips, but
+// in CI (make test installs it) or with REQUIRE_POPPLER=1 it fails.
+func pdfTextOf(t *testing.T, pdf []byte) string {
+	t.Helper()
+	bin, err := exec.LookPath("pdftotext")
+	if err != nil {
+		if os.Getenv("CI") == "true" || os.Getenv("REQUIRE_POPPLER") == "1" {
+			t.Fatal("pdftotext not installed (make poppler)")
+		}
+		t.Skip("pdftotext not installed (make poppler)")
+	}
+	f := filepath.Join(t.TempDir(), "doc.pdf")
+	if err := os.WriteFile(f, pdf, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(bin, "-layout", f, "-").Output()
+	if err != nil {
+		t.Fatalf("pdftotext: %v", err)
+	}
+	return string(out)
+}
+
+// TestMonthlyInvoiceThroughTheServer: a customer in Karnataka with a GSTIN
+// makes calls; the draft of the month shows them; the month issued gives
+// one invoice with the calls net of a failed one, IGST (the supplier is in
+// Maharashtra), taxable value and tax adding up to what the ledger moved;
+// its PDF says so; another customer cannot read it; an admin finds it by
+// user; invoice.issued was written; the ledger check proves it.
+func TestMonthlyInvoiceThroughTheServer(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		st := e.store.Stores().TaxProfiles
+		if err := st.SaveSupplier(ctx, &taxprofile.Supplier{LegalName: "Paygate Technologies Private Limited", Address: "1 Marine Drive\nMumbai",
+			State: "27", GSTIN: "27AAPFU0939F1ZV", PAN: "AAPFU0939F", InvoicePrefix: "PG", SAC: "998319", UPI: "paygate@upi"}); err != nil {
+			t.Fatal(err)
+		}
+		e.newService("gst", "1.18")
+		c := e.newCustomer("user", "enterprise", "100.00")
+		other := e.newCustomer("user", "enterprise", "100.00")
+		e.must(e.do("PATCH", "/api/v1/panel/auth/me", c.token, map[string]any{"webhook_url": "https://hooks.example.com/invoices"}), 200)
+		if err := st.SaveProfile(ctx, &taxprofile.Profile{UserID: c.id, LegalName: "Bengaluru Buyers LLP", Address: "MG Road\nBengaluru",
+			State: "29", GSTIN: "29AAGCB7383J1Z4"}); err != nil {
+			t.Fatal(err)
+		}
+		for range 3 {
+			e.must(e.call(c, "gst", map[string]any{}), 200)
+		}
+		e.setUpstream(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(500) })
+		e.call(c, "gst", map[string]any{}) // debited and refunded: not billed
+
+		draft := e.must(e.do("GET", "/api/v1/panel/invoices/upcoming", c.token, nil), 200)
+		lines := draft.body["lines"].([]any)
+		if draft.body["number"] != nil || len(lines) != 1 || lines[0].(map[string]any)["quantity"].(float64) != 3 ||
+			lines[0].(map[string]any)["gross"] != "3.54" || lines[0].(map[string]any)["igst"] != "0.54" {
+			t.Fatalf("draft %s", draft.raw)
+		}
+
+		now := time.Now()
+		month := plan.Month(now, mustIST())
+		_, end, _ := plan.Bounds(month, mustIST())
+		if res, err := e.app.Invoicing.Issue(ctx, month, end.Add(time.Minute)); err != nil || res.Invoices != 1 {
+			t.Fatalf("issue %s: %+v %v", month, res, err)
+		}
+		list := e.must(e.do("GET", "/api/v1/panel/invoices", c.token, nil), 200).body["data"].([]any)
+		if len(list) != 1 {
+			t.Fatalf("invoices %v", list)
+		}
+		id := uint64(list[0].(map[string]any)["id"].(float64))
+		inv := e.must(e.do("GET", fmt.Sprintf("/api/v1/panel/invoices/%d", id), c.token, nil), 200)
+		totals := inv.body["totals"].(map[string]any)
+		if inv.str("kind") != "invoice" || !strings.HasPrefix(inv.str("number"), "PG/") || inv.str("place_of_supply") != "29" ||
+			totals["gross"] != "3.54" || totals["taxable"] != "3.00" || totals["igst"] != "0.54" || totals["cgst"] != "0.00" ||
+			inv.body["recipient"].(map[string]any)["gstin"] != "29AAGCB7383J1Z4" {
+			t.Fatalf("invoice %s", inv.raw)
+		}
+		e.must(e.do("GET", fmt.Sprintf("/api/v1/panel/invoices/%d", id), other.token, nil), 404)
+		e.must(e.do("GET", fmt.Sprintf("/api/v1/panel/invoices/%d/pdf", id), other.token, nil), 404)
+		if byUser := e.must(e.do("GET", fmt.Sprintf("/api/v1/panel/invoices?user_id=%d", c.id), e.admin, nil), 200).body["data"].([]any); len(byUser) != 1 {
+			t.Fatalf("admin's list by user: %v", byUser)
+		}
+		e.must(e.do("GET", "/api/v1/panel/invoices?month=2026-13", c.token, nil), 422)
+
+		pdf := e.do("GET", fmt.Sprintf("/api/v1/panel/invoices/%d/pdf", id), c.token, nil)
+		if pdf.status != 200 || pdf.header.Get("Content-Type") != "application/pdf" || !strings.HasPrefix(pdf.raw, "%PDF") {
+			t.Fatalf("pdf: %d %s", pdf.status, pdf.header)
+		}
+		text := pdfTextOf(t, []byte(pdf.raw))
+		for _, want := range []string{inv.str("number"), "27AAPFU0939F1ZV", "29AAGCB7383J1Z4", "IGST 18%", "Karnataka (29)", "Rupees Three and Paise Fifty Four Only"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("the PDF lacks %q:\n%s", want, text)
+			}
+		}
+		if strings.Contains(text, "CGST") {
+			t.Errorf("an inter-state invoice shows CGST:\n%s", text)
+		}
+		var events int64
+		e.store.DB().Raw("SELECT COUNT(*) FROM webhook_events WHERE type = ?", "invoice.issued").Scan(&events)
+		if events != 1 {
+			t.Fatalf("%d invoice.issued events", events)
+		}
+		e.ledgerClean()
+	})
+}
