@@ -49,7 +49,10 @@ type config struct {
 	CollectionFeePercent decimal.Decimal
 	// GSTRate is the GST rate of invoices in percent (GST_RATE, 18.00);
 	// 0 issues bills of supply.
-	GSTRate         decimal.Decimal
+	GSTRate decimal.Decimal
+	// DefaultPlan is the plan of new accounts and of accounts whose
+	// grace ended (DEFAULT_PLAN, starter).
+	DefaultPlan     string
 	SMTPURL         string
 	MailFrom        *mail.Address
 	DemoData        bool
@@ -263,6 +266,10 @@ func parseConfig(args []string, getenv func(string) string) (config, []string, e
 	maxTopUp := env("BALANCE_REQUEST_MAX", "500000.00")
 	if c.BalanceRequestMax, err = parseMaxAmount(maxTopUp); err != nil {
 		return c, nil, fmt.Errorf("BALANCE_REQUEST_MAX: %q %v", maxTopUp, err)
+	}
+	c.DefaultPlan = env("DEFAULT_PLAN", "starter")
+	if !user.Plan(c.DefaultPlan).Valid() {
+		return c, nil, fmt.Errorf("DEFAULT_PLAN: %q is not a plan's code (lowercase letters, digits and dashes)", c.DefaultPlan)
 	}
 	rate := env("GST_RATE", "18.00")
 	if r, err := decimal.NewFromString(rate); err != nil || !gst.ValidRate(r) {

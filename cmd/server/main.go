@@ -183,7 +183,8 @@ func newApp(cfg config, store *mysqlstore.Store, tokens *token.JWT, files panel.
 		Tx: store, Stores: store.Stores(), Upstream: up, Files: files,
 		Config: app.Config{Location: cfg.Location, UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL,
 			MaxTopUp: cfg.BalanceRequestMax, CollectionFeePercent: cfg.CollectionFeePercent, PendingHitGrace: cfg.HitRecoveryAfter, HitPayloadRetention: cfg.HitPayloadRetention, HoldLifetime: cfg.MeteringHolds,
-			SettleApart: mysql, WebhookTimeout: cfg.WebhookTimeout, GSTRate: cfg.GSTRate},
+			SettleApart: mysql, WebhookTimeout: cfg.WebhookTimeout, GSTRate: cfg.GSTRate,
+			DefaultPlan: cfg.DefaultPlan},
 		Log: log, Metrics: m,
 		Verifier: sandbox.Verifier{}, Recharger: sandbox.Recharger{}, Payouts: sandbox.Payouts{}, Payments: paymentsOf(cfg),
 		Opener: sandbox.Opener{}, Renderer: invoicepdf.New(),
@@ -263,6 +264,12 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 			attrs = append(attrs, "password", generated)
 		}
 		log.Info("initial admin created", attrs...)
+	}
+	// New accounts and ended graces need the default plan on offer.
+	if p, err := store.Stores().Plans.ByCode(ctx, cfg.DefaultPlan); err != nil {
+		return fmt.Errorf("DEFAULT_PLAN %q: %w", cfg.DefaultPlan, err)
+	} else if p.Status != plan.StatusActive {
+		return fmt.Errorf("DEFAULT_PLAN %q is retired: choose an active plan", cfg.DefaultPlan)
 	}
 	// The gateway's built-in services exist whatever DEMO_DATA says.
 	if n, err := a.EnsureGatewayServices(ctx); err != nil {

@@ -171,6 +171,10 @@ func TestMigrateAndBadConfig(t *testing.T) {
 		{"DATABASE_URL": db, "COLLECTION_FEE_PERCENT": "100.01"},
 		{"DATABASE_URL": db, "COLLECTION_FEE_PERCENT": "-1"},
 		{"DATABASE_URL": db, "COLLECTION_FEE_PERCENT": "2%"},
+		{"DATABASE_URL": db, "GST_RATE": "18%"},
+		{"DATABASE_URL": db, "GST_RATE": "100.5"},
+		{"DATABASE_URL": db, "GST_RATE": "-1"},
+		{"DATABASE_URL": db, "DEFAULT_PLAN": "Gold Plan"},
 		{"DATABASE_URL": db, "HIT_RECOVERY_AFTER": "10s"}, // not longer than UPSTREAM_TIMEOUT (15s)
 		{"DATABASE_URL": db, "UPSTREAM_TIMEOUT": "2s", "HIT_RECOVERY_AFTER": "soon"},
 		{"DATABASE_URL": db, "METERING_HOLDS": "0s"},

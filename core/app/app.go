@@ -26,6 +26,7 @@ import (
 	"paygate/core/retention"
 	"paygate/core/store"
 	"paygate/core/taxsettings"
+	"paygate/core/user"
 	"paygate/core/verification"
 	"paygate/core/webhook"
 )
@@ -54,6 +55,9 @@ type Config struct {
 
 	// invoicing.Config: GSTRate is GST_RATE in percent (0: bills of supply)
 	GSTRate decimal.Decimal
+	// DefaultPlan is the plan of new accounts and of those whose grace
+	// ended (DEFAULT_PLAN; "" means starter): billing and panel.
+	DefaultPlan string
 
 	// panel.Config
 	RefreshTTL   time.Duration
@@ -183,7 +187,7 @@ func New(d Deps) *App {
 			Config: panel.Config{Location: cfg.Location, RefreshTTL: cfg.RefreshTTL, PasswordCost: cfg.PasswordCost,
 				MaxTopUp: cfg.MaxTopUp, PublicBaseURL: cfg.PublicBaseURL, RollupGrace: cfg.RollupGrace,
 				CollectionFeePercent: cfg.CollectionFeePercent, PayloadRetention: kept.Keep(),
-				ExportLease: cfg.ExportLease, Livemode: live},
+				ExportLease: cfg.ExportLease, Livemode: live, DefaultPlan: user.Plan(cfg.DefaultPlan)},
 			Mailer: d.Mailer, EmailTokens: d.EmailTokens, Log: d.Log, Targets: d.Targets, Settled: m.AwaitSettlements}),
 		Outbox: outbox.New(outbox.Deps{Tx: tx, Stores: st, Sender: d.Webhooks, Targets: d.Targets,
 			Settled: m.AwaitSettlements, Metrics: d.Metrics, Log: d.Log, Now: d.Now,
@@ -191,7 +195,7 @@ func New(d Deps) *App {
 		Ledger: ledgercheck.New(ledgercheck.Deps{Stores: st, Settled: m.AwaitSettlements, Now: d.Now, Location: cfg.Location}),
 	}
 	a.Billing = billing.New(billing.Deps{Tx: tx, Stores: st, Now: d.Now, Log: d.Log, Notify: notifier(d.Mailer, d.Log),
-		Config: billing.Config{Location: cfg.Location, Livemode: live}})
+		Config: billing.Config{Location: cfg.Location, Livemode: live, DefaultPlan: cfg.DefaultPlan}})
 	a.TaxSettings = taxsettings.New(taxsettings.Deps{Tx: tx, Stores: st, Now: d.Now})
 	a.Invoicing = invoicing.New(invoicing.Deps{Tx: tx, Stores: st, Parties: invoicing.ProfileParties{}, Renderer: d.Renderer,
 		Notify: invoicing.Notify(notifier(d.Mailer, d.Log)), Settled: m.AwaitSettlements, Now: d.Now, Log: d.Log,

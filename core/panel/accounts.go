@@ -53,7 +53,7 @@ func (p *Panel) Register(ctx context.Context, profile user.Profile, ip string) (
 	if err := fe.Err(); err != nil {
 		return nil, err
 	}
-	u, err := p.createUser(ctx, NewUser{Profile: profile, Role: user.RoleUser, Status: user.StatusPending, Plan: user.PlanStarter, IPAddress: ip}, nil)
+	u, err := p.createUser(ctx, NewUser{Profile: profile, Role: user.RoleUser, Status: user.StatusPending, Plan: p.defaultPlan(), IPAddress: ip}, nil)
 	if err != nil {
 		// Another registration took the email or phone since the check.
 		return nil, user.TakenFields(err)

@@ -28,6 +28,9 @@ type Config struct {
 	PasswordCost  int             // bcrypt cost; 0 means user.DefaultPasswordCost
 	MaxTopUp      decimal.Decimal // largest balance request (BALANCE_REQUEST_MAX); 0 means topup.DefaultMaxAmount
 	PublicBaseURL string          // base of links in mail (PUBLIC_BASE_URL)
+	// DefaultPlan is the plan of new accounts (DEFAULT_PLAN); "" means
+	// starter.
+	DefaultPlan user.Plan
 	// RollupGrace is how long after a local day ends the dashboard waits
 	// before rolling it up (hits started just before midnight settle after
 	// it); 0 means 15 minutes.

@@ -45,7 +45,7 @@ func (p *Panel) CreateUser(ctx context.Context, actor *user.User, in NewUser) (*
 		in.Status = user.StatusPending
 	}
 	if in.Plan == "" {
-		in.Plan = user.PlanStarter
+		in.Plan = p.defaultPlan()
 	}
 	user.CheckAccount(fe, &in.Role, &in.Status, &in.Plan)
 	if err := fe.Err(); err != nil {
@@ -262,6 +262,14 @@ func (p *Panel) patchUser(ctx context.Context, actor *user.User, id uint64, patc
 		return store.Record(ctx, s, p.now(), actor, action, audit.TargetUser, u.ID, before, userSnapshot(u))
 	})
 	return out, err
+}
+
+// defaultPlan is the plan of new accounts.
+func (p *Panel) defaultPlan() user.Plan {
+	if p.cfg.DefaultPlan == "" {
+		return user.PlanStarter
+	}
+	return p.cfg.DefaultPlan
 }
 
 // planOffered refuses, as a field error, a plan the catalog does not hold
