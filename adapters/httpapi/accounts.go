@@ -184,11 +184,19 @@ type patchMeRequest struct {
 	LowBalanceAlert nullableString `json:"low_balance_alert"`
 	Password        *string        `json:"password" validate:"omitempty,max=255"`
 	CurrentPassword *string        `json:"current_password" validate:"omitempty,max=255"`
+	// Billing is the billing profile: absent, null (cleared) or an object
+	// (taxprofiles.go).
+	Billing json.RawMessage `json:"billing"`
 }
 
 func (s *server) patchMe(c echo.Context) error {
 	var req patchMeRequest
 	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	// The profile is checked before the account changes, and saved after.
+	billing, err := s.readBillingPatch(req.Billing)
+	if err != nil {
 		return err
 	}
 	u := caller(c)
@@ -199,7 +207,6 @@ func (s *server) patchMe(c echo.Context) error {
 		p.CurrentPassword = *req.CurrentPassword
 		// Guessing the current password with a stolen access token is
 		// limited like guessing it at login, on the same counters.
-		var err error
 		if release, err = s.app.Panel.GuardPassword(c.Request().Context(), u, c.RealIP()); err != nil {
 			return withRetryAfter(c, err)
 		}
@@ -211,5 +218,8 @@ func (s *server) patchMe(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toUserResponse(out))
+	if err := s.applyBillingPatch(c.Request().Context(), out.ID, billing); err != nil {
+		return err
+	}
+	return s.meOut(c, out)
 }

@@ -194,5 +194,5 @@ func (s *server) me(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toUserResponse(u))
+	return s.meOut(c, u)
 }

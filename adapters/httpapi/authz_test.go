@@ -286,6 +286,12 @@ var authzTable = []authzRow{
 
 	{method: "GET", pattern: "/audit-logs", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/audit-logs") }},
 
+	{method: "GET", pattern: "/settings/billing", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/settings/billing") }},
+	{method: "PUT", pattern: "/settings/billing", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest {
+		return panelReq("/settings/billing").with(map[string]any{"legal_name": "Paygate", "address": "Mumbai", "state": "27"})
+	}},
+	{method: "GET", pattern: "/gst/states", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/gst/states") }},
+
 	{method: "GET", pattern: "/users", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/users") }},
 	{method: "POST", pattern: "/users", want: adminCreate, own: func(f *authzFixture, a actor) authzRequest {
 		return panelReq("/users").with(newUserBody("active"))

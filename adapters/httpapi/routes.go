@@ -105,6 +105,12 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 
 	admin.GET("/audit-logs", s.listAudit)
 
+	// The invoices' parties: the supplier's details (admin) and the state
+	// codes a billing profile (PATCH /auth/me) picks from.
+	admin.GET("/settings/billing", s.getBillingSettings)
+	admin.PUT("/settings/billing", s.putBillingSettings)
+	in.GET("/gst/states", s.listGSTStates)
+
 	admin.POST("/reconciliation/statements", s.importStatement)
 	admin.GET("/reconciliation/lines", s.listStatementLines)
 	admin.POST("/reconciliation/lines/:id/match", s.matchStatementLine)

@@ -29,6 +29,7 @@ type serviceResponse struct {
 	ProviderURL    *string           `json:"provider_url,omitempty"`     // admins only
 	Headers        map[string]string `json:"headers,omitempty"`          // admins only
 	HasProviderKey *bool             `json:"has_provider_key,omitempty"` // admins only; the key itself never leaves
+	SAC            *shown[string]    `json:"sac_code,omitempty"`         // admins only; null: the supplier's default
 	// Price is what one call costs the viewer (their role, their own
 	// pricing row else the default), 2 places; null with
 	// MinimumHitCharge when the service is not sold to them.
@@ -57,6 +58,7 @@ func toServiceResponse(viewer *user.User, prices map[uint64]panel.ServicePrice) 
 		if viewer.Role == user.RoleAdmin {
 			url, has := s.ProviderURL, s.ProviderKey != nil
 			r.ProviderURL, r.HasProviderKey = &url, &has
+			r.SAC = &shown[string]{s.SAC}
 			r.Headers = s.Headers
 			if r.Headers == nil {
 				r.Headers = map[string]string{}
@@ -95,6 +97,7 @@ type serviceRequest struct {
 	Headers     *map[string]string `json:"headers"`
 	Parameters  *map[string]string `json:"parameters"`
 	Status      *string            `json:"status" validate:"omitempty,oneof=active inactive"`
+	SAC         nullableString     `json:"sac_code"` // null: the supplier's default
 }
 
 func deref[T any](p *T) T {
@@ -114,6 +117,7 @@ func (s *server) createService(c echo.Context) error {
 		Name: deref(req.Name), Slug: deref(req.Slug), Description: req.Description, Category: deref(req.Category),
 		ProviderURL: deref(req.ProviderURL), ProviderKey: req.ProviderKey, Method: deref(req.Method),
 		Headers: deref(req.Headers), Parameters: deref(req.Parameters), Status: catalog.Status(deref(req.Status)),
+		SAC: req.SAC.value,
 	}
 	out, err := s.app.Panel.CreateService(c.Request().Context(), caller(c), svc)
 	if err != nil {
@@ -167,7 +171,7 @@ func (s *server) patchService(c echo.Context) error {
 	p := panel.ServicePatch{
 		Name: req.Name, Slug: req.Slug, Description: req.Description, Category: req.Category,
 		ProviderURL: req.ProviderURL, ProviderKey: req.ProviderKey, Method: req.Method,
-		Headers: req.Headers, Parameters: req.Parameters,
+		Headers: req.Headers, Parameters: req.Parameters, SAC: req.SAC.patch(),
 	}
 	if req.Status != nil {
 		st := catalog.Status(*req.Status)

@@ -35,6 +35,9 @@ type userResponse struct {
 	CreatedAt        *time.Time `json:"created_at"`
 	UpdatedAt        *time.Time `json:"updated_at"`
 	DeletedAt        *time.Time `json:"deleted_at,omitempty"`
+	// Billing is the caller's own billing profile, or null: in /auth/me
+	// only (taxprofiles.go).
+	Billing *shown[billingProfileResponse] `json:"billing,omitempty"`
 }
 
 // toUserResponse never carries the password hash or the webhook secret.

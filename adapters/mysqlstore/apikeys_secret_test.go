@@ -57,9 +57,23 @@ func TestMigrationRewritesGatewayCredentialText(t *testing.T) {
 		}
 		old := "Verify an account. Authorization: Bearer <API key>."
 		edited := "An admin's own words."
-		builtin := newService(t, s, func(svc *catalog.Service) { svc.Builtin, svc.Description = true, &old })
-		adminEdited := newService(t, s, func(svc *catalog.Service) { svc.Builtin, svc.Description = true, &edited })
-		other := newService(t, s, func(svc *catalog.Service) { svc.Description = &old })
+		// Rows as the schema of version 15 has them: the store of today
+		// writes columns added since.
+		oldService := func(slug string, builtin bool, description string) *catalog.Service {
+			svc := &catalog.Service{Slug: slug}
+			err := s.DB().Exec("INSERT INTO api_services (name, slug, description, category, provider_url, method, status, builtin) "+
+				"VALUES (?, ?, ?, 'test', 'https://example.com/api', 'POST', 'active', ?)", slug, slug, description, builtin).Error
+			if err == nil {
+				err = s.DB().Raw("SELECT id FROM api_services WHERE slug = ?", slug).Scan(&svc.ID).Error
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			return svc
+		}
+		builtin := oldService("builtin-svc", true, old)
+		adminEdited := oldService("edited-svc", true, edited)
+		other := oldService("other-svc", false, old)
 		for _, svc := range []*catalog.Service{builtin, other} {
 			if err := s.Stores().Services.PutDoc(ctx, &catalog.Doc{ServiceID: svc.ID, Endpoint: "/x", Method: "POST", Description: old}); err != nil {
 				t.Fatal(err)

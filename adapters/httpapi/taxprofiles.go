@@ -1,0 +1,229 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"paygate/core/errs"
+	"paygate/core/gst"
+	"paygate/core/taxprofile"
+	"paygate/core/user"
+)
+
+// The supplier's billing settings, the accounts' billing profiles and the
+// GST state list (docs/decisions.md, "Supplier settings and billing
+// profiles"). Text fields are strings, "" when not set.
+
+type supplierResponse struct {
+	LegalName     string     `json:"legal_name"`
+	Address       string     `json:"address"`
+	State         string     `json:"state"`
+	StateName     *string    `json:"state_name"`
+	GSTIN         string     `json:"gstin"`
+	PAN           string     `json:"pan"`
+	InvoicePrefix string     `json:"invoice_prefix"`
+	SAC           string     `json:"sac_code"`
+	BankName      string     `json:"bank_name"`
+	AccountName   string     `json:"account_name"`
+	AccountNumber string     `json:"account_number"`
+	IFSC          string     `json:"ifsc"`
+	UPI           string     `json:"upi"`
+	UpdatedAt     *time.Time `json:"updated_at"`
+}
+
+// stateName is the name of a state code, or nil for none.
+func stateName(code string) *string {
+	if name, ok := gst.StateName(code); ok {
+		return &name
+	}
+	return nil
+}
+
+func toSupplierResponse(s *taxprofile.Supplier) supplierResponse {
+	return supplierResponse{LegalName: s.LegalName, Address: s.Address, State: s.State, StateName: stateName(s.State),
+		GSTIN: s.GSTIN, PAN: s.PAN, InvoicePrefix: s.InvoicePrefix, SAC: s.SAC, BankName: s.BankName,
+		AccountName: s.AccountName, AccountNumber: s.AccountNumber, IFSC: s.IFSC, UPI: s.UPI, UpdatedAt: timePtr(s.UpdatedAt)}
+}
+
+// supplierRequest is the whole record: a field left out is cleared (the
+// prefix and the SAC go back to their defaults).
+type supplierRequest struct {
+	LegalName     string `json:"legal_name"`
+	Address       string `json:"address"`
+	State         string `json:"state"`
+	GSTIN         string `json:"gstin"`
+	PAN           string `json:"pan"`
+	InvoicePrefix string `json:"invoice_prefix"`
+	SAC           string `json:"sac_code"`
+	BankName      string `json:"bank_name"`
+	AccountName   string `json:"account_name"`
+	AccountNumber string `json:"account_number"`
+	IFSC          string `json:"ifsc"`
+	UPI           string `json:"upi"`
+}
+
+func (s *server) getBillingSettings(c echo.Context) error {
+	sup, err := s.app.TaxSettings.Supplier(c.Request().Context(), caller(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toSupplierResponse(sup))
+}
+
+func (s *server) putBillingSettings(c echo.Context) error {
+	var req supplierRequest
+	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	sup, err := s.app.TaxSettings.PutSupplier(c.Request().Context(), caller(c), taxprofile.Supplier{
+		LegalName: req.LegalName, Address: req.Address, State: req.State, GSTIN: req.GSTIN, PAN: req.PAN,
+		InvoicePrefix: req.InvoicePrefix, SAC: req.SAC, BankName: req.BankName, AccountName: req.AccountName,
+		AccountNumber: req.AccountNumber, IFSC: req.IFSC, UPI: req.UPI,
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toSupplierResponse(sup))
+}
+
+type billingProfileResponse struct {
+	LegalName string    `json:"legal_name"`
+	Address   string    `json:"address"`
+	State     string    `json:"state"`
+	StateName string    `json:"state_name"`
+	GSTIN     string    `json:"gstin"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+func toBillingProfileResponse(p *taxprofile.Profile) *billingProfileResponse {
+	name, _ := gst.StateName(p.State)
+	return &billingProfileResponse{LegalName: p.LegalName, Address: p.Address, State: p.State, StateName: name, GSTIN: p.GSTIN,
+		UpdatedAt: p.UpdatedAt.UTC()}
+}
+
+// shown is a field that some views write and others leave out (a pointer
+// to it, omitempty): where written, its value or null. The caller's own
+// account has billing (GET and PATCH /auth/me); an admin's service view
+// has sac_code.
+type shown[T any] struct{ v *T }
+
+func (s shown[T]) MarshalJSON() ([]byte, error) { return json.Marshal(s.v) }
+
+type billingRequest struct {
+	LegalName string `json:"legal_name"`
+	Address   string `json:"address"`
+	State     string `json:"state"`
+	GSTIN     string `json:"gstin"`
+}
+
+// meOut answers the caller's own account with its billing profile.
+func (s *server) meOut(c echo.Context, u *user.User) error {
+	out := toUserResponse(u)
+	p, err := s.app.TaxSettings.Profile(c.Request().Context(), u.ID)
+	switch {
+	case errors.Is(err, taxprofile.ErrNoProfile):
+		out.Billing = &shown[billingProfileResponse]{}
+	case err != nil:
+		return err
+	default:
+		out.Billing = &shown[billingProfileResponse]{toBillingProfileResponse(p)}
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// billingPatch is PATCH /auth/me's billing field, read before anything is
+// changed: absent, null (clear the profile) or a profile, checked (422
+// with fields named billing.<field>).
+type billingPatch struct {
+	set     bool
+	profile *taxprofile.Profile
+}
+
+func (s *server) readBillingPatch(raw json.RawMessage) (billingPatch, error) {
+	if raw == nil {
+		return billingPatch{}, nil
+	}
+	if string(bytes.TrimSpace(raw)) == "null" {
+		return billingPatch{set: true}, nil
+	}
+	var req billingRequest
+	if err := decodeNested("billing", raw, &req); err != nil {
+		return billingPatch{}, err
+	}
+	p, err := s.app.TaxSettings.CheckProfile(taxprofile.Profile{LegalName: req.LegalName, Address: req.Address,
+		State: req.State, GSTIN: req.GSTIN})
+	if err != nil {
+		return billingPatch{}, nested("billing", err)
+	}
+	return billingPatch{set: true, profile: p}, nil
+}
+
+// apply saves or clears the caller's profile.
+func (s *server) applyBillingPatch(ctx context.Context, userID uint64, b billingPatch) error {
+	switch {
+	case !b.set:
+		return nil
+	case b.profile == nil:
+		return s.app.TaxSettings.ClearProfile(ctx, userID)
+	}
+	_, err := s.app.TaxSettings.SaveProfile(ctx, userID, *b.profile)
+	return nested("billing", err)
+}
+
+// decodeNested decodes raw, field's JSON object, strictly as bind decodes
+// a body, its field errors named field.<name>.
+func decodeNested(field string, raw []byte, dst any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(dst)
+	if err == nil {
+		return nil
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return errs.Validation(map[string][]string{field + "." + te.Field: {"must be a " + jsonType(te.Type.Kind())}})
+	}
+	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		return errs.Validation(map[string][]string{field + "." + strings.Trim(name, `"`): {"is not a known field"}})
+	}
+	return errs.Validation(map[string][]string{field: {"must be a JSON object or null"}})
+}
+
+// nested names the field errors of err as fields of the object field.
+func nested(field string, err error) error {
+	e, ok := errs.As(err)
+	if !ok || e.Fields == nil {
+		return err
+	}
+	fields := make(map[string][]string, len(e.Fields))
+	for k, v := range e.Fields {
+		fields[field+"."+k] = v
+	}
+	out := *e
+	out.Fields = fields
+	return &out
+}
+
+type gstStateResponse struct {
+	Code string `json:"code"`
+	Name string `json:"name"`
+}
+
+// listGSTStates lists the GST state codes in force, for pickers.
+func (s *server) listGSTStates(c echo.Context) error {
+	states := gst.States()
+	out := struct {
+		Data []gstStateResponse `json:"data"`
+	}{Data: make([]gstStateResponse, 0, len(states))}
+	for _, st := range states {
+		out.Data = append(out.Data, gstStateResponse{Code: st.Code, Name: st.Name})
+	}
+	return c.JSON(http.StatusOK, out)
+}
