@@ -172,6 +172,7 @@ var authzTable = []authzRow{
 			"monthly_price": "10.00", "monthly_calls": nil})
 	}},
 	{method: "GET", pattern: "/invoices", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/invoices") }},
+	{method: "GET", pattern: "/statements", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/statements?month=2026-11") }},
 	{method: "GET", pattern: "/invoices/upcoming", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/invoices/upcoming") }},
 	// Another account's document answers as a missing one (invoices_test.go
 	// reads one across accounts); here no document exists.

@@ -110,6 +110,31 @@ func TestMonthlyInvoiceThroughTheServer(t *testing.T) {
 		if strings.Contains(text, "CGST") {
 			t.Errorf("an inter-state invoice shows CGST:\n%s", text)
 		}
+		// The month's statement: 100.00 credited, four calls of 1.18
+		// debited, the failed one refunded.
+		stmt := e.must(e.do("GET", "/api/v1/panel/statements?month="+month, c.token, nil), 200)
+		if stmt.str("opening_balance") != "0.00" || stmt.str("credits") != "101.18" || stmt.str("debits") != "4.72" ||
+			stmt.str("closing_balance") != "96.46" || stmt.body["entries"].(float64) != 6 || e.balance(c) != "96.46" {
+			t.Fatalf("statement %s, balance %s", stmt.raw, e.balance(c))
+		}
+		if a := e.must(e.do("GET", fmt.Sprintf("/api/v1/panel/statements?month=%s&user_id=%d", month, c.id), e.admin, nil), 200); a.raw != stmt.raw {
+			t.Fatalf("the admin's read %s", a.raw)
+		}
+		if o := e.must(e.do("GET", fmt.Sprintf("/api/v1/panel/statements?month=%s&user_id=%d", month, c.id), other.token, nil), 200); o.num("user_id") != other.id {
+			t.Fatalf("another customer read %s", o.raw)
+		}
+		csv := e.do("GET", "/api/v1/panel/statements?format=csv&month="+month, c.token, nil)
+		rows := strings.Split(strings.TrimSpace(csv.raw), "\n")
+		if csv.status != 200 || len(rows) != 1+6+2 || !strings.Contains(rows[1], "Opening balance") ||
+			!strings.HasSuffix(strings.TrimSpace(rows[len(rows)-1]), `"Closing balance","4.72","101.18","96.46"`) {
+			t.Fatalf("statement CSV %d:\n%s", csv.status, csv.raw)
+		}
+		spdf := e.do("GET", "/api/v1/panel/statements?format=pdf&month="+month, c.token, nil)
+		if stext := pdfTextOf(t, []byte(spdf.raw)); spdf.status != 200 || !strings.Contains(stext, "96.46") || !strings.Contains(stext, "Closing") {
+			t.Fatalf("statement PDF %d:\n%s", spdf.status, stext)
+		}
+		e.must(e.do("GET", "/api/v1/panel/statements?month=11-2026", c.token, nil), 422)
+
 		var events int64
 		e.store.DB().Raw("SELECT COUNT(*) FROM webhook_events WHERE type = ?", "invoice.issued").Scan(&events)
 		if events != 1 {

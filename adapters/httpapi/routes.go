@@ -59,6 +59,7 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	in.GET("/invoices/upcoming", s.upcomingInvoice)
 	in.GET("/invoices/:id", s.getInvoice)
 	in.GET("/invoices/:id/pdf", s.invoicePDF)
+	in.GET("/statements", s.getStatement)
 
 	admin := in.Group("", adminOnly)
 	admin.GET("/users", s.listUsers)

@@ -133,10 +133,14 @@ func (s *ledgerStore) List(ctx context.Context, f ledger.Filter) ([]ledger.Entry
 // ForEach visits the entries matching f newest first (id descending), in
 // keyset pages (forEachPage).
 func (s *ledgerStore) ForEach(ctx context.Context, f ledger.Filter, fn func(ledger.Entry) error) error {
+	order, after := "id DESC", "id < ?"
+	if f.Oldest {
+		order, after = "id", "id > ?"
+	}
 	page := func(last *entryRow) *gorm.DB {
-		q := s.conn(ctx).Model(&entryRow{}).Scopes(entryFilter(f)).Order("id DESC")
+		q := s.conn(ctx).Model(&entryRow{}).Scopes(entryFilter(f)).Order(order)
 		if last != nil {
-			q = q.Where("id < ?", last.ID)
+			q = q.Where(after, last.ID)
 		}
 		return q
 	}

@@ -348,6 +348,17 @@ func TestLedgerFiltersAndExport(t *testing.T) {
 		if n := count(ledger.Filter{}); n != 13 {
 			t.Fatalf("everyone: %d", n)
 		}
+		// Oldest: the same entries in id order (a statement).
+		var ids []uint64
+		if err := s.Stores().Ledger.ForEach(ctx, ledger.Filter{UserID: &u.ID, Oldest: true}, func(e ledger.Entry) error {
+			ids = append(ids, e.ID)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if len(ids) != 12 || !slices.IsSorted(ids) || slices.Compact(slices.Clone(ids))[11] != ids[11] {
+			t.Fatalf("oldest first: %v", ids)
+		}
 	})
 }
 

@@ -132,6 +132,9 @@ type Filter struct {
 	To            *time.Time
 	Page          int
 	PerPage       int
+	// Oldest makes ForEach visit in id order, oldest first (a statement);
+	// List ignores it.
+	Oldest bool
 }
 
 // Repository stores ledger entries.

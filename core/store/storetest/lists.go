@@ -180,6 +180,9 @@ func forEachEntry(d *DB, f ledger.Filter, fn func(ledger.Entry) error) error {
 	if err := d.do("Ledger.ForEach", func(t *tables) error { rows = entriesNewest(t, f); return nil }); err != nil {
 		return err
 	}
+	if f.Oldest {
+		slices.Reverse(rows)
+	}
 	for _, e := range rows {
 		if err := fn(e); err != nil {
 			return err

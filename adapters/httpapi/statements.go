@@ -1,0 +1,104 @@
+package httpapi
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"paygate/core/errs"
+	"paygate/core/invoicing"
+	"paygate/core/ledger"
+	"paygate/core/money"
+)
+
+// Account statements (docs/decisions.md, "Tax invoices and statements").
+
+type accountStatementResponse struct {
+	UserID         uint64    `json:"user_id"`
+	Month          string    `json:"month"`
+	From           time.Time `json:"from"`
+	To             time.Time `json:"to"`
+	OpeningBalance string    `json:"opening_balance"`
+	ClosingBalance string    `json:"closing_balance"`
+	Credits        string    `json:"credits"`
+	Debits         string    `json:"debits"`
+	Entries        int       `json:"entries"`
+}
+
+// getStatement answers a month's statement: its figures (JSON), the PDF
+// with every entry, or the entries as CSV under the export rules.
+func (s *server) getStatement(c echo.Context) error {
+	fe := errs.FieldErrors{}
+	month := c.QueryParam("month")
+	if month == "" {
+		fe.Add("month", "is required, YYYY-MM")
+	}
+	format := c.QueryParam("format")
+	if format != "" && format != "json" && format != "pdf" && format != "csv" {
+		fe.Add("format", "must be json, pdf or csv")
+	}
+	var userID uint64
+	if id := uintParam(c, fe, "user_id"); id != nil {
+		userID = *id
+	}
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	ctx, actor := c.Request().Context(), caller(c)
+	id := invoicing.StatementOf(actor, userID)
+	switch format {
+	case "pdf":
+		pdf, err := s.app.Invoicing.StatementPDF(ctx, id, month)
+		if err != nil {
+			return err
+		}
+		c.Response().Header().Set(echo.HeaderContentDisposition, fmt.Sprintf(`attachment; filename="statement-%d-%s.pdf"`, id, month))
+		c.Response().Header().Set("Cache-Control", "private, no-store")
+		return c.Blob(http.StatusOK, "application/pdf", pdf)
+	case "csv":
+		loc := s.app.Panel.Location()
+		out := newCSVStream(c, s, fmt.Sprintf("statement-%d-%s", id, month), s.app.Panel.Now().In(loc), []string{
+			"created_at", "type", "reference_type", "reference_id", "description", "debit", "credit", "balance_after",
+		})
+		return out.finish(s.app.Panel.Exporting(ctx, actor, func(ctx context.Context) error {
+			first := true
+			st, _, err := s.app.Invoicing.Statement(ctx, id, month, func(e ledger.Entry) error {
+				if first {
+					first = false
+					if err := out.row("", "", "", "", "Opening balance", "", "", money.Format2(e.BalanceBefore)); err != nil {
+						return err
+					}
+				}
+				ref, debit, credit := "", "", money.Format2(e.Amount)
+				if e.ReferenceID != nil {
+					ref = strconv.FormatUint(*e.ReferenceID, 10)
+				}
+				if e.Type == ledger.Debit {
+					debit, credit = credit, ""
+				}
+				return out.row(csvTime(e.CreatedAt, loc), string(e.Type), e.ReferenceType, ref, e.Description, debit, credit,
+					money.Format2(e.BalanceAfter))
+			})
+			if err != nil {
+				return err
+			}
+			if first {
+				if err := out.row("", "", "", "", "Opening balance", "", "", money.Format2(st.Opening)); err != nil {
+					return err
+				}
+			}
+			return out.row("", "", "", "", "Closing balance", money.Format2(st.Debits), money.Format2(st.Credits), money.Format2(st.Closing))
+		}))
+	}
+	st, n, err := s.app.Invoicing.Statement(ctx, id, month, nil)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, accountStatementResponse{UserID: id, Month: month, From: st.From.UTC(), To: st.To.UTC(),
+		OpeningBalance: money.Format2(st.Opening), ClosingBalance: money.Format2(st.Closing), Credits: money.Format2(st.Credits),
+		Debits: money.Format2(st.Debits), Entries: n})
+}
