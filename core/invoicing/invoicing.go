@@ -233,7 +233,8 @@ func (v *Invoicing) issueAccount(ctx context.Context, sup *Supplier, userID uint
 				continue
 			}
 			cn := b.credits[cm]
-			cn.CorrectsID, cn.CorrectsNumber = &orig.ID, orig.Number
+			issuedAt := orig.IssuedAt
+			cn.CorrectsID, cn.CorrectsNumber, cn.CorrectsIssuedAt = &orig.ID, orig.Number, &issuedAt
 			// Taxed as the invoice it corrects was.
 			cn.Recipient, cn.PlaceOfSupply = orig.Recipient, orig.PlaceOfSupply
 			cn.Rate = orig.Rate
