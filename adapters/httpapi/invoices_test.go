@@ -140,6 +140,13 @@ func TestMonthlyInvoiceThroughTheServer(t *testing.T) {
 		if events != 1 {
 			t.Fatalf("%d invoice.issued events", events)
 		}
+		mailed := false
+		for _, m := range e.sentTo(c.email) {
+			mailed = mailed || strings.Contains(m.Subject, inv.str("number")) && strings.Contains(m.Text, fmt.Sprintf("/api/v1/panel/invoices/%d/pdf", id))
+		}
+		if !mailed {
+			t.Fatalf("no mail of invoice %s: %+v", inv.str("number"), e.sentTo(c.email))
+		}
 		e.ledgerClean()
 	})
 }
