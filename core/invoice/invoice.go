@@ -79,7 +79,7 @@ type Invoice struct {
 	CorrectsID       *uint64
 	CorrectsNumber   string
 	CorrectsIssuedAt *time.Time
-	CreatedAt      time.Time
+	CreatedAt        time.Time
 }
 
 // IntraState reports whether the supply is within the supplier's state.
