@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"time"
+	"unicode/utf8"
 
 	"paygate/core/errs"
 	"paygate/core/hitlog"
@@ -118,6 +119,7 @@ func (r hitsRepo) ForEachByUser(_ context.Context, userID uint64, fn func(hitlog
 		return err
 	}
 	for _, h := range rows {
+		h.RequestPayload, h.ResponsePayload = "", nil // as documented: without payloads
 		if err := fn(h); err != nil {
 			return err
 		}
@@ -125,10 +127,13 @@ func (r hitsRepo) ForEachByUser(_ context.Context, userID uint64, fn func(hitlog
 	return nil
 }
 
+// Pending lists them oldest first (created_at, then id), as the store does.
 func (r hitsRepo) Pending(_ context.Context, before time.Time, limit int) ([]hitlog.Hit, error) {
 	var out []hitlog.Hit
 	err := r.d.do("Hits.Pending", func(t *tables) error {
-		for _, h := range sorted(t.hits) {
+		all := sorted(t.hits)
+		slices.SortStableFunc(all, func(a, b hitlog.Hit) int { return a.CreatedAt.Compare(b.CreatedAt) })
+		for _, h := range all {
 			if h.Status == hitlog.StatusPending && h.CreatedAt.Before(before) && len(out) < limit {
 				out = append(out, h)
 			}
@@ -197,15 +202,31 @@ func listHits(d *DB, f hitlog.Filter) ([]hitlog.Hit, int64, error) {
 	return out, total, err
 }
 
+// forEachHit visits the list's order with payloads cut to
+// ExportPayloadChars, as the export reads them.
 func forEachHit(d *DB, f hitlog.Filter, fn func(hitlog.Hit) error) error {
 	var rows []hitlog.Hit
 	if err := d.do("Hits.ForEach", func(t *tables) error { rows = hitsNewest(t, f); return nil }); err != nil {
 		return err
 	}
 	for _, h := range rows {
+		h.RequestPayload = cutPayload(h.RequestPayload)
+		if h.ResponsePayload != nil {
+			p := cutPayload(*h.ResponsePayload)
+			h.ResponsePayload = &p
+		}
 		if err := fn(h); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// cutPayload keeps the first ExportPayloadChars characters of s, ending a
+// cut one with "…".
+func cutPayload(s string) string {
+	if utf8.RuneCountInString(s) <= hitlog.ExportPayloadChars {
+		return s
+	}
+	return string([]rune(s)[:hitlog.ExportPayloadChars]) + "…"
 }

@@ -23,8 +23,9 @@ func (r ledgerRepo) Insert(ctx context.Context, e *ledger.Entry) error {
 func (r ledgerRepo) InsertMany(_ context.Context, entries []*ledger.Entry) error {
 	return r.d.do("Ledger.InsertMany", func(t *tables) error {
 		for _, e := range entries {
-			e.ID = t.id("ledger", e.ID)
-			t.ledger = append(t.ledger, *e)
+			row := *e
+			row.ID = t.id("ledger", e.ID) // the caller's entry keeps its id, as the store's does
+			t.ledger = append(t.ledger, row)
 		}
 		return nil
 	})

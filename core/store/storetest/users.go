@@ -5,13 +5,16 @@ import (
 	"maps"
 	"time"
 
+	"paygate/core/plan"
 	"paygate/core/user"
 )
 
 // usersRepo: Update writes the profile (not the email; a phone another
 // user has is ErrPhoneTaken), SaveBalance the money and plan counters, each
-// leaving the other's fields as stored; LockByID is ByID
-// (the transaction's mutex is the lock).
+// leaving the other's fields as stored; Create and Update write the plan's
+// allowance (MonthlyCalls) from the plan catalog (an unknown plan is
+// plan.ErrPlanNotFound); LockByID is ByID (the transaction's mutex is the
+// lock).
 type usersRepo struct{ d *DB }
 
 var _ user.Repository = usersRepo{}
@@ -26,10 +29,34 @@ func (r usersRepo) Create(_ context.Context, u *user.User) error {
 				return user.ErrPhoneTaken
 			}
 		}
-		u.ID = t.id("users", u.ID)
+		calls, err := t.allowance(u.Plan)
+		if err != nil {
+			return err
+		}
+		u.ID, u.MonthlyCalls = t.id("users", u.ID), calls
 		t.users[u.ID] = *u
+		u.MonthlyCalls = copyCalls(calls)
 		return nil
 	})
+}
+
+// allowance is the monthly allowance of the plan with code (nil:
+// unlimited), which the store writes on the user's row with the plan.
+func (t *tables) allowance(code user.Plan) (*int, error) {
+	for _, p := range t.plans {
+		if p.Code == string(code) {
+			return copyCalls(p.MonthlyCalls), nil
+		}
+	}
+	return nil, plan.ErrPlanNotFound
+}
+
+func copyCalls(n *int) *int {
+	if n == nil {
+		return nil
+	}
+	c := *n
+	return &c
 }
 
 func (r usersRepo) get(method string, match func(user.User) bool) (*user.User, error) {
@@ -77,8 +104,11 @@ func (r usersRepo) Update(_ context.Context, u *user.User) error {
 		next.Email = old.Email // not a field Update writes
 		next.Balance, next.TotalSpent, next.HeldAmount = old.Balance, old.TotalSpent, old.HeldAmount
 		next.PlanMonth, next.PlanCalls, next.CreatedAt = old.PlanMonth, old.PlanCalls, old.CreatedAt
+		calls, err := t.allowance(u.Plan)
+		next.MonthlyCalls = calls // written with the plan, as the store's does
 		t.users[u.ID] = next
-		return nil
+		u.MonthlyCalls = copyCalls(calls)
+		return err
 	})
 }
 
