@@ -140,6 +140,9 @@ var authzTable = []authzRow{
 	{method: "GET", pattern: "/services/{id}/docs", want: signedIn,
 		own:   func(f *authzFixture, a actor) authzRequest { return panelReq("/services/%d/docs", f.service) },
 		other: func(f *authzFixture) authzRequest { return panelReq("/services/%d/docs", f.inactive) }, otherWant: statuses{401, 404, 404, 200}},
+	{method: "GET", pattern: "/services/{id}/samples", want: signedIn,
+		own:   func(f *authzFixture, a actor) authzRequest { return panelReq("/services/%d/samples", f.service) },
+		other: func(f *authzFixture) authzRequest { return panelReq("/services/%d/samples", f.inactive) }, otherWant: statuses{401, 404, 404, 200}},
 
 	{method: "GET", pattern: "/api-keys", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/api-keys") }},
 	{method: "POST", pattern: "/api-keys", want: statuses{401, 201, 201, 201}, own: func(f *authzFixture, a actor) authzRequest {

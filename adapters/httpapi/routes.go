@@ -33,6 +33,7 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	in.GET("/services", s.listServices)
 	in.GET("/services/:id", s.getService)
 	in.GET("/services/:id/docs", s.getDoc)
+	in.GET("/services/:id/samples", s.getSamples)
 
 	in.GET("/api-keys", s.listKeys)
 	in.POST("/api-keys", s.createKey)

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"time"
 
@@ -253,4 +254,29 @@ func (s *server) putDoc(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, toDocResponse(d))
+}
+
+// getSamples is GET /services/{id}/samples: the call to the service in
+// curl, Python, Node.js, PHP and Go (catalog.Samples), at its endpoint on
+// PUBLIC_BASE_URL, with its documented parameters (its parameter list when
+// it has no docs) and placeholders for the key and secret. Whoever may see
+// the service may see its samples.
+func (s *server) getSamples(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	svc, err := s.app.Panel.GetService(ctx, caller(c), id)
+	if err != nil {
+		return err
+	}
+	doc, err := s.app.Panel.GetDoc(ctx, caller(c), id)
+	if err != nil && !errors.Is(err, catalog.ErrDocNotFound) {
+		return err
+	}
+	return c.JSON(http.StatusOK, catalog.Samples(catalog.SampleCall{
+		URL: s.app.Gateway.PublicBaseURL() + gateway.ServiceEndpoint(svc), Method: svc.Method,
+		Params: catalog.Specs(svc, doc), Gateway: svc.Builtin,
+	}))
 }

@@ -253,7 +253,7 @@ func jsonString(s string) string {
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 func (s sample) curl() string {
-	lines := []string{"curl -X " + s.Method + " " + shellQuote(s.URL+s.queryString())}
+	lines := []string{"curl -sS -X " + s.Method + " " + shellQuote(s.URL+s.queryString())}
 	for _, h := range s.headers() {
 		lines = append(lines, "  -H "+shellQuote(h[0]+": "+h[1]))
 	}

@@ -38,7 +38,7 @@ func TestSamples(t *testing.T) {
 			name: "POST with a JSON body and key headers",
 			call: catalog.SampleCall{URL: "https://pay.example.com/api/v1/sms", Method: "post", Params: sms},
 			want: map[string][]string{
-				catalog.SampleCurl: {`curl -X POST 'https://pay.example.com/api/v1/sms'`, `-H 'X-API-Key: YOUR_API_KEY'`,
+				catalog.SampleCurl: {`curl -sS -X POST 'https://pay.example.com/api/v1/sms'`, `-H 'X-API-Key: YOUR_API_KEY'`,
 					`-H 'X-API-Secret: YOUR_API_SECRET'`, `-H 'Content-Type: application/json'`, `"phone": "9876543210"`,
 					`"message": "Hello"`, `"priority": 1`, `"channel": "sms"`},
 				catalog.SamplePython: {"import requests", `requests.request(`, `"POST"`, `"https://pay.example.com/api/v1/sms"`,
@@ -59,7 +59,7 @@ func TestSamples(t *testing.T) {
 				"city": {Type: "string"}, "days": {Type: "integer"}, "metric": {Type: "boolean"}, "on": {Type: "date"},
 			}},
 			want: map[string][]string{
-				catalog.SampleCurl:   {`curl -X GET 'http://localhost:8080/api/v1/weather?city=example&days=1&metric=true&on=1990-01-01'`, `X-API-Key`},
+				catalog.SampleCurl:   {`curl -sS -X GET 'http://localhost:8080/api/v1/weather?city=example&days=1&metric=true&on=1990-01-01'`, `X-API-Key`},
 				catalog.SamplePython: {`"GET"`, `params={`, `"city": "example",`, `"days": "1",`, `"metric": "true",`},
 				catalog.SampleNode:   {`url.search = new URLSearchParams({`, `"on": "1990-01-01",`, `method: "GET"`},
 				catalog.SamplePHP:    {`curl_init('http://localhost:8080/api/v1/weather?city=example&days=1&metric=true&on=1990-01-01')`, `'GET'`},
