@@ -1,5 +1,6 @@
 // Services: the catalog and a service (GET /services, /services/{id}), their
-// documentation (GET/PUT /services/{id}/docs), pricing (/services/{id}/pricing,
+// documentation (GET/PUT /services/{id}/docs), code samples (GET
+// /services/{id}/samples), pricing (/services/{id}/pricing,
 // /pricing/{id}), the admin's create, edit and delete, and the try-it call to
 // a service's own endpoint (/api/v1/<slug>, with an API key).
 import { queryOptions, useQuery } from '@tanstack/react-query';
@@ -18,6 +19,7 @@ import { transactionKeys } from '../transactions/api';
 const SERVICES_PATH = '/api/v1/panel/services';
 const SERVICE_PATH = '/api/v1/panel/services/{id}';
 const DOCS_PATH = '/api/v1/panel/services/{id}/docs';
+const SAMPLES_PATH = '/api/v1/panel/services/{id}/samples';
 const PRICING_PATH = '/api/v1/panel/services/{id}/pricing';
 const PRICE_PATH = '/api/v1/panel/pricing/{id}';
 
@@ -36,6 +38,7 @@ export const serviceKeys = {
   list: (query: ServicesQuery) => [SERVICES_PATH, query] as const,
   detail: (id: number | null) => [SERVICE_PATH, id] as const,
   docs: (id: number | null) => [DOCS_PATH, id] as const,
+  samples: (id: number | null) => [SAMPLES_PATH, id] as const,
   /** Every page of a service's pricing. */
   pricing: (serviceId: number) => [PRICING_PATH, serviceId] as const,
   pricingPage: (serviceId: number, query: PricingQuery) => [PRICING_PATH, serviceId, query] as const,
@@ -81,6 +84,17 @@ export function useServiceDocs(id: number | null) {
         throw err;
       }
     },
+    enabled: id !== null,
+  });
+}
+
+export type ServiceSamples = Schemas['ServiceSamples'];
+
+/** The service's call in curl, Python, Node.js, PHP and Go, with placeholders for the key and secret. */
+export function useServiceSamples(id: number | null) {
+  return useQuery({
+    queryKey: serviceKeys.samples(id),
+    queryFn: () => call(api.GET(SAMPLES_PATH, { params: { path: { id: id! } } })),
     enabled: id !== null,
   });
 }
@@ -137,6 +151,7 @@ export function useSaveService({ onCreated, ...config }: MutationConfig<{ saved:
       // The docs first: the editor remounts with both when the service's updated_at changes.
       qc.setQueryData(serviceKeys.docs(saved.id), doc);
       qc.setQueryData(serviceKeys.detail(saved.id), saved);
+      void qc.invalidateQueries({ queryKey: serviceKeys.samples(saved.id) });
       void qc.invalidateQueries({ queryKey: serviceKeys.all });
       void qc.invalidateQueries({ queryKey: serviceKeys.pricing(saved.id) });
     },

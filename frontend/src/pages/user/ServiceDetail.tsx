@@ -1,7 +1,8 @@
-// One service: its documentation rendered from the docs record and the
-// try-it console, whose form is generated from the docs' request_params (or,
+// One service: its documentation rendered from the docs record, the try-it
+// console, whose form is generated from the docs' request_params (or,
 // without docs, from the service's parameter list, every entry optional, as
-// the API then checks calls).
+// the API then checks calls), and the call as code in five languages
+// (Samples, from GET /services/{id}/samples).
 import { useMemo } from 'react';
 import { Anchor, Badge, Group, SimpleGrid, Text } from '@mantine/core';
 import { Link, useParams } from 'react-router';
@@ -14,6 +15,7 @@ import { parseId } from '../../lib/ids';
 import { signOf } from '../../lib/money';
 import { Docs } from './serviceDetail/Docs';
 import { fieldsFromParameters, fieldsFromSpecs } from './serviceDetail/paramForm';
+import { Samples } from './serviceDetail/Samples';
 import { TryIt } from './serviceDetail/TryIt';
 
 export default function ServiceDetail() {
@@ -60,6 +62,7 @@ export default function ServiceDetail() {
         <Docs doc={docs.data} fields={fields} service={s} />
         <TryIt service={s} fields={fields} />
       </SimpleGrid>
+      <Samples serviceId={id} />
     </>
   );
 }
