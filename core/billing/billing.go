@@ -31,7 +31,7 @@ type Config struct {
 	Location    *time.Location // TIMEZONE: the months' boundaries
 	DefaultPlan string         // the plan of new accounts and of those whose grace ended
 	// Livemode is the livemode of plan fees' events: whether this
-	// instance's money is real (decisions: livemode of platform events).
+	// instance's money is real (decisions: "Webhooks", livemode).
 	Livemode bool
 }
 

@@ -1,6 +1,6 @@
 // Package gst holds the rules of an Indian GST tax invoice that are plain
 // arithmetic and formats, as pure functions (docs/decisions.md, "Tax
-// invoices and statements (GST)"). The use cases that issue invoices do the
+// invoices, credit notes and statements"). The use cases that issue invoices do the
 // I/O around them.
 //
 // Tax. Prices include GST, so a line's gross amount is split: taxable value
