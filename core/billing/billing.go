@@ -1,8 +1,3 @@
-// Package billing charges subscriptions: the monthly renewal of each
-// user's plan from the wallet, past-due retries and the grace's end
-// (docs/decisions.md, "Plans that bill"). Every step locks the user's row,
-// then the subscription, and writes the period, the debit and the events
-// in one transaction, so any number of instances may run it at once.
 package billing
 
 import (
