@@ -22,13 +22,14 @@
 //
 // Subscriptions. One per user (subscriptions, unique user_id): plan,
 // price, the period (a local calendar month of TIMEZONE: period,
-// period_start, period_end), active or past_due. Users without one (every
-// user at the upgrade, and each new account) are given one by the billing
-// step, at start-up's first worker round and every round after, on the plan
-// their row names, at its price, in the current local month, whose period
-// is waived: nothing is charged retroactively, and account creation stays
-// untouched. An Enterprise account without an agreed price has price 0.00
-// until an admin sets it.
+// period_start, period_end), active or past_due. At the upgrade, migration
+// 00040 (in Go: the month is TIMEZONE's, which the server gives the store
+// before migrating) opened one for every existing user on the plan their
+// row names, at its price, in the current local month, whose period is
+// waived: nothing is charged retroactively. Accounts made later get theirs
+// the same way from the billing step (each worker round, or their first
+// read), so account creation stays untouched. An Enterprise account without
+// an agreed price has price 0.00 until an admin sets it.
 //
 // Renewal. Each charged month is a subscription_periods row, unique on
 // (user_id, period), inserted in the transaction that debits its fee

@@ -29,8 +29,10 @@
 // Issue. IssueDue (the invoices worker, every minute on every instance)
 // and `server invoices issue [--month] [--at]` (Issue) issue the month
 // before --at, dated --at; a month not over is refused, a finished month
-// (invoice_months) is skipped at once, and nothing is issued while the
-// supplier's settings are incomplete (409). Each account in its own
+// (invoice_months) is skipped at once, a month nobody was charged in is
+// finished without documents, settings complete or not, and nothing is
+// issued while the supplier's settings are incomplete (409; the invoices
+// worker logs that once an hour, not each minute). Each account in its own
 // transaction under its row lock: the documents of that account and month
 // are read, built, numbered and written whole with their invoice.issued
 // event; (user, month, kind, corrected invoice) is unique; the owner is

@@ -129,6 +129,13 @@ func (v *Invoicing) Issue(ctx context.Context, month string, at time.Time) (Resu
 	if err := v.settled(ctx); err != nil {
 		return res, err
 	}
+	// A month nobody was charged in is finished without documents, the
+	// supplier's settings complete or not.
+	if some, err := v.s.Invoices.Charged(ctx, start, end, 0, 1); err != nil {
+		return res, err
+	} else if len(some) == 0 {
+		return res, v.s.Invoices.FinishMonth(ctx, month, at)
+	}
 	if err := v.parties.Ready(ctx, v.s, v.cfg.Rate); err != nil {
 		return res, err
 	}
