@@ -103,10 +103,10 @@ export function SupplierForm({ settings, onSaved }: { settings: BillingSettings;
             autoComplete="street-address" {...form.getInputProps('address')} />
           <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
             <StateSelect label="State" required description="Where the business is registered" {...form.getInputProps('state')} />
-            <TextInput label="GSTIN" maxLength={15} autoComplete="off" spellCheck={false} placeholder="27AAPFU0939F1ZV"
+            <TextInput label="GSTIN" maxLength={20} autoComplete="off" spellCheck={false} placeholder="27AAPFU0939F1ZV"
               description="Needed to charge GST; without it only bills of supply" styles={{ input: { textTransform: 'uppercase' } }}
               {...form.getInputProps('gstin')} />
-            <TextInput label="PAN" maxLength={10} autoComplete="off" spellCheck={false} placeholder="AAPFU0939F"
+            <TextInput label="PAN" maxLength={14} autoComplete="off" spellCheck={false} placeholder="AAPFU0939F"
               description="Empty: the one inside the GSTIN" styles={{ input: { textTransform: 'uppercase' } }}
               {...form.getInputProps('pan')} />
           </SimpleGrid>

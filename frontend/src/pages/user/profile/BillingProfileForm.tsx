@@ -79,7 +79,7 @@ export function BillingProfileForm({ me }: { me: User }) {
         <Textarea label="Billing address" required autosize minRows={3} maxRows={6} autoComplete="street-address"
           description="At most 6 lines" {...form.getInputProps('billing.address')} />
         <StateSelect label="State" required {...form.getInputProps('billing.state')} />
-        <TextInput label="GSTIN (optional)" maxLength={15} autoComplete="off" spellCheck={false} placeholder="29AAGCB7383J1Z4"
+        <TextInput label="GSTIN (optional)" maxLength={20} autoComplete="off" spellCheck={false} placeholder="29AAGCB7383J1Z4"
           description="Registered in the state above" styles={{ input: { textTransform: 'uppercase' } }}
           {...form.getInputProps('billing.gstin')} />
         <Group justify="space-between" wrap="wrap" gap="xs">
