@@ -48,7 +48,7 @@ describe('Invoices (a user)', () => {
     expect(docs[0]).toHaveTextContent('PGC/26-27/000001');
     expect(docs[0]).toHaveTextContent('credit note');
     expect(docs[1]).toHaveTextContent('PG/26-27/000001');
-    expect(docs[1]).toHaveTextContent('October 2026');
+    expect(docs[1]).toHaveTextContent('Oct 2026');
     expect(docs[1]).toHaveTextContent('01 Nov 2026'); // issued at midnight, India time
     expect(docs[1]).toHaveTextContent('IGST ₹45.99');
     expect(docs[1]).toHaveTextContent('₹301.50');

@@ -4,7 +4,7 @@
 // totals; a credit note names the invoice it corrects). Admins see every
 // account's documents, filtered by user, month and kind.
 import { useSearchParams } from 'react-router';
-import { Anchor, Button, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconDownload } from '@tabler/icons-react';
 import { errorMessage } from '../../api/errors';
@@ -25,9 +25,14 @@ import { saveFile } from './common/saveFile';
 import { InvoiceDrawer, KindBadge, kindName } from './invoices/InvoiceDrawer';
 import { TaxSummary } from './invoices/InvoiceLines';
 import { Upcoming } from './invoices/Upcoming';
-import { monthOf } from './planBilling/dates';
 
 type Issued = Invoice & { id: number };
+
+/** "2026-11" → "Nov 2026". */
+function shortMonth(month: string): string {
+  const [y, m] = month.split('-').map((x) => parseInt(x, 10)); // not money
+  return new Intl.DateTimeFormat('en-IN', { timeZone: 'UTC', month: 'short', year: 'numeric' }).format(new Date(Date.UTC(y!, m! - 1, 1)));
+}
 
 const KINDS = [
   { value: 'invoice', label: 'Invoices' },
@@ -58,13 +63,18 @@ export default function Invoices() {
     {
       key: 'number', header: 'Number',
       render: (inv) => (
-        <Anchor component="button" type="button" size="sm" ff="monospace" style={{ whiteSpace: 'nowrap' }}
-          aria-label={`Open ${kindName(inv.kind).toLowerCase()} ${inv.number}`} onClick={(e) => { e.stopPropagation(); setOpen(inv.id); }}>
-          {inv.number}
-        </Anchor>
+        <Stack gap={2} align="flex-start">
+          <Anchor component="button" type="button" size="sm" ff="monospace" style={{ whiteSpace: 'nowrap' }}
+            aria-label={`Open ${kindName(inv.kind).toLowerCase()} ${inv.number}`} onClick={(e) => { e.stopPropagation(); setOpen(inv.id); }}>
+            {inv.number}
+          </Anchor>
+          <Group gap={6} wrap="nowrap">
+            <KindBadge kind={inv.kind} size="xs" />
+            <Text size="xs" c="dimmed" hiddenFrom="sm" style={{ whiteSpace: 'nowrap' }}>{shortMonth(inv.month)}</Text>
+          </Group>
+        </Stack>
       ),
     },
-    { key: 'kind', header: 'Kind', render: (inv) => <KindBadge kind={inv.kind} /> },
     ...(admin ? [{
       key: 'user', header: 'Account',
       render: (inv: Issued) => (
@@ -74,9 +84,9 @@ export default function Invoices() {
         </Stack>
       ),
     }] : []),
-    { key: 'month', header: 'Month', render: (inv) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{monthOf(inv.month)}</Text> },
+    { key: 'month', header: 'Month', hiddenOnMobile: true, render: (inv) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{shortMonth(inv.month)}</Text> },
     { key: 'date', header: 'Date', hiddenOnMobile: true, render: (inv) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDate(inv.issued_at)}</Text> },
-    { key: 'taxable', header: 'Taxable value', align: 'right', hiddenOnMobile: true, render: (inv) => <Money value={inv.totals.taxable} size="sm" /> },
+    ...(admin ? [] : [{ key: 'taxable', header: 'Taxable value', align: 'right' as const, hiddenOnMobile: true, render: (inv: Issued) => <Money value={inv.totals.taxable} size="sm" /> }]),
     { key: 'tax', header: 'Tax', hiddenOnMobile: true, render: (inv) => <TaxSummary invoice={inv} /> },
     { key: 'gross', header: 'Total', align: 'right', render: (inv) => <Money value={inv.totals.gross} size="sm" fw={500} /> },
     {

@@ -13,9 +13,9 @@ import { Fact, Parties, PlaceOfSupply } from './Parties';
 
 export const kindName = (k: Invoice['kind']) => (k === 'credit_note' ? 'Credit note' : 'Invoice');
 
-export function KindBadge({ kind }: { kind: Invoice['kind'] }) {
+export function KindBadge({ kind, size }: { kind: Invoice['kind']; size?: 'xs' | 'sm' }) {
   return (
-    <Badge variant="light" color={kind === 'credit_note' ? 'grape' : 'blue'} styles={{ root: { minWidth: 'max-content' } }}>
+    <Badge variant="light" size={size} color={kind === 'credit_note' ? 'grape' : 'blue'} styles={{ root: { minWidth: 'max-content' } }}>
       {kind === 'credit_note' ? 'credit note' : 'invoice'}
     </Badge>
   );

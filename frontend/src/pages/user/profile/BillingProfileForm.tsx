@@ -3,7 +3,7 @@
 // place of supply) and an optional GSTIN to claim input tax credit. The
 // fields are named billing.<field>, as the API's errors name them. "Remove"
 // sends billing: null.
-import { Button, Group, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Button, Group, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
@@ -78,10 +78,12 @@ export function BillingProfileForm({ me }: { me: User }) {
         <TextInput label="Legal name" required maxLength={200} autoComplete="organization" {...form.getInputProps('billing.legal_name')} />
         <Textarea label="Billing address" required autosize minRows={3} maxRows={6} autoComplete="street-address"
           description="At most 6 lines" {...form.getInputProps('billing.address')} />
-        <StateSelect label="State" required {...form.getInputProps('billing.state')} />
-        <TextInput label="GSTIN (optional)" maxLength={20} autoComplete="off" spellCheck={false} placeholder="29AAGCB7383J1Z4"
-          description="Registered in the state above" styles={{ input: { textTransform: 'uppercase' } }}
-          {...form.getInputProps('billing.gstin')} />
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+          <StateSelect label="State" required description="The place of supply" {...form.getInputProps('billing.state')} />
+          <TextInput label="GSTIN (optional)" maxLength={20} autoComplete="off" spellCheck={false} placeholder="29AAGCB7383J1Z4"
+            description="Registered in that state" styles={{ input: { textTransform: 'uppercase' } }}
+            {...form.getInputProps('billing.gstin')} />
+        </SimpleGrid>
         <Group justify="space-between" wrap="wrap" gap="xs">
           <Text size="xs" c="dimmed" data-testid="billing-profile-saved">{saved ? `Saved ${formatDateTime(saved.updated_at)}` : 'Not set'}</Text>
           <Group gap="xs">
