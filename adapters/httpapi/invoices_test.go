@@ -140,6 +140,67 @@ func TestMonthlyInvoiceThroughTheServer(t *testing.T) {
 		if events != 1 {
 			t.Fatalf("%d invoice.issued events", events)
 		}
+		mailed := false
+		for _, m := range e.sentTo(c.email) {
+			mailed = mailed || strings.Contains(m.Subject, inv.str("number")) && strings.Contains(m.Text, fmt.Sprintf("/api/v1/panel/invoices/%d/pdf", id))
+		}
+		if !mailed {
+			t.Fatalf("no mail of invoice %s: %+v", inv.str("number"), e.sentTo(c.email))
+		}
+		e.ledgerClean()
+	})
+}
+
+// TestRefundOfAnInvoicedChargeIsACreditNote: a payout's fee is billed in
+// the month it was charged; the payout fails next month and its fee comes
+// back: that month has no invoice (nothing billed) but a credit note of its
+// own series, naming the invoice it corrects, taxed as it was; the ledger
+// check proves both.
+func TestRefundOfAnInvoicedChargeIsACreditNote(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		st := e.store.Stores().TaxProfiles
+		if err := st.SaveSupplier(ctx, &taxprofile.Supplier{LegalName: "Paygate Technologies Private Limited", Address: "Mumbai",
+			State: "27", GSTIN: "27AAPFU0939F1ZV", InvoicePrefix: "PG", SAC: "998319"}); err != nil {
+			t.Fatal(err)
+		}
+		c := e.newCustomer("user", "starter", "1000.00")
+		if err := st.SaveProfile(ctx, &taxprofile.Profile{UserID: c.id, LegalName: "Pune Traders", Address: "Pune", State: "27"}); err != nil {
+			t.Fatal(err)
+		}
+		e.must(e.gw(c, "POST", "/api/v1/payout/transfer", bankPayout("fail-1", "50", "123456780000")), 200)
+		month := plan.Month(time.Now(), mustIST())
+		_, end, _ := plan.Bounds(month, mustIST())
+		if res, err := e.app.Invoicing.Issue(ctx, month, end.Add(time.Minute)); err != nil || res.Invoices != 1 {
+			t.Fatalf("issue %s: %+v %v", month, res, err)
+		}
+		inv := e.must(e.do("GET", "/api/v1/panel/invoices", c.token, nil), 200).body["data"].([]any)[0].(map[string]any)
+		if inv["totals"].(map[string]any)["gross"] != "5.00" || inv["totals"].(map[string]any)["cgst"] != "0.38" {
+			t.Fatalf("the payout fee's invoice %v", inv)
+		}
+
+		// Next month the payout fails: its amount and fee come back.
+		e.payoutRounds(time.Until(end) + time.Hour)
+		c.token = e.login(c.email, "user-password-1") // a month later
+		next := plan.NextMonth(month)
+		_, nextEnd, _ := plan.Bounds(next, mustIST())
+		if res, err := e.app.Invoicing.Issue(ctx, next, nextEnd.Add(time.Minute)); err != nil || res.Invoices != 0 || res.CreditNotes != 1 {
+			t.Fatalf("issue %s: %+v %v", next, res, err)
+		}
+		cns := e.must(e.do("GET", "/api/v1/panel/invoices?kind=credit_note", c.token, nil), 200).body["data"].([]any)
+		if len(cns) != 1 {
+			t.Fatalf("credit notes %v", cns)
+		}
+		cn := cns[0].(map[string]any)
+		totals := cn["totals"].(map[string]any)
+		if !strings.HasPrefix(cn["number"].(string), "PGC/") || !strings.HasSuffix(cn["number"].(string), "/000001") || cn["month"] != next ||
+			cn["corrects_number"] != inv["number"] || totals["gross"] != "5.00" || totals["cgst"] != "0.38" || totals["sgst"] != "0.38" {
+			t.Fatalf("credit note %v, correcting %v", cn, inv["number"])
+		}
+		pdf := e.do("GET", fmt.Sprintf("/api/v1/panel/invoices/%d/pdf", uint64(cn["id"].(float64))), c.token, nil)
+		if text := pdfTextOf(t, []byte(pdf.raw)); !strings.Contains(text, "CREDIT NOTE") || !strings.Contains(text, inv["number"].(string)) {
+			t.Fatalf("credit note PDF:\n%s", text)
+		}
 		e.ledgerClean()
 	})
 }

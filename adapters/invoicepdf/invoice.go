@@ -270,7 +270,11 @@ func drawNotes(d *doc, inv *invoice.Invoice) {
 	}
 	if inv.Kind == invoice.KindCreditNote {
 		if inv.CorrectsNumber != "" {
-			notes = append(notes, "Issued against invoice "+ascii(inv.CorrectsNumber, false)+": it reduces the value and the tax that invoice charged.")
+			of := ""
+			if inv.CorrectsIssuedAt != nil {
+				of = " of " + inv.CorrectsIssuedAt.In(d.loc).Format(dateLayout)
+			}
+			notes = append(notes, "Issued against invoice "+ascii(inv.CorrectsNumber, false)+of+": it reduces the value and the tax that invoice charged.")
 		}
 		notes = append(notes, "This is a computer generated credit note and needs no signature.")
 	} else {

@@ -11,8 +11,9 @@ import (
 // SQL, by version: there is no SQL file with their numbers.
 func (s *Store) goMigrationSteps() map[int64]func(context.Context, *sql.Tx) error {
 	return map[int64]func(context.Context, *sql.Tx) error{
-		normaliseEmailsVersion: s.normaliseEmails,
-		openPlanCodesVersion:   s.openPlanCodes,
+		normaliseEmailsVersion:   s.normaliseEmails,
+		openPlanCodesVersion:     s.openPlanCodes,
+		openSubscriptionsVersion: s.openSubscriptions,
 	}
 }
 

@@ -27,6 +27,8 @@ type invoiceRow struct {
 	Month         string     `gorm:"column:month"`
 	CorrectsID    *uint64    `gorm:"column:corrects_id"`
 	CorrectsKey   uint64     `gorm:"column:corrects_key"`
+	CorrectsNum   *string    `gorm:"column:corrects_number"`
+	CorrectsAt    *time.Time `gorm:"column:corrects_issued_at"`
 	Rate          string     `gorm:"column:rate"`
 	PlaceOfSupply string     `gorm:"column:place_of_supply"`
 	Supplier      string     `gorm:"column:supplier"`
@@ -85,6 +87,12 @@ func toInvoiceRow(inv *invoice.Invoice, series string, seq int64) (invoiceRow, e
 	}
 	if inv.CorrectsID != nil {
 		r.CorrectsKey = *inv.CorrectsID
+		num := inv.CorrectsNumber
+		r.CorrectsNum = &num
+		if inv.CorrectsIssuedAt != nil {
+			at := dbTime(*inv.CorrectsIssuedAt)
+			r.CorrectsAt = &at
+		}
 	}
 	issued, created := dbTime(inv.IssuedAt), dbTime(inv.CreatedAt)
 	r.IssuedAt, r.CreatedAt = &issued, &created
@@ -114,10 +122,14 @@ func toDomainInvoice(r *invoiceRow) (invoice.Invoice, error) {
 	inv := invoice.Invoice{ID: r.ID, UserID: r.UserID, Kind: invoice.Kind(r.Kind), Number: r.Number, Month: r.Month,
 		IssuedAt: timeFromDB(r.IssuedAt), Rate: w.get(colInvoiceRate, r.Rate), PlaceOfSupply: r.PlaceOfSupply,
 		CorrectsID: r.CorrectsID, CreatedAt: timeFromDB(r.CreatedAt),
+		CorrectsIssuedAt: r.CorrectsAt,
 		Totals: invoice.Totals{Gross: w.get(colInvoiceSum, r.Gross), Taxable: w.get(colInvoiceSum, r.Taxable),
 			CGST: w.get(colInvoiceSum, r.CGST), SGST: w.get(colInvoiceSum, r.SGST), IGST: w.get(colInvoiceSum, r.IGST)}}
 	if w.err != nil {
 		return inv, fmt.Errorf("invoice %d: %w", r.ID, w.err)
+	}
+	if r.CorrectsNum != nil {
+		inv.CorrectsNumber = *r.CorrectsNum
 	}
 	var sup, rcp partyJSON
 	var pay payeeJSON
@@ -270,6 +282,9 @@ type chargeSum struct {
 	Total     string
 	Low, High string
 	ChargedAt *time.Time
+	// OrderedAt is a payout's creation, its fee's time when the fee's
+	// debit is not found.
+	OrderedAt *time.Time
 }
 
 // Charges sums userID's billable entries of [from, to): calls by service
@@ -300,7 +315,7 @@ func (s *invoiceStore) Charges(ctx context.Context, userID uint64, from, to time
 			[]any{ledger.Debit, f, userID, ledger.RefAPIHit, ledger.Refund, f, t}},
 		// Payout fees refunded: the fee was the payout call's charge.
 		{"service:", "SELECT t.type AS type, CAST(h.api_service_id AS CHAR) AS group_id, sv.name AS label, sv.sac_code AS sac, 1 AS n, t.amount AS total, " +
-			"t.amount AS low, t.amount AS high, COALESCE(d.created_at, p.created_at) AS charged_at " +
+			"t.amount AS low, t.amount AS high, d.created_at AS charged_at, p.created_at AS ordered_at " +
 			"FROM transactions t JOIN payouts p ON p.id = t.reference_id JOIN api_hit_logs h ON h.request_id = p.request_id AND h.user_id = p.user_id " +
 			"LEFT JOIN api_services sv ON sv.id = h.api_service_id " +
 			"LEFT JOIN transactions d ON d.reference_type = ? AND d.reference_id = h.id AND d.type = ? " +
@@ -349,8 +364,11 @@ func toCharge(group string, r *chargeSum, from time.Time) (invoice.Charge, error
 	if r.SAC != nil {
 		c.SAC = *r.SAC
 	}
-	if r.ChargedAt != nil {
+	switch {
+	case r.ChargedAt != nil:
 		c.ChargedAt = *r.ChargedAt
+	case r.OrderedAt != nil:
+		c.ChargedAt = *r.OrderedAt
 	}
 	switch {
 	case r.Label != nil && group == "plan:":

@@ -5,6 +5,9 @@ import (
 	"database/sql"
 	"fmt"
 	"regexp"
+	"time"
+
+	"gorm.io/gorm"
 )
 
 // openPlanCodesVersion is migration 00037 of both dialects, in Go because
@@ -61,6 +64,37 @@ func dropPlanCheck(ctx context.Context, tx *sql.Tx) error {
 	var ok string
 	if err := tx.QueryRowContext(ctx, "PRAGMA integrity_check").Scan(&ok); err != nil || ok != "ok" {
 		return fmt.Errorf("integrity after dropping the CHECK of users.plan: %q %v", ok, err)
+	}
+	return nil
+}
+
+// openSubscriptionsVersion is migration 00040 of both dialects, in Go
+// because the month is TIMEZONE's (the zone SetZone gave the store before
+// Migrate; UTC without one): every user without a subscription gets one on
+// the plan their row names, its current local month as the first period,
+// waived (nothing charged retroactively), as the billing step does for
+// accounts made later.
+const openSubscriptionsVersion = 40
+
+func (s *Store) openSubscriptions(ctx context.Context, tx *sql.Tx) error {
+	loc := s.zone.Load()
+	if loc == nil {
+		loc = time.UTC
+	}
+	now := time.Now()
+	month := now.In(loc).Format("2006-01")
+	start, err := time.ParseInLocation("2006-01", month, loc)
+	if err != nil {
+		return err
+	}
+	db := s.db.WithContext(ctx).Session(&gorm.Session{NewDB: true})
+	db.Statement.ConnPool = tx
+	n, err := (&subscriptionStore{s.baseOn(db)}).Open(ctx, month, start, start.AddDate(0, 1, 0), now)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		s.log.Info("subscriptions opened for existing users", "count", n, "period", month)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package mysqlstore_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -68,6 +69,43 @@ func TestMigrationOpensUsersPlanToAddedPlans(t *testing.T) {
 		}
 		if err := s.Migrate(ctx); err != nil { // the rest, and again: nothing to do
 			t.Fatal(err)
+		}
+	})
+}
+
+// Migration 00040 opens a subscription for every existing user, on the
+// plan their row names at its price, in the store zone's current month,
+// whose period is waived: nothing is charged, no ledger row is written.
+func TestMigrationOpensSubscriptionsOfExistingUsers(t *testing.T) {
+	eachAtVersion(t, 39, func(t *testing.T, s *mysqlstore.Store) {
+		ctx := context.Background()
+		db := s.DB()
+		for i, plan := range []string{"starter", "enterprise"} {
+			if err := db.Exec("INSERT INTO users (id, name, email, phone, password, plan) VALUES (?, 'U', ?, ?, 'x', ?)",
+				i+1, fmt.Sprintf("u%d@ex.com", i), fmt.Sprintf("987650000%d", i), plan).Error; err != nil {
+				t.Fatal(err)
+			}
+		}
+		kolkata, _ := time.LoadLocation("Asia/Kolkata")
+		s.SetZone(kolkata)
+		if err := s.MigrateTo(ctx, 40); err != nil {
+			t.Fatal(err)
+		}
+		month := time.Now().In(kolkata).Format("2006-01")
+		for id, want := range map[uint64]string{1: "starter", 2: "enterprise"} {
+			sub, err := s.Stores().Subscriptions.ByUser(ctx, id)
+			if err != nil || sub.PlanCode != want || sub.Period != month || !sub.Price.IsZero() || sub.Status != plan.SubActive {
+				t.Fatalf("user %d: %+v %v", id, sub, err)
+			}
+			p, err := s.Stores().Subscriptions.PeriodOf(ctx, id, month)
+			if err != nil || p.Status != plan.PeriodWaived || !p.Amount.IsZero() {
+				t.Fatalf("user %d's first period: %+v %v", id, p, err)
+			}
+		}
+		var entries int64
+		db.Raw("SELECT COUNT(*) FROM transactions").Scan(&entries)
+		if entries != 0 {
+			t.Fatalf("%d ledger rows", entries)
 		}
 	})
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -151,6 +152,33 @@ func TestInvoiceNumbersHoldUnderConcurrency(t *testing.T) {
 		}
 		if last := f.issued(); last[len(last)-1].Number != "PG/27-28/000001" && last[0].Number != "PG/27-28/000001" {
 			t.Fatalf("the new financial year's first number: %+v", last)
+		}
+	})
+}
+
+// TestInvoicingWaitsForTheSupplierSettings: a month nobody was charged in
+// is finished without documents even before the billing settings exist; a
+// month with charges is refused (409) until they are complete, then issued.
+func TestInvoicingWaitsForTheSupplierSettings(t *testing.T) {
+	eachBillingDB(t, func(t *testing.T, url string) {
+		f := newBillingFixture(t, url)
+		a := (&invoiceFixture{f}).instance()
+		ctx := context.Background()
+		if _, err := a.Invoicing.Issue(ctx, "2026-10", time.Date(2026, 11, 1, 0, 5, 0, 0, kolkata)); err != nil {
+			t.Fatalf("a month without charges: %v", err)
+		}
+		id := f.user("c@example.com", user.PlanStarter, "100.00")
+		(&invoiceFixture{f}).charge(id, "11.80", time.Date(2026, 11, 3, 10, 0, 0, 0, kolkata))
+		dec1 := time.Date(2026, 12, 1, 0, 5, 0, 0, kolkata)
+		if _, err := a.Invoicing.Issue(ctx, "2026-11", dec1); !errors.Is(err, taxprofile.ErrSupplierIncomplete) {
+			t.Fatalf("charges without settings: %v, want billing_settings_incomplete", err)
+		}
+		if err := f.store.Stores().TaxProfiles.SaveSupplier(ctx, &taxprofile.Supplier{LegalName: "Paygate", Address: "Mumbai",
+			State: "27", GSTIN: "27AAPFU0939F1ZV", InvoicePrefix: "PG", SAC: "998319"}); err != nil {
+			t.Fatal(err)
+		}
+		if res, err := a.Invoicing.Issue(ctx, "2026-11", dec1); err != nil || res.Invoices != 1 {
+			t.Fatalf("after the settings: %+v %v", res, err)
 		}
 	})
 }

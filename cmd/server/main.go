@@ -115,6 +115,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return fmt.Errorf("open database: %w", err)
 	}
 	defer store.Close()
+	store.SetZone(cfg.Location) // migrations that open periods use local months
 	if err := store.Migrate(ctx); err != nil {
 		return fmt.Errorf("migrate database: %w", err)
 	}

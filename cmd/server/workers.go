@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"paygate/core/app"
 	"paygate/core/outbox"
+	"paygate/core/taxprofile"
 )
 
 // Background workers of the gateway. Each round is safe with several
@@ -122,8 +125,19 @@ func (r appRounds) Bill(ctx context.Context) (int, error) {
 	return res.Changed(), err
 }
 
+// incompleteLogged is when the invoices worker last reported settings
+// too incomplete to invoice (unix seconds): once an hour, not each minute.
+var incompleteLogged atomic.Int64
+
 func (r appRounds) IssueInvoices(ctx context.Context) (int, error) {
 	res, err := r.a.Invoicing.IssueDue(ctx, time.Now())
+	if errors.Is(err, taxprofile.ErrSupplierIncomplete) {
+		if now := time.Now().Unix(); now-incompleteLogged.Load() >= 3600 {
+			incompleteLogged.Store(now)
+			return 0, err // the worker logs it
+		}
+		return 0, nil
+	}
 	return res.Invoices + res.CreditNotes, err
 }
 

@@ -74,11 +74,12 @@ type Invoice struct {
 	Payee         Payee
 	Lines         []Line
 	Totals        Totals
-	// CorrectsID and CorrectsNumber name the invoice a credit note
-	// corrects.
-	CorrectsID     *uint64
-	CorrectsNumber string
-	CreatedAt      time.Time
+	// CorrectsID, CorrectsNumber and CorrectsIssuedAt name the invoice a
+	// credit note corrects (CGST rule 53: its number and date).
+	CorrectsID       *uint64
+	CorrectsNumber   string
+	CorrectsIssuedAt *time.Time
+	CreatedAt        time.Time
 }
 
 // IntraState reports whether the supply is within the supplier's state.

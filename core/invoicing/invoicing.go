@@ -136,6 +136,13 @@ func (v *Invoicing) Issue(ctx context.Context, month string, at time.Time) (Resu
 	if err := v.settled(ctx); err != nil {
 		return res, err
 	}
+	// A month nobody was charged in is finished without documents, the
+	// supplier's settings complete or not.
+	if some, err := v.s.Invoices.Charged(ctx, start, end, 0, 1); err != nil {
+		return res, err
+	} else if len(some) == 0 {
+		return res, v.s.Invoices.FinishMonth(ctx, month, at)
+	}
 	if err := v.parties.Ready(ctx, v.s, v.cfg.Rate); err != nil {
 		return res, err
 	}
@@ -233,7 +240,8 @@ func (v *Invoicing) issueAccount(ctx context.Context, sup *Supplier, userID uint
 				continue
 			}
 			cn := b.credits[cm]
-			cn.CorrectsID, cn.CorrectsNumber = &orig.ID, orig.Number
+			issuedAt := orig.IssuedAt
+			cn.CorrectsID, cn.CorrectsNumber, cn.CorrectsIssuedAt = &orig.ID, orig.Number, &issuedAt
 			// Taxed as the invoice it corrects was.
 			cn.Recipient, cn.PlaceOfSupply = orig.Recipient, orig.PlaceOfSupply
 			cn.Rate = orig.Rate

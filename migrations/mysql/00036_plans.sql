@@ -4,8 +4,8 @@
 -- (user_id, period) is unique, and it is inserted in the transaction that
 -- debits its fee. users.plan_monthly_calls carries the plan's allowance on
 -- the row the metered call locks anyway (NULL = unlimited).
--- Subscriptions of existing users are written by the server at start, in
--- its TIMEZONE's current month (a migration cannot know the month there).
+-- Subscriptions of existing users are opened by the Go migration 00040, in
+-- TIMEZONE's current month (SQL cannot know the month there).
 
 -- +goose Up
 CREATE TABLE IF NOT EXISTS plans (

@@ -17,6 +17,8 @@ CREATE TABLE IF NOT EXISTS invoices (
     month           CHAR(7) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
     corrects_id     BIGINT UNSIGNED NULL,
     corrects_key    BIGINT UNSIGNED NOT NULL DEFAULT 0,
+    corrects_number VARCHAR(16) CHARACTER SET ascii COLLATE ascii_bin NULL,
+    corrects_issued_at DATETIME(6) NULL,
     rate            DECIMAL(5, 2) NOT NULL,
     place_of_supply CHAR(2) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
     supplier        JSON NOT NULL,

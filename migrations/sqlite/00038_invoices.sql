@@ -11,6 +11,8 @@ CREATE TABLE invoices (
     month           CHAR(7) NOT NULL,
     corrects_id     INTEGER NULL,
     corrects_key    INTEGER NOT NULL DEFAULT 0,
+    corrects_number VARCHAR(16) NULL,
+    corrects_issued_at DATETIME NULL,
     rate            TEXT NOT NULL,
     place_of_supply CHAR(2) NOT NULL,
     supplier        TEXT NOT NULL CHECK (json_valid(supplier)),

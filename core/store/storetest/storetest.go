@@ -20,6 +20,28 @@
 //   - Methods no test needs panic with "storetest: … not implemented"
 //     rather than answer something the real store would not.
 //
+// StoreContract (store_contract.go and the other *_contract.go files) holds
+// the fake to the real thing: the same cases run here and on mysqlstore
+// over SQLite and MariaDB (adapters/mysqlstore/contract_test.go), so a
+// behaviour the use cases rely on (conditional updates, the keys' daily
+// counter, holds, list and export order, idempotency keys, rollback,
+// not-found errors) is the same in the fake as in the stores. Where the
+// fake deliberately differs:
+//   - One transaction at a time, where a database locks rows: a
+//     transaction waits for every other one, not only for those that lock
+//     the rows it locks, so a test cannot show two transactions
+//     interleaving on different rows.
+//   - Ids come from counters that a rollback resets (a database's
+//     auto-increment does not give a rolled-back id again); and a row given
+//     an id keeps it, where the stores' Insert and Create take the next.
+//   - Times are kept as given; the databases keep microseconds.
+//   - Hits.ClearPayloads clears row by row, oldest id first; MariaDB drops
+//     payloads a month at a time (the port allows both), so the contract
+//     leaves it out. Hits.Finish finds a hit by its id only (the store
+//     also by request id when the id is 0, which no caller does).
+//   - Create and Update leave CreatedAt and UpdatedAt as the caller set
+//     them; the stores stamp the time of the write when they are zero.
+//
 // Faults: Fail makes the next calls of a method return errors; OnCall runs
 // a function before each call of a method (to fail, or wait); Calls counts
 // them. Methods are named "Repo.Method" after the Stores field:
