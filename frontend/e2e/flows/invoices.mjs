@@ -106,7 +106,6 @@ export const steps = [
     async run(ctx) {
       const page = await ctx.actor('user');
       await setBillingDetails(page, CUSTOMER);
-      await page.getByRole('region', { name: 'Billing details (for tax invoices)' }).scrollIntoViewIfNeeded();
       await ctx.shot(page, 'profile-billing-details');
     },
   },

@@ -193,7 +193,7 @@ export async function openIssuedInvoice(page, { month, gross, placeOfSupply }) {
   await link.waitFor();
   const number = squash(await link.innerText());
   const row = invoiceRow(page, number);
-  await row.getByText(monthName(month, 'short'), { exact: true }).waitFor();
+  await row.getByText(monthName(month, 'short'), { exact: true }).filter({ visible: true }).waitFor();
   await row.getByText(inr(gross), { exact: true }).waitFor();
   await row.getByText(/^IGST ₹\d+\.\d{2}$/).waitFor();
   await link.click();
