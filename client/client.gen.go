@@ -2064,7 +2064,7 @@ type BillingSettingsInput struct {
 	Upi *string `json:"upi,omitempty"`
 }
 
-// CallEnvelope The success body of a metered call (seed 4.2).
+// CallEnvelope The success body of a metered call.
 type CallEnvelope struct {
 	// BalanceLeft An amount with 2 decimal places, e.g. "100.00"
 	//
@@ -3917,7 +3917,7 @@ type BadRequest = Error
 // CallForbidden The body of every API error.
 type CallForbidden = Error
 
-// CallSuccess The success body of a metered call (seed 4.2).
+// CallSuccess The success body of a metered call.
 type CallSuccess = CallEnvelope
 
 // Conflict The body of every API error.

@@ -35,7 +35,8 @@ const (
 // public base URL and the service's endpoint), its method, its parameter
 // rules (Specs: the docs' request_params, else its parameter list) and
 // whether it is a built-in gateway service, which takes the key's secret as
-// `Authorization: Bearer` (decisions part 1); any other service takes the
+// `Authorization: Bearer` (docs/decisions.md, "Gateway operations are metered
+// like service calls"); any other service takes the
 // X-API-Key and X-API-Secret headers.
 type SampleCall struct {
 	URL     string

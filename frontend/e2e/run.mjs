@@ -28,7 +28,7 @@ import { signedInAs } from './steps/auth.mjs';
  *   baseURL: string, admin: {email: string, password: string}, state: Record<string, any>,
  *   server: Awaited<ReturnType<typeof startServer>>,
  *   actor: (name: string, opts?: {viewport?: 'desktop'|'phone', storageFrom?: string}) => Promise<import('playwright-core').Page>,
- *   shot: (page: import('playwright-core').Page, name: string) => Promise<string>,
+ *   shot: (page: import('playwright-core').Page, name: string, opts?: {fullPage?: boolean}) => Promise<string>,
  *   metric: (name: string, value: number) => void,
  *   receiptImage: () => Promise<string>,
  * }} Ctx
@@ -107,9 +107,9 @@ async function runFlow(flow) {
       pages.set(name, page);
       return page;
     },
-    async shot(page, name) {
+    async shot(page, name, { fullPage = true } = {}) {
       const path = join(shotsDir, `${flow.name}-${String(++shotNo).padStart(2, '0')}-${name}.png`);
-      await page.screenshot({ path, fullPage: true });
+      await page.screenshot({ path, fullPage });
       return path;
     },
     metric(name, value) {

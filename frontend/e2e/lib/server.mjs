@@ -1,6 +1,6 @@
 // Starts the real server binary (bin/server) on a fresh SQLite database in
 // a temporary folder, on a free loopback port, and waits until it is ready.
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { mkdtempSync, openSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,7 +23,8 @@ function freePort() {
 
 /**
  * @param {{bin: string, env?: Record<string,string>, keep?: boolean}} opts
- * @returns {Promise<{baseURL: string, dir: string, log: () => string, mails: (to: string) => {subject: string, link: string}[], stop: () => Promise<void>}>}
+ * @returns {Promise<{baseURL: string, dir: string, log: () => string, mails: (to: string) => {subject: string, link: string}[],
+ *   cli: (args: string[]) => Promise<string>, stop: () => Promise<void>}>}
  */
 export async function startServer({ bin, env = {}, keep = false }) {
   const exe = resolve(bin);
@@ -33,24 +34,21 @@ export async function startServer({ bin, env = {}, keep = false }) {
   const baseURL = `http://127.0.0.1:${port}`;
   const logFile = join(dir, 'server.log');
   const out = openSync(logFile, 'a');
-  const child = spawn(exe, [], {
-    cwd: dir,
-    stdio: ['ignore', out, out],
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HTTP_ADDR: `127.0.0.1:${port}`,
-      DATABASE_URL: `sqlite://${join(dir, 'app.db')}`,
-      PUBLIC_BASE_URL: baseURL,
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      STORAGE_DIR: join(dir, 'uploads'),
-      DEMO_DATA: 'false',
-      UPSTREAM_ALLOW_PRIVATE: 'true',
-      TIMEZONE: 'Asia/Kolkata',
-      ...env,
-    },
-  });
+  const serverEnv = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HTTP_ADDR: `127.0.0.1:${port}`,
+    DATABASE_URL: `sqlite://${join(dir, 'app.db')}`,
+    PUBLIC_BASE_URL: baseURL,
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    STORAGE_DIR: join(dir, 'uploads'),
+    DEMO_DATA: 'false',
+    UPSTREAM_ALLOW_PRIVATE: 'true',
+    TIMEZONE: 'Asia/Kolkata',
+    ...env,
+  };
+  const child = spawn(exe, [], { cwd: dir, stdio: ['ignore', out, out], env: serverEnv });
   let exited = null;
   child.on('exit', (code, signal) => {
     exited = { code, signal };
@@ -84,6 +82,19 @@ export async function startServer({ bin, env = {}, keep = false }) {
         .filter((l) => l.includes('"mail (not sent') && l.includes(`"to":"${to}"`))
         .map((l) => JSON.parse(l))
         .map((m) => ({ subject: m.subject, link: m.link }));
+    },
+    /**
+     * Runs a command of the same binary against the same database and
+     * settings (`cli(['invoices', 'issue', '--month', '2026-11'])`), as an
+     * operator would beside the running server; its output, or an error with it.
+     */
+    cli(args) {
+      return new Promise((res, rej) => {
+        execFile(exe, args, { cwd: dir, env: serverEnv, timeout: 60_000 }, (err, stdout, stderr) => {
+          if (err) rej(new Error(`server ${args.join(' ')}: ${err.message}\n${stdout}${stderr}`));
+          else res(`${stdout}${stderr}`);
+        });
+      });
     },
     async stop() {
       if (!exited) {

@@ -4,8 +4,8 @@
 // here is a change to this shared file (ask the lead).
 import type { ComponentType } from 'react';
 import {
-  IconActivity, IconArrowsTransferUp, IconBuildingBank, IconBuildingStore, IconCash, IconChartBar, IconClipboardList, IconCreditCard, IconDeviceMobile, IconFileSpreadsheet,
-  IconGauge, IconGaugeFilled, IconKey, IconListDetails, IconPackages, IconReceipt, IconServer, IconUser, IconUsers, IconWallet, IconWebhook,
+  IconActivity, IconArrowsTransferUp, IconBuildingBank, IconBuildingStore, IconCash, IconChartBar, IconClipboardList, IconCreditCard, IconDeviceMobile, IconFileInvoice, IconFileSpreadsheet,
+  IconGauge, IconGaugeFilled, IconKey, IconListDetails, IconPackages, IconReceipt, IconReceiptTax, IconReportMoney, IconServer, IconUser, IconUsers, IconWallet, IconWebhook,
   type Icon,
 } from '@tabler/icons-react';
 import type { Role } from '../api/types';
@@ -58,6 +58,10 @@ export const screens: Screen[] = [
     nav: { label: 'Add balance', icon: IconWallet, group: 'Money' } },
   { path: '/transactions', title: 'Transactions', roles: ALL, load: () => import('../pages/user/Transactions'),
     nav: { label: 'Transactions', icon: IconReceipt, group: 'Money' } },
+  { path: '/invoices', title: 'Invoices', roles: ALL, load: () => import('../pages/user/Invoices'),
+    nav: { label: 'Invoices', icon: IconFileInvoice, group: 'Money' } },
+  { path: '/statements', title: 'Statements', roles: ALL, load: () => import('../pages/user/Statements'),
+    nav: { label: 'Statements', icon: IconReportMoney, group: 'Money' } },
   { path: '/payments', title: 'Payments', roles: ALL, load: () => import('../pages/user/Payments'),
     nav: { label: 'Payments', icon: IconCash, group: 'Money' } },
   { path: '/recharges', title: 'Recharges', roles: ALL, load: () => import('../pages/user/Recharges'),
@@ -83,6 +87,8 @@ export const screens: Screen[] = [
   { path: '/admin/services/:id', title: 'Edit service', roles: ADMIN, load: () => import('../pages/admin/ServiceEdit') },
   { path: '/admin/plans', title: 'Plans', roles: ADMIN, load: () => import('../pages/admin/Plans'),
     nav: { label: 'Plans', icon: IconPackages, group: 'Admin' } },
+  { path: '/admin/billing-settings', title: 'Billing settings', roles: ADMIN, load: () => import('../pages/admin/BillingSettings'),
+    nav: { label: 'Billing settings', icon: IconReceiptTax, group: 'Admin' } },
   { path: '/admin/balance-requests', title: 'Balance requests', roles: ADMIN, load: () => import('../pages/admin/BalanceRequests'),
     nav: { label: 'Balance requests', icon: IconClipboardList, group: 'Admin' } },
   { path: '/admin/reconciliation', title: 'Reconciliation', roles: ADMIN, load: () => import('../pages/admin/Reconciliation'),

@@ -1,5 +1,5 @@
-// Profile and sessions: the account, details, password, and the signed-in
-// sessions (end any but this one; "Sign out" ends this one).
+// Profile and sessions: the account, details, password, the billing details
+// of tax invoices, and the signed-in sessions (end any but this one; "Sign out" ends this one).
 import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
@@ -14,6 +14,7 @@ import { useRevokeSession, useSessions } from '../../features/account/api';
 import { formatDate, formatDateTime } from '../../lib/dates';
 import { useListParams } from '../../lib/listParams';
 import { StatusBadge } from './common/StatusBadge';
+import { BillingProfileForm } from './profile/BillingProfileForm';
 import { DetailsForm, PasswordForm } from './profile/Forms';
 
 type Session = Schemas['Session'];
@@ -101,6 +102,10 @@ export default function Profile() {
                 <PasswordForm />
               </Paper>
             </SimpleGrid>
+            <Paper withBorder p="md" radius="md" component="section" aria-labelledby="billing-details" data-testid="billing-details">
+              <Title order={2} size="h4" mb="xs" id="billing-details">Billing details (for tax invoices)</Title>
+              <BillingProfileForm me={u} />
+            </Paper>
             <div>
               <Title order={2} size="h4" mb="sm">Sessions</Title>
               <Sessions />
