@@ -92,8 +92,12 @@ func TestMonthlyInvoiceThroughTheServer(t *testing.T) {
 		}
 		e.must(e.do("GET", fmt.Sprintf("/api/v1/panel/invoices/%d", id), other.token, nil), 404)
 		e.must(e.do("GET", fmt.Sprintf("/api/v1/panel/invoices/%d/pdf", id), other.token, nil), 404)
-		if byUser := e.must(e.do("GET", fmt.Sprintf("/api/v1/panel/invoices?user_id=%d", c.id), e.admin, nil), 200).body["data"].([]any); len(byUser) != 1 {
+		if byUser := e.must(e.do("GET", fmt.Sprintf("/api/v1/panel/invoices?user_id=%d", c.id), e.admin, nil), 200).body["data"].([]any); len(byUser) != 1 ||
+			byUser[0].(map[string]any)["user_email"] != c.email {
 			t.Fatalf("admin's list by user: %v", byUser)
+		}
+		if d := e.must(e.do("GET", fmt.Sprintf("/api/v1/panel/invoices/upcoming?user_id=%d", c.id), e.admin, nil), 200); d.num("user_id") != c.id {
+			t.Fatalf("the admin's read of the account's draft: %s", d.raw)
 		}
 		e.must(e.do("GET", "/api/v1/panel/invoices?month=2026-13", c.token, nil), 422)
 
@@ -142,7 +146,7 @@ func TestMonthlyInvoiceThroughTheServer(t *testing.T) {
 		}
 		mailed := false
 		for _, m := range e.sentTo(c.email) {
-			mailed = mailed || strings.Contains(m.Subject, inv.str("number")) && strings.Contains(m.Text, fmt.Sprintf("/api/v1/panel/invoices/%d/pdf", id))
+			mailed = mailed || strings.Contains(m.Subject, inv.str("number")) && strings.Contains(m.Text, fmt.Sprintf("/invoices?invoice=%d", id))
 		}
 		if !mailed {
 			t.Fatalf("no mail of invoice %s: %+v", inv.str("number"), e.sentTo(c.email))
@@ -194,7 +198,7 @@ func TestRefundOfAnInvoicedChargeIsACreditNote(t *testing.T) {
 		cn := cns[0].(map[string]any)
 		totals := cn["totals"].(map[string]any)
 		if !strings.HasPrefix(cn["number"].(string), "PGC/") || !strings.HasSuffix(cn["number"].(string), "/000001") || cn["month"] != next ||
-			cn["corrects_number"] != inv["number"] || totals["gross"] != "5.00" || totals["cgst"] != "0.38" || totals["sgst"] != "0.38" {
+			cn["corrects_number"] != inv["number"] || cn["corrects_id"] != inv["id"] || totals["gross"] != "5.00" || totals["cgst"] != "0.38" || totals["sgst"] != "0.38" {
 			t.Fatalf("credit note %v, correcting %v", cn, inv["number"])
 		}
 		pdf := e.do("GET", fmt.Sprintf("/api/v1/panel/invoices/%d/pdf", uint64(cn["id"].(float64))), c.token, nil)

@@ -317,15 +317,22 @@ func (v *Invoicing) write(ctx context.Context, s store.Stores, u *user.User, inv
 		return err
 	}
 	data := map[string]any{"invoice_id": inv.ID, "number": inv.Number, "kind": string(inv.Kind), "month": inv.Month,
-		"gross": money.Format2(inv.Totals.Gross), "pdf_url": v.pdfURL(inv)}
+		"gross": money.Format2(inv.Totals.Gross), "pdf_url": v.pdfURL(inv), "panel_url": v.panelURL(inv)}
 	if inv.CorrectsID != nil {
 		data["corrects_number"] = inv.CorrectsNumber
 	}
 	return store.EmitMode(ctx, s, v.now(), u, webhook.InvoiceIssued, data, "", v.cfg.Livemode)
 }
 
+// pdfURL is the document's PDF in the API (a panel token reads it).
 func (v *Invoicing) pdfURL(inv *invoice.Invoice) string {
 	return fmt.Sprintf("%s/api/v1/panel/invoices/%d/pdf", v.cfg.PublicBaseURL, inv.ID)
+}
+
+// panelURL is the document in the panel, where its owner signs in to read
+// and download it: the link of the mail.
+func (v *Invoicing) panelURL(inv *invoice.Invoice) string {
+	return fmt.Sprintf("%s/invoices?invoice=%d", v.cfg.PublicBaseURL, inv.ID)
 }
 
 func (v *Invoicing) mail(ctx context.Context, d issued) {
@@ -337,5 +344,5 @@ func (v *Invoicing) mail(ctx context.Context, d issued) {
 		what = "Credit note"
 	}
 	v.notify(ctx, d.to, fmt.Sprintf("%s %s for %s", what, d.inv.Number, d.inv.Month),
-		fmt.Sprintf("Your %s %s for %s, INR %s, is ready: %s", what, d.inv.Number, d.inv.Month, money.Format2(d.inv.Totals.Gross), v.pdfURL(d.inv)))
+		fmt.Sprintf("Your %s %s for %s, INR %s, is ready in the panel: %s", what, d.inv.Number, d.inv.Month, money.Format2(d.inv.Totals.Gross), v.panelURL(d.inv)))
 }
