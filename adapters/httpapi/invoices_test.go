@@ -47,9 +47,15 @@ func TestMonthlyInvoiceThroughTheServer(t *testing.T) {
 	each(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
 		st := e.store.Stores().TaxProfiles
+		if b := e.must(e.do("GET", "/api/v1/panel/settings/billing", e.admin, nil), 200); b.str("gst_rate") != "18.00" || len(b.body["missing"].([]any)) == 0 {
+			t.Fatalf("settings never saved: %s", b.raw)
+		}
 		if err := st.SaveSupplier(ctx, &taxprofile.Supplier{LegalName: "Paygate Technologies Private Limited", Address: "1 Marine Drive\nMumbai",
 			State: "27", GSTIN: "27AAPFU0939F1ZV", PAN: "AAPFU0939F", InvoicePrefix: "PG", SAC: "998319", UPI: "paygate@upi"}); err != nil {
 			t.Fatal(err)
+		}
+		if b := e.must(e.do("GET", "/api/v1/panel/settings/billing", e.admin, nil), 200); len(b.body["missing"].([]any)) != 0 {
+			t.Fatalf("complete settings: %s", b.raw)
 		}
 		e.newService("gst", "1.18")
 		c := e.newCustomer("user", "enterprise", "100.00")
