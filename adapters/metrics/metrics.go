@@ -51,6 +51,9 @@ type Registry struct {
 	chargedVec      *prometheus.CounterVec
 	webhooks        map[string]prometheus.Counter // by outcome, made in New: read without a lock
 	payouts         map[string]prometheus.Counter // by state, made in New: read without a lock
+	payments        map[string]prometheus.Counter // by end state, made in New: read without a lock
+	refunds         map[string]prometheus.Counter // likewise
+	openings        map[string]prometheus.Counter // likewise
 
 	mu       sync.RWMutex
 	requests map[requestKey]*requestSeries
@@ -130,6 +133,15 @@ func New() *Registry {
 		r.payouts[state] = payoutVec.WithLabelValues(state)
 	}
 	r.reg.MustRegister(payoutVec)
+	r.payments = r.stateCounters("paygate_payments_total",
+		"Payments reaching their end state on this instance, by state: success, failed, expired.",
+		"success", "failed", "expired")
+	r.refunds = r.stateCounters("paygate_refunds_total",
+		"Refunds reaching their end state on this instance, by state: processed, or failed (the merchant's debit given back).",
+		"processed", "failed")
+	r.openings = r.stateCounters("paygate_account_openings_total",
+		"Digital account openings reaching their end state on this instance, by state: opened, rejected.",
+		"opened", "rejected")
 	r.removed = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "paygate_hit_payloads_removed_total",
 		Help: "Hit log payloads removed by this instance's retention worker (HIT_PAYLOAD_RETENTION).",
@@ -272,6 +284,39 @@ func (r *Registry) OutboxBacklog(n int64) { r.backlog.Store(n) }
 // PayoutEntered counts a payout entering state (app.Metrics).
 func (r *Registry) PayoutEntered(state string) {
 	if c := r.payouts[state]; c != nil {
+		c.Inc()
+	}
+}
+
+// stateCounters registers a counter family labelled by state and makes its
+// series, every state at 0 from the start.
+func (r *Registry) stateCounters(name, help string, states ...string) map[string]prometheus.Counter {
+	vec := prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, []string{"state"})
+	out := make(map[string]prometheus.Counter, len(states))
+	for _, s := range states {
+		out[s] = vec.WithLabelValues(s)
+	}
+	r.reg.MustRegister(vec)
+	return out
+}
+
+// PaymentEnded counts a payment reaching its end state (app.Metrics).
+func (r *Registry) PaymentEnded(state string) {
+	if c := r.payments[state]; c != nil {
+		c.Inc()
+	}
+}
+
+// RefundEnded counts a refund reaching its end state (app.Metrics).
+func (r *Registry) RefundEnded(state string) {
+	if c := r.refunds[state]; c != nil {
+		c.Inc()
+	}
+}
+
+// OpeningEnded counts an account opening reaching its end state (app.Metrics).
+func (r *Registry) OpeningEnded(state string) {
+	if c := r.openings[state]; c != nil {
 		c.Inc()
 	}
 }
