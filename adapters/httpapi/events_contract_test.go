@@ -2,7 +2,9 @@ package httpapi_test
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -19,9 +21,42 @@ import (
 // documented one missing, a wrong format or a type without a schema fails
 // the test that produced it.
 
-// eventsSeen are the event types checked so far in this run (logged by
-// TestEventSchemasCoverEveryType).
+// eventsSeen are the event types checked so far in this run.
 var eventsSeen sync.Map
+
+// TestMain checks, after a run of the whole package (no -run) that passed,
+// or any run with EVENT_COVERAGE=1, that the end-to-end tests made the
+// server write every event type at least once: so every type's schema was
+// checked against real bodies, not only declared.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	code := m.Run()
+	whole := true
+	for _, name := range []string{"test.run", "test.skip", "test.fuzz", "test.list"} {
+		if f := flag.Lookup(name); f != nil && f.Value.String() != "" {
+			whole = false
+		}
+	}
+	if code == 0 && (whole || os.Getenv("EVENT_COVERAGE") == "1") {
+		if missing := missingEventTypes(); len(missing) > 0 {
+			fmt.Fprintf(os.Stderr, "FAIL: no end-to-end test made the server write these event types, so their schemas "+
+				"in api/openapi.yaml were never checked against a real body: %v\n", missing)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+// missingEventTypes are the types of webhook.EventTypes not seen yet.
+func missingEventTypes() []webhook.EventType {
+	var out []webhook.EventType
+	for _, typ := range webhook.EventTypes {
+		if _, ok := eventsSeen.Load(string(typ)); !ok {
+			out = append(out, typ)
+		}
+	}
+	return out
+}
 
 // checkEvent validates one outbox body, of outbox type typ, against the
 // document's WebhookEvent schema.
