@@ -54,6 +54,8 @@ type Registry struct {
 	payments        map[string]prometheus.Counter // by end state, made in New: read without a lock
 	refunds         map[string]prometheus.Counter // likewise
 	openings        map[string]prometheus.Counter // likewise
+	subscriptions   map[string]prometheus.Counter // by outcome, likewise
+	documents       map[string]prometheus.Counter // by kind, likewise
 
 	mu       sync.RWMutex
 	requests map[requestKey]*requestSeries
@@ -142,6 +144,12 @@ func New() *Registry {
 	r.openings = r.stateCounters("paygate_account_openings_total",
 		"Digital account openings reaching their end state on this instance, by state: opened, rejected.",
 		"opened", "rejected")
+	r.subscriptions = r.labelCounters("paygate_subscription_fees_total", "outcome",
+		"Subscription fees billed on this instance, by outcome: renewed (charged when due), past_due (the balance was short), paid (a past-due fee paid later), downgraded (the grace ended unpaid).",
+		"renewed", "past_due", "paid", "downgraded")
+	r.documents = r.labelCounters("paygate_tax_documents_issued_total", "kind",
+		"Tax documents issued on this instance, by kind: invoice, credit_note.",
+		"invoice", "credit_note")
 	r.removed = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "paygate_hit_payloads_removed_total",
 		Help: "Hit log payloads removed by this instance's retention worker (HIT_PAYLOAD_RETENTION).",
@@ -291,13 +299,33 @@ func (r *Registry) PayoutEntered(state string) {
 // stateCounters registers a counter family labelled by state and makes its
 // series, every state at 0 from the start.
 func (r *Registry) stateCounters(name, help string, states ...string) map[string]prometheus.Counter {
-	vec := prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, []string{"state"})
-	out := make(map[string]prometheus.Counter, len(states))
-	for _, s := range states {
-		out[s] = vec.WithLabelValues(s)
+	return r.labelCounters(name, "state", help, states...)
+}
+
+// labelCounters registers a counter family with one label and makes its
+// series, every value at 0 from the start.
+func (r *Registry) labelCounters(name, label, help string, values ...string) map[string]prometheus.Counter {
+	vec := prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, []string{label})
+	out := make(map[string]prometheus.Counter, len(values))
+	for _, v := range values {
+		out[v] = vec.WithLabelValues(v)
 	}
 	r.reg.MustRegister(vec)
 	return out
+}
+
+// SubscriptionsBilled counts n subscription fees by outcome (app.Metrics).
+func (r *Registry) SubscriptionsBilled(outcome string, n int) {
+	if c := r.subscriptions[outcome]; c != nil && n > 0 {
+		c.Add(float64(n))
+	}
+}
+
+// DocumentIssued counts a tax document issued (app.Metrics).
+func (r *Registry) DocumentIssued(kind string) {
+	if c := r.documents[kind]; c != nil {
+		c.Inc()
+	}
 }
 
 // PaymentEnded counts a payment reaching its end state (app.Metrics).
