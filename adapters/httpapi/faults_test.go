@@ -13,7 +13,7 @@ import (
 )
 
 // TestUpstreamFaultsAreRefundedWithoutLeaks: every way an upstream can
-// fail (decisions part 3 step 11) — timeout, connection reset before or
+// fail (docs/decisions.md, "Order of checks and the error body") — timeout, connection reset before or
 // in the middle of the body, a body that trickles past the timeout,
 // invalid JSON, a body over the size cap — answers 500 upstream_error with
 // a safe message, refunds the reserved charge, logs the hit failed with

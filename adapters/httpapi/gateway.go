@@ -20,7 +20,8 @@ import (
 	"paygate/core/verification"
 )
 
-// Gateway endpoints (decisions part 1): Authorization: Bearer <secret>,
+// Gateway endpoints (docs/decisions.md, "Gateway operations are metered
+// like service calls"): Authorization: Bearer <secret>,
 // or the key and its secret as a service call sends them.
 
 // gatewayCredentials reads X-API-Key/X-API-Secret or Basic key:secret as
@@ -105,8 +106,8 @@ func (g *gatewayBody) str(name string, numeric bool) string {
 	return ""
 }
 
-// gatewayEnvelope is the success body of a billed gateway call (seed 4.2's
-// service call envelope).
+// gatewayEnvelope is the success body of a billed gateway call (the
+// service call's envelope, callEnvelope).
 type gatewayEnvelope struct {
 	Success     bool   `json:"success"`
 	RequestID   string `json:"request_id"`

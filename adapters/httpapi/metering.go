@@ -14,7 +14,8 @@ import (
 	"paygate/core/money"
 )
 
-// callEnvelope is the success body of a service call (seed 4.2).
+// callEnvelope is the success body of a service call: the upstream's JSON
+// as data, with the charge and the balance left (api/openapi.yaml).
 type callEnvelope struct {
 	Success     bool            `json:"success"`
 	RequestID   string          `json:"request_id"`

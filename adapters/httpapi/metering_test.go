@@ -72,8 +72,9 @@ func TestMeteredCallSuccessEnvelopeLedgerAndHitLog(t *testing.T) {
 	})
 }
 
-// TestChecksInOrder walks decisions part 3: each check's status, message and
-// code, and which of them write a hit log row.
+// TestChecksInOrder walks the order of checks (docs/decisions.md, "Order of
+// checks and the error body"): each check's status, message and code, and
+// which of them write a hit log row.
 func TestChecksInOrder(t *testing.T) {
 	each(t, func(t *testing.T, e *env) {
 		svc := e.newService("sms", "1.0000")

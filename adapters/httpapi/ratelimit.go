@@ -16,7 +16,8 @@ var (
 
 // keyedLimiter is a token bucket per key (a client address, an email, a
 // user). It lives in the process's memory, so each instance counts on its
-// own (decisions.md: an optimisation against abuse, not a money rule).
+// own: an optimisation against abuse, not a money rule (docs/decisions.md,
+// "Account mail").
 type keyedLimiter struct {
 	mu     sync.Mutex
 	perKey map[string]*limiterEntry

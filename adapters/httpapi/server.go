@@ -1,6 +1,3 @@
-// Package httpapi is the HTTP edge: Echo routes, request/response DTOs and
-// the one error handler that maps core errors to statuses and the JSON
-// error body.
 package httpapi
 
 import (

@@ -15,7 +15,8 @@ import (
 	"paygate/core/money"
 )
 
-// Account statements (docs/decisions.md, "Tax invoices and statements").
+// Account statements (docs/decisions.md, "Tax invoices, credit notes and
+// statements").
 
 type accountStatementResponse struct {
 	UserID         uint64    `json:"user_id"`

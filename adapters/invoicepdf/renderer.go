@@ -1,6 +1,6 @@
 // Package invoicepdf draws tax invoices, credit notes and account statements
 // as A4 PDF pages with github.com/go-pdf/fpdf (docs/decisions.md, "Tax
-// invoices and statements (GST)").
+// invoices, credit notes and statements").
 //
 // The text uses the PDF core font Helvetica, so no font file is embedded and
 // every reader shows the same glyphs; those fonts have no ₹ and fpdf measures

@@ -1,5 +1,9 @@
 // Package mail sends the core's email: through an SMTP server, or into the
-// log when none is configured (a fresh install, development).
+// log when none is configured (a fresh install, development). SMTP: one
+// connection per message, STARTTLS whenever offered (required, except to a
+// loopback relay or with ?tls=none), AUTH PLAIN. The log mailer exists in
+// development only; in production a failed send logs recipient, subject
+// and error, never the link (links are credentials).
 package mail
 
 import (

@@ -5,7 +5,23 @@
 //
 // Series are created once per label set and kept in maps read under a
 // read lock, so recording a request or an upstream call costs a map lookup
-// and a few atomic adds: no allocation once a series exists.
+// and a few atomic adds: no allocation once a series exists. Labels are
+// bounded: route is the matched pattern or "unmatched", method a standard
+// one or "OTHER", upstream series exist only for found services, and past
+// 1,000 slugs a slug is "other". The outbox backlog is counted every 10 s
+// by each instance's worker; the pool and runtime figures at scrape.
+// GET /metrics needs Authorization: Bearer <METRICS_TOKEN>, compared in
+// constant time, and is 404 when the token is unset.
+//
+// Business counters: metered calls by service and outcome, and rupees
+// charged by service, counted where a metered call (a service or a gateway
+// operation) answers, past authentication: "charged" with its amount, else
+// the error's code (an idempotent replay is not billed again, so not
+// counted); money is a float here only, for operators' totals. A webhook
+// delivery counts once, when it reaches delivered or failed (a retried
+// attempt is not an outcome). A payout counts once per state it enters,
+// after the transaction that moved it committed (pending with the call's
+// reservation; a replay is not counted).
 package metrics
 
 import (

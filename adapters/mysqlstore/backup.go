@@ -12,7 +12,7 @@ import (
 // server is backed up with its own tools (mariadb-backup, or mariadb-dump
 // --single-transaction), which copy a consistent snapshot without stopping
 // writers.
-var ErrBackupMySQL = errors.New("backup copies SQLite databases only; back up MariaDB/MySQL with mariadb-dump --single-transaction or mariadb-backup (README, Operations)")
+var ErrBackupMySQL = errors.New("backup copies SQLite databases only; back up MariaDB/MySQL with mariadb-dump --single-transaction or mariadb-backup (docs/operations.md, Backups and restore)")
 
 // Backup writes a consistent copy of a running SQLite database to path,
 // which must not exist. VACUUM INTO reads one snapshot (a read transaction,

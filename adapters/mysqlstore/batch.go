@@ -186,7 +186,8 @@ func (b base) sqlExec(ctx context.Context, query string, args ...any) (sql.Resul
 // MySQL, which select hits by id and status 'pending': without the hint the
 // optimizer may read them through the status index (status, created_at),
 // scanning every pending hit and taking range locks on that index, which
-// other batches' settlements then wait for (decisions: "Metering review").
+// other batches' settlements then wait for (decisions: "Conditional
+// updates by primary key").
 const hitsByPrimaryKey = "api_hit_logs" + forcePrimary
 
 // FinishMany settles the hits still pending: it locks them (SELECT … FOR

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -93,15 +94,41 @@ func batchPool(connector driver.Connector) *sql.DB {
 // (batchsnap.go); if the database shows one stale, fn runs again, reading
 // the rows under their locks.
 func (s *Store) WithinBatchTx(ctx context.Context, fn func(ctx context.Context, st metering.BatchStores) error) error {
-	if s.batchDB == nil {
-		return s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error { return fn(ctx, metering.BatchStores{Stores: st}) })
+	return retryBusy(ctx, func() error {
+		if s.batchDB == nil {
+			return s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error { return fn(ctx, metering.BatchStores{Stores: st}) })
+		}
+		err := s.batchTx(ctx, fn, s.snaps)
+		if errors.Is(err, errStaleSnapshot) {
+			s.log.Debug("metering batch: snapshot stale, reading the rows under their locks", "err", err)
+			err = s.batchTx(ctx, fn, nil)
+		}
+		return err
+	})
+}
+
+// busyRetries is how many more times a batch the database aborted as a
+// deadlock or a lock wait is run again, after a short random pause: with
+// several instances locking the same users and keys, a deadlock is a
+// normal outcome of a busy moment, not an outage, and the batch's
+// function plans from its ops afresh each run (metering/batch.go).
+const busyRetries = 4
+
+// retryBusy runs run, again while it fails as busy (deadlock, lock wait,
+// SQLITE_BUSY), at most busyRetries more times and never past ctx.
+func retryBusy(ctx context.Context, run func() error) error {
+	for attempt := 0; ; attempt++ {
+		err := run()
+		if f, _ := classify(err); f != failBusy || attempt == busyRetries || ctx.Err() != nil {
+			return err
+		}
+		pause := time.Duration(1+rand.IntN(10*(attempt+1))) * time.Millisecond
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(pause):
+		}
 	}
-	err := s.batchTx(ctx, fn, s.snaps)
-	if errors.Is(err, errStaleSnapshot) {
-		s.log.Debug("metering batch: snapshot stale, reading the rows under their locks", "err", err)
-		err = s.batchTx(ctx, fn, nil)
-	}
-	return err
 }
 
 // batchTx is one attempt of WithinBatchTx; snaps nil: no snapshots used.

@@ -1,8 +1,3 @@
-// Package mysqlstore is the database adapter: GORM repositories for every
-// port of the core, on MySQL/MariaDB or on SQLite (the embedded default).
-// Dialect differences stay inside this package. Rows are unexported structs
-// crossed into domain entities by named converters; driver errors are
-// translated into the domain's errors.
 package mysqlstore
 
 import (

@@ -15,7 +15,8 @@ import (
 	"paygate/core/report"
 )
 
-// The hourly usage roll-up (migration 00029; decisions: "Usage roll-ups").
+// The hourly usage roll-up (migration 00029; decisions: "The dashboard
+// reads usage roll-ups only").
 // Every write that makes a hit final adds the hit to its (user, service,
 // local hour) row in the same transaction: an INSERT of a final hit, or a
 // settlement that moved a pending one (settlements move only pending hits,

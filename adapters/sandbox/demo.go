@@ -26,7 +26,7 @@ type DemoDoc struct {
 	ErrorCodes                    map[string]string
 }
 
-// DemoServices returns the four services of the specification,
+// DemoServices returns the four documented demo services (README.md here),
 // each pointing at the sandbox provider.
 func DemoServices() []DemoService {
 	out := []DemoService{
@@ -101,7 +101,8 @@ func DemoServices() []DemoService {
 	return out
 }
 
-// errorCodes are the service endpoints' errors (the error body of docs/decisions.md).
+// errorCodes are the service endpoints' errors (docs/decisions.md, "Order of
+// checks and the error body").
 func errorCodes() map[string]string {
 	return map[string]string{
 		"401": "Invalid API credentials",

@@ -5,7 +5,9 @@
 // the key it was sealed under (the first 8 hex digits of the key's SHA-256),
 // so a box holding the previous key too (DATA_KEY_PREVIOUS) still opens
 // values sealed before a rotation. A value without the "enc:" prefix is a
-// legacy plaintext and opens as itself.
+// legacy plaintext and opens as itself. The nonce is random, 96 bits, per
+// value. In development without DATA_KEY, cmd/server generates a key once
+// into the settings table, so the sealing path is the one production runs.
 package secretbox
 
 import (

@@ -27,7 +27,8 @@ import (
 )
 
 // config is the whole configuration, parsed once from the environment
-// (decisions part 10); flags mirror the most used variables.
+// (docs/decisions.md, "Configuration defaults"; the README's table lists
+// every variable); flags mirror the most used variables.
 type config struct {
 	// AppEnv is "development" (the default: generated keys, mail in the
 	// log) or "production" (every secret given, none generated).

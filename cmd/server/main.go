@@ -46,7 +46,7 @@ import (
 // so with Go's default of 100 it collected many times a second and GC took
 // about 12% of its CPU under load; 400 lets the heap grow to about five
 // times the live heap between collections (tens of MB), an amount a server
-// can spare (docs/decisions.md, "Operations").
+// can spare (docs/decisions.md, "Configuration defaults").
 const defaultGCPercent = 400
 
 func main() {
@@ -120,8 +120,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return fmt.Errorf("migrate database: %w", err)
 	}
 	// Hits written before the hourly usage roll-up existed are counted
-	// into it once, before this instance writes any (decisions: "Usage
-	// roll-ups").
+	// into it once, before this instance writes any (decisions: "The
+	// dashboard reads usage roll-ups only"; UPGRADING.md).
 	if n, err := store.BackfillUsage(ctx, cfg.Location); err != nil {
 		return err
 	} else if n > 0 {
@@ -261,7 +261,7 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 	if created {
 		attrs := []any{"email", cfg.AdminEmail}
 		if generated != "" {
-			// Shown once, at first start only (decisions part 1).
+			// Shown once, at first start only: there is no built-in password.
 			attrs = append(attrs, "password", generated)
 		}
 		log.Info("initial admin created", attrs...)

@@ -1,5 +1,3 @@
-// Package apikey holds the credentials integrators call the API with: a key,
-// a secret kept only as a hash, and the key's restrictions.
 package apikey
 
 import (

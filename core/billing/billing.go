@@ -1,8 +1,3 @@
-// Package billing charges subscriptions: the monthly renewal of each
-// user's plan from the wallet, past-due retries and the grace's end
-// (docs/decisions.md, "Plans that bill"). Every step locks the user's row,
-// then the subscription, and writes the period, the debit and the events
-// in one transaction, so any number of instances may run it at once.
 package billing
 
 import (
@@ -31,7 +26,7 @@ type Config struct {
 	Location    *time.Location // TIMEZONE: the months' boundaries
 	DefaultPlan string         // the plan of new accounts and of those whose grace ended
 	// Livemode is the livemode of plan fees' events: whether this
-	// instance's money is real (decisions: livemode of platform events).
+	// instance's money is real (decisions: "Webhooks", livemode).
 	Livemode bool
 }
 

@@ -1,7 +1,17 @@
 // Package directory names what list rows refer to by id (users, API keys,
 // services), so the panel's lists and exports show a name beside the id.
 // A page's names are read after its rows, one query per kind for the
-// page's distinct ids, never a join in the list query or a query per row.
+// page's distinct ids, never a join in the list query or a query per row;
+// an export reads each id once, the first time a row names it, and then
+// answers from memory. Hit logs carry user_name, user_email, api_key_name
+// and api_service_name; transactions, payments and payouts user_name and
+// user_email; the audit log actor_name, actor_email and, for a user or
+// service target, target_name (target_email). A name is left out when
+// unknown (a deleted service) or not the caller's to read (a non-admin
+// reads only themselves and their own keys; service names are public).
+// Exports add user_email, user_name (and on hit logs api_service_name,
+// api_key_name) after each id column. The gateway's own answers carry no
+// names.
 package directory
 
 import "context"

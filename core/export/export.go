@@ -1,8 +1,3 @@
-// Package export holds the rule of the panel's CSV exports: at most
-// MaxPerUser run at a time for one user, on every instance together. Each
-// running export holds a lease on one of its user's slots, kept in the
-// database; a lease is renewed while the export runs and lapses when its
-// instance dies, so a crash frees the slot after LeaseTTL.
 package export
 
 import (

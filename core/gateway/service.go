@@ -1,8 +1,3 @@
-// Package gateway holds the payment-gateway operations: payments with a
-// hosted checkout page, account verification and mobile recharge, each
-// billed like a metered call through its built-in service row, and the
-// key owner's transaction list. Providers are ports (payment, verification,
-// recharge) with sandbox adapters by default.
 package gateway
 
 import (

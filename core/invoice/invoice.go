@@ -1,8 +1,8 @@
 // Package invoice issues GST tax invoices and credit notes from the ledger
-// and describes account statements (docs/decisions.md, "Tax invoices and
-// statements"). Prices include GST: every line splits the gross amount the
-// ledger moved into taxable value and tax (core/gst), so an invoice adds up
-// to exactly what its account was charged.
+// and describes account statements (docs/decisions.md, "Tax invoices,
+// credit notes and statements"). Prices include GST: every line splits the
+// gross amount the ledger moved into taxable value and tax (core/gst), so an
+// invoice adds up to exactly what its account was charged.
 package invoice
 
 import (

@@ -1,10 +1,3 @@
-// Package invoicing issues each account's GST documents for a month: one
-// tax invoice of its billable charges, and credit notes for refunds of
-// charges an earlier invoice billed (docs/decisions.md, "Tax invoices").
-// A document is written whole, once, in the transaction that takes its
-// number, under the account's row lock, so any number of instances and
-// `server invoices issue` may run at once: numbers stay consecutive and
-// nothing is issued twice.
 package invoicing
 
 import (

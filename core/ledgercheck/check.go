@@ -1,9 +1,3 @@
-// Package ledgercheck verifies that the books agree with themselves: each
-// user's ledger chain and balance, the money rows of every hit, recharge
-// and hold, the credit (and fee) of every successful payment, and the usage
-// roll-ups against the hits they sum. The
-// operator runs it (server ledger check); tests run it after every
-// scenario.
 package ledgercheck
 
 import (

@@ -10,7 +10,8 @@ import (
 	"paygate/core/plan"
 )
 
-// TestPlanFeeRules: part 16's three rules of the ledger check, as a table.
+// TestPlanFeeRules: the ledger check's three plan-fee rules
+// (docs/decisions.md, "Plans that bill"), as a table.
 func TestPlanFeeRules(t *testing.T) {
 	d := decimal.RequireFromString
 	period := func(id uint64, month string, st plan.PeriodStatus, amount string) plan.Period {

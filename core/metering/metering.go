@@ -1,9 +1,3 @@
-// Package metering bills calls to registered services (/api/v1/<slug>) and
-// gateway operations from a prepaid balance: each call is admitted by one
-// rule (admission.go), billed exactly once with its hit log row, and never
-// overdraws. Calls of Enterprise keys run on holds (holds.go): money and
-// daily calls set aside in the database for many calls, each charged after
-// its answer by a batch writer (batch.go). Others reserve per call.
 package metering
 
 import (

@@ -10,7 +10,7 @@ import (
 )
 
 // A metered answer tells its caller where the key stands against its daily
-// limit (the RateLimit-* headers, decisions: "Limits are visible"). The
+// limit (the RateLimit-* headers, decisions: "Prices and limits are visible"). The
 // figure comes from what this instance already knows, never from a read of
 // its own on the hot path: the key's row as the lookups last read it
 // (hits_today of its day), plus the daily calls this instance counted

@@ -1,7 +1,3 @@
-// Package outbox delivers the events that changes write to the outbox in
-// their own transaction (store.Emit): a worker claims due deliveries under
-// a lease, signs and posts them, and logs every attempt; users and admins
-// list, inspect and redeliver them (docs/decisions.md "Webhooks").
 package outbox
 
 import (

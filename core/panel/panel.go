@@ -1,7 +1,3 @@
-// Package panel holds the use cases of the web panel: accounts and sign-in,
-// users, API keys, the service catalog and its pricing, balance requests,
-// history, the dashboard and the audit log, with the operators' bootstrap
-// (first admin, seeded services). It depends on ports only.
 package panel
 
 import (

@@ -1,8 +1,3 @@
-// Package reconciliation is the admins' bank-statement reconciliation: an
-// imported statement's credit lines are recorded once, matched by UTR (or
-// payment id) and amount to open payments, which complete, and to pending
-// balance requests, which are approved; the rest wait for an admin to match
-// by hand or dismiss with a note. Every decision is in the audit log.
 package reconciliation
 
 import (

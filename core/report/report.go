@@ -1,8 +1,3 @@
-// Package report turns hit logs into the dashboard's figures: calls and
-// money per local day and service. The hit writers keep an hourly roll-up
-// of final hits in step with the hit log (per user, service and local
-// hour); closed days are summed from it once into the daily roll-up; open
-// days read the hourly rows, and the few hits still pending are read live.
 package report
 
 import (

@@ -1,7 +1,3 @@
-// Package sensitive masks values that must never be stored or shown in
-// full (decisions: "Sensitive parameters"): Aadhaar and PAN numbers and any
-// parameter a service marks sensitive. The value goes to its provider as
-// sent; every copy the service keeps or shows is masked.
 package sensitive
 
 import (

@@ -1,4 +1,3 @@
-// Package session holds panel refresh tokens (personal access tokens).
 package session
 
 import (

@@ -16,8 +16,14 @@
 //     account (the owner's) still gets in.
 //
 // An attempt is counted as a failure before the password is checked (its
-// claim), so concurrent guesses cannot all slip past a limit; a right
-// password gives the claim back (Release).
+// claim), so concurrent guesses cannot all slip past a limit (30 parallel
+// guesses over two instances make exactly 5 password checks); a right
+// password gives the claim back (Release). The panel claims the three
+// counters in login_attempts under their row locks in one transaction.
+// Counters are keyed by SHA-256 (no email or address is stored); the
+// account is the user the email resolves to, so every spelling the
+// collation matches shares one budget, and an unknown email is keyed on
+// its normal form. Each attempt purges up to 100 idle rows.
 package signin
 
 import (

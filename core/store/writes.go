@@ -22,7 +22,7 @@ import (
 // LockByID in the same transaction; the caller saves u with SaveBalance.
 // An entry that takes the balance below u's threshold writes balance.low,
 // whose livemode is live: whether the instance's money is real (its payment
-// provider is live; docs/decisions.md, Webhooks).
+// provider is live; docs/decisions.md, "Webhooks").
 func Post(ctx context.Context, s Stores, now time.Time, live bool, u *user.User, t ledger.Type, amount decimal.Decimal,
 	refType string, refID *uint64, description string) (*ledger.Entry, error) {
 	e, err := ledger.NewEntry(u, t, amount, refType, refID, description, now)
@@ -67,7 +67,7 @@ func emitLowBalance(ctx context.Context, s Stores, now time.Time, live bool, u *
 // destination nothing is written (nobody to tell). livemode says whether
 // the money it reports is real: the provider's mode for a provider's
 // operation, the instance's (its payment provider's) for the platform's
-// own books (docs/decisions.md, Webhooks).
+// own books (docs/decisions.md, "Webhooks").
 func EmitMode(ctx context.Context, s Stores, now time.Time, u *user.User, t webhook.EventType, data any, callbackURL string, livemode bool) error {
 	if (u.WebhookURL == nil || *u.WebhookURL == "") && callbackURL == "" {
 		return nil

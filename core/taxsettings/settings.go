@@ -3,6 +3,32 @@
 // admins read and replace the supplier's details, audited; each account
 // keeps its own billing profile. The records and their rules are
 // core/taxprofile's; issuing invoices reads them from store.Stores.
+//
+// The supplier (GET/PUT /panel/settings/billing, admin) is one row
+// (billing_settings, id 1, written by migration 00039 with prefix PG and
+// SAC 998319, so the writer locks an existing row). PUT replaces the whole
+// record, audited billing_settings.update with before and after, the bank
+// account in full (it is printed on every invoice, and a changed payee
+// account is what an investigation looks for; it is never logged). Legal
+// name, address (≤ 6 lines) and state are required; GSTIN, PAN, bank
+// account (all four fields or none) and UPI address optional; an empty PAN
+// is the GSTIN's, a given one must equal it. Text is "" when not set, never
+// null. The PUT does not require a GSTIN, so an admin can save as they go;
+// Supplier.Ready(rate) says what invoicing still needs (409
+// billing_settings_incomplete naming the fields): legal name, address and
+// state, and a GSTIN when GST_RATE is above 0 (an unregistered supplier
+// issues bills of supply only).
+//
+// The customer's profile (billing in GET/PATCH /panel/auth/me;
+// billing_profiles keyed by user_id, no foreign key) holds legal name,
+// address, state and an optional GSTIN; null removes it; the owner's own
+// change, not audited. PATCH checks the profile before it changes the
+// account and saves it after (field errors billing.<field>); other views
+// of a user leave billing out. A state is a GST state code in force (GET
+// /panel/gst/states); a GSTIN a regular taxpayer's (core/gst), normalised
+// upper-case and registered in the given state, else 422 on gstin. A
+// service's SAC (api_services.sac_code, 6 digits from 99; NULL: the
+// supplier's default) is set by admins and shown to admins only.
 package taxsettings
 
 import (

@@ -1,6 +1,3 @@
-// Package topup holds balance requests (top-ups): a user reports a bank
-// transfer (amount, UTR, method, optional screenshot) and an admin approves
-// it, which credits the balance, or rejects it. A decision is final.
 package topup
 
 import (

@@ -300,7 +300,7 @@ func PasswordProblem(pw string) string {
 	return ""
 }
 
-// DefaultPasswordCost is bcrypt's work factor in production (decisions: ≥ 10).
+// DefaultPasswordCost is bcrypt's work factor in production (never below 10).
 const DefaultPasswordCost = 10
 
 // Passwords hashes and checks passwords at one bcrypt cost. Tests may use a

@@ -144,7 +144,7 @@ func NewDelivery(e *Event, to Destination, url string) *Delivery {
 }
 
 // Schedule is the wait after each failed attempt: 1 min, 5 min, 30 min,
-// 2 h, 5 h, 10 h (the decisions' example), then 6 h more, so the last
+// 2 h, 5 h, 10 h, then 6 h more (docs/decisions.md, "Webhooks"), so the last
 // attempt comes 23 h 36 min after the first ("about a day"). The attempt
 // after the last wait is the last one: when it fails too the delivery is
 // failed.

@@ -46,6 +46,12 @@ func TestBackupUnderLoad(t *testing.T) {
 		}()
 	}
 	waitFor(30*time.Second, func() bool { return ok.Load() >= 200 })
+	// Answered calls are written a moment later (holds' captures): the
+	// copies are taken once settled calls are in the live database.
+	live := openStore(t, dbURL)
+	if !waitFor(30*time.Second, func() bool { return countHits(t, live)["success"] >= 100 }) {
+		t.Fatalf("no settled calls in the live database after 30 s: %v", countHits(t, live))
+	}
 
 	var copies []string
 	for i := range 3 {

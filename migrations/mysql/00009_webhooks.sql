@@ -1,4 +1,4 @@
--- Webhook outbox (decisions part 8; docs/decisions.md "Webhooks"): events
+-- Webhook outbox (docs/decisions.md, "Webhooks"): events
 -- written in the transaction of the change that caused them, one delivery
 -- per destination (the user's webhook_url, a payment's callback_url), and
 -- every attempt of a delivery. Workers claim due deliveries with SELECT …

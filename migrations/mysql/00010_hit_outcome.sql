@@ -5,7 +5,7 @@
 -- no longer deletes and re-inserts an entry in each of three indexes per
 -- hit (on make bench, the database's CPU per call fell by about a sixth).
 -- A filter on failed or insufficient_balance reads outcome from the index
--- alone, as it read status; decisions: "The hit log's outcome column".
+-- alone, as it read status; docs/decisions.md, "Hit log indexes and the outcome column".
 -- (status, created_at) stays: crash recovery finds pending hits by it, and
 -- a status filter with no other filter uses it.
 --

@@ -1,4 +1,4 @@
--- Issue 18 (decisions part 12):
+-- Livemode, sensitive parameters and redeliveries (docs/decisions.md, "Sensitive parameters are masked wherever they are kept"):
 -- - payments.livemode: false for sandbox providers (the checkout shows
 --   "Test mode"); rows made before this were the sandbox's, so the default
 --   is false: a payment of unknown mode never looks live.

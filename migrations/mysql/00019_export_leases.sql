@@ -1,4 +1,4 @@
--- Leases of running CSV exports (decisions: "Exports"): at most two at a
+-- Leases of running CSV exports (docs/decisions.md, "CSV exports: keyset pages, 2 per user, a stall deadline"): at most two at a
 -- time per user, on every instance together. A row is one held slot; its
 -- export renews expires_at while it runs and deletes the row when it ends.
 -- A row whose expires_at has passed (its instance died) is free to take.

@@ -1,4 +1,4 @@
--- Refunds of successful payments (decisions part 13): the refund rows, the
+-- Refunds of successful payments (docs/decisions.md, "Refunds debit the merchant first"): the refund rows, the
 -- Idempotency-Keys of POST /api/v1/payment/refund, and each payment's
 -- refunded total (Σ of its refunds not failed), kept under the payment's
 -- row lock so concurrent refunds never pass the amount collected.

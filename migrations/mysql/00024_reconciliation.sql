@@ -1,4 +1,4 @@
--- Live UPI and bank-statement reconciliation (decisions part 13): the UTR a
+-- Live UPI and bank-statement reconciliation (docs/decisions.md, "Bank-statement reconciliation"): the UTR a
 -- payer reports on the checkout page of a upi_direct payment (unique: one
 -- bank credit confirms one payment), and the imported statements with their
 -- credit lines. Each line is recorded once (line_key, a hash of its content

@@ -1,4 +1,4 @@
--- Collections credit the merchant (decisions part 13): each user's
+-- Collections credit the merchant (docs/decisions.md, "Collections credit the merchant in the transaction that ends the payment"): each user's
 -- collection fee (a percentage of every successful payment, debited with
 -- its credit), the fee a successful payment paid, and what a payment is
 -- for: a merchant's collection, or the payer adding to their own balance

@@ -1,4 +1,4 @@
--- Payouts (decisions part 14): money sent from a user's balance to a bank
+-- Payouts (docs/decisions.md, "Payouts: debited first, refunded exactly once"): money sent from a user's balance to a bank
 -- account or a UPI address, and each account's daily payout limit. The
 -- amount is debited (ledger reference_type payout) in the transaction that
 -- inserts the row; next_check_at is NULL once nothing more can happen.

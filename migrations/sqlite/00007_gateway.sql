@@ -1,4 +1,4 @@
--- Gateway records (decisions part 7): payments with their Idempotency-Keys,
+-- Gateway records (docs/decisions.md, "Payments"): payments with their Idempotency-Keys,
 -- mobile recharges, account verifications (identifiers stored masked only).
 -- Money is TEXT on SQLite (exact decimals written by the application).
 

@@ -1,4 +1,4 @@
--- Webhook outbox (decisions part 8; docs/decisions.md "Webhooks"). SQLite
+-- Webhook outbox (docs/decisions.md, "Webhooks"). SQLite
 -- has one writer at a time (transactions begin IMMEDIATE), so claiming due
 -- deliveries needs no SKIP LOCKED; the lease columns work as on MySQL.
 

@@ -1,4 +1,4 @@
--- Digital account openings (decisions part 15). The applicant's PAN and
+-- Digital account openings (docs/decisions.md, "Digital account opening keeps PAN and Aadhaar masked only"). The applicant's PAN and
 -- Aadhaar number are stored masked only (all but the last 4 characters as
 -- X; the full Aadhaar number is never written anywhere), and so is the new
 -- account's number.

@@ -1,4 +1,4 @@
-// ApiError is every failed API call: the error body of decisions part 3
+// ApiError is every failed API call: the error body of docs/decisions.md, "Order of checks and the error body"
 // ({success: false, message, error, request_id, errors?}) plus the status.
 export type FieldErrors = Record<string, string[]>;
 

@@ -1,4 +1,4 @@
-// Plans that bill (decisions part 16): the plan catalog (GET /plans: users
+// Plans that bill (docs/decisions.md, "Plans that bill"): the plan catalog (GET /plans: users
 // the public active plans, admins all; admins create and edit plans), the
 // caller's subscription, what a switch would do (the quote) and the switch,
 // and an admin putting an account on a plan at a price. Anything that may

@@ -1,4 +1,4 @@
-// The plan catalog (decisions part 16): every plan with its monthly price,
+// The plan catalog (docs/decisions.md, "Plans that bill"): every plan with its monthly price,
 // allowance, features, whether users may switch to it themselves, and its
 // status; an admin creates a plan and edits one (retiring or activating it)
 // in a dialog.

@@ -1,4 +1,4 @@
-// Plan and billing (decisions part 16): the caller's plan with its
+// Plan and billing (docs/decisions.md, "Plans that bill"): the caller's plan with its
 // features, price and status (a past-due banner with the grace), the calls
 // used of this month's allowance, the next charge (and a waiting move to a
 // cheaper plan), and the public plans to switch to: "Switch" asks the quote

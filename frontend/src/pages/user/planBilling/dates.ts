@@ -1,6 +1,6 @@
 // The calendar of a subscription, as "Plan and billing" words it.
 
-/** Days a past-due fee may wait before the account moves to the default plan (decisions part 16). */
+/** Days a past-due fee may wait before the account moves to the default plan (docs/decisions.md, "Plans that bill"). */
 export const GRACE_DAYS = 7;
 
 /** "2026-11" (a subscription period) → "November 2026"; anything else as is. */

@@ -1,0 +1,67 @@
+// Package invoicing issues each account's GST documents for a month: one
+// tax invoice of its billable charges, and credit notes for refunds of
+// charges an earlier invoice billed (docs/decisions.md, "Tax invoices").
+// A document is written whole, once, in the transaction that takes its
+// number, under the account's row lock, so any number of instances and
+// `server invoices issue` may run at once: numbers stay consecutive and
+// nothing is issued twice. The documents and their pure Build are
+// core/invoice's, the tax rules core/gst's (migration 00038).
+//
+// Billable. Supplies are metered and gateway calls (ledger api_hit debits,
+// by service), plan fees (by plan) and collection fees (payment_fee);
+// refunds of calls and payout fees give back. Top-ups, adjustments,
+// transfers, payouts' and payments' principal are not supplies. A line is
+// its entries summed: quantity = items billed less items refunded, unit
+// price the items' one amount (or none when they differ), gross = the
+// ledger's sum; SAC from the service, else the supplier's default. A refund
+// in the month of its charge nets in its line; a refund of an earlier
+// month's charge is a credit note in the refund's month, one per corrected
+// invoice, naming its number and date (CGST rule 53), taxed at that
+// invoice's rate and place. A refund of a charge from before invoicing
+// began corrects nothing and is only logged.
+//
+// Tax. Prices include GST: each line's taxable value is gross ÷ (1 + rate)
+// rounded half-up, the tax the rest; CGST and SGST halves (the odd paisa to
+// SGST) when the place of supply (the recipient's state, the supplier's
+// without a profile) is the supplier's state, else IGST. Totals are the
+// lines' sums. GST_RATE 0 issues bills of supply.
+//
+// Issue. IssueDue (the invoices worker, every minute on every instance)
+// and `server invoices issue [--month] [--at]` (Issue) issue the month
+// before --at, dated --at; a month not over is refused, a finished month
+// (invoice_months) is skipped at once, a month nobody was charged in is
+// finished without documents, settings complete or not, and nothing is
+// issued while the supplier's settings are incomplete (409; the invoices
+// worker logs that once an hour, not each minute). Each account in its own
+// transaction under its row lock: the documents of that account and month
+// are read, built, numbered and written whole with their invoice.issued
+// event; (user, month, kind, corrected invoice) is unique; the owner is
+// mailed after the commit. Months a long outage skipped are issued by the
+// command, oldest first.
+//
+// Numbers. PG/26-27/000001: the prefix (1-2 characters, settings), the
+// financial year of the issue date (April to March), a 6-digit sequence
+// (at most 16 characters, rule 46); credit notes PGC/…. invoice_series
+// holds each series' last number; the run creates its rows before any
+// issuing transaction (so issuers only update: no insert races), and the
+// transaction's update of the row takes the next number under its lock: a
+// rolled-back issue gives its number back.
+//
+// Reads. Upcoming builds this month so far with the same code, after the
+// instance's pending charges are written. The PDF (adapters/invoicepdf,
+// core fonts) of a document is the same bytes every time (creation date =
+// issue date); text is made ASCII (₹ prints as "Rs.", accents dropped).
+// Statement gives a month's opening balance (the balance before its first
+// entry), credits (credits and refunds), debits and closing balance: as
+// figures, as a PDF of up to 10,000 entries (then 422 statement_too_long:
+// use the CSV), or as CSV oldest first between an opening and a closing
+// row, under the export rules (core/export). The ledger check
+// (core/ledgercheck/invoices.go) proves each document: every line's taxable
+// value and tax add up to its gross, totals are the lines' sums, and the
+// gross equals its month's billable ledger entries.
+//
+// Not done by the product: e-invoicing (an IRN from the IRP, required
+// above the turnover threshold), GST returns (GSTR-1, GSTR-3B), TDS. The
+// invoice list (by month), each invoice's JSON and the transactions CSV are
+// what an accountant's tools take in.
+package invoicing

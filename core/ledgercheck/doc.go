@@ -1,0 +1,20 @@
+// Package ledgercheck verifies that the books agree with themselves: each
+// user's ledger chain and balance, the money rows of every hit, recharge
+// and hold, the credit (and fee) of every successful payment, and the usage
+// roll-ups against the hits they sum. The operator runs it (server ledger
+// check); tests and cmd/bench run it after every scenario. Check lists
+// every rule (docs/decisions.md, "The ledger check").
+//
+// It first waits for this instance's queued charges (the metering fence),
+// so the calls this instance answered are in the books it reads. Recharges
+// are read before the ledger rows and a recharge that disagrees is read
+// again, so one failing between the two reads is not reported; a usage
+// roll-up mismatch is reported only if it survives a second read. Refunds
+// of payments: one debit per refund, one give-back per failed one, none
+// pending past its deadline, and refunded_amount = Σ refunds not failed ≤
+// the amount. A payout still pending or processing a day after its creation
+// is reported (payout.StuckAfter). A successful hit is compared with the
+// charge it was admitted for (admitted_amount) unless it records why not
+// (uncharged = hold_released, with a zero charge); hits written before
+// migration 00031 have no admitted_amount and are not compared.
+package ledgercheck
