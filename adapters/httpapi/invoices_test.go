@@ -197,6 +197,9 @@ func TestRefundOfAnInvoicedChargeIsACreditNote(t *testing.T) {
 		if res, err := e.app.Invoicing.Issue(ctx, next, nextEnd.Add(time.Minute)); err != nil || res.Invoices != 0 || res.CreditNotes != 1 {
 			t.Fatalf("issue %s: %+v %v", next, res, err)
 		}
+		m := e.scrape()
+		wantSample(t, m, `paygate_tax_documents_issued_total{kind="invoice"}`, 1)
+		wantSample(t, m, `paygate_tax_documents_issued_total{kind="credit_note"}`, 1)
 		cns := e.must(e.do("GET", "/api/v1/panel/invoices?kind=credit_note", c.token, nil), 200).body["data"].([]any)
 		if len(cns) != 1 {
 			t.Fatalf("credit notes %v", cns)

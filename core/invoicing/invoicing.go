@@ -65,8 +65,20 @@ type Deps struct {
 	Settled func(ctx context.Context) error
 	Now     func() time.Time
 	Log     *slog.Logger
+	Metrics Metrics // may be nil
 	Config  Config
 }
+
+// Metrics receives invoicing's measurements (adapters/metrics).
+type Metrics interface {
+	// DocumentIssued counts a tax document of kind (invoice, credit_note)
+	// once the transaction that numbered it committed.
+	DocumentIssued(kind string)
+}
+
+type nopMetrics struct{}
+
+func (nopMetrics) DocumentIssued(string) {}
 
 // Invoicing is the documents' use cases.
 type Invoicing struct {
@@ -78,6 +90,7 @@ type Invoicing struct {
 	settled  func(ctx context.Context) error
 	now      func() time.Time
 	log      *slog.Logger
+	metrics  Metrics
 	cfg      Config
 }
 
@@ -94,8 +107,11 @@ func New(d Deps) *Invoicing {
 	if d.Settled == nil {
 		d.Settled = func(context.Context) error { return nil }
 	}
+	if d.Metrics == nil {
+		d.Metrics = nopMetrics{}
+	}
 	return &Invoicing{tx: d.Tx, s: d.Stores, parties: d.Parties, renderer: d.Renderer, notify: d.Notify, settled: d.Settled,
-		now: d.Now, log: d.Log, cfg: d.Config}
+		now: d.Now, log: d.Log, metrics: d.Metrics, cfg: d.Config}
 }
 
 // ErrMonthNotOver refuses to invoice a month that has not ended.
@@ -251,6 +267,7 @@ func (v *Invoicing) issueAccount(ctx context.Context, sup *Supplier, userID uint
 		return err
 	}
 	for _, d := range out {
+		v.metrics.DocumentIssued(string(d.inv.Kind))
 		if d.inv.Kind == invoice.KindInvoice {
 			res.Invoices++
 		} else {
