@@ -113,6 +113,9 @@ func TestGatewayAccountOpening(t *testing.T) {
 		if n := e.checkOpenings(); n != 0 {
 			t.Fatalf("finished openings checked again: %d", n)
 		}
+		m := e.scrape() // each end state counted once (paygate_account_openings_total)
+		wantSample(t, m, `paygate_account_openings_total{state="opened"}`, 1)
+		wantSample(t, m, `paygate_account_openings_total{state="rejected"}`, 1)
 
 		// Events: one per end state, masked, livemode false.
 		for e.deliver() > 0 {

@@ -65,6 +65,7 @@ const metricsToken = "metrics-token-for-tests" // GET /metrics (metrics_test.go)
 func newEnv(t *testing.T, store *mysqlstore.Store) *env {
 	t.Helper()
 	e := &env{t: t, store: store, logs: &lockedWriter{w: &bytes.Buffer{}}, client: contractClient(t), mail: &mailbox{}}
+	t.Cleanup(e.checkOutbox) // after the server and the app stopped, before the database closes (events_contract_test.go)
 	e.setUpstream(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"message_id":"m1","status":"queued"}`)

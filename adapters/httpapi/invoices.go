@@ -7,8 +7,10 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/core/directory"
 	"paygate/core/errs"
 	"paygate/core/invoice"
+	"paygate/core/invoicing"
 	"paygate/core/money"
 )
 
@@ -54,8 +56,12 @@ type invoiceResponse struct {
 	Recipient      invoicePartyResponse  `json:"recipient"`
 	Lines          []invoiceLineResponse `json:"lines"`
 	Totals         invoiceTotalsResponse `json:"totals"`
+	CorrectsID     *uint64               `json:"corrects_id"`
 	CorrectsNumber *string               `json:"corrects_number"`
 	PDFURL         *string               `json:"pdf_url"`
+	// The admins' list names the account (names.go).
+	UserName  *string `json:"user_name,omitempty"`
+	UserEmail *string `json:"user_email,omitempty"`
 }
 
 func toPartyResponse(p invoice.Party) invoicePartyResponse {
@@ -67,7 +73,7 @@ func toPartyResponse(p invoice.Party) invoicePartyResponse {
 func toInvoiceResponse(inv *invoice.Invoice) invoiceResponse {
 	r := invoiceResponse{UserID: inv.UserID, Kind: string(inv.Kind), Month: inv.Month, Rate: money.Format2(inv.Rate),
 		PlaceOfSupply: inv.PlaceOfSupply, Supplier: toPartyResponse(inv.Supplier), Recipient: toPartyResponse(inv.Recipient),
-		Lines: []invoiceLineResponse{}, CorrectsNumber: optional(inv.CorrectsNumber),
+		Lines: []invoiceLineResponse{}, CorrectsID: inv.CorrectsID, CorrectsNumber: optional(inv.CorrectsNumber),
 		Totals: invoiceTotalsResponse{Gross: money.Format2(inv.Totals.Gross), Taxable: money.Format2(inv.Totals.Taxable),
 			CGST: money.Format2(inv.Totals.CGST), SGST: money.Format2(inv.Totals.SGST), IGST: money.Format2(inv.Totals.IGST)}}
 	if inv.ID != 0 {
@@ -98,8 +104,17 @@ func (s *server) listInvoices(c echo.Context) error {
 		return err
 	}
 	out := listResponse[invoiceResponse]{Data: []invoiceResponse{}, Meta: listMeta{Page: p, PerPage: per, Total: total}}
+	var ids directory.IDs
 	for i := range docs {
 		out.Data = append(out.Data, toInvoiceResponse(&docs[i]))
+		ids.Users = append(ids.Users, docs[i].UserID)
+	}
+	n, err := s.app.Panel.Names(c.Request().Context(), caller(c), ids)
+	if err != nil {
+		return err
+	}
+	for i := range out.Data {
+		out.Data[i].UserName, out.Data[i].UserEmail = userName(n, out.Data[i].UserID), userEmail(n, out.Data[i].UserID)
 	}
 	return c.JSON(http.StatusOK, out)
 }
@@ -147,8 +162,18 @@ func fileName(number string) string {
 	return string(b)
 }
 
+// upcomingInvoice is the caller's draft of this month; an admin's, any
+// account's with user_id.
 func (s *server) upcomingInvoice(c echo.Context) error {
-	inv, err := s.app.Invoicing.Upcoming(c.Request().Context(), caller(c).ID, s.app.Panel.Now())
+	fe := errs.FieldErrors{}
+	var userID uint64
+	if id := uintParam(c, fe, "user_id"); id != nil {
+		userID = *id
+	}
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	inv, err := s.app.Invoicing.Upcoming(c.Request().Context(), invoicing.StatementOf(caller(c), userID), s.app.Panel.Now())
 	if err != nil {
 		return err
 	}

@@ -47,9 +47,15 @@ func TestMonthlyInvoiceThroughTheServer(t *testing.T) {
 	each(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
 		st := e.store.Stores().TaxProfiles
+		if b := e.must(e.do("GET", "/api/v1/panel/settings/billing", e.admin, nil), 200); b.str("gst_rate") != "18.00" || len(b.body["missing"].([]any)) == 0 {
+			t.Fatalf("settings never saved: %s", b.raw)
+		}
 		if err := st.SaveSupplier(ctx, &taxprofile.Supplier{LegalName: "Paygate Technologies Private Limited", Address: "1 Marine Drive\nMumbai",
 			State: "27", GSTIN: "27AAPFU0939F1ZV", PAN: "AAPFU0939F", InvoicePrefix: "PG", SAC: "998319", UPI: "paygate@upi"}); err != nil {
 			t.Fatal(err)
+		}
+		if b := e.must(e.do("GET", "/api/v1/panel/settings/billing", e.admin, nil), 200); len(b.body["missing"].([]any)) != 0 {
+			t.Fatalf("complete settings: %s", b.raw)
 		}
 		e.newService("gst", "1.18")
 		c := e.newCustomer("user", "enterprise", "100.00")
@@ -92,8 +98,12 @@ func TestMonthlyInvoiceThroughTheServer(t *testing.T) {
 		}
 		e.must(e.do("GET", fmt.Sprintf("/api/v1/panel/invoices/%d", id), other.token, nil), 404)
 		e.must(e.do("GET", fmt.Sprintf("/api/v1/panel/invoices/%d/pdf", id), other.token, nil), 404)
-		if byUser := e.must(e.do("GET", fmt.Sprintf("/api/v1/panel/invoices?user_id=%d", c.id), e.admin, nil), 200).body["data"].([]any); len(byUser) != 1 {
+		if byUser := e.must(e.do("GET", fmt.Sprintf("/api/v1/panel/invoices?user_id=%d", c.id), e.admin, nil), 200).body["data"].([]any); len(byUser) != 1 ||
+			byUser[0].(map[string]any)["user_email"] != c.email {
 			t.Fatalf("admin's list by user: %v", byUser)
+		}
+		if d := e.must(e.do("GET", fmt.Sprintf("/api/v1/panel/invoices/upcoming?user_id=%d", c.id), e.admin, nil), 200); d.num("user_id") != c.id {
+			t.Fatalf("the admin's read of the account's draft: %s", d.raw)
 		}
 		e.must(e.do("GET", "/api/v1/panel/invoices?month=2026-13", c.token, nil), 422)
 
@@ -142,7 +152,7 @@ func TestMonthlyInvoiceThroughTheServer(t *testing.T) {
 		}
 		mailed := false
 		for _, m := range e.sentTo(c.email) {
-			mailed = mailed || strings.Contains(m.Subject, inv.str("number")) && strings.Contains(m.Text, fmt.Sprintf("/api/v1/panel/invoices/%d/pdf", id))
+			mailed = mailed || strings.Contains(m.Subject, inv.str("number")) && strings.Contains(m.Text, fmt.Sprintf("/invoices?invoice=%d", id))
 		}
 		if !mailed {
 			t.Fatalf("no mail of invoice %s: %+v", inv.str("number"), e.sentTo(c.email))
@@ -187,6 +197,9 @@ func TestRefundOfAnInvoicedChargeIsACreditNote(t *testing.T) {
 		if res, err := e.app.Invoicing.Issue(ctx, next, nextEnd.Add(time.Minute)); err != nil || res.Invoices != 0 || res.CreditNotes != 1 {
 			t.Fatalf("issue %s: %+v %v", next, res, err)
 		}
+		m := e.scrape()
+		wantSample(t, m, `paygate_tax_documents_issued_total{kind="invoice"}`, 1)
+		wantSample(t, m, `paygate_tax_documents_issued_total{kind="credit_note"}`, 1)
 		cns := e.must(e.do("GET", "/api/v1/panel/invoices?kind=credit_note", c.token, nil), 200).body["data"].([]any)
 		if len(cns) != 1 {
 			t.Fatalf("credit notes %v", cns)
@@ -194,7 +207,7 @@ func TestRefundOfAnInvoicedChargeIsACreditNote(t *testing.T) {
 		cn := cns[0].(map[string]any)
 		totals := cn["totals"].(map[string]any)
 		if !strings.HasPrefix(cn["number"].(string), "PGC/") || !strings.HasSuffix(cn["number"].(string), "/000001") || cn["month"] != next ||
-			cn["corrects_number"] != inv["number"] || totals["gross"] != "5.00" || totals["cgst"] != "0.38" || totals["sgst"] != "0.38" {
+			cn["corrects_number"] != inv["number"] || cn["corrects_id"] != inv["id"] || totals["gross"] != "5.00" || totals["cgst"] != "0.38" || totals["sgst"] != "0.38" {
 			t.Fatalf("credit note %v, correcting %v", cn, inv["number"])
 		}
 		pdf := e.do("GET", fmt.Sprintf("/api/v1/panel/invoices/%d/pdf", uint64(cn["id"].(float64))), c.token, nil)

@@ -39,6 +39,8 @@ func (e *env) payoutStatus(c customer, query string) map[string]any {
 func TestPayoutLifecycle(t *testing.T) {
 	each(t, func(t *testing.T, e *env) {
 		c := e.newCustomer("user", "starter", "1000.00")
+		// payout.* events are written (and checked against the contract when the test ends).
+		e.must(e.do("PATCH", "/api/v1/panel/auth/me", c.token, map[string]any{"webhook_url": "https://hooks.example.com/payouts"}), 200)
 		r := e.must(e.gw(c, "POST", "/api/v1/payout/transfer", bankPayout("ok-1", "100", "123456781234")), 200)
 		d := r.body["data"].(map[string]any)
 		if d["status"] != "processing" || d["fee"] != "5.0000" || r.str("charged") != "5.0000" || r.str("balance_left") != "895.00" ||

@@ -188,6 +188,10 @@ func TestPastDueThroughTheServer(t *testing.T) {
 		if r := e.call(stays, "grace", map[string]any{}); r.status != 429 {
 			t.Fatalf("the next call after the move: %d %s", r.status, r.raw)
 		}
+		m := e.scrape() // paygate_subscription_fees_total: each outcome once its transaction committed
+		for outcome, n := range map[string]float64{"past_due": 2, "paid": 1, "downgraded": 1} {
+			wantSample(t, m, `paygate_subscription_fees_total{outcome="`+outcome+`"}`, n)
+		}
 		e.ledgerClean()
 	})
 }

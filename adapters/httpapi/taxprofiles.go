@@ -10,9 +10,11 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"github.com/shopspring/decimal"
 
 	"paygate/core/errs"
 	"paygate/core/gst"
+	"paygate/core/money"
 	"paygate/core/taxprofile"
 	"paygate/core/user"
 )
@@ -36,6 +38,10 @@ type supplierResponse struct {
 	IFSC          string     `json:"ifsc"`
 	UPI           string     `json:"upi"`
 	UpdatedAt     *time.Time `json:"updated_at"`
+	// GSTRate is GST_RATE; Missing the fields an invoice at that rate
+	// still needs (empty: invoices can be issued).
+	GSTRate string   `json:"gst_rate"`
+	Missing []string `json:"missing"`
 }
 
 // stateName is the name of a state code, or nil for none.
@@ -46,10 +52,15 @@ func stateName(code string) *string {
 	return nil
 }
 
-func toSupplierResponse(s *taxprofile.Supplier) supplierResponse {
-	return supplierResponse{LegalName: s.LegalName, Address: s.Address, State: s.State, StateName: stateName(s.State),
+func toSupplierResponse(s *taxprofile.Supplier, rate decimal.Decimal) supplierResponse {
+	r := supplierResponse{LegalName: s.LegalName, Address: s.Address, State: s.State, StateName: stateName(s.State),
 		GSTIN: s.GSTIN, PAN: s.PAN, InvoicePrefix: s.InvoicePrefix, SAC: s.SAC, BankName: s.BankName,
-		AccountName: s.AccountName, AccountNumber: s.AccountNumber, IFSC: s.IFSC, UPI: s.UPI, UpdatedAt: timePtr(s.UpdatedAt)}
+		AccountName: s.AccountName, AccountNumber: s.AccountNumber, IFSC: s.IFSC, UPI: s.UPI, UpdatedAt: timePtr(s.UpdatedAt),
+		GSTRate: money.Format2(rate), Missing: s.Missing(rate)}
+	if r.Missing == nil {
+		r.Missing = []string{}
+	}
+	return r
 }
 
 // supplierRequest is the whole record: a field left out is cleared (the
@@ -74,7 +85,7 @@ func (s *server) getBillingSettings(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toSupplierResponse(sup))
+	return c.JSON(http.StatusOK, toSupplierResponse(sup, s.app.Invoicing.Rate()))
 }
 
 func (s *server) putBillingSettings(c echo.Context) error {
@@ -90,7 +101,7 @@ func (s *server) putBillingSettings(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toSupplierResponse(sup))
+	return c.JSON(http.StatusOK, toSupplierResponse(sup, s.app.Invoicing.Rate()))
 }
 
 type billingProfileResponse struct {

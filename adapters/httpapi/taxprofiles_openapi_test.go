@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/shopspring/decimal"
 
 	"paygate/core/taxprofile"
 )
@@ -65,8 +66,8 @@ func TestOpenAPITaxProfileSchemas(t *testing.T) {
 		name, schema string
 		body         any
 	}{
-		{"settings never saved", "BillingSettings", toSupplierResponse(taxprofile.DefaultSupplier())},
-		{"settings", "BillingSettings", toSupplierResponse(full)},
+		{"settings never saved", "BillingSettings", toSupplierResponse(taxprofile.DefaultSupplier(), decimal.NewFromInt(18))},
+		{"settings", "BillingSettings", toSupplierResponse(full, decimal.NewFromInt(18))},
 		{"profile", "BillingProfile", toBillingProfileResponse(profile)},
 		{"state", "GstState", gstStateResponse{Code: "27", Name: "Maharashtra"}},
 	} {

@@ -67,6 +67,11 @@ type Registry struct {
 	chargedVec      *prometheus.CounterVec
 	webhooks        map[string]prometheus.Counter // by outcome, made in New: read without a lock
 	payouts         map[string]prometheus.Counter // by state, made in New: read without a lock
+	payments        map[string]prometheus.Counter // by end state, made in New: read without a lock
+	refunds         map[string]prometheus.Counter // likewise
+	openings        map[string]prometheus.Counter // likewise
+	subscriptions   map[string]prometheus.Counter // by outcome, likewise
+	documents       map[string]prometheus.Counter // by kind, likewise
 
 	mu       sync.RWMutex
 	requests map[requestKey]*requestSeries
@@ -146,6 +151,21 @@ func New() *Registry {
 		r.payouts[state] = payoutVec.WithLabelValues(state)
 	}
 	r.reg.MustRegister(payoutVec)
+	r.payments = r.stateCounters("paygate_payments_total",
+		"Payments reaching their end state on this instance, by state: success, failed, expired.",
+		"success", "failed", "expired")
+	r.refunds = r.stateCounters("paygate_refunds_total",
+		"Refunds reaching their end state on this instance, by state: processed, or failed (the merchant's debit given back).",
+		"processed", "failed")
+	r.openings = r.stateCounters("paygate_account_openings_total",
+		"Digital account openings reaching their end state on this instance, by state: opened, rejected.",
+		"opened", "rejected")
+	r.subscriptions = r.labelCounters("paygate_subscription_fees_total", "outcome",
+		"Subscription fees billed on this instance, by outcome: renewed (charged when due), past_due (the balance was short), paid (a past-due fee paid later), downgraded (the grace ended unpaid).",
+		"renewed", "past_due", "paid", "downgraded")
+	r.documents = r.labelCounters("paygate_tax_documents_issued_total", "kind",
+		"Tax documents issued on this instance, by kind: invoice, credit_note.",
+		"invoice", "credit_note")
 	r.removed = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "paygate_hit_payloads_removed_total",
 		Help: "Hit log payloads removed by this instance's retention worker (HIT_PAYLOAD_RETENTION).",
@@ -288,6 +308,59 @@ func (r *Registry) OutboxBacklog(n int64) { r.backlog.Store(n) }
 // PayoutEntered counts a payout entering state (app.Metrics).
 func (r *Registry) PayoutEntered(state string) {
 	if c := r.payouts[state]; c != nil {
+		c.Inc()
+	}
+}
+
+// stateCounters registers a counter family labelled by state and makes its
+// series, every state at 0 from the start.
+func (r *Registry) stateCounters(name, help string, states ...string) map[string]prometheus.Counter {
+	return r.labelCounters(name, "state", help, states...)
+}
+
+// labelCounters registers a counter family with one label and makes its
+// series, every value at 0 from the start.
+func (r *Registry) labelCounters(name, label, help string, values ...string) map[string]prometheus.Counter {
+	vec := prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, []string{label})
+	out := make(map[string]prometheus.Counter, len(values))
+	for _, v := range values {
+		out[v] = vec.WithLabelValues(v)
+	}
+	r.reg.MustRegister(vec)
+	return out
+}
+
+// SubscriptionsBilled counts n subscription fees by outcome (app.Metrics).
+func (r *Registry) SubscriptionsBilled(outcome string, n int) {
+	if c := r.subscriptions[outcome]; c != nil && n > 0 {
+		c.Add(float64(n))
+	}
+}
+
+// DocumentIssued counts a tax document issued (app.Metrics).
+func (r *Registry) DocumentIssued(kind string) {
+	if c := r.documents[kind]; c != nil {
+		c.Inc()
+	}
+}
+
+// PaymentEnded counts a payment reaching its end state (app.Metrics).
+func (r *Registry) PaymentEnded(state string) {
+	if c := r.payments[state]; c != nil {
+		c.Inc()
+	}
+}
+
+// RefundEnded counts a refund reaching its end state (app.Metrics).
+func (r *Registry) RefundEnded(state string) {
+	if c := r.refunds[state]; c != nil {
+		c.Inc()
+	}
+}
+
+// OpeningEnded counts an account opening reaching its end state (app.Metrics).
+func (r *Registry) OpeningEnded(state string) {
+	if c := r.openings[state]; c != nil {
 		c.Inc()
 	}
 }

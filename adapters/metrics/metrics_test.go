@@ -102,3 +102,51 @@ func TestCallsMeteredAndMoneyCharged(t *testing.T) {
 		}
 	}
 }
+
+// Payments, refunds and account openings count by end state, every state
+// exported at 0 from the start; open or unknown states are not counted.
+func TestBusinessStatesCounted(t *testing.T) {
+	r := metrics.New()
+	text := exposition(r)
+	for _, want := range []string{
+		`paygate_payments_total{state="success"} 0`, `paygate_payments_total{state="failed"} 0`,
+		`paygate_payments_total{state="expired"} 0`, `paygate_refunds_total{state="processed"} 0`,
+		`paygate_refunds_total{state="failed"} 0`, `paygate_account_openings_total{state="opened"} 0`,
+		`paygate_account_openings_total{state="rejected"} 0`,
+		"# HELP paygate_payments_total ", "# HELP paygate_refunds_total ", "# HELP paygate_account_openings_total ",
+	} {
+		if !strings.Contains(text, want) {
+			t.Fatalf("no %q in:\n%s", want, text)
+		}
+	}
+	r.PaymentEnded("success")
+	r.PaymentEnded("success")
+	r.PaymentEnded("expired")
+	r.PaymentEnded("pending") // not an end state: ignored
+	r.RefundEnded("processed")
+	r.RefundEnded("failed")
+	r.OpeningEnded("rejected")
+	r.SubscriptionsBilled("renewed", 3)
+	r.SubscriptionsBilled("past_due", 1)
+	r.SubscriptionsBilled("nonsense", 1) // not an outcome: ignored
+	r.DocumentIssued("invoice")
+	r.DocumentIssued("credit_note")
+	r.DocumentIssued("credit_note")
+	text = exposition(r)
+	for _, want := range []string{
+		`paygate_payments_total{state="success"} 2`, `paygate_payments_total{state="expired"} 1`,
+		`paygate_payments_total{state="failed"} 0`, `paygate_refunds_total{state="processed"} 1`,
+		`paygate_refunds_total{state="failed"} 1`, `paygate_account_openings_total{state="rejected"} 1`,
+		`paygate_account_openings_total{state="opened"} 0`,
+		`paygate_subscription_fees_total{outcome="renewed"} 3`, `paygate_subscription_fees_total{outcome="past_due"} 1`,
+		`paygate_subscription_fees_total{outcome="downgraded"} 0`, `paygate_tax_documents_issued_total{kind="invoice"} 1`,
+		`paygate_tax_documents_issued_total{kind="credit_note"} 2`,
+	} {
+		if !strings.Contains(text, want+"\n") {
+			t.Fatalf("no %q in:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, `state="pending"}`) && strings.Contains(text, `paygate_payments_total{state="pending"}`) {
+		t.Fatalf("an open state was counted:\n%s", text)
+	}
+}

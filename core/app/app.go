@@ -85,6 +85,8 @@ type Metrics interface {
 	outbox.Metrics
 	retention.Metrics
 	gateway.Metrics
+	billing.Metrics
+	invoicing.Metrics
 }
 
 // Deps are the ports the use cases run on. Now, Log and Metrics may be nil.
@@ -170,8 +172,10 @@ func New(d Deps) *App {
 		rm = d.Metrics
 	}
 	var gm gateway.Metrics
+	var bm billing.Metrics
+	var im invoicing.Metrics
 	if d.Metrics != nil {
-		gm = d.Metrics
+		gm, bm, im = d.Metrics, d.Metrics, d.Metrics
 	}
 	kept := retention.New(retention.Deps{Hits: d.Stores.Hits, Now: d.Now, Metrics: rm,
 		Config: retention.Config{Keep: cfg.HitPayloadRetention}})
@@ -194,11 +198,11 @@ func New(d Deps) *App {
 			Config: outbox.Config{Timeout: cfg.WebhookTimeout, Lease: cfg.WebhookLease, Concurrency: cfg.WebhookConcurrency}}),
 		Ledger: ledgercheck.New(ledgercheck.Deps{Stores: st, Settled: m.AwaitSettlements, Now: d.Now, Location: cfg.Location}),
 	}
-	a.Billing = billing.New(billing.Deps{Tx: tx, Stores: st, Now: d.Now, Log: d.Log, Notify: notifier(d.Mailer, d.Log),
+	a.Billing = billing.New(billing.Deps{Tx: tx, Stores: st, Now: d.Now, Log: d.Log, Metrics: bm, Notify: notifier(d.Mailer, d.Log),
 		Config: billing.Config{Location: cfg.Location, Livemode: live, DefaultPlan: cfg.DefaultPlan}})
 	a.TaxSettings = taxsettings.New(taxsettings.Deps{Tx: tx, Stores: st, Now: d.Now})
 	a.Invoicing = invoicing.New(invoicing.Deps{Tx: tx, Stores: st, Parties: invoicing.ProfileParties{}, Renderer: d.Renderer,
-		Notify: invoicing.Notify(notifier(d.Mailer, d.Log)), Settled: m.AwaitSettlements, Now: d.Now, Log: d.Log,
+		Notify: invoicing.Notify(notifier(d.Mailer, d.Log)), Settled: m.AwaitSettlements, Now: d.Now, Log: d.Log, Metrics: im,
 		Config: invoicing.Config{Location: cfg.Location, Rate: cfg.GSTRate, PublicBaseURL: cfg.PublicBaseURL, Livemode: live}})
 	a.Reconciliation = reconciliation.New(reconciliation.Deps{Tx: tx, Stores: st, Payments: a.Gateway, TopUps: a.Panel, Now: d.Now, Log: d.Log})
 	return a

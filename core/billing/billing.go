@@ -32,22 +32,37 @@ type Config struct {
 
 // Deps are the ports billing runs on.
 type Deps struct {
-	Tx     store.Transactor
-	Stores store.Stores
-	Notify Notify
-	Now    func() time.Time
-	Log    *slog.Logger
-	Config Config
+	Tx      store.Transactor
+	Stores  store.Stores
+	Notify  Notify
+	Now     func() time.Time
+	Log     *slog.Logger
+	Metrics Metrics // may be nil
+	Config  Config
 }
+
+// Metrics receives billing's measurements (adapters/metrics).
+type Metrics interface {
+	// SubscriptionsBilled counts n subscription fees by outcome, once their
+	// transaction committed: renewed (charged when due), past_due (the
+	// wallet was short), paid (a past-due fee paid later), downgraded (the
+	// grace ended unpaid).
+	SubscriptionsBilled(outcome string, n int)
+}
+
+type nopMetrics struct{}
+
+func (nopMetrics) SubscriptionsBilled(string, int) {}
 
 // Billing is the subscriptions' use cases.
 type Billing struct {
-	tx     store.Transactor
-	s      store.Stores
-	notify Notify
-	now    func() time.Time
-	log    *slog.Logger
-	cfg    Config
+	tx      store.Transactor
+	s       store.Stores
+	notify  Notify
+	now     func() time.Time
+	log     *slog.Logger
+	metrics Metrics
+	cfg     Config
 }
 
 func New(d Deps) *Billing {
@@ -63,7 +78,10 @@ func New(d Deps) *Billing {
 	if d.Config.DefaultPlan == "" {
 		d.Config.DefaultPlan = string(user.PlanStarter)
 	}
-	return &Billing{tx: d.Tx, s: d.Stores, notify: d.Notify, now: d.Now, log: d.Log, cfg: d.Config}
+	if d.Metrics == nil {
+		d.Metrics = nopMetrics{}
+	}
+	return &Billing{tx: d.Tx, s: d.Stores, notify: d.Notify, now: d.Now, log: d.Log, metrics: d.Metrics, cfg: d.Config}
 }
 
 // batch is how many subscriptions one query of a round picks.
@@ -183,6 +201,14 @@ func (b *Billing) step(ctx context.Context, userID uint64, res *Result,
 	res.PastDue += out.counts.PastDue
 	res.Paid += out.counts.Paid
 	res.Downgraded += out.counts.Downgraded
+	for _, c := range []struct {
+		outcome string
+		n       int
+	}{{"renewed", out.counts.Renewed}, {"past_due", out.counts.PastDue}, {"paid", out.counts.Paid}, {"downgraded", out.counts.Downgraded}} {
+		if c.n > 0 {
+			b.metrics.SubscriptionsBilled(c.outcome, c.n)
+		}
+	}
 	b.send(ctx, out.mails)
 	return out.counts.Changed() > 0, nil
 }

@@ -135,6 +135,9 @@ func (a *Gateway) advanceOpening(ctx context.Context, o *accountopen.Opening, re
 	}
 	if done {
 		*o = next
+		if next.Status.Final() {
+			a.metrics.OpeningEnded(string(next.Status))
+		}
 		return next.Status.Final(), nil
 	}
 	if cur, err := a.st.Openings.ByID(ctx, o.ID); err == nil {

@@ -201,6 +201,7 @@ func (a *Gateway) movePayment(ctx context.Context, p *payment.Payment, to paymen
 	}
 	if ok {
 		*p = next
+		a.CountPaymentEnded(next.Status)
 		return true, nil
 	}
 	cur, err := a.st.Payments.ByID(ctx, p.ID)
@@ -302,6 +303,7 @@ func (a *Gateway) CompletePayment(ctx context.Context, paymentID uint64, ref, by
 	if err != nil {
 		return nil, err
 	}
+	a.CountPaymentEnded(out.Status)
 	return out, nil
 }
 
@@ -387,6 +389,7 @@ func (a *Gateway) RetryHeldCollection(ctx context.Context, actor *user.User, pub
 	if err != nil {
 		return nil, err
 	}
+	a.CountPaymentEnded(out.Status)
 	return out, nil
 }
 
@@ -398,9 +401,18 @@ func heldSnapshot(p *payment.Payment) map[string]any {
 		"status": p.Status, "utr": p.UTR, "credit_held_at": p.CreditHeldAt}
 }
 
+// CountPaymentEnded counts a payment that reached status (metrics), once
+// the transaction that moved it committed: CompletePaymentIn's caller
+// calls it after its commit. Open states are not counted.
+func (a *Gateway) CountPaymentEnded(status payment.Status) {
+	if status.Final() {
+		a.metrics.PaymentEnded(string(status))
+	}
+}
+
 // CompletePaymentIn is CompletePayment in the caller's transaction s, so
 // the caller's own writes (a statement line's match) commit or roll back
-// with the credit. On payment.ErrFinal or ErrExpired nothing was written
+// with the credit; the caller counts it (CountPaymentEnded) after commit. On payment.ErrFinal or ErrExpired nothing was written
 // by it.
 func (a *Gateway) CompletePaymentIn(ctx context.Context, s store.Stores, paymentID uint64, ref, by string) (*payment.Payment, error) {
 	if len(ref) > 100 {

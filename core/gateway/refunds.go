@@ -248,6 +248,7 @@ func (a *Gateway) finishRefund(ctx context.Context, r *payment.Refund, o payment
 	}
 	if done {
 		*r = next
+		a.metrics.RefundEnded(string(next.Status))
 	} else if cur, err := a.st.Refunds.ByID(ctx, r.ID); err == nil {
 		*r = *cur
 	}

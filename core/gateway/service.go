@@ -57,12 +57,23 @@ type Metrics interface {
 	// PayoutEntered counts a payout entering state (pending when created,
 	// then each move), once its transaction committed.
 	PayoutEntered(state string)
+	// PaymentEnded counts a payment reaching its end state (success,
+	// failed, expired), once the transaction that ended it committed.
+	PaymentEnded(state string)
+	// RefundEnded counts a refund reaching processed or failed, likewise.
+	RefundEnded(state string)
+	// OpeningEnded counts an account opening reaching opened or rejected,
+	// likewise.
+	OpeningEnded(state string)
 }
 
 type nopMetrics struct{}
 
 func (nopMetrics) CollectionHeld()      {}
 func (nopMetrics) PayoutEntered(string) {}
+func (nopMetrics) PaymentEnded(string)  {}
+func (nopMetrics) RefundEnded(string)   {}
+func (nopMetrics) OpeningEnded(string)  {}
 
 // Deps are the ports the gateway runs on. Now, Log and Metrics may be nil; Targets
 // nil allows any callback address.

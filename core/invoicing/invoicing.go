@@ -65,8 +65,20 @@ type Deps struct {
 	Settled func(ctx context.Context) error
 	Now     func() time.Time
 	Log     *slog.Logger
+	Metrics Metrics // may be nil
 	Config  Config
 }
+
+// Metrics receives invoicing's measurements (adapters/metrics).
+type Metrics interface {
+	// DocumentIssued counts a tax document of kind (invoice, credit_note)
+	// once the transaction that numbered it committed.
+	DocumentIssued(kind string)
+}
+
+type nopMetrics struct{}
+
+func (nopMetrics) DocumentIssued(string) {}
 
 // Invoicing is the documents' use cases.
 type Invoicing struct {
@@ -78,6 +90,7 @@ type Invoicing struct {
 	settled  func(ctx context.Context) error
 	now      func() time.Time
 	log      *slog.Logger
+	metrics  Metrics
 	cfg      Config
 }
 
@@ -94,8 +107,11 @@ func New(d Deps) *Invoicing {
 	if d.Settled == nil {
 		d.Settled = func(context.Context) error { return nil }
 	}
+	if d.Metrics == nil {
+		d.Metrics = nopMetrics{}
+	}
 	return &Invoicing{tx: d.Tx, s: d.Stores, parties: d.Parties, renderer: d.Renderer, notify: d.Notify, settled: d.Settled,
-		now: d.Now, log: d.Log, cfg: d.Config}
+		now: d.Now, log: d.Log, metrics: d.Metrics, cfg: d.Config}
 }
 
 // ErrMonthNotOver refuses to invoice a month that has not ended.
@@ -251,6 +267,7 @@ func (v *Invoicing) issueAccount(ctx context.Context, sup *Supplier, userID uint
 		return err
 	}
 	for _, d := range out {
+		v.metrics.DocumentIssued(string(d.inv.Kind))
 		if d.inv.Kind == invoice.KindInvoice {
 			res.Invoices++
 		} else {
@@ -317,15 +334,22 @@ func (v *Invoicing) write(ctx context.Context, s store.Stores, u *user.User, inv
 		return err
 	}
 	data := map[string]any{"invoice_id": inv.ID, "number": inv.Number, "kind": string(inv.Kind), "month": inv.Month,
-		"gross": money.Format2(inv.Totals.Gross), "pdf_url": v.pdfURL(inv)}
+		"gross": money.Format2(inv.Totals.Gross), "pdf_url": v.pdfURL(inv), "panel_url": v.panelURL(inv)}
 	if inv.CorrectsID != nil {
 		data["corrects_number"] = inv.CorrectsNumber
 	}
 	return store.EmitMode(ctx, s, v.now(), u, webhook.InvoiceIssued, data, "", v.cfg.Livemode)
 }
 
+// pdfURL is the document's PDF in the API (a panel token reads it).
 func (v *Invoicing) pdfURL(inv *invoice.Invoice) string {
 	return fmt.Sprintf("%s/api/v1/panel/invoices/%d/pdf", v.cfg.PublicBaseURL, inv.ID)
+}
+
+// panelURL is the document in the panel, where its owner signs in to read
+// and download it: the link of the mail.
+func (v *Invoicing) panelURL(inv *invoice.Invoice) string {
+	return fmt.Sprintf("%s/invoices?invoice=%d", v.cfg.PublicBaseURL, inv.ID)
 }
 
 func (v *Invoicing) mail(ctx context.Context, d issued) {
@@ -337,5 +361,5 @@ func (v *Invoicing) mail(ctx context.Context, d issued) {
 		what = "Credit note"
 	}
 	v.notify(ctx, d.to, fmt.Sprintf("%s %s for %s", what, d.inv.Number, d.inv.Month),
-		fmt.Sprintf("Your %s %s for %s, INR %s, is ready: %s", what, d.inv.Number, d.inv.Month, money.Format2(d.inv.Totals.Gross), v.pdfURL(d.inv)))
+		fmt.Sprintf("Your %s %s for %s, INR %s, is ready in the panel: %s", what, d.inv.Number, d.inv.Month, money.Format2(d.inv.Totals.Gross), v.panelURL(d.inv)))
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"paygate/core/errs"
 	"paygate/core/invoice"
 	"paygate/core/plan"
@@ -89,3 +91,6 @@ func (v *Invoicing) PDF(ctx context.Context, inv *invoice.Invoice) ([]byte, erro
 	}
 	return v.renderer.Invoice(ctx, inv, v.cfg.Location)
 }
+
+// Rate is GST_RATE, the rate documents are issued at.
+func (v *Invoicing) Rate() decimal.Decimal { return v.cfg.Rate }

@@ -20,8 +20,8 @@ const MaxStatementPDF = 10_000
 var ErrStatementTooLong = errs.E(errs.Invalid, "statement_too_long",
 	fmt.Sprintf("The month has more than %d entries: download the statement as CSV", MaxStatementPDF))
 
-// StatementOf is the account whose statement actor may read: their own,
-// or any account for an admin (userID 0: their own).
+// StatementOf is the account whose statement (or draft invoice) actor may
+// read: their own, or any account for an admin (userID 0: their own).
 func StatementOf(actor *user.User, userID uint64) uint64 {
 	if actor.Role != user.RoleAdmin || userID == 0 {
 		return actor.ID

@@ -30,6 +30,9 @@ import (
 type PaymentCompleter interface {
 	CompletePaymentIn(ctx context.Context, s store.Stores, paymentID uint64, ref, by string) (*payment.Payment, error)
 	HoldCredit(ctx context.Context, paymentID uint64, by string) error
+	// CountPaymentEnded counts a payment completed in a transaction that
+	// committed (metrics).
+	CountPaymentEnded(status payment.Status)
 }
 
 // TopUpApprover approves a pending balance request inside the caller's
@@ -276,7 +279,9 @@ func sortedKeys(m map[string]bool) []string {
 // conditional update (one decision wins), the payment's completion or the
 // request's approval, and the audit entry.
 func (r *Reconciliation) match(ctx context.Context, actor *user.User, l *statement.Line, d statement.Decision, auto bool) error {
-	return r.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	var completed *payment.Payment
+	err := r.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+		completed = nil
 		before := lineSnapshot(l)
 		if err := l.Match(actor.ID, r.now()); err != nil {
 			return err
@@ -308,9 +313,11 @@ func (r *Reconciliation) match(ctx context.Context, actor *user.User, l *stateme
 		}
 		switch d.Target {
 		case statement.TargetPayment:
-			if _, err := r.payments.CompletePaymentIn(ctx, s, d.TargetID, l.UTR, "reconciliation"); err != nil {
+			p, err := r.payments.CompletePaymentIn(ctx, s, d.TargetID, l.UTR, "reconciliation")
+			if err != nil {
 				return err
 			}
+			completed = p
 		case statement.TargetTopUp:
 			remarks := fmt.Sprintf("Reconciled with bank statement line #%d (statement %d, %s, ref %s, %s)",
 				l.ID, l.StatementID, l.Date.Format(time.DateOnly), l.RefNo, money.Format2(l.Amount))
@@ -326,6 +333,10 @@ func (r *Reconciliation) match(ctx context.Context, actor *user.User, l *stateme
 		after["auto"] = auto
 		return store.Record(ctx, s, r.now(), actor, ActionMatch, TargetLine, l.ID, before, after)
 	})
+	if err == nil && completed != nil {
+		r.payments.CountPaymentEnded(completed.Status) // committed
+	}
+	return err
 }
 
 // balanceFull leaves line l unmatched (balance_full) when the balance

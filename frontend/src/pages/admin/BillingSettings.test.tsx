@@ -11,11 +11,12 @@ import type { BillingSettings as Settings } from '../../features/tax/api';
 const unset: Settings = {
   legal_name: '', address: '', state: '', state_name: null, gstin: '', pan: '', invoice_prefix: 'PG', sac_code: '998319',
   bank_name: '', account_name: '', account_number: '', ifsc: '', upi: '', updated_at: null,
+  gst_rate: '18.00', missing: ['legal_name', 'address', 'state', 'gstin'],
 };
 
 const saved: Settings = {
   ...unset, legal_name: 'Paygate Technologies LLP', address: '12 MG Road\nPune 411001', state: '27', state_name: 'Maharashtra',
-  gstin: '27AAPFU0939F1ZV', pan: 'AAPFU0939F', updated_at: '2026-11-27T10:00:00Z',
+  gstin: '27AAPFU0939F1ZV', pan: 'AAPFU0939F', updated_at: '2026-11-27T10:00:00Z', missing: [],
 };
 
 beforeEach(signInAsAdmin);
@@ -44,8 +45,9 @@ describe('Billing settings', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Billing settings' })).toBeInTheDocument();
     const notice = await screen.findByTestId('billing-incomplete');
     expect(notice).toHaveTextContent('Invoices cannot be issued yet');
-    expect(notice).toHaveTextContent('Set the legal name, the address and the state');
-    expect(notice).toHaveTextContent('no invoice is issued until the GSTIN is set');
+    // The server's list of what is missing at its rate, in words.
+    expect(notice).toHaveTextContent('Set the legal name, the address, the state and the GSTIN');
+    expect(notice).toHaveTextContent("At the GST rate of 18.00% a tax invoice needs the supplier's GSTIN");
     expect(field('Invoice prefix')).toHaveValue('PG');
     expect(screen.getByText('Invoices PG/26-27/000001, credit notes PGC/26-27/000001', { exact: false })).toBeInTheDocument();
 

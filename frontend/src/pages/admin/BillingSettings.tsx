@@ -10,25 +10,24 @@ import { QueryState } from '../../components/States';
 import { useBillingSettings, type BillingSettings as Settings } from '../../features/tax/api';
 import { SupplierForm } from './billingSettings/SupplierForm';
 
-const LABELS = { legal_name: 'the legal name', address: 'the address', state: 'the state' } as const;
+const LABELS: Record<string, string> = { legal_name: 'the legal name', address: 'the address', state: 'the state', gstin: 'the GSTIN' };
 
-/** What the settings lack before they can issue documents: legal name, address and state always. */
+/** What the settings lack before they can issue documents at the server's GST rate, as the server says. */
 export function missingFields(s: Settings): string[] {
-  return (Object.keys(LABELS) as (keyof typeof LABELS)[]).filter((f) => !s[f].trim()).map((f) => LABELS[f]);
+  return s.missing.map((f) => LABELS[f] ?? f);
 }
 
 function Incomplete({ settings }: { settings: Settings }) {
   const missing = missingFields(settings);
-  const noGstin = !settings.gstin;
-  if (missing.length === 0 && !noGstin) return null;
+  if (missing.length === 0) return null;
   return (
     <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={18} aria-hidden />} data-testid="billing-incomplete"
-      title={missing.length ? 'Invoices cannot be issued yet' : 'No GSTIN: GST cannot be charged'}>
+      title="Invoices cannot be issued yet">
       <Stack gap={4}>
-        {missing.length > 0 && <Text size="sm">Set {joinAnd(missing)}: the monthly invoices wait until they are saved.</Text>}
-        {noGstin && (
+        <Text size="sm">Set {joinAnd(missing)}: the monthly invoices wait until they are saved.</Text>
+        {settings.missing.includes('gstin') && (
           <Text size="sm">
-            Without a GSTIN only bills of supply can be issued (<code>GST_RATE</code> 0). At a GST rate above 0, as by default (18%), no invoice is issued until the GSTIN is set.
+            At the GST rate of {settings.gst_rate}% a tax invoice needs the supplier's GSTIN; without one, only bills of supply can be issued (<code>GST_RATE</code> 0).
           </Text>
         )}
       </Stack>

@@ -16,7 +16,7 @@ export function invoice(over: Partial<Invoice> = {}): Invoice {
       { description: 'Plan fee: Growth', sac: '998319', quantity: 1, unit_price: '300.00', gross: '300.00', taxable: '254.24', cgst: '0.00', sgst: '0.00', igst: '45.76' },
     ],
     totals: { gross: '301.50', taxable: '255.51', cgst: '0.00', sgst: '0.00', igst: '45.99' },
-    corrects_number: null, pdf_url: '/api/v1/panel/invoices/5/pdf', ...over,
+    corrects_id: null, corrects_number: null, pdf_url: '/api/v1/panel/invoices/5/pdf', ...over,
   };
 }
 
@@ -31,7 +31,7 @@ export function intraInvoice(over: Partial<Invoice> = {}): Invoice {
 
 export function creditNote(over: Partial<Invoice> = {}): Invoice {
   return invoice({
-    id: 9, kind: 'credit_note', number: 'PGC/26-27/000001', month: '2026-11', issued_at: '2026-11-30T18:30:00Z', corrects_number: 'PG/26-27/000001',
+    id: 9, kind: 'credit_note', number: 'PGC/26-27/000001', month: '2026-11', issued_at: '2026-11-30T18:30:00Z', corrects_id: 5, corrects_number: 'PG/26-27/000001',
     lines: [{ description: 'SMS OTP calls refunded', sac: '998319', quantity: 1, unit_price: '0.50', gross: '0.50', taxable: '0.42', cgst: '0.00', sgst: '0.00', igst: '0.08' }],
     totals: { gross: '0.50', taxable: '0.42', cgst: '0.00', sgst: '0.00', igst: '0.08' }, pdf_url: '/api/v1/panel/invoices/9/pdf', ...over,
   });
