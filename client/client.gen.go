@@ -1997,6 +1997,11 @@ type BillingSettings struct {
 	Address  string `json:"address"`
 	BankName string `json:"bank_name"`
 
+	// GstRate GST_RATE: the rate invoices are issued at
+	//
+	// Example: 18.00
+	GstRate string `json:"gst_rate"`
+
 	// Gstin Example: 27AAPFU0939F1ZV
 	Gstin string `json:"gstin"`
 	Ifsc  string `json:"ifsc"`
@@ -2006,6 +2011,9 @@ type BillingSettings struct {
 	// Example: PG
 	InvoicePrefix string `json:"invoice_prefix"`
 	LegalName     string `json:"legal_name"`
+
+	// Missing The fields an invoice at gst_rate still needs; empty when invoices can be issued
+	Missing []string `json:"missing"`
 
 	// Pan Example: AAPFU0939F
 	Pan string `json:"pan"`
@@ -2390,7 +2398,10 @@ type HitStatus string
 // otherwise. A draft (GET /invoices/upcoming) has null `id`, `number`, `issued_at` and
 // `pdf_url`.
 type Invoice struct {
-	// CorrectsNumber The invoice a credit note corrects
+	// CorrectsId The invoice a credit note corrects
+	CorrectsId *int `json:"corrects_id"`
+
+	// CorrectsNumber Its number
 	CorrectsNumber *string       `json:"corrects_number"`
 	Id             *int          `json:"id"`
 	IssuedAt       *time.Time    `json:"issued_at"`
@@ -2433,7 +2444,13 @@ type Invoice struct {
 		// Example: 100.00
 		Taxable Money2 `json:"taxable"`
 	} `json:"totals"`
-	UserId int `json:"user_id"`
+
+	// UserEmail The account's email (admins' list only)
+	UserEmail *string `json:"user_email,omitempty"`
+	UserId    int     `json:"user_id"`
+
+	// UserName The account's name (admins' list only)
+	UserName *string `json:"user_name,omitempty"`
 }
 
 // InvoiceKind defines model for Invoice.Kind.
@@ -3841,7 +3858,7 @@ type WebhookDeliveryDetail struct {
 	// NextAttemptAt When pending, when the next attempt is due; else null
 	NextAttemptAt *time.Time `json:"next_attempt_at"`
 
-	// Payload The body every destination receives: `{"type", "timestamp", "livemode", "data"}` (never null in practice); `livemode` is false for a sandbox provider's operation (payment, refund, recharge, payout, account opening), and for `balance_request.*` and `balance.low` on an instance whose payment provider is the sandbox; payment events carry it in `data` too
+	// Payload The body every destination receives: `{"type", "timestamp", "livemode", "data"}` (never null in practice); `livemode` is false for a sandbox provider's operation (payment, refund, recharge, payout, account opening), and for `balance_request.*` and `balance.low` on an instance whose payment provider is the sandbox; payment events carry it in `data` too. Its shape per type is the WebhookEvent schema
 	Payload   *map[string]interface{} `json:"payload"`
 	Status    WebhookDeliveryStatus   `json:"status"`
 	UpdatedAt *Timestamp              `json:"updated_at"`
@@ -4126,6 +4143,11 @@ type ListInvoicesParams struct {
 
 // ListInvoicesParamsKind defines parameters for ListInvoices.
 type ListInvoicesParamsKind string
+
+// GetUpcomingInvoiceParams defines parameters for GetUpcomingInvoice.
+type GetUpcomingInvoiceParams struct {
+	UserId *int `form:"user_id,omitempty" json:"user_id,omitempty"`
+}
 
 // ListPaymentsParams defines parameters for ListPayments.
 type ListPaymentsParams struct {
@@ -5756,9 +5778,10 @@ type ClientInterface interface {
 	//
 	// The lines and totals the caller's invoice for the current local month would have if it
 	// were issued now, computed by the same code that issues it; no id, number or date.
+	// Admins read any account's with `user_id`.
 	//
 	// Corresponds with GET /api/v1/panel/invoices/upcoming (the `GetUpcomingInvoice` operationId).
-	GetUpcomingInvoice(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetUpcomingInvoice(ctx context.Context, params *GetUpcomingInvoiceParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetInvoice One document with its lines and totals
 	//
@@ -7914,10 +7937,11 @@ func (c *Client) ListInvoices(ctx context.Context, params *ListInvoicesParams, r
 //
 // The lines and totals the caller's invoice for the current local month would have if it
 // were issued now, computed by the same code that issues it; no id, number or date.
+// Admins read any account's with `user_id`.
 //
 // Corresponds with GET /api/v1/panel/invoices/upcoming (the `GetUpcomingInvoice` operationId).
-func (c *Client) GetUpcomingInvoice(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetUpcomingInvoiceRequest(c.Server)
+func (c *Client) GetUpcomingInvoice(ctx context.Context, params *GetUpcomingInvoiceParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetUpcomingInvoiceRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -11841,7 +11865,7 @@ func NewListInvoicesRequest(server string, params *ListInvoicesParams) (*http.Re
 }
 
 // NewGetUpcomingInvoiceRequest constructs an http.Request for the GetUpcomingInvoice method
-func NewGetUpcomingInvoiceRequest(server string) (*http.Request, error) {
+func NewGetUpcomingInvoiceRequest(server string, params *GetUpcomingInvoiceParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -11857,6 +11881,33 @@ func NewGetUpcomingInvoiceRequest(server string) (*http.Request, error) {
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.UserId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "user_id", *params.UserId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -16301,11 +16352,12 @@ type ClientWithResponsesInterface interface {
 	//
 	// The lines and totals the caller's invoice for the current local month would have if it
 	// were issued now, computed by the same code that issues it; no id, number or date.
+	// Admins read any account's with `user_id`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/v1/panel/invoices/upcoming (the `GetUpcomingInvoice` operationId).
-	GetUpcomingInvoiceWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetUpcomingInvoiceResponse, error)
+	GetUpcomingInvoiceWithResponse(ctx context.Context, params *GetUpcomingInvoiceParams, reqEditors ...RequestEditorFn) (*GetUpcomingInvoiceResponse, error)
 
 	// GetInvoiceWithResponse One document with its lines and totals
 	//
@@ -21596,6 +21648,16 @@ type GetUpcomingInvoiceResponse401Headers struct {
 	XRequestID *string
 }
 
+// GetUpcomingInvoiceResponse404Headers the declared response headers of an HTTP 404 response for GetUpcomingInvoice
+type GetUpcomingInvoiceResponse404Headers struct {
+	XRequestID *string
+}
+
+// GetUpcomingInvoiceResponse422Headers the declared response headers of an HTTP 422 response for GetUpcomingInvoice
+type GetUpcomingInvoiceResponse422Headers struct {
+	XRequestID *string
+}
+
 // GetUpcomingInvoiceResponse500Headers the declared response headers of an HTTP 500 response for GetUpcomingInvoice
 type GetUpcomingInvoiceResponse500Headers struct {
 	XRequestID *string
@@ -21613,12 +21675,20 @@ type GetUpcomingInvoiceResponse struct {
 	JSON200 *Invoice
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationFailed
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetUpcomingInvoiceResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetUpcomingInvoiceResponse404Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *GetUpcomingInvoiceResponse422Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *GetUpcomingInvoiceResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -21633,6 +21703,16 @@ func (r GetUpcomingInvoiceResponse) GetJSON200() *Invoice {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r GetUpcomingInvoiceResponse) GetJSON401() *Unauthorized {
 	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetUpcomingInvoiceResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetUpcomingInvoiceResponse) GetJSON422() *ValidationFailed {
+	return r.JSON422
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -31948,12 +32028,13 @@ func (c *ClientWithResponses) ListInvoicesWithResponse(ctx context.Context, para
 //
 // The lines and totals the caller's invoice for the current local month would have if it
 // were issued now, computed by the same code that issues it; no id, number or date.
+// Admins read any account's with `user_id`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/v1/panel/invoices/upcoming (the `GetUpcomingInvoice` operationId).
-func (c *ClientWithResponses) GetUpcomingInvoiceWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetUpcomingInvoiceResponse, error) {
-	rsp, err := c.GetUpcomingInvoice(ctx, reqEditors...)
+func (c *ClientWithResponses) GetUpcomingInvoiceWithResponse(ctx context.Context, params *GetUpcomingInvoiceParams, reqEditors ...RequestEditorFn) (*GetUpcomingInvoiceResponse, error) {
+	rsp, err := c.GetUpcomingInvoice(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -38043,6 +38124,20 @@ func ParseGetUpcomingInvoiceResponse(rsp *http.Response) (*GetUpcomingInvoiceRes
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -38070,6 +38165,26 @@ func ParseGetUpcomingInvoiceResponse(rsp *http.Response) (*GetUpcomingInvoiceRes
 			headers.XRequestID = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetUpcomingInvoiceResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 422:
+		var headers GetUpcomingInvoiceResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetUpcomingInvoiceResponse500Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
