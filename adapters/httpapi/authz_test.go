@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -491,7 +492,10 @@ func (f *authzFixture) unmatchedLine() uint64 {
 // newDelivery writes a pending event delivery of userID straight to the outbox.
 func (f *authzFixture) newDelivery(userID uint64) uint64 {
 	f.e.t.Helper()
-	e, err := webhook.NewEvent(userID, webhook.BalanceLow, map[string]string{"balance": "1.00"}, time.Now())
+	// A payload as the ledger writes it: every event in the outbox is checked against its schema (checkOutbox).
+	e, err := webhook.NewEvent(userID, webhook.BalanceLow, map[string]any{
+		"user_id": userID, "balance": "1.00", "threshold": "5.00", "txn_id": "TXN" + strings.Repeat("0", 38) + "1",
+	}, time.Now())
 	if err != nil {
 		f.e.t.Fatal(err)
 	}
