@@ -313,12 +313,14 @@ func TestExportCapHoldsWhileWritersWaitLongerThanTheLease(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		const lease = 600 * time.Millisecond
+		// The stall deadline ends the stalled writers; it must outlast the
+		// checks below however slowly a loaded machine serves them.
+		const lease, stall = 600 * time.Millisecond, 10 * time.Second
 		a := app.New(app.Deps{Tx: e.store, Stores: e.store.Stores(), Tokens: tokens, EmailTokens: tokens,
 			Config: app.Config{Location: mustKolkata(t), PasswordCost: 4, ExportLease: lease}})
 		t.Cleanup(a.Wait)
 		srv := httptest.NewServer(httpapi.NewServer(httpapi.Deps{App: a, Log: slog.New(slog.DiscardHandler),
-			Ready: e.store.Ping, ExportStallTimeout: 5 * time.Second}))
+			Ready: e.store.Ping, ExportStallTimeout: stall}))
 		t.Cleanup(srv.Close)
 		slots := func() int64 {
 			var n int64
@@ -332,14 +334,14 @@ func TestExportCapHoldsWhileWritersWaitLongerThanTheLease(t *testing.T) {
 			t.Fatalf("%d slots taken, want 2", slots())
 		}
 		start := time.Now()
-		for time.Since(start) < 5*lease {
+		for time.Since(start) < 5*lease && time.Since(start) < stall-2*time.Second {
 			r := e.at(srv.URL, "203.0.113.9", "GET", "/api/v1/panel/hit-logs?format=csv", c.token, nil)
 			if r.status != 429 || r.str("error") != "too_many_exports" {
 				t.Fatalf("a third export after %s of stalled writers (lease %s): %d", time.Since(start), lease, r.status)
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
-		if !waitUntil(20*time.Second, func() bool { return slots() == 0 }) {
+		if !waitUntil(stall+15*time.Second, func() bool { return slots() == 0 }) {
 			t.Fatal("the stalled exports never freed their slots")
 		}
 		readCSV(t, e.at(srv.URL, "203.0.113.9", "GET", "/api/v1/panel/transactions?format=csv", c.token, nil), "transactions")
