@@ -2612,6 +2612,16 @@ type PatchUserRequest struct {
 	Status *UserStatus `json:"status,omitempty"`
 }
 
+// Payee The platform's details for paying in; "" when not set
+type Payee struct {
+	AccountName   string `json:"account_name"`
+	AccountNumber string `json:"account_number"`
+	BankName      string `json:"bank_name"`
+	Ifsc          string `json:"ifsc"`
+	LegalName     string `json:"legal_name"`
+	Upi           string `json:"upi"`
+}
+
 // Payment defines model for Payment.
 type Payment struct {
 	// Amount An amount with 2 decimal places, e.g. "100.00"
@@ -6203,6 +6213,23 @@ type ClientInterface interface {
 	// Corresponds with PUT /api/v1/panel/settings/billing (the `PutBillingSettings` operationId).
 	PutBillingSettings(ctx context.Context, body PutBillingSettingsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetPayee Where to pay in (any signed-in account)
+	//
+	// The platform's bank account and UPI address from the billing settings, shown on Add balance
+	// for a bank transfer or UPI payment (the payer then reports the UTR). Text fields are "" when
+	// the admin has not set them; the account number is as saved (it is printed on invoices).
+	//
+	// Corresponds with GET /api/v1/panel/settings/payee (the `GetPayee` operationId).
+	GetPayee(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetPayeeUpiQr A QR code of the platform's UPI address
+	//
+	// A PNG QR code of the UPI deep link `upi://pay?pa=<upi>&pn=<legal_name>&cu=INR`, without an
+	// amount (the payer types it). 404 when no UPI address is set.
+	//
+	// Corresponds with GET /api/v1/panel/settings/payee/upi-qr.png (the `GetPayeeUpiQr` operationId).
+	GetPayeeUpiQr(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetStatement An account's statement of a month
 	//
 	// The opening balance (the balance before the month's first entry), the month's credits
@@ -8802,6 +8829,43 @@ func (c *Client) PutBillingSettingsWithBody(ctx context.Context, contentType str
 // Corresponds with PUT /api/v1/panel/settings/billing (the `PutBillingSettings` operationId).
 func (c *Client) PutBillingSettings(ctx context.Context, body PutBillingSettingsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPutBillingSettingsRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetPayee Where to pay in (any signed-in account)
+//
+// The platform's bank account and UPI address from the billing settings, shown on Add balance
+// for a bank transfer or UPI payment (the payer then reports the UTR). Text fields are "" when
+// the admin has not set them; the account number is as saved (it is printed on invoices).
+//
+// Corresponds with GET /api/v1/panel/settings/payee (the `GetPayee` operationId).
+func (c *Client) GetPayee(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetPayeeRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetPayeeUpiQr A QR code of the platform's UPI address
+//
+// A PNG QR code of the UPI deep link `upi://pay?pa=<upi>&pn=<legal_name>&cu=INR`, without an
+// amount (the payer types it). 404 when no UPI address is set.
+//
+// Corresponds with GET /api/v1/panel/settings/payee/upi-qr.png (the `GetPayeeUpiQr` operationId).
+func (c *Client) GetPayeeUpiQr(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetPayeeUpiQrRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -13640,6 +13704,60 @@ func NewPutBillingSettingsRequestWithBody(server string, contentType string, bod
 	return req, nil
 }
 
+// NewGetPayeeRequest constructs an http.Request for the GetPayee method
+func NewGetPayeeRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/settings/payee")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetPayeeUpiQrRequest constructs an http.Request for the GetPayeeUpiQr method
+func NewGetPayeeUpiQrRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/settings/payee/upi-qr.png")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetStatementRequest constructs an http.Request for the GetStatement method
 func NewGetStatementRequest(server string, params *GetStatementParams) (*http.Request, error) {
 	var err error
@@ -16816,6 +16934,27 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PUT /api/v1/panel/settings/billing (the `PutBillingSettings` operationId).
 	PutBillingSettingsWithResponse(ctx context.Context, body PutBillingSettingsJSONRequestBody, reqEditors ...RequestEditorFn) (*PutBillingSettingsResponse, error)
+
+	// GetPayeeWithResponse Where to pay in (any signed-in account)
+	//
+	// The platform's bank account and UPI address from the billing settings, shown on Add balance
+	// for a bank transfer or UPI payment (the payer then reports the UTR). Text fields are "" when
+	// the admin has not set them; the account number is as saved (it is printed on invoices).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/panel/settings/payee (the `GetPayee` operationId).
+	GetPayeeWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetPayeeResponse, error)
+
+	// GetPayeeUpiQrWithResponse A QR code of the platform's UPI address
+	//
+	// A PNG QR code of the UPI deep link `upi://pay?pa=<upi>&pn=<legal_name>&cu=INR`, without an
+	// amount (the payer types it). 404 when no UPI address is set.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/panel/settings/payee/upi-qr.png (the `GetPayeeUpiQr` operationId).
+	GetPayeeUpiQrWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetPayeeUpiQrResponse, error)
 
 	// GetStatementWithResponse An account's statement of a month
 	//
@@ -25762,6 +25901,179 @@ func (r PutBillingSettingsResponse) ContentType() string {
 	return ""
 }
 
+// GetPayeeResponse401Headers the declared response headers of an HTTP 401 response for GetPayee
+type GetPayeeResponse401Headers struct {
+	XRequestID *string
+}
+
+// GetPayeeResponse500Headers the declared response headers of an HTTP 500 response for GetPayee
+type GetPayeeResponse500Headers struct {
+	XRequestID *string
+}
+
+// GetPayeeResponse503Headers the declared response headers of an HTTP 503 response for GetPayee
+type GetPayeeResponse503Headers struct {
+	XRequestID *string
+}
+
+type GetPayeeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Payee
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetPayeeResponse401Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetPayeeResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetPayeeResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetPayeeResponse) GetJSON200() *Payee {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetPayeeResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetPayeeResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetPayeeResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetPayeeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetPayeeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetPayeeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetPayeeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetPayeeUpiQrResponse401Headers the declared response headers of an HTTP 401 response for GetPayeeUpiQr
+type GetPayeeUpiQrResponse401Headers struct {
+	XRequestID *string
+}
+
+// GetPayeeUpiQrResponse404Headers the declared response headers of an HTTP 404 response for GetPayeeUpiQr
+type GetPayeeUpiQrResponse404Headers struct {
+	XRequestID *string
+}
+
+// GetPayeeUpiQrResponse500Headers the declared response headers of an HTTP 500 response for GetPayeeUpiQr
+type GetPayeeUpiQrResponse500Headers struct {
+	XRequestID *string
+}
+
+// GetPayeeUpiQrResponse503Headers the declared response headers of an HTTP 503 response for GetPayeeUpiQr
+type GetPayeeUpiQrResponse503Headers struct {
+	XRequestID *string
+}
+
+type GetPayeeUpiQrResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetPayeeUpiQrResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetPayeeUpiQrResponse404Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetPayeeUpiQrResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetPayeeUpiQrResponse503Headers
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetPayeeUpiQrResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetPayeeUpiQrResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetPayeeUpiQrResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetPayeeUpiQrResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetPayeeUpiQrResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetPayeeUpiQrResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetPayeeUpiQrResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetPayeeUpiQrResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetStatementResponse401Headers the declared response headers of an HTTP 401 response for GetStatement
 type GetStatementResponse401Headers struct {
 	XRequestID *string
@@ -32761,6 +33073,39 @@ func (c *ClientWithResponses) PutBillingSettingsWithResponse(ctx context.Context
 		return nil, err
 	}
 	return ParsePutBillingSettingsResponse(rsp)
+}
+
+// GetPayeeWithResponse Where to pay in (any signed-in account)
+//
+// The platform's bank account and UPI address from the billing settings, shown on Add balance
+// for a bank transfer or UPI payment (the payer then reports the UTR). Text fields are "" when
+// the admin has not set them; the account number is as saved (it is printed on invoices).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/panel/settings/payee (the `GetPayee` operationId).
+func (c *ClientWithResponses) GetPayeeWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetPayeeResponse, error) {
+	rsp, err := c.GetPayee(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetPayeeResponse(rsp)
+}
+
+// GetPayeeUpiQrWithResponse A QR code of the platform's UPI address
+//
+// A PNG QR code of the UPI deep link `upi://pay?pa=<upi>&pn=<legal_name>&cu=INR`, without an
+// amount (the payer types it). 404 when no UPI address is set.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/panel/settings/payee/upi-qr.png (the `GetPayeeUpiQr` operationId).
+func (c *ClientWithResponses) GetPayeeUpiQrWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetPayeeUpiQrResponse, error) {
+	rsp, err := c.GetPayeeUpiQr(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetPayeeUpiQrResponse(rsp)
 }
 
 // GetStatementWithResponse An account's statement of a month
@@ -42434,6 +42779,176 @@ func ParsePutBillingSettingsResponse(rsp *http.Response) (*PutBillingSettingsRes
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers PutBillingSettingsResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetPayeeResponse parses an HTTP response from a GetPayeeWithResponse call
+func ParseGetPayeeResponse(rsp *http.Response) (*GetPayeeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetPayeeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Payee
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers GetPayeeResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetPayeeResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetPayeeResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetPayeeUpiQrResponse parses an HTTP response from a GetPayeeUpiQrWithResponse call
+func ParseGetPayeeUpiQrResponse(rsp *http.Response) (*GetPayeeUpiQrResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetPayeeUpiQrResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers GetPayeeUpiQrResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetPayeeUpiQrResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetPayeeUpiQrResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetPayeeUpiQrResponse503Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

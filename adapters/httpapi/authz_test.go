@@ -295,6 +295,11 @@ var authzTable = []authzRow{
 	{method: "PUT", pattern: "/settings/billing", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest {
 		return panelReq("/settings/billing").with(map[string]any{"legal_name": "Paygate", "address": "Mumbai", "state": "27"})
 	}},
+	{method: "GET", pattern: "/settings/payee", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/settings/payee") }},
+	// The fixture's settings have no UPI address: 404 once signed in.
+	{method: "GET", pattern: "/settings/payee/upi-qr.png", want: statuses{401, 404, 404, 404}, own: func(f *authzFixture, a actor) authzRequest {
+		return panelReq("/settings/payee/upi-qr.png")
+	}},
 	{method: "GET", pattern: "/gst/states", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/gst/states") }},
 
 	{method: "GET", pattern: "/users", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/users") }},

@@ -112,6 +112,9 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	admin.GET("/settings/billing", s.getBillingSettings)
 	admin.PUT("/settings/billing", s.putBillingSettings)
 	in.GET("/gst/states", s.listGSTStates)
+	// Where to pay in: the platform's bank account and UPI address (Add balance).
+	in.GET("/settings/payee", s.getPayee)
+	in.GET("/settings/payee/upi-qr.png", s.getPayeeUPIQR)
 
 	admin.POST("/reconciliation/statements", s.importStatement)
 	admin.GET("/reconciliation/lines", s.listStatementLines)

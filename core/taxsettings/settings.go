@@ -79,6 +79,17 @@ func (st *Settings) Supplier(ctx context.Context, admin *user.User) (*taxprofile
 	return st.s.TaxProfiles.Supplier(ctx)
 }
 
+// Payee is the platform's details for paying in, as any signed-in account
+// sees them on Add balance: the supplier's legal name, bank account and UPI
+// address ("" when not set). The account number is shown as saved: it is
+// printed on every invoice.
+func (st *Settings) Payee(ctx context.Context, actor *user.User) (*taxprofile.Supplier, error) {
+	if actor == nil {
+		return nil, errs.ErrUnauthorized
+	}
+	return st.s.TaxProfiles.Supplier(ctx)
+}
+
 // PutSupplier replaces the supplier's details with in (admin only):
 // normalised, validated (422 with the fields named as in the settings'
 // JSON), saved and audited (billing_settings.update, the record before and
