@@ -125,3 +125,20 @@ export function useBalanceCheckout(config?: MutationConfig<Schemas['Payment'], s
     onSuccess: (qc) => void qc.invalidateQueries({ queryKey: paymentKeys.all }), // a balance checkout is one of the caller's payments
   }, config);
 }
+
+const PAYEE_PATH = '/api/v1/panel/settings/payee';
+
+/** Where to pay in: the platform's bank account and UPI address ("" when the admin has not set them). */
+export function usePayee() {
+  return useQuery({ queryKey: [PAYEE_PATH], queryFn: () => call(api.GET(PAYEE_PATH)), staleTime: 5 * 60_000 });
+}
+
+/** The QR code of the platform's UPI address (a PNG, fetched with the session's token); none while upi is "". */
+export function usePayeeQR(upi: string | undefined) {
+  return useQuery({
+    queryKey: [`${PAYEE_PATH}/upi-qr.png`, upi],
+    queryFn: () => fetchBlob(`${PAYEE_PATH}/upi-qr.png`),
+    enabled: !!upi,
+    staleTime: Infinity,
+  });
+}

@@ -16,6 +16,7 @@ import { formatDateTime } from '../../lib/dates';
 import { formatINR } from '../../lib/money';
 import { useListParams } from '../../lib/listParams';
 import { CheckoutForm } from './balanceRequests/CheckoutForm';
+import { PayeeDetails } from './balanceRequests/PayeeDetails';
 import { METHODS, RequestForm } from './balanceRequests/RequestForm';
 import { StatusBadge } from './common/StatusBadge';
 
@@ -75,7 +76,9 @@ export default function BalanceRequests() {
         <CheckoutForm />
       </Paper>
       <Paper withBorder p="md" radius="md" mb="lg">
-        <Title order={2} size="h4" mb="sm">Request a top-up</Title>
+        <Title order={2} size="h4" mb="xs">Pay by bank transfer</Title>
+        <PayeeDetails />
+        <Title order={3} size="h5" mt="md" mb="sm">Request a top-up</Title>
         <RequestForm onCreated={(r) => notifications.show({ color: 'teal', title: 'Request sent', message: `${formatINR(r.amount)} (UTR ${r.utr_number}) is waiting for review.` })} />
       </Paper>
       <Title order={2} size="h4" mb="sm">Your requests</Title>
