@@ -172,7 +172,8 @@ func (s *server) checkoutView(co *gateway.Checkout) (int, checkoutView, error) {
 		v.UTR = *p.UTR
 	}
 	if p.Purpose == payment.PurposeBalance {
-		v.MerchantURL = s.app.Gateway.PublicBaseURL() + "/balance-requests" // back to the panel's Add balance
+		// Back to the panel's Add balance, which shows how this payment went.
+		v.MerchantURL = s.app.Gateway.PublicBaseURL() + "/balance-requests?payment=" + url.QueryEscape(p.PublicID)
 	}
 	if p.Status == payment.StatusExpired {
 		return http.StatusGone, checkoutView{Title: "Payment expired", MerchantURL: v.MerchantURL, TestMode: v.TestMode,

@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -45,6 +46,19 @@ func TestPayeeDetailsForPayingIn(t *testing.T) {
 		}
 		if got, want := decodeQR(t, []byte(qr.raw)), "upi://pay?pa=paygate@hdfcbank&pn=Paygate%20Technologies%20Private%20Limited&cu=INR"; got != want {
 			t.Errorf("QR reads %q, want %q", got, want)
+		}
+	})
+}
+
+// The checkout of a balance top-up links back to Add balance with the
+// payment's id, for the panel to say how it went.
+func TestBalanceCheckoutReturnsToAddBalanceWithThePayment(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		c := e.newCustomer("user", "starter", "0.00")
+		id := e.must(e.do("POST", "/api/v1/panel/balance/checkout", c.token, map[string]any{"amount": "500.00"}), 201).str("payment_id")
+		page := e.page("GET", "/"+id, nil)
+		if want := `/balance-requests?payment=` + id + `">Back to the merchant`; !strings.Contains(page.raw, want) {
+			t.Fatalf("page %d without %q: %s", page.status, want, page.raw)
 		}
 	})
 }
