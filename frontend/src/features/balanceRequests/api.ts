@@ -142,3 +142,13 @@ export function usePayeeQR(upi: string | undefined) {
     staleTime: Infinity,
   });
 }
+
+/** How a checkout payment stands (the checkout page's own status; `paymentId` is `pay_…`). */
+export function useCheckoutStatus(paymentId: string | null) {
+  const id = paymentId?.startsWith('pay_') ? paymentId.slice(4) : '';
+  return useQuery({
+    queryKey: ['/pay_{id}/status', id],
+    queryFn: () => call(api.GET('/pay_{id}/status', { params: { path: { id } } })),
+    enabled: id !== '',
+  });
+}

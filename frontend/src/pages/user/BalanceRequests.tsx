@@ -16,6 +16,7 @@ import { formatDateTime } from '../../lib/dates';
 import { formatINR } from '../../lib/money';
 import { useListParams } from '../../lib/listParams';
 import { CheckoutForm } from './balanceRequests/CheckoutForm';
+import { CheckoutReturn } from './balanceRequests/CheckoutReturn';
 import { PayeeDetails } from './balanceRequests/PayeeDetails';
 import { METHODS, RequestForm } from './balanceRequests/RequestForm';
 import { StatusBadge } from './common/StatusBadge';
@@ -70,6 +71,7 @@ export default function BalanceRequests() {
   return (
     <>
       <PageHeader title="Add balance" description="Pay by UPI through the checkout and your balance is credited when the payment succeeds, or pay by bank transfer and tell us here for an administrator to check." />
+      <CheckoutReturn />
       <Paper withBorder p="md" radius="md" mb="lg">
         <Title order={2} size="h4" mb="xs">Pay by UPI</Title>
         <Text size="sm" c="dimmed" mb="sm">Scan the QR code or open your UPI app on the next page; no form to fill in afterwards.</Text>
