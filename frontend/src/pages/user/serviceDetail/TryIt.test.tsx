@@ -127,6 +127,32 @@ describe('TryIt', () => {
     expect(curl).not.toContain('rk_live_AAA');
   });
 
+  it('offers Add balance when the call is refused for the balance (402)', async () => {
+    stubFetch(() => json(402, { success: false, message: 'Insufficient balance', error: 'insufficient_balance', request_id: 'req_01J9Z8X4K3M2N1P0Q9R8S7T6V5' }));
+    renderWithApp(<TryIt service={service} fields={fields} />);
+    const u = userEvent.setup();
+    await chooseKey(u);
+    await u.type(screen.getByLabelText(/Secret/, { selector: 'input' }), 'rs_x');
+    await u.type(screen.getByRole('textbox', { name: /^phone/ }), '9876543210');
+    await u.type(screen.getByRole('textbox', { name: /^message/ }), 'hello');
+    await u.click(screen.getByRole('button', { name: 'Send request' }));
+    expect(await screen.findByTestId('try-it-status')).toHaveTextContent('402');
+    expect(screen.getByRole('link', { name: 'Add balance' })).toHaveAttribute('href', '/balance-requests');
+  });
+
+  it('offers no Add balance link on other refusals', async () => {
+    stubFetch(() => json(422, { success: false, message: 'Invalid parameters', error: 'validation_failed', request_id: 'req_01J9Z8X4K3M2N1P0Q9R8S7T6V5', errors: {} }));
+    renderWithApp(<TryIt service={service} fields={fields} />);
+    const u = userEvent.setup();
+    await chooseKey(u);
+    await u.type(screen.getByLabelText(/Secret/, { selector: 'input' }), 'rs_x');
+    await u.type(screen.getByRole('textbox', { name: /^phone/ }), '9876543210');
+    await u.type(screen.getByRole('textbox', { name: /^message/ }), 'hello');
+    await u.click(screen.getByRole('button', { name: 'Send request' }));
+    expect(await screen.findByTestId('try-it-status')).toHaveTextContent('422');
+    expect(screen.queryByRole('link', { name: 'Add balance' })).not.toBeInTheDocument();
+  });
+
   it('puts the API’s parameter errors next to the generated fields', async () => {
     stubFetch(() => json(422, { success: false, message: 'Invalid parameters', error: 'validation_failed', request_id: 'req_01J9Z8X4K3M2N1P0Q9R8S7T6V5', errors: { message: ['must not contain a link'] } }));
     renderWithApp(<TryIt service={service} fields={fields} />);

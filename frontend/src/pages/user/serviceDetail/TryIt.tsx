@@ -157,6 +157,11 @@ export function TryIt({ service, fields }: {
               </Text>
             )}
           </Group>
+          {result.status === 402 && (
+            <Alert color="orange" data-testid="try-it-add-balance">
+              Your balance does not cover this call. <Anchor component={Link} to="/balance-requests" fw={600}>Add balance</Anchor>, then send it again.
+            </Alert>
+          )}
           {result.requestId && <Text size="xs" c="dimmed">Request id <Text span ff="monospace" size="xs">{result.requestId}</Text></Text>}
           <JsonBlock value={result.body} label="Response body" maxHeight={360} />
         </Stack>
