@@ -110,6 +110,26 @@ export const steps = [
     },
   },
   {
+    id: 'payee',
+    name: 'the user sees where to pay on Add balance: the bank account the admin saved, the UPI address and its QR code',
+    needs: ['supplier'],
+    async run(ctx) {
+      const page = await ctx.actor('user');
+      await openScreen(page, '/balance-requests', 'Add balance');
+      const field = async (testId, want) => {
+        const got = await page.getByTestId(testId).inputValue();
+        if (got !== want) throw new Error(`Add balance shows ${testId} ${got}, want ${want}`);
+      };
+      await field('payee-account-number', SUPPLIER.bank.number);
+      await field('payee-upi', SUPPLIER.upi);
+      if (await page.getByRole('textbox', { name: 'IFSC' }).inputValue() !== SUPPLIER.bank.ifsc) throw new Error('Add balance shows another IFSC');
+      const qr = page.getByRole('img', { name: `QR code for the UPI address ${SUPPLIER.upi}` });
+      await qr.waitFor();
+      await page.waitForFunction((el) => el.complete && el.naturalWidth > 0, await qr.elementHandle());
+      await ctx.shot(page, 'add-balance-payee');
+    },
+  },
+  {
     id: 'calls',
     name: `the user makes ${CALLS} billed calls (the try-it console, then an integration with the key)`,
     needs: ['accounts'],
