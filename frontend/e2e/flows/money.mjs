@@ -71,6 +71,10 @@ export const steps = [
       // The way back goes to Add balance; nothing is credited before the statement confirms it.
       await page.getByRole('link', { name: 'Back to the merchant' }).click();
       await pageHeading(page, 'Add balance', { exact: true }).waitFor();
+      // Its banner says the payment waits for confirmation, with the amount.
+      const banner = page.getByTestId('checkout-return');
+      await banner.getByText('Waiting for the payment').waitFor();
+      await banner.getByText(inr(TOPUP.amount), { exact: false }).waitFor();
       await expectBalance(page, '0.00');
       // The top-up is a live payment of the merchant's, waiting, with the UTR.
       await openScreen(page, '/payments', 'Payments');
