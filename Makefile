@@ -69,9 +69,11 @@ build: frontend-dist ## Build bin/server (API + embedded panel assets)
 	$(GO) build $(GO_BUILD_FLAGS) -ldflags '$(GO_LDFLAGS)' -o bin/server ./cmd/server
 
 DEMO_DATA ?= true
-run: build ## Build, then serve API + panel at http://localhost:8080 on embedded SQLite with demo data
+run: build ## Build, then serve API + panel at http://localhost:8080 (or HTTP_ADDR) on embedded SQLite with demo data
 	@mkdir -p data
-	@echo "make run: serving http://localhost:8080 (DATABASE_URL=$${DATABASE_URL:-sqlite://./data/app.db}, DEMO_DATA=$(DEMO_DATA)); Ctrl-C stops."
+	@addr="$${HTTP_ADDR:-:8080}"; host="$${addr%:*}"; port="$${addr##*:}"; \
+	case "$$host" in ""|0.0.0.0|"[::]") host=localhost;; esac; \
+	echo "make run: serving http://$$host:$$port (DATABASE_URL=$${DATABASE_URL:-sqlite://./data/app.db}, DEMO_DATA=$(DEMO_DATA)); Ctrl-C stops."
 	@echo "make run: on the first start the log line \"initial admin created\" shows the admin login"
 	@echo "          (admin@localhost and a generated password, printed once; set ADMIN_PASSWORD before the first start to choose it)."
 	DEMO_DATA=$(DEMO_DATA) ./bin/server
