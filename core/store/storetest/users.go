@@ -35,7 +35,7 @@ func (r usersRepo) Create(_ context.Context, u *user.User) error {
 		}
 		u.ID, u.MonthlyCalls = t.id("users", u.ID), calls
 		t.users[u.ID] = *u
-		u.MonthlyCalls = copyCalls(calls)
+		u.MonthlyCalls = copyPtr(calls)
 		return nil
 	})
 }
@@ -45,18 +45,10 @@ func (r usersRepo) Create(_ context.Context, u *user.User) error {
 func (t *tables) allowance(code user.Plan) (*int, error) {
 	for _, p := range t.plans {
 		if p.Code == string(code) {
-			return copyCalls(p.MonthlyCalls), nil
+			return copyPtr(p.MonthlyCalls), nil
 		}
 	}
 	return nil, plan.ErrPlanNotFound
-}
-
-func copyCalls(n *int) *int {
-	if n == nil {
-		return nil
-	}
-	c := *n
-	return &c
 }
 
 func (r usersRepo) get(method string, match func(user.User) bool) (*user.User, error) {
@@ -107,7 +99,7 @@ func (r usersRepo) Update(_ context.Context, u *user.User) error {
 		calls, err := t.allowance(u.Plan)
 		next.MonthlyCalls = calls // written with the plan, as the store's does
 		t.users[u.ID] = next
-		u.MonthlyCalls = copyCalls(calls)
+		u.MonthlyCalls = copyPtr(calls)
 		return err
 	})
 }
