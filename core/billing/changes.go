@@ -152,17 +152,8 @@ func (b *Billing) Change(ctx context.Context, c Change) (*View, error) {
 		if err != nil {
 			return err
 		}
-		if sub.Status == plan.SubPastDue {
-			return ErrPastDue
-		}
-		if c.Admin == nil {
-			cur, err := s.Plans.ByCode(ctx, sub.PlanCode)
-			if err != nil {
-				return err
-			}
-			if !target.Public || !cur.Public {
-				return ErrPlanNotPublic
-			}
+		if err := refusal(ctx, s, sub, target, c.Admin != nil); err != nil {
+			return err
 		}
 		before := *sub
 		now := b.now()
@@ -194,6 +185,26 @@ func (b *Billing) Change(ctx context.Context, c Change) (*View, error) {
 		return err
 	})
 	return view, err
+}
+
+// refusal is why sub may not move to target now: a fee past due, or, for
+// its owner, a plan (the target or the current one) that is not public.
+// Change and Quote refuse alike.
+func refusal(ctx context.Context, s store.Stores, sub *plan.Subscription, target *plan.Plan, byAdmin bool) error {
+	if sub.Status == plan.SubPastDue {
+		return ErrPastDue
+	}
+	if byAdmin {
+		return nil
+	}
+	cur, err := s.Plans.ByCode(ctx, sub.PlanCode)
+	if err != nil {
+		return err
+	}
+	if !target.Public || !cur.Public {
+		return ErrPlanNotPublic
+	}
+	return nil
 }
 
 // priceOf is the price c puts the account on for target: the admin's,
@@ -256,15 +267,8 @@ func (b *Billing) Quote(ctx context.Context, userID uint64, planCode string) (*Q
 	if target.Status != plan.StatusActive {
 		return nil, ErrPlanRetired
 	}
-	cur, err := b.s.Plans.ByCode(ctx, sub.PlanCode)
-	if err != nil {
+	if err := refusal(ctx, b.s, sub, target, false); err != nil {
 		return nil, err
-	}
-	if !target.Public || !cur.Public {
-		return nil, ErrPlanNotPublic
-	}
-	if sub.Status == plan.SubPastDue {
-		return nil, ErrPastDue
 	}
 	price, err := b.priceOf(target, Change{UserID: userID, PlanCode: planCode})
 	if err != nil {
