@@ -147,9 +147,11 @@ func (v *Invoicing) Issue(ctx context.Context, month string, at time.Time) (Resu
 	}
 	// A month nobody was charged in is finished without documents, the
 	// supplier's settings complete or not.
-	if some, err := v.s.Invoices.Charged(ctx, start, end, 0, 1); err != nil {
+	ids, err := v.s.Invoices.Charged(ctx, start, end, 0, batch)
+	if err != nil {
 		return res, err
-	} else if len(some) == 0 {
+	}
+	if len(ids) == 0 {
 		return res, v.s.Invoices.FinishMonth(ctx, month, at)
 	}
 	if err := v.parties.Ready(ctx, v.s, v.cfg.Rate); err != nil {
@@ -168,11 +170,7 @@ func (v *Invoicing) Issue(ctx context.Context, month string, at time.Time) (Resu
 		}
 	}
 	var first error
-	for after := uint64(0); ; {
-		ids, err := v.s.Invoices.Charged(ctx, start, end, after, batch)
-		if err != nil {
-			return res, errors.Join(first, err)
-		}
+	for {
 		for _, id := range ids {
 			if err := v.issueAccount(ctx, sup, id, month, start, end, at, &res); err != nil {
 				if ctx.Err() != nil {
@@ -183,10 +181,12 @@ func (v *Invoicing) Issue(ctx context.Context, month string, at time.Time) (Resu
 					first = fmt.Errorf("invoices of user %d for %s: %w", id, month, err)
 				}
 			}
-			after = id
 		}
 		if len(ids) < batch {
 			break
+		}
+		if ids, err = v.s.Invoices.Charged(ctx, start, end, ids[len(ids)-1], batch); err != nil {
+			return res, errors.Join(first, err)
 		}
 	}
 	if first != nil {
