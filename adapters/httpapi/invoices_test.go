@@ -4,38 +4,14 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"paygate/core/plan"
 	"paygate/core/taxprofile"
+	"paygate/internal/pdftext"
 )
-
-// pdfTextOf is poppler's pdftotext of pdf; without it the test skips, but
-// in CI (make test installs it) or with REQUIRE_POPPLER=1 it fails.
-func pdfTextOf(t *testing.T, pdf []byte) string {
-	t.Helper()
-	bin, err := exec.LookPath("pdftotext")
-	if err != nil {
-		if os.Getenv("CI") == "true" || os.Getenv("REQUIRE_POPPLER") == "1" {
-			t.Fatal("pdftotext not installed (make poppler)")
-		}
-		t.Skip("pdftotext not installed (make poppler)")
-	}
-	f := filepath.Join(t.TempDir(), "doc.pdf")
-	if err := os.WriteFile(f, pdf, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command(bin, "-layout", f, "-").Output()
-	if err != nil {
-		t.Fatalf("pdftotext: %v", err)
-	}
-	return string(out)
-}
 
 // TestMonthlyInvoiceThroughTheServer: a customer in Karnataka with a GSTIN
 // makes calls; the draft of the month shows them; the month issued gives
@@ -111,7 +87,7 @@ func TestMonthlyInvoiceThroughTheServer(t *testing.T) {
 		if pdf.status != 200 || pdf.header.Get("Content-Type") != "application/pdf" || !strings.HasPrefix(pdf.raw, "%PDF") {
 			t.Fatalf("pdf: %d %s", pdf.status, pdf.header)
 		}
-		text := pdfTextOf(t, []byte(pdf.raw))
+		text := pdftext.Of(t, []byte(pdf.raw), "-layout")
 		for _, want := range []string{inv.str("number"), "27AAPFU0939F1ZV", "29AAGCB7383J1Z4", "IGST 18%", "Karnataka (29)", "Rupees Three and Paise Fifty Four Only"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("the PDF lacks %q:\n%s", want, text)
@@ -140,7 +116,7 @@ func TestMonthlyInvoiceThroughTheServer(t *testing.T) {
 			t.Fatalf("statement CSV %d:\n%s", csv.status, csv.raw)
 		}
 		spdf := e.do("GET", "/api/v1/panel/statements?format=pdf&month="+month, c.token, nil)
-		if stext := pdfTextOf(t, []byte(spdf.raw)); spdf.status != 200 || !strings.Contains(stext, "96.46") || !strings.Contains(stext, "Closing") {
+		if stext := pdftext.Of(t, []byte(spdf.raw), "-layout"); spdf.status != 200 || !strings.Contains(stext, "96.46") || !strings.Contains(stext, "Closing") {
 			t.Fatalf("statement PDF %d:\n%s", spdf.status, stext)
 		}
 		e.must(e.do("GET", "/api/v1/panel/statements?month=11-2026", c.token, nil), 422)
@@ -211,7 +187,7 @@ func TestRefundOfAnInvoicedChargeIsACreditNote(t *testing.T) {
 			t.Fatalf("credit note %v, correcting %v", cn, inv["number"])
 		}
 		pdf := e.do("GET", fmt.Sprintf("/api/v1/panel/invoices/%d/pdf", uint64(cn["id"].(float64))), c.token, nil)
-		if text := pdfTextOf(t, []byte(pdf.raw)); !strings.Contains(text, "CREDIT NOTE") || !strings.Contains(text, inv["number"].(string)) {
+		if text := pdftext.Of(t, []byte(pdf.raw), "-layout"); !strings.Contains(text, "CREDIT NOTE") || !strings.Contains(text, inv["number"].(string)) {
 			t.Fatalf("credit note PDF:\n%s", text)
 		}
 		e.ledgerClean()

@@ -3,10 +3,11 @@ package invoicepdf_test
 import (
 	"flag"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"paygate/internal/pdftext"
 )
 
 var keep = flag.String("keep", "", "also write the rendered PDFs into this folder, to look at them (pdftoppm -png -r 80)")
@@ -19,31 +20,12 @@ var keep = flag.String("keep", "", "also write the rendered PDFs into this folde
 // or with REQUIRE_POPPLER=1, where it fails.
 func pdfText(t *testing.T, name string, pdf []byte) (layout, flat string) {
 	t.Helper()
-	bin, err := exec.LookPath("pdftotext")
-	if err != nil {
-		msg := "pdftotext not installed (make poppler, or scripts/ensure-poppler.sh, installs poppler-utils)"
-		if os.Getenv("CI") == "true" || os.Getenv("REQUIRE_POPPLER") == "1" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	f := filepath.Join(t.TempDir(), name+".pdf")
-	if err := os.WriteFile(f, pdf, 0o600); err != nil {
-		t.Fatal(err)
-	}
 	if *keep != "" {
 		if err := os.WriteFile(filepath.Join(*keep, name+".pdf"), pdf, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	run := func(mode string) string {
-		out, err := exec.Command(bin, mode, "-enc", "UTF-8", f, "-").Output()
-		if err != nil {
-			t.Fatalf("pdftotext %s: %v", mode, err)
-		}
-		return string(out)
-	}
-	return run("-layout"), strings.Join(strings.Fields(run("-raw")), " ")
+	return pdftext.Of(t, pdf, "-layout"), strings.Join(strings.Fields(pdftext.Of(t, pdf, "-raw")), " ")
 }
 
 // pages counts the pages pdftotext found (it ends each with a form feed).
