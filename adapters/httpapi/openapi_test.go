@@ -354,37 +354,7 @@ func TestOpenAPISchemasMatchDTOs(t *testing.T) {
 		{"WebhookSecret", webhookSecretResponse{}, true, nil},
 	}
 	for _, tc := range cases {
-		t.Run(tc.schema, func(t *testing.T) {
-			s := schemaObject(t, doc, tc.schema)
-			fields := jsonFields(reflect.TypeOf(tc.dto))
-			for _, name := range tc.skip {
-				delete(fields, name)
-			}
-			for name, always := range fields {
-				if s.Properties[name] == nil {
-					t.Errorf("%T field %q is not a property of schema %s", tc.dto, name, tc.schema)
-					continue
-				}
-				if tc.response && always != slices.Contains(s.Required, name) {
-					t.Errorf("schema %s: %q required = %v, but the DTO always writes it = %v", tc.schema, name, !always, always)
-				}
-			}
-			if tc.response {
-				for _, name := range nullableFields(reflect.TypeOf(tc.dto)) {
-					if p := s.Properties[name]; p != nil && p.Value != nil && !permitsNull(p.Value) {
-						t.Errorf("schema %s: %q can be written as null (%T) but is not nullable", tc.schema, name, tc.dto)
-					}
-				}
-			}
-			for name := range s.Properties {
-				if _, ok := fields[name]; !ok {
-					t.Errorf("schema %s property %q is not a field of %T", tc.schema, name, tc.dto)
-				}
-			}
-			if s.AdditionalProperties.Has == nil || *s.AdditionalProperties.Has {
-				t.Errorf("schema %s should set additionalProperties: false", tc.schema)
-			}
-		})
+		t.Run(tc.schema, func(t *testing.T) { dtoMatchesSchema(t, doc, tc.schema, tc.dto, tc.response, tc.skip...) })
 	}
 }
 
@@ -485,20 +455,7 @@ func TestOpenAPISchemasAcceptResponses(t *testing.T) {
 		{"validation error", "Error", errorBody{Message: "Invalid parameters", Error: "validation_failed", Errors: map[string][]string{"phone": {"is required"}}}},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			b, err := json.Marshal(tc.body)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var v any
-			if err := json.Unmarshal(b, &v); err != nil {
-				t.Fatal(err)
-			}
-			s := schemaObject(t, doc, tc.schema)
-			if err := s.VisitJSON(v, openapi3.VisitAsResponse(), openapi3.EnableFormatValidation(), openapi3.MultiErrors()); err != nil {
-				t.Errorf("%s does not match schema %s: %v\nbody: %s", tc.name, tc.schema, err, b)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { bodyMatchesSchema(t, doc, tc.schema, tc.body) })
 	}
 
 	// The secret is required where the document promises it.
@@ -507,5 +464,59 @@ func TestOpenAPISchemasAcceptResponses(t *testing.T) {
 	_ = json.Unmarshal(b, &v)
 	if err := schemaObject(t, doc, "ApiKeyWithSecret").VisitJSON(v); err == nil {
 		t.Error("schema ApiKeyWithSecret accepts a key without its secret")
+	}
+}
+
+// dtoMatchesSchema checks a DTO against its schema: every JSON field of dto
+// (but skip) is a property and every property a field; for a response, the
+// fields always written are required and those that can be null are
+// nullable; and the schema is closed (additionalProperties: false).
+func dtoMatchesSchema(t *testing.T, doc *openapi3.T, schema string, dto any, response bool, skip ...string) {
+	t.Helper()
+	s := schemaObject(t, doc, schema)
+	fields := jsonFields(reflect.TypeOf(dto))
+	for _, name := range skip {
+		delete(fields, name)
+	}
+	for name, always := range fields {
+		if s.Properties[name] == nil {
+			t.Errorf("%T field %q is not a property of schema %s", dto, name, schema)
+			continue
+		}
+		if response && always != slices.Contains(s.Required, name) {
+			t.Errorf("schema %s: %q required = %v, but the DTO always writes it = %v", schema, name, !always, always)
+		}
+	}
+	if response {
+		for _, name := range nullableFields(reflect.TypeOf(dto)) {
+			if p := s.Properties[name]; p != nil && p.Value != nil && !permitsNull(p.Value) {
+				t.Errorf("schema %s: %q can be written as null (%T) but is not nullable", schema, name, dto)
+			}
+		}
+	}
+	for name := range s.Properties {
+		if _, ok := fields[name]; !ok {
+			t.Errorf("schema %s property %q is not a field of %T", schema, name, dto)
+		}
+	}
+	if s.AdditionalProperties.Has == nil || *s.AdditionalProperties.Has {
+		t.Errorf("schema %s should set additionalProperties: false", schema)
+	}
+}
+
+// bodyMatchesSchema validates body, written as JSON, against schema as a
+// response (formats checked).
+func bodyMatchesSchema(t *testing.T, doc *openapi3.T, schema string, body any) {
+	t.Helper()
+	b, err := json.Marshal(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	if err := schemaObject(t, doc, schema).VisitJSON(v, openapi3.VisitAsResponse(), openapi3.EnableFormatValidation(), openapi3.MultiErrors()); err != nil {
+		t.Errorf("body does not match schema %s: %v\nbody: %s", schema, err, b)
 	}
 }
