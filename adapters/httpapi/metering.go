@@ -47,7 +47,7 @@ func (s *server) callService(c echo.Context) error {
 		return err
 	}
 	key, secret := serviceCredentials(c.Request())
-	res, quota, err := s.app.Metering.CallServiceQuota(c.Request().Context(), metering.CallInput{
+	res, quota, err := s.app.Metering.CallService(c.Request().Context(), metering.CallInput{
 		RequestID: requestIDOf(c), Slug: c.Param("slug"), Method: c.Request().Method,
 		Key: key, Secret: secret, IP: c.RealIP(), Query: c.QueryParams(), Body: body,
 	})

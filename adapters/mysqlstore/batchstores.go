@@ -31,14 +31,15 @@ var (
 )
 
 // storesOnBatch are the repositories of the batch transaction db, whose
-// connection is bc; Inserts only where a multi-row INSERT takes consecutive
-// ids.
+// connection is bc; Inserts in one exchange only where a multi-row INSERT
+// takes consecutive ids, else statement by statement.
 func (s *Store) storesOnBatch(db *gorm.DB, bc *batchConn) metering.BatchStores {
 	st := metering.BatchStores{Stores: s.storesOn(db)}
 	b := s.baseOn(db)
 	users := batchUsers{userStore: &userStore{b}, bc: bc}
 	entries := batchLedger{ledgerStore: &ledgerStore{b}, bc: bc}
 	st.Users, st.Ledger, st.Locks = users, entries, batchLocks{b: b, bc: bc}
+	st.Inserts = metering.Statements(st.Stores).Inserts
 	if s.consecutiveIDs {
 		st.Inserts = batchInserts{entries}
 	}

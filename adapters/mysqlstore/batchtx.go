@@ -96,7 +96,7 @@ func batchPool(connector driver.Connector) *sql.DB {
 func (s *Store) WithinBatchTx(ctx context.Context, fn func(ctx context.Context, st metering.BatchStores) error) error {
 	return retryBusy(ctx, func() error {
 		if s.batchDB == nil {
-			return s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error { return fn(ctx, metering.BatchStores{Stores: st}) })
+			return s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error { return fn(ctx, metering.Statements(st)) })
 		}
 		err := s.batchTx(ctx, fn, s.snaps)
 		if errors.Is(err, errStaleSnapshot) {
@@ -106,6 +106,12 @@ func (s *Store) WithinBatchTx(ctx context.Context, fn func(ctx context.Context, 
 		return err
 	})
 }
+
+// SettlesApart is true on MySQL, which runs writers in parallel: the
+// metering writer settles successful calls apart from its batches
+// (metering.ApartSettler). SQLite has one writer, so everything stays in
+// one queue there.
+func (s *Store) SettlesApart() bool { return s.dialect == DialectMySQL }
 
 // busyRetries is how many more times a batch the database aborted as a
 // deadlock or a lock wait is run again, after a short random pause: with

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"paygate/core/hitlog"
+	"paygate/core/metering"
 	"paygate/core/report"
 )
 
@@ -150,4 +151,11 @@ func (s *Store) AddUsage(user, service uint64, at time.Time) error {
 		return err
 	}
 	return s.db.Exec(q, args...).Error
+}
+
+// OneExchangeInserts reports whether ins is the batch's own multi-row
+// insert (batchInserts), not the statement-by-statement one.
+func OneExchangeInserts(ins metering.BatchInserts) bool {
+	_, ok := ins.(batchInserts)
+	return ok
 }

@@ -178,13 +178,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 // commands that need no panel tokens or uploads (they send no mail either).
 func newApp(cfg config, store *mysqlstore.Store, tokens *token.JWT, files panel.Files, m app.Metrics, log *slog.Logger) *app.App {
 	up := upstream.New(upstream.Options{AllowPrivate: cfg.UpstreamAllowPrivate, DefaultTimeout: cfg.UpstreamTimeout, Sandbox: sandbox.NewUpstream()})
-	// MySQL runs writers in parallel under row locks; SQLite one at a time.
-	mysql := store.Dialect() == mysqlstore.DialectMySQL
 	d := app.Deps{
 		Tx: store, Stores: store.Stores(), Upstream: up, Files: files,
 		Config: app.Config{Location: cfg.Location, UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL,
 			MaxTopUp: cfg.BalanceRequestMax, CollectionFeePercent: cfg.CollectionFeePercent, PendingHitGrace: cfg.HitRecoveryAfter, HitPayloadRetention: cfg.HitPayloadRetention, HoldLifetime: cfg.MeteringHolds,
-			SettleApart: mysql, WebhookTimeout: cfg.WebhookTimeout, GSTRate: cfg.GSTRate,
+			WebhookTimeout: cfg.WebhookTimeout, GSTRate: cfg.GSTRate,
 			DefaultPlan: cfg.DefaultPlan},
 		Log: log, Metrics: m,
 		Verifier: sandbox.Verifier{}, Recharger: sandbox.Recharger{}, Payouts: sandbox.Payouts{}, Payments: paymentsOf(cfg),

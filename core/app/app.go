@@ -45,7 +45,6 @@ type Config struct {
 	PendingHitGrace   time.Duration
 	LookupTTL         time.Duration
 	BatchSize         int
-	SettleApart       bool
 	SettleLinger      time.Duration
 	SettleRetryWindow time.Duration
 	HoldLifetime      time.Duration
@@ -164,7 +163,7 @@ func New(d Deps) *App {
 	live := d.Payments != nil && !d.Payments.Sandbox()
 	m := metering.New(metering.Deps{Tx: d.Tx, Stores: d.Stores, Upstream: d.Upstream, Now: d.Now, Log: d.Log, Metrics: d.Metrics,
 		Config: metering.Config{Location: cfg.Location, Livemode: live, UpstreamTimeout: cfg.UpstreamTimeout, MaxPayloadBytes: cfg.MaxPayloadBytes,
-			PendingHitGrace: cfg.PendingHitGrace, LookupTTL: cfg.LookupTTL, BatchSize: cfg.BatchSize, SettleApart: cfg.SettleApart,
+			PendingHitGrace: cfg.PendingHitGrace, LookupTTL: cfg.LookupTTL, BatchSize: cfg.BatchSize,
 			SettleLinger: cfg.SettleLinger, SettleRetryWindow: cfg.SettleRetryWindow, HoldLifetime: cfg.HoldLifetime}})
 	tx, st := m.Invalidating()
 	var rm retention.Metrics

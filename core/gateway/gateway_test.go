@@ -311,7 +311,7 @@ func TestRechargeReferenceReusedForAnotherRequest(t *testing.T) {
 
 func TestGatewayBuiltinsAreNotServiceCalls(t *testing.T) {
 	f := newGatewayFixture(t)
-	_, err := f.meter.CallService(context.Background(), metering.CallInput{Slug: gateway.SlugAccountVerify, Method: "POST", Key: f.key.Key, Secret: f.secret})
+	_, _, err := f.meter.CallService(context.Background(), metering.CallInput{Slug: gateway.SlugAccountVerify, Method: "POST", Key: f.key.Key, Secret: f.secret})
 	if !errors.Is(err, catalog.ErrServiceNotFound) {
 		t.Fatalf("err %v", err)
 	}

@@ -7,12 +7,10 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/apikey"
 	"paygate/core/errs"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
@@ -20,11 +18,11 @@ import (
 	"paygate/core/user"
 )
 
-// Group commit of metered service calls (decisions: "Metering group
-// commit"). Calls hand their reservation (daily counter, plan and balance
-// checks, pending hit, debit) and later their settlement (success, or
-// failure with its refund) to one writer, which applies everything queued
-// in ONE database transaction and releases each call only after that
+// The writer's transactions (writer.go): group commit of metered calls
+// (decisions: "Metering group commit"). Calls hand their reservation
+// (daily counter, plan and balance checks, pending hit, debit) and later
+// their settlement (success, or failure with its refund) to the writer,
+// which applies everything queued in ONE database transaction and releases each call only after that
 // transaction committed. Durability is the same as one transaction per
 // call; the commits (fsyncs) are shared. While a batch commits, the next
 // one queues, so batches grow with the load and no timer is needed.
@@ -66,6 +64,16 @@ type batchOp struct {
 	charge  decimal.Decimal
 	invalid error     // the call's parameters were refused: counted, then logged failed
 	start   time.Time // the call's start (response_time_ms of a refusal)
+	// counted: the key's daily counter took the call before (a gateway
+	// operation's, counted with its key checks); the batch does not count it.
+	precounted bool
+	// also adds a gateway operation's own writes to its reservation's
+	// transaction, under the user's lock, once the call is admitted (u is
+	// the user's row, hit the pending hit).
+	also func(ctx context.Context, s store.Stores, u *user.User, hit *hitlog.Hit) error
+	// note is the description of a refund's ledger row before the request
+	// id: "Refund of failed API call " when empty.
+	note string
 
 	month string // plan month of the call (reservation, refund and capture)
 
@@ -80,8 +88,7 @@ type batchOp struct {
 	done    chan struct{}
 
 	// after, when set, runs in the writer once the batch holding the op
-	// was handled: the op's caller did not wait (a success settled after
-	// the answer, settleLater). firstTry is when its first attempt queued.
+	// was handled: the op's caller did not wait (SettleLater, Capture). firstTry is when its first attempt queued.
 	after    func(*batchOp)
 	firstTry time.Time
 	tries    uint
@@ -90,180 +97,27 @@ type batchOp struct {
 	fence bool
 }
 
-// DefaultSettleLinger is Config.SettleLinger's default. A metered call
-// settling 20 ms later costs nothing to its caller, who has the answer;
-// on the bench the settlement statements grew from ~26 to ~130 hits and
-// the database's CPU per call fell by a tenth (decisions: "Successful
-// settlements are gathered").
-const DefaultSettleLinger = 20 * time.Millisecond
-
-// batcher queues calls for the writer; at most one writer goroutine runs,
-// and it ends when the queue is empty (no goroutine outlives the load).
-type batcher struct {
-	mu      sync.Mutex
-	queue   []*batchOp
-	running bool
-	size    int // at most this many calls per batch (Config.BatchSize)
-	wg      sync.WaitGroup
-
-	// linger > 0: before each batch the writer waits up to linger for the
-	// queue to fill (size ops), unless a fence is queued (urgent).
-	linger time.Duration
-	urgent bool
-	wake   chan struct{} // cap 1: the queue filled up or a fence came
-}
-
-// submit queues op for its writer (writerOf) and waits until the batch
-// holding it has committed or failed.
-func (a *Metering) submit(op *batchOp) {
-	b, write := a.writerOf(op)
-	b.submit(op, write)
-}
-
-// writerOf is the queue that writes op and its write function: the
-// metering writer's, or successWriter's for a successful settlement.
-func (a *Metering) writerOf(op *batchOp) (*batcher, func([]*batchOp)) {
-	if op.kind == batchSettle && op.hit.Status == hitlog.StatusSuccess {
-		return a.successWriter()
-	}
-	return &a.batch, a.writeBatch
-}
-
-// successWriter writes successful settlements: a writer of their own when
-// Config.SettleApart, else the metering writer.
-func (a *Metering) successWriter() (*batcher, func([]*batchOp)) {
-	if a.cfg.SettleApart {
-		return &a.settled, a.writeSettled
-	}
-	return &a.batch, a.writeBatch
-}
-
-// submit queues op and waits until write has handled the batch holding it.
-func (b *batcher) submit(op *batchOp, write func([]*batchOp)) {
-	b.enqueue(op, write)
-	<-op.done
-}
-
-// fence returns a channel closed once every op queued before the call has
-// been handled (at once when nothing is queued or being written).
-func (b *batcher) fence(write func([]*batchOp)) <-chan struct{} {
-	b.mu.Lock()
-	idle := !b.running
-	b.mu.Unlock()
-	if idle {
-		return closedChan
-	}
-	op := &batchOp{fence: true}
-	b.enqueue(op, write)
-	return op.done
-}
-
-var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
-
-// enqueue queues op for write without waiting; the writer goroutine starts
-// with the first queued op.
-func (b *batcher) enqueue(op *batchOp, write func([]*batchOp)) {
-	op.done = make(chan struct{})
-	b.mu.Lock()
-	b.queue = append(b.queue, op)
-	if op.fence {
-		b.urgent = true
-	}
-	wake := b.linger > 0 && (op.fence || len(b.queue) == b.size)
-	start := !b.running
-	if start {
-		b.running = true
-		b.wg.Add(1)
-	}
-	b.mu.Unlock()
-	if wake {
-		select {
-		case b.wake <- struct{}{}:
-		default: // a wake-up is already pending
-		}
-	}
-	if start {
-		go b.run(write)
-	}
-}
-
-// gather waits, before a batch, until the queue holds size ops, a fence is
-// queued or linger has passed (batcher.linger); not at all when the queue
-// is empty (the writer ends).
-func (b *batcher) gather() {
-	b.mu.Lock()
-	ready := b.urgent || len(b.queue) == 0 || len(b.queue) >= b.size
-	b.mu.Unlock()
-	if ready {
-		return
-	}
-	t := time.NewTimer(b.linger)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-b.wake:
-	}
-}
-
-// run hands write up to BatchSize queued calls at a time until the queue is
-// empty, then ends.
-func (b *batcher) run(write func([]*batchOp)) {
-	defer b.wg.Done()
-	for {
-		if b.linger > 0 {
-			b.gather()
-		}
-		b.mu.Lock()
-		if len(b.queue) == 0 {
-			b.running = false
-			b.mu.Unlock()
-			return
-		}
-		n := min(len(b.queue), b.size)
-		ops := b.queue[:n:n]
-		b.queue = append([]*batchOp(nil), b.queue[n:]...)
-		b.urgent = slices.ContainsFunc(b.queue, func(op *batchOp) bool { return op.fence })
-		b.mu.Unlock()
-
-		work := ops
-		if slices.ContainsFunc(ops, func(op *batchOp) bool { return op.fence }) {
-			work = slices.DeleteFunc(slices.Clone(ops), func(op *batchOp) bool { return op.fence })
-		}
-		if len(work) > 0 {
-			write(work)
-		}
-		for _, op := range ops {
-			close(op.done)
-		}
-		for _, op := range work {
-			if op.after != nil {
-				op.after(op)
-			}
-		}
-	}
-}
-
 // writeBatch applies ops in one transaction, tried twice (a deadlock or a
 // lost connection aborts the first); if both fail, every call of the batch
 // fails with 503 and nothing of it is written. The ops get their results
 // only from the plan of the transaction that committed: a store may run
 // the transaction's function more than once (an optimistic batch whose
 // snapshot was stale, batchsnap.go), and each run plans from the same ops.
-func (a *Metering) writeBatch(ops []*batchOp) {
+func (w *writer) writeBatch(ops []*batchOp) {
 	var err error
 	for attempt := 0; attempt < 2; attempt++ {
 		// A bounded attempt: a statement stuck on a cut-off database must
 		// not hold every call queued behind it.
 		ctx, cancel := context.WithTimeout(context.Background(), batchAttemptTimeout)
 		var plan *batchPlan
-		err = a.batchTx.WithinBatchTx(ctx, func(ctx context.Context, s BatchStores) error {
+		err = w.batches.WithinBatchTx(ctx, func(ctx context.Context, s BatchStores) error {
 			var err error
-			plan, err = a.applyBatch(ctx, s, ops)
+			plan, err = w.applyBatch(ctx, s, ops)
 			return err
 		})
 		cancel()
 		if err == nil {
-			a.batchDone(ops, plan)
+			w.batchDone(ops, plan)
 			return
 		}
 	}
@@ -271,23 +125,42 @@ func (a *Metering) writeBatch(ops []*batchOp) {
 		// Not the database being away: one call's data may be what the
 		// database refuses. Apply the calls one by one, so only that call
 		// fails and the others of the batch go through.
-		a.log.Warn("metering batch refused; applying its calls one by one", "calls", len(ops), "err", err)
+		w.log.Warn("metering batch refused; applying its calls one by one", "calls", len(ops), "err", err)
 		for _, op := range ops {
-			a.writeBatch([]*batchOp{op})
+			w.writeBatch([]*batchOp{op})
 		}
 		return
 	}
-	a.log.Error("metering batch failed", "calls", len(ops), "err", err)
+	w.log.Error("metering batch failed", "calls", len(ops), "err", err)
 	for _, op := range ops {
 		op.err = fmt.Errorf("%w: %v", ErrMeteringUnavailable, err)
 		op.moved, op.counted = false, false
 	}
 }
 
+// writeAlone writes an operation's reservation (op.also set) in a
+// transaction of its own, the batch's steps statement by statement, tried
+// once: its error, from its own rows (a reused idempotency key, a payout
+// over its limit) or from the database, is the op's as it came, and
+// nothing of it is written.
+func (w *writer) writeAlone(op *batchOp) {
+	var plan *batchPlan
+	err := w.tx.WithinTx(context.Background(), func(ctx context.Context, s store.Stores) error {
+		var err error
+		plan, err = w.applyBatch(ctx, Statements(s), []*batchOp{op})
+		return err
+	})
+	if err != nil {
+		op.err = err
+		return
+	}
+	w.batchDone([]*batchOp{op}, plan)
+}
+
 // batchDone gives each op of a committed batch its result: a reservation
 // or capture its hit as written (id, status, charges), its refusal, its
 // balance and whether the daily counter took it.
-func (a *Metering) batchDone(ops []*batchOp, p *batchPlan) {
+func (w *writer) batchDone(ops []*batchOp, p *batchPlan) {
 	for i, op := range ops {
 		r := p.results[i]
 		op.err, op.balance, op.counted = r.err, r.balance, r.counted
@@ -302,7 +175,7 @@ func (a *Metering) batchDone(ops []*batchOp, p *batchPlan) {
 		}
 	}
 	for _, id := range p.uncharged {
-		a.log.Error("hold call not charged: its hold was released and the balance does not pay for it", "request_id", id)
+		w.log.Error("hold call not charged: its hold was released and the balance does not pay for it", "request_id", id)
 	}
 }
 
@@ -316,7 +189,7 @@ func (a *Metering) batchDone(ops []*batchOp, p *batchPlan) {
 // connection was lost reads success and counts as moved); what is still
 // unsettled then gets the error, and settleLater queues it again (crash
 // recovery refunds what never settles).
-func (a *Metering) writeSettled(ops []*batchOp) {
+func (w *writer) writeSettled(ops []*batchOp) {
 	ctx := context.Background()
 	todo := ops
 	var err error
@@ -327,7 +200,7 @@ func (a *Metering) writeSettled(ops []*batchOp) {
 			hits[i] = op.hit
 		}
 		var moved []bool
-		moved, err = a.st.Hits.SucceedMany(ctx, hits)
+		moved, err = w.st.Hits.SucceedMany(ctx, hits)
 		if err == nil {
 			for i, op := range todo {
 				op.moved = moved[i]
@@ -344,7 +217,7 @@ func (a *Metering) writeSettled(ops []*batchOp) {
 		}
 		todo = left
 	}
-	a.log.Error("metering settlement batch failed", "calls", len(todo), "err", err)
+	w.log.Error("metering settlement batch failed", "calls", len(todo), "err", err)
 	for _, op := range todo {
 		op.err = fmt.Errorf("%w: %v", ErrMeteringUnavailable, err)
 	}
@@ -355,7 +228,7 @@ func (a *Metering) writeSettled(ops []*batchOp) {
 // queue order, then the multi-row inserts and the balances. It returns the
 // plan it wrote; the ops are left as they were, but for the settlements'
 // moved flags.
-func (a *Metering) applyBatch(ctx context.Context, s BatchStores, ops []*batchOp) (*batchPlan, error) {
+func (w *writer) applyBatch(ctx context.Context, s BatchStores, ops []*batchOp) (*batchPlan, error) {
 	userIDs := make([]uint64, 0, 4)
 	perKey := map[keyDay]int{}
 	var settle []*hitlog.Hit
@@ -363,7 +236,9 @@ func (a *Metering) applyBatch(ctx context.Context, s BatchStores, ops []*batchOp
 		op.moved = false
 		switch op.kind {
 		case batchReserve:
-			perKey[keyDay{op.keyID, op.day}]++
+			if !op.precounted {
+				perKey[keyDay{op.keyID, op.day}]++
+			}
 			userIDs = append(userIDs, op.hit.UserID)
 		case batchSettle:
 			settle = append(settle, op.hit)
@@ -386,7 +261,7 @@ func (a *Metering) applyBatch(ctx context.Context, s BatchStores, ops []*batchOp
 		}
 		return cmp.Compare(x.day, y.day)
 	})
-	users, granted, err := a.lockAndCount(ctx, s, userIDs, keys, perKey)
+	users, granted, err := w.lockAndCount(ctx, s, userIDs, keys, perKey)
 	if err != nil {
 		return nil, err
 	}
@@ -404,7 +279,7 @@ func (a *Metering) applyBatch(ctx context.Context, s BatchStores, ops []*batchOp
 			}
 		}
 	}
-	now := a.now()
+	now := w.now()
 	plan, err := planBatch(ops, users, granted, now)
 	if err != nil {
 		return nil, err
@@ -417,8 +292,18 @@ func (a *Metering) applyBatch(ctx context.Context, s BatchStores, ops []*batchOp
 	if err := insertBatch(ctx, s, plan.inserts, plan.entries, plan.hitOf); err != nil {
 		return nil, err
 	}
+	for i, op := range ops {
+		if r := &plan.results[i]; op.also != nil && r.err == nil {
+			// An operation's own rows (written alone: writeAlone).
+			u := plan.users[op.hit.UserID]
+			if err := op.also(ctx, s.Stores, u, r.hit); err != nil {
+				return nil, err
+			}
+			r.balance = u.Balance
+		}
+	}
 	if len(plan.entries) > 0 {
-		if err := store.AlertLowBalance(ctx, s.Stores, now, a.cfg.Livemode, plan.users, plan.entries); err != nil {
+		if err := store.AlertLowBalance(ctx, s.Stores, now, w.live, plan.users, plan.entries); err != nil {
 			return nil, err
 		}
 	}
@@ -485,7 +370,7 @@ func planBatch(ops []*batchOp, locked map[uint64]*user.User, granted map[keyDay]
 		u := users[op.hit.UserID]
 		if op.hit.Reserved.IsPositive() {
 			id := op.hit.ID
-			e, err := entry(u, ledger.Refund, op.hit, op.hit.Reserved, "Refund of failed API call ", &id)
+			e, err := entry(u, ledger.Refund, op.hit, op.hit.Reserved, cmp.Or(op.note, "Refund of failed API call "), &id)
 			if err != nil {
 				return nil, err
 			}
@@ -505,8 +390,12 @@ func planBatch(ops []*batchOp, locked map[uint64]*user.User, granted map[keyDay]
 		p.inserts = append(p.inserts, h)
 		kd := keyDay{op.keyID, op.day}
 		u := users[h.UserID]
-		r.err = Admit(Standing{DailyLeft: left[kd], Invalid: op.invalid, Owner: u, Month: op.month, Charge: op.charge})
-		if left[kd] > 0 {
+		daily := left[kd]
+		if op.precounted {
+			daily = 1
+		}
+		r.err = Admit(Standing{DailyLeft: daily, Invalid: op.invalid, Owner: u, Month: op.month, Charge: op.charge})
+		if !op.precounted && left[kd] > 0 {
 			left[kd]--
 			r.counted = true
 		}
@@ -597,81 +486,36 @@ func newRow(h *hitlog.Hit) *hitlog.Hit {
 func admitted(charge decimal.Decimal) *decimal.Decimal { return &charge }
 
 // insertBatch writes the batch's hit rows and then its ledger rows, entry
-// i referencing hits[hitOf[i]] when hitOf[i] >= 0: in one go when the
-// store offers BatchStores.Inserts (the ids are then taken in the
-// database), else the hits first, for their ids.
+// i referencing hits[hitOf[i]] when hitOf[i] >= 0.
 func insertBatch(ctx context.Context, s BatchStores, hits []*hitlog.Hit, entries []*ledger.Entry, hitOf []int) error {
-	if s.Inserts != nil {
-		if len(hits)+len(entries) == 0 {
-			return nil
-		}
-		if err := s.Inserts.Insert(ctx, hits, entries, hitOf); err != nil {
-			return fmt.Errorf("insert hits and ledger entries: %w", err)
-		}
+	if len(hits)+len(entries) == 0 {
 		return nil
 	}
-	if len(hits) > 0 {
-		if err := s.Hits.InsertMany(ctx, hits); err != nil {
-			return fmt.Errorf("insert hits: %w", err)
-		}
-	}
-	for i, k := range hitOf {
-		if k >= 0 {
-			id := hits[k].ID
-			entries[i].ReferenceID = &id
-		}
-	}
-	if len(entries) > 0 {
-		if err := s.Ledger.InsertMany(ctx, entries); err != nil {
-			return fmt.Errorf("insert ledger entries: %w", err)
-		}
+	if err := s.Inserts.Insert(ctx, hits, entries, hitOf); err != nil {
+		return fmt.Errorf("insert hits and ledger entries: %w", err)
 	}
 	return nil
 }
 
 // lockAndCount locks the users' rows (id order), then raises the keys'
-// daily counters (id order) under their row locks: in one exchange when the
-// store offers BatchStores.Locks, else statement by statement.
-func (a *Metering) lockAndCount(ctx context.Context, s BatchStores, userIDs []uint64, keys []keyDay, perKey map[keyDay]int) (map[uint64]*user.User, map[keyDay]int, error) {
+// daily counters (id order) under their row locks.
+func (w *writer) lockAndCount(ctx context.Context, s BatchStores, userIDs []uint64, keys []keyDay, perKey map[keyDay]int) (map[uint64]*user.User, map[keyDay]int, error) {
 	granted := make(map[keyDay]int, len(keys))
-	if s.Locks != nil && len(userIDs)+len(keys) > 0 {
-		counts := make([]KeyCount, len(keys))
-		for i, k := range keys {
-			counts[i] = KeyCount{KeyID: k.id, Day: k.day, N: perKey[k]}
-		}
-		users, g, err := s.Locks.LockAndCount(ctx, userIDs, counts, a.now().UTC())
-		if err != nil {
-			return nil, nil, fmt.Errorf("lock users and count hits: %w", err)
-		}
-		for i, k := range keys {
-			granted[k] = g[i]
-		}
-		return users, granted, nil
+	if len(userIDs)+len(keys) == 0 {
+		return map[uint64]*user.User{}, granted, nil
 	}
-	users := make(map[uint64]*user.User, len(userIDs))
-	for _, id := range userIDs {
-		u, err := s.Users.LockByID(ctx, id)
-		if err != nil {
-			return nil, nil, fmt.Errorf("lock user %d: %w", id, err)
-		}
-		users[id] = u
+	counts := make([]KeyCount, len(keys))
+	for i, k := range keys {
+		counts[i] = KeyCount{KeyID: k.id, Day: k.day, N: perKey[k]}
 	}
-	for _, k := range keys {
-		g, err := s.Keys.CountHits(ctx, k.id, k.day, perKey[k], a.now().UTC())
-		if err != nil && !errors.Is(err, apikey.ErrNotFound) {
-			return nil, nil, fmt.Errorf("count hits: %w", err)
-		}
-		granted[k] = g
+	users, g, err := s.Locks.LockAndCount(ctx, userIDs, counts, w.now().UTC())
+	if err != nil {
+		return nil, nil, fmt.Errorf("lock users and count hits: %w", err)
+	}
+	for i, k := range keys {
+		granted[k] = g[i]
 	}
 	return users, granted, nil
-}
-
-// plainBatches runs the metering writer's transactions with WithinTx, for
-// a store that is no BatchTransactor: BatchStores without batch-only ports.
-type plainBatches struct{ tx store.Transactor }
-
-func (t plainBatches) WithinBatchTx(ctx context.Context, fn func(ctx context.Context, s BatchStores) error) error {
-	return t.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error { return fn(ctx, BatchStores{Stores: s}) })
 }
 
 // keyDay is a key's daily counter for one local day.

@@ -36,7 +36,7 @@ func queue(t *testing.T, a *metering.Metering, inputs ...metering.CallInput) (wa
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res[i], errs[i] = a.CallService(context.Background(), in)
+			res[i], _, errs[i] = a.CallService(context.Background(), in)
 		}()
 		deadline := time.Now().Add(5 * time.Second)
 		for metering.QueuedCalls(a) < i+1 {
@@ -144,7 +144,7 @@ func TestBatchRetriesOnce(t *testing.T) {
 	f := newFixture(t)
 	f.db.Fail("WithinTx", fmt.Errorf("begin transaction: %w", errs.ErrUnavailable))
 	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(metering.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil).Once()
-	res, err := f.app.CallService(context.Background(), f.input(`{}`))
+	res, _, err := f.app.CallService(context.Background(), f.input(`{}`))
 	if err != nil || !res.BalanceLeft.Equal(dec("8.77")) {
 		t.Fatalf("%+v, %v", res, err)
 	}
@@ -222,7 +222,14 @@ func (t *batchTx) WithinTx(ctx context.Context, fn func(context.Context, store.S
 func (t *batchTx) WithinBatchTx(ctx context.Context, fn func(context.Context, metering.BatchStores) error) error {
 	t.batch.Add(1)
 	return t.db.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
-		return fn(ctx, metering.BatchStores{Stores: s, Locks: t.locks, Inserts: t.inserts})
+		bs := metering.Statements(s)
+		if t.locks != nil {
+			bs.Locks = t.locks
+		}
+		if t.inserts != nil {
+			bs.Inserts = t.inserts
+		}
+		return fn(ctx, bs)
 	})
 }
 

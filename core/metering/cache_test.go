@@ -38,7 +38,7 @@ func TestCacheInvalidationAndStalenessBound(t *testing.T) {
 	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(metering.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil)
 
 	call := func(x *metering.Metering) error {
-		_, err := x.CallService(context.Background(), f.input(`{}`))
+		_, _, err := x.CallService(context.Background(), f.input(`{}`))
 		return err
 	}
 	for _, x := range []*metering.Metering{a, b, a, b} {
@@ -83,14 +83,14 @@ func TestCacheNeverHoldsTheBalance(t *testing.T) {
 	f := newFixture(t)
 	f.user.Balance = dec("0.00")
 	f.save()
-	if _, err := f.app.CallService(context.Background(), f.input(`{}`)); !errors.Is(err, ledger.ErrInsufficientBalance) {
+	if _, _, err := f.app.CallService(context.Background(), f.input(`{}`)); !errors.Is(err, ledger.ErrInsufficientBalance) {
 		t.Fatalf("%v", err)
 	}
 	u := f.stored()
 	u.Balance = dec("10.00") // credited by another instance
 	f.db.Put(u)
 	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(metering.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil).Once()
-	res, err := f.app.CallService(context.Background(), f.input(`{}`))
+	res, _, err := f.app.CallService(context.Background(), f.input(`{}`))
 	if err != nil || !res.BalanceLeft.Equal(dec("8.77")) {
 		t.Fatalf("%+v, %v", res, err)
 	}

@@ -3,10 +3,12 @@
 // rule (admission.go), billed exactly once with its hit log row, and never
 // overdraws. Calls of Enterprise keys run on holds (holds.go): money and
 // daily calls set aside in the database for many calls, each charged after
-// its answer by a batch writer (batch.go). Others reserve per call. The
-// decisions are docs/decisions.md's "Metered calls"; each request path,
-// file by file, is in docs/architecture.md. How the package carries them
-// out:
+// its answer. Others reserve per call. Whatever the mode, the caller or the
+// database, a call's money moves only through the writer (writer.go):
+// Reserve, Settle, SettleLater, Refund, Hold, Release and Capture, written
+// in group commits (queue.go, batch.go). The decisions are
+// docs/decisions.md's "Metered calls"; the path of a call, file by file, is
+// in docs/architecture.md. How the package carries them out:
 //
 // # Holds
 //
@@ -103,7 +105,7 @@
 // wrote them as successes with charge 0: up to 59 of 1,500 calls served
 // free, with a clean ledger check, which now compares admitted_amount.
 //
-// With Config.SettleApart (the MySQL store), successful per-call
+// When the store settles apart (ApartSettler: MySQL), successful per-call
 // settlements have a writer of their own: per chunk one conditional
 // UPDATE … WHERE id IN (…) AND status = 'pending', then the usage roll-up,
 // in a transaction with no user or key lock, so it overlaps the
@@ -176,12 +178,13 @@
 //
 // # Gateway operations
 //
-// Meter (gateway.go) bills a gateway operation (an Op) the per-call way,
-// through the gateway's Meter port: the built-in service row, key, price,
-// allow lists and the key's daily count, an idempotent replay (Op.Replay:
-// a hit success with charge 0 and {"replayed":true}, counted for the day
-// but not the plan), then one reservation transaction under the user's
-// lock that admits the call and writes the pending hit, the debit and the
-// operation's own rows (Op.Reserve), the provider outside any transaction
-// (Op.Perform), and the settlement or refund.
+// Meter (operations.go) bills a gateway operation (an Op) the per-call
+// way, through the gateway's Meter port: the built-in service row, key,
+// price, allow lists and the key's daily count, an idempotent replay
+// (Op.Replay: a hit success with charge 0 and {"replayed":true}, counted
+// for the day but not the plan), then the writer's Reserve, which admits
+// the call and writes the pending hit, the debit and the operation's own
+// rows (Op.Reserve) in a transaction of their own under the user's lock,
+// the provider outside any transaction (Op.Perform), and the writer's
+// Settle or Refund.
 package metering

@@ -21,7 +21,7 @@ func TestMeteredCallCrossingThresholdWritesBalanceLowOnce(t *testing.T) {
 	f.save()
 	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(metering.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil)
 	for range 2 {
-		if _, err := f.app.CallService(context.Background(), f.input(`{}`)); err != nil {
+		if _, _, err := f.app.CallService(context.Background(), f.input(`{}`)); err != nil {
 			t.Fatal(err)
 		}
 	}

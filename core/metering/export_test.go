@@ -5,22 +5,22 @@ import "time"
 // HoldBatches keeps the metering writers from starting, so calls queue up
 // and the next batch of each holds them all, in order; release starts them.
 func HoldBatches(a *Metering) (release func()) {
-	for _, b := range []*batcher{&a.batch, &a.settled} {
+	for _, b := range []*batcher{&a.w.batch, &a.w.settled} {
 		b.mu.Lock()
 		b.running = true
 		b.wg.Add(1)
 		b.mu.Unlock()
 	}
 	return func() {
-		go a.batch.run(a.writeBatch)
-		go a.settled.run(a.writeSettled)
+		go a.w.batch.run(a.w.writeBatch)
+		go a.w.settled.run(a.w.writeSettled)
 	}
 }
 
 // QueuedCalls is how many calls wait for the metering writers.
 func QueuedCalls(a *Metering) int {
 	n := 0
-	for _, b := range []*batcher{&a.batch, &a.settled} {
+	for _, b := range []*batcher{&a.w.batch, &a.w.settled} {
 		b.mu.Lock()
 		n += len(b.queue)
 		b.mu.Unlock()

@@ -13,7 +13,6 @@ import (
 
 	"paygate/core/errs"
 	"paygate/core/hold"
-	"paygate/core/store"
 	"paygate/core/user"
 )
 
@@ -307,48 +306,17 @@ func (a *Metering) startFetch(slot *holdSlot, userID, keyID uint64, charge decim
 // nothing go the per-call way before fetching again.
 const emptyHoldPause = 100 * time.Millisecond
 
-// acquireHold takes a hold of up to calls calls at charge for the key, in
-// one transaction under the user's row lock: as many calls as the money
-// the user may spend (Available) pays for and the key's daily limit
-// allows. It returns nil when not one call fits.
+// acquireHold takes a hold of up to calls calls at charge for the key
+// (the writer's Hold); nil when not one call fits.
 func (a *Metering) acquireHold(ctx context.Context, userID, keyID uint64, charge decimal.Decimal, day string, calls int) (*liveHold, error) {
-	var lh *liveHold
 	now := a.now().UTC()
-	err := a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
-		u, err := s.Users.LockByID(ctx, userID)
-		if err != nil {
-			return fmt.Errorf("lock user %d: %w", userID, err)
-		}
-		n := HoldCalls(u, a.month(now), charge, calls)
-		if n <= 0 {
-			return nil
-		}
-		n, err = s.Keys.CountHits(ctx, keyID, day, n, now)
-		if err != nil {
-			return fmt.Errorf("count hits: %w", err)
-		}
-		if n <= 0 {
-			return nil
-		}
-		h := hold.Hold{UserID: userID, KeyID: keyID, Day: day, Unit: charge, Calls: n, UsedMoney: decimal.Zero,
-			ExpiresAt: now.Add(a.cfg.HoldLifetime), CreatedAt: now}
-		if err := s.Holds.Insert(ctx, &h); err != nil {
-			return err
-		}
-		u.HeldAmount = u.HeldAmount.Add(h.Amount())
-		if err := s.Users.SaveBalance(ctx, u); err != nil {
-			return fmt.Errorf("save balance: %w", err)
-		}
-		lh = &liveHold{h: h, left: n, spendable: u.Available()}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("take hold: %w", err)
+	h, available, ok, err := a.w.Hold(ctx, hold.Hold{UserID: userID, KeyID: keyID, Day: day, Unit: charge, Calls: calls,
+		ExpiresAt: now.Add(a.cfg.HoldLifetime), CreatedAt: now}, a.month(now))
+	if err != nil || !ok {
+		return nil, err
 	}
-	if lh != nil {
-		a.usage.add(keyID, day, lh.h.Calls)
-	}
-	return lh, nil
+	a.usage.add(keyID, day, h.Calls)
+	return &liveHold{h: h, left: h.Calls, spendable: available}, nil
 }
 
 // callDone ends a call taken from lh once its hit and charge are written
@@ -403,7 +371,7 @@ func (a *Metering) maybeRelease(lh *liveHold) {
 				return
 			}
 			a.databaseFailed(err)
-			if time.Since(first) >= a.retryWindow() {
+			if time.Since(first) >= a.w.retryWindow {
 				// Left open: recovery releases it after PendingHitGrace.
 				a.log.Error("hold not released; recovery will release it", "hold_id", lh.h.ID, "err", err)
 				a.holds.watch.released(lh.h.UserID, lh.h.ID) // no longer this instance's to release
@@ -414,43 +382,13 @@ func (a *Metering) maybeRelease(lh *liveHold) {
 	}()
 }
 
-// releaseHold releases a hold in one transaction under its user's row
-// lock, from its row: the money not charged leaves the held amount and the
-// calls not made go back to the key's day. False when it was already
-// released (by another instance's recovery).
+// releaseHold releases a hold (the writer's Release) and gives its calls
+// not made back to this instance's view of the key's day. False when it
+// was already released (by another instance's recovery).
 func (a *Metering) releaseHold(ctx context.Context, id, userID uint64) (bool, error) {
-	released := false
-	var given hold.Hold // the calls given back to the key's day
-	err := a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
-		u, err := s.Users.LockByID(ctx, userID)
-		if err != nil {
-			return fmt.Errorf("lock user %d: %w", userID, err)
-		}
-		h, found, err := s.Holds.Get(ctx, id)
-		if err != nil || !found {
-			return err
-		}
-		// The row's deletion decides which release gives the money and
-		// the calls back: nothing else is written when it was gone.
-		if released, err = s.Holds.Delete(ctx, id); err != nil || !released {
-			return err
-		}
-		money, calls := h.Unused()
-		if money.GreaterThan(u.HeldAmount) {
-			// Never below zero; the ledger check reports the mismatch.
-			a.log.Error("hold returns more money than is held", "hold_id", id, "user_id", userID,
-				"unused", money.StringFixed(2), "held", u.HeldAmount.StringFixed(2))
-			money = u.HeldAmount
-		}
-		u.HeldAmount = u.HeldAmount.Sub(money)
-		if err := s.Keys.UncountHits(ctx, h.KeyID, h.Day, calls); err != nil {
-			return err
-		}
-		given = hold.Hold{KeyID: h.KeyID, Day: h.Day, Calls: calls}
-		return s.Users.SaveBalance(ctx, u)
-	})
+	released, given, err := a.w.Release(ctx, id, userID)
 	if err != nil {
-		return false, fmt.Errorf("release hold %d: %w", id, err)
+		return false, err
 	}
 	if released {
 		a.usage.add(given.KeyID, given.Day, -given.Calls)

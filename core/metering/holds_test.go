@@ -83,7 +83,7 @@ func TestHoldCallIsChargedAfterItsAnswer(t *testing.T) {
 		return metering.UpstreamResponse{Status: 200, Body: []byte(`{"id":"x"}`)}, nil
 	}).Once()
 
-	res, err := f.app.CallService(context.Background(), f.input(`{"phone":"9876543210"}`))
+	res, _, err := f.app.CallService(context.Background(), f.input(`{"phone":"9876543210"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestHoldCallFailureIsDebitedAndRefunded(t *testing.T) {
 		return metering.UpstreamResponse{Status: 502, Body: []byte(`{"message":"down"}`)}, nil
 	}).Once()
 
-	_, err := f.app.CallService(context.Background(), f.input(`{}`))
+	_, _, err := f.app.CallService(context.Background(), f.input(`{}`))
 	if errs.KindOf(err) != errs.Upstream {
 		t.Fatalf("error %v", err)
 	}
@@ -150,7 +150,7 @@ func TestNoHoldGrantedIsDecidedPerCall(t *testing.T) {
 	f.user.Balance = dec("0.40")
 	f.save()
 
-	_, err := f.app.CallService(context.Background(), f.input(`{}`))
+	_, _, err := f.app.CallService(context.Background(), f.input(`{}`))
 	if !errors.Is(err, ledger.ErrInsufficientBalance) {
 		t.Fatalf("error %v", err)
 	}
@@ -174,7 +174,7 @@ func TestHoldFetchOnALostDatabaseAnswers503(t *testing.T) {
 	f.db.OnCall("Users.LockByID", func() error { return lost })
 
 	for i := range 2 {
-		_, err := f.app.CallService(context.Background(), f.input(`{}`))
+		_, _, err := f.app.CallService(context.Background(), f.input(`{}`))
 		if errs.KindOf(err) != errs.Unavailable {
 			t.Fatalf("call %d: error %v", i+1, err)
 		}
@@ -202,7 +202,7 @@ func TestStopReleasesAHoldFetchedAhead(t *testing.T) {
 	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(metering.UpstreamResponse{Status: 200, Body: []byte(`{}`)}, nil).Times(5)
 
 	for i := range 5 { // the fifth leaves 3 calls, fewer than half of 8: the next hold is fetched
-		if _, err := f.app.CallService(context.Background(), f.input(`{}`)); err != nil {
+		if _, _, err := f.app.CallService(context.Background(), f.input(`{}`)); err != nil {
 			t.Fatalf("call %d: %v", i+1, err)
 		}
 	}

@@ -32,10 +32,6 @@ type Config struct {
 	// BatchSize is the most calls one metering transaction carries; 0
 	// means DefaultBatchSize.
 	BatchSize int
-	// SettleApart gives successful settlements a writer of their own,
-	// outside any transaction, overlapping the reservation batches: for
-	// databases that run writers in parallel (MySQL), not SQLite.
-	SettleApart bool
 	// SettleLinger is how long the settlement and capture writers gather
 	// work before they write it; 0 means DefaultSettleLinger, negative
 	// writes as soon as one is queued.
@@ -68,7 +64,7 @@ type Metrics interface {
 
 // Deps are the ports metering runs on. Now, Log and Metrics may be nil.
 type Deps struct {
-	Tx       store.Transactor // a BatchTransactor too when the store has a batch path
+	Tx       store.Transactor // a BatchTransactor (and ApartSettler) too when the store has a batch path
 	Stores   store.Stores
 	Upstream Upstream
 	Now      func() time.Time
@@ -79,22 +75,18 @@ type Deps struct {
 
 // Metering is the metering use case and its writers.
 type Metering struct {
-	tx        store.Transactor // invalidates the lookups on writes (cache.go)
-	batchTx   BatchTransactor  // the writers' transactions
-	st        store.Stores
-	up        Upstream
-	now       func() time.Time
-	cfg       Config
-	log       *slog.Logger
-	metrics   Metrics
-	bg        sync.WaitGroup // hold fetches under way
-	cache     *lookups       // the metering path's reads (cache.go)
-	batch     batcher        // reservations, failed settlements, captures' fallback (batch.go)
-	settled   batcher        // successful settlements when Config.SettleApart
-	captures  batcher        // hold calls' hits and charges (holds.go)
-	holds     holdRegistry   // this instance's holds (holds.go)
-	usage     keyUsage       // the keys' daily counters as this instance knows them (quota.go)
-	unsettled sync.WaitGroup // writes queued after an answer and not yet final
+	tx      store.Transactor // invalidates the lookups on writes (cache.go)
+	st      store.Stores
+	w       *writer // the one way a call's money moves (writer.go)
+	up      Upstream
+	now     func() time.Time
+	cfg     Config
+	log     *slog.Logger
+	metrics Metrics
+	bg      sync.WaitGroup // hold fetches under way
+	cache   *lookups       // the metering path's reads (cache.go)
+	holds   holdRegistry   // this instance's holds (holds.go)
+	usage   keyUsage       // the keys' daily counters as this instance knows them (quota.go)
 }
 
 // New builds metering from its ports.
@@ -142,14 +134,24 @@ func New(d Deps) *Metering {
 	if b, ok := d.Tx.(BatchTransactor); ok {
 		batches = b
 	}
+	apart := false
+	if s, ok := d.Tx.(ApartSettler); ok {
+		apart = s.SettlesApart()
+	}
 	linger := max(cfg.SettleLinger, 0)
-	return &Metering{
-		tx: flushingTx{d.Tx, cache}, batchTx: flushingBatches{batches, cache}, st: invalidating(d.Stores, cache.flush),
+	a := &Metering{
+		tx: flushingTx{d.Tx, cache}, st: invalidating(d.Stores, cache.flush),
 		up: d.Upstream, now: d.Now, cfg: cfg, log: d.Log, metrics: d.Metrics, cache: cache,
+	}
+	a.w = &writer{
+		tx: a.tx, batches: flushingBatches{batches, cache}, st: a.st, now: d.Now, log: d.Log, metrics: d.Metrics,
+		live: cfg.Livemode, retryWindow: min(cfg.SettleRetryWindow, cfg.PendingHitGrace/2),
+		failed: a.databaseFailed, captured: a.callDone, apart: apart,
 		batch:    batcher{size: cfg.BatchSize},
 		settled:  batcher{size: cfg.BatchSize, linger: linger, wake: make(chan struct{}, 1)},
 		captures: batcher{size: cfg.BatchSize, linger: linger, wake: make(chan struct{}, 1)},
 	}
+	return a
 }
 
 // Invalidating returns the transactor and stores the other use cases write
@@ -163,29 +165,17 @@ func (a *Metering) Invalidating() (store.Transactor, store.Stores) { return a.tx
 // and the writers' queues drained. The server calls it on shutdown, after
 // the HTTP server stopped and before closing the database.
 func (a *Metering) Wait() {
-	a.unsettled.Wait()
+	a.w.Wait()
 	a.releaseHolds()
 	a.bg.Wait()
-	a.batch.wg.Wait()
-	a.settled.wg.Wait()
-	a.captures.wg.Wait()
+	a.w.Drain()
 }
 
 // AwaitSettlements waits until the successful settlements and hold calls'
 // charges this instance queued before the call have been written (first
 // attempt), so a read that follows a call's answer on the same instance
 // sees it charged.
-func (a *Metering) AwaitSettlements(ctx context.Context) error {
-	b, write := a.successWriter()
-	for _, done := range []<-chan struct{}{b.fence(write), a.captures.fence(a.writeBatch)} {
-		select {
-		case <-done:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
-	return nil
-}
+func (a *Metering) AwaitSettlements(ctx context.Context) error { return a.w.Fence(ctx) }
 
 // day is the local calendar day of t ("2006-01-02"), month its month ("2006-01").
 func (a *Metering) day(t time.Time) string   { return t.In(a.cfg.Location).Format("2006-01-02") }

@@ -110,7 +110,7 @@ func TestCallServiceSuccessReservesThenSettles(t *testing.T) {
 		return r.Method == "POST" && r.URL == "https://up.example/sms" && r.Header.Get("Authorization") == "Bearer pk-123" && string(r.Body) == `{"phone":"9876543210"}`
 	})).Return(metering.UpstreamResponse{Status: 200, Body: []byte(`{"id":"x"}`)}, nil).Once()
 
-	res, err := f.app.CallService(context.Background(), f.input(`{"phone":"9876543210"}`))
+	res, _, err := f.app.CallService(context.Background(), f.input(`{"phone":"9876543210"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestCallServiceSettledElsewhereChangesNothing(t *testing.T) {
 		}
 		return nil
 	})
-	if res, err := f.app.CallService(context.Background(), f.input(`{}`)); err != nil || !res.Charged.Equal(dec("1.23")) {
+	if res, _, err := f.app.CallService(context.Background(), f.input(`{}`)); err != nil || !res.Charged.Equal(dec("1.23")) {
 		t.Fatalf("%+v, %v", res, err)
 	}
 	f.app.Wait()
@@ -181,7 +181,7 @@ func TestCallServiceUpstreamFailureRefunds(t *testing.T) {
 			call.Once()
 			up(call)
 
-			_, err := f.app.CallService(context.Background(), f.input(`{}`))
+			_, _, err := f.app.CallService(context.Background(), f.input(`{}`))
 			if errs.KindOf(err) != errs.Upstream {
 				t.Fatalf("error %v", err)
 			}
@@ -249,7 +249,7 @@ func TestCallServiceRejections(t *testing.T) {
 			before := f.stored()
 			// No upstream call in any of these: the strict mock fails the
 			// test on one.
-			_, err := f.app.CallService(context.Background(), in)
+			_, _, err := f.app.CallService(context.Background(), in)
 			if !errors.Is(err, c.want) {
 				t.Fatalf("error %v, want %v", err, c.want)
 			}

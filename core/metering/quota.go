@@ -1,7 +1,6 @@
 package metering
 
 import (
-	"context"
 	"errors"
 	"sync"
 	"time"
@@ -134,26 +133,11 @@ func (a *Metering) UntilNextMonth() time.Duration {
 	return time.Date(y, m+1, 1, 0, 0, 0, 0, a.cfg.Location).Sub(t)
 }
 
-// CallServiceQuota is CallService that also reports where the caller's key
-// stands against its daily limit: the zero DailyQuota (Limit 0) when the
-// call was answered before its key was known (unknown service, wrong
-// method, bad credentials).
-func (a *Metering) CallServiceQuota(ctx context.Context, in CallInput) (*CallResult, DailyQuota, error) {
-	var kq calledKey
-	res, err := a.callService(ctx, in, &kq)
-	a.countCall(in.Slug, kq.key != nil, res, err)
-	if kq.key == nil {
-		return res, DailyQuota{}, err
-	}
+// quota is where c's key stands against its daily limit once the call
+// was answered with err.
+func (a *Metering) quota(c *call, err error) DailyQuota {
 	if errors.Is(err, apikey.ErrDailyLimit) {
-		a.usage.exhausted(kq.key, kq.day)
+		a.usage.exhausted(c.key, c.day)
 	}
-	q := DailyQuota{Limit: kq.key.DailyLimit, Remaining: a.usage.quota(kq.key, kq.day), Reset: untilNextDay(a.now(), a.cfg.Location)}
-	return res, q, err
-}
-
-// calledKey is the key a call authenticated with, and the call's day.
-type calledKey struct {
-	key *apikey.Key
-	day string
+	return DailyQuota{Limit: c.key.DailyLimit, Remaining: a.usage.quota(c.key, c.day), Reset: untilNextDay(a.now(), a.cfg.Location)}
 }

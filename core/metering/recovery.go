@@ -8,8 +8,6 @@ import (
 
 	"paygate/core/errs"
 	"paygate/core/hitlog"
-	"paygate/core/ledger"
-	"paygate/core/store"
 )
 
 // ErrInterrupted is what a hit whose call never finished records (its
@@ -66,33 +64,12 @@ func (a *Metering) recoverPendingHits(ctx context.Context, limit int) (int, erro
 	return n, errors.Join(failed...)
 }
 
-// recoverHit refunds one interrupted hit; false when another settlement
-// got there first.
+// recoverHit refunds one interrupted hit through the writer (Refund);
+// false when another settlement got there first.
 func (a *Metering) recoverHit(ctx context.Context, h *hitlog.Hit) (bool, error) {
 	failHit(h, ErrInterrupted)
-	err := a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
-		u, err := s.Users.LockByID(ctx, h.UserID)
-		if err != nil {
-			return fmt.Errorf("lock user %d: %w", h.UserID, err)
-		}
-		// First the conditional update: a hit settled meanwhile is left
-		// alone, and nothing below is written.
-		if err := s.Hits.Finish(ctx, h); err != nil {
-			return err
-		}
-		if h.Reserved.IsPositive() {
-			id := h.ID
-			if _, err := store.Post(ctx, s, a.now(), a.cfg.Livemode, u, ledger.Refund, h.Reserved, ledger.RefAPIHit, &id, "Refund of interrupted API call "+h.RequestID); err != nil {
-				return err
-			}
-		}
-		u.UncountPlanCall(a.month(h.CreatedAt))
-		if err := s.Users.SaveBalance(ctx, u); err != nil {
-			return fmt.Errorf("save balance: %w", err)
-		}
-		return nil
-	})
-	if errors.Is(err, hitlog.ErrNotPending) {
+	err := a.w.Refund(&batchOp{hit: h, month: a.month(h.CreatedAt), note: "Refund of interrupted API call "})
+	if errors.Is(err, ErrHitNotPending) {
 		return false, nil
 	}
 	if err != nil {

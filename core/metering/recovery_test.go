@@ -72,7 +72,7 @@ func TestRecoverPendingHitsSkipsHitsSettledMeanwhile(t *testing.T) {
 	f.save()
 	f.db.Put(f.pendingHit(41, "1.25"))
 	var settled bool
-	f.db.OnCall("Hits.Finish", func() error {
+	f.db.OnCall("Hits.FinishMany", func() error {
 		if !settled { // its own call settles it first
 			settled = true
 			h := hit(t, f, 41)
@@ -103,7 +103,8 @@ func TestRecoverPendingHitsSkipsHitsSettledMeanwhile(t *testing.T) {
 func TestRecoverPendingHitsGoesOnAfterAFailure(t *testing.T) {
 	f := newFixture(t)
 	f.db.Put(f.pendingHit(41, "1.00"), f.pendingHit(42, "0"))
-	f.db.Fail("Users.LockByID", errors.New("connection lost"))
+	// Both of the writer's attempts at hit 41's refund fail.
+	f.db.Fail("Users.LockByID", errors.New("connection lost"), errors.New("connection lost"))
 
 	n, err := f.app.RecoverPendingHits(context.Background(), 10)
 	if n != 1 || err == nil || !strings.Contains(err.Error(), "connection lost") {

@@ -17,7 +17,7 @@ import (
 	"paygate/core/store/storetest"
 )
 
-// apart rebuilds the fixture's app with Config.SettleApart and a
+// apart rebuilds the fixture's app on a store that settles apart, a
 // transactor that counts its transactions.
 func (f *fixture) apart(t *testing.T) *countingTx {
 	return f.apartWith(t, nil, 0)
@@ -31,7 +31,7 @@ func (f *fixture) apartWith(t *testing.T, m metering.Metrics, window time.Durati
 }
 
 // apartConfig is apart with metrics m (nil: none) and cfg (its Location
-// and SettleApart set here).
+// set here).
 func (f *fixture) apartConfig(t *testing.T, m metering.Metrics, cfg metering.Config) *countingTx {
 	t.Helper()
 	return f.apartHits(t, m, cfg, nil)
@@ -47,7 +47,6 @@ func (f *fixture) apartHits(t *testing.T, m metering.Metrics, cfg metering.Confi
 	}
 	tx := &countingTx{db: f.db}
 	cfg.Location, _ = time.LoadLocation("Asia/Kolkata")
-	cfg.SettleApart = true
 	f.app = metering.New(metering.Deps{Tx: tx, Stores: stores, Upstream: f.up, Now: func() time.Time { return f.now }, Metrics: m, Config: cfg})
 	return tx
 }
@@ -90,6 +89,9 @@ type countingTx struct {
 	db *storetest.DB
 }
 
+// SettlesApart: the store settles successes apart (metering.ApartSettler).
+func (c *countingTx) SettlesApart() bool { return true }
+
 func (c *countingTx) WithinTx(ctx context.Context, fn func(context.Context, store.Stores) error) error {
 	c.n.Add(1)
 	return c.db.WithinTx(ctx, fn)
@@ -102,7 +104,7 @@ func TestSettleApartSettlesSuccessOutsideTheBatch(t *testing.T) {
 	f := newFixture(t)
 	tx := f.apart(t)
 	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(metering.UpstreamResponse{Status: 200, Body: []byte(`{"id":"x"}`)}, nil).Once()
-	res, err := f.app.CallService(context.Background(), f.input(`{}`))
+	res, _, err := f.app.CallService(context.Background(), f.input(`{}`))
 	if err != nil || !res.BalanceLeft.Equal(dec("8.77")) {
 		t.Fatalf("%+v, %v", res, err)
 	}
@@ -126,7 +128,7 @@ func TestSettleApartKeepsFailuresWithTheRefund(t *testing.T) {
 	f := newFixture(t)
 	tx := f.apart(t)
 	f.up.EXPECT().Do(mock.Anything, mock.Anything).Return(metering.UpstreamResponse{Status: 502, Body: []byte(`bad`)}, nil).Once()
-	if _, err := f.app.CallService(context.Background(), f.input(`{}`)); err == nil {
+	if _, _, err := f.app.CallService(context.Background(), f.input(`{}`)); err == nil {
 		t.Fatal("failed upstream answered success")
 	}
 	if n := tx.n.Load(); n != 2 {

@@ -18,10 +18,11 @@ import (
 	"paygate/core/user"
 )
 
-// Gateway operations (payments, verifications, recharges) are billed like
-// service calls through their built-in service row: the same key checks
-// and one hit log row per call, then a reservation before the provider is
-// asked and a settlement or refund after.
+// Gateway operations (payments, verifications, recharges, payouts,
+// account openings) are billed like service calls through their built-in
+// service row: the same key checks and one hit log row per call, then the
+// writer's Reserve before the provider is asked and its Settle or Refund
+// after (writer.go).
 
 // Credentials are what a gateway caller presents: its key's secret alone
 // (Authorization: Bearer <secret>), or the key and its secret (X-API-Key
@@ -102,11 +103,14 @@ func (a *Metering) meter(ctx context.Context, op Op, known *bool) (*Charge, erro
 		RequestPayload: a.capPayload(string(payload)), IPAddress: op.IP,
 		ChargeAmount: decimal.Zero, CostAmount: decimal.Zero, Reserved: decimal.Zero, CreatedAt: now.UTC(),
 	}
-	if err := a.admit(ctx, key, svc.ID, hit, now); err != nil {
+	if err := keyRefusal(key, svc.ID, op.IP); err != nil {
+		return nil, a.reject(ctx, hit, err, now)
+	}
+	if err := a.countDay(ctx, key, hit, now); err != nil {
 		return nil, err
 	}
 	if op.Invalid != nil {
-		return nil, a.reject(ctx, hit, hitlog.StatusFailed, op.Invalid, now)
+		return nil, a.reject(ctx, hit, op.Invalid, now)
 	}
 	replay := func() (*Charge, bool, error) {
 		if op.Replay == nil {
@@ -117,7 +121,7 @@ func (a *Metering) meter(ctx context.Context, op Op, known *bool) (*Charge, erro
 			if errs.KindOf(err) == errs.Internal {
 				return nil, false, err
 			}
-			return nil, false, a.reject(ctx, hit, hitlog.StatusFailed, err, now)
+			return nil, false, a.reject(ctx, hit, err, now)
 		}
 		if !done {
 			return nil, false, nil
@@ -139,18 +143,19 @@ func (a *Metering) meter(ctx context.Context, op Op, known *bool) (*Charge, erro
 		return res, err
 	}
 
+	// The reservation, with the operation's own rows (op.Reserve), through
+	// the writer: its daily call was counted above.
 	charge := price.Charge(owner.Role)
-	var extra func(ctx context.Context, s store.Stores, u *user.User) error
-	if op.Reserve != nil {
-		extra = func(ctx context.Context, s store.Stores, u *user.User) error { return op.Reserve(ctx, s, u, hit) }
-	}
-	balance, err := a.reserve(ctx, owner.ID, hit, charge, now, extra)
-	if err != nil {
+	r := &batchOp{hit: hit, keyID: key.ID, day: a.day(now), month: a.month(now), charge: charge, start: now,
+		precounted: true, also: op.Reserve}
+	a.w.Reserve(r)
+	if err := r.err; err != nil {
+		if hit.ID != 0 {
+			return nil, err // refused by admission: its hit is written
+		}
 		switch {
 		case errors.Is(err, ledger.ErrInsufficientBalance):
-			return nil, a.reject(ctx, hit, hitlog.StatusInsufficientBalance, err, now)
-		case errors.Is(err, ErrPlanLimit):
-			return nil, a.reject(ctx, hit, hitlog.StatusFailed, err, now)
+			return nil, a.reject(ctx, hit, err, now)
 		case errs.KindOf(err) == errs.Conflict:
 			// A concurrent duplicate claimed the key first: answer as its retry.
 			if res, done, rerr := replay(); done || rerr != nil {
@@ -171,8 +176,10 @@ func (a *Metering) meter(ctx context.Context, op Op, known *bool) (*Charge, erro
 		a.metrics.UpstreamDone(svc.Slug, time.Since(upStart), err == nil) // metrics
 	}
 	hit.ResponseTimeMs = int(a.now().Sub(now) / time.Millisecond)
+	settlement := &batchOp{hit: hit, month: r.month}
 	if err != nil {
-		if rerr := a.refund(ctx, hit, err, now); rerr != nil {
+		failHit(hit, err)
+		if rerr := a.w.Refund(settlement); rerr != nil {
 			return nil, rerr
 		}
 		return nil, err
@@ -183,10 +190,10 @@ func (a *Metering) meter(ctx context.Context, op Op, known *bool) (*Charge, erro
 	body, _ := json.Marshal(result)
 	resp := a.capPayload(string(body))
 	hit.ResponsePayload = &resp
-	if err := a.st.Hits.Finish(ctx, hit); err != nil {
-		return nil, fmt.Errorf("settle hit %s: %w", hit.RequestID, err)
+	if err := a.w.Settle(settlement); err != nil {
+		return nil, err
 	}
-	return &Charge{RequestID: hit.RequestID, Charged: charge, BalanceLeft: balance}, nil
+	return &Charge{RequestID: hit.RequestID, Charged: charge, BalanceLeft: r.balance}, nil
 }
 
 // AuthenticateGateway checks a gateway caller's credentials for calls that
@@ -231,4 +238,17 @@ func (a *Metering) gatewayKey(ctx context.Context, c Credentials) (*apikey.Key, 
 		return nil, nil, err
 	}
 	return k, u, nil
+}
+
+// countDay counts a gateway call in its key's daily counter; a key over
+// its limit is refused (and logged). A replayed request is counted too.
+func (a *Metering) countDay(ctx context.Context, key *apikey.Key, hit *hitlog.Hit, now time.Time) error {
+	ok, err := a.st.Keys.CountHit(ctx, key.ID, a.day(now), now.UTC())
+	if err != nil {
+		return fmt.Errorf("count hit: %w", err)
+	}
+	if !ok {
+		return a.reject(ctx, hit, apikey.ErrDailyLimit, now)
+	}
+	return nil
 }
