@@ -104,7 +104,7 @@ func newEnv(t *testing.T, store *mysqlstore.Store) *env {
 		Webhooks: webhookadapter.New(true), Targets: envTargets{e},
 	})
 	t.Cleanup(e.app.Wait) // mail in flight, before the database closes
-	if _, _, err := e.app.Panel.EnsureAdmin(context.Background(), adminEmail, adminPassword); err != nil {
+	if _, _, err := e.app.Accounts.EnsureAdmin(context.Background(), adminEmail, adminPassword); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.app.EnsureGatewayServices(context.Background()); err != nil {

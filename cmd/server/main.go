@@ -160,7 +160,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		fmt.Fprintf(stdout, "backup: wrote %s\n", rest[1])
 		return nil
 	case cmd == "create-admin" && len(rest) == 2:
-		generated, err := newApp(cfg, store, nil, nil, nil, log).Panel.CreateAdmin(ctx, rest[1], cfg.AdminPassword)
+		generated, err := newApp(cfg, store, nil, nil, nil, log).Accounts.CreateAdmin(ctx, rest[1], cfg.AdminPassword)
 		if err != nil {
 			return err
 		}
@@ -254,7 +254,7 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 	a := newApp(cfg, store, tokens, files, reg, log)
 	defer a.Wait() // mail still being sent, before the database closes
 
-	created, generated, err := a.Panel.EnsureAdmin(ctx, cfg.AdminEmail, cfg.AdminPassword)
+	created, generated, err := a.Accounts.EnsureAdmin(ctx, cfg.AdminEmail, cfg.AdminPassword)
 	if err != nil {
 		return err
 	}
@@ -279,7 +279,7 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 		log.Info("gateway services registered", "count", n)
 	}
 	if cfg.DemoData {
-		n, err := a.Panel.SeedServices(ctx, demoSeeds())
+		n, err := a.Catalog.SeedServices(ctx, demoSeeds())
 		if err != nil {
 			return fmt.Errorf("demo data: %w", err)
 		}
@@ -417,7 +417,7 @@ func invoicesIssue(ctx context.Context, a *app.App, args []string, out io.Writer
 		}
 	}
 	if month == "" {
-		month = plan.PrevMonth(plan.Month(at, a.Panel.Location()))
+		month = plan.PrevMonth(plan.Month(at, a.History.Location()))
 	}
 	res, err := a.Invoicing.Issue(ctx, month, at)
 	if err != nil {
