@@ -473,7 +473,7 @@ func TestDashboardRollsUpAClosedDayOnce(t *testing.T) {
 		ctx := context.Background()
 		loc, _ := time.LoadLocation("Asia/Kolkata")
 		now := time.Date(2026, 11, 21, 19, 0, 0, 0, time.UTC) // 00:30 on the 22nd local
-		a := app.New(app.Deps{Tx: s, Stores: s.Stores(), Now: func() time.Time { return now }, Config: app.Config{Location: loc}})
+		a := app.New(app.Deps{Tx: s, Stores: s.Stores(), Names: s.Names(), Exports: s.Exports(), Now: func() time.Time { return now }, Config: app.Config{Location: loc}})
 		admin := newUser(t, s, func(u *user.User) { u.Role = user.RoleAdmin })
 		cust := newUser(t, s)
 		svc := newService(t, s)

@@ -181,7 +181,7 @@ func newApp(cfg config, store *mysqlstore.Store, tokens *token.JWT, files panel.
 	// MySQL runs writers in parallel under row locks; SQLite one at a time.
 	mysql := store.Dialect() == mysqlstore.DialectMySQL
 	d := app.Deps{
-		Tx: store, Stores: store.Stores(), Upstream: up, Files: files,
+		Tx: store, Stores: store.Stores(), Names: store.Names(), Exports: store.Exports(), Upstream: up, Files: files,
 		Config: app.Config{Location: cfg.Location, UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL,
 			MaxTopUp: cfg.BalanceRequestMax, CollectionFeePercent: cfg.CollectionFeePercent, PendingHitGrace: cfg.HitRecoveryAfter, HitPayloadRetention: cfg.HitPayloadRetention, HoldLifetime: cfg.MeteringHolds,
 			SettleApart: mysql, WebhookTimeout: cfg.WebhookTimeout, GSTRate: cfg.GSTRate,

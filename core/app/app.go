@@ -12,6 +12,8 @@ import (
 
 	"paygate/core/accountopen"
 	"paygate/core/billing"
+	"paygate/core/directory"
+	"paygate/core/export"
 	"paygate/core/gateway"
 	"paygate/core/invoice"
 	"paygate/core/invoicing"
@@ -97,8 +99,13 @@ type Metrics interface {
 
 // Deps are the ports the use cases run on. Now, Log and Metrics may be nil.
 type Deps struct {
-	Tx       store.Transactor // a metering.BatchTransactor too when the store has a batch path
-	Stores   store.Stores
+	Tx     store.Transactor // a metering.BatchTransactor too when the store has a batch path
+	Stores store.Stores
+	// Names reads the names beside a list's ids; Exports keeps the leases
+	// of running exports (nil: exports are not limited). No transaction
+	// needs either, so they are not in store.Stores.
+	Names    directory.Repository
+	Exports  export.Repository
 	Upstream metering.Upstream
 	Tokens   panel.AccessTokens
 	Files    panel.Files // uploads; nil refuses screenshots (operator commands need none)
@@ -215,7 +222,7 @@ func New(d Deps) *App {
 	a.Catalog = catalogadmin.New(tx, catalogadmin.Stores{Services: st.Services, Pricing: st.Pricing, Users: st.Users}, d.Now)
 	a.History = history.New(history.Deps{Tx: tx, Now: d.Now, Log: d.Log, Settled: m.AwaitSettlements,
 		Stores: history.Stores{Ledger: st.Ledger, Hits: st.Hits, Reports: st.Reports, Services: st.Services, Users: st.Users,
-			Names: st.Names, Exports: st.Exports},
+			Names: d.Names, Exports: d.Exports},
 		Config: history.Config{Location: cfg.Location, RollupGrace: cfg.RollupGrace, PayloadRetention: kept.Keep(),
 			ExportLease: cfg.ExportLease}})
 	a.AuditLog = auditlog.New(st.Audit)

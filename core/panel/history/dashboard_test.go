@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"paygate/core/panel/history"
-	"paygate/core/store"
 	"slices"
 	"sync"
 	"testing"
@@ -36,15 +35,16 @@ type dash struct {
 func newDash(t *testing.T, now time.Time) *dash {
 	d := &dash{db: storetest.New(), now: now}
 	loc, _ := time.LoadLocation(zone)
-	d.panel = history.New(history.Deps{Tx: d.db, Stores: historyStores(d.db.Stores()), Now: func() time.Time { return d.now }, Config: history.Config{Location: loc}})
+	d.panel = history.New(history.Deps{Tx: d.db, Stores: historyStores(d.db), Now: func() time.Time { return d.now }, Config: history.Config{Location: loc}})
 	d.db.Put(catalog.Service{ID: 7, Name: "Service", Slug: "svc"}, catalog.Service{ID: 9, Name: "Service", Slug: "svc9"})
 	return d
 }
 
 // historyStores are the in-memory store's repositories history reads.
-func historyStores(st store.Stores) history.Stores {
+func historyStores(db *storetest.DB) history.Stores {
+	st := db.Stores()
 	return history.Stores{Ledger: st.Ledger, Hits: st.Hits, Reports: st.Reports, Services: st.Services, Users: st.Users,
-		Names: st.Names, Exports: st.Exports}
+		Names: db.Names()}
 }
 
 func utc(s string) time.Time {
@@ -297,7 +297,7 @@ func TestDashboardAdminAddsThePlatform(t *testing.T) {
 
 func TestHistoryIsScopedToTheCallerUnlessAdmin(t *testing.T) {
 	db := storetest.New()
-	a := history.New(history.Deps{Stores: historyStores(db.Stores())})
+	a := history.New(history.Deps{Stores: historyStores(db)})
 	at := utc("2026-11-21T10:00:00Z")
 	for _, uid := range []uint64{11, 99, 11} {
 		db.Put(hitlog.Hit{UserID: uid, ServiceID: 7, Status: hitlog.StatusSuccess, CreatedAt: at})
@@ -360,7 +360,7 @@ func TestHistoryIsScopedToTheCallerUnlessAdmin(t *testing.T) {
 func TestServiceRef(t *testing.T) {
 	db := storetest.New()
 	db.Put(catalog.Service{ID: 7, Slug: "sms"})
-	a := history.New(history.Deps{Stores: historyStores(db.Stores())})
+	a := history.New(history.Deps{Stores: historyStores(db)})
 	ctx := context.Background()
 	if id, err := a.ServiceRef(ctx, "service", "42"); err != nil || id != 42 || db.Calls("Services.BySlug") != 0 {
 		t.Fatalf("numeric ref: %d, %v (looked up: %d)", id, err, db.Calls("Services.BySlug"))

@@ -42,9 +42,9 @@ func (l *leases) Release(context.Context, export.Lease) error {
 
 func exportingPanel(l *leases) *history.History {
 	db := storetest.New()
-	st := db.Stores()
+	st := historyStores(db)
 	st.Exports = l
-	return history.New(history.Deps{Tx: db, Stores: historyStores(st), Config: history.Config{ExportLease: 60 * time.Millisecond}})
+	return history.New(history.Deps{Tx: db, Stores: st, Config: history.Config{ExportLease: 60 * time.Millisecond}})
 }
 
 // An export whose writer sends nothing for four leases keeps renewing its

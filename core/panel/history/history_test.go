@@ -18,7 +18,7 @@ import (
 func TestPayloadsPastTheRetentionAreNotShown(t *testing.T) {
 	now := utc("2026-11-25T10:00:00Z")
 	db := storetest.New()
-	p := history.New(history.Deps{Tx: db, Stores: historyStores(db.Stores()), Now: func() time.Time { return now },
+	p := history.New(history.Deps{Tx: db, Stores: historyStores(db), Now: func() time.Time { return now },
 		Config: history.Config{PayloadRetention: 90 * 24 * time.Hour}})
 	u := user.User{ID: 1, Role: user.RoleUser, Status: user.StatusActive}
 	db.Put(u)

@@ -21,7 +21,7 @@ func TestNamesAreScopedToTheCaller(t *testing.T) {
 		admin *user.User
 		ctx   context.Context
 	}{db: storetest.New(), admin: &user.User{ID: 1, Role: user.RoleAdmin, Status: user.StatusActive}, ctx: context.Background()}
-	w.panel = history.New(history.Deps{Stores: historyStores(w.db.Stores())})
+	w.panel = history.New(history.Deps{Stores: historyStores(w.db)})
 	w.db.Put(user.User{ID: 7, Name: "Asha", Email: "asha@example.com", Role: user.RoleUser, Status: user.StatusActive})
 	w.db.Put(user.User{ID: 8, Name: "Ravi", Email: "ravi@example.com", Role: user.RoleUser, Status: user.StatusActive})
 	w.db.Put(apikey.Key{ID: 3, UserID: 7, Name: "shop"})
