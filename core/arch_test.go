@@ -122,18 +122,27 @@ func TestCoreImportsStayInsideTheHexagon(t *testing.T) {
 }
 
 // useCaseImports is which use-case packages each may import: app wires
-// them all; the gateway bills through metering; the rest stand alone on
-// the domains and core/store. A package missing here imports none of them.
+// them all; the gateway bills through metering; the panel's use cases
+// (core/panel/*) share only core/panel (ports and small helpers), which
+// imports none of them; the rest stand alone on the domains and core/store.
+// A package missing here imports none of them.
 var useCaseImports = map[string][]string{
-	"app": {"metering", "gateway", "panel", "outbox", "ledgercheck", "reconciliation", "billing", "invoicing", "taxsettings",
-		"retention"},
-	"gateway":     {"metering"},
-	"metering":    {},
-	"panel":       {},
-	"outbox":      {},
-	"ledgercheck": {},
+	"app": {"metering", "gateway", "outbox", "ledgercheck", "reconciliation", "billing", "invoicing", "taxsettings",
+		"retention", "panel", "panel/accounts", "panel/keys", "panel/topups", "panel/catalogadmin", "panel/history",
+		"panel/auditlog"},
+	"gateway":            {"metering"},
+	"metering":           {},
+	"panel":              {},
+	"panel/accounts":     {"panel"},
+	"panel/keys":         {"panel"},
+	"panel/topups":       {"panel"},
+	"panel/catalogadmin": {"panel"},
+	"panel/history":      {"panel"},
+	"panel/auditlog":     {"panel"},
+	"outbox":             {},
+	"ledgercheck":        {},
 	// reconciliation completes payments and approves balance requests
-	// through ports the gateway and the panel implement.
+	// through ports the gateway and the panel's topups implement.
 	"reconciliation": {},
 	"billing":        {},
 	"invoicing":      {},
@@ -161,7 +170,7 @@ func TestUseCasePackagesImportInOneDirection(t *testing.T) {
 				if _, isUseCase := useCaseImports[other]; !ok || !isUseCase || other == pkg {
 					continue
 				}
-				if strings.HasSuffix(path, "_test.go") && f.Name.Name == pkg+"_test" && other != "app" {
+				if strings.HasSuffix(path, "_test.go") && f.Name.Name == filepath.Base(pkg)+"_test" && other != "app" {
 					continue // an external test may wire its package on another, as the server does
 				}
 				if !slices.Contains(allowed, other) {
@@ -197,5 +206,45 @@ func TestStoreFakesOnlyInTests(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// panelUseCaseUsers are the packages outside core/ that may import the
+// panel's use-case packages (core/panel/*): the HTTP adapter, which calls
+// them through app.App and names their inputs. Every other adapter and
+// command reaches them only through app.App, and imports at most
+// core/panel's ports.
+var panelUseCaseUsers = []string{"adapters/httpapi"}
+
+// TestPanelUseCasesOnlyBehindTheHTTPAdapter fails when an adapter or
+// command other than panelUseCaseUsers imports a core/panel subpackage.
+func TestPanelUseCasesOnlyBehindTheHTTPAdapter(t *testing.T) {
+	fset := token.NewFileSet()
+	checked := 0
+	for _, root := range []string{"../adapters", "../cmd", "../internal"} {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+				return err
+			}
+			f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+			if err != nil {
+				return err
+			}
+			checked++
+			dir := strings.TrimPrefix(filepath.ToSlash(filepath.Dir(path)), "../")
+			for _, imp := range f.Imports {
+				ip, _ := strconv.Unquote(imp.Path.Value)
+				if sub, ok := strings.CutPrefix(ip, "paygate/core/panel/"); ok && sub != "mocks" && !slices.Contains(panelUseCaseUsers, dir) {
+					t.Errorf("%s imports %s: only %v may import the panel's use cases (others go through app.App)", path, ip, panelUseCaseUsers)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no adapter or command files found")
 	}
 }

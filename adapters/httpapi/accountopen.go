@@ -97,7 +97,7 @@ func (s *server) accountOpenStatus(c echo.Context) error {
 func (s *server) listAccountOpenings(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := page(c, fe)
-	loc := s.app.Panel.Location()
+	loc := s.app.History.Location()
 	f := accountopen.Filter{
 		UserID: uintParam(c, fe, "user_id"), Status: accountopen.Status(c.QueryParam("status")),
 		From: timeParam(c, fe, "from", loc, false), To: timeParam(c, fe, "to", loc, true), Page: p, PerPage: pp,

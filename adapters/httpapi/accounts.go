@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"paygate/core/panel/accounts"
 	"reflect"
 	"time"
 
@@ -39,7 +40,7 @@ func (s *server) register(c echo.Context) error {
 	if err := s.registrations.allow(time.Now(), addressKey(ip)); err != nil {
 		return err
 	}
-	u, err := s.app.Panel.Register(c.Request().Context(),
+	u, err := s.app.Accounts.Register(c.Request().Context(),
 		user.Profile{Name: req.Name, Email: req.Email, Phone: req.Phone, Password: req.Password}, ip)
 	if err != nil {
 		return err
@@ -56,7 +57,7 @@ func (s *server) verifyEmail(c echo.Context) error {
 	if err := s.bind(c, &req); err != nil {
 		return err
 	}
-	if err := s.app.Panel.VerifyEmail(c.Request().Context(), req.Token); err != nil {
+	if err := s.app.Accounts.VerifyEmail(c.Request().Context(), req.Token); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, messageResponse{Message: "Email address verified"})
@@ -70,7 +71,7 @@ func (s *server) resendVerification(c echo.Context) error {
 	// No 429 here: the caller is signed in, and the account gets at most
 	// one mail every few minutes whoever asks (panel.ResendVerification), so
 	// another session's requests never refuse the owner.
-	if err := s.app.Panel.ResendVerification(c.Request().Context(), caller(c)); err != nil {
+	if err := s.app.Accounts.ResendVerification(c.Request().Context(), caller(c)); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, messageResponse{Message: resendMessage})
@@ -92,7 +93,7 @@ func (s *server) forgotPassword(c echo.Context) error {
 	if err := s.accountMail.allow(time.Now(), addressKey(c.RealIP())); err != nil {
 		return err
 	}
-	if err := s.app.Panel.ForgotPassword(c.Request().Context(), req.Email); err != nil {
+	if err := s.app.Accounts.ForgotPassword(c.Request().Context(), req.Email); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, messageResponse{Message: forgotMessage})
@@ -112,7 +113,7 @@ func (s *server) resetPassword(c echo.Context) error {
 	if err := s.resets.allow(time.Now(), addressKey(c.RealIP())); err != nil {
 		return err
 	}
-	if err := s.app.Panel.ResetPassword(c.Request().Context(), req.Email, req.Token, req.Password); err != nil {
+	if err := s.app.Accounts.ResetPassword(c.Request().Context(), req.Email, req.Token, req.Password); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, messageResponse{Message: "Password changed; sign in with the new password"})
@@ -135,7 +136,7 @@ func toSessionResponse(current uint64) func(*session.Token) sessionResponse {
 }
 
 func (s *server) listSessions(c echo.Context) error {
-	list, err := s.app.Panel.Sessions(c.Request().Context(), caller(c))
+	list, err := s.app.Accounts.Sessions(c.Request().Context(), caller(c))
 	if err != nil {
 		return err
 	}
@@ -147,7 +148,7 @@ func (s *server) revokeSession(c echo.Context) error {
 	if err != nil {
 		return session.ErrNotFound
 	}
-	if err := s.app.Panel.RevokeSession(c.Request().Context(), caller(c), id); err != nil {
+	if err := s.app.Accounts.RevokeSession(c.Request().Context(), caller(c), id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -200,19 +201,19 @@ func (s *server) patchMe(c echo.Context) error {
 		return err
 	}
 	u := caller(c)
-	p := panel.MePatch{Name: req.Name, Phone: req.Phone, WebhookURL: req.WebhookURL.patch(),
+	p := accounts.MePatch{Name: req.Name, Phone: req.Phone, WebhookURL: req.WebhookURL.patch(),
 		LowBalanceAlert: req.LowBalanceAlert.patch(), Password: req.Password}
 	release := func(context.Context) {}
 	if req.CurrentPassword != nil {
 		p.CurrentPassword = *req.CurrentPassword
 		// Guessing the current password with a stolen access token is
 		// limited like guessing it at login, on the same counters.
-		if release, err = s.app.Panel.GuardPassword(c.Request().Context(), u, c.RealIP()); err != nil {
+		if release, err = s.app.Accounts.GuardPassword(c.Request().Context(), u, c.RealIP()); err != nil {
 			return withRetryAfter(c, err)
 		}
 	}
-	out, err := s.app.Panel.UpdateMe(c.Request().Context(), u, callerSession(c), p)
-	if !errors.Is(err, panel.ErrWrongCurrentPassword) {
+	out, err := s.app.Accounts.UpdateMe(c.Request().Context(), u, callerSession(c), p)
+	if !errors.Is(err, accounts.ErrWrongCurrentPassword) {
 		release(c.Request().Context())
 	}
 	if err != nil {

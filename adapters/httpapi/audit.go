@@ -48,7 +48,7 @@ func orNull(m json.RawMessage) json.RawMessage {
 func (s *server) listAudit(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := page(c, fe)
-	loc := s.app.Panel.Location()
+	loc := s.app.History.Location()
 	f := audit.Filter{
 		ActorID: uintParam(c, fe, "actor_id"), Action: c.QueryParam("action"),
 		TargetType: c.QueryParam("target_type"), TargetID: uintParam(c, fe, "target_id"),
@@ -64,7 +64,7 @@ func (s *server) listAudit(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	rows, total, err := s.app.Panel.ListAudit(ctx, caller(c), f)
+	rows, total, err := s.app.AuditLog.ListAudit(ctx, caller(c), f)
 	if err != nil {
 		return err
 	}
@@ -78,7 +78,7 @@ func (s *server) listAudit(c echo.Context) error {
 			ids.Services = append(ids.Services, *e.TargetID)
 		}
 	}
-	n, err := s.app.Panel.Names(ctx, caller(c), ids)
+	n, err := s.app.History.Names(ctx, caller(c), ids)
 	if err != nil {
 		return err
 	}

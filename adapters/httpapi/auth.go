@@ -3,6 +3,7 @@ package httpapi
 import (
 	"errors"
 	"net/http"
+	"paygate/core/panel/accounts"
 	"strconv"
 	"strings"
 	"time"
@@ -11,7 +12,6 @@ import (
 
 	"paygate/core/audit"
 	"paygate/core/errs"
-	"paygate/core/panel"
 	"paygate/core/signin"
 	"paygate/core/user"
 )
@@ -29,7 +29,7 @@ func (s *server) signedIn(next echo.HandlerFunc) echo.HandlerFunc {
 		if !ok || tok == "" {
 			return errs.ErrUnauthorized
 		}
-		u, sid, err := s.app.Panel.Authenticate(c.Request().Context(), strings.TrimSpace(tok))
+		u, sid, err := s.app.Accounts.Authenticate(c.Request().Context(), strings.TrimSpace(tok))
 		if err != nil {
 			return err
 		}
@@ -80,7 +80,7 @@ type tokenResponse struct {
 	User         userResponse `json:"user"`
 }
 
-func loginResponse(l *panel.Login) tokenResponse {
+func loginResponse(l *accounts.Login) tokenResponse {
 	return tokenResponse{
 		AccessToken: l.AccessToken, RefreshToken: l.RefreshToken, TokenType: "Bearer",
 		ExpiresIn: int(l.ExpiresIn / time.Second), User: toUserResponse(l.User),
@@ -114,7 +114,7 @@ func (s *server) login(c echo.Context) error {
 	if err := s.bind(c, &req); err != nil {
 		return err
 	}
-	l, err := s.app.Panel.Login(c.Request().Context(), req.Email, req.Password, c.Request().UserAgent(), c.RealIP())
+	l, err := s.app.Accounts.Login(c.Request().Context(), req.Email, req.Password, c.Request().UserAgent(), c.RealIP())
 	if err != nil {
 		return withRetryAfter(c, err)
 	}
@@ -158,7 +158,7 @@ func (s *server) refresh(c echo.Context) error {
 	if token == "" {
 		return errs.Validation(map[string][]string{"refresh_token": {"is required (in the body or the " + refreshCookie + " cookie)"}})
 	}
-	l, err := s.app.Panel.Refresh(c.Request().Context(), token)
+	l, err := s.app.Accounts.Refresh(c.Request().Context(), token)
 	if err != nil {
 		if fromCookie {
 			s.clearRefreshCookie(c)
@@ -182,7 +182,7 @@ func (s *server) logout(c echo.Context) error {
 		return err
 	}
 	token, _ := refreshToken(c, req)
-	if err := s.app.Panel.Logout(c.Request().Context(), caller(c), callerSession(c), token); err != nil {
+	if err := s.app.Accounts.Logout(c.Request().Context(), caller(c), callerSession(c), token); err != nil {
 		return err
 	}
 	s.clearRefreshCookie(c)
@@ -190,7 +190,7 @@ func (s *server) logout(c echo.Context) error {
 }
 
 func (s *server) me(c echo.Context) error {
-	u, err := s.app.Panel.Me(c.Request().Context(), caller(c))
+	u, err := s.app.Accounts.Me(c.Request().Context(), caller(c))
 	if err != nil {
 		return err
 	}

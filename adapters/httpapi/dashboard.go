@@ -2,11 +2,11 @@ package httpapi
 
 import (
 	"net/http"
+	"paygate/core/panel/history"
 
 	"github.com/labstack/echo/v4"
 
 	"paygate/core/money"
-	"paygate/core/panel"
 	"paygate/core/report"
 	"paygate/core/user"
 )
@@ -98,15 +98,15 @@ func nameOf(s string) *string {
 	return &s
 }
 
-func toDashboardResponse(d *panel.Dashboard) dashboardResponse {
+func toDashboardResponse(d *history.Dashboard) dashboardResponse {
 	out := dashboardResponse{
 		Timezone: d.Zone, From: d.From, To: d.To,
 		Balance: money.Format2(d.User.Balance), TotalSpent: money.Format2(d.User.TotalSpent),
 		Spend: money.Format4(d.Usage.Revenue), Calls: toUsageCounts(d.Usage),
-		Days: mapSlice(d.Days, func(x *panel.DayUsage) dashboardDay {
+		Days: mapSlice(d.Days, func(x *history.DayUsage) dashboardDay {
 			return dashboardDay{Date: x.Day, Calls: x.Calls, BilledCalls: x.Success, Spend: money.Format4(x.Revenue)}
 		}),
-		TopServices: mapSlice(d.TopServices, func(x *panel.ServiceUsage) dashboardService {
+		TopServices: mapSlice(d.TopServices, func(x *history.ServiceUsage) dashboardService {
 			return dashboardService{ServiceID: x.ServiceID, Name: nameOf(x.Name), Slug: nameOf(x.Slug),
 				Calls: x.Calls, BilledCalls: x.Success, Spend: money.Format4(x.Revenue)}
 		}),
@@ -115,11 +115,11 @@ func toDashboardResponse(d *panel.Dashboard) dashboardResponse {
 		out.Platform = &platformResponse{
 			Revenue: money.Format4(p.Usage.Revenue), Cost: money.Format4(p.Usage.Cost), Margin: money.Format4(p.Usage.Margin()),
 			Calls: toUsageCounts(p.Usage),
-			Days: mapSlice(p.Days, func(x *panel.DayUsage) platformDay {
+			Days: mapSlice(p.Days, func(x *history.DayUsage) platformDay {
 				return platformDay{Date: x.Day, Calls: x.Calls, BilledCalls: x.Success,
 					Revenue: money.Format4(x.Revenue), Cost: money.Format4(x.Cost), Margin: money.Format4(x.Margin())}
 			}),
-			TopServices: mapSlice(p.TopServices, func(x *panel.ServiceUsage) platformService {
+			TopServices: mapSlice(p.TopServices, func(x *history.ServiceUsage) platformService {
 				return platformService{ServiceID: x.ServiceID, Name: nameOf(x.Name), Slug: nameOf(x.Slug),
 					Calls: x.Calls, BilledCalls: x.Success,
 					Revenue: money.Format4(x.Revenue), Cost: money.Format4(x.Cost), Margin: money.Format4(x.Margin())}
@@ -133,7 +133,7 @@ func toDashboardResponse(d *panel.Dashboard) dashboardResponse {
 }
 
 func (s *server) dashboard(c echo.Context) error {
-	d, err := s.app.Panel.Dashboard(c.Request().Context(), caller(c))
+	d, err := s.app.History.Dashboard(c.Request().Context(), caller(c))
 	if err != nil {
 		return err
 	}

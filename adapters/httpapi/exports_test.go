@@ -153,7 +153,7 @@ func TestThirdExportIsRefusedWhileTwoRun(t *testing.T) {
 		c := e.newCustomer("user", "starter", "0.00")
 		other := e.newCustomer("user", "starter", "0.00")
 		ctx := context.Background()
-		leases := e.store.Stores().Exports
+		leases := e.store.Exports()
 		now := time.Now()
 		held := []export.Lease{{UserID: c.id, Slot: 0, Holder: "other-instance-a"}, {UserID: c.id, Slot: 1, Holder: "other-instance-b"}}
 		for _, l := range held {
@@ -316,7 +316,7 @@ func TestExportCapHoldsWhileWritersWaitLongerThanTheLease(t *testing.T) {
 		// The stall deadline ends the stalled writers; it must outlast the
 		// checks below however slowly a loaded machine serves them.
 		const lease, stall = 600 * time.Millisecond, 10 * time.Second
-		a := app.New(app.Deps{Tx: e.store, Stores: e.store.Stores(), Tokens: tokens, EmailTokens: tokens,
+		a := app.New(app.Deps{Tx: e.store, Stores: e.store.Stores(), Names: e.store.Names(), Exports: e.store.Exports(), Tokens: tokens, EmailTokens: tokens,
 			Config: app.Config{Location: mustKolkata(t), PasswordCost: 4, ExportLease: lease}})
 		t.Cleanup(a.Wait)
 		srv := httptest.NewServer(httpapi.NewServer(httpapi.Deps{App: a, Log: slog.New(slog.DiscardHandler),

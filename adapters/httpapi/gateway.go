@@ -338,7 +338,7 @@ func (s *server) paymentStatus(c echo.Context) error {
 // (a capped total); older rows are reached by narrowing from and to.
 func (s *server) gatewayTransactions(c echo.Context) error {
 	fe := errs.FieldErrors{}
-	h := historyQuery(c, fe, s.app.Panel.Location(), ledger.ListWindow)
+	h := historyQuery(c, fe, s.app.History.Location(), ledger.ListWindow)
 	if h.csv {
 		fe.Add("format", "must be json (the CSV export is in the panel)")
 	}
@@ -362,7 +362,7 @@ func (s *server) gatewayTransactions(c echo.Context) error {
 func (s *server) listPayments(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := page(c, fe)
-	loc := s.app.Panel.Location()
+	loc := s.app.History.Location()
 	f := payment.Filter{
 		UserID: uintParam(c, fe, "user_id"), Status: payment.Status(c.QueryParam("status")),
 		From: timeParam(c, fe, "from", loc, false), To: timeParam(c, fe, "to", loc, true), Page: p, PerPage: pp,
@@ -385,7 +385,7 @@ func (s *server) listPayments(c echo.Context) error {
 	for _, p := range items {
 		ids.Users = append(ids.Users, p.UserID)
 	}
-	n, err := s.app.Panel.Names(ctx, caller(c), ids)
+	n, err := s.app.History.Names(ctx, caller(c), ids)
 	if err != nil {
 		return err
 	}
@@ -398,7 +398,7 @@ func (s *server) listPayments(c echo.Context) error {
 func (s *server) listRecharges(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := page(c, fe)
-	loc := s.app.Panel.Location()
+	loc := s.app.History.Location()
 	f := recharge.Filter{
 		UserID: uintParam(c, fe, "user_id"), Status: recharge.Status(c.QueryParam("status")),
 		From: timeParam(c, fe, "from", loc, false), To: timeParam(c, fe, "to", loc, true), Page: p, PerPage: pp,

@@ -126,7 +126,7 @@ func TestGatewayPlanLimit(t *testing.T) {
 		e.newService("plan-svc", "0.0100")
 		c := e.newCustomer("user", "starter", "10.00")
 		// Start the month 98 calls in, as the store would after 98 calls.
-		month := time.Now().In(e.app.Panel.Location()).Format("2006-01")
+		month := time.Now().In(e.app.History.Location()).Format("2006-01")
 		e.store.DB().Exec("UPDATE users SET plan_month = ?, plan_calls = 98 WHERE id = ?", month, c.id)
 		e.must(e.call(c, "plan-svc", map[string]any{}), 200)
 		pay := map[string]any{"amount": "10", "currency": "INR", "customer_id": "c", "callback_url": "https://shop.example/cb"}

@@ -93,7 +93,7 @@ func newEnv(t *testing.T, store *mysqlstore.Store) *env {
 	e.metrics.AddDBStats(store.Stats)
 	log := slog.New(slog.NewJSONHandler(e.logs, nil))
 	e.app = app.New(app.Deps{Log: log,
-		Tx: store, Stores: store.Stores(), Upstream: up, Tokens: tokens, Files: files,
+		Tx: store, Stores: store.Stores(), Names: store.Names(), Exports: store.Exports(), Upstream: up, Tokens: tokens, Files: files,
 		Config: app.Config{Location: loc, UpstreamTimeout: 2 * time.Second, PasswordCost: 4, GSTRate: decimal.NewFromInt(18)},
 		Mailer: e.mail, EmailTokens: tokens, Renderer: invoicepdf.New(),
 		Now:      func() time.Time { return time.Now().Add(time.Duration(e.skew.Load())) },
@@ -104,7 +104,7 @@ func newEnv(t *testing.T, store *mysqlstore.Store) *env {
 		Webhooks: webhookadapter.New(true), Targets: envTargets{e},
 	})
 	t.Cleanup(e.app.Wait) // mail in flight, before the database closes
-	if _, _, err := e.app.Panel.EnsureAdmin(context.Background(), adminEmail, adminPassword); err != nil {
+	if _, _, err := e.app.Accounts.EnsureAdmin(context.Background(), adminEmail, adminPassword); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.app.EnsureGatewayServices(context.Background()); err != nil {

@@ -28,7 +28,7 @@ func pageServer(t *testing.T, e *env, https bool) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a = app.New(app.Deps{Tx: e.store, Stores: e.store.Stores(), Tokens: tokens, EmailTokens: tokens,
+		a = app.New(app.Deps{Tx: e.store, Stores: e.store.Stores(), Names: e.store.Names(), Exports: e.store.Exports(), Tokens: tokens, EmailTokens: tokens,
 			Upstream: upstream.New(upstream.Options{AllowPrivate: true, DefaultTimeout: 2 * time.Second}),
 			Config:   app.Config{PublicBaseURL: "https://pay.example.com", PasswordCost: 4},
 			Verifier: sandbox.Verifier{}, Recharger: sandbox.Recharger{}, Payments: sandbox.Payments{}})

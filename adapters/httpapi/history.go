@@ -50,7 +50,7 @@ var referenceTypePattern = regexp.MustCompile(`^[a-z][a-z0-9_]{0,49}$`)
 
 func (s *server) listTransactions(c echo.Context) error {
 	fe := errs.FieldErrors{}
-	h := historyQuery(c, fe, s.app.Panel.Location(), ledger.ListWindow)
+	h := historyQuery(c, fe, s.app.History.Location(), ledger.ListWindow)
 	f := ledger.Filter{
 		UserID: uintParam(c, fe, "user_id"), Type: ledger.Type(c.QueryParam("type")),
 		ReferenceType: c.QueryParam("reference_type"), From: h.from, To: h.to, Page: h.page, PerPage: h.perPage,
@@ -66,13 +66,13 @@ func (s *server) listTransactions(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	if h.csv {
-		loc := s.app.Panel.Location()
-		out := newCSVStream(c, s, "transactions", s.app.Panel.Now().In(loc), []string{
+		loc := s.app.History.Location()
+		out := newCSVStream(c, s, "transactions", s.app.History.Now().In(loc), []string{
 			"id", "txn_id", "created_at", "user_id", "user_email", "user_name", "type", "amount", "balance_before", "balance_after",
 			"reference_type", "reference_id", "description", "status",
 		})
 		names := s.exportNames(ctx, caller(c))
-		return out.finish(s.app.Panel.ExportTransactions(ctx, caller(c), f, func(e ledger.Entry) error {
+		return out.finish(s.app.History.ExportTransactions(ctx, caller(c), f, func(e ledger.Entry) error {
 			ref := ""
 			if e.ReferenceID != nil {
 				ref = strconv.FormatUint(*e.ReferenceID, 10)
@@ -86,7 +86,7 @@ func (s *server) listTransactions(c echo.Context) error {
 				e.ReferenceType, ref, e.Description, e.Status)
 		}))
 	}
-	rows, total, err := s.app.Panel.ListTransactions(ctx, caller(c), f)
+	rows, total, err := s.app.History.ListTransactions(ctx, caller(c), f)
 	if err != nil {
 		return err
 	}
@@ -95,7 +95,7 @@ func (s *server) listTransactions(c echo.Context) error {
 	for _, t := range items {
 		ids.Users = append(ids.Users, t.UserID)
 	}
-	n, err := s.app.Panel.Names(ctx, caller(c), ids)
+	n, err := s.app.History.Names(ctx, caller(c), ids)
 	if err != nil {
 		return err
 	}
@@ -105,9 +105,9 @@ func (s *server) listTransactions(c echo.Context) error {
 	return writeWindowList(c, items, h.page, h.perPage, total, ledger.ListWindow)
 }
 
-// history is what the two history lists read alike: the page, the date
+// listQuery is what the two history lists read alike: the page, the date
 // range and the format.
-type history struct {
+type listQuery struct {
 	page, perPage int
 	from, to      *time.Time
 	csv           bool
@@ -117,8 +117,8 @@ type history struct {
 // list's window is refused (the newest window rows are listed; older ones
 // are reached with from/to or the CSV export); the CSV export ignores the
 // page.
-func historyQuery(c echo.Context, fe errs.FieldErrors, loc *time.Location, window int) history {
-	var h history
+func historyQuery(c echo.Context, fe errs.FieldErrors, loc *time.Location, window int) listQuery {
+	var h listQuery
 	h.page, h.perPage = page(c, fe)
 	h.from = timeParam(c, fe, "from", loc, false)
 	h.to = timeParam(c, fe, "to", loc, true)
@@ -181,7 +181,7 @@ func toHitResponse(h *hitlog.Hit) hitResponse {
 
 func (s *server) listHits(c echo.Context) error {
 	fe := errs.FieldErrors{}
-	h := historyQuery(c, fe, s.app.Panel.Location(), hitlog.ListWindow)
+	h := historyQuery(c, fe, s.app.History.Location(), hitlog.ListWindow)
 	f := hitlog.Filter{
 		UserID: uintParam(c, fe, "user_id"), ServiceID: uintParam(c, fe, "service_id"), APIKeyID: uintParam(c, fe, "api_key_id"),
 		Status: hitlog.Status(c.QueryParam("status")), From: h.from, To: h.to, Page: h.page, PerPage: h.perPage,
@@ -195,7 +195,7 @@ func (s *server) listHits(c echo.Context) error {
 	if ref := c.QueryParam("service"); ref != "" && f.ServiceID != nil {
 		fe.Add("service", "give service or service_id, not both")
 	} else if ref != "" {
-		id, err := s.app.Panel.ServiceRef(ctx, "service", ref)
+		id, err := s.app.History.ServiceRef(ctx, "service", ref)
 		if err := fe.Merge(err); err != nil {
 			return err
 		}
@@ -207,13 +207,13 @@ func (s *server) listHits(c echo.Context) error {
 		return err
 	}
 	if h.csv {
-		loc := s.app.Panel.Location()
-		out := newCSVStream(c, s, "hit-logs", s.app.Panel.Now().In(loc), []string{
+		loc := s.app.History.Location()
+		out := newCSVStream(c, s, "hit-logs", s.app.History.Now().In(loc), []string{
 			"id", "request_id", "created_at", "user_id", "user_email", "user_name", "api_service_id", "api_service_name",
 			"api_key_id", "api_key_name", "status", "charge_amount", "response_time_ms", "ip_address", "request_payload", "response_payload",
 		})
 		names := s.exportNames(ctx, caller(c))
-		return out.finish(s.app.Panel.ExportHits(ctx, caller(c), f, func(h hitlog.Hit) error {
+		return out.finish(s.app.History.ExportHits(ctx, caller(c), f, func(h hitlog.Hit) error {
 			resp := ""
 			if h.ResponsePayload != nil {
 				resp = *h.ResponsePayload
@@ -236,7 +236,7 @@ func (s *server) listHits(c echo.Context) error {
 				strconv.Itoa(h.ResponseTimeMs), h.IPAddress, h.RequestPayload, resp)
 		}))
 	}
-	rows, total, err := s.app.Panel.ListHits(ctx, caller(c), f)
+	rows, total, err := s.app.History.ListHits(ctx, caller(c), f)
 	if err != nil {
 		return err
 	}
@@ -248,7 +248,7 @@ func (s *server) listHits(c echo.Context) error {
 	for _, h := range items {
 		ids = ids.Add([]uint64{h.UserID}, []uint64{h.APIKeyID}, []uint64{h.APIServiceID})
 	}
-	n, err := s.app.Panel.Names(ctx, caller(c), ids)
+	n, err := s.app.History.Names(ctx, caller(c), ids)
 	if err != nil {
 		return err
 	}

@@ -109,7 +109,7 @@ func (s *server) listInvoices(c echo.Context) error {
 		out.Data = append(out.Data, toInvoiceResponse(&docs[i]))
 		ids.Users = append(ids.Users, docs[i].UserID)
 	}
-	n, err := s.app.Panel.Names(c.Request().Context(), caller(c), ids)
+	n, err := s.app.History.Names(c.Request().Context(), caller(c), ids)
 	if err != nil {
 		return err
 	}
@@ -173,7 +173,7 @@ func (s *server) upcomingInvoice(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	inv, err := s.app.Invoicing.Upcoming(c.Request().Context(), invoicing.StatementOf(caller(c), userID), s.app.Panel.Now())
+	inv, err := s.app.Invoicing.Upcoming(c.Request().Context(), invoicing.StatementOf(caller(c), userID), s.app.History.Now())
 	if err != nil {
 		return err
 	}

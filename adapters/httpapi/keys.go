@@ -2,12 +2,12 @@ package httpapi
 
 import (
 	"net/http"
+	"paygate/core/panel/keys"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"paygate/core/apikey"
-	"paygate/core/panel"
 )
 
 type keyResponse struct {
@@ -28,7 +28,7 @@ type keyResponse struct {
 func (s *server) toKeyResponse(k *apikey.Key) keyResponse {
 	r := keyResponse{
 		ID: k.ID, Name: k.Name, Key: k.Key, AllowedServices: k.AllowedServices, AllowedIPs: k.AllowedIPs,
-		DailyLimit: k.DailyLimit, HitsToday: s.app.Panel.HitsToday(k), LastUsedAt: k.LastUsedAt, Status: string(k.Status),
+		DailyLimit: k.DailyLimit, HitsToday: s.app.Keys.HitsToday(k), LastUsedAt: k.LastUsedAt, Status: string(k.Status),
 		CreatedAt: timePtr(k.CreatedAt), UpdatedAt: timePtr(k.UpdatedAt),
 	}
 	if r.AllowedServices == nil {
@@ -45,7 +45,7 @@ type keyRequest struct {
 }
 
 func (s *server) listKeys(c echo.Context) error {
-	keys, err := s.app.Panel.ListKeys(c.Request().Context(), caller(c))
+	keys, err := s.app.Keys.ListKeys(c.Request().Context(), caller(c))
 	if err != nil {
 		return err
 	}
@@ -57,7 +57,7 @@ func (s *server) createKey(c echo.Context) error {
 	if err := s.bind(c, &req); err != nil {
 		return err
 	}
-	k, secret, err := s.app.Panel.CreateKey(c.Request().Context(), caller(c), apikey.Restrictions{
+	k, secret, err := s.app.Keys.CreateKey(c.Request().Context(), caller(c), apikey.Restrictions{
 		Name: deref(req.Name), AllowedServices: deref(req.AllowedServices), AllowedIPs: deref(req.AllowedIPs), DailyLimit: deref(req.DailyLimit),
 	})
 	if err != nil {
@@ -77,7 +77,7 @@ func (s *server) patchKey(c echo.Context) error {
 	if err := s.bind(c, &req); err != nil {
 		return err
 	}
-	k, err := s.app.Panel.PatchKey(c.Request().Context(), caller(c), id, panel.KeyPatch{
+	k, err := s.app.Keys.PatchKey(c.Request().Context(), caller(c), id, keys.KeyPatch{
 		Name: req.Name, AllowedServices: req.AllowedServices, AllowedIPs: req.AllowedIPs, DailyLimit: req.DailyLimit,
 	})
 	if err != nil {
@@ -91,7 +91,7 @@ func (s *server) rotateKey(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	k, secret, err := s.app.Panel.RotateSecret(c.Request().Context(), caller(c), id)
+	k, secret, err := s.app.Keys.RotateSecret(c.Request().Context(), caller(c), id)
 	if err != nil {
 		return err
 	}
@@ -105,7 +105,7 @@ func (s *server) revokeKey(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	k, err := s.app.Panel.RevokeKey(c.Request().Context(), caller(c), id)
+	k, err := s.app.Keys.RevokeKey(c.Request().Context(), caller(c), id)
 	if err != nil {
 		return err
 	}

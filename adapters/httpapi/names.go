@@ -9,7 +9,7 @@ import (
 
 // Lists name the users, keys and services their rows refer to (who made a
 // call, with which key, to which service) beside the ids: one lookup of the
-// page's distinct ids after the page's query (Panel.Names), so the list
+// page's distinct ids after the page's query (History.Names), so the list
 // queries stay as they are. A name the caller may not read, or of a row
 // since deleted, is left out (the id still says which).
 
@@ -69,7 +69,7 @@ func (e *exportNames) service(id uint64) (directory.Service, error) {
 // read names ids; one not found is remembered as unnamed, so it is not
 // read again.
 func (e *exportNames) read(ids directory.IDs) error {
-	got, err := e.s.app.Panel.Names(e.ctx, e.actor, ids)
+	got, err := e.s.app.History.Names(e.ctx, e.actor, ids)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"paygate/core/panel/accounts"
+	"paygate/core/panel/catalogadmin"
 	"reflect"
 	"regexp"
 	"slices"
@@ -23,7 +25,6 @@ import (
 	"paygate/core/catalog"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
-	"paygate/core/panel"
 	"paygate/core/pricing"
 	"paygate/core/topup"
 	"paygate/core/user"
@@ -396,7 +397,7 @@ func TestOpenAPISchemasAcceptResponses(t *testing.T) {
 		ProviderKey: str("secret"), Method: "POST", Headers: map[string]string{"X-Key": "{provider_key}"},
 		Parameters: map[string]string{"phone": "string"}, Status: catalog.StatusActive, CreatedAt: now, UpdatedAt: now,
 	}
-	prices := map[uint64]panel.ServicePrice{3: {Charge: dec("0.5"), MinimumHitCharge: dec("0.1")}}
+	prices := map[uint64]catalogadmin.ServicePrice{3: {Charge: dec("0.5"), MinimumHitCharge: dec("0.1")}}
 	bare := &catalog.Service{ID: 4, Name: "UPI", Slug: "upi-verification-api", Method: "GET", Status: catalog.StatusInactive}
 	maxLen := 160
 	docRec := &catalog.Doc{
@@ -425,7 +426,7 @@ func TestOpenAPISchemasAcceptResponses(t *testing.T) {
 	}{
 		{"user", "User", toUserResponse(active)},
 		{"deleted pending user", "User", toUserResponse(pending)},
-		{"login", "TokenResponse", loginResponse(&panel.Login{AccessToken: "a.b.c", RefreshToken: "rt_x", ExpiresIn: 15 * time.Minute, User: active})},
+		{"login", "TokenResponse", loginResponse(&accounts.Login{AccessToken: "a.b.c", RefreshToken: "rt_x", ExpiresIn: 15 * time.Minute, User: active})},
 		{"user list", "UserList", listResponse[userResponse]{Data: []userResponse{toUserResponse(active)}, Meta: listMeta{1, 20, 1}}},
 		{"service as admin", "Service", toServiceResponse(admin, prices)(svc)},
 		{"service as user", "Service", toServiceResponse(active, prices)(svc)},

@@ -143,7 +143,7 @@ func (s *server) getPayout(c echo.Context) error {
 
 func (s *server) listPayouts(c echo.Context) error {
 	fe := errs.FieldErrors{}
-	loc := s.app.Panel.Location()
+	loc := s.app.History.Location()
 	h := historyQuery(c, fe, loc, maxListWindow)
 	f := payout.Filter{
 		UserID: uintParam(c, fe, "user_id"), Status: payout.Status(c.QueryParam("status")), Mode: payout.Mode(c.QueryParam("mode")),
@@ -163,12 +163,12 @@ func (s *server) listPayouts(c echo.Context) error {
 	}
 	ctx, actor := c.Request().Context(), caller(c)
 	if h.csv {
-		out := newCSVStream(c, s, "payouts", s.app.Panel.Now().In(loc), []string{
+		out := newCSVStream(c, s, "payouts", s.app.History.Now().In(loc), []string{
 			"payout_id", "reference_id", "created_at", "user_id", "user_email", "user_name", "beneficiary_type", "beneficiary_name", "account_number",
 			"ifsc", "vpa", "mode", "amount", "fee", "status", "utr", "fail_reason", "processed_at", "reversed_at", "livemode",
 		})
 		names := s.exportNames(ctx, actor)
-		return out.finish(s.app.Panel.Exporting(ctx, actor, func(ctx context.Context) error {
+		return out.finish(s.app.History.Exporting(ctx, actor, func(ctx context.Context) error {
 			return s.app.Gateway.ExportPayouts(ctx, actor, f, func(p payout.Payout) error {
 				u, err := names.user(p.UserID)
 				if err != nil {
@@ -191,7 +191,7 @@ func (s *server) listPayouts(c echo.Context) error {
 	for _, p := range items {
 		ids.Users = append(ids.Users, p.UserID)
 	}
-	n, err := s.app.Panel.Names(ctx, actor, ids)
+	n, err := s.app.History.Names(ctx, actor, ids)
 	if err != nil {
 		return err
 	}

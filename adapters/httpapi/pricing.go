@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"paygate/core/panel/catalogadmin"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -9,7 +10,6 @@ import (
 
 	"paygate/core/errs"
 	"paygate/core/money"
-	"paygate/core/panel"
 	"paygate/core/pricing"
 )
 
@@ -45,9 +45,9 @@ type priceRequest struct {
 }
 
 // amounts parses the money fields; a missing one stays nil.
-func (r *priceRequest) amounts() (panel.PricePatch, error) {
+func (r *priceRequest) amounts() (catalogadmin.PricePatch, error) {
 	fe := errs.FieldErrors{}
-	p := panel.PricePatch{
+	p := catalogadmin.PricePatch{
 		AdminCost:        moneyField(fe, "admin_cost", r.AdminCost, 4),
 		UserPrice:        moneyField(fe, "user_price", r.UserPrice, 4),
 		ResellerPrice:    moneyField(fe, "reseller_price", r.ResellerPrice, 4),
@@ -65,7 +65,7 @@ func (s *server) listPricing(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	rows, err := s.app.Panel.ListPricing(c.Request().Context(), caller(c), id)
+	rows, err := s.app.Catalog.ListPricing(c.Request().Context(), caller(c), id)
 	if err != nil {
 		return err
 	}
@@ -98,7 +98,7 @@ func (s *server) createPricing(c echo.Context) error {
 	if a.Status != nil {
 		p.Status = *a.Status
 	}
-	out, err := s.app.Panel.CreatePricing(c.Request().Context(), caller(c), id, p)
+	out, err := s.app.Catalog.CreatePricing(c.Request().Context(), caller(c), id, p)
 	if err != nil {
 		return err
 	}
@@ -121,7 +121,7 @@ func (s *server) patchPricing(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out, err := s.app.Panel.PatchPricing(c.Request().Context(), caller(c), id, p)
+	out, err := s.app.Catalog.PatchPricing(c.Request().Context(), caller(c), id, p)
 	if err != nil {
 		return err
 	}
@@ -133,7 +133,7 @@ func (s *server) deletePricing(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.app.Panel.DeletePricing(c.Request().Context(), caller(c), id); err != nil {
+	if err := s.app.Catalog.DeletePricing(c.Request().Context(), caller(c), id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)

@@ -36,7 +36,7 @@ func (e *env) useUPIDirect() {
 	}
 	loc, _ := time.LoadLocation("Asia/Kolkata")
 	log := slog.New(slog.NewJSONHandler(e.logs, nil))
-	a := app.New(app.Deps{Tx: e.store, Stores: e.store.Stores(), Tokens: tokens, EmailTokens: tokens, Mailer: e.mail,
+	a := app.New(app.Deps{Tx: e.store, Stores: e.store.Stores(), Names: e.store.Names(), Exports: e.store.Exports(), Tokens: tokens, EmailTokens: tokens, Mailer: e.mail,
 		Config:   app.Config{Location: loc, PasswordCost: 4, PublicBaseURL: "http://localhost:8080"},
 		Now:      func() time.Time { return time.Now().Add(time.Duration(e.skew.Load())) },
 		Verifier: sandbox.Verifier{}, Recharger: sandbox.Recharger{}, Payments: live, Targets: envTargets{e},

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"encoding/json"
+	"paygate/core/panel/history"
 	"reflect"
 	"slices"
 	"testing"
@@ -9,7 +10,6 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/shopspring/decimal"
 
-	"paygate/core/panel"
 	"paygate/core/report"
 	"paygate/core/user"
 )
@@ -59,22 +59,22 @@ func TestOpenAPIReportSchemasMatchDTOs(t *testing.T) {
 func TestOpenAPIReportSchemasAcceptResponses(t *testing.T) {
 	doc := loadOpenAPI(t)
 	d := decimal.RequireFromString
-	days := report.Days("2026-11-21", panel.DashboardDays)
-	dayList := make([]panel.DayUsage, len(days))
+	days := report.Days("2026-11-21", history.DashboardDays)
+	dayList := make([]history.DayUsage, len(days))
 	for i, day := range days {
-		dayList[i] = panel.DayUsage{Day: day}
+		dayList[i] = history.DayUsage{Day: day}
 	}
 	dayList[29].Usage = report.Usage{Calls: 3, Success: 2, Failed: 1, Revenue: d("1.0000"), Cost: d("1.5")}
-	top := []panel.ServiceUsage{
+	top := []history.ServiceUsage{
 		{ServiceID: 3, Name: "SMS", Slug: "sms-gateway-api", Usage: report.Usage{Calls: 3, Success: 2, Revenue: d("1"), Cost: d("1.5")}},
 		{ServiceID: 9, Usage: report.Usage{Calls: 1}}, // deleted service
 	}
 	u := &user.User{ID: 7, Balance: d("99.5"), TotalSpent: d("0.5")}
-	mine := &panel.Dashboard{Zone: "Asia/Kolkata", From: days[0], To: days[29], User: u, Usage: dayList[29].Usage, Days: dayList, TopServices: top}
+	mine := &history.Dashboard{Zone: "Asia/Kolkata", From: days[0], To: days[29], User: u, Usage: dayList[29].Usage, Days: dayList, TopServices: top}
 	admin := *mine
-	admin.Platform = &panel.Platform{Usage: dayList[29].Usage, Days: dayList, TopServices: top, PendingBalanceRequests: 2,
+	admin.Platform = &history.Platform{Usage: dayList[29].Usage, Days: dayList, TopServices: top, PendingBalanceRequests: 2,
 		UsersByStatus: map[user.Status]int64{user.StatusActive: 4}}
-	empty := &panel.Dashboard{Zone: "UTC", From: days[0], To: days[29], User: u, Days: dayList}
+	empty := &history.Dashboard{Zone: "UTC", From: days[0], To: days[29], User: u, Days: dayList}
 
 	meta := windowMeta{listMeta: listMeta{Page: 500, PerPage: 20, Total: 10000}, TotalCapped: true}
 	cases := []struct {

@@ -53,8 +53,8 @@ func num(v any) uint64 { f, _ := v.(float64); return uint64(f) }
 func TestHitLogFiltersAndScoping(t *testing.T) {
 	each(t, func(t *testing.T, e *env) {
 		w := newReportWorld(t, e)
-		today := time.Now().In(e.app.Panel.Location()).Format("2006-01-02")
-		tomorrow := time.Now().In(e.app.Panel.Location()).AddDate(0, 0, 1).Format("2006-01-02")
+		today := time.Now().In(e.app.History.Location()).Format("2006-01-02")
+		tomorrow := time.Now().In(e.app.History.Location()).AddDate(0, 0, 1).Format("2006-01-02")
 		cases := []struct {
 			name, query, token string
 			want               int

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"paygate/core/panel/catalogadmin"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -12,7 +13,6 @@ import (
 	"paygate/core/errs"
 	"paygate/core/gateway"
 	"paygate/core/money"
-	"paygate/core/panel"
 	"paygate/core/user"
 )
 
@@ -42,7 +42,7 @@ type serviceResponse struct {
 
 // toServiceResponse never carries provider_key; the upstream address and
 // headers are shown to admins only. prices are the viewer's (PricesFor).
-func toServiceResponse(viewer *user.User, prices map[uint64]panel.ServicePrice) func(*catalog.Service) serviceResponse {
+func toServiceResponse(viewer *user.User, prices map[uint64]catalogadmin.ServicePrice) func(*catalog.Service) serviceResponse {
 	return func(s *catalog.Service) serviceResponse {
 		r := serviceResponse{
 			ID: s.ID, Name: s.Name, Slug: s.Slug, Endpoint: gateway.ServiceEndpoint(s), Description: s.Description,
@@ -71,7 +71,7 @@ func toServiceResponse(viewer *user.User, prices map[uint64]panel.ServicePrice) 
 
 // servicesOut is rows as the caller sees them, with their prices.
 func (s *server) servicesOut(ctx context.Context, viewer *user.User, rows ...catalog.Service) ([]serviceResponse, error) {
-	prices, err := s.app.Panel.PricesFor(ctx, viewer, rows)
+	prices, err := s.app.Catalog.PricesFor(ctx, viewer, rows)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +120,7 @@ func (s *server) createService(c echo.Context) error {
 		Headers: deref(req.Headers), Parameters: deref(req.Parameters), Status: catalog.Status(deref(req.Status)),
 		SAC: req.SAC.value,
 	}
-	out, err := s.app.Panel.CreateService(c.Request().Context(), caller(c), svc)
+	out, err := s.app.Catalog.CreateService(c.Request().Context(), caller(c), svc)
 	if err != nil {
 		return err
 	}
@@ -137,7 +137,7 @@ func (s *server) listServices(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.Panel.ListServices(c.Request().Context(), caller(c), f)
+	rows, total, err := s.app.Catalog.ListServices(c.Request().Context(), caller(c), f)
 	if err != nil {
 		return err
 	}
@@ -153,7 +153,7 @@ func (s *server) getService(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	svc, err := s.app.Panel.GetService(c.Request().Context(), caller(c), id)
+	svc, err := s.app.Catalog.GetService(c.Request().Context(), caller(c), id)
 	if err != nil {
 		return err
 	}
@@ -169,7 +169,7 @@ func (s *server) patchService(c echo.Context) error {
 	if err := s.bind(c, &req); err != nil {
 		return err
 	}
-	p := panel.ServicePatch{
+	p := catalogadmin.ServicePatch{
 		Name: req.Name, Slug: req.Slug, Description: req.Description, Category: req.Category,
 		ProviderURL: req.ProviderURL, ProviderKey: req.ProviderKey, Method: req.Method,
 		Headers: req.Headers, Parameters: req.Parameters, SAC: req.SAC.patch(),
@@ -178,7 +178,7 @@ func (s *server) patchService(c echo.Context) error {
 		st := catalog.Status(*req.Status)
 		p.Status = &st
 	}
-	svc, err := s.app.Panel.PatchService(c.Request().Context(), caller(c), id, p)
+	svc, err := s.app.Catalog.PatchService(c.Request().Context(), caller(c), id, p)
 	if err != nil {
 		return err
 	}
@@ -190,7 +190,7 @@ func (s *server) deleteService(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.app.Panel.DeleteService(c.Request().Context(), caller(c), id); err != nil {
+	if err := s.app.Catalog.DeleteService(c.Request().Context(), caller(c), id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -230,7 +230,7 @@ func (s *server) getDoc(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d, err := s.app.Panel.GetDoc(c.Request().Context(), caller(c), id)
+	d, err := s.app.Catalog.GetDoc(c.Request().Context(), caller(c), id)
 	if err != nil {
 		return err
 	}
@@ -246,7 +246,7 @@ func (s *server) putDoc(c echo.Context) error {
 	if err := s.bind(c, &req); err != nil {
 		return err
 	}
-	d, err := s.app.Panel.PutDoc(c.Request().Context(), caller(c), id, catalog.Doc{
+	d, err := s.app.Catalog.PutDoc(c.Request().Context(), caller(c), id, catalog.Doc{
 		Endpoint: req.Endpoint, Method: req.Method, Description: req.Description, RequestParams: req.RequestParams,
 		ResponseExample: req.ResponseExample, ErrorCodes: req.ErrorCodes, SortOrder: req.SortOrder,
 	})
@@ -267,11 +267,11 @@ func (s *server) getSamples(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	svc, err := s.app.Panel.GetService(ctx, caller(c), id)
+	svc, err := s.app.Catalog.GetService(ctx, caller(c), id)
 	if err != nil {
 		return err
 	}
-	doc, err := s.app.Panel.GetDoc(ctx, caller(c), id)
+	doc, err := s.app.Catalog.GetDoc(ctx, caller(c), id)
 	if err != nil && !errors.Is(err, catalog.ErrDocNotFound) {
 		return err
 	}

@@ -40,7 +40,7 @@ func (e *env) instanceApp(https bool) (string, *app.App) {
 	if https {
 		base = "https://panel.example.com"
 	}
-	a := app.New(app.Deps{Tx: e.store, Stores: e.store.Stores(), Tokens: tokens, EmailTokens: tokens, Mailer: e.mail,
+	a := app.New(app.Deps{Tx: e.store, Stores: e.store.Stores(), Names: e.store.Names(), Exports: e.store.Exports(), Tokens: tokens, EmailTokens: tokens, Mailer: e.mail,
 		Config: app.Config{PasswordCost: 4, PublicBaseURL: base}})
 	e.t.Cleanup(a.Wait)
 	srv := httptest.NewServer(httpapi.NewServer(httpapi.Deps{App: a, Log: slog.New(slog.DiscardHandler), Ready: e.store.Ping,

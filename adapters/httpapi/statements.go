@@ -61,11 +61,11 @@ func (s *server) getStatement(c echo.Context) error {
 		c.Response().Header().Set("Cache-Control", "private, no-store")
 		return c.Blob(http.StatusOK, "application/pdf", pdf)
 	case "csv":
-		loc := s.app.Panel.Location()
-		out := newCSVStream(c, s, fmt.Sprintf("statement-%d-%s", id, month), s.app.Panel.Now().In(loc), []string{
+		loc := s.app.History.Location()
+		out := newCSVStream(c, s, fmt.Sprintf("statement-%d-%s", id, month), s.app.History.Now().In(loc), []string{
 			"created_at", "type", "reference_type", "reference_id", "description", "debit", "credit", "balance_after",
 		})
-		return out.finish(s.app.Panel.Exporting(ctx, actor, func(ctx context.Context) error {
+		return out.finish(s.app.History.Exporting(ctx, actor, func(ctx context.Context) error {
 			first := true
 			st, _, err := s.app.Invoicing.Statement(ctx, id, month, func(e ledger.Entry) error {
 				if first {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"paygate/core/panel/topups"
 	"slices"
 	"strings"
 	"time"
@@ -14,7 +15,6 @@ import (
 
 	"paygate/core/errs"
 	"paygate/core/money"
-	"paygate/core/panel"
 	"paygate/core/topup"
 	"paygate/core/user"
 )
@@ -115,7 +115,7 @@ func (s *server) createTopUp(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	in := panel.NewTopUp{Input: topup.Input{
+	in := topups.NewTopUp{Input: topup.Input{
 		Amount: text["amount"], UTRNumber: text["utr_number"], PaymentMethod: text["payment_method"], Remarks: text["remarks"],
 	}}
 	if files := form.File["screenshot"]; len(files) == 1 {
@@ -124,9 +124,9 @@ func (s *server) createTopUp(c echo.Context) error {
 			return fmt.Errorf("open uploaded screenshot: %w", err)
 		}
 		defer f.Close()
-		in.Screenshot = &panel.Upload{Body: f, Size: files[0].Size}
+		in.Screenshot = &topups.Upload{Body: f, Size: files[0].Size}
 	}
-	r, err := s.app.Panel.CreateTopUp(req.Context(), caller(c), in)
+	r, err := s.app.TopUps.CreateTopUp(req.Context(), caller(c), in)
 	if err != nil {
 		return err
 	}
@@ -136,7 +136,7 @@ func (s *server) createTopUp(c echo.Context) error {
 func (s *server) listTopUps(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := page(c, fe)
-	loc := s.app.Panel.Location()
+	loc := s.app.History.Location()
 	f := topup.Filter{
 		UserID: uintParam(c, fe, "user_id"), Status: topup.Status(c.QueryParam("status")), Q: strings.TrimSpace(c.QueryParam("q")),
 		From: timeParam(c, fe, "from", loc, false), To: timeParam(c, fe, "to", loc, true), Page: p, PerPage: pp,
@@ -150,7 +150,7 @@ func (s *server) listTopUps(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.Panel.ListTopUps(c.Request().Context(), caller(c), f)
+	rows, total, err := s.app.TopUps.ListTopUps(c.Request().Context(), caller(c), f)
 	if err != nil {
 		return err
 	}
@@ -162,7 +162,7 @@ func (s *server) getTopUp(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	r, err := s.app.Panel.GetTopUp(c.Request().Context(), caller(c), id)
+	r, err := s.app.TopUps.GetTopUp(c.Request().Context(), caller(c), id)
 	if err != nil {
 		return err
 	}
@@ -177,7 +177,7 @@ func (s *server) topUpScreenshot(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	rc, typ, err := s.app.Panel.TopUpScreenshot(c.Request().Context(), caller(c), id)
+	rc, typ, err := s.app.TopUps.TopUpScreenshot(c.Request().Context(), caller(c), id)
 	if err != nil {
 		return err
 	}
@@ -199,11 +199,11 @@ type decideTopUpRequest struct {
 }
 
 func (s *server) approveTopUp(c echo.Context) error {
-	return s.decideTopUp(c, s.app.Panel.ApproveTopUp)
+	return s.decideTopUp(c, s.app.TopUps.ApproveTopUp)
 }
 
 func (s *server) rejectTopUp(c echo.Context) error {
-	return s.decideTopUp(c, s.app.Panel.RejectTopUp)
+	return s.decideTopUp(c, s.app.TopUps.RejectTopUp)
 }
 
 func (s *server) decideTopUp(c echo.Context, decide func(ctx context.Context, actor *user.User, id uint64, remarks string) (*topup.Request, error)) error {

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"paygate/core/panel/accounts"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -9,7 +10,6 @@ import (
 	"paygate/core/errs"
 	"paygate/core/ledger"
 	"paygate/core/money"
-	"paygate/core/panel"
 	"paygate/core/user"
 )
 
@@ -78,7 +78,7 @@ func (s *server) createUser(c echo.Context) error {
 	if err := s.bind(c, &req); err != nil {
 		return err
 	}
-	u, err := s.app.Panel.CreateUser(c.Request().Context(), caller(c), panel.NewUser{
+	u, err := s.app.Accounts.CreateUser(c.Request().Context(), caller(c), accounts.NewUser{
 		Profile: user.Profile{Name: req.Name, Email: req.Email, Phone: req.Phone, Password: req.Password},
 		Role:    user.Role(req.Role), Status: user.Status(req.Status), Plan: user.Plan(req.Plan),
 	})
@@ -99,7 +99,7 @@ func (s *server) listUsers(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	users, total, err := s.app.Panel.ListUsers(c.Request().Context(), caller(c), f)
+	users, total, err := s.app.Accounts.ListUsers(c.Request().Context(), caller(c), f)
 	if err != nil {
 		return err
 	}
@@ -111,7 +111,7 @@ func (s *server) getUser(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	u, err := s.app.Panel.GetUser(c.Request().Context(), caller(c), id)
+	u, err := s.app.Accounts.GetUser(c.Request().Context(), caller(c), id)
 	if err != nil {
 		return err
 	}
@@ -139,7 +139,7 @@ func (s *server) patchUser(c echo.Context) error {
 	if err := s.bind(c, &req); err != nil {
 		return err
 	}
-	p := panel.UserPatch{Name: req.Name, Phone: req.Phone, CollectionFeePercent: req.CollectionFeePercent,
+	p := accounts.UserPatch{Name: req.Name, Phone: req.Phone, CollectionFeePercent: req.CollectionFeePercent,
 		DailyPayoutLimit: req.DailyPayoutLimit}
 	if req.Role != nil {
 		r := user.Role(*req.Role)
@@ -153,7 +153,7 @@ func (s *server) patchUser(c echo.Context) error {
 		pl := user.Plan(*req.Plan)
 		p.Plan = &pl
 	}
-	u, err := s.app.Panel.PatchUser(c.Request().Context(), caller(c), id, p)
+	u, err := s.app.Accounts.PatchUser(c.Request().Context(), caller(c), id, p)
 	if err != nil {
 		return err
 	}
@@ -166,7 +166,7 @@ func (s *server) setUserStatus(st user.Status) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		u, err := s.app.Panel.SetUserStatus(c.Request().Context(), caller(c), id, st)
+		u, err := s.app.Accounts.SetUserStatus(c.Request().Context(), caller(c), id, st)
 		if err != nil {
 			return err
 		}
@@ -179,7 +179,7 @@ func (s *server) deleteUser(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.app.Panel.DeleteUser(c.Request().Context(), caller(c), id); err != nil {
+	if err := s.app.Accounts.DeleteUser(c.Request().Context(), caller(c), id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -200,7 +200,7 @@ func (s *server) adjustBalance(c echo.Context) error {
 	if err := s.bind(c, &req); err != nil {
 		return err
 	}
-	e, err := s.app.Panel.AdjustBalance(c.Request().Context(), caller(c), id, panel.Adjustment{Type: ledger.Type(req.Type), Amount: req.Amount, Description: req.Description})
+	e, err := s.app.Accounts.AdjustBalance(c.Request().Context(), caller(c), id, accounts.Adjustment{Type: ledger.Type(req.Type), Amount: req.Amount, Description: req.Description})
 	if err != nil {
 		return err
 	}

@@ -71,7 +71,7 @@ type deliveryDetailResponse struct {
 func (s *server) listDeliveries(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := page(c, fe)
-	loc := s.app.Panel.Location()
+	loc := s.app.History.Location()
 	f := webhook.Filter{
 		UserID: uintParam(c, fe, "user_id"), Status: webhook.Status(c.QueryParam("status")),
 		EventType: webhook.EventType(c.QueryParam("event_type")),

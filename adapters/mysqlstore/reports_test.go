@@ -473,7 +473,7 @@ func TestDashboardRollsUpAClosedDayOnce(t *testing.T) {
 		ctx := context.Background()
 		loc, _ := time.LoadLocation("Asia/Kolkata")
 		now := time.Date(2026, 11, 21, 19, 0, 0, 0, time.UTC) // 00:30 on the 22nd local
-		a := app.New(app.Deps{Tx: s, Stores: s.Stores(), Now: func() time.Time { return now }, Config: app.Config{Location: loc}})
+		a := app.New(app.Deps{Tx: s, Stores: s.Stores(), Names: s.Names(), Exports: s.Exports(), Now: func() time.Time { return now }, Config: app.Config{Location: loc}})
 		admin := newUser(t, s, func(u *user.User) { u.Role = user.RoleAdmin })
 		cust := newUser(t, s)
 		svc := newService(t, s)
@@ -494,7 +494,7 @@ func TestDashboardRollsUpAClosedDayOnce(t *testing.T) {
 		}
 		check := func(label string) {
 			t.Helper()
-			d, err := a.Panel.Dashboard(ctx, admin)
+			d, err := a.History.Dashboard(ctx, admin)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -527,7 +527,7 @@ func TestDashboardRollsUpAClosedDayOnce(t *testing.T) {
 		check("second read (from the roll-up)")
 
 		// The customer sees only their own figures, and no platform.
-		d, err := a.Panel.Dashboard(ctx, cust)
+		d, err := a.History.Dashboard(ctx, cust)
 		if err != nil || d.Platform != nil || d.Usage.Calls != 4 || d.Days[28].Calls != 2 || d.Days[29].Calls != 2 {
 			t.Fatalf("customer dashboard: %+v, %v", d, err)
 		}

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"paygate/core/directory"
+	"paygate/core/export"
 	"paygate/core/store"
 	"strings"
 	"sync/atomic"
@@ -234,6 +236,12 @@ func (s *Store) WithinTx(ctx context.Context, fn func(ctx context.Context, st st
 	return nil
 }
 
+// Names reads the names beside a list's ids; no transaction needs it.
+func (s *Store) Names() directory.Repository { return &nameStore{s.baseOn(s.db)} }
+
+// Exports keeps the leases of running CSV exports; no transaction needs it.
+func (s *Store) Exports() export.Repository { return &exportStore{s.baseOn(s.db)} }
+
 func (s *Store) storesOn(db *gorm.DB) store.Stores {
 	b := s.baseOn(db)
 	return store.Stores{
@@ -260,14 +268,12 @@ func (s *Store) storesOn(db *gorm.DB) store.Stores {
 
 		Webhooks: &webhookStore{b},
 		Holds:    &holdStore{b},
-		Exports:  &exportStore{b},
 		Logins:   &loginStore{b},
 
 		Statements: &statementStore{b},
 		UTRs:       &utrClaimStore{b},
 
 		Openings:      &openingStore{b},
-		Names:         &nameStore{b},
 		Plans:         &planStore{b},
 		Subscriptions: &subscriptionStore{b},
 		Invoices:      &invoiceStore{b},

@@ -172,7 +172,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	a := app.New(app.Deps{Tx: store, Stores: store.Stores(), Tokens: tokens, Config: app.Config{Location: loc}})
+	a := app.New(app.Deps{Tx: store, Stores: store.Stores(), Names: store.Names(), Exports: store.Exports(), Tokens: tokens, Config: app.Config{Location: loc}})
 	srv := httptest.NewServer(httpapi.NewServer(httpapi.Deps{App: a, Log: slog.New(slog.DiscardHandler), Ready: store.Ping}))
 	defer srv.Close()
 	adminTok, err := signIn(ctx, store, tokens, w.admin, user.RoleAdmin)

@@ -58,7 +58,7 @@ func newBillingFixture(t *testing.T, url string) *billingFixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	a := app.New(app.Deps{Tx: s, Stores: s.Stores(), Config: app.Config{Location: kolkata}})
+	a := app.New(app.Deps{Tx: s, Stores: s.Stores(), Names: s.Names(), Exports: s.Exports(), Config: app.Config{Location: kolkata}})
 	return &billingFixture{t: t, url: url, store: s, app: a, env: getenv}
 }
 
@@ -159,7 +159,7 @@ func TestRenewalChargesOncePerPeriod(t *testing.T) {
 		f.setPrice(short, "25.00")
 
 		dec1 := time.Date(2026, 12, 1, 0, 0, 0, 0, kolkata)
-		other := app.New(app.Deps{Tx: f.store, Stores: f.store.Stores(), Config: app.Config{Location: kolkata}})
+		other := app.New(app.Deps{Tx: f.store, Stores: f.store.Stores(), Names: f.store.Names(), Exports: f.store.Exports(), Config: app.Config{Location: kolkata}})
 		var wg sync.WaitGroup
 		errc := make(chan error, 3)
 		for _, a := range []*app.App{f.app, other} {
@@ -248,7 +248,7 @@ func TestInterruptedRenewalIsFinishedByTheNextRun(t *testing.T) {
 		}
 		// Transactions: 1 opens, 2 and 3 renew the first two users, 4
 		// (the third user's) crashes.
-		crashing := billing.New(billing.Deps{Tx: &failingTx{Transactor: f.store, n: 4}, Stores: f.store.Stores(),
+		crashing := billing.New(billing.Deps{Tx: &failingTx{Transactor: f.store, n: 4}, Stores: billingStores(f.store.Stores()),
 			Config: billing.Config{Location: kolkata}})
 		dec1 := time.Date(2026, 12, 1, 0, 0, 0, 0, kolkata)
 		if _, err := crashing.Run(ctx, dec1); err == nil {
@@ -442,4 +442,9 @@ func TestBillingPagesThroughEveryAccount(t *testing.T) {
 		}
 		f.ledgerClean()
 	})
+}
+
+// billingStores are the repositories billing reads outside a transaction.
+func billingStores(st store.Stores) billing.Stores {
+	return billing.Stores{Users: st.Users, Plans: st.Plans, Subscriptions: st.Subscriptions}
 }

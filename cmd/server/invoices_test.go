@@ -44,7 +44,7 @@ func (f *invoiceFixture) instance() *app.App {
 		f.t.Fatal(err)
 	}
 	f.t.Cleanup(func() { s.Close() })
-	return app.New(app.Deps{Tx: s, Stores: s.Stores(), Config: app.Config{Location: kolkata, GSTRate: decimal.NewFromInt(18)}})
+	return app.New(app.Deps{Tx: s, Stores: s.Stores(), Names: s.Names(), Exports: s.Exports(), Config: app.Config{Location: kolkata, GSTRate: decimal.NewFromInt(18)}})
 }
 
 // charge debits a collection fee of amount from user id at instant at.

@@ -160,7 +160,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		fmt.Fprintf(stdout, "backup: wrote %s\n", rest[1])
 		return nil
 	case cmd == "create-admin" && len(rest) == 2:
-		generated, err := newApp(cfg, store, nil, nil, nil, log).Panel.CreateAdmin(ctx, rest[1], cfg.AdminPassword)
+		generated, err := newApp(cfg, store, nil, nil, nil, log).Accounts.CreateAdmin(ctx, rest[1], cfg.AdminPassword)
 		if err != nil {
 			return err
 		}
@@ -179,7 +179,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 func newApp(cfg config, store *mysqlstore.Store, tokens *token.JWT, files panel.Files, m app.Metrics, log *slog.Logger) *app.App {
 	up := upstream.New(upstream.Options{AllowPrivate: cfg.UpstreamAllowPrivate, DefaultTimeout: cfg.UpstreamTimeout, Sandbox: sandbox.NewUpstream()})
 	d := app.Deps{
-		Tx: store, Stores: store.Stores(), Upstream: up, Files: files,
+		Tx: store, Stores: store.Stores(), Names: store.Names(), Exports: store.Exports(), Upstream: up, Files: files,
 		Config: app.Config{Location: cfg.Location, UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL,
 			MaxTopUp: cfg.BalanceRequestMax, CollectionFeePercent: cfg.CollectionFeePercent, PendingHitGrace: cfg.HitRecoveryAfter, HitPayloadRetention: cfg.HitPayloadRetention, HoldLifetime: cfg.MeteringHolds,
 			WebhookTimeout: cfg.WebhookTimeout, GSTRate: cfg.GSTRate,
@@ -252,7 +252,7 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 	a := newApp(cfg, store, tokens, files, reg, log)
 	defer a.Wait() // mail still being sent, before the database closes
 
-	created, generated, err := a.Panel.EnsureAdmin(ctx, cfg.AdminEmail, cfg.AdminPassword)
+	created, generated, err := a.Accounts.EnsureAdmin(ctx, cfg.AdminEmail, cfg.AdminPassword)
 	if err != nil {
 		return err
 	}
@@ -277,7 +277,7 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 		log.Info("gateway services registered", "count", n)
 	}
 	if cfg.DemoData {
-		n, err := a.Panel.SeedServices(ctx, demoSeeds())
+		n, err := a.Catalog.SeedServices(ctx, demoSeeds())
 		if err != nil {
 			return fmt.Errorf("demo data: %w", err)
 		}
@@ -415,7 +415,7 @@ func invoicesIssue(ctx context.Context, a *app.App, args []string, out io.Writer
 		}
 	}
 	if month == "" {
-		month = plan.PrevMonth(plan.Month(at, a.Panel.Location()))
+		month = plan.PrevMonth(plan.Month(at, a.History.Location()))
 	}
 	res, err := a.Invoicing.Issue(ctx, month, at)
 	if err != nil {

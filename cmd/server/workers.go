@@ -117,7 +117,7 @@ func (r appRounds) ClearHitPayloads(ctx context.Context) (int, error) {
 }
 
 func (r appRounds) CloseUsageDays(ctx context.Context) (int, error) {
-	return r.a.Panel.CloseDays(ctx)
+	return r.a.History.CloseDays(ctx)
 }
 
 func (r appRounds) Bill(ctx context.Context) (int, error) {

@@ -12,6 +12,8 @@ import (
 
 	"paygate/core/accountopen"
 	"paygate/core/billing"
+	"paygate/core/directory"
+	"paygate/core/export"
 	"paygate/core/gateway"
 	"paygate/core/invoice"
 	"paygate/core/invoicing"
@@ -19,6 +21,12 @@ import (
 	"paygate/core/metering"
 	"paygate/core/outbox"
 	"paygate/core/panel"
+	"paygate/core/panel/accounts"
+	"paygate/core/panel/auditlog"
+	"paygate/core/panel/catalogadmin"
+	"paygate/core/panel/history"
+	"paygate/core/panel/keys"
+	"paygate/core/panel/topups"
 	"paygate/core/payment"
 	"paygate/core/payout"
 	"paygate/core/recharge"
@@ -55,15 +63,15 @@ type Config struct {
 	// invoicing.Config: GSTRate is GST_RATE in percent (0: bills of supply)
 	GSTRate decimal.Decimal
 	// DefaultPlan is the plan of new accounts and of those whose grace
-	// ended (DEFAULT_PLAN; "" means starter): billing and panel.
+	// ended (DEFAULT_PLAN; "" means starter): billing and accounts.Config.
 	DefaultPlan string
 
-	// panel.Config
+	// accounts.Config, topups.Config (MaxTopUp), history.Config (RollupGrace, ExportLease)
 	RefreshTTL   time.Duration
 	PasswordCost int
 	MaxTopUp     decimal.Decimal
 	// CollectionFeePercent is the collection fee new accounts start with
-	// (COLLECTION_FEE_PERCENT); also panel.Config.
+	// (COLLECTION_FEE_PERCENT); also accounts.Config.
 	CollectionFeePercent decimal.Decimal
 	RollupGrace          time.Duration
 	ExportLease          time.Duration
@@ -90,8 +98,13 @@ type Metrics interface {
 
 // Deps are the ports the use cases run on. Now, Log and Metrics may be nil.
 type Deps struct {
-	Tx       store.Transactor // a metering.BatchTransactor too when the store has a batch path
-	Stores   store.Stores
+	Tx     store.Transactor // a metering.BatchTransactor too when the store has a batch path
+	Stores store.Stores
+	// Names reads the names beside a list's ids; Exports keeps the leases
+	// of running exports (nil: exports are not limited). No transaction
+	// needs either, so they are not in store.Stores.
+	Names    directory.Repository
+	Exports  export.Repository
 	Upstream metering.Upstream
 	Tokens   panel.AccessTokens
 	Files    panel.Files // uploads; nil refuses screenshots (operator commands need none)
@@ -124,11 +137,17 @@ type Deps struct {
 
 // App is the set of use cases.
 type App struct {
-	Metering *metering.Metering   // metered calls and the billing of gateway operations
-	Gateway  *gateway.Gateway     // payments, checkout, verification, recharges
-	Panel    *panel.Panel         // the web panel's use cases
-	Outbox   *outbox.Outbox       // event deliveries and their worker
-	Ledger   *ledgercheck.Checker // the ledger check
+	Metering *metering.Metering // metered calls and the billing of gateway operations
+	Gateway  *gateway.Gateway   // payments, checkout, verification, recharges
+	// The web panel's use cases.
+	Accounts *accounts.Accounts    // accounts, sessions, users
+	Keys     *keys.Keys            // API keys
+	TopUps   *topups.TopUps        // balance requests
+	Catalog  *catalogadmin.Catalog // services, docs, pricing
+	History  *history.History      // history lists, exports, names, dashboard
+	AuditLog *auditlog.Log         // the audit log
+	Outbox   *outbox.Outbox        // event deliveries and their worker
+	Ledger   *ledgercheck.Checker  // the ledger check
 	// Reconciliation imports bank statements and matches their credit lines.
 	Reconciliation *reconciliation.Reconciliation
 	// Retention removes old hit payloads (its worker runs on every instance).
@@ -186,24 +205,33 @@ func New(d Deps) *App {
 				MaxBalanceCheckout: cfg.MaxTopUp, Location: cfg.Location},
 			Verifier: d.Verifier, Recharger: d.Recharger, Payments: d.Payments, Payouts: d.Payouts, Targets: d.Targets,
 			Opener: d.Opener}),
-		Panel: panel.New(panel.Deps{Tx: tx, Stores: st, Tokens: d.Tokens, Files: d.Files, Now: d.Now,
-			Config: panel.Config{Location: cfg.Location, RefreshTTL: cfg.RefreshTTL, PasswordCost: cfg.PasswordCost,
-				MaxTopUp: cfg.MaxTopUp, PublicBaseURL: cfg.PublicBaseURL, RollupGrace: cfg.RollupGrace,
-				CollectionFeePercent: cfg.CollectionFeePercent, PayloadRetention: kept.Keep(),
-				ExportLease: cfg.ExportLease, Livemode: live, DefaultPlan: user.Plan(cfg.DefaultPlan)},
-			Mailer: d.Mailer, EmailTokens: d.EmailTokens, Log: d.Log, Targets: d.Targets, Settled: m.AwaitSettlements}),
 		Outbox: outbox.New(outbox.Deps{Tx: tx, Stores: st, Sender: d.Webhooks, Targets: d.Targets,
 			Settled: m.AwaitSettlements, Metrics: d.Metrics, Log: d.Log, Now: d.Now,
 			Config: outbox.Config{Timeout: cfg.WebhookTimeout, Lease: cfg.WebhookLease, Concurrency: cfg.WebhookConcurrency}}),
 		Ledger: ledgercheck.New(ledgercheck.Deps{Stores: st, Settled: m.AwaitSettlements, Now: d.Now, Location: cfg.Location}),
 	}
-	a.Billing = billing.New(billing.Deps{Tx: tx, Stores: st, Now: d.Now, Log: d.Log, Metrics: bm, Notify: notifier(d.Mailer, d.Log),
+	a.Accounts = accounts.New(accounts.Deps{Tx: tx, Tokens: d.Tokens, Now: d.Now,
+		Stores: accounts.Stores{Users: st.Users, Sessions: st.Sessions, Resets: st.Resets, Logins: st.Logins},
+		Config: accounts.Config{RefreshTTL: cfg.RefreshTTL, PasswordCost: cfg.PasswordCost, PublicBaseURL: cfg.PublicBaseURL,
+			CollectionFeePercent: cfg.CollectionFeePercent, Livemode: live, DefaultPlan: user.Plan(cfg.DefaultPlan)},
+		Mailer: d.Mailer, EmailTokens: d.EmailTokens, Log: d.Log, Targets: d.Targets, Settled: m.AwaitSettlements})
+	a.Keys = keys.New(tx, keys.Stores{Keys: st.Keys, Services: st.Services}, d.Now, cfg.Location)
+	a.TopUps = topups.New(topups.Deps{Tx: tx, Requests: st.TopUps, Files: d.Files, Now: d.Now,
+		Config: topups.Config{MaxTopUp: cfg.MaxTopUp, Livemode: live}})
+	a.Catalog = catalogadmin.New(tx, catalogadmin.Stores{Services: st.Services, Pricing: st.Pricing, Users: st.Users}, d.Now)
+	a.History = history.New(history.Deps{Tx: tx, Now: d.Now, Log: d.Log, Settled: m.AwaitSettlements,
+		Stores: history.Stores{Ledger: st.Ledger, Hits: st.Hits, Reports: st.Reports, Services: st.Services, Users: st.Users,
+			Names: d.Names, Exports: d.Exports},
+		Config: history.Config{Location: cfg.Location, RollupGrace: cfg.RollupGrace, PayloadRetention: kept.Keep(),
+			ExportLease: cfg.ExportLease}})
+	a.AuditLog = auditlog.New(st.Audit)
+	a.Billing = billing.New(billing.Deps{Tx: tx, Stores: billing.Stores{Users: st.Users, Plans: st.Plans, Subscriptions: st.Subscriptions}, Now: d.Now, Log: d.Log, Metrics: bm, Notify: notifier(d.Mailer, d.Log),
 		Config: billing.Config{Location: cfg.Location, Livemode: live, DefaultPlan: cfg.DefaultPlan}})
-	a.TaxSettings = taxsettings.New(taxsettings.Deps{Tx: tx, Stores: st, Now: d.Now})
+	a.TaxSettings = taxsettings.New(taxsettings.Deps{Tx: tx, Profiles: st.TaxProfiles, Now: d.Now})
 	a.Invoicing = invoicing.New(invoicing.Deps{Tx: tx, Stores: st, Parties: invoicing.ProfileParties{}, Renderer: d.Renderer,
 		Notify: invoicing.Notify(notifier(d.Mailer, d.Log)), Settled: m.AwaitSettlements, Now: d.Now, Log: d.Log, Metrics: im,
 		Config: invoicing.Config{Location: cfg.Location, Rate: cfg.GSTRate, PublicBaseURL: cfg.PublicBaseURL, Livemode: live}})
-	a.Reconciliation = reconciliation.New(reconciliation.Deps{Tx: tx, Stores: st, Payments: a.Gateway, TopUps: a.Panel, Now: d.Now, Log: d.Log})
+	a.Reconciliation = reconciliation.New(reconciliation.Deps{Tx: tx, Stores: st, Payments: a.Gateway, TopUps: a.TopUps, Now: d.Now, Log: d.Log})
 	return a
 }
 
@@ -225,10 +253,10 @@ func notifier(m panel.Mailer, log *slog.Logger) billing.Notify {
 // and before closing the database.
 func (a *App) Wait() {
 	a.Metering.Wait()
-	a.Panel.Wait()
+	a.Accounts.Wait()
 }
 
 // EnsureGatewayServices creates the missing built-in gateway services.
 func (a *App) EnsureGatewayServices(ctx context.Context) (int, error) {
-	return a.Panel.SeedServices(ctx, gateway.Services())
+	return a.Catalog.SeedServices(ctx, gateway.Services())
 }

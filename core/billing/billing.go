@@ -33,7 +33,7 @@ type Config struct {
 // Deps are the ports billing runs on.
 type Deps struct {
 	Tx      store.Transactor
-	Stores  store.Stores
+	Stores  Stores
 	Notify  Notify
 	Now     func() time.Time
 	Log     *slog.Logger
@@ -57,7 +57,7 @@ func (nopMetrics) SubscriptionsBilled(string, int) {}
 // Billing is the subscriptions' use cases.
 type Billing struct {
 	tx      store.Transactor
-	s       store.Stores
+	s       Stores
 	notify  Notify
 	now     func() time.Time
 	log     *slog.Logger

@@ -152,7 +152,7 @@ func (b *Billing) Change(ctx context.Context, c Change) (*View, error) {
 		if err != nil {
 			return err
 		}
-		if err := refusal(ctx, s, sub, target, c.Admin != nil); err != nil {
+		if err := refusal(ctx, s.Plans, sub, target, c.Admin != nil); err != nil {
 			return err
 		}
 		before := *sub
@@ -190,14 +190,14 @@ func (b *Billing) Change(ctx context.Context, c Change) (*View, error) {
 // refusal is why sub may not move to target now: a fee past due, or, for
 // its owner, a plan (the target or the current one) that is not public.
 // Change and Quote refuse alike.
-func refusal(ctx context.Context, s store.Stores, sub *plan.Subscription, target *plan.Plan, byAdmin bool) error {
+func refusal(ctx context.Context, plans Plans, sub *plan.Subscription, target *plan.Plan, byAdmin bool) error {
 	if sub.Status == plan.SubPastDue {
 		return ErrPastDue
 	}
 	if byAdmin {
 		return nil
 	}
-	cur, err := s.Plans.ByCode(ctx, sub.PlanCode)
+	cur, err := plans.ByCode(ctx, sub.PlanCode)
 	if err != nil {
 		return err
 	}
@@ -267,7 +267,7 @@ func (b *Billing) Quote(ctx context.Context, userID uint64, planCode string) (*Q
 	if target.Status != plan.StatusActive {
 		return nil, ErrPlanRetired
 	}
-	if err := refusal(ctx, b.s, sub, target, false); err != nil {
+	if err := refusal(ctx, b.s.Plans, sub, target, false); err != nil {
 		return nil, err
 	}
 	price, err := b.priceOf(target, Change{UserID: userID, PlanCode: planCode})

@@ -8,8 +8,6 @@ package retention
 import (
 	"context"
 	"time"
-
-	"paygate/core/hitlog"
 )
 
 // DefaultKeep is how long payloads are kept when HIT_PAYLOAD_RETENTION is unset.
@@ -35,9 +33,14 @@ type Config struct {
 	MaxBatches int           // per round (600: about a minute of work at most)
 }
 
+// Payloads removes old hits' payloads (hitlog.Repository's ClearPayloads).
+type Payloads interface {
+	ClearPayloads(ctx context.Context, before time.Time, limit int) (removed int, more bool, err error)
+}
+
 // Deps are the retention's ports. Now, Metrics and Sleep may be nil.
 type Deps struct {
-	Hits    hitlog.Repository
+	Hits    Payloads
 	Now     func() time.Time
 	Metrics Metrics
 	// Sleep waits d or until ctx ends (tests make it instant).

@@ -10,8 +10,6 @@ import (
 	"paygate/core/apikey"
 	"paygate/core/audit"
 	"paygate/core/catalog"
-	"paygate/core/directory"
-	"paygate/core/export"
 	"paygate/core/hitlog"
 	"paygate/core/hold"
 	"paygate/core/invoice"
@@ -34,7 +32,8 @@ import (
 )
 
 // Stores are the repositories, all bound to one database handle or to one
-// transaction.
+// transaction: those a transaction may need (a repository no transaction
+// reads, like the directory of names or the export leases, is wired apart).
 type Stores struct {
 	Users    user.Repository
 	Keys     apikey.Repository
@@ -59,7 +58,6 @@ type Stores struct {
 
 	Webhooks webhook.Repository // the event outbox
 	Holds    hold.Repository    // holds of metered calls
-	Exports  export.Repository  // leases of running CSV exports
 	Logins   signin.Repository  // sign-in attempt counters
 
 	Statements statement.Repository // reconciliation: bank statement lines
@@ -67,11 +65,10 @@ type Stores struct {
 
 	Openings accountopen.Repository // digital account openings
 
-	Names         directory.Repository // names of the users, keys and services rows refer to
-	Plans         plan.Catalog         // the plan catalog
-	Subscriptions plan.Subscriptions   // each user's subscription and its charged periods
-	Invoices      invoice.Store        // tax invoices and credit notes
-	TaxProfiles   taxprofile.Store     // the invoices' supplier and each account's billing profile
+	Plans         plan.Catalog       // the plan catalog
+	Subscriptions plan.Subscriptions // each user's subscription and its charged periods
+	Invoices      invoice.Store      // tax invoices and credit notes
+	TaxProfiles   taxprofile.Store   // the invoices' supplier and each account's billing profile
 }
 
 // Transactor runs fn in one database transaction with Stores bound to it.

@@ -44,23 +44,23 @@ import (
 
 // Deps are the ports the settings run on.
 type Deps struct {
-	Tx     store.Transactor
-	Stores store.Stores
-	Now    func() time.Time
+	Tx       store.Transactor
+	Profiles Profiles
+	Now      func() time.Time
 }
 
 // Settings is the supplier's and the billing profiles' use cases.
 type Settings struct {
-	tx  store.Transactor
-	s   store.Stores
-	now func() time.Time
+	tx       store.Transactor
+	profiles Profiles
+	now      func() time.Time
 }
 
 func New(d Deps) *Settings {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
-	return &Settings{tx: d.Tx, s: d.Stores, now: d.Now}
+	return &Settings{tx: d.Tx, profiles: d.Profiles, now: d.Now}
 }
 
 func requireAdmin(actor *user.User) error {
@@ -76,7 +76,7 @@ func (st *Settings) Supplier(ctx context.Context, admin *user.User) (*taxprofile
 	if err := requireAdmin(admin); err != nil {
 		return nil, err
 	}
-	return st.s.TaxProfiles.Supplier(ctx)
+	return st.profiles.Supplier(ctx)
 }
 
 // Payee is the platform's details for paying in, as any signed-in account
@@ -87,7 +87,7 @@ func (st *Settings) Payee(ctx context.Context, actor *user.User) (*taxprofile.Su
 	if actor == nil {
 		return nil, errs.ErrUnauthorized
 	}
-	return st.s.TaxProfiles.Supplier(ctx)
+	return st.profiles.Supplier(ctx)
 }
 
 // PutSupplier replaces the supplier's details with in (admin only):
@@ -124,7 +124,7 @@ func (st *Settings) PutSupplier(ctx context.Context, admin *user.User, in taxpro
 
 // Profile is userID's billing profile; taxprofile.ErrNoProfile when none.
 func (st *Settings) Profile(ctx context.Context, userID uint64) (*taxprofile.Profile, error) {
-	return st.s.TaxProfiles.Profile(ctx, userID)
+	return st.profiles.Profile(ctx, userID)
 }
 
 // CheckProfile normalises and validates a profile without saving it
@@ -146,7 +146,7 @@ func (st *Settings) SaveProfile(ctx context.Context, userID uint64, in taxprofil
 		return nil, err
 	}
 	p.UserID, p.UpdatedAt = userID, st.now().UTC()
-	if err := st.s.TaxProfiles.SaveProfile(ctx, p); err != nil {
+	if err := st.profiles.SaveProfile(ctx, p); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -155,7 +155,7 @@ func (st *Settings) SaveProfile(ctx context.Context, userID uint64, in taxprofil
 // ClearProfile removes userID's billing profile (none: nothing to do); the
 // account's invoices then name no recipient details but its name.
 func (st *Settings) ClearProfile(ctx context.Context, userID uint64) error {
-	return st.s.TaxProfiles.DeleteProfile(ctx, userID)
+	return st.profiles.DeleteProfile(ctx, userID)
 }
 
 // supplierAudit is the audit's snapshot of the supplier: every field. The

@@ -23,7 +23,7 @@ var (
 
 func newSettings() (*taxsettings.Settings, *storetest.DB) {
 	db := storetest.New()
-	return taxsettings.New(taxsettings.Deps{Tx: db, Stores: db.Stores(), Now: func() time.Time { return at }}), db
+	return taxsettings.New(taxsettings.Deps{Tx: db, Profiles: db.Stores().TaxProfiles, Now: func() time.Time { return at }}), db
 }
 
 func auditEntries(t *testing.T, db *storetest.DB) []audit.Entry {

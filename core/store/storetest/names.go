@@ -32,3 +32,7 @@ func (r namesRepo) Names(_ context.Context, ids directory.IDs) (directory.Names,
 	})
 	return n, err
 }
+
+// Names is the fake's directory (outside store.Stores: no transaction
+// reads it).
+func (d *DB) Names() directory.Repository { return namesRepo{d} }

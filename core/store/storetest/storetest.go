@@ -171,7 +171,7 @@ func (d *DB) Stores() store.Stores {
 		Payments: paymentsRepo{d}, Idempotency: idempotencyRepo{d}, Recharges: rechargesRepo{d},
 		Verifications: verificationsRepo{d}, Webhooks: webhooksRepo{d}, Holds: holdsRepo{d},
 		Refunds: refundsRepo{d}, RefundKeys: refundKeysRepo{d}, Payouts: payoutsRepo{d},
-		Openings: openingsRepo{d}, UTRs: utrClaimsRepo{d}, Names: namesRepo{d}, Plans: plansRepo{d},
+		Openings: openingsRepo{d}, UTRs: utrClaimsRepo{d}, Plans: plansRepo{d},
 		TaxProfiles: taxProfilesRepo{d},
 	}
 }

@@ -1,0 +1,54 @@
+package accounts
+
+import (
+	"paygate/core/ledger"
+	"paygate/core/money"
+	"paygate/core/user"
+)
+
+// Audit snapshots: what an entry shows of a record. They name their fields
+// one by one, so a secret (password hash, webhook secret, provider key, key
+// secret) can never slip in when an entity grows a field.
+
+type userAudit struct {
+	Name            string  `json:"name"`
+	Email           string  `json:"email"`
+	Phone           string  `json:"phone"`
+	Role            string  `json:"role"`
+	Status          string  `json:"status"`
+	Plan            string  `json:"plan"`
+	Balance         string  `json:"balance"`
+	WebhookURL      *string `json:"webhook_url"`
+	LowBalanceAlert *string `json:"low_balance_alert"`
+	// CollectionFeePercent is the account's collection fee, in percent.
+	CollectionFeePercent string `json:"collection_fee_percent"`
+	DailyPayoutLimit     string `json:"daily_payout_limit"`
+	Deleted              bool   `json:"deleted"`
+}
+
+func userSnapshot(u *user.User) userAudit {
+	s := userAudit{
+		Name: u.Name, Email: u.Email, Phone: u.Phone, Role: string(u.Role), Status: string(u.Status),
+		Plan: string(u.Plan), Balance: money.Format2(u.Balance), WebhookURL: u.WebhookURL, Deleted: u.IsDeleted(),
+		CollectionFeePercent: money.Format2(u.CollectionFeePercent), DailyPayoutLimit: money.Format2(u.DailyPayoutLimit),
+	}
+	if u.LowBalanceAlert != nil {
+		v := money.Format2(*u.LowBalanceAlert)
+		s.LowBalanceAlert = &v
+	}
+	return s
+}
+
+type entryAudit struct {
+	TxnID         string `json:"txn_id"`
+	Type          string `json:"type"`
+	Amount        string `json:"amount"`
+	BalanceBefore string `json:"balance_before"`
+	BalanceAfter  string `json:"balance_after"`
+	Description   string `json:"description"`
+}
+
+func entrySnapshot(e *ledger.Entry) entryAudit {
+	return entryAudit{TxnID: e.TxnID, Type: string(e.Type), Amount: money.Format2(e.Amount),
+		BalanceBefore: money.Format2(e.BalanceBefore), BalanceAfter: money.Format2(e.BalanceAfter), Description: e.Description}
+}

@@ -1,0 +1,37 @@
+package catalogadmin
+
+import (
+	"context"
+
+	"paygate/core/catalog"
+	"paygate/core/pricing"
+	"paygate/core/user"
+)
+
+// Stores are the repositories the catalog's use cases read outside a
+// transaction; a transaction gets store.Stores from store.Transactor.
+type Stores struct {
+	Services Services
+	Pricing  Prices
+	Users    Users
+}
+
+// Services reads the catalog.
+type Services interface {
+	ByID(ctx context.Context, id uint64) (*catalog.Service, error)
+	BySlug(ctx context.Context, slug string) (*catalog.Service, error)
+	List(ctx context.Context, f catalog.Filter) ([]catalog.Service, int64, error)
+	Doc(ctx context.Context, serviceID uint64) (*catalog.Doc, error)
+}
+
+// Prices reads the pricing rows.
+type Prices interface {
+	ByID(ctx context.Context, id uint64) (*pricing.Price, error)
+	ListByService(ctx context.Context, serviceID uint64) ([]pricing.Price, error)
+	Applicable(ctx context.Context, serviceID, userID uint64) (*pricing.Price, error)
+}
+
+// Users reads the account a price is shown to.
+type Users interface {
+	ByID(ctx context.Context, id uint64) (*user.User, error)
+}

@@ -1,0 +1,17 @@
+package taxsettings
+
+import (
+	"context"
+
+	"paygate/core/taxprofile"
+)
+
+// Profiles are the supplier's and the accounts' billing profiles as the
+// settings read and write them outside a transaction (the supplier's
+// change runs in one, with store.Stores from store.Transactor).
+type Profiles interface {
+	Supplier(ctx context.Context) (*taxprofile.Supplier, error)
+	Profile(ctx context.Context, userID uint64) (*taxprofile.Profile, error)
+	SaveProfile(ctx context.Context, p *taxprofile.Profile) error
+	DeleteProfile(ctx context.Context, userID uint64) error
+}
