@@ -74,7 +74,7 @@ run: build ## Build, then serve API + panel at http://localhost:8080 (or HTTP_AD
 	@addr="$${HTTP_ADDR:-:8080}"; host="$${addr%:*}"; port="$${addr##*:}"; \
 	case "$$host" in ""|0.0.0.0|"[::]") host=localhost;; esac; \
 	echo "make run: serving http://$$host:$$port (DATABASE_URL=$${DATABASE_URL:-sqlite://./data/app.db}, DEMO_DATA=$(DEMO_DATA)); Ctrl-C stops."
-	@echo "make run: on the first start the log line \"initial admin created\" shows the admin login"
+	@echo "make run: on the first start the admin login is printed once (\"admin login:\"); mail links as \"mail to …\""
 	@echo "          (admin@localhost and a generated password, printed once; set ADMIN_PASSWORD before the first start to choose it)."
 	DEMO_DATA=$(DEMO_DATA) ./bin/server
 

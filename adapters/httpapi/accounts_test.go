@@ -115,9 +115,10 @@ func TestRegisterVerifyEmailAndPendingLogin(t *testing.T) {
 			u.body["email_verified_at"] != nil || u.num("id") == 0 || strings.Contains(u.raw, "password") {
 			t.Fatalf("registered %s", u.raw)
 		}
-		// A pending account may not sign in yet, with a clear 403.
+		// A pending account may not sign in yet, with a clear 403 that
+		// says what happens next.
 		r := e.must(e.do("POST", "/api/v1/panel/auth/login", "", map[string]any{"email": email, "password": "asha-password-1"}), 403)
-		if r.str("message") != "Account is not active" {
+		if r.str("error") != "account_not_active" || !strings.Contains(r.str("message"), "waiting for an administrator's approval") {
 			t.Fatalf("pending login %s", r.raw)
 		}
 
@@ -141,10 +142,39 @@ func TestRegisterVerifyEmailAndPendingLogin(t *testing.T) {
 		e.skew.Store(int64(49 * time.Hour))
 		e.must422(e.do("POST", "/api/v1/panel/auth/verify-email", "", map[string]any{"token": late}), "token")
 
-		// Once an admin activates the account, it signs in.
+		// Once an admin activates the account, its owner is mailed and
+		// signs in; activating it again sends nothing more.
 		e.skew.Store(0)
 		e.must(e.do("POST", fmt.Sprintf("/api/v1/panel/users/%d/activate", u.num("id")), e.admin, nil), 200)
+		if l := e.link(email, "http://"); l.Path != "/login" || e.sentTo(email)[len(e.sentTo(email))-1].Subject != "Your account is active" {
+			t.Fatalf("activation mail %v: %+v", l, e.sentTo(email))
+		}
+		n := len(e.sentTo(email))
+		e.must(e.do("POST", fmt.Sprintf("/api/v1/panel/users/%d/activate", u.num("id")), e.admin, nil), 200)
+		if len(e.sentTo(email)) != n {
+			t.Fatalf("a second activation mailed again: %+v", e.sentTo(email))
+		}
 		e.signIn(email, "asha-password-1")
+	})
+}
+
+// An account an admin creates is told where to sign in; a pending one is
+// told that a mail follows on activation.
+func TestAdminCreatedAccountsAreInvited(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		for _, status := range []string{"active", "pending"} {
+			in := registration(seq.Add(1))
+			in["status"] = status
+			e.must(e.do("POST", "/api/v1/panel/users", e.admin, in), 201)
+			msgs := e.sentTo(in["email"].(string))
+			if len(msgs) != 1 || msgs[0].Subject != "An account was created for you" || !strings.HasSuffix(msgs[0].Link, "/login") {
+				t.Fatalf("%s: invite %+v", status, msgs)
+			}
+			pendingNote := strings.Contains(msgs[0].Text, "waiting for an administrator's approval")
+			if pendingNote != (status == "pending") || strings.Contains(msgs[0].Text, in["password"].(string)) {
+				t.Fatalf("%s: invite text %q", status, msgs[0].Text)
+			}
+		}
 	})
 }
 

@@ -8,6 +8,8 @@ package mail
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"log/slog"
 
 	"paygate/core/panel"
@@ -16,15 +18,29 @@ import (
 // Log writes each message's recipient, subject and link to the log instead of
 // sending it: the developer's way to follow a verification or reset link. Its
 // links are credentials, so production sets SMTP_URL.
-type Log struct{ log *slog.Logger }
+type Log struct {
+	log  *slog.Logger
+	echo io.Writer // nil, or where each message is also written as two plain lines
+}
 
 var _ panel.Mailer = (*Log)(nil)
 
 // NewLog makes a log mailer.
 func NewLog(log *slog.Logger) *Log { return &Log{log: log} }
 
+// Echo makes the mailer also write each message to w as two plain lines
+// (recipient and subject, then the link), for a developer to read and
+// click in the terminal rather than in a JSON log line.
+func (l *Log) Echo(w io.Writer) *Log {
+	l.echo = w
+	return l
+}
+
 // Send logs the message; it never fails.
 func (l *Log) Send(ctx context.Context, m panel.Message) error {
 	l.log.InfoContext(ctx, "mail (not sent: SMTP_URL is empty)", "to", m.To, "subject", m.Subject, "link", m.Link)
+	if l.echo != nil {
+		fmt.Fprintf(l.echo, "\nmail to %s: %s\n    %s\n\n", m.To, m.Subject, m.Link)
+	}
 	return nil
 }

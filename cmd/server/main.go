@@ -209,13 +209,17 @@ func paymentsOf(cfg config) payment.Provider {
 // newMailer is SMTP when SMTP_URL is set, else, in development only, the
 // log (links in the log). Production requires SMTP_URL (parseConfig); were
 // it empty there, no mailer is better than links in the log.
+// devOut is where development prints, beside the JSON log, the lines a
+// developer reads: the initial admin's login and the log mailer's links.
+var devOut io.Writer = os.Stderr
+
 func newMailer(cfg config, log *slog.Logger) panel.Mailer {
 	if cfg.SMTPURL == "" && cfg.production() {
 		return nil
 	}
 	if cfg.SMTPURL == "" {
 		log.Warn("SMTP_URL is empty: mail is written to the log, links included (set SMTP_URL in production)")
-		return mail.NewLog(log)
+		return mail.NewLog(log).Echo(devOut)
 	}
 	sc, _ := mail.ParseSMTPURL(cfg.SMTPURL) // checked by parseConfig
 	sc.From = *cfg.MailFrom
@@ -263,6 +267,13 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 			attrs = append(attrs, "password", generated)
 		}
 		log.Info("initial admin created", attrs...)
+		if !cfg.production() {
+			password := generated
+			if password == "" {
+				password = "(ADMIN_PASSWORD)"
+			}
+			fmt.Fprintf(devOut, "\nadmin login: %s/login\n    email:    %s\n    password: %s (shown once)\n\n", cfg.PublicBaseURL, cfg.AdminEmail, password)
+		}
 	}
 	// New accounts and ended graces need the default plan on offer.
 	if p, err := store.Stores().Plans.ByCode(ctx, cfg.DefaultPlan); err != nil {

@@ -96,7 +96,11 @@ type User struct {
 }
 
 var (
-	ErrNotActive      = errs.E(errs.Forbidden, "account_not_active", "Account is not active")
+	ErrNotActive = errs.E(errs.Forbidden, "account_not_active", "Account is not active")
+	// ErrAwaitingApproval is ErrNotActive (same code) for an account not
+	// activated yet: it says what happens next.
+	ErrAwaitingApproval = errs.E(errs.Forbidden, "account_not_active",
+		"Your account is waiting for an administrator's approval; we will email you as soon as it is active")
 	ErrBadCredentials = errs.E(errs.Unauthenticated, "invalid_credentials", "Invalid email or password")
 	ErrNotFound       = errs.E(errs.NotFound, "user_not_found", "User not found")
 	ErrEmailTaken     = errs.E(errs.Conflict, "email_taken", "Email is already registered")
@@ -111,10 +115,13 @@ func (u *User) CanAct() error {
 	if u.IsDeleted() {
 		return ErrBadCredentials
 	}
-	if u.Status != StatusActive {
-		return ErrNotActive
+	switch u.Status {
+	case StatusActive:
+		return nil
+	case StatusPending:
+		return ErrAwaitingApproval
 	}
-	return nil
+	return ErrNotActive
 }
 
 // Available is the balance a debit or a new hold may take: the balance

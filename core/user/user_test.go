@@ -48,8 +48,17 @@ func TestCanAct(t *testing.T) {
 	if err := (&User{Status: StatusActive}).CanAct(); err != nil {
 		t.Fatal(err)
 	}
-	if err := (&User{Status: StatusBlocked}).CanAct(); !errors.Is(err, ErrNotActive) {
-		t.Fatalf("blocked: %v", err)
+	for _, tc := range []struct {
+		status  Status
+		message string
+	}{
+		{StatusBlocked, "account_not_active: Account is not active"},
+		{StatusPending, "account_not_active: Your account is waiting for an administrator's approval; we will email you as soon as it is active"},
+	} {
+		err := (&User{Status: tc.status}).CanAct()
+		if !errors.Is(err, ErrNotActive) || err.Error() != tc.message {
+			t.Fatalf("%s: %v", tc.status, err)
+		}
 	}
 	if err := (&User{Status: StatusActive, DeletedAt: &now}).CanAct(); !errors.Is(err, ErrBadCredentials) {
 		t.Fatalf("deleted: %v", err)

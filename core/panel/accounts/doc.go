@@ -6,8 +6,12 @@
 // (core/user, core/session, core/signin).
 //
 // Registration creates a pending user (role user, plan starter), who
-// cannot sign in (403 Account is not active) until an admin activates the
-// account; email verification is not a condition. A taken email or phone is
+// cannot sign in (403 account_not_active, whose message says the account
+// awaits an administrator's approval and a mail follows) until an admin
+// activates the account; email verification is not a condition. An
+// activation mails the owner a sign-in link; an account an admin creates
+// is mailed where to sign in (never its password), or, pending, that a
+// mail follows on activation. A taken email or phone is
 // a 422 field error "has already been taken", the same whatever the other
 // account's state, also when a concurrent registration wins the unique key.
 // Soft-deleted users keep their email and phone, so the unique indexes stay

@@ -52,7 +52,35 @@ func (p *Accounts) CreateUser(ctx context.Context, actor *user.User, in NewUser)
 	if err := fe.Err(); err != nil {
 		return nil, err
 	}
-	return p.createUser(ctx, in, actor)
+	u, err := p.createUser(ctx, in, actor)
+	if err != nil {
+		return nil, err
+	}
+	p.mailInvite(ctx, u)
+	return u, nil
+}
+
+// mailInvite tells the owner of an account an admin created where to sign
+// in (the admin gives the password; "Forgot password" chooses another),
+// or, for a pending one, that a mail follows on activation.
+func (p *Accounts) mailInvite(ctx context.Context, u *user.User) {
+	login := p.cfg.PublicBaseURL + "/login"
+	next := "You can sign in now with this email address at\n\n" + login +
+		"\n\nwith the password your administrator gives you, or choose your own with \"Forgot password\" there.\n"
+	if u.Status != user.StatusActive {
+		next = "Your account is waiting for an administrator's approval; we will email you as soon as it is active.\n"
+	}
+	p.mailLater(ctx, panel.Message{To: u.Email, Subject: "An account was created for you", Link: login,
+		Text: "Hello " + u.Name + ",\n\nan administrator created an account for you.\n\n" + next})
+}
+
+// mailActivated tells the owner of an account that was just activated
+// that they can sign in.
+func (p *Accounts) mailActivated(ctx context.Context, u *user.User) {
+	login := p.cfg.PublicBaseURL + "/login"
+	p.mailLater(ctx, panel.Message{To: u.Email, Subject: "Your account is active", Link: login,
+		Text: "Hello " + u.Name + ",\n\nyour account has been approved. Sign in at\n\n" + login +
+			"\n\nto create API keys, add balance and start calling services.\n"})
 }
 
 // createUser stores a new account; actor, when not nil, is the admin
@@ -210,12 +238,14 @@ func (p *Accounts) patchUser(ctx context.Context, actor *user.User, id uint64, p
 		return nil, errs.E(errs.Conflict, "cannot_change_self", "You cannot demote or deactivate your own account")
 	}
 	var out *user.User
+	activated := false
 	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
 		u, err := lockLiveUser(ctx, s, id)
 		if err != nil {
 			return err
 		}
 		before := userSnapshot(u)
+		wasActive := u.Status == user.StatusActive
 		if patch.Name != nil {
 			u.Name = strings.TrimSpace(*patch.Name)
 		}
@@ -259,10 +289,16 @@ func (p *Accounts) patchUser(ctx context.Context, actor *user.User, id uint64, p
 				return fmt.Errorf("end sessions: %w", err)
 			}
 		}
-		out = u
+		out, activated = u, !wasActive && u.Status == user.StatusActive
 		return store.Record(ctx, s, p.now(), actor, action, audit.TargetUser, u.ID, before, userSnapshot(u))
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	if activated {
+		p.mailActivated(ctx, out)
+	}
+	return out, nil
 }
 
 // defaultPlan is the plan of new accounts.
