@@ -231,7 +231,9 @@ func New(d Deps) *App {
 	a.Invoicing = invoicing.New(invoicing.Deps{Tx: tx, Stores: st, Parties: invoicing.ProfileParties{}, Renderer: d.Renderer,
 		Notify: invoicing.Notify(notifier(d.Mailer, d.Log)), Settled: m.AwaitSettlements, Now: d.Now, Log: d.Log, Metrics: im,
 		Config: invoicing.Config{Location: cfg.Location, Rate: cfg.GSTRate, PublicBaseURL: cfg.PublicBaseURL, Livemode: live}})
-	a.Reconciliation = reconciliation.New(reconciliation.Deps{Tx: tx, Stores: st, Payments: a.Gateway, TopUps: a.TopUps, Now: d.Now, Log: d.Log})
+	a.Reconciliation = reconciliation.New(reconciliation.Deps{Tx: tx,
+		Stores:   reconciliation.Stores{Statements: st.Statements, Payments: st.Payments, TopUps: st.TopUps},
+		Payments: a.Gateway, TopUps: a.TopUps, Now: d.Now, Log: d.Log})
 	return a
 }
 
