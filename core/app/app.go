@@ -228,7 +228,9 @@ func New(d Deps) *App {
 	a.Billing = billing.New(billing.Deps{Tx: tx, Stores: billing.Stores{Users: st.Users, Plans: st.Plans, Subscriptions: st.Subscriptions}, Now: d.Now, Log: d.Log, Metrics: bm, Notify: notifier(d.Mailer, d.Log),
 		Config: billing.Config{Location: cfg.Location, Livemode: live, DefaultPlan: cfg.DefaultPlan}})
 	a.TaxSettings = taxsettings.New(taxsettings.Deps{Tx: tx, Profiles: st.TaxProfiles, Now: d.Now})
-	a.Invoicing = invoicing.New(invoicing.Deps{Tx: tx, Stores: st, Parties: invoicing.ProfileParties{}, Renderer: d.Renderer,
+	a.Invoicing = invoicing.New(invoicing.Deps{Tx: tx,
+		Stores:  invoicing.Stores{Invoices: st.Invoices, Users: st.Users, Ledger: st.Ledger, Profiles: st.TaxProfiles},
+		Parties: invoicing.ProfileParties{}, Renderer: d.Renderer,
 		Notify: invoicing.Notify(notifier(d.Mailer, d.Log)), Settled: m.AwaitSettlements, Now: d.Now, Log: d.Log, Metrics: im,
 		Config: invoicing.Config{Location: cfg.Location, Rate: cfg.GSTRate, PublicBaseURL: cfg.PublicBaseURL, Livemode: live}})
 	a.Reconciliation = reconciliation.New(reconciliation.Deps{Tx: tx,
