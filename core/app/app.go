@@ -205,7 +205,7 @@ func New(d Deps) *App {
 				MaxBalanceCheckout: cfg.MaxTopUp, Location: cfg.Location},
 			Verifier: d.Verifier, Recharger: d.Recharger, Payments: d.Payments, Payouts: d.Payouts, Targets: d.Targets,
 			Opener: d.Opener}),
-		Outbox: outbox.New(outbox.Deps{Tx: tx, Stores: st, Sender: d.Webhooks, Targets: d.Targets,
+		Outbox: outbox.New(outbox.Deps{Tx: tx, Stores: outbox.Stores{Webhooks: st.Webhooks, Users: st.Users}, Sender: d.Webhooks, Targets: d.Targets,
 			Settled: m.AwaitSettlements, Metrics: d.Metrics, Log: d.Log, Now: d.Now,
 			Config: outbox.Config{Timeout: cfg.WebhookTimeout, Lease: cfg.WebhookLease, Concurrency: cfg.WebhookConcurrency}}),
 		Ledger: ledgercheck.New(ledgercheck.Deps{Stores: st, Settled: m.AwaitSettlements, Now: d.Now, Location: cfg.Location}),
@@ -228,10 +228,14 @@ func New(d Deps) *App {
 	a.Billing = billing.New(billing.Deps{Tx: tx, Stores: billing.Stores{Users: st.Users, Plans: st.Plans, Subscriptions: st.Subscriptions}, Now: d.Now, Log: d.Log, Metrics: bm, Notify: notifier(d.Mailer, d.Log),
 		Config: billing.Config{Location: cfg.Location, Livemode: live, DefaultPlan: cfg.DefaultPlan}})
 	a.TaxSettings = taxsettings.New(taxsettings.Deps{Tx: tx, Profiles: st.TaxProfiles, Now: d.Now})
-	a.Invoicing = invoicing.New(invoicing.Deps{Tx: tx, Stores: st, Parties: invoicing.ProfileParties{}, Renderer: d.Renderer,
+	a.Invoicing = invoicing.New(invoicing.Deps{Tx: tx,
+		Stores:  invoicing.Stores{Invoices: st.Invoices, Users: st.Users, Ledger: st.Ledger, Profiles: st.TaxProfiles},
+		Parties: invoicing.ProfileParties{}, Renderer: d.Renderer,
 		Notify: invoicing.Notify(notifier(d.Mailer, d.Log)), Settled: m.AwaitSettlements, Now: d.Now, Log: d.Log, Metrics: im,
 		Config: invoicing.Config{Location: cfg.Location, Rate: cfg.GSTRate, PublicBaseURL: cfg.PublicBaseURL, Livemode: live}})
-	a.Reconciliation = reconciliation.New(reconciliation.Deps{Tx: tx, Stores: st, Payments: a.Gateway, TopUps: a.TopUps, Now: d.Now, Log: d.Log})
+	a.Reconciliation = reconciliation.New(reconciliation.Deps{Tx: tx,
+		Stores:   reconciliation.Stores{Statements: st.Statements, Payments: st.Payments, TopUps: st.TopUps},
+		Payments: a.Gateway, TopUps: a.TopUps, Now: d.Now, Log: d.Log})
 	return a
 }
 

@@ -35,9 +35,9 @@ type Supplier struct {
 type Parties interface {
 	// Ready refuses to issue documents while the supplier's settings
 	// cannot make one at rate (taxprofile.ErrSupplierIncomplete).
-	Ready(ctx context.Context, s store.Stores, rate decimal.Decimal) error
-	Supplier(ctx context.Context, s store.Stores) (*Supplier, error)
-	Recipient(ctx context.Context, s store.Stores, u *user.User) (invoice.Party, error)
+	Ready(ctx context.Context, p Profiles, rate decimal.Decimal) error
+	Supplier(ctx context.Context, p Profiles) (*Supplier, error)
+	Recipient(ctx context.Context, p Profiles, u *user.User) (invoice.Party, error)
 }
 
 // Notify mails an account's owner after the transaction committed.
@@ -54,7 +54,7 @@ type Config struct {
 // Deps are the ports invoicing runs on.
 type Deps struct {
 	Tx      store.Transactor
-	Stores  store.Stores
+	Stores  Stores
 	Parties Parties
 	// Renderer draws the documents as PDF (adapters/invoicepdf); nil
 	// answers 503.
@@ -83,7 +83,7 @@ func (nopMetrics) DocumentIssued(string) {}
 // Invoicing is the documents' use cases.
 type Invoicing struct {
 	tx       store.Transactor
-	s        store.Stores
+	s        Stores
 	parties  Parties
 	renderer invoice.Renderer
 	notify   Notify
@@ -154,12 +154,12 @@ func (v *Invoicing) Issue(ctx context.Context, month string, at time.Time) (Resu
 	if len(ids) == 0 {
 		return res, v.s.Invoices.FinishMonth(ctx, month, at)
 	}
-	if err := v.parties.Ready(ctx, v.s, v.cfg.Rate); err != nil {
+	if err := v.parties.Ready(ctx, v.s.Profiles, v.cfg.Rate); err != nil {
 		return res, err
 	}
 	// One supplier block for the run; its series' counters exist before
 	// any issuing transaction updates them.
-	sup, err := v.parties.Supplier(ctx, v.s)
+	sup, err := v.parties.Supplier(ctx, v.s.Profiles)
 	if err != nil {
 		return res, err
 	}
@@ -220,7 +220,7 @@ func (v *Invoicing) issueAccount(ctx context.Context, sup *Supplier, userID uint
 		if err != nil {
 			return err
 		}
-		rcp, err := v.parties.Recipient(ctx, s, u)
+		rcp, err := v.parties.Recipient(ctx, s.TaxProfiles, u)
 		if err != nil {
 			return err
 		}

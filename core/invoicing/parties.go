@@ -7,7 +7,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/core/invoice"
-	"paygate/core/store"
 	"paygate/core/taxprofile"
 	"paygate/core/user"
 )
@@ -19,8 +18,8 @@ type ProfileParties struct{}
 var _ Parties = ProfileParties{}
 
 // Ready refuses while the settings lack what a document at rate needs.
-func (ProfileParties) Ready(ctx context.Context, s store.Stores, rate decimal.Decimal) error {
-	sp, err := s.TaxProfiles.Supplier(ctx)
+func (ProfileParties) Ready(ctx context.Context, p Profiles, rate decimal.Decimal) error {
+	sp, err := p.Supplier(ctx)
 	if err != nil {
 		return err
 	}
@@ -28,8 +27,8 @@ func (ProfileParties) Ready(ctx context.Context, s store.Stores, rate decimal.De
 }
 
 // Supplier is the admins' billing settings.
-func (ProfileParties) Supplier(ctx context.Context, s store.Stores) (*Supplier, error) {
-	sp, err := s.TaxProfiles.Supplier(ctx)
+func (ProfileParties) Supplier(ctx context.Context, p Profiles) (*Supplier, error) {
+	sp, err := p.Supplier(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -42,8 +41,8 @@ func (ProfileParties) Supplier(ctx context.Context, s store.Stores) (*Supplier, 
 
 // Recipient is u's billing profile; without one, the account's name and
 // email, unregistered, its place of supply the supplier's state.
-func (ProfileParties) Recipient(ctx context.Context, s store.Stores, u *user.User) (invoice.Party, error) {
-	p, err := s.TaxProfiles.Profile(ctx, u.ID)
+func (ProfileParties) Recipient(ctx context.Context, profiles Profiles, u *user.User) (invoice.Party, error) {
+	p, err := profiles.Profile(ctx, u.ID)
 	if errors.Is(err, taxprofile.ErrNoProfile) {
 		return invoice.Party{LegalName: u.Name, Email: u.Email}, nil
 	}

@@ -66,11 +66,11 @@ func (v *Invoicing) Upcoming(ctx context.Context, userID uint64, at time.Time) (
 		if err != nil {
 			return err
 		}
-		sup, err := v.parties.Supplier(ctx, s)
+		sup, err := v.parties.Supplier(ctx, s.TaxProfiles)
 		if err != nil {
 			return err
 		}
-		rcp, err := v.parties.Recipient(ctx, s, u)
+		rcp, err := v.parties.Recipient(ctx, s.TaxProfiles, u)
 		if err != nil {
 			return err
 		}

@@ -48,11 +48,11 @@ func (v *Invoicing) Statement(ctx context.Context, userID uint64, month string, 
 	if err != nil {
 		return nil, 0, err
 	}
-	sup, err := v.parties.Supplier(ctx, v.s)
+	sup, err := v.parties.Supplier(ctx, v.s.Profiles)
 	if err != nil {
 		return nil, 0, err
 	}
-	rcp, err := v.parties.Recipient(ctx, v.s, u)
+	rcp, err := v.parties.Recipient(ctx, v.s.Profiles, u)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -19,6 +19,8 @@ import (
 
 // Deps are what the check reads.
 type Deps struct {
+	// Stores: the check keeps only the repositories it reads (Stores, in
+	// ports.go).
 	Stores store.Stores
 	// Settled waits until the writes queued after earlier answers (the
 	// settlements of successful calls) have been made, so the check reads
@@ -33,7 +35,7 @@ type Deps struct {
 
 // Checker runs the ledger check.
 type Checker struct {
-	st      store.Stores
+	st      Stores
 	settled func(ctx context.Context) error
 	now     func() time.Time
 	loc     *time.Location
@@ -50,7 +52,7 @@ func New(d Deps) *Checker {
 	if d.Location == nil {
 		d.Location = time.UTC
 	}
-	return &Checker{st: d.Stores, settled: d.Settled, now: d.Now, loc: d.Location}
+	return &Checker{st: storesOf(d.Stores), settled: d.Settled, now: d.Now, loc: d.Location}
 }
 
 // Discrepancy is one way the books disagree with themselves.

@@ -31,8 +31,8 @@ type DeliveryDetail struct {
 }
 
 // delivery reads a delivery the actor may see: another user's is not found.
-func (o *Outbox) delivery(ctx context.Context, s store.Stores, actor *user.User, id uint64) (*webhook.Delivery, error) {
-	d, err := s.Webhooks.ByID(ctx, id)
+func (o *Outbox) delivery(ctx context.Context, webhooks Webhooks, actor *user.User, id uint64) (*webhook.Delivery, error) {
+	d, err := webhooks.ByID(ctx, id)
 	if err != nil {
 		if errs.KindOf(err) == errs.NotFound {
 			return nil, webhook.ErrNotFound
@@ -47,7 +47,7 @@ func (o *Outbox) delivery(ctx context.Context, s store.Stores, actor *user.User,
 
 // GetDelivery is one delivery with its event and attempts.
 func (o *Outbox) GetDelivery(ctx context.Context, actor *user.User, id uint64) (*DeliveryDetail, error) {
-	d, err := o.delivery(ctx, o.st, actor, id)
+	d, err := o.delivery(ctx, o.st.Webhooks, actor, id)
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +88,7 @@ func (e *RedeliveryLimitError) Unwrap() error { return ErrRedeliveryLimit }
 func (o *Outbox) Redeliver(ctx context.Context, actor *user.User, id uint64) (*webhook.Delivery, error) {
 	var out *webhook.Delivery
 	err := o.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
-		d, err := o.delivery(ctx, s, actor, id)
+		d, err := o.delivery(ctx, s.Webhooks, actor, id)
 		if err != nil {
 			return err
 		}

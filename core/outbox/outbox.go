@@ -44,7 +44,7 @@ type Metrics interface {
 // Deps are what the outbox runs on. Only Tx and Stores are required.
 type Deps struct {
 	Tx     store.Transactor
-	Stores store.Stores
+	Stores Stores
 	// Sender posts signed events (adapters/webhook); nil sends nothing.
 	Sender webhook.Sender
 	// Targets refuses internal addresses; nil allows any.
@@ -62,7 +62,7 @@ type Deps struct {
 // Outbox is the delivery worker and the operations on deliveries.
 type Outbox struct {
 	tx      store.Transactor
-	st      store.Stores
+	st      Stores
 	sender  webhook.Sender
 	targets webhook.TargetPolicy
 	settled func(ctx context.Context) error

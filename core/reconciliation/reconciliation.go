@@ -45,7 +45,7 @@ type TopUpApprover interface {
 // Deps are the ports reconciliation runs on.
 type Deps struct {
 	Tx       store.Transactor
-	Stores   store.Stores
+	Stores   Stores
 	Payments PaymentCompleter
 	TopUps   TopUpApprover
 	Now      func() time.Time
@@ -55,7 +55,7 @@ type Deps struct {
 // Reconciliation is the use case.
 type Reconciliation struct {
 	tx       store.Transactor
-	st       store.Stores
+	st       Stores
 	payments PaymentCompleter
 	topups   TopUpApprover
 	now      func() time.Time

@@ -1,0 +1,51 @@
+package invoicing
+
+import (
+	"context"
+	"time"
+
+	"paygate/core/invoice"
+	"paygate/core/ledger"
+	"paygate/core/taxprofile"
+	"paygate/core/user"
+)
+
+// Stores are the repositories invoicing calls outside a transaction; an
+// account's documents and the draft are written and read in one, with
+// store.Stores from store.Transactor.
+type Stores struct {
+	Invoices Invoices
+	Users    Users
+	Ledger   Ledger
+	Profiles Profiles // the parties' settings, read through Parties
+}
+
+// Invoices finds the accounts a month bills, opens the series, marks the
+// month finished and reads the documents.
+type Invoices interface {
+	MonthDone(ctx context.Context, month string) (bool, error)
+	FinishMonth(ctx context.Context, month string, at time.Time) error
+	Charged(ctx context.Context, from, to time.Time, after uint64, limit int) ([]uint64, error)
+	OpenSeries(ctx context.Context, series string) error
+	ByID(ctx context.Context, id uint64) (*invoice.Invoice, error)
+	List(ctx context.Context, f invoice.Filter) ([]invoice.Invoice, int64, error)
+}
+
+// Users reads the account a statement is for.
+type Users interface {
+	ByID(ctx context.Context, id uint64) (*user.User, error)
+}
+
+// Ledger reads the entries an account statement sums.
+type Ledger interface {
+	List(ctx context.Context, f ledger.Filter) ([]ledger.Entry, int64, error)
+	ForEach(ctx context.Context, f ledger.Filter, fn func(ledger.Entry) error) error
+}
+
+// Profiles are the supplier's settings and the accounts' billing profiles
+// as Parties reads them (taxprofile.Store's reads), in a transaction or
+// not.
+type Profiles interface {
+	Supplier(ctx context.Context) (*taxprofile.Supplier, error)
+	Profile(ctx context.Context, userID uint64) (*taxprofile.Profile, error)
+}
