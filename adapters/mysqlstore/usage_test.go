@@ -219,7 +219,7 @@ func TestUsageRollupFollowsEveryHitWrite(t *testing.T) {
 		}
 
 		// The ledger check reads the same; a row changed behind the writers' back is found.
-		chk := ledgercheck.New(ledgercheck.Deps{Stores: st, Location: loc})
+		chk := ledgercheck.New(ledgercheck.Deps{Stores: ledgercheck.StoresOf(st), Location: loc})
 		if ds, err := chk.Check(ctx); err != nil {
 			t.Fatal(err)
 		} else {

@@ -74,7 +74,7 @@ func (f *poFixture) payoutRow(t *testing.T, id uint64) payout.Payout {
 // ledgerClean fails the test when the ledger check finds anything.
 func (f *poFixture) ledgerClean(t *testing.T) {
 	t.Helper()
-	ds, err := ledgercheck.New(ledgercheck.Deps{Stores: f.db.Stores(), Now: func() time.Time { return f.now }}).Check(context.Background())
+	ds, err := ledgercheck.New(ledgercheck.Deps{Stores: ledgercheck.StoresOf(f.db.Stores()), Now: func() time.Time { return f.now }}).Check(context.Background())
 	if err != nil || len(ds) > 0 {
 		t.Fatalf("ledger check: %v %+v", err, ds)
 	}
@@ -407,7 +407,7 @@ func TestLedgerCheckFindsPayoutProblems(t *testing.T) {
 			ReferenceType: ledger.RefPayout, ReferenceID: ptr(uint64(1))},
 		ledger.Entry{UserID: 11, Type: ledger.Debit, Amount: dec("100"), BalanceBefore: dec("900"), BalanceAfter: dec("800"),
 			ReferenceType: ledger.RefPayout, ReferenceID: ptr(uint64(2))})
-	ds, err := ledgercheck.New(ledgercheck.Deps{Stores: f.db.Stores(), Now: func() time.Time { return f.now }}).Check(context.Background())
+	ds, err := ledgercheck.New(ledgercheck.Deps{Stores: ledgercheck.StoresOf(f.db.Stores()), Now: func() time.Time { return f.now }}).Check(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,15 +13,14 @@ import (
 	"paygate/core/payment"
 	"paygate/core/plan"
 	"paygate/core/recharge"
-	"paygate/core/store"
 	"paygate/core/user"
 )
 
 // Deps are what the check reads.
 type Deps struct {
-	// Stores: the check keeps only the repositories it reads (Stores, in
-	// ports.go).
-	Stores store.Stores
+	// Stores are the repositories the check reads (ports.go; StoresOf
+	// takes them from the unit of work's).
+	Stores Stores
 	// Settled waits until the writes queued after earlier answers (the
 	// settlements of successful calls) have been made, so the check reads
 	// them; nil: nothing to wait for.
@@ -52,7 +51,7 @@ func New(d Deps) *Checker {
 	if d.Location == nil {
 		d.Location = time.UTC
 	}
-	return &Checker{st: storesOf(d.Stores), settled: d.Settled, now: d.Now, loc: d.Location}
+	return &Checker{st: d.Stores, settled: d.Settled, now: d.Now, loc: d.Location}
 }
 
 // Discrepancy is one way the books disagree with themselves.

@@ -77,7 +77,7 @@ func TestCheckLedger(t *testing.T) {
 				h.UserID = 1
 				db.Put(h)
 			}
-			chk := ledgercheck.New(ledgercheck.Deps{Stores: db.Stores()})
+			chk := ledgercheck.New(ledgercheck.Deps{Stores: ledgercheck.StoresOf(db.Stores())})
 			ds, joined := checkLedger(t, chk)
 			if len(c.want) == 0 && len(ds) != 0 {
 				t.Fatalf("clean ledger reported:\n%s", joined)
@@ -123,7 +123,7 @@ func TestCheckLedgerHolds(t *testing.T) {
 			if len(c.want) > 0 && c.name != "held over the balance" {
 				reads = 3 // a mismatch is read twice more before it is reported
 			}
-			chk := ledgercheck.New(ledgercheck.Deps{Stores: db.Stores()})
+			chk := ledgercheck.New(ledgercheck.Deps{Stores: ledgercheck.StoresOf(db.Stores())})
 			ds, joined := checkLedger(t, chk)
 			if n, m := db.Calls("Users.ByID"), db.Calls("Holds.ByUser"); n != reads || m != reads {
 				t.Errorf("user read %d times, holds %d; want %d", n, m, reads)

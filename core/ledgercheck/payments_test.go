@@ -64,7 +64,7 @@ func TestCheckLedgerPayments(t *testing.T) {
 			for _, p := range c.payments {
 				db.Put(p)
 			}
-			ds, err := ledgercheck.New(ledgercheck.Deps{Stores: db.Stores()}).Check(context.Background())
+			ds, err := ledgercheck.New(ledgercheck.Deps{Stores: ledgercheck.StoresOf(db.Stores())}).Check(context.Background())
 			if err != nil || len(ds) != len(c.want) {
 				t.Fatalf("discrepancies %v, err %v; want %v", ds, err, c.want)
 			}

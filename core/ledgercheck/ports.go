@@ -34,8 +34,8 @@ type Stores struct {
 	Invoices      Invoices
 }
 
-// storesOf are st's repositories the check reads.
-func storesOf(st store.Stores) Stores {
+// StoresOf are the repositories of st the check reads.
+func StoresOf(st store.Stores) Stores {
 	return Stores{Users: st.Users, Ledger: st.Ledger, Hits: st.Hits, Holds: st.Holds, Payments: st.Payments,
 		Recharges: st.Recharges, Payouts: st.Payouts, Refunds: st.Refunds, Reports: st.Reports,
 		Subscriptions: st.Subscriptions, Invoices: st.Invoices}

@@ -51,7 +51,7 @@ func TestCheckLedgerRechargesOnALiveSystem(t *testing.T) {
 				db.Put(again, recharge.Recharge{ID: 8, UserID: c.owner8, Amount: dec("20"), Status: recharge.StatusPending})
 				return nil
 			})
-			chk := ledgercheck.New(ledgercheck.Deps{Stores: db.Stores()})
+			chk := ledgercheck.New(ledgercheck.Deps{Stores: ledgercheck.StoresOf(db.Stores())})
 			ds, err := chk.Check(context.Background())
 			if err != nil || len(ds) != len(c.want) {
 				t.Fatalf("discrepancies %v, err %v; want %v", ds, err, c.want)
