@@ -147,6 +147,9 @@ func (w *writer) Capture(op *batchOp) {
 // is the user's available balance once the hold is taken.
 func (w *writer) Hold(ctx context.Context, h hold.Hold, month string) (taken hold.Hold, available decimal.Decimal, ok bool, err error) {
 	err = w.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+		// A store may run this again after a failed commit (a cluster's
+		// certification conflict): nothing of an earlier attempt is kept.
+		taken, available, ok = hold.Hold{}, decimal.Zero, false
 		u, err := s.Users.LockByID(ctx, h.UserID)
 		if err != nil {
 			return fmt.Errorf("lock user %d: %w", h.UserID, err)
@@ -186,6 +189,7 @@ func (w *writer) Hold(ctx context.Context, h hold.Hold, month string) (taken hol
 // hold was already released (by another instance's recovery).
 func (w *writer) Release(ctx context.Context, id, userID uint64) (released bool, given hold.Hold, err error) {
 	err = w.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+		released, given = false, hold.Hold{} // nothing of an earlier attempt is kept
 		u, err := s.Users.LockByID(ctx, userID)
 		if err != nil {
 			return fmt.Errorf("lock user %d: %w", userID, err)
