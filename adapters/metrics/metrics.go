@@ -389,6 +389,16 @@ func (r *Registry) AddDBStats(stats func() sql.DBStats) {
 	r.reg.MustRegister(dbStats{stats})
 }
 
+// AddConflictRetries exports how many database transactions were run
+// again after a deadlock, a lock wait or a Galera certification failure,
+// read at each scrape.
+func (r *Registry) AddConflictRetries(retries func() int64) {
+	r.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "paygate_db_conflict_retries_total",
+		Help: "Database transactions run again after a deadlock, a lock wait or a Galera certification failure.",
+	}, func() float64 { return float64(retries()) }))
+}
+
 // WritePrometheus writes every family in the Prometheus text format, each
 // with its HELP and TYPE lines.
 func (r *Registry) WritePrometheus(w io.Writer) {

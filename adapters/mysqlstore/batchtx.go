@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
@@ -94,7 +95,7 @@ func batchPool(connector driver.Connector) *sql.DB {
 // (batchsnap.go); if the database shows one stale, fn runs again, reading
 // the rows under their locks.
 func (s *Store) WithinBatchTx(ctx context.Context, fn func(ctx context.Context, st metering.BatchStores) error) error {
-	return retryBusy(ctx, func() error {
+	return retryBusyCounting(ctx, &s.retries, func() error {
 		if s.batchDB == nil {
 			return s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error { return fn(ctx, metering.BatchStores{Stores: st}) })
 		}
@@ -117,10 +118,18 @@ const busyRetries = 4
 // retryBusy runs run, again while it fails as busy (deadlock, lock wait,
 // SQLITE_BUSY), at most busyRetries more times and never past ctx.
 func retryBusy(ctx context.Context, run func() error) error {
+	return retryBusyCounting(ctx, nil, run)
+}
+
+// retryBusyCounting is retryBusy adding each rerun to retries (if not nil).
+func retryBusyCounting(ctx context.Context, retries *atomic.Int64, run func() error) error {
 	for attempt := 0; ; attempt++ {
 		err := run()
 		if f, _ := classify(err); f != failBusy || attempt == busyRetries || ctx.Err() != nil {
 			return err
+		}
+		if retries != nil {
+			retries.Add(1)
 		}
 		pause := time.Duration(1+rand.IntN(10*(attempt+1))) * time.Millisecond
 		select {

@@ -12,6 +12,7 @@ import (
 	"paygate/adapters/mysqlstore"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
+	"paygate/core/store"
 	"paygate/internal/testdb"
 )
 
@@ -156,11 +157,17 @@ func TestClearHitPayloadMonths(t *testing.T) {
 			}
 		}()
 	}
-	// Metered writes go on meanwhile, into the current month.
+	// Metered writes go on meanwhile, into the current month, each in a
+	// transaction as the metering writer's are (on a Galera cluster the
+	// partition's TRUNCATE, run in total order, aborts a write to the
+	// table on the node, which WithinTx runs again).
 	for i := range 20 {
 		h := &hitlog.Hit{UserID: u.ID, ServiceID: 1, APIKeyID: 1, RequestID: fmt.Sprintf("req_month_live_%d", i),
 			RequestPayload: `{"live":1}`, ChargeAmount: dec(t, "0.5"), Reserved: dec(t, "0.5"), IPAddress: "::1", Status: hitlog.StatusPending}
-		if err := s.Stores().Hits.InsertMany(ctx, []*hitlog.Hit{h}); err != nil {
+		if err := s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
+			h.ID = 0
+			return st.Hits.InsertMany(ctx, []*hitlog.Hit{h})
+		}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -55,6 +55,13 @@ type Store struct {
 	// zone: the local hours of the usage roll-up (SetZone; UTC until
 	// set), shared with every repository made from this store.
 	zone *atomic.Pointer[time.Location]
+	// galera: the server is a Galera cluster node (wsrep_on), read at
+	// Open: migrations take a lock row, WithinTx reruns a transaction the
+	// cluster aborted (galera.go).
+	galera bool
+	// retries: transactions run again after a deadlock, lock wait or
+	// certification failure (ConflictRetries).
+	retries atomic.Int64
 }
 
 var _ store.Transactor = (*Store)(nil)
@@ -129,6 +136,7 @@ func Open(ctx context.Context, databaseURL string, logger *slog.Logger) (*Store,
 			return nil, fmt.Errorf("read the server version of %s: %w", dburl.Redact(databaseURL), err)
 		}
 		s.conflict = conflictSyntaxOf(version)
+		s.galera = detectGalera(ctx, sqlDB, logger)
 		cfg, err := mysqlConfig(databaseURL)
 		if err == nil {
 			s.batchDB, err = openBatchPool(cfg)
@@ -159,7 +167,11 @@ func (s *Store) migrateTo(ctx context.Context, version int64) error {
 	opts := []goose.ProviderOption{s.goMigrations()}
 	if s.dialect == DialectMySQL {
 		gooseDialect = goose.DialectMySQL
-		opts = append(opts, goose.WithSessionLocker(mysqlMigrationLock{}))
+		var locker goose.ProviderOption = goose.WithSessionLocker(mysqlMigrationLock{})
+		if s.galera {
+			locker = goose.WithSessionLocker(&galeraMigrationLock{db: s.sqlDB, log: s.log})
+		}
+		opts = append(opts, locker)
 	}
 	p, err := goose.NewProvider(gooseDialect, s.sqlDB, fsys, opts...)
 	if err != nil {
@@ -209,7 +221,25 @@ func (s *Store) Stores() store.Stores { return s.storesOn(s.db) }
 // error (or panic) rolls back, nil commits. On SQLite every transaction
 // begins IMMEDIATE, so writers queue on the database lock instead of failing;
 // on MySQL, user.Repository.LockByID takes a row lock held until the end.
-func (s *Store) WithinTx(ctx context.Context, fn func(ctx context.Context, st store.Stores) error) (err error) {
+// On a Galera cluster a transaction the cluster aborts (a row lock taken
+// on one node does not stop a write through another: the loser fails with
+// a deadlock, at the latest at commit) runs again from the start, like a
+// metering batch (retryBusy); fn must not keep state from a failed run.
+func (s *Store) WithinTx(ctx context.Context, fn func(ctx context.Context, st store.Stores) error) error {
+	if s.galera {
+		return retryBusyCounting(ctx, &s.retries, func() error { return s.withinTxOnce(ctx, fn) })
+	}
+	return s.withinTxOnce(ctx, fn)
+}
+
+// ConflictRetries is how many transactions this store ran again after a
+// deadlock, a lock wait or a Galera certification failure.
+func (s *Store) ConflictRetries() int64 { return s.retries.Load() }
+
+// Galera reports whether the database is a Galera cluster node (wsrep_on).
+func (s *Store) Galera() bool { return s.galera }
+
+func (s *Store) withinTxOnce(ctx context.Context, fn func(ctx context.Context, st store.Stores) error) (err error) {
 	tx := s.db.WithContext(ctx).Begin()
 	if tx.Error != nil {
 		return fmt.Errorf("begin transaction: %w", translate(tx.Error))
