@@ -16,9 +16,11 @@
 # GALERA_PORT+N (3310+N), group port 4570+N, IST 4580+N, SST 4590+N.
 # HAProxy (scripts/ensure-haproxy.sh) listens on GALERA_PORT (3310) in TCP
 # mode and sends new connections to one Synced node at a time (the others
-# are backups): a node is healthy when it answers wsrep_local_state = 4,
-# checked every 500 ms by an external check (galera.sh check), down after
-# two failures; sessions on a node marked down are cut at once.
+# are backups): a node is healthy when it answers wsrep_local_state 4
+# (Synced) or 2 (Donor; not a joiner), checked
+# every second by an external check (this script with HAProxy's four
+# arguments), down after three failures (a check slower than 1 s on a busy
+# machine fails), up after two; sessions on a node marked down are cut.
 # The tests' user: paygate / paygate, all privileges, from 127.0.0.1.
 set -euo pipefail
 
@@ -121,7 +123,6 @@ global
 	maxconn 2000
 	external-check
 	insecure-fork-wanted
-	pidfile $DIR/haproxy.pid
 	log stderr format short local0 notice
 
 defaults
@@ -129,7 +130,9 @@ defaults
 	timeout connect 2s
 	timeout client 1h
 	timeout server 1h
-	timeout check 2s
+	timeout check 1s
+	retries 3
+	option redispatch
 	log global
 
 listen galera
@@ -138,7 +141,7 @@ listen galera
 	option external-check
 	external-check path "/usr/bin:/bin:/usr/sbin"
 	external-check command $SELF
-	default-server inter 500ms fall 2 rise 2 on-marked-down shutdown-sessions
+	default-server inter 1s fall 3 rise 2 on-marked-down shutdown-sessions
 CFG
 	for n in "${NODES[@]}"; do
 		local b=""
@@ -151,7 +154,10 @@ start_haproxy() {
 	command -v haproxy >/dev/null || bash "$(dirname "$SELF")/ensure-haproxy.sh"
 	if [ -f "$DIR/haproxy.pid" ] && kill -0 "$(cat "$DIR/haproxy.pid")" 2>/dev/null; then return 0; fi
 	write_haproxy
-	haproxy -D -f "$DIR/haproxy.cfg" 2>>"$DIR/haproxy.log" || die "haproxy did not start; see $DIR/haproxy.log"
+	# In the foreground of its own session, its log (server state changes) to haproxy.log.
+	setsid haproxy -db -f "$DIR/haproxy.cfg" >>"$DIR/haproxy.log" 2>&1 </dev/null &
+	echo $! >"$DIR/haproxy.pid"
+	disown
 	for ((i = 0; i < 50; i++)); do
 		if mariadb -h127.0.0.1 -P"$BASE_PORT" -upaygate -ppaygate -N -e 'SELECT 1' >/dev/null 2>&1; then return 0; fi
 		sleep 0.2
@@ -223,10 +229,14 @@ cmd_env() {
 }
 
 # HAProxy's external check: argv 3 and 4 are the server's address and port.
+# Healthy: Synced (4), or Donor (2): a restarted node catches up by IST,
+# which does not block its donor, and marking the donor down would cut
+# every session the instances have on it (an rsync SST, a new node's full
+# copy, does block the donor for its length: calls wait, they do not fail).
 cmd_check() {
 	local s
 	s=$(mariadb -h"$1" -P"$2" -upaygate -ppaygate --connect-timeout=1 -N -B -e "SHOW STATUS LIKE 'wsrep_local_state'" 2>/dev/null | awk '{print $2}')
-	[ "$s" = 4 ]
+	[ "$s" = 4 ] || [ "$s" = 2 ]
 }
 
 case "${1:-}" in
@@ -244,7 +254,18 @@ kill)
 restart)
 	n="${2:?node number}"
 	alive "$n" && die "node $n is running"
-	start_node "$n"
+	# After a crash grastate.dat says seqno -1: recover the last committed
+	# position from InnoDB first (as Debian's galera_recovery does), so the
+	# node asks for the missing write sets only (IST from a donor's gcache,
+	# the donor keeps serving) instead of a full copy (rsync SST blocks it).
+	start_args=()
+	# shellcheck disable=SC2046
+	if mariadbd --defaults-file="$DIR/node$n.cnf" $(user_flag) --wsrep-recover --log-error="$DIR/node$n/recover.log" >/dev/null 2>&1; then
+		pos=$(sed -n 's/.*WSREP: Recovered position: \([0-9a-f-]*:[0-9-]*\).*/\1/p' "$DIR/node$n/recover.log" | tail -n 1)
+		if [ -n "$pos" ]; then start_args=(--wsrep-start-position="$pos"); fi
+		rm -f "$DIR/node$n/recover.log"
+	fi
+	start_node "$n" "${start_args[@]}"
 	wait_synced "$n" "${GALERA_JOIN_TIMEOUT:-120}"
 	;;
 *)

@@ -389,14 +389,19 @@ func (r *Registry) AddDBStats(stats func() sql.DBStats) {
 	r.reg.MustRegister(dbStats{stats})
 }
 
-// AddConflictRetries exports how many database transactions were run
-// again after a deadlock, a lock wait or a Galera certification failure,
-// read at each scrape.
-func (r *Registry) AddConflictRetries(retries func() int64) {
+// AddConflicts exports, read at each scrape, the metering batches run
+// again after a deadlock, a lock wait or a Galera certification failure
+// (retries), and the other transactions that failed so (aborts: answered
+// 503, nothing written).
+func (r *Registry) AddConflicts(retries, aborts func() int64) {
 	r.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
 		Name: "paygate_db_conflict_retries_total",
-		Help: "Database transactions run again after a deadlock, a lock wait or a Galera certification failure.",
+		Help: "Metering batches run again after a deadlock, a lock wait or a Galera certification failure.",
 	}, func() float64 { return float64(retries()) }))
+	r.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "paygate_db_conflict_aborts_total",
+		Help: "Other database transactions that failed with a deadlock, a lock wait or a Galera certification failure (answered 503).",
+	}, func() float64 { return float64(aborts()) }))
 }
 
 // WritePrometheus writes every family in the Prometheus text format, each

@@ -188,7 +188,7 @@ func (s *Store) batchTx(ctx context.Context, fn func(ctx context.Context, st met
 		clean = true
 		return err
 	}
-	if err := bc.flush(ctx, "COMMIT"); err != nil {
+	if err := s.commitBatch(ctx, bc, conn); err != nil {
 		bc.forgetIDs()
 		if _, rbErr := conn.ExecContext(ctx, "ROLLBACK"); rbErr == nil {
 			clean = true
@@ -197,6 +197,25 @@ func (s *Store) batchTx(ctx context.Context, fn func(ctx context.Context, st met
 	}
 	clean = true
 	return nil
+}
+
+// commitBatch sends the deferred writes and the COMMIT in one round trip.
+// On a Galera cluster the COMMIT goes alone, after the writes answered: a
+// transaction the cluster aborts between two of their statements (a
+// conflicting write set applied on this node) fails one statement with a
+// deadlock, and the server was seen to run the statements after it, in a
+// new transaction that the COMMIT of the same query then committed (a
+// balance debited without its hit and ledger rows). Sent apart, that
+// remainder is rolled back.
+func (s *Store) commitBatch(ctx context.Context, bc *batchConn, conn *sql.Conn) error {
+	if !s.galera {
+		return bc.flush(ctx, "COMMIT")
+	}
+	if err := bc.flush(ctx, ""); err != nil {
+		return err
+	}
+	_, err := conn.ExecContext(ctx, "COMMIT")
+	return err
 }
 
 // batchConn is the batch transaction's connection as GORM's ConnPool: it

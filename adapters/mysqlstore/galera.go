@@ -16,11 +16,12 @@ import (
 // local to the node that took it: two instances writing the same rows
 // through two nodes both proceed, and the one certified second fails with a
 // deadlock (1213), at the latest at commit. The store detects a cluster
-// node at Open (wsrep_on) and then
-//   - reruns a transaction the cluster aborted (WithinTx, as
-//     WithinBatchTx always does), counted in ConflictRetries;
-//   - takes the migration lock as a row (galeraMigrationLock): GET_LOCK is
-//     local to one node.
+// node at Open (wsrep_on) and then takes the migration lock as a row
+// (galeraMigrationLock): GET_LOCK is local to one node. A metering batch
+// the cluster aborted runs again (WithinBatchTx, ConflictRetries); any
+// other transaction answers 503, retryable, nothing written
+// (ConflictAborts): its use case's closure is not known to be safe to run
+// twice.
 //
 // The rest needs no switch: a multi-row INSERT's ids are not consecutive
 // on a cluster (auto_increment_increment is the cluster size,
@@ -125,7 +126,11 @@ func (l *galeraMigrationLock) try(ctx context.Context, conn *sql.Conn) (bool, er
 		return false, fmt.Errorf("take migration lock: %w", err)
 	}
 	var holder string
-	if err := conn.QueryRowContext(ctx, "SELECT holder FROM paygate_migration_lock WHERE name = 'migrate'").Scan(&holder); err != nil {
+	err := conn.QueryRowContext(ctx, "SELECT holder FROM paygate_migration_lock WHERE name = 'migrate'").Scan(&holder)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil // released since the insert: try again
+	}
+	if err != nil {
 		return false, fmt.Errorf("read migration lock: %w", err)
 	}
 	return holder == l.token, nil

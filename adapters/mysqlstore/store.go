@@ -56,12 +56,10 @@ type Store struct {
 	// set), shared with every repository made from this store.
 	zone *atomic.Pointer[time.Location]
 	// galera: the server is a Galera cluster node (wsrep_on), read at
-	// Open: migrations take a lock row, WithinTx reruns a transaction the
-	// cluster aborted (galera.go).
+	// Open: migrations take a lock row (galera.go).
 	galera bool
-	// retries: transactions run again after a deadlock, lock wait or
-	// certification failure (ConflictRetries).
-	retries atomic.Int64
+	// retries, aborts: ConflictRetries, ConflictAborts.
+	retries, aborts atomic.Int64
 }
 
 var _ store.Transactor = (*Store)(nil)
@@ -221,20 +219,25 @@ func (s *Store) Stores() store.Stores { return s.storesOn(s.db) }
 // error (or panic) rolls back, nil commits. On SQLite every transaction
 // begins IMMEDIATE, so writers queue on the database lock instead of failing;
 // on MySQL, user.Repository.LockByID takes a row lock held until the end.
-// On a Galera cluster a transaction the cluster aborts (a row lock taken
-// on one node does not stop a write through another: the loser fails with
-// a deadlock, at the latest at commit) runs again from the start, like a
-// metering batch (retryBusy); fn must not keep state from a failed run.
+// A deadlock, a lock wait or (on a Galera cluster) a certification
+// failure rolls back and answers errs.ErrUnavailable, counted in
+// ConflictAborts: fn is not run again, since a use case's closure may keep
+// state from an attempt whose commit failed (decisions, "Galera").
 func (s *Store) WithinTx(ctx context.Context, fn func(ctx context.Context, st store.Stores) error) error {
-	if s.galera {
-		return retryBusyCounting(ctx, &s.retries, func() error { return s.withinTxOnce(ctx, fn) })
+	err := s.withinTxOnce(ctx, fn)
+	if f, _ := classify(err); f == failBusy {
+		s.aborts.Add(1)
 	}
-	return s.withinTxOnce(ctx, fn)
+	return err
 }
 
-// ConflictRetries is how many transactions this store ran again after a
-// deadlock, a lock wait or a Galera certification failure.
+// ConflictRetries is how many metering batches this store ran again after
+// a deadlock, a lock wait or a Galera certification failure.
 func (s *Store) ConflictRetries() int64 { return s.retries.Load() }
+
+// ConflictAborts is how many WithinTx transactions failed with a
+// deadlock, a lock wait or a Galera certification failure.
+func (s *Store) ConflictAborts() int64 { return s.aborts.Load() }
 
 // Galera reports whether the database is a Galera cluster node (wsrep_on).
 func (s *Store) Galera() bool { return s.galera }
