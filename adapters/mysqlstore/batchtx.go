@@ -200,13 +200,12 @@ func (s *Store) batchTx(ctx context.Context, fn func(ctx context.Context, st met
 }
 
 // commitBatch sends the deferred writes and the COMMIT in one round trip.
-// On a Galera cluster the COMMIT goes alone, after the writes answered: a
-// transaction the cluster aborts between two of their statements (a
-// conflicting write set applied on this node) fails one statement with a
-// deadlock, and the server was seen to run the statements after it, in a
-// new transaction that the COMMIT of the same query then committed (a
-// balance debited without its hit and ledger rows). Sent apart, that
-// remainder is rolled back.
+// On a Galera cluster the COMMIT goes alone, after the writes answered:
+// with conflicts between nodes, the ledger check found balances debited
+// without their hit and ledger rows when it was sent with them (most
+// likely the statement the cluster aborted failed and the ones after it
+// ran in a new transaction, which the query's COMMIT committed); sent
+// apart, a failed write is rolled back with everything after it.
 func (s *Store) commitBatch(ctx context.Context, bc *batchConn, conn *sql.Conn) error {
 	if !s.galera {
 		return bc.flush(ctx, "COMMIT")
