@@ -43,7 +43,7 @@ func detectGalera(ctx context.Context, db *sql.DB, log *slog.Logger) bool {
 	if wait.Int64&1 == 0 {
 		log.Warn("galera cluster node without wsrep_sync_wait: a read may miss a write just committed through another node; add ?wsrep_sync_wait=1 to DATABASE_URL")
 	} else {
-		log.Info("galera cluster node: conflicting transactions are retried, migrations lock a row", "wsrep_sync_wait", wait.Int64)
+		log.Info("galera cluster node: conflicting metering batches rerun, other conflicting transactions answer 503, migrations lock a row", "wsrep_sync_wait", wait.Int64)
 	}
 	return true
 }
