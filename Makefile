@@ -96,8 +96,8 @@ test-faults: mariadb ## Run only the process-level reliability tests (crash, dat
 # internal/faulttest run against it (build tag galera: without the tag they
 # are not built; with it a missing cluster fails), and the cluster is
 # destroyed whatever the outcome (GALERA_KEEP=1 keeps it running).
-test-ha: mariadb ## Run the HA tests on a three-node MariaDB Galera cluster behind HAProxy (scripts/galera.sh), ~4 min
-	@bash scripts/ensure-haproxy.sh
+test-ha: mariadb ## Run the HA tests on a three-node MariaDB Galera cluster behind HAProxy (scripts/galera.sh), 2.5-3.5 min
+	@bash scripts/ensure-galera.sh
 	@bash scripts/galera.sh destroy >/dev/null 2>&1 || true
 	@status=0; bash scripts/galera.sh start && \
 	  eval "$$(bash scripts/galera.sh env)" && export GALERA_DSNS GALERA_PROXY_DSN GALERA_DIR && \

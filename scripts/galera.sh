@@ -14,7 +14,7 @@
 # each node has its own datadir under GALERA_DIR (default
 # ${TMPDIR:-/tmp}/paygate-galera), small memory settings, client port
 # GALERA_PORT+N (3310+N), group port 4570+N, IST 4580+N, SST 4590+N.
-# HAProxy (scripts/ensure-haproxy.sh) listens on GALERA_PORT (3310) in TCP
+# HAProxy (scripts/ensure-galera.sh) listens on GALERA_PORT (3310) in TCP
 # mode and sends new connections to one Synced node at a time (the others
 # are backups): a node is healthy when it answers wsrep_local_state 4
 # (Synced) or 2 (Donor; not a joiner), checked
@@ -152,7 +152,7 @@ CFG
 }
 
 start_haproxy() {
-	command -v haproxy >/dev/null || bash "$(dirname "$SELF")/ensure-haproxy.sh"
+	command -v haproxy >/dev/null || bash "$(dirname "$SELF")/ensure-galera.sh"
 	if [ -f "$DIR/haproxy.pid" ] && kill -0 "$(cat "$DIR/haproxy.pid")" 2>/dev/null; then return 0; fi
 	write_haproxy
 	# In the foreground of its own session, its log (server state changes) to haproxy.log.
