@@ -461,10 +461,12 @@ func TestGaleraWritesThroughEveryNode(t *testing.T) {
 // Node 1 is SIGKILLed mid-load: HAProxy cuts its sessions and sends new
 // ones to node 2; calls meanwhile answer 503 service_unavailable, never
 // 500, and never a success that is not charged. Node 1 is started again
-// and rejoins by state transfer. Nothing is lost or doubled: every call
-// answered 200 is charged once (or refunded as interrupted), the balance
-// is the successful calls', holds are released, and the ledger check is
-// clean on every node. It reports the error window the clients saw.
+// and rejoins by state transfer. Nothing is doubled and no money is lost:
+// every call answered 200 is charged once (or refunded as interrupted),
+// nothing unanswered is charged, the
+// balance is the successful calls', holds are released, and the ledger
+// check is clean on every node. It reports the error window the clients
+// saw.
 func TestGaleraNodeKilledUnderLoad(t *testing.T) {
 	nodes, proxy := galeraDB(t)
 	if proxy == "" {
@@ -571,26 +573,37 @@ func TestGaleraNodeKilledUnderLoad(t *testing.T) {
 		t.Fatalf("hits still pending: %v", countHits(t, s))
 	}
 	hits := hitsByStatus(t, s)
-	// "none": a call answered from a hold whose batch could not be written
-	// within its retry window has no hit and is not billed (decisions,
-	// "Crash and database loss"); counted and reported, never charged.
-	states := chargedExactly(t, hits, answered, 0, "interrupted", "none")
+	// A call answered from a hold whose batch could not be written within
+	// its retry window would have no hit and not be billed (decisions,
+	// "Crash and database loss"): the failover must be shorter, so none is
+	// allowed here.
+	states := chargedExactly(t, hits, answered, 0, "interrupted")
+	success := int64(len(hits["success"]))
+	t.Logf("node 1 killed under load: calls answered %d (200: %d, 503: %d), charged %d, answered-200 refunded as interrupted %d; "+
+		"failed calls (seconds from the kill; node 1 restarted at +5s): %s; node 1 rejoined (state transfer to Synced) in %s; batches rerun %d, transactions aborted %d",
+		counts["200"]+counts["503"], counts["200"], counts["503"], success, states["interrupted"], strings.Join(bursts, ", "),
+		rejoin.Round(time.Second), r0+r1, a0+a1)
+	// A hold whose release failed while the node died (or at SIGTERM)
+	// is released by recovery, on any instance, once it expired.
+	holdsLeft := func() int64 {
+		var n int64
+		s.DB().Raw("SELECT COUNT(*) FROM call_holds").Scan(&n)
+		return n
+	}
+	if n := holdsLeft(); n > 0 {
+		t.Logf("%d holds left at shutdown: an instance is started for recovery to release them", n)
+		p := startServer(t, env)
+		if !waitFor(60*time.Second, func() bool { return holdsLeft() == 0 }) {
+			t.Fatalf("%d holds still open a minute after an instance started", holdsLeft())
+		}
+		stopServer(t, p)
+	}
 	var balance, held string
 	s.DB().Raw("SELECT balance, held_amount FROM users WHERE id = ?", userID).Row().Scan(&balance, &held)
-	success := int64(len(hits["success"]))
 	if want := decimal.NewFromInt(100000 - success); !decimal.RequireFromString(balance).Equal(want) || !decimal.RequireFromString(held).IsZero() {
 		t.Fatalf("balance %s held %s, want %s and nothing held (100000.00 less %d successful calls)", balance, held, want.StringFixed(2), success)
-	}
-	var holds int64
-	s.DB().Raw("SELECT COUNT(*) FROM call_holds").Scan(&holds)
-	if holds != 0 {
-		t.Fatalf("%d holds left after the instances stopped", holds)
 	}
 	for _, u := range nodes {
 		ledgerClean(t, galeraEnv(t, u))
 	}
-	t.Logf("node 1 killed under load: calls answered %d (200: %d, 503: %d), charged %d, answered-200 refunded as interrupted %d, answered-200 never written (not billed) %d; "+
-		"failed calls (seconds from the kill; node 1 restarted at +5s): %s; node 1 rejoined (state transfer to Synced) in %s; batches rerun %d, transactions aborted %d",
-		counts["200"]+counts["503"], counts["200"], counts["503"], success, states["interrupted"], states["none"], strings.Join(bursts, ", "),
-		rejoin.Round(time.Second), r0+r1, a0+a1)
 }
