@@ -55,7 +55,7 @@ ifeq ($(CI),true)
 export REQUIRE_MYSQL := 1
 endif
 
-.PHONY: help build run test test-faults fuzz test-mysql mariadb zbar poppler lint contract-lint promtool mocks mocks-check bench e2e frontend frontend-dist frontend-deps frontend-test chromium clean
+.PHONY: help build run test test-ha test-faults fuzz test-mysql mariadb zbar poppler lint contract-lint promtool mocks mocks-check bench e2e frontend frontend-dist frontend-deps frontend-test chromium clean
 
 help: ## List the targets
 	@echo "usage: make <target>"
@@ -90,6 +90,19 @@ test: mocks-check lint contract-lint mariadb zbar poppler promtool ## Run every 
 
 test-faults: mariadb ## Run only the process-level reliability tests (crash, database loss, 3 instances, SIGTERM)
 	$(GO) test -count=1 -v ./internal/faulttest
+
+# test-ha: scripts/galera.sh starts a three-node MariaDB Galera cluster and
+# HAProxy on loopback (ports 3310-3313, GALERA_DIR), the Galera tests of
+# internal/faulttest run against it (build tag galera: without the tag they
+# are not built; with it a missing cluster fails), and the cluster is
+# destroyed whatever the outcome (GALERA_KEEP=1 keeps it running).
+test-ha: mariadb ## Run the HA tests on a three-node MariaDB Galera cluster behind HAProxy (scripts/galera.sh), 2.5-3.5 min
+	@bash scripts/ensure-galera.sh
+	@bash scripts/galera.sh destroy >/dev/null 2>&1 || true
+	@status=0; bash scripts/galera.sh start && \
+	  eval "$$(bash scripts/galera.sh env)" && export GALERA_DSNS GALERA_PROXY_DSN GALERA_DIR && \
+	  { TEST_MYSQL_URL="$${GALERA_DSNS%%,*}?wsrep_sync_wait=1" $(GO) test -tags galera -count=1 -p 1 -v -timeout 15m -run 'Galera' ./internal/faulttest || status=$$?; } || status=$$?; \
+	if [ "$${GALERA_KEEP:-}" != 1 ]; then bash scripts/galera.sh destroy; fi; exit $$status
 
 test-mysql: mariadb ## Run only the database-backed test packages, with REQUIRE_MYSQL=1 (no skipping)
 	@pkgs=$$( { $(GO) list -e ./adapters/mysqlstore/... 2>/dev/null; \

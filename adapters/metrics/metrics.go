@@ -389,6 +389,21 @@ func (r *Registry) AddDBStats(stats func() sql.DBStats) {
 	r.reg.MustRegister(dbStats{stats})
 }
 
+// AddConflicts exports, read at each scrape, the metering batches run
+// again after a deadlock, a lock wait or a Galera certification failure
+// (retries), and the other transactions that failed so (aborts: answered
+// 503, nothing written).
+func (r *Registry) AddConflicts(retries, aborts func() int64) {
+	r.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "paygate_db_conflict_retries_total",
+		Help: "Metering batches run again after a deadlock, a lock wait or a Galera certification failure.",
+	}, func() float64 { return float64(retries()) }))
+	r.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "paygate_db_conflict_aborts_total",
+		Help: "Other database transactions that failed with a deadlock, a lock wait or a Galera certification failure (answered 503).",
+	}, func() float64 { return float64(aborts()) }))
+}
+
 // WritePrometheus writes every family in the Prometheus text format, each
 // with its HELP and TYPE lines.
 func (r *Registry) WritePrometheus(w io.Writer) {

@@ -28,6 +28,12 @@ import (
 func onMySQL(t *testing.T, fn func(t *testing.T, s *mysqlstore.Store, trips *atomic.Int64)) {
 	t.Run("mysql", func(t *testing.T) {
 		s, trips := openCounted(t)
+		if !s.ConsecutiveIDs() {
+			// A Galera node: auto_increment_increment is the cluster size,
+			// so the batch reads the hits' ids back and has no BatchInserts
+			// (the "without consecutive ids" case of these tests).
+			t.Skip("this server's multi-row INSERTs do not take consecutive ids")
+		}
 		fn(t, s, trips)
 	})
 }

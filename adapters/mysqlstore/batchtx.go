@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
@@ -94,7 +95,7 @@ func batchPool(connector driver.Connector) *sql.DB {
 // (batchsnap.go); if the database shows one stale, fn runs again, reading
 // the rows under their locks.
 func (s *Store) WithinBatchTx(ctx context.Context, fn func(ctx context.Context, st metering.BatchStores) error) error {
-	return retryBusy(ctx, func() error {
+	return retryBusyCounting(ctx, &s.retries, func() error {
 		if s.batchDB == nil {
 			return s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error { return fn(ctx, metering.Statements(st)) })
 		}
@@ -123,10 +124,18 @@ const busyRetries = 4
 // retryBusy runs run, again while it fails as busy (deadlock, lock wait,
 // SQLITE_BUSY), at most busyRetries more times and never past ctx.
 func retryBusy(ctx context.Context, run func() error) error {
+	return retryBusyCounting(ctx, nil, run)
+}
+
+// retryBusyCounting is retryBusy adding each rerun to retries (if not nil).
+func retryBusyCounting(ctx context.Context, retries *atomic.Int64, run func() error) error {
 	for attempt := 0; ; attempt++ {
 		err := run()
 		if f, _ := classify(err); f != failBusy || attempt == busyRetries || ctx.Err() != nil {
 			return err
+		}
+		if retries != nil {
+			retries.Add(1)
 		}
 		pause := time.Duration(1+rand.IntN(10*(attempt+1))) * time.Millisecond
 		select {
@@ -185,7 +194,7 @@ func (s *Store) batchTx(ctx context.Context, fn func(ctx context.Context, st met
 		clean = true
 		return err
 	}
-	if err := bc.flush(ctx, "COMMIT"); err != nil {
+	if err := s.commitBatch(ctx, bc, conn); err != nil {
 		bc.forgetIDs()
 		if _, rbErr := conn.ExecContext(ctx, "ROLLBACK"); rbErr == nil {
 			clean = true
@@ -194,6 +203,24 @@ func (s *Store) batchTx(ctx context.Context, fn func(ctx context.Context, st met
 	}
 	clean = true
 	return nil
+}
+
+// commitBatch sends the deferred writes and the COMMIT in one round trip.
+// On a Galera cluster the COMMIT goes alone, after the writes answered:
+// with conflicts between nodes, the ledger check found balances debited
+// without their hit and ledger rows when it was sent with them (most
+// likely the statement the cluster aborted failed and the ones after it
+// ran in a new transaction, which the query's COMMIT committed); sent
+// apart, a failed write is rolled back with everything after it.
+func (s *Store) commitBatch(ctx context.Context, bc *batchConn, conn *sql.Conn) error {
+	if !s.galera {
+		return bc.flush(ctx, "COMMIT")
+	}
+	if err := bc.flush(ctx, ""); err != nil {
+		return err
+	}
+	_, err := conn.ExecContext(ctx, "COMMIT")
+	return err
 }
 
 // batchConn is the batch transaction's connection as GORM's ConnPool: it

@@ -33,6 +33,10 @@ var Translate = translate
 // MySQL whose multi-row INSERTs may take non-consecutive ids.
 func (s *Store) ReadBackIDs() { s.consecutiveIDs = false }
 
+// ConsecutiveIDs reports whether Open found that multi-row INSERTs take
+// consecutive ids.
+func (s *Store) ConsecutiveIDs() bool { return s.consecutiveIDs }
+
 // CountBatchRoundTrips replaces the batch pool (WithinBatchTx's, on MySQL)
 // by one on databaseURL whose connections count every query, statement
 // preparation and ping they send, each one round trip to the server (the

@@ -266,8 +266,12 @@ func TestOptimisticBatchWithSealedSecret(t *testing.T) {
 		t.Fatal(err)
 	}
 	seen, _, rt, err := debitBatch(t, s, trips, u, key, 10, "1.00")
-	if err != nil || rt != 1 || len(seen) != 1 || !seen[0].Equal(decimal.RequireFromString("99")) {
-		t.Fatalf("batch after LockByID: from %v in %d round trips, %v; want from the snapshot 99 in 1", seen, rt, err)
+	want := int64(1)
+	if s.Galera() {
+		want = 2 // the COMMIT goes alone on a Galera cluster (commitBatch)
+	}
+	if err != nil || rt != want || len(seen) != 1 || !seen[0].Equal(decimal.RequireFromString("99")) {
+		t.Fatalf("batch after LockByID: from %v in %d round trips, %v; want from the snapshot 99 in %d", seen, rt, err, want)
 	}
 	if b := balanceOf(t, s, u.ID); !b.Equal(decimal.RequireFromString("89")) {
 		t.Fatalf("balance %s, want 89", b)

@@ -57,6 +57,11 @@ type Store struct {
 	// zone: the local hours of the usage roll-up (SetZone; UTC until
 	// set), shared with every repository made from this store.
 	zone *atomic.Pointer[time.Location]
+	// galera: the server is a Galera cluster node (wsrep_on), read at
+	// Open: migrations take a lock row (galera.go).
+	galera bool
+	// retries, aborts: ConflictRetries, ConflictAborts.
+	retries, aborts atomic.Int64
 }
 
 var _ store.Transactor = (*Store)(nil)
@@ -131,6 +136,7 @@ func Open(ctx context.Context, databaseURL string, logger *slog.Logger) (*Store,
 			return nil, fmt.Errorf("read the server version of %s: %w", dburl.Redact(databaseURL), err)
 		}
 		s.conflict = conflictSyntaxOf(version)
+		s.galera = detectGalera(ctx, sqlDB, logger)
 		cfg, err := mysqlConfig(databaseURL)
 		if err == nil {
 			s.batchDB, err = openBatchPool(cfg)
@@ -161,7 +167,11 @@ func (s *Store) migrateTo(ctx context.Context, version int64) error {
 	opts := []goose.ProviderOption{s.goMigrations()}
 	if s.dialect == DialectMySQL {
 		gooseDialect = goose.DialectMySQL
-		opts = append(opts, goose.WithSessionLocker(mysqlMigrationLock{}))
+		var locker goose.ProviderOption = goose.WithSessionLocker(mysqlMigrationLock{})
+		if s.galera {
+			locker = goose.WithSessionLocker(&galeraMigrationLock{db: s.sqlDB, log: s.log})
+		}
+		opts = append(opts, locker)
 	}
 	p, err := goose.NewProvider(gooseDialect, s.sqlDB, fsys, opts...)
 	if err != nil {
@@ -211,7 +221,30 @@ func (s *Store) Stores() store.Stores { return s.storesOn(s.db) }
 // error (or panic) rolls back, nil commits. On SQLite every transaction
 // begins IMMEDIATE, so writers queue on the database lock instead of failing;
 // on MySQL, user.Repository.LockByID takes a row lock held until the end.
-func (s *Store) WithinTx(ctx context.Context, fn func(ctx context.Context, st store.Stores) error) (err error) {
+// A deadlock, a lock wait or (on a Galera cluster) a certification
+// failure rolls back and answers errs.ErrUnavailable, counted in
+// ConflictAborts: fn is not run again, since a use case's closure may keep
+// state from an attempt whose commit failed (decisions, "Galera").
+func (s *Store) WithinTx(ctx context.Context, fn func(ctx context.Context, st store.Stores) error) error {
+	err := s.withinTxOnce(ctx, fn)
+	if f, _ := classify(err); f == failBusy {
+		s.aborts.Add(1)
+	}
+	return err
+}
+
+// ConflictRetries is how many metering batches this store ran again after
+// a deadlock, a lock wait or a Galera certification failure.
+func (s *Store) ConflictRetries() int64 { return s.retries.Load() }
+
+// ConflictAborts is how many WithinTx transactions failed with a
+// deadlock, a lock wait or a Galera certification failure.
+func (s *Store) ConflictAborts() int64 { return s.aborts.Load() }
+
+// Galera reports whether the database is a Galera cluster node (wsrep_on).
+func (s *Store) Galera() bool { return s.galera }
+
+func (s *Store) withinTxOnce(ctx context.Context, fn func(ctx context.Context, st store.Stores) error) (err error) {
 	tx := s.db.WithContext(ctx).Begin()
 	if tx.Error != nil {
 		return fmt.Errorf("begin transaction: %w", translate(tx.Error))

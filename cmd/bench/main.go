@@ -169,11 +169,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 			}
 		}()
 		adminPassword := secret()
+		metricsToken = secret()
 		dbURL, env = db.URL, []string{"DATABASE_URL=" + db.URL}
 		progress.Printf("starting %s on %s", o.server, db.URL)
 		srv, err = startServer(ctx, o.server, append(env,
 			"ADMIN_EMAIL=bench-admin@example.com", "ADMIN_PASSWORD="+adminPassword,
-			"UPSTREAM_ALLOW_PRIVATE=true", "DEMO_DATA=false",
+			"UPSTREAM_ALLOW_PRIVATE=true", "DEMO_DATA=false", "METRICS_TOKEN="+metricsToken,
 		), filepath.Join(tmp, "server.log"))
 		if err != nil {
 			return err
@@ -202,6 +203,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		rep.Metered = summarize(metered)
 		rep.Metered.CPU = meteredCPU
 		rep.compare()
+		if retries, aborts, err := conflicts(ctx, srv.base, metricsToken); err != nil {
+			progress.Printf("conflicts: %v", err)
+		} else {
+			progress.Printf("conflicts (a Galera cluster's certification failures, deadlocks, lock waits): %d metering batches rerun, %d transactions aborted (503), for %d calls answered",
+				retries, aborts, warmup.OK+metered.OK)
+		}
 
 		// Stop the server first, so every call is settled before the check.
 		if err := srv.stop(); err != nil {

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -156,3 +157,35 @@ func ledgerCheck(ctx context.Context, path string, env []string) (output string,
 
 // secret is a random password for the run's accounts.
 func secret() string { return rand.Text() }
+
+// metricsToken is the bench server's METRICS_TOKEN.
+var metricsToken string
+
+// conflicts reads the server's paygate_db_conflict_retries_total and
+// paygate_db_conflict_aborts_total from /metrics.
+func conflicts(ctx context.Context, base, token string) (retries, aborts int64, err error) {
+	req, err := http.NewRequestWithContext(ctx, "GET", base+"/metrics", nil)
+	if err != nil {
+		return 0, 0, err
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer res.Body.Close()
+	var body bytes.Buffer
+	if _, err := body.ReadFrom(res.Body); err != nil {
+		return 0, 0, err
+	}
+	for _, line := range strings.Split(body.String(), "\n") {
+		var v float64
+		if _, err := fmt.Sscanf(line, "paygate_db_conflict_retries_total %g", &v); err == nil {
+			retries = int64(v)
+		}
+		if _, err := fmt.Sscanf(line, "paygate_db_conflict_aborts_total %g", &v); err == nil {
+			aborts = int64(v)
+		}
+	}
+	return retries, aborts, nil
+}

@@ -253,6 +253,7 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 	// Measured always (cheap); exposed at /metrics only with METRICS_TOKEN.
 	reg := metrics.New()
 	reg.AddDBStats(store.Stats)
+	reg.AddConflicts(store.ConflictRetries, store.ConflictAborts)
 	a := newApp(cfg, store, tokens, files, reg, log)
 	defer a.Wait() // mail still being sent, before the database closes
 
