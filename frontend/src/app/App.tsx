@@ -34,9 +34,9 @@ export function Providers({ children, queryClient, env }: { children: ReactNode;
   );
 }
 
-export function App() {
+export function App({ router: given }: { router?: ReturnType<typeof createRouter> } = {}) {
   const [queryClient] = useState(createQueryClient);
-  const [router] = useState(createRouter);
+  const [router] = useState(() => given ?? createRouter());
   return (
     <Providers queryClient={queryClient}>
       <RouterProvider router={router} />

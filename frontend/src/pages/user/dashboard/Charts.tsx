@@ -1,6 +1,7 @@
 // The dashboard's two charts. A chart needs numbers for its geometry, so the
 // day's spend becomes a number for the bar heights only; every amount the
 // user reads (tooltips, the table) is the API's string through formatINR.
+import '@mantine/charts/styles.css'; // with the charts' chunk
 import { AreaChart, BarChart } from '@mantine/charts';
 import { Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { Schemas } from '../../../api/types';
