@@ -55,9 +55,9 @@ export default function Shell() {
             {loadingScreen && <Loader size="xs" aria-label="Loading the page" data-testid="route-loading" />}
           </Group>
           <Group gap="sm" wrap="nowrap">
-            <Text size="sm" data-testid="header-balance">
+            <Text size="sm">
               <Text span size="xs" c="dimmed">Balance </Text>
-              <Money value={me.data?.balance ?? user.balance} fw={600} />
+              <Money value={me.data?.balance ?? user.balance} fw={600} data-testid="header-balance" />
             </Text>
             <Menu position="bottom-end" withinPortal>
               <Menu.Target>
