@@ -146,7 +146,7 @@ async function main() {
   }
   if (failed) {
     console.error('lighthouse: below the thresholds (login: performance >= 90, accessibility = 100; /hit-logs: performance >= 80).\n' +
-      'A CPU benchmark index far below ~1000 means a loaded machine: TBT and so performance are then not the panel\'s own (see docs/benchmarks.md).');
+      'On a shared, loaded machine TBT (and so performance) is the load\'s: compare the CPU benchmark index and the load average (docs/benchmarks.md).');
     process.exit(1);
   }
 }
