@@ -55,7 +55,7 @@ ifeq ($(CI),true)
 export REQUIRE_MYSQL := 1
 endif
 
-.PHONY: help build run test test-ha test-faults fuzz test-mysql mariadb zbar poppler lint contract-lint promtool mocks mocks-check bench e2e frontend frontend-dist frontend-deps frontend-test chromium clean
+.PHONY: help build run test test-ha test-faults fuzz test-mysql mariadb zbar poppler lint contract-lint promtool mocks mocks-check bench e2e lighthouse frontend frontend-dist frontend-deps frontend-test chromium clean
 
 help: ## List the targets
 	@echo "usage: make <target>"
@@ -218,6 +218,20 @@ chromium: ## Make sure Debian's Chromium is installed (scripts/ensure-chromium.s
 E2E_FLAGS ?=
 e2e: build chromium ## Browser end-to-end tests: bin/server on a fresh SQLite database, driven in Chromium (screenshots in frontend/e2e/screenshots)
 	cd frontend && SERVER_BIN=../bin/server node e2e/run.mjs --strict $(E2E_FLAGS)
+
+# lighthouse: Lighthouse 13 (pinned in scripts/lighthouse/package-lock.json,
+# installed with npm ci like api/lint) on bin/server alone with a fresh
+# SQLite database, mobile defaults, in Debian's Chromium. Not in make test:
+# about a minute, and its performance score follows the machine's load
+# (RUNS=3 takes the median). Figures in docs/benchmarks.md.
+LIGHTHOUSE_DEPS := scripts/lighthouse/node_modules/.package-lock.json
+
+$(LIGHTHOUSE_DEPS): scripts/lighthouse/package-lock.json scripts/lighthouse/package.json
+	cd scripts/lighthouse && $(NPM) ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+lighthouse: build chromium $(LIGHTHOUSE_DEPS) ## Lighthouse on /login (performance >= 90, accessibility 100) and /hit-logs signed in (performance >= 80), bin/server on SQLite
+	cd scripts/lighthouse && CHROME_PATH=$${CHROME_PATH:-/usr/bin/chromium} node run.mjs
 
 clean: ## Remove bin/ and Go's test cache (keeps data/, your local database)
 	rm -rf bin .cache

@@ -3208,7 +3208,9 @@ type ReconciliationLine struct {
 	// Reason Why an unmatched line found no match. `credit_held`: the payment's beneficiary's
 	// balance cannot hold its credit (the payment is held). `balance_full`: the balance
 	// request's owner's balance cannot hold it (the request stays pending); either is
-	// matched by hand once the balance allows.
+	// matched by hand once the balance allows. `request_decided`: the request was
+	// rejected; a request an admin approved by hand for the same amount is matched
+	// (the line confirms the approval, nothing is credited again).
 	Reason      *ReconciliationLineReason `json:"reason"`
 	RefNo       string                    `json:"ref_no"`
 	StatementId int64                     `json:"statement_id"`
@@ -3221,7 +3223,9 @@ type ReconciliationLine struct {
 // ReconciliationLineReason Why an unmatched line found no match. `credit_held`: the payment's beneficiary's
 // balance cannot hold its credit (the payment is held). `balance_full`: the balance
 // request's owner's balance cannot hold it (the request stays pending); either is
-// matched by hand once the balance allows.
+// matched by hand once the balance allows. `request_decided`: the request was
+// rejected; a request an admin approved by hand for the same amount is matched
+// (the line confirms the approval, nothing is credited again).
 type ReconciliationLineReason string
 
 // ReconciliationLineStatus defines model for ReconciliationLine.Status.

@@ -90,19 +90,28 @@ func loginResponse(l *accounts.Login) tokenResponse {
 // refreshCookie carries the refresh token to the SPA: HttpOnly (no script
 // reads it), SameSite=Strict (no other site sends it), sent only to the
 // auth routes, Secure when PUBLIC_BASE_URL is https.
+//
+// sessionHintCookie goes with it: "1", readable by the page, secret-free. A
+// page load asks /auth/refresh only when it is there, so an anonymous visit
+// sends no refresh that can only fail (a 422 in every console).
 const (
 	refreshCookie     = "paygate_refresh"
 	refreshCookiePath = "/api/v1/panel/auth"
+	sessionHintCookie = "paygate_session"
 )
 
 func (s *server) setRefreshCookie(c echo.Context, token string, maxAge time.Duration) {
 	c.SetCookie(&http.Cookie{Name: refreshCookie, Value: token, Path: refreshCookiePath, MaxAge: int(maxAge / time.Second),
 		HttpOnly: true, Secure: s.hsts, SameSite: http.SameSiteStrictMode})
+	c.SetCookie(&http.Cookie{Name: sessionHintCookie, Value: "1", Path: "/", MaxAge: int(maxAge / time.Second),
+		Secure: s.hsts, SameSite: http.SameSiteStrictMode})
 }
 
 func (s *server) clearRefreshCookie(c echo.Context) {
 	c.SetCookie(&http.Cookie{Name: refreshCookie, Value: "", Path: refreshCookiePath, MaxAge: -1,
 		HttpOnly: true, Secure: s.hsts, SameSite: http.SameSiteStrictMode})
+	c.SetCookie(&http.Cookie{Name: sessionHintCookie, Value: "", Path: "/", MaxAge: -1,
+		Secure: s.hsts, SameSite: http.SameSiteStrictMode})
 }
 
 // refreshCookieMaxAge is the cookie's lifetime: the longest a session can

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -333,14 +332,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-var inlineCode = regexp.MustCompile("`([^`]+)`")
-
-// text escapes a description and shows its `code` spans as code; line
-// breaks are kept by the page's CSS.
-func text(s string) template.HTML {
-	return template.HTML(inlineCode.ReplaceAllString(template.HTMLEscapeString(strings.TrimSpace(s)), "<code>$1</code>"))
-}
-
 var docsTemplate = template.Must(template.New("docs").Funcs(template.FuncMap{
 	"lower": strings.ToLower,
 	"text":  text,
@@ -354,8 +345,8 @@ var docsTemplate = template.Must(template.New("docs").Funcs(template.FuncMap{
 body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1d2430;background:#f7f8fa}
 main{max-width:1100px;margin:0 auto;padding:24px}
 h1{margin:0 0 4px}h2{margin-top:40px;border-bottom:2px solid #d8dde6;padding-bottom:4px}
-a{color:#1a5fb4}code,.path{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
-.desc{white-space:pre-wrap}
+a{color:#1a5fb4}a.back{display:inline-block;margin-bottom:8px}code,.path{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+.desc p:first-child{margin-top:0}.desc ul,.desc ol{padding-left:22px}
 nav ul{columns:2;padding-left:18px}
 details.op{background:#fff;border:1px solid #d8dde6;border-radius:6px;margin:8px 0}
 details.op>summary{cursor:pointer;padding:8px 12px;list-style:none;display:flex;gap:12px;align-items:baseline}
@@ -375,6 +366,7 @@ th{background:#eef1f5;font-weight:600}
 </head>
 <body>
 <main>
+<a class="back" href="/">← Back to the panel</a>
 <h1>{{.Title}}</h1>
 <p class="note">Version {{.Version}} · the machine-readable document: <a href="/api/openapi.yaml">/api/openapi.yaml</a></p>
 <div class="desc">{{text .Description}}</div>
@@ -393,12 +385,12 @@ th{background:#eef1f5;font-weight:600}
 
 {{range .Groups}}
 <h2 id="tag-{{.Tag}}">{{.Tag}}</h2>
-{{if .Description}}<p>{{text .Description}}</p>{{end}}
+{{if .Description}}<div class="desc">{{text .Description}}</div>{{end}}
 {{range .Ops}}
 <details class="op" id="{{.Anchor}}">
 <summary><span class="m m-{{lower .Method}}">{{.Method}}</span><span class="path">{{.Path}}</span><span class="sum">{{.Summary}}</span></summary>
 <div class="body">
-{{if .Description}}<p class="desc">{{text .Description}}</p>{{end}}
+{{if .Description}}<div class="desc">{{text .Description}}</div>{{end}}
 <p><strong>Authentication:</strong> {{if .Security}}{{range $i, $s := .Security}}{{if $i}} or {{end}}<code>{{$s}}</code>{{end}}{{else}}none{{end}}</p>
 {{if .Params}}<table>
 <tr><th>Parameter</th><th>In</th><th>Type</th><th>Description</th></tr>
@@ -418,7 +410,7 @@ th{background:#eef1f5;font-weight:600}
 {{range .Schemas}}
 <div class="schema" id="schema-{{.Name}}">
 <h3>{{.Name}}</h3>
-{{if .Description}}<p>{{text .Description}}</p>{{end}}
+{{if .Description}}<div class="desc">{{text .Description}}</div>{{end}}
 {{if .Props}}<table>
 <tr><th>Field</th><th>Type</th><th>Description</th></tr>
 {{range .Props}}<tr><td><code>{{.Name}}</code>{{if .Required}} <span class="req">required</span>{{end}}</td><td>{{.Type}}</td><td>{{text .Description}}</td></tr>

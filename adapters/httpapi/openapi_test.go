@@ -197,6 +197,15 @@ func TestOpenAPIDocsServed(t *testing.T) {
 			t.Errorf("GET /api/docs does not show %q", want)
 		}
 	}
+	// The descriptions' Markdown is rendered, not shown raw.
+	for _, want := range []string{"<li><strong>Panel API</strong> (<code>/api/v1/panel/...</code>)", `href="/"`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("GET /api/docs does not show %q", want)
+		}
+	}
+	if strings.Contains(page, "**") {
+		t.Error("GET /api/docs shows raw Markdown (**)")
+	}
 	// Nothing is loaded from elsewhere: no scripts, stylesheets, images or fonts.
 	for _, banned := range []string{"<script", "<link", "<img", "src=", "@import", "url("} {
 		if strings.Contains(page, banned) {

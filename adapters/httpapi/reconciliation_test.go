@@ -301,6 +301,32 @@ func TestReconciliationImport(t *testing.T) {
 	})
 }
 
+// TestReconciliationConfirmsAHandApproval: a balance request an admin
+// approved by hand before the money showed is matched by the statement
+// line that pays it (same UTR and amount) as its confirmation: the line is
+// no exception to resolve, and nothing is credited twice.
+func TestReconciliationConfirmsAHandApproval(t *testing.T) {
+	file := []byte("Date,Narration,Ref No,Debit,Credit,Balance\n" +
+		"01/04/2024,\"NEFT-N555240012345678-ASHA TRADERS\",N555240012345678,,\"2,000.00\",\"1,02,000.00\"\n")
+	each(t, func(t *testing.T, e *env) {
+		payer := e.newCustomer("user", "starter", "0.00")
+		req := e.must(e.upload(payer.token, map[string]string{"amount": "2000.00", "utr_number": "N555240012345678", "payment_method": "neft"}), 201)
+		e.must(e.do("POST", fmt.Sprintf("/api/v1/panel/balance-requests/%d/approve", req.num("id")), e.admin, map[string]any{}), 200)
+		st := e.must(e.importStatement(e.admin, "confirm.csv", file, nil), 201)
+		if st.body["matched"] != 1.0 || st.body["unmatched"] != 0.0 {
+			t.Fatalf("import: %s", st.raw)
+		}
+		matched := e.must(e.do("GET", "/api/v1/panel/reconciliation/lines?status=matched", e.admin, nil), 200)
+		rows := matched.body["data"].([]any)
+		if len(rows) != 1 || rows[0].(map[string]any)["balance_request_id"] != float64(req.num("id")) {
+			t.Fatalf("matched lines: %s", matched.raw)
+		}
+		if b := e.balance(payer); b != "2000.00" {
+			t.Errorf("balance %s, want 2000.00 (credited once)", b)
+		}
+	})
+}
+
 // TestReconciliationMappingAndBadFiles: a mapping names other headers; a
 // file without a usable header or a mapping naming a missing column is 422.
 func TestReconciliationMappingAndBadFiles(t *testing.T) {

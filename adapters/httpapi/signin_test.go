@@ -171,6 +171,10 @@ func TestRefreshCookie(t *testing.T) {
 			ck.Path != "/api/v1/panel/auth" || ck.Secure || ck.MaxAge != int(90*24*time.Hour/time.Second) {
 			t.Fatalf("login cookie %+v (header %q)", ck, r.header.Values("Set-Cookie"))
 		}
+		// The page's hint that a session may be there: no secret, readable, on every path.
+		if h := cookieOf(r, "paygate_session"); h == nil || h.Value != "1" || h.HttpOnly || h.Path != "/" || h.SameSite != http.SameSiteStrictMode {
+			t.Fatalf("session hint cookie %+v", h)
+		}
 		// The SPA's refresh: no body, the cookie only.
 		n := e.must(e.do("POST", "/api/v1/panel/auth/refresh", "", nil, "Cookie", "paygate_refresh="+ck.Value), 200)
 		next := cookieOf(n, "paygate_refresh")
@@ -189,6 +193,9 @@ func TestRefreshCookie(t *testing.T) {
 		out := e.must(e.do("POST", "/api/v1/panel/auth/logout", j.str("access_token"), nil, "Cookie", "paygate_refresh="+j.str("refresh_token")), 204)
 		if c := cookieOf(out, "paygate_refresh"); c == nil || c.MaxAge >= 0 || c.Value != "" || c.Path != "/api/v1/panel/auth" {
 			t.Fatalf("logout cookie %+v", c)
+		}
+		if h := cookieOf(out, "paygate_session"); h == nil || h.MaxAge >= 0 {
+			t.Fatalf("logout leaves the session hint: %+v", h)
 		}
 		e.must(e.do("GET", "/api/v1/panel/auth/me", j.str("access_token"), nil), 401)
 		bad := e.must(e.do("POST", "/api/v1/panel/auth/refresh", "", nil, "Cookie", "paygate_refresh="+j.str("refresh_token")), 401)

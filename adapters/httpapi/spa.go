@@ -56,6 +56,13 @@ func (s *server) spa(e *echo.Echo, assets fs.FS) {
 			return serveIndex(c)
 		case !spaMayServe(p):
 			return echo.ErrNotFound
+		case p == "favicon.ico":
+			// Pages without a <link rel="icon"> (the API reference, the
+			// checkout page) still get the panel's icon, not a 404.
+			if icon, err := fs.ReadFile(assets, "favicon.svg"); err == nil {
+				c.Response().Header().Set("Cache-Control", "public, max-age=86400")
+				return c.Blob(http.StatusOK, "image/svg+xml", icon)
+			}
 		}
 		if st, err := fs.Stat(assets, p); err == nil && !st.IsDir() {
 			if strings.HasPrefix(p, "assets/") {

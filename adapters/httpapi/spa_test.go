@@ -51,6 +51,7 @@ func TestSPAHistoryFallback(t *testing.T) {
 		{"hashed asset", "/assets/index-AbC123.js", "*/*", 200, "console.log('panel')", "public, max-age=31536000, immutable"},
 		{"hashed css", "/assets/index-AbC123.css", "text/css,*/*;q=0.1", 200, "body{}", "public, max-age=31536000, immutable"},
 		{"unhashed file", "/favicon.svg", "*/*", 200, "<svg/>", "no-cache"},
+		{"favicon.ico is the svg icon", "/favicon.ico", "*/*", 200, "<svg/>", "public, max-age=86400"},
 		{"missing asset", "/assets/index-OLD999.js", browser, 404, "json404", ""},
 		{"missing asset dir", "/assets/", browser, 404, "json404", ""},
 		{"missing file with an extension", "/robots.txt", browser, 404, "json404", ""},

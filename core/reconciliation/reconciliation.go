@@ -297,7 +297,7 @@ func (r *Reconciliation) match(ctx context.Context, actor *user.User, l *stateme
 			}
 			pid := p.ID
 			l.PaymentID, l.PaymentPublicID = &pid, &p.PublicID
-		case statement.TargetTopUp:
+		case statement.TargetTopUp, statement.TargetTopUpApproved:
 			id := d.TargetID
 			l.BalanceRequestID = &id
 		}
@@ -331,6 +331,9 @@ func (r *Reconciliation) match(ctx context.Context, actor *user.User, l *stateme
 		}
 		after := lineSnapshot(l)
 		after["auto"] = auto
+		if d.Target == statement.TargetTopUpApproved {
+			after["confirms_approval"] = true // approved by hand before the money showed; not credited again
+		}
 		return store.Record(ctx, s, r.now(), actor, ActionMatch, TargetLine, l.ID, before, after)
 	})
 	if err == nil && completed != nil {

@@ -12,12 +12,16 @@ const (
 	TargetNone    = ""
 	TargetPayment = "payment"
 	TargetTopUp   = "balance_request"
+	// TargetTopUpApproved: the line pays a balance request an admin already
+	// approved by hand (same UTR and amount). The line is matched to it as
+	// its confirmation; nothing is credited again.
+	TargetTopUpApproved = "balance_request_approved"
 )
 
 // Decision is what matching decided for one line: a target to complete
 // or approve, or the reason it stays unmatched.
 type Decision struct {
-	Target   string // TargetPayment, TargetTopUp or TargetNone
+	Target   string // TargetPayment, TargetTopUp, TargetTopUpApproved or TargetNone
 	TargetID uint64
 	Reason   string // when Target is TargetNone
 }
@@ -49,7 +53,9 @@ func NewCandidates(pays []PaymentRef, tops []TopUpRef) Candidates {
 // names by id (the UPI tr in its narration) or by UTR, or a pending balance
 // request by UTR, when the amount is equal. The same reference with another
 // amount is amount_mismatch; a target already ended is payment_not_open or
-// request_decided; a target an earlier line took is already_matched;
+// request_decided, except a request approved by hand for the same amount,
+// which the line confirms (TargetTopUpApproved); a target an earlier line
+// took is already_matched;
 // nothing at all is no_match. Exact matches win over mismatches.
 func Plan(lines []Line, c Candidates) []Decision {
 	return NewPlanner().Plan(lines, c)
@@ -94,7 +100,11 @@ func (pl *Planner) Plan(lines []Line, c Candidates) []Decision {
 			matched = try(TargetPayment, p.ID, openPayment(p.Status), ReasonNotOpen, p.Amount.Equal(l.Amount))
 		}
 		if t, ok := c.TopUpsByUTR[l.UTR]; ok && l.UTR != "" && !matched {
-			matched = try(TargetTopUp, t.ID, t.Status == topup.StatusPending, ReasonDecided, t.Amount.Equal(l.Amount))
+			kind := TargetTopUp
+			if t.Status == topup.StatusApproved {
+				kind = TargetTopUpApproved // the money an admin credited arrived: confirm, do not credit again
+			}
+			matched = try(kind, t.ID, t.Status != topup.StatusRejected, ReasonDecided, t.Amount.Equal(l.Amount))
 		}
 		if !matched {
 			out[i] = Decision{Reason: firstReason(reasons)}

@@ -133,6 +133,7 @@ func TestPlan(t *testing.T) {
 	}, []statement.TopUpRef{
 		{ID: 7, UTR: "N777", Amount: amt("500"), Status: topup.StatusPending},
 		{ID: 8, UTR: "N888", Amount: amt("500"), Status: topup.StatusApproved},
+		{ID: 9, UTR: "N999", Amount: amt("500"), Status: topup.StatusRejected},
 	})
 	lines := []statement.Line{
 		line("111111111111", "100"),          // payment by UTR
@@ -141,10 +142,12 @@ func TestPlan(t *testing.T) {
 		line("333333333333", "10"),           // already paid
 		line("", "70", "pay_D"),              // by id in the narration
 		line("N777", "500"),                  // balance request
-		line("N888", "500"),                  // decided
+		line("N888", "500"),                  // approved by hand: confirmed
 		line("N777", "400"),                  // mismatch on a request
 		line("999999999999", "1"),            // nothing
 		line("999999999999", "100", "pay_A"), // id of a payment already taken
+		line("N999", "500"),                  // rejected
+		line("N888", "500"),                  // the approved request again
 	}
 	want := []statement.Decision{
 		{Target: statement.TargetPayment, TargetID: 1},
@@ -153,9 +156,11 @@ func TestPlan(t *testing.T) {
 		{Reason: statement.ReasonNotOpen},
 		{Target: statement.TargetPayment, TargetID: 4},
 		{Target: statement.TargetTopUp, TargetID: 7},
-		{Reason: statement.ReasonDecided},
+		{Target: statement.TargetTopUpApproved, TargetID: 8},
 		{Reason: statement.ReasonAmountMismatch},
 		{Reason: statement.ReasonNoMatch},
+		{Reason: statement.ReasonTaken},
+		{Reason: statement.ReasonDecided},
 		{Reason: statement.ReasonTaken},
 	}
 	got := statement.Plan(lines, c)

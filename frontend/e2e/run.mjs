@@ -27,7 +27,7 @@ import { signedInAs } from './steps/auth.mjs';
  * @typedef {{
  *   baseURL: string, admin: {email: string, password: string}, state: Record<string, any>,
  *   server: Awaited<ReturnType<typeof startServer>>,
- *   actor: (name: string, opts?: {viewport?: 'desktop'|'phone', storageFrom?: string}) => Promise<import('playwright-core').Page>,
+ *   actor: (name: string, opts?: {viewport?: 'desktop'|'phone'|'laptop'|'phone390', storageFrom?: string}) => Promise<import('playwright-core').Page>,
  *   shot: (page: import('playwright-core').Page, name: string, opts?: {fullPage?: boolean}) => Promise<string>,
  *   metric: (name: string, value: number) => void,
  *   receiptImage: () => Promise<string>,

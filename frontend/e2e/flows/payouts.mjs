@@ -71,8 +71,8 @@ export const steps = [
       await detail.getByText('The amount and the fee were given back to your balance.').waitFor();
       await detail.getByText('Test mode', { exact: true }).waitFor();
       // The header's balance follows without a reload: the debit came back when the payout failed.
-      await eventually(async () => squash(await page.getByLabel('Balance').innerText()) === inr(CREDIT)
-        || `the header shows ${await page.getByLabel('Balance').innerText()}`, 'the header balance');
+      await eventually(async () => squash(await page.getByTestId('header-balance').innerText()) === inr(CREDIT)
+        || `the header shows ${await page.getByTestId('header-balance').innerText()}`, 'the header balance');
       await ctx.shot(page, 'payout-failed');
       await page.keyboard.press('Escape');
       await expectBalance(page, CREDIT);

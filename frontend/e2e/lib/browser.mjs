@@ -24,4 +24,7 @@ export function launch({ headed = false } = {}) {
 export const VIEWPORTS = {
   desktop: { width: 1280, height: 800 },
   phone: { width: 375, height: 740 },
+  /** Issue 36's screens: a 1366 px laptop and a 390 px phone. */
+  laptop: { width: 1366, height: 900 },
+  phone390: { width: 390, height: 844 },
 };

@@ -179,7 +179,10 @@ export async function issueMonth(server, month, at) {
 
 /** The issued documents' table row of `number`. */
 export function invoiceRow(page, number) {
-  return page.getByRole('table', { name: 'Invoices and credit notes' }).getByRole('row').filter({ has: page.getByText(number, { exact: true }) });
+  // A table row on a desktop, a card (list item) below 48em.
+  const rows = page.getByRole('table', { name: 'Invoices and credit notes' }).getByRole('row')
+    .or(page.getByRole('list', { name: 'Invoices and credit notes' }).getByRole('listitem'));
+  return rows.filter({ has: page.getByText(number, { exact: true }) });
 }
 
 /**

@@ -60,7 +60,8 @@ export async function sendBankPayout(page, { key, secret, account, ifsc, name, a
     return (f === inr(fee) && t === inr(total)) || `the quote shows fee "${f}", total "${t}"; want ${inr(fee)}, ${inr(total)}`;
   }, 'the quote');
   const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/payout/transfer' && r.request().method() === 'POST');
-  await form.getByRole('button', { name: 'Send payout' }).click();
+  await form.getByRole('button', { name: 'Review payout' }).click();
+  await form.getByTestId('payout-confirm').getByRole('button', { name: 'Send payout' }).click();
   const r = await answered;
   const auth = await r.request().headerValue('authorization');
   if (auth !== `Bearer ${secret}`) throw new Error(`the transfer was signed "${auth}", want the key's secret`);

@@ -30,7 +30,9 @@ export function minus(a, b) {
 
 /** The plans table's row of the plan named `name`. */
 export function planRow(page, name) {
-  return page.getByRole('table', { name: 'Plans' }).getByRole('row').filter({ has: page.getByText(name, { exact: true }) });
+  // A table row on a desktop, a card (list item) below 48em.
+  const rows = page.getByRole('table', { name: 'Plans' }).getByRole('row').or(page.getByRole('list', { name: 'Plans' }).getByRole('listitem'));
+  return rows.filter({ has: page.getByText(name, { exact: true }) });
 }
 
 /**

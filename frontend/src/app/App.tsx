@@ -6,7 +6,7 @@ import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { createQueryClient } from './queryClient';
 import { createRouter } from './router';
-import { theme } from './theme';
+import { cssVariablesResolver, theme } from './theme';
 import { session } from '../auth/session';
 
 /**
@@ -23,7 +23,7 @@ export function Providers({ children, queryClient, env }: { children: ReactNode;
     [queryClient],
   );
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light" env={env}>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light" env={env}>
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>
           <Notifications position="top-right" />
@@ -34,9 +34,9 @@ export function Providers({ children, queryClient, env }: { children: ReactNode;
   );
 }
 
-export function App() {
+export function App({ router: given }: { router?: ReturnType<typeof createRouter> } = {}) {
   const [queryClient] = useState(createQueryClient);
-  const [router] = useState(createRouter);
+  const [router] = useState(() => given ?? createRouter());
   return (
     <Providers queryClient={queryClient}>
       <RouterProvider router={router} />

@@ -5,7 +5,7 @@ import { Suspense, useEffect } from 'react';
 import { Link, Outlet, useLocation, useNavigate, useNavigation } from 'react-router';
 import { AppShell, Anchor, Badge, Burger, Group, Loader, Menu, NavLink, ScrollArea, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { IconChevronDown, IconLogout, IconUser } from '@tabler/icons-react';
+import { IconBook, IconChevronDown, IconLogout, IconUser } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { navFor } from './routes';
 import { useUser } from '../auth/useSession';
@@ -55,14 +55,16 @@ export default function Shell() {
             {loadingScreen && <Loader size="xs" aria-label="Loading the page" data-testid="route-loading" />}
           </Group>
           <Group gap="sm" wrap="nowrap">
-            <Text size="sm" visibleFrom="xs" aria-label="Balance">
-              <Money value={me.data?.balance ?? user.balance} fw={600} />
+            <Text size="sm">
+              <Text span size="xs" c="dimmed">Balance </Text>
+              <Money value={me.data?.balance ?? user.balance} fw={600} data-testid="header-balance" />
             </Text>
             <Menu position="bottom-end" withinPortal>
               <Menu.Target>
                 <UnstyledButton aria-label="Account menu" data-testid="account-menu">
                   <Group gap={4} wrap="nowrap">
-                    <Text size="sm" fw={500} maw={140} truncate>{user.name}</Text>
+                    <Text size="sm" fw={500} maw={140} truncate visibleFrom="xs">{user.name}</Text>
+                    <IconUser size={18} aria-hidden className="phone-only" />
                     <Badge size="xs" variant="light" visibleFrom="xs">{user.role}</Badge>
                     <IconChevronDown size={14} aria-hidden />
                   </Group>
@@ -70,7 +72,7 @@ export default function Shell() {
               </Menu.Target>
               <Menu.Dropdown>
                 <Menu.Label>{user.email}</Menu.Label>
-                <Menu.Item hiddenFrom="xs" disabled>Balance: <Money value={me.data?.balance ?? user.balance} /></Menu.Item>
+                <Menu.Label hiddenFrom="xs">{user.name}</Menu.Label>
                 <Menu.Item leftSection={<IconUser size={14} aria-hidden />} component={Link} to="/profile">Profile</Menu.Item>
                 <Menu.Item leftSection={<IconLogout size={14} aria-hidden />} onClick={signOut}>Sign out</Menu.Item>
               </Menu.Dropdown>
@@ -101,6 +103,11 @@ export default function Shell() {
               })}
             </div>
           ))}
+        </AppShell.Section>
+        <AppShell.Section>
+          <NavLink component="a" href="/api/docs" target="_blank" rel="noopener" label="API reference"
+            description="Every endpoint, opens in a new tab" leftSection={<IconBook size={18} stroke={1.6} aria-hidden />}
+            data-testid="api-docs-link" />
         </AppShell.Section>
       </AppShell.Navbar>
 

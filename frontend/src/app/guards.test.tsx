@@ -19,6 +19,7 @@ describe('RequireAuth', () => {
 
   it('waits while a reload restores the session through the refresh cookie, then shows the page', async () => {
     let answer: (r: Response) => void = () => {};
+    document.cookie = 'paygate_session=1; path=/'; // set with the refresh cookie at sign-in
     vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>((resolve) => { answer = resolve; })));
     const restored = session.restore();
     const { router } = renderWithApp(<RequireAuth><p>keys</p></RequireAuth>, { path: '/api-keys' });

@@ -24,7 +24,16 @@ describe('session', () => {
     setItem.mockRestore();
   });
 
+  it('asks nothing after a reload without the session hint cookie', async () => {
+    const fetch = vi.fn();
+    vi.stubGlobal('fetch', fetch);
+    await session.restore();
+    expect(fetch).not.toHaveBeenCalled();
+    expect(session.getState()).toMatchObject({ status: 'signedOut', expired: false });
+  });
+
   it('restores a session after a reload through the refresh cookie', async () => {
+    document.cookie = 'paygate_session=1; path=/';
     const fetch = vi.fn(async (req: Request) => {
       expect(new URL(req.url).pathname).toBe('/api/v1/panel/auth/refresh');
       expect(req.credentials).toBe('same-origin');
@@ -42,6 +51,7 @@ describe('session', () => {
   });
 
   it('is signed out after a reload without a cookie, and expired when the cookie is refused', async () => {
+    document.cookie = 'paygate_session=1; path=/';
     vi.stubGlobal('fetch', vi.fn(async () => json(422, { success: false, message: 'Invalid parameters', error: 'validation_failed' })));
     await session.restore();
     expect(session.getState()).toMatchObject({ status: 'signedOut', expired: false });

@@ -33,6 +33,16 @@ export interface SessionState {
   expired: boolean;
 }
 
+/**
+ * The server sets a secret-free, script-readable `paygate_session=1` beside
+ * the HttpOnly refresh cookie (and clears both together): without it a page
+ * load knows nobody is signed in and sends no refresh that can only fail.
+ */
+function mayHaveSession(): boolean {
+  const cookie = globalThis.document?.cookie;
+  return cookie === undefined || /(?:^|;\s*)paygate_session=1(?:;|$)/.test(cookie);
+}
+
 function url(path: string): URL {
   return new URL(path, globalThis.location?.origin ?? 'http://localhost');
 }
@@ -113,6 +123,10 @@ class Session {
    */
   async restore(): Promise<void> {
     if (this.current || this.restoring) return;
+    if (!mayHaveSession()) {
+      this.emit(false); // signed out, nothing asked
+      return;
+    }
     this.restoring = true;
     this.emit(false);
     await this.refresh('');

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Box, Group, Pagination, Paper, ScrollArea, Select, Stack, Table, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { EmptyState, ErrorState, Loading } from './States';
 
 export interface Column<T> {
@@ -8,7 +9,7 @@ export interface Column<T> {
   header: ReactNode;
   render: (row: T) => ReactNode;
   align?: 'left' | 'right' | 'center';
-  /** Hide below the "sm" breakpoint (narrow phones) to keep the table readable at 375 px. */
+  /** Hide below the "sm" breakpoint (phones: the row's card leaves it out; its details show it). */
   hiddenOnMobile?: boolean;
   /**
    * Keep the column in view at the right edge while the table scrolls
@@ -54,15 +55,19 @@ export interface DataTableProps<T> {
 
 /**
  * A paginated table for the panel's lists ({data, meta: {page, per_page,
- * total}}), with filters, actions, and loading, empty and error states. It
- * scrolls sideways on narrow screens.
+ * total}}), with filters, actions, and loading, empty and error states.
+ * Below the "sm" breakpoint (phones) each row is a card: a label and value
+ * per column, the row's actions at its foot, so amount and status are on
+ * screen without sideways scrolling.
  */
 export function DataTable<T>(p: DataTableProps<T>) {
+  const phone = useMediaQuery('(max-width: 47.99em)');
   const pages = p.total !== undefined ? Math.max(1, Math.ceil(p.total / p.perPage)) : 1;
   let body: ReactNode;
   if (p.error) body = <ErrorState error={p.error} onRetry={p.onRetry} />;
   else if (p.isLoading && !p.rows) body = <Loading />;
   else if (!p.rows || p.rows.length === 0) body = <EmptyState title={p.emptyTitle ?? 'Nothing found'} description={p.emptyDescription} />;
+  else if (phone) body = <Cards {...p} rows={p.rows} />;
   else
     body = (
       <ScrollArea type="auto">
@@ -130,6 +135,32 @@ export function DataTable<T>(p: DataTableProps<T>) {
           </Group>
         </Group>
       )}
+    </Stack>
+  );
+}
+
+/** The phone layout: one card per row (columns hidden on mobile left out, row actions last). */
+function Cards<T>(p: DataTableProps<T> & { rows: T[] }) {
+  const fields = p.columns.filter((c) => !c.hiddenOnMobile && !c.pinRight);
+  const actions = p.columns.filter((c) => c.pinRight);
+  return (
+    <Stack gap="xs" role="list" aria-label={p.caption} aria-busy={p.isLoading || undefined} data-testid="table-cards">
+      {p.rows.map((row) => (
+        <Paper key={p.rowKey(row)} withBorder radius="sm" p="xs" role="listitem" data-testid="table-card"
+          onClick={p.onRowClick ? () => p.onRowClick!(row) : undefined} style={p.onRowClick ? { cursor: 'pointer' } : undefined}>
+          <Stack gap={4}>
+            {fields.map((c) => (
+              <Group key={c.key} justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
+                <Text size="xs" c="dimmed" fw={600} style={{ flexShrink: 0 }}>{c.header}</Text>
+                <Box ta="right" style={{ minWidth: 0, overflowWrap: 'anywhere' }}>{c.render(row)}</Box>
+              </Group>
+            ))}
+            {actions.length > 0 && (
+              <Group justify="flex-end" gap="xs">{actions.map((c) => <Box key={c.key}>{c.render(row)}</Box>)}</Group>
+            )}
+          </Stack>
+        </Paper>
+      ))}
     </Stack>
   );
 }

@@ -1,3 +1,4 @@
+import '@mantine/dates/styles.css'; // with the date pickers' chunk, not the first page's CSS
 import { DateInput, DatePickerInput } from '@mantine/dates';
 import type { ListParams } from '../lib/listParams';
 

@@ -20,7 +20,7 @@ export function EmptyState({ title, description, action }: { title: string; desc
   return (
     <Center py="xl">
       <Stack align="center" gap="xs" maw={420} ta="center">
-        <Title order={4}>{title}</Title>
+        <Title order={2} size="h4">{title}</Title>
         {description && <Text c="dimmed" size="sm">{description}</Text>}
         {action}
       </Stack>

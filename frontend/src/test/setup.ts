@@ -51,5 +51,6 @@ afterEach(() => {
   notifications.clean();
   localStorage.clear();
   sessionStorage.clear();
+  document.cookie = 'paygate_session=; path=/; max-age=0';
   vi.unstubAllGlobals();
 });

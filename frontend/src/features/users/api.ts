@@ -73,6 +73,18 @@ export function useUpdateUser(config?: MutationConfig<User, { id: number; body: 
   }, config);
 }
 
+/** An admin creates an account (POST /users): any role and status; the lists and the platform's counts refresh. */
+export function useCreateUser(config?: MutationConfig<User, Schemas['CreateUserRequest']>) {
+  return useFeatureMutation({
+    mutationFn: (body: Schemas['CreateUserRequest']) => call(api.POST(USERS_PATH, { body })),
+    onSuccess: (qc, u) => {
+      qc.setQueryData(userKeys.detail(u.id), u);
+      void qc.invalidateQueries({ queryKey: userKeys.all });
+      void qc.invalidateQueries({ queryKey: dashboardKeys.all });
+    },
+  }, config);
+}
+
 /** After activate or block: the user as answered, the lists and the platform's counts. */
 function statusChanged(qc: QueryClient, u: User) {
   qc.setQueryData(userKeys.detail(u.id), u);

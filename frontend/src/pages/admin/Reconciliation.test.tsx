@@ -64,14 +64,14 @@ describe('the reconciliation screen', () => {
     });
     const u = userEvent.setup();
     renderWithApp(<Reconciliation />, { path: '/admin/reconciliation' });
-    await u.click(await screen.findByRole('button', { name: 'Resolve the line of 100000.00 on 2024-04-03' }));
+    await u.click(await screen.findByRole('button', { name: 'Resolve the line of 100000.00 on 03 Apr 2024' }));
     let dialog = await screen.findByRole('dialog', { name: 'Statement line #11' });
     await u.type(within(dialog).getByLabelText(/Payment id/), 'pay_X');
     await u.click(within(dialog).getByRole('button', { name: 'Match' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(calls.find((c) => c.path.endsWith('/11/match'))!.body).toEqual({ payment_id: 'pay_X' });
 
-    await u.click(screen.getByRole('button', { name: 'Resolve the line of 250.00 on 2024-04-03' }));
+    await u.click(screen.getByRole('button', { name: 'Resolve the line of 250.00 on 03 Apr 2024' }));
     dialog = await screen.findByRole('dialog', { name: 'Statement line #12' });
     await u.click(within(dialog).getByRole('radio', { name: 'Dismiss' }));
     await u.click(within(dialog).getByRole('button', { name: 'Dismiss' }));

@@ -11,7 +11,7 @@ import {
   useHeldCollections, useImportStatement, useResolveLine, useRetryHeldCollection, useStatementLines,
   type ColumnMapping, type HeldCollection, type LinesQuery, type StatementImport, type StatementLine,
 } from '../../features/reconciliation/api';
-import { formatDateTime } from '../../lib/dates';
+import { formatDate, formatDateTime } from '../../lib/dates';
 import { useListParams } from '../../lib/listParams';
 
 const REASONS: Record<string, string> = {
@@ -41,7 +41,7 @@ export default function Reconciliation() {
   const { tableProps } = useStatementLines(list, { query });
 
   const columns: Column<StatementLine>[] = [
-    { key: 'date', header: 'Date', render: (l) => l.date },
+    { key: 'date', header: 'Date', render: (l) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDate(l.date)}</Text> },
     { key: 'amount', header: 'Credit', align: 'right', render: (l) => <Money value={l.amount} fw={500} /> },
     { key: 'utr', header: 'UTR', render: (l) => (l.utr ? <Code>{l.utr}</Code> : <Text c="dimmed" size="sm">none</Text>) },
     { key: 'narration', header: 'Narration', hiddenOnMobile: true, render: (l) => <Text size="sm" style={{ overflowWrap: 'anywhere' }}>{l.narration}</Text> },
@@ -56,7 +56,7 @@ export default function Reconciliation() {
     {
       key: 'resolve', header: 'Resolve', align: 'right',
       render: (l) => l.status === 'unmatched' ? (
-        <Button size="compact-sm" aria-label={`Resolve the line of ${l.amount} on ${l.date}`}
+        <Button size="compact-sm" aria-label={`Resolve the line of ${l.amount} on ${formatDate(l.date)}`}
           onClick={(e) => { e.stopPropagation(); setResolving(l); }}>Resolve</Button>
       ) : <Text size="xs" c="dimmed">{formatDateTime(l.decided_at)}</Text>,
     },
@@ -191,7 +191,7 @@ function Resolve({ line, onDone }: { line: StatementLine; onDone: () => void }) 
   };
   return (
     <Stack gap="sm">
-      <Text size="sm"><Money value={line.amount} span fw={600} /> on {line.date}, UTR {line.utr || 'none'}</Text>
+      <Text size="sm"><Money value={line.amount} span fw={600} /> on {formatDate(line.date)}, UTR {line.utr || 'none'}</Text>
       <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>{line.narration}</Text>
       <SegmentedControl aria-label="Resolution" value={kind} onChange={(v) => { setKind(v as typeof kind); setValue(''); setError(null); }}
         data={[{ value: 'payment', label: 'Payment' }, { value: 'request', label: 'Balance request' }, { value: 'dismiss', label: 'Dismiss' }]} />

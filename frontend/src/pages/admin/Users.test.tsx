@@ -43,6 +43,29 @@ describe('the users list', () => {
     await waitFor(() => expect(calls.filter((c) => c.method === 'GET' && c.path === '/api/v1/panel/users').length).toBe(2));
   });
 
+  it('creates a user from "New user", shows the first password once, then opens the account', async () => {
+    const calls = stubApi({
+      'GET /api/v1/panel/users': () => json(200, list([admin])),
+      'POST /api/v1/panel/users': () => json(201, user({ id: 9, name: 'Neha', email: 'neha@example.com', status: 'active' })),
+      'GET /api/v1/panel/users/9': () => json(200, user({ id: 9, name: 'Neha', email: 'neha@example.com', status: 'active' })),
+    });
+    const u = userEvent.setup();
+    const { router } = renderWithApp(<Users />, { path: '/admin/users' });
+    await u.click(await screen.findByRole('button', { name: 'New user' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New user' });
+    await u.type(within(dialog).getByLabelText(/^Name/), 'Neha');
+    await u.type(within(dialog).getByLabelText(/^Email/), 'neha@example.com');
+    await u.type(within(dialog).getByLabelText(/^Phone/), '+919812345678');
+    await u.click(within(dialog).getByRole('button', { name: 'Create user' }));
+    const done = await screen.findByTestId('new-user-created');
+    const sent = calls.find((c) => c.method === 'POST' && c.path === '/api/v1/panel/users')!.body as Record<string, string>;
+    expect(sent).toMatchObject({ name: 'Neha', email: 'neha@example.com', phone: '+919812345678', role: 'user', status: 'active' });
+    expect(sent.password).toHaveLength(16);
+    expect(within(done).getByTestId('new-user-password')).toHaveTextContent(sent.password!);
+    await u.click(within(done).getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/users/9'));
+  });
+
   it('asks before blocking', async () => {
     const calls = stubApi({
       'GET /api/v1/panel/users': () => json(200, list([ravi])),

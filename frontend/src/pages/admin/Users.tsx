@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ActionIcon, Anchor, Box, Button, Group, Menu, Stack, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Anchor, Box, Button, Group, Menu, Modal, Stack, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconDotsVertical, IconSearch } from '@tabler/icons-react';
+import { IconDotsVertical, IconSearch, IconUserPlus } from '@tabler/icons-react';
 import type { Schemas, User } from '../../api/types';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FilterSelect } from '../../components/FilterSelect';
@@ -14,6 +14,7 @@ import { useListParams } from '../../lib/listParams';
 import { useUser } from '../../auth/useSession';
 import { RoleBadge, UserStatusBadge } from './shared/badges';
 import { useUserActions } from './users/useUserActions';
+import { NewUserCreated, NewUserForm } from './users/NewUserForm';
 
 const STATUSES: Schemas['UserStatus'][] = ['pending', 'active', 'blocked'];
 const ROLES: Schemas['Role'][] = ['user', 'reseller', 'admin'];
@@ -23,6 +24,9 @@ export default function Users() {
   const navigate = useNavigate();
   const list = useListParams({ q: '', role: '', status: '' });
   const [search, setSearch] = useState(list.filters.q);
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<{ user: User; password: string } | null>(null);
+  const closeNew = () => { setCreating(false); setCreated(null); };
   const [debounced] = useDebouncedValue(search.trim(), 300);
   useEffect(() => {
     if (debounced !== list.filters.q) list.setFilter('q', debounced);
@@ -89,7 +93,13 @@ export default function Users() {
 
   return (
     <>
-      <PageHeader title="Users" description="Search accounts, activate new ones, block, change role and plan." />
+      <PageHeader title="Users" description="Search accounts, activate new ones, block, change role and plan."
+        actions={<Button leftSection={<IconUserPlus size={16} aria-hidden />} onClick={() => setCreating(true)}>New user</Button>} />
+      <Modal opened={creating} onClose={closeNew} title={created ? 'User created' : 'New user'}>
+        {created
+          ? <NewUserCreated user={created.user} password={created.password} onDone={() => { const id = created.user.id; closeNew(); navigate(`/admin/users/${id}`); }} />
+          : <NewUserForm onCancel={closeNew} onCreated={(user, password) => setCreated({ user, password })} />}
+      </Modal>
       <DataTable
         caption="Users"
         columns={columns}

@@ -34,6 +34,17 @@ describe('Login', () => {
     await session.signOut();
   });
 
+  it('tells a pending account what happens next instead of only "Account is not active"', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => json(403, { success: false, message: 'Account is not active', error: 'account_not_active' })));
+    renderWithApp(<Login />, { path: '/login' });
+    await fillAndSubmit('asha@example.com', 'secret-pass');
+    const box = await screen.findByTestId('account-not-active');
+    expect(screen.getByRole('heading', { name: 'Your account is not active yet' })).toBeInTheDocument();
+    expect(box).toHaveTextContent(/administrator reviews new accounts/);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Back to sign in' }));
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+  });
+
   it('shows field errors next to their fields and the message above the form', async () => {
     vi.stubGlobal('fetch', vi.fn(async () =>
       json(422, { success: false, message: 'Validation failed', error: 'validation_failed', errors: { email: ['is not a valid email address'] } }),

@@ -1,4 +1,6 @@
-import { Alert, Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { useState } from 'react';
+import { Alert, Anchor, Button, Group, List, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { ApiError } from '../../api/errors';
 import { useForm } from '@mantine/form';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { landingPath, safeNext, useSession } from '../../auth/useSession';
@@ -21,12 +23,20 @@ export default function Login() {
     },
   });
   const { formError, onApiError, clearFormError } = useApiFormErrors(form);
+  // The password was right but the account cannot sign in yet (pending
+  // activation) or any more (blocked): say what happens next, not only the error.
+  const [notActive, setNotActive] = useState<string | null>(null);
   const login = useLogin({
     onSuccess: (t) => navigate(next ?? landingPath(t.user.role), { replace: true }),
-    onError: onApiError,
+    onError: (err, vars) => {
+      if (err instanceof ApiError && err.code === 'account_not_active') setNotActive(vars.email);
+      else onApiError(err);
+    },
   });
 
   if (status === 'signedIn' && user && !login.isPending) return <Navigate to={next ?? landingPath(user.role)} replace />;
+
+  if (notActive) return <NotActive email={notActive} onBack={() => setNotActive(null)} />;
 
   return (
     <AuthLayout
@@ -56,6 +66,24 @@ export default function Login() {
           <Button type="submit" fullWidth loading={login.isPending}>Sign in</Button>
         </Stack>
       </form>
+    </AuthLayout>
+  );
+}
+
+/** A pending (or blocked) account signing in: what happens next. */
+function NotActive({ email, onBack }: { email: string; onBack: () => void }) {
+  return (
+    <AuthLayout title="Your account is not active yet" subtitle={email}>
+      <Stack gap="sm" data-testid="account-not-active">
+        <Text size="sm">Your email and password are right, but an administrator has not activated this account yet. What happens next:</Text>
+        <List size="sm" spacing={4} type="ordered">
+          <List.Item>If you registered yourself, open the link in the email we sent to confirm your address.</List.Item>
+          <List.Item>An administrator reviews new accounts and activates yours, usually within one working day.</List.Item>
+          <List.Item>Then sign in here with the same email and password: your balance, API keys and services are waiting.</List.Item>
+        </List>
+        <Text size="sm" c="dimmed">Activated before and now refused? The account may have been blocked: write to your administrator.</Text>
+        <Button variant="default" onClick={onBack}>Back to sign in</Button>
+      </Stack>
     </AuthLayout>
   );
 }

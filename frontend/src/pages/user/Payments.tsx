@@ -6,11 +6,13 @@ import { useState } from 'react';
 import { Anchor, Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { Schemas } from '../../api/types';
 import { useUser } from '../../auth/useSession';
+import { CopyId } from '../../components/CopyId';
 import { DataTable, type Column } from '../../components/DataTable';
 import { DateRangeFilter } from '../../components/DateRangeFilter';
 import { FilterSelect } from '../../components/FilterSelect';
 import { Money } from '../../components/Money';
 import { PageHeader } from '../../components/PageHeader';
+import { TestBadge } from '../../components/TestBadge';
 import { PAYMENT_CREATE_ENDPOINT, usePayments } from '../../features/payments/api';
 import { formatDateTime } from '../../lib/dates';
 import { useListParams } from '../../lib/listParams';
@@ -30,12 +32,14 @@ const columns = (admin: boolean, openRefunds: (p: Payment) => void): Column<Paym
     render: (p) => (
       <Group gap={6} wrap="nowrap">
         <StatusBadge status={p.status} />
-        {!p.livemode && <Badge size="sm" color="yellow" variant="light" title="A sandbox payment: no money moved">Test</Badge>}
+        <TestBadge livemode={p.livemode} title="A sandbox payment: no money moved" />
+        {p.purpose === 'balance' && <Badge size="sm" color="gray" variant="outline" styles={{ root: { minWidth: 'max-content', flexShrink: 0 } }}
+          title="Your own top-up (Add balance), not a customer's payment" data-testid="own-top-up">Your top-up</Badge>}
       </Group>
     ),
   },
   { key: 'customer', header: 'Customer', render: (p) => <Text size="sm">{p.customer_id}</Text> },
-  { key: 'id', header: 'Payment id', hiddenOnMobile: true, render: (p) => <Text size="xs" ff="monospace">{p.payment_id}</Text> },
+  { key: 'id', header: 'Payment id', hiddenOnMobile: true, render: (p) => <CopyId value={p.payment_id} label="payment id" /> },
   {
     key: 'when', header: 'Completed / expires', hiddenOnMobile: true,
     render: (p) => <Text size="sm">{p.completed_at ? formatDateTime(p.completed_at) : p.status === 'created' || p.status === 'pending' ? `expires ${formatDateTime(p.expires_at)}` : '—'}</Text>,
@@ -47,7 +51,8 @@ const columns = (admin: boolean, openRefunds: (p: Payment) => void): Column<Paym
   },
   {
     key: 'refunds', header: 'Refunds',
-    render: (p) => (p.status === 'success'
+    // A top-up of one's own balance is not a customer's payment: nothing to refund.
+    render: (p) => (p.status === 'success' && p.purpose !== 'balance'
       ? (
         <Group gap={6} wrap="nowrap">
           {p.refunded_amount !== '0.00' && <Money value={p.refunded_amount} size="sm" />}

@@ -10,6 +10,7 @@ import { IconSearch, IconSend } from '@tabler/icons-react';
 import type { Schemas } from '../../api/types';
 import { useUser } from '../../auth/useSession';
 import { CsvExportButton } from '../../components/CsvExport';
+import { CopyId } from '../../components/CopyId';
 import { DataTable, type Column } from '../../components/DataTable';
 import { DateRangeFilter } from '../../components/DateRangeFilter';
 import { FilterSelect } from '../../components/FilterSelect';
@@ -53,7 +54,7 @@ function columns(admin: boolean): Column<Payout>[] {
       render: (p) => (p.utr ? <Text size="xs" ff="monospace">{p.utr}</Text>
         : <Text size="sm" c={p.fail_reason ? 'red' : 'dimmed'} lineClamp={2} maw={240}>{p.fail_reason ?? '—'}</Text>),
     },
-    { key: 'id', header: 'Payout id', hiddenOnMobile: true, render: (p) => <Text size="xs" ff="monospace">{p.payout_id}</Text> },
+    { key: 'id', header: 'Payout id', hiddenOnMobile: true, render: (p) => <CopyId value={p.payout_id} label="payout id" /> },
   ];
 }
 

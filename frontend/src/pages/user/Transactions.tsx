@@ -5,6 +5,7 @@ import { Stack, Text } from '@mantine/core';
 import type { Schemas } from '../../api/types';
 import { useUser } from '../../auth/useSession';
 import { CsvExportButton } from '../../components/CsvExport';
+import { CopyId } from '../../components/CopyId';
 import { DataTable, type Column } from '../../components/DataTable';
 import { DateRangeFilter } from '../../components/DateRangeFilter';
 import { FilterSelect } from '../../components/FilterSelect';
@@ -37,12 +38,12 @@ const columns = (admin: boolean): Column<Txn>[] => [
     render: (t) => <Money value={t.type === 'debit' ? `-${t.amount}` : t.amount} colored fw={500} />,
   },
   { key: 'balance_after', header: 'Balance after', align: 'right', render: (t) => <Money value={t.balance_after} /> },
-  { key: 'description', header: 'Description', render: (t) => <Text size="sm" lineClamp={2} maw={360}>{t.description}</Text> },
+  { key: 'description', header: 'Description', render: (t) => <Text size="sm" lineClamp={2} maw={360} style={{ overflowWrap: 'anywhere' }}>{t.description}</Text> },
   {
     key: 'reference', header: 'Reference', hiddenOnMobile: true,
     render: (t) => <Text size="sm" c="dimmed">{t.reference_type}{t.reference_id != null ? ` #${t.reference_id}` : ''}</Text>,
   },
-  { key: 'txn_id', header: 'Transaction id', hiddenOnMobile: true, render: (t) => <Text size="xs" ff="monospace">{t.txn_id}</Text> },
+  { key: 'txn_id', header: 'Transaction id', hiddenOnMobile: true, render: (t) => <CopyId value={t.txn_id} label="transaction id" /> },
 ];
 
 export default function Transactions() {

@@ -1,6 +1,7 @@
 // The platform dashboard's charts. A chart needs numbers to place points,
 // so the amounts are converted for plotting only (chartNumber); every amount
 // a person reads, the tooltip included, is formatINR of the API's string.
+import '@mantine/charts/styles.css'; // with the charts' chunk
 import { Paper, Stack, Text } from '@mantine/core';
 import { AreaChart, BarChart } from '@mantine/charts';
 import { chartAxisINR, chartNumber, formatINR } from '../../../lib/money';

@@ -1,5 +1,6 @@
 // A month picker whose value is the API's month, "YYYY-MM" ('' for none),
 // up to the current month of the service's time zone.
+import '@mantine/dates/styles.css'; // with the date pickers' chunk, not the first page's CSS
 import { MonthPickerInput, type MonthPickerInputProps } from '@mantine/dates';
 import { localDay } from '../../../lib/dates';
 

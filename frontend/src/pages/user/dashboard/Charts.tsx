@@ -1,6 +1,7 @@
 // The dashboard's two charts. A chart needs numbers for its geometry, so the
 // day's spend becomes a number for the bar heights only; every amount the
 // user reads (tooltips, the table) is the API's string through formatINR.
+import '@mantine/charts/styles.css'; // with the charts' chunk
 import { AreaChart, BarChart } from '@mantine/charts';
 import { Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { Schemas } from '../../../api/types';
@@ -41,6 +42,8 @@ export function CallsChart({ days }: { days: Day[] }) {
         { name: 'Calls', color: 'indigo.3' },
         { name: 'Billed', color: 'indigo.7' },
       ]}
+      withLegend
+      legendProps={{ verticalAlign: 'bottom', height: 40 }}
       xAxisProps={{ tickFormatter: shortDay, minTickGap: 16 }}
       yAxisProps={{ allowDecimals: false, width: 40 }}
       tooltipProps={{ content: ({ label, active }: TooltipArgs) => (active ? <DayTooltip day={byDate.get(String(label))} /> : null) }}
@@ -59,6 +62,8 @@ export function SpendChart({ days }: { days: Day[] }) {
       data={data}
       dataKey="date"
       series={[{ name: 'Spend', color: 'teal.6' }]}
+      withLegend
+      legendProps={{ verticalAlign: 'bottom', height: 40 }}
       curveType="monotone"
       withDots={false}
       xAxisProps={{ tickFormatter: shortDay, minTickGap: 16 }}
@@ -73,6 +78,15 @@ export function SpendChart({ days }: { days: Day[] }) {
 
 /** Both charts side by side (stacked on phones). Its own chunk: recharts is large. */
 export function DashboardCharts({ days }: { days: Day[] }) {
+  // No call in the window: an empty state, not two flat lines at zero.
+  if (!days.some((d) => d.calls > 0 || /[1-9]/.test(d.spend))) {
+    return (
+      <Paper withBorder p="md" radius="md" data-testid="dashboard-charts-empty">
+        <Title order={2} size="h4" mb={4}>Calls and spend per day</Title>
+        <Text size="sm" c="dimmed">No calls in the last 30 days. Make a call from a service's try-it console or with an API key, and the daily calls and spend show here.</Text>
+      </Paper>
+    );
+  }
   return (
     <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
       <Paper withBorder p="md" radius="md">

@@ -3,10 +3,11 @@
 // Idempotency-Key per refund meant, so a double submit or a retry after a
 // lost answer never refunds twice.
 import { useState } from 'react';
-import { Alert, Badge, Button, Group, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { Schemas } from '../../../api/types';
 import { Money } from '../../../components/Money';
+import { TestBadge } from '../../../components/TestBadge';
 import { FormError } from '../../../components/States';
 import { usePaymentRefunds, useRefundPayment } from '../../../features/payments/api';
 import { useApiFormErrors } from '../../../forms/useApiFormErrors';
@@ -80,7 +81,7 @@ export function Refunds({ payment }: { payment: Payment }) {
         <Text size="sm">Paid <Money value={payment.amount} fw={500} /></Text>
         <Text size="sm">Refunded <Money value={refunded} fw={500} /></Text>
         <Text size="sm">Left <Money value={refundable} fw={500} /></Text>
-        {!payment.livemode && <Badge size="sm" color="yellow" variant="light">Test</Badge>}
+        <TestBadge livemode={payment.livemode} title="A sandbox payment: no money moved" />
       </Group>
       {q.isError && <Alert color="red">The refunds could not be loaded.</Alert>}
       {rows.length > 0 ? (

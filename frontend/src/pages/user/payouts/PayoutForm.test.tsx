@@ -51,6 +51,13 @@ afterEach(async () => {
   await session.signOut();
 });
 
+/** Review, then confirm: nothing is sent before the confirmation step's "Send payout". */
+async function sendPayout(u: ReturnType<typeof userEvent.setup>) {
+  await u.click(screen.getByRole('button', { name: 'Review payout' }));
+  const confirm = await screen.findByTestId('payout-confirm');
+  await u.click(within(confirm).getByRole('button', { name: 'Send payout' }));
+}
+
 describe('the new-payout form', () => {
   it('shows the fee and the total from the quote, and sends the nested body signed with the key’s secret (not the panel token)', async () => {
     const calls = routes(() => json(200, {
@@ -72,7 +79,7 @@ describe('the new-payout form', () => {
     const ref = (screen.getByRole('textbox', { name: /^Reference id/ }) as HTMLInputElement).value;
     expect(ref).toMatch(/^po_[0-9a-z]{8,}$/);
 
-    await u.click(screen.getByRole('button', { name: 'Send payout' }));
+    await sendPayout(u);
     const result = await screen.findByTestId('payout-result');
     expect(within(result).getByTestId('payout-id')).toHaveTextContent('pout_01J9Z8X4K3M2N1P0Q9R8S7T6V5');
     expect(within(result).getByText('pending')).toBeInTheDocument();
@@ -109,7 +116,7 @@ describe('the new-payout form', () => {
     await u.type(screen.getByRole('textbox', { name: /^Account number/ }), '12');
     await u.type(screen.getByRole('textbox', { name: /^Amount/ }), '0.50');
     await u.type(screen.getByRole('textbox', { name: /^Narration/ }), 'x'.repeat(31));
-    await u.click(screen.getByRole('button', { name: 'Send payout' }));
+    await u.click(screen.getByRole('button', { name: 'Review payout' }));
     expect(await screen.findByText('Choose a key')).toBeInTheDocument();
     expect(screen.getByText('9 to 18 digits')).toBeInTheDocument();
     expect(screen.getByText('An IFSC like HDFC0001234')).toBeInTheDocument();
@@ -132,7 +139,7 @@ describe('the new-payout form', () => {
     await u.type(screen.getByRole('textbox', { name: /^VPA/ }), 'meera@okaxis');
     await u.type(screen.getByRole('textbox', { name: /^Name/ }), 'Meera');
     await u.type(screen.getByRole('textbox', { name: /^Amount/ }), '100.00');
-    await u.click(screen.getByRole('button', { name: 'Send payout' }));
+    await sendPayout(u);
     await screen.findByTestId('payout-result');
     const sent = calls.find((c) => c.path === '/api/v1/payout/transfer')!;
     expect(sent.auth).toBe('Bearer rs_pasted');
@@ -150,7 +157,7 @@ describe('the new-payout form', () => {
     const u = userEvent.setup();
     await chooseKey(u);
     await fillBank(u);
-    await u.click(screen.getByRole('button', { name: 'Send payout' }));
+    await sendPayout(u);
     const account = screen.getByRole('textbox', { name: /^Account number/ });
     await waitFor(() => expect(account).toHaveAttribute('aria-invalid', 'true'));
     expect(screen.getByText('must be 9 to 18 digits')).toBeInTheDocument();
@@ -161,12 +168,12 @@ describe('the new-payout form', () => {
     expect(alert).toHaveTextContent('beneficiary.vpa: not for a bank account'); // no such field on screen
 
     answer = json(402, { success: false, message: 'Insufficient balance: the payout needs ₹105.00', error: 'insufficient_balance', request_id: 'req_01J9Z8X4K3M2N1P0Q9R8S7T6V5' });
-    await u.click(screen.getByRole('button', { name: 'Send payout' }));
+    await sendPayout(u);
     await waitFor(() => expect(screen.getByTestId('payout-error')).toHaveTextContent('Not enough balance'));
     expect(screen.getByTestId('payout-error')).toHaveTextContent('Insufficient balance: the payout needs ₹105.00 (402 insufficient_balance)');
 
     answer = json(409, { success: false, message: 'reference_id was used for another payout', error: 'reference_id_reused', request_id: 'req_01J9Z8X4K3M2N1P0Q9R8S7T6V5' });
-    await u.click(screen.getByRole('button', { name: 'Send payout' }));
+    await sendPayout(u);
     await waitFor(() => expect(screen.getByTestId('payout-error')).toHaveTextContent('This reference was used for another payout'));
     expect(screen.getByText('Used for another payout: use a new reference')).toBeInTheDocument();
   });

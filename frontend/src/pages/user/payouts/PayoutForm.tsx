@@ -163,7 +163,11 @@ function Sent({ sent, onAnother, onView }: { sent: PayoutSent; onAnother: () => 
 export function PayoutForm({ onView }: { onView?: (payoutId: string) => void }) {
   const keys = useAllKeys();
   const active = (keys.data?.data ?? []).filter((k) => k.status === 'active');
+  // The confirmation step: the checked values, shown back before anything is
+  // sent; any edit afterwards goes back to "Review payout".
+  const [confirming, setConfirming] = useState<PayoutValues | null>(null);
   const form = useForm<PayoutValues>({
+    onValuesChange: () => setConfirming(null),
     initialValues: {
       key: '', secret: '',
       beneficiary: { type: 'bank_account', name: '', account_number: '', ifsc: '', vpa: '' },
@@ -196,6 +200,7 @@ export function PayoutForm({ onView }: { onView?: (payoutId: string) => void }) 
       setFailure(null);
     },
     onError: (err) => {
+      setConfirming(null); // back to the form, to fix and review again
       // Field errors go under their fields (beneficiary.account_number under the account number);
       // one for a field not on screen stays in the message.
       const leftover: string[] = [];
@@ -227,7 +232,7 @@ export function PayoutForm({ onView }: { onView?: (payoutId: string) => void }) 
 
   return (
     <form noValidate aria-label="New payout" data-testid="payout-form"
-      onSubmit={form.onSubmit((vals) => { setFailure(null); send.mutate({ body: payoutBody(vals), secret: vals.secret.trim() }); })}>
+      onSubmit={form.onSubmit((vals) => { setFailure(null); setConfirming(vals); })}>
       <Stack gap="sm">
         {failure && <PayoutError error={failure.error} leftover={failure.leftover} />}
         <Text size="sm" c="dimmed">
@@ -284,9 +289,24 @@ export function PayoutForm({ onView }: { onView?: (payoutId: string) => void }) 
             description="Yours, unique: sending the same reference again answers the first payout" {...form.getInputProps('reference_id')} />
         </SimpleGrid>
         <Quote amount={v.amount} />
-        <Group justify="flex-end">
-          <Button type="submit" loading={send.isPending}>Send payout</Button>
-        </Group>
+        {confirming ? (
+          <Paper withBorder radius="md" p="sm" data-testid="payout-confirm" role="group" aria-label="Confirm the payout">
+            <Text size="sm" fw={600} mb={4}>Send <Money value={payoutBody(confirming).amount} fw={700} /> to {confirming.beneficiary.name.trim()}?</Text>
+            <Text size="sm">
+              {confirming.beneficiary.type === 'vpa' ? confirming.beneficiary.vpa.trim() : `${confirming.beneficiary.account_number.trim()} · ${confirming.beneficiary.ifsc.trim().toUpperCase()}`}
+              {' '}by {confirming.mode}, reference <Text span ff="monospace" size="sm">{confirming.reference_id.trim()}</Text>. Money sent cannot be called back.
+            </Text>
+            <Group justify="flex-end" mt="sm">
+              <Button variant="default" onClick={() => setConfirming(null)} disabled={send.isPending}>Back</Button>
+              <Button color="red" loading={send.isPending} data-autofocus
+                onClick={() => send.mutate({ body: payoutBody(confirming), secret: confirming.secret.trim() })}>Send payout</Button>
+            </Group>
+          </Paper>
+        ) : (
+          <Group justify="flex-end">
+            <Button type="submit">Review payout</Button>
+          </Group>
+        )}
       </Stack>
     </form>
   );

@@ -1,6 +1,7 @@
 // How a payout's beneficiary reads in the list and the drawer: the masked
 // account number and IFSC, or the VPA, under the name.
-import { Badge, Stack, Text } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
+import { TestBadge } from '../../../components/TestBadge';
 import type { Schemas } from '../../../api/types';
 
 type Beneficiary = Schemas['PayoutBeneficiaryView'];
@@ -21,6 +22,5 @@ export function BeneficiaryCell({ b }: { b: Beneficiary }) {
 
 /** "Test mode" on a sandbox payout (no money moved). */
 export function TestModeBadge({ livemode }: { livemode: boolean }) {
-  if (livemode) return null;
-  return <Badge size="sm" color="yellow" variant="light" title="A sandbox call: no money moved" styles={{ root: { minWidth: 'max-content' } }}>Test mode</Badge>;
+  return <TestBadge livemode={livemode} label="Test mode" />;
 }
