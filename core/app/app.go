@@ -200,7 +200,7 @@ func New(d Deps) *App {
 	a := &App{
 		Retention: kept,
 		Metering:  m,
-		Gateway: gateway.New(gateway.Deps{Tx: tx, Stores: st, Meter: m, Now: d.Now, Log: d.Log, Metrics: gm,
+		Gateway: gateway.New(gateway.Deps{Tx: tx, Stores: gateway.StoresOf(st), Meter: m, Now: d.Now, Log: d.Log, Metrics: gm,
 			Config: gateway.Config{UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL, RechargeRoundBudget: cfg.RechargeRoundBudget,
 				MaxBalanceCheckout: cfg.MaxTopUp, Location: cfg.Location},
 			Verifier: d.Verifier, Recharger: d.Recharger, Payments: d.Payments, Payouts: d.Payouts, Targets: d.Targets,

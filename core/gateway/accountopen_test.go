@@ -42,7 +42,7 @@ func newOpenFixture(t *testing.T) *openFixture {
 		opener:  accountopenmocks.NewMockProvider(t),
 	}
 	loc, _ := time.LoadLocation("Asia/Kolkata")
-	f.app, f.meter = wire(t, gateway.Deps{Tx: f.db, Stores: f.db.Stores(), Now: func() time.Time { return f.now },
+	f.app, f.meter = wire(t, f.db, gateway.Deps{Now: func() time.Time { return f.now },
 		Opener: f.opener}, loc)
 	var k string
 	k, f.secret = apikey.NewCredentials()

@@ -31,7 +31,7 @@ func newCheckoutWorld(t *testing.T, sandbox bool) *checkoutWorld {
 		pay: payment.Payment{ID: 1, PublicID: "pay_01TESTPAYMENT0000000000000", UserID: 11, Amount: dec("10.00"),
 			Status: payment.StatusCreated, ExpiresAt: now.Add(payment.Lifetime), CreatedAt: now},
 	}
-	w.app, _ = wire(t, gateway.Deps{Tx: w.db, Stores: w.db.Stores(), Payments: w.provider, Now: func() time.Time { return now.Add(time.Minute) }}, nil)
+	w.app, _ = wire(t, w.db, gateway.Deps{Payments: w.provider, Now: func() time.Time { return now.Add(time.Minute) }}, nil)
 	w.provider.EXPECT().Sandbox().Return(sandbox).Maybe()
 	w.provider.EXPECT().Intent(mock.Anything, mock.Anything, "Shop").Return("upi://pay?pa=x@y", nil).Maybe()
 	w.save()

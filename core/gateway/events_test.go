@@ -17,7 +17,7 @@ func TestPaymentOutcomeGoesToCallbackAndWebhook(t *testing.T) {
 	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 	db := storetest.New()
 	provider := paymentmocks.NewMockProvider(t)
-	a, _ := wire(t, gateway.Deps{Tx: db, Stores: db.Stores(), Payments: provider, Now: func() time.Time { return now }}, nil)
+	a, _ := wire(t, db, gateway.Deps{Payments: provider, Now: func() time.Time { return now }}, nil)
 	hook := "https://merchant.example/hooks"
 	p := payment.Payment{ID: 1, PublicID: "pay_01TESTPAYMENT0000000000000", UserID: 11, Amount: dec("10.00"), Currency: "INR",
 		CallbackURL: "https://shop.example/cb", Status: payment.StatusPending, ExpiresAt: now.Add(time.Hour), CreatedAt: now}

@@ -45,7 +45,7 @@ func newGatewayFixtureWith(t *testing.T, cfg gateway.Config) *gwFixture {
 		verifier: verificationmocks.NewMockProvider(t), recharger: rechargemocks.NewMockProvider(t),
 	}
 	loc, _ := time.LoadLocation("Asia/Kolkata")
-	f.app, f.meter = wire(t, gateway.Deps{Tx: f.db, Stores: f.db.Stores(), Now: func() time.Time { return f.now },
+	f.app, f.meter = wire(t, f.db, gateway.Deps{Now: func() time.Time { return f.now },
 		Config: cfg, Verifier: f.verifier, Recharger: f.recharger}, loc)
 
 	var k string

@@ -15,12 +15,13 @@ import (
 
 func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 
-// wire builds the gateway on metering, as the server does: d's Tx and
-// Stores go through metering's invalidating ones, and metering bills.
-func wire(t *testing.T, d gateway.Deps, loc *time.Location) (*gateway.Gateway, *metering.Metering) {
-	m := metering.New(metering.Deps{Tx: d.Tx, Stores: d.Stores, Now: d.Now, Config: metering.Config{Location: loc}})
+// wire builds the gateway on metering over db, as the server does: d's Tx
+// and Stores are metering's invalidating ones, and metering bills.
+func wire(t *testing.T, db *storetest.DB, d gateway.Deps, loc *time.Location) (*gateway.Gateway, *metering.Metering) {
+	m := metering.New(metering.Deps{Tx: db, Stores: db.Stores(), Now: d.Now, Config: metering.Config{Location: loc}})
 	t.Cleanup(m.Wait)
-	d.Tx, d.Stores = m.Invalidating()
+	tx, st := m.Invalidating()
+	d.Tx, d.Stores = tx, gateway.StoresOf(st)
 	d.Meter = m
 	return gateway.New(d), m
 }

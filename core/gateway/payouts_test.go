@@ -36,7 +36,7 @@ func newPayoutFixture(t *testing.T) *poFixture {
 	f := &poFixture{fixture: &fixture{db: storetest.New(), now: time.Date(2026, 11, 21, 18, 45, 0, 0, time.UTC)},
 		provider: payoutmocks.NewMockProvider(t)}
 	loc, _ := time.LoadLocation("Asia/Kolkata")
-	f.app, f.meter = wire(t, gateway.Deps{Tx: f.db, Stores: f.db.Stores(), Now: func() time.Time { return f.now },
+	f.app, f.meter = wire(t, f.db, gateway.Deps{Now: func() time.Time { return f.now },
 		Config: gateway.Config{Location: loc}, Payouts: f.provider}, loc)
 	var k string
 	k, f.secret = apikey.NewCredentials()

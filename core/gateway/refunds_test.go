@@ -33,7 +33,7 @@ func newRefundWorld(t *testing.T) *refundWorld {
 	}
 	w.pay = payment.Payment{ID: 1, PublicID: "pay_01TESTPAYMENT0000000000000", UserID: 11, Amount: dec("50.00"), Currency: "INR",
 		Status: payment.StatusSuccess, ExpiresAt: w.now.Add(payment.Lifetime), CreatedAt: w.now, Refunded: dec("0")}
-	w.app, _ = wire(t, gateway.Deps{Tx: w.db, Stores: w.db.Stores(), Payments: w.provider, Now: func() time.Time { return w.now }}, nil)
+	w.app, _ = wire(t, w.db, gateway.Deps{Payments: w.provider, Now: func() time.Time { return w.now }}, nil)
 	w.db.Put(w.merchant, w.pay, ledger.Entry{UserID: 11, Type: ledger.Credit, Amount: dec("100.00"), BalanceAfter: dec("100.00"),
 		TxnID: "TXN1", ReferenceType: ledger.RefAdjustment, CreatedAt: w.now})
 	return w

@@ -79,7 +79,7 @@ func (nopMetrics) OpeningEnded(string)  {}
 // nil allows any callback address.
 type Deps struct {
 	Tx        store.Transactor
-	Stores    store.Stores
+	Stores    Stores // its repositories outside a transaction (StoresOf)
 	Meter     Meter
 	Now       func() time.Time
 	Config    Config
@@ -96,7 +96,7 @@ type Deps struct {
 // Gateway is the gateway's use cases.
 type Gateway struct {
 	tx        store.Transactor
-	st        store.Stores
+	st        Stores
 	meter     Meter
 	now       func() time.Time
 	cfg       Config

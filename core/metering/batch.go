@@ -200,7 +200,7 @@ func (w *writer) writeSettled(ops []*batchOp) {
 			hits[i] = op.hit
 		}
 		var moved []bool
-		moved, err = w.st.Hits.SucceedMany(ctx, hits)
+		moved, err = w.hits.SucceedMany(ctx, hits)
 		if err == nil {
 			for i, op := range todo {
 				op.moved = moved[i]

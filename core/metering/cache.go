@@ -137,14 +137,14 @@ func (c *lookups) flush() {
 // Cached reads of the metering path.
 
 func (a *Metering) serviceBySlug(ctx context.Context, slug string) (*catalog.Service, error) {
-	v, err := a.cache.get(lookupKey{kind: lookupService, s: slug}, func() (any, error) { return a.st.Services.BySlug(ctx, slug) })
+	v, err := a.cache.get(lookupKey{kind: lookupService, s: slug}, func() (any, error) { return a.reads.Services.BySlug(ctx, slug) })
 	s, _ := v.(*catalog.Service)
 	return s, err
 }
 
 func (a *Metering) keyByKey(ctx context.Context, key string) (*apikey.Key, error) {
 	v, err := a.cache.get(lookupKey{kind: lookupAPIKey, s: key}, func() (any, error) {
-		k, err := a.st.Keys.ByKey(ctx, key)
+		k, err := a.reads.Keys.ByKey(ctx, key)
 		if err == nil {
 			a.usage.read(k) // its daily counter as of now (quota.go)
 		}
@@ -155,14 +155,14 @@ func (a *Metering) keyByKey(ctx context.Context, key string) (*apikey.Key, error
 }
 
 func (a *Metering) userByID(ctx context.Context, id uint64) (*user.User, error) {
-	v, err := a.cache.get(lookupKey{kind: lookupUser, a: id}, func() (any, error) { return a.st.Users.ByID(ctx, id) })
+	v, err := a.cache.get(lookupKey{kind: lookupUser, a: id}, func() (any, error) { return a.reads.Users.ByID(ctx, id) })
 	u, _ := v.(*user.User)
 	return u, err
 }
 
 func (a *Metering) applicablePrice(ctx context.Context, serviceID, userID uint64) (*pricing.Price, error) {
 	v, err := a.cache.get(lookupKey{kind: lookupPrice, a: serviceID, b: userID}, func() (any, error) {
-		return a.st.Pricing.Applicable(ctx, serviceID, userID)
+		return a.reads.Pricing.Applicable(ctx, serviceID, userID)
 	})
 	p, _ := v.(*pricing.Price)
 	return p, err
@@ -172,7 +172,7 @@ func (a *Metering) applicablePrice(ctx context.Context, serviceID, userID uint64
 // docs' request_params, else its parameter list), with patterns compiled.
 func (a *Metering) paramSpecs(ctx context.Context, svc *catalog.Service) (*catalog.CompiledSpecs, error) {
 	v, err := a.cache.get(lookupKey{kind: lookupDoc, a: svc.ID, s: svc.Slug}, func() (any, error) {
-		doc, err := a.st.Services.Doc(ctx, svc.ID)
+		doc, err := a.reads.Services.Doc(ctx, svc.ID)
 		if err != nil && errs.KindOf(err) != errs.NotFound {
 			return nil, err
 		}

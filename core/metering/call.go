@@ -302,7 +302,7 @@ func keyRefusal(key *apikey.Key, serviceID uint64, ip string) error {
 // (refused) and returns the refusal.
 func (a *Metering) reject(ctx context.Context, hit *hitlog.Hit, cause error, start time.Time) error {
 	refused(hit, cause, start, a.now())
-	if err := a.st.Hits.Insert(context.WithoutCancel(ctx), hit); err != nil {
+	if err := a.reads.Hits.Insert(context.WithoutCancel(ctx), hit); err != nil {
 		return fmt.Errorf("log rejected hit: %w (rejected with: %v)", err, cause)
 	}
 	return cause

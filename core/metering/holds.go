@@ -423,7 +423,7 @@ func (a *Metering) releaseHolds() {
 // before releasing them (a live instance releases its holds right after
 // their last charge). It returns how many this call released.
 func (a *Metering) RecoverHolds(ctx context.Context, limit int) (int, error) {
-	expired, err := a.st.Holds.Expired(ctx, a.now().Add(-a.cfg.PendingHitGrace).UTC(), limit)
+	expired, err := a.reads.Holds.Expired(ctx, a.now().Add(-a.cfg.PendingHitGrace).UTC(), limit)
 	if err != nil {
 		return 0, fmt.Errorf("list expired holds: %w", err)
 	}
@@ -461,13 +461,13 @@ func (a *Metering) awaitHolds(ctx context.Context, userID, keyID uint64, charge 
 	recheck := holdRecheck
 	for {
 		released := a.holds.watch.wait(userID)
-		open, err := a.st.Holds.ByUser(ctx, userID)
+		open, err := a.reads.Holds.ByUser(ctx, userID)
 		if err != nil {
 			return fmt.Errorf("list holds: %w", err)
 		}
 		blocking := slices.ContainsFunc(open, func(h hold.Hold) bool { return h.KeyID == keyID })
 		if !blocking && len(open) > 0 {
-			u, err := a.st.Users.ByID(ctx, userID)
+			u, err := a.reads.Users.ByID(ctx, userID)
 			if err != nil {
 				return fmt.Errorf("read user %d: %w", userID, err)
 			}

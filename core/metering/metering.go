@@ -76,8 +76,9 @@ type Deps struct {
 // Metering is the metering use case and its writers.
 type Metering struct {
 	tx      store.Transactor // invalidates the lookups on writes (cache.go)
-	st      store.Stores
-	w       *writer // the one way a call's money moves (writer.go)
+	st      store.Stores     // the invalidating stores the other use cases get (Invalidating)
+	reads   reads            // its own calls outside a transaction (ports.go)
+	w       *writer          // the one way a call's money moves (writer.go)
 	up      Upstream
 	now     func() time.Time
 	cfg     Config
@@ -143,8 +144,9 @@ func New(d Deps) *Metering {
 		tx: flushingTx{d.Tx, cache}, st: invalidating(d.Stores, cache.flush),
 		up: d.Upstream, now: d.Now, cfg: cfg, log: d.Log, metrics: d.Metrics, cache: cache,
 	}
+	a.reads = readsOf(a.st)
 	a.w = &writer{
-		tx: a.tx, batches: flushingBatches{batches, cache}, st: a.st, now: d.Now, log: d.Log, metrics: d.Metrics,
+		tx: a.tx, batches: flushingBatches{batches, cache}, hits: a.reads.Hits, now: d.Now, log: d.Log, metrics: d.Metrics,
 		live: cfg.Livemode, retryWindow: min(cfg.SettleRetryWindow, cfg.PendingHitGrace/2),
 		failed: a.databaseFailed, captured: a.callDone, apart: apart,
 		batch:    batcher{size: cfg.BatchSize},

@@ -77,7 +77,7 @@ func (a *Metering) Meter(ctx context.Context, op Op) (*Charge, error) {
 
 // meter is Meter; known is set once the caller is authenticated.
 func (a *Metering) meter(ctx context.Context, op Op, known *bool) (*Charge, error) {
-	svc, err := a.st.Services.BySlug(ctx, op.Slug)
+	svc, err := a.reads.Services.BySlug(ctx, op.Slug)
 	if err != nil || svc.Status != catalog.StatusActive {
 		if err != nil && errs.KindOf(err) != errs.NotFound {
 			return nil, fmt.Errorf("find service %q: %w", op.Slug, err)
@@ -89,7 +89,7 @@ func (a *Metering) meter(ctx context.Context, op Op, known *bool) (*Charge, erro
 		return nil, err
 	}
 	*known = true
-	price, err := a.st.Pricing.Applicable(ctx, svc.ID, owner.ID)
+	price, err := a.reads.Pricing.Applicable(ctx, svc.ID, owner.ID)
 	if err != nil {
 		if errs.KindOf(err) == errs.NotFound {
 			return nil, catalog.ErrServiceNotFound
@@ -126,7 +126,7 @@ func (a *Metering) meter(ctx context.Context, op Op, known *bool) (*Charge, erro
 		if !done {
 			return nil, false, nil
 		}
-		u, err := a.st.Users.ByID(ctx, owner.ID)
+		u, err := a.reads.Users.ByID(ctx, owner.ID)
 		if err != nil {
 			return nil, false, fmt.Errorf("read balance: %w", err)
 		}
@@ -134,7 +134,7 @@ func (a *Metering) meter(ctx context.Context, op Op, known *bool) (*Charge, erro
 		body := `{"replayed":true}`
 		hit.Status, hit.ChargeAmount, hit.Reserved, hit.ResponsePayload = hitlog.StatusSuccess, decimal.Zero, decimal.Zero, &body
 		hit.ResponseTimeMs = int(a.now().Sub(now) / time.Millisecond)
-		if err := a.st.Hits.Insert(context.WithoutCancel(ctx), hit); err != nil {
+		if err := a.reads.Hits.Insert(context.WithoutCancel(ctx), hit); err != nil {
 			return nil, false, fmt.Errorf("log replayed call: %w", err)
 		}
 		return &Charge{RequestID: hit.RequestID, Charged: decimal.Zero, BalanceLeft: u.Balance, Replayed: true}, true, nil
@@ -220,9 +220,9 @@ func (a *Metering) gatewayKey(ctx context.Context, c Credentials) (*apikey.Key, 
 	var k *apikey.Key
 	var err error
 	if c.Key == "" {
-		k, err = a.st.Keys.BySecretHash(ctx, apikey.HashSecret(c.Secret))
+		k, err = a.reads.Keys.BySecretHash(ctx, apikey.HashSecret(c.Secret))
 	} else {
-		k, err = a.st.Keys.ByKey(ctx, c.Key)
+		k, err = a.reads.Keys.ByKey(ctx, c.Key)
 	}
 	if err != nil {
 		if errs.KindOf(err) == errs.NotFound {
@@ -243,7 +243,7 @@ func (a *Metering) gatewayKey(ctx context.Context, c Credentials) (*apikey.Key, 
 // countDay counts a gateway call in its key's daily counter; a key over
 // its limit is refused (and logged). A replayed request is counted too.
 func (a *Metering) countDay(ctx context.Context, key *apikey.Key, hit *hitlog.Hit, now time.Time) error {
-	ok, err := a.st.Keys.CountHit(ctx, key.ID, a.day(now), now.UTC())
+	ok, err := a.reads.Keys.CountHit(ctx, key.ID, a.day(now), now.UTC())
 	if err != nil {
 		return fmt.Errorf("count hit: %w", err)
 	}

@@ -6,8 +6,12 @@ import (
 	"net/url"
 	"time"
 
+	"paygate/core/apikey"
+	"paygate/core/catalog"
 	"paygate/core/hitlog"
+	"paygate/core/hold"
 	"paygate/core/ledger"
+	"paygate/core/pricing"
 	"paygate/core/store"
 	"paygate/core/user"
 )
@@ -82,4 +86,62 @@ type BatchLocks interface {
 // the transaction reads. A transaction that fails leaves them unset.
 type BatchInserts interface {
 	Insert(ctx context.Context, hits []*hitlog.Hit, entries []*ledger.Entry, hitOf []int) error
+}
+
+// reads are the repositories metering calls outside a transaction, taken
+// from its invalidating stores: the lookups (cached, cache.go), a key's
+// daily counter, the hit rows written without a transaction (a call
+// refused or replayed, the successes settled apart), the pending hits and
+// expired holds recovery finds, and the holds a call waits for. Its transactions
+// get store.Stores, and it hands the whole invalidating store.Stores to
+// the other use cases (Invalidating).
+type reads struct {
+	Services serviceStore
+	Keys     keyStore
+	Users    userStore
+	Pricing  priceStore
+	Hits     hitStore
+	Holds    holdStore
+}
+
+// readsOf are the repositories of st metering calls outside a transaction.
+func readsOf(st store.Stores) reads {
+	return reads{Services: st.Services, Keys: st.Keys, Users: st.Users, Pricing: st.Pricing, Hits: st.Hits, Holds: st.Holds}
+}
+
+// serviceStore finds a called service and its documentation.
+type serviceStore interface {
+	BySlug(ctx context.Context, slug string) (*catalog.Service, error)
+	Doc(ctx context.Context, serviceID uint64) (*catalog.Doc, error)
+}
+
+// keyStore finds a caller's key and counts its calls of the day.
+type keyStore interface {
+	ByKey(ctx context.Context, key string) (*apikey.Key, error)
+	BySecretHash(ctx context.Context, hash string) (*apikey.Key, error)
+	CountHit(ctx context.Context, id uint64, day string, at time.Time) (bool, error)
+}
+
+// userStore reads a key's owner.
+type userStore interface {
+	ByID(ctx context.Context, id uint64) (*user.User, error)
+}
+
+// priceStore is the price a user pays for a service.
+type priceStore interface {
+	Applicable(ctx context.Context, serviceID, userID uint64) (*pricing.Price, error)
+}
+
+// hitStore writes a refused or replayed call's hit, settles successes
+// apart and finds the pending hits recovery settles.
+type hitStore interface {
+	Insert(ctx context.Context, h *hitlog.Hit) error
+	Pending(ctx context.Context, before time.Time, limit int) ([]hitlog.Hit, error)
+	SucceedMany(ctx context.Context, hits []*hitlog.Hit) (moved []bool, err error)
+}
+
+// holdStore finds the expired holds and an account's open ones.
+type holdStore interface {
+	Expired(ctx context.Context, cutoff time.Time, limit int) ([]hold.Hold, error)
+	ByUser(ctx context.Context, userID uint64) ([]hold.Hold, error)
 }

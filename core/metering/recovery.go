@@ -42,7 +42,7 @@ func (a *Metering) RecoverPendingHits(ctx context.Context, limit int) (int, erro
 // recoverPendingHits is RecoverPendingHits' part on pending hits.
 func (a *Metering) recoverPendingHits(ctx context.Context, limit int) (int, error) {
 	cutoff := a.now().Add(-a.cfg.PendingHitGrace).UTC()
-	hits, err := a.st.Hits.Pending(ctx, cutoff, limit)
+	hits, err := a.reads.Hits.Pending(ctx, cutoff, limit)
 	if err != nil {
 		return 0, fmt.Errorf("list pending hits: %w", err)
 	}

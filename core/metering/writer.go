@@ -37,7 +37,7 @@ import (
 type writer struct {
 	tx      store.Transactor // transactions of one write: holds, an operation's reservation
 	batches BatchTransactor  // the queues' transactions
-	st      store.Stores     // successful settlements written apart (SucceedMany)
+	hits    hitStore         // successful settlements written apart (SucceedMany)
 	now     func() time.Time
 	log     *slog.Logger
 	metrics Metrics
