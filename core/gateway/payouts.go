@@ -34,6 +34,25 @@ type PayoutResult struct {
 	Payout payout.Payout
 }
 
+// PanelTransfer is Transfer for the signed-in caller, who confirmed their
+// password (the panel's payout credential, checked before): billed and
+// logged on keyID, an active key of the caller's (else 404), as a call
+// signed with its secret would be; no secret is asked.
+func (a *Gateway) PanelTransfer(ctx context.Context, caller *user.User, keyID uint64, in PayoutInput) (*PayoutResult, error) {
+	k, err := a.st.Keys.ByID(ctx, keyID)
+	if err != nil {
+		if errs.KindOf(err) == errs.NotFound {
+			return nil, apikey.ErrNotFound
+		}
+		return nil, fmt.Errorf("find key: %w", err)
+	}
+	if k.UserID != caller.ID || k.Status != apikey.StatusActive {
+		return nil, apikey.ErrNotFound
+	}
+	in.Creds = metering.Credentials{KeyID: k.ID}
+	return a.Transfer(ctx, in)
+}
+
 // Transfer accepts a payout, billed through the payout-transfer service
 // whose charge is the fee. In the reservation transaction, under the
 // caller's row lock, the fee is debited (the call's charge), the daily limit
