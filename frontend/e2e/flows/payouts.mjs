@@ -1,6 +1,7 @@
 // THE FLOW OF ISSUE 20 (money out, account opening), on the sandbox
 // providers: the admin credits a user's balance; the user creates an API key
-// and sends two payouts from the panel's form, signed with the key's secret:
+// and sends two payouts from the panel's form, confirmed with the password
+// (a wrong one sends nothing; no secret is asked):
 // one to an account ending 0000 (the sandbox fails it: the amount and the
 // fee come back) and one to an account ending 1234 (success, with the bank's
 // UTR). The admin sees both with their owner and what the user has used of
@@ -46,7 +47,7 @@ export const steps = [
   },
   {
     id: 'key',
-    name: 'the user creates an API key (its secret signs payouts)',
+    name: 'the user creates an API key (payouts are billed on it)',
     needs: ['funded'],
     async run(ctx) {
       const page = await ctx.actor('user');
@@ -59,9 +60,9 @@ export const steps = [
     needs: ['key'],
     async run(ctx) {
       const page = await ctx.actor('user');
-      await goToPayouts(page); // from the keys screen: the secret is remembered in this tab
+      await goToPayouts(page);
       await page.getByText('No payouts yet').waitFor();
-      const { payoutId } = await sendBankPayout(page, { ...ctx.state.key, ...FAILING, fee: FEE });
+      const { payoutId } = await sendBankPayout(page, { ...ctx.state.key, ...FAILING, fee: FEE, password: USER.password, wrongPassword: 'not-my-password' });
       ctx.state.failedId = payoutId;
       await expectPayoutStatus(page, payoutId, 'failed');
       const row = payoutRow(page, payoutId);
@@ -85,9 +86,9 @@ export const steps = [
     async run(ctx) {
       const page = await ctx.actor('user');
       await goToPayouts(page);
-      // A reload forgets the secrets of this tab: the form takes the pasted one.
+      // A reload forgets the payout credential (memory only): the password is asked again.
       await page.reload();
-      const { payoutId } = await sendBankPayout(page, { ...ctx.state.key, ...GOOD, fee: FEE });
+      const { payoutId } = await sendBankPayout(page, { ...ctx.state.key, ...GOOD, fee: FEE, password: USER.password });
       ctx.state.goodId = payoutId;
       await expectPayoutStatus(page, payoutId, 'success');
       const detail = await openPayout(page, payoutId);

@@ -1,11 +1,12 @@
 // A new payout from the panel: the beneficiary (a bank account or a UPI
 // address), the amount, mode, narration and reference; the fee and the total
 // quoted before sending, against the balance and what is left of today's
-// limit. Sending money out is signed with an API key's secret, like the
-// try-it console: a stolen panel session alone cannot send money.
+// limit. Sending asks for the password again (a payout credential, kept in
+// memory for its 5 minutes): a stolen panel session alone cannot send money.
+// The payout is billed and logged on the API key chosen; no secret is asked.
 import { useState } from 'react';
 import {
-  Alert, Anchor, Button, Divider, Group, Paper, PasswordInput, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput,
+  Alert, Anchor, Button, Divider, Group, Modal, Paper, PasswordInput, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
@@ -14,9 +15,10 @@ import { ApiError, errorMessage, optionsError } from '../../../api/errors';
 import type { Schemas } from '../../../api/types';
 import { Money } from '../../../components/Money';
 import { useAllKeys } from '../../../features/keys/api';
-import { PAYOUT_TRANSFER_ENDPOINT, usePayoutQuote, useSendPayout, type PayoutSent } from '../../../features/payouts/api';
+import {
+  PAYOUT_AUTHORIZATION_REQUIRED, heldPayoutCredential, useAuthorizePayouts, usePayoutQuote, useSendPayout, type PayoutSent,
+} from '../../../features/payouts/api';
 import { compareDecimal, formatINR } from '../../../lib/money';
-import { recentSecret } from '../common/recentSecrets';
 import { StatusBadge } from '../common/StatusBadge';
 import { TestModeBadge } from './beneficiary';
 
@@ -24,8 +26,8 @@ type BeneficiaryType = Schemas['PayoutBeneficiary']['type'];
 type Mode = NonNullable<Schemas['PayoutRequest']['mode']>;
 
 export interface PayoutValues {
+  /** The API key's id the payout is billed and logged on. */
   key: string;
-  secret: string;
   beneficiary: { type: BeneficiaryType; name: string; account_number: string; ifsc: string; vpa: string };
   amount: string;
   mode: Mode;
@@ -64,12 +66,13 @@ function amountError(v: string): string | null {
 }
 
 /** The request body: the beneficiary of the chosen type only, the narration when given. */
-export function payoutBody(v: PayoutValues): Schemas['PayoutRequest'] {
+export function payoutBody(v: PayoutValues): Schemas['PanelPayoutRequest'] {
   const b = v.beneficiary;
   const beneficiary: Schemas['PayoutBeneficiary'] = b.type === 'vpa'
     ? { type: 'vpa', name: b.name.trim(), vpa: b.vpa.trim() }
     : { type: 'bank_account', name: b.name.trim(), account_number: b.account_number.trim(), ifsc: b.ifsc.trim().toUpperCase() };
   return {
+    api_key_id: Number(v.key),
     beneficiary,
     amount: v.amount.trim(),
     mode: v.mode,
@@ -81,7 +84,7 @@ export function payoutBody(v: PayoutValues): Schemas['PayoutRequest'] {
 const TITLES: Record<number, string> = {
   402: 'Not enough balance',
   403: 'This key may not send payouts',
-  404: 'Payouts are not available to you',
+  404: 'Payouts or this key are not available to you',
   409: 'This reference was used for another payout',
   422: 'The payout was refused',
   429: 'Too many requests',
@@ -169,7 +172,7 @@ export function PayoutForm({ onView }: { onView?: (payoutId: string) => void }) 
   const form = useForm<PayoutValues>({
     onValuesChange: () => setConfirming(null),
     initialValues: {
-      key: '', secret: '',
+      key: '',
       beneficiary: { type: 'bank_account', name: '', account_number: '', ifsc: '', vpa: '' },
       amount: '', mode: 'IMPS', narration: '', reference_id: newReference(),
     },
@@ -177,7 +180,6 @@ export function PayoutForm({ onView }: { onView?: (payoutId: string) => void }) 
       const e: Record<string, string> = {};
       const b = v.beneficiary;
       if (!v.key) e.key = 'Choose a key';
-      if (!v.secret.trim()) e.secret = 'Paste the key’s secret';
       if (!b.name.trim()) e['beneficiary.name'] = 'Enter the beneficiary’s name';
       else if (b.name.trim().length > 100) e['beneficiary.name'] = 'At most 100 characters';
       if (b.type === 'bank_account') {
@@ -194,12 +196,19 @@ export function PayoutForm({ onView }: { onView?: (payoutId: string) => void }) 
   });
   const [failure, setFailure] = useState<{ error: unknown; leftover: string[] } | null>(null);
   const [sent, setSent] = useState<PayoutSent | null>(null);
+  // The password prompt: open while the payout waits for a payout credential.
+  const [asking, setAsking] = useState(false);
+  const [password, setPassword] = useState('');
   const send = useSendPayout({
     onSuccess: (s) => {
       setSent(s);
       setFailure(null);
     },
     onError: (err) => {
+      if (err instanceof ApiError && err.code === PAYOUT_AUTHORIZATION_REQUIRED) {
+        setAsking(true); // the credential had expired: ask again, the payout still waits
+        return;
+      }
       setConfirming(null); // back to the form, to fix and review again
       // Field errors go under their fields (beneficiary.account_number under the account number);
       // one for a field not on screen stays in the message.
@@ -216,6 +225,21 @@ export function PayoutForm({ onView }: { onView?: (payoutId: string) => void }) 
     },
   });
 
+  const authorize = useAuthorizePayouts({
+    onSuccess: (credential) => {
+      setAsking(false);
+      setPassword('');
+      if (confirming) send.mutate({ body: payoutBody(confirming), credential });
+    },
+  });
+  const sendConfirmed = (vals: PayoutValues) => {
+    const credential = heldPayoutCredential();
+    if (credential) send.mutate({ body: payoutBody(vals), credential });
+    else setAsking(true);
+  };
+  const passwordError = authorize.error instanceof ApiError && authorize.error.fieldErrors.password
+    ? 'The password is incorrect' : authorize.error ? errorMessage(authorize.error) : null;
+
   const v = form.getValues();
   const type = v.beneficiary.type;
   const setType = (t: BeneficiaryType) => {
@@ -231,83 +255,91 @@ export function PayoutForm({ onView }: { onView?: (payoutId: string) => void }) 
   if (sent) return <Sent sent={sent} onAnother={another} onView={onView} />;
 
   return (
-    <form noValidate aria-label="New payout" data-testid="payout-form"
-      onSubmit={form.onSubmit((vals) => { setFailure(null); setConfirming(vals); })}>
-      <Stack gap="sm">
-        {failure && <PayoutError error={failure.error} leftover={failure.leftover} />}
-        <Text size="sm" c="dimmed">
-          Sending money is signed with one of your API keys, as <Text span ff="monospace" size="sm">POST {PAYOUT_TRANSFER_ENDPOINT}</Text> is:
-          your panel session alone cannot send money.
-        </Text>
-        {keys.isSuccess && active.length === 0 ? (
-          <Alert color="yellow" variant="light">You have no active API key. <Anchor component={Link} to="/api-keys">Create one</Anchor> first.</Alert>
-        ) : (
-          <Group grow align="flex-start" wrap="wrap" gap="sm">
-            <Select
-              label="API key" required miw={200} searchable
-              placeholder={keys.isPending ? 'Loading keys…' : 'Choose a key'}
-              data={active.map((k) => ({ value: k.key, label: `${k.name} · ${k.key}` }))}
-              {...form.getInputProps('key')}
-              error={form.getInputProps('key').error ?? optionsError(keys, 'your keys')}
-              onDropdownOpen={() => { if (keys.isError) void keys.refetch(); }}
-              onChange={(k) => {
-                form.setFieldValue('key', k ?? '');
-                const s = k ? recentSecret(k) : undefined;
-                if (s) form.setFieldValue('secret', s);
-              }}
-            />
-            <PasswordInput label="Secret" required miw={200} autoComplete="off"
-              description="Shown once when the key was created; paste it" {...form.getInputProps('secret')} />
-          </Group>
-        )}
-        <Divider label="Beneficiary" labelPosition="left" />
-        <SegmentedControl aria-label="Beneficiary type" value={type} onChange={(t) => setType(t as BeneficiaryType)}
-          data={[{ value: 'bank_account', label: 'Bank account' }, { value: 'vpa', label: 'UPI address (VPA)' }]}
-          style={{ alignSelf: 'flex-start' }} />
-        {type === 'bank_account' ? (
-          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-            <TextInput label="Account number" required inputMode="numeric" autoComplete="off" {...form.getInputProps('beneficiary.account_number')} />
-            <TextInput label="IFSC" required autoComplete="off" placeholder="HDFC0001234" {...form.getInputProps('beneficiary.ifsc')}
-              onChange={(e) => form.setFieldValue('beneficiary.ifsc', e.currentTarget.value.toUpperCase())} />
-            <TextInput label="Account holder’s name" required autoComplete="off" maxLength={100} {...form.getInputProps('beneficiary.name')} />
-          </SimpleGrid>
-        ) : (
-          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-            <TextInput label="VPA" required autoComplete="off" placeholder="name@bank" {...form.getInputProps('beneficiary.vpa')} />
-            <TextInput label="Name" required autoComplete="off" maxLength={100} {...form.getInputProps('beneficiary.name')} />
-          </SimpleGrid>
-        )}
-        {form.errors['beneficiary.type'] && <Text size="sm" c="red">{form.errors['beneficiary.type']}</Text>}
-        <Divider label="Payout" labelPosition="left" />
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-          <TextInput label="Amount (₹)" required inputMode="decimal" autoComplete="off" placeholder="500.00"
-            description={`${formatINR(MIN)} to ${formatINR(MAX)}`} {...form.getInputProps('amount')} />
-          <Select label="Mode" required data={MODES[type]} allowDeselect={false} {...form.getInputProps('mode')} />
-          <TextInput label="Narration" autoComplete="off" description="On the beneficiary’s statement, at most 30 characters"
-            {...form.getInputProps('narration')} />
-          <TextInput label="Reference id" required autoComplete="off"
-            description="Yours, unique: sending the same reference again answers the first payout" {...form.getInputProps('reference_id')} />
-        </SimpleGrid>
-        <Quote amount={v.amount} />
-        {confirming ? (
-          <Paper withBorder radius="md" p="sm" data-testid="payout-confirm" role="group" aria-label="Confirm the payout">
-            <Text size="sm" fw={600} mb={4}>Send <Money value={payoutBody(confirming).amount} fw={700} /> to {confirming.beneficiary.name.trim()}?</Text>
-            <Text size="sm">
-              {confirming.beneficiary.type === 'vpa' ? confirming.beneficiary.vpa.trim() : `${confirming.beneficiary.account_number.trim()} · ${confirming.beneficiary.ifsc.trim().toUpperCase()}`}
-              {' '}by {confirming.mode}, reference <Text span ff="monospace" size="sm">{confirming.reference_id.trim()}</Text>. Money sent cannot be called back.
-            </Text>
-            <Group justify="flex-end" mt="sm">
-              <Button variant="default" onClick={() => setConfirming(null)} disabled={send.isPending}>Back</Button>
-              <Button color="red" loading={send.isPending} data-autofocus
-                onClick={() => send.mutate({ body: payoutBody(confirming), secret: confirming.secret.trim() })}>Send payout</Button>
+    <>
+      <form noValidate aria-label="New payout" data-testid="payout-form"
+        onSubmit={form.onSubmit((vals) => { setFailure(null); setConfirming(vals); })}>
+        <Stack gap="sm">
+          {failure && <PayoutError error={failure.error} leftover={failure.leftover} />}
+          <Text size="sm" c="dimmed">
+            Before sending you confirm your password: your panel session alone cannot send money.
+            The payout is billed and logged on the API key you choose.
+          </Text>
+          {keys.isSuccess && active.length === 0 ? (
+            <Alert color="yellow" variant="light">You have no active API key. <Anchor component={Link} to="/api-keys">Create one</Anchor> first.</Alert>
+          ) : (
+            <Group grow align="flex-start" wrap="wrap" gap="sm">
+              <Select
+                label="API key" required miw={200} searchable
+                placeholder={keys.isPending ? 'Loading keys…' : 'Choose a key'}
+                data={active.map((k) => ({ value: String(k.id), label: `${k.name} · ${k.key}` }))}
+                {...form.getInputProps('key')}
+                error={form.getInputProps('key').error ?? optionsError(keys, 'your keys')}
+                onDropdownOpen={() => { if (keys.isError) void keys.refetch(); }}
+              />
             </Group>
-          </Paper>
-        ) : (
-          <Group justify="flex-end">
-            <Button type="submit">Review payout</Button>
-          </Group>
-        )}
-      </Stack>
-    </form>
+          )}
+          <Divider label="Beneficiary" labelPosition="left" />
+          <SegmentedControl aria-label="Beneficiary type" value={type} onChange={(t) => setType(t as BeneficiaryType)}
+            data={[{ value: 'bank_account', label: 'Bank account' }, { value: 'vpa', label: 'UPI address (VPA)' }]}
+            style={{ alignSelf: 'flex-start' }} />
+          {type === 'bank_account' ? (
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+              <TextInput label="Account number" required inputMode="numeric" autoComplete="off" {...form.getInputProps('beneficiary.account_number')} />
+              <TextInput label="IFSC" required autoComplete="off" placeholder="HDFC0001234" {...form.getInputProps('beneficiary.ifsc')}
+                onChange={(e) => form.setFieldValue('beneficiary.ifsc', e.currentTarget.value.toUpperCase())} />
+              <TextInput label="Account holder’s name" required autoComplete="off" maxLength={100} {...form.getInputProps('beneficiary.name')} />
+            </SimpleGrid>
+          ) : (
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+              <TextInput label="VPA" required autoComplete="off" placeholder="name@bank" {...form.getInputProps('beneficiary.vpa')} />
+              <TextInput label="Name" required autoComplete="off" maxLength={100} {...form.getInputProps('beneficiary.name')} />
+            </SimpleGrid>
+          )}
+          {form.errors['beneficiary.type'] && <Text size="sm" c="red">{form.errors['beneficiary.type']}</Text>}
+          <Divider label="Payout" labelPosition="left" />
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+            <TextInput label="Amount (₹)" required inputMode="decimal" autoComplete="off" placeholder="500.00"
+              description={`${formatINR(MIN)} to ${formatINR(MAX)}`} {...form.getInputProps('amount')} />
+            <Select label="Mode" required data={MODES[type]} allowDeselect={false} {...form.getInputProps('mode')} />
+            <TextInput label="Narration" autoComplete="off" description="On the beneficiary’s statement, at most 30 characters"
+              {...form.getInputProps('narration')} />
+            <TextInput label="Reference id" required autoComplete="off"
+              description="Yours, unique: sending the same reference again answers the first payout" {...form.getInputProps('reference_id')} />
+          </SimpleGrid>
+          <Quote amount={v.amount} />
+          {confirming ? (
+            <Paper withBorder radius="md" p="sm" data-testid="payout-confirm" role="group" aria-label="Confirm the payout">
+              <Text size="sm" fw={600} mb={4}>Send <Money value={payoutBody(confirming).amount} fw={700} /> to {confirming.beneficiary.name.trim()}?</Text>
+              <Text size="sm">
+                {confirming.beneficiary.type === 'vpa' ? confirming.beneficiary.vpa.trim() : `${confirming.beneficiary.account_number.trim()} · ${confirming.beneficiary.ifsc.trim().toUpperCase()}`}
+                {' '}by {confirming.mode}, reference <Text span ff="monospace" size="sm">{confirming.reference_id.trim()}</Text>. Money sent cannot be called back.
+              </Text>
+              <Group justify="flex-end" mt="sm">
+                <Button variant="default" onClick={() => setConfirming(null)} disabled={send.isPending}>Back</Button>
+                <Button color="red" loading={send.isPending || authorize.isPending} data-autofocus
+                  onClick={() => sendConfirmed(confirming)}>Send payout</Button>
+              </Group>
+            </Paper>
+          ) : (
+            <Group justify="flex-end">
+              <Button type="submit">Review payout</Button>
+            </Group>
+          )}
+        </Stack>
+      </form>
+      <Modal opened={asking} onClose={() => { setAsking(false); setPassword(''); authorize.reset(); }} title="Confirm your password" centered>
+          <form noValidate aria-label="Confirm your password" onSubmit={(e) => { e.preventDefault(); e.stopPropagation(); if (password) authorize.mutate(password); }}>
+            <Stack gap="sm">
+              <Text size="sm">Sending money needs your password again. It lets this tab send payouts for 5 minutes.</Text>
+              <PasswordInput label="Password" required autoComplete="current-password" data-autofocus value={password}
+                onChange={(e) => setPassword(e.currentTarget.value)} error={passwordError} />
+              <Group justify="flex-end">
+                <Button variant="default" onClick={() => { setAsking(false); setPassword(''); authorize.reset(); }}>Cancel</Button>
+                <Button type="submit" color="red" loading={authorize.isPending || send.isPending} disabled={!password}>Confirm and send</Button>
+              </Group>
+            </Stack>
+          </form>
+        </Modal>
+    </>
   );
 }
