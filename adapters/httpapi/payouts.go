@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"strconv"
 	"time"
@@ -10,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/shopspring/decimal"
 
+	"paygate/core/beneficiary"
 	"paygate/core/directory"
 	"paygate/core/errs"
 	"paygate/core/gateway"
@@ -136,20 +136,35 @@ func (s *server) panelPayout(c echo.Context) error {
 	if err := s.app.Accounts.CheckPayoutAuthorization(u, callerSession(c), c.Request().Header.Get("X-Payout-Authorization")); err != nil {
 		return err
 	}
-	b, err := s.readGatewayBody(c, "api_key_id", "beneficiary", "amount", "mode", "reference_id", "narration")
+	b, err := s.readGatewayBody(c, "api_key_id", "beneficiary_id", "beneficiary", "amount", "mode", "reference_id", "narration")
 	if err != nil {
 		return err
 	}
-	var keyID uint64
-	if n, ok := b.fields["api_key_id"].(json.Number); ok {
-		keyID, _ = strconv.ParseUint(n.String(), 10, 64)
-	}
+	keyID := b.bodyID("api_key_id")
 	if keyID == 0 {
 		return errs.Validation(errs.FieldErrors{"api_key_id": {"is required: one of your active keys' id"}})
 	}
 	req := payout.Request{
-		Beneficiary: b.beneficiary(), Amount: b.str("amount", true), Mode: b.str("mode", false),
+		Amount: b.str("amount", true), Mode: b.str("mode", false),
 		ReferenceID: b.str("reference_id", true), Narration: b.str("narration", false),
+	}
+	// A saved beneficiary of the caller's (another account's is 404), or
+	// the beneficiary object; not both.
+	if _, named := b.fields["beneficiary_id"]; named {
+		if _, both := b.fields["beneficiary"]; both {
+			return errs.Validation(errs.FieldErrors{"beneficiary": {"give beneficiary_id or beneficiary, not both"}})
+		}
+		id := b.bodyID("beneficiary_id")
+		if id == 0 {
+			return beneficiary.ErrNotFound
+		}
+		saved, err := s.app.Gateway.Beneficiary(c.Request().Context(), u, id)
+		if err != nil {
+			return err
+		}
+		req.Beneficiary = saved.Payee
+	} else {
+		req.Beneficiary = b.beneficiary()
 	}
 	res, err := s.app.Gateway.PanelTransfer(c.Request().Context(), u, keyID, gateway.PayoutInput{
 		RequestID: requestIDOf(c), IP: c.RealIP(), Request: req, BodyErrors: b.errors,

@@ -39,17 +39,11 @@ type PayoutResult struct {
 // logged on keyID, an active key of the caller's (else 404), as a call
 // signed with its secret would be; no secret is asked.
 func (a *Gateway) PanelTransfer(ctx context.Context, caller *user.User, keyID uint64, in PayoutInput) (*PayoutResult, error) {
-	k, err := a.st.Keys.ByID(ctx, keyID)
+	creds, err := a.panelKey(ctx, caller, keyID)
 	if err != nil {
-		if errs.KindOf(err) == errs.NotFound {
-			return nil, apikey.ErrNotFound
-		}
-		return nil, fmt.Errorf("find key: %w", err)
+		return nil, err
 	}
-	if k.UserID != caller.ID || k.Status != apikey.StatusActive {
-		return nil, apikey.ErrNotFound
-	}
-	in.Creds = metering.Credentials{KeyID: k.ID}
+	in.Creds = creds
 	return a.Transfer(ctx, in)
 }
 
