@@ -38,7 +38,7 @@ export async function goToPayouts(page) {
  * first, when given, must be refused with nothing sent), and the answer shown.
  * @returns {Promise<{payoutId: string, status: string}>}
  */
-export async function sendBankPayout(page, { key, password, wrongPassword, account, ifsc, name, amount, fee, total, narration }) {
+export async function sendBankPayout(page, { key, password, wrongPassword, save, account, ifsc, name, amount, fee, total, narration }) {
   await page.getByRole('button', { name: 'New payout' }).click();
   const dialog = page.getByRole('dialog', { name: 'New payout' });
   const form = dialog.getByRole('form', { name: 'New payout' });
@@ -48,6 +48,14 @@ export async function sendBankPayout(page, { key, password, wrongPassword, accou
   await form.getByLabel('Account number').fill(account);
   await form.getByLabel('IFSC').fill(ifsc);
   await form.getByLabel('Account holder’s name').fill(name);
+  if (save) {
+    // Saved once verified (the password first), then chosen from the list.
+    await form.getByRole('button', { name: 'Add beneficiary' }).click();
+    await confirmPassword(page, password);
+    await form.getByTestId('saved-beneficiary').waitFor();
+    const picked = await form.getByLabel('Pay to').inputValue();
+    if (!picked.startsWith(`${name} · XXXXXXXX${account.slice(-4)}`)) throw new Error(`the picker shows "${picked}" after saving`);
+  }
   await form.getByLabel('Amount').fill(amount);
   if (narration) await form.getByLabel('Narration').fill(narration);
   const reference = await form.getByLabel('Reference id').inputValue();
@@ -61,20 +69,11 @@ export async function sendBankPayout(page, { key, password, wrongPassword, accou
   let sent = 0;
   const count = (r) => { if (new URL(r.url()).pathname === '/api/v1/panel/payouts' && r.method() === 'POST') sent++; };
   page.on('request', count);
+  const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/panel/payouts' && r.request().method() === 'POST',
+    { timeout: 60_000 });
   await form.getByRole('button', { name: 'Review payout' }).click();
   await form.getByTestId('payout-confirm').getByRole('button', { name: 'Send payout' }).click();
-  const ask = page.getByRole('dialog', { name: 'Confirm your password' });
-  await ask.waitFor();
-  const input = ask.locator('input[type="password"]');
-  if (wrongPassword) {
-    await input.fill(wrongPassword);
-    await ask.getByRole('button', { name: 'Confirm and send' }).click();
-    await ask.getByText('The password is incorrect').waitFor();
-    if (sent !== 0) throw new Error('a payout was sent after a wrong password');
-  }
-  await input.fill(password);
-  const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/panel/payouts' && r.request().method() === 'POST');
-  await ask.getByRole('button', { name: 'Confirm and send' }).click();
+  if (!save) await confirmPassword(page, password, wrongPassword, () => sent); // else the credential of the save is still live
   const r = await answered;
   page.off('request', count);
   const credential = await r.request().headerValue('x-payout-authorization');
@@ -89,6 +88,22 @@ export async function sendBankPayout(page, { key, password, wrongPassword, accou
   await page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'detached' });
   return { payoutId, status: body.data.status };
+}
+
+/** Types the password in its dialog (`wrongPassword` first, when given, must be refused with nothing sent). */
+async function confirmPassword(page, password, wrongPassword, sent = () => 0) {
+  const ask = page.getByRole('dialog', { name: 'Confirm your password' });
+  await ask.waitFor();
+  const input = ask.locator('input[type="password"]');
+  if (wrongPassword) {
+    await input.fill(wrongPassword);
+    await ask.getByRole('button', { name: 'Confirm' }).click();
+    await ask.getByText('The password is incorrect').waitFor();
+    if (sent() !== 0) throw new Error('a payout was sent after a wrong password');
+  }
+  await input.fill(password);
+  await ask.getByRole('button', { name: 'Confirm' }).click();
+  await ask.waitFor({ state: 'detached' });
 }
 
 /** The payouts table's row of a payout. */

@@ -23,6 +23,41 @@ const PAYOUT_PATH = '/api/v1/panel/payouts/{id}';
 const QUOTE_PATH = '/api/v1/panel/payouts/quote';
 const LIMITS_PATH = '/api/v1/panel/payout-limits';
 const AUTHORIZE_PATH = '/api/v1/panel/payouts/authorize';
+const BENEFICIARIES_PATH = '/api/v1/panel/beneficiaries';
+
+export type SavedBeneficiary = Schemas['Beneficiary'];
+
+/** The caller's saved beneficiaries, by name (account numbers masked). */
+export function useBeneficiaries() {
+  return useQuery({
+    queryKey: [BENEFICIARIES_PATH],
+    queryFn: () => call(api.GET(BENEFICIARIES_PATH)),
+  });
+}
+
+export interface BeneficiaryToSave {
+  body: Schemas['BeneficiaryCreateRequest'];
+  credential: string;
+}
+
+/**
+ * Verifies a payee once (an account verification, billed like any) and saves
+ * it when found: a 422 beneficiary_not_verified when not (still billed).
+ */
+export function useSaveBeneficiary(config?: MutationConfig<SavedBeneficiary, BeneficiaryToSave>) {
+  return useFeatureMutation({
+    mutationFn: async ({ body, credential }: BeneficiaryToSave): Promise<SavedBeneficiary> => {
+      try {
+        return await call(api.POST(BENEFICIARIES_PATH, { body, params: { header: { 'X-Payout-Authorization': credential } } }));
+      } catch (e) {
+        if (e instanceof ApiError && e.code === PAYOUT_AUTHORIZATION_REQUIRED) forgetPayoutCredential();
+        throw e;
+      }
+    },
+    onSuccess: (qc) => { void qc.invalidateQueries({ queryKey: [BENEFICIARIES_PATH] }); refreshMoney(qc); },
+    onError: (qc) => refreshMoney(qc),
+  }, config);
+}
 /** The gateway endpoint that sends a payout (with an API key's secret). */
 export const PAYOUT_TRANSFER_ENDPOINT = '/api/v1/payout/transfer';
 /** The gateway endpoint that tells a payout's state (with an API key's secret). */

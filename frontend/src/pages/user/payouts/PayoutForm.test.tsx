@@ -21,10 +21,21 @@ function quote(c: Call, { balance = '1000.00', remaining = '200000.00' } = {}) {
   return json(200, { amount: a, fee: '5.0000', total: totals[a] ?? '0.0000', balance, daily_limit: '200000.00', used_today: '0.00', remaining_today: remaining });
 }
 
+const saved = (id: number, name: string) => ({
+  id, type: 'bank_account', name, account_number: 'XXXXXXXX5678', ifsc: 'ICIC0004321', vpa: null, name_at_source: name.toUpperCase(),
+  verified_at: '2026-11-20T10:00:00Z', created_at: '2026-11-20T10:00:00Z',
+});
+
 /** The password is 'right-password'; each authorization mints cred-1, cred-2, … */
-function routes(transfer: (c: Call) => Response, q: (c: Call) => Response = (c) => quote(c)) {
+function routes(transfer: (c: Call) => Response, q: (c: Call) => Response = (c) => quote(c), beneficiaries: ReturnType<typeof saved>[] = []) {
   let minted = 0;
   return stubApi({
+    'GET /api/v1/panel/beneficiaries': () => json(200, { data: beneficiaries }),
+    'POST /api/v1/panel/beneficiaries': (c) => {
+      const b = { ...saved(50 + beneficiaries.length, (c.body as { name: string }).name), account_number: 'XXXXXXXX1234', ifsc: 'HDFC0001234' };
+      beneficiaries.push(b);
+      return json(201, b);
+    },
     'GET /api/v1/panel/api-keys': () => json(200, list([key(1, 'Server', 'rk_live_AAA'), key(2, 'Old', 'rk_live_OLD', 'revoked')])),
     'GET /api/v1/panel/payouts/quote': q,
     'POST /api/v1/panel/payouts/authorize': (c) => ((c.body as { password: string }).password === 'right-password'
@@ -67,7 +78,7 @@ async function sendPayout(u: ReturnType<typeof userEvent.setup>, password: strin
   if (password === null) return;
   const dialog = await screen.findByRole('dialog', { name: 'Confirm your password' });
   await u.type(within(dialog).getByLabelText(/^Password/), password);
-  await u.click(within(dialog).getByRole('button', { name: 'Confirm and send' }));
+  await u.click(within(dialog).getByRole('button', { name: 'Confirm' }));
 }
 
 describe('the new-payout form', () => {
@@ -139,12 +150,12 @@ describe('the new-payout form', () => {
     const input = within(dialog).getByLabelText(/^Password/);
     await u.clear(input);
     await u.type(input, 'right-password');
-    await u.click(within(dialog).getByRole('button', { name: 'Confirm and send' }));
+    await u.click(within(dialog).getByRole('button', { name: 'Confirm' }));
     // The first credential is refused (expired): the password is asked again and the payout goes with the new one.
     const again = await screen.findByRole('dialog', { name: 'Confirm your password' });
     await waitFor(() => expect(sentCalls(calls)).toHaveLength(1));
     await u.type(within(again).getByLabelText(/^Password/), 'right-password');
-    await u.click(within(again).getByRole('button', { name: 'Confirm and send' }));
+    await u.click(within(again).getByRole('button', { name: 'Confirm' }));
     await screen.findByTestId('payout-result');
     expect(sentCalls(calls).map((c) => c.headers.get('X-Payout-Authorization'))).toEqual(['cred-1', 'cred-2']);
   });
@@ -227,5 +238,45 @@ describe('the new-payout form', () => {
     await sendPayout(u, null);
     await waitFor(() => expect(screen.getByTestId('payout-error')).toHaveTextContent('This reference was used for another payout'));
     expect(screen.getByText('Used for another payout: use a new reference')).toBeInTheDocument();
+  });
+
+  it('pays a saved beneficiary chosen from the list, by its id', async () => {
+    const calls = routes(() => json(200, {
+      success: true, request_id: 'req_01J9Z8X4K3M2N1P0Q9R8S7T6V5', charged: '5.0000', balance_left: '895.00',
+      data: payout({ status: 'pending', amount: '100.00' }),
+    }), (c) => quote(c), [saved(7, 'Asha Traders')]);
+    renderWithApp(<PayoutForm />);
+    const u = userEvent.setup();
+    await chooseKey(u);
+    await u.click(screen.getByLabelText(/^Pay to/, { selector: 'input' }));
+    await u.click(await screen.findByRole('option', { name: 'Asha Traders · XXXXXXXX5678 · ICIC0004321', hidden: true }));
+    expect(screen.queryByRole('textbox', { name: /^Account number/ })).toBeNull();
+    expect(screen.getByTestId('saved-beneficiary')).toHaveTextContent('Verified as “ASHA TRADERS” on 2026-11-20');
+    await u.type(screen.getByRole('textbox', { name: /^Amount/ }), '100');
+    await sendPayout(u);
+    expect(screen.queryByTestId('payout-confirm')).toBeNull();
+    await screen.findByTestId('payout-result');
+    expect(sentCalls(calls)[0]!.body).toEqual({ api_key_id: 1, beneficiary_id: 7, amount: '100', mode: 'IMPS', reference_id: expect.stringMatching(/^po_/) });
+  });
+
+  it('adds a beneficiary once verified (with the password), then picks it', async () => {
+    const calls = routes(() => json(500, {}));
+    renderWithApp(<PayoutForm />);
+    const u = userEvent.setup();
+    await chooseKey(u);
+    await u.type(screen.getByRole('textbox', { name: /^Account number/ }), '123456781234');
+    await u.type(screen.getByRole('textbox', { name: /^IFSC/ }), 'hdfc0001234');
+    await u.type(screen.getByRole('textbox', { name: /^Account holder/ }), 'Ravi Kumar');
+    expect(screen.getByText(/charged like any verification/)).toBeInTheDocument();
+    await u.click(screen.getByRole('button', { name: 'Add beneficiary' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm your password' });
+    await u.type(within(dialog).getByLabelText(/^Password/), 'right-password');
+    await u.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(screen.getByTestId('saved-beneficiary')).toBeInTheDocument());
+    const add = calls.find((c) => c.method === 'POST' && c.path === '/api/v1/panel/beneficiaries')!;
+    expect(add.headers.get('X-Payout-Authorization')).toBe('cred-1');
+    expect(add.body).toEqual({ api_key_id: 1, type: 'bank_account', name: 'Ravi Kumar', account_number: '123456781234', ifsc: 'HDFC0001234' });
+    expect(screen.getByLabelText(/^Pay to/, { selector: 'input' })).toHaveValue('Ravi Kumar · XXXXXXXX1234 · HDFC0001234');
+    expect(sentCalls(calls)).toHaveLength(0);
   });
 });

@@ -4,7 +4,7 @@
 // limit. Sending asks for the password again (a payout credential, kept in
 // memory for its 5 minutes): a stolen panel session alone cannot send money.
 // The payout is billed and logged on the API key chosen; no secret is asked.
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import {
   Alert, Anchor, Button, Divider, Group, Modal, Paper, PasswordInput, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput,
 } from '@mantine/core';
@@ -16,7 +16,8 @@ import type { Schemas } from '../../../api/types';
 import { Money } from '../../../components/Money';
 import { useAllKeys } from '../../../features/keys/api';
 import {
-  PAYOUT_AUTHORIZATION_REQUIRED, heldPayoutCredential, useAuthorizePayouts, usePayoutQuote, useSendPayout, type PayoutSent,
+  PAYOUT_AUTHORIZATION_REQUIRED, heldPayoutCredential, useAuthorizePayouts, useBeneficiaries, usePayoutQuote, useSaveBeneficiary,
+  useSendPayout, type PayoutSent, type SavedBeneficiary,
 } from '../../../features/payouts/api';
 import { compareDecimal, formatINR } from '../../../lib/money';
 import { StatusBadge } from '../common/StatusBadge';
@@ -28,12 +29,20 @@ type Mode = NonNullable<Schemas['PayoutRequest']['mode']>;
 export interface PayoutValues {
   /** The API key's id the payout is billed and logged on. */
   key: string;
+  /** A saved beneficiary's id, or NEW: the details below. */
+  saved: string;
   beneficiary: { type: BeneficiaryType; name: string; account_number: string; ifsc: string; vpa: string };
   amount: string;
   mode: Mode;
   narration: string;
   reference_id: string;
 }
+
+/** The picker's value for a beneficiary typed in (not saved). */
+export const NEW = 'new';
+
+/** How a saved beneficiary reads in the picker and the confirmation. */
+export const savedLabel = (b: SavedBeneficiary) => `${b.name} · ${b.type === 'vpa' ? b.vpa : `${b.account_number} · ${b.ifsc}`}`;
 
 const MODES: Record<BeneficiaryType, Mode[]> = { bank_account: ['IMPS', 'NEFT'], vpa: ['UPI'] };
 const AMOUNT = /^\d+(\.\d{1,2})?$/;
@@ -67,6 +76,12 @@ function amountError(v: string): string | null {
 
 /** The request body: the beneficiary of the chosen type only, the narration when given. */
 export function payoutBody(v: PayoutValues): Schemas['PanelPayoutRequest'] {
+  if (v.saved !== NEW) {
+    return {
+      api_key_id: Number(v.key), beneficiary_id: Number(v.saved), amount: v.amount.trim(), mode: v.mode, reference_id: v.reference_id.trim(),
+      ...(v.narration.trim() ? { narration: v.narration.trim() } : {}),
+    };
+  }
   const b = v.beneficiary;
   const beneficiary: Schemas['PayoutBeneficiary'] = b.type === 'vpa'
     ? { type: 'vpa', name: b.name.trim(), vpa: b.vpa.trim() }
@@ -169,10 +184,13 @@ export function PayoutForm({ onView }: { onView?: (payoutId: string) => void }) 
   // The confirmation step: the checked values, shown back before anything is
   // sent; any edit afterwards goes back to "Review payout".
   const [confirming, setConfirming] = useState<PayoutValues | null>(null);
+  const beneficiaries = useBeneficiaries();
+  const savedList = beneficiaries.data?.data ?? [];
+  const savedOf = (id: string) => savedList.find((b) => String(b.id) === id);
   const form = useForm<PayoutValues>({
     onValuesChange: () => setConfirming(null),
     initialValues: {
-      key: '',
+      key: '', saved: NEW,
       beneficiary: { type: 'bank_account', name: '', account_number: '', ifsc: '', vpa: '' },
       amount: '', mode: 'IMPS', narration: '', reference_id: newReference(),
     },
@@ -180,33 +198,54 @@ export function PayoutForm({ onView }: { onView?: (payoutId: string) => void }) 
       const e: Record<string, string> = {};
       const b = v.beneficiary;
       if (!v.key) e.key = 'Choose a key';
+      const a = amountError(v.amount);
+      if (a) e.amount = a;
+      if ([...v.narration.trim()].length > 30) e.narration = 'At most 30 characters';
+      if (!REFERENCE.test(v.reference_id.trim())) e.reference_id = 'Up to 64 letters, digits and . _ : -';
+      if (v.saved !== NEW) {
+        const t = savedOf(v.saved)?.type ?? 'bank_account';
+        if (!MODES[t].includes(v.mode)) e.mode = `${MODES[t].join(' or ')} for this beneficiary`;
+        return e;
+      }
+      Object.assign(e, beneficiaryErrors(b));
+      if (!MODES[b.type].includes(v.mode)) e.mode = `${MODES[b.type].join(' or ')} for this beneficiary`;
+      return e;
+    },
+  });
+  function beneficiaryErrors(b: PayoutValues['beneficiary']) {
+      const e: Record<string, string> = {};
       if (!b.name.trim()) e['beneficiary.name'] = 'Enter the beneficiary’s name';
       else if (b.name.trim().length > 100) e['beneficiary.name'] = 'At most 100 characters';
       if (b.type === 'bank_account') {
         if (!ACCOUNT.test(b.account_number.trim())) e['beneficiary.account_number'] = '9 to 18 digits';
         if (!IFSC.test(b.ifsc.trim().toUpperCase())) e['beneficiary.ifsc'] = 'An IFSC like HDFC0001234';
       } else if (!VPA.test(b.vpa.trim())) e['beneficiary.vpa'] = 'A UPI address like name@bank';
-      const a = amountError(v.amount);
-      if (a) e.amount = a;
-      if (!MODES[b.type].includes(v.mode)) e.mode = `${MODES[b.type].join(' or ')} for this beneficiary`;
-      if ([...v.narration.trim()].length > 30) e.narration = 'At most 30 characters';
-      if (!REFERENCE.test(v.reference_id.trim())) e.reference_id = 'Up to 64 letters, digits and . _ : -';
       return e;
-    },
-  });
+  }
   const [failure, setFailure] = useState<{ error: unknown; leftover: string[] } | null>(null);
   const [sent, setSent] = useState<PayoutSent | null>(null);
   // The password prompt: open while the payout waits for a payout credential.
   const [asking, setAsking] = useState(false);
   const [password, setPassword] = useState('');
+  // What waits for the credential: the payout, or saving a beneficiary.
+  const pending = useRef<((credential: string) => void) | null>(null);
+  const withCredential = (action: (credential: string) => void) => {
+    const credential = heldPayoutCredential();
+    if (credential) action(credential);
+    else {
+      pending.current = action;
+      setAsking(true);
+    }
+  };
   const send = useSendPayout({
     onSuccess: (s) => {
       setSent(s);
       setFailure(null);
     },
-    onError: (err) => {
+    onError: (err, vars) => {
       if (err instanceof ApiError && err.code === PAYOUT_AUTHORIZATION_REQUIRED) {
-        setAsking(true); // the credential had expired: ask again, the payout still waits
+        // the credential had expired: ask again, the payout still waits
+        withCredential((credential) => send.mutate({ body: vars.body, credential }));
         return;
       }
       setConfirming(null); // back to the form, to fix and review again
@@ -229,13 +268,34 @@ export function PayoutForm({ onView }: { onView?: (payoutId: string) => void }) 
     onSuccess: (credential) => {
       setAsking(false);
       setPassword('');
-      if (confirming) send.mutate({ body: payoutBody(confirming), credential });
+      const action = pending.current;
+      pending.current = null;
+      action?.(credential);
     },
   });
-  const sendConfirmed = (vals: PayoutValues) => {
-    const credential = heldPayoutCredential();
-    if (credential) send.mutate({ body: payoutBody(vals), credential });
-    else setAsking(true);
+  const sendConfirmed = (vals: PayoutValues) => withCredential((credential) => send.mutate({ body: payoutBody(vals), credential }));
+  // "Add beneficiary": checked once by an account verification, then saved and chosen.
+  const save = useSaveBeneficiary({
+    onSuccess: (b) => {
+      setFailure(null);
+      form.setFieldValue('saved', String(b.id));
+      form.setFieldValue('mode', MODES[b.type][0]!);
+    },
+    onError: (err) => setFailure({ error: err, leftover: [] }),
+  });
+  const addBeneficiary = () => {
+    const vals = form.getValues();
+    const errors = { ...beneficiaryErrors(vals.beneficiary), ...(vals.key ? {} : { key: 'Choose a key' }) };
+    if (Object.keys(errors).length) {
+      form.setErrors(errors);
+      return;
+    }
+    const b = vals.beneficiary;
+    const body: Schemas['BeneficiaryCreateRequest'] = b.type === 'vpa'
+      ? { api_key_id: Number(vals.key), type: 'vpa', name: b.name.trim(), vpa: b.vpa.trim() }
+      : { api_key_id: Number(vals.key), type: 'bank_account', name: b.name.trim(), account_number: b.account_number.trim(), ifsc: b.ifsc.trim().toUpperCase() };
+    setFailure(null);
+    withCredential((credential) => save.mutate({ body, credential }));
   };
   const passwordError = authorize.error instanceof ApiError && authorize.error.fieldErrors.password
     ? 'The password is incorrect' : authorize.error ? errorMessage(authorize.error) : null;
@@ -279,6 +339,19 @@ export function PayoutForm({ onView }: { onView?: (payoutId: string) => void }) 
             </Group>
           )}
           <Divider label="Beneficiary" labelPosition="left" />
+          <Select label="Pay to" allowDeselect={false} data-testid="beneficiary-picker"
+            data={[{ value: NEW, label: 'A new beneficiary: enter the details' }, ...savedList.map((b) => ({ value: String(b.id), label: savedLabel(b) }))]}
+            {...form.getInputProps('saved')}
+            onChange={(id) => {
+              const t = id && id !== NEW ? savedOf(id)?.type : type;
+              form.setFieldValue('saved', id ?? NEW);
+              if (t) form.setFieldValue('mode', MODES[t][0]!);
+            }} />
+          {v.saved !== NEW ? (
+            <Text size="sm" c="dimmed" data-testid="saved-beneficiary">
+              Verified {savedOf(v.saved)?.name_at_source ? `as “${savedOf(v.saved)!.name_at_source}”` : ''} on {savedOf(v.saved)?.verified_at.slice(0, 10)}.
+            </Text>
+          ) : (<>
           <SegmentedControl aria-label="Beneficiary type" value={type} onChange={(t) => setType(t as BeneficiaryType)}
             data={[{ value: 'bank_account', label: 'Bank account' }, { value: 'vpa', label: 'UPI address (VPA)' }]}
             style={{ alignSelf: 'flex-start' }} />
@@ -296,11 +369,16 @@ export function PayoutForm({ onView }: { onView?: (payoutId: string) => void }) 
             </SimpleGrid>
           )}
           {form.errors['beneficiary.type'] && <Text size="sm" c="red">{form.errors['beneficiary.type']}</Text>}
+          <Group justify="space-between" wrap="nowrap" gap="sm">
+            <Text size="xs" c="dimmed">Saving checks the account once by an account verification, charged like any verification.</Text>
+            <Button variant="light" onClick={addBeneficiary} loading={save.isPending}>Add beneficiary</Button>
+          </Group>
+          </>)}
           <Divider label="Payout" labelPosition="left" />
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
             <TextInput label="Amount (₹)" required inputMode="decimal" autoComplete="off" placeholder="500.00"
               description={`${formatINR(MIN)} to ${formatINR(MAX)}`} {...form.getInputProps('amount')} />
-            <Select label="Mode" required data={MODES[type]} allowDeselect={false} {...form.getInputProps('mode')} />
+            <Select label="Mode" required data={MODES[v.saved !== NEW ? (savedOf(v.saved)?.type ?? type) : type]} allowDeselect={false} {...form.getInputProps('mode')} />
             <TextInput label="Narration" autoComplete="off" description="On the beneficiary’s statement, at most 30 characters"
               {...form.getInputProps('narration')} />
             <TextInput label="Reference id" required autoComplete="off"
@@ -309,9 +387,9 @@ export function PayoutForm({ onView }: { onView?: (payoutId: string) => void }) 
           <Quote amount={v.amount} />
           {confirming ? (
             <Paper withBorder radius="md" p="sm" data-testid="payout-confirm" role="group" aria-label="Confirm the payout">
-              <Text size="sm" fw={600} mb={4}>Send <Money value={payoutBody(confirming).amount} fw={700} /> to {confirming.beneficiary.name.trim()}?</Text>
+              <Text size="sm" fw={600} mb={4}>Send <Money value={payoutBody(confirming).amount} fw={700} /> to {confirming.saved !== NEW ? savedOf(confirming.saved)?.name : confirming.beneficiary.name.trim()}?</Text>
               <Text size="sm">
-                {confirming.beneficiary.type === 'vpa' ? confirming.beneficiary.vpa.trim() : `${confirming.beneficiary.account_number.trim()} · ${confirming.beneficiary.ifsc.trim().toUpperCase()}`}
+                {confirming.saved !== NEW ? savedLabel(savedOf(confirming.saved)!) : confirming.beneficiary.type === 'vpa' ? confirming.beneficiary.vpa.trim() : `${confirming.beneficiary.account_number.trim()} · ${confirming.beneficiary.ifsc.trim().toUpperCase()}`}
                 {' '}by {confirming.mode}, reference <Text span ff="monospace" size="sm">{confirming.reference_id.trim()}</Text>. Money sent cannot be called back.
               </Text>
               <Group justify="flex-end" mt="sm">
@@ -330,12 +408,12 @@ export function PayoutForm({ onView }: { onView?: (payoutId: string) => void }) 
       <Modal opened={asking} onClose={() => { setAsking(false); setPassword(''); authorize.reset(); }} title="Confirm your password" centered>
           <form noValidate aria-label="Confirm your password" onSubmit={(e) => { e.preventDefault(); e.stopPropagation(); if (password) authorize.mutate(password); }}>
             <Stack gap="sm">
-              <Text size="sm">Sending money needs your password again. It lets this tab send payouts for 5 minutes.</Text>
+              <Text size="sm">Sending money or saving a beneficiary needs your password again. It lets this tab do so for 5 minutes.</Text>
               <PasswordInput label="Password" required autoComplete="current-password" data-autofocus value={password}
                 onChange={(e) => setPassword(e.currentTarget.value)} error={passwordError} />
               <Group justify="flex-end">
                 <Button variant="default" onClick={() => { setAsking(false); setPassword(''); authorize.reset(); }}>Cancel</Button>
-                <Button type="submit" color="red" loading={authorize.isPending || send.isPending} disabled={!password}>Confirm and send</Button>
+                <Button type="submit" color="red" loading={authorize.isPending || send.isPending} disabled={!password}>Confirm</Button>
               </Group>
             </Stack>
           </form>
