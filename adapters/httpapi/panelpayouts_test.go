@@ -93,3 +93,25 @@ func TestPanelPayoutNeedsThePayoutCredential(t *testing.T) {
 		e.ledgerClean()
 	})
 }
+
+// TestPayoutAuthorizationIsLimitedLikeSignIn: wrong passwords at the payout
+// prompt count against the account like sign-in attempts (429 with
+// Retry-After), so a stolen access token cannot guess the password.
+func TestPayoutAuthorizationIsLimitedLikeSignIn(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		c := e.newCustomer("user", "starter", "0.00")
+		codes := map[int]int{}
+		for i := 0; i < 7; i++ {
+			r := e.do("POST", "/api/v1/panel/payouts/authorize", c.token, map[string]any{"password": fmt.Sprintf("guess-%d", i)})
+			codes[r.status]++
+			if r.status == 429 && (r.str("error") != "too_many_login_attempts" || r.header.Get("Retry-After") == "") {
+				t.Fatalf("429: %s %v", r.raw, r.header)
+			}
+		}
+		if codes[422] == 0 || codes[429] == 0 || codes[422]+codes[429] != 7 {
+			t.Fatalf("statuses %v, want 422s then 429s", codes)
+		}
+		// Even the right password waits now.
+		e.must(e.do("POST", "/api/v1/panel/payouts/authorize", c.token, map[string]any{"password": "user-password-1"}), 429)
+	})
+}
