@@ -35,6 +35,17 @@ export function useBeneficiaries() {
   });
 }
 
+/** Forgets a saved beneficiary (payouts already sent keep their payee). */
+export function useDeleteBeneficiary(config?: MutationConfig<void, number>) {
+  return useFeatureMutation({
+    mutationFn: async (id: number) => {
+      const { error, response } = await api.DELETE(`${BENEFICIARIES_PATH}/{id}`, { params: { path: { id } } });
+      if (!response.ok) throw ApiError.from(response.status, error);
+    },
+    onSuccess: (qc) => { void qc.invalidateQueries({ queryKey: [BENEFICIARIES_PATH] }); },
+  }, config);
+}
+
 export interface BeneficiaryToSave {
   body: Schemas['BeneficiaryCreateRequest'];
   credential: string;

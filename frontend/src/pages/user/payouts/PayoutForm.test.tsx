@@ -31,6 +31,11 @@ function routes(transfer: (c: Call) => Response, q: (c: Call) => Response = (c) 
   let minted = 0;
   return stubApi({
     'GET /api/v1/panel/beneficiaries': () => json(200, { data: beneficiaries }),
+    'DELETE /api/v1/panel/beneficiaries/*': (c) => {
+      const id = Number(c.path.split('/').pop());
+      beneficiaries.splice(beneficiaries.findIndex((b) => b.id === id), 1);
+      return new Response(null, { status: 204 });
+    },
     'POST /api/v1/panel/beneficiaries': (c) => {
       const b = { ...saved(50 + beneficiaries.length, (c.body as { name: string }).name), account_number: 'XXXXXXXX1234', ifsc: 'HDFC0001234' };
       beneficiaries.push(b);
@@ -278,5 +283,17 @@ describe('the new-payout form', () => {
     expect(add.body).toEqual({ api_key_id: 1, type: 'bank_account', name: 'Ravi Kumar', account_number: '123456781234', ifsc: 'HDFC0001234' });
     expect(screen.getByLabelText(/^Pay to/, { selector: 'input' })).toHaveValue('Ravi Kumar · XXXXXXXX1234 · HDFC0001234');
     expect(sentCalls(calls)).toHaveLength(0);
+  });
+
+  it('removes a saved beneficiary from the list', async () => {
+    const calls = routes(() => json(500, {}), (c) => quote(c), [saved(7, 'Asha Traders')]);
+    renderWithApp(<PayoutForm />);
+    const u = userEvent.setup();
+    await u.click(screen.getByLabelText(/^Pay to/, { selector: 'input' }));
+    await u.click(await screen.findByRole('option', { name: 'Asha Traders · XXXXXXXX5678 · ICIC0004321', hidden: true }));
+    await u.click(screen.getByRole('button', { name: 'Remove from saved' }));
+    await screen.findByRole('textbox', { name: /^Account number/ });
+    expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual(['/api/v1/panel/beneficiaries/7']);
+    expect(screen.getByLabelText(/^Pay to/, { selector: 'input' })).toHaveValue('A new beneficiary: enter the details');
   });
 });

@@ -16,7 +16,7 @@ import type { Schemas } from '../../../api/types';
 import { Money } from '../../../components/Money';
 import { useAllKeys } from '../../../features/keys/api';
 import {
-  PAYOUT_AUTHORIZATION_REQUIRED, heldPayoutCredential, useAuthorizePayouts, useBeneficiaries, usePayoutQuote, useSaveBeneficiary,
+  PAYOUT_AUTHORIZATION_REQUIRED, heldPayoutCredential, useAuthorizePayouts, useBeneficiaries, useDeleteBeneficiary, usePayoutQuote, useSaveBeneficiary,
   useSendPayout, type PayoutSent, type SavedBeneficiary,
 } from '../../../features/payouts/api';
 import { compareDecimal, formatINR } from '../../../lib/money';
@@ -283,6 +283,10 @@ export function PayoutForm({ onView }: { onView?: (payoutId: string) => void }) 
     },
     onError: (err) => setFailure({ error: err, leftover: [] }),
   });
+  const forget = useDeleteBeneficiary({
+    onSuccess: () => form.setFieldValue('saved', NEW),
+    onError: (err) => setFailure({ error: err, leftover: [] }),
+  });
   const addBeneficiary = () => {
     const vals = form.getValues();
     const errors = { ...beneficiaryErrors(vals.beneficiary), ...(vals.key ? {} : { key: 'Choose a key' }) };
@@ -348,9 +352,13 @@ export function PayoutForm({ onView }: { onView?: (payoutId: string) => void }) 
               if (t) form.setFieldValue('mode', MODES[t][0]!);
             }} />
           {v.saved !== NEW ? (
-            <Text size="sm" c="dimmed" data-testid="saved-beneficiary">
-              Verified {savedOf(v.saved)?.name_at_source ? `as “${savedOf(v.saved)!.name_at_source}”` : ''} on {savedOf(v.saved)?.verified_at.slice(0, 10)}.
-            </Text>
+            <Group justify="space-between" wrap="nowrap" gap="sm">
+              <Text size="sm" c="dimmed" data-testid="saved-beneficiary">
+                Verified {savedOf(v.saved)?.name_at_source ? `as “${savedOf(v.saved)!.name_at_source}”` : ''} on {savedOf(v.saved)?.verified_at.slice(0, 10)}.
+              </Text>
+              <Button variant="subtle" color="red" size="xs" loading={forget.isPending}
+                onClick={() => forget.mutate(Number(v.saved))}>Remove from saved</Button>
+            </Group>
           ) : (<>
           <SegmentedControl aria-label="Beneficiary type" value={type} onChange={(t) => setType(t as BeneficiaryType)}
             data={[{ value: 'bank_account', label: 'Bank account' }, { value: 'vpa', label: 'UPI address (VPA)' }]}
