@@ -218,6 +218,42 @@ func (e BalanceRequestStatus) Valid() bool {
 	}
 }
 
+// Defines values for BeneficiaryType.
+const (
+	BeneficiaryTypeBankAccount BeneficiaryType = "bank_account"
+	BeneficiaryTypeVpa         BeneficiaryType = "vpa"
+)
+
+// Valid indicates whether the value is a known member of the BeneficiaryType enum.
+func (e BeneficiaryType) Valid() bool {
+	switch e {
+	case BeneficiaryTypeBankAccount:
+		return true
+	case BeneficiaryTypeVpa:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BeneficiaryCreateRequestType.
+const (
+	BeneficiaryCreateRequestTypeBankAccount BeneficiaryCreateRequestType = "bank_account"
+	BeneficiaryCreateRequestTypeVpa         BeneficiaryCreateRequestType = "vpa"
+)
+
+// Valid indicates whether the value is a known member of the BeneficiaryCreateRequestType enum.
+func (e BeneficiaryCreateRequestType) Valid() bool {
+	switch e {
+	case BeneficiaryCreateRequestTypeBankAccount:
+		return true
+	case BeneficiaryCreateRequestTypeVpa:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for BillingPlanStatus.
 const (
 	BillingPlanStatusActive  BillingPlanStatus = "active"
@@ -341,6 +377,27 @@ func (e InvoiceKind) Valid() bool {
 	case InvoiceKindCreditNote:
 		return true
 	case InvoiceKindInvoice:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PanelPayoutRequestMode.
+const (
+	PanelPayoutRequestModeIMPS PanelPayoutRequestMode = "IMPS"
+	PanelPayoutRequestModeNEFT PanelPayoutRequestMode = "NEFT"
+	PanelPayoutRequestModeUPI  PanelPayoutRequestMode = "UPI"
+)
+
+// Valid indicates whether the value is a known member of the PanelPayoutRequestMode enum.
+func (e PanelPayoutRequestMode) Valid() bool {
+	switch e {
+	case PanelPayoutRequestModeIMPS:
+		return true
+	case PanelPayoutRequestModeNEFT:
+		return true
+	case PanelPayoutRequestModeUPI:
 		return true
 	default:
 		return false
@@ -1938,6 +1995,45 @@ type BalanceRequestList struct {
 // BalanceRequestStatus defines model for BalanceRequestStatus.
 type BalanceRequestStatus string
 
+// Beneficiary defines model for Beneficiary.
+type Beneficiary struct {
+	// AccountNumber Masked: all but the last 4 digits as X
+	AccountNumber *string   `json:"account_number"`
+	CreatedAt     time.Time `json:"created_at"`
+	Id            int64     `json:"id"`
+	Ifsc          *string   `json:"ifsc"`
+	Name          string    `json:"name"`
+
+	// NameAtSource The name the account verification found
+	NameAtSource *string         `json:"name_at_source"`
+	Type         BeneficiaryType `json:"type"`
+	VerifiedAt   time.Time       `json:"verified_at"`
+	Vpa          *string         `json:"vpa"`
+}
+
+// BeneficiaryType defines model for Beneficiary.Type.
+type BeneficiaryType string
+
+// BeneficiaryCreateRequest defines model for BeneficiaryCreateRequest.
+type BeneficiaryCreateRequest struct {
+	AccountNumber *string `json:"account_number,omitempty"`
+
+	// ApiKeyId The active key of yours the verification is billed on
+	ApiKeyId int64                        `json:"api_key_id"`
+	Ifsc     *string                      `json:"ifsc,omitempty"`
+	Name     string                       `json:"name"`
+	Type     BeneficiaryCreateRequestType `json:"type"`
+	Vpa      *string                      `json:"vpa,omitempty"`
+}
+
+// BeneficiaryCreateRequestType defines model for BeneficiaryCreateRequest.Type.
+type BeneficiaryCreateRequestType string
+
+// BeneficiaryList defines model for BeneficiaryList.
+type BeneficiaryList struct {
+	Data []Beneficiary `json:"data"`
+}
+
 // BillingPlan defines model for BillingPlan.
 type BillingPlan struct {
 	Code     string   `json:"code"`
@@ -2548,6 +2644,24 @@ type Money4 = string
 // Example: 0.5000
 type Money4Input = string
 
+// PanelPayoutRequest defines model for PanelPayoutRequest.
+type PanelPayoutRequest struct {
+	Amount string `json:"amount"`
+
+	// ApiKeyId The active key of yours the payout is billed and logged on
+	ApiKeyId    int64              `json:"api_key_id"`
+	Beneficiary *PayoutBeneficiary `json:"beneficiary,omitempty"`
+
+	// BeneficiaryId A saved beneficiary of yours (GET /beneficiaries); else send beneficiary
+	BeneficiaryId *int64                  `json:"beneficiary_id,omitempty"`
+	Mode          *PanelPayoutRequestMode `json:"mode,omitempty"`
+	Narration     *string                 `json:"narration,omitempty"`
+	ReferenceId   string                  `json:"reference_id"`
+}
+
+// PanelPayoutRequestMode defines model for PanelPayoutRequest.Mode.
+type PanelPayoutRequestMode string
+
 // PanelRefundRequest defines model for PanelRefundRequest.
 type PanelRefundRequest struct {
 	// Amount A decimal string, more than 0, at most 2 decimals, at most what is left to refund (a JSON number is still accepted; send the string)
@@ -2776,6 +2890,22 @@ type Payout struct {
 
 // PayoutMode defines model for Payout.Mode.
 type PayoutMode string
+
+// PayoutAuthorization defines model for PayoutAuthorization.
+type PayoutAuthorization struct {
+	// Credential Send as X-Payout-Authorization
+	Credential string `json:"credential"`
+
+	// ExpiresIn Seconds the credential stays valid
+	//
+	// Example: 300
+	ExpiresIn int `json:"expires_in"`
+}
+
+// PayoutAuthorizeRequest defines model for PayoutAuthorizeRequest.
+type PayoutAuthorizeRequest struct {
+	Password string `json:"password"`
+}
 
 // PayoutBeneficiary defines model for PayoutBeneficiary.
 type PayoutBeneficiary struct {
@@ -4101,6 +4231,11 @@ type ListBalanceRequestsParams struct {
 	PerPage *PerPage `form:"per_page,omitempty" json:"per_page,omitempty"`
 }
 
+// CreateBeneficiaryParams defines parameters for CreateBeneficiary.
+type CreateBeneficiaryParams struct {
+	XPayoutAuthorization string `json:"X-Payout-Authorization"`
+}
+
 // ListHeldCollectionsParams defines parameters for ListHeldCollections.
 type ListHeldCollectionsParams struct {
 	// Page Page number, from 1 (default 1)
@@ -4234,6 +4369,11 @@ type ListPayoutsParamsMode string
 
 // ListPayoutsParamsFormat defines parameters for ListPayouts.
 type ListPayoutsParamsFormat string
+
+// CreatePanelPayoutParams defines parameters for CreatePanelPayout.
+type CreatePanelPayoutParams struct {
+	XPayoutAuthorization string `json:"X-Payout-Authorization"`
+}
 
 // PayoutQuoteParams defines parameters for PayoutQuote.
 type PayoutQuoteParams struct {
@@ -4592,11 +4732,20 @@ type RejectBalanceRequestJSONRequestBody = BalanceRequestDecision
 // CreateBalanceCheckoutJSONRequestBody defines body for CreateBalanceCheckout for application/json ContentType.
 type CreateBalanceCheckoutJSONRequestBody = BalanceCheckoutRequest
 
+// CreateBeneficiaryJSONRequestBody defines body for CreateBeneficiary for application/json ContentType.
+type CreateBeneficiaryJSONRequestBody = BeneficiaryCreateRequest
+
 // PanelRefundPaymentJSONRequestBody defines body for PanelRefundPayment for application/json ContentType.
 type PanelRefundPaymentJSONRequestBody = PanelRefundRequest
 
 // CorrectPaymentUTRJSONRequestBody defines body for CorrectPaymentUTR for application/json ContentType.
 type CorrectPaymentUTRJSONRequestBody CorrectPaymentUTRJSONBody
+
+// CreatePanelPayoutJSONRequestBody defines body for CreatePanelPayout for application/json ContentType.
+type CreatePanelPayoutJSONRequestBody = PanelPayoutRequest
+
+// AuthorizePayoutsJSONRequestBody defines body for AuthorizePayouts for application/json ContentType.
+type AuthorizePayoutsJSONRequestBody = PayoutAuthorizeRequest
 
 // CreatePlanJSONRequestBody defines body for CreatePlan for application/json ContentType.
 type CreatePlanJSONRequestBody CreatePlanJSONBody
@@ -5726,6 +5875,42 @@ type ClientInterface interface {
 	// Corresponds with POST /api/v1/panel/balance/checkout (the `CreateBalanceCheckout` operationId).
 	CreateBalanceCheckout(ctx context.Context, body CreateBalanceCheckoutJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListBeneficiaries The caller's saved payout beneficiaries, by name (account numbers masked)
+	//
+	// Corresponds with GET /api/v1/panel/beneficiaries (the `ListBeneficiaries` operationId).
+	ListBeneficiaries(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateBeneficiaryWithBody Verify a payee once and save it
+	//
+	// Runs one account verification (`POST /api/v1/account/verify`, billed on `api_key_id` like
+	// any verification, whatever it finds) and saves the payee only when verified, with the
+	// name at source; not found is 422 `beneficiary_not_verified` (the verification is still
+	// charged). Needs `X-Payout-Authorization` like `POST /payouts` (403 without, nothing
+	// charged). At most 200 per account (409).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/panel/beneficiaries (the `CreateBeneficiary` operationId).
+	CreateBeneficiaryWithBody(ctx context.Context, params *CreateBeneficiaryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateBeneficiary Verify a payee once and save it
+	//
+	// Runs one account verification (`POST /api/v1/account/verify`, billed on `api_key_id` like
+	// any verification, whatever it finds) and saves the payee only when verified, with the
+	// name at source; not found is 422 `beneficiary_not_verified` (the verification is still
+	// charged). Needs `X-Payout-Authorization` like `POST /payouts` (403 without, nothing
+	// charged). At most 200 per account (409).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/panel/beneficiaries (the `CreateBeneficiary` operationId).
+	CreateBeneficiary(ctx context.Context, params *CreateBeneficiaryParams, body CreateBeneficiaryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteBeneficiary Forget a saved beneficiary (payouts already sent keep their payee)
+	//
+	// Corresponds with DELETE /api/v1/panel/beneficiaries/{id} (the `DeleteBeneficiary` operationId).
+	DeleteBeneficiary(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetDashboard The caller's dashboard; for admins also the platform's
 	//
 	// The last 30 local days in the service's time zone (`TIMEZONE`), today included, every day
@@ -5882,6 +6067,58 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v1/panel/payouts (the `ListPayouts` operationId).
 	ListPayouts(ctx context.Context, params *ListPayoutsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreatePanelPayoutWithBody Send a payout from the panel, without a key's secret
+	//
+	// `POST /api/v1/payout/transfer` for the signed-in user: the same checks, fee, ledger,
+	// limits, reference_id replay and hit log, billed on `api_key_id` (an active key of the
+	// caller's, else 404; its IP allow-list applies to the caller's address). Instead of the
+	// key's secret it needs the header `X-Payout-Authorization` with a live credential of this
+	// session from `POST /payouts/authorize`: without one, or an expired one, 403
+	// `payout_authorization_required`, and nothing is logged or charged.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/panel/payouts (the `CreatePanelPayout` operationId).
+	CreatePanelPayoutWithBody(ctx context.Context, params *CreatePanelPayoutParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreatePanelPayout Send a payout from the panel, without a key's secret
+	//
+	// `POST /api/v1/payout/transfer` for the signed-in user: the same checks, fee, ledger,
+	// limits, reference_id replay and hit log, billed on `api_key_id` (an active key of the
+	// caller's, else 404; its IP allow-list applies to the caller's address). Instead of the
+	// key's secret it needs the header `X-Payout-Authorization` with a live credential of this
+	// session from `POST /payouts/authorize`: without one, or an expired one, 403
+	// `payout_authorization_required`, and nothing is logged or charged.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/panel/payouts (the `CreatePanelPayout` operationId).
+	CreatePanelPayout(ctx context.Context, params *CreatePanelPayoutParams, body CreatePanelPayoutJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AuthorizePayoutsWithBody Mint a payout credential by typing the password again
+	//
+	// The password is checked and rate-limited like a sign-in (a wrong one is 422 on
+	// `password`; repeated failures 429 `too_many_login_attempts` with `Retry-After`). The
+	// credential is valid 5 minutes, for this session only, and is sent as
+	// `X-Payout-Authorization` with `POST /payouts`: a panel access token alone sends no money.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/panel/payouts/authorize (the `AuthorizePayouts` operationId).
+	AuthorizePayoutsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AuthorizePayouts Mint a payout credential by typing the password again
+	//
+	// The password is checked and rate-limited like a sign-in (a wrong one is 422 on
+	// `password`; repeated failures 429 `too_many_login_attempts` with `Retry-After`). The
+	// credential is valid 5 minutes, for this session only, and is sent as
+	// `X-Payout-Authorization` with `POST /payouts`: a panel access token alone sends no money.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/panel/payouts/authorize (the `AuthorizePayouts` operationId).
+	AuthorizePayouts(ctx context.Context, body AuthorizePayoutsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PayoutQuote What a payout of `amount` would cost the caller, and what is left of today's limit
 	//
@@ -7842,6 +8079,82 @@ func (c *Client) CreateBalanceCheckout(ctx context.Context, body CreateBalanceCh
 	return c.Client.Do(req)
 }
 
+// ListBeneficiaries The caller's saved payout beneficiaries, by name (account numbers masked)
+//
+// Corresponds with GET /api/v1/panel/beneficiaries (the `ListBeneficiaries` operationId).
+func (c *Client) ListBeneficiaries(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListBeneficiariesRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateBeneficiaryWithBody Verify a payee once and save it
+//
+// Runs one account verification (`POST /api/v1/account/verify`, billed on `api_key_id` like
+// any verification, whatever it finds) and saves the payee only when verified, with the
+// name at source; not found is 422 `beneficiary_not_verified` (the verification is still
+// charged). Needs `X-Payout-Authorization` like `POST /payouts` (403 without, nothing
+// charged). At most 200 per account (409).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/panel/beneficiaries (the `CreateBeneficiary` operationId).
+func (c *Client) CreateBeneficiaryWithBody(ctx context.Context, params *CreateBeneficiaryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateBeneficiaryRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateBeneficiary Verify a payee once and save it
+//
+// Runs one account verification (`POST /api/v1/account/verify`, billed on `api_key_id` like
+// any verification, whatever it finds) and saves the payee only when verified, with the
+// name at source; not found is 422 `beneficiary_not_verified` (the verification is still
+// charged). Needs `X-Payout-Authorization` like `POST /payouts` (403 without, nothing
+// charged). At most 200 per account (409).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/panel/beneficiaries (the `CreateBeneficiary` operationId).
+func (c *Client) CreateBeneficiary(ctx context.Context, params *CreateBeneficiaryParams, body CreateBeneficiaryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateBeneficiaryRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteBeneficiary Forget a saved beneficiary (payouts already sent keep their payee)
+//
+// Corresponds with DELETE /api/v1/panel/beneficiaries/{id} (the `DeleteBeneficiary` operationId).
+func (c *Client) DeleteBeneficiary(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteBeneficiaryRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetDashboard The caller's dashboard; for admins also the platform's
 //
 // The last 30 local days in the service's time zone (`TIMEZONE`), today included, every day
@@ -8159,6 +8472,98 @@ func (c *Client) ListPayoutLimits(ctx context.Context, params *ListPayoutLimitsP
 // Corresponds with GET /api/v1/panel/payouts (the `ListPayouts` operationId).
 func (c *Client) ListPayouts(ctx context.Context, params *ListPayoutsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListPayoutsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreatePanelPayoutWithBody Send a payout from the panel, without a key's secret
+//
+// `POST /api/v1/payout/transfer` for the signed-in user: the same checks, fee, ledger,
+// limits, reference_id replay and hit log, billed on `api_key_id` (an active key of the
+// caller's, else 404; its IP allow-list applies to the caller's address). Instead of the
+// key's secret it needs the header `X-Payout-Authorization` with a live credential of this
+// session from `POST /payouts/authorize`: without one, or an expired one, 403
+// `payout_authorization_required`, and nothing is logged or charged.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/panel/payouts (the `CreatePanelPayout` operationId).
+func (c *Client) CreatePanelPayoutWithBody(ctx context.Context, params *CreatePanelPayoutParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreatePanelPayoutRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreatePanelPayout Send a payout from the panel, without a key's secret
+//
+// `POST /api/v1/payout/transfer` for the signed-in user: the same checks, fee, ledger,
+// limits, reference_id replay and hit log, billed on `api_key_id` (an active key of the
+// caller's, else 404; its IP allow-list applies to the caller's address). Instead of the
+// key's secret it needs the header `X-Payout-Authorization` with a live credential of this
+// session from `POST /payouts/authorize`: without one, or an expired one, 403
+// `payout_authorization_required`, and nothing is logged or charged.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/panel/payouts (the `CreatePanelPayout` operationId).
+func (c *Client) CreatePanelPayout(ctx context.Context, params *CreatePanelPayoutParams, body CreatePanelPayoutJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreatePanelPayoutRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AuthorizePayoutsWithBody Mint a payout credential by typing the password again
+//
+// The password is checked and rate-limited like a sign-in (a wrong one is 422 on
+// `password`; repeated failures 429 `too_many_login_attempts` with `Retry-After`). The
+// credential is valid 5 minutes, for this session only, and is sent as
+// `X-Payout-Authorization` with `POST /payouts`: a panel access token alone sends no money.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/panel/payouts/authorize (the `AuthorizePayouts` operationId).
+func (c *Client) AuthorizePayoutsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAuthorizePayoutsRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AuthorizePayouts Mint a payout credential by typing the password again
+//
+// The password is checked and rate-limited like a sign-in (a wrong one is 422 on
+// `password`; repeated failures 429 `too_many_login_attempts` with `Retry-After`). The
+// credential is valid 5 minutes, for this session only, and is sent as
+// `X-Payout-Authorization` with `POST /payouts`: a panel access token alone sends no money.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/panel/payouts/authorize (the `AuthorizePayouts` operationId).
+func (c *Client) AuthorizePayouts(ctx context.Context, body AuthorizePayoutsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAuthorizePayoutsRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -11514,6 +11919,120 @@ func NewCreateBalanceCheckoutRequestWithBody(server string, contentType string, 
 	return req, nil
 }
 
+// NewListBeneficiariesRequest constructs an http.Request for the ListBeneficiaries method
+func NewListBeneficiariesRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/beneficiaries")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateBeneficiaryRequest calls the generic CreateBeneficiary builder with application/json body
+func NewCreateBeneficiaryRequest(server string, params *CreateBeneficiaryParams, body CreateBeneficiaryJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateBeneficiaryRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewCreateBeneficiaryRequestWithBody constructs an http.Request for the CreateBeneficiary method, with any body, and a specified content type
+func NewCreateBeneficiaryRequestWithBody(server string, params *CreateBeneficiaryParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/beneficiaries")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Payout-Authorization", params.XPayoutAuthorization, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Payout-Authorization", headerParam0)
+
+	}
+
+	return req, nil
+}
+
+// NewDeleteBeneficiaryRequest constructs an http.Request for the DeleteBeneficiary method
+func NewDeleteBeneficiaryRequest(server string, id int64) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/beneficiaries/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetDashboardRequest constructs an http.Request for the GetDashboard method
 func NewGetDashboardRequest(server string) (*http.Request, error) {
 	var err error
@@ -12523,6 +13042,99 @@ func NewListPayoutsRequest(server string, params *ListPayoutsParams) (*http.Requ
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewCreatePanelPayoutRequest calls the generic CreatePanelPayout builder with application/json body
+func NewCreatePanelPayoutRequest(server string, params *CreatePanelPayoutParams, body CreatePanelPayoutJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreatePanelPayoutRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewCreatePanelPayoutRequestWithBody constructs an http.Request for the CreatePanelPayout method, with any body, and a specified content type
+func NewCreatePanelPayoutRequestWithBody(server string, params *CreatePanelPayoutParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/payouts")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Payout-Authorization", params.XPayoutAuthorization, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Payout-Authorization", headerParam0)
+
+	}
+
+	return req, nil
+}
+
+// NewAuthorizePayoutsRequest calls the generic AuthorizePayouts builder with application/json body
+func NewAuthorizePayoutsRequest(server string, body AuthorizePayoutsJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewAuthorizePayoutsRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewAuthorizePayoutsRequestWithBody constructs an http.Request for the AuthorizePayouts method, with any body, and a specified content type
+func NewAuthorizePayoutsRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/payouts/authorize")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -16396,6 +17008,46 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/v1/panel/balance/checkout (the `CreateBalanceCheckout` operationId).
 	CreateBalanceCheckoutWithResponse(ctx context.Context, body CreateBalanceCheckoutJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateBalanceCheckoutResponse, error)
 
+	// ListBeneficiariesWithResponse The caller's saved payout beneficiaries, by name (account numbers masked)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/panel/beneficiaries (the `ListBeneficiaries` operationId).
+	ListBeneficiariesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListBeneficiariesResponse, error)
+
+	// CreateBeneficiaryWithBodyWithResponse Verify a payee once and save it
+	//
+	// Runs one account verification (`POST /api/v1/account/verify`, billed on `api_key_id` like
+	// any verification, whatever it finds) and saves the payee only when verified, with the
+	// name at source; not found is 422 `beneficiary_not_verified` (the verification is still
+	// charged). Needs `X-Payout-Authorization` like `POST /payouts` (403 without, nothing
+	// charged). At most 200 per account (409).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/panel/beneficiaries (the `CreateBeneficiary` operationId).
+	CreateBeneficiaryWithBodyWithResponse(ctx context.Context, params *CreateBeneficiaryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateBeneficiaryResponse, error)
+
+	// CreateBeneficiaryWithResponse Verify a payee once and save it
+	//
+	// Runs one account verification (`POST /api/v1/account/verify`, billed on `api_key_id` like
+	// any verification, whatever it finds) and saves the payee only when verified, with the
+	// name at source; not found is 422 `beneficiary_not_verified` (the verification is still
+	// charged). Needs `X-Payout-Authorization` like `POST /payouts` (403 without, nothing
+	// charged). At most 200 per account (409).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/panel/beneficiaries (the `CreateBeneficiary` operationId).
+	CreateBeneficiaryWithResponse(ctx context.Context, params *CreateBeneficiaryParams, body CreateBeneficiaryJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateBeneficiaryResponse, error)
+
+	// DeleteBeneficiaryWithResponse Forget a saved beneficiary (payouts already sent keep their payee)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/v1/panel/beneficiaries/{id} (the `DeleteBeneficiary` operationId).
+	DeleteBeneficiaryWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*DeleteBeneficiaryResponse, error)
+
 	// GetDashboardWithResponse The caller's dashboard; for admins also the platform's
 	//
 	// The last 30 local days in the service's time zone (`TIMEZONE`), today included, every day
@@ -16578,6 +17230,58 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v1/panel/payouts (the `ListPayouts` operationId).
 	ListPayoutsWithResponse(ctx context.Context, params *ListPayoutsParams, reqEditors ...RequestEditorFn) (*ListPayoutsResponse, error)
+
+	// CreatePanelPayoutWithBodyWithResponse Send a payout from the panel, without a key's secret
+	//
+	// `POST /api/v1/payout/transfer` for the signed-in user: the same checks, fee, ledger,
+	// limits, reference_id replay and hit log, billed on `api_key_id` (an active key of the
+	// caller's, else 404; its IP allow-list applies to the caller's address). Instead of the
+	// key's secret it needs the header `X-Payout-Authorization` with a live credential of this
+	// session from `POST /payouts/authorize`: without one, or an expired one, 403
+	// `payout_authorization_required`, and nothing is logged or charged.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/panel/payouts (the `CreatePanelPayout` operationId).
+	CreatePanelPayoutWithBodyWithResponse(ctx context.Context, params *CreatePanelPayoutParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreatePanelPayoutResponse, error)
+
+	// CreatePanelPayoutWithResponse Send a payout from the panel, without a key's secret
+	//
+	// `POST /api/v1/payout/transfer` for the signed-in user: the same checks, fee, ledger,
+	// limits, reference_id replay and hit log, billed on `api_key_id` (an active key of the
+	// caller's, else 404; its IP allow-list applies to the caller's address). Instead of the
+	// key's secret it needs the header `X-Payout-Authorization` with a live credential of this
+	// session from `POST /payouts/authorize`: without one, or an expired one, 403
+	// `payout_authorization_required`, and nothing is logged or charged.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/panel/payouts (the `CreatePanelPayout` operationId).
+	CreatePanelPayoutWithResponse(ctx context.Context, params *CreatePanelPayoutParams, body CreatePanelPayoutJSONRequestBody, reqEditors ...RequestEditorFn) (*CreatePanelPayoutResponse, error)
+
+	// AuthorizePayoutsWithBodyWithResponse Mint a payout credential by typing the password again
+	//
+	// The password is checked and rate-limited like a sign-in (a wrong one is 422 on
+	// `password`; repeated failures 429 `too_many_login_attempts` with `Retry-After`). The
+	// credential is valid 5 minutes, for this session only, and is sent as
+	// `X-Payout-Authorization` with `POST /payouts`: a panel access token alone sends no money.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/panel/payouts/authorize (the `AuthorizePayouts` operationId).
+	AuthorizePayoutsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AuthorizePayoutsResponse, error)
+
+	// AuthorizePayoutsWithResponse Mint a payout credential by typing the password again
+	//
+	// The password is checked and rate-limited like a sign-in (a wrong one is 422 on
+	// `password`; repeated failures 429 `too_many_login_attempts` with `Retry-After`). The
+	// credential is valid 5 minutes, for this session only, and is sent as
+	// `X-Payout-Authorization` with `POST /payouts`: a panel access token alone sends no money.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/panel/payouts/authorize (the `AuthorizePayouts` operationId).
+	AuthorizePayoutsWithResponse(ctx context.Context, body AuthorizePayoutsJSONRequestBody, reqEditors ...RequestEditorFn) (*AuthorizePayoutsResponse, error)
 
 	// PayoutQuoteWithResponse What a payout of `amount` would cost the caller, and what is left of today's limit
 	//
@@ -21172,6 +21876,392 @@ func (r CreateBalanceCheckoutResponse) ContentType() string {
 	return ""
 }
 
+// ListBeneficiariesResponse401Headers the declared response headers of an HTTP 401 response for ListBeneficiaries
+type ListBeneficiariesResponse401Headers struct {
+	XRequestID *string
+}
+
+// ListBeneficiariesResponse500Headers the declared response headers of an HTTP 500 response for ListBeneficiaries
+type ListBeneficiariesResponse500Headers struct {
+	XRequestID *string
+}
+
+// ListBeneficiariesResponse503Headers the declared response headers of an HTTP 503 response for ListBeneficiaries
+type ListBeneficiariesResponse503Headers struct {
+	XRequestID *string
+}
+
+type ListBeneficiariesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *BeneficiaryList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListBeneficiariesResponse401Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListBeneficiariesResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListBeneficiariesResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListBeneficiariesResponse) GetJSON200() *BeneficiaryList {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListBeneficiariesResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListBeneficiariesResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListBeneficiariesResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListBeneficiariesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListBeneficiariesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListBeneficiariesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListBeneficiariesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateBeneficiaryResponse400Headers the declared response headers of an HTTP 400 response for CreateBeneficiary
+type CreateBeneficiaryResponse400Headers struct {
+	XRequestID *string
+}
+
+// CreateBeneficiaryResponse401Headers the declared response headers of an HTTP 401 response for CreateBeneficiary
+type CreateBeneficiaryResponse401Headers struct {
+	XRequestID *string
+}
+
+// CreateBeneficiaryResponse402Headers the declared response headers of an HTTP 402 response for CreateBeneficiary
+type CreateBeneficiaryResponse402Headers struct {
+	XRequestID *string
+}
+
+// CreateBeneficiaryResponse403Headers the declared response headers of an HTTP 403 response for CreateBeneficiary
+type CreateBeneficiaryResponse403Headers struct {
+	XRequestID *string
+}
+
+// CreateBeneficiaryResponse404Headers the declared response headers of an HTTP 404 response for CreateBeneficiary
+type CreateBeneficiaryResponse404Headers struct {
+	XRequestID *string
+}
+
+// CreateBeneficiaryResponse409Headers the declared response headers of an HTTP 409 response for CreateBeneficiary
+type CreateBeneficiaryResponse409Headers struct {
+	XRequestID *string
+}
+
+// CreateBeneficiaryResponse413Headers the declared response headers of an HTTP 413 response for CreateBeneficiary
+type CreateBeneficiaryResponse413Headers struct {
+	XRequestID *string
+}
+
+// CreateBeneficiaryResponse422Headers the declared response headers of an HTTP 422 response for CreateBeneficiary
+type CreateBeneficiaryResponse422Headers struct {
+	XRequestID *string
+}
+
+// CreateBeneficiaryResponse429Headers the declared response headers of an HTTP 429 response for CreateBeneficiary
+type CreateBeneficiaryResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         int
+	XRequestID         *string
+}
+
+// CreateBeneficiaryResponse500Headers the declared response headers of an HTTP 500 response for CreateBeneficiary
+type CreateBeneficiaryResponse500Headers struct {
+	XRequestID *string
+}
+
+// CreateBeneficiaryResponse502Headers the declared response headers of an HTTP 502 response for CreateBeneficiary
+type CreateBeneficiaryResponse502Headers struct {
+	XRequestID *string
+}
+
+// CreateBeneficiaryResponse503Headers the declared response headers of an HTTP 503 response for CreateBeneficiary
+type CreateBeneficiaryResponse503Headers struct {
+	XRequestID *string
+}
+
+type CreateBeneficiaryResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Beneficiary
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON402 the response for an HTTP 402 `application/json` response
+	JSON402 *PaymentRequired
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *CallForbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationFailed
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON502 the response for an HTTP 502 `application/json` response
+	JSON502 *UpstreamError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *CreateBeneficiaryResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CreateBeneficiaryResponse401Headers
+	// Headers402 the parsed response headers for an HTTP 402 response
+	Headers402 *CreateBeneficiaryResponse402Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *CreateBeneficiaryResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *CreateBeneficiaryResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateBeneficiaryResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *CreateBeneficiaryResponse413Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *CreateBeneficiaryResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateBeneficiaryResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *CreateBeneficiaryResponse500Headers
+	// Headers502 the parsed response headers for an HTTP 502 response
+	Headers502 *CreateBeneficiaryResponse502Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateBeneficiaryResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateBeneficiaryResponse) GetJSON201() *Beneficiary {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateBeneficiaryResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateBeneficiaryResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON402 returns the response for an HTTP 402 `application/json` response
+func (r CreateBeneficiaryResponse) GetJSON402() *PaymentRequired {
+	return r.JSON402
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreateBeneficiaryResponse) GetJSON403() *CallForbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r CreateBeneficiaryResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CreateBeneficiaryResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreateBeneficiaryResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreateBeneficiaryResponse) GetJSON422() *ValidationFailed {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r CreateBeneficiaryResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreateBeneficiaryResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON502 returns the response for an HTTP 502 `application/json` response
+func (r CreateBeneficiaryResponse) GetJSON502() *UpstreamError {
+	return r.JSON502
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateBeneficiaryResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateBeneficiaryResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateBeneficiaryResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateBeneficiaryResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateBeneficiaryResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteBeneficiaryResponse401Headers the declared response headers of an HTTP 401 response for DeleteBeneficiary
+type DeleteBeneficiaryResponse401Headers struct {
+	XRequestID *string
+}
+
+// DeleteBeneficiaryResponse404Headers the declared response headers of an HTTP 404 response for DeleteBeneficiary
+type DeleteBeneficiaryResponse404Headers struct {
+	XRequestID *string
+}
+
+// DeleteBeneficiaryResponse500Headers the declared response headers of an HTTP 500 response for DeleteBeneficiary
+type DeleteBeneficiaryResponse500Headers struct {
+	XRequestID *string
+}
+
+// DeleteBeneficiaryResponse503Headers the declared response headers of an HTTP 503 response for DeleteBeneficiary
+type DeleteBeneficiaryResponse503Headers struct {
+	XRequestID *string
+}
+
+type DeleteBeneficiaryResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DeleteBeneficiaryResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *DeleteBeneficiaryResponse404Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *DeleteBeneficiaryResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteBeneficiaryResponse503Headers
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteBeneficiaryResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteBeneficiaryResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DeleteBeneficiaryResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteBeneficiaryResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteBeneficiaryResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteBeneficiaryResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteBeneficiaryResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteBeneficiaryResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetDashboardResponse401Headers the declared response headers of an HTTP 401 response for GetDashboard
 type GetDashboardResponse401Headers struct {
 	XRequestID *string
@@ -22874,6 +23964,352 @@ func (r ListPayoutsResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ListPayoutsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreatePanelPayoutResponse200Headers the declared response headers of an HTTP 200 response for CreatePanelPayout
+type CreatePanelPayoutResponse200Headers struct {
+	IdempotentReplayed *string
+}
+
+// CreatePanelPayoutResponse400Headers the declared response headers of an HTTP 400 response for CreatePanelPayout
+type CreatePanelPayoutResponse400Headers struct {
+	XRequestID *string
+}
+
+// CreatePanelPayoutResponse401Headers the declared response headers of an HTTP 401 response for CreatePanelPayout
+type CreatePanelPayoutResponse401Headers struct {
+	XRequestID *string
+}
+
+// CreatePanelPayoutResponse402Headers the declared response headers of an HTTP 402 response for CreatePanelPayout
+type CreatePanelPayoutResponse402Headers struct {
+	XRequestID *string
+}
+
+// CreatePanelPayoutResponse403Headers the declared response headers of an HTTP 403 response for CreatePanelPayout
+type CreatePanelPayoutResponse403Headers struct {
+	XRequestID *string
+}
+
+// CreatePanelPayoutResponse404Headers the declared response headers of an HTTP 404 response for CreatePanelPayout
+type CreatePanelPayoutResponse404Headers struct {
+	XRequestID *string
+}
+
+// CreatePanelPayoutResponse409Headers the declared response headers of an HTTP 409 response for CreatePanelPayout
+type CreatePanelPayoutResponse409Headers struct {
+	XRequestID *string
+}
+
+// CreatePanelPayoutResponse413Headers the declared response headers of an HTTP 413 response for CreatePanelPayout
+type CreatePanelPayoutResponse413Headers struct {
+	XRequestID *string
+}
+
+// CreatePanelPayoutResponse422Headers the declared response headers of an HTTP 422 response for CreatePanelPayout
+type CreatePanelPayoutResponse422Headers struct {
+	XRequestID *string
+}
+
+// CreatePanelPayoutResponse429Headers the declared response headers of an HTTP 429 response for CreatePanelPayout
+type CreatePanelPayoutResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         int
+	XRequestID         *string
+}
+
+// CreatePanelPayoutResponse500Headers the declared response headers of an HTTP 500 response for CreatePanelPayout
+type CreatePanelPayoutResponse500Headers struct {
+	XRequestID *string
+}
+
+// CreatePanelPayoutResponse503Headers the declared response headers of an HTTP 503 response for CreatePanelPayout
+type CreatePanelPayoutResponse503Headers struct {
+	XRequestID *string
+}
+
+type CreatePanelPayoutResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PayoutEnvelope
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON402 the response for an HTTP 402 `application/json` response
+	JSON402 *PaymentRequired
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *CallForbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationFailed
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *CreatePanelPayoutResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *CreatePanelPayoutResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CreatePanelPayoutResponse401Headers
+	// Headers402 the parsed response headers for an HTTP 402 response
+	Headers402 *CreatePanelPayoutResponse402Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *CreatePanelPayoutResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *CreatePanelPayoutResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreatePanelPayoutResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *CreatePanelPayoutResponse413Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *CreatePanelPayoutResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreatePanelPayoutResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *CreatePanelPayoutResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreatePanelPayoutResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CreatePanelPayoutResponse) GetJSON200() *PayoutEnvelope {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreatePanelPayoutResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreatePanelPayoutResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON402 returns the response for an HTTP 402 `application/json` response
+func (r CreatePanelPayoutResponse) GetJSON402() *PaymentRequired {
+	return r.JSON402
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreatePanelPayoutResponse) GetJSON403() *CallForbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r CreatePanelPayoutResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CreatePanelPayoutResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreatePanelPayoutResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreatePanelPayoutResponse) GetJSON422() *ValidationFailed {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r CreatePanelPayoutResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreatePanelPayoutResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreatePanelPayoutResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreatePanelPayoutResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreatePanelPayoutResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreatePanelPayoutResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreatePanelPayoutResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// AuthorizePayoutsResponse400Headers the declared response headers of an HTTP 400 response for AuthorizePayouts
+type AuthorizePayoutsResponse400Headers struct {
+	XRequestID *string
+}
+
+// AuthorizePayoutsResponse401Headers the declared response headers of an HTTP 401 response for AuthorizePayouts
+type AuthorizePayoutsResponse401Headers struct {
+	XRequestID *string
+}
+
+// AuthorizePayoutsResponse413Headers the declared response headers of an HTTP 413 response for AuthorizePayouts
+type AuthorizePayoutsResponse413Headers struct {
+	XRequestID *string
+}
+
+// AuthorizePayoutsResponse422Headers the declared response headers of an HTTP 422 response for AuthorizePayouts
+type AuthorizePayoutsResponse422Headers struct {
+	XRequestID *string
+}
+
+// AuthorizePayoutsResponse429Headers the declared response headers of an HTTP 429 response for AuthorizePayouts
+type AuthorizePayoutsResponse429Headers struct {
+	RetryAfter int
+	XRequestID *string
+}
+
+// AuthorizePayoutsResponse500Headers the declared response headers of an HTTP 500 response for AuthorizePayouts
+type AuthorizePayoutsResponse500Headers struct {
+	XRequestID *string
+}
+
+// AuthorizePayoutsResponse503Headers the declared response headers of an HTTP 503 response for AuthorizePayouts
+type AuthorizePayoutsResponse503Headers struct {
+	XRequestID *string
+}
+
+type AuthorizePayoutsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PayoutAuthorization
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationFailed
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyLogins
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *AuthorizePayoutsResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *AuthorizePayoutsResponse401Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *AuthorizePayoutsResponse413Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *AuthorizePayoutsResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *AuthorizePayoutsResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *AuthorizePayoutsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *AuthorizePayoutsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r AuthorizePayoutsResponse) GetJSON200() *PayoutAuthorization {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r AuthorizePayoutsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r AuthorizePayoutsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r AuthorizePayoutsResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r AuthorizePayoutsResponse) GetJSON422() *ValidationFailed {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r AuthorizePayoutsResponse) GetJSON429() *TooManyLogins {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r AuthorizePayoutsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r AuthorizePayoutsResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r AuthorizePayoutsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AuthorizePayoutsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AuthorizePayoutsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AuthorizePayoutsResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -32230,6 +33666,70 @@ func (c *ClientWithResponses) CreateBalanceCheckoutWithResponse(ctx context.Cont
 	return ParseCreateBalanceCheckoutResponse(rsp)
 }
 
+// ListBeneficiariesWithResponse The caller's saved payout beneficiaries, by name (account numbers masked)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/panel/beneficiaries (the `ListBeneficiaries` operationId).
+func (c *ClientWithResponses) ListBeneficiariesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListBeneficiariesResponse, error) {
+	rsp, err := c.ListBeneficiaries(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListBeneficiariesResponse(rsp)
+}
+
+// CreateBeneficiaryWithBodyWithResponse Verify a payee once and save it
+//
+// Runs one account verification (`POST /api/v1/account/verify`, billed on `api_key_id` like
+// any verification, whatever it finds) and saves the payee only when verified, with the
+// name at source; not found is 422 `beneficiary_not_verified` (the verification is still
+// charged). Needs `X-Payout-Authorization` like `POST /payouts` (403 without, nothing
+// charged). At most 200 per account (409).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/panel/beneficiaries (the `CreateBeneficiary` operationId).
+func (c *ClientWithResponses) CreateBeneficiaryWithBodyWithResponse(ctx context.Context, params *CreateBeneficiaryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateBeneficiaryResponse, error) {
+	rsp, err := c.CreateBeneficiaryWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateBeneficiaryResponse(rsp)
+}
+
+// CreateBeneficiaryWithResponse Verify a payee once and save it
+//
+// Runs one account verification (`POST /api/v1/account/verify`, billed on `api_key_id` like
+// any verification, whatever it finds) and saves the payee only when verified, with the
+// name at source; not found is 422 `beneficiary_not_verified` (the verification is still
+// charged). Needs `X-Payout-Authorization` like `POST /payouts` (403 without, nothing
+// charged). At most 200 per account (409).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/panel/beneficiaries (the `CreateBeneficiary` operationId).
+func (c *ClientWithResponses) CreateBeneficiaryWithResponse(ctx context.Context, params *CreateBeneficiaryParams, body CreateBeneficiaryJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateBeneficiaryResponse, error) {
+	rsp, err := c.CreateBeneficiary(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateBeneficiaryResponse(rsp)
+}
+
+// DeleteBeneficiaryWithResponse Forget a saved beneficiary (payouts already sent keep their payee)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/v1/panel/beneficiaries/{id} (the `DeleteBeneficiary` operationId).
+func (c *ClientWithResponses) DeleteBeneficiaryWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*DeleteBeneficiaryResponse, error) {
+	rsp, err := c.DeleteBeneficiary(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteBeneficiaryResponse(rsp)
+}
+
 // GetDashboardWithResponse The caller's dashboard; for admins also the platform's
 //
 // The last 30 local days in the service's time zone (`TIMEZONE`), today included, every day
@@ -32513,6 +34013,82 @@ func (c *ClientWithResponses) ListPayoutsWithResponse(ctx context.Context, param
 		return nil, err
 	}
 	return ParseListPayoutsResponse(rsp)
+}
+
+// CreatePanelPayoutWithBodyWithResponse Send a payout from the panel, without a key's secret
+//
+// `POST /api/v1/payout/transfer` for the signed-in user: the same checks, fee, ledger,
+// limits, reference_id replay and hit log, billed on `api_key_id` (an active key of the
+// caller's, else 404; its IP allow-list applies to the caller's address). Instead of the
+// key's secret it needs the header `X-Payout-Authorization` with a live credential of this
+// session from `POST /payouts/authorize`: without one, or an expired one, 403
+// `payout_authorization_required`, and nothing is logged or charged.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/panel/payouts (the `CreatePanelPayout` operationId).
+func (c *ClientWithResponses) CreatePanelPayoutWithBodyWithResponse(ctx context.Context, params *CreatePanelPayoutParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreatePanelPayoutResponse, error) {
+	rsp, err := c.CreatePanelPayoutWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreatePanelPayoutResponse(rsp)
+}
+
+// CreatePanelPayoutWithResponse Send a payout from the panel, without a key's secret
+//
+// `POST /api/v1/payout/transfer` for the signed-in user: the same checks, fee, ledger,
+// limits, reference_id replay and hit log, billed on `api_key_id` (an active key of the
+// caller's, else 404; its IP allow-list applies to the caller's address). Instead of the
+// key's secret it needs the header `X-Payout-Authorization` with a live credential of this
+// session from `POST /payouts/authorize`: without one, or an expired one, 403
+// `payout_authorization_required`, and nothing is logged or charged.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/panel/payouts (the `CreatePanelPayout` operationId).
+func (c *ClientWithResponses) CreatePanelPayoutWithResponse(ctx context.Context, params *CreatePanelPayoutParams, body CreatePanelPayoutJSONRequestBody, reqEditors ...RequestEditorFn) (*CreatePanelPayoutResponse, error) {
+	rsp, err := c.CreatePanelPayout(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreatePanelPayoutResponse(rsp)
+}
+
+// AuthorizePayoutsWithBodyWithResponse Mint a payout credential by typing the password again
+//
+// The password is checked and rate-limited like a sign-in (a wrong one is 422 on
+// `password`; repeated failures 429 `too_many_login_attempts` with `Retry-After`). The
+// credential is valid 5 minutes, for this session only, and is sent as
+// `X-Payout-Authorization` with `POST /payouts`: a panel access token alone sends no money.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/panel/payouts/authorize (the `AuthorizePayouts` operationId).
+func (c *ClientWithResponses) AuthorizePayoutsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AuthorizePayoutsResponse, error) {
+	rsp, err := c.AuthorizePayoutsWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAuthorizePayoutsResponse(rsp)
+}
+
+// AuthorizePayoutsWithResponse Mint a payout credential by typing the password again
+//
+// The password is checked and rate-limited like a sign-in (a wrong one is 422 on
+// `password`; repeated failures 429 `too_many_login_attempts` with `Retry-After`). The
+// credential is valid 5 minutes, for this session only, and is sent as
+// `X-Payout-Authorization` with `POST /payouts`: a panel access token alone sends no money.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/panel/payouts/authorize (the `AuthorizePayouts` operationId).
+func (c *ClientWithResponses) AuthorizePayoutsWithResponse(ctx context.Context, body AuthorizePayoutsJSONRequestBody, reqEditors ...RequestEditorFn) (*AuthorizePayoutsResponse, error) {
+	rsp, err := c.AuthorizePayouts(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAuthorizePayoutsResponse(rsp)
 }
 
 // PayoutQuoteWithResponse What a payout of `amount` would cost the caller, and what is left of today's limit
@@ -37821,6 +39397,440 @@ func ParseCreateBalanceCheckoutResponse(rsp *http.Response) (*CreateBalanceCheck
 	return response, nil
 }
 
+// ParseListBeneficiariesResponse parses an HTTP response from a ListBeneficiariesWithResponse call
+func ParseListBeneficiariesResponse(rsp *http.Response) (*ListBeneficiariesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListBeneficiariesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest BeneficiaryList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ListBeneficiariesResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListBeneficiariesResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListBeneficiariesResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateBeneficiaryResponse parses an HTTP response from a CreateBeneficiaryWithResponse call
+func ParseCreateBeneficiaryResponse(rsp *http.Response) (*CreateBeneficiaryResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateBeneficiaryResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Beneficiary
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 402:
+		var dest PaymentRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON402 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest CallForbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 502:
+		var dest UpstreamError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON502 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 400:
+		var headers CreateBeneficiaryResponse400Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers CreateBeneficiaryResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 402:
+		var headers CreateBeneficiaryResponse402Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers402 = &headers
+	case rsp.StatusCode == 403:
+		var headers CreateBeneficiaryResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers CreateBeneficiaryResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers CreateBeneficiaryResponse409Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers CreateBeneficiaryResponse413Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 422:
+		var headers CreateBeneficiaryResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreateBeneficiaryResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers CreateBeneficiaryResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 502:
+		var headers CreateBeneficiaryResponse502Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers502 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateBeneficiaryResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteBeneficiaryResponse parses an HTTP response from a DeleteBeneficiaryWithResponse call
+func ParseDeleteBeneficiaryResponse(rsp *http.Response) (*DeleteBeneficiaryResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteBeneficiaryResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers DeleteBeneficiaryResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers DeleteBeneficiaryResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 500:
+		var headers DeleteBeneficiaryResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteBeneficiaryResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetDashboardResponse parses an HTTP response from a GetDashboardWithResponse call
 func ParseGetDashboardResponse(rsp *http.Response) (*GetDashboardResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -39604,6 +41614,415 @@ func ParseListPayoutsResponse(rsp *http.Response) (*ListPayoutsResponse, error) 
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers ListPayoutsResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreatePanelPayoutResponse parses an HTTP response from a CreatePanelPayoutWithResponse call
+func ParseCreatePanelPayoutResponse(rsp *http.Response) (*CreatePanelPayoutResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreatePanelPayoutResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PayoutEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 402:
+		var dest PaymentRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON402 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest CallForbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers CreatePanelPayoutResponse200Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers CreatePanelPayoutResponse400Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers CreatePanelPayoutResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 402:
+		var headers CreatePanelPayoutResponse402Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers402 = &headers
+	case rsp.StatusCode == 403:
+		var headers CreatePanelPayoutResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers CreatePanelPayoutResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers CreatePanelPayoutResponse409Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers CreatePanelPayoutResponse413Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 422:
+		var headers CreatePanelPayoutResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreatePanelPayoutResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers CreatePanelPayoutResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreatePanelPayoutResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseAuthorizePayoutsResponse parses an HTTP response from a AuthorizePayoutsWithResponse call
+func ParseAuthorizePayoutsResponse(rsp *http.Response) (*AuthorizePayoutsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AuthorizePayoutsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PayoutAuthorization
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyLogins
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 400:
+		var headers AuthorizePayoutsResponse400Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers AuthorizePayoutsResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 413:
+		var headers AuthorizePayoutsResponse413Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 422:
+		var headers AuthorizePayoutsResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers AuthorizePayoutsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers AuthorizePayoutsResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers AuthorizePayoutsResponse503Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

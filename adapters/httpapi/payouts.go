@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/shopspring/decimal"
 
+	"paygate/core/beneficiary"
 	"paygate/core/directory"
 	"paygate/core/errs"
 	"paygate/core/gateway"
@@ -92,6 +93,81 @@ func (s *server) payoutTransfer(c echo.Context) error {
 	}
 	res, err := s.app.Gateway.Transfer(c.Request().Context(), gateway.PayoutInput{
 		RequestID: requestIDOf(c), Creds: gatewayCredentials(c), IP: c.RealIP(), Request: req, BodyErrors: b.errors,
+	})
+	if err != nil {
+		return err
+	}
+	if res.Replayed {
+		c.Response().Header().Set("Idempotent-Replayed", "true")
+	}
+	return c.JSON(http.StatusOK, envelope(res.Charge, toPayoutResponse(&res.Payout)))
+}
+
+type payoutAuthorizeRequest struct {
+	Password string `json:"password" validate:"required,max=255"`
+}
+
+type payoutAuthorizeResponse struct {
+	Credential string `json:"credential"`
+	ExpiresIn  int    `json:"expires_in"` // seconds
+}
+
+// authorizePayouts mints the caller's payout credential once the password
+// is typed again (rate-limited like a sign-in).
+func (s *server) authorizePayouts(c echo.Context) error {
+	var req payoutAuthorizeRequest
+	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	tok, ttl, err := s.app.Accounts.AuthorizePayout(c.Request().Context(), caller(c), callerSession(c), req.Password, c.RealIP())
+	if err != nil {
+		return withRetryAfter(c, err)
+	}
+	return c.JSON(http.StatusOK, payoutAuthorizeResponse{Credential: tok, ExpiresIn: int(ttl / time.Second)})
+}
+
+// panelPayout is the signed-in caller's payout, sent with the payout
+// credential (X-Payout-Authorization) instead of a key's secret: the
+// transfer of POST /api/v1/payout/transfer, billed on the key the body
+// names (api_key_id). Refused before anything is logged or charged when
+// the credential is missing or not live.
+func (s *server) panelPayout(c echo.Context) error {
+	u := caller(c)
+	if err := s.app.Accounts.CheckPayoutAuthorization(u, callerSession(c), c.Request().Header.Get("X-Payout-Authorization")); err != nil {
+		return err
+	}
+	b, err := s.readGatewayBody(c, "api_key_id", "beneficiary_id", "beneficiary", "amount", "mode", "reference_id", "narration")
+	if err != nil {
+		return err
+	}
+	keyID := b.bodyID("api_key_id")
+	if keyID == 0 {
+		return errs.Validation(errs.FieldErrors{"api_key_id": {"is required: one of your active keys' id"}})
+	}
+	req := payout.Request{
+		Amount: b.str("amount", true), Mode: b.str("mode", false),
+		ReferenceID: b.str("reference_id", true), Narration: b.str("narration", false),
+	}
+	// A saved beneficiary of the caller's (another account's is 404), or
+	// the beneficiary object; not both.
+	if _, named := b.fields["beneficiary_id"]; named {
+		if _, both := b.fields["beneficiary"]; both {
+			return errs.Validation(errs.FieldErrors{"beneficiary": {"give beneficiary_id or beneficiary, not both"}})
+		}
+		id := b.bodyID("beneficiary_id")
+		if id == 0 {
+			return beneficiary.ErrNotFound
+		}
+		saved, err := s.app.Gateway.Beneficiary(c.Request().Context(), u, id)
+		if err != nil {
+			return err
+		}
+		req.Beneficiary = saved.Payee
+	} else {
+		req.Beneficiary = b.beneficiary()
+	}
+	res, err := s.app.Gateway.PanelTransfer(c.Request().Context(), u, keyID, gateway.PayoutInput{
+		RequestID: requestIDOf(c), IP: c.RealIP(), Request: req, BodyErrors: b.errors,
 	})
 	if err != nil {
 		return err

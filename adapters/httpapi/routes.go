@@ -97,6 +97,11 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	in.GET("/account-openings", s.listAccountOpenings)
 	in.GET("/payouts", s.listPayouts)
 	in.GET("/payouts/quote", s.payoutQuote)
+	in.POST("/payouts/authorize", s.authorizePayouts)
+	in.POST("/payouts", s.panelPayout)
+	in.GET("/beneficiaries", s.listBeneficiaries)
+	in.POST("/beneficiaries", s.createBeneficiary)
+	in.DELETE("/beneficiaries/:id", s.deleteBeneficiary)
 	in.GET("/payouts/:id", s.getPayout)
 	admin.GET("/payout-limits", s.listPayoutLimits)
 

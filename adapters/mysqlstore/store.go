@@ -311,6 +311,8 @@ func (s *Store) storesOn(db *gorm.DB) store.Stores {
 		Subscriptions: &subscriptionStore{b},
 		Invoices:      &invoiceStore{b},
 		TaxProfiles:   &taxProfileStore{b},
+
+		Beneficiaries: &beneficiaryStore{b},
 	}
 }
 

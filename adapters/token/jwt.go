@@ -1,6 +1,7 @@
 // Package token issues and verifies the panel's signed tokens (JWT, HS256):
 // short-lived access tokens, and the expiring tokens of email verification
-// links, each signed with its own key derived from the one secret.
+// links and the payout credentials, each signed with its own key derived
+// from the one secret.
 package token
 
 import (
@@ -23,12 +24,17 @@ const (
 	issuer           = "paygate"
 	audienceAccess   = "panel"
 	audienceVerifyEm = "email-verification"
+	audiencePayout   = "payout"
 )
+
+// PayoutTTL is a payout credential's lifetime.
+const PayoutTTL = 5 * time.Minute
 
 // JWT signs with HMAC keys derived from one secret.
 type JWT struct {
 	key      []byte // access tokens
 	emailKey []byte // email verification tokens
+	payKey   []byte // payout credentials
 	ttl      time.Duration
 }
 
@@ -46,7 +52,9 @@ func NewJWT(key []byte) (*JWT, error) {
 	// access token (or the reverse), whatever its claims say.
 	m := hmac.New(sha256.New, key)
 	m.Write([]byte("paygate email verification v1"))
-	return &JWT{key: key, emailKey: m.Sum(nil), ttl: TTL}, nil
+	p := hmac.New(sha256.New, key)
+	p.Write([]byte("paygate payout credential v1"))
+	return &JWT{key: key, emailKey: m.Sum(nil), payKey: p.Sum(nil), ttl: TTL}, nil
 }
 
 type claims struct {
@@ -80,6 +88,37 @@ func (j *JWT) Parse(tok string, now time.Time) (uint64, uint64, error) {
 	}
 	if c.SID == 0 {
 		return 0, 0, errors.New("access token without a session")
+	}
+	id, err := strconv.ParseUint(c.Subject, 10, 64)
+	return id, c.SID, err
+}
+
+// IssuePayout signs a payout credential for the user's session, valid
+// PayoutTTL: its own key and audience, so it never passes as an access
+// token, nor an access token as it.
+func (j *JWT) IssuePayout(userID, sessionID uint64, now time.Time) (string, time.Duration, error) {
+	c := claims{
+		SID: sessionID,
+		RegisteredClaims: jwt.RegisteredClaims{
+			Issuer:    issuer,
+			Audience:  jwt.ClaimStrings{audiencePayout},
+			Subject:   strconv.FormatUint(userID, 10),
+			IssuedAt:  jwt.NewNumericDate(now),
+			ExpiresAt: jwt.NewNumericDate(now.Add(PayoutTTL)),
+		},
+	}
+	s, err := jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString(j.payKey)
+	return s, PayoutTTL, err
+}
+
+// ParsePayout verifies a payout credential at now.
+func (j *JWT) ParsePayout(tok string, now time.Time) (uint64, uint64, error) {
+	var c claims
+	if err := parse(tok, &c, j.payKey, audiencePayout, now); err != nil {
+		return 0, 0, err
+	}
+	if c.SID == 0 {
+		return 0, 0, errors.New("payout credential without a session")
 	}
 	id, err := strconv.ParseUint(c.Subject, 10, 64)
 	return id, c.SID, err

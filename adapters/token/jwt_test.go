@@ -75,3 +75,26 @@ func TestEmailVerificationTokensAreSinglePurpose(t *testing.T) {
 		t.Fatal("verification token of another key accepted")
 	}
 }
+
+// A payout credential lives PayoutTTL and never passes as an access token,
+// nor an access token as it.
+func TestPayoutCredentialIsItsOwnToken(t *testing.T) {
+	j, _ := NewJWT([]byte(strings.Repeat("k", 32)))
+	now := time.Unix(1_800_000_000, 0)
+	cred, ttl, err := j.IssuePayout(42, 7, now)
+	if err != nil || ttl != PayoutTTL || PayoutTTL != 5*time.Minute {
+		t.Fatalf("issue: %v %v", err, ttl)
+	}
+	if id, sid, err := j.ParsePayout(cred, now.Add(time.Minute)); err != nil || id != 42 || sid != 7 {
+		t.Fatalf("parse: %d %d %v", id, sid, err)
+	}
+	if _, _, err := j.ParsePayout(cred, now.Add(PayoutTTL+time.Second)); err == nil {
+		t.Fatal("expired credential accepted")
+	}
+	if _, _, err := j.Parse(cred, now); err == nil {
+		t.Fatal("payout credential accepted as an access token")
+	}
+	if _, _, err := j.ParsePayout(mustIssue(t, j, 42, 7, now), now); err == nil {
+		t.Fatal("access token accepted as a payout credential")
+	}
+}

@@ -34,6 +34,19 @@ type PayoutResult struct {
 	Payout payout.Payout
 }
 
+// PanelTransfer is Transfer for the signed-in caller, who confirmed their
+// password (the panel's payout credential, checked before): billed and
+// logged on keyID, an active key of the caller's (else 404), as a call
+// signed with its secret would be; no secret is asked.
+func (a *Gateway) PanelTransfer(ctx context.Context, caller *user.User, keyID uint64, in PayoutInput) (*PayoutResult, error) {
+	creds, err := a.panelKey(ctx, caller, keyID)
+	if err != nil {
+		return nil, err
+	}
+	in.Creds = creds
+	return a.Transfer(ctx, in)
+}
+
 // Transfer accepts a payout, billed through the payout-transfer service
 // whose charge is the fee. In the reservation transaction, under the
 // caller's row lock, the fee is debited (the call's charge), the daily limit

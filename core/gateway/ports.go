@@ -7,6 +7,8 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/core/accountopen"
+	"paygate/core/apikey"
+	"paygate/core/beneficiary"
 	"paygate/core/catalog"
 	"paygate/core/ledger"
 	"paygate/core/payment"
@@ -35,14 +37,26 @@ type Stores struct {
 	Payouts       Payouts
 	Verifications Verifications
 	Openings      Openings
+	Keys          Keys
+	Beneficiaries Beneficiaries
 }
+
+// Keys reads the key a panel payout names.
+type Keys interface {
+	ByID(ctx context.Context, id uint64) (*apikey.Key, error)
+}
+
+// Beneficiaries are the saved payees of the panel's payouts (all of the
+// domain's repository).
+type Beneficiaries = beneficiary.Repository
 
 // StoresOf are the repositories of st the gateway calls outside a
 // transaction.
 func StoresOf(st store.Stores) Stores {
 	return Stores{Users: st.Users, Services: st.Services, Pricing: st.Pricing, Ledger: st.Ledger,
 		Payments: st.Payments, Idempotency: st.Idempotency, Refunds: st.Refunds, RefundKeys: st.RefundKeys,
-		Recharges: st.Recharges, Payouts: st.Payouts, Verifications: st.Verifications, Openings: st.Openings}
+		Recharges: st.Recharges, Payouts: st.Payouts, Verifications: st.Verifications, Openings: st.Openings,
+		Keys: st.Keys, Beneficiaries: st.Beneficiaries}
 }
 
 // Users reads a payment's beneficiary or a payout's sender and lists the

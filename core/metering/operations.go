@@ -30,6 +30,10 @@ import (
 type Credentials struct {
 	Key    string // empty: the key is found by its secret's hash
 	Secret string
+	// KeyID names the key of a caller the service authenticated otherwise
+	// (the panel's payout credential, after the password): no secret is
+	// checked. Set by internal callers only, never from a request.
+	KeyID uint64
 }
 
 // Op is one gateway operation, metered like a service call
@@ -214,12 +218,14 @@ func (a *Metering) AuthenticateGateway(ctx context.Context, c Credentials, ip st
 // so a rotated-away secret or a revoked key fails at once on every
 // instance, not only on the one that changed it.
 func (a *Metering) gatewayKey(ctx context.Context, c Credentials) (*apikey.Key, *user.User, error) {
-	if c.Secret == "" || len(c.Secret) > 128 || len(c.Key) > 64 {
+	if c.KeyID == 0 && (c.Secret == "" || len(c.Secret) > 128 || len(c.Key) > 64) {
 		return nil, nil, apikey.ErrInvalidCredentials
 	}
 	var k *apikey.Key
 	var err error
-	if c.Key == "" {
+	if c.KeyID != 0 {
+		k, err = a.reads.Keys.ByID(ctx, c.KeyID)
+	} else if c.Key == "" {
 		k, err = a.reads.Keys.BySecretHash(ctx, apikey.HashSecret(c.Secret))
 	} else {
 		k, err = a.reads.Keys.ByKey(ctx, c.Key)
@@ -230,7 +236,7 @@ func (a *Metering) gatewayKey(ctx context.Context, c Credentials) (*apikey.Key, 
 		}
 		return nil, nil, fmt.Errorf("find key: %w", err)
 	}
-	if k.Status != apikey.StatusActive || !k.SecretMatches(c.Secret) {
+	if k.Status != apikey.StatusActive || c.KeyID == 0 && !k.SecretMatches(c.Secret) {
 		return nil, nil, apikey.ErrInvalidCredentials
 	}
 	u, err := a.keyOwner(ctx, k)

@@ -117,6 +117,7 @@ type serviceStore interface {
 
 // keyStore finds a caller's key and counts its calls of the day.
 type keyStore interface {
+	ByID(ctx context.Context, id uint64) (*apikey.Key, error)
 	ByKey(ctx context.Context, key string) (*apikey.Key, error)
 	BySecretHash(ctx context.Context, hash string) (*apikey.Key, error)
 	CountHit(ctx context.Context, id uint64, day string, at time.Time) (bool, error)

@@ -14,6 +14,11 @@ import (
 type AccessTokens interface {
 	Issue(userID, sessionID uint64, role user.Role, now time.Time) (token string, expiresIn time.Duration, err error)
 	Parse(token string, now time.Time) (userID, sessionID uint64, err error)
+	// IssuePayout and ParsePayout are the payout credential: minted for a
+	// session after the password is typed again, short-lived, signed apart
+	// (an access token never passes as one).
+	IssuePayout(userID, sessionID uint64, now time.Time) (token string, expiresIn time.Duration, err error)
+	ParsePayout(token string, now time.Time) (userID, sessionID uint64, err error)
 }
 
 // EmailTokens issues and reads the signed, expiring tokens of email

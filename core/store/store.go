@@ -5,6 +5,7 @@ package store
 
 import (
 	"context"
+	"paygate/core/beneficiary"
 
 	"paygate/core/accountopen"
 	"paygate/core/apikey"
@@ -69,6 +70,8 @@ type Stores struct {
 	Subscriptions plan.Subscriptions // each user's subscription and its charged periods
 	Invoices      invoice.Store      // tax invoices and credit notes
 	TaxProfiles   taxprofile.Store   // the invoices' supplier and each account's billing profile
+
+	Beneficiaries beneficiary.Repository // saved payout beneficiaries
 }
 
 // Transactor runs fn in one database transaction with Stores bound to it.

@@ -88,6 +88,71 @@ func (_c *MockAccessTokens_Issue_Call) RunAndReturn(run func(uint64, uint64, use
 	return _c
 }
 
+// IssuePayout provides a mock function with given fields: userID, sessionID, now
+func (_m *MockAccessTokens) IssuePayout(userID uint64, sessionID uint64, now time.Time) (string, time.Duration, error) {
+	ret := _m.Called(userID, sessionID, now)
+
+	if len(ret) == 0 {
+		panic("no return value specified for IssuePayout")
+	}
+
+	var r0 string
+	var r1 time.Duration
+	var r2 error
+	if rf, ok := ret.Get(0).(func(uint64, uint64, time.Time) (string, time.Duration, error)); ok {
+		return rf(userID, sessionID, now)
+	}
+	if rf, ok := ret.Get(0).(func(uint64, uint64, time.Time) string); ok {
+		r0 = rf(userID, sessionID, now)
+	} else {
+		r0 = ret.Get(0).(string)
+	}
+
+	if rf, ok := ret.Get(1).(func(uint64, uint64, time.Time) time.Duration); ok {
+		r1 = rf(userID, sessionID, now)
+	} else {
+		r1 = ret.Get(1).(time.Duration)
+	}
+
+	if rf, ok := ret.Get(2).(func(uint64, uint64, time.Time) error); ok {
+		r2 = rf(userID, sessionID, now)
+	} else {
+		r2 = ret.Error(2)
+	}
+
+	return r0, r1, r2
+}
+
+// MockAccessTokens_IssuePayout_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'IssuePayout'
+type MockAccessTokens_IssuePayout_Call struct {
+	*mock.Call
+}
+
+// IssuePayout is a helper method to define mock.On call
+//   - userID uint64
+//   - sessionID uint64
+//   - now time.Time
+func (_e *MockAccessTokens_Expecter) IssuePayout(userID interface{}, sessionID interface{}, now interface{}) *MockAccessTokens_IssuePayout_Call {
+	return &MockAccessTokens_IssuePayout_Call{Call: _e.mock.On("IssuePayout", userID, sessionID, now)}
+}
+
+func (_c *MockAccessTokens_IssuePayout_Call) Run(run func(userID uint64, sessionID uint64, now time.Time)) *MockAccessTokens_IssuePayout_Call {
+	_c.Call.Run(func(args mock.Arguments) {
+		run(args[0].(uint64), args[1].(uint64), args[2].(time.Time))
+	})
+	return _c
+}
+
+func (_c *MockAccessTokens_IssuePayout_Call) Return(token string, expiresIn time.Duration, err error) *MockAccessTokens_IssuePayout_Call {
+	_c.Call.Return(token, expiresIn, err)
+	return _c
+}
+
+func (_c *MockAccessTokens_IssuePayout_Call) RunAndReturn(run func(uint64, uint64, time.Time) (string, time.Duration, error)) *MockAccessTokens_IssuePayout_Call {
+	_c.Call.Return(run)
+	return _c
+}
+
 // Parse provides a mock function with given fields: token, now
 func (_m *MockAccessTokens) Parse(token string, now time.Time) (uint64, uint64, error) {
 	ret := _m.Called(token, now)
@@ -148,6 +213,70 @@ func (_c *MockAccessTokens_Parse_Call) Return(userID uint64, sessionID uint64, e
 }
 
 func (_c *MockAccessTokens_Parse_Call) RunAndReturn(run func(string, time.Time) (uint64, uint64, error)) *MockAccessTokens_Parse_Call {
+	_c.Call.Return(run)
+	return _c
+}
+
+// ParsePayout provides a mock function with given fields: token, now
+func (_m *MockAccessTokens) ParsePayout(token string, now time.Time) (uint64, uint64, error) {
+	ret := _m.Called(token, now)
+
+	if len(ret) == 0 {
+		panic("no return value specified for ParsePayout")
+	}
+
+	var r0 uint64
+	var r1 uint64
+	var r2 error
+	if rf, ok := ret.Get(0).(func(string, time.Time) (uint64, uint64, error)); ok {
+		return rf(token, now)
+	}
+	if rf, ok := ret.Get(0).(func(string, time.Time) uint64); ok {
+		r0 = rf(token, now)
+	} else {
+		r0 = ret.Get(0).(uint64)
+	}
+
+	if rf, ok := ret.Get(1).(func(string, time.Time) uint64); ok {
+		r1 = rf(token, now)
+	} else {
+		r1 = ret.Get(1).(uint64)
+	}
+
+	if rf, ok := ret.Get(2).(func(string, time.Time) error); ok {
+		r2 = rf(token, now)
+	} else {
+		r2 = ret.Error(2)
+	}
+
+	return r0, r1, r2
+}
+
+// MockAccessTokens_ParsePayout_Call is a *mock.Call that shadows Run/Return methods with type explicit version for method 'ParsePayout'
+type MockAccessTokens_ParsePayout_Call struct {
+	*mock.Call
+}
+
+// ParsePayout is a helper method to define mock.On call
+//   - token string
+//   - now time.Time
+func (_e *MockAccessTokens_Expecter) ParsePayout(token interface{}, now interface{}) *MockAccessTokens_ParsePayout_Call {
+	return &MockAccessTokens_ParsePayout_Call{Call: _e.mock.On("ParsePayout", token, now)}
+}
+
+func (_c *MockAccessTokens_ParsePayout_Call) Run(run func(token string, now time.Time)) *MockAccessTokens_ParsePayout_Call {
+	_c.Call.Run(func(args mock.Arguments) {
+		run(args[0].(string), args[1].(time.Time))
+	})
+	return _c
+}
+
+func (_c *MockAccessTokens_ParsePayout_Call) Return(userID uint64, sessionID uint64, err error) *MockAccessTokens_ParsePayout_Call {
+	_c.Call.Return(userID, sessionID, err)
+	return _c
+}
+
+func (_c *MockAccessTokens_ParsePayout_Call) RunAndReturn(run func(string, time.Time) (uint64, uint64, error)) *MockAccessTokens_ParsePayout_Call {
 	_c.Call.Return(run)
 	return _c
 }

@@ -1,6 +1,7 @@
 // THE FLOW OF ISSUE 20 (money out, account opening), on the sandbox
 // providers: the admin credits a user's balance; the user creates an API key
-// and sends two payouts from the panel's form, signed with the key's secret:
+// and sends two payouts from the panel's form, confirmed with the password
+// (a wrong one sends nothing; no secret is asked):
 // one to an account ending 0000 (the sandbox fails it: the amount and the
 // fee come back) and one to an account ending 1234 (success, with the bank's
 // UTR). The admin sees both with their owner and what the user has used of
@@ -21,8 +22,8 @@ const CREDIT = '1000.00';
 const FEE = '5.00'; // the payout-transfer service's default charge
 const FAILING = { account: '501234560000', ifsc: 'HDFC0001234', name: 'Closed Account', amount: '250.00', total: '255.00' };
 const GOOD = { account: '501234561234', ifsc: 'ICIC0004321', name: 'Ravi Kumar', amount: '300.00', total: '305.00', narration: 'Invoice 42' };
-// 1,000.00 − (250.00 + 5.00) given back − (300.00 + 5.00)
-const BALANCE = '695.00';
+// 1,000.00 − (250.00 + 5.00) given back − 1.00 (the beneficiary's verification) − (300.00 + 5.00)
+const BALANCE = '694.00';
 const APPLICANT = {
   name: 'Asha Applicant', dob: '1990-05-17', pan: 'ABCDE1234F', aadhaar: '234567890123', mobile: '9876543210',
   email: `asha.${id}@example.com`, address: '1 MG Road, Bengaluru 560001', product: 'savings', reference_id: `aco-${id}`,
@@ -46,7 +47,7 @@ export const steps = [
   },
   {
     id: 'key',
-    name: 'the user creates an API key (its secret signs payouts)',
+    name: 'the user creates an API key (payouts are billed on it)',
     needs: ['funded'],
     async run(ctx) {
       const page = await ctx.actor('user');
@@ -59,9 +60,9 @@ export const steps = [
     needs: ['key'],
     async run(ctx) {
       const page = await ctx.actor('user');
-      await goToPayouts(page); // from the keys screen: the secret is remembered in this tab
+      await goToPayouts(page);
       await page.getByText('No payouts yet').waitFor();
-      const { payoutId } = await sendBankPayout(page, { ...ctx.state.key, ...FAILING, fee: FEE });
+      const { payoutId } = await sendBankPayout(page, { ...ctx.state.key, ...FAILING, fee: FEE, password: USER.password, wrongPassword: 'not-my-password' });
       ctx.state.failedId = payoutId;
       await expectPayoutStatus(page, payoutId, 'failed');
       const row = payoutRow(page, payoutId);
@@ -85,9 +86,10 @@ export const steps = [
     async run(ctx) {
       const page = await ctx.actor('user');
       await goToPayouts(page);
-      // A reload forgets the secrets of this tab: the form takes the pasted one.
+      // A reload forgets the payout credential (memory only): the password is asked again, to
+      // save the beneficiary (verified once); the payout goes to it, chosen from the list.
       await page.reload();
-      const { payoutId } = await sendBankPayout(page, { ...ctx.state.key, ...GOOD, fee: FEE });
+      const { payoutId } = await sendBankPayout(page, { ...ctx.state.key, ...GOOD, fee: FEE, password: USER.password, save: true });
       ctx.state.goodId = payoutId;
       await expectPayoutStatus(page, payoutId, 'success');
       const detail = await openPayout(page, payoutId);
@@ -160,7 +162,7 @@ export const steps = [
       const row = page.getByRole('table', { name: 'Payouts' }).getByRole('row').filter({ hasText: 'ravi@okaxis' });
       await row.getByText('UPI', { exact: true }).waitFor();
       await row.getByText('success', { exact: true }).waitFor({ timeout: 20_000 });
-      await expectBalance(page, '590.00'); // 695.00 − 100.00 − 5.00
+      await expectBalance(page, '589.00'); // 694.00 − 100.00 − 5.00
     },
   },
   {

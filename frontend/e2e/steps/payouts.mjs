@@ -1,6 +1,6 @@
 // Money out (issue 20), step by step: an admin credits a balance by hand,
-// a user sends payouts from the panel's form (signed with an API key's
-// secret), watches them settle in the list and the drawer, and the admin
+// a user sends payouts from the panel's form (confirmed with the password,
+// no API secret), watches them settle in the list and the drawer, and the admin
 // reads and changes the daily payout limits. Each function drives the real
 // UI and throws on anything unexpected.
 import { openScreen, pageHeading } from '../lib/helpers.mjs';
@@ -33,22 +33,29 @@ export async function goToPayouts(page) {
 
 /**
  * Sends a payout to a bank account with the new-payout form: the key chosen
- * (its secret prefilled when created in this tab, else `secret`), the fee and
- * total checked against the quote, and the answer shown.
+ * (no secret asked), the fee and total checked against the quote, the
+ * confirmation, then the password typed in its dialog (`wrongPassword`
+ * first, when given, must be refused with nothing sent), and the answer shown.
  * @returns {Promise<{payoutId: string, status: string}>}
  */
-export async function sendBankPayout(page, { key, secret, account, ifsc, name, amount, fee, total, narration }) {
+export async function sendBankPayout(page, { key, password, wrongPassword, save, account, ifsc, name, amount, fee, total, narration }) {
   await page.getByRole('button', { name: 'New payout' }).click();
   const dialog = page.getByRole('dialog', { name: 'New payout' });
   const form = dialog.getByRole('form', { name: 'New payout' });
   await form.getByLabel('API key').click();
   await page.getByRole('option', { name: new RegExp(key) }).click();
-  const secretInput = form.locator('input[type="password"]');
-  if ((await secretInput.inputValue()) === '') await secretInput.fill(secret);
-  else if ((await secretInput.inputValue()) !== secret) throw new Error('the prefilled secret is not the key’s');
+  if (await form.locator('input[type="password"]').count()) throw new Error('the payout form asks for a secret');
   await form.getByLabel('Account number').fill(account);
   await form.getByLabel('IFSC').fill(ifsc);
   await form.getByLabel('Account holder’s name').fill(name);
+  if (save) {
+    // Saved once verified (the password first), then chosen from the list.
+    await form.getByRole('button', { name: 'Add beneficiary' }).click();
+    await confirmPassword(page, password);
+    await form.getByTestId('saved-beneficiary').waitFor();
+    const picked = await form.getByLabel('Pay to').inputValue();
+    if (!picked.startsWith(`${name} · XXXXXXXX${account.slice(-4)}`)) throw new Error(`the picker shows "${picked}" after saving`);
+  }
   await form.getByLabel('Amount').fill(amount);
   if (narration) await form.getByLabel('Narration').fill(narration);
   const reference = await form.getByLabel('Reference id').inputValue();
@@ -59,12 +66,18 @@ export async function sendBankPayout(page, { key, secret, account, ifsc, name, a
     const t = squash(await form.getByTestId('quote-total').innerText().catch(() => ''));
     return (f === inr(fee) && t === inr(total)) || `the quote shows fee "${f}", total "${t}"; want ${inr(fee)}, ${inr(total)}`;
   }, 'the quote');
-  const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/payout/transfer' && r.request().method() === 'POST');
+  let sent = 0;
+  const count = (r) => { if (new URL(r.url()).pathname === '/api/v1/panel/payouts' && r.method() === 'POST') sent++; };
+  page.on('request', count);
+  const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/panel/payouts' && r.request().method() === 'POST',
+    { timeout: 60_000 });
   await form.getByRole('button', { name: 'Review payout' }).click();
   await form.getByTestId('payout-confirm').getByRole('button', { name: 'Send payout' }).click();
+  if (!save) await confirmPassword(page, password, wrongPassword, () => sent); // else the credential of the save is still live
   const r = await answered;
-  const auth = await r.request().headerValue('authorization');
-  if (auth !== `Bearer ${secret}`) throw new Error(`the transfer was signed "${auth}", want the key's secret`);
+  page.off('request', count);
+  const credential = await r.request().headerValue('x-payout-authorization');
+  if (!credential) throw new Error('the payout was sent without its payout credential');
   const body = await r.json();
   if (r.status() !== 200) throw new Error(`the transfer answered ${r.status()}: ${JSON.stringify(body)}`);
   const result = dialog.getByTestId('payout-result');
@@ -75,6 +88,22 @@ export async function sendBankPayout(page, { key, secret, account, ifsc, name, a
   await page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'detached' });
   return { payoutId, status: body.data.status };
+}
+
+/** Types the password in its dialog (`wrongPassword` first, when given, must be refused with nothing sent). */
+async function confirmPassword(page, password, wrongPassword, sent = () => 0) {
+  const ask = page.getByRole('dialog', { name: 'Confirm your password' });
+  await ask.waitFor();
+  const input = ask.locator('input[type="password"]');
+  if (wrongPassword) {
+    await input.fill(wrongPassword);
+    await ask.getByRole('button', { name: 'Confirm' }).click();
+    await ask.getByText('The password is incorrect').waitFor();
+    if (sent() !== 0) throw new Error('a payout was sent after a wrong password');
+  }
+  await input.fill(password);
+  await ask.getByRole('button', { name: 'Confirm' }).click();
+  await ask.waitFor({ state: 'detached' });
 }
 
 /** The payouts table's row of a payout. */

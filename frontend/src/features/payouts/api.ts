@@ -2,11 +2,12 @@
 // user's; format=csv exports it), one payout (GET /payouts/{id}), the quote
 // of a payout's fee against the balance and today's limit (GET
 // /payouts/quote), every account's limit for admins (GET /payout-limits),
-// and the transfer itself: POST /payout/transfer, the gateway's endpoint,
-// signed with an API key's secret as Bearer (never the panel's token).
+// and the transfer itself: POST /payouts with the payout credential that
+// POST /payouts/authorize mints for the password (kept in memory only,
+// until it expires): the panel's token alone sends no money.
 import { useEffect, useRef } from 'react';
 import { keepPreviousData, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { api, call, gatewayApi } from '../../api/client';
+import { api, call } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import type { GetQuery, Schemas } from '../../api/types';
 import { ME_KEY } from '../../auth/useMe';
@@ -21,6 +22,53 @@ export const PAYOUTS_PATH = '/api/v1/panel/payouts';
 const PAYOUT_PATH = '/api/v1/panel/payouts/{id}';
 const QUOTE_PATH = '/api/v1/panel/payouts/quote';
 const LIMITS_PATH = '/api/v1/panel/payout-limits';
+const AUTHORIZE_PATH = '/api/v1/panel/payouts/authorize';
+const BENEFICIARIES_PATH = '/api/v1/panel/beneficiaries';
+
+export type SavedBeneficiary = Schemas['Beneficiary'];
+
+/** The caller's saved beneficiaries, by name (account numbers masked). */
+export function useBeneficiaries() {
+  return useQuery({
+    queryKey: [BENEFICIARIES_PATH],
+    queryFn: () => call(api.GET(BENEFICIARIES_PATH)),
+  });
+}
+
+/** Forgets a saved beneficiary (payouts already sent keep their payee). */
+export function useDeleteBeneficiary(config?: MutationConfig<void, number>) {
+  return useFeatureMutation({
+    mutationFn: async (id: number) => {
+      const { error, response } = await api.DELETE(`${BENEFICIARIES_PATH}/{id}`, { params: { path: { id } } });
+      if (!response.ok) throw ApiError.from(response.status, error);
+    },
+    onSuccess: (qc) => { void qc.invalidateQueries({ queryKey: [BENEFICIARIES_PATH] }); },
+  }, config);
+}
+
+export interface BeneficiaryToSave {
+  body: Schemas['BeneficiaryCreateRequest'];
+  credential: string;
+}
+
+/**
+ * Verifies a payee once (an account verification, billed like any) and saves
+ * it when found: a 422 beneficiary_not_verified when not (still billed).
+ */
+export function useSaveBeneficiary(config?: MutationConfig<SavedBeneficiary, BeneficiaryToSave>) {
+  return useFeatureMutation({
+    mutationFn: async ({ body, credential }: BeneficiaryToSave): Promise<SavedBeneficiary> => {
+      try {
+        return await call(api.POST(BENEFICIARIES_PATH, { body, params: { header: { 'X-Payout-Authorization': credential } } }));
+      } catch (e) {
+        if (e instanceof ApiError && e.code === PAYOUT_AUTHORIZATION_REQUIRED) forgetPayoutCredential();
+        throw e;
+      }
+    },
+    onSuccess: (qc) => { void qc.invalidateQueries({ queryKey: [BENEFICIARIES_PATH] }); refreshMoney(qc); },
+    onError: (qc) => refreshMoney(qc),
+  }, config);
+}
 /** The gateway endpoint that sends a payout (with an API key's secret). */
 export const PAYOUT_TRANSFER_ENDPOINT = '/api/v1/payout/transfer';
 /** The gateway endpoint that tells a payout's state (with an API key's secret). */
@@ -99,10 +147,35 @@ export function usePayoutLimits<F extends Record<string, string>>(list: ListPara
   return useListQuery(LIMITS_PATH, list);
 }
 
+/** The payout credential held in this tab (memory only) and when it stops being used. */
+let held: { credential: string; until: number } | null = null;
+const MARGIN_MS = 15_000;
+
+/** The live payout credential, if any: none means the password is asked first. */
+export function heldPayoutCredential(now = Date.now()): string | null {
+  return held && held.until > now ? held.credential : null;
+}
+
+/** Drops the payout credential (refused, expired, or signed out). */
+export function forgetPayoutCredential() {
+  held = null;
+}
+
+/** Types the password again for a payout credential (5 minutes, this session only); a wrong one is a 422 on password. */
+export function useAuthorizePayouts(config?: MutationConfig<string, string>) {
+  return useFeatureMutation({
+    mutationFn: async (password: string): Promise<string> => {
+      const a = await call(api.POST(AUTHORIZE_PATH, { body: { password } }));
+      held = { credential: a.credential, until: Date.now() + a.expires_in * 1000 - MARGIN_MS };
+      return a.credential;
+    },
+  }, config);
+}
+
 export interface PayoutTransfer {
-  body: Schemas['PayoutRequest'];
-  /** The chosen API key's secret: the request's Bearer credential. */
-  secret: string;
+  body: Schemas['PanelPayoutRequest'];
+  /** From useAuthorizePayouts: the request's X-Payout-Authorization. */
+  credential: string;
 }
 
 export interface PayoutSent {
@@ -111,19 +184,26 @@ export interface PayoutSent {
   replayed: boolean;
 }
 
+/** The code of a payout refused for a missing or expired payout credential (403). */
+export const PAYOUT_AUTHORIZATION_REQUIRED = 'payout_authorization_required';
+
 /**
- * Sends a payout through the gateway with the key's secret. A 402, 409 or
- * 422 throws an ApiError with the body's message and field errors (keyed
- * like `beneficiary.account_number`).
+ * Sends a payout with the payout credential. A 402, 409 or 422 throws an
+ * ApiError with the body's message and field errors (keyed like
+ * `beneficiary.account_number`); a refused credential is forgotten.
  */
 export function useSendPayout(config?: MutationConfig<PayoutSent, PayoutTransfer>) {
   return useFeatureMutation({
-    mutationFn: async ({ body, secret }: PayoutTransfer): Promise<PayoutSent> => {
-      const { data, error, response } = await gatewayApi.POST(PAYOUT_TRANSFER_ENDPOINT, {
+    mutationFn: async ({ body, credential }: PayoutTransfer): Promise<PayoutSent> => {
+      const { data, error, response } = await api.POST(PAYOUTS_PATH, {
         body,
-        headers: { Authorization: `Bearer ${secret}`, Accept: 'application/json' },
+        params: { header: { 'X-Payout-Authorization': credential } },
       });
-      if (!response.ok || error !== undefined || !data) throw ApiError.from(response.status, error);
+      if (!response.ok || error !== undefined || !data) {
+        const e = ApiError.from(response.status, error);
+        if (e.code === PAYOUT_AUTHORIZATION_REQUIRED) forgetPayoutCredential();
+        throw e;
+      }
       return { envelope: data, replayed: response.headers.get('Idempotent-Replayed') === 'true' };
     },
     // Whatever came back, the balance and the lists may have moved.

@@ -29,7 +29,7 @@ export function signInAsAdmin() {
   session.signIn({ access_token: 'token-a', refresh_token: 'r', token_type: 'Bearer', expires_in: 900, user: admin });
 }
 
-export interface Call { method: string; path: string; search: string; body: unknown; auth: string | null }
+export interface Call { method: string; path: string; search: string; body: unknown; auth: string | null; headers: Headers }
 type Handler = (c: Call) => Response | Promise<Response>;
 
 /**
@@ -47,7 +47,7 @@ export function stubApi(routes: Record<string, Handler>) {
     } catch {
       /* not JSON */
     }
-    const c: Call = { method: req.method, path: url.pathname, search: url.search, body, auth: req.headers.get('Authorization') };
+    const c: Call = { method: req.method, path: url.pathname, search: url.search, body, auth: req.headers.get('Authorization'), headers: req.headers };
     calls.push(c);
     for (const [k, h] of Object.entries(routes)) {
       const [m, p] = k.split(' ');

@@ -1,11 +1,12 @@
 // A new payout from the panel: the beneficiary (a bank account or a UPI
 // address), the amount, mode, narration and reference; the fee and the total
 // quoted before sending, against the balance and what is left of today's
-// limit. Sending money out is signed with an API key's secret, like the
-// try-it console: a stolen panel session alone cannot send money.
-import { useState } from 'react';
+// limit. Sending asks for the password again (a payout credential, kept in
+// memory for its 5 minutes): a stolen panel session alone cannot send money.
+// The payout is billed and logged on the API key chosen; no secret is asked.
+import { useRef, useState } from 'react';
 import {
-  Alert, Anchor, Button, Divider, Group, Paper, PasswordInput, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput,
+  Alert, Anchor, Button, Divider, Group, Modal, Paper, PasswordInput, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
@@ -14,9 +15,11 @@ import { ApiError, errorMessage, optionsError } from '../../../api/errors';
 import type { Schemas } from '../../../api/types';
 import { Money } from '../../../components/Money';
 import { useAllKeys } from '../../../features/keys/api';
-import { PAYOUT_TRANSFER_ENDPOINT, usePayoutQuote, useSendPayout, type PayoutSent } from '../../../features/payouts/api';
+import {
+  PAYOUT_AUTHORIZATION_REQUIRED, heldPayoutCredential, useAuthorizePayouts, useBeneficiaries, useDeleteBeneficiary, usePayoutQuote, useSaveBeneficiary,
+  useSendPayout, type PayoutSent, type SavedBeneficiary,
+} from '../../../features/payouts/api';
 import { compareDecimal, formatINR } from '../../../lib/money';
-import { recentSecret } from '../common/recentSecrets';
 import { StatusBadge } from '../common/StatusBadge';
 import { TestModeBadge } from './beneficiary';
 
@@ -24,14 +27,22 @@ type BeneficiaryType = Schemas['PayoutBeneficiary']['type'];
 type Mode = NonNullable<Schemas['PayoutRequest']['mode']>;
 
 export interface PayoutValues {
+  /** The API key's id the payout is billed and logged on. */
   key: string;
-  secret: string;
+  /** A saved beneficiary's id, or NEW: the details below. */
+  saved: string;
   beneficiary: { type: BeneficiaryType; name: string; account_number: string; ifsc: string; vpa: string };
   amount: string;
   mode: Mode;
   narration: string;
   reference_id: string;
 }
+
+/** The picker's value for a beneficiary typed in (not saved). */
+export const NEW = 'new';
+
+/** How a saved beneficiary reads in the picker and the confirmation. */
+export const savedLabel = (b: SavedBeneficiary) => `${b.name} · ${b.type === 'vpa' ? b.vpa : `${b.account_number} · ${b.ifsc}`}`;
 
 const MODES: Record<BeneficiaryType, Mode[]> = { bank_account: ['IMPS', 'NEFT'], vpa: ['UPI'] };
 const AMOUNT = /^\d+(\.\d{1,2})?$/;
@@ -64,12 +75,19 @@ function amountError(v: string): string | null {
 }
 
 /** The request body: the beneficiary of the chosen type only, the narration when given. */
-export function payoutBody(v: PayoutValues): Schemas['PayoutRequest'] {
+export function payoutBody(v: PayoutValues): Schemas['PanelPayoutRequest'] {
+  if (v.saved !== NEW) {
+    return {
+      api_key_id: Number(v.key), beneficiary_id: Number(v.saved), amount: v.amount.trim(), mode: v.mode, reference_id: v.reference_id.trim(),
+      ...(v.narration.trim() ? { narration: v.narration.trim() } : {}),
+    };
+  }
   const b = v.beneficiary;
   const beneficiary: Schemas['PayoutBeneficiary'] = b.type === 'vpa'
     ? { type: 'vpa', name: b.name.trim(), vpa: b.vpa.trim() }
     : { type: 'bank_account', name: b.name.trim(), account_number: b.account_number.trim(), ifsc: b.ifsc.trim().toUpperCase() };
   return {
+    api_key_id: Number(v.key),
     beneficiary,
     amount: v.amount.trim(),
     mode: v.mode,
@@ -81,7 +99,7 @@ export function payoutBody(v: PayoutValues): Schemas['PayoutRequest'] {
 const TITLES: Record<number, string> = {
   402: 'Not enough balance',
   403: 'This key may not send payouts',
-  404: 'Payouts are not available to you',
+  404: 'Payouts or this key are not available to you',
   409: 'This reference was used for another payout',
   422: 'The payout was refused',
   429: 'Too many requests',
@@ -166,10 +184,13 @@ export function PayoutForm({ onView }: { onView?: (payoutId: string) => void }) 
   // The confirmation step: the checked values, shown back before anything is
   // sent; any edit afterwards goes back to "Review payout".
   const [confirming, setConfirming] = useState<PayoutValues | null>(null);
+  const beneficiaries = useBeneficiaries();
+  const savedList = beneficiaries.data?.data ?? [];
+  const savedOf = (id: string) => savedList.find((b) => String(b.id) === id);
   const form = useForm<PayoutValues>({
     onValuesChange: () => setConfirming(null),
     initialValues: {
-      key: '', secret: '',
+      key: '', saved: NEW,
       beneficiary: { type: 'bank_account', name: '', account_number: '', ifsc: '', vpa: '' },
       amount: '', mode: 'IMPS', narration: '', reference_id: newReference(),
     },
@@ -177,29 +198,56 @@ export function PayoutForm({ onView }: { onView?: (payoutId: string) => void }) 
       const e: Record<string, string> = {};
       const b = v.beneficiary;
       if (!v.key) e.key = 'Choose a key';
-      if (!v.secret.trim()) e.secret = 'Paste the key’s secret';
+      const a = amountError(v.amount);
+      if (a) e.amount = a;
+      if ([...v.narration.trim()].length > 30) e.narration = 'At most 30 characters';
+      if (!REFERENCE.test(v.reference_id.trim())) e.reference_id = 'Up to 64 letters, digits and . _ : -';
+      if (v.saved !== NEW) {
+        const t = savedOf(v.saved)?.type ?? 'bank_account';
+        if (!MODES[t].includes(v.mode)) e.mode = `${MODES[t].join(' or ')} for this beneficiary`;
+        return e;
+      }
+      Object.assign(e, beneficiaryErrors(b));
+      if (!MODES[b.type].includes(v.mode)) e.mode = `${MODES[b.type].join(' or ')} for this beneficiary`;
+      return e;
+    },
+  });
+  function beneficiaryErrors(b: PayoutValues['beneficiary']) {
+      const e: Record<string, string> = {};
       if (!b.name.trim()) e['beneficiary.name'] = 'Enter the beneficiary’s name';
       else if (b.name.trim().length > 100) e['beneficiary.name'] = 'At most 100 characters';
       if (b.type === 'bank_account') {
         if (!ACCOUNT.test(b.account_number.trim())) e['beneficiary.account_number'] = '9 to 18 digits';
         if (!IFSC.test(b.ifsc.trim().toUpperCase())) e['beneficiary.ifsc'] = 'An IFSC like HDFC0001234';
       } else if (!VPA.test(b.vpa.trim())) e['beneficiary.vpa'] = 'A UPI address like name@bank';
-      const a = amountError(v.amount);
-      if (a) e.amount = a;
-      if (!MODES[b.type].includes(v.mode)) e.mode = `${MODES[b.type].join(' or ')} for this beneficiary`;
-      if ([...v.narration.trim()].length > 30) e.narration = 'At most 30 characters';
-      if (!REFERENCE.test(v.reference_id.trim())) e.reference_id = 'Up to 64 letters, digits and . _ : -';
       return e;
-    },
-  });
+  }
   const [failure, setFailure] = useState<{ error: unknown; leftover: string[] } | null>(null);
   const [sent, setSent] = useState<PayoutSent | null>(null);
+  // The password prompt: open while the payout waits for a payout credential.
+  const [asking, setAsking] = useState(false);
+  const [password, setPassword] = useState('');
+  // What waits for the credential: the payout, or saving a beneficiary.
+  const pending = useRef<((credential: string) => void) | null>(null);
+  const withCredential = (action: (credential: string) => void) => {
+    const credential = heldPayoutCredential();
+    if (credential) action(credential);
+    else {
+      pending.current = action;
+      setAsking(true);
+    }
+  };
   const send = useSendPayout({
     onSuccess: (s) => {
       setSent(s);
       setFailure(null);
     },
-    onError: (err) => {
+    onError: (err, vars) => {
+      if (err instanceof ApiError && err.code === PAYOUT_AUTHORIZATION_REQUIRED) {
+        // the credential had expired: ask again, the payout still waits
+        withCredential((credential) => send.mutate({ body: vars.body, credential }));
+        return;
+      }
       setConfirming(null); // back to the form, to fix and review again
       // Field errors go under their fields (beneficiary.account_number under the account number);
       // one for a field not on screen stays in the message.
@@ -216,6 +264,46 @@ export function PayoutForm({ onView }: { onView?: (payoutId: string) => void }) 
     },
   });
 
+  const authorize = useAuthorizePayouts({
+    onSuccess: (credential) => {
+      setAsking(false);
+      setPassword('');
+      const action = pending.current;
+      pending.current = null;
+      action?.(credential);
+    },
+  });
+  const sendConfirmed = (vals: PayoutValues) => withCredential((credential) => send.mutate({ body: payoutBody(vals), credential }));
+  // "Add beneficiary": checked once by an account verification, then saved and chosen.
+  const save = useSaveBeneficiary({
+    onSuccess: (b) => {
+      setFailure(null);
+      form.setFieldValue('saved', String(b.id));
+      form.setFieldValue('mode', MODES[b.type][0]!);
+    },
+    onError: (err) => setFailure({ error: err, leftover: [] }),
+  });
+  const forget = useDeleteBeneficiary({
+    onSuccess: () => form.setFieldValue('saved', NEW),
+    onError: (err) => setFailure({ error: err, leftover: [] }),
+  });
+  const addBeneficiary = () => {
+    const vals = form.getValues();
+    const errors = { ...beneficiaryErrors(vals.beneficiary), ...(vals.key ? {} : { key: 'Choose a key' }) };
+    if (Object.keys(errors).length) {
+      form.setErrors(errors);
+      return;
+    }
+    const b = vals.beneficiary;
+    const body: Schemas['BeneficiaryCreateRequest'] = b.type === 'vpa'
+      ? { api_key_id: Number(vals.key), type: 'vpa', name: b.name.trim(), vpa: b.vpa.trim() }
+      : { api_key_id: Number(vals.key), type: 'bank_account', name: b.name.trim(), account_number: b.account_number.trim(), ifsc: b.ifsc.trim().toUpperCase() };
+    setFailure(null);
+    withCredential((credential) => save.mutate({ body, credential }));
+  };
+  const passwordError = authorize.error instanceof ApiError && authorize.error.fieldErrors.password
+    ? 'The password is incorrect' : authorize.error ? errorMessage(authorize.error) : null;
+
   const v = form.getValues();
   const type = v.beneficiary.type;
   const setType = (t: BeneficiaryType) => {
@@ -231,83 +319,113 @@ export function PayoutForm({ onView }: { onView?: (payoutId: string) => void }) 
   if (sent) return <Sent sent={sent} onAnother={another} onView={onView} />;
 
   return (
-    <form noValidate aria-label="New payout" data-testid="payout-form"
-      onSubmit={form.onSubmit((vals) => { setFailure(null); setConfirming(vals); })}>
-      <Stack gap="sm">
-        {failure && <PayoutError error={failure.error} leftover={failure.leftover} />}
-        <Text size="sm" c="dimmed">
-          Sending money is signed with one of your API keys, as <Text span ff="monospace" size="sm">POST {PAYOUT_TRANSFER_ENDPOINT}</Text> is:
-          your panel session alone cannot send money.
-        </Text>
-        {keys.isSuccess && active.length === 0 ? (
-          <Alert color="yellow" variant="light">You have no active API key. <Anchor component={Link} to="/api-keys">Create one</Anchor> first.</Alert>
-        ) : (
-          <Group grow align="flex-start" wrap="wrap" gap="sm">
-            <Select
-              label="API key" required miw={200} searchable
-              placeholder={keys.isPending ? 'Loading keys…' : 'Choose a key'}
-              data={active.map((k) => ({ value: k.key, label: `${k.name} · ${k.key}` }))}
-              {...form.getInputProps('key')}
-              error={form.getInputProps('key').error ?? optionsError(keys, 'your keys')}
-              onDropdownOpen={() => { if (keys.isError) void keys.refetch(); }}
-              onChange={(k) => {
-                form.setFieldValue('key', k ?? '');
-                const s = k ? recentSecret(k) : undefined;
-                if (s) form.setFieldValue('secret', s);
-              }}
-            />
-            <PasswordInput label="Secret" required miw={200} autoComplete="off"
-              description="Shown once when the key was created; paste it" {...form.getInputProps('secret')} />
-          </Group>
-        )}
-        <Divider label="Beneficiary" labelPosition="left" />
-        <SegmentedControl aria-label="Beneficiary type" value={type} onChange={(t) => setType(t as BeneficiaryType)}
-          data={[{ value: 'bank_account', label: 'Bank account' }, { value: 'vpa', label: 'UPI address (VPA)' }]}
-          style={{ alignSelf: 'flex-start' }} />
-        {type === 'bank_account' ? (
-          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-            <TextInput label="Account number" required inputMode="numeric" autoComplete="off" {...form.getInputProps('beneficiary.account_number')} />
-            <TextInput label="IFSC" required autoComplete="off" placeholder="HDFC0001234" {...form.getInputProps('beneficiary.ifsc')}
-              onChange={(e) => form.setFieldValue('beneficiary.ifsc', e.currentTarget.value.toUpperCase())} />
-            <TextInput label="Account holder’s name" required autoComplete="off" maxLength={100} {...form.getInputProps('beneficiary.name')} />
-          </SimpleGrid>
-        ) : (
-          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-            <TextInput label="VPA" required autoComplete="off" placeholder="name@bank" {...form.getInputProps('beneficiary.vpa')} />
-            <TextInput label="Name" required autoComplete="off" maxLength={100} {...form.getInputProps('beneficiary.name')} />
-          </SimpleGrid>
-        )}
-        {form.errors['beneficiary.type'] && <Text size="sm" c="red">{form.errors['beneficiary.type']}</Text>}
-        <Divider label="Payout" labelPosition="left" />
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-          <TextInput label="Amount (₹)" required inputMode="decimal" autoComplete="off" placeholder="500.00"
-            description={`${formatINR(MIN)} to ${formatINR(MAX)}`} {...form.getInputProps('amount')} />
-          <Select label="Mode" required data={MODES[type]} allowDeselect={false} {...form.getInputProps('mode')} />
-          <TextInput label="Narration" autoComplete="off" description="On the beneficiary’s statement, at most 30 characters"
-            {...form.getInputProps('narration')} />
-          <TextInput label="Reference id" required autoComplete="off"
-            description="Yours, unique: sending the same reference again answers the first payout" {...form.getInputProps('reference_id')} />
-        </SimpleGrid>
-        <Quote amount={v.amount} />
-        {confirming ? (
-          <Paper withBorder radius="md" p="sm" data-testid="payout-confirm" role="group" aria-label="Confirm the payout">
-            <Text size="sm" fw={600} mb={4}>Send <Money value={payoutBody(confirming).amount} fw={700} /> to {confirming.beneficiary.name.trim()}?</Text>
-            <Text size="sm">
-              {confirming.beneficiary.type === 'vpa' ? confirming.beneficiary.vpa.trim() : `${confirming.beneficiary.account_number.trim()} · ${confirming.beneficiary.ifsc.trim().toUpperCase()}`}
-              {' '}by {confirming.mode}, reference <Text span ff="monospace" size="sm">{confirming.reference_id.trim()}</Text>. Money sent cannot be called back.
-            </Text>
-            <Group justify="flex-end" mt="sm">
-              <Button variant="default" onClick={() => setConfirming(null)} disabled={send.isPending}>Back</Button>
-              <Button color="red" loading={send.isPending} data-autofocus
-                onClick={() => send.mutate({ body: payoutBody(confirming), secret: confirming.secret.trim() })}>Send payout</Button>
+    <>
+      <form noValidate aria-label="New payout" data-testid="payout-form"
+        onSubmit={form.onSubmit((vals) => { setFailure(null); setConfirming(vals); })}>
+        <Stack gap="sm">
+          {failure && <PayoutError error={failure.error} leftover={failure.leftover} />}
+          <Text size="sm" c="dimmed">
+            Before sending you confirm your password: your panel session alone cannot send money.
+            The payout is billed and logged on the API key you choose.
+          </Text>
+          {keys.isSuccess && active.length === 0 ? (
+            <Alert color="yellow" variant="light">You have no active API key. <Anchor component={Link} to="/api-keys">Create one</Anchor> first.</Alert>
+          ) : (
+            <Group grow align="flex-start" wrap="wrap" gap="sm">
+              <Select
+                label="API key" required miw={200} searchable
+                placeholder={keys.isPending ? 'Loading keys…' : 'Choose a key'}
+                data={active.map((k) => ({ value: String(k.id), label: `${k.name} · ${k.key}` }))}
+                {...form.getInputProps('key')}
+                error={form.getInputProps('key').error ?? optionsError(keys, 'your keys')}
+                onDropdownOpen={() => { if (keys.isError) void keys.refetch(); }}
+              />
             </Group>
-          </Paper>
-        ) : (
-          <Group justify="flex-end">
-            <Button type="submit">Review payout</Button>
+          )}
+          <Divider label="Beneficiary" labelPosition="left" />
+          <Select label="Pay to" allowDeselect={false} data-testid="beneficiary-picker"
+            data={[{ value: NEW, label: 'A new beneficiary: enter the details' }, ...savedList.map((b) => ({ value: String(b.id), label: savedLabel(b) }))]}
+            {...form.getInputProps('saved')}
+            onChange={(id) => {
+              const t = id && id !== NEW ? savedOf(id)?.type : type;
+              form.setFieldValue('saved', id ?? NEW);
+              if (t) form.setFieldValue('mode', MODES[t][0]!);
+            }} />
+          {v.saved !== NEW ? (
+            <Group justify="space-between" wrap="nowrap" gap="sm">
+              <Text size="sm" c="dimmed" data-testid="saved-beneficiary">
+                Verified {savedOf(v.saved)?.name_at_source ? `as “${savedOf(v.saved)!.name_at_source}”` : ''} on {savedOf(v.saved)?.verified_at.slice(0, 10)}.
+              </Text>
+              <Button variant="subtle" color="red" size="xs" loading={forget.isPending}
+                onClick={() => forget.mutate(Number(v.saved))}>Remove from saved</Button>
+            </Group>
+          ) : (<>
+          <SegmentedControl aria-label="Beneficiary type" value={type} onChange={(t) => setType(t as BeneficiaryType)}
+            data={[{ value: 'bank_account', label: 'Bank account' }, { value: 'vpa', label: 'UPI address (VPA)' }]}
+            style={{ alignSelf: 'flex-start' }} />
+          {type === 'bank_account' ? (
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+              <TextInput label="Account number" required inputMode="numeric" autoComplete="off" {...form.getInputProps('beneficiary.account_number')} />
+              <TextInput label="IFSC" required autoComplete="off" placeholder="HDFC0001234" {...form.getInputProps('beneficiary.ifsc')}
+                onChange={(e) => form.setFieldValue('beneficiary.ifsc', e.currentTarget.value.toUpperCase())} />
+              <TextInput label="Account holder’s name" required autoComplete="off" maxLength={100} {...form.getInputProps('beneficiary.name')} />
+            </SimpleGrid>
+          ) : (
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+              <TextInput label="VPA" required autoComplete="off" placeholder="name@bank" {...form.getInputProps('beneficiary.vpa')} />
+              <TextInput label="Name" required autoComplete="off" maxLength={100} {...form.getInputProps('beneficiary.name')} />
+            </SimpleGrid>
+          )}
+          {form.errors['beneficiary.type'] && <Text size="sm" c="red">{form.errors['beneficiary.type']}</Text>}
+          <Group justify="space-between" wrap="nowrap" gap="sm">
+            <Text size="xs" c="dimmed">Saving checks the account once by an account verification, charged like any verification.</Text>
+            <Button variant="light" onClick={addBeneficiary} loading={save.isPending}>Add beneficiary</Button>
           </Group>
-        )}
-      </Stack>
-    </form>
+          </>)}
+          <Divider label="Payout" labelPosition="left" />
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+            <TextInput label="Amount (₹)" required inputMode="decimal" autoComplete="off" placeholder="500.00"
+              description={`${formatINR(MIN)} to ${formatINR(MAX)}`} {...form.getInputProps('amount')} />
+            <Select label="Mode" required data={MODES[v.saved !== NEW ? (savedOf(v.saved)?.type ?? type) : type]} allowDeselect={false} {...form.getInputProps('mode')} />
+            <TextInput label="Narration" autoComplete="off" description="On the beneficiary’s statement, at most 30 characters"
+              {...form.getInputProps('narration')} />
+            <TextInput label="Reference id" required autoComplete="off"
+              description="Yours, unique: sending the same reference again answers the first payout" {...form.getInputProps('reference_id')} />
+          </SimpleGrid>
+          <Quote amount={v.amount} />
+          {confirming ? (
+            <Paper withBorder radius="md" p="sm" data-testid="payout-confirm" role="group" aria-label="Confirm the payout">
+              <Text size="sm" fw={600} mb={4}>Send <Money value={payoutBody(confirming).amount} fw={700} /> to {confirming.saved !== NEW ? savedOf(confirming.saved)?.name : confirming.beneficiary.name.trim()}?</Text>
+              <Text size="sm">
+                {confirming.saved !== NEW ? savedLabel(savedOf(confirming.saved)!) : confirming.beneficiary.type === 'vpa' ? confirming.beneficiary.vpa.trim() : `${confirming.beneficiary.account_number.trim()} · ${confirming.beneficiary.ifsc.trim().toUpperCase()}`}
+                {' '}by {confirming.mode}, reference <Text span ff="monospace" size="sm">{confirming.reference_id.trim()}</Text>. Money sent cannot be called back.
+              </Text>
+              <Group justify="flex-end" mt="sm">
+                <Button variant="default" onClick={() => setConfirming(null)} disabled={send.isPending}>Back</Button>
+                <Button color="red" loading={send.isPending || authorize.isPending} data-autofocus
+                  onClick={() => sendConfirmed(confirming)}>Send payout</Button>
+              </Group>
+            </Paper>
+          ) : (
+            <Group justify="flex-end">
+              <Button type="submit">Review payout</Button>
+            </Group>
+          )}
+        </Stack>
+      </form>
+      <Modal opened={asking} onClose={() => { setAsking(false); setPassword(''); authorize.reset(); }} title="Confirm your password" centered>
+          <form noValidate aria-label="Confirm your password" onSubmit={(e) => { e.preventDefault(); e.stopPropagation(); if (password) authorize.mutate(password); }}>
+            <Stack gap="sm">
+              <Text size="sm">Sending money or saving a beneficiary needs your password again. It lets this tab do so for 5 minutes.</Text>
+              <PasswordInput label="Password" required autoComplete="current-password" data-autofocus value={password}
+                onChange={(e) => setPassword(e.currentTarget.value)} error={passwordError} />
+              <Group justify="flex-end">
+                <Button variant="default" onClick={() => { setAsking(false); setPassword(''); authorize.reset(); }}>Cancel</Button>
+                <Button type="submit" color="red" loading={authorize.isPending || send.isPending} disabled={!password}>Confirm</Button>
+              </Group>
+            </Stack>
+          </form>
+        </Modal>
+    </>
   );
 }
