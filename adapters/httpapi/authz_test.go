@@ -62,6 +62,8 @@ type authzRequest struct {
 	// bearer, when set, is the access token a signed-in actor sends instead
 	// of its own (a logout ends the session of the token it comes with).
 	bearer string
+	// refused, when set, is the error code of its 403 instead of forbidden.
+	refused string
 }
 
 type authzRow struct {
@@ -198,6 +200,26 @@ var authzTable = []authzRow{
 	{method: "GET", pattern: "/hit-logs", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/hit-logs") }},
 	{method: "GET", pattern: "/payments", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/payments") }},
 	{method: "GET", pattern: "/recharges", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/recharges") }},
+	{method: "POST", pattern: "/payouts/authorize", want: signedIn, own: func(f *authzFixture, a actor) authzRequest {
+		return panelReq("/payouts/authorize").with(map[string]any{"password": a.password})
+	}},
+	// Sending money and saving a payee need the payout credential beside
+	// the session: the session alone is refused.
+	{method: "POST", pattern: "/payouts", want: statuses{401, 403, 403, 403}, own: func(f *authzFixture, a actor) authzRequest {
+		r := panelReq("/payouts").with(map[string]any{"api_key_id": 1, "amount": "10.00", "mode": "IMPS", "reference_id": "authz-ref",
+			"beneficiary": map[string]any{"name": "Asha", "account_number": "123456789012", "ifsc": "HDFC0001234"}})
+		r.refused = "payout_authorization_required"
+		return r
+	}},
+	{method: "GET", pattern: "/beneficiaries", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/beneficiaries") }},
+	{method: "POST", pattern: "/beneficiaries", want: statuses{401, 403, 403, 403}, own: func(f *authzFixture, a actor) authzRequest {
+		r := panelReq("/beneficiaries").with(map[string]any{"api_key_id": 1, "name": "Asha", "account_number": "123456789012", "ifsc": "HDFC0001234"})
+		r.refused = "payout_authorization_required"
+		return r
+	}},
+	{method: "DELETE", pattern: "/beneficiaries/{id}", want: statuses{401, 404, 404, 404}, own: func(f *authzFixture, a actor) authzRequest {
+		return panelReq("/beneficiaries/999999")
+	}},
 	{method: "GET", pattern: "/payouts", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/payouts") }},
 	{method: "GET", pattern: "/payouts/quote", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/payouts/quote?amount=10") }},
 	{method: "GET", pattern: "/payouts/{id}", want: signedIn,
@@ -416,6 +438,9 @@ func (f *authzFixture) expect(a actor, method string, req authzRequest, want int
 		return
 	}
 	code := map[int]string{401: "unauthenticated", 403: "forbidden"}[want]
+	if want == 403 && req.refused != "" {
+		code = req.refused
+	}
 	if code != "" && r.str("error") != code {
 		e.t.Errorf("%s %s as %s: error %q, want %q", method, req.path, a.name, r.str("error"), code)
 	}
