@@ -78,7 +78,7 @@ function amountError(v: string): string | null {
 export function payoutBody(v: PayoutValues): Schemas['PanelPayoutRequest'] {
   if (v.saved !== NEW) {
     return {
-      api_key_id: Number(v.key), beneficiary_id: Number(v.saved), amount: v.amount.trim(), mode: v.mode, reference_id: v.reference_id.trim(),
+      api_key_id: Number(v.key), beneficiary_id: Number(v.saved), amount: v.amount.trim(), mode: v.mode, reference_id: v.reference_id.trim(), // not money
       ...(v.narration.trim() ? { narration: v.narration.trim() } : {}),
     };
   }
@@ -87,7 +87,7 @@ export function payoutBody(v: PayoutValues): Schemas['PanelPayoutRequest'] {
     ? { type: 'vpa', name: b.name.trim(), vpa: b.vpa.trim() }
     : { type: 'bank_account', name: b.name.trim(), account_number: b.account_number.trim(), ifsc: b.ifsc.trim().toUpperCase() };
   return {
-    api_key_id: Number(v.key),
+    api_key_id: Number(v.key), // not money
     beneficiary,
     amount: v.amount.trim(),
     mode: v.mode,
@@ -296,8 +296,8 @@ export function PayoutForm({ onView }: { onView?: (payoutId: string) => void }) 
     }
     const b = vals.beneficiary;
     const body: Schemas['BeneficiaryCreateRequest'] = b.type === 'vpa'
-      ? { api_key_id: Number(vals.key), type: 'vpa', name: b.name.trim(), vpa: b.vpa.trim() }
-      : { api_key_id: Number(vals.key), type: 'bank_account', name: b.name.trim(), account_number: b.account_number.trim(), ifsc: b.ifsc.trim().toUpperCase() };
+      ? { api_key_id: Number(vals.key), type: 'vpa', name: b.name.trim(), vpa: b.vpa.trim() } // not money
+      : { api_key_id: Number(vals.key), type: 'bank_account', name: b.name.trim(), account_number: b.account_number.trim(), ifsc: b.ifsc.trim().toUpperCase() }; // not money
     setFailure(null);
     withCredential((credential) => save.mutate({ body, credential }));
   };
@@ -357,7 +357,9 @@ export function PayoutForm({ onView }: { onView?: (payoutId: string) => void }) 
                 Verified {savedOf(v.saved)?.name_at_source ? `as “${savedOf(v.saved)!.name_at_source}”` : ''} on {savedOf(v.saved)?.verified_at.slice(0, 10)}.
               </Text>
               <Button variant="subtle" color="red" size="xs" loading={forget.isPending}
-                onClick={() => forget.mutate(Number(v.saved))}>Remove from saved</Button>
+                onClick={() =>
+                  forget.mutate(Number(v.saved)) // not money
+                }>Remove from saved</Button>
             </Group>
           ) : (<>
           <SegmentedControl aria-label="Beneficiary type" value={type} onChange={(t) => setType(t as BeneficiaryType)}
