@@ -174,7 +174,7 @@ func TestGatewayAccountOpening(t *testing.T) {
 		if n := total("/api/v1/panel/account-openings?status=rejected", c.token); n != 1 {
 			t.Fatalf("status filter: %v", n)
 		}
-		today := time.Now().Format(time.DateOnly)
+		today := time.Now().In(mustKolkata(t)).Format(time.DateOnly) // the filter reads dates in the business zone
 		if n := total("/api/v1/panel/account-openings?from="+today+"&to="+today, c.token); n != 2 {
 			t.Fatalf("date filter: %v", n)
 		}
