@@ -50,6 +50,9 @@ func TestMigrationOpensUsersPlanToAddedPlans(t *testing.T) {
 		if err := st.Plans.Create(ctx, &plan.Plan{Code: "growth", Name: "Again", Features: []string{}, Status: plan.StatusActive}); !errors.Is(err, plan.ErrCodeTaken) {
 			t.Fatalf("a second growth: %v, want plan_code_taken", err)
 		}
+		if err := s.Migrate(ctx); err != nil { // the store reads and writes users as the current schema has them
+			t.Fatal(err)
+		}
 		u := newUser(t, s, func(u *user.User) { u.Plan = "growth" })
 		got, err := st.Users.ByID(ctx, u.ID)
 		if err != nil || got.Plan != "growth" || got.MonthlyCalls == nil || *got.MonthlyCalls != 1000 {

@@ -39,6 +39,7 @@ type userRow struct {
 	CreatedAt       *time.Time `gorm:"column:created_at;autoCreateTime:false"`
 	UpdatedAt       *time.Time `gorm:"column:updated_at;autoUpdateTime:false"`
 	DeletedAt       *time.Time `gorm:"column:deleted_at"`
+	ParentID        *uint64    `gorm:"column:parent_id"`
 }
 
 func (userRow) TableName() string { return "users" }
@@ -84,6 +85,7 @@ func toUserRow(u *user.User) (userRow, error) {
 		CreatedAt:       stamp(u.CreatedAt),
 		UpdatedAt:       stamp(u.UpdatedAt),
 		DeletedAt:       timePtrToDB(u.DeletedAt),
+		ParentID:        u.ParentID,
 	}
 	if r.Role == "" {
 		r.Role = string(user.RoleUser)
@@ -125,6 +127,7 @@ func toDomainUser(r *userRow) (*user.User, error) {
 		CreatedAt:            timeFromDB(r.CreatedAt),
 		UpdatedAt:            timeFromDB(r.UpdatedAt),
 		DeletedAt:            timePtrFromDB(r.DeletedAt),
+		ParentID:             r.ParentID,
 	}
 	if w.err != nil {
 		return nil, fmt.Errorf("user %d: %w", r.ID, w.err)

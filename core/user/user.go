@@ -61,7 +61,11 @@ func Allowance(n int) *int { return &n }
 
 // User is an account. Balance and TotalSpent change only through the ledger.
 type User struct {
-	ID           uint64
+	ID uint64
+	// ParentID is the reseller a customer belongs to (decisions part 18:
+	// admin → reseller → customer); nil for everyone else. Set when the
+	// account is created, never changed.
+	ParentID     *uint64
 	Name         string
 	Email        string
 	Phone        string
