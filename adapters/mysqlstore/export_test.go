@@ -163,3 +163,7 @@ func OneExchangeInserts(ins metering.BatchInserts) bool {
 	_, ok := ins.(batchInserts)
 	return ok
 }
+
+// Busy reports whether err is a lock wait, a deadlock or a Galera
+// certification failure: a write to run again.
+func Busy(err error) bool { f, _ := classify(err); return f == failBusy }

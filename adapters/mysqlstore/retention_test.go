@@ -165,7 +165,8 @@ func TestClearHitPayloadMonths(t *testing.T) {
 		h := &hitlog.Hit{UserID: u.ID, ServiceID: 1, APIKeyID: 1, RequestID: fmt.Sprintf("req_month_live_%d", i),
 			RequestPayload: `{"live":1}`, ChargeAmount: dec(t, "0.5"), Reserved: dec(t, "0.5"), IPAddress: "::1", Status: hitlog.StatusPending}
 		err := s.Stores().Hits.InsertMany(ctx, []*hitlog.Hit{h})
-		for try := 0; err != nil && s.Galera() && errs.KindOf(err) == errs.Unavailable && try < 5; try++ {
+		for try := 0; err != nil && s.Galera() && (errs.KindOf(err) == errs.Unavailable || mysqlstore.Busy(err)) && try < 20; try++ {
+			time.Sleep(time.Duration(try+1) * 10 * time.Millisecond) // the truncates run on meanwhile
 			h.ID = 0
 			err = s.Stores().Hits.InsertMany(ctx, []*hitlog.Hit{h})
 		}
