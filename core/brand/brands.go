@@ -1,0 +1,205 @@
+package brand
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"paygate/core/errs"
+	"paygate/core/panel"
+	"paygate/core/user"
+)
+
+// Config is what brands need from the service's configuration.
+type Config struct {
+	PlatformName  string // the brand shown on the platform's own host (MAIL_FROM's name)
+	PublicBaseURL string // PUBLIC_BASE_URL: its host is the platform's and no reseller's
+}
+
+// Deps are the ports of brands. Now may be nil (time.Now).
+type Deps struct {
+	Store  Store
+	Users  Users
+	Files  panel.Files // logos; nil refuses them
+	Now    func() time.Time
+	Config Config
+}
+
+// Brands are the use cases of resellers' brands.
+type Brands struct {
+	store    Store
+	users    Users
+	files    panel.Files
+	now      func() time.Time
+	cfg      Config
+	platform string // the platform's host, NormalizeHost's form ("" if unknown)
+}
+
+// New wires the brands.
+func New(d Deps) *Brands {
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	b := &Brands{store: d.Store, users: d.Users, files: d.Files, now: d.Now, cfg: d.Config}
+	if _, rest, ok := strings.Cut(d.Config.PublicBaseURL, "://"); ok {
+		host, _, _ := strings.Cut(rest, "/")
+		b.platform = NormalizeHost(host)
+	}
+	return b
+}
+
+func requireReseller(actor *user.User) error {
+	if actor == nil || actor.Role != user.RoleReseller {
+		return ErrNotReseller
+	}
+	return nil
+}
+
+// Get is the actor's brand (resellers only).
+func (b *Brands) Get(ctx context.Context, actor *user.User) (Brand, error) {
+	if err := requireReseller(actor); err != nil {
+		return Brand{}, err
+	}
+	return b.store.Get(ctx, actor.ID)
+}
+
+// Update sets the actor's name, support contacts and domains.
+func (b *Brands) Update(ctx context.Context, actor *user.User, in Input) (Brand, error) {
+	if err := requireReseller(actor); err != nil {
+		return Brand{}, err
+	}
+	in, err := in.Validate(b.platform)
+	if err != nil {
+		return Brand{}, err
+	}
+	if err := b.store.Save(ctx, actor.ID, in, b.now().UTC()); err != nil {
+		return Brand{}, err
+	}
+	return b.store.Get(ctx, actor.ID)
+}
+
+// SetLogo checks an uploaded logo by content (CheckLogo), stores its
+// re-encoded image under a fresh server-chosen name and removes the one it
+// replaces.
+func (b *Brands) SetLogo(ctx context.Context, actor *user.User, body io.Reader) (Brand, error) {
+	if err := requireReseller(actor); err != nil {
+		return Brand{}, err
+	}
+	raw, err := io.ReadAll(io.LimitReader(body, MaxLogoBytes+1))
+	if err != nil {
+		return Brand{}, fmt.Errorf("read logo: %w", err)
+	}
+	logo, err := CheckLogo(raw)
+	if err != nil {
+		return Brand{}, err
+	}
+	if b.files == nil {
+		return Brand{}, errors.New("save logo: no file storage configured")
+	}
+	now := b.now().UTC()
+	name := fmt.Sprintf("logo%d%d.%s", actor.ID, now.UnixNano(), logo.Ext)
+	if err := b.files.Save(ctx, name, bytes.NewReader(logo.Body)); err != nil {
+		return Brand{}, fmt.Errorf("save logo: %w", err)
+	}
+	prev, err := b.store.SetLogo(ctx, actor.ID, name, logo.ContentType, now)
+	if err != nil {
+		_ = b.files.Delete(ctx, name)
+		return Brand{}, err
+	}
+	b.dropFile(ctx, prev)
+	return b.store.Get(ctx, actor.ID)
+}
+
+// DeleteLogo removes the actor's logo; none is no error.
+func (b *Brands) DeleteLogo(ctx context.Context, actor *user.User) error {
+	if err := requireReseller(actor); err != nil {
+		return err
+	}
+	prev, err := b.store.SetLogo(ctx, actor.ID, "", "", b.now().UTC())
+	if err != nil {
+		return err
+	}
+	b.dropFile(ctx, prev)
+	return nil
+}
+
+// dropFile deletes a replaced logo; a failure leaves an orphan file, never a
+// wrong answer.
+func (b *Brands) dropFile(ctx context.Context, name string) {
+	if name != "" && b.files != nil {
+		_ = b.files.Delete(ctx, name)
+	}
+}
+
+// Public is the brand a host shows before sign-in.
+type Public struct {
+	Brand
+	Reseller bool // false: the platform's own brand
+}
+
+// ResellerOfHost is the reseller whose brand a request's Host header shows:
+// one of its domains, held by an account that is a reseller and active.
+// ok is false for any other host.
+func (b *Brands) ResellerOfHost(ctx context.Context, hostHeader string) (id uint64, ok bool, err error) {
+	host := NormalizeHost(hostHeader)
+	if host == "" || host == b.platform {
+		return 0, false, nil
+	}
+	id, err = b.store.ResellerOfHost(ctx, host)
+	if errs.KindOf(err) == errs.NotFound {
+		return 0, false, nil
+	} else if err != nil {
+		return 0, false, err
+	}
+	u, err := b.users.ByID(ctx, id)
+	if errs.KindOf(err) == errs.NotFound {
+		return 0, false, nil
+	} else if err != nil {
+		return 0, false, err
+	}
+	if u.Role != user.RoleReseller || u.IsDeleted() || u.Status != user.StatusActive {
+		return 0, false, nil
+	}
+	return id, true, nil
+}
+
+// ForHost is the brand a host shows: its reseller's, or the platform's.
+func (b *Brands) ForHost(ctx context.Context, hostHeader string) (Public, error) {
+	id, ok, err := b.ResellerOfHost(ctx, hostHeader)
+	if err != nil {
+		return Public{}, err
+	}
+	if ok {
+		br, err := b.store.Get(ctx, id)
+		if err != nil {
+			return Public{}, err
+		}
+		if br.Name != "" {
+			return Public{Brand: br, Reseller: true}, nil
+		}
+	}
+	return Public{Brand: Brand{Name: b.cfg.PlatformName}}, nil
+}
+
+// LogoForHost opens the logo of a host's reseller; ErrNoLogo when there is
+// none. The caller closes it.
+func (b *Brands) LogoForHost(ctx context.Context, hostHeader string) (io.ReadCloser, string, error) {
+	p, err := b.ForHost(ctx, hostHeader)
+	if err != nil {
+		return nil, "", err
+	}
+	if !p.Reseller || !p.HasLogo() || b.files == nil {
+		return nil, "", ErrNoLogo
+	}
+	rc, err := b.files.Open(ctx, p.LogoPath)
+	if errs.KindOf(err) == errs.NotFound {
+		return nil, "", ErrNoLogo
+	} else if err != nil {
+		return nil, "", fmt.Errorf("open logo: %w", err)
+	}
+	return rc, p.LogoType, nil
+}

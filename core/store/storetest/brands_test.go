@@ -1,0 +1,11 @@
+package storetest_test
+
+import (
+	"testing"
+
+	"paygate/core/store/storetest"
+)
+
+func TestBrandContract(t *testing.T) {
+	storetest.BrandContract(t, storetest.NewBrands(), 7, 8)
+}
