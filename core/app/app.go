@@ -12,6 +12,7 @@ import (
 
 	"paygate/core/accountopen"
 	"paygate/core/billing"
+	"paygate/core/brand"
 	"paygate/core/directory"
 	"paygate/core/export"
 	"paygate/core/gateway"
@@ -47,6 +48,9 @@ type Config struct {
 	Location        *time.Location // TIMEZONE: day and month boundaries
 	UpstreamTimeout time.Duration  // per provider call
 	PublicBaseURL   string         // PUBLIC_BASE_URL: payment_url and links in mail
+	// PlatformName is the brand of the platform's own host (brand.Config;
+	// MAIL_FROM's display name).
+	PlatformName string
 
 	// metering.Config
 	MaxPayloadBytes   int
@@ -133,6 +137,10 @@ type Deps struct {
 	// Renderer draws invoices and statements as PDF (adapters/invoicepdf);
 	// nil answers 503 for a PDF.
 	Renderer invoice.Renderer
+
+	// Brands keeps resellers' brands (no transaction needs it); nil leaves
+	// App.Brands nil and mail unbranded (operator commands, older tests).
+	Brands brand.Store
 }
 
 // App is the set of use cases.
@@ -161,6 +169,9 @@ type App struct {
 	// Invoicing issues the monthly tax invoices and credit notes (its
 	// worker runs on every instance; `server invoices issue` too).
 	Invoicing *invoicing.Invoicing
+	// Brands are resellers' brands: the panel's brand page, the brand a
+	// host shows, and the branding of every mail (nil without Deps.Brands).
+	Brands *brand.Brands
 }
 
 // New wires the use cases. The others write through metering's
@@ -195,9 +206,18 @@ func New(d Deps) *App {
 	if d.Metrics != nil {
 		gm, bm, im = d.Metrics, d.Metrics, d.Metrics
 	}
+	// Every mail goes through the brands' mailer: a reseller's customer
+	// gets mail under its reseller's brand (brand.Brands.Mailer).
+	var brands *brand.Brands
+	if d.Brands != nil {
+		brands = brand.New(brand.Deps{Store: d.Brands, Users: d.Stores.Users, Files: d.Files, Now: d.Now,
+			Config: brand.Config{PlatformName: cfg.PlatformName, PublicBaseURL: cfg.PublicBaseURL}})
+		d.Mailer = brands.Mailer(d.Mailer)
+	}
 	kept := retention.New(retention.Deps{Hits: d.Stores.Hits, Now: d.Now, Metrics: rm,
 		Config: retention.Config{Keep: cfg.HitPayloadRetention}})
 	a := &App{
+		Brands:    brands,
 		Retention: kept,
 		Metering:  m,
 		Gateway: gateway.New(gateway.Deps{Tx: tx, Stores: gateway.StoresOf(st), Meter: m, Now: d.Now, Log: d.Log, Metrics: gm,

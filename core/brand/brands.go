@@ -20,6 +20,9 @@ type Config struct {
 	PublicBaseURL string // PUBLIC_BASE_URL: its host is the platform's and no reseller's
 }
 
+// DefaultPlatformName is the platform's brand when MAIL_FROM names none.
+const DefaultPlatformName = "Paygate"
+
 // Deps are the ports of brands. Now may be nil (time.Now).
 type Deps struct {
 	Store  Store
@@ -43,6 +46,9 @@ type Brands struct {
 func New(d Deps) *Brands {
 	if d.Now == nil {
 		d.Now = time.Now
+	}
+	if d.Config.PlatformName == "" {
+		d.Config.PlatformName = DefaultPlatformName
 	}
 	b := &Brands{store: d.Store, users: d.Users, files: d.Files, now: d.Now, cfg: d.Config}
 	if _, rest, ok := strings.Cut(d.Config.PublicBaseURL, "://"); ok {
@@ -192,14 +198,31 @@ func (b *Brands) LogoForHost(ctx context.Context, hostHeader string) (io.ReadClo
 	if err != nil {
 		return nil, "", err
 	}
-	if !p.Reseller || !p.HasLogo() || b.files == nil {
+	if !p.Reseller {
 		return nil, "", ErrNoLogo
 	}
-	rc, err := b.files.Open(ctx, p.LogoPath)
+	return b.open(ctx, p.Brand)
+}
+
+// Logo opens the actor's own logo (its brand page's preview); ErrNoLogo
+// when it has none. The caller closes it.
+func (b *Brands) Logo(ctx context.Context, actor *user.User) (io.ReadCloser, string, error) {
+	br, err := b.Get(ctx, actor)
+	if err != nil {
+		return nil, "", err
+	}
+	return b.open(ctx, br)
+}
+
+func (b *Brands) open(ctx context.Context, br Brand) (io.ReadCloser, string, error) {
+	if !br.HasLogo() || b.files == nil {
+		return nil, "", ErrNoLogo
+	}
+	rc, err := b.files.Open(ctx, br.LogoPath)
 	if errs.KindOf(err) == errs.NotFound {
 		return nil, "", ErrNoLogo
 	} else if err != nil {
 		return nil, "", fmt.Errorf("open logo: %w", err)
 	}
-	return rc, p.LogoType, nil
+	return rc, br.LogoType, nil
 }
