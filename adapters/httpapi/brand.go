@@ -110,6 +110,10 @@ func (s *server) putBrandLogo(c echo.Context) error {
 		return err
 	}
 	req := c.Request()
+	// Refuse anyone but a reseller before a byte of the upload is read.
+	if _, err := bs.Get(req.Context(), caller(c)); err != nil {
+		return err
+	}
 	if mt, _, err := mime.ParseMediaType(req.Header.Get(echo.HeaderContentType)); err != nil || mt != echo.MIMEMultipartForm {
 		return errNotMultipart
 	}

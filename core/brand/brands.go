@@ -17,7 +17,7 @@ import (
 // Config is what brands need from the service's configuration.
 type Config struct {
 	PlatformName  string // the brand shown on the platform's own host (MAIL_FROM's name)
-	PublicBaseURL string // PUBLIC_BASE_URL: its host is the platform's and no reseller's
+	PublicBaseURL string // PUBLIC_BASE_URL: its host is the platform's and no reseller's; "" means http://localhost:8080
 }
 
 // DefaultPlatformName is the platform's brand when MAIL_FROM names none.
@@ -46,6 +46,9 @@ type Brands struct {
 func New(d Deps) *Brands {
 	if d.Now == nil {
 		d.Now = time.Now
+	}
+	if d.Config.PublicBaseURL == "" { // as accounts and the gateway default it
+		d.Config.PublicBaseURL = "http://localhost:8080"
 	}
 	if d.Config.PlatformName == "" {
 		d.Config.PlatformName = DefaultPlatformName
