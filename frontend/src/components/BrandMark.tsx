@@ -12,7 +12,7 @@ export function useBrandName(): string {
 
 /**
  * The host's brand: its logo and name, and on a reseller's domain its
- * support contacts (`withContacts`), from GET /api/v1/brand.
+ * support contacts (`withContacts`), from the public brand (features/brand).
  */
 export function BrandMark({ size = 'xl', withContacts = false }: { size?: 'lg' | 'xl'; withContacts?: boolean }) {
   const { data } = usePublicBrand();
