@@ -162,7 +162,7 @@ func TestBrandEndToEnd(t *testing.T) {
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
-		if len(mails) != 1 || !strings.HasPrefix(mails[0], "Acme Recharge | ") || !strings.Contains(mails[0], "://"+domain+"/verify-email") {
+		if len(mails) != 1 || !strings.HasPrefix(mails[0], "Acme Recharge | ") || !strings.Contains(mails[0], "://"+domain+":8080/verify-email") {
 			t.Fatalf("customer's mail %q", mails)
 		}
 		// On the platform's host the same form registers an ordinary account.

@@ -2,6 +2,7 @@ package brand
 
 import (
 	"context"
+	"net"
 	"strings"
 
 	"paygate/core/panel"
@@ -10,7 +11,8 @@ import (
 
 // Mailer brands every mail the service sends, in one place: a message to a
 // reseller's customer goes out under the reseller's brand name, and its
-// links point at the reseller's first domain instead of PUBLIC_BASE_URL.
+// links point at the reseller's first domain instead of PUBLIC_BASE_URL's
+// host (its scheme and port kept: the service answers the domain there).
 // Any other message, or one whose brand cannot be read, passes unchanged.
 func (b *Brands) Mailer(next panel.Mailer) panel.Mailer {
 	if next == nil {
@@ -28,8 +30,7 @@ func (m brandedMailer) Send(ctx context.Context, msg panel.Message) error {
 	if br, ok := m.b.brandOf(ctx, msg.To); ok {
 		msg.FromName = br.Name
 		if base := m.b.cfg.PublicBaseURL; base != "" && len(br.Domains) > 0 {
-			scheme, _, _ := strings.Cut(base, "://")
-			own := scheme + "://" + br.Domains[0]
+			own := m.b.ownBase(br.Domains[0])
 			msg.Link = rebase(msg.Link, base, own)
 			msg.Text = strings.ReplaceAll(msg.Text, base+"/", own+"/")
 		}
@@ -56,4 +57,14 @@ func (b *Brands) brandOf(ctx context.Context, email string) (Brand, bool) {
 		return Brand{}, false
 	}
 	return br, true
+}
+
+// ownBase is PUBLIC_BASE_URL with its host replaced by a reseller's domain.
+func (b *Brands) ownBase(domain string) string {
+	scheme, rest, _ := strings.Cut(b.cfg.PublicBaseURL, "://")
+	hostport, _, _ := strings.Cut(rest, "/")
+	if _, port, err := net.SplitHostPort(hostport); err == nil {
+		domain = net.JoinHostPort(domain, port)
+	}
+	return scheme + "://" + domain
 }
