@@ -44,7 +44,7 @@ export const steps = [
       await page.getByLabel('Brand name').fill(BRAND.name);
       await page.getByLabel('Support email').fill(BRAND.email);
       await page.getByLabel('Support phone').fill(BRAND.phone);
-      const domains = page.getByLabel('Domains');
+      const domains = page.getByRole('combobox', { name: 'Domains' });
       await domains.fill(BRAND_HOST);
       await domains.press('Enter');
       await page.getByRole('button', { name: 'Save brand' }).click();
@@ -118,6 +118,20 @@ export const steps = [
       if (!m || m.fromName !== BRAND.name || !m.link.startsWith(`${ctx.state.brandURL}/verify-email?`)) {
         throw new Error(`the customer's mail: ${JSON.stringify(mails)}`);
       }
+    },
+  },
+  {
+    id: 'brand-shell',
+    name: "the shell on the reseller's domain shows its brand",
+    needs: ['brand-login'],
+    async run(ctx) {
+      // The reseller itself signed in on its domain: the header is the host's brand.
+      const page = await ctx.actor('reseller-on-domain');
+      await signIn(page, ctx.state.brandURL, ctx.state.reseller, { expectLanding: '/dashboard' });
+      const header = page.locator('header');
+      await header.getByTestId('brand-name').getByText(BRAND.name, { exact: true }).waitFor();
+      await header.getByTestId('brand-logo').waitFor();
+      await ctx.shot(page, 'brand-shell', { fullPage: false });
     },
   },
 ];
