@@ -3,7 +3,7 @@
 // screen. Lazy-loaded: the login route does not load it.
 import { Suspense, useEffect } from 'react';
 import { Link, Outlet, useLocation, useNavigate, useNavigation } from 'react-router';
-import { BrandMark } from '../components/BrandMark';
+import { BrandMark, BrandSupport } from '../components/BrandMark';
 import { AppShell, Anchor, Badge, Burger, Group, Loader, Menu, NavLink, ScrollArea, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconBook, IconChevronDown, IconLogout, IconUser } from '@tabler/icons-react';
@@ -106,6 +106,7 @@ export default function Shell() {
           ))}
         </AppShell.Section>
         <AppShell.Section>
+          <BrandSupport px="sm" />
           <NavLink component="a" href="/api/docs" target="_blank" rel="noopener" label="API reference"
             description="Every endpoint, opens in a new tab" leftSection={<IconBook size={18} stroke={1.6} aria-hidden />}
             data-testid="api-docs-link" />

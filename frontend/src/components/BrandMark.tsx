@@ -24,14 +24,21 @@ export function BrandMark({ size = 'xl', withContacts = false }: { size?: 'lg' |
         {reseller && data?.logo_url && <Image src={data.logo_url} alt="" h={size === 'xl' ? 36 : 28} w="auto" fit="contain" data-testid="brand-logo" />}
         <Text fw={800} size={size} c={reseller ? undefined : 'indigo'} data-testid="brand-name">{name}</Text>
       </Group>
-      {withContacts && reseller && (data?.support_email || data?.support_phone) && (
-        <Text size="xs" c="dimmed" data-testid="brand-support">
-          Support:{' '}
-          {data.support_email && <Anchor href={`mailto:${data.support_email}`} size="xs">{data.support_email}</Anchor>}
-          {data.support_email && data.support_phone && ' · '}
-          {data.support_phone && <Anchor href={`tel:${data.support_phone}`} size="xs">{data.support_phone}</Anchor>}
-        </Text>
-      )}
+      {withContacts && <BrandSupport />}
     </Stack>
+  );
+}
+
+/** A reseller's support contacts on its domain (nothing on the platform's host). */
+export function BrandSupport({ px }: { px?: string }) {
+  const { data } = usePublicBrand();
+  if (!data?.reseller || !(data.support_email || data.support_phone)) return null;
+  return (
+    <Text size="xs" c="dimmed" px={px} data-testid="brand-support">
+      Support:{' '}
+      {data.support_email && <Anchor href={`mailto:${data.support_email}`} size="xs">{data.support_email}</Anchor>}
+      {data.support_email && data.support_phone && ' · '}
+      {data.support_phone && <Anchor href={`tel:${data.support_phone}`} size="xs">{data.support_phone}</Anchor>}
+    </Text>
   );
 }
