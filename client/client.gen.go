@@ -6000,7 +6000,7 @@ type ClientInterface interface {
 	// names, lower-cased, without scheme, port or path, never the platform's own host. A domain
 	// another reseller answers on is 409 `domain_taken` (the field error names it). Point the
 	// domain's DNS at this service; a request with that `Host` then shows the brand and
-	// registers the reseller's customers.
+	// registers the reseller's customers. Audited as `brand.update`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6015,7 +6015,7 @@ type ClientInterface interface {
 	// names, lower-cased, without scheme, port or path, never the platform's own host. A domain
 	// another reseller answers on is 409 `domain_taken` (the field error names it). Point the
 	// domain's DNS at this service; a request with that `Host` then shows the brand and
-	// registers the reseller's customers.
+	// registers the reseller's customers. Audited as `brand.update`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6040,7 +6040,8 @@ type ClientInterface interface {
 	// type or name: a PNG, JPEG or WebP of at most 512 KB and 4096 × 4096 pixels whose magic
 	// bytes and full decode agree, with nothing after the image's end and no markup inside (an
 	// SVG, GIF, HTML or a polyglot is a 422 field error on `logo`). The image is re-encoded before
-	// it is stored (a WebP becomes a PNG), so no metadata of the upload is kept.
+	// it is stored (a WebP becomes a PNG), so no metadata of the upload is kept. Audited as
+	// `brand.logo_set` (removal: `brand.logo_delete`).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -8359,7 +8360,7 @@ func (c *Client) GetBrand(ctx context.Context, reqEditors ...RequestEditorFn) (*
 // names, lower-cased, without scheme, port or path, never the platform's own host. A domain
 // another reseller answers on is 409 `domain_taken` (the field error names it). Point the
 // domain's DNS at this service; a request with that `Host` then shows the brand and
-// registers the reseller's customers.
+// registers the reseller's customers. Audited as `brand.update`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8384,7 +8385,7 @@ func (c *Client) PutBrandWithBody(ctx context.Context, contentType string, body 
 // names, lower-cased, without scheme, port or path, never the platform's own host. A domain
 // another reseller answers on is 409 `domain_taken` (the field error names it). Point the
 // domain's DNS at this service; a request with that `Host` then shows the brand and
-// registers the reseller's customers.
+// registers the reseller's customers. Audited as `brand.update`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8439,7 +8440,8 @@ func (c *Client) GetBrandLogo(ctx context.Context, reqEditors ...RequestEditorFn
 // type or name: a PNG, JPEG or WebP of at most 512 KB and 4096 × 4096 pixels whose magic
 // bytes and full decode agree, with nothing after the image's end and no markup inside (an
 // SVG, GIF, HTML or a polyglot is a 422 field error on `logo`). The image is re-encoded before
-// it is stored (a WebP becomes a PNG), so no metadata of the upload is kept.
+// it is stored (a WebP becomes a PNG), so no metadata of the upload is kept. Audited as
+// `brand.logo_set` (removal: `brand.logo_delete`).
 //
 // Takes any type of body and a specified content type.
 //
@@ -17597,7 +17599,7 @@ type ClientWithResponsesInterface interface {
 	// names, lower-cased, without scheme, port or path, never the platform's own host. A domain
 	// another reseller answers on is 409 `domain_taken` (the field error names it). Point the
 	// domain's DNS at this service; a request with that `Host` then shows the brand and
-	// registers the reseller's customers.
+	// registers the reseller's customers. Audited as `brand.update`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17612,7 +17614,7 @@ type ClientWithResponsesInterface interface {
 	// names, lower-cased, without scheme, port or path, never the platform's own host. A domain
 	// another reseller answers on is 409 `domain_taken` (the field error names it). Point the
 	// domain's DNS at this service; a request with that `Host` then shows the brand and
-	// registers the reseller's customers.
+	// registers the reseller's customers. Audited as `brand.update`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17641,7 +17643,8 @@ type ClientWithResponsesInterface interface {
 	// type or name: a PNG, JPEG or WebP of at most 512 KB and 4096 × 4096 pixels whose magic
 	// bytes and full decode agree, with nothing after the image's end and no markup inside (an
 	// SVG, GIF, HTML or a polyglot is a 422 field error on `logo`). The image is re-encoded before
-	// it is stored (a WebP becomes a PNG), so no metadata of the upload is kept.
+	// it is stored (a WebP becomes a PNG), so no metadata of the upload is kept. Audited as
+	// `brand.logo_set` (removal: `brand.logo_delete`).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -35044,7 +35047,7 @@ func (c *ClientWithResponses) GetBrandWithResponse(ctx context.Context, reqEdito
 // names, lower-cased, without scheme, port or path, never the platform's own host. A domain
 // another reseller answers on is 409 `domain_taken` (the field error names it). Point the
 // domain's DNS at this service; a request with that `Host` then shows the brand and
-// registers the reseller's customers.
+// registers the reseller's customers. Audited as `brand.update`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -35065,7 +35068,7 @@ func (c *ClientWithResponses) PutBrandWithBodyWithResponse(ctx context.Context, 
 // names, lower-cased, without scheme, port or path, never the platform's own host. A domain
 // another reseller answers on is 409 `domain_taken` (the field error names it). Point the
 // domain's DNS at this service; a request with that `Host` then shows the brand and
-// registers the reseller's customers.
+// registers the reseller's customers. Audited as `brand.update`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -35112,7 +35115,8 @@ func (c *ClientWithResponses) GetBrandLogoWithResponse(ctx context.Context, reqE
 // type or name: a PNG, JPEG or WebP of at most 512 KB and 4096 × 4096 pixels whose magic
 // bytes and full decode agree, with nothing after the image's end and no markup inside (an
 // SVG, GIF, HTML or a polyglot is a 422 field error on `logo`). The image is re-encoded before
-// it is stored (a WebP becomes a PNG), so no metadata of the upload is kept.
+// it is stored (a WebP becomes a PNG), so no metadata of the upload is kept. Audited as
+// `brand.logo_set` (removal: `brand.logo_delete`).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //

@@ -12,6 +12,7 @@ import (
 
 	"paygate/core/brand"
 	"paygate/core/errs"
+	"paygate/core/panel/brands"
 )
 
 // maxLogoBody bounds a logo upload's whole multipart body: a 512 KB logo
@@ -66,7 +67,7 @@ func toBrandResponse(b brand.Brand) brandResponse {
 		LogoURL: logoURL("/api/v1/panel/brand/logo", b)}
 }
 
-func (s *server) brands() (*brand.Brands, error) {
+func (s *server) brands() (*brands.Brands, error) {
 	if s.app.Brands == nil {
 		return nil, errNoBrands
 	}

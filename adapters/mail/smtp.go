@@ -156,7 +156,7 @@ func (s *SMTP) compose(to *mail.Address, m panel.Message) []byte {
 	_, _ = rand.Read(id)
 	domain := s.cfg.From.Address[strings.LastIndexByte(s.cfg.From.Address, '@')+1:]
 	from := s.cfg.From
-	if m.FromName != "" { // a reseller's brand (brand.Brands.Mailer)
+	if m.FromName != "" { // a reseller's brand (brands.Brands.Mailer)
 		from.Name = m.FromName
 	}
 	headers := [][2]string{

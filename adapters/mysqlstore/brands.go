@@ -57,14 +57,11 @@ type domainRow struct {
 func (domainRow) TableName() string { return "reseller_domains" }
 
 // brandStore keeps resellers' brands: the brand columns of
-// reseller_settings and reseller_domains.
+// reseller_settings and reseller_domains. Each write is atomic on its own
+// (a transaction, or a savepoint inside the caller's).
 type brandStore struct{ base }
 
 var _ brand.Store = (*brandStore)(nil)
-
-// Brands keeps resellers' brands; no other repository's transaction needs
-// it, and its writes are each one transaction of their own.
-func (s *Store) Brands() brand.Store { return &brandStore{s.baseOn(s.db)} }
 
 func (s *brandStore) Get(ctx context.Context, resellerID uint64) (brand.Brand, error) {
 	b := brand.Brand{ResellerID: resellerID, Domains: []string{}}

@@ -189,7 +189,6 @@ func newApp(cfg config, store *mysqlstore.Store, tokens *token.JWT, files panel.
 		Opener: sandbox.Opener{}, Renderer: invoicepdf.New(),
 		// Webhook and callback URLs follow the SSRF rules of provider URLs.
 		Webhooks: webhookadapter.New(cfg.UpstreamAllowPrivate), Targets: upstream.Policy{AllowPrivate: cfg.UpstreamAllowPrivate},
-		Brands: store.Brands(),
 	}
 	if cfg.MailFrom != nil {
 		d.Config.PlatformName = cfg.MailFrom.Name // "" means brand.DefaultPlatformName

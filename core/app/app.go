@@ -12,7 +12,6 @@ import (
 
 	"paygate/core/accountopen"
 	"paygate/core/billing"
-	"paygate/core/brand"
 	"paygate/core/directory"
 	"paygate/core/export"
 	"paygate/core/gateway"
@@ -24,6 +23,7 @@ import (
 	"paygate/core/panel"
 	"paygate/core/panel/accounts"
 	"paygate/core/panel/auditlog"
+	"paygate/core/panel/brands"
 	"paygate/core/panel/catalogadmin"
 	"paygate/core/panel/history"
 	"paygate/core/panel/keys"
@@ -48,7 +48,7 @@ type Config struct {
 	Location        *time.Location // TIMEZONE: day and month boundaries
 	UpstreamTimeout time.Duration  // per provider call
 	PublicBaseURL   string         // PUBLIC_BASE_URL: payment_url and links in mail
-	// PlatformName is the brand of the platform's own host (brand.Config;
+	// PlatformName is the brand of the platform's own host (brands.Config;
 	// MAIL_FROM's display name).
 	PlatformName string
 
@@ -137,10 +137,6 @@ type Deps struct {
 	// Renderer draws invoices and statements as PDF (adapters/invoicepdf);
 	// nil answers 503 for a PDF.
 	Renderer invoice.Renderer
-
-	// Brands keeps resellers' brands (no transaction needs it); nil leaves
-	// App.Brands nil and mail unbranded (operator commands, older tests).
-	Brands brand.Store
 }
 
 // App is the set of use cases.
@@ -170,8 +166,8 @@ type App struct {
 	// worker runs on every instance; `server invoices issue` too).
 	Invoicing *invoicing.Invoicing
 	// Brands are resellers' brands: the panel's brand page, the brand a
-	// host shows, and the branding of every mail (nil without Deps.Brands).
-	Brands *brand.Brands
+	// host shows, and the branding of every mail (nil when Deps.Stores has no Brands).
+	Brands *brands.Brands
 }
 
 // New wires the use cases. The others write through metering's
@@ -207,17 +203,17 @@ func New(d Deps) *App {
 		gm, bm, im = d.Metrics, d.Metrics, d.Metrics
 	}
 	// Every mail goes through the brands' mailer: a reseller's customer
-	// gets mail under its reseller's brand (brand.Brands.Mailer).
-	var brands *brand.Brands
-	if d.Brands != nil {
-		brands = brand.New(brand.Deps{Store: d.Brands, Users: d.Stores.Users, Files: d.Files, Now: d.Now,
-			Config: brand.Config{PlatformName: cfg.PlatformName, PublicBaseURL: cfg.PublicBaseURL}})
-		d.Mailer = brands.Mailer(d.Mailer)
+	// gets mail under its reseller's brand (brands.Brands.Mailer).
+	var branding *brands.Brands
+	if d.Stores.Brands != nil {
+		branding = brands.New(brands.Deps{Tx: d.Tx, Store: d.Stores.Brands, Users: d.Stores.Users, Files: d.Files, Now: d.Now,
+			Config: brands.Config{PlatformName: cfg.PlatformName, PublicBaseURL: cfg.PublicBaseURL}})
+		d.Mailer = branding.Mailer(d.Mailer)
 	}
 	kept := retention.New(retention.Deps{Hits: d.Stores.Hits, Now: d.Now, Metrics: rm,
 		Config: retention.Config{Keep: cfg.HitPayloadRetention}})
 	a := &App{
-		Brands:    brands,
+		Brands:    branding,
 		Retention: kept,
 		Metering:  m,
 		Gateway: gateway.New(gateway.Deps{Tx: tx, Stores: gateway.StoresOf(st), Meter: m, Now: d.Now, Log: d.Log, Metrics: gm,

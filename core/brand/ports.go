@@ -3,8 +3,6 @@ package brand
 import (
 	"context"
 	"time"
-
-	"paygate/core/user"
 )
 
 // Store keeps the brand columns of reseller_settings (and no other: the
@@ -23,10 +21,4 @@ type Store interface {
 	// ResellerOfHost is the reseller a host (NormalizeHost's form) belongs
 	// to; errs NotFound for a host no one holds.
 	ResellerOfHost(ctx context.Context, host string) (uint64, error)
-}
-
-// Users reads accounts: the actor's reseller and a mail's recipient.
-type Users interface {
-	ByID(ctx context.Context, id uint64) (*user.User, error)
-	ByEmail(ctx context.Context, email string) (*user.User, error)
 }

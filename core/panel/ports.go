@@ -37,7 +37,7 @@ type Message struct {
 	Text    string
 	Link    string // the action link in Text (what the log mailer shows)
 	// FromName is the sender's display name; "" is MAIL_FROM's. A reseller's
-	// customer gets its reseller's brand name (brand.Brands.Mailer).
+	// customer gets its reseller's brand name (brands.Brands.Mailer).
 	FromName string
 }
 

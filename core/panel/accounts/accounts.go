@@ -40,7 +40,7 @@ func (p *Accounts) Register(ctx context.Context, profile user.Profile, ip string
 	return p.register(ctx, profile, ip, nil)
 }
 
-// RegisterCustomer is Register on a reseller's domain (brand.Brands.ResellerOfHost):
+// RegisterCustomer is Register on a reseller's domain (brands.Brands.ResellerOfHost):
 // the pending account is that reseller's customer, for it to activate.
 func (p *Accounts) RegisterCustomer(ctx context.Context, resellerID uint64, profile user.Profile, ip string) (*user.User, error) {
 	return p.register(ctx, profile, ip, &resellerID)

@@ -7,5 +7,5 @@ import (
 )
 
 func TestBrandContract(t *testing.T) {
-	storetest.BrandContract(t, storetest.NewBrands(), 7, 8)
+	storetest.BrandContract(t, storetest.New().Stores().Brands, 7, 8)
 }

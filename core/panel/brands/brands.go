@@ -1,4 +1,4 @@
-package brand
+package brands
 
 import (
 	"bytes"
@@ -9,8 +9,11 @@ import (
 	"strings"
 	"time"
 
+	"paygate/core/audit"
+	"paygate/core/brand"
 	"paygate/core/errs"
 	"paygate/core/panel"
+	"paygate/core/store"
 	"paygate/core/user"
 )
 
@@ -25,7 +28,8 @@ const DefaultPlatformName = "Paygate"
 
 // Deps are the ports of brands. Now may be nil (time.Now).
 type Deps struct {
-	Store  Store
+	Tx     store.Transactor // writes: the brand and its audit entry in one transaction
+	Store  brand.Store      // reads outside a transaction
 	Users  Users
 	Files  panel.Files // logos; nil refuses them
 	Now    func() time.Time
@@ -34,7 +38,8 @@ type Deps struct {
 
 // Brands are the use cases of resellers' brands.
 type Brands struct {
-	store    Store
+	tx       store.Transactor
+	store    brand.Store
 	users    Users
 	files    panel.Files
 	now      func() time.Time
@@ -53,87 +58,123 @@ func New(d Deps) *Brands {
 	if d.Config.PlatformName == "" {
 		d.Config.PlatformName = DefaultPlatformName
 	}
-	b := &Brands{store: d.Store, users: d.Users, files: d.Files, now: d.Now, cfg: d.Config}
+	b := &Brands{tx: d.Tx, store: d.Store, users: d.Users, files: d.Files, now: d.Now, cfg: d.Config}
 	if _, rest, ok := strings.Cut(d.Config.PublicBaseURL, "://"); ok {
 		host, _, _ := strings.Cut(rest, "/")
-		b.platform = NormalizeHost(host)
+		b.platform = brand.NormalizeHost(host)
 	}
 	return b
 }
 
 func requireReseller(actor *user.User) error {
 	if actor == nil || actor.Role != user.RoleReseller {
-		return ErrNotReseller
+		return brand.ErrNotReseller
 	}
 	return nil
 }
 
 // Get is the actor's brand (resellers only).
-func (b *Brands) Get(ctx context.Context, actor *user.User) (Brand, error) {
+func (b *Brands) Get(ctx context.Context, actor *user.User) (brand.Brand, error) {
 	if err := requireReseller(actor); err != nil {
-		return Brand{}, err
+		return brand.Brand{}, err
 	}
 	return b.store.Get(ctx, actor.ID)
 }
 
-// Update sets the actor's name, support contacts and domains.
-func (b *Brands) Update(ctx context.Context, actor *user.User, in Input) (Brand, error) {
+// Update sets the actor's name, support contacts and domains, audited.
+func (b *Brands) Update(ctx context.Context, actor *user.User, in brand.Input) (brand.Brand, error) {
 	if err := requireReseller(actor); err != nil {
-		return Brand{}, err
+		return brand.Brand{}, err
 	}
 	in, err := in.Validate(b.platform)
 	if err != nil {
-		return Brand{}, err
+		return brand.Brand{}, err
 	}
-	if err := b.store.Save(ctx, actor.ID, in, b.now().UTC()); err != nil {
-		return Brand{}, err
-	}
-	return b.store.Get(ctx, actor.ID)
+	var after brand.Brand
+	now := b.now().UTC()
+	err = b.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+		before, err := s.Brands.Get(ctx, actor.ID)
+		if err != nil {
+			return err
+		}
+		if err := s.Brands.Save(ctx, actor.ID, in, now); err != nil {
+			return err
+		}
+		if after, err = s.Brands.Get(ctx, actor.ID); err != nil {
+			return err
+		}
+		return store.Record(ctx, s, now, actor, audit.BrandUpdate, audit.TargetUser, actor.ID, brandSnapshot(before), brandSnapshot(after))
+	})
+	return after, err
 }
 
-// SetLogo checks an uploaded logo by content (CheckLogo), stores its
-// re-encoded image under a fresh server-chosen name and removes the one it
-// replaces.
-func (b *Brands) SetLogo(ctx context.Context, actor *user.User, body io.Reader) (Brand, error) {
+// SetLogo checks an uploaded logo by content (brand.CheckLogo), stores its
+// re-encoded image under a fresh server-chosen name, records it (audited)
+// and removes the file it replaces.
+func (b *Brands) SetLogo(ctx context.Context, actor *user.User, body io.Reader) (brand.Brand, error) {
 	if err := requireReseller(actor); err != nil {
-		return Brand{}, err
+		return brand.Brand{}, err
 	}
-	raw, err := io.ReadAll(io.LimitReader(body, MaxLogoBytes+1))
+	raw, err := io.ReadAll(io.LimitReader(body, brand.MaxLogoBytes+1))
 	if err != nil {
-		return Brand{}, fmt.Errorf("read logo: %w", err)
+		return brand.Brand{}, fmt.Errorf("read logo: %w", err)
 	}
-	logo, err := CheckLogo(raw)
+	logo, err := brand.CheckLogo(raw)
 	if err != nil {
-		return Brand{}, err
+		return brand.Brand{}, err
 	}
 	if b.files == nil {
-		return Brand{}, errors.New("save logo: no file storage configured")
+		return brand.Brand{}, errors.New("save logo: no file storage configured")
 	}
 	now := b.now().UTC()
 	name := fmt.Sprintf("logo%d%d.%s", actor.ID, now.UnixNano(), logo.Ext)
 	if err := b.files.Save(ctx, name, bytes.NewReader(logo.Body)); err != nil {
-		return Brand{}, fmt.Errorf("save logo: %w", err)
+		return brand.Brand{}, fmt.Errorf("save logo: %w", err)
 	}
-	prev, err := b.store.SetLogo(ctx, actor.ID, name, logo.ContentType, now)
+	prev, after, err := b.setLogo(ctx, actor, name, logo.ContentType, now, audit.BrandLogoSet)
 	if err != nil {
 		_ = b.files.Delete(ctx, name)
-		return Brand{}, err
+		return brand.Brand{}, err
 	}
 	b.dropFile(ctx, prev)
-	return b.store.Get(ctx, actor.ID)
+	return after, nil
 }
 
-// DeleteLogo removes the actor's logo; none is no error.
+// DeleteLogo removes the actor's logo (audited); none is no error.
 func (b *Brands) DeleteLogo(ctx context.Context, actor *user.User) error {
 	if err := requireReseller(actor); err != nil {
 		return err
 	}
-	prev, err := b.store.SetLogo(ctx, actor.ID, "", "", b.now().UTC())
+	prev, _, err := b.setLogo(ctx, actor, "", "", b.now().UTC(), audit.BrandLogoDelete)
 	if err != nil {
 		return err
 	}
 	b.dropFile(ctx, prev)
 	return nil
+}
+
+// setLogo records the logo's file (or none) and its audit entry in one
+// transaction; it returns the file name replaced and the brand after.
+func (b *Brands) setLogo(ctx context.Context, actor *user.User, name, contentType string, now time.Time, action string) (string, brand.Brand, error) {
+	var prev string
+	var after brand.Brand
+	err := b.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+		before, err := s.Brands.Get(ctx, actor.ID)
+		if err != nil {
+			return err
+		}
+		if prev, err = s.Brands.SetLogo(ctx, actor.ID, name, contentType, now); err != nil {
+			return err
+		}
+		if after, err = s.Brands.Get(ctx, actor.ID); err != nil {
+			return err
+		}
+		if name == "" && prev == "" {
+			return nil // nothing removed, nothing to record
+		}
+		return store.Record(ctx, s, now, actor, action, audit.TargetUser, actor.ID, brandSnapshot(before), brandSnapshot(after))
+	})
+	return prev, after, err
 }
 
 // dropFile deletes a replaced logo; a failure leaves an orphan file, never a
@@ -146,7 +187,7 @@ func (b *Brands) dropFile(ctx context.Context, name string) {
 
 // Public is the brand a host shows before sign-in.
 type Public struct {
-	Brand
+	brand.Brand
 	Reseller bool // false: the platform's own brand
 }
 
@@ -154,7 +195,7 @@ type Public struct {
 // one of its domains, held by an account that is a reseller and active.
 // ok is false for any other host.
 func (b *Brands) ResellerOfHost(ctx context.Context, hostHeader string) (id uint64, ok bool, err error) {
-	host := NormalizeHost(hostHeader)
+	host := brand.NormalizeHost(hostHeader)
 	if host == "" || host == b.platform {
 		return 0, false, nil
 	}
@@ -191,10 +232,10 @@ func (b *Brands) ForHost(ctx context.Context, hostHeader string) (Public, error)
 			return Public{Brand: br, Reseller: true}, nil
 		}
 	}
-	return Public{Brand: Brand{Name: b.cfg.PlatformName}}, nil
+	return Public{Brand: brand.Brand{Name: b.cfg.PlatformName}}, nil
 }
 
-// LogoForHost opens the logo of a host's reseller; ErrNoLogo when there is
+// LogoForHost opens the logo of a host's reseller; brand.ErrNoLogo when there is
 // none. The caller closes it.
 func (b *Brands) LogoForHost(ctx context.Context, hostHeader string) (io.ReadCloser, string, error) {
 	p, err := b.ForHost(ctx, hostHeader)
@@ -202,12 +243,12 @@ func (b *Brands) LogoForHost(ctx context.Context, hostHeader string) (io.ReadClo
 		return nil, "", err
 	}
 	if !p.Reseller {
-		return nil, "", ErrNoLogo
+		return nil, "", brand.ErrNoLogo
 	}
 	return b.open(ctx, p.Brand)
 }
 
-// Logo opens the actor's own logo (its brand page's preview); ErrNoLogo
+// Logo opens the actor's own logo (its brand page's preview); brand.ErrNoLogo
 // when it has none. The caller closes it.
 func (b *Brands) Logo(ctx context.Context, actor *user.User) (io.ReadCloser, string, error) {
 	br, err := b.Get(ctx, actor)
@@ -217,13 +258,13 @@ func (b *Brands) Logo(ctx context.Context, actor *user.User) (io.ReadCloser, str
 	return b.open(ctx, br)
 }
 
-func (b *Brands) open(ctx context.Context, br Brand) (io.ReadCloser, string, error) {
+func (b *Brands) open(ctx context.Context, br brand.Brand) (io.ReadCloser, string, error) {
 	if !br.HasLogo() || b.files == nil {
-		return nil, "", ErrNoLogo
+		return nil, "", brand.ErrNoLogo
 	}
 	rc, err := b.files.Open(ctx, br.LogoPath)
 	if errs.KindOf(err) == errs.NotFound {
-		return nil, "", ErrNoLogo
+		return nil, "", brand.ErrNoLogo
 	} else if err != nil {
 		return nil, "", fmt.Errorf("open logo: %w", err)
 	}

@@ -1,18 +1,25 @@
-package brand_test
+package brands_test
 
 import (
 	"bytes"
 	"context"
 	"errors"
+	"image"
+	"image/color"
+	"image/jpeg"
+	"image/png"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"paygate/core/audit"
 	"paygate/core/brand"
 	"paygate/core/errs"
 	"paygate/core/panel"
+	"paygate/core/panel/brands"
 	"paygate/core/store/storetest"
 	"paygate/core/user"
 )
@@ -51,6 +58,32 @@ func (m *memFiles) Delete(_ context.Context, name string) error {
 	return nil
 }
 
+func picture(w, h int) image.Image {
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for x := range w {
+		img.Set(x, h/2, color.RGBA{200, 40, 40, 255})
+	}
+	return img
+}
+
+func pngOf(t *testing.T, img image.Image) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func jpegOf(t *testing.T, img image.Image) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := jpeg.Encode(&b, img, nil); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
 // sentMail records what a mailer was asked to send.
 type sentMail struct{ got []panel.Message }
 
@@ -60,8 +93,8 @@ func (s *sentMail) Send(_ context.Context, m panel.Message) error {
 }
 
 type fixture struct {
-	brands   *brand.Brands
-	store    *storetest.Brands
+	brands   *brands.Brands
+	db       *storetest.DB
 	files    *memFiles
 	reseller *user.User // id 10, active reseller
 	customer *user.User // id 11, its customer
@@ -73,16 +106,16 @@ func newFixture(t *testing.T) fixture {
 	db := storetest.New()
 	parent := uint64(10)
 	f := fixture{
-		store:    storetest.NewBrands(),
+		db:       db,
 		files:    &memFiles{files: map[string][]byte{}},
 		reseller: &user.User{ID: 10, Email: "res@example.com", Role: user.RoleReseller, Status: user.StatusActive},
 		customer: &user.User{ID: 11, Email: "cust@example.com", Role: user.RoleUser, Status: user.StatusActive, ParentID: &parent},
 		plain:    &user.User{ID: 12, Email: "plain@example.com", Role: user.RoleUser, Status: user.StatusActive},
 	}
 	db.Put(*f.reseller, *f.customer, *f.plain)
-	f.brands = brand.New(brand.Deps{Store: f.store, Users: db.Stores().Users, Files: f.files,
+	f.brands = brands.New(brands.Deps{Tx: db, Store: db.Stores().Brands, Users: db.Stores().Users, Files: f.files,
 		Now:    func() time.Time { return time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC) },
-		Config: brand.Config{PlatformName: "Paygate", PublicBaseURL: "https://pay.example"}})
+		Config: brands.Config{PlatformName: "Paygate", PublicBaseURL: "https://pay.example"}})
 	return f
 }
 
@@ -106,6 +139,9 @@ func TestBrandsForHost(t *testing.T) {
 	b, err := f.brands.Update(ctx, f.reseller, brand.Input{Name: "Acme", SupportEmail: "help@acme.example", Domains: []string{"Brand.Example"}})
 	if err != nil || b.Name != "Acme" || len(b.Domains) != 1 || b.Domains[0] != "brand.example" {
 		t.Fatalf("Update: %+v, %v", b, err)
+	}
+	if e := f.db.AuditEntries(); len(e) != 1 || e[0].Action != audit.BrandUpdate || e[0].ActorID != 10 || e[0].TargetID == nil || *e[0].TargetID != 10 {
+		t.Fatalf("audit after Update: %+v", e)
 	}
 	// The platform's own host is refused as a domain.
 	if _, err := f.brands.Update(ctx, f.reseller, brand.Input{Name: "Acme", Domains: []string{"pay.example"}}); errs.KindOf(err) != errs.Invalid {
@@ -148,13 +184,23 @@ func TestBrandsForHost(t *testing.T) {
 	if err := f.brands.DeleteLogo(ctx, f.reseller); err != nil || len(f.files.files) != 0 {
 		t.Fatalf("DeleteLogo: %v, files %v", err, f.files.files)
 	}
+	var actions []string
+	for _, e := range f.db.AuditEntries() {
+		actions = append(actions, e.Action)
+	}
+	if want := []string{audit.BrandUpdate, audit.BrandLogoSet, audit.BrandLogoSet, audit.BrandLogoDelete}; !slices.Equal(actions, want) {
+		t.Fatalf("audit actions %v, want %v", actions, want)
+	}
+	// Removing no logo records nothing.
+	if err := f.brands.DeleteLogo(ctx, f.reseller); err != nil || len(f.db.AuditEntries()) != 4 {
+		t.Fatalf("second DeleteLogo: %v, %d entries", err, len(f.db.AuditEntries()))
+	}
 
 	// A host whose owner is no longer an active reseller shows the platform.
 	blocked := *f.reseller
 	blocked.Status = user.StatusBlocked
-	db := storetest.New()
-	db.Put(blocked)
-	other := brand.New(brand.Deps{Store: f.store, Users: db.Stores().Users, Config: brand.Config{PlatformName: "Paygate"}})
+	f.db.Put(blocked)
+	other := brands.New(brands.Deps{Tx: f.db, Store: f.db.Stores().Brands, Users: f.db.Stores().Users, Config: brands.Config{PlatformName: "Paygate"}})
 	if p, err := other.ForHost(ctx, "brand.example"); err != nil || p.Reseller {
 		t.Fatalf("blocked reseller's host: %+v, %v", p, err)
 	}

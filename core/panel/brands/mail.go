@@ -1,10 +1,11 @@
-package brand
+package brands
 
 import (
 	"context"
 	"net"
 	"strings"
 
+	"paygate/core/brand"
 	"paygate/core/panel"
 	"paygate/core/user"
 )
@@ -47,14 +48,14 @@ func rebase(link, base, own string) string {
 
 // brandOf is the brand of the reseller of the account at email, if it is a
 // customer whose reseller named its brand.
-func (b *Brands) brandOf(ctx context.Context, email string) (Brand, bool) {
+func (b *Brands) brandOf(ctx context.Context, email string) (brand.Brand, bool) {
 	u, err := b.users.ByEmail(ctx, user.NormalizeEmail(email))
 	if err != nil || u.ParentID == nil {
-		return Brand{}, false
+		return brand.Brand{}, false
 	}
 	br, err := b.store.Get(ctx, *u.ParentID)
 	if err != nil || br.Name == "" {
-		return Brand{}, false
+		return brand.Brand{}, false
 	}
 	return br, true
 }
