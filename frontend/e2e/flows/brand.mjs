@@ -77,6 +77,7 @@ export const steps = [
       const ok = await logo.evaluate((img) => img.complete && img.naturalWidth > 0);
       if (!ok) throw new Error('the brand logo did not load');
       if (await page.getByText('Paygate').count()) throw new Error('the platform name shows on the brand domain');
+      await page.waitForFunction((n) => document.title === `Sign in · ${n}`, BRAND.name);
       await ctx.shot(page, 'brand-login');
       // The platform's own host still shows the platform.
       const plain = await ctx.actor('platform');
