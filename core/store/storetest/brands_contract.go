@@ -9,12 +9,13 @@ import (
 
 	"paygate/core/brand"
 	"paygate/core/errs"
+	"paygate/core/store"
 )
 
 // BrandContract runs the cases every brand.Store keeps, on a fresh store
 // and two resellers a and b that exist in it: the fake (its own test) and
-// the database adapter on SQLite and MariaDB.
-func BrandContract(t *testing.T, st brand.Store, a, b uint64) {
+// the database adapter on SQLite and MariaDB. st is tx's plain Stores' Brands.
+func BrandContract(t *testing.T, tx store.Transactor, st brand.Store, a, b uint64) {
 	ctx := context.Background()
 	at := time.Date(2026, 11, 27, 10, 30, 15, 123456000, time.UTC)
 
@@ -84,5 +85,30 @@ func BrandContract(t *testing.T, st brand.Store, a, b uint64) {
 	}
 	if got, _ := st.Get(ctx, a); got.HasLogo() || got.Name != "Acme" {
 		t.Fatalf("after removing the logo: %+v", got)
+	}
+
+	// Inside a transaction that rolls back, a save and a logo leave nothing.
+	rollback := errors.New("roll back")
+	err = tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+		if err := s.Brands.Save(ctx, a, brand.Input{Name: "Gone", Domains: []string{"gone.example"}}, later); err != nil {
+			return err
+		}
+		if _, err := s.Brands.SetLogo(ctx, a, "logo3.png", "image/png", later); err != nil {
+			return err
+		}
+		if in, _ := s.Brands.Get(ctx, a); in.Name != "Gone" || !slices.Equal(in.Domains, []string{"gone.example"}) {
+			t.Errorf("inside the transaction: %+v", in)
+		}
+		return rollback
+	})
+	if !errors.Is(err, rollback) {
+		t.Fatalf("WithinTx = %v", err)
+	}
+	got, _ = st.Get(ctx, a)
+	if got.Name != "Acme" || got.HasLogo() || !slices.Equal(got.Domains, []string{"acme.example", "shop.example"}) {
+		t.Fatalf("after a rollback: %+v", got)
+	}
+	if _, err := st.ResellerOfHost(ctx, "gone.example"); errs.KindOf(err) != errs.NotFound {
+		t.Fatalf("a rolled-back domain answers: %v", err)
 	}
 }

@@ -7,5 +7,6 @@ import (
 )
 
 func TestBrandContract(t *testing.T) {
-	storetest.BrandContract(t, storetest.New().Stores().Brands, 7, 8)
+	db := storetest.New()
+	storetest.BrandContract(t, db, db.Stores().Brands, 7, 8)
 }
