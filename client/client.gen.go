@@ -2168,6 +2168,32 @@ type BillingSettingsInput struct {
 	Upi *string `json:"upi,omitempty"`
 }
 
+// Brand defines model for Brand.
+type Brand struct {
+	// BrandName Example: Acme Recharge
+	BrandName string   `json:"brand_name"`
+	Domains   []string `json:"domains"`
+
+	// LogoUrl The caller's logo (GET /api/v1/panel/brand/logo, with a version); null without one.
+	//
+	// Example: /api/v1/panel/brand/logo?v=1764237600
+	LogoUrl *string `json:"logo_url"`
+
+	// SupportEmail Example: help@acme.example
+	SupportEmail string `json:"support_email"`
+
+	// SupportPhone Example: +919876543210
+	SupportPhone string `json:"support_phone"`
+}
+
+// BrandInput defines model for BrandInput.
+type BrandInput struct {
+	BrandName    string    `json:"brand_name"`
+	Domains      *[]string `json:"domains,omitempty"`
+	SupportEmail *string   `json:"support_email,omitempty"`
+	SupportPhone *string   `json:"support_phone,omitempty"`
+}
+
 // CallEnvelope The success body of a metered call.
 type CallEnvelope struct {
 	// BalanceLeft An amount with 2 decimal places, e.g. "100.00"
@@ -3226,6 +3252,20 @@ type PricePatchRequest struct {
 // PricePatchRequestStatus defines model for PricePatchRequest.Status.
 type PricePatchRequestStatus string
 
+// PublicBrand defines model for PublicBrand.
+type PublicBrand struct {
+	// BrandName Example: Acme Recharge
+	BrandName string `json:"brand_name"`
+
+	// LogoUrl Example: /api/v1/brand/logo?v=1764237600
+	LogoUrl *string `json:"logo_url"`
+
+	// Reseller true on a reseller's domain; false for the platform's own brand
+	Reseller     bool   `json:"reseller"`
+	SupportEmail string `json:"support_email"`
+	SupportPhone string `json:"support_phone"`
+}
+
 // Recharge defines model for Recharge.
 type Recharge struct {
 	// Amount An amount with 2 decimal places, e.g. "100.00"
@@ -4236,6 +4276,11 @@ type CreateBeneficiaryParams struct {
 	XPayoutAuthorization string `json:"X-Payout-Authorization"`
 }
 
+// PutBrandLogoMultipartBody defines parameters for PutBrandLogo.
+type PutBrandLogoMultipartBody struct {
+	Logo openapi_types.File `json:"logo"`
+}
+
 // ListHeldCollectionsParams defines parameters for ListHeldCollections.
 type ListHeldCollectionsParams struct {
 	// Page Page number, from 1 (default 1)
@@ -4734,6 +4779,12 @@ type CreateBalanceCheckoutJSONRequestBody = BalanceCheckoutRequest
 
 // CreateBeneficiaryJSONRequestBody defines body for CreateBeneficiary for application/json ContentType.
 type CreateBeneficiaryJSONRequestBody = BeneficiaryCreateRequest
+
+// PutBrandJSONRequestBody defines body for PutBrand for application/json ContentType.
+type PutBrandJSONRequestBody = BrandInput
+
+// PutBrandLogoMultipartRequestBody defines body for PutBrandLogo for multipart/form-data ContentType.
+type PutBrandLogoMultipartRequestBody PutBrandLogoMultipartBody
 
 // PanelRefundPaymentJSONRequestBody defines body for PanelRefundPayment for application/json ContentType.
 type PanelRefundPaymentJSONRequestBody = PanelRefundRequest
@@ -5397,6 +5448,24 @@ type ClientInterface interface {
 	// Corresponds with POST /api/v1/account/verify (the `VerifyAccount` operationId).
 	VerifyAccount(ctx context.Context, body VerifyAccountJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetPublicBrand The brand of the request's host
+	//
+	// No sign-in. On one of a reseller's domains (the `Host` header without its port, any case)
+	// that reseller's brand with `reseller: true`; on any other host the platform's, with
+	// `reseller: false`. The panel's login, registration and shell show it.
+	//
+	// Corresponds with GET /api/v1/brand (the `GetPublicBrand` operationId).
+	GetPublicBrand(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetPublicBrandLogo The logo of the request's host's reseller
+	//
+	// No sign-in. The image the server re-encoded at upload (PNG, or JPEG for a JPEG upload), with
+	// `X-Content-Type-Options: nosniff` and a sandboxing `Content-Security-Policy`; cacheable for an
+	// hour (the brand's `logo_url` carries a version).
+	//
+	// Corresponds with GET /api/v1/brand/logo (the `GetPublicBrandLogo` operationId).
+	GetPublicBrandLogo(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListAccountOpenings Account openings, newest first
 	//
 	// A user sees their own; an admin sees everyone's, or one user's with `user_id`.
@@ -5676,7 +5745,9 @@ type ClientInterface interface {
 	// other account (whatever its state) is a 422 field error "has already been taken". The
 	// verification link `PUBLIC_BASE_URL/verify-email?token=…` is mailed after the answer; a
 	// mail failure is logged and does not change it. At most 10 registrations an hour per
-	// client address (429 `too_many_requests`).
+	// client address (429 `too_many_requests`). On a reseller's domain (see `GET /api/v1/brand`)
+	// the account is that reseller's customer (`parent_id`), pending until the reseller
+	// activates it, and its mail carries the reseller's brand name and domain.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -5690,7 +5761,9 @@ type ClientInterface interface {
 	// other account (whatever its state) is a 422 field error "has already been taken". The
 	// verification link `PUBLIC_BASE_URL/verify-email?token=…` is mailed after the answer; a
 	// mail failure is logged and does not change it. At most 10 registrations an hour per
-	// client address (429 `too_many_requests`).
+	// client address (429 `too_many_requests`). On a reseller's domain (see `GET /api/v1/brand`)
+	// the account is that reseller's customer (`parent_id`), pending until the reseller
+	// activates it, and its mail carries the reseller's brand name and domain.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -5910,6 +5983,70 @@ type ClientInterface interface {
 	//
 	// Corresponds with DELETE /api/v1/panel/beneficiaries/{id} (the `DeleteBeneficiary` operationId).
 	DeleteBeneficiary(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetBrand The caller's brand (resellers)
+	//
+	// A reseller's brand as set; empty strings and no domains before it sets one. Anyone else: 403
+	// `reseller_only`.
+	//
+	// Corresponds with GET /api/v1/panel/brand (the `GetBrand` operationId).
+	GetBrand(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutBrandWithBody Set the caller's brand (resellers)
+	//
+	// Replaces the name, support contacts and domains (the logo has its own route).
+	// `brand_name` is required, at most 100 characters; `support_email` an email address and
+	// `support_phone` 10 to 15 digits, each optional (empty clears it); `domains` at most 10 host
+	// names, lower-cased, without scheme, port or path, never the platform's own host. A domain
+	// another reseller answers on is 409 `domain_taken` (the field error names it). Point the
+	// domain's DNS at this service; a request with that `Host` then shows the brand and
+	// registers the reseller's customers. Audited as `brand.update`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /api/v1/panel/brand (the `PutBrand` operationId).
+	PutBrandWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutBrand Set the caller's brand (resellers)
+	//
+	// Replaces the name, support contacts and domains (the logo has its own route).
+	// `brand_name` is required, at most 100 characters; `support_email` an email address and
+	// `support_phone` 10 to 15 digits, each optional (empty clears it); `domains` at most 10 host
+	// names, lower-cased, without scheme, port or path, never the platform's own host. A domain
+	// another reseller answers on is 409 `domain_taken` (the field error names it). Point the
+	// domain's DNS at this service; a request with that `Host` then shows the brand and
+	// registers the reseller's customers. Audited as `brand.update`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /api/v1/panel/brand (the `PutBrand` operationId).
+	PutBrand(ctx context.Context, body PutBrandJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteBrandLogo Remove the caller's logo (resellers)
+	//
+	// Corresponds with DELETE /api/v1/panel/brand/logo (the `DeleteBrandLogo` operationId).
+	DeleteBrandLogo(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetBrandLogo The caller's logo (resellers)
+	//
+	// The brand page's preview; 404 `logo_not_found` without one.
+	//
+	// Corresponds with GET /api/v1/panel/brand/logo (the `GetBrandLogo` operationId).
+	GetBrandLogo(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutBrandLogoWithBody Upload the caller's logo (resellers)
+	//
+	// `multipart/form-data` with one file part `logo`. Checked by content, never by its declared
+	// type or name: a PNG, JPEG or WebP of at most 512 KB and 4096 × 4096 pixels whose magic
+	// bytes and full decode agree, with nothing after the image's end and no markup inside (an
+	// SVG, GIF, HTML or a polyglot is a 422 field error on `logo`). The image is re-encoded before
+	// it is stored (a WebP becomes a PNG), so no metadata of the upload is kept. Audited as
+	// `brand.logo_set` (removal: `brand.logo_delete`).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /api/v1/panel/brand/logo (the `PutBrandLogo` operationId).
+	PutBrandLogoWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetDashboard The caller's dashboard; for admins also the platform's
 	//
@@ -7211,6 +7348,44 @@ func (c *Client) VerifyAccount(ctx context.Context, body VerifyAccountJSONReques
 	return c.Client.Do(req)
 }
 
+// GetPublicBrand The brand of the request's host
+//
+// No sign-in. On one of a reseller's domains (the `Host` header without its port, any case)
+// that reseller's brand with `reseller: true`; on any other host the platform's, with
+// `reseller: false`. The panel's login, registration and shell show it.
+//
+// Corresponds with GET /api/v1/brand (the `GetPublicBrand` operationId).
+func (c *Client) GetPublicBrand(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetPublicBrandRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetPublicBrandLogo The logo of the request's host's reseller
+//
+// No sign-in. The image the server re-encoded at upload (PNG, or JPEG for a JPEG upload), with
+// `X-Content-Type-Options: nosniff` and a sandboxing `Content-Security-Policy`; cacheable for an
+// hour (the brand's `logo_url` carries a version).
+//
+// Corresponds with GET /api/v1/brand/logo (the `GetPublicBrandLogo` operationId).
+func (c *Client) GetPublicBrandLogo(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetPublicBrandLogoRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListAccountOpenings Account openings, newest first
 //
 // A user sees their own; an admin sees everyone's, or one user's with `user_id`.
@@ -7690,7 +7865,9 @@ func (c *Client) RefreshSession(ctx context.Context, params *RefreshSessionParam
 // other account (whatever its state) is a 422 field error "has already been taken". The
 // verification link `PUBLIC_BASE_URL/verify-email?token=…` is mailed after the answer; a
 // mail failure is logged and does not change it. At most 10 registrations an hour per
-// client address (429 `too_many_requests`).
+// client address (429 `too_many_requests`). On a reseller's domain (see `GET /api/v1/brand`)
+// the account is that reseller's customer (`parent_id`), pending until the reseller
+// activates it, and its mail carries the reseller's brand name and domain.
 //
 // Takes any type of body and a specified content type.
 //
@@ -7714,7 +7891,9 @@ func (c *Client) RegisterWithBody(ctx context.Context, contentType string, body 
 // other account (whatever its state) is a 422 field error "has already been taken". The
 // verification link `PUBLIC_BASE_URL/verify-email?token=…` is mailed after the answer; a
 // mail failure is logged and does not change it. At most 10 registrations an hour per
-// client address (429 `too_many_requests`).
+// client address (429 `too_many_requests`). On a reseller's domain (see `GET /api/v1/brand`)
+// the account is that reseller's customer (`parent_id`), pending until the reseller
+// activates it, and its mail carries the reseller's brand name and domain.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8145,6 +8324,130 @@ func (c *Client) CreateBeneficiary(ctx context.Context, params *CreateBeneficiar
 // Corresponds with DELETE /api/v1/panel/beneficiaries/{id} (the `DeleteBeneficiary` operationId).
 func (c *Client) DeleteBeneficiary(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeleteBeneficiaryRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetBrand The caller's brand (resellers)
+//
+// A reseller's brand as set; empty strings and no domains before it sets one. Anyone else: 403
+// `reseller_only`.
+//
+// Corresponds with GET /api/v1/panel/brand (the `GetBrand` operationId).
+func (c *Client) GetBrand(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetBrandRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutBrandWithBody Set the caller's brand (resellers)
+//
+// Replaces the name, support contacts and domains (the logo has its own route).
+// `brand_name` is required, at most 100 characters; `support_email` an email address and
+// `support_phone` 10 to 15 digits, each optional (empty clears it); `domains` at most 10 host
+// names, lower-cased, without scheme, port or path, never the platform's own host. A domain
+// another reseller answers on is 409 `domain_taken` (the field error names it). Point the
+// domain's DNS at this service; a request with that `Host` then shows the brand and
+// registers the reseller's customers. Audited as `brand.update`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /api/v1/panel/brand (the `PutBrand` operationId).
+func (c *Client) PutBrandWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutBrandRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutBrand Set the caller's brand (resellers)
+//
+// Replaces the name, support contacts and domains (the logo has its own route).
+// `brand_name` is required, at most 100 characters; `support_email` an email address and
+// `support_phone` 10 to 15 digits, each optional (empty clears it); `domains` at most 10 host
+// names, lower-cased, without scheme, port or path, never the platform's own host. A domain
+// another reseller answers on is 409 `domain_taken` (the field error names it). Point the
+// domain's DNS at this service; a request with that `Host` then shows the brand and
+// registers the reseller's customers. Audited as `brand.update`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /api/v1/panel/brand (the `PutBrand` operationId).
+func (c *Client) PutBrand(ctx context.Context, body PutBrandJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutBrandRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteBrandLogo Remove the caller's logo (resellers)
+//
+// Corresponds with DELETE /api/v1/panel/brand/logo (the `DeleteBrandLogo` operationId).
+func (c *Client) DeleteBrandLogo(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteBrandLogoRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetBrandLogo The caller's logo (resellers)
+//
+// The brand page's preview; 404 `logo_not_found` without one.
+//
+// Corresponds with GET /api/v1/panel/brand/logo (the `GetBrandLogo` operationId).
+func (c *Client) GetBrandLogo(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetBrandLogoRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutBrandLogoWithBody Upload the caller's logo (resellers)
+//
+// `multipart/form-data` with one file part `logo`. Checked by content, never by its declared
+// type or name: a PNG, JPEG or WebP of at most 512 KB and 4096 × 4096 pixels whose magic
+// bytes and full decode agree, with nothing after the image's end and no markup inside (an
+// SVG, GIF, HTML or a polyglot is a 422 field error on `logo`). The image is re-encoded before
+// it is stored (a WebP becomes a PNG), so no metadata of the upload is kept. Audited as
+// `brand.logo_set` (removal: `brand.logo_delete`).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /api/v1/panel/brand/logo (the `PutBrandLogo` operationId).
+func (c *Client) PutBrandLogoWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutBrandLogoRequestWithBody(c.Server, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -10581,6 +10884,60 @@ func NewVerifyAccountRequestWithBody(server string, contentType string, body io.
 	return req, nil
 }
 
+// NewGetPublicBrandRequest constructs an http.Request for the GetPublicBrand method
+func NewGetPublicBrandRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/brand")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetPublicBrandLogoRequest constructs an http.Request for the GetPublicBrandLogo method
+func NewGetPublicBrandLogoRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/brand/logo")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListAccountOpeningsRequest constructs an http.Request for the ListAccountOpenings method
 func NewListAccountOpeningsRequest(server string, params *ListAccountOpeningsParams) (*http.Request, error) {
 	var err error
@@ -12029,6 +12386,156 @@ func NewDeleteBeneficiaryRequest(server string, id int64) (*http.Request, error)
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewGetBrandRequest constructs an http.Request for the GetBrand method
+func NewGetBrandRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/brand")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPutBrandRequest calls the generic PutBrand builder with application/json body
+func NewPutBrandRequest(server string, body PutBrandJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPutBrandRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewPutBrandRequestWithBody constructs an http.Request for the PutBrand method, with any body, and a specified content type
+func NewPutBrandRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/brand")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteBrandLogoRequest constructs an http.Request for the DeleteBrandLogo method
+func NewDeleteBrandLogoRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/brand/logo")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetBrandLogoRequest constructs an http.Request for the GetBrandLogo method
+func NewGetBrandLogoRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/brand/logo")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPutBrandLogoRequestWithBody constructs an http.Request for the PutBrandLogo method, with any body, and a specified content type
+func NewPutBrandLogoRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/brand/logo")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -16506,6 +17013,28 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/v1/account/verify (the `VerifyAccount` operationId).
 	VerifyAccountWithResponse(ctx context.Context, body VerifyAccountJSONRequestBody, reqEditors ...RequestEditorFn) (*VerifyAccountResponse, error)
 
+	// GetPublicBrandWithResponse The brand of the request's host
+	//
+	// No sign-in. On one of a reseller's domains (the `Host` header without its port, any case)
+	// that reseller's brand with `reseller: true`; on any other host the platform's, with
+	// `reseller: false`. The panel's login, registration and shell show it.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/brand (the `GetPublicBrand` operationId).
+	GetPublicBrandWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetPublicBrandResponse, error)
+
+	// GetPublicBrandLogoWithResponse The logo of the request's host's reseller
+	//
+	// No sign-in. The image the server re-encoded at upload (PNG, or JPEG for a JPEG upload), with
+	// `X-Content-Type-Options: nosniff` and a sandboxing `Content-Security-Policy`; cacheable for an
+	// hour (the brand's `logo_url` carries a version).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/brand/logo (the `GetPublicBrandLogo` operationId).
+	GetPublicBrandLogoWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetPublicBrandLogoResponse, error)
+
 	// ListAccountOpeningsWithResponse Account openings, newest first
 	//
 	// A user sees their own; an admin sees everyone's, or one user's with `user_id`.
@@ -16797,7 +17326,9 @@ type ClientWithResponsesInterface interface {
 	// other account (whatever its state) is a 422 field error "has already been taken". The
 	// verification link `PUBLIC_BASE_URL/verify-email?token=…` is mailed after the answer; a
 	// mail failure is logged and does not change it. At most 10 registrations an hour per
-	// client address (429 `too_many_requests`).
+	// client address (429 `too_many_requests`). On a reseller's domain (see `GET /api/v1/brand`)
+	// the account is that reseller's customer (`parent_id`), pending until the reseller
+	// activates it, and its mail carries the reseller's brand name and domain.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16811,7 +17342,9 @@ type ClientWithResponsesInterface interface {
 	// other account (whatever its state) is a 422 field error "has already been taken". The
 	// verification link `PUBLIC_BASE_URL/verify-email?token=…` is mailed after the answer; a
 	// mail failure is logged and does not change it. At most 10 registrations an hour per
-	// client address (429 `too_many_requests`).
+	// client address (429 `too_many_requests`). On a reseller's domain (see `GET /api/v1/brand`)
+	// the account is that reseller's customer (`parent_id`), pending until the reseller
+	// activates it, and its mail carries the reseller's brand name and domain.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17047,6 +17580,76 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with DELETE /api/v1/panel/beneficiaries/{id} (the `DeleteBeneficiary` operationId).
 	DeleteBeneficiaryWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*DeleteBeneficiaryResponse, error)
+
+	// GetBrandWithResponse The caller's brand (resellers)
+	//
+	// A reseller's brand as set; empty strings and no domains before it sets one. Anyone else: 403
+	// `reseller_only`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/panel/brand (the `GetBrand` operationId).
+	GetBrandWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetBrandResponse, error)
+
+	// PutBrandWithBodyWithResponse Set the caller's brand (resellers)
+	//
+	// Replaces the name, support contacts and domains (the logo has its own route).
+	// `brand_name` is required, at most 100 characters; `support_email` an email address and
+	// `support_phone` 10 to 15 digits, each optional (empty clears it); `domains` at most 10 host
+	// names, lower-cased, without scheme, port or path, never the platform's own host. A domain
+	// another reseller answers on is 409 `domain_taken` (the field error names it). Point the
+	// domain's DNS at this service; a request with that `Host` then shows the brand and
+	// registers the reseller's customers. Audited as `brand.update`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/v1/panel/brand (the `PutBrand` operationId).
+	PutBrandWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutBrandResponse, error)
+
+	// PutBrandWithResponse Set the caller's brand (resellers)
+	//
+	// Replaces the name, support contacts and domains (the logo has its own route).
+	// `brand_name` is required, at most 100 characters; `support_email` an email address and
+	// `support_phone` 10 to 15 digits, each optional (empty clears it); `domains` at most 10 host
+	// names, lower-cased, without scheme, port or path, never the platform's own host. A domain
+	// another reseller answers on is 409 `domain_taken` (the field error names it). Point the
+	// domain's DNS at this service; a request with that `Host` then shows the brand and
+	// registers the reseller's customers. Audited as `brand.update`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/v1/panel/brand (the `PutBrand` operationId).
+	PutBrandWithResponse(ctx context.Context, body PutBrandJSONRequestBody, reqEditors ...RequestEditorFn) (*PutBrandResponse, error)
+
+	// DeleteBrandLogoWithResponse Remove the caller's logo (resellers)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/v1/panel/brand/logo (the `DeleteBrandLogo` operationId).
+	DeleteBrandLogoWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*DeleteBrandLogoResponse, error)
+
+	// GetBrandLogoWithResponse The caller's logo (resellers)
+	//
+	// The brand page's preview; 404 `logo_not_found` without one.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/panel/brand/logo (the `GetBrandLogo` operationId).
+	GetBrandLogoWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetBrandLogoResponse, error)
+
+	// PutBrandLogoWithBodyWithResponse Upload the caller's logo (resellers)
+	//
+	// `multipart/form-data` with one file part `logo`. Checked by content, never by its declared
+	// type or name: a PNG, JPEG or WebP of at most 512 KB and 4096 × 4096 pixels whose magic
+	// bytes and full decode agree, with nothing after the image's end and no markup inside (an
+	// SVG, GIF, HTML or a polyglot is a 422 field error on `logo`). The image is re-encoded before
+	// it is stored (a WebP becomes a PNG), so no metadata of the upload is kept. Audited as
+	// `brand.logo_set` (removal: `brand.logo_delete`).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/v1/panel/brand/logo (the `PutBrandLogo` operationId).
+	PutBrandLogoWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutBrandLogoResponse, error)
 
 	// GetDashboardWithResponse The caller's dashboard; for admins also the platform's
 	//
@@ -18890,6 +19493,138 @@ func (r VerifyAccountResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r VerifyAccountResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetPublicBrandResponse500Headers the declared response headers of an HTTP 500 response for GetPublicBrand
+type GetPublicBrandResponse500Headers struct {
+	XRequestID *string
+}
+
+// GetPublicBrandResponse503Headers the declared response headers of an HTTP 503 response for GetPublicBrand
+type GetPublicBrandResponse503Headers struct {
+	XRequestID *string
+}
+
+type GetPublicBrandResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PublicBrand
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetPublicBrandResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetPublicBrandResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetPublicBrandResponse) GetJSON200() *PublicBrand {
+	return r.JSON200
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetPublicBrandResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetPublicBrandResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetPublicBrandResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetPublicBrandResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetPublicBrandResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetPublicBrandResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetPublicBrandLogoResponse200Headers the declared response headers of an HTTP 200 response for GetPublicBrandLogo
+type GetPublicBrandLogoResponse200Headers struct {
+	CacheControl        *string
+	XContentTypeOptions *string
+}
+
+// GetPublicBrandLogoResponse500Headers the declared response headers of an HTTP 500 response for GetPublicBrandLogo
+type GetPublicBrandLogoResponse500Headers struct {
+	XRequestID *string
+}
+
+type GetPublicBrandLogoResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetPublicBrandLogoResponse200Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetPublicBrandLogoResponse500Headers
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetPublicBrandLogoResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetPublicBrandLogoResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetPublicBrandLogoResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetPublicBrandLogoResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetPublicBrandLogoResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetPublicBrandLogoResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -22256,6 +22991,526 @@ func (r DeleteBeneficiaryResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r DeleteBeneficiaryResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetBrandResponse401Headers the declared response headers of an HTTP 401 response for GetBrand
+type GetBrandResponse401Headers struct {
+	XRequestID *string
+}
+
+// GetBrandResponse403Headers the declared response headers of an HTTP 403 response for GetBrand
+type GetBrandResponse403Headers struct {
+	XRequestID *string
+}
+
+// GetBrandResponse500Headers the declared response headers of an HTTP 500 response for GetBrand
+type GetBrandResponse500Headers struct {
+	XRequestID *string
+}
+
+type GetBrandResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Brand
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetBrandResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetBrandResponse403Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetBrandResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetBrandResponse) GetJSON200() *Brand {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetBrandResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetBrandResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetBrandResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetBrandResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetBrandResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetBrandResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetBrandResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PutBrandResponse400Headers the declared response headers of an HTTP 400 response for PutBrand
+type PutBrandResponse400Headers struct {
+	XRequestID *string
+}
+
+// PutBrandResponse401Headers the declared response headers of an HTTP 401 response for PutBrand
+type PutBrandResponse401Headers struct {
+	XRequestID *string
+}
+
+// PutBrandResponse403Headers the declared response headers of an HTTP 403 response for PutBrand
+type PutBrandResponse403Headers struct {
+	XRequestID *string
+}
+
+// PutBrandResponse409Headers the declared response headers of an HTTP 409 response for PutBrand
+type PutBrandResponse409Headers struct {
+	XRequestID *string
+}
+
+// PutBrandResponse413Headers the declared response headers of an HTTP 413 response for PutBrand
+type PutBrandResponse413Headers struct {
+	XRequestID *string
+}
+
+// PutBrandResponse422Headers the declared response headers of an HTTP 422 response for PutBrand
+type PutBrandResponse422Headers struct {
+	XRequestID *string
+}
+
+// PutBrandResponse500Headers the declared response headers of an HTTP 500 response for PutBrand
+type PutBrandResponse500Headers struct {
+	XRequestID *string
+}
+
+type PutBrandResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Brand
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationFailed
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *PutBrandResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PutBrandResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *PutBrandResponse403Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *PutBrandResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *PutBrandResponse413Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *PutBrandResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PutBrandResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PutBrandResponse) GetJSON200() *Brand {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PutBrandResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PutBrandResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PutBrandResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r PutBrandResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PutBrandResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PutBrandResponse) GetJSON422() *ValidationFailed {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PutBrandResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r PutBrandResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PutBrandResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PutBrandResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PutBrandResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteBrandLogoResponse401Headers the declared response headers of an HTTP 401 response for DeleteBrandLogo
+type DeleteBrandLogoResponse401Headers struct {
+	XRequestID *string
+}
+
+// DeleteBrandLogoResponse403Headers the declared response headers of an HTTP 403 response for DeleteBrandLogo
+type DeleteBrandLogoResponse403Headers struct {
+	XRequestID *string
+}
+
+// DeleteBrandLogoResponse500Headers the declared response headers of an HTTP 500 response for DeleteBrandLogo
+type DeleteBrandLogoResponse500Headers struct {
+	XRequestID *string
+}
+
+type DeleteBrandLogoResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DeleteBrandLogoResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *DeleteBrandLogoResponse403Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *DeleteBrandLogoResponse500Headers
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteBrandLogoResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeleteBrandLogoResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DeleteBrandLogoResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteBrandLogoResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteBrandLogoResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteBrandLogoResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteBrandLogoResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetBrandLogoResponse200Headers the declared response headers of an HTTP 200 response for GetBrandLogo
+type GetBrandLogoResponse200Headers struct {
+	XContentTypeOptions *string
+}
+
+// GetBrandLogoResponse401Headers the declared response headers of an HTTP 401 response for GetBrandLogo
+type GetBrandLogoResponse401Headers struct {
+	XRequestID *string
+}
+
+// GetBrandLogoResponse403Headers the declared response headers of an HTTP 403 response for GetBrandLogo
+type GetBrandLogoResponse403Headers struct {
+	XRequestID *string
+}
+
+// GetBrandLogoResponse404Headers the declared response headers of an HTTP 404 response for GetBrandLogo
+type GetBrandLogoResponse404Headers struct {
+	XRequestID *string
+}
+
+// GetBrandLogoResponse500Headers the declared response headers of an HTTP 500 response for GetBrandLogo
+type GetBrandLogoResponse500Headers struct {
+	XRequestID *string
+}
+
+type GetBrandLogoResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetBrandLogoResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetBrandLogoResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetBrandLogoResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetBrandLogoResponse404Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetBrandLogoResponse500Headers
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetBrandLogoResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetBrandLogoResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetBrandLogoResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetBrandLogoResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetBrandLogoResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetBrandLogoResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetBrandLogoResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetBrandLogoResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PutBrandLogoResponse400Headers the declared response headers of an HTTP 400 response for PutBrandLogo
+type PutBrandLogoResponse400Headers struct {
+	XRequestID *string
+}
+
+// PutBrandLogoResponse401Headers the declared response headers of an HTTP 401 response for PutBrandLogo
+type PutBrandLogoResponse401Headers struct {
+	XRequestID *string
+}
+
+// PutBrandLogoResponse403Headers the declared response headers of an HTTP 403 response for PutBrandLogo
+type PutBrandLogoResponse403Headers struct {
+	XRequestID *string
+}
+
+// PutBrandLogoResponse413Headers the declared response headers of an HTTP 413 response for PutBrandLogo
+type PutBrandLogoResponse413Headers struct {
+	XRequestID *string
+}
+
+// PutBrandLogoResponse422Headers the declared response headers of an HTTP 422 response for PutBrandLogo
+type PutBrandLogoResponse422Headers struct {
+	XRequestID *string
+}
+
+// PutBrandLogoResponse500Headers the declared response headers of an HTTP 500 response for PutBrandLogo
+type PutBrandLogoResponse500Headers struct {
+	XRequestID *string
+}
+
+type PutBrandLogoResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Brand
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationFailed
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *PutBrandLogoResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PutBrandLogoResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *PutBrandLogoResponse403Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *PutBrandLogoResponse413Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *PutBrandLogoResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PutBrandLogoResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PutBrandLogoResponse) GetJSON200() *Brand {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PutBrandLogoResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PutBrandLogoResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PutBrandLogoResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PutBrandLogoResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PutBrandLogoResponse) GetJSON422() *ValidationFailed {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PutBrandLogoResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r PutBrandLogoResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PutBrandLogoResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PutBrandLogoResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PutBrandLogoResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -32930,6 +34185,40 @@ func (c *ClientWithResponses) VerifyAccountWithResponse(ctx context.Context, bod
 	return ParseVerifyAccountResponse(rsp)
 }
 
+// GetPublicBrandWithResponse The brand of the request's host
+//
+// No sign-in. On one of a reseller's domains (the `Host` header without its port, any case)
+// that reseller's brand with `reseller: true`; on any other host the platform's, with
+// `reseller: false`. The panel's login, registration and shell show it.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/brand (the `GetPublicBrand` operationId).
+func (c *ClientWithResponses) GetPublicBrandWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetPublicBrandResponse, error) {
+	rsp, err := c.GetPublicBrand(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetPublicBrandResponse(rsp)
+}
+
+// GetPublicBrandLogoWithResponse The logo of the request's host's reseller
+//
+// No sign-in. The image the server re-encoded at upload (PNG, or JPEG for a JPEG upload), with
+// `X-Content-Type-Options: nosniff` and a sandboxing `Content-Security-Policy`; cacheable for an
+// hour (the brand's `logo_url` carries a version).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/brand/logo (the `GetPublicBrandLogo` operationId).
+func (c *ClientWithResponses) GetPublicBrandLogoWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetPublicBrandLogoResponse, error) {
+	rsp, err := c.GetPublicBrandLogo(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetPublicBrandLogoResponse(rsp)
+}
+
 // ListAccountOpeningsWithResponse Account openings, newest first
 //
 // A user sees their own; an admin sees everyone's, or one user's with `user_id`.
@@ -33341,7 +34630,9 @@ func (c *ClientWithResponses) RefreshSessionWithResponse(ctx context.Context, pa
 // other account (whatever its state) is a 422 field error "has already been taken". The
 // verification link `PUBLIC_BASE_URL/verify-email?token=…` is mailed after the answer; a
 // mail failure is logged and does not change it. At most 10 registrations an hour per
-// client address (429 `too_many_requests`).
+// client address (429 `too_many_requests`). On a reseller's domain (see `GET /api/v1/brand`)
+// the account is that reseller's customer (`parent_id`), pending until the reseller
+// activates it, and its mail carries the reseller's brand name and domain.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -33361,7 +34652,9 @@ func (c *ClientWithResponses) RegisterWithBodyWithResponse(ctx context.Context, 
 // other account (whatever its state) is a 422 field error "has already been taken". The
 // verification link `PUBLIC_BASE_URL/verify-email?token=…` is mailed after the answer; a
 // mail failure is logged and does not change it. At most 10 registrations an hour per
-// client address (429 `too_many_requests`).
+// client address (429 `too_many_requests`). On a reseller's domain (see `GET /api/v1/brand`)
+// the account is that reseller's customer (`parent_id`), pending until the reseller
+// activates it, and its mail carries the reseller's brand name and domain.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -33728,6 +35021,112 @@ func (c *ClientWithResponses) DeleteBeneficiaryWithResponse(ctx context.Context,
 		return nil, err
 	}
 	return ParseDeleteBeneficiaryResponse(rsp)
+}
+
+// GetBrandWithResponse The caller's brand (resellers)
+//
+// A reseller's brand as set; empty strings and no domains before it sets one. Anyone else: 403
+// `reseller_only`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/panel/brand (the `GetBrand` operationId).
+func (c *ClientWithResponses) GetBrandWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetBrandResponse, error) {
+	rsp, err := c.GetBrand(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetBrandResponse(rsp)
+}
+
+// PutBrandWithBodyWithResponse Set the caller's brand (resellers)
+//
+// Replaces the name, support contacts and domains (the logo has its own route).
+// `brand_name` is required, at most 100 characters; `support_email` an email address and
+// `support_phone` 10 to 15 digits, each optional (empty clears it); `domains` at most 10 host
+// names, lower-cased, without scheme, port or path, never the platform's own host. A domain
+// another reseller answers on is 409 `domain_taken` (the field error names it). Point the
+// domain's DNS at this service; a request with that `Host` then shows the brand and
+// registers the reseller's customers. Audited as `brand.update`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/v1/panel/brand (the `PutBrand` operationId).
+func (c *ClientWithResponses) PutBrandWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutBrandResponse, error) {
+	rsp, err := c.PutBrandWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutBrandResponse(rsp)
+}
+
+// PutBrandWithResponse Set the caller's brand (resellers)
+//
+// Replaces the name, support contacts and domains (the logo has its own route).
+// `brand_name` is required, at most 100 characters; `support_email` an email address and
+// `support_phone` 10 to 15 digits, each optional (empty clears it); `domains` at most 10 host
+// names, lower-cased, without scheme, port or path, never the platform's own host. A domain
+// another reseller answers on is 409 `domain_taken` (the field error names it). Point the
+// domain's DNS at this service; a request with that `Host` then shows the brand and
+// registers the reseller's customers. Audited as `brand.update`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/v1/panel/brand (the `PutBrand` operationId).
+func (c *ClientWithResponses) PutBrandWithResponse(ctx context.Context, body PutBrandJSONRequestBody, reqEditors ...RequestEditorFn) (*PutBrandResponse, error) {
+	rsp, err := c.PutBrand(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutBrandResponse(rsp)
+}
+
+// DeleteBrandLogoWithResponse Remove the caller's logo (resellers)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/v1/panel/brand/logo (the `DeleteBrandLogo` operationId).
+func (c *ClientWithResponses) DeleteBrandLogoWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*DeleteBrandLogoResponse, error) {
+	rsp, err := c.DeleteBrandLogo(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteBrandLogoResponse(rsp)
+}
+
+// GetBrandLogoWithResponse The caller's logo (resellers)
+//
+// The brand page's preview; 404 `logo_not_found` without one.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/panel/brand/logo (the `GetBrandLogo` operationId).
+func (c *ClientWithResponses) GetBrandLogoWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetBrandLogoResponse, error) {
+	rsp, err := c.GetBrandLogo(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetBrandLogoResponse(rsp)
+}
+
+// PutBrandLogoWithBodyWithResponse Upload the caller's logo (resellers)
+//
+// `multipart/form-data` with one file part `logo`. Checked by content, never by its declared
+// type or name: a PNG, JPEG or WebP of at most 512 KB and 4096 × 4096 pixels whose magic
+// bytes and full decode agree, with nothing after the image's end and no markup inside (an
+// SVG, GIF, HTML or a polyglot is a 422 field error on `logo`). The image is re-encoded before
+// it is stored (a WebP becomes a PNG), so no metadata of the upload is kept. Audited as
+// `brand.logo_set` (removal: `brand.logo_delete`).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/v1/panel/brand/logo (the `PutBrandLogo` operationId).
+func (c *ClientWithResponses) PutBrandLogoWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutBrandLogoResponse, error) {
+	rsp, err := c.PutBrandLogoWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutBrandLogoResponse(rsp)
 }
 
 // GetDashboardWithResponse The caller's dashboard; for admins also the platform's
@@ -36295,6 +37694,132 @@ func ParseVerifyAccountResponse(rsp *http.Response) (*VerifyAccountResponse, err
 			headers.XRequestID = &value
 		}
 		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetPublicBrandResponse parses an HTTP response from a GetPublicBrandWithResponse call
+func ParseGetPublicBrandResponse(rsp *http.Response) (*GetPublicBrandResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetPublicBrandResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PublicBrand
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 500:
+		var headers GetPublicBrandResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetPublicBrandResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetPublicBrandLogoResponse parses an HTTP response from a GetPublicBrandLogoWithResponse call
+func ParseGetPublicBrandLogoResponse(rsp *http.Response) (*GetPublicBrandLogoResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetPublicBrandLogoResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetPublicBrandLogoResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XContentTypeOptions = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetPublicBrandLogoResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
 	}
 
 	return response, nil
@@ -39826,6 +41351,541 @@ func ParseDeleteBeneficiaryResponse(rsp *http.Response) (*DeleteBeneficiaryRespo
 			headers.XRequestID = &value
 		}
 		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetBrandResponse parses an HTTP response from a GetBrandWithResponse call
+func ParseGetBrandResponse(rsp *http.Response) (*GetBrandResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetBrandResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Brand
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers GetBrandResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetBrandResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetBrandResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePutBrandResponse parses an HTTP response from a PutBrandWithResponse call
+func ParsePutBrandResponse(rsp *http.Response) (*PutBrandResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PutBrandResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Brand
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 400:
+		var headers PutBrandResponse400Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers PutBrandResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers PutBrandResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 409:
+		var headers PutBrandResponse409Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers PutBrandResponse413Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 422:
+		var headers PutBrandResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers PutBrandResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteBrandLogoResponse parses an HTTP response from a DeleteBrandLogoWithResponse call
+func ParseDeleteBrandLogoResponse(rsp *http.Response) (*DeleteBrandLogoResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteBrandLogoResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers DeleteBrandLogoResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers DeleteBrandLogoResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 500:
+		var headers DeleteBrandLogoResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetBrandLogoResponse parses an HTTP response from a GetBrandLogoWithResponse call
+func ParseGetBrandLogoResponse(rsp *http.Response) (*GetBrandLogoResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetBrandLogoResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetBrandLogoResponse200Headers
+		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XContentTypeOptions = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetBrandLogoResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetBrandLogoResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetBrandLogoResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetBrandLogoResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePutBrandLogoResponse parses an HTTP response from a PutBrandLogoWithResponse call
+func ParsePutBrandLogoResponse(rsp *http.Response) (*PutBrandLogoResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PutBrandLogoResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Brand
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 400:
+		var headers PutBrandLogoResponse400Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers PutBrandLogoResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers PutBrandLogoResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 413:
+		var headers PutBrandLogoResponse413Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 422:
+		var headers PutBrandLogoResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers PutBrandLogoResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
 	}
 
 	return response, nil

@@ -40,8 +40,26 @@ func (s *server) register(c echo.Context) error {
 	if err := s.registrations.allow(time.Now(), addressKey(ip)); err != nil {
 		return err
 	}
-	u, err := s.app.Accounts.Register(c.Request().Context(),
-		user.Profile{Name: req.Name, Email: req.Email, Phone: req.Phone, Password: req.Password}, ip)
+	ctx := c.Request().Context()
+	profile := user.Profile{Name: req.Name, Email: req.Email, Phone: req.Phone, Password: req.Password}
+	// On a reseller's domain the account is that reseller's customer.
+	var reseller uint64
+	if s.app.Brands != nil {
+		id, ok, err := s.app.Brands.ResellerOfHost(ctx, c.Request().Host)
+		if err != nil {
+			return err
+		}
+		if ok {
+			reseller = id
+		}
+	}
+	var u *user.User
+	var err error
+	if reseller != 0 {
+		u, err = s.app.Accounts.RegisterCustomer(ctx, reseller, profile, ip)
+	} else {
+		u, err = s.app.Accounts.Register(ctx, profile, ip)
+	}
 	if err != nil {
 		return err
 	}

@@ -245,6 +245,32 @@ var authzTable = []authzRow{
 		}, otherWant: statuses{401, 404, 404, 202}},
 	{method: "POST", pattern: "/webhooks/rotate-secret", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/webhooks/rotate-secret") }},
 
+	// A reseller's brand: resellers only (403 reseller_only for the others).
+	{method: "GET", pattern: "/brand", want: statuses{401, 403, 200, 403}, own: func(f *authzFixture, a actor) authzRequest {
+		r := panelReq("/brand")
+		r.refused = "reseller_only"
+		return r
+	}},
+	{method: "PUT", pattern: "/brand", want: statuses{401, 403, 200, 403}, own: func(f *authzFixture, a actor) authzRequest {
+		r := panelReq("/brand").with(map[string]any{"brand_name": "Authz Brand"})
+		r.refused = "reseller_only"
+		return r
+	}},
+	{method: "GET", pattern: "/brand/logo", want: statuses{401, 403, 404, 403}, own: func(f *authzFixture, a actor) authzRequest {
+		r := panelReq("/brand/logo")
+		r.refused = "reseller_only"
+		return r
+	}},
+	{method: "PUT", pattern: "/brand/logo", want: statuses{401, 403, 400, 403}, own: func(f *authzFixture, a actor) authzRequest {
+		r := panelReq("/brand/logo").with(map[string]any{"logo": "not a file"}) // JSON, not multipart: 400 for the reseller
+		r.refused = "reseller_only"
+		return r
+	}},
+	{method: "DELETE", pattern: "/brand/logo", want: statuses{401, 403, 204, 403}, own: func(f *authzFixture, a actor) authzRequest {
+		r := panelReq("/brand/logo")
+		r.refused = "reseller_only"
+		return r
+	}},
 	{method: "GET", pattern: "/balance-requests", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/balance-requests") }},
 	{method: "POST", pattern: "/balance-requests", want: statuses{401, 201, 201, 201}, own: func(f *authzFixture, a actor) authzRequest {
 		r := panelReq("/balance-requests")

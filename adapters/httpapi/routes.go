@@ -14,6 +14,10 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	e.GET("/readyz", s.readyz)
 	e.GET("/metrics", s.serveMetrics)
 
+	// A reseller's brand (brand.go): public, by the request's Host.
+	e.GET("/api/v1/brand", s.publicBrand)
+	e.GET("/api/v1/brand/logo", s.publicBrandLogo)
+
 	p := e.Group("/api/v1/panel")
 	p.POST("/auth/login", s.login)
 	p.POST("/auth/refresh", s.refresh)
@@ -29,6 +33,13 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	in.POST("/auth/resend-verification", s.resendVerification)
 	in.GET("/auth/sessions", s.listSessions)
 	in.DELETE("/auth/sessions/:id", s.revokeSession)
+
+	// A reseller's brand page (brand.go).
+	in.GET("/brand", s.getBrand)
+	in.PUT("/brand", s.putBrand)
+	in.GET("/brand/logo", s.getBrandLogo)
+	in.PUT("/brand/logo", s.putBrandLogo)
+	in.DELETE("/brand/logo", s.deleteBrandLogo)
 
 	in.GET("/services", s.listServices)
 	in.GET("/services/:id", s.getService)

@@ -38,7 +38,7 @@ func (l *Log) Echo(w io.Writer) *Log {
 
 // Send logs the message; it never fails.
 func (l *Log) Send(ctx context.Context, m panel.Message) error {
-	l.log.InfoContext(ctx, "mail (not sent: SMTP_URL is empty)", "to", m.To, "subject", m.Subject, "link", m.Link)
+	l.log.InfoContext(ctx, "mail (not sent: SMTP_URL is empty)", "to", m.To, "from_name", m.FromName, "subject", m.Subject, "link", m.Link)
 	if l.echo != nil {
 		fmt.Fprintf(l.echo, "\nmail to %s: %s\n    %s\n\n", m.To, m.Subject, m.Link)
 	}

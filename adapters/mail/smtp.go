@@ -155,8 +155,12 @@ func (s *SMTP) compose(to *mail.Address, m panel.Message) []byte {
 	id := make([]byte, 12)
 	_, _ = rand.Read(id)
 	domain := s.cfg.From.Address[strings.LastIndexByte(s.cfg.From.Address, '@')+1:]
+	from := s.cfg.From
+	if m.FromName != "" { // a reseller's brand (brands.Brands.Mailer)
+		from.Name = m.FromName
+	}
 	headers := [][2]string{
-		{"From", s.cfg.From.String()},
+		{"From", from.String()},
 		{"To", to.String()},
 		{"Subject", mime.QEncoding.Encode("utf-8", m.Subject)},
 		{"Date", time.Now().Format(time.RFC1123Z)},

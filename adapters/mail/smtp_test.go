@@ -330,3 +330,24 @@ func TestPlaintextOnlyToLoopbackOrByChoice(t *testing.T) {
 		}
 	}
 }
+
+// A message with a FromName (a reseller's brand) goes out under that display
+// name at MAIL_FROM's address.
+func TestSMTPSendsUnderTheMessagesFromName(t *testing.T) {
+	f := newFakeSMTP(t, nil)
+	cfg, err := mail.ParseSMTPURL("smtp://127.0.0.1:" + f.port())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.From = from(t)
+	branded := msg
+	branded.FromName = "Acme Résellers"
+	if err := mail.NewSMTP(cfg).Send(context.Background(), branded); err != nil {
+		t.Fatalf("Send: %v", err)
+	}
+	m, _ := body(t, f.only(t).data)
+	a, err := netmail.ParseAddress(m.Header.Get("From"))
+	if err != nil || a.Name != "Acme Résellers" || a.Address != "no-reply@paygate.test" {
+		t.Fatalf("From %q (%v)", m.Header.Get("From"), err)
+	}
+}

@@ -190,6 +190,9 @@ func newApp(cfg config, store *mysqlstore.Store, tokens *token.JWT, files panel.
 		// Webhook and callback URLs follow the SSRF rules of provider URLs.
 		Webhooks: webhookadapter.New(cfg.UpstreamAllowPrivate), Targets: upstream.Policy{AllowPrivate: cfg.UpstreamAllowPrivate},
 	}
+	if cfg.MailFrom != nil {
+		d.Config.PlatformName = cfg.MailFrom.Name // "" means brand.DefaultPlatformName
+	}
 	if tokens != nil {
 		d.Tokens, d.EmailTokens, d.Mailer = tokens, tokens, newMailer(cfg, log)
 	}

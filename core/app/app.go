@@ -23,6 +23,7 @@ import (
 	"paygate/core/panel"
 	"paygate/core/panel/accounts"
 	"paygate/core/panel/auditlog"
+	"paygate/core/panel/brands"
 	"paygate/core/panel/catalogadmin"
 	"paygate/core/panel/history"
 	"paygate/core/panel/keys"
@@ -47,6 +48,9 @@ type Config struct {
 	Location        *time.Location // TIMEZONE: day and month boundaries
 	UpstreamTimeout time.Duration  // per provider call
 	PublicBaseURL   string         // PUBLIC_BASE_URL: payment_url and links in mail
+	// PlatformName is the brand of the platform's own host (brands.Config;
+	// MAIL_FROM's display name).
+	PlatformName string
 
 	// metering.Config
 	MaxPayloadBytes   int
@@ -161,6 +165,9 @@ type App struct {
 	// Invoicing issues the monthly tax invoices and credit notes (its
 	// worker runs on every instance; `server invoices issue` too).
 	Invoicing *invoicing.Invoicing
+	// Brands are resellers' brands: the panel's brand page, the brand a
+	// host shows, and the branding of every mail (nil when Deps.Stores has no Brands).
+	Brands *brands.Brands
 }
 
 // New wires the use cases. The others write through metering's
@@ -195,9 +202,18 @@ func New(d Deps) *App {
 	if d.Metrics != nil {
 		gm, bm, im = d.Metrics, d.Metrics, d.Metrics
 	}
+	// Every mail goes through the brands' mailer: a reseller's customer
+	// gets mail under its reseller's brand (brands.Brands.Mailer).
+	var branding *brands.Brands
+	if d.Stores.Brands != nil {
+		branding = brands.New(brands.Deps{Tx: d.Tx, Store: d.Stores.Brands, Users: d.Stores.Users, Files: d.Files, Now: d.Now,
+			Config: brands.Config{PlatformName: cfg.PlatformName, PublicBaseURL: cfg.PublicBaseURL}})
+		d.Mailer = branding.Mailer(d.Mailer)
+	}
 	kept := retention.New(retention.Deps{Hits: d.Stores.Hits, Now: d.Now, Metrics: rm,
 		Config: retention.Config{Keep: cfg.HitPayloadRetention}})
 	a := &App{
+		Brands:    branding,
 		Retention: kept,
 		Metering:  m,
 		Gateway: gateway.New(gateway.Deps{Tx: tx, Stores: gateway.StoresOf(st), Meter: m, Now: d.Now, Log: d.Log, Metrics: gm,

@@ -49,6 +49,13 @@ const (
 	TargetBillingSettings = "billing_settings"
 )
 
+// A reseller's brand (core/panel/brands); the target is the reseller.
+const (
+	BrandUpdate     = "brand.update"
+	BrandLogoSet    = "brand.logo_set"
+	BrandLogoDelete = "brand.logo_delete"
+)
+
 // Entry is one recorded action. Before and After are JSON snapshots of the
 // target (nil when there is none: no before on create, no after on delete).
 type Entry struct {

@@ -36,6 +36,9 @@ type Message struct {
 	Subject string
 	Text    string
 	Link    string // the action link in Text (what the log mailer shows)
+	// FromName is the sender's display name; "" is MAIL_FROM's. A reseller's
+	// customer gets its reseller's brand name (brands.Brands.Mailer).
+	FromName string
 }
 
 // Mailer sends email. The use cases call it after their transaction has

@@ -6,6 +6,7 @@ package store
 import (
 	"context"
 	"paygate/core/beneficiary"
+	"paygate/core/brand"
 
 	"paygate/core/accountopen"
 	"paygate/core/apikey"
@@ -72,6 +73,8 @@ type Stores struct {
 	TaxProfiles   taxprofile.Store   // the invoices' supplier and each account's billing profile
 
 	Beneficiaries beneficiary.Repository // saved payout beneficiaries
+
+	Brands brand.Store // resellers' brands and domains
 }
 
 // Transactor runs fn in one database transaction with Stores bound to it.

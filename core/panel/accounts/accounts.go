@@ -37,6 +37,16 @@ var (
 // its email verification link. An email or phone that another account holds,
 // whatever that account's state, is a 422 field error.
 func (p *Accounts) Register(ctx context.Context, profile user.Profile, ip string) (*user.User, error) {
+	return p.register(ctx, profile, ip, nil)
+}
+
+// RegisterCustomer is Register on a reseller's domain (brands.Brands.ResellerOfHost):
+// the pending account is that reseller's customer, for it to activate.
+func (p *Accounts) RegisterCustomer(ctx context.Context, resellerID uint64, profile user.Profile, ip string) (*user.User, error) {
+	return p.register(ctx, profile, ip, &resellerID)
+}
+
+func (p *Accounts) register(ctx context.Context, profile user.Profile, ip string, parent *uint64) (*user.User, error) {
 	fe := errs.FieldErrors{}
 	if err := fe.Merge(profile.Validate(true)); err != nil {
 		return nil, err
@@ -54,7 +64,7 @@ func (p *Accounts) Register(ctx context.Context, profile user.Profile, ip string
 	if err := fe.Err(); err != nil {
 		return nil, err
 	}
-	u, err := p.createUser(ctx, NewUser{Profile: profile, Role: user.RoleUser, Status: user.StatusPending, Plan: p.defaultPlan(), IPAddress: ip}, nil)
+	u, err := p.createUser(ctx, NewUser{Profile: profile, Role: user.RoleUser, Status: user.StatusPending, Plan: p.defaultPlan(), IPAddress: ip, ParentID: parent}, nil)
 	if err != nil {
 		// Another registration took the email or phone since the check.
 		return nil, user.TakenFields(err)

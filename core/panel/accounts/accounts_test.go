@@ -114,6 +114,24 @@ func TestRegisterCreatesPendingUserAndMailsLink(t *testing.T) {
 	}
 }
 
+// On a reseller's domain the same registration makes that reseller's
+// customer: pending, role user, parent_id the reseller.
+func TestRegisterCustomerIsTheResellersPendingCustomer(t *testing.T) {
+	f := newAccounts(t)
+	f.db.Put(user.User{ID: 8, Email: "shop@example.com", Phone: "9000000000", Role: user.RoleReseller, Status: user.StatusActive})
+	f.email.EXPECT().IssueEmailVerification(uint64(9), "asha@example.com", f.now.Add(user.VerificationTTL)).Return("tok.en", nil)
+	f.mailer.EXPECT().Send(mock.Anything, mock.Anything).Return(nil)
+
+	u, err := f.panel.RegisterCustomer(context.Background(), 8, profile(), "")
+	if err != nil || u.ID != 9 {
+		t.Fatalf("RegisterCustomer = %+v, %v", u, err)
+	}
+	got := f.db.User(9)
+	if got.Status != user.StatusPending || got.Role != user.RoleUser || got.ParentID == nil || *got.ParentID != 8 {
+		t.Fatalf("stored %+v", got)
+	}
+}
+
 func TestRegisterDuplicatesAreFieldErrors(t *testing.T) {
 	t.Run("both taken, found before the insert", func(t *testing.T) {
 		f := newAccounts(t)

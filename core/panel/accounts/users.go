@@ -27,7 +27,8 @@ type NewUser struct {
 	Role      user.Role
 	Status    user.Status
 	Plan      user.Plan
-	IPAddress string // the registering client's address, if any
+	IPAddress string  // the registering client's address, if any
+	ParentID  *uint64 // the reseller of a customer; nil for everyone else
 }
 
 // CreateUser creates an account of any role and status (admin only).
@@ -96,6 +97,7 @@ func (p *Accounts) createUser(ctx context.Context, in NewUser, actor *user.User)
 		Role: in.Role, Status: in.Status, Plan: in.Plan,
 		Balance: decimal.Zero, TotalSpent: decimal.Zero, CreatedAt: now, UpdatedAt: now,
 		CollectionFeePercent: p.cfg.CollectionFeePercent, DailyPayoutLimit: user.DefaultDailyPayoutLimit,
+		ParentID: in.ParentID,
 	}
 	if ip := in.IPAddress; ip != "" && len(ip) <= 45 {
 		u.IPAddress = &ip

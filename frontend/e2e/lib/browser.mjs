@@ -1,6 +1,9 @@
 // Debian's Chromium driven by playwright-core (no browser download).
 import { chromium } from 'playwright-core';
 
+/** The reseller's domain the brand flow maps to 127.0.0.1. */
+export const BRAND_HOST = 'brand.example';
+
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** @param {{headed?: boolean}} opts */
@@ -16,6 +19,8 @@ export function launch({ headed = false } = {}) {
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      // A reseller's domain (flows/brand.mjs) reaches the test server on loopback.
+      `--host-resolver-rules=MAP ${BRAND_HOST} 127.0.0.1`,
     ],
   });
 }

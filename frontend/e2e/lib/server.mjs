@@ -75,13 +75,13 @@ export async function startServer({ bin, env = {}, keep = false }) {
     baseURL,
     dir,
     log,
-    /** Mails the log adapter wrote for `to` (SMTP_URL is empty): subject and link. */
+    /** Mails the log adapter wrote for `to` (SMTP_URL is empty): subject, link and the sender's name (a reseller's brand). */
     mails(to) {
       return log()
         .split('\n')
         .filter((l) => l.includes('"mail (not sent') && l.includes(`"to":"${to}"`))
         .map((l) => JSON.parse(l))
-        .map((m) => ({ subject: m.subject, link: m.link }));
+        .map((m) => ({ subject: m.subject, link: m.link, fromName: m.from_name ?? '' }));
     },
     /**
      * Runs a command of the same binary against the same database and

@@ -3,6 +3,7 @@
 // screen. Lazy-loaded: the login route does not load it.
 import { Suspense, useEffect } from 'react';
 import { Link, Outlet, useLocation, useNavigate, useNavigation } from 'react-router';
+import { BrandMark, BrandSupport } from '../components/BrandMark';
 import { AppShell, Anchor, Badge, Burger, Group, Loader, Menu, NavLink, ScrollArea, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconBook, IconChevronDown, IconLogout, IconUser } from '@tabler/icons-react';
@@ -51,7 +52,7 @@ export default function Shell() {
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close navigation' : 'Open navigation'} />
-            <Anchor component={Link} to="/" fw={700} size="lg" underline="never" c="inherit">Paygate</Anchor>
+            <Anchor component={Link} to="/" underline="never" c="inherit" aria-label="Home"><BrandMark size="lg" /></Anchor>
             {loadingScreen && <Loader size="xs" aria-label="Loading the page" data-testid="route-loading" />}
           </Group>
           <Group gap="sm" wrap="nowrap">
@@ -105,6 +106,7 @@ export default function Shell() {
           ))}
         </AppShell.Section>
         <AppShell.Section>
+          <BrandSupport px="sm" />
           <NavLink component="a" href="/api/docs" target="_blank" rel="noopener" label="API reference"
             description="Every endpoint, opens in a new tab" leftSection={<IconBook size={18} stroke={1.6} aria-hidden />}
             data-testid="api-docs-link" />

@@ -5,7 +5,7 @@
 import type { ComponentType } from 'react';
 import {
   IconActivity, IconArrowsTransferUp, IconBuildingBank, IconBuildingStore, IconCash, IconChartBar, IconClipboardList, IconCreditCard, IconDeviceMobile, IconFileInvoice, IconFileSpreadsheet,
-  IconGauge, IconGaugeFilled, IconKey, IconListDetails, IconPackages, IconReceipt, IconReceiptTax, IconReportMoney, IconServer, IconUser, IconUsers, IconWallet, IconWebhook,
+  IconBrush, IconGauge, IconGaugeFilled, IconKey, IconListDetails, IconPackages, IconReceipt, IconReceiptTax, IconReportMoney, IconServer, IconUser, IconUsers, IconWallet, IconWebhook,
   type Icon,
 } from '@tabler/icons-react';
 import type { Role } from '../api/types';
@@ -74,6 +74,10 @@ export const screens: Screen[] = [
     nav: { label: 'Plan and billing', icon: IconCreditCard, group: 'Account' } },
   { path: '/profile', title: 'Profile and sessions', roles: ALL, load: () => import('../pages/user/Profile'),
     nav: { label: 'Profile', icon: IconUser, group: 'Account' } },
+
+  // Resellers
+  { path: '/brand', title: 'Brand', roles: ['reseller'], load: () => import('../pages/reseller/Brand'),
+    nav: { label: 'Brand', icon: IconBrush, group: 'Account' } },
 
   // Admins
   { path: '/admin', title: 'Platform dashboard', roles: ADMIN, load: () => import('../pages/admin/Dashboard'),

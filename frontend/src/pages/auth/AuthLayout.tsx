@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { Box, Container, Paper, Stack, Text, Title } from '@mantine/core';
+import { Box, Center, Container, Paper, Stack, Text, Title } from '@mantine/core';
+import { BrandMark } from '../../components/BrandMark';
 
 /** The centred card of the signed-out pages. */
 export function AuthLayout({ title, subtitle, children, footer }: { title: string; subtitle?: ReactNode; children: ReactNode; footer?: ReactNode }) {
@@ -7,7 +8,7 @@ export function AuthLayout({ title, subtitle, children, footer }: { title: strin
     <Box component="main" mih="100dvh" py={{ base: 'lg', sm: 60 }} bg="var(--mantine-color-gray-0)">
       <Container size={420} px="md">
         <Stack gap="lg">
-          <Text ta="center" fw={800} size="xl" c="indigo">Paygate</Text>
+          <Center><BrandMark withContacts /></Center>
           <Paper withBorder shadow="sm" p={{ base: 'md', sm: 'xl' }} radius="md">
             <Stack gap="md">
               <Stack gap={4}>

@@ -5,6 +5,13 @@ import Login from './Login';
 import { json, renderWithApp } from '../../test/render';
 import { session } from '../../auth/session';
 
+/** Answers GET /api/v1/brand (the page's brand) with the platform's; the rest goes to fn. */
+function withPlatformBrand(fn: (req: Request) => Promise<Response>) {
+  return async (req: Request) => (new URL(req.url).pathname === '/api/v1/brand'
+    ? json(200, { brand_name: 'Paygate', logo_url: null, support_email: '', support_phone: '', reseller: false })
+    : fn(req));
+}
+
 const user = {
   id: 7, name: 'Asha', email: 'asha@example.com', phone: '9876543210', role: 'user', status: 'active', plan: 'starter',
   balance: '100.00', total_spent: '0.00', api_key: null, webhook_url: null, low_balance_alert: null, collection_fee_percent: '0.00', daily_payout_limit: '200000.00',
@@ -25,7 +32,7 @@ describe('Login', () => {
       expect(await req.json()).toEqual({ email: 'asha@example.com', password: 'secret-pass' });
       return json(200, { access_token: 'a1', refresh_token: 'r1', token_type: 'Bearer', expires_in: 900, user });
     });
-    vi.stubGlobal('fetch', fetch);
+    vi.stubGlobal('fetch', withPlatformBrand(fetch));
     const { router } = renderWithApp(<Login />, { path: '/login', url: '/login?next=%2Fapi-keys%3Fpage%3D2' });
     await fillAndSubmit(' asha@example.com ', 'secret-pass');
     await waitFor(() => expect(router.state.location.pathname + router.state.location.search).toBe('/api-keys?page=2'));
@@ -35,7 +42,7 @@ describe('Login', () => {
   });
 
   it('tells a pending account what happens next instead of only "Account is not active"', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => json(403, { success: false, message: 'Account is not active', error: 'account_not_active' })));
+    vi.stubGlobal('fetch', withPlatformBrand(vi.fn(async () => json(403, { success: false, message: 'Account is not active', error: 'account_not_active' }))));
     renderWithApp(<Login />, { path: '/login' });
     await fillAndSubmit('asha@example.com', 'secret-pass');
     const box = await screen.findByTestId('account-not-active');
@@ -46,9 +53,9 @@ describe('Login', () => {
   });
 
   it('shows field errors next to their fields and the message above the form', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () =>
+    vi.stubGlobal('fetch', withPlatformBrand(vi.fn(async () =>
       json(422, { success: false, message: 'Validation failed', error: 'validation_failed', errors: { email: ['is not a valid email address'] } }),
-    ));
+    )));
     renderWithApp(<Login />, { path: '/login' });
     await fillAndSubmit('a@b', 'x');
     const email = screen.getByLabelText(/email/i);
@@ -58,9 +65,9 @@ describe('Login', () => {
   });
 
   it('shows a refused sign-in and an expired session', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () =>
+    vi.stubGlobal('fetch', withPlatformBrand(vi.fn(async () =>
       json(401, { success: false, message: 'Invalid email or password', error: 'invalid_credentials' }),
-    ));
+    )));
     renderWithApp(<Login />, { path: '/login', url: '/login?next=/dashboard&expired=1' });
     expect(screen.getByText(/session has expired/i)).toBeInTheDocument();
     await fillAndSubmit('asha@example.com', 'wrong-pass');
@@ -70,7 +77,7 @@ describe('Login', () => {
 
   it('checks the fields before calling the API', async () => {
     const fetch = vi.fn();
-    vi.stubGlobal('fetch', fetch);
+    vi.stubGlobal('fetch', withPlatformBrand(fetch));
     renderWithApp(<Login />, { path: '/login' });
     await userEvent.setup().click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByText('Enter your email address')).toBeInTheDocument();

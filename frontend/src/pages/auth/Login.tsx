@@ -8,11 +8,13 @@ import { useApiFormErrors } from '../../forms/useApiFormErrors';
 import { FormError } from '../../components/States';
 import { useLogin } from '../../features/auth/api';
 import { AuthLayout } from './AuthLayout';
+import { useBrandName } from '../../components/BrandMark';
 
 export default function Login() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const { status, user } = useSession();
+  const brandName = useBrandName();
   const next = safeNext(params.get('next'));
   const form = useForm({
     mode: 'uncontrolled',
@@ -41,7 +43,7 @@ export default function Login() {
   return (
     <AuthLayout
       title="Sign in"
-      subtitle="to the Paygate panel"
+      subtitle={`to the ${brandName} panel`}
       footer={<>New here? <Anchor component={Link} to="/register">Create an account</Anchor></>}
     >
       {params.get('expired') === '1' && (

@@ -5,6 +5,8 @@ import { useApiFormErrors } from '../../forms/useApiFormErrors';
 import { FormError } from '../../components/States';
 import { useRegister } from '../../features/auth/api';
 import { AuthLayout } from './AuthLayout';
+import { usePublicBrand } from '../../features/brand/api';
+import { PLATFORM_NAME } from '../../components/BrandMark';
 
 interface Values {
   name: string;
@@ -14,6 +16,10 @@ interface Values {
 }
 
 export default function Register() {
+  const brand = usePublicBrand().data;
+  const brandName = brand?.brand_name || PLATFORM_NAME;
+  // On a reseller's domain its own team activates the account.
+  const activator = brand?.reseller ? `${brandName}'s team activates` : 'An administrator activates';
   const form = useForm<Values>({
     mode: 'uncontrolled',
     initialValues: { name: '', email: '', phone: '', password: '' },
@@ -32,7 +38,7 @@ export default function Register() {
       <AuthLayout title="Account created" footer={<Anchor component={Link} to="/login">Back to sign in</Anchor>}>
         <Alert color="teal" variant="light" role="status" title="Waiting for activation">
           <Text size="sm">
-            We have sent a verification link to <b>{register.data.email}</b>. An administrator activates new accounts;
+            We have sent a verification link to <b>{register.data.email}</b>. {activator} new accounts;
             you can sign in once yours is active.
           </Text>
         </Alert>
@@ -43,7 +49,7 @@ export default function Register() {
   return (
     <AuthLayout
       title="Create an account"
-      subtitle="Resell APIs and accept payments with Paygate"
+      subtitle={`Resell APIs and accept payments with ${brandName}`}
       footer={<>Already have an account? <Anchor component={Link} to="/login">Sign in</Anchor></>}
     >
       <form

@@ -1,0 +1,229 @@
+package httpapi
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"paygate/core/brand"
+	"paygate/core/errs"
+	"paygate/core/panel/brands"
+)
+
+// maxLogoBody bounds a logo upload's whole multipart body: a 512 KB logo
+// and its part headers.
+const maxLogoBody = brand.MaxLogoBytes + 16<<10
+
+var (
+	errLogoBodyTooLarge = errs.E(errs.TooLarge, "body_too_large", "Request body too large: a logo may be at most 512 KB")
+	errNoBrands         = errs.E(errs.Unavailable, "brands_unavailable", "Brands are not available")
+)
+
+type brandRequest struct {
+	BrandName    string   `json:"brand_name" validate:"max=400"`
+	SupportEmail string   `json:"support_email" validate:"max=255"`
+	SupportPhone string   `json:"support_phone" validate:"max=20"`
+	Domains      []string `json:"domains" validate:"max=50,dive,max=300"`
+}
+
+type brandResponse struct {
+	BrandName    string   `json:"brand_name"`
+	SupportEmail string   `json:"support_email"`
+	SupportPhone string   `json:"support_phone"`
+	Domains      []string `json:"domains"`
+	LogoURL      *string  `json:"logo_url"`
+}
+
+// publicBrandResponse is the brand a host shows before sign-in.
+type publicBrandResponse struct {
+	BrandName    string  `json:"brand_name"`
+	LogoURL      *string `json:"logo_url"`
+	SupportEmail string  `json:"support_email"`
+	SupportPhone string  `json:"support_phone"`
+	Reseller     bool    `json:"reseller"`
+}
+
+// logoURL is where a logo is read, with its version so a cache never shows
+// a replaced one.
+func logoURL(path string, b brand.Brand) *string {
+	if !b.HasLogo() {
+		return nil
+	}
+	u := path + "?v=" + strconv.FormatInt(b.UpdatedAt.Unix(), 10)
+	return &u
+}
+
+func toBrandResponse(b brand.Brand) brandResponse {
+	d := b.Domains
+	if d == nil {
+		d = []string{}
+	}
+	return brandResponse{BrandName: b.Name, SupportEmail: b.SupportEmail, SupportPhone: b.SupportPhone, Domains: d,
+		LogoURL: logoURL("/api/v1/panel/brand/logo", b)}
+}
+
+func (s *server) brands() (*brands.Brands, error) {
+	if s.app.Brands == nil {
+		return nil, errNoBrands
+	}
+	return s.app.Brands, nil
+}
+
+func (s *server) getBrand(c echo.Context) error {
+	bs, err := s.brands()
+	if err != nil {
+		return err
+	}
+	b, err := bs.Get(c.Request().Context(), caller(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toBrandResponse(b))
+}
+
+func (s *server) putBrand(c echo.Context) error {
+	bs, err := s.brands()
+	if err != nil {
+		return err
+	}
+	var req brandRequest
+	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	b, err := bs.Update(c.Request().Context(), caller(c), brand.Input{Name: req.BrandName,
+		SupportEmail: req.SupportEmail, SupportPhone: req.SupportPhone, Domains: req.Domains})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toBrandResponse(b))
+}
+
+// putBrandLogo reads a multipart/form-data body with one file part, logo.
+// Its declared type and name are ignored: the content decides (brand.CheckLogo).
+func (s *server) putBrandLogo(c echo.Context) error {
+	bs, err := s.brands()
+	if err != nil {
+		return err
+	}
+	req := c.Request()
+	// Refuse anyone but a reseller before a byte of the upload is read.
+	if _, err := bs.Get(req.Context(), caller(c)); err != nil {
+		return err
+	}
+	if mt, _, err := mime.ParseMediaType(req.Header.Get(echo.HeaderContentType)); err != nil || mt != echo.MIMEMultipartForm {
+		return errNotMultipart
+	}
+	if req.ContentLength > maxLogoBody {
+		return errLogoBodyTooLarge
+	}
+	req.Body = http.MaxBytesReader(c.Response(), req.Body, maxLogoBody)
+	if err := req.ParseMultipartForm(maxLogoBody); err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return errLogoBodyTooLarge
+		}
+		return errNotMultipart.Wrap(err)
+	}
+	form := req.MultipartForm
+	defer form.RemoveAll()
+	fe := errs.FieldErrors{}
+	for name := range form.Value {
+		fe.Add(name, "is not a known field")
+	}
+	for name, files := range form.File {
+		switch {
+		case name != "logo":
+			fe.Add(name, "is not a known field")
+		case len(files) > 1:
+			fe.Add(name, "must be one file")
+		}
+	}
+	if len(form.File["logo"]) == 0 {
+		fe.Add("logo", "is required")
+	}
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	f, err := form.File["logo"][0].Open()
+	if err != nil {
+		return fmt.Errorf("open uploaded logo: %w", err)
+	}
+	defer f.Close()
+	b, err := bs.SetLogo(req.Context(), caller(c), f)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toBrandResponse(b))
+}
+
+func (s *server) deleteBrandLogo(c echo.Context) error {
+	bs, err := s.brands()
+	if err != nil {
+		return err
+	}
+	if err := bs.DeleteLogo(c.Request().Context(), caller(c)); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+// getBrandLogo is the caller's own logo, for its brand page's preview.
+func (s *server) getBrandLogo(c echo.Context) error {
+	bs, err := s.brands()
+	if err != nil {
+		return err
+	}
+	rc, typ, err := bs.Logo(c.Request().Context(), caller(c))
+	if err != nil {
+		return err
+	}
+	return serveLogo(c, rc, typ, "private, max-age=300")
+}
+
+// publicBrand is the brand of the request's Host: a reseller's on one of
+// its domains, else the platform's.
+func (s *server) publicBrand(c echo.Context) error {
+	bs, err := s.brands()
+	if err != nil {
+		return err
+	}
+	p, err := bs.ForHost(c.Request().Context(), c.Request().Host)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "no-cache")
+	c.Response().Header().Set("Vary", "Host")
+	return c.JSON(http.StatusOK, publicBrandResponse{BrandName: p.Name, SupportEmail: p.SupportEmail, SupportPhone: p.SupportPhone,
+		Reseller: p.Reseller, LogoURL: logoURL("/api/v1/brand/logo", p.Brand)})
+}
+
+// publicBrandLogo is the logo of the Host's reseller; 404 without one.
+func (s *server) publicBrandLogo(c echo.Context) error {
+	bs, err := s.brands()
+	if err != nil {
+		return err
+	}
+	rc, typ, err := bs.LogoForHost(c.Request().Context(), c.Request().Host)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Vary", "Host")
+	return serveLogo(c, rc, typ, "public, max-age=3600")
+}
+
+// serveLogo streams a stored logo: its own type (always an image the server
+// encoded), never sniffed, never run as a document.
+func serveLogo(c echo.Context, rc io.ReadCloser, typ, cache string) error {
+	defer rc.Close()
+	h := c.Response().Header()
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
+	h.Set("Cache-Control", cache)
+	h.Set(echo.HeaderContentDisposition, "inline")
+	return c.Stream(http.StatusOK, typ, rc)
+}

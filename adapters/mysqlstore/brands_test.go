@@ -1,0 +1,20 @@
+package mysqlstore_test
+
+import (
+	"testing"
+
+	"paygate/adapters/mysqlstore"
+	"paygate/core/store/storetest"
+	"paygate/core/user"
+	"paygate/internal/testdb"
+)
+
+// TestBrandContract runs the brand store's contract on SQLite and MariaDB.
+func TestBrandContract(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
+		reseller := func(u *user.User) { u.Role = user.RoleReseller }
+		a, b := newUser(t, s, reseller), newUser(t, s, reseller)
+		storetest.BrandContract(t, s, s.Stores().Brands, a.ID, b.ID)
+	})
+}

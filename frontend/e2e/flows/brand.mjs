@@ -1,0 +1,138 @@
+// A reseller's brand: the reseller sets its name, support contacts, domain
+// and logo on its Brand page; Chromium maps the domain (brand.example) to
+// the test server (lib/browser.mjs: --host-resolver-rules), where the login
+// page shows the brand and registration creates the reseller's pending
+// customer, whose mail carries the brand name and domain.
+import { BRAND_HOST } from '../lib/browser.mjs';
+import { signIn } from '../steps/auth.mjs';
+import { pageHeading, unique } from '../lib/helpers.mjs';
+
+export const name = 'brand';
+
+const BRAND = { name: 'Acme Recharge', email: 'help@acme.example', phone: '+919876543210' };
+
+/** The API as the admin (a reseller is an account an admin creates). */
+async function adminCreateReseller(ctx) {
+  const login = await fetch(`${ctx.baseURL}/api/v1/panel/auth/login`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(ctx.admin),
+  });
+  if (!login.ok) throw new Error(`admin login: ${login.status} ${await login.text()}`);
+  const { access_token: token } = await login.json();
+  const u = unique();
+  const reseller = { name: 'Acme Owner', email: `reseller-${u}@example.com`, password: 'reseller-password-1',
+    phone: `9${String(Date.now()).slice(-9)}` };
+  const r = await fetch(`${ctx.baseURL}/api/v1/panel/users`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+    body: JSON.stringify({ ...reseller, role: 'reseller', status: 'active', plan: 'starter' }),
+  });
+  if (r.status !== 201) throw new Error(`create reseller: ${r.status} ${await r.text()}`);
+  return reseller;
+}
+
+/** @type {import('../run.mjs').Step[]} */
+export const steps = [
+  {
+    id: 'set-brand',
+    name: 'a reseller sets its brand, domain and logo on the Brand page',
+    async run(ctx) {
+      const reseller = await adminCreateReseller(ctx);
+      ctx.state.reseller = reseller;
+      const page = await ctx.actor('reseller');
+      await signIn(page, ctx.baseURL, reseller, { expectLanding: '/dashboard' });
+      await page.getByRole('link', { name: 'Brand' }).click();
+      await pageHeading(page, 'Brand').waitFor();
+      await page.getByLabel('Brand name').fill(BRAND.name);
+      await page.getByLabel('Support email').fill(BRAND.email);
+      await page.getByLabel('Support phone').fill(BRAND.phone);
+      const domains = page.getByRole('combobox', { name: 'Domains' });
+      await domains.fill(BRAND_HOST);
+      await domains.press('Enter');
+      await page.getByRole('button', { name: 'Save brand' }).click();
+      await page.getByText('Brand saved').waitFor();
+      // The logo: a PNG made in the browser, checked and re-encoded by the server.
+      const logo = await ctx.receiptImage();
+      await page.locator('input[type="file"]').setInputFiles(logo);
+      await page.getByRole('img', { name: 'New logo preview' }).waitFor();
+      await page.getByRole('button', { name: 'Upload logo' }).click();
+      await page.getByText('Logo saved').waitFor();
+      await page.getByRole('img', { name: 'Current logo' }).waitFor();
+      await ctx.shot(page, 'brand-page');
+    },
+  },
+  {
+    id: 'brand-login',
+    name: "the reseller's domain shows its brand on the login page",
+    needs: ['set-brand'],
+    async run(ctx) {
+      const page = await ctx.actor('visitor');
+      const port = new URL(ctx.baseURL).port;
+      ctx.state.brandURL = `http://${BRAND_HOST}:${port}`;
+      await page.goto(`${ctx.state.brandURL}/login`);
+      await page.getByTestId('brand-name').getByText(BRAND.name, { exact: true }).waitFor();
+      await page.getByText(`to the ${BRAND.name} panel`).waitFor();
+      await page.getByTestId('brand-support').getByText(BRAND.email).waitFor();
+      await page.getByTestId('brand-support').getByText(BRAND.phone).waitFor();
+      const logo = page.getByTestId('brand-logo');
+      await logo.waitFor();
+      const ok = await logo.evaluate((img) => img.complete && img.naturalWidth > 0);
+      if (!ok) throw new Error('the brand logo did not load');
+      if (await page.getByText('Paygate').count()) throw new Error('the platform name shows on the brand domain');
+      await page.waitForFunction((n) => document.title === `Sign in · ${n}`, BRAND.name);
+      await ctx.shot(page, 'brand-login');
+      // The platform's own host still shows the platform.
+      const plain = await ctx.actor('platform');
+      await plain.goto(`${ctx.baseURL}/login`);
+      await plain.getByTestId('brand-name').getByText('Paygate', { exact: true }).waitFor();
+    },
+  },
+  {
+    id: 'brand-register',
+    name: "registering on the domain creates the reseller's pending customer, mailed under the brand",
+    needs: ['brand-login'],
+    async run(ctx) {
+      const page = await ctx.actor('visitor');
+      const email = `shopper-${unique()}@example.com`;
+      await page.goto(`${ctx.state.brandURL}/register`);
+      await page.getByText(`Resell APIs and accept payments with ${BRAND.name}`).waitFor();
+      await page.getByLabel('Name').fill('Shopper');
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Phone').fill(`8${String(Date.now()).slice(-9)}`);
+      await page.locator('input[autocomplete="new-password"]').fill('shopper-password-1');
+      await page.getByRole('button', { name: 'Create account' }).click();
+      await page.getByText('Waiting for activation').waitFor();
+      await page.getByText(`${BRAND.name}'s team activates`).waitFor();
+      await ctx.shot(page, 'brand-registered');
+      // Pending: signing in is refused until the reseller activates the customer.
+      const r = await fetch(`${ctx.baseURL}/api/v1/panel/auth/login`, {
+        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password: 'shopper-password-1' }),
+      });
+      const body = await r.json();
+      if (r.status !== 403 || body.error !== 'account_not_active') throw new Error(`pending customer's login: ${r.status} ${JSON.stringify(body)}`);
+      // Its verification mail (sent after the answer) carries the brand and the domain:
+      // only a customer of that reseller gets it so.
+      let mails = [];
+      for (let i = 0; i < 50 && mails.length === 0; i++) {
+        mails = ctx.server.mails(email);
+        if (!mails.length) await new Promise((res) => setTimeout(res, 100));
+      }
+      const m = mails[0];
+      if (!m || m.fromName !== BRAND.name || !m.link.startsWith(`${ctx.state.brandURL}/verify-email?`)) {
+        throw new Error(`the customer's mail: ${JSON.stringify(mails)}`);
+      }
+    },
+  },
+  {
+    id: 'brand-shell',
+    name: "the shell on the reseller's domain shows its brand",
+    needs: ['brand-login'],
+    async run(ctx) {
+      // The reseller itself signed in on its domain: the header is the host's brand.
+      const page = await ctx.actor('reseller-on-domain');
+      await signIn(page, ctx.state.brandURL, ctx.state.reseller, { expectLanding: '/dashboard' });
+      const header = page.locator('header');
+      await header.getByTestId('brand-name').getByText(BRAND.name, { exact: true }).waitFor();
+      await header.getByTestId('brand-logo').waitFor();
+      await ctx.shot(page, 'brand-shell', { fullPage: false });
+    },
+  },
+];
