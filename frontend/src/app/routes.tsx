@@ -6,6 +6,7 @@ import type { ComponentType } from 'react';
 import {
   IconActivity, IconArrowsTransferUp, IconBuildingBank, IconBuildingStore, IconCash, IconChartBar, IconClipboardList, IconCreditCard, IconDeviceMobile, IconFileInvoice, IconFileSpreadsheet,
   IconGauge, IconGaugeFilled, IconKey, IconListDetails, IconPackages, IconReceipt, IconReceiptTax, IconReportMoney, IconServer, IconUser, IconUsers, IconWallet, IconWebhook,
+  IconTag, IconUsersGroup,
   type Icon,
 } from '@tabler/icons-react';
 import type { Role } from '../api/types';
@@ -24,11 +25,12 @@ export interface Screen {
   /** Who may open it. Omitted: every signed-in role. */
   roles?: Role[];
   /** Shown in the navbar, in table order, under its group. */
-  nav?: { label: string; icon: Icon; group: 'Account' | 'Developers' | 'Money' | 'Admin' };
+  nav?: { label: string; icon: Icon; group: 'Account' | 'Developers' | 'Money' | 'Admin' | 'Customers' };
 }
 
 const ALL: Role[] = ['admin', 'reseller', 'user'];
 const ADMIN: Role[] = ['admin'];
+const RESELLER: Role[] = ['reseller'];
 
 /** Pages outside the signed-in shell. */
 export const publicScreens: Screen[] = [
@@ -75,6 +77,13 @@ export const screens: Screen[] = [
   { path: '/profile', title: 'Profile and sessions', roles: ALL, load: () => import('../pages/user/Profile'),
     nav: { label: 'Profile', icon: IconUser, group: 'Account' } },
 
+  // Resellers: their customers, selling prices (issue 34)
+  { path: '/customers', title: 'Customers', roles: RESELLER, load: () => import('../pages/reseller/Customers'),
+    nav: { label: 'Customers', icon: IconUsersGroup, group: 'Customers' } },
+  { path: '/customers/:id', title: 'Customer', roles: RESELLER, load: () => import('../pages/reseller/CustomerDetail') },
+  { path: '/prices', title: 'Prices', roles: RESELLER, load: () => import('../pages/reseller/Prices'),
+    nav: { label: 'Prices', icon: IconTag, group: 'Customers' } },
+
   // Admins
   { path: '/admin', title: 'Platform dashboard', roles: ADMIN, load: () => import('../pages/admin/Dashboard'),
     nav: { label: 'Platform', icon: IconChartBar, group: 'Admin' } },
@@ -99,7 +108,7 @@ export const screens: Screen[] = [
     nav: { label: 'Audit log', icon: IconListDetails, group: 'Admin' } },
 ];
 
-export const NAV_GROUPS = ['Admin', 'Account', 'Developers', 'Money'] as const;
+export const NAV_GROUPS = ['Admin', 'Account', 'Customers', 'Developers', 'Money'] as const;
 
 /** The navbar entries a role sees, grouped in NAV_GROUPS order. */
 export function navFor(role: Role): { group: string; items: Screen[] }[] {
