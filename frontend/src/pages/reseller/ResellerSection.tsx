@@ -26,14 +26,14 @@ function Stat({ label, children, testId }: { label: string; children: React.Reac
 function PerCustomer({ rows }: { rows: ResellerDashboard['customers'] }) {
   if (rows.length === 0) return <EmptyState title="No customer calls in this period" />;
   return (
-    <Table.ScrollContainer minWidth={520}>
+    <Table.ScrollContainer minWidth={320}>
       <Table aria-label="Per customer" data-testid="reseller-customers">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Customer</Table.Th>
             <Table.Th ta="right">Calls</Table.Th>
             <Table.Th ta="right">Spend</Table.Th>
-            <Table.Th ta="right">Your cost</Table.Th>
+            <Table.Th ta="right" visibleFrom="sm">Your cost</Table.Th>
             <Table.Th ta="right">Commission</Table.Th>
           </Table.Tr>
         </Table.Thead>
@@ -43,7 +43,7 @@ function PerCustomer({ rows }: { rows: ResellerDashboard['customers'] }) {
               <Table.Td><Anchor component={Link} to={`/customers/${r.customer_id}`} size="sm">{r.name}</Anchor></Table.Td>
               <Table.Td ta="right">{r.calls.toLocaleString('en-IN')}</Table.Td>
               <Table.Td ta="right"><Money value={r.spend} /></Table.Td>
-              <Table.Td ta="right"><Money value={r.cost} /></Table.Td>
+              <Table.Td ta="right" visibleFrom="sm"><Money value={r.cost} /></Table.Td>
               <Table.Td ta="right"><Money value={r.commission} /></Table.Td>
             </Table.Tr>
           ))}
