@@ -113,3 +113,25 @@ func (s *resellerReportStore) CommissionSettled(ctx context.Context, resellerID 
 	}
 	return sum, nil
 }
+
+func (s *resellerReportStore) HitCommissions(ctx context.Context, hitIDs []uint64) (map[uint64]decimal.Decimal, error) {
+	out := make(map[uint64]decimal.Decimal, len(hitIDs))
+	if len(hitIDs) == 0 {
+		return out, nil
+	}
+	var rows []struct {
+		ID         uint64 `gorm:"column:id"`
+		Commission string `gorm:"column:commission"`
+	}
+	if err := s.conn(ctx).Raw("SELECT id, CAST(commission AS CHAR) AS commission FROM api_hit_logs WHERE id IN ?", hitIDs).Scan(&rows).Error; err != nil {
+		return nil, fmt.Errorf("read hits' commission: %w", translate(err))
+	}
+	for _, r := range rows {
+		d, err := decimal.NewFromString(r.Commission)
+		if err != nil {
+			return nil, fmt.Errorf("commission of hit %d: %w", r.ID, err)
+		}
+		out[r.ID] = d
+	}
+	return out, nil
+}

@@ -25,4 +25,7 @@ type ResellerRepository interface {
 	// CommissionSettled sums the reseller's commission settlements whose
 	// hour starts in [from, to).
 	CommissionSettled(ctx context.Context, resellerID uint64, from, to time.Time) (decimal.Decimal, error)
+	// HitCommissions reads the commission recorded on each of the hits
+	// (api_hit_logs.commission); a hit not found is left out.
+	HitCommissions(ctx context.Context, hitIDs []uint64) (map[uint64]decimal.Decimal, error)
 }

@@ -242,14 +242,41 @@ func (p *Customers) Keys(ctx context.Context, actor *user.User, id uint64) ([]ap
 	return p.st.Keys.ListByUser(ctx, c.ID)
 }
 
+// CustomerHit is a customer's hit as its reseller sees it: without the
+// payloads (the customer's own data), with the reseller's commission.
+type CustomerHit struct {
+	hitlog.Hit
+	Commission decimal.Decimal
+}
+
 // Hits lists a customer's hit logs (f's UserID is the customer).
-func (p *Customers) Hits(ctx context.Context, actor *user.User, id uint64, f hitlog.Filter) ([]hitlog.Hit, int64, error) {
+func (p *Customers) Hits(ctx context.Context, actor *user.User, id uint64, f hitlog.Filter) ([]CustomerHit, int64, error) {
 	c, err := p.Get(ctx, actor, id)
 	if err != nil {
 		return nil, 0, err
 	}
 	f.UserID = &c.ID
-	return p.st.Hits.List(ctx, f)
+	hits, total, err := p.st.Hits.List(ctx, f)
+	if err != nil {
+		return nil, 0, err
+	}
+	ids := make([]uint64, len(hits))
+	for i := range hits {
+		ids[i] = hits[i].ID
+	}
+	com, err := p.st.Reports.HitCommissions(ctx, ids)
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]CustomerHit, len(hits))
+	for i, h := range hits {
+		h.RequestPayload, h.ResponsePayload = "", nil
+		out[i] = CustomerHit{Hit: h, Commission: decimal.Zero}
+		if v, ok := com[h.ID]; ok {
+			out[i].Commission = v
+		}
+	}
+	return out, total, nil
 }
 
 // Transactions lists a customer's ledger entries.

@@ -49,6 +49,13 @@ type reports struct {
 func (r reports) CustomerUsage(context.Context, uint64, time.Time, time.Time) ([]report.CustomerUsage, error) {
 	return r.usage, nil
 }
+func (r reports) HitCommissions(_ context.Context, ids []uint64) (map[uint64]decimal.Decimal, error) {
+	out := map[uint64]decimal.Decimal{}
+	for _, id := range ids {
+		out[id] = decimal.New(int64(id), -4)
+	}
+	return out, nil
+}
 func (r reports) CommissionSettled(context.Context, uint64, time.Time, time.Time) (decimal.Decimal, error) {
 	return r.settled, nil
 }
