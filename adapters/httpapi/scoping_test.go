@@ -69,7 +69,7 @@ func TestResellerScoping(t *testing.T) {
 				}
 			}
 		}
-		r1.reaches = append([]uint64{c1.id}, c1.owns...) // filtered below to what a reseller reaches: the account, its requests
+		// A reseller reaches its customer's account and balance requests.
 		r1.reaches = []uint64{c1.id}
 		for _, item := range e.must(e.do("GET", panelAPI+"/balance-requests?scope=customers&per_page=100", r1.token, nil), 200).body["data"].([]any) {
 			r1.reaches = append(r1.reaches, uint64(item.(map[string]any)["id"].(float64)))
