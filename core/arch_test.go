@@ -129,7 +129,7 @@ func TestCoreImportsStayInsideTheHexagon(t *testing.T) {
 var useCaseImports = map[string][]string{
 	"app": {"metering", "gateway", "outbox", "ledgercheck", "reconciliation", "billing", "invoicing", "taxsettings",
 		"retention", "panel", "panel/accounts", "panel/keys", "panel/topups", "panel/catalogadmin", "panel/history",
-		"panel/auditlog"},
+		"panel/auditlog", "panel/customers"},
 	"gateway":            {"metering"},
 	"metering":           {},
 	"panel":              {},
@@ -139,6 +139,7 @@ var useCaseImports = map[string][]string{
 	"panel/catalogadmin": {"panel"},
 	"panel/history":      {"panel"},
 	"panel/auditlog":     {"panel"},
+	"panel/customers":    {"panel"},
 	"outbox":             {},
 	"ledgercheck":        {},
 	// reconciliation completes payments and approves balance requests

@@ -362,6 +362,11 @@ func TestOpenAPISchemasMatchDTOs(t *testing.T) {
 		{"WebhookDeliveryDetail", deliveryDetailResponse{}, true, nil},
 		{"WebhookAttempt", attemptResponse{}, true, nil},
 		{"WebhookSecret", webhookSecretResponse{}, true, nil},
+		{"CreateCustomerRequest", createCustomerRequest{}, false, nil},
+		{"TransferRequest", transferRequest{}, false, nil},
+		{"Transfer", transferResponse{}, true, nil},
+		{"TransferList", listResponse[transferResponse]{}, true, nil},
+		{"ResellerDashboard", resellerDashboardResponse{}, true, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.schema, func(t *testing.T) { dtoMatchesSchema(t, doc, tc.schema, tc.dto, tc.response, tc.skip...) })

@@ -313,6 +313,8 @@ func (s *Store) storesOn(db *gorm.DB) store.Stores {
 		TaxProfiles:   &taxProfileStore{b},
 
 		Beneficiaries: &beneficiaryStore{b},
+
+		Transfers: &transferStore{b},
 	}
 }
 

@@ -24,6 +24,7 @@ import (
 	"paygate/core/panel/accounts"
 	"paygate/core/panel/auditlog"
 	"paygate/core/panel/catalogadmin"
+	"paygate/core/panel/customers"
 	"paygate/core/panel/history"
 	"paygate/core/panel/keys"
 	"paygate/core/panel/topups"
@@ -31,6 +32,7 @@ import (
 	"paygate/core/payout"
 	"paygate/core/recharge"
 	"paygate/core/reconciliation"
+	"paygate/core/report"
 	"paygate/core/retention"
 	"paygate/core/store"
 	"paygate/core/taxsettings"
@@ -133,6 +135,9 @@ type Deps struct {
 	// Renderer draws invoices and statements as PDF (adapters/invoicepdf);
 	// nil answers 503 for a PDF.
 	Renderer invoice.Renderer
+
+	// ResellerReports sums the resellers' dashboards; no transaction needs it.
+	ResellerReports report.ResellerRepository
 }
 
 // App is the set of use cases.
@@ -161,6 +166,9 @@ type App struct {
 	// Invoicing issues the monthly tax invoices and credit notes (its
 	// worker runs on every instance; `server invoices issue` too).
 	Invoicing *invoicing.Invoicing
+
+	// Customers are a reseller's use cases over its customers.
+	Customers *customers.Customers
 }
 
 // New wires the use cases. The others write through metering's
@@ -225,6 +233,11 @@ func New(d Deps) *App {
 		Config: history.Config{Location: cfg.Location, RollupGrace: cfg.RollupGrace, PayloadRetention: kept.Keep(),
 			ExportLease: cfg.ExportLease}})
 	a.AuditLog = auditlog.New(st.Audit)
+	a.Customers = customers.New(customers.Deps{Tx: tx, Mailer: d.Mailer, Now: d.Now, Log: d.Log,
+		Stores: customers.Stores{Users: st.Users, Keys: st.Keys, Hits: st.Hits, Ledger: st.Ledger, Transfers: st.Transfers,
+			Resets: st.Resets, Reports: d.ResellerReports},
+		Config: customers.Config{PasswordCost: cfg.PasswordCost, PublicBaseURL: cfg.PublicBaseURL, DefaultPlan: user.Plan(cfg.DefaultPlan),
+			CollectionFeePercent: cfg.CollectionFeePercent, Livemode: live}})
 	a.Billing = billing.New(billing.Deps{Tx: tx, Stores: billing.Stores{Users: st.Users, Plans: st.Plans, Subscriptions: st.Subscriptions}, Now: d.Now, Log: d.Log, Metrics: bm, Notify: notifier(d.Mailer, d.Log),
 		Config: billing.Config{Location: cfg.Location, Livemode: live, DefaultPlan: cfg.DefaultPlan}})
 	a.TaxSettings = taxsettings.New(taxsettings.Deps{Tx: tx, Profiles: st.TaxProfiles, Now: d.Now})
@@ -258,6 +271,7 @@ func notifier(m panel.Mailer, log *slog.Logger) billing.Notify {
 func (a *App) Wait() {
 	a.Metering.Wait()
 	a.Accounts.Wait()
+	a.Customers.Wait()
 }
 
 // EnsureGatewayServices creates the missing built-in gateway services.

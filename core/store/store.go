@@ -26,6 +26,7 @@ import (
 	"paygate/core/statement"
 	"paygate/core/taxprofile"
 	"paygate/core/topup"
+	"paygate/core/transfer"
 	"paygate/core/user"
 	"paygate/core/utr"
 	"paygate/core/verification"
@@ -72,6 +73,8 @@ type Stores struct {
 	TaxProfiles   taxprofile.Store   // the invoices' supplier and each account's billing profile
 
 	Beneficiaries beneficiary.Repository // saved payout beneficiaries
+
+	Transfers transfer.Repository // money moved between resellers and their customers
 }
 
 // Transactor runs fn in one database transaction with Stores bound to it.

@@ -70,6 +70,7 @@ import (
 	"paygate/core/store"
 	"paygate/core/taxprofile"
 	"paygate/core/topup"
+	"paygate/core/transfer"
 	"paygate/core/user"
 	"paygate/core/verification"
 	"paygate/core/webhook"
@@ -124,6 +125,8 @@ type tables struct {
 	plans         map[uint64]plan.Plan
 	supplier      map[uint64]taxprofile.Supplier // the one record at key 1, once saved
 	profiles      map[uint64]taxprofile.Profile  // billing profiles by user id
+
+	transfers map[uint64]transfer.Transfer
 }
 
 func (t tables) clone() tables {
@@ -139,6 +142,7 @@ func (t tables) clone() tables {
 		refunds: maps.Clone(t.refunds), refundKeys: slices.Clone(t.refundKeys),
 		openings: maps.Clone(t.openings), utrClaims: maps.Clone(t.utrClaims), plans: maps.Clone(t.plans),
 		supplier: maps.Clone(t.supplier), profiles: maps.Clone(t.profiles),
+		transfers: maps.Clone(t.transfers),
 	}
 }
 
@@ -155,6 +159,7 @@ func New() *DB {
 			refunds: map[uint64]payment.Refund{}, payouts: map[uint64]payout.Payout{},
 			openings: map[uint64]accountopen.Opening{}, utrClaims: map[string]utrClaim{}, plans: seededPlans(),
 			supplier: map[uint64]taxprofile.Supplier{}, profiles: map[uint64]taxprofile.Profile{},
+			transfers: map[uint64]transfer.Transfer{},
 		},
 		hooks: map[string]func() error{},
 		calls: map[string]int{},
@@ -173,6 +178,7 @@ func (d *DB) Stores() store.Stores {
 		Refunds: refundsRepo{d}, RefundKeys: refundKeysRepo{d}, Payouts: payoutsRepo{d},
 		Openings: openingsRepo{d}, UTRs: utrClaimsRepo{d}, Plans: plansRepo{d},
 		TaxProfiles: taxProfilesRepo{d},
+		Transfers:   transfersRepo{d},
 	}
 }
 
