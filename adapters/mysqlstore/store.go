@@ -313,6 +313,9 @@ func (s *Store) storesOn(db *gorm.DB) store.Stores {
 		TaxProfiles:   &taxProfileStore{b},
 
 		Beneficiaries: &beneficiaryStore{b},
+
+		CustomerPrices: &customerPriceStore{b},
+		Commissions:    &commissionStore{b},
 	}
 }
 

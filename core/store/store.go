@@ -21,6 +21,7 @@ import (
 	"paygate/core/pricing"
 	"paygate/core/recharge"
 	"paygate/core/report"
+	"paygate/core/resale"
 	"paygate/core/session"
 	"paygate/core/signin"
 	"paygate/core/statement"
@@ -72,6 +73,9 @@ type Stores struct {
 	TaxProfiles   taxprofile.Store   // the invoices' supplier and each account's billing profile
 
 	Beneficiaries beneficiary.Repository // saved payout beneficiaries
+
+	CustomerPrices pricing.CustomerPrices // resellers' selling prices and default markups
+	Commissions    resale.Settlements     // resellers' commission settlements and the hits they sum
 }
 
 // Transactor runs fn in one database transaction with Stores bound to it.
