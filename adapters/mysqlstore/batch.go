@@ -514,7 +514,7 @@ func pick(hits []*hitlog.Hit, part []int) []*hitlog.Hit {
 // moves only hits still pending. ids are the hits' ids.
 func settleUpdate(hits []*hitlog.Hit, part []int, now time.Time) (query string, args []any, ids []uint64, err error) {
 	var (
-		w                                    moneyWriter
+		w                                                moneyWriter
 		status, outcomes, charge, cost, commission, took []any
 	)
 	ids = make([]uint64, len(part))
