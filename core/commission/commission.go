@@ -179,20 +179,22 @@ func (s *Settler) settleReseller(ctx context.Context, rid uint64, from, end time
 }
 
 // credit writes one reseller-hour's settlement and its ledger credit in
-// one transaction: the settlement row first (its unique key decides a
-// race; the loser waits for the winner's commit, then rolls back), then
-// the reseller's row locked, credited and saved.
+// one transaction: the reseller's row locked first (settlers of one
+// reseller queue there; taking the settlement's unique key first let
+// three racing inserts of one hour deadlock on MariaDB), then the
+// settlement row (its unique key decides a race: the loser rolls back and
+// counts nothing), the credit and the balance saved.
 func (s *Settler) credit(ctx context.Context, rid uint64, hour time.Time, a resale.Accrual) (*resale.Settlement, error) {
 	var out resale.Settlement
 	err := s.tx.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
 		now := s.now()
-		set := &resale.Settlement{ResellerID: rid, HourStart: hour, Hits: a.Hits, Amount: a.Amount.Round(2), CreatedAt: now.UTC()}
-		if err := st.Commissions.Insert(ctx, set); err != nil {
-			return err
-		}
 		u, err := st.Users.LockByID(ctx, rid)
 		if err != nil {
 			return fmt.Errorf("lock reseller: %w", err)
+		}
+		set := &resale.Settlement{ResellerID: rid, HourStart: hour, Hits: a.Hits, Amount: a.Amount.Round(2), CreatedAt: now.UTC()}
+		if err := st.Commissions.Insert(ctx, set); err != nil {
+			return err
 		}
 		ref := set.ID
 		desc := "Commission for " + hour.In(s.cfg.Location).Format("2006-01-02 15:04") + " (" + fmt.Sprint(a.Hits) + " calls)"
