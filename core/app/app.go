@@ -12,6 +12,7 @@ import (
 
 	"paygate/core/accountopen"
 	"paygate/core/billing"
+	"paygate/core/commission"
 	"paygate/core/directory"
 	"paygate/core/export"
 	"paygate/core/gateway"
@@ -161,6 +162,9 @@ type App struct {
 	// Invoicing issues the monthly tax invoices and credit notes (its
 	// worker runs on every instance; `server invoices issue` too).
 	Invoicing *invoicing.Invoicing
+	// Commissions credits resellers' commissions per closed local hour (its
+	// worker runs on every instance; `server commissions settle` too).
+	Commissions *commission.Settler
 }
 
 // New wires the use cases. The others write through metering's
@@ -236,6 +240,8 @@ func New(d Deps) *App {
 	a.Reconciliation = reconciliation.New(reconciliation.Deps{Tx: tx,
 		Stores:   reconciliation.Stores{Statements: st.Statements, Payments: st.Payments, TopUps: st.TopUps},
 		Payments: a.Gateway, TopUps: a.TopUps, Now: d.Now, Log: d.Log})
+	a.Commissions = commission.New(commission.Deps{Tx: tx, Reads: st.Commissions, Now: d.Now, Log: d.Log,
+		Config: commission.Config{Location: cfg.Location, Livemode: live}})
 	return a
 }
 
