@@ -96,5 +96,20 @@ func TestCommissionsSettleRace(t *testing.T) {
 		if err != nil || !credits.Equal(settled) {
 			t.Fatalf("credited %s (%v), settled %s", credits, err, settled)
 		}
+		check := &syncBuffer{}
+		env := map[string]string{"DATABASE_URL": url, "TIMEZONE": "Asia/Kolkata"}
+		if err := run(ctx, []string{"ledger", "check"}, func(k string) string { return env[k] }, check); err != nil ||
+			!strings.Contains(check.String(), "ledger check: ok") {
+			t.Fatalf("ledger check: %v\n%s", err, check.String())
+		}
+		// A settlement whose hits earned less is caught.
+		if err := f.store.DB().Exec("UPDATE api_hit_logs SET commission = 0 WHERE request_id = ?", "cs-1").Error; err != nil {
+			t.Fatal(err)
+		}
+		check = &syncBuffer{}
+		if err := run(ctx, []string{"ledger", "check"}, func(k string) string { return env[k] }, check); err == nil ||
+			!strings.Contains(check.String(), "its hits earned") {
+			t.Fatalf("ledger check after a corruption: %v\n%s", err, check.String())
+		}
 	})
 }

@@ -212,8 +212,12 @@ func New(d Deps) *App {
 		Outbox: outbox.New(outbox.Deps{Tx: tx, Stores: outbox.Stores{Webhooks: st.Webhooks, Users: st.Users}, Sender: d.Webhooks, Targets: d.Targets,
 			Settled: m.AwaitSettlements, Metrics: d.Metrics, Log: d.Log, Now: d.Now,
 			Config: outbox.Config{Timeout: cfg.WebhookTimeout, Lease: cfg.WebhookLease, Concurrency: cfg.WebhookConcurrency}}),
-		Ledger: ledgercheck.New(ledgercheck.Deps{Stores: ledgercheck.StoresOf(st), Settled: m.AwaitSettlements, Now: d.Now, Location: cfg.Location}),
 	}
+	checked := ledgercheck.StoresOf(st)
+	if tr, ok := d.Tx.(ledgercheck.Transfers); ok { // the store reads the transfers for the check
+		checked.Transfers = tr
+	}
+	a.Ledger = ledgercheck.New(ledgercheck.Deps{Stores: checked, Settled: m.AwaitSettlements, Now: d.Now, Location: cfg.Location})
 	a.Accounts = accounts.New(accounts.Deps{Tx: tx, Tokens: d.Tokens, Now: d.Now,
 		Stores: accounts.Stores{Users: st.Users, Sessions: st.Sessions, Resets: st.Resets, Logins: st.Logins},
 		Config: accounts.Config{RefreshTTL: cfg.RefreshTTL, PasswordCost: cfg.PasswordCost, PublicBaseURL: cfg.PublicBaseURL,

@@ -159,7 +159,7 @@ func (r commissionsRepo) Insert(_ context.Context, s *resale.Settlement) error {
 				return resale.ErrAlreadySettled
 			}
 		}
-		s.ID = t.id("settlements", 0)
+		s.ID = t.id("settlements", s.ID)
 		t.settlements[s.ID] = *s
 		return nil
 	})
