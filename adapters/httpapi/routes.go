@@ -112,6 +112,14 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 
 	admin.GET("/audit-logs", s.listAudit)
 
+	// A reseller's selling prices, default markup and commissions (403 for
+	// anyone else).
+	in.GET("/customer-prices", s.listCustomerPrices)
+	in.PUT("/customer-prices/:service_id", s.putCustomerPrice)
+	in.DELETE("/customer-prices/:service_id", s.deleteCustomerPrice)
+	in.PUT("/customer-markup", s.putCustomerMarkup)
+	in.GET("/commissions", s.listCommissions)
+
 	// The invoices' parties: the supplier's details (admin) and the state
 	// codes a billing profile (PATCH /auth/me) picks from.
 	admin.GET("/settings/billing", s.getBillingSettings)

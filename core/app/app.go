@@ -26,6 +26,7 @@ import (
 	"paygate/core/panel/auditlog"
 	"paygate/core/panel/catalogadmin"
 	"paygate/core/panel/history"
+	"paygate/core/panel/selling"
 	"paygate/core/panel/keys"
 	"paygate/core/panel/topups"
 	"paygate/core/payment"
@@ -165,6 +166,8 @@ type App struct {
 	// Commissions credits resellers' commissions per closed local hour (its
 	// worker runs on every instance; `server commissions settle` too).
 	Commissions *commission.Settler
+	// Selling is a reseller's selling prices, markup and settlements.
+	Selling *selling.Selling
 }
 
 // New wires the use cases. The others write through metering's
@@ -244,6 +247,7 @@ func New(d Deps) *App {
 	a.Reconciliation = reconciliation.New(reconciliation.Deps{Tx: tx,
 		Stores:   reconciliation.Stores{Statements: st.Statements, Payments: st.Payments, TopUps: st.TopUps},
 		Payments: a.Gateway, TopUps: a.TopUps, Now: d.Now, Log: d.Log})
+	a.Selling = selling.New(selling.Stores{Services: st.Services, Pricing: st.Pricing, Selling: st.CustomerPrices, Commissions: st.Commissions}, d.Now)
 	a.Commissions = commission.New(commission.Deps{Tx: tx, Reads: st.Commissions, Now: d.Now, Log: d.Log,
 		Config: commission.Config{Location: cfg.Location, Livemode: live}})
 	return a
