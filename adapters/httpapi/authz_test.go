@@ -87,6 +87,8 @@ var (
 	adminOnly   = statuses{401, 403, 403, 200}
 	adminCreate = statuses{401, 403, 403, 201}
 	adminDelete = statuses{401, 403, 403, 204}
+	// resellerOnly: a reseller's own selling prices and commissions.
+	resellerOnly = statuses{401, 403, 200, 403}
 )
 
 const panelAPI = "/api/v1/panel"
@@ -315,6 +317,22 @@ var authzTable = []authzRow{
 
 	{method: "GET", pattern: "/audit-logs", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/audit-logs") }},
 
+	// A reseller's selling prices, markup and commissions: resellers only.
+	{method: "GET", pattern: "/customer-prices", want: resellerOnly, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/customer-prices") }},
+	{method: "PUT", pattern: "/customer-prices/{service_id}", want: resellerOnly, own: func(f *authzFixture, a actor) authzRequest {
+		return panelReq("/customer-prices/%d", f.service).with(map[string]any{"price": "99.0000"})
+	}},
+	{method: "DELETE", pattern: "/customer-prices/{service_id}", want: statuses{401, 403, 204, 403}, own: func(f *authzFixture, a actor) authzRequest {
+		if a.token != "" && a.id == f.actors[asReseller].id {
+			f.e.must(f.e.do("PUT", panelAPI+fmt.Sprintf("/customer-prices/%d", f.service), a.token, map[string]any{"price": "99.0000"}), 200)
+		}
+		return panelReq("/customer-prices/%d", f.service)
+	}},
+	{method: "PUT", pattern: "/customer-markup", want: resellerOnly, own: func(f *authzFixture, a actor) authzRequest {
+		return panelReq("/customer-markup").with(map[string]any{"default_markup": "10.00"})
+	}},
+	{method: "GET", pattern: "/commissions", want: resellerOnly, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/commissions") }},
+
 	{method: "GET", pattern: "/settings/billing", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/settings/billing") }},
 	{method: "PUT", pattern: "/settings/billing", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest {
 		return panelReq("/settings/billing").with(map[string]any{"legal_name": "Paygate", "address": "Mumbai", "state": "27"})
@@ -391,10 +409,7 @@ var authzTable = []authzRow{
 	customerRow("POST", "/customers/{id}/transfers", "/transfers", resellerCreate, map[string]any{"amount": "0.01", "direction": "to_customer"}),
 }
 
-var (
-	resellerOnly   = statuses{401, 403, 200, 403}
-	resellerCreate = statuses{401, 403, 201, 403}
-)
+var resellerCreate = statuses{401, 403, 201, 403}
 
 // customerRow is the row of a /customers/{id}... route: own is a customer
 // of the reseller actor, other the victim (not the reseller's).

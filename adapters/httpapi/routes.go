@@ -128,6 +128,13 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	rs.GET("/customers/:id/transfers", s.listCustomerTransfers)
 	rs.POST("/customers/:id/transfers", s.createTransfer)
 	rs.GET("/reseller/dashboard", s.resellerDashboard)
+	// A reseller's selling prices, default markup and commissions (403 for
+	// anyone else).
+	in.GET("/customer-prices", s.listCustomerPrices)
+	in.PUT("/customer-prices/:service_id", s.putCustomerPrice)
+	in.DELETE("/customer-prices/:service_id", s.deleteCustomerPrice)
+	in.PUT("/customer-markup", s.putCustomerMarkup)
+	in.GET("/commissions", s.listCommissions)
 
 	// The invoices' parties: the supplier's details (admin) and the state
 	// codes a billing profile (PATCH /auth/me) picks from.

@@ -314,7 +314,9 @@ func (s *Store) storesOn(db *gorm.DB) store.Stores {
 
 		Beneficiaries: &beneficiaryStore{b},
 
-		Transfers: &transferStore{b},
+		Transfers:      &transferStore{b},
+		CustomerPrices: &customerPriceStore{b},
+		Commissions:    &commissionStore{b},
 	}
 }
 

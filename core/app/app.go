@@ -12,6 +12,7 @@ import (
 
 	"paygate/core/accountopen"
 	"paygate/core/billing"
+	"paygate/core/commission"
 	"paygate/core/directory"
 	"paygate/core/export"
 	"paygate/core/gateway"
@@ -27,6 +28,7 @@ import (
 	"paygate/core/panel/customers"
 	"paygate/core/panel/history"
 	"paygate/core/panel/keys"
+	"paygate/core/panel/selling"
 	"paygate/core/panel/topups"
 	"paygate/core/payment"
 	"paygate/core/payout"
@@ -169,6 +171,11 @@ type App struct {
 
 	// Customers are a reseller's use cases over its customers.
 	Customers *customers.Customers
+	// Commissions credits resellers' commissions per closed local hour (its
+	// worker runs on every instance; `server commissions settle` too).
+	Commissions *commission.Settler
+	// Selling is a reseller's selling prices, markup and settlements.
+	Selling *selling.Selling
 }
 
 // New wires the use cases. The others write through metering's
@@ -216,8 +223,12 @@ func New(d Deps) *App {
 		Outbox: outbox.New(outbox.Deps{Tx: tx, Stores: outbox.Stores{Webhooks: st.Webhooks, Users: st.Users}, Sender: d.Webhooks, Targets: d.Targets,
 			Settled: m.AwaitSettlements, Metrics: d.Metrics, Log: d.Log, Now: d.Now,
 			Config: outbox.Config{Timeout: cfg.WebhookTimeout, Lease: cfg.WebhookLease, Concurrency: cfg.WebhookConcurrency}}),
-		Ledger: ledgercheck.New(ledgercheck.Deps{Stores: ledgercheck.StoresOf(st), Settled: m.AwaitSettlements, Now: d.Now, Location: cfg.Location}),
 	}
+	checked := ledgercheck.StoresOf(st)
+	if tr, ok := d.Tx.(ledgercheck.Transfers); ok { // the store reads the transfers for the check
+		checked.Transfers = tr
+	}
+	a.Ledger = ledgercheck.New(ledgercheck.Deps{Stores: checked, Settled: m.AwaitSettlements, Now: d.Now, Location: cfg.Location})
 	a.Accounts = accounts.New(accounts.Deps{Tx: tx, Tokens: d.Tokens, Now: d.Now,
 		Stores: accounts.Stores{Users: st.Users, Sessions: st.Sessions, Resets: st.Resets, Logins: st.Logins},
 		Config: accounts.Config{RefreshTTL: cfg.RefreshTTL, PasswordCost: cfg.PasswordCost, PublicBaseURL: cfg.PublicBaseURL,
@@ -249,6 +260,9 @@ func New(d Deps) *App {
 	a.Reconciliation = reconciliation.New(reconciliation.Deps{Tx: tx,
 		Stores:   reconciliation.Stores{Statements: st.Statements, Payments: st.Payments, TopUps: st.TopUps},
 		Payments: a.Gateway, TopUps: a.TopUps, Now: d.Now, Log: d.Log})
+	a.Selling = selling.New(selling.Stores{Services: st.Services, Pricing: st.Pricing, Selling: st.CustomerPrices, Commissions: st.Commissions}, d.Now)
+	a.Commissions = commission.New(commission.Deps{Tx: tx, Reads: st.Commissions, Now: d.Now, Log: d.Log,
+		Config: commission.Config{Location: cfg.Location, Livemode: live}})
 	return a
 }
 

@@ -21,6 +21,7 @@ import (
 	"paygate/core/pricing"
 	"paygate/core/recharge"
 	"paygate/core/report"
+	"paygate/core/resale"
 	"paygate/core/session"
 	"paygate/core/signin"
 	"paygate/core/statement"
@@ -74,7 +75,9 @@ type Stores struct {
 
 	Beneficiaries beneficiary.Repository // saved payout beneficiaries
 
-	Transfers transfer.Repository // money moved between resellers and their customers
+	Transfers      transfer.Repository    // money moved between resellers and their customers
+	CustomerPrices pricing.CustomerPrices // resellers' selling prices and default markups
+	Commissions    resale.Settlements     // resellers' commission settlements and the hits they sum
 }
 
 // Transactor runs fn in one database transaction with Stores bound to it.

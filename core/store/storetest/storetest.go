@@ -54,6 +54,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/shopspring/decimal"
+
 	"paygate/core/accountopen"
 	"paygate/core/apikey"
 	"paygate/core/audit"
@@ -66,6 +68,7 @@ import (
 	"paygate/core/plan"
 	"paygate/core/pricing"
 	"paygate/core/recharge"
+	"paygate/core/resale"
 	"paygate/core/session"
 	"paygate/core/store"
 	"paygate/core/taxprofile"
@@ -126,7 +129,10 @@ type tables struct {
 	supplier      map[uint64]taxprofile.Supplier // the one record at key 1, once saved
 	profiles      map[uint64]taxprofile.Profile  // billing profiles by user id
 
-	transfers map[uint64]transfer.Transfer
+	transfers      map[uint64]transfer.Transfer
+	customerPrices map[sellingKey]pricing.CustomerPrice // resellers' selling prices
+	markups        map[uint64]decimal.Decimal           // resellers' default markups
+	settlements    map[uint64]resale.Settlement         // commission settlements
 }
 
 func (t tables) clone() tables {
@@ -142,7 +148,8 @@ func (t tables) clone() tables {
 		refunds: maps.Clone(t.refunds), refundKeys: slices.Clone(t.refundKeys),
 		openings: maps.Clone(t.openings), utrClaims: maps.Clone(t.utrClaims), plans: maps.Clone(t.plans),
 		supplier: maps.Clone(t.supplier), profiles: maps.Clone(t.profiles),
-		transfers: maps.Clone(t.transfers),
+		transfers:      maps.Clone(t.transfers),
+		customerPrices: maps.Clone(t.customerPrices), markups: maps.Clone(t.markups), settlements: maps.Clone(t.settlements),
 	}
 }
 
@@ -159,7 +166,9 @@ func New() *DB {
 			refunds: map[uint64]payment.Refund{}, payouts: map[uint64]payout.Payout{},
 			openings: map[uint64]accountopen.Opening{}, utrClaims: map[string]utrClaim{}, plans: seededPlans(),
 			supplier: map[uint64]taxprofile.Supplier{}, profiles: map[uint64]taxprofile.Profile{},
-			transfers: map[uint64]transfer.Transfer{},
+			transfers:      map[uint64]transfer.Transfer{},
+			customerPrices: map[sellingKey]pricing.CustomerPrice{}, markups: map[uint64]decimal.Decimal{},
+			settlements: map[uint64]resale.Settlement{},
 		},
 		hooks: map[string]func() error{},
 		calls: map[string]int{},
@@ -179,6 +188,8 @@ func (d *DB) Stores() store.Stores {
 		Openings: openingsRepo{d}, UTRs: utrClaimsRepo{d}, Plans: plansRepo{d},
 		TaxProfiles: taxProfilesRepo{d},
 		Transfers:   transfersRepo{d},
+
+		CustomerPrices: customerPricesRepo{d}, Commissions: commissionsRepo{d},
 	}
 }
 
