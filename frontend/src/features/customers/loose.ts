@@ -1,7 +1,8 @@
 // Calls to the resellers' endpoints through the panel's client (authFetch:
-// token, refresh) without the generated path types: api/openapi.yaml gains
-// them on the backend branches; the screens use the contract's shapes from
-// ./types. Paths are spelled only in the features' api.ts files.
+// token, refresh) on paths with parameters, for lists that useListQuery does
+// not take (it wants a path without parameters): the answers are typed by
+// the caller with the generated schemas (./types). Paths are spelled only in
+// the features' api.ts files.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, call } from '../../api/client';
 import type { ListParams } from '../../lib/listParams';

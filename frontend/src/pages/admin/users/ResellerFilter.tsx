@@ -11,7 +11,7 @@ import type { ListParams } from '../../../lib/listParams';
 import { UserPicker } from '../shared/UserPicker';
 
 /** The user JSON with issue 34's fields (parent_id, reseller_name). */
-type WithReseller = User & { parent_id?: number | null; reseller_name?: string | null };
+type WithReseller = User;
 
 export function ResellerCell({ user }: { user: User }) {
   const u = user as WithReseller;
