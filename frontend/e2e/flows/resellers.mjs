@@ -13,7 +13,7 @@ import { creditBalance } from '../steps/payouts.mjs';
 import { callService } from '../steps/invoices.mjs';
 import { expectBalance, squash } from '../steps/money.mjs';
 import { afterThisHourCloses, createCustomer, createUserAs, expectCommissionSettled, fundCustomer, setSellingPrice } from '../steps/resellers.mjs';
-import { openScreen, unique } from '../lib/helpers.mjs';
+import { openScreen, pageHeading, unique } from '../lib/helpers.mjs';
 
 export const name = 'resellers';
 
@@ -116,7 +116,7 @@ export const steps = [
     async run(ctx) {
       const at = afterThisHourCloses();
       const out = await ctx.server.cli(['commissions', 'settle', '--at', at]);
-      console.log(`    commissions settle --at ${at}: ${squash(out).slice(0, 200)}`);
+      console.log(`    commissions settle --at ${at}: ${out.split('\n').filter((l) => l && !l.startsWith('{')).join(' ').slice(0, 200)}`);
       const page = await ctx.actor('reseller');
       await expectCommissionSettled(page, { settled: COMMISSION, accrued: COMMISSION, customerName: CUSTOMER.name });
       await ctx.shot(page, 'dashboard-1366');
@@ -152,7 +152,8 @@ export const steps = [
       await wide.getByText(CUSTOMER.email).waitFor();
       await ctx.shot(wide, 'customers-1366');
       const phone = await ctx.actor('reseller-phone', { viewport: 'phone390', storageFrom: 'reseller' });
-      await openScreen(phone, '/customers', 'Customers');
+      await phone.goto(`${ctx.baseURL}/customers`);
+      await pageHeading(phone, 'Customers', { exact: true }).waitFor();
       await phone.getByText(CUSTOMER.email).waitFor();
       await ctx.shot(phone, 'customers-390');
       await openScreen(phone, `/customers/${ctx.state.customer.id}`, CUSTOMER.name);

@@ -14,7 +14,7 @@ export async function createUserAs(page, { name, email, phone, role }) {
   await dialog.getByRole('textbox', { name: /^Name/ }).fill(name);
   await dialog.getByRole('textbox', { name: /^Email/ }).fill(email);
   await dialog.getByRole('textbox', { name: /^Phone/ }).fill(phone);
-  await dialog.getByRole('textbox', { name: /^Role/ }).click();
+  await dialog.getByLabel('Role', { exact: true }).click();
   await page.getByRole('option', { name: role === 'reseller' ? 'Reseller' : 'User', exact: true }).click();
   await dialog.getByRole('button', { name: 'Create user' }).click();
   const done = page.getByTestId('new-user-created');
