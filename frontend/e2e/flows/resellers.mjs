@@ -8,11 +8,11 @@
 // Screenshots of the reseller's screens at 1366×900 and 390×844.
 import { signIn } from '../steps/auth.mjs';
 import { createServiceWithPricing } from '../steps/admin.mjs';
-import { createKey, inr } from '../steps/user.mjs';
+import { createKey, inr, requestBalance } from '../steps/user.mjs';
 import { creditBalance } from '../steps/payouts.mjs';
 import { callService } from '../steps/invoices.mjs';
 import { expectBalance, squash } from '../steps/money.mjs';
-import { afterThisHourCloses, createCustomer, createUserAs, expectCommissionSettled, fundCustomer, setSellingPrice } from '../steps/resellers.mjs';
+import { afterThisHourCloses, approveCustomerTopUp, createCustomer, createUserAs, expectCommissionSettled, fundCustomer, setSellingPrice } from '../steps/resellers.mjs';
 import { openScreen, pageHeading, unique } from '../lib/helpers.mjs';
 
 export const name = 'resellers';
@@ -167,6 +167,21 @@ export const steps = [
       // Nothing overflows sideways on the phone.
       const wider = await phone.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
       if (wider) throw new Error('the dashboard scrolls sideways at 390 px');
+    },
+  },
+  {
+    id: 'top-up',
+    name: "the customer requests a top-up; its reseller approves it (a transfer from the reseller)",
+    needs: ['settle', 'screens'],
+    async run(ctx) {
+      const customer = await ctx.actor('customer');
+      const utr = `UTR${Date.now()}`;
+      await requestBalance(customer, { amount: '50.00', utr, screenshot: await ctx.receiptImage() });
+      const page = await ctx.actor('reseller');
+      await approveCustomerTopUp(page, { customerId: ctx.state.customer.id, customerName: CUSTOMER.name, utr, balance: '148.50' });
+      await ctx.shot(page, 'customer-requests-1366');
+      await expectBalance(page, '850.70'); // 900.70 − 50.00
+      await expectBalance(customer, '148.50');
     },
   },
 ];

@@ -121,4 +121,22 @@ export async function expectCommissionSettled(page, { settled, accrued, customer
   await page.getByRole('table', { name: 'Commission settlements' }).getByTestId('settlement-amount').getByText(inr(settled)).waitFor();
 }
 
+/** On the customer's page, tab "Balance requests": approves the pending request with this UTR; the customer's balance becomes `balance`. */
+export async function approveCustomerTopUp(page, { customerId, customerName, utr, balance }) {
+  await openScreen(page, `/customers/${customerId}?tab=requests`, customerName);
+  const row = page.getByRole('table', { name: 'Balance requests' }).getByRole('row').filter({ hasText: utr.toUpperCase() });
+  await row.getByText('pending').waitFor();
+  await row.getByRole('button', { name: /^Approve request/ }).click();
+  const dialog = page.getByRole('dialog', { name: 'Approve this top-up?' });
+  const answered = page.waitForResponse((r) => /\/balance-requests\/\d+\/approve$/.test(new URL(r.url()).pathname));
+  await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
+  const r = await answered;
+  if (r.status() !== 200) throw new Error(`the approval answered ${r.status()}: ${await r.text()}`);
+  await row.getByText('approved').waitFor();
+  await eventually(async () => {
+    const got = squash(await page.getByTestId('customer-detail-balance').innerText());
+    return got === inr(balance) || `the customer's balance shows ${got}, want ${inr(balance)}`;
+  }, "the customer's balance after the approval");
+}
+
 export { expectPath };
