@@ -3,30 +3,28 @@
 // its customers pay, the margin and where that price comes from; the
 // default markup for services without a price.
 import { useQuery } from '@tanstack/react-query';
+import { api, call } from '../../api/client';
+import type { Schemas } from '../../api/types';
 import { useFeatureMutation, type MutationConfig } from '../../lib/mutation';
-import { loose } from '../customers/loose';
 import type { CustomerPrice } from '../customers/types';
 
 const PRICES_PATH = '/api/v1/panel/customer-prices';
 const PRICE_PATH = '/api/v1/panel/customer-prices/{service_id}';
 const MARKUP_PATH = '/api/v1/panel/customer-markup';
 
-export interface PriceList {
-  data: CustomerPrice[];
-  meta: { default_markup: string | null };
-}
+export type PriceList = Schemas['CustomerPriceList'];
 
 export const customerPriceKeys = { all: [PRICES_PATH] as const };
 
 export function useCustomerPrices() {
-  return useQuery({ queryKey: customerPriceKeys.all, queryFn: () => loose.get<PriceList>(PRICES_PATH) });
+  return useQuery({ queryKey: customerPriceKeys.all, queryFn: () => call(api.GET(PRICES_PATH)) });
 }
 
 /** Sets the selling price of a service (422 below_cost under `price` when under the reseller's own cost). */
 export function useSetCustomerPrice(config?: MutationConfig<CustomerPrice, { serviceId: number; price: string }>) {
   return useFeatureMutation({
     mutationFn: ({ serviceId, price }: { serviceId: number; price: string }) =>
-      loose.put<CustomerPrice>(PRICE_PATH, { params: { path: { service_id: serviceId } }, body: { price } }),
+      call(api.PUT(PRICE_PATH, { params: { path: { service_id: serviceId } }, body: { price } })),
     onSuccess: (qc) => void qc.invalidateQueries({ queryKey: customerPriceKeys.all }),
   }, config);
 }
@@ -34,14 +32,14 @@ export function useSetCustomerPrice(config?: MutationConfig<CustomerPrice, { ser
 /** Removes the selling price: the service falls back to the markup or the list price. */
 export function useClearCustomerPrice(config?: MutationConfig<unknown, number>) {
   return useFeatureMutation({
-    mutationFn: (serviceId: number) => loose.del(PRICE_PATH, { params: { path: { service_id: serviceId } } }),
+    mutationFn: (serviceId: number) => call(api.DELETE(PRICE_PATH, { params: { path: { service_id: serviceId } } })),
     onSuccess: (qc) => void qc.invalidateQueries({ queryKey: customerPriceKeys.all }),
   }, config);
 }
 
 export function useSetMarkup(config?: MutationConfig<{ default_markup: string | null }, string | null>) {
   return useFeatureMutation({
-    mutationFn: (markup: string | null) => loose.put<{ default_markup: string | null }>(MARKUP_PATH, { body: { default_markup: markup } }),
+    mutationFn: (markup: string | null) => call(api.PUT(MARKUP_PATH, { body: { default_markup: markup } })),
     onSuccess: (qc) => void qc.invalidateQueries({ queryKey: customerPriceKeys.all }),
   }, config);
 }

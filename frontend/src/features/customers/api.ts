@@ -5,13 +5,15 @@
 // /customers/{id}/transfers with an Idempotency-Key), the customers' balance
 // requests, and the reseller's dashboard.
 import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { api, call } from '../../api/client';
 import { ME_KEY } from '../../auth/useMe';
+import { useListQuery } from '../../lib/listQuery';
 import type { ListParams } from '../../lib/listParams';
 import { useFeatureMutation, type MutationConfig } from '../../lib/mutation';
 import { balanceRequestKeys } from '../balanceRequests/api';
 import { transactionKeys } from '../transactions/api';
-import { loose, useLooseList } from './loose';
-import type { CommissionSettlement, Customer, CustomerHit, NewCustomer, ResellerDashboard, Transfer, TransferBody } from './types';
+import { useLooseList } from './loose';
+import type { Customer, CustomerHit, NewCustomer, Transfer, TransferBody } from './types';
 import type { Schemas } from '../../api/types';
 
 const CUSTOMERS_PATH = '/api/v1/panel/customers';
@@ -35,13 +37,13 @@ export const customerKeys = {
 
 /** A page of the reseller's customers (status, search). */
 export function useCustomers<F extends Record<string, string>>(list: ListParams<F>) {
-  return useLooseList<Customer, F>(CUSTOMERS_PATH, undefined, list);
+  return useListQuery(CUSTOMERS_PATH, list);
 }
 
 export function useCustomer(id: number) {
   return useQuery({
     queryKey: customerKeys.detail(id),
-    queryFn: () => loose.get<Customer>(CUSTOMER_PATH, { params: { path: { id } } }),
+    queryFn: () => call(api.GET(CUSTOMER_PATH, { params: { path: { id } } })),
   });
 }
 
@@ -64,7 +66,7 @@ export function useCustomerTransfers<F extends Record<string, string>>(id: numbe
 /** Creates a customer (active at once; without a password it gets the set-password mail). */
 export function useCreateCustomer(config?: MutationConfig<Customer, NewCustomer>) {
   return useFeatureMutation({
-    mutationFn: (body: NewCustomer) => loose.post<Customer>(CUSTOMERS_PATH, { body }),
+    mutationFn: (body: NewCustomer) => call(api.POST(CUSTOMERS_PATH, { body })),
     onSuccess: (qc, c) => {
       qc.setQueryData(customerKeys.detail(c.id), c);
       void qc.invalidateQueries({ queryKey: customerKeys.all });
@@ -80,14 +82,14 @@ function statusChanged(qc: QueryClient, c: Customer) {
 
 export function useBlockCustomer(config?: MutationConfig<Customer, Customer>) {
   return useFeatureMutation({
-    mutationFn: (c: Customer) => loose.post<Customer>(`${CUSTOMER_PATH}/block`, { params: { path: { id: c.id } } }),
+    mutationFn: (c: Customer) => call(api.POST('/api/v1/panel/customers/{id}/block', { params: { path: { id: c.id } } })),
     onSuccess: statusChanged,
   }, config);
 }
 
 export function useActivateCustomer(config?: MutationConfig<Customer, Customer>) {
   return useFeatureMutation({
-    mutationFn: (c: Customer) => loose.post<Customer>(`${CUSTOMER_PATH}/activate`, { params: { path: { id: c.id } } }),
+    mutationFn: (c: Customer) => call(api.POST('/api/v1/panel/customers/{id}/activate', { params: { path: { id: c.id } } })),
     onSuccess: statusChanged,
   }, config);
 }
@@ -101,11 +103,10 @@ export interface TransferVars extends TransferBody {
 export function useTransfer(customerId: number, config?: MutationConfig<Transfer, TransferVars>) {
   return useFeatureMutation({
     mutationFn: ({ amount, direction, idempotencyKey }: TransferVars) =>
-      loose.post<Transfer>(CUSTOMER_TRANSFERS_PATH, {
-        params: { path: { id: customerId } },
+      call(api.POST(CUSTOMER_TRANSFERS_PATH, {
+        params: { path: { id: customerId }, header: { 'Idempotency-Key': idempotencyKey } },
         body: { amount, direction },
-        headers: { 'Idempotency-Key': idempotencyKey },
-      }),
+      })),
     onSuccess: (qc, t) => {
       if (t.customer_balance !== undefined) {
         qc.setQueryData<Customer>(customerKeys.detail(customerId), (c) => (c ? { ...c, balance: t.customer_balance! } : c));
@@ -131,11 +132,11 @@ export function invalidateAfterDecision(qc: QueryClient) {
 export function useResellerDashboard(range: { from: string; to: string }) {
   return useQuery({
     queryKey: [...customerKeys.dashboard, range],
-    queryFn: () => loose.get<ResellerDashboard>(DASHBOARD_PATH, { params: { query: range } }),
+    queryFn: () => call(api.GET(DASHBOARD_PATH, { params: { query: range } })),
   });
 }
 
 /** The reseller's commission settlements (one per closed hour with commission). */
 export function useCommissions<F extends Record<string, string>>(list: ListParams<F>) {
-  return useLooseList<CommissionSettlement, F>(COMMISSIONS_PATH, undefined, list);
+  return useListQuery(COMMISSIONS_PATH, list);
 }
