@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"fmt"
+	"sync"
 	"testing"
 )
 
@@ -93,6 +94,46 @@ func TestResellerCustomers(t *testing.T) {
 		got := e.must(e.do("GET", fmt.Sprintf(panelAPI+"/customers?status=blocked&search=%s", email), r.token, nil), 200).body["data"].([]any)
 		if len(got) != 1 {
 			t.Errorf("blocked customers: %v", got)
+		}
+	})
+}
+
+// Concurrent duplicates of one Idempotency-Key make one transfer; every
+// answer is that transfer.
+func TestConcurrentTransferReplays(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		r := e.newCustomer("reseller", "starter", "10.00")
+		n := seq.Add(1)
+		cid := e.must(e.do("POST", panelAPI+"/customers", r.token, map[string]any{"name": "Kiosk", "email": fmt.Sprintf("kiosk%d@example.com", n),
+			"phone": fmt.Sprintf("93%08d", n), "password": "user-password-1"}), 201).num("id")
+		path := fmt.Sprintf(panelAPI+"/customers/%d/transfers", cid)
+		const dups = 8
+		ids := make([]uint64, dups)
+		var wg sync.WaitGroup
+		for i := range dups {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				res := e.do("POST", path, r.token, map[string]any{"amount": "3.00", "direction": "to_customer"}, "Idempotency-Key", "same")
+				if res.status != 201 {
+					t.Errorf("duplicate %d: %d %s", i, res.status, res.raw)
+				}
+				ids[i] = res.num("id")
+			}()
+		}
+		wg.Wait()
+		for _, id := range ids {
+			if id != ids[0] {
+				t.Errorf("answers name different transfers: %v", ids)
+				break
+			}
+		}
+		if b := e.balance(r); b != "7.00" {
+			t.Errorf("reseller's balance %s, want 7.00 (one transfer)", b)
+		}
+		list := e.must(e.do("GET", path, r.token, nil), 200)
+		if got := list.body["meta"].(map[string]any)["total"].(float64); got != 1 {
+			t.Errorf("%v transfers, want 1", got)
 		}
 	})
 }

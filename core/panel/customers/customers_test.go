@@ -362,3 +362,18 @@ func TestDashboard(t *testing.T) {
 		t.Errorf("reversed range: %v", err)
 	}
 }
+
+func TestCustomerHits(t *testing.T) {
+	f := newFixture(t)
+	resp := `{"ok":true}`
+	f.db.Put(hitlog.Hit{ID: 7, UserID: 11, ServiceID: 1, APIKeyID: 1, RequestID: "r7", RequestPayload: `{"upi":"a@b"}`, ResponsePayload: &resp,
+		ChargeAmount: dec("0.3000"), Status: hitlog.StatusSuccess, CreatedAt: f.now},
+		hitlog.Hit{ID: 8, UserID: 21, ServiceID: 1, APIKeyID: 2, RequestID: "r8", ChargeAmount: dec("0.3000"), Status: hitlog.StatusSuccess, CreatedAt: f.now})
+	hits, n, err := f.c.Hits(context.Background(), f.user(10), 11, hitlog.Filter{})
+	if err != nil || n != 1 || len(hits) != 1 {
+		t.Fatalf("hits: %v %d %+v", err, n, hits)
+	}
+	if h := hits[0]; h.ID != 7 || h.RequestPayload != "" || h.ResponsePayload != nil || !h.Commission.Equal(dec("0.0007")) {
+		t.Errorf("hit %+v", h)
+	}
+}
