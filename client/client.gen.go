@@ -287,6 +287,27 @@ func (e CallEnvelopeSuccess) Valid() bool {
 	}
 }
 
+// Defines values for CustomerPriceSource.
+const (
+	CustomerPriceSourceList   CustomerPriceSource = "list"
+	CustomerPriceSourceMarkup CustomerPriceSource = "markup"
+	CustomerPriceSourcePrice  CustomerPriceSource = "price"
+)
+
+// Valid indicates whether the value is a known member of the CustomerPriceSource enum.
+func (e CustomerPriceSource) Valid() bool {
+	switch e {
+	case CustomerPriceSourceList:
+		return true
+	case CustomerPriceSourceMarkup:
+		return true
+	case CustomerPriceSourcePrice:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ErrorSuccess.
 const (
 	ErrorSuccessFalse ErrorSuccess = false
@@ -2307,6 +2328,26 @@ type CodeList struct {
 	} `json:"data"`
 }
 
+// Commission defines model for Commission.
+type Commission struct {
+	// Amount The commission credited (2 decimals)
+	Amount    string    `json:"amount"`
+	CreatedAt time.Time `json:"created_at"`
+
+	// Hits The customers' successful calls of the hour
+	Hits int `json:"hits"`
+
+	// HourStart The start of the local hour settled (UTC)
+	HourStart time.Time `json:"hour_start"`
+	Id        int64     `json:"id"`
+}
+
+// CommissionList defines model for CommissionList.
+type CommissionList struct {
+	Data []Commission `json:"data"`
+	Meta ListMeta     `json:"meta"`
+}
+
 // CreateCustomerRequest defines model for CreateCustomerRequest.
 type CreateCustomerRequest struct {
 	Email string `json:"email"`
@@ -2332,6 +2373,53 @@ type CreateUserRequest struct {
 	Plan   *Plan       `json:"plan,omitempty"`
 	Role   *Role       `json:"role,omitempty"`
 	Status *UserStatus `json:"status,omitempty"`
+}
+
+// CustomerMarkup defines model for CustomerMarkup.
+type CustomerMarkup struct {
+	// DefaultMarkup Percent over the reseller's own charge (at most 2 decimals); null clears it
+	//
+	// Example: 10.00
+	DefaultMarkup *string `json:"default_markup"`
+}
+
+// CustomerPrice defines model for CustomerPrice.
+type CustomerPrice struct {
+	// Cost The reseller's own charge per call (2 decimals)
+	Cost string `json:"cost"`
+
+	// EffectivePrice What its customers pay per call (2 decimals)
+	EffectivePrice string `json:"effective_price"`
+
+	// Margin effective_price − cost: the commission per call
+	Margin string `json:"margin"`
+
+	// Price The selling price set (4 decimals); null when none
+	Price       *string             `json:"price"`
+	ServiceId   int64               `json:"service_id"`
+	ServiceName string              `json:"service_name"`
+	Slug        string              `json:"slug"`
+	Source      CustomerPriceSource `json:"source"`
+}
+
+// CustomerPriceSource defines model for CustomerPrice.Source.
+type CustomerPriceSource string
+
+// CustomerPriceList defines model for CustomerPriceList.
+type CustomerPriceList struct {
+	Data []CustomerPrice `json:"data"`
+	Meta struct {
+		// DefaultMarkup Percent (2 decimals); null when not set
+		DefaultMarkup *string `json:"default_markup"`
+	} `json:"meta"`
+}
+
+// CustomerPriceRequest defines model for CustomerPriceRequest.
+type CustomerPriceRequest struct {
+	// Price Decimal string, at most 4 decimals, at least the reseller's own charge
+	//
+	// Example: 1.5000
+	Price string `json:"price"`
 }
 
 // Dashboard defines model for Dashboard.
@@ -4434,6 +4522,21 @@ type CreateBeneficiaryParams struct {
 	XPayoutAuthorization string `json:"X-Payout-Authorization"`
 }
 
+// ListCommissionsParams defines parameters for ListCommissions.
+type ListCommissionsParams struct {
+	// From Start of the range, a date (`YYYY-MM-DD`, start of that local day) or an RFC 3339 time
+	From *From `form:"from,omitempty" json:"from,omitempty"`
+
+	// To End of the range, a date (`YYYY-MM-DD`, end of that local day) or an RFC 3339 time
+	To *To `form:"to,omitempty" json:"to,omitempty"`
+
+	// Page Page number, from 1 (default 1)
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// PerPage Rows per page (default 20, at most 100)
+	PerPage *PerPage `form:"per_page,omitempty" json:"per_page,omitempty"`
+}
+
 // ListCustomersParams defines parameters for ListCustomers.
 type ListCustomersParams struct {
 	Status *UserStatus `form:"status,omitempty" json:"status,omitempty"`
@@ -5021,6 +5124,12 @@ type CreateBalanceCheckoutJSONRequestBody = BalanceCheckoutRequest
 
 // CreateBeneficiaryJSONRequestBody defines body for CreateBeneficiary for application/json ContentType.
 type CreateBeneficiaryJSONRequestBody = BeneficiaryCreateRequest
+
+// PutCustomerMarkupJSONRequestBody defines body for PutCustomerMarkup for application/json ContentType.
+type PutCustomerMarkupJSONRequestBody = CustomerMarkup
+
+// PutCustomerPriceJSONRequestBody defines body for PutCustomerPrice for application/json ContentType.
+type PutCustomerPriceJSONRequestBody = CustomerPriceRequest
 
 // CreateCustomerJSONRequestBody defines body for CreateCustomer for application/json ContentType.
 type CreateCustomerJSONRequestBody = CreateCustomerRequest
@@ -6211,6 +6320,79 @@ type ClientInterface interface {
 	//
 	// Corresponds with DELETE /api/v1/panel/beneficiaries/{id} (the `DeleteBeneficiary` operationId).
 	DeleteBeneficiary(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListCommissions The reseller's commission settlements, oldest first (resellers only)
+	//
+	// One per local hour (TIMEZONE) in which its customers' successful calls earned it a
+	// commission, credited to its balance once the hour closed (ledger `credit`, reference
+	// type `commission`, reference id: the settlement's `id`). `from` and `to` bound
+	// `hour_start` (inclusive).
+	//
+	// Corresponds with GET /api/v1/panel/commissions (the `ListCommissions` operationId).
+	ListCommissions(ctx context.Context, params *ListCommissionsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutCustomerMarkupWithBody Set or clear the reseller's default markup (resellers only)
+	//
+	// A percentage over the reseller's own charge, for services without a selling price;
+	// `null` clears it (those services then sell at their user price).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /api/v1/panel/customer-markup (the `PutCustomerMarkup` operationId).
+	PutCustomerMarkupWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutCustomerMarkup Set or clear the reseller's default markup (resellers only)
+	//
+	// A percentage over the reseller's own charge, for services without a selling price;
+	// `null` clears it (those services then sell at their user price).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /api/v1/panel/customer-markup (the `PutCustomerMarkup` operationId).
+	PutCustomerMarkup(ctx context.Context, body PutCustomerMarkupJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListCustomerPrices What a reseller's customers pay per service (resellers only)
+	//
+	// One row per active service sold to the reseller: its own charge (`cost`), its selling
+	// price when set (`price`), what its customers pay (`effective_price`: the selling price,
+	// else its own charge × (1 + `default_markup`/100), else the service's user price; never
+	// below `cost`, at least the minimum hit charge, rounded half-up to 2 places), the
+	// `margin` it earns per call and where the charge comes from (`source`). 403 for anyone
+	// but a reseller.
+	//
+	// Corresponds with GET /api/v1/panel/customer-prices (the `ListCustomerPrices` operationId).
+	ListCustomerPrices(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteCustomerPrice Remove the reseller's selling price of a service (resellers only)
+	//
+	// Its customers pay the default markup or the list price again; 404 when none was set.
+	//
+	// Corresponds with DELETE /api/v1/panel/customer-prices/{service_id} (the `DeleteCustomerPrice` operationId).
+	DeleteCustomerPrice(ctx context.Context, serviceId int64, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutCustomerPriceWithBody Set the reseller's selling price of a service (resellers only)
+	//
+	// Its customers' calls of the service are charged this price (with the service's minimum
+	// charge). Below the reseller's own charge for the service: 422 `below_cost` (field
+	// `price`). Applies to the next call at once on the instance that took it, within a
+	// second on the others.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /api/v1/panel/customer-prices/{service_id} (the `PutCustomerPrice` operationId).
+	PutCustomerPriceWithBody(ctx context.Context, serviceId int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutCustomerPrice Set the reseller's selling price of a service (resellers only)
+	//
+	// Its customers' calls of the service are charged this price (with the service's minimum
+	// charge). Below the reseller's own charge for the service: 422 `below_cost` (field
+	// `price`). Applies to the next call at once on the instance that took it, within a
+	// second on the others.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /api/v1/panel/customer-prices/{service_id} (the `PutCustomerPrice` operationId).
+	PutCustomerPrice(ctx context.Context, serviceId int64, body PutCustomerPriceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListCustomers The reseller's customers
 	//
@@ -8557,6 +8739,149 @@ func (c *Client) CreateBeneficiary(ctx context.Context, params *CreateBeneficiar
 // Corresponds with DELETE /api/v1/panel/beneficiaries/{id} (the `DeleteBeneficiary` operationId).
 func (c *Client) DeleteBeneficiary(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeleteBeneficiaryRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListCommissions The reseller's commission settlements, oldest first (resellers only)
+//
+// One per local hour (TIMEZONE) in which its customers' successful calls earned it a
+// commission, credited to its balance once the hour closed (ledger `credit`, reference
+// type `commission`, reference id: the settlement's `id`). `from` and `to` bound
+// `hour_start` (inclusive).
+//
+// Corresponds with GET /api/v1/panel/commissions (the `ListCommissions` operationId).
+func (c *Client) ListCommissions(ctx context.Context, params *ListCommissionsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListCommissionsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutCustomerMarkupWithBody Set or clear the reseller's default markup (resellers only)
+//
+// A percentage over the reseller's own charge, for services without a selling price;
+// `null` clears it (those services then sell at their user price).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /api/v1/panel/customer-markup (the `PutCustomerMarkup` operationId).
+func (c *Client) PutCustomerMarkupWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutCustomerMarkupRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutCustomerMarkup Set or clear the reseller's default markup (resellers only)
+//
+// A percentage over the reseller's own charge, for services without a selling price;
+// `null` clears it (those services then sell at their user price).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /api/v1/panel/customer-markup (the `PutCustomerMarkup` operationId).
+func (c *Client) PutCustomerMarkup(ctx context.Context, body PutCustomerMarkupJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutCustomerMarkupRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListCustomerPrices What a reseller's customers pay per service (resellers only)
+//
+// One row per active service sold to the reseller: its own charge (`cost`), its selling
+// price when set (`price`), what its customers pay (`effective_price`: the selling price,
+// else its own charge × (1 + `default_markup`/100), else the service's user price; never
+// below `cost`, at least the minimum hit charge, rounded half-up to 2 places), the
+// `margin` it earns per call and where the charge comes from (`source`). 403 for anyone
+// but a reseller.
+//
+// Corresponds with GET /api/v1/panel/customer-prices (the `ListCustomerPrices` operationId).
+func (c *Client) ListCustomerPrices(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListCustomerPricesRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteCustomerPrice Remove the reseller's selling price of a service (resellers only)
+//
+// Its customers pay the default markup or the list price again; 404 when none was set.
+//
+// Corresponds with DELETE /api/v1/panel/customer-prices/{service_id} (the `DeleteCustomerPrice` operationId).
+func (c *Client) DeleteCustomerPrice(ctx context.Context, serviceId int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteCustomerPriceRequest(c.Server, serviceId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutCustomerPriceWithBody Set the reseller's selling price of a service (resellers only)
+//
+// Its customers' calls of the service are charged this price (with the service's minimum
+// charge). Below the reseller's own charge for the service: 422 `below_cost` (field
+// `price`). Applies to the next call at once on the instance that took it, within a
+// second on the others.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /api/v1/panel/customer-prices/{service_id} (the `PutCustomerPrice` operationId).
+func (c *Client) PutCustomerPriceWithBody(ctx context.Context, serviceId int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutCustomerPriceRequestWithBody(c.Server, serviceId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutCustomerPrice Set the reseller's selling price of a service (resellers only)
+//
+// Its customers' calls of the service are charged this price (with the service's minimum
+// charge). Below the reseller's own charge for the service: 422 `below_cost` (field
+// `price`). Applies to the next call at once on the instance that took it, within a
+// second on the others.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /api/v1/panel/customer-prices/{service_id} (the `PutCustomerPrice` operationId).
+func (c *Client) PutCustomerPrice(ctx context.Context, serviceId int64, body PutCustomerPriceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutCustomerPriceRequest(c.Server, serviceId, body)
 	if err != nil {
 		return nil, err
 	}
@@ -12686,6 +13011,244 @@ func NewDeleteBeneficiaryRequest(server string, id int64) (*http.Request, error)
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewListCommissionsRequest constructs an http.Request for the ListCommissions method
+func NewListCommissionsRequest(server string, params *ListCommissionsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/commissions")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PerPage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "per_page", *params.PerPage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPutCustomerMarkupRequest calls the generic PutCustomerMarkup builder with application/json body
+func NewPutCustomerMarkupRequest(server string, body PutCustomerMarkupJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPutCustomerMarkupRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewPutCustomerMarkupRequestWithBody constructs an http.Request for the PutCustomerMarkup method, with any body, and a specified content type
+func NewPutCustomerMarkupRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/customer-markup")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListCustomerPricesRequest constructs an http.Request for the ListCustomerPrices method
+func NewListCustomerPricesRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/customer-prices")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewDeleteCustomerPriceRequest constructs an http.Request for the DeleteCustomerPrice method
+func NewDeleteCustomerPriceRequest(server string, serviceId int64) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "service_id", serviceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/customer-prices/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPutCustomerPriceRequest calls the generic PutCustomerPrice builder with application/json body
+func NewPutCustomerPriceRequest(server string, serviceId int64, body PutCustomerPriceJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPutCustomerPriceRequestWithBody(server, serviceId, "application/json", bodyReader)
+}
+
+// NewPutCustomerPriceRequestWithBody constructs an http.Request for the PutCustomerPrice method, with any body, and a specified content type
+func NewPutCustomerPriceRequestWithBody(server string, serviceId int64, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "service_id", serviceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/customer-prices/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -18485,6 +19048,85 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with DELETE /api/v1/panel/beneficiaries/{id} (the `DeleteBeneficiary` operationId).
 	DeleteBeneficiaryWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*DeleteBeneficiaryResponse, error)
 
+	// ListCommissionsWithResponse The reseller's commission settlements, oldest first (resellers only)
+	//
+	// One per local hour (TIMEZONE) in which its customers' successful calls earned it a
+	// commission, credited to its balance once the hour closed (ledger `credit`, reference
+	// type `commission`, reference id: the settlement's `id`). `from` and `to` bound
+	// `hour_start` (inclusive).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/panel/commissions (the `ListCommissions` operationId).
+	ListCommissionsWithResponse(ctx context.Context, params *ListCommissionsParams, reqEditors ...RequestEditorFn) (*ListCommissionsResponse, error)
+
+	// PutCustomerMarkupWithBodyWithResponse Set or clear the reseller's default markup (resellers only)
+	//
+	// A percentage over the reseller's own charge, for services without a selling price;
+	// `null` clears it (those services then sell at their user price).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/v1/panel/customer-markup (the `PutCustomerMarkup` operationId).
+	PutCustomerMarkupWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutCustomerMarkupResponse, error)
+
+	// PutCustomerMarkupWithResponse Set or clear the reseller's default markup (resellers only)
+	//
+	// A percentage over the reseller's own charge, for services without a selling price;
+	// `null` clears it (those services then sell at their user price).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/v1/panel/customer-markup (the `PutCustomerMarkup` operationId).
+	PutCustomerMarkupWithResponse(ctx context.Context, body PutCustomerMarkupJSONRequestBody, reqEditors ...RequestEditorFn) (*PutCustomerMarkupResponse, error)
+
+	// ListCustomerPricesWithResponse What a reseller's customers pay per service (resellers only)
+	//
+	// One row per active service sold to the reseller: its own charge (`cost`), its selling
+	// price when set (`price`), what its customers pay (`effective_price`: the selling price,
+	// else its own charge × (1 + `default_markup`/100), else the service's user price; never
+	// below `cost`, at least the minimum hit charge, rounded half-up to 2 places), the
+	// `margin` it earns per call and where the charge comes from (`source`). 403 for anyone
+	// but a reseller.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/panel/customer-prices (the `ListCustomerPrices` operationId).
+	ListCustomerPricesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListCustomerPricesResponse, error)
+
+	// DeleteCustomerPriceWithResponse Remove the reseller's selling price of a service (resellers only)
+	//
+	// Its customers pay the default markup or the list price again; 404 when none was set.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/v1/panel/customer-prices/{service_id} (the `DeleteCustomerPrice` operationId).
+	DeleteCustomerPriceWithResponse(ctx context.Context, serviceId int64, reqEditors ...RequestEditorFn) (*DeleteCustomerPriceResponse, error)
+
+	// PutCustomerPriceWithBodyWithResponse Set the reseller's selling price of a service (resellers only)
+	//
+	// Its customers' calls of the service are charged this price (with the service's minimum
+	// charge). Below the reseller's own charge for the service: 422 `below_cost` (field
+	// `price`). Applies to the next call at once on the instance that took it, within a
+	// second on the others.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/v1/panel/customer-prices/{service_id} (the `PutCustomerPrice` operationId).
+	PutCustomerPriceWithBodyWithResponse(ctx context.Context, serviceId int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutCustomerPriceResponse, error)
+
+	// PutCustomerPriceWithResponse Set the reseller's selling price of a service (resellers only)
+	//
+	// Its customers' calls of the service are charged this price (with the service's minimum
+	// charge). Below the reseller's own charge for the service: 422 `below_cost` (field
+	// `price`). Applies to the next call at once on the instance that took it, within a
+	// second on the others.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/v1/panel/customer-prices/{service_id} (the `PutCustomerPrice` operationId).
+	PutCustomerPriceWithResponse(ctx context.Context, serviceId int64, body PutCustomerPriceJSONRequestBody, reqEditors ...RequestEditorFn) (*PutCustomerPriceResponse, error)
+
 	// ListCustomersWithResponse The reseller's customers
 	//
 	// Newest first. Only the caller's own customers; 403 for anyone but a reseller.
@@ -23842,6 +24484,610 @@ func (r DeleteBeneficiaryResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r DeleteBeneficiaryResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListCommissionsResponse401Headers the declared response headers of an HTTP 401 response for ListCommissions
+type ListCommissionsResponse401Headers struct {
+	XRequestID *string
+}
+
+// ListCommissionsResponse403Headers the declared response headers of an HTTP 403 response for ListCommissions
+type ListCommissionsResponse403Headers struct {
+	XRequestID *string
+}
+
+// ListCommissionsResponse422Headers the declared response headers of an HTTP 422 response for ListCommissions
+type ListCommissionsResponse422Headers struct {
+	XRequestID *string
+}
+
+// ListCommissionsResponse500Headers the declared response headers of an HTTP 500 response for ListCommissions
+type ListCommissionsResponse500Headers struct {
+	XRequestID *string
+}
+
+// ListCommissionsResponse503Headers the declared response headers of an HTTP 503 response for ListCommissions
+type ListCommissionsResponse503Headers struct {
+	XRequestID *string
+}
+
+type ListCommissionsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CommissionList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationFailed
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListCommissionsResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListCommissionsResponse403Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *ListCommissionsResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListCommissionsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListCommissionsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListCommissionsResponse) GetJSON200() *CommissionList {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListCommissionsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListCommissionsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListCommissionsResponse) GetJSON422() *ValidationFailed {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListCommissionsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListCommissionsResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListCommissionsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListCommissionsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListCommissionsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListCommissionsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PutCustomerMarkupResponse400Headers the declared response headers of an HTTP 400 response for PutCustomerMarkup
+type PutCustomerMarkupResponse400Headers struct {
+	XRequestID *string
+}
+
+// PutCustomerMarkupResponse401Headers the declared response headers of an HTTP 401 response for PutCustomerMarkup
+type PutCustomerMarkupResponse401Headers struct {
+	XRequestID *string
+}
+
+// PutCustomerMarkupResponse403Headers the declared response headers of an HTTP 403 response for PutCustomerMarkup
+type PutCustomerMarkupResponse403Headers struct {
+	XRequestID *string
+}
+
+// PutCustomerMarkupResponse413Headers the declared response headers of an HTTP 413 response for PutCustomerMarkup
+type PutCustomerMarkupResponse413Headers struct {
+	XRequestID *string
+}
+
+// PutCustomerMarkupResponse422Headers the declared response headers of an HTTP 422 response for PutCustomerMarkup
+type PutCustomerMarkupResponse422Headers struct {
+	XRequestID *string
+}
+
+// PutCustomerMarkupResponse500Headers the declared response headers of an HTTP 500 response for PutCustomerMarkup
+type PutCustomerMarkupResponse500Headers struct {
+	XRequestID *string
+}
+
+// PutCustomerMarkupResponse503Headers the declared response headers of an HTTP 503 response for PutCustomerMarkup
+type PutCustomerMarkupResponse503Headers struct {
+	XRequestID *string
+}
+
+type PutCustomerMarkupResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CustomerMarkup
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationFailed
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *PutCustomerMarkupResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PutCustomerMarkupResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *PutCustomerMarkupResponse403Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *PutCustomerMarkupResponse413Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *PutCustomerMarkupResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PutCustomerMarkupResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PutCustomerMarkupResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PutCustomerMarkupResponse) GetJSON200() *CustomerMarkup {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PutCustomerMarkupResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PutCustomerMarkupResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PutCustomerMarkupResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PutCustomerMarkupResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PutCustomerMarkupResponse) GetJSON422() *ValidationFailed {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PutCustomerMarkupResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PutCustomerMarkupResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PutCustomerMarkupResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PutCustomerMarkupResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PutCustomerMarkupResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PutCustomerMarkupResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListCustomerPricesResponse401Headers the declared response headers of an HTTP 401 response for ListCustomerPrices
+type ListCustomerPricesResponse401Headers struct {
+	XRequestID *string
+}
+
+// ListCustomerPricesResponse403Headers the declared response headers of an HTTP 403 response for ListCustomerPrices
+type ListCustomerPricesResponse403Headers struct {
+	XRequestID *string
+}
+
+// ListCustomerPricesResponse500Headers the declared response headers of an HTTP 500 response for ListCustomerPrices
+type ListCustomerPricesResponse500Headers struct {
+	XRequestID *string
+}
+
+// ListCustomerPricesResponse503Headers the declared response headers of an HTTP 503 response for ListCustomerPrices
+type ListCustomerPricesResponse503Headers struct {
+	XRequestID *string
+}
+
+type ListCustomerPricesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CustomerPriceList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListCustomerPricesResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListCustomerPricesResponse403Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListCustomerPricesResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListCustomerPricesResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListCustomerPricesResponse) GetJSON200() *CustomerPriceList {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListCustomerPricesResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListCustomerPricesResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListCustomerPricesResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListCustomerPricesResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListCustomerPricesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListCustomerPricesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListCustomerPricesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListCustomerPricesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteCustomerPriceResponse401Headers the declared response headers of an HTTP 401 response for DeleteCustomerPrice
+type DeleteCustomerPriceResponse401Headers struct {
+	XRequestID *string
+}
+
+// DeleteCustomerPriceResponse403Headers the declared response headers of an HTTP 403 response for DeleteCustomerPrice
+type DeleteCustomerPriceResponse403Headers struct {
+	XRequestID *string
+}
+
+// DeleteCustomerPriceResponse404Headers the declared response headers of an HTTP 404 response for DeleteCustomerPrice
+type DeleteCustomerPriceResponse404Headers struct {
+	XRequestID *string
+}
+
+// DeleteCustomerPriceResponse500Headers the declared response headers of an HTTP 500 response for DeleteCustomerPrice
+type DeleteCustomerPriceResponse500Headers struct {
+	XRequestID *string
+}
+
+// DeleteCustomerPriceResponse503Headers the declared response headers of an HTTP 503 response for DeleteCustomerPrice
+type DeleteCustomerPriceResponse503Headers struct {
+	XRequestID *string
+}
+
+type DeleteCustomerPriceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DeleteCustomerPriceResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *DeleteCustomerPriceResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *DeleteCustomerPriceResponse404Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *DeleteCustomerPriceResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteCustomerPriceResponse503Headers
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteCustomerPriceResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeleteCustomerPriceResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteCustomerPriceResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DeleteCustomerPriceResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteCustomerPriceResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteCustomerPriceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteCustomerPriceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteCustomerPriceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteCustomerPriceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PutCustomerPriceResponse400Headers the declared response headers of an HTTP 400 response for PutCustomerPrice
+type PutCustomerPriceResponse400Headers struct {
+	XRequestID *string
+}
+
+// PutCustomerPriceResponse401Headers the declared response headers of an HTTP 401 response for PutCustomerPrice
+type PutCustomerPriceResponse401Headers struct {
+	XRequestID *string
+}
+
+// PutCustomerPriceResponse403Headers the declared response headers of an HTTP 403 response for PutCustomerPrice
+type PutCustomerPriceResponse403Headers struct {
+	XRequestID *string
+}
+
+// PutCustomerPriceResponse404Headers the declared response headers of an HTTP 404 response for PutCustomerPrice
+type PutCustomerPriceResponse404Headers struct {
+	XRequestID *string
+}
+
+// PutCustomerPriceResponse413Headers the declared response headers of an HTTP 413 response for PutCustomerPrice
+type PutCustomerPriceResponse413Headers struct {
+	XRequestID *string
+}
+
+// PutCustomerPriceResponse422Headers the declared response headers of an HTTP 422 response for PutCustomerPrice
+type PutCustomerPriceResponse422Headers struct {
+	XRequestID *string
+}
+
+// PutCustomerPriceResponse500Headers the declared response headers of an HTTP 500 response for PutCustomerPrice
+type PutCustomerPriceResponse500Headers struct {
+	XRequestID *string
+}
+
+// PutCustomerPriceResponse503Headers the declared response headers of an HTTP 503 response for PutCustomerPrice
+type PutCustomerPriceResponse503Headers struct {
+	XRequestID *string
+}
+
+type PutCustomerPriceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CustomerPrice
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationFailed
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *PutCustomerPriceResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PutCustomerPriceResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *PutCustomerPriceResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *PutCustomerPriceResponse404Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *PutCustomerPriceResponse413Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *PutCustomerPriceResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PutCustomerPriceResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PutCustomerPriceResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PutCustomerPriceResponse) GetJSON200() *CustomerPrice {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PutCustomerPriceResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PutCustomerPriceResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PutCustomerPriceResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PutCustomerPriceResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PutCustomerPriceResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PutCustomerPriceResponse) GetJSON422() *ValidationFailed {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PutCustomerPriceResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PutCustomerPriceResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PutCustomerPriceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PutCustomerPriceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PutCustomerPriceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PutCustomerPriceResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -36713,6 +37959,127 @@ func (c *ClientWithResponses) DeleteBeneficiaryWithResponse(ctx context.Context,
 	return ParseDeleteBeneficiaryResponse(rsp)
 }
 
+// ListCommissionsWithResponse The reseller's commission settlements, oldest first (resellers only)
+//
+// One per local hour (TIMEZONE) in which its customers' successful calls earned it a
+// commission, credited to its balance once the hour closed (ledger `credit`, reference
+// type `commission`, reference id: the settlement's `id`). `from` and `to` bound
+// `hour_start` (inclusive).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/panel/commissions (the `ListCommissions` operationId).
+func (c *ClientWithResponses) ListCommissionsWithResponse(ctx context.Context, params *ListCommissionsParams, reqEditors ...RequestEditorFn) (*ListCommissionsResponse, error) {
+	rsp, err := c.ListCommissions(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListCommissionsResponse(rsp)
+}
+
+// PutCustomerMarkupWithBodyWithResponse Set or clear the reseller's default markup (resellers only)
+//
+// A percentage over the reseller's own charge, for services without a selling price;
+// `null` clears it (those services then sell at their user price).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/v1/panel/customer-markup (the `PutCustomerMarkup` operationId).
+func (c *ClientWithResponses) PutCustomerMarkupWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutCustomerMarkupResponse, error) {
+	rsp, err := c.PutCustomerMarkupWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutCustomerMarkupResponse(rsp)
+}
+
+// PutCustomerMarkupWithResponse Set or clear the reseller's default markup (resellers only)
+//
+// A percentage over the reseller's own charge, for services without a selling price;
+// `null` clears it (those services then sell at their user price).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/v1/panel/customer-markup (the `PutCustomerMarkup` operationId).
+func (c *ClientWithResponses) PutCustomerMarkupWithResponse(ctx context.Context, body PutCustomerMarkupJSONRequestBody, reqEditors ...RequestEditorFn) (*PutCustomerMarkupResponse, error) {
+	rsp, err := c.PutCustomerMarkup(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutCustomerMarkupResponse(rsp)
+}
+
+// ListCustomerPricesWithResponse What a reseller's customers pay per service (resellers only)
+//
+// One row per active service sold to the reseller: its own charge (`cost`), its selling
+// price when set (`price`), what its customers pay (`effective_price`: the selling price,
+// else its own charge × (1 + `default_markup`/100), else the service's user price; never
+// below `cost`, at least the minimum hit charge, rounded half-up to 2 places), the
+// `margin` it earns per call and where the charge comes from (`source`). 403 for anyone
+// but a reseller.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/panel/customer-prices (the `ListCustomerPrices` operationId).
+func (c *ClientWithResponses) ListCustomerPricesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListCustomerPricesResponse, error) {
+	rsp, err := c.ListCustomerPrices(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListCustomerPricesResponse(rsp)
+}
+
+// DeleteCustomerPriceWithResponse Remove the reseller's selling price of a service (resellers only)
+//
+// Its customers pay the default markup or the list price again; 404 when none was set.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/v1/panel/customer-prices/{service_id} (the `DeleteCustomerPrice` operationId).
+func (c *ClientWithResponses) DeleteCustomerPriceWithResponse(ctx context.Context, serviceId int64, reqEditors ...RequestEditorFn) (*DeleteCustomerPriceResponse, error) {
+	rsp, err := c.DeleteCustomerPrice(ctx, serviceId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteCustomerPriceResponse(rsp)
+}
+
+// PutCustomerPriceWithBodyWithResponse Set the reseller's selling price of a service (resellers only)
+//
+// Its customers' calls of the service are charged this price (with the service's minimum
+// charge). Below the reseller's own charge for the service: 422 `below_cost` (field
+// `price`). Applies to the next call at once on the instance that took it, within a
+// second on the others.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/v1/panel/customer-prices/{service_id} (the `PutCustomerPrice` operationId).
+func (c *ClientWithResponses) PutCustomerPriceWithBodyWithResponse(ctx context.Context, serviceId int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutCustomerPriceResponse, error) {
+	rsp, err := c.PutCustomerPriceWithBody(ctx, serviceId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutCustomerPriceResponse(rsp)
+}
+
+// PutCustomerPriceWithResponse Set the reseller's selling price of a service (resellers only)
+//
+// Its customers' calls of the service are charged this price (with the service's minimum
+// charge). Below the reseller's own charge for the service: 422 `below_cost` (field
+// `price`). Applies to the next call at once on the instance that took it, within a
+// second on the others.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/v1/panel/customer-prices/{service_id} (the `PutCustomerPrice` operationId).
+func (c *ClientWithResponses) PutCustomerPriceWithResponse(ctx context.Context, serviceId int64, body PutCustomerPriceJSONRequestBody, reqEditors ...RequestEditorFn) (*PutCustomerPriceResponse, error) {
+	rsp, err := c.PutCustomerPrice(ctx, serviceId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutCustomerPriceResponse(rsp)
+}
+
 // ListCustomersWithResponse The reseller's customers
 //
 // Newest first. Only the caller's own customers; 403 for anyone but a reseller.
@@ -43034,6 +44401,640 @@ func ParseDeleteBeneficiaryResponse(rsp *http.Response) (*DeleteBeneficiaryRespo
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteBeneficiaryResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListCommissionsResponse parses an HTTP response from a ListCommissionsWithResponse call
+func ParseListCommissionsResponse(rsp *http.Response) (*ListCommissionsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListCommissionsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CommissionList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ListCommissionsResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListCommissionsResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 422:
+		var headers ListCommissionsResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListCommissionsResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListCommissionsResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePutCustomerMarkupResponse parses an HTTP response from a PutCustomerMarkupWithResponse call
+func ParsePutCustomerMarkupResponse(rsp *http.Response) (*PutCustomerMarkupResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PutCustomerMarkupResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CustomerMarkup
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 400:
+		var headers PutCustomerMarkupResponse400Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers PutCustomerMarkupResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers PutCustomerMarkupResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 413:
+		var headers PutCustomerMarkupResponse413Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 422:
+		var headers PutCustomerMarkupResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers PutCustomerMarkupResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers PutCustomerMarkupResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListCustomerPricesResponse parses an HTTP response from a ListCustomerPricesWithResponse call
+func ParseListCustomerPricesResponse(rsp *http.Response) (*ListCustomerPricesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListCustomerPricesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CustomerPriceList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ListCustomerPricesResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListCustomerPricesResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListCustomerPricesResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListCustomerPricesResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteCustomerPriceResponse parses an HTTP response from a DeleteCustomerPriceWithResponse call
+func ParseDeleteCustomerPriceResponse(rsp *http.Response) (*DeleteCustomerPriceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteCustomerPriceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers DeleteCustomerPriceResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers DeleteCustomerPriceResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers DeleteCustomerPriceResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 500:
+		var headers DeleteCustomerPriceResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteCustomerPriceResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePutCustomerPriceResponse parses an HTTP response from a PutCustomerPriceWithResponse call
+func ParsePutCustomerPriceResponse(rsp *http.Response) (*PutCustomerPriceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PutCustomerPriceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CustomerPrice
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 400:
+		var headers PutCustomerPriceResponse400Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers PutCustomerPriceResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers PutCustomerPriceResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers PutCustomerPriceResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 413:
+		var headers PutCustomerPriceResponse413Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 422:
+		var headers PutCustomerPriceResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers PutCustomerPriceResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers PutCustomerPriceResponse503Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

@@ -539,7 +539,10 @@ func settleUpdate(hits []*hitlog.Hit, part []int, now time.Time) (query string, 
 		col  string
 		vals []any
 	}
-	cols := []column{{"status", status}, {"charge_amount", charge}, {"cost_amount", cost}, {"commission", commission}, {"response_time_ms", took}}
+	cols := []column{{"status", status}, {"charge_amount", charge}, {"cost_amount", cost}, {"response_time_ms", took}}
+	if commissionMoves(hits, part) {
+		cols = append(cols, column{"commission", commission})
+	}
 	if outcomeMoves(hits, part) {
 		cols = append(cols, column{"outcome", outcomes})
 	}

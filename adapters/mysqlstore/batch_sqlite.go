@@ -28,7 +28,10 @@ func (s *hitStore) finishChunk(ctx context.Context, hits []*hitlog.Hit, part []i
 	)
 	failed := outcomeMoves(hits, part)
 	q.WriteString("UPDATE api_hit_logs SET status = v.column2, charge_amount = v.column3, " +
-		"cost_amount = v.column4, response_time_ms = v.column5, commission = v.column6, ")
+		"cost_amount = v.column4, response_time_ms = v.column5, ")
+	if commissionMoves(hits, part) { // every row carries it (column6); set only when one earned one
+		q.WriteString("commission = v.column6, ")
+	}
 	if failed {
 		q.WriteString("outcome = v.column7, ")
 	}

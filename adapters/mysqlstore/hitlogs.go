@@ -89,6 +89,14 @@ func outcomeMoves(hits []*hitlog.Hit, part []int) bool {
 	return slices.ContainsFunc(part, func(i int) bool { return outcome(hits[i].Status) != string(hitlog.StatusSuccess) })
 }
 
+// commissionMoves reports whether settling hits[i], i in part, writes a
+// commission: whether one of them earned one (a reseller's customer's
+// success). Pending hits are written with none, so the others leave the
+// column out.
+func commissionMoves(hits []*hitlog.Hit, part []int) bool {
+	return slices.ContainsFunc(part, func(i int) bool { return !hits[i].Commission.IsZero() })
+}
+
 func toDomainHit(r *hitRow) (hitlog.Hit, error) {
 	var w moneyWriter
 	h := hitlog.Hit{
