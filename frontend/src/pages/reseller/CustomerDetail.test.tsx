@@ -117,6 +117,14 @@ describe("a customer's page", () => {
     expect(new URLSearchParams(listed.search).get('user_id')).toBe('21');
   });
 
+  it("sends the hit logs' status and days from the URL", async () => {
+    const calls = base({ 'GET /api/v1/panel/customers/21/hit-logs': () => json(200, list([])) });
+    renderWithApp(<CustomerDetail />, { path: '/customers/:id', url: '/customers/21?tab=hits&status=success&from=2026-11-01&to=2026-11-27' });
+    expect(await screen.findByText('No calls yet')).toBeInTheDocument();
+    const q = new URLSearchParams(calls.find((c) => c.path === '/api/v1/panel/customers/21/hit-logs')!.search);
+    expect([q.get('status'), q.get('from'), q.get('to')]).toEqual(['success', '2026-11-01', '2026-11-27']);
+  });
+
   it('shows a foreign or missing customer as not found', async () => {
     stubApi({ 'GET /api/v1/panel/customers/99': () => json(404, { success: false, message: 'Customer not found', error: 'not_found' }) });
     renderWithApp(<CustomerDetail />, { path: '/customers/:id', url: '/customers/99' });

@@ -9,6 +9,7 @@ import { useRef } from 'react';
 import { errorMessage } from '../../../api/errors';
 import type { Schemas } from '../../../api/types';
 import { DataTable, type Column } from '../../../components/DataTable';
+import { DateRangeFilter } from '../../../components/DateRangeFilter';
 import { FilterSelect } from '../../../components/FilterSelect';
 import { Money } from '../../../components/Money';
 import { useCustomersBalanceRequests, useDecideBalanceRequest } from '../../../features/balanceRequests/api';
@@ -36,7 +37,7 @@ export function KeysSection({ id }: { id: number }) {
 const HIT_STATUSES = ['success', 'failed', 'insufficient_balance', 'pending'].map((s) => ({ value: s, label: s.replace(/_/g, ' ') }));
 
 export function HitsSection({ id }: { id: number }) {
-  const list = useListParams({ status: '' });
+  const list = useListParams({ status: '', from: '', to: '' });
   const { tableProps } = useCustomerHits(id, list);
   const columns: Column<CustomerHit>[] = [
     { key: 'when', header: 'When', render: (h) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(h.created_at)}</Text> },
@@ -48,12 +49,12 @@ export function HitsSection({ id }: { id: number }) {
   ];
   return (
     <DataTable caption="Customer's hit logs" columns={columns} rowKey={(h) => h.id} {...tableProps} emptyTitle="No calls yet"
-      filters={<FilterSelect list={list} name="status" label="Status" data={HIT_STATUSES} w={180} />} />
+      filters={<><FilterSelect list={list} name="status" label="Status" data={HIT_STATUSES} w={180} /><DateRangeFilter list={list} /></>} />
   );
 }
 
 export function TransactionsSection({ id }: { id: number }) {
-  const list = useListParams({ type: '' });
+  const list = useListParams({ type: '', from: '', to: '' });
   const { tableProps } = useCustomerTransactions(id, list);
   const columns: Column<Schemas['Transaction']>[] = [
     { key: 'when', header: 'When', render: (t) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(t.created_at)}</Text> },
@@ -64,7 +65,7 @@ export function TransactionsSection({ id }: { id: number }) {
   ];
   return (
     <DataTable caption="Customer's transactions" columns={columns} rowKey={(t) => t.id} {...tableProps} emptyTitle="No transactions yet"
-      filters={<FilterSelect list={list} name="type" label="Type" data={['credit', 'debit', 'refund']} w={130} />} />
+      filters={<><FilterSelect list={list} name="type" label="Type" data={['credit', 'debit', 'refund']} w={130} /><DateRangeFilter list={list} /></>} />
   );
 }
 
