@@ -287,6 +287,27 @@ func (e CallEnvelopeSuccess) Valid() bool {
 	}
 }
 
+// Defines values for CustomerPriceSource.
+const (
+	CustomerPriceSourceList   CustomerPriceSource = "list"
+	CustomerPriceSourceMarkup CustomerPriceSource = "markup"
+	CustomerPriceSourcePrice  CustomerPriceSource = "price"
+)
+
+// Valid indicates whether the value is a known member of the CustomerPriceSource enum.
+func (e CustomerPriceSource) Valid() bool {
+	switch e {
+	case CustomerPriceSourceList:
+		return true
+	case CustomerPriceSourceMarkup:
+		return true
+	case CustomerPriceSourcePrice:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ErrorSuccess.
 const (
 	ErrorSuccessFalse ErrorSuccess = false
@@ -1157,6 +1178,42 @@ func (e TransactionType) Valid() bool {
 	}
 }
 
+// Defines values for TransferDirection.
+const (
+	TransferDirectionFromCustomer TransferDirection = "from_customer"
+	TransferDirectionToCustomer   TransferDirection = "to_customer"
+)
+
+// Valid indicates whether the value is a known member of the TransferDirection enum.
+func (e TransferDirection) Valid() bool {
+	switch e {
+	case TransferDirectionFromCustomer:
+		return true
+	case TransferDirectionToCustomer:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TransferRequestDirection.
+const (
+	TransferRequestDirectionFromCustomer TransferRequestDirection = "from_customer"
+	TransferRequestDirectionToCustomer   TransferRequestDirection = "to_customer"
+)
+
+// Valid indicates whether the value is a known member of the TransferRequestDirection enum.
+func (e TransferRequestDirection) Valid() bool {
+	switch e {
+	case TransferRequestDirectionFromCustomer:
+		return true
+	case TransferRequestDirectionToCustomer:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for UserStatus.
 const (
 	UserStatusActive  UserStatus = "active"
@@ -1421,6 +1478,45 @@ func (e ListAuditLogsParamsTargetType) Valid() bool {
 	case ListAuditLogsParamsTargetTypeService:
 		return true
 	case ListAuditLogsParamsTargetTypeUser:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListBalanceRequestsParamsScope.
+const (
+	Customers ListBalanceRequestsParamsScope = "customers"
+	Own       ListBalanceRequestsParamsScope = "own"
+)
+
+// Valid indicates whether the value is a known member of the ListBalanceRequestsParamsScope enum.
+func (e ListBalanceRequestsParamsScope) Valid() bool {
+	switch e {
+	case Customers:
+		return true
+	case Own:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListCustomerTransactionsParamsType.
+const (
+	ListCustomerTransactionsParamsTypeCredit ListCustomerTransactionsParamsType = "credit"
+	ListCustomerTransactionsParamsTypeDebit  ListCustomerTransactionsParamsType = "debit"
+	ListCustomerTransactionsParamsTypeRefund ListCustomerTransactionsParamsType = "refund"
+)
+
+// Valid indicates whether the value is a known member of the ListCustomerTransactionsParamsType enum.
+func (e ListCustomerTransactionsParamsType) Valid() bool {
+	switch e {
+	case ListCustomerTransactionsParamsTypeCredit:
+		return true
+	case ListCustomerTransactionsParamsTypeDebit:
+		return true
+	case ListCustomerTransactionsParamsTypeRefund:
 		return true
 	default:
 		return false
@@ -1960,6 +2056,9 @@ type BalanceRequest struct {
 	UpdatedAt     *Timestamp           `json:"updated_at"`
 	UserId        int64                `json:"user_id"`
 
+	// UserName The customer's name, in a reseller's `scope=customers` list only
+	UserName *string `json:"user_name,omitempty"`
+
 	// UtrNumber Upper-cased bank reference
 	UtrNumber string `json:"utr_number"`
 }
@@ -2255,6 +2354,36 @@ type CodeList struct {
 	} `json:"data"`
 }
 
+// Commission defines model for Commission.
+type Commission struct {
+	// Amount The commission credited (2 decimals)
+	Amount    string    `json:"amount"`
+	CreatedAt time.Time `json:"created_at"`
+
+	// Hits The customers' successful calls of the hour
+	Hits int `json:"hits"`
+
+	// HourStart The start of the local hour settled (UTC)
+	HourStart time.Time `json:"hour_start"`
+	Id        int64     `json:"id"`
+}
+
+// CommissionList defines model for CommissionList.
+type CommissionList struct {
+	Data []Commission `json:"data"`
+	Meta ListMeta     `json:"meta"`
+}
+
+// CreateCustomerRequest defines model for CreateCustomerRequest.
+type CreateCustomerRequest struct {
+	Email string `json:"email"`
+	Name  string `json:"name"`
+
+	// Password Optional; without it the customer is mailed a link to set one
+	Password *string `json:"password,omitempty"`
+	Phone    string  `json:"phone"`
+}
+
 // CreateUserRequest defines model for CreateUserRequest.
 type CreateUserRequest struct {
 	Email    openapi_types.Email `json:"email"`
@@ -2270,6 +2399,53 @@ type CreateUserRequest struct {
 	Plan   *Plan       `json:"plan,omitempty"`
 	Role   *Role       `json:"role,omitempty"`
 	Status *UserStatus `json:"status,omitempty"`
+}
+
+// CustomerMarkup defines model for CustomerMarkup.
+type CustomerMarkup struct {
+	// DefaultMarkup Percent over the reseller's own charge (at most 2 decimals); null clears it
+	//
+	// Example: 10.00
+	DefaultMarkup *string `json:"default_markup"`
+}
+
+// CustomerPrice defines model for CustomerPrice.
+type CustomerPrice struct {
+	// Cost The reseller's own charge per call (2 decimals)
+	Cost string `json:"cost"`
+
+	// EffectivePrice What its customers pay per call (2 decimals)
+	EffectivePrice string `json:"effective_price"`
+
+	// Margin effective_price − cost: the commission per call
+	Margin string `json:"margin"`
+
+	// Price The selling price set (4 decimals); null when none
+	Price       *string             `json:"price"`
+	ServiceId   int64               `json:"service_id"`
+	ServiceName string              `json:"service_name"`
+	Slug        string              `json:"slug"`
+	Source      CustomerPriceSource `json:"source"`
+}
+
+// CustomerPriceSource defines model for CustomerPrice.Source.
+type CustomerPriceSource string
+
+// CustomerPriceList defines model for CustomerPriceList.
+type CustomerPriceList struct {
+	Data []CustomerPrice `json:"data"`
+	Meta struct {
+		// DefaultMarkup Percent (2 decimals); null when not set
+		DefaultMarkup *string `json:"default_markup"`
+	} `json:"meta"`
+}
+
+// CustomerPriceRequest defines model for CustomerPriceRequest.
+type CustomerPriceRequest struct {
+	// Price Decimal string, at most 4 decimals, at least the reseller's own charge
+	//
+	// Example: 1.5000
+	Price string `json:"price"`
 }
 
 // Dashboard defines model for Dashboard.
@@ -2432,10 +2608,13 @@ type HitLog struct {
 	// ChargeAmount An amount with 4 decimal places, e.g. "0.5000"
 	//
 	// Example: 0.5000
-	ChargeAmount Money4     `json:"charge_amount"`
-	CreatedAt    *Timestamp `json:"created_at"`
-	Id           int64      `json:"id"`
-	IpAddress    string     `json:"ip_address"`
+	ChargeAmount Money4 `json:"charge_amount"`
+
+	// Commission The reseller's commission on its customer's call (in `/customers/{id}/hit-logs` only)
+	Commission *Money4    `json:"commission,omitempty"`
+	CreatedAt  *Timestamp `json:"created_at"`
+	Id         int64      `json:"id"`
+	IpAddress  string     `json:"ip_address"`
 
 	// RequestId `req_` + a ULID
 	RequestId RequestID `json:"request_id"`
@@ -3511,6 +3690,59 @@ type RegisterRequest struct {
 // RequestID `req_` + a ULID
 type RequestID = string
 
+// ResellerDashboard defines model for ResellerDashboard.
+type ResellerDashboard struct {
+	// Customers Customers with calls in the range
+	Customers []struct {
+		Calls int `json:"calls"`
+
+		// Commission An amount with 4 decimal places, e.g. "0.5000"
+		//
+		// Example: 0.5000
+		Commission Money4 `json:"commission"`
+
+		// Cost An amount with 4 decimal places, e.g. "0.5000"
+		//
+		// Example: 0.5000
+		Cost       Money4 `json:"cost"`
+		CustomerId int64  `json:"customer_id"`
+		Name       string `json:"name"`
+
+		// Spend An amount with 4 decimal places, e.g. "0.5000"
+		//
+		// Example: 0.5000
+		Spend Money4 `json:"spend"`
+	} `json:"customers"`
+	From   time.Time `json:"from"`
+	To     time.Time `json:"to"`
+	Totals struct {
+		Calls int `json:"calls"`
+
+		// CommissionAccrued An amount with 4 decimal places, e.g. "0.5000"
+		//
+		// Example: 0.5000
+		CommissionAccrued Money4 `json:"commission_accrued"`
+
+		// CommissionSettled An amount with 2 decimal places, e.g. "100.00"
+		//
+		// Example: 100.00
+		CommissionSettled Money2 `json:"commission_settled"`
+
+		// Cost An amount with 4 decimal places, e.g. "0.5000"
+		//
+		// Example: 0.5000
+		Cost Money4 `json:"cost"`
+
+		// Customers All of the reseller's customers
+		Customers int `json:"customers"`
+
+		// Spend An amount with 4 decimal places, e.g. "0.5000"
+		//
+		// Example: 0.5000
+		Spend Money4 `json:"spend"`
+	} `json:"totals"`
+}
+
 // ResetPasswordRequest defines model for ResetPasswordRequest.
 type ResetPasswordRequest struct {
 	// Email The `email` query parameter of the reset link
@@ -3826,6 +4058,48 @@ type TransactionList struct {
 	Meta WindowListMeta `json:"meta"`
 }
 
+// Transfer defines model for Transfer.
+type Transfer struct {
+	// Amount An amount with 2 decimal places, e.g. "100.00"
+	//
+	// Example: 100.00
+	Amount Money2 `json:"amount"`
+
+	// BalanceRequestId The customer's balance request whose approval made this transfer
+	BalanceRequestId *int64     `json:"balance_request_id"`
+	CreatedAt        *Timestamp `json:"created_at"`
+
+	// CustomerBalance The customer's balance after the transfer (in the 201 answer only)
+	CustomerBalance *Money2           `json:"customer_balance,omitempty"`
+	CustomerId      int64             `json:"customer_id"`
+	Direction       TransferDirection `json:"direction"`
+	Id              int64             `json:"id"`
+
+	// ResellerBalance The reseller's balance after the transfer (in the 201 answer only)
+	ResellerBalance *Money2 `json:"reseller_balance,omitempty"`
+}
+
+// TransferDirection defines model for Transfer.Direction.
+type TransferDirection string
+
+// TransferList defines model for TransferList.
+type TransferList struct {
+	Data []Transfer `json:"data"`
+	Meta ListMeta   `json:"meta"`
+}
+
+// TransferRequest defines model for TransferRequest.
+type TransferRequest struct {
+	// Amount A non-negative decimal string with at most 2 decimal places, e.g. "100" or "100.50"
+	//
+	// Example: 100.00
+	Amount    Money2Input              `json:"amount"`
+	Direction TransferRequestDirection `json:"direction"`
+}
+
+// TransferRequestDirection defines model for TransferRequest.Direction.
+type TransferRequestDirection string
+
 // UsageCounts Calls in the period, per hit log status
 type UsageCounts struct {
 	// Calls Every call, whatever its status
@@ -3876,14 +4150,20 @@ type User struct {
 	// LowBalanceAlert Balance below which the user is alerted, 2 places
 	LowBalanceAlert *string `json:"low_balance_alert"`
 	Name            string  `json:"name"`
-	Phone           string  `json:"phone"`
+
+	// ParentId The reseller of a customer; null for everyone else
+	ParentId *int64 `json:"parent_id"`
+	Phone    string `json:"phone"`
 
 	// Plan A plan's code (GET /api/v1/panel/plans); `starter` and `enterprise` are seeded
 	//
 	// Example: starter
-	Plan   Plan       `json:"plan"`
-	Role   Role       `json:"role"`
-	Status UserStatus `json:"status"`
+	Plan Plan `json:"plan"`
+
+	// ResellerName The name of the reseller (`parent_id`) in admins' user lists and a reseller's customers; null otherwise
+	ResellerName *string    `json:"reseller_name"`
+	Role         Role       `json:"role"`
+	Status       UserStatus `json:"status"`
 
 	// TotalSpent An amount with 2 decimal places, e.g. "100.00"
 	//
@@ -4251,6 +4531,9 @@ type ListSessionsParams struct {
 
 // ListBalanceRequestsParams defines parameters for ListBalanceRequests.
 type ListBalanceRequestsParams struct {
+	// Scope `own` (the default) or `customers` (resellers only)
+	Scope *ListBalanceRequestsParamsScope `form:"scope,omitempty" json:"scope,omitempty"`
+
 	// UserId Admins only; ignored for other callers
 	UserId *int64                `form:"user_id,omitempty" json:"user_id,omitempty"`
 	Status *BalanceRequestStatus `form:"status,omitempty" json:"status,omitempty"`
@@ -4271,6 +4554,9 @@ type ListBalanceRequestsParams struct {
 	PerPage *PerPage `form:"per_page,omitempty" json:"per_page,omitempty"`
 }
 
+// ListBalanceRequestsParamsScope defines parameters for ListBalanceRequests.
+type ListBalanceRequestsParamsScope string
+
 // CreateBeneficiaryParams defines parameters for CreateBeneficiary.
 type CreateBeneficiaryParams struct {
 	XPayoutAuthorization string `json:"X-Payout-Authorization"`
@@ -4279,6 +4565,98 @@ type CreateBeneficiaryParams struct {
 // PutBrandLogoMultipartBody defines parameters for PutBrandLogo.
 type PutBrandLogoMultipartBody struct {
 	Logo openapi_types.File `json:"logo"`
+}
+
+// ListCommissionsParams defines parameters for ListCommissions.
+type ListCommissionsParams struct {
+	// From Start of the range, a date (`YYYY-MM-DD`, start of that local day) or an RFC 3339 time
+	From *From `form:"from,omitempty" json:"from,omitempty"`
+
+	// To End of the range, a date (`YYYY-MM-DD`, end of that local day) or an RFC 3339 time
+	To *To `form:"to,omitempty" json:"to,omitempty"`
+
+	// Page Page number, from 1 (default 1)
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// PerPage Rows per page (default 20, at most 100)
+	PerPage *PerPage `form:"per_page,omitempty" json:"per_page,omitempty"`
+}
+
+// ListCustomersParams defines parameters for ListCustomers.
+type ListCustomersParams struct {
+	Status *UserStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// Search Search text (name, email, phone), at most 255 characters
+	Search *string `form:"search,omitempty" json:"search,omitempty"`
+
+	// Page Page number, from 1 (default 1)
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// PerPage Rows per page (default 20, at most 100)
+	PerPage *PerPage `form:"per_page,omitempty" json:"per_page,omitempty"`
+}
+
+// ListCustomerKeysParams defines parameters for ListCustomerKeys.
+type ListCustomerKeysParams struct {
+	// Page Page number, from 1 (default 1)
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// PerPage Rows per page (default 20, at most 100)
+	PerPage *PerPage `form:"per_page,omitempty" json:"per_page,omitempty"`
+}
+
+// ListCustomerHitsParams defines parameters for ListCustomerHits.
+type ListCustomerHitsParams struct {
+	ServiceId *int64     `form:"service_id,omitempty" json:"service_id,omitempty"`
+	ApiKeyId  *int64     `form:"api_key_id,omitempty" json:"api_key_id,omitempty"`
+	Status    *HitStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// From Start of the range, a date (`YYYY-MM-DD`, start of that local day) or an RFC 3339 time
+	From *From `form:"from,omitempty" json:"from,omitempty"`
+
+	// To End of the range, a date (`YYYY-MM-DD`, end of that local day) or an RFC 3339 time
+	To *To `form:"to,omitempty" json:"to,omitempty"`
+
+	// Page Page number, from 1 (default 1)
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// PerPage Rows per page (default 20, at most 100)
+	PerPage *PerPage `form:"per_page,omitempty" json:"per_page,omitempty"`
+}
+
+// ListCustomerTransactionsParams defines parameters for ListCustomerTransactions.
+type ListCustomerTransactionsParams struct {
+	Type          *ListCustomerTransactionsParamsType `form:"type,omitempty" json:"type,omitempty"`
+	ReferenceType *string                             `form:"reference_type,omitempty" json:"reference_type,omitempty"`
+
+	// From Start of the range, a date (`YYYY-MM-DD`, start of that local day) or an RFC 3339 time
+	From *From `form:"from,omitempty" json:"from,omitempty"`
+
+	// To End of the range, a date (`YYYY-MM-DD`, end of that local day) or an RFC 3339 time
+	To *To `form:"to,omitempty" json:"to,omitempty"`
+
+	// Page Page number, from 1 (default 1)
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// PerPage Rows per page (default 20, at most 100)
+	PerPage *PerPage `form:"per_page,omitempty" json:"per_page,omitempty"`
+}
+
+// ListCustomerTransactionsParamsType defines parameters for ListCustomerTransactions.
+type ListCustomerTransactionsParamsType string
+
+// ListCustomerTransfersParams defines parameters for ListCustomerTransfers.
+type ListCustomerTransfersParams struct {
+	// Page Page number, from 1 (default 1)
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// PerPage Rows per page (default 20, at most 100)
+	PerPage *PerPage `form:"per_page,omitempty" json:"per_page,omitempty"`
+}
+
+// CreateTransferParams defines parameters for CreateTransfer.
+type CreateTransferParams struct {
+	IdempotencyKey *string `json:"Idempotency-Key,omitempty"`
 }
 
 // ListHeldCollectionsParams defines parameters for ListHeldCollections.
@@ -4533,6 +4911,15 @@ type ImportStatementMultipartBody struct {
 	RefColumn *string `json:"ref_column,omitempty"`
 }
 
+// ResellerDashboardParams defines parameters for ResellerDashboard.
+type ResellerDashboardParams struct {
+	// From Start of the range, a date (`YYYY-MM-DD`, start of that local day) or an RFC 3339 time
+	From *From `form:"from,omitempty" json:"from,omitempty"`
+
+	// To End of the range, a date (`YYYY-MM-DD`, end of that local day) or an RFC 3339 time
+	To *To `form:"to,omitempty" json:"to,omitempty"`
+}
+
 // ListServicesParams defines parameters for ListServices.
 type ListServicesParams struct {
 	Status   *ListServicesParamsStatus `form:"status,omitempty" json:"status,omitempty"`
@@ -4621,6 +5008,9 @@ type ListUsersParams struct {
 
 	// Q Search text (name, email, phone), at most 255 characters
 	Q *string `form:"q,omitempty" json:"q,omitempty"`
+
+	// ResellerId Only the customers of this reseller
+	ResellerId *int64 `form:"reseller_id,omitempty" json:"reseller_id,omitempty"`
 
 	// Page Page number, from 1 (default 1)
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
@@ -4785,6 +5175,18 @@ type PutBrandJSONRequestBody = BrandInput
 
 // PutBrandLogoMultipartRequestBody defines body for PutBrandLogo for multipart/form-data ContentType.
 type PutBrandLogoMultipartRequestBody PutBrandLogoMultipartBody
+
+// PutCustomerMarkupJSONRequestBody defines body for PutCustomerMarkup for application/json ContentType.
+type PutCustomerMarkupJSONRequestBody = CustomerMarkup
+
+// PutCustomerPriceJSONRequestBody defines body for PutCustomerPrice for application/json ContentType.
+type PutCustomerPriceJSONRequestBody = CustomerPriceRequest
+
+// CreateCustomerJSONRequestBody defines body for CreateCustomer for application/json ContentType.
+type CreateCustomerJSONRequestBody = CreateCustomerRequest
+
+// CreateTransferJSONRequestBody defines body for CreateTransfer for application/json ContentType.
+type CreateTransferJSONRequestBody = TransferRequest
 
 // PanelRefundPaymentJSONRequestBody defines body for PanelRefundPayment for application/json ContentType.
 type PanelRefundPaymentJSONRequestBody = PanelRefundRequest
@@ -5843,6 +6245,8 @@ type ClientInterface interface {
 	// ListBalanceRequests Balance requests (top-ups)
 	//
 	// A user or reseller sees their own requests; an admin sees everyone's, or one user's with `user_id`. Newest first.
+	// A reseller's `scope=customers` lists its customers' requests instead (each naming its customer in `user_name`;
+	// `user_id` narrows to one of them); for anyone else that scope is 403.
 	//
 	// Corresponds with GET /api/v1/panel/balance-requests (the `ListBalanceRequests` operationId).
 	ListBalanceRequests(ctx context.Context, params *ListBalanceRequestsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -5867,11 +6271,14 @@ type ClientInterface interface {
 	// Corresponds with GET /api/v1/panel/balance-requests/{id} (the `GetBalanceRequest` operationId).
 	GetBalanceRequest(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// ApproveBalanceRequestWithBody Approve and credit (admin)
+	// ApproveBalanceRequestWithBody Approve and credit (admin, or a reseller for its customers' requests)
 	//
 	// In one database transaction: the request becomes `approved` (only if still pending) and
 	// its amount is credited (ledger type `credit`, `reference_type` `balance_request`,
-	// `reference_id` the request's id). Of concurrent decisions exactly one succeeds; every
+	// `reference_id` the request's id). A reseller decides its own customers' requests only
+	// (any other is 404): its approval is a transfer from the reseller to the customer (a `debit`
+	// and a `credit`, `reference_type` `transfer`), 402 `insufficient_balance` when the reseller's
+	// available balance is short. Of concurrent decisions exactly one succeeds; every
 	// later or concurrent one answers 409. A credit that would take the balance past
 	// 9999999999.99 answers 422 `balance_too_large` and changes nothing.
 	//
@@ -5880,11 +6287,14 @@ type ClientInterface interface {
 	// Corresponds with POST /api/v1/panel/balance-requests/{id}/approve (the `ApproveBalanceRequest` operationId).
 	ApproveBalanceRequestWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// ApproveBalanceRequest Approve and credit (admin)
+	// ApproveBalanceRequest Approve and credit (admin, or a reseller for its customers' requests)
 	//
 	// In one database transaction: the request becomes `approved` (only if still pending) and
 	// its amount is credited (ledger type `credit`, `reference_type` `balance_request`,
-	// `reference_id` the request's id). Of concurrent decisions exactly one succeeds; every
+	// `reference_id` the request's id). A reseller decides its own customers' requests only
+	// (any other is 404): its approval is a transfer from the reseller to the customer (a `debit`
+	// and a `credit`, `reference_type` `transfer`), 402 `insufficient_balance` when the reseller's
+	// available balance is short. Of concurrent decisions exactly one succeeds; every
 	// later or concurrent one answers 409. A credit that would take the balance past
 	// 9999999999.99 answers 422 `balance_too_large` and changes nothing.
 	//
@@ -5893,7 +6303,7 @@ type ClientInterface interface {
 	// Corresponds with POST /api/v1/panel/balance-requests/{id}/approve (the `ApproveBalanceRequest` operationId).
 	ApproveBalanceRequest(ctx context.Context, id Id, body ApproveBalanceRequestJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// RejectBalanceRequestWithBody Reject (admin)
+	// RejectBalanceRequestWithBody Reject (admin, or a reseller for its customers' requests)
 	//
 	// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds.
 	//
@@ -5902,7 +6312,7 @@ type ClientInterface interface {
 	// Corresponds with POST /api/v1/panel/balance-requests/{id}/reject (the `RejectBalanceRequest` operationId).
 	RejectBalanceRequestWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// RejectBalanceRequest Reject (admin)
+	// RejectBalanceRequest Reject (admin, or a reseller for its customers' requests)
 	//
 	// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds.
 	//
@@ -6047,6 +6457,173 @@ type ClientInterface interface {
 	//
 	// Corresponds with PUT /api/v1/panel/brand/logo (the `PutBrandLogo` operationId).
 	PutBrandLogoWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListCommissions The reseller's commission settlements, oldest first (resellers only)
+	//
+	// One per local hour (TIMEZONE) in which its customers' successful calls earned it a
+	// commission, credited to its balance once the hour closed (ledger `credit`, reference
+	// type `commission`, reference id: the settlement's `id`). `from` and `to` bound
+	// `hour_start` (inclusive).
+	//
+	// Corresponds with GET /api/v1/panel/commissions (the `ListCommissions` operationId).
+	ListCommissions(ctx context.Context, params *ListCommissionsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutCustomerMarkupWithBody Set or clear the reseller's default markup (resellers only)
+	//
+	// A percentage over the reseller's own charge, for services without a selling price;
+	// `null` clears it (those services then sell at their user price).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /api/v1/panel/customer-markup (the `PutCustomerMarkup` operationId).
+	PutCustomerMarkupWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutCustomerMarkup Set or clear the reseller's default markup (resellers only)
+	//
+	// A percentage over the reseller's own charge, for services without a selling price;
+	// `null` clears it (those services then sell at their user price).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /api/v1/panel/customer-markup (the `PutCustomerMarkup` operationId).
+	PutCustomerMarkup(ctx context.Context, body PutCustomerMarkupJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListCustomerPrices What a reseller's customers pay per service (resellers only)
+	//
+	// One row per active service sold to the reseller: its own charge (`cost`), its selling
+	// price when set (`price`), what its customers pay (`effective_price`: the selling price,
+	// else its own charge × (1 + `default_markup`/100), else the service's user price; never
+	// below `cost`, at least the minimum hit charge, rounded half-up to 2 places), the
+	// `margin` it earns per call and where the charge comes from (`source`). 403 for anyone
+	// but a reseller.
+	//
+	// Corresponds with GET /api/v1/panel/customer-prices (the `ListCustomerPrices` operationId).
+	ListCustomerPrices(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteCustomerPrice Remove the reseller's selling price of a service (resellers only)
+	//
+	// Its customers pay the default markup or the list price again; 404 when none was set.
+	//
+	// Corresponds with DELETE /api/v1/panel/customer-prices/{service_id} (the `DeleteCustomerPrice` operationId).
+	DeleteCustomerPrice(ctx context.Context, serviceId int64, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutCustomerPriceWithBody Set the reseller's selling price of a service (resellers only)
+	//
+	// Its customers' calls of the service are charged this price (with the service's minimum
+	// charge). Below the reseller's own charge for the service: 422 `below_cost` (field
+	// `price`). Applies to the next call at once on the instance that took it, within a
+	// second on the others.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /api/v1/panel/customer-prices/{service_id} (the `PutCustomerPrice` operationId).
+	PutCustomerPriceWithBody(ctx context.Context, serviceId int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutCustomerPrice Set the reseller's selling price of a service (resellers only)
+	//
+	// Its customers' calls of the service are charged this price (with the service's minimum
+	// charge). Below the reseller's own charge for the service: 422 `below_cost` (field
+	// `price`). Applies to the next call at once on the instance that took it, within a
+	// second on the others.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /api/v1/panel/customer-prices/{service_id} (the `PutCustomerPrice` operationId).
+	PutCustomerPrice(ctx context.Context, serviceId int64, body PutCustomerPriceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListCustomers The reseller's customers
+	//
+	// Newest first. Only the caller's own customers; 403 for anyone but a reseller.
+	//
+	// Corresponds with GET /api/v1/panel/customers (the `ListCustomers` operationId).
+	ListCustomers(ctx context.Context, params *ListCustomersParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateCustomerWithBody Create a customer (reseller)
+	//
+	// Role `user`, status `active` at once, `parent_id` the reseller; it gets its default API key and
+	// webhook secret. Without `password` the customer is mailed a link to set one.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/panel/customers (the `CreateCustomer` operationId).
+	CreateCustomerWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateCustomer Create a customer (reseller)
+	//
+	// Role `user`, status `active` at once, `parent_id` the reseller; it gets its default API key and
+	// webhook secret. Without `password` the customer is mailed a link to set one.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/panel/customers (the `CreateCustomer` operationId).
+	CreateCustomer(ctx context.Context, body CreateCustomerJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetCustomer One of the reseller's customers
+	//
+	// Any id that is not the caller's customer is 404.
+	//
+	// Corresponds with GET /api/v1/panel/customers/{id} (the `GetCustomer` operationId).
+	GetCustomer(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ActivateCustomer Activate a customer
+	//
+	// Corresponds with POST /api/v1/panel/customers/{id}/activate (the `ActivateCustomer` operationId).
+	ActivateCustomer(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListCustomerKeys A customer's API keys (never a secret)
+	//
+	// Corresponds with GET /api/v1/panel/customers/{id}/api-keys (the `ListCustomerKeys` operationId).
+	ListCustomerKeys(ctx context.Context, id Id, params *ListCustomerKeysParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// BlockCustomer Block a customer (its sessions end; its keys stop working)
+	//
+	// Corresponds with POST /api/v1/panel/customers/{id}/block (the `BlockCustomer` operationId).
+	BlockCustomer(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListCustomerHits A customer's hit logs, with the reseller's commission
+	//
+	// The customer's own list's items and filters; the payloads (the customer's data) are null. JSON only.
+	//
+	// Corresponds with GET /api/v1/panel/customers/{id}/hit-logs (the `ListCustomerHits` operationId).
+	ListCustomerHits(ctx context.Context, id Id, params *ListCustomerHitsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListCustomerTransactions A customer's ledger entries
+	//
+	// The customer's own list's items and filters. JSON only.
+	//
+	// Corresponds with GET /api/v1/panel/customers/{id}/transactions (the `ListCustomerTransactions` operationId).
+	ListCustomerTransactions(ctx context.Context, id Id, params *ListCustomerTransactionsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListCustomerTransfers Transfers between the reseller and a customer
+	//
+	// Corresponds with GET /api/v1/panel/customers/{id}/transfers (the `ListCustomerTransfers` operationId).
+	ListCustomerTransfers(ctx context.Context, id Id, params *ListCustomerTransfersParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateTransferWithBody Move money to or from a customer
+	//
+	// One database transaction locks both accounts (in id order) and writes a `debit` on the paying side and a
+	// `credit` on the other (`reference_type` `transfer`, `reference_id` the transfer). 402 `insufficient_balance`
+	// when the paying side's available balance (balance less held money) is short. With an `Idempotency-Key`,
+	// the same key and body answer the first transfer again (`Idempotent-Replayed: true`, today's balances);
+	// the same key with another body is 409 `idempotency_key_reused`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/panel/customers/{id}/transfers (the `CreateTransfer` operationId).
+	CreateTransferWithBody(ctx context.Context, id Id, params *CreateTransferParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateTransfer Move money to or from a customer
+	//
+	// One database transaction locks both accounts (in id order) and writes a `debit` on the paying side and a
+	// `credit` on the other (`reference_type` `transfer`, `reference_id` the transfer). 402 `insufficient_balance`
+	// when the paying side's available balance (balance less held money) is short. With an `Idempotency-Key`,
+	// the same key and body answer the first transfer again (`Idempotent-Replayed: true`, today's balances);
+	// the same key with another body is 409 `idempotency_key_reused`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/panel/customers/{id}/transfers (the `CreateTransfer` operationId).
+	CreateTransfer(ctx context.Context, id Id, params *CreateTransferParams, body CreateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetDashboard The caller's dashboard; for admins also the platform's
 	//
@@ -6434,6 +7011,15 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/v1/panel/reconciliation/statements (the `ImportStatement` operationId).
 	ImportStatementWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ResellerDashboard The reseller's dashboard
+	//
+	// Its customers' success calls created in [`from`, `to`) (a date `to` counts its whole day; defaults: the
+	// last 30 local days up to now), their spend (the customers' charges), the reseller's own cost of them,
+	// the commission accrued on them, and the commission settled (settlements whose hour starts in the range).
+	//
+	// Corresponds with GET /api/v1/panel/reseller/dashboard (the `ResellerDashboard` operationId).
+	ResellerDashboard(ctx context.Context, params *ResellerDashboardParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListServices List services
 	//
@@ -8053,6 +8639,8 @@ func (c *Client) VerifyEmail(ctx context.Context, body VerifyEmailJSONRequestBod
 // ListBalanceRequests Balance requests (top-ups)
 //
 // A user or reseller sees their own requests; an admin sees everyone's, or one user's with `user_id`. Newest first.
+// A reseller's `scope=customers` lists its customers' requests instead (each naming its customer in `user_name`;
+// `user_id` narrows to one of them); for anyone else that scope is 403.
 //
 // Corresponds with GET /api/v1/panel/balance-requests (the `ListBalanceRequests` operationId).
 func (c *Client) ListBalanceRequests(ctx context.Context, params *ListBalanceRequestsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8107,11 +8695,14 @@ func (c *Client) GetBalanceRequest(ctx context.Context, id Id, reqEditors ...Req
 	return c.Client.Do(req)
 }
 
-// ApproveBalanceRequestWithBody Approve and credit (admin)
+// ApproveBalanceRequestWithBody Approve and credit (admin, or a reseller for its customers' requests)
 //
 // In one database transaction: the request becomes `approved` (only if still pending) and
 // its amount is credited (ledger type `credit`, `reference_type` `balance_request`,
-// `reference_id` the request's id). Of concurrent decisions exactly one succeeds; every
+// `reference_id` the request's id). A reseller decides its own customers' requests only
+// (any other is 404): its approval is a transfer from the reseller to the customer (a `debit`
+// and a `credit`, `reference_type` `transfer`), 402 `insufficient_balance` when the reseller's
+// available balance is short. Of concurrent decisions exactly one succeeds; every
 // later or concurrent one answers 409. A credit that would take the balance past
 // 9999999999.99 answers 422 `balance_too_large` and changes nothing.
 //
@@ -8130,11 +8721,14 @@ func (c *Client) ApproveBalanceRequestWithBody(ctx context.Context, id Id, conte
 	return c.Client.Do(req)
 }
 
-// ApproveBalanceRequest Approve and credit (admin)
+// ApproveBalanceRequest Approve and credit (admin, or a reseller for its customers' requests)
 //
 // In one database transaction: the request becomes `approved` (only if still pending) and
 // its amount is credited (ledger type `credit`, `reference_type` `balance_request`,
-// `reference_id` the request's id). Of concurrent decisions exactly one succeeds; every
+// `reference_id` the request's id). A reseller decides its own customers' requests only
+// (any other is 404): its approval is a transfer from the reseller to the customer (a `debit`
+// and a `credit`, `reference_type` `transfer`), 402 `insufficient_balance` when the reseller's
+// available balance is short. Of concurrent decisions exactly one succeeds; every
 // later or concurrent one answers 409. A credit that would take the balance past
 // 9999999999.99 answers 422 `balance_too_large` and changes nothing.
 //
@@ -8153,7 +8747,7 @@ func (c *Client) ApproveBalanceRequest(ctx context.Context, id Id, body ApproveB
 	return c.Client.Do(req)
 }
 
-// RejectBalanceRequestWithBody Reject (admin)
+// RejectBalanceRequestWithBody Reject (admin, or a reseller for its customers' requests)
 //
 // `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds.
 //
@@ -8172,7 +8766,7 @@ func (c *Client) RejectBalanceRequestWithBody(ctx context.Context, id Id, conten
 	return c.Client.Do(req)
 }
 
-// RejectBalanceRequest Reject (admin)
+// RejectBalanceRequest Reject (admin, or a reseller for its customers' requests)
 //
 // `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds.
 //
@@ -8448,6 +9042,363 @@ func (c *Client) GetBrandLogo(ctx context.Context, reqEditors ...RequestEditorFn
 // Corresponds with PUT /api/v1/panel/brand/logo (the `PutBrandLogo` operationId).
 func (c *Client) PutBrandLogoWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPutBrandLogoRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListCommissions The reseller's commission settlements, oldest first (resellers only)
+//
+// One per local hour (TIMEZONE) in which its customers' successful calls earned it a
+// commission, credited to its balance once the hour closed (ledger `credit`, reference
+// type `commission`, reference id: the settlement's `id`). `from` and `to` bound
+// `hour_start` (inclusive).
+//
+// Corresponds with GET /api/v1/panel/commissions (the `ListCommissions` operationId).
+func (c *Client) ListCommissions(ctx context.Context, params *ListCommissionsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListCommissionsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutCustomerMarkupWithBody Set or clear the reseller's default markup (resellers only)
+//
+// A percentage over the reseller's own charge, for services without a selling price;
+// `null` clears it (those services then sell at their user price).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /api/v1/panel/customer-markup (the `PutCustomerMarkup` operationId).
+func (c *Client) PutCustomerMarkupWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutCustomerMarkupRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutCustomerMarkup Set or clear the reseller's default markup (resellers only)
+//
+// A percentage over the reseller's own charge, for services without a selling price;
+// `null` clears it (those services then sell at their user price).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /api/v1/panel/customer-markup (the `PutCustomerMarkup` operationId).
+func (c *Client) PutCustomerMarkup(ctx context.Context, body PutCustomerMarkupJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutCustomerMarkupRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListCustomerPrices What a reseller's customers pay per service (resellers only)
+//
+// One row per active service sold to the reseller: its own charge (`cost`), its selling
+// price when set (`price`), what its customers pay (`effective_price`: the selling price,
+// else its own charge × (1 + `default_markup`/100), else the service's user price; never
+// below `cost`, at least the minimum hit charge, rounded half-up to 2 places), the
+// `margin` it earns per call and where the charge comes from (`source`). 403 for anyone
+// but a reseller.
+//
+// Corresponds with GET /api/v1/panel/customer-prices (the `ListCustomerPrices` operationId).
+func (c *Client) ListCustomerPrices(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListCustomerPricesRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteCustomerPrice Remove the reseller's selling price of a service (resellers only)
+//
+// Its customers pay the default markup or the list price again; 404 when none was set.
+//
+// Corresponds with DELETE /api/v1/panel/customer-prices/{service_id} (the `DeleteCustomerPrice` operationId).
+func (c *Client) DeleteCustomerPrice(ctx context.Context, serviceId int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteCustomerPriceRequest(c.Server, serviceId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutCustomerPriceWithBody Set the reseller's selling price of a service (resellers only)
+//
+// Its customers' calls of the service are charged this price (with the service's minimum
+// charge). Below the reseller's own charge for the service: 422 `below_cost` (field
+// `price`). Applies to the next call at once on the instance that took it, within a
+// second on the others.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /api/v1/panel/customer-prices/{service_id} (the `PutCustomerPrice` operationId).
+func (c *Client) PutCustomerPriceWithBody(ctx context.Context, serviceId int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutCustomerPriceRequestWithBody(c.Server, serviceId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutCustomerPrice Set the reseller's selling price of a service (resellers only)
+//
+// Its customers' calls of the service are charged this price (with the service's minimum
+// charge). Below the reseller's own charge for the service: 422 `below_cost` (field
+// `price`). Applies to the next call at once on the instance that took it, within a
+// second on the others.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /api/v1/panel/customer-prices/{service_id} (the `PutCustomerPrice` operationId).
+func (c *Client) PutCustomerPrice(ctx context.Context, serviceId int64, body PutCustomerPriceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutCustomerPriceRequest(c.Server, serviceId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListCustomers The reseller's customers
+//
+// Newest first. Only the caller's own customers; 403 for anyone but a reseller.
+//
+// Corresponds with GET /api/v1/panel/customers (the `ListCustomers` operationId).
+func (c *Client) ListCustomers(ctx context.Context, params *ListCustomersParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListCustomersRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateCustomerWithBody Create a customer (reseller)
+//
+// Role `user`, status `active` at once, `parent_id` the reseller; it gets its default API key and
+// webhook secret. Without `password` the customer is mailed a link to set one.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/panel/customers (the `CreateCustomer` operationId).
+func (c *Client) CreateCustomerWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateCustomerRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateCustomer Create a customer (reseller)
+//
+// Role `user`, status `active` at once, `parent_id` the reseller; it gets its default API key and
+// webhook secret. Without `password` the customer is mailed a link to set one.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/panel/customers (the `CreateCustomer` operationId).
+func (c *Client) CreateCustomer(ctx context.Context, body CreateCustomerJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateCustomerRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetCustomer One of the reseller's customers
+//
+// Any id that is not the caller's customer is 404.
+//
+// Corresponds with GET /api/v1/panel/customers/{id} (the `GetCustomer` operationId).
+func (c *Client) GetCustomer(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetCustomerRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ActivateCustomer Activate a customer
+//
+// Corresponds with POST /api/v1/panel/customers/{id}/activate (the `ActivateCustomer` operationId).
+func (c *Client) ActivateCustomer(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewActivateCustomerRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListCustomerKeys A customer's API keys (never a secret)
+//
+// Corresponds with GET /api/v1/panel/customers/{id}/api-keys (the `ListCustomerKeys` operationId).
+func (c *Client) ListCustomerKeys(ctx context.Context, id Id, params *ListCustomerKeysParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListCustomerKeysRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// BlockCustomer Block a customer (its sessions end; its keys stop working)
+//
+// Corresponds with POST /api/v1/panel/customers/{id}/block (the `BlockCustomer` operationId).
+func (c *Client) BlockCustomer(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewBlockCustomerRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListCustomerHits A customer's hit logs, with the reseller's commission
+//
+// The customer's own list's items and filters; the payloads (the customer's data) are null. JSON only.
+//
+// Corresponds with GET /api/v1/panel/customers/{id}/hit-logs (the `ListCustomerHits` operationId).
+func (c *Client) ListCustomerHits(ctx context.Context, id Id, params *ListCustomerHitsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListCustomerHitsRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListCustomerTransactions A customer's ledger entries
+//
+// The customer's own list's items and filters. JSON only.
+//
+// Corresponds with GET /api/v1/panel/customers/{id}/transactions (the `ListCustomerTransactions` operationId).
+func (c *Client) ListCustomerTransactions(ctx context.Context, id Id, params *ListCustomerTransactionsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListCustomerTransactionsRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListCustomerTransfers Transfers between the reseller and a customer
+//
+// Corresponds with GET /api/v1/panel/customers/{id}/transfers (the `ListCustomerTransfers` operationId).
+func (c *Client) ListCustomerTransfers(ctx context.Context, id Id, params *ListCustomerTransfersParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListCustomerTransfersRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateTransferWithBody Move money to or from a customer
+//
+// One database transaction locks both accounts (in id order) and writes a `debit` on the paying side and a
+// `credit` on the other (`reference_type` `transfer`, `reference_id` the transfer). 402 `insufficient_balance`
+// when the paying side's available balance (balance less held money) is short. With an `Idempotency-Key`,
+// the same key and body answer the first transfer again (`Idempotent-Replayed: true`, today's balances);
+// the same key with another body is 409 `idempotency_key_reused`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/panel/customers/{id}/transfers (the `CreateTransfer` operationId).
+func (c *Client) CreateTransferWithBody(ctx context.Context, id Id, params *CreateTransferParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateTransferRequestWithBody(c.Server, id, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateTransfer Move money to or from a customer
+//
+// One database transaction locks both accounts (in id order) and writes a `debit` on the paying side and a
+// `credit` on the other (`reference_type` `transfer`, `reference_id` the transfer). 402 `insufficient_balance`
+// when the paying side's available balance (balance less held money) is short. With an `Idempotency-Key`,
+// the same key and body answer the first transfer again (`Idempotent-Replayed: true`, today's balances);
+// the same key with another body is 409 `idempotency_key_reused`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/panel/customers/{id}/transfers (the `CreateTransfer` operationId).
+func (c *Client) CreateTransfer(ctx context.Context, id Id, params *CreateTransferParams, body CreateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateTransferRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9215,6 +10166,25 @@ func (c *Client) MatchStatementLine(ctx context.Context, id Id, body MatchStatem
 // Corresponds with POST /api/v1/panel/reconciliation/statements (the `ImportStatement` operationId).
 func (c *Client) ImportStatementWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewImportStatementRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ResellerDashboard The reseller's dashboard
+//
+// Its customers' success calls created in [`from`, `to`) (a date `to` counts its whole day; defaults: the
+// last 30 local days up to now), their spend (the customers' charges), the reseller's own cost of them,
+// the commission accrued on them, and the commission settled (settlements whose hour starts in the range).
+//
+// Corresponds with GET /api/v1/panel/reseller/dashboard (the `ResellerDashboard` operationId).
+func (c *Client) ResellerDashboard(ctx context.Context, params *ResellerDashboardParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewResellerDashboardRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -11947,6 +12917,18 @@ func NewListBalanceRequestsRequest(server string, params *ListBalanceRequestsPar
 		// per the OpenAPI spec (e.g. "color=blue,black,brown").
 		var rawQueryFragments []string
 
+		if params.Scope != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "scope", *params.Scope, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.UserId != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "user_id", *params.UserId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
@@ -12536,6 +13518,938 @@ func NewPutBrandLogoRequestWithBody(server string, contentType string, body io.R
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListCommissionsRequest constructs an http.Request for the ListCommissions method
+func NewListCommissionsRequest(server string, params *ListCommissionsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/commissions")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PerPage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "per_page", *params.PerPage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPutCustomerMarkupRequest calls the generic PutCustomerMarkup builder with application/json body
+func NewPutCustomerMarkupRequest(server string, body PutCustomerMarkupJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPutCustomerMarkupRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewPutCustomerMarkupRequestWithBody constructs an http.Request for the PutCustomerMarkup method, with any body, and a specified content type
+func NewPutCustomerMarkupRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/customer-markup")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListCustomerPricesRequest constructs an http.Request for the ListCustomerPrices method
+func NewListCustomerPricesRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/customer-prices")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewDeleteCustomerPriceRequest constructs an http.Request for the DeleteCustomerPrice method
+func NewDeleteCustomerPriceRequest(server string, serviceId int64) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "service_id", serviceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/customer-prices/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPutCustomerPriceRequest calls the generic PutCustomerPrice builder with application/json body
+func NewPutCustomerPriceRequest(server string, serviceId int64, body PutCustomerPriceJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPutCustomerPriceRequestWithBody(server, serviceId, "application/json", bodyReader)
+}
+
+// NewPutCustomerPriceRequestWithBody constructs an http.Request for the PutCustomerPrice method, with any body, and a specified content type
+func NewPutCustomerPriceRequestWithBody(server string, serviceId int64, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "service_id", serviceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/customer-prices/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListCustomersRequest constructs an http.Request for the ListCustomers method
+func NewListCustomersRequest(server string, params *ListCustomersParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/customers")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Search != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "search", *params.Search, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PerPage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "per_page", *params.PerPage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateCustomerRequest calls the generic CreateCustomer builder with application/json body
+func NewCreateCustomerRequest(server string, body CreateCustomerJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateCustomerRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateCustomerRequestWithBody constructs an http.Request for the CreateCustomer method, with any body, and a specified content type
+func NewCreateCustomerRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/customers")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetCustomerRequest constructs an http.Request for the GetCustomer method
+func NewGetCustomerRequest(server string, id Id) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/customers/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewActivateCustomerRequest constructs an http.Request for the ActivateCustomer method
+func NewActivateCustomerRequest(server string, id Id) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/customers/%s/activate", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListCustomerKeysRequest constructs an http.Request for the ListCustomerKeys method
+func NewListCustomerKeysRequest(server string, id Id, params *ListCustomerKeysParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/customers/%s/api-keys", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PerPage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "per_page", *params.PerPage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewBlockCustomerRequest constructs an http.Request for the BlockCustomer method
+func NewBlockCustomerRequest(server string, id Id) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/customers/%s/block", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListCustomerHitsRequest constructs an http.Request for the ListCustomerHits method
+func NewListCustomerHitsRequest(server string, id Id, params *ListCustomerHitsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/customers/%s/hit-logs", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.ServiceId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "service_id", *params.ServiceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ApiKeyId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "api_key_id", *params.ApiKeyId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PerPage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "per_page", *params.PerPage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListCustomerTransactionsRequest constructs an http.Request for the ListCustomerTransactions method
+func NewListCustomerTransactionsRequest(server string, id Id, params *ListCustomerTransactionsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/customers/%s/transactions", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Type != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "type", *params.Type, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ReferenceType != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "reference_type", *params.ReferenceType, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PerPage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "per_page", *params.PerPage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListCustomerTransfersRequest constructs an http.Request for the ListCustomerTransfers method
+func NewListCustomerTransfersRequest(server string, id Id, params *ListCustomerTransfersParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/customers/%s/transfers", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PerPage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "per_page", *params.PerPage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateTransferRequest calls the generic CreateTransfer builder with application/json body
+func NewCreateTransferRequest(server string, id Id, params *CreateTransferParams, body CreateTransferJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateTransferRequestWithBody(server, id, params, "application/json", bodyReader)
+}
+
+// NewCreateTransferRequestWithBody constructs an http.Request for the CreateTransfer method, with any body, and a specified content type
+func NewCreateTransferRequestWithBody(server string, id Id, params *CreateTransferParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/customers/%s/transfers", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -14268,6 +16182,72 @@ func NewImportStatementRequestWithBody(server string, contentType string, body i
 	return req, nil
 }
 
+// NewResellerDashboardRequest constructs an http.Request for the ResellerDashboard method
+func NewResellerDashboardRequest(server string, params *ResellerDashboardParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/reseller/dashboard")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListServicesRequest constructs an http.Request for the ListServices method
 func NewListServicesRequest(server string, params *ListServicesParams) (*http.Request, error) {
 	var err error
@@ -15265,6 +17245,18 @@ func NewListUsersRequest(server string, params *ListUsersParams) (*http.Request,
 		if params.Q != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "q", *params.Q, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ResellerId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "reseller_id", *params.ResellerId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -17430,6 +19422,8 @@ type ClientWithResponsesInterface interface {
 	// ListBalanceRequestsWithResponse Balance requests (top-ups)
 	//
 	// A user or reseller sees their own requests; an admin sees everyone's, or one user's with `user_id`. Newest first.
+	// A reseller's `scope=customers` lists its customers' requests instead (each naming its customer in `user_name`;
+	// `user_id` narrows to one of them); for anyone else that scope is 403.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -17458,11 +19452,14 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v1/panel/balance-requests/{id} (the `GetBalanceRequest` operationId).
 	GetBalanceRequestWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetBalanceRequestResponse, error)
 
-	// ApproveBalanceRequestWithBodyWithResponse Approve and credit (admin)
+	// ApproveBalanceRequestWithBodyWithResponse Approve and credit (admin, or a reseller for its customers' requests)
 	//
 	// In one database transaction: the request becomes `approved` (only if still pending) and
 	// its amount is credited (ledger type `credit`, `reference_type` `balance_request`,
-	// `reference_id` the request's id). Of concurrent decisions exactly one succeeds; every
+	// `reference_id` the request's id). A reseller decides its own customers' requests only
+	// (any other is 404): its approval is a transfer from the reseller to the customer (a `debit`
+	// and a `credit`, `reference_type` `transfer`), 402 `insufficient_balance` when the reseller's
+	// available balance is short. Of concurrent decisions exactly one succeeds; every
 	// later or concurrent one answers 409. A credit that would take the balance past
 	// 9999999999.99 answers 422 `balance_too_large` and changes nothing.
 	//
@@ -17471,11 +19468,14 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/v1/panel/balance-requests/{id}/approve (the `ApproveBalanceRequest` operationId).
 	ApproveBalanceRequestWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ApproveBalanceRequestResponse, error)
 
-	// ApproveBalanceRequestWithResponse Approve and credit (admin)
+	// ApproveBalanceRequestWithResponse Approve and credit (admin, or a reseller for its customers' requests)
 	//
 	// In one database transaction: the request becomes `approved` (only if still pending) and
 	// its amount is credited (ledger type `credit`, `reference_type` `balance_request`,
-	// `reference_id` the request's id). Of concurrent decisions exactly one succeeds; every
+	// `reference_id` the request's id). A reseller decides its own customers' requests only
+	// (any other is 404): its approval is a transfer from the reseller to the customer (a `debit`
+	// and a `credit`, `reference_type` `transfer`), 402 `insufficient_balance` when the reseller's
+	// available balance is short. Of concurrent decisions exactly one succeeds; every
 	// later or concurrent one answers 409. A credit that would take the balance past
 	// 9999999999.99 answers 422 `balance_too_large` and changes nothing.
 	//
@@ -17484,7 +19484,7 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/v1/panel/balance-requests/{id}/approve (the `ApproveBalanceRequest` operationId).
 	ApproveBalanceRequestWithResponse(ctx context.Context, id Id, body ApproveBalanceRequestJSONRequestBody, reqEditors ...RequestEditorFn) (*ApproveBalanceRequestResponse, error)
 
-	// RejectBalanceRequestWithBodyWithResponse Reject (admin)
+	// RejectBalanceRequestWithBodyWithResponse Reject (admin, or a reseller for its customers' requests)
 	//
 	// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds.
 	//
@@ -17493,7 +19493,7 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/v1/panel/balance-requests/{id}/reject (the `RejectBalanceRequest` operationId).
 	RejectBalanceRequestWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RejectBalanceRequestResponse, error)
 
-	// RejectBalanceRequestWithResponse Reject (admin)
+	// RejectBalanceRequestWithResponse Reject (admin, or a reseller for its customers' requests)
 	//
 	// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds.
 	//
@@ -17650,6 +19650,195 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PUT /api/v1/panel/brand/logo (the `PutBrandLogo` operationId).
 	PutBrandLogoWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutBrandLogoResponse, error)
+
+	// ListCommissionsWithResponse The reseller's commission settlements, oldest first (resellers only)
+	//
+	// One per local hour (TIMEZONE) in which its customers' successful calls earned it a
+	// commission, credited to its balance once the hour closed (ledger `credit`, reference
+	// type `commission`, reference id: the settlement's `id`). `from` and `to` bound
+	// `hour_start` (inclusive).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/panel/commissions (the `ListCommissions` operationId).
+	ListCommissionsWithResponse(ctx context.Context, params *ListCommissionsParams, reqEditors ...RequestEditorFn) (*ListCommissionsResponse, error)
+
+	// PutCustomerMarkupWithBodyWithResponse Set or clear the reseller's default markup (resellers only)
+	//
+	// A percentage over the reseller's own charge, for services without a selling price;
+	// `null` clears it (those services then sell at their user price).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/v1/panel/customer-markup (the `PutCustomerMarkup` operationId).
+	PutCustomerMarkupWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutCustomerMarkupResponse, error)
+
+	// PutCustomerMarkupWithResponse Set or clear the reseller's default markup (resellers only)
+	//
+	// A percentage over the reseller's own charge, for services without a selling price;
+	// `null` clears it (those services then sell at their user price).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/v1/panel/customer-markup (the `PutCustomerMarkup` operationId).
+	PutCustomerMarkupWithResponse(ctx context.Context, body PutCustomerMarkupJSONRequestBody, reqEditors ...RequestEditorFn) (*PutCustomerMarkupResponse, error)
+
+	// ListCustomerPricesWithResponse What a reseller's customers pay per service (resellers only)
+	//
+	// One row per active service sold to the reseller: its own charge (`cost`), its selling
+	// price when set (`price`), what its customers pay (`effective_price`: the selling price,
+	// else its own charge × (1 + `default_markup`/100), else the service's user price; never
+	// below `cost`, at least the minimum hit charge, rounded half-up to 2 places), the
+	// `margin` it earns per call and where the charge comes from (`source`). 403 for anyone
+	// but a reseller.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/panel/customer-prices (the `ListCustomerPrices` operationId).
+	ListCustomerPricesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListCustomerPricesResponse, error)
+
+	// DeleteCustomerPriceWithResponse Remove the reseller's selling price of a service (resellers only)
+	//
+	// Its customers pay the default markup or the list price again; 404 when none was set.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/v1/panel/customer-prices/{service_id} (the `DeleteCustomerPrice` operationId).
+	DeleteCustomerPriceWithResponse(ctx context.Context, serviceId int64, reqEditors ...RequestEditorFn) (*DeleteCustomerPriceResponse, error)
+
+	// PutCustomerPriceWithBodyWithResponse Set the reseller's selling price of a service (resellers only)
+	//
+	// Its customers' calls of the service are charged this price (with the service's minimum
+	// charge). Below the reseller's own charge for the service: 422 `below_cost` (field
+	// `price`). Applies to the next call at once on the instance that took it, within a
+	// second on the others.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/v1/panel/customer-prices/{service_id} (the `PutCustomerPrice` operationId).
+	PutCustomerPriceWithBodyWithResponse(ctx context.Context, serviceId int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutCustomerPriceResponse, error)
+
+	// PutCustomerPriceWithResponse Set the reseller's selling price of a service (resellers only)
+	//
+	// Its customers' calls of the service are charged this price (with the service's minimum
+	// charge). Below the reseller's own charge for the service: 422 `below_cost` (field
+	// `price`). Applies to the next call at once on the instance that took it, within a
+	// second on the others.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/v1/panel/customer-prices/{service_id} (the `PutCustomerPrice` operationId).
+	PutCustomerPriceWithResponse(ctx context.Context, serviceId int64, body PutCustomerPriceJSONRequestBody, reqEditors ...RequestEditorFn) (*PutCustomerPriceResponse, error)
+
+	// ListCustomersWithResponse The reseller's customers
+	//
+	// Newest first. Only the caller's own customers; 403 for anyone but a reseller.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/panel/customers (the `ListCustomers` operationId).
+	ListCustomersWithResponse(ctx context.Context, params *ListCustomersParams, reqEditors ...RequestEditorFn) (*ListCustomersResponse, error)
+
+	// CreateCustomerWithBodyWithResponse Create a customer (reseller)
+	//
+	// Role `user`, status `active` at once, `parent_id` the reseller; it gets its default API key and
+	// webhook secret. Without `password` the customer is mailed a link to set one.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/panel/customers (the `CreateCustomer` operationId).
+	CreateCustomerWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCustomerResponse, error)
+
+	// CreateCustomerWithResponse Create a customer (reseller)
+	//
+	// Role `user`, status `active` at once, `parent_id` the reseller; it gets its default API key and
+	// webhook secret. Without `password` the customer is mailed a link to set one.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/panel/customers (the `CreateCustomer` operationId).
+	CreateCustomerWithResponse(ctx context.Context, body CreateCustomerJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCustomerResponse, error)
+
+	// GetCustomerWithResponse One of the reseller's customers
+	//
+	// Any id that is not the caller's customer is 404.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/panel/customers/{id} (the `GetCustomer` operationId).
+	GetCustomerWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetCustomerResponse, error)
+
+	// ActivateCustomerWithResponse Activate a customer
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/panel/customers/{id}/activate (the `ActivateCustomer` operationId).
+	ActivateCustomerWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*ActivateCustomerResponse, error)
+
+	// ListCustomerKeysWithResponse A customer's API keys (never a secret)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/panel/customers/{id}/api-keys (the `ListCustomerKeys` operationId).
+	ListCustomerKeysWithResponse(ctx context.Context, id Id, params *ListCustomerKeysParams, reqEditors ...RequestEditorFn) (*ListCustomerKeysResponse, error)
+
+	// BlockCustomerWithResponse Block a customer (its sessions end; its keys stop working)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/panel/customers/{id}/block (the `BlockCustomer` operationId).
+	BlockCustomerWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*BlockCustomerResponse, error)
+
+	// ListCustomerHitsWithResponse A customer's hit logs, with the reseller's commission
+	//
+	// The customer's own list's items and filters; the payloads (the customer's data) are null. JSON only.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/panel/customers/{id}/hit-logs (the `ListCustomerHits` operationId).
+	ListCustomerHitsWithResponse(ctx context.Context, id Id, params *ListCustomerHitsParams, reqEditors ...RequestEditorFn) (*ListCustomerHitsResponse, error)
+
+	// ListCustomerTransactionsWithResponse A customer's ledger entries
+	//
+	// The customer's own list's items and filters. JSON only.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/panel/customers/{id}/transactions (the `ListCustomerTransactions` operationId).
+	ListCustomerTransactionsWithResponse(ctx context.Context, id Id, params *ListCustomerTransactionsParams, reqEditors ...RequestEditorFn) (*ListCustomerTransactionsResponse, error)
+
+	// ListCustomerTransfersWithResponse Transfers between the reseller and a customer
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/panel/customers/{id}/transfers (the `ListCustomerTransfers` operationId).
+	ListCustomerTransfersWithResponse(ctx context.Context, id Id, params *ListCustomerTransfersParams, reqEditors ...RequestEditorFn) (*ListCustomerTransfersResponse, error)
+
+	// CreateTransferWithBodyWithResponse Move money to or from a customer
+	//
+	// One database transaction locks both accounts (in id order) and writes a `debit` on the paying side and a
+	// `credit` on the other (`reference_type` `transfer`, `reference_id` the transfer). 402 `insufficient_balance`
+	// when the paying side's available balance (balance less held money) is short. With an `Idempotency-Key`,
+	// the same key and body answer the first transfer again (`Idempotent-Replayed: true`, today's balances);
+	// the same key with another body is 409 `idempotency_key_reused`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/panel/customers/{id}/transfers (the `CreateTransfer` operationId).
+	CreateTransferWithBodyWithResponse(ctx context.Context, id Id, params *CreateTransferParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTransferResponse, error)
+
+	// CreateTransferWithResponse Move money to or from a customer
+	//
+	// One database transaction locks both accounts (in id order) and writes a `debit` on the paying side and a
+	// `credit` on the other (`reference_type` `transfer`, `reference_id` the transfer). 402 `insufficient_balance`
+	// when the paying side's available balance (balance less held money) is short. With an `Idempotency-Key`,
+	// the same key and body answer the first transfer again (`Idempotent-Replayed: true`, today's balances);
+	// the same key with another body is 409 `idempotency_key_reused`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/panel/customers/{id}/transfers (the `CreateTransfer` operationId).
+	CreateTransferWithResponse(ctx context.Context, id Id, params *CreateTransferParams, body CreateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTransferResponse, error)
 
 	// GetDashboardWithResponse The caller's dashboard; for admins also the platform's
 	//
@@ -18075,6 +20264,17 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/v1/panel/reconciliation/statements (the `ImportStatement` operationId).
 	ImportStatementWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ImportStatementResponse, error)
+
+	// ResellerDashboardWithResponse The reseller's dashboard
+	//
+	// Its customers' success calls created in [`from`, `to`) (a date `to` counts its whole day; defaults: the
+	// last 30 local days up to now), their spend (the customers' charges), the reseller's own cost of them,
+	// the commission accrued on them, and the commission settled (settlements whose hour starts in the range).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/panel/reseller/dashboard (the `ResellerDashboard` operationId).
+	ResellerDashboardWithResponse(ctx context.Context, params *ResellerDashboardParams, reqEditors ...RequestEditorFn) (*ResellerDashboardResponse, error)
 
 	// ListServicesWithResponse List services
 	//
@@ -21803,6 +24003,11 @@ type ListBalanceRequestsResponse401Headers struct {
 	XRequestID *string
 }
 
+// ListBalanceRequestsResponse403Headers the declared response headers of an HTTP 403 response for ListBalanceRequests
+type ListBalanceRequestsResponse403Headers struct {
+	XRequestID *string
+}
+
 // ListBalanceRequestsResponse422Headers the declared response headers of an HTTP 422 response for ListBalanceRequests
 type ListBalanceRequestsResponse422Headers struct {
 	XRequestID *string
@@ -21820,12 +24025,16 @@ type ListBalanceRequestsResponse struct {
 	JSON200 *BalanceRequestList
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
 	// JSON422 the response for an HTTP 422 `application/json` response
 	JSON422 *ValidationFailed
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListBalanceRequestsResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListBalanceRequestsResponse403Headers
 	// Headers422 the parsed response headers for an HTTP 422 response
 	Headers422 *ListBalanceRequestsResponse422Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -21840,6 +24049,11 @@ func (r ListBalanceRequestsResponse) GetJSON200() *BalanceRequestList {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r ListBalanceRequestsResponse) GetJSON401() *Unauthorized {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListBalanceRequestsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
 }
 
 // GetJSON422 returns the response for an HTTP 422 `application/json` response
@@ -22099,6 +24313,11 @@ type ApproveBalanceRequestResponse401Headers struct {
 	XRequestID *string
 }
 
+// ApproveBalanceRequestResponse402Headers the declared response headers of an HTTP 402 response for ApproveBalanceRequest
+type ApproveBalanceRequestResponse402Headers struct {
+	XRequestID *string
+}
+
 // ApproveBalanceRequestResponse403Headers the declared response headers of an HTTP 403 response for ApproveBalanceRequest
 type ApproveBalanceRequestResponse403Headers struct {
 	XRequestID *string
@@ -22133,6 +24352,8 @@ type ApproveBalanceRequestResponse struct {
 	JSON400 *BadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
+	// JSON402 the response for an HTTP 402 `application/json` response
+	JSON402 *PaymentRequired
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *Forbidden
 	// JSON404 the response for an HTTP 404 `application/json` response
@@ -22151,6 +24372,8 @@ type ApproveBalanceRequestResponse struct {
 	Headers400 *ApproveBalanceRequestResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ApproveBalanceRequestResponse401Headers
+	// Headers402 the parsed response headers for an HTTP 402 response
+	Headers402 *ApproveBalanceRequestResponse402Headers
 	// Headers403 the parsed response headers for an HTTP 403 response
 	Headers403 *ApproveBalanceRequestResponse403Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
@@ -22176,6 +24399,11 @@ func (r ApproveBalanceRequestResponse) GetJSON400() *BadRequest {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r ApproveBalanceRequestResponse) GetJSON401() *Unauthorized {
 	return r.JSON401
+}
+
+// GetJSON402 returns the response for an HTTP 402 `application/json` response
+func (r ApproveBalanceRequestResponse) GetJSON402() *PaymentRequired {
+	return r.JSON402
 }
 
 // GetJSON403 returns the response for an HTTP 403 `application/json` response
@@ -23511,6 +25739,1888 @@ func (r PutBrandLogoResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r PutBrandLogoResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListCommissionsResponse401Headers the declared response headers of an HTTP 401 response for ListCommissions
+type ListCommissionsResponse401Headers struct {
+	XRequestID *string
+}
+
+// ListCommissionsResponse403Headers the declared response headers of an HTTP 403 response for ListCommissions
+type ListCommissionsResponse403Headers struct {
+	XRequestID *string
+}
+
+// ListCommissionsResponse422Headers the declared response headers of an HTTP 422 response for ListCommissions
+type ListCommissionsResponse422Headers struct {
+	XRequestID *string
+}
+
+// ListCommissionsResponse500Headers the declared response headers of an HTTP 500 response for ListCommissions
+type ListCommissionsResponse500Headers struct {
+	XRequestID *string
+}
+
+// ListCommissionsResponse503Headers the declared response headers of an HTTP 503 response for ListCommissions
+type ListCommissionsResponse503Headers struct {
+	XRequestID *string
+}
+
+type ListCommissionsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CommissionList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationFailed
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListCommissionsResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListCommissionsResponse403Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *ListCommissionsResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListCommissionsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListCommissionsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListCommissionsResponse) GetJSON200() *CommissionList {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListCommissionsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListCommissionsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListCommissionsResponse) GetJSON422() *ValidationFailed {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListCommissionsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListCommissionsResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListCommissionsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListCommissionsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListCommissionsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListCommissionsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PutCustomerMarkupResponse400Headers the declared response headers of an HTTP 400 response for PutCustomerMarkup
+type PutCustomerMarkupResponse400Headers struct {
+	XRequestID *string
+}
+
+// PutCustomerMarkupResponse401Headers the declared response headers of an HTTP 401 response for PutCustomerMarkup
+type PutCustomerMarkupResponse401Headers struct {
+	XRequestID *string
+}
+
+// PutCustomerMarkupResponse403Headers the declared response headers of an HTTP 403 response for PutCustomerMarkup
+type PutCustomerMarkupResponse403Headers struct {
+	XRequestID *string
+}
+
+// PutCustomerMarkupResponse413Headers the declared response headers of an HTTP 413 response for PutCustomerMarkup
+type PutCustomerMarkupResponse413Headers struct {
+	XRequestID *string
+}
+
+// PutCustomerMarkupResponse422Headers the declared response headers of an HTTP 422 response for PutCustomerMarkup
+type PutCustomerMarkupResponse422Headers struct {
+	XRequestID *string
+}
+
+// PutCustomerMarkupResponse500Headers the declared response headers of an HTTP 500 response for PutCustomerMarkup
+type PutCustomerMarkupResponse500Headers struct {
+	XRequestID *string
+}
+
+// PutCustomerMarkupResponse503Headers the declared response headers of an HTTP 503 response for PutCustomerMarkup
+type PutCustomerMarkupResponse503Headers struct {
+	XRequestID *string
+}
+
+type PutCustomerMarkupResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CustomerMarkup
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationFailed
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *PutCustomerMarkupResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PutCustomerMarkupResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *PutCustomerMarkupResponse403Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *PutCustomerMarkupResponse413Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *PutCustomerMarkupResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PutCustomerMarkupResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PutCustomerMarkupResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PutCustomerMarkupResponse) GetJSON200() *CustomerMarkup {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PutCustomerMarkupResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PutCustomerMarkupResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PutCustomerMarkupResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PutCustomerMarkupResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PutCustomerMarkupResponse) GetJSON422() *ValidationFailed {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PutCustomerMarkupResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PutCustomerMarkupResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PutCustomerMarkupResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PutCustomerMarkupResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PutCustomerMarkupResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PutCustomerMarkupResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListCustomerPricesResponse401Headers the declared response headers of an HTTP 401 response for ListCustomerPrices
+type ListCustomerPricesResponse401Headers struct {
+	XRequestID *string
+}
+
+// ListCustomerPricesResponse403Headers the declared response headers of an HTTP 403 response for ListCustomerPrices
+type ListCustomerPricesResponse403Headers struct {
+	XRequestID *string
+}
+
+// ListCustomerPricesResponse500Headers the declared response headers of an HTTP 500 response for ListCustomerPrices
+type ListCustomerPricesResponse500Headers struct {
+	XRequestID *string
+}
+
+// ListCustomerPricesResponse503Headers the declared response headers of an HTTP 503 response for ListCustomerPrices
+type ListCustomerPricesResponse503Headers struct {
+	XRequestID *string
+}
+
+type ListCustomerPricesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CustomerPriceList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListCustomerPricesResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListCustomerPricesResponse403Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListCustomerPricesResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListCustomerPricesResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListCustomerPricesResponse) GetJSON200() *CustomerPriceList {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListCustomerPricesResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListCustomerPricesResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListCustomerPricesResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListCustomerPricesResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListCustomerPricesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListCustomerPricesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListCustomerPricesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListCustomerPricesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteCustomerPriceResponse401Headers the declared response headers of an HTTP 401 response for DeleteCustomerPrice
+type DeleteCustomerPriceResponse401Headers struct {
+	XRequestID *string
+}
+
+// DeleteCustomerPriceResponse403Headers the declared response headers of an HTTP 403 response for DeleteCustomerPrice
+type DeleteCustomerPriceResponse403Headers struct {
+	XRequestID *string
+}
+
+// DeleteCustomerPriceResponse404Headers the declared response headers of an HTTP 404 response for DeleteCustomerPrice
+type DeleteCustomerPriceResponse404Headers struct {
+	XRequestID *string
+}
+
+// DeleteCustomerPriceResponse500Headers the declared response headers of an HTTP 500 response for DeleteCustomerPrice
+type DeleteCustomerPriceResponse500Headers struct {
+	XRequestID *string
+}
+
+// DeleteCustomerPriceResponse503Headers the declared response headers of an HTTP 503 response for DeleteCustomerPrice
+type DeleteCustomerPriceResponse503Headers struct {
+	XRequestID *string
+}
+
+type DeleteCustomerPriceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DeleteCustomerPriceResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *DeleteCustomerPriceResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *DeleteCustomerPriceResponse404Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *DeleteCustomerPriceResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteCustomerPriceResponse503Headers
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteCustomerPriceResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeleteCustomerPriceResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteCustomerPriceResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DeleteCustomerPriceResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteCustomerPriceResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteCustomerPriceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteCustomerPriceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteCustomerPriceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteCustomerPriceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PutCustomerPriceResponse400Headers the declared response headers of an HTTP 400 response for PutCustomerPrice
+type PutCustomerPriceResponse400Headers struct {
+	XRequestID *string
+}
+
+// PutCustomerPriceResponse401Headers the declared response headers of an HTTP 401 response for PutCustomerPrice
+type PutCustomerPriceResponse401Headers struct {
+	XRequestID *string
+}
+
+// PutCustomerPriceResponse403Headers the declared response headers of an HTTP 403 response for PutCustomerPrice
+type PutCustomerPriceResponse403Headers struct {
+	XRequestID *string
+}
+
+// PutCustomerPriceResponse404Headers the declared response headers of an HTTP 404 response for PutCustomerPrice
+type PutCustomerPriceResponse404Headers struct {
+	XRequestID *string
+}
+
+// PutCustomerPriceResponse413Headers the declared response headers of an HTTP 413 response for PutCustomerPrice
+type PutCustomerPriceResponse413Headers struct {
+	XRequestID *string
+}
+
+// PutCustomerPriceResponse422Headers the declared response headers of an HTTP 422 response for PutCustomerPrice
+type PutCustomerPriceResponse422Headers struct {
+	XRequestID *string
+}
+
+// PutCustomerPriceResponse500Headers the declared response headers of an HTTP 500 response for PutCustomerPrice
+type PutCustomerPriceResponse500Headers struct {
+	XRequestID *string
+}
+
+// PutCustomerPriceResponse503Headers the declared response headers of an HTTP 503 response for PutCustomerPrice
+type PutCustomerPriceResponse503Headers struct {
+	XRequestID *string
+}
+
+type PutCustomerPriceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CustomerPrice
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationFailed
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *PutCustomerPriceResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PutCustomerPriceResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *PutCustomerPriceResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *PutCustomerPriceResponse404Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *PutCustomerPriceResponse413Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *PutCustomerPriceResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PutCustomerPriceResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PutCustomerPriceResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PutCustomerPriceResponse) GetJSON200() *CustomerPrice {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PutCustomerPriceResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PutCustomerPriceResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PutCustomerPriceResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PutCustomerPriceResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PutCustomerPriceResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PutCustomerPriceResponse) GetJSON422() *ValidationFailed {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PutCustomerPriceResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PutCustomerPriceResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PutCustomerPriceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PutCustomerPriceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PutCustomerPriceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PutCustomerPriceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListCustomersResponse401Headers the declared response headers of an HTTP 401 response for ListCustomers
+type ListCustomersResponse401Headers struct {
+	XRequestID *string
+}
+
+// ListCustomersResponse403Headers the declared response headers of an HTTP 403 response for ListCustomers
+type ListCustomersResponse403Headers struct {
+	XRequestID *string
+}
+
+// ListCustomersResponse422Headers the declared response headers of an HTTP 422 response for ListCustomers
+type ListCustomersResponse422Headers struct {
+	XRequestID *string
+}
+
+// ListCustomersResponse500Headers the declared response headers of an HTTP 500 response for ListCustomers
+type ListCustomersResponse500Headers struct {
+	XRequestID *string
+}
+
+// ListCustomersResponse503Headers the declared response headers of an HTTP 503 response for ListCustomers
+type ListCustomersResponse503Headers struct {
+	XRequestID *string
+}
+
+type ListCustomersResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *UserList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationFailed
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListCustomersResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListCustomersResponse403Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *ListCustomersResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListCustomersResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListCustomersResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListCustomersResponse) GetJSON200() *UserList {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListCustomersResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListCustomersResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListCustomersResponse) GetJSON422() *ValidationFailed {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListCustomersResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListCustomersResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListCustomersResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListCustomersResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListCustomersResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListCustomersResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateCustomerResponse400Headers the declared response headers of an HTTP 400 response for CreateCustomer
+type CreateCustomerResponse400Headers struct {
+	XRequestID *string
+}
+
+// CreateCustomerResponse401Headers the declared response headers of an HTTP 401 response for CreateCustomer
+type CreateCustomerResponse401Headers struct {
+	XRequestID *string
+}
+
+// CreateCustomerResponse403Headers the declared response headers of an HTTP 403 response for CreateCustomer
+type CreateCustomerResponse403Headers struct {
+	XRequestID *string
+}
+
+// CreateCustomerResponse409Headers the declared response headers of an HTTP 409 response for CreateCustomer
+type CreateCustomerResponse409Headers struct {
+	XRequestID *string
+}
+
+// CreateCustomerResponse413Headers the declared response headers of an HTTP 413 response for CreateCustomer
+type CreateCustomerResponse413Headers struct {
+	XRequestID *string
+}
+
+// CreateCustomerResponse422Headers the declared response headers of an HTTP 422 response for CreateCustomer
+type CreateCustomerResponse422Headers struct {
+	XRequestID *string
+}
+
+// CreateCustomerResponse500Headers the declared response headers of an HTTP 500 response for CreateCustomer
+type CreateCustomerResponse500Headers struct {
+	XRequestID *string
+}
+
+// CreateCustomerResponse503Headers the declared response headers of an HTTP 503 response for CreateCustomer
+type CreateCustomerResponse503Headers struct {
+	XRequestID *string
+}
+
+type CreateCustomerResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *User
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationFailed
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *CreateCustomerResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CreateCustomerResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *CreateCustomerResponse403Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateCustomerResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *CreateCustomerResponse413Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *CreateCustomerResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *CreateCustomerResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateCustomerResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateCustomerResponse) GetJSON201() *User {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateCustomerResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateCustomerResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreateCustomerResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CreateCustomerResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreateCustomerResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreateCustomerResponse) GetJSON422() *ValidationFailed {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreateCustomerResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateCustomerResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateCustomerResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateCustomerResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateCustomerResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateCustomerResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetCustomerResponse401Headers the declared response headers of an HTTP 401 response for GetCustomer
+type GetCustomerResponse401Headers struct {
+	XRequestID *string
+}
+
+// GetCustomerResponse403Headers the declared response headers of an HTTP 403 response for GetCustomer
+type GetCustomerResponse403Headers struct {
+	XRequestID *string
+}
+
+// GetCustomerResponse404Headers the declared response headers of an HTTP 404 response for GetCustomer
+type GetCustomerResponse404Headers struct {
+	XRequestID *string
+}
+
+// GetCustomerResponse500Headers the declared response headers of an HTTP 500 response for GetCustomer
+type GetCustomerResponse500Headers struct {
+	XRequestID *string
+}
+
+// GetCustomerResponse503Headers the declared response headers of an HTTP 503 response for GetCustomer
+type GetCustomerResponse503Headers struct {
+	XRequestID *string
+}
+
+type GetCustomerResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *User
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetCustomerResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetCustomerResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetCustomerResponse404Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetCustomerResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetCustomerResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetCustomerResponse) GetJSON200() *User {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetCustomerResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetCustomerResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetCustomerResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetCustomerResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetCustomerResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetCustomerResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetCustomerResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetCustomerResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetCustomerResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ActivateCustomerResponse401Headers the declared response headers of an HTTP 401 response for ActivateCustomer
+type ActivateCustomerResponse401Headers struct {
+	XRequestID *string
+}
+
+// ActivateCustomerResponse403Headers the declared response headers of an HTTP 403 response for ActivateCustomer
+type ActivateCustomerResponse403Headers struct {
+	XRequestID *string
+}
+
+// ActivateCustomerResponse404Headers the declared response headers of an HTTP 404 response for ActivateCustomer
+type ActivateCustomerResponse404Headers struct {
+	XRequestID *string
+}
+
+// ActivateCustomerResponse500Headers the declared response headers of an HTTP 500 response for ActivateCustomer
+type ActivateCustomerResponse500Headers struct {
+	XRequestID *string
+}
+
+// ActivateCustomerResponse503Headers the declared response headers of an HTTP 503 response for ActivateCustomer
+type ActivateCustomerResponse503Headers struct {
+	XRequestID *string
+}
+
+type ActivateCustomerResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *User
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ActivateCustomerResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ActivateCustomerResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *ActivateCustomerResponse404Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ActivateCustomerResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ActivateCustomerResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ActivateCustomerResponse) GetJSON200() *User {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ActivateCustomerResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ActivateCustomerResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ActivateCustomerResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ActivateCustomerResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ActivateCustomerResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ActivateCustomerResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ActivateCustomerResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ActivateCustomerResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ActivateCustomerResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListCustomerKeysResponse401Headers the declared response headers of an HTTP 401 response for ListCustomerKeys
+type ListCustomerKeysResponse401Headers struct {
+	XRequestID *string
+}
+
+// ListCustomerKeysResponse403Headers the declared response headers of an HTTP 403 response for ListCustomerKeys
+type ListCustomerKeysResponse403Headers struct {
+	XRequestID *string
+}
+
+// ListCustomerKeysResponse404Headers the declared response headers of an HTTP 404 response for ListCustomerKeys
+type ListCustomerKeysResponse404Headers struct {
+	XRequestID *string
+}
+
+// ListCustomerKeysResponse422Headers the declared response headers of an HTTP 422 response for ListCustomerKeys
+type ListCustomerKeysResponse422Headers struct {
+	XRequestID *string
+}
+
+// ListCustomerKeysResponse500Headers the declared response headers of an HTTP 500 response for ListCustomerKeys
+type ListCustomerKeysResponse500Headers struct {
+	XRequestID *string
+}
+
+// ListCustomerKeysResponse503Headers the declared response headers of an HTTP 503 response for ListCustomerKeys
+type ListCustomerKeysResponse503Headers struct {
+	XRequestID *string
+}
+
+type ListCustomerKeysResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ApiKeyList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationFailed
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListCustomerKeysResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListCustomerKeysResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *ListCustomerKeysResponse404Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *ListCustomerKeysResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListCustomerKeysResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListCustomerKeysResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListCustomerKeysResponse) GetJSON200() *ApiKeyList {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListCustomerKeysResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListCustomerKeysResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListCustomerKeysResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListCustomerKeysResponse) GetJSON422() *ValidationFailed {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListCustomerKeysResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListCustomerKeysResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListCustomerKeysResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListCustomerKeysResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListCustomerKeysResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListCustomerKeysResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// BlockCustomerResponse401Headers the declared response headers of an HTTP 401 response for BlockCustomer
+type BlockCustomerResponse401Headers struct {
+	XRequestID *string
+}
+
+// BlockCustomerResponse403Headers the declared response headers of an HTTP 403 response for BlockCustomer
+type BlockCustomerResponse403Headers struct {
+	XRequestID *string
+}
+
+// BlockCustomerResponse404Headers the declared response headers of an HTTP 404 response for BlockCustomer
+type BlockCustomerResponse404Headers struct {
+	XRequestID *string
+}
+
+// BlockCustomerResponse500Headers the declared response headers of an HTTP 500 response for BlockCustomer
+type BlockCustomerResponse500Headers struct {
+	XRequestID *string
+}
+
+// BlockCustomerResponse503Headers the declared response headers of an HTTP 503 response for BlockCustomer
+type BlockCustomerResponse503Headers struct {
+	XRequestID *string
+}
+
+type BlockCustomerResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *User
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *BlockCustomerResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *BlockCustomerResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *BlockCustomerResponse404Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *BlockCustomerResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *BlockCustomerResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r BlockCustomerResponse) GetJSON200() *User {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r BlockCustomerResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r BlockCustomerResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r BlockCustomerResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r BlockCustomerResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r BlockCustomerResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r BlockCustomerResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r BlockCustomerResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r BlockCustomerResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r BlockCustomerResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListCustomerHitsResponse401Headers the declared response headers of an HTTP 401 response for ListCustomerHits
+type ListCustomerHitsResponse401Headers struct {
+	XRequestID *string
+}
+
+// ListCustomerHitsResponse403Headers the declared response headers of an HTTP 403 response for ListCustomerHits
+type ListCustomerHitsResponse403Headers struct {
+	XRequestID *string
+}
+
+// ListCustomerHitsResponse404Headers the declared response headers of an HTTP 404 response for ListCustomerHits
+type ListCustomerHitsResponse404Headers struct {
+	XRequestID *string
+}
+
+// ListCustomerHitsResponse422Headers the declared response headers of an HTTP 422 response for ListCustomerHits
+type ListCustomerHitsResponse422Headers struct {
+	XRequestID *string
+}
+
+// ListCustomerHitsResponse500Headers the declared response headers of an HTTP 500 response for ListCustomerHits
+type ListCustomerHitsResponse500Headers struct {
+	XRequestID *string
+}
+
+// ListCustomerHitsResponse503Headers the declared response headers of an HTTP 503 response for ListCustomerHits
+type ListCustomerHitsResponse503Headers struct {
+	XRequestID *string
+}
+
+type ListCustomerHitsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *HitLogList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationFailed
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListCustomerHitsResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListCustomerHitsResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *ListCustomerHitsResponse404Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *ListCustomerHitsResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListCustomerHitsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListCustomerHitsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListCustomerHitsResponse) GetJSON200() *HitLogList {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListCustomerHitsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListCustomerHitsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListCustomerHitsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListCustomerHitsResponse) GetJSON422() *ValidationFailed {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListCustomerHitsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListCustomerHitsResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListCustomerHitsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListCustomerHitsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListCustomerHitsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListCustomerHitsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListCustomerTransactionsResponse401Headers the declared response headers of an HTTP 401 response for ListCustomerTransactions
+type ListCustomerTransactionsResponse401Headers struct {
+	XRequestID *string
+}
+
+// ListCustomerTransactionsResponse403Headers the declared response headers of an HTTP 403 response for ListCustomerTransactions
+type ListCustomerTransactionsResponse403Headers struct {
+	XRequestID *string
+}
+
+// ListCustomerTransactionsResponse404Headers the declared response headers of an HTTP 404 response for ListCustomerTransactions
+type ListCustomerTransactionsResponse404Headers struct {
+	XRequestID *string
+}
+
+// ListCustomerTransactionsResponse422Headers the declared response headers of an HTTP 422 response for ListCustomerTransactions
+type ListCustomerTransactionsResponse422Headers struct {
+	XRequestID *string
+}
+
+// ListCustomerTransactionsResponse500Headers the declared response headers of an HTTP 500 response for ListCustomerTransactions
+type ListCustomerTransactionsResponse500Headers struct {
+	XRequestID *string
+}
+
+// ListCustomerTransactionsResponse503Headers the declared response headers of an HTTP 503 response for ListCustomerTransactions
+type ListCustomerTransactionsResponse503Headers struct {
+	XRequestID *string
+}
+
+type ListCustomerTransactionsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TransactionList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationFailed
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListCustomerTransactionsResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListCustomerTransactionsResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *ListCustomerTransactionsResponse404Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *ListCustomerTransactionsResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListCustomerTransactionsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListCustomerTransactionsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListCustomerTransactionsResponse) GetJSON200() *TransactionList {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListCustomerTransactionsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListCustomerTransactionsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListCustomerTransactionsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListCustomerTransactionsResponse) GetJSON422() *ValidationFailed {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListCustomerTransactionsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListCustomerTransactionsResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListCustomerTransactionsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListCustomerTransactionsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListCustomerTransactionsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListCustomerTransactionsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListCustomerTransfersResponse401Headers the declared response headers of an HTTP 401 response for ListCustomerTransfers
+type ListCustomerTransfersResponse401Headers struct {
+	XRequestID *string
+}
+
+// ListCustomerTransfersResponse403Headers the declared response headers of an HTTP 403 response for ListCustomerTransfers
+type ListCustomerTransfersResponse403Headers struct {
+	XRequestID *string
+}
+
+// ListCustomerTransfersResponse404Headers the declared response headers of an HTTP 404 response for ListCustomerTransfers
+type ListCustomerTransfersResponse404Headers struct {
+	XRequestID *string
+}
+
+// ListCustomerTransfersResponse422Headers the declared response headers of an HTTP 422 response for ListCustomerTransfers
+type ListCustomerTransfersResponse422Headers struct {
+	XRequestID *string
+}
+
+// ListCustomerTransfersResponse500Headers the declared response headers of an HTTP 500 response for ListCustomerTransfers
+type ListCustomerTransfersResponse500Headers struct {
+	XRequestID *string
+}
+
+// ListCustomerTransfersResponse503Headers the declared response headers of an HTTP 503 response for ListCustomerTransfers
+type ListCustomerTransfersResponse503Headers struct {
+	XRequestID *string
+}
+
+type ListCustomerTransfersResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TransferList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationFailed
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListCustomerTransfersResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListCustomerTransfersResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *ListCustomerTransfersResponse404Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *ListCustomerTransfersResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListCustomerTransfersResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListCustomerTransfersResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListCustomerTransfersResponse) GetJSON200() *TransferList {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListCustomerTransfersResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListCustomerTransfersResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListCustomerTransfersResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListCustomerTransfersResponse) GetJSON422() *ValidationFailed {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListCustomerTransfersResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListCustomerTransfersResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListCustomerTransfersResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListCustomerTransfersResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListCustomerTransfersResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListCustomerTransfersResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateTransferResponse400Headers the declared response headers of an HTTP 400 response for CreateTransfer
+type CreateTransferResponse400Headers struct {
+	XRequestID *string
+}
+
+// CreateTransferResponse401Headers the declared response headers of an HTTP 401 response for CreateTransfer
+type CreateTransferResponse401Headers struct {
+	XRequestID *string
+}
+
+// CreateTransferResponse402Headers the declared response headers of an HTTP 402 response for CreateTransfer
+type CreateTransferResponse402Headers struct {
+	XRequestID *string
+}
+
+// CreateTransferResponse403Headers the declared response headers of an HTTP 403 response for CreateTransfer
+type CreateTransferResponse403Headers struct {
+	XRequestID *string
+}
+
+// CreateTransferResponse404Headers the declared response headers of an HTTP 404 response for CreateTransfer
+type CreateTransferResponse404Headers struct {
+	XRequestID *string
+}
+
+// CreateTransferResponse409Headers the declared response headers of an HTTP 409 response for CreateTransfer
+type CreateTransferResponse409Headers struct {
+	XRequestID *string
+}
+
+// CreateTransferResponse413Headers the declared response headers of an HTTP 413 response for CreateTransfer
+type CreateTransferResponse413Headers struct {
+	XRequestID *string
+}
+
+// CreateTransferResponse422Headers the declared response headers of an HTTP 422 response for CreateTransfer
+type CreateTransferResponse422Headers struct {
+	XRequestID *string
+}
+
+// CreateTransferResponse500Headers the declared response headers of an HTTP 500 response for CreateTransfer
+type CreateTransferResponse500Headers struct {
+	XRequestID *string
+}
+
+// CreateTransferResponse503Headers the declared response headers of an HTTP 503 response for CreateTransfer
+type CreateTransferResponse503Headers struct {
+	XRequestID *string
+}
+
+type CreateTransferResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Transfer
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON402 the response for an HTTP 402 `application/json` response
+	JSON402 *PaymentRequired
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationFailed
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *CreateTransferResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CreateTransferResponse401Headers
+	// Headers402 the parsed response headers for an HTTP 402 response
+	Headers402 *CreateTransferResponse402Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *CreateTransferResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *CreateTransferResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateTransferResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *CreateTransferResponse413Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *CreateTransferResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *CreateTransferResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateTransferResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateTransferResponse) GetJSON201() *Transfer {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateTransferResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateTransferResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON402 returns the response for an HTTP 402 `application/json` response
+func (r CreateTransferResponse) GetJSON402() *PaymentRequired {
+	return r.JSON402
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreateTransferResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r CreateTransferResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CreateTransferResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreateTransferResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreateTransferResponse) GetJSON422() *ValidationFailed {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreateTransferResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateTransferResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateTransferResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateTransferResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateTransferResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateTransferResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -27083,6 +31193,117 @@ func (r ImportStatementResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ImportStatementResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ResellerDashboardResponse401Headers the declared response headers of an HTTP 401 response for ResellerDashboard
+type ResellerDashboardResponse401Headers struct {
+	XRequestID *string
+}
+
+// ResellerDashboardResponse403Headers the declared response headers of an HTTP 403 response for ResellerDashboard
+type ResellerDashboardResponse403Headers struct {
+	XRequestID *string
+}
+
+// ResellerDashboardResponse422Headers the declared response headers of an HTTP 422 response for ResellerDashboard
+type ResellerDashboardResponse422Headers struct {
+	XRequestID *string
+}
+
+// ResellerDashboardResponse500Headers the declared response headers of an HTTP 500 response for ResellerDashboard
+type ResellerDashboardResponse500Headers struct {
+	XRequestID *string
+}
+
+// ResellerDashboardResponse503Headers the declared response headers of an HTTP 503 response for ResellerDashboard
+type ResellerDashboardResponse503Headers struct {
+	XRequestID *string
+}
+
+type ResellerDashboardResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ResellerDashboard
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationFailed
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ResellerDashboardResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ResellerDashboardResponse403Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *ResellerDashboardResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ResellerDashboardResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ResellerDashboardResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ResellerDashboardResponse) GetJSON200() *ResellerDashboard {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ResellerDashboardResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ResellerDashboardResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ResellerDashboardResponse) GetJSON422() *ValidationFailed {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ResellerDashboardResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ResellerDashboardResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ResellerDashboardResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ResellerDashboardResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ResellerDashboardResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ResellerDashboardResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -34788,6 +39009,8 @@ func (c *ClientWithResponses) VerifyEmailWithResponse(ctx context.Context, body 
 // ListBalanceRequestsWithResponse Balance requests (top-ups)
 //
 // A user or reseller sees their own requests; an admin sees everyone's, or one user's with `user_id`. Newest first.
+// A reseller's `scope=customers` lists its customers' requests instead (each naming its customer in `user_name`;
+// `user_id` narrows to one of them); for anyone else that scope is 403.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -34834,11 +39057,14 @@ func (c *ClientWithResponses) GetBalanceRequestWithResponse(ctx context.Context,
 	return ParseGetBalanceRequestResponse(rsp)
 }
 
-// ApproveBalanceRequestWithBodyWithResponse Approve and credit (admin)
+// ApproveBalanceRequestWithBodyWithResponse Approve and credit (admin, or a reseller for its customers' requests)
 //
 // In one database transaction: the request becomes `approved` (only if still pending) and
 // its amount is credited (ledger type `credit`, `reference_type` `balance_request`,
-// `reference_id` the request's id). Of concurrent decisions exactly one succeeds; every
+// `reference_id` the request's id). A reseller decides its own customers' requests only
+// (any other is 404): its approval is a transfer from the reseller to the customer (a `debit`
+// and a `credit`, `reference_type` `transfer`), 402 `insufficient_balance` when the reseller's
+// available balance is short. Of concurrent decisions exactly one succeeds; every
 // later or concurrent one answers 409. A credit that would take the balance past
 // 9999999999.99 answers 422 `balance_too_large` and changes nothing.
 //
@@ -34853,11 +39079,14 @@ func (c *ClientWithResponses) ApproveBalanceRequestWithBodyWithResponse(ctx cont
 	return ParseApproveBalanceRequestResponse(rsp)
 }
 
-// ApproveBalanceRequestWithResponse Approve and credit (admin)
+// ApproveBalanceRequestWithResponse Approve and credit (admin, or a reseller for its customers' requests)
 //
 // In one database transaction: the request becomes `approved` (only if still pending) and
 // its amount is credited (ledger type `credit`, `reference_type` `balance_request`,
-// `reference_id` the request's id). Of concurrent decisions exactly one succeeds; every
+// `reference_id` the request's id). A reseller decides its own customers' requests only
+// (any other is 404): its approval is a transfer from the reseller to the customer (a `debit`
+// and a `credit`, `reference_type` `transfer`), 402 `insufficient_balance` when the reseller's
+// available balance is short. Of concurrent decisions exactly one succeeds; every
 // later or concurrent one answers 409. A credit that would take the balance past
 // 9999999999.99 answers 422 `balance_too_large` and changes nothing.
 //
@@ -34872,7 +39101,7 @@ func (c *ClientWithResponses) ApproveBalanceRequestWithResponse(ctx context.Cont
 	return ParseApproveBalanceRequestResponse(rsp)
 }
 
-// RejectBalanceRequestWithBodyWithResponse Reject (admin)
+// RejectBalanceRequestWithBodyWithResponse Reject (admin, or a reseller for its customers' requests)
 //
 // `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds.
 //
@@ -34887,7 +39116,7 @@ func (c *ClientWithResponses) RejectBalanceRequestWithBodyWithResponse(ctx conte
 	return ParseRejectBalanceRequestResponse(rsp)
 }
 
-// RejectBalanceRequestWithResponse Reject (admin)
+// RejectBalanceRequestWithResponse Reject (admin, or a reseller for its customers' requests)
 //
 // `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds.
 //
@@ -35127,6 +39356,309 @@ func (c *ClientWithResponses) PutBrandLogoWithBodyWithResponse(ctx context.Conte
 		return nil, err
 	}
 	return ParsePutBrandLogoResponse(rsp)
+}
+
+// ListCommissionsWithResponse The reseller's commission settlements, oldest first (resellers only)
+//
+// One per local hour (TIMEZONE) in which its customers' successful calls earned it a
+// commission, credited to its balance once the hour closed (ledger `credit`, reference
+// type `commission`, reference id: the settlement's `id`). `from` and `to` bound
+// `hour_start` (inclusive).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/panel/commissions (the `ListCommissions` operationId).
+func (c *ClientWithResponses) ListCommissionsWithResponse(ctx context.Context, params *ListCommissionsParams, reqEditors ...RequestEditorFn) (*ListCommissionsResponse, error) {
+	rsp, err := c.ListCommissions(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListCommissionsResponse(rsp)
+}
+
+// PutCustomerMarkupWithBodyWithResponse Set or clear the reseller's default markup (resellers only)
+//
+// A percentage over the reseller's own charge, for services without a selling price;
+// `null` clears it (those services then sell at their user price).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/v1/panel/customer-markup (the `PutCustomerMarkup` operationId).
+func (c *ClientWithResponses) PutCustomerMarkupWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutCustomerMarkupResponse, error) {
+	rsp, err := c.PutCustomerMarkupWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutCustomerMarkupResponse(rsp)
+}
+
+// PutCustomerMarkupWithResponse Set or clear the reseller's default markup (resellers only)
+//
+// A percentage over the reseller's own charge, for services without a selling price;
+// `null` clears it (those services then sell at their user price).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/v1/panel/customer-markup (the `PutCustomerMarkup` operationId).
+func (c *ClientWithResponses) PutCustomerMarkupWithResponse(ctx context.Context, body PutCustomerMarkupJSONRequestBody, reqEditors ...RequestEditorFn) (*PutCustomerMarkupResponse, error) {
+	rsp, err := c.PutCustomerMarkup(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutCustomerMarkupResponse(rsp)
+}
+
+// ListCustomerPricesWithResponse What a reseller's customers pay per service (resellers only)
+//
+// One row per active service sold to the reseller: its own charge (`cost`), its selling
+// price when set (`price`), what its customers pay (`effective_price`: the selling price,
+// else its own charge × (1 + `default_markup`/100), else the service's user price; never
+// below `cost`, at least the minimum hit charge, rounded half-up to 2 places), the
+// `margin` it earns per call and where the charge comes from (`source`). 403 for anyone
+// but a reseller.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/panel/customer-prices (the `ListCustomerPrices` operationId).
+func (c *ClientWithResponses) ListCustomerPricesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListCustomerPricesResponse, error) {
+	rsp, err := c.ListCustomerPrices(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListCustomerPricesResponse(rsp)
+}
+
+// DeleteCustomerPriceWithResponse Remove the reseller's selling price of a service (resellers only)
+//
+// Its customers pay the default markup or the list price again; 404 when none was set.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/v1/panel/customer-prices/{service_id} (the `DeleteCustomerPrice` operationId).
+func (c *ClientWithResponses) DeleteCustomerPriceWithResponse(ctx context.Context, serviceId int64, reqEditors ...RequestEditorFn) (*DeleteCustomerPriceResponse, error) {
+	rsp, err := c.DeleteCustomerPrice(ctx, serviceId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteCustomerPriceResponse(rsp)
+}
+
+// PutCustomerPriceWithBodyWithResponse Set the reseller's selling price of a service (resellers only)
+//
+// Its customers' calls of the service are charged this price (with the service's minimum
+// charge). Below the reseller's own charge for the service: 422 `below_cost` (field
+// `price`). Applies to the next call at once on the instance that took it, within a
+// second on the others.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/v1/panel/customer-prices/{service_id} (the `PutCustomerPrice` operationId).
+func (c *ClientWithResponses) PutCustomerPriceWithBodyWithResponse(ctx context.Context, serviceId int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutCustomerPriceResponse, error) {
+	rsp, err := c.PutCustomerPriceWithBody(ctx, serviceId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutCustomerPriceResponse(rsp)
+}
+
+// PutCustomerPriceWithResponse Set the reseller's selling price of a service (resellers only)
+//
+// Its customers' calls of the service are charged this price (with the service's minimum
+// charge). Below the reseller's own charge for the service: 422 `below_cost` (field
+// `price`). Applies to the next call at once on the instance that took it, within a
+// second on the others.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/v1/panel/customer-prices/{service_id} (the `PutCustomerPrice` operationId).
+func (c *ClientWithResponses) PutCustomerPriceWithResponse(ctx context.Context, serviceId int64, body PutCustomerPriceJSONRequestBody, reqEditors ...RequestEditorFn) (*PutCustomerPriceResponse, error) {
+	rsp, err := c.PutCustomerPrice(ctx, serviceId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutCustomerPriceResponse(rsp)
+}
+
+// ListCustomersWithResponse The reseller's customers
+//
+// Newest first. Only the caller's own customers; 403 for anyone but a reseller.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/panel/customers (the `ListCustomers` operationId).
+func (c *ClientWithResponses) ListCustomersWithResponse(ctx context.Context, params *ListCustomersParams, reqEditors ...RequestEditorFn) (*ListCustomersResponse, error) {
+	rsp, err := c.ListCustomers(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListCustomersResponse(rsp)
+}
+
+// CreateCustomerWithBodyWithResponse Create a customer (reseller)
+//
+// Role `user`, status `active` at once, `parent_id` the reseller; it gets its default API key and
+// webhook secret. Without `password` the customer is mailed a link to set one.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/panel/customers (the `CreateCustomer` operationId).
+func (c *ClientWithResponses) CreateCustomerWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCustomerResponse, error) {
+	rsp, err := c.CreateCustomerWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateCustomerResponse(rsp)
+}
+
+// CreateCustomerWithResponse Create a customer (reseller)
+//
+// Role `user`, status `active` at once, `parent_id` the reseller; it gets its default API key and
+// webhook secret. Without `password` the customer is mailed a link to set one.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/panel/customers (the `CreateCustomer` operationId).
+func (c *ClientWithResponses) CreateCustomerWithResponse(ctx context.Context, body CreateCustomerJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCustomerResponse, error) {
+	rsp, err := c.CreateCustomer(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateCustomerResponse(rsp)
+}
+
+// GetCustomerWithResponse One of the reseller's customers
+//
+// Any id that is not the caller's customer is 404.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/panel/customers/{id} (the `GetCustomer` operationId).
+func (c *ClientWithResponses) GetCustomerWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetCustomerResponse, error) {
+	rsp, err := c.GetCustomer(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetCustomerResponse(rsp)
+}
+
+// ActivateCustomerWithResponse Activate a customer
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/panel/customers/{id}/activate (the `ActivateCustomer` operationId).
+func (c *ClientWithResponses) ActivateCustomerWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*ActivateCustomerResponse, error) {
+	rsp, err := c.ActivateCustomer(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseActivateCustomerResponse(rsp)
+}
+
+// ListCustomerKeysWithResponse A customer's API keys (never a secret)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/panel/customers/{id}/api-keys (the `ListCustomerKeys` operationId).
+func (c *ClientWithResponses) ListCustomerKeysWithResponse(ctx context.Context, id Id, params *ListCustomerKeysParams, reqEditors ...RequestEditorFn) (*ListCustomerKeysResponse, error) {
+	rsp, err := c.ListCustomerKeys(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListCustomerKeysResponse(rsp)
+}
+
+// BlockCustomerWithResponse Block a customer (its sessions end; its keys stop working)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/panel/customers/{id}/block (the `BlockCustomer` operationId).
+func (c *ClientWithResponses) BlockCustomerWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*BlockCustomerResponse, error) {
+	rsp, err := c.BlockCustomer(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseBlockCustomerResponse(rsp)
+}
+
+// ListCustomerHitsWithResponse A customer's hit logs, with the reseller's commission
+//
+// The customer's own list's items and filters; the payloads (the customer's data) are null. JSON only.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/panel/customers/{id}/hit-logs (the `ListCustomerHits` operationId).
+func (c *ClientWithResponses) ListCustomerHitsWithResponse(ctx context.Context, id Id, params *ListCustomerHitsParams, reqEditors ...RequestEditorFn) (*ListCustomerHitsResponse, error) {
+	rsp, err := c.ListCustomerHits(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListCustomerHitsResponse(rsp)
+}
+
+// ListCustomerTransactionsWithResponse A customer's ledger entries
+//
+// The customer's own list's items and filters. JSON only.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/panel/customers/{id}/transactions (the `ListCustomerTransactions` operationId).
+func (c *ClientWithResponses) ListCustomerTransactionsWithResponse(ctx context.Context, id Id, params *ListCustomerTransactionsParams, reqEditors ...RequestEditorFn) (*ListCustomerTransactionsResponse, error) {
+	rsp, err := c.ListCustomerTransactions(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListCustomerTransactionsResponse(rsp)
+}
+
+// ListCustomerTransfersWithResponse Transfers between the reseller and a customer
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/panel/customers/{id}/transfers (the `ListCustomerTransfers` operationId).
+func (c *ClientWithResponses) ListCustomerTransfersWithResponse(ctx context.Context, id Id, params *ListCustomerTransfersParams, reqEditors ...RequestEditorFn) (*ListCustomerTransfersResponse, error) {
+	rsp, err := c.ListCustomerTransfers(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListCustomerTransfersResponse(rsp)
+}
+
+// CreateTransferWithBodyWithResponse Move money to or from a customer
+//
+// One database transaction locks both accounts (in id order) and writes a `debit` on the paying side and a
+// `credit` on the other (`reference_type` `transfer`, `reference_id` the transfer). 402 `insufficient_balance`
+// when the paying side's available balance (balance less held money) is short. With an `Idempotency-Key`,
+// the same key and body answer the first transfer again (`Idempotent-Replayed: true`, today's balances);
+// the same key with another body is 409 `idempotency_key_reused`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/panel/customers/{id}/transfers (the `CreateTransfer` operationId).
+func (c *ClientWithResponses) CreateTransferWithBodyWithResponse(ctx context.Context, id Id, params *CreateTransferParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTransferResponse, error) {
+	rsp, err := c.CreateTransferWithBody(ctx, id, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateTransferResponse(rsp)
+}
+
+// CreateTransferWithResponse Move money to or from a customer
+//
+// One database transaction locks both accounts (in id order) and writes a `debit` on the paying side and a
+// `credit` on the other (`reference_type` `transfer`, `reference_id` the transfer). 402 `insufficient_balance`
+// when the paying side's available balance (balance less held money) is short. With an `Idempotency-Key`,
+// the same key and body answer the first transfer again (`Idempotent-Replayed: true`, today's balances);
+// the same key with another body is 409 `idempotency_key_reused`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/panel/customers/{id}/transfers (the `CreateTransfer` operationId).
+func (c *ClientWithResponses) CreateTransferWithResponse(ctx context.Context, id Id, params *CreateTransferParams, body CreateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTransferResponse, error) {
+	rsp, err := c.CreateTransfer(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateTransferResponse(rsp)
 }
 
 // GetDashboardWithResponse The caller's dashboard; for admins also the platform's
@@ -35780,6 +40312,23 @@ func (c *ClientWithResponses) ImportStatementWithBodyWithResponse(ctx context.Co
 		return nil, err
 	}
 	return ParseImportStatementResponse(rsp)
+}
+
+// ResellerDashboardWithResponse The reseller's dashboard
+//
+// Its customers' success calls created in [`from`, `to`) (a date `to` counts its whole day; defaults: the
+// last 30 local days up to now), their spend (the customers' charges), the reseller's own cost of them,
+// the commission accrued on them, and the commission settled (settlements whose hour starts in the range).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/panel/reseller/dashboard (the `ResellerDashboard` operationId).
+func (c *ClientWithResponses) ResellerDashboardWithResponse(ctx context.Context, params *ResellerDashboardParams, reqEditors ...RequestEditorFn) (*ResellerDashboardResponse, error) {
+	rsp, err := c.ResellerDashboard(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResellerDashboardResponse(rsp)
 }
 
 // ListServicesWithResponse List services
@@ -40113,6 +44662,13 @@ func ParseListBalanceRequestsResponse(rsp *http.Response) (*ListBalanceRequestsR
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
 		var dest ValidationFailed
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -40140,6 +44696,16 @@ func ParseListBalanceRequestsResponse(rsp *http.Response) (*ListBalanceRequestsR
 			headers.XRequestID = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListBalanceRequestsResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 422:
 		var headers ListBalanceRequestsResponse422Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
@@ -40405,6 +44971,13 @@ func ParseApproveBalanceRequestResponse(rsp *http.Response) (*ApproveBalanceRequ
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 402:
+		var dest PaymentRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON402 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
 		var dest Forbidden
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -40477,6 +45050,16 @@ func ParseApproveBalanceRequestResponse(rsp *http.Response) (*ApproveBalanceRequ
 			headers.XRequestID = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 402:
+		var headers ApproveBalanceRequestResponse402Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers402 = &headers
 	case rsp.StatusCode == 403:
 		var headers ApproveBalanceRequestResponse403Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
@@ -41886,6 +46469,1984 @@ func ParsePutBrandLogoResponse(rsp *http.Response) (*PutBrandLogoResponse, error
 			headers.XRequestID = &value
 		}
 		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListCommissionsResponse parses an HTTP response from a ListCommissionsWithResponse call
+func ParseListCommissionsResponse(rsp *http.Response) (*ListCommissionsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListCommissionsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CommissionList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ListCommissionsResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListCommissionsResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 422:
+		var headers ListCommissionsResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListCommissionsResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListCommissionsResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePutCustomerMarkupResponse parses an HTTP response from a PutCustomerMarkupWithResponse call
+func ParsePutCustomerMarkupResponse(rsp *http.Response) (*PutCustomerMarkupResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PutCustomerMarkupResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CustomerMarkup
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 400:
+		var headers PutCustomerMarkupResponse400Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers PutCustomerMarkupResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers PutCustomerMarkupResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 413:
+		var headers PutCustomerMarkupResponse413Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 422:
+		var headers PutCustomerMarkupResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers PutCustomerMarkupResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers PutCustomerMarkupResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListCustomerPricesResponse parses an HTTP response from a ListCustomerPricesWithResponse call
+func ParseListCustomerPricesResponse(rsp *http.Response) (*ListCustomerPricesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListCustomerPricesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CustomerPriceList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ListCustomerPricesResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListCustomerPricesResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListCustomerPricesResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListCustomerPricesResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteCustomerPriceResponse parses an HTTP response from a DeleteCustomerPriceWithResponse call
+func ParseDeleteCustomerPriceResponse(rsp *http.Response) (*DeleteCustomerPriceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteCustomerPriceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers DeleteCustomerPriceResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers DeleteCustomerPriceResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers DeleteCustomerPriceResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 500:
+		var headers DeleteCustomerPriceResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteCustomerPriceResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePutCustomerPriceResponse parses an HTTP response from a PutCustomerPriceWithResponse call
+func ParsePutCustomerPriceResponse(rsp *http.Response) (*PutCustomerPriceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PutCustomerPriceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CustomerPrice
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 400:
+		var headers PutCustomerPriceResponse400Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers PutCustomerPriceResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers PutCustomerPriceResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers PutCustomerPriceResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 413:
+		var headers PutCustomerPriceResponse413Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 422:
+		var headers PutCustomerPriceResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers PutCustomerPriceResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers PutCustomerPriceResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListCustomersResponse parses an HTTP response from a ListCustomersWithResponse call
+func ParseListCustomersResponse(rsp *http.Response) (*ListCustomersResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListCustomersResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest UserList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ListCustomersResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListCustomersResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 422:
+		var headers ListCustomersResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListCustomersResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListCustomersResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateCustomerResponse parses an HTTP response from a CreateCustomerWithResponse call
+func ParseCreateCustomerResponse(rsp *http.Response) (*CreateCustomerResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateCustomerResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest User
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 400:
+		var headers CreateCustomerResponse400Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers CreateCustomerResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers CreateCustomerResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 409:
+		var headers CreateCustomerResponse409Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers CreateCustomerResponse413Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 422:
+		var headers CreateCustomerResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers CreateCustomerResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateCustomerResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetCustomerResponse parses an HTTP response from a GetCustomerWithResponse call
+func ParseGetCustomerResponse(rsp *http.Response) (*GetCustomerResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetCustomerResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest User
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers GetCustomerResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetCustomerResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetCustomerResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetCustomerResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetCustomerResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseActivateCustomerResponse parses an HTTP response from a ActivateCustomerWithResponse call
+func ParseActivateCustomerResponse(rsp *http.Response) (*ActivateCustomerResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ActivateCustomerResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest User
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ActivateCustomerResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ActivateCustomerResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers ActivateCustomerResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 500:
+		var headers ActivateCustomerResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ActivateCustomerResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListCustomerKeysResponse parses an HTTP response from a ListCustomerKeysWithResponse call
+func ParseListCustomerKeysResponse(rsp *http.Response) (*ListCustomerKeysResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListCustomerKeysResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ApiKeyList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ListCustomerKeysResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListCustomerKeysResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers ListCustomerKeysResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 422:
+		var headers ListCustomerKeysResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListCustomerKeysResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListCustomerKeysResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseBlockCustomerResponse parses an HTTP response from a BlockCustomerWithResponse call
+func ParseBlockCustomerResponse(rsp *http.Response) (*BlockCustomerResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &BlockCustomerResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest User
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers BlockCustomerResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers BlockCustomerResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers BlockCustomerResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 500:
+		var headers BlockCustomerResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers BlockCustomerResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListCustomerHitsResponse parses an HTTP response from a ListCustomerHitsWithResponse call
+func ParseListCustomerHitsResponse(rsp *http.Response) (*ListCustomerHitsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListCustomerHitsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest HitLogList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ListCustomerHitsResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListCustomerHitsResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers ListCustomerHitsResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 422:
+		var headers ListCustomerHitsResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListCustomerHitsResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListCustomerHitsResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListCustomerTransactionsResponse parses an HTTP response from a ListCustomerTransactionsWithResponse call
+func ParseListCustomerTransactionsResponse(rsp *http.Response) (*ListCustomerTransactionsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListCustomerTransactionsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TransactionList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ListCustomerTransactionsResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListCustomerTransactionsResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers ListCustomerTransactionsResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 422:
+		var headers ListCustomerTransactionsResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListCustomerTransactionsResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListCustomerTransactionsResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListCustomerTransfersResponse parses an HTTP response from a ListCustomerTransfersWithResponse call
+func ParseListCustomerTransfersResponse(rsp *http.Response) (*ListCustomerTransfersResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListCustomerTransfersResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TransferList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ListCustomerTransfersResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListCustomerTransfersResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers ListCustomerTransfersResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 422:
+		var headers ListCustomerTransfersResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListCustomerTransfersResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListCustomerTransfersResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateTransferResponse parses an HTTP response from a CreateTransferWithResponse call
+func ParseCreateTransferResponse(rsp *http.Response) (*CreateTransferResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateTransferResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Transfer
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 402:
+		var dest PaymentRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON402 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 400:
+		var headers CreateTransferResponse400Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers CreateTransferResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 402:
+		var headers CreateTransferResponse402Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers402 = &headers
+	case rsp.StatusCode == 403:
+		var headers CreateTransferResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers CreateTransferResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers CreateTransferResponse409Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers CreateTransferResponse413Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 422:
+		var headers CreateTransferResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers CreateTransferResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateTransferResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -45677,6 +52238,120 @@ func ParseImportStatementResponse(rsp *http.Response) (*ImportStatementResponse,
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers ImportStatementResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseResellerDashboardResponse parses an HTTP response from a ResellerDashboardWithResponse call
+func ParseResellerDashboardResponse(rsp *http.Response) (*ResellerDashboardResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ResellerDashboardResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ResellerDashboard
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ResellerDashboardResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ResellerDashboardResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 422:
+		var headers ResellerDashboardResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers ResellerDashboardResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ResellerDashboardResponse503Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

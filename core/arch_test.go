@@ -129,7 +129,7 @@ func TestCoreImportsStayInsideTheHexagon(t *testing.T) {
 var useCaseImports = map[string][]string{
 	"app": {"metering", "gateway", "outbox", "ledgercheck", "reconciliation", "billing", "invoicing", "taxsettings",
 		"retention", "panel", "panel/accounts", "panel/keys", "panel/topups", "panel/catalogadmin", "panel/history",
-		"panel/auditlog", "panel/brands"},
+		"panel/auditlog", "panel/brands", "panel/customers"},
 	"gateway":            {"metering"},
 	"metering":           {},
 	"panel":              {},
@@ -140,6 +140,7 @@ var useCaseImports = map[string][]string{
 	"panel/history":      {"panel"},
 	"panel/auditlog":     {"panel"},
 	"panel/brands":       {"panel"},
+	"panel/customers":    {"panel"},
 	"outbox":             {},
 	"ledgercheck":        {},
 	// reconciliation completes payments and approves balance requests

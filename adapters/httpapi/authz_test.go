@@ -87,6 +87,8 @@ var (
 	adminOnly   = statuses{401, 403, 403, 200}
 	adminCreate = statuses{401, 403, 403, 201}
 	adminDelete = statuses{401, 403, 403, 204}
+	// resellerOnly: a reseller's own selling prices and commissions.
+	resellerOnly = statuses{401, 403, 200, 403}
 )
 
 const panelAPI = "/api/v1/panel"
@@ -288,20 +290,22 @@ var authzTable = []authzRow{
 			return panelReq("/balance-requests/%d/screenshot", f.newTopUp(a))
 		},
 		other: func(f *authzFixture) authzRequest { return panelReq("/balance-requests/%d/screenshot", f.victimTopUp) }, otherWant: statuses{401, 404, 404, 200}},
-	{method: "POST", pattern: "/balance-requests/{id}/approve", want: adminOnly,
+	// A reseller decides its customers' requests only (its own and other
+	// users' are 404; resellerCustomerRows has its customer's).
+	{method: "POST", pattern: "/balance-requests/{id}/approve", want: statuses{401, 403, 404, 200},
 		own: func(f *authzFixture, a actor) authzRequest {
 			return panelReq("/balance-requests/%d/approve", f.newTopUp(a)).with(map[string]any{})
 		},
 		other: func(f *authzFixture) authzRequest {
 			return panelReq("/balance-requests/%d/approve", f.newTopUp(f.victimActor())).with(map[string]any{})
-		}, otherWant: adminOnly},
-	{method: "POST", pattern: "/balance-requests/{id}/reject", want: adminOnly,
+		}, otherWant: statuses{401, 403, 404, 200}},
+	{method: "POST", pattern: "/balance-requests/{id}/reject", want: statuses{401, 403, 404, 200},
 		own: func(f *authzFixture, a actor) authzRequest {
 			return panelReq("/balance-requests/%d/reject", f.newTopUp(a)).with(map[string]any{"admin_remarks": "not received"})
 		},
 		other: func(f *authzFixture) authzRequest {
 			return panelReq("/balance-requests/%d/reject", f.newTopUp(f.victimActor())).with(map[string]any{"admin_remarks": "not received"})
-		}, otherWant: adminOnly},
+		}, otherWant: statuses{401, 403, 404, 200}},
 
 	{method: "GET", pattern: "/payments/{id}/refunds", want: signedIn,
 		own:   func(f *authzFixture, a actor) authzRequest { return panelReq("/payments/%s/refunds", f.paidPayment(a)) },
@@ -338,6 +342,22 @@ var authzTable = []authzRow{
 	}},
 
 	{method: "GET", pattern: "/audit-logs", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/audit-logs") }},
+
+	// A reseller's selling prices, markup and commissions: resellers only.
+	{method: "GET", pattern: "/customer-prices", want: resellerOnly, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/customer-prices") }},
+	{method: "PUT", pattern: "/customer-prices/{service_id}", want: resellerOnly, own: func(f *authzFixture, a actor) authzRequest {
+		return panelReq("/customer-prices/%d", f.service).with(map[string]any{"price": "99.0000"})
+	}},
+	{method: "DELETE", pattern: "/customer-prices/{service_id}", want: statuses{401, 403, 204, 403}, own: func(f *authzFixture, a actor) authzRequest {
+		if a.token != "" && a.id == f.actors[asReseller].id {
+			f.e.must(f.e.do("PUT", panelAPI+fmt.Sprintf("/customer-prices/%d", f.service), a.token, map[string]any{"price": "99.0000"}), 200)
+		}
+		return panelReq("/customer-prices/%d", f.service)
+	}},
+	{method: "PUT", pattern: "/customer-markup", want: resellerOnly, own: func(f *authzFixture, a actor) authzRequest {
+		return panelReq("/customer-markup").with(map[string]any{"default_markup": "10.00"})
+	}},
+	{method: "GET", pattern: "/commissions", want: resellerOnly, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/commissions") }},
 
 	{method: "GET", pattern: "/settings/billing", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/settings/billing") }},
 	{method: "PUT", pattern: "/settings/billing", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest {
@@ -393,6 +413,48 @@ var authzTable = []authzRow{
 	{method: "DELETE", pattern: "/pricing/{id}", want: adminDelete, own: func(f *authzFixture, a actor) authzRequest {
 		return panelReq("/pricing/%d", f.newPrice())
 	}},
+
+	// A reseller's customers (decisions part 18): own is a customer of the
+	// reseller actor; other is the victim, an ordinary user (404 to a
+	// reseller); everyone but a reseller is refused before any id is read.
+	{method: "POST", pattern: "/customers", want: resellerCreate, own: func(f *authzFixture, a actor) authzRequest {
+		n := seq.Add(1)
+		return panelReq("/customers").with(map[string]any{"name": "Shop", "email": fmt.Sprintf("shop%d@example.com", n), "phone": fmt.Sprintf("96%08d", n)})
+	}},
+	{method: "GET", pattern: "/customers", want: resellerOnly, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/customers") }},
+	{method: "GET", pattern: "/reseller/dashboard", want: resellerOnly, own: func(f *authzFixture, a actor) authzRequest {
+		return panelReq("/reseller/dashboard?from=2026-01-01&to=2026-01-31")
+	}},
+	customerRow("GET", "/customers/{id}", "", resellerOnly, nil),
+	customerRow("POST", "/customers/{id}/block", "/block", resellerOnly, map[string]any{}),
+	customerRow("POST", "/customers/{id}/activate", "/activate", resellerOnly, map[string]any{}),
+	customerRow("GET", "/customers/{id}/api-keys", "/api-keys", resellerOnly, nil),
+	customerRow("GET", "/customers/{id}/hit-logs", "/hit-logs", resellerOnly, nil),
+	customerRow("GET", "/customers/{id}/transactions", "/transactions", resellerOnly, nil),
+	customerRow("GET", "/customers/{id}/transfers", "/transfers", resellerOnly, nil),
+	customerRow("POST", "/customers/{id}/transfers", "/transfers", resellerCreate, map[string]any{"amount": "0.01", "direction": "to_customer"}),
+}
+
+var resellerCreate = statuses{401, 403, 201, 403}
+
+// customerRow is the row of a /customers/{id}... route: own is a customer
+// of the reseller actor, other the victim (not the reseller's).
+func customerRow(method, pattern, suffix string, want statuses, body any) authzRow {
+	return authzRow{method: method, pattern: pattern, want: want,
+		own: func(f *authzFixture, a actor) authzRequest {
+			return panelReq("/customers/%d%s", f.resellerCustomer(), suffix).with(body)
+		},
+		other: func(f *authzFixture) authzRequest {
+			return panelReq("/customers/%d%s", f.victim.id, suffix).with(body)
+		}, otherWant: statuses{401, 403, 404, 403}}
+}
+
+// resellerCustomer is a new active customer of the reseller actor.
+func (f *authzFixture) resellerCustomer() uint64 {
+	f.e.t.Helper()
+	n := seq.Add(1)
+	return f.e.must(f.e.do("POST", panelAPI+"/customers", f.actors[asReseller].token, map[string]any{
+		"name": "Shop", "email": fmt.Sprintf("shop%d@example.com", n), "phone": fmt.Sprintf("96%08d", n)}), 201).num("id")
 }
 
 func TestAuthzTableCoversEveryPanelRoute(t *testing.T) {

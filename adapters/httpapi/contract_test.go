@@ -201,7 +201,7 @@ func TestContractCheckCanFail(t *testing.T) {
 	service := `{"id":3,"name":"SMS","slug":"sms","endpoint":"/api/v1/sms","description":null,"category":"sms","method":"POST",` +
 		`"parameters":{},"status":"active","builtin":false,"price":"0.50","minimum_hit_charge":"0.00","created_at":"2025-03-01T10:30:00Z","updated_at":"2025-03-01T10:30:00Z"`
 	user := `{"id":7,"name":"Asha","email":"a@example.com","phone":"9876543210","role":"user","status":"active","plan":"starter",` +
-		`"balance":"1.00","total_spent":"0.00","api_key":null,"webhook_url":null,"low_balance_alert":null,"collection_fee_percent":"0.00","daily_payout_limit":"200000.00","email_verified_at":null,` +
+		`"balance":"1.00","total_spent":"0.00","api_key":null,"webhook_url":null,"low_balance_alert":null,"collection_fee_percent":"0.00","daily_payout_limit":"200000.00","email_verified_at":null,"parent_id":null,"reseller_name":null,` +
 		`"created_at":"2025-03-01T10:30:00Z","updated_at":"2025-03-01T10:30:00Z"`
 	notFound := `{"success":false,"message":"Not found","error":"not_found",` + rid + `}`
 	cases := []struct {

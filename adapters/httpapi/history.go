@@ -156,6 +156,9 @@ type hitResponse struct {
 	UserEmail      *string `json:"user_email,omitempty"`
 	APIKeyName     *string `json:"api_key_name,omitempty"`
 	APIServiceName *string `json:"api_service_name,omitempty"`
+	// Commission is the reseller's on its customer's call: in a
+	// reseller's list of its customer's hits only.
+	Commission *string `json:"commission,omitempty"`
 }
 
 // rawJSON passes stored JSON through, or quotes text that is not JSON.

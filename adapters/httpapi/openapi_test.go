@@ -362,6 +362,17 @@ func TestOpenAPISchemasMatchDTOs(t *testing.T) {
 		{"WebhookDeliveryDetail", deliveryDetailResponse{}, true, nil},
 		{"WebhookAttempt", attemptResponse{}, true, nil},
 		{"WebhookSecret", webhookSecretResponse{}, true, nil},
+		{"CreateCustomerRequest", createCustomerRequest{}, false, nil},
+		{"TransferRequest", transferRequest{}, false, nil},
+		{"Transfer", transferResponse{}, true, nil},
+		{"TransferList", listResponse[transferResponse]{}, true, nil},
+		{"ResellerDashboard", resellerDashboardResponse{}, true, nil},
+		{"CustomerPrice", customerPriceResponse{}, true, nil},
+		{"CustomerPriceList", customerPricesResponse{}, true, nil},
+		{"CustomerPriceRequest", customerPriceRequest{}, false, nil},
+		{"CustomerMarkup", customerMarkupResponse{}, true, nil},
+		{"Commission", commissionResponse{}, true, nil},
+		{"CommissionList", listResponse[commissionResponse]{}, true, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.schema, func(t *testing.T) { dtoMatchesSchema(t, doc, tc.schema, tc.dto, tc.response, tc.skip...) })

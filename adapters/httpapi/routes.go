@@ -86,8 +86,6 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	admin.PATCH("/users/:id/subscription", s.setSubscription)
 	admin.POST("/plans", s.createPlan)
 	admin.PATCH("/plans/:code", s.patchPlan)
-	admin.POST("/balance-requests/:id/approve", s.approveTopUp)
-	admin.POST("/balance-requests/:id/reject", s.rejectTopUp)
 
 	admin.POST("/services", s.createService)
 	admin.PATCH("/services/:id", s.patchService)
@@ -122,6 +120,32 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	in.POST("/webhooks/rotate-secret", s.rotateWebhookSecret)
 
 	admin.GET("/audit-logs", s.listAudit)
+
+	// A reseller's customers (decisions part 18): resellers only; an id
+	// that is not the caller's customer is 404. Balance requests are
+	// decided by admins, and by a reseller for its customers.
+	deciders := in.Group("", adminOrReseller)
+	deciders.POST("/balance-requests/:id/approve", s.approveTopUp)
+	deciders.POST("/balance-requests/:id/reject", s.rejectTopUp)
+	rs := in.Group("", resellerOnly)
+	rs.POST("/customers", s.createCustomer)
+	rs.GET("/customers", s.listCustomers)
+	rs.GET("/customers/:id", s.getCustomer)
+	rs.POST("/customers/:id/block", s.setCustomerStatus(user.StatusBlocked))
+	rs.POST("/customers/:id/activate", s.setCustomerStatus(user.StatusActive))
+	rs.GET("/customers/:id/api-keys", s.listCustomerKeys)
+	rs.GET("/customers/:id/hit-logs", s.listCustomerHits)
+	rs.GET("/customers/:id/transactions", s.listCustomerTransactions)
+	rs.GET("/customers/:id/transfers", s.listCustomerTransfers)
+	rs.POST("/customers/:id/transfers", s.createTransfer)
+	rs.GET("/reseller/dashboard", s.resellerDashboard)
+	// A reseller's selling prices, default markup and commissions (403 for
+	// anyone else).
+	in.GET("/customer-prices", s.listCustomerPrices)
+	in.PUT("/customer-prices/:service_id", s.putCustomerPrice)
+	in.DELETE("/customer-prices/:service_id", s.deleteCustomerPrice)
+	in.PUT("/customer-markup", s.putCustomerMarkup)
+	in.GET("/commissions", s.listCommissions)
 
 	// The invoices' parties: the supplier's details (admin) and the state
 	// codes a billing profile (PATCH /auth/me) picks from.

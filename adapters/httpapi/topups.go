@@ -46,6 +46,9 @@ type topUpResponse struct {
 	AdminRemarks  *string    `json:"admin_remarks"`
 	CreatedAt     *time.Time `json:"created_at"`
 	UpdatedAt     *time.Time `json:"updated_at"`
+	// UserName names the owner in a reseller's list of its customers'
+	// requests (scope=customers) only.
+	UserName *string `json:"user_name,omitempty"`
 }
 
 // toTopUpResponse links the screenshot instead of naming the stored file.
@@ -147,8 +150,15 @@ func (s *server) listTopUps(c echo.Context) error {
 	if len(f.Q) > topup.MaxUTRLength {
 		fe.Add("q", "must be at most 50 characters")
 	}
+	scope := c.QueryParam("scope")
+	if scope != "" && scope != "own" && scope != "customers" {
+		fe.Add("scope", "must be own or customers")
+	}
 	if err := fe.Err(); err != nil {
 		return err
+	}
+	if scope == "customers" {
+		return s.listCustomerTopUps(c, f)
 	}
 	rows, total, err := s.app.TopUps.ListTopUps(c.Request().Context(), caller(c), f)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/core/directory"
 	"paygate/core/errs"
 	"paygate/core/ledger"
 	"paygate/core/money"
@@ -35,6 +36,11 @@ type userResponse struct {
 	CreatedAt        *time.Time `json:"created_at"`
 	UpdatedAt        *time.Time `json:"updated_at"`
 	DeletedAt        *time.Time `json:"deleted_at,omitempty"`
+	// ParentID is a customer's reseller (decisions part 18), null for
+	// everyone else; ResellerName names it where the caller may read it
+	// (admins' user lists, a reseller's customers).
+	ParentID     *uint64 `json:"parent_id"`
+	ResellerName *string `json:"reseller_name"`
 	// Billing is the caller's own billing profile, or null: in /auth/me
 	// only (taxprofiles.go).
 	Billing *shown[billingProfileResponse] `json:"billing,omitempty"`
@@ -48,6 +54,7 @@ func toUserResponse(u *user.User) userResponse {
 		APIKey: u.APIKey, WebhookURL: u.WebhookURL, EmailVerifiedAt: u.EmailVerifiedAt,
 		CreatedAt: timePtr(u.CreatedAt), UpdatedAt: timePtr(u.UpdatedAt), DeletedAt: u.DeletedAt,
 		CollectionFeePercent: money.Format2(u.CollectionFeePercent), DailyPayoutLimit: money.Format2(u.DailyPayoutLimit),
+		ParentID: u.ParentID,
 	}
 	if u.LowBalanceAlert != nil {
 		v := money.Format2(*u.LowBalanceAlert)
@@ -92,6 +99,7 @@ func (s *server) listUsers(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := page(c, fe)
 	f := user.Filter{Role: user.Role(c.QueryParam("role")), Status: user.Status(c.QueryParam("status")), Q: c.QueryParam("q"), Page: p, PerPage: pp}
+	f.ParentID = uintParam(c, fe, "reseller_id")
 	user.CheckAccount(fe, given(f.Role), given(f.Status), nil)
 	if len(f.Q) > 255 {
 		fe.Add("q", "must be at most 255 characters")
@@ -103,7 +111,35 @@ func (s *server) listUsers(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeList(c, mapSlice(users, toUserResponse), p, pp, total)
+	items := mapSlice(users, toUserResponse)
+	if err := s.nameResellers(c, items); err != nil {
+		return err
+	}
+	return writeList(c, items, p, pp, total)
+}
+
+// nameResellers sets reseller_name of the users that have a reseller (one
+// lookup of the page's distinct resellers).
+func (s *server) nameResellers(c echo.Context, items []userResponse) error {
+	var ids directory.IDs
+	for _, u := range items {
+		if u.ParentID != nil {
+			ids.Users = append(ids.Users, *u.ParentID)
+		}
+	}
+	if len(ids.Users) == 0 {
+		return nil
+	}
+	n, err := s.app.History.Names(c.Request().Context(), caller(c), ids)
+	if err != nil {
+		return err
+	}
+	for i := range items {
+		if p := items[i].ParentID; p != nil {
+			items[i].ResellerName = userName(n, *p)
+		}
+	}
+	return nil
 }
 
 func (s *server) getUser(c echo.Context) error {
@@ -115,7 +151,11 @@ func (s *server) getUser(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toUserResponse(u))
+	out := []userResponse{toUserResponse(u)}
+	if err := s.nameResellers(c, out); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, out[0])
 }
 
 type patchUserRequest struct {

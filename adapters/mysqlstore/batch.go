@@ -66,14 +66,15 @@ func hitValues(h *hitlog.Hit, now time.Time) ([]any, error) {
 	h.CreatedAt, h.UpdatedAt = timeFromDB(r.CreatedAt), timeFromDB(r.UpdatedAt)
 	return []any{r.UserID, r.ServiceID, r.APIKeyID, r.RequestID, r.ChargeAmount,
 		r.CostAmount, r.ReservedAmount, r.AdmittedAmount, r.Uncharged, r.IPAddress, r.Status, r.Outcome, r.ResponseTimeMs,
-		*r.CreatedAt, *r.UpdatedAt}, nil
+		*r.CreatedAt, *r.UpdatedAt, r.ResellerID, r.Commission}, nil
 }
 
 const hitColumns = "(user_id, api_service_id, api_key_id, request_id, charge_amount, " +
-	"cost_amount, reserved_amount, admitted_amount, uncharged, ip_address, status, outcome, response_time_ms, created_at, updated_at)"
+	"cost_amount, reserved_amount, admitted_amount, uncharged, ip_address, status, outcome, response_time_ms, created_at, updated_at, " +
+	"reseller_id, commission)"
 
 // hitPlaceholders is one row of hitColumns' values.
-const hitPlaceholders = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+const hitPlaceholders = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 
 // InsertMany inserts hits with multi-row INSERTs (plain SQL: no RETURNING,
 // no reflection). Ids: a multi-row INSERT takes consecutive ids on SQLite
@@ -123,7 +124,7 @@ func hitChunks(hits []*hitlog.Hit) [][]*hitlog.Hit {
 func hitInsert(part []*hitlog.Hit, now time.Time) (string, []any, error) {
 	var q strings.Builder
 	q.WriteString("INSERT INTO api_hit_logs " + hitColumns + " VALUES ")
-	args := make([]any, 0, 15*len(part))
+	args := make([]any, 0, 17*len(part))
 	for i, h := range part {
 		values, err := hitValues(h, now)
 		if err != nil {
@@ -513,8 +514,8 @@ func pick(hits []*hitlog.Hit, part []int) []*hitlog.Hit {
 // moves only hits still pending. ids are the hits' ids.
 func settleUpdate(hits []*hitlog.Hit, part []int, now time.Time) (query string, args []any, ids []uint64, err error) {
 	var (
-		w                                    moneyWriter
-		status, outcomes, charge, cost, took []any
+		w                                                moneyWriter
+		status, outcomes, charge, cost, commission, took []any
 	)
 	ids = make([]uint64, len(part))
 	for j, i := range part {
@@ -524,6 +525,7 @@ func settleUpdate(hits []*hitlog.Hit, part []int, now time.Time) (query string, 
 		outcomes = append(outcomes, outcome(h.Status))
 		charge = append(charge, w.put(colCharge, h.ChargeAmount))
 		cost = append(cost, w.put(colCost, h.CostAmount))
+		commission = append(commission, w.put(colCommission, h.Commission))
 		took = append(took, h.ResponseTimeMs)
 	}
 	if w.err != nil {
@@ -538,6 +540,9 @@ func settleUpdate(hits []*hitlog.Hit, part []int, now time.Time) (query string, 
 		vals []any
 	}
 	cols := []column{{"status", status}, {"charge_amount", charge}, {"cost_amount", cost}, {"response_time_ms", took}}
+	if commissionMoves(hits, part) {
+		cols = append(cols, column{"commission", commission})
+	}
 	if outcomeMoves(hits, part) {
 		cols = append(cols, column{"outcome", outcomes})
 	}

@@ -24,13 +24,16 @@ func (s *hitStore) finishChunk(ctx context.Context, hits []*hitlog.Hit, part []i
 	var (
 		w    moneyWriter
 		q    strings.Builder
-		args = make([]any, 0, 6*len(part)+2)
+		args = make([]any, 0, 7*len(part)+2)
 	)
 	failed := outcomeMoves(hits, part)
 	q.WriteString("UPDATE api_hit_logs SET status = v.column2, charge_amount = v.column3, " +
 		"cost_amount = v.column4, response_time_ms = v.column5, ")
+	if commissionMoves(hits, part) { // every row carries it (column6); set only when one earned one
+		q.WriteString("commission = v.column6, ")
+	}
 	if failed {
-		q.WriteString("outcome = v.column6, ")
+		q.WriteString("outcome = v.column7, ")
 	}
 	q.WriteString("updated_at = ? FROM (VALUES ")
 	args = append(args, now)
@@ -39,12 +42,13 @@ func (s *hitStore) finishChunk(ctx context.Context, hits []*hitlog.Hit, part []i
 		if j > 0 {
 			q.WriteByte(',')
 		}
-		args = append(args, h.ID, string(h.Status), w.put(colCharge, h.ChargeAmount), w.put(colCost, h.CostAmount), h.ResponseTimeMs)
+		args = append(args, h.ID, string(h.Status), w.put(colCharge, h.ChargeAmount), w.put(colCost, h.CostAmount), h.ResponseTimeMs,
+			w.put(colCommission, h.Commission))
 		if failed {
-			q.WriteString("(?,?,?,?,?,?)")
+			q.WriteString("(?,?,?,?,?,?,?)")
 			args = append(args, outcome(h.Status))
 		} else {
-			q.WriteString("(?,?,?,?,?)")
+			q.WriteString("(?,?,?,?,?,?)")
 		}
 	}
 	if w.err != nil {

@@ -40,6 +40,7 @@ var (
 	colCost        = column{"cost_amount", 10, 4}
 	colReserved    = column{"reserved_amount", 10, 4}
 	colAdmitted    = column{"admitted_amount", 10, 4}
+	colCommission  = column{"commission", 10, 4}
 )
 
 func (c column) toDB(d decimal.Decimal) (string, error) {

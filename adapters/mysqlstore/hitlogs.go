@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/shopspring/decimal"
 	"gorm.io/gorm"
 
 	"paygate/core/errs"
@@ -27,6 +28,8 @@ type hitRow struct {
 	ReservedAmount  string     `gorm:"column:reserved_amount"`
 	AdmittedAmount  *string    `gorm:"column:admitted_amount"`
 	Uncharged       *string    `gorm:"column:uncharged"`
+	ResellerID      *uint64    `gorm:"column:reseller_id"`
+	Commission      string     `gorm:"column:commission"`
 	IPAddress       string     `gorm:"column:ip_address"`
 	Status          string     `gorm:"column:status"`
 	Outcome         string     `gorm:"column:outcome"`
@@ -52,6 +55,8 @@ func toHitRow(h *hitlog.Hit) (hitRow, error) {
 		ReservedAmount:  w.put(colReserved, h.Reserved),
 		AdmittedAmount:  w.putPtr(colAdmitted, h.Admitted),
 		Uncharged:       nullString(h.Uncharged),
+		ResellerID:      h.ResellerID,
+		Commission:      w.put(colCommission, h.Commission),
 		IPAddress:       h.IPAddress,
 		Status:          string(h.Status),
 		ResponseTimeMs:  h.ResponseTimeMs,
@@ -84,6 +89,14 @@ func outcomeMoves(hits []*hitlog.Hit, part []int) bool {
 	return slices.ContainsFunc(part, func(i int) bool { return outcome(hits[i].Status) != string(hitlog.StatusSuccess) })
 }
 
+// commissionMoves reports whether settling hits[i], i in part, writes a
+// commission: whether one of them earned one (a reseller's customer's
+// success). Pending hits are written with none, so the others leave the
+// column out.
+func commissionMoves(hits []*hitlog.Hit, part []int) bool {
+	return slices.ContainsFunc(part, func(i int) bool { return !hits[i].Commission.IsZero() })
+}
+
 func toDomainHit(r *hitRow) (hitlog.Hit, error) {
 	var w moneyWriter
 	h := hitlog.Hit{
@@ -99,6 +112,8 @@ func toDomainHit(r *hitRow) (hitlog.Hit, error) {
 		Reserved:        w.get(colReserved, r.ReservedAmount),
 		Admitted:        w.getPtr(colAdmitted, r.AdmittedAmount),
 		Uncharged:       deref(r.Uncharged),
+		ResellerID:      r.ResellerID,
+		Commission:      commissionFromDB(&w, r.Commission),
 		IPAddress:       r.IPAddress,
 		Status:          hitlog.Status(r.Status),
 		ResponseTimeMs:  r.ResponseTimeMs,
@@ -109,6 +124,15 @@ func toDomainHit(r *hitRow) (hitlog.Hit, error) {
 		return h, fmt.Errorf("hit %s: %w", r.RequestID, w.err)
 	}
 	return h, nil
+}
+
+// commissionFromDB reads the commission column; a row read without it
+// (the exports' explicit column list) has none.
+func commissionFromDB(w *moneyWriter, s string) decimal.Decimal {
+	if s == "" {
+		return decimal.Zero
+	}
+	return w.get(colCommission, s)
 }
 
 type hitStore struct{ base }
@@ -154,6 +178,7 @@ func (s *hitStore) finish(ctx context.Context, h *hitlog.Hit) error {
 		"outcome":          outcome(h.Status),
 		"charge_amount":    w.put(colCharge, h.ChargeAmount),
 		"cost_amount":      w.put(colCost, h.CostAmount),
+		"commission":       w.put(colCommission, h.Commission),
 		"response_time_ms": h.ResponseTimeMs,
 		"updated_at":       now,
 	}

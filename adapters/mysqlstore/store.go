@@ -314,7 +314,10 @@ func (s *Store) storesOn(db *gorm.DB) store.Stores {
 
 		Beneficiaries: &beneficiaryStore{b},
 
-		Brands: &brandStore{b},
+		Brands:         &brandStore{b},
+		Transfers:      &transferStore{b},
+		CustomerPrices: &customerPriceStore{b},
+		Commissions:    &commissionStore{b},
 	}
 }
 

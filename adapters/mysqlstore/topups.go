@@ -152,6 +152,9 @@ func (s *topUpStore) List(ctx context.Context, f topup.Filter) ([]topup.Request,
 		if f.Q != "" {
 			q = q.Where("utr_number LIKE ?"+likeEscape, likePattern(f.Q))
 		}
+		if f.ParentID != nil {
+			q = q.Where("user_id IN (SELECT id FROM users WHERE parent_id = ?)", *f.ParentID)
+		}
 		return createdBetween(q, f.From, f.To)
 	}
 	return pageNewest(s.conn(ctx), filter, f.Page, f.PerPage, "balance requests", toDomainTopUp)

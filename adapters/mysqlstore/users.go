@@ -329,6 +329,9 @@ func (s *userStore) List(ctx context.Context, f user.Filter) ([]user.User, int64
 			p := likePattern(f.Q)
 			q = q.Where("(name LIKE ?"+likeEscape+" OR email LIKE ?"+likeEscape+" OR phone LIKE ?"+likeEscape+")", p, p, p)
 		}
+		if f.ParentID != nil {
+			q = q.Where("parent_id = ?", *f.ParentID)
+		}
 		return q
 	}
 	return pageNewest(s.conn(ctx), filter, f.Page, f.PerPage, "users", func(r *userRow) (user.User, error) {

@@ -140,10 +140,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 	}
 
 	var (
-		srv   *child
-		creds = credentials{Key: "rk_live_bench", Secret: "rs_bench"} // sent to the bare proxy too, so both requests weigh the same
-		env   []string
-		dbURL string // the server's database, read by countCharges
+		srv       *child
+		creds     = credentials{Key: "rk_live_bench", Secret: "rs_bench"} // sent to the bare proxy too, so both requests weigh the same
+		custCreds credentials                                             // a reseller's customer's key (resale.go)
+		env       []string
+		dbURL     string // the server's database, read by countCharges
 	)
 	if !o.onlyBare {
 		tmp, err := os.MkdirTemp("", "paygate-bench-")
@@ -183,6 +184,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		if creds, err = setupMetered(ctx, srv.base, "bench-admin@example.com", adminPassword, upURL); err != nil {
 			return fmt.Errorf("set up through the panel API: %w\nserver log (last lines):\n%s", err, childproc.LogTail(srv.logPath, 20))
 		}
+		if custCreds, err = setupCustomer(ctx, srv.base, "bench-admin@example.com", adminPassword, dbURL); err != nil {
+			return fmt.Errorf("set up a reseller's customer: %w\nserver log (last lines):\n%s", err, childproc.LogTail(srv.logPath, 20))
+		}
 	}
 
 	if proxyURL != "" {
@@ -195,13 +199,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		rep.BareProcess = summarize(bare)
 		rep.BareProcess.CPU = bareCPU
 	}
-	var metered, warmup Result
+	var metered, warmup, customer, custWarmup Result
 	if srv != nil {
 		probe := cpuProbe{serverPID: srv.cmd.Process.Pid, dbPID: dbs.pid(o)}
 		var meteredCPU *cpuSummary
 		metered, warmup, meteredCPU = measure(ctx, o, "metered", srv.base+"/api/v1/bench-echo", creds, probe, progress)
 		rep.Metered = summarize(metered)
 		rep.Metered.CPU = meteredCPU
+		var custCPU *cpuSummary
+		customer, custWarmup, custCPU = measure(ctx, o, "metered, a reseller's customer", srv.base+"/api/v1/bench-echo", custCreds, probe, progress)
+		rep.Customer = summarize(customer)
+		rep.Customer.CPU = custCPU
 		rep.compare()
 		if retries, aborts, err := conflicts(ctx, srv.base, metricsToken); err != nil {
 			progress.Printf("conflicts: %v", err)
@@ -222,6 +230,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		if rep.Charges, err = countCharges(ctx, dbURL, warmup, metered); err != nil {
 			return fmt.Errorf("count charges: %w", err)
 		}
+		if rep.CustomerCharges, err = countResale(ctx, dbURL, custWarmup, customer); err != nil {
+			return fmt.Errorf("count the customer's charges: %w", err)
+		}
 	}
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -240,6 +251,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 		return errors.New("ledger check failed")
 	case rep.Charges != nil && rep.Charges.Problem != "":
 		return errors.New(rep.Charges.Problem)
+	case rep.CustomerCharges != nil && rep.CustomerCharges.Problem != "":
+		return errors.New("reseller's customer: " + rep.CustomerCharges.Problem)
+	case srv != nil && customer.Non2xx+customer.Errors > 0:
+		return fmt.Errorf("customer run had %d non-2xx answers and %d errors", customer.Non2xx, customer.Errors)
 	case srv != nil && metered.Non2xx+metered.Errors > 0:
 		return fmt.Errorf("metered run had %d non-2xx answers and %d errors", metered.Non2xx, metered.Errors)
 	case srv != nil && warmup.Non2xx+warmup.Errors > 0:

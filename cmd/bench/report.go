@@ -33,6 +33,15 @@ type report struct {
 	P99RatioProcess        *float64      `json:"p99_ratio_process,omitempty"`
 	Ledger                 *ledgerResult `json:"ledger_check,omitempty"`
 	Charges                *chargeCount  `json:"charges,omitempty"`
+	// Customer is the metered run of a reseller's customer (resale.go),
+	// against the same service; its ratios are to the ordinary caller's
+	// metered run and to the bare proxy process.
+	Customer                    *runSummary  `json:"customer,omitempty"`
+	CustomerThroughputRatio     *float64     `json:"customer_throughput_ratio,omitempty"`
+	CustomerP99Ratio            *float64     `json:"customer_p99_ratio,omitempty"`
+	CustomerThroughputRatioBare *float64     `json:"customer_throughput_ratio_process,omitempty"`
+	CustomerP99RatioBare        *float64     `json:"customer_p99_ratio_process,omitempty"`
+	CustomerCharges             *chargeCount `json:"customer_charges,omitempty"`
 }
 
 type runSummary struct {
@@ -69,6 +78,8 @@ func summarize(r Result) *runSummary {
 func (r *report) compare() {
 	r.ThroughputRatio, r.P99Ratio = ratios(r.Bare, r.Metered)
 	r.ThroughputRatioProcess, r.P99RatioProcess = ratios(r.BareProcess, r.Metered)
+	r.CustomerThroughputRatio, r.CustomerP99Ratio = ratios(r.Metered, r.Customer)
+	r.CustomerThroughputRatioBare, r.CustomerP99RatioBare = ratios(r.BareProcess, r.Customer)
 }
 
 func ratios(bare, metered *runSummary) (throughput, p99 *float64) {
@@ -82,7 +93,8 @@ func ratios(bare, metered *runSummary) (throughput, p99 *float64) {
 
 // rows are the report's runs in print order.
 func (r *report) rows() []reportRow {
-	return []reportRow{{"bare proxy, inside the bench", r.Bare}, {"bare proxy, own process", r.BareProcess}, {"metered", r.Metered}}
+	return []reportRow{{"bare proxy, inside the bench", r.Bare}, {"bare proxy, own process", r.BareProcess}, {"metered", r.Metered},
+		{"metered, reseller's customer", r.Customer}}
 }
 
 type reportRow struct {
@@ -130,6 +142,12 @@ func (r *report) writeTable(w io.Writer) error {
 	if r.ThroughputRatio != nil {
 		fmt.Fprintf(w, "metered ÷ bare proxy inside the bench: throughput %.3f, p99 %.2f\n", *r.ThroughputRatio, *r.P99Ratio)
 	}
+	if r.CustomerThroughputRatio != nil {
+		fmt.Fprintf(w, "reseller's customer ÷ ordinary caller (metered): throughput %.3f, p99 %.2f\n", *r.CustomerThroughputRatio, *r.CustomerP99Ratio)
+	}
+	if r.CustomerThroughputRatioBare != nil {
+		fmt.Fprintf(w, "reseller's customer ÷ bare proxy process: throughput %.3f, p99 %.2f\n", *r.CustomerThroughputRatioBare, *r.CustomerP99RatioBare)
+	}
 	if r.Ledger != nil {
 		verdict := "OK"
 		if !r.Ledger.OK {
@@ -143,6 +161,13 @@ func (r *report) writeTable(w io.Writer) error {
 			verdict = "FAILED: " + c.Problem
 		}
 		fmt.Fprintf(w, "charges: %d answered (%d unanswered), %d charged, %s taken: %s\n", c.Answered, c.Unreceived, c.Charged, c.Money, verdict)
+	}
+	if c := r.CustomerCharges; c != nil {
+		verdict := "every answered call charged once at the selling price, with its commission; the reseller untouched"
+		if c.Problem != "" {
+			verdict = "FAILED: " + c.Problem
+		}
+		fmt.Fprintf(w, "reseller's customer: %d answered (%d unanswered), %d charged, %s taken: %s\n", c.Answered, c.Unreceived, c.Charged, c.Money, verdict)
 	}
 	return nil
 }

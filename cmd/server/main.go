@@ -20,6 +20,8 @@ import (
 	"time"
 	_ "time/tzdata" // TIMEZONE works on machines without a zoneinfo database
 
+	"github.com/shopspring/decimal"
+
 	"paygate/adapters/httpapi"
 	"paygate/adapters/invoicepdf"
 	"paygate/adapters/mail"
@@ -80,6 +82,10 @@ commands:
   invoices issue [--month YYYY-MM] [--at INSTANT]
                  issue the month's tax invoices and credit notes (the month
                  before INSTANT, now by default), as the invoicing worker does
+  commissions settle [--at INSTANT]
+                 credit resellers' commissions of every local hour closed
+                 before INSTANT (RFC 3339; now by default) not yet credited,
+                 as the commissions worker does
   backup FILE    write a consistent copy of the running SQLite database to FILE
                  (a new file); MariaDB: use mariadb-dump --single-transaction
   create-admin EMAIL
@@ -153,6 +159,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return billingRun(ctx, newApp(cfg, store, nil, nil, nil, log), rest[2:], stdout)
 	case cmd == "invoices" && len(rest) >= 2 && rest[1] == "issue":
 		return invoicesIssue(ctx, newApp(cfg, store, nil, nil, nil, log), rest[2:], stdout)
+	case cmd == "commissions" && len(rest) >= 2 && rest[1] == "settle":
+		return commissionsSettle(ctx, newApp(cfg, store, nil, nil, nil, log), rest[2:], stdout)
 	case cmd == "backup" && len(rest) == 2:
 		if err := store.Backup(ctx, rest[1]); err != nil {
 			return err
@@ -180,6 +188,7 @@ func newApp(cfg config, store *mysqlstore.Store, tokens *token.JWT, files panel.
 	up := upstream.New(upstream.Options{AllowPrivate: cfg.UpstreamAllowPrivate, DefaultTimeout: cfg.UpstreamTimeout, Sandbox: sandbox.NewUpstream()})
 	d := app.Deps{
 		Tx: store, Stores: store.Stores(), Names: store.Names(), Exports: store.Exports(), Upstream: up, Files: files,
+		ResellerReports: store.ResellerReports(),
 		Config: app.Config{Location: cfg.Location, UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL,
 			MaxTopUp: cfg.BalanceRequestMax, CollectionFeePercent: cfg.CollectionFeePercent, PendingHitGrace: cfg.HitRecoveryAfter, HitPayloadRetention: cfg.HitPayloadRetention, HoldLifetime: cfg.MeteringHolds,
 			WebhookTimeout: cfg.WebhookTimeout, GSTRate: cfg.GSTRate,
@@ -437,6 +446,43 @@ func invoicesIssue(ctx context.Context, a *app.App, args []string, out io.Writer
 		return err
 	}
 	fmt.Fprintf(out, "invoices issue %s at %s: %d invoices, %d credit notes\n", month, at.Format(time.RFC3339), res.Invoices, res.CreditNotes)
+	return nil
+}
+
+// commissionsSettle is `commissions settle [--at <RFC 3339>]`: every
+// reseller-hour closed before at (the clock by default) not yet credited,
+// as the commissions worker settles them.
+func commissionsSettle(ctx context.Context, a *app.App, args []string, out io.Writer) error {
+	const use = "usage: commissions settle [--at <RFC 3339 instant>]"
+	at := time.Now()
+	for len(args) > 0 {
+		name, value, ok := strings.Cut(args[0], "=")
+		if !ok {
+			if len(args) < 2 {
+				return errors.New(use)
+			}
+			value, args = args[1], args[1:]
+		}
+		args = args[1:]
+		if name != "--at" {
+			return errors.New(use)
+		}
+		t, err := time.Parse(time.RFC3339, value)
+		if err != nil {
+			return fmt.Errorf("commissions settle --at: %w", err)
+		}
+		at = t
+	}
+	res, err := a.Commissions.SettleBefore(ctx, at)
+	if err != nil {
+		return err
+	}
+	total := decimal.Zero
+	for _, c := range res.Credits {
+		total = total.Add(c.Amount)
+	}
+	fmt.Fprintf(out, "commissions settle before %s: %d reseller-hours credited (%s), %d waiting on pending calls\n",
+		at.Format(time.RFC3339), res.Settled, total.StringFixed(2), res.Waiting)
 	return nil
 }
 

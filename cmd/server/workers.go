@@ -32,6 +32,7 @@ type workerIntervals struct {
 	billing       time.Duration // subscriptions opened, renewed at the month's first instant, past-due fees retried
 	pastDue       time.Duration // past-due plan fees retried: paid within seconds of a credit
 	invoices      time.Duration // the month before's tax invoices and credit notes issued (a no-op once issued)
+	commissions   time.Duration // resellers' commissions of closed local hours credited
 }
 
 var defaultWorkerIntervals = workerIntervals{expiry: 30 * time.Second, rechargeCheck: 15 * time.Second, hitRecovery: 30 * time.Second,
@@ -39,7 +40,7 @@ var defaultWorkerIntervals = workerIntervals{expiry: 30 * time.Second, rechargeC
 	payoutCheck: 2 * time.Second,
 	// Often: a sandbox opening is due 5 s after its request and opens within 10 s.
 	accountCheck: 2 * time.Second, usageDays: time.Minute, billing: time.Minute,
-	pastDue: 5 * time.Second, invoices: time.Minute}
+	pastDue: 5 * time.Second, invoices: time.Minute, commissions: time.Minute}
 
 // hitRecoveryInterval: a hit is refunded at most about half its grace
 // after it became due, and no round runs more than once a second.
@@ -85,6 +86,8 @@ type gatewayRounds interface {
 	RetryPastDue(ctx context.Context) (int, error)
 	// IssueInvoices issues the month before's documents (core/invoicing).
 	IssueInvoices(ctx context.Context) (int, error)
+	// SettleCommissions credits resellers' closed hours (core/commission).
+	SettleCommissions(ctx context.Context) (int, error)
 }
 
 // appRounds are the wired use cases' rounds.
@@ -139,6 +142,11 @@ func (r appRounds) IssueInvoices(ctx context.Context) (int, error) {
 		return 0, nil
 	}
 	return res.Invoices + res.CreditNotes, err
+}
+
+func (r appRounds) SettleCommissions(ctx context.Context) (int, error) {
+	res, err := r.a.Commissions.Run(ctx)
+	return res.Settled, err
 }
 
 func (r appRounds) RetryPastDue(ctx context.Context) (int, error) {
@@ -214,6 +222,9 @@ func startWorkers(ctx context.Context, a gatewayRounds, o outboxRounds, iv worke
 	}
 	if iv.invoices > 0 {
 		every("invoices", iv.invoices, a.IssueInvoices)
+	}
+	if iv.commissions > 0 {
+		every("commissions", iv.commissions, a.SettleCommissions)
 	}
 	if iv.webhooks > 0 {
 		// Its own loop: a poll starts attempts without waiting for them

@@ -67,7 +67,8 @@ func (c *countingRounds) Bill(context.Context) (int, error) {
 
 func (c *countingRounds) RetryPastDue(context.Context) (int, error) { return 0, nil }
 
-func (c *countingRounds) IssueInvoices(context.Context) (int, error) { return 0, nil }
+func (c *countingRounds) IssueInvoices(context.Context) (int, error)     { return 0, nil }
+func (c *countingRounds) SettleCommissions(context.Context) (int, error) { return 0, nil }
 
 func (c *countingRounds) CheckAccountOpenings(_ context.Context, limit int) (int, error) {
 	if limit != workerBatch {

@@ -12,6 +12,7 @@ import (
 
 	"paygate/core/accountopen"
 	"paygate/core/billing"
+	"paygate/core/commission"
 	"paygate/core/directory"
 	"paygate/core/export"
 	"paygate/core/gateway"
@@ -25,13 +26,16 @@ import (
 	"paygate/core/panel/auditlog"
 	"paygate/core/panel/brands"
 	"paygate/core/panel/catalogadmin"
+	"paygate/core/panel/customers"
 	"paygate/core/panel/history"
 	"paygate/core/panel/keys"
+	"paygate/core/panel/selling"
 	"paygate/core/panel/topups"
 	"paygate/core/payment"
 	"paygate/core/payout"
 	"paygate/core/recharge"
 	"paygate/core/reconciliation"
+	"paygate/core/report"
 	"paygate/core/retention"
 	"paygate/core/store"
 	"paygate/core/taxsettings"
@@ -137,6 +141,9 @@ type Deps struct {
 	// Renderer draws invoices and statements as PDF (adapters/invoicepdf);
 	// nil answers 503 for a PDF.
 	Renderer invoice.Renderer
+
+	// ResellerReports sums the resellers' dashboards; no transaction needs it.
+	ResellerReports report.ResellerRepository
 }
 
 // App is the set of use cases.
@@ -168,6 +175,14 @@ type App struct {
 	// Brands are resellers' brands: the panel's brand page, the brand a
 	// host shows, and the branding of every mail (nil when Deps.Stores has no Brands).
 	Brands *brands.Brands
+
+	// Customers are a reseller's use cases over its customers.
+	Customers *customers.Customers
+	// Commissions credits resellers' commissions per closed local hour (its
+	// worker runs on every instance; `server commissions settle` too).
+	Commissions *commission.Settler
+	// Selling is a reseller's selling prices, markup and settlements.
+	Selling *selling.Selling
 }
 
 // New wires the use cases. The others write through metering's
@@ -224,8 +239,12 @@ func New(d Deps) *App {
 		Outbox: outbox.New(outbox.Deps{Tx: tx, Stores: outbox.Stores{Webhooks: st.Webhooks, Users: st.Users}, Sender: d.Webhooks, Targets: d.Targets,
 			Settled: m.AwaitSettlements, Metrics: d.Metrics, Log: d.Log, Now: d.Now,
 			Config: outbox.Config{Timeout: cfg.WebhookTimeout, Lease: cfg.WebhookLease, Concurrency: cfg.WebhookConcurrency}}),
-		Ledger: ledgercheck.New(ledgercheck.Deps{Stores: ledgercheck.StoresOf(st), Settled: m.AwaitSettlements, Now: d.Now, Location: cfg.Location}),
 	}
+	checked := ledgercheck.StoresOf(st)
+	if tr, ok := d.Tx.(ledgercheck.Transfers); ok { // the store reads the transfers for the check
+		checked.Transfers = tr
+	}
+	a.Ledger = ledgercheck.New(ledgercheck.Deps{Stores: checked, Settled: m.AwaitSettlements, Now: d.Now, Location: cfg.Location})
 	a.Accounts = accounts.New(accounts.Deps{Tx: tx, Tokens: d.Tokens, Now: d.Now,
 		Stores: accounts.Stores{Users: st.Users, Sessions: st.Sessions, Resets: st.Resets, Logins: st.Logins},
 		Config: accounts.Config{RefreshTTL: cfg.RefreshTTL, PasswordCost: cfg.PasswordCost, PublicBaseURL: cfg.PublicBaseURL,
@@ -241,6 +260,11 @@ func New(d Deps) *App {
 		Config: history.Config{Location: cfg.Location, RollupGrace: cfg.RollupGrace, PayloadRetention: kept.Keep(),
 			ExportLease: cfg.ExportLease}})
 	a.AuditLog = auditlog.New(st.Audit)
+	a.Customers = customers.New(customers.Deps{Tx: tx, Mailer: d.Mailer, Now: d.Now, Log: d.Log,
+		Stores: customers.Stores{Users: st.Users, Keys: st.Keys, Hits: st.Hits, Ledger: st.Ledger, Transfers: st.Transfers,
+			Resets: st.Resets, Reports: d.ResellerReports},
+		Config: customers.Config{PasswordCost: cfg.PasswordCost, PublicBaseURL: cfg.PublicBaseURL, DefaultPlan: user.Plan(cfg.DefaultPlan),
+			CollectionFeePercent: cfg.CollectionFeePercent, Livemode: live}})
 	a.Billing = billing.New(billing.Deps{Tx: tx, Stores: billing.Stores{Users: st.Users, Plans: st.Plans, Subscriptions: st.Subscriptions}, Now: d.Now, Log: d.Log, Metrics: bm, Notify: notifier(d.Mailer, d.Log),
 		Config: billing.Config{Location: cfg.Location, Livemode: live, DefaultPlan: cfg.DefaultPlan}})
 	a.TaxSettings = taxsettings.New(taxsettings.Deps{Tx: tx, Profiles: st.TaxProfiles, Now: d.Now})
@@ -252,6 +276,9 @@ func New(d Deps) *App {
 	a.Reconciliation = reconciliation.New(reconciliation.Deps{Tx: tx,
 		Stores:   reconciliation.Stores{Statements: st.Statements, Payments: st.Payments, TopUps: st.TopUps},
 		Payments: a.Gateway, TopUps: a.TopUps, Now: d.Now, Log: d.Log})
+	a.Selling = selling.New(selling.Stores{Services: st.Services, Pricing: st.Pricing, Selling: st.CustomerPrices, Commissions: st.Commissions}, d.Now)
+	a.Commissions = commission.New(commission.Deps{Tx: tx, Reads: st.Commissions, Now: d.Now, Log: d.Log,
+		Config: commission.Config{Location: cfg.Location, Livemode: live}})
 	return a
 }
 
@@ -274,6 +301,7 @@ func notifier(m panel.Mailer, log *slog.Logger) billing.Notify {
 func (a *App) Wait() {
 	a.Metering.Wait()
 	a.Accounts.Wait()
+	a.Customers.Wait()
 }
 
 // EnsureGatewayServices creates the missing built-in gateway services.

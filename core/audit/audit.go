@@ -42,6 +42,16 @@ const (
 	TargetPlan           = "plan"
 )
 
+// A reseller's actions on its customers (decisions part 18): the customer
+// actions target the user; a transfer targets its transfers row.
+const (
+	CustomerCreate   = "customer.create"
+	CustomerBlock    = "customer.block"
+	CustomerActivate = "customer.activate"
+	TransferCreate   = "transfer.create"
+	TargetTransfer   = "transfer"
+)
+
 // The invoices' supplier details: one record, so its entries name no
 // target id.
 const (

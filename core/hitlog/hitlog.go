@@ -50,7 +50,13 @@ type Hit struct {
 	Admitted *decimal.Decimal
 	// Uncharged is the reason a successful call was not charged its
 	// Admitted charge (UnchargedHoldReleased); empty when it was.
-	Uncharged      string
+	Uncharged string
+	// ResellerID is the caller's reseller when the caller is a reseller's
+	// customer (set when the hit is written, never changed); nil otherwise.
+	ResellerID *uint64
+	// Commission is the reseller's earning on a successful, charged call
+	// (its charge less the reseller's own price); zero on every other hit.
+	Commission     decimal.Decimal
 	IPAddress      string
 	Status         Status
 	ResponseTimeMs int
@@ -93,8 +99,8 @@ func (h Hit) WithoutPayloadsBefore(cutoff time.Time) Hit {
 // Repository stores hits.
 type Repository interface {
 	Insert(ctx context.Context, h *Hit) error
-	// Finish writes status, response_payload, charge_amount, cost_amount and
-	// response_time_ms of a hit that is still pending, as one conditional
+	// Finish writes status, response_payload, charge_amount, cost_amount,
+	// commission and response_time_ms of a hit that is still pending, as one conditional
 	// update: of several settlements of one hit exactly one succeeds, the
 	// others get ErrNotPending (errs.ErrNotFound for an unknown hit).
 	// Callers that move money do it in the transaction of their Finish, so

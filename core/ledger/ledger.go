@@ -44,6 +44,10 @@ const (
 	// RefPlanFee: a subscription period's fee (reference_id: the
 	// subscription_periods row).
 	RefPlanFee = "plan_fee"
+	// RefTransfer: money moved between a reseller and its customer, a debit
+	// on the paying side and a credit on the other (reference_id: the
+	// transfers row).
+	RefTransfer = "transfer"
 )
 
 // Entry is one ledger row.

@@ -13,6 +13,7 @@ import (
 	"paygate/core/payment"
 	"paygate/core/plan"
 	"paygate/core/recharge"
+	"paygate/core/resale"
 	"paygate/core/user"
 )
 
@@ -95,17 +96,22 @@ func (c *Checker) Check(ctx context.Context) ([]Discrepancy, error) {
 		return nil, fmt.Errorf("list users: %w", err)
 	}
 	var out []Discrepancy
+	legs := newCrossLegs()
 	for _, id := range ids {
-		ds, err := c.checkUser(ctx, id)
+		ds, err := c.checkUser(ctx, id, legs)
 		if err != nil {
 			return out, err
 		}
 		out = append(out, ds...)
 	}
-	return out, nil
+	ds, err := c.checkResellers(ctx, legs)
+	if err != nil {
+		return out, err
+	}
+	return append(out, ds...), nil
 }
 
-func (c *Checker) checkUser(ctx context.Context, id uint64) ([]Discrepancy, error) {
+func (c *Checker) checkUser(ctx context.Context, id uint64, legs *crossLegs) ([]Discrepancy, error) {
 	u, err := c.st.Users.ByID(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("read user %d: %w", id, err)
@@ -137,6 +143,7 @@ func (c *Checker) checkUser(ctx context.Context, id uint64) ([]Discrepancy, erro
 	if err != nil {
 		return nil, err
 	}
+	legs.add(w.cross)
 	if !u.Balance.Equal(w.running) {
 		bad("balance %s, last balance_after %s", u.Balance.StringFixed(2), w.running.StringFixed(2))
 	}
@@ -213,7 +220,8 @@ type ledgerWalk struct {
 	recharges    map[uint64]*hitMoves
 	payments     map[uint64]*paymentMoves
 	payouts      map[uint64]*payoutMoves
-	planFees     planFees // only its paid and debits
+	planFees     planFees       // only its paid and debits
+	cross        []ledger.Entry // entries that move money between two accounts (resellers.go)
 }
 
 // walkLedger reads the user's ledger in order, checking that each row
@@ -252,6 +260,8 @@ func (c *Checker) walkLedger(ctx context.Context, id uint64, refunds *userRefund
 			w.addPayout(e)
 		case ledger.RefPlanFee:
 			w.planFees.add(e)
+		case refTransfer, resale.RefCommission:
+			w.cross = append(w.cross, e)
 		}
 		return nil
 	})

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"paygate/core/hitlog"
 	"paygate/core/hold"
 	"paygate/core/invoice"
@@ -13,6 +15,7 @@ import (
 	"paygate/core/plan"
 	"paygate/core/recharge"
 	"paygate/core/report"
+	"paygate/core/resale"
 	"paygate/core/store"
 	"paygate/core/user"
 )
@@ -32,13 +35,39 @@ type Stores struct {
 	Reports       Reports
 	Subscriptions Subscriptions
 	Invoices      Invoices
+	// Transfers and Commissions: resellers' money (resellers.go); nil
+	// skips its check.
+	Transfers   Transfers
+	Commissions Commissions
 }
 
 // StoresOf are the repositories of st the check reads.
 func StoresOf(st store.Stores) Stores {
 	return Stores{Users: st.Users, Ledger: st.Ledger, Hits: st.Hits, Holds: st.Holds, Payments: st.Payments,
 		Recharges: st.Recharges, Payouts: st.Payouts, Refunds: st.Refunds, Reports: st.Reports,
-		Subscriptions: st.Subscriptions, Invoices: st.Invoices}
+		Subscriptions: st.Subscriptions, Invoices: st.Invoices, Commissions: st.Commissions}
+}
+
+// Transfer is a transfers row: money moved between a reseller and its
+// customer.
+type Transfer struct {
+	ID         uint64
+	ResellerID uint64
+	CustomerID uint64
+	Direction  string // "to_customer" or "from_customer"
+	Amount     decimal.Decimal
+}
+
+// Transfers visits every transfer.
+type Transfers interface {
+	ForEachTransfer(ctx context.Context, fn func(Transfer) error) error
+}
+
+// Commissions lists the commission settlements and sums the hits one
+// credits.
+type Commissions interface {
+	List(ctx context.Context, f resale.Filter) ([]resale.Settlement, error)
+	Accrued(ctx context.Context, resellerID uint64, from, to time.Time) (resale.Accrual, error)
 }
 
 // Users lists the accounts and rereads one.

@@ -440,7 +440,7 @@ func planBatch(ops []*batchOp, locked map[uint64]*user.User, granted map[keyDay]
 			switch {
 			case errors.Is(err, ledger.ErrInsufficientBalance):
 				p.uncharged = append(p.uncharged, h.RequestID)
-				h.ChargeAmount, h.Reserved = decimal.Zero, decimal.Zero
+				h.ChargeAmount, h.Reserved, h.Commission = decimal.Zero, decimal.Zero, decimal.Zero
 				if h.Status == hitlog.StatusSuccess {
 					h.Uncharged = hitlog.UnchargedHoldReleased
 				}
@@ -531,7 +531,7 @@ func refused(h *hitlog.Hit, cause error, start, now time.Time) {
 	if errors.Is(cause, ledger.ErrInsufficientBalance) {
 		h.Status = hitlog.StatusInsufficientBalance
 	}
-	h.ChargeAmount, h.Reserved = decimal.Zero, decimal.Zero
+	h.ChargeAmount, h.Reserved, h.Commission = decimal.Zero, decimal.Zero, decimal.Zero
 	h.ResponsePayload = &body
 	h.ResponseTimeMs = int(now.Sub(start) / time.Millisecond)
 }

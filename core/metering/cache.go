@@ -3,8 +3,11 @@ package metering
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
+
+	"github.com/shopspring/decimal"
 
 	"paygate/core/apikey"
 	"paygate/core/catalog"
@@ -30,6 +33,7 @@ const (
 	lookupUser                          // by id
 	lookupPrice                         // by service and user ids
 	lookupDoc                           // by service id: its specs
+	lookupResale                        // by service and reseller ids: a customer's charge
 )
 
 type lookupKey struct {
@@ -166,6 +170,59 @@ func (a *Metering) applicablePrice(ctx context.Context, serviceID, userID uint64
 	})
 	p, _ := v.(*pricing.Price)
 	return p, err
+}
+
+// sale is what a call of a service costs its caller: the price row it is
+// billed under (its admin cost is the call's cost), the charge, and for a
+// reseller's customer the reseller and its commission.
+type sale struct {
+	price      *pricing.Price
+	charge     decimal.Decimal
+	reseller   *uint64
+	commission decimal.Decimal
+}
+
+// saleOf is owner's sale of service serviceID: its own price row and role's
+// charge; for a reseller's customer the resale of its reseller's row
+// (pricing.Resell, decisions part 18), cached per service and reseller
+// like the prices. It reads nothing of the reseller but rows that change
+// rarely: no balance, no lock.
+func (a *Metering) saleOf(ctx context.Context, serviceID uint64, owner *user.User, cached bool) (sale, error) {
+	price := a.applicablePrice
+	if !cached {
+		price = a.reads.Pricing.Applicable
+	}
+	if owner.ParentID == nil {
+		p, err := price(ctx, serviceID, owner.ID)
+		if err != nil {
+			return sale{}, err
+		}
+		return sale{price: p, charge: p.Charge(owner.Role), commission: decimal.Zero}, nil
+	}
+	reseller := *owner.ParentID
+	load := func() (any, error) {
+		p, err := price(ctx, serviceID, reseller)
+		if err != nil {
+			return nil, err
+		}
+		sel, err := a.reads.Selling.Selling(ctx, reseller, serviceID)
+		if err != nil {
+			return nil, fmt.Errorf("find selling price: %w", err)
+		}
+		r := pricing.Resell(p, sel.Price, sel.Markup)
+		return &sale{price: p, charge: r.Charge, reseller: &reseller, commission: r.Commission}, nil
+	}
+	var v any
+	var err error
+	if cached {
+		v, err = a.cache.get(lookupKey{kind: lookupResale, a: serviceID, b: reseller}, load)
+	} else {
+		v, err = load()
+	}
+	if err != nil {
+		return sale{}, err
+	}
+	return *v.(*sale), nil
 }
 
 // paramSpecs are the rules a service's parameters are checked against (its

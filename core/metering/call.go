@@ -83,6 +83,9 @@ type call struct {
 	owner  *user.User
 	price  *pricing.Price
 	charge decimal.Decimal
+	// commission is the reseller's earning on the call when the caller is
+	// its customer (the hit records it once the call succeeds).
+	commission decimal.Decimal
 
 	params  map[string]any // the parameters as sent, for upstream
 	payload string         // the body as sent (POST/PUT), for upstream
@@ -115,13 +118,14 @@ func (a *Metering) prepare(ctx context.Context, in CallInput) (c *call, err erro
 	}
 	now := a.now()
 	c = &call{svc: svc, key: key, owner: owner, start: now, day: a.day(now), month: a.month(now)}
-	if c.price, err = a.applicablePrice(ctx, svc.ID, owner.ID); err != nil {
+	sl, err := a.saleOf(ctx, svc.ID, owner, true)
+	if err != nil {
 		if errs.KindOf(err) == errs.NotFound {
 			return c, catalog.ErrServiceNotFound // not sold
 		}
 		return c, fmt.Errorf("find price: %w", err)
 	}
-	c.charge = c.price.Charge(owner.Role)
+	c.price, c.charge, c.commission = sl.price, sl.charge, sl.commission
 
 	params, payload, perr := parseParams(svc.Method, in.Query, in.Body)
 	specs, err := a.paramSpecs(ctx, svc)
@@ -134,7 +138,7 @@ func (a *Metering) prepare(ctx context.Context, in CallInput) (c *call, err erro
 	c.params, c.payload, c.secrets = params, payload, secrets
 	c.hit = &hitlog.Hit{
 		UserID: owner.ID, ServiceID: svc.ID, APIKeyID: key.ID, RequestID: in.RequestID,
-		RequestPayload: a.capPayload(stored), IPAddress: in.IP,
+		RequestPayload: a.capPayload(stored), IPAddress: in.IP, ResellerID: sl.reseller, Commission: decimal.Zero,
 		ChargeAmount: decimal.Zero, CostAmount: decimal.Zero, Reserved: decimal.Zero, CreatedAt: now.UTC(),
 	}
 	if err := keyRefusal(key, svc.ID, in.IP); err != nil {

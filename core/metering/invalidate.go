@@ -5,6 +5,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"paygate/core/apikey"
 	"paygate/core/catalog"
 	"paygate/core/pricing"
@@ -97,6 +99,28 @@ func (r flushPricing) Delete(ctx context.Context, id uint64) error {
 	return r.Repository.Delete(ctx, id)
 }
 
+// flushCustomerPrices: a reseller's selling prices and markup decide its
+// customers' charges (the cached resale).
+type flushCustomerPrices struct {
+	pricing.CustomerPrices
+	flush func()
+}
+
+func (r flushCustomerPrices) Set(ctx context.Context, p *pricing.CustomerPrice) error {
+	defer r.flush()
+	return r.CustomerPrices.Set(ctx, p)
+}
+
+func (r flushCustomerPrices) Delete(ctx context.Context, resellerID, serviceID uint64) error {
+	defer r.flush()
+	return r.CustomerPrices.Delete(ctx, resellerID, serviceID)
+}
+
+func (r flushCustomerPrices) SetMarkup(ctx context.Context, resellerID uint64, markup *decimal.Decimal, at time.Time) error {
+	defer r.flush()
+	return r.CustomerPrices.SetMarkup(ctx, resellerID, markup, at)
+}
+
 // invalidating returns s with the cached repositories wrapped to call flush
 // after every write.
 func invalidating(s store.Stores, flush func()) store.Stores {
@@ -111,6 +135,9 @@ func invalidating(s store.Stores, flush func()) store.Stores {
 	}
 	if s.Pricing != nil {
 		s.Pricing = flushPricing{s.Pricing, flush}
+	}
+	if s.CustomerPrices != nil {
+		s.CustomerPrices = flushCustomerPrices{s.CustomerPrices, flush}
 	}
 	return s
 }

@@ -93,7 +93,7 @@ func (a *Metering) meter(ctx context.Context, op Op, known *bool) (*Charge, erro
 		return nil, err
 	}
 	*known = true
-	price, err := a.reads.Pricing.Applicable(ctx, svc.ID, owner.ID)
+	sl, err := a.saleOf(ctx, svc.ID, owner, false)
 	if err != nil {
 		if errs.KindOf(err) == errs.NotFound {
 			return nil, catalog.ErrServiceNotFound
@@ -104,7 +104,7 @@ func (a *Metering) meter(ctx context.Context, op Op, known *bool) (*Charge, erro
 	payload, _ := json.Marshal(op.Payload)
 	hit := &hitlog.Hit{
 		UserID: owner.ID, ServiceID: svc.ID, APIKeyID: key.ID, RequestID: op.RequestID,
-		RequestPayload: a.capPayload(string(payload)), IPAddress: op.IP,
+		RequestPayload: a.capPayload(string(payload)), IPAddress: op.IP, ResellerID: sl.reseller, Commission: decimal.Zero,
 		ChargeAmount: decimal.Zero, CostAmount: decimal.Zero, Reserved: decimal.Zero, CreatedAt: now.UTC(),
 	}
 	if err := keyRefusal(key, svc.ID, op.IP); err != nil {
@@ -149,7 +149,7 @@ func (a *Metering) meter(ctx context.Context, op Op, known *bool) (*Charge, erro
 
 	// The reservation, with the operation's own rows (op.Reserve), through
 	// the writer: its daily call was counted above.
-	charge := price.Charge(owner.Role)
+	charge := sl.charge
 	r := &batchOp{hit: hit, keyID: key.ID, day: a.day(now), month: a.month(now), charge: charge, start: now,
 		precounted: true, also: op.Reserve}
 	a.w.Reserve(r)
@@ -190,7 +190,8 @@ func (a *Metering) meter(ctx context.Context, op Op, known *bool) (*Charge, erro
 	}
 	hit.Status = hitlog.StatusSuccess
 	hit.ChargeAmount = charge
-	hit.CostAmount = price.AdminCost // the provider's cost, for the platform's margin
+	hit.CostAmount = sl.price.AdminCost // the provider's cost, for the platform's margin
+	hit.Commission = sl.commission      // the reseller's earning, when the caller is its customer
 	body, _ := json.Marshal(result)
 	resp := a.capPayload(string(body))
 	hit.ResponsePayload = &resp

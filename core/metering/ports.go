@@ -102,11 +102,13 @@ type reads struct {
 	Pricing  priceStore
 	Hits     hitStore
 	Holds    holdStore
+	Selling  sellingStore
 }
 
 // readsOf are the repositories of st metering calls outside a transaction.
 func readsOf(st store.Stores) reads {
-	return reads{Services: st.Services, Keys: st.Keys, Users: st.Users, Pricing: st.Pricing, Hits: st.Hits, Holds: st.Holds}
+	return reads{Services: st.Services, Keys: st.Keys, Users: st.Users, Pricing: st.Pricing, Hits: st.Hits, Holds: st.Holds,
+		Selling: st.CustomerPrices}
 }
 
 // serviceStore finds a called service and its documentation.
@@ -131,6 +133,12 @@ type userStore interface {
 // priceStore is the price a user pays for a service.
 type priceStore interface {
 	Applicable(ctx context.Context, serviceID, userID uint64) (*pricing.Price, error)
+}
+
+// sellingStore is what a reseller set for its customers' price of a
+// service: its selling price and default markup, in one read.
+type sellingStore interface {
+	Selling(ctx context.Context, resellerID, serviceID uint64) (pricing.Selling, error)
 }
 
 // hitStore writes a refused or replayed call's hit, settles successes

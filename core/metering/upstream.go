@@ -48,6 +48,7 @@ func (a *Metering) callUpstream(ctx context.Context, c *call) (data json.RawMess
 	hit.Status = hitlog.StatusSuccess
 	hit.ChargeAmount = c.charge
 	hit.CostAmount = c.price.AdminCost // the upstream's cost of this call, for the platform's margin
+	hit.Commission = c.commission      // the reseller's earning, when the caller is its customer
 	body := a.capPayload(sensitive.Scrub(string(resp.Body), c.secrets))
 	hit.ResponsePayload = &body
 	return json.RawMessage(resp.Body), started, nil
@@ -58,7 +59,7 @@ func (a *Metering) callUpstream(ctx context.Context, c *call) (data json.RawMess
 func failHit(hit *hitlog.Hit, failure error) {
 	body := errorPayload(failure)
 	hit.Status = hitlog.StatusFailed
-	hit.ChargeAmount, hit.CostAmount = decimal.Zero, decimal.Zero
+	hit.ChargeAmount, hit.CostAmount, hit.Commission = decimal.Zero, decimal.Zero, decimal.Zero
 	hit.ResponsePayload = &body
 }
 

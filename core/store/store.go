@@ -22,11 +22,13 @@ import (
 	"paygate/core/pricing"
 	"paygate/core/recharge"
 	"paygate/core/report"
+	"paygate/core/resale"
 	"paygate/core/session"
 	"paygate/core/signin"
 	"paygate/core/statement"
 	"paygate/core/taxprofile"
 	"paygate/core/topup"
+	"paygate/core/transfer"
 	"paygate/core/user"
 	"paygate/core/utr"
 	"paygate/core/verification"
@@ -74,7 +76,10 @@ type Stores struct {
 
 	Beneficiaries beneficiary.Repository // saved payout beneficiaries
 
-	Brands brand.Store // resellers' brands and domains
+	Brands         brand.Store            // resellers' brands and domains
+	Transfers      transfer.Repository    // money moved between resellers and their customers
+	CustomerPrices pricing.CustomerPrices // resellers' selling prices and default markups
+	Commissions    resale.Settlements     // resellers' commission settlements and the hits they sum
 }
 
 // Transactor runs fn in one database transaction with Stores bound to it.

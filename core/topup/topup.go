@@ -202,6 +202,8 @@ type Filter struct {
 	To      *time.Time
 	Page    int
 	PerPage int
+
+	ParentID *uint64 // requests of one reseller's customers (users.parent_id)
 }
 
 // Repository stores balance requests.

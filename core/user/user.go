@@ -354,6 +354,8 @@ type Filter struct {
 	Q       string // matches name, email or phone
 	Page    int
 	PerPage int
+
+	ParentID *uint64 // the customers of one reseller (users.parent_id)
 }
 
 // Repository stores users. ByID and ByEmail return soft-deleted users too;

@@ -14,6 +14,7 @@ import (
 	"paygate/core/panel"
 	"paygate/core/store"
 	"paygate/core/topup"
+	"paygate/core/transfer"
 	"paygate/core/user"
 	"paygate/core/utr"
 	"paygate/core/webhook"
@@ -157,6 +158,17 @@ func (p *TopUps) ListTopUps(ctx context.Context, actor *user.User, f topup.Filte
 	return p.requests.List(ctx, f)
 }
 
+// ListCustomerTopUps lists the balance requests of the calling reseller's
+// customers (f.UserID narrows to one of them).
+func (p *TopUps) ListCustomerTopUps(ctx context.Context, actor *user.User, f topup.Filter) ([]topup.Request, int64, error) {
+	if actor.Role != user.RoleReseller {
+		return nil, 0, errs.ErrForbidden
+	}
+	id := actor.ID
+	f.ParentID = &id
+	return p.requests.List(ctx, f)
+}
+
 // GetTopUp shows one request to its owner or an admin; to anyone else it
 // does not exist.
 func (p *TopUps) GetTopUp(ctx context.Context, actor *user.User, id uint64) (*topup.Request, error) {
@@ -213,8 +225,11 @@ func (p *TopUps) RejectTopUp(ctx context.Context, actor *user.User, id uint64, r
 // lock. Any failure rolls both back. Decision hooks (audit log, the
 // balance_request.* event) belong here, inside the transaction.
 func (p *TopUps) decideTopUp(ctx context.Context, actor *user.User, id uint64, to topup.Status, remarks string) (*topup.Request, error) {
-	if err := panel.RequireAdmin(actor); err != nil {
-		return nil, err
+	// A reseller decides its own customers' requests (decisions part 18).
+	if actor == nil || actor.Role != user.RoleReseller {
+		if err := panel.RequireAdmin(actor); err != nil {
+			return nil, err
+		}
 	}
 	var out *topup.Request
 	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
@@ -246,6 +261,11 @@ func (p *TopUps) decideTopUpIn(ctx context.Context, s store.Stores, actor *user.
 		if err != nil {
 			return err
 		}
+		if actor.Role == user.RoleReseller {
+			if err := p.ownCustomers(ctx, s, actor, r); err != nil {
+				return err
+			}
+		}
 		before := topUpSnapshot(r)
 		now := p.now()
 		if to == topup.StatusApproved {
@@ -263,7 +283,12 @@ func (p *TopUps) decideTopUpIn(ctx context.Context, s store.Stores, actor *user.
 		var owner *user.User
 		if to == topup.StatusApproved {
 			action = audit.BalanceRequestApprove
-			if owner, err = p.creditTopUp(ctx, s, r); err != nil {
+			if actor.Role == user.RoleReseller {
+				owner, err = p.transferTopUp(ctx, s, actor, r)
+			} else {
+				owner, err = p.creditTopUp(ctx, s, r)
+			}
+			if err != nil {
 				return err
 			}
 		} else if owner, err = s.Users.ByID(ctx, r.UserID); err != nil {
@@ -279,6 +304,38 @@ func (p *TopUps) decideTopUpIn(ctx context.Context, s store.Stores, actor *user.
 		return nil, err
 	}
 	return out, nil
+}
+
+// ownCustomers answers topup.ErrNotFound unless r's owner is reseller's
+// customer.
+func (p *TopUps) ownCustomers(ctx context.Context, s store.Stores, reseller *user.User, r *topup.Request) error {
+	owner, err := s.Users.ByID(ctx, r.UserID)
+	if err != nil {
+		if errs.KindOf(err) == errs.NotFound {
+			return topup.ErrNotFound
+		}
+		return fmt.Errorf("owner of balance request %d: %w", r.ID, err)
+	}
+	if owner.ParentID == nil || *owner.ParentID != reseller.ID {
+		return topup.ErrNotFound
+	}
+	return nil
+}
+
+// transferTopUp pays r's amount from the reseller to its customer, r's
+// owner (the customer paid the reseller outside): a transfer (panel.Move),
+// 402 when the reseller's available balance is short. It returns the owner.
+func (p *TopUps) transferTopUp(ctx context.Context, s store.Stores, reseller *user.User, r *topup.Request) (*user.User, error) {
+	ref := r.ID
+	m, err := panel.Move(ctx, s, p.now(), p.cfg.Livemode, &transfer.Transfer{ResellerID: reseller.ID, CustomerID: r.UserID,
+		Direction: transfer.ToCustomer, Amount: r.Amount, BalanceRequestID: &ref})
+	if err != nil {
+		if errs.KindOf(err) == errs.NotFound {
+			return nil, topup.ErrNotFound
+		}
+		return nil, err
+	}
+	return m.Customer, nil
 }
 
 // creditTopUp credits r's amount to its owner, whom it returns.

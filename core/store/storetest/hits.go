@@ -46,7 +46,7 @@ func settle(t *tables, h *hitlog.Hit) (bool, error) {
 		return false, nil
 	}
 	row.Status, row.ResponsePayload, row.ChargeAmount, row.CostAmount = h.Status, h.ResponsePayload, h.ChargeAmount, h.CostAmount
-	row.ResponseTimeMs = h.ResponseTimeMs
+	row.ResponseTimeMs, row.Commission = h.ResponseTimeMs, h.Commission
 	t.hits[h.ID] = row
 	return true, nil
 }

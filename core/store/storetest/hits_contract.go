@@ -124,6 +124,57 @@ func hitsContract(t *testing.T, c *contract) {
 		}
 	})
 
+	t.Run("a reseller's customer's hits carry the reseller and the commission", func(t *testing.T) {
+		reseller := c.user(t, func(u *user.User) { u.Role = user.RoleReseller })
+		by := newCaller(t)
+		rid := reseller.ID
+		mk := func(req string, st hitlog.Status) *hitlog.Hit {
+			return &hitlog.Hit{UserID: by.u.ID, ServiceID: by.svc.ID, APIKeyID: by.key, RequestID: req, RequestPayload: "{}",
+				ChargeAmount: decimal.Zero, CostAmount: decimal.Zero, Reserved: dec("1.50"), IPAddress: "127.0.0.1", Status: st,
+				ResellerID: &rid, CreatedAt: at, UpdatedAt: at}
+		}
+		won := func(h *hitlog.Hit) *hitlog.Hit {
+			s := *h
+			resp := "{}"
+			s.Status, s.ResponsePayload, s.ChargeAmount, s.CostAmount, s.Commission = hitlog.StatusSuccess, &resp, dec("1.50"), dec("0.40"), dec("0.5000")
+			return &s
+		}
+		one, many1, many2, many3 := mk("rs-one", hitlog.StatusPending), mk("rs-m1", hitlog.StatusPending), mk("rs-m2", hitlog.StatusPending), mk("rs-m3", hitlog.StatusPending)
+		done := mk("rs-done", hitlog.StatusSuccess)
+		done.Commission = dec("0.2500")
+		if err := hits.Insert(ctx, one); err != nil {
+			t.Fatal(err)
+		}
+		if err := hits.InsertMany(ctx, []*hitlog.Hit{many1, many2, many3, done}); err != nil {
+			t.Fatal(err)
+		}
+		if err := hits.Finish(ctx, won(one)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := hits.FinishMany(ctx, []*hitlog.Hit{won(many1)}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := hits.SucceedMany(ctx, []*hitlog.Hit{won(many2)}); err != nil {
+			t.Fatal(err)
+		}
+		failed := *many3
+		resp := "{}"
+		failed.Status, failed.ResponsePayload = hitlog.StatusFailed, &resp
+		if _, err := hits.FinishMany(ctx, []*hitlog.Hit{&failed}); err != nil {
+			t.Fatal(err)
+		}
+		for req, want := range map[string]string{"rs-one": "0.50", "rs-m1": "0.50", "rs-m2": "0.50", "rs-m3": "0", "rs-done": "0.25"} {
+			got, err := hits.ByRequestID(ctx, req)
+			if err != nil || got.ResellerID == nil || *got.ResellerID != rid || !got.Commission.Equal(dec(want)) {
+				t.Errorf("%s: %+v, %v; want reseller %d, commission %s", req, got, err, rid, want)
+			}
+		}
+		plain, err := hits.ByRequestID(ctx, "fin-1")
+		if err == nil && (plain.ResellerID != nil || !plain.Commission.IsZero()) {
+			t.Errorf("an ordinary caller's hit: reseller %v, commission %s", plain.ResellerID, plain.Commission)
+		}
+	})
+
 	t.Run("Pending lists pending hits created before, oldest first", func(t *testing.T) {
 		by := newCaller(t)
 		base := at.Add(-2 * time.Hour)

@@ -52,6 +52,8 @@ func StoreContract(t *testing.T, open Opener) {
 		{"idempotency", idempotencyContract},
 		{"refunds", refundsContract},
 		{"transactions", txContract},
+		{"customer prices", customerPricesContract},
+		{"commissions", commissionsContract},
 	}
 	for _, a := range areas {
 		t.Run(a.name, func(t *testing.T) {

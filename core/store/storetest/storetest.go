@@ -54,6 +54,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/shopspring/decimal"
+
 	"paygate/core/accountopen"
 	"paygate/core/apikey"
 	"paygate/core/audit"
@@ -67,10 +69,12 @@ import (
 	"paygate/core/plan"
 	"paygate/core/pricing"
 	"paygate/core/recharge"
+	"paygate/core/resale"
 	"paygate/core/session"
 	"paygate/core/store"
 	"paygate/core/taxprofile"
 	"paygate/core/topup"
+	"paygate/core/transfer"
 	"paygate/core/user"
 	"paygate/core/verification"
 	"paygate/core/webhook"
@@ -127,6 +131,11 @@ type tables struct {
 	profiles      map[uint64]taxprofile.Profile  // billing profiles by user id
 	brands        map[uint64]brand.Brand         // resellers' brand columns (Domains left empty)
 	domains       map[string]domainEntry         // resellers' domains by lower-cased host
+
+	transfers      map[uint64]transfer.Transfer
+	customerPrices map[sellingKey]pricing.CustomerPrice // resellers' selling prices
+	markups        map[uint64]decimal.Decimal           // resellers' default markups
+	settlements    map[uint64]resale.Settlement         // commission settlements
 }
 
 func (t tables) clone() tables {
@@ -143,6 +152,8 @@ func (t tables) clone() tables {
 		openings: maps.Clone(t.openings), utrClaims: maps.Clone(t.utrClaims), plans: maps.Clone(t.plans),
 		supplier: maps.Clone(t.supplier), profiles: maps.Clone(t.profiles),
 		brands: maps.Clone(t.brands), domains: maps.Clone(t.domains),
+		transfers:      maps.Clone(t.transfers),
+		customerPrices: maps.Clone(t.customerPrices), markups: maps.Clone(t.markups), settlements: maps.Clone(t.settlements),
 	}
 }
 
@@ -160,6 +171,9 @@ func New() *DB {
 			openings: map[uint64]accountopen.Opening{}, utrClaims: map[string]utrClaim{}, plans: seededPlans(),
 			supplier: map[uint64]taxprofile.Supplier{}, profiles: map[uint64]taxprofile.Profile{},
 			brands: map[uint64]brand.Brand{}, domains: map[string]domainEntry{},
+			transfers:      map[uint64]transfer.Transfer{},
+			customerPrices: map[sellingKey]pricing.CustomerPrice{}, markups: map[uint64]decimal.Decimal{},
+			settlements: map[uint64]resale.Settlement{},
 		},
 		hooks: map[string]func() error{},
 		calls: map[string]int{},
@@ -179,6 +193,9 @@ func (d *DB) Stores() store.Stores {
 		Openings: openingsRepo{d}, UTRs: utrClaimsRepo{d}, Plans: plansRepo{d},
 		TaxProfiles: taxProfilesRepo{d},
 		Brands:      brandsRepo{d},
+		Transfers:   transfersRepo{d},
+
+		CustomerPrices: customerPricesRepo{d}, Commissions: commissionsRepo{d},
 	}
 }
 

@@ -65,7 +65,8 @@ func listTopUps(d *DB, f topup.Filter) ([]topup.Request, int64, error) {
 		var all []topup.Request
 		for _, q := range newestFirst(sorted(t.topups)) {
 			if (f.UserID == nil || q.UserID == *f.UserID) && (f.Status == "" || q.Status == f.Status) &&
-				(f.Q == "" || strings.Contains(q.UTRNumber, f.Q)) && within(q.CreatedAt, f.From, f.To) {
+				(f.Q == "" || strings.Contains(q.UTRNumber, f.Q)) && within(q.CreatedAt, f.From, f.To) &&
+				(f.ParentID == nil || (t.users[q.UserID].ParentID != nil && *t.users[q.UserID].ParentID == *f.ParentID)) {
 				all = append(all, q)
 			}
 		}

@@ -3,6 +3,8 @@ package storetest
 import (
 	"context"
 	"maps"
+	"slices"
+	"strings"
 	"time"
 
 	"paygate/core/plan"
@@ -117,9 +119,27 @@ func (r usersRepo) SaveBalance(_ context.Context, u *user.User) error {
 	})
 }
 
-func (r usersRepo) List(context.Context, user.Filter) ([]user.User, int64, error) {
-	notImplemented("Users.List")
-	return nil, 0, nil
+// List keeps Role, Status, ParentID and Q (a substring of name, email or
+// phone), newest first.
+func (r usersRepo) List(_ context.Context, f user.Filter) ([]user.User, int64, error) {
+	var out []user.User
+	var total int64
+	err := r.d.do("Users.List", func(t *tables) error {
+		var all []user.User
+		for _, u := range newestFirst(sorted(t.users)) {
+			if u.DeletedAt != nil || (f.Role != "" && u.Role != f.Role) || (f.Status != "" && u.Status != f.Status) ||
+				(f.ParentID != nil && (u.ParentID == nil || *u.ParentID != *f.ParentID)) {
+				continue
+			}
+			if f.Q != "" && !strings.Contains(u.Name, f.Q) && !strings.Contains(u.Email, f.Q) && !strings.Contains(u.Phone, f.Q) {
+				continue
+			}
+			all = append(all, u)
+		}
+		total, out = int64(len(all)), slices.Clone(page(all, f.Page, f.PerPage))
+		return nil
+	})
+	return out, total, err
 }
 
 func (r usersRepo) IDs(context.Context) ([]uint64, error) {

@@ -6,6 +6,7 @@ import type { ComponentType } from 'react';
 import {
   IconActivity, IconArrowsTransferUp, IconBuildingBank, IconBuildingStore, IconCash, IconChartBar, IconClipboardList, IconCreditCard, IconDeviceMobile, IconFileInvoice, IconFileSpreadsheet,
   IconBrush, IconGauge, IconGaugeFilled, IconKey, IconListDetails, IconPackages, IconReceipt, IconReceiptTax, IconReportMoney, IconServer, IconUser, IconUsers, IconWallet, IconWebhook,
+  IconTag, IconUsersGroup,
   type Icon,
 } from '@tabler/icons-react';
 import type { Role } from '../api/types';
@@ -24,11 +25,12 @@ export interface Screen {
   /** Who may open it. Omitted: every signed-in role. */
   roles?: Role[];
   /** Shown in the navbar, in table order, under its group. */
-  nav?: { label: string; icon: Icon; group: 'Account' | 'Developers' | 'Money' | 'Admin' };
+  nav?: { label: string; icon: Icon; group: 'Account' | 'Developers' | 'Money' | 'Admin' | 'Customers' };
 }
 
 const ALL: Role[] = ['admin', 'reseller', 'user'];
 const ADMIN: Role[] = ['admin'];
+const RESELLER: Role[] = ['reseller'];
 
 /** Pages outside the signed-in shell. */
 export const publicScreens: Screen[] = [
@@ -103,7 +105,7 @@ export const screens: Screen[] = [
     nav: { label: 'Audit log', icon: IconListDetails, group: 'Admin' } },
 ];
 
-export const NAV_GROUPS = ['Admin', 'Account', 'Developers', 'Money'] as const;
+export const NAV_GROUPS = ['Admin', 'Account', 'Customers', 'Developers', 'Money'] as const;
 
 /** The navbar entries a role sees, grouped in NAV_GROUPS order. */
 export function navFor(role: Role): { group: string; items: Screen[] }[] {

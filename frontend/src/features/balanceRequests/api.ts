@@ -4,7 +4,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, call, fetchBlob } from '../../api/client';
 import { ApiError } from '../../api/errors';
-import type { Schemas } from '../../api/types';
+import type { GetQuery, Schemas } from '../../api/types';
 import type { ListParams } from '../../lib/listParams';
 import { useListQuery, type ListQueryOptions } from '../../lib/listQuery';
 import { useFeatureMutation, type MutationConfig } from '../../lib/mutation';
@@ -28,6 +28,15 @@ export const balanceRequestKeys = {
 /** A page of requests: the caller's, or for an admin anyone's (`opts.query` with the typed filters). */
 export function useBalanceRequests<F extends Record<string, string>>(list: ListParams<F>, opts?: ListQueryOptions<typeof BALANCE_REQUESTS_PATH>) {
   return useListQuery(BALANCE_REQUESTS_PATH, list, opts);
+}
+
+/**
+ * A reseller's customers' requests (scope=customers; of one customer with
+ * `userId`), which the reseller decides with useDecideBalanceRequest. Issue 34.
+ */
+export function useCustomersBalanceRequests<F extends Record<string, string>>(list: ListParams<F>, userId?: number) {
+  const query = { ...list.query, scope: 'customers', ...(userId ? { user_id: userId } : {}) } as GetQuery<typeof BALANCE_REQUESTS_PATH>;
+  return useListQuery(BALANCE_REQUESTS_PATH, list, { query });
 }
 
 /** The request as it is now (the list row may be old), shown at once from `initial`. */

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import Users from './Users';
 import { json, renderWithApp } from '../../test/render';
 import { session } from '../../auth/session';
-import { admin, list, signInAsAdmin, stubApi, user } from './test/fixtures';
+import { admin, list, signInAsAdmin, stubApi, user, type Call } from './test/fixtures';
 
 beforeEach(signInAsAdmin);
 afterEach(async () => {
@@ -14,6 +14,9 @@ afterEach(async () => {
 
 const asha = user();
 const ravi = user({ id: 8, name: 'Ravi', email: 'ravi@example.com', status: 'active', role: 'reseller', balance: '0.50' });
+
+/** The list's own requests (the reseller filter's picker searches resellers on the same path). */
+const listCalls = (calls: Call[]) => calls.filter((c) => c.method === 'GET' && c.path === '/api/v1/panel/users' && !c.search.includes('role=reseller&per_page=20'));
 
 function rowOf(email: string) {
   return screen.getByText(email).closest('tr')!;
@@ -40,7 +43,7 @@ describe('the users list', () => {
     await u.click(within(row).getByRole('button', { name: 'Activate asha@example.com' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.path === '/api/v1/panel/users/7/activate')).toBe(true));
     // The list is read again after the change.
-    await waitFor(() => expect(calls.filter((c) => c.method === 'GET' && c.path === '/api/v1/panel/users').length).toBe(2));
+    await waitFor(() => expect(listCalls(calls).length).toBe(2));
   });
 
   it('creates a user from "New user", shows the first password once, then opens the account', async () => {
@@ -106,14 +109,38 @@ describe('the users list', () => {
     const u = userEvent.setup();
     const { router } = renderWithApp(<Users />, { path: '/admin/users', url: '/admin/users?status=pending' });
     await screen.findByText('asha@example.com');
-    expect(calls[0]!.search).toContain('status=pending');
+    expect(listCalls(calls)[0]!.search).toContain('status=pending');
     await u.type(screen.getByLabelText('Search'), 'nobody');
     expect(await screen.findByText('No user matches these filters')).toBeInTheDocument();
     expect(router.state.location.search).toContain('q=nobody');
-    const last = calls[calls.length - 1]!;
+    const last = listCalls(calls).at(-1)!;
     expect(new URLSearchParams(last.search).get('q')).toBe('nobody');
     expect(new URLSearchParams(last.search).get('status')).toBe('pending');
     await u.click(screen.getByRole('button', { name: 'Clear the filters' }));
+    await screen.findByText('asha@example.com');
+    expect(router.state.location.search).toBe('');
+  });
+
+  it("names each customer's reseller (a link) and filters by reseller through the URL", async () => {
+    const meera = user({ id: 21, name: 'Meera', email: 'meera@example.com', status: 'active', parent_id: 8, reseller_name: 'Ravi' } as Partial<typeof asha>);
+    const calls = stubApi({
+      'GET /api/v1/panel/users': (c) => json(200, list(c.search.includes('reseller_id=8') ? [meera] : [ravi, meera, asha])),
+      'GET /api/v1/panel/users/8': () => json(200, ravi),
+    });
+    const u = userEvent.setup();
+    const { router } = renderWithApp(<Users />, { path: '/admin/users' });
+    await screen.findByText('meera@example.com');
+    const link = within(rowOf('meera@example.com')).getByTestId('user-reseller');
+    expect(link).toHaveTextContent('Ravi');
+    expect(link).toHaveAttribute('href', '/admin/users/8');
+    expect(within(rowOf('asha@example.com')).queryByTestId('user-reseller')).not.toBeInTheDocument();
+    // A reseller's row links to its customers: the list filtered by it.
+    await u.click(within(rowOf('ravi@example.com')).getByRole('link', { name: 'Its customers' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?reseller_id=8'));
+    expect(await screen.findByTestId('reseller-filter')).toHaveTextContent('Ravi');
+    await waitFor(() => expect(screen.queryByText('asha@example.com')).not.toBeInTheDocument());
+    expect(new URLSearchParams(listCalls(calls).at(-1)!.search).get('reseller_id')).toBe('8');
+    await u.click(screen.getByRole('button', { name: "Show every reseller's customers" }));
     await screen.findByText('asha@example.com');
     expect(router.state.location.search).toBe('');
   });

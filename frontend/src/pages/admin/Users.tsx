@@ -15,6 +15,7 @@ import { useUser } from '../../auth/useSession';
 import { RoleBadge, UserStatusBadge } from './shared/badges';
 import { useUserActions } from './users/useUserActions';
 import { NewUserCreated, NewUserForm } from './users/NewUserForm';
+import { ResellerCell, ResellerFilter } from './users/ResellerFilter';
 
 const STATUSES: Schemas['UserStatus'][] = ['pending', 'active', 'blocked'];
 const ROLES: Schemas['Role'][] = ['user', 'reseller', 'admin'];
@@ -22,7 +23,7 @@ const ROLES: Schemas['Role'][] = ['user', 'reseller', 'admin'];
 export default function Users() {
   const me = useUser();
   const navigate = useNavigate();
-  const list = useListParams({ q: '', role: '', status: '' });
+  const list = useListParams({ q: '', role: '', status: '', reseller_id: '' });
   const [search, setSearch] = useState(list.filters.q);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<{ user: User; password: string } | null>(null);
@@ -49,6 +50,7 @@ export default function Users() {
     { key: 'phone', header: 'Phone', render: (u) => u.phone, hiddenOnMobile: true },
     { key: 'role', header: 'Role', render: (u) => <RoleBadge role={u.role} />, hiddenOnMobile: true },
     { key: 'plan', header: 'Plan', render: (u) => u.plan, hiddenOnMobile: true },
+    { key: 'reseller', header: 'Reseller', render: (u) => <ResellerCell user={u} />, hiddenOnMobile: true },
     { key: 'status', header: 'Status', render: (u) => <UserStatusBadge status={u.status} /> },
     { key: 'balance', header: 'Balance', align: 'right', render: (u) => <Money value={u.balance} /> },
     { key: 'created', header: 'Joined', render: (u) => formatDate(u.created_at), hiddenOnMobile: true },
@@ -106,8 +108,8 @@ export default function Users() {
         rowKey={(u) => u.id}
         {...tableProps}
         onRowClick={(u) => navigate(`/admin/users/${u.id}`)}
-        emptyTitle={list.filters.q || list.filters.role || list.filters.status ? 'No user matches these filters' : 'No users yet'}
-        emptyDescription={list.filters.q || list.filters.role || list.filters.status ? (
+        emptyTitle={list.filters.q || list.filters.role || list.filters.status || list.filters.reseller_id ? 'No user matches these filters' : 'No users yet'}
+        emptyDescription={list.filters.q || list.filters.role || list.filters.status || list.filters.reseller_id ? (
           <Button variant="subtle" size="xs" onClick={() => { setSearch(''); list.reset(); }}>Clear the filters</Button>
         ) : undefined}
         filters={
@@ -123,6 +125,7 @@ export default function Users() {
             />
             <FilterSelect list={list} name="status" label="Status" data={STATUSES} w={130} />
             <FilterSelect list={list} name="role" label="Role" data={ROLES} w={130} />
+            <ResellerFilter list={list} />
           </>
         }
       />

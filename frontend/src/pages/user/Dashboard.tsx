@@ -9,7 +9,9 @@ import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, Loading, QueryState } from '../../components/States';
 import { useDashboard } from '../../features/dashboard/api';
 import { formatDate } from '../../lib/dates';
+import { useUser } from '../../auth/useSession';
 
+const ResellerSection = lazy(() => import('../reseller/ResellerSection').then((m) => ({ default: m.ResellerSection })));
 const Charts = lazy(() => import('./dashboard/Charts').then((m) => ({ default: m.DashboardCharts })));
 
 function Stat({ label, children, testId, hint }: { label: string; children: React.ReactNode; testId?: string; hint?: React.ReactNode }) {
@@ -54,6 +56,7 @@ function TopServices({ rows }: { rows: Schemas['DashboardService'][] }) {
 
 export default function Dashboard() {
   const q = useDashboard();
+  const reseller = useUser().role === 'reseller';
   return (
     <>
       <PageHeader title="Dashboard" description="Your balance and the last 30 days of calls." />
@@ -92,6 +95,7 @@ export default function Dashboard() {
           );
         }}
       </QueryState>
+      {reseller && <Suspense fallback={<Loading label="Loading your customers' figures…" />}><ResellerSection /></Suspense>}
     </>
   );
 }

@@ -8,6 +8,7 @@ export const admin: User = {
   id: 1, name: 'Administrator', email: 'admin@example.com', phone: '9000000000', role: 'admin', status: 'active', plan: 'enterprise',
   balance: '0.00', total_spent: '0.00', api_key: 'rk_live_admin', webhook_url: null, low_balance_alert: null, collection_fee_percent: '0.00', daily_payout_limit: '200000.00',
   email_verified_at: null, created_at: '2026-11-01T10:00:00Z', updated_at: '2026-11-01T10:00:00Z',
+  parent_id: null, reseller_name: null,
 };
 
 export function user(over: Partial<User> = {}): User {

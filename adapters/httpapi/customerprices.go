@@ -1,0 +1,163 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/shopspring/decimal"
+
+	"paygate/core/errs"
+	"paygate/core/money"
+	"paygate/core/panel/selling"
+	"paygate/core/resale"
+)
+
+// A reseller's selling prices, default markup and commission settlements
+// (decisions part 18); the use cases answer 403 to anyone else.
+
+type customerPriceResponse struct {
+	ServiceID      uint64  `json:"service_id"`
+	ServiceName    string  `json:"service_name"`
+	Slug           string  `json:"slug"`
+	Cost           string  `json:"cost"`
+	Price          *string `json:"price"`
+	EffectivePrice string  `json:"effective_price"`
+	Margin         string  `json:"margin"`
+	Source         string  `json:"source"`
+}
+
+func toCustomerPriceResponse(r *selling.Row) customerPriceResponse {
+	var price *string
+	if r.Price != nil {
+		p := money.Format4(*r.Price)
+		price = &p
+	}
+	return customerPriceResponse{ServiceID: r.ServiceID, ServiceName: r.ServiceName, Slug: r.Slug, Cost: money.Format2(r.Cost),
+		Price: price, EffectivePrice: money.Format2(r.Effective), Margin: money.Format2(r.Margin), Source: string(r.Source)}
+}
+
+type customerPricesMeta struct {
+	DefaultMarkup *string `json:"default_markup"`
+}
+
+type customerPricesResponse struct {
+	Data []customerPriceResponse `json:"data"`
+	Meta customerPricesMeta      `json:"meta"`
+}
+
+func (s *server) listCustomerPrices(c echo.Context) error {
+	rows, markup, err := s.app.Selling.Prices(c.Request().Context(), caller(c))
+	if err != nil {
+		return err
+	}
+	out := mapSlice(rows, toCustomerPriceResponse)
+	if out == nil {
+		out = []customerPriceResponse{}
+	}
+	return c.JSON(http.StatusOK, customerPricesResponse{Data: out, Meta: customerPricesMeta{DefaultMarkup: money.Format2Ptr(markup)}})
+}
+
+type customerPriceRequest struct {
+	Price *string `json:"price"`
+}
+
+func (s *server) putCustomerPrice(c echo.Context) error {
+	id, err := idParam(c, "service_id")
+	if err != nil {
+		return err
+	}
+	var req customerPriceRequest
+	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	fe := errs.FieldErrors{}
+	if req.Price == nil {
+		fe.Add("price", "is required")
+	}
+	price := moneyField(fe, "price", req.Price, 4)
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	row, err := s.app.Selling.SetPrice(c.Request().Context(), caller(c), id, *price)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toCustomerPriceResponse(&row))
+}
+
+func (s *server) deleteCustomerPrice(c echo.Context) error {
+	id, err := idParam(c, "service_id")
+	if err != nil {
+		return err
+	}
+	if err := s.app.Selling.DeletePrice(c.Request().Context(), caller(c), id); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+type customerMarkupRequest struct {
+	DefaultMarkup json.RawMessage `json:"default_markup"` // a decimal string, or null to clear
+}
+
+type customerMarkupResponse struct {
+	DefaultMarkup *string `json:"default_markup"`
+}
+
+func (s *server) putCustomerMarkup(c echo.Context) error {
+	var req customerMarkupRequest
+	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	fe := errs.FieldErrors{}
+	var markup *decimal.Decimal
+	switch raw := bytes.TrimSpace(req.DefaultMarkup); {
+	case len(raw) == 0:
+		fe.Add("default_markup", "is required (null clears it)")
+	case string(raw) == "null":
+	default:
+		var v string
+		if err := json.Unmarshal(raw, &v); err != nil {
+			fe.Add("default_markup", "must be a decimal string with at most 2 decimals, or null")
+		} else {
+			markup = moneyField(fe, "default_markup", &v, 2)
+		}
+	}
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	got, err := s.app.Selling.SetMarkup(c.Request().Context(), caller(c), markup)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, customerMarkupResponse{DefaultMarkup: money.Format2Ptr(got)})
+}
+
+type commissionResponse struct {
+	ID        uint64    `json:"id"`
+	HourStart time.Time `json:"hour_start"`
+	Hits      int       `json:"hits"`
+	Amount    string    `json:"amount"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+func toCommissionResponse(s *resale.Settlement) commissionResponse {
+	return commissionResponse{ID: s.ID, HourStart: s.HourStart.UTC(), Hits: s.Hits, Amount: money.Format2(s.Amount), CreatedAt: s.CreatedAt.UTC()}
+}
+
+func (s *server) listCommissions(c echo.Context) error {
+	fe := errs.FieldErrors{}
+	loc := s.app.History.Location()
+	from, to := timeParam(c, fe, "from", loc, false), timeParam(c, fe, "to", loc, true)
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	list, err := s.app.Selling.Commissions(c.Request().Context(), caller(c), from, to)
+	if err != nil {
+		return err
+	}
+	return writePaged(c, mapSlice(list, toCommissionResponse))
+}

@@ -1,0 +1,152 @@
+package httpapi_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"paygate/core/ledger"
+	"paygate/core/resale"
+)
+
+// resellersCustomer is a new user made a customer of reseller r (the
+// customers' own API belongs to another part of this work: parent_id is
+// set in the database before the customer's first call).
+func (e *env) resellersCustomer(r customer, balance string) customer {
+	e.t.Helper()
+	c := e.newCustomer("user", "starter", balance)
+	if err := e.store.DB().Exec("UPDATE users SET parent_id = ? WHERE id = ?", r.id, c.id).Error; err != nil {
+		e.t.Fatal(err)
+	}
+	return c
+}
+
+// A reseller sets its selling price; its customer's call is charged it
+// (the hit and the debit carry it), the hit carries the reseller's
+// commission; the hour's settlement credits the reseller once; a failed
+// call earns nothing; the ledger check agrees.
+func TestResellersCustomerPaysTheSellingPrice(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		svc := e.newService("resold", "1.5000") // user and reseller price 1.50
+		e.must(e.do("PATCH", fmt.Sprintf("/api/v1/panel/pricing/%d", e.defaultPriceID(svc)), e.admin,
+			map[string]any{"reseller_price": "1.0000"}), 200)
+		r := e.newCustomer("reseller", "starter", "0.00")
+		cust := e.resellersCustomer(r, "20.00")
+		plain := e.newCustomer("user", "starter", "20.00")
+
+		// The list: no price, no markup → the list price.
+		list := e.must(e.do("GET", "/api/v1/panel/customer-prices", r.token, nil), 200)
+		row := findService(t, list, svc)
+		if row["cost"] != "1.00" || row["price"] != nil || row["effective_price"] != "1.50" || row["margin"] != "0.50" || row["source"] != "list" {
+			t.Fatalf("list row %v", row)
+		}
+		if meta := list.body["meta"].(map[string]any); meta["default_markup"] != nil {
+			t.Fatalf("meta %v", meta)
+		}
+		// Below its own price: 422 below_cost on price.
+		bad := e.must(e.do("PUT", fmt.Sprintf("/api/v1/panel/customer-prices/%d", svc), r.token, map[string]any{"price": "0.9999"}), 422)
+		if bad.body["error"] != "below_cost" || !strings.Contains(bad.raw, `"price"`) {
+			t.Fatalf("below cost: %s", bad.raw)
+		}
+		e.must(e.do("PUT", fmt.Sprintf("/api/v1/panel/customer-prices/%d", svc), r.token, map[string]any{"price": "abc"}), 422)
+		e.must(e.do("PUT", "/api/v1/panel/customer-prices/999999", r.token, map[string]any{"price": "2.00"}), 404)
+		set := e.must(e.do("PUT", fmt.Sprintf("/api/v1/panel/customer-prices/%d", svc), r.token, map[string]any{"price": "1.8000"}), 200)
+		if set.str("price") != "1.8000" || set.str("effective_price") != "1.80" || set.str("margin") != "0.80" || set.str("source") != "price" {
+			t.Fatalf("set: %s", set.raw)
+		}
+		m := e.must(e.do("PUT", "/api/v1/panel/customer-markup", r.token, map[string]any{"default_markup": "10.00"}), 200)
+		if m.str("default_markup") != "10.00" {
+			t.Fatalf("markup: %s", m.raw)
+		}
+		e.must(e.do("PUT", "/api/v1/panel/customer-markup", r.token, map[string]any{}), 422)
+
+		// The customer's call: charged 1.80; an ordinary user's 1.50.
+		ok := e.must(e.call(cust, "resold", map[string]any{"to": "1"}), 200)
+		if ok.str("charged") != "1.8000" && ok.str("charged") != "1.80" {
+			t.Fatalf("customer charged %s", ok.raw)
+		}
+		other := e.must(e.call(plain, "resold", map[string]any{"to": "1"}), 200)
+		if c := other.str("charged"); c != "1.5000" && c != "1.50" {
+			t.Fatalf("ordinary caller charged %s", other.raw)
+		}
+		// A failed call: refunded, no commission.
+		e.setUpstream(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusBadGateway) })
+		failed := e.call(cust, "resold", map[string]any{"to": "2"})
+		if failed.status < 500 {
+			t.Fatalf("failed upstream answered %d", failed.status)
+		}
+		if err := e.app.Metering.AwaitSettlements(ctx); err != nil {
+			t.Fatal(err)
+		}
+		hit, err := e.store.Stores().Hits.ByRequestID(ctx, ok.str("request_id"))
+		if err != nil || !hit.ChargeAmount.Equal(decimal.RequireFromString("1.80")) || !hit.Commission.Equal(decimal.RequireFromString("0.80")) ||
+			hit.ResellerID == nil || *hit.ResellerID != r.id {
+			t.Fatalf("the customer's hit %+v, %v", hit, err)
+		}
+		var debit bool
+		err = e.store.Stores().Ledger.ForEachByUser(ctx, cust.id, func(en ledger.Entry) error {
+			if en.Type == ledger.Debit && en.ReferenceType == ledger.RefAPIHit && *en.ReferenceID == hit.ID {
+				debit = en.Amount.Equal(decimal.RequireFromString("1.80"))
+			}
+			return nil
+		})
+		if err != nil || !debit {
+			t.Fatalf("no debit of 1.80 for the customer's hit (%v)", err)
+		}
+		if b := e.balance(r); b != "0.00" {
+			t.Fatalf("the reseller's balance moved on the metered path: %s", b)
+		}
+
+		// Settlement: once, whoever runs it.
+		for range 2 {
+			if _, err := e.app.Commissions.SettleBefore(ctx, time.Now().Add(2*time.Hour)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if b := e.balance(r); b != "0.80" {
+			t.Fatalf("the reseller's balance after settlement: %s, want 0.80", b)
+		}
+		cs := e.must(e.do("GET", "/api/v1/panel/commissions", r.token, nil), 200).body["data"].([]any)
+		if len(cs) != 1 || cs[0].(map[string]any)["amount"] != "0.80" || cs[0].(map[string]any)["hits"] != float64(1) {
+			t.Fatalf("commissions %v", cs)
+		}
+		txs := e.must(e.do("GET", "/api/v1/panel/transactions?type=credit", r.token, nil), 200).body["data"].([]any)
+		credits := 0
+		for _, x := range txs {
+			if x.(map[string]any)["reference_type"] == resale.RefCommission {
+				credits++
+			}
+		}
+		if credits != 1 {
+			t.Fatalf("%d commission credits: %v", credits, txs)
+		}
+		// Removing the price: the markup applies (1.00 × 1.10).
+		e.must(e.do("DELETE", fmt.Sprintf("/api/v1/panel/customer-prices/%d", svc), r.token, nil), 204)
+		e.must(e.do("DELETE", fmt.Sprintf("/api/v1/panel/customer-prices/%d", svc), r.token, nil), 404)
+		row = findService(t, e.must(e.do("GET", "/api/v1/panel/customer-prices", r.token, nil), 200), svc)
+		if row["effective_price"] != "1.10" || row["source"] != "markup" {
+			t.Fatalf("after delete: %v", row)
+		}
+		// Others: 403.
+		e.must(e.do("GET", "/api/v1/panel/customer-prices", plain.token, nil), 403)
+		e.must(e.do("GET", "/api/v1/panel/commissions", cust.token, nil), 403)
+		e.ledgerClean()
+	})
+}
+
+func findService(t *testing.T, list resp, id uint64) map[string]any {
+	t.Helper()
+	for _, x := range list.body["data"].([]any) {
+		if row := x.(map[string]any); uint64(row["service_id"].(float64)) == id {
+			return row
+		}
+	}
+	t.Fatalf("service %d not listed: %s", id, list.raw)
+	return nil
+}

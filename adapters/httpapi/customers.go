@@ -1,0 +1,365 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"paygate/core/audit"
+	"paygate/core/errs"
+	"paygate/core/hitlog"
+	"paygate/core/ledger"
+	"paygate/core/money"
+	"paygate/core/panel/customers"
+	"paygate/core/topup"
+	"paygate/core/transfer"
+	"paygate/core/user"
+)
+
+// A reseller's customers (decisions part 18): every route here is the
+// reseller's own, and an id that is not its customer is 404.
+
+// resellerOnly refuses anyone but a reseller (403 before any id is read)
+// and carries the request's source to the audit entries.
+func resellerOnly(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if caller(c).Role != user.RoleReseller {
+			return errs.ErrForbidden
+		}
+		return next(withAuditSource(c))
+	}
+}
+
+// adminOrReseller lets admins and resellers through (deciding balance
+// requests: a reseller its customers' only, which the use case checks).
+func adminOrReseller(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if r := caller(c).Role; r != user.RoleAdmin && r != user.RoleReseller {
+			return errs.ErrForbidden
+		}
+		return next(withAuditSource(c))
+	}
+}
+
+func withAuditSource(c echo.Context) echo.Context {
+	req := c.Request()
+	src := audit.Source{IPAddress: c.RealIP(), RequestID: requestIDOf(c)}
+	c.SetRequest(req.WithContext(audit.WithSource(req.Context(), src)))
+	return c
+}
+
+type createCustomerRequest struct {
+	Name     string `json:"name" validate:"required,max=255"`
+	Email    string `json:"email" validate:"required,max=255"`
+	Phone    string `json:"phone" validate:"required,max=20"`
+	Password string `json:"password" validate:"omitempty,max=255"`
+}
+
+func (s *server) createCustomer(c echo.Context) error {
+	var req createCustomerRequest
+	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	u, err := s.app.Customers.Create(c.Request().Context(), caller(c), customers.NewCustomer{
+		Profile: user.Profile{Name: req.Name, Email: req.Email, Phone: req.Phone, Password: req.Password}})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, s.customerResponse(caller(c), u))
+}
+
+// customerResponse is a user JSON naming its reseller (the caller).
+func (s *server) customerResponse(reseller, u *user.User) userResponse {
+	r := toUserResponse(u)
+	r.ResellerName = &reseller.Name
+	return r
+}
+
+func (s *server) listCustomers(c echo.Context) error {
+	fe := errs.FieldErrors{}
+	p, pp := page(c, fe)
+	f := user.Filter{Status: user.Status(c.QueryParam("status")), Q: strings.TrimSpace(c.QueryParam("search")), Page: p, PerPage: pp}
+	user.CheckAccount(fe, nil, given(f.Status), nil)
+	if len(f.Q) > 255 {
+		fe.Add("search", "must be at most 255 characters")
+	}
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	rows, total, err := s.app.Customers.List(c.Request().Context(), caller(c), f)
+	if err != nil {
+		return err
+	}
+	return writeList(c, mapSlice(rows, func(u *user.User) userResponse { return s.customerResponse(caller(c), u) }), p, pp, total)
+}
+
+func (s *server) getCustomer(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	u, err := s.app.Customers.Get(c.Request().Context(), caller(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, s.customerResponse(caller(c), u))
+}
+
+func (s *server) setCustomerStatus(st user.Status) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		id, err := idParam(c, "id")
+		if err != nil {
+			return err
+		}
+		u, err := s.app.Customers.SetStatus(c.Request().Context(), caller(c), id, st)
+		if err != nil {
+			return err
+		}
+		return c.JSON(http.StatusOK, s.customerResponse(caller(c), u))
+	}
+}
+
+func (s *server) listCustomerKeys(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	keys, err := s.app.Customers.Keys(c.Request().Context(), caller(c), id)
+	if err != nil {
+		return err
+	}
+	return writePaged(c, mapSlice(keys, s.toKeyResponse))
+}
+
+// errNoCSV: the customers' lists are JSON only.
+var errNoCSV = errs.Validation(map[string][]string{"format": {"must be json here"}})
+
+func (s *server) listCustomerHits(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	fe := errs.FieldErrors{}
+	h := historyQuery(c, fe, s.app.History.Location(), hitlog.ListWindow)
+	if h.csv {
+		return errNoCSV
+	}
+	f := hitlog.Filter{ServiceID: uintParam(c, fe, "service_id"), APIKeyID: uintParam(c, fe, "api_key_id"),
+		Status: hitlog.Status(c.QueryParam("status")), From: h.from, To: h.to, Page: h.page, PerPage: h.perPage}
+	switch f.Status {
+	case "", hitlog.StatusSuccess, hitlog.StatusFailed, hitlog.StatusInsufficientBalance, hitlog.StatusPending:
+	default:
+		fe.Add("status", "must be success, failed, insufficient_balance or pending")
+	}
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	rows, total, err := s.app.Customers.Hits(c.Request().Context(), caller(c), id, f)
+	if err != nil {
+		return err
+	}
+	// The customer's own list's shape, with the commission; the payloads
+	// are the customer's and stay out (null).
+	items := make([]hitResponse, len(rows))
+	for i := range rows {
+		items[i] = toHitResponse(&rows[i].Hit)
+		items[i].RequestPayload = json.RawMessage("null")
+		com := money.Format4(rows[i].Commission)
+		items[i].Commission = &com
+	}
+	m := windowMeta{listMeta: listMeta{Page: h.page, PerPage: h.perPage, Total: total}}
+	if total > int64(hitlog.ListWindow) {
+		m.Total, m.TotalCapped = int64(hitlog.ListWindow), true
+	}
+	return c.JSON(http.StatusOK, hitListResponse{Data: items, Meta: m, PayloadRetentionSeconds: int64(s.app.Retention.Keep() / time.Second)})
+}
+
+func (s *server) listCustomerTransactions(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	fe := errs.FieldErrors{}
+	h := historyQuery(c, fe, s.app.History.Location(), ledger.ListWindow)
+	if h.csv {
+		return errNoCSV
+	}
+	f := ledger.Filter{Type: ledger.Type(c.QueryParam("type")), ReferenceType: c.QueryParam("reference_type"),
+		From: h.from, To: h.to, Page: h.page, PerPage: h.perPage}
+	if f.Type != "" && !f.Type.Valid() {
+		fe.Add("type", "must be credit, debit or refund")
+	}
+	if f.ReferenceType != "" && !referenceTypePattern.MatchString(f.ReferenceType) {
+		fe.Add("reference_type", "must be a reference type such as api_hit or balance_request")
+	}
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	rows, total, err := s.app.Customers.Transactions(c.Request().Context(), caller(c), id, f)
+	if err != nil {
+		return err
+	}
+	return writeWindowList(c, mapSlice(rows, toTransactionResponse), h.page, h.perPage, total, ledger.ListWindow)
+}
+
+type transferRequest struct {
+	Amount    string `json:"amount" validate:"required,max=20"`
+	Direction string `json:"direction" validate:"required,max=20"`
+}
+
+type transferResponse struct {
+	ID               uint64     `json:"id"`
+	CustomerID       uint64     `json:"customer_id"`
+	Direction        string     `json:"direction"`
+	Amount           string     `json:"amount"`
+	BalanceRequestID *uint64    `json:"balance_request_id"`
+	CreatedAt        *time.Time `json:"created_at"`
+	// The balances after the transfer (201 only).
+	ResellerBalance *string `json:"reseller_balance,omitempty"`
+	CustomerBalance *string `json:"customer_balance,omitempty"`
+}
+
+func toTransferResponse(t *transfer.Transfer) transferResponse {
+	return transferResponse{ID: t.ID, CustomerID: t.CustomerID, Direction: string(t.Direction), Amount: money.Format2(t.Amount),
+		BalanceRequestID: t.BalanceRequestID, CreatedAt: timePtr(t.CreatedAt)}
+}
+
+func (s *server) createTransfer(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	var req transferRequest
+	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	res, err := s.app.Customers.Transfer(c.Request().Context(), caller(c), id,
+		transfer.Input{Amount: req.Amount, Direction: req.Direction}, c.Request().Header.Get("Idempotency-Key"))
+	if err != nil {
+		return err
+	}
+	if res.Replayed {
+		c.Response().Header().Set("Idempotent-Replayed", "true")
+	}
+	out := toTransferResponse(&res.Transfer)
+	rb, cb := money.Format2(res.Reseller.Balance), money.Format2(res.Customer.Balance)
+	out.ResellerBalance, out.CustomerBalance = &rb, &cb
+	return c.JSON(http.StatusCreated, out)
+}
+
+func (s *server) listCustomerTransfers(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	fe := errs.FieldErrors{}
+	p, pp := page(c, fe)
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	rows, total, err := s.app.Customers.Transfers(c.Request().Context(), caller(c), id, p, pp)
+	if err != nil {
+		return err
+	}
+	return writeList(c, mapSlice(rows, toTransferResponse), p, pp, total)
+}
+
+// listCustomerTopUps is GET /balance-requests?scope=customers: the
+// reseller's customers' requests, each naming its customer.
+func (s *server) listCustomerTopUps(c echo.Context, f topup.Filter) error {
+	ctx := c.Request().Context()
+	rows, total, err := s.app.TopUps.ListCustomerTopUps(ctx, caller(c), f)
+	if err != nil {
+		return err
+	}
+	names := map[uint64]*string{}
+	items := make([]topUpResponse, len(rows))
+	for i := range rows {
+		uid := rows[i].UserID
+		if _, ok := names[uid]; !ok {
+			names[uid] = nil
+			if u, err := s.app.Customers.Get(ctx, caller(c), uid); err == nil {
+				names[uid] = &u.Name
+			} else if errs.KindOf(err) != errs.NotFound {
+				return err
+			}
+		}
+		items[i] = toTopUpResponse(&rows[i])
+		items[i].UserName = names[uid]
+	}
+	return writeList(c, items, f.Page, f.PerPage, total)
+}
+
+type resellerDashboardResponse struct {
+	From      time.Time               `json:"from"`
+	To        time.Time               `json:"to"`
+	Totals    resellerDashboardTotals `json:"totals"`
+	Customers []resellerDashboardLine `json:"customers"`
+}
+
+type resellerDashboardTotals struct {
+	Customers         int64  `json:"customers"`
+	Calls             int64  `json:"calls"`
+	Spend             string `json:"spend"`
+	Cost              string `json:"cost"`
+	CommissionAccrued string `json:"commission_accrued"`
+	CommissionSettled string `json:"commission_settled"`
+}
+
+type resellerDashboardLine struct {
+	CustomerID uint64 `json:"customer_id"`
+	Name       string `json:"name"`
+	Calls      int64  `json:"calls"`
+	Spend      string `json:"spend"`
+	Cost       string `json:"cost"`
+	Commission string `json:"commission"`
+}
+
+// rangeEnd reads an exclusive end: an RFC 3339 time as given, a date as
+// the start of the next local day.
+func rangeEnd(c echo.Context, fe errs.FieldErrors, name string, loc *time.Location) *time.Time {
+	t := timeParam(c, fe, name, loc, true)
+	if t != nil {
+		if _, err := time.Parse(time.RFC3339, c.QueryParam(name)); err != nil {
+			next := t.Add(time.Nanosecond)
+			t = &next
+		}
+	}
+	return t
+}
+
+// resellerDashboard is GET /reseller/dashboard?from=&to=: from's start
+// (default: 30 local days before today) up to to (default: now).
+func (s *server) resellerDashboard(c echo.Context) error {
+	fe := errs.FieldErrors{}
+	loc := s.app.History.Location()
+	from := timeParam(c, fe, "from", loc, false)
+	to := rangeEnd(c, fe, "to", loc)
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	now := s.app.History.Now().In(loc)
+	if to == nil {
+		to = &now
+	}
+	if from == nil {
+		y, m, d := now.Date()
+		start := time.Date(y, m, d, 0, 0, 0, 0, loc).AddDate(0, 0, -29)
+		from = &start
+	}
+	d, err := s.app.Customers.Dashboard(c.Request().Context(), caller(c), *from, *to)
+	if err != nil {
+		return err
+	}
+	out := resellerDashboardResponse{From: d.From, To: d.To, Customers: []resellerDashboardLine{},
+		Totals: resellerDashboardTotals{Customers: d.Customers, Calls: d.Calls, Spend: money.Format4(d.Spend), Cost: money.Format4(d.Cost),
+			CommissionAccrued: money.Format4(d.CommissionAccrued), CommissionSettled: money.Format2(d.CommissionSettled)}}
+	for _, l := range d.Lines {
+		out.Customers = append(out.Customers, resellerDashboardLine{CustomerID: l.CustomerID, Name: l.Name, Calls: l.Calls,
+			Spend: money.Format4(l.Spend), Cost: money.Format4(l.Cost), Commission: money.Format4(l.Commission)})
+	}
+	return c.JSON(http.StatusOK, out)
+}

@@ -1,0 +1,219 @@
+// Package commission credits resellers with what their customers' calls
+// earned them (decisions part 18): for each closed local hour and
+// reseller, one ledger credit (reference_type commission) of the sum of
+// the commission of its customers' successful hits created in that hour.
+// An hour is settled once it closed at least Grace ago and none of its
+// hits is still pending; a commission_settlements row per reseller and
+// hour (unique) makes it once: of racing settlers on any instance, the
+// loser's transaction rolls back and counts nothing.
+package commission
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"paygate/core/ledger"
+	"paygate/core/resale"
+	"paygate/core/store"
+)
+
+// DefaultGrace is how long after an hour closed it is settled: the calls
+// begun before its end have had their answers written by then.
+const DefaultGrace = 2 * time.Minute
+
+// DefaultLookback is how far back the worker looks for hours to settle
+// (the CLI looks back to the first hit): an hour left waiting on a
+// pending hit is settled once crash recovery refunded it, well within.
+const DefaultLookback = 24 * time.Hour
+
+// Config is the settler's; zero values take the defaults.
+type Config struct {
+	Location *time.Location // local hours (TIMEZONE); nil is UTC
+	Grace    time.Duration  // 0 means DefaultGrace
+	Lookback time.Duration  // 0 means DefaultLookback
+	Livemode bool           // the livemode of a balance.low event (never: credits only raise)
+}
+
+// Deps are the settler's ports; Now and Log may be nil.
+type Deps struct {
+	Tx     Transactor
+	Reads  Reads
+	Now    func() time.Time
+	Log    *slog.Logger
+	Config Config
+}
+
+// Settler settles resellers' commissions by hour.
+type Settler struct {
+	tx    Transactor
+	reads Reads
+	now   func() time.Time
+	log   *slog.Logger
+	cfg   Config
+}
+
+// New builds the settler.
+func New(d Deps) *Settler {
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	if d.Config.Location == nil {
+		d.Config.Location = time.UTC
+	}
+	if d.Config.Grace == 0 {
+		d.Config.Grace = DefaultGrace
+	}
+	if d.Config.Lookback == 0 {
+		d.Config.Lookback = DefaultLookback
+	}
+	return &Settler{tx: d.Tx, reads: d.Reads, now: d.Now, log: d.Log, cfg: d.Config}
+}
+
+// Result is what a run settled.
+type Result struct {
+	Settled int // reseller-hours credited by this run
+	Waiting int // reseller-hours left for a later run: a hit still pending
+	Credits []resale.Settlement
+}
+
+// Run is the worker's round: it settles the hours closed at least Grace
+// before now, within the last Lookback.
+func (s *Settler) Run(ctx context.Context) (Result, error) {
+	now := s.now()
+	return s.settle(ctx, now.Add(-s.cfg.Grace), now.Add(-s.cfg.Grace-s.cfg.Lookback))
+}
+
+// SettleBefore settles every hour closed before at (the CLI): all of
+// history, each hour at most once.
+func (s *Settler) SettleBefore(ctx context.Context, at time.Time) (Result, error) {
+	return s.settle(ctx, at, time.Time{})
+}
+
+// HourStart is the start of the local hour (in loc) holding t.
+func HourStart(t time.Time, loc *time.Location) time.Time {
+	l := t.In(loc)
+	start := time.Date(l.Year(), l.Month(), l.Day(), l.Hour(), 0, 0, 0, loc)
+	return start.UTC()
+}
+
+// settle settles, for every reseller, the local hours that ended at or
+// before cutoff and began at or after floor's hour.
+func (s *Settler) settle(ctx context.Context, cutoff, floor time.Time) (Result, error) {
+	var res Result
+	end := HourStart(cutoff, s.cfg.Location) // hours ending at or before cutoff start before end
+	var from time.Time
+	if !floor.IsZero() {
+		from = HourStart(floor, s.cfg.Location)
+	}
+	if !end.After(from) {
+		return res, nil
+	}
+	resellers, err := s.reads.Resellers(ctx)
+	if err != nil {
+		return res, fmt.Errorf("list resellers: %w", err)
+	}
+	var errs []error
+	for _, rid := range resellers {
+		if err := s.settleReseller(ctx, rid, from, end, &res); err != nil {
+			errs = append(errs, fmt.Errorf("reseller %d: %w", rid, err))
+		}
+	}
+	return res, errors.Join(errs...)
+}
+
+func (s *Settler) settleReseller(ctx context.Context, rid uint64, from, end time.Time, res *Result) error {
+	f := resale.Filter{ResellerID: &rid, To: &end}
+	if !from.IsZero() {
+		f.From = &from
+	}
+	done, err := s.reads.List(ctx, f)
+	if err != nil {
+		return fmt.Errorf("list settlements: %w", err)
+	}
+	settled := make(map[int64]bool, len(done))
+	for _, d := range done {
+		settled[d.HourStart.Unix()] = true
+	}
+	at := from
+	for {
+		next, err := s.reads.NextHitAt(ctx, rid, at, end)
+		if err != nil {
+			return fmt.Errorf("find hits: %w", err)
+		}
+		if next == nil {
+			return nil
+		}
+		hour := HourStart(*next, s.cfg.Location)
+		hourEnd := hour.Add(time.Hour)
+		at = hourEnd
+		if settled[hour.Unix()] {
+			continue
+		}
+		a, err := s.reads.Accrued(ctx, rid, hour, hourEnd)
+		if err != nil {
+			return fmt.Errorf("sum hour %s: %w", hour.Format(time.RFC3339), err)
+		}
+		if a.Pending > 0 {
+			res.Waiting++
+			continue
+		}
+		if !a.Amount.IsPositive() {
+			continue // zero-amount hours write nothing
+		}
+		st, err := s.credit(ctx, rid, hour, a)
+		switch {
+		case errors.Is(err, resale.ErrAlreadySettled):
+			continue // another settler won: it counted the hour
+		case err != nil:
+			return fmt.Errorf("settle hour %s: %w", hour.Format(time.RFC3339), err)
+		}
+		res.Settled++
+		res.Credits = append(res.Credits, *st)
+	}
+}
+
+// credit writes one reseller-hour's settlement and its ledger credit in
+// one transaction: the reseller's row locked first (settlers of one
+// reseller queue there; taking the settlement's unique key first let
+// three racing inserts of one hour deadlock on MariaDB), then the
+// settlement row (its unique key decides a race: the loser rolls back and
+// counts nothing), the credit and the balance saved.
+func (s *Settler) credit(ctx context.Context, rid uint64, hour time.Time, a resale.Accrual) (*resale.Settlement, error) {
+	var out resale.Settlement
+	err := s.tx.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
+		now := s.now()
+		u, err := st.Users.LockByID(ctx, rid)
+		if err != nil {
+			return fmt.Errorf("lock reseller: %w", err)
+		}
+		set := &resale.Settlement{ResellerID: rid, HourStart: hour, Hits: a.Hits, Amount: a.Amount.Round(2), CreatedAt: now.UTC()}
+		if err := st.Commissions.Insert(ctx, set); err != nil {
+			return err
+		}
+		ref := set.ID
+		desc := "Commission for " + hour.In(s.cfg.Location).Format("2006-01-02 15:04") + " (" + fmt.Sprint(a.Hits) + " calls)"
+		e, err := store.Post(ctx, st, now, s.cfg.Livemode, u, ledger.Credit, set.Amount, resale.RefCommission, &ref, desc)
+		if err != nil {
+			return err
+		}
+		if err := st.Users.SaveBalance(ctx, u); err != nil {
+			return fmt.Errorf("save reseller's balance: %w", err)
+		}
+		if err := st.Commissions.SetTransaction(ctx, set.ID, e.ID); err != nil {
+			return err
+		}
+		set.TransactionID = &e.ID
+		out = *set
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}

@@ -1,0 +1,189 @@
+package commission_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"paygate/core/commission"
+	"paygate/core/hitlog"
+	"paygate/core/ledger"
+	"paygate/core/resale"
+	"paygate/core/store/storetest"
+	"paygate/core/user"
+)
+
+func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
+
+var kolkata, _ = time.LoadLocation("Asia/Kolkata")
+
+// world: reseller 1 (balance 100.00) with customers 2 and 3; reseller 5
+// with customer 6; user 4 is nobody's customer. Kolkata's hours begin at
+// :30 UTC.
+type world struct {
+	db  *storetest.DB
+	now time.Time
+	n   int
+}
+
+func newWorld() *world {
+	w := &world{db: storetest.New(), now: time.Date(2026, 11, 27, 12, 45, 0, 0, time.UTC)}
+	one, five := uint64(1), uint64(5)
+	w.db.Put(user.User{ID: 1, Role: user.RoleReseller, Status: user.StatusActive, Balance: dec("100.00"), TotalSpent: decimal.Zero},
+		user.User{ID: 2, ParentID: &one, Role: user.RoleUser, Status: user.StatusActive, Balance: dec("10"), TotalSpent: decimal.Zero},
+		user.User{ID: 3, ParentID: &one, Role: user.RoleUser, Status: user.StatusActive, Balance: dec("10"), TotalSpent: decimal.Zero},
+		user.User{ID: 4, Role: user.RoleUser, Status: user.StatusActive, Balance: dec("10"), TotalSpent: decimal.Zero},
+		user.User{ID: 5, Role: user.RoleReseller, Status: user.StatusActive, Balance: dec("0"), TotalSpent: decimal.Zero},
+		user.User{ID: 6, ParentID: &five, Role: user.RoleUser, Status: user.StatusActive, Balance: dec("10"), TotalSpent: decimal.Zero})
+	return w
+}
+
+func (w *world) hit(userID uint64, at time.Time, st hitlog.Status, commission string) {
+	w.n++
+	h := hitlog.Hit{UserID: userID, ServiceID: 1, APIKeyID: 1, RequestID: fmt.Sprintf("r%d", w.n), Status: st,
+		Commission: dec(commission), CreatedAt: at, ChargeAmount: decimal.Zero, CostAmount: decimal.Zero, Reserved: decimal.Zero}
+	if u := w.db.User(userID); u.ParentID != nil {
+		h.ResellerID = u.ParentID
+	}
+	w.db.Put(h)
+}
+
+func (w *world) settler() *commission.Settler {
+	return commission.New(commission.Deps{Tx: w.db, Reads: w.db.Stores().Commissions, Now: func() time.Time { return w.now },
+		Config: commission.Config{Location: kolkata}})
+}
+
+func (w *world) commissionCredits(userID uint64) []ledger.Entry {
+	var out []ledger.Entry
+	for _, e := range w.db.Entries() {
+		if e.UserID == userID && e.ReferenceType == resale.RefCommission {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func TestSettlesClosedLocalHoursOnce(t *testing.T) {
+	w := newWorld()
+	h := func(hh, mm int) time.Time { return time.Date(2026, 11, 27, hh, mm, 0, 0, time.UTC) }
+	// Local hour 15:00–16:00 IST is 09:30–10:30 UTC.
+	w.hit(2, h(9, 30), hitlog.StatusSuccess, "0.25")
+	w.hit(3, h(10, 29), hitlog.StatusSuccess, "0.50")
+	w.hit(2, h(10, 0), hitlog.StatusFailed, "0")      // refunded: earns nothing
+	w.hit(4, h(10, 0), hitlog.StatusSuccess, "0")     // nobody's customer
+	w.hit(2, h(10, 30), hitlog.StatusSuccess, "1.00") // 16:00–17:00 IST
+	w.hit(2, h(11, 0), hitlog.StatusPending, "0")     // ...whose hour waits on this
+	w.hit(6, h(10, 45), hitlog.StatusSuccess, "0")    // reseller 5: zero-amount hour
+	w.hit(2, h(12, 40), hitlog.StatusSuccess, "3.00") // 18:00–19:00 IST: still open at 12:45 UTC
+
+	res, err := w.settler().Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Settled != 1 || res.Waiting != 1 {
+		t.Fatalf("run: %+v, want 1 settled, 1 waiting", res)
+	}
+	cr := w.commissionCredits(1)
+	if len(cr) != 1 || cr[0].Type != ledger.Credit || !cr[0].Amount.Equal(dec("0.75")) || cr[0].ReferenceID == nil {
+		t.Fatalf("credits %+v, want one of 0.75", cr)
+	}
+	if b := w.db.User(1).Balance; !b.Equal(dec("100.75")) {
+		t.Fatalf("reseller's balance %s", b)
+	}
+	ss := w.db.Settlements()
+	if len(ss) != 1 || ss[0].ID != *cr[0].ReferenceID || ss[0].Hits != 2 || !ss[0].HourStart.Equal(h(9, 30)) ||
+		ss[0].TransactionID == nil || *ss[0].TransactionID != cr[0].ID {
+		t.Fatalf("settlements %+v", ss)
+	}
+	if len(w.commissionCredits(5)) != 0 {
+		t.Fatal("a zero-amount hour was credited")
+	}
+
+	// Again: nothing new. Then the pending hit is refunded: its hour settles.
+	if res, err = w.settler().Run(context.Background()); err != nil || res.Settled != 0 {
+		t.Fatalf("second run: %+v, %v", res, err)
+	}
+	for _, x := range w.db.Hits() {
+		if x.Status == hitlog.StatusPending {
+			x.Status = hitlog.StatusFailed
+			w.db.Put(x)
+		}
+	}
+	if res, err = w.settler().Run(context.Background()); err != nil || res.Settled != 1 {
+		t.Fatalf("after the refund: %+v, %v", res, err)
+	}
+	if b := w.db.User(1).Balance; !b.Equal(dec("101.75")) {
+		t.Fatalf("reseller's balance %s, want 101.75", b)
+	}
+	// The hour of 12:40 UTC closes at 13:30; settled 2 minutes later.
+	w.now = h(13, 31)
+	if res, _ = w.settler().Run(context.Background()); res.Settled != 0 {
+		t.Fatalf("inside the grace: %+v", res)
+	}
+	w.now = h(13, 32)
+	if res, _ = w.settler().Run(context.Background()); res.Settled != 1 {
+		t.Fatalf("after the grace: %+v", res)
+	}
+}
+
+func TestSettleBeforeSettlesAllHistoryOnce(t *testing.T) {
+	w := newWorld()
+	old := time.Date(2026, 1, 3, 4, 40, 0, 0, time.UTC) // far past the worker's lookback
+	w.hit(2, old, hitlog.StatusSuccess, "0.40")
+	w.hit(2, old.Add(72*time.Hour), hitlog.StatusSuccess, "0.60")
+	if res, _ := w.settler().Run(context.Background()); res.Settled != 0 {
+		t.Fatalf("the worker looked back too far: %+v", res)
+	}
+	res, err := w.settler().SettleBefore(context.Background(), old.Add(72*time.Hour))
+	if err != nil || res.Settled != 1 {
+		t.Fatalf("before the second hour's end: %+v, %v", res, err)
+	}
+	res, err = w.settler().SettleBefore(context.Background(), w.now)
+	if err != nil || res.Settled != 1 {
+		t.Fatalf("all: %+v, %v", res, err)
+	}
+	if b := w.db.User(1).Balance; !b.Equal(dec("101.00")) {
+		t.Fatalf("reseller's balance %s, want 101.00", b)
+	}
+}
+
+func TestRacingSettlersCreditEachHourOnce(t *testing.T) {
+	w := newWorld()
+	for i := range 30 {
+		w.hit(uint64(2+i%2), w.now.Add(-time.Duration(i+1)*37*time.Minute), hitlog.StatusSuccess, "0.10")
+	}
+	var wg sync.WaitGroup
+	for i := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := w.settler()
+			if i == 2 {
+				_, _ = s.SettleBefore(context.Background(), w.now.Add(-commission.DefaultGrace))
+			} else {
+				_, _ = s.Run(context.Background())
+			}
+		}()
+	}
+	wg.Wait()
+	seen := map[int64]bool{}
+	total := decimal.Zero
+	for _, s := range w.db.Settlements() {
+		if seen[s.HourStart.Unix()] {
+			t.Fatalf("hour %s settled twice", s.HourStart)
+		}
+		seen[s.HourStart.Unix()] = true
+		total = total.Add(s.Amount)
+	}
+	credited := decimal.Zero
+	for _, e := range w.commissionCredits(1) {
+		credited = credited.Add(e.Amount)
+	}
+	if !credited.Equal(total) || !w.db.User(1).Balance.Equal(dec("100").Add(total)) {
+		t.Fatalf("credited %s, settled %s, balance %s", credited, total, w.db.User(1).Balance)
+	}
+}

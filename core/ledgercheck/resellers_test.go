@@ -1,0 +1,133 @@
+package ledgercheck_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"paygate/core/hitlog"
+	"paygate/core/ledger"
+	"paygate/core/ledgercheck"
+	"paygate/core/resale"
+	"paygate/core/store/storetest"
+	"paygate/core/user"
+)
+
+// transfersOf is a fixed list of transfers (the store's own reader is
+// mysqlstore's).
+type transfersOf []ledgercheck.Transfer
+
+func (ts transfersOf) ForEachTransfer(_ context.Context, fn func(ledgercheck.Transfer) error) error {
+	for _, t := range ts {
+		if err := fn(t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func TestCheckResellersMoney(t *testing.T) {
+	hour := time.Date(2026, 11, 27, 9, 30, 0, 0, time.UTC)
+	one := uint64(1)
+	type world struct {
+		transfers transfersOf
+		entries   []ledger.Entry
+		hits      []hitlog.Hit
+		settle    []resale.Settlement
+		balances  map[uint64]string
+	}
+	// Reseller 1 sends 5.00 to customer 2 (transfer 7), takes 1.00 back
+	// (transfer 8); its hour's commission 0.75 is settled (settlement 3).
+	e := func(id, user uint64, typ ledger.Type, amount, before, after, ref string, refID uint64) ledger.Entry {
+		return ledger.Entry{ID: id, UserID: user, TxnID: "T" + string(rune('A'+id)), Type: typ, Amount: dec(amount), BalanceBefore: dec(before),
+			BalanceAfter: dec(after), ReferenceType: ref, ReferenceID: &refID}
+	}
+	clean := func() world {
+		return world{
+			transfers: transfersOf{{ID: 7, ResellerID: 1, CustomerID: 2, Direction: "to_customer", Amount: dec("5.00")},
+				{ID: 8, ResellerID: 1, CustomerID: 2, Direction: "from_customer", Amount: dec("1.00")}},
+			entries: []ledger.Entry{
+				e(1, 1, ledger.Credit, "10.00", "0.00", "10.00", ledger.RefAdjustment, 0),
+				e(2, 1, ledger.Debit, "5.00", "10.00", "5.00", "transfer", 7),
+				e(3, 2, ledger.Credit, "5.00", "0.00", "5.00", "transfer", 7),
+				e(4, 2, ledger.Debit, "1.00", "5.00", "4.00", "transfer", 8),
+				e(5, 1, ledger.Credit, "1.00", "5.00", "6.00", "transfer", 8),
+				e(6, 1, ledger.Credit, "0.75", "6.00", "6.75", resale.RefCommission, 3),
+			},
+			hits: []hitlog.Hit{
+				{ID: 50, UserID: 2, RequestID: "h1", Status: hitlog.StatusSuccess, ResellerID: &one, Commission: dec("0.25"), CreatedAt: hour},
+				{ID: 51, UserID: 2, RequestID: "h2", Status: hitlog.StatusSuccess, ResellerID: &one, Commission: dec("0.50"), CreatedAt: hour.Add(59 * time.Minute)},
+				{ID: 52, UserID: 2, RequestID: "h3", Status: hitlog.StatusFailed, ResellerID: &one, Commission: dec("0"), CreatedAt: hour.Add(time.Minute)},
+				{ID: 53, UserID: 2, RequestID: "h4", Status: hitlog.StatusSuccess, ResellerID: &one, Commission: dec("9"), CreatedAt: hour.Add(time.Hour)},
+			},
+			settle:   []resale.Settlement{{ID: 3, ResellerID: 1, HourStart: hour, Hits: 2, Amount: dec("0.75")}},
+			balances: map[uint64]string{1: "6.75", 2: "4.00"},
+		}
+	}
+	cases := []struct {
+		name   string
+		change func(w *world)
+		want   []string
+	}{
+		{"clean", func(*world) {}, nil},
+		{"a transfer's credit missing", func(w *world) { w.entries[2].ReferenceType = ledger.RefAdjustment },
+			[]string{"transfer 7: no credit of 5.00 on user 2"}},
+		{"a transfer credited the wrong side", func(w *world) { w.entries[4].UserID = 2 }, []string{"transfer 8: unexpected credit of 1.00 on user 2"}},
+		{"a transfer's amounts differ", func(w *world) { w.transfers[0].Amount = dec("6.00") }, []string{"transfer 7: debit on user 1 is 5.00, not 6.00", "transfer 7: credit on user 2 is 5.00, not 6.00"}},
+		{"an entry of a transfer that does not exist", func(w *world) { w.transfers = w.transfers[:1] }, []string{"reference transfer id 8, which does not exist"}},
+		{"a settlement its hits do not add up to", func(w *world) { w.hits[1].Commission = dec("0.40") }, []string{"settlement 3 of 2026-11-27T09:30:00Z credits 0.75, its hits earned 0.65"}},
+		{"a refunded call's commission", func(w *world) { w.hits[2].Commission = dec("0.10"); w.hits[2].Status = hitlog.StatusSuccess }, []string{"its hits earned 0.85"}},
+		{"a settlement credited twice", func(w *world) {
+			w.entries = append(w.entries, e(7, 1, ledger.Credit, "0.75", "6.75", "7.50", resale.RefCommission, 3))
+			w.balances[1] = "7.50"
+		}, []string{"commission settlement 3: unexpected credit of 0.75 on user 1"}},
+		{"a settlement never credited", func(w *world) { w.entries = w.entries[:5]; w.balances[1] = "6.00" }, []string{"commission settlement 3: no credit of 0.75 on user 1"}},
+		{"a commission credit without a settlement", func(w *world) { w.settle = nil }, []string{"reference commission settlement id 3, which does not exist"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w := clean()
+			c.change(&w)
+			db := storetest.New()
+			for id, b := range w.balances {
+				db.Put(user.User{ID: id, Balance: dec(b)})
+			}
+			for _, x := range w.entries {
+				db.Put(x)
+			}
+			for _, h := range w.hits {
+				db.Put(h)
+			}
+			for _, s := range w.settle {
+				if err := db.Stores().Commissions.Insert(context.Background(), &s); err != nil {
+					t.Fatal(err)
+				}
+			}
+			st := ledgercheck.StoresOf(db.Stores())
+			st.Transfers = w.transfers
+			ds, err := ledgercheck.New(ledgercheck.Deps{Stores: st}).Check(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, d := range ds {
+				if strings.Contains(d.What, "transfer") || strings.Contains(d.What, "commission") || strings.Contains(d.What, "settlement") {
+					got = append(got, d.String())
+				}
+			}
+			if len(c.want) == 0 && len(got) > 0 {
+				t.Fatalf("clean books reported: %v", got)
+			}
+			for _, want := range c.want {
+				found := false
+				for _, g := range got {
+					found = found || strings.Contains(g, want)
+				}
+				if !found {
+					t.Errorf("missing %q in %v", want, got)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,307 @@
+package customers
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"paygate/core/apikey"
+	"paygate/core/audit"
+	"paygate/core/errs"
+	"paygate/core/hitlog"
+	"paygate/core/ledger"
+	"paygate/core/money"
+	"paygate/core/panel"
+	"paygate/core/session"
+	"paygate/core/store"
+	"paygate/core/user"
+	"paygate/core/webhook"
+)
+
+// ErrNotFound answers an id that is not the caller's customer.
+var ErrNotFound = errs.E(errs.NotFound, "customer_not_found", "Customer not found")
+
+// RequireReseller refuses anyone but an active reseller (errs.ErrForbidden).
+func RequireReseller(actor *user.User) error {
+	if actor == nil || actor.Role != user.RoleReseller {
+		return errs.ErrForbidden
+	}
+	return nil
+}
+
+// NewCustomer is a customer as its reseller creates it; Password may be
+// empty (the customer then gets a mail to set one).
+type NewCustomer struct {
+	user.Profile
+}
+
+// Create creates a customer of the calling reseller: role user, status
+// active, parent the reseller, with its webhook secret and default key as
+// an activated account gets them. Without a password the customer gets a
+// link to set one (a password reset token); with one, the invite mail.
+func (p *Customers) Create(ctx context.Context, actor *user.User, in NewCustomer) (*user.User, error) {
+	if err := RequireReseller(actor); err != nil {
+		return nil, err
+	}
+	if err := actor.CanAct(); err != nil {
+		return nil, err
+	}
+	fe := errs.FieldErrors{}
+	if err := fe.Merge(in.Profile.Validate(false)); err != nil {
+		return nil, err
+	}
+	for _, c := range []struct {
+		field, v string
+		find     func(context.Context, string) (*user.User, error)
+	}{{"email", in.Email, p.st.Users.ByEmail}, {"phone", in.Phone, p.st.Users.ByPhone}} {
+		if _, bad := fe[c.field]; bad {
+			continue
+		}
+		if _, err := c.find(ctx, c.v); err == nil {
+			fe.Add(c.field, user.TakenMessage)
+		} else if errs.KindOf(err) != errs.NotFound {
+			return nil, fmt.Errorf("check %s: %w", c.field, err)
+		}
+	}
+	if err := fe.Err(); err != nil {
+		return nil, err
+	}
+	password := in.Password
+	if password == "" {
+		// Nobody knows this one: the customer sets its own by the link.
+		password = apikey.RandomBase62(40)
+	}
+	hash, err := p.pw.Hash(password)
+	if err != nil {
+		return nil, fmt.Errorf("hash password: %w", err)
+	}
+	now := p.now().UTC()
+	parent := actor.ID
+	u := &user.User{
+		ParentID: &parent, Name: in.Name, Email: in.Email, Phone: in.Phone, PasswordHash: hash,
+		Role: user.RoleUser, Status: user.StatusActive, Plan: p.cfg.DefaultPlan,
+		Balance: decimal.Zero, TotalSpent: decimal.Zero, CreatedAt: now, UpdatedAt: now,
+		CollectionFeePercent: p.cfg.CollectionFeePercent, DailyPayoutLimit: user.DefaultDailyPayoutLimit,
+	}
+	var token string
+	err = p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+		if err := s.Users.Create(ctx, u); err != nil {
+			return err
+		}
+		if err := provision(ctx, s, u, now); err != nil {
+			return err
+		}
+		if in.Password == "" {
+			token = "pr_" + apikey.RandomBase62(43)
+			if err := s.Resets.Put(ctx, user.ResetToken{Email: u.Email, TokenHash: session.Hash(token), CreatedAt: now}); err != nil {
+				return fmt.Errorf("store set-password token: %w", err)
+			}
+		}
+		return store.Record(ctx, s, now, actor, audit.CustomerCreate, audit.TargetUser, u.ID, nil, customerSnapshot(u))
+	})
+	if err != nil {
+		return nil, user.TakenFields(err)
+	}
+	p.mailWelcome(ctx, actor, u, token)
+	return u, nil
+}
+
+// provision gives a new active customer its webhook signing secret and its
+// default API key, as an activated account gets them.
+func provision(ctx context.Context, s store.Stores, u *user.User, now time.Time) error {
+	sec := webhook.NewSecret()
+	u.WebhookSecret = &sec
+	k, _, err := panel.NewKey(ctx, s, u, apikey.Restrictions{Name: "Default", DailyLimit: apikey.DefaultDailyLimit}, now)
+	if err != nil {
+		return err
+	}
+	u.APIKey = &k.Key
+	return s.Users.Update(ctx, u)
+}
+
+// mailWelcome tells a new customer where to sign in: with a link to set
+// its password (token) or with the one its reseller gives it.
+func (p *Customers) mailWelcome(ctx context.Context, reseller, u *user.User, token string) {
+	login := p.cfg.PublicBaseURL + "/login"
+	m := panel.Message{To: u.Email, Subject: "An account was created for you", Link: login,
+		Text: "Hello " + u.Name + ",\n\n" + reseller.Name + " created an account for you. You can sign in with this email address at\n\n" +
+			login + "\n\nwith the password they give you, or choose your own with \"Forgot password\" there.\n"}
+	if token != "" {
+		link := p.cfg.PublicBaseURL + "/reset-password?token=" + url.QueryEscape(token) + "&email=" + url.QueryEscape(u.Email)
+		m = panel.Message{To: u.Email, Subject: "Set your password", Link: link,
+			Text: "Hello " + u.Name + ",\n\n" + reseller.Name + " created an account for you. Choose your password by opening this link:\n\n" +
+				link + "\n\nThe link is valid for 60 minutes; after that, use \"Forgot password\" at " + login + ".\n"}
+	}
+	if p.mailer == nil {
+		p.log.Warn("mail not sent: no mailer configured", "subject", m.Subject)
+		return
+	}
+	ctx = context.WithoutCancel(ctx)
+	p.bg.Add(1)
+	go func() {
+		defer p.bg.Done()
+		ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+		defer cancel()
+		if err := p.mailer.Send(ctx, m); err != nil {
+			p.log.Error("send mail", "to", m.To, "subject", m.Subject, "err", err)
+		}
+	}()
+}
+
+// List lists the caller's customers (Role and ParentID of f are set here).
+func (p *Customers) List(ctx context.Context, actor *user.User, f user.Filter) ([]user.User, int64, error) {
+	if err := RequireReseller(actor); err != nil {
+		return nil, 0, err
+	}
+	id := actor.ID
+	f.ParentID, f.Role = &id, ""
+	return p.st.Users.List(ctx, f)
+}
+
+// Get reads one of the caller's customers.
+func (p *Customers) Get(ctx context.Context, actor *user.User, id uint64) (*user.User, error) {
+	if err := RequireReseller(actor); err != nil {
+		return nil, err
+	}
+	u, err := p.st.Users.ByID(ctx, id)
+	if err != nil {
+		if errs.KindOf(err) == errs.NotFound {
+			return nil, ErrNotFound
+		}
+		return nil, err
+	}
+	if !ownCustomer(actor, u) {
+		return nil, ErrNotFound
+	}
+	return u, nil
+}
+
+func ownCustomer(reseller, u *user.User) bool {
+	return u.ParentID != nil && *u.ParentID == reseller.ID && !u.IsDeleted()
+}
+
+// SetStatus blocks (user.StatusBlocked) or activates (user.StatusActive)
+// one of the caller's customers.
+func (p *Customers) SetStatus(ctx context.Context, actor *user.User, id uint64, st user.Status) (*user.User, error) {
+	if err := RequireReseller(actor); err != nil {
+		return nil, err
+	}
+	if st != user.StatusActive && st != user.StatusBlocked {
+		return nil, fmt.Errorf("customer status %q", st)
+	}
+	var out *user.User
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+		u, err := s.Users.LockByID(ctx, id)
+		if err != nil {
+			if errs.KindOf(err) == errs.NotFound {
+				return ErrNotFound
+			}
+			return err
+		}
+		if !ownCustomer(actor, u) {
+			return ErrNotFound
+		}
+		before := customerSnapshot(u)
+		action := audit.CustomerBlock
+		if st == user.StatusActive {
+			action = audit.CustomerActivate
+		}
+		if u.Status != st {
+			u.Status, u.UpdatedAt = st, p.now().UTC()
+			if st == user.StatusActive && (u.WebhookSecret == nil || u.APIKey == nil) {
+				if err := provision(ctx, s, u, p.now()); err != nil {
+					return err
+				}
+			} else if err := s.Users.Update(ctx, u); err != nil {
+				return err
+			}
+			if st == user.StatusBlocked {
+				if err := s.Sessions.DeleteByUser(ctx, u.ID); err != nil {
+					return err
+				}
+			}
+		}
+		out = u
+		return store.Record(ctx, s, p.now(), actor, action, audit.TargetUser, u.ID, before, customerSnapshot(u))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Keys lists a customer's API keys (the store never reads secrets back).
+func (p *Customers) Keys(ctx context.Context, actor *user.User, id uint64) ([]apikey.Key, error) {
+	c, err := p.Get(ctx, actor, id)
+	if err != nil {
+		return nil, err
+	}
+	return p.st.Keys.ListByUser(ctx, c.ID)
+}
+
+// CustomerHit is a customer's hit as its reseller sees it: without the
+// payloads (the customer's own data), with the reseller's commission.
+type CustomerHit struct {
+	hitlog.Hit
+	Commission decimal.Decimal
+}
+
+// Hits lists a customer's hit logs (f's UserID is the customer).
+func (p *Customers) Hits(ctx context.Context, actor *user.User, id uint64, f hitlog.Filter) ([]CustomerHit, int64, error) {
+	c, err := p.Get(ctx, actor, id)
+	if err != nil {
+		return nil, 0, err
+	}
+	f.UserID = &c.ID
+	hits, total, err := p.st.Hits.List(ctx, f)
+	if err != nil {
+		return nil, 0, err
+	}
+	ids := make([]uint64, len(hits))
+	for i := range hits {
+		ids[i] = hits[i].ID
+	}
+	com, err := p.st.Reports.HitCommissions(ctx, ids)
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]CustomerHit, len(hits))
+	for i, h := range hits {
+		h.RequestPayload, h.ResponsePayload = "", nil
+		out[i] = CustomerHit{Hit: h, Commission: decimal.Zero}
+		if v, ok := com[h.ID]; ok {
+			out[i].Commission = v
+		}
+	}
+	return out, total, nil
+}
+
+// Transactions lists a customer's ledger entries.
+func (p *Customers) Transactions(ctx context.Context, actor *user.User, id uint64, f ledger.Filter) ([]ledger.Entry, int64, error) {
+	c, err := p.Get(ctx, actor, id)
+	if err != nil {
+		return nil, 0, err
+	}
+	f.UserID = &c.ID
+	return p.st.Ledger.List(ctx, f)
+}
+
+type customerAudit struct {
+	ParentID uint64 `json:"parent_id"`
+	Name     string `json:"name"`
+	Email    string `json:"email"`
+	Phone    string `json:"phone"`
+	Status   string `json:"status"`
+	Balance  string `json:"balance"`
+}
+
+func customerSnapshot(u *user.User) customerAudit {
+	a := customerAudit{Name: u.Name, Email: u.Email, Phone: u.Phone, Status: string(u.Status), Balance: money.Format2(u.Balance)}
+	if u.ParentID != nil {
+		a.ParentID = *u.ParentID
+	}
+	return a
+}

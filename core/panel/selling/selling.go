@@ -1,0 +1,208 @@
+// Package selling holds a reseller's panel use cases of what its customers
+// pay (decisions part 18): its selling prices per service and default
+// markup, as pricing.Resell applies them, and its commission settlements.
+// Only resellers reach them (403 for anyone else).
+package selling
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"paygate/core/catalog"
+	"paygate/core/errs"
+	"paygate/core/pricing"
+	"paygate/core/resale"
+	"paygate/core/user"
+)
+
+// Selling is the resellers' selling-price and commission use cases.
+type Selling struct {
+	st  Stores
+	now func() time.Time
+}
+
+// New wires them; now may be nil (time.Now). The stores should be
+// metering's invalidating ones, so a change reaches this instance's next
+// call at once.
+func New(st Stores, now func() time.Time) *Selling {
+	if now == nil {
+		now = time.Now
+	}
+	return &Selling{st: st, now: now}
+}
+
+// RequireReseller refuses anyone but a reseller (errs.ErrForbidden).
+func RequireReseller(actor *user.User) error {
+	if actor == nil || actor.Role != user.RoleReseller {
+		return errs.ErrForbidden
+	}
+	return nil
+}
+
+// Row is one service as a reseller's customers buy it.
+type Row struct {
+	ServiceID   uint64
+	ServiceName string
+	Slug        string
+	Cost        decimal.Decimal  // the reseller's own charge
+	Price       *decimal.Decimal // its selling price, when set
+	Effective   decimal.Decimal  // what its customers pay
+	Margin      decimal.Decimal  // Effective − Cost
+	Source      pricing.Source
+}
+
+// Prices lists every active service sold to the reseller, with what its
+// customers pay, and its default markup.
+func (p *Selling) Prices(ctx context.Context, actor *user.User) ([]Row, *decimal.Decimal, error) {
+	if err := RequireReseller(actor); err != nil {
+		return nil, nil, err
+	}
+	markup, err := p.st.Selling.Markup(ctx, actor.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	set, err := p.st.Selling.ListByReseller(ctx, actor.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	byService := make(map[uint64]decimal.Decimal, len(set))
+	for _, s := range set {
+		byService[s.ServiceID] = s.Price
+	}
+	var out []Row
+	for page := 1; ; page++ {
+		svcs, total, err := p.st.Services.List(ctx, catalog.Filter{Status: catalog.StatusActive, Page: page, PerPage: 100})
+		if err != nil {
+			return nil, nil, fmt.Errorf("list services: %w", err)
+		}
+		for i := range svcs {
+			var sel *decimal.Decimal
+			if v, ok := byService[svcs[i].ID]; ok {
+				sel = &v
+			}
+			row, err := p.row(ctx, actor.ID, &svcs[i], sel, markup)
+			if errs.KindOf(err) == errs.NotFound {
+				continue // not sold
+			}
+			if err != nil {
+				return nil, nil, err
+			}
+			out = append(out, row)
+		}
+		if len(svcs) == 0 || int64(page*100) >= total {
+			break
+		}
+	}
+	return out, markup, nil
+}
+
+func (p *Selling) row(ctx context.Context, resellerID uint64, svc *catalog.Service, sel, markup *decimal.Decimal) (Row, error) {
+	price, err := p.st.Pricing.Applicable(ctx, svc.ID, resellerID)
+	if err != nil {
+		return Row{}, err
+	}
+	r := pricing.Resell(price, sel, markup)
+	return Row{ServiceID: svc.ID, ServiceName: svc.Name, Slug: svc.Slug, Cost: r.Cost, Price: sel, Effective: r.Charge,
+		Margin: r.Commission, Source: pricing.SourceOf(sel, markup)}, nil
+}
+
+// sold is an active service sold to the reseller and its price row;
+// catalog.ErrServiceNotFound otherwise.
+func (p *Selling) sold(ctx context.Context, resellerID, serviceID uint64) (*catalog.Service, *pricing.Price, error) {
+	svc, err := p.st.Services.ByID(ctx, serviceID)
+	if err != nil || svc.Status != catalog.StatusActive {
+		if err != nil && errs.KindOf(err) != errs.NotFound {
+			return nil, nil, err
+		}
+		return nil, nil, catalog.ErrServiceNotFound
+	}
+	price, err := p.st.Pricing.Applicable(ctx, serviceID, resellerID)
+	if err != nil {
+		if errs.KindOf(err) == errs.NotFound {
+			return nil, nil, catalog.ErrServiceNotFound
+		}
+		return nil, nil, err
+	}
+	return svc, price, nil
+}
+
+// SetPrice sets the reseller's selling price of a service: never below its
+// own charge for it (pricing.ErrBelowCost, 422 on price).
+func (p *Selling) SetPrice(ctx context.Context, actor *user.User, serviceID uint64, price decimal.Decimal) (Row, error) {
+	if err := RequireReseller(actor); err != nil {
+		return Row{}, err
+	}
+	if err := pricing.ValidateSellingPrice(price); err != nil {
+		return Row{}, err
+	}
+	svc, row, err := p.sold(ctx, actor.ID, serviceID)
+	if err != nil {
+		return Row{}, err
+	}
+	if price.LessThan(row.Charge(user.RoleReseller)) {
+		return Row{}, pricing.ErrBelowCost
+	}
+	cp := &pricing.CustomerPrice{ResellerID: actor.ID, ServiceID: serviceID, Price: price, UpdatedAt: p.now().UTC()}
+	if err := p.st.Selling.Set(ctx, cp); err != nil {
+		return Row{}, err
+	}
+	markup, err := p.st.Selling.Markup(ctx, actor.ID)
+	if err != nil {
+		return Row{}, err
+	}
+	return p.row(ctx, actor.ID, svc, &cp.Price, markup)
+}
+
+// DeletePrice removes the reseller's selling price of a service (its
+// customers pay the markup or list price again).
+func (p *Selling) DeletePrice(ctx context.Context, actor *user.User, serviceID uint64) error {
+	if err := RequireReseller(actor); err != nil {
+		return err
+	}
+	return p.st.Selling.Delete(ctx, actor.ID, serviceID)
+}
+
+// SetMarkup sets (nil: clears) the reseller's default markup, a
+// percentage of its own charge for services without a selling price.
+func (p *Selling) SetMarkup(ctx context.Context, actor *user.User, markup *decimal.Decimal) (*decimal.Decimal, error) {
+	if err := RequireReseller(actor); err != nil {
+		return nil, err
+	}
+	if markup != nil {
+		if err := pricing.ValidateMarkup(*markup); err != nil {
+			return nil, err
+		}
+	}
+	if err := p.st.Selling.SetMarkup(ctx, actor.ID, markup, p.now()); err != nil {
+		return nil, err
+	}
+	return markup, nil
+}
+
+// ErrBadRange: from after to.
+var ErrBadRange = errs.Validation(map[string][]string{"from": {"must not be after to"}})
+
+// Commissions lists the reseller's settlements whose hour began in
+// [from, to] (either may be nil), oldest first.
+func (p *Selling) Commissions(ctx context.Context, actor *user.User, from, to *time.Time) ([]resale.Settlement, error) {
+	if err := RequireReseller(actor); err != nil {
+		return nil, err
+	}
+	if from != nil && to != nil && from.After(*to) {
+		return nil, ErrBadRange
+	}
+	f := resale.Filter{ResellerID: &actor.ID, From: from}
+	if to != nil {
+		end := to.Add(time.Nanosecond) // inclusive
+		f.To = &end
+	}
+	list, err := p.st.Commissions.List(ctx, f)
+	if err != nil && !errors.Is(err, errs.ErrNotFound) {
+		return nil, err
+	}
+	return list, nil
+}

@@ -1,0 +1,89 @@
+package panel
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"paygate/core/errs"
+	"paygate/core/ledger"
+	"paygate/core/money"
+	"paygate/core/store"
+	"paygate/core/transfer"
+	"paygate/core/user"
+)
+
+// ErrBalanceFull answers a transfer the receiving balance cannot hold.
+var ErrBalanceFull = errs.E(errs.Conflict, "balance_too_large", "The receiving balance would exceed its largest value")
+
+// Moved is a transfer as written, with both balances after it.
+type Moved struct {
+	Transfer transfer.Transfer
+	Reseller *user.User
+	Customer *user.User
+}
+
+// Move writes transfer t between a reseller and its customer in
+// transaction s: both user rows locked in id order (so two transfers of the
+// same pair, either way, never deadlock), the paying side's available
+// balance (balance less held money) checked (ledger.ErrInsufficientBalance),
+// the transfers row, then a debit on the paying side and a credit on the
+// other (reference_type transfer, reference_id the row). A customer that is
+// not t.ResellerID's (or gone) is user.ErrNotFound.
+func Move(ctx context.Context, s store.Stores, now time.Time, live bool, t *transfer.Transfer) (*Moved, error) {
+	first, second := t.ResellerID, t.CustomerID
+	if second < first {
+		first, second = second, first
+	}
+	locked := map[uint64]*user.User{}
+	for _, id := range []uint64{first, second} {
+		u, err := s.Users.LockByID(ctx, id)
+		if err != nil {
+			if errs.KindOf(err) == errs.NotFound {
+				return nil, user.ErrNotFound
+			}
+			return nil, fmt.Errorf("lock user %d: %w", id, err)
+		}
+		if u.IsDeleted() {
+			return nil, user.ErrNotFound
+		}
+		locked[id] = u
+	}
+	r, c := locked[t.ResellerID], locked[t.CustomerID]
+	if r.Role != user.RoleReseller || c.ParentID == nil || *c.ParentID != r.ID {
+		return nil, user.ErrNotFound
+	}
+	payer, payee := r, c
+	if t.Direction == transfer.FromCustomer {
+		payer, payee = c, r
+	}
+	if payer.Available().LessThan(t.Amount) {
+		return nil, ledger.ErrInsufficientBalance
+	}
+	if !money.FitsColumn(payee.Balance.Add(t.Amount), 12, 2) {
+		return nil, ErrBalanceFull
+	}
+	t.CreatedAt = now.UTC()
+	if err := s.Transfers.Insert(ctx, t); err != nil {
+		return nil, err
+	}
+	ref := t.ID
+	what := fmt.Sprintf("Transfer #%d to %s", t.ID, payee.Name)
+	if _, err := store.Post(ctx, s, now, live, payer, ledger.Debit, t.Amount, ledger.RefTransfer, &ref, what); err != nil {
+		if errors.Is(err, ledger.ErrInsufficientBalance) {
+			return nil, ledger.ErrInsufficientBalance
+		}
+		return nil, err
+	}
+	if _, err := store.Post(ctx, s, now, live, payee, ledger.Credit, t.Amount, ledger.RefTransfer, &ref,
+		fmt.Sprintf("Transfer #%d from %s", t.ID, payer.Name)); err != nil {
+		return nil, err
+	}
+	for _, u := range []*user.User{payer, payee} {
+		if err := s.Users.SaveBalance(ctx, u); err != nil {
+			return nil, fmt.Errorf("save balance of user %d: %w", u.ID, err)
+		}
+	}
+	return &Moved{Transfer: *t, Reseller: r, Customer: c}, nil
+}

@@ -1,0 +1,197 @@
+package storetest
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"paygate/core/hitlog"
+	"paygate/core/pricing"
+	"paygate/core/resale"
+)
+
+// customerPricesRepo: selling prices keyed by (reseller, service), default
+// markups by reseller.
+type customerPricesRepo struct{ d *DB }
+
+var _ pricing.CustomerPrices = customerPricesRepo{}
+
+type sellingKey struct{ reseller, service uint64 }
+
+func (r customerPricesRepo) Selling(_ context.Context, resellerID, serviceID uint64) (pricing.Selling, error) {
+	var out pricing.Selling
+	err := r.d.do("CustomerPrices.Selling", func(t *tables) error {
+		if p, ok := t.customerPrices[sellingKey{resellerID, serviceID}]; ok {
+			v := p.Price
+			out.Price = &v
+		}
+		if m, ok := t.markups[resellerID]; ok {
+			out.Markup = &m
+		}
+		return nil
+	})
+	return out, err
+}
+
+func (r customerPricesRepo) ListByReseller(_ context.Context, resellerID uint64) ([]pricing.CustomerPrice, error) {
+	var out []pricing.CustomerPrice
+	err := r.d.do("CustomerPrices.ListByReseller", func(t *tables) error {
+		for k, p := range t.customerPrices {
+			if k.reseller == resellerID {
+				out = append(out, p)
+			}
+		}
+		slices.SortFunc(out, func(a, b pricing.CustomerPrice) int { return int(a.ServiceID) - int(b.ServiceID) })
+		return nil
+	})
+	return out, err
+}
+
+func (r customerPricesRepo) Set(_ context.Context, p *pricing.CustomerPrice) error {
+	return r.d.do("CustomerPrices.Set", func(t *tables) error {
+		k := sellingKey{p.ResellerID, p.ServiceID}
+		if old, ok := t.customerPrices[k]; ok {
+			p.ID, p.CreatedAt = old.ID, old.CreatedAt
+		} else {
+			p.ID = t.id("customer_prices", 0)
+			if p.CreatedAt.IsZero() {
+				p.CreatedAt = p.UpdatedAt
+			}
+		}
+		t.customerPrices[k] = *p
+		return nil
+	})
+}
+
+func (r customerPricesRepo) Delete(_ context.Context, resellerID, serviceID uint64) error {
+	return r.d.do("CustomerPrices.Delete", func(t *tables) error {
+		k := sellingKey{resellerID, serviceID}
+		if _, ok := t.customerPrices[k]; !ok {
+			return pricing.ErrCustomerPriceNotFound
+		}
+		delete(t.customerPrices, k)
+		return nil
+	})
+}
+
+func (r customerPricesRepo) Markup(_ context.Context, resellerID uint64) (*decimal.Decimal, error) {
+	var out *decimal.Decimal
+	err := r.d.do("CustomerPrices.Markup", func(t *tables) error {
+		if m, ok := t.markups[resellerID]; ok {
+			out = &m
+		}
+		return nil
+	})
+	return out, err
+}
+
+func (r customerPricesRepo) SetMarkup(_ context.Context, resellerID uint64, markup *decimal.Decimal, _ time.Time) error {
+	return r.d.do("CustomerPrices.SetMarkup", func(t *tables) error {
+		if markup == nil {
+			delete(t.markups, resellerID)
+		} else {
+			t.markups[resellerID] = *markup
+		}
+		return nil
+	})
+}
+
+// commissionsRepo: settlements by id, summing the hits table.
+type commissionsRepo struct{ d *DB }
+
+var _ resale.Settlements = commissionsRepo{}
+
+func (r commissionsRepo) Resellers(context.Context) ([]uint64, error) {
+	var out []uint64
+	err := r.d.do("Commissions.Resellers", func(t *tables) error {
+		for _, u := range t.users {
+			if u.ParentID != nil && !slices.Contains(out, *u.ParentID) {
+				out = append(out, *u.ParentID)
+			}
+		}
+		slices.Sort(out)
+		return nil
+	})
+	return out, err
+}
+
+func (r commissionsRepo) NextHitAt(_ context.Context, resellerID uint64, from, before time.Time) (*time.Time, error) {
+	var out *time.Time
+	err := r.d.do("Commissions.NextHitAt", func(t *tables) error {
+		for _, h := range t.hits {
+			if h.ResellerID != nil && *h.ResellerID == resellerID && !h.CreatedAt.Before(from) && h.CreatedAt.Before(before) &&
+				(out == nil || h.CreatedAt.Before(*out)) {
+				at := h.CreatedAt
+				out = &at
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+func (r commissionsRepo) Accrued(_ context.Context, resellerID uint64, from, to time.Time) (resale.Accrual, error) {
+	a := resale.Accrual{Amount: decimal.Zero}
+	err := r.d.do("Commissions.Accrued", func(t *tables) error {
+		for _, h := range t.hits {
+			if h.ResellerID == nil || *h.ResellerID != resellerID || h.CreatedAt.Before(from) || !h.CreatedAt.Before(to) {
+				continue
+			}
+			switch h.Status {
+			case hitlog.StatusSuccess:
+				a.Hits++
+				a.Amount = a.Amount.Add(h.Commission)
+			case hitlog.StatusPending:
+				a.Pending++
+			}
+		}
+		return nil
+	})
+	return a, err
+}
+
+func (r commissionsRepo) Insert(_ context.Context, s *resale.Settlement) error {
+	return r.d.do("Commissions.Insert", func(t *tables) error {
+		for _, o := range t.settlements {
+			if o.ResellerID == s.ResellerID && o.HourStart.Equal(s.HourStart) {
+				return resale.ErrAlreadySettled
+			}
+		}
+		s.ID = t.id("settlements", s.ID)
+		t.settlements[s.ID] = *s
+		return nil
+	})
+}
+
+func (r commissionsRepo) SetTransaction(_ context.Context, id, transactionID uint64) error {
+	return r.d.do("Commissions.SetTransaction", func(t *tables) error {
+		s, ok := t.settlements[id]
+		if ok {
+			s.TransactionID = &transactionID
+			t.settlements[id] = s
+		}
+		return nil
+	})
+}
+
+func (r commissionsRepo) List(_ context.Context, f resale.Filter) ([]resale.Settlement, error) {
+	var out []resale.Settlement
+	err := r.d.do("Commissions.List", func(t *tables) error {
+		for _, s := range sorted(t.settlements) {
+			if (f.ResellerID == nil || s.ResellerID == *f.ResellerID) && (f.From == nil || !s.HourStart.Before(*f.From)) &&
+				(f.To == nil || s.HourStart.Before(*f.To)) {
+				out = append(out, s)
+			}
+		}
+		slices.SortStableFunc(out, func(a, b resale.Settlement) int { return a.HourStart.Compare(b.HourStart) })
+		return nil
+	})
+	return out, err
+}
+
+// Settlements are the commission settlements as stored now, in id order.
+func (d *DB) Settlements() []resale.Settlement {
+	return read(d, func(t *tables) []resale.Settlement { return sorted(t.settlements) })
+}

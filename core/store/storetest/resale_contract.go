@@ -1,0 +1,158 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"paygate/core/hitlog"
+	"paygate/core/pricing"
+	"paygate/core/resale"
+	"paygate/core/store"
+	"paygate/core/user"
+)
+
+// customerPricesContract: a selling price is set (then replaced), read with
+// the default markup in one read, listed by reseller, deleted once; the
+// markup is set and cleared.
+func customerPricesContract(t *testing.T, c *contract) {
+	ctx, cp := c.ctx, c.s.CustomerPrices
+	r1 := c.user(t, func(u *user.User) { u.Role = user.RoleReseller })
+	r2 := c.user(t, func(u *user.User) { u.Role = user.RoleReseller })
+	a, b := c.service(t), c.service(t)
+
+	got, err := cp.Selling(ctx, r1.ID, a.ID)
+	if err != nil || got.Price != nil || got.Markup != nil {
+		t.Fatalf("nothing set: %+v, %v", got, err)
+	}
+	p := &pricing.CustomerPrice{ResellerID: r1.ID, ServiceID: a.ID, Price: dec("1.2345"), UpdatedAt: at}
+	if err := cp.Set(ctx, p); err != nil || p.ID == 0 {
+		t.Fatalf("Set: %+v, %v", p, err)
+	}
+	first := p.ID
+	p2 := &pricing.CustomerPrice{ResellerID: r1.ID, ServiceID: a.ID, Price: dec("2.5"), UpdatedAt: at.Add(time.Minute)}
+	if err := cp.Set(ctx, p2); err != nil || p2.ID != first || !p2.Price.Equal(dec("2.5")) {
+		t.Fatalf("Set again replaces: %+v, %v", p2, err)
+	}
+	if err := cp.Set(ctx, &pricing.CustomerPrice{ResellerID: r1.ID, ServiceID: b.ID, Price: dec("3"), UpdatedAt: at}); err != nil {
+		t.Fatal(err)
+	}
+	if err := cp.Set(ctx, &pricing.CustomerPrice{ResellerID: r2.ID, ServiceID: a.ID, Price: dec("9"), UpdatedAt: at}); err != nil {
+		t.Fatal(err)
+	}
+	ten := dec("10.50")
+	if err := cp.SetMarkup(ctx, r1.ID, &ten, at); err != nil {
+		t.Fatal(err)
+	}
+	got, err = cp.Selling(ctx, r1.ID, a.ID)
+	if err != nil || got.Price == nil || !got.Price.Equal(dec("2.5")) || got.Markup == nil || !got.Markup.Equal(ten) {
+		t.Fatalf("Selling: %+v, %v", got, err)
+	}
+	list, err := cp.ListByReseller(ctx, r1.ID)
+	if err != nil || len(list) != 2 || list[0].ServiceID != a.ID || list[1].ServiceID != b.ID || !list[1].Price.Equal(dec("3")) {
+		t.Fatalf("ListByReseller: %+v, %v", list, err)
+	}
+	if err := cp.Delete(ctx, r1.ID, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := cp.Delete(ctx, r1.ID, a.ID); !errors.Is(err, pricing.ErrCustomerPriceNotFound) {
+		t.Fatalf("a second Delete: %v", err)
+	}
+	if got, _ = cp.Selling(ctx, r1.ID, a.ID); got.Price != nil || got.Markup == nil {
+		t.Fatalf("after Delete: %+v", got)
+	}
+	if got, _ = cp.Selling(ctx, r2.ID, a.ID); got.Price == nil || !got.Price.Equal(dec("9")) || got.Markup != nil {
+		t.Fatalf("the other reseller's: %+v", got)
+	}
+	if m, err := cp.Markup(ctx, r1.ID); err != nil || m == nil || !m.Equal(ten) {
+		t.Fatalf("Markup: %v, %v", m, err)
+	}
+	if err := cp.SetMarkup(ctx, r1.ID, nil, at); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := cp.Markup(ctx, r1.ID); err != nil || m != nil {
+		t.Fatalf("Markup cleared: %v, %v", m, err)
+	}
+}
+
+// commissionsContract: the resellers are the parents of users; the hits of
+// their customers are found and summed by span (success commissions,
+// pending counted); a reseller's hour is settled once, also when two
+// transactions race (the loser rolls back).
+func commissionsContract(t *testing.T, c *contract) {
+	ctx, cs := c.ctx, c.s.Commissions
+	reseller := c.user(t, func(u *user.User) { u.Role = user.RoleReseller })
+	rid := reseller.ID
+	customer := c.user(t, func(u *user.User) { u.ParentID = &rid })
+	svc := c.service(t)
+	key := c.key(t, customer, 1000)
+	hour := at.Truncate(time.Hour)
+	n := 0
+	hit := func(created time.Time, st hitlog.Status, commission string) {
+		t.Helper()
+		n++
+		h := hitlog.Hit{UserID: customer.ID, ServiceID: svc.ID, APIKeyID: key.ID, RequestID: "cm-" + string(rune('a'+n)) + created.Format("150405"),
+			RequestPayload: "{}", ChargeAmount: decimal.Zero, CostAmount: decimal.Zero, Reserved: decimal.Zero, IPAddress: "127.0.0.1",
+			Status: st, ResellerID: &rid, Commission: dec(commission), CreatedAt: created, UpdatedAt: created}
+		if err := c.s.Hits.Insert(ctx, &h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hit(hour.Add(10*time.Minute), hitlog.StatusSuccess, "0.1000")
+	hit(hour.Add(20*time.Minute), hitlog.StatusSuccess, "0.2000")
+	hit(hour.Add(30*time.Minute), hitlog.StatusFailed, "0")
+	hit(hour.Add(59*time.Minute), hitlog.StatusPending, "0")
+	hit(hour.Add(time.Hour), hitlog.StatusSuccess, "5.0000") // the next hour
+
+	ids, err := cs.Resellers(ctx)
+	if err != nil || !containsID(ids, rid) || containsID(ids, customer.ID) {
+		t.Fatalf("Resellers: %v, %v", ids, err)
+	}
+	next, err := cs.NextHitAt(ctx, rid, hour, hour.Add(2*time.Hour))
+	if err != nil || next == nil || !next.Equal(hour.Add(10*time.Minute)) {
+		t.Fatalf("NextHitAt: %v, %v", next, err)
+	}
+	if next, err = cs.NextHitAt(ctx, rid, hour.Add(2*time.Hour), hour.Add(3*time.Hour)); err != nil || next != nil {
+		t.Fatalf("NextHitAt past the hits: %v, %v", next, err)
+	}
+	a, err := cs.Accrued(ctx, rid, hour, hour.Add(time.Hour))
+	if err != nil || a.Hits != 2 || !a.Amount.Equal(dec("0.3")) || a.Pending != 1 {
+		t.Fatalf("Accrued: %+v, %v", a, err)
+	}
+
+	settle := func(s store.Stores) error {
+		st := &resale.Settlement{ResellerID: rid, HourStart: hour, Hits: 2, Amount: dec("0.30"), CreatedAt: at}
+		if err := s.Commissions.Insert(ctx, st); err != nil {
+			return err
+		}
+		return s.Commissions.SetTransaction(ctx, st.ID, 77)
+	}
+	if err := c.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error { return settle(s) }); err != nil {
+		t.Fatal(err)
+	}
+	err = c.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error { return settle(s) })
+	if !errors.Is(err, resale.ErrAlreadySettled) {
+		t.Fatalf("a second settlement: %v, want ErrAlreadySettled", err)
+	}
+	to := hour.Add(time.Hour)
+	list, err := cs.List(ctx, resale.Filter{ResellerID: &rid, From: &hour, To: &to})
+	if err != nil || len(list) != 1 || !list[0].Amount.Equal(dec("0.30")) || list[0].Hits != 2 || !list[0].HourStart.Equal(hour) ||
+		list[0].TransactionID == nil || *list[0].TransactionID != 77 {
+		t.Fatalf("List: %+v, %v", list, err)
+	}
+	if list, _ = cs.List(ctx, resale.Filter{ResellerID: &rid, From: &to}); len(list) != 0 {
+		t.Fatalf("List after the hour: %+v", list)
+	}
+}
+
+func containsID(ids []uint64, id uint64) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
