@@ -1,0 +1,160 @@
+package selling_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"paygate/core/catalog"
+	"paygate/core/errs"
+	"paygate/core/panel/selling"
+	"paygate/core/pricing"
+	"paygate/core/resale"
+	"paygate/core/store/storetest"
+	"paygate/core/user"
+)
+
+func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
+
+// services is the catalog: a fixed list (the fake store does not list).
+type services []catalog.Service
+
+func (s services) ByID(_ context.Context, id uint64) (*catalog.Service, error) {
+	for i := range s {
+		if s[i].ID == id {
+			return &s[i], nil
+		}
+	}
+	return nil, catalog.ErrServiceNotFound
+}
+
+func (s services) List(_ context.Context, f catalog.Filter) ([]catalog.Service, int64, error) {
+	var out []catalog.Service
+	for _, x := range s {
+		if f.Status == "" || x.Status == f.Status {
+			out = append(out, x)
+		}
+	}
+	return out, int64(len(out)), nil
+}
+
+// Reseller 5 buys service 1 at 1.00 (its own row) and service 2 at the
+// default 0.40; service 3 has no price, service 4 is inactive.
+func world() (*selling.Selling, *storetest.DB) {
+	db := storetest.New()
+	five := uint64(5)
+	db.Put(pricing.Price{ServiceID: 1, UserPrice: dec("1.50"), ResellerPrice: dec("1.20"), Status: pricing.StatusActive},
+		pricing.Price{ServiceID: 1, UserID: &five, UserPrice: dec("1.50"), ResellerPrice: dec("1.00"), Status: pricing.StatusActive},
+		pricing.Price{ServiceID: 2, UserPrice: dec("0.50"), ResellerPrice: dec("0.40"), MinimumHitCharge: dec("0.45"), Status: pricing.StatusActive},
+		pricing.Price{ServiceID: 4, UserPrice: dec("9"), ResellerPrice: dec("9"), Status: pricing.StatusActive})
+	cat := services{{ID: 1, Name: "SMS", Slug: "sms", Status: catalog.StatusActive}, {ID: 2, Name: "PAN", Slug: "pan", Status: catalog.StatusActive},
+		{ID: 3, Name: "Unpriced", Slug: "unpriced", Status: catalog.StatusActive}, {ID: 4, Name: "Old", Slug: "old", Status: catalog.StatusInactive}}
+	st := db.Stores()
+	return selling.New(selling.Stores{Services: cat, Pricing: st.Pricing, Selling: st.CustomerPrices, Commissions: st.Commissions},
+		func() time.Time { return time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC) }), db
+}
+
+var reseller = &user.User{ID: 5, Role: user.RoleReseller, Status: user.StatusActive}
+
+func TestOnlyResellersSell(t *testing.T) {
+	s, _ := world()
+	ctx := context.Background()
+	for _, u := range []*user.User{nil, {ID: 6, Role: user.RoleUser}, {ID: 1, Role: user.RoleAdmin}} {
+		if _, _, err := s.Prices(ctx, u); errs.KindOf(err) != errs.Forbidden {
+			t.Errorf("Prices for %+v: %v", u, err)
+		}
+		if _, err := s.SetPrice(ctx, u, 1, dec("2")); errs.KindOf(err) != errs.Forbidden {
+			t.Errorf("SetPrice for %+v: %v", u, err)
+		}
+		if err := s.DeletePrice(ctx, u, 1); errs.KindOf(err) != errs.Forbidden {
+			t.Errorf("DeletePrice for %+v: %v", u, err)
+		}
+		if _, err := s.SetMarkup(ctx, u, nil); errs.KindOf(err) != errs.Forbidden {
+			t.Errorf("SetMarkup for %+v: %v", u, err)
+		}
+		if _, err := s.Commissions(ctx, u, nil, nil); errs.KindOf(err) != errs.Forbidden {
+			t.Errorf("Commissions for %+v: %v", u, err)
+		}
+	}
+}
+
+func TestSellingPricesAndMarkup(t *testing.T) {
+	s, _ := world()
+	ctx := context.Background()
+	rows, markup, err := s.Prices(ctx, reseller)
+	if err != nil || markup != nil || len(rows) != 2 {
+		t.Fatalf("Prices: %+v, %v, %v; want the 2 active, priced services", rows, markup, err)
+	}
+	if r := rows[0]; r.ServiceID != 1 || !r.Cost.Equal(dec("1.00")) || !r.Effective.Equal(dec("1.50")) || !r.Margin.Equal(dec("0.50")) || r.Source != pricing.SourceList {
+		t.Fatalf("service 1 at list price: %+v", r)
+	}
+	if r := rows[1]; !r.Cost.Equal(dec("0.45")) || !r.Effective.Equal(dec("0.50")) {
+		t.Fatalf("service 2 (minimum 0.45): %+v", r)
+	}
+	if _, err := s.SetPrice(ctx, reseller, 1, dec("0.99")); !errors.Is(err, pricing.ErrBelowCost) {
+		t.Fatalf("below cost: %v", err)
+	}
+	if _, err := s.SetPrice(ctx, reseller, 1, dec("-1")); errs.KindOf(err) != errs.Invalid {
+		t.Fatalf("negative: %v", err)
+	}
+	for _, id := range []uint64{3, 4, 99} {
+		if _, err := s.SetPrice(ctx, reseller, id, dec("5")); !errors.Is(err, catalog.ErrServiceNotFound) {
+			t.Errorf("service %d: %v, want not found", id, err)
+		}
+	}
+	row, err := s.SetPrice(ctx, reseller, 1, dec("1.2345"))
+	if err != nil || row.Price == nil || !row.Effective.Equal(dec("1.23")) || !row.Margin.Equal(dec("0.23")) || row.Source != pricing.SourcePrice {
+		t.Fatalf("SetPrice: %+v, %v", row, err)
+	}
+	if _, err := s.SetMarkup(ctx, reseller, ptr(dec("-5"))); errs.KindOf(err) != errs.Invalid {
+		t.Fatalf("negative markup: %v", err)
+	}
+	if m, err := s.SetMarkup(ctx, reseller, ptr(dec("20"))); err != nil || !m.Equal(dec("20")) {
+		t.Fatalf("SetMarkup: %v, %v", m, err)
+	}
+	rows, markup, _ = s.Prices(ctx, reseller)
+	if markup == nil || rows[0].Source != pricing.SourcePrice || rows[1].Source != pricing.SourceMarkup || !rows[1].Effective.Equal(dec("0.54")) {
+		t.Fatalf("after price and markup: %+v, %v", rows, markup)
+	}
+	if err := s.DeletePrice(ctx, reseller, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeletePrice(ctx, reseller, 1); !errors.Is(err, pricing.ErrCustomerPriceNotFound) {
+		t.Fatalf("a second delete: %v", err)
+	}
+	if _, err := s.SetMarkup(ctx, reseller, nil); err != nil {
+		t.Fatal(err)
+	}
+	if rows, markup, _ = s.Prices(ctx, reseller); markup != nil || rows[0].Source != pricing.SourceList {
+		t.Fatalf("cleared: %+v, %v", rows, markup)
+	}
+}
+
+func TestCommissionsList(t *testing.T) {
+	s, db := world()
+	ctx := context.Background()
+	h := time.Date(2026, 11, 27, 9, 30, 0, 0, time.UTC)
+	for i, rid := range []uint64{5, 5, 6, 5} {
+		st := &resale.Settlement{ResellerID: rid, HourStart: h.Add(time.Duration(i) * time.Hour), Hits: 1, Amount: dec("0.10")}
+		if err := db.Stores().Commissions.Insert(ctx, st); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all, err := s.Commissions(ctx, reseller, nil, nil)
+	if err != nil || len(all) != 3 {
+		t.Fatalf("all: %+v, %v", all, err)
+	}
+	from, to := h.Add(time.Hour), h.Add(3*time.Hour)
+	some, err := s.Commissions(ctx, reseller, &from, &to)
+	if err != nil || len(some) != 2 || !some[0].HourStart.Equal(from) || !some[1].HourStart.Equal(to) {
+		t.Fatalf("from %s to %s (inclusive): %+v, %v", from, to, some, err)
+	}
+	if _, err := s.Commissions(ctx, reseller, &to, &from); errs.KindOf(err) != errs.Invalid {
+		t.Fatalf("from after to: %v", err)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
