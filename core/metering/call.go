@@ -158,7 +158,11 @@ func (a *Metering) prepare(ctx context.Context, in CallInput) (c *call, err erro
 // the balance check and the debit are decided in the writer's transaction
 // (batch.go), in that order; refused parameters are counted, then logged.
 func (a *Metering) run(ctx context.Context, c *call) (*CallResult, error) {
-	if c.invalid == nil {
+	// A call that found the key's holds exhausted waits for them
+	// (awaitHolds), then tries a hold once more: a hold fetched meanwhile
+	// (its money held, invisible to a per-call reservation) serves it
+	// rather than leaving it a 402 and its own calls unused.
+	for waited := false; c.invalid == nil; waited = true {
 		hc, ok, exhausted, err := a.takeHold(ctx, c.owner, c.key.ID, c.charge, c.day)
 		if err != nil {
 			return nil, err
@@ -166,10 +170,11 @@ func (a *Metering) run(ctx context.Context, c *call) (*CallResult, error) {
 		if ok {
 			return a.callOnHold(ctx, c, hc)
 		}
-		if exhausted {
-			if err := a.awaitHolds(ctx, c.owner.ID, c.key.ID, c.charge); err != nil {
-				return nil, err
-			}
+		if !exhausted || waited {
+			break
+		}
+		if err := a.awaitHolds(ctx, c.owner.ID, c.key.ID, c.charge); err != nil {
+			return nil, err
 		}
 	}
 	return a.callPerCall(ctx, c)
