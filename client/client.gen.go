@@ -1362,6 +1362,7 @@ const (
 	BalanceLow             WebhookEventType = "balance.low"
 	BalanceRequestApproved WebhookEventType = "balance_request.approved"
 	BalanceRequestRejected WebhookEventType = "balance_request.rejected"
+	CustomerCreated        WebhookEventType = "customer.created"
 	InvoiceIssued          WebhookEventType = "invoice.issued"
 	PaymentExpired         WebhookEventType = "payment.expired"
 	PaymentFailed          WebhookEventType = "payment.failed"
@@ -1377,6 +1378,7 @@ const (
 	SubscriptionDowngraded WebhookEventType = "subscription.downgraded"
 	SubscriptionPastDue    WebhookEventType = "subscription.past_due"
 	SubscriptionRenewed    WebhookEventType = "subscription.renewed"
+	TransferCreated        WebhookEventType = "transfer.created"
 )
 
 // Valid indicates whether the value is a known member of the WebhookEventType enum.
@@ -1391,6 +1393,8 @@ func (e WebhookEventType) Valid() bool {
 	case BalanceRequestApproved:
 		return true
 	case BalanceRequestRejected:
+		return true
+	case CustomerCreated:
 		return true
 	case InvoiceIssued:
 		return true
@@ -1421,6 +1425,8 @@ func (e WebhookEventType) Valid() bool {
 	case SubscriptionPastDue:
 		return true
 	case SubscriptionRenewed:
+		return true
+	case TransferCreated:
 		return true
 	default:
 		return false

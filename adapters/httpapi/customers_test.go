@@ -12,6 +12,8 @@ import (
 func TestResellerCustomers(t *testing.T) {
 	each(t, func(t *testing.T, e *env) {
 		r := e.newCustomer("reseller", "starter", "10.00")
+		hook := map[string]any{"webhook_url": "https://hooks.example.com/paygate"}
+		e.must(e.do("PATCH", panelAPI+"/auth/me", r.token, hook), 200)
 		n := seq.Add(1)
 		email := fmt.Sprintf("shop%d@example.com", n)
 		c := e.must(e.do("POST", panelAPI+"/customers", r.token, map[string]any{"name": "Corner Shop", "email": email,
@@ -25,6 +27,10 @@ func TestResellerCustomers(t *testing.T) {
 		e.must(e.do("POST", panelAPI+"/auth/reset-password", "", map[string]any{"email": email, "token": link.Query().Get("token"),
 			"password": "customer-password-1"}), 200)
 		ctoken := e.login(email, "customer-password-1")
+		e.must(e.do("PATCH", panelAPI+"/auth/me", ctoken, hook), 200)
+		if n := e.eventCount(r.id, "customer.created"); n != 1 {
+			t.Errorf("%d customer.created events", n)
+		}
 
 		// Transfers: idempotent, 402 when short, 409 for a reused key.
 		path := fmt.Sprintf(panelAPI+"/customers/%d/transfers", cid)
@@ -45,6 +51,10 @@ func TestResellerCustomers(t *testing.T) {
 		back := e.must(e.do("POST", path, r.token, map[string]any{"amount": "1.50", "direction": "from_customer"}), 201)
 		if back.str("customer_balance") != "2.50" || back.str("reseller_balance") != "7.50" {
 			t.Errorf("from customer: %s", back.raw)
+		}
+		// Each transfer tells both sides (a replay and a refusal nothing).
+		if nr, nc := e.eventCount(r.id, "transfer.created"), e.eventCount(cid, "transfer.created"); nr != 2 || nc != 2 {
+			t.Errorf("transfer.created events: reseller %d, customer %d; want 2 each", nr, nc)
 		}
 		list := e.must(e.do("GET", path, r.token, nil), 200)
 		if data := list.body["data"].([]any); len(data) != 2 {

@@ -79,7 +79,15 @@ func (s *commissionStore) Accrued(ctx context.Context, resellerID uint64, from, 
 	if err != nil {
 		return resale.Accrual{}, fmt.Errorf("sum the commissions of reseller %d: %w", resellerID, translate(err))
 	}
-	return resale.Accrual{Hits: int(r.Hits), Amount: decimal.New(r.Units, -4), Pending: int(r.Pending)}, nil
+	// Open holds of its customers taken before the span's end may still
+	// write hits dated inside it.
+	var held int64
+	err = s.conn(ctx).Raw("SELECT COUNT(*) FROM call_holds h JOIN users u ON u.id = h.user_id WHERE u.parent_id = ? AND h.created_at < ?",
+		resellerID, dbTime(to)).Scan(&held).Error
+	if err != nil {
+		return resale.Accrual{}, fmt.Errorf("count the open holds of reseller %d's customers: %w", resellerID, translate(err))
+	}
+	return resale.Accrual{Hits: int(r.Hits), Amount: decimal.New(r.Units, -4), Pending: int(r.Pending + held)}, nil
 }
 
 func (s *commissionStore) Insert(ctx context.Context, st *resale.Settlement) error {

@@ -11,6 +11,7 @@ import (
 
 	"paygate/core/commission"
 	"paygate/core/hitlog"
+	"paygate/core/hold"
 	"paygate/core/ledger"
 	"paygate/core/resale"
 	"paygate/core/store/storetest"
@@ -185,5 +186,29 @@ func TestRacingSettlersCreditEachHourOnce(t *testing.T) {
 	}
 	if !credited.Equal(total) || !w.db.User(1).Balance.Equal(dec("100").Add(total)) {
 		t.Fatalf("credited %s, settled %s, balance %s", credited, total, w.db.User(1).Balance)
+	}
+}
+
+// A customer's open hold taken before an hour closed holds that hour back:
+// its calls write their hits after answering, dated when they started.
+// Once it is released the hour settles, with the hits it wrote.
+func TestOpenHoldHoldsItsHourBack(t *testing.T) {
+	w := newWorld()
+	h := func(hh, mm int) time.Time { return time.Date(2026, 11, 27, hh, mm, 0, 0, time.UTC) }
+	w.hit(2, h(9, 40), hitlog.StatusSuccess, "0.25") // 15:00–16:00 IST
+	w.db.Put(hold.Hold{ID: 7, UserID: 3, KeyID: 1, Unit: dec("0.50"), Calls: 4, CreatedAt: h(10, 20), ExpiresAt: h(13, 0)})
+	res, err := w.settler().Run(context.Background())
+	if err != nil || res.Settled != 0 || res.Waiting != 1 {
+		t.Fatalf("with the open hold: %+v, %v; want the hour waiting", res, err)
+	}
+	w.hit(3, h(10, 25), hitlog.StatusSuccess, "0.50") // the hold's call, written late
+	if _, err := w.db.Stores().Holds.Delete(context.Background(), 7); err != nil {
+		t.Fatal(err)
+	}
+	if res, err = w.settler().Run(context.Background()); err != nil || res.Settled != 1 {
+		t.Fatalf("after the release: %+v, %v", res, err)
+	}
+	if cr := w.commissionCredits(1); len(cr) != 1 || !cr[0].Amount.Equal(dec("0.75")) {
+		t.Fatalf("credits %+v, want one of 0.75", cr)
 	}
 }

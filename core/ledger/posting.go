@@ -36,7 +36,9 @@ func NewEntry(u *user.User, t Type, amount decimal.Decimal, refType string, refI
 	u.Balance = after
 	switch t {
 	case Debit:
-		u.TotalSpent = u.TotalSpent.Add(amount)
+		if refType != RefTransfer { // money moved to or from a reseller's customer is not spent
+			u.TotalSpent = u.TotalSpent.Add(amount)
+		}
 	case Refund:
 		u.TotalSpent = decimal.Max(decimal.Zero, u.TotalSpent.Sub(amount))
 	}

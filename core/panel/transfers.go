@@ -12,6 +12,7 @@ import (
 	"paygate/core/store"
 	"paygate/core/transfer"
 	"paygate/core/user"
+	"paygate/core/webhook"
 )
 
 // ErrBalanceFull answers a transfer the receiving balance cannot hold.
@@ -83,6 +84,15 @@ func Move(ctx context.Context, s store.Stores, now time.Time, live bool, t *tran
 	for _, u := range []*user.User{payer, payee} {
 		if err := s.Users.SaveBalance(ctx, u); err != nil {
 			return nil, fmt.Errorf("save balance of user %d: %w", u.ID, err)
+		}
+	}
+	// transfer.created tells each side, with its own balance after it.
+	for _, u := range []*user.User{r, c} {
+		if err := store.EmitMode(ctx, s, now, u, webhook.TransferCreated, map[string]any{
+			"transfer_id": t.ID, "reseller_id": r.ID, "customer_id": c.ID, "direction": string(t.Direction),
+			"amount": money.Format2(t.Amount), "balance": money.Format2(u.Balance), "created_at": t.CreatedAt.UTC().Format(time.RFC3339Nano),
+		}, "", live); err != nil {
+			return nil, err
 		}
 	}
 	return &Moved{Transfer: *t, Reseller: r, Customer: c}, nil

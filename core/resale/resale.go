@@ -29,8 +29,10 @@ type Settlement struct {
 }
 
 // Accrual is what a reseller's customers' hits of a span earned: the sum of
-// commission of the successful ones, how many, and how many are still
-// pending (reserved, not settled).
+// commission of the successful ones, how many, and how many may still
+// change or appear: hits pending (reserved, not settled) and the
+// customers' open holds taken before the span's end (a call on a hold
+// writes its hit after answering, dated when it started).
 type Accrual struct {
 	Hits    int
 	Amount  decimal.Decimal

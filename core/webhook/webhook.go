@@ -42,13 +42,16 @@ const (
 	SubscriptionDowngraded EventType = "subscription.downgraded"
 	SubscriptionChanged    EventType = "subscription.changed"
 	InvoiceIssued          EventType = "invoice.issued"
+	CustomerCreated        EventType = "customer.created" // to the reseller
+	TransferCreated        EventType = "transfer.created" // to the reseller and to its customer
 )
 
 // EventTypes are every event type, in the order the documentation lists them.
 var EventTypes = []EventType{PaymentSuccess, PaymentFailed, PaymentExpired, RechargeSuccess, RechargeFailed,
 	BalanceRequestApproved, BalanceRequestRejected, BalanceLow, RefundProcessed, RefundFailed,
 	PayoutSuccess, PayoutFailed, PayoutReversed, AccountOpeningOpened, AccountOpeningRejected,
-	SubscriptionRenewed, SubscriptionPastDue, SubscriptionDowngraded, SubscriptionChanged, InvoiceIssued}
+	SubscriptionRenewed, SubscriptionPastDue, SubscriptionDowngraded, SubscriptionChanged, InvoiceIssued,
+	CustomerCreated, TransferCreated}
 
 // Valid reports a known event type.
 func (t EventType) Valid() bool {

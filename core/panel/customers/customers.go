@@ -100,6 +100,12 @@ func (p *Customers) Create(ctx context.Context, actor *user.User, in NewCustomer
 				return fmt.Errorf("store set-password token: %w", err)
 			}
 		}
+		if err := store.EmitMode(ctx, s, now, actor, webhook.CustomerCreated, map[string]any{
+			"customer_id": u.ID, "name": u.Name, "email": u.Email, "phone": u.Phone, "status": string(u.Status),
+			"created_at": u.CreatedAt.UTC().Format(time.RFC3339Nano),
+		}, "", p.cfg.Livemode); err != nil {
+			return err
+		}
 		return store.Record(ctx, s, now, actor, audit.CustomerCreate, audit.TargetUser, u.ID, nil, customerSnapshot(u))
 	})
 	if err != nil {

@@ -147,6 +147,11 @@ func (r commissionsRepo) Accrued(_ context.Context, resellerID uint64, from, to 
 				a.Pending++
 			}
 		}
+		for _, h := range t.holds {
+			if u, ok := t.users[h.UserID]; ok && u.ParentID != nil && *u.ParentID == resellerID && h.CreatedAt.Before(to) {
+				a.Pending++
+			}
+		}
 		return nil
 	})
 	return a, err
