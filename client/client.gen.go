@@ -2362,8 +2362,8 @@ type CodeList struct {
 
 // Commission defines model for Commission.
 type Commission struct {
-	// Amount The commission credited (2 decimals)
-	Amount    string    `json:"amount"`
+	// Amount The commission credited
+	Amount    Money2    `json:"amount"`
 	CreatedAt time.Time `json:"created_at"`
 
 	// Hits The customers' successful calls of the hour
@@ -2417,16 +2417,18 @@ type CustomerMarkup struct {
 
 // CustomerPrice defines model for CustomerPrice.
 type CustomerPrice struct {
-	// Cost The reseller's own charge per call (2 decimals)
-	Cost string `json:"cost"`
+	// Cost The reseller's own charge per call
+	Cost Money2 `json:"cost"`
 
-	// EffectivePrice What its customers pay per call (2 decimals)
-	EffectivePrice string `json:"effective_price"`
+	// EffectivePrice What its customers pay per call
+	EffectivePrice Money2 `json:"effective_price"`
 
 	// Margin effective_price − cost: the commission per call
-	Margin string `json:"margin"`
+	Margin Money2 `json:"margin"`
 
 	// Price The selling price set (4 decimals); null when none
+	//
+	// Example: 1.5000
 	Price       *string             `json:"price"`
 	ServiceId   int64               `json:"service_id"`
 	ServiceName string              `json:"service_name"`
@@ -2448,10 +2450,8 @@ type CustomerPriceList struct {
 
 // CustomerPriceRequest defines model for CustomerPriceRequest.
 type CustomerPriceRequest struct {
-	// Price Decimal string, at most 4 decimals, at least the reseller's own charge
-	//
-	// Example: 1.5000
-	Price string `json:"price"`
+	// Price At least the reseller's own charge for the service
+	Price Money4Input `json:"price"`
 }
 
 // Dashboard defines model for Dashboard.

@@ -414,7 +414,7 @@ var authzTable = []authzRow{
 		return panelReq("/pricing/%d", f.newPrice())
 	}},
 
-	// A reseller's customers (decisions part 18): own is a customer of the
+	// A reseller's customers (decisions "Resellers: customers and their scoping"): own is a customer of the
 	// reseller actor; other is the victim, an ordinary user (404 to a
 	// reseller); everyone but a reseller is refused before any id is read.
 	{method: "POST", pattern: "/customers", want: resellerCreate, own: func(f *authzFixture, a actor) authzRequest {

@@ -19,7 +19,7 @@ import (
 	"paygate/core/user"
 )
 
-// A reseller's customers (decisions part 18): every route here is the
+// A reseller's customers (decisions "Resellers: customers and their scoping"): every route here is the
 // reseller's own, and an id that is not its customer is 404.
 
 // resellerOnly refuses anyone but a reseller (403 before any id is read)

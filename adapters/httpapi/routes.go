@@ -121,7 +121,7 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 
 	admin.GET("/audit-logs", s.listAudit)
 
-	// A reseller's customers (decisions part 18): resellers only; an id
+	// A reseller's customers (decisions "Resellers: customers and their scoping"): resellers only; an id
 	// that is not the caller's customer is 404. Balance requests are
 	// decided by admins, and by a reseller for its customers.
 	deciders := in.Group("", adminOrReseller)

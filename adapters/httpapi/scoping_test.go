@@ -12,7 +12,7 @@ import (
 )
 
 // Scoping of resellers and their customers (issue 34, point 1; decisions
-// part 18): every panel route, taken from the router's own list (a new
+// "Resellers: customers and their scoping"): every panel route, taken from the router's own list (a new
 // route is covered without touching this test), is called as a reseller,
 // its customer, another reseller and that reseller's customer, with the ids
 // of the others' objects in its path parameters. No foreign id answers
@@ -116,8 +116,13 @@ func TestResellerScoping(t *testing.T) {
 					continue
 				}
 				// The shared catalog (services, their docs and samples) is
-				// no account's: any signed-in caller reads any service.
+				// no account's: any signed-in caller reads any service, and
+				// a reseller prices any service it may sell (its own row of
+				// customer_prices, keyed by the service).
 				if method == "GET" && strings.HasPrefix(path, panelAPI+"/services/{") && !refused {
+					continue
+				}
+				if strings.HasPrefix(path, panelAPI+"/customer-prices/{") && !refused {
 					continue
 				}
 				var body any

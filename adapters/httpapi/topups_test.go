@@ -323,7 +323,7 @@ func TestTopUpListsAndScoping(t *testing.T) {
 		e.must(e.do("GET", "/api/v1/panel/balance-requests/999999", e.admin, nil), 404)
 		e.must(e.do("GET", "/api/v1/panel/balance-requests/abc", e.admin, nil), 404)
 		// Deciding is for admins, and for a reseller (B) its customers'
-		// requests only: its own is not found (decisions part 18).
+		// requests only: its own is not found (decisions "Resellers: transfers and balance requests").
 		for _, p := range []string{"approve", "reject"} {
 			e.must(e.do("POST", fmt.Sprintf("/api/v1/panel/balance-requests/%d/%s", bReq.num("id"), p), b.token, map[string]any{"admin_remarks": "mine"}), 404)
 		}

@@ -36,7 +36,7 @@ type userResponse struct {
 	CreatedAt        *time.Time `json:"created_at"`
 	UpdatedAt        *time.Time `json:"updated_at"`
 	DeletedAt        *time.Time `json:"deleted_at,omitempty"`
-	// ParentID is a customer's reseller (decisions part 18), null for
+	// ParentID is a customer's reseller (decisions "Resellers: customers and their scoping"), null for
 	// everyone else; ResellerName names it where the caller may read it
 	// (admins' user lists, a reseller's customers).
 	ParentID     *uint64 `json:"parent_id"`

@@ -42,7 +42,7 @@ const (
 	TargetPlan           = "plan"
 )
 
-// A reseller's actions on its customers (decisions part 18): the customer
+// A reseller's actions on its customers (decisions "Resellers: customers and their scoping"): the customer
 // actions target the user; a transfer targets its transfers row.
 const (
 	CustomerCreate   = "customer.create"

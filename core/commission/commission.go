@@ -1,5 +1,5 @@
 // Package commission credits resellers with what their customers' calls
-// earned them (decisions part 18): for each closed local hour and
+// earned them (decisions "Resellers: commission settlement"): for each closed local hour and
 // reseller, one ledger credit (reference_type commission) of the sum of
 // the commission of its customers' successful hits created in that hour.
 // An hour is settled once it closed at least Grace ago and none of its

@@ -32,7 +32,7 @@ func (l *crossLegs) add(es []ledger.Entry) {
 	}
 }
 
-// checkResellers proves (decisions part 18): every transfer balances to
+// checkResellers proves (decisions "Resellers: the ledger check and events"): every transfer balances to
 // zero (one debit of its amount on the paying side, one credit of it on
 // the other, nothing else); every commission settlement equals the
 // commission of its reseller's customers' successful hits of its hour and

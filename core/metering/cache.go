@@ -184,7 +184,7 @@ type sale struct {
 
 // saleOf is owner's sale of service serviceID: its own price row and role's
 // charge; for a reseller's customer the resale of its reseller's row
-// (pricing.Resell, decisions part 18), cached per service and reseller
+// (pricing.Resell, decisions "Resellers: the customer's charge on the metered path"), cached per service and reseller
 // like the prices. It reads nothing of the reseller but rows that change
 // rarely: no balance, no lock.
 func (a *Metering) saleOf(ctx context.Context, serviceID uint64, owner *user.User, cached bool) (sale, error) {

@@ -1,7 +1,7 @@
 // Package resale holds what a reseller earns on its customers' calls: the
 // commission each billed hit carries (hitlog.Hit.Commission) is credited
 // to the reseller once per closed local hour by a Settlement (decisions
-// part 18).
+// "Resellers: commission settlement").
 package resale
 
 import (

@@ -1,5 +1,5 @@
 // Package transfer is money moved between a reseller and one of its
-// customers (decisions part 18): one row per move, a debit on the paying
+// customers (decisions "Resellers: transfers and balance requests"): one row per move, a debit on the paying
 // side and a credit on the other, both in the ledger with reference_type
 // transfer and reference_id the row's id.
 package transfer

@@ -62,7 +62,7 @@ func Allowance(n int) *int { return &n }
 // User is an account. Balance and TotalSpent change only through the ledger.
 type User struct {
 	ID uint64
-	// ParentID is the reseller a customer belongs to (decisions part 18:
+	// ParentID is the reseller a customer belongs to (decisions "Resellers: customers and their scoping":
 	// admin → reseller → customer); nil for everyone else. Set when the
 	// account is created, never changed.
 	ParentID     *uint64

@@ -1,5 +1,5 @@
 // Package selling holds a reseller's panel use cases of what its customers
-// pay (decisions part 18): its selling prices per service and default
+// pay (decisions "Resellers: the customer's charge on the metered path"): its selling prices per service and default
 // markup, as pricing.Resell applies them, and its commission settlements.
 // Only resellers reach them (403 for anyone else).
 package selling

@@ -225,7 +225,7 @@ func (p *TopUps) RejectTopUp(ctx context.Context, actor *user.User, id uint64, r
 // lock. Any failure rolls both back. Decision hooks (audit log, the
 // balance_request.* event) belong here, inside the transaction.
 func (p *TopUps) decideTopUp(ctx context.Context, actor *user.User, id uint64, to topup.Status, remarks string) (*topup.Request, error) {
-	// A reseller decides its own customers' requests (decisions part 18).
+	// A reseller decides its own customers' requests (decisions "Resellers: transfers and balance requests").
 	if actor == nil || actor.Role != user.RoleReseller {
 		if err := panel.RequireAdmin(actor); err != nil {
 			return nil, err
