@@ -150,3 +150,34 @@ func findService(t *testing.T, list resp, id uint64) map[string]any {
 	t.Fatalf("service %d not listed: %s", id, list.raw)
 	return nil
 }
+
+// A reseller's customer is quoted the payout fee it will be charged: its
+// reseller's selling price of the payout service, not the list price.
+func TestResellersCustomerIsQuotedTheSellingPayoutFee(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		r := e.newCustomer("reseller", "starter", "0.00")
+		cust := e.resellersCustomer(r, "100.00")
+		var payout uint64
+		for _, x := range e.must(e.do("GET", "/api/v1/panel/customer-prices", r.token, nil), 200).body["data"].([]any) {
+			if row := x.(map[string]any); row["slug"] == "payout-transfer" {
+				payout = uint64(row["service_id"].(float64))
+			}
+		}
+		if payout == 0 {
+			t.Fatal("the payout service is not listed")
+		}
+		quote := func(c customer) string {
+			return e.must(e.do("GET", "/api/v1/panel/payouts/quote?amount=10", c.token, nil), 200).str("fee")
+		}
+		if f := quote(cust); f != "5.0000" && f != "5.00" {
+			t.Fatalf("fee before a selling price: %s", f)
+		}
+		e.must(e.do("PUT", fmt.Sprintf("/api/v1/panel/customer-prices/%d", payout), r.token, map[string]any{"price": "7.25"}), 200)
+		if f := quote(cust); f != "7.2500" && f != "7.25" {
+			t.Fatalf("customer's fee %s, want its reseller's selling price 7.25", f)
+		}
+		if f := quote(e.newCustomer("user", "starter", "100.00")); f != "5.0000" && f != "5.00" {
+			t.Fatalf("an ordinary user's fee %s", f)
+		}
+	})
+}

@@ -506,14 +506,13 @@ func (a *Gateway) QuotePayout(ctx context.Context, actor *user.User, amount deci
 		}
 		return nil, err
 	}
-	price, err := a.st.Pricing.Applicable(ctx, svc.ID, u.ID)
+	fee, err := a.meter.ChargeOf(ctx, svc.ID, u)
 	if err != nil {
 		if errs.KindOf(err) == errs.NotFound {
 			return q, nil
 		}
 		return nil, err
 	}
-	fee := price.Charge(u.Role)
 	q.Fee, q.Total = &fee, amount.Add(fee)
 	return q, nil
 }

@@ -13,7 +13,6 @@ import (
 	"paygate/core/ledger"
 	"paygate/core/payment"
 	"paygate/core/payout"
-	"paygate/core/pricing"
 	"paygate/core/recharge"
 	"paygate/core/store"
 	"paygate/core/user"
@@ -27,7 +26,6 @@ import (
 type Stores struct {
 	Users         Users
 	Services      Catalog
-	Pricing       Pricing
 	Ledger        Ledger
 	Payments      Payments
 	Idempotency   Idempotency
@@ -53,7 +51,7 @@ type Beneficiaries = beneficiary.Repository
 // StoresOf are the repositories of st the gateway calls outside a
 // transaction.
 func StoresOf(st store.Stores) Stores {
-	return Stores{Users: st.Users, Services: st.Services, Pricing: st.Pricing, Ledger: st.Ledger,
+	return Stores{Users: st.Users, Services: st.Services, Ledger: st.Ledger,
 		Payments: st.Payments, Idempotency: st.Idempotency, Refunds: st.Refunds, RefundKeys: st.RefundKeys,
 		Recharges: st.Recharges, Payouts: st.Payouts, Verifications: st.Verifications, Openings: st.Openings,
 		Keys: st.Keys, Beneficiaries: st.Beneficiaries}
@@ -69,11 +67,6 @@ type Users interface {
 // Catalog finds the payout service, whose price is the payout fee.
 type Catalog interface {
 	BySlug(ctx context.Context, slug string) (*catalog.Service, error)
-}
-
-// Pricing is the price a user pays for a service.
-type Pricing interface {
-	Applicable(ctx context.Context, serviceID, userID uint64) (*pricing.Price, error)
 }
 
 // Ledger lists a key owner's entries.

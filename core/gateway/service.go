@@ -26,6 +26,9 @@ type Meter interface {
 	Meter(ctx context.Context, op metering.Op) (*metering.Charge, error)
 	// AuthenticateGateway checks a caller's credentials for calls that are not billed.
 	AuthenticateGateway(ctx context.Context, c metering.Credentials, ip string) (*apikey.Key, *user.User, error)
+	// ChargeOf is what owner pays for one call of a service, as Meter
+	// would charge it (a reseller's customer: its reseller's selling price).
+	ChargeOf(ctx context.Context, serviceID uint64, owner *user.User) (decimal.Decimal, error)
 }
 
 // Config is what the gateway needs of the service's configuration.

@@ -187,6 +187,16 @@ type sale struct {
 // (pricing.Resell, decisions "Resellers: the customer's charge on the metered path"), cached per service and reseller
 // like the prices. It reads nothing of the reseller but rows that change
 // rarely: no balance, no lock.
+// ChargeOf is what owner pays for one call of serviceID, as Meter charges
+// it (read uncached, as Meter reads it): the payout fee's quote.
+func (a *Metering) ChargeOf(ctx context.Context, serviceID uint64, owner *user.User) (decimal.Decimal, error) {
+	sl, err := a.saleOf(ctx, serviceID, owner, false)
+	if err != nil {
+		return decimal.Zero, err
+	}
+	return sl.charge, nil
+}
+
 func (a *Metering) saleOf(ctx context.Context, serviceID uint64, owner *user.User, cached bool) (sale, error) {
 	price := a.applicablePrice
 	if !cached {
