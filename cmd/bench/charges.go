@@ -32,17 +32,26 @@ func countCharges(ctx context.Context, dbURL string, runs ...Result) (*chargeCou
 		return nil, err
 	}
 	defer s.Close()
+	c, _, err := tallyCharges(ctx, s, benchUserEmail, benchPrice, runs)
+	return c, err
+}
+
+// tallyCharges counts the charges of the bench account with email: its
+// successful hits, the calls runs answered and did not, and the money its
+// balance lost from benchFunding, checked against price (chargeProblem).
+// It returns the account's id too.
+func tallyCharges(ctx context.Context, s *mysqlstore.Store, email, price string, runs []Result) (*chargeCount, uint64, error) {
 	var row struct {
 		ID      uint64
 		Balance string
 	}
-	if err := s.DB().WithContext(ctx).Raw("SELECT id, balance FROM users WHERE email = ?", benchUserEmail).Scan(&row).Error; err != nil || row.ID == 0 {
-		return nil, fmt.Errorf("read the bench user: %v", err)
+	if err := s.DB().WithContext(ctx).Raw("SELECT id, balance FROM users WHERE email = ?", email).Scan(&row).Error; err != nil || row.ID == 0 {
+		return nil, 0, fmt.Errorf("read the bench account %s: %v", email, err)
 	}
 	c := &chargeCount{}
 	if err := s.DB().WithContext(ctx).Raw("SELECT COUNT(*) FROM api_hit_logs WHERE user_id = ? AND status = 'success'", row.ID).
 		Scan(&c.Charged).Error; err != nil {
-		return nil, fmt.Errorf("count the bench user's hits: %w", err)
+		return nil, 0, fmt.Errorf("count the hits of %s: %w", email, err)
 	}
 	for _, r := range runs {
 		c.Answered += r.OK
@@ -50,12 +59,12 @@ func countCharges(ctx context.Context, dbURL string, runs ...Result) (*chargeCou
 	}
 	balance, err := decimal.NewFromString(row.Balance)
 	if err != nil {
-		return nil, fmt.Errorf("bench user's balance %q: %w", row.Balance, err)
+		return nil, 0, fmt.Errorf("balance of %s %q: %w", email, row.Balance, err)
 	}
 	money := decimal.RequireFromString(benchFunding).Sub(balance)
 	c.Money = money.StringFixed(2)
-	c.Problem = chargeProblem(c.Answered, c.Unreceived, c.Charged, money, decimal.RequireFromString(benchPrice))
-	return c, nil
+	c.Problem = chargeProblem(c.Answered, c.Unreceived, c.Charged, money, decimal.RequireFromString(price))
+	return c, row.ID, nil
 }
 
 // chargeProblem is what is wrong with charged calls taking money for

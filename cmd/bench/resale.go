@@ -99,36 +99,17 @@ func countResale(ctx context.Context, dbURL string, runs ...Result) (*chargeCoun
 		return nil, err
 	}
 	defer s.Close()
-	var row struct {
-		ID      uint64
-		Balance string
+	c, id, err := tallyCharges(ctx, s, benchCustomerEmail, benchSellingPrice, runs)
+	if err != nil {
+		return nil, err
 	}
-	if err := s.DB().WithContext(ctx).Raw("SELECT id, balance FROM users WHERE email = ?", benchCustomerEmail).Scan(&row).Error; err != nil || row.ID == 0 {
-		return nil, fmt.Errorf("read the bench customer: %v", err)
-	}
-	c := &chargeCount{}
-	var hits struct {
-		N     int64
-		Wrong int64
-	}
-	if err := s.DB().WithContext(ctx).Raw("SELECT COUNT(*) AS n, COALESCE(SUM(CASE WHEN commission <> ? OR reseller_id IS NULL THEN 1 ELSE 0 END), 0) AS wrong "+
-		"FROM api_hit_logs WHERE user_id = ? AND status = 'success'", benchCommission, row.ID).Scan(&hits).Error; err != nil {
+	var wrong int64
+	if err := s.DB().WithContext(ctx).Raw("SELECT COUNT(*) FROM api_hit_logs WHERE user_id = ? AND status = 'success' "+
+		"AND (commission <> ? OR reseller_id IS NULL)", id, benchCommission).Scan(&wrong).Error; err != nil {
 		return nil, fmt.Errorf("count the customer's hits: %w", err)
 	}
-	c.Charged = hits.N
-	for _, r := range runs {
-		c.Answered += r.OK
-		c.Unreceived += r.Errors
-	}
-	balance, err := decimal.NewFromString(row.Balance)
-	if err != nil {
-		return nil, fmt.Errorf("customer's balance %q: %w", row.Balance, err)
-	}
-	money := decimal.RequireFromString(benchFunding).Sub(balance)
-	c.Money = money.StringFixed(2)
-	c.Problem = chargeProblem(c.Answered, c.Unreceived, c.Charged, money, decimal.RequireFromString(benchSellingPrice))
-	if c.Problem == "" && hits.Wrong > 0 {
-		c.Problem = fmt.Sprintf("%d of the customer's hits without the reseller's commission of %s", hits.Wrong, benchCommission)
+	if c.Problem == "" && wrong > 0 {
+		c.Problem = fmt.Sprintf("%d of the customer's hits without the reseller's commission of %s", wrong, benchCommission)
 	}
 	var resellerBalance string
 	if err := s.DB().WithContext(ctx).Raw("SELECT balance FROM users WHERE email = ?", benchResellerEmail).Scan(&resellerBalance).Error; err != nil {
