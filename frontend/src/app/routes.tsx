@@ -77,8 +77,13 @@ export const screens: Screen[] = [
   { path: '/profile', title: 'Profile and sessions', roles: ALL, load: () => import('../pages/user/Profile'),
     nav: { label: 'Profile', icon: IconUser, group: 'Account' } },
 
-  // Resellers
-  { path: '/brand', title: 'Brand', roles: ['reseller'], load: () => import('../pages/reseller/Brand'),
+  // Resellers: their customers, selling prices and brand (issue 34)
+  { path: '/customers', title: 'Customers', roles: RESELLER, load: () => import('../pages/reseller/Customers'),
+    nav: { label: 'Customers', icon: IconUsersGroup, group: 'Customers' } },
+  { path: '/customers/:id', title: 'Customer', roles: RESELLER, load: () => import('../pages/reseller/CustomerDetail') },
+  { path: '/prices', title: 'Prices', roles: RESELLER, load: () => import('../pages/reseller/Prices'),
+    nav: { label: 'Prices', icon: IconTag, group: 'Customers' } },
+  { path: '/brand', title: 'Brand', roles: RESELLER, load: () => import('../pages/reseller/Brand'),
     nav: { label: 'Brand', icon: IconBrush, group: 'Account' } },
 
   // Admins
