@@ -52,7 +52,7 @@ export default function Shell() {
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close navigation' : 'Open navigation'} />
-            <Anchor component={Link} to="/" underline="never" c="inherit" aria-label="Home"><BrandMark size="lg" /></Anchor>
+            <Anchor component={Link} to="/" underline="never" c="inherit" title="Home"><BrandMark size="lg" /></Anchor>
             {loadingScreen && <Loader size="xs" aria-label="Loading the page" data-testid="route-loading" />}
           </Group>
           <Group gap="sm" wrap="nowrap">
@@ -60,9 +60,10 @@ export default function Shell() {
               <Text span size="xs" c="dimmed">Balance </Text>
               <Money value={me.data?.balance ?? user.balance} fw={600} data-testid="header-balance" />
             </Text>
+            {/* The account menu's name starts with its visible text (name, role): label-content-name-mismatch. */}
             <Menu position="bottom-end" withinPortal>
               <Menu.Target>
-                <UnstyledButton aria-label="Account menu" data-testid="account-menu">
+                <UnstyledButton aria-label={`${user.name} ${user.role}: account menu`} data-testid="account-menu">
                   <Group gap={4} wrap="nowrap">
                     <Text size="sm" fw={500} maw={140} truncate visibleFrom="xs">{user.name}</Text>
                     <IconUser size={18} aria-hidden className="phone-only" />
