@@ -55,7 +55,7 @@ ifeq ($(CI),true)
 export REQUIRE_MYSQL := 1
 endif
 
-.PHONY: help build run test test-ha test-faults fuzz test-mysql mariadb zbar poppler lint contract-lint promtool mocks mocks-check bench e2e lighthouse frontend frontend-dist frontend-deps frontend-test chromium clean
+.PHONY: help build run test test-ha test-ha-suite test-faults fuzz test-mysql mariadb zbar poppler lint contract-lint promtool mocks mocks-check bench e2e lighthouse frontend frontend-dist frontend-deps frontend-test chromium clean
 
 help: ## List the targets
 	@echo "usage: make <target>"
@@ -102,6 +102,20 @@ test-ha: mariadb ## Run the HA tests on a three-node MariaDB Galera cluster behi
 	@status=0; bash scripts/galera.sh start && \
 	  eval "$$(bash scripts/galera.sh env)" && export GALERA_DSNS GALERA_PROXY_DSN GALERA_DIR && \
 	  { TEST_MYSQL_URL="$${GALERA_DSNS%%,*}?wsrep_sync_wait=1" $(GO) test -tags galera -count=1 -p 1 -v -timeout 15m -run 'Galera' ./internal/faulttest || status=$$?; } || status=$$?; \
+	if [ "$${GALERA_KEEP:-}" != 1 ]; then bash scripts/galera.sh destroy; fi; exit $$status
+
+# test-ha-suite: the MySQL half of the database-backed packages (mysqlstore,
+# httpapi, cmd/server, faulttest) against node 1 of the same cluster, with
+# wsrep_sync_wait=1 (issue 37, point 2). Not in .ci/run, which it would take
+# past 20 minutes (about 9 more on two cores: the cluster's start and the
+# suite); run it when the store or the metering changes.
+test-ha-suite: mariadb ## Run the MySQL half of the database-backed tests against a node of the Galera cluster, ~9 min
+	@bash scripts/ensure-galera.sh
+	@bash scripts/galera.sh destroy >/dev/null 2>&1 || true
+	@status=0; bash scripts/galera.sh start && \
+	  eval "$$(bash scripts/galera.sh env)" && \
+	  { TEST_MYSQL_URL="$${GALERA_DSNS%%,*}?wsrep_sync_wait=1" TESTDB_ONLY=mysql REQUIRE_MYSQL=1 $(GO) test -count=1 -timeout 60m \
+	    ./adapters/mysqlstore ./adapters/httpapi ./cmd/server ./internal/faulttest || status=$$?; } || status=$$?; \
 	if [ "$${GALERA_KEEP:-}" != 1 ]; then bash scripts/galera.sh destroy; fi; exit $$status
 
 test-mysql: mariadb ## Run only the database-backed test packages, with REQUIRE_MYSQL=1 (no skipping)
