@@ -159,10 +159,11 @@ func (a *Metering) prepare(ctx context.Context, in CallInput) (c *call, err erro
 // (batch.go), in that order; refused parameters are counted, then logged.
 func (a *Metering) run(ctx context.Context, c *call) (*CallResult, error) {
 	// A call that found the key's holds exhausted waits for them
-	// (awaitHolds), then tries a hold once more: a hold fetched meanwhile
-	// (its money held, invisible to a per-call reservation) serves it
-	// rather than leaving it a 402 and its own calls unused.
-	for waited := false; c.invalid == nil; waited = true {
+	// (awaitHolds), then tries a hold again (up to holdWaits times): a
+	// hold fetched meanwhile (its money held, invisible to a per-call
+	// reservation) serves it rather than leaving it a 402 and its own
+	// calls unused.
+	for waits := 0; c.invalid == nil; waits++ {
 		hc, ok, exhausted, err := a.takeHold(ctx, c.owner, c.key.ID, c.charge, c.day)
 		if err != nil {
 			return nil, err
@@ -170,15 +171,26 @@ func (a *Metering) run(ctx context.Context, c *call) (*CallResult, error) {
 		if ok {
 			return a.callOnHold(ctx, c, hc)
 		}
-		if !exhausted || waited {
+		if !exhausted || waits == holdWaits {
 			break
 		}
-		if err := a.awaitHolds(ctx, c.owner.ID, c.key.ID, c.charge); err != nil {
+		if err := a.awaitHolds(ctx, c.owner.ID, c.key.ID, c.charge, c.day); err != nil {
+			return nil, err
+		}
+		// Then fetch rather than go the per-call way inside the slot's
+		// empty pause: a per-call reservation would compete with the holds
+		// fetched meanwhile and be refused while their calls went unused.
+		if err := a.holds.slot(holdKey{c.key.ID, c.charge.String()}).awaitEmptyPause(ctx, a.now()); err != nil {
 			return nil, err
 		}
 	}
 	return a.callPerCall(ctx, c)
 }
+
+// holdWaits is how many times a call that found its key's holds
+// exhausted waits for them (and for the slot's empty pause, at most
+// emptyHoldPause each) before it goes the per-call way.
+const holdWaits = 3
 
 // callOnHold runs a call that took its money and daily count from a hold:
 // it calls upstream at once and answers; the hit and its charge are

@@ -129,14 +129,24 @@ func (w *holdWatch) wait(userID uint64) <-chan struct{} {
 	return ch
 }
 
-// opened records hold id as this instance's.
-func (w *holdWatch) opened(id uint64) {
+// opened records hold id of userID as this instance's and wakes the calls
+// waiting on userID's holds: the new hold may serve them.
+func (w *holdWatch) opened(userID, id uint64) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.local == nil {
 		w.local = map[uint64]bool{}
 	}
 	w.local[id] = true
+	w.wake(userID)
+}
+
+// wake closes userID's waiters' channel; w.mu held.
+func (w *holdWatch) wake(userID uint64) {
+	if ch := w.waiters[userID]; ch != nil {
+		close(ch)
+		delete(w.waiters, userID)
+	}
 }
 
 // isLocal reports whether hold id is open in this instance.
@@ -152,10 +162,7 @@ func (w *holdWatch) released(userID, id uint64) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	delete(w.local, id)
-	if ch := w.waiters[userID]; ch != nil {
-		close(ch)
-		delete(w.waiters, userID)
-	}
+	w.wake(userID)
 }
 
 func (r *holdRegistry) slot(k holdKey) *holdSlot {
@@ -241,9 +248,9 @@ func (a *Metering) takeHold(ctx context.Context, owner *user.User, keyID uint64,
 			}
 			return holdCall{}, false, false, f.err
 		}
-		if !f.granted {
-			return holdCall{}, false, true, nil
-		}
+		// Granted or not, look again: a fetch that granted nothing
+		// (every rupee held) leaves the slot empty for emptyHoldPause,
+		// but a hold with calls left is still taken first.
 	}
 }
 
@@ -292,7 +299,7 @@ func (a *Metering) startFetch(slot *holdSlot, userID, keyID uint64, charge decim
 		case lh != nil:
 			lh.slot = slot
 			slot.live = append(slot.live, lh)
-			a.holds.watch.opened(lh.h.ID)
+			a.holds.watch.opened(userID, lh.h.ID)
 			time.AfterFunc(a.cfg.HoldLifetime, func() { a.maybeRelease(lh) })
 		case err == nil:
 			slot.emptyUntil = a.now().Add(emptyHoldPause)
@@ -300,6 +307,25 @@ func (a *Metering) startFetch(slot *holdSlot, userID, keyID uint64, charge decim
 		close(f.done)
 	}()
 	return f
+}
+
+// awaitEmptyPause waits until the slot's empty pause (a fetch granted
+// nothing) is over at now, or ctx ends.
+func (s *holdSlot) awaitEmptyPause(ctx context.Context, now time.Time) error {
+	s.mu.Lock()
+	wait := s.emptyUntil.Sub(now)
+	s.mu.Unlock()
+	if wait <= 0 {
+		return nil
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // emptyHoldPause is how long a key and charge whose hold fetch granted
@@ -456,11 +482,18 @@ func (a *Metering) RecoverHolds(ctx context.Context, limit int) (int, error) {
 // expiry of another instance's hold (which that instance releases once
 // expired and charged; past its expiry it is read again after 50 ms,
 // doubling up to 1 s), the deadline, or the context's end.
-func (a *Metering) awaitHolds(ctx context.Context, userID, keyID uint64, charge decimal.Decimal) error {
+func (a *Metering) awaitHolds(ctx context.Context, userID, keyID uint64, charge decimal.Decimal, day string) error {
 	deadline := time.Now().Add(2*max(a.cfg.HoldLifetime, 0) + time.Second)
 	recheck := holdRecheck
+	slot := a.holds.slot(holdKey{keyID, charge.String()})
 	for {
 		released := a.holds.watch.wait(userID)
+		slot.mu.Lock()
+		left := slot.callsLeft(a.now(), day)
+		slot.mu.Unlock()
+		if left > 0 {
+			return nil // a hold opened here meanwhile serves the call
+		}
 		open, err := a.reads.Holds.ByUser(ctx, userID)
 		if err != nil {
 			return fmt.Errorf("list holds: %w", err)

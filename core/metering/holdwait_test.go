@@ -90,7 +90,7 @@ func newWaitMetering(lifetime, expiresIn time.Duration) (*Metering, *waitHolds) 
 
 func awaitAsync(a *Metering, ctx context.Context) <-chan error {
 	done := make(chan error, 1)
-	go func() { done <- a.awaitHolds(ctx, 11, 3, decimal.RequireFromString("1.00")) }()
+	go func() { done <- a.awaitHolds(ctx, 11, 3, decimal.RequireFromString("1.00"), time.Now().Format(time.DateOnly)) }()
 	return done
 }
 
@@ -98,7 +98,7 @@ func awaitAsync(a *Metering, ctx context.Context) <-chan error {
 // and goes on as soon as the hold is released here, not at a poll.
 func TestAwaitHoldsWakesOnThisInstancesRelease(t *testing.T) {
 	a, holds := newWaitMetering(10*time.Second, 10*time.Second)
-	a.holds.watch.opened(5)
+	a.holds.watch.opened(11, 5)
 	done := awaitAsync(a, context.Background())
 	time.Sleep(300 * time.Millisecond)
 	select {
@@ -152,7 +152,7 @@ func TestAwaitHoldsWakesAtAnotherInstancesExpiry(t *testing.T) {
 // two lifetimes and a second; the context's end stops the wait at once.
 func TestAwaitHoldsEndsAtItsDeadlineOrTheContexts(t *testing.T) {
 	a, holds := newWaitMetering(100*time.Millisecond, time.Hour)
-	a.holds.watch.opened(5)
+	a.holds.watch.opened(11, 5)
 	start := time.Now()
 	if err := <-awaitAsync(a, context.Background()); err != nil {
 		t.Fatal(err)
