@@ -90,7 +90,9 @@ func newWaitMetering(lifetime, expiresIn time.Duration) (*Metering, *waitHolds) 
 
 func awaitAsync(a *Metering, ctx context.Context) <-chan error {
 	done := make(chan error, 1)
-	go func() { done <- a.awaitHolds(ctx, 11, 3, decimal.RequireFromString("1.00"), time.Now().Format(time.DateOnly)) }()
+	go func() {
+		done <- a.awaitHolds(ctx, 11, 3, decimal.RequireFromString("1.00"), time.Now().Format(time.DateOnly))
+	}()
 	return done
 }
 
