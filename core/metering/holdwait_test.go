@@ -176,3 +176,38 @@ func TestAwaitHoldsEndsAtItsDeadlineOrTheContexts(t *testing.T) {
 		t.Errorf("context ended the wait after %v", d)
 	}
 }
+
+// A hold opened here while a call waits on the user's holds wakes it when
+// the hold has calls left for its key and charge: the call takes one
+// rather than waiting for the blocking hold's release (and then going the
+// per-call way against money the new hold holds).
+func TestAwaitHoldsReturnsWhenAHoldWithCallsOpensHere(t *testing.T) {
+	a, _ := newWaitMetering(10*time.Second, 10*time.Second)
+	a.holds.watch.opened(11, 5)
+	done := awaitAsync(a, context.Background())
+	time.Sleep(200 * time.Millisecond)
+	select {
+	case err := <-done:
+		t.Fatalf("returned while the only hold blocks: %v", err)
+	default:
+	}
+	unit := decimal.RequireFromString("1.00")
+	slot := a.holds.slot(holdKey{3, unit.String()})
+	slot.mu.Lock()
+	slot.live = append(slot.live, &liveHold{slot: slot, left: 4, spendable: decimal.Zero,
+		h: hold.Hold{ID: 6, UserID: 11, KeyID: 3, Day: time.Now().Format(time.DateOnly), Unit: unit, Calls: 4, ExpiresAt: time.Now().Add(time.Minute)}})
+	slot.mu.Unlock()
+	opened := time.Now()
+	a.holds.watch.opened(11, 6)
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := time.Since(opened); d > 200*time.Millisecond {
+			t.Errorf("woke %v after the hold opened", d)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("still waiting after a hold with calls left opened here")
+	}
+}
