@@ -79,3 +79,10 @@ func (s *transferStore) List(ctx context.Context, f transfer.Filter) ([]transfer
 		return toDomainTransfer(r)
 	})
 }
+
+func (s *transferStore) ForEach(ctx context.Context, fn func(transfer.Transfer) error) error {
+	if err := forEachRow(s.conn(ctx).Model(&transferRow{}).Order("id"), toDomainTransfer, fn); err != nil {
+		return fmt.Errorf("read transfers: %w", err)
+	}
+	return nil
+}

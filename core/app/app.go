@@ -240,11 +240,7 @@ func New(d Deps) *App {
 			Settled: m.AwaitSettlements, Metrics: d.Metrics, Log: d.Log, Now: d.Now,
 			Config: outbox.Config{Timeout: cfg.WebhookTimeout, Lease: cfg.WebhookLease, Concurrency: cfg.WebhookConcurrency}}),
 	}
-	checked := ledgercheck.StoresOf(st)
-	if tr, ok := d.Tx.(ledgercheck.Transfers); ok { // the store reads the transfers for the check
-		checked.Transfers = tr
-	}
-	a.Ledger = ledgercheck.New(ledgercheck.Deps{Stores: checked, Settled: m.AwaitSettlements, Now: d.Now, Location: cfg.Location})
+	a.Ledger = ledgercheck.New(ledgercheck.Deps{Stores: ledgercheck.StoresOf(st), Settled: m.AwaitSettlements, Now: d.Now, Location: cfg.Location})
 	a.Accounts = accounts.New(accounts.Deps{Tx: tx, Tokens: d.Tokens, Now: d.Now,
 		Stores: accounts.Stores{Users: st.Users, Sessions: st.Sessions, Resets: st.Resets, Logins: st.Logins},
 		Config: accounts.Config{RefreshTTL: cfg.RefreshTTL, PasswordCost: cfg.PasswordCost, PublicBaseURL: cfg.PublicBaseURL,

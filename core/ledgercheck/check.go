@@ -260,7 +260,7 @@ func (c *Checker) walkLedger(ctx context.Context, id uint64, refunds *userRefund
 			w.addPayout(e)
 		case ledger.RefPlanFee:
 			w.planFees.add(e)
-		case refTransfer, resale.RefCommission:
+		case ledger.RefTransfer, resale.RefCommission:
 			w.cross = append(w.cross, e)
 		}
 		return nil

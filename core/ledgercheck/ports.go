@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/shopspring/decimal"
-
 	"paygate/core/hitlog"
 	"paygate/core/hold"
 	"paygate/core/invoice"
@@ -17,6 +15,7 @@ import (
 	"paygate/core/report"
 	"paygate/core/resale"
 	"paygate/core/store"
+	"paygate/core/transfer"
 	"paygate/core/user"
 )
 
@@ -45,22 +44,12 @@ type Stores struct {
 func StoresOf(st store.Stores) Stores {
 	return Stores{Users: st.Users, Ledger: st.Ledger, Hits: st.Hits, Holds: st.Holds, Payments: st.Payments,
 		Recharges: st.Recharges, Payouts: st.Payouts, Refunds: st.Refunds, Reports: st.Reports,
-		Subscriptions: st.Subscriptions, Invoices: st.Invoices, Commissions: st.Commissions}
-}
-
-// Transfer is a transfers row: money moved between a reseller and its
-// customer.
-type Transfer struct {
-	ID         uint64
-	ResellerID uint64
-	CustomerID uint64
-	Direction  string // "to_customer" or "from_customer"
-	Amount     decimal.Decimal
+		Subscriptions: st.Subscriptions, Invoices: st.Invoices, Transfers: st.Transfers, Commissions: st.Commissions}
 }
 
 // Transfers visits every transfer.
 type Transfers interface {
-	ForEachTransfer(ctx context.Context, fn func(Transfer) error) error
+	ForEach(ctx context.Context, fn func(transfer.Transfer) error) error
 }
 
 // Commissions lists the commission settlements and sums the hits one

@@ -9,11 +9,8 @@ import (
 
 	"paygate/core/ledger"
 	"paygate/core/resale"
+	"paygate/core/transfer"
 )
-
-// refTransfer is the reference_type of a transfer's two entries
-// (reference_id: the transfers row).
-const refTransfer = "transfer"
 
 // crossLegs are the ledger entries that reference a transfer or a
 // commission settlement, by reference type and id, gathered from every
@@ -23,7 +20,7 @@ type crossLegs struct {
 }
 
 func newCrossLegs() *crossLegs {
-	return &crossLegs{byRef: map[string]map[uint64][]ledger.Entry{refTransfer: {}, resale.RefCommission: {}}}
+	return &crossLegs{byRef: map[string]map[uint64][]ledger.Entry{ledger.RefTransfer: {}, resale.RefCommission: {}}}
 }
 
 func (l *crossLegs) add(es []ledger.Entry) {
@@ -45,13 +42,13 @@ func (c *Checker) checkResellers(ctx context.Context, legs *crossLegs) ([]Discre
 	}
 	if c.st.Transfers != nil {
 		seen := map[uint64]bool{}
-		err := c.st.Transfers.ForEachTransfer(ctx, func(t Transfer) error {
+		err := c.st.Transfers.ForEach(ctx, func(t transfer.Transfer) error {
 			seen[t.ID] = true
 			payer, payee := t.ResellerID, t.CustomerID
-			if t.Direction == "from_customer" {
+			if t.Direction == transfer.FromCustomer {
 				payer, payee = t.CustomerID, t.ResellerID
 			}
-			checkLegs(legs.byRef[refTransfer][t.ID], t.Amount, []leg{{payer, ledger.Debit}, {payee, ledger.Credit}},
+			checkLegs(legs.byRef[ledger.RefTransfer][t.ID], t.Amount, []leg{{payer, ledger.Debit}, {payee, ledger.Credit}},
 				func(format string, args ...any) {
 					bad(t.ResellerID, "transfer %d: "+format, append([]any{t.ID}, args...)...)
 				})
@@ -60,7 +57,7 @@ func (c *Checker) checkResellers(ctx context.Context, legs *crossLegs) ([]Discre
 		if err != nil {
 			return out, fmt.Errorf("read transfers: %w", err)
 		}
-		orphans(legs.byRef[refTransfer], seen, "transfer", bad)
+		orphans(legs.byRef[ledger.RefTransfer], seen, "transfer", bad)
 	}
 	if c.st.Commissions != nil {
 		list, err := c.st.Commissions.List(ctx, resale.Filter{})

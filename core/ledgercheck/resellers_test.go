@@ -11,14 +11,14 @@ import (
 	"paygate/core/ledgercheck"
 	"paygate/core/resale"
 	"paygate/core/store/storetest"
+	"paygate/core/transfer"
 	"paygate/core/user"
 )
 
-// transfersOf is a fixed list of transfers (the store's own reader is
-// mysqlstore's).
-type transfersOf []ledgercheck.Transfer
+// transfersOf is a fixed list of transfers.
+type transfersOf []transfer.Transfer
 
-func (ts transfersOf) ForEachTransfer(_ context.Context, fn func(ledgercheck.Transfer) error) error {
+func (ts transfersOf) ForEach(_ context.Context, fn func(transfer.Transfer) error) error {
 	for _, t := range ts {
 		if err := fn(t); err != nil {
 			return err

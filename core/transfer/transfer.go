@@ -98,4 +98,6 @@ type Repository interface {
 	// ByKey finds the reseller's transfer of an Idempotency-Key (ErrNotFound).
 	ByKey(ctx context.Context, resellerID uint64, key string) (*Transfer, error)
 	List(ctx context.Context, f Filter) ([]Transfer, int64, error)
+	// ForEach visits every transfer in id order (the ledger check).
+	ForEach(ctx context.Context, fn func(Transfer) error) error
 }

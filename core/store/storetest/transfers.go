@@ -57,6 +57,19 @@ func (r transfersRepo) List(_ context.Context, f transfer.Filter) ([]transfer.Tr
 	return out, total, err
 }
 
+func (r transfersRepo) ForEach(_ context.Context, fn func(transfer.Transfer) error) error {
+	var all []transfer.Transfer
+	if err := r.d.do("Transfers.ForEach", func(t *tables) error { all = sorted(t.transfers); return nil }); err != nil {
+		return err
+	}
+	for _, o := range all {
+		if err := fn(o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Transfers are the transfers as stored now, in id order.
 func (d *DB) Transfers() []transfer.Transfer {
 	return read(d, func(t *tables) []transfer.Transfer { return sorted(t.transfers) })
