@@ -93,7 +93,7 @@ func newEnv(t *testing.T, store *mysqlstore.Store) *env {
 	e.metrics.AddDBStats(store.Stats)
 	log := slog.New(slog.NewJSONHandler(e.logs, nil))
 	e.app = app.New(app.Deps{Log: log,
-		Tx: store, Stores: store.Stores(), Names: store.Names(), Exports: store.Exports(), Upstream: up, Tokens: tokens, Files: files, ResellerReports: store.ResellerReports(),
+		Tx: store, Stores: store.Stores(), Names: store.Names(), Exports: store.Exports(), Upstream: up, Tokens: tokens, Files: files, ResellerReports: store.ResellerReports(), Verifications: store.Verifications(), Beneficiaries: store.Beneficiaries(),
 		Config: app.Config{Location: loc, UpstreamTimeout: 2 * time.Second, PasswordCost: 4, GSTRate: decimal.NewFromInt(18)},
 		Mailer: e.mail, EmailTokens: tokens, Renderer: invoicepdf.New(),
 		Now:      func() time.Time { return time.Now().Add(time.Duration(e.skew.Load())) },

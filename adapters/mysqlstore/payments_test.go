@@ -364,7 +364,7 @@ func TestVerificationsStore(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
 		rec := &verification.Record{UserID: 1, APIKeyID: 2, RequestID: "req_1", Type: verification.PAN, Masked: "ABXXXXXX4F",
 			Verified: false, ReferenceID: "VRF1", Message: "PAN does not exist"}
-		if err := s.Stores().Verifications.Create(context.Background(), rec); err != nil || rec.ID == 0 {
+		if err := s.Verifications().Create(context.Background(), rec); err != nil || rec.ID == 0 {
 			t.Fatalf("Create: %v", err)
 		}
 		var name *string

@@ -92,7 +92,7 @@ func TestSettingsGetOrCreateAgreesUnderConcurrency(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
 		ctx := context.Background()
-		settings := s.Stores().Settings
+		settings := s.Settings()
 		const n = 20
 		values := make([]string, n)
 		var wg sync.WaitGroup

@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"paygate/core/beneficiary"
 	"paygate/core/directory"
 	"paygate/core/export"
+	"paygate/core/session"
 	"paygate/core/store"
+	"paygate/core/verification"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -275,6 +278,18 @@ func (s *Store) Names() directory.Repository { return &nameStore{s.baseOn(s.db)}
 // Exports keeps the leases of running CSV exports; no transaction needs it.
 func (s *Store) Exports() export.Repository { return &exportStore{s.baseOn(s.db)} }
 
+// Settings keeps the server's generated keys (development's JWT and data
+// keys); no transaction needs it.
+func (s *Store) Settings() session.Settings { return &settingStore{s.baseOn(s.db)} }
+
+// Verifications keeps the account verifications' records; no transaction
+// needs it.
+func (s *Store) Verifications() verification.Repository { return &verificationStore{s.baseOn(s.db)} }
+
+// Beneficiaries keeps the panel payouts' saved payees; no transaction
+// needs it.
+func (s *Store) Beneficiaries() beneficiary.Repository { return &beneficiaryStore{s.baseOn(s.db)} }
+
 func (s *Store) storesOn(db *gorm.DB) store.Stores {
 	b := s.baseOn(db)
 	return store.Stores{
@@ -285,19 +300,17 @@ func (s *Store) storesOn(db *gorm.DB) store.Stores {
 		Ledger:   &ledgerStore{b},
 		Hits:     &hitStore{b},
 		Sessions: &sessionStore{b},
-		Settings: &settingStore{b},
 		Audit:    &auditStore{b},
 		Resets:   &resetStore{b},
 		TopUps:   &topUpStore{b},
 		Reports:  &reportStore{b},
 
-		Payments:      &paymentStore{b},
-		Idempotency:   &idempotencyStore{b},
-		Recharges:     &rechargeStore{b},
-		Payouts:       &payoutStore{b},
-		Verifications: &verificationStore{b},
-		Refunds:       &refundStore{b},
-		RefundKeys:    &refundKeyStore{b},
+		Payments:    &paymentStore{b},
+		Idempotency: &idempotencyStore{b},
+		Recharges:   &rechargeStore{b},
+		Payouts:     &payoutStore{b},
+		Refunds:     &refundStore{b},
+		RefundKeys:  &refundKeyStore{b},
 
 		Webhooks: &webhookStore{b},
 		Holds:    &holdStore{b},
@@ -311,8 +324,6 @@ func (s *Store) storesOn(db *gorm.DB) store.Stores {
 		Subscriptions: &subscriptionStore{b},
 		Invoices:      &invoiceStore{b},
 		TaxProfiles:   &taxProfileStore{b},
-
-		Beneficiaries: &beneficiaryStore{b},
 
 		Brands:         &brandStore{b},
 		Transfers:      &transferStore{b},

@@ -188,7 +188,7 @@ func newApp(cfg config, store *mysqlstore.Store, tokens *token.JWT, files panel.
 	up := upstream.New(upstream.Options{AllowPrivate: cfg.UpstreamAllowPrivate, DefaultTimeout: cfg.UpstreamTimeout, Sandbox: sandbox.NewUpstream()})
 	d := app.Deps{
 		Tx: store, Stores: store.Stores(), Names: store.Names(), Exports: store.Exports(), Upstream: up, Files: files,
-		ResellerReports: store.ResellerReports(),
+		ResellerReports: store.ResellerReports(), Verifications: store.Verifications(), Beneficiaries: store.Beneficiaries(),
 		Config: app.Config{Location: cfg.Location, UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL,
 			MaxTopUp: cfg.BalanceRequestMax, CollectionFeePercent: cfg.CollectionFeePercent, PendingHitGrace: cfg.HitRecoveryAfter, HitPayloadRetention: cfg.HitPayloadRetention, HoldLifetime: cfg.MeteringHolds,
 			WebhookTimeout: cfg.WebhookTimeout, GSTRate: cfg.GSTRate,
@@ -248,7 +248,7 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 			return errors.New("JWT_SECRET is required in production")
 		}
 		var err error
-		secret, err = store.Stores().Settings.GetOrCreate(ctx, "jwt_secret", apikey.RandomBase62(48))
+		secret, err = store.Settings().GetOrCreate(ctx, "jwt_secret", apikey.RandomBase62(48))
 		if err != nil {
 			return fmt.Errorf("load JWT key: %w", err)
 		}
@@ -513,7 +513,7 @@ func dataKeys(ctx context.Context, cfg config, store *mysqlstore.Store, log *slo
 			return nil, errors.New("DATA_KEY is required in production")
 		}
 		var err error
-		if current, err = store.Stores().Settings.GetOrCreate(ctx, "data_key", secretbox.GenerateKey()); err != nil {
+		if current, err = store.Settings().GetOrCreate(ctx, "data_key", secretbox.GenerateKey()); err != nil {
 			return nil, fmt.Errorf("load generated data key: %w", err)
 		}
 		log.Warn("DATA_KEY is empty: stored secrets are sealed under a key generated into the database (development only; set DATA_KEY in production)")

@@ -11,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/core/accountopen"
+	"paygate/core/beneficiary"
 	"paygate/core/billing"
 	"paygate/core/commission"
 	"paygate/core/directory"
@@ -142,8 +143,13 @@ type Deps struct {
 	// nil answers 503 for a PDF.
 	Renderer invoice.Renderer
 
-	// ResellerReports sums the resellers' dashboards; no transaction needs it.
+	// ResellerReports sums the resellers' dashboards; Verifications keeps
+	// the account verifications' records; Beneficiaries the panel payouts'
+	// saved payees. No transaction needs them, so they are not in
+	// store.Stores.
 	ResellerReports report.ResellerRepository
+	Verifications   verification.Repository
+	Beneficiaries   beneficiary.Repository
 }
 
 // App is the set of use cases.
@@ -231,7 +237,7 @@ func New(d Deps) *App {
 		Brands:    branding,
 		Retention: kept,
 		Metering:  m,
-		Gateway: gateway.New(gateway.Deps{Tx: tx, Stores: gateway.StoresOf(st), Meter: m, Now: d.Now, Log: d.Log, Metrics: gm,
+		Gateway: gateway.New(gateway.Deps{Tx: tx, Stores: gateway.StoresOf(st, d.Verifications, d.Beneficiaries), Meter: m, Now: d.Now, Log: d.Log, Metrics: gm,
 			Config: gateway.Config{UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL, RechargeRoundBudget: cfg.RechargeRoundBudget,
 				MaxBalanceCheckout: cfg.MaxTopUp, Location: cfg.Location},
 			Verifier: d.Verifier, Recharger: d.Recharger, Payments: d.Payments, Payouts: d.Payouts, Targets: d.Targets,

@@ -21,7 +21,7 @@ func wire(t *testing.T, db *storetest.DB, d gateway.Deps, loc *time.Location) (*
 	m := metering.New(metering.Deps{Tx: db, Stores: db.Stores(), Now: d.Now, Config: metering.Config{Location: loc}})
 	t.Cleanup(m.Wait)
 	tx, st := m.Invalidating()
-	d.Tx, d.Stores = tx, gateway.StoresOf(st)
+	d.Tx, d.Stores = tx, gateway.StoresOf(st, db.VerificationStore(), nil)
 	d.Meter = m
 	return gateway.New(d), m
 }

@@ -49,12 +49,13 @@ type Keys interface {
 type Beneficiaries = beneficiary.Repository
 
 // StoresOf are the repositories of st the gateway calls outside a
-// transaction.
-func StoresOf(st store.Stores) Stores {
+// transaction, with the two no transaction needs (wired apart from
+// store.Stores): the verification records and the saved beneficiaries.
+func StoresOf(st store.Stores, vs Verifications, bs Beneficiaries) Stores {
 	return Stores{Users: st.Users, Services: st.Services, Ledger: st.Ledger,
 		Payments: st.Payments, Idempotency: st.Idempotency, Refunds: st.Refunds, RefundKeys: st.RefundKeys,
-		Recharges: st.Recharges, Payouts: st.Payouts, Verifications: st.Verifications, Openings: st.Openings,
-		Keys: st.Keys, Beneficiaries: st.Beneficiaries}
+		Recharges: st.Recharges, Payouts: st.Payouts, Verifications: vs, Openings: st.Openings,
+		Keys: st.Keys, Beneficiaries: bs}
 }
 
 // Users reads a payment's beneficiary or a payout's sender and lists the

@@ -5,7 +5,6 @@ package store
 
 import (
 	"context"
-	"paygate/core/beneficiary"
 	"paygate/core/brand"
 
 	"paygate/core/accountopen"
@@ -31,13 +30,14 @@ import (
 	"paygate/core/transfer"
 	"paygate/core/user"
 	"paygate/core/utr"
-	"paygate/core/verification"
 	"paygate/core/webhook"
 )
 
 // Stores are the repositories, all bound to one database handle or to one
-// transaction: those a transaction may need (a repository no transaction
-// reads, like the directory of names or the export leases, is wired apart).
+// transaction: those a transaction may need. A repository no transaction
+// reads is wired apart (app.Deps): the directory of names, the export
+// leases, the resellers' dashboards, verification records, saved payout
+// beneficiaries, and the server's generated keys (cmd/server).
 type Stores struct {
 	Users    user.Repository
 	Keys     apikey.Repository
@@ -46,19 +46,17 @@ type Stores struct {
 	Ledger   ledger.Repository
 	Hits     hitlog.Repository
 	Sessions session.Repository
-	Settings session.Settings
 	Audit    audit.Repository
 	Resets   user.ResetRepository
 	TopUps   topup.Repository
 	Reports  report.Repository
 
-	Payments      payment.Repository
-	Idempotency   payment.IdempotencyKeys
-	Recharges     recharge.Repository
-	Payouts       payout.Repository
-	Verifications verification.Repository
-	Refunds       payment.RefundRepository // refunds of payments
-	RefundKeys    payment.RefundKeys       // their Idempotency-Keys
+	Payments    payment.Repository
+	Idempotency payment.IdempotencyKeys
+	Recharges   recharge.Repository
+	Payouts     payout.Repository
+	Refunds     payment.RefundRepository // refunds of payments
+	RefundKeys  payment.RefundKeys       // their Idempotency-Keys
 
 	Webhooks webhook.Repository // the event outbox
 	Holds    hold.Repository    // holds of metered calls
@@ -73,8 +71,6 @@ type Stores struct {
 	Subscriptions plan.Subscriptions // each user's subscription and its charged periods
 	Invoices      invoice.Store      // tax invoices and credit notes
 	TaxProfiles   taxprofile.Store   // the invoices' supplier and each account's billing profile
-
-	Beneficiaries beneficiary.Repository // saved payout beneficiaries
 
 	Brands         brand.Store            // resellers' brands and domains
 	Transfers      transfer.Repository    // money moved between resellers and their customers

@@ -123,21 +123,3 @@ func (r sessionsRepo) Prune(_ context.Context, userID uint64, now time.Time, kee
 		return nil
 	})
 }
-
-// settingsRepo: the first stored value of a key wins.
-type settingsRepo struct{ d *DB }
-
-var _ session.Settings = settingsRepo{}
-
-func (r settingsRepo) GetOrCreate(_ context.Context, key, value string) (string, error) {
-	var out string
-	err := r.d.do("Settings.GetOrCreate", func(t *tables) error {
-		if v, ok := t.settings[key]; ok {
-			out = v
-			return nil
-		}
-		t.settings[key], out = value, value
-		return nil
-	})
-	return out, err
-}

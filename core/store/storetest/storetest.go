@@ -119,7 +119,6 @@ type tables struct {
 	sessions      map[uint64]session.Token
 	audit         []audit.Entry
 	resets        map[string]user.ResetToken
-	settings      map[string]string
 	closed        map[string]ClosedDay // zone|day → its mark
 	rollups       []Rollup
 	refunds       map[uint64]payment.Refund
@@ -147,7 +146,7 @@ func (t tables) clone() tables {
 		attempts: slices.Clone(t.attempts), redeliveries: slices.Clone(t.redeliveries), payments: maps.Clone(t.payments), idempotency: slices.Clone(t.idempotency),
 		recharges: maps.Clone(t.recharges), payouts: maps.Clone(t.payouts), verifications: slices.Clone(t.verifications), topups: maps.Clone(t.topups),
 		sessions: maps.Clone(t.sessions), audit: slices.Clone(t.audit), resets: maps.Clone(t.resets),
-		settings: maps.Clone(t.settings), closed: maps.Clone(t.closed), rollups: slices.Clone(t.rollups),
+		closed: maps.Clone(t.closed), rollups: slices.Clone(t.rollups),
 		refunds: maps.Clone(t.refunds), refundKeys: slices.Clone(t.refundKeys),
 		openings: maps.Clone(t.openings), utrClaims: maps.Clone(t.utrClaims), plans: maps.Clone(t.plans),
 		supplier: maps.Clone(t.supplier), profiles: maps.Clone(t.profiles),
@@ -166,7 +165,7 @@ func New() *DB {
 			hits: map[uint64]hitlog.Hit{}, holds: map[uint64]hold.Hold{}, events: map[uint64]webhook.Event{},
 			deliveries: map[uint64]webhook.Delivery{}, claims: map[uint64]string{}, payments: map[uint64]payment.Payment{},
 			recharges: map[uint64]recharge.Recharge{}, topups: map[uint64]topup.Request{}, sessions: map[uint64]session.Token{},
-			resets: map[string]user.ResetToken{}, settings: map[string]string{}, closed: map[string]ClosedDay{},
+			resets: map[string]user.ResetToken{}, closed: map[string]ClosedDay{},
 			refunds: map[uint64]payment.Refund{}, payouts: map[uint64]payout.Payout{},
 			openings: map[uint64]accountopen.Opening{}, utrClaims: map[string]utrClaim{}, plans: seededPlans(),
 			supplier: map[uint64]taxprofile.Supplier{}, profiles: map[uint64]taxprofile.Profile{},
@@ -185,10 +184,10 @@ func New() *DB {
 func (d *DB) Stores() store.Stores {
 	return store.Stores{
 		Users: usersRepo{d}, Keys: keysRepo{d}, Services: servicesRepo{d}, Pricing: pricesRepo{d},
-		Ledger: ledgerRepo{d}, Hits: hitsRepo{d}, Sessions: sessionsRepo{d}, Settings: settingsRepo{d},
+		Ledger: ledgerRepo{d}, Hits: hitsRepo{d}, Sessions: sessionsRepo{d},
 		Audit: auditRepo{d}, Resets: resetsRepo{d}, TopUps: topupsRepo{d}, Reports: reportsRepo{d},
 		Payments: paymentsRepo{d}, Idempotency: idempotencyRepo{d}, Recharges: rechargesRepo{d},
-		Verifications: verificationsRepo{d}, Webhooks: webhooksRepo{d}, Holds: holdsRepo{d},
+		Webhooks: webhooksRepo{d}, Holds: holdsRepo{d},
 		Refunds: refundsRepo{d}, RefundKeys: refundKeysRepo{d}, Payouts: payoutsRepo{d},
 		Openings: openingsRepo{d}, UTRs: utrClaimsRepo{d}, Plans: plansRepo{d},
 		TaxProfiles: taxProfilesRepo{d},
@@ -426,6 +425,11 @@ func (d *DB) Recharges() []recharge.Recharge {
 func (d *DB) Payouts() []payout.Payout {
 	return read(d, func(t *tables) []payout.Payout { return sorted(t.payouts) })
 }
+
+// VerificationStore is the verification records' repository over d (wired
+// apart from Stores, as no transaction needs it).
+func (d *DB) VerificationStore() verification.Repository { return verificationsRepo{d} }
+
 func (d *DB) Verifications() []verification.Record {
 	return read(d, func(t *tables) []verification.Record { return slices.Clone(t.verifications) })
 }
