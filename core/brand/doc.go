@@ -2,4 +2,16 @@
 // support contacts and the host names it answers on. A request whose Host
 // is one of those domains shows that brand and registers that reseller's
 // customers; mail to a reseller's customers carries its brand name.
+//
+// Hosts are compared in one form (NormalizeHost: any case, port dropped).
+// The platform's own host (PUBLIC_BASE_URL's) can never be taken, and a
+// domain another reseller holds is 409 domain_taken naming it.
+//
+// Logos (CheckLogo) are PNG, JPEG or WebP of at most 512 KB and 4096 px a
+// side. golang.org/x/image/webp is a pure decoder, kept in the core like
+// the standard library's. No markup may appear anywhere in the file; a
+// compressed stream may, very rarely, hold such bytes by chance: that logo
+// is refused, and re-exporting it helps. The checked image is re-encoded:
+// PNG to PNG, WebP to PNG (Go has no WebP encoder), JPEG to JPEG at
+// quality 92.
 package brand

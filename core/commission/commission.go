@@ -6,6 +6,12 @@
 // hits is still pending; a commission_settlements row per reseller and
 // hour (unique) makes it once: of racing settlers on any instance, the
 // loser's transaction rolls back and counts nothing.
+//
+// The worker looks at the last 24 h (Lookback), the CLI at the whole
+// history; an hour waits while a hit of it is pending or a customer's hold
+// taken before its end is still open (a call on a hold writes its hit
+// after answering, dated when it started). Sums are taken in units of
+// 0.0001 as integers (SQLite keeps DECIMAL as floating point).
 package commission
 
 import (

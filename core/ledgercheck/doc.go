@@ -17,4 +17,10 @@
 // charge it was admitted for (admitted_amount) unless it records why not
 // (uncharged = hold_released, with a zero charge); hits written before
 // migration 00031 have no admitted_amount and are not compared.
+//
+// Resellers' money, over the whole database: each transfer has exactly one
+// debit and one credit of its amount on the right sides, each commission
+// settlement equals its hour's settled hits and was credited once, and no
+// entry references a missing transfer or settlement. Transfers are read in
+// id order through their repository (transfer.Repository.ForEach).
 package ledgercheck

@@ -34,6 +34,14 @@
 // 1,024), halved when one is released more than half unused; never more
 // than the available balance pays for or the daily limit leaves.
 //
+// A call that finds its key's holds used up waits for them (woken when one
+// of the user's holds is released here or a hold with calls left opens
+// here) and for the slot's pause after an empty fetch, then tries a hold
+// again, up to three times (holdWaits), before it goes the per-call way: a
+// per-call reservation racing a hold fetched meanwhile was refused 402
+// while that hold's calls went unused. Near an empty balance a 402
+// therefore comes up to ~0.3 s later; money left is never refused.
+//
 // balance_left of a call on a hold is the available balance when the hold
 // was taken plus the hold's calls still left: the balance once this
 // instance's calls are charged. hits_today may read up to one hold ahead of
@@ -138,6 +146,14 @@
 // concurrent misses of one entry share one load; the cache holds at most
 // 50,000 entries and is emptied when full. Gateway operations read the key
 // from the database on every call.
+//
+// A reseller's customer is charged the resale of its reseller's price row
+// (pricing.Resell), cached per service and reseller like the prices and
+// emptied by any write of prices, selling prices or markup on this
+// instance; gateway operations read it uncached, as they read prices. The
+// hit carries reseller_id from the start (also when refused or failed) and
+// its commission only once it succeeds and is charged. A call reads nothing
+// of the reseller's row under a lock and writes none of it.
 //
 // # A plan's monthly count
 //

@@ -3,4 +3,21 @@
 // domains, logo; audited), the brand a request's Host shows, the reseller
 // whose customers register on that host, and the branding of every mail.
 // The rules are core/brand's.
+//
+// Only resellers reach the brand page (403 reseller_only); the public brand
+// and logo are read by the request's Host, as sent (a proxy in front must
+// pass it on). A host is a reseller's only while that account is an active
+// reseller. Registration on a reseller's domain creates that reseller's
+// customer, pending, which its reseller activates.
+//
+// The store (brand.Store) writes only the brand columns of
+// reseller_settings (an upsert that leaves default_markup alone); its Save
+// replaces name, contacts and domains atomically, in a savepoint inside the
+// use case's transaction, which also writes the audit entry (brand.update,
+// brand.logo_set, brand.logo_delete, target the reseller).
+//
+// Every mail goes through Mailer, wrapped once in core/app: a message to a
+// reseller's customer gets the brand name as FromName (SMTP keeps
+// MAIL_FROM's address) and its links rebased onto the reseller's first
+// domain.
 package brands

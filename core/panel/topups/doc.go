@@ -2,4 +2,12 @@
 // owner's request with its payment screenshot, the lists, and the admins'
 // approval (the credit in the same transaction, also for reconciliation's
 // matches through ApproveTopUpTx) or rejection. The rules are core/topup's.
+//
+// A reseller decides its own customers' requests: an approval is a
+// transfer to the customer (panel.Move, balance_request_id set; 402 when
+// the reseller's available balance is short) in the transaction that marks
+// the request approved. Reconciliation's automatic approval stays the
+// admins' credit. A reseller lists its customers' requests (scope=customers,
+// with user_name) but does not read them one by one: GET
+// /balance-requests/{id} stays the owner's and the admins'.
 package topups
