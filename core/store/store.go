@@ -34,10 +34,12 @@ import (
 )
 
 // Stores are the repositories, all bound to one database handle or to one
-// transaction: those a transaction may need. A repository no transaction
-// reads is wired apart (app.Deps): the directory of names, the export
-// leases, the resellers' dashboards, verification records, saved payout
-// beneficiaries, and the server's generated keys (cmd/server).
+// transaction: those a transaction may need, and the resellers' selling
+// prices, which no transaction writes but metering's invalidation wraps
+// like the other lookups it caches. A repository no transaction reads is
+// wired apart (app.Deps): the directory of names, the export leases, the
+// resellers' dashboards, verification records, saved payout beneficiaries,
+// and the server's generated keys (cmd/server).
 type Stores struct {
 	Users    user.Repository
 	Keys     apikey.Repository
