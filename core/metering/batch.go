@@ -3,6 +3,7 @@ package metering
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -14,6 +15,7 @@ import (
 	"paygate/core/errs"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
+	"paygate/core/sensitive"
 	"paygate/core/store"
 	"paygate/core/user"
 )
@@ -534,4 +536,34 @@ func refused(h *hitlog.Hit, cause error, start, now time.Time) {
 	h.ChargeAmount, h.Reserved, h.Commission = decimal.Zero, decimal.Zero, decimal.Zero
 	h.ResponsePayload = &body
 	h.ResponseTimeMs = int(now.Sub(start) / time.Millisecond)
+}
+
+// errorPayload is the response payload a failed or refused call's hit
+// keeps: the error body the caller got, with the names a scrubbedError
+// carries masked.
+func errorPayload(err error) string {
+	out := map[string]any{"error": "internal_error", "message": "Internal error"}
+	if e, ok := errs.As(err); ok {
+		out["error"], out["message"] = e.Code, e.Message
+		if len(e.Fields) > 0 {
+			out["errors"] = e.Fields
+		}
+	}
+	b, _ := json.Marshal(out)
+	var se *scrubbedError
+	if errors.As(err, &se) {
+		return scrubNames(string(b), se.names)
+	}
+	return string(b)
+}
+
+// scrubNames masks names in a JSON text, as they are and as JSON escapes
+// them.
+func scrubNames(text string, names []string) string {
+	all := make([]string, 0, 2*len(names))
+	for _, n := range names {
+		q, _ := json.Marshal(n)
+		all = append(all, n, string(q[1:len(q)-1]))
+	}
+	return sensitive.Scrub(text, all)
 }

@@ -3,8 +3,6 @@ package metering
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"net/url"
 	"time"
 
@@ -95,62 +93,6 @@ type call struct {
 	hit        *hitlog.Hit
 	start      time.Time
 	day, month string // the local day and month of start (TIMEZONE)
-}
-
-// prepare reads what the call needs, through the lookups (cache.go): the
-// service, the key and its owner, the price, the parameter rules; it
-// checks the key's allow lists (a refusal is logged). c is nil until the
-// key is known.
-func (a *Metering) prepare(ctx context.Context, in CallInput) (c *call, err error) {
-	svc, err := a.serviceBySlug(ctx, in.Slug)
-	if err != nil || svc.Status != catalog.StatusActive || svc.Builtin {
-		if err != nil && !errors.Is(err, catalog.ErrServiceNotFound) && errs.KindOf(err) != errs.NotFound {
-			return nil, fmt.Errorf("find service %q: %w", in.Slug, err)
-		}
-		return nil, catalog.ErrServiceNotFound
-	}
-	if in.Method != svc.Method {
-		return nil, &MethodError{Allow: svc.Method}
-	}
-	key, owner, err := a.authenticateKey(ctx, in.Key, in.Secret)
-	if err != nil {
-		return nil, err
-	}
-	now := a.now()
-	c = &call{svc: svc, key: key, owner: owner, start: now, day: a.day(now), month: a.month(now)}
-	sl, err := a.saleOf(ctx, svc.ID, owner, true)
-	if err != nil {
-		if errs.KindOf(err) == errs.NotFound {
-			return c, catalog.ErrServiceNotFound // not sold
-		}
-		return c, fmt.Errorf("find price: %w", err)
-	}
-	c.price, c.charge, c.commission = sl.price, sl.charge, sl.commission
-
-	params, payload, perr := parseParams(svc.Method, in.Query, in.Body)
-	specs, err := a.paramSpecs(ctx, svc)
-	if err != nil {
-		return c, fmt.Errorf("find docs: %w", err)
-	}
-	// The hit log keeps sensitive values masked; upstream gets params and
-	// payload as sent. secrets are the full values, to scrub from answers.
-	stored, secrets, dropped := storedPayload(specs, params, payload, perr)
-	c.params, c.payload, c.secrets = params, payload, secrets
-	c.hit = &hitlog.Hit{
-		UserID: owner.ID, ServiceID: svc.ID, APIKeyID: key.ID, RequestID: in.RequestID,
-		RequestPayload: a.capPayload(stored), IPAddress: in.IP, ResellerID: sl.reseller, Commission: decimal.Zero,
-		ChargeAmount: decimal.Zero, CostAmount: decimal.Zero, Reserved: decimal.Zero, CreatedAt: now.UTC(),
-	}
-	if err := keyRefusal(key, svc.ID, in.IP); err != nil {
-		return c, a.reject(ctx, c.hit, err, now)
-	}
-	if perr == nil {
-		if perr = specs.Validate(params); perr != nil && len(dropped) > 0 {
-			perr = &scrubbedError{error: perr, names: dropped}
-		}
-	}
-	c.invalid = perr
-	return c, nil
 }
 
 // run runs a prepared call: on a hold of its key when one serves it
@@ -263,68 +205,4 @@ func errorCode(err error) string {
 		return e.Code
 	}
 	return "internal_error"
-}
-
-// authenticateKey resolves key and secret to an active key and its owner,
-// reading the key through the lookups.
-func (a *Metering) authenticateKey(ctx context.Context, key, secret string) (*apikey.Key, *user.User, error) {
-	if secret == "" || len(secret) > 128 || key == "" || len(key) > 64 {
-		return nil, nil, apikey.ErrInvalidCredentials
-	}
-	k, err := a.keyByKey(ctx, key)
-	if err != nil {
-		if errs.KindOf(err) == errs.NotFound {
-			return nil, nil, apikey.ErrInvalidCredentials
-		}
-		return nil, nil, fmt.Errorf("find key: %w", err)
-	}
-	if k.Status != apikey.StatusActive || !k.SecretMatches(secret) {
-		return nil, nil, apikey.ErrInvalidCredentials
-	}
-	u, err := a.keyOwner(ctx, k)
-	if err != nil {
-		return nil, nil, err
-	}
-	return k, u, nil
-}
-
-// keyOwner is the owner of an authenticated key: 401 when gone, 403 when
-// not active.
-func (a *Metering) keyOwner(ctx context.Context, k *apikey.Key) (*user.User, error) {
-	u, err := a.userByID(ctx, k.UserID)
-	if err != nil {
-		if errs.KindOf(err) == errs.NotFound {
-			return nil, apikey.ErrInvalidCredentials
-		}
-		return nil, fmt.Errorf("find key owner: %w", err)
-	}
-	if u.IsDeleted() {
-		return nil, apikey.ErrInvalidCredentials
-	}
-	if u.Status != user.StatusActive {
-		return nil, user.ErrNotActive
-	}
-	return u, nil
-}
-
-// keyRefusal is the refusal of a call by its key's allow lists: the
-// caller's address, then the service; nil when both allow it.
-func keyRefusal(key *apikey.Key, serviceID uint64, ip string) error {
-	if !key.AllowsIP(ip) {
-		return apikey.ErrIPNotAllowed
-	}
-	if !key.AllowsService(serviceID) {
-		return apikey.ErrServiceNotAllowed
-	}
-	return nil
-}
-
-// reject writes the hit log row of a call refused before any charge
-// (refused) and returns the refusal.
-func (a *Metering) reject(ctx context.Context, hit *hitlog.Hit, cause error, start time.Time) error {
-	refused(hit, cause, start, a.now())
-	if err := a.reads.Hits.Insert(context.WithoutCancel(ctx), hit); err != nil {
-		return fmt.Errorf("log rejected hit: %w (rejected with: %v)", err, cause)
-	}
-	return cause
 }

@@ -6,7 +6,7 @@
 // its answer. Others reserve per call. Whatever the mode, the caller or the
 // database, a call's money moves only through the writer (writer.go):
 // Reserve, Settle, SettleLater, Refund, Hold, Release and Capture, written
-// in group commits (queue.go, batch.go). The decisions are
+// in group commits (the queues in writer.go, batch.go). The decisions are
 // docs/decisions.md's "Metered calls"; the path of a call, file by file, is
 // in docs/architecture.md. How the package carries them out:
 //
@@ -135,7 +135,7 @@
 //
 // # Lookups
 //
-// cache.go keeps, for Config.LookupTTL (1 s, capped at 2 s), a service by
+// prepare.go keeps, for Config.LookupTTL (1 s, capped at 2 s), a service by
 // slug, a key (status, secret hash, allow lists), a key's owner (status,
 // role, deletion), the applicable price and the parameter rules (patterns
 // compiled once). Balances, plans and counters are never cached: they are

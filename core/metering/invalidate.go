@@ -155,21 +155,6 @@ func (t flushingTx) WithinTx(ctx context.Context, fn func(ctx context.Context, s
 	})
 }
 
-// flushingBatches is flushingTx for the metering writer's transactions.
-type flushingBatches struct {
-	BatchTransactor
-	c *lookups
-}
-
-func (t flushingBatches) WithinBatchTx(ctx context.Context, fn func(ctx context.Context, s BatchStores) error) error {
-	return t.c.flushAfter(func(flush func()) error {
-		return t.BatchTransactor.WithinBatchTx(ctx, func(ctx context.Context, s BatchStores) error {
-			s.Stores = invalidating(s.Stores, flush)
-			return fn(ctx, s)
-		})
-	})
-}
-
 // flushAfter runs tx with a flush for its writes to call: each call empties
 // the cache, and so does the end of tx when any write called it (a reader
 // may have cached the old row while the transaction was open).

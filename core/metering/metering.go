@@ -75,7 +75,7 @@ type Deps struct {
 
 // Metering is the metering use case and its writers.
 type Metering struct {
-	tx      store.Transactor // invalidates the lookups on writes (cache.go)
+	tx      store.Transactor // invalidates the lookups on writes (invalidate.go)
 	st      store.Stores     // the invalidating stores the other use cases get (Invalidating)
 	reads   reads            // its own calls outside a transaction (ports.go)
 	w       *writer          // the one way a call's money moves (writer.go)
@@ -85,7 +85,7 @@ type Metering struct {
 	log     *slog.Logger
 	metrics Metrics
 	bg      sync.WaitGroup // hold fetches under way
-	cache   *lookups       // the metering path's reads (cache.go)
+	cache   *lookups       // the metering path's reads (prepare.go)
 	holds   holdRegistry   // this instance's holds (holds.go)
 	usage   keyUsage       // the keys' daily counters as this instance knows them (quota.go)
 }
@@ -146,7 +146,7 @@ func New(d Deps) *Metering {
 	}
 	a.reads = readsOf(a.st)
 	a.w = &writer{
-		tx: a.tx, batches: flushingBatches{batches, cache}, hits: a.reads.Hits, now: d.Now, log: d.Log, metrics: d.Metrics,
+		tx: a.tx, batches: batches, hits: a.reads.Hits, now: d.Now, log: d.Log, metrics: d.Metrics,
 		live: cfg.Livemode, retryWindow: min(cfg.SettleRetryWindow, cfg.PendingHitGrace/2),
 		failed: a.databaseFailed, captured: a.callDone, apart: apart,
 		batch:    batcher{size: cfg.BatchSize},

@@ -89,7 +89,7 @@ type BatchInserts interface {
 }
 
 // reads are the repositories metering calls outside a transaction, taken
-// from its invalidating stores: the lookups (cached, cache.go), a key's
+// from its invalidating stores: the lookups (cached, prepare.go), a key's
 // daily counter, the hit rows written without a transaction (a call
 // refused or replayed, the successes settled apart), the pending hits and
 // expired holds recovery finds, and the holds a call waits for. Its transactions

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -90,6 +89,26 @@ func (a *Metering) upstreamRequest(svc *catalog.Service, params map[string]any, 
 // \v, \f and Unicode spaces, letting `{}\v` pass as JSON (seed
 // f1e9a4b59530a1da). The panel's and the gateway's body checks use it too.
 func JSONBlank(b []byte) bool { return len(bytes.Trim(b, " \t\r\n")) == 0 }
+
+// callRequest is a call's parameters as upstream gets them and as its
+// hit keeps them.
+type callRequest struct {
+	params  map[string]any
+	payload string   // as sent: upstream's body for POST/PUT
+	stored  string   // the hit's request_payload: sensitive values masked, capped
+	secrets []string // the full values of sensitive parameters, scrubbed from answers
+	dropped []string // undocumented names left out of stored
+	err     error    // ErrBodyNotObject: the body is not a JSON object
+}
+
+// readRequest reads a call's parameters (parseParams) and what its hit
+// keeps of them (storedPayload, capped): the hit log keeps sensitive
+// values masked; upstream gets the parameters and payload as sent.
+func (a *Metering) readRequest(method string, specs *catalog.CompiledSpecs, query url.Values, body []byte) callRequest {
+	params, payload, perr := parseParams(method, query, body)
+	stored, secrets, dropped := storedPayload(specs, params, payload, perr)
+	return callRequest{params: params, payload: payload, stored: a.capPayload(stored), secrets: secrets, dropped: dropped, err: perr}
+}
 
 // parseParams reads the caller's parameters: the query string for GET and
 // DELETE services, the JSON object body for POST and PUT. payload is the
@@ -180,33 +199,6 @@ func upstreamFailure(resp UpstreamResponse, callErr error) error {
 		}
 	}
 	return errs.E(errs.Upstream, "upstream_error", msg)
-}
-
-func errorPayload(err error) string {
-	out := map[string]any{"error": "internal_error", "message": "Internal error"}
-	if e, ok := errs.As(err); ok {
-		out["error"], out["message"] = e.Code, e.Message
-		if len(e.Fields) > 0 {
-			out["errors"] = e.Fields
-		}
-	}
-	b, _ := json.Marshal(out)
-	var se *scrubbedError
-	if errors.As(err, &se) {
-		return scrubNames(string(b), se.names)
-	}
-	return string(b)
-}
-
-// scrubNames masks names in a JSON text, as they are and as JSON escapes
-// them.
-func scrubNames(text string, names []string) string {
-	all := make([]string, 0, 2*len(names))
-	for _, n := range names {
-		q, _ := json.Marshal(n)
-		all = append(all, n, string(q[1:len(q)-1]))
-	}
-	return sensitive.Scrub(text, all)
 }
 
 // capPayload keeps hit log payloads within the column; a larger one is

@@ -12,9 +12,133 @@ import (
 	"paygate/core/apikey"
 	"paygate/core/catalog"
 	"paygate/core/errs"
+	"paygate/core/hitlog"
 	"paygate/core/pricing"
 	"paygate/core/user"
 )
+
+// Preparing a metered call: what it needs is read through the lookups
+// (a cache of rows that change rarely, below), the key authenticated and
+// its allow lists checked, the caller's price and the parameters read, all
+// into one value (call) before it runs.
+
+// prepare reads what the call needs, through the lookups (below): the
+// service, the key and its owner, the price, the parameter rules; it
+// checks the key's allow lists (a refusal is logged). c is nil until the
+// key is known.
+func (a *Metering) prepare(ctx context.Context, in CallInput) (c *call, err error) {
+	svc, err := a.serviceBySlug(ctx, in.Slug)
+	if err != nil || svc.Status != catalog.StatusActive || svc.Builtin {
+		if err != nil && !errors.Is(err, catalog.ErrServiceNotFound) && errs.KindOf(err) != errs.NotFound {
+			return nil, fmt.Errorf("find service %q: %w", in.Slug, err)
+		}
+		return nil, catalog.ErrServiceNotFound
+	}
+	if in.Method != svc.Method {
+		return nil, &MethodError{Allow: svc.Method}
+	}
+	key, owner, err := a.authenticateKey(ctx, in.Key, in.Secret)
+	if err != nil {
+		return nil, err
+	}
+	now := a.now()
+	c = &call{svc: svc, key: key, owner: owner, start: now, day: a.day(now), month: a.month(now)}
+	sl, err := a.saleOf(ctx, svc.ID, owner, true)
+	if err != nil {
+		if errs.KindOf(err) == errs.NotFound {
+			return c, catalog.ErrServiceNotFound // not sold
+		}
+		return c, fmt.Errorf("find price: %w", err)
+	}
+	c.price, c.charge, c.commission = sl.price, sl.charge, sl.commission
+
+	specs, err := a.paramSpecs(ctx, svc)
+	if err != nil {
+		return c, fmt.Errorf("find docs: %w", err)
+	}
+	req := a.readRequest(svc.Method, specs, in.Query, in.Body)
+	c.params, c.payload, c.secrets = req.params, req.payload, req.secrets
+	c.hit = &hitlog.Hit{
+		UserID: owner.ID, ServiceID: svc.ID, APIKeyID: key.ID, RequestID: in.RequestID,
+		RequestPayload: req.stored, IPAddress: in.IP, ResellerID: sl.reseller, Commission: decimal.Zero,
+		ChargeAmount: decimal.Zero, CostAmount: decimal.Zero, Reserved: decimal.Zero, CreatedAt: now.UTC(),
+	}
+	if err := keyRefusal(key, svc.ID, in.IP); err != nil {
+		return c, a.reject(ctx, c.hit, err, now)
+	}
+	perr := req.err
+	if perr == nil {
+		if perr = specs.Validate(req.params); perr != nil && len(req.dropped) > 0 {
+			perr = &scrubbedError{error: perr, names: req.dropped}
+		}
+	}
+	c.invalid = perr
+	return c, nil
+}
+
+// authenticateKey resolves key and secret to an active key and its owner,
+// reading the key through the lookups.
+func (a *Metering) authenticateKey(ctx context.Context, key, secret string) (*apikey.Key, *user.User, error) {
+	if secret == "" || len(secret) > 128 || key == "" || len(key) > 64 {
+		return nil, nil, apikey.ErrInvalidCredentials
+	}
+	k, err := a.keyByKey(ctx, key)
+	if err != nil {
+		if errs.KindOf(err) == errs.NotFound {
+			return nil, nil, apikey.ErrInvalidCredentials
+		}
+		return nil, nil, fmt.Errorf("find key: %w", err)
+	}
+	if k.Status != apikey.StatusActive || !k.SecretMatches(secret) {
+		return nil, nil, apikey.ErrInvalidCredentials
+	}
+	u, err := a.keyOwner(ctx, k)
+	if err != nil {
+		return nil, nil, err
+	}
+	return k, u, nil
+}
+
+// keyOwner is the owner of an authenticated key: 401 when gone, 403 when
+// not active.
+func (a *Metering) keyOwner(ctx context.Context, k *apikey.Key) (*user.User, error) {
+	u, err := a.userByID(ctx, k.UserID)
+	if err != nil {
+		if errs.KindOf(err) == errs.NotFound {
+			return nil, apikey.ErrInvalidCredentials
+		}
+		return nil, fmt.Errorf("find key owner: %w", err)
+	}
+	if u.IsDeleted() {
+		return nil, apikey.ErrInvalidCredentials
+	}
+	if u.Status != user.StatusActive {
+		return nil, user.ErrNotActive
+	}
+	return u, nil
+}
+
+// keyRefusal is the refusal of a call by its key's allow lists: the
+// caller's address, then the service; nil when both allow it.
+func keyRefusal(key *apikey.Key, serviceID uint64, ip string) error {
+	if !key.AllowsIP(ip) {
+		return apikey.ErrIPNotAllowed
+	}
+	if !key.AllowsService(serviceID) {
+		return apikey.ErrServiceNotAllowed
+	}
+	return nil
+}
+
+// reject writes the hit log row of a call refused before any charge
+// (refused) and returns the refusal.
+func (a *Metering) reject(ctx context.Context, hit *hitlog.Hit, cause error, start time.Time) error {
+	refused(hit, cause, start, a.now())
+	if err := a.reads.Hits.Insert(context.WithoutCancel(ctx), hit); err != nil {
+		return fmt.Errorf("log rejected hit: %w (rejected with: %v)", err, cause)
+	}
+	return cause
+}
 
 // DefaultLookupTTL is how long an instance trusts what it read of a key, a
 // service, its docs, a price or a user's status (decisions: "Metering
