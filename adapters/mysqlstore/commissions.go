@@ -69,25 +69,22 @@ func (s *commissionStore) Accrued(ctx context.Context, resellerID uint64, from, 
 		Hits    int64 `gorm:"column:hits"`
 		Units   int64 `gorm:"column:units"`
 		Pending int64 `gorm:"column:pending"`
+		Held    int64 `gorm:"column:held"`
 	}
+	// held: open holds of its customers taken before the span's end may
+	// still write hits dated inside it (one round trip with the sums).
 	q := "SELECT COUNT(CASE WHEN status = ? THEN 1 END) AS hits, " +
 		"COALESCE(SUM(CASE WHEN status = ? THEN CAST(ROUND(commission * 10000) AS " + intType + ") END), 0) AS units, " +
-		"COUNT(CASE WHEN status = ? THEN 1 END) AS pending " +
+		"COUNT(CASE WHEN status = ? THEN 1 END) AS pending, " +
+		"(SELECT COUNT(*) FROM call_holds h JOIN users u ON u.id = h.user_id WHERE u.parent_id = ? AND h.created_at < ?) AS held " +
 		"FROM api_hit_logs WHERE reseller_id = ? AND created_at >= ? AND created_at < ?"
 	success := string(hitlog.StatusSuccess)
-	err := s.conn(ctx).Raw(q, success, success, string(hitlog.StatusPending), resellerID, dbTime(from), dbTime(to)).Scan(&r).Error
+	err := s.conn(ctx).Raw(q, success, success, string(hitlog.StatusPending), resellerID, dbTime(to),
+		resellerID, dbTime(from), dbTime(to)).Scan(&r).Error
 	if err != nil {
 		return resale.Accrual{}, fmt.Errorf("sum the commissions of reseller %d: %w", resellerID, translate(err))
 	}
-	// Open holds of its customers taken before the span's end may still
-	// write hits dated inside it.
-	var held int64
-	err = s.conn(ctx).Raw("SELECT COUNT(*) FROM call_holds h JOIN users u ON u.id = h.user_id WHERE u.parent_id = ? AND h.created_at < ?",
-		resellerID, dbTime(to)).Scan(&held).Error
-	if err != nil {
-		return resale.Accrual{}, fmt.Errorf("count the open holds of reseller %d's customers: %w", resellerID, translate(err))
-	}
-	return resale.Accrual{Hits: int(r.Hits), Amount: decimal.New(r.Units, -4), Pending: int(r.Pending + held)}, nil
+	return resale.Accrual{Hits: int(r.Hits), Amount: decimal.New(r.Units, -4), Pending: int(r.Pending + r.Held)}, nil
 }
 
 func (s *commissionStore) Insert(ctx context.Context, st *resale.Settlement) error {

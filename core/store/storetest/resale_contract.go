@@ -9,6 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/core/hitlog"
+	"paygate/core/hold"
 	"paygate/core/pricing"
 	"paygate/core/resale"
 	"paygate/core/store"
@@ -121,6 +122,31 @@ func commissionsContract(t *testing.T, c *contract) {
 	a, err := cs.Accrued(ctx, rid, hour, hour.Add(time.Hour))
 	if err != nil || a.Hits != 2 || !a.Amount.Equal(dec("0.3")) || a.Pending != 1 {
 		t.Fatalf("Accrued: %+v, %v", a, err)
+	}
+	// An open hold of its customer taken before the span's end counts as
+	// pending (its calls may still write hits dated inside it); one taken
+	// after, or another account's, does not.
+	other := c.user(t)
+	otherKey := c.key(t, other, 1000)
+	for _, h := range []hold.Hold{
+		{UserID: customer.ID, KeyID: key.ID, CreatedAt: hour.Add(30 * time.Minute)},
+		{UserID: other.ID, KeyID: otherKey.ID, CreatedAt: hour.Add(30 * time.Minute)},
+	} {
+		h.Day, h.Unit, h.Calls, h.UsedMoney, h.ExpiresAt = "2026-01-01", dec("1"), 8, decimal.Zero, h.CreatedAt.Add(time.Second)
+		if err := c.s.Holds.Insert(ctx, &h); err != nil {
+			t.Fatal(err)
+		}
+		defer func() {
+			if _, err := c.s.Holds.Delete(ctx, h.ID); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	if a, err = cs.Accrued(ctx, rid, hour, hour.Add(time.Hour)); err != nil || a.Pending != 2 {
+		t.Fatalf("Accrued with its customer's open hold: %+v, %v", a, err)
+	}
+	if a, err = cs.Accrued(ctx, rid, hour.Add(-time.Hour), hour); err != nil || a.Pending != 0 || a.Hits != 0 {
+		t.Fatalf("Accrued of the hour before the hold: %+v, %v", a, err)
 	}
 
 	settle := func(s store.Stores) error {
