@@ -6272,7 +6272,7 @@ type ClientInterface interface {
 
 	// GetBalanceRequest One balance request
 	//
-	// Its owner's or, for an admin, anyone's; another user's request is 404.
+	// Its owner's, its owner's reseller's or, for an admin, anyone's; another user's request is 404.
 	//
 	// Corresponds with GET /api/v1/panel/balance-requests/{id} (the `GetBalanceRequest` operationId).
 	GetBalanceRequest(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -6329,7 +6329,7 @@ type ClientInterface interface {
 
 	// GetBalanceRequestScreenshot The request's screenshot
 	//
-	// For its owner and admins (anyone else: 404). Sent with the type detected at upload,
+	// For its owner, its owner's reseller and admins (anyone else: 404). Sent with the type detected at upload,
 	// `X-Content-Type-Options: nosniff` and a sandboxing `Content-Security-Policy`; images are
 	// `inline`, a PDF an `attachment`.
 	//
@@ -8686,7 +8686,7 @@ func (c *Client) CreateBalanceRequestWithBody(ctx context.Context, contentType s
 
 // GetBalanceRequest One balance request
 //
-// Its owner's or, for an admin, anyone's; another user's request is 404.
+// Its owner's, its owner's reseller's or, for an admin, anyone's; another user's request is 404.
 //
 // Corresponds with GET /api/v1/panel/balance-requests/{id} (the `GetBalanceRequest` operationId).
 func (c *Client) GetBalanceRequest(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8793,7 +8793,7 @@ func (c *Client) RejectBalanceRequest(ctx context.Context, id Id, body RejectBal
 
 // GetBalanceRequestScreenshot The request's screenshot
 //
-// For its owner and admins (anyone else: 404). Sent with the type detected at upload,
+// For its owner, its owner's reseller and admins (anyone else: 404). Sent with the type detected at upload,
 // `X-Content-Type-Options: nosniff` and a sandboxing `Content-Security-Policy`; images are
 // `inline`, a PDF an `attachment`.
 //
@@ -19451,7 +19451,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetBalanceRequestWithResponse One balance request
 	//
-	// Its owner's or, for an admin, anyone's; another user's request is 404.
+	// Its owner's, its owner's reseller's or, for an admin, anyone's; another user's request is 404.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -19510,7 +19510,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetBalanceRequestScreenshotWithResponse The request's screenshot
 	//
-	// For its owner and admins (anyone else: 404). Sent with the type detected at upload,
+	// For its owner, its owner's reseller and admins (anyone else: 404). Sent with the type detected at upload,
 	// `X-Content-Type-Options: nosniff` and a sandboxing `Content-Security-Policy`; images are
 	// `inline`, a PDF an `attachment`.
 	//
@@ -39050,7 +39050,7 @@ func (c *ClientWithResponses) CreateBalanceRequestWithBodyWithResponse(ctx conte
 
 // GetBalanceRequestWithResponse One balance request
 //
-// Its owner's or, for an admin, anyone's; another user's request is 404.
+// Its owner's, its owner's reseller's or, for an admin, anyone's; another user's request is 404.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -39139,7 +39139,7 @@ func (c *ClientWithResponses) RejectBalanceRequestWithResponse(ctx context.Conte
 
 // GetBalanceRequestScreenshotWithResponse The request's screenshot
 //
-// For its owner and admins (anyone else: 404). Sent with the type detected at upload,
+// For its owner, its owner's reseller and admins (anyone else: 404). Sent with the type detected at upload,
 // `X-Content-Type-Options: nosniff` and a sandboxing `Content-Security-Policy`; images are
 // `inline`, a PDF an `attachment`.
 //

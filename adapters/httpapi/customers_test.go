@@ -66,10 +66,27 @@ func TestResellerCustomers(t *testing.T) {
 		}
 
 		// The customer's balance request, decided by its reseller.
-		req := e.must(e.upload(ctoken, map[string]string{"amount": "20.00", "utr_number": newUTR(), "payment_method": "upi"}), 201).num("id")
+		shot := pngFile(t)
+		req := e.must(e.upload(ctoken, map[string]string{"amount": "20.00", "utr_number": newUTR(), "payment_method": "upi"},
+			part{"screenshot", "paid.png", "image/png", shot}), 201).num("id")
 		mine := e.must(e.do("GET", panelAPI+"/balance-requests?scope=customers", r.token, nil), 200).body["data"].([]any)
 		if len(mine) != 1 || mine[0].(map[string]any)["user_name"] != "Corner Shop" {
 			t.Errorf("customers' requests: %v", mine)
+		}
+		// The reseller reads the request and its screenshot before deciding;
+		// another reseller cannot.
+		one := fmt.Sprintf(panelAPI+"/balance-requests/%d", req)
+		if got := e.must(e.do("GET", one, r.token, nil), 200); got.num("id") != req || got.str("amount") != "20.00" {
+			t.Errorf("its customer's request: %s", got.raw)
+		}
+		if got := e.must(e.do("GET", one+"/screenshot", r.token, nil), 200); got.raw != string(shot) || got.header.Get("Content-Type") != "image/png" {
+			t.Errorf("its customer's screenshot: %d bytes, %s", len(got.raw), got.header.Get("Content-Type"))
+		}
+		stranger := e.newCustomer("reseller", "starter", "0.00")
+		for _, p := range []string{one, one + "/screenshot"} {
+			if got := e.do("GET", p, stranger.token, nil); got.status != 404 {
+				t.Errorf("another reseller GET %s: %d", p, got.status)
+			}
 		}
 		approve := fmt.Sprintf(panelAPI+"/balance-requests/%d/approve", req)
 		if r := e.do("POST", approve, r.token, map[string]any{}); r.status != 402 {

@@ -253,7 +253,7 @@ func New(d Deps) *App {
 			CollectionFeePercent: cfg.CollectionFeePercent, Livemode: live, DefaultPlan: user.Plan(cfg.DefaultPlan)},
 		Mailer: d.Mailer, EmailTokens: d.EmailTokens, Log: d.Log, Targets: d.Targets, Settled: m.AwaitSettlements})
 	a.Keys = keys.New(tx, keys.Stores{Keys: st.Keys, Services: st.Services}, d.Now, cfg.Location)
-	a.TopUps = topups.New(topups.Deps{Tx: tx, Requests: st.TopUps, Files: d.Files, Now: d.Now,
+	a.TopUps = topups.New(topups.Deps{Tx: tx, Requests: st.TopUps, Users: st.Users, Files: d.Files, Now: d.Now,
 		Config: topups.Config{MaxTopUp: cfg.MaxTopUp, Livemode: live}})
 	a.Catalog = catalogadmin.New(tx, catalogadmin.Stores{Services: st.Services, Pricing: st.Pricing, Users: st.Users}, d.Now)
 	a.History = history.New(history.Deps{Tx: tx, Now: d.Now, Log: d.Log, Settled: m.AwaitSettlements,

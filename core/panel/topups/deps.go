@@ -23,6 +23,7 @@ type Config struct {
 type Deps struct {
 	Tx       store.Transactor
 	Requests Requests
+	Users    Users       // requests' owners
 	Files    panel.Files // screenshots; nil refuses them
 	Now      func() time.Time
 	Config   Config
@@ -32,6 +33,7 @@ type Deps struct {
 type TopUps struct {
 	tx       store.Transactor
 	requests Requests
+	users    Users
 	files    panel.Files
 	now      func() time.Time
 	cfg      Config
@@ -45,5 +47,5 @@ func New(d Deps) *TopUps {
 	if !d.Config.MaxTopUp.IsPositive() {
 		d.Config.MaxTopUp = topup.DefaultMaxAmount
 	}
-	return &TopUps{tx: d.Tx, requests: d.Requests, files: d.Files, now: d.Now, cfg: d.Config}
+	return &TopUps{tx: d.Tx, requests: d.Requests, users: d.Users, files: d.Files, now: d.Now, cfg: d.Config}
 }

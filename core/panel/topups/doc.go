@@ -8,6 +8,7 @@
 // the reseller's available balance is short) in the transaction that marks
 // the request approved. Reconciliation's automatic approval stays the
 // admins' credit. A reseller lists its customers' requests (scope=customers,
-// with user_name) but does not read them one by one: GET
-// /balance-requests/{id} stays the owner's and the admins'.
+// with user_name) and reads each, with its screenshot, as it decides it
+// (GET /balance-requests/{id} and its /screenshot: the owner's, its
+// reseller's and the admins'; anyone else's is 404).
 package topups

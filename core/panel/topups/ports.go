@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"paygate/core/topup"
+	"paygate/core/user"
 )
 
 // Requests reads balance requests outside a transaction (a transaction
@@ -11,4 +12,9 @@ import (
 type Requests interface {
 	ByID(ctx context.Context, id uint64) (*topup.Request, error)
 	List(ctx context.Context, f topup.Filter) ([]topup.Request, int64, error)
+}
+
+// Users reads a request's owner (a reseller reads its customers' requests).
+type Users interface {
+	ByID(ctx context.Context, id uint64) (*user.User, error)
 }

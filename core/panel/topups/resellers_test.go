@@ -3,7 +3,11 @@ package topups_test
 import (
 	"context"
 	"errors"
+	"io"
+	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/mock"
 
 	"paygate/core/errs"
 	"paygate/core/ledger"
@@ -88,6 +92,34 @@ func TestResellerDecidesItsCustomersRequests(t *testing.T) {
 			t.Errorf("the customer approves its own: %v", err)
 		}
 		f.untouched(t, 1)
+	})
+	t.Run("read", func(t *testing.T) {
+		f, reseller := setup(t, "0")
+		name := "01JABCDEFGHJKMNPQRSTVWXYZ0.png"
+		r := f.request(t, 2)
+		r.Screenshot = &name
+		f.db.Put(r)
+		if got, err := f.panel.GetTopUp(ctx, reseller, 2); err != nil || got.ID != 2 {
+			t.Fatalf("its customer's request: %v %+v", err, got)
+		}
+		f.files.EXPECT().Open(mock.Anything, name).Return(io.NopCloser(strings.NewReader("\x89PNG")), nil).Once()
+		rc, typ, err := f.panel.TopUpScreenshot(ctx, reseller, 2)
+		if err != nil || typ != topup.PNG {
+			t.Fatalf("its customer's screenshot: %v %v", typ, err)
+		}
+		rc.Close()
+		other := f.db.User(20)
+		for _, id := range []uint64{1, 2} {
+			if _, err := f.panel.GetTopUp(ctx, &other, id); !errors.Is(err, topup.ErrNotFound) {
+				t.Errorf("another reseller reads %d: %v", id, err)
+			}
+			if _, _, err := f.panel.TopUpScreenshot(ctx, &other, id); !errors.Is(err, topup.ErrNotFound) {
+				t.Errorf("another reseller's screenshot %d: %v", id, err)
+			}
+		}
+		if _, err := f.panel.GetTopUp(ctx, reseller, 1); !errors.Is(err, topup.ErrNotFound) {
+			t.Errorf("a user's request (not its customer): %v", err)
+		}
 	})
 	t.Run("list", func(t *testing.T) {
 		f, reseller := setup(t, "0")

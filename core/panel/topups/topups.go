@@ -169,17 +169,25 @@ func (p *TopUps) ListCustomerTopUps(ctx context.Context, actor *user.User, f top
 	return p.requests.List(ctx, f)
 }
 
-// GetTopUp shows one request to its owner or an admin; to anyone else it
-// does not exist.
+// GetTopUp shows one request to its owner, an admin, or the owner's
+// reseller; to anyone else it does not exist.
 func (p *TopUps) GetTopUp(ctx context.Context, actor *user.User, id uint64) (*topup.Request, error) {
 	r, err := p.requests.ByID(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	if actor.Role != user.RoleAdmin && r.UserID != actor.ID {
-		return nil, topup.ErrNotFound
+	if actor.Role == user.RoleAdmin || r.UserID == actor.ID {
+		return r, nil
 	}
-	return r, nil
+	if actor.Role == user.RoleReseller {
+		// A reseller decides its customers' requests: it reads them, and
+		// their screenshots, too.
+		if err := ownCustomers(ctx, p.users, actor, r); err != nil {
+			return nil, err
+		}
+		return r, nil
+	}
+	return nil, topup.ErrNotFound
 }
 
 // TopUpScreenshot opens the screenshot of a request the caller may see. Its
@@ -262,7 +270,7 @@ func (p *TopUps) decideTopUpIn(ctx context.Context, s store.Stores, actor *user.
 			return err
 		}
 		if actor.Role == user.RoleReseller {
-			if err := p.ownCustomers(ctx, s, actor, r); err != nil {
+			if err := ownCustomers(ctx, s.Users, actor, r); err != nil {
 				return err
 			}
 		}
@@ -308,8 +316,8 @@ func (p *TopUps) decideTopUpIn(ctx context.Context, s store.Stores, actor *user.
 
 // ownCustomers answers topup.ErrNotFound unless r's owner is reseller's
 // customer.
-func (p *TopUps) ownCustomers(ctx context.Context, s store.Stores, reseller *user.User, r *topup.Request) error {
-	owner, err := s.Users.ByID(ctx, r.UserID)
+func ownCustomers(ctx context.Context, users Users, reseller *user.User, r *topup.Request) error {
+	owner, err := users.ByID(ctx, r.UserID)
 	if err != nil {
 		if errs.KindOf(err) == errs.NotFound {
 			return topup.ErrNotFound

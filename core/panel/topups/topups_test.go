@@ -44,7 +44,7 @@ func newTopUpFixture(t *testing.T) *topUpFixture {
 		owner: &user.User{ID: 11, Role: user.RoleUser, Status: user.StatusActive, Balance: dec("100.00"), TotalSpent: dec("5.00")},
 	}
 	f.db.Put(*f.admin, *f.owner)
-	f.panel = topups.New(topups.Deps{Tx: f.db, Requests: f.db.Stores().TopUps, Files: f.files, Now: func() time.Time { return f.now },
+	f.panel = topups.New(topups.Deps{Tx: f.db, Requests: f.db.Stores().TopUps, Users: f.db.Stores().Users, Files: f.files, Now: func() time.Time { return f.now },
 		Config: topups.Config{MaxTopUp: dec("50000.00")}})
 	return f
 }

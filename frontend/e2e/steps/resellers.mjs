@@ -126,6 +126,14 @@ export async function approveCustomerTopUp(page, { customerId, customerName, utr
   await openScreen(page, `/customers/${customerId}?tab=requests`, customerName);
   const row = page.getByRole('table', { name: 'Balance requests' }).getByRole('row').filter({ hasText: utr.toUpperCase() });
   await row.getByText('pending').waitFor();
+  // The customer's payment screenshot first, as the reseller checks it.
+  await row.getByRole('button', { name: /^View the screenshot of request/ }).click();
+  const proof = page.getByRole('dialog', { name: /^Payment screenshot of request/ });
+  const img = proof.getByTestId('screenshot');
+  await img.waitFor();
+  await eventually(async () => (await img.evaluate((el) => el.complete && el.naturalWidth > 0)) || 'the screenshot has not loaded', "the customer's screenshot");
+  await page.keyboard.press('Escape');
+  await proof.waitFor({ state: 'hidden' });
   await row.getByRole('button', { name: /^Approve request/ }).click();
   const dialog = page.getByRole('dialog', { name: 'Approve this top-up?' });
   const answered = page.waitForResponse((r) => /\/balance-requests\/\d+\/approve$/.test(new URL(r.url()).pathname));

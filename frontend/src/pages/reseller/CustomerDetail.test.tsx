@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import CustomerDetail from './CustomerDetail';
@@ -115,6 +115,25 @@ describe("a customer's page", () => {
     const listed = calls.find((c) => c.path === '/api/v1/panel/balance-requests')!;
     expect(new URLSearchParams(listed.search).get('scope')).toBe('customers');
     expect(new URLSearchParams(listed.search).get('user_id')).toBe('21');
+  });
+
+  it("shows a customer's payment screenshot, fetched with the reseller's session, before it decides", async () => {
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:proof'), revokeObjectURL: vi.fn() }));
+    const withShot = balanceRequest({ id: 5, user_id: 21, amount: '300.00' });
+    const without = balanceRequest({ id: 6, user_id: 21, amount: '50.00', screenshot_url: null });
+    const png = () => new Response(new Blob([new Uint8Array([137, 80, 78, 71])], { type: 'image/png' }), { status: 200, headers: { 'Content-Type': 'image/png' } });
+    const calls = base({
+      'GET /api/v1/panel/balance-requests': () => json(200, list([withShot, without])),
+      'GET /api/v1/panel/balance-requests/5/screenshot': png,
+    });
+    const u = userEvent.setup();
+    renderWithApp(<CustomerDetail />, { path: '/customers/:id', url: '/customers/21?tab=requests' });
+    expect(screen.queryByRole('button', { name: 'View the screenshot of request 6' })).not.toBeInTheDocument();
+    await u.click(await screen.findByRole('button', { name: 'View the screenshot of request 5' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent('Payment screenshot of request 5');
+    expect(await within(dialog).findByTestId('screenshot')).toHaveAttribute('src', 'blob:proof');
+    expect(calls.find((c) => c.path.endsWith('/5/screenshot'))!.auth).toMatch(/^Bearer /);
   });
 
   it("sends the hit logs' status and days from the URL", async () => {

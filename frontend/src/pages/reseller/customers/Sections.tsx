@@ -1,6 +1,6 @@
 // The lists of a customer's page: keys (never secrets), hit logs with the
 // reseller's commission, transactions, transfers, and the customer's
-// balance requests with approve and reject.
+// balance requests with their screenshots, approve and reject.
 import { Badge, Button, Group, Text, Textarea } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
@@ -18,6 +18,7 @@ import type { CustomerHit, Transfer } from '../../../features/customers/types';
 import { formatDateTime } from '../../../lib/dates';
 import { formatINR } from '../../../lib/money';
 import { useListParams } from '../../../lib/listParams';
+import { Screenshot } from '../../admin/balanceRequests/Screenshot';
 import { RequestStatusBadge } from '../../admin/shared/badges';
 import { StatusBadge } from '../../user/common/StatusBadge';
 
@@ -111,6 +112,17 @@ function Decide({ req }: { req: Schemas['BalanceRequest'] }) {
   );
 }
 
+/** The customer's payment screenshot, opened in a modal (fetched with the session's token). */
+function Proof({ req }: { req: Schemas['BalanceRequest'] }) {
+  const path = req.screenshot_url;
+  if (!path) return <Text size="xs" c="dimmed">None</Text>;
+  return (
+    <Button size="compact-sm" variant="subtle" aria-label={`View the screenshot of request ${req.id}`}
+      onClick={() => modals.open({ title: `Payment screenshot of request ${req.id}`, size: 'lg',
+        children: <Screenshot path={path} requestId={req.id} /> })}>View</Button>
+  );
+}
+
 export function RequestsSection({ id }: { id: number }) {
   const list = useListParams({ status: '' });
   const { tableProps } = useCustomersBalanceRequests(list, id);
@@ -118,6 +130,7 @@ export function RequestsSection({ id }: { id: number }) {
     { key: 'when', header: 'Sent', render: (r) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(r.created_at)}</Text> },
     { key: 'amount', header: 'Amount', align: 'right', render: (r) => <Money value={r.amount} /> },
     { key: 'utr', header: 'UTR', hiddenOnMobile: true, render: (r) => <Text size="xs" ff="monospace">{r.utr_number}</Text> },
+    { key: 'proof', header: 'Screenshot', hiddenOnMobile: true, render: (r) => <Proof req={r} /> },
     { key: 'status', header: 'Status', render: (r) => <RequestStatusBadge status={r.status} /> },
     { key: 'actions', header: 'Decide', align: 'right', pinRight: true, render: (r) => <Decide req={r} /> },
   ];
