@@ -5946,7 +5946,7 @@ type ClientInterface interface {
 	// Corresponds with POST /api/v1/panel/api-keys/{id}/rotate-secret (the `RotateApiKeySecret` operationId).
 	RotateApiKeySecret(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// ListAuditLogs Audit log of admin actions (admin)
+	// ListAuditLogs Audit log of admins' and resellers' actions (admin)
 	//
 	// Who changed what, newest first: the actor, the action (`user.create`, `user.update`,
 	// `user.activate`, `user.block`, `user.delete`, `user.balance_adjust`, `service.create`,
@@ -5954,7 +5954,9 @@ type ClientInterface interface {
 	// `pricing.update`, `pricing.delete`, `balance_request.approve`, `balance_request.reject`,
 	// `reconciliation.import`, `reconciliation.match`, `reconciliation.dismiss`,
 	// `payment.utr_correct`, `payment.credit_retry`, `subscription.set`, `plan.create`, `plan.update`,
-	// `billing_settings.update`),
+	// `billing_settings.update`; a reseller's `customer.create`, `customer.block`,
+	// `customer.activate`, `transfer.create`, `brand.update`, `brand.logo_set`,
+	// `brand.logo_delete`, `customer_price.set`, `customer_price.delete`, `customer_markup.set`),
 	// the target, snapshots before and after (secrets are never recorded), address and time.
 	//
 	// Corresponds with GET /api/v1/panel/audit-logs (the `ListAuditLogs` operationId).
@@ -6477,7 +6479,8 @@ type ClientInterface interface {
 	// PutCustomerMarkupWithBody Set or clear the reseller's default markup (resellers only)
 	//
 	// A percentage over the reseller's own charge, for services without a selling price;
-	// `null` clears it (those services then sell at their user price).
+	// `null` clears it (those services then sell at their user price). Audited as
+	// `customer_markup.set` (target: the reseller).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6487,7 +6490,8 @@ type ClientInterface interface {
 	// PutCustomerMarkup Set or clear the reseller's default markup (resellers only)
 	//
 	// A percentage over the reseller's own charge, for services without a selling price;
-	// `null` clears it (those services then sell at their user price).
+	// `null` clears it (those services then sell at their user price). Audited as
+	// `customer_markup.set` (target: the reseller).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6508,7 +6512,7 @@ type ClientInterface interface {
 
 	// DeleteCustomerPrice Remove the reseller's selling price of a service (resellers only)
 	//
-	// Its customers pay the default markup or the list price again; 404 when none was set.
+	// Its customers pay the default markup or the list price again; 404 when none was set. Audited as `customer_price.delete` (target: the service).
 	//
 	// Corresponds with DELETE /api/v1/panel/customer-prices/{service_id} (the `DeleteCustomerPrice` operationId).
 	DeleteCustomerPrice(ctx context.Context, serviceId int64, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -6518,7 +6522,7 @@ type ClientInterface interface {
 	// Its customers' calls of the service are charged this price (with the service's minimum
 	// charge). Below the reseller's own charge for the service: 422 `below_cost` (field
 	// `price`). Applies to the next call at once on the instance that took it, within a
-	// second on the others.
+	// second on the others. Audited as `customer_price.set` (target: the service).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6530,7 +6534,7 @@ type ClientInterface interface {
 	// Its customers' calls of the service are charged this price (with the service's minimum
 	// charge). Below the reseller's own charge for the service: 422 `below_cost` (field
 	// `price`). Applies to the next call at once on the instance that took it, within a
-	// second on the others.
+	// second on the others. Audited as `customer_price.set` (target: the service).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -8130,7 +8134,7 @@ func (c *Client) RotateApiKeySecret(ctx context.Context, id Id, reqEditors ...Re
 	return c.Client.Do(req)
 }
 
-// ListAuditLogs Audit log of admin actions (admin)
+// ListAuditLogs Audit log of admins' and resellers' actions (admin)
 //
 // Who changed what, newest first: the actor, the action (`user.create`, `user.update`,
 // `user.activate`, `user.block`, `user.delete`, `user.balance_adjust`, `service.create`,
@@ -8138,7 +8142,9 @@ func (c *Client) RotateApiKeySecret(ctx context.Context, id Id, reqEditors ...Re
 // `pricing.update`, `pricing.delete`, `balance_request.approve`, `balance_request.reject`,
 // `reconciliation.import`, `reconciliation.match`, `reconciliation.dismiss`,
 // `payment.utr_correct`, `payment.credit_retry`, `subscription.set`, `plan.create`, `plan.update`,
-// `billing_settings.update`),
+// `billing_settings.update`; a reseller's `customer.create`, `customer.block`,
+// `customer.activate`, `transfer.create`, `brand.update`, `brand.logo_set`,
+// `brand.logo_delete`, `customer_price.set`, `customer_price.delete`, `customer_markup.set`),
 // the target, snapshots before and after (secrets are never recorded), address and time.
 //
 // Corresponds with GET /api/v1/panel/audit-logs (the `ListAuditLogs` operationId).
@@ -9081,7 +9087,8 @@ func (c *Client) ListCommissions(ctx context.Context, params *ListCommissionsPar
 // PutCustomerMarkupWithBody Set or clear the reseller's default markup (resellers only)
 //
 // A percentage over the reseller's own charge, for services without a selling price;
-// `null` clears it (those services then sell at their user price).
+// `null` clears it (those services then sell at their user price). Audited as
+// `customer_markup.set` (target: the reseller).
 //
 // Takes any type of body and a specified content type.
 //
@@ -9101,7 +9108,8 @@ func (c *Client) PutCustomerMarkupWithBody(ctx context.Context, contentType stri
 // PutCustomerMarkup Set or clear the reseller's default markup (resellers only)
 //
 // A percentage over the reseller's own charge, for services without a selling price;
-// `null` clears it (those services then sell at their user price).
+// `null` clears it (those services then sell at their user price). Audited as
+// `customer_markup.set` (target: the reseller).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -9142,7 +9150,7 @@ func (c *Client) ListCustomerPrices(ctx context.Context, reqEditors ...RequestEd
 
 // DeleteCustomerPrice Remove the reseller's selling price of a service (resellers only)
 //
-// Its customers pay the default markup or the list price again; 404 when none was set.
+// Its customers pay the default markup or the list price again; 404 when none was set. Audited as `customer_price.delete` (target: the service).
 //
 // Corresponds with DELETE /api/v1/panel/customer-prices/{service_id} (the `DeleteCustomerPrice` operationId).
 func (c *Client) DeleteCustomerPrice(ctx context.Context, serviceId int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9162,7 +9170,7 @@ func (c *Client) DeleteCustomerPrice(ctx context.Context, serviceId int64, reqEd
 // Its customers' calls of the service are charged this price (with the service's minimum
 // charge). Below the reseller's own charge for the service: 422 `below_cost` (field
 // `price`). Applies to the next call at once on the instance that took it, within a
-// second on the others.
+// second on the others. Audited as `customer_price.set` (target: the service).
 //
 // Takes any type of body and a specified content type.
 //
@@ -9184,7 +9192,7 @@ func (c *Client) PutCustomerPriceWithBody(ctx context.Context, serviceId int64, 
 // Its customers' calls of the service are charged this price (with the service's minimum
 // charge). Below the reseller's own charge for the service: 422 `below_cost` (field
 // `price`). Applies to the next call at once on the instance that took it, within a
-// second on the others.
+// second on the others. Audited as `customer_price.set` (target: the service).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -19113,7 +19121,7 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/v1/panel/api-keys/{id}/rotate-secret (the `RotateApiKeySecret` operationId).
 	RotateApiKeySecretWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*RotateApiKeySecretResponse, error)
 
-	// ListAuditLogsWithResponse Audit log of admin actions (admin)
+	// ListAuditLogsWithResponse Audit log of admins' and resellers' actions (admin)
 	//
 	// Who changed what, newest first: the actor, the action (`user.create`, `user.update`,
 	// `user.activate`, `user.block`, `user.delete`, `user.balance_adjust`, `service.create`,
@@ -19121,7 +19129,9 @@ type ClientWithResponsesInterface interface {
 	// `pricing.update`, `pricing.delete`, `balance_request.approve`, `balance_request.reject`,
 	// `reconciliation.import`, `reconciliation.match`, `reconciliation.dismiss`,
 	// `payment.utr_correct`, `payment.credit_retry`, `subscription.set`, `plan.create`, `plan.update`,
-	// `billing_settings.update`),
+	// `billing_settings.update`; a reseller's `customer.create`, `customer.block`,
+	// `customer.activate`, `transfer.create`, `brand.update`, `brand.logo_set`,
+	// `brand.logo_delete`, `customer_price.set`, `customer_price.delete`, `customer_markup.set`),
 	// the target, snapshots before and after (secrets are never recorded), address and time.
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -19672,7 +19682,8 @@ type ClientWithResponsesInterface interface {
 	// PutCustomerMarkupWithBodyWithResponse Set or clear the reseller's default markup (resellers only)
 	//
 	// A percentage over the reseller's own charge, for services without a selling price;
-	// `null` clears it (those services then sell at their user price).
+	// `null` clears it (those services then sell at their user price). Audited as
+	// `customer_markup.set` (target: the reseller).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -19682,7 +19693,8 @@ type ClientWithResponsesInterface interface {
 	// PutCustomerMarkupWithResponse Set or clear the reseller's default markup (resellers only)
 	//
 	// A percentage over the reseller's own charge, for services without a selling price;
-	// `null` clears it (those services then sell at their user price).
+	// `null` clears it (those services then sell at their user price). Audited as
+	// `customer_markup.set` (target: the reseller).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -19705,7 +19717,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteCustomerPriceWithResponse Remove the reseller's selling price of a service (resellers only)
 	//
-	// Its customers pay the default markup or the list price again; 404 when none was set.
+	// Its customers pay the default markup or the list price again; 404 when none was set. Audited as `customer_price.delete` (target: the service).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -19717,7 +19729,7 @@ type ClientWithResponsesInterface interface {
 	// Its customers' calls of the service are charged this price (with the service's minimum
 	// charge). Below the reseller's own charge for the service: 422 `below_cost` (field
 	// `price`). Applies to the next call at once on the instance that took it, within a
-	// second on the others.
+	// second on the others. Audited as `customer_price.set` (target: the service).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -19729,7 +19741,7 @@ type ClientWithResponsesInterface interface {
 	// Its customers' calls of the service are charged this price (with the service's minimum
 	// charge). Below the reseller's own charge for the service: 422 `below_cost` (field
 	// `price`). Applies to the next call at once on the instance that took it, within a
-	// second on the others.
+	// second on the others. Audited as `customer_price.set` (target: the service).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -38574,7 +38586,7 @@ func (c *ClientWithResponses) RotateApiKeySecretWithResponse(ctx context.Context
 	return ParseRotateApiKeySecretResponse(rsp)
 }
 
-// ListAuditLogsWithResponse Audit log of admin actions (admin)
+// ListAuditLogsWithResponse Audit log of admins' and resellers' actions (admin)
 //
 // Who changed what, newest first: the actor, the action (`user.create`, `user.update`,
 // `user.activate`, `user.block`, `user.delete`, `user.balance_adjust`, `service.create`,
@@ -38582,7 +38594,9 @@ func (c *ClientWithResponses) RotateApiKeySecretWithResponse(ctx context.Context
 // `pricing.update`, `pricing.delete`, `balance_request.approve`, `balance_request.reject`,
 // `reconciliation.import`, `reconciliation.match`, `reconciliation.dismiss`,
 // `payment.utr_correct`, `payment.credit_retry`, `subscription.set`, `plan.create`, `plan.update`,
-// `billing_settings.update`),
+// `billing_settings.update`; a reseller's `customer.create`, `customer.block`,
+// `customer.activate`, `transfer.create`, `brand.update`, `brand.logo_set`,
+// `brand.logo_delete`, `customer_price.set`, `customer_price.delete`, `customer_markup.set`),
 // the target, snapshots before and after (secrets are never recorded), address and time.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -39385,7 +39399,8 @@ func (c *ClientWithResponses) ListCommissionsWithResponse(ctx context.Context, p
 // PutCustomerMarkupWithBodyWithResponse Set or clear the reseller's default markup (resellers only)
 //
 // A percentage over the reseller's own charge, for services without a selling price;
-// `null` clears it (those services then sell at their user price).
+// `null` clears it (those services then sell at their user price). Audited as
+// `customer_markup.set` (target: the reseller).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -39401,7 +39416,8 @@ func (c *ClientWithResponses) PutCustomerMarkupWithBodyWithResponse(ctx context.
 // PutCustomerMarkupWithResponse Set or clear the reseller's default markup (resellers only)
 //
 // A percentage over the reseller's own charge, for services without a selling price;
-// `null` clears it (those services then sell at their user price).
+// `null` clears it (those services then sell at their user price). Audited as
+// `customer_markup.set` (target: the reseller).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -39436,7 +39452,7 @@ func (c *ClientWithResponses) ListCustomerPricesWithResponse(ctx context.Context
 
 // DeleteCustomerPriceWithResponse Remove the reseller's selling price of a service (resellers only)
 //
-// Its customers pay the default markup or the list price again; 404 when none was set.
+// Its customers pay the default markup or the list price again; 404 when none was set. Audited as `customer_price.delete` (target: the service).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -39454,7 +39470,7 @@ func (c *ClientWithResponses) DeleteCustomerPriceWithResponse(ctx context.Contex
 // Its customers' calls of the service are charged this price (with the service's minimum
 // charge). Below the reseller's own charge for the service: 422 `below_cost` (field
 // `price`). Applies to the next call at once on the instance that took it, within a
-// second on the others.
+// second on the others. Audited as `customer_price.set` (target: the service).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -39472,7 +39488,7 @@ func (c *ClientWithResponses) PutCustomerPriceWithBodyWithResponse(ctx context.C
 // Its customers' calls of the service are charged this price (with the service's minimum
 // charge). Below the reseller's own charge for the service: 422 `below_cost` (field
 // `price`). Applies to the next call at once on the instance that took it, within a
-// second on the others.
+// second on the others. Audited as `customer_price.set` (target: the service).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

@@ -133,6 +133,26 @@ func TestResellersCustomerPaysTheSellingPrice(t *testing.T) {
 		if row["effective_price"] != "1.10" || row["source"] != "markup" {
 			t.Fatalf("after delete: %v", row)
 		}
+		// Each change is in the admins' audit log, by the reseller, with
+		// its before and after; the refused ones are not.
+		logs := e.must(e.do("GET", fmt.Sprintf("/api/v1/panel/audit-logs?target_type=service&target_id=%d", svc), e.admin, nil), 200)
+		var actions []string
+		for _, x := range logs.body["data"].([]any) {
+			entry := x.(map[string]any)
+			if strings.HasPrefix(entry["action"].(string), "customer_price.") {
+				actions = append(actions, entry["action"].(string))
+				if uint64(entry["actor_id"].(float64)) != r.id {
+					t.Errorf("entry by %v: %v", entry["actor_id"], entry)
+				}
+			}
+		}
+		if strings.Join(actions, ",") != "customer_price.delete,customer_price.set" {
+			t.Errorf("audited price changes (newest first): %v", actions)
+		}
+		marks := e.must(e.do("GET", "/api/v1/panel/audit-logs?action=customer_markup.set", e.admin, nil), 200).body["data"].([]any)
+		if len(marks) != 1 || !strings.Contains(fmt.Sprint(marks[0].(map[string]any)["after"]), "10") {
+			t.Errorf("audited markup changes: %v", marks)
+		}
 		// Others: 403.
 		e.must(e.do("GET", "/api/v1/panel/customer-prices", plain.token, nil), 403)
 		e.must(e.do("GET", "/api/v1/panel/commissions", cust.token, nil), 403)

@@ -60,6 +60,12 @@ func TestResellerCustomers(t *testing.T) {
 		if data := list.body["data"].([]any); len(data) != 2 {
 			t.Errorf("transfers: %s", list.raw)
 		}
+		// The admins' audit log has both, by the reseller (the contract
+		// check holds target_type "transfer" to the document).
+		audited := e.must(e.do("GET", fmt.Sprintf(panelAPI+"/audit-logs?target_type=transfer&actor_id=%d", r.id), e.admin, nil), 200)
+		if data := audited.body["data"].([]any); len(data) != 2 || data[0].(map[string]any)["action"] != "transfer.create" {
+			t.Errorf("audited transfers: %s", audited.raw)
+		}
 		tx := e.must(e.do("GET", fmt.Sprintf(panelAPI+"/customers/%d/transactions?reference_type=transfer", cid), r.token, nil), 200)
 		if data := tx.body["data"].([]any); len(data) != 2 {
 			t.Errorf("customer's transactions: %s", tx.raw)

@@ -278,7 +278,7 @@ func New(d Deps) *App {
 	a.Reconciliation = reconciliation.New(reconciliation.Deps{Tx: tx,
 		Stores:   reconciliation.Stores{Statements: st.Statements, Payments: st.Payments, TopUps: st.TopUps},
 		Payments: a.Gateway, TopUps: a.TopUps, Now: d.Now, Log: d.Log})
-	a.Selling = selling.New(selling.Stores{Services: st.Services, Pricing: st.Pricing, Selling: st.CustomerPrices, Commissions: st.Commissions}, d.Now)
+	a.Selling = selling.New(tx, selling.Stores{Services: st.Services, Pricing: st.Pricing, Selling: st.CustomerPrices, Commissions: st.Commissions}, d.Now)
 	a.Commissions = commission.New(commission.Deps{Tx: tx, Reads: st.Commissions, Now: d.Now, Log: d.Log,
 		Config: commission.Config{Location: cfg.Location, Livemode: live}})
 	return a

@@ -1,4 +1,5 @@
-// Package audit records what admins change: who did which action to which
+// Package audit records what admins change, and what resellers change for
+// their customers: who did which action to which
 // record, the record before and after (without secrets), from which address
 // and when. Entries are written in the same database transaction as the
 // change they describe, so the log and the data never disagree.
@@ -57,6 +58,14 @@ const (
 const (
 	BillingSettingsUpdate = "billing_settings.update"
 	TargetBillingSettings = "billing_settings"
+)
+
+// A reseller's selling prices (core/panel/selling): a service's selling
+// price targets the service; the default markup targets the reseller.
+const (
+	CustomerPriceSet    = "customer_price.set"
+	CustomerPriceDelete = "customer_price.delete"
+	CustomerMarkupSet   = "customer_markup.set"
 )
 
 // A reseller's brand (core/panel/brands); the target is the reseller.

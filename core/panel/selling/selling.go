@@ -1,7 +1,9 @@
 // Package selling holds a reseller's panel use cases of what its customers
 // pay (decisions "Resellers: the customer's charge on the metered path"): its selling prices per service and default
 // markup, as pricing.Resell applies them, and its commission settlements.
-// Only resellers reach them (403 for anyone else).
+// Only resellers reach them (403 for anyone else). A change of a selling
+// price or the markup is audited in its transaction (customer_price.set,
+// customer_price.delete, customer_markup.set).
 package selling
 
 import (
@@ -12,27 +14,31 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"paygate/core/audit"
 	"paygate/core/catalog"
 	"paygate/core/errs"
 	"paygate/core/pricing"
 	"paygate/core/resale"
+	"paygate/core/store"
 	"paygate/core/user"
 )
 
 // Selling is the resellers' selling-price and commission use cases.
 type Selling struct {
+	tx  store.Transactor
 	st  Stores
 	now func() time.Time
 }
 
-// New wires them; now may be nil (time.Now). The stores should be
-// metering's invalidating ones, so a change reaches this instance's next
-// call at once.
-func New(st Stores, now func() time.Time) *Selling {
+// New wires them; now may be nil (time.Now). The transactor and stores
+// should be metering's invalidating ones, so a change reaches this
+// instance's next call at once. A change and its audit entry commit
+// together.
+func New(tx store.Transactor, st Stores, now func() time.Time) *Selling {
 	if now == nil {
 		now = time.Now
 	}
-	return &Selling{st: st, now: now}
+	return &Selling{tx: tx, st: st, now: now}
 }
 
 // RequireReseller refuses anyone but a reseller (errs.ErrForbidden).
@@ -146,11 +152,21 @@ func (p *Selling) SetPrice(ctx context.Context, actor *user.User, serviceID uint
 	if price.LessThan(row.Charge(user.RoleReseller)) {
 		return Row{}, pricing.ErrBelowCost
 	}
-	cp := &pricing.CustomerPrice{ResellerID: actor.ID, ServiceID: serviceID, Price: price, UpdatedAt: p.now().UTC()}
-	if err := p.st.Selling.Set(ctx, cp); err != nil {
-		return Row{}, err
-	}
-	markup, err := p.st.Selling.Markup(ctx, actor.ID)
+	now := p.now()
+	cp := &pricing.CustomerPrice{ResellerID: actor.ID, ServiceID: serviceID, Price: price, UpdatedAt: now.UTC()}
+	var markup *decimal.Decimal
+	err = p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+		before, err := s.CustomerPrices.Selling(ctx, actor.ID, serviceID)
+		if err != nil {
+			return err
+		}
+		if err := s.CustomerPrices.Set(ctx, cp); err != nil {
+			return err
+		}
+		markup = before.Markup
+		return store.Record(ctx, s, now, actor, audit.CustomerPriceSet, audit.TargetService, serviceID,
+			priceSnapshot(actor.ID, serviceID, before.Price), priceSnapshot(actor.ID, serviceID, &cp.Price))
+	})
 	if err != nil {
 		return Row{}, err
 	}
@@ -163,7 +179,17 @@ func (p *Selling) DeletePrice(ctx context.Context, actor *user.User, serviceID u
 	if err := RequireReseller(actor); err != nil {
 		return err
 	}
-	return p.st.Selling.Delete(ctx, actor.ID, serviceID)
+	return p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+		before, err := s.CustomerPrices.Selling(ctx, actor.ID, serviceID)
+		if err != nil {
+			return err
+		}
+		if err := s.CustomerPrices.Delete(ctx, actor.ID, serviceID); err != nil {
+			return err
+		}
+		return store.Record(ctx, s, p.now(), actor, audit.CustomerPriceDelete, audit.TargetService, serviceID,
+			priceSnapshot(actor.ID, serviceID, before.Price), nil)
+	})
 }
 
 // SetMarkup sets (nil: clears) the reseller's default markup, a
@@ -177,10 +203,43 @@ func (p *Selling) SetMarkup(ctx context.Context, actor *user.User, markup *decim
 			return nil, err
 		}
 	}
-	if err := p.st.Selling.SetMarkup(ctx, actor.ID, markup, p.now()); err != nil {
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+		before, err := s.CustomerPrices.Markup(ctx, actor.ID)
+		if err != nil {
+			return err
+		}
+		now := p.now()
+		if err := s.CustomerPrices.SetMarkup(ctx, actor.ID, markup, now); err != nil {
+			return err
+		}
+		return store.Record(ctx, s, now, actor, audit.CustomerMarkupSet, audit.TargetUser, actor.ID,
+			markupAudit{DefaultMarkup: before}, markupAudit{DefaultMarkup: markup})
+	})
+	if err != nil {
 		return nil, err
 	}
 	return markup, nil
+}
+
+// priceAudit is what an audit entry shows of a selling price.
+type priceAudit struct {
+	ResellerID uint64          `json:"reseller_id"`
+	ServiceID  uint64          `json:"service_id"`
+	Price      decimal.Decimal `json:"price"`
+}
+
+// priceSnapshot is price's audit snapshot; nil (no snapshot) when the
+// service has no selling price.
+func priceSnapshot(resellerID, serviceID uint64, price *decimal.Decimal) any {
+	if price == nil {
+		return nil
+	}
+	return priceAudit{ResellerID: resellerID, ServiceID: serviceID, Price: *price}
+}
+
+// markupAudit is what an audit entry shows of a default markup (null: none).
+type markupAudit struct {
+	DefaultMarkup *decimal.Decimal `json:"default_markup"`
 }
 
 // ErrBadRange: from after to.

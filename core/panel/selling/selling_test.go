@@ -53,7 +53,7 @@ func world() (*selling.Selling, *storetest.DB) {
 	cat := services{{ID: 1, Name: "SMS", Slug: "sms", Status: catalog.StatusActive}, {ID: 2, Name: "PAN", Slug: "pan", Status: catalog.StatusActive},
 		{ID: 3, Name: "Unpriced", Slug: "unpriced", Status: catalog.StatusActive}, {ID: 4, Name: "Old", Slug: "old", Status: catalog.StatusInactive}}
 	st := db.Stores()
-	return selling.New(selling.Stores{Services: cat, Pricing: st.Pricing, Selling: st.CustomerPrices, Commissions: st.Commissions},
+	return selling.New(db, selling.Stores{Services: cat, Pricing: st.Pricing, Selling: st.CustomerPrices, Commissions: st.Commissions},
 		func() time.Time { return time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC) }), db
 }
 
@@ -131,6 +131,63 @@ func TestSellingPricesAndMarkup(t *testing.T) {
 	if rows, markup, _ = s.Prices(ctx, reseller); markup != nil || rows[0].Source != pricing.SourceList {
 		t.Fatalf("cleared: %+v, %v", rows, markup)
 	}
+}
+
+// Every change of a selling price or the markup is audited with the change,
+// before and after; a refused change writes no entry.
+func TestSellingChangesAreAudited(t *testing.T) {
+	s, db := world()
+	ctx := context.Background()
+	type want struct {
+		action, target string
+		id             uint64
+		before, after  string
+	}
+	check := func(ws ...want) {
+		t.Helper()
+		got := db.AuditEntries()
+		if len(got) != len(ws) {
+			t.Fatalf("%d audit entries, want %d: %+v", len(got), len(ws), got)
+		}
+		for i, w := range ws {
+			e := got[i]
+			if e.ActorID != 5 || e.Action != w.action || e.TargetType != w.target || e.TargetID == nil || *e.TargetID != w.id ||
+				string(e.Before) != w.before || string(e.After) != w.after {
+				t.Errorf("entry %d = %s %s %v %s → %s; want %+v", i, e.Action, e.TargetType, e.TargetID, e.Before, e.After, w)
+			}
+		}
+	}
+	if _, err := s.SetPrice(ctx, reseller, 1, dec("0.99")); !errors.Is(err, pricing.ErrBelowCost) {
+		t.Fatal(err)
+	}
+	if err := s.DeletePrice(ctx, reseller, 1); !errors.Is(err, pricing.ErrCustomerPriceNotFound) {
+		t.Fatal(err)
+	}
+	check()
+	mustSet := func(price string) {
+		t.Helper()
+		if _, err := s.SetPrice(ctx, reseller, 1, dec(price)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustSet("1.2345")
+	mustSet("2")
+	if _, err := s.SetMarkup(ctx, reseller, ptr(dec("12.5"))); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeletePrice(ctx, reseller, 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SetMarkup(ctx, reseller, nil); err != nil {
+		t.Fatal(err)
+	}
+	check(
+		want{"customer_price.set", "service", 1, "", `{"reseller_id":5,"service_id":1,"price":"1.2345"}`},
+		want{"customer_price.set", "service", 1, `{"reseller_id":5,"service_id":1,"price":"1.2345"}`, `{"reseller_id":5,"service_id":1,"price":"2"}`},
+		want{"customer_markup.set", "user", 5, `{"default_markup":null}`, `{"default_markup":"12.5"}`},
+		want{"customer_price.delete", "service", 1, `{"reseller_id":5,"service_id":1,"price":"2"}`, ""},
+		want{"customer_markup.set", "user", 5, `{"default_markup":"12.5"}`, `{"default_markup":null}`},
+	)
 }
 
 func TestCommissionsList(t *testing.T) {

@@ -22,9 +22,16 @@ const ACTIONS = [
   'service.create', 'service.update', 'service.delete', 'service.docs_put',
   'pricing.create', 'pricing.update', 'pricing.delete',
   'balance_request.approve', 'balance_request.reject',
-  'plan.create', 'plan.update', 'subscription.set',
+  'reconciliation.import', 'reconciliation.match', 'reconciliation.dismiss',
+  'payment.utr_correct', 'payment.credit_retry',
+  'plan.create', 'plan.update', 'subscription.set', 'billing_settings.update',
+  // resellers' own actions
+  'customer.create', 'customer.block', 'customer.activate', 'transfer.create',
+  'brand.update', 'brand.logo_set', 'brand.logo_delete',
+  'customer_price.set', 'customer_price.delete', 'customer_markup.set',
 ];
-const TARGETS: TargetType[] = ['user', 'service', 'pricing', 'balance_request', 'plan'];
+const TARGETS: TargetType[] = ['user', 'service', 'pricing', 'balance_request', 'plan', 'payment', 'transfer',
+  'reconciliation_statement', 'reconciliation_line', 'billing_settings'];
 
 function actionColor(action: string): string {
   if (/delete|block|reject/.test(action)) return 'red';
@@ -79,7 +86,7 @@ export default function AuditLog() {
         rowKey={(e) => e.id}
         {...tableProps}
         onRowClick={setOpen}
-        emptyTitle={filtered ? 'No entry matches these filters' : 'No admin actions yet'}
+        emptyTitle={filtered ? 'No entry matches these filters' : 'No actions recorded yet'}
         emptyDescription={filtered ? <Button variant="subtle" size="xs" onClick={() => { setTargetId(''); list.reset(); }}>Clear the filters</Button> : undefined}
         filters={
           <>
