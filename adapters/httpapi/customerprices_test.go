@@ -14,15 +14,25 @@ import (
 	"paygate/core/resale"
 )
 
-// resellersCustomer is a new user made a customer of reseller r (the
-// customers' own API belongs to another part of this work: parent_id is
-// set in the database before the customer's first call).
+// resellersCustomer is a customer r creates through the customers API: it
+// sets its password through the mailed link, gets balance (an admin's
+// credit) and an API key.
 func (e *env) resellersCustomer(r customer, balance string) customer {
 	e.t.Helper()
-	c := e.newCustomer("user", "starter", balance)
-	if err := e.store.DB().Exec("UPDATE users SET parent_id = ? WHERE id = ?", r.id, c.id).Error; err != nil {
-		e.t.Fatal(err)
+	n := seq.Add(1)
+	email := fmt.Sprintf("customer%d@example.com", n)
+	u := e.must(e.do("POST", panelAPI+"/customers", r.token, map[string]any{"name": "Customer", "email": email,
+		"phone": fmt.Sprintf("93%08d", n)}), 201)
+	link := e.link(email, resetPrefix)
+	e.must(e.do("POST", panelAPI+"/auth/reset-password", "", map[string]any{"email": email, "token": link.Query().Get("token"),
+		"password": "customer-password-1"}), 200)
+	c := customer{id: u.num("id"), email: email, token: e.login(email, "customer-password-1")}
+	if balance != "0.00" {
+		e.must(e.do("POST", fmt.Sprintf(panelAPI+"/users/%d/balance-adjustments", c.id), e.admin,
+			map[string]any{"type": "credit", "amount": balance, "description": "top-up"}), 201)
 	}
+	k := e.must(e.do("POST", panelAPI+"/api-keys", c.token, map[string]any{"name": "test key"}), 201)
+	c.key, c.secret, c.keyID = k.str("key"), k.str("secret"), k.num("id")
 	return c
 }
 
