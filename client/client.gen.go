@@ -150,6 +150,7 @@ const (
 	AuditLogTargetTypeReconciliationLine      AuditLogTargetType = "reconciliation_line"
 	AuditLogTargetTypeReconciliationStatement AuditLogTargetType = "reconciliation_statement"
 	AuditLogTargetTypeService                 AuditLogTargetType = "service"
+	AuditLogTargetTypeTransfer                AuditLogTargetType = "transfer"
 	AuditLogTargetTypeUser                    AuditLogTargetType = "user"
 )
 
@@ -171,6 +172,8 @@ func (e AuditLogTargetType) Valid() bool {
 	case AuditLogTargetTypeReconciliationStatement:
 		return true
 	case AuditLogTargetTypeService:
+		return true
+	case AuditLogTargetTypeTransfer:
 		return true
 	case AuditLogTargetTypeUser:
 		return true
@@ -1461,6 +1464,7 @@ const (
 	ListAuditLogsParamsTargetTypeReconciliationLine      ListAuditLogsParamsTargetType = "reconciliation_line"
 	ListAuditLogsParamsTargetTypeReconciliationStatement ListAuditLogsParamsTargetType = "reconciliation_statement"
 	ListAuditLogsParamsTargetTypeService                 ListAuditLogsParamsTargetType = "service"
+	ListAuditLogsParamsTargetTypeTransfer                ListAuditLogsParamsTargetType = "transfer"
 	ListAuditLogsParamsTargetTypeUser                    ListAuditLogsParamsTargetType = "user"
 )
 
@@ -1482,6 +1486,8 @@ func (e ListAuditLogsParamsTargetType) Valid() bool {
 	case ListAuditLogsParamsTargetTypeReconciliationStatement:
 		return true
 	case ListAuditLogsParamsTargetTypeService:
+		return true
+	case ListAuditLogsParamsTargetTypeTransfer:
 		return true
 	case ListAuditLogsParamsTargetTypeUser:
 		return true
