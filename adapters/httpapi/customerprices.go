@@ -152,12 +152,13 @@ func (s *server) listCommissions(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	loc := s.app.History.Location()
 	from, to := timeParam(c, fe, "from", loc, false), timeParam(c, fe, "to", loc, true)
+	p, pp := page(c, fe)
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	list, err := s.app.Selling.Commissions(c.Request().Context(), caller(c), from, to)
+	list, total, err := s.app.Selling.Commissions(c.Request().Context(), caller(c), from, to, p, pp)
 	if err != nil {
 		return err
 	}
-	return writePaged(c, mapSlice(list, toCommissionResponse))
+	return writeList(c, mapSlice(list, toCommissionResponse), p, pp, total)
 }

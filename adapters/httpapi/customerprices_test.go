@@ -122,10 +122,18 @@ func TestResellersCustomerPaysTheSellingPrice(t *testing.T) {
 		if b := e.balance(r); b != "0.80" {
 			t.Fatalf("the reseller's balance after settlement: %s, want 0.80", b)
 		}
-		cs := e.must(e.do("GET", "/api/v1/panel/commissions", r.token, nil), 200).body["data"].([]any)
-		if len(cs) != 1 || cs[0].(map[string]any)["amount"] != "0.80" || cs[0].(map[string]any)["hits"] != float64(1) {
-			t.Fatalf("commissions %v", cs)
+		page := e.must(e.do("GET", "/api/v1/panel/commissions", r.token, nil), 200)
+		cs := page.body["data"].([]any)
+		if len(cs) != 1 || cs[0].(map[string]any)["amount"] != "0.80" || cs[0].(map[string]any)["hits"] != float64(1) ||
+			page.body["meta"].(map[string]any)["total"] != float64(1) {
+			t.Fatalf("commissions %s", page.raw)
 		}
+		// Paged by the database: a page past the end is empty, the total kept.
+		past := e.must(e.do("GET", "/api/v1/panel/commissions?page=2&per_page=1", r.token, nil), 200)
+		if len(past.body["data"].([]any)) != 0 || past.body["meta"].(map[string]any)["total"] != float64(1) {
+			t.Fatalf("page 2: %s", past.raw)
+		}
+		e.must(e.do("GET", "/api/v1/panel/commissions?per_page=101", r.token, nil), 422)
 		txs := e.must(e.do("GET", "/api/v1/panel/transactions?type=credit", r.token, nil), 200).body["data"].([]any)
 		credits := 0
 		for _, x := range txs {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+	"gorm.io/gorm"
 
 	"paygate/core/errs"
 	"paygate/core/hitlog"
@@ -116,7 +117,8 @@ func (s *commissionStore) SetTransaction(ctx context.Context, id, transactionID 
 	return nil
 }
 
-func (s *commissionStore) List(ctx context.Context, f resale.Filter) ([]resale.Settlement, error) {
+// filtered is the settlements f selects, unpaged.
+func (s *commissionStore) filtered(ctx context.Context, f resale.Filter) *gorm.DB {
 	q := s.conn(ctx).Model(&settlementRow{})
 	if f.ResellerID != nil {
 		q = q.Where("reseller_id = ?", *f.ResellerID)
@@ -127,8 +129,24 @@ func (s *commissionStore) List(ctx context.Context, f resale.Filter) ([]resale.S
 	if f.To != nil {
 		q = q.Where("hour_start < ?", dbTime(*f.To))
 	}
+	return q
+}
+
+func (s *commissionStore) Count(ctx context.Context, f resale.Filter) (int64, error) {
+	var n int64
+	if err := s.filtered(ctx, f).Count(&n).Error; err != nil {
+		return 0, fmt.Errorf("count settlements: %w", translate(err))
+	}
+	return n, nil
+}
+
+func (s *commissionStore) List(ctx context.Context, f resale.Filter) ([]resale.Settlement, error) {
+	q := s.filtered(ctx, f).Order("hour_start, id")
+	if f.Limit > 0 {
+		q = q.Offset(f.Offset).Limit(f.Limit)
+	}
 	var rows []settlementRow
-	if err := q.Order("hour_start, id").Find(&rows).Error; err != nil {
+	if err := q.Find(&rows).Error; err != nil {
 		return nil, fmt.Errorf("list settlements: %w", translate(err))
 	}
 	out := make([]resale.Settlement, len(rows))

@@ -44,10 +44,12 @@ type Accrual struct {
 var ErrAlreadySettled = errs.E(errs.Conflict, "commission_already_settled", "This hour's commission is already settled")
 
 // Filter selects a reseller's settlements by hour_start (From inclusive,
-// To exclusive; nil is open).
+// To exclusive; nil is open), and a page of them: Limit rows after the
+// first Offset (Limit 0: every row).
 type Filter struct {
-	ResellerID *uint64
-	From, To   *time.Time
+	ResellerID    *uint64
+	From, To      *time.Time
+	Offset, Limit int
 }
 
 // Settlements stores commission settlements and sums the hits they credit.
@@ -66,4 +68,6 @@ type Settlements interface {
 	SetTransaction(ctx context.Context, id, transactionID uint64) error
 	// List returns the settlements matching f, hour_start then id ascending.
 	List(ctx context.Context, f Filter) ([]Settlement, error)
+	// Count is how many settlements match f (its Offset and Limit aside).
+	Count(ctx context.Context, f Filter) (int64, error)
 }

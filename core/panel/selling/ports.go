@@ -27,7 +27,8 @@ type Prices interface {
 	Applicable(ctx context.Context, serviceID, userID uint64) (*pricing.Price, error)
 }
 
-// Settlements lists a reseller's commission settlements.
+// Settlements lists a page of a reseller's commission settlements.
 type Settlements interface {
 	List(ctx context.Context, f resale.Filter) ([]resale.Settlement, error)
+	Count(ctx context.Context, f resale.Filter) (int64, error)
 }

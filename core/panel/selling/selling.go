@@ -245,23 +245,29 @@ type markupAudit struct {
 // ErrBadRange: from after to.
 var ErrBadRange = errs.Validation(map[string][]string{"from": {"must not be after to"}})
 
-// Commissions lists the reseller's settlements whose hour began in
-// [from, to] (either may be nil), oldest first.
-func (p *Selling) Commissions(ctx context.Context, actor *user.User, from, to *time.Time) ([]resale.Settlement, error) {
+// Commissions lists page page (from 1, perPage rows) of the reseller's
+// settlements whose hour began in [from, to] (either may be nil), oldest
+// first, and how many there are.
+func (p *Selling) Commissions(ctx context.Context, actor *user.User, from, to *time.Time, page, perPage int) ([]resale.Settlement, int64, error) {
 	if err := RequireReseller(actor); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if from != nil && to != nil && from.After(*to) {
-		return nil, ErrBadRange
+		return nil, 0, ErrBadRange
 	}
 	f := resale.Filter{ResellerID: &actor.ID, From: from}
 	if to != nil {
 		end := to.Add(time.Nanosecond) // inclusive
 		f.To = &end
 	}
+	total, err := p.st.Commissions.Count(ctx, f)
+	if err != nil {
+		return nil, 0, err
+	}
+	f.Offset, f.Limit = (max(page, 1)-1)*perPage, perPage
 	list, err := p.st.Commissions.List(ctx, f)
 	if err != nil && !errors.Is(err, errs.ErrNotFound) {
-		return nil, err
+		return nil, 0, err
 	}
-	return list, nil
+	return list, total, nil
 }

@@ -75,7 +75,7 @@ func TestOnlyResellersSell(t *testing.T) {
 		if _, err := s.SetMarkup(ctx, u, nil); errs.KindOf(err) != errs.Forbidden {
 			t.Errorf("SetMarkup for %+v: %v", u, err)
 		}
-		if _, err := s.Commissions(ctx, u, nil, nil); errs.KindOf(err) != errs.Forbidden {
+		if _, _, err := s.Commissions(ctx, u, nil, nil, 1, 20); errs.KindOf(err) != errs.Forbidden {
 			t.Errorf("Commissions for %+v: %v", u, err)
 		}
 	}
@@ -200,16 +200,26 @@ func TestCommissionsList(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	all, err := s.Commissions(ctx, reseller, nil, nil)
-	if err != nil || len(all) != 3 {
-		t.Fatalf("all: %+v, %v", all, err)
+	all, n, err := s.Commissions(ctx, reseller, nil, nil, 1, 20)
+	if err != nil || len(all) != 3 || n != 3 {
+		t.Fatalf("all: %+v, %d, %v", all, n, err)
+	}
+	// Pages of 2: the oldest two, then the third; past the end, none.
+	for _, c := range []struct{ page, rows int }{{1, 2}, {2, 1}, {3, 0}} {
+		got, n, err := s.Commissions(ctx, reseller, nil, nil, c.page, 2)
+		if err != nil || len(got) != c.rows || n != 3 {
+			t.Fatalf("page %d of 2: %+v, %d, %v", c.page, got, n, err)
+		}
+		if c.rows > 0 && !got[0].HourStart.Equal(all[(c.page-1)*2].HourStart) {
+			t.Errorf("page %d starts at %s, want %s", c.page, got[0].HourStart, all[(c.page-1)*2].HourStart)
+		}
 	}
 	from, to := h.Add(time.Hour), h.Add(3*time.Hour)
-	some, err := s.Commissions(ctx, reseller, &from, &to)
-	if err != nil || len(some) != 2 || !some[0].HourStart.Equal(from) || !some[1].HourStart.Equal(to) {
+	some, n, err := s.Commissions(ctx, reseller, &from, &to, 1, 20)
+	if err != nil || len(some) != 2 || n != 2 || !some[0].HourStart.Equal(from) || !some[1].HourStart.Equal(to) {
 		t.Fatalf("from %s to %s (inclusive): %+v, %v", from, to, some, err)
 	}
-	if _, err := s.Commissions(ctx, reseller, &to, &from); errs.KindOf(err) != errs.Invalid {
+	if _, _, err := s.Commissions(ctx, reseller, &to, &from, 1, 20); errs.KindOf(err) != errs.Invalid {
 		t.Fatalf("from after to: %v", err)
 	}
 }

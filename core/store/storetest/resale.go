@@ -181,19 +181,39 @@ func (r commissionsRepo) SetTransaction(_ context.Context, id, transactionID uin
 	})
 }
 
+// matching are the settlements f selects, hour_start then id ascending,
+// unpaged.
+func matching(t *tables, f resale.Filter) []resale.Settlement {
+	var out []resale.Settlement
+	for _, s := range sorted(t.settlements) {
+		if (f.ResellerID == nil || s.ResellerID == *f.ResellerID) && (f.From == nil || !s.HourStart.Before(*f.From)) &&
+			(f.To == nil || s.HourStart.Before(*f.To)) {
+			out = append(out, s)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b resale.Settlement) int { return a.HourStart.Compare(b.HourStart) })
+	return out
+}
+
 func (r commissionsRepo) List(_ context.Context, f resale.Filter) ([]resale.Settlement, error) {
 	var out []resale.Settlement
 	err := r.d.do("Commissions.List", func(t *tables) error {
-		for _, s := range sorted(t.settlements) {
-			if (f.ResellerID == nil || s.ResellerID == *f.ResellerID) && (f.From == nil || !s.HourStart.Before(*f.From)) &&
-				(f.To == nil || s.HourStart.Before(*f.To)) {
-				out = append(out, s)
-			}
+		out = matching(t, f)
+		if f.Limit > 0 {
+			out = out[min(f.Offset, len(out)):min(f.Offset+f.Limit, len(out))]
 		}
-		slices.SortStableFunc(out, func(a, b resale.Settlement) int { return a.HourStart.Compare(b.HourStart) })
 		return nil
 	})
 	return out, err
+}
+
+func (r commissionsRepo) Count(_ context.Context, f resale.Filter) (int64, error) {
+	var n int64
+	err := r.d.do("Commissions.Count", func(t *tables) error {
+		n = int64(len(matching(t, f)))
+		return nil
+	})
+	return n, err
 }
 
 // Settlements are the commission settlements as stored now, in id order.

@@ -172,6 +172,38 @@ func commissionsContract(t *testing.T, c *contract) {
 	if list, _ = cs.List(ctx, resale.Filter{ResellerID: &rid, From: &to}); len(list) != 0 {
 		t.Fatalf("List after the hour: %+v", list)
 	}
+	// Pages: two more hours settled; Limit rows after Offset, oldest first;
+	// Count ignores the page.
+	for i := 1; i <= 2; i++ {
+		st := &resale.Settlement{ResellerID: rid, HourStart: hour.Add(time.Duration(i) * time.Hour), Hits: 1, Amount: dec("0.10"), CreatedAt: at}
+		if err := cs.Insert(ctx, st); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all := resale.Filter{ResellerID: &rid}
+	if n, err := cs.Count(ctx, all); err != nil || n != 3 {
+		t.Fatalf("Count: %d, %v", n, err)
+	}
+	paged := all
+	paged.Offset, paged.Limit = 1, 5
+	if list, err = cs.List(ctx, paged); err != nil || len(list) != 2 || !list[0].HourStart.Equal(to) || !list[1].HourStart.Equal(to.Add(time.Hour)) {
+		t.Fatalf("List from the second: %+v, %v", list, err)
+	}
+	paged.Offset, paged.Limit = 0, 1
+	if list, err = cs.List(ctx, paged); err != nil || len(list) != 1 || !list[0].HourStart.Equal(hour) {
+		t.Fatalf("List's first: %+v, %v", list, err)
+	}
+	if n, err := cs.Count(ctx, paged); err != nil || n != 3 {
+		t.Fatalf("Count of a paged filter: %d, %v", n, err)
+	}
+	paged.Offset = 3
+	if list, err = cs.List(ctx, paged); err != nil || len(list) != 0 {
+		t.Fatalf("List past the end: %+v, %v", list, err)
+	}
+	later := resale.Filter{ResellerID: &rid, From: &to}
+	if n, err := cs.Count(ctx, later); err != nil || n != 2 {
+		t.Fatalf("Count from the second hour: %d, %v", n, err)
+	}
 }
 
 func containsID(ids []uint64, id uint64) bool {
