@@ -12,7 +12,6 @@ import (
 	"paygate/adapters/mysqlstore"
 	"paygate/core/commission"
 	"paygate/core/hitlog"
-	"paygate/core/hold"
 	"paygate/core/ledger"
 	"paygate/core/resale"
 	"paygate/core/user"
@@ -117,54 +116,6 @@ func TestCommissionSettlersRace(t *testing.T) {
 		u, err := s.Stores().Users.ByID(ctx, rid)
 		if err != nil || !u.Balance.Equal(credited) {
 			t.Fatalf("reseller's balance %v, %v; want %s", u.Balance, err, credited)
-		}
-	})
-}
-
-// An open hold of a reseller's customer taken before a span's end counts
-// as pending for the span (its calls write their hits after answering,
-// dated when they started); another reseller's customer's does not.
-func TestAccruedCountsCustomersOpenHolds(t *testing.T) {
-	t.Parallel()
-	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
-		ctx := context.Background()
-		reseller := newUser(t, s, func(u *user.User) { u.Role = user.RoleReseller })
-		other := newUser(t, s, func(u *user.User) { u.Role = user.RoleReseller })
-		rid, oid := reseller.ID, other.ID
-		mine := newUser(t, s, func(u *user.User) { u.ParentID = &rid })
-		theirs := newUser(t, s, func(u *user.User) { u.ParentID = &oid })
-		now := time.Now().UTC().Truncate(time.Second)
-		from, to := now.Add(-time.Hour), now
-		pending := func() int {
-			a, err := s.Stores().Commissions.Accrued(ctx, rid, from, to)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return a.Pending
-		}
-		hold := func(u *user.User, at time.Time) *hold.Hold {
-			k := newKey(t, s, u)
-			h := &hold.Hold{UserID: u.ID, KeyID: k.ID, Day: at.Format(time.DateOnly), Unit: decimal.RequireFromString("0.50"), Calls: 4,
-				ExpiresAt: at.Add(time.Minute), CreatedAt: at}
-			if err := s.Stores().Holds.Insert(ctx, h); err != nil {
-				t.Fatal(err)
-			}
-			return h
-		}
-		hold(theirs, now.Add(-30*time.Minute))
-		hold(mine, now.Add(time.Minute)) // taken after the span
-		if n := pending(); n != 0 {
-			t.Fatalf("pending %d, want 0", n)
-		}
-		h := hold(mine, now.Add(-30*time.Minute))
-		if n := pending(); n != 1 {
-			t.Fatalf("pending %d with the customer's open hold, want 1", n)
-		}
-		if _, err := s.Stores().Holds.Delete(ctx, h.ID); err != nil {
-			t.Fatal(err)
-		}
-		if n := pending(); n != 0 {
-			t.Fatalf("pending %d after its release, want 0", n)
 		}
 	})
 }

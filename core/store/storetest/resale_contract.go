@@ -124,29 +124,37 @@ func commissionsContract(t *testing.T, c *contract) {
 		t.Fatalf("Accrued: %+v, %v", a, err)
 	}
 	// An open hold of its customer taken before the span's end counts as
-	// pending (its calls may still write hits dated inside it); one taken
-	// after, or another account's, does not.
-	other := c.user(t)
-	otherKey := c.key(t, other, 1000)
-	for _, h := range []hold.Hold{
+	// pending (its calls may still write hits dated inside it) until it is
+	// released; one taken after, or another reseller's customer's, does
+	// not.
+	otherReseller := c.user(t, func(u *user.User) { u.Role = user.RoleReseller })
+	oid := otherReseller.ID
+	theirs := c.user(t, func(u *user.User) { u.ParentID = &oid })
+	theirKey := c.key(t, theirs, 1000)
+	var mine hold.Hold
+	for i, h := range []hold.Hold{
 		{UserID: customer.ID, KeyID: key.ID, CreatedAt: hour.Add(30 * time.Minute)},
-		{UserID: other.ID, KeyID: otherKey.ID, CreatedAt: hour.Add(30 * time.Minute)},
+		{UserID: theirs.ID, KeyID: theirKey.ID, CreatedAt: hour.Add(30 * time.Minute)},
 	} {
 		h.Day, h.Unit, h.Calls, h.UsedMoney, h.ExpiresAt = "2026-01-01", dec("1"), 8, decimal.Zero, h.CreatedAt.Add(time.Second)
 		if err := c.s.Holds.Insert(ctx, &h); err != nil {
 			t.Fatal(err)
 		}
-		defer func() {
-			if _, err := c.s.Holds.Delete(ctx, h.ID); err != nil {
-				t.Error(err)
-			}
-		}()
+		if i == 0 {
+			mine = h
+		}
 	}
 	if a, err = cs.Accrued(ctx, rid, hour, hour.Add(time.Hour)); err != nil || a.Pending != 2 {
 		t.Fatalf("Accrued with its customer's open hold: %+v, %v", a, err)
 	}
 	if a, err = cs.Accrued(ctx, rid, hour.Add(-time.Hour), hour); err != nil || a.Pending != 0 || a.Hits != 0 {
 		t.Fatalf("Accrued of the hour before the hold: %+v, %v", a, err)
+	}
+	if _, err := c.s.Holds.Delete(ctx, mine.ID); err != nil {
+		t.Fatal(err)
+	}
+	if a, err = cs.Accrued(ctx, rid, hour, hour.Add(time.Hour)); err != nil || a.Pending != 1 {
+		t.Fatalf("Accrued after the hold's release: %+v, %v; want only the pending hit", a, err)
 	}
 
 	settle := func(s store.Stores) error {
