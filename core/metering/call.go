@@ -119,12 +119,6 @@ func (a *Metering) run(ctx context.Context, c *call) (*CallResult, error) {
 		if err := a.awaitHolds(ctx, c.owner.ID, c.key.ID, c.charge, c.day); err != nil {
 			return nil, err
 		}
-		// Then fetch rather than go the per-call way inside the slot's
-		// empty pause: a per-call reservation would compete with the holds
-		// fetched meanwhile and be refused while their calls went unused.
-		if err := a.holds.slot(holdKey{c.key.ID, c.charge.String()}).awaitEmptyPause(ctx, a.now()); err != nil {
-			return nil, err
-		}
 	}
 	return a.callPerCall(ctx, c)
 }

@@ -481,7 +481,12 @@ func (a *Metering) RecoverHolds(ctx context.Context, limit int) (int, error) {
 // releases one of the user's holds (holdWatch), or until the earliest
 // expiry of another instance's hold (which that instance releases once
 // expired and charged; past its expiry it is read again after 50 ms,
-// doubling up to 1 s), the deadline, or the context's end.
+// doubling up to 1 s), the deadline, or the context's end. It returns at
+// once when a hold with calls left for the key opens here. Otherwise it
+// then outlasts the slot's empty pause, so that the caller fetches a hold
+// again rather than go the per-call way: a per-call reservation would
+// compete with the holds fetched meanwhile and be refused while their
+// calls went unused.
 func (a *Metering) awaitHolds(ctx context.Context, userID, keyID uint64, charge decimal.Decimal, day string) error {
 	deadline := time.Now().Add(2*max(a.cfg.HoldLifetime, 0) + time.Second)
 	recheck := holdRecheck
@@ -507,7 +512,7 @@ func (a *Metering) awaitHolds(ctx context.Context, userID, keyID uint64, charge 
 			blocking = u.Available().LessThan(charge)
 		}
 		if !blocking || !time.Now().Before(deadline) {
-			return nil
+			return slot.awaitEmptyPause(ctx, a.now())
 		}
 		sleep, overdue := time.Until(deadline), false
 		now := a.now()
