@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -193,5 +194,38 @@ func BrandContract(t *testing.T, tx store.Transactor, st brand.Store, a, b uint6
 	}
 	if _, err := st.ResellerOfHost(ctx, "gone.example"); errs.KindOf(err) != errs.NotFound {
 		t.Fatalf("a rolled-back domain answers: %v", err)
+	}
+
+	// Two resellers proving one host at once: exactly one wins, through
+	// the database (a unique key), and the other is told it is taken.
+	for _, r := range []uint64{a, b} {
+		br, _ := st.Get(ctx, r)
+		if err := st.Save(ctx, r, brand.Input{Name: br.Name, Domains: append(br.Hosts(), "race.example")}, later); err != nil {
+			t.Fatalf("claim race.example: %v", err)
+		}
+	}
+	var wg sync.WaitGroup
+	results := make([]error, 2)
+	for i, r := range []uint64{a, b} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+				return s.Brands.Verify(ctx, r, "race.example", later)
+			})
+		}()
+	}
+	wg.Wait()
+	won := 0
+	for _, err := range results {
+		switch {
+		case err == nil:
+			won++
+		case !errors.Is(err, brand.ErrDomainTaken):
+			t.Fatalf("the race's loser: %v, want ErrDomainTaken", err)
+		}
+	}
+	if won != 1 {
+		t.Fatalf("%d resellers verified race.example, want 1", won)
 	}
 }
