@@ -275,6 +275,27 @@ func (e BillingPlanStatus) Valid() bool {
 	}
 }
 
+// Defines values for BrandDomainStateState.
+const (
+	BrandDomainStateStateLost     BrandDomainStateState = "lost"
+	BrandDomainStateStatePending  BrandDomainStateState = "pending"
+	BrandDomainStateStateVerified BrandDomainStateState = "verified"
+)
+
+// Valid indicates whether the value is a known member of the BrandDomainStateState enum.
+func (e BrandDomainStateState) Valid() bool {
+	switch e {
+	case BrandDomainStateStateLost:
+		return true
+	case BrandDomainStateStatePending:
+		return true
+	case BrandDomainStateStateVerified:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CallEnvelopeSuccess.
 const (
 	CallEnvelopeSuccessTrue CallEnvelopeSuccess = true
@@ -2282,8 +2303,11 @@ type BillingSettingsInput struct {
 // Brand defines model for Brand.
 type Brand struct {
 	// BrandName Example: Acme Recharge
-	BrandName string   `json:"brand_name"`
-	Domains   []string `json:"domains"`
+	BrandName string `json:"brand_name"`
+
+	// DomainStates Each of `domains`, in the same order, with its proof.
+	DomainStates []BrandDomainState `json:"domain_states"`
+	Domains      []string           `json:"domains"`
 
 	// LogoUrl The caller's logo (GET /api/v1/panel/brand/logo, with a version); null without one.
 	//
@@ -2296,6 +2320,40 @@ type Brand struct {
 	// SupportPhone Example: +919876543210
 	SupportPhone string `json:"support_phone"`
 }
+
+// BrandDomainState defines model for BrandDomainState.
+type BrandDomainState struct {
+	// ChallengeUrl Where the check fetches the token through the host (answered by this service once the host points here).
+	//
+	// Example: https://panel.acme.example/.well-known/paygate-verification/pgv_3f2a9c0d1e4b5a6978c0d1e2f3a4b5c6
+	ChallengeUrl string     `json:"challenge_url"`
+	CheckedAt    *time.Time `json:"checked_at"`
+
+	// Host Example: panel.acme.example
+	Host string `json:"host"`
+
+	// Problem What the last check of a pending claim found missing; null otherwise.
+	Problem *string `json:"problem"`
+
+	// State `pending`: claimed, not proven (no brand, customers or mail links on it); `verified`:
+	// proven by the caller; `lost`: another reseller proved it first.
+	State BrandDomainStateState `json:"state"`
+
+	// TxtName The DNS name of the TXT record that proves control.
+	//
+	// Example: _paygate-verify.panel.acme.example
+	TxtName string `json:"txt_name"`
+
+	// TxtValue The claim's token, the TXT record's value.
+	//
+	// Example: pgv_3f2a9c0d1e4b5a6978c0d1e2f3a4b5c6
+	TxtValue   string     `json:"txt_value"`
+	VerifiedAt *time.Time `json:"verified_at"`
+}
+
+// BrandDomainStateState `pending`: claimed, not proven (no brand, customers or mail links on it); `verified`:
+// proven by the caller; `lost`: another reseller proved it first.
+type BrandDomainStateState string
 
 // BrandInput defines model for BrandInput.
 type BrandInput struct {
@@ -5775,6 +5833,15 @@ func WithRequestEditorFn(fn RequestEditorFn) ClientOption {
 // The interface specification for the client above.
 type ClientInterface interface {
 
+	// GetDomainChallenge A brand domain claim's token, answered on its host
+	//
+	// No sign-in. Answers `token` as text when someone claims the request's `Host` (without its
+	// port) with that token, else 404: the domain check fetches it through the host to see that
+	// the host reaches this service.
+	//
+	// Corresponds with GET /.well-known/paygate-verification/{token} (the `GetDomainChallenge` operationId).
+	GetDomainChallenge(ctx context.Context, token string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetAPIDocsPage Human-readable rendering of this document
 	//
 	// A self-contained HTML page (no external scripts, styles or fonts).
@@ -5864,9 +5931,9 @@ type ClientInterface interface {
 
 	// GetPublicBrand The brand of the request's host
 	//
-	// No sign-in. On one of a reseller's domains (the `Host` header without its port, any case)
-	// that reseller's brand with `reseller: true`; on any other host the platform's, with
-	// `reseller: false`. The panel's login, registration and shell show it.
+	// No sign-in. On one of a reseller's verified domains (the `Host` header without its port, any
+	// case) that reseller's brand with `reseller: true`; on any other host (a domain only claimed
+	// too) the platform's, with `reseller: false`. The panel's login, registration and shell show it.
 	//
 	// Corresponds with GET /api/v1/brand (the `GetPublicBrand` operationId).
 	GetPublicBrand(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -5962,7 +6029,7 @@ type ClientInterface interface {
 	// `payment.utr_correct`, `payment.credit_retry`, `subscription.set`, `plan.create`, `plan.update`,
 	// `billing_settings.update`; a reseller's `customer.create`, `customer.block`,
 	// `customer.activate`, `transfer.create`, `brand.update`, `brand.logo_set`,
-	// `brand.logo_delete`, `customer_price.set`, `customer_price.delete`, `customer_markup.set`),
+	// `brand.logo_delete`, `brand.domain_verify`, `customer_price.set`, `customer_price.delete`, `customer_markup.set`),
 	// the target, snapshots before and after (secrets are never recorded), address and time.
 	//
 	// Corresponds with GET /api/v1/panel/audit-logs (the `ListAuditLogs` operationId).
@@ -6161,7 +6228,7 @@ type ClientInterface interface {
 	// other account (whatever its state) is a 422 field error "has already been taken". The
 	// verification link `PUBLIC_BASE_URL/verify-email?token=…` is mailed after the answer; a
 	// mail failure is logged and does not change it. At most 10 registrations an hour per
-	// client address (429 `too_many_requests`). On a reseller's domain (see `GET /api/v1/brand`)
+	// client address (429 `too_many_requests`). On a reseller's verified domain (see `GET /api/v1/brand`)
 	// the account is that reseller's customer (`parent_id`), pending until the reseller
 	// activates it, and its mail carries the reseller's brand name and domain.
 	//
@@ -6177,7 +6244,7 @@ type ClientInterface interface {
 	// other account (whatever its state) is a 422 field error "has already been taken". The
 	// verification link `PUBLIC_BASE_URL/verify-email?token=…` is mailed after the answer; a
 	// mail failure is logged and does not change it. At most 10 registrations an hour per
-	// client address (429 `too_many_requests`). On a reseller's domain (see `GET /api/v1/brand`)
+	// client address (429 `too_many_requests`). On a reseller's verified domain (see `GET /api/v1/brand`)
 	// the account is that reseller's customer (`parent_id`), pending until the reseller
 	// activates it, and its mail carries the reseller's brand name and domain.
 	//
@@ -6421,10 +6488,12 @@ type ClientInterface interface {
 	// Replaces the name, support contacts and domains (the logo has its own route).
 	// `brand_name` is required, at most 100 characters; `support_email` an email address and
 	// `support_phone` 10 to 15 digits, each optional (empty clears it); `domains` at most 10 host
-	// names, lower-cased, without scheme, port or path, never the platform's own host. A domain
-	// another reseller answers on is 409 `domain_taken` (the field error names it). Point the
-	// domain's DNS at this service; a request with that `Host` then shows the brand and
-	// registers the reseller's customers. Audited as `brand.update`.
+	// names, lower-cased, without scheme, port or path, never the platform's own host. A new
+	// domain is a `pending` claim with its own token (`domain_states`); several resellers may
+	// claim one host, and the first to prove it wins (`POST /api/v1/panel/brand/domains/{host}/verify`).
+	// Adding a domain another reseller verified is 409 `domain_taken` (the field error names it);
+	// a kept domain keeps its state. Until verified a domain shows no brand, registers no
+	// customer and no mail links to it. Audited as `brand.update`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6436,15 +6505,34 @@ type ClientInterface interface {
 	// Replaces the name, support contacts and domains (the logo has its own route).
 	// `brand_name` is required, at most 100 characters; `support_email` an email address and
 	// `support_phone` 10 to 15 digits, each optional (empty clears it); `domains` at most 10 host
-	// names, lower-cased, without scheme, port or path, never the platform's own host. A domain
-	// another reseller answers on is 409 `domain_taken` (the field error names it). Point the
-	// domain's DNS at this service; a request with that `Host` then shows the brand and
-	// registers the reseller's customers. Audited as `brand.update`.
+	// names, lower-cased, without scheme, port or path, never the platform's own host. A new
+	// domain is a `pending` claim with its own token (`domain_states`); several resellers may
+	// claim one host, and the first to prove it wins (`POST /api/v1/panel/brand/domains/{host}/verify`).
+	// Adding a domain another reseller verified is 409 `domain_taken` (the field error names it);
+	// a kept domain keeps its state. Until verified a domain shows no brand, registers no
+	// customer and no mail links to it. Audited as `brand.update`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/v1/panel/brand (the `PutBrand` operationId).
 	PutBrand(ctx context.Context, body PutBrandJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// VerifyBrandDomain Prove a brand domain (resellers)
+	//
+	// Checks the caller's claim on `host` (one of its `domains`) and, when both proofs hold,
+	// marks it `verified`: a TXT record at `txt_name` (`_paygate-verify.<host>`) holding the
+	// claim's `txt_value`, which only the domain's owner can publish, and this service's own
+	// answer fetched at `challenge_url` through the host (`PUBLIC_BASE_URL`'s scheme and port;
+	// internal addresses refused unless `UPSTREAM_ALLOW_PRIVATE`), which shows that the host
+	// points here. The host then shows the brand, registers the caller's customers, and its
+	// customers' mail links use it (the first verified domain). A failed check is 422
+	// `domain_not_verified` saying which proof failed, also kept in the claim's `problem`; a
+	// host another reseller verified first is 409 `domain_taken` (that claim's state is `lost`);
+	// a host the caller does not claim is 404 `domain_not_found`; a verified claim answers as it
+	// is. Audited as `brand.domain_verify`.
+	//
+	// Corresponds with POST /api/v1/panel/brand/domains/{host}/verify (the `VerifyBrandDomain` operationId).
+	VerifyBrandDomain(ctx context.Context, host string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteBrandLogo Remove the caller's logo (resellers)
 	//
@@ -7793,6 +7881,25 @@ type ClientInterface interface {
 	Readyz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
+// GetDomainChallenge A brand domain claim's token, answered on its host
+//
+// No sign-in. Answers `token` as text when someone claims the request's `Host` (without its
+// port) with that token, else 404: the domain check fetches it through the host to see that
+// the host reaches this service.
+//
+// Corresponds with GET /.well-known/paygate-verification/{token} (the `GetDomainChallenge` operationId).
+func (c *Client) GetDomainChallenge(ctx context.Context, token string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetDomainChallengeRequest(c.Server, token)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetAPIDocsPage Human-readable rendering of this document
 //
 // A self-contained HTML page (no external scripts, styles or fonts).
@@ -7952,9 +8059,9 @@ func (c *Client) VerifyAccount(ctx context.Context, body VerifyAccountJSONReques
 
 // GetPublicBrand The brand of the request's host
 //
-// No sign-in. On one of a reseller's domains (the `Host` header without its port, any case)
-// that reseller's brand with `reseller: true`; on any other host the platform's, with
-// `reseller: false`. The panel's login, registration and shell show it.
+// No sign-in. On one of a reseller's verified domains (the `Host` header without its port, any
+// case) that reseller's brand with `reseller: true`; on any other host (a domain only claimed
+// too) the platform's, with `reseller: false`. The panel's login, registration and shell show it.
 //
 // Corresponds with GET /api/v1/brand (the `GetPublicBrand` operationId).
 func (c *Client) GetPublicBrand(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8150,7 +8257,7 @@ func (c *Client) RotateApiKeySecret(ctx context.Context, id Id, reqEditors ...Re
 // `payment.utr_correct`, `payment.credit_retry`, `subscription.set`, `plan.create`, `plan.update`,
 // `billing_settings.update`; a reseller's `customer.create`, `customer.block`,
 // `customer.activate`, `transfer.create`, `brand.update`, `brand.logo_set`,
-// `brand.logo_delete`, `customer_price.set`, `customer_price.delete`, `customer_markup.set`),
+// `brand.logo_delete`, `brand.domain_verify`, `customer_price.set`, `customer_price.delete`, `customer_markup.set`),
 // the target, snapshots before and after (secrets are never recorded), address and time.
 //
 // Corresponds with GET /api/v1/panel/audit-logs (the `ListAuditLogs` operationId).
@@ -8469,7 +8576,7 @@ func (c *Client) RefreshSession(ctx context.Context, params *RefreshSessionParam
 // other account (whatever its state) is a 422 field error "has already been taken". The
 // verification link `PUBLIC_BASE_URL/verify-email?token=…` is mailed after the answer; a
 // mail failure is logged and does not change it. At most 10 registrations an hour per
-// client address (429 `too_many_requests`). On a reseller's domain (see `GET /api/v1/brand`)
+// client address (429 `too_many_requests`). On a reseller's verified domain (see `GET /api/v1/brand`)
 // the account is that reseller's customer (`parent_id`), pending until the reseller
 // activates it, and its mail carries the reseller's brand name and domain.
 //
@@ -8495,7 +8602,7 @@ func (c *Client) RegisterWithBody(ctx context.Context, contentType string, body 
 // other account (whatever its state) is a 422 field error "has already been taken". The
 // verification link `PUBLIC_BASE_URL/verify-email?token=…` is mailed after the answer; a
 // mail failure is logged and does not change it. At most 10 registrations an hour per
-// client address (429 `too_many_requests`). On a reseller's domain (see `GET /api/v1/brand`)
+// client address (429 `too_many_requests`). On a reseller's verified domain (see `GET /api/v1/brand`)
 // the account is that reseller's customer (`parent_id`), pending until the reseller
 // activates it, and its mail carries the reseller's brand name and domain.
 //
@@ -8969,10 +9076,12 @@ func (c *Client) GetBrand(ctx context.Context, reqEditors ...RequestEditorFn) (*
 // Replaces the name, support contacts and domains (the logo has its own route).
 // `brand_name` is required, at most 100 characters; `support_email` an email address and
 // `support_phone` 10 to 15 digits, each optional (empty clears it); `domains` at most 10 host
-// names, lower-cased, without scheme, port or path, never the platform's own host. A domain
-// another reseller answers on is 409 `domain_taken` (the field error names it). Point the
-// domain's DNS at this service; a request with that `Host` then shows the brand and
-// registers the reseller's customers. Audited as `brand.update`.
+// names, lower-cased, without scheme, port or path, never the platform's own host. A new
+// domain is a `pending` claim with its own token (`domain_states`); several resellers may
+// claim one host, and the first to prove it wins (`POST /api/v1/panel/brand/domains/{host}/verify`).
+// Adding a domain another reseller verified is 409 `domain_taken` (the field error names it);
+// a kept domain keeps its state. Until verified a domain shows no brand, registers no
+// customer and no mail links to it. Audited as `brand.update`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8994,16 +9103,45 @@ func (c *Client) PutBrandWithBody(ctx context.Context, contentType string, body 
 // Replaces the name, support contacts and domains (the logo has its own route).
 // `brand_name` is required, at most 100 characters; `support_email` an email address and
 // `support_phone` 10 to 15 digits, each optional (empty clears it); `domains` at most 10 host
-// names, lower-cased, without scheme, port or path, never the platform's own host. A domain
-// another reseller answers on is 409 `domain_taken` (the field error names it). Point the
-// domain's DNS at this service; a request with that `Host` then shows the brand and
-// registers the reseller's customers. Audited as `brand.update`.
+// names, lower-cased, without scheme, port or path, never the platform's own host. A new
+// domain is a `pending` claim with its own token (`domain_states`); several resellers may
+// claim one host, and the first to prove it wins (`POST /api/v1/panel/brand/domains/{host}/verify`).
+// Adding a domain another reseller verified is 409 `domain_taken` (the field error names it);
+// a kept domain keeps its state. Until verified a domain shows no brand, registers no
+// customer and no mail links to it. Audited as `brand.update`.
 //
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/v1/panel/brand (the `PutBrand` operationId).
 func (c *Client) PutBrand(ctx context.Context, body PutBrandJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPutBrandRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// VerifyBrandDomain Prove a brand domain (resellers)
+//
+// Checks the caller's claim on `host` (one of its `domains`) and, when both proofs hold,
+// marks it `verified`: a TXT record at `txt_name` (`_paygate-verify.<host>`) holding the
+// claim's `txt_value`, which only the domain's owner can publish, and this service's own
+// answer fetched at `challenge_url` through the host (`PUBLIC_BASE_URL`'s scheme and port;
+// internal addresses refused unless `UPSTREAM_ALLOW_PRIVATE`), which shows that the host
+// points here. The host then shows the brand, registers the caller's customers, and its
+// customers' mail links use it (the first verified domain). A failed check is 422
+// `domain_not_verified` saying which proof failed, also kept in the claim's `problem`; a
+// host another reseller verified first is 409 `domain_taken` (that claim's state is `lost`);
+// a host the caller does not claim is 404 `domain_not_found`; a verified claim answers as it
+// is. Audited as `brand.domain_verify`.
+//
+// Corresponds with POST /api/v1/panel/brand/domains/{host}/verify (the `VerifyBrandDomain` operationId).
+func (c *Client) VerifyBrandDomain(ctx context.Context, host string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewVerifyBrandDomainRequest(c.Server, host)
 	if err != nil {
 		return nil, err
 	}
@@ -11690,6 +11828,40 @@ func (c *Client) Readyz(ctx context.Context, reqEditors ...RequestEditorFn) (*ht
 	return c.Client.Do(req)
 }
 
+// NewGetDomainChallengeRequest constructs an http.Request for the GetDomainChallenge method
+func NewGetDomainChallengeRequest(server string, token string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "token", token, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/.well-known/paygate-verification/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetAPIDocsPageRequest constructs an http.Request for the GetAPIDocsPage method
 func NewGetAPIDocsPageRequest(server string) (*http.Request, error) {
 	var err error
@@ -13455,6 +13627,40 @@ func NewPutBrandRequestWithBody(server string, contentType string, body io.Reade
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewVerifyBrandDomainRequest constructs an http.Request for the VerifyBrandDomain method
+func NewVerifyBrandDomainRequest(server string, host string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "host", host, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/brand/domains/%s/verify", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -18932,6 +19138,17 @@ func WithBaseURL(baseURL string) ClientOption {
 // ClientWithResponsesInterface is the interface specification for the client with responses above.
 type ClientWithResponsesInterface interface {
 
+	// GetDomainChallengeWithResponse A brand domain claim's token, answered on its host
+	//
+	// No sign-in. Answers `token` as text when someone claims the request's `Host` (without its
+	// port) with that token, else 404: the domain check fetches it through the host to see that
+	// the host reaches this service.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /.well-known/paygate-verification/{token} (the `GetDomainChallenge` operationId).
+	GetDomainChallengeWithResponse(ctx context.Context, token string, reqEditors ...RequestEditorFn) (*GetDomainChallengeResponse, error)
+
 	// GetAPIDocsPageWithResponse Human-readable rendering of this document
 	//
 	// A self-contained HTML page (no external scripts, styles or fonts).
@@ -19027,9 +19244,9 @@ type ClientWithResponsesInterface interface {
 
 	// GetPublicBrandWithResponse The brand of the request's host
 	//
-	// No sign-in. On one of a reseller's domains (the `Host` header without its port, any case)
-	// that reseller's brand with `reseller: true`; on any other host the platform's, with
-	// `reseller: false`. The panel's login, registration and shell show it.
+	// No sign-in. On one of a reseller's verified domains (the `Host` header without its port, any
+	// case) that reseller's brand with `reseller: true`; on any other host (a domain only claimed
+	// too) the platform's, with `reseller: false`. The panel's login, registration and shell show it.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -19137,7 +19354,7 @@ type ClientWithResponsesInterface interface {
 	// `payment.utr_correct`, `payment.credit_retry`, `subscription.set`, `plan.create`, `plan.update`,
 	// `billing_settings.update`; a reseller's `customer.create`, `customer.block`,
 	// `customer.activate`, `transfer.create`, `brand.update`, `brand.logo_set`,
-	// `brand.logo_delete`, `customer_price.set`, `customer_price.delete`, `customer_markup.set`),
+	// `brand.logo_delete`, `brand.domain_verify`, `customer_price.set`, `customer_price.delete`, `customer_markup.set`),
 	// the target, snapshots before and after (secrets are never recorded), address and time.
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -19340,7 +19557,7 @@ type ClientWithResponsesInterface interface {
 	// other account (whatever its state) is a 422 field error "has already been taken". The
 	// verification link `PUBLIC_BASE_URL/verify-email?token=…` is mailed after the answer; a
 	// mail failure is logged and does not change it. At most 10 registrations an hour per
-	// client address (429 `too_many_requests`). On a reseller's domain (see `GET /api/v1/brand`)
+	// client address (429 `too_many_requests`). On a reseller's verified domain (see `GET /api/v1/brand`)
 	// the account is that reseller's customer (`parent_id`), pending until the reseller
 	// activates it, and its mail carries the reseller's brand name and domain.
 	//
@@ -19356,7 +19573,7 @@ type ClientWithResponsesInterface interface {
 	// other account (whatever its state) is a 422 field error "has already been taken". The
 	// verification link `PUBLIC_BASE_URL/verify-email?token=…` is mailed after the answer; a
 	// mail failure is logged and does not change it. At most 10 registrations an hour per
-	// client address (429 `too_many_requests`). On a reseller's domain (see `GET /api/v1/brand`)
+	// client address (429 `too_many_requests`). On a reseller's verified domain (see `GET /api/v1/brand`)
 	// the account is that reseller's customer (`parent_id`), pending until the reseller
 	// activates it, and its mail carries the reseller's brand name and domain.
 	//
@@ -19618,10 +19835,12 @@ type ClientWithResponsesInterface interface {
 	// Replaces the name, support contacts and domains (the logo has its own route).
 	// `brand_name` is required, at most 100 characters; `support_email` an email address and
 	// `support_phone` 10 to 15 digits, each optional (empty clears it); `domains` at most 10 host
-	// names, lower-cased, without scheme, port or path, never the platform's own host. A domain
-	// another reseller answers on is 409 `domain_taken` (the field error names it). Point the
-	// domain's DNS at this service; a request with that `Host` then shows the brand and
-	// registers the reseller's customers. Audited as `brand.update`.
+	// names, lower-cased, without scheme, port or path, never the platform's own host. A new
+	// domain is a `pending` claim with its own token (`domain_states`); several resellers may
+	// claim one host, and the first to prove it wins (`POST /api/v1/panel/brand/domains/{host}/verify`).
+	// Adding a domain another reseller verified is 409 `domain_taken` (the field error names it);
+	// a kept domain keeps its state. Until verified a domain shows no brand, registers no
+	// customer and no mail links to it. Audited as `brand.update`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -19633,15 +19852,36 @@ type ClientWithResponsesInterface interface {
 	// Replaces the name, support contacts and domains (the logo has its own route).
 	// `brand_name` is required, at most 100 characters; `support_email` an email address and
 	// `support_phone` 10 to 15 digits, each optional (empty clears it); `domains` at most 10 host
-	// names, lower-cased, without scheme, port or path, never the platform's own host. A domain
-	// another reseller answers on is 409 `domain_taken` (the field error names it). Point the
-	// domain's DNS at this service; a request with that `Host` then shows the brand and
-	// registers the reseller's customers. Audited as `brand.update`.
+	// names, lower-cased, without scheme, port or path, never the platform's own host. A new
+	// domain is a `pending` claim with its own token (`domain_states`); several resellers may
+	// claim one host, and the first to prove it wins (`POST /api/v1/panel/brand/domains/{host}/verify`).
+	// Adding a domain another reseller verified is 409 `domain_taken` (the field error names it);
+	// a kept domain keeps its state. Until verified a domain shows no brand, registers no
+	// customer and no mail links to it. Audited as `brand.update`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/v1/panel/brand (the `PutBrand` operationId).
 	PutBrandWithResponse(ctx context.Context, body PutBrandJSONRequestBody, reqEditors ...RequestEditorFn) (*PutBrandResponse, error)
+
+	// VerifyBrandDomainWithResponse Prove a brand domain (resellers)
+	//
+	// Checks the caller's claim on `host` (one of its `domains`) and, when both proofs hold,
+	// marks it `verified`: a TXT record at `txt_name` (`_paygate-verify.<host>`) holding the
+	// claim's `txt_value`, which only the domain's owner can publish, and this service's own
+	// answer fetched at `challenge_url` through the host (`PUBLIC_BASE_URL`'s scheme and port;
+	// internal addresses refused unless `UPSTREAM_ALLOW_PRIVATE`), which shows that the host
+	// points here. The host then shows the brand, registers the caller's customers, and its
+	// customers' mail links use it (the first verified domain). A failed check is 422
+	// `domain_not_verified` saying which proof failed, also kept in the claim's `problem`; a
+	// host another reseller verified first is 409 `domain_taken` (that claim's state is `lost`);
+	// a host the caller does not claim is 404 `domain_not_found`; a verified claim answers as it
+	// is. Audited as `brand.domain_verify`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/panel/brand/domains/{host}/verify (the `VerifyBrandDomain` operationId).
+	VerifyBrandDomainWithResponse(ctx context.Context, host string, reqEditors ...RequestEditorFn) (*VerifyBrandDomainResponse, error)
 
 	// DeleteBrandLogoWithResponse Remove the caller's logo (resellers)
 	//
@@ -21130,6 +21370,82 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /readyz (the `Readyz` operationId).
 	ReadyzWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ReadyzResponse, error)
+}
+
+// GetDomainChallengeResponse404Headers the declared response headers of an HTTP 404 response for GetDomainChallenge
+type GetDomainChallengeResponse404Headers struct {
+	XRequestID *string
+}
+
+// GetDomainChallengeResponse500Headers the declared response headers of an HTTP 500 response for GetDomainChallenge
+type GetDomainChallengeResponse500Headers struct {
+	XRequestID *string
+}
+
+// GetDomainChallengeResponse503Headers the declared response headers of an HTTP 503 response for GetDomainChallenge
+type GetDomainChallengeResponse503Headers struct {
+	XRequestID *string
+}
+
+type GetDomainChallengeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetDomainChallengeResponse404Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetDomainChallengeResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetDomainChallengeResponse503Headers
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetDomainChallengeResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetDomainChallengeResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetDomainChallengeResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetDomainChallengeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetDomainChallengeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetDomainChallengeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetDomainChallengeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
 }
 
 type GetAPIDocsPageResponse struct {
@@ -25465,6 +25781,145 @@ func (r PutBrandResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r PutBrandResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// VerifyBrandDomainResponse401Headers the declared response headers of an HTTP 401 response for VerifyBrandDomain
+type VerifyBrandDomainResponse401Headers struct {
+	XRequestID *string
+}
+
+// VerifyBrandDomainResponse403Headers the declared response headers of an HTTP 403 response for VerifyBrandDomain
+type VerifyBrandDomainResponse403Headers struct {
+	XRequestID *string
+}
+
+// VerifyBrandDomainResponse404Headers the declared response headers of an HTTP 404 response for VerifyBrandDomain
+type VerifyBrandDomainResponse404Headers struct {
+	XRequestID *string
+}
+
+// VerifyBrandDomainResponse409Headers the declared response headers of an HTTP 409 response for VerifyBrandDomain
+type VerifyBrandDomainResponse409Headers struct {
+	XRequestID *string
+}
+
+// VerifyBrandDomainResponse422Headers the declared response headers of an HTTP 422 response for VerifyBrandDomain
+type VerifyBrandDomainResponse422Headers struct {
+	XRequestID *string
+}
+
+// VerifyBrandDomainResponse500Headers the declared response headers of an HTTP 500 response for VerifyBrandDomain
+type VerifyBrandDomainResponse500Headers struct {
+	XRequestID *string
+}
+
+// VerifyBrandDomainResponse503Headers the declared response headers of an HTTP 503 response for VerifyBrandDomain
+type VerifyBrandDomainResponse503Headers struct {
+	XRequestID *string
+}
+
+type VerifyBrandDomainResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Brand
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationFailed
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *VerifyBrandDomainResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *VerifyBrandDomainResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *VerifyBrandDomainResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *VerifyBrandDomainResponse409Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *VerifyBrandDomainResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *VerifyBrandDomainResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *VerifyBrandDomainResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r VerifyBrandDomainResponse) GetJSON200() *Brand {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r VerifyBrandDomainResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r VerifyBrandDomainResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r VerifyBrandDomainResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r VerifyBrandDomainResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r VerifyBrandDomainResponse) GetJSON422() *ValidationFailed {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r VerifyBrandDomainResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r VerifyBrandDomainResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r VerifyBrandDomainResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r VerifyBrandDomainResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r VerifyBrandDomainResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r VerifyBrandDomainResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -38295,6 +38750,23 @@ func (r ReadyzResponse) ContentType() string {
 	return ""
 }
 
+// GetDomainChallengeWithResponse A brand domain claim's token, answered on its host
+//
+// No sign-in. Answers `token` as text when someone claims the request's `Host` (without its
+// port) with that token, else 404: the domain check fetches it through the host to see that
+// the host reaches this service.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /.well-known/paygate-verification/{token} (the `GetDomainChallenge` operationId).
+func (c *ClientWithResponses) GetDomainChallengeWithResponse(ctx context.Context, token string, reqEditors ...RequestEditorFn) (*GetDomainChallengeResponse, error) {
+	rsp, err := c.GetDomainChallenge(ctx, token, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetDomainChallengeResponse(rsp)
+}
+
 // GetAPIDocsPageWithResponse Human-readable rendering of this document
 //
 // A self-contained HTML page (no external scripts, styles or fonts).
@@ -38432,9 +38904,9 @@ func (c *ClientWithResponses) VerifyAccountWithResponse(ctx context.Context, bod
 
 // GetPublicBrandWithResponse The brand of the request's host
 //
-// No sign-in. On one of a reseller's domains (the `Host` header without its port, any case)
-// that reseller's brand with `reseller: true`; on any other host the platform's, with
-// `reseller: false`. The panel's login, registration and shell show it.
+// No sign-in. On one of a reseller's verified domains (the `Host` header without its port, any
+// case) that reseller's brand with `reseller: true`; on any other host (a domain only claimed
+// too) the platform's, with `reseller: false`. The panel's login, registration and shell show it.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -38602,7 +39074,7 @@ func (c *ClientWithResponses) RotateApiKeySecretWithResponse(ctx context.Context
 // `payment.utr_correct`, `payment.credit_retry`, `subscription.set`, `plan.create`, `plan.update`,
 // `billing_settings.update`; a reseller's `customer.create`, `customer.block`,
 // `customer.activate`, `transfer.create`, `brand.update`, `brand.logo_set`,
-// `brand.logo_delete`, `customer_price.set`, `customer_price.delete`, `customer_markup.set`),
+// `brand.logo_delete`, `brand.domain_verify`, `customer_price.set`, `customer_price.delete`, `customer_markup.set`),
 // the target, snapshots before and after (secrets are never recorded), address and time.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -38877,7 +39349,7 @@ func (c *ClientWithResponses) RefreshSessionWithResponse(ctx context.Context, pa
 // other account (whatever its state) is a 422 field error "has already been taken". The
 // verification link `PUBLIC_BASE_URL/verify-email?token=…` is mailed after the answer; a
 // mail failure is logged and does not change it. At most 10 registrations an hour per
-// client address (429 `too_many_requests`). On a reseller's domain (see `GET /api/v1/brand`)
+// client address (429 `too_many_requests`). On a reseller's verified domain (see `GET /api/v1/brand`)
 // the account is that reseller's customer (`parent_id`), pending until the reseller
 // activates it, and its mail carries the reseller's brand name and domain.
 //
@@ -38899,7 +39371,7 @@ func (c *ClientWithResponses) RegisterWithBodyWithResponse(ctx context.Context, 
 // other account (whatever its state) is a 422 field error "has already been taken". The
 // verification link `PUBLIC_BASE_URL/verify-email?token=…` is mailed after the answer; a
 // mail failure is logged and does not change it. At most 10 registrations an hour per
-// client address (429 `too_many_requests`). On a reseller's domain (see `GET /api/v1/brand`)
+// client address (429 `too_many_requests`). On a reseller's verified domain (see `GET /api/v1/brand`)
 // the account is that reseller's customer (`parent_id`), pending until the reseller
 // activates it, and its mail carries the reseller's brand name and domain.
 //
@@ -39299,10 +39771,12 @@ func (c *ClientWithResponses) GetBrandWithResponse(ctx context.Context, reqEdito
 // Replaces the name, support contacts and domains (the logo has its own route).
 // `brand_name` is required, at most 100 characters; `support_email` an email address and
 // `support_phone` 10 to 15 digits, each optional (empty clears it); `domains` at most 10 host
-// names, lower-cased, without scheme, port or path, never the platform's own host. A domain
-// another reseller answers on is 409 `domain_taken` (the field error names it). Point the
-// domain's DNS at this service; a request with that `Host` then shows the brand and
-// registers the reseller's customers. Audited as `brand.update`.
+// names, lower-cased, without scheme, port or path, never the platform's own host. A new
+// domain is a `pending` claim with its own token (`domain_states`); several resellers may
+// claim one host, and the first to prove it wins (`POST /api/v1/panel/brand/domains/{host}/verify`).
+// Adding a domain another reseller verified is 409 `domain_taken` (the field error names it);
+// a kept domain keeps its state. Until verified a domain shows no brand, registers no
+// customer and no mail links to it. Audited as `brand.update`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -39320,10 +39794,12 @@ func (c *ClientWithResponses) PutBrandWithBodyWithResponse(ctx context.Context, 
 // Replaces the name, support contacts and domains (the logo has its own route).
 // `brand_name` is required, at most 100 characters; `support_email` an email address and
 // `support_phone` 10 to 15 digits, each optional (empty clears it); `domains` at most 10 host
-// names, lower-cased, without scheme, port or path, never the platform's own host. A domain
-// another reseller answers on is 409 `domain_taken` (the field error names it). Point the
-// domain's DNS at this service; a request with that `Host` then shows the brand and
-// registers the reseller's customers. Audited as `brand.update`.
+// names, lower-cased, without scheme, port or path, never the platform's own host. A new
+// domain is a `pending` claim with its own token (`domain_states`); several resellers may
+// claim one host, and the first to prove it wins (`POST /api/v1/panel/brand/domains/{host}/verify`).
+// Adding a domain another reseller verified is 409 `domain_taken` (the field error names it);
+// a kept domain keeps its state. Until verified a domain shows no brand, registers no
+// customer and no mail links to it. Audited as `brand.update`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -39334,6 +39810,31 @@ func (c *ClientWithResponses) PutBrandWithResponse(ctx context.Context, body Put
 		return nil, err
 	}
 	return ParsePutBrandResponse(rsp)
+}
+
+// VerifyBrandDomainWithResponse Prove a brand domain (resellers)
+//
+// Checks the caller's claim on `host` (one of its `domains`) and, when both proofs hold,
+// marks it `verified`: a TXT record at `txt_name` (`_paygate-verify.<host>`) holding the
+// claim's `txt_value`, which only the domain's owner can publish, and this service's own
+// answer fetched at `challenge_url` through the host (`PUBLIC_BASE_URL`'s scheme and port;
+// internal addresses refused unless `UPSTREAM_ALLOW_PRIVATE`), which shows that the host
+// points here. The host then shows the brand, registers the caller's customers, and its
+// customers' mail links use it (the first verified domain). A failed check is 422
+// `domain_not_verified` saying which proof failed, also kept in the claim's `problem`; a
+// host another reseller verified first is 409 `domain_taken` (that claim's state is `lost`);
+// a host the caller does not claim is 404 `domain_not_found`; a verified claim answers as it
+// is. Audited as `brand.domain_verify`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/panel/brand/domains/{host}/verify (the `VerifyBrandDomain` operationId).
+func (c *ClientWithResponses) VerifyBrandDomainWithResponse(ctx context.Context, host string, reqEditors ...RequestEditorFn) (*VerifyBrandDomainResponse, error) {
+	rsp, err := c.VerifyBrandDomain(ctx, host, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseVerifyBrandDomainResponse(rsp)
 }
 
 // DeleteBrandLogoWithResponse Remove the caller's logo (resellers)
@@ -41620,6 +42121,79 @@ func (c *ClientWithResponses) ReadyzWithResponse(ctx context.Context, reqEditors
 		return nil, err
 	}
 	return ParseReadyzResponse(rsp)
+}
+
+// ParseGetDomainChallengeResponse parses an HTTP response from a GetDomainChallengeWithResponse call
+func ParseGetDomainChallengeResponse(rsp *http.Response) (*GetDomainChallengeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetDomainChallengeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 404:
+		var headers GetDomainChallengeResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetDomainChallengeResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetDomainChallengeResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
 }
 
 // ParseGetAPIDocsPageResponse parses an HTTP response from a GetAPIDocsPageWithResponse call
@@ -46190,6 +46764,154 @@ func ParsePutBrandResponse(rsp *http.Response) (*PutBrandResponse, error) {
 			headers.XRequestID = &value
 		}
 		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseVerifyBrandDomainResponse parses an HTTP response from a VerifyBrandDomainWithResponse call
+func ParseVerifyBrandDomainResponse(rsp *http.Response) (*VerifyBrandDomainResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &VerifyBrandDomainResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Brand
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers VerifyBrandDomainResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers VerifyBrandDomainResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers VerifyBrandDomainResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers VerifyBrandDomainResponse409Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 422:
+		var headers VerifyBrandDomainResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers VerifyBrandDomainResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers VerifyBrandDomainResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil

@@ -273,6 +273,12 @@ var authzTable = []authzRow{
 		r.refused = "reseller_only"
 		return r
 	}},
+	// A host the reseller does not claim: 404 domain_not_found (brand_domains_test.go proves the rest).
+	{method: "POST", pattern: "/brand/domains/{host}/verify", want: statuses{401, 403, 404, 403}, own: func(f *authzFixture, a actor) authzRequest {
+		r := panelReq("/brand/domains/unclaimed.example/verify")
+		r.refused = "reseller_only"
+		return r
+	}},
 	{method: "GET", pattern: "/balance-requests", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/balance-requests") }},
 	{method: "POST", pattern: "/balance-requests", want: statuses{401, 201, 201, 201}, own: func(f *authzFixture, a actor) authzRequest {
 		r := panelReq("/balance-requests")

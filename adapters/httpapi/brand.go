@@ -7,6 +7,7 @@ import (
 	"mime"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -22,6 +23,7 @@ const maxLogoBody = brand.MaxLogoBytes + 16<<10
 var (
 	errLogoBodyTooLarge = errs.E(errs.TooLarge, "body_too_large", "Request body too large: a logo may be at most 512 KB")
 	errNoBrands         = errs.E(errs.Unavailable, "brands_unavailable", "Brands are not available")
+	errNoChallenge      = errs.E(errs.NotFound, "challenge_not_found", "No domain claim has this token on this host")
 )
 
 type brandRequest struct {
@@ -32,11 +34,25 @@ type brandRequest struct {
 }
 
 type brandResponse struct {
-	BrandName    string   `json:"brand_name"`
-	SupportEmail string   `json:"support_email"`
-	SupportPhone string   `json:"support_phone"`
-	Domains      []string `json:"domains"`
-	LogoURL      *string  `json:"logo_url"`
+	BrandName    string                `json:"brand_name"`
+	SupportEmail string                `json:"support_email"`
+	SupportPhone string                `json:"support_phone"`
+	Domains      []string              `json:"domains"`
+	DomainStates []domainStateResponse `json:"domain_states"`
+	LogoURL      *string               `json:"logo_url"`
+}
+
+// domainStateResponse is one domain's proof: its state and what the
+// reseller publishes to prove it.
+type domainStateResponse struct {
+	Host         string     `json:"host"`
+	State        string     `json:"state"`
+	TXTName      string     `json:"txt_name"`
+	TXTValue     string     `json:"txt_value"`
+	ChallengeURL string     `json:"challenge_url"`
+	VerifiedAt   *time.Time `json:"verified_at"`
+	CheckedAt    *time.Time `json:"checked_at"`
+	Problem      *string    `json:"problem"`
 }
 
 // publicBrandResponse is the brand a host shows before sign-in.
@@ -58,13 +74,18 @@ func logoURL(path string, b brand.Brand) *string {
 	return &u
 }
 
-func toBrandResponse(b brand.Brand) brandResponse {
-	d := b.Domains
-	if d == nil {
-		d = []string{}
+func toBrandResponse(bs *brands.Brands, b brand.Brand) brandResponse {
+	states := make([]domainStateResponse, 0, len(b.Domains))
+	for _, d := range b.Domains {
+		st := domainStateResponse{Host: d.Host, State: string(d.State), TXTName: brand.TXTName(d.Host), TXTValue: d.Token,
+			ChallengeURL: bs.ChallengeURL(d), VerifiedAt: d.VerifiedAt, CheckedAt: d.CheckedAt}
+		if d.Problem != "" && d.State == brand.DomainPending {
+			st.Problem = &d.Problem
+		}
+		states = append(states, st)
 	}
-	return brandResponse{BrandName: b.Name, SupportEmail: b.SupportEmail, SupportPhone: b.SupportPhone, Domains: d,
-		LogoURL: logoURL("/api/v1/panel/brand/logo", b)}
+	return brandResponse{BrandName: b.Name, SupportEmail: b.SupportEmail, SupportPhone: b.SupportPhone, Domains: b.Hosts(),
+		DomainStates: states, LogoURL: logoURL("/api/v1/panel/brand/logo", b)}
 }
 
 func (s *server) brands() (*brands.Brands, error) {
@@ -83,7 +104,7 @@ func (s *server) getBrand(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toBrandResponse(b))
+	return c.JSON(http.StatusOK, toBrandResponse(bs, b))
 }
 
 func (s *server) putBrand(c echo.Context) error {
@@ -100,7 +121,40 @@ func (s *server) putBrand(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toBrandResponse(b))
+	return c.JSON(http.StatusOK, toBrandResponse(bs, b))
+}
+
+// verifyBrandDomain checks the caller's claim on a domain (brands.VerifyDomain).
+func (s *server) verifyBrandDomain(c echo.Context) error {
+	bs, err := s.brands()
+	if err != nil {
+		return err
+	}
+	b, err := bs.VerifyDomain(c.Request().Context(), caller(c), c.Param("host"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toBrandResponse(bs, b))
+}
+
+// domainChallenge answers a claim's token on the host claimed: the proof,
+// for the domain check, that the host reaches this service. 404 for a
+// token no one claims on that Host.
+func (s *server) domainChallenge(c echo.Context) error {
+	bs, err := s.brands()
+	if err != nil {
+		return err
+	}
+	token := c.Param("token")
+	ok, err := bs.Challenge(c.Request().Context(), c.Request().Host, token)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	if !ok {
+		return errNoChallenge
+	}
+	return c.String(http.StatusOK, token)
 }
 
 // putBrandLogo reads a multipart/form-data body with one file part, logo.
@@ -158,7 +212,7 @@ func (s *server) putBrandLogo(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toBrandResponse(b))
+	return c.JSON(http.StatusOK, toBrandResponse(bs, b))
 }
 
 func (s *server) deleteBrandLogo(c echo.Context) error {

@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"image"
@@ -11,10 +12,99 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/textproto"
+	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"paygate/core/brand"
+	"paygate/core/errs"
 )
+
+// fakeNet is the Internet of a test's brand domains (brand.Prober): TXT
+// records as the test publishes them, and a request to a routed host
+// reaches this env's server with that Host, as a domain pointed at the
+// platform would.
+type fakeNet struct {
+	e      *env
+	mu     sync.Mutex
+	txt    map[string][]string
+	routed map[string]bool
+}
+
+func newFakeNet(e *env) *fakeNet {
+	return &fakeNet{e: e, txt: map[string][]string{}, routed: map[string]bool{}}
+}
+
+var _ brand.Prober = (*fakeNet)(nil)
+
+func (n *fakeNet) TXT(_ context.Context, name string) ([]string, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if r, ok := n.txt[name]; ok {
+		return r, nil
+	}
+	return nil, errs.ErrNotFound
+}
+
+func (n *fakeNet) Get(ctx context.Context, raw string) (int, []byte, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return 0, nil, err
+	}
+	n.mu.Lock()
+	routed := n.routed[u.Hostname()]
+	n.mu.Unlock()
+	if !routed {
+		return 0, nil, fmt.Errorf("dial %s: connection refused", u.Host)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, n.e.url+u.RequestURI(), nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Host = u.Host
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(res.Body, 1<<10))
+	return res.StatusCode, body, err
+}
+
+// publish adds a TXT record value at _paygate-verify.<host>.
+func (n *fakeNet) publish(host, value string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.txt[brand.TXTName(host)] = append(n.txt[brand.TXTName(host)], value)
+}
+
+// route points host at this env's server.
+func (n *fakeNet) route(host string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.routed[host] = true
+}
+
+// prove publishes a claim's token and points its host here.
+func (n *fakeNet) prove(host, token string) {
+	n.publish(host, token)
+	n.route(host)
+}
+
+// domainState is host's entry in a brand answer's domain_states.
+func domainState(t *testing.T, b resp, host string) map[string]any {
+	t.Helper()
+	states, _ := b.body["domain_states"].([]any)
+	for _, s := range states {
+		if m, _ := s.(map[string]any); m["host"] == host {
+			return m
+		}
+	}
+	t.Fatalf("no state of %s in %s", host, b.raw)
+	return nil
+}
 
 // onHost sends a request with the given Host header (a reseller's domain
 // pointing at this server).
@@ -100,6 +190,13 @@ func TestBrandEndToEnd(t *testing.T) {
 			"support_email": "help@acme.example", "support_phone": "+919876543210", "domains": []string{strings.ToUpper(domain)}}), 200)
 		if d, _ := b.body["domains"].([]any); len(d) != 1 || d[0] != domain {
 			t.Fatalf("saved brand %s", b.raw)
+		}
+		// Proven (brand_test's fake DNS and routing), the domain is the reseller's;
+		// another reseller can no longer claim it.
+		e.net.prove(domain, domainState(t, b, domain)["txt_value"].(string))
+		v := e.must(e.do("POST", "/api/v1/panel/brand/domains/"+domain+"/verify", res.token, nil), 200)
+		if st := domainState(t, v, domain); st["state"] != "verified" || st["verified_at"] == nil {
+			t.Fatalf("verified brand %s", v.raw)
 		}
 		taken := e.do("PUT", "/api/v1/panel/brand", other.token, map[string]any{"brand_name": "Other", "domains": []string{domain}})
 		if taken.status != 409 || taken.str("error") != "domain_taken" {

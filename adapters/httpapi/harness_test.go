@@ -48,6 +48,7 @@ type env struct {
 	uploads  string       // the file storage's folder
 	metrics  *metrics.Registry
 	strict   atomic.Bool // webhook URLs follow the SSRF rules (loopback refused); off by default
+	net      *fakeNet    // brand domains' DNS and routing, as a test sets them (brand_test.go)
 }
 
 // envTargets is the webhook address policy of an env: AllowPrivate (the
@@ -92,7 +93,8 @@ func newEnv(t *testing.T, store *mysqlstore.Store) *env {
 	e.metrics = metrics.New()
 	e.metrics.AddDBStats(store.Stats)
 	log := slog.New(slog.NewJSONHandler(e.logs, nil))
-	e.app = app.New(app.Deps{Log: log,
+	e.net = newFakeNet(e)
+	e.app = app.New(app.Deps{Log: log, DomainProber: e.net,
 		Tx: store, Stores: store.Stores(), Names: store.Names(), Exports: store.Exports(), Upstream: up, Tokens: tokens, Files: files, ResellerReports: store.ResellerReports(), Verifications: store.Verifications(), Beneficiaries: store.Beneficiaries(),
 		Config: app.Config{Location: loc, UpstreamTimeout: 2 * time.Second, PasswordCost: 4, GSTRate: decimal.NewFromInt(18)},
 		Mailer: e.mail, EmailTokens: tokens, Renderer: invoicepdf.New(),

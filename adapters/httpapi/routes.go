@@ -17,6 +17,8 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	// A reseller's brand (brand.go): public, by the request's Host.
 	e.GET("/api/v1/brand", s.publicBrand)
 	e.GET("/api/v1/brand/logo", s.publicBrandLogo)
+	// A claimed domain's token, answered on that host (the domain check's proof).
+	e.GET("/.well-known/paygate-verification/:token", s.domainChallenge)
 
 	p := e.Group("/api/v1/panel")
 	p.POST("/auth/login", s.login)
@@ -40,6 +42,7 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	in.GET("/brand/logo", s.getBrandLogo)
 	in.PUT("/brand/logo", s.putBrandLogo)
 	in.DELETE("/brand/logo", s.deleteBrandLogo)
+	in.POST("/brand/domains/:host/verify", s.verifyBrandDomain)
 
 	in.GET("/services", s.listServices)
 	in.GET("/services/:id", s.getService)

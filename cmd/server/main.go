@@ -22,6 +22,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"paygate/adapters/hostprobe"
 	"paygate/adapters/httpapi"
 	"paygate/adapters/invoicepdf"
 	"paygate/adapters/mail"
@@ -198,6 +199,8 @@ func newApp(cfg config, store *mysqlstore.Store, tokens *token.JWT, files panel.
 		Opener: sandbox.Opener{}, Renderer: invoicepdf.New(),
 		// Webhook and callback URLs follow the SSRF rules of provider URLs.
 		Webhooks: webhookadapter.New(cfg.UpstreamAllowPrivate), Targets: upstream.Policy{AllowPrivate: cfg.UpstreamAllowPrivate},
+		// Brand domain checks reach hosts under the same rules.
+		DomainProber: hostprobe.New(cfg.UpstreamAllowPrivate),
 	}
 	if cfg.MailFrom != nil {
 		d.Config.PlatformName = cfg.MailFrom.Name // "" means brand.DefaultPlatformName

@@ -13,6 +13,7 @@ import (
 	"paygate/core/accountopen"
 	"paygate/core/beneficiary"
 	"paygate/core/billing"
+	"paygate/core/brand"
 	"paygate/core/commission"
 	"paygate/core/directory"
 	"paygate/core/export"
@@ -139,6 +140,10 @@ type Deps struct {
 	Webhooks webhook.Sender
 	Targets  webhook.TargetPolicy
 
+	// DomainProber checks resellers' brand domains (adapters/hostprobe);
+	// nil answers a domain check with 503.
+	DomainProber brand.Prober
+
 	// Renderer draws invoices and statements as PDF (adapters/invoicepdf);
 	// nil answers 503 for a PDF.
 	Renderer invoice.Renderer
@@ -227,7 +232,7 @@ func New(d Deps) *App {
 	// gets mail under its reseller's brand (brands.Brands.Mailer).
 	var branding *brands.Brands
 	if d.Stores.Brands != nil {
-		branding = brands.New(brands.Deps{Tx: d.Tx, Store: d.Stores.Brands, Users: d.Stores.Users, Files: d.Files, Now: d.Now,
+		branding = brands.New(brands.Deps{Tx: d.Tx, Store: d.Stores.Brands, Users: d.Stores.Users, Files: d.Files, Prober: d.DomainProber, Now: d.Now,
 			Config: brands.Config{PlatformName: cfg.PlatformName, PublicBaseURL: cfg.PublicBaseURL}})
 		d.Mailer = branding.Mailer(d.Mailer)
 	}

@@ -73,6 +73,8 @@ const (
 	BrandUpdate     = "brand.update"
 	BrandLogoSet    = "brand.logo_set"
 	BrandLogoDelete = "brand.logo_delete"
+	// BrandDomainVerify: a claimed domain proven (brands.VerifyDomain).
+	BrandDomainVerify = "brand.domain_verify"
 )
 
 // Entry is one recorded action. Before and After are JSON snapshots of the

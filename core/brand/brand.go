@@ -27,8 +27,27 @@ type Brand struct {
 	SupportPhone string
 	LogoPath     string // the stored file's server-chosen name; "" without a logo
 	LogoType     string // its Content-Type
-	Domains      []string
+	Domains      []Domain
 	UpdatedAt    time.Time
+}
+
+// Hosts are the host names of the brand's domains, whatever their state.
+func (b Brand) Hosts() []string {
+	out := make([]string, 0, len(b.Domains))
+	for _, d := range b.Domains {
+		out = append(out, d.Host)
+	}
+	return out
+}
+
+// FirstVerified is the first of the brand's domains its reseller proved, if any.
+func (b Brand) FirstVerified() (string, bool) {
+	for _, d := range b.Domains {
+		if d.State == DomainVerified {
+			return d.Host, true
+		}
+	}
+	return "", false
 }
 
 // HasLogo reports whether a logo is stored.
@@ -43,8 +62,8 @@ type Input struct {
 }
 
 var (
-	// ErrDomainTaken answers a domain that another reseller (or the
-	// platform itself) answers on.
+	// ErrDomainTaken answers a domain that another reseller proved and
+	// answers on.
 	ErrDomainTaken = errs.E(errs.Conflict, "domain_taken", "A domain is already used by another account")
 	// ErrNotReseller answers the brand routes of anyone but a reseller.
 	ErrNotReseller = errs.E(errs.Forbidden, "reseller_only", "Only a reseller has a brand")

@@ -85,3 +85,49 @@ func TestInputValidate(t *testing.T) {
 		})
 	}
 }
+
+func TestDomainProofRules(t *testing.T) {
+	tok := "pgv_0123456789abcdef0123456789abcdef"
+	txt := []struct {
+		records []string
+		token   string
+		want    bool
+	}{
+		{nil, tok, false},
+		{[]string{"v=spf1 -all"}, tok, false},
+		{[]string{"v=spf1 -all", tok}, tok, true},
+		{[]string{` "` + tok + `" `}, tok, true},
+		{[]string{tok + "x"}, tok, false},
+		{[]string{""}, "", false},
+	}
+	for i, c := range txt {
+		if got := brand.HasToken(c.records, c.token); got != c.want {
+			t.Errorf("HasToken #%d = %v", i, got)
+		}
+	}
+	answers := []struct {
+		status int
+		body   string
+		want   bool
+	}{
+		{200, tok, true},
+		{200, tok + "\n", true},
+		{200, "ok", false},
+		{404, tok, false},
+		{301, "", false},
+	}
+	for i, c := range answers {
+		if got := brand.AnswersChallenge(c.status, []byte(c.body), tok); got != c.want {
+			t.Errorf("AnswersChallenge #%d = %v", i, got)
+		}
+	}
+	if brand.AnswersChallenge(200, nil, "") {
+		t.Error("an empty token is answered")
+	}
+	if a, b := brand.NewToken(), brand.NewToken(); a == b || len(a) != 36 {
+		t.Errorf("NewToken %q %q", a, b)
+	}
+	if brand.TXTName("panel.acme.example") != "_paygate-verify.panel.acme.example" {
+		t.Error("TXTName")
+	}
+}

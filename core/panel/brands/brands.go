@@ -28,10 +28,13 @@ const DefaultPlatformName = "Paygate"
 
 // Deps are the ports of brands. Now may be nil (time.Now).
 type Deps struct {
-	Tx     store.Transactor // writes: the brand and its audit entry in one transaction
-	Store  brand.Store      // reads outside a transaction
-	Users  Users
-	Files  panel.Files // logos; nil refuses them
+	Tx    store.Transactor // writes: the brand and its audit entry in one transaction
+	Store brand.Store      // reads outside a transaction
+	Users Users
+	Files panel.Files // logos; nil refuses them
+	// Prober checks a claimed domain (DNS TXT and a request through the
+	// host); nil answers a check with 503 domain_checks_unavailable.
+	Prober brand.Prober
 	Now    func() time.Time
 	Config Config
 }
@@ -42,6 +45,7 @@ type Brands struct {
 	store    brand.Store
 	users    Users
 	files    panel.Files
+	prober   brand.Prober
 	now      func() time.Time
 	cfg      Config
 	platform string // the platform's host, NormalizeHost's form ("" if unknown)
@@ -58,7 +62,7 @@ func New(d Deps) *Brands {
 	if d.Config.PlatformName == "" {
 		d.Config.PlatformName = DefaultPlatformName
 	}
-	b := &Brands{tx: d.Tx, store: d.Store, users: d.Users, files: d.Files, now: d.Now, cfg: d.Config}
+	b := &Brands{tx: d.Tx, store: d.Store, users: d.Users, files: d.Files, prober: d.Prober, now: d.Now, cfg: d.Config}
 	if _, rest, ok := strings.Cut(d.Config.PublicBaseURL, "://"); ok {
 		host, _, _ := strings.Cut(rest, "/")
 		b.platform = brand.NormalizeHost(host)
@@ -192,8 +196,8 @@ type Public struct {
 }
 
 // ResellerOfHost is the reseller whose brand a request's Host header shows:
-// one of its domains, held by an account that is a reseller and active.
-// ok is false for any other host.
+// one of its verified domains, held by an account that is a reseller and
+// active. ok is false for any other host (a claim not yet proven too).
 func (b *Brands) ResellerOfHost(ctx context.Context, hostHeader string) (id uint64, ok bool, err error) {
 	host := brand.NormalizeHost(hostHeader)
 	if host == "" || host == b.platform {

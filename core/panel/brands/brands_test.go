@@ -92,8 +92,53 @@ func (s *sentMail) Send(_ context.Context, m panel.Message) error {
 	return nil
 }
 
+// fakeProber is the Internet as a test sets it: TXT records by name, and
+// the platform answering the challenge (through f.brands.Challenge) on
+// the hosts routed to it.
+type fakeProber struct {
+	mu     sync.Mutex
+	txt    map[string][]string
+	routed map[string]bool
+	b      **brands.Brands
+}
+
+func (p *fakeProber) TXT(_ context.Context, name string) ([]string, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if r, ok := p.txt[name]; ok {
+		return r, nil
+	}
+	return nil, errs.ErrNotFound
+}
+
+func (p *fakeProber) Get(ctx context.Context, url string) (int, []byte, error) {
+	rest, ok := strings.CutPrefix(url, "https://")
+	host, path, _ := strings.Cut(rest, "/")
+	p.mu.Lock()
+	routed := p.routed[host]
+	p.mu.Unlock()
+	if !ok || !routed {
+		return 0, nil, errors.New("connection refused")
+	}
+	token := strings.TrimPrefix("/"+path, brand.ChallengePath)
+	if ok, err := (*p.b).Challenge(ctx, host, token); err != nil || !ok {
+		return 404, []byte(`{"error":"challenge_not_found"}`), err
+	}
+	return 200, []byte(token), nil
+}
+
+// prove publishes the TXT record of the reseller's claim on host and
+// routes the host to the platform.
+func (p *fakeProber) prove(host, token string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.txt[brand.TXTName(host)] = append(p.txt[brand.TXTName(host)], token)
+	p.routed[host] = true
+}
+
 type fixture struct {
 	brands   *brands.Brands
+	prober   *fakeProber
 	db       *storetest.DB
 	files    *memFiles
 	reseller *user.User // id 10, active reseller
@@ -113,7 +158,8 @@ func newFixture(t *testing.T) fixture {
 		plain:    &user.User{ID: 12, Email: "plain@example.com", Role: user.RoleUser, Status: user.StatusActive},
 	}
 	db.Put(*f.reseller, *f.customer, *f.plain)
-	f.brands = brands.New(brands.Deps{Tx: db, Store: db.Stores().Brands, Users: db.Stores().Users, Files: f.files,
+	f.prober = &fakeProber{txt: map[string][]string{}, routed: map[string]bool{}, b: &f.brands}
+	f.brands = brands.New(brands.Deps{Tx: db, Store: db.Stores().Brands, Users: db.Stores().Users, Files: f.files, Prober: f.prober,
 		Now:    func() time.Time { return time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC) },
 		Config: brands.Config{PlatformName: "Paygate", PublicBaseURL: "https://pay.example"}})
 	return f
@@ -137,10 +183,21 @@ func TestBrandsForHost(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	b, err := f.brands.Update(ctx, f.reseller, brand.Input{Name: "Acme", SupportEmail: "help@acme.example", Domains: []string{"Brand.Example"}})
-	if err != nil || b.Name != "Acme" || len(b.Domains) != 1 || b.Domains[0] != "brand.example" {
+	if err != nil || b.Name != "Acme" || len(b.Domains) != 1 || b.Domains[0].Host != "brand.example" || b.Domains[0].State != brand.DomainPending {
 		t.Fatalf("Update: %+v, %v", b, err)
 	}
-	if e := f.db.AuditEntries(); len(e) != 1 || e[0].Action != audit.BrandUpdate || e[0].ActorID != 10 || e[0].TargetID == nil || *e[0].TargetID != 10 {
+	// Unproven, the domain shows the platform and registers no customer.
+	if p, err := f.brands.ForHost(ctx, "brand.example"); err != nil || p.Reseller {
+		t.Fatalf("ForHost(unverified): %+v, %v", p, err)
+	}
+	if _, ok, _ := f.brands.ResellerOfHost(ctx, "brand.example"); ok {
+		t.Fatal("an unverified domain registers customers")
+	}
+	f.prober.prove("brand.example", b.Domains[0].Token)
+	if _, err := f.brands.VerifyDomain(ctx, f.reseller, "brand.example"); err != nil {
+		t.Fatal(err)
+	}
+	if e := f.db.AuditEntries(); len(e) != 2 || e[0].Action != audit.BrandUpdate || e[1].Action != audit.BrandDomainVerify || e[0].ActorID != 10 || e[0].TargetID == nil || *e[0].TargetID != 10 {
 		t.Fatalf("audit after Update: %+v", e)
 	}
 	// The platform's own host is refused as a domain.
@@ -188,11 +245,11 @@ func TestBrandsForHost(t *testing.T) {
 	for _, e := range f.db.AuditEntries() {
 		actions = append(actions, e.Action)
 	}
-	if want := []string{audit.BrandUpdate, audit.BrandLogoSet, audit.BrandLogoSet, audit.BrandLogoDelete}; !slices.Equal(actions, want) {
+	if want := []string{audit.BrandUpdate, audit.BrandDomainVerify, audit.BrandLogoSet, audit.BrandLogoSet, audit.BrandLogoDelete}; !slices.Equal(actions, want) {
 		t.Fatalf("audit actions %v, want %v", actions, want)
 	}
 	// Removing no logo records nothing.
-	if err := f.brands.DeleteLogo(ctx, f.reseller); err != nil || len(f.db.AuditEntries()) != 4 {
+	if err := f.brands.DeleteLogo(ctx, f.reseller); err != nil || len(f.db.AuditEntries()) != 5 {
 		t.Fatalf("second DeleteLogo: %v, %d entries", err, len(f.db.AuditEntries()))
 	}
 
@@ -220,7 +277,14 @@ func TestMailerBrandsCustomersMail(t *testing.T) {
 	}
 	// No brand yet: unchanged.
 	_ = m.Send(ctx, msg("cust@example.com"))
-	if _, err := f.brands.Update(ctx, f.reseller, brand.Input{Name: "Acme Recharge", Domains: []string{"brand.example"}}); err != nil {
+	b, err := f.brands.Update(ctx, f.reseller, brand.Input{Name: "Acme Recharge", Domains: []string{"brand.example"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An unverified domain gets no links: the brand name only.
+	_ = m.Send(ctx, msg("cust@example.com"))
+	f.prober.prove("brand.example", b.Domains[0].Token)
+	if _, err := f.brands.VerifyDomain(ctx, f.reseller, "brand.example"); err != nil {
 		t.Fatal(err)
 	}
 	_ = m.Send(ctx, msg("CUST@example.com"))
@@ -229,6 +293,7 @@ func TestMailerBrandsCustomersMail(t *testing.T) {
 	_ = m.Send(ctx, msg("nobody@example.com"))
 	want := []struct{ from, link string }{
 		{"", "https://pay.example/reset-password?token=abc"},
+		{"Acme Recharge", "https://pay.example/reset-password?token=abc"},
 		{"Acme Recharge", "https://brand.example/reset-password?token=abc"},
 		{"", "https://pay.example/reset-password?token=abc"},
 		{"", "https://pay.example/reset-password?token=abc"},
@@ -242,5 +307,86 @@ func TestMailerBrandsCustomersMail(t *testing.T) {
 		if g.FromName != w.from || g.Link != w.link || !strings.Contains(g.Text, w.link) {
 			t.Errorf("mail %d: from %q link %q text %q; want %q %q", i, g.FromName, g.Link, g.Text, w.from, w.link)
 		}
+	}
+}
+
+// TestVerifyDomainFirstProofWins: two resellers claim one host; each check
+// says what is missing; the first proof wins, and the other is told (lost,
+// 409 on its check and when it adds the host again).
+func TestVerifyDomainFirstProofWins(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	rival := &user.User{ID: 13, Email: "rival@example.com", Role: user.RoleReseller, Status: user.StatusActive}
+	f.db.Put(*rival)
+	if _, err := f.brands.Update(ctx, rival, brand.Input{Name: "Rival", Domains: []string{"shop.example"}}); err != nil {
+		t.Fatal(err)
+	}
+	mine, err := f.brands.Update(ctx, f.reseller, brand.Input{Name: "Acme", Domains: []string{"shop.example"}})
+	if err != nil {
+		t.Fatalf("a second claim on a pending host: %v", err)
+	}
+	token := mine.Domains[0].Token
+
+	if _, err := f.brands.VerifyDomain(ctx, f.reseller, "nothere.example"); !errors.Is(err, brand.ErrDomainNotFound) {
+		t.Fatalf("unclaimed host: %v", err)
+	}
+	if _, err := f.brands.VerifyDomain(ctx, f.plain, "shop.example"); !errors.Is(err, brand.ErrNotReseller) {
+		t.Fatalf("a user: %v", err)
+	}
+	steps := []struct {
+		name    string
+		setup   func()
+		problem string // "" for success
+	}{
+		{"no TXT record", func() {}, "no TXT record _paygate-verify.shop.example"},
+		{"another token in TXT", func() { f.prober.txt["_paygate-verify.shop.example"] = []string{"pgv_other"} }, "no TXT record"},
+		{"TXT but not routed here", func() { f.prober.txt["_paygate-verify.shop.example"] = []string{`"` + token + `"`} }, "is not answered by this service"},
+		{"both", func() { f.prober.routed["shop.example"] = true }, ""},
+	}
+	for _, s := range steps {
+		s.setup()
+		b, err := f.brands.VerifyDomain(ctx, f.reseller, "SHOP.example")
+		if s.problem == "" {
+			if err != nil || b.Domains[0].State != brand.DomainVerified {
+				t.Fatalf("%s: %+v, %v", s.name, b, err)
+			}
+			continue
+		}
+		if !errors.Is(err, brand.ErrDomainUnproven) || !strings.Contains(err.Error(), s.problem) {
+			t.Fatalf("%s: %v, want %q", s.name, err, s.problem)
+		}
+		got, _ := f.brands.Get(ctx, f.reseller)
+		if d := got.Domains[0]; d.State != brand.DomainPending || !strings.Contains(d.Problem, s.problem) || d.CheckedAt == nil {
+			t.Fatalf("%s: claim after the check %+v", s.name, d)
+		}
+		if _, ok, _ := f.brands.ResellerOfHost(ctx, "shop.example"); ok {
+			t.Fatalf("%s: the host answers", s.name)
+		}
+	}
+	if id, ok, _ := f.brands.ResellerOfHost(ctx, "shop.example"); !ok || id != f.reseller.ID {
+		t.Fatalf("verified host's reseller %d, %v", id, ok)
+	}
+	// The rival, even with its own TXT record in place, lost.
+	r, _ := f.brands.Get(ctx, rival)
+	if r.Domains[0].State != brand.DomainLost {
+		t.Fatalf("rival's claim %+v", r.Domains[0])
+	}
+	f.prober.prove("shop.example", r.Domains[0].Token)
+	if _, err := f.brands.VerifyDomain(ctx, rival, "shop.example"); errs.KindOf(err) != errs.Conflict || !errors.Is(err, brand.ErrDomainTaken) {
+		t.Fatalf("the loser's check: %v", err)
+	}
+	if _, err := f.brands.Update(ctx, rival, brand.Input{Name: "Rival"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.brands.Update(ctx, rival, brand.Input{Name: "Rival", Domains: []string{"shop.example"}}); !errors.Is(err, brand.ErrDomainTaken) {
+		t.Fatalf("the loser adding the host again: %v", err)
+	}
+	// Checks need a prober.
+	bare := brands.New(brands.Deps{Tx: f.db, Store: f.db.Stores().Brands, Users: f.db.Stores().Users})
+	if _, err := bare.Update(ctx, rival, brand.Input{Name: "Rival", Domains: []string{"else.example"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bare.VerifyDomain(ctx, rival, "else.example"); !errors.Is(err, brand.ErrDomainChecksUnavailable) {
+		t.Fatalf("no prober: %v", err)
 	}
 }

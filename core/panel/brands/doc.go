@@ -6,9 +6,11 @@
 //
 // Only resellers reach the brand page (403 reseller_only); the public brand
 // and logo are read by the request's Host, as sent (a proxy in front must
-// pass it on). A host is a reseller's only while that account is an active
-// reseller. Registration on a reseller's domain creates that reseller's
-// customer, pending, which its reseller activates.
+// pass it on). A host is a reseller's only once its claim is verified
+// (VerifyDomain: audited brand.domain_verify) and while that account is an
+// active reseller; a pending claim shows nothing. Registration on a
+// reseller's verified domain creates that reseller's customer, pending,
+// which its reseller activates.
 //
 // The store (brand.Store) writes only the brand columns of
 // reseller_settings (an upsert that leaves default_markup alone); its Save
@@ -19,5 +21,6 @@
 // Every mail goes through Mailer, wrapped once in core/app: a message to a
 // reseller's customer gets the brand name as FromName (SMTP keeps
 // MAIL_FROM's address) and its links rebased onto the reseller's first
-// domain.
+// verified domain. Links are built on PUBLIC_BASE_URL only, never on a
+// request's Host, so without a verified domain they stay there.
 package brands

@@ -12,8 +12,10 @@ import (
 
 // Mailer brands every mail the service sends, in one place: a message to a
 // reseller's customer goes out under the reseller's brand name, and its
-// links point at the reseller's first domain instead of PUBLIC_BASE_URL's
-// host (its scheme and port kept: the service answers the domain there).
+// links point at the reseller's first verified domain instead of
+// PUBLIC_BASE_URL's host (its scheme and port kept: the service answers the
+// domain there); without a verified domain they stay on PUBLIC_BASE_URL.
+// Links are only ever built on PUBLIC_BASE_URL, never on a request's Host.
 // Any other message, or one whose brand cannot be read, passes unchanged.
 func (b *Brands) Mailer(next panel.Mailer) panel.Mailer {
 	if next == nil {
@@ -30,8 +32,8 @@ type brandedMailer struct {
 func (m brandedMailer) Send(ctx context.Context, msg panel.Message) error {
 	if br, ok := m.b.brandOf(ctx, msg.To); ok {
 		msg.FromName = br.Name
-		if base := m.b.cfg.PublicBaseURL; base != "" && len(br.Domains) > 0 {
-			own := m.b.ownBase(br.Domains[0])
+		if host, ok := br.FirstVerified(); ok && m.b.cfg.PublicBaseURL != "" {
+			base, own := m.b.cfg.PublicBaseURL, m.b.ownBase(host)
 			msg.Link = rebase(msg.Link, base, own)
 			msg.Text = strings.ReplaceAll(msg.Text, base+"/", own+"/")
 		}

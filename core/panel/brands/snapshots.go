@@ -11,6 +11,12 @@ type brandAudit struct {
 	LogoType     string   `json:"logo_type"`
 }
 
+// domainAudit is what an audit entry shows of a verified domain.
+type domainAudit struct {
+	Host  string `json:"host"`
+	State string `json:"state"`
+}
+
 func brandSnapshot(b brand.Brand) brandAudit {
-	return brandAudit{BrandName: b.Name, SupportEmail: b.SupportEmail, SupportPhone: b.SupportPhone, Domains: b.Domains, LogoType: b.LogoType}
+	return brandAudit{BrandName: b.Name, SupportEmail: b.SupportEmail, SupportPhone: b.SupportPhone, Domains: b.Hosts(), LogoType: b.LogoType}
 }

@@ -129,7 +129,7 @@ type tables struct {
 	supplier      map[uint64]taxprofile.Supplier // the one record at key 1, once saved
 	profiles      map[uint64]taxprofile.Profile  // billing profiles by user id
 	brands        map[uint64]brand.Brand         // resellers' brand columns (Domains left empty)
-	domains       map[string]domainEntry         // resellers' domains by lower-cased host
+	domains       map[domainKey]domainEntry      // resellers' claims on hosts
 
 	transfers      map[uint64]transfer.Transfer
 	customerPrices map[sellingKey]pricing.CustomerPrice // resellers' selling prices
@@ -169,7 +169,7 @@ func New() *DB {
 			refunds: map[uint64]payment.Refund{}, payouts: map[uint64]payout.Payout{},
 			openings: map[uint64]accountopen.Opening{}, utrClaims: map[string]utrClaim{}, plans: seededPlans(),
 			supplier: map[uint64]taxprofile.Supplier{}, profiles: map[uint64]taxprofile.Profile{},
-			brands: map[uint64]brand.Brand{}, domains: map[string]domainEntry{},
+			brands: map[uint64]brand.Brand{}, domains: map[domainKey]domainEntry{},
 			transfers:      map[uint64]transfer.Transfer{},
 			customerPrices: map[sellingKey]pricing.CustomerPrice{}, markups: map[uint64]decimal.Decimal{},
 			settlements: map[uint64]resale.Settlement{},

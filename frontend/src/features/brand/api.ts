@@ -1,6 +1,7 @@
 // A reseller's brand: the public brand of the page's host (GET /api/v1/brand,
 // shown on the signed-out pages and in the shell) and the reseller's own
-// brand page (GET/PUT /panel/brand, PUT/DELETE /panel/brand/logo).
+// brand page (GET/PUT /panel/brand, PUT/DELETE /panel/brand/logo, and the
+// check of a claimed domain, POST /panel/brand/domains/{host}/verify).
 import { useQuery } from '@tanstack/react-query';
 import { api, call, fetchBlob } from '../../api/client';
 import type { Schemas } from '../../api/types';
@@ -9,10 +10,12 @@ import { useFeatureMutation, type MutationConfig } from '../../lib/mutation';
 const PUBLIC_BRAND_PATH = '/api/v1/brand';
 const BRAND_PATH = '/api/v1/panel/brand';
 const LOGO_PATH = '/api/v1/panel/brand/logo';
+const VERIFY_PATH = '/api/v1/panel/brand/domains/{host}/verify';
 
 export type PublicBrand = Schemas['PublicBrand'];
 export type Brand = Schemas['Brand'];
 export type BrandInput = Schemas['BrandInput'];
+export type DomainState = Schemas['BrandDomainState'];
 
 export const brandKeys = {
   public: [PUBLIC_BRAND_PATH] as const,
@@ -75,6 +78,17 @@ export function useDeleteLogo(config?: MutationConfig<unknown, void>) {
     mutationFn: () => call(api.DELETE(LOGO_PATH)),
     onSuccess: (qc) => {
       void qc.invalidateQueries({ queryKey: brandKeys.own });
+      void qc.invalidateQueries({ queryKey: brandKeys.public });
+    },
+  }, config);
+}
+
+/** Asks the server to check a claimed domain's proof (DNS TXT and the host pointing here). */
+export function useVerifyDomain(config?: MutationConfig<Brand, string>) {
+  return useFeatureMutation({
+    mutationFn: (host: string) => call(api.POST(VERIFY_PATH, { params: { path: { host } } })),
+    onSuccess: (qc, b) => {
+      qc.setQueryData(brandKeys.own, b);
       void qc.invalidateQueries({ queryKey: brandKeys.public });
     },
   }, config);

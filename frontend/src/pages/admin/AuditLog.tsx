@@ -27,7 +27,7 @@ const ACTIONS = [
   'plan.create', 'plan.update', 'subscription.set', 'billing_settings.update',
   // resellers' own actions
   'customer.create', 'customer.block', 'customer.activate', 'transfer.create',
-  'brand.update', 'brand.logo_set', 'brand.logo_delete',
+  'brand.update', 'brand.logo_set', 'brand.logo_delete', 'brand.domain_verify',
   'customer_price.set', 'customer_price.delete', 'customer_markup.set',
 ];
 const TARGETS: TargetType[] = ['user', 'service', 'pricing', 'balance_request', 'plan', 'payment', 'transfer',

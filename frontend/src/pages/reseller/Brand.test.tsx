@@ -6,7 +6,15 @@ import { json, renderWithApp } from '../../test/render';
 import { session } from '../../auth/session';
 import { fill, stubApi, user } from '../admin/test/fixtures';
 
-const saved = { brand_name: 'Acme Recharge', support_email: 'help@acme.example', support_phone: '+919876543210', domains: ['brand.example'], logo_url: null };
+const pending = {
+  host: 'brand.example', state: 'pending', txt_name: '_paygate-verify.brand.example', txt_value: 'pgv_0123456789abcdef0123456789abcdef',
+  challenge_url: 'https://brand.example/.well-known/paygate-verification/pgv_0123456789abcdef0123456789abcdef',
+  verified_at: null, checked_at: null, problem: null,
+};
+const saved = {
+  brand_name: 'Acme Recharge', support_email: 'help@acme.example', support_phone: '+919876543210', domains: ['brand.example'],
+  domain_states: [pending], logo_url: null,
+};
 
 beforeEach(() => {
   session.signIn({ access_token: 'token-r', refresh_token: 'r', token_type: 'Bearer', expires_in: 900, user: user({ role: 'reseller', status: 'active' }) });
@@ -21,7 +29,7 @@ afterEach(async () => {
 describe('Brand (a reseller)', () => {
   it('saves the name, contacts and domains (lower-cased)', async () => {
     const calls = stubApi({
-      'GET /api/v1/panel/brand': () => json(200, { ...saved, brand_name: '', support_email: '', support_phone: '', domains: [] }),
+      'GET /api/v1/panel/brand': () => json(200, { ...saved, brand_name: '', support_email: '', support_phone: '', domains: [], domain_states: [] }),
       'PUT /api/v1/panel/brand': (c) => json(200, { ...saved, ...(c.body as object) }),
     });
     renderWithApp(<BrandPage />, { path: '/brand' });
@@ -70,5 +78,33 @@ describe('Brand (a reseller)', () => {
     expect(put.headers.get('Content-Type')).toMatch(/^multipart\/form-data/);
     expect(String(put.body)).toContain('name="logo"');
     expect(await screen.findByRole('img', { name: 'Current logo' })).toBeInTheDocument();
+  });
+
+  it('shows each domain\'s proof to publish, checks it, and says what failed or that another account won', async () => {
+    let checks = 0;
+    const calls = stubApi({
+      'GET /api/v1/panel/brand': () => json(200, {
+        ...saved, domains: ['brand.example', 'taken.example'],
+        domain_states: [pending, { ...pending, host: 'taken.example', state: 'lost', txt_name: '_paygate-verify.taken.example' }],
+      }),
+      'POST /api/v1/panel/brand/domains/brand.example/verify': () => (++checks === 1
+        ? json(422, { success: false, error: 'domain_not_verified', message: 'The domain could not be verified: no TXT record _paygate-verify.brand.example holds this domain\'s token',
+          errors: { domain: ['no TXT record _paygate-verify.brand.example holds this domain\'s token'] } })
+        : json(200, { ...saved, domain_states: [{ ...pending, state: 'verified', verified_at: '2026-12-07T10:00:00Z' }] })),
+    });
+    renderWithApp(<BrandPage />, { path: '/brand' });
+    const u = userEvent.setup();
+    const row = await screen.findByTestId('domain-brand.example');
+    expect(row).toHaveTextContent('pending');
+    expect(row).toHaveTextContent('_paygate-verify.brand.example');
+    expect(row).toHaveTextContent(pending.txt_value);
+    expect(screen.getByTestId('domain-taken.example')).toHaveTextContent(/lost.*Another account proved this domain first/);
+    expect(screen.queryByRole('button', { name: 'Check taken.example' })).toBeNull();
+    await u.click(screen.getByRole('button', { name: 'Check brand.example' }));
+    expect(await screen.findByText(/no TXT record _paygate-verify\.brand\.example/)).toBeInTheDocument();
+    await u.click(screen.getByRole('button', { name: 'Check brand.example' }));
+    await waitFor(() => expect(screen.getByTestId('domain-brand.example')).toHaveTextContent('verified'));
+    expect(screen.queryByRole('button', { name: 'Check brand.example' })).toBeNull();
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(2);
   });
 });

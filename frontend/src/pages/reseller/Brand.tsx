@@ -2,14 +2,16 @@
 // see on its domains' login and shell, and its logo (PNG, JPEG or WebP up
 // to 512 KB, checked by the server by content) with a preview.
 import { useEffect, useState } from 'react';
-import { Alert, Button, FileInput, Group, Image, Paper, SimpleGrid, Stack, TagsInput, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Code, FileInput, Group, Image, Paper, SimpleGrid, Stack, TagsInput, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { errorMessage } from '../../api/errors';
 import { PageHeader } from '../../components/PageHeader';
 import { FormError, QueryState } from '../../components/States';
 import { useApiFormErrors } from '../../forms/useApiFormErrors';
-import { useBrand, useBrandLogo, useDeleteLogo, useSaveBrand, useUploadLogo, type Brand } from '../../features/brand/api';
+import {
+  useBrand, useBrandLogo, useDeleteLogo, useSaveBrand, useUploadLogo, useVerifyDomain, type Brand, type DomainState,
+} from '../../features/brand/api';
 
 const MAX_LOGO_BYTES = 512 * 1024;
 
@@ -23,6 +25,7 @@ export default function BrandPage() {
           <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
             <BrandForm brand={b} />
             <LogoCard brand={b} />
+            {b.domain_states.length > 0 && <DomainsCard brand={b} />}
           </SimpleGrid>
         )}
       </QueryState>
@@ -60,13 +63,55 @@ export function BrandForm({ brand }: { brand: Brand }) {
           <TextInput label="Brand name" required maxLength={100} key={form.key('brand_name')} {...form.getInputProps('brand_name')} />
           <TextInput label="Support email" type="email" key={form.key('support_email')} {...form.getInputProps('support_email')} />
           <TextInput label="Support phone" type="tel" key={form.key('support_phone')} {...form.getInputProps('support_phone')} />
-          <TagsInput label="Domains" description="Host names only, like panel.example.com (point their DNS at this service). Press Enter after each."
+          <TagsInput label="Domains" description="Host names only, like panel.example.com. Press Enter after each; each is used once you prove it (below)."
             maxTags={10} key={form.key('domains')} {...form.getInputProps('domains')} />
           <Group justify="flex-end">
             <Button type="submit" loading={save.isPending}>Save brand</Button>
           </Group>
         </Stack>
       </form>
+    </Paper>
+  );
+}
+
+const STATE_COLOR: Record<DomainState['state'], string> = { pending: 'yellow', verified: 'teal', lost: 'red' };
+
+/** Each domain's proof: its state, and until verified what to publish and a check. */
+export function DomainsCard({ brand }: { brand: Brand }) {
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const verify = useVerifyDomain({
+    onSuccess: (_, host) => { setErrors((e) => ({ ...e, [host]: '' })); notifications.show({ color: 'teal', message: `${host} verified` }); },
+    onError: (err, host) => setErrors((e) => ({ ...e, [host]: errorMessage(err) })),
+  });
+  return (
+    <Paper withBorder p="md" radius="md">
+      <Stack gap="sm">
+        <Title order={2} size="h4">Domains</Title>
+        <Text size="sm" c="dimmed">
+          A domain shows your brand, registers your customers and carries their mail links only once verified.
+          Until then your customers&apos; links use the platform&apos;s address.
+        </Text>
+        {brand.domain_states.map((d) => (
+          <Stack key={d.host} gap={4} data-testid={`domain-${d.host}`}>
+            <Group gap="xs">
+              <Text fw={500}>{d.host}</Text>
+              <Badge color={STATE_COLOR[d.state]} variant="light">{d.state}</Badge>
+            </Group>
+            {d.state === 'lost' && <Text size="sm" c="red">Another account proved this domain first. Remove it from your domains.</Text>}
+            {d.state === 'pending' && (
+              <>
+                <Text size="sm">Add a DNS TXT record <Code>{d.txt_name}</Code> with the value <Code>{d.txt_value}</Code>,
+                  and point the domain at this service: the check fetches <Code>{d.challenge_url}</Code>.</Text>
+                {(errors[d.host] || d.problem) && <Alert color="red" variant="light" role="alert">{errors[d.host] || d.problem}</Alert>}
+                <Group justify="flex-end">
+                  <Button size="xs" variant="light" loading={verify.isPending && verify.variables === d.host}
+                    onClick={() => verify.mutate(d.host)}>Check {d.host}</Button>
+                </Group>
+              </>
+            )}
+          </Stack>
+        ))}
+      </Stack>
     </Paper>
   );
 }
