@@ -106,6 +106,15 @@ func (p *Accounts) createUser(ctx context.Context, in NewUser, actor *user.User)
 		if err := planOffered(ctx, s, u.Plan); err != nil {
 			return err
 		}
+		if u.ParentID != nil {
+			// A reseller's customer starts with its reseller's limits and
+			// fees (decisions "Resellers run customers of their own").
+			r, err := s.Users.ByID(ctx, *u.ParentID)
+			if err != nil {
+				return fmt.Errorf("read reseller %d: %w", *u.ParentID, err)
+			}
+			u.CollectionFeePercent, u.DailyPayoutLimit = r.CollectionFeePercent, r.DailyPayoutLimit
+		}
 		if err := s.Users.Create(ctx, u); err != nil {
 			return err
 		}
