@@ -1,9 +1,13 @@
 package httpapi_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
 )
 
 // fund moves amount from reseller r to its customer c (a transfer).
@@ -126,6 +130,57 @@ func TestResellersPayoutLimitCountsItsCustomers(t *testing.T) {
 		q = e.must(e.do("GET", panelAPI+"/payouts/quote?amount=1", cs[0].token, nil), 200)
 		if q.str("daily_limit") != "500.00" || q.str("remaining_today") != "0.00" {
 			t.Fatalf("customer's quote: %s", q.raw)
+		}
+		e.ledgerClean()
+	})
+}
+
+// Issue 43 (6): while its reseller is blocked, or no longer a reseller, a
+// customer pays the list price (what an ordinary user pays) and its hit
+// carries no reseller and no commission; unblocking restores the resale.
+// The settlement credits only what the active reseller earned, and the
+// ledger check agrees.
+func TestBlockedOrDemotedResellerEarnsNothing(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		svc := e.newService("resold-blocked", "1.5000") // list price 1.50
+		e.must(e.do("PATCH", fmt.Sprintf(panelAPI+"/pricing/%d", e.defaultPriceID(svc)), e.admin,
+			map[string]any{"reseller_price": "1.0000"}), 200)
+		r := e.newCustomer("reseller", "starter", "0.00")
+		c := e.resellersCustomer(r, "20.00")
+		e.must(e.do("PUT", fmt.Sprintf(panelAPI+"/customer-prices/%d", svc), r.token, map[string]any{"price": "1.8000"}), 200)
+
+		call := func(what, charge, commission string, resold bool) {
+			t.Helper()
+			res := e.must(e.call(c, "resold-blocked", map[string]any{"to": "1"}), 200)
+			if got := decimal.RequireFromString(res.str("charged")); !got.Equal(decimal.RequireFromString(charge)) {
+				t.Fatalf("%s: charged %s, want %s", what, res.raw, charge)
+			}
+			if err := e.app.Metering.AwaitSettlements(ctx); err != nil {
+				t.Fatal(err)
+			}
+			hit, err := e.store.Stores().Hits.ByRequestID(ctx, res.str("request_id"))
+			if err != nil || !hit.ChargeAmount.Equal(decimal.RequireFromString(charge)) || !hit.Commission.Equal(decimal.RequireFromString(commission)) ||
+				(hit.ResellerID != nil) != resold {
+				t.Fatalf("%s: hit %+v (%v); want charge %s, commission %s, reseller named %v", what, hit, err, charge, commission, resold)
+			}
+		}
+		call("reseller active", "1.80", "0.80", true)
+		e.must(e.do("POST", fmt.Sprintf(panelAPI+"/users/%d/block", r.id), e.admin, map[string]any{}), 200)
+		call("reseller blocked", "1.50", "0", false)
+		e.must(e.do("POST", fmt.Sprintf(panelAPI+"/users/%d/activate", r.id), e.admin, map[string]any{}), 200)
+		call("reseller unblocked", "1.80", "0.80", true)
+		e.must(e.do("PATCH", fmt.Sprintf(panelAPI+"/users/%d", r.id), e.admin, map[string]any{"role": "user"}), 200)
+		call("reseller demoted", "1.50", "0", false)
+
+		if _, err := e.app.Commissions.SettleBefore(ctx, time.Now().Add(2*time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		if b := e.balance(customer{token: e.login(r.email, "user-password-1")}); b != "1.60" {
+			t.Fatalf("the reseller's balance after settlement: %s, want 1.60 (the two calls while it resold)", b)
+		}
+		if b := e.balance(c); b != "13.40" {
+			t.Fatalf("the customer's balance: %s, want 13.40 (20 − 1.80 − 1.50 − 1.80 − 1.50)", b)
 		}
 		e.ledgerClean()
 	})
