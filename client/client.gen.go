@@ -4154,14 +4154,19 @@ type User struct {
 
 	// CollectionFeePercent Percentage of each successful payment debited as a fee with its credit (ledger
 	// `reference_type` `payment_fee`), rounded half-up to 2 places. New accounts start with
-	// `COLLECTION_FEE_PERCENT`; admins change it per account.
+	// `COLLECTION_FEE_PERCENT` (a reseller's customer with its reseller's); admins change it per
+	// account. A customer's `GET /auth/me` shows the fee that applies: the higher of its own and
+	// its reseller's.
 	//
 	//
 	// Example: 1.50
 	CollectionFeePercent string     `json:"collection_fee_percent"`
 	CreatedAt            *Timestamp `json:"created_at"`
 
-	// DailyPayoutLimit Most the account may pay out in one local day (pending, processing and successful payouts); admins change it per account
+	// DailyPayoutLimit Most the account may pay out in one local day (pending, processing and successful payouts,
+	// its customers' included); admins change it per account. A reseller's customer starts with
+	// its reseller's, and its `GET /auth/me` shows the lower of its own and its reseller's.
+	//
 	//
 	// Example: 200000.00
 	DailyPayoutLimit string `json:"daily_payout_limit"`

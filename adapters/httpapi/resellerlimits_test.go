@@ -88,6 +88,10 @@ func TestResellersCustomerIsBoundByItsResellersLimits(t *testing.T) {
 
 		// An admin loosening the customer alone: the reseller's still bind.
 		e.setLimits(c, "200000", "0")
+		// What it is shown is what applies (and is charged).
+		if me := e.must(e.do("GET", panelAPI+"/auth/me", c.token, nil), 200); me.str("daily_payout_limit") != "0.00" || me.str("collection_fee_percent") != "5.00" {
+			t.Fatalf("the loosened customer is shown: %s", me.raw)
+		}
 		payoutRefused("customer an admin loosened")
 		collect("5.00")
 		// An admin loosening the reseller: the customer's own apply again.
