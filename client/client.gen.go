@@ -2471,6 +2471,19 @@ type CreateUserRequest struct {
 	Status *UserStatus `json:"status,omitempty"`
 }
 
+// CustomerLimitsRequest defines model for CustomerLimitsRequest.
+type CustomerLimitsRequest struct {
+	// CollectionFeePercent The customer's collection fee, 0 to 100 percent with at most 2 decimals; not below the reseller's own
+	//
+	// Example: 2.50
+	CollectionFeePercent *string `json:"collection_fee_percent,omitempty"`
+
+	// DailyPayoutLimit The customer's daily payout limit in rupees, at most 2 decimals; not above the reseller's own
+	//
+	// Example: 50000.00
+	DailyPayoutLimit *string `json:"daily_payout_limit,omitempty"`
+}
+
 // CustomerMarkup defines model for CustomerMarkup.
 type CustomerMarkup struct {
 	// DefaultMarkup Percent over the reseller's own charge (at most 2 decimals); null clears it
@@ -4199,14 +4212,19 @@ type User struct {
 
 	// CollectionFeePercent Percentage of each successful payment debited as a fee with its credit (ledger
 	// `reference_type` `payment_fee`), rounded half-up to 2 places. New accounts start with
-	// `COLLECTION_FEE_PERCENT`; admins change it per account.
+	// `COLLECTION_FEE_PERCENT` (a reseller's customer with its reseller's); admins change it per
+	// account. A customer's `GET /auth/me` shows the fee that applies: the higher of its own and
+	// its reseller's.
 	//
 	//
 	// Example: 1.50
 	CollectionFeePercent string     `json:"collection_fee_percent"`
 	CreatedAt            *Timestamp `json:"created_at"`
 
-	// DailyPayoutLimit Most the account may pay out in one local day (pending, processing and successful payouts); admins change it per account
+	// DailyPayoutLimit Most the account may pay out in one local day (pending, processing and successful payouts,
+	// its customers' included); admins change it per account. A reseller's customer starts with
+	// its reseller's, and its `GET /auth/me` shows the lower of its own and its reseller's.
+	//
 	//
 	// Example: 200000.00
 	DailyPayoutLimit string `json:"daily_payout_limit"`
@@ -5255,6 +5273,9 @@ type PutCustomerPriceJSONRequestBody = CustomerPriceRequest
 // CreateCustomerJSONRequestBody defines body for CreateCustomer for application/json ContentType.
 type CreateCustomerJSONRequestBody = CreateCustomerRequest
 
+// SetCustomerLimitsJSONRequestBody defines body for SetCustomerLimits for application/json ContentType.
+type SetCustomerLimitsJSONRequestBody = CustomerLimitsRequest
+
 // CreateTransferJSONRequestBody defines body for CreateTransfer for application/json ContentType.
 type CreateTransferJSONRequestBody = TransferRequest
 
@@ -6028,7 +6049,7 @@ type ClientInterface interface {
 	// `reconciliation.import`, `reconciliation.match`, `reconciliation.dismiss`,
 	// `payment.utr_correct`, `payment.credit_retry`, `subscription.set`, `plan.create`, `plan.update`,
 	// `billing_settings.update`; a reseller's `customer.create`, `customer.block`,
-	// `customer.activate`, `transfer.create`, `brand.update`, `brand.logo_set`,
+	// `customer.activate`, `customer.limits`, `transfer.create`, `brand.update`, `brand.logo_set`,
 	// `brand.logo_delete`, `brand.domain_verify`, `customer_price.set`, `customer_price.delete`, `customer_markup.set`),
 	// the target, snapshots before and after (secrets are never recorded), address and time.
 	//
@@ -6690,6 +6711,34 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v1/panel/customers/{id}/hit-logs (the `ListCustomerHits` operationId).
 	ListCustomerHits(ctx context.Context, id Id, params *ListCustomerHitsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetCustomerLimitsWithBody Set a customer's daily payout limit and collection fee
+	//
+	// Only the fields sent change. A customer starts with its reseller's limit and fee; the
+	// reseller may make them stricter, never looser than its own (422 `looser_than_reseller`
+	// naming each field: a payout limit above the reseller's, a fee below it). Whatever an
+	// admin later sets on either account, the stricter of the customer's and the reseller's
+	// applies, and the reseller's own daily payout limit counts its customers' payouts with
+	// its own. Audited as `customer.limits` (target: the customer).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /api/v1/panel/customers/{id}/limits (the `SetCustomerLimits` operationId).
+	SetCustomerLimitsWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetCustomerLimits Set a customer's daily payout limit and collection fee
+	//
+	// Only the fields sent change. A customer starts with its reseller's limit and fee; the
+	// reseller may make them stricter, never looser than its own (422 `looser_than_reseller`
+	// naming each field: a payout limit above the reseller's, a fee below it). Whatever an
+	// admin later sets on either account, the stricter of the customer's and the reseller's
+	// applies, and the reseller's own daily payout limit counts its customers' payouts with
+	// its own. Audited as `customer.limits` (target: the customer).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /api/v1/panel/customers/{id}/limits (the `SetCustomerLimits` operationId).
+	SetCustomerLimits(ctx context.Context, id Id, body SetCustomerLimitsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListCustomerTransactions A customer's ledger entries
 	//
@@ -8256,7 +8305,7 @@ func (c *Client) RotateApiKeySecret(ctx context.Context, id Id, reqEditors ...Re
 // `reconciliation.import`, `reconciliation.match`, `reconciliation.dismiss`,
 // `payment.utr_correct`, `payment.credit_retry`, `subscription.set`, `plan.create`, `plan.update`,
 // `billing_settings.update`; a reseller's `customer.create`, `customer.block`,
-// `customer.activate`, `transfer.create`, `brand.update`, `brand.logo_set`,
+// `customer.activate`, `customer.limits`, `transfer.create`, `brand.update`, `brand.logo_set`,
 // `brand.logo_delete`, `brand.domain_verify`, `customer_price.set`, `customer_price.delete`, `customer_markup.set`),
 // the target, snapshots before and after (secrets are never recorded), address and time.
 //
@@ -9479,6 +9528,54 @@ func (c *Client) BlockCustomer(ctx context.Context, id Id, reqEditors ...Request
 // Corresponds with GET /api/v1/panel/customers/{id}/hit-logs (the `ListCustomerHits` operationId).
 func (c *Client) ListCustomerHits(ctx context.Context, id Id, params *ListCustomerHitsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListCustomerHitsRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetCustomerLimitsWithBody Set a customer's daily payout limit and collection fee
+//
+// Only the fields sent change. A customer starts with its reseller's limit and fee; the
+// reseller may make them stricter, never looser than its own (422 `looser_than_reseller`
+// naming each field: a payout limit above the reseller's, a fee below it). Whatever an
+// admin later sets on either account, the stricter of the customer's and the reseller's
+// applies, and the reseller's own daily payout limit counts its customers' payouts with
+// its own. Audited as `customer.limits` (target: the customer).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /api/v1/panel/customers/{id}/limits (the `SetCustomerLimits` operationId).
+func (c *Client) SetCustomerLimitsWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetCustomerLimitsRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetCustomerLimits Set a customer's daily payout limit and collection fee
+//
+// Only the fields sent change. A customer starts with its reseller's limit and fee; the
+// reseller may make them stricter, never looser than its own (422 `looser_than_reseller`
+// naming each field: a payout limit above the reseller's, a fee below it). Whatever an
+// admin later sets on either account, the stricter of the customer's and the reseller's
+// applies, and the reseller's own daily payout limit counts its customers' payouts with
+// its own. Audited as `customer.limits` (target: the customer).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /api/v1/panel/customers/{id}/limits (the `SetCustomerLimits` operationId).
+func (c *Client) SetCustomerLimits(ctx context.Context, id Id, body SetCustomerLimitsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetCustomerLimitsRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
 	}
@@ -14424,6 +14521,53 @@ func NewListCustomerHitsRequest(server string, id Id, params *ListCustomerHitsPa
 	return req, nil
 }
 
+// NewSetCustomerLimitsRequest calls the generic SetCustomerLimits builder with application/json body
+func NewSetCustomerLimitsRequest(server string, id Id, body SetCustomerLimitsJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSetCustomerLimitsRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewSetCustomerLimitsRequestWithBody constructs an http.Request for the SetCustomerLimits method, with any body, and a specified content type
+func NewSetCustomerLimitsRequestWithBody(server string, id Id, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/customers/%s/limits", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewListCustomerTransactionsRequest constructs an http.Request for the ListCustomerTransactions method
 func NewListCustomerTransactionsRequest(server string, id Id, params *ListCustomerTransactionsParams) (*http.Request, error) {
 	var err error
@@ -19353,7 +19497,7 @@ type ClientWithResponsesInterface interface {
 	// `reconciliation.import`, `reconciliation.match`, `reconciliation.dismiss`,
 	// `payment.utr_correct`, `payment.credit_retry`, `subscription.set`, `plan.create`, `plan.update`,
 	// `billing_settings.update`; a reseller's `customer.create`, `customer.block`,
-	// `customer.activate`, `transfer.create`, `brand.update`, `brand.logo_set`,
+	// `customer.activate`, `customer.limits`, `transfer.create`, `brand.update`, `brand.logo_set`,
 	// `brand.logo_delete`, `brand.domain_verify`, `customer_price.set`, `customer_price.delete`, `customer_markup.set`),
 	// the target, snapshots before and after (secrets are never recorded), address and time.
 	//
@@ -20061,6 +20205,34 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v1/panel/customers/{id}/hit-logs (the `ListCustomerHits` operationId).
 	ListCustomerHitsWithResponse(ctx context.Context, id Id, params *ListCustomerHitsParams, reqEditors ...RequestEditorFn) (*ListCustomerHitsResponse, error)
+
+	// SetCustomerLimitsWithBodyWithResponse Set a customer's daily payout limit and collection fee
+	//
+	// Only the fields sent change. A customer starts with its reseller's limit and fee; the
+	// reseller may make them stricter, never looser than its own (422 `looser_than_reseller`
+	// naming each field: a payout limit above the reseller's, a fee below it). Whatever an
+	// admin later sets on either account, the stricter of the customer's and the reseller's
+	// applies, and the reseller's own daily payout limit counts its customers' payouts with
+	// its own. Audited as `customer.limits` (target: the customer).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/v1/panel/customers/{id}/limits (the `SetCustomerLimits` operationId).
+	SetCustomerLimitsWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetCustomerLimitsResponse, error)
+
+	// SetCustomerLimitsWithResponse Set a customer's daily payout limit and collection fee
+	//
+	// Only the fields sent change. A customer starts with its reseller's limit and fee; the
+	// reseller may make them stricter, never looser than its own (422 `looser_than_reseller`
+	// naming each field: a payout limit above the reseller's, a fee below it). Whatever an
+	// admin later sets on either account, the stricter of the customer's and the reseller's
+	// applies, and the reseller's own daily payout limit counts its customers' payouts with
+	// its own. Audited as `customer.limits` (target: the customer).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/v1/panel/customers/{id}/limits (the `SetCustomerLimits` operationId).
+	SetCustomerLimitsWithResponse(ctx context.Context, id Id, body SetCustomerLimitsJSONRequestBody, reqEditors ...RequestEditorFn) (*SetCustomerLimitsResponse, error)
 
 	// ListCustomerTransactionsWithResponse A customer's ledger entries
 	//
@@ -27669,6 +27841,159 @@ func (r ListCustomerHitsResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ListCustomerHitsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// SetCustomerLimitsResponse400Headers the declared response headers of an HTTP 400 response for SetCustomerLimits
+type SetCustomerLimitsResponse400Headers struct {
+	XRequestID *string
+}
+
+// SetCustomerLimitsResponse401Headers the declared response headers of an HTTP 401 response for SetCustomerLimits
+type SetCustomerLimitsResponse401Headers struct {
+	XRequestID *string
+}
+
+// SetCustomerLimitsResponse403Headers the declared response headers of an HTTP 403 response for SetCustomerLimits
+type SetCustomerLimitsResponse403Headers struct {
+	XRequestID *string
+}
+
+// SetCustomerLimitsResponse404Headers the declared response headers of an HTTP 404 response for SetCustomerLimits
+type SetCustomerLimitsResponse404Headers struct {
+	XRequestID *string
+}
+
+// SetCustomerLimitsResponse413Headers the declared response headers of an HTTP 413 response for SetCustomerLimits
+type SetCustomerLimitsResponse413Headers struct {
+	XRequestID *string
+}
+
+// SetCustomerLimitsResponse422Headers the declared response headers of an HTTP 422 response for SetCustomerLimits
+type SetCustomerLimitsResponse422Headers struct {
+	XRequestID *string
+}
+
+// SetCustomerLimitsResponse500Headers the declared response headers of an HTTP 500 response for SetCustomerLimits
+type SetCustomerLimitsResponse500Headers struct {
+	XRequestID *string
+}
+
+// SetCustomerLimitsResponse503Headers the declared response headers of an HTTP 503 response for SetCustomerLimits
+type SetCustomerLimitsResponse503Headers struct {
+	XRequestID *string
+}
+
+type SetCustomerLimitsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *User
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationFailed
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *SetCustomerLimitsResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *SetCustomerLimitsResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *SetCustomerLimitsResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *SetCustomerLimitsResponse404Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *SetCustomerLimitsResponse413Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *SetCustomerLimitsResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *SetCustomerLimitsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SetCustomerLimitsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SetCustomerLimitsResponse) GetJSON200() *User {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r SetCustomerLimitsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r SetCustomerLimitsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r SetCustomerLimitsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r SetCustomerLimitsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r SetCustomerLimitsResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r SetCustomerLimitsResponse) GetJSON422() *ValidationFailed {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r SetCustomerLimitsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r SetCustomerLimitsResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r SetCustomerLimitsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SetCustomerLimitsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SetCustomerLimitsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SetCustomerLimitsResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -39073,7 +39398,7 @@ func (c *ClientWithResponses) RotateApiKeySecretWithResponse(ctx context.Context
 // `reconciliation.import`, `reconciliation.match`, `reconciliation.dismiss`,
 // `payment.utr_correct`, `payment.credit_retry`, `subscription.set`, `plan.create`, `plan.update`,
 // `billing_settings.update`; a reseller's `customer.create`, `customer.block`,
-// `customer.activate`, `transfer.create`, `brand.update`, `brand.logo_set`,
+// `customer.activate`, `customer.limits`, `transfer.create`, `brand.update`, `brand.logo_set`,
 // `brand.logo_delete`, `brand.domain_verify`, `customer_price.set`, `customer_price.delete`, `customer_markup.set`),
 // the target, snapshots before and after (secrets are never recorded), address and time.
 //
@@ -40122,6 +40447,46 @@ func (c *ClientWithResponses) ListCustomerHitsWithResponse(ctx context.Context, 
 		return nil, err
 	}
 	return ParseListCustomerHitsResponse(rsp)
+}
+
+// SetCustomerLimitsWithBodyWithResponse Set a customer's daily payout limit and collection fee
+//
+// Only the fields sent change. A customer starts with its reseller's limit and fee; the
+// reseller may make them stricter, never looser than its own (422 `looser_than_reseller`
+// naming each field: a payout limit above the reseller's, a fee below it). Whatever an
+// admin later sets on either account, the stricter of the customer's and the reseller's
+// applies, and the reseller's own daily payout limit counts its customers' payouts with
+// its own. Audited as `customer.limits` (target: the customer).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/v1/panel/customers/{id}/limits (the `SetCustomerLimits` operationId).
+func (c *ClientWithResponses) SetCustomerLimitsWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetCustomerLimitsResponse, error) {
+	rsp, err := c.SetCustomerLimitsWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetCustomerLimitsResponse(rsp)
+}
+
+// SetCustomerLimitsWithResponse Set a customer's daily payout limit and collection fee
+//
+// Only the fields sent change. A customer starts with its reseller's limit and fee; the
+// reseller may make them stricter, never looser than its own (422 `looser_than_reseller`
+// naming each field: a payout limit above the reseller's, a fee below it). Whatever an
+// admin later sets on either account, the stricter of the customer's and the reseller's
+// applies, and the reseller's own daily payout limit counts its customers' payouts with
+// its own. Audited as `customer.limits` (target: the customer).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/v1/panel/customers/{id}/limits (the `SetCustomerLimits` operationId).
+func (c *ClientWithResponses) SetCustomerLimitsWithResponse(ctx context.Context, id Id, body SetCustomerLimitsJSONRequestBody, reqEditors ...RequestEditorFn) (*SetCustomerLimitsResponse, error) {
+	rsp, err := c.SetCustomerLimits(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetCustomerLimitsResponse(rsp)
 }
 
 // ListCustomerTransactionsWithResponse A customer's ledger entries
@@ -48728,6 +49093,171 @@ func ParseListCustomerHitsResponse(rsp *http.Response) (*ListCustomerHitsRespons
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers ListCustomerHitsResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseSetCustomerLimitsResponse parses an HTTP response from a SetCustomerLimitsWithResponse call
+func ParseSetCustomerLimitsResponse(rsp *http.Response) (*SetCustomerLimitsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SetCustomerLimitsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest User
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 400:
+		var headers SetCustomerLimitsResponse400Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers SetCustomerLimitsResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers SetCustomerLimitsResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers SetCustomerLimitsResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 413:
+		var headers SetCustomerLimitsResponse413Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 422:
+		var headers SetCustomerLimitsResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers SetCustomerLimitsResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers SetCustomerLimitsResponse503Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

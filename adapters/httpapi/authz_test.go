@@ -434,6 +434,7 @@ var authzTable = []authzRow{
 	customerRow("GET", "/customers/{id}", "", resellerOnly, nil),
 	customerRow("POST", "/customers/{id}/block", "/block", resellerOnly, map[string]any{}),
 	customerRow("POST", "/customers/{id}/activate", "/activate", resellerOnly, map[string]any{}),
+	customerRow("PATCH", "/customers/{id}/limits", "/limits", resellerOnly, map[string]any{"daily_payout_limit": "100.00"}),
 	customerRow("GET", "/customers/{id}/api-keys", "/api-keys", resellerOnly, nil),
 	customerRow("GET", "/customers/{id}/hit-logs", "/hit-logs", resellerOnly, nil),
 	customerRow("GET", "/customers/{id}/transactions", "/transactions", resellerOnly, nil),

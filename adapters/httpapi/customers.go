@@ -122,6 +122,30 @@ func (s *server) setCustomerStatus(st user.Status) echo.HandlerFunc {
 	}
 }
 
+// customerLimitsRequest is PATCH /customers/{id}/limits: each field
+// optional, decimal strings as the admin's PATCH /users/{id} takes them.
+type customerLimitsRequest struct {
+	DailyPayoutLimit     *string `json:"daily_payout_limit" validate:"omitempty,max=12"`
+	CollectionFeePercent *string `json:"collection_fee_percent" validate:"omitempty,max=10"`
+}
+
+func (s *server) setCustomerLimits(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	var req customerLimitsRequest
+	if err := s.bind(c, &req); err != nil {
+		return err
+	}
+	u, err := s.app.Customers.SetLimits(c.Request().Context(), caller(c), id, customers.LimitsPatch{
+		DailyPayoutLimit: req.DailyPayoutLimit, CollectionFeePercent: req.CollectionFeePercent})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, s.customerResponse(caller(c), u))
+}
+
 func (s *server) listCustomerKeys(c echo.Context) error {
 	id, err := idParam(c, "id")
 	if err != nil {

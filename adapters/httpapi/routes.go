@@ -136,6 +136,7 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	rs.GET("/customers/:id", s.getCustomer)
 	rs.POST("/customers/:id/block", s.setCustomerStatus(user.StatusBlocked))
 	rs.POST("/customers/:id/activate", s.setCustomerStatus(user.StatusActive))
+	rs.PATCH("/customers/:id/limits", s.setCustomerLimits)
 	rs.GET("/customers/:id/api-keys", s.listCustomerKeys)
 	rs.GET("/customers/:id/hit-logs", s.listCustomerHits)
 	rs.GET("/customers/:id/transactions", s.listCustomerTransactions)

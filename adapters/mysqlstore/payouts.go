@@ -198,6 +198,25 @@ func (s *payoutStore) CountedSinceByUser(ctx context.Context, since time.Time) (
 	return s.countedRows(ctx, nil, since)
 }
 
+// CountedSinceWithCustomers sums the counted payouts of the user and of
+// its customers (users_parent is the index of the subquery).
+func (s *payoutStore) CountedSinceWithCustomers(ctx context.Context, resellerID uint64, since time.Time) (decimal.Decimal, error) {
+	var rows []payoutAmountRow
+	err := s.conn(ctx).Model(&payoutRow{}).Select("user_id, amount").
+		Where("created_at >= ? AND status IN ?", dbTime(since), counted).
+		Where("(user_id = ? OR user_id IN (SELECT id FROM users WHERE parent_id = ?))", resellerID, resellerID).
+		Find(&rows).Error
+	if err != nil {
+		return decimal.Zero, fmt.Errorf("sum reseller %d's payouts since %s: %w", resellerID, since.Format(time.RFC3339), translate(err))
+	}
+	sum := decimal.Zero
+	var w moneyWriter
+	for _, r := range rows {
+		sum = sum.Add(w.get(colAmount, r.Amount))
+	}
+	return sum, w.err
+}
+
 func payoutFilter(f payout.Filter) func(*gorm.DB) *gorm.DB {
 	return func(q *gorm.DB) *gorm.DB {
 		if f.UserID != nil {

@@ -271,7 +271,7 @@ func New(d Deps) *App {
 		Stores: customers.Stores{Users: st.Users, Keys: st.Keys, Hits: st.Hits, Ledger: st.Ledger, Transfers: st.Transfers,
 			Resets: st.Resets, Reports: d.ResellerReports},
 		Config: customers.Config{PasswordCost: cfg.PasswordCost, PublicBaseURL: cfg.PublicBaseURL, DefaultPlan: user.Plan(cfg.DefaultPlan),
-			CollectionFeePercent: cfg.CollectionFeePercent, Livemode: live}})
+			Livemode: live}})
 	a.Billing = billing.New(billing.Deps{Tx: tx, Stores: billing.Stores{Users: st.Users, Plans: st.Plans, Subscriptions: st.Subscriptions}, Now: d.Now, Log: d.Log, Metrics: bm, Notify: notifier(d.Mailer, d.Log),
 		Config: billing.Config{Location: cfg.Location, Livemode: live, DefaultPlan: cfg.DefaultPlan}})
 	a.TaxSettings = taxsettings.New(taxsettings.Deps{Tx: tx, Profiles: st.TaxProfiles, Now: d.Now})

@@ -49,6 +49,7 @@ const (
 	CustomerCreate   = "customer.create"
 	CustomerBlock    = "customer.block"
 	CustomerActivate = "customer.activate"
+	CustomerLimits   = "customer.limits" // its daily payout limit or collection fee
 	TransferCreate   = "transfer.create"
 	TargetTransfer   = "transfer"
 )

@@ -221,6 +221,7 @@ func (a *Gateway) movePayment(ctx context.Context, p *payment.Payment, to paymen
 // false when another writer moved the payment first (nothing written).
 func (a *Gateway) settleIn(ctx context.Context, s store.Stores, next *payment.Payment, from payment.Status, by string) (bool, error) {
 	var owner *user.User
+	var feePercent decimal.Decimal
 	if next.Status == payment.StatusSuccess {
 		// The beneficiary's row lock comes first: its fee decides the
 		// payment's fee column, written by the same conditional update.
@@ -234,7 +235,10 @@ func (a *Gateway) settleIn(ctx context.Context, s store.Stores, next *payment.Pa
 		owner = u
 		next.Fee = decimal.Zero
 		if next.Purpose != payment.PurposeBalance {
-			next.Fee = payment.CollectionFee(next.Amount, u.CollectionFeePercent)
+			if feePercent, err = collectionFeePercent(ctx, s, u); err != nil {
+				return false, err
+			}
+			next.Fee = payment.CollectionFee(next.Amount, feePercent)
 		}
 	}
 	ok, err := s.Payments.Transition(ctx, next, from)
@@ -242,17 +246,33 @@ func (a *Gateway) settleIn(ctx context.Context, s store.Stores, next *payment.Pa
 		return false, err
 	}
 	if owner != nil {
-		if err := a.creditIn(ctx, s, owner, next, by); err != nil {
+		if err := a.creditIn(ctx, s, owner, next, feePercent, by); err != nil {
 			return false, err
 		}
 	}
 	return true, a.emitPayment(ctx, s, next) // an end state's event, in the same transaction
 }
 
+// collectionFeePercent is the collection fee that applies to u: for a
+// reseller's customer the higher of its own and its reseller's
+// (user.EffectiveLimits), so a customer never collects cheaper than its
+// reseller.
+func collectionFeePercent(ctx context.Context, s store.Stores, u *user.User) (decimal.Decimal, error) {
+	var reseller *user.User
+	if u.ParentID != nil {
+		r, err := s.Users.ByID(ctx, *u.ParentID)
+		if err != nil {
+			return decimal.Zero, fmt.Errorf("read reseller %d: %w", *u.ParentID, err)
+		}
+		reseller = r
+	}
+	return user.EffectiveLimits(u, reseller).CollectionFeePercent, nil
+}
+
 // creditIn posts a successful payment's money to u (locked in s): a credit
 // of the amount (reference payment #id) and, for a collection with a fee,
-// a debit of p.Fee (reference payment_fee #id).
-func (a *Gateway) creditIn(ctx context.Context, s store.Stores, u *user.User, p *payment.Payment, by string) error {
+// a debit of p.Fee (reference payment_fee #id) at feePercent.
+func (a *Gateway) creditIn(ctx context.Context, s store.Stores, u *user.User, p *payment.Payment, feePercent decimal.Decimal, by string) error {
 	ref := p.ID
 	desc := "Payment " + p.PublicID + " collected"
 	if p.Purpose == payment.PurposeBalance {
@@ -269,7 +289,7 @@ func (a *Gateway) creditIn(ctx context.Context, s store.Stores, u *user.User, p 
 		return fmt.Errorf("credit payment %s: %w", p.PublicID, err)
 	}
 	if p.Fee.IsPositive() {
-		feeDesc := "Collection fee " + u.CollectionFeePercent.StringFixed(2) + "% on payment " + p.PublicID
+		feeDesc := "Collection fee " + feePercent.StringFixed(2) + "% on payment " + p.PublicID
 		if _, err := store.Post(ctx, s, now, p.Livemode, u, ledger.Debit, p.Fee, ledger.RefPaymentFee, &ref, feeDesc); err != nil {
 			return fmt.Errorf("fee of payment %s: %w", p.PublicID, err)
 		}

@@ -68,6 +68,7 @@ func (a *Gateway) Transfer(ctx context.Context, in PayoutInput) (*PayoutResult, 
 	var refused *payout.Outcome // the provider's refusal at Submit, applied once the call is settled
 	charge, err := a.meter.Meter(ctx, metering.Op{
 		Slug: SlugPayoutTransfer, RequestID: in.RequestID, Creds: in.Creds, IP: in.IP, Payload: payload, Invalid: invalid,
+		LockReseller: true, // a customer's payouts count against its reseller's limit (checkDailyLimit)
 		Replay: func(ctx context.Context, _ *apikey.Key, u *user.User) (bool, error) {
 			old, err := a.st.Payouts.ByReference(ctx, u.ID, p.ReferenceID)
 			if errors.Is(err, payout.ErrNotFound) {
@@ -153,18 +154,50 @@ func payeeOf(p *payout.Payout) string {
 	return b.AccountNumber + " " + b.IFSC
 }
 
-// checkDailyLimit refuses amount when the user's counted payouts of the
-// local day plus amount would pass their limit. Run under the user's row
-// lock, so every earlier payout of theirs is counted.
+// checkDailyLimit refuses amount when it does not fit the user's daily
+// payout limits (dayBounds). Run under the user's row lock, and for a
+// reseller's customer its reseller's (Op.LockReseller: every payout of the
+// reseller and of its customers takes it), so every earlier payout that
+// counts is counted and concurrent payouts of several customers never pass
+// the reseller's limit together.
 func (a *Gateway) checkDailyLimit(ctx context.Context, s store.Stores, u *user.User, amount decimal.Decimal) error {
-	used, err := s.Payouts.CountedSince(ctx, u.ID, a.dayStart())
+	own, more, err := a.dayBounds(ctx, s.Payouts, u, func(id uint64) (*user.User, error) { return s.Users.LockByID(ctx, id) })
 	if err != nil {
 		return err
 	}
-	if used.Add(amount).GreaterThan(u.DailyPayoutLimit) {
-		return payout.ErrDailyLimit(u.DailyPayoutLimit, decimal.Max(u.DailyPayoutLimit.Sub(used), decimal.Zero))
+	return payout.CheckDaily(amount, own, more...)
+}
+
+// payoutCounts is what dayBounds reads of the day's payouts.
+type payoutCounts interface {
+	CountedSinceWithCustomers(ctx context.Context, userID uint64, since time.Time) (decimal.Decimal, error)
+}
+
+// dayBounds are the daily limits a payout by u must fit: its own limit
+// over its payouts and its customers', and for a reseller's customer its
+// reseller's own limit over the payouts of the reseller and all its
+// customers (whatever the reseller's state: a customer is never looser
+// than its reseller, user.EffectiveLimits). reseller reads the reseller's
+// row (under its lock in the reservation).
+func (a *Gateway) dayBounds(ctx context.Context, counts payoutCounts, u *user.User, reseller func(uint64) (*user.User, error)) (payout.Bound, []payout.Bound, error) {
+	day := a.dayStart()
+	used, err := counts.CountedSinceWithCustomers(ctx, u.ID, day)
+	if err != nil {
+		return payout.Bound{}, nil, err
 	}
-	return nil
+	own := payout.Bound{Limit: u.DailyPayoutLimit, Used: used}
+	if u.ParentID == nil {
+		return own, nil, nil
+	}
+	r, err := reseller(*u.ParentID)
+	if err != nil {
+		return payout.Bound{}, nil, fmt.Errorf("read reseller %d: %w", *u.ParentID, err)
+	}
+	rused, err := counts.CountedSinceWithCustomers(ctx, r.ID, day)
+	if err != nil {
+		return payout.Bound{}, nil, err
+	}
+	return own, []payout.Bound{{Limit: r.DailyPayoutLimit, Used: rused}}, nil
 }
 
 // dayStart is the start of today in the service's time zone.
@@ -493,12 +526,14 @@ func (a *Gateway) QuotePayout(ctx context.Context, actor *user.User, amount deci
 	if err != nil {
 		return nil, err
 	}
-	used, err := a.st.Payouts.CountedSince(ctx, u.ID, a.dayStart())
+	own, more, err := a.dayBounds(ctx, a.st.Payouts, u, func(id uint64) (*user.User, error) { return a.st.Users.ByID(ctx, id) })
 	if err != nil {
 		return nil, err
 	}
-	q := &PayoutQuote{Amount: amount, Total: amount, Balance: u.Available(), DailyLimit: u.DailyPayoutLimit, UsedToday: used,
-		Left: decimal.Max(u.DailyPayoutLimit.Sub(used), decimal.Zero)}
+	// The limit and what is left as checkDailyLimit checks them; used is
+	// the caller's own (with its customers'), not its reseller's.
+	b := payout.Tightest(own, more...)
+	q := &PayoutQuote{Amount: amount, Total: amount, Balance: u.Available(), DailyLimit: b.Limit, UsedToday: own.Used, Left: b.Left()}
 	svc, err := a.st.Services.BySlug(ctx, SlugPayoutTransfer)
 	if err != nil {
 		if errs.KindOf(err) == errs.NotFound {

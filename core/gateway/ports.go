@@ -123,6 +123,7 @@ type Payouts interface {
 	ByReference(ctx context.Context, userID uint64, referenceID string) (*payout.Payout, error)
 	CountedSince(ctx context.Context, userID uint64, since time.Time) (decimal.Decimal, error)
 	CountedSinceByUser(ctx context.Context, since time.Time) (map[uint64]decimal.Decimal, error)
+	CountedSinceWithCustomers(ctx context.Context, userID uint64, since time.Time) (decimal.Decimal, error)
 	Due(ctx context.Context, now time.Time, limit int) ([]payout.Payout, error)
 	Claim(ctx context.Context, old, next *payout.Payout, now time.Time) (bool, error)
 	List(ctx context.Context, f payout.Filter) ([]payout.Payout, int64, error)

@@ -73,6 +73,9 @@ type batchOp struct {
 	// transaction, under the user's lock, once the call is admitted (u is
 	// the user's row, hit the pending hit).
 	also func(ctx context.Context, s store.Stores, u *user.User, hit *hitlog.Hit) error
+	// alsoLock is another user whose row the reservation locks with the
+	// caller's, in id order (Op.LockReseller).
+	alsoLock *uint64
 	// note is the description of a refund's ledger row before the request
 	// id: "Refund of failed API call " when empty.
 	note string
@@ -242,6 +245,9 @@ func (w *writer) applyBatch(ctx context.Context, s BatchStores, ops []*batchOp) 
 				perKey[keyDay{op.keyID, op.day}]++
 			}
 			userIDs = append(userIDs, op.hit.UserID)
+			if op.alsoLock != nil {
+				userIDs = append(userIDs, *op.alsoLock)
+			}
 		case batchSettle:
 			settle = append(settle, op.hit)
 			if op.hit.Status != hitlog.StatusSuccess {

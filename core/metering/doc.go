@@ -152,8 +152,12 @@
 // emptied by any write of prices, selling prices or markup on this
 // instance; gateway operations read it uncached, as they read prices. The
 // hit carries reseller_id from the start (also when refused or failed) and
-// its commission only once it succeeds and is charged. A call reads nothing
-// of the reseller's row under a lock and writes none of it.
+// its commission only once it succeeds and is charged. A customer of a
+// reseller that is blocked, deleted or no longer a reseller (user.Resells,
+// read from the reseller's row cached like the owner's) pays the list
+// price, and its hit names no reseller and earns no commission. A call
+// reads nothing of the reseller's row under a lock and writes none of it
+// (but a payout: Op.LockReseller).
 //
 // # A plan's monthly count
 //

@@ -50,6 +50,12 @@ type Op struct {
 	// Reserve adds the operation's writes to the reservation transaction,
 	// under the caller's row lock.
 	Reserve func(ctx context.Context, s store.Stores, u *user.User, hit *hitlog.Hit) error
+	// LockReseller has the reservation lock the caller's reseller's row
+	// (users.parent_id) too, with the caller's in id order, so Reserve may
+	// read it under its lock (LockByID) without inverting the lock order:
+	// for a rule that spans a reseller and all its customers (a payout's
+	// daily limit).
+	LockReseller bool
 	// Perform runs outside any transaction once the charge is reserved; an
 	// error refunds the charge and is the caller's answer. The result is the
 	// hit's response_payload.
@@ -152,6 +158,9 @@ func (a *Metering) meter(ctx context.Context, op Op, known *bool) (*Charge, erro
 	charge := sl.charge
 	r := &batchOp{hit: hit, keyID: key.ID, day: a.day(now), month: a.month(now), charge: charge, start: now,
 		precounted: true, also: op.Reserve}
+	if op.LockReseller {
+		r.alsoLock = owner.ParentID
+	}
 	a.w.Reserve(r)
 	if err := r.err; err != nil {
 		if hit.ID != 0 {

@@ -326,14 +326,33 @@ func (a *Metering) saleOf(ctx context.Context, serviceID uint64, owner *user.Use
 	if !cached {
 		price = a.reads.Pricing.Applicable
 	}
-	if owner.ParentID == nil {
+	listed := func() (sale, error) {
 		p, err := price(ctx, serviceID, owner.ID)
 		if err != nil {
 			return sale{}, err
 		}
 		return sale{price: p, charge: p.Charge(owner.Role), commission: decimal.Zero}, nil
 	}
+	if owner.ParentID == nil {
+		return listed()
+	}
 	reseller := *owner.ParentID
+	// A blocked, deleted or demoted reseller sells nothing: its customer
+	// pays what an ordinary user pays, and no commission accrues (the hit
+	// names no reseller). Its row is read like the owner's (cached, and
+	// emptied by any user write on this instance), so unblocking restores
+	// the resale.
+	readUser := a.userByID
+	if !cached {
+		readUser = a.reads.Users.ByID
+	}
+	seller, err := readUser(ctx, reseller)
+	if err != nil && errs.KindOf(err) != errs.NotFound {
+		return sale{}, fmt.Errorf("find reseller %d: %w", reseller, err)
+	}
+	if err != nil || !seller.Resells() {
+		return listed()
+	}
 	load := func() (any, error) {
 		p, err := price(ctx, serviceID, reseller)
 		if err != nil {
@@ -347,7 +366,6 @@ func (a *Metering) saleOf(ctx context.Context, serviceID uint64, owner *user.Use
 		return &sale{price: p, charge: r.Charge, reseller: &reseller, commission: r.Commission}, nil
 	}
 	var v any
-	var err error
 	if cached {
 		v, err = a.cache.get(lookupKey{kind: lookupResale, a: serviceID, b: reseller}, load)
 	} else {

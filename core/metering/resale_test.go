@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/mock"
 
@@ -147,5 +148,53 @@ func TestGatewayOperationOfACustomerIsResold(t *testing.T) {
 	hs := f.db.Hits()
 	if last := hs[len(hs)-1]; last.Status != hitlog.StatusFailed || !last.Commission.IsZero() {
 		t.Fatalf("failed operation's hit %+v", last)
+	}
+}
+
+// A reseller that is blocked, deleted, pending or no longer a reseller
+// earns nothing: its customer pays the list price (2.00, what an ordinary
+// user pays) and the hit names no reseller; an active reseller's customer
+// pays the selling price with the commission on its hit.
+func TestCustomerOfAnInactiveResellerPaysTheListPrice(t *testing.T) {
+	deleted := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	cases := []struct {
+		name       string
+		reseller   func(u *user.User)
+		charge     string
+		commission string
+		resold     bool
+	}{
+		{"active reseller", func(*user.User) {}, "1.80", "0.57", true},
+		{"blocked", func(u *user.User) { u.Status = user.StatusBlocked }, "2.00", "0", false},
+		{"pending", func(u *user.User) { u.Status = user.StatusPending }, "2.00", "0", false},
+		{"demoted to user", func(u *user.User) { u.Role = user.RoleUser }, "2.00", "0", false},
+		{"promoted to admin", func(u *user.User) { u.Role = user.RoleAdmin }, "2.00", "0", false},
+		{"deleted", func(u *user.User) { u.DeletedAt = &deleted }, "2.00", "0", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f, in := customerFixture(t)
+			r := f.db.User(11)
+			c.reseller(&r)
+			f.db.Put(r)
+			_, st := f.app.Invalidating()
+			if err := st.CustomerPrices.Set(context.Background(), &pricing.CustomerPrice{ResellerID: 11, ServiceID: 7, Price: dec("1.8000")}); err != nil {
+				t.Fatal(err)
+			}
+			f.upstreamAnswers(200)
+			res, _, err := f.app.CallService(context.Background(), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.app.Wait()
+			h := oneHit(t, f.db)
+			if !res.Charged.Equal(dec(c.charge)) || !h.ChargeAmount.Equal(dec(c.charge)) || !h.Commission.Equal(dec(c.commission)) ||
+				(h.ResellerID != nil) != c.resold {
+				t.Fatalf("charged %s, hit %+v; want charge %s, commission %s, reseller named %v", res.Charged, h, c.charge, c.commission, c.resold)
+			}
+			if got := f.db.User(12).Balance; !got.Equal(dec("50.00").Sub(dec(c.charge))) {
+				t.Fatalf("customer's balance %s", got)
+			}
+		})
 	}
 }

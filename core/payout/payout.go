@@ -359,6 +359,11 @@ type Repository interface {
 	CountedSince(ctx context.Context, userID uint64, since time.Time) (decimal.Decimal, error)
 	// CountedSinceByUser is CountedSince for every user with payouts since.
 	CountedSinceByUser(ctx context.Context, since time.Time) (map[uint64]decimal.Decimal, error)
+	// CountedSinceWithCustomers is CountedSince summed over the user and
+	// its customers (users.parent_id): what counts against the user's own
+	// limit. Called under the user's row lock, which each of those payouts'
+	// reservations takes, it sees every one committed before.
+	CountedSinceWithCustomers(ctx context.Context, userID uint64, since time.Time) (decimal.Decimal, error)
 	List(ctx context.Context, f Filter) ([]Payout, int64, error)
 	// ForEach calls fn with each payout f selects, newest first, reading
 	// keyset pages (an export).

@@ -128,6 +128,13 @@ func (u *User) CanAct() error {
 	return ErrNotActive
 }
 
+// Resells reports whether u earns on its customers' calls: an active,
+// undeleted reseller. Its customers of a blocked or demoted one pay list
+// prices (decisions "Resellers run customers of their own").
+func (u *User) Resells() bool {
+	return u.Role == RoleReseller && u.Status == StatusActive && !u.IsDeleted()
+}
+
 // Available is the balance a debit or a new hold may take: the balance
 // less the money held for metered calls under way.
 func (u *User) Available() decimal.Decimal { return u.Balance.Sub(u.HeldAmount) }

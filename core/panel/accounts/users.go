@@ -106,6 +106,15 @@ func (p *Accounts) createUser(ctx context.Context, in NewUser, actor *user.User)
 		if err := planOffered(ctx, s, u.Plan); err != nil {
 			return err
 		}
+		if u.ParentID != nil {
+			// A reseller's customer starts with its reseller's limits and
+			// fees (decisions "Resellers run customers of their own").
+			r, err := s.Users.ByID(ctx, *u.ParentID)
+			if err != nil {
+				return fmt.Errorf("read reseller %d: %w", *u.ParentID, err)
+			}
+			u.CollectionFeePercent, u.DailyPayoutLimit = r.CollectionFeePercent, r.DailyPayoutLimit
+		}
 		if err := s.Users.Create(ctx, u); err != nil {
 			return err
 		}
@@ -171,7 +180,19 @@ func (p *Accounts) Me(ctx context.Context, actor *user.User) (*user.User, error)
 	if err := p.settled(ctx); err != nil {
 		return nil, err
 	}
-	return p.st.Users.ByID(ctx, actor.ID)
+	u, err := p.st.Users.ByID(ctx, actor.ID)
+	if err != nil || u.ParentID == nil {
+		return u, err
+	}
+	// A customer is shown the limits that apply to it: the stricter of its
+	// own and its reseller's (user.EffectiveLimits), as they are charged.
+	r, err := p.st.Users.ByID(ctx, *u.ParentID)
+	if err != nil {
+		return nil, fmt.Errorf("read reseller %d: %w", *u.ParentID, err)
+	}
+	lim := user.EffectiveLimits(u, r)
+	u.DailyPayoutLimit, u.CollectionFeePercent = lim.DailyPayoutLimit, lim.CollectionFeePercent
+	return u, nil
 }
 
 // GetUser shows one account (admin only), its balance with this

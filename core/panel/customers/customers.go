@@ -84,7 +84,8 @@ func (p *Customers) Create(ctx context.Context, actor *user.User, in NewCustomer
 		ParentID: &parent, Name: in.Name, Email: in.Email, Phone: in.Phone, PasswordHash: hash,
 		Role: user.RoleUser, Status: user.StatusActive, Plan: p.cfg.DefaultPlan,
 		Balance: decimal.Zero, TotalSpent: decimal.Zero, CreatedAt: now, UpdatedAt: now,
-		CollectionFeePercent: p.cfg.CollectionFeePercent, DailyPayoutLimit: user.DefaultDailyPayoutLimit,
+		// Its reseller's limits and fees (decisions "Resellers run customers of their own").
+		CollectionFeePercent: actor.CollectionFeePercent, DailyPayoutLimit: actor.DailyPayoutLimit,
 	}
 	var token string
 	err = p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {

@@ -6,8 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/shopspring/decimal"
-
 	"paygate/core/panel"
 	"paygate/core/store"
 	"paygate/core/user"
@@ -18,9 +16,7 @@ type Config struct {
 	PasswordCost  int       // bcrypt cost; 0 means user.DefaultPasswordCost
 	PublicBaseURL string    // base of links in mail
 	DefaultPlan   user.Plan // plan of new customers; "" means starter
-	// CollectionFeePercent is the collection fee a customer starts with.
-	CollectionFeePercent decimal.Decimal
-	Livemode             bool // the livemode of balance.low of a transfer
+	Livemode      bool      // the livemode of balance.low of a transfer
 }
 
 // Deps are the ports of the customers' use cases. Now and Log may be nil.

@@ -128,6 +128,21 @@ func (r payoutsRepo) CountedSinceByUser(_ context.Context, since time.Time) (map
 	return r.counted("Payouts.CountedSinceByUser", func(p payout.Payout) bool { return !p.CreatedAt.Before(since) })
 }
 
+func (r payoutsRepo) CountedSinceWithCustomers(_ context.Context, resellerID uint64, since time.Time) (decimal.Decimal, error) {
+	sum := decimal.Zero
+	err := r.d.do("Payouts.CountedSinceWithCustomers", func(t *tables) error {
+		for _, p := range t.payouts {
+			u := t.users[p.UserID]
+			ours := p.UserID == resellerID || (u.ParentID != nil && *u.ParentID == resellerID)
+			if ours && p.Status.Counted() && !p.CreatedAt.Before(since) {
+				sum = sum.Add(p.Amount)
+			}
+		}
+		return nil
+	})
+	return sum, err
+}
+
 func (r payoutsRepo) List(context.Context, payout.Filter) ([]payout.Payout, int64, error) {
 	notImplemented("Payouts.List")
 	return nil, 0, nil

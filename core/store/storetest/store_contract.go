@@ -54,6 +54,7 @@ func StoreContract(t *testing.T, open Opener) {
 		{"transactions", txContract},
 		{"customer prices", customerPricesContract},
 		{"commissions", commissionsContract},
+		{"payout limits", payoutLimitsContract},
 	}
 	for _, a := range areas {
 		t.Run(a.name, func(t *testing.T) {
