@@ -242,7 +242,9 @@ func (p *Accounts) startReset(ctx context.Context, email string) error {
 // mailClaim mails the owner of an unconfirmed customer's address the reset
 // link (from a registration or a reset request with that address): by
 // default it takes the account as its own, detached from the reseller; the
-// second link (stay=1, ResetPassword's stay) keeps the reseller.
+// second link (stay=1, ResetPassword's stay) keeps the reseller. It is the
+// platform's mail, never the reseller's brand or domain (Unbranded): the
+// link takes the account away from that reseller.
 func (p *Accounts) mailClaim(ctx context.Context, u *user.User, link string) error {
 	reseller := "a reseller"
 	if r, err := p.st.Users.ByID(ctx, *u.ParentID); err == nil {
@@ -250,7 +252,7 @@ func (p *Accounts) mailClaim(ctx context.Context, u *user.User, link string) err
 	} else if errs.KindOf(err) != errs.NotFound {
 		return fmt.Errorf("find reseller: %w", err)
 	}
-	p.mailLater(ctx, panel.Message{To: u.Email, Subject: "Claim your account", Link: link,
+	p.mailLater(ctx, panel.Message{To: u.Email, Subject: "Claim your account", Link: link, Unbranded: true,
 		Text: "Hello,\n\n" + reseller + " created an account with this email address, as its customer, and it was never confirmed. " +
 			"Someone has just asked to register or to reset the password with this address. If the address is yours, choose your password " +
 			"through one of these links.\n\nTo take the account as your own (it stops being " + reseller + "'s customer; " +

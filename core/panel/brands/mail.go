@@ -14,7 +14,8 @@ import (
 // reseller's customer goes out under the reseller's brand name, and its
 // links point at the reseller's first domain instead of PUBLIC_BASE_URL's
 // host (its scheme and port kept: the service answers the domain there).
-// Any other message, or one whose brand cannot be read, passes unchanged.
+// Any other message, an Unbranded one, or one whose brand cannot be read,
+// passes unchanged.
 func (b *Brands) Mailer(next panel.Mailer) panel.Mailer {
 	if next == nil {
 		return nil
@@ -28,7 +29,7 @@ type brandedMailer struct {
 }
 
 func (m brandedMailer) Send(ctx context.Context, msg panel.Message) error {
-	if br, ok := m.b.brandOf(ctx, msg.To); ok {
+	if br, ok := m.b.brandOf(ctx, msg.To); ok && !msg.Unbranded {
 		msg.FromName = br.Name
 		if base := m.b.cfg.PublicBaseURL; base != "" && len(br.Domains) > 0 {
 			own := m.b.ownBase(br.Domains[0])
