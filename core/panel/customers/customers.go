@@ -214,7 +214,9 @@ func (p *Customers) SetStatus(ctx context.Context, actor *user.User, id uint64, 
 		if !ownCustomer(actor, u) {
 			return ErrNotFound
 		}
-		if u.Status != st && ((st == user.StatusActive && u.EmailVerifiedAt == nil) || u.Status == user.StatusPending && u.EmailVerifiedAt == nil) {
+		// Unconfirmed: no activation (it would skip the confirmation), and
+		// no change at all while pending (the invite activates it).
+		if unconfirmed := u.EmailVerifiedAt == nil; u.Status != st && unconfirmed && (st == user.StatusActive || u.Status == user.StatusPending) {
 			return ErrNotConfirmed
 		}
 		before := customerSnapshot(u)
