@@ -3832,6 +3832,13 @@ type ResetPasswordRequest struct {
 	Email    openapi_types.Email `json:"email"`
 	Password string              `json:"password"`
 
+	// StayWithReseller For an account a reseller created whose email was never confirmed: true (the mailed
+	// link's `stay=1`) keeps it that reseller's customer; false takes it as the owner's own,
+	// nobody's customer (pending an administrator's activation if it was pending). A
+	// reseller's invite link (token `pi_…`) confirms and activates the customer whatever
+	// this says. Ignored for every other account.
+	StayWithReseller *bool `json:"stay_with_reseller,omitempty"`
+
 	// Token The `token` query parameter of the reset link
 	Token string `json:"token"`
 }
@@ -6049,7 +6056,8 @@ type ClientInterface interface {
 	// `reconciliation.import`, `reconciliation.match`, `reconciliation.dismiss`,
 	// `payment.utr_correct`, `payment.credit_retry`, `subscription.set`, `plan.create`, `plan.update`,
 	// `billing_settings.update`; a reseller's `customer.create`, `customer.block`,
-	// `customer.activate`, `customer.limits`, `transfer.create`, `brand.update`, `brand.logo_set`,
+	// `customer.activate`, `customer.limits`, `customer.confirm`, `customer.detach` (the customer's own answer to its
+	// reseller, through the mailed link), `transfer.create`, `brand.update`, `brand.logo_set`,
 	// `brand.logo_delete`, `brand.domain_verify`, `customer_price.set`, `customer_price.delete`, `customer_markup.set`),
 	// the target, snapshots before and after (secrets are never recorded), address and time.
 	//
@@ -6665,8 +6673,11 @@ type ClientInterface interface {
 
 	// CreateCustomerWithBody Create a customer (reseller)
 	//
-	// Role `user`, status `active` at once, `parent_id` the reseller; it gets its default API key and
-	// webhook secret. Without `password` the customer is mailed a link to set one.
+	// Role `user`, status `pending`, `parent_id` the reseller. The customer is always mailed an
+	// invite link (valid 72 hours) that confirms its email and sets its password; using it activates
+	// the account (default API key, webhook secret). Until then no money moves to or from it (409
+	// `customer_not_confirmed`), and the reseller can neither activate nor block it. A `password`
+	// given here stands only until the customer chooses its own through the link.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6675,8 +6686,11 @@ type ClientInterface interface {
 
 	// CreateCustomer Create a customer (reseller)
 	//
-	// Role `user`, status `active` at once, `parent_id` the reseller; it gets its default API key and
-	// webhook secret. Without `password` the customer is mailed a link to set one.
+	// Role `user`, status `pending`, `parent_id` the reseller. The customer is always mailed an
+	// invite link (valid 72 hours) that confirms its email and sets its password; using it activates
+	// the account (default API key, webhook secret). Until then no money moves to or from it (409
+	// `customer_not_confirmed`), and the reseller can neither activate nor block it. A `password`
+	// given here stands only until the customer chooses its own through the link.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6691,6 +6705,9 @@ type ClientInterface interface {
 	GetCustomer(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ActivateCustomer Activate a customer
+	//
+	// 409 `customer_not_confirmed` while the customer has not confirmed its email (its invite link
+	// activates it); blocking a pending customer is refused the same way.
 	//
 	// Corresponds with POST /api/v1/panel/customers/{id}/activate (the `ActivateCustomer` operationId).
 	ActivateCustomer(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -6758,7 +6775,11 @@ type ClientInterface interface {
 	// `credit` on the other (`reference_type` `transfer`, `reference_id` the transfer). 402 `insufficient_balance`
 	// when the paying side's available balance (balance less held money) is short. With an `Idempotency-Key`,
 	// the same key and body answer the first transfer again (`Idempotent-Replayed: true`, today's balances);
-	// the same key with another body is 409 `idempotency_key_reused`.
+	// the same key with another body is 409 `idempotency_key_reused`. 409 `customer_not_confirmed` while
+	// the customer is pending (has not confirmed its email through the invite). A `from_customer` transfer
+	// takes back at most what the reseller has transferred to that customer and not taken back (approvals
+	// of the customer's balance requests excluded: that money is the customer's): 422
+	// `transfer_exceeds_funded` beyond it, never the customer's own money.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6771,7 +6792,11 @@ type ClientInterface interface {
 	// `credit` on the other (`reference_type` `transfer`, `reference_id` the transfer). 402 `insufficient_balance`
 	// when the paying side's available balance (balance less held money) is short. With an `Idempotency-Key`,
 	// the same key and body answer the first transfer again (`Idempotent-Replayed: true`, today's balances);
-	// the same key with another body is 409 `idempotency_key_reused`.
+	// the same key with another body is 409 `idempotency_key_reused`. 409 `customer_not_confirmed` while
+	// the customer is pending (has not confirmed its email through the invite). A `from_customer` transfer
+	// takes back at most what the reseller has transferred to that customer and not taken back (approvals
+	// of the customer's balance requests excluded: that money is the customer's): 422
+	// `transfer_exceeds_funded` beyond it, never the customer's own money.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -8305,7 +8330,8 @@ func (c *Client) RotateApiKeySecret(ctx context.Context, id Id, reqEditors ...Re
 // `reconciliation.import`, `reconciliation.match`, `reconciliation.dismiss`,
 // `payment.utr_correct`, `payment.credit_retry`, `subscription.set`, `plan.create`, `plan.update`,
 // `billing_settings.update`; a reseller's `customer.create`, `customer.block`,
-// `customer.activate`, `customer.limits`, `transfer.create`, `brand.update`, `brand.logo_set`,
+// `customer.activate`, `customer.limits`, `customer.confirm`, `customer.detach` (the customer's own answer to its
+// reseller, through the mailed link), `transfer.create`, `brand.update`, `brand.logo_set`,
 // `brand.logo_delete`, `brand.domain_verify`, `customer_price.set`, `customer_price.delete`, `customer_markup.set`),
 // the target, snapshots before and after (secrets are never recorded), address and time.
 //
@@ -9421,8 +9447,11 @@ func (c *Client) ListCustomers(ctx context.Context, params *ListCustomersParams,
 
 // CreateCustomerWithBody Create a customer (reseller)
 //
-// Role `user`, status `active` at once, `parent_id` the reseller; it gets its default API key and
-// webhook secret. Without `password` the customer is mailed a link to set one.
+// Role `user`, status `pending`, `parent_id` the reseller. The customer is always mailed an
+// invite link (valid 72 hours) that confirms its email and sets its password; using it activates
+// the account (default API key, webhook secret). Until then no money moves to or from it (409
+// `customer_not_confirmed`), and the reseller can neither activate nor block it. A `password`
+// given here stands only until the customer chooses its own through the link.
 //
 // Takes any type of body and a specified content type.
 //
@@ -9441,8 +9470,11 @@ func (c *Client) CreateCustomerWithBody(ctx context.Context, contentType string,
 
 // CreateCustomer Create a customer (reseller)
 //
-// Role `user`, status `active` at once, `parent_id` the reseller; it gets its default API key and
-// webhook secret. Without `password` the customer is mailed a link to set one.
+// Role `user`, status `pending`, `parent_id` the reseller. The customer is always mailed an
+// invite link (valid 72 hours) that confirms its email and sets its password; using it activates
+// the account (default API key, webhook secret). Until then no money moves to or from it (409
+// `customer_not_confirmed`), and the reseller can neither activate nor block it. A `password`
+// given here stands only until the customer chooses its own through the link.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -9477,6 +9509,9 @@ func (c *Client) GetCustomer(ctx context.Context, id Id, reqEditors ...RequestEd
 }
 
 // ActivateCustomer Activate a customer
+//
+// 409 `customer_not_confirmed` while the customer has not confirmed its email (its invite link
+// activates it); blocking a pending customer is refused the same way.
 //
 // Corresponds with POST /api/v1/panel/customers/{id}/activate (the `ActivateCustomer` operationId).
 func (c *Client) ActivateCustomer(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9624,7 +9659,11 @@ func (c *Client) ListCustomerTransfers(ctx context.Context, id Id, params *ListC
 // `credit` on the other (`reference_type` `transfer`, `reference_id` the transfer). 402 `insufficient_balance`
 // when the paying side's available balance (balance less held money) is short. With an `Idempotency-Key`,
 // the same key and body answer the first transfer again (`Idempotent-Replayed: true`, today's balances);
-// the same key with another body is 409 `idempotency_key_reused`.
+// the same key with another body is 409 `idempotency_key_reused`. 409 `customer_not_confirmed` while
+// the customer is pending (has not confirmed its email through the invite). A `from_customer` transfer
+// takes back at most what the reseller has transferred to that customer and not taken back (approvals
+// of the customer's balance requests excluded: that money is the customer's): 422
+// `transfer_exceeds_funded` beyond it, never the customer's own money.
 //
 // Takes any type of body and a specified content type.
 //
@@ -9647,7 +9686,11 @@ func (c *Client) CreateTransferWithBody(ctx context.Context, id Id, params *Crea
 // `credit` on the other (`reference_type` `transfer`, `reference_id` the transfer). 402 `insufficient_balance`
 // when the paying side's available balance (balance less held money) is short. With an `Idempotency-Key`,
 // the same key and body answer the first transfer again (`Idempotent-Replayed: true`, today's balances);
-// the same key with another body is 409 `idempotency_key_reused`.
+// the same key with another body is 409 `idempotency_key_reused`. 409 `customer_not_confirmed` while
+// the customer is pending (has not confirmed its email through the invite). A `from_customer` transfer
+// takes back at most what the reseller has transferred to that customer and not taken back (approvals
+// of the customer's balance requests excluded: that money is the customer's): 422
+// `transfer_exceeds_funded` beyond it, never the customer's own money.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -19497,7 +19540,8 @@ type ClientWithResponsesInterface interface {
 	// `reconciliation.import`, `reconciliation.match`, `reconciliation.dismiss`,
 	// `payment.utr_correct`, `payment.credit_retry`, `subscription.set`, `plan.create`, `plan.update`,
 	// `billing_settings.update`; a reseller's `customer.create`, `customer.block`,
-	// `customer.activate`, `customer.limits`, `transfer.create`, `brand.update`, `brand.logo_set`,
+	// `customer.activate`, `customer.limits`, `customer.confirm`, `customer.detach` (the customer's own answer to its
+	// reseller, through the mailed link), `transfer.create`, `brand.update`, `brand.logo_set`,
 	// `brand.logo_delete`, `brand.domain_verify`, `customer_price.set`, `customer_price.delete`, `customer_markup.set`),
 	// the target, snapshots before and after (secrets are never recorded), address and time.
 	//
@@ -20149,8 +20193,11 @@ type ClientWithResponsesInterface interface {
 
 	// CreateCustomerWithBodyWithResponse Create a customer (reseller)
 	//
-	// Role `user`, status `active` at once, `parent_id` the reseller; it gets its default API key and
-	// webhook secret. Without `password` the customer is mailed a link to set one.
+	// Role `user`, status `pending`, `parent_id` the reseller. The customer is always mailed an
+	// invite link (valid 72 hours) that confirms its email and sets its password; using it activates
+	// the account (default API key, webhook secret). Until then no money moves to or from it (409
+	// `customer_not_confirmed`), and the reseller can neither activate nor block it. A `password`
+	// given here stands only until the customer chooses its own through the link.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -20159,8 +20206,11 @@ type ClientWithResponsesInterface interface {
 
 	// CreateCustomerWithResponse Create a customer (reseller)
 	//
-	// Role `user`, status `active` at once, `parent_id` the reseller; it gets its default API key and
-	// webhook secret. Without `password` the customer is mailed a link to set one.
+	// Role `user`, status `pending`, `parent_id` the reseller. The customer is always mailed an
+	// invite link (valid 72 hours) that confirms its email and sets its password; using it activates
+	// the account (default API key, webhook secret). Until then no money moves to or from it (409
+	// `customer_not_confirmed`), and the reseller can neither activate nor block it. A `password`
+	// given here stands only until the customer chooses its own through the link.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -20177,6 +20227,9 @@ type ClientWithResponsesInterface interface {
 	GetCustomerWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetCustomerResponse, error)
 
 	// ActivateCustomerWithResponse Activate a customer
+	//
+	// 409 `customer_not_confirmed` while the customer has not confirmed its email (its invite link
+	// activates it); blocking a pending customer is refused the same way.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -20256,7 +20309,11 @@ type ClientWithResponsesInterface interface {
 	// `credit` on the other (`reference_type` `transfer`, `reference_id` the transfer). 402 `insufficient_balance`
 	// when the paying side's available balance (balance less held money) is short. With an `Idempotency-Key`,
 	// the same key and body answer the first transfer again (`Idempotent-Replayed: true`, today's balances);
-	// the same key with another body is 409 `idempotency_key_reused`.
+	// the same key with another body is 409 `idempotency_key_reused`. 409 `customer_not_confirmed` while
+	// the customer is pending (has not confirmed its email through the invite). A `from_customer` transfer
+	// takes back at most what the reseller has transferred to that customer and not taken back (approvals
+	// of the customer's balance requests excluded: that money is the customer's): 422
+	// `transfer_exceeds_funded` beyond it, never the customer's own money.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -20269,7 +20326,11 @@ type ClientWithResponsesInterface interface {
 	// `credit` on the other (`reference_type` `transfer`, `reference_id` the transfer). 402 `insufficient_balance`
 	// when the paying side's available balance (balance less held money) is short. With an `Idempotency-Key`,
 	// the same key and body answer the first transfer again (`Idempotent-Replayed: true`, today's balances);
-	// the same key with another body is 409 `idempotency_key_reused`.
+	// the same key with another body is 409 `idempotency_key_reused`. 409 `customer_not_confirmed` while
+	// the customer is pending (has not confirmed its email through the invite). A `from_customer` transfer
+	// takes back at most what the reseller has transferred to that customer and not taken back (approvals
+	// of the customer's balance requests excluded: that money is the customer's): 422
+	// `transfer_exceeds_funded` beyond it, never the customer's own money.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -27390,6 +27451,11 @@ type ActivateCustomerResponse404Headers struct {
 	XRequestID *string
 }
 
+// ActivateCustomerResponse409Headers the declared response headers of an HTTP 409 response for ActivateCustomer
+type ActivateCustomerResponse409Headers struct {
+	XRequestID *string
+}
+
 // ActivateCustomerResponse500Headers the declared response headers of an HTTP 500 response for ActivateCustomer
 type ActivateCustomerResponse500Headers struct {
 	XRequestID *string
@@ -27411,6 +27477,8 @@ type ActivateCustomerResponse struct {
 	JSON403 *Forbidden
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
@@ -27421,6 +27489,8 @@ type ActivateCustomerResponse struct {
 	Headers403 *ActivateCustomerResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *ActivateCustomerResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *ActivateCustomerResponse409Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *ActivateCustomerResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -27445,6 +27515,11 @@ func (r ActivateCustomerResponse) GetJSON403() *Forbidden {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r ActivateCustomerResponse) GetJSON404() *NotFound {
 	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r ActivateCustomerResponse) GetJSON409() *Conflict {
+	return r.JSON409
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -27626,6 +27701,11 @@ type BlockCustomerResponse404Headers struct {
 	XRequestID *string
 }
 
+// BlockCustomerResponse409Headers the declared response headers of an HTTP 409 response for BlockCustomer
+type BlockCustomerResponse409Headers struct {
+	XRequestID *string
+}
+
 // BlockCustomerResponse500Headers the declared response headers of an HTTP 500 response for BlockCustomer
 type BlockCustomerResponse500Headers struct {
 	XRequestID *string
@@ -27647,6 +27727,8 @@ type BlockCustomerResponse struct {
 	JSON403 *Forbidden
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
@@ -27657,6 +27739,8 @@ type BlockCustomerResponse struct {
 	Headers403 *BlockCustomerResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *BlockCustomerResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *BlockCustomerResponse409Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *BlockCustomerResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -27681,6 +27765,11 @@ func (r BlockCustomerResponse) GetJSON403() *Forbidden {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r BlockCustomerResponse) GetJSON404() *NotFound {
 	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r BlockCustomerResponse) GetJSON409() *Conflict {
+	return r.JSON409
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -39398,7 +39487,8 @@ func (c *ClientWithResponses) RotateApiKeySecretWithResponse(ctx context.Context
 // `reconciliation.import`, `reconciliation.match`, `reconciliation.dismiss`,
 // `payment.utr_correct`, `payment.credit_retry`, `subscription.set`, `plan.create`, `plan.update`,
 // `billing_settings.update`; a reseller's `customer.create`, `customer.block`,
-// `customer.activate`, `customer.limits`, `transfer.create`, `brand.update`, `brand.logo_set`,
+// `customer.activate`, `customer.limits`, `customer.confirm`, `customer.detach` (the customer's own answer to its
+// reseller, through the mailed link), `transfer.create`, `brand.update`, `brand.logo_set`,
 // `brand.logo_delete`, `brand.domain_verify`, `customer_price.set`, `customer_price.delete`, `customer_markup.set`),
 // the target, snapshots before and after (secrets are never recorded), address and time.
 //
@@ -40350,8 +40440,11 @@ func (c *ClientWithResponses) ListCustomersWithResponse(ctx context.Context, par
 
 // CreateCustomerWithBodyWithResponse Create a customer (reseller)
 //
-// Role `user`, status `active` at once, `parent_id` the reseller; it gets its default API key and
-// webhook secret. Without `password` the customer is mailed a link to set one.
+// Role `user`, status `pending`, `parent_id` the reseller. The customer is always mailed an
+// invite link (valid 72 hours) that confirms its email and sets its password; using it activates
+// the account (default API key, webhook secret). Until then no money moves to or from it (409
+// `customer_not_confirmed`), and the reseller can neither activate nor block it. A `password`
+// given here stands only until the customer chooses its own through the link.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -40366,8 +40459,11 @@ func (c *ClientWithResponses) CreateCustomerWithBodyWithResponse(ctx context.Con
 
 // CreateCustomerWithResponse Create a customer (reseller)
 //
-// Role `user`, status `active` at once, `parent_id` the reseller; it gets its default API key and
-// webhook secret. Without `password` the customer is mailed a link to set one.
+// Role `user`, status `pending`, `parent_id` the reseller. The customer is always mailed an
+// invite link (valid 72 hours) that confirms its email and sets its password; using it activates
+// the account (default API key, webhook secret). Until then no money moves to or from it (409
+// `customer_not_confirmed`), and the reseller can neither activate nor block it. A `password`
+// given here stands only until the customer chooses its own through the link.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -40396,6 +40492,9 @@ func (c *ClientWithResponses) GetCustomerWithResponse(ctx context.Context, id Id
 }
 
 // ActivateCustomerWithResponse Activate a customer
+//
+// 409 `customer_not_confirmed` while the customer has not confirmed its email (its invite link
+// activates it); blocking a pending customer is refused the same way.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -40523,7 +40622,11 @@ func (c *ClientWithResponses) ListCustomerTransfersWithResponse(ctx context.Cont
 // `credit` on the other (`reference_type` `transfer`, `reference_id` the transfer). 402 `insufficient_balance`
 // when the paying side's available balance (balance less held money) is short. With an `Idempotency-Key`,
 // the same key and body answer the first transfer again (`Idempotent-Replayed: true`, today's balances);
-// the same key with another body is 409 `idempotency_key_reused`.
+// the same key with another body is 409 `idempotency_key_reused`. 409 `customer_not_confirmed` while
+// the customer is pending (has not confirmed its email through the invite). A `from_customer` transfer
+// takes back at most what the reseller has transferred to that customer and not taken back (approvals
+// of the customer's balance requests excluded: that money is the customer's): 422
+// `transfer_exceeds_funded` beyond it, never the customer's own money.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -40542,7 +40645,11 @@ func (c *ClientWithResponses) CreateTransferWithBodyWithResponse(ctx context.Con
 // `credit` on the other (`reference_type` `transfer`, `reference_id` the transfer). 402 `insufficient_balance`
 // when the paying side's available balance (balance less held money) is short. With an `Idempotency-Key`,
 // the same key and body answer the first transfer again (`Idempotent-Replayed: true`, today's balances);
-// the same key with another body is 409 `idempotency_key_reused`.
+// the same key with another body is 409 `idempotency_key_reused`. 409 `customer_not_confirmed` while
+// the customer is pending (has not confirmed its email through the invite). A `from_customer` transfer
+// takes back at most what the reseller has transferred to that customer and not taken back (approvals
+// of the customer's balance requests excluded: that money is the customer's): 422
+// `transfer_exceeds_funded` beyond it, never the customer's own money.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -48658,6 +48765,13 @@ func ParseActivateCustomerResponse(rsp *http.Response) (*ActivateCustomerRespons
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -48705,6 +48819,16 @@ func ParseActivateCustomerResponse(rsp *http.Response) (*ActivateCustomerRespons
 			headers.XRequestID = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers ActivateCustomerResponse409Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 500:
 		var headers ActivateCustomerResponse500Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
@@ -48903,6 +49027,13 @@ func ParseBlockCustomerResponse(rsp *http.Response) (*BlockCustomerResponse, err
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -48950,6 +49081,16 @@ func ParseBlockCustomerResponse(rsp *http.Response) (*BlockCustomerResponse, err
 			headers.XRequestID = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers BlockCustomerResponse409Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 500:
 		var headers BlockCustomerResponse500Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {

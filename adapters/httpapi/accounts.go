@@ -121,6 +121,9 @@ type resetPasswordRequest struct {
 	Email    string `json:"email" validate:"required,max=255"`
 	Token    string `json:"token" validate:"required,max=200"`
 	Password string `json:"password" validate:"required,max=255"`
+	// StayWithReseller: an unconfirmed customer's owner keeps its reseller
+	// (the mailed link's stay=1); without it a reset link detaches it.
+	StayWithReseller bool `json:"stay_with_reseller"`
 }
 
 func (s *server) resetPassword(c echo.Context) error {
@@ -131,7 +134,7 @@ func (s *server) resetPassword(c echo.Context) error {
 	if err := s.resets.allow(time.Now(), addressKey(c.RealIP())); err != nil {
 		return err
 	}
-	if err := s.app.Accounts.ResetPassword(c.Request().Context(), req.Email, req.Token, req.Password); err != nil {
+	if err := s.app.Accounts.ResetPassword(c.Request().Context(), req.Email, req.Token, req.Password, req.StayWithReseller); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, messageResponse{Message: "Password changed; sign in with the new password"})

@@ -456,12 +456,16 @@ func customerRow(method, pattern, suffix string, want statuses, body any) authzR
 		}, otherWant: statuses{401, 403, 404, 403}}
 }
 
-// resellerCustomer is a new active customer of the reseller actor.
+// resellerCustomer is a new active customer of the reseller actor (it
+// confirmed its invite).
 func (f *authzFixture) resellerCustomer() uint64 {
 	f.e.t.Helper()
 	n := seq.Add(1)
-	return f.e.must(f.e.do("POST", panelAPI+"/customers", f.actors[asReseller].token, map[string]any{
-		"name": "Shop", "email": fmt.Sprintf("shop%d@example.com", n), "phone": fmt.Sprintf("96%08d", n)}), 201).num("id")
+	email := fmt.Sprintf("shop%d@example.com", n)
+	id := f.e.must(f.e.do("POST", panelAPI+"/customers", f.actors[asReseller].token, map[string]any{
+		"name": "Shop", "email": email, "phone": fmt.Sprintf("96%08d", n)}), 201).num("id")
+	f.e.confirmInvite(email, "shop-password-1")
+	return id
 }
 
 func TestAuthzTableCoversEveryPanelRoute(t *testing.T) {

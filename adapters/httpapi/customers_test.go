@@ -19,13 +19,15 @@ func TestResellerCustomers(t *testing.T) {
 		c := e.must(e.do("POST", panelAPI+"/customers", r.token, map[string]any{"name": "Corner Shop", "email": email,
 			"phone": fmt.Sprintf("94%08d", n)}), 201)
 		cid := c.num("id")
-		if c.num("parent_id") != r.id || c.str("role") != "user" || c.str("status") != "active" || c.str("reseller_name") != "User" {
+		if c.num("parent_id") != r.id || c.str("role") != "user" || c.str("status") != "pending" || c.str("reseller_name") != "User" {
 			t.Fatalf("customer: %s", c.raw)
 		}
-		// No password: the customer chooses one through the mailed link.
-		link := e.link(email, resetPrefix)
-		e.must(e.do("POST", panelAPI+"/auth/reset-password", "", map[string]any{"email": email, "token": link.Query().Get("token"),
-			"password": "customer-password-1"}), 200)
+		// The customer confirms its email and chooses its password through
+		// the mailed invite, which activates it.
+		e.confirmInvite(email, "customer-password-1")
+		if got := e.must(e.do("GET", fmt.Sprintf(panelAPI+"/customers/%d", cid), r.token, nil), 200); got.str("status") != "active" || got.body["api_key"] == nil {
+			t.Fatalf("confirmed customer: %s", got.raw)
+		}
 		ctoken := e.login(email, "customer-password-1")
 		e.must(e.do("PATCH", panelAPI+"/auth/me", ctoken, hook), 200)
 		if n := e.eventCount(r.id, "customer.created"); n != 1 {
@@ -137,8 +139,10 @@ func TestConcurrentTransferReplays(t *testing.T) {
 	each(t, func(t *testing.T, e *env) {
 		r := e.newCustomer("reseller", "starter", "10.00")
 		n := seq.Add(1)
-		cid := e.must(e.do("POST", panelAPI+"/customers", r.token, map[string]any{"name": "Kiosk", "email": fmt.Sprintf("kiosk%d@example.com", n),
+		email := fmt.Sprintf("kiosk%d@example.com", n)
+		cid := e.must(e.do("POST", panelAPI+"/customers", r.token, map[string]any{"name": "Kiosk", "email": email,
 			"phone": fmt.Sprintf("93%08d", n), "password": "user-password-1"}), 201).num("id")
+		e.confirmInvite(email, "user-password-1")
 		path := fmt.Sprintf(panelAPI+"/customers/%d/transfers", cid)
 		const dups = 8
 		ids := make([]uint64, dups)

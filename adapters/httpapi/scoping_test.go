@@ -46,6 +46,7 @@ func TestResellerScoping(t *testing.T) {
 			email := fmt.Sprintf("scoped%d@example.com", n)
 			id := e.must(e.do("POST", panelAPI+"/customers", r.token, map[string]any{"name": "Customer " + name, "email": email,
 				"phone": fmt.Sprintf("95%08d", n), "password": "user-password-1"}), 201).num("id")
+			e.confirmInvite(email, "user-password-1")
 			c := &scopedAccount{name: name, id: id, email: email, token: e.login(email, "user-password-1"), role: asUser}
 			e.must(e.do("POST", panelAPI+"/api-keys", c.token, map[string]any{"name": "own key"}), 201)
 			tr := e.must(e.do("POST", fmt.Sprintf(panelAPI+"/customers/%d/transfers", id), r.token,

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/shopspring/decimal"
 	"gorm.io/gorm"
 
 	"paygate/core/transfer"
@@ -78,6 +79,26 @@ func (s *transferStore) List(ctx context.Context, f transfer.Filter) ([]transfer
 	return pageNewest(s.conn(ctx), filter, f.Page, f.PerPage, "transfers", func(r *transferRow) (transfer.Transfer, error) {
 		return toDomainTransfer(r)
 	})
+}
+
+// Funded reads the pair's transfers (by the index transfers_customer) and
+// sums them with transfer.Funded, in decimals rather than in SQL (SQLite's
+// SUM of a TEXT amount is a float).
+func (s *transferStore) Funded(ctx context.Context, resellerID, customerID uint64) (decimal.Decimal, error) {
+	var rows []transferRow
+	if err := s.conn(ctx).Select("id", "direction", "amount", "balance_request_id").
+		Where("reseller_id = ? AND customer_id = ?", resellerID, customerID).Find(&rows).Error; err != nil {
+		return decimal.Zero, fmt.Errorf("read transfers of customer %d: %w", customerID, translate(err))
+	}
+	ts := make([]transfer.Transfer, len(rows))
+	for i := range rows {
+		t, err := toDomainTransfer(&rows[i])
+		if err != nil {
+			return decimal.Zero, err
+		}
+		ts[i] = t
+	}
+	return transfer.Funded(ts), nil
 }
 
 func (s *transferStore) ForEach(ctx context.Context, fn func(transfer.Transfer) error) error {

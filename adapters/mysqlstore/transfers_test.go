@@ -35,7 +35,8 @@ func resellerWith(t *testing.T, s *mysqlstore.Store, balance string, customerBal
 
 // TestConcurrentTransfers: 50 transfers each way between a reseller and
 // each of two customers, all at once. Both rows are locked in id order, so
-// none deadlocks; the paying side is never overdrawn; the three balances
+// none deadlocks; the paying side is never overdrawn, nor a customer below
+// its own money (a from_customer transfer takes back only what was funded); the three balances
 // sum to what they started with, each balance is its last entry's, and
 // every transfer wrote exactly a debit and a credit.
 func TestConcurrentTransfers(t *testing.T) {
@@ -62,7 +63,7 @@ func TestConcurrentTransfers(t *testing.T) {
 								Direction: d, Amount: amount, RequestHash: "h"})
 							return err
 						})
-						if errors.Is(err, ledger.ErrInsufficientBalance) {
+						if errors.Is(err, ledger.ErrInsufficientBalance) || errors.Is(err, transfer.ErrBeyondFunded) {
 							results <- result{}
 							return
 						}
@@ -111,6 +112,18 @@ func TestConcurrentTransfers(t *testing.T) {
 			entries += int(total)
 		}
 		mustEqualDec(t, "sum of the three balances", sum, "60.00")
+		// The reseller never took back more than it put in: each customer
+		// keeps at least its own money (its starting balance).
+		for i, c := range cs {
+			funded, err := s.Stores().Transfers.Funded(ctx, r.ID, c.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := s.Stores().Users.ByID(ctx, c.ID)
+			if funded.IsNegative() || !got.Balance.Equal(dec(t, []string{"20.00", "10.00"}[i]).Add(funded)) {
+				t.Errorf("customer %d: balance %s, funded %s", c.ID, got.Balance, funded)
+			}
+		}
 		if entries != 2*done {
 			t.Errorf("%d ledger entries for %d transfers", entries, done)
 		}
@@ -153,6 +166,20 @@ func TestTransferStore(t *testing.T) {
 				t.Errorf("no key: %v", err)
 			}
 		}
+		back := mk(r.ID, cs[1].ID, nil, "0.75")
+		back.Direction = transfer.FromCustomer
+		if err := tr.Insert(ctx, back); err != nil {
+			t.Fatal(err)
+		}
+		// Funded: the pair's transfers to the customer less those back.
+		for _, tc := range []struct {
+			reseller, customer uint64
+			want               string
+		}{{r.ID, cs[0].ID, "1.50"}, {r.ID, cs[1].ID, "5.25"}, {r2.ID, cs[0].ID, "0"}, {r2.ID, cs2[0].ID, "2.00"}} {
+			if got, err := tr.Funded(ctx, tc.reseller, tc.customer); err != nil || !got.Equal(dec(t, tc.want)) {
+				t.Errorf("Funded(%d, %d) = %s, %v; want %s", tc.reseller, tc.customer, got, err, tc.want)
+			}
+		}
 		got, err := tr.ByKey(ctx, r.ID, key)
 		if err != nil || got.ID != first.ID || !got.Amount.Equal(dec(t, "1.50")) || got.CustomerID != cs[0].ID || !got.CreatedAt.Equal(now) {
 			t.Errorf("ByKey: %v %+v", err, got)
@@ -161,10 +188,10 @@ func TestTransferStore(t *testing.T) {
 			t.Errorf("missing key: %v", err)
 		}
 		list, n, err := tr.List(ctx, transfer.Filter{ResellerID: r.ID, CustomerID: &cs[1].ID})
-		if err != nil || n != 2 || len(list) != 2 || list[0].ID < list[1].ID {
+		if err != nil || n != 3 || len(list) != 3 || list[0].ID < list[1].ID {
 			t.Errorf("list: %v %d %+v", err, n, list)
 		}
-		if _, n, _ := tr.List(ctx, transfer.Filter{ResellerID: r.ID}); n != 3 {
+		if _, n, _ := tr.List(ctx, transfer.Filter{ResellerID: r.ID}); n != 4 {
 			t.Errorf("all of the reseller's: %d", n)
 		}
 		us, n, err := s.Stores().Users.List(ctx, user.Filter{ParentID: &r.ID})

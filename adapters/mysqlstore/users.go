@@ -236,7 +236,7 @@ func (s *userStore) Update(ctx context.Context, u *user.User) error {
 	if err != nil {
 		return fmt.Errorf("update user %d: %w", u.ID, err)
 	}
-	res := s.conn(ctx).Model(&userRow{}).Where("id = ?", u.ID).Updates(map[string]any{
+	cols := map[string]any{
 		"name":                   r.Name,
 		"phone":                  r.Phone,
 		"password":               r.Password,
@@ -253,7 +253,13 @@ func (s *userStore) Update(ctx context.Context, u *user.User) error {
 		"email_verified_at":      r.EmailVerifiedAt,
 		"deleted_at":             r.DeletedAt,
 		"updated_at":             r.UpdatedAt,
-	})
+	}
+	// parent_id is set on creation and only ever cleared (user.Detach):
+	// a copy read before a detach cannot bring the reseller back.
+	if u.ParentID == nil {
+		cols["parent_id"] = nil
+	}
+	res := s.conn(ctx).Model(&userRow{}).Where("id = ?", u.ID).Updates(cols)
 	if res.Error != nil {
 		return userWriteError(fmt.Sprintf("update user %d", u.ID), res.Error)
 	}

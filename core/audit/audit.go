@@ -52,6 +52,11 @@ const (
 	CustomerLimits   = "customer.limits" // its daily payout limit or collection fee
 	TransferCreate   = "transfer.create"
 	TargetTransfer   = "transfer"
+	// The owner of an unconfirmed customer's email, through the mailed
+	// link: it accepts the reseller (confirm) or takes the account as its
+	// own (detach). The actor is the account itself.
+	CustomerConfirm = "customer.confirm"
+	CustomerDetach  = "customer.detach"
 )
 
 // The invoices' supplier details: one record, so its entries name no

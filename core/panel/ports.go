@@ -39,6 +39,10 @@ type Message struct {
 	// FromName is the sender's display name; "" is MAIL_FROM's. A reseller's
 	// customer gets its reseller's brand name (brands.Brands.Mailer).
 	FromName string
+	// Unbranded: the platform's own word to the address's owner about its
+	// reseller (the claim of an unconfirmed customer): never under the
+	// reseller's brand nor through its domain.
+	Unbranded bool
 }
 
 // Mailer sends email. The use cases call it after their transaction has

@@ -18,6 +18,12 @@ import (
 // ErrBalanceFull answers a transfer the receiving balance cannot hold.
 var ErrBalanceFull = errs.E(errs.Conflict, "balance_too_large", "The receiving balance would exceed its largest value")
 
+// ErrCustomerNotConfirmed answers a move of money, either way, with a
+// customer that has not confirmed its email and accepted its reseller yet
+// (status pending): the account may not be the reseller's to fund or drain.
+var ErrCustomerNotConfirmed = errs.E(errs.Conflict, "customer_not_confirmed",
+	"The customer has not confirmed its email address yet; money moves once it has")
+
 // Moved is a transfer as written, with both balances after it.
 type Moved struct {
 	Transfer transfer.Transfer
@@ -31,7 +37,9 @@ type Moved struct {
 // balance (balance less held money) checked (ledger.ErrInsufficientBalance),
 // the transfers row, then a debit on the paying side and a credit on the
 // other (reference_type transfer, reference_id the row). A customer that is
-// not t.ResellerID's (or gone) is user.ErrNotFound.
+// not t.ResellerID's (or gone, or not of role user) is user.ErrNotFound; a
+// pending one ErrCustomerNotConfirmed; a from_customer transfer takes at
+// most what the reseller funded (transfer.Funded: transfer.ErrBeyondFunded).
 func Move(ctx context.Context, s store.Stores, now time.Time, live bool, t *transfer.Transfer) (*Moved, error) {
 	first, second := t.ResellerID, t.CustomerID
 	if second < first {
@@ -52,12 +60,23 @@ func Move(ctx context.Context, s store.Stores, now time.Time, live bool, t *tran
 		locked[id] = u
 	}
 	r, c := locked[t.ResellerID], locked[t.CustomerID]
-	if r.Role != user.RoleReseller || c.ParentID == nil || *c.ParentID != r.ID {
+	if r.Role != user.RoleReseller || c.Role != user.RoleUser || c.ParentID == nil || *c.ParentID != r.ID {
 		return nil, user.ErrNotFound
+	}
+	if c.Status == user.StatusPending {
+		return nil, ErrCustomerNotConfirmed
 	}
 	payer, payee := r, c
 	if t.Direction == transfer.FromCustomer {
 		payer, payee = c, r
+		// Under both rows' locks, so no other transfer of the pair moves it.
+		funded, err := s.Transfers.Funded(ctx, r.ID, c.ID)
+		if err != nil {
+			return nil, err
+		}
+		if t.Amount.GreaterThan(funded) {
+			return nil, transfer.ErrBeyondFunded
+		}
 	}
 	if payer.Available().LessThan(t.Amount) {
 		return nil, ledger.ErrInsufficientBalance

@@ -81,6 +81,31 @@ func RequestHash(customerID uint64, d Direction, amount decimal.Decimal) string 
 	return hex.EncodeToString(h[:])
 }
 
+// Funded sums what a reseller may take back from its customer: its
+// transfers to the customer less those back, without the approvals of the
+// customer's balance requests (BalanceRequestID: money the customer paid
+// the reseller, so the customer's own). A from_customer transfer takes at
+// most this, never the customer's own money (checkouts, top-ups, refunds,
+// an admin's credit).
+func Funded(ts []Transfer) decimal.Decimal {
+	sum := decimal.Zero
+	for _, t := range ts {
+		switch {
+		case t.BalanceRequestID != nil:
+		case t.Direction == ToCustomer:
+			sum = sum.Add(t.Amount)
+		case t.Direction == FromCustomer:
+			sum = sum.Sub(t.Amount)
+		}
+	}
+	return sum
+}
+
+// ErrBeyondFunded answers a from_customer transfer of more than Funded.
+var ErrBeyondFunded = &errs.Error{Kind: errs.Invalid, Code: "transfer_exceeds_funded",
+	Message: "A transfer from a customer takes back at most what you transferred to it and have not taken back",
+	Fields:  map[string][]string{"amount": {"must be at most what you transferred to this customer and have not taken back"}}}
+
 // Filter selects transfers in a list: a reseller's, optionally of one
 // customer; newest first.
 type Filter struct {
@@ -98,6 +123,9 @@ type Repository interface {
 	// ByKey finds the reseller's transfer of an Idempotency-Key (ErrNotFound).
 	ByKey(ctx context.Context, resellerID uint64, key string) (*Transfer, error)
 	List(ctx context.Context, f Filter) ([]Transfer, int64, error)
+	// Funded is what reseller has put into customer by transfers and not
+	// taken back (Funded), as stored in the caller's transaction.
+	Funded(ctx context.Context, resellerID, customerID uint64) (decimal.Decimal, error)
 	// ForEach visits every transfer in id order (the ledger check).
 	ForEach(ctx context.Context, fn func(Transfer) error) error
 }

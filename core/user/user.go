@@ -64,7 +64,8 @@ type User struct {
 	ID uint64
 	// ParentID is the reseller a customer belongs to (decisions "Resellers: customers and their scoping":
 	// admin → reseller → customer); nil for everyone else. Set when the
-	// account is created, never changed.
+	// account is created; it only ever goes back to nil (Detach), never to
+	// another reseller. Only an account of role user has one (ValidParent).
 	ParentID     *uint64
 	Name         string
 	Email        string
@@ -110,6 +111,19 @@ var (
 	ErrEmailTaken     = errs.E(errs.Conflict, "email_taken", "Email is already registered")
 	ErrPhoneTaken     = errs.E(errs.Conflict, "phone_taken", "Phone is already registered")
 )
+
+// ValidParent reports whether an account of role may have parent: only a
+// user is anyone's customer, never an admin or a reseller (the database
+// holds the same rule: users_customer_is_user).
+func ValidParent(role Role, parent *uint64) bool { return parent == nil || role == RoleUser }
+
+// Unconfirmed reports a customer that has not confirmed its email: its
+// reseller chose the address, which may not be the customer's to give, so
+// the address's owner may still claim the account (core/panel/accounts).
+func (u *User) Unconfirmed() bool { return u.ParentID != nil && u.EmailVerifiedAt == nil }
+
+// Detach ends the reseller relation: the account is nobody's customer.
+func (u *User) Detach() { u.ParentID = nil }
 
 // IsDeleted reports a soft-deleted account.
 func (u *User) IsDeleted() bool { return u.DeletedAt != nil }
@@ -261,6 +275,11 @@ const CollectionFeeMessage = "must be a percentage from 0 to 100 with at most 2 
 // answer tells nothing more about it.
 const TakenMessage = "has already been taken"
 
+// UnconfirmedMessage is the field error for an email that a reseller's
+// customer holds without having confirmed it: the claim link goes to that
+// address (core/panel/accounts), never to the one who asked.
+const UnconfirmedMessage = "belongs to an account that was never confirmed; we mailed this address a link to claim it"
+
 // TakenFields turns ErrEmailTaken or ErrPhoneTaken into a 422 field error;
 // any other error is returned as it is.
 func TakenFields(err error) error {
@@ -391,6 +410,27 @@ const VerificationTTL = 48 * time.Hour
 
 // ResetTTL is how long a password reset token is valid.
 const ResetTTL = 60 * time.Minute
+
+// The tokens of password_reset_tokens: a reset asked for (ResetPrefix) or a
+// reseller's invite of a new customer (InvitePrefix), whose use confirms the
+// email and accepts the reseller. The prefix is part of the hashed token,
+// so it cannot be changed on the way.
+const (
+	ResetPrefix  = "pr_"
+	InvitePrefix = "pi_"
+)
+
+// InviteTTL is how long a reseller's invite is valid (a pending account:
+// nothing can be done with it until then).
+const InviteTTL = 72 * time.Hour
+
+// TokenTTL is how long a token of password_reset_tokens is valid.
+func TokenTTL(token string) time.Duration {
+	if strings.HasPrefix(token, InvitePrefix) {
+		return InviteTTL
+	}
+	return ResetTTL
+}
 
 // ResetToken is a pending password reset (password_reset_tokens): one per
 // email; only the SHA-256 of the token travels to the database.

@@ -9,6 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/core/apikey"
+	"paygate/core/audit"
 	"paygate/core/errs"
 	"paygate/core/money"
 	"paygate/core/panel"
@@ -52,8 +53,21 @@ func (p *Accounts) register(ctx context.Context, profile user.Profile, ip string
 		return nil, err
 	}
 	if _, bad := fe["email"]; !bad {
-		if err := p.checkFree(ctx, fe, "email", p.st.Users.ByEmail, profile.Email); err != nil {
-			return nil, err
+		held, err := p.st.Users.ByEmail(ctx, profile.Email)
+		switch {
+		case err == nil && !held.IsDeleted() && held.Unconfirmed():
+			// The address's owner, maybe: the mail goes to it, with the
+			// link that claims the account (startReset), never to the asker.
+			fe.Add("email", user.UnconfirmedMessage)
+			p.later(ctx, func(ctx context.Context) {
+				if err := p.startReset(ctx, profile.Email); err != nil {
+					p.log.Error("claim mail of an unconfirmed customer", "err", err)
+				}
+			})
+		case err == nil:
+			fe.Add("email", user.TakenMessage)
+		case errs.KindOf(err) != errs.NotFound:
+			return nil, fmt.Errorf("check email: %w", err)
 		}
 	}
 	if _, bad := fe["phone"]; !bad {
@@ -210,23 +224,58 @@ func (p *Accounts) startReset(ctx context.Context, email string) error {
 	if due, err := p.mailDue(ctx, signin.MailReset, u.ID); err != nil || !due {
 		return err
 	}
-	token := "pr_" + apikey.RandomBase62(43)
+	token := user.ResetPrefix + apikey.RandomBase62(43)
 	// One token per email: a new request replaces the previous one.
 	if err := p.st.Resets.Put(ctx, user.ResetToken{Email: u.Email, TokenHash: session.Hash(token), CreatedAt: p.now().UTC()}); err != nil {
 		return fmt.Errorf("store reset token: %w", err)
 	}
 	link := p.cfg.PublicBaseURL + "/reset-password?token=" + url.QueryEscape(token) + "&email=" + url.QueryEscape(u.Email)
+	if u.Unconfirmed() {
+		return p.mailClaim(ctx, u, link)
+	}
 	p.mailLater(ctx, panel.Message{To: u.Email, Subject: "Reset your password", Link: link,
 		Text: "Hello,\n\nsomeone asked to reset the password of this account. To choose a new one, open this link:\n\n" + link +
 			"\n\nThe link is valid for 60 minutes and works once. If it was not you, ignore this message; your password stays as it is.\n"})
 	return nil
 }
 
+// mailClaim mails the owner of an unconfirmed customer's address the reset
+// link (from a registration or a reset request with that address): by
+// default it takes the account as its own, detached from the reseller; the
+// second link (stay=1, ResetPassword's stay) keeps the reseller. It is the
+// platform's mail, never the reseller's brand or domain (Unbranded): the
+// link takes the account away from that reseller.
+func (p *Accounts) mailClaim(ctx context.Context, u *user.User, link string) error {
+	reseller := "a reseller"
+	if r, err := p.st.Users.ByID(ctx, *u.ParentID); err == nil {
+		reseller = r.Name
+	} else if errs.KindOf(err) != errs.NotFound {
+		return fmt.Errorf("find reseller: %w", err)
+	}
+	p.mailLater(ctx, panel.Message{To: u.Email, Subject: "Claim your account", Link: link, Unbranded: true,
+		Text: "Hello,\n\n" + reseller + " created an account with this email address, as its customer, and it was never confirmed. " +
+			"Someone has just asked to register or to reset the password with this address. If the address is yours, choose your password " +
+			"through one of these links.\n\nTo take the account as your own (it stops being " + reseller + "'s customer; " +
+			"an administrator then activates it, as any new account):\n\n" + link +
+			"\n\nTo stay a customer of " + reseller + ":\n\n" + link + "&stay=1" +
+			"\n\nThe links are valid for 60 minutes and work once. If it was not you, ignore this message.\n"})
+	return nil
+}
+
 // ResetPassword sets a new password with a reset token. The token works once
 // (a conditional delete: of two concurrent uses exactly one succeeds) and for
-// user.ResetTTL. Every session of the account ends, and the email counts as
+// user.TokenTTL. Every session of the account ends, and the email counts as
 // verified (the link reached it). A blocked account gets 403.
-func (p *Accounts) ResetPassword(ctx context.Context, email, token, password string) error {
+//
+// For an unconfirmed customer (user.Unconfirmed) the link is also the
+// owner's answer to its reseller: a reseller's invite (user.InvitePrefix)
+// or stay accepts it (customer.confirm; the invite, the reseller's own
+// approval, activates a pending account with its key and webhook secret);
+// a reset link without stay ends the relation (customer.detach): the
+// account is the owner's, nobody's customer, and keeps its status (a
+// pending one waits for an administrator, as any registration). Both are
+// audited with the account as actor, in the same transaction.
+func (p *Accounts) ResetPassword(ctx context.Context, email, token, password string, stay bool) error {
 	email = user.NormalizeEmail(email)
 	fe := errs.FieldErrors{}
 	if !user.ValidEmail(email) {
@@ -247,7 +296,7 @@ func (p *Accounts) ResetPassword(ctx context.Context, email, token, password str
 	}
 	return p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
 		now := p.now().UTC()
-		took, err := s.Resets.Take(ctx, email, session.Hash(token), now.Add(-user.ResetTTL))
+		took, err := s.Resets.Take(ctx, email, session.Hash(token), now.Add(-user.TokenTTL(token)))
 		if err != nil {
 			return fmt.Errorf("take reset token: %w", err)
 		}
@@ -271,15 +320,38 @@ func (p *Accounts) ResetPassword(ctx context.Context, email, token, password str
 		if u.Status == user.StatusBlocked {
 			return user.ErrNotActive
 		}
+		claim := u.Unconfirmed()
+		before := userSnapshot(u)
 		u.PasswordHash, u.UpdatedAt = hash, now
 		if u.EmailVerifiedAt == nil {
 			u.EmailVerifiedAt = &now
 		}
+		action := audit.CustomerConfirm
+		invite := strings.HasPrefix(token, user.InvitePrefix)
+		activated := false
+		switch {
+		case !claim:
+		case invite || stay:
+			if invite && u.Status == user.StatusPending {
+				u.Status, activated = user.StatusActive, true
+			}
+		default:
+			u.Detach()
+			action = audit.CustomerDetach
+		}
 		if err := s.Users.Update(ctx, u); err != nil {
 			return err
 		}
+		if activated {
+			if err := p.provisionActive(ctx, s, u); err != nil {
+				return err
+			}
+		}
 		if err := s.Sessions.DeleteByUser(ctx, u.ID); err != nil {
 			return fmt.Errorf("end sessions: %w", err)
+		}
+		if claim {
+			return store.Record(ctx, s, now, u, action, audit.TargetUser, u.ID, before, userSnapshot(u))
 		}
 		return nil
 	})

@@ -260,7 +260,7 @@ func TestResetPassword(t *testing.T) {
 	}
 	t.Run("a bad password is refused before the token is used", func(t *testing.T) {
 		f, u := withReset(t, accountsNow)
-		err := f.panel.ResetPassword(ctx, "asha@example.com", "pr_x", "short")
+		err := f.panel.ResetPassword(ctx, "asha@example.com", "pr_x", "short", false)
 		if fields(err)["password"] == nil {
 			t.Fatalf("err = %v", err)
 		}
@@ -271,12 +271,12 @@ func TestResetPassword(t *testing.T) {
 	})
 	t.Run("a wrong or expired token changes nothing", func(t *testing.T) {
 		f, u := withReset(t, accountsNow)
-		if err := f.panel.ResetPassword(ctx, "Asha@example.com", "pr_y", "new-password-1"); code(err) != "invalid_reset_token" || fields(err)["token"] == nil {
+		if err := f.panel.ResetPassword(ctx, "Asha@example.com", "pr_y", "new-password-1", false); code(err) != "invalid_reset_token" || fields(err)["token"] == nil {
 			t.Fatalf("wrong token: %v", err)
 		}
 		unchanged(t, f, u)
 		f, u = withReset(t, accountsNow.Add(-user.ResetTTL-time.Second))
-		if err := f.panel.ResetPassword(ctx, "Asha@example.com", "pr_x", "new-password-1"); code(err) != "invalid_reset_token" {
+		if err := f.panel.ResetPassword(ctx, "Asha@example.com", "pr_x", "new-password-1", false); code(err) != "invalid_reset_token" {
 			t.Fatalf("expired token: %v", err)
 		}
 		unchanged(t, f, u)
@@ -285,7 +285,7 @@ func TestResetPassword(t *testing.T) {
 		f, u := withReset(t, accountsNow)
 		u.Status = user.StatusBlocked
 		f.db.Put(*u)
-		if err := f.panel.ResetPassword(ctx, "asha@example.com", "pr_x", "new-password-1"); !errors.Is(err, user.ErrNotActive) {
+		if err := f.panel.ResetPassword(ctx, "asha@example.com", "pr_x", "new-password-1", false); !errors.Is(err, user.ErrNotActive) {
 			t.Fatalf("err = %v", err)
 		}
 		unchanged(t, f, u)
@@ -295,7 +295,7 @@ func TestResetPassword(t *testing.T) {
 	})
 	t.Run("success sets the password, verifies the email and ends every session", func(t *testing.T) {
 		f, _ := withReset(t, accountsNow)
-		if err := f.panel.ResetPassword(ctx, "Asha@Example.com", "pr_x", "new-password-1"); err != nil {
+		if err := f.panel.ResetPassword(ctx, "Asha@Example.com", "pr_x", "new-password-1", false); err != nil {
 			t.Fatal(err)
 		}
 		got := f.db.User(5)
@@ -309,7 +309,7 @@ func TestResetPassword(t *testing.T) {
 			t.Fatal("the token works again")
 		}
 		// Once only.
-		if err := f.panel.ResetPassword(ctx, "asha@example.com", "pr_x", "other-password-1"); code(err) != "invalid_reset_token" {
+		if err := f.panel.ResetPassword(ctx, "asha@example.com", "pr_x", "other-password-1", false); code(err) != "invalid_reset_token" {
 			t.Fatalf("second use: %v", err)
 		}
 	})

@@ -43,6 +43,20 @@
 // refused. With N instances an address gets up to N times those, which
 // slows abuse of mail, not password guessing (core/signin covers that).
 //
+// An unconfirmed customer (user.Unconfirmed: a reseller chose the email
+// and nobody confirmed it) is the address owner's to claim: a registration
+// with that email answers 422 (user.UnconfirmedMessage) and mails the
+// address, never the asker, the reset link ("Claim your account"); a reset
+// request does the same. Using such a link detaches the account from its
+// reseller (customer.detach; it keeps its status: a pending one waits for an
+// admin) unless the owner follows the mail's second link (stay=1,
+// stay_with_reseller), and the reseller's own invite (pi_) confirms the
+// reseller and activates the account (customer.confirm); both are audited
+// with the account as actor, in the reset's transaction. Promoting a
+// customer to admin or reseller (PatchUser) ends its reseller relation in
+// the same audited write (user.ValidParent; the database's
+// users_customer_is_user refuses the row otherwise).
+//
 // PATCH /auth/me changes name, phone, webhook_url (absolute http(s), no
 // credentials, ≤ 255), low_balance_alert (≥ 0, 2 places), the billing
 // profile and the password (with current_password, counted by the sign-in

@@ -15,6 +15,7 @@ type userAudit struct {
 	Email           string  `json:"email"`
 	Phone           string  `json:"phone"`
 	Role            string  `json:"role"`
+	ParentID        *uint64 `json:"parent_id"` // a customer's reseller
 	Status          string  `json:"status"`
 	Plan            string  `json:"plan"`
 	Balance         string  `json:"balance"`
@@ -29,7 +30,7 @@ type userAudit struct {
 func userSnapshot(u *user.User) userAudit {
 	s := userAudit{
 		Name: u.Name, Email: u.Email, Phone: u.Phone, Role: string(u.Role), Status: string(u.Status),
-		Plan: string(u.Plan), Balance: money.Format2(u.Balance), WebhookURL: u.WebhookURL, Deleted: u.IsDeleted(),
+		Plan: string(u.Plan), Balance: money.Format2(u.Balance), WebhookURL: u.WebhookURL, Deleted: u.IsDeleted(), ParentID: u.ParentID,
 		CollectionFeePercent: money.Format2(u.CollectionFeePercent), DailyPayoutLimit: money.Format2(u.DailyPayoutLimit),
 	}
 	if u.LowBalanceAlert != nil {

@@ -50,6 +50,9 @@ func (p *Accounts) CreateUser(ctx context.Context, actor *user.User, in NewUser)
 		in.Plan = p.defaultPlan()
 	}
 	user.CheckAccount(fe, &in.Role, &in.Status, &in.Plan)
+	if !user.ValidParent(in.Role, in.ParentID) {
+		fe.Add("role", "must be user for a reseller's customer")
+	}
 	if err := fe.Err(); err != nil {
 		return nil, err
 	}
@@ -277,6 +280,12 @@ func (p *Accounts) patchUser(ctx context.Context, actor *user.User, id uint64, p
 		}
 		if patch.Role != nil {
 			u.Role = *patch.Role
+			// An admin or a reseller is nobody's customer: promoting a
+			// customer ends its reseller relation (audited below, with
+			// parent_id in the snapshots).
+			if !user.ValidParent(u.Role, u.ParentID) {
+				u.Detach()
+			}
 		}
 		if patch.Status != nil {
 			u.Status = *patch.Status

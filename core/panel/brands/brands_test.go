@@ -390,3 +390,30 @@ func TestVerifyDomainFirstProofWins(t *testing.T) {
 		t.Fatalf("no prober: %v", err)
 	}
 }
+
+// The claim of an unconfirmed customer (core/panel/accounts) is the
+// platform's mail: never under the reseller's brand nor through its domain.
+func TestMailerLeavesUnbrandedMailAlone(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	sent := &sentMail{}
+	m := f.brands.Mailer(sent)
+	if _, err := f.brands.Update(ctx, f.reseller, brand.Input{Name: "Acme Recharge", Domains: []string{"brand.example"}}); err != nil {
+		t.Fatal(err)
+	}
+	link := "https://pay.example/reset-password?token=pr_abc&email=cust%40example.com"
+	claim := panel.Message{To: "cust@example.com", Subject: "Claim your account", Text: "open " + link + "\n", Link: link, Unbranded: true}
+	_ = m.Send(ctx, claim)
+	plain := claim
+	plain.Unbranded = false
+	_ = m.Send(ctx, plain)
+	if len(sent.got) != 2 {
+		t.Fatalf("sent %d", len(sent.got))
+	}
+	if g := sent.got[0]; g.FromName != "" || g.Link != link || g.Text != claim.Text {
+		t.Errorf("unbranded mail changed: %+v", g)
+	}
+	if g := sent.got[1]; g.FromName != "Acme Recharge" {
+		t.Errorf("the same mail without Unbranded: %+v", g)
+	}
+}

@@ -16,7 +16,8 @@ import (
 // PUBLIC_BASE_URL's host (its scheme and port kept: the service answers the
 // domain there); without a verified domain they stay on PUBLIC_BASE_URL.
 // Links are only ever built on PUBLIC_BASE_URL, never on a request's Host.
-// Any other message, or one whose brand cannot be read, passes unchanged.
+// Any other message, an Unbranded one (an owner's claim of its address),
+// or one whose brand cannot be read, passes unchanged.
 func (b *Brands) Mailer(next panel.Mailer) panel.Mailer {
 	if next == nil {
 		return nil
@@ -30,7 +31,7 @@ type brandedMailer struct {
 }
 
 func (m brandedMailer) Send(ctx context.Context, msg panel.Message) error {
-	if br, ok := m.b.brandOf(ctx, msg.To); ok {
+	if br, ok := m.b.brandOf(ctx, msg.To); ok && !msg.Unbranded {
 		msg.FromName = br.Name
 		if host, ok := br.FirstVerified(); ok && m.b.cfg.PublicBaseURL != "" {
 			base, own := m.b.cfg.PublicBaseURL, m.b.ownBase(host)

@@ -39,9 +39,11 @@ type NewCustomer struct {
 }
 
 // Create creates a customer of the calling reseller: role user, status
-// active, parent the reseller, with its webhook secret and default key as
-// an activated account gets them. Without a password the customer gets a
-// link to set one (a password reset token); with one, the invite mail.
+// pending, parent the reseller. The customer is always mailed an invite
+// link (user.InvitePrefix, valid user.InviteTTL) that confirms its email
+// and sets its password, and with it activates the account (with its
+// webhook secret and default key): core/panel/accounts.ResetPassword. A
+// password given here only stands until then.
 func (p *Customers) Create(ctx context.Context, actor *user.User, in NewCustomer) (*user.User, error) {
 	if err := RequireReseller(actor); err != nil {
 		return nil, err
@@ -74,6 +76,8 @@ func (p *Customers) Create(ctx context.Context, actor *user.User, in NewCustomer
 		// Nobody knows this one: the customer sets its own by the link.
 		password = apikey.RandomBase62(40)
 	}
+	// Pending until the address's owner confirms through the link: the
+	// reseller chose the address, which may not be the customer's to give.
 	hash, err := p.pw.Hash(password)
 	if err != nil {
 		return nil, fmt.Errorf("hash password: %w", err)
@@ -82,7 +86,7 @@ func (p *Customers) Create(ctx context.Context, actor *user.User, in NewCustomer
 	parent := actor.ID
 	u := &user.User{
 		ParentID: &parent, Name: in.Name, Email: in.Email, Phone: in.Phone, PasswordHash: hash,
-		Role: user.RoleUser, Status: user.StatusActive, Plan: p.cfg.DefaultPlan,
+		Role: user.RoleUser, Status: user.StatusPending, Plan: p.cfg.DefaultPlan,
 		Balance: decimal.Zero, TotalSpent: decimal.Zero, CreatedAt: now, UpdatedAt: now,
 		// Its reseller's limits and fees (decisions "Resellers run customers of their own").
 		CollectionFeePercent: actor.CollectionFeePercent, DailyPayoutLimit: actor.DailyPayoutLimit,
@@ -92,14 +96,9 @@ func (p *Customers) Create(ctx context.Context, actor *user.User, in NewCustomer
 		if err := s.Users.Create(ctx, u); err != nil {
 			return err
 		}
-		if err := provision(ctx, s, u, now); err != nil {
-			return err
-		}
-		if in.Password == "" {
-			token = "pr_" + apikey.RandomBase62(43)
-			if err := s.Resets.Put(ctx, user.ResetToken{Email: u.Email, TokenHash: session.Hash(token), CreatedAt: now}); err != nil {
-				return fmt.Errorf("store set-password token: %w", err)
-			}
+		token = user.InvitePrefix + apikey.RandomBase62(43)
+		if err := s.Resets.Put(ctx, user.ResetToken{Email: u.Email, TokenHash: session.Hash(token), CreatedAt: now}); err != nil {
+			return fmt.Errorf("store invite token: %w", err)
 		}
 		if err := store.EmitMode(ctx, s, now, actor, webhook.CustomerCreated, map[string]any{
 			"customer_id": u.ID, "name": u.Name, "email": u.Email, "phone": u.Phone, "status": string(u.Status),
@@ -129,19 +128,16 @@ func provision(ctx context.Context, s store.Stores, u *user.User, now time.Time)
 	return s.Users.Update(ctx, u)
 }
 
-// mailWelcome tells a new customer where to sign in: with a link to set
-// its password (token) or with the one its reseller gives it.
+// mailWelcome mails a new customer its invite: the link that confirms its
+// email, sets its password and accepts its reseller.
 func (p *Customers) mailWelcome(ctx context.Context, reseller, u *user.User, token string) {
 	login := p.cfg.PublicBaseURL + "/login"
-	m := panel.Message{To: u.Email, Subject: "An account was created for you", Link: login,
-		Text: "Hello " + u.Name + ",\n\n" + reseller.Name + " created an account for you. You can sign in with this email address at\n\n" +
-			login + "\n\nwith the password they give you, or choose your own with \"Forgot password\" there.\n"}
-	if token != "" {
-		link := p.cfg.PublicBaseURL + "/reset-password?token=" + url.QueryEscape(token) + "&email=" + url.QueryEscape(u.Email)
-		m = panel.Message{To: u.Email, Subject: "Set your password", Link: link,
-			Text: "Hello " + u.Name + ",\n\n" + reseller.Name + " created an account for you. Choose your password by opening this link:\n\n" +
-				link + "\n\nThe link is valid for 60 minutes; after that, use \"Forgot password\" at " + login + ".\n"}
-	}
+	link := p.cfg.PublicBaseURL + "/reset-password?token=" + url.QueryEscape(token) + "&email=" + url.QueryEscape(u.Email)
+	m := panel.Message{To: u.Email, Subject: "Confirm your email and set your password", Link: link,
+		Text: "Hello " + u.Name + ",\n\n" + reseller.Name + " created an account for you with this email address, as its customer. " +
+			"To confirm the address, choose your password and start using the account, open this link:\n\n" + link +
+			"\n\nThe account stays inactive until you do. The link is valid for 72 hours; after that, use \"Forgot password\" at " + login +
+			".\nIf you do not know " + reseller.Name + ", ignore this message, or use \"Forgot password\" to take the account as your own.\n"}
 	if p.mailer == nil {
 		p.log.Warn("mail not sent: no mailer configured", "subject", m.Subject)
 		return
@@ -186,9 +182,17 @@ func (p *Customers) Get(ctx context.Context, actor *user.User, id uint64) (*user
 	return u, nil
 }
 
+// ownCustomer: u is reseller's customer (never an admin or a reseller,
+// whatever parent_id says: the database refuses such rows anyway).
 func ownCustomer(reseller, u *user.User) bool {
-	return u.ParentID != nil && *u.ParentID == reseller.ID && !u.IsDeleted()
+	return u.ParentID != nil && *u.ParentID == reseller.ID && u.Role == user.RoleUser && !u.IsDeleted()
 }
+
+// ErrNotConfirmed answers a status change of a customer whose email is
+// not confirmed: activating it would skip the confirmation, and blocking a
+// pending one would keep the address's owner from claiming it.
+var ErrNotConfirmed = errs.E(errs.Conflict, "customer_not_confirmed",
+	"The customer has not confirmed its email address yet")
 
 // SetStatus blocks (user.StatusBlocked) or activates (user.StatusActive)
 // one of the caller's customers.
@@ -210,6 +214,11 @@ func (p *Customers) SetStatus(ctx context.Context, actor *user.User, id uint64, 
 		}
 		if !ownCustomer(actor, u) {
 			return ErrNotFound
+		}
+		// Unconfirmed: no activation (it would skip the confirmation), and
+		// no change at all while pending (the invite activates it).
+		if unconfirmed := u.EmailVerifiedAt == nil; u.Status != st && unconfirmed && (st == user.StatusActive || u.Status == user.StatusPending) {
+			return ErrNotConfirmed
 		}
 		before := customerSnapshot(u)
 		action := audit.CustomerBlock

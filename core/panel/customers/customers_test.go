@@ -3,6 +3,7 @@ package customers_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -70,8 +71,10 @@ type fixture struct {
 	rep  *reports
 }
 
+// acct is an active account whose email is confirmed.
 func acct(id uint64, role user.Role, parent *uint64, balance string) user.User {
-	return user.User{ID: id, ParentID: parent, Role: role, Status: user.StatusActive, Plan: user.PlanStarter,
+	confirmed := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	return user.User{ID: id, ParentID: parent, Role: role, Status: user.StatusActive, Plan: user.PlanStarter, EmailVerifiedAt: &confirmed,
 		Name: "U" + decimal.NewFromInt(int64(id)).String(), Email: "u" + decimal.NewFromInt(int64(id)).String() + "@example.com",
 		Phone: "98765432" + decimal.NewFromInt(int64(id)).String(), Balance: dec(balance), TotalSpent: decimal.Zero, HeldAmount: decimal.Zero}
 }
@@ -100,21 +103,25 @@ func TestCreateCustomer(t *testing.T) {
 	}
 	f.c.Wait()
 	got := f.db.User(c.ID)
-	if got.ParentID == nil || *got.ParentID != 10 || got.Role != user.RoleUser || got.Status != user.StatusActive || got.Email != "asha@example.com" {
+	// Pending, unconfirmed, with no key yet: the invite link activates it
+	// (core/panel/accounts.ResetPassword).
+	if got.ParentID == nil || *got.ParentID != 10 || got.Role != user.RoleUser || got.Status != user.StatusPending ||
+		got.EmailVerifiedAt != nil || got.Email != "asha@example.com" {
 		t.Errorf("customer stored as %+v", got)
 	}
-	if got.APIKey == nil || got.WebhookSecret == nil {
-		t.Errorf("customer not provisioned: key %v secret %v", got.APIKey, got.WebhookSecret)
+	if got.APIKey != nil {
+		t.Errorf("a pending customer has a key: %v", got.APIKey)
 	}
-	if len(f.mail.sent) != 1 || !strings.Contains(f.mail.sent[0].Link, "/reset-password?token=pr_") || f.mail.sent[0].To != "asha@example.com" {
-		t.Errorf("set-password mail: %+v", f.mail.sent)
+	if len(f.mail.sent) != 1 || !strings.Contains(f.mail.sent[0].Link, "/reset-password?token=pi_") || f.mail.sent[0].To != "asha@example.com" {
+		t.Errorf("invite mail: %+v", f.mail.sent)
 	}
 	entries := f.db.AuditEntries()
 	if len(entries) != 1 || entries[0].Action != audit.CustomerCreate || entries[0].ActorID != 10 || *entries[0].TargetID != c.ID {
 		t.Errorf("audit: %+v", entries)
 	}
 
-	// With a password: the invite mail, no link to set one.
+	// With a password: the same invite (the password stands only until the
+	// customer chooses its own through the link).
 	c2, err := f.c.Create(context.Background(), r, customers.NewCustomer{Profile: user.Profile{Name: "Ravi", Email: "ravi@example.com", Phone: "9876500002", Password: "Secret-pass1"}})
 	if err != nil {
 		t.Fatal(err)
@@ -123,8 +130,23 @@ func TestCreateCustomer(t *testing.T) {
 	if !user.NewPasswords(4).Check(ptr(f.db.User(c2.ID)), "Secret-pass1") {
 		t.Error("password not kept")
 	}
-	if len(f.mail.sent) != 2 || strings.Contains(f.mail.sent[1].Link, "reset-password") {
+	if len(f.mail.sent) != 2 || !strings.Contains(f.mail.sent[1].Link, "/reset-password?token=pi_") || f.db.User(c2.ID).Status != user.StatusPending {
 		t.Errorf("invite mail: %+v", f.mail.sent[1:])
+	}
+	// Until it confirms, the reseller neither activates nor blocks it, nor
+	// moves money either way.
+	for _, st := range []user.Status{user.StatusActive, user.StatusBlocked} {
+		if _, err := f.c.SetStatus(context.Background(), r, c.ID, st); !errors.Is(err, customers.ErrNotConfirmed) {
+			t.Errorf("set %s on an unconfirmed customer: %v", st, err)
+		}
+	}
+	for _, dir := range []string{"to_customer", "from_customer"} {
+		if _, err := f.c.Transfer(context.Background(), r, c.ID, transfer.Input{Amount: "1.00", Direction: dir}, ""); !errors.Is(err, panel.ErrCustomerNotConfirmed) {
+			t.Errorf("%s with an unconfirmed customer: %v", dir, err)
+		}
+	}
+	if got := f.db.User(c.ID); got.Status != user.StatusPending || len(f.db.Transfers()) != 0 {
+		t.Errorf("after the refusals: %s, %d transfers", got.Status, len(f.db.Transfers()))
 	}
 
 	for _, tc := range []struct {
@@ -229,19 +251,34 @@ func TestTransfer(t *testing.T) {
 		customer               uint64
 		amount, dir            string
 		held                   string // the paying side's held money
+		funded                 []transfer.Transfer
 		wantErr                error
 		wantReseller, wantCust string
 	}{
-		{"to customer", 11, "100.00", "to_customer", "0", nil, "900.00", "150.00"},
-		{"from customer", 11, "50.00", "from_customer", "0", nil, "1050.00", "0.00"},
-		{"all of it", 11, "1000.00", "to_customer", "0", nil, "0.00", "1050.00"},
-		{"reseller short", 11, "1000.01", "to_customer", "0", ledger.ErrInsufficientBalance, "1000.00", "50.00"},
-		{"customer short", 11, "50.01", "from_customer", "0", ledger.ErrInsufficientBalance, "1000.00", "50.00"},
-		{"held money is not available", 11, "950.01", "to_customer", "50.00", ledger.ErrInsufficientBalance, "1000.00", "50.00"},
-		{"empty customer", 12, "0.01", "from_customer", "0", ledger.ErrInsufficientBalance, "1000.00", "50.00"},
+		{"to customer", 11, "100.00", "to_customer", "0", nil, nil, "900.00", "150.00"},
+		{"from customer", 11, "50.00", "from_customer", "0", in50, nil, "1050.00", "0.00"},
+		{"all of it", 11, "1000.00", "to_customer", "0", nil, nil, "0.00", "1050.00"},
+		{"reseller short", 11, "1000.01", "to_customer", "0", nil, ledger.ErrInsufficientBalance, "1000.00", "50.00"},
+		{"customer short", 11, "50.01", "from_customer", "0", in80, ledger.ErrInsufficientBalance, "1000.00", "50.00"},
+		{"held money is not available", 11, "950.01", "to_customer", "50.00", nil, ledger.ErrInsufficientBalance, "1000.00", "50.00"},
+		{"empty customer", 12, "0.01", "from_customer", "0", nil, transfer.ErrBeyondFunded, "1000.00", "50.00"},
+		// What the reseller put in and has not taken back bounds it, never
+		// the customer's own money (its 50.00 here).
+		{"nothing funded", 11, "0.01", "from_customer", "0", nil, transfer.ErrBeyondFunded, "1000.00", "50.00"},
+		{"beyond funded", 11, "20.01", "from_customer", "0", in20, transfer.ErrBeyondFunded, "1000.00", "50.00"},
+		{"up to funded", 11, "20.00", "from_customer", "0", in20, nil, "1020.00", "30.00"},
+		{"funded less taken back", 11, "15.01", "from_customer", "0", in20back5, transfer.ErrBeyondFunded, "1000.00", "50.00"},
+		{"a balance request's approval is the customer's", 11, "0.01", "from_customer", "0", approved, transfer.ErrBeyondFunded, "1000.00", "50.00"},
+		{"another reseller's funding counts for nothing", 11, "0.01", "from_customer", "0", otherReseller, transfer.ErrBeyondFunded, "1000.00", "50.00"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t)
+			for _, tr := range tc.funded {
+				if err := f.db.Stores().Transfers.Insert(context.Background(), &tr); err != nil {
+					t.Fatal(err)
+				}
+			}
+			planted := len(tc.funded)
 			if tc.held != "0" {
 				payer := f.db.User(10)
 				if tc.dir == "from_customer" {
@@ -261,7 +298,7 @@ func TestTransfer(t *testing.T) {
 				t.Errorf("customer 11 balance %s, want %s", c, tc.wantCust)
 			}
 			if tc.wantErr != nil {
-				if len(f.db.Entries()) != 0 || len(f.db.Transfers()) != 0 || len(f.db.AuditEntries()) != 0 {
+				if len(f.db.Entries()) != 0 || len(f.db.Transfers()) != planted || len(f.db.AuditEntries()) != 0 {
 					t.Errorf("a refused transfer wrote rows")
 				}
 				return
@@ -290,6 +327,16 @@ func TestTransfer(t *testing.T) {
 		})
 	}
 }
+
+// Transfers planted as history (their ledger entries are not the point).
+var (
+	in50          = []transfer.Transfer{{ResellerID: 10, CustomerID: 11, Direction: transfer.ToCustomer, Amount: dec("50.00")}}
+	in80          = []transfer.Transfer{{ResellerID: 10, CustomerID: 11, Direction: transfer.ToCustomer, Amount: dec("80.00")}}
+	in20          = []transfer.Transfer{{ResellerID: 10, CustomerID: 11, Direction: transfer.ToCustomer, Amount: dec("20.00")}}
+	in20back5     = append(slices.Clone(in20), transfer.Transfer{ResellerID: 10, CustomerID: 11, Direction: transfer.FromCustomer, Amount: dec("5.00")})
+	approved      = []transfer.Transfer{{ResellerID: 10, CustomerID: 11, Direction: transfer.ToCustomer, Amount: dec("40.00"), BalanceRequestID: ptr(uint64(7))}}
+	otherReseller = []transfer.Transfer{{ResellerID: 20, CustomerID: 11, Direction: transfer.ToCustomer, Amount: dec("40.00")}}
+)
 
 func TestTransferInput(t *testing.T) {
 	f := newFixture(t)

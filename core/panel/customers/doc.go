@@ -7,12 +7,23 @@
 // adapters/httpapi/scoping_test.go walks every panel route from the router
 // as two resellers and their customers, on SQLite and MariaDB.
 //
-// A customer is created active with role user, its default key and webhook
-// secret; without a password it is mailed a password-reset link (valid 60
-// minutes; "Forgot password" after that) in place of the invite mail.
-// Blocking ends the customer's sessions. The audit entries
-// customer.create, customer.block, customer.activate and transfer.create
-// carry the reseller as actor.
+// A customer is created pending with role user (a reseller chose its email,
+// which may not be the customer's to give) and always mailed an invite link
+// (user.InvitePrefix, valid 72 hours; "Forgot password" after that) that
+// confirms the email, sets the password and activates the account with its
+// default key and webhook secret (core/panel/accounts.ResetPassword, which
+// also lets the address's owner take an unconfirmed account as its own).
+// Until then the reseller can neither activate nor block it
+// (ErrNotConfirmed), nor move money either way (panel.Move). A customer is
+// only ever of role user: an id whose account is an admin or a reseller is
+// 404 whatever parent_id says. Blocking ends the customer's sessions. The
+// audit entries customer.create, customer.block, customer.activate and
+// transfer.create carry the reseller as actor.
+//
+// A from_customer transfer takes back at most what the reseller put in and
+// has not taken back (transfer.Funded, read under both rows' locks), never
+// the customer's own money (collections, top-ups, approvals of its balance
+// requests, an admin's credit).
 //
 // A transfer (panel.Move) with an Idempotency-Key, unique per reseller,
 // stores a hash of customer, direction and amount: a replay with the same

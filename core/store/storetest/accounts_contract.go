@@ -3,8 +3,11 @@ package storetest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
+
+	"github.com/shopspring/decimal"
 
 	"paygate/core/apikey"
 	"paygate/core/ledger"
@@ -114,6 +117,46 @@ func usersContract(t *testing.T, c *contract) {
 		if err != nil || got.Name != "Renamed" || got.Email != u.Email || !got.Balance.Equal(dec("150.25")) ||
 			!got.HeldAmount.Equal(dec("5.00")) || got.PlanCalls != 7 || got.PlanMonth != "2026-11" {
 			t.Fatalf("after Update: %+v, %v", got, err)
+		}
+	})
+
+	t.Run("parent_id is only ever cleared, and only a user has one", func(t *testing.T) {
+		r := c.user(t, func(u *user.User) { u.Role = user.RoleReseller })
+		rid := r.ID
+		cust := c.user(t, func(u *user.User) { u.ParentID = &rid })
+		other := c.user(t, func(u *user.User) { u.Role = user.RoleReseller })
+		// A copy naming another parent writes nothing of it.
+		moved := *cust
+		moved.ParentID = &other.ID
+		if err := users.Update(ctx, &moved); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := users.ByID(ctx, cust.ID); got.ParentID == nil || *got.ParentID != rid {
+			t.Fatalf("parent after an Update naming another: %v", got.ParentID)
+		}
+		// A customer made an admin keeping its parent is refused.
+		admin := *cust
+		admin.Role = user.RoleAdmin
+		if err := users.Update(ctx, &admin); err == nil {
+			t.Fatal("a customer made admin with its parent was stored")
+		}
+		if got, _ := users.ByID(ctx, cust.ID); got.Role != user.RoleUser || got.ParentID == nil {
+			t.Fatalf("after the refused update: %s %v", got.Role, got.ParentID)
+		}
+		n := c.next()
+		bad := user.User{Name: "Reseller", Email: fmt.Sprintf("u%d@example.com", n), Phone: fmt.Sprintf("98%08d", n),
+			PasswordHash: "$2a$10$hash", Role: user.RoleReseller, Status: user.StatusActive, Plan: user.PlanStarter, ParentID: &rid,
+			Balance: decimal.Zero, TotalSpent: decimal.Zero, HeldAmount: decimal.Zero, CreatedAt: at, UpdatedAt: at}
+		if err := users.Create(ctx, &bad); err == nil {
+			t.Fatal("a reseller with a parent was created")
+		}
+		// Detached and promoted in one write: stored.
+		admin.Detach()
+		if err := users.Update(ctx, &admin); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := users.ByID(ctx, cust.ID); got.Role != user.RoleAdmin || got.ParentID != nil {
+			t.Fatalf("after detach and promotion: %s %v", got.Role, got.ParentID)
 		}
 	})
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 
+	"github.com/shopspring/decimal"
+
 	"paygate/core/transfer"
 )
 
@@ -55,6 +57,21 @@ func (r transfersRepo) List(_ context.Context, f transfer.Filter) ([]transfer.Tr
 		return nil
 	})
 	return out, total, err
+}
+
+func (r transfersRepo) Funded(_ context.Context, resellerID, customerID uint64) (decimal.Decimal, error) {
+	var out decimal.Decimal
+	err := r.d.do("Transfers.Funded", func(t *tables) error {
+		var pair []transfer.Transfer
+		for _, o := range t.transfers {
+			if o.ResellerID == resellerID && o.CustomerID == customerID {
+				pair = append(pair, o)
+			}
+		}
+		out = transfer.Funded(pair)
+		return nil
+	})
+	return out, err
 }
 
 func (r transfersRepo) ForEach(_ context.Context, fn func(transfer.Transfer) error) error {

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"errors"
 	"maps"
 	"slices"
 	"strings"
@@ -11,13 +12,18 @@ import (
 	"paygate/core/user"
 )
 
-// usersRepo: Update writes the profile (not the email; a phone another
+// usersRepo: Update writes the profile (not the email; parent_id only
+// when it clears it; a phone another
 // user has is ErrPhoneTaken), SaveBalance the money and plan counters, each
 // leaving the other's fields as stored; Create and Update write the plan's
 // allowance (MonthlyCalls) from the plan catalog (an unknown plan is
 // plan.ErrPlanNotFound); LockByID is ByID (the transaction's mutex is the
 // lock).
 type usersRepo struct{ d *DB }
+
+// errCustomerRole is the fake's users_customer_is_user: a row with a parent
+// whose role is not user (the databases refuse it with an error of their own).
+var errCustomerRole = errors.New("users_customer_is_user: only a user has a parent")
 
 var _ user.Repository = usersRepo{}
 
@@ -30,6 +36,9 @@ func (r usersRepo) Create(_ context.Context, u *user.User) error {
 			if u.Phone != "" && o.Phone == u.Phone {
 				return user.ErrPhoneTaken
 			}
+		}
+		if !user.ValidParent(u.Role, u.ParentID) {
+			return errCustomerRole
 		}
 		calls, err := t.allowance(u.Plan)
 		if err != nil {
@@ -96,6 +105,12 @@ func (r usersRepo) Update(_ context.Context, u *user.User) error {
 		}
 		next := *u
 		next.Email = old.Email // not a field Update writes
+		if u.ParentID != nil {
+			next.ParentID = old.ParentID // only ever cleared
+		}
+		if !user.ValidParent(next.Role, next.ParentID) {
+			return errCustomerRole // the database's users_customer_is_user
+		}
 		next.Balance, next.TotalSpent, next.HeldAmount = old.Balance, old.TotalSpent, old.HeldAmount
 		next.PlanMonth, next.PlanCalls, next.CreatedAt = old.PlanMonth, old.PlanCalls, old.CreatedAt
 		calls, err := t.allowance(u.Plan)

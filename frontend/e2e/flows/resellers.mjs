@@ -1,5 +1,6 @@
 // THE FLOW OF ISSUE 34 (resellers): the admin creates a service and a
-// reseller and credits the reseller; the reseller creates a customer, sets
+// reseller and credits the reseller; the reseller creates a customer (pending
+// until the customer confirms its email through the mailed invite, issue 43), sets
 // a selling price above its own (a price below it is refused), funds the
 // customer with a transfer; the customer calls the service with its key
 // (charged the selling price); the settlement of the closed hour (the CLI,
@@ -12,7 +13,7 @@ import { createKey, inr, requestBalance } from '../steps/user.mjs';
 import { creditBalance } from '../steps/payouts.mjs';
 import { callService } from '../steps/invoices.mjs';
 import { expectBalance, squash } from '../steps/money.mjs';
-import { afterThisHourCloses, approveCustomerTopUp, createCustomer, createUserAs, expectCommissionSettled, fundCustomer, setSellingPrice } from '../steps/resellers.mjs';
+import { afterThisHourCloses, approveCustomerTopUp, confirmInvite, createCustomer, createUserAs, expectCommissionSettled, fundCustomer, setSellingPrice } from '../steps/resellers.mjs';
 import { openScreen, pageHeading, unique } from '../lib/helpers.mjs';
 
 export const name = 'resellers';
@@ -62,6 +63,15 @@ export const steps = [
     },
   },
   {
+    id: 'confirm',
+    name: 'the customer confirms its email through the mailed invite (choosing its password), which activates it',
+    needs: ['customer'],
+    async run(ctx) {
+      const page = await ctx.actor('customer');
+      await confirmInvite(page, ctx.server, CUSTOMER);
+    },
+  },
+  {
     id: 'price',
     name: 'the reseller sets a selling price (below its cost is refused)',
     needs: ['customer'],
@@ -74,7 +84,7 @@ export const steps = [
   {
     id: 'fund',
     name: 'the reseller funds the customer with a transfer',
-    needs: ['price'],
+    needs: ['price', 'confirm'],
     async run(ctx) {
       const page = await ctx.actor('reseller');
       await fundCustomer(page, { customerId: ctx.state.customer.id, amount: FUND, balance: FUND });

@@ -39,6 +39,24 @@ export async function createCustomer(page, { name, email, phone, password }) {
   return { id: parseInt(new URL(page.url()).pathname.split('/').pop(), 10) };
 }
 
+/**
+ * The customer's side of its invite: the mailed link (the log adapter's line for `email`) opens
+ * "Choose a new password"; setting the password confirms the email and activates the account.
+ */
+export async function confirmInvite(page, server, { email, password }) {
+  let mail;
+  for (let i = 0; i < 50 && !mail; i++) {
+    mail = server.mails(email).find((m) => m.subject === 'Confirm your email and set your password');
+    if (!mail) await new Promise((res) => setTimeout(res, 100));
+  }
+  if (!mail || !/\/reset-password\?token=pi_/.test(mail.link)) throw new Error(`no invite mailed to ${email}: ${JSON.stringify(server.mails(email))}`);
+  await page.goto(mail.link);
+  await page.locator('input[autocomplete="new-password"]').nth(0).fill(password);
+  await page.locator('input[autocomplete="new-password"]').nth(1).fill(password);
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await page.getByText('Your password is changed').waitFor();
+}
+
 /** From the navbar (a client-side move). */
 export async function navTo(page, link, heading) {
   await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: link, exact: true }).click();

@@ -13,10 +13,15 @@ interface Values {
   confirm: string;
 }
 
-/** The mailed link: /reset-password?token=…&email=… */
+/**
+ * The mailed link: /reset-password?token=…&email=…; a reseller's invite (token pi_…) or, for an
+ * account a reseller created and nobody confirmed, the claim mail's second link (&stay=1) keeps
+ * that reseller; the claim mail's first link takes the account as the owner's own.
+ */
 export default function ResetPassword() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
+  const stay = params.get('stay') === '1';
   const form = useForm<Values>({
     mode: 'uncontrolled',
     initialValues: { email: params.get('email') ?? '', token, password: '', confirm: '' },
@@ -57,11 +62,12 @@ export default function ResetPassword() {
         noValidate
         onSubmit={form.onSubmit((v) => {
           clearFormError();
-          reset.mutate({ email: v.email.trim(), token: v.token, password: v.password });
+          reset.mutate({ email: v.email.trim(), token: v.token, password: v.password, stay_with_reseller: stay });
         })}
       >
         <Stack gap="sm">
           <FormError message={formError} />
+          {stay && <Text size="sm">The account stays a customer of the reseller that created it.</Text>}
           <TextInput label="Email" type="email" autoComplete="username" required key={form.key('email')} {...form.getInputProps('email')} />
           <PasswordInput label="New password" description="8 to 72 characters" autoComplete="new-password" required
             key={form.key('password')} {...form.getInputProps('password')} />

@@ -1,5 +1,6 @@
 // "New customer" (POST /customers): name, email, phone and, optionally, a
-// first password; without one the customer is mailed a link to set it.
+// first password; the customer is always mailed a link to confirm its email
+// and set its own, and stays pending until it does.
 // The API's field errors land beside the fields of the same name.
 import { Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
@@ -31,7 +32,7 @@ export function NewCustomerForm({ onCreated, onCancel }: { onCreated: (c: Custom
         <TextInput label="Email" type="email" required {...form.getInputProps('email')} />
         <TextInput label="Phone" required placeholder="+919876543210" {...form.getInputProps('phone')} />
         <PasswordInput label="First password (optional)" autoComplete="new-password"
-          description="Leave it empty to mail the customer a link to set one" {...form.getInputProps('password')} />
+          description="The customer is always mailed a link to confirm its email and choose its own password; it stays pending until then" {...form.getInputProps('password')} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onCancel}>Cancel</Button>
           <Button type="submit" loading={create.isPending}>Create customer</Button>
