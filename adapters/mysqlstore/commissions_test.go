@@ -19,9 +19,12 @@ import (
 )
 
 // TestCommissionSettlersRace: two workers' rounds and the CLI's settle the
-// same reseller-hours at once, on SQLite and MariaDB: each hour is
-// credited once (the loser of an hour rolls back), and what was credited
-// is what the hits earned; refunded calls earn nothing.
+// same reseller-hours at once, on SQLite and MariaDB, each on an instance
+// with another TIMEZONE (issue 43 (8)), after a settlement written before
+// hours were UTC (keyed by an Asia/Kolkata half hour, its hits marked as
+// the migration marks them): each hour is credited once (the loser of an
+// hour rolls back), every hit is credited exactly once, and what was
+// credited is what the hits earned; refunded calls earn nothing.
 func TestCommissionSettlersRace(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
@@ -54,8 +57,50 @@ func TestCommissionSettlersRace(t *testing.T) {
 		if err := s.Stores().Hits.InsertMany(ctx, hits); err != nil {
 			t.Fatal(err)
 		}
-		settler := func() *commission.Settler {
-			return commission.New(commission.Deps{Tx: s, Reads: s.Stores().Commissions, Config: commission.Config{Location: loc}})
+		// The legacy settlement: the local hour (+05:30) holding the
+		// oldest successful hit, credited as the old settler did.
+		var legacyHits int
+		legacyAmount := decimal.Zero
+		var oldest *hitlog.Hit
+		for _, h := range hits {
+			if h.Status == hitlog.StatusSuccess {
+				oldest = h // hits are made newest first
+			}
+		}
+		lh := oldest.CreatedAt.In(loc)
+		legacyStart := time.Date(lh.Year(), lh.Month(), lh.Day(), lh.Hour(), 0, 0, 0, loc).UTC()
+		for _, h := range hits {
+			if h.Status == hitlog.StatusSuccess && !h.CreatedAt.Before(legacyStart) && h.CreatedAt.Before(legacyStart.Add(time.Hour)) {
+				legacyHits++
+				legacyAmount = legacyAmount.Add(h.Commission)
+			}
+		}
+		legacy := &resale.Settlement{ResellerID: rid, HourStart: legacyStart, Hits: legacyHits, Amount: legacyAmount, CreatedAt: now}
+		if err := s.Stores().Commissions.Insert(ctx, legacy); err != nil {
+			t.Fatal(err)
+		}
+		credit, err := ledger.NewEntry(reseller, ledger.Credit, legacyAmount, resale.RefCommission, &legacy.ID, "legacy", now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Stores().Ledger.Insert(ctx, credit); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Stores().Users.SaveBalance(ctx, reseller); err != nil {
+			t.Fatal(err)
+		}
+		// As migration 00043 marks a settled hit: the first settlement whose hour holds it.
+		if err := s.DB().Exec("UPDATE api_hit_logs SET commission_settlement_id = ? WHERE reseller_id = ? AND created_at >= ? AND created_at < ? AND status = 'success'",
+			legacy.ID, rid, legacyStart, legacyStart.Add(time.Hour)).Error; err != nil {
+			t.Fatal(err)
+		}
+		zones := []string{"Asia/Kolkata", "UTC", "America/St_Johns"} // +05:30, +00:00, -03:30
+		settler := func(i int) *commission.Settler {
+			z, err := time.LoadLocation(zones[i%len(zones)])
+			if err != nil {
+				t.Fatal(err)
+			}
+			return commission.New(commission.Deps{Tx: s, Reads: s.Stores().Commissions, Config: commission.Config{Location: z}})
 		}
 		var wg sync.WaitGroup
 		for i := range 3 {
@@ -64,9 +109,9 @@ func TestCommissionSettlersRace(t *testing.T) {
 				defer wg.Done()
 				var err error
 				if i == 2 {
-					_, err = settler().SettleBefore(ctx, now.Add(-commission.DefaultGrace))
+					_, err = settler(i).SettleBefore(ctx, now.Add(-commission.DefaultGrace))
 				} else {
-					_, err = settler().Run(ctx)
+					_, err = settler(i).Run(ctx)
 				}
 				if err != nil {
 					t.Logf("settler %d: %v", i, err) // a lost race may answer busy; the final run settles the rest
@@ -74,8 +119,10 @@ func TestCommissionSettlersRace(t *testing.T) {
 			}()
 		}
 		wg.Wait()
-		if _, err := settler().SettleBefore(ctx, now.Add(-commission.DefaultGrace)); err != nil {
-			t.Fatal(err)
+		for i := range zones {
+			if _, err := settler(i).SettleBefore(ctx, now.Add(-commission.DefaultGrace)); err != nil {
+				t.Fatal(err)
+			}
 		}
 		list, err := s.Stores().Commissions.List(ctx, resale.Filter{ResellerID: &rid})
 		if err != nil {
@@ -101,14 +148,28 @@ func TestCommissionSettlersRace(t *testing.T) {
 			t.Fatal(err)
 		}
 		// The newest hit may fall in an hour not yet closed: compare with
-		// what the settled hours' hits earned.
+		// what the settled hours' hits earned. Every hit before the last
+		// closed hour is credited by exactly one settlement.
 		earned := decimal.Zero
 		for _, x := range list {
-			a, err := s.Stores().Commissions.Accrued(ctx, rid, x.HourStart, x.HourStart.Add(time.Hour))
+			if x.ID != legacy.ID && x.HourStart.Minute() != 0 {
+				t.Errorf("settlement %d keyed by %s, not a UTC hour", x.ID, x.HourStart)
+			}
+			a, err := s.Stores().Commissions.Credited(ctx, x)
 			if err != nil {
 				t.Fatal(err)
 			}
 			earned = earned.Add(a.Amount)
+		}
+		closed := resale.HourStart(now.Add(-commission.DefaultGrace))
+		for _, h := range hits {
+			got, err := s.Stores().Hits.ByRequestID(ctx, h.RequestID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := got.Status == hitlog.StatusSuccess && got.CreatedAt.Before(closed); want != (got.CommissionSettlementID != nil) {
+				t.Errorf("hit %s of %s (%s): credited by %v", h.RequestID, got.CreatedAt, got.Status, got.CommissionSettlementID)
+			}
 		}
 		if n != len(list) || !credited.Equal(settled) || !settled.Equal(earned) || settled.GreaterThan(want) || len(list) < 10 {
 			t.Fatalf("%d credits of %s for %d settlements of %s; the hours earned %s (all hits %s)", n, credited, len(list), settled, earned, want)
