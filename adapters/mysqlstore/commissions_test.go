@@ -3,6 +3,7 @@ package mysqlstore_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"paygate/core/resale"
 	"paygate/core/user"
 	"paygate/internal/testdb"
+	"paygate/migrations"
 )
 
 // TestCommissionSettlersRace: two workers' rounds and the CLI's settle the
@@ -177,6 +179,72 @@ func TestCommissionSettlersRace(t *testing.T) {
 		u, err := s.Stores().Users.ByID(ctx, rid)
 		if err != nil || !u.Balance.Equal(credited) {
 			t.Fatalf("reseller's balance %v, %v; want %s", u.Balance, err, credited)
+		}
+	})
+}
+
+// TestMigrationMarksSettledHits runs migration 00043's backfill on both
+// databases: each successful hit with a commission is marked with the
+// first settlement whose hour holds it (local hour starts included, and
+// the double settlement of one hit under 21:00 and 21:30); a hit
+// no settlement's hour holds, a failed one and another reseller's stay
+// unmarked, for the next UTC settlement to claim.
+func TestMigrationMarksSettledHits(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
+		ctx := context.Background()
+		reseller := newUser(t, s, func(u *user.User) { u.Role = user.RoleReseller })
+		other := newUser(t, s, func(u *user.User) { u.Role = user.RoleReseller })
+		rid, oid := reseller.ID, other.ID
+		cust := newUser(t, s, func(u *user.User) { u.ParentID = &rid })
+		theirs := newUser(t, s, func(u *user.User) { u.ParentID = &oid })
+		_, svc, _ := newCaller(t, s)
+		k, tk := newKey(t, s, cust), newKey(t, s, theirs)
+		base := time.Date(2026, 11, 27, 21, 0, 0, 0, time.UTC)
+		mk := func(owner *user.User, key uint64, resellerID *uint64, at time.Time, st hitlog.Status) *hitlog.Hit {
+			return &hitlog.Hit{UserID: owner.ID, ServiceID: svc.ID, APIKeyID: key, RequestID: fmt.Sprintf("mg-%d", next()), RequestPayload: "{}",
+				Status: st, ResellerID: resellerID, Commission: decimal.RequireFromString("1.5"), ChargeAmount: decimal.Zero,
+				CostAmount: decimal.Zero, Reserved: decimal.Zero, IPAddress: "127.0.0.1", CreatedAt: at, UpdatedAt: at}
+		}
+		early := mk(cust, k.ID, &rid, base.Add(10*time.Minute), hitlog.StatusSuccess) // 21:00 only
+		both := mk(cust, k.ID, &rid, base.Add(40*time.Minute), hitlog.StatusSuccess)  // 21:00 and 21:30
+		late := mk(cust, k.ID, &rid, base.Add(80*time.Minute), hitlog.StatusSuccess)  // 21:30 only
+		after := mk(cust, k.ID, &rid, base.Add(95*time.Minute), hitlog.StatusSuccess) // none
+		failed := mk(cust, k.ID, &rid, base.Add(20*time.Minute), hitlog.StatusFailed)
+		foreign := mk(theirs, tk.ID, &oid, base.Add(20*time.Minute), hitlog.StatusSuccess)
+		hits := []*hitlog.Hit{early, both, late, after, failed, foreign}
+		if err := s.Stores().Hits.InsertMany(ctx, hits); err != nil {
+			t.Fatal(err)
+		}
+		var ids []uint64
+		for _, start := range []time.Time{base, base.Add(30 * time.Minute)} {
+			st := &resale.Settlement{ResellerID: rid, HourStart: start, Hits: 1, Amount: decimal.RequireFromString("1.50"), CreatedAt: base.Add(2 * time.Hour)}
+			if err := s.Stores().Commissions.Insert(ctx, st); err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, st.ID)
+		}
+		up, err := migrations.FS.ReadFile(s.Dialect() + "/00043_commission_reversals.sql")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sql := string(up)
+		sql = sql[strings.Index(sql, "UPDATE api_hit_logs"):]
+		sql = sql[:strings.Index(sql, ";")]
+		if err := s.DB().Exec(sql).Error; err != nil {
+			t.Fatal(err)
+		}
+		want := map[*hitlog.Hit]*uint64{early: &ids[0], both: &ids[0], late: &ids[1]}
+		for _, h := range hits {
+			got, err := s.Stores().Hits.ByRequestID(ctx, h.RequestID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := want[h]
+			if (w == nil) != (got.CommissionSettlementID == nil) || (w != nil && *w != *got.CommissionSettlementID) {
+				t.Errorf("hit of %s (%s, reseller %d): marked %v, want %v", h.CreatedAt.Format("15:04"), h.Status, *h.ResellerID,
+					got.CommissionSettlementID, w)
+			}
 		}
 	})
 }
