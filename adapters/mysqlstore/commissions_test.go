@@ -14,7 +14,9 @@ import (
 	"paygate/core/commission"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
+	"paygate/core/ledgercheck"
 	"paygate/core/resale"
+	"paygate/core/store"
 	"paygate/core/user"
 	"paygate/internal/testdb"
 	"paygate/migrations"
@@ -245,6 +247,85 @@ func TestMigrationMarksSettledHits(t *testing.T) {
 				t.Errorf("hit of %s (%s, reseller %d): marked %v, want %v", h.CreatedAt.Format("15:04"), h.Status, *h.ResellerID,
 					got.CommissionSettlementID, w)
 			}
+		}
+	})
+}
+
+// TestRefundsRaceTheSettlement: refunds cancel hits' commission while
+// settlers claim the same hour, on SQLite and MariaDB. Whichever commits
+// first, each settlement's credit is its hits' commission now plus what
+// it reversed, every refunded hit earns nothing in the end (it was left
+// out, or its reversal was taken back), and the ledger check is clean.
+func TestRefundsRaceTheSettlement(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
+		ctx := context.Background()
+		reseller := newUser(t, s, func(u *user.User) { u.Role = user.RoleReseller })
+		rid := reseller.ID
+		cust := newUser(t, s, func(u *user.User) { u.ParentID = &rid })
+		_, svc, _ := newCaller(t, s)
+		k := newKey(t, s, cust)
+		hour := time.Now().UTC().Truncate(time.Hour).Add(-2 * time.Hour)
+		var hits []*hitlog.Hit
+		for i := range 40 {
+			at := hour.Add(time.Duration(i) * 89 * time.Second)
+			hits = append(hits, &hitlog.Hit{UserID: cust.ID, ServiceID: svc.ID, APIKeyID: k.ID, RequestID: fmt.Sprintf("rr-%d-%d", next(), i),
+				RequestPayload: "{}", Status: hitlog.StatusSuccess, ResellerID: &rid, Commission: decimal.RequireFromString("0.2500"),
+				ChargeAmount: decimal.Zero, CostAmount: decimal.Zero, Reserved: decimal.Zero, IPAddress: "127.0.0.1", CreatedAt: at, UpdatedAt: at})
+		}
+		if err := s.Stores().Hits.InsertMany(ctx, hits); err != nil {
+			t.Fatal(err)
+		}
+		settler := commission.New(commission.Deps{Tx: s, Reads: s.Stores().Commissions})
+		var wg sync.WaitGroup
+		for g := range 4 {
+			wg.Go(func() {
+				for i := g; i < len(hits); i += 8 { // half the hits refunded
+					err := s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
+						_, err := st.Commissions.CancelHit(ctx, hits[i].ID)
+						return err
+					})
+					if err != nil {
+						t.Errorf("refund of hit %d: %v", i, err)
+					}
+				}
+			})
+		}
+		wg.Go(func() {
+			if _, err := settler.SettleBefore(ctx, time.Now()); err != nil {
+				t.Logf("settler: %v", err) // a lost race may answer busy; the final runs settle the rest
+			}
+		})
+		wg.Wait()
+		for range 2 { // the hour (if not yet), then the reversals
+			if _, err := settler.SettleBefore(ctx, time.Now()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		list, err := s.Stores().Commissions.List(ctx, resale.Filter{ResellerID: &rid})
+		if err != nil || len(list) != 1 {
+			t.Fatalf("settlements %+v, %v", list, err)
+		}
+		st := list[0]
+		a, err := s.Stores().Commissions.Credited(ctx, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// 20 hits kept: 5.00 earned, whatever the order.
+		if !a.Amount.Equal(decimal.RequireFromString("5")) || !st.Amount.Sub(st.ReversalTaken).Equal(decimal.RequireFromString("5")) ||
+			!a.Amount.Add(st.Reversed).Round(2).Equal(st.Amount) || st.Due().IsPositive() {
+			t.Fatalf("settlement %+v, its hits earn %s now", st, a.Amount)
+		}
+		u, err := s.Stores().Users.ByID(ctx, rid)
+		if err != nil || !u.Balance.Equal(decimal.RequireFromString("5")) {
+			t.Fatalf("reseller's balance %v, %v; want 5.00", u.Balance, err)
+		}
+		ds, err := ledgercheck.New(ledgercheck.Deps{Stores: ledgercheck.StoresOf(s.Stores())}).Check(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range ds {
+			t.Error("ledger:", d)
 		}
 	})
 }
