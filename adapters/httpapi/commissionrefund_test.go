@@ -105,6 +105,11 @@ func TestRefundedFeeEarnsNoCommission(t *testing.T) {
 				if variant == "refund then settle" && (rb != "0.00" || cb != "50010.00") {
 					t.Fatalf("reseller %s, customer %s; want 0.00 and 50010.00", rb, cb)
 				}
+				// The reseller's dashboard: nothing settled, net; nothing accrued.
+				totals := e.must(e.do("GET", panelAPI+"/reseller/dashboard", r.token, nil), 200).body["totals"].(map[string]any)
+				if totals["commission_settled"] != "0.00" || decimal.RequireFromString(totals["commission_accrued"].(string)).Sign() != 0 {
+					t.Errorf("dashboard totals %v", totals)
+				}
 				for _, row := range e.commissionRows(r) {
 					net := decimal.RequireFromString(row["amount"].(string))
 					if rv, ok := row["reversal_taken"].(string); ok {
