@@ -2430,12 +2430,21 @@ type Commission struct {
 	Amount    Money2    `json:"amount"`
 	CreatedAt time.Time `json:"created_at"`
 
-	// Hits The customers' successful calls of the hour
+	// Hits The customers' successful calls of the hour it credited
 	Hits int `json:"hits"`
 
-	// HourStart The start of the local hour settled (UTC)
+	// HourStart The start of the UTC hour settled (settlements made before hours were UTC: the local hour's start)
 	HourStart time.Time `json:"hour_start"`
 	Id        int64     `json:"id"`
+
+	// ReversalDue What is still to be debited back: the balance could not cover it, so it is carried to the next settlement runs
+	ReversalDue Money2 `json:"reversal_due"`
+
+	// ReversalTaken What settlement runs have debited back of it so far (reference_type commission)
+	ReversalTaken Money2 `json:"reversal_taken"`
+
+	// Reversed The commission of its calls whose charge was refunded after it was credited: taken back from the reseller
+	Reversed Money2 `json:"reversed"`
 }
 
 // CommissionList defines model for CommissionList.

@@ -137,15 +137,20 @@ func (s *server) putCustomerMarkup(c echo.Context) error {
 }
 
 type commissionResponse struct {
-	ID        uint64    `json:"id"`
-	HourStart time.Time `json:"hour_start"`
-	Hits      int       `json:"hits"`
-	Amount    string    `json:"amount"`
-	CreatedAt time.Time `json:"created_at"`
+	ID            uint64    `json:"id"`
+	HourStart     time.Time `json:"hour_start"`
+	Hits          int       `json:"hits"`
+	Amount        string    `json:"amount"`
+	Reversed      string    `json:"reversed"`
+	ReversalTaken string    `json:"reversal_taken"`
+	ReversalDue   string    `json:"reversal_due"`
+	CreatedAt     time.Time `json:"created_at"`
 }
 
 func toCommissionResponse(s *resale.Settlement) commissionResponse {
-	return commissionResponse{ID: s.ID, HourStart: s.HourStart.UTC(), Hits: s.Hits, Amount: money.Format2(s.Amount), CreatedAt: s.CreatedAt.UTC()}
+	return commissionResponse{ID: s.ID, HourStart: s.HourStart.UTC(), Hits: s.Hits, Amount: money.Format2(s.Amount),
+		Reversed: money.Format2(s.Reversed.Round(2)), ReversalTaken: money.Format2(s.ReversalTaken), ReversalDue: money.Format2(s.Due()),
+		CreatedAt: s.CreatedAt.UTC()}
 }
 
 func (s *server) listCommissions(c echo.Context) error {

@@ -30,6 +30,7 @@ type hitRow struct {
 	Uncharged       *string    `gorm:"column:uncharged"`
 	ResellerID      *uint64    `gorm:"column:reseller_id"`
 	Commission      string     `gorm:"column:commission"`
+	SettlementID    *uint64    `gorm:"column:commission_settlement_id;->"` // set by commissionStore.Claim only
 	IPAddress       string     `gorm:"column:ip_address"`
 	Status          string     `gorm:"column:status"`
 	Outcome         string     `gorm:"column:outcome"`
@@ -100,25 +101,26 @@ func commissionMoves(hits []*hitlog.Hit, part []int) bool {
 func toDomainHit(r *hitRow) (hitlog.Hit, error) {
 	var w moneyWriter
 	h := hitlog.Hit{
-		ID:              r.ID,
-		UserID:          r.UserID,
-		ServiceID:       r.ServiceID,
-		APIKeyID:        r.APIKeyID,
-		RequestID:       r.RequestID,
-		RequestPayload:  r.RequestPayload,
-		ResponsePayload: r.ResponsePayload,
-		ChargeAmount:    w.get(colCharge, r.ChargeAmount),
-		CostAmount:      w.get(colCost, r.CostAmount),
-		Reserved:        w.get(colReserved, r.ReservedAmount),
-		Admitted:        w.getPtr(colAdmitted, r.AdmittedAmount),
-		Uncharged:       deref(r.Uncharged),
-		ResellerID:      r.ResellerID,
-		Commission:      commissionFromDB(&w, r.Commission),
-		IPAddress:       r.IPAddress,
-		Status:          hitlog.Status(r.Status),
-		ResponseTimeMs:  r.ResponseTimeMs,
-		CreatedAt:       timeFromDB(r.CreatedAt),
-		UpdatedAt:       timeFromDB(r.UpdatedAt),
+		ID:                     r.ID,
+		UserID:                 r.UserID,
+		ServiceID:              r.ServiceID,
+		APIKeyID:               r.APIKeyID,
+		RequestID:              r.RequestID,
+		RequestPayload:         r.RequestPayload,
+		ResponsePayload:        r.ResponsePayload,
+		ChargeAmount:           w.get(colCharge, r.ChargeAmount),
+		CostAmount:             w.get(colCost, r.CostAmount),
+		Reserved:               w.get(colReserved, r.ReservedAmount),
+		Admitted:               w.getPtr(colAdmitted, r.AdmittedAmount),
+		Uncharged:              deref(r.Uncharged),
+		ResellerID:             r.ResellerID,
+		Commission:             commissionFromDB(&w, r.Commission),
+		IPAddress:              r.IPAddress,
+		CommissionSettlementID: r.SettlementID,
+		Status:                 hitlog.Status(r.Status),
+		ResponseTimeMs:         r.ResponseTimeMs,
+		CreatedAt:              timeFromDB(r.CreatedAt),
+		UpdatedAt:              timeFromDB(r.UpdatedAt),
 	}
 	if w.err != nil {
 		return h, fmt.Errorf("hit %s: %w", r.RequestID, w.err)

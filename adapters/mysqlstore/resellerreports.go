@@ -97,19 +97,26 @@ func (s *resellerReportStore) CustomerUsage(ctx context.Context, resellerID uint
 }
 
 func (s *resellerReportStore) CommissionSettled(ctx context.Context, resellerID uint64, from, to time.Time) (decimal.Decimal, error) {
-	var amounts []string
-	err := s.conn(ctx).Raw("SELECT CAST(amount AS CHAR) FROM commission_settlements WHERE reseller_id = ? AND hour_start >= ? AND hour_start < ?",
-		resellerID, dbTime(from), dbTime(to)).Scan(&amounts).Error
+	var rows []struct {
+		Amount string `gorm:"column:amount"`
+		Taken  string `gorm:"column:taken"`
+	}
+	err := s.conn(ctx).Raw("SELECT CAST(amount AS CHAR) AS amount, CAST(reversal_taken AS CHAR) AS taken FROM commission_settlements "+
+		"WHERE reseller_id = ? AND hour_start >= ? AND hour_start < ?", resellerID, dbTime(from), dbTime(to)).Scan(&rows).Error
 	if err != nil {
 		return decimal.Zero, fmt.Errorf("sum commission settlements: %w", translate(err))
 	}
 	sum := decimal.Zero
-	for _, a := range amounts {
-		d, err := decimal.NewFromString(a)
+	for _, r := range rows {
+		a, err := decimal.NewFromString(r.Amount)
 		if err != nil {
-			return decimal.Zero, fmt.Errorf("commission settlement amount %q: %w", a, err)
+			return decimal.Zero, fmt.Errorf("commission settlement amount %q: %w", r.Amount, err)
 		}
-		sum = sum.Add(d)
+		tk, err := decimal.NewFromString(r.Taken)
+		if err != nil {
+			return decimal.Zero, fmt.Errorf("commission settlement reversal %q: %w", r.Taken, err)
+		}
+		sum = sum.Add(a.Round(2)).Sub(tk.Round(2))
 	}
 	return sum, nil
 }

@@ -10,16 +10,31 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"paygate/adapters/mysqlstore"
+	"paygate/core/app"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
 	"paygate/core/resale"
 	"paygate/core/user"
 )
 
+// instanceIn is another instance on its own connection, with TIMEZONE loc.
+func (f *invoiceFixture) instanceIn(loc *time.Location) *app.App {
+	f.t.Helper()
+	s, err := mysqlstore.Open(context.Background(), f.url, nil)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	f.t.Cleanup(func() { s.Close() })
+	return app.New(app.Deps{Tx: s, Stores: s.Stores(), Names: s.Names(), Exports: s.Exports(), Config: app.Config{Location: loc}})
+}
+
 // Two instances' commission workers and `server commissions settle` race
-// over the same reseller-hours: each is credited once, with what its
-// successful hits earned (a refunded call earns nothing), and the ledger
-// check agrees.
+// over the same reseller-hours, each with another TIMEZONE (UTC,
+// America/St_Johns at -03:30, Asia/Kolkata at +05:30; issue 43 (8)): each
+// UTC hour is credited once, every hit by exactly one settlement, with
+// what its successful hits earned (a refunded call earns nothing), and
+// the ledger check agrees.
 func TestCommissionsSettleRace(t *testing.T) {
 	eachBillingDB(t, func(t *testing.T, url string) {
 		f := newInvoiceFixture(t, url)
@@ -50,7 +65,11 @@ func TestCommissionsSettleRace(t *testing.T) {
 		if err := f.store.Stores().Hits.InsertMany(ctx, hits); err != nil {
 			t.Fatal(err)
 		}
-		a, b := f.instance(), f.instance()
+		stJohns, err := time.LoadLocation("America/St_Johns")
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, b := f.instanceIn(time.UTC), f.instanceIn(stJohns)
 		var wg sync.WaitGroup
 		errs := make([]error, 3)
 		out := &syncBuffer{}
@@ -79,12 +98,24 @@ func TestCommissionsSettleRace(t *testing.T) {
 			if seen[s.HourStart.Unix()] {
 				t.Fatalf("hour %s credited twice", s.HourStart)
 			}
+			if !s.HourStart.Equal(s.HourStart.Truncate(time.Hour)) {
+				t.Errorf("settlement %d keyed by %s, not a UTC hour", s.ID, s.HourStart)
+			}
 			seen[s.HourStart.Unix()] = true
 			settled = settled.Add(s.Amount)
 		}
 		// 30 successful hits of 0.25 over hours all closed: 7.50.
 		if len(list) < 10 || !settled.Equal(decimal.RequireFromString("7.50")) {
 			t.Fatalf("%d settlements of %s, want 7.50 in all", len(list), settled)
+		}
+		for _, h := range hits {
+			got, err := f.store.Stores().Hits.ByRequestID(ctx, h.RequestID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (got.Status == hitlog.StatusSuccess) != (got.CommissionSettlementID != nil) {
+				t.Errorf("hit %s (%s) credited by %v", got.RequestID, got.Status, got.CommissionSettlementID)
+			}
 		}
 		credits := decimal.Zero
 		err = f.store.Stores().Ledger.ForEachByUser(ctx, rid, func(e ledger.Entry) error {
@@ -108,7 +139,7 @@ func TestCommissionsSettleRace(t *testing.T) {
 		}
 		check = &syncBuffer{}
 		if err := run(ctx, []string{"ledger", "check"}, func(k string) string { return env[k] }, check); err == nil ||
-			!strings.Contains(check.String(), "its hits earned") {
+			!strings.Contains(check.String(), "its hits billed and not refunded earned") {
 			t.Fatalf("ledger check after a corruption: %v\n%s", err, check.String())
 		}
 	})

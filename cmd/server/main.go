@@ -84,7 +84,7 @@ commands:
                  issue the month's tax invoices and credit notes (the month
                  before INSTANT, now by default), as the invoicing worker does
   commissions settle [--at INSTANT]
-                 credit resellers' commissions of every local hour closed
+                 credit resellers' commissions of every UTC hour closed
                  before INSTANT (RFC 3339; now by default) not yet credited,
                  as the commissions worker does
   backup FILE    write a consistent copy of the running SQLite database to FILE
@@ -484,8 +484,8 @@ func commissionsSettle(ctx context.Context, a *app.App, args []string, out io.Wr
 	for _, c := range res.Credits {
 		total = total.Add(c.Amount)
 	}
-	fmt.Fprintf(out, "commissions settle before %s: %d reseller-hours credited (%s), %d waiting on pending calls\n",
-		at.Format(time.RFC3339), res.Settled, total.StringFixed(2), res.Waiting)
+	fmt.Fprintf(out, "commissions settle before %s: %d reseller-hours credited (%s), %d waiting on pending calls, %s of refunded calls' commission taken back\n",
+		at.Format(time.RFC3339), res.Settled, total.StringFixed(2), res.Waiting, res.Reversed.StringFixed(2))
 	return nil
 }
 

@@ -32,7 +32,7 @@ type workerIntervals struct {
 	billing       time.Duration // subscriptions opened, renewed at the month's first instant, past-due fees retried
 	pastDue       time.Duration // past-due plan fees retried: paid within seconds of a credit
 	invoices      time.Duration // the month before's tax invoices and credit notes issued (a no-op once issued)
-	commissions   time.Duration // resellers' commissions of closed local hours credited
+	commissions   time.Duration // resellers' commissions of closed UTC hours credited
 }
 
 var defaultWorkerIntervals = workerIntervals{expiry: 30 * time.Second, rechargeCheck: 15 * time.Second, hitRecovery: 30 * time.Second,

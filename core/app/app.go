@@ -189,7 +189,7 @@ type App struct {
 
 	// Customers are a reseller's use cases over its customers.
 	Customers *customers.Customers
-	// Commissions credits resellers' commissions per closed local hour (its
+	// Commissions credits resellers' commissions per closed UTC hour (its
 	// worker runs on every instance; `server commissions settle` too).
 	Commissions *commission.Settler
 	// Selling is a reseller's selling prices, markup and settlements.

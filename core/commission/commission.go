@@ -1,11 +1,19 @@
 // Package commission credits resellers with what their customers' calls
-// earned them (decisions "Resellers: commission settlement"): for each closed local hour and
+// earned them (decisions "Resellers: commission settlement"): for each closed UTC hour and
 // reseller, one ledger credit (reference_type commission) of the sum of
-// the commission of its customers' successful hits created in that hour.
-// An hour is settled once it closed at least Grace ago and none of its
-// hits is still pending; a commission_settlements row per reseller and
-// hour (unique) makes it once: of racing settlers on any instance, the
-// loser's transaction rolls back and counts nothing.
+// the commission of its customers' successful hits created in that hour
+// that no settlement counted yet. An hour is settled once it closed at
+// least Grace ago and none of its hits is still pending; a
+// commission_settlements row per reseller and hour (unique) makes it once:
+// of racing settlers on any instance, the loser's transaction rolls back
+// and counts nothing. The settlement marks the hits it counts (in its
+// transaction), so a hit is credited once even across settlements keyed
+// differently (local hour starts written before hours were UTC).
+//
+// Each run also takes back, per reseller, the reversals its settlements
+// owe (a refund of a hit they credited): one debit (reference_type
+// commission, reference_id the settlement) each, as far as the reseller's
+// available balance goes; the rest stays due for later runs.
 //
 // The worker looks at the last 24 h (Lookback), the CLI at the whole
 // history; an hour waits while a hit of it is pending or a customer's hold
@@ -20,6 +28,8 @@ import (
 	"fmt"
 	"log/slog"
 	"time"
+
+	"github.com/shopspring/decimal"
 
 	"paygate/core/ledger"
 	"paygate/core/resale"
@@ -37,7 +47,7 @@ const DefaultLookback = 24 * time.Hour
 
 // Config is the settler's; zero values take the defaults.
 type Config struct {
-	Location *time.Location // local hours (TIMEZONE); nil is UTC
+	Location *time.Location // TIMEZONE, for descriptions only: hours are UTC; nil is UTC
 	Grace    time.Duration  // 0 means DefaultGrace
 	Lookback time.Duration  // 0 means DefaultLookback
 	Livemode bool           // the livemode of a balance.low event (never: credits only raise)
@@ -83,9 +93,10 @@ func New(d Deps) *Settler {
 
 // Result is what a run settled.
 type Result struct {
-	Settled int // reseller-hours credited by this run
-	Waiting int // reseller-hours left for a later run: a hit still pending
-	Credits []resale.Settlement
+	Settled  int // reseller-hours credited by this run
+	Waiting  int // reseller-hours left for a later run: a hit still pending
+	Credits  []resale.Settlement
+	Reversed decimal.Decimal // commission debited back by this run
 }
 
 // Run is the worker's round: it settles the hours closed at least Grace
@@ -101,24 +112,15 @@ func (s *Settler) SettleBefore(ctx context.Context, at time.Time) (Result, error
 	return s.settle(ctx, at, time.Time{})
 }
 
-// HourStart is the start of the local hour (in loc) holding t.
-func HourStart(t time.Time, loc *time.Location) time.Time {
-	l := t.In(loc)
-	start := time.Date(l.Year(), l.Month(), l.Day(), l.Hour(), 0, 0, 0, loc)
-	return start.UTC()
-}
-
-// settle settles, for every reseller, the local hours that ended at or
-// before cutoff and began at or after floor's hour.
+// settle settles, for every reseller, the UTC hours that ended at or
+// before cutoff and began at or after floor's hour, then takes back the
+// reversals it owes.
 func (s *Settler) settle(ctx context.Context, cutoff, floor time.Time) (Result, error) {
-	var res Result
-	end := HourStart(cutoff, s.cfg.Location) // hours ending at or before cutoff start before end
+	res := Result{Reversed: decimal.Zero}
+	end := resale.HourStart(cutoff) // hours ending at or before cutoff start before end
 	var from time.Time
 	if !floor.IsZero() {
-		from = HourStart(floor, s.cfg.Location)
-	}
-	if !end.After(from) {
-		return res, nil
+		from = resale.HourStart(floor)
 	}
 	resellers, err := s.reads.Resellers(ctx)
 	if err != nil {
@@ -126,7 +128,12 @@ func (s *Settler) settle(ctx context.Context, cutoff, floor time.Time) (Result, 
 	}
 	var errs []error
 	for _, rid := range resellers {
-		if err := s.settleReseller(ctx, rid, from, end, &res); err != nil {
+		if end.After(from) {
+			if err := s.settleReseller(ctx, rid, from, end, &res); err != nil {
+				errs = append(errs, fmt.Errorf("reseller %d: %w", rid, err))
+			}
+		}
+		if err := s.takeReversals(ctx, rid, &res); err != nil {
 			errs = append(errs, fmt.Errorf("reseller %d: %w", rid, err))
 		}
 	}
@@ -155,7 +162,7 @@ func (s *Settler) settleReseller(ctx context.Context, rid uint64, from, end time
 		if next == nil {
 			return nil
 		}
-		hour := HourStart(*next, s.cfg.Location)
+		hour := resale.HourStart(*next)
 		hourEnd := hour.Add(time.Hour)
 		at = hourEnd
 		if settled[hour.Unix()] {
@@ -172,9 +179,9 @@ func (s *Settler) settleReseller(ctx context.Context, rid uint64, from, end time
 		if !a.Amount.IsPositive() {
 			continue // zero-amount hours write nothing
 		}
-		st, err := s.credit(ctx, rid, hour, a)
+		st, err := s.credit(ctx, rid, hour)
 		switch {
-		case errors.Is(err, resale.ErrAlreadySettled):
+		case errors.Is(err, resale.ErrAlreadySettled), errors.Is(err, errNothing):
 			continue // another settler won: it counted the hour
 		case err != nil:
 			return fmt.Errorf("settle hour %s: %w", hour.Format(time.RFC3339), err)
@@ -184,13 +191,20 @@ func (s *Settler) settleReseller(ctx context.Context, rid uint64, from, end time
 	}
 }
 
+// errNothing rolls back a settlement whose hits, claimed in its
+// transaction, earned nothing (a refund or another settlement got them
+// first): zero-amount hours write nothing.
+var errNothing = errors.New("nothing to settle")
+
 // credit writes one reseller-hour's settlement and its ledger credit in
 // one transaction: the reseller's row locked first (settlers of one
 // reseller queue there; taking the settlement's unique key first let
 // three racing inserts of one hour deadlock on MariaDB), then the
 // settlement row (its unique key decides a race: the loser rolls back and
-// counts nothing), the credit and the balance saved.
-func (s *Settler) credit(ctx context.Context, rid uint64, hour time.Time, a resale.Accrual) (*resale.Settlement, error) {
+// counts nothing), its hits claimed and summed (a refund racing it either
+// cancelled first, and the hit is not claimed, or waits for the claim and
+// books a reversal), the credit and the balance saved.
+func (s *Settler) credit(ctx context.Context, rid uint64, hour time.Time) (*resale.Settlement, error) {
 	var out resale.Settlement
 	err := s.tx.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
 		now := s.now()
@@ -198,9 +212,18 @@ func (s *Settler) credit(ctx context.Context, rid uint64, hour time.Time, a resa
 		if err != nil {
 			return fmt.Errorf("lock reseller: %w", err)
 		}
-		set := &resale.Settlement{ResellerID: rid, HourStart: hour, Hits: a.Hits, Amount: a.Amount.Round(2), CreatedAt: now.UTC()}
+		set := &resale.Settlement{ResellerID: rid, HourStart: hour, Amount: decimal.Zero, Reversed: decimal.Zero,
+			ReversalTaken: decimal.Zero, CreatedAt: now.UTC()}
 		if err := st.Commissions.Insert(ctx, set); err != nil {
 			return err
+		}
+		a, err := st.Commissions.Claim(ctx, set.ID, rid, hour, hour.Add(time.Hour))
+		if err != nil {
+			return err
+		}
+		set.Hits, set.Amount = a.Hits, a.Amount.Round(2)
+		if !set.Amount.IsPositive() {
+			return errNothing
 		}
 		ref := set.ID
 		desc := "Commission for " + hour.In(s.cfg.Location).Format("2006-01-02 15:04") + " (" + fmt.Sprint(a.Hits) + " calls)"
@@ -211,10 +234,10 @@ func (s *Settler) credit(ctx context.Context, rid uint64, hour time.Time, a resa
 		if err := st.Users.SaveBalance(ctx, u); err != nil {
 			return fmt.Errorf("save reseller's balance: %w", err)
 		}
-		if err := st.Commissions.SetTransaction(ctx, set.ID, e.ID); err != nil {
+		set.TransactionID = &e.ID
+		if err := st.Commissions.SetCredit(ctx, set); err != nil {
 			return err
 		}
-		set.TransactionID = &e.ID
 		out = *set
 		return nil
 	})
@@ -222,4 +245,52 @@ func (s *Settler) credit(ctx context.Context, rid uint64, hour time.Time, a resa
 		return nil, err
 	}
 	return &out, nil
+}
+
+// takeReversals debits back, in one transaction under the reseller's row
+// lock, what its settlements owe for refunded hits: per settlement one
+// debit of as much of its Due as the reseller's available balance covers
+// (resale.Take); what it cannot cover stays due, shown on the settlement,
+// and is taken by a later run.
+func (s *Settler) takeReversals(ctx context.Context, rid uint64, res *Result) error {
+	var taken decimal.Decimal
+	err := s.tx.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
+		taken = decimal.Zero
+		u, err := st.Users.LockByID(ctx, rid)
+		if err != nil {
+			return fmt.Errorf("lock reseller: %w", err)
+		}
+		owed, err := st.Commissions.Owed(ctx, rid)
+		if err != nil || len(owed) == 0 {
+			return err
+		}
+		now := s.now()
+		for _, o := range owed {
+			amt := resale.Take(o.Due(), u.Available())
+			if !amt.IsPositive() {
+				break
+			}
+			ref := o.ID
+			desc := "Commission reversal for " + o.HourStart.In(s.cfg.Location).Format("2006-01-02 15:04") + " (refunded calls)"
+			if _, err := store.Post(ctx, st, now, s.cfg.Livemode, u, ledger.Debit, amt, resale.RefCommission, &ref, desc); err != nil {
+				return err
+			}
+			if err := st.Commissions.TakeReversal(ctx, o.ID, amt); err != nil {
+				return err
+			}
+			taken = taken.Add(amt)
+		}
+		if !taken.IsPositive() {
+			return nil
+		}
+		if err := st.Users.SaveBalance(ctx, u); err != nil {
+			return fmt.Errorf("save reseller's balance: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("take reversals: %w", err)
+	}
+	res.Reversed = res.Reversed.Add(taken)
+	return nil
 }

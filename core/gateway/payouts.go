@@ -245,10 +245,11 @@ func (a *Gateway) movePayout(ctx context.Context, p *payout.Payout, o payout.Out
 		if err != nil {
 			return fmt.Errorf("lock user %d: %w", p.UserID, err)
 		}
-		feeKept, err := a.feeKept(ctx, s, &next)
+		call, err := a.feeKept(ctx, s, &next)
 		if err != nil {
 			return err
 		}
+		feeKept := call != nil
 		if moved, err = s.Payouts.Move(ctx, &next, p.Status); err != nil || !moved {
 			return err
 		}
@@ -257,6 +258,13 @@ func (a *Gateway) movePayout(ctx context.Context, p *payout.Payout, o payout.Out
 			id := p.ID
 			if _, err := store.Post(ctx, s, a.now(), a.liveBooks(), u, ledger.Refund, r.amount, r.ref, &id, r.desc); err != nil {
 				return err
+			}
+		}
+		if feeKept {
+			// The fee's call is no longer billed: its reseller's commission
+			// on it is cancelled (taken back if a settlement credited it).
+			if _, err := s.Commissions.CancelHit(ctx, call.ID); err != nil {
+				return fmt.Errorf("cancel the commission of payout %s: %w", p.PublicID, err)
 			}
 		}
 		if len(refunds) > 0 {
@@ -328,25 +336,28 @@ func (a *Gateway) nextPayout(p *payout.Payout, o payout.Outcome) (payout.Payout,
 // recovered): whether the fee comes back depends on how that call ends.
 var errCallUnsettled = errors.New("the payout's call is not settled yet")
 
-// feeKept reports whether next, when it is a failure, must give its fee
-// back: only when the call that charged it was settled keeping it (an
-// interrupted call refunded by crash recovery gave the fee back already).
-// Read under the owner's row lock, which crash recovery takes too.
-func (a *Gateway) feeKept(ctx context.Context, s store.Stores, next *payout.Payout) (bool, error) {
+// feeKept returns the call that charged next's fee when next, a failure,
+// must give that fee back: only when the call was settled keeping it (an
+// interrupted call refunded by crash recovery gave the fee back already);
+// nil otherwise. Read under the owner's row lock, which crash recovery
+// takes too.
+func (a *Gateway) feeKept(ctx context.Context, s store.Stores, next *payout.Payout) (*hitlog.Hit, error) {
 	if next.Status != payout.StatusFailed || !next.Fee.IsPositive() {
-		return false, nil
+		return nil, nil
 	}
 	h, err := s.Hits.ByRequestID(ctx, next.RequestID)
 	if err != nil {
-		return false, fmt.Errorf("read the call of payout %s: %w", next.PublicID, err)
+		return nil, fmt.Errorf("read the call of payout %s: %w", next.PublicID, err)
 	}
 	switch h.Status {
 	case hitlog.StatusPending:
-		return false, errCallUnsettled
+		return nil, errCallUnsettled
 	case hitlog.StatusSuccess:
-		return h.ChargeAmount.IsPositive(), nil
+		if h.ChargeAmount.IsPositive() {
+			return h, nil
+		}
 	}
-	return false, nil
+	return nil, nil
 }
 
 type payoutRefund struct {

@@ -56,12 +56,17 @@ type Hit struct {
 	ResellerID *uint64
 	// Commission is the reseller's earning on a successful, charged call
 	// (its charge less the reseller's own price); zero on every other hit.
-	Commission     decimal.Decimal
-	IPAddress      string
-	Status         Status
-	ResponseTimeMs int
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
+	Commission decimal.Decimal
+	// CommissionSettlementID is the commission settlement that credited
+	// Commission to the reseller (set once, by it); nil while unsettled.
+	// A refund of the hit's charge zeroes Commission and, when it was
+	// credited already, books a reversal on that settlement.
+	CommissionSettlementID *uint64
+	IPAddress              string
+	Status                 Status
+	ResponseTimeMs         int
+	CreatedAt              time.Time
+	UpdatedAt              time.Time
 }
 
 // ListWindow is how many rows a list counts and pages through: the newest

@@ -60,14 +60,20 @@ func (c *Checker) checkPayouts(ctx context.Context, userID uint64, list []payout
 		if m == nil {
 			m = &payoutMoves{}
 		}
-		feeKept, err := c.payoutFeeKept(ctx, &p)
+		call, err := c.payoutCall(ctx, &p)
 		if err != nil {
 			return err
 		}
+		feeKept := call != nil && call.Status == hitlog.StatusSuccess && call.ChargeAmount.IsPositive()
 		if problem := payoutProblem(&p, m, feeKept); problem != "" {
 			if cur, err := c.st.Payouts.ByID(ctx, p.ID); err != nil || cur.Status == p.Status || payoutProblem(cur, m, feeKept) != "" {
 				bad("%s", problem)
 			}
+		}
+		// A refunded fee earns its reseller nothing: the refund cancels
+		// the call's commission in its transaction (issue 43).
+		if m.fee.refunds > 0 && call != nil && !call.Commission.IsZero() {
+			bad("payout %s's fee was refunded, but its call %s still earns its reseller %s of commission", p.PublicID, call.RequestID, call.Commission.StringFixed(4))
 		}
 		if p.Stuck(now) {
 			bad("payout %s is still %s %s after its creation", p.PublicID, p.Status, now.Sub(p.CreatedAt).Round(1e9))
@@ -86,21 +92,21 @@ func (c *Checker) checkPayouts(ctx context.Context, userID uint64, list []payout
 	return nil
 }
 
-// payoutFeeKept reports whether the call that charged p's fee kept it
-// (settled success with a charge): only then does a failure give the fee
-// back as payout_fee. Stores without hits (none) say no.
-func (c *Checker) payoutFeeKept(ctx context.Context, p *payout.Payout) (bool, error) {
+// payoutCall is the call that charged p's fee; only when it kept the fee
+// (settled success with a charge) does a failure give the fee back as
+// payout_fee. Nil for a payout without a fee, or stores without hits.
+func (c *Checker) payoutCall(ctx context.Context, p *payout.Payout) (*hitlog.Hit, error) {
 	if !p.Fee.IsPositive() || p.RequestID == "" || c.st.Hits == nil {
-		return false, nil
+		return nil, nil
 	}
 	h, err := c.st.Hits.ByRequestID(ctx, p.RequestID)
 	if err != nil {
 		if errs.KindOf(err) == errs.NotFound {
-			return false, nil
+			return nil, nil
 		}
-		return false, fmt.Errorf("read the call of payout %s: %w", p.PublicID, err)
+		return nil, fmt.Errorf("read the call of payout %s: %w", p.PublicID, err)
 	}
-	return h.Status == hitlog.StatusSuccess && h.ChargeAmount.IsPositive(), nil
+	return h, nil
 }
 
 // payoutProblem describes how p's money rows m disagree with it, or "";

@@ -53,10 +53,10 @@ type Transfers interface {
 }
 
 // Commissions lists the commission settlements and sums the hits one
-// credits.
+// credited.
 type Commissions interface {
 	List(ctx context.Context, f resale.Filter) ([]resale.Settlement, error)
-	Accrued(ctx context.Context, resellerID uint64, from, to time.Time) (resale.Accrual, error)
+	Credited(ctx context.Context, s resale.Settlement) (resale.Accrual, error)
 }
 
 // Users lists the accounts and rereads one.

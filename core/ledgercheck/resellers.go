@@ -31,10 +31,11 @@ func (l *crossLegs) add(es []ledger.Entry) {
 
 // checkResellers proves (decisions "Resellers: the ledger check and events"): every transfer balances to
 // zero (one debit of its amount on the paying side, one credit of it on
-// the other, nothing else); every commission settlement equals the
-// commission of its reseller's customers' successful hits of its hour and
-// was credited once to the reseller; and no entry references a transfer
-// or a settlement that does not exist.
+// the other, nothing else); every commission settlement was credited once
+// to the reseller, and what it credited, less its reversals, is the
+// commission of the hits it counted that are billed and not refunded
+// (checkSettlement); and no entry references a transfer or a settlement
+// that does not exist.
 func (c *Checker) checkResellers(ctx context.Context, legs *crossLegs) ([]Discrepancy, error) {
 	var out []Discrepancy
 	bad := func(userID uint64, format string, args ...any) {
@@ -67,18 +68,12 @@ func (c *Checker) checkResellers(ctx context.Context, legs *crossLegs) ([]Discre
 		seen := map[uint64]bool{}
 		for _, s := range list {
 			seen[s.ID] = true
-			a, err := c.st.Commissions.Accrued(ctx, s.ResellerID, s.HourStart, s.HourStart.Add(time.Hour))
-			if err != nil {
-				return out, fmt.Errorf("sum the hits of settlement %d: %w", s.ID, err)
+			bad := func(format string, args ...any) {
+				bad(s.ResellerID, "commission settlement %d: "+format, append([]any{s.ID}, args...)...)
 			}
-			if !a.Amount.Equal(s.Amount) || a.Pending > 0 {
-				bad(s.ResellerID, "commission settlement %d of %s credits %s, its hits earned %s (%d pending)",
-					s.ID, s.HourStart.Format(time.RFC3339), s.Amount.StringFixed(2), a.Amount.StringFixed(2), a.Pending)
+			if err := c.checkSettlement(ctx, s, legs.byRef[resale.RefCommission][s.ID], bad); err != nil {
+				return out, err
 			}
-			checkLegs(legs.byRef[resale.RefCommission][s.ID], s.Amount, []leg{{s.ResellerID, ledger.Credit}},
-				func(format string, args ...any) {
-					bad(s.ResellerID, "commission settlement %d: "+format, append([]any{s.ID}, args...)...)
-				})
 		}
 		orphans(legs.byRef[resale.RefCommission], seen, "commission settlement", bad)
 	}
@@ -125,4 +120,66 @@ func orphans(byID map[uint64][]ledger.Entry, seen map[uint64]bool, what string, 
 			}
 		}
 	}
+}
+
+// checkSettlement proves one settlement s against its ledger entries es:
+// one credit of s.Amount to its reseller; s.Amount is what its hits earned
+// when it counted them, i.e. their commission now (a refunded hit's is
+// zero) plus the commission reversed on refunds, to the paisa; the debits
+// that took reversals back total s.ReversalTaken, never more than was
+// reversed. So a refund that zeroed a credited hit's commission without
+// booking its reversal shows here. A refund commits its hit and its
+// reversal together; a mismatch is read again once before it is reported.
+func (c *Checker) checkSettlement(ctx context.Context, s resale.Settlement, es []ledger.Entry, bad func(string, ...any)) error {
+	for try := 0; ; try++ {
+		a, err := c.st.Commissions.Credited(ctx, s)
+		if err != nil {
+			return fmt.Errorf("sum the hits of settlement %d: %w", s.ID, err)
+		}
+		if a.Amount.Add(s.Reversed).Round(2).Equal(s.Amount) {
+			break
+		}
+		if try == 0 {
+			if cur, err := c.settlement(ctx, s); err == nil {
+				s = cur
+				continue
+			}
+		}
+		bad("of %s credits %s; its hits billed and not refunded earned %s, reversals %s",
+			s.HourStart.Format(time.RFC3339), s.Amount.StringFixed(2), a.Amount.StringFixed(4), s.Reversed.StringFixed(4))
+		break
+	}
+	var credits, debits []ledger.Entry
+	taken := decimal.Zero
+	for _, e := range es {
+		if e.Type == ledger.Debit && e.UserID == s.ResellerID {
+			debits = append(debits, e)
+			taken = taken.Add(e.Amount)
+			continue
+		}
+		credits = append(credits, e)
+	}
+	checkLegs(credits, s.Amount, []leg{{s.ResellerID, ledger.Credit}}, bad)
+	if !taken.Equal(s.ReversalTaken) {
+		bad("records %s of reversals taken back, its %d debits total %s", s.ReversalTaken.StringFixed(2), len(debits), taken.StringFixed(2))
+	}
+	if s.ReversalTaken.GreaterThan(s.Reversed.Round(2)) {
+		bad("took back %s, more than its reversals of %s", s.ReversalTaken.StringFixed(2), s.Reversed.StringFixed(4))
+	}
+	return nil
+}
+
+// settlement is s as stored now.
+func (c *Checker) settlement(ctx context.Context, s resale.Settlement) (resale.Settlement, error) {
+	to := s.HourStart.Add(time.Hour)
+	list, err := c.st.Commissions.List(ctx, resale.Filter{ResellerID: &s.ResellerID, From: &s.HourStart, To: &to})
+	if err != nil {
+		return s, err
+	}
+	for _, x := range list {
+		if x.ID == s.ID {
+			return x, nil
+		}
+	}
+	return s, fmt.Errorf("settlement %d is gone", s.ID)
 }

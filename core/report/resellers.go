@@ -23,7 +23,8 @@ type ResellerRepository interface {
 	// customers' calls) created in [from, to), per customer.
 	CustomerUsage(ctx context.Context, resellerID uint64, from, to time.Time) ([]CustomerUsage, error)
 	// CommissionSettled sums the reseller's commission settlements whose
-	// hour starts in [from, to).
+	// hour starts in [from, to), less the reversals taken back of them
+	// (commission of calls refunded after they were credited).
 	CommissionSettled(ctx context.Context, resellerID uint64, from, to time.Time) (decimal.Decimal, error)
 	// HitCommissions reads the commission recorded on each of the hits
 	// (api_hit_logs.commission); a hit not found is left out.

@@ -26,7 +26,7 @@ type Dashboard struct {
 	Spend             decimal.Decimal
 	Cost              decimal.Decimal
 	CommissionAccrued decimal.Decimal // of the range's success hits
-	CommissionSettled decimal.Decimal // settlements whose hour starts in the range
+	CommissionSettled decimal.Decimal // settlements whose hour starts in the range, less reversals taken back
 	Lines             []CustomerLine  // customers with calls in the range, most spend first
 }
 

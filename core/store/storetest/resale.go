@@ -7,6 +7,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"paygate/core/errs"
 	"paygate/core/hitlog"
 	"paygate/core/pricing"
 	"paygate/core/resale"
@@ -111,6 +112,11 @@ func (r commissionsRepo) Resellers(context.Context) ([]uint64, error) {
 				out = append(out, *u.ParentID)
 			}
 		}
+		for _, st := range t.settlements {
+			if st.Due().IsPositive() && !slices.Contains(out, st.ResellerID) {
+				out = append(out, st.ResellerID)
+			}
+		}
 		slices.Sort(out)
 		return nil
 	})
@@ -139,11 +145,11 @@ func (r commissionsRepo) Accrued(_ context.Context, resellerID uint64, from, to 
 			if h.ResellerID == nil || *h.ResellerID != resellerID || h.CreatedAt.Before(from) || !h.CreatedAt.Before(to) {
 				continue
 			}
-			switch h.Status {
-			case hitlog.StatusSuccess:
+			switch {
+			case h.Status == hitlog.StatusSuccess && h.CommissionSettlementID == nil:
 				a.Hits++
 				a.Amount = a.Amount.Add(h.Commission)
-			case hitlog.StatusPending:
+			case h.Status == hitlog.StatusPending:
 				a.Pending++
 			}
 		}
@@ -170,11 +176,98 @@ func (r commissionsRepo) Insert(_ context.Context, s *resale.Settlement) error {
 	})
 }
 
-func (r commissionsRepo) SetTransaction(_ context.Context, id, transactionID uint64) error {
-	return r.d.do("Commissions.SetTransaction", func(t *tables) error {
+func (r commissionsRepo) SetCredit(_ context.Context, s *resale.Settlement) error {
+	return r.d.do("Commissions.SetCredit", func(t *tables) error {
+		o, ok := t.settlements[s.ID]
+		if ok {
+			o.Hits, o.Amount, o.TransactionID = s.Hits, s.Amount, s.TransactionID
+			t.settlements[s.ID] = o
+		}
+		return nil
+	})
+}
+
+// claimed sums the hits settlement id counted in [from, to).
+func claimed(t *tables, id, resellerID uint64, from, to time.Time) resale.Accrual {
+	a := resale.Accrual{Amount: decimal.Zero}
+	for _, h := range t.hits {
+		if h.ResellerID != nil && *h.ResellerID == resellerID && !h.CreatedAt.Before(from) && h.CreatedAt.Before(to) &&
+			h.CommissionSettlementID != nil && *h.CommissionSettlementID == id {
+			a.Hits++
+			a.Amount = a.Amount.Add(h.Commission)
+		}
+	}
+	return a
+}
+
+func (r commissionsRepo) Claim(_ context.Context, settlementID, resellerID uint64, from, to time.Time) (resale.Accrual, error) {
+	var a resale.Accrual
+	err := r.d.do("Commissions.Claim", func(t *tables) error {
+		for id, h := range t.hits {
+			if h.ResellerID != nil && *h.ResellerID == resellerID && !h.CreatedAt.Before(from) && h.CreatedAt.Before(to) &&
+				h.Status == hitlog.StatusSuccess && h.CommissionSettlementID == nil && !h.Commission.IsZero() {
+				sid := settlementID
+				h.CommissionSettlementID = &sid
+				t.hits[id] = h
+			}
+		}
+		a = claimed(t, settlementID, resellerID, from, to)
+		return nil
+	})
+	return a, err
+}
+
+func (r commissionsRepo) Credited(_ context.Context, s resale.Settlement) (resale.Accrual, error) {
+	var a resale.Accrual
+	err := r.d.do("Commissions.Credited", func(t *tables) error {
+		a = claimed(t, s.ID, s.ResellerID, s.HourStart, s.HourStart.Add(time.Hour))
+		return nil
+	})
+	return a, err
+}
+
+func (r commissionsRepo) CancelHit(_ context.Context, hitID uint64) (resale.Cancelled, error) {
+	out := resale.Cancelled{Amount: decimal.Zero}
+	err := r.d.do("Commissions.CancelHit", func(t *tables) error {
+		h, ok := t.hits[hitID]
+		if !ok {
+			return errs.ErrNotFound
+		}
+		if h.ResellerID == nil || h.Commission.IsZero() {
+			return nil
+		}
+		out.Amount, out.ResellerID, out.SettlementID = h.Commission, *h.ResellerID, h.CommissionSettlementID
+		h.Commission = decimal.Zero
+		t.hits[hitID] = h
+		if out.SettlementID != nil {
+			if st, ok := t.settlements[*out.SettlementID]; ok {
+				st.Reversed = st.Reversed.Add(out.Amount)
+				t.settlements[st.ID] = st
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+func (r commissionsRepo) Owed(_ context.Context, resellerID uint64) ([]resale.Settlement, error) {
+	var out []resale.Settlement
+	err := r.d.do("Commissions.Owed", func(t *tables) error {
+		for _, s := range matching(t, resale.Filter{ResellerID: &resellerID}) {
+			if s.Due().IsPositive() {
+				out = append(out, s)
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+func (r commissionsRepo) TakeReversal(_ context.Context, id uint64, amount decimal.Decimal) error {
+	return r.d.do("Commissions.TakeReversal", func(t *tables) error {
 		s, ok := t.settlements[id]
 		if ok {
-			s.TransactionID = &transactionID
+			s.ReversalTaken = s.ReversalTaken.Add(amount)
 			t.settlements[id] = s
 		}
 		return nil

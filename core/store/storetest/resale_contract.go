@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -92,7 +93,7 @@ func commissionsContract(t *testing.T, c *contract) {
 	key := c.key(t, customer, 1000)
 	hour := at.Truncate(time.Hour)
 	n := 0
-	hit := func(created time.Time, st hitlog.Status, commission string) {
+	hit := func(created time.Time, st hitlog.Status, commission string) uint64 {
 		t.Helper()
 		n++
 		h := hitlog.Hit{UserID: customer.ID, ServiceID: svc.ID, APIKeyID: key.ID, RequestID: "cm-" + string(rune('a'+n)) + created.Format("150405"),
@@ -101,12 +102,13 @@ func commissionsContract(t *testing.T, c *contract) {
 		if err := c.s.Hits.Insert(ctx, &h); err != nil {
 			t.Fatal(err)
 		}
+		return h.ID
 	}
 	hit(hour.Add(10*time.Minute), hitlog.StatusSuccess, "0.1000")
-	hit(hour.Add(20*time.Minute), hitlog.StatusSuccess, "0.2000")
-	hit(hour.Add(30*time.Minute), hitlog.StatusFailed, "0")
+	second := hit(hour.Add(20*time.Minute), hitlog.StatusSuccess, "0.2000")
+	failed := hit(hour.Add(30*time.Minute), hitlog.StatusFailed, "0")
 	hit(hour.Add(59*time.Minute), hitlog.StatusPending, "0")
-	hit(hour.Add(time.Hour), hitlog.StatusSuccess, "5.0000") // the next hour
+	nextHour := hit(hour.Add(time.Hour), hitlog.StatusSuccess, "5.0000") // the next hour
 
 	ids, err := cs.Resellers(ctx)
 	if err != nil || !containsID(ids, rid) || containsID(ids, customer.ID) {
@@ -157,12 +159,23 @@ func commissionsContract(t *testing.T, c *contract) {
 		t.Fatalf("Accrued after the hold's release: %+v, %v; want only the pending hit", a, err)
 	}
 
+	// A settlement claims the hour's successful hits with a commission
+	// and records what they sum to.
 	settle := func(s store.Stores) error {
-		st := &resale.Settlement{ResellerID: rid, HourStart: hour, Hits: 2, Amount: dec("0.30"), CreatedAt: at}
+		st := &resale.Settlement{ResellerID: rid, HourStart: hour, CreatedAt: at}
 		if err := s.Commissions.Insert(ctx, st); err != nil {
 			return err
 		}
-		return s.Commissions.SetTransaction(ctx, st.ID, 77)
+		a, err := s.Commissions.Claim(ctx, st.ID, rid, hour, hour.Add(time.Hour))
+		if err != nil {
+			return err
+		}
+		if a.Hits != 2 || !a.Amount.Equal(dec("0.3")) {
+			return fmt.Errorf("claim: %+v", a)
+		}
+		tx := uint64(77)
+		st.Hits, st.Amount, st.TransactionID = a.Hits, a.Amount.Round(2), &tx
+		return s.Commissions.SetCredit(ctx, st)
 	}
 	if err := c.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error { return settle(s) }); err != nil {
 		t.Fatal(err)
@@ -179,6 +192,94 @@ func commissionsContract(t *testing.T, c *contract) {
 	}
 	if list, _ = cs.List(ctx, resale.Filter{ResellerID: &rid, From: &to}); len(list) != 0 {
 		t.Fatalf("List after the hour: %+v", list)
+	}
+	first := list0(t, cs, rid, hour)
+	if a, err = cs.Accrued(ctx, rid, hour, hour.Add(time.Hour)); err != nil || a.Hits != 0 || !a.Amount.IsZero() || a.Pending != 1 {
+		t.Fatalf("Accrued of a settled hour: %+v, %v; want its claimed hits left out", a, err)
+	}
+	if a, err = cs.Credited(ctx, first); err != nil || a.Hits != 2 || !a.Amount.Equal(dec("0.3")) {
+		t.Fatalf("Credited: %+v, %v", a, err)
+	}
+	// A settlement keyed by another hour start (a local half hour, written
+	// before hours were UTC) that overlaps claims none of the hits already
+	// claimed.
+	err = c.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+		half := hour.Add(-30 * time.Minute)
+		st := &resale.Settlement{ResellerID: rid, HourStart: half, CreatedAt: at}
+		if err := s.Commissions.Insert(ctx, st); err != nil {
+			return err
+		}
+		if a, err := s.Commissions.Claim(ctx, st.ID, rid, half, half.Add(time.Hour)); err != nil || a.Hits != 0 || !a.Amount.IsZero() {
+			return fmt.Errorf("an overlapping claim: %+v, %v", a, err)
+		}
+		return errors.New("roll back")
+	})
+	if err == nil || err.Error() != "roll back" {
+		t.Fatal(err)
+	}
+	// A refund cancels a hit's commission: a settled one becomes a reversal
+	// of its settlement, due until taken; an unsettled one simply earns
+	// nothing; a hit without commission, or cancelled already, is left alone.
+	cancel := func(id uint64) resale.Cancelled {
+		t.Helper()
+		var out resale.Cancelled
+		if err := c.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) (err error) {
+			out, err = s.Commissions.CancelHit(ctx, id)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	if got := cancel(second); !got.Amount.Equal(dec("0.2")) || got.ResellerID != rid || got.SettlementID == nil || *got.SettlementID != first.ID {
+		t.Fatalf("CancelHit of a settled hit: %+v", got)
+	}
+	if got := cancel(second); !got.Amount.IsZero() {
+		t.Fatalf("CancelHit again: %+v", got)
+	}
+	if got := cancel(failed); !got.Amount.IsZero() {
+		t.Fatalf("CancelHit of a failed hit: %+v", got)
+	}
+	if got := cancel(nextHour); !got.Amount.Equal(dec("5")) || got.SettlementID != nil {
+		t.Fatalf("CancelHit of an unsettled hit: %+v", got)
+	}
+	if a, err = cs.Accrued(ctx, rid, to, to.Add(time.Hour)); err != nil || !a.Amount.IsZero() {
+		t.Fatalf("Accrued after a cancel: %+v, %v", a, err)
+	}
+	if h, err := c.s.Hits.ByRequestID(ctx, "cm-c"+hour.Add(20*time.Minute).Format("150405")); err != nil || !h.Commission.IsZero() ||
+		h.CommissionSettlementID == nil || *h.CommissionSettlementID != first.ID {
+		t.Fatalf("the cancelled hit: %+v, %v", h, err)
+	}
+	first = list0(t, cs, rid, hour)
+	if a, err = cs.Credited(ctx, first); err != nil || a.Hits != 2 || !a.Amount.Equal(dec("0.1")) || !first.Reversed.Equal(dec("0.2")) ||
+		!first.Due().Equal(dec("0.2")) {
+		t.Fatalf("after the cancel: %+v, credited %+v, %v", first, a, err)
+	}
+	owed := func() []resale.Settlement {
+		t.Helper()
+		var out []resale.Settlement
+		if err := c.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) (err error) {
+			out, err = s.Commissions.Owed(ctx, rid)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	if o := owed(); len(o) != 1 || o[0].ID != first.ID {
+		t.Fatalf("Owed: %+v", o)
+	}
+	if err := cs.TakeReversal(ctx, first.ID, dec("0.15")); err != nil {
+		t.Fatal(err)
+	}
+	if first = list0(t, cs, rid, hour); !first.ReversalTaken.Equal(dec("0.15")) || !first.Due().Equal(dec("0.05")) {
+		t.Fatalf("after taking 0.15: %+v", first)
+	}
+	if err := cs.TakeReversal(ctx, first.ID, dec("0.05")); err != nil {
+		t.Fatal(err)
+	}
+	if o := owed(); len(o) != 0 {
+		t.Fatalf("Owed once taken: %+v", o)
 	}
 	// Pages: two more hours settled; Limit rows after Offset, oldest first;
 	// Count ignores the page.
@@ -212,6 +313,17 @@ func commissionsContract(t *testing.T, c *contract) {
 	if n, err := cs.Count(ctx, later); err != nil || n != 2 {
 		t.Fatalf("Count from the second hour: %d, %v", n, err)
 	}
+}
+
+// list0 is resellerID's settlement of hour.
+func list0(t *testing.T, cs resale.Settlements, resellerID uint64, hour time.Time) resale.Settlement {
+	t.Helper()
+	to := hour.Add(time.Hour)
+	list, err := cs.List(context.Background(), resale.Filter{ResellerID: &resellerID, From: &hour, To: &to})
+	if err != nil || len(list) != 1 {
+		t.Fatalf("the settlement of %s: %+v, %v", hour, list, err)
+	}
+	return list[0]
 }
 
 func containsID(ids []uint64, id uint64) bool {

@@ -21,7 +21,8 @@ describe("the reseller's dashboard section", () => {
   it('shows the totals, the figures per customer and the settlements for the days in the URL', async () => {
     const calls = stubApi({
       'GET /api/v1/panel/reseller/dashboard': () => json(200, dashboard),
-      'GET /api/v1/panel/commissions': () => json(200, list([{ id: 1, hour_start: '2026-11-27T04:30:00Z', hits: 12, amount: '2.40', created_at: '2026-11-27T05:32:00Z' }])),
+      'GET /api/v1/panel/commissions': () => json(200, list([{ id: 1, hour_start: '2026-11-27T04:00:00Z', hits: 12, amount: '2.40',
+        reversed: '1.00', reversal_taken: '0.25', reversal_due: '0.75', created_at: '2026-11-27T05:02:00Z' }])),
     });
     renderWithApp(<ResellerSection />, { path: '/dashboard', url: '/dashboard?from=2026-11-01&to=2026-11-27' });
     expect(await screen.findByTestId('reseller-commission-accrued')).toHaveTextContent('₹123.40');
@@ -33,6 +34,8 @@ describe("the reseller's dashboard section", () => {
     expect(within(row).getByText('₹120.00')).toBeInTheDocument();
     expect(within(row).getByRole('link', { name: 'Meera Shah' })).toHaveAttribute('href', '/customers/21');
     expect(await screen.findByTestId('settlement-amount')).toHaveTextContent('₹2.40');
+    expect(screen.getByTestId('settlement-reversal-taken')).toHaveTextContent('₹0.25');
+    expect(screen.getByTestId('settlement-reversal-due')).toHaveTextContent('₹0.75');
     const dash = calls.find((c) => c.path === '/api/v1/panel/reseller/dashboard')!;
     expect(Object.fromEntries(new URLSearchParams(dash.search))).toEqual({ from: '2026-11-01', to: '2026-11-27' });
     const comm = calls.find((c) => c.path === '/api/v1/panel/commissions')!;

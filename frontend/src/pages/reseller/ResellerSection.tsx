@@ -62,6 +62,10 @@ export function ResellerSection() {
     { key: 'hour', header: 'Hour', render: (s) => formatDateTime(s.hour_start) },
     { key: 'hits', header: 'Calls', align: 'right', render: (s) => s.hits.toLocaleString('en-IN') },
     { key: 'amount', header: 'Credited', align: 'right', render: (s) => <Money value={s.amount} data-testid="settlement-amount" /> },
+    // Commission of calls refunded after the hour was credited: taken back
+    // at the next settlements, as far as the balance allows; the rest is due.
+    { key: 'taken', header: 'Taken back', align: 'right', render: (s) => <Money value={s.reversal_taken} data-testid="settlement-reversal-taken" /> },
+    { key: 'due', header: 'Still due', align: 'right', render: (s) => <Money value={s.reversal_due} data-testid="settlement-reversal-due" /> },
     { key: 'created', header: 'Settled', hiddenOnMobile: true, render: (s) => formatDateTime(s.created_at) },
   ];
   return (
