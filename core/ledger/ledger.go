@@ -48,6 +48,10 @@ const (
 	// on the paying side and a credit on the other (reference_id: the
 	// transfers row).
 	RefTransfer = "transfer"
+	// RefCommission: a reseller's hourly commission credit, and the debit
+	// that takes a reversed commission back (reference_id: the
+	// commission_settlements row).
+	RefCommission = "commission"
 )
 
 // Entry is one ledger row.

@@ -36,7 +36,9 @@ func NewEntry(u *user.User, t Type, amount decimal.Decimal, refType string, refI
 	u.Balance = after
 	switch t {
 	case Debit:
-		if refType != RefTransfer { // money moved to or from a reseller's customer is not spent
+		// Money moved to or from a reseller's customer, and a commission
+		// taken back, buy nothing: neither is spending.
+		if refType != RefTransfer && refType != RefCommission {
 			u.TotalSpent = u.TotalSpent.Add(amount)
 		}
 	case Refund:

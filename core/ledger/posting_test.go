@@ -2,6 +2,7 @@ package ledger_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -30,6 +31,32 @@ func TestLowBalanceCrossing(t *testing.T) {
 		e := &ledger.Entry{BalanceBefore: dec(c.before), BalanceAfter: dec(c.after)}
 		if got := ledger.CrossesLow(c.u, e); got != c.want {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestTotalSpentCountsSpendingOnly: a debit for something bought raises
+// total_spent and its refund lowers it; moving money to a customer and a
+// commission taken back from a reseller buy nothing.
+func TestTotalSpentCountsSpendingOnly(t *testing.T) {
+	for _, c := range []struct {
+		typ     ledger.Type
+		refType string
+		want    string
+	}{
+		{ledger.Debit, ledger.RefAPIHit, "15.00"},
+		{ledger.Debit, ledger.RefPlanFee, "15.00"},
+		{ledger.Debit, ledger.RefTransfer, "10.00"},
+		{ledger.Debit, ledger.RefCommission, "10.00"},
+		{ledger.Refund, ledger.RefRefund, "5.00"},
+		{ledger.Credit, ledger.RefCommission, "10.00"},
+	} {
+		u := &user.User{Balance: dec("100.00"), TotalSpent: dec("10.00")}
+		if _, err := ledger.NewEntry(u, c.typ, dec("5.00"), c.refType, nil, "", time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		if !u.TotalSpent.Equal(dec(c.want)) {
+			t.Errorf("%s %s: total_spent %s, want %s", c.typ, c.refType, u.TotalSpent, c.want)
 		}
 	}
 }

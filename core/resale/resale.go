@@ -20,6 +20,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/core/errs"
+	"paygate/core/ledger"
 )
 
 // HourStart is the start of the UTC hour holding t: the key of a
@@ -29,7 +30,7 @@ func HourStart(t time.Time) time.Time { return t.UTC().Truncate(time.Hour) }
 // RefCommission is the reference_type of a settlement's ledger credit and
 // of the debits that take its reversals back (reference_id: the
 // commission_settlements row).
-const RefCommission = "commission"
+const RefCommission = ledger.RefCommission
 
 // Settlement is one reseller's commissions of one UTC hour, credited.
 // Settlements written before hours were UTC are keyed by a local hour
