@@ -201,6 +201,15 @@ func (s *brandStore) ResellerOfHost(ctx context.Context, host string) (uint64, e
 	return r.ResellerID, nil
 }
 
+func (s *brandStore) Claimants(ctx context.Context, host string) ([]uint64, error) {
+	ids := []uint64{}
+	if err := s.conn(ctx).Model(&domainRow{}).Where("host = ?", host).Order("created_at, reseller_id").
+		Pluck("reseller_id", &ids).Error; err != nil {
+		return nil, fmt.Errorf("read claims on %s: %w", host, translate(err))
+	}
+	return ids, nil
+}
+
 func (s *brandStore) HasClaim(ctx context.Context, host, token string) (bool, error) {
 	if token == "" {
 		return false, nil

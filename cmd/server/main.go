@@ -1,6 +1,7 @@
 // Command server runs the payment gateway and API reseller service, and the
-// operators' subcommands: migrate, ledger check, billing run, backup,
-// create-admin, secrets rotate, healthcheck.
+// operators' subcommands: migrate, ledger check, billing run, invoices
+// issue, commissions settle, brand verify-domain, backup, create-admin,
+// secrets rotate, healthcheck.
 package main
 
 import (
@@ -15,6 +16,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -37,6 +39,7 @@ import (
 	webhookadapter "paygate/adapters/webhook"
 	"paygate/core/apikey"
 	"paygate/core/app"
+	"paygate/core/brand"
 	"paygate/core/ledgercheck"
 	"paygate/core/panel"
 	"paygate/core/payment"
@@ -87,6 +90,11 @@ commands:
                  credit resellers' commissions of every UTC hour closed
                  before INSTANT (RFC 3339; now by default) not yet credited,
                  as the commissions worker does
+  brand verify-domain HOST [--reseller ID]
+                 mark the pending brand domain HOST verified on the operator's
+                 word (ownership checked otherwise, e.g. a support ticket),
+                 audited; first proof wins still holds; ID picks one of
+                 several resellers claiming HOST
   backup FILE    write a consistent copy of the running SQLite database to FILE
                  (a new file); MariaDB: use mariadb-dump --single-transaction
   create-admin EMAIL
@@ -162,6 +170,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return invoicesIssue(ctx, newApp(cfg, store, nil, nil, nil, log), rest[2:], stdout)
 	case cmd == "commissions" && len(rest) >= 2 && rest[1] == "settle":
 		return commissionsSettle(ctx, newApp(cfg, store, nil, nil, nil, log), rest[2:], stdout)
+	case cmd == "brand" && len(rest) >= 2 && rest[1] == "verify-domain":
+		return brandVerifyDomain(ctx, newApp(cfg, store, nil, nil, nil, log), rest[2:], stdout)
 	case cmd == "backup" && len(rest) == 2:
 		if err := store.Backup(ctx, rest[1]); err != nil {
 			return err
@@ -486,6 +496,56 @@ func commissionsSettle(ctx context.Context, a *app.App, args []string, out io.Wr
 	}
 	fmt.Fprintf(out, "commissions settle before %s: %d reseller-hours credited (%s), %d waiting on pending calls, %s of refunded calls' commission taken back\n",
 		at.Format(time.RFC3339), res.Settled, total.StringFixed(2), res.Waiting, res.Reversed.StringFixed(2))
+	return nil
+}
+
+// brandVerifyDomain is `brand verify-domain HOST [--reseller ID]`: the
+// pending claim on HOST (the reseller ID's, or the only one) verified on
+// the operator's word (brands.VerifyDomainForOperator), audited.
+func brandVerifyDomain(ctx context.Context, a *app.App, args []string, out io.Writer) error {
+	const use = "usage: brand verify-domain HOST [--reseller ID]"
+	var host string
+	var reseller uint64
+	for len(args) > 0 {
+		name, value, ok := strings.Cut(args[0], "=")
+		if !strings.HasPrefix(name, "-") {
+			if host != "" {
+				return errors.New(use)
+			}
+			host, args = args[0], args[1:]
+			continue
+		}
+		if !ok {
+			if len(args) < 2 {
+				return errors.New(use)
+			}
+			value, args = args[1], args[1:]
+		}
+		args = args[1:]
+		if name != "--reseller" && name != "-reseller" {
+			return errors.New(use)
+		}
+		id, err := strconv.ParseUint(value, 10, 64)
+		if err != nil || id == 0 {
+			return fmt.Errorf("brand verify-domain --reseller %q: not an account id\n%s", value, use)
+		}
+		reseller = id
+	}
+	if host == "" {
+		return errors.New(use)
+	}
+	if a.Brands == nil {
+		return errors.New("brand verify-domain: this database has no brands")
+	}
+	res, err := a.Brands.VerifyDomainForOperator(ctx, host, reseller)
+	if err != nil {
+		return fmt.Errorf("brand verify-domain %s: %w", host, err)
+	}
+	if res.Already {
+		fmt.Fprintf(out, "brand verify-domain: %s was already verified for reseller #%d; nothing changed\n", brand.NormalizeHost(host), res.ResellerID)
+		return nil
+	}
+	fmt.Fprintf(out, "brand verify-domain: %s verified for reseller #%d on the operator's word (audited brand.domain_verify)\n", brand.NormalizeHost(host), res.ResellerID)
 	return nil
 }
 

@@ -83,6 +83,10 @@ const (
 	BrandDomainVerify = "brand.domain_verify"
 )
 
+// Operator is the actor of an operator's command run beside the service
+// (`server brand verify-domain`): no account, recorded as actor_id 0.
+const Operator uint64 = 0
+
 // Entry is one recorded action. Before and After are JSON snapshots of the
 // target (nil when there is none: no before on create, no after on delete).
 type Entry struct {

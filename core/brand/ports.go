@@ -25,6 +25,9 @@ type Store interface {
 	// ResellerOfHost is the reseller that verified a host (NormalizeHost's
 	// form); errs NotFound for a host no one verified.
 	ResellerOfHost(ctx context.Context, host string) (uint64, error)
+	// Claimants are the resellers claiming host, whatever the state of
+	// their claims, by time claimed, then id (none: an empty list).
+	Claimants(ctx context.Context, host string) ([]uint64, error)
 	// HasClaim reports whether someone claims host with token (the
 	// challenge the platform answers on that host).
 	HasClaim(ctx context.Context, host, token string) (bool, error)

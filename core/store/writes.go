@@ -91,7 +91,13 @@ func EmitMode(ctx context.Context, s Stores, now time.Time, u *user.User, t webh
 
 // Record writes an audit entry for actor's action.
 func Record(ctx context.Context, s Stores, now time.Time, actor *user.User, action, targetType string, targetID uint64, before, after any) error {
-	e, err := audit.New(ctx, actor.ID, action, targetType, targetID, before, after, now)
+	return RecordBy(ctx, s, now, actor.ID, action, targetType, targetID, before, after)
+}
+
+// RecordBy writes an audit entry for the action of actor id actorID
+// (audit.Operator for an operator's command).
+func RecordBy(ctx context.Context, s Stores, now time.Time, actorID uint64, action, targetType string, targetID uint64, before, after any) error {
+	e, err := audit.New(ctx, actorID, action, targetType, targetID, before, after, now)
 	if err != nil {
 		return err
 	}

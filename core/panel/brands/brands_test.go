@@ -417,3 +417,94 @@ func TestMailerLeavesUnbrandedMailAlone(t *testing.T) {
 		t.Errorf("the same mail without Unbranded: %+v", g)
 	}
 }
+
+// An operator's word verifies a pending claim (VerifyDomainForOperator):
+// each case is the claims on a host, the reseller the operator names (0 for
+// none) and what it answers; the reseller's own proof and the operator's
+// share one rule, the first proof wins.
+func TestVerifyDomainForOperator(t *testing.T) {
+	const a, b = 10, 13
+	cases := []struct {
+		name     string
+		claims   []uint64 // resellers claiming shop.example, in order
+		proven   uint64   // a reseller that proved it already (its own check), 0 for none
+		reseller uint64
+		kind     errs.Kind // 0 (Internal) for success
+		code     string
+		winner   uint64
+		already  bool
+	}{
+		{name: "the only claim", claims: []uint64{a}, winner: a},
+		{name: "the only claim, named", claims: []uint64{a}, reseller: a, winner: a},
+		{name: "no claim", kind: errs.NotFound, code: "domain_not_found"},
+		{name: "a reseller that does not claim it", claims: []uint64{a}, reseller: b, kind: errs.NotFound, code: "domain_not_found"},
+		{name: "two claims, none named", claims: []uint64{b, a}, kind: errs.Conflict, code: "domain_claims_several"},
+		{name: "two claims, one named", claims: []uint64{b, a}, reseller: a, winner: a},
+		{name: "proven by the one named", claims: []uint64{a, b}, proven: a, reseller: a, winner: a, already: true},
+		{name: "proven by its only claimant", claims: []uint64{a}, proven: a, winner: a, already: true},
+		{name: "proven by another", claims: []uint64{a, b}, proven: a, reseller: b, kind: errs.Conflict, code: "domain_taken"},
+		{name: "proven, others claim it, none named", claims: []uint64{a, b}, proven: a, kind: errs.Conflict, code: "domain_taken"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFixture(t)
+			ctx := context.Background()
+			f.db.Put(user.User{ID: b, Email: "rival@example.com", Role: user.RoleReseller, Status: user.StatusActive})
+			who := map[uint64]*user.User{a: f.reseller, b: {ID: b, Role: user.RoleReseller}}
+			for _, id := range c.claims {
+				br, err := f.brands.Update(ctx, who[id], brand.Input{Name: "Brand", Domains: []string{"shop.example"}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if id == c.proven {
+					f.prober.prove("shop.example", br.Domains[0].Token)
+				}
+			}
+			if c.proven != 0 {
+				if _, err := f.brands.VerifyDomain(ctx, who[c.proven], "shop.example"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			audited := func() int {
+				es, _, _ := f.db.Stores().Audit.List(ctx, audit.Filter{Action: audit.BrandDomainVerify})
+				return len(es)
+			}
+			before := audited()
+			res, err := f.brands.VerifyDomainForOperator(ctx, " Shop.Example. ", c.reseller)
+			owner, ok, _ := f.brands.ResellerOfHost(ctx, "shop.example")
+			if c.code != "" {
+				e, isErr := errs.As(err)
+				if !isErr || e.Kind != c.kind || e.Code != c.code || audited() != before || owner != c.proven {
+					t.Fatalf("answered %+v, %v; host's reseller %d; want %s", res, err, owner, c.code)
+				}
+				return
+			}
+			if err != nil || res.ResellerID != c.winner || res.Already != c.already || !ok || owner != c.winner {
+				t.Fatalf("answered %+v, %v; host's reseller %d, want %d", res, err, owner, c.winner)
+			}
+			if d := res.Brand.Domains[0]; d.State != brand.DomainVerified || res.Brand.ResellerID != c.winner {
+				t.Fatalf("the winner's brand %+v", res.Brand)
+			}
+			if want := before + 1; c.already && audited() != before || !c.already && audited() != want {
+				t.Fatalf("%d audit entries after %d", audited(), before)
+			}
+			if !c.already {
+				es, _, _ := f.db.Stores().Audit.List(ctx, audit.Filter{Action: audit.BrandDomainVerify})
+				if es[0].ActorID != audit.Operator || !strings.Contains(string(es[0].After), `"by":"operator"`) {
+					t.Fatalf("the operator's entry %+v", es[0])
+				}
+			}
+			// The loser's own check is refused: one proof per host.
+			for _, id := range c.claims {
+				if id != c.winner {
+					if _, err := f.brands.VerifyDomain(ctx, who[id], "shop.example"); !errors.Is(err, brand.ErrDomainTaken) {
+						t.Fatalf("the loser's check: %v", err)
+					}
+				}
+			}
+		})
+	}
+	if _, err := newFixture(t).brands.VerifyDomainForOperator(context.Background(), "https://shop.example/", 0); errs.KindOf(err) != errs.Invalid {
+		t.Fatalf("a URL for a host: %v", err)
+	}
+}

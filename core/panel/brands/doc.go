@@ -7,7 +7,9 @@
 // Only resellers reach the brand page (403 reseller_only); the public brand
 // and logo are read by the request's Host, as sent (a proxy in front must
 // pass it on). A host is a reseller's only once its claim is verified
-// (VerifyDomain: audited brand.domain_verify) and while that account is an
+// (VerifyDomain: audited brand.domain_verify; or on an operator's word,
+// VerifyDomainForOperator, `server brand verify-domain`, the same write and
+// entry with actor audit.Operator) and while that account is an
 // active reseller; a pending claim shows nothing. Registration on a
 // reseller's verified domain creates that reseller's customer, pending,
 // which its reseller activates.

@@ -3,7 +3,10 @@ package brands
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
+	"time"
 
 	"paygate/core/audit"
 	"paygate/core/brand"
@@ -52,21 +55,107 @@ func (b *Brands) VerifyDomain(ctx context.Context, actor *user.User, hostArg str
 		}
 		return brand.Brand{}, brand.Unproven(problem)
 	}
+	return b.verify(ctx, actor.ID, actor.ID, host, claim.State, now, "")
+}
+
+// verify makes resellerID's claim on host (in state before) the host's
+// verified domain and records actorID's brand.domain_verify (by: who
+// vouched, "" for the reseller's own check), in one transaction; the
+// database keeps one verified claim per host, so the second of two
+// verifications of a host is DomainTaken.
+func (b *Brands) verify(ctx context.Context, actorID, resellerID uint64, host string, before brand.DomainState, now time.Time, by string) (brand.Brand, error) {
 	var after brand.Brand
-	err = b.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
-		if err := s.Brands.Verify(ctx, actor.ID, host, now); err != nil {
+	err := b.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+		if err := s.Brands.Verify(ctx, resellerID, host, now); err != nil {
 			return err
 		}
-		if after, err = s.Brands.Get(ctx, actor.ID); err != nil {
+		var err error
+		if after, err = s.Brands.Get(ctx, resellerID); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, now, actor, audit.BrandDomainVerify, audit.TargetUser, actor.ID,
-			domainAudit{Host: host, State: string(claim.State)}, domainAudit{Host: host, State: string(brand.DomainVerified)})
+		return store.RecordBy(ctx, s, now, actorID, audit.BrandDomainVerify, audit.TargetUser, resellerID,
+			domainAudit{Host: host, State: string(before)}, domainAudit{Host: host, State: string(brand.DomainVerified), By: by})
 	})
 	if errors.Is(err, brand.ErrDomainTaken) {
 		return brand.Brand{}, brand.DomainTaken(host)
 	}
 	return after, err
+}
+
+// OperatorVerification is what VerifyDomainForOperator did.
+type OperatorVerification struct {
+	ResellerID uint64      // whose claim is the host's verified domain
+	Already    bool        // it was verified already: nothing changed
+	Brand      brand.Brand // that reseller's brand after it
+}
+
+// VerifyDomainForOperator marks a pending claim on host verified on an
+// operator's word (`server brand verify-domain`: ownership checked by
+// other means, such as a support ticket), without the DNS and HTTP checks
+// but through the same store write as VerifyDomain: the first proof still
+// wins (a host another reseller verified is refused, DomainTaken), and the
+// entry brand.domain_verify is recorded with actor audit.Operator and by
+// "operator". resellerID picks the claim; 0 means the host's only claim
+// (several claimants must be told apart). A claim already verified is
+// answered as it is (Already); a host verified by a reseller other than the
+// one meant (or, without resellerID, while others claim it) is refused.
+func (b *Brands) VerifyDomainForOperator(ctx context.Context, hostArg string, resellerID uint64) (OperatorVerification, error) {
+	host := brand.NormalizeHost(hostArg)
+	if !brand.ValidHost(host) {
+		e := errs.Validation(map[string][]string{"host": {"is not a host name"}})
+		e.Message = fmt.Sprintf("%q is not a host name", hostArg)
+		return OperatorVerification{}, e
+	}
+	claimants, err := b.store.Claimants(ctx, host)
+	if err != nil {
+		return OperatorVerification{}, err
+	}
+	owner, err := b.store.ResellerOfHost(ctx, host)
+	switch {
+	case err == nil && (resellerID == owner || resellerID == 0 && len(claimants) == 1):
+		br, err := b.store.Get(ctx, owner)
+		return OperatorVerification{ResellerID: owner, Already: true, Brand: br}, err
+	case err == nil: // the claim meant is lost, or may be
+		return OperatorVerification{}, takenBy(host, owner)
+	case errs.KindOf(err) != errs.NotFound:
+		return OperatorVerification{}, err
+	}
+	switch {
+	case resellerID != 0 && !slices.Contains(claimants, resellerID):
+		return OperatorVerification{}, errs.E(errs.NotFound, brand.ErrDomainNotFound.Code,
+			fmt.Sprintf("reseller #%d does not claim %s", resellerID, host))
+	case resellerID != 0:
+	case len(claimants) == 0:
+		return OperatorVerification{}, errs.E(errs.NotFound, brand.ErrDomainNotFound.Code, "no reseller claims "+host)
+	case len(claimants) > 1:
+		ids := make([]string, len(claimants))
+		for i, id := range claimants {
+			ids[i] = fmt.Sprintf("#%d", id)
+		}
+		return OperatorVerification{}, errs.E(errs.Conflict, "domain_claims_several",
+			fmt.Sprintf("%d resellers claim %s (%s): choose one with --reseller ID", len(claimants), host, strings.Join(ids, ", ")))
+	default:
+		resellerID = claimants[0]
+	}
+	br, err := b.verify(ctx, audit.Operator, resellerID, host, brand.DomainPending, b.now().UTC(), "operator")
+	if errors.Is(err, brand.ErrDomainTaken) { // another reseller's proof came first, meanwhile
+		if owner, e := b.store.ResellerOfHost(ctx, host); e == nil {
+			return OperatorVerification{}, takenBy(host, owner)
+		}
+	}
+	if err != nil {
+		return OperatorVerification{}, err
+	}
+	return OperatorVerification{ResellerID: resellerID, Brand: br}, nil
+}
+
+// takenBy is DomainTaken for an operator: it names the reseller that
+// verified the host.
+func takenBy(host string, owner uint64) error {
+	e, _ := errs.As(brand.DomainTaken(host))
+	c := *e
+	c.Message = fmt.Sprintf("%s is already verified by reseller #%d (first proof wins); that claim must be dropped first", host, owner)
+	return &c
 }
 
 // check runs both proofs of a claim and says what failed ("" for none).

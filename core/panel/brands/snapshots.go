@@ -15,6 +15,9 @@ type brandAudit struct {
 type domainAudit struct {
 	Host  string `json:"host"`
 	State string `json:"state"`
+	// By is "operator" when an operator verified it on its word
+	// (VerifyDomainForOperator); empty for the reseller's own check.
+	By string `json:"by,omitempty"`
 }
 
 func brandSnapshot(b brand.Brand) brandAudit {

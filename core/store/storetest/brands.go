@@ -129,6 +129,33 @@ func (r brandsRepo) ResellerOfHost(_ context.Context, host string) (uint64, erro
 	return id, err
 }
 
+func (r brandsRepo) Claimants(_ context.Context, host string) ([]uint64, error) {
+	out := []uint64{}
+	err := r.d.do("Brands.Claimants", func(t *tables) error {
+		type claim struct {
+			id uint64
+			at time.Time
+		}
+		var cs []claim
+		for k, d := range t.domains {
+			if k.host == strings.ToLower(host) {
+				cs = append(cs, claim{k.reseller, d.at})
+			}
+		}
+		sort.Slice(cs, func(i, j int) bool {
+			if !cs[i].at.Equal(cs[j].at) {
+				return cs[i].at.Before(cs[j].at)
+			}
+			return cs[i].id < cs[j].id
+		})
+		for _, c := range cs {
+			out = append(out, c.id)
+		}
+		return nil
+	})
+	return out, err
+}
+
 func (r brandsRepo) HasClaim(_ context.Context, host, token string) (bool, error) {
 	var ok bool
 	err := r.d.do("Brands.HasClaim", func(t *tables) error {

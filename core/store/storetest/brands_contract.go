@@ -57,6 +57,12 @@ func BrandContract(t *testing.T, tx store.Transactor, st brand.Store, a, b uint6
 	if !slices.Equal(gb.Hosts(), []string{"acme.example", "other.example"}) || gb.Domains[0].Token == tokenA {
 		t.Fatalf("b's claims %+v", gb.Domains)
 	}
+	if ids, err := st.Claimants(ctx, "ACME.example"); err != nil || !slices.Equal(ids, []uint64{a, b}) {
+		t.Fatalf("Claimants(acme.example) = %v, %v; want [%d %d]", ids, err, a, b)
+	}
+	if ids, err := st.Claimants(ctx, "nobody.example"); err != nil || len(ids) != 0 {
+		t.Fatalf("Claimants of an unclaimed host = %v, %v", ids, err)
+	}
 	if ok, err := st.HasClaim(ctx, "ACME.example", tokenA); err != nil || !ok {
 		t.Fatalf("HasClaim(a's token) = %v, %v", ok, err)
 	}

@@ -1,8 +1,12 @@
 // A reseller's brand: the reseller sets its name, support contacts, domain
 // and logo on its Brand page; Chromium maps the domain (brand.example) to
-// the test server (lib/browser.mjs: --host-resolver-rules), where the login
-// page shows the brand and registration creates the reseller's pending
-// customer, whose mail carries the brand name and domain.
+// the test server (lib/browser.mjs: --host-resolver-rules). The domain is a
+// pending claim until proven (a DNS TXT record and the platform's answer
+// through the host, which the test has no DNS for): while pending the host
+// shows the platform, not the brand. The operator then vouches for it
+// (`server brand verify-domain`), after which the login page shows the
+// brand and registration creates the reseller's pending customer, whose
+// mail carries the brand name and domain.
 import { BRAND_HOST } from '../lib/browser.mjs';
 import { signIn } from '../steps/auth.mjs';
 import { pageHeading, unique } from '../lib/helpers.mjs';
@@ -49,6 +53,14 @@ export const steps = [
       await domains.press('Enter');
       await page.getByRole('button', { name: 'Save brand' }).click();
       await page.getByText('Brand saved').waitFor();
+      // The saved domain is a pending claim: the page says what proves it.
+      const domain = page.getByTestId(`domain-${BRAND_HOST}`);
+      await domain.getByText('pending', { exact: true }).waitFor();
+      await domain.getByText(`_paygate-verify.${BRAND_HOST}`, { exact: true }).waitFor();
+      const token = await domain.locator('code').nth(1).textContent();
+      if (!/^pgv_[0-9a-f]{32}$/.test(token ?? '')) throw new Error(`the TXT value shown: ${token}`);
+      await domain.getByText(`/.well-known/paygate-verification/${token}`).waitFor();
+      await domain.getByRole('button', { name: `Check ${BRAND_HOST}` }).waitFor();
       // The logo: a PNG made in the browser, checked and re-encoded by the server.
       const logo = await ctx.receiptImage();
       await page.locator('input[type="file"]').setInputFiles(logo);
@@ -56,17 +68,52 @@ export const steps = [
       await page.getByRole('button', { name: 'Upload logo' }).click();
       await page.getByText('Logo saved').waitFor();
       await page.getByRole('img', { name: 'Current logo' }).waitFor();
-      await ctx.shot(page, 'brand-page');
+      await ctx.shot(page, 'brand-page-pending');
+      ctx.state.resellerPage = page;
+      ctx.state.brandURL = `http://${BRAND_HOST}:${new URL(ctx.baseURL).port}`;
+    },
+  },
+  {
+    id: 'pending-no-brand',
+    name: 'while its domain is pending, the host shows the platform, not the brand',
+    needs: ['set-brand'],
+    async run(ctx) {
+      // Its own actor: nothing this page loads is cached for the later visitor.
+      const page = await ctx.actor('pending-visitor');
+      await page.goto(`${ctx.state.brandURL}/login`);
+      await page.getByTestId('brand-name').getByText('Paygate', { exact: true }).waitFor();
+      const brand = await page.evaluate(async () => (await fetch('/api/v1/brand')).json());
+      if (brand.brand_name !== 'Paygate' || brand.reseller || brand.logo_url) {
+        throw new Error(`the pending host's brand: ${JSON.stringify(brand)}`);
+      }
+      if (await page.getByText(BRAND.name).count()) throw new Error('the brand shows on its pending domain');
+      if (await page.getByTestId('brand-logo').count()) throw new Error("the brand's logo shows on its pending domain");
+      await ctx.shot(page, 'brand-pending-host', { fullPage: false });
+    },
+  },
+  {
+    id: 'operator-verifies',
+    name: "the operator verifies the domain on its word (server brand verify-domain); the Brand page shows it verified",
+    needs: ['pending-no-brand'],
+    async run(ctx) {
+      const out = await ctx.server.cli(['brand', 'verify-domain', BRAND_HOST]);
+      if (!out.includes(`${BRAND_HOST} verified for reseller #`)) throw new Error(`server brand verify-domain: ${out}`);
+      const page = ctx.state.resellerPage;
+      await page.reload();
+      await pageHeading(page, 'Brand').waitFor();
+      const domain = page.getByTestId(`domain-${BRAND_HOST}`);
+      await domain.getByText('verified', { exact: true }).waitFor();
+      if (await domain.getByText(`_paygate-verify.${BRAND_HOST}`).count()) throw new Error('a verified domain still shows its TXT instructions');
+      if (await domain.getByRole('button', { name: `Check ${BRAND_HOST}` }).count()) throw new Error('a verified domain still has a check button');
+      await ctx.shot(page, 'brand-page-verified');
     },
   },
   {
     id: 'brand-login',
-    name: "the reseller's domain shows its brand on the login page",
-    needs: ['set-brand'],
+    name: "the reseller's verified domain shows its brand on the login page",
+    needs: ['operator-verifies'],
     async run(ctx) {
       const page = await ctx.actor('visitor');
-      const port = new URL(ctx.baseURL).port;
-      ctx.state.brandURL = `http://${BRAND_HOST}:${port}`;
       await page.goto(`${ctx.state.brandURL}/login`);
       await page.getByTestId('brand-name').getByText(BRAND.name, { exact: true }).waitFor();
       await page.getByText(`to the ${BRAND.name} panel`).waitFor();
