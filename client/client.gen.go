@@ -6461,10 +6461,13 @@ type ClientInterface interface {
 	// PutBrandLogoWithBody Upload the caller's logo (resellers)
 	//
 	// `multipart/form-data` with one file part `logo`. Checked by content, never by its declared
-	// type or name: a PNG, JPEG or WebP of at most 512 KB and 4096 × 4096 pixels whose magic
+	// type or name: a PNG, JPEG or WebP of at most 512 KB and 1024 × 1024 pixels whose magic
 	// bytes and full decode agree, with nothing after the image's end and no markup inside (an
-	// SVG, GIF, HTML or a polyglot is a 422 field error on `logo`). The image is re-encoded before
-	// it is stored (a WebP becomes a PNG), so no metadata of the upload is kept. Audited as
+	// SVG, GIF, HTML or a polyglot is a 422 field error on `logo`). The dimensions are read from
+	// the image's header before anything is decoded: larger is 422 `logo_too_many_pixels`
+	// (field `logo`). One upload per reseller runs at a time on an instance; another meanwhile
+	// is 429 `logo_upload_in_progress` with `Retry-After`. The image is re-encoded before it is
+	// stored (a WebP becomes a PNG), so no metadata of the upload is kept. Audited as
 	// `brand.logo_set` (removal: `brand.logo_delete`).
 	//
 	// Takes any type of body and a specified content type.
@@ -9049,10 +9052,13 @@ func (c *Client) GetBrandLogo(ctx context.Context, reqEditors ...RequestEditorFn
 // PutBrandLogoWithBody Upload the caller's logo (resellers)
 //
 // `multipart/form-data` with one file part `logo`. Checked by content, never by its declared
-// type or name: a PNG, JPEG or WebP of at most 512 KB and 4096 × 4096 pixels whose magic
+// type or name: a PNG, JPEG or WebP of at most 512 KB and 1024 × 1024 pixels whose magic
 // bytes and full decode agree, with nothing after the image's end and no markup inside (an
-// SVG, GIF, HTML or a polyglot is a 422 field error on `logo`). The image is re-encoded before
-// it is stored (a WebP becomes a PNG), so no metadata of the upload is kept. Audited as
+// SVG, GIF, HTML or a polyglot is a 422 field error on `logo`). The dimensions are read from
+// the image's header before anything is decoded: larger is 422 `logo_too_many_pixels`
+// (field `logo`). One upload per reseller runs at a time on an instance; another meanwhile
+// is 429 `logo_upload_in_progress` with `Retry-After`. The image is re-encoded before it is
+// stored (a WebP becomes a PNG), so no metadata of the upload is kept. Audited as
 // `brand.logo_set` (removal: `brand.logo_delete`).
 //
 // Takes any type of body and a specified content type.
@@ -19662,10 +19668,13 @@ type ClientWithResponsesInterface interface {
 	// PutBrandLogoWithBodyWithResponse Upload the caller's logo (resellers)
 	//
 	// `multipart/form-data` with one file part `logo`. Checked by content, never by its declared
-	// type or name: a PNG, JPEG or WebP of at most 512 KB and 4096 × 4096 pixels whose magic
+	// type or name: a PNG, JPEG or WebP of at most 512 KB and 1024 × 1024 pixels whose magic
 	// bytes and full decode agree, with nothing after the image's end and no markup inside (an
-	// SVG, GIF, HTML or a polyglot is a 422 field error on `logo`). The image is re-encoded before
-	// it is stored (a WebP becomes a PNG), so no metadata of the upload is kept. Audited as
+	// SVG, GIF, HTML or a polyglot is a 422 field error on `logo`). The dimensions are read from
+	// the image's header before anything is decoded: larger is 422 `logo_too_many_pixels`
+	// (field `logo`). One upload per reseller runs at a time on an instance; another meanwhile
+	// is 429 `logo_upload_in_progress` with `Retry-After`. The image is re-encoded before it is
+	// stored (a WebP becomes a PNG), so no metadata of the upload is kept. Audited as
 	// `brand.logo_set` (removal: `brand.logo_delete`).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -25669,6 +25678,11 @@ type PutBrandLogoResponse422Headers struct {
 	XRequestID *string
 }
 
+// PutBrandLogoResponse429Headers the declared response headers of an HTTP 429 response for PutBrandLogo
+type PutBrandLogoResponse429Headers struct {
+	RetryAfter int
+}
+
 // PutBrandLogoResponse500Headers the declared response headers of an HTTP 500 response for PutBrandLogo
 type PutBrandLogoResponse500Headers struct {
 	XRequestID *string
@@ -25689,6 +25703,8 @@ type PutBrandLogoResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON422 the response for an HTTP 422 `application/json` response
 	JSON422 *ValidationFailed
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -25701,6 +25717,8 @@ type PutBrandLogoResponse struct {
 	Headers413 *PutBrandLogoResponse413Headers
 	// Headers422 the parsed response headers for an HTTP 422 response
 	Headers422 *PutBrandLogoResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PutBrandLogoResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *PutBrandLogoResponse500Headers
 }
@@ -25733,6 +25751,11 @@ func (r PutBrandLogoResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON422 returns the response for an HTTP 422 `application/json` response
 func (r PutBrandLogoResponse) GetJSON422() *ValidationFailed {
 	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PutBrandLogoResponse) GetJSON429() *Error {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -39367,10 +39390,13 @@ func (c *ClientWithResponses) GetBrandLogoWithResponse(ctx context.Context, reqE
 // PutBrandLogoWithBodyWithResponse Upload the caller's logo (resellers)
 //
 // `multipart/form-data` with one file part `logo`. Checked by content, never by its declared
-// type or name: a PNG, JPEG or WebP of at most 512 KB and 4096 × 4096 pixels whose magic
+// type or name: a PNG, JPEG or WebP of at most 512 KB and 1024 × 1024 pixels whose magic
 // bytes and full decode agree, with nothing after the image's end and no markup inside (an
-// SVG, GIF, HTML or a polyglot is a 422 field error on `logo`). The image is re-encoded before
-// it is stored (a WebP becomes a PNG), so no metadata of the upload is kept. Audited as
+// SVG, GIF, HTML or a polyglot is a 422 field error on `logo`). The dimensions are read from
+// the image's header before anything is decoded: larger is 422 `logo_too_many_pixels`
+// (field `logo`). One upload per reseller runs at a time on an instance; another meanwhile
+// is 429 `logo_upload_in_progress` with `Retry-After`. The image is re-encoded before it is
+// stored (a WebP becomes a PNG), so no metadata of the upload is kept. Audited as
 // `brand.logo_set` (removal: `brand.logo_delete`).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -46427,6 +46453,13 @@ func ParsePutBrandLogoResponse(rsp *http.Response) (*PutBrandLogoResponse, error
 		}
 		response.JSON422 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -46487,6 +46520,16 @@ func ParsePutBrandLogoResponse(rsp *http.Response) (*PutBrandLogoResponse, error
 			headers.XRequestID = &value
 		}
 		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers PutBrandLogoResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers PutBrandLogoResponse500Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
