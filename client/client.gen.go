@@ -6488,8 +6488,10 @@ type ClientInterface interface {
 	// PutCustomerMarkupWithBody Set or clear the reseller's default markup (resellers only)
 	//
 	// A percentage over the reseller's own charge, for services without a selling price;
-	// `null` clears it (those services then sell at their user price). Audited as
-	// `customer_markup.set` (target: the reseller).
+	// `null` clears it (those services then sell at their user price). A markup that would
+	// charge more than 999999.99 a call for any service sold to the reseller (with a selling
+	// price or not) is 422 `charge_too_large` (field `default_markup`, naming the service).
+	// Audited as `customer_markup.set` (target: the reseller).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6499,8 +6501,10 @@ type ClientInterface interface {
 	// PutCustomerMarkup Set or clear the reseller's default markup (resellers only)
 	//
 	// A percentage over the reseller's own charge, for services without a selling price;
-	// `null` clears it (those services then sell at their user price). Audited as
-	// `customer_markup.set` (target: the reseller).
+	// `null` clears it (those services then sell at their user price). A markup that would
+	// charge more than 999999.99 a call for any service sold to the reseller (with a selling
+	// price or not) is 422 `charge_too_large` (field `default_markup`, naming the service).
+	// Audited as `customer_markup.set` (target: the reseller).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6530,7 +6534,9 @@ type ClientInterface interface {
 	//
 	// Its customers' calls of the service are charged this price (with the service's minimum
 	// charge). Below the reseller's own charge for the service: 422 `below_cost` (field
-	// `price`). Applies to the next call at once on the instance that took it, within a
+	// `price`). A price whose charge (rounded half-up to 2 places, with the minimum charge)
+	// would exceed 999999.99, the most a call's hit can record: 422 `charge_too_large` (field
+	// `price`), so `999999.9999` is refused. Applies to the next call at once on the instance that took it, within a
 	// second on the others. Audited as `customer_price.set` (target: the service).
 	//
 	// Takes any type of body and a specified content type.
@@ -6542,7 +6548,9 @@ type ClientInterface interface {
 	//
 	// Its customers' calls of the service are charged this price (with the service's minimum
 	// charge). Below the reseller's own charge for the service: 422 `below_cost` (field
-	// `price`). Applies to the next call at once on the instance that took it, within a
+	// `price`). A price whose charge (rounded half-up to 2 places, with the minimum charge)
+	// would exceed 999999.99, the most a call's hit can record: 422 `charge_too_large` (field
+	// `price`), so `999999.9999` is refused. Applies to the next call at once on the instance that took it, within a
 	// second on the others. Audited as `customer_price.set` (target: the service).
 	//
 	// Takes a body of the `application/json` content type.
@@ -6923,7 +6931,7 @@ type ClientInterface interface {
 
 	// PatchPricingWithBody Edit a pricing row (admin)
 	//
-	// Only the fields sent change. `user_id` cannot be changed (422).
+	// Only the fields sent change. `user_id` cannot be changed (422). A row whose charge for any role (its price or the minimum charge, rounded half-up to 2 places) would exceed 999999.99, the most a call's hit can record, is 422 on that field.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6932,7 +6940,7 @@ type ClientInterface interface {
 
 	// PatchPricing Edit a pricing row (admin)
 	//
-	// Only the fields sent change. `user_id` cannot be changed (422).
+	// Only the fields sent change. `user_id` cannot be changed (422). A row whose charge for any role (its price or the minimum charge, rounded half-up to 2 places) would exceed 999999.99, the most a call's hit can record, is 422 on that field.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -9099,8 +9107,10 @@ func (c *Client) ListCommissions(ctx context.Context, params *ListCommissionsPar
 // PutCustomerMarkupWithBody Set or clear the reseller's default markup (resellers only)
 //
 // A percentage over the reseller's own charge, for services without a selling price;
-// `null` clears it (those services then sell at their user price). Audited as
-// `customer_markup.set` (target: the reseller).
+// `null` clears it (those services then sell at their user price). A markup that would
+// charge more than 999999.99 a call for any service sold to the reseller (with a selling
+// price or not) is 422 `charge_too_large` (field `default_markup`, naming the service).
+// Audited as `customer_markup.set` (target: the reseller).
 //
 // Takes any type of body and a specified content type.
 //
@@ -9120,8 +9130,10 @@ func (c *Client) PutCustomerMarkupWithBody(ctx context.Context, contentType stri
 // PutCustomerMarkup Set or clear the reseller's default markup (resellers only)
 //
 // A percentage over the reseller's own charge, for services without a selling price;
-// `null` clears it (those services then sell at their user price). Audited as
-// `customer_markup.set` (target: the reseller).
+// `null` clears it (those services then sell at their user price). A markup that would
+// charge more than 999999.99 a call for any service sold to the reseller (with a selling
+// price or not) is 422 `charge_too_large` (field `default_markup`, naming the service).
+// Audited as `customer_markup.set` (target: the reseller).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -9181,7 +9193,9 @@ func (c *Client) DeleteCustomerPrice(ctx context.Context, serviceId int64, reqEd
 //
 // Its customers' calls of the service are charged this price (with the service's minimum
 // charge). Below the reseller's own charge for the service: 422 `below_cost` (field
-// `price`). Applies to the next call at once on the instance that took it, within a
+// `price`). A price whose charge (rounded half-up to 2 places, with the minimum charge)
+// would exceed 999999.99, the most a call's hit can record: 422 `charge_too_large` (field
+// `price`), so `999999.9999` is refused. Applies to the next call at once on the instance that took it, within a
 // second on the others. Audited as `customer_price.set` (target: the service).
 //
 // Takes any type of body and a specified content type.
@@ -9203,7 +9217,9 @@ func (c *Client) PutCustomerPriceWithBody(ctx context.Context, serviceId int64, 
 //
 // Its customers' calls of the service are charged this price (with the service's minimum
 // charge). Below the reseller's own charge for the service: 422 `below_cost` (field
-// `price`). Applies to the next call at once on the instance that took it, within a
+// `price`). A price whose charge (rounded half-up to 2 places, with the minimum charge)
+// would exceed 999999.99, the most a call's hit can record: 422 `charge_too_large` (field
+// `price`), so `999999.9999` is refused. Applies to the next call at once on the instance that took it, within a
 // second on the others. Audited as `customer_price.set` (target: the service).
 //
 // Takes a body of the `application/json` content type.
@@ -10004,7 +10020,7 @@ func (c *Client) DeletePricing(ctx context.Context, id Id, reqEditors ...Request
 
 // PatchPricingWithBody Edit a pricing row (admin)
 //
-// Only the fields sent change. `user_id` cannot be changed (422).
+// Only the fields sent change. `user_id` cannot be changed (422). A row whose charge for any role (its price or the minimum charge, rounded half-up to 2 places) would exceed 999999.99, the most a call's hit can record, is 422 on that field.
 //
 // Takes any type of body and a specified content type.
 //
@@ -10023,7 +10039,7 @@ func (c *Client) PatchPricingWithBody(ctx context.Context, id Id, contentType st
 
 // PatchPricing Edit a pricing row (admin)
 //
-// Only the fields sent change. `user_id` cannot be changed (422).
+// Only the fields sent change. `user_id` cannot be changed (422). A row whose charge for any role (its price or the minimum charge, rounded half-up to 2 places) would exceed 999999.99, the most a call's hit can record, is 422 on that field.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -19697,8 +19713,10 @@ type ClientWithResponsesInterface interface {
 	// PutCustomerMarkupWithBodyWithResponse Set or clear the reseller's default markup (resellers only)
 	//
 	// A percentage over the reseller's own charge, for services without a selling price;
-	// `null` clears it (those services then sell at their user price). Audited as
-	// `customer_markup.set` (target: the reseller).
+	// `null` clears it (those services then sell at their user price). A markup that would
+	// charge more than 999999.99 a call for any service sold to the reseller (with a selling
+	// price or not) is 422 `charge_too_large` (field `default_markup`, naming the service).
+	// Audited as `customer_markup.set` (target: the reseller).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -19708,8 +19726,10 @@ type ClientWithResponsesInterface interface {
 	// PutCustomerMarkupWithResponse Set or clear the reseller's default markup (resellers only)
 	//
 	// A percentage over the reseller's own charge, for services without a selling price;
-	// `null` clears it (those services then sell at their user price). Audited as
-	// `customer_markup.set` (target: the reseller).
+	// `null` clears it (those services then sell at their user price). A markup that would
+	// charge more than 999999.99 a call for any service sold to the reseller (with a selling
+	// price or not) is 422 `charge_too_large` (field `default_markup`, naming the service).
+	// Audited as `customer_markup.set` (target: the reseller).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -19743,7 +19763,9 @@ type ClientWithResponsesInterface interface {
 	//
 	// Its customers' calls of the service are charged this price (with the service's minimum
 	// charge). Below the reseller's own charge for the service: 422 `below_cost` (field
-	// `price`). Applies to the next call at once on the instance that took it, within a
+	// `price`). A price whose charge (rounded half-up to 2 places, with the minimum charge)
+	// would exceed 999999.99, the most a call's hit can record: 422 `charge_too_large` (field
+	// `price`), so `999999.9999` is refused. Applies to the next call at once on the instance that took it, within a
 	// second on the others. Audited as `customer_price.set` (target: the service).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -19755,7 +19777,9 @@ type ClientWithResponsesInterface interface {
 	//
 	// Its customers' calls of the service are charged this price (with the service's minimum
 	// charge). Below the reseller's own charge for the service: 422 `below_cost` (field
-	// `price`). Applies to the next call at once on the instance that took it, within a
+	// `price`). A price whose charge (rounded half-up to 2 places, with the minimum charge)
+	// would exceed 999999.99, the most a call's hit can record: 422 `charge_too_large` (field
+	// `price`), so `999999.9999` is refused. Applies to the next call at once on the instance that took it, within a
 	// second on the others. Audited as `customer_price.set` (target: the service).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
@@ -20186,7 +20210,7 @@ type ClientWithResponsesInterface interface {
 
 	// PatchPricingWithBodyWithResponse Edit a pricing row (admin)
 	//
-	// Only the fields sent change. `user_id` cannot be changed (422).
+	// Only the fields sent change. `user_id` cannot be changed (422). A row whose charge for any role (its price or the minimum charge, rounded half-up to 2 places) would exceed 999999.99, the most a call's hit can record, is 422 on that field.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -20195,7 +20219,7 @@ type ClientWithResponsesInterface interface {
 
 	// PatchPricingWithResponse Edit a pricing row (admin)
 	//
-	// Only the fields sent change. `user_id` cannot be changed (422).
+	// Only the fields sent change. `user_id` cannot be changed (422). A row whose charge for any role (its price or the minimum charge, rounded half-up to 2 places) would exceed 999999.99, the most a call's hit can record, is 422 on that field.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -39431,8 +39455,10 @@ func (c *ClientWithResponses) ListCommissionsWithResponse(ctx context.Context, p
 // PutCustomerMarkupWithBodyWithResponse Set or clear the reseller's default markup (resellers only)
 //
 // A percentage over the reseller's own charge, for services without a selling price;
-// `null` clears it (those services then sell at their user price). Audited as
-// `customer_markup.set` (target: the reseller).
+// `null` clears it (those services then sell at their user price). A markup that would
+// charge more than 999999.99 a call for any service sold to the reseller (with a selling
+// price or not) is 422 `charge_too_large` (field `default_markup`, naming the service).
+// Audited as `customer_markup.set` (target: the reseller).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -39448,8 +39474,10 @@ func (c *ClientWithResponses) PutCustomerMarkupWithBodyWithResponse(ctx context.
 // PutCustomerMarkupWithResponse Set or clear the reseller's default markup (resellers only)
 //
 // A percentage over the reseller's own charge, for services without a selling price;
-// `null` clears it (those services then sell at their user price). Audited as
-// `customer_markup.set` (target: the reseller).
+// `null` clears it (those services then sell at their user price). A markup that would
+// charge more than 999999.99 a call for any service sold to the reseller (with a selling
+// price or not) is 422 `charge_too_large` (field `default_markup`, naming the service).
+// Audited as `customer_markup.set` (target: the reseller).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -39501,7 +39529,9 @@ func (c *ClientWithResponses) DeleteCustomerPriceWithResponse(ctx context.Contex
 //
 // Its customers' calls of the service are charged this price (with the service's minimum
 // charge). Below the reseller's own charge for the service: 422 `below_cost` (field
-// `price`). Applies to the next call at once on the instance that took it, within a
+// `price`). A price whose charge (rounded half-up to 2 places, with the minimum charge)
+// would exceed 999999.99, the most a call's hit can record: 422 `charge_too_large` (field
+// `price`), so `999999.9999` is refused. Applies to the next call at once on the instance that took it, within a
 // second on the others. Audited as `customer_price.set` (target: the service).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -39519,7 +39549,9 @@ func (c *ClientWithResponses) PutCustomerPriceWithBodyWithResponse(ctx context.C
 //
 // Its customers' calls of the service are charged this price (with the service's minimum
 // charge). Below the reseller's own charge for the service: 422 `below_cost` (field
-// `price`). Applies to the next call at once on the instance that took it, within a
+// `price`). A price whose charge (rounded half-up to 2 places, with the minimum charge)
+// would exceed 999999.99, the most a call's hit can record: 422 `charge_too_large` (field
+// `price`), so `999999.9999` is refused. Applies to the next call at once on the instance that took it, within a
 // second on the others. Audited as `customer_price.set` (target: the service).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
@@ -40202,7 +40234,7 @@ func (c *ClientWithResponses) DeletePricingWithResponse(ctx context.Context, id 
 
 // PatchPricingWithBodyWithResponse Edit a pricing row (admin)
 //
-// Only the fields sent change. `user_id` cannot be changed (422).
+// Only the fields sent change. `user_id` cannot be changed (422). A row whose charge for any role (its price or the minimum charge, rounded half-up to 2 places) would exceed 999999.99, the most a call's hit can record, is 422 on that field.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -40217,7 +40249,7 @@ func (c *ClientWithResponses) PatchPricingWithBodyWithResponse(ctx context.Conte
 
 // PatchPricingWithResponse Edit a pricing row (admin)
 //
-// Only the fields sent change. `user_id` cannot be changed (422).
+// Only the fields sent change. `user_id` cannot be changed (422). A row whose charge for any role (its price or the minimum charge, rounded half-up to 2 places) would exceed 999999.99, the most a call's hit can record, is 422 on that field.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
