@@ -3,8 +3,8 @@ package brand_test
 import (
 	"bytes"
 	"compress/zlib"
-	"encoding/binary"
 	"encoding/base64"
+	"encoding/binary"
 	"errors"
 	"hash/crc32"
 	"image"
