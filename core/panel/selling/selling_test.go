@@ -231,11 +231,11 @@ func ptr[T any](v T) *T { return &v }
 // charge_too_large when it is set, and nothing is stored or audited; the
 // largest that fits is accepted (issue 43, point 10).
 func TestChargesThatOverflowAreRefused(t *testing.T) {
-	s, db := world()
+	_, db := world()
 	ctx := context.Background()
 	// Service 5 costs the reseller 10000.00: a markup of 9900% makes 1000000.00.
 	db.Put(pricing.Price{ServiceID: 5, UserPrice: dec("20000"), ResellerPrice: dec("10000"), Status: pricing.StatusActive})
-	s = selling.New(db, selling.Stores{Services: services{{ID: 1, Name: "SMS", Slug: "sms", Status: catalog.StatusActive},
+	s := selling.New(db, selling.Stores{Services: services{{ID: 1, Name: "SMS", Slug: "sms", Status: catalog.StatusActive},
 		{ID: 5, Name: "Bulk KYC", Slug: "bulk-kyc", Status: catalog.StatusActive}}, Pricing: db.Stores().Pricing,
 		Selling: db.Stores().CustomerPrices, Commissions: db.Stores().Commissions}, nil)
 
