@@ -6587,10 +6587,13 @@ type ClientInterface interface {
 	// PutBrandLogoWithBody Upload the caller's logo (resellers)
 	//
 	// `multipart/form-data` with one file part `logo`. Checked by content, never by its declared
-	// type or name: a PNG, JPEG or WebP of at most 512 KB and 4096 × 4096 pixels whose magic
+	// type or name: a PNG, JPEG or WebP of at most 512 KB and 1024 × 1024 pixels whose magic
 	// bytes and full decode agree, with nothing after the image's end and no markup inside (an
-	// SVG, GIF, HTML or a polyglot is a 422 field error on `logo`). The image is re-encoded before
-	// it is stored (a WebP becomes a PNG), so no metadata of the upload is kept. Audited as
+	// SVG, GIF, HTML or a polyglot is a 422 field error on `logo`). The dimensions are read from
+	// the image's header before anything is decoded: larger is 422 `logo_too_many_pixels`
+	// (field `logo`). One upload per reseller runs at a time on an instance; another meanwhile
+	// is 429 `logo_upload_in_progress` with `Retry-After`. The image is re-encoded before it is
+	// stored (a WebP becomes a PNG), so no metadata of the upload is kept. Audited as
 	// `brand.logo_set` (removal: `brand.logo_delete`).
 	//
 	// Takes any type of body and a specified content type.
@@ -6611,8 +6614,10 @@ type ClientInterface interface {
 	// PutCustomerMarkupWithBody Set or clear the reseller's default markup (resellers only)
 	//
 	// A percentage over the reseller's own charge, for services without a selling price;
-	// `null` clears it (those services then sell at their user price). Audited as
-	// `customer_markup.set` (target: the reseller).
+	// `null` clears it (those services then sell at their user price). A markup that would
+	// charge more than 999999.99 a call for any service sold to the reseller (with a selling
+	// price or not) is 422 `charge_too_large` (field `default_markup`, naming the service).
+	// Audited as `customer_markup.set` (target: the reseller).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6622,8 +6627,10 @@ type ClientInterface interface {
 	// PutCustomerMarkup Set or clear the reseller's default markup (resellers only)
 	//
 	// A percentage over the reseller's own charge, for services without a selling price;
-	// `null` clears it (those services then sell at their user price). Audited as
-	// `customer_markup.set` (target: the reseller).
+	// `null` clears it (those services then sell at their user price). A markup that would
+	// charge more than 999999.99 a call for any service sold to the reseller (with a selling
+	// price or not) is 422 `charge_too_large` (field `default_markup`, naming the service).
+	// Audited as `customer_markup.set` (target: the reseller).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6653,7 +6660,9 @@ type ClientInterface interface {
 	//
 	// Its customers' calls of the service are charged this price (with the service's minimum
 	// charge). Below the reseller's own charge for the service: 422 `below_cost` (field
-	// `price`). Applies to the next call at once on the instance that took it, within a
+	// `price`). A price whose charge (rounded half-up to 2 places, with the minimum charge)
+	// would exceed 999999.99, the most a call's hit can record: 422 `charge_too_large` (field
+	// `price`), so `999999.9999` is refused. Applies to the next call at once on the instance that took it, within a
 	// second on the others. Audited as `customer_price.set` (target: the service).
 	//
 	// Takes any type of body and a specified content type.
@@ -6665,7 +6674,9 @@ type ClientInterface interface {
 	//
 	// Its customers' calls of the service are charged this price (with the service's minimum
 	// charge). Below the reseller's own charge for the service: 422 `below_cost` (field
-	// `price`). Applies to the next call at once on the instance that took it, within a
+	// `price`). A price whose charge (rounded half-up to 2 places, with the minimum charge)
+	// would exceed 999999.99, the most a call's hit can record: 422 `charge_too_large` (field
+	// `price`), so `999999.9999` is refused. Applies to the next call at once on the instance that took it, within a
 	// second on the others. Audited as `customer_price.set` (target: the service).
 	//
 	// Takes a body of the `application/json` content type.
@@ -7091,7 +7102,7 @@ type ClientInterface interface {
 
 	// PatchPricingWithBody Edit a pricing row (admin)
 	//
-	// Only the fields sent change. `user_id` cannot be changed (422).
+	// Only the fields sent change. `user_id` cannot be changed (422). A row whose charge for any role (its price or the minimum charge, rounded half-up to 2 places) would exceed 999999.99, the most a call's hit can record, is 422 on that field.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -7100,7 +7111,7 @@ type ClientInterface interface {
 
 	// PatchPricing Edit a pricing row (admin)
 	//
-	// Only the fields sent change. `user_id` cannot be changed (422).
+	// Only the fields sent change. `user_id` cannot be changed (422). A row whose charge for any role (its price or the minimum charge, rounded half-up to 2 places) would exceed 999999.99, the most a call's hit can record, is 422 on that field.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -9271,10 +9282,13 @@ func (c *Client) GetBrandLogo(ctx context.Context, reqEditors ...RequestEditorFn
 // PutBrandLogoWithBody Upload the caller's logo (resellers)
 //
 // `multipart/form-data` with one file part `logo`. Checked by content, never by its declared
-// type or name: a PNG, JPEG or WebP of at most 512 KB and 4096 × 4096 pixels whose magic
+// type or name: a PNG, JPEG or WebP of at most 512 KB and 1024 × 1024 pixels whose magic
 // bytes and full decode agree, with nothing after the image's end and no markup inside (an
-// SVG, GIF, HTML or a polyglot is a 422 field error on `logo`). The image is re-encoded before
-// it is stored (a WebP becomes a PNG), so no metadata of the upload is kept. Audited as
+// SVG, GIF, HTML or a polyglot is a 422 field error on `logo`). The dimensions are read from
+// the image's header before anything is decoded: larger is 422 `logo_too_many_pixels`
+// (field `logo`). One upload per reseller runs at a time on an instance; another meanwhile
+// is 429 `logo_upload_in_progress` with `Retry-After`. The image is re-encoded before it is
+// stored (a WebP becomes a PNG), so no metadata of the upload is kept. Audited as
 // `brand.logo_set` (removal: `brand.logo_delete`).
 //
 // Takes any type of body and a specified content type.
@@ -9315,8 +9329,10 @@ func (c *Client) ListCommissions(ctx context.Context, params *ListCommissionsPar
 // PutCustomerMarkupWithBody Set or clear the reseller's default markup (resellers only)
 //
 // A percentage over the reseller's own charge, for services without a selling price;
-// `null` clears it (those services then sell at their user price). Audited as
-// `customer_markup.set` (target: the reseller).
+// `null` clears it (those services then sell at their user price). A markup that would
+// charge more than 999999.99 a call for any service sold to the reseller (with a selling
+// price or not) is 422 `charge_too_large` (field `default_markup`, naming the service).
+// Audited as `customer_markup.set` (target: the reseller).
 //
 // Takes any type of body and a specified content type.
 //
@@ -9336,8 +9352,10 @@ func (c *Client) PutCustomerMarkupWithBody(ctx context.Context, contentType stri
 // PutCustomerMarkup Set or clear the reseller's default markup (resellers only)
 //
 // A percentage over the reseller's own charge, for services without a selling price;
-// `null` clears it (those services then sell at their user price). Audited as
-// `customer_markup.set` (target: the reseller).
+// `null` clears it (those services then sell at their user price). A markup that would
+// charge more than 999999.99 a call for any service sold to the reseller (with a selling
+// price or not) is 422 `charge_too_large` (field `default_markup`, naming the service).
+// Audited as `customer_markup.set` (target: the reseller).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -9397,7 +9415,9 @@ func (c *Client) DeleteCustomerPrice(ctx context.Context, serviceId int64, reqEd
 //
 // Its customers' calls of the service are charged this price (with the service's minimum
 // charge). Below the reseller's own charge for the service: 422 `below_cost` (field
-// `price`). Applies to the next call at once on the instance that took it, within a
+// `price`). A price whose charge (rounded half-up to 2 places, with the minimum charge)
+// would exceed 999999.99, the most a call's hit can record: 422 `charge_too_large` (field
+// `price`), so `999999.9999` is refused. Applies to the next call at once on the instance that took it, within a
 // second on the others. Audited as `customer_price.set` (target: the service).
 //
 // Takes any type of body and a specified content type.
@@ -9419,7 +9439,9 @@ func (c *Client) PutCustomerPriceWithBody(ctx context.Context, serviceId int64, 
 //
 // Its customers' calls of the service are charged this price (with the service's minimum
 // charge). Below the reseller's own charge for the service: 422 `below_cost` (field
-// `price`). Applies to the next call at once on the instance that took it, within a
+// `price`). A price whose charge (rounded half-up to 2 places, with the minimum charge)
+// would exceed 999999.99, the most a call's hit can record: 422 `charge_too_large` (field
+// `price`), so `999999.9999` is refused. Applies to the next call at once on the instance that took it, within a
 // second on the others. Audited as `customer_price.set` (target: the service).
 //
 // Takes a body of the `application/json` content type.
@@ -10285,7 +10307,7 @@ func (c *Client) DeletePricing(ctx context.Context, id Id, reqEditors ...Request
 
 // PatchPricingWithBody Edit a pricing row (admin)
 //
-// Only the fields sent change. `user_id` cannot be changed (422).
+// Only the fields sent change. `user_id` cannot be changed (422). A row whose charge for any role (its price or the minimum charge, rounded half-up to 2 places) would exceed 999999.99, the most a call's hit can record, is 422 on that field.
 //
 // Takes any type of body and a specified content type.
 //
@@ -10304,7 +10326,7 @@ func (c *Client) PatchPricingWithBody(ctx context.Context, id Id, contentType st
 
 // PatchPricing Edit a pricing row (admin)
 //
-// Only the fields sent change. `user_id` cannot be changed (422).
+// Only the fields sent change. `user_id` cannot be changed (422). A row whose charge for any role (its price or the minimum charge, rounded half-up to 2 places) would exceed 999999.99, the most a call's hit can record, is 422 on that field.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -20099,10 +20121,13 @@ type ClientWithResponsesInterface interface {
 	// PutBrandLogoWithBodyWithResponse Upload the caller's logo (resellers)
 	//
 	// `multipart/form-data` with one file part `logo`. Checked by content, never by its declared
-	// type or name: a PNG, JPEG or WebP of at most 512 KB and 4096 × 4096 pixels whose magic
+	// type or name: a PNG, JPEG or WebP of at most 512 KB and 1024 × 1024 pixels whose magic
 	// bytes and full decode agree, with nothing after the image's end and no markup inside (an
-	// SVG, GIF, HTML or a polyglot is a 422 field error on `logo`). The image is re-encoded before
-	// it is stored (a WebP becomes a PNG), so no metadata of the upload is kept. Audited as
+	// SVG, GIF, HTML or a polyglot is a 422 field error on `logo`). The dimensions are read from
+	// the image's header before anything is decoded: larger is 422 `logo_too_many_pixels`
+	// (field `logo`). One upload per reseller runs at a time on an instance; another meanwhile
+	// is 429 `logo_upload_in_progress` with `Retry-After`. The image is re-encoded before it is
+	// stored (a WebP becomes a PNG), so no metadata of the upload is kept. Audited as
 	// `brand.logo_set` (removal: `brand.logo_delete`).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -20125,8 +20150,10 @@ type ClientWithResponsesInterface interface {
 	// PutCustomerMarkupWithBodyWithResponse Set or clear the reseller's default markup (resellers only)
 	//
 	// A percentage over the reseller's own charge, for services without a selling price;
-	// `null` clears it (those services then sell at their user price). Audited as
-	// `customer_markup.set` (target: the reseller).
+	// `null` clears it (those services then sell at their user price). A markup that would
+	// charge more than 999999.99 a call for any service sold to the reseller (with a selling
+	// price or not) is 422 `charge_too_large` (field `default_markup`, naming the service).
+	// Audited as `customer_markup.set` (target: the reseller).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -20136,8 +20163,10 @@ type ClientWithResponsesInterface interface {
 	// PutCustomerMarkupWithResponse Set or clear the reseller's default markup (resellers only)
 	//
 	// A percentage over the reseller's own charge, for services without a selling price;
-	// `null` clears it (those services then sell at their user price). Audited as
-	// `customer_markup.set` (target: the reseller).
+	// `null` clears it (those services then sell at their user price). A markup that would
+	// charge more than 999999.99 a call for any service sold to the reseller (with a selling
+	// price or not) is 422 `charge_too_large` (field `default_markup`, naming the service).
+	// Audited as `customer_markup.set` (target: the reseller).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -20171,7 +20200,9 @@ type ClientWithResponsesInterface interface {
 	//
 	// Its customers' calls of the service are charged this price (with the service's minimum
 	// charge). Below the reseller's own charge for the service: 422 `below_cost` (field
-	// `price`). Applies to the next call at once on the instance that took it, within a
+	// `price`). A price whose charge (rounded half-up to 2 places, with the minimum charge)
+	// would exceed 999999.99, the most a call's hit can record: 422 `charge_too_large` (field
+	// `price`), so `999999.9999` is refused. Applies to the next call at once on the instance that took it, within a
 	// second on the others. Audited as `customer_price.set` (target: the service).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -20183,7 +20214,9 @@ type ClientWithResponsesInterface interface {
 	//
 	// Its customers' calls of the service are charged this price (with the service's minimum
 	// charge). Below the reseller's own charge for the service: 422 `below_cost` (field
-	// `price`). Applies to the next call at once on the instance that took it, within a
+	// `price`). A price whose charge (rounded half-up to 2 places, with the minimum charge)
+	// would exceed 999999.99, the most a call's hit can record: 422 `charge_too_large` (field
+	// `price`), so `999999.9999` is refused. Applies to the next call at once on the instance that took it, within a
 	// second on the others. Audited as `customer_price.set` (target: the service).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
@@ -20659,7 +20692,7 @@ type ClientWithResponsesInterface interface {
 
 	// PatchPricingWithBodyWithResponse Edit a pricing row (admin)
 	//
-	// Only the fields sent change. `user_id` cannot be changed (422).
+	// Only the fields sent change. `user_id` cannot be changed (422). A row whose charge for any role (its price or the minimum charge, rounded half-up to 2 places) would exceed 999999.99, the most a call's hit can record, is 422 on that field.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -20668,7 +20701,7 @@ type ClientWithResponsesInterface interface {
 
 	// PatchPricingWithResponse Edit a pricing row (admin)
 	//
-	// Only the fields sent change. `user_id` cannot be changed (422).
+	// Only the fields sent change. `user_id` cannot be changed (422). A row whose charge for any role (its price or the minimum charge, rounded half-up to 2 places) would exceed 999999.99, the most a call's hit can record, is 422 on that field.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -26366,6 +26399,11 @@ type PutBrandLogoResponse422Headers struct {
 	XRequestID *string
 }
 
+// PutBrandLogoResponse429Headers the declared response headers of an HTTP 429 response for PutBrandLogo
+type PutBrandLogoResponse429Headers struct {
+	RetryAfter int
+}
+
 // PutBrandLogoResponse500Headers the declared response headers of an HTTP 500 response for PutBrandLogo
 type PutBrandLogoResponse500Headers struct {
 	XRequestID *string
@@ -26386,6 +26424,8 @@ type PutBrandLogoResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON422 the response for an HTTP 422 `application/json` response
 	JSON422 *ValidationFailed
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -26398,6 +26438,8 @@ type PutBrandLogoResponse struct {
 	Headers413 *PutBrandLogoResponse413Headers
 	// Headers422 the parsed response headers for an HTTP 422 response
 	Headers422 *PutBrandLogoResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PutBrandLogoResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *PutBrandLogoResponse500Headers
 }
@@ -26430,6 +26472,11 @@ func (r PutBrandLogoResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON422 returns the response for an HTTP 422 `application/json` response
 func (r PutBrandLogoResponse) GetJSON422() *ValidationFailed {
 	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PutBrandLogoResponse) GetJSON429() *Error {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -40292,10 +40339,13 @@ func (c *ClientWithResponses) GetBrandLogoWithResponse(ctx context.Context, reqE
 // PutBrandLogoWithBodyWithResponse Upload the caller's logo (resellers)
 //
 // `multipart/form-data` with one file part `logo`. Checked by content, never by its declared
-// type or name: a PNG, JPEG or WebP of at most 512 KB and 4096 × 4096 pixels whose magic
+// type or name: a PNG, JPEG or WebP of at most 512 KB and 1024 × 1024 pixels whose magic
 // bytes and full decode agree, with nothing after the image's end and no markup inside (an
-// SVG, GIF, HTML or a polyglot is a 422 field error on `logo`). The image is re-encoded before
-// it is stored (a WebP becomes a PNG), so no metadata of the upload is kept. Audited as
+// SVG, GIF, HTML or a polyglot is a 422 field error on `logo`). The dimensions are read from
+// the image's header before anything is decoded: larger is 422 `logo_too_many_pixels`
+// (field `logo`). One upload per reseller runs at a time on an instance; another meanwhile
+// is 429 `logo_upload_in_progress` with `Retry-After`. The image is re-encoded before it is
+// stored (a WebP becomes a PNG), so no metadata of the upload is kept. Audited as
 // `brand.logo_set` (removal: `brand.logo_delete`).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -40330,8 +40380,10 @@ func (c *ClientWithResponses) ListCommissionsWithResponse(ctx context.Context, p
 // PutCustomerMarkupWithBodyWithResponse Set or clear the reseller's default markup (resellers only)
 //
 // A percentage over the reseller's own charge, for services without a selling price;
-// `null` clears it (those services then sell at their user price). Audited as
-// `customer_markup.set` (target: the reseller).
+// `null` clears it (those services then sell at their user price). A markup that would
+// charge more than 999999.99 a call for any service sold to the reseller (with a selling
+// price or not) is 422 `charge_too_large` (field `default_markup`, naming the service).
+// Audited as `customer_markup.set` (target: the reseller).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -40347,8 +40399,10 @@ func (c *ClientWithResponses) PutCustomerMarkupWithBodyWithResponse(ctx context.
 // PutCustomerMarkupWithResponse Set or clear the reseller's default markup (resellers only)
 //
 // A percentage over the reseller's own charge, for services without a selling price;
-// `null` clears it (those services then sell at their user price). Audited as
-// `customer_markup.set` (target: the reseller).
+// `null` clears it (those services then sell at their user price). A markup that would
+// charge more than 999999.99 a call for any service sold to the reseller (with a selling
+// price or not) is 422 `charge_too_large` (field `default_markup`, naming the service).
+// Audited as `customer_markup.set` (target: the reseller).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -40400,7 +40454,9 @@ func (c *ClientWithResponses) DeleteCustomerPriceWithResponse(ctx context.Contex
 //
 // Its customers' calls of the service are charged this price (with the service's minimum
 // charge). Below the reseller's own charge for the service: 422 `below_cost` (field
-// `price`). Applies to the next call at once on the instance that took it, within a
+// `price`). A price whose charge (rounded half-up to 2 places, with the minimum charge)
+// would exceed 999999.99, the most a call's hit can record: 422 `charge_too_large` (field
+// `price`), so `999999.9999` is refused. Applies to the next call at once on the instance that took it, within a
 // second on the others. Audited as `customer_price.set` (target: the service).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -40418,7 +40474,9 @@ func (c *ClientWithResponses) PutCustomerPriceWithBodyWithResponse(ctx context.C
 //
 // Its customers' calls of the service are charged this price (with the service's minimum
 // charge). Below the reseller's own charge for the service: 422 `below_cost` (field
-// `price`). Applies to the next call at once on the instance that took it, within a
+// `price`). A price whose charge (rounded half-up to 2 places, with the minimum charge)
+// would exceed 999999.99, the most a call's hit can record: 422 `charge_too_large` (field
+// `price`), so `999999.9999` is refused. Applies to the next call at once on the instance that took it, within a
 // second on the others. Audited as `customer_price.set` (target: the service).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
@@ -41158,7 +41216,7 @@ func (c *ClientWithResponses) DeletePricingWithResponse(ctx context.Context, id 
 
 // PatchPricingWithBodyWithResponse Edit a pricing row (admin)
 //
-// Only the fields sent change. `user_id` cannot be changed (422).
+// Only the fields sent change. `user_id` cannot be changed (422). A row whose charge for any role (its price or the minimum charge, rounded half-up to 2 places) would exceed 999999.99, the most a call's hit can record, is 422 on that field.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -41173,7 +41231,7 @@ func (c *ClientWithResponses) PatchPricingWithBodyWithResponse(ctx context.Conte
 
 // PatchPricingWithResponse Edit a pricing row (admin)
 //
-// Only the fields sent change. `user_id` cannot be changed (422).
+// Only the fields sent change. `user_id` cannot be changed (422). A row whose charge for any role (its price or the minimum charge, rounded half-up to 2 places) would exceed 999999.99, the most a call's hit can record, is 422 on that field.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -47630,6 +47688,13 @@ func ParsePutBrandLogoResponse(rsp *http.Response) (*PutBrandLogoResponse, error
 		}
 		response.JSON422 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -47690,6 +47755,16 @@ func ParsePutBrandLogoResponse(rsp *http.Response) (*PutBrandLogoResponse, error
 			headers.XRequestID = &value
 		}
 		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers PutBrandLogoResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers PutBrandLogoResponse500Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {

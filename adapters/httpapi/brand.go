@@ -7,6 +7,7 @@ import (
 	"mime"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -21,6 +22,10 @@ import (
 const maxLogoBody = brand.MaxLogoBytes + 16<<10
 
 var (
+	// errLogoBusy is a logo upload while another of the same reseller runs
+	// on this instance (logoUploads).
+	errLogoBusy = errs.E(errs.LimitExceeded, "logo_upload_in_progress",
+		"Another logo upload of yours is being processed; try again when it has finished")
 	errLogoBodyTooLarge = errs.E(errs.TooLarge, "body_too_large", "Request body too large: a logo may be at most 512 KB")
 	errNoBrands         = errs.E(errs.Unavailable, "brands_unavailable", "Brands are not available")
 	errNoChallenge      = errs.E(errs.NotFound, "challenge_not_found", "No domain claim has this token on this host")
@@ -169,6 +174,12 @@ func (s *server) putBrandLogo(c echo.Context) error {
 	if _, err := bs.Get(req.Context(), caller(c)); err != nil {
 		return err
 	}
+	release, ok := s.logoUploads.take(caller(c).ID)
+	if !ok {
+		c.Response().Header().Set("Retry-After", "2")
+		return errLogoBusy
+	}
+	defer release()
 	if mt, _, err := mime.ParseMediaType(req.Header.Get(echo.HeaderContentType)); err != nil || mt != echo.MIMEMultipartForm {
 		return errNotMultipart
 	}
@@ -213,6 +224,33 @@ func (s *server) putBrandLogo(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, toBrandResponse(bs, b))
+}
+
+// oneEach lets one operation per key run at a time on this instance: a
+// logo upload (its body read, checked, decoded and re-encoded) holds its
+// reseller's key, so one reseller cannot spend this instance's CPU and
+// memory on many decodes at once. It guards an instance's resources, not a
+// money rule, so it lives in memory (decisions: "Resellers: brand").
+type oneEach struct {
+	mu   sync.Mutex
+	busy map[uint64]bool
+}
+
+func newOneEach() *oneEach { return &oneEach{busy: map[uint64]bool{}} }
+
+// take holds key; false when it is held. release frees it.
+func (o *oneEach) take(key uint64) (release func(), ok bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.busy[key] {
+		return nil, false
+	}
+	o.busy[key] = true
+	return func() {
+		o.mu.Lock()
+		delete(o.busy, key)
+		o.mu.Unlock()
+	}, true
 }
 
 func (s *server) deleteBrandLogo(c echo.Context) error {

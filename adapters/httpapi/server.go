@@ -59,6 +59,10 @@ type server struct {
 	statementMax int64
 	importing    chan struct{}
 	hsts         bool // PUBLIC_BASE_URL is https: send Strict-Transport-Security (headers.go), the refresh cookie is Secure (auth.go)
+
+	// logoUploads holds the one logo upload per reseller this instance
+	// runs at a time (brand.go).
+	logoUploads *oneEach
 }
 
 // NewServer builds the HTTP handler with every route of routes.go.
@@ -76,6 +80,7 @@ func NewServer(d Deps) *echo.Echo {
 		s.statementMax = 20 << 20
 	}
 	s.importing = make(chan struct{}, 1)
+	s.logoUploads = newOneEach()
 	s.registrations = newKeyedLimiter(10, 6*time.Minute) // 10 an hour per address
 	s.accountMail = newKeyedLimiter(5, 10*time.Minute)   // forgot-password requests: 5 a burst, then one per 10 min, per address (accounts: signin.MailEvery)
 	s.resets = newKeyedLimiter(20, 30*time.Second)       // reset attempts per address (each hashes a password)

@@ -45,6 +45,8 @@ type billingFixture struct {
 	app    *app.App
 	env    func(string) string
 	phones int
+	// now is the app's clock (the time of a change); zero: the real one.
+	now time.Time
 }
 
 func newBillingFixture(t *testing.T, url string) *billingFixture {
@@ -58,8 +60,15 @@ func newBillingFixture(t *testing.T, url string) *billingFixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	a := app.New(app.Deps{Tx: s, Stores: s.Stores(), Names: s.Names(), Exports: s.Exports(), Config: app.Config{Location: kolkata}})
-	return &billingFixture{t: t, url: url, store: s, app: a, env: getenv}
+	f := &billingFixture{t: t, url: url, store: s, env: getenv}
+	f.app = app.New(app.Deps{Tx: s, Stores: s.Stores(), Names: s.Names(), Exports: s.Exports(), Config: app.Config{Location: kolkata},
+		Now: func() time.Time {
+			if f.now.IsZero() {
+				return time.Now()
+			}
+			return f.now
+		}})
+	return f
 }
 
 // user makes an active account on code with balance credited through the
@@ -370,6 +379,7 @@ func TestDowngradeAppliesAtTheNextRenewal(t *testing.T) {
 			t.Fatal(err)
 		}
 		f.setPrice(id, "500.00")
+		f.now = time.Date(2026, 11, 20, 0, 0, 0, 0, kolkata) // in November: a change in December would renew December first
 		v, err := f.app.Billing.Change(ctx, billing.Change{UserID: id, PlanCode: "starter"})
 		if err != nil || v.Subscription.PlanCode != "enterprise" || v.NextPlanCode != "starter" || !v.NextAmount.Equal(price) {
 			t.Fatalf("downgrade %+v %v", v, err)

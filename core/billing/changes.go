@@ -125,7 +125,12 @@ type Change struct {
 }
 
 func (b *Billing) Change(ctx context.Context, c Change) (*View, error) {
-	if _, err := b.subscriptionOf(ctx, c.UserID); err != nil {
+	cur, err := b.subscriptionOf(ctx, c.UserID)
+	if err != nil {
+		return nil, err
+	}
+	now := b.now()
+	if err := b.catchUp(ctx, cur, now); err != nil {
 		return nil, err
 	}
 	target, err := b.s.Plans.ByCode(ctx, c.PlanCode)
@@ -156,7 +161,6 @@ func (b *Billing) Change(ctx context.Context, c Change) (*View, error) {
 			return err
 		}
 		before := *sub
-		now := b.now()
 		switch {
 		case appliesNow(sub, price, c.Admin != nil):
 			err = b.applyNow(ctx, s, u, sub, target.Code, price, now)
@@ -233,14 +237,55 @@ func appliesNow(sub *plan.Subscription, price decimal.Decimal, byAdmin bool) boo
 	return byAdmin || price.GreaterThan(sub.Price)
 }
 
+// catchUp renews sub into now's month when its period has ended and no
+// renewal ran yet (the worker runs each minute), in the worker's own step,
+// so a change made a moment after a month began acts on that month: the
+// new month is charged at the price it renews at, then the change's
+// difference for its days. Without it the difference would be booked to
+// the month that ended and the new month charged in full after. A
+// renewal the wallet cannot pay leaves sub past due, and the change is
+// then refused (ErrPastDue).
+func (b *Billing) catchUp(ctx context.Context, sub *plan.Subscription, now time.Time) error {
+	if sub.Status != plan.SubActive || sub.Period >= plan.Month(now, b.cfg.Location) {
+		return nil
+	}
+	_, err := b.renew(ctx, sub.UserID, now, &Result{})
+	return err
+}
+
+// renewed is sub as catchUp would leave it at now, for a quote, which
+// changes nothing: a period that ended is followed by now's month, on the
+// plan and price waiting for it.
+func (b *Billing) renewed(sub *plan.Subscription, now time.Time) *plan.Subscription {
+	month := plan.Month(now, b.cfg.Location)
+	if sub.Status != plan.SubActive || sub.Period >= month {
+		return sub
+	}
+	start, end, err := plan.Bounds(month, b.cfg.Location)
+	if err != nil {
+		return sub
+	}
+	r := *sub
+	if r.NextPlanCode != nil {
+		r.PlanCode = *r.NextPlanCode
+		if r.NextPrice != nil {
+			r.Price = *r.NextPrice
+		}
+		r.NextPlanCode, r.NextPrice = nil, nil
+	}
+	r.Period, r.PeriodStart, r.PeriodEnd = month, start, end
+	return &r
+}
+
 // upgradeCharge is what moving sub to price at once debits at now: the
-// rise prorated over the month's days left, or zero.
+// rise prorated over the days left of sub's period, the one it is booked
+// to (plan.ProrateIn), or zero.
 func (b *Billing) upgradeCharge(sub *plan.Subscription, price decimal.Decimal, now time.Time) decimal.Decimal {
 	diff := price.Sub(sub.Price)
 	if !diff.IsPositive() {
 		return decimal.Zero
 	}
-	return plan.Prorate(diff, now, b.cfg.Location)
+	return plan.ProrateIn(diff, sub.Period, now, b.cfg.Location)
 }
 
 // Quote is what a change would do, shown before the owner confirms it.
@@ -256,10 +301,12 @@ type Quote struct {
 // instant, with the same refusals, changing nothing. The charge is the
 // one Change takes if confirmed within the same local day.
 func (b *Billing) Quote(ctx context.Context, userID uint64, planCode string) (*Quote, error) {
-	sub, err := b.subscriptionOf(ctx, userID)
+	cur, err := b.subscriptionOf(ctx, userID)
 	if err != nil {
 		return nil, err
 	}
+	now := b.now()
+	sub := b.renewed(cur, now)
 	target, err := b.s.Plans.ByCode(ctx, planCode)
 	if err != nil {
 		return nil, err
@@ -276,7 +323,7 @@ func (b *Billing) Quote(ctx context.Context, userID uint64, planCode string) (*Q
 	}
 	q := &Quote{PlanCode: target.Code, Now: appliesNow(sub, price, false), NextAmount: price, NextChargeAt: sub.PeriodEnd}
 	if q.Now {
-		q.ChargeNow = b.upgradeCharge(sub, price, b.now())
+		q.ChargeNow = b.upgradeCharge(sub, price, now)
 	}
 	return q, nil
 }

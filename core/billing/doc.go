@@ -71,4 +71,10 @@
 // change would do (at once or from the next period, the amount debited
 // now, the next monthly amount) with the change's refusals, changing
 // nothing; proration is by local day, so a quote holds for that day.
+// A change made after its period ended and before the renewal ran (the
+// worker runs each minute) renews it first, in the worker's own step: the
+// difference is booked to the new month and prorated within it
+// (plan.ProrateIn), never charged for the month that ended (without it, an
+// upgrade one second into a month paid the old month's difference, then
+// the new month in full). A quote then shows the renewed subscription's.
 package billing

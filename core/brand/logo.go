@@ -15,9 +15,11 @@ import (
 const (
 	// MaxLogoBytes is the largest logo accepted: 512 KB.
 	MaxLogoBytes = 512 << 10
-	// maxLogoSide bounds each dimension, so a small file cannot decode into
-	// a huge bitmap.
-	maxLogoSide = 4096
+	// MaxLogoSide bounds each dimension, read from the image's header
+	// before anything is decoded: a small file (a 130 KB 16-bit PNG of
+	// 4096 × 4096 compresses that well) cannot make the server decode a
+	// huge bitmap. 1024 × 1024 decodes to at most 8 MB (16-bit RGBA).
+	MaxLogoSide = 1024
 )
 
 // Logo is a checked logo, re-encoded: what is stored and served.
@@ -37,7 +39,10 @@ var (
 	ErrLogoType     = logoError("must be a PNG, JPEG or WebP image")
 	ErrLogoInvalid  = logoError("is not a valid image of its type")
 	ErrLogoPolyglot = logoError("holds data besides the image (markup, script or bytes past its end)")
-	ErrLogoSize     = logoError("must be at most 4096 × 4096 pixels")
+	// ErrLogoSize has its own code (logo_too_many_pixels): the header
+	// names dimensions past MaxLogoSide, and the image was not decoded.
+	ErrLogoSize = &errs.Error{Kind: errs.Invalid, Code: "logo_too_many_pixels", Message: "The logo may be at most 1024 × 1024 pixels",
+		Fields: map[string][]string{"logo": {"must be at most 1024 × 1024 pixels"}}}
 )
 
 // sniff names the format by the file's magic bytes: "png", "jpeg", "webp"
@@ -63,7 +68,8 @@ var markup = [][]byte{[]byte("<script"), []byte("<html"), []byte("<svg"), []byte
 // name or a declared type: the magic bytes name a format, the whole file
 // decodes as that same format, nothing follows the image's end (PNG's IEND,
 // JPEG's EOI, WebP's RIFF length), no markup hides inside, and the
-// dimensions are bounded. The image is then re-encoded (PNG stays PNG and
+// dimensions its header names are bounded (MaxLogoSide) before a pixel is
+// decoded. The image is then re-encoded (PNG stays PNG and
 // WebP becomes PNG, losslessly; JPEG stays JPEG) so the stored bytes hold
 // only pixels: no metadata, comment or trailing chunk of the upload survives.
 func CheckLogo(b []byte) (Logo, error) {
@@ -90,7 +96,7 @@ func CheckLogo(b []byte) (Logo, error) {
 	if err != nil {
 		return Logo{}, ErrLogoInvalid
 	}
-	if cfg.Width < 1 || cfg.Height < 1 || cfg.Width > maxLogoSide || cfg.Height > maxLogoSide {
+	if cfg.Width < 1 || cfg.Height < 1 || cfg.Width > MaxLogoSide || cfg.Height > MaxLogoSide {
 		return Logo{}, ErrLogoSize
 	}
 	img, err := decode(format, b)

@@ -2,7 +2,9 @@ package brand_test
 
 import (
 	"bytes"
+	"compress/zlib"
 	"encoding/base64"
+	"encoding/binary"
 	"errors"
 	"hash/crc32"
 	"image"
@@ -10,9 +12,11 @@ import (
 	"image/gif"
 	"image/jpeg"
 	"image/png"
+	"runtime"
 	"testing"
 
 	"paygate/core/brand"
+	"paygate/core/errs"
 )
 
 // webp1x1 is a 1×1 lossless WebP (Go has no WebP encoder to make one).
@@ -126,5 +130,70 @@ func TestCheckLogo(t *testing.T) {
 				t.Fatal("metadata of the upload survived")
 			}
 		})
+	}
+}
+
+// bomb is a PNG of w × h 16-bit RGBA pixels, all zero, written row by row
+// so making it allocates nothing near its decoded size (w·h·8 bytes): it
+// compresses about a thousand times (4096 × 4096 is 128 MB decoded, some
+// 130 KB on disk).
+func bomb(t *testing.T, w, h int) []byte {
+	t.Helper()
+	var idat bytes.Buffer
+	z, _ := zlib.NewWriterLevel(&idat, zlib.BestCompression)
+	row := make([]byte, 1+w*8) // filter byte 0, then the row's pixels
+	for range h {
+		if _, err := z.Write(row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := z.Close(); err != nil {
+		t.Fatal(err)
+	}
+	chunk := func(typ string, data []byte) []byte {
+		c := binary.BigEndian.AppendUint32(nil, uint32(len(data)))
+		c = append(append(c, typ...), data...)
+		return binary.BigEndian.AppendUint32(c, crc32.ChecksumIEEE(append([]byte(typ), data...)))
+	}
+	ihdr := binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32(nil, uint32(w)), uint32(h))
+	ihdr = append(ihdr, 16, 6, 0, 0, 0) // 16 bits, RGBA, deflate, no filter method, no interlace
+	return join([]byte("\x89PNG\r\n\x1a\n"), chunk("IHDR", ihdr), chunk("IDAT", idat.Bytes()), chunk("IEND", nil))
+}
+
+// allocated is how many bytes fn allocated on the heap.
+func allocated(fn func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	fn()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestLogoBombIsRefusedFromItsHeader: a small PNG whose header names
+// 4096 × 4096 16-bit pixels (128 MB decoded) is refused by its dimensions
+// (logo_too_many_pixels) without being decoded: CheckLogo allocates a few
+// MB at most (the file's copies), never the bitmap. The largest side
+// allowed still decodes and is re-encoded.
+func TestLogoBombIsRefusedFromItsHeader(t *testing.T) {
+	b := bomb(t, 4096, 4096)
+	if len(b) > brand.MaxLogoBytes {
+		t.Fatalf("the bomb is %d bytes, past the size limit: it would not test the decoder", len(b))
+	}
+	var err error
+	if n := allocated(func() { _, err = brand.CheckLogo(b) }); n > 8<<20 {
+		t.Fatalf("CheckLogo of the bomb allocated %d MB: it decoded the image", n>>20)
+	}
+	if e, ok := errs.As(err); !ok || !errors.Is(err, brand.ErrLogoSize) || e.Code != "logo_too_many_pixels" || len(e.Fields["logo"]) != 1 {
+		t.Fatalf("bomb: %v", err)
+	}
+
+	for _, c := range []struct {
+		w, h int
+		ok   bool
+	}{{brand.MaxLogoSide, brand.MaxLogoSide, true}, {brand.MaxLogoSide + 1, 1, false}, {1, brand.MaxLogoSide + 1, false}} {
+		got, err := brand.CheckLogo(bomb(t, c.w, c.h))
+		if c.ok != (err == nil) || (!c.ok && !errors.Is(err, brand.ErrLogoSize)) || (c.ok && got.ContentType != "image/png") {
+			t.Errorf("%d × %d: %q, %v", c.w, c.h, got.ContentType, err)
+		}
 	}
 }

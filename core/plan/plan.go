@@ -144,6 +144,26 @@ func Prorate(monthly decimal.Decimal, at time.Time, loc *time.Location) decimal.
 	return monthly.Mul(decimal.NewFromInt(int64(left))).Div(decimal.NewFromInt(int64(days))).Round(2)
 }
 
+// ProrateIn is the part of a monthly amount for the days of period (a
+// local month, "2006-01") left at at, the day of at included, rounded
+// half-up to 2 places: Prorate while at is in period, nothing once period
+// has ended, all of it before period begins. A charge booked to a period
+// is prorated within that period, never by another month's days (an
+// upgrade a second after a month began, before its renewal ran, owes
+// nothing more for the month that ended).
+func ProrateIn(monthly decimal.Decimal, period string, at time.Time, loc *time.Location) decimal.Decimal {
+	start, end, err := Bounds(period, loc)
+	switch {
+	case err != nil:
+		return Prorate(monthly, at, loc)
+	case !at.Before(end):
+		return decimal.Zero
+	case at.Before(start):
+		return monthly.Round(2)
+	}
+	return Prorate(monthly, at, loc)
+}
+
 // Catalog stores plans.
 type Catalog interface {
 	// List lists plans in id order; public only: the active public ones.

@@ -73,6 +73,21 @@ func (p *Price) Validate() error {
 	check("user_price", p.UserPrice, 4)
 	check("reseller_price", p.ResellerPrice, 4)
 	check("minimum_hit_charge", p.MinimumHitCharge, 2)
+	if len(fe) == 0 { // each role's charge must fit the hit log too (ChargeFits)
+		tooLarge := "makes a call's charge larger than " + MaxCharge.StringFixed(2)
+		if !ChargeFits(money.Round2(p.MinimumHitCharge)) {
+			fe.Add("minimum_hit_charge", tooLarge)
+		} else {
+			for _, r := range []struct {
+				field string
+				role  user.Role
+			}{{"admin_cost", user.RoleAdmin}, {"user_price", user.RoleUser}, {"reseller_price", user.RoleReseller}} {
+				if !ChargeFits(p.Charge(r.role)) {
+					fe.Add(r.field, tooLarge)
+				}
+			}
+		}
+	}
 	if p.Status != StatusActive && p.Status != StatusInactive {
 		fe.Add("status", "must be active or inactive")
 	}

@@ -31,13 +31,15 @@ func TestValidate(t *testing.T) {
 		{AdminCost: d("1000000")},
 		{MinimumHitCharge: d("0.001")},
 		{Status: "paused"},
+		{UserPrice: d("999999.9999")},       // fits its column, but charges 1000000.00: no hit column holds it
+		{MinimumHitCharge: d("1000000.00")}, // every role's charge would be at least this
 	}
 	for i, p := range bad {
 		if err := p.Validate(); err == nil {
 			t.Errorf("case %d accepted", i)
 		}
 	}
-	ok := Price{UserPrice: d("999999.9999"), MinimumHitCharge: d("99999999.99")}
+	ok := Price{UserPrice: d("999999.9949"), ResellerPrice: d("999999.99"), MinimumHitCharge: d("999999.99")}
 	if err := ok.Validate(); err != nil || ok.Status != StatusActive {
 		t.Errorf("valid row refused: %v", err)
 	}

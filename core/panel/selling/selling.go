@@ -80,30 +80,44 @@ func (p *Selling) Prices(ctx context.Context, actor *user.User) ([]Row, *decimal
 		byService[s.ServiceID] = s.Price
 	}
 	var out []Row
+	err = p.eachSold(ctx, actor.ID, func(svc *catalog.Service, price *pricing.Price) error {
+		var sel *decimal.Decimal
+		if v, ok := byService[svc.ID]; ok {
+			sel = &v
+		}
+		out = append(out, toRow(svc, price, sel, markup))
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, markup, nil
+}
+
+// eachSold calls fn with every active service sold to the reseller and its
+// applicable price row, in the catalog's order, until fn fails.
+func (p *Selling) eachSold(ctx context.Context, resellerID uint64, fn func(svc *catalog.Service, price *pricing.Price) error) error {
 	for page := 1; ; page++ {
 		svcs, total, err := p.st.Services.List(ctx, catalog.Filter{Status: catalog.StatusActive, Page: page, PerPage: 100})
 		if err != nil {
-			return nil, nil, fmt.Errorf("list services: %w", err)
+			return fmt.Errorf("list services: %w", err)
 		}
 		for i := range svcs {
-			var sel *decimal.Decimal
-			if v, ok := byService[svcs[i].ID]; ok {
-				sel = &v
-			}
-			row, err := p.row(ctx, actor.ID, &svcs[i], sel, markup)
+			price, err := p.st.Pricing.Applicable(ctx, svcs[i].ID, resellerID)
 			if errs.KindOf(err) == errs.NotFound {
 				continue // not sold
 			}
 			if err != nil {
-				return nil, nil, err
+				return err
 			}
-			out = append(out, row)
+			if err := fn(&svcs[i], price); err != nil {
+				return err
+			}
 		}
 		if len(svcs) == 0 || int64(page*100) >= total {
-			break
+			return nil
 		}
 	}
-	return out, markup, nil
 }
 
 func (p *Selling) row(ctx context.Context, resellerID uint64, svc *catalog.Service, sel, markup *decimal.Decimal) (Row, error) {
@@ -111,9 +125,13 @@ func (p *Selling) row(ctx context.Context, resellerID uint64, svc *catalog.Servi
 	if err != nil {
 		return Row{}, err
 	}
+	return toRow(svc, price, sel, markup), nil
+}
+
+func toRow(svc *catalog.Service, price *pricing.Price, sel, markup *decimal.Decimal) Row {
 	r := pricing.Resell(price, sel, markup)
 	return Row{ServiceID: svc.ID, ServiceName: svc.Name, Slug: svc.Slug, Cost: r.Cost, Price: sel, Effective: r.Charge,
-		Margin: r.Commission, Source: pricing.SourceOf(sel, markup)}, nil
+		Margin: r.Commission, Source: pricing.SourceOf(sel, markup)}
 }
 
 // sold is an active service sold to the reseller and its price row;
@@ -151,6 +169,9 @@ func (p *Selling) SetPrice(ctx context.Context, actor *user.User, serviceID uint
 	}
 	if price.LessThan(row.Charge(user.RoleReseller)) {
 		return Row{}, pricing.ErrBelowCost
+	}
+	if err := pricing.CheckSellingPrice(row, price); err != nil {
+		return Row{}, err
 	}
 	now := p.now()
 	cp := &pricing.CustomerPrice{ResellerID: actor.ID, ServiceID: serviceID, Price: price, UpdatedAt: now.UTC()}
@@ -200,6 +221,14 @@ func (p *Selling) SetMarkup(ctx context.Context, actor *user.User, markup *decim
 	}
 	if markup != nil {
 		if err := pricing.ValidateMarkup(*markup); err != nil {
+			return nil, err
+		}
+		// Every service sold to the reseller, its selling price or not (a
+		// price set today may be removed tomorrow), must charge what fits.
+		err := p.eachSold(ctx, actor.ID, func(svc *catalog.Service, row *pricing.Price) error {
+			return pricing.CheckMarkup(row, *markup, svc.Name)
+		})
+		if err != nil {
 			return nil, err
 		}
 	}

@@ -225,3 +225,37 @@ func TestCommissionsList(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestChargesThatOverflowAreRefused: a selling price or a markup whose
+// customer's charge would not fit the hit log (pricing.MaxCharge) is 422
+// charge_too_large when it is set, and nothing is stored or audited; the
+// largest that fits is accepted (issue 43, point 10).
+func TestChargesThatOverflowAreRefused(t *testing.T) {
+	_, db := world()
+	ctx := context.Background()
+	// Service 5 costs the reseller 10000.00: a markup of 9900% makes 1000000.00.
+	db.Put(pricing.Price{ServiceID: 5, UserPrice: dec("20000"), ResellerPrice: dec("10000"), Status: pricing.StatusActive})
+	s := selling.New(db, selling.Stores{Services: services{{ID: 1, Name: "SMS", Slug: "sms", Status: catalog.StatusActive},
+		{ID: 5, Name: "Bulk KYC", Slug: "bulk-kyc", Status: catalog.StatusActive}}, Pricing: db.Stores().Pricing,
+		Selling: db.Stores().CustomerPrices, Commissions: db.Stores().Commissions}, nil)
+
+	_, err := s.SetPrice(ctx, reseller, 1, dec("999999.9999"))
+	if e, ok := errs.As(err); !ok || !errors.Is(err, pricing.ErrChargeTooLarge) || e.Kind != errs.Invalid || len(e.Fields["price"]) != 1 {
+		t.Fatalf("999999.9999: %v", err)
+	}
+	_, err = s.SetMarkup(ctx, reseller, new(dec("9900")))
+	if e, ok := errs.As(err); !ok || !errors.Is(err, pricing.ErrChargeTooLarge) || len(e.Fields["default_markup"]) != 1 ||
+		e.Fields["default_markup"][0] != "makes a call's charge larger than 999999.99 for Bulk KYC" {
+		t.Fatalf("markup 9900: %v", err)
+	}
+	if sel, _ := db.Stores().CustomerPrices.Selling(ctx, reseller.ID, 1); sel.Price != nil || sel.Markup != nil || len(db.AuditEntries()) != 0 {
+		t.Fatalf("a refused change was kept: %+v, %d audit entries", sel, len(db.AuditEntries()))
+	}
+
+	if r, err := s.SetPrice(ctx, reseller, 1, dec("999999.9900")); err != nil || r.Effective.StringFixed(2) != "999999.99" {
+		t.Fatalf("the largest price: %+v %v", r, err)
+	}
+	if m, err := s.SetMarkup(ctx, reseller, new(dec("9899.99"))); err != nil || m.String() != "9899.99" {
+		t.Fatalf("the largest markup: %v %v", m, err)
+	}
+}

@@ -146,7 +146,7 @@ export function LogoCard({ brand }: { brand: Brand }) {
     <Paper withBorder p="md" radius="md">
       <Stack gap="sm">
         <Title order={2} size="h4">Logo</Title>
-        <Text size="sm" c="dimmed">PNG, JPEG or WebP, at most 512 KB. It is checked and re-encoded by the server.</Text>
+        <Text size="sm" c="dimmed">PNG, JPEG or WebP, at most 512 KB and 1024 × 1024 pixels. It is checked and re-encoded by the server.</Text>
         {error && <Alert color="red" variant="light" role="alert">{error}</Alert>}
         {shown
           ? <Image src={shown} alt={preview ? 'New logo preview' : 'Current logo'} h={64} w="auto" fit="contain" data-testid="logo-preview" />
