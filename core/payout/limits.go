@@ -6,8 +6,8 @@ import "github.com/shopspring/decimal"
 // the day's counted payouts that count against it. An account's own limit
 // counts its payouts and its customers'; a reseller's customer is also
 // bound by its reseller's limit, which counts the payouts of the reseller
-// and of all its customers (decisions "Resellers run customers of their
-// own"), so customers created at will never pay out past it.
+// and of all its customers (decisions "Resellers: a customer is never
+// looser than its reseller"), so customers created at will never pay out past it.
 type Bound struct {
 	Limit, Used decimal.Decimal
 }

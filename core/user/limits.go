@@ -7,8 +7,8 @@ import (
 )
 
 // Limits are the per-account limits and fees an admin sets on an account
-// and a reseller's customer is bound by (decisions "Resellers run
-// customers of their own"): the daily payout limit (lower is stricter)
+// and a reseller's customer is bound by (decisions "Resellers: a
+// customer is never looser than its reseller"): the daily payout limit (lower is stricter)
 // and the collection fee (higher is stricter).
 type Limits struct {
 	DailyPayoutLimit     decimal.Decimal

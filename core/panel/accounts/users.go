@@ -111,7 +111,7 @@ func (p *Accounts) createUser(ctx context.Context, in NewUser, actor *user.User)
 		}
 		if u.ParentID != nil {
 			// A reseller's customer starts with its reseller's limits and
-			// fees (decisions "Resellers run customers of their own").
+			// fees (decisions "Resellers: a customer is never looser than its reseller").
 			r, err := s.Users.ByID(ctx, *u.ParentID)
 			if err != nil {
 				return fmt.Errorf("read reseller %d: %w", *u.ParentID, err)

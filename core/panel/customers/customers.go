@@ -88,7 +88,7 @@ func (p *Customers) Create(ctx context.Context, actor *user.User, in NewCustomer
 		ParentID: &parent, Name: in.Name, Email: in.Email, Phone: in.Phone, PasswordHash: hash,
 		Role: user.RoleUser, Status: user.StatusPending, Plan: p.cfg.DefaultPlan,
 		Balance: decimal.Zero, TotalSpent: decimal.Zero, CreatedAt: now, UpdatedAt: now,
-		// Its reseller's limits and fees (decisions "Resellers run customers of their own").
+		// Its reseller's limits and fees (decisions "Resellers: a customer is never looser than its reseller").
 		CollectionFeePercent: actor.CollectionFeePercent, DailyPayoutLimit: actor.DailyPayoutLimit,
 	}
 	var token string

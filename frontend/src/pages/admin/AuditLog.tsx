@@ -26,7 +26,8 @@ const ACTIONS = [
   'payment.utr_correct', 'payment.credit_retry',
   'plan.create', 'plan.update', 'subscription.set', 'billing_settings.update',
   // resellers' own actions
-  'customer.create', 'customer.block', 'customer.activate', 'transfer.create',
+  'customer.create', 'customer.block', 'customer.activate', 'customer.limits', 'customer.confirm',
+  'customer.detach', 'transfer.create',
   'brand.update', 'brand.logo_set', 'brand.logo_delete', 'brand.domain_verify',
   'customer_price.set', 'customer_price.delete', 'customer_markup.set',
 ];
