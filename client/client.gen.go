@@ -2690,7 +2690,7 @@ type HeldCollectionList struct {
 type HitLog struct {
 	ApiKeyId int64 `json:"api_key_id"`
 
-	// ApiKeyName The API key's name (absent when unknown)
+	// ApiKeyName The API key's name (absent when unknown, or neither the caller's nor, for a reseller, its customer's)
 	ApiKeyName   *string `json:"api_key_name,omitempty"`
 	ApiServiceId int64   `json:"api_service_id"`
 
@@ -6744,7 +6744,7 @@ type ClientInterface interface {
 
 	// ListCustomerHits A customer's hit logs, with the reseller's commission
 	//
-	// The customer's own list's items and filters; the payloads (the customer's data) are null. JSON only.
+	// The customer's own list's items and filters, each naming the customer's key and the service; the payloads (the customer's data) are null. JSON only.
 	//
 	// Corresponds with GET /api/v1/panel/customers/{id}/hit-logs (the `ListCustomerHits` operationId).
 	ListCustomerHits(ctx context.Context, id Id, params *ListCustomerHitsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9589,7 +9589,7 @@ func (c *Client) BlockCustomer(ctx context.Context, id Id, reqEditors ...Request
 
 // ListCustomerHits A customer's hit logs, with the reseller's commission
 //
-// The customer's own list's items and filters; the payloads (the customer's data) are null. JSON only.
+// The customer's own list's items and filters, each naming the customer's key and the service; the payloads (the customer's data) are null. JSON only.
 //
 // Corresponds with GET /api/v1/panel/customers/{id}/hit-logs (the `ListCustomerHits` operationId).
 func (c *Client) ListCustomerHits(ctx context.Context, id Id, params *ListCustomerHitsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -20294,7 +20294,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListCustomerHitsWithResponse A customer's hit logs, with the reseller's commission
 	//
-	// The customer's own list's items and filters; the payloads (the customer's data) are null. JSON only.
+	// The customer's own list's items and filters, each naming the customer's key and the service; the payloads (the customer's data) are null. JSON only.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -40602,7 +40602,7 @@ func (c *ClientWithResponses) BlockCustomerWithResponse(ctx context.Context, id 
 
 // ListCustomerHitsWithResponse A customer's hit logs, with the reseller's commission
 //
-// The customer's own list's items and filters; the payloads (the customer's data) are null. JSON only.
+// The customer's own list's items and filters, each naming the customer's key and the service; the payloads (the customer's data) are null. JSON only.
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -185,12 +185,13 @@ func (s *server) listCustomerHits(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	// The customer's own list's shape, with the commission; the payloads
-	// are the customer's and stay out (null).
+	// The customer's own list's shape, with the commission and the names of
+	// its key and service; the payloads are the customer's and stay out (null).
 	items := make([]hitResponse, len(rows))
 	for i := range rows {
 		items[i] = toHitResponse(&rows[i].Hit)
 		items[i].RequestPayload = json.RawMessage("null")
+		items[i].APIKeyName, items[i].APIServiceName = strPtr(rows[i].KeyName), strPtr(rows[i].ServiceName)
 		com := money.Format4(rows[i].Commission)
 		items[i].Commission = &com
 	}

@@ -130,3 +130,26 @@ func uint64FromCell(t *testing.T, s string) uint64 {
 	}
 	return n
 }
+
+// TestResellersCustomerHitsNameKeyAndService: a reseller's list of its
+// customer's hits names the customer's key and the service (the
+// customer's page shows them, not "Key #6" and "Service #9").
+func TestResellersCustomerHitsNameKeyAndService(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		svc := e.newService("resold-named", "0.5000")
+		r := e.newCustomer("reseller", "starter", "0.00")
+		cust := e.resellersCustomer(r, "20.00")
+		e.must(e.call(cust, "resold-named", map[string]any{}), 200)
+
+		hits, _ := e.rows(fmt.Sprintf(panelAPI+"/customers/%d/hit-logs", cust.id), r.token)
+		if len(hits) != 1 {
+			t.Fatalf("customer's hits: %v", hits)
+		}
+		h := hits[0]
+		if num(h["api_service_id"]) != svc || h["api_service_name"] != "Service resold-named" ||
+			num(h["api_key_id"]) != cust.keyID || h["api_key_name"] != "test key" || h["request_payload"] != nil {
+			t.Fatalf("customer's hit not named: %v", h)
+		}
+		e.ledgerClean()
+	})
+}

@@ -269,7 +269,7 @@ func New(d Deps) *App {
 	a.AuditLog = auditlog.New(st.Audit)
 	a.Customers = customers.New(customers.Deps{Tx: tx, Mailer: d.Mailer, Now: d.Now, Log: d.Log,
 		Stores: customers.Stores{Users: st.Users, Keys: st.Keys, Hits: st.Hits, Ledger: st.Ledger, Transfers: st.Transfers,
-			Resets: st.Resets, Reports: d.ResellerReports},
+			Resets: st.Resets, Reports: d.ResellerReports, Names: d.Names},
 		Config: customers.Config{PasswordCost: cfg.PasswordCost, PublicBaseURL: cfg.PublicBaseURL, DefaultPlan: user.Plan(cfg.DefaultPlan),
 			Livemode: live}})
 	a.Billing = billing.New(billing.Deps{Tx: tx, Stores: billing.Stores{Users: st.Users, Plans: st.Plans, Subscriptions: st.Subscriptions}, Now: d.Now, Log: d.Log, Metrics: bm, Notify: notifier(d.Mailer, d.Log),

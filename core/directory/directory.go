@@ -8,7 +8,8 @@
 // user_email; the audit log actor_name, actor_email and, for a user or
 // service target, target_name (target_email). A name is left out when
 // unknown (a deleted service) or not the caller's to read (a non-admin
-// reads only themselves and their own keys; service names are public).
+// reads only themselves and their own keys, and a reseller its customer's
+// keys in that customer's hit logs; service names are public).
 // Exports add user_email, user_name (and on hit logs api_service_name,
 // api_key_name) after each id column. The gateway's own answers carry no
 // names.

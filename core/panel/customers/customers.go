@@ -10,6 +10,7 @@ import (
 
 	"paygate/core/apikey"
 	"paygate/core/audit"
+	"paygate/core/directory"
 	"paygate/core/errs"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
@@ -259,10 +260,13 @@ func (p *Customers) Keys(ctx context.Context, actor *user.User, id uint64) ([]ap
 }
 
 // CustomerHit is a customer's hit as its reseller sees it: without the
-// payloads (the customer's own data), with the reseller's commission.
+// payloads (the customer's own data), with the reseller's commission and
+// the names of the customer's key and of the service ("" when unknown: a
+// deleted service).
 type CustomerHit struct {
 	hitlog.Hit
-	Commission decimal.Decimal
+	Commission           decimal.Decimal
+	KeyName, ServiceName string
 }
 
 // Hits lists a customer's hit logs (f's UserID is the customer).
@@ -277,17 +281,29 @@ func (p *Customers) Hits(ctx context.Context, actor *user.User, id uint64, f hit
 		return nil, 0, err
 	}
 	ids := make([]uint64, len(hits))
+	var named directory.IDs
 	for i := range hits {
 		ids[i] = hits[i].ID
+		named = named.Add(nil, []uint64{hits[i].APIKeyID}, []uint64{hits[i].ServiceID})
 	}
 	com, err := p.st.Reports.HitCommissions(ctx, ids)
 	if err != nil {
 		return nil, 0, err
 	}
+	// The page's keys and services, by one lookup after the page (decisions
+	// "Lists and exports name users, keys and services"); a key is named
+	// only as this customer's.
+	names, err := p.st.Names.Names(ctx, directory.IDs{Keys: directory.Unique(named.Keys), Services: directory.Unique(named.Services)})
+	if err != nil {
+		return nil, 0, fmt.Errorf("name customer hits: %w", err)
+	}
 	out := make([]CustomerHit, len(hits))
 	for i, h := range hits {
 		h.RequestPayload, h.ResponsePayload = "", nil
-		out[i] = CustomerHit{Hit: h, Commission: decimal.Zero}
+		out[i] = CustomerHit{Hit: h, Commission: decimal.Zero, ServiceName: names.Services[h.ServiceID].Name}
+		if k, ok := names.Keys[h.APIKeyID]; ok && k.UserID == c.ID {
+			out[i].KeyName = k.Name
+		}
 		if v, ok := com[h.ID]; ok {
 			out[i].Commission = v
 		}

@@ -13,6 +13,7 @@ import (
 
 	"paygate/core/apikey"
 	"paygate/core/audit"
+	"paygate/core/catalog"
 	"paygate/core/errs"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
@@ -87,7 +88,7 @@ func newFixture(t *testing.T) *fixture {
 	st := f.db.Stores()
 	f.c = customers.New(customers.Deps{Tx: f.db, Mailer: f.mail, Now: func() time.Time { return f.now },
 		Stores: customers.Stores{Users: st.Users, Keys: st.Keys, Hits: st.Hits, Ledger: st.Ledger, Transfers: st.Transfers,
-			Resets: st.Resets, Reports: f.rep},
+			Resets: st.Resets, Reports: f.rep, Names: f.db.Names()},
 		Config: customers.Config{PasswordCost: 4, PublicBaseURL: "https://panel.example"}})
 	return f
 }
@@ -415,12 +416,22 @@ func TestCustomerHits(t *testing.T) {
 	resp := `{"ok":true}`
 	f.db.Put(hitlog.Hit{ID: 7, UserID: 11, ServiceID: 1, APIKeyID: 1, RequestID: "r7", RequestPayload: `{"upi":"a@b"}`, ResponsePayload: &resp,
 		ChargeAmount: dec("0.3000"), Status: hitlog.StatusSuccess, CreatedAt: f.now},
-		hitlog.Hit{ID: 8, UserID: 21, ServiceID: 1, APIKeyID: 2, RequestID: "r8", ChargeAmount: dec("0.3000"), Status: hitlog.StatusSuccess, CreatedAt: f.now})
+		hitlog.Hit{ID: 8, UserID: 21, ServiceID: 1, APIKeyID: 2, RequestID: "r8", ChargeAmount: dec("0.3000"), Status: hitlog.StatusSuccess, CreatedAt: f.now},
+		// A row naming another's key and a deleted service: neither is named.
+		hitlog.Hit{ID: 6, UserID: 11, ServiceID: 9, APIKeyID: 2, RequestID: "r6", ChargeAmount: dec("0.3000"), Status: hitlog.StatusSuccess, CreatedAt: f.now.Add(-time.Minute)},
+		apikey.Key{ID: 1, UserID: 11, Name: "Billing"}, apikey.Key{ID: 2, UserID: 21, Name: "Other reseller's"},
+		catalog.Service{ID: 1, Name: "UPI verification", Slug: "upi-verify"})
 	hits, n, err := f.c.Hits(context.Background(), f.user(10), 11, hitlog.Filter{})
-	if err != nil || n != 1 || len(hits) != 1 {
+	if err != nil || n != 2 || len(hits) != 2 {
 		t.Fatalf("hits: %v %d %+v", err, n, hits)
 	}
 	if h := hits[0]; h.ID != 7 || h.RequestPayload != "" || h.ResponsePayload != nil || !h.Commission.Equal(dec("0.0007")) {
 		t.Errorf("hit %+v", h)
+	}
+	if h := hits[0]; h.KeyName != "Billing" || h.ServiceName != "UPI verification" {
+		t.Errorf("hit 7 named key %q, service %q; want Billing, UPI verification", h.KeyName, h.ServiceName)
+	}
+	if h := hits[1]; h.ID != 6 || h.KeyName != "" || h.ServiceName != "" {
+		t.Errorf("hit 6 named key %q, service %q; want neither", h.KeyName, h.ServiceName)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"paygate/core/apikey"
+	"paygate/core/directory"
 	"paygate/core/hitlog"
 	"paygate/core/ledger"
 	"paygate/core/report"
@@ -21,6 +22,7 @@ type Stores struct {
 	Transfers Transfers
 	Resets    Resets
 	Reports   Reports
+	Names     directory.Repository // names a hit page's keys and services
 }
 
 // Users reads accounts.

@@ -134,7 +134,7 @@ export const steps = [
   },
   {
     id: 'brand-register',
-    name: "registering on the domain creates the reseller's pending customer, mailed under the brand",
+    name: "registering on the domain creates the reseller's pending customer, mailed under the brand, told the reseller activates it",
     needs: ['brand-login'],
     async run(ctx) {
       const page = await ctx.actor('visitor');
@@ -147,7 +147,7 @@ export const steps = [
       await page.locator('input[autocomplete="new-password"]').fill('shopper-password-1');
       await page.getByRole('button', { name: 'Create account' }).click();
       await page.getByText('Waiting for activation').waitFor();
-      await page.getByText(`${BRAND.name}'s team activates`).waitFor();
+      await page.getByText(`${BRAND.name} then activates your account as its customer`).waitFor();
       await ctx.shot(page, 'brand-registered');
       // Pending: signing in is refused until the reseller activates the customer.
       const r = await fetch(`${ctx.baseURL}/api/v1/panel/auth/login`, {
@@ -166,6 +166,18 @@ export const steps = [
       if (!m || m.fromName !== BRAND.name || !m.link.startsWith(`${ctx.state.brandURL}/verify-email?`)) {
         throw new Error(`the customer's mail: ${JSON.stringify(mails)}`);
       }
+      // The link confirms the address; the page, and a sign-in while still
+      // pending, name the reseller as who activates the account (never "an administrator").
+      await page.goto(m.link);
+      await page.getByTestId('verified').getByText(`If your account is new, ${BRAND.name} activates it as its customer`).waitFor();
+      await page.goto(`${ctx.state.brandURL}/login`);
+      await page.getByLabel('Email').fill(email);
+      await page.locator('input[autocomplete="current-password"]').fill('shopper-password-1');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      const told = page.getByTestId('account-not-active');
+      await told.getByText(`but ${BRAND.name} has not activated this account yet`).waitFor();
+      if (/administrator/i.test(await told.innerText())) throw new Error(`the pending customer is told of an administrator: ${await told.innerText()}`);
+      await ctx.shot(page, 'brand-pending-sign-in');
     },
   },
   {

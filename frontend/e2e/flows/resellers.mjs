@@ -59,6 +59,10 @@ export const steps = [
     async run(ctx) {
       const page = await ctx.actor('reseller', { viewport: 'laptop' });
       await signIn(page, ctx.baseURL, { email: RESELLER.email, password: ctx.state.resellerPassword }, { expectLanding: '/dashboard' });
+      // The dashboard opens on the reseller's customers, its own account below.
+      await page.getByRole('heading', { level: 2, name: 'Your customers' }).waitFor();
+      const first = squash(await page.getByRole('heading', { level: 2 }).first().innerText());
+      if (first !== 'Your customers') throw new Error(`the reseller's dashboard opens on "${first}", not its customers`);
       ctx.state.customer = await createCustomer(page, CUSTOMER);
     },
   },
@@ -68,7 +72,7 @@ export const steps = [
     needs: ['customer'],
     async run(ctx) {
       const page = await ctx.actor('customer');
-      await confirmInvite(page, ctx.server, CUSTOMER);
+      await confirmInvite(page, ctx.server, CUSTOMER, (p, n) => ctx.shot(p, n));
     },
   },
   {
@@ -117,6 +121,13 @@ export const steps = [
       await cells.first().waitFor();
       const got = (await cells.allInnerTexts()).map(squash);
       if (got.length !== CALLS || got.some((c) => c !== inr('0.3500'))) throw new Error(`the hits' commissions read ${got}, want ${CALLS} × ${inr('0.3500')}`);
+      // Each call names its service and the customer's key, not "Service #9", "Key #6".
+      const table = page.getByRole('table', { name: "Customer's hit logs" });
+      const text = await table.innerText();
+      if (!text.includes(SERVICE.name) || !text.includes('customer key') || /Service #|Key #/.test(text)) {
+        throw new Error(`the customer's hits do not name the service and key: ${text}`);
+      }
+      await ctx.shot(page, 'customer-hits-1366');
     },
   },
   {

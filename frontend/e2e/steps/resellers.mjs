@@ -41,9 +41,10 @@ export async function createCustomer(page, { name, email, phone, password }) {
 
 /**
  * The customer's side of its invite: the mailed link (the log adapter's line for `email`) opens
- * "Choose a new password"; setting the password confirms the email and activates the account.
+ * "Choose a password" (a new account's: no word of sessions signed out); setting the password
+ * confirms the email and activates the account. `shot(page, name)` screenshots the page if given.
  */
-export async function confirmInvite(page, server, { email, password }) {
+export async function confirmInvite(page, server, { email, password }, shot) {
   let mail;
   for (let i = 0; i < 50 && !mail; i++) {
     mail = server.mails(email).find((m) => m.subject === 'Confirm your email and set your password');
@@ -51,10 +52,14 @@ export async function confirmInvite(page, server, { email, password }) {
   }
   if (!mail || !/\/reset-password\?token=pi_/.test(mail.link)) throw new Error(`no invite mailed to ${email}: ${JSON.stringify(server.mails(email))}`);
   await page.goto(mail.link);
+  await pageHeading(page, 'Choose a password', { exact: true }).waitFor();
+  if (shot) await shot(page, 'customer-invite-choose-password');
   await page.locator('input[autocomplete="new-password"]').nth(0).fill(password);
   await page.locator('input[autocomplete="new-password"]').nth(1).fill(password);
-  await page.getByRole('button', { name: 'Change password' }).click();
-  await page.getByText('Your password is changed').waitFor();
+  await page.getByRole('button', { name: 'Set password' }).click();
+  const done = page.getByRole('status').filter({ hasText: 'your password is set and your account is active' });
+  await done.waitFor();
+  if (/session/i.test(await page.locator('body').innerText())) throw new Error('the new customer is told of sessions signed out');
 }
 
 /** From the navbar (a client-side move). */

@@ -9,6 +9,7 @@ import { FormError } from '../../components/States';
 import { useLogin } from '../../features/auth/api';
 import { AuthLayout } from './AuthLayout';
 import { useBrandName } from '../../components/BrandMark';
+import { useActivator } from './activation';
 
 export default function Login() {
   const [params] = useSearchParams();
@@ -72,18 +73,26 @@ export default function Login() {
   );
 }
 
-/** A pending (or blocked) account signing in: what happens next. */
+/**
+ * A pending (or blocked) account signing in: what happens next. On a
+ * reseller's domain the reseller, named, activates its customers (its
+ * support contacts are under the brand).
+ */
 function NotActive({ email, onBack }: { email: string; onBack: () => void }) {
+  const { reseller, who, whom } = useActivator();
   return (
     <AuthLayout title="Your account is not active yet" subtitle={email}>
       <Stack gap="sm" data-testid="account-not-active">
-        <Text size="sm">Your email and password are right, but an administrator has not activated this account yet. What happens next:</Text>
+        <Text size="sm">Your email and password are right, but {whom} has not activated this account yet. What happens next:</Text>
         <List size="sm" spacing={4} type="ordered">
           <List.Item>If you registered yourself, open the link in the email we sent to confirm your address.</List.Item>
-          <List.Item>An administrator reviews new accounts and activates yours, usually within one working day.</List.Item>
+          {reseller && <List.Item>If {who} created the account for you, open the link in its invitation email and choose your password: that activates the account.</List.Item>}
+          <List.Item>{reseller
+            ? `${who} reviews the accounts of its new customers and activates yours.`
+            : 'An administrator reviews new accounts and activates yours, usually within one working day.'}</List.Item>
           <List.Item>Then sign in here with the same email and password: your balance, API keys and services are waiting.</List.Item>
         </List>
-        <Text size="sm" c="dimmed">Activated before and now refused? The account may have been blocked: write to your administrator.</Text>
+        <Text size="sm" c="dimmed">Activated before and now refused? The account may have been blocked: write to {reseller ? who : 'your administrator'}.</Text>
         <Button variant="default" onClick={onBack}>Back to sign in</Button>
       </Stack>
     </AuthLayout>

@@ -7,6 +7,7 @@ import { useRegister } from '../../features/auth/api';
 import { AuthLayout } from './AuthLayout';
 import { usePublicBrand } from '../../features/brand/api';
 import { PLATFORM_NAME } from '../../components/BrandMark';
+import { useActivator } from './activation';
 
 interface Values {
   name: string;
@@ -18,8 +19,8 @@ interface Values {
 export default function Register() {
   const brand = usePublicBrand().data;
   const brandName = brand?.brand_name || PLATFORM_NAME;
-  // On a reseller's domain its own team activates the account.
-  const activator = brand?.reseller ? `${brandName}'s team activates` : 'An administrator activates';
+  // On a reseller's domain the reseller, named, activates its customers.
+  const { reseller, who } = useActivator();
   const form = useForm<Values>({
     mode: 'uncontrolled',
     initialValues: { name: '', email: '', phone: '', password: '' },
@@ -37,9 +38,11 @@ export default function Register() {
     return (
       <AuthLayout title="Account created" footer={<Anchor component={Link} to="/login">Back to sign in</Anchor>}>
         <Alert color="teal" variant="light" role="status" title="Waiting for activation">
-          <Text size="sm">
-            We have sent a verification link to <b>{register.data.email}</b>. {activator} new accounts;
-            you can sign in once yours is active.
+          <Text size="sm" data-testid="activation-next">
+            We have sent a verification link to <b>{register.data.email}</b>: open it to confirm your address.{' '}
+            {reseller
+              ? <>{who} then activates your account as its customer; you can sign in once it is active.</>
+              : <>{who} activates new accounts; you can sign in once yours is active.</>}
           </Text>
         </Alert>
       </AuthLayout>

@@ -13,15 +13,21 @@ interface Values {
   confirm: string;
 }
 
+/** The token of a reseller's invite of a new customer (core/user InvitePrefix). */
+const INVITE_PREFIX = 'pi_';
+
 /**
  * The mailed link: /reset-password?token=…&email=…; a reseller's invite (token pi_…) or, for an
  * account a reseller created and nobody confirmed, the claim mail's second link (&stay=1) keeps
- * that reseller; the claim mail's first link takes the account as the owner's own.
+ * that reseller; the claim mail's first link takes the account as the owner's own. An invite is
+ * a new account's first password: "Choose a password", and no word of sessions signed out (that
+ * is a reset's); its use confirms the email and activates the account.
  */
 export default function ResetPassword() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const stay = params.get('stay') === '1';
+  const invite = token.startsWith(INVITE_PREFIX);
   const form = useForm<Values>({
     mode: 'uncontrolled',
     initialValues: { email: params.get('email') ?? '', token, password: '', confirm: '' },
@@ -36,7 +42,13 @@ export default function ResetPassword() {
   const tokenError = form.errors.token;
 
   if (reset.isSuccess) {
-    return (
+    return invite ? (
+      <AuthLayout title="Your account is ready" footer={<Anchor component={Link} to="/login">Sign in</Anchor>}>
+        <Alert color="teal" variant="light" role="status">
+          Your email address is confirmed, your password is set and your account is active. Sign in with your email and this password.
+        </Alert>
+      </AuthLayout>
+    ) : (
       <AuthLayout title="Password changed" footer={<Anchor component={Link} to="/login">Sign in</Anchor>}>
         <Alert color="teal" variant="light" role="status">
           Your password is changed and every session of your account has been signed out. Sign in with the new password.
@@ -46,7 +58,9 @@ export default function ResetPassword() {
   }
 
   return (
-    <AuthLayout title="Choose a new password" footer={<Anchor component={Link} to="/login">Back to sign in</Anchor>}>
+    <AuthLayout title={invite ? 'Choose a password' : 'Choose a new password'}
+      subtitle={invite ? 'for your new account: setting it confirms your email address and activates the account' : undefined}
+      footer={<Anchor component={Link} to="/login">Back to sign in</Anchor>}>
       {!token && (
         <Alert color="yellow" variant="light">
           This page needs the link from the reset mail. <Anchor component={Link} to="/forgot-password">Ask for a new link</Anchor>.
@@ -54,7 +68,7 @@ export default function ResetPassword() {
       )}
       {tokenError && (
         <Alert color="red" variant="light" role="alert">
-          <Text size="sm">This reset link is not valid any more ({tokenError}).</Text>
+          <Text size="sm">This {invite ? 'invitation' : 'reset'} link is not valid any more ({tokenError}).</Text>
           <Anchor component={Link} to="/forgot-password" size="sm">Ask for a new link</Anchor>
         </Alert>
       )}
@@ -69,11 +83,11 @@ export default function ResetPassword() {
           <FormError message={formError} />
           {stay && <Text size="sm">The account stays a customer of the reseller that created it.</Text>}
           <TextInput label="Email" type="email" autoComplete="username" required key={form.key('email')} {...form.getInputProps('email')} />
-          <PasswordInput label="New password" description="8 to 72 characters" autoComplete="new-password" required
+          <PasswordInput label={invite ? 'Password' : 'New password'} description="8 to 72 characters" autoComplete="new-password" required
             key={form.key('password')} {...form.getInputProps('password')} />
-          <PasswordInput label="Repeat the new password" autoComplete="new-password" required
+          <PasswordInput label={invite ? 'Repeat the password' : 'Repeat the new password'} autoComplete="new-password" required
             key={form.key('confirm')} {...form.getInputProps('confirm')} />
-          <Button type="submit" fullWidth loading={reset.isPending} disabled={!token}>Change password</Button>
+          <Button type="submit" fullWidth loading={reset.isPending} disabled={!token}>{invite ? 'Set password' : 'Change password'}</Button>
         </Stack>
       </form>
     </AuthLayout>

@@ -86,17 +86,26 @@ describe("a customer's page", () => {
       ip_address: '10.0.0.1', status: 'success', response_time_ms: 40, created_at: '2026-11-27T10:00:00Z', api_service_name: 'SMS', api_key_name: 'prod', commission: '0.2000',
     };
     const key = { id: 2, name: 'prod', key: 'rk_live_abc', allowed_services: [], allowed_ips: '', daily_limit: 0, hits_today: 3, last_used_at: null, status: 'active', created_at: '2026-11-20T10:00:00Z', updated_at: '2026-11-20T10:00:00Z' };
+    // A call to a service since deleted: the API names no service.
+    const gone = { ...hit, id: 2, api_service_id: 9, request_id: 'req_2', commission: '0.0000', api_service_name: undefined };
     base({
       'GET /api/v1/panel/customers/21/api-keys': () => json(200, list([key])),
-      'GET /api/v1/panel/customers/21/hit-logs': () => json(200, list([hit])),
+      'GET /api/v1/panel/customers/21/hit-logs': () => json(200, list([hit, gone])),
     });
     const u = userEvent.setup();
     const { router } = renderWithApp(<CustomerDetail />, { path: '/customers/:id', url: '/customers/21?tab=keys' });
     expect(await screen.findByText('rk_live_abc')).toBeInTheDocument();
     expect(screen.queryByText(/secret/i)).not.toBeInTheDocument();
     await u.click(screen.getByRole('tab', { name: 'Hit logs' }));
-    expect(await screen.findByTestId('hit-commission')).toHaveTextContent('₹0.20');
+    expect((await screen.findAllByTestId('hit-commission'))[0]).toHaveTextContent('₹0.20');
     expect(router.state.location.search).toBe('?tab=hits');
+    // The service and the key by name, never "Service #4" or "Key #2".
+    const table = screen.getByRole('table', { name: "Customer's hit logs" });
+    const [named, deleted] = within(table).getAllByRole('row').slice(1);
+    expect(within(named!).getByText('SMS')).toBeInTheDocument();
+    expect(within(named!).getByText('prod')).toBeInTheDocument();
+    expect(within(deleted!).getByText('Deleted service')).toBeInTheDocument();
+    expect(table).not.toHaveTextContent(/Service #|Key #/);
   });
 
   it("approves a customer's balance request after a confirmation", async () => {

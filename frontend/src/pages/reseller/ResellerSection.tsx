@@ -69,7 +69,7 @@ export function ResellerSection() {
     { key: 'created', header: 'Settled', hiddenOnMobile: true, render: (s) => formatDateTime(s.created_at) },
   ];
   return (
-    <Stack gap="md" mt="lg" component="section" aria-labelledby="reseller-section">
+    <Stack gap="md" component="section" aria-labelledby="reseller-section">
       <Group justify="space-between" align="flex-end" wrap="wrap">
         <Stack gap={2}>
           <Title order={2} size="h3" id="reseller-section">Your customers</Title>

@@ -1,5 +1,6 @@
 // The caller's dashboard (GET /dashboard): balance, the last 30 local days'
-// calls and spend per day, status counts and the top services.
+// calls and spend per day, status counts and the top services. A reseller's
+// opens on its customers (its main business), its own account below.
 import { Anchor, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
@@ -59,7 +60,11 @@ export default function Dashboard() {
   const reseller = useUser().role === 'reseller';
   return (
     <>
-      <PageHeader title="Dashboard" description="Your balance and the last 30 days of calls." />
+      <PageHeader title="Dashboard" description={reseller
+        ? "Your customers' calls and your commission, then your own balance and calls."
+        : 'Your balance and the last 30 days of calls.'} />
+      {reseller && <Suspense fallback={<Loading label="Loading your customers' figures…" />}><ResellerSection /></Suspense>}
+      {reseller && <Title order={2} size="h3" mt="xl" mb="md" id="own-account">Your own account</Title>}
       <QueryState query={q} loadingLabel="Loading your dashboard…">
         {(d) => {
           const today = d.days[d.days.length - 1];
@@ -95,7 +100,6 @@ export default function Dashboard() {
           );
         }}
       </QueryState>
-      {reseller && <Suspense fallback={<Loading label="Loading your customers' figures…" />}><ResellerSection /></Suspense>}
     </>
   );
 }

@@ -42,7 +42,9 @@ export function HitsSection({ id }: { id: number }) {
   const { tableProps } = useCustomerHits(id, list);
   const columns: Column<CustomerHit>[] = [
     { key: 'when', header: 'When', render: (h) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(h.created_at)}</Text> },
-    { key: 'service', header: 'Service', render: (h) => <Text size="sm" fw={500}>{h.api_service_name ?? `Service #${h.api_service_id}`}</Text> },
+    { key: 'service', header: 'Service', render: (h) => (h.api_service_name
+      ? <Text size="sm" fw={500}>{h.api_service_name}</Text>
+      : <Text size="sm" c="dimmed">Deleted service</Text>) },
     { key: 'status', header: 'Status', render: (h) => <StatusBadge status={h.status} /> },
     { key: 'charge', header: 'Charge', align: 'right', render: (h) => <Money value={h.charge_amount} /> },
     { key: 'commission', header: 'Commission', align: 'right', render: (h) => <Money value={h.commission ?? '0.0000'} data-testid="hit-commission" /> },
