@@ -305,28 +305,30 @@ func (p *Catalog) DeletePricing(ctx context.Context, actor *user.User, id uint64
 
 func samePtr(a, b *string) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
 
-// ServicePrice is what one call of a service costs a viewer: the charge at
-// their role under the row that applies to them (their own, else the
-// default), as the metering charges it (pricing.Price.Charge).
+// ServicePrice is what one call of a service costs a viewer, as the
+// metering charges it (pricing.PriceFor), and the minimum charge of the row
+// it is billed under.
 type ServicePrice struct {
 	Charge           decimal.Decimal
 	MinimumHitCharge decimal.Decimal
 }
 
-// PricesFor gives, for each of services, what one call costs actor at
-// their role (admins: their own role too, admin_cost). A service with no
-// active row for actor is not sold to them and has no entry.
+// PricesFor gives, for each of services, what one call costs actor:
+// pricing.PriceFor, the function the metering charges with (a reseller's
+// customer: its reseller's selling price, markup or the list price; admins:
+// their own role's charge). A service not sold to actor has no entry.
 func (p *Catalog) PricesFor(ctx context.Context, actor *user.User, services []catalog.Service) (map[uint64]ServicePrice, error) {
 	out := make(map[uint64]ServicePrice, len(services))
+	reads := pricing.Reads{Prices: p.st.Pricing, Users: p.st.Users, Selling: p.st.Selling}
 	for _, s := range services {
-		row, err := p.st.Pricing.Applicable(ctx, s.ID, actor.ID)
+		q, err := pricing.PriceFor(ctx, reads, s.ID, actor)
 		if errs.KindOf(err) == errs.NotFound {
 			continue
 		}
 		if err != nil {
 			return nil, fmt.Errorf("price of service %d: %w", s.ID, err)
 		}
-		out[s.ID] = ServicePrice{Charge: row.Charge(actor.Role), MinimumHitCharge: row.MinimumHitCharge}
+		out[s.ID] = ServicePrice{Charge: q.Charge, MinimumHitCharge: q.Row.MinimumHitCharge}
 	}
 	return out, nil
 }
