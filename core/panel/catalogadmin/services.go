@@ -9,6 +9,7 @@ import (
 	"paygate/core/audit"
 	"paygate/core/catalog"
 	"paygate/core/errs"
+	"paygate/core/money"
 	"paygate/core/panel"
 	"paygate/core/pricing"
 	"paygate/core/store"
@@ -159,12 +160,59 @@ func (p *Catalog) DeleteService(ctx context.Context, actor *user.User, id uint64
 	})
 }
 
-// GetDoc returns a service's documentation.
+// GetDoc returns a service's documentation. Admins get it as stored;
+// anyone else gets its example response with their own charge
+// (examplePriced), since it is a price shown to them.
 func (p *Catalog) GetDoc(ctx context.Context, actor *user.User, serviceID uint64) (*catalog.Doc, error) {
-	if _, err := p.GetService(ctx, actor, serviceID); err != nil {
+	svc, err := p.GetService(ctx, actor, serviceID)
+	if err != nil {
 		return nil, err
 	}
-	return p.st.Services.Doc(ctx, serviceID)
+	doc, err := p.st.Services.Doc(ctx, serviceID)
+	if err != nil || actor.Role == user.RoleAdmin {
+		return doc, err
+	}
+	prices, err := p.PricesFor(ctx, actor, []catalog.Service{*svc})
+	if err != nil {
+		return nil, err
+	}
+	if price, ok := prices[serviceID]; ok {
+		out := *doc
+		out.ResponseExample = examplePriced(doc.ResponseExample, price.Charge)
+		return &out, nil
+	}
+	return doc, nil
+}
+
+// examplePriced is a copy of a documented example response whose
+// "charged" (when it has one) is charge, as a call answers it, with
+// "balance_left" moved by the difference, so the example shows what the
+// viewer pays. Values that are not decimal strings are left alone.
+func examplePriced(example map[string]any, charge decimal.Decimal) map[string]any {
+	was, ok := decimalField(example, "charged")
+	if !ok {
+		return example
+	}
+	out := make(map[string]any, len(example))
+	for k, v := range example {
+		out[k] = v
+	}
+	out["charged"] = money.Format4(charge)
+	if left, ok := decimalField(example, "balance_left"); ok {
+		if after := left.Add(was).Sub(charge); !after.IsNegative() {
+			out["balance_left"] = money.Format2(after)
+		}
+	}
+	return out
+}
+
+func decimalField(m map[string]any, key string) (decimal.Decimal, bool) {
+	s, ok := m[key].(string)
+	if !ok {
+		return decimal.Zero, false
+	}
+	d, err := decimal.NewFromString(s)
+	return d, err == nil
 }
 
 // PutDoc replaces a service's documentation (admin only).
