@@ -186,8 +186,9 @@ func (p *Catalog) GetDoc(ctx context.Context, actor *user.User, serviceID uint64
 
 // examplePriced is a copy of a documented example response whose
 // "charged" (when it has one) is charge, as a call answers it, with
-// "balance_left" moved by the difference, so the example shows what the
-// viewer pays. Values that are not decimal strings are left alone.
+// "balance_left" moved by the difference and a gateway operation's
+// data.fee (when it was the charge) the charge too, so the example shows
+// what the viewer pays. Values that are not decimal strings are left alone.
 func examplePriced(example map[string]any, charge decimal.Decimal) map[string]any {
 	was, ok := decimalField(example, "charged")
 	if !ok {
@@ -198,6 +199,16 @@ func examplePriced(example map[string]any, charge decimal.Decimal) map[string]an
 		out[k] = v
 	}
 	out["charged"] = money.Format4(charge)
+	if data, ok := example["data"].(map[string]any); ok { // a gateway operation's fee is its charge
+		if fee, ok := decimalField(data, "fee"); ok && fee.Equal(was) {
+			d := make(map[string]any, len(data))
+			for k, v := range data {
+				d[k] = v
+			}
+			d["fee"] = money.Format4(charge)
+			out["data"] = d
+		}
+	}
 	if left, ok := decimalField(example, "balance_left"); ok {
 		if after := left.Add(was).Sub(charge); !after.IsNegative() {
 			out["balance_left"] = money.Format2(after)
