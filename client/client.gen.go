@@ -332,6 +332,27 @@ func (e CustomerPriceSource) Valid() bool {
 	}
 }
 
+// Defines values for CustomerPricePreviewSource.
+const (
+	CustomerPricePreviewSourceList   CustomerPricePreviewSource = "list"
+	CustomerPricePreviewSourceMarkup CustomerPricePreviewSource = "markup"
+	CustomerPricePreviewSourcePrice  CustomerPricePreviewSource = "price"
+)
+
+// Valid indicates whether the value is a known member of the CustomerPricePreviewSource enum.
+func (e CustomerPricePreviewSource) Valid() bool {
+	switch e {
+	case CustomerPricePreviewSourceList:
+		return true
+	case CustomerPricePreviewSourceMarkup:
+		return true
+	case CustomerPricePreviewSourcePrice:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ErrorSuccess.
 const (
 	ErrorSuccessFalse ErrorSuccess = false
@@ -2503,11 +2524,17 @@ type CustomerMarkup struct {
 
 // CustomerPrice defines model for CustomerPrice.
 type CustomerPrice struct {
+	// BelowList `effective_price` is below `list_price`: the reseller's customers pay less than the list price
+	BelowList bool `json:"below_list"`
+
 	// Cost The reseller's own charge per call
 	Cost Money2 `json:"cost"`
 
 	// EffectivePrice What its customers pay per call
 	EffectivePrice Money2 `json:"effective_price"`
+
+	// ListPrice What an ordinary user pays per call
+	ListPrice Money2 `json:"list_price"`
 
 	// Margin effective_price − cost: the commission per call
 	Margin Money2 `json:"margin"`
@@ -2530,6 +2557,45 @@ type CustomerPriceList struct {
 	Data []CustomerPrice `json:"data"`
 	Meta struct {
 		// DefaultMarkup Percent (2 decimals); null when not set
+		DefaultMarkup *string `json:"default_markup"`
+	} `json:"meta"`
+}
+
+// CustomerPricePreview defines model for CustomerPricePreview.
+type CustomerPricePreview struct {
+	// BelowList `customer_price` is below `list_price`
+	BelowList bool `json:"below_list"`
+
+	// Cost The reseller's own charge per call
+	Cost Money2 `json:"cost"`
+
+	// CurrentPrice What the reseller's customers pay per call now
+	CurrentPrice Money2 `json:"current_price"`
+
+	// CustomerPrice What they would pay under the previewed change
+	CustomerPrice Money2 `json:"customer_price"`
+
+	// ListPrice What an ordinary user pays per call
+	ListPrice   Money2 `json:"list_price"`
+	ServiceId   int64  `json:"service_id"`
+	ServiceName string `json:"service_name"`
+	Slug        string `json:"slug"`
+
+	// Source Where `customer_price` comes from
+	Source CustomerPricePreviewSource `json:"source"`
+}
+
+// CustomerPricePreviewSource Where `customer_price` comes from
+type CustomerPricePreviewSource string
+
+// CustomerPricePreviewList defines model for CustomerPricePreviewList.
+type CustomerPricePreviewList struct {
+	Data []CustomerPricePreview `json:"data"`
+	Meta struct {
+		// BelowList How many services' customers would pay less than the list price
+		BelowList int `json:"below_list"`
+
+		// DefaultMarkup The markup previewed (percent, 2 decimals); null when none
 		DefaultMarkup *string `json:"default_markup"`
 	} `json:"meta"`
 }
@@ -3883,7 +3949,7 @@ type Service struct {
 	// Parameters Parameter name → type name
 	Parameters map[string]ParamType `json:"parameters"`
 
-	// Price What one call costs the caller (charged in the metered answer as `charged`): the price of their role (`user_price`, `reseller_price`, or `admin_cost` for admins) in their own pricing row if they have one, else the default row, raised to `minimum_hit_charge` and rounded half-up to 2 places. Null when no active row applies: the service is not sold to the caller and a call answers 404.
+	// Price What one call costs the caller, computed by the function that charges the call (charged in the metered answer as `charged`): for a reseller's customer, its reseller's selling price, else the reseller's markup over its own charge, else the list price (the list price when the reseller is blocked or no longer a reseller); for anyone else the price of their role (`user_price`, `reseller_price`, or `admin_cost` for admins) in their own pricing row if they have one, else the default row; raised to `minimum_hit_charge` and rounded half-up to 2 places. Null when no active row applies: the service is not sold to the caller and a call answers 404.
 	//
 	// Example: 0.50
 	Price *string `json:"price"`
@@ -4684,6 +4750,18 @@ type ListCommissionsParams struct {
 
 	// PerPage Rows per page (default 20, at most 100)
 	PerPage *PerPage `form:"per_page,omitempty" json:"per_page,omitempty"`
+}
+
+// PreviewCustomerPricesParams defines parameters for PreviewCustomerPrices.
+type PreviewCustomerPricesParams struct {
+	// Markup A default markup to preview (percent, at most 2 decimals)
+	Markup *string `form:"markup,omitempty" json:"markup,omitempty"`
+
+	// ServiceId The service whose selling price `price` previews
+	ServiceId *int64 `form:"service_id,omitempty" json:"service_id,omitempty"`
+
+	// Price A selling price of `service_id` to preview (at most 4 decimals)
+	Price *string `form:"price,omitempty" json:"price,omitempty"`
 }
 
 // ListCustomersParams defines parameters for ListCustomers.
@@ -6648,6 +6726,21 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v1/panel/customer-prices (the `ListCustomerPrices` operationId).
 	ListCustomerPrices(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PreviewCustomerPrices Preview what a reseller's customers would pay under a markup or a selling price (resellers only)
+	//
+	// Saves nothing. One row per active service sold to the reseller: its own charge (`cost`),
+	// the list price (`list_price`: what an ordinary user pays under the reseller's pricing
+	// row), what its customers pay now (`current_price`) and what they would pay
+	// (`customer_price`) under `markup` (absent: the current default markup) and, with
+	// `service_id` and `price`, that selling price of that service; `below_list` flags a
+	// customer price below the list price. Computed by the function that charges the
+	// customers' calls. `price` below the reseller's own charge: 422 `below_cost`; `price`
+	// without `service_id` or the reverse: 422; a service not sold to the reseller: 404.
+	// 403 for anyone but a reseller.
+	//
+	// Corresponds with GET /api/v1/panel/customer-prices/preview (the `PreviewCustomerPrices` operationId).
+	PreviewCustomerPrices(ctx context.Context, params *PreviewCustomerPricesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteCustomerPrice Remove the reseller's selling price of a service (resellers only)
 	//
@@ -9384,6 +9477,31 @@ func (c *Client) PutCustomerMarkup(ctx context.Context, body PutCustomerMarkupJS
 // Corresponds with GET /api/v1/panel/customer-prices (the `ListCustomerPrices` operationId).
 func (c *Client) ListCustomerPrices(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListCustomerPricesRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PreviewCustomerPrices Preview what a reseller's customers would pay under a markup or a selling price (resellers only)
+//
+// Saves nothing. One row per active service sold to the reseller: its own charge (`cost`),
+// the list price (`list_price`: what an ordinary user pays under the reseller's pricing
+// row), what its customers pay now (`current_price`) and what they would pay
+// (`customer_price`) under `markup` (absent: the current default markup) and, with
+// `service_id` and `price`, that selling price of that service; `below_list` flags a
+// customer price below the list price. Computed by the function that charges the
+// customers' calls. `price` below the reseller's own charge: 422 `below_cost`; `price`
+// without `service_id` or the reverse: 422; a service not sold to the reseller: 404.
+// 403 for anyone but a reseller.
+//
+// Corresponds with GET /api/v1/panel/customer-prices/preview (the `PreviewCustomerPrices` operationId).
+func (c *Client) PreviewCustomerPrices(ctx context.Context, params *PreviewCustomerPricesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPreviewCustomerPricesRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -14066,6 +14184,84 @@ func NewListCustomerPricesRequest(server string) (*http.Request, error) {
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPreviewCustomerPricesRequest constructs an http.Request for the PreviewCustomerPrices method
+func NewPreviewCustomerPricesRequest(server string, params *PreviewCustomerPricesParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/customer-prices/preview")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Markup != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "markup", *params.Markup, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ServiceId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "service_id", *params.ServiceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Price != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "price", *params.Price, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -20186,6 +20382,23 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v1/panel/customer-prices (the `ListCustomerPrices` operationId).
 	ListCustomerPricesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListCustomerPricesResponse, error)
+
+	// PreviewCustomerPricesWithResponse Preview what a reseller's customers would pay under a markup or a selling price (resellers only)
+	//
+	// Saves nothing. One row per active service sold to the reseller: its own charge (`cost`),
+	// the list price (`list_price`: what an ordinary user pays under the reseller's pricing
+	// row), what its customers pay now (`current_price`) and what they would pay
+	// (`customer_price`) under `markup` (absent: the current default markup) and, with
+	// `service_id` and `price`, that selling price of that service; `below_list` flags a
+	// customer price below the list price. Computed by the function that charges the
+	// customers' calls. `price` below the reseller's own charge: 422 `below_cost`; `price`
+	// without `service_id` or the reverse: 422; a service not sold to the reseller: 404.
+	// 403 for anyone but a reseller.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/panel/customer-prices/preview (the `PreviewCustomerPrices` operationId).
+	PreviewCustomerPricesWithResponse(ctx context.Context, params *PreviewCustomerPricesParams, reqEditors ...RequestEditorFn) (*PreviewCustomerPricesResponse, error)
 
 	// DeleteCustomerPriceWithResponse Remove the reseller's selling price of a service (resellers only)
 	//
@@ -26854,6 +27067,131 @@ func (r ListCustomerPricesResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ListCustomerPricesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PreviewCustomerPricesResponse401Headers the declared response headers of an HTTP 401 response for PreviewCustomerPrices
+type PreviewCustomerPricesResponse401Headers struct {
+	XRequestID *string
+}
+
+// PreviewCustomerPricesResponse403Headers the declared response headers of an HTTP 403 response for PreviewCustomerPrices
+type PreviewCustomerPricesResponse403Headers struct {
+	XRequestID *string
+}
+
+// PreviewCustomerPricesResponse404Headers the declared response headers of an HTTP 404 response for PreviewCustomerPrices
+type PreviewCustomerPricesResponse404Headers struct {
+	XRequestID *string
+}
+
+// PreviewCustomerPricesResponse422Headers the declared response headers of an HTTP 422 response for PreviewCustomerPrices
+type PreviewCustomerPricesResponse422Headers struct {
+	XRequestID *string
+}
+
+// PreviewCustomerPricesResponse500Headers the declared response headers of an HTTP 500 response for PreviewCustomerPrices
+type PreviewCustomerPricesResponse500Headers struct {
+	XRequestID *string
+}
+
+// PreviewCustomerPricesResponse503Headers the declared response headers of an HTTP 503 response for PreviewCustomerPrices
+type PreviewCustomerPricesResponse503Headers struct {
+	XRequestID *string
+}
+
+type PreviewCustomerPricesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CustomerPricePreviewList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationFailed
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PreviewCustomerPricesResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *PreviewCustomerPricesResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *PreviewCustomerPricesResponse404Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *PreviewCustomerPricesResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PreviewCustomerPricesResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PreviewCustomerPricesResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PreviewCustomerPricesResponse) GetJSON200() *CustomerPricePreviewList {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PreviewCustomerPricesResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PreviewCustomerPricesResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PreviewCustomerPricesResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PreviewCustomerPricesResponse) GetJSON422() *ValidationFailed {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PreviewCustomerPricesResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PreviewCustomerPricesResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PreviewCustomerPricesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PreviewCustomerPricesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PreviewCustomerPricesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PreviewCustomerPricesResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -40435,6 +40773,29 @@ func (c *ClientWithResponses) ListCustomerPricesWithResponse(ctx context.Context
 	return ParseListCustomerPricesResponse(rsp)
 }
 
+// PreviewCustomerPricesWithResponse Preview what a reseller's customers would pay under a markup or a selling price (resellers only)
+//
+// Saves nothing. One row per active service sold to the reseller: its own charge (`cost`),
+// the list price (`list_price`: what an ordinary user pays under the reseller's pricing
+// row), what its customers pay now (`current_price`) and what they would pay
+// (`customer_price`) under `markup` (absent: the current default markup) and, with
+// `service_id` and `price`, that selling price of that service; `below_list` flags a
+// customer price below the list price. Computed by the function that charges the
+// customers' calls. `price` below the reseller's own charge: 422 `below_cost`; `price`
+// without `service_id` or the reverse: 422; a service not sold to the reseller: 404.
+// 403 for anyone but a reseller.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/panel/customer-prices/preview (the `PreviewCustomerPrices` operationId).
+func (c *ClientWithResponses) PreviewCustomerPricesWithResponse(ctx context.Context, params *PreviewCustomerPricesParams, reqEditors ...RequestEditorFn) (*PreviewCustomerPricesResponse, error) {
+	rsp, err := c.PreviewCustomerPrices(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePreviewCustomerPricesResponse(rsp)
+}
+
 // DeleteCustomerPriceWithResponse Remove the reseller's selling price of a service (resellers only)
 //
 // Its customers pay the default markup or the list price again; 404 when none was set. Audited as `customer_price.delete` (target: the service).
@@ -48126,6 +48487,137 @@ func ParseListCustomerPricesResponse(rsp *http.Response) (*ListCustomerPricesRes
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers ListCustomerPricesResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePreviewCustomerPricesResponse parses an HTTP response from a PreviewCustomerPricesWithResponse call
+func ParsePreviewCustomerPricesResponse(rsp *http.Response) (*PreviewCustomerPricesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PreviewCustomerPricesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CustomerPricePreviewList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers PreviewCustomerPricesResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers PreviewCustomerPricesResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers PreviewCustomerPricesResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 422:
+		var headers PreviewCustomerPricesResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers PreviewCustomerPricesResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers PreviewCustomerPricesResponse503Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

@@ -351,6 +351,9 @@ var authzTable = []authzRow{
 
 	// A reseller's selling prices, markup and commissions: resellers only.
 	{method: "GET", pattern: "/customer-prices", want: resellerOnly, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/customer-prices") }},
+	{method: "GET", pattern: "/customer-prices/preview", want: resellerOnly, own: func(f *authzFixture, a actor) authzRequest {
+		return panelReq("/customer-prices/preview?markup=20")
+	}},
 	{method: "PUT", pattern: "/customer-prices/{service_id}", want: resellerOnly, own: func(f *authzFixture, a actor) authzRequest {
 		return panelReq("/customer-prices/%d", f.service).with(map[string]any{"price": "99.0000"})
 	}},

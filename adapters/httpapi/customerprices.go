@@ -27,6 +27,8 @@ type customerPriceResponse struct {
 	EffectivePrice string  `json:"effective_price"`
 	Margin         string  `json:"margin"`
 	Source         string  `json:"source"`
+	ListPrice      string  `json:"list_price"`
+	BelowList      bool    `json:"below_list"`
 }
 
 func toCustomerPriceResponse(r *selling.Row) customerPriceResponse {
@@ -36,7 +38,8 @@ func toCustomerPriceResponse(r *selling.Row) customerPriceResponse {
 		price = &p
 	}
 	return customerPriceResponse{ServiceID: r.ServiceID, ServiceName: r.ServiceName, Slug: r.Slug, Cost: money.Format2(r.Cost),
-		Price: price, EffectivePrice: money.Format2(r.Effective), Margin: money.Format2(r.Margin), Source: string(r.Source)}
+		Price: price, EffectivePrice: money.Format2(r.Effective), Margin: money.Format2(r.Margin), Source: string(r.Source),
+		ListPrice: money.Format2(r.List), BelowList: r.BelowList}
 }
 
 type customerPricesMeta struct {
@@ -58,6 +61,67 @@ func (s *server) listCustomerPrices(c echo.Context) error {
 		out = []customerPriceResponse{}
 	}
 	return c.JSON(http.StatusOK, customerPricesResponse{Data: out, Meta: customerPricesMeta{DefaultMarkup: money.Format2Ptr(markup)}})
+}
+
+type customerPricePreviewResponse struct {
+	ServiceID     uint64 `json:"service_id"`
+	ServiceName   string `json:"service_name"`
+	Slug          string `json:"slug"`
+	Cost          string `json:"cost"`
+	ListPrice     string `json:"list_price"`
+	CurrentPrice  string `json:"current_price"`
+	CustomerPrice string `json:"customer_price"`
+	Source        string `json:"source"`
+	BelowList     bool   `json:"below_list"`
+}
+
+func toCustomerPricePreview(r *selling.PreviewRow) customerPricePreviewResponse {
+	return customerPricePreviewResponse{ServiceID: r.ServiceID, ServiceName: r.ServiceName, Slug: r.Slug, Cost: money.Format2(r.Cost),
+		ListPrice: money.Format2(r.List), CurrentPrice: money.Format2(r.Current), CustomerPrice: money.Format2(r.Charge),
+		Source: string(r.Source), BelowList: r.BelowList}
+}
+
+type customerPricePreviewMeta struct {
+	DefaultMarkup *string `json:"default_markup"`
+	BelowList     int     `json:"below_list"`
+}
+
+type customerPricePreviewList struct {
+	Data []customerPricePreviewResponse `json:"data"`
+	Meta customerPricePreviewMeta       `json:"meta"`
+}
+
+// previewCustomerPrices is GET /customer-prices/preview?markup=&service_id=&price=:
+// every service as the reseller's customers would pay under that markup
+// (absent: the current one) and that one selling price, saving nothing.
+func (s *server) previewCustomerPrices(c echo.Context) error {
+	fe := errs.FieldErrors{}
+	opt := func(name string) *string {
+		if !c.QueryParams().Has(name) {
+			return nil
+		}
+		v := c.QueryParam(name)
+		return &v
+	}
+	ch := selling.Change{Markup: moneyField(fe, "markup", opt("markup"), 2), ServiceID: uintParam(c, fe, "service_id"),
+		Price: moneyField(fe, "price", opt("price"), 4)}
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	rows, markup, err := s.app.Selling.Preview(c.Request().Context(), caller(c), ch)
+	if err != nil {
+		return err
+	}
+	out := customerPricePreviewList{Data: mapSlice(rows, toCustomerPricePreview), Meta: customerPricePreviewMeta{DefaultMarkup: money.Format2Ptr(markup)}}
+	if out.Data == nil {
+		out.Data = []customerPricePreviewResponse{}
+	}
+	for _, r := range rows {
+		if r.BelowList {
+			out.Meta.BelowList++
+		}
+	}
+	return c.JSON(http.StatusOK, out)
 }
 
 type customerPriceRequest struct {

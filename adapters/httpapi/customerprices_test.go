@@ -219,3 +219,81 @@ func TestResellersCustomerIsQuotedTheSellingPayoutFee(t *testing.T) {
 		}
 	})
 }
+
+// A reseller previews a markup or one selling price before saving it:
+// per service its own cost, the list price, what its customers pay now and
+// would pay, flagged when below the list price (the GST lookup:
+// 1.00 → 0.72 under a 20% markup over 0.60); nothing is saved; the
+// previewed price is what its customer is then shown and charged.
+func TestCustomerPricePreview(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		gst, upi := e.newService("gst-lookup", "1.0000"), e.newService("upi-verify", "1.0000")
+		e.must(e.do("PATCH", fmt.Sprintf("/api/v1/panel/pricing/%d", e.defaultPriceID(gst)), e.admin, map[string]any{"reseller_price": "0.6000"}), 200)
+		e.must(e.do("PATCH", fmt.Sprintf("/api/v1/panel/pricing/%d", e.defaultPriceID(upi)), e.admin, map[string]any{"reseller_price": "0.7500"}), 200)
+		r := e.newCustomer("reseller", "starter", "0.00")
+		cust := e.resellersCustomer(r, "20.00")
+		check := func(list resp, id uint64, cost, listPrice, current, customer, source string, below bool) {
+			t.Helper()
+			row := findService(t, list, id)
+			if row["cost"] != cost || row["list_price"] != listPrice || row["current_price"] != current || row["customer_price"] != customer ||
+				row["source"] != source || row["below_list"] != below {
+				t.Errorf("service %d: %v, want cost %s list %s current %s customer %s %s below %v", id, row, cost, listPrice, current, customer, source, below)
+			}
+		}
+
+		pv := e.must(e.do("GET", "/api/v1/panel/customer-prices/preview?markup=20", r.token, nil), 200)
+		check(pv, gst, "0.60", "1.00", "1.00", "0.72", "markup", true)
+		check(pv, upi, "0.75", "1.00", "1.00", "0.90", "markup", true)
+		if meta := pv.body["meta"].(map[string]any); meta["default_markup"] != "20.00" || meta["below_list"].(float64) < 2 {
+			t.Errorf("meta %v", meta)
+		}
+		// Nothing saved: the list still has no markup, the customer still pays the list price.
+		list := e.must(e.do("GET", "/api/v1/panel/customer-prices", r.token, nil), 200)
+		if list.body["meta"].(map[string]any)["default_markup"] != nil {
+			t.Fatalf("the preview saved the markup: %s", list.raw)
+		}
+		if row := findService(t, list, gst); row["effective_price"] != "1.00" || row["list_price"] != "1.00" || row["below_list"] != false {
+			t.Errorf("list row %v", row)
+		}
+		if p := e.must(e.do("GET", fmt.Sprintf("/api/v1/panel/services/%d", gst), cust.token, nil), 200).body["price"]; p != "1.00" {
+			t.Errorf("customer shown %v before saving", p)
+		}
+
+		// Saved, the previewed price is what the customer is shown and charged.
+		e.must(e.do("PUT", "/api/v1/panel/customer-markup", r.token, map[string]any{"default_markup": "20"}), 200)
+		if row := findService(t, e.must(e.do("GET", "/api/v1/panel/customer-prices", r.token, nil), 200), gst); row["effective_price"] != "0.72" || row["below_list"] != true {
+			t.Errorf("list row after saving %v", row)
+		}
+		if p := e.must(e.do("GET", fmt.Sprintf("/api/v1/panel/services/%d", gst), cust.token, nil), 200).body["price"]; p != "0.72" {
+			t.Errorf("customer shown %v, previewed 0.72", p)
+		}
+		before := e.balance(cust)
+		if c := e.must(e.call(cust, "gst-lookup", map[string]any{"to": "1"}), 200).str("charged"); c != "0.7200" {
+			t.Errorf("customer charged %s, previewed 0.72", c)
+		}
+		if after := e.balance(cust); before != "20.00" || after != "19.28" {
+			t.Errorf("balance %s → %s", before, after)
+		}
+
+		// One selling price: that service changes, the others keep the markup.
+		one := e.must(e.do("GET", fmt.Sprintf("/api/v1/panel/customer-prices/preview?service_id=%d&price=1.2", gst), r.token, nil), 200)
+		check(one, gst, "0.60", "1.00", "0.72", "1.20", "price", false)
+		check(one, upi, "0.75", "1.00", "0.90", "0.90", "markup", true)
+		if one.body["meta"].(map[string]any)["default_markup"] != "20.00" {
+			t.Errorf("meta %v", one.body["meta"])
+		}
+
+		// Refused as saving would be, or as bad input.
+		bad := e.must(e.do("GET", fmt.Sprintf("/api/v1/panel/customer-prices/preview?service_id=%d&price=0.59", gst), r.token, nil), 422)
+		if bad.body["error"] != "below_cost" {
+			t.Errorf("below cost: %s", bad.raw)
+		}
+		for _, q := range []string{"markup=abc", "markup=-1", "markup=1.234", "price=1.00", fmt.Sprintf("service_id=%d", gst), "service_id=x&price=1"} {
+			e.must(e.do("GET", "/api/v1/panel/customer-prices/preview?"+q, r.token, nil), 422)
+		}
+		e.must(e.do("GET", "/api/v1/panel/customer-prices/preview?service_id=999999&price=1.00", r.token, nil), 404)
+		e.must(e.do("GET", "/api/v1/panel/customer-prices/preview?markup=20", cust.token, nil), 403)
+		e.must(e.do("GET", "/api/v1/panel/customer-prices/preview?markup=20", e.admin, nil), 403)
+		e.ledgerClean()
+	})
+}

@@ -146,6 +146,7 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	// A reseller's selling prices, default markup and commissions (403 for
 	// anyone else).
 	in.GET("/customer-prices", s.listCustomerPrices)
+	in.GET("/customer-prices/preview", s.previewCustomerPrices)
 	in.PUT("/customer-prices/:service_id", s.putCustomerPrice)
 	in.DELETE("/customer-prices/:service_id", s.deleteCustomerPrice)
 	in.PUT("/customer-markup", s.putCustomerMarkup)

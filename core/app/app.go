@@ -260,7 +260,7 @@ func New(d Deps) *App {
 	a.Keys = keys.New(tx, keys.Stores{Keys: st.Keys, Services: st.Services}, d.Now, cfg.Location)
 	a.TopUps = topups.New(topups.Deps{Tx: tx, Requests: st.TopUps, Users: st.Users, Files: d.Files, Now: d.Now,
 		Config: topups.Config{MaxTopUp: cfg.MaxTopUp, Livemode: live}})
-	a.Catalog = catalogadmin.New(tx, catalogadmin.Stores{Services: st.Services, Pricing: st.Pricing, Users: st.Users}, d.Now)
+	a.Catalog = catalogadmin.New(tx, catalogadmin.Stores{Services: st.Services, Pricing: st.Pricing, Users: st.Users, Selling: st.CustomerPrices}, d.Now)
 	a.History = history.New(history.Deps{Tx: tx, Now: d.Now, Log: d.Log, Settled: m.AwaitSettlements,
 		Stores: history.Stores{Ledger: st.Ledger, Hits: st.Hits, Reports: st.Reports, Services: st.Services, Users: st.Users,
 			Names: d.Names, Exports: d.Exports},

@@ -137,7 +137,7 @@
 //
 // prepare.go keeps, for Config.LookupTTL (1 s, capped at 2 s), a service by
 // slug, a key (status, secret hash, allow lists), a key's owner (status,
-// role, deletion), the applicable price and the parameter rules (patterns
+// role, deletion), the caller's price quote and the parameter rules (patterns
 // compiled once). Balances, plans and counters are never cached: they are
 // decided under row locks. A change made through this instance empties the
 // cache at the write and again after the transaction; the invalidation
@@ -147,10 +147,11 @@
 // 50,000 entries and is emptied when full. Gateway operations read the key
 // from the database on every call.
 //
-// A reseller's customer is charged the resale of its reseller's price row
-// (pricing.Resell), cached per service and reseller like the prices and
-// emptied by any write of prices, selling prices or markup on this
-// instance; gateway operations read it uncached, as they read prices. The
+// A caller's price is pricing.PriceFor (the function the panel shows
+// prices with): a reseller's customer is charged the resale of its
+// reseller's price row (pricing.Resell). The quote is cached per service
+// and caller and emptied by any write of prices, users, selling prices or
+// markup on this instance; gateway operations read it uncached. The
 // hit carries reseller_id from the start (also when refused or failed) and
 // its commission only once it succeeds and is charged. A customer of a
 // reseller that is blocked, deleted or no longer a reseller (user.Resells,

@@ -110,7 +110,7 @@ func (a *Metering) meter(ctx context.Context, op Op, known *bool) (*Charge, erro
 	payload, _ := json.Marshal(op.Payload)
 	hit := &hitlog.Hit{
 		UserID: owner.ID, ServiceID: svc.ID, APIKeyID: key.ID, RequestID: op.RequestID,
-		RequestPayload: a.capPayload(string(payload)), IPAddress: op.IP, ResellerID: sl.reseller, Commission: decimal.Zero,
+		RequestPayload: a.capPayload(string(payload)), IPAddress: op.IP, ResellerID: sl.Reseller, Commission: decimal.Zero,
 		ChargeAmount: decimal.Zero, CostAmount: decimal.Zero, Reserved: decimal.Zero, CreatedAt: now.UTC(),
 	}
 	if err := keyRefusal(key, svc.ID, op.IP); err != nil {
@@ -155,7 +155,7 @@ func (a *Metering) meter(ctx context.Context, op Op, known *bool) (*Charge, erro
 
 	// The reservation, with the operation's own rows (op.Reserve), through
 	// the writer: its daily call was counted above.
-	charge := sl.charge
+	charge := sl.Charge
 	r := &batchOp{hit: hit, keyID: key.ID, day: a.day(now), month: a.month(now), charge: charge, start: now,
 		precounted: true, also: op.Reserve}
 	if op.LockReseller {
@@ -199,8 +199,8 @@ func (a *Metering) meter(ctx context.Context, op Op, known *bool) (*Charge, erro
 	}
 	hit.Status = hitlog.StatusSuccess
 	hit.ChargeAmount = charge
-	hit.CostAmount = sl.price.AdminCost // the provider's cost, for the platform's margin
-	hit.Commission = sl.commission      // the reseller's earning, when the caller is its customer
+	hit.CostAmount = sl.Row.AdminCost // the provider's cost, for the platform's margin
+	hit.Commission = sl.Commission    // the reseller's earning, when the caller is its customer
 	body, _ := json.Marshal(result)
 	resp := a.capPayload(string(body))
 	hit.ResponsePayload = &resp

@@ -50,7 +50,7 @@ func (a *Metering) prepare(ctx context.Context, in CallInput) (c *call, err erro
 		}
 		return c, fmt.Errorf("find price: %w", err)
 	}
-	c.price, c.charge, c.commission = sl.price, sl.charge, sl.commission
+	c.price, c.charge, c.commission = sl.Row, sl.Charge, sl.Commission
 
 	specs, err := a.paramSpecs(ctx, svc)
 	if err != nil {
@@ -60,7 +60,7 @@ func (a *Metering) prepare(ctx context.Context, in CallInput) (c *call, err erro
 	c.params, c.payload, c.secrets = req.params, req.payload, req.secrets
 	c.hit = &hitlog.Hit{
 		UserID: owner.ID, ServiceID: svc.ID, APIKeyID: key.ID, RequestID: in.RequestID,
-		RequestPayload: req.stored, IPAddress: in.IP, ResellerID: sl.reseller, Commission: decimal.Zero,
+		RequestPayload: req.stored, IPAddress: in.IP, ResellerID: sl.Reseller, Commission: decimal.Zero,
 		ChargeAmount: decimal.Zero, CostAmount: decimal.Zero, Reserved: decimal.Zero, CreatedAt: now.UTC(),
 	}
 	if err := keyRefusal(key, svc.ID, in.IP); err != nil {
@@ -155,9 +155,8 @@ const (
 	lookupService lookupKind = iota + 1 // by slug
 	lookupAPIKey                        // by key
 	lookupUser                          // by id
-	lookupPrice                         // by service and user ids
+	lookupQuote                         // by service and caller ids: the caller's price (pricing.PriceFor)
 	lookupDoc                           // by service id: its specs
-	lookupResale                        // by service and reseller ids: a customer's charge
 )
 
 type lookupKey struct {
@@ -288,29 +287,11 @@ func (a *Metering) userByID(ctx context.Context, id uint64) (*user.User, error) 
 	return u, err
 }
 
-func (a *Metering) applicablePrice(ctx context.Context, serviceID, userID uint64) (*pricing.Price, error) {
-	v, err := a.cache.get(lookupKey{kind: lookupPrice, a: serviceID, b: userID}, func() (any, error) {
-		return a.reads.Pricing.Applicable(ctx, serviceID, userID)
-	})
-	p, _ := v.(*pricing.Price)
-	return p, err
-}
+// sale is what a call of a service costs its caller (pricing.Quote): the
+// price row it is billed under (its admin cost is the call's cost), the
+// charge, and for a reseller's customer the reseller and its commission.
+type sale = pricing.Quote
 
-// sale is what a call of a service costs its caller: the price row it is
-// billed under (its admin cost is the call's cost), the charge, and for a
-// reseller's customer the reseller and its commission.
-type sale struct {
-	price      *pricing.Price
-	charge     decimal.Decimal
-	reseller   *uint64
-	commission decimal.Decimal
-}
-
-// saleOf is owner's sale of service serviceID: its own price row and role's
-// charge; for a reseller's customer the resale of its reseller's row
-// (pricing.Resell, decisions "Resellers: the customer's charge on the metered path"), cached per service and reseller
-// like the prices. It reads nothing of the reseller but rows that change
-// rarely: no balance, no lock.
 // ChargeOf is what owner pays for one call of serviceID, as Meter charges
 // it (read uncached, as Meter reads it): the payout fee's quote.
 func (a *Metering) ChargeOf(ctx context.Context, serviceID uint64, owner *user.User) (decimal.Decimal, error) {
@@ -318,56 +299,26 @@ func (a *Metering) ChargeOf(ctx context.Context, serviceID uint64, owner *user.U
 	if err != nil {
 		return decimal.Zero, err
 	}
-	return sl.charge, nil
+	return sl.Charge, nil
 }
 
+// saleOf is owner's sale of service serviceID: pricing.PriceFor, the one
+// function that also gives the price the panel shows. Cached, the quote is
+// kept per service and caller like the other lookups (its reseller's row,
+// prices and selling price are read when it is loaded); it reads nothing
+// of the reseller but rows that change rarely: no balance, no lock.
 func (a *Metering) saleOf(ctx context.Context, serviceID uint64, owner *user.User, cached bool) (sale, error) {
-	price := a.applicablePrice
-	if !cached {
-		price = a.reads.Pricing.Applicable
-	}
-	listed := func() (sale, error) {
-		p, err := price(ctx, serviceID, owner.ID)
-		if err != nil {
-			return sale{}, err
-		}
-		return sale{price: p, charge: p.Charge(owner.Role), commission: decimal.Zero}, nil
-	}
-	if owner.ParentID == nil {
-		return listed()
-	}
-	reseller := *owner.ParentID
-	// A blocked, deleted or demoted reseller sells nothing: its customer
-	// pays what an ordinary user pays, and no commission accrues (the hit
-	// names no reseller). Its row is read like the owner's (cached, and
-	// emptied by any user write on this instance), so unblocking restores
-	// the resale.
-	readUser := a.userByID
-	if !cached {
-		readUser = a.reads.Users.ByID
-	}
-	seller, err := readUser(ctx, reseller)
-	if err != nil && errs.KindOf(err) != errs.NotFound {
-		return sale{}, fmt.Errorf("find reseller %d: %w", reseller, err)
-	}
-	if err != nil || !seller.Resells() {
-		return listed()
-	}
 	load := func() (any, error) {
-		p, err := price(ctx, serviceID, reseller)
+		q, err := pricing.PriceFor(ctx, pricing.Reads{Prices: a.reads.Pricing, Users: a.reads.Users, Selling: a.reads.Selling}, serviceID, owner)
 		if err != nil {
 			return nil, err
 		}
-		sel, err := a.reads.Selling.Selling(ctx, reseller, serviceID)
-		if err != nil {
-			return nil, fmt.Errorf("find selling price: %w", err)
-		}
-		r := pricing.Resell(p, sel.Price, sel.Markup)
-		return &sale{price: p, charge: r.Charge, reseller: &reseller, commission: r.Commission}, nil
+		return &q, nil
 	}
 	var v any
+	var err error
 	if cached {
-		v, err = a.cache.get(lookupKey{kind: lookupResale, a: serviceID, b: reseller}, load)
+		v, err = a.cache.get(lookupKey{kind: lookupQuote, a: serviceID, b: owner.ID}, load)
 	} else {
 		v, err = load()
 	}

@@ -30,7 +30,7 @@ func newAuditWorld(t *testing.T) *auditWorld {
 	}
 	now := time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
 	st := w.db.Stores()
-	w.panel = catalogadmin.New(w.db, catalogadmin.Stores{Services: st.Services, Pricing: st.Pricing, Users: st.Users}, func() time.Time { return now })
+	w.panel = catalogadmin.New(w.db, catalogadmin.Stores{Services: st.Services, Pricing: st.Pricing, Users: st.Users, Selling: st.CustomerPrices}, func() time.Time { return now })
 	return w
 }
 

@@ -8,8 +8,9 @@
 // provider_key (has_provider_key instead); pricing rows are admin-only.
 // Every list takes page (from 1) and per_page (1-100, default 20) and
 // answers {data, meta: {page, per_page, total}}; the admin user list leaves
-// out soft-deleted users, GET /users/{id} still shows one. The service
-// list's price is pricing.Price.Charge(role) of the row
-// pricing.Repository.Applicable returns, the lookup and rule the metering
-// charges with; admins see their own role's charge.
+// out soft-deleted users, GET /users/{id} still shows one. A service's
+// price is pricing.PriceFor, the function the metering charges with: a
+// reseller's customer sees its reseller's selling price (or markup, or the
+// list price), everyone else their role's charge under the row that
+// applies to them; admins see their own role's charge.
 package catalogadmin

@@ -14,6 +14,7 @@ type Stores struct {
 	Services Services
 	Pricing  Prices
 	Users    Users
+	Selling  Selling
 }
 
 // Services reads the catalog.
@@ -31,7 +32,12 @@ type Prices interface {
 	Applicable(ctx context.Context, serviceID, userID uint64) (*pricing.Price, error)
 }
 
-// Users reads the account a price is shown to.
+// Selling reads what a reseller set for its customers' price of a service.
+type Selling interface {
+	Selling(ctx context.Context, resellerID, serviceID uint64) (pricing.Selling, error)
+}
+
+// Users reads the account a price is shown to and its reseller.
 type Users interface {
 	ByID(ctx context.Context, id uint64) (*user.User, error)
 }

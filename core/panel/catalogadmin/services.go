@@ -9,6 +9,7 @@ import (
 	"paygate/core/audit"
 	"paygate/core/catalog"
 	"paygate/core/errs"
+	"paygate/core/money"
 	"paygate/core/panel"
 	"paygate/core/pricing"
 	"paygate/core/store"
@@ -159,12 +160,70 @@ func (p *Catalog) DeleteService(ctx context.Context, actor *user.User, id uint64
 	})
 }
 
-// GetDoc returns a service's documentation.
+// GetDoc returns a service's documentation. Admins get it as stored;
+// anyone else gets its example response with their own charge
+// (examplePriced), since it is a price shown to them.
 func (p *Catalog) GetDoc(ctx context.Context, actor *user.User, serviceID uint64) (*catalog.Doc, error) {
-	if _, err := p.GetService(ctx, actor, serviceID); err != nil {
+	svc, err := p.GetService(ctx, actor, serviceID)
+	if err != nil {
 		return nil, err
 	}
-	return p.st.Services.Doc(ctx, serviceID)
+	doc, err := p.st.Services.Doc(ctx, serviceID)
+	if err != nil || actor.Role == user.RoleAdmin {
+		return doc, err
+	}
+	prices, err := p.PricesFor(ctx, actor, []catalog.Service{*svc})
+	if err != nil {
+		return nil, err
+	}
+	if price, ok := prices[serviceID]; ok {
+		out := *doc
+		out.ResponseExample = examplePriced(doc.ResponseExample, price.Charge)
+		return &out, nil
+	}
+	return doc, nil
+}
+
+// examplePriced is a copy of a documented example response whose
+// "charged" (when it has one) is charge, as a call answers it, with
+// "balance_left" moved by the difference and a gateway operation's
+// data.fee (when it was the charge) the charge too, so the example shows
+// what the viewer pays. Values that are not decimal strings are left alone.
+func examplePriced(example map[string]any, charge decimal.Decimal) map[string]any {
+	was, ok := decimalField(example, "charged")
+	if !ok {
+		return example
+	}
+	out := make(map[string]any, len(example))
+	for k, v := range example {
+		out[k] = v
+	}
+	out["charged"] = money.Format4(charge)
+	if data, ok := example["data"].(map[string]any); ok { // a gateway operation's fee is its charge
+		if fee, ok := decimalField(data, "fee"); ok && fee.Equal(was) {
+			d := make(map[string]any, len(data))
+			for k, v := range data {
+				d[k] = v
+			}
+			d["fee"] = money.Format4(charge)
+			out["data"] = d
+		}
+	}
+	if left, ok := decimalField(example, "balance_left"); ok {
+		if after := left.Add(was).Sub(charge); !after.IsNegative() {
+			out["balance_left"] = money.Format2(after)
+		}
+	}
+	return out
+}
+
+func decimalField(m map[string]any, key string) (decimal.Decimal, bool) {
+	s, ok := m[key].(string)
+	if !ok {
+		return decimal.Zero, false
+	}
+	d, err := decimal.NewFromString(s)
+	return d, err == nil
 }
 
 // PutDoc replaces a service's documentation (admin only).
@@ -305,28 +364,30 @@ func (p *Catalog) DeletePricing(ctx context.Context, actor *user.User, id uint64
 
 func samePtr(a, b *string) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
 
-// ServicePrice is what one call of a service costs a viewer: the charge at
-// their role under the row that applies to them (their own, else the
-// default), as the metering charges it (pricing.Price.Charge).
+// ServicePrice is what one call of a service costs a viewer, as the
+// metering charges it (pricing.PriceFor), and the minimum charge of the row
+// it is billed under.
 type ServicePrice struct {
 	Charge           decimal.Decimal
 	MinimumHitCharge decimal.Decimal
 }
 
-// PricesFor gives, for each of services, what one call costs actor at
-// their role (admins: their own role too, admin_cost). A service with no
-// active row for actor is not sold to them and has no entry.
+// PricesFor gives, for each of services, what one call costs actor:
+// pricing.PriceFor, the function the metering charges with (a reseller's
+// customer: its reseller's selling price, markup or the list price; admins:
+// their own role's charge). A service not sold to actor has no entry.
 func (p *Catalog) PricesFor(ctx context.Context, actor *user.User, services []catalog.Service) (map[uint64]ServicePrice, error) {
 	out := make(map[uint64]ServicePrice, len(services))
+	reads := pricing.Reads{Prices: p.st.Pricing, Users: p.st.Users, Selling: p.st.Selling}
 	for _, s := range services {
-		row, err := p.st.Pricing.Applicable(ctx, s.ID, actor.ID)
+		q, err := pricing.PriceFor(ctx, reads, s.ID, actor)
 		if errs.KindOf(err) == errs.NotFound {
 			continue
 		}
 		if err != nil {
 			return nil, fmt.Errorf("price of service %d: %w", s.ID, err)
 		}
-		out[s.ID] = ServicePrice{Charge: row.Charge(actor.Role), MinimumHitCharge: row.MinimumHitCharge}
+		out[s.ID] = ServicePrice{Charge: q.Charge, MinimumHitCharge: q.Row.MinimumHitCharge}
 	}
 	return out, nil
 }

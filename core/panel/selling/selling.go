@@ -59,6 +59,8 @@ type Row struct {
 	Effective   decimal.Decimal  // what its customers pay
 	Margin      decimal.Decimal  // Effective − Cost
 	Source      pricing.Source
+	List        decimal.Decimal // what an ordinary user pays
+	BelowList   bool            // Effective is below List
 }
 
 // Prices lists every active service sold to the reseller, with what its
@@ -71,21 +73,9 @@ func (p *Selling) Prices(ctx context.Context, actor *user.User) ([]Row, *decimal
 	if err != nil {
 		return nil, nil, err
 	}
-	set, err := p.st.Selling.ListByReseller(ctx, actor.ID)
-	if err != nil {
-		return nil, nil, err
-	}
-	byService := make(map[uint64]decimal.Decimal, len(set))
-	for _, s := range set {
-		byService[s.ServiceID] = s.Price
-	}
 	var out []Row
-	err = p.eachSold(ctx, actor.ID, func(svc *catalog.Service, price *pricing.Price) error {
-		var sel *decimal.Decimal
-		if v, ok := byService[svc.ID]; ok {
-			sel = &v
-		}
-		out = append(out, toRow(svc, price, sel, markup))
+	err = p.eachSold(ctx, actor.ID, func(svc *catalog.Service, row *pricing.Price, sel *decimal.Decimal) error {
+		out = append(out, toRow(svc, row, sel, markup))
 		return nil
 	})
 	if err != nil {
@@ -94,23 +84,36 @@ func (p *Selling) Prices(ctx context.Context, actor *user.User) ([]Row, *decimal
 	return out, markup, nil
 }
 
-// eachSold calls fn with every active service sold to the reseller and its
-// applicable price row, in the catalog's order, until fn fails.
-func (p *Selling) eachSold(ctx context.Context, resellerID uint64, fn func(svc *catalog.Service, price *pricing.Price) error) error {
+// eachSold calls fn with every active service sold to the reseller, in id
+// order, its price row applicable to the reseller and its selling price
+// (nil when none), until fn fails.
+func (p *Selling) eachSold(ctx context.Context, resellerID uint64, fn func(*catalog.Service, *pricing.Price, *decimal.Decimal) error) error {
+	set, err := p.st.Selling.ListByReseller(ctx, resellerID)
+	if err != nil {
+		return err
+	}
+	byService := make(map[uint64]decimal.Decimal, len(set))
+	for _, s := range set {
+		byService[s.ServiceID] = s.Price
+	}
 	for page := 1; ; page++ {
 		svcs, total, err := p.st.Services.List(ctx, catalog.Filter{Status: catalog.StatusActive, Page: page, PerPage: 100})
 		if err != nil {
 			return fmt.Errorf("list services: %w", err)
 		}
 		for i := range svcs {
-			price, err := p.st.Pricing.Applicable(ctx, svcs[i].ID, resellerID)
+			row, err := p.st.Pricing.Applicable(ctx, svcs[i].ID, resellerID)
 			if errs.KindOf(err) == errs.NotFound {
 				continue // not sold
 			}
 			if err != nil {
 				return err
 			}
-			if err := fn(&svcs[i], price); err != nil {
+			var sel *decimal.Decimal
+			if v, ok := byService[svcs[i].ID]; ok {
+				sel = &v
+			}
+			if err := fn(&svcs[i], row, sel); err != nil {
 				return err
 			}
 		}
@@ -129,9 +132,100 @@ func (p *Selling) row(ctx context.Context, resellerID uint64, svc *catalog.Servi
 }
 
 func toRow(svc *catalog.Service, price *pricing.Price, sel, markup *decimal.Decimal) Row {
-	r := pricing.Resell(price, sel, markup)
+	r, pv := pricing.Resell(price, sel, markup), pricing.PreviewResale(price, sel, markup)
 	return Row{ServiceID: svc.ID, ServiceName: svc.Name, Slug: svc.Slug, Cost: r.Cost, Price: sel, Effective: r.Charge,
-		Margin: r.Commission, Source: pricing.SourceOf(sel, markup)}
+		Margin: r.Commission, Source: pricing.SourceOf(sel, markup), List: pv.List, BelowList: pv.BelowList}
+}
+
+// Change is a change of what a reseller's customers pay that the reseller
+// considers before saving it: a default markup (nil: the current one)
+// and, when ServiceID is set, a selling price of that service.
+type Change struct {
+	Markup    *decimal.Decimal
+	ServiceID *uint64
+	Price     *decimal.Decimal
+}
+
+// PreviewRow is one service under a change: what its customers pay now
+// (Current) and, by the function their calls are charged with
+// (pricing.Resell), the reseller's cost, the list price and what they
+// would pay, and whether that is below the list price.
+type PreviewRow struct {
+	ServiceID   uint64
+	ServiceName string
+	Slug        string
+	Current     decimal.Decimal
+	pricing.Preview
+}
+
+// ErrPriceWithoutService: a previewed selling price names no service, or a
+// service no price.
+var ErrPriceWithoutService = errs.Validation(map[string][]string{"service_id": {"is required with price, and price with it"}})
+
+// Preview is every active service sold to the reseller as its customers
+// would pay under ch, changing nothing, and the markup it applied. A
+// selling price below the reseller's own charge is refused as SetPrice
+// refuses it (pricing.ErrBelowCost); a service not sold to it is 404.
+func (p *Selling) Preview(ctx context.Context, actor *user.User, ch Change) ([]PreviewRow, *decimal.Decimal, error) {
+	if err := RequireReseller(actor); err != nil {
+		return nil, nil, err
+	}
+	fe := errs.FieldErrors{}
+	if ch.Markup != nil {
+		if err := pricing.ValidateMarkup(*ch.Markup); err != nil {
+			fe.Add("markup", "must not be negative and fit 4 digits and 2 decimals")
+		}
+	}
+	if ch.Price != nil {
+		if err := pricing.ValidateSellingPrice(*ch.Price); err != nil {
+			fe.Add("price", "must not be negative and fit 6 digits and 4 decimals")
+		}
+	}
+	if err := fe.Err(); err != nil {
+		return nil, nil, err
+	}
+	if (ch.ServiceID == nil) != (ch.Price == nil) {
+		return nil, nil, ErrPriceWithoutService
+	}
+	current, err := p.st.Selling.Markup(ctx, actor.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	markup := current
+	if ch.Markup != nil {
+		markup = ch.Markup
+	}
+	if ch.ServiceID != nil {
+		_, row, err := p.sold(ctx, actor.ID, *ch.ServiceID)
+		if err != nil {
+			return nil, nil, err
+		}
+		if ch.Price.LessThan(row.Charge(user.RoleReseller)) {
+			return nil, nil, pricing.ErrBelowCost
+		}
+	}
+	var out []PreviewRow
+	err = p.eachSold(ctx, actor.ID, func(svc *catalog.Service, row *pricing.Price, sel *decimal.Decimal) error {
+		next := sel
+		if ch.ServiceID != nil && *ch.ServiceID == svc.ID {
+			next = ch.Price
+			if err := pricing.CheckSellingPrice(row, *ch.Price); err != nil {
+				return err // refused as saving it would be
+			}
+		}
+		if ch.Markup != nil {
+			if err := pricing.CheckMarkup(row, *ch.Markup, svc.Name); err != nil {
+				return err
+			}
+		}
+		out = append(out, PreviewRow{ServiceID: svc.ID, ServiceName: svc.Name, Slug: svc.Slug,
+			Current: pricing.Resell(row, sel, current).Charge, Preview: pricing.PreviewResale(row, next, markup)})
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, markup, nil
 }
 
 // sold is an active service sold to the reseller and its price row;
@@ -191,7 +285,7 @@ func (p *Selling) SetPrice(ctx context.Context, actor *user.User, serviceID uint
 	if err != nil {
 		return Row{}, err
 	}
-	return p.row(ctx, actor.ID, svc, &cp.Price, markup)
+	return toRow(svc, row, &cp.Price, markup), nil
 }
 
 // DeletePrice removes the reseller's selling price of a service (its
@@ -225,7 +319,7 @@ func (p *Selling) SetMarkup(ctx context.Context, actor *user.User, markup *decim
 		}
 		// Every service sold to the reseller, its selling price or not (a
 		// price set today may be removed tomorrow), must charge what fits.
-		err := p.eachSold(ctx, actor.ID, func(svc *catalog.Service, row *pricing.Price) error {
+		err := p.eachSold(ctx, actor.ID, func(svc *catalog.Service, row *pricing.Price, _ *decimal.Decimal) error {
 			return pricing.CheckMarkup(row, *markup, svc.Name)
 		})
 		if err != nil {

@@ -248,6 +248,13 @@ func TestChargesThatOverflowAreRefused(t *testing.T) {
 		e.Fields["default_markup"][0] != "makes a call's charge larger than 999999.99 for Bulk KYC" {
 		t.Fatalf("markup 9900: %v", err)
 	}
+	// The preview refuses them as saving would.
+	if _, _, err := s.Preview(ctx, reseller, selling.Change{Markup: new(dec("9900"))}); !errors.Is(err, pricing.ErrChargeTooLarge) {
+		t.Fatalf("preview of markup 9900: %v", err)
+	}
+	if _, _, err := s.Preview(ctx, reseller, selling.Change{ServiceID: new(uint64(1)), Price: new(dec("999999.9999"))}); !errors.Is(err, pricing.ErrChargeTooLarge) {
+		t.Fatalf("preview of 999999.9999: %v", err)
+	}
 	if sel, _ := db.Stores().CustomerPrices.Selling(ctx, reseller.ID, 1); sel.Price != nil || sel.Markup != nil || len(db.AuditEntries()) != 0 {
 		t.Fatalf("a refused change was kept: %+v, %d audit entries", sel, len(db.AuditEntries()))
 	}
@@ -257,5 +264,53 @@ func TestChargesThatOverflowAreRefused(t *testing.T) {
 	}
 	if m, err := s.SetMarkup(ctx, reseller, new(dec("9899.99"))); err != nil || m.String() != "9899.99" {
 		t.Fatalf("the largest markup: %v %v", m, err)
+	}
+}
+
+// Preview shows, changing nothing, each service's cost, list price, what
+// customers pay now and would pay under a markup or one selling price, and
+// flags a customer price below the list price; it refuses what SetPrice
+// and SetMarkup refuse.
+func TestPreview(t *testing.T) {
+	s, db := world()
+	ctx := context.Background()
+	if _, _, err := s.Preview(ctx, &user.User{ID: 6, Role: user.RoleUser}, selling.Change{}); errs.KindOf(err) != errs.Forbidden {
+		t.Fatalf("a user previews: %v", err)
+	}
+	// Service 1: cost 1.00, list 1.50; service 2: cost 0.45 (minimum), list 0.50.
+	rows, markup, err := s.Preview(ctx, reseller, selling.Change{Markup: ptr(dec("20"))})
+	if err != nil || len(rows) != 2 || markup == nil || !markup.Equal(dec("20")) {
+		t.Fatalf("Preview: %+v, %v, %v", rows, markup, err)
+	}
+	want := []struct {
+		cost, list, current, charge string
+		below                       bool
+	}{{"1.00", "1.50", "1.50", "1.20", true}, {"0.45", "0.50", "0.50", "0.54", false}}
+	for i, w := range want {
+		r := rows[i]
+		if !r.Cost.Equal(dec(w.cost)) || !r.List.Equal(dec(w.list)) || !r.Current.Equal(dec(w.current)) || !r.Charge.Equal(dec(w.charge)) ||
+			r.BelowList != w.below || r.Source != pricing.SourceMarkup {
+			t.Errorf("row %d: %+v, want %+v", i, r, w)
+		}
+	}
+	if m, _ := db.Stores().CustomerPrices.Markup(ctx, reseller.ID); m != nil {
+		t.Fatalf("preview saved the markup %v", m)
+	}
+	// One selling price: that service changes, the other keeps the current markup (none).
+	rows, _, err = s.Preview(ctx, reseller, selling.Change{ServiceID: ptr(uint64(1)), Price: ptr(dec("1.1000"))})
+	if err != nil || !rows[0].Charge.Equal(dec("1.10")) || !rows[0].BelowList || rows[0].Source != pricing.SourcePrice ||
+		!rows[1].Charge.Equal(dec("0.50")) || rows[1].BelowList || rows[1].Source != pricing.SourceList {
+		t.Fatalf("single price: %+v, %v", rows, err)
+	}
+	if _, _, err := s.Preview(ctx, reseller, selling.Change{ServiceID: ptr(uint64(1)), Price: ptr(dec("0.99"))}); !errors.Is(err, pricing.ErrBelowCost) {
+		t.Errorf("below cost: %v", err)
+	}
+	if _, _, err := s.Preview(ctx, reseller, selling.Change{ServiceID: ptr(uint64(3)), Price: ptr(dec("5"))}); !errors.Is(err, catalog.ErrServiceNotFound) {
+		t.Errorf("unpriced service: %v", err)
+	}
+	for _, ch := range []selling.Change{{Markup: ptr(dec("-1"))}, {ServiceID: ptr(uint64(1))}, {Price: ptr(dec("2"))}, {ServiceID: ptr(uint64(1)), Price: ptr(dec("-2"))}} {
+		if _, _, err := s.Preview(ctx, reseller, ch); errs.KindOf(err) != errs.Invalid {
+			t.Errorf("%+v: %v, want invalid", ch, err)
+		}
 	}
 }

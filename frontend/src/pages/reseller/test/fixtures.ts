@@ -15,7 +15,7 @@ export function customer(over: Partial<Customer> = {}): Customer {
 }
 
 export function price(over: Partial<CustomerPrice> = {}): CustomerPrice {
-  return { service_id: 4, service_name: 'SMS', slug: 'sms', cost: '0.4000', price: null, effective_price: '0.5000', margin: '0.1000', source: 'list', ...over };
+  return { service_id: 4, service_name: 'SMS', slug: 'sms', cost: '0.4000', price: null, effective_price: '0.5000', margin: '0.1000', source: 'list', list_price: '0.5000', below_list: false, ...over };
 }
 
 export function signInAsReseller() {
