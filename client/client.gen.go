@@ -7325,23 +7325,30 @@ type ClientInterface interface {
 	// Corresponds with GET /api/v1/panel/services/{id}/samples (the `GetServiceSamples` operationId).
 	GetServiceSamples(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// GetBillingSettings The supplier's details on invoices (admin)
+	// GetBillingSettings The supplier's details on invoices (admin; a reseller its own)
 	//
 	// The business that issues the GST invoices: legal name, address, state, GSTIN, PAN, invoice
-	// prefix, default SAC code, and the bank account and UPI address payers are shown. Until an
-	// admin saves them: the prefix `PG`, the SAC `998319`, the rest empty and `updated_at` null.
+	// prefix, default SAC code, and the bank account and UPI address payers are shown. An admin
+	// reads the platform's record: until one saves it, the prefix `PG`, the SAC `998319`, the rest
+	// empty and `updated_at` null. A reseller reads its own record (the supplier of its customers'
+	// invoices and the payee its customers pay): until it saves one, the prefix `IN`, the SAC
+	// `998319`, the rest empty; its `missing` never names the GSTIN (a reseller without one issues
+	// bills of supply). Anyone else: 403.
 	//
 	// Corresponds with GET /api/v1/panel/settings/billing (the `GetBillingSettings` operationId).
 	GetBillingSettings(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// PutBillingSettingsWithBody Replace the supplier's details (admin, audited)
+	// PutBillingSettingsWithBody Replace the supplier's details (admin; a reseller its own; audited)
 	//
-	// Replaces the whole record: a field left out is cleared, `invoice_prefix` and `sac_code` go
-	// back to their defaults, and `pan` left empty is the GSTIN's. Legal name, address and state
+	// Replaces the caller's whole record (an admin's: the platform's; a reseller's: its own; anyone
+	// else 403): a field left out is cleared, `invoice_prefix` and `sac_code` go back to their
+	// defaults (a reseller's prefix `IN`), and `pan` left empty is the GSTIN's. The GSTIN is
+	// optional. Legal name, address and state
 	// are required; a GSTIN must be a regular taxpayer's (format, state code, check character)
 	// registered in `state`, a PAN the one inside the GSTIN; the bank account is all four fields
-	// or none. Any refusal is a 422 naming the field. Audited as `billing_settings.update`.
-	// Invoices at a GST rate above 0 need a GSTIN: an unregistered supplier issues bills of supply
+	// or none. Any refusal is a 422 naming the field. Audited as `billing_settings.update` (a
+	// reseller's with the reseller's user as target). The platform's invoices at a GST rate above 0
+	// need a GSTIN: an unregistered supplier issues bills of supply
 	// only.
 	//
 	// Takes any type of body and a specified content type.
@@ -7349,14 +7356,17 @@ type ClientInterface interface {
 	// Corresponds with PUT /api/v1/panel/settings/billing (the `PutBillingSettings` operationId).
 	PutBillingSettingsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// PutBillingSettings Replace the supplier's details (admin, audited)
+	// PutBillingSettings Replace the supplier's details (admin; a reseller its own; audited)
 	//
-	// Replaces the whole record: a field left out is cleared, `invoice_prefix` and `sac_code` go
-	// back to their defaults, and `pan` left empty is the GSTIN's. Legal name, address and state
+	// Replaces the caller's whole record (an admin's: the platform's; a reseller's: its own; anyone
+	// else 403): a field left out is cleared, `invoice_prefix` and `sac_code` go back to their
+	// defaults (a reseller's prefix `IN`), and `pan` left empty is the GSTIN's. The GSTIN is
+	// optional. Legal name, address and state
 	// are required; a GSTIN must be a regular taxpayer's (format, state code, check character)
 	// registered in `state`, a PAN the one inside the GSTIN; the bank account is all four fields
-	// or none. Any refusal is a 422 naming the field. Audited as `billing_settings.update`.
-	// Invoices at a GST rate above 0 need a GSTIN: an unregistered supplier issues bills of supply
+	// or none. Any refusal is a 422 naming the field. Audited as `billing_settings.update` (a
+	// reseller's with the reseller's user as target). The platform's invoices at a GST rate above 0
+	// need a GSTIN: an unregistered supplier issues bills of supply
 	// only.
 	//
 	// Takes a body of the `application/json` content type.
@@ -10759,11 +10769,15 @@ func (c *Client) GetServiceSamples(ctx context.Context, id Id, reqEditors ...Req
 	return c.Client.Do(req)
 }
 
-// GetBillingSettings The supplier's details on invoices (admin)
+// GetBillingSettings The supplier's details on invoices (admin; a reseller its own)
 //
 // The business that issues the GST invoices: legal name, address, state, GSTIN, PAN, invoice
-// prefix, default SAC code, and the bank account and UPI address payers are shown. Until an
-// admin saves them: the prefix `PG`, the SAC `998319`, the rest empty and `updated_at` null.
+// prefix, default SAC code, and the bank account and UPI address payers are shown. An admin
+// reads the platform's record: until one saves it, the prefix `PG`, the SAC `998319`, the rest
+// empty and `updated_at` null. A reseller reads its own record (the supplier of its customers'
+// invoices and the payee its customers pay): until it saves one, the prefix `IN`, the SAC
+// `998319`, the rest empty; its `missing` never names the GSTIN (a reseller without one issues
+// bills of supply). Anyone else: 403.
 //
 // Corresponds with GET /api/v1/panel/settings/billing (the `GetBillingSettings` operationId).
 func (c *Client) GetBillingSettings(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10778,14 +10792,17 @@ func (c *Client) GetBillingSettings(ctx context.Context, reqEditors ...RequestEd
 	return c.Client.Do(req)
 }
 
-// PutBillingSettingsWithBody Replace the supplier's details (admin, audited)
+// PutBillingSettingsWithBody Replace the supplier's details (admin; a reseller its own; audited)
 //
-// Replaces the whole record: a field left out is cleared, `invoice_prefix` and `sac_code` go
-// back to their defaults, and `pan` left empty is the GSTIN's. Legal name, address and state
+// Replaces the caller's whole record (an admin's: the platform's; a reseller's: its own; anyone
+// else 403): a field left out is cleared, `invoice_prefix` and `sac_code` go back to their
+// defaults (a reseller's prefix `IN`), and `pan` left empty is the GSTIN's. The GSTIN is
+// optional. Legal name, address and state
 // are required; a GSTIN must be a regular taxpayer's (format, state code, check character)
 // registered in `state`, a PAN the one inside the GSTIN; the bank account is all four fields
-// or none. Any refusal is a 422 naming the field. Audited as `billing_settings.update`.
-// Invoices at a GST rate above 0 need a GSTIN: an unregistered supplier issues bills of supply
+// or none. Any refusal is a 422 naming the field. Audited as `billing_settings.update` (a
+// reseller's with the reseller's user as target). The platform's invoices at a GST rate above 0
+// need a GSTIN: an unregistered supplier issues bills of supply
 // only.
 //
 // Takes any type of body and a specified content type.
@@ -10803,14 +10820,17 @@ func (c *Client) PutBillingSettingsWithBody(ctx context.Context, contentType str
 	return c.Client.Do(req)
 }
 
-// PutBillingSettings Replace the supplier's details (admin, audited)
+// PutBillingSettings Replace the supplier's details (admin; a reseller its own; audited)
 //
-// Replaces the whole record: a field left out is cleared, `invoice_prefix` and `sac_code` go
-// back to their defaults, and `pan` left empty is the GSTIN's. Legal name, address and state
+// Replaces the caller's whole record (an admin's: the platform's; a reseller's: its own; anyone
+// else 403): a field left out is cleared, `invoice_prefix` and `sac_code` go back to their
+// defaults (a reseller's prefix `IN`), and `pan` left empty is the GSTIN's. The GSTIN is
+// optional. Legal name, address and state
 // are required; a GSTIN must be a regular taxpayer's (format, state code, check character)
 // registered in `state`, a PAN the one inside the GSTIN; the bank account is all four fields
-// or none. Any refusal is a 422 naming the field. Audited as `billing_settings.update`.
-// Invoices at a GST rate above 0 need a GSTIN: an unregistered supplier issues bills of supply
+// or none. Any refusal is a 422 naming the field. Audited as `billing_settings.update` (a
+// reseller's with the reseller's user as target). The platform's invoices at a GST rate above 0
+// need a GSTIN: an unregistered supplier issues bills of supply
 // only.
 //
 // Takes a body of the `application/json` content type.
@@ -20911,25 +20931,32 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v1/panel/services/{id}/samples (the `GetServiceSamples` operationId).
 	GetServiceSamplesWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetServiceSamplesResponse, error)
 
-	// GetBillingSettingsWithResponse The supplier's details on invoices (admin)
+	// GetBillingSettingsWithResponse The supplier's details on invoices (admin; a reseller its own)
 	//
 	// The business that issues the GST invoices: legal name, address, state, GSTIN, PAN, invoice
-	// prefix, default SAC code, and the bank account and UPI address payers are shown. Until an
-	// admin saves them: the prefix `PG`, the SAC `998319`, the rest empty and `updated_at` null.
+	// prefix, default SAC code, and the bank account and UPI address payers are shown. An admin
+	// reads the platform's record: until one saves it, the prefix `PG`, the SAC `998319`, the rest
+	// empty and `updated_at` null. A reseller reads its own record (the supplier of its customers'
+	// invoices and the payee its customers pay): until it saves one, the prefix `IN`, the SAC
+	// `998319`, the rest empty; its `missing` never names the GSTIN (a reseller without one issues
+	// bills of supply). Anyone else: 403.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/v1/panel/settings/billing (the `GetBillingSettings` operationId).
 	GetBillingSettingsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetBillingSettingsResponse, error)
 
-	// PutBillingSettingsWithBodyWithResponse Replace the supplier's details (admin, audited)
+	// PutBillingSettingsWithBodyWithResponse Replace the supplier's details (admin; a reseller its own; audited)
 	//
-	// Replaces the whole record: a field left out is cleared, `invoice_prefix` and `sac_code` go
-	// back to their defaults, and `pan` left empty is the GSTIN's. Legal name, address and state
+	// Replaces the caller's whole record (an admin's: the platform's; a reseller's: its own; anyone
+	// else 403): a field left out is cleared, `invoice_prefix` and `sac_code` go back to their
+	// defaults (a reseller's prefix `IN`), and `pan` left empty is the GSTIN's. The GSTIN is
+	// optional. Legal name, address and state
 	// are required; a GSTIN must be a regular taxpayer's (format, state code, check character)
 	// registered in `state`, a PAN the one inside the GSTIN; the bank account is all four fields
-	// or none. Any refusal is a 422 naming the field. Audited as `billing_settings.update`.
-	// Invoices at a GST rate above 0 need a GSTIN: an unregistered supplier issues bills of supply
+	// or none. Any refusal is a 422 naming the field. Audited as `billing_settings.update` (a
+	// reseller's with the reseller's user as target). The platform's invoices at a GST rate above 0
+	// need a GSTIN: an unregistered supplier issues bills of supply
 	// only.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -20937,14 +20964,17 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PUT /api/v1/panel/settings/billing (the `PutBillingSettings` operationId).
 	PutBillingSettingsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutBillingSettingsResponse, error)
 
-	// PutBillingSettingsWithResponse Replace the supplier's details (admin, audited)
+	// PutBillingSettingsWithResponse Replace the supplier's details (admin; a reseller its own; audited)
 	//
-	// Replaces the whole record: a field left out is cleared, `invoice_prefix` and `sac_code` go
-	// back to their defaults, and `pan` left empty is the GSTIN's. Legal name, address and state
+	// Replaces the caller's whole record (an admin's: the platform's; a reseller's: its own; anyone
+	// else 403): a field left out is cleared, `invoice_prefix` and `sac_code` go back to their
+	// defaults (a reseller's prefix `IN`), and `pan` left empty is the GSTIN's. The GSTIN is
+	// optional. Legal name, address and state
 	// are required; a GSTIN must be a regular taxpayer's (format, state code, check character)
 	// registered in `state`, a PAN the one inside the GSTIN; the bank account is all four fields
-	// or none. Any refusal is a 422 naming the field. Audited as `billing_settings.update`.
-	// Invoices at a GST rate above 0 need a GSTIN: an unregistered supplier issues bills of supply
+	// or none. Any refusal is a 422 naming the field. Audited as `billing_settings.update` (a
+	// reseller's with the reseller's user as target). The platform's invoices at a GST rate above 0
+	// need a GSTIN: an unregistered supplier issues bills of supply
 	// only.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
@@ -41554,11 +41584,15 @@ func (c *ClientWithResponses) GetServiceSamplesWithResponse(ctx context.Context,
 	return ParseGetServiceSamplesResponse(rsp)
 }
 
-// GetBillingSettingsWithResponse The supplier's details on invoices (admin)
+// GetBillingSettingsWithResponse The supplier's details on invoices (admin; a reseller its own)
 //
 // The business that issues the GST invoices: legal name, address, state, GSTIN, PAN, invoice
-// prefix, default SAC code, and the bank account and UPI address payers are shown. Until an
-// admin saves them: the prefix `PG`, the SAC `998319`, the rest empty and `updated_at` null.
+// prefix, default SAC code, and the bank account and UPI address payers are shown. An admin
+// reads the platform's record: until one saves it, the prefix `PG`, the SAC `998319`, the rest
+// empty and `updated_at` null. A reseller reads its own record (the supplier of its customers'
+// invoices and the payee its customers pay): until it saves one, the prefix `IN`, the SAC
+// `998319`, the rest empty; its `missing` never names the GSTIN (a reseller without one issues
+// bills of supply). Anyone else: 403.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -41571,14 +41605,17 @@ func (c *ClientWithResponses) GetBillingSettingsWithResponse(ctx context.Context
 	return ParseGetBillingSettingsResponse(rsp)
 }
 
-// PutBillingSettingsWithBodyWithResponse Replace the supplier's details (admin, audited)
+// PutBillingSettingsWithBodyWithResponse Replace the supplier's details (admin; a reseller its own; audited)
 //
-// Replaces the whole record: a field left out is cleared, `invoice_prefix` and `sac_code` go
-// back to their defaults, and `pan` left empty is the GSTIN's. Legal name, address and state
+// Replaces the caller's whole record (an admin's: the platform's; a reseller's: its own; anyone
+// else 403): a field left out is cleared, `invoice_prefix` and `sac_code` go back to their
+// defaults (a reseller's prefix `IN`), and `pan` left empty is the GSTIN's. The GSTIN is
+// optional. Legal name, address and state
 // are required; a GSTIN must be a regular taxpayer's (format, state code, check character)
 // registered in `state`, a PAN the one inside the GSTIN; the bank account is all four fields
-// or none. Any refusal is a 422 naming the field. Audited as `billing_settings.update`.
-// Invoices at a GST rate above 0 need a GSTIN: an unregistered supplier issues bills of supply
+// or none. Any refusal is a 422 naming the field. Audited as `billing_settings.update` (a
+// reseller's with the reseller's user as target). The platform's invoices at a GST rate above 0
+// need a GSTIN: an unregistered supplier issues bills of supply
 // only.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -41592,14 +41629,17 @@ func (c *ClientWithResponses) PutBillingSettingsWithBodyWithResponse(ctx context
 	return ParsePutBillingSettingsResponse(rsp)
 }
 
-// PutBillingSettingsWithResponse Replace the supplier's details (admin, audited)
+// PutBillingSettingsWithResponse Replace the supplier's details (admin; a reseller its own; audited)
 //
-// Replaces the whole record: a field left out is cleared, `invoice_prefix` and `sac_code` go
-// back to their defaults, and `pan` left empty is the GSTIN's. Legal name, address and state
+// Replaces the caller's whole record (an admin's: the platform's; a reseller's: its own; anyone
+// else 403): a field left out is cleared, `invoice_prefix` and `sac_code` go back to their
+// defaults (a reseller's prefix `IN`), and `pan` left empty is the GSTIN's. The GSTIN is
+// optional. Legal name, address and state
 // are required; a GSTIN must be a regular taxpayer's (format, state code, check character)
 // registered in `state`, a PAN the one inside the GSTIN; the bank account is all four fields
-// or none. Any refusal is a 422 naming the field. Audited as `billing_settings.update`.
-// Invoices at a GST rate above 0 need a GSTIN: an unregistered supplier issues bills of supply
+// or none. Any refusal is a 422 naming the field. Audited as `billing_settings.update` (a
+// reseller's with the reseller's user as target). The platform's invoices at a GST rate above 0
+// need a GSTIN: an unregistered supplier issues bills of supply
 // only.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).

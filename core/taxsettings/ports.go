@@ -11,6 +11,7 @@ import (
 // change runs in one, with store.Stores from store.Transactor).
 type Profiles interface {
 	Supplier(ctx context.Context) (*taxprofile.Supplier, error)
+	ResellerSupplier(ctx context.Context, resellerID uint64) (*taxprofile.Supplier, error)
 	Profile(ctx context.Context, userID uint64) (*taxprofile.Profile, error)
 	SaveProfile(ctx context.Context, p *taxprofile.Profile) error
 	DeleteProfile(ctx context.Context, userID uint64) error

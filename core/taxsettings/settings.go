@@ -33,6 +33,8 @@ package taxsettings
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"time"
 
 	"paygate/core/audit"
@@ -70,13 +72,38 @@ func requireAdmin(actor *user.User) error {
 	return nil
 }
 
-// Supplier is the supplier's details as an admin sees them: the defaults
-// (prefix PG, SAC 998319, nothing else) until one saved them.
-func (st *Settings) Supplier(ctx context.Context, admin *user.User) (*taxprofile.Supplier, error) {
-	if err := requireAdmin(admin); err != nil {
+// Supplier is the billing settings the caller keeps: an admin's are the
+// platform's (the defaults, prefix PG and SAC 998319, until one saved
+// them); a reseller's its own (prefix IN and SAC 998319 until it saved
+// them); anyone else is refused (403).
+func (st *Settings) Supplier(ctx context.Context, actor *user.User) (*taxprofile.Supplier, error) {
+	if actor != nil && actor.Role == user.RoleReseller {
+		sup, err := st.profiles.ResellerSupplier(ctx, actor.ID)
+		if errors.Is(err, taxprofile.ErrNoResellerSupplier) {
+			return DefaultResellerSupplier(), nil
+		}
+		return sup, err
+	}
+	if err := requireAdmin(actor); err != nil {
 		return nil, err
 	}
 	return st.profiles.Supplier(ctx)
+}
+
+// DefaultResellerSupplier is a reseller's record before it saved one: its
+// own default prefix (never the platform's) and the default SAC.
+func DefaultResellerSupplier() *taxprofile.Supplier {
+	sup := taxprofile.DefaultSupplier()
+	sup.InvoicePrefix = taxprofile.DefaultResellerPrefix
+	return sup
+}
+
+// ResellerSupplier is reseller resellerID's own billing and payee details
+// as saved (the supplier block of its customers' invoices, the payee its
+// customers pay); taxprofile.ErrNoResellerSupplier when it saved none. No
+// caller check: the caller decides whose record it needs.
+func (st *Settings) ResellerSupplier(ctx context.Context, resellerID uint64) (*taxprofile.Supplier, error) {
+	return st.profiles.ResellerSupplier(ctx, resellerID)
 }
 
 // Payee is the platform's details for paying in, as any signed-in account
@@ -90,12 +117,18 @@ func (st *Settings) Payee(ctx context.Context, actor *user.User) (*taxprofile.Su
 	return st.profiles.Supplier(ctx)
 }
 
-// PutSupplier replaces the supplier's details with in (admin only):
-// normalised, validated (422 with the fields named as in the settings'
-// JSON), saved and audited (billing_settings.update, the record before and
-// after) in one transaction. An empty prefix or SAC is the default; an
-// empty PAN the GSTIN's.
-func (st *Settings) PutSupplier(ctx context.Context, admin *user.User, in taxprofile.Supplier) (*taxprofile.Supplier, error) {
+// PutSupplier replaces the caller's billing settings with in: an admin's
+// the platform's, a reseller's its own (anyone else 403). Normalised,
+// validated (422 with the fields named as in the settings' JSON; the GSTIN
+// is optional), saved and audited (billing_settings.update, the record
+// before and after; a reseller's targets the reseller's user) in one
+// transaction. An empty prefix or SAC is the default (a reseller's prefix
+// IN); an empty PAN the GSTIN's.
+func (st *Settings) PutSupplier(ctx context.Context, actor *user.User, in taxprofile.Supplier) (*taxprofile.Supplier, error) {
+	if actor != nil && actor.Role == user.RoleReseller {
+		return st.putResellerSupplier(ctx, actor, in)
+	}
+	admin := actor
 	if err := requireAdmin(admin); err != nil {
 		return nil, err
 	}
@@ -114,6 +147,36 @@ func (st *Settings) PutSupplier(ctx context.Context, admin *user.User, in taxpro
 			return err
 		}
 		return store.Record(ctx, s, now, admin, audit.BillingSettingsUpdate, audit.TargetBillingSettings, 0,
+			supplierSnapshot(before), supplierSnapshot(&in))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &in, nil
+}
+
+func (st *Settings) putResellerSupplier(ctx context.Context, reseller *user.User, in taxprofile.Supplier) (*taxprofile.Supplier, error) {
+	if strings.TrimSpace(in.InvoicePrefix) == "" {
+		in.InvoicePrefix = taxprofile.DefaultResellerPrefix
+	}
+	in.Normalize()
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	err := st.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+		before, err := s.TaxProfiles.LockResellerSupplier(ctx, reseller.ID)
+		if errors.Is(err, taxprofile.ErrNoResellerSupplier) {
+			before, err = DefaultResellerSupplier(), nil
+		}
+		if err != nil {
+			return err
+		}
+		now := st.now().UTC()
+		in.UpdatedAt = now
+		if err := s.TaxProfiles.SaveResellerSupplier(ctx, reseller.ID, &in); err != nil {
+			return err
+		}
+		return store.Record(ctx, s, now, reseller, audit.BillingSettingsUpdate, audit.TargetUser, reseller.ID,
 			supplierSnapshot(before), supplierSnapshot(&in))
 	})
 	if err != nil {

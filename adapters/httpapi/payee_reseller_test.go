@@ -1,0 +1,74 @@
+package httpapi_test
+
+import (
+	"fmt"
+	"testing"
+)
+
+// resellerBilling is a reseller's full record, unregistered for GST.
+var resellerBilling = map[string]any{
+	"legal_name": "Asha Digital Services", "address": "12 MG Road\nBengaluru 560001", "state": "29",
+	"bank_name": "ICICI Bank", "account_name": "Asha Digital Services", "account_number": "123456789012",
+	"ifsc": "ICIC0000123", "upi": "asha@icici",
+}
+
+// TestResellerBillingSettings: a reseller reads and saves its own billing
+// and payee record through GET/PUT /settings/billing (the defaults, prefix
+// IN, until it saves; no GSTIN needed), audited with the reseller as
+// target; the platform's record and another reseller's stay as they were;
+// its customer is refused (403).
+func TestResellerBillingSettings(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		const path = "/api/v1/panel/settings/billing"
+		r := e.newCustomer("reseller", "starter", "0.00")
+		other := e.newCustomer("reseller", "starter", "0.00")
+		cust := e.resellersCustomer(r, "0.00")
+		e.must(e.do("GET", path, cust.token, nil), 403)
+		e.must(e.do("PUT", path, cust.token, resellerBilling), 403)
+
+		def := e.must(e.do("GET", path, r.token, nil), 200)
+		if def.str("invoice_prefix") != "IN" || def.str("sac_code") != "998319" || def.str("legal_name") != "" ||
+			def.body["updated_at"] != nil {
+			t.Fatalf("a reseller's defaults: %s", def.raw)
+		}
+		e.must(e.do("PUT", "/api/v1/panel/settings/billing", e.admin, map[string]any{"legal_name": "Paygate Technologies",
+			"address": "Mumbai", "state": "27", "upi": "paygate@hdfcbank"}), 200)
+
+		saved := e.must(e.do("PUT", path, r.token, resellerBilling), 200)
+		for _, got := range []resp{saved, e.must(e.do("GET", path, r.token, nil), 200)} {
+			for k, v := range resellerBilling {
+				if got.str(k) != v {
+					t.Errorf("%s = %q, want %q", k, got.str(k), v)
+				}
+			}
+			if got.str("gstin") != "" || got.str("invoice_prefix") != "IN" || got.str("updated_at") == "" ||
+				len(got.body["missing"].([]any)) != 0 {
+				t.Errorf("saved: %s", got.raw)
+			}
+		}
+		if got := e.must(e.do("GET", path, e.admin, nil), 200); got.str("legal_name") != "Paygate Technologies" || got.str("upi") != "paygate@hdfcbank" {
+			t.Fatalf("the platform's record: %s", got.raw)
+		}
+		if got := e.must(e.do("GET", path, other.token, nil), 200); got.str("legal_name") != "" || got.str("upi") != "" {
+			t.Fatalf("another reseller's record: %s", got.raw)
+		}
+		entries := e.must(e.do("GET", fmt.Sprintf("/api/v1/panel/audit-logs?action=billing_settings.update&target_type=user&target_id=%d", r.id),
+			e.admin, nil), 200).body["data"].([]any)
+		if len(entries) != 1 {
+			t.Fatalf("audit entries %v", entries)
+		}
+		entry := entries[0].(map[string]any)
+		after, _ := entry["after"].(map[string]any)
+		if entry["target_type"] != "user" || entry["target_id"] != float64(r.id) || entry["actor_id"] != float64(r.id) ||
+			after["upi"] != "asha@icici" {
+			t.Fatalf("audit entry %v", entry)
+		}
+		// A refusal names the field and changes nothing.
+		bad := map[string]any{"legal_name": "X", "address": "Y", "state": "29", "gstin": gstinMaharashtra}
+		e.must422(e.do("PUT", path, r.token, bad), "gstin")
+		if got := e.must(e.do("GET", path, r.token, nil), 200); got.str("legal_name") != "Asha Digital Services" {
+			t.Fatalf("after a refusal: %s", got.raw)
+		}
+		e.ledgerClean()
+	})
+}
