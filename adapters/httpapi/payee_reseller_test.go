@@ -72,3 +72,47 @@ func TestResellerBillingSettings(t *testing.T) {
 		e.ledgerClean()
 	})
 }
+
+// TestReconciliationLeavesCustomersRequests: a statement line of the
+// platform's account with a reseller's customer's UTR and amount stays
+// unmatched (no_match): the customer paid its reseller, not the platform;
+// an admin cannot match it by hand (409 reseller_decides); the request
+// stays pending for its reseller, whose approval is a transfer.
+func TestReconciliationLeavesCustomersRequests(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		r := e.newCustomer("reseller", "starter", "500.00")
+		cust := e.resellersCustomer(r, "0.00")
+		req := e.must(e.upload(cust.token, map[string]string{"amount": "250.00", "utr_number": "412300004567", "payment_method": "upi"}), 201)
+		path := fmt.Sprintf("/api/v1/panel/balance-requests/%d", req.num("id"))
+		csv := "Date,Narration,Ref No,Debit,Credit,Balance\n" +
+			"05/04/2024,\"UPI/412300004567/Payment from CUSTOMER/c@okaxis\",412300004567,,250.00,\"1,250.00\"\n"
+		st := e.must(e.importStatement(e.admin, "customer.csv", []byte(csv), nil), 201)
+		if st.body["matched"] != 0.0 || st.body["unmatched"] != 1.0 {
+			t.Fatalf("import: %s", st.raw)
+		}
+		lines := e.must(e.do("GET", "/api/v1/panel/reconciliation/lines?status=unmatched", e.admin, nil), 200).body["data"].([]any)
+		if len(lines) != 1 || lines[0].(map[string]any)["reason"] != "no_match" {
+			t.Fatalf("unmatched lines: %v", lines)
+		}
+		if got := e.must(e.do("GET", path, e.admin, nil), 200); got.str("status") != "pending" {
+			t.Fatalf("the customer's request: %s", got.raw)
+		}
+		if b := e.balance(cust); b != "0.00" {
+			t.Fatalf("the customer was credited %s by the platform's statement", b)
+		}
+		line := uint64(lines[0].(map[string]any)["id"].(float64))
+		m := e.do("POST", fmt.Sprintf("/api/v1/panel/reconciliation/lines/%d/match", line), e.admin,
+			map[string]any{"balance_request_id": req.num("id")})
+		if m.status != 409 || m.str("error") != "reseller_decides" {
+			t.Fatalf("a hand match to a customer's request: %d %s", m.status, m.raw)
+		}
+		if got := e.must(e.do("GET", path, e.admin, nil), 200); got.str("status") != "pending" || e.balance(cust) != "0.00" {
+			t.Fatalf("after a refused hand match: %s", got.raw)
+		}
+		e.must(e.do("POST", path+"/approve", r.token, map[string]any{"admin_remarks": "received in my UPI"}), 200)
+		if e.balance(cust) != "250.00" || e.balance(r) != "250.00" {
+			t.Fatalf("after its reseller's approval: customer %s, reseller %s", e.balance(cust), e.balance(r))
+		}
+		e.ledgerClean()
+	})
+}

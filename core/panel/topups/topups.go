@@ -253,10 +253,23 @@ func (p *TopUps) decideTopUp(ctx context.Context, actor *user.User, id uint64, t
 
 // ApproveTopUpTx is ApproveTopUp inside the caller's transaction s
 // (reconciliation approves the request a bank statement line pays, in the
-// transaction that matches the line).
+// transaction that matches the line). A reseller's customer's request is
+// refused (topup.ErrResellerDecides): the customer paid its reseller, not
+// the platform, and only its reseller decides it.
 func (p *TopUps) ApproveTopUpTx(ctx context.Context, s store.Stores, actor *user.User, id uint64, remarks string) (*topup.Request, error) {
 	if err := panel.RequireAdmin(actor); err != nil {
 		return nil, err
+	}
+	r, err := s.TopUps.ByID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	owner, err := s.Users.ByID(ctx, r.UserID)
+	if err != nil {
+		return nil, fmt.Errorf("owner of balance request %d: %w", r.ID, err)
+	}
+	if owner.ParentID != nil {
+		return nil, topup.ErrResellerDecides
 	}
 	return p.decideTopUpIn(ctx, s, actor, id, topup.StatusApproved, remarks)
 }
