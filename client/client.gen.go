@@ -476,6 +476,24 @@ func (e ParamType) Valid() bool {
 	}
 }
 
+// Defines values for PayeePayee.
+const (
+	PayeePayeePlatform PayeePayee = "platform"
+	PayeePayeeReseller PayeePayee = "reseller"
+)
+
+// Valid indicates whether the value is a known member of the PayeePayee enum.
+func (e PayeePayee) Valid() bool {
+	switch e {
+	case PayeePayeePlatform:
+		return true
+	case PayeePayeeReseller:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PaymentPurpose.
 const (
 	PaymentPurposeBalance    PaymentPurpose = "balance"
@@ -3023,15 +3041,36 @@ type PatchUserRequest struct {
 	Status *UserStatus `json:"status,omitempty"`
 }
 
-// Payee The platform's details for paying in; "" when not set
+// Payee Whom the caller pays to add to its balance; text "" when not set
 type Payee struct {
 	AccountName   string `json:"account_name"`
 	AccountNumber string `json:"account_number"`
 	BankName      string `json:"bank_name"`
-	Ifsc          string `json:"ifsc"`
-	LegalName     string `json:"legal_name"`
-	Upi           string `json:"upi"`
+
+	// Checkout POST /balance/checkout is offered (never to a reseller's customer)
+	Checkout  bool   `json:"checkout"`
+	Ifsc      string `json:"ifsc"`
+	LegalName string `json:"legal_name"`
+
+	// Name Who is paid, as the payer is shown it
+	Name string `json:"name"`
+
+	// Payable A UPI address or a bank account is set
+	Payable bool `json:"payable"`
+
+	// Payee reseller for a reseller's customer (it pays its reseller), else platform
+	Payee PayeePayee `json:"payee"`
+
+	// SupportEmail The reseller's support email ("" for the platform)
+	SupportEmail string `json:"support_email"`
+
+	// SupportPhone The reseller's support phone ("" for the platform)
+	SupportPhone string `json:"support_phone"`
+	Upi          string `json:"upi"`
 }
+
+// PayeePayee reseller for a reseller's customer (it pays its reseller), else platform
+type PayeePayee string
 
 // Payment defines model for Payment.
 type Payment struct {
@@ -6458,6 +6497,13 @@ type ClientInterface interface {
 	// `amount` is at most `BALANCE_REQUEST_MAX` and one UPI payment's limit (1,00,000.00),
 	// whichever is lower. Manual balance requests stay available.
 	//
+	// A reseller's customer never tops up through the platform's checkout: the platform's provider
+	// collects into the platform's account, and the customer's money is its reseller's. It pays
+	// its reseller directly (`GET /settings/payee`: the reseller's UPI address and bank account)
+	// and raises a balance request that its reseller decides. Its checkout is 409
+	// `reseller_payee_missing` while its reseller has no payee details (ask the reseller), else
+	// 409 `pay_reseller_directly`.
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/v1/panel/balance/checkout (the `CreateBalanceCheckout` operationId).
@@ -6471,6 +6517,13 @@ type ClientInterface interface {
 	// in the same transaction (ledger `credit`, `reference_type` `payment`, no collection fee).
 	// `amount` is at most `BALANCE_REQUEST_MAX` and one UPI payment's limit (1,00,000.00),
 	// whichever is lower. Manual balance requests stay available.
+	//
+	// A reseller's customer never tops up through the platform's checkout: the platform's provider
+	// collects into the platform's account, and the customer's money is its reseller's. It pays
+	// its reseller directly (`GET /settings/payee`: the reseller's UPI address and bank account)
+	// and raises a balance request that its reseller decides. Its checkout is 409
+	// `reseller_payee_missing` while its reseller has no payee details (ask the reseller), else
+	// 409 `pay_reseller_directly`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -7374,19 +7427,26 @@ type ClientInterface interface {
 	// Corresponds with PUT /api/v1/panel/settings/billing (the `PutBillingSettings` operationId).
 	PutBillingSettings(ctx context.Context, body PutBillingSettingsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// GetPayee Where to pay in (any signed-in account)
+	// GetPayee Where to pay in (any signed-in account; a customer its reseller)
 	//
-	// The platform's bank account and UPI address from the billing settings, shown on Add balance
-	// for a bank transfer or UPI payment (the payer then reports the UTR). Text fields are "" when
-	// the admin has not set them; the account number is as saved (it is printed on invoices).
+	// Whom the caller pays on Add balance for a bank transfer or UPI payment (the payer then
+	// reports the UTR in a balance request). For a reseller's customer (`payee` `reseller`): its
+	// reseller's own billing settings (never the platform's), `name` its brand name (else its legal
+	// name, else its account name) and its support contacts (its brand's, else its account's);
+	// `payable` false while the reseller has set neither a UPI address nor a bank account (the
+	// customer is told to ask its reseller); `checkout` always false (it pays its reseller
+	// directly). For anyone else (`payee` `platform`): the platform's bank account and UPI address
+	// from the billing settings, `name` its legal name, no support contacts, `checkout` true. Text
+	// fields are "" when not set; the account number is as saved (it is printed on invoices).
 	//
 	// Corresponds with GET /api/v1/panel/settings/payee (the `GetPayee` operationId).
 	GetPayee(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// GetPayeeUpiQr A QR code of the platform's UPI address
+	// GetPayeeUpiQr A QR code of the payee's UPI address (a customer's reseller's)
 	//
-	// A PNG QR code of the UPI deep link `upi://pay?pa=<upi>&pn=<legal_name>&cu=INR`, without an
-	// amount (the payer types it). 404 when no UPI address is set.
+	// A PNG QR code of the UPI deep link `upi://pay?pa=<upi>&pn=<name>&cu=INR` of the caller's payee
+	// (`GET /settings/payee`), without an amount (the payer types it). 404 when no UPI address is
+	// set.
 	//
 	// Corresponds with GET /api/v1/panel/settings/payee/upi-qr.png (the `GetPayeeUpiQr` operationId).
 	GetPayeeUpiQr(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9032,6 +9092,13 @@ func (c *Client) GetBalanceRequestScreenshot(ctx context.Context, id Id, reqEdit
 // `amount` is at most `BALANCE_REQUEST_MAX` and one UPI payment's limit (1,00,000.00),
 // whichever is lower. Manual balance requests stay available.
 //
+// A reseller's customer never tops up through the platform's checkout: the platform's provider
+// collects into the platform's account, and the customer's money is its reseller's. It pays
+// its reseller directly (`GET /settings/payee`: the reseller's UPI address and bank account)
+// and raises a balance request that its reseller decides. Its checkout is 409
+// `reseller_payee_missing` while its reseller has no payee details (ask the reseller), else
+// 409 `pay_reseller_directly`.
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/v1/panel/balance/checkout (the `CreateBalanceCheckout` operationId).
@@ -9055,6 +9122,13 @@ func (c *Client) CreateBalanceCheckoutWithBody(ctx context.Context, contentType 
 // in the same transaction (ledger `credit`, `reference_type` `payment`, no collection fee).
 // `amount` is at most `BALANCE_REQUEST_MAX` and one UPI payment's limit (1,00,000.00),
 // whichever is lower. Manual balance requests stay available.
+//
+// A reseller's customer never tops up through the platform's checkout: the platform's provider
+// collects into the platform's account, and the customer's money is its reseller's. It pays
+// its reseller directly (`GET /settings/payee`: the reseller's UPI address and bank account)
+// and raises a balance request that its reseller decides. Its checkout is 409
+// `reseller_payee_missing` while its reseller has no payee details (ask the reseller), else
+// 409 `pay_reseller_directly`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -10848,11 +10922,17 @@ func (c *Client) PutBillingSettings(ctx context.Context, body PutBillingSettings
 	return c.Client.Do(req)
 }
 
-// GetPayee Where to pay in (any signed-in account)
+// GetPayee Where to pay in (any signed-in account; a customer its reseller)
 //
-// The platform's bank account and UPI address from the billing settings, shown on Add balance
-// for a bank transfer or UPI payment (the payer then reports the UTR). Text fields are "" when
-// the admin has not set them; the account number is as saved (it is printed on invoices).
+// Whom the caller pays on Add balance for a bank transfer or UPI payment (the payer then
+// reports the UTR in a balance request). For a reseller's customer (`payee` `reseller`): its
+// reseller's own billing settings (never the platform's), `name` its brand name (else its legal
+// name, else its account name) and its support contacts (its brand's, else its account's);
+// `payable` false while the reseller has set neither a UPI address nor a bank account (the
+// customer is told to ask its reseller); `checkout` always false (it pays its reseller
+// directly). For anyone else (`payee` `platform`): the platform's bank account and UPI address
+// from the billing settings, `name` its legal name, no support contacts, `checkout` true. Text
+// fields are "" when not set; the account number is as saved (it is printed on invoices).
 //
 // Corresponds with GET /api/v1/panel/settings/payee (the `GetPayee` operationId).
 func (c *Client) GetPayee(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10867,10 +10947,11 @@ func (c *Client) GetPayee(ctx context.Context, reqEditors ...RequestEditorFn) (*
 	return c.Client.Do(req)
 }
 
-// GetPayeeUpiQr A QR code of the platform's UPI address
+// GetPayeeUpiQr A QR code of the payee's UPI address (a customer's reseller's)
 //
-// A PNG QR code of the UPI deep link `upi://pay?pa=<upi>&pn=<legal_name>&cu=INR`, without an
-// amount (the payer types it). 404 when no UPI address is set.
+// A PNG QR code of the UPI deep link `upi://pay?pa=<upi>&pn=<name>&cu=INR` of the caller's payee
+// (`GET /settings/payee`), without an amount (the payer types it). 404 when no UPI address is
+// set.
 //
 // Corresponds with GET /api/v1/panel/settings/payee/upi-qr.png (the `GetPayeeUpiQr` operationId).
 func (c *Client) GetPayeeUpiQr(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -19978,6 +20059,13 @@ type ClientWithResponsesInterface interface {
 	// `amount` is at most `BALANCE_REQUEST_MAX` and one UPI payment's limit (1,00,000.00),
 	// whichever is lower. Manual balance requests stay available.
 	//
+	// A reseller's customer never tops up through the platform's checkout: the platform's provider
+	// collects into the platform's account, and the customer's money is its reseller's. It pays
+	// its reseller directly (`GET /settings/payee`: the reseller's UPI address and bank account)
+	// and raises a balance request that its reseller decides. Its checkout is 409
+	// `reseller_payee_missing` while its reseller has no payee details (ask the reseller), else
+	// 409 `pay_reseller_directly`.
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/v1/panel/balance/checkout (the `CreateBalanceCheckout` operationId).
@@ -19991,6 +20079,13 @@ type ClientWithResponsesInterface interface {
 	// in the same transaction (ledger `credit`, `reference_type` `payment`, no collection fee).
 	// `amount` is at most `BALANCE_REQUEST_MAX` and one UPI payment's limit (1,00,000.00),
 	// whichever is lower. Manual balance requests stay available.
+	//
+	// A reseller's customer never tops up through the platform's checkout: the platform's provider
+	// collects into the platform's account, and the customer's money is its reseller's. It pays
+	// its reseller directly (`GET /settings/payee`: the reseller's UPI address and bank account)
+	// and raises a balance request that its reseller decides. Its checkout is 409
+	// `reseller_payee_missing` while its reseller has no payee details (ask the reseller), else
+	// 409 `pay_reseller_directly`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -20982,21 +21077,28 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PUT /api/v1/panel/settings/billing (the `PutBillingSettings` operationId).
 	PutBillingSettingsWithResponse(ctx context.Context, body PutBillingSettingsJSONRequestBody, reqEditors ...RequestEditorFn) (*PutBillingSettingsResponse, error)
 
-	// GetPayeeWithResponse Where to pay in (any signed-in account)
+	// GetPayeeWithResponse Where to pay in (any signed-in account; a customer its reseller)
 	//
-	// The platform's bank account and UPI address from the billing settings, shown on Add balance
-	// for a bank transfer or UPI payment (the payer then reports the UTR). Text fields are "" when
-	// the admin has not set them; the account number is as saved (it is printed on invoices).
+	// Whom the caller pays on Add balance for a bank transfer or UPI payment (the payer then
+	// reports the UTR in a balance request). For a reseller's customer (`payee` `reseller`): its
+	// reseller's own billing settings (never the platform's), `name` its brand name (else its legal
+	// name, else its account name) and its support contacts (its brand's, else its account's);
+	// `payable` false while the reseller has set neither a UPI address nor a bank account (the
+	// customer is told to ask its reseller); `checkout` always false (it pays its reseller
+	// directly). For anyone else (`payee` `platform`): the platform's bank account and UPI address
+	// from the billing settings, `name` its legal name, no support contacts, `checkout` true. Text
+	// fields are "" when not set; the account number is as saved (it is printed on invoices).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/v1/panel/settings/payee (the `GetPayee` operationId).
 	GetPayeeWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetPayeeResponse, error)
 
-	// GetPayeeUpiQrWithResponse A QR code of the platform's UPI address
+	// GetPayeeUpiQrWithResponse A QR code of the payee's UPI address (a customer's reseller's)
 	//
-	// A PNG QR code of the UPI deep link `upi://pay?pa=<upi>&pn=<legal_name>&cu=INR`, without an
-	// amount (the payer types it). 404 when no UPI address is set.
+	// A PNG QR code of the UPI deep link `upi://pay?pa=<upi>&pn=<name>&cu=INR` of the caller's payee
+	// (`GET /settings/payee`), without an amount (the payer types it). 404 when no UPI address is
+	// set.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -25327,6 +25429,11 @@ type CreateBalanceCheckoutResponse403Headers struct {
 	XRequestID *string
 }
 
+// CreateBalanceCheckoutResponse409Headers the declared response headers of an HTTP 409 response for CreateBalanceCheckout
+type CreateBalanceCheckoutResponse409Headers struct {
+	XRequestID *string
+}
+
 // CreateBalanceCheckoutResponse413Headers the declared response headers of an HTTP 413 response for CreateBalanceCheckout
 type CreateBalanceCheckoutResponse413Headers struct {
 	XRequestID *string
@@ -25358,6 +25465,8 @@ type CreateBalanceCheckoutResponse struct {
 	JSON401 *Unauthorized
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *Forbidden
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *PayloadTooLarge
 	// JSON422 the response for an HTTP 422 `application/json` response
@@ -25372,6 +25481,8 @@ type CreateBalanceCheckoutResponse struct {
 	Headers401 *CreateBalanceCheckoutResponse401Headers
 	// Headers403 the parsed response headers for an HTTP 403 response
 	Headers403 *CreateBalanceCheckoutResponse403Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateBalanceCheckoutResponse409Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *CreateBalanceCheckoutResponse413Headers
 	// Headers422 the parsed response headers for an HTTP 422 response
@@ -25400,6 +25511,11 @@ func (r CreateBalanceCheckoutResponse) GetJSON401() *Unauthorized {
 // GetJSON403 returns the response for an HTTP 403 `application/json` response
 func (r CreateBalanceCheckoutResponse) GetJSON403() *Forbidden {
 	return r.JSON403
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CreateBalanceCheckoutResponse) GetJSON409() *Conflict {
+	return r.JSON409
 }
 
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
@@ -40109,6 +40225,13 @@ func (c *ClientWithResponses) GetBalanceRequestScreenshotWithResponse(ctx contex
 // `amount` is at most `BALANCE_REQUEST_MAX` and one UPI payment's limit (1,00,000.00),
 // whichever is lower. Manual balance requests stay available.
 //
+// A reseller's customer never tops up through the platform's checkout: the platform's provider
+// collects into the platform's account, and the customer's money is its reseller's. It pays
+// its reseller directly (`GET /settings/payee`: the reseller's UPI address and bank account)
+// and raises a balance request that its reseller decides. Its checkout is 409
+// `reseller_payee_missing` while its reseller has no payee details (ask the reseller), else
+// 409 `pay_reseller_directly`.
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/v1/panel/balance/checkout (the `CreateBalanceCheckout` operationId).
@@ -40128,6 +40251,13 @@ func (c *ClientWithResponses) CreateBalanceCheckoutWithBodyWithResponse(ctx cont
 // in the same transaction (ledger `credit`, `reference_type` `payment`, no collection fee).
 // `amount` is at most `BALANCE_REQUEST_MAX` and one UPI payment's limit (1,00,000.00),
 // whichever is lower. Manual balance requests stay available.
+//
+// A reseller's customer never tops up through the platform's checkout: the platform's provider
+// collects into the platform's account, and the customer's money is its reseller's. It pays
+// its reseller directly (`GET /settings/payee`: the reseller's UPI address and bank account)
+// and raises a balance request that its reseller decides. Its checkout is 409
+// `reseller_payee_missing` while its reseller has no payee details (ask the reseller), else
+// 409 `pay_reseller_directly`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -41653,11 +41783,17 @@ func (c *ClientWithResponses) PutBillingSettingsWithResponse(ctx context.Context
 	return ParsePutBillingSettingsResponse(rsp)
 }
 
-// GetPayeeWithResponse Where to pay in (any signed-in account)
+// GetPayeeWithResponse Where to pay in (any signed-in account; a customer its reseller)
 //
-// The platform's bank account and UPI address from the billing settings, shown on Add balance
-// for a bank transfer or UPI payment (the payer then reports the UTR). Text fields are "" when
-// the admin has not set them; the account number is as saved (it is printed on invoices).
+// Whom the caller pays on Add balance for a bank transfer or UPI payment (the payer then
+// reports the UTR in a balance request). For a reseller's customer (`payee` `reseller`): its
+// reseller's own billing settings (never the platform's), `name` its brand name (else its legal
+// name, else its account name) and its support contacts (its brand's, else its account's);
+// `payable` false while the reseller has set neither a UPI address nor a bank account (the
+// customer is told to ask its reseller); `checkout` always false (it pays its reseller
+// directly). For anyone else (`payee` `platform`): the platform's bank account and UPI address
+// from the billing settings, `name` its legal name, no support contacts, `checkout` true. Text
+// fields are "" when not set; the account number is as saved (it is printed on invoices).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -41670,10 +41806,11 @@ func (c *ClientWithResponses) GetPayeeWithResponse(ctx context.Context, reqEdito
 	return ParseGetPayeeResponse(rsp)
 }
 
-// GetPayeeUpiQrWithResponse A QR code of the platform's UPI address
+// GetPayeeUpiQrWithResponse A QR code of the payee's UPI address (a customer's reseller's)
 //
-// A PNG QR code of the UPI deep link `upi://pay?pa=<upi>&pn=<legal_name>&cu=INR`, without an
-// amount (the payer types it). 404 when no UPI address is set.
+// A PNG QR code of the UPI deep link `upi://pay?pa=<upi>&pn=<name>&cu=INR` of the caller's payee
+// (`GET /settings/payee`), without an amount (the payer types it). 404 when no UPI address is
+// set.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -46522,6 +46659,13 @@ func ParseCreateBalanceCheckoutResponse(rsp *http.Response) (*CreateBalanceCheck
 		}
 		response.JSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -46583,6 +46727,16 @@ func ParseCreateBalanceCheckoutResponse(rsp *http.Response) (*CreateBalanceCheck
 			headers.XRequestID = &value
 		}
 		response.Headers403 = &headers
+	case rsp.StatusCode == 409:
+		var headers CreateBalanceCheckoutResponse409Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers CreateBalanceCheckoutResponse413Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {

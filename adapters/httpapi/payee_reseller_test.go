@@ -116,3 +116,74 @@ func TestReconciliationLeavesCustomersRequests(t *testing.T) {
 		e.ledgerClean()
 	})
 }
+
+// TestCustomerPaysItsReseller: a reseller's customer is shown its reseller
+// as the payee (brand name, the reseller's own UPI address and bank account,
+// its support contacts), never the platform's, and its QR pays the
+// reseller's UPI address. While the reseller has no payee details the
+// customer is told whom to ask (payable false) and its checkout top-up is
+// 409 reseller_payee_missing; with them, the checkout is still refused
+// (409 pay_reseller_directly): the customer pays its reseller directly. A
+// reseller and a plain user keep the platform's payee and checkout.
+func TestCustomerPaysItsReseller(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		const path = "/api/v1/panel/settings/payee"
+		const checkout = "/api/v1/panel/balance/checkout"
+		e.must(e.do("PUT", "/api/v1/panel/settings/billing", e.admin, map[string]any{
+			"legal_name": "Paygate Technologies Private Limited", "address": "Mumbai 400051", "state": "27",
+			"bank_name": "HDFC Bank", "account_name": "Paygate Technologies", "account_number": "50200012345678",
+			"ifsc": "HDFC0000240", "upi": "paygate@hdfcbank",
+		}), 200)
+		r := e.newCustomer("reseller", "starter", "0.00")
+		e.must(e.do("PUT", "/api/v1/panel/brand", r.token, map[string]any{"brand_name": "Asha Cloud",
+			"support_email": "help@ashacloud.in", "support_phone": "+919812345678"}), 200)
+		cust := e.resellersCustomer(r, "0.00")
+
+		// No payee details yet: ask the reseller; no checkout.
+		none := e.must(e.do("GET", path, cust.token, nil), 200)
+		if none.str("payee") != "reseller" || none.str("name") != "Asha Cloud" || none.str("upi") != "" ||
+			none.str("account_number") != "" || none.body["payable"] != false || none.body["checkout"] != false ||
+			none.str("support_email") != "help@ashacloud.in" || none.str("support_phone") != "+919812345678" {
+			t.Fatalf("payee without the reseller's details: %s", none.raw)
+		}
+		e.must(e.do("GET", path+"/upi-qr.png", cust.token, nil), 404)
+		if got := e.do("POST", checkout, cust.token, map[string]any{"amount": "500.00"}); got.status != 409 ||
+			got.str("error") != "reseller_payee_missing" {
+			t.Fatalf("checkout without the reseller's details: %d %s", got.status, got.raw)
+		}
+
+		// With them: the reseller's, never the platform's.
+		e.must(e.do("PUT", "/api/v1/panel/settings/billing", r.token, resellerBilling), 200)
+		got := e.must(e.do("GET", path, cust.token, nil), 200)
+		want := map[string]string{"payee": "reseller", "name": "Asha Cloud", "legal_name": "Asha Digital Services",
+			"bank_name": "ICICI Bank", "account_name": "Asha Digital Services", "account_number": "123456789012",
+			"ifsc": "ICIC0000123", "upi": "asha@icici", "support_email": "help@ashacloud.in"}
+		for k, v := range want {
+			if got.str(k) != v {
+				t.Errorf("%s = %q, want %q", k, got.str(k), v)
+			}
+		}
+		if got.body["payable"] != true || got.body["checkout"] != false {
+			t.Errorf("payee: %s", got.raw)
+		}
+		qr := e.raw("GET", path+"/upi-qr.png", cust.token, "", nil)
+		if got, want := decodeQR(t, []byte(qr.raw)), "upi://pay?pa=asha@icici&pn=Asha%20Cloud&cu=INR"; got != want {
+			t.Errorf("QR reads %q, want %q", got, want)
+		}
+		if got := e.do("POST", checkout, cust.token, map[string]any{"amount": "500.00"}); got.status != 409 ||
+			got.str("error") != "pay_reseller_directly" {
+			t.Fatalf("a customer's checkout: %d %s", got.status, got.raw)
+		}
+
+		// The reseller itself and a plain user pay the platform, by checkout too.
+		plain := e.newCustomer("user", "starter", "0.00")
+		for _, c := range []customer{r, plain} {
+			p := e.must(e.do("GET", path, c.token, nil), 200)
+			if p.str("payee") != "platform" || p.str("upi") != "paygate@hdfcbank" || p.body["checkout"] != true {
+				t.Errorf("%d's payee: %s", c.id, p.raw)
+			}
+			e.must(e.do("POST", checkout, c.token, map[string]any{"amount": "500.00"}), 201)
+		}
+		e.ledgerClean()
+	})
+}

@@ -90,7 +90,21 @@ var (
 	// ErrNoResellerSupplier: the reseller has saved no billing settings.
 	ErrNoResellerSupplier = errs.E(errs.NotFound, "reseller_billing_settings_not_found",
 		"The reseller has no billing settings")
+	// ErrResellerPayeeMissing: a reseller's customer cannot top up by
+	// checkout while its reseller has no payee details (Payable).
+	ErrResellerPayeeMissing = errs.E(errs.Conflict, "reseller_payee_missing",
+		"Your reseller has not set its payment details yet: ask your reseller how to pay")
+	// ErrPayReseller: a reseller's customer pays its reseller directly
+	// (the reseller's UPI address or bank account) and raises a balance
+	// request that its reseller decides; the platform's checkout would
+	// collect into the platform's account, which is not the reseller's.
+	ErrPayReseller = errs.E(errs.Conflict, "pay_reseller_directly",
+		"Pay your reseller directly (its UPI address or bank account on Add balance) and raise a balance request; your reseller credits your balance")
 )
+
+// Payable reports whether payers can pay s: it has a UPI address or a
+// bank account.
+func (s *Supplier) Payable() bool { return s.UPI != "" || s.AccountNumber != "" }
 
 // vpa is a UPI address as payers type it, lower-cased: a handle of letters,
 // digits, '.', '_' or '-', '@' and the provider's name.

@@ -3,8 +3,21 @@ package taxsettings
 import (
 	"context"
 
+	"paygate/core/brand"
 	"paygate/core/taxprofile"
+	"paygate/core/user"
 )
+
+// Users reads a customer's reseller (whom the customer pays).
+type Users interface {
+	ByID(ctx context.Context, id uint64) (*user.User, error)
+}
+
+// Brands reads a reseller's brand: the name and support contacts its
+// customers are shown.
+type Brands interface {
+	Get(ctx context.Context, resellerID uint64) (brand.Brand, error)
+}
 
 // Profiles are the supplier's and the accounts' billing profiles as the
 // settings read and write them outside a transaction (the supplier's

@@ -19,6 +19,14 @@
 // state, and a GSTIN when GST_RATE is above 0 (an unregistered supplier
 // issues bills of supply only).
 //
+// A reseller keeps its own record the same way (reseller_billing_settings,
+// migration 00048; GSTIN optional, prefix IN until set; audited with the
+// reseller as target): the supplier of its customers' invoices and the
+// payee its customers pay. Payee answers whom an account pays on Add
+// balance: a reseller's customer its reseller (never the platform), anyone
+// else the platform; CheckoutTopUp refuses a customer the platform's
+// checkout (docs/decisions.md, "Resellers: customers pay their reseller").
+//
 // The customer's profile (billing in GET/PATCH /panel/auth/me;
 // billing_profiles keyed by user_id, no foreign key) holds legal name,
 // address, state and an optional GSTIN; null removes it; the owner's own
@@ -34,6 +42,7 @@ package taxsettings
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -48,6 +57,8 @@ import (
 type Deps struct {
 	Tx       store.Transactor
 	Profiles Profiles
+	Users    Users
+	Brands   Brands
 	Now      func() time.Time
 }
 
@@ -55,6 +66,8 @@ type Deps struct {
 type Settings struct {
 	tx       store.Transactor
 	profiles Profiles
+	users    Users
+	brands   Brands
 	now      func() time.Time
 }
 
@@ -62,7 +75,7 @@ func New(d Deps) *Settings {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
-	return &Settings{tx: d.Tx, profiles: d.Profiles, now: d.Now}
+	return &Settings{tx: d.Tx, profiles: d.Profiles, users: d.Users, brands: d.Brands, now: d.Now}
 }
 
 func requireAdmin(actor *user.User) error {
@@ -106,15 +119,100 @@ func (st *Settings) ResellerSupplier(ctx context.Context, resellerID uint64) (*t
 	return st.profiles.ResellerSupplier(ctx, resellerID)
 }
 
-// Payee is the platform's details for paying in, as any signed-in account
-// sees them on Add balance: the supplier's legal name, bank account and UPI
-// address ("" when not set). The account number is shown as saved: it is
-// printed on every invoice.
-func (st *Settings) Payee(ctx context.Context, actor *user.User) (*taxprofile.Supplier, error) {
+// Payee is whom an account pays to add to its balance, and how (Add
+// balance; docs/decisions.md, "Resellers: customers pay their reseller").
+type Payee struct {
+	// Reseller: the account is a reseller's customer and pays its reseller
+	// (ResellerID), never the platform.
+	Reseller   bool
+	ResellerID uint64
+	// Name is who is paid, as the payer is shown it: a reseller's brand
+	// name, else its legal name, else its account's name; the platform's
+	// legal name ("" until an admin sets it).
+	Name string
+	// Details are the payee's legal name, bank account and UPI address
+	// ("" when not set): the reseller's own record for a customer.
+	Details taxprofile.Supplier
+	// A reseller's support contacts, for a customer to ask it: its brand's,
+	// else its account's email and phone. "" for the platform.
+	SupportEmail, SupportPhone string
+	// Checkout: the checkout top-up (POST /balance/checkout, collected by
+	// the platform's payment provider into the platform's account) is
+	// offered. Never to a customer: the money is its reseller's.
+	Checkout bool
+}
+
+// Payable reports whether the payee can be paid (a UPI address or a bank
+// account); a customer of a reseller without either is told to ask it.
+func (p *Payee) Payable() bool { return p.Details.Payable() }
+
+// Payee is whom actor pays on Add balance: a reseller's customer its
+// reseller (the reseller's own record, brand name and support contacts;
+// empty details when it saved none), anyone else the platform (the
+// supplier's legal name, bank account and UPI address). The account number
+// is shown as saved: it is printed on every invoice.
+func (st *Settings) Payee(ctx context.Context, actor *user.User) (*Payee, error) {
 	if actor == nil {
 		return nil, errs.ErrUnauthorized
 	}
-	return st.profiles.Supplier(ctx)
+	if actor.ParentID == nil {
+		sup, err := st.profiles.Supplier(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return &Payee{Name: sup.LegalName, Details: *sup, Checkout: true}, nil
+	}
+	rid := *actor.ParentID
+	reseller, err := st.users.ByID(ctx, rid)
+	if err != nil {
+		return nil, fmt.Errorf("reseller %d of user %d: %w", rid, actor.ID, err)
+	}
+	b, err := st.brands.Get(ctx, rid)
+	if err != nil {
+		return nil, err
+	}
+	sup, err := st.profiles.ResellerSupplier(ctx, rid)
+	if errors.Is(err, taxprofile.ErrNoResellerSupplier) {
+		sup, err = &taxprofile.Supplier{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	p := &Payee{Reseller: true, ResellerID: rid, Name: firstOf(b.Name, sup.LegalName, reseller.Name),
+		SupportEmail: b.SupportEmail, SupportPhone: b.SupportPhone,
+		Details: taxprofile.Supplier{LegalName: firstOf(sup.LegalName, b.Name, reseller.Name), BankName: sup.BankName,
+			AccountName: sup.AccountName, AccountNumber: sup.AccountNumber, IFSC: sup.IFSC, UPI: sup.UPI}}
+	if p.SupportEmail == "" && p.SupportPhone == "" {
+		p.SupportEmail, p.SupportPhone = reseller.Email, reseller.Phone
+	}
+	return p, nil
+}
+
+// CheckoutTopUp is nil when actor may start a checkout top-up; a reseller's
+// customer never may: taxprofile.ErrResellerPayeeMissing while its reseller
+// has no payee details, else taxprofile.ErrPayReseller (it pays its reseller
+// directly and raises a balance request).
+func (st *Settings) CheckoutTopUp(ctx context.Context, actor *user.User) error {
+	p, err := st.Payee(ctx, actor)
+	switch {
+	case err != nil:
+		return err
+	case p.Checkout:
+		return nil
+	case !p.Payable():
+		return taxprofile.ErrResellerPayeeMissing
+	default:
+		return taxprofile.ErrPayReseller
+	}
+}
+
+func firstOf(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
 }
 
 // PutSupplier replaces the caller's billing settings with in: an admin's

@@ -23,7 +23,8 @@ var (
 
 func newSettings() (*taxsettings.Settings, *storetest.DB) {
 	db := storetest.New()
-	return taxsettings.New(taxsettings.Deps{Tx: db, Profiles: db.Stores().TaxProfiles, Now: func() time.Time { return at }}), db
+	return taxsettings.New(taxsettings.Deps{Tx: db, Profiles: db.Stores().TaxProfiles, Users: db.Stores().Users,
+		Brands: db.Stores().Brands, Now: func() time.Time { return at }}), db
 }
 
 func auditEntries(t *testing.T, db *storetest.DB) []audit.Entry {
@@ -192,5 +193,49 @@ func TestResellerSupplier(t *testing.T) {
 	}
 	if got, _ := st.Supplier(ctx, reseller); *got != want || len(auditEntries(t, db)) != 1 {
 		t.Fatalf("after refused saves: %+v", got)
+	}
+}
+
+// TestPayeeAndCheckoutTopUp: whom each account pays and whether it may top
+// up by the platform's checkout: a customer its reseller (never by
+// checkout: reseller_payee_missing without the reseller's details, else
+// pay_reseller_directly), the reseller's account contacts standing in for
+// a brand's; everyone else the platform, by checkout.
+func TestPayeeAndCheckoutTopUp(t *testing.T) {
+	ctx := context.Background()
+	st, db := newSettings()
+	users := db.Stores().Users
+	reseller := &user.User{Name: "Asha", Email: "asha@example.com", Phone: "9812345678", Role: user.RoleReseller,
+		Status: user.StatusActive, Plan: user.PlanStarter, PasswordHash: "x"}
+	if err := users.Create(ctx, reseller); err != nil {
+		t.Fatal(err)
+	}
+	cust := &user.User{ID: 99, Role: user.RoleUser, ParentID: &reseller.ID}
+	p, err := st.Payee(ctx, cust)
+	if err != nil || !p.Reseller || p.ResellerID != reseller.ID || p.Name != "Asha" || p.Payable() || p.Checkout ||
+		p.SupportEmail != "asha@example.com" || p.SupportPhone != "9812345678" {
+		t.Fatalf("a customer of a reseller without details: %+v, %v", p, err)
+	}
+	if err := st.CheckoutTopUp(ctx, cust); !errors.Is(err, taxprofile.ErrResellerPayeeMissing) {
+		t.Fatalf("checkout without details: %v", err)
+	}
+	rec := taxprofile.Supplier{LegalName: "Asha Digital", Address: "Pune", State: "27", UPI: "asha@icici"}
+	if _, err := st.PutSupplier(ctx, reseller, rec); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ = st.Payee(ctx, cust); p.Name != "Asha Digital" || p.Details.UPI != "asha@icici" || !p.Payable() || p.Checkout {
+		t.Fatalf("with details: %+v", p)
+	}
+	if err := st.CheckoutTopUp(ctx, cust); !errors.Is(err, taxprofile.ErrPayReseller) {
+		t.Fatalf("checkout with details: %v", err)
+	}
+	for _, u := range []*user.User{reseller, customer, admin} {
+		p, err := st.Payee(ctx, u)
+		if err != nil || p.Reseller || !p.Checkout || p.Details.UPI != "" || st.CheckoutTopUp(ctx, u) != nil {
+			t.Fatalf("%d pays %+v, %v", u.ID, p, err)
+		}
+	}
+	if _, err := st.Payee(ctx, nil); !errors.Is(err, errs.ErrUnauthorized) {
+		t.Fatalf("nobody: %v", err)
 	}
 }
