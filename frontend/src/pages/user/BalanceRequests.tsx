@@ -87,7 +87,7 @@ export default function BalanceRequests() {
         </Paper>
       )}
       <Paper withBorder p="md" radius="md" mb="lg">
-        <Title order={2} size="h4" mb="xs">{reseller ? `Pay ${reseller} by UPI or bank transfer` : 'Pay by bank transfer'}</Title>
+        <Title order={2} size="h4" mb="xs">{reseller ? (payee?.payable ? `Pay ${reseller} by UPI or bank transfer` : `Pay ${reseller}`) : 'Pay by bank transfer'}</Title>
         <PayeeDetails />
         <Title order={3} size="h5" mt="md" mb="sm">Request a top-up</Title>
         <RequestForm onCreated={(r) => notifications.show({ color: 'teal', title: 'Request sent', message: `${formatINR(r.amount)} (UTR ${r.utr_number}) is waiting for ${reseller ?? 'review'}.` })} />

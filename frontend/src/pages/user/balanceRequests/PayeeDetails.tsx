@@ -35,6 +35,7 @@ export function SupportContacts({ payee }: { payee: Payee }) {
   if (!payee.support_email && !payee.support_phone) return null;
   return (
     <Group gap="md" wrap="wrap" data-testid="payee-support">
+      <Text size="sm">Questions? Contact {creditor(payee)}:</Text>
       {payee.support_email && <Anchor size="sm" href={`mailto:${payee.support_email}`}>{payee.support_email}</Anchor>}
       {payee.support_phone && <Anchor size="sm" href={`tel:${payee.support_phone.replace(/\s+/g, '')}`}>{payee.support_phone}</Anchor>}
     </Group>
@@ -62,8 +63,8 @@ export function PayeeDetails() {
   }
   return (
     <Stack gap="sm">
-      {p.payee === 'reseller' && (
-        <Text size="sm">Pay <Text span fw={600}>{p.legal_name || p.name}</Text>{p.legal_name && p.legal_name !== p.name ? ` (${p.name})` : ''}, your provider.</Text>
+      {p.payee === 'reseller' && p.legal_name && p.legal_name !== p.name && (
+        <Text size="sm">Payee: <Text span fw={600}>{p.legal_name}</Text> ({p.name})</Text>
       )}
       <Group align="flex-start" gap="lg" wrap="wrap">
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" style={{ flex: 1, minWidth: 240 }}>
