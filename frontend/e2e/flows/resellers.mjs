@@ -200,6 +200,7 @@ export const steps = [
       await saveResellerPayee(reseller, PAYEE);
       await reseller.evaluate(() => window.scrollTo(0, 0));
       await ctx.shot(reseller, 'billing-details-1366');
+      await openScreen(customer, '/balance-requests', 'Add balance');
       await expectPayReseller(customer, { resellerName: PAYEE.legalName, upi: PAYEE.upi, accountNumber: PAYEE.bank.number });
       await ctx.shot(customer, 'customer-add-balance-1366');
       const phone = await ctx.actor('customer-phone', { viewport: 'phone390', storageFrom: 'customer' });

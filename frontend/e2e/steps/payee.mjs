@@ -1,7 +1,7 @@
 // Customers pay their reseller (issue 44): the customer's Add balance page
 // names its reseller and shows the reseller's own payee details, never the
 // platform's; the reseller saves them on its Billing details page.
-import { openScreen } from '../lib/helpers.mjs';
+import { openScreen, pageHeading } from '../lib/helpers.mjs';
 
 /** The input labelled exactly `label` (a required field's label ends with " *"). */
 function field(scope, label) {
@@ -55,9 +55,14 @@ export async function saveResellerPayee(page, d) {
   await page.getByTestId('payee-missing').waitFor({ state: 'detached' });
 }
 
-/** The customer's Add balance page: its reseller by name, the reseller's UPI address, QR and account. */
+/**
+ * The customer's Add balance page, open in `page` (the caller navigates: a
+ * second navigation while a fresh session's first refresh is in flight
+ * would spend its rotated token): its reseller by name, the reseller's UPI
+ * address, QR and account.
+ */
 export async function expectPayReseller(page, { resellerName, upi, accountNumber }) {
-  await openScreen(page, '/balance-requests', 'Add balance');
+  await pageHeading(page, 'Add balance', { exact: true }).waitFor();
   await page.getByRole('heading', { name: `Pay ${resellerName} by UPI or bank transfer`, exact: true }).waitFor();
   const got = await page.getByTestId('payee-upi').inputValue();
   if (got !== upi) throw new Error(`the UPI address shown is ${got}, want the reseller's ${upi}`);
