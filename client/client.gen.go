@@ -6436,8 +6436,9 @@ type ClientInterface interface {
 	// `reference_id` the request's id). A reseller decides its own customers' requests only
 	// (any other is 404): its approval is a transfer from the reseller to the customer (a `debit`
 	// and a `credit`, `reference_type` `transfer`), 402 `insufficient_balance` when the reseller's
-	// available balance is short. Of concurrent decisions exactly one succeeds; every
-	// later or concurrent one answers 409. A credit that would take the balance past
+	// available balance is short. An admin never decides a reseller's customer's request (409
+	// `reseller_decides`: the customer paid its reseller, not the platform). Of concurrent
+	// decisions exactly one succeeds; every later or concurrent one answers 409. A credit that would take the balance past
 	// 9999999999.99 answers 422 `balance_too_large` and changes nothing.
 	//
 	// Takes any type of body and a specified content type.
@@ -6452,8 +6453,9 @@ type ClientInterface interface {
 	// `reference_id` the request's id). A reseller decides its own customers' requests only
 	// (any other is 404): its approval is a transfer from the reseller to the customer (a `debit`
 	// and a `credit`, `reference_type` `transfer`), 402 `insufficient_balance` when the reseller's
-	// available balance is short. Of concurrent decisions exactly one succeeds; every
-	// later or concurrent one answers 409. A credit that would take the balance past
+	// available balance is short. An admin never decides a reseller's customer's request (409
+	// `reseller_decides`: the customer paid its reseller, not the platform). Of concurrent
+	// decisions exactly one succeeds; every later or concurrent one answers 409. A credit that would take the balance past
 	// 9999999999.99 answers 422 `balance_too_large` and changes nothing.
 	//
 	// Takes a body of the `application/json` content type.
@@ -6463,7 +6465,7 @@ type ClientInterface interface {
 
 	// RejectBalanceRequestWithBody Reject (admin, or a reseller for its customers' requests)
 	//
-	// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds.
+	// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds. An admin never decides a reseller's customer's request (409 `reseller_decides`).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6472,7 +6474,7 @@ type ClientInterface interface {
 
 	// RejectBalanceRequest Reject (admin, or a reseller for its customers' requests)
 	//
-	// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds.
+	// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds. An admin never decides a reseller's customer's request (409 `reseller_decides`).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -8981,8 +8983,9 @@ func (c *Client) GetBalanceRequest(ctx context.Context, id Id, reqEditors ...Req
 // `reference_id` the request's id). A reseller decides its own customers' requests only
 // (any other is 404): its approval is a transfer from the reseller to the customer (a `debit`
 // and a `credit`, `reference_type` `transfer`), 402 `insufficient_balance` when the reseller's
-// available balance is short. Of concurrent decisions exactly one succeeds; every
-// later or concurrent one answers 409. A credit that would take the balance past
+// available balance is short. An admin never decides a reseller's customer's request (409
+// `reseller_decides`: the customer paid its reseller, not the platform). Of concurrent
+// decisions exactly one succeeds; every later or concurrent one answers 409. A credit that would take the balance past
 // 9999999999.99 answers 422 `balance_too_large` and changes nothing.
 //
 // Takes any type of body and a specified content type.
@@ -9007,8 +9010,9 @@ func (c *Client) ApproveBalanceRequestWithBody(ctx context.Context, id Id, conte
 // `reference_id` the request's id). A reseller decides its own customers' requests only
 // (any other is 404): its approval is a transfer from the reseller to the customer (a `debit`
 // and a `credit`, `reference_type` `transfer`), 402 `insufficient_balance` when the reseller's
-// available balance is short. Of concurrent decisions exactly one succeeds; every
-// later or concurrent one answers 409. A credit that would take the balance past
+// available balance is short. An admin never decides a reseller's customer's request (409
+// `reseller_decides`: the customer paid its reseller, not the platform). Of concurrent
+// decisions exactly one succeeds; every later or concurrent one answers 409. A credit that would take the balance past
 // 9999999999.99 answers 422 `balance_too_large` and changes nothing.
 //
 // Takes a body of the `application/json` content type.
@@ -9028,7 +9032,7 @@ func (c *Client) ApproveBalanceRequest(ctx context.Context, id Id, body ApproveB
 
 // RejectBalanceRequestWithBody Reject (admin, or a reseller for its customers' requests)
 //
-// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds.
+// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds. An admin never decides a reseller's customer's request (409 `reseller_decides`).
 //
 // Takes any type of body and a specified content type.
 //
@@ -9047,7 +9051,7 @@ func (c *Client) RejectBalanceRequestWithBody(ctx context.Context, id Id, conten
 
 // RejectBalanceRequest Reject (admin, or a reseller for its customers' requests)
 //
-// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds.
+// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds. An admin never decides a reseller's customer's request (409 `reseller_decides`).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -19996,8 +20000,9 @@ type ClientWithResponsesInterface interface {
 	// `reference_id` the request's id). A reseller decides its own customers' requests only
 	// (any other is 404): its approval is a transfer from the reseller to the customer (a `debit`
 	// and a `credit`, `reference_type` `transfer`), 402 `insufficient_balance` when the reseller's
-	// available balance is short. Of concurrent decisions exactly one succeeds; every
-	// later or concurrent one answers 409. A credit that would take the balance past
+	// available balance is short. An admin never decides a reseller's customer's request (409
+	// `reseller_decides`: the customer paid its reseller, not the platform). Of concurrent
+	// decisions exactly one succeeds; every later or concurrent one answers 409. A credit that would take the balance past
 	// 9999999999.99 answers 422 `balance_too_large` and changes nothing.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -20012,8 +20017,9 @@ type ClientWithResponsesInterface interface {
 	// `reference_id` the request's id). A reseller decides its own customers' requests only
 	// (any other is 404): its approval is a transfer from the reseller to the customer (a `debit`
 	// and a `credit`, `reference_type` `transfer`), 402 `insufficient_balance` when the reseller's
-	// available balance is short. Of concurrent decisions exactly one succeeds; every
-	// later or concurrent one answers 409. A credit that would take the balance past
+	// available balance is short. An admin never decides a reseller's customer's request (409
+	// `reseller_decides`: the customer paid its reseller, not the platform). Of concurrent
+	// decisions exactly one succeeds; every later or concurrent one answers 409. A credit that would take the balance past
 	// 9999999999.99 answers 422 `balance_too_large` and changes nothing.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
@@ -20023,7 +20029,7 @@ type ClientWithResponsesInterface interface {
 
 	// RejectBalanceRequestWithBodyWithResponse Reject (admin, or a reseller for its customers' requests)
 	//
-	// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds.
+	// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds. An admin never decides a reseller's customer's request (409 `reseller_decides`).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -20032,7 +20038,7 @@ type ClientWithResponsesInterface interface {
 
 	// RejectBalanceRequestWithResponse Reject (admin, or a reseller for its customers' requests)
 	//
-	// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds.
+	// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds. An admin never decides a reseller's customer's request (409 `reseller_decides`).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -40132,8 +40138,9 @@ func (c *ClientWithResponses) GetBalanceRequestWithResponse(ctx context.Context,
 // `reference_id` the request's id). A reseller decides its own customers' requests only
 // (any other is 404): its approval is a transfer from the reseller to the customer (a `debit`
 // and a `credit`, `reference_type` `transfer`), 402 `insufficient_balance` when the reseller's
-// available balance is short. Of concurrent decisions exactly one succeeds; every
-// later or concurrent one answers 409. A credit that would take the balance past
+// available balance is short. An admin never decides a reseller's customer's request (409
+// `reseller_decides`: the customer paid its reseller, not the platform). Of concurrent
+// decisions exactly one succeeds; every later or concurrent one answers 409. A credit that would take the balance past
 // 9999999999.99 answers 422 `balance_too_large` and changes nothing.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -40154,8 +40161,9 @@ func (c *ClientWithResponses) ApproveBalanceRequestWithBodyWithResponse(ctx cont
 // `reference_id` the request's id). A reseller decides its own customers' requests only
 // (any other is 404): its approval is a transfer from the reseller to the customer (a `debit`
 // and a `credit`, `reference_type` `transfer`), 402 `insufficient_balance` when the reseller's
-// available balance is short. Of concurrent decisions exactly one succeeds; every
-// later or concurrent one answers 409. A credit that would take the balance past
+// available balance is short. An admin never decides a reseller's customer's request (409
+// `reseller_decides`: the customer paid its reseller, not the platform). Of concurrent
+// decisions exactly one succeeds; every later or concurrent one answers 409. A credit that would take the balance past
 // 9999999999.99 answers 422 `balance_too_large` and changes nothing.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
@@ -40171,7 +40179,7 @@ func (c *ClientWithResponses) ApproveBalanceRequestWithResponse(ctx context.Cont
 
 // RejectBalanceRequestWithBodyWithResponse Reject (admin, or a reseller for its customers' requests)
 //
-// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds.
+// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds. An admin never decides a reseller's customer's request (409 `reseller_decides`).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -40186,7 +40194,7 @@ func (c *ClientWithResponses) RejectBalanceRequestWithBodyWithResponse(ctx conte
 
 // RejectBalanceRequestWithResponse Reject (admin, or a reseller for its customers' requests)
 //
-// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds.
+// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds. An admin never decides a reseller's customer's request (409 `reseller_decides`).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

@@ -76,8 +76,9 @@ func TestResellerBillingSettings(t *testing.T) {
 // TestReconciliationLeavesCustomersRequests: a statement line of the
 // platform's account with a reseller's customer's UTR and amount stays
 // unmatched (no_match): the customer paid its reseller, not the platform;
-// an admin cannot match it by hand (409 reseller_decides); the request
-// stays pending for its reseller, whose approval is a transfer.
+// an admin can neither match it by hand nor approve or reject the request
+// (409 reseller_decides); it stays pending for its reseller, whose approval
+// is a transfer.
 func TestReconciliationLeavesCustomersRequests(t *testing.T) {
 	each(t, func(t *testing.T, e *env) {
 		r := e.newCustomer("reseller", "starter", "500.00")
@@ -108,6 +109,12 @@ func TestReconciliationLeavesCustomersRequests(t *testing.T) {
 		}
 		if got := e.must(e.do("GET", path, e.admin, nil), 200); got.str("status") != "pending" || e.balance(cust) != "0.00" {
 			t.Fatalf("after a refused hand match: %s", got.raw)
+		}
+		// Nor does an admin decide it by hand: only its reseller does.
+		for _, d := range []string{"/approve", "/reject"} {
+			if got := e.do("POST", path+d, e.admin, map[string]any{"admin_remarks": "not ours"}); got.status != 409 || got.str("error") != "reseller_decides" {
+				t.Fatalf("an admin's %s of a customer's request: %d %s", d, got.status, got.raw)
+			}
 		}
 		e.must(e.do("POST", path+"/approve", r.token, map[string]any{"admin_remarks": "received in my UPI"}), 200)
 		if e.balance(cust) != "250.00" || e.balance(r) != "250.00" {
