@@ -497,6 +497,24 @@ func (e ParamType) Valid() bool {
 	}
 }
 
+// Defines values for PayeePayee.
+const (
+	PayeePayeePlatform PayeePayee = "platform"
+	PayeePayeeReseller PayeePayee = "reseller"
+)
+
+// Valid indicates whether the value is a known member of the PayeePayee enum.
+func (e PayeePayee) Valid() bool {
+	switch e {
+	case PayeePayeePlatform:
+		return true
+	case PayeePayeeReseller:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PaymentPurpose.
 const (
 	PaymentPurposeBalance    PaymentPurpose = "balance"
@@ -3089,15 +3107,36 @@ type PatchUserRequest struct {
 	Status *UserStatus `json:"status,omitempty"`
 }
 
-// Payee The platform's details for paying in; "" when not set
+// Payee Whom the caller pays to add to its balance; text "" when not set
 type Payee struct {
 	AccountName   string `json:"account_name"`
 	AccountNumber string `json:"account_number"`
 	BankName      string `json:"bank_name"`
-	Ifsc          string `json:"ifsc"`
-	LegalName     string `json:"legal_name"`
-	Upi           string `json:"upi"`
+
+	// Checkout POST /balance/checkout is offered (never to a reseller's customer)
+	Checkout  bool   `json:"checkout"`
+	Ifsc      string `json:"ifsc"`
+	LegalName string `json:"legal_name"`
+
+	// Name Who is paid, as the payer is shown it
+	Name string `json:"name"`
+
+	// Payable A UPI address or a bank account is set
+	Payable bool `json:"payable"`
+
+	// Payee reseller for a reseller's customer (it pays its reseller), else platform
+	Payee PayeePayee `json:"payee"`
+
+	// SupportEmail The reseller's support email ("" for the platform)
+	SupportEmail string `json:"support_email"`
+
+	// SupportPhone The reseller's support phone ("" for the platform)
+	SupportPhone string `json:"support_phone"`
+	Upi          string `json:"upi"`
 }
+
+// PayeePayee reseller for a reseller's customer (it pays its reseller), else platform
+type PayeePayee string
 
 // Payment defines model for Payment.
 type Payment struct {
@@ -6475,8 +6514,9 @@ type ClientInterface interface {
 	// `reference_id` the request's id). A reseller decides its own customers' requests only
 	// (any other is 404): its approval is a transfer from the reseller to the customer (a `debit`
 	// and a `credit`, `reference_type` `transfer`), 402 `insufficient_balance` when the reseller's
-	// available balance is short. Of concurrent decisions exactly one succeeds; every
-	// later or concurrent one answers 409. A credit that would take the balance past
+	// available balance is short. An admin never decides a reseller's customer's request (409
+	// `reseller_decides`: the customer paid its reseller, not the platform). Of concurrent
+	// decisions exactly one succeeds; every later or concurrent one answers 409. A credit that would take the balance past
 	// 9999999999.99 answers 422 `balance_too_large` and changes nothing.
 	//
 	// Takes any type of body and a specified content type.
@@ -6491,8 +6531,9 @@ type ClientInterface interface {
 	// `reference_id` the request's id). A reseller decides its own customers' requests only
 	// (any other is 404): its approval is a transfer from the reseller to the customer (a `debit`
 	// and a `credit`, `reference_type` `transfer`), 402 `insufficient_balance` when the reseller's
-	// available balance is short. Of concurrent decisions exactly one succeeds; every
-	// later or concurrent one answers 409. A credit that would take the balance past
+	// available balance is short. An admin never decides a reseller's customer's request (409
+	// `reseller_decides`: the customer paid its reseller, not the platform). Of concurrent
+	// decisions exactly one succeeds; every later or concurrent one answers 409. A credit that would take the balance past
 	// 9999999999.99 answers 422 `balance_too_large` and changes nothing.
 	//
 	// Takes a body of the `application/json` content type.
@@ -6502,7 +6543,7 @@ type ClientInterface interface {
 
 	// RejectBalanceRequestWithBody Reject (admin, or a reseller for its customers' requests)
 	//
-	// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds.
+	// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds. An admin never decides a reseller's customer's request (409 `reseller_decides`).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6511,7 +6552,7 @@ type ClientInterface interface {
 
 	// RejectBalanceRequest Reject (admin, or a reseller for its customers' requests)
 	//
-	// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds.
+	// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds. An admin never decides a reseller's customer's request (409 `reseller_decides`).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6536,6 +6577,13 @@ type ClientInterface interface {
 	// `amount` is at most `BALANCE_REQUEST_MAX` and one UPI payment's limit (1,00,000.00),
 	// whichever is lower. Manual balance requests stay available.
 	//
+	// A reseller's customer never tops up through the platform's checkout: the platform's provider
+	// collects into the platform's account, and the customer's money is its reseller's. It pays
+	// its reseller directly (`GET /settings/payee`: the reseller's UPI address and bank account)
+	// and raises a balance request that its reseller decides. Its checkout is 409
+	// `reseller_payee_missing` while its reseller has no payee details (ask the reseller), else
+	// 409 `pay_reseller_directly`.
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/v1/panel/balance/checkout (the `CreateBalanceCheckout` operationId).
@@ -6549,6 +6597,13 @@ type ClientInterface interface {
 	// in the same transaction (ledger `credit`, `reference_type` `payment`, no collection fee).
 	// `amount` is at most `BALANCE_REQUEST_MAX` and one UPI payment's limit (1,00,000.00),
 	// whichever is lower. Manual balance requests stay available.
+	//
+	// A reseller's customer never tops up through the platform's checkout: the platform's provider
+	// collects into the platform's account, and the customer's money is its reseller's. It pays
+	// its reseller directly (`GET /settings/payee`: the reseller's UPI address and bank account)
+	// and raises a balance request that its reseller decides. Its checkout is 409
+	// `reseller_payee_missing` while its reseller has no payee details (ask the reseller), else
+	// 409 `pay_reseller_directly`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -7429,23 +7484,30 @@ type ClientInterface interface {
 	// Corresponds with GET /api/v1/panel/services/{id}/samples (the `GetServiceSamples` operationId).
 	GetServiceSamples(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// GetBillingSettings The supplier's details on invoices (admin)
+	// GetBillingSettings The supplier's details on invoices (admin; a reseller its own)
 	//
 	// The business that issues the GST invoices: legal name, address, state, GSTIN, PAN, invoice
-	// prefix, default SAC code, and the bank account and UPI address payers are shown. Until an
-	// admin saves them: the prefix `PG`, the SAC `998319`, the rest empty and `updated_at` null.
+	// prefix, default SAC code, and the bank account and UPI address payers are shown. An admin
+	// reads the platform's record: until one saves it, the prefix `PG`, the SAC `998319`, the rest
+	// empty and `updated_at` null. A reseller reads its own record (the supplier of its customers'
+	// invoices and the payee its customers pay): until it saves one, the prefix `IN`, the SAC
+	// `998319`, the rest empty; its `missing` never names the GSTIN (a reseller without one issues
+	// bills of supply). Anyone else: 403.
 	//
 	// Corresponds with GET /api/v1/panel/settings/billing (the `GetBillingSettings` operationId).
 	GetBillingSettings(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// PutBillingSettingsWithBody Replace the supplier's details (admin, audited)
+	// PutBillingSettingsWithBody Replace the supplier's details (admin; a reseller its own; audited)
 	//
-	// Replaces the whole record: a field left out is cleared, `invoice_prefix` and `sac_code` go
-	// back to their defaults, and `pan` left empty is the GSTIN's. Legal name, address and state
+	// Replaces the caller's whole record (an admin's: the platform's; a reseller's: its own; anyone
+	// else 403): a field left out is cleared, `invoice_prefix` and `sac_code` go back to their
+	// defaults (a reseller's prefix `IN`), and `pan` left empty is the GSTIN's. The GSTIN is
+	// optional. Legal name, address and state
 	// are required; a GSTIN must be a regular taxpayer's (format, state code, check character)
 	// registered in `state`, a PAN the one inside the GSTIN; the bank account is all four fields
-	// or none. Any refusal is a 422 naming the field. Audited as `billing_settings.update`.
-	// Invoices at a GST rate above 0 need a GSTIN: an unregistered supplier issues bills of supply
+	// or none. Any refusal is a 422 naming the field. Audited as `billing_settings.update` (a
+	// reseller's with the reseller's user as target). The platform's invoices at a GST rate above 0
+	// need a GSTIN: an unregistered supplier issues bills of supply
 	// only.
 	//
 	// Takes any type of body and a specified content type.
@@ -7453,14 +7515,17 @@ type ClientInterface interface {
 	// Corresponds with PUT /api/v1/panel/settings/billing (the `PutBillingSettings` operationId).
 	PutBillingSettingsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// PutBillingSettings Replace the supplier's details (admin, audited)
+	// PutBillingSettings Replace the supplier's details (admin; a reseller its own; audited)
 	//
-	// Replaces the whole record: a field left out is cleared, `invoice_prefix` and `sac_code` go
-	// back to their defaults, and `pan` left empty is the GSTIN's. Legal name, address and state
+	// Replaces the caller's whole record (an admin's: the platform's; a reseller's: its own; anyone
+	// else 403): a field left out is cleared, `invoice_prefix` and `sac_code` go back to their
+	// defaults (a reseller's prefix `IN`), and `pan` left empty is the GSTIN's. The GSTIN is
+	// optional. Legal name, address and state
 	// are required; a GSTIN must be a regular taxpayer's (format, state code, check character)
 	// registered in `state`, a PAN the one inside the GSTIN; the bank account is all four fields
-	// or none. Any refusal is a 422 naming the field. Audited as `billing_settings.update`.
-	// Invoices at a GST rate above 0 need a GSTIN: an unregistered supplier issues bills of supply
+	// or none. Any refusal is a 422 naming the field. Audited as `billing_settings.update` (a
+	// reseller's with the reseller's user as target). The platform's invoices at a GST rate above 0
+	// need a GSTIN: an unregistered supplier issues bills of supply
 	// only.
 	//
 	// Takes a body of the `application/json` content type.
@@ -7468,19 +7533,26 @@ type ClientInterface interface {
 	// Corresponds with PUT /api/v1/panel/settings/billing (the `PutBillingSettings` operationId).
 	PutBillingSettings(ctx context.Context, body PutBillingSettingsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// GetPayee Where to pay in (any signed-in account)
+	// GetPayee Where to pay in (any signed-in account; a customer its reseller)
 	//
-	// The platform's bank account and UPI address from the billing settings, shown on Add balance
-	// for a bank transfer or UPI payment (the payer then reports the UTR). Text fields are "" when
-	// the admin has not set them; the account number is as saved (it is printed on invoices).
+	// Whom the caller pays on Add balance for a bank transfer or UPI payment (the payer then
+	// reports the UTR in a balance request). For a reseller's customer (`payee` `reseller`): its
+	// reseller's own billing settings (never the platform's), `name` its brand name (else its legal
+	// name, else its account name) and its support contacts (its brand's, else its account's);
+	// `payable` false while the reseller has set neither a UPI address nor a bank account (the
+	// customer is told to ask its reseller); `checkout` always false (it pays its reseller
+	// directly). For anyone else (`payee` `platform`): the platform's bank account and UPI address
+	// from the billing settings, `name` its legal name, no support contacts, `checkout` true. Text
+	// fields are "" when not set; the account number is as saved (it is printed on invoices).
 	//
 	// Corresponds with GET /api/v1/panel/settings/payee (the `GetPayee` operationId).
 	GetPayee(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// GetPayeeUpiQr A QR code of the platform's UPI address
+	// GetPayeeUpiQr A QR code of the payee's UPI address (a customer's reseller's)
 	//
-	// A PNG QR code of the UPI deep link `upi://pay?pa=<upi>&pn=<legal_name>&cu=INR`, without an
-	// amount (the payer types it). 404 when no UPI address is set.
+	// A PNG QR code of the UPI deep link `upi://pay?pa=<upi>&pn=<name>&cu=INR` of the caller's payee
+	// (`GET /settings/payee`), without an amount (the payer types it). 404 when no UPI address is
+	// set.
 	//
 	// Corresponds with GET /api/v1/panel/settings/payee/upi-qr.png (the `GetPayeeUpiQr` operationId).
 	GetPayeeUpiQr(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9015,8 +9087,9 @@ func (c *Client) GetBalanceRequest(ctx context.Context, id Id, reqEditors ...Req
 // `reference_id` the request's id). A reseller decides its own customers' requests only
 // (any other is 404): its approval is a transfer from the reseller to the customer (a `debit`
 // and a `credit`, `reference_type` `transfer`), 402 `insufficient_balance` when the reseller's
-// available balance is short. Of concurrent decisions exactly one succeeds; every
-// later or concurrent one answers 409. A credit that would take the balance past
+// available balance is short. An admin never decides a reseller's customer's request (409
+// `reseller_decides`: the customer paid its reseller, not the platform). Of concurrent
+// decisions exactly one succeeds; every later or concurrent one answers 409. A credit that would take the balance past
 // 9999999999.99 answers 422 `balance_too_large` and changes nothing.
 //
 // Takes any type of body and a specified content type.
@@ -9041,8 +9114,9 @@ func (c *Client) ApproveBalanceRequestWithBody(ctx context.Context, id Id, conte
 // `reference_id` the request's id). A reseller decides its own customers' requests only
 // (any other is 404): its approval is a transfer from the reseller to the customer (a `debit`
 // and a `credit`, `reference_type` `transfer`), 402 `insufficient_balance` when the reseller's
-// available balance is short. Of concurrent decisions exactly one succeeds; every
-// later or concurrent one answers 409. A credit that would take the balance past
+// available balance is short. An admin never decides a reseller's customer's request (409
+// `reseller_decides`: the customer paid its reseller, not the platform). Of concurrent
+// decisions exactly one succeeds; every later or concurrent one answers 409. A credit that would take the balance past
 // 9999999999.99 answers 422 `balance_too_large` and changes nothing.
 //
 // Takes a body of the `application/json` content type.
@@ -9062,7 +9136,7 @@ func (c *Client) ApproveBalanceRequest(ctx context.Context, id Id, body ApproveB
 
 // RejectBalanceRequestWithBody Reject (admin, or a reseller for its customers' requests)
 //
-// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds.
+// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds. An admin never decides a reseller's customer's request (409 `reseller_decides`).
 //
 // Takes any type of body and a specified content type.
 //
@@ -9081,7 +9155,7 @@ func (c *Client) RejectBalanceRequestWithBody(ctx context.Context, id Id, conten
 
 // RejectBalanceRequest Reject (admin, or a reseller for its customers' requests)
 //
-// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds.
+// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds. An admin never decides a reseller's customer's request (409 `reseller_decides`).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -9126,6 +9200,13 @@ func (c *Client) GetBalanceRequestScreenshot(ctx context.Context, id Id, reqEdit
 // `amount` is at most `BALANCE_REQUEST_MAX` and one UPI payment's limit (1,00,000.00),
 // whichever is lower. Manual balance requests stay available.
 //
+// A reseller's customer never tops up through the platform's checkout: the platform's provider
+// collects into the platform's account, and the customer's money is its reseller's. It pays
+// its reseller directly (`GET /settings/payee`: the reseller's UPI address and bank account)
+// and raises a balance request that its reseller decides. Its checkout is 409
+// `reseller_payee_missing` while its reseller has no payee details (ask the reseller), else
+// 409 `pay_reseller_directly`.
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/v1/panel/balance/checkout (the `CreateBalanceCheckout` operationId).
@@ -9149,6 +9230,13 @@ func (c *Client) CreateBalanceCheckoutWithBody(ctx context.Context, contentType 
 // in the same transaction (ledger `credit`, `reference_type` `payment`, no collection fee).
 // `amount` is at most `BALANCE_REQUEST_MAX` and one UPI payment's limit (1,00,000.00),
 // whichever is lower. Manual balance requests stay available.
+//
+// A reseller's customer never tops up through the platform's checkout: the platform's provider
+// collects into the platform's account, and the customer's money is its reseller's. It pays
+// its reseller directly (`GET /settings/payee`: the reseller's UPI address and bank account)
+// and raises a balance request that its reseller decides. Its checkout is 409
+// `reseller_payee_missing` while its reseller has no payee details (ask the reseller), else
+// 409 `pay_reseller_directly`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -10899,11 +10987,15 @@ func (c *Client) GetServiceSamples(ctx context.Context, id Id, reqEditors ...Req
 	return c.Client.Do(req)
 }
 
-// GetBillingSettings The supplier's details on invoices (admin)
+// GetBillingSettings The supplier's details on invoices (admin; a reseller its own)
 //
 // The business that issues the GST invoices: legal name, address, state, GSTIN, PAN, invoice
-// prefix, default SAC code, and the bank account and UPI address payers are shown. Until an
-// admin saves them: the prefix `PG`, the SAC `998319`, the rest empty and `updated_at` null.
+// prefix, default SAC code, and the bank account and UPI address payers are shown. An admin
+// reads the platform's record: until one saves it, the prefix `PG`, the SAC `998319`, the rest
+// empty and `updated_at` null. A reseller reads its own record (the supplier of its customers'
+// invoices and the payee its customers pay): until it saves one, the prefix `IN`, the SAC
+// `998319`, the rest empty; its `missing` never names the GSTIN (a reseller without one issues
+// bills of supply). Anyone else: 403.
 //
 // Corresponds with GET /api/v1/panel/settings/billing (the `GetBillingSettings` operationId).
 func (c *Client) GetBillingSettings(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10918,14 +11010,17 @@ func (c *Client) GetBillingSettings(ctx context.Context, reqEditors ...RequestEd
 	return c.Client.Do(req)
 }
 
-// PutBillingSettingsWithBody Replace the supplier's details (admin, audited)
+// PutBillingSettingsWithBody Replace the supplier's details (admin; a reseller its own; audited)
 //
-// Replaces the whole record: a field left out is cleared, `invoice_prefix` and `sac_code` go
-// back to their defaults, and `pan` left empty is the GSTIN's. Legal name, address and state
+// Replaces the caller's whole record (an admin's: the platform's; a reseller's: its own; anyone
+// else 403): a field left out is cleared, `invoice_prefix` and `sac_code` go back to their
+// defaults (a reseller's prefix `IN`), and `pan` left empty is the GSTIN's. The GSTIN is
+// optional. Legal name, address and state
 // are required; a GSTIN must be a regular taxpayer's (format, state code, check character)
 // registered in `state`, a PAN the one inside the GSTIN; the bank account is all four fields
-// or none. Any refusal is a 422 naming the field. Audited as `billing_settings.update`.
-// Invoices at a GST rate above 0 need a GSTIN: an unregistered supplier issues bills of supply
+// or none. Any refusal is a 422 naming the field. Audited as `billing_settings.update` (a
+// reseller's with the reseller's user as target). The platform's invoices at a GST rate above 0
+// need a GSTIN: an unregistered supplier issues bills of supply
 // only.
 //
 // Takes any type of body and a specified content type.
@@ -10943,14 +11038,17 @@ func (c *Client) PutBillingSettingsWithBody(ctx context.Context, contentType str
 	return c.Client.Do(req)
 }
 
-// PutBillingSettings Replace the supplier's details (admin, audited)
+// PutBillingSettings Replace the supplier's details (admin; a reseller its own; audited)
 //
-// Replaces the whole record: a field left out is cleared, `invoice_prefix` and `sac_code` go
-// back to their defaults, and `pan` left empty is the GSTIN's. Legal name, address and state
+// Replaces the caller's whole record (an admin's: the platform's; a reseller's: its own; anyone
+// else 403): a field left out is cleared, `invoice_prefix` and `sac_code` go back to their
+// defaults (a reseller's prefix `IN`), and `pan` left empty is the GSTIN's. The GSTIN is
+// optional. Legal name, address and state
 // are required; a GSTIN must be a regular taxpayer's (format, state code, check character)
 // registered in `state`, a PAN the one inside the GSTIN; the bank account is all four fields
-// or none. Any refusal is a 422 naming the field. Audited as `billing_settings.update`.
-// Invoices at a GST rate above 0 need a GSTIN: an unregistered supplier issues bills of supply
+// or none. Any refusal is a 422 naming the field. Audited as `billing_settings.update` (a
+// reseller's with the reseller's user as target). The platform's invoices at a GST rate above 0
+// need a GSTIN: an unregistered supplier issues bills of supply
 // only.
 //
 // Takes a body of the `application/json` content type.
@@ -10968,11 +11066,17 @@ func (c *Client) PutBillingSettings(ctx context.Context, body PutBillingSettings
 	return c.Client.Do(req)
 }
 
-// GetPayee Where to pay in (any signed-in account)
+// GetPayee Where to pay in (any signed-in account; a customer its reseller)
 //
-// The platform's bank account and UPI address from the billing settings, shown on Add balance
-// for a bank transfer or UPI payment (the payer then reports the UTR). Text fields are "" when
-// the admin has not set them; the account number is as saved (it is printed on invoices).
+// Whom the caller pays on Add balance for a bank transfer or UPI payment (the payer then
+// reports the UTR in a balance request). For a reseller's customer (`payee` `reseller`): its
+// reseller's own billing settings (never the platform's), `name` its brand name (else its legal
+// name, else its account name) and its support contacts (its brand's, else its account's);
+// `payable` false while the reseller has set neither a UPI address nor a bank account (the
+// customer is told to ask its reseller); `checkout` always false (it pays its reseller
+// directly). For anyone else (`payee` `platform`): the platform's bank account and UPI address
+// from the billing settings, `name` its legal name, no support contacts, `checkout` true. Text
+// fields are "" when not set; the account number is as saved (it is printed on invoices).
 //
 // Corresponds with GET /api/v1/panel/settings/payee (the `GetPayee` operationId).
 func (c *Client) GetPayee(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10987,10 +11091,11 @@ func (c *Client) GetPayee(ctx context.Context, reqEditors ...RequestEditorFn) (*
 	return c.Client.Do(req)
 }
 
-// GetPayeeUpiQr A QR code of the platform's UPI address
+// GetPayeeUpiQr A QR code of the payee's UPI address (a customer's reseller's)
 //
-// A PNG QR code of the UPI deep link `upi://pay?pa=<upi>&pn=<legal_name>&cu=INR`, without an
-// amount (the payer types it). 404 when no UPI address is set.
+// A PNG QR code of the UPI deep link `upi://pay?pa=<upi>&pn=<name>&cu=INR` of the caller's payee
+// (`GET /settings/payee`), without an amount (the payer types it). 404 when no UPI address is
+// set.
 //
 // Corresponds with GET /api/v1/panel/settings/payee/upi-qr.png (the `GetPayeeUpiQr` operationId).
 func (c *Client) GetPayeeUpiQr(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -20113,8 +20218,9 @@ type ClientWithResponsesInterface interface {
 	// `reference_id` the request's id). A reseller decides its own customers' requests only
 	// (any other is 404): its approval is a transfer from the reseller to the customer (a `debit`
 	// and a `credit`, `reference_type` `transfer`), 402 `insufficient_balance` when the reseller's
-	// available balance is short. Of concurrent decisions exactly one succeeds; every
-	// later or concurrent one answers 409. A credit that would take the balance past
+	// available balance is short. An admin never decides a reseller's customer's request (409
+	// `reseller_decides`: the customer paid its reseller, not the platform). Of concurrent
+	// decisions exactly one succeeds; every later or concurrent one answers 409. A credit that would take the balance past
 	// 9999999999.99 answers 422 `balance_too_large` and changes nothing.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -20129,8 +20235,9 @@ type ClientWithResponsesInterface interface {
 	// `reference_id` the request's id). A reseller decides its own customers' requests only
 	// (any other is 404): its approval is a transfer from the reseller to the customer (a `debit`
 	// and a `credit`, `reference_type` `transfer`), 402 `insufficient_balance` when the reseller's
-	// available balance is short. Of concurrent decisions exactly one succeeds; every
-	// later or concurrent one answers 409. A credit that would take the balance past
+	// available balance is short. An admin never decides a reseller's customer's request (409
+	// `reseller_decides`: the customer paid its reseller, not the platform). Of concurrent
+	// decisions exactly one succeeds; every later or concurrent one answers 409. A credit that would take the balance past
 	// 9999999999.99 answers 422 `balance_too_large` and changes nothing.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
@@ -20140,7 +20247,7 @@ type ClientWithResponsesInterface interface {
 
 	// RejectBalanceRequestWithBodyWithResponse Reject (admin, or a reseller for its customers' requests)
 	//
-	// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds.
+	// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds. An admin never decides a reseller's customer's request (409 `reseller_decides`).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -20149,7 +20256,7 @@ type ClientWithResponsesInterface interface {
 
 	// RejectBalanceRequestWithResponse Reject (admin, or a reseller for its customers' requests)
 	//
-	// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds.
+	// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds. An admin never decides a reseller's customer's request (409 `reseller_decides`).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -20176,6 +20283,13 @@ type ClientWithResponsesInterface interface {
 	// `amount` is at most `BALANCE_REQUEST_MAX` and one UPI payment's limit (1,00,000.00),
 	// whichever is lower. Manual balance requests stay available.
 	//
+	// A reseller's customer never tops up through the platform's checkout: the platform's provider
+	// collects into the platform's account, and the customer's money is its reseller's. It pays
+	// its reseller directly (`GET /settings/payee`: the reseller's UPI address and bank account)
+	// and raises a balance request that its reseller decides. Its checkout is 409
+	// `reseller_payee_missing` while its reseller has no payee details (ask the reseller), else
+	// 409 `pay_reseller_directly`.
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/v1/panel/balance/checkout (the `CreateBalanceCheckout` operationId).
@@ -20189,6 +20303,13 @@ type ClientWithResponsesInterface interface {
 	// in the same transaction (ledger `credit`, `reference_type` `payment`, no collection fee).
 	// `amount` is at most `BALANCE_REQUEST_MAX` and one UPI payment's limit (1,00,000.00),
 	// whichever is lower. Manual balance requests stay available.
+	//
+	// A reseller's customer never tops up through the platform's checkout: the platform's provider
+	// collects into the platform's account, and the customer's money is its reseller's. It pays
+	// its reseller directly (`GET /settings/payee`: the reseller's UPI address and bank account)
+	// and raises a balance request that its reseller decides. Its checkout is 409
+	// `reseller_payee_missing` while its reseller has no payee details (ask the reseller), else
+	// 409 `pay_reseller_directly`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -21157,25 +21278,32 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v1/panel/services/{id}/samples (the `GetServiceSamples` operationId).
 	GetServiceSamplesWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetServiceSamplesResponse, error)
 
-	// GetBillingSettingsWithResponse The supplier's details on invoices (admin)
+	// GetBillingSettingsWithResponse The supplier's details on invoices (admin; a reseller its own)
 	//
 	// The business that issues the GST invoices: legal name, address, state, GSTIN, PAN, invoice
-	// prefix, default SAC code, and the bank account and UPI address payers are shown. Until an
-	// admin saves them: the prefix `PG`, the SAC `998319`, the rest empty and `updated_at` null.
+	// prefix, default SAC code, and the bank account and UPI address payers are shown. An admin
+	// reads the platform's record: until one saves it, the prefix `PG`, the SAC `998319`, the rest
+	// empty and `updated_at` null. A reseller reads its own record (the supplier of its customers'
+	// invoices and the payee its customers pay): until it saves one, the prefix `IN`, the SAC
+	// `998319`, the rest empty; its `missing` never names the GSTIN (a reseller without one issues
+	// bills of supply). Anyone else: 403.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/v1/panel/settings/billing (the `GetBillingSettings` operationId).
 	GetBillingSettingsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetBillingSettingsResponse, error)
 
-	// PutBillingSettingsWithBodyWithResponse Replace the supplier's details (admin, audited)
+	// PutBillingSettingsWithBodyWithResponse Replace the supplier's details (admin; a reseller its own; audited)
 	//
-	// Replaces the whole record: a field left out is cleared, `invoice_prefix` and `sac_code` go
-	// back to their defaults, and `pan` left empty is the GSTIN's. Legal name, address and state
+	// Replaces the caller's whole record (an admin's: the platform's; a reseller's: its own; anyone
+	// else 403): a field left out is cleared, `invoice_prefix` and `sac_code` go back to their
+	// defaults (a reseller's prefix `IN`), and `pan` left empty is the GSTIN's. The GSTIN is
+	// optional. Legal name, address and state
 	// are required; a GSTIN must be a regular taxpayer's (format, state code, check character)
 	// registered in `state`, a PAN the one inside the GSTIN; the bank account is all four fields
-	// or none. Any refusal is a 422 naming the field. Audited as `billing_settings.update`.
-	// Invoices at a GST rate above 0 need a GSTIN: an unregistered supplier issues bills of supply
+	// or none. Any refusal is a 422 naming the field. Audited as `billing_settings.update` (a
+	// reseller's with the reseller's user as target). The platform's invoices at a GST rate above 0
+	// need a GSTIN: an unregistered supplier issues bills of supply
 	// only.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -21183,14 +21311,17 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PUT /api/v1/panel/settings/billing (the `PutBillingSettings` operationId).
 	PutBillingSettingsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutBillingSettingsResponse, error)
 
-	// PutBillingSettingsWithResponse Replace the supplier's details (admin, audited)
+	// PutBillingSettingsWithResponse Replace the supplier's details (admin; a reseller its own; audited)
 	//
-	// Replaces the whole record: a field left out is cleared, `invoice_prefix` and `sac_code` go
-	// back to their defaults, and `pan` left empty is the GSTIN's. Legal name, address and state
+	// Replaces the caller's whole record (an admin's: the platform's; a reseller's: its own; anyone
+	// else 403): a field left out is cleared, `invoice_prefix` and `sac_code` go back to their
+	// defaults (a reseller's prefix `IN`), and `pan` left empty is the GSTIN's. The GSTIN is
+	// optional. Legal name, address and state
 	// are required; a GSTIN must be a regular taxpayer's (format, state code, check character)
 	// registered in `state`, a PAN the one inside the GSTIN; the bank account is all four fields
-	// or none. Any refusal is a 422 naming the field. Audited as `billing_settings.update`.
-	// Invoices at a GST rate above 0 need a GSTIN: an unregistered supplier issues bills of supply
+	// or none. Any refusal is a 422 naming the field. Audited as `billing_settings.update` (a
+	// reseller's with the reseller's user as target). The platform's invoices at a GST rate above 0
+	// need a GSTIN: an unregistered supplier issues bills of supply
 	// only.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
@@ -21198,21 +21329,28 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PUT /api/v1/panel/settings/billing (the `PutBillingSettings` operationId).
 	PutBillingSettingsWithResponse(ctx context.Context, body PutBillingSettingsJSONRequestBody, reqEditors ...RequestEditorFn) (*PutBillingSettingsResponse, error)
 
-	// GetPayeeWithResponse Where to pay in (any signed-in account)
+	// GetPayeeWithResponse Where to pay in (any signed-in account; a customer its reseller)
 	//
-	// The platform's bank account and UPI address from the billing settings, shown on Add balance
-	// for a bank transfer or UPI payment (the payer then reports the UTR). Text fields are "" when
-	// the admin has not set them; the account number is as saved (it is printed on invoices).
+	// Whom the caller pays on Add balance for a bank transfer or UPI payment (the payer then
+	// reports the UTR in a balance request). For a reseller's customer (`payee` `reseller`): its
+	// reseller's own billing settings (never the platform's), `name` its brand name (else its legal
+	// name, else its account name) and its support contacts (its brand's, else its account's);
+	// `payable` false while the reseller has set neither a UPI address nor a bank account (the
+	// customer is told to ask its reseller); `checkout` always false (it pays its reseller
+	// directly). For anyone else (`payee` `platform`): the platform's bank account and UPI address
+	// from the billing settings, `name` its legal name, no support contacts, `checkout` true. Text
+	// fields are "" when not set; the account number is as saved (it is printed on invoices).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/v1/panel/settings/payee (the `GetPayee` operationId).
 	GetPayeeWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetPayeeResponse, error)
 
-	// GetPayeeUpiQrWithResponse A QR code of the platform's UPI address
+	// GetPayeeUpiQrWithResponse A QR code of the payee's UPI address (a customer's reseller's)
 	//
-	// A PNG QR code of the UPI deep link `upi://pay?pa=<upi>&pn=<legal_name>&cu=INR`, without an
-	// amount (the payer types it). 404 when no UPI address is set.
+	// A PNG QR code of the UPI deep link `upi://pay?pa=<upi>&pn=<name>&cu=INR` of the caller's payee
+	// (`GET /settings/payee`), without an amount (the payer types it). 404 when no UPI address is
+	// set.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -25543,6 +25681,11 @@ type CreateBalanceCheckoutResponse403Headers struct {
 	XRequestID *string
 }
 
+// CreateBalanceCheckoutResponse409Headers the declared response headers of an HTTP 409 response for CreateBalanceCheckout
+type CreateBalanceCheckoutResponse409Headers struct {
+	XRequestID *string
+}
+
 // CreateBalanceCheckoutResponse413Headers the declared response headers of an HTTP 413 response for CreateBalanceCheckout
 type CreateBalanceCheckoutResponse413Headers struct {
 	XRequestID *string
@@ -25574,6 +25717,8 @@ type CreateBalanceCheckoutResponse struct {
 	JSON401 *Unauthorized
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *Forbidden
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *PayloadTooLarge
 	// JSON422 the response for an HTTP 422 `application/json` response
@@ -25588,6 +25733,8 @@ type CreateBalanceCheckoutResponse struct {
 	Headers401 *CreateBalanceCheckoutResponse401Headers
 	// Headers403 the parsed response headers for an HTTP 403 response
 	Headers403 *CreateBalanceCheckoutResponse403Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateBalanceCheckoutResponse409Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *CreateBalanceCheckoutResponse413Headers
 	// Headers422 the parsed response headers for an HTTP 422 response
@@ -25616,6 +25763,11 @@ func (r CreateBalanceCheckoutResponse) GetJSON401() *Unauthorized {
 // GetJSON403 returns the response for an HTTP 403 `application/json` response
 func (r CreateBalanceCheckoutResponse) GetJSON403() *Forbidden {
 	return r.JSON403
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CreateBalanceCheckoutResponse) GetJSON409() *Conflict {
+	return r.JSON409
 }
 
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
@@ -40371,8 +40523,9 @@ func (c *ClientWithResponses) GetBalanceRequestWithResponse(ctx context.Context,
 // `reference_id` the request's id). A reseller decides its own customers' requests only
 // (any other is 404): its approval is a transfer from the reseller to the customer (a `debit`
 // and a `credit`, `reference_type` `transfer`), 402 `insufficient_balance` when the reseller's
-// available balance is short. Of concurrent decisions exactly one succeeds; every
-// later or concurrent one answers 409. A credit that would take the balance past
+// available balance is short. An admin never decides a reseller's customer's request (409
+// `reseller_decides`: the customer paid its reseller, not the platform). Of concurrent
+// decisions exactly one succeeds; every later or concurrent one answers 409. A credit that would take the balance past
 // 9999999999.99 answers 422 `balance_too_large` and changes nothing.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -40393,8 +40546,9 @@ func (c *ClientWithResponses) ApproveBalanceRequestWithBodyWithResponse(ctx cont
 // `reference_id` the request's id). A reseller decides its own customers' requests only
 // (any other is 404): its approval is a transfer from the reseller to the customer (a `debit`
 // and a `credit`, `reference_type` `transfer`), 402 `insufficient_balance` when the reseller's
-// available balance is short. Of concurrent decisions exactly one succeeds; every
-// later or concurrent one answers 409. A credit that would take the balance past
+// available balance is short. An admin never decides a reseller's customer's request (409
+// `reseller_decides`: the customer paid its reseller, not the platform). Of concurrent
+// decisions exactly one succeeds; every later or concurrent one answers 409. A credit that would take the balance past
 // 9999999999.99 answers 422 `balance_too_large` and changes nothing.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
@@ -40410,7 +40564,7 @@ func (c *ClientWithResponses) ApproveBalanceRequestWithResponse(ctx context.Cont
 
 // RejectBalanceRequestWithBodyWithResponse Reject (admin, or a reseller for its customers' requests)
 //
-// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds.
+// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds. An admin never decides a reseller's customer's request (409 `reseller_decides`).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -40425,7 +40579,7 @@ func (c *ClientWithResponses) RejectBalanceRequestWithBodyWithResponse(ctx conte
 
 // RejectBalanceRequestWithResponse Reject (admin, or a reseller for its customers' requests)
 //
-// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds.
+// `admin_remarks` (the reason) is required. Nothing is credited; of concurrent decisions exactly one succeeds. An admin never decides a reseller's customer's request (409 `reseller_decides`).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -40464,6 +40618,13 @@ func (c *ClientWithResponses) GetBalanceRequestScreenshotWithResponse(ctx contex
 // `amount` is at most `BALANCE_REQUEST_MAX` and one UPI payment's limit (1,00,000.00),
 // whichever is lower. Manual balance requests stay available.
 //
+// A reseller's customer never tops up through the platform's checkout: the platform's provider
+// collects into the platform's account, and the customer's money is its reseller's. It pays
+// its reseller directly (`GET /settings/payee`: the reseller's UPI address and bank account)
+// and raises a balance request that its reseller decides. Its checkout is 409
+// `reseller_payee_missing` while its reseller has no payee details (ask the reseller), else
+// 409 `pay_reseller_directly`.
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/v1/panel/balance/checkout (the `CreateBalanceCheckout` operationId).
@@ -40483,6 +40644,13 @@ func (c *ClientWithResponses) CreateBalanceCheckoutWithBodyWithResponse(ctx cont
 // in the same transaction (ledger `credit`, `reference_type` `payment`, no collection fee).
 // `amount` is at most `BALANCE_REQUEST_MAX` and one UPI payment's limit (1,00,000.00),
 // whichever is lower. Manual balance requests stay available.
+//
+// A reseller's customer never tops up through the platform's checkout: the platform's provider
+// collects into the platform's account, and the customer's money is its reseller's. It pays
+// its reseller directly (`GET /settings/payee`: the reseller's UPI address and bank account)
+// and raises a balance request that its reseller decides. Its checkout is 409
+// `reseller_payee_missing` while its reseller has no payee details (ask the reseller), else
+// 409 `pay_reseller_directly`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -41973,11 +42141,15 @@ func (c *ClientWithResponses) GetServiceSamplesWithResponse(ctx context.Context,
 	return ParseGetServiceSamplesResponse(rsp)
 }
 
-// GetBillingSettingsWithResponse The supplier's details on invoices (admin)
+// GetBillingSettingsWithResponse The supplier's details on invoices (admin; a reseller its own)
 //
 // The business that issues the GST invoices: legal name, address, state, GSTIN, PAN, invoice
-// prefix, default SAC code, and the bank account and UPI address payers are shown. Until an
-// admin saves them: the prefix `PG`, the SAC `998319`, the rest empty and `updated_at` null.
+// prefix, default SAC code, and the bank account and UPI address payers are shown. An admin
+// reads the platform's record: until one saves it, the prefix `PG`, the SAC `998319`, the rest
+// empty and `updated_at` null. A reseller reads its own record (the supplier of its customers'
+// invoices and the payee its customers pay): until it saves one, the prefix `IN`, the SAC
+// `998319`, the rest empty; its `missing` never names the GSTIN (a reseller without one issues
+// bills of supply). Anyone else: 403.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -41990,14 +42162,17 @@ func (c *ClientWithResponses) GetBillingSettingsWithResponse(ctx context.Context
 	return ParseGetBillingSettingsResponse(rsp)
 }
 
-// PutBillingSettingsWithBodyWithResponse Replace the supplier's details (admin, audited)
+// PutBillingSettingsWithBodyWithResponse Replace the supplier's details (admin; a reseller its own; audited)
 //
-// Replaces the whole record: a field left out is cleared, `invoice_prefix` and `sac_code` go
-// back to their defaults, and `pan` left empty is the GSTIN's. Legal name, address and state
+// Replaces the caller's whole record (an admin's: the platform's; a reseller's: its own; anyone
+// else 403): a field left out is cleared, `invoice_prefix` and `sac_code` go back to their
+// defaults (a reseller's prefix `IN`), and `pan` left empty is the GSTIN's. The GSTIN is
+// optional. Legal name, address and state
 // are required; a GSTIN must be a regular taxpayer's (format, state code, check character)
 // registered in `state`, a PAN the one inside the GSTIN; the bank account is all four fields
-// or none. Any refusal is a 422 naming the field. Audited as `billing_settings.update`.
-// Invoices at a GST rate above 0 need a GSTIN: an unregistered supplier issues bills of supply
+// or none. Any refusal is a 422 naming the field. Audited as `billing_settings.update` (a
+// reseller's with the reseller's user as target). The platform's invoices at a GST rate above 0
+// need a GSTIN: an unregistered supplier issues bills of supply
 // only.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -42011,14 +42186,17 @@ func (c *ClientWithResponses) PutBillingSettingsWithBodyWithResponse(ctx context
 	return ParsePutBillingSettingsResponse(rsp)
 }
 
-// PutBillingSettingsWithResponse Replace the supplier's details (admin, audited)
+// PutBillingSettingsWithResponse Replace the supplier's details (admin; a reseller its own; audited)
 //
-// Replaces the whole record: a field left out is cleared, `invoice_prefix` and `sac_code` go
-// back to their defaults, and `pan` left empty is the GSTIN's. Legal name, address and state
+// Replaces the caller's whole record (an admin's: the platform's; a reseller's: its own; anyone
+// else 403): a field left out is cleared, `invoice_prefix` and `sac_code` go back to their
+// defaults (a reseller's prefix `IN`), and `pan` left empty is the GSTIN's. The GSTIN is
+// optional. Legal name, address and state
 // are required; a GSTIN must be a regular taxpayer's (format, state code, check character)
 // registered in `state`, a PAN the one inside the GSTIN; the bank account is all four fields
-// or none. Any refusal is a 422 naming the field. Audited as `billing_settings.update`.
-// Invoices at a GST rate above 0 need a GSTIN: an unregistered supplier issues bills of supply
+// or none. Any refusal is a 422 naming the field. Audited as `billing_settings.update` (a
+// reseller's with the reseller's user as target). The platform's invoices at a GST rate above 0
+// need a GSTIN: an unregistered supplier issues bills of supply
 // only.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
@@ -42032,11 +42210,17 @@ func (c *ClientWithResponses) PutBillingSettingsWithResponse(ctx context.Context
 	return ParsePutBillingSettingsResponse(rsp)
 }
 
-// GetPayeeWithResponse Where to pay in (any signed-in account)
+// GetPayeeWithResponse Where to pay in (any signed-in account; a customer its reseller)
 //
-// The platform's bank account and UPI address from the billing settings, shown on Add balance
-// for a bank transfer or UPI payment (the payer then reports the UTR). Text fields are "" when
-// the admin has not set them; the account number is as saved (it is printed on invoices).
+// Whom the caller pays on Add balance for a bank transfer or UPI payment (the payer then
+// reports the UTR in a balance request). For a reseller's customer (`payee` `reseller`): its
+// reseller's own billing settings (never the platform's), `name` its brand name (else its legal
+// name, else its account name) and its support contacts (its brand's, else its account's);
+// `payable` false while the reseller has set neither a UPI address nor a bank account (the
+// customer is told to ask its reseller); `checkout` always false (it pays its reseller
+// directly). For anyone else (`payee` `platform`): the platform's bank account and UPI address
+// from the billing settings, `name` its legal name, no support contacts, `checkout` true. Text
+// fields are "" when not set; the account number is as saved (it is printed on invoices).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -42049,10 +42233,11 @@ func (c *ClientWithResponses) GetPayeeWithResponse(ctx context.Context, reqEdito
 	return ParseGetPayeeResponse(rsp)
 }
 
-// GetPayeeUpiQrWithResponse A QR code of the platform's UPI address
+// GetPayeeUpiQrWithResponse A QR code of the payee's UPI address (a customer's reseller's)
 //
-// A PNG QR code of the UPI deep link `upi://pay?pa=<upi>&pn=<legal_name>&cu=INR`, without an
-// amount (the payer types it). 404 when no UPI address is set.
+// A PNG QR code of the UPI deep link `upi://pay?pa=<upi>&pn=<name>&cu=INR` of the caller's payee
+// (`GET /settings/payee`), without an amount (the payer types it). 404 when no UPI address is
+// set.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -46901,6 +47086,13 @@ func ParseCreateBalanceCheckoutResponse(rsp *http.Response) (*CreateBalanceCheck
 		}
 		response.JSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -46962,6 +47154,16 @@ func ParseCreateBalanceCheckoutResponse(rsp *http.Response) (*CreateBalanceCheck
 			headers.XRequestID = &value
 		}
 		response.Headers403 = &headers
+	case rsp.StatusCode == 409:
+		var headers CreateBalanceCheckoutResponse409Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers CreateBalanceCheckoutResponse413Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {

@@ -10,29 +10,43 @@ import (
 	"paygate/core/errs"
 )
 
-// The platform's details for paying in (Add balance): the billing settings'
-// legal name, bank account and UPI address, to any signed-in account, and
-// a QR code of the UPI address (docs/decisions.md, "Where to pay in").
+// Whom the caller pays to add to its balance (Add balance): the platform's
+// billing settings (legal name, bank account, UPI address), or for a
+// reseller's customer its reseller's own record, name and support contacts
+// (docs/decisions.md, "Where to pay in", "Resellers: customers pay their
+// reseller"), and a QR code of that UPI address.
 
 type payeeResponse struct {
+	Payee         string `json:"payee"` // platform or reseller
+	Name          string `json:"name"`
 	LegalName     string `json:"legal_name"`
 	BankName      string `json:"bank_name"`
 	AccountName   string `json:"account_name"`
 	AccountNumber string `json:"account_number"`
 	IFSC          string `json:"ifsc"`
 	UPI           string `json:"upi"`
+	SupportEmail  string `json:"support_email"`
+	SupportPhone  string `json:"support_phone"`
+	Payable       bool   `json:"payable"`
+	Checkout      bool   `json:"checkout"`
 }
 
 func (s *server) getPayee(c echo.Context) error {
-	sup, err := s.app.TaxSettings.Payee(c.Request().Context(), caller(c))
+	p, err := s.app.TaxSettings.Payee(c.Request().Context(), caller(c))
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, payeeResponse{LegalName: sup.LegalName, BankName: sup.BankName, AccountName: sup.AccountName,
-		AccountNumber: sup.AccountNumber, IFSC: sup.IFSC, UPI: sup.UPI})
+	d := p.Details
+	out := payeeResponse{Payee: "platform", Name: p.Name, LegalName: d.LegalName, BankName: d.BankName, AccountName: d.AccountName,
+		AccountNumber: d.AccountNumber, IFSC: d.IFSC, UPI: d.UPI, SupportEmail: p.SupportEmail, SupportPhone: p.SupportPhone,
+		Payable: p.Payable(), Checkout: p.Checkout}
+	if p.Reseller {
+		out.Payee = "reseller"
+	}
+	return c.JSON(http.StatusOK, out)
 }
 
-// payeeUPIIntent is the UPI deep link to the platform's address, without
+// payeeUPIIntent is the UPI deep link to the payee's address, without
 // an amount (the payer types it), escaped as the checkout's intent is
 // (spaces %20, the VPA's @ kept).
 func payeeUPIIntent(upi, name string) string {
@@ -43,14 +57,14 @@ func payeeUPIIntent(upi, name string) string {
 }
 
 func (s *server) getPayeeUPIQR(c echo.Context) error {
-	sup, err := s.app.TaxSettings.Payee(c.Request().Context(), caller(c))
+	p, err := s.app.TaxSettings.Payee(c.Request().Context(), caller(c))
 	if err != nil {
 		return err
 	}
-	if sup.UPI == "" {
+	if p.Details.UPI == "" {
 		return errs.ErrNotFound
 	}
-	png, err := qrPNG(payeeUPIIntent(sup.UPI, sup.LegalName), 256)
+	png, err := qrPNG(payeeUPIIntent(p.Details.UPI, p.Name), 256)
 	if err != nil {
 		return err
 	}

@@ -36,7 +36,8 @@ func TestPayeeDetailsForPayingIn(t *testing.T) {
 				t.Errorf("%s = %q, want %q", k, got.str(k), v)
 			}
 		}
-		if len(got.body) != len(want) {
+		if got.str("payee") != "platform" || got.str("name") != "Paygate Technologies Private Limited" || got.str("support_email") != "" ||
+			got.body["payable"] != true || got.body["checkout"] != true || len(got.body) != len(want)+6 {
 			t.Errorf("payee has other fields: %s", got.raw)
 		}
 

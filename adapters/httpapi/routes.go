@@ -152,10 +152,11 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	in.PUT("/customer-markup", s.putCustomerMarkup)
 	in.GET("/commissions", s.listCommissions)
 
-	// The invoices' parties: the supplier's details (admin) and the state
-	// codes a billing profile (PATCH /auth/me) picks from.
-	admin.GET("/settings/billing", s.getBillingSettings)
-	admin.PUT("/settings/billing", s.putBillingSettings)
+	// The invoices' parties: the supplier's details (admin: the platform's;
+	// reseller: its own; others 403) and the state codes a billing profile
+	// (PATCH /auth/me) picks from.
+	in.GET("/settings/billing", s.getBillingSettings)
+	in.PUT("/settings/billing", s.putBillingSettings)
 	in.GET("/gst/states", s.listGSTStates)
 	// Where to pay in: the platform's bank account and UPI address (Add balance).
 	in.GET("/settings/payee", s.getPayee)

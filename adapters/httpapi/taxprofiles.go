@@ -85,7 +85,17 @@ func (s *server) getBillingSettings(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toSupplierResponse(sup, s.app.Invoicing.Rate()))
+	return c.JSON(http.StatusOK, toSupplierResponse(sup, s.billingRate(caller(c))))
+}
+
+// billingRate is the GST rate the caller's billing settings are checked
+// against (missing): GST_RATE for the platform's; 0 for a reseller's, whose
+// GSTIN is optional (without one it issues bills of supply).
+func (s *server) billingRate(u *user.User) decimal.Decimal {
+	if u != nil && u.Role == user.RoleReseller {
+		return decimal.Zero
+	}
+	return s.app.Invoicing.Rate()
 }
 
 func (s *server) putBillingSettings(c echo.Context) error {
@@ -101,7 +111,7 @@ func (s *server) putBillingSettings(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toSupplierResponse(sup, s.app.Invoicing.Rate()))
+	return c.JSON(http.StatusOK, toSupplierResponse(sup, s.billingRate(caller(c))))
 }
 
 type billingProfileResponse struct {

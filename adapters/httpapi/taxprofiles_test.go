@@ -18,8 +18,9 @@ func fieldErrors(r resp) map[string]any {
 	return fe
 }
 
-// TestTaxProfileSupplierSettings: the supplier's details are admins' only
-// (403 for users and resellers); until saved they are the defaults; a PUT
+// TestTaxProfileSupplierSettings: the platform's supplier details are
+// admins' only (403 for users; a reseller has its own, TestResellerBilling
+// Settings); until saved they are the defaults; a PUT
 // replaces the whole record, normalised, and is audited; every refusal is
 // a 422 naming the field and changes nothing; the bank account number
 // never reaches the log.
@@ -27,11 +28,8 @@ func TestTaxProfileSupplierSettings(t *testing.T) {
 	each(t, func(t *testing.T, e *env) {
 		const path = "/api/v1/panel/settings/billing"
 		c := e.newCustomer("user", "starter", "0.00")
-		r := e.newCustomer("reseller", "starter", "0.00")
-		for _, tok := range []string{c.token, r.token} {
-			e.must(e.do("GET", path, tok, nil), 403)
-			e.must(e.do("PUT", path, tok, map[string]any{"legal_name": "X", "address": "Y", "state": "27"}), 403)
-		}
+		e.must(e.do("GET", path, c.token, nil), 403)
+		e.must(e.do("PUT", path, c.token, map[string]any{"legal_name": "X", "address": "Y", "state": "27"}), 403)
 		def := e.must(e.do("GET", path, e.admin, nil), 200)
 		if def.str("invoice_prefix") != "PG" || def.str("sac_code") != "998319" || def.str("legal_name") != "" ||
 			def.body["updated_at"] != nil || def.body["state_name"] != nil {

@@ -257,14 +257,26 @@ func (s *statementStore) TopUps(ctx context.Context, utrs []string) ([]statement
 	if len(utrs) == 0 {
 		return nil, nil
 	}
-	var rows []topUpRow
-	if err := s.conn(ctx).Select("id, utr_number, amount, status").Where("utr_number IN ?", utrs).Find(&rows).Error; err != nil {
+	var rows []struct {
+		ID        uint64 `gorm:"column:id"`
+		UTRNumber string `gorm:"column:utr_number"`
+		Amount    string `gorm:"column:amount"`
+		Status    string `gorm:"column:status"`
+		Customer  bool   `gorm:"column:customer"`
+	}
+	err := s.conn(ctx).Table("balance_requests").
+		Select("balance_requests.id, balance_requests.utr_number, balance_requests.amount, balance_requests.status, "+
+			"users.parent_id IS NOT NULL AS customer").
+		Joins("JOIN users ON users.id = balance_requests.user_id").
+		Where("balance_requests.utr_number IN ?", utrs).Find(&rows).Error
+	if err != nil {
 		return nil, fmt.Errorf("balance requests of statement lines: %w", translate(err))
 	}
 	out := make([]statement.TopUpRef, 0, len(rows))
 	for _, r := range rows {
 		var w moneyWriter
-		t := statement.TopUpRef{ID: r.ID, UTR: strings.ToUpper(r.UTRNumber), Amount: w.get(colAmount, r.Amount), Status: topup.Status(r.Status)}
+		t := statement.TopUpRef{ID: r.ID, UTR: strings.ToUpper(r.UTRNumber), Amount: w.get(colAmount, r.Amount), Status: topup.Status(r.Status),
+			Customer: r.Customer}
 		if w.err != nil {
 			return nil, fmt.Errorf("balance request %d: %w", r.ID, w.err)
 		}

@@ -136,3 +136,65 @@ func (s *taxProfileStore) DeleteProfile(ctx context.Context, userID uint64) erro
 	}
 	return nil
 }
+
+// resellerSupplierRow is a reseller's own record (reseller_billing_settings,
+// migration 00048): billing_settings' columns keyed by the reseller's id.
+type resellerSupplierRow struct {
+	UserID        uint64     `gorm:"column:user_id;primaryKey;autoIncrement:false"`
+	LegalName     string     `gorm:"column:legal_name"`
+	Address       string     `gorm:"column:address"`
+	State         string     `gorm:"column:state"`
+	GSTIN         string     `gorm:"column:gstin"`
+	PAN           string     `gorm:"column:pan"`
+	InvoicePrefix string     `gorm:"column:invoice_prefix"`
+	SAC           string     `gorm:"column:sac_code"`
+	BankName      string     `gorm:"column:bank_name"`
+	AccountName   string     `gorm:"column:account_name"`
+	AccountNumber string     `gorm:"column:account_number"`
+	IFSC          string     `gorm:"column:ifsc"`
+	UPI           string     `gorm:"column:upi"`
+	UpdatedAt     *time.Time `gorm:"column:updated_at;autoUpdateTime:false"`
+}
+
+func (resellerSupplierRow) TableName() string { return "reseller_billing_settings" }
+
+func (s *taxProfileStore) resellerSupplier(ctx context.Context, resellerID uint64, lock bool) (*taxprofile.Supplier, error) {
+	q := s.conn(ctx)
+	if lock {
+		q = s.locking(q)
+	}
+	var r resellerSupplierRow
+	if err := q.Where("user_id = ?", resellerID).Take(&r).Error; err != nil {
+		return nil, errNotFoundOr(err, taxprofile.ErrNoResellerSupplier)
+	}
+	sr := supplierRow{LegalName: r.LegalName, Address: r.Address, State: r.State, GSTIN: r.GSTIN, PAN: r.PAN,
+		InvoicePrefix: r.InvoicePrefix, SAC: r.SAC, BankName: r.BankName, AccountName: r.AccountName,
+		AccountNumber: r.AccountNumber, IFSC: r.IFSC, UPI: r.UPI, UpdatedAt: r.UpdatedAt}
+	return toDomainSupplier(&sr), nil
+}
+
+func (s *taxProfileStore) ResellerSupplier(ctx context.Context, resellerID uint64) (*taxprofile.Supplier, error) {
+	return s.resellerSupplier(ctx, resellerID, false)
+}
+
+func (s *taxProfileStore) LockResellerSupplier(ctx context.Context, resellerID uint64) (*taxprofile.Supplier, error) {
+	return s.resellerSupplier(ctx, resellerID, true)
+}
+
+// SaveResellerSupplier upserts the reseller's row.
+func (s *taxProfileStore) SaveResellerSupplier(ctx context.Context, resellerID uint64, sup *taxprofile.Supplier) error {
+	r := resellerSupplierRow{UserID: resellerID, LegalName: sup.LegalName, Address: sup.Address, State: sup.State,
+		GSTIN: sup.GSTIN, PAN: sup.PAN, InvoicePrefix: sup.InvoicePrefix, SAC: sup.SAC, BankName: sup.BankName,
+		AccountName: sup.AccountName, AccountNumber: sup.AccountNumber, IFSC: sup.IFSC, UPI: sup.UPI,
+		UpdatedAt: stamp(sup.UpdatedAt)}
+	err := s.conn(ctx).Clauses(clause.OnConflict{
+		Columns: []clause.Column{{Name: "user_id"}},
+		DoUpdates: clause.AssignmentColumns([]string{"legal_name", "address", "state", "gstin", "pan", "invoice_prefix",
+			"sac_code", "bank_name", "account_name", "account_number", "ifsc", "upi", "updated_at"}),
+	}).Create(&r).Error
+	if err != nil {
+		return fmt.Errorf("save billing settings of reseller %d: %w", resellerID, translate(err))
+	}
+	sup.UpdatedAt = timeFromDB(r.UpdatedAt)
+	return nil
+}

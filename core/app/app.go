@@ -238,6 +238,8 @@ func New(d Deps) *App {
 	}
 	kept := retention.New(retention.Deps{Hits: d.Stores.Hits, Now: d.Now, Metrics: rm,
 		Config: retention.Config{Keep: cfg.HitPayloadRetention}})
+	taxSettings := taxsettings.New(taxsettings.Deps{Tx: tx, Profiles: st.TaxProfiles, Users: st.Users, Brands: st.Brands,
+		Now: d.Now})
 	a := &App{
 		Brands:    branding,
 		Retention: kept,
@@ -246,7 +248,7 @@ func New(d Deps) *App {
 			Config: gateway.Config{UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL, RechargeRoundBudget: cfg.RechargeRoundBudget,
 				MaxBalanceCheckout: cfg.MaxTopUp, Location: cfg.Location},
 			Verifier: d.Verifier, Recharger: d.Recharger, Payments: d.Payments, Payouts: d.Payouts, Targets: d.Targets,
-			Opener: d.Opener}),
+			Opener: d.Opener, TopUps: taxSettings}),
 		Outbox: outbox.New(outbox.Deps{Tx: tx, Stores: outbox.Stores{Webhooks: st.Webhooks, Users: st.Users}, Sender: d.Webhooks, Targets: d.Targets,
 			Settled: m.AwaitSettlements, Metrics: d.Metrics, Log: d.Log, Now: d.Now,
 			Config: outbox.Config{Timeout: cfg.WebhookTimeout, Lease: cfg.WebhookLease, Concurrency: cfg.WebhookConcurrency}}),
@@ -274,7 +276,7 @@ func New(d Deps) *App {
 			Livemode: live}})
 	a.Billing = billing.New(billing.Deps{Tx: tx, Stores: billing.Stores{Users: st.Users, Plans: st.Plans, Subscriptions: st.Subscriptions}, Now: d.Now, Log: d.Log, Metrics: bm, Notify: notifier(d.Mailer, d.Log),
 		Config: billing.Config{Location: cfg.Location, Livemode: live, DefaultPlan: cfg.DefaultPlan}})
-	a.TaxSettings = taxsettings.New(taxsettings.Deps{Tx: tx, Profiles: st.TaxProfiles, Now: d.Now})
+	a.TaxSettings = taxSettings
 	a.Invoicing = invoicing.New(invoicing.Deps{Tx: tx,
 		Stores:  invoicing.Stores{Invoices: st.Invoices, Users: st.Users, Ledger: st.Ledger, Profiles: st.TaxProfiles},
 		Parties: invoicing.ProfileParties{}, Renderer: d.Renderer,

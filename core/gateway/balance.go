@@ -28,10 +28,17 @@ type BalanceCheckout struct {
 // actor's own balance with no collection fee (settleIn). The amount follows
 // the balance requests' limit (BALANCE_REQUEST_MAX) and one payment's UPI
 // limit (MaxPaymentAmount), whichever is lower. Nothing is billed: no API
-// key is involved (api_key_id 0), and nobody is called back.
+// key is involved (api_key_id 0), and nobody is called back. A reseller's
+// customer is refused (TopUpGate): the money is its reseller's, so it pays
+// its reseller directly.
 func (a *Gateway) CreateBalanceCheckout(ctx context.Context, actor *user.User, amount string) (*BalanceCheckout, error) {
 	if err := actor.CanAct(); err != nil {
 		return nil, err
+	}
+	if a.topUps != nil {
+		if err := a.topUps.CheckoutTopUp(ctx, actor); err != nil {
+			return nil, err
+		}
 	}
 	limit := decimal.Min(a.cfg.MaxBalanceCheckout, MaxPaymentAmount)
 	amount = strings.TrimSpace(amount)

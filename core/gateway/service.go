@@ -94,6 +94,16 @@ type Deps struct {
 	Payouts   payout.Provider
 	Targets   webhook.TargetPolicy
 	Opener    accountopen.Provider // digital account opening
+	// TopUps decides who may start a checkout top-up (core/taxsettings: a
+	// reseller's customer pays its reseller, never the platform's
+	// checkout); nil allows everyone.
+	TopUps TopUpGate
+}
+
+// TopUpGate says whether an account may top up its balance by the
+// platform's checkout: nil, or why not.
+type TopUpGate interface {
+	CheckoutTopUp(ctx context.Context, actor *user.User) error
 }
 
 // Gateway is the gateway's use cases.
@@ -111,6 +121,7 @@ type Gateway struct {
 	payouts   payout.Provider
 	targets   webhook.TargetPolicy
 	opener    accountopen.Provider
+	topUps    TopUpGate
 }
 
 // New builds the gateway from its ports.
@@ -149,5 +160,5 @@ func New(d Deps) *Gateway {
 	cfg.PublicBaseURL = strings.TrimRight(cfg.PublicBaseURL, "/")
 	return &Gateway{tx: d.Tx, st: d.Stores, meter: d.Meter, now: d.Now, cfg: cfg, log: d.Log, metrics: d.Metrics,
 		verifier: d.Verifier, recharger: d.Recharger, payments: d.Payments, payouts: d.Payouts, targets: d.Targets,
-		opener: d.Opener}
+		opener: d.Opener, topUps: d.TopUps}
 }

@@ -27,7 +27,10 @@
 //
 // Matching is a pure plan (statement.Plan): a pay_ id in the line, else the
 // UTR, names a payment; else the UTR names a pending balance request; the
-// amount must be equal and the target open. Each match is one transaction:
+// amount must be equal and the target open. A reseller's customer's
+// request is never a target (it paid its reseller, not the platform; only
+// its reseller decides it): its line stays no_match, and an admin's hand
+// match to it is 409 reseller_decides. Each match is one transaction:
 // the line's conditional update (a unique target per line), the payment's
 // completion (gateway.CompletePaymentIn) or the request's approval (by the
 // importing admin, remarks naming the line), and an audit entry. A line

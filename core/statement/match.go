@@ -34,7 +34,10 @@ type Candidates struct {
 	TopUpsByUTR   map[string]TopUpRef
 }
 
-// NewCandidates indexes what the store found.
+// NewCandidates indexes what the store found. A reseller's customer's
+// balance request is no candidate: the customer paid its reseller, so a
+// line of the platform's statement never pays it, and only its reseller
+// decides it (docs/decisions.md, "Resellers: customers pay their reseller").
 func NewCandidates(pays []PaymentRef, tops []TopUpRef) Candidates {
 	c := Candidates{PaymentsByUTR: map[string]PaymentRef{}, PaymentsByID: map[string]PaymentRef{}, TopUpsByUTR: map[string]TopUpRef{}}
 	for _, p := range pays {
@@ -44,7 +47,9 @@ func NewCandidates(pays []PaymentRef, tops []TopUpRef) Candidates {
 		}
 	}
 	for _, t := range tops {
-		c.TopUpsByUTR[t.UTR] = t
+		if !t.Customer {
+			c.TopUpsByUTR[t.UTR] = t
+		}
 	}
 	return c
 }

@@ -144,6 +144,9 @@ type TopUpRef struct {
 	UTR    string
 	Amount decimal.Decimal
 	Status topup.Status
+	// Customer: the request's owner is a reseller's customer, who paid its
+	// reseller, not the platform; the platform's statement never pays it.
+	Customer bool
 }
 
 // Repository stores statements and their lines.

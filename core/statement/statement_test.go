@@ -134,6 +134,8 @@ func TestPlan(t *testing.T) {
 		{ID: 7, UTR: "N777", Amount: amt("500"), Status: topup.StatusPending},
 		{ID: 8, UTR: "N888", Amount: amt("500"), Status: topup.StatusApproved},
 		{ID: 9, UTR: "N999", Amount: amt("500"), Status: topup.StatusRejected},
+		{ID: 10, UTR: "N101", Amount: amt("300"), Status: topup.StatusPending, Customer: true},
+		{ID: 11, UTR: "N102", Amount: amt("300"), Status: topup.StatusApproved, Customer: true},
 	})
 	lines := []statement.Line{
 		line("111111111111", "100"),          // payment by UTR
@@ -148,6 +150,8 @@ func TestPlan(t *testing.T) {
 		line("999999999999", "100", "pay_A"), // id of a payment already taken
 		line("N999", "500"),                  // rejected
 		line("N888", "500"),                  // the approved request again
+		line("N101", "300"),                  // a reseller's customer's request: never the platform's
+		line("N102", "300"),                  // nor one its reseller approved
 	}
 	want := []statement.Decision{
 		{Target: statement.TargetPayment, TargetID: 1},
@@ -162,6 +166,8 @@ func TestPlan(t *testing.T) {
 		{Reason: statement.ReasonTaken},
 		{Reason: statement.ReasonDecided},
 		{Reason: statement.ReasonTaken},
+		{Reason: statement.ReasonNoMatch},
+		{Reason: statement.ReasonNoMatch},
 	}
 	got := statement.Plan(lines, c)
 	for i := range want {

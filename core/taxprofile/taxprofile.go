@@ -28,6 +28,10 @@ import (
 // PG/26-27/000001, credit notes PGC/26-27/000001.
 const DefaultPrefix = "PG"
 
+// DefaultResellerPrefix is the invoice prefix of a reseller that set none:
+// its customers' invoices never carry the platform's prefix.
+const DefaultResellerPrefix = "IN"
+
 // Limits of the text fields, in characters.
 const (
 	MaxLegalName    = 200
@@ -38,8 +42,9 @@ const (
 	MaxUPI          = 100
 )
 
-// Supplier is the business that issues the invoices. One record, set by
-// admins (GET/PUT /api/v1/panel/settings/billing).
+// Supplier is the business that issues the invoices and that payers pay:
+// the platform's one record, set by admins, and each reseller's own, set by
+// that reseller (both GET/PUT /api/v1/panel/settings/billing).
 type Supplier struct {
 	LegalName string
 	Address   string // lines separated by "\n"
@@ -82,7 +87,24 @@ var (
 	// invoice yet (Supplier.Ready names the fields).
 	ErrSupplierIncomplete = errs.E(errs.Conflict, "billing_settings_incomplete",
 		"The supplier's billing settings are incomplete")
+	// ErrNoResellerSupplier: the reseller has saved no billing settings.
+	ErrNoResellerSupplier = errs.E(errs.NotFound, "reseller_billing_settings_not_found",
+		"The reseller has no billing settings")
+	// ErrResellerPayeeMissing: a reseller's customer cannot top up by
+	// checkout while its reseller has no payee details (Payable).
+	ErrResellerPayeeMissing = errs.E(errs.Conflict, "reseller_payee_missing",
+		"Your reseller has not set its payment details yet: ask your reseller how to pay")
+	// ErrPayReseller: a reseller's customer pays its reseller directly
+	// (the reseller's UPI address or bank account) and raises a balance
+	// request that its reseller decides; the platform's checkout would
+	// collect into the platform's account, which is not the reseller's.
+	ErrPayReseller = errs.E(errs.Conflict, "pay_reseller_directly",
+		"Pay your reseller directly (its UPI address or bank account on Add balance) and raise a balance request; your reseller credits your balance")
 )
+
+// Payable reports whether payers can pay s: it has a UPI address or a
+// bank account.
+func (s *Supplier) Payable() bool { return s.UPI != "" || s.AccountNumber != "" }
 
 // vpa is a UPI address as payers type it, lower-cased: a handle of letters,
 // digits, '.', '_' or '-', '@' and the provider's name.
@@ -291,4 +313,12 @@ type Store interface {
 	SaveProfile(ctx context.Context, p *Profile) error
 	// DeleteProfile removes userID's profile; none is no error.
 	DeleteProfile(ctx context.Context, userID uint64) error
+	// ResellerSupplier reads reseller resellerID's own billing and payee
+	// details; ErrNoResellerSupplier when it saved none.
+	ResellerSupplier(ctx context.Context, resellerID uint64) (*Supplier, error)
+	// LockResellerSupplier is ResellerSupplier with the record locked until
+	// the end of the transaction (the writer's read).
+	LockResellerSupplier(ctx context.Context, resellerID uint64) (*Supplier, error)
+	// SaveResellerSupplier inserts or replaces reseller resellerID's record.
+	SaveResellerSupplier(ctx context.Context, resellerID uint64, s *Supplier) error
 }

@@ -19,6 +19,14 @@
 // state, and a GSTIN when GST_RATE is above 0 (an unregistered supplier
 // issues bills of supply only).
 //
+// A reseller keeps its own record the same way (reseller_billing_settings,
+// migration 00048; GSTIN optional, prefix IN until set; audited with the
+// reseller as target): the supplier of its customers' invoices and the
+// payee its customers pay. Payee answers whom an account pays on Add
+// balance: a reseller's customer its reseller (never the platform), anyone
+// else the platform; CheckoutTopUp refuses a customer the platform's
+// checkout (docs/decisions.md, "Resellers: customers pay their reseller").
+//
 // The customer's profile (billing in GET/PATCH /panel/auth/me;
 // billing_profiles keyed by user_id, no foreign key) holds legal name,
 // address, state and an optional GSTIN; null removes it; the owner's own
@@ -33,6 +41,9 @@ package taxsettings
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"strings"
 	"time"
 
 	"paygate/core/audit"
@@ -46,6 +57,8 @@ import (
 type Deps struct {
 	Tx       store.Transactor
 	Profiles Profiles
+	Users    Users
+	Brands   Brands
 	Now      func() time.Time
 }
 
@@ -53,6 +66,8 @@ type Deps struct {
 type Settings struct {
 	tx       store.Transactor
 	profiles Profiles
+	users    Users
+	brands   Brands
 	now      func() time.Time
 }
 
@@ -60,7 +75,7 @@ func New(d Deps) *Settings {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
-	return &Settings{tx: d.Tx, profiles: d.Profiles, now: d.Now}
+	return &Settings{tx: d.Tx, profiles: d.Profiles, users: d.Users, brands: d.Brands, now: d.Now}
 }
 
 func requireAdmin(actor *user.User) error {
@@ -70,32 +85,148 @@ func requireAdmin(actor *user.User) error {
 	return nil
 }
 
-// Supplier is the supplier's details as an admin sees them: the defaults
-// (prefix PG, SAC 998319, nothing else) until one saved them.
-func (st *Settings) Supplier(ctx context.Context, admin *user.User) (*taxprofile.Supplier, error) {
-	if err := requireAdmin(admin); err != nil {
+// Supplier is the billing settings the caller keeps: an admin's are the
+// platform's (the defaults, prefix PG and SAC 998319, until one saved
+// them); a reseller's its own (prefix IN and SAC 998319 until it saved
+// them); anyone else is refused (403).
+func (st *Settings) Supplier(ctx context.Context, actor *user.User) (*taxprofile.Supplier, error) {
+	if actor != nil && actor.Role == user.RoleReseller {
+		sup, err := st.profiles.ResellerSupplier(ctx, actor.ID)
+		if errors.Is(err, taxprofile.ErrNoResellerSupplier) {
+			return DefaultResellerSupplier(), nil
+		}
+		return sup, err
+	}
+	if err := requireAdmin(actor); err != nil {
 		return nil, err
 	}
 	return st.profiles.Supplier(ctx)
 }
 
-// Payee is the platform's details for paying in, as any signed-in account
-// sees them on Add balance: the supplier's legal name, bank account and UPI
-// address ("" when not set). The account number is shown as saved: it is
-// printed on every invoice.
-func (st *Settings) Payee(ctx context.Context, actor *user.User) (*taxprofile.Supplier, error) {
+// DefaultResellerSupplier is a reseller's record before it saved one: its
+// own default prefix (never the platform's) and the default SAC.
+func DefaultResellerSupplier() *taxprofile.Supplier {
+	sup := taxprofile.DefaultSupplier()
+	sup.InvoicePrefix = taxprofile.DefaultResellerPrefix
+	return sup
+}
+
+// ResellerSupplier is reseller resellerID's own billing and payee details
+// as saved (the supplier block of its customers' invoices, the payee its
+// customers pay); taxprofile.ErrNoResellerSupplier when it saved none. No
+// caller check: the caller decides whose record it needs.
+func (st *Settings) ResellerSupplier(ctx context.Context, resellerID uint64) (*taxprofile.Supplier, error) {
+	return st.profiles.ResellerSupplier(ctx, resellerID)
+}
+
+// Payee is whom an account pays to add to its balance, and how (Add
+// balance; docs/decisions.md, "Resellers: customers pay their reseller").
+type Payee struct {
+	// Reseller: the account is a reseller's customer and pays its reseller
+	// (ResellerID), never the platform.
+	Reseller   bool
+	ResellerID uint64
+	// Name is who is paid, as the payer is shown it: a reseller's brand
+	// name, else its legal name, else its account's name; the platform's
+	// legal name ("" until an admin sets it).
+	Name string
+	// Details are the payee's legal name, bank account and UPI address
+	// ("" when not set): the reseller's own record for a customer.
+	Details taxprofile.Supplier
+	// A reseller's support contacts, for a customer to ask it: its brand's,
+	// else its account's email and phone. "" for the platform.
+	SupportEmail, SupportPhone string
+	// Checkout: the checkout top-up (POST /balance/checkout, collected by
+	// the platform's payment provider into the platform's account) is
+	// offered. Never to a customer: the money is its reseller's.
+	Checkout bool
+}
+
+// Payable reports whether the payee can be paid (a UPI address or a bank
+// account); a customer of a reseller without either is told to ask it.
+func (p *Payee) Payable() bool { return p.Details.Payable() }
+
+// Payee is whom actor pays on Add balance: a reseller's customer its
+// reseller (the reseller's own record, brand name and support contacts;
+// empty details when it saved none), anyone else the platform (the
+// supplier's legal name, bank account and UPI address). The account number
+// is shown as saved: it is printed on every invoice.
+func (st *Settings) Payee(ctx context.Context, actor *user.User) (*Payee, error) {
 	if actor == nil {
 		return nil, errs.ErrUnauthorized
 	}
-	return st.profiles.Supplier(ctx)
+	if actor.ParentID == nil {
+		sup, err := st.profiles.Supplier(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return &Payee{Name: sup.LegalName, Details: *sup, Checkout: true}, nil
+	}
+	rid := *actor.ParentID
+	reseller, err := st.users.ByID(ctx, rid)
+	if err != nil {
+		return nil, fmt.Errorf("reseller %d of user %d: %w", rid, actor.ID, err)
+	}
+	b, err := st.brands.Get(ctx, rid)
+	if err != nil {
+		return nil, err
+	}
+	sup, err := st.profiles.ResellerSupplier(ctx, rid)
+	if errors.Is(err, taxprofile.ErrNoResellerSupplier) {
+		sup, err = &taxprofile.Supplier{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	p := &Payee{Reseller: true, ResellerID: rid, Name: firstOf(b.Name, sup.LegalName, reseller.Name),
+		SupportEmail: b.SupportEmail, SupportPhone: b.SupportPhone,
+		Details: taxprofile.Supplier{LegalName: firstOf(sup.LegalName, b.Name, reseller.Name), BankName: sup.BankName,
+			AccountName: sup.AccountName, AccountNumber: sup.AccountNumber, IFSC: sup.IFSC, UPI: sup.UPI}}
+	if p.SupportEmail == "" && p.SupportPhone == "" {
+		p.SupportEmail, p.SupportPhone = reseller.Email, reseller.Phone
+	}
+	return p, nil
 }
 
-// PutSupplier replaces the supplier's details with in (admin only):
-// normalised, validated (422 with the fields named as in the settings'
-// JSON), saved and audited (billing_settings.update, the record before and
-// after) in one transaction. An empty prefix or SAC is the default; an
-// empty PAN the GSTIN's.
-func (st *Settings) PutSupplier(ctx context.Context, admin *user.User, in taxprofile.Supplier) (*taxprofile.Supplier, error) {
+// CheckoutTopUp is nil when actor may start a checkout top-up; a reseller's
+// customer never may: taxprofile.ErrResellerPayeeMissing while its reseller
+// has no payee details, else taxprofile.ErrPayReseller (it pays its reseller
+// directly and raises a balance request).
+func (st *Settings) CheckoutTopUp(ctx context.Context, actor *user.User) error {
+	p, err := st.Payee(ctx, actor)
+	switch {
+	case err != nil:
+		return err
+	case p.Checkout:
+		return nil
+	case !p.Payable():
+		return taxprofile.ErrResellerPayeeMissing
+	default:
+		return taxprofile.ErrPayReseller
+	}
+}
+
+func firstOf(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// PutSupplier replaces the caller's billing settings with in: an admin's
+// the platform's, a reseller's its own (anyone else 403). Normalised,
+// validated (422 with the fields named as in the settings' JSON; the GSTIN
+// is optional), saved and audited (billing_settings.update, the record
+// before and after; a reseller's targets the reseller's user) in one
+// transaction. An empty prefix or SAC is the default (a reseller's prefix
+// IN); an empty PAN the GSTIN's.
+func (st *Settings) PutSupplier(ctx context.Context, actor *user.User, in taxprofile.Supplier) (*taxprofile.Supplier, error) {
+	if actor != nil && actor.Role == user.RoleReseller {
+		return st.putResellerSupplier(ctx, actor, in)
+	}
+	admin := actor
 	if err := requireAdmin(admin); err != nil {
 		return nil, err
 	}
@@ -114,6 +245,36 @@ func (st *Settings) PutSupplier(ctx context.Context, admin *user.User, in taxpro
 			return err
 		}
 		return store.Record(ctx, s, now, admin, audit.BillingSettingsUpdate, audit.TargetBillingSettings, 0,
+			supplierSnapshot(before), supplierSnapshot(&in))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &in, nil
+}
+
+func (st *Settings) putResellerSupplier(ctx context.Context, reseller *user.User, in taxprofile.Supplier) (*taxprofile.Supplier, error) {
+	if strings.TrimSpace(in.InvoicePrefix) == "" {
+		in.InvoicePrefix = taxprofile.DefaultResellerPrefix
+	}
+	in.Normalize()
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	err := st.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+		before, err := s.TaxProfiles.LockResellerSupplier(ctx, reseller.ID)
+		if errors.Is(err, taxprofile.ErrNoResellerSupplier) {
+			before, err = DefaultResellerSupplier(), nil
+		}
+		if err != nil {
+			return err
+		}
+		now := st.now().UTC()
+		in.UpdatedAt = now
+		if err := s.TaxProfiles.SaveResellerSupplier(ctx, reseller.ID, &in); err != nil {
+			return err
+		}
+		return store.Record(ctx, s, now, reseller, audit.BillingSettingsUpdate, audit.TargetUser, reseller.ID,
 			supplierSnapshot(before), supplierSnapshot(&in))
 	})
 	if err != nil {

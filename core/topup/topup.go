@@ -73,6 +73,10 @@ var (
 	// ErrBalanceFull: approving would overflow the owner's DECIMAL(12,2)
 	// balance; nothing is written and the request stays pending.
 	ErrBalanceFull = errs.E(errs.Invalid, "balance_too_large", "The balance would exceed its maximum")
+	// ErrResellerDecides: a reseller's customer paid its reseller, so the
+	// platform's statement reconciliation never approves its request.
+	ErrResellerDecides = errs.E(errs.Conflict, "reseller_decides",
+		"A reseller's customer's balance request is decided by its reseller")
 )
 
 // utrPattern: letters, digits and hyphens, as banks print references

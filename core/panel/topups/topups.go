@@ -253,7 +253,8 @@ func (p *TopUps) decideTopUp(ctx context.Context, actor *user.User, id uint64, t
 
 // ApproveTopUpTx is ApproveTopUp inside the caller's transaction s
 // (reconciliation approves the request a bank statement line pays, in the
-// transaction that matches the line).
+// transaction that matches the line). A reseller's customer's request is
+// refused (topup.ErrResellerDecides, see notACustomers).
 func (p *TopUps) ApproveTopUpTx(ctx context.Context, s store.Stores, actor *user.User, id uint64, remarks string) (*topup.Request, error) {
 	if err := panel.RequireAdmin(actor); err != nil {
 		return nil, err
@@ -273,6 +274,8 @@ func (p *TopUps) decideTopUpIn(ctx context.Context, s store.Stores, actor *user.
 			if err := ownCustomers(ctx, s.Users, actor, r); err != nil {
 				return err
 			}
+		} else if err := notACustomers(ctx, s.Users, r); err != nil {
+			return err
 		}
 		before := topUpSnapshot(r)
 		now := p.now()
@@ -312,6 +315,24 @@ func (p *TopUps) decideTopUpIn(ctx context.Context, s store.Stores, actor *user.
 		return nil, err
 	}
 	return out, nil
+}
+
+// notACustomers answers topup.ErrResellerDecides when r's owner is a
+// reseller's customer: the customer paid its reseller, not the platform, so
+// only its reseller decides it (an admin's credit would be money the
+// platform never received).
+func notACustomers(ctx context.Context, users Users, r *topup.Request) error {
+	owner, err := users.ByID(ctx, r.UserID)
+	if err != nil {
+		if errs.KindOf(err) == errs.NotFound {
+			return topup.ErrNotFound
+		}
+		return fmt.Errorf("owner of balance request %d: %w", r.ID, err)
+	}
+	if owner.ParentID != nil {
+		return topup.ErrResellerDecides
+	}
+	return nil
 }
 
 // ownCustomers answers topup.ErrNotFound unless r's owner is reseller's

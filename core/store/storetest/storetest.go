@@ -128,8 +128,10 @@ type tables struct {
 	plans         map[uint64]plan.Plan
 	supplier      map[uint64]taxprofile.Supplier // the one record at key 1, once saved
 	profiles      map[uint64]taxprofile.Profile  // billing profiles by user id
-	brands        map[uint64]brand.Brand         // resellers' brand columns (Domains left empty)
-	domains       map[domainKey]domainEntry      // resellers' claims on hosts
+	// resellerSuppliers: resellers' own billing and payee details by user id
+	resellerSuppliers map[uint64]taxprofile.Supplier
+	brands            map[uint64]brand.Brand    // resellers' brand columns (Domains left empty)
+	domains           map[domainKey]domainEntry // resellers' claims on hosts
 
 	transfers      map[uint64]transfer.Transfer
 	customerPrices map[sellingKey]pricing.CustomerPrice // resellers' selling prices
@@ -149,7 +151,7 @@ func (t tables) clone() tables {
 		closed: maps.Clone(t.closed), rollups: slices.Clone(t.rollups),
 		refunds: maps.Clone(t.refunds), refundKeys: slices.Clone(t.refundKeys),
 		openings: maps.Clone(t.openings), utrClaims: maps.Clone(t.utrClaims), plans: maps.Clone(t.plans),
-		supplier: maps.Clone(t.supplier), profiles: maps.Clone(t.profiles),
+		supplier: maps.Clone(t.supplier), profiles: maps.Clone(t.profiles), resellerSuppliers: maps.Clone(t.resellerSuppliers),
 		brands: maps.Clone(t.brands), domains: maps.Clone(t.domains),
 		transfers:      maps.Clone(t.transfers),
 		customerPrices: maps.Clone(t.customerPrices), markups: maps.Clone(t.markups), settlements: maps.Clone(t.settlements),
@@ -169,7 +171,8 @@ func New() *DB {
 			refunds: map[uint64]payment.Refund{}, payouts: map[uint64]payout.Payout{},
 			openings: map[uint64]accountopen.Opening{}, utrClaims: map[string]utrClaim{}, plans: seededPlans(),
 			supplier: map[uint64]taxprofile.Supplier{}, profiles: map[uint64]taxprofile.Profile{},
-			brands: map[uint64]brand.Brand{}, domains: map[domainKey]domainEntry{},
+			resellerSuppliers: map[uint64]taxprofile.Supplier{},
+			brands:            map[uint64]brand.Brand{}, domains: map[domainKey]domainEntry{},
 			transfers:      map[uint64]transfer.Transfer{},
 			customerPrices: map[sellingKey]pricing.CustomerPrice{}, markups: map[uint64]decimal.Decimal{},
 			settlements: map[uint64]resale.Settlement{},

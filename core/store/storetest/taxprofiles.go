@@ -70,3 +70,31 @@ func (r taxProfilesRepo) DeleteProfile(_ context.Context, userID uint64) error {
 		return nil
 	})
 }
+
+func (r taxProfilesRepo) resellerSupplier(method string, resellerID uint64) (*taxprofile.Supplier, error) {
+	var out *taxprofile.Supplier
+	err := r.d.do(method, func(t *tables) error {
+		s, ok := t.resellerSuppliers[resellerID]
+		if !ok {
+			return taxprofile.ErrNoResellerSupplier
+		}
+		out = &s
+		return nil
+	})
+	return out, err
+}
+
+func (r taxProfilesRepo) ResellerSupplier(_ context.Context, resellerID uint64) (*taxprofile.Supplier, error) {
+	return r.resellerSupplier("TaxProfiles.ResellerSupplier", resellerID)
+}
+
+func (r taxProfilesRepo) LockResellerSupplier(_ context.Context, resellerID uint64) (*taxprofile.Supplier, error) {
+	return r.resellerSupplier("TaxProfiles.LockResellerSupplier", resellerID)
+}
+
+func (r taxProfilesRepo) SaveResellerSupplier(_ context.Context, resellerID uint64, s *taxprofile.Supplier) error {
+	return r.d.do("TaxProfiles.SaveResellerSupplier", func(t *tables) error {
+		t.resellerSuppliers[resellerID] = *s
+		return nil
+	})
+}

@@ -140,4 +140,70 @@ func TaxProfileContract(t *testing.T, tx store.Transactor, plain store.Stores) {
 			t.Fatalf("the other profile: %+v", got)
 		}
 	})
+	t.Run("resellers' own records", func(t *testing.T) {
+		if _, err := st.ResellerSupplier(ctx, 51); !errors.Is(err, taxprofile.ErrNoResellerSupplier) {
+			t.Fatalf("never saved: %v, want reseller_billing_settings_not_found", err)
+		}
+		a := taxprofile.Supplier{LegalName: "Asha Digital Services", Address: "12 MG Road\nBengaluru 560001", State: "29",
+			GSTIN: "29AAGCB7383J1Z4", PAN: "AAGCB7383J", InvoicePrefix: "AD", SAC: "998319",
+			BankName: "ICICI Bank", AccountName: "Asha Digital", AccountNumber: "123456789012", IFSC: "ICIC0000123",
+			UPI: "asha@icici", UpdatedAt: at}
+		b := taxprofile.Supplier{LegalName: "Ravi Kumar", Address: "Chennai", State: "33", InvoicePrefix: "IN", SAC: "998319",
+			UPI: "ravi@okaxis", UpdatedAt: at}
+		if err := st.SaveResellerSupplier(ctx, 51, &a); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.SaveResellerSupplier(ctx, 52, &b); err != nil {
+			t.Fatal(err)
+		}
+		for id, want := range map[uint64]taxprofile.Supplier{51: a, 52: b} {
+			if got, err := st.ResellerSupplier(ctx, id); err != nil || *got != want {
+				t.Fatalf("reseller %d: %+v, %v; want %+v", id, got, err, want)
+			}
+		}
+		// The platform's record is not a reseller's, nor the other way round.
+		if got, _ := st.Supplier(ctx); got.LegalName == a.LegalName || got.LegalName == b.LegalName {
+			t.Fatalf("the platform's record took a reseller's: %+v", got)
+		}
+		// Saving replaces every field; a rolled-back save leaves nothing.
+		a2 := taxprofile.Supplier{LegalName: "Asha Digital LLP", Address: "Mysuru", State: "29", InvoicePrefix: "IN", SAC: "998319",
+			UpdatedAt: at.Add(time.Hour)}
+		if err := st.SaveResellerSupplier(ctx, 51, &a2); err != nil {
+			t.Fatal(err)
+		}
+		err := tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+			locked, err := s.TaxProfiles.LockResellerSupplier(ctx, 51)
+			if err != nil || *locked != a2 {
+				t.Errorf("locked read %+v, %v", locked, err)
+			}
+			if _, err := s.TaxProfiles.LockResellerSupplier(ctx, 53); !errors.Is(err, taxprofile.ErrNoResellerSupplier) {
+				t.Errorf("locked read of none: %v", err)
+			}
+			c := a
+			if err := s.TaxProfiles.SaveResellerSupplier(ctx, 53, &c); err != nil {
+				return err
+			}
+			changed := a2
+			changed.LegalName = "Changed"
+			if err := s.TaxProfiles.SaveResellerSupplier(ctx, 51, &changed); err != nil {
+				return err
+			}
+			if in, _ := s.TaxProfiles.ResellerSupplier(ctx, 51); in.LegalName != "Changed" {
+				t.Errorf("inside the transaction: %+v", in)
+			}
+			return errors.New("roll back")
+		})
+		if err == nil {
+			t.Fatal("the transaction did not fail")
+		}
+		if got, err := st.ResellerSupplier(ctx, 51); err != nil || *got != a2 {
+			t.Fatalf("after the rollback %+v, %v; want %+v", got, err, a2)
+		}
+		if _, err := st.ResellerSupplier(ctx, 53); !errors.Is(err, taxprofile.ErrNoResellerSupplier) {
+			t.Fatalf("a rolled-back insert left %v", err)
+		}
+		if got, _ := st.ResellerSupplier(ctx, 52); *got != b {
+			t.Fatalf("the other reseller: %+v", got)
+		}
+	})
 }

@@ -6,6 +6,8 @@
 // (charged the selling price); the settlement of the closed hour (the CLI,
 // at an instant after the hour closes) credits the commission, and the
 // reseller sees it on its dashboard and on the customer's hit logs.
+// The customer's Add balance page names its reseller and shows the
+// reseller's own payee details (saved on its Billing details page).
 // Screenshots of the reseller's screens at 1366×900 and 390×844.
 import { signIn } from '../steps/auth.mjs';
 import { createServiceWithPricing } from '../steps/admin.mjs';
@@ -14,6 +16,7 @@ import { creditBalance } from '../steps/payouts.mjs';
 import { callService } from '../steps/invoices.mjs';
 import { expectBalance, squash } from '../steps/money.mjs';
 import { afterThisHourCloses, approveCustomerTopUp, confirmInvite, createCustomer, createUserAs, expectCommissionSettled, fundCustomer, setSellingPrice } from '../steps/resellers.mjs';
+import { expectAskReseller, expectPayReseller, saveResellerPayee } from '../steps/payee.mjs';
 import { openScreen, pageHeading, unique } from '../lib/helpers.mjs';
 
 export const name = 'resellers';
@@ -38,6 +41,11 @@ const CALLS = 2;
 const COMMISSION = '0.70'; // 2 × (0.75 − 0.40)
 const CREDIT = '1000.00';
 const FUND = '100.00';
+/** The reseller's own payee details, which its customer pays (issue 44). */
+const PAYEE = {
+  legalName: 'Ravi Resale Services', address: '14 Residency Road\nBengaluru 560025', state: 'Karnataka (29)',
+  upi: 'ravi.resale@okicici', bank: { name: 'ICICI Bank', account: 'Ravi Resale Services', number: '123456789012', ifsc: 'ICIC0000123' },
+};
 
 /** @type {import('../run.mjs').Step[]} */
 export const steps = [
@@ -191,9 +199,33 @@ export const steps = [
     },
   },
   {
+    id: 'add-balance',
+    name: "the customer's Add balance page names its reseller: ask it while it has no payee details, then its own UPI address and account (1366 and 390 px)",
+    needs: ['calls'],
+    async run(ctx) {
+      const customer = await ctx.actor('customer');
+      await customer.setViewportSize({ width: 1366, height: 900 });
+      await expectAskReseller(customer, RESELLER.name);
+      await ctx.shot(customer, 'customer-add-balance-ask-1366');
+      const reseller = await ctx.actor('reseller');
+      await saveResellerPayee(reseller, PAYEE);
+      await reseller.evaluate(() => window.scrollTo(0, 0));
+      await ctx.shot(reseller, 'billing-details-1366');
+      await openScreen(customer, '/balance-requests', 'Add balance');
+      await expectPayReseller(customer, { resellerName: PAYEE.legalName, upi: PAYEE.upi, accountNumber: PAYEE.bank.number });
+      await ctx.shot(customer, 'customer-add-balance-1366');
+      const phone = await ctx.actor('customer-phone', { viewport: 'phone390', storageFrom: 'customer' });
+      await phone.goto(`${ctx.baseURL}/balance-requests`);
+      await expectPayReseller(phone, { resellerName: PAYEE.legalName, upi: PAYEE.upi, accountNumber: PAYEE.bank.number });
+      await ctx.shot(phone, 'customer-add-balance-390');
+      const wider = await phone.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+      if (wider) throw new Error('Add balance scrolls sideways at 390 px');
+    },
+  },
+  {
     id: 'top-up',
     name: "the customer requests a top-up; its reseller approves it (a transfer from the reseller)",
-    needs: ['settle', 'screens'],
+    needs: ['settle', 'screens', 'add-balance'],
     async run(ctx) {
       const customer = await ctx.actor('customer');
       const utr = `UTR${Date.now()}`;

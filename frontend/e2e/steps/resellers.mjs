@@ -121,12 +121,14 @@ export async function fundCustomer(page, { customerId, amount, balance }) {
   await page.getByRole('table', { name: 'Transfers' }).getByTestId('transfer-amount').getByText(inr(amount)).first().waitFor();
 }
 
-/** The first instant at least `graceMin` minutes after the current local hour (Asia/Kolkata, +05:30) closes. */
+/**
+ * The first instant at least `graceMin` minutes after the current commission
+ * hour closes: commission hours are UTC hours (issue 43), which close at :30
+ * in Asia/Kolkata, so a local hour would miss calls made in its first half.
+ */
 export function afterThisHourCloses(graceMin = 3) {
-  const offset = 330 * 60_000;
-  const local = Date.now() + offset;
-  const nextHour = Math.floor(local / 3_600_000) * 3_600_000 + 3_600_000;
-  return new Date(nextHour - offset + graceMin * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const nextHour = Math.floor(Date.now() / 3_600_000) * 3_600_000 + 3_600_000;
+  return new Date(nextHour + graceMin * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** The reseller's dashboard shows `settled` as commission settled, and a settlement row of it. */

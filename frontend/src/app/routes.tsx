@@ -85,6 +85,8 @@ export const screens: Screen[] = [
     nav: { label: 'Prices', icon: IconTag, group: 'Customers' } },
   { path: '/brand', title: 'Brand', roles: RESELLER, load: () => import('../pages/reseller/Brand'),
     nav: { label: 'Brand', icon: IconBrush, group: 'Account' } },
+  { path: '/billing-details', title: 'Billing and payment details', roles: RESELLER, load: () => import('../pages/reseller/BillingDetails'),
+    nav: { label: 'Billing details', icon: IconReceiptTax, group: 'Account' } },
 
   // Admins
   { path: '/admin', title: 'Platform dashboard', roles: ADMIN, load: () => import('../pages/admin/Dashboard'),

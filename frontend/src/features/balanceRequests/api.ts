@@ -142,7 +142,7 @@ export function usePayee() {
   return useQuery({ queryKey: [PAYEE_PATH], queryFn: () => call(api.GET(PAYEE_PATH)), staleTime: 5 * 60_000 });
 }
 
-/** The QR code of the platform's UPI address (a PNG, fetched with the session's token); none while upi is "". */
+/** The QR code of the payee's UPI address (a customer's reseller's) (a PNG, fetched with the session's token); none while upi is "". */
 export function usePayeeQR(upi: string | undefined) {
   return useQuery({
     queryKey: [`${PAYEE_PATH}/upi-qr.png`, upi],

@@ -11,13 +11,13 @@ import { FilterSelect } from '../../components/FilterSelect';
 import { Money } from '../../components/Money';
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorState, Loading } from '../../components/States';
-import { useBalanceRequests, useRequestScreenshot } from '../../features/balanceRequests/api';
+import { useBalanceRequests, usePayee, useRequestScreenshot } from '../../features/balanceRequests/api';
 import { formatDateTime } from '../../lib/dates';
 import { formatINR } from '../../lib/money';
 import { useListParams } from '../../lib/listParams';
 import { CheckoutForm } from './balanceRequests/CheckoutForm';
 import { CheckoutReturn } from './balanceRequests/CheckoutReturn';
-import { PayeeDetails } from './balanceRequests/PayeeDetails';
+import { creditor, PayeeDetails } from './balanceRequests/PayeeDetails';
 import { METHODS, RequestForm } from './balanceRequests/RequestForm';
 import { StatusBadge } from './common/StatusBadge';
 
@@ -49,6 +49,11 @@ export default function BalanceRequests() {
   const [utr, setUtr] = useState(list.filters.q);
   const applyUtr = useDebouncedCallback((v: string) => list.setFilter('q', v.trim()), 300);
   const [shot, setShot] = useState<Req | null>(null);
+  // A reseller's customer pays its reseller directly (no platform checkout)
+  // and its reseller credits the balance; everyone else as before.
+  const payee = usePayee().data;
+  const reseller = payee?.payee === 'reseller' ? creditor(payee) : null;
+  const checkout = payee ? payee.checkout : false;
 
   const columns: Column<Req>[] = [
     { key: 'created_at', header: 'Sent', render: (r) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(r.created_at)}</Text> },
@@ -70,18 +75,22 @@ export default function BalanceRequests() {
 
   return (
     <>
-      <PageHeader title="Add balance" description="Pay by UPI through the checkout and your balance is credited when the payment succeeds, or pay by bank transfer and tell us here for an administrator to check." />
+      <PageHeader title="Add balance" description={reseller
+        ? `Pay ${reseller} by UPI or bank transfer, then send the UTR here: ${reseller} checks the payment and credits your balance.`
+        : 'Pay by UPI through the checkout and your balance is credited when the payment succeeds, or pay by bank transfer and tell us here for an administrator to check.'} />
       <CheckoutReturn />
+      {checkout && (
+        <Paper withBorder p="md" radius="md" mb="lg">
+          <Title order={2} size="h4" mb="xs">Pay by UPI</Title>
+          <Text size="sm" c="dimmed" mb="sm">Scan the QR code or open your UPI app on the next page; no form to fill in afterwards.</Text>
+          <CheckoutForm />
+        </Paper>
+      )}
       <Paper withBorder p="md" radius="md" mb="lg">
-        <Title order={2} size="h4" mb="xs">Pay by UPI</Title>
-        <Text size="sm" c="dimmed" mb="sm">Scan the QR code or open your UPI app on the next page; no form to fill in afterwards.</Text>
-        <CheckoutForm />
-      </Paper>
-      <Paper withBorder p="md" radius="md" mb="lg">
-        <Title order={2} size="h4" mb="xs">Pay by bank transfer</Title>
+        <Title order={2} size="h4" mb="xs">{reseller ? (payee?.payable ? `Pay ${reseller} by UPI or bank transfer` : `Pay ${reseller}`) : 'Pay by bank transfer'}</Title>
         <PayeeDetails />
         <Title order={3} size="h5" mt="md" mb="sm">Request a top-up</Title>
-        <RequestForm onCreated={(r) => notifications.show({ color: 'teal', title: 'Request sent', message: `${formatINR(r.amount)} (UTR ${r.utr_number}) is waiting for review.` })} />
+        <RequestForm onCreated={(r) => notifications.show({ color: 'teal', title: 'Request sent', message: `${formatINR(r.amount)} (UTR ${r.utr_number}) is waiting for ${reseller ?? 'review'}.` })} />
       </Paper>
       <Title order={2} size="h4" mb="sm">Your requests</Title>
       <DataTable<Req>

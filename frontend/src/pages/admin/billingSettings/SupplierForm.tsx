@@ -42,7 +42,8 @@ function Section({ title, description, children }: { title: string; description?
   );
 }
 
-export function SupplierForm({ settings, onSaved }: { settings: BillingSettings; onSaved: (s: BillingSettings) => void }) {
+/** defaultPrefix: the prefix the server applies when none is given (a reseller's is IN). */
+export function SupplierForm({ settings, onSaved, defaultPrefix = 'PG' }: { settings: BillingSettings; onSaved: (s: BillingSettings) => void; defaultPrefix?: string }) {
   const form = useForm<Values>({
     initialValues: initial(settings),
     validate: {
@@ -91,7 +92,7 @@ export function SupplierForm({ settings, onSaved }: { settings: BillingSettings;
     };
     save.mutate(body);
   };
-  const prefix = form.values.invoice_prefix.trim().toUpperCase() || 'PG';
+  const prefix = form.values.invoice_prefix.trim().toUpperCase() || defaultPrefix;
   const fy = financialYear();
   return (
     <form noValidate aria-label="Billing settings" onSubmit={form.onSubmit(submit, () => clearFormError())}>
@@ -113,7 +114,7 @@ export function SupplierForm({ settings, onSaved }: { settings: BillingSettings;
         </Section>
         <Section title="Invoices" description="How documents are numbered and which SAC code their lines carry.">
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-            <TextInput label="Invoice prefix" maxLength={2} autoComplete="off" placeholder="PG" styles={{ input: { textTransform: 'uppercase' } }}
+            <TextInput label="Invoice prefix" maxLength={2} autoComplete="off" placeholder={defaultPrefix} styles={{ input: { textTransform: 'uppercase' } }}
               description={`Invoices ${prefix}/${fy}/000001, credit notes ${prefix}C/${fy}/000001`} {...form.getInputProps('invoice_prefix')} />
             <TextInput label="Default SAC code" maxLength={6} inputMode="numeric" autoComplete="off" placeholder="998319"
               description="For lines whose service has no SAC code of its own; empty: 998319" {...form.getInputProps('sac_code')} />
