@@ -88,7 +88,8 @@ var (
 	adminCreate = statuses{401, 403, 403, 201}
 	adminDelete = statuses{401, 403, 403, 204}
 	// resellerOnly: a reseller's own selling prices and commissions.
-	resellerOnly = statuses{401, 403, 200, 403}
+	resellerOnly    = statuses{401, 403, 200, 403}
+	resellerOrAdmin = statuses{401, 403, 200, 200}
 )
 
 const panelAPI = "/api/v1/panel"
@@ -368,8 +369,9 @@ var authzTable = []authzRow{
 	}},
 	{method: "GET", pattern: "/commissions", want: resellerOnly, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/commissions") }},
 
-	{method: "GET", pattern: "/settings/billing", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/settings/billing") }},
-	{method: "PUT", pattern: "/settings/billing", want: adminOnly, own: func(f *authzFixture, a actor) authzRequest {
+	// The platform's record for admins, a reseller's own for a reseller.
+	{method: "GET", pattern: "/settings/billing", want: resellerOrAdmin, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/settings/billing") }},
+	{method: "PUT", pattern: "/settings/billing", want: resellerOrAdmin, own: func(f *authzFixture, a actor) authzRequest {
 		return panelReq("/settings/billing").with(map[string]any{"legal_name": "Paygate", "address": "Mumbai", "state": "27"})
 	}},
 	{method: "GET", pattern: "/settings/payee", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/settings/payee") }},

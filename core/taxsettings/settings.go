@@ -182,9 +182,8 @@ func (st *Settings) Payee(ctx context.Context, actor *user.User) (*Payee, error)
 		SupportEmail: b.SupportEmail, SupportPhone: b.SupportPhone,
 		Details: taxprofile.Supplier{LegalName: firstOf(sup.LegalName, b.Name, reseller.Name), BankName: sup.BankName,
 			AccountName: sup.AccountName, AccountNumber: sup.AccountNumber, IFSC: sup.IFSC, UPI: sup.UPI}}
-	if p.SupportEmail == "" && p.SupportPhone == "" {
-		p.SupportEmail, p.SupportPhone = reseller.Email, reseller.Phone
-	}
+	// Only the brand's support contacts are shown: a reseller's sign-in
+	// email and phone are its own, not a channel it chose for customers.
 	return p, nil
 }
 
