@@ -10,6 +10,7 @@ import (
 
 	"paygate/core/app"
 	"paygate/core/outbox"
+	"paygate/core/invoicing"
 	"paygate/core/taxprofile"
 )
 
@@ -134,12 +135,15 @@ var incompleteLogged atomic.Int64
 
 func (r appRounds) IssueInvoices(ctx context.Context) (int, error) {
 	res, err := r.a.Invoicing.IssueDue(ctx, time.Now())
-	if errors.Is(err, taxprofile.ErrSupplierIncomplete) {
+	// A reseller without its billing record holds its customers' invoices
+	// (and its own) back, the rest of the month is issued: the same hourly
+	// report.
+	if errors.Is(err, taxprofile.ErrSupplierIncomplete) || errors.Is(err, invoicing.ErrResellerBillingMissing) {
 		if now := time.Now().Unix(); now-incompleteLogged.Load() >= 3600 {
 			incompleteLogged.Store(now)
-			return 0, err // the worker logs it
+			return res.Invoices + res.CreditNotes, err // the worker logs it
 		}
-		return 0, nil
+		return res.Invoices + res.CreditNotes, nil
 	}
 	return res.Invoices + res.CreditNotes, err
 }
