@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"paygate/core/app"
-	"paygate/core/outbox"
 	"paygate/core/invoicing"
+	"paygate/core/outbox"
 	"paygate/core/taxprofile"
 )
 
