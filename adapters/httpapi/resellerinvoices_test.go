@@ -159,3 +159,58 @@ func issuedOf(docs []any, userID uint64) map[string]any {
 	}
 	return nil
 }
+
+// A customer's payout fee (10.00; the reseller's cost 5.00) is invoiced by
+// the reseller in the month it was charged, and billed to the reseller at
+// 5.00. The payout fails next month and the fee comes back: the customer
+// gets the reseller's credit note (its own INC series) for 10.00, and the
+// reseller the platform's credit note for its cost, 5.00 (the refund less
+// the commission it cancelled), each naming the invoice it corrects; the
+// ledger check proves both months.
+func TestRefundOfAResoldChargeCreditsBothAtTheirPrices(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		if err := e.store.Stores().TaxProfiles.SaveSupplier(ctx, &taxprofile.Supplier{LegalName: "Paygate Technologies Private Limited",
+			Address: "Mumbai", State: "27", GSTIN: "27AAPFU0939F1ZV", InvoicePrefix: "PG", SAC: "998319"}); err != nil {
+			t.Fatal(err)
+		}
+		r := e.newCustomer("reseller", "starter", "0.00")
+		e.must(e.do("PUT", "/api/v1/panel/settings/billing", r.token, resellerBilling), 200)
+		cust := e.resellersCustomer(r, "1000.00")
+		e.must(e.do("PUT", fmt.Sprintf(panelAPI+"/customer-prices/%d", e.payoutServiceID(r)), r.token, map[string]any{"price": "10.00"}), 200)
+		e.must(e.gw(cust, "POST", "/api/v1/payout/transfer", bankPayout("fail-1", "50", "123456780000")), 200)
+		e.settled()
+		month := plan.Month(time.Now(), mustIST())
+		_, end, _ := plan.Bounds(month, mustIST())
+		if res, err := e.app.Invoicing.Issue(ctx, month, end.Add(time.Minute)); err != nil || res.Invoices != 2 {
+			t.Fatalf("issue %s: %+v %v", month, res, err)
+		}
+		custInv := e.must(e.do("GET", "/api/v1/panel/invoices", cust.token, nil), 200).body["data"].([]any)[0].(map[string]any)
+		resInv := e.must(e.do("GET", "/api/v1/panel/invoices?as=recipient", r.token, nil), 200).body["data"].([]any)[0].(map[string]any)
+		if custInv["totals"].(map[string]any)["gross"] != "10.00" || resInv["totals"].(map[string]any)["gross"] != "5.00" {
+			t.Fatalf("the customer's invoice %v, the reseller's %v", custInv, resInv)
+		}
+		e.ledgerClean()
+
+		e.payoutRounds(time.Until(end) + time.Hour)
+		cust.token = e.login(cust.email, "customer-password-1") // a month later
+		r.token = e.login(r.email, "user-password-1")
+		next := plan.NextMonth(month)
+		_, nextEnd, _ := plan.Bounds(next, mustIST())
+		if res, err := e.app.Invoicing.Issue(ctx, next, nextEnd.Add(time.Minute)); err != nil || res.Invoices != 0 || res.CreditNotes != 2 {
+			t.Fatalf("issue %s: %+v %v", next, res, err)
+		}
+		cn := e.must(e.do("GET", "/api/v1/panel/invoices?kind=credit_note", cust.token, nil), 200).body["data"].([]any)[0].(map[string]any)
+		if !strings.HasPrefix(cn["number"].(string), "INC/") || cn["issuer_id"] != float64(r.id) || cn["corrects_number"] != custInv["number"] ||
+			cn["totals"].(map[string]any)["gross"] != "10.00" || cn["supplier"].(map[string]any)["legal_name"] != "Asha Digital Services" {
+			t.Fatalf("the customer's credit note %v", cn)
+		}
+		rcn := e.must(e.do("GET", "/api/v1/panel/invoices?as=recipient&kind=credit_note", r.token, nil), 200).body["data"].([]any)[0].(map[string]any)
+		line := rcn["lines"].([]any)[0].(map[string]any)
+		if !strings.HasPrefix(rcn["number"].(string), "PGC/") || rcn["issuer_id"] != nil || rcn["corrects_number"] != resInv["number"] ||
+			rcn["totals"].(map[string]any)["gross"] != "5.00" || line["resold"] != true {
+			t.Fatalf("the reseller's credit note %v", rcn)
+		}
+		e.ledgerClean()
+	})
+}
