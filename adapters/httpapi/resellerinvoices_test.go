@@ -58,6 +58,19 @@ func TestResellerIssuesItsCustomersInvoices(t *testing.T) {
 		if l := e.must(e.do("GET", "/api/v1/panel/invoices", r.token, nil), 200).body["data"].([]any); len(l) != 0 {
 			t.Fatalf("issued while the reseller had no record: %v", l)
 		}
+		// The reseller is told, once for the month however often it runs.
+		if _, err := e.app.Invoicing.Issue(ctx, month, at); !errors.Is(err, invoicing.ErrResellerBillingMissing) {
+			t.Fatalf("issue again without the reseller's record: %v", err)
+		}
+		told := 0
+		for _, m := range e.sentTo(r.email) {
+			if strings.Contains(m.Subject, "wait for your billing settings") {
+				told++
+			}
+		}
+		if told != 1 {
+			t.Fatalf("the reseller was told %d times: %+v", told, e.sentTo(r.email))
+		}
 		e.must(e.do("PUT", "/api/v1/panel/settings/billing", r.token, resellerBilling), 200)
 		if res, err := e.app.Invoicing.Issue(ctx, month, at); err != nil || res.Invoices != 3 {
 			t.Fatalf("issue %s: %+v %v", month, res, err)

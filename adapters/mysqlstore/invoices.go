@@ -271,6 +271,14 @@ func (s *invoiceStore) FinishMonth(ctx context.Context, month string, at time.Ti
 	return nil
 }
 
+func (s *invoiceStore) Hold(ctx context.Context, resellerID uint64, month string, at time.Time) (bool, error) {
+	res := s.conn(ctx).Exec(s.insertIgnore()+"invoice_holds (reseller_id, month, created_at) VALUES (?, ?, ?)", resellerID, month, dbTime(at))
+	if res.Error != nil {
+		return false, fmt.Errorf("hold the invoices of reseller %d for %s: %w", resellerID, month, translate(res.Error))
+	}
+	return res.RowsAffected == 1, nil
+}
+
 // billableRefs are the reference types whose entries are supplies.
 var billableRefs = []string{ledger.RefAPIHit, ledger.RefPlanFee, ledger.RefPaymentFee, ledger.RefPayoutFee}
 

@@ -54,6 +54,9 @@ type Store interface {
 	Insert(ctx context.Context, inv *Invoice, series string, seq int64) error
 	ByID(ctx context.Context, id uint64) (*Invoice, error) // ErrNotFound
 	List(ctx context.Context, f Filter) ([]Invoice, int64, error)
+	// Hold records that reseller resellerID's documents of month wait for
+	// its billing record; true the first time only (it is told once).
+	Hold(ctx context.Context, resellerID uint64, month string, at time.Time) (bool, error)
 	// MonthDone reports whether month was finished; FinishMonth marks it.
 	MonthDone(ctx context.Context, month string) (bool, error)
 	FinishMonth(ctx context.Context, month string, at time.Time) error

@@ -198,7 +198,11 @@ func (v *Invoicing) Issue(ctx context.Context, month string, at time.Time) (Resu
 				if ctx.Err() != nil {
 					return res, err
 				}
-				v.log.Warn("invoicing of an account failed", "user_id", id, "month", month, "err", err)
+				if errors.Is(err, ErrResellerBillingMissing) {
+					v.held(ctx, id, month, at)
+				} else {
+					v.log.Warn("invoicing of an account failed", "user_id", id, "month", month, "err", err)
+				}
 				if first == nil {
 					first = fmt.Errorf("invoices of user %d for %s: %w", id, month, err)
 				}
@@ -215,6 +219,39 @@ func (v *Invoicing) Issue(ctx context.Context, month string, at time.Time) (Resu
 		return res, first
 	}
 	return res, v.s.Invoices.FinishMonth(ctx, month, at)
+}
+
+// held tells the reseller of userID (or userID, a reseller) once a month
+// that its customers' documents and its own wait for its billing record.
+func (v *Invoicing) held(ctx context.Context, userID uint64, month string, at time.Time) {
+	u, err := v.s.Users.ByID(ctx, userID)
+	if err != nil {
+		v.log.Warn("invoices held: read the account", "user_id", userID, "err", err)
+		return
+	}
+	rid := u.ID
+	if u.ParentID != nil {
+		rid = *u.ParentID
+	}
+	first, err := v.s.Invoices.Hold(ctx, rid, month, at)
+	if err != nil || !first {
+		if err != nil {
+			v.log.Warn("invoices held: record", "reseller_id", rid, "err", err)
+		}
+		return
+	}
+	r, err := v.s.Users.ByID(ctx, rid)
+	if err != nil {
+		v.log.Warn("invoices held: read the reseller", "reseller_id", rid, "err", err)
+		return
+	}
+	v.log.Warn("a reseller's invoices wait for its billing settings", "reseller_id", rid, "month", month)
+	if v.notify != nil && r.Email != "" {
+		v.notify(ctx, r.Email, fmt.Sprintf("Your customers' invoices for %s wait for your billing settings", month),
+			fmt.Sprintf("Your customers' invoices for %s are issued in your name, and your own invoice with them, once your "+
+				"billing settings (legal name, address, state; GSTIN if registered) are saved in the panel, %s "+
+				"(or with PUT /api/v1/panel/settings/billing).", month, v.cfg.PublicBaseURL))
+	}
 }
 
 // IssueDue issues the documents of the month before at's: the worker's

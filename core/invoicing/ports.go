@@ -36,6 +36,7 @@ type ResellerBilling interface {
 type Invoices interface {
 	MonthDone(ctx context.Context, month string) (bool, error)
 	FinishMonth(ctx context.Context, month string, at time.Time) error
+	Hold(ctx context.Context, resellerID uint64, month string, at time.Time) (bool, error)
 	Charged(ctx context.Context, from, to time.Time, after uint64, limit int) ([]uint64, error)
 	OpenSeries(ctx context.Context, series string) error
 	ByID(ctx context.Context, id uint64) (*invoice.Invoice, error)

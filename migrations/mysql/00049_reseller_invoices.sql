@@ -8,6 +8,8 @@
 -- api_hit_logs.commission_cancelled keeps a hit's commission that a refund
 -- cancelled (commission is then 0), so the platform's invoice to the
 -- reseller can price the refunded call at the reseller's cost.
+-- invoice_holds: a reseller told (once a month) that its customers'
+-- documents wait for its billing record.
 
 -- +goose Up
 ALTER TABLE invoices
@@ -24,7 +26,15 @@ ALTER TABLE invoice_series
 ALTER TABLE api_hit_logs
     ADD COLUMN commission_cancelled DECIMAL(10, 4) NOT NULL DEFAULT 0.0000;
 
+CREATE TABLE IF NOT EXISTS invoice_holds (
+    reseller_id BIGINT UNSIGNED NOT NULL,
+    month       CHAR(7) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+    created_at  DATETIME(6) NOT NULL,
+    PRIMARY KEY (reseller_id, month)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_unicode_ci;
+
 -- +goose Down
+DROP TABLE IF EXISTS invoice_holds;
 ALTER TABLE api_hit_logs DROP COLUMN commission_cancelled;
 ALTER TABLE invoices
     DROP INDEX invoices_issuer_index,
