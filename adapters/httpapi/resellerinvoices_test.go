@@ -48,6 +48,17 @@ func TestResellerIssuesItsCustomersInvoices(t *testing.T) {
 		e.must(e.call(r, "resold", map[string]any{}), 200)
 		e.settled()
 
+		// The drafts so far: the customer's is its reseller's (its account
+		// name until it saves a record, never the platform's); the
+		// reseller's has its customers' calls at its cost.
+		if dr := e.must(e.do("GET", "/api/v1/panel/invoices/upcoming", c1.token, nil), 200); dr.body["issuer_id"] != float64(r.id) ||
+			dr.body["supplier"].(map[string]any)["legal_name"] != "User" || dr.body["totals"].(map[string]any)["gross"] != "6.00" {
+			t.Fatalf("the customer's draft %s", dr.raw)
+		}
+		if dr := e.must(e.do("GET", "/api/v1/panel/invoices/upcoming", r.token, nil), 200); dr.body["issuer_id"] != nil ||
+			dr.body["totals"].(map[string]any)["gross"] != "5.00" {
+			t.Fatalf("the reseller's draft %s", dr.raw)
+		}
 		month := plan.Month(time.Now(), mustIST())
 		_, end, _ := plan.Bounds(month, mustIST())
 		at := end.Add(time.Minute)
