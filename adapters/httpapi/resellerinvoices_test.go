@@ -171,6 +171,12 @@ func TestResellerIssuesItsCustomersInvoices(t *testing.T) {
 		if strings.Contains(text, "Paygate Technologies") || strings.Contains(text, "27AAPFU0939F1ZV") {
 			t.Errorf("the customer's PDF names the platform:\n%s", text)
 		}
+		// Its statement too is headed by its reseller.
+		spdf := e.do("GET", "/api/v1/panel/statements?format=pdf&month="+month, c1.token, nil)
+		if st := pdftext.Of(t, []byte(spdf.raw), "-layout"); spdf.status != 200 || !strings.Contains(st, "Asha Digital Services") ||
+			strings.Contains(st, "Paygate Technologies") {
+			t.Errorf("the customer's statement %d:\n%s", spdf.status, st)
+		}
 		e.ledgerClean()
 	})
 }

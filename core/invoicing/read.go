@@ -73,28 +73,13 @@ func (v *Invoicing) Upcoming(ctx context.Context, userID uint64, at time.Time) (
 	if err := v.settled(ctx); err != nil {
 		return nil, err
 	}
-	sup, err := v.parties.Supplier(ctx, v.s.Profiles)
+	u, err := v.s.Users.ByID(ctx, userID)
 	if err != nil {
 		return nil, err
 	}
-	// A reseller's customer's draft is its reseller's to issue: without
-	// the reseller's record yet, its account name stands in (never the
-	// platform's block).
-	if u, err := v.s.Users.ByID(ctx, userID); err != nil {
+	sup, err := v.shownSupplier(ctx, u)
+	if err != nil {
 		return nil, err
-	} else if rid := u.ParentID; rid != nil {
-		rs, err := v.parties.Issuer(ctx, v.s.Resellers, *rid)
-		if errors.Is(err, ErrResellerBillingMissing) {
-			r, rerr := v.s.Users.ByID(ctx, *rid)
-			if rerr != nil {
-				return nil, rerr
-			}
-			rs, err = &Supplier{Party: invoice.Party{LegalName: r.Name}, SAC: sup.SAC, IssuerID: rid}, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		sup = rs
 	}
 	var draft *invoice.Invoice
 	err = v.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
@@ -108,6 +93,26 @@ func (v *Invoicing) Upcoming(ctx context.Context, userID uint64, at time.Time) (
 		return err
 	})
 	return draft, err
+}
+
+// shownSupplier is the supplier a draft or a statement of u names: its
+// reseller's record for a reseller's customer (its account name until it
+// saves one: never the platform's block), else the platform's.
+func (v *Invoicing) shownSupplier(ctx context.Context, u *user.User) (*Supplier, error) {
+	sup, err := v.parties.Supplier(ctx, v.s.Profiles)
+	if err != nil || u.ParentID == nil {
+		return sup, err
+	}
+	rid := u.ParentID
+	rs, err := v.parties.Issuer(ctx, v.s.Resellers, *rid)
+	if errors.Is(err, ErrResellerBillingMissing) {
+		r, rerr := v.s.Users.ByID(ctx, *rid)
+		if rerr != nil {
+			return nil, rerr
+		}
+		return &Supplier{Party: invoice.Party{LegalName: r.Name}, SAC: sup.SAC, IssuerID: rid}, nil
+	}
+	return rs, err
 }
 
 // PDF is inv drawn by the renderer, in TIMEZONE.
