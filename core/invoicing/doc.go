@@ -47,7 +47,7 @@
 // transaction's update of the row takes the next number under its lock: a
 // rolled-back issue gives its number back.
 //
-// Resellers (decisions part 18, "Tax documents follow the money"). A
+// Resellers (docs/decisions.md, "Tax invoices, credit notes and statements"). A
 // customer's documents (users.parent_id set) are its reseller's: the
 // supplier block, payee, prefix and series come from the reseller's own
 // billing record (Parties.Issuer), its series keyed "R<id>:<prefix>/<fy>"

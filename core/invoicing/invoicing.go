@@ -132,7 +132,7 @@ func New(d Deps) *Invoicing {
 }
 
 // ErrResellerBillingMissing: a customer's documents are its reseller's to
-// issue (decisions part 18, "Tax documents follow the money") and the
+// issue (docs/decisions.md, "Tax invoices, credit notes and statements") and the
 // reseller has no billing record that makes one yet. The customer's and the
 // reseller's documents of the month wait (never issued under the
 // platform's name) and the month stays open until it saves one.

@@ -102,7 +102,7 @@ func totalsEqual(a, b invoice.Totals) bool {
 // checkResold proves, for reseller id and every finished month of an
 // invoice it received or issued, that its customers' invoiced gross less
 // the commission on their charges equals the customers' lines of its own
-// invoice (decisions part 18, "Tax documents follow the money").
+// invoice (docs/decisions.md, "Tax invoices, credit notes and statements").
 func (c *Checker) checkResold(ctx context.Context, id uint64, bad func(string, ...any)) error {
 	own := map[string]*invoice.Invoice{}
 	gross := map[string]decimal.Decimal{}
