@@ -1613,6 +1613,24 @@ func (e ListHitLogsParamsFormat) Valid() bool {
 	}
 }
 
+// Defines values for ListInvoicesParamsAs.
+const (
+	Issuer    ListInvoicesParamsAs = "issuer"
+	Recipient ListInvoicesParamsAs = "recipient"
+)
+
+// Valid indicates whether the value is a known member of the ListInvoicesParamsAs enum.
+func (e ListInvoicesParamsAs) Valid() bool {
+	switch e {
+	case Issuer:
+		return true
+	case Recipient:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ListInvoicesParamsKind.
 const (
 	ListInvoicesParamsKindCreditNote ListInvoicesParamsKind = "credit_note"
@@ -2873,18 +2891,23 @@ type HitStatus string
 // GST: each line's `taxable` + `cgst` + `sgst` + `igst` = `gross`, and the totals are the
 // lines' sums. CGST and SGST when the place of supply is the supplier's state, IGST
 // otherwise. A draft (GET /invoices/upcoming) has null `id`, `number`, `issued_at` and
-// `pdf_url`.
+// `pdf_url`. A reseller's customer's documents are issued by its reseller (`issuer_id`;
+// the supplier block, prefix and series are the reseller's, a bill of supply when it has
+// no GSTIN); everyone else's by the platform (`issuer_id` null).
 type Invoice struct {
 	// CorrectsId The invoice a credit note corrects
 	CorrectsId *int `json:"corrects_id"`
 
 	// CorrectsNumber Its number
-	CorrectsNumber *string       `json:"corrects_number"`
-	Id             *int          `json:"id"`
-	IssuedAt       *time.Time    `json:"issued_at"`
-	Kind           InvoiceKind   `json:"kind"`
-	Lines          []InvoiceLine `json:"lines"`
-	Month          string        `json:"month"`
+	CorrectsNumber *string    `json:"corrects_number"`
+	Id             *int       `json:"id"`
+	IssuedAt       *time.Time `json:"issued_at"`
+
+	// IssuerId The reseller that issued it; null: the platform
+	IssuerId *int          `json:"issuer_id"`
+	Kind     InvoiceKind   `json:"kind"`
+	Lines    []InvoiceLine `json:"lines"`
+	Month    string        `json:"month"`
 
 	// Number Example: PG/26-27/000001
 	Number        *string `json:"number"`
@@ -2924,7 +2947,9 @@ type Invoice struct {
 
 	// UserEmail The account's email (admins' list only)
 	UserEmail *string `json:"user_email,omitempty"`
-	UserId    int     `json:"user_id"`
+
+	// UserId The recipient's account
+	UserId int `json:"user_id"`
 
 	// UserName The account's name (admins' list only)
 	UserName *string `json:"user_name,omitempty"`
@@ -2952,8 +2977,12 @@ type InvoiceLine struct {
 	Igst Money2 `json:"igst"`
 
 	// Quantity Billed items net of those refunded
-	Quantity int    `json:"quantity"`
-	Sac      string `json:"sac"`
+	Quantity int `json:"quantity"`
+
+	// Resold A line of a reseller's customers' supplies billed to the reseller at its cost (the
+	// customers' charges less its commission): "Customers' calls: <service>"
+	Resold bool   `json:"resold"`
+	Sac    string `json:"sac"`
 
 	// Sgst An amount with 2 decimal places, e.g. "100.00"
 	//
@@ -4923,9 +4952,12 @@ type ListHitLogsParamsFormat string
 
 // ListInvoicesParams defines parameters for ListInvoices.
 type ListInvoicesParams struct {
-	UserId *int                    `form:"user_id,omitempty" json:"user_id,omitempty"`
-	Month  *string                 `form:"month,omitempty" json:"month,omitempty"`
-	Kind   *ListInvoicesParamsKind `form:"kind,omitempty" json:"kind,omitempty"`
+	UserId *int `form:"user_id,omitempty" json:"user_id,omitempty"`
+
+	// As A reseller's side: its customers' documents (issuer) or its own (recipient)
+	As    *ListInvoicesParamsAs   `form:"as,omitempty" json:"as,omitempty"`
+	Month *string                 `form:"month,omitempty" json:"month,omitempty"`
+	Kind  *ListInvoicesParamsKind `form:"kind,omitempty" json:"kind,omitempty"`
 
 	// Page Page number, from 1 (default 1)
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
@@ -4933,6 +4965,9 @@ type ListInvoicesParams struct {
 	// PerPage Rows per page (default 20, at most 100)
 	PerPage *PerPage `form:"per_page,omitempty" json:"per_page,omitempty"`
 }
+
+// ListInvoicesParamsAs defines parameters for ListInvoices.
+type ListInvoicesParamsAs string
 
 // ListInvoicesParamsKind defines parameters for ListInvoices.
 type ListInvoicesParamsKind string
@@ -7023,12 +7058,13 @@ type ClientInterface interface {
 	// Corresponds with GET /api/v1/panel/hit-logs (the `ListHitLogs` operationId).
 	ListHitLogs(ctx context.Context, params *ListHitLogsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// ListInvoices Tax invoices and credit notes (own; admins all)
+	// ListInvoices Tax invoices and credit notes (own; a reseller's customers'; admins all)
 	//
 	// Newest first. An account's documents are issued on the 1st of each month for the month
 	// before (one tax invoice when anything was billed; a credit note for each earlier invoice
 	// whose charges were refunded), and never change. Admins see every account's and may
-	// filter by `user_id`.
+	// filter by `user_id`. A reseller sees its own (from the platform) and those it issued to
+	// its customers: `as=recipient` or `as=issuer` keeps one side, `user_id` one customer's.
 	//
 	// Corresponds with GET /api/v1/panel/invoices (the `ListInvoices` operationId).
 	ListInvoices(ctx context.Context, params *ListInvoicesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -10046,12 +10082,13 @@ func (c *Client) ListHitLogs(ctx context.Context, params *ListHitLogsParams, req
 	return c.Client.Do(req)
 }
 
-// ListInvoices Tax invoices and credit notes (own; admins all)
+// ListInvoices Tax invoices and credit notes (own; a reseller's customers'; admins all)
 //
 // Newest first. An account's documents are issued on the 1st of each month for the month
 // before (one tax invoice when anything was billed; a credit note for each earlier invoice
 // whose charges were refunded), and never change. Admins see every account's and may
-// filter by `user_id`.
+// filter by `user_id`. A reseller sees its own (from the platform) and those it issued to
+// its customers: `as=recipient` or `as=issuer` keeps one side, `user_id` one customer's.
 //
 // Corresponds with GET /api/v1/panel/invoices (the `ListInvoices` operationId).
 func (c *Client) ListInvoices(ctx context.Context, params *ListInvoicesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -15555,6 +15592,18 @@ func NewListInvoicesRequest(server string, params *ListInvoicesParams) (*http.Re
 
 		}
 
+		if params.As != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "as", *params.As, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.Month != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "month", *params.Month, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
@@ -20775,12 +20824,13 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v1/panel/hit-logs (the `ListHitLogs` operationId).
 	ListHitLogsWithResponse(ctx context.Context, params *ListHitLogsParams, reqEditors ...RequestEditorFn) (*ListHitLogsResponse, error)
 
-	// ListInvoicesWithResponse Tax invoices and credit notes (own; admins all)
+	// ListInvoicesWithResponse Tax invoices and credit notes (own; a reseller's customers'; admins all)
 	//
 	// Newest first. An account's documents are issued on the 1st of each month for the month
 	// before (one tax invoice when anything was billed; a credit note for each earlier invoice
 	// whose charges were refunded), and never change. Admins see every account's and may
-	// filter by `user_id`.
+	// filter by `user_id`. A reseller sees its own (from the platform) and those it issued to
+	// its customers: `as=recipient` or `as=issuer` keeps one side, `user_id` one customer's.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -41350,12 +41400,13 @@ func (c *ClientWithResponses) ListHitLogsWithResponse(ctx context.Context, param
 	return ParseListHitLogsResponse(rsp)
 }
 
-// ListInvoicesWithResponse Tax invoices and credit notes (own; admins all)
+// ListInvoicesWithResponse Tax invoices and credit notes (own; a reseller's customers'; admins all)
 //
 // Newest first. An account's documents are issued on the 1st of each month for the month
 // before (one tax invoice when anything was billed; a credit note for each earlier invoice
 // whose charges were refunded), and never change. Admins see every account's and may
-// filter by `user_id`.
+// filter by `user_id`. A reseller sees its own (from the platform) and those it issued to
+// its customers: `as=recipient` or `as=issuer` keeps one side, `user_id` one customer's.
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -25,6 +25,7 @@ type invoicePartyResponse struct {
 
 type invoiceLineResponse struct {
 	Description string  `json:"description"`
+	Resold      bool    `json:"resold"`
 	SAC         string  `json:"sac"`
 	Quantity    int64   `json:"quantity"`
 	UnitPrice   *string `json:"unit_price"`
@@ -46,6 +47,7 @@ type invoiceTotalsResponse struct {
 type invoiceResponse struct {
 	ID             *uint64               `json:"id"`
 	UserID         uint64                `json:"user_id"`
+	IssuerID       *uint64               `json:"issuer_id"`
 	Kind           string                `json:"kind"`
 	Number         *string               `json:"number"`
 	Month          string                `json:"month"`
@@ -71,7 +73,7 @@ func toPartyResponse(p invoice.Party) invoicePartyResponse {
 // toInvoiceResponse is an issued document; a draft (ID 0) has no id,
 // number, date or PDF.
 func toInvoiceResponse(inv *invoice.Invoice) invoiceResponse {
-	r := invoiceResponse{UserID: inv.UserID, Kind: string(inv.Kind), Month: inv.Month, Rate: money.Format2(inv.Rate),
+	r := invoiceResponse{UserID: inv.UserID, IssuerID: inv.IssuerID, Kind: string(inv.Kind), Month: inv.Month, Rate: money.Format2(inv.Rate),
 		PlaceOfSupply: inv.PlaceOfSupply, Supplier: toPartyResponse(inv.Supplier), Recipient: toPartyResponse(inv.Recipient),
 		Lines: []invoiceLineResponse{}, CorrectsID: inv.CorrectsID, CorrectsNumber: optional(inv.CorrectsNumber),
 		Totals: invoiceTotalsResponse{Gross: money.Format2(inv.Totals.Gross), Taxable: money.Format2(inv.Totals.Taxable),
@@ -82,7 +84,7 @@ func toInvoiceResponse(inv *invoice.Invoice) invoiceResponse {
 		r.ID, r.Number, r.IssuedAt, r.PDFURL = &id, &inv.Number, &at, &url
 	}
 	for _, l := range inv.Lines {
-		r.Lines = append(r.Lines, invoiceLineResponse{Description: l.Description, SAC: l.SAC, Quantity: l.Quantity,
+		r.Lines = append(r.Lines, invoiceLineResponse{Description: l.Description, Resold: l.Resold, SAC: l.SAC, Quantity: l.Quantity,
 			UnitPrice: money.Format2Ptr(l.UnitPrice), Gross: money.Format2(l.Gross), Taxable: money.Format2(l.Taxable),
 			CGST: money.Format2(l.CGST), SGST: money.Format2(l.SGST), IGST: money.Format2(l.IGST)})
 	}
@@ -95,6 +97,17 @@ func (s *server) listInvoices(c echo.Context) error {
 	f := invoice.Filter{Month: c.QueryParam("month"), Kind: invoice.Kind(c.QueryParam("kind")), Page: p, PerPage: per}
 	if id := uintParam(c, fe, "user_id"); id != nil {
 		f.UserID = *id
+	}
+	// A reseller's: as=issuer its customers' documents, as=recipient its
+	// own, both without.
+	switch c.QueryParam("as") {
+	case "":
+	case "issuer":
+		f.IssuerID = caller(c).ID
+	case "recipient":
+		f.UserID = caller(c).ID
+	default:
+		fe.Add("as", "must be issuer or recipient")
 	}
 	if err := fe.Err(); err != nil {
 		return err

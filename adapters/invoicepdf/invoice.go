@@ -60,9 +60,15 @@ func drawInvoice(d *doc, inv *invoice.Invoice) {
 	drawNotes(d, inv)
 }
 
+// supplierBlock is the issuer's: the platform's, or a reseller's for its
+// customers' documents (unregistered when it has no GSTIN).
 func supplierBlock(p invoice.Party) block {
+	gstin := ascii(p.GSTIN, false)
+	if gstin == "" {
+		gstin = "Unregistered"
+	}
 	b := block{heading: "Supplier", name: ascii(p.LegalName, false), lines: lines(p.Address), labelW: 20}
-	b.fields = append(b.fields, field{"State", stateLabel(p.State)}, field{"GSTIN", ascii(p.GSTIN, false)})
+	b.fields = append(b.fields, field{"State", stateLabel(p.State)}, field{"GSTIN", gstin})
 	if p.PAN != "" {
 		b.fields = append(b.fields, field{"PAN", ascii(p.PAN, false)})
 	}

@@ -189,7 +189,7 @@ func (s *commissionStore) CancelHit(ctx context.Context, hitID uint64) (resale.C
 	if rows[0].ResellerID == nil || amount.IsZero() {
 		return out, nil
 	}
-	res := s.conn(ctx).Exec("UPDATE api_hit_logs SET commission = 0 WHERE id = ? AND commission <> 0", hitID)
+	res := s.conn(ctx).Exec("UPDATE api_hit_logs SET commission_cancelled = commission, commission = 0 WHERE id = ? AND commission <> 0", hitID)
 	if res.Error != nil {
 		return out, fmt.Errorf("cancel the commission of hit %d: %w", hitID, translate(res.Error))
 	}

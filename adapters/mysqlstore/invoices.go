@@ -20,6 +20,8 @@ var (
 type invoiceRow struct {
 	ID            uint64     `gorm:"column:id;primaryKey;autoIncrement"`
 	UserID        uint64     `gorm:"column:user_id"`
+	IssuerID      *uint64    `gorm:"column:issuer_id"`
+	IssuerKey     uint64     `gorm:"column:issuer_key"`
 	Kind          string     `gorm:"column:kind"`
 	Number        string     `gorm:"column:number"`
 	Series        string     `gorm:"column:series"`
@@ -73,17 +75,21 @@ type (
 		CGST        decimal.Decimal  `json:"cgst"`
 		SGST        decimal.Decimal  `json:"sgst"`
 		IGST        decimal.Decimal  `json:"igst"`
+		Resold      bool             `json:"resold,omitempty"`
 	}
 )
 
 func toInvoiceRow(inv *invoice.Invoice, series string, seq int64) (invoiceRow, error) {
 	var w moneyWriter
-	r := invoiceRow{ID: inv.ID, UserID: inv.UserID, Kind: string(inv.Kind), Number: inv.Number, Series: series, Seq: seq,
+	r := invoiceRow{ID: inv.ID, UserID: inv.UserID, IssuerID: inv.IssuerID, Kind: string(inv.Kind), Number: inv.Number, Series: series, Seq: seq,
 		Month: inv.Month, CorrectsID: inv.CorrectsID, Rate: w.put(colInvoiceRate, inv.Rate), PlaceOfSupply: inv.PlaceOfSupply,
 		Gross: w.put(colInvoiceSum, inv.Totals.Gross), Taxable: w.put(colInvoiceSum, inv.Totals.Taxable),
 		CGST: w.put(colInvoiceSum, inv.Totals.CGST), SGST: w.put(colInvoiceSum, inv.Totals.SGST), IGST: w.put(colInvoiceSum, inv.Totals.IGST)}
 	if w.err != nil {
 		return r, w.err
+	}
+	if inv.IssuerID != nil {
+		r.IssuerKey = *inv.IssuerID
 	}
 	if inv.CorrectsID != nil {
 		r.CorrectsKey = *inv.CorrectsID
@@ -98,7 +104,7 @@ func toInvoiceRow(inv *invoice.Invoice, series string, seq int64) (invoiceRow, e
 	r.IssuedAt, r.CreatedAt = &issued, &created
 	lines := make([]lineJSON, len(inv.Lines))
 	for i, l := range inv.Lines {
-		lines[i] = lineJSON{l.Description, l.SAC, l.Quantity, l.UnitPrice, l.Gross, l.Taxable, l.CGST, l.SGST, l.IGST}
+		lines[i] = lineJSON{l.Description, l.SAC, l.Quantity, l.UnitPrice, l.Gross, l.Taxable, l.CGST, l.SGST, l.IGST, l.Resold}
 	}
 	for _, f := range []struct {
 		dst  *string
@@ -119,7 +125,7 @@ func toInvoiceRow(inv *invoice.Invoice, series string, seq int64) (invoiceRow, e
 
 func toDomainInvoice(r *invoiceRow) (invoice.Invoice, error) {
 	var w moneyWriter
-	inv := invoice.Invoice{ID: r.ID, UserID: r.UserID, Kind: invoice.Kind(r.Kind), Number: r.Number, Month: r.Month,
+	inv := invoice.Invoice{ID: r.ID, UserID: r.UserID, IssuerID: r.IssuerID, Kind: invoice.Kind(r.Kind), Number: r.Number, Month: r.Month,
 		IssuedAt: timeFromDB(r.IssuedAt), Rate: w.get(colInvoiceRate, r.Rate), PlaceOfSupply: r.PlaceOfSupply,
 		CorrectsID: r.CorrectsID, CreatedAt: timeFromDB(r.CreatedAt),
 		CorrectsIssuedAt: r.CorrectsAt,
@@ -145,7 +151,7 @@ func toDomainInvoice(r *invoiceRow) (invoice.Invoice, error) {
 	inv.Supplier, inv.Recipient, inv.Payee = invoice.Party(sup), invoice.Party(rcp), invoice.Payee(pay)
 	for _, l := range lines {
 		inv.Lines = append(inv.Lines, invoice.Line{Description: l.Description, SAC: l.SAC, Quantity: l.Quantity, UnitPrice: l.UnitPrice,
-			Gross: l.Gross, Taxable: l.Taxable, CGST: l.CGST, SGST: l.SGST, IGST: l.IGST})
+			Gross: l.Gross, Taxable: l.Taxable, CGST: l.CGST, SGST: l.SGST, IGST: l.IGST, Resold: l.Resold})
 	}
 	return inv, nil
 }
@@ -221,6 +227,12 @@ func (s *invoiceStore) List(ctx context.Context, f invoice.Filter) ([]invoice.In
 	if f.UserID != 0 {
 		q = q.Where("user_id = ?", f.UserID)
 	}
+	if f.IssuerID != 0 {
+		q = q.Where("issuer_id = ?", f.IssuerID)
+	}
+	if f.Party != 0 {
+		q = q.Where("(user_id = ? OR issuer_id = ?)", f.Party, f.Party)
+	}
 	if f.Month != "" {
 		q = q.Where("month = ?", f.Month)
 	}
@@ -259,13 +271,25 @@ func (s *invoiceStore) FinishMonth(ctx context.Context, month string, at time.Ti
 	return nil
 }
 
+func (s *invoiceStore) Hold(ctx context.Context, resellerID uint64, month string, at time.Time) (bool, error) {
+	res := s.conn(ctx).Exec(s.insertIgnore()+"invoice_holds (reseller_id, month, created_at) VALUES (?, ?, ?)", resellerID, month, dbTime(at))
+	if res.Error != nil {
+		return false, fmt.Errorf("hold the invoices of reseller %d for %s: %w", resellerID, month, translate(res.Error))
+	}
+	return res.RowsAffected == 1, nil
+}
+
 // billableRefs are the reference types whose entries are supplies.
 var billableRefs = []string{ledger.RefAPIHit, ledger.RefPlanFee, ledger.RefPaymentFee, ledger.RefPayoutFee}
 
 func (s *invoiceStore) Charged(ctx context.Context, from, to time.Time, after uint64, limit int) ([]uint64, error) {
 	var ids []uint64
-	err := s.conn(ctx).Raw("SELECT DISTINCT user_id FROM transactions WHERE created_at >= ? AND created_at < ? AND reference_type IN ? AND user_id > ? "+
-		"ORDER BY user_id LIMIT ?", dbTime(from), dbTime(to), billableRefs, after, limit).Scan(&ids).Error
+	// The accounts charged, and the resellers of the customers charged
+	// (their invoices carry their customers' calls at cost).
+	err := s.conn(ctx).Raw("SELECT id FROM (SELECT DISTINCT user_id AS id FROM transactions WHERE created_at >= ? AND created_at < ? AND reference_type IN ? "+
+		"UNION SELECT DISTINCT u.parent_id AS id FROM transactions t JOIN users u ON u.id = t.user_id "+
+		"WHERE t.created_at >= ? AND t.created_at < ? AND t.reference_type IN ? AND u.parent_id IS NOT NULL) charged WHERE id > ? "+
+		"ORDER BY id LIMIT ?", dbTime(from), dbTime(to), billableRefs, dbTime(from), dbTime(to), billableRefs, after, limit).Scan(&ids).Error
 	if err != nil {
 		return nil, fmt.Errorf("charged accounts: %w", translate(err))
 	}
@@ -285,6 +309,9 @@ type chargeSum struct {
 	// OrderedAt is a payout's creation, its fee's time when the fee's
 	// debit is not found.
 	OrderedAt *time.Time
+	// Earned and Cancelled sum the hits' commission and the commission
+	// refunds cancelled, in units of 0.0001 (CustomerCharges only).
+	Earned, Cancelled int64
 }
 
 // Charges sums userID's billable entries of [from, to): calls by service
@@ -292,7 +319,30 @@ type chargeSum struct {
 // by one, with their debit's time), payout fee refunds with the payout
 // call's service, plan fees by plan, collection fees.
 func (s *invoiceStore) Charges(ctx context.Context, userID uint64, from, to time.Time) ([]invoice.Charge, error) {
+	return s.charges(ctx, "t.user_id = ?", userID, false, from, to)
+}
+
+// CustomerCharges are Charges of resellerID's customers, with the hits'
+// commission beside each sum.
+func (s *invoiceStore) CustomerCharges(ctx context.Context, resellerID uint64, from, to time.Time) ([]invoice.Charge, error) {
+	return s.charges(ctx, "t.user_id IN (SELECT id FROM users WHERE parent_id = ?)", resellerID, true, from, to)
+}
+
+// charges sums the billable entries of the accounts who (a condition on
+// t.user_id with one argument, arg) selects; with commission, the hits'
+// commissions too (earned: kept and cancelled; cancelled alone).
+func (s *invoiceStore) charges(ctx context.Context, who string, arg any, commission bool, from, to time.Time) ([]invoice.Charge, error) {
 	f, t := dbTime(from), dbTime(to)
+	userID := arg
+	// The hits' commission in units of 0.0001, as integers: SQLite keeps
+	// DECIMAL columns as floating point, whose SUM would not be exact.
+	earned, cancelled := ", 0 AS earned, 0 AS cancelled", ", 0 AS earned, 0 AS cancelled"
+	if commission {
+		unit := func(col string) string { return "CAST(ROUND(" + col + " * 10000) AS " + s.intType() + ")" }
+		earned = ", COALESCE(SUM(" + unit("h.commission") + " + " + unit("h.commission_cancelled") + "), 0) AS earned, " +
+			"COALESCE(SUM(" + unit("h.commission_cancelled") + "), 0) AS cancelled"
+		cancelled = ", 0 AS earned, " + unit("h.commission_cancelled") + " AS cancelled"
+	}
 	queries := []struct {
 		group string // prefix of the group key
 		sql   string
@@ -300,37 +350,37 @@ func (s *invoiceStore) Charges(ctx context.Context, userID uint64, from, to time
 	}{
 		// Calls: debits, and refunds of debits of the period, by service.
 		{"service:", "SELECT t.type AS type, CAST(h.api_service_id AS CHAR) AS group_id, sv.name AS label, sv.sac_code AS sac, COUNT(*) AS n, SUM(t.amount) AS total, " +
-			"MIN(t.amount) AS low, MAX(t.amount) AS high, NULL AS charged_at " +
+			"MIN(t.amount) AS low, MAX(t.amount) AS high, NULL AS charged_at" + earned + " " +
 			"FROM transactions t JOIN api_hit_logs h ON h.id = t.reference_id LEFT JOIN api_services sv ON sv.id = h.api_service_id " +
-			"WHERE t.user_id = ? AND t.reference_type = ? AND t.created_at >= ? AND t.created_at < ? AND (t.type = ? OR (t.type = ? AND " +
+			"WHERE " + who + " AND t.reference_type = ? AND t.created_at >= ? AND t.created_at < ? AND (t.type = ? OR (t.type = ? AND " +
 			"EXISTS (SELECT 1 FROM transactions d WHERE d.reference_type = t.reference_type AND d.reference_id = t.reference_id AND d.type = ? AND d.created_at >= ?))) " +
 			"GROUP BY t.type, h.api_service_id, sv.name, sv.sac_code",
 			[]any{userID, ledger.RefAPIHit, f, t, ledger.Debit, ledger.Refund, ledger.Debit, f}},
 		// Calls: refunds of earlier debits, each with its debit's time.
 		{"service:", "SELECT t.type AS type, CAST(h.api_service_id AS CHAR) AS group_id, sv.name AS label, sv.sac_code AS sac, 1 AS n, t.amount AS total, " +
-			"t.amount AS low, t.amount AS high, d.created_at AS charged_at " +
+			"t.amount AS low, t.amount AS high, d.created_at AS charged_at" + cancelled + " " +
 			"FROM transactions t JOIN api_hit_logs h ON h.id = t.reference_id LEFT JOIN api_services sv ON sv.id = h.api_service_id " +
 			"JOIN transactions d ON d.reference_type = t.reference_type AND d.reference_id = t.reference_id AND d.type = ? AND d.created_at < ? " +
-			"WHERE t.user_id = ? AND t.reference_type = ? AND t.type = ? AND t.created_at >= ? AND t.created_at < ?",
+			"WHERE " + who + " AND t.reference_type = ? AND t.type = ? AND t.created_at >= ? AND t.created_at < ?",
 			[]any{ledger.Debit, f, userID, ledger.RefAPIHit, ledger.Refund, f, t}},
 		// Payout fees refunded: the fee was the payout call's charge.
 		{"service:", "SELECT t.type AS type, CAST(h.api_service_id AS CHAR) AS group_id, sv.name AS label, sv.sac_code AS sac, 1 AS n, t.amount AS total, " +
-			"t.amount AS low, t.amount AS high, d.created_at AS charged_at, p.created_at AS ordered_at " +
+			"t.amount AS low, t.amount AS high, d.created_at AS charged_at, p.created_at AS ordered_at" + cancelled + " " +
 			"FROM transactions t JOIN payouts p ON p.id = t.reference_id JOIN api_hit_logs h ON h.request_id = p.request_id AND h.user_id = p.user_id " +
 			"LEFT JOIN api_services sv ON sv.id = h.api_service_id " +
 			"LEFT JOIN transactions d ON d.reference_type = ? AND d.reference_id = h.id AND d.type = ? " +
-			"WHERE t.user_id = ? AND t.reference_type = ? AND t.type = ? AND t.created_at >= ? AND t.created_at < ?",
+			"WHERE " + who + " AND t.reference_type = ? AND t.type = ? AND t.created_at >= ? AND t.created_at < ?",
 			[]any{ledger.RefAPIHit, ledger.Debit, userID, ledger.RefPayoutFee, ledger.Refund, f, t}},
 		// Plan fees by plan.
 		{"plan:", "SELECT t.type AS type, sp.plan_code AS group_id, pl.name AS label, NULL AS sac, COUNT(*) AS n, SUM(t.amount) AS total, " +
 			"MIN(t.amount) AS low, MAX(t.amount) AS high, NULL AS charged_at " +
 			"FROM transactions t JOIN subscription_periods sp ON sp.id = t.reference_id LEFT JOIN plans pl ON pl.code = sp.plan_code " +
-			"WHERE t.user_id = ? AND t.reference_type = ? AND t.type = ? AND t.created_at >= ? AND t.created_at < ? GROUP BY t.type, sp.plan_code, pl.name",
+			"WHERE " + who + " AND t.reference_type = ? AND t.type = ? AND t.created_at >= ? AND t.created_at < ? GROUP BY t.type, sp.plan_code, pl.name",
 			[]any{userID, ledger.RefPlanFee, ledger.Debit, f, t}},
 		// Collection fees.
 		{"collection_fee", "SELECT t.type AS type, '' AS group_id, NULL AS label, NULL AS sac, COUNT(*) AS n, SUM(t.amount) AS total, " +
 			"MIN(t.amount) AS low, MAX(t.amount) AS high, NULL AS charged_at " +
-			"FROM transactions t WHERE t.user_id = ? AND t.reference_type = ? AND t.type = ? AND t.created_at >= ? AND t.created_at < ? GROUP BY t.type",
+			"FROM transactions t WHERE " + who + " AND t.reference_type = ? AND t.type = ? AND t.created_at >= ? AND t.created_at < ? GROUP BY t.type",
 			[]any{userID, ledger.RefPaymentFee, ledger.Debit, f, t}},
 	}
 	var out []invoice.Charge
@@ -357,7 +407,11 @@ func toCharge(group string, r *chargeSum, from time.Time) (invoice.Charge, error
 	if err1 != nil || err2 != nil || err3 != nil {
 		return invoice.Charge{}, errs.E(errs.Internal, "bad_amount", "a ledger amount is not a decimal")
 	}
-	c := invoice.Charge{Type: ledger.Type(r.Type), Count: r.N, Amount: total, Group: group + r.GroupID, ChargedAt: from}
+	c := invoice.Charge{Type: ledger.Type(r.Type), Count: r.N, Amount: total, Group: group + r.GroupID, ChargedAt: from,
+		Commission: decimal.New(r.Earned, -4)}
+	if c.Type == ledger.Refund {
+		c.Commission = decimal.New(r.Cancelled, -4) // what the refund took back of the reseller's commission
+	}
 	if low.Equal(high) {
 		c.Unit = &low
 	}
@@ -381,4 +435,12 @@ func toCharge(group string, r *chargeSum, from time.Time) (invoice.Charge, error
 		c.Label = group + r.GroupID
 	}
 	return c, nil
+}
+
+// intType is the dialect's integer type for CAST.
+func (s *invoiceStore) intType() string {
+	if s.mysql {
+		return "SIGNED"
+	}
+	return "INTEGER"
 }

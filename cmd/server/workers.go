@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"paygate/core/app"
+	"paygate/core/invoicing"
 	"paygate/core/outbox"
 	"paygate/core/taxprofile"
 )
@@ -132,14 +133,28 @@ func (r appRounds) Bill(ctx context.Context) (int, error) {
 // too incomplete to invoice (unix seconds): once an hour, not each minute.
 var incompleteLogged atomic.Int64
 
+// heldUntil is when the invoices worker next tries a month that resellers
+// without billing records hold open (unix seconds): each try rereads the
+// month's accounts, so every 10 minutes, not each minute.
+var heldUntil atomic.Int64
+
 func (r appRounds) IssueInvoices(ctx context.Context) (int, error) {
+	if time.Now().Unix() < heldUntil.Load() {
+		return 0, nil
+	}
 	res, err := r.a.Invoicing.IssueDue(ctx, time.Now())
-	if errors.Is(err, taxprofile.ErrSupplierIncomplete) {
+	if errors.Is(err, invoicing.ErrResellerBillingMissing) {
+		heldUntil.Store(time.Now().Add(10 * time.Minute).Unix())
+	}
+	// A reseller without its billing record holds its customers' invoices
+	// (and its own) back, the rest of the month is issued: the same hourly
+	// report.
+	if errors.Is(err, taxprofile.ErrSupplierIncomplete) || errors.Is(err, invoicing.ErrResellerBillingMissing) {
 		if now := time.Now().Unix(); now-incompleteLogged.Load() >= 3600 {
 			incompleteLogged.Store(now)
-			return 0, err // the worker logs it
+			return res.Invoices + res.CreditNotes, err // the worker logs it
 		}
-		return 0, nil
+		return res.Invoices + res.CreditNotes, nil
 	}
 	return res.Invoices + res.CreditNotes, err
 }

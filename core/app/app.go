@@ -278,7 +278,7 @@ func New(d Deps) *App {
 		Config: billing.Config{Location: cfg.Location, Livemode: live, DefaultPlan: cfg.DefaultPlan}})
 	a.TaxSettings = taxSettings
 	a.Invoicing = invoicing.New(invoicing.Deps{Tx: tx,
-		Stores:  invoicing.Stores{Invoices: st.Invoices, Users: st.Users, Ledger: st.Ledger, Profiles: st.TaxProfiles},
+		Stores:  invoicing.Stores{Invoices: st.Invoices, Users: st.Users, Ledger: st.Ledger, Profiles: st.TaxProfiles, Resellers: st.TaxProfiles},
 		Parties: invoicing.ProfileParties{}, Renderer: d.Renderer,
 		Notify: invoicing.Notify(notifier(d.Mailer, d.Log)), Settled: m.AwaitSettlements, Now: d.Now, Log: d.Log, Metrics: im,
 		Config: invoicing.Config{Location: cfg.Location, Rate: cfg.GSTRate, PublicBaseURL: cfg.PublicBaseURL, Livemode: live}})

@@ -61,6 +61,10 @@ type Hit struct {
 	// Commission to the reseller (set once, by it); nil while unsettled.
 	// A refund of the hit's charge zeroes Commission and, when it was
 	// credited already, books a reversal on that settlement.
+	// CommissionCancelled is the commission a refund of the charge
+	// cancelled (Commission is then zero): the platform's invoice to the
+	// reseller prices the refunded call at the reseller's cost with it.
+	CommissionCancelled    decimal.Decimal
 	CommissionSettlementID *uint64
 	IPAddress              string
 	Status                 Status

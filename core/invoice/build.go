@@ -3,6 +3,7 @@ package invoice
 import (
 	"cmp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -27,6 +28,43 @@ type Charge struct {
 	// ChargedAt is an instant of the month the charges were debited in:
 	// for refunds, the month of the debits they give back.
 	ChargedAt time.Time
+	// Commission is what a reseller earned on a customer's charges
+	// (CustomerCharges; zero otherwise), Resold marks them at its cost.
+	Commission decimal.Decimal
+	Resold     bool
+}
+
+// AtCost is a reseller's customers' charges as the platform bills them to
+// the reseller: each at the customer's charge less the reseller's
+// commission on it (a refund less the commission it cancelled), in lines
+// of their own ("Customers' calls: <service>", "Customers' plan <name>",
+// "Customers' collection fees"). The unit price stays only where no
+// commission was earned: customers pay different prices.
+func AtCost(charges []Charge) []Charge {
+	out := make([]Charge, 0, len(charges))
+	for _, c := range charges {
+		c.Amount = c.Amount.Sub(c.Commission)
+		if !c.Commission.IsZero() {
+			c.Unit = nil
+		}
+		c.Group = "customers:" + c.Group
+		switch {
+		case strings.HasPrefix(c.Group, "customers:service:"):
+			c.Label = "Customers' calls: " + c.Label
+		default:
+			c.Label = "Customers' " + lowerFirst(c.Label)
+		}
+		c.Commission, c.Resold = decimal.Zero, true
+		out = append(out, c)
+	}
+	return out
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
 }
 
 // One is a single entry of amount as a Charge.
@@ -58,6 +96,7 @@ type Tax struct {
 func Build(charges []Charge, month string, loc *time.Location, tax Tax) Month {
 	type acc struct {
 		label, sac string
+		resold     bool
 		n          int64
 		gross      decimal.Decimal
 		unit       *decimal.Decimal
@@ -68,7 +107,7 @@ func Build(charges []Charge, month string, loc *time.Location, tax Tax) Month {
 	add := func(m map[string]*acc, c Charge, sign int64) {
 		a := m[c.Group]
 		if a == nil {
-			a = &acc{label: c.Label, sac: c.SAC}
+			a = &acc{label: c.Label, sac: c.SAC, resold: c.Resold}
 			m[c.Group] = a
 		}
 		a.n += sign * c.Count
@@ -108,7 +147,7 @@ func Build(charges []Charge, month string, loc *time.Location, tax Tax) Month {
 			if sac == "" {
 				sac = tax.DefaultSAC
 			}
-			l := Line{Description: a.label, SAC: sac, Quantity: a.n, Gross: a.gross}
+			l := Line{Description: a.label, SAC: sac, Quantity: a.n, Gross: a.gross, Resold: a.resold}
 			if !a.mixed && a.unit != nil {
 				l.UnitPrice = a.unit
 			}

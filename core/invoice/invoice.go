@@ -47,6 +47,9 @@ type Line struct {
 	CGST        decimal.Decimal
 	SGST        decimal.Decimal
 	IGST        decimal.Decimal
+	// Resold marks a line of a reseller's customers' supplies at the
+	// reseller's cost (AtCost): the customers' part of its invoice.
+	Resold bool
 }
 
 // Totals are the sums of the lines' columns.
@@ -56,8 +59,11 @@ type Totals struct {
 
 // Invoice is an issued document: never changed once written.
 type Invoice struct {
-	ID       uint64
-	UserID   uint64
+	ID     uint64
+	UserID uint64 // the recipient's account
+	// IssuerID is the reseller that issued a customer's document (its
+	// supplier block and series are the reseller's); nil: the platform.
+	IssuerID *uint64
 	Kind     Kind
 	Number   string // "PG/26-27/000001"
 	Month    string // "2026-11": the local month it bills

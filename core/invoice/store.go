@@ -11,7 +11,12 @@ var ErrNotFound = errs.E(errs.NotFound, "invoice_not_found", "Invoice not found"
 
 // Filter narrows a list of documents; zero fields do not.
 type Filter struct {
-	UserID  uint64
+	UserID uint64 // the recipient
+	// IssuerID: documents a reseller issued to its customers.
+	IssuerID uint64
+	// Party: documents Party received or issued (a reseller's own and its
+	// customers').
+	Party   uint64
 	Month   string
 	Kind    Kind
 	Page    int
@@ -23,8 +28,15 @@ type Store interface {
 	// Charges are userID's billable ledger entries from from (inclusive)
 	// to to (exclusive), in entry order.
 	Charges(ctx context.Context, userID uint64, from, to time.Time) ([]Charge, error)
+	// CustomerCharges are the billable ledger entries from from to to of
+	// resellerID's customers (users.parent_id), summed as Charges does,
+	// each with the commission of its entries: for debits the hits'
+	// commission as earned (kept or cancelled since), for refunds the
+	// commission their refund cancelled. AtCost makes them the reseller's.
+	CustomerCharges(ctx context.Context, resellerID uint64, from, to time.Time) ([]Charge, error)
 	// Charged lists, after user id after and up to limit, the users with
-	// billable ledger entries from from to to, in id order.
+	// billable ledger entries from from to to, and the resellers of
+	// customers with some, in id order.
 	Charged(ctx context.Context, from, to time.Time, after uint64, limit int) ([]uint64, error)
 	// Issued is userID's documents of month.
 	Issued(ctx context.Context, userID uint64, month string) ([]Invoice, error)
@@ -42,6 +54,9 @@ type Store interface {
 	Insert(ctx context.Context, inv *Invoice, series string, seq int64) error
 	ByID(ctx context.Context, id uint64) (*Invoice, error) // ErrNotFound
 	List(ctx context.Context, f Filter) ([]Invoice, int64, error)
+	// Hold records that reseller resellerID's documents of month wait for
+	// its billing record; true the first time only (it is told once).
+	Hold(ctx context.Context, resellerID uint64, month string, at time.Time) (bool, error)
 	// MonthDone reports whether month was finished; FinishMonth marks it.
 	MonthDone(ctx context.Context, month string) (bool, error)
 	FinishMonth(ctx context.Context, month string, at time.Time) error

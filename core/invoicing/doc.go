@@ -47,6 +47,24 @@
 // transaction's update of the row takes the next number under its lock: a
 // rolled-back issue gives its number back.
 //
+// Resellers (docs/decisions.md, "Tax invoices, credit notes and statements"). A
+// customer's documents (users.parent_id set) are its reseller's: the
+// supplier block, payee, prefix and series come from the reseller's own
+// billing record (Parties.Issuer), its series keyed "R<id>:<prefix>/<fy>"
+// so each reseller numbers from 000001 whatever prefix it chose; without a
+// GSTIN it issues bills of supply. A reseller without a complete record
+// holds its customers' documents and its own back (ErrResellerBillingMissing;
+// never issued under the platform's name): the month stays open, the
+// reseller is mailed once a month (invoice_holds). The platform's invoice
+// to a reseller adds its customers' charges at its cost (invoice.AtCost:
+// the customer's charge less the commission on it, a refund less the
+// commission it cancelled, hits' commission_cancelled) in lines of their
+// own ("Customers' calls: <service>", Line.Resold); charge and commission
+// fall in the local month of the debit, as the customer's invoice bills
+// it. A credit note is issued by the issuer of the invoice it corrects.
+// A reseller lists its own documents and those it issued (Filter.Party,
+// as=recipient|issuer) and reads both; anyone else's is not found.
+//
 // Reads. Upcoming builds this month so far with the same code, after the
 // instance's pending charges are written. The PDF (adapters/invoicepdf,
 // core fonts) of a document is the same bytes every time (creation date =

@@ -28,6 +28,19 @@ type Supplier struct {
 	Payee  invoice.Payee
 	Prefix string // invoice series prefix ("PG"); credit notes add "C"
 	SAC    string // the default SAC code
+	// IssuerID is the reseller issuing its customers' documents; nil: the
+	// platform.
+	IssuerID *uint64
+}
+
+// series is the invoice_series key of prefix's series in financial year
+// fy: "PG/26-27" for the platform, "R12:AB/26-27" for reseller 12, so each
+// reseller numbers its own documents from 1.
+func (sup *Supplier) series(prefix, fy string) string {
+	if sup.IssuerID == nil {
+		return prefix + "/" + fy
+	}
+	return fmt.Sprintf("R%d:%s/%s", *sup.IssuerID, prefix, fy)
 }
 
 // Parties reads the supplier's settings and an account's billing profile
@@ -37,6 +50,10 @@ type Parties interface {
 	// cannot make one at rate (taxprofile.ErrSupplierIncomplete).
 	Ready(ctx context.Context, p Profiles, rate decimal.Decimal) error
 	Supplier(ctx context.Context, p Profiles) (*Supplier, error)
+	// Issuer is reseller resellerID's supplier block, prefix and series
+	// for its customers' documents; ErrResellerBillingMissing while it
+	// cannot make one.
+	Issuer(ctx context.Context, r ResellerBilling, resellerID uint64) (*Supplier, error)
 	Recipient(ctx context.Context, p Profiles, u *user.User) (invoice.Party, error)
 }
 
@@ -114,6 +131,14 @@ func New(d Deps) *Invoicing {
 		now: d.Now, log: d.Log, metrics: d.Metrics, cfg: d.Config}
 }
 
+// ErrResellerBillingMissing: a customer's documents are its reseller's to
+// issue (docs/decisions.md, "Tax invoices, credit notes and statements") and the
+// reseller has no billing record that makes one yet. The customer's and the
+// reseller's documents of the month wait (never issued under the
+// platform's name) and the month stays open until it saves one.
+var ErrResellerBillingMissing = errs.E(errs.Conflict, "reseller_billing_missing",
+	"The reseller's billing settings are missing or incomplete: its customers' invoices wait for them")
+
 // ErrMonthNotOver refuses to invoice a month that has not ended.
 var ErrMonthNotOver = errs.E(errs.Invalid, "month_not_over", "The month has not ended yet")
 
@@ -163,11 +188,8 @@ func (v *Invoicing) Issue(ctx context.Context, month string, at time.Time) (Resu
 	if err != nil {
 		return res, err
 	}
-	fy := gst.FinancialYear(at, v.cfg.Location)
-	for _, p := range []string{sup.Prefix, gst.CreditNotePrefix(sup.Prefix)} {
-		if err := v.s.Invoices.OpenSeries(ctx, p+"/"+fy); err != nil {
-			return res, err
-		}
+	if err := v.openSeries(ctx, sup, at); err != nil {
+		return res, err
 	}
 	var first error
 	for {
@@ -176,7 +198,11 @@ func (v *Invoicing) Issue(ctx context.Context, month string, at time.Time) (Resu
 				if ctx.Err() != nil {
 					return res, err
 				}
-				v.log.Warn("invoicing of an account failed", "user_id", id, "month", month, "err", err)
+				if errors.Is(err, ErrResellerBillingMissing) {
+					v.held(ctx, id, month, at)
+				} else {
+					v.log.Warn("invoicing of an account failed", "user_id", id, "month", month, "err", err)
+				}
 				if first == nil {
 					first = fmt.Errorf("invoices of user %d for %s: %w", id, month, err)
 				}
@@ -195,6 +221,39 @@ func (v *Invoicing) Issue(ctx context.Context, month string, at time.Time) (Resu
 	return res, v.s.Invoices.FinishMonth(ctx, month, at)
 }
 
+// held tells the reseller of userID (or userID, a reseller) once a month
+// that its customers' documents and its own wait for its billing record.
+func (v *Invoicing) held(ctx context.Context, userID uint64, month string, at time.Time) {
+	u, err := v.s.Users.ByID(ctx, userID)
+	if err != nil {
+		v.log.Warn("invoices held: read the account", "user_id", userID, "err", err)
+		return
+	}
+	rid := u.ID
+	if u.ParentID != nil {
+		rid = *u.ParentID
+	}
+	first, err := v.s.Invoices.Hold(ctx, rid, month, at)
+	if err != nil || !first {
+		if err != nil {
+			v.log.Warn("invoices held: record", "reseller_id", rid, "err", err)
+		}
+		return
+	}
+	r, err := v.s.Users.ByID(ctx, rid)
+	if err != nil {
+		v.log.Warn("invoices held: read the reseller", "reseller_id", rid, "err", err)
+		return
+	}
+	v.log.Warn("a reseller's invoices wait for its billing settings", "reseller_id", rid, "month", month)
+	if v.notify != nil && r.Email != "" {
+		v.notify(ctx, r.Email, fmt.Sprintf("Your customers' invoices for %s wait for your billing settings", month),
+			fmt.Sprintf("Your customers' invoices for %s are issued in your name, and your own invoice with them, once your "+
+				"billing settings (legal name, address, state; GSTIN if registered) are saved in the panel, %s "+
+				"(or with PUT /api/v1/panel/settings/billing).", month, v.cfg.PublicBaseURL))
+	}
+}
+
 // IssueDue issues the documents of the month before at's: the worker's
 // step, on every instance, cheap once the month is finished. Older months
 // a long outage skipped are issued with `server invoices issue --month`.
@@ -207,30 +266,61 @@ type issued struct {
 	to  string
 }
 
+// openSeries makes sure sup's invoice and credit note series of at's
+// financial year exist, before any issuing transaction updates them.
+func (v *Invoicing) openSeries(ctx context.Context, sup *Supplier, at time.Time) error {
+	fy := gst.FinancialYear(at, v.cfg.Location)
+	for _, p := range []string{sup.Prefix, gst.CreditNotePrefix(sup.Prefix)} {
+		if err := v.s.Invoices.OpenSeries(ctx, sup.series(p, fy)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// issuerOf is the supplier of userID's documents: its reseller's for a
+// reseller's customer (its series opened), else the platform's.
+func (v *Invoicing) issuerOf(ctx context.Context, platform *Supplier, userID uint64, at time.Time) (*Supplier, error) {
+	u, err := v.s.Users.ByID(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	if u.ParentID == nil {
+		return platform, nil
+	}
+	sup, err := v.parties.Issuer(ctx, v.s.Resellers, *u.ParentID)
+	if err != nil {
+		return nil, err
+	}
+	return sup, v.openSeries(ctx, sup, at)
+}
+
 // issueAccount writes userID's documents of month that are not written yet.
-func (v *Invoicing) issueAccount(ctx context.Context, sup *Supplier, userID uint64, month string, start, end, at time.Time, res *Result) error {
+func (v *Invoicing) issueAccount(ctx context.Context, platform *Supplier, userID uint64, month string, start, end, at time.Time, res *Result) error {
+	sup, err := v.issuerOf(ctx, platform, userID, at)
+	if err != nil {
+		return err
+	}
 	var out []issued
-	err := v.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err = v.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
 		out = nil
 		u, err := s.Users.LockByID(ctx, userID)
 		if err != nil {
 			return err
 		}
+		if !sameID(u.ParentID, sup.IssuerID) {
+			return fmt.Errorf("user %d changed reseller while its documents were issued", userID)
+		}
 		have, err := s.Invoices.Issued(ctx, userID, month)
 		if err != nil {
 			return err
 		}
-		rcp, err := v.parties.Recipient(ctx, s.TaxProfiles, u)
+		b, err := v.draft(ctx, s, sup, u, month, start, end, at, true)
 		if err != nil {
 			return err
 		}
-		charges, err := s.Invoices.Charges(ctx, userID, start, end)
-		if err != nil {
-			return err
-		}
-		b := v.document(sup, rcp, userID, month, at, charges)
 		if len(b.invoice.Lines) > 0 && !has(have, invoice.KindInvoice, 0) {
-			if err := v.write(ctx, s, u, b.invoice, sup.Prefix); err != nil {
+			if err := v.write(ctx, s, u, b.invoice, sup, sup.Prefix); err != nil {
 				return err
 			}
 			out = append(out, issued{b.invoice, u.Email})
@@ -248,15 +338,27 @@ func (v *Invoicing) issueAccount(ctx context.Context, sup *Supplier, userID uint
 			if has(have, invoice.KindCreditNote, orig.ID) {
 				continue
 			}
+			// A credit note is its invoice's issuer's.
+			cnSup := sup
+			switch {
+			case sameID(orig.IssuerID, sup.IssuerID):
+			case orig.IssuerID == nil:
+				cnSup = platform
+			default:
+				v.log.Warn("refund of a charge another reseller invoiced: no credit note", "user_id", userID, "month", month,
+					"charged_in", cm, "issuer_id", *orig.IssuerID)
+				continue
+			}
 			cn := b.credits[cm]
 			issuedAt := orig.IssuedAt
 			cn.CorrectsID, cn.CorrectsNumber, cn.CorrectsIssuedAt = &orig.ID, orig.Number, &issuedAt
-			// Taxed as the invoice it corrects was.
+			// Taxed as the invoice it corrects was, from its supplier.
+			cn.Supplier, cn.IssuerID, cn.Payee = orig.Supplier, orig.IssuerID, cnSup.Payee
 			cn.Recipient, cn.PlaceOfSupply = orig.Recipient, orig.PlaceOfSupply
 			cn.Rate = orig.Rate
 			cn.Lines = invoice.Retax(cn.Lines, invoice.Tax{Rate: orig.Rate, IntraState: orig.IntraState()})
 			cn.Totals = invoice.Sum(cn.Lines)
-			if err := v.write(ctx, s, u, cn, gst.CreditNotePrefix(sup.Prefix)); err != nil {
+			if err := v.write(ctx, s, u, cn, cnSup, gst.CreditNotePrefix(cnSup.Prefix)); err != nil {
 				return err
 			}
 			out = append(out, issued{cn, u.Email})
@@ -278,6 +380,34 @@ func (v *Invoicing) issueAccount(ctx context.Context, sup *Supplier, userID uint
 	return nil
 }
 
+func sameID(a, b *uint64) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
+
+// draft builds u's documents of month from sup: u's own charges and, for a
+// reseller, its customers' at its cost (invoice.AtCost). With strict, a
+// reseller whose customers were charged needs its own billing record
+// first: its invoice waits with theirs (ErrResellerBillingMissing).
+func (v *Invoicing) draft(ctx context.Context, s store.Stores, sup *Supplier, u *user.User, month string, start, end, at time.Time, strict bool) (built, error) {
+	rcp, err := v.parties.Recipient(ctx, s.TaxProfiles, u)
+	if err != nil {
+		return built{}, err
+	}
+	charges, err := s.Invoices.Charges(ctx, u.ID, start, end)
+	if err != nil {
+		return built{}, err
+	}
+	resold, err := s.Invoices.CustomerCharges(ctx, u.ID, start, end)
+	if err != nil {
+		return built{}, err
+	}
+	if len(resold) > 0 && strict {
+		// Its record, as the issuers' are, read outside the transaction.
+		if _, err := v.parties.Issuer(ctx, v.s.Resellers, u.ID); err != nil {
+			return built{}, err
+		}
+	}
+	return v.document(sup, rcp, u.ID, month, at, append(charges, invoice.AtCost(resold)...)), nil
+}
+
 // built is an account's documents of a month as its charges make them:
 // the invoice (without lines when nothing is billable) and a credit note
 // per month whose charges were refunded.
@@ -286,15 +416,25 @@ type built struct {
 	credits map[string]*invoice.Invoice
 }
 
+// rate is the rate sup issues at: a reseller without a GSTIN issues bills
+// of supply (rate 0), everyone else GST_RATE.
+func (v *Invoicing) rate(sup *Supplier) decimal.Decimal {
+	if sup.IssuerID != nil && sup.Party.GSTIN == "" {
+		return decimal.Zero
+	}
+	return v.cfg.Rate
+}
+
 // document builds userID's documents of month from its charges, dated at.
 func (v *Invoicing) document(sup *Supplier, rcp invoice.Party, userID uint64, month string, at time.Time, charges []invoice.Charge) built {
 	place := rcp.State
 	if place == "" {
 		place = sup.Party.State
 	}
-	m := invoice.Build(charges, month, v.cfg.Location, invoice.Tax{Rate: v.cfg.Rate, IntraState: place == sup.Party.State, DefaultSAC: sup.SAC})
+	rate := v.rate(sup)
+	m := invoice.Build(charges, month, v.cfg.Location, invoice.Tax{Rate: rate, IntraState: place == sup.Party.State, DefaultSAC: sup.SAC})
 	doc := func(kind invoice.Kind, lines []invoice.Line) *invoice.Invoice {
-		return &invoice.Invoice{UserID: userID, Kind: kind, Month: month, IssuedAt: at.UTC(), Rate: v.cfg.Rate,
+		return &invoice.Invoice{UserID: userID, IssuerID: sup.IssuerID, Kind: kind, Month: month, IssuedAt: at.UTC(), Rate: rate,
 			Supplier: sup.Party, Recipient: rcp, PlaceOfSupply: place, Payee: sup.Payee, Lines: lines,
 			Totals: invoice.Sum(lines), CreatedAt: v.now().UTC()}
 	}
@@ -318,11 +458,12 @@ func has(docs []invoice.Invoice, kind invoice.Kind, corrects uint64) bool {
 	return false
 }
 
-// write numbers inv in prefix's series of its financial year and stores it
-// with its invoice.issued event.
-func (v *Invoicing) write(ctx context.Context, s store.Stores, u *user.User, inv *invoice.Invoice, prefix string) error {
+// write numbers inv in prefix's series of sup (the platform's or a
+// reseller's) of its financial year and stores it with its invoice.issued
+// event.
+func (v *Invoicing) write(ctx context.Context, s store.Stores, u *user.User, inv *invoice.Invoice, sup *Supplier, prefix string) error {
 	fy := gst.FinancialYear(inv.IssuedAt, v.cfg.Location)
-	series := prefix + "/" + fy
+	series := sup.series(prefix, fy)
 	seq, err := s.Invoices.NextNumber(ctx, series)
 	if err != nil {
 		return err

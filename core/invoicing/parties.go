@@ -3,6 +3,7 @@ package invoicing
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/shopspring/decimal"
 
@@ -32,11 +33,38 @@ func (ProfileParties) Supplier(ctx context.Context, p Profiles) (*Supplier, erro
 	if err != nil {
 		return nil, err
 	}
+	return toSupplier(sp), nil
+}
+
+func toSupplier(sp *taxprofile.Supplier) *Supplier {
 	return &Supplier{
 		Party:  invoice.Party{LegalName: sp.LegalName, Address: sp.Address, State: sp.State, GSTIN: sp.GSTIN, PAN: sp.PAN},
 		Payee:  invoice.Payee{BankName: sp.BankName, AccountName: sp.AccountName, AccountNumber: sp.AccountNumber, IFSC: sp.IFSC, UPI: sp.UPI},
 		Prefix: sp.InvoicePrefix, SAC: sp.SAC,
-	}, nil
+	}
+}
+
+// Issuer is reseller resellerID's own billing record (core/taxprofile, the
+// same fields as the platform's, the GSTIN optional): the supplier block,
+// prefix, series and payee of its customers' documents.
+func (ProfileParties) Issuer(ctx context.Context, r ResellerBilling, resellerID uint64) (*Supplier, error) {
+	sp, err := r.ResellerSupplier(ctx, resellerID)
+	if errors.Is(err, taxprofile.ErrNoResellerSupplier) {
+		return nil, ErrResellerBillingMissing.Wrap(fmt.Errorf("reseller %d has no billing record", resellerID))
+	}
+	if err != nil {
+		return nil, err
+	}
+	rate := decimal.NewFromInt(1) // GSTIN optional: Ready asks it only above rate 0
+	if sp.GSTIN == "" {
+		rate = decimal.Zero
+	}
+	if err := sp.Ready(rate); err != nil {
+		return nil, ErrResellerBillingMissing.Wrap(fmt.Errorf("reseller %d: %w", resellerID, err))
+	}
+	sup := toSupplier(sp)
+	sup.IssuerID = &resellerID
+	return sup, nil
 }
 
 // Recipient is u's billing profile; without one, the account's name and

@@ -18,6 +18,17 @@ type Stores struct {
 	Users    Users
 	Ledger   Ledger
 	Profiles Profiles // the parties' settings, read through Parties
+	// Resellers are the resellers' own billing records: the issuers of
+	// their customers' documents.
+	Resellers ResellerBilling
+}
+
+// ResellerBilling reads a reseller's own billing record (its supplier
+// details for its customers' documents).
+type ResellerBilling interface {
+	// ResellerSupplier is reseller resellerID's record
+	// (taxprofile.ErrNoResellerSupplier when it saved none).
+	ResellerSupplier(ctx context.Context, resellerID uint64) (*taxprofile.Supplier, error)
 }
 
 // Invoices finds the accounts a month bills, opens the series, marks the
@@ -25,6 +36,7 @@ type Stores struct {
 type Invoices interface {
 	MonthDone(ctx context.Context, month string) (bool, error)
 	FinishMonth(ctx context.Context, month string, at time.Time) error
+	Hold(ctx context.Context, resellerID uint64, month string, at time.Time) (bool, error)
 	Charged(ctx context.Context, from, to time.Time, after uint64, limit int) ([]uint64, error)
 	OpenSeries(ctx context.Context, series string) error
 	ByID(ctx context.Context, id uint64) (*invoice.Invoice, error)

@@ -2,6 +2,7 @@ package invoicing
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -16,10 +17,21 @@ import (
 // Documents as their owners and admins read them.
 
 // List lists documents: an admin's any account's (f.UserID narrows), an
-// owner's only their own.
+// owner's only their own. A reseller's are its own (f.UserID its id: as
+// recipient) and those it issued to its customers (f.IssuerID set, or
+// f.UserID a customer's: as issuer), both when neither is given; another
+// reseller's customer's list is empty.
 func (v *Invoicing) List(ctx context.Context, actor *user.User, f invoice.Filter) ([]invoice.Invoice, int64, error) {
-	if actor.Role != user.RoleAdmin {
-		f.UserID = actor.ID
+	switch {
+	case actor.Role == user.RoleAdmin:
+	case actor.Role != user.RoleReseller:
+		f.UserID, f.IssuerID, f.Party = actor.ID, 0, 0
+	case f.IssuerID != 0 || f.UserID != 0 && f.UserID != actor.ID:
+		f.IssuerID, f.Party = actor.ID, 0
+	case f.UserID == actor.ID:
+		f.Party = 0
+	default:
+		f.Party = actor.ID
 	}
 	if f.Month != "" {
 		if _, _, err := plan.Bounds(f.Month, v.cfg.Location); err != nil {
@@ -36,14 +48,15 @@ func (v *Invoicing) List(ctx context.Context, actor *user.User, f invoice.Filter
 	return v.s.Invoices.List(ctx, f)
 }
 
-// Get is document id, its owner's or any for an admin (another's is not
-// found, as if it did not exist).
+// Get is document id, its owner's or its issuing reseller's, or any for an
+// admin (another's is not found, as if it did not exist).
 func (v *Invoicing) Get(ctx context.Context, actor *user.User, id uint64) (*invoice.Invoice, error) {
 	inv, err := v.s.Invoices.ByID(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	if actor.Role != user.RoleAdmin && inv.UserID != actor.ID {
+	issuer := actor.Role == user.RoleReseller && inv.IssuerID != nil && *inv.IssuerID == actor.ID
+	if actor.Role != user.RoleAdmin && inv.UserID != actor.ID && !issuer {
 		return nil, invoice.ErrNotFound
 	}
 	return inv, nil
@@ -60,28 +73,46 @@ func (v *Invoicing) Upcoming(ctx context.Context, userID uint64, at time.Time) (
 	if err := v.settled(ctx); err != nil {
 		return nil, err
 	}
+	u, err := v.s.Users.ByID(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	sup, err := v.shownSupplier(ctx, u)
+	if err != nil {
+		return nil, err
+	}
 	var draft *invoice.Invoice
 	err = v.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
 		u, err := s.Users.ByID(ctx, userID)
 		if err != nil {
 			return err
 		}
-		sup, err := v.parties.Supplier(ctx, s.TaxProfiles)
-		if err != nil {
-			return err
-		}
-		rcp, err := v.parties.Recipient(ctx, s.TaxProfiles, u)
-		if err != nil {
-			return err
-		}
-		charges, err := s.Invoices.Charges(ctx, userID, start, end) // so far: calls answered before at may be written after it
-		if err != nil {
-			return err
-		}
-		draft = v.document(sup, rcp, userID, month, at, charges).invoice
-		return nil
+		// So far: calls answered before at may be written after it.
+		b, err := v.draft(ctx, s, sup, u, month, start, end, at, false)
+		draft = b.invoice
+		return err
 	})
 	return draft, err
+}
+
+// shownSupplier is the supplier a draft or a statement of u names: its
+// reseller's record for a reseller's customer (its account name until it
+// saves one: never the platform's block), else the platform's.
+func (v *Invoicing) shownSupplier(ctx context.Context, u *user.User) (*Supplier, error) {
+	sup, err := v.parties.Supplier(ctx, v.s.Profiles)
+	if err != nil || u.ParentID == nil {
+		return sup, err
+	}
+	rid := u.ParentID
+	rs, err := v.parties.Issuer(ctx, v.s.Resellers, *rid)
+	if errors.Is(err, ErrResellerBillingMissing) {
+		r, rerr := v.s.Users.ByID(ctx, *rid)
+		if rerr != nil {
+			return nil, rerr
+		}
+		return &Supplier{Party: invoice.Party{LegalName: r.Name}, SAC: sup.SAC, IssuerID: rid}, nil
+	}
+	return rs, err
 }
 
 // PDF is inv drawn by the renderer, in TIMEZONE.

@@ -48,7 +48,7 @@ func (v *Invoicing) Statement(ctx context.Context, userID uint64, month string, 
 	if err != nil {
 		return nil, 0, err
 	}
-	sup, err := v.parties.Supplier(ctx, v.s.Profiles)
+	sup, err := v.shownSupplier(ctx, u) // a reseller's customer's is its reseller's
 	if err != nil {
 		return nil, 0, err
 	}

@@ -23,4 +23,12 @@
 // settlement equals its hour's settled hits and was credited once, and no
 // entry references a missing transfer or settlement. Transfers are read in
 // id order through their repository (transfer.Repository.ForEach).
+//
+// Tax documents (invoices.go): each one's lines add up and its gross equals
+// its month's billable ledger entries (a reseller's with its customers'
+// at its cost); and per reseller and finished month, its customers'
+// invoiced gross less the commission of their charges (a commission counts
+// in the local month its charge was debited, the month the customer's
+// invoice bills it) equals the customers' lines of the platform's invoice
+// to it (Resold).
 package ledgercheck

@@ -3,6 +3,8 @@ package ledgercheck
 import (
 	"context"
 	"fmt"
+	"slices"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -16,10 +18,16 @@ import (
 // totals are the lines' sums, and an invoice's gross equals the billable
 // debits of its account and month less the refunds of those debits in the
 // month, as the ledger holds them now; a credit note's gross equals the
-// month's refunds of the charges of the month it corrects.
+// month's refunds of the charges of the month it corrects. A reseller's
+// billable amount adds its customers' at its cost (invoice.AtCost); and per
+// reseller and finished month, its customers' invoiced gross less their
+// commission equals the customers' lines of its own invoice (checkResold).
 func (c *Checker) checkInvoices(ctx context.Context, id uint64, bad func(string, ...any)) error {
 	if c.st.Invoices == nil {
 		return nil
+	}
+	if err := c.checkResold(ctx, id, bad); err != nil {
+		return err
 	}
 	for page := 1; ; page++ {
 		docs, total, err := c.st.Invoices.List(ctx, invoice.Filter{UserID: id, Page: page, PerPage: 100})
@@ -55,6 +63,11 @@ func (c *Checker) checkInvoice(ctx context.Context, inv *invoice.Invoice, bad fu
 	if err != nil {
 		return fmt.Errorf("read charges of user %d: %w", inv.UserID, err)
 	}
+	resold, err := c.st.Invoices.CustomerCharges(ctx, inv.UserID, start, end)
+	if err != nil {
+		return fmt.Errorf("read the charges of the customers of user %d: %w", inv.UserID, err)
+	}
+	charges = append(charges, invoice.AtCost(resold)...)
 	corrected := inv.Month
 	if inv.Kind == invoice.KindCreditNote {
 		orig, err := c.st.Invoices.ByID(ctx, *inv.CorrectsID)
@@ -84,4 +97,83 @@ func (c *Checker) checkInvoice(ctx context.Context, inv *invoice.Invoice, bad fu
 
 func totalsEqual(a, b invoice.Totals) bool {
 	return a.Gross.Equal(b.Gross) && a.Taxable.Equal(b.Taxable) && a.CGST.Equal(b.CGST) && a.SGST.Equal(b.SGST) && a.IGST.Equal(b.IGST)
+}
+
+// checkResold proves, for reseller id and every finished month of an
+// invoice it received or issued, that its customers' invoiced gross less
+// the commission on their charges equals the customers' lines of its own
+// invoice (docs/decisions.md, "Tax invoices, credit notes and statements").
+func (c *Checker) checkResold(ctx context.Context, id uint64, bad func(string, ...any)) error {
+	own := map[string]*invoice.Invoice{}
+	gross := map[string]decimal.Decimal{}
+	for page := 1; ; page++ {
+		docs, total, err := c.st.Invoices.List(ctx, invoice.Filter{Party: id, Kind: invoice.KindInvoice, Page: page, PerPage: 100})
+		if err != nil {
+			return fmt.Errorf("read invoices of reseller %d: %w", id, err)
+		}
+		for i := range docs {
+			d := &docs[i]
+			switch {
+			case d.UserID == id:
+				own[d.Month] = d
+				if slices.ContainsFunc(d.Lines, func(l invoice.Line) bool { return l.Resold }) {
+					gross[d.Month] = gross[d.Month].Add(decimal.Zero)
+				}
+			case d.IssuerID != nil && *d.IssuerID == id:
+				gross[d.Month] = gross[d.Month].Add(d.Totals.Gross)
+			}
+		}
+		if int64(page*100) >= total {
+			break
+		}
+	}
+	for month, g := range gross {
+		done, err := c.st.Invoices.MonthDone(ctx, month)
+		if err != nil {
+			return err
+		}
+		if !done {
+			continue // a month being issued is proved once finished
+		}
+		start, end, err := plan.Bounds(month, c.loc)
+		if err != nil {
+			return err
+		}
+		charges, err := c.st.Invoices.CustomerCharges(ctx, id, start, end)
+		if err != nil {
+			return fmt.Errorf("read the charges of the customers of user %d: %w", id, err)
+		}
+		if want, got := Resold(g, charges, own[month], month, c.loc); !want.Equal(got) {
+			bad("reseller %d, %s: its customers' invoices %s less their commission make %s, its invoice's customers' lines %s",
+				id, month, g.StringFixed(2), want.StringFixed(2), got.StringFixed(2))
+		}
+	}
+	return nil
+}
+
+// Resold is what the customers' part of a reseller's invoice of month
+// must be (want: its customers' invoiced gross less the commission of
+// their charges of the month, net of the commission the month's refunds
+// of them cancelled) and what it is (got: the resold lines of own, nil
+// when the reseller has no invoice). A commission counts in the month its
+// charge was debited (local, in loc), the month the customer's invoice
+// bills the charge in.
+func Resold(customersGross decimal.Decimal, charges []invoice.Charge, own *invoice.Invoice, month string, loc *time.Location) (want, got decimal.Decimal) {
+	want = customersGross
+	for _, ch := range charges {
+		switch {
+		case ch.Type == ledger.Debit:
+			want = want.Sub(ch.Commission)
+		case ch.Type == ledger.Refund && plan.Month(ch.ChargedAt, loc) == month:
+			want = want.Add(ch.Commission)
+		}
+	}
+	if own != nil {
+		for _, l := range own.Lines {
+			if l.Resold {
+				got = got.Add(l.Gross)
+			}
+		}
+	}
+	return want, got
 }

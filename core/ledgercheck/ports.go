@@ -125,4 +125,6 @@ type Invoices interface {
 	List(ctx context.Context, f invoice.Filter) ([]invoice.Invoice, int64, error)
 	ByID(ctx context.Context, id uint64) (*invoice.Invoice, error)
 	Charges(ctx context.Context, userID uint64, from, to time.Time) ([]invoice.Charge, error)
+	CustomerCharges(ctx context.Context, resellerID uint64, from, to time.Time) ([]invoice.Charge, error)
+	MonthDone(ctx context.Context, month string) (bool, error)
 }

@@ -237,7 +237,7 @@ func (r commissionsRepo) CancelHit(_ context.Context, hitID uint64) (resale.Canc
 			return nil
 		}
 		out.Amount, out.ResellerID, out.SettlementID = h.Commission, *h.ResellerID, h.CommissionSettlementID
-		h.Commission = decimal.Zero
+		h.CommissionCancelled, h.Commission = h.Commission, decimal.Zero
 		t.hits[hitID] = h
 		if out.SettlementID != nil {
 			if st, ok := t.settlements[*out.SettlementID]; ok {

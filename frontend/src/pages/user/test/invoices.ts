@@ -9,11 +9,11 @@ const recipient = { legal_name: 'Bharat Exports Pvt Ltd', address: '4 Residency 
 /** An issued invoice of user 7 for a customer in Karnataka (IGST); `over` changes any field. */
 export function invoice(over: Partial<Invoice> = {}): Invoice {
   return {
-    id: 5, user_id: 7, kind: 'invoice', number: 'PG/26-27/000001', month: '2026-10', issued_at: '2026-10-31T18:30:00Z', rate: '18.00',
+    id: 5, user_id: 7, issuer_id: null, kind: 'invoice', number: 'PG/26-27/000001', month: '2026-10', issued_at: '2026-10-31T18:30:00Z', rate: '18.00',
     place_of_supply: '29', supplier, recipient,
     lines: [
-      { description: 'SMS OTP calls', sac: '998319', quantity: 3, unit_price: '0.50', gross: '1.50', taxable: '1.27', cgst: '0.00', sgst: '0.00', igst: '0.23' },
-      { description: 'Plan fee: Growth', sac: '998319', quantity: 1, unit_price: '300.00', gross: '300.00', taxable: '254.24', cgst: '0.00', sgst: '0.00', igst: '45.76' },
+      { description: 'SMS OTP calls', resold: false, sac: '998319', quantity: 3, unit_price: '0.50', gross: '1.50', taxable: '1.27', cgst: '0.00', sgst: '0.00', igst: '0.23' },
+      { description: 'Plan fee: Growth', resold: false, sac: '998319', quantity: 1, unit_price: '300.00', gross: '300.00', taxable: '254.24', cgst: '0.00', sgst: '0.00', igst: '45.76' },
     ],
     totals: { gross: '301.50', taxable: '255.51', cgst: '0.00', sgst: '0.00', igst: '45.99' },
     corrects_id: null, corrects_number: null, pdf_url: '/api/v1/panel/invoices/5/pdf', ...over,
@@ -24,7 +24,7 @@ export function invoice(over: Partial<Invoice> = {}): Invoice {
 export function intraInvoice(over: Partial<Invoice> = {}): Invoice {
   return invoice({
     id: 6, number: 'PG/26-27/000002', place_of_supply: '27', recipient: { ...recipient, state: '27', gstin: null },
-    lines: [{ description: 'SMS OTP calls', sac: '998319', quantity: 3, unit_price: '0.50', gross: '1.50', taxable: '1.27', cgst: '0.11', sgst: '0.12', igst: '0.00' }],
+    lines: [{ description: 'SMS OTP calls', resold: false, sac: '998319', quantity: 3, unit_price: '0.50', gross: '1.50', taxable: '1.27', cgst: '0.11', sgst: '0.12', igst: '0.00' }],
     totals: { gross: '1.50', taxable: '1.27', cgst: '0.11', sgst: '0.12', igst: '0.00' }, ...over,
   });
 }
@@ -32,7 +32,7 @@ export function intraInvoice(over: Partial<Invoice> = {}): Invoice {
 export function creditNote(over: Partial<Invoice> = {}): Invoice {
   return invoice({
     id: 9, kind: 'credit_note', number: 'PGC/26-27/000001', month: '2026-11', issued_at: '2026-11-30T18:30:00Z', corrects_id: 5, corrects_number: 'PG/26-27/000001',
-    lines: [{ description: 'SMS OTP calls refunded', sac: '998319', quantity: 1, unit_price: '0.50', gross: '0.50', taxable: '0.42', cgst: '0.00', sgst: '0.00', igst: '0.08' }],
+    lines: [{ description: 'SMS OTP calls refunded', resold: false, sac: '998319', quantity: 1, unit_price: '0.50', gross: '0.50', taxable: '0.42', cgst: '0.00', sgst: '0.00', igst: '0.08' }],
     totals: { gross: '0.50', taxable: '0.42', cgst: '0.00', sgst: '0.00', igst: '0.08' }, pdf_url: '/api/v1/panel/invoices/9/pdf', ...over,
   });
 }
