@@ -119,6 +119,34 @@ export const steps = [
     },
   },
   {
+    id: 'service-page',
+    name: "the customer's service page and try-it console show the selling price it was charged (1366 and 390 px)",
+    needs: ['calls'],
+    async run(ctx) {
+      // The calls step charged 0.75 a call (balance 100.00 − 2 × 0.75): the
+      // page shows that, never the list price (issue 44, point 1).
+      const shown = inr('0.75');
+      const expectShown = async (page) => {
+        await pageHeading(page, SERVICE.name).waitFor();
+        const price = squash(await page.getByTestId('service-price').innerText());
+        if (!price.includes(`${shown} per call`)) throw new Error(`the service page shows "${price}", want ${shown} per call`);
+        const cost = squash(await page.getByTestId('try-it-cost').innerText());
+        if (!cost.includes(`This call costs ${shown}`)) throw new Error(`the try-it console says "${cost}", want ${shown}`);
+      };
+      const customer = await ctx.actor('customer');
+      await customer.setViewportSize({ width: 1366, height: 900 });
+      await customer.goto(`${ctx.baseURL}/services/${ctx.state.service.id}`);
+      await expectShown(customer);
+      await ctx.shot(customer, 'customer-service-1366');
+      const phone = await ctx.actor('customer-phone', { viewport: 'phone390', storageFrom: 'customer' });
+      await phone.goto(`${ctx.baseURL}/services/${ctx.state.service.id}`);
+      await expectShown(phone);
+      await ctx.shot(phone, 'customer-service-390');
+      const wider = await phone.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+      if (wider) throw new Error('the service page scrolls sideways at 390 px');
+    },
+  },
+  {
     id: 'hits',
     name: "the reseller sees the customer's calls with its commission",
     needs: ['calls'],

@@ -59,7 +59,7 @@ export default function ResetPassword() {
 
   return (
     <AuthLayout title={invite ? 'Choose a password' : 'Choose a new password'}
-      subtitle={invite ? 'for your new account: setting it confirms your email address and activates the account' : undefined}
+      subtitle={invite ? 'Setting it confirms your email address and activates your new account.' : undefined}
       footer={<Anchor component={Link} to="/login">Back to sign in</Anchor>}>
       {!token && (
         <Alert color="yellow" variant="light">
