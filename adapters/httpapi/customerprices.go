@@ -16,7 +16,7 @@ import (
 )
 
 // A reseller's selling prices, default markup and commission settlements
-// (decisions "Resellers: the customer's charge on the metered path"); the use cases answer 403 to anyone else.
+// (decisions "Resellers: one price, shown and charged"); the use cases answer 403 to anyone else.
 
 type customerPriceResponse struct {
 	ServiceID      uint64  `json:"service_id"`

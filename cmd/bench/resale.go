@@ -13,7 +13,7 @@ import (
 )
 
 // A reseller's customer calling the same service: its charge is the
-// reseller's selling price (decisions "Resellers: the customer's charge on the metered path"), resolved on the metered
+// reseller's selling price (decisions "Resellers: one price, shown and charged"), resolved on the metered
 // path from cached rows; the reseller's own row is never locked or written
 // by the call. Measured beside the ordinary caller in the same run.
 const (

@@ -37,7 +37,7 @@ type Reads struct {
 
 // PriceFor is what one call of serviceID costs caller: the one function
 // by which a call is charged and by which its price is shown (decisions
-// "The reseller is its customers' merchant of record"). A reseller's
+// "Resellers: one price, shown and charged"). A reseller's
 // customer pays the resale of its reseller's row (Resell: its selling
 // price, else its markup, else the list price); a customer whose reseller
 // is blocked, deleted or no longer a reseller (user.Resells) pays what an

@@ -12,7 +12,7 @@ import (
 )
 
 // Resale is what a reseller's customer pays for one call and what the
-// reseller earns on it (decisions "Resellers: the customer's charge on the metered path").
+// reseller earns on it (decisions "Resellers: one price, shown and charged").
 type Resale struct {
 	Cost       decimal.Decimal // the reseller's own charge for the call
 	Charge     decimal.Decimal // the customer's charge

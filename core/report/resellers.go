@@ -8,7 +8,7 @@ import (
 )
 
 // CustomerUsage is one reseller's customer's success calls in a range
-// (decisions "Resellers: the dashboard": the reseller dashboard).
+// (decisions "Resellers: the panel's screens": the reseller dashboard).
 type CustomerUsage struct {
 	CustomerID uint64
 	Calls      int64

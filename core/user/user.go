@@ -144,7 +144,7 @@ func (u *User) CanAct() error {
 
 // Resells reports whether u earns on its customers' calls: an active,
 // undeleted reseller. Its customers of a blocked or demoted one pay list
-// prices (decisions "Resellers: the customer's charge on the metered path").
+// prices (decisions "Resellers: one price, shown and charged").
 func (u *User) Resells() bool {
 	return u.Role == RoleReseller && u.Status == StatusActive && !u.IsDeleted()
 }

@@ -1,5 +1,5 @@
 // Package selling holds a reseller's panel use cases of what its customers
-// pay (decisions "Resellers: the customer's charge on the metered path"): its selling prices per service and default
+// pay (decisions "Resellers: one price, shown and charged"): its selling prices per service and default
 // markup, as pricing.Resell applies them, and its commission settlements.
 // Only resellers reach them (403 for anyone else). A change of a selling
 // price or the markup is audited in its transaction (customer_price.set,
