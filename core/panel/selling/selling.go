@@ -123,14 +123,6 @@ func (p *Selling) eachSold(ctx context.Context, resellerID uint64, fn func(*cata
 	}
 }
 
-func (p *Selling) row(ctx context.Context, resellerID uint64, svc *catalog.Service, sel, markup *decimal.Decimal) (Row, error) {
-	price, err := p.st.Pricing.Applicable(ctx, svc.ID, resellerID)
-	if err != nil {
-		return Row{}, err
-	}
-	return toRow(svc, price, sel, markup), nil
-}
-
 func toRow(svc *catalog.Service, price *pricing.Price, sel, markup *decimal.Decimal) Row {
 	r, pv := pricing.Resell(price, sel, markup), pricing.PreviewResale(price, sel, markup)
 	return Row{ServiceID: svc.ID, ServiceName: svc.Name, Slug: svc.Slug, Cost: r.Cost, Price: sel, Effective: r.Charge,
