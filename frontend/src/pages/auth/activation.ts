@@ -1,5 +1,5 @@
 // Who activates a new account signed up on this host: on a reseller's
-// domain (GET /api/v1/brand says reseller) that reseller, by its brand name,
+// domain (the public brand lookup says reseller) that reseller, by its brand name,
 // which activates its own customers; on the platform's host an
 // administrator. The signed-out pages that talk about a pending account
 // (registration, sign-in refused with account_not_active, verify-email) say
