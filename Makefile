@@ -88,6 +88,12 @@ test: mocks-check lint contract-lint mariadb zbar poppler promtool ## Run every 
 	@$(MAKE) fuzz
 	@$(MAKE) frontend-test e2e
 
+fuzz: ## Run each go test -fuzz target for FUZZTIME (default 100000x runs); a crasher lands in the package's testdata/fuzz
+	@for t in $(FUZZ_TARGETS); do \
+	  echo "go test $${t%%:*} -run '^$$' -fuzz '^$${t##*:}$$' -fuzztime $(FUZZTIME)"; \
+	  $(GO) test $${t%%:*} -run '^$$' -fuzz "^$${t##*:}\$$" -fuzztime $(FUZZTIME) || exit 1; \
+	done
+
 test-faults: mariadb ## Run only the process-level reliability tests (crash, database loss, 3 instances, SIGTERM)
 	$(GO) test -count=1 -v ./internal/faulttest
 
