@@ -39,9 +39,10 @@ var _ invoice.Renderer = (*Renderer)(nil)
 // New returns a Renderer whose documents say they are computer generated.
 func New() *Renderer { return &Renderer{} }
 
-// NewSigned returns a Renderer that signs every invoice and credit note with
-// s (statements are not tax documents and stay unsigned); the document says
-// who signed it. A nil s is New().
+// NewSigned returns a Renderer that signs every invoice and credit note the
+// platform issues with s, its certificate; the document says who signed it.
+// A reseller's documents are not signed in the platform's name, and
+// statements are no tax documents: both stay unsigned. A nil s is New().
 func NewSigned(s *Signer) *Renderer { return &Renderer{signer: s} }
 
 // Invoice draws a tax invoice, a bill of supply (rate 0) or a credit note.
@@ -55,12 +56,13 @@ func (r *Renderer) Invoice(ctx context.Context, inv *invoice.Invoice, loc *time.
 	}
 	title := documentTitle(inv) + " " + ascii(inv.Number, false)
 	d := newDoc(title, inv.Supplier.LegalName, inv.IssuedAt, orUTC(loc))
-	if r.signer != nil {
+	signs := r.signer != nil && inv.IssuerID == nil
+	if signs {
 		d.signedBy = ascii(r.signer.Name(), false)
 	}
 	drawInvoice(d, inv)
 	out, err := d.output()
-	if err != nil || r.signer == nil {
+	if err != nil || !signs {
 		return out, err
 	}
 	return r.signer.Sign(out, title)

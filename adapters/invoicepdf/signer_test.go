@@ -81,7 +81,8 @@ func TestSignedDocumentChangedIsNotValid(t *testing.T) {
 }
 
 // Without a signer, nothing is signed and the document says it is computer
-// generated; statements are never signed, signer or not.
+// generated; statements, and a reseller's documents (not the platform's to
+// sign), are never signed, signer or not.
 func TestUnsignedDocumentsAndStatements(t *testing.T) {
 	pdf := render(t, intraStateInvoice())
 	if report := pdftext.Signatures(t, pdf); !strings.Contains(report, "does not contain any signatures") {
@@ -98,6 +99,21 @@ func TestUnsignedDocumentsAndStatements(t *testing.T) {
 	if report := pdftext.Signatures(t, st); !strings.Contains(report, "does not contain any signatures") {
 		t.Errorf("a statement is signed:\n%s", report)
 	}
+
+	resold := intraStateInvoice()
+	reseller := uint64(7)
+	resold.IssuerID = &reseller
+	resold.Supplier.LegalName = "Sahyadri Resellers LLP"
+	pdf, err = invoicepdf.NewSigned(newSigner(t)).Invoice(context.Background(), resold, kolkata)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if report := pdftext.Signatures(t, pdf); !strings.Contains(report, "does not contain any signatures") {
+		t.Errorf("a reseller's invoice is signed in the platform's name:\n%s", report)
+	}
+	_, flat = pdfText(t, "reseller-invoice", pdf)
+	mustContain(t, flat, "This is a computer generated invoice and needs no signature.")
+	mustNotContain(t, flat, "digitally signed")
 }
 
 func TestNewSignerRefusesWhatCannotSign(t *testing.T) {
