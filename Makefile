@@ -152,7 +152,7 @@ zbar: ## Make sure zbar's zbarimg is installed (scripts/ensure-zbar.sh), for the
 	  echo "zbar: scripts/ensure-zbar.sh could not install zbar-tools; the QR tests will be skipped." >&2; \
 	fi
 
-poppler: ## Make sure poppler's pdftotext and pdftoppm are installed (scripts/ensure-poppler.sh), for the invoice PDF tests
+poppler: ## Make sure poppler's pdftotext, pdftoppm and pdfsig are installed (scripts/ensure-poppler.sh), for the invoice PDF tests
 	@if bash scripts/ensure-poppler.sh; then :; \
 	elif [ "$${CI:-}" = true ]; then \
 	  echo "poppler: scripts/ensure-poppler.sh failed; in CI (CI=true) the invoice PDF tests may not be skipped." >&2; exit 1; \

@@ -64,7 +64,11 @@ const adminEmail, adminPassword = "admin@example.com", "admin-password-1"
 
 const metricsToken = "metrics-token-for-tests" // GET /metrics (metrics_test.go)
 
-func newEnv(t *testing.T, store *mysqlstore.Store) *env {
+// envOption changes the app's dependencies before newEnv builds the app
+// (signedinvoices_test.go signs PDFs).
+type envOption func(*app.Deps)
+
+func newEnv(t *testing.T, store *mysqlstore.Store, opts ...envOption) *env {
 	t.Helper()
 	e := &env{t: t, store: store, logs: &lockedWriter{w: &bytes.Buffer{}}, client: contractClient(t), mail: &mailbox{}}
 	t.Cleanup(e.checkOutbox) // after the server and the app stopped, before the database closes (events_contract_test.go)
@@ -95,7 +99,7 @@ func newEnv(t *testing.T, store *mysqlstore.Store) *env {
 	e.metrics.AddDBStats(store.Stats)
 	log := slog.New(slog.NewJSONHandler(e.logs, nil))
 	e.net = newFakeNet(e)
-	e.app = app.New(app.Deps{Log: log, DomainProber: e.net,
+	deps := app.Deps{Log: log, DomainProber: e.net,
 		Tx: store, Stores: store.Stores(), Names: store.Names(), Exports: store.Exports(), Upstream: up, Tokens: tokens, Files: files, ResellerReports: store.ResellerReports(), Verifications: store.Verifications(), Beneficiaries: store.Beneficiaries(),
 		Config: app.Config{Location: loc, UpstreamTimeout: 2 * time.Second, PasswordCost: 4, GSTRate: decimal.NewFromInt(18)},
 		Mailer: e.mail, EmailTokens: tokens, Renderer: invoicepdf.New(),
@@ -105,7 +109,11 @@ func newEnv(t *testing.T, store *mysqlstore.Store) *env {
 		Opener:   sandbox.Opener{Now: func() time.Time { return time.Now().Add(time.Duration(e.skew.Load())) }},
 		Metrics:  e.metrics,
 		Webhooks: webhookadapter.New(true), Targets: envTargets{e},
-	})
+	}
+	for _, o := range opts {
+		o(&deps)
+	}
+	e.app = app.New(deps)
 	t.Cleanup(e.app.Wait) // mail in flight, before the database closes
 	if _, _, err := e.app.Accounts.EnsureAdmin(context.Background(), adminEmail, adminPassword); err != nil {
 		t.Fatal(err)
@@ -291,6 +299,6 @@ func (e *env) ledgerClean() {
 	}
 }
 
-func each(t *testing.T, fn func(t *testing.T, e *env)) {
-	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) { fn(t, newEnv(t, s)) })
+func each(t *testing.T, fn func(t *testing.T, e *env), opts ...envOption) {
+	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) { fn(t, newEnv(t, s, opts...)) })
 }

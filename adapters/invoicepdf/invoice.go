@@ -268,7 +268,7 @@ func drawSummary(d *doc, inv *invoice.Invoice) {
 }
 
 // drawNotes ends the document: why there is no tax on a bill of supply, and
-// that the document needs no signature.
+// who signed the document or that it needs no signature.
 func drawNotes(d *doc, inv *invoice.Invoice) {
 	var notes []string
 	if inv.BillOfSupply() {
@@ -282,9 +282,9 @@ func drawNotes(d *doc, inv *invoice.Invoice) {
 			}
 			notes = append(notes, "Issued against invoice "+ascii(inv.CorrectsNumber, false)+of+": it reduces the value and the tax that invoice charged.")
 		}
-		notes = append(notes, "This is a computer generated credit note and needs no signature.")
+		notes = append(notes, generatedNote(d, "credit note"))
 	} else {
-		notes = append(notes, "This is a computer generated invoice and needs no signature.")
+		notes = append(notes, generatedNote(d, "invoice"))
 	}
 	d.pdf.SetY(d.pdf.GetY() + 4)
 	d.ensure(float64(len(notes)) * lineH)
@@ -295,4 +295,13 @@ func drawNotes(d *doc, inv *invoice.Invoice) {
 		d.pdf.SetY(d.pdf.GetY() + lineH)
 	}
 	d.normal()
+}
+
+// generatedNote says who digitally signed the document, or, when nobody
+// signs it, that it is computer generated and needs no signature.
+func generatedNote(d *doc, what string) string {
+	if d.signedBy != "" {
+		return "This " + what + " is digitally signed by " + d.signedBy + "."
+	}
+	return "This is a computer generated " + what + " and needs no signature."
 }

@@ -9,6 +9,12 @@
 // grouping. The output is deterministic: the same document and location
 // give the same bytes (the PDF's dates are the document's own, its
 // resources are written in a fixed order and no ID is written).
+//
+// With a Signer (NewSigned), the renderer signs each finished invoice and
+// credit note, appending the signature as an incremental update: the text
+// stays the same for the same document, and the signature adds the signing
+// time. Signing belongs here, not behind a port of the core: it changes the
+// file, not the document, and the same adapter prints who signed it.
 package invoicepdf
 
 import (
@@ -22,14 +28,22 @@ import (
 	"paygate/core/invoice"
 )
 
-// Renderer implements invoice.Renderer. It holds no state: one Renderer
-// serves any number of goroutines.
-type Renderer struct{}
+// Renderer implements invoice.Renderer. It holds nothing it changes: one
+// Renderer serves any number of goroutines.
+type Renderer struct {
+	signer *Signer // nil: documents are not signed
+}
 
 var _ invoice.Renderer = (*Renderer)(nil)
 
-// New returns a Renderer.
+// New returns a Renderer whose documents say they are computer generated.
 func New() *Renderer { return &Renderer{} }
+
+// NewSigned returns a Renderer that signs every invoice and credit note the
+// platform issues with s, its certificate; the document says who signed it.
+// A reseller's documents are not signed in the platform's name, and
+// statements are no tax documents: both stay unsigned. A nil s is New().
+func NewSigned(s *Signer) *Renderer { return &Renderer{signer: s} }
 
 // Invoice draws a tax invoice, a bill of supply (rate 0) or a credit note.
 // Dates print in loc (UTC when nil).
@@ -40,9 +54,18 @@ func (r *Renderer) Invoice(ctx context.Context, inv *invoice.Invoice, loc *time.
 	if inv == nil {
 		return nil, fmt.Errorf("invoicepdf: no invoice")
 	}
-	d := newDoc(documentTitle(inv)+" "+ascii(inv.Number, false), inv.Supplier.LegalName, inv.IssuedAt, orUTC(loc))
+	title := documentTitle(inv) + " " + ascii(inv.Number, false)
+	d := newDoc(title, inv.Supplier.LegalName, inv.IssuedAt, orUTC(loc))
+	signs := r.signer != nil && inv.IssuerID == nil
+	if signs {
+		d.signedBy = ascii(r.signer.Name(), false)
+	}
 	drawInvoice(d, inv)
-	return d.output()
+	out, err := d.output()
+	if err != nil || !signs {
+		return out, err
+	}
+	return r.signer.Sign(out, title)
 }
 
 // Statement draws an account statement. Dates and times print in loc (UTC
@@ -93,6 +116,7 @@ type doc struct {
 	pdf        *fpdf.Fpdf
 	loc        *time.Location
 	title      string // "Tax Invoice PG/26-27/000001", for the footer
+	signedBy   string // who signs the finished file; "" when nobody does
 	continuing func()
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"paygate/adapters/invoicepdf"
 	mailadapter "paygate/adapters/mail"
 	"paygate/adapters/mysqlstore"
 	"paygate/adapters/secretbox"
@@ -99,6 +100,10 @@ type config struct {
 	// StatementImportMaxBytes bounds a bank-statement upload
 	// (STATEMENT_IMPORT_MAX_BYTES, 20 MB).
 	StatementImportMaxBytes int64
+	// InvoiceSigner signs every invoice and credit note PDF: the key and
+	// certificate of the PKCS#12 file INVOICE_SIGNING_CERT, opened with
+	// INVOICE_SIGNING_PASSWORD at start-up. Nil: PDFs are not signed.
+	InvoiceSigner *invoicepdf.Signer
 }
 
 // App environments (APP_ENV).
@@ -299,6 +304,9 @@ func parseConfig(args []string, getenv func(string) string) (config, []string, e
 	if c.DataKeyPrevious != "" && c.DataKey == "" {
 		return c, nil, fmt.Errorf("DATA_KEY_PREVIOUS is set without DATA_KEY (the key to rotate to)")
 	}
+	if c.InvoiceSigner, err = invoiceSigner(getenv("INVOICE_SIGNING_CERT"), getenv("INVOICE_SIGNING_PASSWORD"), os.ReadFile); err != nil {
+		return c, nil, err
+	}
 	if c.PprofAddr != "" {
 		host, _, err := net.SplitHostPort(c.PprofAddr)
 		if ip, perr := netip.ParseAddr(host); err != nil || perr != nil || !ip.IsLoopback() {
@@ -336,6 +344,32 @@ func (c config) checkProduction() error {
 
 // parseRetention reads a retention: a Go duration (2160h) or whole days
 // (90d), from retention.MinKeep to 100 years.
+// invoiceSigner opens the PKCS#12 file INVOICE_SIGNING_CERT names with
+// INVOICE_SIGNING_PASSWORD; both or neither are set. Its errors name the
+// setting that is wrong and never the password.
+func invoiceSigner(file, password string, readFile func(string) ([]byte, error)) (*invoicepdf.Signer, error) {
+	switch {
+	case file == "" && password == "":
+		return nil, nil
+	case file == "":
+		return nil, errors.New("INVOICE_SIGNING_PASSWORD is set without INVOICE_SIGNING_CERT (the PKCS#12 file it opens)")
+	case password == "":
+		return nil, errors.New("INVOICE_SIGNING_CERT is set without INVOICE_SIGNING_PASSWORD (the PKCS#12 file's password)")
+	}
+	p12, err := readFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("INVOICE_SIGNING_CERT: cannot read the PKCS#12 file: %w", err)
+	}
+	s, err := invoicepdf.NewSigner(p12, password, time.Now)
+	switch {
+	case errors.Is(err, invoicepdf.ErrSigningPassword):
+		return nil, fmt.Errorf("INVOICE_SIGNING_PASSWORD does not open INVOICE_SIGNING_CERT %q (wrong password)", file)
+	case err != nil:
+		return nil, fmt.Errorf("INVOICE_SIGNING_CERT: %q: %w", file, err)
+	}
+	return s, nil
+}
+
 func parseRetention(v string) (time.Duration, error) {
 	const maxDays = 36500
 	var d time.Duration

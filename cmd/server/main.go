@@ -206,7 +206,7 @@ func newApp(cfg config, store *mysqlstore.Store, tokens *token.JWT, files panel.
 			DefaultPlan: cfg.DefaultPlan},
 		Log: log, Metrics: m,
 		Verifier: sandbox.Verifier{}, Recharger: sandbox.Recharger{}, Payouts: sandbox.Payouts{}, Payments: paymentsOf(cfg),
-		Opener: sandbox.Opener{}, Renderer: invoicepdf.New(),
+		Opener: sandbox.Opener{}, Renderer: invoicepdf.NewSigned(cfg.InvoiceSigner),
 		// Webhook and callback URLs follow the SSRF rules of provider URLs.
 		Webhooks: webhookadapter.New(cfg.UpstreamAllowPrivate), Targets: upstream.Policy{AllowPrivate: cfg.UpstreamAllowPrivate},
 		// Brand domain checks reach hosts under the same rules.
