@@ -213,18 +213,23 @@ var (
 )
 
 // NewIRN checks the portal's answer: irn 64 hex digits (lowercased), the
-// acknowledgement number 1-20 digits, its date set and not after now, the
-// signed QR code base64url and dots (a JWS) of at most MaxSignedQR.
-func NewIRN(irn, ackNo string, ackDate time.Time, signedQR string, by uint64, now time.Time) (IRN, error) {
+// acknowledgement number 1-20 digits, its date an RFC 3339 instant not
+// after now, the signed QR code base64url and dots (a JWS) of at most
+// MaxSignedQR. Every field's problem is reported at once.
+func NewIRN(irn, ackNo, ackDate, signedQR string, by uint64, now time.Time) (IRN, error) {
 	fe := errs.FieldErrors{}
 	irn = strings.ToLower(strings.TrimSpace(irn))
 	fe.Require("irn", irn, irnPattern.MatchString(irn), "must be 64 hexadecimal characters")
 	ackNo = strings.TrimSpace(ackNo)
 	fe.Require("ack_no", ackNo, ackNoPattern.MatchString(ackNo), "must be the acknowledgement number, 1 to 20 digits")
+	ackDate = strings.TrimSpace(ackDate)
+	ackAt, err := time.Parse(time.RFC3339, ackDate)
 	switch {
-	case ackDate.IsZero():
+	case ackDate == "":
 		fe.Add("ack_date", "is required")
-	case ackDate.After(now.Add(5 * time.Minute)):
+	case err != nil:
+		fe.Add("ack_date", "must be a date and time, RFC 3339 (2026-12-01T10:15:00+05:30)")
+	case ackAt.After(now.Add(5 * time.Minute)):
 		fe.Add("ack_date", "must not be in the future")
 	}
 	signedQR = strings.TrimSpace(signedQR)
@@ -233,5 +238,5 @@ func NewIRN(irn, ackNo string, ackDate time.Time, signedQR string, by uint64, no
 	if err := fe.Err(); err != nil {
 		return IRN{}, err
 	}
-	return IRN{IRN: irn, AckNo: ackNo, AckDate: ackDate.UTC(), SignedQR: signedQR, RecordedBy: by, RecordedAt: now.UTC()}, nil
+	return IRN{IRN: irn, AckNo: ackNo, AckDate: ackAt.UTC(), SignedQR: signedQR, RecordedBy: by, RecordedAt: now.UTC()}, nil
 }

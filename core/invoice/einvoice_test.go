@@ -132,28 +132,30 @@ func TestEInvoiceAddressLines(t *testing.T) {
 // TestNewIRN: the portal's answer is checked field by field.
 func TestNewIRN(t *testing.T) {
 	now := time.Date(2026, 12, 7, 10, 0, 0, 0, time.UTC)
+	earlier, later := "2026-12-07T15:30:00+05:30", "2026-12-07T11:30:00Z"
 	irn := "8a1c4bdba5b5a6d5d4bd5e1d2d0f6c0f1c1a0b9e8d7c6b5a4f3e2d1c0b9a8f7e"
 	qr := "eyJhbGciOiJSUzI1NiJ9.eyJkYXRhIjoiMSJ9.c2lnbmF0dXJl"
 	for _, c := range []struct {
 		name           string
 		irn, ackNo, qr string
-		ackDate        time.Time
+		ackDate        string
 		fields         []string
 	}{
-		{"valid", irn, "112010036563310", qr, now.Add(-time.Hour), nil},
-		{"upper-case hex is taken", "8A1C4BDBA5B5A6D5D4BD5E1D2D0F6C0F1C1A0B9E8D7C6B5A4F3E2D1C0B9A8F7E", "1", qr, now, nil},
-		{"short IRN", irn[:63], "1", qr, now, []string{"irn"}},
-		{"not hex", "z" + irn[1:], "1", qr, now, []string{"irn"}},
-		{"ack no with letters", irn, "11A", qr, now, []string{"ack_no"}},
-		{"no ack date", irn, "1", qr, time.Time{}, []string{"ack_date"}},
-		{"future ack date", irn, "1", qr, now.Add(time.Hour), []string{"ack_date"}},
-		{"QR with spaces", irn, "1", "a b", now, []string{"signed_qr"}},
-		{"QR too long", irn, "1", string(make([]byte, invoice.MaxSignedQR+1)), now, []string{"signed_qr"}},
-		{"all missing", "", "", "", time.Time{}, []string{"irn", "ack_no", "ack_date", "signed_qr"}},
+		{"valid", irn, "112010036563310", qr, earlier, nil},
+		{"upper-case hex is taken", "8A1C4BDBA5B5A6D5D4BD5E1D2D0F6C0F1C1A0B9E8D7C6B5A4F3E2D1C0B9A8F7E", "1", qr, earlier, nil},
+		{"short IRN", irn[:63], "1", qr, earlier, []string{"irn"}},
+		{"not hex", "z" + irn[1:], "1", qr, earlier, []string{"irn"}},
+		{"ack no with letters", irn, "11A", qr, earlier, []string{"ack_no"}},
+		{"no ack date", irn, "1", qr, "", []string{"ack_date"}},
+		{"ack date not RFC 3339", irn, "1", qr, "07/12/2026", []string{"ack_date"}},
+		{"future ack date", irn, "1", qr, later, []string{"ack_date"}},
+		{"QR with spaces", irn, "1", "a b", earlier, []string{"signed_qr"}},
+		{"QR too long", irn, "1", string(make([]byte, invoice.MaxSignedQR+1)), earlier, []string{"signed_qr"}},
+		{"all missing", "", "", "", "", []string{"irn", "ack_no", "ack_date", "signed_qr"}},
 	} {
 		got, err := invoice.NewIRN(c.irn, c.ackNo, c.ackDate, c.qr, 5, now)
 		if c.fields == nil {
-			if err != nil || got.IRN != irn || got.RecordedBy != 5 || !got.RecordedAt.Equal(now) {
+			if err != nil || got.IRN != irn || got.RecordedBy != 5 || !got.RecordedAt.Equal(now) || !got.AckDate.Equal(now) {
 				t.Errorf("%s: %+v %v", c.name, got, err)
 			}
 			continue

@@ -2,7 +2,6 @@ package invoicing
 
 import (
 	"context"
-	"time"
 
 	"paygate/core/audit"
 	"paygate/core/errs"
@@ -21,11 +20,10 @@ import (
 // ErrNotIssuer: only a document's issuer handles its e-invoice.
 var ErrNotIssuer = errs.E(errs.Forbidden, "not_issuer", "Only the issuer of this document handles its e-invoice")
 
-// IRNInput is the portal's answer as its issuer sends it.
+// IRNInput is the portal's answer as its issuer sends it (AckDate RFC
+// 3339).
 type IRNInput struct {
-	IRN, AckNo string
-	AckDate    time.Time
-	SignedQR   string
+	IRN, AckNo, AckDate, SignedQR string
 }
 
 // asIssuer is document id when actor issued it.
