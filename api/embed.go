@@ -8,3 +8,10 @@ import _ "embed"
 //
 //go:embed openapi.yaml
 var OpenAPI []byte
+
+// EInvoiceSchema is api/einvoice/einvoice-schema-1.1.json: the government's
+// e-invoice JSON schema, version 1.1, that GET /invoices/{id}/einvoice
+// answers in (its README names the source).
+//
+//go:embed einvoice/einvoice-schema-1.1.json
+var EInvoiceSchema []byte

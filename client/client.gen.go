@@ -144,6 +144,7 @@ func (e ApiKeyWithSecretStatus) Valid() bool {
 const (
 	AuditLogTargetTypeBalanceRequest          AuditLogTargetType = "balance_request"
 	AuditLogTargetTypeBillingSettings         AuditLogTargetType = "billing_settings"
+	AuditLogTargetTypeInvoice                 AuditLogTargetType = "invoice"
 	AuditLogTargetTypePayment                 AuditLogTargetType = "payment"
 	AuditLogTargetTypePlan                    AuditLogTargetType = "plan"
 	AuditLogTargetTypePricing                 AuditLogTargetType = "pricing"
@@ -160,6 +161,8 @@ func (e AuditLogTargetType) Valid() bool {
 	case AuditLogTargetTypeBalanceRequest:
 		return true
 	case AuditLogTargetTypeBillingSettings:
+		return true
+	case AuditLogTargetTypeInvoice:
 		return true
 	case AuditLogTargetTypePayment:
 		return true
@@ -347,6 +350,114 @@ func (e CustomerPricePreviewSource) Valid() bool {
 	case CustomerPricePreviewSourceMarkup:
 		return true
 	case CustomerPricePreviewSourcePrice:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EInvoiceDocDtlsTyp.
+const (
+	CRN EInvoiceDocDtlsTyp = "CRN"
+	INV EInvoiceDocDtlsTyp = "INV"
+)
+
+// Valid indicates whether the value is a known member of the EInvoiceDocDtlsTyp enum.
+func (e EInvoiceDocDtlsTyp) Valid() bool {
+	switch e {
+	case CRN:
+		return true
+	case INV:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EInvoiceItemListIsServc.
+const (
+	Y EInvoiceItemListIsServc = "Y"
+)
+
+// Valid indicates whether the value is a known member of the EInvoiceItemListIsServc enum.
+func (e EInvoiceItemListIsServc) Valid() bool {
+	switch e {
+	case Y:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EInvoiceTranDtlsIgstOnIntra.
+const (
+	EInvoiceTranDtlsIgstOnIntraN EInvoiceTranDtlsIgstOnIntra = "N"
+)
+
+// Valid indicates whether the value is a known member of the EInvoiceTranDtlsIgstOnIntra enum.
+func (e EInvoiceTranDtlsIgstOnIntra) Valid() bool {
+	switch e {
+	case EInvoiceTranDtlsIgstOnIntraN:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EInvoiceTranDtlsRegRev.
+const (
+	EInvoiceTranDtlsRegRevN EInvoiceTranDtlsRegRev = "N"
+)
+
+// Valid indicates whether the value is a known member of the EInvoiceTranDtlsRegRev enum.
+func (e EInvoiceTranDtlsRegRev) Valid() bool {
+	switch e {
+	case EInvoiceTranDtlsRegRevN:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EInvoiceTranDtlsSupTyp.
+const (
+	B2B EInvoiceTranDtlsSupTyp = "B2B"
+)
+
+// Valid indicates whether the value is a known member of the EInvoiceTranDtlsSupTyp enum.
+func (e EInvoiceTranDtlsSupTyp) Valid() bool {
+	switch e {
+	case B2B:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EInvoiceTranDtlsTaxSch.
+const (
+	GST EInvoiceTranDtlsTaxSch = "GST"
+)
+
+// Valid indicates whether the value is a known member of the EInvoiceTranDtlsTaxSch enum.
+func (e EInvoiceTranDtlsTaxSch) Valid() bool {
+	switch e {
+	case GST:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EInvoiceVersion.
+const (
+	N11 EInvoiceVersion = "1.1"
+)
+
+// Valid indicates whether the value is a known member of the EInvoiceVersion enum.
+func (e EInvoiceVersion) Valid() bool {
+	switch e {
+	case N11:
 		return true
 	default:
 		return false
@@ -1518,6 +1629,7 @@ func (e Format) Valid() bool {
 const (
 	ListAuditLogsParamsTargetTypeBalanceRequest          ListAuditLogsParamsTargetType = "balance_request"
 	ListAuditLogsParamsTargetTypeBillingSettings         ListAuditLogsParamsTargetType = "billing_settings"
+	ListAuditLogsParamsTargetTypeInvoice                 ListAuditLogsParamsTargetType = "invoice"
 	ListAuditLogsParamsTargetTypePayment                 ListAuditLogsParamsTargetType = "payment"
 	ListAuditLogsParamsTargetTypePlan                    ListAuditLogsParamsTargetType = "plan"
 	ListAuditLogsParamsTargetTypePricing                 ListAuditLogsParamsTargetType = "pricing"
@@ -1534,6 +1646,8 @@ func (e ListAuditLogsParamsTargetType) Valid() bool {
 	case ListAuditLogsParamsTargetTypeBalanceRequest:
 		return true
 	case ListAuditLogsParamsTargetTypeBillingSettings:
+		return true
+	case ListAuditLogsParamsTargetTypeInvoice:
 		return true
 	case ListAuditLogsParamsTargetTypePayment:
 		return true
@@ -2705,6 +2819,139 @@ type DashboardService struct {
 	Spend Money4 `json:"spend"`
 }
 
+// EInvoice The government's e-invoice JSON, schema version 1.1 (INV-01), as this service fills it;
+// the full published schema is api/einvoice/einvoice-schema-1.1.json in the repository.
+// Amounts are JSON numbers with two places (unit prices three): each item's `AssAmt` (=
+// `TotAmt`, no discount) and taxes are its line's, `TotItemVal` its gross; `ValDtls` are
+// the document's totals.
+type EInvoice struct {
+	BuyerDtls EInvoiceParty `json:"BuyerDtls"`
+	DocDtls   struct {
+		// Dt dd/mm/yyyy
+		Dt  string             `json:"Dt"`
+		No  string             `json:"No"`
+		Typ EInvoiceDocDtlsTyp `json:"Typ"`
+	} `json:"DocDtls"`
+	ItemList []struct {
+		// AssAmt An amount or quantity of the e-invoice, a JSON number with at most three places (two for
+		// money). The Go client keeps it as json.Number (exact, never a float).
+		AssAmt EInvoiceAmount `json:"AssAmt"`
+
+		// CgstAmt An amount or quantity of the e-invoice, a JSON number with at most three places (two for
+		// money). The Go client keeps it as json.Number (exact, never a float).
+		CgstAmt EInvoiceAmount `json:"CgstAmt"`
+
+		// Discount An amount or quantity of the e-invoice, a JSON number with at most three places (two for
+		// money). The Go client keeps it as json.Number (exact, never a float).
+		Discount EInvoiceAmount `json:"Discount"`
+
+		// GstRt An amount or quantity of the e-invoice, a JSON number with at most three places (two for
+		// money). The Go client keeps it as json.Number (exact, never a float).
+		GstRt EInvoiceAmount `json:"GstRt"`
+
+		// HsnCd The line's SAC
+		HsnCd string `json:"HsnCd"`
+
+		// IgstAmt An amount or quantity of the e-invoice, a JSON number with at most three places (two for
+		// money). The Go client keeps it as json.Number (exact, never a float).
+		IgstAmt EInvoiceAmount          `json:"IgstAmt"`
+		IsServc EInvoiceItemListIsServc `json:"IsServc"`
+		PrdDesc string                  `json:"PrdDesc"`
+
+		// Qty An amount or quantity of the e-invoice, a JSON number with at most three places (two for
+		// money). The Go client keeps it as json.Number (exact, never a float).
+		Qty EInvoiceAmount `json:"Qty"`
+
+		// SgstAmt An amount or quantity of the e-invoice, a JSON number with at most three places (two for
+		// money). The Go client keeps it as json.Number (exact, never a float).
+		SgstAmt EInvoiceAmount `json:"SgstAmt"`
+		SlNo    string         `json:"SlNo"`
+
+		// TotAmt An amount or quantity of the e-invoice, a JSON number with at most three places (two for
+		// money). The Go client keeps it as json.Number (exact, never a float).
+		TotAmt EInvoiceAmount `json:"TotAmt"`
+
+		// TotItemVal An amount or quantity of the e-invoice, a JSON number with at most three places (two for
+		// money). The Go client keeps it as json.Number (exact, never a float).
+		TotItemVal EInvoiceAmount `json:"TotItemVal"`
+
+		// UnitPrice An amount or quantity of the e-invoice, a JSON number with at most three places (two for
+		// money). The Go client keeps it as json.Number (exact, never a float).
+		UnitPrice EInvoiceAmount `json:"UnitPrice"`
+	} `json:"ItemList"`
+	SellerDtls EInvoiceParty `json:"SellerDtls"`
+	TranDtls   struct {
+		IgstOnIntra EInvoiceTranDtlsIgstOnIntra `json:"IgstOnIntra"`
+		RegRev      EInvoiceTranDtlsRegRev      `json:"RegRev"`
+		SupTyp      EInvoiceTranDtlsSupTyp      `json:"SupTyp"`
+		TaxSch      EInvoiceTranDtlsTaxSch      `json:"TaxSch"`
+	} `json:"TranDtls"`
+	ValDtls struct {
+		// AssVal An amount or quantity of the e-invoice, a JSON number with at most three places (two for
+		// money). The Go client keeps it as json.Number (exact, never a float).
+		AssVal EInvoiceAmount `json:"AssVal"`
+
+		// CgstVal An amount or quantity of the e-invoice, a JSON number with at most three places (two for
+		// money). The Go client keeps it as json.Number (exact, never a float).
+		CgstVal EInvoiceAmount `json:"CgstVal"`
+
+		// IgstVal An amount or quantity of the e-invoice, a JSON number with at most three places (two for
+		// money). The Go client keeps it as json.Number (exact, never a float).
+		IgstVal EInvoiceAmount `json:"IgstVal"`
+
+		// SgstVal An amount or quantity of the e-invoice, a JSON number with at most three places (two for
+		// money). The Go client keeps it as json.Number (exact, never a float).
+		SgstVal EInvoiceAmount `json:"SgstVal"`
+
+		// TotInvVal An amount or quantity of the e-invoice, a JSON number with at most three places (two for
+		// money). The Go client keeps it as json.Number (exact, never a float).
+		TotInvVal EInvoiceAmount `json:"TotInvVal"`
+	} `json:"ValDtls"`
+	Version EInvoiceVersion `json:"Version"`
+}
+
+// EInvoiceDocDtlsTyp defines model for EInvoice.DocDtls.Typ.
+type EInvoiceDocDtlsTyp string
+
+// EInvoiceItemListIsServc defines model for EInvoice.ItemList.IsServc.
+type EInvoiceItemListIsServc string
+
+// EInvoiceTranDtlsIgstOnIntra defines model for EInvoice.TranDtls.IgstOnIntra.
+type EInvoiceTranDtlsIgstOnIntra string
+
+// EInvoiceTranDtlsRegRev defines model for EInvoice.TranDtls.RegRev.
+type EInvoiceTranDtlsRegRev string
+
+// EInvoiceTranDtlsSupTyp defines model for EInvoice.TranDtls.SupTyp.
+type EInvoiceTranDtlsSupTyp string
+
+// EInvoiceTranDtlsTaxSch defines model for EInvoice.TranDtls.TaxSch.
+type EInvoiceTranDtlsTaxSch string
+
+// EInvoiceVersion defines model for EInvoice.Version.
+type EInvoiceVersion string
+
+// EInvoiceAmount An amount or quantity of the e-invoice, a JSON number with at most three places (two for
+// money). The Go client keeps it as json.Number (exact, never a float).
+type EInvoiceAmount = json.Number
+
+// EInvoiceParty defines model for EInvoiceParty.
+type EInvoiceParty struct {
+	Addr1 string  `json:"Addr1"`
+	Addr2 *string `json:"Addr2,omitempty"`
+	Em    *string `json:"Em,omitempty"`
+	Gstin string  `json:"Gstin"`
+	LglNm string  `json:"LglNm"`
+	Loc   string  `json:"Loc"`
+
+	// Pin Always the seller's; the buyer's when its address has one
+	Pin *int `json:"Pin,omitempty"`
+
+	// Pos The buyer's only: the place of supply's state code
+	Pos  *string `json:"Pos,omitempty"`
+	Stcd string  `json:"Stcd"`
+}
+
 // Error The body of every API error.
 type Error struct {
 	// Error Stable snake_case code
@@ -2899,9 +3146,18 @@ type Invoice struct {
 	CorrectsId *int `json:"corrects_id"`
 
 	// CorrectsNumber Its number
-	CorrectsNumber *string    `json:"corrects_number"`
-	Id             *int       `json:"id"`
-	IssuedAt       *time.Time `json:"issued_at"`
+	CorrectsNumber *string `json:"corrects_number"`
+	Id             *int    `json:"id"`
+
+	// Irn The e-invoice registration its issuer recorded (PUT /invoices/{id}/irn); null before
+	Irn *struct {
+		AckDate    time.Time `json:"ack_date"`
+		AckNo      string    `json:"ack_no"`
+		Irn        string    `json:"irn"`
+		RecordedAt time.Time `json:"recorded_at"`
+		SignedQr   string    `json:"signed_qr"`
+	} `json:"irn"`
+	IssuedAt *time.Time `json:"issued_at"`
 
 	// IssuerId The reseller that issued it; null: the platform
 	IssuerId *int          `json:"issuer_id"`
@@ -4977,6 +5233,16 @@ type GetUpcomingInvoiceParams struct {
 	UserId *int `form:"user_id,omitempty" json:"user_id,omitempty"`
 }
 
+// RecordInvoiceIRNJSONBody defines parameters for RecordInvoiceIRN.
+type RecordInvoiceIRNJSONBody struct {
+	AckDate time.Time `json:"ack_date"`
+
+	// AckNo Example: 112610036563310
+	AckNo    string `json:"ack_no"`
+	Irn      string `json:"irn"`
+	SignedQr string `json:"signed_qr"`
+}
+
 // ListPaymentsParams defines parameters for ListPayments.
 type ListPaymentsParams struct {
 	// UserId Admins only; ignored for other callers
@@ -5446,6 +5712,9 @@ type SetCustomerLimitsJSONRequestBody = CustomerLimitsRequest
 
 // CreateTransferJSONRequestBody defines body for CreateTransfer for application/json ContentType.
 type CreateTransferJSONRequestBody = TransferRequest
+
+// RecordInvoiceIRNJSONRequestBody defines body for RecordInvoiceIRN for application/json ContentType.
+type RecordInvoiceIRNJSONRequestBody RecordInvoiceIRNJSONBody
 
 // PanelRefundPaymentJSONRequestBody defines body for PanelRefundPayment for application/json ContentType.
 type PanelRefundPaymentJSONRequestBody = PanelRefundRequest
@@ -6219,7 +6488,8 @@ type ClientInterface interface {
 	// `billing_settings.update`; a reseller's `customer.create`, `customer.block`,
 	// `customer.activate`, `customer.limits`, `customer.confirm`, `customer.detach` (the customer's own answer to its
 	// reseller, through the mailed link), `transfer.create`, `brand.update`, `brand.logo_set`,
-	// `brand.logo_delete`, `brand.domain_verify`, `customer_price.set`, `customer_price.delete`, `customer_markup.set`),
+	// `brand.logo_delete`, `brand.domain_verify`, `customer_price.set`, `customer_price.delete`, `customer_markup.set`;
+	// an issuer's `invoice.irn_record`, the e-invoice registration of one of its documents),
 	// the target, snapshots before and after (secrets are never recorded), address and time.
 	//
 	// Corresponds with GET /api/v1/panel/audit-logs (the `ListAuditLogs` operationId).
@@ -7082,6 +7352,51 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v1/panel/invoices/{id} (the `GetInvoice` operationId).
 	GetInvoice(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetInvoiceEInvoice A B2B document as the government's e-invoice JSON (schema 1.1), for its issuer
+	//
+	// The document in the e-invoice schema version 1.1 (INV-01; the schema is kept in the
+	// repository as api/einvoice/einvoice-schema-1.1.json), ready to upload to the Invoice
+	// Registration Portal: `DocDtls.Typ` `INV` or `CRN`, `SupTyp` `B2B`, one item per line with
+	// `IsServc` `"Y"` and the line's SAC as `HsnCd`, its taxable value and taxes, and `ValDtls`
+	// the document's totals. Amounts are JSON numbers of two places. Only the document's issuer
+	// gets it: an admin for the platform's documents, the reseller for those it issued to its
+	// customers; anyone else who can read the document gets 403 `not_issuer`, anyone else 404.
+	// 409 `not_b2b` for a document without both GSTINs (B2C, a bill of supply), 409
+	// `einvoice_incomplete` when the supplier's address has no 6-digit PIN code.
+	//
+	// Corresponds with GET /api/v1/panel/invoices/{id}/einvoice (the `GetInvoiceEInvoice` operationId).
+	GetInvoiceEInvoice(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RecordInvoiceIRNWithBody Record the portal's IRN for a B2B document, once (its issuer)
+	//
+	// Records the Invoice Registration Portal's answer for the document (obtained by uploading
+	// GET /invoices/{id}/einvoice): `irn` (64 hexadecimal characters), `ack_no`, `ack_date`
+	// (RFC 3339) and `signed_qr` (the signed QR code, a JWS of at most 2000 characters). Once:
+	// a second attempt is 409 `irn_recorded` (so is an IRN already recorded for another
+	// document). Audited as `invoice.irn_record`. The same callers as the GET; 409 `not_b2b` for
+	// a document without both GSTINs. The document's PDF then prints the IRN, the
+	// acknowledgement and the signed QR code as a QR code. Answers the document, with `irn`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /api/v1/panel/invoices/{id}/irn (the `RecordInvoiceIRN` operationId).
+	RecordInvoiceIRNWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RecordInvoiceIRN Record the portal's IRN for a B2B document, once (its issuer)
+	//
+	// Records the Invoice Registration Portal's answer for the document (obtained by uploading
+	// GET /invoices/{id}/einvoice): `irn` (64 hexadecimal characters), `ack_no`, `ack_date`
+	// (RFC 3339) and `signed_qr` (the signed QR code, a JWS of at most 2000 characters). Once:
+	// a second attempt is 409 `irn_recorded` (so is an IRN already recorded for another
+	// document). Audited as `invoice.irn_record`. The same callers as the GET; 409 `not_b2b` for
+	// a document without both GSTINs. The document's PDF then prints the IRN, the
+	// acknowledgement and the signed QR code as a QR code. Answers the document, with `irn`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /api/v1/panel/invoices/{id}/irn (the `RecordInvoiceIRN` operationId).
+	RecordInvoiceIRN(ctx context.Context, id Id, body RecordInvoiceIRNJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetInvoicePDF The document as PDF
 	//
@@ -8553,7 +8868,8 @@ func (c *Client) RotateApiKeySecret(ctx context.Context, id Id, reqEditors ...Re
 // `billing_settings.update`; a reseller's `customer.create`, `customer.block`,
 // `customer.activate`, `customer.limits`, `customer.confirm`, `customer.detach` (the customer's own answer to its
 // reseller, through the mailed link), `transfer.create`, `brand.update`, `brand.logo_set`,
-// `brand.logo_delete`, `brand.domain_verify`, `customer_price.set`, `customer_price.delete`, `customer_markup.set`),
+// `brand.logo_delete`, `brand.domain_verify`, `customer_price.set`, `customer_price.delete`, `customer_markup.set`;
+// an issuer's `invoice.irn_record`, the e-invoice registration of one of its documents),
 // the target, snapshots before and after (secrets are never recorded), address and time.
 //
 // Corresponds with GET /api/v1/panel/audit-logs (the `ListAuditLogs` operationId).
@@ -10127,6 +10443,81 @@ func (c *Client) GetUpcomingInvoice(ctx context.Context, params *GetUpcomingInvo
 // Corresponds with GET /api/v1/panel/invoices/{id} (the `GetInvoice` operationId).
 func (c *Client) GetInvoice(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetInvoiceRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetInvoiceEInvoice A B2B document as the government's e-invoice JSON (schema 1.1), for its issuer
+//
+// The document in the e-invoice schema version 1.1 (INV-01; the schema is kept in the
+// repository as api/einvoice/einvoice-schema-1.1.json), ready to upload to the Invoice
+// Registration Portal: `DocDtls.Typ` `INV` or `CRN`, `SupTyp` `B2B`, one item per line with
+// `IsServc` `"Y"` and the line's SAC as `HsnCd`, its taxable value and taxes, and `ValDtls`
+// the document's totals. Amounts are JSON numbers of two places. Only the document's issuer
+// gets it: an admin for the platform's documents, the reseller for those it issued to its
+// customers; anyone else who can read the document gets 403 `not_issuer`, anyone else 404.
+// 409 `not_b2b` for a document without both GSTINs (B2C, a bill of supply), 409
+// `einvoice_incomplete` when the supplier's address has no 6-digit PIN code.
+//
+// Corresponds with GET /api/v1/panel/invoices/{id}/einvoice (the `GetInvoiceEInvoice` operationId).
+func (c *Client) GetInvoiceEInvoice(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetInvoiceEInvoiceRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RecordInvoiceIRNWithBody Record the portal's IRN for a B2B document, once (its issuer)
+//
+// Records the Invoice Registration Portal's answer for the document (obtained by uploading
+// GET /invoices/{id}/einvoice): `irn` (64 hexadecimal characters), `ack_no`, `ack_date`
+// (RFC 3339) and `signed_qr` (the signed QR code, a JWS of at most 2000 characters). Once:
+// a second attempt is 409 `irn_recorded` (so is an IRN already recorded for another
+// document). Audited as `invoice.irn_record`. The same callers as the GET; 409 `not_b2b` for
+// a document without both GSTINs. The document's PDF then prints the IRN, the
+// acknowledgement and the signed QR code as a QR code. Answers the document, with `irn`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /api/v1/panel/invoices/{id}/irn (the `RecordInvoiceIRN` operationId).
+func (c *Client) RecordInvoiceIRNWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRecordInvoiceIRNRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RecordInvoiceIRN Record the portal's IRN for a B2B document, once (its issuer)
+//
+// Records the Invoice Registration Portal's answer for the document (obtained by uploading
+// GET /invoices/{id}/einvoice): `irn` (64 hexadecimal characters), `ack_no`, `ack_date`
+// (RFC 3339) and `signed_qr` (the signed QR code, a JWS of at most 2000 characters). Once:
+// a second attempt is 409 `irn_recorded` (so is an IRN already recorded for another
+// document). Audited as `invoice.irn_record`. The same callers as the GET; 409 `not_b2b` for
+// a document without both GSTINs. The document's PDF then prints the IRN, the
+// acknowledgement and the signed QR code as a QR code. Answers the document, with `irn`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /api/v1/panel/invoices/{id}/irn (the `RecordInvoiceIRN` operationId).
+func (c *Client) RecordInvoiceIRN(ctx context.Context, id Id, body RecordInvoiceIRNJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRecordInvoiceIRNRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
 	}
@@ -15754,6 +16145,87 @@ func NewGetInvoiceRequest(server string, id Id) (*http.Request, error) {
 	return req, nil
 }
 
+// NewGetInvoiceEInvoiceRequest constructs an http.Request for the GetInvoiceEInvoice method
+func NewGetInvoiceEInvoiceRequest(server string, id Id) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/invoices/%s/einvoice", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRecordInvoiceIRNRequest calls the generic RecordInvoiceIRN builder with application/json body
+func NewRecordInvoiceIRNRequest(server string, id Id, body RecordInvoiceIRNJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewRecordInvoiceIRNRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewRecordInvoiceIRNRequestWithBody constructs an http.Request for the RecordInvoiceIRN method, with any body, and a specified content type
+func NewRecordInvoiceIRNRequestWithBody(server string, id Id, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/invoices/%s/irn", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewGetInvoicePDFRequest constructs an http.Request for the GetInvoicePDF method
 func NewGetInvoicePDFRequest(server string, id Id) (*http.Request, error) {
 	var err error
@@ -19923,7 +20395,8 @@ type ClientWithResponsesInterface interface {
 	// `billing_settings.update`; a reseller's `customer.create`, `customer.block`,
 	// `customer.activate`, `customer.limits`, `customer.confirm`, `customer.detach` (the customer's own answer to its
 	// reseller, through the mailed link), `transfer.create`, `brand.update`, `brand.logo_set`,
-	// `brand.logo_delete`, `brand.domain_verify`, `customer_price.set`, `customer_price.delete`, `customer_markup.set`),
+	// `brand.logo_delete`, `brand.domain_verify`, `customer_price.set`, `customer_price.delete`, `customer_markup.set`;
+	// an issuer's `invoice.irn_record`, the e-invoice registration of one of its documents),
 	// the target, snapshots before and after (secrets are never recorded), address and time.
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -20854,6 +21327,53 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v1/panel/invoices/{id} (the `GetInvoice` operationId).
 	GetInvoiceWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetInvoiceResponse, error)
+
+	// GetInvoiceEInvoiceWithResponse A B2B document as the government's e-invoice JSON (schema 1.1), for its issuer
+	//
+	// The document in the e-invoice schema version 1.1 (INV-01; the schema is kept in the
+	// repository as api/einvoice/einvoice-schema-1.1.json), ready to upload to the Invoice
+	// Registration Portal: `DocDtls.Typ` `INV` or `CRN`, `SupTyp` `B2B`, one item per line with
+	// `IsServc` `"Y"` and the line's SAC as `HsnCd`, its taxable value and taxes, and `ValDtls`
+	// the document's totals. Amounts are JSON numbers of two places. Only the document's issuer
+	// gets it: an admin for the platform's documents, the reseller for those it issued to its
+	// customers; anyone else who can read the document gets 403 `not_issuer`, anyone else 404.
+	// 409 `not_b2b` for a document without both GSTINs (B2C, a bill of supply), 409
+	// `einvoice_incomplete` when the supplier's address has no 6-digit PIN code.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/panel/invoices/{id}/einvoice (the `GetInvoiceEInvoice` operationId).
+	GetInvoiceEInvoiceWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetInvoiceEInvoiceResponse, error)
+
+	// RecordInvoiceIRNWithBodyWithResponse Record the portal's IRN for a B2B document, once (its issuer)
+	//
+	// Records the Invoice Registration Portal's answer for the document (obtained by uploading
+	// GET /invoices/{id}/einvoice): `irn` (64 hexadecimal characters), `ack_no`, `ack_date`
+	// (RFC 3339) and `signed_qr` (the signed QR code, a JWS of at most 2000 characters). Once:
+	// a second attempt is 409 `irn_recorded` (so is an IRN already recorded for another
+	// document). Audited as `invoice.irn_record`. The same callers as the GET; 409 `not_b2b` for
+	// a document without both GSTINs. The document's PDF then prints the IRN, the
+	// acknowledgement and the signed QR code as a QR code. Answers the document, with `irn`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/v1/panel/invoices/{id}/irn (the `RecordInvoiceIRN` operationId).
+	RecordInvoiceIRNWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RecordInvoiceIRNResponse, error)
+
+	// RecordInvoiceIRNWithResponse Record the portal's IRN for a B2B document, once (its issuer)
+	//
+	// Records the Invoice Registration Portal's answer for the document (obtained by uploading
+	// GET /invoices/{id}/einvoice): `irn` (64 hexadecimal characters), `ack_no`, `ack_date`
+	// (RFC 3339) and `signed_qr` (the signed QR code, a JWS of at most 2000 characters). Once:
+	// a second attempt is 409 `irn_recorded` (so is an IRN already recorded for another
+	// document). Audited as `invoice.irn_record`. The same callers as the GET; 409 `not_b2b` for
+	// a document without both GSTINs. The document's PDF then prints the IRN, the
+	// acknowledgement and the signed QR code as a QR code. Answers the document, with `irn`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/v1/panel/invoices/{id}/irn (the `RecordInvoiceIRN` operationId).
+	RecordInvoiceIRNWithResponse(ctx context.Context, id Id, body RecordInvoiceIRNJSONRequestBody, reqEditors ...RequestEditorFn) (*RecordInvoiceIRNResponse, error)
 
 	// GetInvoicePDFWithResponse The document as PDF
 	//
@@ -29946,6 +30466,312 @@ func (r GetInvoiceResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetInvoiceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetInvoiceEInvoiceResponse401Headers the declared response headers of an HTTP 401 response for GetInvoiceEInvoice
+type GetInvoiceEInvoiceResponse401Headers struct {
+	XRequestID *string
+}
+
+// GetInvoiceEInvoiceResponse403Headers the declared response headers of an HTTP 403 response for GetInvoiceEInvoice
+type GetInvoiceEInvoiceResponse403Headers struct {
+	XRequestID *string
+}
+
+// GetInvoiceEInvoiceResponse404Headers the declared response headers of an HTTP 404 response for GetInvoiceEInvoice
+type GetInvoiceEInvoiceResponse404Headers struct {
+	XRequestID *string
+}
+
+// GetInvoiceEInvoiceResponse409Headers the declared response headers of an HTTP 409 response for GetInvoiceEInvoice
+type GetInvoiceEInvoiceResponse409Headers struct {
+	XRequestID *string
+}
+
+// GetInvoiceEInvoiceResponse422Headers the declared response headers of an HTTP 422 response for GetInvoiceEInvoice
+type GetInvoiceEInvoiceResponse422Headers struct {
+	XRequestID *string
+}
+
+// GetInvoiceEInvoiceResponse500Headers the declared response headers of an HTTP 500 response for GetInvoiceEInvoice
+type GetInvoiceEInvoiceResponse500Headers struct {
+	XRequestID *string
+}
+
+// GetInvoiceEInvoiceResponse503Headers the declared response headers of an HTTP 503 response for GetInvoiceEInvoice
+type GetInvoiceEInvoiceResponse503Headers struct {
+	XRequestID *string
+}
+
+type GetInvoiceEInvoiceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *EInvoice
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationFailed
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetInvoiceEInvoiceResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetInvoiceEInvoiceResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetInvoiceEInvoiceResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *GetInvoiceEInvoiceResponse409Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *GetInvoiceEInvoiceResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetInvoiceEInvoiceResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetInvoiceEInvoiceResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetInvoiceEInvoiceResponse) GetJSON200() *EInvoice {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetInvoiceEInvoiceResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetInvoiceEInvoiceResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetInvoiceEInvoiceResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r GetInvoiceEInvoiceResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetInvoiceEInvoiceResponse) GetJSON422() *ValidationFailed {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetInvoiceEInvoiceResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetInvoiceEInvoiceResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetInvoiceEInvoiceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetInvoiceEInvoiceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetInvoiceEInvoiceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetInvoiceEInvoiceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RecordInvoiceIRNResponse400Headers the declared response headers of an HTTP 400 response for RecordInvoiceIRN
+type RecordInvoiceIRNResponse400Headers struct {
+	XRequestID *string
+}
+
+// RecordInvoiceIRNResponse401Headers the declared response headers of an HTTP 401 response for RecordInvoiceIRN
+type RecordInvoiceIRNResponse401Headers struct {
+	XRequestID *string
+}
+
+// RecordInvoiceIRNResponse403Headers the declared response headers of an HTTP 403 response for RecordInvoiceIRN
+type RecordInvoiceIRNResponse403Headers struct {
+	XRequestID *string
+}
+
+// RecordInvoiceIRNResponse404Headers the declared response headers of an HTTP 404 response for RecordInvoiceIRN
+type RecordInvoiceIRNResponse404Headers struct {
+	XRequestID *string
+}
+
+// RecordInvoiceIRNResponse409Headers the declared response headers of an HTTP 409 response for RecordInvoiceIRN
+type RecordInvoiceIRNResponse409Headers struct {
+	XRequestID *string
+}
+
+// RecordInvoiceIRNResponse413Headers the declared response headers of an HTTP 413 response for RecordInvoiceIRN
+type RecordInvoiceIRNResponse413Headers struct {
+	XRequestID *string
+}
+
+// RecordInvoiceIRNResponse422Headers the declared response headers of an HTTP 422 response for RecordInvoiceIRN
+type RecordInvoiceIRNResponse422Headers struct {
+	XRequestID *string
+}
+
+// RecordInvoiceIRNResponse500Headers the declared response headers of an HTTP 500 response for RecordInvoiceIRN
+type RecordInvoiceIRNResponse500Headers struct {
+	XRequestID *string
+}
+
+// RecordInvoiceIRNResponse503Headers the declared response headers of an HTTP 503 response for RecordInvoiceIRN
+type RecordInvoiceIRNResponse503Headers struct {
+	XRequestID *string
+}
+
+type RecordInvoiceIRNResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Invoice
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationFailed
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *RecordInvoiceIRNResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RecordInvoiceIRNResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *RecordInvoiceIRNResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *RecordInvoiceIRNResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *RecordInvoiceIRNResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *RecordInvoiceIRNResponse413Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *RecordInvoiceIRNResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *RecordInvoiceIRNResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RecordInvoiceIRNResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RecordInvoiceIRNResponse) GetJSON200() *Invoice {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r RecordInvoiceIRNResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RecordInvoiceIRNResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r RecordInvoiceIRNResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r RecordInvoiceIRNResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r RecordInvoiceIRNResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r RecordInvoiceIRNResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r RecordInvoiceIRNResponse) GetJSON422() *ValidationFailed {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r RecordInvoiceIRNResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r RecordInvoiceIRNResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RecordInvoiceIRNResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RecordInvoiceIRNResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RecordInvoiceIRNResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RecordInvoiceIRNResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -40085,7 +40911,8 @@ func (c *ClientWithResponses) RotateApiKeySecretWithResponse(ctx context.Context
 // `billing_settings.update`; a reseller's `customer.create`, `customer.block`,
 // `customer.activate`, `customer.limits`, `customer.confirm`, `customer.detach` (the customer's own answer to its
 // reseller, through the mailed link), `transfer.create`, `brand.update`, `brand.logo_set`,
-// `brand.logo_delete`, `brand.domain_verify`, `customer_price.set`, `customer_price.delete`, `customer_markup.set`),
+// `brand.logo_delete`, `brand.domain_verify`, `customer_price.set`, `customer_price.delete`, `customer_markup.set`;
+// an issuer's `invoice.irn_record`, the e-invoice registration of one of its documents),
 // the target, snapshots before and after (secrets are never recorded), address and time.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -41447,6 +42274,71 @@ func (c *ClientWithResponses) GetInvoiceWithResponse(ctx context.Context, id Id,
 		return nil, err
 	}
 	return ParseGetInvoiceResponse(rsp)
+}
+
+// GetInvoiceEInvoiceWithResponse A B2B document as the government's e-invoice JSON (schema 1.1), for its issuer
+//
+// The document in the e-invoice schema version 1.1 (INV-01; the schema is kept in the
+// repository as api/einvoice/einvoice-schema-1.1.json), ready to upload to the Invoice
+// Registration Portal: `DocDtls.Typ` `INV` or `CRN`, `SupTyp` `B2B`, one item per line with
+// `IsServc` `"Y"` and the line's SAC as `HsnCd`, its taxable value and taxes, and `ValDtls`
+// the document's totals. Amounts are JSON numbers of two places. Only the document's issuer
+// gets it: an admin for the platform's documents, the reseller for those it issued to its
+// customers; anyone else who can read the document gets 403 `not_issuer`, anyone else 404.
+// 409 `not_b2b` for a document without both GSTINs (B2C, a bill of supply), 409
+// `einvoice_incomplete` when the supplier's address has no 6-digit PIN code.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/panel/invoices/{id}/einvoice (the `GetInvoiceEInvoice` operationId).
+func (c *ClientWithResponses) GetInvoiceEInvoiceWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*GetInvoiceEInvoiceResponse, error) {
+	rsp, err := c.GetInvoiceEInvoice(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetInvoiceEInvoiceResponse(rsp)
+}
+
+// RecordInvoiceIRNWithBodyWithResponse Record the portal's IRN for a B2B document, once (its issuer)
+//
+// Records the Invoice Registration Portal's answer for the document (obtained by uploading
+// GET /invoices/{id}/einvoice): `irn` (64 hexadecimal characters), `ack_no`, `ack_date`
+// (RFC 3339) and `signed_qr` (the signed QR code, a JWS of at most 2000 characters). Once:
+// a second attempt is 409 `irn_recorded` (so is an IRN already recorded for another
+// document). Audited as `invoice.irn_record`. The same callers as the GET; 409 `not_b2b` for
+// a document without both GSTINs. The document's PDF then prints the IRN, the
+// acknowledgement and the signed QR code as a QR code. Answers the document, with `irn`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/v1/panel/invoices/{id}/irn (the `RecordInvoiceIRN` operationId).
+func (c *ClientWithResponses) RecordInvoiceIRNWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RecordInvoiceIRNResponse, error) {
+	rsp, err := c.RecordInvoiceIRNWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRecordInvoiceIRNResponse(rsp)
+}
+
+// RecordInvoiceIRNWithResponse Record the portal's IRN for a B2B document, once (its issuer)
+//
+// Records the Invoice Registration Portal's answer for the document (obtained by uploading
+// GET /invoices/{id}/einvoice): `irn` (64 hexadecimal characters), `ack_no`, `ack_date`
+// (RFC 3339) and `signed_qr` (the signed QR code, a JWS of at most 2000 characters). Once:
+// a second attempt is 409 `irn_recorded` (so is an IRN already recorded for another
+// document). Audited as `invoice.irn_record`. The same callers as the GET; 409 `not_b2b` for
+// a document without both GSTINs. The document's PDF then prints the IRN, the
+// acknowledgement and the signed QR code as a QR code. Answers the document, with `irn`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/v1/panel/invoices/{id}/irn (the `RecordInvoiceIRN` operationId).
+func (c *ClientWithResponses) RecordInvoiceIRNWithResponse(ctx context.Context, id Id, body RecordInvoiceIRNJSONRequestBody, reqEditors ...RequestEditorFn) (*RecordInvoiceIRNResponse, error) {
+	rsp, err := c.RecordInvoiceIRN(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRecordInvoiceIRNResponse(rsp)
 }
 
 // GetInvoicePDFWithResponse The document as PDF
@@ -51541,6 +52433,336 @@ func ParseGetInvoiceResponse(rsp *http.Response) (*GetInvoiceResponse, error) {
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetInvoiceResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetInvoiceEInvoiceResponse parses an HTTP response from a GetInvoiceEInvoiceWithResponse call
+func ParseGetInvoiceEInvoiceResponse(rsp *http.Response) (*GetInvoiceEInvoiceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetInvoiceEInvoiceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest EInvoice
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers GetInvoiceEInvoiceResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetInvoiceEInvoiceResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetInvoiceEInvoiceResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers GetInvoiceEInvoiceResponse409Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 422:
+		var headers GetInvoiceEInvoiceResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetInvoiceEInvoiceResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetInvoiceEInvoiceResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRecordInvoiceIRNResponse parses an HTTP response from a RecordInvoiceIRNWithResponse call
+func ParseRecordInvoiceIRNResponse(rsp *http.Response) (*RecordInvoiceIRNResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RecordInvoiceIRNResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Invoice
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 400:
+		var headers RecordInvoiceIRNResponse400Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers RecordInvoiceIRNResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers RecordInvoiceIRNResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers RecordInvoiceIRNResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers RecordInvoiceIRNResponse409Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers RecordInvoiceIRNResponse413Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 422:
+		var headers RecordInvoiceIRNResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers RecordInvoiceIRNResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers RecordInvoiceIRNResponse503Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

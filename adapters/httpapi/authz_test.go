@@ -191,6 +191,15 @@ var authzTable = []authzRow{
 	{method: "GET", pattern: "/invoices/{id}/pdf", want: statuses{401, 404, 404, 404}, own: func(f *authzFixture, a actor) authzRequest {
 		return panelReq("/invoices/987654/pdf")
 	}},
+	// The e-invoice and the IRN are the issuer's (einvoice_test.go: the
+	// recipient 403 not_issuer, B2C 409); here no document exists.
+	{method: "GET", pattern: "/invoices/{id}/einvoice", want: statuses{401, 404, 404, 404}, own: func(f *authzFixture, a actor) authzRequest {
+		return panelReq("/invoices/987654/einvoice")
+	}},
+	{method: "PUT", pattern: "/invoices/{id}/irn", want: statuses{401, 404, 404, 404}, own: func(f *authzFixture, a actor) authzRequest {
+		return panelReq("/invoices/987654/irn").with(map[string]any{"irn": strings.Repeat("ab", 32), "ack_no": "112610036563310",
+			"ack_date": "2026-12-01T10:30:00+05:30", "signed_qr": "eyJhbGciOiJSUzI1NiJ9.e30.c2ln"})
+	}},
 	{method: "GET", pattern: "/subscription", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/subscription") }},
 	{method: "GET", pattern: "/subscription/quote", want: statuses{401, 200, 200, 403}, own: func(f *authzFixture, a actor) authzRequest {
 		return panelReq("/subscription/quote?plan_code=starter")

@@ -61,6 +61,8 @@ type invoiceResponse struct {
 	CorrectsID     *uint64               `json:"corrects_id"`
 	CorrectsNumber *string               `json:"corrects_number"`
 	PDFURL         *string               `json:"pdf_url"`
+	// IRN is the e-invoice registration its issuer recorded (einvoice.go).
+	IRN *invoiceIRNResponse `json:"irn"`
 	// The admins' list names the account (names.go).
 	UserName  *string `json:"user_name,omitempty"`
 	UserEmail *string `json:"user_email,omitempty"`
@@ -75,7 +77,7 @@ func toPartyResponse(p invoice.Party) invoicePartyResponse {
 func toInvoiceResponse(inv *invoice.Invoice) invoiceResponse {
 	r := invoiceResponse{UserID: inv.UserID, IssuerID: inv.IssuerID, Kind: string(inv.Kind), Month: inv.Month, Rate: money.Format2(inv.Rate),
 		PlaceOfSupply: inv.PlaceOfSupply, Supplier: toPartyResponse(inv.Supplier), Recipient: toPartyResponse(inv.Recipient),
-		Lines: []invoiceLineResponse{}, CorrectsID: inv.CorrectsID, CorrectsNumber: optional(inv.CorrectsNumber),
+		Lines: []invoiceLineResponse{}, CorrectsID: inv.CorrectsID, CorrectsNumber: optional(inv.CorrectsNumber), IRN: toIRNResponse(inv.IRN),
 		Totals: invoiceTotalsResponse{Gross: money.Format2(inv.Totals.Gross), Taxable: money.Format2(inv.Totals.Taxable),
 			CGST: money.Format2(inv.Totals.CGST), SGST: money.Format2(inv.Totals.SGST), IGST: money.Format2(inv.Totals.IGST)}}
 	if inv.ID != 0 {

@@ -74,6 +74,8 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	in.GET("/invoices/upcoming", s.upcomingInvoice)
 	in.GET("/invoices/:id", s.getInvoice)
 	in.GET("/invoices/:id/pdf", s.invoicePDF)
+	in.GET("/invoices/:id/einvoice", s.getEInvoice)
+	in.PUT("/invoices/:id/irn", s.recordIRN)
 	in.GET("/statements", s.getStatement)
 
 	admin := in.Group("", adminOnly)

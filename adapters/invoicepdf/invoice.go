@@ -57,6 +57,7 @@ func drawInvoice(d *doc, inv *invoice.Invoice) {
 
 	d.pdf.SetY(d.pdf.GetY() + 3)
 	drawSummary(d, inv)
+	drawIRN(d, inv)
 	drawNotes(d, inv)
 }
 

@@ -219,7 +219,14 @@ func (s *invoiceStore) ByID(ctx context.Context, id uint64) (*invoice.Invoice, e
 		return nil, fmt.Errorf("invoice %d: %w", id, errNotFoundOr(err, invoice.ErrNotFound))
 	}
 	inv, err := toDomainInvoice(&r)
-	return &inv, err
+	if err != nil {
+		return nil, err
+	}
+	docs := []invoice.Invoice{inv}
+	if err := s.withIRNs(ctx, docs); err != nil {
+		return nil, err
+	}
+	return &docs[0], nil
 }
 
 func (s *invoiceStore) List(ctx context.Context, f invoice.Filter) ([]invoice.Invoice, int64, error) {
@@ -252,7 +259,10 @@ func (s *invoiceStore) List(ctx context.Context, f invoice.Filter) ([]invoice.In
 		return nil, 0, fmt.Errorf("list invoices: %w", translate(err))
 	}
 	out, err := convertRows(rows, toDomainInvoice)
-	return out, total, err
+	if err != nil {
+		return nil, 0, err
+	}
+	return out, total, s.withIRNs(ctx, out)
 }
 
 func (s *invoiceStore) MonthDone(ctx context.Context, month string) (bool, error) {

@@ -66,6 +66,14 @@ const (
 	TargetBillingSettings = "billing_settings"
 )
 
+// An issuer records the e-invoice portal's answer for one of its
+// documents (the platform's admin, or the reseller that issued it); the
+// target is the invoice.
+const (
+	InvoiceIRNRecord = "invoice.irn_record"
+	TargetInvoice    = "invoice"
+)
+
 // A reseller's selling prices (core/panel/selling): a service's selling
 // price targets the service; the default markup targets the reseller.
 const (

@@ -86,6 +86,9 @@ type Invoice struct {
 	CorrectsNumber   string
 	CorrectsIssuedAt *time.Time
 	CreatedAt        time.Time
+	// IRN is the e-invoice portal's answer once its issuer recorded it
+	// (nil before; read by ByID and List).
+	IRN *IRN
 }
 
 // IntraState reports whether the supply is within the supplier's state.

@@ -53,6 +53,9 @@ type Store interface {
 	// account's document of that month (and corrected invoice) exists.
 	Insert(ctx context.Context, inv *Invoice, series string, seq int64) error
 	ByID(ctx context.Context, id uint64) (*Invoice, error) // ErrNotFound
+	// RecordIRN records document id's e-invoice registration, once:
+	// ErrIRNRecorded when it has one (or the IRN names another document).
+	RecordIRN(ctx context.Context, id uint64, irn IRN) error
 	List(ctx context.Context, f Filter) ([]Invoice, int64, error)
 	// Hold records that reseller resellerID's documents of month wait for
 	// its billing record; true the first time only (it is told once).

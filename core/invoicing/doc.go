@@ -78,8 +78,16 @@
 // value and tax add up to its gross, totals are the lines' sums, and the
 // gross equals its month's billable ledger entries.
 //
-// Not done by the product: e-invoicing (an IRN from the IRP, required
-// above the turnover threshold), GST returns (GSTR-1, GSTR-3B), TDS. The
+// E-invoicing (einvoice.go). A B2B document (both GSTINs, not a bill of
+// supply) is given to its issuer (the admin for the platform's, the
+// reseller for its customers'; its recipient 403 not_issuer) in the
+// e-invoice schema 1.1 (invoice.ToEInvoice; JSON by adapters/einvoice),
+// and the portal's answer (IRN, acknowledgement, signed QR) is recorded
+// once (invoice_irns, migration 00051; audited invoice.irn_record) and
+// printed on the PDF with the QR code.
+//
+// Not done by the product: a connection to the e-invoice portal (IRNs are
+// recorded, not fetched), GST returns (GSTR-1, GSTR-3B), TDS. The
 // invoice list (by month), each invoice's JSON and the transactions CSV are
 // what an accountant's tools take in.
 package invoicing

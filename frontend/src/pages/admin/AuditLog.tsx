@@ -24,7 +24,7 @@ const ACTIONS = [
   'balance_request.approve', 'balance_request.reject',
   'reconciliation.import', 'reconciliation.match', 'reconciliation.dismiss',
   'payment.utr_correct', 'payment.credit_retry',
-  'plan.create', 'plan.update', 'subscription.set', 'billing_settings.update',
+  'plan.create', 'plan.update', 'subscription.set', 'billing_settings.update', 'invoice.irn_record',
   // resellers' own actions
   'customer.create', 'customer.block', 'customer.activate', 'customer.limits', 'customer.confirm',
   'customer.detach', 'transfer.create',
@@ -32,7 +32,7 @@ const ACTIONS = [
   'customer_price.set', 'customer_price.delete', 'customer_markup.set',
 ];
 const TARGETS: TargetType[] = ['user', 'service', 'pricing', 'balance_request', 'plan', 'payment', 'transfer',
-  'reconciliation_statement', 'reconciliation_line', 'billing_settings'];
+  'reconciliation_statement', 'reconciliation_line', 'billing_settings', 'invoice'];
 
 function actionColor(action: string): string {
   if (/delete|block|reject/.test(action)) return 'red';

@@ -16,7 +16,7 @@ export function invoice(over: Partial<Invoice> = {}): Invoice {
       { description: 'Plan fee: Growth', resold: false, sac: '998319', quantity: 1, unit_price: '300.00', gross: '300.00', taxable: '254.24', cgst: '0.00', sgst: '0.00', igst: '45.76' },
     ],
     totals: { gross: '301.50', taxable: '255.51', cgst: '0.00', sgst: '0.00', igst: '45.99' },
-    corrects_id: null, corrects_number: null, pdf_url: '/api/v1/panel/invoices/5/pdf', ...over,
+    corrects_id: null, corrects_number: null, pdf_url: '/api/v1/panel/invoices/5/pdf', irn: null, ...over,
   };
 }
 
