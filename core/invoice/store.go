@@ -53,6 +53,10 @@ type Store interface {
 	// account's document of that month (and corrected invoice) exists.
 	Insert(ctx context.Context, inv *Invoice, series string, seq int64) error
 	ByID(ctx context.Context, id uint64) (*Invoice, error) // ErrNotFound
+	// ByIssueDate is every document issuerID issued (0: the platform)
+	// from from (inclusive) to to (exclusive), with its lines, in issue
+	// order: a month's GSTR-1 register.
+	ByIssueDate(ctx context.Context, issuerID uint64, from, to time.Time) ([]Invoice, error)
 	List(ctx context.Context, f Filter) ([]Invoice, int64, error)
 	// Hold records that reseller resellerID's documents of month wait for
 	// its billing record; true the first time only (it is told once).
