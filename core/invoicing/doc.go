@@ -78,8 +78,17 @@
 // value and tax add up to its gross, totals are the lines' sums, and the
 // gross equals its month's billable ledger entries.
 //
+// Register. Register is a month's GSTR-1 register of an issuer (an
+// admin: the platform; a reseller: the documents it issued, not the
+// platform's to it; anyone else 403): the documents dated in the month
+// (issued_at in TIMEZONE, so November's invoices are December's), each in
+// its GSTR-1 table (invoice.SectionOf), and the SAC summary of their
+// lines per scope (b2b, b2c), SAC and rate, credit notes subtracted,
+// which adds up to the documents' net sums (invoice.NewRegister).
+//
 // Not done by the product: e-invoicing (an IRN from the IRP, required
-// above the turnover threshold), GST returns (GSTR-1, GSTR-3B), TDS. The
+// above the turnover threshold), filing returns (GSTR-1 is given as a
+// register, GSTR-3B not at all), TDS. The
 // invoice list (by month), each invoice's JSON and the transactions CSV are
 // what an accountant's tools take in.
 package invoicing
