@@ -560,6 +560,72 @@ func (e InvoiceKind) Valid() bool {
 	}
 }
 
+// Defines values for InvoiceRegisterDocumentsKind.
+const (
+	InvoiceRegisterDocumentsKindCreditNote InvoiceRegisterDocumentsKind = "credit_note"
+	InvoiceRegisterDocumentsKindInvoice    InvoiceRegisterDocumentsKind = "invoice"
+)
+
+// Valid indicates whether the value is a known member of the InvoiceRegisterDocumentsKind enum.
+func (e InvoiceRegisterDocumentsKind) Valid() bool {
+	switch e {
+	case InvoiceRegisterDocumentsKindCreditNote:
+		return true
+	case InvoiceRegisterDocumentsKindInvoice:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for InvoiceRegisterDocumentsSection.
+const (
+	InvoiceRegisterDocumentsSectionB2b   InvoiceRegisterDocumentsSection = "b2b"
+	InvoiceRegisterDocumentsSectionB2cl  InvoiceRegisterDocumentsSection = "b2cl"
+	InvoiceRegisterDocumentsSectionB2cs  InvoiceRegisterDocumentsSection = "b2cs"
+	InvoiceRegisterDocumentsSectionCdnr  InvoiceRegisterDocumentsSection = "cdnr"
+	InvoiceRegisterDocumentsSectionCdnur InvoiceRegisterDocumentsSection = "cdnur"
+	InvoiceRegisterDocumentsSectionNil   InvoiceRegisterDocumentsSection = "nil"
+)
+
+// Valid indicates whether the value is a known member of the InvoiceRegisterDocumentsSection enum.
+func (e InvoiceRegisterDocumentsSection) Valid() bool {
+	switch e {
+	case InvoiceRegisterDocumentsSectionB2b:
+		return true
+	case InvoiceRegisterDocumentsSectionB2cl:
+		return true
+	case InvoiceRegisterDocumentsSectionB2cs:
+		return true
+	case InvoiceRegisterDocumentsSectionCdnr:
+		return true
+	case InvoiceRegisterDocumentsSectionCdnur:
+		return true
+	case InvoiceRegisterDocumentsSectionNil:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for InvoiceRegisterSacSummaryScope.
+const (
+	InvoiceRegisterSacSummaryScopeB2b InvoiceRegisterSacSummaryScope = "b2b"
+	InvoiceRegisterSacSummaryScopeB2c InvoiceRegisterSacSummaryScope = "b2c"
+)
+
+// Valid indicates whether the value is a known member of the InvoiceRegisterSacSummaryScope enum.
+func (e InvoiceRegisterSacSummaryScope) Valid() bool {
+	switch e {
+	case InvoiceRegisterSacSummaryScopeB2b:
+		return true
+	case InvoiceRegisterSacSummaryScopeB2c:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PanelPayoutRequestMode.
 const (
 	PanelPayoutRequestModeIMPS PanelPayoutRequestMode = "IMPS"
@@ -1757,6 +1823,24 @@ func (e ListInvoicesParamsKind) Valid() bool {
 	case ListInvoicesParamsKindCreditNote:
 		return true
 	case ListInvoicesParamsKindInvoice:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetInvoiceRegisterParamsFormat.
+const (
+	GetInvoiceRegisterParamsFormatCsv  GetInvoiceRegisterParamsFormat = "csv"
+	GetInvoiceRegisterParamsFormatJson GetInvoiceRegisterParamsFormat = "json"
+)
+
+// Valid indicates whether the value is a known member of the GetInvoiceRegisterParamsFormat enum.
+func (e GetInvoiceRegisterParamsFormat) Valid() bool {
+	switch e {
+	case GetInvoiceRegisterParamsFormatCsv:
+		return true
+	case GetInvoiceRegisterParamsFormatJson:
 		return true
 	default:
 		return false
@@ -3265,6 +3349,161 @@ type InvoiceParty struct {
 	State string `json:"state"`
 }
 
+// InvoiceRegister A month's GSTR-1 register (GET /invoices/register).
+type InvoiceRegister struct {
+	Documents []struct {
+		// BilledMonth The month the document bills
+		BilledMonth string `json:"billed_month"`
+
+		// Cgst An amount with 2 decimal places, e.g. "100.00"
+		//
+		// Example: 100.00
+		Cgst Money2 `json:"cgst"`
+
+		// CorrectsDate Its date
+		CorrectsDate *openapi_types.Date `json:"corrects_date"`
+
+		// CorrectsNumber A credit note's original invoice
+		CorrectsNumber *string `json:"corrects_number"`
+
+		// Date The document's date (local)
+		Date openapi_types.Date `json:"date"`
+		Id   int                `json:"id"`
+
+		// Igst An amount with 2 decimal places, e.g. "100.00"
+		//
+		// Example: 100.00
+		Igst     Money2                       `json:"igst"`
+		IssuedAt time.Time                    `json:"issued_at"`
+		Kind     InvoiceRegisterDocumentsKind `json:"kind"`
+
+		// Number Example: PG/26-27/000001
+		Number string `json:"number"`
+
+		// PlaceOfSupply Example: 29
+		PlaceOfSupply string `json:"place_of_supply"`
+
+		// PlaceOfSupplyName Example: Karnataka
+		PlaceOfSupplyName string `json:"place_of_supply_name"`
+
+		// Rate Example: 18.00
+		Rate string `json:"rate"`
+
+		// RecipientGstin null: an unregistered recipient
+		RecipientGstin *string `json:"recipient_gstin"`
+		RecipientName  string  `json:"recipient_name"`
+
+		// Section The GSTR-1 table: b2b 4A, b2cl 5 (inter-state to an unregistered recipient above 1,00,000), b2cs 7, cdnr and cdnur 9B, nil 8 (a bill of supply)
+		Section InvoiceRegisterDocumentsSection `json:"section"`
+
+		// Sgst An amount with 2 decimal places, e.g. "100.00"
+		//
+		// Example: 100.00
+		Sgst Money2 `json:"sgst"`
+
+		// Taxable An amount with 2 decimal places, e.g. "100.00"
+		//
+		// Example: 100.00
+		Taxable Money2 `json:"taxable"`
+
+		// UserId The recipient's account
+		UserId int `json:"user_id"`
+
+		// Value An amount with 2 decimal places, e.g. "100.00"
+		//
+		// Example: 100.00
+		Value Money2 `json:"value"`
+	} `json:"documents"`
+	From time.Time `json:"from"`
+
+	// IssuerId The reseller whose register it is; null: the platform's
+	IssuerId *int `json:"issuer_id"`
+
+	// Month The month the documents are dated in
+	Month      string `json:"month"`
+	SacSummary []struct {
+		// Cgst An amount with 2 decimal places that may be negative (a net of credit notes), e.g. "-11.80"
+		//
+		// Example: 100.00
+		Cgst SignedMoney2 `json:"cgst"`
+
+		// Igst An amount with 2 decimal places that may be negative (a net of credit notes), e.g. "-11.80"
+		//
+		// Example: 100.00
+		Igst SignedMoney2 `json:"igst"`
+
+		// Quantity The lines' quantities, credit notes' subtracted
+		Quantity int    `json:"quantity"`
+		Rate     string `json:"rate"`
+
+		// Sac Example: 998319
+		Sac string `json:"sac"`
+
+		// Scope Registered or unregistered recipients
+		Scope InvoiceRegisterSacSummaryScope `json:"scope"`
+
+		// Sgst An amount with 2 decimal places that may be negative (a net of credit notes), e.g. "-11.80"
+		//
+		// Example: 100.00
+		Sgst SignedMoney2 `json:"sgst"`
+
+		// Taxable An amount with 2 decimal places that may be negative (a net of credit notes), e.g. "-11.80"
+		//
+		// Example: 100.00
+		Taxable SignedMoney2 `json:"taxable"`
+
+		// Value An amount with 2 decimal places that may be negative (a net of credit notes), e.g. "-11.80"
+		//
+		// Example: 100.00
+		Value SignedMoney2 `json:"value"`
+	} `json:"sac_summary"`
+
+	// To The next month's first instant
+	To     time.Time `json:"to"`
+	Totals struct {
+		CreditNotes InvoiceRegisterAmounts `json:"credit_notes"`
+		Invoices    InvoiceRegisterAmounts `json:"invoices"`
+		Net         InvoiceRegisterAmounts `json:"net"`
+	} `json:"totals"`
+}
+
+// InvoiceRegisterDocumentsKind defines model for InvoiceRegister.Documents.Kind.
+type InvoiceRegisterDocumentsKind string
+
+// InvoiceRegisterDocumentsSection The GSTR-1 table: b2b 4A, b2cl 5 (inter-state to an unregistered recipient above 1,00,000), b2cs 7, cdnr and cdnur 9B, nil 8 (a bill of supply)
+type InvoiceRegisterDocumentsSection string
+
+// InvoiceRegisterSacSummaryScope Registered or unregistered recipients
+type InvoiceRegisterSacSummaryScope string
+
+// InvoiceRegisterAmounts defines model for InvoiceRegisterAmounts.
+type InvoiceRegisterAmounts struct {
+	// Cgst An amount with 2 decimal places that may be negative (a net of credit notes), e.g. "-11.80"
+	//
+	// Example: 100.00
+	Cgst SignedMoney2 `json:"cgst"`
+
+	// Igst An amount with 2 decimal places that may be negative (a net of credit notes), e.g. "-11.80"
+	//
+	// Example: 100.00
+	Igst SignedMoney2 `json:"igst"`
+
+	// Sgst An amount with 2 decimal places that may be negative (a net of credit notes), e.g. "-11.80"
+	//
+	// Example: 100.00
+	Sgst SignedMoney2 `json:"sgst"`
+
+	// Taxable An amount with 2 decimal places that may be negative (a net of credit notes), e.g. "-11.80"
+	//
+	// Example: 100.00
+	Taxable SignedMoney2 `json:"taxable"`
+
+	// Value An amount with 2 decimal places that may be negative (a net of credit notes), e.g. "-11.80"
+	//
+	// Example: 100.00
+	Value SignedMoney2 `json:"value"`
+}
+
 // ListMeta defines model for ListMeta.
 type ListMeta struct {
 	Page int `json:"page"`
@@ -4441,6 +4680,11 @@ type SessionList struct {
 	Meta ListMeta  `json:"meta"`
 }
 
+// SignedMoney2 An amount with 2 decimal places that may be negative (a net of credit notes), e.g. "-11.80"
+//
+// Example: 100.00
+type SignedMoney2 = string
+
 // SignedMoney4 An amount with 4 decimal places that may be negative (a margin), e.g. "-0.2500"
 //
 // Example: 12.5000
@@ -5227,6 +5471,15 @@ type ListInvoicesParamsAs string
 
 // ListInvoicesParamsKind defines parameters for ListInvoices.
 type ListInvoicesParamsKind string
+
+// GetInvoiceRegisterParams defines parameters for GetInvoiceRegister.
+type GetInvoiceRegisterParams struct {
+	Month  string                          `form:"month" json:"month"`
+	Format *GetInvoiceRegisterParamsFormat `form:"format,omitempty" json:"format,omitempty"`
+}
+
+// GetInvoiceRegisterParamsFormat defines parameters for GetInvoiceRegister.
+type GetInvoiceRegisterParamsFormat string
 
 // GetUpcomingInvoiceParams defines parameters for GetUpcomingInvoice.
 type GetUpcomingInvoiceParams struct {
@@ -7338,6 +7591,25 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v1/panel/invoices (the `ListInvoices` operationId).
 	ListInvoices(ctx context.Context, params *ListInvoicesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetInvoiceRegister A month's GSTR-1 register of the caller's documents (admins, resellers)
+	//
+	// The documents dated in `month` (local time) of their issuer: an admin's are the
+	// platform's, a reseller's those it issued to its customers (not the platform's to it: the
+	// register is the issuer's return); anyone else gets 403. Invoices are issued on the 1st
+	// for the month before, so November's invoices are in December's register. One row per
+	// document, in issue order, with its GSTR-1 table (`section`: b2b 4A, b2cl 5, b2cs 7,
+	// cdnr and cdnur 9B, nil 8 for bills of supply); amounts are the document's, positive for
+	// credit notes too. The SAC summary (table 12, split into b2b and b2c) sums the lines per
+	// SAC and rate with credit notes subtracted, and adds up to `totals.net`. `format=csv` is
+	// one file under the export rules: the documents (`record` document), the SAC summary
+	// (`record` sac_summary, `section` its scope) and the totals (`record` total, `section`
+	// invoices, credit_notes or net), with columns record, section, kind, number, date,
+	// recipient_gstin, recipient_name, place_of_supply ("29-Karnataka"), rate, value, taxable,
+	// igst, cgst, sgst, corrects_number, corrects_date, billed_month, sac, quantity.
+	//
+	// Corresponds with GET /api/v1/panel/invoices/register (the `GetInvoiceRegister` operationId).
+	GetInvoiceRegister(ctx context.Context, params *GetInvoiceRegisterParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetUpcomingInvoice This month's invoice so far (a draft)
 	//
@@ -10409,6 +10681,35 @@ func (c *Client) ListHitLogs(ctx context.Context, params *ListHitLogsParams, req
 // Corresponds with GET /api/v1/panel/invoices (the `ListInvoices` operationId).
 func (c *Client) ListInvoices(ctx context.Context, params *ListInvoicesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListInvoicesRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetInvoiceRegister A month's GSTR-1 register of the caller's documents (admins, resellers)
+//
+// The documents dated in `month` (local time) of their issuer: an admin's are the
+// platform's, a reseller's those it issued to its customers (not the platform's to it: the
+// register is the issuer's return); anyone else gets 403. Invoices are issued on the 1st
+// for the month before, so November's invoices are in December's register. One row per
+// document, in issue order, with its GSTR-1 table (`section`: b2b 4A, b2cl 5, b2cs 7,
+// cdnr and cdnur 9B, nil 8 for bills of supply); amounts are the document's, positive for
+// credit notes too. The SAC summary (table 12, split into b2b and b2c) sums the lines per
+// SAC and rate with credit notes subtracted, and adds up to `totals.net`. `format=csv` is
+// one file under the export rules: the documents (`record` document), the SAC summary
+// (`record` sac_summary, `section` its scope) and the totals (`record` total, `section`
+// invoices, credit_notes or net), with columns record, section, kind, number, date,
+// recipient_gstin, recipient_name, place_of_supply ("29-Karnataka"), rate, value, taxable,
+// igst, cgst, sgst, corrects_number, corrects_date, billed_month, sac, quantity.
+//
+// Corresponds with GET /api/v1/panel/invoices/register (the `GetInvoiceRegister` operationId).
+func (c *Client) GetInvoiceRegister(ctx context.Context, params *GetInvoiceRegisterParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetInvoiceRegisterRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -16057,6 +16358,68 @@ func NewListInvoicesRequest(server string, params *ListInvoicesParams) (*http.Re
 	return req, nil
 }
 
+// NewGetInvoiceRegisterRequest constructs an http.Request for the GetInvoiceRegister method
+func NewGetInvoiceRegisterRequest(server string, params *GetInvoiceRegisterParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/panel/invoices/register")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "month", params.Month, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetUpcomingInvoiceRequest constructs an http.Request for the GetUpcomingInvoice method
 func NewGetUpcomingInvoiceRequest(server string, params *GetUpcomingInvoiceParams) (*http.Request, error) {
 	var err error
@@ -21309,6 +21672,27 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v1/panel/invoices (the `ListInvoices` operationId).
 	ListInvoicesWithResponse(ctx context.Context, params *ListInvoicesParams, reqEditors ...RequestEditorFn) (*ListInvoicesResponse, error)
+
+	// GetInvoiceRegisterWithResponse A month's GSTR-1 register of the caller's documents (admins, resellers)
+	//
+	// The documents dated in `month` (local time) of their issuer: an admin's are the
+	// platform's, a reseller's those it issued to its customers (not the platform's to it: the
+	// register is the issuer's return); anyone else gets 403. Invoices are issued on the 1st
+	// for the month before, so November's invoices are in December's register. One row per
+	// document, in issue order, with its GSTR-1 table (`section`: b2b 4A, b2cl 5, b2cs 7,
+	// cdnr and cdnur 9B, nil 8 for bills of supply); amounts are the document's, positive for
+	// credit notes too. The SAC summary (table 12, split into b2b and b2c) sums the lines per
+	// SAC and rate with credit notes subtracted, and adds up to `totals.net`. `format=csv` is
+	// one file under the export rules: the documents (`record` document), the SAC summary
+	// (`record` sac_summary, `section` its scope) and the totals (`record` total, `section`
+	// invoices, credit_notes or net), with columns record, section, kind, number, date,
+	// recipient_gstin, recipient_name, place_of_supply ("29-Karnataka"), rate, value, taxable,
+	// igst, cgst, sgst, corrects_number, corrects_date, billed_month, sac, quantity.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/panel/invoices/register (the `GetInvoiceRegister` operationId).
+	GetInvoiceRegisterWithResponse(ctx context.Context, params *GetInvoiceRegisterParams, reqEditors ...RequestEditorFn) (*GetInvoiceRegisterResponse, error)
 
 	// GetUpcomingInvoiceWithResponse This month's invoice so far (a draft)
 	//
@@ -30244,6 +30628,135 @@ func (r ListInvoicesResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ListInvoicesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetInvoiceRegisterResponse401Headers the declared response headers of an HTTP 401 response for GetInvoiceRegister
+type GetInvoiceRegisterResponse401Headers struct {
+	XRequestID *string
+}
+
+// GetInvoiceRegisterResponse403Headers the declared response headers of an HTTP 403 response for GetInvoiceRegister
+type GetInvoiceRegisterResponse403Headers struct {
+	XRequestID *string
+}
+
+// GetInvoiceRegisterResponse422Headers the declared response headers of an HTTP 422 response for GetInvoiceRegister
+type GetInvoiceRegisterResponse422Headers struct {
+	XRequestID *string
+}
+
+// GetInvoiceRegisterResponse429Headers the declared response headers of an HTTP 429 response for GetInvoiceRegister
+type GetInvoiceRegisterResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         int
+	XRequestID         *string
+}
+
+// GetInvoiceRegisterResponse500Headers the declared response headers of an HTTP 500 response for GetInvoiceRegister
+type GetInvoiceRegisterResponse500Headers struct {
+	XRequestID *string
+}
+
+// GetInvoiceRegisterResponse503Headers the declared response headers of an HTTP 503 response for GetInvoiceRegister
+type GetInvoiceRegisterResponse503Headers struct {
+	XRequestID *string
+}
+
+type GetInvoiceRegisterResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *InvoiceRegister
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationFailed
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetInvoiceRegisterResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetInvoiceRegisterResponse403Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *GetInvoiceRegisterResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetInvoiceRegisterResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetInvoiceRegisterResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetInvoiceRegisterResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetInvoiceRegisterResponse) GetJSON200() *InvoiceRegister {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetInvoiceRegisterResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetInvoiceRegisterResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetInvoiceRegisterResponse) GetJSON422() *ValidationFailed {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetInvoiceRegisterResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetInvoiceRegisterResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetInvoiceRegisterResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetInvoiceRegisterResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetInvoiceRegisterResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetInvoiceRegisterResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetInvoiceRegisterResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -42246,6 +42759,33 @@ func (c *ClientWithResponses) ListInvoicesWithResponse(ctx context.Context, para
 	return ParseListInvoicesResponse(rsp)
 }
 
+// GetInvoiceRegisterWithResponse A month's GSTR-1 register of the caller's documents (admins, resellers)
+//
+// The documents dated in `month` (local time) of their issuer: an admin's are the
+// platform's, a reseller's those it issued to its customers (not the platform's to it: the
+// register is the issuer's return); anyone else gets 403. Invoices are issued on the 1st
+// for the month before, so November's invoices are in December's register. One row per
+// document, in issue order, with its GSTR-1 table (`section`: b2b 4A, b2cl 5, b2cs 7,
+// cdnr and cdnur 9B, nil 8 for bills of supply); amounts are the document's, positive for
+// credit notes too. The SAC summary (table 12, split into b2b and b2c) sums the lines per
+// SAC and rate with credit notes subtracted, and adds up to `totals.net`. `format=csv` is
+// one file under the export rules: the documents (`record` document), the SAC summary
+// (`record` sac_summary, `section` its scope) and the totals (`record` total, `section`
+// invoices, credit_notes or net), with columns record, section, kind, number, date,
+// recipient_gstin, recipient_name, place_of_supply ("29-Karnataka"), rate, value, taxable,
+// igst, cgst, sgst, corrects_number, corrects_date, billed_month, sac, quantity.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/panel/invoices/register (the `GetInvoiceRegister` operationId).
+func (c *ClientWithResponses) GetInvoiceRegisterWithResponse(ctx context.Context, params *GetInvoiceRegisterParams, reqEditors ...RequestEditorFn) (*GetInvoiceRegisterResponse, error) {
+	rsp, err := c.GetInvoiceRegister(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetInvoiceRegisterResponse(rsp)
+}
+
 // GetUpcomingInvoiceWithResponse This month's invoice so far (a draft)
 //
 // The lines and totals the caller's invoice for the current local month would have if it
@@ -52205,6 +52745,168 @@ func ParseListInvoicesResponse(rsp *http.Response) (*ListInvoicesResponse, error
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers ListInvoicesResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetInvoiceRegisterResponse parses an HTTP response from a GetInvoiceRegisterWithResponse call
+func ParseGetInvoiceRegisterResponse(rsp *http.Response) (*GetInvoiceRegisterResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetInvoiceRegisterResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest InvoiceRegister
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case rsp.StatusCode == 200:
+		// Content-type (text/csv) unsupported
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers GetInvoiceRegisterResponse401Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetInvoiceRegisterResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 422:
+		var headers GetInvoiceRegisterResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetInvoiceRegisterResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetInvoiceRegisterResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetInvoiceRegisterResponse503Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

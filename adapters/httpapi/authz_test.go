@@ -183,6 +183,9 @@ var authzTable = []authzRow{
 	{method: "GET", pattern: "/invoices", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/invoices") }},
 	{method: "GET", pattern: "/statements", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/statements?month=2026-11") }},
 	{method: "GET", pattern: "/invoices/upcoming", want: signedIn, own: func(f *authzFixture, a actor) authzRequest { return panelReq("/invoices/upcoming") }},
+	{method: "GET", pattern: "/invoices/register", want: resellerOrAdmin, own: func(f *authzFixture, a actor) authzRequest {
+		return panelReq("/invoices/register?month=2026-11")
+	}},
 	// Another account's document answers as a missing one (invoices_test.go
 	// reads one across accounts); here no document exists.
 	{method: "GET", pattern: "/invoices/{id}", want: statuses{401, 404, 404, 404}, own: func(f *authzFixture, a actor) authzRequest {

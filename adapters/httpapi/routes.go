@@ -72,6 +72,7 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 
 	in.GET("/invoices", s.listInvoices)
 	in.GET("/invoices/upcoming", s.upcomingInvoice)
+	in.GET("/invoices/register", s.invoiceRegister) // admins and resellers: their own documents' GSTR-1
 	in.GET("/invoices/:id", s.getInvoice)
 	in.GET("/invoices/:id/pdf", s.invoicePDF)
 	in.GET("/invoices/:id/einvoice", s.getEInvoice)

@@ -229,6 +229,16 @@ func (s *invoiceStore) ByID(ctx context.Context, id uint64) (*invoice.Invoice, e
 	return &docs[0], nil
 }
 
+func (s *invoiceStore) ByIssueDate(ctx context.Context, issuerID uint64, from, to time.Time) ([]invoice.Invoice, error) {
+	var rows []invoiceRow
+	err := s.conn(ctx).Where("issuer_key = ? AND issued_at >= ? AND issued_at < ?", issuerID, dbTime(from), dbTime(to)).
+		Order("issued_at, id").Find(&rows).Error
+	if err != nil {
+		return nil, fmt.Errorf("invoices of issuer %d from %s: %w", issuerID, from.Format(time.RFC3339), translate(err))
+	}
+	return convertRows(rows, toDomainInvoice)
+}
+
 func (s *invoiceStore) List(ctx context.Context, f invoice.Filter) ([]invoice.Invoice, int64, error) {
 	q := s.conn(ctx).Model(&invoiceRow{})
 	if f.UserID != 0 {

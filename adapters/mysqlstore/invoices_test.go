@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -134,6 +135,71 @@ func TestInvoiceStoreResellerReads(t *testing.T) {
 		for i, want := range []bool{true, false} {
 			if first, err := st.Invoices.Hold(ctx, rid, "2026-11", to); err != nil || first != want {
 				t.Fatalf("hold %d: %v, %v", i, first, err)
+			}
+		}
+	})
+}
+
+// ByIssueDate reads one issuer's documents dated in [from, to) on both
+// databases, with their lines and parties, in issue order: the platform's
+// (issuer 0) without any reseller's, a reseller's without the platform's
+// to it, nothing dated on either side of the range.
+func TestInvoiceStoreByIssueDate(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
+		ctx := context.Background()
+		st := s.Stores()
+		reseller := newUser(t, s, func(u *user.User) { u.Role = user.RoleReseller })
+		rid := reseller.ID
+		from := time.Date(2026, 11, 30, 18, 30, 0, 0, time.UTC) // 1 December, IST
+		to := time.Date(2026, 12, 31, 18, 30, 0, 0, time.UTC)
+		months := 0 // each document its own month: (user, month, kind) is unique
+		doc := func(userID uint64, issuer *uint64, kind invoice.Kind, series string, at time.Time) uint64 {
+			seq := next()
+			months++
+			_, prefix, _ := strings.Cut(series, ":") // a reseller's series is "R<id>:IN/26-27", its numbers "IN/26-27/000001"
+			if prefix == "" {
+				prefix = series
+			}
+			inv := &invoice.Invoice{UserID: userID, IssuerID: issuer, Kind: kind, Number: fmt.Sprintf("%s/%06d", prefix, seq%999999+1),
+				Month: fmt.Sprintf("2026-%02d", months), IssuedAt: at, Rate: decimal.RequireFromString("18"), PlaceOfSupply: "29",
+				Supplier: invoice.Party{LegalName: "Supplier", State: "27"}, Recipient: invoice.Party{LegalName: "Buyer LLP", State: "29", GSTIN: "29AAGCB7383J1Z4"},
+				CreatedAt: at, Lines: []invoice.Line{{Description: "Calls", SAC: "997158", Quantity: 3, Gross: decimal.RequireFromString("3.54"),
+					Taxable: decimal.RequireFromString("3.00"), IGST: decimal.RequireFromString("0.54")}}}
+			inv.Totals = invoice.Sum(inv.Lines)
+			if err := st.Invoices.Insert(ctx, inv, series, seq); err != nil {
+				t.Fatal(err)
+			}
+			return inv.ID
+		}
+		u1, u2 := newUser(t, s), newUser(t, s)
+		cust := newUser(t, s, func(u *user.User) { u.ParentID = &rid })
+		doc(u1.ID, nil, invoice.KindInvoice, "PG/26-27", from.Add(-time.Microsecond)) // November's last instant
+		second := doc(u2.ID, nil, invoice.KindInvoice, "PG/26-27", from.Add(time.Hour))
+		first := doc(u1.ID, nil, invoice.KindInvoice, "PG/26-27", from)
+		credit := doc(u1.ID, nil, invoice.KindCreditNote, "PGC/26-27", to.Add(-time.Microsecond))
+		doc(u2.ID, nil, invoice.KindInvoice, "PG/26-27", to) // January's first instant
+		toReseller := doc(rid, nil, invoice.KindInvoice, "PG/26-27", from.Add(2*time.Hour))
+		issued := doc(cust.ID, &rid, invoice.KindInvoice, fmt.Sprintf("R%d:IN/26-27", rid), from.Add(3*time.Hour))
+
+		for _, c := range []struct {
+			issuer uint64
+			want   []uint64
+		}{{0, []uint64{first, second, toReseller, credit}}, {rid, []uint64{issued}}, {u1.ID, nil}} {
+			docs, err := st.Invoices.ByIssueDate(ctx, c.issuer, from, to)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []uint64
+			for _, d := range docs {
+				got = append(got, d.ID)
+				if len(d.Lines) != 1 || d.Lines[0].SAC != "997158" || d.Lines[0].Quantity != 3 || !d.Totals.Gross.Equal(decimal.RequireFromString("3.54")) ||
+					d.Recipient.GSTIN != "29AAGCB7383J1Z4" || d.IssuedAt.Before(from) || !d.IssuedAt.Before(to) {
+					t.Fatalf("document %d read back as %+v", d.ID, d)
+				}
+			}
+			if !slices.Equal(got, c.want) {
+				t.Fatalf("issuer %d: documents %v, want %v", c.issuer, got, c.want)
 			}
 		}
 	})

@@ -56,6 +56,10 @@ type Store interface {
 	// RecordIRN records document id's e-invoice registration, once:
 	// ErrIRNRecorded when it has one (or the IRN names another document).
 	RecordIRN(ctx context.Context, id uint64, irn IRN) error
+	// ByIssueDate is every document issuerID issued (0: the platform)
+	// from from (inclusive) to to (exclusive), with its lines, in issue
+	// order: a month's GSTR-1 register.
+	ByIssueDate(ctx context.Context, issuerID uint64, from, to time.Time) ([]Invoice, error)
 	List(ctx context.Context, f Filter) ([]Invoice, int64, error)
 	// Hold records that reseller resellerID's documents of month wait for
 	// its billing record; true the first time only (it is told once).

@@ -86,8 +86,17 @@
 // once (invoice_irns, migration 00051; audited invoice.irn_record) and
 // printed on the PDF with the QR code.
 //
+// Register. Register is a month's GSTR-1 register of an issuer (an
+// admin: the platform; a reseller: the documents it issued, not the
+// platform's to it; anyone else 403): the documents dated in the month
+// (issued_at in TIMEZONE, so November's invoices are December's), each in
+// its GSTR-1 table (invoice.SectionOf), and the SAC summary of their
+// lines per scope (b2b, b2c), SAC and rate, credit notes subtracted,
+// which adds up to the documents' net sums (invoice.NewRegister).
+//
 // Not done by the product: a connection to the e-invoice portal (IRNs are
-// recorded, not fetched), GST returns (GSTR-1, GSTR-3B), TDS. The
+// recorded, not fetched), filing returns (GSTR-1 is given as a register,
+// GSTR-3B not at all), TDS. The
 // invoice list (by month), each invoice's JSON and the transactions CSV are
 // what an accountant's tools take in.
 package invoicing

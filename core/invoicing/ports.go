@@ -40,6 +40,7 @@ type Invoices interface {
 	Charged(ctx context.Context, from, to time.Time, after uint64, limit int) ([]uint64, error)
 	OpenSeries(ctx context.Context, series string) error
 	ByID(ctx context.Context, id uint64) (*invoice.Invoice, error)
+	ByIssueDate(ctx context.Context, issuerID uint64, from, to time.Time) ([]invoice.Invoice, error)
 	List(ctx context.Context, f invoice.Filter) ([]invoice.Invoice, int64, error)
 }
 

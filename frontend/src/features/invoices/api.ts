@@ -14,6 +14,8 @@ const INVOICES_PATH = '/api/v1/panel/invoices';
 const INVOICE_PATH = '/api/v1/panel/invoices/{id}';
 const INVOICE_PDF_PATH = '/api/v1/panel/invoices/{id}/pdf';
 const UPCOMING_PATH = '/api/v1/panel/invoices/upcoming';
+/** The GSTR-1 register of a month (admins: the platform's documents; resellers: those they issued); its CSV export's path. */
+export const REGISTER_PATH = '/api/v1/panel/invoices/register';
 
 export type Invoice = Schemas['Invoice'];
 export type InvoiceLine = Schemas['InvoiceLine'];

@@ -52,8 +52,9 @@ describe('Invoices (a user)', () => {
     expect(docs[1]).toHaveTextContent('01 Nov 2026'); // issued at midnight, India time
     expect(docs[1]).toHaveTextContent('IGST ₹45.99');
     expect(docs[1]).toHaveTextContent('₹301.50');
-    // A user has no account filter.
+    // A user has no account filter, and no GSTR-1 register (it issues nothing).
     expect(screen.queryByLabelText('User', { selector: 'input' })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'GSTR-1 register' })).toBeNull();
     expect(calls.find((c) => c.path === '/api/v1/panel/invoices')!.search).toBe('?page=1&per_page=20');
   });
 
@@ -168,5 +169,59 @@ describe('Invoices (an admin)', () => {
     await u.click(await screen.findByRole('option', { name: 'Credit notes', hidden: true }));
     await waitFor(() => expect(calls.filter((c) => c.path === '/api/v1/panel/invoices').at(-1)!.search)
       .toBe('?page=1&per_page=20&user_id=7&month=2026-10&kind=credit_note'));
+  });
+});
+
+describe('Invoices: the GSTR-1 register', () => {
+  const csv = (name: string) => new Response('record,section\n', { status: 200, headers: { 'Content-Type': 'text/csv', 'Content-Disposition': `attachment; filename="${name}"` } });
+
+  it("an admin downloads the platform's register of this month, then of a month picked, as CSV", async () => {
+    signInAsAdmin();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-12-07T10:00:00Z'));
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:register'), revokeObjectURL: vi.fn() }));
+    const clicked: string[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) { clicked.push(this.download); });
+    const calls = stubApi({
+      'GET /api/v1/panel/invoices': () => json(200, list([invoice()])),
+      'GET /api/v1/panel/invoices/register': (c) => csv(`gstr1-register-${new URLSearchParams(c.search).get('month')}-2026-12-07.csv`),
+      'GET /api/v1/panel/users/7': () => json(200, user({ status: 'active' })),
+      'GET /api/v1/panel/gst/states': () => json(200, states),
+    });
+    renderWithApp(<Invoices />, { path: '/invoices' });
+    const reg = await screen.findByRole('region', { name: 'GSTR-1 register' });
+    expect(reg).toHaveTextContent("The platform's invoices and credit notes dated in a month");
+    const u = userEvent.setup();
+    await u.click(within(reg).getByRole('button', { name: 'Download register (CSV)' }));
+    await waitFor(() => expect(clicked).toEqual(['gstr1-register-2026-12-2026-12-07.csv']));
+    const first = calls.find((c) => c.path === '/api/v1/panel/invoices/register')!;
+    expect(first.search).toBe('?month=2026-12&format=csv');
+    expect(first.auth).toBe('Bearer token-a');
+
+    await u.click(within(reg).getByLabelText('Register month'));
+    await u.click(await screen.findByRole('button', { name: 'Nov' }));
+    await u.click(within(reg).getByRole('button', { name: 'Download register (CSV)' }));
+    await waitFor(() => expect(clicked).toHaveLength(2));
+    expect(calls.filter((c) => c.path === '/api/v1/panel/invoices/register').at(-1)!.search).toBe('?month=2026-11&format=csv');
+    click.mockRestore();
+    vi.useRealTimers();
+  });
+
+  it('a reseller downloads the register of the documents it issued', async () => {
+    session.signIn({ access_token: 'token-r', refresh_token: 'r', token_type: 'Bearer', expires_in: 900, user: user({ role: 'reseller', status: 'active' }) });
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:register'), revokeObjectURL: vi.fn() }));
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    const calls = stubApi({
+      'GET /api/v1/panel/invoices/upcoming': () => json(200, draft()),
+      'GET /api/v1/panel/invoices': () => json(200, list([])),
+      'GET /api/v1/panel/invoices/register': () => csv('gstr1-register.csv'),
+      'GET /api/v1/panel/gst/states': () => json(200, states),
+    });
+    renderWithApp(<Invoices />, { path: '/invoices' });
+    const reg = await screen.findByRole('region', { name: 'GSTR-1 register' });
+    expect(reg).toHaveTextContent('The invoices and credit notes you issued to your customers dated in a month');
+    await userEvent.setup().click(within(reg).getByRole('button', { name: 'Download register (CSV)' }));
+    await waitFor(() => expect(calls.some((c) => c.path === '/api/v1/panel/invoices/register' && c.auth === 'Bearer token-r')).toBe(true));
+    click.mockRestore();
   });
 });

@@ -2,7 +2,8 @@
 // caller's invoice), then the tax invoices and credit notes issued on the
 // 1st of each month, each with its PDF and a detail drawer (lines, tax,
 // totals; a credit note names the invoice it corrects). Admins see every
-// account's documents, filtered by user, month and kind.
+// account's documents, filtered by user, month and kind. Admins and
+// resellers download a month's GSTR-1 register of what they issued.
 import { useSearchParams } from 'react-router';
 import { Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -24,6 +25,7 @@ import { MonthInput } from './common/MonthInput';
 import { saveFile } from './common/saveFile';
 import { InvoiceDrawer, KindBadge, kindName } from './invoices/InvoiceDrawer';
 import { TaxSummary } from './invoices/InvoiceLines';
+import { RegisterDownload } from './invoices/Register';
 import { Upcoming } from './invoices/Upcoming';
 
 type Issued = Invoice & { id: number };
@@ -40,7 +42,8 @@ const KINDS = [
 ];
 
 export default function Invoices() {
-  const admin = useUser().role === 'admin';
+  const role = useUser().role;
+  const admin = role === 'admin';
   const list = useListParams({ user_id: '', month: '', kind: '' });
   const { tableProps } = useInvoices(list);
   const [sp, setSp] = useSearchParams();
@@ -107,6 +110,7 @@ export default function Invoices() {
         : 'Your GST tax invoices and credit notes, issued on the 1st of each month for the month before. Download them as PDF for your accounts.'} />
       <Stack gap="lg">
         {!admin && <Upcoming />}
+        {(admin || role === 'reseller') && <RegisterDownload reseller={!admin} />}
         <section aria-labelledby="issued-title">
           <Title order={2} size="h4" id="issued-title" mb="xs">{admin ? 'Issued documents' : 'Issued invoices and credit notes'}</Title>
           <Stack gap="sm">
