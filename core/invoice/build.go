@@ -179,9 +179,7 @@ func Retax(lines []Line, tax Tax) []Line {
 
 // split is a line's gross as taxable value and tax heads.
 func split(gross decimal.Decimal, tax Tax) (taxable, cgst, sgst, igst decimal.Decimal) {
-	taxable, t := gst.Split(gross, tax.Rate)
-	cgst, sgst, igst = gst.Heads(t, tax.IntraState)
-	return taxable, cgst, sgst, igst
+	return gst.Heads(gross, tax.Rate, tax.IntraState)
 }
 
 // Sum is the totals of lines.

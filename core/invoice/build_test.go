@@ -79,15 +79,17 @@ func TestBuildGroupsNetsAndCredits(t *testing.T) {
 			{"Plan: Growth", "1", "300.00", "300.00", "254.24", "0.00", "0.00", "45.76"},
 			{"Verify calls", "2", "", "5.00", "4.24", "0.00", "0.00", "0.76"},
 		}, nil},
-		{"odd paisa to SGST", []invoice.Charge{debit("service:1", "Calls", "0.05", "2026-11-03 12:00")},
-			intra, []line{{"Calls", "1", "0.05", "0.05", "0.04", "0.00", "0.01", "0.00"}}, nil},
+		{"an odd paisa of tax stays in the taxable value", []invoice.Charge{debit("service:1", "Calls", "0.05", "2026-11-03 12:00")},
+			intra, []line{{"Calls", "1", "0.05", "0.05", "0.05", "0.00", "0.00", "0.00"}}, nil},
+		{"equal halves of 25.00", []invoice.Charge{debit("service:1", "Calls", "25.00", "2026-11-03 12:00")},
+			intra, []line{{"Calls", "1", "25.00", "25.00", "21.18", "1.91", "1.91", "0.00"}}, nil},
 		{"a refund of October's charge is a credit, not a netting", []invoice.Charge{
 			debit("service:1", "Calls", "10.00", "2026-11-03 12:00"),
 			refund("service:1", "Calls", "4.00", "2026-11-01 00:05", "2026-10-31 23:58"),
 			refund("payout", "Payout fees", "5.90", "2026-11-04 08:00", "2026-10-20 10:00"),
-		}, intra, []line{{"Calls", "1", "10.00", "10.00", "8.47", "0.76", "0.77", "0.00"}},
+		}, intra, []line{{"Calls", "1", "10.00", "10.00", "8.48", "0.76", "0.76", "0.00"}},
 			map[string][]line{"2026-10": {
-				{"Calls", "1", "4.00", "4.00", "3.39", "0.30", "0.31", "0.00"},
+				{"Calls", "1", "4.00", "4.00", "3.38", "0.31", "0.31", "0.00"},
 				{"Payout fees", "1", "5.90", "5.90", "5.00", "0.45", "0.45", "0.00"},
 			}}},
 		{"sums of many entries, one of mixed amounts", []invoice.Charge{
@@ -123,6 +125,12 @@ func TestBuildGroupsNetsAndCredits(t *testing.T) {
 				if !l.Taxable.Add(l.CGST).Add(l.SGST).Add(l.IGST).Equal(l.Gross) {
 					t.Errorf("line %s: taxable and tax do not add up to %s", l.Description, l.Gross)
 				}
+				if !l.CGST.Equal(l.SGST) {
+					t.Errorf("line %s: CGST %s, SGST %s", l.Description, l.CGST, l.SGST)
+				}
+			}
+			if s := invoice.Sum(m.Lines); !s.CGST.Equal(s.SGST) {
+				t.Errorf("totals: CGST %s, SGST %s", s.CGST, s.SGST)
 			}
 		})
 	}

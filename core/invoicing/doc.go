@@ -20,11 +20,15 @@
 // invoice's rate and place. A refund of a charge from before invoicing
 // began corrects nothing and is only logged.
 //
-// Tax. Prices include GST: each line's taxable value is gross ÷ (1 + rate)
-// rounded half-up, the tax the rest; CGST and SGST halves (the odd paisa to
-// SGST) when the place of supply (the recipient's state, the supplier's
-// without a profile) is the supplier's state, else IGST. Totals are the
-// lines' sums. GST_RATE 0 issues bills of supply.
+// Tax. Prices include GST (core/gst Heads): when the place of supply (the
+// recipient's state, the supplier's without a profile) is the supplier's
+// state, each line's CGST and SGST are equal halves of its exact tax,
+// rounded half-up, and its taxable value the rest (the odd paisa there);
+// else its taxable value is gross ÷ (1 + rate) rounded half-up and the rest
+// IGST. Totals are the lines' sums, so their halves are equal too. The
+// split is made once, when the document is issued, and stored: a document
+// issued under an earlier rule keeps its figures. GST_RATE 0 issues bills
+// of supply.
 //
 // Issue. IssueDue (the invoices worker, every minute on every instance)
 // and `server invoices issue [--month] [--at]` (Issue) issue the month
@@ -74,9 +78,11 @@
 // figures, as a PDF of up to 10,000 entries (then 422 statement_too_long:
 // use the CSV), or as CSV oldest first between an opening and a closing
 // row, under the export rules (core/export). The ledger check
-// (core/ledgercheck/invoices.go) proves each document: every line's taxable
-// value and tax add up to its gross, totals are the lines' sums, and the
-// gross equals its month's billable ledger entries.
+// (core/ledgercheck/invoices.go) proves each document as stored, never
+// split again: every line's taxable value and tax add up to its gross, its
+// CGST and SGST are at most a paisa apart (equal under the rule above;
+// a paisa apart in documents issued before it), totals are the lines'
+// sums, and the gross equals its month's billable ledger entries.
 //
 // Not done by the product: e-invoicing (an IRN from the IRP, required
 // above the turnover threshold), GST returns (GSTR-1, GSTR-3B), TDS. The
