@@ -1,8 +1,10 @@
 package invoice_test
 
 import (
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
 
@@ -157,5 +159,56 @@ func TestSumAddsTheColumns(t *testing.T) {
 	s := invoice.Sum(m.Lines)
 	if s.Gross.StringFixed(2) != "101.23" || !s.Taxable.Add(s.CGST).Add(s.SGST).Add(s.IGST).Equal(s.Gross) {
 		t.Fatalf("totals %+v", s)
+	}
+}
+
+// A credit note says why it is issued: what its refunds give back, counted
+// and named, calls before fees; a long list is cut short.
+func TestBuildWordsCreditNoteReasons(t *testing.T) {
+	intra := invoice.Tax{Rate: d("18"), IntraState: true, DefaultSAC: "998319"}
+	payoutFee := func(amount, charged string) invoice.Charge {
+		c := refund("service:7", "Bank payout", amount, "", charged)
+		c.PayoutFee = true
+		return c
+	}
+	long := strings.Repeat("Very long service name ", 8)
+	cases := []struct {
+		name    string
+		charges []invoice.Charge
+		want    map[string]string
+	}{
+		{"a failed payout's fee", []invoice.Charge{payoutFee("5.90", "2026-10-20 10:00")},
+			map[string]string{"2026-10": "Refund of the fee of a failed payout"}},
+		{"calls and fees, by the month they correct", []invoice.Charge{
+			refund("service:1", "Echo API", "1.18", "", "2026-10-31 23:58"),
+			refund("service:1", "Echo API", "1.18", "", "2026-10-30 10:00"),
+			payoutFee("5.90", "2026-10-20 10:00"), payoutFee("5.90", "2026-10-21 10:00"),
+			refund("service:2", "PAN verify", "2.00", "", "2026-09-10 10:00"),
+		}, map[string]string{
+			"2026-10": "Refund of 2 calls to Echo API and the fees of 2 failed payouts",
+			"2026-09": "Refund of a call to PAN verify",
+		}},
+		{"a reseller's customers' calls at its cost", invoice.AtCost([]invoice.Charge{refund("service:1", "Echo API", "1.18", "", "2026-10-30 10:00")}),
+			map[string]string{"2026-10": "Refund of a customer's call to Echo API"}},
+		{"a refund in the month nets: no credit note, no reason", []invoice.Charge{
+			debit("service:1", "Echo API", "1.18", "2026-11-02 10:00"), refund("service:1", "Echo API", "1.18", "", "2026-11-02 10:00"),
+		}, map[string]string{}},
+		{"too long: cut short", []invoice.Charge{
+			refund("service:1", long+"A", "1.18", "", "2026-10-30 10:00"), refund("service:2", long+"B", "1.18", "", "2026-10-30 10:00"),
+			refund("service:3", long+"C", "1.18", "", "2026-10-30 10:00"),
+		}, map[string]string{"2026-10": "Refund of a call to " + long + "A and more"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := invoice.Build(c.charges, "2026-11", ist, intra)
+			if len(m.Reasons) != len(c.want) {
+				t.Fatalf("reasons %q, want %q", m.Reasons, c.want)
+			}
+			for month, want := range c.want {
+				if got := m.Reasons[month]; got != want || len(m.Credits[month]) == 0 || utf8.RuneCountInString(got) > 255 {
+					t.Errorf("reason of %s: %q, want %q", month, got, want)
+				}
+			}
+		})
 	}
 }

@@ -85,7 +85,11 @@ type Invoice struct {
 	CorrectsID       *uint64
 	CorrectsNumber   string
 	CorrectsIssuedAt *time.Time
-	CreatedAt        time.Time
+	// Reason is why a credit note was issued, as Build words it ("Refund
+	// of the fee of a failed payout"); "" for an invoice, and for a credit
+	// note issued before reasons were stored.
+	Reason    string
+	CreatedAt time.Time
 }
 
 // IntraState reports whether the supply is within the supplier's state.
