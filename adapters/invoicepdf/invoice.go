@@ -24,7 +24,7 @@ func documentTitle(inv *invoice.Invoice) string {
 
 // drawInvoice lays out an invoice: title, supplier and recipient, the
 // document's details, the lines, the totals with the amount in words, the
-// payment details and the notes.
+// settlement (paid from, or credited to, the prepaid balance) and the notes.
 func drawInvoice(d *doc, inv *invoice.Invoice) {
 	title := documentTitle(inv)
 	number := ascii(inv.Number, false)

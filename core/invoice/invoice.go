@@ -30,7 +30,9 @@ type Party struct {
 	Email     string // the recipient's
 }
 
-// Payee is how payers pay the supplier, printed on the invoice.
+// Payee is how payers pay the supplier, as the supplier's settings held it
+// when the document was issued. Documents are settled through the prepaid
+// balance, so the PDF prints no payee (adapters/invoicepdf, settlement).
 type Payee struct {
 	BankName, AccountName, AccountNumber, IFSC, UPI string
 }
