@@ -102,7 +102,8 @@ type Tax struct {
 // credit-note lines for refunds of charges of earlier months. A line's
 // quantity is its debits less its refunds, its unit price the debits'
 // amount when they all had one, its gross the ledger's sum; a line that
-// nets to zero is left out. Lines are in the order of their labels.
+// nets to zero is left out. Lines are in the order of their labels. Each
+// credit note's reason says what its refunds give back (Month.Reasons).
 func Build(charges []Charge, month string, loc *time.Location, tax Tax) Month {
 	type acc struct {
 		label, sac string

@@ -16,7 +16,9 @@
 // ledger's sum; SAC from the service, else the supplier's default. A refund
 // in the month of its charge nets in its line; a refund of an earlier
 // month's charge is a credit note in the refund's month, one per corrected
-// invoice, naming its number and date (CGST rule 53), taxed at that
+// invoice, naming its number and date (CGST rule 53) and why, worded from
+// what its refunds give back and stored with it ("Refund of the fee of a
+// failed payout"; invoice.Month.Reasons, migration 00053), taxed at that
 // invoice's rate and place. A refund of a charge from before invoicing
 // began corrects nothing and is only logged.
 //
@@ -73,6 +75,9 @@
 // instance's pending charges are written. The PDF (adapters/invoicepdf,
 // core fonts) of a document is the same bytes every time (creation date =
 // issue date); text is made ASCII (₹ prints as "Rs.", accents dropped).
+// Every charge is debited from the prepaid balance when it is made, so an
+// invoice prints "Paid from prepaid balance" and a credit note "Credited to
+// prepaid balance", never bank details as if money were due.
 // Statement gives a month's opening balance (the balance before its first
 // entry), credits (credits and refunds), debits and closing balance: as
 // figures, as a PDF of up to 10,000 entries (then 422 statement_too_long:
