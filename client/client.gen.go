@@ -3220,8 +3220,8 @@ type HitStatus string
 
 // Invoice A tax invoice (a bill of supply when `rate` is 0.00) or a credit note. Amounts include
 // GST: each line's `taxable` + `cgst` + `sgst` + `igst` = `gross`, and the totals are the
-// lines' sums. CGST and SGST when the place of supply is the supplier's state, IGST
-// otherwise. A draft (GET /invoices/upcoming) has null `id`, `number`, `issued_at` and
+// lines' sums. CGST and SGST, equal halves, when the place of supply is the supplier's
+// state, IGST otherwise. A draft (GET /invoices/upcoming) has null `id`, `number`, `issued_at` and
 // `pdf_url`. A reseller's customer's documents are issued by its reseller (`issuer_id`;
 // the supplier block, prefix and series are the reseller's, a bill of supply when it has
 // no GSTIN); everyone else's by the platform (`issuer_id` null).
@@ -3255,7 +3255,10 @@ type Invoice struct {
 	PlaceOfSupply string  `json:"place_of_supply"`
 
 	// Rate Example: 18.00
-	Rate      string       `json:"rate"`
+	Rate string `json:"rate"`
+
+	// Reason Why a credit note was issued, as stored when it was ("Refund of the fee of a failed payout"); absent for invoices and for credit notes issued before reasons were stored.
+	Reason    *string      `json:"reason,omitempty"`
 	Recipient InvoiceParty `json:"recipient"`
 	Supplier  InvoiceParty `json:"supplier"`
 	Totals    struct {

@@ -60,6 +60,7 @@ type invoiceResponse struct {
 	Totals         invoiceTotalsResponse `json:"totals"`
 	CorrectsID     *uint64               `json:"corrects_id"`
 	CorrectsNumber *string               `json:"corrects_number"`
+	Reason         *string               `json:"reason,omitempty"`
 	PDFURL         *string               `json:"pdf_url"`
 	// IRN is the e-invoice registration its issuer recorded (einvoice.go).
 	IRN *invoiceIRNResponse `json:"irn"`
@@ -78,6 +79,7 @@ func toInvoiceResponse(inv *invoice.Invoice) invoiceResponse {
 	r := invoiceResponse{UserID: inv.UserID, IssuerID: inv.IssuerID, Kind: string(inv.Kind), Month: inv.Month, Rate: money.Format2(inv.Rate),
 		PlaceOfSupply: inv.PlaceOfSupply, Supplier: toPartyResponse(inv.Supplier), Recipient: toPartyResponse(inv.Recipient),
 		Lines: []invoiceLineResponse{}, CorrectsID: inv.CorrectsID, CorrectsNumber: optional(inv.CorrectsNumber), IRN: toIRNResponse(inv.IRN),
+		Reason: optional(inv.Reason),
 		Totals: invoiceTotalsResponse{Gross: money.Format2(inv.Totals.Gross), Taxable: money.Format2(inv.Totals.Taxable),
 			CGST: money.Format2(inv.Totals.CGST), SGST: money.Format2(inv.Totals.SGST), IGST: money.Format2(inv.Totals.IGST)}}
 	if inv.ID != 0 {

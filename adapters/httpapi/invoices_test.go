@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -147,7 +148,7 @@ func TestRefundOfAnInvoicedChargeIsACreditNote(t *testing.T) {
 		ctx := context.Background()
 		st := e.store.Stores().TaxProfiles
 		if err := st.SaveSupplier(ctx, &taxprofile.Supplier{LegalName: "Paygate Technologies Private Limited", Address: "Mumbai",
-			State: "27", GSTIN: "27AAPFU0939F1ZV", InvoicePrefix: "PG", SAC: "998319"}); err != nil {
+			State: "27", GSTIN: "27AAPFU0939F1ZV", InvoicePrefix: "PG", SAC: "998319", AccountNumber: "50200012345678", IFSC: "HDFC0000123"}); err != nil {
 			t.Fatal(err)
 		}
 		c := e.newCustomer("user", "starter", "1000.00")
@@ -186,9 +187,25 @@ func TestRefundOfAnInvoicedChargeIsACreditNote(t *testing.T) {
 			cn["corrects_number"] != inv["number"] || cn["corrects_id"] != inv["id"] || totals["gross"] != "5.00" || totals["cgst"] != "0.38" || totals["sgst"] != "0.38" {
 			t.Fatalf("credit note %v, correcting %v", cn, inv["number"])
 		}
+		if cn["reason"] != "Refund of the fee of a failed payout" {
+			t.Fatalf("credit note's reason %v", cn["reason"])
+		}
+		// Its PDF names the invoice by number and date side by side in the
+		// header, with the reason; it was credited to the prepaid balance
+		// and, as the invoice, shows no bank block.
+		invAt, _ := time.Parse(time.RFC3339, inv["issued_at"].(string))
 		pdf := e.do("GET", fmt.Sprintf("/api/v1/panel/invoices/%d/pdf", uint64(cn["id"].(float64))), c.token, nil)
-		if text := pdftext.Of(t, []byte(pdf.raw), "-layout"); !strings.Contains(text, "CREDIT NOTE") || !strings.Contains(text, inv["number"].(string)) {
+		text := pdftext.Of(t, []byte(pdf.raw), "-layout")
+		header, _, _ := strings.Cut(text, "Description")
+		together := regexp.MustCompile(regexp.QuoteMeta(inv["number"].(string)) + `\s+` + invAt.In(mustIST()).Format("02 Jan 2006") +
+			`\s+Refund of the fee of a failed payout`)
+		if !strings.Contains(text, "CREDIT NOTE") || !strings.Contains(header, "Original invoice no.") || !together.MatchString(header) ||
+			!strings.Contains(text, "Credited to prepaid balance") || strings.Contains(text, "50200012345678") {
 			t.Fatalf("credit note PDF:\n%s", text)
+		}
+		text = pdftext.Of(t, []byte(e.do("GET", fmt.Sprintf("/api/v1/panel/invoices/%d/pdf", uint64(inv["id"].(float64))), c.token, nil).raw), "-layout")
+		if !strings.Contains(text, "Paid from prepaid balance") || strings.Contains(text, "50200012345678") || strings.Contains(text, "Payment details") {
+			t.Fatalf("invoice PDF:\n%s", text)
 		}
 		e.ledgerClean()
 	})

@@ -81,7 +81,7 @@ var novemberSupplies = []supply{
 }
 
 // newInvoice builds an issued document from supplies the way the issuing
-// use case does: each gross split at rate with gst.Split and gst.Heads, the
+// use case does: each gross split at rate with gst.Heads, the
 // totals the sums of the lines.
 func newInvoice(kind invoice.Kind, number string, recipient invoice.Party, rate decimal.Decimal, supplies []supply) *invoice.Invoice {
 	inv := &invoice.Invoice{
@@ -93,8 +93,7 @@ func newInvoice(kind invoice.Kind, number string, recipient invoice.Party, rate 
 	intra := inv.IntraState()
 	for _, s := range supplies {
 		gross := decimal.RequireFromString(s.gross)
-		taxable, tax := gst.Split(gross, rate)
-		cgst, sgst, igst := gst.Heads(tax, intra)
+		taxable, cgst, sgst, igst := gst.Heads(gross, rate, intra)
 		l := invoice.Line{
 			Description: s.desc, SAC: "998319", Quantity: s.qty,
 			Gross: gross, Taxable: taxable, CGST: cgst, SGST: sgst, IGST: igst,
@@ -131,7 +130,9 @@ func creditNote() *invoice.Invoice {
 	})
 	inv.Month = "2026-11"
 	corrects := uint64(7)
-	inv.CorrectsID, inv.CorrectsNumber = &corrects, "PG/26-27/000007"
+	correctsAt := time.Date(2026, 11, 1, 0, 5, 0, 0, kolkata)
+	inv.CorrectsID, inv.CorrectsNumber, inv.CorrectsIssuedAt = &corrects, "PG/26-27/000007", &correctsAt
+	inv.Reason = "Refund of 120 calls to PAN verification API"
 	return inv
 }
 

@@ -24,7 +24,7 @@ func documentTitle(inv *invoice.Invoice) string {
 
 // drawInvoice lays out an invoice: title, supplier and recipient, the
 // document's details, the lines, the totals with the amount in words, the
-// payment details and the notes.
+// settlement (paid from, or credited to, the prepaid balance) and the notes.
 func drawInvoice(d *doc, inv *invoice.Invoice) {
 	title := documentTitle(inv)
 	number := ascii(inv.Number, false)
@@ -40,6 +40,9 @@ func drawInvoice(d *doc, inv *invoice.Invoice) {
 	half := contentW / 2
 	d.blockRow([]block{supplierBlock(inv.Supplier), recipientBlock(inv.Recipient)}, []float64{half, half})
 	d.strip(invoiceDetails(d, inv))
+	if inv.Kind == invoice.KindCreditNote {
+		d.strip(creditNoteDetails(d, inv))
+	}
 
 	d.pdf.SetY(d.pdf.GetY() + 3)
 	d.font("", smallSize)
@@ -100,9 +103,6 @@ func invoiceDetails(d *doc, inv *invoice.Invoice) []field {
 		label = "Bill no."
 	}
 	fs := []field{{label, ascii(inv.Number, false)}}
-	if inv.Kind == invoice.KindCreditNote && inv.CorrectsNumber != "" {
-		fs = append(fs, field{"Against invoice", ascii(inv.CorrectsNumber, false)})
-	}
 	fs = append(fs,
 		field{"Date of issue", inv.IssuedAt.In(d.loc).Format(dateLayout)},
 		field{"Period", monthLabel(inv.Month)},
@@ -110,6 +110,38 @@ func invoiceDetails(d *doc, inv *invoice.Invoice) []field {
 		field{"Reverse charge", "No"},
 	)
 	return fs
+}
+
+// creditNoteDetails name the invoice a credit note corrects, its number and
+// date side by side (CGST rule 53), and why the note was issued; a note
+// stored before reasons were says what every credit note is.
+func creditNoteDetails(d *doc, inv *invoice.Invoice) []field {
+	date := ""
+	if inv.CorrectsIssuedAt != nil {
+		date = inv.CorrectsIssuedAt.In(d.loc).Format(dateLayout)
+	}
+	reason := inv.Reason
+	if reason == "" {
+		reason = "Refund of charges the original invoice billed"
+	}
+	return []field{
+		{"Original invoice no.", ascii(inv.CorrectsNumber, false)},
+		{"Original invoice date", date},
+		{"Reason", ascii(reason, false)},
+	}
+}
+
+// settlement says how the document's amount was settled: every charge is
+// debited from the recipient's prepaid balance when it is made, and a
+// credit note's amount is credited back to it, so no document asks for a
+// payment (no bank details).
+func settlement(inv *invoice.Invoice) block {
+	if inv.Kind == invoice.KindCreditNote {
+		return block{heading: "Settlement", name: "Credited to prepaid balance",
+			lines: []string{"The amount was credited back to the recipient's prepaid balance when the charges were refunded. No payment is due."}}
+	}
+	return block{heading: "Payment", name: "Paid from prepaid balance",
+		lines: []string{"Debited from the recipient's prepaid balance as each charge was made. No payment is due."}}
 }
 
 // Widths of the lines table's fixed columns; the description takes the
@@ -189,8 +221,8 @@ func amountCells(inv *invoice.Invoice, taxable, cgst, sgst, igst, gross decimal.
 
 const summaryW = 78.0 // the tax summary box, right of the amount in words
 
-// drawSummary prints, side by side, the amount in words with the payment
-// details, and the tax summary ending with the document's total.
+// drawSummary prints, side by side, the amount in words with how it was
+// settled (settlement), and the tax summary ending with the document's total.
 func drawSummary(d *doc, inv *invoice.Invoice) {
 	t := inv.Totals
 	var rows []field
@@ -215,23 +247,10 @@ func drawSummary(d *doc, inv *invoice.Invoice) {
 	leftW := contentW - summaryW
 	left := block{heading: "Amount in words", labelW: 26}
 	words := ascii(gst.InWords(t.Gross), false)
-	p := inv.Payee
-	pay := inv.Kind != invoice.KindCreditNote && (p.BankName != "" || p.AccountNumber != "" || p.UPI != "")
-	var payment block
-	if pay {
-		payment = block{heading: "Payment details", labelW: 26}
-		for _, f := range []field{{"Bank", p.BankName}, {"Account name", p.AccountName}, {"Account no.", p.AccountNumber}, {"IFSC", p.IFSC}, {"UPI", p.UPI}} {
-			if f.value != "" {
-				payment.fields = append(payment.fields, field{f.label, ascii(f.value, false)})
-			}
-		}
-	}
+	payment := settlement(inv)
 	d.font("B", bodySize)
 	wordLines := d.wrap(words, leftW)
-	leftH := d.blockHeight(left, leftW) + float64(len(wordLines))*lineH
-	if pay {
-		leftH += d.blockHeight(payment, leftW)
-	}
+	leftH := d.blockHeight(left, leftW) + float64(len(wordLines))*lineH + d.blockHeight(payment, leftW)
 	h := max(leftH, summaryH)
 	d.ensure(h)
 	x, y := margin, d.pdf.GetY()
@@ -243,10 +262,8 @@ func drawSummary(d *doc, inv *invoice.Invoice) {
 		d.text(x, y+used+float64(i)*lineH, leftW, lineH, l, "L")
 	}
 	used += float64(len(wordLines))*lineH + 1.5
-	if pay {
-		d.pdf.Line(x, y+used, x+leftW, y+used)
-		d.drawBlock(payment, x, y+used, leftW)
-	}
+	d.pdf.Line(x, y+used, x+leftW, y+used)
+	d.drawBlock(payment, x, y+used, leftW)
 	d.pdf.Rect(x, y, leftW, h, "D")
 
 	// Right: the tax summary, amounts right-aligned, the total in bold.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -101,7 +102,6 @@ func TestIntraStateInvoiceShowsCGSTAndSGST(t *testing.T) {
 		"PG/26-27/000001", "01 Dec 2026", "November 2026", "Maharashtra (27)",
 		"CGST 9%", "SGST 9%", "Taxable value",
 		"This is a computer generated invoice",
-		"HDFC0000123", "paygate@hdfcbank", "50200012345678",
 	)
 	mustNotContain(t, layout, "IGST", "Unregistered", "Bill of supply")
 	for i, l := range inv.Lines {
@@ -114,6 +114,9 @@ func TestIntraStateInvoiceShowsCGSTAndSGST(t *testing.T) {
 		"Total (incl. GST) Rs. "+inr(tt.Gross),
 		gst.InWords(tt.Gross),
 	)
+	if !tt.CGST.Equal(tt.SGST) {
+		t.Errorf("fixture CGST %s, SGST %s", tt.CGST, tt.SGST)
+	}
 	if inr(tt.Gross) != "42,275.29" || gst.InWords(tt.Gross) != "Rupees Forty Two Thousand Two Hundred Seventy Five and Paise Twenty Nine Only" {
 		t.Errorf("fixture total %s (%s): the test's figures moved", inr(tt.Gross), gst.InWords(tt.Gross))
 	}
@@ -146,14 +149,40 @@ func TestBillOfSupplyHasNoTax(t *testing.T) {
 	mustContain(t, flat, "Total Rs. "+inr(inv.Totals.Gross), gst.InWords(inv.Totals.Gross))
 }
 
+// Every document is settled through the prepaid balance (docs/decisions.md,
+// "Tax invoices, credit notes and statements"): an invoice says it was
+// paid from it, and shows no bank details as if money were due, whatever
+// payee the supplier's settings hold.
+func TestInvoicePaidFromPrepaidBalance(t *testing.T) {
+	for _, inv := range []*invoice.Invoice{intraStateInvoice(), interStateInvoice(), billOfSupply()} {
+		layout, flat := pdfText(t, "prepaid-"+strings.ReplaceAll(inv.Number, "/", "-"), render(t, inv))
+		mustContain(t, flat, "Paid from prepaid balance", "No payment is due.")
+		mustNotContain(t, layout, "Payment details", "HDFC", "50200012345678", "paygate@hdfcbank", "IFSC", "Credited to prepaid balance")
+	}
+}
+
+// A credit note names the invoice it corrects by number and date side by
+// side in its header (CGST rule 53), says why it was issued, and that its
+// amount went back to the prepaid balance.
 func TestCreditNoteNamesTheInvoiceItCorrects(t *testing.T) {
 	inv := creditNote()
 	layout, flat := pdfText(t, "credit-note", render(t, inv))
-	mustContain(t, layout, "CREDIT NOTE", "Credit note no.", "PGC/26-27/000001", "Against invoice", "PG/26-27/000007",
-		"computer generated credit note")
-	mustContain(t, flat, "against invoice PG/26-27/000007", "Total credit Rs. 60.00", "Rupees Sixty Only")
+	mustContain(t, layout, "CREDIT NOTE", "Credit note no.", "PGC/26-27/000001", "computer generated credit note")
+	mustContain(t, flat,
+		"Original invoice no. PG/26-27/000007 Original invoice date 01 Nov 2026 Reason Refund of 120 calls to PAN verification API",
+		"Total credit Rs. 60.00", "Rupees Sixty Only", "Credited to prepaid balance")
+	// The number and the date on one line of the header, before the lines.
+	header, _, _ := strings.Cut(layout, "Description")
+	if !regexp.MustCompile(`PG/26-27/000007\s+01 Nov 2026\s+Refund of 120 calls`).MatchString(header) {
+		t.Errorf("the header does not show the original invoice's number and date together:\n%s", header)
+	}
 	// A credit note is not paid: no bank details.
-	mustNotContain(t, layout, "TAX INVOICE", "Payment details", "HDFC0000123")
+	mustNotContain(t, layout, "TAX INVOICE", "Payment details", "HDFC0000123", "Paid from prepaid balance")
+
+	// One issued before reasons were stored says what every credit note is.
+	inv.Reason = ""
+	_, flat = pdfText(t, "credit-note-old", render(t, inv))
+	mustContain(t, flat, "Reason Refund of charges the original invoice billed")
 }
 
 func TestUnregisteredRecipient(t *testing.T) {

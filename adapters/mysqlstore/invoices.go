@@ -31,6 +31,7 @@ type invoiceRow struct {
 	CorrectsKey   uint64     `gorm:"column:corrects_key"`
 	CorrectsNum   *string    `gorm:"column:corrects_number"`
 	CorrectsAt    *time.Time `gorm:"column:corrects_issued_at"`
+	Reason        string     `gorm:"column:reason"`
 	Rate          string     `gorm:"column:rate"`
 	PlaceOfSupply string     `gorm:"column:place_of_supply"`
 	Supplier      string     `gorm:"column:supplier"`
@@ -82,7 +83,7 @@ type (
 func toInvoiceRow(inv *invoice.Invoice, series string, seq int64) (invoiceRow, error) {
 	var w moneyWriter
 	r := invoiceRow{ID: inv.ID, UserID: inv.UserID, IssuerID: inv.IssuerID, Kind: string(inv.Kind), Number: inv.Number, Series: series, Seq: seq,
-		Month: inv.Month, CorrectsID: inv.CorrectsID, Rate: w.put(colInvoiceRate, inv.Rate), PlaceOfSupply: inv.PlaceOfSupply,
+		Month: inv.Month, CorrectsID: inv.CorrectsID, Reason: inv.Reason, Rate: w.put(colInvoiceRate, inv.Rate), PlaceOfSupply: inv.PlaceOfSupply,
 		Gross: w.put(colInvoiceSum, inv.Totals.Gross), Taxable: w.put(colInvoiceSum, inv.Totals.Taxable),
 		CGST: w.put(colInvoiceSum, inv.Totals.CGST), SGST: w.put(colInvoiceSum, inv.Totals.SGST), IGST: w.put(colInvoiceSum, inv.Totals.IGST)}
 	if w.err != nil {
@@ -127,7 +128,7 @@ func toDomainInvoice(r *invoiceRow) (invoice.Invoice, error) {
 	var w moneyWriter
 	inv := invoice.Invoice{ID: r.ID, UserID: r.UserID, IssuerID: r.IssuerID, Kind: invoice.Kind(r.Kind), Number: r.Number, Month: r.Month,
 		IssuedAt: timeFromDB(r.IssuedAt), Rate: w.get(colInvoiceRate, r.Rate), PlaceOfSupply: r.PlaceOfSupply,
-		CorrectsID: r.CorrectsID, CreatedAt: timeFromDB(r.CreatedAt),
+		CorrectsID: r.CorrectsID, Reason: r.Reason, CreatedAt: timeFromDB(r.CreatedAt),
 		CorrectsIssuedAt: r.CorrectsAt,
 		Totals: invoice.Totals{Gross: w.get(colInvoiceSum, r.Gross), Taxable: w.get(colInvoiceSum, r.Taxable),
 			CGST: w.get(colInvoiceSum, r.CGST), SGST: w.get(colInvoiceSum, r.SGST), IGST: w.get(colInvoiceSum, r.IGST)}}
@@ -364,9 +365,10 @@ func (s *invoiceStore) charges(ctx context.Context, who string, arg any, commiss
 		cancelled = ", 0 AS earned, " + unit("h.commission_cancelled") + " AS cancelled"
 	}
 	queries := []struct {
-		group string // prefix of the group key
-		sql   string
-		args  []any
+		group     string // prefix of the group key
+		sql       string
+		args      []any
+		payoutFee bool // refunds of failed payouts' fees
 	}{
 		// Calls: debits, and refunds of debits of the period, by service.
 		{"service:", "SELECT t.type AS type, CAST(h.api_service_id AS CHAR) AS group_id, sv.name AS label, sv.sac_code AS sac, COUNT(*) AS n, SUM(t.amount) AS total, " +
@@ -375,14 +377,14 @@ func (s *invoiceStore) charges(ctx context.Context, who string, arg any, commiss
 			"WHERE " + who + " AND t.reference_type = ? AND t.created_at >= ? AND t.created_at < ? AND (t.type = ? OR (t.type = ? AND " +
 			"EXISTS (SELECT 1 FROM transactions d WHERE d.reference_type = t.reference_type AND d.reference_id = t.reference_id AND d.type = ? AND d.created_at >= ?))) " +
 			"GROUP BY t.type, h.api_service_id, sv.name, sv.sac_code",
-			[]any{userID, ledger.RefAPIHit, f, t, ledger.Debit, ledger.Refund, ledger.Debit, f}},
+			[]any{userID, ledger.RefAPIHit, f, t, ledger.Debit, ledger.Refund, ledger.Debit, f}, false},
 		// Calls: refunds of earlier debits, each with its debit's time.
 		{"service:", "SELECT t.type AS type, CAST(h.api_service_id AS CHAR) AS group_id, sv.name AS label, sv.sac_code AS sac, 1 AS n, t.amount AS total, " +
 			"t.amount AS low, t.amount AS high, d.created_at AS charged_at" + cancelled + " " +
 			"FROM transactions t JOIN api_hit_logs h ON h.id = t.reference_id LEFT JOIN api_services sv ON sv.id = h.api_service_id " +
 			"JOIN transactions d ON d.reference_type = t.reference_type AND d.reference_id = t.reference_id AND d.type = ? AND d.created_at < ? " +
 			"WHERE " + who + " AND t.reference_type = ? AND t.type = ? AND t.created_at >= ? AND t.created_at < ?",
-			[]any{ledger.Debit, f, userID, ledger.RefAPIHit, ledger.Refund, f, t}},
+			[]any{ledger.Debit, f, userID, ledger.RefAPIHit, ledger.Refund, f, t}, false},
 		// Payout fees refunded: the fee was the payout call's charge.
 		{"service:", "SELECT t.type AS type, CAST(h.api_service_id AS CHAR) AS group_id, sv.name AS label, sv.sac_code AS sac, 1 AS n, t.amount AS total, " +
 			"t.amount AS low, t.amount AS high, d.created_at AS charged_at, p.created_at AS ordered_at" + cancelled + " " +
@@ -390,18 +392,18 @@ func (s *invoiceStore) charges(ctx context.Context, who string, arg any, commiss
 			"LEFT JOIN api_services sv ON sv.id = h.api_service_id " +
 			"LEFT JOIN transactions d ON d.reference_type = ? AND d.reference_id = h.id AND d.type = ? " +
 			"WHERE " + who + " AND t.reference_type = ? AND t.type = ? AND t.created_at >= ? AND t.created_at < ?",
-			[]any{ledger.RefAPIHit, ledger.Debit, userID, ledger.RefPayoutFee, ledger.Refund, f, t}},
+			[]any{ledger.RefAPIHit, ledger.Debit, userID, ledger.RefPayoutFee, ledger.Refund, f, t}, true},
 		// Plan fees by plan.
 		{"plan:", "SELECT t.type AS type, sp.plan_code AS group_id, pl.name AS label, NULL AS sac, COUNT(*) AS n, SUM(t.amount) AS total, " +
 			"MIN(t.amount) AS low, MAX(t.amount) AS high, NULL AS charged_at " +
 			"FROM transactions t JOIN subscription_periods sp ON sp.id = t.reference_id LEFT JOIN plans pl ON pl.code = sp.plan_code " +
 			"WHERE " + who + " AND t.reference_type = ? AND t.type = ? AND t.created_at >= ? AND t.created_at < ? GROUP BY t.type, sp.plan_code, pl.name",
-			[]any{userID, ledger.RefPlanFee, ledger.Debit, f, t}},
+			[]any{userID, ledger.RefPlanFee, ledger.Debit, f, t}, false},
 		// Collection fees.
 		{"collection_fee", "SELECT t.type AS type, '' AS group_id, NULL AS label, NULL AS sac, COUNT(*) AS n, SUM(t.amount) AS total, " +
 			"MIN(t.amount) AS low, MAX(t.amount) AS high, NULL AS charged_at " +
 			"FROM transactions t WHERE " + who + " AND t.reference_type = ? AND t.type = ? AND t.created_at >= ? AND t.created_at < ? GROUP BY t.type",
-			[]any{userID, ledger.RefPaymentFee, ledger.Debit, f, t}},
+			[]any{userID, ledger.RefPaymentFee, ledger.Debit, f, t}, false},
 	}
 	var out []invoice.Charge
 	for _, q := range queries {
@@ -414,6 +416,7 @@ func (s *invoiceStore) charges(ctx context.Context, who string, arg any, commiss
 			if err != nil {
 				return nil, fmt.Errorf("charges of user %d: %w", userID, err)
 			}
+			c.PayoutFee = q.payoutFee
 			out = append(out, c)
 		}
 	}

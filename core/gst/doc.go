@@ -8,7 +8,9 @@
 // taxable value, so taxable value + tax is exactly the gross the ledger
 // moved (Split). When the place of supply (IGST Act, section 12) is in the
 // supplier's state, the tax is CGST and SGST (UTGST in a Union territory),
-// each half, the odd paisa to SGST; otherwise it is all IGST (Heads). Rate
+// always equal: each half is the exact tax halved, rounded half-up, and the
+// taxable value is gross − both halves (the odd paisa moves into the
+// taxable value); otherwise it is all IGST, as Split gives it (Heads). Rate
 // 0 is a bill of supply: no tax.
 //
 // Identifiers. A GSTIN, as GSTN issues it to a regular taxpayer, is 15

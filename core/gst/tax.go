@@ -37,15 +37,25 @@ func Split(gross, rate decimal.Decimal) (taxable, tax decimal.Decimal) {
 	return taxable, gross.Sub(taxable)
 }
 
-// Heads divides a line's tax between the heads of GST. Within the
-// supplier's state (intraState) it is CGST and SGST, each half, the odd
-// paisa to SGST; otherwise all of it is IGST. cgst + sgst + igst == tax.
-func Heads(tax decimal.Decimal, intraState bool) (cgst, sgst, igst decimal.Decimal) {
-	if !intraState {
-		return decimal.Zero, decimal.Zero, tax
+// Heads splits a line's gross amount that includes GST at rate percent into
+// its taxable value and the heads of GST (docs/decisions.md, "Tax invoices,
+// credit notes and statements"). Within the supplier's state (intraState)
+// the tax is CGST and SGST, always equal: each half is the exact tax
+// (gross − gross ÷ (1 + rate/100)) halved and rounded half-up to the paisa,
+// and the taxable value is gross − both halves, so the odd paisa of an odd
+// tax moves into the taxable value, never into one head. Otherwise all of
+// the tax is IGST, as Split gives it. taxable + cgst + sgst + igst == gross
+// exactly; a negative gross (a credit) splits like its opposite. rate must
+// satisfy ValidRate (Heads panics otherwise).
+func Heads(gross, rate decimal.Decimal, intraState bool) (taxable, cgst, sgst, igst decimal.Decimal) {
+	if !intraState || rate.IsZero() {
+		taxable, igst = Split(gross, rate)
+		return taxable, decimal.Zero, decimal.Zero, igst
 	}
-	// Truncate goes toward zero, so a negative tax (a credit) divides like
-	// its opposite.
-	cgst = tax.Div(two).Truncate(2)
-	return cgst, tax.Sub(cgst), decimal.Zero
+	if !ValidRate(rate) {
+		panic(fmt.Sprintf("gst.Heads: rate %s is not a percentage from 0 to 100 with at most 2 places", rate))
+	}
+	// gross·rate ÷ (2·(100 + rate)) in one exact step, as Split does.
+	half := gross.Mul(rate).DivRound(two.Mul(hundred.Add(rate)), 2)
+	return gross.Sub(half.Mul(two)), half, half, decimal.Zero
 }

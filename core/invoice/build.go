@@ -2,9 +2,12 @@ package invoice
 
 import (
 	"cmp"
+	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
 
@@ -32,6 +35,9 @@ type Charge struct {
 	// (CustomerCharges; zero otherwise), Resold marks them at its cost.
 	Commission decimal.Decimal
 	Resold     bool
+	// PayoutFee marks a refund of a failed payout's fee (its group is the
+	// payout call's service): a credit note's reason names it so.
+	PayoutFee bool
 }
 
 // AtCost is a reseller's customers' charges as the platform bills them to
@@ -77,6 +83,10 @@ func One(t ledger.Type, amount decimal.Decimal, group, label, sac string, charge
 type Month struct {
 	Lines   []Line
 	Credits map[string][]Line // corrected month → lines
+	// Reasons word why each month's credit note is issued: "Refund of "
+	// and what its refunds give back ("2 calls to Echo API", "the fee of
+	// a failed payout"), at most 255 characters.
+	Reasons map[string]string // corrected month → reason
 }
 
 // Tax is how lines are taxed: the rate in percent and whether the supply
@@ -92,7 +102,8 @@ type Tax struct {
 // credit-note lines for refunds of charges of earlier months. A line's
 // quantity is its debits less its refunds, its unit price the debits'
 // amount when they all had one, its gross the ledger's sum; a line that
-// nets to zero is left out. Lines are in the order of their labels.
+// nets to zero is left out. Lines are in the order of their labels. Each
+// credit note's reason says what its refunds give back (Month.Reasons).
 func Build(charges []Charge, month string, loc *time.Location, tax Tax) Month {
 	type acc struct {
 		label, sac string
@@ -104,6 +115,7 @@ func Build(charges []Charge, month string, loc *time.Location, tax Tax) Month {
 	}
 	own := map[string]*acc{}
 	credits := map[string]map[string]*acc{}
+	refunds := map[string]map[refunded]int64{} // corrected month → what → items
 	add := func(m map[string]*acc, c Charge, sign int64) {
 		a := m[c.Group]
 		if a == nil {
@@ -135,6 +147,10 @@ func Build(charges []Charge, month string, loc *time.Location, tax Tax) Month {
 				credits[m] = map[string]*acc{}
 			}
 			add(credits[m], c, 1)
+			if refunds[m] == nil {
+				refunds[m] = map[refunded]int64{}
+			}
+			refunds[m][refundOf(c)] += c.Count
 		}
 	}
 	lines := func(m map[string]*acc) []Line {
@@ -157,11 +173,85 @@ func Build(charges []Charge, month string, loc *time.Location, tax Tax) Month {
 		slices.SortFunc(out, func(x, y Line) int { return cmp.Compare(x.Description, y.Description) })
 		return out
 	}
-	out := Month{Lines: lines(own), Credits: map[string][]Line{}}
+	out := Month{Lines: lines(own), Credits: map[string][]Line{}, Reasons: map[string]string{}}
 	for m, accs := range credits {
 		if ls := lines(accs); len(ls) > 0 {
 			out.Credits[m] = ls
+			out.Reasons[m] = reason(refunds[m])
 		}
+	}
+	return out
+}
+
+// refunded is a kind of thing a refund gives back, as a credit note's
+// reason words it.
+type refunded struct {
+	kind  int // refundCall, refundCustomerCall, refundPayoutFee, refundOther
+	label string
+}
+
+const (
+	refundCall = iota
+	refundCustomerCall
+	refundPayoutFee
+	refundOther
+)
+
+func refundOf(c Charge) refunded {
+	switch {
+	case c.PayoutFee:
+		return refunded{refundPayoutFee, ""}
+	case strings.HasPrefix(c.Group, "customers:service:"):
+		return refunded{refundCustomerCall, strings.TrimPrefix(c.Label, "Customers' calls: ")}
+	case strings.HasPrefix(c.Group, "service:"):
+		return refunded{refundCall, c.Label}
+	default:
+		return refunded{refundOther, lowerFirst(c.Label)}
+	}
+}
+
+// words is n items of r: "2 calls to Echo API", "the fee of a failed payout".
+func (r refunded) words(n int64) string {
+	many := n != 1
+	switch {
+	case r.kind == refundPayoutFee && many:
+		return fmt.Sprintf("the fees of %d failed payouts", n)
+	case r.kind == refundPayoutFee:
+		return "the fee of a failed payout"
+	case r.kind == refundCall && many:
+		return fmt.Sprintf("%d calls to %s", n, r.label)
+	case r.kind == refundCall:
+		return "a call to " + r.label
+	case r.kind == refundCustomerCall && many:
+		return fmt.Sprintf("%d customers' calls to %s", n, r.label)
+	case r.kind == refundCustomerCall:
+		return "a customer's call to " + r.label
+	default:
+		return fmt.Sprintf("%s (%d)", r.label, n)
+	}
+}
+
+// maxReason is the reason column's width, in characters.
+const maxReason = 255
+
+// reason words a credit note's refunds: "Refund of 2 calls to Echo API and
+// the fee of a failed payout", calls first, each kind by its label; cut
+// short ("and more") past maxReason.
+func reason(items map[refunded]int64) string {
+	keys := slices.SortedFunc(maps.Keys(items), func(a, b refunded) int {
+		return cmp.Or(cmp.Compare(a.kind, b.kind), cmp.Compare(a.label, b.label))
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k.words(items[k])
+	}
+	out := "Refund of " + strings.Join(parts, " and ")
+	for utf8.RuneCountInString(out) > maxReason && len(parts) > 1 {
+		parts = parts[:len(parts)-1]
+		out = "Refund of " + strings.Join(parts, ", ") + " and more"
+	}
+	if r := []rune(out); len(r) > maxReason {
+		out = string(r[:maxReason-3]) + "..."
 	}
 	return out
 }
@@ -179,9 +269,7 @@ func Retax(lines []Line, tax Tax) []Line {
 
 // split is a line's gross as taxable value and tax heads.
 func split(gross decimal.Decimal, tax Tax) (taxable, cgst, sgst, igst decimal.Decimal) {
-	taxable, t := gst.Split(gross, tax.Rate)
-	cgst, sgst, igst = gst.Heads(t, tax.IntraState)
-	return taxable, cgst, sgst, igst
+	return gst.Heads(gross, tax.Rate, tax.IntraState)
 }
 
 // Sum is the totals of lines.

@@ -1,8 +1,10 @@
 package invoice_test
 
 import (
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
 
@@ -79,15 +81,17 @@ func TestBuildGroupsNetsAndCredits(t *testing.T) {
 			{"Plan: Growth", "1", "300.00", "300.00", "254.24", "0.00", "0.00", "45.76"},
 			{"Verify calls", "2", "", "5.00", "4.24", "0.00", "0.00", "0.76"},
 		}, nil},
-		{"odd paisa to SGST", []invoice.Charge{debit("service:1", "Calls", "0.05", "2026-11-03 12:00")},
-			intra, []line{{"Calls", "1", "0.05", "0.05", "0.04", "0.00", "0.01", "0.00"}}, nil},
+		{"an odd paisa of tax stays in the taxable value", []invoice.Charge{debit("service:1", "Calls", "0.05", "2026-11-03 12:00")},
+			intra, []line{{"Calls", "1", "0.05", "0.05", "0.05", "0.00", "0.00", "0.00"}}, nil},
+		{"equal halves of 25.00", []invoice.Charge{debit("service:1", "Calls", "25.00", "2026-11-03 12:00")},
+			intra, []line{{"Calls", "1", "25.00", "25.00", "21.18", "1.91", "1.91", "0.00"}}, nil},
 		{"a refund of October's charge is a credit, not a netting", []invoice.Charge{
 			debit("service:1", "Calls", "10.00", "2026-11-03 12:00"),
 			refund("service:1", "Calls", "4.00", "2026-11-01 00:05", "2026-10-31 23:58"),
 			refund("payout", "Payout fees", "5.90", "2026-11-04 08:00", "2026-10-20 10:00"),
-		}, intra, []line{{"Calls", "1", "10.00", "10.00", "8.47", "0.76", "0.77", "0.00"}},
+		}, intra, []line{{"Calls", "1", "10.00", "10.00", "8.48", "0.76", "0.76", "0.00"}},
 			map[string][]line{"2026-10": {
-				{"Calls", "1", "4.00", "4.00", "3.39", "0.30", "0.31", "0.00"},
+				{"Calls", "1", "4.00", "4.00", "3.38", "0.31", "0.31", "0.00"},
 				{"Payout fees", "1", "5.90", "5.90", "5.00", "0.45", "0.45", "0.00"},
 			}}},
 		{"sums of many entries, one of mixed amounts", []invoice.Charge{
@@ -123,6 +127,12 @@ func TestBuildGroupsNetsAndCredits(t *testing.T) {
 				if !l.Taxable.Add(l.CGST).Add(l.SGST).Add(l.IGST).Equal(l.Gross) {
 					t.Errorf("line %s: taxable and tax do not add up to %s", l.Description, l.Gross)
 				}
+				if !l.CGST.Equal(l.SGST) {
+					t.Errorf("line %s: CGST %s, SGST %s", l.Description, l.CGST, l.SGST)
+				}
+			}
+			if s := invoice.Sum(m.Lines); !s.CGST.Equal(s.SGST) {
+				t.Errorf("totals: CGST %s, SGST %s", s.CGST, s.SGST)
 			}
 		})
 	}
@@ -149,5 +159,56 @@ func TestSumAddsTheColumns(t *testing.T) {
 	s := invoice.Sum(m.Lines)
 	if s.Gross.StringFixed(2) != "101.23" || !s.Taxable.Add(s.CGST).Add(s.SGST).Add(s.IGST).Equal(s.Gross) {
 		t.Fatalf("totals %+v", s)
+	}
+}
+
+// A credit note says why it is issued: what its refunds give back, counted
+// and named, calls before fees; a long list is cut short.
+func TestBuildWordsCreditNoteReasons(t *testing.T) {
+	intra := invoice.Tax{Rate: d("18"), IntraState: true, DefaultSAC: "998319"}
+	payoutFee := func(amount, charged string) invoice.Charge {
+		c := refund("service:7", "Bank payout", amount, "", charged)
+		c.PayoutFee = true
+		return c
+	}
+	long := strings.Repeat("Very long service name ", 8)
+	cases := []struct {
+		name    string
+		charges []invoice.Charge
+		want    map[string]string
+	}{
+		{"a failed payout's fee", []invoice.Charge{payoutFee("5.90", "2026-10-20 10:00")},
+			map[string]string{"2026-10": "Refund of the fee of a failed payout"}},
+		{"calls and fees, by the month they correct", []invoice.Charge{
+			refund("service:1", "Echo API", "1.18", "", "2026-10-31 23:58"),
+			refund("service:1", "Echo API", "1.18", "", "2026-10-30 10:00"),
+			payoutFee("5.90", "2026-10-20 10:00"), payoutFee("5.90", "2026-10-21 10:00"),
+			refund("service:2", "PAN verify", "2.00", "", "2026-09-10 10:00"),
+		}, map[string]string{
+			"2026-10": "Refund of 2 calls to Echo API and the fees of 2 failed payouts",
+			"2026-09": "Refund of a call to PAN verify",
+		}},
+		{"a reseller's customers' calls at its cost", invoice.AtCost([]invoice.Charge{refund("service:1", "Echo API", "1.18", "", "2026-10-30 10:00")}),
+			map[string]string{"2026-10": "Refund of a customer's call to Echo API"}},
+		{"a refund in the month nets: no credit note, no reason", []invoice.Charge{
+			debit("service:1", "Echo API", "1.18", "2026-11-02 10:00"), refund("service:1", "Echo API", "1.18", "", "2026-11-02 10:00"),
+		}, map[string]string{}},
+		{"too long: cut short", []invoice.Charge{
+			refund("service:1", long+"A", "1.18", "", "2026-10-30 10:00"), refund("service:2", long+"B", "1.18", "", "2026-10-30 10:00"),
+			refund("service:3", long+"C", "1.18", "", "2026-10-30 10:00"),
+		}, map[string]string{"2026-10": "Refund of a call to " + long + "A and more"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := invoice.Build(c.charges, "2026-11", ist, intra)
+			if len(m.Reasons) != len(c.want) {
+				t.Fatalf("reasons %q, want %q", m.Reasons, c.want)
+			}
+			for month, want := range c.want {
+				if got := m.Reasons[month]; got != want || len(m.Credits[month]) == 0 || utf8.RuneCountInString(got) > 255 {
+					t.Errorf("reason of %s: %q, want %q", month, got, want)
+				}
+			}
+		})
 	}
 }

@@ -30,7 +30,9 @@ type Party struct {
 	Email     string // the recipient's
 }
 
-// Payee is how payers pay the supplier, printed on the invoice.
+// Payee is how payers pay the supplier, as the supplier's settings held it
+// when the document was issued. Documents are settled through the prepaid
+// balance, so the PDF prints no payee (adapters/invoicepdf, settlement).
 type Payee struct {
 	BankName, AccountName, AccountNumber, IFSC, UPI string
 }
@@ -85,7 +87,11 @@ type Invoice struct {
 	CorrectsID       *uint64
 	CorrectsNumber   string
 	CorrectsIssuedAt *time.Time
-	CreatedAt        time.Time
+	// Reason is why a credit note was issued, as Build words it ("Refund
+	// of the fee of a failed payout"); "" for an invoice, and for a credit
+	// note issued before reasons were stored.
+	Reason    string
+	CreatedAt time.Time
 	// IRN is the e-invoice portal's answer once its issuer recorded it
 	// (nil before; read by ByID and List).
 	IRN *IRN

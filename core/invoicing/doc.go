@@ -16,15 +16,21 @@
 // ledger's sum; SAC from the service, else the supplier's default. A refund
 // in the month of its charge nets in its line; a refund of an earlier
 // month's charge is a credit note in the refund's month, one per corrected
-// invoice, naming its number and date (CGST rule 53), taxed at that
+// invoice, naming its number and date (CGST rule 53) and why, worded from
+// what its refunds give back and stored with it ("Refund of the fee of a
+// failed payout"; invoice.Month.Reasons, migration 00053), taxed at that
 // invoice's rate and place. A refund of a charge from before invoicing
 // began corrects nothing and is only logged.
 //
-// Tax. Prices include GST: each line's taxable value is gross ÷ (1 + rate)
-// rounded half-up, the tax the rest; CGST and SGST halves (the odd paisa to
-// SGST) when the place of supply (the recipient's state, the supplier's
-// without a profile) is the supplier's state, else IGST. Totals are the
-// lines' sums. GST_RATE 0 issues bills of supply.
+// Tax. Prices include GST (core/gst Heads): when the place of supply (the
+// recipient's state, the supplier's without a profile) is the supplier's
+// state, each line's CGST and SGST are equal halves of its exact tax,
+// rounded half-up, and its taxable value the rest (the odd paisa there);
+// else its taxable value is gross ÷ (1 + rate) rounded half-up and the rest
+// IGST. Totals are the lines' sums, so their halves are equal too. The
+// split is made once, when the document is issued, and stored: a document
+// issued under an earlier rule keeps its figures. GST_RATE 0 issues bills
+// of supply.
 //
 // Issue. IssueDue (the invoices worker, every minute on every instance)
 // and `server invoices issue [--month] [--at]` (Issue) issue the month
@@ -69,14 +75,19 @@
 // instance's pending charges are written. The PDF (adapters/invoicepdf,
 // core fonts) of a document is the same bytes every time (creation date =
 // issue date); text is made ASCII (₹ prints as "Rs.", accents dropped).
+// Every charge is debited from the prepaid balance when it is made, so an
+// invoice prints "Paid from prepaid balance" and a credit note "Credited to
+// prepaid balance", never bank details as if money were due.
 // Statement gives a month's opening balance (the balance before its first
 // entry), credits (credits and refunds), debits and closing balance: as
 // figures, as a PDF of up to 10,000 entries (then 422 statement_too_long:
 // use the CSV), or as CSV oldest first between an opening and a closing
 // row, under the export rules (core/export). The ledger check
-// (core/ledgercheck/invoices.go) proves each document: every line's taxable
-// value and tax add up to its gross, totals are the lines' sums, and the
-// gross equals its month's billable ledger entries.
+// (core/ledgercheck/invoices.go) proves each document as stored, never
+// split again: every line's taxable value and tax add up to its gross, its
+// CGST and SGST are at most a paisa apart (equal under the rule above;
+// a paisa apart in documents issued before it), totals are the lines'
+// sums, and the gross equals its month's billable ledger entries.
 //
 // E-invoicing (einvoice.go). A B2B document (both GSTINs, not a bill of
 // supply) is given to its issuer (the admin for the platform's, the

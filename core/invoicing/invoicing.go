@@ -441,6 +441,7 @@ func (v *Invoicing) document(sup *Supplier, rcp invoice.Party, userID uint64, mo
 	b := built{invoice: doc(invoice.KindInvoice, m.Lines), credits: map[string]*invoice.Invoice{}}
 	for cm, lines := range m.Credits {
 		b.credits[cm] = doc(invoice.KindCreditNote, lines)
+		b.credits[cm].Reason = m.Reasons[cm]
 	}
 	return b
 }

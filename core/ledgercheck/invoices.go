@@ -14,10 +14,10 @@ import (
 )
 
 // checkInvoices proves the user's issued documents (docs/decisions.md, "Tax
-// invoices"): every line's taxable value and tax add up to its gross, the
-// totals are the lines' sums, and an invoice's gross equals the billable
-// debits of its account and month less the refunds of those debits in the
-// month, as the ledger holds them now; a credit note's gross equals the
+// invoices") as they were issued (DocumentProblems: every line's taxable
+// value and tax add up to its gross, the totals are the lines' sums), and
+// that an invoice's gross equals the billable debits of its account and
+// month less the refunds of those debits in the month, as the ledger holds them now; a credit note's gross equals the
 // month's refunds of the charges of the month it corrects. A reseller's
 // billable amount adds its customers' at its cost (invoice.AtCost); and per
 // reseller and finished month, its customers' invoiced gross less their
@@ -46,14 +46,8 @@ func (c *Checker) checkInvoices(ctx context.Context, id uint64, bad func(string,
 }
 
 func (c *Checker) checkInvoice(ctx context.Context, inv *invoice.Invoice, bad func(string, ...any)) error {
-	for _, l := range inv.Lines {
-		if !l.Taxable.Add(l.CGST).Add(l.SGST).Add(l.IGST).Equal(l.Gross) {
-			bad("%s %s line %q: taxable %s and tax do not add up to its gross %s", inv.Kind, inv.Number, l.Description,
-				l.Taxable.StringFixed(2), l.Gross.StringFixed(2))
-		}
-	}
-	if sum := invoice.Sum(inv.Lines); !totalsEqual(sum, inv.Totals) {
-		bad("%s %s: totals %+v are not the sums of its lines %+v", inv.Kind, inv.Number, inv.Totals, sum)
+	for _, p := range DocumentProblems(inv) {
+		bad("%s", p)
 	}
 	start, end, err := plan.Bounds(inv.Month, c.loc)
 	if err != nil {
@@ -93,6 +87,35 @@ func (c *Checker) checkInvoice(ctx context.Context, inv *invoice.Invoice, bad fu
 			inv.Totals.Gross.StringFixed(2), want.StringFixed(2))
 	}
 	return nil
+}
+
+// DocumentProblems are what is wrong within a stored document, read as it
+// was issued: a line whose taxable value and taxes do not add up to its
+// gross, a line or total whose CGST and SGST are more than a paisa apart or
+// beside IGST, totals that are not the lines' sums. It never splits a gross
+// again: a document issued before CGST and SGST were equal (the odd paisa
+// then went to SGST) holds as it was issued, and one issued since holds
+// with equal halves; neither is recomputed under today's rule.
+func DocumentProblems(inv *invoice.Invoice) []string {
+	var out []string
+	paisa := decimal.New(1, -2)
+	heads := func(what string, cgst, sgst, igst decimal.Decimal) {
+		if cgst.Sub(sgst).Abs().GreaterThan(paisa) || !igst.IsZero() && !(cgst.IsZero() && sgst.IsZero()) {
+			out = append(out, fmt.Sprintf("%s %s %s: CGST %s, SGST %s and IGST %s are not the heads of one tax", inv.Kind, inv.Number, what,
+				cgst.StringFixed(2), sgst.StringFixed(2), igst.StringFixed(2)))
+		}
+	}
+	for _, l := range inv.Lines {
+		if !l.Taxable.Add(l.CGST).Add(l.SGST).Add(l.IGST).Equal(l.Gross) {
+			out = append(out, fmt.Sprintf("%s %s line %q: taxable %s and tax do not add up to its gross %s", inv.Kind, inv.Number, l.Description,
+				l.Taxable.StringFixed(2), l.Gross.StringFixed(2)))
+		}
+		heads(fmt.Sprintf("line %q", l.Description), l.CGST, l.SGST, l.IGST)
+	}
+	if sum := invoice.Sum(inv.Lines); !totalsEqual(sum, inv.Totals) {
+		out = append(out, fmt.Sprintf("%s %s: totals %+v are not the sums of its lines %+v", inv.Kind, inv.Number, inv.Totals, sum))
+	}
+	return out
 }
 
 func totalsEqual(a, b invoice.Totals) bool {

@@ -12,12 +12,12 @@ import { join } from 'node:path';
 import { signIn, register } from '../steps/auth.mjs';
 import { activateUser, createServiceWithPricing } from '../steps/admin.mjs';
 import { callFromTryIt, createKey, inr } from '../steps/user.mjs';
-import { expectText, squash } from '../steps/money.mjs';
+import { eventually, expectText, squash } from '../steps/money.mjs';
 import { creditBalance } from '../steps/payouts.mjs';
 import { expectNoOverflow, settle } from '../steps/plans.mjs';
 import {
-  callService, download, expectDraft, expectIn, expectStatement, fillBillingSettings, invoiceRow, issueMonth, kolkataMonth, monthName,
-  openIssuedInvoice, pdfText, setBillingDetails,
+  callService, download, expectApart, expectDraft, expectIn, expectStatement, fillBillingSettings, invoiceRow, issueMonth, kolkataMonth, monthName,
+  moveBillingDetails, openIssuedInvoice, pdfText, setBillingDetails,
 } from '../steps/invoices.mjs';
 import { openScreen, pageHeading, unique } from '../lib/helpers.mjs';
 
@@ -151,6 +151,34 @@ export const steps = [
       await expectDraft(page, { month: MONTH, service: SERVICE.name, calls: CALLS, price: '0.50', gross: GROSS, recipient: CUSTOMER });
       await page.getByText('No invoices yet').waitFor();
       await ctx.shot(page, 'invoices-draft');
+    },
+  },
+  {
+    id: 'phone-tax',
+    name: 'at 390 px, a customer in the supplier\'s state: the draft\'s "CGST … + SGST …" (equal halves) stays clear of the place of supply, no sideways scroll',
+    needs: ['draft'],
+    async run(ctx) {
+      const page = await ctx.actor('user');
+      await moveBillingDetails(page, { state: SUPPLIER.state, gstin: '' });
+      try {
+        const phone = await ctx.actor('user-phone390', { viewport: 'phone390', storageFrom: 'user' });
+        await openOn(phone, ctx.baseURL, '/invoices', 'Invoices');
+        const draft = phone.getByRole('region', { name: 'This month so far' });
+        const tax = draft.getByTestId('upcoming-tax');
+        await eventually(async () => {
+          const t = squash(await tax.innerText());
+          const m = /^CGST ₹(\d+\.\d{2}) \+ SGST ₹(\d+\.\d{2})$/.exec(t);
+          return (m !== null && m[1] === m[2]) || `it reads "${t}", want CGST and SGST equal`;
+        }, "the draft's tax within the state");
+        const place = draft.getByTestId('upcoming-place');
+        await expectText(place, SUPPLIER.state, 'the place of supply');
+        await settle(phone);
+        await expectApart(phone, tax, place, 'the draft\'s tax and place of supply');
+        await expectNoOverflow(phone, 'Invoices at 390 px');
+        await ctx.shot(phone, 'phone390-invoices-cgst-sgst');
+      } finally {
+        await moveBillingDetails(page, { state: CUSTOMER.state, gstin: CUSTOMER.gstin });
+      }
     },
   },
   {

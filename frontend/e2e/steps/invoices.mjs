@@ -125,6 +125,38 @@ export async function setBillingDetails(page, b) {
   if ((await gstin.inputValue()) !== b.gstin) throw new Error(`the GSTIN reads ${await gstin.inputValue()} after saving, want ${b.gstin}`);
 }
 
+/** On Profile: moves the saved billing details to another state (`gstin` may be '' for none), and saves them. */
+export async function moveBillingDetails(page, { state, gstin }) {
+  await navigate(page, 'Profile', 'Profile and sessions');
+  const card = page.getByRole('form', { name: 'Billing details' });
+  await card.getByTestId('billing-profile-saved').getByText(/^Saved /).waitFor();
+  await choose(page, card, 'State', state);
+  await field(card, 'GSTIN (optional)').fill(gstin);
+  const saved = page.waitForResponse((r) => r.url().endsWith('/api/v1/panel/auth/me') && r.request().method() === 'PATCH');
+  await card.getByRole('button', { name: 'Save billing details' }).click();
+  if ((await saved).status() !== 200) throw new Error(`moving the billing details answered ${(await saved).status()}: ${await (await saved).text()}`);
+}
+
+/**
+ * Fails unless the rendered contents of `a` and `b` (their text as laid
+ * out, overflow included, not their boxes) are apart, and each lies within
+ * the screen's width.
+ */
+export async function expectApart(page, a, b, what) {
+  const extent = (el) => {
+    const r = document.createRange();
+    r.selectNodeContents(el);
+    const { left, right, top, bottom } = r.getBoundingClientRect();
+    return { left, right, top, bottom };
+  };
+  const [x, y] = [await a.evaluate(extent), await b.evaluate(extent)];
+  const width = await page.evaluate(() => window.innerWidth);
+  const overlap = x.left < y.right && y.left < x.right && x.top < y.bottom && y.top < x.bottom;
+  if (overlap || Math.max(x.right, y.right) > width + 0.5 || Math.min(x.left, y.left) < 0) {
+    throw new Error(`${what} overlap or leave the screen (${width}px): ${JSON.stringify(x)} and ${JSON.stringify(y)}`);
+  }
+}
+
 /** Calls the service `n` times with the key's credentials, as an integration would (not the browser). */
 export async function callService(baseURL, { slug, key, secret, params }, n) {
   for (let i = 0; i < n; i++) {

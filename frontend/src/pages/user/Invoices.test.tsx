@@ -116,7 +116,7 @@ describe('Invoices (a user)', () => {
     expect(within(lines).getByRole('columnheader', { name: 'CGST 9%' })).toBeInTheDocument();
     expect(within(lines).getByRole('columnheader', { name: 'SGST 9%' })).toBeInTheDocument();
     expect(within(lines).queryByRole('columnheader', { name: /IGST/ })).toBeNull();
-    expect(within(lines).getByTestId('invoice-totals')).toHaveTextContent('Total₹1.27₹0.11₹0.12₹1.50');
+    expect(within(lines).getByTestId('invoice-totals')).toHaveTextContent('Total₹1.28₹0.11₹0.11₹1.50');
     expect(within(drawer).queryByTestId('corrects')).toBeNull();
     await u.click(within(drawer).getByRole('button', { name: 'Download PDF' }));
     await waitFor(() => expect(clicked).toEqual(['PG-26-27-000002.pdf']));
@@ -134,6 +134,7 @@ describe('Invoices (a user)', () => {
     renderWithApp(<Invoices />, { path: '/invoices', url: '/invoices?invoice=9' });
     const drawer = await screen.findByRole('dialog', { name: 'Credit note PGC/26-27/000001' });
     expect(await within(drawer).findByTestId('corrects')).toHaveTextContent('Corrects invoice PG/26-27/000001');
+    expect(within(drawer).getByTestId('corrects')).toHaveTextContent('Refund of a call to SMS OTP.');
     expect(within(drawer).getByTestId('invoice-gross')).toHaveTextContent('₹0.50');
   });
 });

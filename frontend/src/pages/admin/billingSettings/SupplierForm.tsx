@@ -120,7 +120,7 @@ export function SupplierForm({ settings, onSaved, defaultPrefix = 'PG' }: { sett
               description="For lines whose service has no SAC code of its own; empty: 998319" {...form.getInputProps('sac_code')} />
           </SimpleGrid>
         </Section>
-        <Section title="Payment details" description="Shown to payers on invoices. The bank account is all four fields or none.">
+        <Section title="Payment details" description="Shown to payers on Add balance, where they top up their prepaid balance; invoices are paid from that balance and show no bank details. The bank account is all four fields or none.">
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
             <TextInput label="Bank name" maxLength={100} autoComplete="off" {...form.getInputProps('bank_name')} />
             <TextInput label="Account name" maxLength={100} autoComplete="off" {...form.getInputProps('account_name')} />

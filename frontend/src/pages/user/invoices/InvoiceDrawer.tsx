@@ -45,6 +45,7 @@ export function InvoiceDrawer({ id, onClose, onDownload, downloading }: {
           {inv.kind === 'credit_note' && (
             <Alert color="grape" variant="light" data-testid="corrects">
               Corrects invoice <b>{inv.corrects_number ?? '—'}</b>: the charges of that invoice refunded in {monthOf(inv.month)}.
+              {inv.reason && <> {inv.reason}.</>}
             </Alert>
           )}
           <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm">

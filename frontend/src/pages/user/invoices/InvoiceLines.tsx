@@ -78,12 +78,22 @@ export function InvoiceLines({ invoice, caption }: { invoice: Invoice; caption: 
   );
 }
 
-/** The tax of a document in one line: "IGST ₹18.00", "CGST ₹9.00 + SGST ₹9.00", or "No GST (bill of supply)". */
+/**
+ * The tax of a document: "IGST ₹18.00", "CGST ₹9.00 + SGST ₹9.00", or "No GST (bill of supply)".
+ * Each head keeps its amount on its line, but the two heads wrap onto two lines where a narrow
+ * column (a phone's two-column facts) cannot hold both, instead of running over the next fact.
+ */
 export function TaxSummary({ invoice, size = 'sm' }: { invoice: Invoice; size?: 'xs' | 'sm' }) {
   const t = invoice.totals;
+  const head = { whiteSpace: 'nowrap' as const, display: 'inline-block' };
   switch (taxKind(invoice)) {
     case 'none': return <Text size={size} c="dimmed">No GST</Text>;
-    case 'inter': return <Text size={size} style={{ whiteSpace: 'nowrap' }}>IGST <Money value={t.igst} /></Text>;
-    default: return <Text size={size} style={{ whiteSpace: 'nowrap' }}>CGST <Money value={t.cgst} /> + SGST <Money value={t.sgst} /></Text>;
+    case 'inter': return <Text size={size} style={head}>IGST <Money value={t.igst} /></Text>;
+    default: return (
+      <Text size={size} data-testid="tax-heads" style={{ overflowWrap: 'anywhere' }}>
+        <span style={head}>CGST <Money value={t.cgst} /></span>{' '}
+        <span style={head}>+ SGST <Money value={t.sgst} /></span>
+      </Text>
+    );
   }
 }

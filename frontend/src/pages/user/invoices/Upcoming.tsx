@@ -43,7 +43,7 @@ export function Upcoming() {
                   <Fact label="Total so far" testId="upcoming-gross"><Money value={d.totals.gross} fw={600} /></Fact>
                   <Fact label="Taxable value"><Money value={d.totals.taxable} /></Fact>
                   <Fact label="Tax" testId="upcoming-tax"><TaxSummary invoice={d} /></Fact>
-                  <Fact label="Place of supply"><PlaceOfSupply invoice={d} /></Fact>
+                  <Fact label="Place of supply" testId="upcoming-place"><PlaceOfSupply invoice={d} /></Fact>
                 </SimpleGrid>
                 <InvoiceLines invoice={d} caption={`Your charges of ${monthOf(d.month)} so far`} />
               </>

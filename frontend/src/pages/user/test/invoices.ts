@@ -24,14 +24,15 @@ export function invoice(over: Partial<Invoice> = {}): Invoice {
 export function intraInvoice(over: Partial<Invoice> = {}): Invoice {
   return invoice({
     id: 6, number: 'PG/26-27/000002', place_of_supply: '27', recipient: { ...recipient, state: '27', gstin: null },
-    lines: [{ description: 'SMS OTP calls', resold: false, sac: '998319', quantity: 3, unit_price: '0.50', gross: '1.50', taxable: '1.27', cgst: '0.11', sgst: '0.12', igst: '0.00' }],
-    totals: { gross: '1.50', taxable: '1.27', cgst: '0.11', sgst: '0.12', igst: '0.00' }, ...over,
+    lines: [{ description: 'SMS OTP calls', resold: false, sac: '998319', quantity: 3, unit_price: '0.50', gross: '1.50', taxable: '1.28', cgst: '0.11', sgst: '0.11', igst: '0.00' }],
+    totals: { gross: '1.50', taxable: '1.28', cgst: '0.11', sgst: '0.11', igst: '0.00' }, ...over,
   });
 }
 
 export function creditNote(over: Partial<Invoice> = {}): Invoice {
   return invoice({
     id: 9, kind: 'credit_note', number: 'PGC/26-27/000001', month: '2026-11', issued_at: '2026-11-30T18:30:00Z', corrects_id: 5, corrects_number: 'PG/26-27/000001',
+    reason: 'Refund of a call to SMS OTP',
     lines: [{ description: 'SMS OTP calls refunded', resold: false, sac: '998319', quantity: 1, unit_price: '0.50', gross: '0.50', taxable: '0.42', cgst: '0.00', sgst: '0.00', igst: '0.08' }],
     totals: { gross: '0.50', taxable: '0.42', cgst: '0.00', sgst: '0.00', igst: '0.08' }, pdf_url: '/api/v1/panel/invoices/9/pdf', ...over,
   });
