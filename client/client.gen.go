@@ -4523,7 +4523,7 @@ type Service struct {
 	// ProviderUrl Admins only
 	ProviderUrl *string `json:"provider_url,omitempty"`
 
-	// SacCode Admins only; the service's SAC code on invoices, null for the supplier's default (`sac_code` of the billing settings)
+	// SacCode Admins only; the SAC code of this service's invoice lines, null for the supplier's default (`sac_code` of the billing settings). The built-in services that move money (`payment-create`, `recharge-mobile`, `payout-transfer`) start with 997158 (financial transaction processing), as do collection fees, which no service bills.
 	SacCode   *string       `json:"sac_code,omitempty"`
 	Slug      string        `json:"slug"`
 	Status    ServiceStatus `json:"status"`
@@ -4553,7 +4553,7 @@ type ServiceCreateRequest struct {
 	// ProviderUrl The upstream http(s) URL
 	ProviderUrl string `json:"provider_url"`
 
-	// SacCode The service's SAC code on invoices (6 digits starting with 99); null for the supplier's default
+	// SacCode The SAC code of this service's invoice lines (6 digits starting with 99, the chapter of services); null for the supplier's default
 	//
 	// Example: 998314
 	SacCode *string `json:"sac_code,omitempty"`
@@ -4628,7 +4628,7 @@ type ServicePatchRequest struct {
 	// ProviderUrl The upstream http(s) URL
 	ProviderUrl *string `json:"provider_url,omitempty"`
 
-	// SacCode The service's SAC code on invoices (6 digits starting with 99); null for the supplier's default
+	// SacCode The SAC code of this service's invoice lines (6 digits starting with 99, the chapter of services); null for the supplier's default
 	//
 	// Example: 998314
 	SacCode *string `json:"sac_code,omitempty"`
@@ -7618,7 +7618,9 @@ type ClientInterface interface {
 	//
 	// The lines and totals the caller's invoice for the current local month would have if it
 	// were issued now, computed by the same code that issues it; no id, number or date.
-	// Admins read any account's with `user_id`.
+	// Admins read any account's with `user_id`. A month already issued for the account (its
+	// invoice written, or the month finished) has no draft: 204 with no body, since nothing
+	// charged after it would be invoiced.
 	//
 	// Corresponds with GET /api/v1/panel/invoices/upcoming (the `GetUpcomingInvoice` operationId).
 	GetUpcomingInvoice(ctx context.Context, params *GetUpcomingInvoiceParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -10727,7 +10729,9 @@ func (c *Client) GetInvoiceRegister(ctx context.Context, params *GetInvoiceRegis
 //
 // The lines and totals the caller's invoice for the current local month would have if it
 // were issued now, computed by the same code that issues it; no id, number or date.
-// Admins read any account's with `user_id`.
+// Admins read any account's with `user_id`. A month already issued for the account (its
+// invoice written, or the month finished) has no draft: 204 with no body, since nothing
+// charged after it would be invoiced.
 //
 // Corresponds with GET /api/v1/panel/invoices/upcoming (the `GetUpcomingInvoice` operationId).
 func (c *Client) GetUpcomingInvoice(ctx context.Context, params *GetUpcomingInvoiceParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -21701,7 +21705,9 @@ type ClientWithResponsesInterface interface {
 	//
 	// The lines and totals the caller's invoice for the current local month would have if it
 	// were issued now, computed by the same code that issues it; no id, number or date.
-	// Admins read any account's with `user_id`.
+	// Admins read any account's with `user_id`. A month already issued for the account (its
+	// invoice written, or the month finished) has no draft: 204 with no body, since nothing
+	// charged after it would be invoiced.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -42793,7 +42799,9 @@ func (c *ClientWithResponses) GetInvoiceRegisterWithResponse(ctx context.Context
 //
 // The lines and totals the caller's invoice for the current local month would have if it
 // were issued now, computed by the same code that issues it; no id, number or date.
-// Admins read any account's with `user_id`.
+// Admins read any account's with `user_id`. A month already issued for the account (its
+// invoice written, or the month finished) has no draft: 204 with no body, since nothing
+// charged after it would be invoiced.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -52943,6 +52951,9 @@ func ParseGetUpcomingInvoiceResponse(rsp *http.Response) (*GetUpcomingInvoiceRes
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case rsp.StatusCode == 204:
+		break // No content-type
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized

@@ -180,7 +180,7 @@ func fileName(number string) string {
 }
 
 // upcomingInvoice is the caller's draft of this month; an admin's, any
-// account's with user_id.
+// account's with user_id. A month already issued has none: 204, no body.
 func (s *server) upcomingInvoice(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	var userID uint64
@@ -193,6 +193,9 @@ func (s *server) upcomingInvoice(c echo.Context) error {
 	inv, err := s.app.Invoicing.Upcoming(c.Request().Context(), invoicing.StatementOf(caller(c), userID), s.app.History.Now())
 	if err != nil {
 		return err
+	}
+	if inv == nil {
+		return c.NoContent(http.StatusNoContent)
 	}
 	return c.JSON(http.StatusOK, toInvoiceResponse(inv))
 }

@@ -55,6 +55,9 @@ func TestMonthlyInvoiceThroughTheServer(t *testing.T) {
 			t.Fatalf("draft %s", draft.raw)
 		}
 
+		if d := e.must(e.do("GET", fmt.Sprintf("/api/v1/panel/invoices/upcoming?user_id=%d", c.id), e.admin, nil), 200); d.num("user_id") != c.id {
+			t.Fatalf("the admin's read of the account's draft: %s", d.raw)
+		}
 		now := time.Now()
 		month := plan.Month(now, mustIST())
 		_, end, _ := plan.Bounds(month, mustIST())
@@ -78,9 +81,6 @@ func TestMonthlyInvoiceThroughTheServer(t *testing.T) {
 		if byUser := e.must(e.do("GET", fmt.Sprintf("/api/v1/panel/invoices?user_id=%d", c.id), e.admin, nil), 200).body["data"].([]any); len(byUser) != 1 ||
 			byUser[0].(map[string]any)["user_email"] != c.email {
 			t.Fatalf("admin's list by user: %v", byUser)
-		}
-		if d := e.must(e.do("GET", fmt.Sprintf("/api/v1/panel/invoices/upcoming?user_id=%d", c.id), e.admin, nil), 200); d.num("user_id") != c.id {
-			t.Fatalf("the admin's read of the account's draft: %s", d.raw)
 		}
 		e.must(e.do("GET", "/api/v1/panel/invoices?month=2026-13", c.token, nil), 422)
 

@@ -400,7 +400,7 @@ func (s *invoiceStore) charges(ctx context.Context, who string, arg any, commiss
 			"WHERE " + who + " AND t.reference_type = ? AND t.type = ? AND t.created_at >= ? AND t.created_at < ? GROUP BY t.type, sp.plan_code, pl.name",
 			[]any{userID, ledger.RefPlanFee, ledger.Debit, f, t}, false},
 		// Collection fees.
-		{"collection_fee", "SELECT t.type AS type, '' AS group_id, NULL AS label, NULL AS sac, COUNT(*) AS n, SUM(t.amount) AS total, " +
+		{invoice.GroupCollectionFee, "SELECT t.type AS type, '' AS group_id, NULL AS label, NULL AS sac, COUNT(*) AS n, SUM(t.amount) AS total, " +
 			"MIN(t.amount) AS low, MAX(t.amount) AS high, NULL AS charged_at " +
 			"FROM transactions t WHERE " + who + " AND t.reference_type = ? AND t.type = ? AND t.created_at >= ? AND t.created_at < ? GROUP BY t.type",
 			[]any{userID, ledger.RefPaymentFee, ledger.Debit, f, t}, false},
@@ -452,7 +452,7 @@ func toCharge(group string, r *chargeSum, from time.Time) (invoice.Charge, error
 		c.Label = "Plan " + *r.Label
 	case r.Label != nil:
 		c.Label = *r.Label
-	case group == "collection_fee":
+	case group == invoice.GroupCollectionFee:
 		c.Label = "Collection fees"
 	default:
 		c.Label = group + r.GroupID

@@ -80,16 +80,18 @@ commands:
   serve          run the HTTP server (default)
   migrate        apply database migrations and exit
   ledger check   verify every balance against the ledger; exit 1 on discrepancies
-  billing run [--at INSTANT]
+  billing run [--at INSTANT] [--allow-future]
                  charge every subscription renewal due at INSTANT (RFC 3339;
                  now by default) that was not done, as the billing worker does
-  invoices issue [--month YYYY-MM] [--at INSTANT]
+  invoices issue [--month YYYY-MM] [--at INSTANT] [--allow-future]
                  issue the month's tax invoices and credit notes (the month
                  before INSTANT, now by default), as the invoicing worker does
-  commissions settle [--at INSTANT]
+  commissions settle [--at INSTANT] [--allow-future]
                  credit resellers' commissions of every UTC hour closed
                  before INSTANT (RFC 3339; now by default) not yet credited,
                  as the commissions worker does
+                 (these three refuse an INSTANT later than the clock, exit 2,
+                 unless --allow-future, which APP_ENV=production refuses)
   brand verify-domain HOST [--reseller ID]
                  mark the pending brand domain HOST verified on the operator's
                  word (ownership checked otherwise, e.g. a support ticket),
@@ -165,11 +167,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	case cmd == "ledger" && len(rest) == 2 && rest[1] == "check":
 		return ledgerCheck(ctx, newApp(cfg, store, nil, nil, nil, log).Ledger, stdout)
 	case cmd == "billing" && len(rest) >= 2 && rest[1] == "run":
-		return billingRun(ctx, newApp(cfg, store, nil, nil, nil, log), rest[2:], stdout)
+		return billingRun(ctx, newApp(cfg, store, nil, nil, nil, log), rest[2:], stdout, cfg.production())
 	case cmd == "invoices" && len(rest) >= 2 && rest[1] == "issue":
-		return invoicesIssue(ctx, newApp(cfg, store, nil, nil, nil, log), rest[2:], stdout)
+		return invoicesIssue(ctx, newApp(cfg, store, nil, nil, nil, log), rest[2:], stdout, cfg.production())
 	case cmd == "commissions" && len(rest) >= 2 && rest[1] == "settle":
-		return commissionsSettle(ctx, newApp(cfg, store, nil, nil, nil, log), rest[2:], stdout)
+		return commissionsSettle(ctx, newApp(cfg, store, nil, nil, nil, log), rest[2:], stdout, cfg.production())
 	case cmd == "brand" && len(rest) >= 2 && rest[1] == "verify-domain":
 		return brandVerifyDomain(ctx, newApp(cfg, store, nil, nil, nil, log), rest[2:], stdout)
 	case cmd == "backup" && len(rest) == 2:
@@ -394,26 +396,20 @@ func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.L
 	return nil
 }
 
-// billingRun is `billing run [--at <RFC 3339 instant>]`: one billing step
-// at that instant (the clock's by default), as the workers run it.
-func billingRun(ctx context.Context, a *app.App, args []string, out io.Writer) error {
-	at := time.Now()
-	switch {
-	case len(args) == 2 && args[0] == "--at":
-		t, err := time.Parse(time.RFC3339, args[1])
-		if err != nil {
-			return fmt.Errorf("billing run --at: %w", err)
-		}
-		at = t
-	case len(args) == 1 && strings.HasPrefix(args[0], "--at="):
-		t, err := time.Parse(time.RFC3339, strings.TrimPrefix(args[0], "--at="))
-		if err != nil {
-			return fmt.Errorf("billing run --at: %w", err)
-		}
-		at = t
-	case len(args) != 0:
-		return fmt.Errorf("usage: billing run [--at <RFC 3339 instant>]")
+// billingRun is `billing run [--at <RFC 3339 instant>] [--allow-future]`:
+// one billing step at that instant (the clock's by default), as the
+// workers run it; a later instant than the clock needs --allow-future
+// (instant.go).
+func billingRun(ctx context.Context, a *app.App, args []string, out io.Writer, production bool) error {
+	now := time.Now()
+	in, err := parseInstant("billing run", "usage: billing run [--at <RFC 3339 instant>] [--allow-future]", args, nil, now)
+	if err != nil {
+		return err
 	}
+	if err := in.check("billing run", now, production); err != nil {
+		return err
+	}
+	at := in.at
 	res, err := a.Billing.Run(ctx, at)
 	if err != nil {
 		return err
@@ -423,34 +419,21 @@ func billingRun(ctx context.Context, a *app.App, args []string, out io.Writer) e
 	return nil
 }
 
-// invoicesIssue is `invoices issue [--month YYYY-MM] [--at <RFC 3339>]`:
-// month's documents dated at (the clock by default; month defaults to the
-// one before at's), as the invoicing worker issues them.
-func invoicesIssue(ctx context.Context, a *app.App, args []string, out io.Writer) error {
-	const use = "usage: invoices issue [--month YYYY-MM] [--at <RFC 3339 instant>]"
-	at, month := time.Now(), ""
-	for len(args) > 0 {
-		name, value, ok := strings.Cut(args[0], "=")
-		if !ok {
-			if len(args) < 2 {
-				return errors.New(use)
-			}
-			value, args = args[1], args[1:]
-		}
-		args = args[1:]
-		switch name {
-		case "--at":
-			t, err := time.Parse(time.RFC3339, value)
-			if err != nil {
-				return fmt.Errorf("invoices issue --at: %w", err)
-			}
-			at = t
-		case "--month":
-			month = value
-		default:
-			return errors.New(use)
-		}
+// invoicesIssue is `invoices issue [--month YYYY-MM] [--at <RFC 3339>]
+// [--allow-future]`: month's documents dated at (the clock by default;
+// month defaults to the one before at's), as the invoicing worker issues
+// them; a later instant than the clock needs --allow-future (instant.go).
+func invoicesIssue(ctx context.Context, a *app.App, args []string, out io.Writer, production bool) error {
+	const use = "usage: invoices issue [--month YYYY-MM] [--at <RFC 3339 instant>] [--allow-future]"
+	now, month := time.Now(), ""
+	in, err := parseInstant("invoices issue", use, args, map[string]*string{"--month": &month}, now)
+	if err != nil {
+		return err
 	}
+	if err := in.check("invoices issue", now, production); err != nil {
+		return err
+	}
+	at := in.at
 	if month == "" {
 		month = plan.PrevMonth(plan.Month(at, a.History.Location()))
 	}
@@ -462,30 +445,20 @@ func invoicesIssue(ctx context.Context, a *app.App, args []string, out io.Writer
 	return nil
 }
 
-// commissionsSettle is `commissions settle [--at <RFC 3339>]`: every
-// reseller-hour closed before at (the clock by default) not yet credited,
-// as the commissions worker settles them.
-func commissionsSettle(ctx context.Context, a *app.App, args []string, out io.Writer) error {
-	const use = "usage: commissions settle [--at <RFC 3339 instant>]"
-	at := time.Now()
-	for len(args) > 0 {
-		name, value, ok := strings.Cut(args[0], "=")
-		if !ok {
-			if len(args) < 2 {
-				return errors.New(use)
-			}
-			value, args = args[1], args[1:]
-		}
-		args = args[1:]
-		if name != "--at" {
-			return errors.New(use)
-		}
-		t, err := time.Parse(time.RFC3339, value)
-		if err != nil {
-			return fmt.Errorf("commissions settle --at: %w", err)
-		}
-		at = t
+// commissionsSettle is `commissions settle [--at <RFC 3339>]
+// [--allow-future]`: every reseller-hour closed before at (the clock by
+// default) not yet credited, as the commissions worker settles them; a
+// later instant than the clock needs --allow-future (instant.go).
+func commissionsSettle(ctx context.Context, a *app.App, args []string, out io.Writer, production bool) error {
+	now := time.Now()
+	in, err := parseInstant("commissions settle", "usage: commissions settle [--at <RFC 3339 instant>] [--allow-future]", args, nil, now)
+	if err != nil {
+		return err
 	}
+	if err := in.check("commissions settle", now, production); err != nil {
+		return err
+	}
+	at := in.at
 	res, err := a.Commissions.SettleBefore(ctx, at)
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 
 	"paygate/core/catalog"
 	"paygate/core/errs"
+	"paygate/core/gst"
 	"paygate/core/ledger"
 	"paygate/core/metering"
 	"paygate/core/pricing"
@@ -26,7 +27,14 @@ const (
 // answer; the charge is refunded.
 var ErrProviderUnavailable = errs.E(errs.Unavailable, "provider_unavailable", "Provider unavailable, please retry")
 
-// Services are the built-in service rows with their default prices
+// movesMoney are the built-in services whose charge is a fee for moving
+// money (a payment collected, a recharge paid, a payout sent): their SAC is
+// gst.PaymentSAC. Account verification and account opening are
+// information services: the supplier's default SAC (migration 00050 sets
+// the same on existing databases).
+var movesMoney = map[string]bool{SlugPaymentCreate: true, SlugRechargeMobile: true, SlugPayoutTransfer: true}
+
+// Services are the built-in service rows with their default prices, SAC
 // and documentation, created at every start when missing (whatever
 // DEMO_DATA says) and editable by admins afterwards.
 func Services() []catalog.Seed {
@@ -40,9 +48,14 @@ func Services() []catalog.Seed {
 	seed := func(slug, name, desc, price string, params map[string]catalog.ParamSpec, example map[string]any) catalog.Seed {
 		d := desc
 		p := decimal.RequireFromString(price)
+		var sac *string
+		if movesMoney[slug] {
+			code := gst.PaymentSAC
+			sac = &code
+		}
 		return catalog.Seed{
 			Service: catalog.Service{Name: name, Slug: slug, Description: &d, Category: "gateway",
-				ProviderURL: "builtin://" + slug, Method: "POST", Status: catalog.StatusActive, Builtin: true},
+				ProviderURL: "builtin://" + slug, Method: "POST", Status: catalog.StatusActive, Builtin: true, SAC: sac},
 			Doc: &catalog.Doc{Endpoint: gatewayEndpoints[slug], Method: "POST", Description: desc,
 				RequestParams: params, ResponseExample: example, ErrorCodes: errorCodes},
 			Price: pricing.Price{UserPrice: p, ResellerPrice: p, AdminCost: decimal.Zero, MinimumHitCharge: decimal.Zero,

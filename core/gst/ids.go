@@ -9,6 +9,11 @@ import (
 // other information technology services not elsewhere classified.
 const DefaultSAC = "998319"
 
+// PaymentSAC is the code of fees for moving money (collection, payout and
+// recharge fees): 997158, financial transaction processing and clearing
+// house services.
+const PaymentSAC = "997158"
+
 // base36 is the check character alphabet: a character's value is its index.
 const base36 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 

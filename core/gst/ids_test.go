@@ -133,12 +133,12 @@ func TestPANProblem(t *testing.T) {
 }
 
 func TestSACProblem(t *testing.T) {
-	for _, ok := range []string{gst.DefaultSAC, "998314", "997212", "990000", "999999"} {
+	for _, ok := range []string{gst.DefaultSAC, gst.PaymentSAC, "998314", "997212", "990000", "999999"} {
 		if p := gst.SACProblem(ok); p != "" {
 			t.Errorf("SACProblem(%q) = %q", ok, p)
 		}
 	}
-	for _, bad := range []string{"", "9983", "99831", "9983190", "998A19", "848319", " 998319", "0998319", "98319 "} {
+	for _, bad := range []string{"", "9983", "99831", "9983190", "998A19", "848319", "997158\n", "99-158", "９９7158", " 998319", "0998319", "98319 "} {
 		if p := gst.SACProblem(bad); !strings.Contains(p, "6-digit service code") {
 			t.Errorf("SACProblem(%q) = %q", bad, p)
 		}

@@ -25,8 +25,9 @@ type Charge struct {
 	Amount decimal.Decimal // their sum
 	Unit   *decimal.Decimal
 	// Group is the line the entries belong to ("service:12",
-	// "plan:growth", "collection_fee"), Label its description, SAC its
-	// code ("" for the supplier's default).
+	// "plan:growth", GroupCollectionFee), Label its description, SAC its
+	// service's code ("" for the supplier's default; Build gives
+	// collection fees gst.PaymentSAC).
 	Group, Label, SAC string
 	// ChargedAt is an instant of the month the charges were debited in:
 	// for refunds, the month of the debits they give back.
@@ -39,6 +40,23 @@ type Charge struct {
 	// payout call's service): a credit note's reason names it so.
 	PayoutFee bool
 }
+
+// GroupCollectionFee is the group of collection fees (ledger payment_fee
+// debits). No service bills them: their SAC is gst.PaymentSAC, financial
+// transaction processing, whatever the supplier's default.
+const GroupCollectionFee = "collection_fee"
+
+// sacOf is c's SAC: its service's, gst.PaymentSAC for collection fees (a
+// reseller's customers' too), else "" (the supplier's default).
+func sacOf(c Charge) string {
+	if c.SAC == "" && strings.TrimPrefix(c.Group, customersGroup) == GroupCollectionFee {
+		return gst.PaymentSAC
+	}
+	return c.SAC
+}
+
+// customersGroup prefixes the groups of a reseller's customers' charges.
+const customersGroup = "customers:"
 
 // AtCost is a reseller's customers' charges as the platform bills them to
 // the reseller: each at the customer's charge less the reseller's
@@ -53,9 +71,9 @@ func AtCost(charges []Charge) []Charge {
 		if !c.Commission.IsZero() {
 			c.Unit = nil
 		}
-		c.Group = "customers:" + c.Group
+		c.Group = customersGroup + c.Group
 		switch {
-		case strings.HasPrefix(c.Group, "customers:service:"):
+		case strings.HasPrefix(c.Group, customersGroup+"service:"):
 			c.Label = "Customers' calls: " + c.Label
 		default:
 			c.Label = "Customers' " + lowerFirst(c.Label)
@@ -119,7 +137,7 @@ func Build(charges []Charge, month string, loc *time.Location, tax Tax) Month {
 	add := func(m map[string]*acc, c Charge, sign int64) {
 		a := m[c.Group]
 		if a == nil {
-			a = &acc{label: c.Label, sac: c.SAC, resold: c.Resold}
+			a = &acc{label: c.Label, sac: sacOf(c), resold: c.Resold}
 			m[c.Group] = a
 		}
 		a.n += sign * c.Count

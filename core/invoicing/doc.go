@@ -13,7 +13,9 @@
 // transfers, payouts' and payments' principal are not supplies. A line is
 // its entries summed: quantity = items billed less items refunded, unit
 // price the items' one amount (or none when they differ), gross = the
-// ledger's sum; SAC from the service, else the supplier's default. A refund
+// ledger's sum; SAC from the service (the built-in payment, recharge and
+// payout services 997158, gateway.Services), collection fees 997158
+// (invoice.GroupCollectionFee), else the supplier's default. A refund
 // in the month of its charge nets in its line; a refund of an earlier
 // month's charge is a credit note in the refund's month, one per corrected
 // invoice, naming its number and date (CGST rule 53) and why, worded from
@@ -72,7 +74,8 @@
 // as=recipient|issuer) and reads both; anyone else's is not found.
 //
 // Reads. Upcoming builds this month so far with the same code, after the
-// instance's pending charges are written. The PDF (adapters/invoicepdf,
+// instance's pending charges are written; a month already issued for the
+// account (its invoice written, or the month finished) has no draft. The PDF (adapters/invoicepdf,
 // core fonts) of a document is the same bytes every time (creation date =
 // issue date); text is made ASCII (₹ prints as "Rs.", accents dropped).
 // Every charge is debited from the prepaid balance when it is made, so an

@@ -35,6 +35,7 @@ type ResellerBilling interface {
 // month finished and reads the documents.
 type Invoices interface {
 	MonthDone(ctx context.Context, month string) (bool, error)
+	InvoiceOf(ctx context.Context, userID uint64, month string) (*invoice.Invoice, error)
 	FinishMonth(ctx context.Context, month string, at time.Time) error
 	Hold(ctx context.Context, resellerID uint64, month string, at time.Time) (bool, error)
 	Charged(ctx context.Context, from, to time.Time, after uint64, limit int) ([]uint64, error)

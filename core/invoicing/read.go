@@ -63,11 +63,16 @@ func (v *Invoicing) Get(ctx context.Context, actor *user.User, id uint64) (*invo
 }
 
 // Upcoming is the draft of userID's invoice for at's month so far: the
-// lines and totals the same code would issue, without a number.
+// lines and totals the same code would issue, without a number. A month
+// already issued (finished, or userID's invoice of it written) has no
+// draft: nil, since nothing charged after it would ever be invoiced.
 func (v *Invoicing) Upcoming(ctx context.Context, userID uint64, at time.Time) (*invoice.Invoice, error) {
 	month := plan.Month(at, v.cfg.Location)
 	start, end, err := plan.Bounds(month, v.cfg.Location)
 	if err != nil {
+		return nil, err
+	}
+	if issued, err := v.issued(ctx, userID, month); err != nil || issued {
 		return nil, err
 	}
 	if err := v.settled(ctx); err != nil {
@@ -93,6 +98,19 @@ func (v *Invoicing) Upcoming(ctx context.Context, userID uint64, at time.Time) (
 		return err
 	})
 	return draft, err
+}
+
+// issued reports whether month was issued for userID: the month finished,
+// or its invoice written (a run still going through the other accounts).
+func (v *Invoicing) issued(ctx context.Context, userID uint64, month string) (bool, error) {
+	if done, err := v.s.Invoices.MonthDone(ctx, month); err != nil || done {
+		return done, err
+	}
+	_, err := v.s.Invoices.InvoiceOf(ctx, userID, month)
+	if errors.Is(err, invoice.ErrNotFound) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // shownSupplier is the supplier a draft or a statement of u names: its

@@ -199,11 +199,14 @@ async function igstText(scope) {
 
 /**
  * Issues `month`'s documents with the server's CLI, dated `at`, against the
- * e2e server's database, as an operator runs it.
+ * e2e server's database, as an operator runs it. The flow issues the
+ * current month at the start of the next, ahead of the clock: a test's
+ * `--allow-future` (refused in production, and without it the command
+ * refuses an instant later than the clock).
  * @returns {Promise<string>} what the command printed
  */
 export async function issueMonth(server, month, at) {
-  const out = await server.cli(['invoices', 'issue', '--month', month, '--at', at]);
+  const out = await server.cli(['invoices', 'issue', '--month', month, '--at', at, '--allow-future']);
   const line = out.split('\n').find((l) => l.startsWith('invoices issue '));
   if (!line || !/: 1 invoices?, 0 credit notes?$/.test(line)) throw new Error(`invoices issue printed: ${out}`);
   return line;

@@ -44,11 +44,14 @@ export function useInvoice(id: number | null) {
   });
 }
 
-/** The caller's invoice for the current month so far (a draft: no number), as it would be issued now. */
+/**
+ * The caller's invoice for the current month so far (a draft: no number), as
+ * it would be issued now; null when the month was already issued (204).
+ */
 export function useUpcomingInvoice() {
   return useQuery({
     queryKey: invoiceKeys.upcoming,
-    queryFn: () => call(api.GET(UPCOMING_PATH)),
+    queryFn: async (): Promise<Invoice | null> => (await call(api.GET(UPCOMING_PATH))) ?? null,
     staleTime: 15_000,
   });
 }

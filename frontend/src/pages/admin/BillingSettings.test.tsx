@@ -50,6 +50,10 @@ describe('Billing settings', () => {
     expect(notice).toHaveTextContent("At the GST rate of 18.00% a tax invoice needs the supplier's GSTIN");
     expect(field('Invoice prefix')).toHaveValue('PG');
     expect(screen.getByText('Invoices PG/26-27/000001, credit notes PGC/26-27/000001', { exact: false })).toBeInTheDocument();
+    // Where the default SAC applies, and where 997158 does instead.
+    expect(screen.getByText(/^Plan fees, and calls of services without a SAC code of their own/)).toBeInTheDocument();
+    expect(screen.getByTestId('sac-note')).toHaveTextContent('Collection fees, and the payment, recharge and payout services');
+    expect(screen.getByTestId('sac-note')).toHaveTextContent('997158 (financial transaction processing), not this default');
 
     const u = userEvent.setup();
     // Required fields are checked before sending.

@@ -156,3 +156,62 @@ describe('the service model', () => {
     expect(fieldFor(v, 'service', 'status', 'bad')).toBe('active');
   });
 });
+
+describe("the service editor's SAC code", () => {
+  const payout = {
+    ...service, id: 7, name: 'Payout (money transfer)', slug: 'payout-transfer', endpoint: '/api/v1/payout/transfer', category: 'gateway',
+    parameters: {}, builtin: true, provider_url: 'builtin://payout-transfer', has_provider_key: false, sac_code: '997158',
+  };
+  const routes = (patch: (c: Call) => Response) => ({
+    'GET /api/v1/panel/services/7': () => json(200, payout),
+    'GET /api/v1/panel/services/7/docs': () => json(200, doc({
+      api_service_id: 7, endpoint: '/api/v1/payout/transfer', method: 'POST', description: 'Send money.', request_params: {}, response_example: {}, error_codes: {},
+    })),
+    'GET /api/v1/panel/services/7/pricing': () => json(200, { data: [], meta: { page: 1, per_page: 20, total: 0 } }),
+    'PATCH /api/v1/panel/services/7': patch,
+    'PUT /api/v1/panel/services/7/docs': (c: Call) => json(200, doc(c.body as Record<string, unknown>)),
+  });
+
+  it("shows a built-in service's SAC code, saves a new one, and clears it back to the supplier's default", async () => {
+    const calls = stubApi(routes((c) => json(200, { ...payout, ...(c.body as object) })));
+    const u = userEvent.setup();
+    renderWithApp(<ServiceEdit />, { path: '/admin/services/:id', url: '/admin/services/7' });
+    const sac = await screen.findByLabelText(/^SAC code/);
+    expect(sac).toHaveValue('997158');
+    expect(screen.getByRole('link', { name: 'billing settings' })).toHaveAttribute('href', '/admin/billing-settings');
+
+    await fill(u, sac, '998314');
+    await u.click(screen.getByRole('button', { name: 'Save service' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(1));
+    const first = calls.find((c) => c.method === 'PATCH')!.body as Record<string, unknown>;
+    expect(first.sac_code).toBe('998314');
+    expect(first).not.toHaveProperty('slug'); // a built-in service keeps its slug and method
+
+    await u.clear(screen.getByLabelText(/^SAC code/));
+    await u.click(screen.getByRole('button', { name: 'Save service' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(2));
+    expect((calls.filter((c) => c.method === 'PATCH')[1]!.body as Record<string, unknown>).sac_code).toBeNull();
+  });
+
+  it('refuses a code that is not a service code before calling the API, and shows the API\'s error beside the field', async () => {
+    const calls = stubApi(routes(() => json(422, {
+      success: false, message: 'Invalid parameters', error: 'validation_failed',
+      errors: { sac_code: ['must be a 6-digit service code starting with 99, such as 998319'] },
+    })));
+    const u = userEvent.setup();
+    renderWithApp(<ServiceEdit />, { path: '/admin/services/:id', url: '/admin/services/7' });
+    const sac = await screen.findByLabelText(/^SAC code/);
+    for (const bad of ['99715', '848319', '99 158']) {
+      await fill(u, sac, bad);
+      await u.click(screen.getByRole('button', { name: 'Save service' }));
+      expect(await screen.findByText(/6 digits starting with 99, or empty for the default/)).toBeInTheDocument();
+      expect(sac).toHaveAttribute('aria-invalid', 'true');
+    }
+    expect(calls.filter((c) => c.method === 'PATCH')).toEqual([]);
+
+    await fill(u, sac, '997159'); // passes the form; the server answers 422 (as if it refused it)
+    await u.click(screen.getByRole('button', { name: 'Save service' }));
+    expect(await screen.findByText('must be a 6-digit service code starting with 99, such as 998319')).toBeInTheDocument();
+    expect(screen.getByLabelText(/^SAC code/)).toHaveAttribute('aria-invalid', 'true');
+  });
+});

@@ -117,8 +117,12 @@ export function SupplierForm({ settings, onSaved, defaultPrefix = 'PG' }: { sett
             <TextInput label="Invoice prefix" maxLength={2} autoComplete="off" placeholder={defaultPrefix} styles={{ input: { textTransform: 'uppercase' } }}
               description={`Invoices ${prefix}/${fy}/000001, credit notes ${prefix}C/${fy}/000001`} {...form.getInputProps('invoice_prefix')} />
             <TextInput label="Default SAC code" maxLength={6} inputMode="numeric" autoComplete="off" placeholder="998319"
-              description="For lines whose service has no SAC code of its own; empty: 998319" {...form.getInputProps('sac_code')} />
+              description="Plan fees, and calls of services without a SAC code of their own (a service's is set in its editor); empty: 998319"
+              {...form.getInputProps('sac_code')} />
           </SimpleGrid>
+          <Text size="sm" c="dimmed" data-testid="sac-note">
+            Collection fees, and the payment, recharge and payout services unless a service's code is changed, carry 997158 (financial transaction processing), not this default.
+          </Text>
         </Section>
         <Section title="Payment details" description="Shown to payers on Add balance, where they top up their prepaid balance; invoices are paid from that balance and show no bank details. The bank account is all four fields or none.">
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import {
-  Badge, Button, Checkbox, Group, NativeSelect, Paper, PasswordInput, SimpleGrid, Stack, Switch, Text, Textarea, TextInput, Title,
+  Anchor, Badge, Button, Checkbox, Group, NativeSelect, Paper, PasswordInput, SimpleGrid, Stack, Switch, Text, Textarea, TextInput, Title,
 } from '@mantine/core';
 import { useForm, type FormErrors } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -19,6 +19,8 @@ import {
 type Service = Schemas['Service'];
 
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+/** A service's SAC: 6 digits of chapter 99 (services), or empty for the supplier's default. */
+const SAC = /^(99\d{4})?$/;
 
 export function validate(v: ServiceValues, creating: boolean): FormErrors {
   const e: FormErrors = {};
@@ -26,6 +28,7 @@ export function validate(v: ServiceValues, creating: boolean): FormErrors {
   if (!SLUG.test(v.slug.trim())) e.slug = 'Lowercase letters, digits and single hyphens, e.g. sms-gateway';
   if (!v.category.trim()) e.category = 'Enter a category, e.g. messaging';
   if (!v.provider_url.trim()) e.provider_url = 'Enter the upstream URL';
+  if (!SAC.test(v.sac_code.trim())) e.sac_code = 'A SAC code of services: 6 digits starting with 99, or empty for the default';
   const headerNames = new Set<string>();
   v.headers.forEach((h, i) => {
     const k = h.key.trim().toLowerCase();
@@ -156,6 +159,12 @@ export function ServiceForm({ service, initial }: { service?: Service; initial?:
           <Textarea label="Description" autosize minRows={2} placeholder="What the service does" {...form.getInputProps('description')} />
           <Switch label="Active" description="Inactive services are hidden from users and refuse calls"
             {...form.getInputProps('active', { type: 'checkbox' })} />
+        </Section>
+
+        <Section title="Invoicing" description="The SAC code printed on this service's invoice lines (GST tax invoices and credit notes).">
+          <TextInput label="SAC code" maxLength={6} inputMode="numeric" autoComplete="off" placeholder="Supplier's default"
+            description={<>Empty: the default SAC of the <Anchor component={Link} to="/admin/billing-settings" size="xs">billing settings</Anchor>. Fees for moving money (payments, payouts, recharges) are 997158, financial transaction processing.</>}
+            {...form.getInputProps('sac_code')} />
         </Section>
 
         <Section title="Upstream" description="Where calls are forwarded. Header values may use {provider_key}, replaced by the key below.">

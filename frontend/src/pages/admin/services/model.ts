@@ -32,6 +32,8 @@ export interface ServiceValues {
   description: string;
   method: Method;
   active: boolean;
+  /** The SAC code of the service's invoice lines; '' for the supplier's default (sent as null). */
+  sac_code: string;
   provider_url: string;
   /** Typed to set or replace the key; '' keeps it. Never filled from the API (it never sends it). */
   provider_key: string;
@@ -51,7 +53,7 @@ export const emptyParam = (): ParamRow => ({ name: '', type: 'string', required:
 
 export function emptyValues(): ServiceValues {
   return {
-    name: '', slug: '', category: '', description: '', method: 'POST', active: true,
+    name: '', slug: '', category: '', description: '', method: 'POST', active: true, sac_code: '',
     provider_url: '', provider_key: '', clear_provider_key: false,
     headers: [], params: [],
     endpoint: '', doc_description: '', response_example: '{\n  "status": "success"\n}', error_codes: [], sort_order: '0',
@@ -67,7 +69,7 @@ export function valuesFrom(s: Schemas['Service'], doc: Schemas['ServiceDoc'] | n
   return {
     ...emptyValues(),
     name: s.name, slug: s.slug, category: s.category, description: s.description ?? '', method: s.method,
-    active: s.status === 'active', provider_url: s.provider_url ?? '',
+    active: s.status === 'active', sac_code: s.sac_code ?? '', provider_url: s.provider_url ?? '',
     headers: Object.entries(s.headers ?? {}).map(([key, value]) => ({ key, value })),
     params: names.map((name) => paramRow(name, specs[name], s.parameters[name])),
     endpoint: doc?.endpoint ?? s.endpoint,
@@ -129,6 +131,8 @@ export function toServiceBody(v: ServiceValues, { builtin = false, editing = fal
     headers: toHeaders(v.headers),
     parameters: toParameters(v.params),
     status: v.active ? 'active' : 'inactive',
+    // Built-in services too: an admin sets each one's SAC (null: the supplier's default).
+    sac_code: v.sac_code.trim() || null,
   };
   // Built-in gateway services keep their slug and method.
   if (!builtin) {
@@ -197,7 +201,7 @@ export function fieldFor(v: ServiceValues, step: 'service' | 'docs' | 'price', f
   if (step === 'price') {
     return ['admin_cost', 'reseller_price', 'user_price', 'minimum_hit_charge'].includes(field) ? `price.${field}` : null;
   }
-  const direct = ['name', 'slug', 'category', 'description', 'method', 'provider_url', 'provider_key'];
+  const direct = ['name', 'slug', 'category', 'description', 'method', 'provider_url', 'provider_key', 'sac_code'];
   if (direct.includes(field)) return field;
   if (field === 'status') return 'active';
   return null;

@@ -1,6 +1,7 @@
 // This month so far: the draft of the caller's invoice for the current
 // month (GET /invoices/upcoming), computed as it would be issued now, with
-// no number. It is issued on the 1st of next month.
+// no number. It is issued on the 1st of next month; once the month is
+// issued there is no draft (204) and no card.
 import { Link } from 'react-router';
 import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Money } from '../../../components/Money';
@@ -19,10 +20,11 @@ export function issueDay(month: string): string {
 
 export function Upcoming() {
   const draft = useUpcomingInvoice();
+  if (draft.data === null) return null;
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby="upcoming-title" data-testid="upcoming">
       <QueryState query={draft} loadingLabel="Adding up this month…">
-        {(d) => (
+        {(d) => d && (
           <Stack gap="sm">
             <Group justify="space-between" wrap="wrap" gap="xs">
               <div>
