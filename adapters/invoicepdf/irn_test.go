@@ -1,10 +1,13 @@
 package invoicepdf_test
 
 import (
+	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"paygate/adapters/invoicepdf"
 	"paygate/core/invoice"
 	"paygate/internal/pdftext"
 )
@@ -39,5 +42,36 @@ func TestInvoiceWithIRNPrintsItAndItsQRCode(t *testing.T) {
 	mustNotContain(t, layout, "E-invoice", "Ack. no.")
 	if codes := pdftext.QRCodes(t, plain); len(codes) != 0 {
 		t.Fatalf("a document without an IRN has QR codes %q", codes)
+	}
+}
+
+// TestSignedInvoiceWithIRN: the two additions together. A signed invoice
+// with a recorded IRN prints the IRN block and its QR code, and the
+// signature, made after, covers them: pdfsig reports it valid over the
+// whole file. INVOICEPDF_OUT names a file to keep the PDF in (to look at).
+func TestSignedInvoiceWithIRN(t *testing.T) {
+	inv := interStateInvoice()
+	qr := signedQR()
+	inv.IRN = &invoice.IRN{IRN: strings.Repeat("ab12", 16), AckNo: "112610036563310",
+		AckDate: time.Date(2026, 12, 1, 5, 0, 0, 0, time.UTC), SignedQR: qr}
+	pdf, err := invoicepdf.NewSigned(newSigner(t)).Invoice(context.Background(), inv, kolkata)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := os.Getenv("INVOICEPDF_OUT"); out != "" {
+		if err := os.WriteFile(out, pdf, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	report := pdftext.Signatures(t, pdf)
+	for _, want := range []string{"Total document signed", "Signature Validation: Signature is Valid."} {
+		if !strings.Contains(report, want) {
+			t.Errorf("pdfsig does not say %q:\n%s", want, report)
+		}
+	}
+	layout, _ := pdfText(t, "signed-invoice-irn", pdf)
+	mustContain(t, layout, "IRN", inv.IRN.IRN, "digitally signed by "+signerCN)
+	if codes := pdftext.QRCodes(t, pdf); len(codes) != 1 || codes[0] != qr {
+		t.Fatalf("the signed PDF's QR codes read %q", codes)
 	}
 }
