@@ -8,11 +8,20 @@ import { inr } from './user.mjs';
 /** Whitespace collapsed, for comparing what a screen says. */
 const squash = (s) => s.replace(/\s+/g, ' ').trim();
 
-/** Fails unless the locator's text (whitespace collapsed) is exactly `want`. */
+/**
+ * Fails unless the locator's text (whitespace collapsed) becomes exactly
+ * `want` within 10 s: a figure may first render from one query and settle
+ * when another arrives (a state code, then its name from /gst/states).
+ */
 async function expectText(locator, want, what) {
   await locator.waitFor();
-  const got = squash(await locator.innerText());
-  if (got !== want) throw new Error(`${what}: "${got}", want "${want}"`);
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const got = squash(await locator.innerText());
+    if (got === want) return;
+    if (Date.now() > deadline) throw new Error(`${what}: "${got}", want "${want}"`);
+    await new Promise((res) => setTimeout(res, 100));
+  }
 }
 
 /** Waits until `fn` holds (polling), else fails with what it last saw. */
