@@ -41,8 +41,8 @@ MYSQL_RUN ?= /mysql
 # machine (golang/go#75804, fixed in 1.27); a count has no deadline.
 # 100000 runs take about 1-5 s per target here.
 FUZZTIME ?= 100000x
-FUZZ_TARGETS := ./core/catalog:FuzzValidateParams ./core/apikey:FuzzAllowList ./core/money:FuzzParse \
-	./core/metering:FuzzParseParams ./adapters/httpapi:FuzzBind ./core/gst:FuzzGSTINProblem
+FUZZ_TARGETS := ./core/catalog:FuzzValidateParams ./core/accounts/apikey:FuzzAllowList ./core/platform/inr:FuzzParse \
+	./core/metering:FuzzParseParams ./adapters/httpapi:FuzzBind ./core/billing/gst:FuzzGSTINProblem
 
 # Extra flags for cmd/bench (e.g. BENCH_FLAGS='-duration 30s') and
 # cmd/reportbench (e.g. REPORTBENCH_FLAGS='-rows 200000 -runs 5').

@@ -9,13 +9,13 @@ import (
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
 	"paygate/client"
-	"paygate/core/webhook"
+	"paygate/core/events/webhook"
 )
 
 const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
 
 // TestVerifyWebhookAgreesWithTheServerAndTheReference: a delivery signed
-// by the server's signer (core/webhook) verifies, and so does one by the
+// by the server's signer (core/events/webhook) verifies, and so does one by the
 // Standard Webhooks reference library; a changed body, id, timestamp or
 // secret, or a stale delivery, does not.
 func TestVerifyWebhookAgreesWithTheServerAndTheReference(t *testing.T) {

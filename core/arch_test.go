@@ -8,6 +8,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -121,90 +122,67 @@ func TestCoreImportsStayInsideTheHexagon(t *testing.T) {
 	t.Logf("checked imports of %d files under core/", checked)
 }
 
-// useCaseImports is which use-case packages each may import: app wires
-// them all; the gateway bills through metering; the panel's use cases
-// (core/panel/*) share only core/panel (ports and small helpers), which
-// imports none of them; the rest stand alone on the domains and core/store.
-// A package missing here imports none of them.
-var useCaseImports = map[string][]string{
-	"app": {"metering", "gateway", "outbox", "ledgercheck", "reconciliation", "billing", "invoicing", "taxsettings",
-		"retention", "panel", "panel/accounts", "panel/keys", "panel/topups", "panel/catalogadmin", "panel/history",
-		"panel/auditlog", "panel/brands", "panel/customers", "panel/selling", "commission"},
-	"gateway":            {"metering"},
-	"metering":           {},
-	"panel":              {},
-	"panel/accounts":     {"panel"},
-	"panel/keys":         {"panel"},
-	"panel/topups":       {"panel"},
-	"panel/catalogadmin": {"panel"},
-	"panel/history":      {"panel"},
-	"panel/auditlog":     {"panel"},
-	"panel/brands":       {"panel"},
-	"panel/customers":    {"panel"},
-	"panel/selling":      {"panel"},
-	"outbox":             {},
-	"ledgercheck":        {},
-	// reconciliation completes payments and approves balance requests
-	// through ports the gateway and the panel's topups implement.
-	"reconciliation": {},
-	"billing":        {},
-	"invoicing":      {},
-	"taxsettings":    {},
-	"retention":      {},
-	"commission":     {},
+// areas are core/'s top-level folders, lowest first (each root's package
+// doc says what lives there). A package's area is its first folder.
+//
+// A package is a use case when it runs in the unit of work (it imports
+// core/platform/store), imports a use case, or wires the others
+// (core/app); every other package is a domain package: records, rules and
+// ports, which the store imports, so a domain package can never import a use case.
+//
+// The one direction (TestAreasImportInOneDirection):
+//   - a domain package imports domain packages of its own area and of
+//     areas before it;
+//   - a use case imports use cases of its own area and of areas before it,
+//     and any area's domain packages (it reads and writes their records
+//     through the store);
+//   - core/platform/store, the unit of work, names every area's
+//     repositories, and its in-memory fake implements them all.
+var areas = []string{"platform", "accounts", "events", "metering", "gateway", "money", "billing", "catalog", "resale", "app"}
+
+// unitOfWork is exempt from the direction: it names what every area stores.
+func unitOfWork(pkg string) bool {
+	return pkg == "platform/store" || strings.HasPrefix(pkg, "platform/store/")
 }
 
-// TestUseCasePackagesImportInOneDirection fails when a use-case package
-// imports another it may not (a cycle in the making, or one use case
-// reaching into another's internals instead of taking a port).
-func TestUseCasePackagesImportInOneDirection(t *testing.T) {
+type corePkg struct {
+	area    string
+	useCase bool
+	imports map[string][]string // core package -> files (non-test) importing it
+}
+
+// corePackages parses the non-test files of every package under core/.
+func corePackages(t *testing.T) map[string]*corePkg {
+	t.Helper()
 	fset := token.NewFileSet()
-	checked := 0
-	for pkg, allowed := range useCaseImports {
-		files, _ := filepath.Glob(filepath.Join(pkg, "*.go"))
-		for _, path := range files {
-			f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checked++
-			for _, imp := range f.Imports {
-				ip, _ := strconv.Unquote(imp.Path.Value)
-				other, ok := strings.CutPrefix(ip, "paygate/core/")
-				if _, isUseCase := useCaseImports[other]; !ok || !isUseCase || other == pkg {
-					continue
-				}
-				if strings.HasSuffix(path, "_test.go") && f.Name.Name == filepath.Base(pkg)+"_test" && other != "app" {
-					continue // an external test may wire its package on another, as the server does
-				}
-				if !slices.Contains(allowed, other) {
-					t.Errorf("core/%s imports core/%s: not in useCaseImports[%q]", path, other, pkg)
-				}
-			}
-		}
-	}
-	if checked == 0 {
-		t.Fatal("no use-case package files found")
-	}
-	// A package missing from useCaseImports imports none of them.
+	pkgs := map[string]*corePkg{}
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+		if err != nil {
 			return err
 		}
-		pkg := filepath.ToSlash(filepath.Dir(path))
-		if _, listed := useCaseImports[pkg]; listed || strings.HasSuffix(pkg, "/mocks") {
+		if d.IsDir() {
+			if d.Name() == "mocks" || d.Name() == "testdata" {
+				return filepath.SkipDir
+			}
 			return nil
 		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		pkg := filepath.ToSlash(filepath.Dir(path))
 		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
 		if err != nil {
 			return err
 		}
+		p := pkgs[pkg]
+		if p == nil {
+			p = &corePkg{area: strings.SplitN(pkg, "/", 2)[0], useCase: pkg == "app", imports: map[string][]string{}}
+			pkgs[pkg] = p
+		}
 		for _, imp := range f.Imports {
 			ip, _ := strconv.Unquote(imp.Path.Value)
 			if other, ok := strings.CutPrefix(ip, "paygate/core/"); ok {
-				if _, isUseCase := useCaseImports[other]; isUseCase {
-					t.Errorf("core/%s imports the use case core/%s: list core/%s in useCaseImports", path, other, pkg)
-				}
+				p.imports[other] = append(p.imports[other], path)
 			}
 		}
 		return nil
@@ -212,15 +190,109 @@ func TestUseCasePackagesImportInOneDirection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A use case imports the store, or a use case (the panel's share
+	// core/accounts/panel's ports); a domain package can do neither.
+	for changed := true; changed; {
+		changed = false
+		for name, p := range pkgs {
+			for other := range p.imports {
+				if !p.useCase && (other == "platform/store" || pkgs[other] != nil && pkgs[other].useCase) && !unitOfWork(name) {
+					p.useCase, changed = true, true
+				}
+			}
+		}
+	}
+	if len(pkgs) == 0 {
+		t.Fatal("no packages found under core/")
+	}
+	return pkgs
 }
 
-// TestStoreFakesOnlyInTests: the in-memory store (core/store/storetest) is
+// TestCoreIsItsAreas: core/ holds only the listed areas (at most 12), each
+// with a package doc at its root, and nothing but tests at core/ itself.
+func TestCoreIsItsAreas(t *testing.T) {
+	if len(areas) > 12 {
+		t.Errorf("%d areas; at most 12", len(areas))
+	}
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !e.IsDir() {
+			if strings.HasSuffix(e.Name(), ".go") && !strings.HasSuffix(e.Name(), "_test.go") {
+				t.Errorf("core/%s: code belongs in an area", e.Name())
+			}
+			continue
+		}
+		if !slices.Contains(areas, e.Name()) {
+			t.Errorf("core/%s is not an area (areas: %v)", e.Name(), areas)
+		}
+	}
+	fset := token.NewFileSet()
+	for _, a := range areas {
+		pkgs, err := parser.ParseDir(fset, a, func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.PackageClauseOnly|parser.ParseComments)
+		if err != nil {
+			t.Errorf("core/%s: %v", a, err)
+			continue
+		}
+		documented := false
+		for _, p := range pkgs {
+			for _, f := range p.Files {
+				if f.Doc != nil && strings.HasPrefix(f.Doc.Text(), "Package "+f.Name.Name+" ") {
+					documented = true
+				}
+			}
+		}
+		if !documented {
+			t.Errorf("core/%s has no package doc at its root", a)
+		}
+	}
+}
+
+// TestAreasImportInOneDirection enforces the direction above.
+func TestAreasImportInOneDirection(t *testing.T) {
+	rank := map[string]int{}
+	for i, a := range areas {
+		rank[a] = i
+	}
+	pkgs := corePackages(t)
+	useCases := 0
+	for name, p := range pkgs {
+		if _, ok := rank[p.area]; !ok {
+			t.Errorf("core/%s: area %q is not listed", name, p.area)
+			continue
+		}
+		if p.useCase {
+			useCases++
+		}
+		if unitOfWork(name) {
+			continue
+		}
+		for other, files := range p.imports {
+			q := pkgs[other]
+			if q == nil || unitOfWork(other) {
+				continue
+			}
+			kind := map[bool]string{true: "use case", false: "domain package"}
+			if q.area != p.area && (q.useCase || !p.useCase) && rank[q.area] > rank[p.area] {
+				t.Errorf("%v: the %s core/%s (area %s) imports the %s core/%s of a later area (%s); areas run %v",
+					files, kind[p.useCase], name, p.area, kind[q.useCase], other, q.area, areas)
+			}
+		}
+	}
+	if useCases == 0 {
+		t.Fatal("no use cases found: the classification checked nothing")
+	}
+}
+
+// TestStoreFakesOnlyInTests: the in-memory store (core/platform/store/storetest) is
 // a test double; no production file may import it.
 func TestStoreFakesOnlyInTests(t *testing.T) {
 	fset := token.NewFileSet()
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") ||
-			strings.HasPrefix(filepath.ToSlash(path), "store/storetest/") {
+			strings.HasPrefix(filepath.ToSlash(path), "platform/store/storetest/") {
 			return err
 		}
 		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
@@ -228,7 +300,7 @@ func TestStoreFakesOnlyInTests(t *testing.T) {
 			return err
 		}
 		for _, imp := range f.Imports {
-			if ip, _ := strconv.Unquote(imp.Path.Value); ip == "paygate/core/store/storetest" {
+			if ip, _ := strconv.Unquote(imp.Path.Value); ip == "paygate/core/platform/store/storetest" {
 				t.Errorf("core/%s imports the store fakes outside a test", path)
 			}
 		}
@@ -240,15 +312,25 @@ func TestStoreFakesOnlyInTests(t *testing.T) {
 }
 
 // panelUseCaseUsers are the packages outside core/ that may import the
-// panel's use-case packages (core/panel/*): the HTTP adapter, which calls
-// them through app.App and names their inputs. Every other adapter and
-// command reaches them only through app.App, and imports at most
-// core/panel's ports.
-var panelUseCaseUsers = []string{"adapters/httpapi"}
+// panel's use cases (the core packages that import core/accounts/panel):
+// the HTTP adapter, which calls them through app.App and names their
+// inputs, and the server command, which runs some of them from the command
+// line. Every other adapter reaches them only through app.App, and
+// imports at most core/accounts/panel's ports.
+var panelUseCaseUsers = []string{"adapters/httpapi", "cmd/server"}
 
 // TestPanelUseCasesOnlyBehindTheHTTPAdapter fails when an adapter or
-// command other than panelUseCaseUsers imports a core/panel subpackage.
+// command other than panelUseCaseUsers imports a panel use case.
 func TestPanelUseCasesOnlyBehindTheHTTPAdapter(t *testing.T) {
+	panelUseCases := map[string]bool{}
+	for name, p := range corePackages(t) {
+		if _, ok := p.imports["accounts/panel"]; ok && name != "app" {
+			panelUseCases["paygate/core/"+name] = true
+		}
+	}
+	if len(panelUseCases) == 0 {
+		t.Fatal("no panel use cases found")
+	}
 	fset := token.NewFileSet()
 	checked := 0
 	for _, root := range []string{"../adapters", "../cmd", "../internal"} {
@@ -264,7 +346,7 @@ func TestPanelUseCasesOnlyBehindTheHTTPAdapter(t *testing.T) {
 			dir := strings.TrimPrefix(filepath.ToSlash(filepath.Dir(path)), "../")
 			for _, imp := range f.Imports {
 				ip, _ := strconv.Unquote(imp.Path.Value)
-				if sub, ok := strings.CutPrefix(ip, "paygate/core/panel/"); ok && sub != "mocks" && !slices.Contains(panelUseCaseUsers, dir) {
+				if panelUseCases[ip] && !slices.Contains(panelUseCaseUsers, dir) {
 					t.Errorf("%s imports %s: only %v may import the panel's use cases (others go through app.App)", path, ip, panelUseCaseUsers)
 				}
 			}

@@ -20,7 +20,7 @@ const maxPortMethods = 15
 
 // port is one interface declared under core/.
 type port struct {
-	name    string // package folder and type, "core/panel/keys.Repository"
+	name    string // package folder and type, "core/accounts/keys.Repository"
 	methods int    // methods declared, plus one per embedded interface
 }
 

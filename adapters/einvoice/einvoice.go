@@ -2,7 +2,7 @@
 // (INV-01, schema version 1.1; api/einvoice/einvoice-schema-1.1.json): the
 // payload a supplier uploads to the invoice registration portal to get an
 // IRN (docs/decisions.md, "Tax invoices, credit notes and statements").
-// core/invoice.ToEInvoice decides the content; this package only spells it
+// core/billing/invoice.ToEInvoice decides the content; this package only spells it
 // in the schema's names, with amounts as JSON numbers of exactly two
 // places (three for unit prices), never floats. It is an adapter because
 // it is a wire format: a later connection to the portal (through a GST
@@ -15,7 +15,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/invoice"
+	"paygate/core/billing/invoice"
 )
 
 // Document is the schema's top level.

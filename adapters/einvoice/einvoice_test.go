@@ -10,7 +10,7 @@ import (
 
 	"paygate/adapters/einvoice"
 	"paygate/adapters/einvoice/einvoicetest"
-	"paygate/core/invoice"
+	"paygate/core/billing/invoice"
 )
 
 func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }

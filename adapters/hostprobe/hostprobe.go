@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"paygate/adapters/upstream"
-	"paygate/core/brand"
-	"paygate/core/errs"
+	"paygate/core/platform/errs"
+	"paygate/core/resale/brand"
 )
 
 const (

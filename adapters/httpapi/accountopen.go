@@ -6,9 +6,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/accountopen"
-	"paygate/core/errs"
 	"paygate/core/gateway"
+	"paygate/core/gateway/accountopen"
+	"paygate/core/platform/errs"
 )
 
 // Digital account opening: POST /api/v1/account/open, its status by

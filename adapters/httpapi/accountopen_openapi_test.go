@@ -10,7 +10,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/shopspring/decimal"
 
-	"paygate/core/accountopen"
+	"paygate/core/gateway/accountopen"
 	"paygate/core/metering"
 )
 

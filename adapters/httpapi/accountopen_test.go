@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"paygate/core/accountopen"
+	"paygate/core/gateway/accountopen"
 )
 
 // The applicant's identifiers in these tests: no stored, shown, logged or

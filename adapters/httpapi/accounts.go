@@ -5,15 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"paygate/core/panel/accounts"
+	"paygate/core/accounts"
 	"reflect"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/panel"
-	"paygate/core/session"
-	"paygate/core/user"
+	"paygate/core/accounts/panel"
+	"paygate/core/accounts/session"
+	"paygate/core/accounts/user"
 )
 
 // messageResponse is the answer of account actions that return no record.

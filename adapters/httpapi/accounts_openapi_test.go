@@ -9,7 +9,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"paygate/core/session"
+	"paygate/core/accounts/session"
 )
 
 // TestOpenAPIAccountSchemas keeps the account routes' schemas in step with

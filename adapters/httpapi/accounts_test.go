@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"paygate/core/panel"
-	"paygate/core/signin"
+	"paygate/core/accounts/panel"
+	"paygate/core/accounts/signin"
 )
 
 // mailbox is the test's Mailer: it keeps what the app sends, or fails.

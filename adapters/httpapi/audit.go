@@ -6,9 +6,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/audit"
-	"paygate/core/directory"
-	"paygate/core/errs"
+	"paygate/core/accounts/audit"
+	"paygate/core/platform/directory"
+	"paygate/core/platform/errs"
 )
 
 type auditResponse struct {

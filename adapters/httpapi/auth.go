@@ -3,17 +3,17 @@ package httpapi
 import (
 	"errors"
 	"net/http"
-	"paygate/core/panel/accounts"
+	"paygate/core/accounts"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/audit"
-	"paygate/core/errs"
-	"paygate/core/signin"
-	"paygate/core/user"
+	"paygate/core/accounts/audit"
+	"paygate/core/accounts/signin"
+	"paygate/core/accounts/user"
+	"paygate/core/platform/errs"
 )
 
 const (

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"paygate/adapters/httpapi"
-	"paygate/core/store"
-	"paygate/core/webhook"
+	"paygate/core/events/webhook"
+	"paygate/core/platform/store"
 )
 
 // Authorization of the panel API: one row per registered panel route, with

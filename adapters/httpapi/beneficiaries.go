@@ -8,10 +8,10 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/beneficiary"
-	"paygate/core/errs"
 	"paygate/core/gateway"
-	"paygate/core/payout"
+	"paygate/core/gateway/beneficiary"
+	"paygate/core/gateway/payout"
+	"paygate/core/platform/errs"
 )
 
 type beneficiaryResponse struct {

@@ -14,8 +14,8 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/shopspring/decimal"
 
-	"paygate/core/errs"
-	"paygate/core/money"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/inr"
 )
 
 var (
@@ -145,7 +145,7 @@ func moneyField(fe errs.FieldErrors, field string, v *string, places int) *decim
 	if v == nil {
 		return nil
 	}
-	d, ok := money.Parse(*v, places)
+	d, ok := inr.Parse(*v, places)
 	if !ok {
 		fe.Add(field, "must be a decimal string with at most "+strconv.Itoa(places)+" decimals")
 		return nil

@@ -9,7 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/errs"
+	"paygate/core/platform/errs"
 )
 
 // FuzzBind fuzzes the panel's strict JSON bind with a real request type:

@@ -12,9 +12,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/brand"
-	"paygate/core/errs"
-	"paygate/core/panel/brands"
+	"paygate/core/platform/errs"
+	"paygate/core/resale/brand"
+	"paygate/core/resale/storefront"
 )
 
 // maxLogoBody bounds a logo upload's whole multipart body: a 512 KB logo
@@ -79,7 +79,7 @@ func logoURL(path string, b brand.Brand) *string {
 	return &u
 }
 
-func toBrandResponse(bs *brands.Brands, b brand.Brand) brandResponse {
+func toBrandResponse(bs *storefront.Brands, b brand.Brand) brandResponse {
 	states := make([]domainStateResponse, 0, len(b.Domains))
 	for _, d := range b.Domains {
 		st := domainStateResponse{Host: d.Host, State: string(d.State), TXTName: brand.TXTName(d.Host), TXTValue: d.Token,
@@ -93,7 +93,7 @@ func toBrandResponse(bs *brands.Brands, b brand.Brand) brandResponse {
 		DomainStates: states, LogoURL: logoURL("/api/v1/panel/brand/logo", b)}
 }
 
-func (s *server) brands() (*brands.Brands, error) {
+func (s *server) brands() (*storefront.Brands, error) {
 	if s.app.Brands == nil {
 		return nil, errNoBrands
 	}
@@ -129,7 +129,7 @@ func (s *server) putBrand(c echo.Context) error {
 	return c.JSON(http.StatusOK, toBrandResponse(bs, b))
 }
 
-// verifyBrandDomain checks the caller's claim on a domain (brands.VerifyDomain).
+// verifyBrandDomain checks the caller's claim on a domain (storefront.VerifyDomain).
 func (s *server) verifyBrandDomain(c echo.Context) error {
 	bs, err := s.brands()
 	if err != nil {

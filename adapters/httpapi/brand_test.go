@@ -18,8 +18,8 @@ import (
 	"testing"
 	"time"
 
-	"paygate/core/brand"
-	"paygate/core/errs"
+	"paygate/core/platform/errs"
+	"paygate/core/resale/brand"
 )
 
 // fakeNet is the Internet of a test's brand domains (brand.Prober): TXT

@@ -8,7 +8,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/hitlog"
+	"paygate/core/metering/hitlog"
 )
 
 // Every answered call is charged, also right after a credit made outside

@@ -12,9 +12,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/errs"
-	"paygate/core/money"
-	"paygate/core/payment"
+	"paygate/core/gateway/payment"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/inr"
 )
 
 // The hosted checkout page, PUBLIC_BASE_URL/<payment_id>: server-rendered,
@@ -223,7 +223,7 @@ func (s *server) checkoutStatus(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, checkoutStatusResponse{PaymentID: p.PublicID, Status: string(p.Status), Amount: money.Format2(p.Amount)})
+	return c.JSON(http.StatusOK, checkoutStatusResponse{PaymentID: p.PublicID, Status: string(p.Status), Amount: inr.Format2(p.Amount)})
 }
 
 // completeCheckout handles the sandbox buttons: a same-origin form post

@@ -11,7 +11,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/payment"
+	"paygate/core/gateway/payment"
 )
 
 // ledgerRows are the caller's ledger entries (newest first) as the panel

@@ -13,7 +13,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/export"
+	"paygate/core/platform/export"
 )
 
 // csvFlushEvery is how many rows a CSV export writes between flushes to the

@@ -9,10 +9,10 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/shopspring/decimal"
 
-	"paygate/core/errs"
-	"paygate/core/money"
-	"paygate/core/panel/selling"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/inr"
 	"paygate/core/resale"
+	"paygate/core/resale/settlement"
 )
 
 // A reseller's selling prices, default markup and commission settlements
@@ -31,15 +31,15 @@ type customerPriceResponse struct {
 	BelowList      bool    `json:"below_list"`
 }
 
-func toCustomerPriceResponse(r *selling.Row) customerPriceResponse {
+func toCustomerPriceResponse(r *resale.Row) customerPriceResponse {
 	var price *string
 	if r.Price != nil {
-		p := money.Format4(*r.Price)
+		p := inr.Format4(*r.Price)
 		price = &p
 	}
-	return customerPriceResponse{ServiceID: r.ServiceID, ServiceName: r.ServiceName, Slug: r.Slug, Cost: money.Format2(r.Cost),
-		Price: price, EffectivePrice: money.Format2(r.Effective), Margin: money.Format2(r.Margin), Source: string(r.Source),
-		ListPrice: money.Format2(r.List), BelowList: r.BelowList}
+	return customerPriceResponse{ServiceID: r.ServiceID, ServiceName: r.ServiceName, Slug: r.Slug, Cost: inr.Format2(r.Cost),
+		Price: price, EffectivePrice: inr.Format2(r.Effective), Margin: inr.Format2(r.Margin), Source: string(r.Source),
+		ListPrice: inr.Format2(r.List), BelowList: r.BelowList}
 }
 
 type customerPricesMeta struct {
@@ -60,7 +60,7 @@ func (s *server) listCustomerPrices(c echo.Context) error {
 	if out == nil {
 		out = []customerPriceResponse{}
 	}
-	return c.JSON(http.StatusOK, customerPricesResponse{Data: out, Meta: customerPricesMeta{DefaultMarkup: money.Format2Ptr(markup)}})
+	return c.JSON(http.StatusOK, customerPricesResponse{Data: out, Meta: customerPricesMeta{DefaultMarkup: inr.Format2Ptr(markup)}})
 }
 
 type customerPricePreviewResponse struct {
@@ -75,9 +75,9 @@ type customerPricePreviewResponse struct {
 	BelowList     bool   `json:"below_list"`
 }
 
-func toCustomerPricePreview(r *selling.PreviewRow) customerPricePreviewResponse {
-	return customerPricePreviewResponse{ServiceID: r.ServiceID, ServiceName: r.ServiceName, Slug: r.Slug, Cost: money.Format2(r.Cost),
-		ListPrice: money.Format2(r.List), CurrentPrice: money.Format2(r.Current), CustomerPrice: money.Format2(r.Charge),
+func toCustomerPricePreview(r *resale.PreviewRow) customerPricePreviewResponse {
+	return customerPricePreviewResponse{ServiceID: r.ServiceID, ServiceName: r.ServiceName, Slug: r.Slug, Cost: inr.Format2(r.Cost),
+		ListPrice: inr.Format2(r.List), CurrentPrice: inr.Format2(r.Current), CustomerPrice: inr.Format2(r.Charge),
 		Source: string(r.Source), BelowList: r.BelowList}
 }
 
@@ -103,7 +103,7 @@ func (s *server) previewCustomerPrices(c echo.Context) error {
 		v := c.QueryParam(name)
 		return &v
 	}
-	ch := selling.Change{Markup: moneyField(fe, "markup", opt("markup"), 2), ServiceID: uintParam(c, fe, "service_id"),
+	ch := resale.Change{Markup: moneyField(fe, "markup", opt("markup"), 2), ServiceID: uintParam(c, fe, "service_id"),
 		Price: moneyField(fe, "price", opt("price"), 4)}
 	if err := fe.Err(); err != nil {
 		return err
@@ -112,7 +112,7 @@ func (s *server) previewCustomerPrices(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := customerPricePreviewList{Data: mapSlice(rows, toCustomerPricePreview), Meta: customerPricePreviewMeta{DefaultMarkup: money.Format2Ptr(markup)}}
+	out := customerPricePreviewList{Data: mapSlice(rows, toCustomerPricePreview), Meta: customerPricePreviewMeta{DefaultMarkup: inr.Format2Ptr(markup)}}
 	if out.Data == nil {
 		out.Data = []customerPricePreviewResponse{}
 	}
@@ -197,7 +197,7 @@ func (s *server) putCustomerMarkup(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, customerMarkupResponse{DefaultMarkup: money.Format2Ptr(got)})
+	return c.JSON(http.StatusOK, customerMarkupResponse{DefaultMarkup: inr.Format2Ptr(got)})
 }
 
 type commissionResponse struct {
@@ -211,9 +211,9 @@ type commissionResponse struct {
 	CreatedAt     time.Time `json:"created_at"`
 }
 
-func toCommissionResponse(s *resale.Settlement) commissionResponse {
-	return commissionResponse{ID: s.ID, HourStart: s.HourStart.UTC(), Hits: s.Hits, Amount: money.Format2(s.Amount),
-		Reversed: money.Format2(s.Reversed.Round(2)), ReversalTaken: money.Format2(s.ReversalTaken), ReversalDue: money.Format2(s.Due()),
+func toCommissionResponse(s *settlement.Settlement) commissionResponse {
+	return commissionResponse{ID: s.ID, HourStart: s.HourStart.UTC(), Hits: s.Hits, Amount: inr.Format2(s.Amount),
+		Reversed: inr.Format2(s.Reversed.Round(2)), ReversalTaken: inr.Format2(s.ReversalTaken), ReversalDue: inr.Format2(s.Due()),
 		CreatedAt: s.CreatedAt.UTC()}
 }
 

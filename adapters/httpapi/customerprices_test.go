@@ -10,8 +10,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/ledger"
-	"paygate/core/resale"
+	"paygate/core/money/ledger"
+	"paygate/core/resale/settlement"
 )
 
 // resellersCustomer is a customer r creates through the customers API: it
@@ -137,7 +137,7 @@ func TestResellersCustomerPaysTheSellingPrice(t *testing.T) {
 		txs := e.must(e.do("GET", "/api/v1/panel/transactions?type=credit", r.token, nil), 200).body["data"].([]any)
 		credits := 0
 		for _, x := range txs {
-			if x.(map[string]any)["reference_type"] == resale.RefCommission {
+			if x.(map[string]any)["reference_type"] == settlement.RefCommission {
 				credits++
 			}
 		}

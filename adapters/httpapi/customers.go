@@ -8,15 +8,15 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/audit"
-	"paygate/core/errs"
-	"paygate/core/hitlog"
-	"paygate/core/ledger"
-	"paygate/core/money"
-	"paygate/core/panel/customers"
-	"paygate/core/topup"
-	"paygate/core/transfer"
-	"paygate/core/user"
+	"paygate/core/accounts/audit"
+	"paygate/core/accounts/user"
+	"paygate/core/metering/hitlog"
+	"paygate/core/money/ledger"
+	"paygate/core/money/topup"
+	"paygate/core/money/transfer"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/inr"
+	"paygate/core/resale/customers"
 )
 
 // A reseller's customers (decisions "Resellers: customers and their scoping"): every route here is the
@@ -192,7 +192,7 @@ func (s *server) listCustomerHits(c echo.Context) error {
 		items[i] = toHitResponse(&rows[i].Hit)
 		items[i].RequestPayload = json.RawMessage("null")
 		items[i].APIKeyName, items[i].APIServiceName = strPtr(rows[i].KeyName), strPtr(rows[i].ServiceName)
-		com := money.Format4(rows[i].Commission)
+		com := inr.Format4(rows[i].Commission)
 		items[i].Commission = &com
 	}
 	m := windowMeta{listMeta: listMeta{Page: h.page, PerPage: h.perPage, Total: total}}
@@ -248,7 +248,7 @@ type transferResponse struct {
 }
 
 func toTransferResponse(t *transfer.Transfer) transferResponse {
-	return transferResponse{ID: t.ID, CustomerID: t.CustomerID, Direction: string(t.Direction), Amount: money.Format2(t.Amount),
+	return transferResponse{ID: t.ID, CustomerID: t.CustomerID, Direction: string(t.Direction), Amount: inr.Format2(t.Amount),
 		BalanceRequestID: t.BalanceRequestID, CreatedAt: timePtr(t.CreatedAt)}
 }
 
@@ -270,7 +270,7 @@ func (s *server) createTransfer(c echo.Context) error {
 		c.Response().Header().Set("Idempotent-Replayed", "true")
 	}
 	out := toTransferResponse(&res.Transfer)
-	rb, cb := money.Format2(res.Reseller.Balance), money.Format2(res.Customer.Balance)
+	rb, cb := inr.Format2(res.Reseller.Balance), inr.Format2(res.Customer.Balance)
 	out.ResellerBalance, out.CustomerBalance = &rb, &cb
 	return c.JSON(http.StatusCreated, out)
 }
@@ -380,11 +380,11 @@ func (s *server) resellerDashboard(c echo.Context) error {
 		return err
 	}
 	out := resellerDashboardResponse{From: d.From, To: d.To, Customers: []resellerDashboardLine{},
-		Totals: resellerDashboardTotals{Customers: d.Customers, Calls: d.Calls, Spend: money.Format4(d.Spend), Cost: money.Format4(d.Cost),
-			CommissionAccrued: money.Format4(d.CommissionAccrued), CommissionSettled: money.Format2(d.CommissionSettled)}}
+		Totals: resellerDashboardTotals{Customers: d.Customers, Calls: d.Calls, Spend: inr.Format4(d.Spend), Cost: inr.Format4(d.Cost),
+			CommissionAccrued: inr.Format4(d.CommissionAccrued), CommissionSettled: inr.Format2(d.CommissionSettled)}}
 	for _, l := range d.Lines {
 		out.Customers = append(out.Customers, resellerDashboardLine{CustomerID: l.CustomerID, Name: l.Name, Calls: l.Calls,
-			Spend: money.Format4(l.Spend), Cost: money.Format4(l.Cost), Commission: money.Format4(l.Commission)})
+			Spend: inr.Format4(l.Spend), Cost: inr.Format4(l.Cost), Commission: inr.Format4(l.Commission)})
 	}
 	return c.JSON(http.StatusOK, out)
 }

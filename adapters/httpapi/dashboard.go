@@ -2,13 +2,13 @@ package httpapi
 
 import (
 	"net/http"
-	"paygate/core/panel/history"
+	"paygate/core/metering/history"
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/money"
-	"paygate/core/report"
-	"paygate/core/user"
+	"paygate/core/accounts/user"
+	"paygate/core/metering/report"
+	"paygate/core/platform/inr"
 )
 
 // Dashboard money sums hit amounts, which have 4 places: "12.5000".
@@ -101,28 +101,28 @@ func nameOf(s string) *string {
 func toDashboardResponse(d *history.Dashboard) dashboardResponse {
 	out := dashboardResponse{
 		Timezone: d.Zone, From: d.From, To: d.To,
-		Balance: money.Format2(d.User.Balance), TotalSpent: money.Format2(d.User.TotalSpent),
-		Spend: money.Format4(d.Usage.Revenue), Calls: toUsageCounts(d.Usage),
+		Balance: inr.Format2(d.User.Balance), TotalSpent: inr.Format2(d.User.TotalSpent),
+		Spend: inr.Format4(d.Usage.Revenue), Calls: toUsageCounts(d.Usage),
 		Days: mapSlice(d.Days, func(x *history.DayUsage) dashboardDay {
-			return dashboardDay{Date: x.Day, Calls: x.Calls, BilledCalls: x.Success, Spend: money.Format4(x.Revenue)}
+			return dashboardDay{Date: x.Day, Calls: x.Calls, BilledCalls: x.Success, Spend: inr.Format4(x.Revenue)}
 		}),
 		TopServices: mapSlice(d.TopServices, func(x *history.ServiceUsage) dashboardService {
 			return dashboardService{ServiceID: x.ServiceID, Name: nameOf(x.Name), Slug: nameOf(x.Slug),
-				Calls: x.Calls, BilledCalls: x.Success, Spend: money.Format4(x.Revenue)}
+				Calls: x.Calls, BilledCalls: x.Success, Spend: inr.Format4(x.Revenue)}
 		}),
 	}
 	if p := d.Platform; p != nil {
 		out.Platform = &platformResponse{
-			Revenue: money.Format4(p.Usage.Revenue), Cost: money.Format4(p.Usage.Cost), Margin: money.Format4(p.Usage.Margin()),
+			Revenue: inr.Format4(p.Usage.Revenue), Cost: inr.Format4(p.Usage.Cost), Margin: inr.Format4(p.Usage.Margin()),
 			Calls: toUsageCounts(p.Usage),
 			Days: mapSlice(p.Days, func(x *history.DayUsage) platformDay {
 				return platformDay{Date: x.Day, Calls: x.Calls, BilledCalls: x.Success,
-					Revenue: money.Format4(x.Revenue), Cost: money.Format4(x.Cost), Margin: money.Format4(x.Margin())}
+					Revenue: inr.Format4(x.Revenue), Cost: inr.Format4(x.Cost), Margin: inr.Format4(x.Margin())}
 			}),
 			TopServices: mapSlice(p.TopServices, func(x *history.ServiceUsage) platformService {
 				return platformService{ServiceID: x.ServiceID, Name: nameOf(x.Name), Slug: nameOf(x.Slug),
 					Calls: x.Calls, BilledCalls: x.Success,
-					Revenue: money.Format4(x.Revenue), Cost: money.Format4(x.Cost), Margin: money.Format4(x.Margin())}
+					Revenue: inr.Format4(x.Revenue), Cost: inr.Format4(x.Cost), Margin: inr.Format4(x.Margin())}
 			}),
 			PendingBalanceRequests: p.PendingBalanceRequests,
 			UsersByStatus: usersByStatus{Active: p.UsersByStatus[user.StatusActive], Pending: p.UsersByStatus[user.StatusPending],

@@ -7,8 +7,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"paygate/adapters/einvoice"
-	"paygate/core/invoice"
-	"paygate/core/invoicing"
+	"paygate/core/billing/invoice"
+	"paygate/core/billing/issuing"
 )
 
 // E-invoicing of B2B documents (docs/decisions.md, "Tax invoices, credit
@@ -59,7 +59,7 @@ func (s *server) recordIRN(c echo.Context) error {
 	if err := s.bind(c, &req); err != nil {
 		return err
 	}
-	in := invoicing.IRNInput{IRN: req.IRN, AckNo: req.AckNo, AckDate: req.AckDate, SignedQR: req.SignedQR}
+	in := issuing.IRNInput{IRN: req.IRN, AckNo: req.AckNo, AckDate: req.AckDate, SignedQR: req.SignedQR}
 	inv, err := s.app.Invoicing.RecordIRN(c.Request().Context(), caller(c), id, in)
 	if err != nil {
 		return err

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"paygate/adapters/einvoice/einvoicetest"
-	"paygate/core/plan"
-	"paygate/core/taxprofile"
+	"paygate/core/billing/plan"
+	"paygate/core/billing/taxprofile"
 	"paygate/internal/pdftext"
 )
 

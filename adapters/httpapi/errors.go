@@ -9,12 +9,12 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/apikey"
-	"paygate/core/errs"
-	"paygate/core/export"
+	"paygate/core/accounts/apikey"
+	"paygate/core/accounts/signin"
+	"paygate/core/events/outbox"
 	"paygate/core/metering"
-	"paygate/core/outbox"
-	"paygate/core/signin"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/export"
 )
 
 // errorBody is the body of every API error.

@@ -12,7 +12,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"paygate/core/webhook"
+	"paygate/core/events/webhook"
 )
 
 // Every event an end-to-end test's server writes to the outbox is checked

@@ -25,9 +25,9 @@ import (
 	"paygate/adapters/mysqlstore"
 	"paygate/adapters/token"
 	"paygate/core/app"
-	"paygate/core/export"
-	"paygate/core/hitlog"
-	"paygate/core/ledger"
+	"paygate/core/metering/hitlog"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/export"
 	"paygate/internal/testdb"
 )
 

@@ -11,13 +11,13 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/directory"
-	"paygate/core/errs"
-	"paygate/core/ledger"
-	"paygate/core/money"
-	"paygate/core/payment"
-	"paygate/core/recharge"
-	"paygate/core/verification"
+	"paygate/core/gateway/payment"
+	"paygate/core/gateway/recharge"
+	"paygate/core/gateway/verification"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/directory"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/inr"
 )
 
 // Gateway endpoints (docs/decisions.md, "Gateway operations are metered
@@ -118,7 +118,7 @@ type gatewayEnvelope struct {
 
 func envelope(ch metering.Charge, data any) gatewayEnvelope {
 	return gatewayEnvelope{Success: true, RequestID: ch.RequestID, Data: data,
-		Charged: money.Format4(ch.Charged), BalanceLeft: money.Format2(ch.BalanceLeft)}
+		Charged: inr.Format4(ch.Charged), BalanceLeft: inr.Format2(ch.BalanceLeft)}
 }
 
 type verifyData struct {
@@ -180,7 +180,7 @@ type rechargeResponse struct {
 func toRechargeResponse(r *recharge.Recharge) rechargeResponse {
 	return rechargeResponse{
 		ID: r.ID, UserID: r.UserID, ReferenceID: r.ReferenceID, Mobile: r.Mobile, Operator: r.Operator, Circle: r.Circle,
-		Amount: money.Format2(r.Amount), Status: string(r.Status), OperatorRef: r.OperatorRef, FailReason: r.FailReason,
+		Amount: inr.Format2(r.Amount), Status: string(r.Status), OperatorRef: r.OperatorRef, FailReason: r.FailReason,
 		CreatedAt: timePtr(r.CreatedAt), UpdatedAt: timePtr(r.UpdatedAt), SubmittedAt: r.SubmittedAt,
 		NeedsReconciliation: r.NeedsReconciliation(),
 	}
@@ -296,11 +296,11 @@ type paymentResponse struct {
 
 func (s *server) toPaymentResponse(p *payment.Payment) paymentResponse {
 	return paymentResponse{
-		PaymentID: p.PublicID, Status: string(p.Status), Amount: money.Format2(p.Amount), Currency: p.Currency,
+		PaymentID: p.PublicID, Status: string(p.Status), Amount: inr.Format2(p.Amount), Currency: p.Currency,
 		CustomerID: p.CustomerID, CallbackURL: p.CallbackURL, PaymentURL: s.app.Gateway.PaymentURL(p.PublicID), Livemode: p.Livemode, UTR: p.UTR, UserID: p.UserID,
-		Purpose: string(p.Purpose), Fee: money.Format2(p.Fee),
+		Purpose: string(p.Purpose), Fee: inr.Format2(p.Fee),
 		ExpiresAt: timePtr(p.ExpiresAt), CompletedAt: p.CompletedAt, CreatedAt: timePtr(p.CreatedAt), UpdatedAt: timePtr(p.UpdatedAt),
-		Refunded: money.Format2(p.Refunded), Refundable: money.Format2(p.Refundable()),
+		Refunded: inr.Format2(p.Refunded), Refundable: inr.Format2(p.Refundable()),
 	}
 }
 

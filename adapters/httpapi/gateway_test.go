@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"paygate/adapters/httpapi"
-	"paygate/core/recharge"
+	"paygate/core/gateway/recharge"
 )
 
 // gw calls a gateway endpoint with the customer's secret as Bearer token.

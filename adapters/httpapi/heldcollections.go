@@ -6,9 +6,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/errs"
-	"paygate/core/money"
-	"paygate/core/payment"
+	"paygate/core/gateway/payment"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/inr"
 )
 
 // Held collections (admin): confirmed payments whose beneficiary's balance
@@ -28,7 +28,7 @@ type heldCollectionResponse struct {
 }
 
 func toHeldCollectionResponse(p *payment.Payment) heldCollectionResponse {
-	return heldCollectionResponse{PaymentID: p.PublicID, UserID: p.UserID, Amount: money.Format2(p.Amount),
+	return heldCollectionResponse{PaymentID: p.PublicID, UserID: p.UserID, Amount: inr.Format2(p.Amount),
 		Purpose: string(p.Purpose), Status: string(p.Status), UTR: p.UTR, Livemode: p.Livemode,
 		CreditHeldAt: p.CreditHeldAt, CreatedAt: timePtr(p.CreatedAt)}
 }

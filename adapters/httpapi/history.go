@@ -10,11 +10,11 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/directory"
-	"paygate/core/errs"
-	"paygate/core/hitlog"
-	"paygate/core/ledger"
-	"paygate/core/money"
+	"paygate/core/metering/hitlog"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/directory"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/inr"
 )
 
 type transactionResponse struct {
@@ -37,8 +37,8 @@ type transactionResponse struct {
 
 func toTransactionResponse(e *ledger.Entry) transactionResponse {
 	return transactionResponse{
-		ID: e.ID, UserID: e.UserID, TxnID: e.TxnID, Type: string(e.Type), Amount: money.Format2(e.Amount),
-		BalanceBefore: money.Format2(e.BalanceBefore), BalanceAfter: money.Format2(e.BalanceAfter),
+		ID: e.ID, UserID: e.UserID, TxnID: e.TxnID, Type: string(e.Type), Amount: inr.Format2(e.Amount),
+		BalanceBefore: inr.Format2(e.BalanceBefore), BalanceAfter: inr.Format2(e.BalanceAfter),
 		ReferenceType: e.ReferenceType, ReferenceID: e.ReferenceID, Description: e.Description,
 		Status: e.Status, CreatedAt: timePtr(e.CreatedAt),
 	}
@@ -82,7 +82,7 @@ func (s *server) listTransactions(c echo.Context) error {
 				return err
 			}
 			return out.row(strconv.FormatUint(e.ID, 10), e.TxnID, csvTime(e.CreatedAt, loc), strconv.FormatUint(e.UserID, 10),
-				u.Email, u.Name, string(e.Type), money.Format2(e.Amount), money.Format2(e.BalanceBefore), money.Format2(e.BalanceAfter),
+				u.Email, u.Name, string(e.Type), inr.Format2(e.Amount), inr.Format2(e.BalanceBefore), inr.Format2(e.BalanceAfter),
 				e.ReferenceType, ref, e.Description, e.Status)
 		}))
 	}
@@ -177,7 +177,7 @@ func toHitResponse(h *hitlog.Hit) hitResponse {
 	return hitResponse{
 		ID: h.ID, UserID: h.UserID, APIServiceID: h.ServiceID, APIKeyID: h.APIKeyID, RequestID: h.RequestID,
 		RequestPayload: rawJSON(&h.RequestPayload), ResponsePayload: rawJSON(h.ResponsePayload),
-		ChargeAmount: money.Format4(h.ChargeAmount), IPAddress: h.IPAddress, Status: string(h.Status),
+		ChargeAmount: inr.Format4(h.ChargeAmount), IPAddress: h.IPAddress, Status: string(h.Status),
 		ResponseTimeMs: h.ResponseTimeMs, CreatedAt: timePtr(h.CreatedAt),
 	}
 }
@@ -235,7 +235,7 @@ func (s *server) listHits(c echo.Context) error {
 			}
 			return out.row(strconv.FormatUint(h.ID, 10), h.RequestID, csvTime(h.CreatedAt, loc), strconv.FormatUint(h.UserID, 10),
 				u.Email, u.Name, strconv.FormatUint(h.ServiceID, 10), svc.Name,
-				strconv.FormatUint(h.APIKeyID, 10), k.Name, string(h.Status), money.Format4(h.ChargeAmount),
+				strconv.FormatUint(h.APIKeyID, 10), k.Name, string(h.Status), inr.Format4(h.ChargeAmount),
 				strconv.Itoa(h.ResponseTimeMs), h.IPAddress, h.RequestPayload, resp)
 		}))
 	}

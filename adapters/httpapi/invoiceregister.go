@@ -8,10 +8,10 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/errs"
-	"paygate/core/gst"
-	"paygate/core/invoice"
-	"paygate/core/money"
+	"paygate/core/billing/gst"
+	"paygate/core/billing/invoice"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/inr"
 )
 
 // The GSTR-1 register (docs/decisions.md, "Tax invoices, credit notes and
@@ -82,8 +82,8 @@ var registerColumns = []string{
 }
 
 func toRegisterAmounts(t invoice.Totals) registerAmountsResponse {
-	return registerAmountsResponse{Value: money.Format2(t.Gross), Taxable: money.Format2(t.Taxable), IGST: money.Format2(t.IGST),
-		CGST: money.Format2(t.CGST), SGST: money.Format2(t.SGST)}
+	return registerAmountsResponse{Value: inr.Format2(t.Gross), Taxable: inr.Format2(t.Taxable), IGST: inr.Format2(t.IGST),
+		CGST: inr.Format2(t.CGST), SGST: inr.Format2(t.SGST)}
 }
 
 // registerDate is a document's date, in TIMEZONE.
@@ -95,7 +95,7 @@ func toRegisterDocument(r invoice.RegisterRow, loc *time.Location) registerDocum
 	a := toRegisterAmounts(d.Totals)
 	out := registerDocumentResponse{ID: d.ID, UserID: d.UserID, Section: string(r.Section), Kind: string(d.Kind), Number: d.Number,
 		Date: registerDate(d.IssuedAt, loc), IssuedAt: d.IssuedAt.UTC(), BilledMonth: d.Month, RecipientGSTIN: optional(d.Recipient.GSTIN),
-		RecipientName: d.Recipient.LegalName, PlaceOfSupply: d.PlaceOfSupply, PlaceOfSupplyName: name, Rate: money.Format2(d.Rate),
+		RecipientName: d.Recipient.LegalName, PlaceOfSupply: d.PlaceOfSupply, PlaceOfSupplyName: name, Rate: inr.Format2(d.Rate),
 		Value: a.Value, Taxable: a.Taxable, IGST: a.IGST, CGST: a.CGST, SGST: a.SGST, CorrectsNumber: optional(d.CorrectsNumber)}
 	if d.CorrectsIssuedAt != nil {
 		date := registerDate(*d.CorrectsIssuedAt, loc)
@@ -113,7 +113,7 @@ func toRegisterResponse(reg *invoice.Register, loc *time.Location) registerRespo
 		out.Documents = append(out.Documents, toRegisterDocument(r, loc))
 	}
 	for _, r := range reg.SAC {
-		out.SACSummary = append(out.SACSummary, registerSACResponse{Scope: string(r.Scope), SAC: r.SAC, Rate: money.Format2(r.Rate),
+		out.SACSummary = append(out.SACSummary, registerSACResponse{Scope: string(r.Scope), SAC: r.SAC, Rate: inr.Format2(r.Rate),
 			Quantity: r.Quantity, registerAmountsResponse: toRegisterAmounts(r.Totals)})
 	}
 	return out
@@ -161,7 +161,7 @@ func (s *server) invoiceRegister(c echo.Context) error {
 		}
 		for _, r := range reg.SAC {
 			a := toRegisterAmounts(r.Totals)
-			if err := out.row("sac_summary", string(r.Scope), "", "", "", "", "", "", money.Format2(r.Rate),
+			if err := out.row("sac_summary", string(r.Scope), "", "", "", "", "", "", inr.Format2(r.Rate),
 				a.Value, a.Taxable, a.IGST, a.CGST, a.SGST, "", "", "", r.SAC, strconv.FormatInt(r.Quantity, 10)); err != nil {
 				return err
 			}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/plan"
-	"paygate/core/taxprofile"
+	"paygate/core/billing/plan"
+	"paygate/core/billing/taxprofile"
 )
 
 // TestGSTR1Register: a month's documents, issued late (after an outage)

@@ -7,11 +7,11 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/directory"
-	"paygate/core/errs"
-	"paygate/core/invoice"
-	"paygate/core/invoicing"
-	"paygate/core/money"
+	"paygate/core/billing/invoice"
+	"paygate/core/billing/issuing"
+	"paygate/core/platform/directory"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/inr"
 )
 
 // Tax invoices and credit notes (docs/decisions.md, "Tax invoices").
@@ -76,12 +76,12 @@ func toPartyResponse(p invoice.Party) invoicePartyResponse {
 // toInvoiceResponse is an issued document; a draft (ID 0) has no id,
 // number, date or PDF.
 func toInvoiceResponse(inv *invoice.Invoice) invoiceResponse {
-	r := invoiceResponse{UserID: inv.UserID, IssuerID: inv.IssuerID, Kind: string(inv.Kind), Month: inv.Month, Rate: money.Format2(inv.Rate),
+	r := invoiceResponse{UserID: inv.UserID, IssuerID: inv.IssuerID, Kind: string(inv.Kind), Month: inv.Month, Rate: inr.Format2(inv.Rate),
 		PlaceOfSupply: inv.PlaceOfSupply, Supplier: toPartyResponse(inv.Supplier), Recipient: toPartyResponse(inv.Recipient),
 		Lines: []invoiceLineResponse{}, CorrectsID: inv.CorrectsID, CorrectsNumber: optional(inv.CorrectsNumber), IRN: toIRNResponse(inv.IRN),
 		Reason: optional(inv.Reason),
-		Totals: invoiceTotalsResponse{Gross: money.Format2(inv.Totals.Gross), Taxable: money.Format2(inv.Totals.Taxable),
-			CGST: money.Format2(inv.Totals.CGST), SGST: money.Format2(inv.Totals.SGST), IGST: money.Format2(inv.Totals.IGST)}}
+		Totals: invoiceTotalsResponse{Gross: inr.Format2(inv.Totals.Gross), Taxable: inr.Format2(inv.Totals.Taxable),
+			CGST: inr.Format2(inv.Totals.CGST), SGST: inr.Format2(inv.Totals.SGST), IGST: inr.Format2(inv.Totals.IGST)}}
 	if inv.ID != 0 {
 		id, at := inv.ID, inv.IssuedAt.UTC()
 		url := fmt.Sprintf("/api/v1/panel/invoices/%d/pdf", inv.ID)
@@ -89,8 +89,8 @@ func toInvoiceResponse(inv *invoice.Invoice) invoiceResponse {
 	}
 	for _, l := range inv.Lines {
 		r.Lines = append(r.Lines, invoiceLineResponse{Description: l.Description, Resold: l.Resold, SAC: l.SAC, Quantity: l.Quantity,
-			UnitPrice: money.Format2Ptr(l.UnitPrice), Gross: money.Format2(l.Gross), Taxable: money.Format2(l.Taxable),
-			CGST: money.Format2(l.CGST), SGST: money.Format2(l.SGST), IGST: money.Format2(l.IGST)})
+			UnitPrice: inr.Format2Ptr(l.UnitPrice), Gross: inr.Format2(l.Gross), Taxable: inr.Format2(l.Taxable),
+			CGST: inr.Format2(l.CGST), SGST: inr.Format2(l.SGST), IGST: inr.Format2(l.IGST)})
 	}
 	return r
 }
@@ -190,7 +190,7 @@ func (s *server) upcomingInvoice(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	inv, err := s.app.Invoicing.Upcoming(c.Request().Context(), invoicing.StatementOf(caller(c), userID), s.app.History.Now())
+	inv, err := s.app.Invoicing.Upcoming(c.Request().Context(), issuing.StatementOf(caller(c), userID), s.app.History.Now())
 	if err != nil {
 		return err
 	}

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"paygate/core/plan"
-	"paygate/core/taxprofile"
+	"paygate/core/billing/plan"
+	"paygate/core/billing/taxprofile"
 	"paygate/internal/pdftext"
 )
 

@@ -2,12 +2,12 @@ package httpapi
 
 import (
 	"net/http"
-	"paygate/core/panel/keys"
+	"paygate/core/accounts/keys"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/apikey"
+	"paygate/core/accounts/apikey"
 )
 
 type keyResponse struct {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"paygate/core/apikey"
+	"paygate/core/accounts/apikey"
 )
 
 // gwAs calls GET /api/v1/transaction/list (authenticated, not billed) with

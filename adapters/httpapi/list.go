@@ -7,7 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/errs"
+	"paygate/core/platform/errs"
 )
 
 type listMeta struct {

@@ -11,7 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"paygate/core/metering"
-	"paygate/core/money"
+	"paygate/core/platform/inr"
 )
 
 // callEnvelope is the success body of a service call: the upstream's JSON
@@ -86,7 +86,7 @@ func writeCallEnvelope(c echo.Context, res *metering.CallResult) error {
 	if err != nil {
 		return err
 	}
-	charged, left := money.Format4(res.Charged), money.Format2(res.BalanceLeft)
+	charged, left := inr.Format4(res.Charged), inr.Format2(res.BalanceLeft)
 	b := make([]byte, 0, len(res.Data)+len(rid)+len(charged)+len(left)+80)
 	b = append(b, `{"success":true,"request_id":`...)
 	b = append(b, rid...)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/errs"
+	"paygate/core/platform/errs"
 )
 
 // Metrics records HTTP requests and writes the Prometheus exposition

@@ -3,8 +3,8 @@ package httpapi
 import (
 	"context"
 
-	"paygate/core/directory"
-	"paygate/core/user"
+	"paygate/core/accounts/user"
+	"paygate/core/platform/directory"
 )
 
 // Lists name the users, keys and services their rows refer to (who made a

@@ -7,8 +7,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"paygate/core/panel/accounts"
-	"paygate/core/panel/catalogadmin"
+	"paygate/core/accounts"
+	"paygate/core/catalog/catalogadmin"
 	"reflect"
 	"regexp"
 	"slices"
@@ -22,12 +22,12 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/api"
+	"paygate/core/accounts/user"
 	"paygate/core/catalog"
-	"paygate/core/hitlog"
-	"paygate/core/ledger"
-	"paygate/core/pricing"
-	"paygate/core/topup"
-	"paygate/core/user"
+	"paygate/core/catalog/pricing"
+	"paygate/core/metering/hitlog"
+	"paygate/core/money/ledger"
+	"paygate/core/money/topup"
 )
 
 // loadOpenAPI loads api/openapi.yaml with its references resolved.

@@ -7,7 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/errs"
+	"paygate/core/platform/errs"
 )
 
 // Whom the caller pays to add to its balance (Add balance): the platform's

@@ -9,12 +9,12 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/shopspring/decimal"
 
-	"paygate/core/beneficiary"
-	"paygate/core/directory"
-	"paygate/core/errs"
 	"paygate/core/gateway"
-	"paygate/core/money"
-	"paygate/core/payout"
+	"paygate/core/gateway/beneficiary"
+	"paygate/core/gateway/payout"
+	"paygate/core/platform/directory"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/inr"
 )
 
 type payoutBeneficiaryResponse struct {
@@ -53,7 +53,7 @@ func toPayoutResponse(p *payout.Payout) payoutResponse {
 		PayoutID: p.PublicID, UserID: p.UserID, ReferenceID: p.ReferenceID,
 		Beneficiary: payoutBeneficiaryResponse{Type: b.Type, Name: b.Name, AccountNumber: optional(b.AccountNumber),
 			IFSC: optional(b.IFSC), VPA: optional(b.VPA)},
-		Amount: money.Format2(p.Amount), Fee: p.Fee.StringFixed(4), Mode: string(p.Mode), Narration: p.Narration,
+		Amount: inr.Format2(p.Amount), Fee: p.Fee.StringFixed(4), Mode: string(p.Mode), Narration: p.Narration,
 		Status: string(p.Status), UTR: p.UTR, FailReason: p.FailReason, Livemode: p.Livemode,
 		CreatedAt: timePtr(p.CreatedAt), UpdatedAt: timePtr(p.UpdatedAt), ProcessedAt: p.ProcessedAt, ReversedAt: p.ReversedAt,
 	}
@@ -252,7 +252,7 @@ func (s *server) listPayouts(c echo.Context) error {
 				}
 				b := p.Beneficiary.Masked()
 				return out.row(p.PublicID, p.ReferenceID, csvTime(p.CreatedAt, loc), strconv.FormatUint(p.UserID, 10), u.Email, u.Name, b.Type,
-					b.Name, b.AccountNumber, b.IFSC, b.VPA, string(p.Mode), money.Format2(p.Amount), p.Fee.StringFixed(4),
+					b.Name, b.AccountNumber, b.IFSC, b.VPA, string(p.Mode), inr.Format2(p.Amount), p.Fee.StringFixed(4),
 					string(p.Status), deref(p.UTR), deref(p.FailReason), csvTimePtr(p.ProcessedAt, loc), csvTimePtr(p.ReversedAt, loc),
 					strconv.FormatBool(p.Livemode))
 			})
@@ -298,12 +298,12 @@ type payoutQuoteResponse struct {
 }
 
 func (s *server) payoutQuote(c echo.Context) error {
-	amount, ok := money.Parse(c.QueryParam("amount"), 2)
+	amount, ok := inr.Parse(c.QueryParam("amount"), 2)
 	switch {
 	case c.QueryParam("amount") == "":
 		amount = decimal.Zero
 	case !ok || amount.IsNegative() || amount.GreaterThan(payout.MaxAmount):
-		return errs.Validation(map[string][]string{"amount": {"must be an amount up to " + money.Format2(payout.MaxAmount) + " with at most 2 decimals"}})
+		return errs.Validation(map[string][]string{"amount": {"must be an amount up to " + inr.Format2(payout.MaxAmount) + " with at most 2 decimals"}})
 	}
 	q, err := s.app.Gateway.QuotePayout(c.Request().Context(), caller(c), amount)
 	if err != nil {
@@ -314,9 +314,9 @@ func (s *server) payoutQuote(c echo.Context) error {
 		f := q.Fee.StringFixed(4)
 		fee = &f
 	}
-	return c.JSON(http.StatusOK, payoutQuoteResponse{Amount: money.Format2(q.Amount), Fee: fee, Total: q.Total.StringFixed(4),
-		Balance: money.Format2(q.Balance), DailyLimit: money.Format2(q.DailyLimit), UsedToday: money.Format2(q.UsedToday),
-		RemainingToday: money.Format2(q.Left)})
+	return c.JSON(http.StatusOK, payoutQuoteResponse{Amount: inr.Format2(q.Amount), Fee: fee, Total: q.Total.StringFixed(4),
+		Balance: inr.Format2(q.Balance), DailyLimit: inr.Format2(q.DailyLimit), UsedToday: inr.Format2(q.UsedToday),
+		RemainingToday: inr.Format2(q.Left)})
 }
 
 type payoutLimitResponse struct {
@@ -339,6 +339,6 @@ func (s *server) listPayoutLimits(c echo.Context) error {
 	}
 	return writeList(c, mapSlice(rows, func(l *gateway.PayoutLimit) payoutLimitResponse {
 		return payoutLimitResponse{UserID: l.User.ID, Name: l.User.Name, Email: l.User.Email,
-			DailyPayoutLimit: money.Format2(l.User.DailyPayoutLimit), UsedToday: money.Format2(l.UsedToday)}
+			DailyPayoutLimit: inr.Format2(l.User.DailyPayoutLimit), UsedToday: inr.Format2(l.UsedToday)}
 	}), p, pp, total)
 }

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"paygate/core/payout"
+	"paygate/core/gateway/payout"
 )
 
 func bankPayout(ref, amount, account string) map[string]any {

@@ -9,9 +9,9 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"paygate/core/billing"
-	"paygate/core/errs"
-	"paygate/core/money"
-	"paygate/core/plan"
+	"paygate/core/billing/plan"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/inr"
 )
 
 // Plans and subscriptions (docs/decisions.md, "Plans that bill").
@@ -27,7 +27,7 @@ type planResponse struct {
 }
 
 func toPlanResponse(p *plan.Plan) planResponse {
-	r := planResponse{Code: p.Code, Name: p.Name, MonthlyPrice: money.Format2Ptr(p.MonthlyPrice), MonthlyCalls: p.MonthlyCalls,
+	r := planResponse{Code: p.Code, Name: p.Name, MonthlyPrice: inr.Format2Ptr(p.MonthlyPrice), MonthlyCalls: p.MonthlyCalls,
 		Features: p.Features, Public: p.Public, Status: string(p.Status)}
 	if r.Features == nil {
 		r.Features = []string{}
@@ -159,10 +159,10 @@ type subscriptionResponse struct {
 
 func toSubscriptionResponse(v *billing.View) subscriptionResponse {
 	sub := v.Subscription
-	return subscriptionResponse{Plan: toPlanResponse(v.Plan), Price: money.Format2(sub.Price), Period: sub.Period,
+	return subscriptionResponse{Plan: toPlanResponse(v.Plan), Price: inr.Format2(sub.Price), Period: sub.Period,
 		PeriodStart: sub.PeriodStart.UTC(), PeriodEnd: sub.PeriodEnd.UTC(), Status: string(sub.Status), PastDueSince: sub.PastDueSince,
 		CallsUsed: v.CallsUsed, CallsAllowed: v.CallsAllowed, NextChargeAt: v.NextChargeAt.UTC(), NextPlanCode: v.NextPlanCode,
-		NextAmount: money.Format2(v.NextAmount), GraceEndsAt: v.GraceEndsAt}
+		NextAmount: inr.Format2(v.NextAmount), GraceEndsAt: v.GraceEndsAt}
 }
 
 func (s *server) getSubscription(c echo.Context) error {
@@ -194,8 +194,8 @@ func (s *server) quoteSubscription(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := quoteResponse{PlanCode: q.PlanCode, Applies: "next_period", ChargeNow: money.Format2(q.ChargeNow),
-		NextAmount: money.Format2(q.NextAmount), NextChargeAt: q.NextChargeAt.UTC()}
+	out := quoteResponse{PlanCode: q.PlanCode, Applies: "next_period", ChargeNow: inr.Format2(q.ChargeNow),
+		NextAmount: inr.Format2(q.NextAmount), NextChargeAt: q.NextChargeAt.UTC()}
 	if q.Now {
 		out.Applies = "now"
 	}

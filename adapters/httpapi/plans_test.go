@@ -9,7 +9,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/plan"
+	"paygate/core/billing/plan"
 )
 
 // prorated is the charge of an upgrade by diff now, as the server computes

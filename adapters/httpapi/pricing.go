@@ -2,15 +2,15 @@ package httpapi
 
 import (
 	"net/http"
-	"paygate/core/panel/catalogadmin"
+	"paygate/core/catalog/catalogadmin"
 	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/shopspring/decimal"
 
-	"paygate/core/errs"
-	"paygate/core/money"
-	"paygate/core/pricing"
+	"paygate/core/catalog/pricing"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/inr"
 )
 
 type priceResponse struct {
@@ -28,9 +28,9 @@ type priceResponse struct {
 
 func toPriceResponse(p *pricing.Price) priceResponse {
 	return priceResponse{
-		ID: p.ID, APIServiceID: p.ServiceID, UserID: p.UserID, AdminCost: money.Format4(p.AdminCost),
-		UserPrice: money.Format4(p.UserPrice), ResellerPrice: money.Format4(p.ResellerPrice),
-		MinimumHitCharge: money.Format2(p.MinimumHitCharge), Status: string(p.Status),
+		ID: p.ID, APIServiceID: p.ServiceID, UserID: p.UserID, AdminCost: inr.Format4(p.AdminCost),
+		UserPrice: inr.Format4(p.UserPrice), ResellerPrice: inr.Format4(p.ResellerPrice),
+		MinimumHitCharge: inr.Format2(p.MinimumHitCharge), Status: string(p.Status),
 		CreatedAt: timePtr(p.CreatedAt), UpdatedAt: timePtr(p.UpdatedAt),
 	}
 }

@@ -7,7 +7,7 @@ import (
 
 	"golang.org/x/time/rate"
 
-	"paygate/core/errs"
+	"paygate/core/platform/errs"
 )
 
 var (

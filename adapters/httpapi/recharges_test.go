@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"paygate/core/recharge"
+	"paygate/core/gateway/recharge"
 )
 
 // TestGatewayRechargeStuckBatchDoesNotBlockOthers: 101 recharges whose

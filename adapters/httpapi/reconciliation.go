@@ -10,10 +10,10 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/errs"
-	"paygate/core/money"
-	"paygate/core/reconciliation"
-	"paygate/core/statement"
+	"paygate/core/money/reconciliation"
+	"paygate/core/money/statement"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/inr"
 )
 
 // Bank-statement reconciliation (admins): import a CSV statement, list its
@@ -101,11 +101,11 @@ type lineResponse struct {
 
 func toLineResponse(l *statement.Line) lineResponse {
 	out := lineResponse{ID: l.ID, StatementID: l.StatementID, LineNo: l.LineNo, Date: l.Date.Format(time.DateOnly),
-		Narration: l.Narration, RefNo: l.RefNo, UTR: l.UTR, Amount: money.Format2(l.Amount), Status: string(l.Status),
+		Narration: l.Narration, RefNo: l.RefNo, UTR: l.UTR, Amount: inr.Format2(l.Amount), Status: string(l.Status),
 		PaymentID: l.PaymentPublicID, BalanceRequestID: l.BalanceRequestID, DecidedBy: l.DecidedBy, DecidedAt: l.DecidedAt,
 		Note: l.Note, CreatedAt: timePtr(l.CreatedAt)}
 	if l.Balance != nil {
-		b := money.Format2(*l.Balance)
+		b := inr.Format2(*l.Balance)
 		out.Balance = &b
 	}
 	if l.Reason != "" {

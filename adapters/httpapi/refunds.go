@@ -7,8 +7,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"paygate/core/gateway"
-	"paygate/core/money"
-	"paygate/core/payment"
+	"paygate/core/gateway/payment"
+	"paygate/core/platform/inr"
 )
 
 // Refunds of payments: POST /api/v1/payment/refund (the key's secret) and
@@ -31,7 +31,7 @@ type refundResponse struct {
 func toRefundResponse(p *payment.Payment) func(r *payment.Refund) refundResponse {
 	return func(r *payment.Refund) refundResponse {
 		return refundResponse{
-			RefundID: r.PublicID, PaymentID: p.PublicID, Amount: money.Format2(r.Amount), Currency: p.Currency,
+			RefundID: r.PublicID, PaymentID: p.PublicID, Amount: inr.Format2(r.Amount), Currency: p.Currency,
 			Status: string(r.Status), Reason: r.Reason, FailReason: r.FailReason, ProviderRef: r.ProviderRef,
 			Livemode: r.Livemode, CreatedAt: timePtr(r.CreatedAt), CompletedAt: r.CompletedAt,
 		}
@@ -53,7 +53,7 @@ func (s *server) answerRefund(c echo.Context, res *gateway.RefundResult) error {
 		c.Response().Header().Set("Idempotent-Replayed", "true")
 	}
 	return c.JSON(http.StatusCreated, refundCreatedResponse{Success: true, Data: toRefundResponse(&res.Payment)(&res.Refund),
-		PaymentRefunded: money.Format2(res.Payment.Refunded), PaymentRefundable: money.Format2(res.Payment.Refundable())})
+		PaymentRefunded: inr.Format2(res.Payment.Refunded), PaymentRefundable: inr.Format2(res.Payment.Refundable())})
 }
 
 func (s *server) refundPayment(c echo.Context) error {
@@ -104,5 +104,5 @@ func (s *server) listPaymentRefunds(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, paymentRefundsResponse{Data: mapSlice(list, toRefundResponse(p)),
-		RefundedAmount: money.Format2(p.Refunded), RefundableAmount: money.Format2(p.Refundable())})
+		RefundedAmount: inr.Format2(p.Refunded), RefundableAmount: inr.Format2(p.Refundable())})
 }

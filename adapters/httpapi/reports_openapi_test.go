@@ -2,7 +2,7 @@ package httpapi
 
 import (
 	"encoding/json"
-	"paygate/core/panel/history"
+	"paygate/core/metering/history"
 	"reflect"
 	"slices"
 	"testing"
@@ -10,8 +10,8 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/shopspring/decimal"
 
-	"paygate/core/report"
-	"paygate/core/user"
+	"paygate/core/accounts/user"
+	"paygate/core/metering/report"
 )
 
 // The dashboard and history-list schemas against their DTOs, like

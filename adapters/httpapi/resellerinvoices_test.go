@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"paygate/core/gst"
-	"paygate/core/invoicing"
-	"paygate/core/plan"
-	"paygate/core/taxprofile"
+	"paygate/core/billing/gst"
+	"paygate/core/billing/issuing"
+	"paygate/core/billing/plan"
+	"paygate/core/billing/taxprofile"
 	"paygate/internal/pdftext"
 )
 
@@ -63,14 +63,14 @@ func TestResellerIssuesItsCustomersInvoices(t *testing.T) {
 		_, end, _ := plan.Bounds(month, mustIST())
 		at := end.Add(time.Minute)
 		// No billing record: the reseller's and its customers' documents wait.
-		if _, err := e.app.Invoicing.Issue(ctx, month, at); !errors.Is(err, invoicing.ErrResellerBillingMissing) {
+		if _, err := e.app.Invoicing.Issue(ctx, month, at); !errors.Is(err, issuing.ErrResellerBillingMissing) {
 			t.Fatalf("issue without the reseller's record: %v", err)
 		}
 		if l := e.must(e.do("GET", "/api/v1/panel/invoices", r.token, nil), 200).body["data"].([]any); len(l) != 0 {
 			t.Fatalf("issued while the reseller had no record: %v", l)
 		}
 		// The reseller is told, once for the month however often it runs.
-		if _, err := e.app.Invoicing.Issue(ctx, month, at); !errors.Is(err, invoicing.ErrResellerBillingMissing) {
+		if _, err := e.app.Invoicing.Issue(ctx, month, at); !errors.Is(err, issuing.ErrResellerBillingMissing) {
 			t.Fatalf("issue again without the reseller's record: %v", err)
 		}
 		told := 0

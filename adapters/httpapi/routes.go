@@ -5,7 +5,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/user"
+	"paygate/core/accounts/user"
 )
 
 // routes lists the whole HTTP API at a glance.

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"paygate/core/invoicing"
-	"paygate/core/plan"
-	"paygate/core/taxprofile"
+	"paygate/core/billing/issuing"
+	"paygate/core/billing/plan"
+	"paygate/core/billing/taxprofile"
 )
 
 // linesBySAC maps an invoice's line descriptions to their SAC.
@@ -138,7 +138,7 @@ func TestIssuedMonthHasNoDraft(t *testing.T) {
 
 		month := plan.Month(time.Now(), mustIST())
 		_, end, _ := plan.Bounds(month, mustIST())
-		if _, err := e.app.Invoicing.Issue(ctx, month, end.Add(time.Minute)); !errors.Is(err, invoicing.ErrResellerBillingMissing) {
+		if _, err := e.app.Invoicing.Issue(ctx, month, end.Add(time.Minute)); !errors.Is(err, issuing.ErrResellerBillingMissing) {
 			t.Fatalf("issue with a reseller's record missing: %v", err)
 		}
 		if l := e.must(e.do("GET", "/api/v1/panel/invoices", c.token, nil), 200).body["data"].([]any); len(l) != 1 {

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/verification"
+	"paygate/core/gateway/verification"
 )
 
 // dumpDatabase is every text of every row of every table, one line per row:

@@ -4,16 +4,16 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"paygate/core/panel/catalogadmin"
+	"paygate/core/catalog/catalogadmin"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/core/accounts/user"
 	"paygate/core/catalog"
-	"paygate/core/errs"
 	"paygate/core/gateway"
-	"paygate/core/money"
-	"paygate/core/user"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/inr"
 )
 
 type serviceResponse struct {
@@ -53,7 +53,7 @@ func toServiceResponse(viewer *user.User, prices map[uint64]catalogadmin.Service
 			r.Parameters = map[string]string{}
 		}
 		if p, ok := prices[s.ID]; ok {
-			charge, minimum := money.Format2(p.Charge), money.Format2(p.MinimumHitCharge)
+			charge, minimum := inr.Format2(p.Charge), inr.Format2(p.MinimumHitCharge)
 			r.Price, r.MinimumHitCharge = &charge, &minimum
 		}
 		if viewer.Role == user.RoleAdmin {

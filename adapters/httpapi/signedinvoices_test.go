@@ -9,8 +9,8 @@ import (
 
 	"paygate/adapters/invoicepdf"
 	"paygate/core/app"
-	"paygate/core/plan"
-	"paygate/core/taxprofile"
+	"paygate/core/billing/plan"
+	"paygate/core/billing/taxprofile"
 	"paygate/internal/pdftext"
 	"paygate/internal/testsigner"
 )

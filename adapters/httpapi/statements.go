@@ -9,10 +9,10 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/errs"
-	"paygate/core/invoicing"
-	"paygate/core/ledger"
-	"paygate/core/money"
+	"paygate/core/billing/issuing"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/inr"
 )
 
 // Account statements (docs/decisions.md, "Tax invoices, credit notes and
@@ -50,7 +50,7 @@ func (s *server) getStatement(c echo.Context) error {
 		return err
 	}
 	ctx, actor := c.Request().Context(), caller(c)
-	id := invoicing.StatementOf(actor, userID)
+	id := issuing.StatementOf(actor, userID)
 	switch format {
 	case "pdf":
 		pdf, err := s.app.Invoicing.StatementPDF(ctx, id, month)
@@ -70,11 +70,11 @@ func (s *server) getStatement(c echo.Context) error {
 			st, _, err := s.app.Invoicing.Statement(ctx, id, month, func(e ledger.Entry) error {
 				if first {
 					first = false
-					if err := out.row("", "", "", "", "Opening balance", "", "", money.Format2(e.BalanceBefore)); err != nil {
+					if err := out.row("", "", "", "", "Opening balance", "", "", inr.Format2(e.BalanceBefore)); err != nil {
 						return err
 					}
 				}
-				ref, debit, credit := "", "", money.Format2(e.Amount)
+				ref, debit, credit := "", "", inr.Format2(e.Amount)
 				if e.ReferenceID != nil {
 					ref = strconv.FormatUint(*e.ReferenceID, 10)
 				}
@@ -82,17 +82,17 @@ func (s *server) getStatement(c echo.Context) error {
 					debit, credit = credit, ""
 				}
 				return out.row(csvTime(e.CreatedAt, loc), string(e.Type), e.ReferenceType, ref, e.Description, debit, credit,
-					money.Format2(e.BalanceAfter))
+					inr.Format2(e.BalanceAfter))
 			})
 			if err != nil {
 				return err
 			}
 			if first {
-				if err := out.row("", "", "", "", "Opening balance", "", "", money.Format2(st.Opening)); err != nil {
+				if err := out.row("", "", "", "", "Opening balance", "", "", inr.Format2(st.Opening)); err != nil {
 					return err
 				}
 			}
-			return out.row("", "", "", "", "Closing balance", money.Format2(st.Debits), money.Format2(st.Credits), money.Format2(st.Closing))
+			return out.row("", "", "", "", "Closing balance", inr.Format2(st.Debits), inr.Format2(st.Credits), inr.Format2(st.Closing))
 		}))
 	}
 	st, n, err := s.app.Invoicing.Statement(ctx, id, month, nil)
@@ -100,6 +100,6 @@ func (s *server) getStatement(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, accountStatementResponse{UserID: id, Month: month, From: st.From.UTC(), To: st.To.UTC(),
-		OpeningBalance: money.Format2(st.Opening), ClosingBalance: money.Format2(st.Closing), Credits: money.Format2(st.Credits),
-		Debits: money.Format2(st.Debits), Entries: n})
+		OpeningBalance: inr.Format2(st.Opening), ClosingBalance: inr.Format2(st.Closing), Credits: inr.Format2(st.Credits),
+		Debits: inr.Format2(st.Debits), Entries: n})
 }

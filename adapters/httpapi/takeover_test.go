@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"paygate/core/user"
+	"paygate/core/accounts/user"
 )
 
 // confirmInvite is a reseller's new customer using its invite (the mailed

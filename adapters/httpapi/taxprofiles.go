@@ -12,11 +12,11 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/shopspring/decimal"
 
-	"paygate/core/errs"
-	"paygate/core/gst"
-	"paygate/core/money"
-	"paygate/core/taxprofile"
-	"paygate/core/user"
+	"paygate/core/accounts/user"
+	"paygate/core/billing/gst"
+	"paygate/core/billing/taxprofile"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/inr"
 )
 
 // The supplier's billing settings, the accounts' billing profiles and the
@@ -56,7 +56,7 @@ func toSupplierResponse(s *taxprofile.Supplier, rate decimal.Decimal) supplierRe
 	r := supplierResponse{LegalName: s.LegalName, Address: s.Address, State: s.State, StateName: stateName(s.State),
 		GSTIN: s.GSTIN, PAN: s.PAN, InvoicePrefix: s.InvoicePrefix, SAC: s.SAC, BankName: s.BankName,
 		AccountName: s.AccountName, AccountNumber: s.AccountNumber, IFSC: s.IFSC, UPI: s.UPI, UpdatedAt: timePtr(s.UpdatedAt),
-		GSTRate: money.Format2(rate), Missing: s.Missing(rate)}
+		GSTRate: inr.Format2(rate), Missing: s.Missing(rate)}
 	if r.Missing == nil {
 		r.Missing = []string{}
 	}

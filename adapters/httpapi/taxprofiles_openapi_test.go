@@ -6,7 +6,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/taxprofile"
+	"paygate/core/billing/taxprofile"
 )
 
 // TestOpenAPITaxProfileSchemas keeps the billing settings', billing

@@ -6,17 +6,17 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
-	"paygate/core/panel/topups"
+	"paygate/core/money"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/errs"
-	"paygate/core/money"
-	"paygate/core/topup"
-	"paygate/core/user"
+	"paygate/core/accounts/user"
+	"paygate/core/money/topup"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/inr"
 )
 
 // maxTopUpBody bounds a whole balance request upload: a 5 MB screenshot and
@@ -54,7 +54,7 @@ type topUpResponse struct {
 // toTopUpResponse links the screenshot instead of naming the stored file.
 func toTopUpResponse(r *topup.Request) topUpResponse {
 	out := topUpResponse{
-		ID: r.ID, UserID: r.UserID, Amount: money.Format2(r.Amount), UTRNumber: r.UTRNumber, PaymentMethod: r.PaymentMethod,
+		ID: r.ID, UserID: r.UserID, Amount: inr.Format2(r.Amount), UTRNumber: r.UTRNumber, PaymentMethod: r.PaymentMethod,
 		Remarks: r.Remarks, Status: string(r.Status), ApprovedBy: r.ApprovedBy, ApprovedAt: r.ApprovedAt,
 		AdminRemarks: r.AdminRemarks, CreatedAt: timePtr(r.CreatedAt), UpdatedAt: timePtr(r.UpdatedAt),
 	}
@@ -118,7 +118,7 @@ func (s *server) createTopUp(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	in := topups.NewTopUp{Input: topup.Input{
+	in := money.NewTopUp{Input: topup.Input{
 		Amount: text["amount"], UTRNumber: text["utr_number"], PaymentMethod: text["payment_method"], Remarks: text["remarks"],
 	}}
 	if files := form.File["screenshot"]; len(files) == 1 {
@@ -127,7 +127,7 @@ func (s *server) createTopUp(c echo.Context) error {
 			return fmt.Errorf("open uploaded screenshot: %w", err)
 		}
 		defer f.Close()
-		in.Screenshot = &topups.Upload{Body: f, Size: files[0].Size}
+		in.Screenshot = &money.Upload{Body: f, Size: files[0].Size}
 	}
 	r, err := s.app.TopUps.CreateTopUp(req.Context(), caller(c), in)
 	if err != nil {

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"paygate/core/topup"
+	"paygate/core/money/topup"
 )
 
 // The documented multipart form lists exactly the fields the handler reads,

@@ -2,16 +2,16 @@ package httpapi
 
 import (
 	"net/http"
-	"paygate/core/panel/accounts"
+	"paygate/core/accounts"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/directory"
-	"paygate/core/errs"
-	"paygate/core/ledger"
-	"paygate/core/money"
-	"paygate/core/user"
+	"paygate/core/accounts/user"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/directory"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/inr"
 )
 
 type userResponse struct {
@@ -50,14 +50,14 @@ type userResponse struct {
 func toUserResponse(u *user.User) userResponse {
 	r := userResponse{
 		ID: u.ID, Name: u.Name, Email: u.Email, Phone: u.Phone, Role: string(u.Role), Status: string(u.Status),
-		Plan: string(u.Plan), Balance: money.Format2(u.Balance), TotalSpent: money.Format2(u.TotalSpent),
+		Plan: string(u.Plan), Balance: inr.Format2(u.Balance), TotalSpent: inr.Format2(u.TotalSpent),
 		APIKey: u.APIKey, WebhookURL: u.WebhookURL, EmailVerifiedAt: u.EmailVerifiedAt,
 		CreatedAt: timePtr(u.CreatedAt), UpdatedAt: timePtr(u.UpdatedAt), DeletedAt: u.DeletedAt,
-		CollectionFeePercent: money.Format2(u.CollectionFeePercent), DailyPayoutLimit: money.Format2(u.DailyPayoutLimit),
+		CollectionFeePercent: inr.Format2(u.CollectionFeePercent), DailyPayoutLimit: inr.Format2(u.DailyPayoutLimit),
 		ParentID: u.ParentID,
 	}
 	if u.LowBalanceAlert != nil {
-		v := money.Format2(*u.LowBalanceAlert)
+		v := inr.Format2(*u.LowBalanceAlert)
 		r.LowBalanceAlert = &v
 	}
 	return r

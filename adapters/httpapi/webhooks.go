@@ -10,9 +10,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/errs"
-	"paygate/core/outbox"
-	"paygate/core/webhook"
+	"paygate/core/events/outbox"
+	"paygate/core/events/webhook"
+	"paygate/core/platform/errs"
 )
 
 type deliveryResponse struct {

@@ -15,7 +15,7 @@ import (
 
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
-	"paygate/core/recharge"
+	"paygate/core/gateway/recharge"
 )
 
 // receiver is a merchant's endpoint: it keeps every request and answers

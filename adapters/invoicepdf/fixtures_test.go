@@ -7,8 +7,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/gst"
-	"paygate/core/invoice"
+	"paygate/core/billing/gst"
+	"paygate/core/billing/invoice"
 )
 
 var (

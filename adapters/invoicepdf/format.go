@@ -9,7 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 	"golang.org/x/text/unicode/norm"
 
-	"paygate/core/gst"
+	"paygate/core/billing/gst"
 )
 
 // inr writes an amount with 2 places in the Indian digit grouping, lakhs

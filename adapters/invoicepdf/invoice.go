@@ -6,8 +6,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/gst"
-	"paygate/core/invoice"
+	"paygate/core/billing/gst"
+	"paygate/core/billing/invoice"
 )
 
 // documentTitle names what an invoice document is, as its page heads it.

@@ -16,8 +16,8 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/invoicepdf"
-	"paygate/core/gst"
-	"paygate/core/invoice"
+	"paygate/core/billing/gst"
+	"paygate/core/billing/invoice"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/invoice.golden.txt from the current rendering")

@@ -5,7 +5,7 @@ import (
 
 	qrcode "github.com/yeqown/go-qrcode/v2"
 
-	"paygate/core/invoice"
+	"paygate/core/billing/invoice"
 )
 
 // The e-invoice block (docs/decisions.md, "Tax invoices, credit notes and

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"paygate/adapters/invoicepdf"
-	"paygate/core/invoice"
+	"paygate/core/billing/invoice"
 	"paygate/internal/pdftext"
 )
 

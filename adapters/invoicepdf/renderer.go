@@ -25,7 +25,7 @@ import (
 
 	"github.com/go-pdf/fpdf"
 
-	"paygate/core/invoice"
+	"paygate/core/billing/invoice"
 )
 
 // Renderer implements invoice.Renderer. It holds nothing it changes: one

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"paygate/adapters/invoicepdf"
-	"paygate/core/invoice"
+	"paygate/core/billing/invoice"
 	"paygate/internal/pdftext"
 	"paygate/internal/testsigner"
 )

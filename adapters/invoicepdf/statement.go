@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"paygate/core/invoice"
+	"paygate/core/billing/invoice"
 )
 
 // drawStatement lays out an account statement: who issues it and whose

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"paygate/adapters/invoicepdf"
-	"paygate/core/invoice"
+	"paygate/core/billing/invoice"
 )
 
 func renderStatement(t *testing.T, st *invoice.Statement) []byte {

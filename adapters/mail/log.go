@@ -12,7 +12,7 @@ import (
 	"io"
 	"log/slog"
 
-	"paygate/core/panel"
+	"paygate/core/accounts/panel"
 )
 
 // Log writes each message's recipient, subject and link to the log instead of

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"paygate/adapters/mail"
-	"paygate/core/panel"
+	"paygate/core/accounts/panel"
 )
 
 // The log mailer writes each message to the log; with Echo, also as plain

@@ -17,7 +17,7 @@ import (
 	"strings"
 	"time"
 
-	"paygate/core/panel"
+	"paygate/core/accounts/panel"
 )
 
 // SMTPConfig is where and as whom to send.

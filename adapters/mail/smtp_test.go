@@ -23,7 +23,7 @@ import (
 	"time"
 
 	"paygate/adapters/mail"
-	"paygate/core/panel"
+	"paygate/core/accounts/panel"
 )
 
 // session is what the fake server saw of one connection.

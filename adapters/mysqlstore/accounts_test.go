@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/errs"
-	"paygate/core/session"
-	"paygate/core/user"
+	"paygate/core/accounts/session"
+	"paygate/core/accounts/user"
+	"paygate/core/platform/errs"
 	"paygate/internal/testdb"
 )
 

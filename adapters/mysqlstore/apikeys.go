@@ -7,7 +7,7 @@ import (
 
 	"gorm.io/gorm/clause"
 
-	"paygate/core/apikey"
+	"paygate/core/accounts/apikey"
 )
 
 type keyRow struct {

@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/apikey"
+	"paygate/core/accounts/apikey"
 	"paygate/core/catalog"
-	"paygate/core/errs"
+	"paygate/core/platform/errs"
 	"paygate/internal/testdb"
 )
 

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/apikey"
-	"paygate/core/errs"
+	"paygate/core/accounts/apikey"
+	"paygate/core/platform/errs"
 	"paygate/internal/testdb"
 )
 

@@ -8,7 +8,7 @@ import (
 
 	"gorm.io/gorm"
 
-	"paygate/core/audit"
+	"paygate/core/accounts/audit"
 )
 
 type auditRow struct {

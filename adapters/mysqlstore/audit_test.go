@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"paygate/core/store"
+	"paygate/core/platform/store"
 	"testing"
 	"time"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/audit"
+	"paygate/core/accounts/audit"
 	"paygate/internal/testdb"
 )
 

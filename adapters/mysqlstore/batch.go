@@ -8,10 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"paygate/core/apikey"
-	"paygate/core/errs"
-	"paygate/core/hitlog"
-	"paygate/core/ledger"
+	"paygate/core/accounts/apikey"
+	"paygate/core/metering/hitlog"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/errs"
 )
 
 // Batched writes of the metering pipeline (core/app's group commit): one

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"paygate/core/hitlog"
+	"paygate/core/metering/hitlog"
 )
 
 // SQLite's batch writes use one statement per chunk, as MySQL's do: its

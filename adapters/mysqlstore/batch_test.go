@@ -3,7 +3,7 @@ package mysqlstore_test
 import (
 	"context"
 	"fmt"
-	"paygate/core/store"
+	"paygate/core/platform/store"
 	"strings"
 	"sync"
 	"testing"
@@ -12,9 +12,9 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/apikey"
-	"paygate/core/hitlog"
-	"paygate/core/ledger"
+	"paygate/core/accounts/apikey"
+	"paygate/core/metering/hitlog"
+	"paygate/core/money/ledger"
 	"paygate/internal/testdb"
 )
 

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"paygate/core/metering"
-	"paygate/core/store"
+	"paygate/core/platform/store"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -15,11 +15,11 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/errs"
-	"paygate/core/hitlog"
-	"paygate/core/ledger"
-	"paygate/core/user"
-	"paygate/core/webhook"
+	"paygate/core/accounts/user"
+	"paygate/core/events/webhook"
+	"paygate/core/metering/hitlog"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/errs"
 	"paygate/internal/testdb"
 )
 

@@ -12,8 +12,8 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/apikey"
-	"paygate/core/user"
+	"paygate/core/accounts/apikey"
+	"paygate/core/accounts/user"
 	"paygate/internal/testdb"
 )
 

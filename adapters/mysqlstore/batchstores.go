@@ -10,11 +10,11 @@ import (
 
 	"gorm.io/gorm"
 
-	"paygate/core/apikey"
-	"paygate/core/hitlog"
-	"paygate/core/ledger"
+	"paygate/core/accounts/apikey"
+	"paygate/core/accounts/user"
 	"paygate/core/metering"
-	"paygate/core/user"
+	"paygate/core/metering/hitlog"
+	"paygate/core/money/ledger"
 )
 
 // The repositories of a metering batch on MySQL (WithinBatchTx, batchtx.go).

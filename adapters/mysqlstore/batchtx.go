@@ -17,11 +17,11 @@ import (
 	"github.com/go-sql-driver/mysql"
 	"gorm.io/gorm"
 
-	"paygate/core/hitlog"
-	"paygate/core/ledger"
+	"paygate/core/accounts/user"
 	"paygate/core/metering"
-	"paygate/core/store"
-	"paygate/core/user"
+	"paygate/core/metering/hitlog"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/store"
 )
 
 // The metering writer's transactions on MySQL (metering.BatchTransactor).

@@ -5,17 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"paygate/core/metering"
-	"paygate/core/store"
+	"paygate/core/platform/store"
 	"testing"
 	"time"
 
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/apikey"
-	"paygate/core/hitlog"
-	"paygate/core/ledger"
-	"paygate/core/user"
+	"paygate/core/accounts/apikey"
+	"paygate/core/accounts/user"
+	"paygate/core/metering/hitlog"
+	"paygate/core/money/ledger"
 	"paygate/internal/testdb"
 )
 

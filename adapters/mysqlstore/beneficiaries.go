@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"paygate/core/beneficiary"
-	"paygate/core/payout"
+	"paygate/core/gateway/beneficiary"
+	"paygate/core/gateway/payout"
 )
 
 type beneficiaryRow struct {

@@ -11,8 +11,8 @@ import (
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 
-	"paygate/core/brand"
-	"paygate/core/errs"
+	"paygate/core/platform/errs"
+	"paygate/core/resale/brand"
 )
 
 // brandRow is the brand columns of reseller_settings: an upsert through it

@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/store/storetest"
-	"paygate/core/user"
+	"paygate/core/accounts/user"
+	"paygate/core/platform/store/storetest"
 	"paygate/internal/testdb"
 )
 

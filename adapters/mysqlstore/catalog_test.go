@@ -9,8 +9,8 @@ import (
 
 	"paygate/adapters/mysqlstore"
 	"paygate/core/catalog"
-	"paygate/core/hitlog"
-	"paygate/core/pricing"
+	"paygate/core/catalog/pricing"
+	"paygate/core/metering/hitlog"
 	"paygate/internal/testdb"
 )
 

@@ -9,9 +9,9 @@ import (
 	"github.com/shopspring/decimal"
 	"gorm.io/gorm"
 
-	"paygate/core/errs"
-	"paygate/core/hitlog"
-	"paygate/core/resale"
+	"paygate/core/metering/hitlog"
+	"paygate/core/platform/errs"
+	"paygate/core/resale/settlement"
 )
 
 var (
@@ -39,7 +39,7 @@ func (settlementRow) TableName() string { return "commission_settlements" }
 // created_at).
 type commissionStore struct{ base }
 
-var _ resale.Settlements = (*commissionStore)(nil)
+var _ settlement.Settlements = (*commissionStore)(nil)
 
 func (s *commissionStore) Resellers(ctx context.Context) ([]uint64, error) {
 	var ids []uint64
@@ -68,7 +68,7 @@ func (s *commissionStore) NextHitAt(ctx context.Context, resellerID uint64, from
 
 // Accrued sums in units of 0.0001 (the column's places) as integers: SQLite
 // keeps DECIMAL columns as floating point, whose SUM would not be exact.
-func (s *commissionStore) Accrued(ctx context.Context, resellerID uint64, from, to time.Time) (resale.Accrual, error) {
+func (s *commissionStore) Accrued(ctx context.Context, resellerID uint64, from, to time.Time) (settlement.Accrual, error) {
 	intType := s.intType()
 	var r struct {
 		Hits    int64 `gorm:"column:hits"`
@@ -87,9 +87,9 @@ func (s *commissionStore) Accrued(ctx context.Context, resellerID uint64, from, 
 	err := s.conn(ctx).Raw(q, success, success, string(hitlog.StatusPending), resellerID, dbTime(to),
 		resellerID, dbTime(from), dbTime(to)).Scan(&r).Error
 	if err != nil {
-		return resale.Accrual{}, fmt.Errorf("sum the commissions of reseller %d: %w", resellerID, translate(err))
+		return settlement.Accrual{}, fmt.Errorf("sum the commissions of reseller %d: %w", resellerID, translate(err))
 	}
-	return resale.Accrual{Hits: int(r.Hits), Amount: decimal.New(r.Units, -4), Pending: int(r.Pending + r.Held)}, nil
+	return settlement.Accrual{Hits: int(r.Hits), Amount: decimal.New(r.Units, -4), Pending: int(r.Pending + r.Held)}, nil
 }
 
 // intType is the dialect's integer type for CAST.
@@ -100,7 +100,7 @@ func (s *commissionStore) intType() string {
 	return "INTEGER"
 }
 
-func (s *commissionStore) Insert(ctx context.Context, st *resale.Settlement) error {
+func (s *commissionStore) Insert(ctx context.Context, st *settlement.Settlement) error {
 	var w moneyWriter
 	r := settlementRow{ResellerID: st.ResellerID, HourStart: stamp(st.HourStart), Hits: st.Hits,
 		Amount: w.put(colSettled, st.Amount), TransactionID: st.TransactionID, CreatedAt: stamp(st.CreatedAt),
@@ -114,7 +114,7 @@ func (s *commissionStore) Insert(ctx context.Context, st *resale.Settlement) err
 	if err := s.conn(ctx).Create(&r).Error; err != nil {
 		err = translate(err)
 		if errors.Is(err, errs.ErrConflict) {
-			return resale.ErrAlreadySettled.Wrap(err)
+			return settlement.ErrAlreadySettled.Wrap(err)
 		}
 		return fmt.Errorf("insert settlement of reseller %d: %w", st.ResellerID, err)
 	}
@@ -122,7 +122,7 @@ func (s *commissionStore) Insert(ctx context.Context, st *resale.Settlement) err
 	return nil
 }
 
-func (s *commissionStore) SetCredit(ctx context.Context, st *resale.Settlement) error {
+func (s *commissionStore) SetCredit(ctx context.Context, st *settlement.Settlement) error {
 	var w moneyWriter
 	amount := w.put(colSettled, st.Amount)
 	if w.err != nil {
@@ -138,7 +138,7 @@ func (s *commissionStore) SetCredit(ctx context.Context, st *resale.Settlement) 
 
 // sumClaimed sums, in units of 0.0001, the hits of [from, to) settlement
 // id claimed (their commission now).
-func (s *commissionStore) sumClaimed(ctx context.Context, id, resellerID uint64, from, to time.Time) (resale.Accrual, error) {
+func (s *commissionStore) sumClaimed(ctx context.Context, id, resellerID uint64, from, to time.Time) (settlement.Accrual, error) {
 	var r struct {
 		Hits  int64 `gorm:"column:hits"`
 		Units int64 `gorm:"column:units"`
@@ -147,32 +147,32 @@ func (s *commissionStore) sumClaimed(ctx context.Context, id, resellerID uint64,
 		"FROM api_hit_logs WHERE reseller_id = ? AND created_at >= ? AND created_at < ? AND commission_settlement_id = ?",
 		resellerID, dbTime(from), dbTime(to), id).Scan(&r).Error
 	if err != nil {
-		return resale.Accrual{}, fmt.Errorf("sum the hits of settlement %d: %w", id, translate(err))
+		return settlement.Accrual{}, fmt.Errorf("sum the hits of settlement %d: %w", id, translate(err))
 	}
-	return resale.Accrual{Hits: int(r.Hits), Amount: decimal.New(r.Units, -4)}, nil
+	return settlement.Accrual{Hits: int(r.Hits), Amount: decimal.New(r.Units, -4)}, nil
 }
 
 // Claim marks by the (reseller_id, created_at) index; every hit a
 // settlement marks lies in its hour, so Credited sums them the same way.
-func (s *commissionStore) Claim(ctx context.Context, settlementID, resellerID uint64, from, to time.Time) (resale.Accrual, error) {
+func (s *commissionStore) Claim(ctx context.Context, settlementID, resellerID uint64, from, to time.Time) (settlement.Accrual, error) {
 	err := s.conn(ctx).Exec("UPDATE api_hit_logs SET commission_settlement_id = ? WHERE reseller_id = ? AND created_at >= ? AND created_at < ? "+
 		"AND status = ? AND commission_settlement_id IS NULL AND commission <> 0",
 		settlementID, resellerID, dbTime(from), dbTime(to), string(hitlog.StatusSuccess)).Error
 	if err != nil {
-		return resale.Accrual{}, fmt.Errorf("claim the hits of settlement %d: %w", settlementID, translate(err))
+		return settlement.Accrual{}, fmt.Errorf("claim the hits of settlement %d: %w", settlementID, translate(err))
 	}
 	return s.sumClaimed(ctx, settlementID, resellerID, from, to)
 }
 
-func (s *commissionStore) Credited(ctx context.Context, st resale.Settlement) (resale.Accrual, error) {
+func (s *commissionStore) Credited(ctx context.Context, st settlement.Settlement) (settlement.Accrual, error) {
 	return s.sumClaimed(ctx, st.ID, st.ResellerID, st.HourStart, st.HourStart.Add(time.Hour))
 }
 
 // CancelHit locks the hit's row first (the refund's transaction holds its
 // owner's row already; a settlement claiming it holds the hit until it
 // commits, so this reads the claim once it is there).
-func (s *commissionStore) CancelHit(ctx context.Context, hitID uint64) (resale.Cancelled, error) {
-	out := resale.Cancelled{Amount: decimal.Zero}
+func (s *commissionStore) CancelHit(ctx context.Context, hitID uint64) (settlement.Cancelled, error) {
+	out := settlement.Cancelled{Amount: decimal.Zero}
 	var rows []hitRow
 	q := s.conn(ctx).Model(&hitRow{}).Select("id, reseller_id, commission, commission_settlement_id").Where("id = ?", hitID)
 	if err := s.locking(q).Find(&rows).Error; err != nil {
@@ -217,7 +217,7 @@ func (s *commissionStore) owedWhere() string {
 	return "CAST(ROUND(reversed * 100) AS " + s.intType() + ") > CAST(ROUND(reversal_taken * 100) AS " + s.intType() + ")"
 }
 
-func (s *commissionStore) Owed(ctx context.Context, resellerID uint64) ([]resale.Settlement, error) {
+func (s *commissionStore) Owed(ctx context.Context, resellerID uint64) ([]settlement.Settlement, error) {
 	var rows []settlementRow
 	q := s.conn(ctx).Where("reseller_id = ? AND "+s.owedWhere(), resellerID).Order("hour_start, id")
 	if err := s.locking(q).Find(&rows).Error; err != nil {
@@ -239,7 +239,7 @@ func (s *commissionStore) TakeReversal(ctx context.Context, id uint64, amount de
 }
 
 // filtered is the settlements f selects, unpaged.
-func (s *commissionStore) filtered(ctx context.Context, f resale.Filter) *gorm.DB {
+func (s *commissionStore) filtered(ctx context.Context, f settlement.Filter) *gorm.DB {
 	q := s.conn(ctx).Model(&settlementRow{})
 	if f.ResellerID != nil {
 		q = q.Where("reseller_id = ?", *f.ResellerID)
@@ -253,7 +253,7 @@ func (s *commissionStore) filtered(ctx context.Context, f resale.Filter) *gorm.D
 	return q
 }
 
-func (s *commissionStore) Count(ctx context.Context, f resale.Filter) (int64, error) {
+func (s *commissionStore) Count(ctx context.Context, f settlement.Filter) (int64, error) {
 	var n int64
 	if err := s.filtered(ctx, f).Count(&n).Error; err != nil {
 		return 0, fmt.Errorf("count settlements: %w", translate(err))
@@ -261,7 +261,7 @@ func (s *commissionStore) Count(ctx context.Context, f resale.Filter) (int64, er
 	return n, nil
 }
 
-func (s *commissionStore) List(ctx context.Context, f resale.Filter) ([]resale.Settlement, error) {
+func (s *commissionStore) List(ctx context.Context, f settlement.Filter) ([]settlement.Settlement, error) {
 	q := s.filtered(ctx, f).Order("hour_start, id")
 	if f.Limit > 0 {
 		q = q.Offset(f.Offset).Limit(f.Limit)
@@ -273,11 +273,11 @@ func (s *commissionStore) List(ctx context.Context, f resale.Filter) ([]resale.S
 	return toSettlements(rows)
 }
 
-func toSettlements(rows []settlementRow) ([]resale.Settlement, error) {
-	out := make([]resale.Settlement, len(rows))
+func toSettlements(rows []settlementRow) ([]settlement.Settlement, error) {
+	out := make([]settlement.Settlement, len(rows))
 	var w moneyWriter
 	for i, r := range rows {
-		out[i] = resale.Settlement{ID: r.ID, ResellerID: r.ResellerID, HourStart: timeFromDB(r.HourStart), Hits: r.Hits,
+		out[i] = settlement.Settlement{ID: r.ID, ResellerID: r.ResellerID, HourStart: timeFromDB(r.HourStart), Hits: r.Hits,
 			Amount: w.get(colSettled, r.Amount), TransactionID: r.TransactionID, CreatedAt: timeFromDB(r.CreatedAt),
 			Reversed: w.get(colReversed, r.Reversed), ReversalTaken: w.get(colReversalTook, r.ReversalTaken)}
 	}

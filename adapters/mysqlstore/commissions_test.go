@@ -11,13 +11,13 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/commission"
-	"paygate/core/hitlog"
-	"paygate/core/ledger"
-	"paygate/core/ledgercheck"
-	"paygate/core/resale"
-	"paygate/core/store"
-	"paygate/core/user"
+	"paygate/core/accounts/user"
+	"paygate/core/metering/hitlog"
+	"paygate/core/money/ledger"
+	"paygate/core/money/ledger/check"
+	"paygate/core/platform/store"
+	"paygate/core/resale/commission"
+	"paygate/core/resale/settlement"
 	"paygate/internal/testdb"
 	"paygate/migrations"
 )
@@ -79,11 +79,11 @@ func TestCommissionSettlersRace(t *testing.T) {
 				legacyAmount = legacyAmount.Add(h.Commission)
 			}
 		}
-		legacy := &resale.Settlement{ResellerID: rid, HourStart: legacyStart, Hits: legacyHits, Amount: legacyAmount, CreatedAt: now}
+		legacy := &settlement.Settlement{ResellerID: rid, HourStart: legacyStart, Hits: legacyHits, Amount: legacyAmount, CreatedAt: now}
 		if err := s.Stores().Commissions.Insert(ctx, legacy); err != nil {
 			t.Fatal(err)
 		}
-		credit, err := ledger.NewEntry(reseller, ledger.Credit, legacyAmount, resale.RefCommission, &legacy.ID, "legacy", now)
+		credit, err := ledger.NewEntry(reseller, ledger.Credit, legacyAmount, settlement.RefCommission, &legacy.ID, "legacy", now)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,7 +128,7 @@ func TestCommissionSettlersRace(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		list, err := s.Stores().Commissions.List(ctx, resale.Filter{ResellerID: &rid})
+		list, err := s.Stores().Commissions.List(ctx, settlement.Filter{ResellerID: &rid})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -143,7 +143,7 @@ func TestCommissionSettlersRace(t *testing.T) {
 		}
 		credited, n := decimal.Zero, 0
 		err = s.Stores().Ledger.ForEachByUser(ctx, rid, func(e ledger.Entry) error {
-			if e.ReferenceType == resale.RefCommission && e.Type == ledger.Credit {
+			if e.ReferenceType == settlement.RefCommission && e.Type == ledger.Credit {
 				credited, n = credited.Add(e.Amount), n+1
 			}
 			return nil
@@ -165,7 +165,7 @@ func TestCommissionSettlersRace(t *testing.T) {
 			}
 			earned = earned.Add(a.Amount)
 		}
-		closed := resale.HourStart(now.Add(-commission.DefaultGrace))
+		closed := settlement.HourStart(now.Add(-commission.DefaultGrace))
 		for _, h := range hits {
 			got, err := s.Stores().Hits.ByRequestID(ctx, h.RequestID)
 			if err != nil {
@@ -220,7 +220,7 @@ func TestMigrationMarksSettledHits(t *testing.T) {
 		}
 		var ids []uint64
 		for _, start := range []time.Time{base, base.Add(30 * time.Minute)} {
-			st := &resale.Settlement{ResellerID: rid, HourStart: start, Hits: 1, Amount: decimal.RequireFromString("1.50"), CreatedAt: base.Add(2 * time.Hour)}
+			st := &settlement.Settlement{ResellerID: rid, HourStart: start, Hits: 1, Amount: decimal.RequireFromString("1.50"), CreatedAt: base.Add(2 * time.Hour)}
 			if err := s.Stores().Commissions.Insert(ctx, st); err != nil {
 				t.Fatal(err)
 			}
@@ -302,7 +302,7 @@ func TestRefundsRaceTheSettlement(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		list, err := s.Stores().Commissions.List(ctx, resale.Filter{ResellerID: &rid})
+		list, err := s.Stores().Commissions.List(ctx, settlement.Filter{ResellerID: &rid})
 		if err != nil || len(list) != 1 {
 			t.Fatalf("settlements %+v, %v", list, err)
 		}
@@ -320,7 +320,7 @@ func TestRefundsRaceTheSettlement(t *testing.T) {
 		if err != nil || !u.Balance.Equal(decimal.RequireFromString("5")) {
 			t.Fatalf("reseller's balance %v, %v; want 5.00", u.Balance, err)
 		}
-		ds, err := ledgercheck.New(ledgercheck.Deps{Stores: ledgercheck.StoresOf(s.Stores())}).Check(ctx)
+		ds, err := check.New(check.Deps{Stores: check.StoresOf(s.Stores())}).Check(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}

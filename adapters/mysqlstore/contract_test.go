@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/store"
-	"paygate/core/store/storetest"
+	"paygate/core/platform/store"
+	"paygate/core/platform/store/storetest"
 	"paygate/internal/testdb"
 )
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/money"
+	"paygate/core/platform/inr"
 )
 
 // Money crosses the database as an exact decimal string with the column's
@@ -44,7 +44,7 @@ var (
 )
 
 func (c column) toDB(d decimal.Decimal) (string, error) {
-	if !money.FitsColumn(d, c.total, c.places) {
+	if !inr.FitsColumn(d, c.total, c.places) {
 		return "", fmt.Errorf("%s %s does not fit DECIMAL(%d,%d)", c.name, d.String(), c.total, c.places)
 	}
 	return d.StringFixed(int32(c.places)), nil

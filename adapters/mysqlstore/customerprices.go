@@ -8,7 +8,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/pricing"
+	"paygate/core/catalog/pricing"
 )
 
 var (

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 
-	"paygate/core/user"
+	"paygate/core/accounts/user"
 )
 
 // normaliseEmailsVersion is migration 00034 of both dialects, written in Go

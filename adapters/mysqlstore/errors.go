@@ -13,7 +13,7 @@ import (
 	"gorm.io/gorm"
 	"modernc.org/sqlite"
 
-	"paygate/core/errs"
+	"paygate/core/platform/errs"
 )
 
 // ErrInvalidReference is returned when a row names a parent that does not

@@ -12,7 +12,7 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/errs"
+	"paygate/core/platform/errs"
 )
 
 // TestLostConnectionIsUnavailable: every way a database connection dies

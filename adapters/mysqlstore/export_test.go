@@ -9,9 +9,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"paygate/core/hitlog"
 	"paygate/core/metering"
-	"paygate/core/report"
+	"paygate/core/metering/hitlog"
+	"paygate/core/metering/report"
 )
 
 // MySQLConfig exposes the URL-to-driver-config conversion to the tests.

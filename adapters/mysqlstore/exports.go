@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"paygate/core/export"
+	"paygate/core/platform/export"
 )
 
 type exportLeaseRow struct {

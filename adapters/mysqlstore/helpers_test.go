@@ -9,9 +9,9 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/apikey"
+	"paygate/core/accounts/apikey"
+	"paygate/core/accounts/user"
 	"paygate/core/catalog"
-	"paygate/core/user"
 	"paygate/internal/testdb"
 )
 

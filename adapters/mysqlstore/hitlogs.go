@@ -11,8 +11,8 @@ import (
 	"github.com/shopspring/decimal"
 	"gorm.io/gorm"
 
-	"paygate/core/errs"
-	"paygate/core/hitlog"
+	"paygate/core/metering/hitlog"
+	"paygate/core/platform/errs"
 )
 
 type hitRow struct {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"paygate/core/store"
+	"paygate/core/platform/store"
 	"sync"
 	"testing"
 	"time"
@@ -12,7 +12,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/hitlog"
+	"paygate/core/metering/hitlog"
 	"paygate/internal/testdb"
 )
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/hold"
+	"paygate/core/metering/hold"
 )
 
 var (

@@ -3,15 +3,15 @@ package mysqlstore_test
 import (
 	"context"
 	"paygate/core/metering"
-	"paygate/core/store"
+	"paygate/core/platform/store"
 	"testing"
 	"time"
 
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/hold"
-	"paygate/core/user"
+	"paygate/core/accounts/user"
+	"paygate/core/metering/hold"
 	"paygate/internal/testdb"
 )
 

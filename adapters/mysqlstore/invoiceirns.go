@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"paygate/core/invoice"
+	"paygate/core/billing/invoice"
 )
 
 // invoiceIRNRow is a document's e-invoice registration (migration 00051):

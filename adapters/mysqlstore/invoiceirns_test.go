@@ -11,7 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/invoice"
+	"paygate/core/billing/invoice"
 	"paygate/internal/testdb"
 )
 

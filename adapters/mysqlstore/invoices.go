@@ -7,9 +7,9 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/errs"
-	"paygate/core/invoice"
-	"paygate/core/ledger"
+	"paygate/core/billing/invoice"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/errs"
 )
 
 var (

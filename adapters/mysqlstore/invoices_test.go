@@ -12,12 +12,12 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/errs"
-	"paygate/core/hitlog"
-	"paygate/core/invoice"
-	"paygate/core/ledger"
-	"paygate/core/store"
-	"paygate/core/user"
+	"paygate/core/accounts/user"
+	"paygate/core/billing/invoice"
+	"paygate/core/metering/hitlog"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/store"
 	"paygate/internal/testdb"
 )
 

@@ -7,7 +7,7 @@ import (
 
 	"gorm.io/gorm"
 
-	"paygate/core/ledger"
+	"paygate/core/money/ledger"
 )
 
 type entryRow struct {

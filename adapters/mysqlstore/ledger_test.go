@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"paygate/core/store"
+	"paygate/core/platform/store"
 	"sync"
 	"testing"
 	"time"
@@ -12,10 +12,10 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/errs"
-	"paygate/core/hitlog"
-	"paygate/core/ledger"
-	"paygate/core/user"
+	"paygate/core/accounts/user"
+	"paygate/core/metering/hitlog"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/errs"
 	"paygate/internal/testdb"
 )
 

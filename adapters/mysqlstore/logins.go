@@ -8,7 +8,7 @@ import (
 
 	"gorm.io/gorm/clause"
 
-	"paygate/core/signin"
+	"paygate/core/accounts/signin"
 )
 
 // loginAttemptRow is one sign-in counter (migration 00020). The key is a

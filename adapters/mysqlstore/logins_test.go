@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/session"
-	"paygate/core/signin"
-	"paygate/core/store"
+	"paygate/core/accounts/session"
+	"paygate/core/accounts/signin"
+	"paygate/core/platform/store"
 	"paygate/internal/testdb"
 )
 

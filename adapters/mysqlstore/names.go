@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"paygate/core/directory"
+	"paygate/core/platform/directory"
 )
 
 // nameStore reads the names list rows refer to: by primary key, only the

@@ -8,8 +8,8 @@ import (
 
 	"gorm.io/gorm"
 
-	"paygate/core/accountopen"
-	"paygate/core/errs"
+	"paygate/core/gateway/accountopen"
+	"paygate/core/platform/errs"
 )
 
 // Digital account openings. Identifiers arrive masked from the core; state

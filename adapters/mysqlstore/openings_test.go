@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/accountopen"
-	"paygate/core/errs"
+	"paygate/core/gateway/accountopen"
+	"paygate/core/platform/errs"
 	"paygate/internal/testdb"
 )
 

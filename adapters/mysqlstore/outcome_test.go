@@ -3,13 +3,13 @@ package mysqlstore_test
 import (
 	"context"
 	"fmt"
-	"paygate/core/store"
+	"paygate/core/platform/store"
 	"testing"
 
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/hitlog"
+	"paygate/core/metering/hitlog"
 	"paygate/internal/testdb"
 )
 

@@ -8,7 +8,7 @@ import (
 
 	"gorm.io/gorm"
 
-	"paygate/core/hitlog"
+	"paygate/core/metering/hitlog"
 )
 
 // Hit payloads live in hit_payloads (migration 00030), one row per hit,

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/hitlog"
+	"paygate/core/metering/hitlog"
 )
 
 // Migration 00030 moves the payloads the hit rows held into hit_payloads:

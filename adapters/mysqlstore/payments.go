@@ -8,10 +8,10 @@ import (
 
 	"gorm.io/gorm"
 
-	"paygate/core/errs"
-	"paygate/core/payment"
-	"paygate/core/recharge"
-	"paygate/core/verification"
+	"paygate/core/gateway/payment"
+	"paygate/core/gateway/recharge"
+	"paygate/core/gateway/verification"
+	"paygate/core/platform/errs"
 )
 
 // Gateway records: payments and their Idempotency-Keys, recharges,

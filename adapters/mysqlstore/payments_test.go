@@ -4,17 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"paygate/core/store"
+	"paygate/core/platform/store"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/errs"
-	"paygate/core/payment"
-	"paygate/core/recharge"
-	"paygate/core/verification"
+	"paygate/core/gateway/payment"
+	"paygate/core/gateway/recharge"
+	"paygate/core/gateway/verification"
+	"paygate/core/platform/errs"
 	"paygate/internal/testdb"
 )
 

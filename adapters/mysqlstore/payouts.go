@@ -9,8 +9,8 @@ import (
 	"github.com/shopspring/decimal"
 	"gorm.io/gorm"
 
-	"paygate/core/errs"
-	"paygate/core/payout"
+	"paygate/core/gateway/payout"
+	"paygate/core/platform/errs"
 )
 
 type payoutRow struct {

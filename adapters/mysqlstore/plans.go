@@ -8,8 +8,8 @@ import (
 
 	"gorm.io/gorm"
 
-	"paygate/core/errs"
-	"paygate/core/plan"
+	"paygate/core/billing/plan"
+	"paygate/core/platform/errs"
 )
 
 var (

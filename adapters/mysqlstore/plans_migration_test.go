@@ -10,8 +10,8 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/plan"
-	"paygate/core/user"
+	"paygate/core/accounts/user"
+	"paygate/core/billing/plan"
 )
 
 // Migration 00037 lets users.plan hold any plan's code: before it, the

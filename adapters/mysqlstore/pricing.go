@@ -8,7 +8,7 @@ import (
 	"gorm.io/gorm"
 
 	"paygate/core/catalog"
-	"paygate/core/pricing"
+	"paygate/core/catalog/pricing"
 )
 
 // priceRow leaves out api_pricing.user_scope: the database computes it.

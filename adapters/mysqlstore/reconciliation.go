@@ -9,9 +9,9 @@ import (
 
 	"gorm.io/gorm"
 
-	"paygate/core/payment"
-	"paygate/core/statement"
-	"paygate/core/topup"
+	"paygate/core/gateway/payment"
+	"paygate/core/money/statement"
+	"paygate/core/money/topup"
 )
 
 // Reconciliation: imported bank statements and their credit lines. Lines

@@ -8,7 +8,7 @@ import (
 
 	"gorm.io/gorm"
 
-	"paygate/core/payment"
+	"paygate/core/gateway/payment"
 )
 
 // Refunds of payments and their Idempotency-Keys. A refund ends by a

@@ -7,9 +7,9 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/hitlog"
-	"paygate/core/report"
-	"paygate/core/user"
+	"paygate/core/accounts/user"
+	"paygate/core/metering/hitlog"
+	"paygate/core/metering/report"
 )
 
 // The roll-up holds money in integer ten-thousandths (units): hit amounts

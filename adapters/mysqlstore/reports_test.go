@@ -13,12 +13,12 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/mysqlstore"
+	"paygate/core/accounts/user"
 	"paygate/core/app"
-	"paygate/core/hitlog"
-	"paygate/core/ledger"
-	"paygate/core/report"
-	"paygate/core/store"
-	"paygate/core/user"
+	"paygate/core/metering/hitlog"
+	"paygate/core/metering/report"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/store"
 	"paygate/internal/testdb"
 )
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/report"
+	"paygate/core/metering/report"
 )
 
 // resellerReportStore sums a reseller's customers' calls and its

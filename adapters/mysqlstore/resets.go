@@ -8,7 +8,7 @@ import (
 
 	"gorm.io/gorm/clause"
 
-	"paygate/core/user"
+	"paygate/core/accounts/user"
 )
 
 // resetRow is a password_reset_tokens row: one per email; token

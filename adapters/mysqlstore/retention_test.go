@@ -10,9 +10,9 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/errs"
-	"paygate/core/hitlog"
-	"paygate/core/ledger"
+	"paygate/core/metering/hitlog"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/errs"
 	"paygate/internal/testdb"
 )
 

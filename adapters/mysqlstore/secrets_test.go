@@ -10,11 +10,11 @@ import (
 
 	"paygate/adapters/mysqlstore"
 	"paygate/adapters/secretbox"
-	"paygate/core/apikey"
+	"paygate/core/accounts/apikey"
+	"paygate/core/accounts/user"
 	"paygate/core/catalog"
 	"paygate/core/metering"
-	"paygate/core/store"
-	"paygate/core/user"
+	"paygate/core/platform/store"
 	"paygate/internal/testdb"
 )
 

@@ -8,8 +8,8 @@ import (
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 
-	"paygate/core/errs"
-	"paygate/core/session"
+	"paygate/core/accounts/session"
+	"paygate/core/platform/errs"
 )
 
 // tokenableUser is personal_access_tokens.tokenable_type of a user's token.

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/errs"
-	"paygate/core/session"
+	"paygate/core/accounts/session"
+	"paygate/core/platform/errs"
 	"paygate/internal/testdb"
 )
 

@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"paygate/core/beneficiary"
-	"paygate/core/directory"
-	"paygate/core/export"
-	"paygate/core/session"
-	"paygate/core/store"
-	"paygate/core/verification"
+	"paygate/core/accounts/session"
+	"paygate/core/gateway/beneficiary"
+	"paygate/core/gateway/verification"
+	"paygate/core/platform/directory"
+	"paygate/core/platform/export"
+	"paygate/core/platform/store"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -346,7 +346,7 @@ func (s *Store) SetExportPageRows(n int) { s.exportPage = n }
 
 // SetZone sets the zone (TIMEZONE) whose local hours the usage roll-up
 // counts hits in (core/app.New sets its Location); it must be the zone the
-// reports read in (core/report.HourOf).
+// reports read in (core/metering/report.HourOf).
 func (s *Store) SetZone(loc *time.Location) {
 	if loc != nil {
 		s.zone.Store(loc)

@@ -7,7 +7,7 @@ import (
 
 	"gorm.io/gorm/clause"
 
-	"paygate/core/taxprofile"
+	"paygate/core/billing/taxprofile"
 )
 
 // supplierID is the one row of billing_settings (migration 00039 writes

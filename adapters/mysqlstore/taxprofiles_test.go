@@ -5,10 +5,10 @@ import (
 	"testing"
 
 	"paygate/adapters/mysqlstore"
+	"paygate/core/billing/gst"
+	"paygate/core/billing/taxprofile"
 	"paygate/core/catalog"
-	"paygate/core/gst"
-	"paygate/core/store/storetest"
-	"paygate/core/taxprofile"
+	"paygate/core/platform/store/storetest"
 	"paygate/internal/testdb"
 )
 

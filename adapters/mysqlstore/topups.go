@@ -8,7 +8,7 @@ import (
 
 	"gorm.io/gorm"
 
-	"paygate/core/topup"
+	"paygate/core/money/topup"
 )
 
 type topUpRow struct {

@@ -4,14 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"paygate/core/store"
+	"paygate/core/platform/store"
 	"sync"
 	"testing"
 	"time"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/topup"
-	"paygate/core/user"
+	"paygate/core/accounts/user"
+	"paygate/core/money/topup"
 	"paygate/internal/testdb"
 )
 

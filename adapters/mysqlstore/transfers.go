@@ -8,7 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 	"gorm.io/gorm"
 
-	"paygate/core/transfer"
+	"paygate/core/money/transfer"
 )
 
 type transferRow struct {

@@ -11,13 +11,13 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/errs"
-	"paygate/core/hitlog"
-	"paygate/core/ledger"
-	"paygate/core/panel"
-	"paygate/core/store"
-	"paygate/core/transfer"
-	"paygate/core/user"
+	"paygate/core/accounts/panel"
+	"paygate/core/accounts/user"
+	"paygate/core/metering/hitlog"
+	"paygate/core/money/ledger"
+	"paygate/core/money/transfer"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/store"
 	"paygate/internal/testdb"
 )
 

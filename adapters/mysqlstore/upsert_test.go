@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"paygate/core/hitlog"
-	"paygate/core/report"
+	"paygate/core/metering/hitlog"
+	"paygate/core/metering/report"
 )
 
 func TestConflictSyntaxFollowsTheServer(t *testing.T) {

@@ -11,8 +11,8 @@ import (
 
 	"gorm.io/gorm"
 
-	"paygate/core/hitlog"
-	"paygate/core/report"
+	"paygate/core/metering/hitlog"
+	"paygate/core/metering/report"
 )
 
 // The hourly usage roll-up (migration 00029; decisions: "The dashboard

@@ -9,11 +9,11 @@ import (
 	"time"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/hitlog"
-	"paygate/core/ledgercheck"
 	"paygate/core/metering"
-	"paygate/core/report"
-	"paygate/core/store"
+	"paygate/core/metering/hitlog"
+	"paygate/core/metering/report"
+	"paygate/core/money/ledger/check"
+	"paygate/core/platform/store"
 	"paygate/internal/testdb"
 )
 
@@ -219,7 +219,7 @@ func TestUsageRollupFollowsEveryHitWrite(t *testing.T) {
 		}
 
 		// The ledger check reads the same; a row changed behind the writers' back is found.
-		chk := ledgercheck.New(ledgercheck.Deps{Stores: ledgercheck.StoresOf(st), Location: loc})
+		chk := check.New(check.Deps{Stores: check.StoresOf(st), Location: loc})
 		if ds, err := chk.Check(ctx); err != nil {
 			t.Fatal(err)
 		} else {

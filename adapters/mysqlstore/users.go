@@ -8,8 +8,8 @@ import (
 
 	"gorm.io/gorm"
 
-	"paygate/core/plan"
-	"paygate/core/user"
+	"paygate/core/accounts/user"
+	"paygate/core/billing/plan"
 )
 
 type userRow struct {

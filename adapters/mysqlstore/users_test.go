@@ -5,7 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"path"
-	"paygate/core/store"
+	"paygate/core/platform/store"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,7 +14,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/user"
+	"paygate/core/accounts/user"
 	"paygate/internal/testdb"
 	"paygate/migrations"
 )

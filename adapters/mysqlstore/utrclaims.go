@@ -8,7 +8,7 @@ import (
 
 	"gorm.io/gorm"
 
-	"paygate/core/utr"
+	"paygate/core/platform/utr"
 )
 
 type utrClaimRow struct {

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/store"
-	"paygate/core/utr"
+	"paygate/core/platform/store"
+	"paygate/core/platform/utr"
 	"paygate/internal/testdb"
 )
 

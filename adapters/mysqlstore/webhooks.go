@@ -9,7 +9,7 @@ import (
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 
-	"paygate/core/webhook"
+	"paygate/core/events/webhook"
 )
 
 type webhookEventRow struct {

@@ -3,13 +3,13 @@ package mysqlstore_test
 import (
 	"context"
 	"errors"
-	"paygate/core/store"
+	"paygate/core/platform/store"
 	"sync"
 	"testing"
 	"time"
 
 	"paygate/adapters/mysqlstore"
-	"paygate/core/webhook"
+	"paygate/core/events/webhook"
 	"paygate/internal/testdb"
 )
 

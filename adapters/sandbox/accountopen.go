@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"paygate/core/accountopen"
+	"paygate/core/gateway/accountopen"
 )
 
 // Opener is the sandbox account-opening provider. It keeps no state: every

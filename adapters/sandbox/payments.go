@@ -6,8 +6,8 @@ import (
 	"net/url"
 	"strings"
 
-	"paygate/core/money"
-	"paygate/core/payment"
+	"paygate/core/gateway/payment"
+	"paygate/core/platform/inr"
 )
 
 // Payments is the sandbox payment provider: the UPI intent names a sandbox
@@ -24,7 +24,7 @@ func (p Payments) Intent(_ context.Context, pay payment.Payment, payee string) (
 	if vpa == "" {
 		vpa = "paygate@sandbox"
 	}
-	return UPIIntent(vpa, payee, money.Format2(pay.Amount), pay.PublicID), nil
+	return UPIIntent(vpa, payee, inr.Format2(pay.Amount), pay.PublicID), nil
 }
 
 func (Payments) Sandbox() bool { return true }

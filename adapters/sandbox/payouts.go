@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"paygate/core/payout"
+	"paygate/core/gateway/payout"
 )
 
 // Payouts is the sandbox payout provider. Every payout is accepted

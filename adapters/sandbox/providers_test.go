@@ -10,9 +10,9 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/sandbox"
-	"paygate/core/accountopen"
-	"paygate/core/recharge"
-	"paygate/core/verification"
+	"paygate/core/gateway/accountopen"
+	"paygate/core/gateway/recharge"
+	"paygate/core/gateway/verification"
 )
 
 func aadhaar(prefix string) string { return prefix + fmt.Sprint(verification.VerhoeffDigit(prefix)) }

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"strings"
 
-	"paygate/core/recharge"
+	"paygate/core/gateway/recharge"
 )
 
 // Recharger is the sandbox recharge provider. Every recharge is pending

@@ -7,7 +7,7 @@ import (
 	"errors"
 	"strings"
 
-	"paygate/core/verification"
+	"paygate/core/gateway/verification"
 )
 
 // ErrSandboxOutage is the sandbox's "provider unreachable" answer.

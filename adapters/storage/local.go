@@ -13,8 +13,8 @@ import (
 	"os"
 	"regexp"
 
-	"paygate/core/errs"
-	"paygate/core/panel"
+	"paygate/core/accounts/panel"
+	"paygate/core/platform/errs"
 )
 
 // Local stores files flat in one folder. Every operation goes through an

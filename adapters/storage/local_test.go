@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"paygate/adapters/storage"
-	"paygate/core/errs"
+	"paygate/core/platform/errs"
 )
 
 func newLocal(t *testing.T) (*storage.Local, string) {

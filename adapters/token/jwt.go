@@ -13,8 +13,8 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
-	"paygate/core/panel"
-	"paygate/core/user"
+	"paygate/core/accounts/panel"
+	"paygate/core/accounts/user"
 )
 
 // TTL is the access token's lifetime.

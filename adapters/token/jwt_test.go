@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"paygate/core/user"
+	"paygate/core/accounts/user"
 )
 
 func TestJWTRoundTripAndExpiry(t *testing.T) {

@@ -11,8 +11,8 @@ import (
 	"regexp"
 
 	"paygate/adapters/sandbox"
-	"paygate/core/money"
-	"paygate/core/payment"
+	"paygate/core/gateway/payment"
+	"paygate/core/platform/inr"
 )
 
 // Provider collects into one VPA under one payee name.
@@ -42,7 +42,7 @@ func New(vpa, payeeName string) (Provider, error) {
 // Intent pays the platform's VPA (not the merchant's: the platform collects
 // and credits the merchant on confirmation) with tr = the payment id.
 func (p Provider) Intent(_ context.Context, pay payment.Payment, _ string) (string, error) {
-	return sandbox.UPIIntent(p.vpa, p.payeeName, money.Format2(pay.Amount), pay.PublicID), nil
+	return sandbox.UPIIntent(p.vpa, p.payeeName, inr.Format2(pay.Amount), pay.PublicID), nil
 }
 
 // Refund cannot send money: upi_direct has no provider behind it, only the

@@ -7,7 +7,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/upidirect"
-	"paygate/core/payment"
+	"paygate/core/gateway/payment"
 )
 
 func TestIntentPaysThePlatformVPAWithThePaymentIDAsTr(t *testing.T) {

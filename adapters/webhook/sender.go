@@ -15,7 +15,7 @@ import (
 	"syscall"
 
 	"paygate/adapters/upstream"
-	"paygate/core/webhook"
+	"paygate/core/events/webhook"
 )
 
 var _ webhook.Sender = (*Sender)(nil)

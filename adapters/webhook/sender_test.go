@@ -9,7 +9,7 @@ import (
 	"time"
 
 	webhookadapter "paygate/adapters/webhook"
-	"paygate/core/webhook"
+	"paygate/core/events/webhook"
 )
 
 func TestSenderRefusesInternalAddressesAtDialTime(t *testing.T) {

@@ -15,10 +15,10 @@ import (
 
 	"paygate/adapters/mysqlstore"
 	webhookadapter "paygate/adapters/webhook"
-	"paygate/core/outbox"
-	"paygate/core/store"
-	"paygate/core/user"
-	"paygate/core/webhook"
+	"paygate/core/accounts/user"
+	"paygate/core/events/outbox"
+	"paygate/core/events/webhook"
+	"paygate/core/platform/store"
 	"paygate/internal/testdb"
 )
 

@@ -36,9 +36,9 @@ import (
 	"paygate/adapters/httpapi"
 	"paygate/adapters/mysqlstore"
 	"paygate/adapters/token"
+	"paygate/core/accounts/session"
+	"paygate/core/accounts/user"
 	"paygate/core/app"
-	"paygate/core/session"
-	"paygate/core/user"
 	"paygate/internal/dburl"
 	"paygate/internal/mariadbproc"
 )

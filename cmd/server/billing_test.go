@@ -11,12 +11,12 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/mysqlstore"
+	"paygate/core/accounts/user"
 	"paygate/core/app"
 	"paygate/core/billing"
-	"paygate/core/ledger"
-	"paygate/core/plan"
-	"paygate/core/store"
-	"paygate/core/user"
+	"paygate/core/billing/plan"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/store"
 	"paygate/internal/testdb"
 )
 

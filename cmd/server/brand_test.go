@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"paygate/core/audit"
-	"paygate/core/brand"
-	"paygate/core/errs"
-	"paygate/core/user"
+	"paygate/core/accounts/audit"
+	"paygate/core/accounts/user"
+	"paygate/core/platform/errs"
+	"paygate/core/resale/brand"
 )
 
 // TestBrandVerifyDomainCommand: `server brand verify-domain HOST` marks the

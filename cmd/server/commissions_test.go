@@ -11,11 +11,11 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/mysqlstore"
+	"paygate/core/accounts/user"
 	"paygate/core/app"
-	"paygate/core/hitlog"
-	"paygate/core/ledger"
-	"paygate/core/resale"
-	"paygate/core/user"
+	"paygate/core/metering/hitlog"
+	"paygate/core/money/ledger"
+	"paygate/core/resale/settlement"
 )
 
 // instanceIn is another instance on its own connection, with TIMEZONE loc.
@@ -89,7 +89,7 @@ func TestCommissionsSettleRace(t *testing.T) {
 		if !strings.Contains(out.String(), "commissions settle before") {
 			t.Fatalf("CLI output: %s", out.String())
 		}
-		list, err := f.store.Stores().Commissions.List(ctx, resale.Filter{ResellerID: &rid})
+		list, err := f.store.Stores().Commissions.List(ctx, settlement.Filter{ResellerID: &rid})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,7 +119,7 @@ func TestCommissionsSettleRace(t *testing.T) {
 		}
 		credits := decimal.Zero
 		err = f.store.Stores().Ledger.ForEachByUser(ctx, rid, func(e ledger.Entry) error {
-			if e.ReferenceType == resale.RefCommission {
+			if e.ReferenceType == settlement.RefCommission {
 				credits = credits.Add(e.Amount)
 			}
 			return nil

@@ -20,11 +20,11 @@ import (
 	"paygate/adapters/mysqlstore"
 	"paygate/adapters/secretbox"
 	"paygate/adapters/upidirect"
-	"paygate/core/gst"
+	"paygate/core/accounts/user"
+	"paygate/core/billing/gst"
 	"paygate/core/metering"
-	"paygate/core/money"
-	"paygate/core/retention"
-	"paygate/core/user"
+	"paygate/core/metering/retention"
+	"paygate/core/platform/inr"
 )
 
 // config is the whole configuration, parsed once from the environment
@@ -393,8 +393,8 @@ func parseRetention(v string) (time.Duration, error) {
 
 // parseMaxAmount reads a positive amount that a balance (DECIMAL(12,2)) can hold.
 func parseMaxAmount(v string) (decimal.Decimal, error) {
-	d, ok := money.Parse(v, 2)
-	if !ok || !d.IsPositive() || !money.FitsColumn(d, 12, 2) {
+	d, ok := inr.Parse(v, 2)
+	if !ok || !d.IsPositive() || !inr.FitsColumn(d, 12, 2) {
 		return d, fmt.Errorf("is not a positive amount with at most 2 decimals, below 10000000000")
 	}
 	return d, nil

@@ -5,7 +5,7 @@ import (
 
 	"paygate/adapters/sandbox"
 	"paygate/core/catalog"
-	"paygate/core/pricing"
+	"paygate/core/catalog/pricing"
 )
 
 // demoSeeds turns the sandbox's documented services into service records

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"paygate/core/plan"
-	"paygate/core/user"
+	"paygate/core/accounts/user"
+	"paygate/core/billing/plan"
 )
 
 // TestFutureProblem: an instant later than the clock needs --allow-future,

@@ -12,11 +12,11 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/mysqlstore"
+	"paygate/core/accounts/user"
 	"paygate/core/app"
-	"paygate/core/ledger"
-	"paygate/core/store"
-	"paygate/core/taxprofile"
-	"paygate/core/user"
+	"paygate/core/billing/taxprofile"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/store"
 )
 
 // invoiceFixture is a migrated database with the supplier's settings in

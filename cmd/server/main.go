@@ -37,13 +37,13 @@ import (
 	"paygate/adapters/upidirect"
 	"paygate/adapters/upstream"
 	webhookadapter "paygate/adapters/webhook"
-	"paygate/core/apikey"
+	"paygate/core/accounts/apikey"
+	"paygate/core/accounts/panel"
 	"paygate/core/app"
-	"paygate/core/brand"
-	"paygate/core/ledgercheck"
-	"paygate/core/panel"
-	"paygate/core/payment"
-	"paygate/core/plan"
+	"paygate/core/billing/plan"
+	"paygate/core/gateway/payment"
+	"paygate/core/money/ledger/check"
+	"paygate/core/resale/brand"
 	"paygate/frontend"
 )
 
@@ -522,7 +522,7 @@ func brandVerifyDomain(ctx context.Context, a *app.App, args []string, out io.Wr
 	return nil
 }
 
-func ledgerCheck(ctx context.Context, c *ledgercheck.Checker, out io.Writer) error {
+func ledgerCheck(ctx context.Context, c *check.Checker, out io.Writer) error {
 	ds, err := c.Check(ctx)
 	if err != nil {
 		return err

@@ -16,7 +16,7 @@ import (
 
 	"paygate/adapters/mysqlstore"
 	"paygate/adapters/secretbox"
-	"paygate/core/user"
+	"paygate/core/accounts/user"
 	"paygate/internal/testdb"
 )
 

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"paygate/core/taxprofile"
-	"paygate/core/user"
+	"paygate/core/accounts/user"
+	"paygate/core/billing/taxprofile"
 	"paygate/internal/pdftext"
 	"paygate/internal/testsigner"
 )

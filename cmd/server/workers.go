@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"paygate/core/app"
-	"paygate/core/invoicing"
-	"paygate/core/outbox"
-	"paygate/core/taxprofile"
+	"paygate/core/billing/issuing"
+	"paygate/core/billing/taxprofile"
+	"paygate/core/events/outbox"
 )
 
 // Background workers of the gateway. Each round is safe with several
@@ -75,7 +75,7 @@ type gatewayRounds interface {
 	CheckPayouts(ctx context.Context, limit int) (int, error)
 	RecoverPendingHits(ctx context.Context, limit int) (int, error)
 	// ClearHitPayloads is one retention round: bounded batches with a
-	// pause between them (core/retention).
+	// pause between them (core/metering/retention).
 	ClearHitPayloads(ctx context.Context) (int, error)
 	CheckAccountOpenings(ctx context.Context, limit int) (int, error)
 	// CloseUsageDays sums the local days that are over into the daily
@@ -85,9 +85,9 @@ type gatewayRounds interface {
 	Bill(ctx context.Context) (int, error)
 	// RetryPastDue retries the past-due plan fees.
 	RetryPastDue(ctx context.Context) (int, error)
-	// IssueInvoices issues the month before's documents (core/invoicing).
+	// IssueInvoices issues the month before's documents (core/billing/issuing).
 	IssueInvoices(ctx context.Context) (int, error)
-	// SettleCommissions credits resellers' closed hours (core/commission).
+	// SettleCommissions credits resellers' closed hours (core/resale/commission).
 	SettleCommissions(ctx context.Context) (int, error)
 }
 
@@ -143,13 +143,13 @@ func (r appRounds) IssueInvoices(ctx context.Context) (int, error) {
 		return 0, nil
 	}
 	res, err := r.a.Invoicing.IssueDue(ctx, time.Now())
-	if errors.Is(err, invoicing.ErrResellerBillingMissing) {
+	if errors.Is(err, issuing.ErrResellerBillingMissing) {
 		heldUntil.Store(time.Now().Add(10 * time.Minute).Unix())
 	}
 	// A reseller without its billing record holds its customers' invoices
 	// (and its own) back, the rest of the month is issued: the same hourly
 	// report.
-	if errors.Is(err, taxprofile.ErrSupplierIncomplete) || errors.Is(err, invoicing.ErrResellerBillingMissing) {
+	if errors.Is(err, taxprofile.ErrSupplierIncomplete) || errors.Is(err, issuing.ErrResellerBillingMissing) {
 		if now := time.Now().Unix(); now-incompleteLogged.Load() >= 3600 {
 			incompleteLogged.Store(now)
 			return res.Invoices + res.CreditNotes, err // the worker logs it

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"paygate/core/accountopen"
+	"paygate/core/gateway/accountopen"
 )
 
 type countingRounds struct{ expiry, checks, payouts, recoveries, deliveries, openings, days, bills atomic.Int64 }

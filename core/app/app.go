@@ -1,6 +1,13 @@
 // Package app wires the use cases from the ports: metering, the gateway,
 // the panel, the outbox and the ledger check. It holds no business rule;
 // cmd/ builds the adapters and hands them to New.
+//
+// It is the top of the core: it wires every area's use cases from the
+// ports.
+// Areas import in one direction, lowest first: platform, accounts, events,
+// metering, gateway, money, billing, catalog, resale, app (core/arch_test.go):
+// domain packages import only earlier areas; use cases import earlier
+// areas' use cases and any area's records through core/platform/store.
 package app
 
 import (
@@ -10,40 +17,40 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/accountopen"
-	"paygate/core/beneficiary"
+	"paygate/core/accounts"
+	"paygate/core/accounts/auditlog"
+	"paygate/core/accounts/keys"
+	"paygate/core/accounts/panel"
+	"paygate/core/accounts/user"
 	"paygate/core/billing"
-	"paygate/core/brand"
-	"paygate/core/commission"
-	"paygate/core/directory"
-	"paygate/core/export"
+	"paygate/core/billing/invoice"
+	"paygate/core/billing/issuing"
+	"paygate/core/billing/parties"
+	"paygate/core/catalog/catalogadmin"
+	"paygate/core/events/outbox"
+	"paygate/core/events/webhook"
 	"paygate/core/gateway"
-	"paygate/core/invoice"
-	"paygate/core/invoicing"
-	"paygate/core/ledgercheck"
+	"paygate/core/gateway/accountopen"
+	"paygate/core/gateway/beneficiary"
+	"paygate/core/gateway/payment"
+	"paygate/core/gateway/payout"
+	"paygate/core/gateway/recharge"
+	"paygate/core/gateway/verification"
 	"paygate/core/metering"
-	"paygate/core/outbox"
-	"paygate/core/panel"
-	"paygate/core/panel/accounts"
-	"paygate/core/panel/auditlog"
-	"paygate/core/panel/brands"
-	"paygate/core/panel/catalogadmin"
-	"paygate/core/panel/customers"
-	"paygate/core/panel/history"
-	"paygate/core/panel/keys"
-	"paygate/core/panel/selling"
-	"paygate/core/panel/topups"
-	"paygate/core/payment"
-	"paygate/core/payout"
-	"paygate/core/recharge"
-	"paygate/core/reconciliation"
-	"paygate/core/report"
-	"paygate/core/retention"
-	"paygate/core/store"
-	"paygate/core/taxsettings"
-	"paygate/core/user"
-	"paygate/core/verification"
-	"paygate/core/webhook"
+	"paygate/core/metering/history"
+	"paygate/core/metering/report"
+	"paygate/core/metering/retention"
+	"paygate/core/money"
+	"paygate/core/money/ledger/check"
+	"paygate/core/money/reconciliation"
+	"paygate/core/platform/directory"
+	"paygate/core/platform/export"
+	"paygate/core/platform/store"
+	"paygate/core/resale"
+	"paygate/core/resale/brand"
+	"paygate/core/resale/commission"
+	"paygate/core/resale/customers"
+	"paygate/core/resale/storefront"
 )
 
 // Config is the service's configuration as the use cases need it. New
@@ -54,7 +61,7 @@ type Config struct {
 	Location        *time.Location // TIMEZONE: day and month boundaries
 	UpstreamTimeout time.Duration  // per provider call
 	PublicBaseURL   string         // PUBLIC_BASE_URL: payment_url and links in mail
-	// PlatformName is the brand of the platform's own host (brands.Config;
+	// PlatformName is the brand of the platform's own host (storefront.Config;
 	// MAIL_FROM's display name).
 	PlatformName string
 
@@ -70,13 +77,13 @@ type Config struct {
 	// gateway.Config
 	RechargeRoundBudget time.Duration
 
-	// invoicing.Config: GSTRate is GST_RATE in percent (0: bills of supply)
+	// issuing.Config: GSTRate is GST_RATE in percent (0: bills of supply)
 	GSTRate decimal.Decimal
 	// DefaultPlan is the plan of new accounts and of those whose grace
 	// ended (DEFAULT_PLAN; "" means starter): billing and accounts.Config.
 	DefaultPlan string
 
-	// accounts.Config, topups.Config (MaxTopUp), history.Config (RollupGrace, ExportLease)
+	// accounts.Config, money.Config (MaxTopUp), history.Config (RollupGrace, ExportLease)
 	RefreshTTL   time.Duration
 	PasswordCost int
 	MaxTopUp     decimal.Decimal
@@ -103,7 +110,7 @@ type Metrics interface {
 	retention.Metrics
 	gateway.Metrics
 	billing.Metrics
-	invoicing.Metrics
+	issuing.Metrics
 }
 
 // Deps are the ports the use cases run on. Now, Log and Metrics may be nil.
@@ -164,12 +171,12 @@ type App struct {
 	// The web panel's use cases.
 	Accounts *accounts.Accounts    // accounts, sessions, users
 	Keys     *keys.Keys            // API keys
-	TopUps   *topups.TopUps        // balance requests
+	TopUps   *money.TopUps         // balance requests
 	Catalog  *catalogadmin.Catalog // services, docs, pricing
 	History  *history.History      // history lists, exports, names, dashboard
 	AuditLog *auditlog.Log         // the audit log
 	Outbox   *outbox.Outbox        // event deliveries and their worker
-	Ledger   *ledgercheck.Checker  // the ledger check
+	Ledger   *check.Checker        // the ledger check
 	// Reconciliation imports bank statements and matches their credit lines.
 	Reconciliation *reconciliation.Reconciliation
 	// Retention removes old hit payloads (its worker runs on every instance).
@@ -179,13 +186,13 @@ type App struct {
 	Billing *billing.Billing
 	// TaxSettings keeps the invoices' supplier details and the accounts'
 	// billing profiles.
-	TaxSettings *taxsettings.Settings
+	TaxSettings *parties.Settings
 	// Invoicing issues the monthly tax invoices and credit notes (its
 	// worker runs on every instance; `server invoices issue` too).
-	Invoicing *invoicing.Invoicing
+	Invoicing *issuing.Invoicing
 	// Brands are resellers' brands: the panel's brand page, the brand a
 	// host shows, and the branding of every mail (nil when Deps.Stores has no Brands).
-	Brands *brands.Brands
+	Brands *storefront.Brands
 
 	// Customers are a reseller's use cases over its customers.
 	Customers *customers.Customers
@@ -193,7 +200,7 @@ type App struct {
 	// worker runs on every instance; `server commissions settle` too).
 	Commissions *commission.Settler
 	// Selling is a reseller's selling prices, markup and settlements.
-	Selling *selling.Selling
+	Selling *resale.Selling
 }
 
 // New wires the use cases. The others write through metering's
@@ -224,21 +231,21 @@ func New(d Deps) *App {
 	}
 	var gm gateway.Metrics
 	var bm billing.Metrics
-	var im invoicing.Metrics
+	var im issuing.Metrics
 	if d.Metrics != nil {
 		gm, bm, im = d.Metrics, d.Metrics, d.Metrics
 	}
 	// Every mail goes through the brands' mailer: a reseller's customer
-	// gets mail under its reseller's brand (brands.Brands.Mailer).
-	var branding *brands.Brands
+	// gets mail under its reseller's brand (storefront.Brands.Mailer).
+	var branding *storefront.Brands
 	if d.Stores.Brands != nil {
-		branding = brands.New(brands.Deps{Tx: d.Tx, Store: d.Stores.Brands, Users: d.Stores.Users, Files: d.Files, Prober: d.DomainProber, Now: d.Now,
-			Config: brands.Config{PlatformName: cfg.PlatformName, PublicBaseURL: cfg.PublicBaseURL}})
+		branding = storefront.New(storefront.Deps{Tx: d.Tx, Store: d.Stores.Brands, Users: d.Stores.Users, Files: d.Files, Prober: d.DomainProber, Now: d.Now,
+			Config: storefront.Config{PlatformName: cfg.PlatformName, PublicBaseURL: cfg.PublicBaseURL}})
 		d.Mailer = branding.Mailer(d.Mailer)
 	}
 	kept := retention.New(retention.Deps{Hits: d.Stores.Hits, Now: d.Now, Metrics: rm,
 		Config: retention.Config{Keep: cfg.HitPayloadRetention}})
-	taxSettings := taxsettings.New(taxsettings.Deps{Tx: tx, Profiles: st.TaxProfiles, Users: st.Users, Brands: st.Brands,
+	taxSettings := parties.New(parties.Deps{Tx: tx, Profiles: st.TaxProfiles, Users: st.Users, Brands: st.Brands,
 		Now: d.Now})
 	a := &App{
 		Brands:    branding,
@@ -253,15 +260,15 @@ func New(d Deps) *App {
 			Settled: m.AwaitSettlements, Metrics: d.Metrics, Log: d.Log, Now: d.Now,
 			Config: outbox.Config{Timeout: cfg.WebhookTimeout, Lease: cfg.WebhookLease, Concurrency: cfg.WebhookConcurrency}}),
 	}
-	a.Ledger = ledgercheck.New(ledgercheck.Deps{Stores: ledgercheck.StoresOf(st), Settled: m.AwaitSettlements, Now: d.Now, Location: cfg.Location})
+	a.Ledger = check.New(check.Deps{Stores: check.StoresOf(st), Settled: m.AwaitSettlements, Now: d.Now, Location: cfg.Location})
 	a.Accounts = accounts.New(accounts.Deps{Tx: tx, Tokens: d.Tokens, Now: d.Now,
 		Stores: accounts.Stores{Users: st.Users, Sessions: st.Sessions, Resets: st.Resets, Logins: st.Logins},
 		Config: accounts.Config{RefreshTTL: cfg.RefreshTTL, PasswordCost: cfg.PasswordCost, PublicBaseURL: cfg.PublicBaseURL,
 			CollectionFeePercent: cfg.CollectionFeePercent, Livemode: live, DefaultPlan: user.Plan(cfg.DefaultPlan)},
 		Mailer: d.Mailer, EmailTokens: d.EmailTokens, Log: d.Log, Targets: d.Targets, Settled: m.AwaitSettlements})
 	a.Keys = keys.New(tx, keys.Stores{Keys: st.Keys, Services: st.Services}, d.Now, cfg.Location)
-	a.TopUps = topups.New(topups.Deps{Tx: tx, Requests: st.TopUps, Users: st.Users, Files: d.Files, Now: d.Now,
-		Config: topups.Config{MaxTopUp: cfg.MaxTopUp, Livemode: live}})
+	a.TopUps = money.New(money.Deps{Tx: tx, Requests: st.TopUps, Users: st.Users, Files: d.Files, Now: d.Now,
+		Config: money.Config{MaxTopUp: cfg.MaxTopUp, Livemode: live}})
 	a.Catalog = catalogadmin.New(tx, catalogadmin.Stores{Services: st.Services, Pricing: st.Pricing, Users: st.Users, Selling: st.CustomerPrices}, d.Now)
 	a.History = history.New(history.Deps{Tx: tx, Now: d.Now, Log: d.Log, Settled: m.AwaitSettlements,
 		Stores: history.Stores{Ledger: st.Ledger, Hits: st.Hits, Reports: st.Reports, Services: st.Services, Users: st.Users,
@@ -277,15 +284,15 @@ func New(d Deps) *App {
 	a.Billing = billing.New(billing.Deps{Tx: tx, Stores: billing.Stores{Users: st.Users, Plans: st.Plans, Subscriptions: st.Subscriptions}, Now: d.Now, Log: d.Log, Metrics: bm, Notify: notifier(d.Mailer, d.Log),
 		Config: billing.Config{Location: cfg.Location, Livemode: live, DefaultPlan: cfg.DefaultPlan}})
 	a.TaxSettings = taxSettings
-	a.Invoicing = invoicing.New(invoicing.Deps{Tx: tx,
-		Stores:  invoicing.Stores{Invoices: st.Invoices, Users: st.Users, Ledger: st.Ledger, Profiles: st.TaxProfiles, Resellers: st.TaxProfiles},
-		Parties: invoicing.ProfileParties{}, Renderer: d.Renderer,
-		Notify: invoicing.Notify(notifier(d.Mailer, d.Log)), Settled: m.AwaitSettlements, Now: d.Now, Log: d.Log, Metrics: im,
-		Config: invoicing.Config{Location: cfg.Location, Rate: cfg.GSTRate, PublicBaseURL: cfg.PublicBaseURL, Livemode: live}})
+	a.Invoicing = issuing.New(issuing.Deps{Tx: tx,
+		Stores:  issuing.Stores{Invoices: st.Invoices, Users: st.Users, Ledger: st.Ledger, Profiles: st.TaxProfiles, Resellers: st.TaxProfiles},
+		Parties: issuing.ProfileParties{}, Renderer: d.Renderer,
+		Notify: issuing.Notify(notifier(d.Mailer, d.Log)), Settled: m.AwaitSettlements, Now: d.Now, Log: d.Log, Metrics: im,
+		Config: issuing.Config{Location: cfg.Location, Rate: cfg.GSTRate, PublicBaseURL: cfg.PublicBaseURL, Livemode: live}})
 	a.Reconciliation = reconciliation.New(reconciliation.Deps{Tx: tx,
 		Stores:   reconciliation.Stores{Statements: st.Statements, Payments: st.Payments, TopUps: st.TopUps},
 		Payments: a.Gateway, TopUps: a.TopUps, Now: d.Now, Log: d.Log})
-	a.Selling = selling.New(tx, selling.Stores{Services: st.Services, Pricing: st.Pricing, Selling: st.CustomerPrices, Commissions: st.Commissions}, d.Now)
+	a.Selling = resale.New(tx, resale.Stores{Services: st.Services, Pricing: st.Pricing, Selling: st.CustomerPrices, Commissions: st.Commissions}, d.Now)
 	a.Commissions = commission.New(commission.Deps{Tx: tx, Reads: st.Commissions, Now: d.Now, Log: d.Log,
 		Config: commission.Config{Location: cfg.Location, Livemode: live}})
 	return a

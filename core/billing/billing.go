@@ -9,12 +9,12 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/ledger"
-	"paygate/core/money"
-	"paygate/core/plan"
-	"paygate/core/store"
-	"paygate/core/user"
-	"paygate/core/webhook"
+	"paygate/core/accounts/user"
+	"paygate/core/billing/plan"
+	"paygate/core/events/webhook"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/inr"
+	"paygate/core/platform/store"
 )
 
 // Notify mails the owner of an account (nil drops the mail). It is called
@@ -278,7 +278,7 @@ func (b *Billing) renewOnce(ctx context.Context, s store.Stores, u *user.User, s
 		}
 		return []mail{{u.Email, "Your plan fee is past due",
 			fmt.Sprintf("Your balance could not pay the %s plan's fee of INR %s for %s. Add money within 7 days to keep your plan; it is retried on every credit.",
-				sub.PlanCode, money.Format2(sub.Price), next)}}, nil
+				sub.PlanCode, inr.Format2(sub.Price), next)}}, nil
 	}
 	return nil, b.charge(ctx, s, u, sub, p, now)
 }
@@ -383,5 +383,5 @@ func (b *Billing) RetryPastDue(ctx context.Context) (Result, error) {
 
 func subscriptionEvent(sub *plan.Subscription, p *plan.Period) map[string]any {
 	return map[string]any{"user_id": sub.UserID, "plan_code": sub.PlanCode, "status": string(sub.Status),
-		"period": p.Period, "amount": money.Format2(p.Amount), "period_status": string(p.Status)}
+		"period": p.Period, "amount": inr.Format2(p.Amount), "period_status": string(p.Status)}
 }

@@ -5,12 +5,12 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/audit"
-	"paygate/core/errs"
-	"paygate/core/money"
-	"paygate/core/plan"
-	"paygate/core/store"
-	"paygate/core/user"
+	"paygate/core/accounts/audit"
+	"paygate/core/accounts/user"
+	"paygate/core/billing/plan"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/inr"
+	"paygate/core/platform/store"
 )
 
 // The plan catalog as admins keep it (docs/decisions.md, "Plans that bill").
@@ -28,7 +28,7 @@ func checkPlan(fe errs.FieldErrors, p *plan.Plan) {
 	if len(p.Name) == 0 || len(p.Name) > maxPlanName {
 		fe.Add("name", "is required, at most 100 characters")
 	}
-	if pr := p.MonthlyPrice; pr != nil && (pr.IsNegative() || !money.FitsColumn(*pr, 12, 2) || !pr.Equal(pr.Round(2))) {
+	if pr := p.MonthlyPrice; pr != nil && (pr.IsNegative() || !inr.FitsColumn(*pr, 12, 2) || !pr.Equal(pr.Round(2))) {
 		fe.Add("monthly_price", "must be an amount of at least 0.00 with at most 2 decimals, or null for a price agreed per account")
 	}
 	if c := p.MonthlyCalls; c != nil && (*c < 0 || *c > maxMonthlyCalls) {
@@ -164,6 +164,6 @@ type planAudit struct {
 }
 
 func planSnapshot(p *plan.Plan) planAudit {
-	return planAudit{Code: p.Code, Name: p.Name, MonthlyPrice: money.Format2Ptr(p.MonthlyPrice), MonthlyCalls: p.MonthlyCalls,
+	return planAudit{Code: p.Code, Name: p.Name, MonthlyPrice: inr.Format2Ptr(p.MonthlyPrice), MonthlyCalls: p.MonthlyCalls,
 		Features: p.Features, Public: p.Public, Status: string(p.Status)}
 }

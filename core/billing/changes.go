@@ -8,14 +8,14 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/audit"
-	"paygate/core/errs"
-	"paygate/core/ledger"
-	"paygate/core/money"
-	"paygate/core/plan"
-	"paygate/core/store"
-	"paygate/core/user"
-	"paygate/core/webhook"
+	"paygate/core/accounts/audit"
+	"paygate/core/accounts/user"
+	"paygate/core/billing/plan"
+	"paygate/core/events/webhook"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/inr"
+	"paygate/core/platform/store"
 )
 
 var (
@@ -218,7 +218,7 @@ func (b *Billing) priceOf(target *plan.Plan, c Change) (decimal.Decimal, error) 
 		if c.Admin == nil {
 			return decimal.Zero, errs.E(errs.Forbidden, "forbidden", "Only an admin sets a price")
 		}
-		if c.Price.IsNegative() || !money.FitsColumn(*c.Price, 12, 2) || !c.Price.Equal(c.Price.Round(2)) {
+		if c.Price.IsNegative() || !inr.FitsColumn(*c.Price, 12, 2) || !c.Price.Equal(c.Price.Round(2)) {
 			fe := errs.FieldErrors{}
 			fe.Add("price", "must be an amount of at least 0.00 with at most 2 decimals")
 			return decimal.Zero, fe.Err()
@@ -367,7 +367,7 @@ func (b *Billing) applyNow(ctx context.Context, s store.Stores, u *user.User, su
 
 func changeEvent(before, after *plan.Subscription) map[string]any {
 	e := map[string]any{"user_id": after.UserID, "previous_plan": before.PlanCode, "plan_code": after.PlanCode,
-		"price": money.Format2(after.Price), "period": after.Period}
+		"price": inr.Format2(after.Price), "period": after.Period}
 	if after.NextPlanCode != nil {
 		e["next_plan_code"] = *after.NextPlanCode
 	}
@@ -383,6 +383,6 @@ type subscriptionAudit struct {
 }
 
 func subscriptionSnapshot(s *plan.Subscription) subscriptionAudit {
-	return subscriptionAudit{PlanCode: s.PlanCode, Price: money.Format2(s.Price), Status: string(s.Status), Period: s.Period,
+	return subscriptionAudit{PlanCode: s.PlanCode, Price: inr.Format2(s.Price), Status: string(s.Status), Period: s.Period,
 		NextPlanCode: s.NextPlanCode}
 }

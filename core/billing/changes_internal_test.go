@@ -6,7 +6,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/plan"
+	"paygate/core/billing/plan"
 )
 
 // TestUpgradeChargeAtAMonthsStart (issue 43, point 11), at an injected

@@ -77,4 +77,14 @@
 // (plan.ProrateIn), never charged for the month that ended (without it, an
 // upgrade one second into a month paid the old month's difference, then
 // the new month in full). A quote then shows the renewed subscription's.
+//
+// It is the billing area: this package (subscriptions: renewals,
+// plan changes and their quotes), plan (the plan catalog), invoice (tax
+// documents and their rules), issuing (issuing them each month, IRNs, the
+// GSTR-1 register, statements), gst (tax rules), taxprofile (the documents'
+// two parties) and parties (their settings).
+// Areas import in one direction, lowest first: platform, accounts, events,
+// metering, gateway, money, billing, catalog, resale, app (core/arch_test.go):
+// domain packages import only earlier areas; use cases import earlier
+// areas' use cases and any area's records through core/platform/store.
 package billing

@@ -3,8 +3,8 @@ package billing
 import (
 	"context"
 
-	"paygate/core/plan"
-	"paygate/core/user"
+	"paygate/core/accounts/user"
+	"paygate/core/billing/plan"
 )
 
 // Stores are the repositories billing reads outside a transaction; a

@@ -1,5 +1,13 @@
 // Package catalog holds the resellable upstream services and their
 // documentation, including the parameter rules calls are validated against.
+//
+// It is the catalog area: this package (the resellable services and
+// their parameters), pricing (what a call costs) and catalogadmin (the
+// catalog's panel use cases).
+// Areas import in one direction, lowest first: platform, accounts, events,
+// metering, gateway, money, billing, catalog, resale, app (core/arch_test.go):
+// domain packages import only earlier areas; use cases import earlier
+// areas' use cases and any area's records through core/platform/store.
 package catalog
 
 import (
@@ -9,8 +17,8 @@ import (
 	"strings"
 	"time"
 
-	"paygate/core/errs"
-	"paygate/core/gst"
+	"paygate/core/billing/gst"
+	"paygate/core/platform/errs"
 )
 
 type Status string

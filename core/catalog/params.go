@@ -9,8 +9,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"paygate/core/errs"
-	"paygate/core/sensitive"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/sensitive"
 )
 
 // Specs returns the rules a call's parameters are checked against: the

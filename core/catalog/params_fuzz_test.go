@@ -10,7 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"paygate/core/errs"
+	"paygate/core/platform/errs"
 )
 
 var fuzzTypes = []string{"string", "date", "integer", "number", "boolean", "object"}

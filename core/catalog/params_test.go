@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"paygate/core/errs"
+	"paygate/core/platform/errs"
 )
 
 func ptr[T any](v T) *T { return &v }

@@ -3,7 +3,7 @@ package catalog
 import (
 	"testing"
 
-	"paygate/core/errs"
+	"paygate/core/platform/errs"
 )
 
 // TestServiceSAC: a service's own SAC is trimmed, "" means none (the

@@ -1,6 +1,6 @@
 package catalog
 
-import "paygate/core/pricing"
+import "paygate/core/catalog/pricing"
 
 // Seed is a service registered at first start with its docs and default
 // price.

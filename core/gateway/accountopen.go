@@ -6,15 +6,15 @@ import (
 	"fmt"
 	"time"
 
-	"paygate/core/accountopen"
-	"paygate/core/apikey"
-	"paygate/core/errs"
-	"paygate/core/hitlog"
+	"paygate/core/accounts/apikey"
+	"paygate/core/accounts/user"
+	"paygate/core/events/webhook"
+	"paygate/core/gateway/accountopen"
 	"paygate/core/metering"
-	"paygate/core/sensitive"
-	"paygate/core/store"
-	"paygate/core/user"
-	"paygate/core/webhook"
+	"paygate/core/metering/hitlog"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/sensitive"
+	"paygate/core/platform/store"
 )
 
 // AccountOpenInput is one POST /api/v1/account/open.

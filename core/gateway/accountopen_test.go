@@ -9,18 +9,18 @@ import (
 
 	"github.com/stretchr/testify/mock"
 
-	"paygate/core/accountopen"
-	accountopenmocks "paygate/core/accountopen/mocks"
-	"paygate/core/apikey"
+	"paygate/core/accounts/apikey"
+	"paygate/core/accounts/user"
 	"paygate/core/catalog"
-	"paygate/core/errs"
+	"paygate/core/catalog/pricing"
+	"paygate/core/events/webhook"
 	"paygate/core/gateway"
-	"paygate/core/hitlog"
+	"paygate/core/gateway/accountopen"
+	accountopenmocks "paygate/core/gateway/accountopen/mocks"
 	"paygate/core/metering"
-	"paygate/core/pricing"
-	"paygate/core/store/storetest"
-	"paygate/core/user"
-	"paygate/core/webhook"
+	"paygate/core/metering/hitlog"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/store/storetest"
 )
 
 const (

@@ -6,10 +6,10 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/errs"
-	"paygate/core/money"
-	"paygate/core/payment"
-	"paygate/core/user"
+	"paygate/core/accounts/user"
+	"paygate/core/gateway/payment"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/inr"
 )
 
 // DefaultPlatformName is the payee a balance checkout shows when the
@@ -42,14 +42,14 @@ func (a *Gateway) CreateBalanceCheckout(ctx context.Context, actor *user.User, a
 	}
 	limit := decimal.Min(a.cfg.MaxBalanceCheckout, MaxPaymentAmount)
 	amount = strings.TrimSpace(amount)
-	v, ok := money.Parse(amount, 2)
+	v, ok := inr.Parse(amount, 2)
 	switch {
 	case amount == "":
 		return nil, errs.Validation(map[string][]string{"amount": {"is required"}})
 	case !ok || !v.IsPositive():
 		return nil, errs.Validation(map[string][]string{"amount": {"must be a positive amount with at most 2 decimals"}})
 	case v.GreaterThan(limit):
-		return nil, errs.Validation(map[string][]string{"amount": {"must be at most " + money.Format2(limit)}})
+		return nil, errs.Validation(map[string][]string{"amount": {"must be at most " + inr.Format2(limit)}})
 	}
 	now := a.now().UTC()
 	p := &payment.Payment{

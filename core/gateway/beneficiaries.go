@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 
-	"paygate/core/apikey"
-	"paygate/core/beneficiary"
-	"paygate/core/errs"
+	"paygate/core/accounts/apikey"
+	"paygate/core/accounts/user"
+	"paygate/core/gateway/beneficiary"
+	"paygate/core/gateway/payout"
+	"paygate/core/gateway/verification"
 	"paygate/core/metering"
-	"paygate/core/payout"
-	"paygate/core/user"
-	"paygate/core/verification"
+	"paygate/core/platform/errs"
 )
 
 // SaveBeneficiaryInput is the panel's POST /beneficiaries: the payee, and

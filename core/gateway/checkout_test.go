@@ -8,11 +8,11 @@ import (
 
 	"github.com/stretchr/testify/mock"
 
+	"paygate/core/accounts/user"
 	"paygate/core/gateway"
-	"paygate/core/payment"
-	paymentmocks "paygate/core/payment/mocks"
-	"paygate/core/store/storetest"
-	"paygate/core/user"
+	"paygate/core/gateway/payment"
+	paymentmocks "paygate/core/gateway/payment/mocks"
+	"paygate/core/platform/store/storetest"
 )
 
 type checkoutWorld struct {

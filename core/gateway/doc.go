@@ -69,7 +69,7 @@
 //
 // upi_direct. After paying, the payer posts the 12-digit UTR (POST
 // /pay_<id>/utr, a plain HTML form); the payment stays pending with its utr
-// (claimed once, core/utr) and its expiry moves to 7 days, since
+// (claimed once, core/platform/utr) and its expiry moves to 7 days, since
 // statements arrive daily. The page takes one UTR per payment (the same
 // again changes nothing; another is 409 utr_already_submitted); an admin
 // corrects one (PUT /panel/payments/{id}/utr with a reason, audited
@@ -157,7 +157,7 @@
 // due openings with a backoff of 5 s doubling to 10 min, and leaves
 // openings whose applicant never completes KYC kyc_pending (the provider
 // rejects them after its own deadline). Provider texts are scrubbed of the
-// full values. Validation (core/accountopen): name, date of birth (18 or
+// full values. Validation (core/gateway/accountopen): name, date of birth (18 or
 // older), PAN and Aadhaar shapes (no Verhoeff check), mobile, email,
 // address, product savings.
 //
@@ -168,4 +168,13 @@
 // number, Aadhaar and PAN: all but the last 4 characters as X; a VPA its
 // first 2 characters and the handle), an echo in the provider's answer is
 // scrubbed, and PAN name and dob are not stored.
+//
+// It is the gateway area: this package (the operations: payments,
+// refunds, verification, recharges, payouts, account openings, and their
+// workers), payment, payout, beneficiary, recharge, verification and
+// accountopen (each operation's records, rules and provider port).
+// Areas import in one direction, lowest first: platform, accounts, events,
+// metering, gateway, money, billing, catalog, resale, app (core/arch_test.go):
+// domain packages import only earlier areas; use cases import earlier
+// areas' use cases and any area's records through core/platform/store.
 package gateway

@@ -5,12 +5,12 @@ import (
 	"testing"
 	"time"
 
+	"paygate/core/accounts/user"
+	"paygate/core/events/webhook"
 	"paygate/core/gateway"
-	"paygate/core/payment"
-	paymentmocks "paygate/core/payment/mocks"
-	"paygate/core/store/storetest"
-	"paygate/core/user"
-	"paygate/core/webhook"
+	"paygate/core/gateway/payment"
+	paymentmocks "paygate/core/gateway/payment/mocks"
+	"paygate/core/platform/store/storetest"
 )
 
 func TestPaymentOutcomeGoesToCallbackAndWebhook(t *testing.T) {

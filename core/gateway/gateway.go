@@ -5,12 +5,12 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"paygate/core/billing/gst"
 	"paygate/core/catalog"
-	"paygate/core/errs"
-	"paygate/core/gst"
-	"paygate/core/ledger"
+	"paygate/core/catalog/pricing"
 	"paygate/core/metering"
-	"paygate/core/pricing"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/errs"
 )
 
 // Slugs of the built-in services through which gateway operations are

@@ -9,21 +9,21 @@ import (
 
 	"github.com/stretchr/testify/mock"
 
-	"paygate/core/apikey"
+	"paygate/core/accounts/apikey"
+	"paygate/core/accounts/user"
 	"paygate/core/catalog"
-	"paygate/core/errs"
+	"paygate/core/catalog/pricing"
 	"paygate/core/gateway"
-	"paygate/core/hitlog"
-	"paygate/core/ledger"
+	"paygate/core/gateway/payment"
+	"paygate/core/gateway/recharge"
+	rechargemocks "paygate/core/gateway/recharge/mocks"
+	"paygate/core/gateway/verification"
+	verificationmocks "paygate/core/gateway/verification/mocks"
 	"paygate/core/metering"
-	"paygate/core/payment"
-	"paygate/core/pricing"
-	"paygate/core/recharge"
-	rechargemocks "paygate/core/recharge/mocks"
-	"paygate/core/store/storetest"
-	"paygate/core/user"
-	"paygate/core/verification"
-	verificationmocks "paygate/core/verification/mocks"
+	"paygate/core/metering/hitlog"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/store/storetest"
 )
 
 // gwFixture is a gateway call's world: an in-memory store with the three

@@ -6,11 +6,11 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/apikey"
+	"paygate/core/accounts/apikey"
+	"paygate/core/accounts/user"
 	"paygate/core/gateway"
 	"paygate/core/metering"
-	"paygate/core/store/storetest"
-	"paygate/core/user"
+	"paygate/core/platform/store/storetest"
 )
 
 func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }

@@ -10,17 +10,17 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/apikey"
-	"paygate/core/errs"
-	"paygate/core/hitlog"
-	"paygate/core/ledger"
+	"paygate/core/accounts/apikey"
+	"paygate/core/accounts/user"
+	"paygate/core/events/webhook"
+	"paygate/core/gateway/payment"
 	"paygate/core/metering"
-	"paygate/core/money"
-	"paygate/core/payment"
-	"paygate/core/store"
-	"paygate/core/user"
-	"paygate/core/utr"
-	"paygate/core/webhook"
+	"paygate/core/metering/hitlog"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/inr"
+	"paygate/core/platform/store"
+	"paygate/core/platform/utr"
 )
 
 // MaxPaymentAmount bounds one payment: the common UPI per-transaction limit.
@@ -229,7 +229,7 @@ func (a *Gateway) settleIn(ctx context.Context, s store.Stores, next *payment.Pa
 		if err != nil {
 			return false, fmt.Errorf("lock beneficiary of %s: %w", next.PublicID, err)
 		}
-		if !money.FitsColumn(u.Balance.Add(next.Amount), 12, 2) {
+		if !inr.FitsColumn(u.Balance.Add(next.Amount), 12, 2) {
 			return false, payment.ErrCreditHeld // nothing written; the caller holds it (HoldCredit)
 		}
 		owner = u
@@ -349,7 +349,7 @@ func (a *Gateway) HoldCredit(ctx context.Context, paymentID uint64, by string) e
 		}
 		if ok {
 			a.log.Error("collection held: the beneficiary's balance cannot hold its credit",
-				"payment_id", p.PublicID, "user_id", p.UserID, "amount", money.Format2(p.Amount), "confirmed_by", by)
+				"payment_id", p.PublicID, "user_id", p.UserID, "amount", inr.Format2(p.Amount), "confirmed_by", by)
 			a.metrics.CollectionHeld()
 			return nil
 		}
@@ -417,7 +417,7 @@ func (a *Gateway) RetryHeldCollection(ctx context.Context, actor *user.User, pub
 var ErrNotHeld = errs.E(errs.Conflict, "collection_not_held", "This payment is not a held collection")
 
 func heldSnapshot(p *payment.Payment) map[string]any {
-	return map[string]any{"payment_id": p.PublicID, "user_id": p.UserID, "amount": money.Format2(p.Amount),
+	return map[string]any{"payment_id": p.PublicID, "user_id": p.UserID, "amount": inr.Format2(p.Amount),
 		"status": p.Status, "utr": p.UTR, "credit_held_at": p.CreditHeldAt}
 }
 
@@ -731,9 +731,9 @@ func (a *Gateway) emitPayment(ctx context.Context, s store.Stores, p *payment.Pa
 		return fmt.Errorf("merchant of %s: %w", p.PublicID, err)
 	}
 	return store.EmitMode(ctx, s, a.now(), u, t, map[string]any{
-		"payment_id": p.PublicID, "amount": money.Format2(p.Amount), "currency": p.Currency,
+		"payment_id": p.PublicID, "amount": inr.Format2(p.Amount), "currency": p.Currency,
 		"customer_id": p.CustomerID, "status": p.Status, "provider_ref": p.ProviderRef, "completed_at": p.CompletedAt,
-		"created_at": p.CreatedAt, "livemode": p.Livemode, "purpose": purposeOf(p), "fee": money.Format2(p.Fee),
+		"created_at": p.CreatedAt, "livemode": p.Livemode, "purpose": purposeOf(p), "fee": inr.Format2(p.Fee),
 	}, p.CallbackURL, p.Livemode)
 }
 

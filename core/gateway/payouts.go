@@ -8,16 +8,16 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/apikey"
-	"paygate/core/errs"
-	"paygate/core/hitlog"
-	"paygate/core/ledger"
+	"paygate/core/accounts/apikey"
+	"paygate/core/accounts/user"
+	"paygate/core/events/webhook"
+	"paygate/core/gateway/payout"
 	"paygate/core/metering"
-	"paygate/core/money"
-	"paygate/core/payout"
-	"paygate/core/store"
-	"paygate/core/user"
-	"paygate/core/webhook"
+	"paygate/core/metering/hitlog"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/inr"
+	"paygate/core/platform/store"
 )
 
 // PayoutInput is one POST /api/v1/payout/transfer.
@@ -392,7 +392,7 @@ var payoutEvents = map[payout.Status]webhook.EventType{
 func PayoutEventData(p *payout.Payout) map[string]any {
 	b := p.Beneficiary.Masked()
 	return map[string]any{
-		"payout_id": p.PublicID, "reference_id": p.ReferenceID, "amount": money.Format2(p.Amount),
+		"payout_id": p.PublicID, "reference_id": p.ReferenceID, "amount": inr.Format2(p.Amount),
 		"fee": p.Fee.StringFixed(4), "mode": p.Mode, "status": p.Status, "utr": p.UTR, "fail_reason": p.FailReason,
 		"beneficiary": map[string]any{"type": b.Type, "name": b.Name, "account_number": optionalText(b.AccountNumber),
 			"ifsc": optionalText(b.IFSC), "vpa": optionalText(b.VPA)},

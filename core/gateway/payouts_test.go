@@ -9,19 +9,19 @@ import (
 
 	"github.com/stretchr/testify/mock"
 
-	"paygate/core/apikey"
+	"paygate/core/accounts/apikey"
+	"paygate/core/accounts/user"
 	"paygate/core/catalog"
-	"paygate/core/errs"
+	"paygate/core/catalog/pricing"
+	"paygate/core/events/webhook"
 	"paygate/core/gateway"
-	"paygate/core/ledger"
-	"paygate/core/ledgercheck"
+	"paygate/core/gateway/payout"
+	payoutmocks "paygate/core/gateway/payout/mocks"
 	"paygate/core/metering"
-	"paygate/core/payout"
-	payoutmocks "paygate/core/payout/mocks"
-	"paygate/core/pricing"
-	"paygate/core/store/storetest"
-	"paygate/core/user"
-	"paygate/core/webhook"
+	"paygate/core/money/ledger"
+	"paygate/core/money/ledger/check"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/store/storetest"
 )
 
 // poFixture is a payout's world: user 11 with 1,000.00, a daily payout
@@ -74,7 +74,7 @@ func (f *poFixture) payoutRow(t *testing.T, id uint64) payout.Payout {
 // ledgerClean fails the test when the ledger check finds anything.
 func (f *poFixture) ledgerClean(t *testing.T) {
 	t.Helper()
-	ds, err := ledgercheck.New(ledgercheck.Deps{Stores: ledgercheck.StoresOf(f.db.Stores()), Now: func() time.Time { return f.now }}).Check(context.Background())
+	ds, err := check.New(check.Deps{Stores: check.StoresOf(f.db.Stores()), Now: func() time.Time { return f.now }}).Check(context.Background())
 	if err != nil || len(ds) > 0 {
 		t.Fatalf("ledger check: %v %+v", err, ds)
 	}
@@ -407,7 +407,7 @@ func TestLedgerCheckFindsPayoutProblems(t *testing.T) {
 			ReferenceType: ledger.RefPayout, ReferenceID: ptr(uint64(1))},
 		ledger.Entry{UserID: 11, Type: ledger.Debit, Amount: dec("100"), BalanceBefore: dec("900"), BalanceAfter: dec("800"),
 			ReferenceType: ledger.RefPayout, ReferenceID: ptr(uint64(2))})
-	ds, err := ledgercheck.New(ledgercheck.Deps{Stores: ledgercheck.StoresOf(f.db.Stores()), Now: func() time.Time { return f.now }}).Check(context.Background())
+	ds, err := check.New(check.Deps{Stores: check.StoresOf(f.db.Stores()), Now: func() time.Time { return f.now }}).Check(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,17 +6,17 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/accountopen"
-	"paygate/core/apikey"
-	"paygate/core/beneficiary"
+	"paygate/core/accounts/apikey"
+	"paygate/core/accounts/user"
 	"paygate/core/catalog"
-	"paygate/core/ledger"
-	"paygate/core/payment"
-	"paygate/core/payout"
-	"paygate/core/recharge"
-	"paygate/core/store"
-	"paygate/core/user"
-	"paygate/core/verification"
+	"paygate/core/gateway/accountopen"
+	"paygate/core/gateway/beneficiary"
+	"paygate/core/gateway/payment"
+	"paygate/core/gateway/payout"
+	"paygate/core/gateway/recharge"
+	"paygate/core/gateway/verification"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/store"
 )
 
 // Stores are the repositories the gateway calls outside a transaction:

@@ -8,16 +8,16 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/apikey"
-	"paygate/core/errs"
-	"paygate/core/hitlog"
-	"paygate/core/ledger"
+	"paygate/core/accounts/apikey"
+	"paygate/core/accounts/user"
+	"paygate/core/events/webhook"
+	"paygate/core/gateway/recharge"
 	"paygate/core/metering"
-	"paygate/core/money"
-	"paygate/core/recharge"
-	"paygate/core/store"
-	"paygate/core/user"
-	"paygate/core/webhook"
+	"paygate/core/metering/hitlog"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/inr"
+	"paygate/core/platform/store"
 )
 
 // RechargeInput is one POST /api/v1/recharge/mobile.
@@ -285,7 +285,7 @@ func (a *Gateway) emitRecharge(ctx context.Context, s store.Stores, u *user.User
 	}
 	return store.EmitMode(ctx, s, a.now(), u, t, map[string]any{
 		"recharge_id": r.ID, "reference_id": r.ReferenceID, "mobile": r.Mobile, "operator": r.Operator,
-		"circle": r.Circle, "amount": money.Format2(r.Amount), "status": r.Status, "operator_ref": r.OperatorRef,
+		"circle": r.Circle, "amount": inr.Format2(r.Amount), "status": r.Status, "operator_ref": r.OperatorRef,
 		"fail_reason": r.FailReason,
 	}, "", a.liveRecharges())
 }

@@ -9,9 +9,9 @@ import (
 	"github.com/stretchr/testify/mock"
 
 	"paygate/core/gateway"
-	"paygate/core/ledger"
+	"paygate/core/gateway/recharge"
 	"paygate/core/metering"
-	"paygate/core/recharge"
+	"paygate/core/money/ledger"
 )
 
 // pendingRecharge is user 11's pending recharge id, submitted at sub (nil: never answered).

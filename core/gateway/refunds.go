@@ -9,13 +9,13 @@ import (
 	"strings"
 	"time"
 
-	"paygate/core/errs"
-	"paygate/core/ledger"
-	"paygate/core/money"
-	"paygate/core/payment"
-	"paygate/core/store"
-	"paygate/core/user"
-	"paygate/core/webhook"
+	"paygate/core/accounts/user"
+	"paygate/core/events/webhook"
+	"paygate/core/gateway/payment"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/inr"
+	"paygate/core/platform/store"
 )
 
 // RefundInput is one refund request: POST /api/v1/payment/refund (the key
@@ -347,9 +347,9 @@ func (a *Gateway) emitRefund(ctx context.Context, s store.Stores, u *user.User, 
 		t = webhook.RefundFailed
 	}
 	return store.EmitMode(ctx, s, a.now(), u, t, map[string]any{
-		"refund_id": r.PublicID, "payment_id": p.PublicID, "amount": money.Format2(r.Amount), "currency": p.Currency,
+		"refund_id": r.PublicID, "payment_id": p.PublicID, "amount": inr.Format2(r.Amount), "currency": p.Currency,
 		"status": r.Status, "reason": r.Reason, "fail_reason": r.FailReason, "provider_ref": r.ProviderRef,
-		"payment_refunded": money.Format2(p.Refunded), "created_at": r.CreatedAt, "completed_at": r.CompletedAt,
+		"payment_refunded": inr.Format2(p.Refunded), "created_at": r.CreatedAt, "completed_at": r.CompletedAt,
 		"livemode": r.Livemode,
 	}, p.CallbackURL, r.Livemode)
 }

@@ -8,13 +8,13 @@ import (
 
 	"github.com/stretchr/testify/mock"
 
-	"paygate/core/errs"
+	"paygate/core/accounts/user"
 	"paygate/core/gateway"
-	"paygate/core/ledger"
-	"paygate/core/payment"
-	paymentmocks "paygate/core/payment/mocks"
-	"paygate/core/store/storetest"
-	"paygate/core/user"
+	"paygate/core/gateway/payment"
+	paymentmocks "paygate/core/gateway/payment/mocks"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/store/storetest"
 )
 
 type refundWorld struct {

@@ -3,8 +3,8 @@ package gateway_test
 import (
 	"testing"
 
+	"paygate/core/billing/gst"
 	"paygate/core/gateway"
-	"paygate/core/gst"
 )
 
 // TestBuiltinServicesSAC: the built-in services whose charge is a fee for

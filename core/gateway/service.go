@@ -8,17 +8,17 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/accountopen"
-	"paygate/core/apikey"
+	"paygate/core/accounts/apikey"
+	"paygate/core/accounts/user"
+	"paygate/core/events/webhook"
+	"paygate/core/gateway/accountopen"
+	"paygate/core/gateway/payment"
+	"paygate/core/gateway/payout"
+	"paygate/core/gateway/recharge"
+	"paygate/core/gateway/verification"
 	"paygate/core/metering"
-	"paygate/core/payment"
-	"paygate/core/payout"
-	"paygate/core/recharge"
-	"paygate/core/store"
-	"paygate/core/topup"
-	"paygate/core/user"
-	"paygate/core/verification"
-	"paygate/core/webhook"
+	"paygate/core/money/topup"
+	"paygate/core/platform/store"
 )
 
 // Meter bills a gateway operation like a metered call (metering.Metering).
@@ -94,7 +94,7 @@ type Deps struct {
 	Payouts   payout.Provider
 	Targets   webhook.TargetPolicy
 	Opener    accountopen.Provider // digital account opening
-	// TopUps decides who may start a checkout top-up (core/taxsettings: a
+	// TopUps decides who may start a checkout top-up (core/billing/parties: a
 	// reseller's customer pays its reseller, never the platform's
 	// checkout); nil allows everyone.
 	TopUps TopUpGate

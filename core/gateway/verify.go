@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 
-	"paygate/core/hitlog"
+	"paygate/core/gateway/verification"
 	"paygate/core/metering"
-	"paygate/core/sensitive"
-	"paygate/core/verification"
+	"paygate/core/metering/hitlog"
+	"paygate/core/platform/sensitive"
 )
 
 // VerifyInput is one POST /api/v1/account/verify.

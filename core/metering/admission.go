@@ -3,9 +3,9 @@ package metering
 import (
 	"github.com/shopspring/decimal"
 
-	"paygate/core/apikey"
-	"paygate/core/ledger"
-	"paygate/core/user"
+	"paygate/core/accounts/apikey"
+	"paygate/core/accounts/user"
+	"paygate/core/money/ledger"
 )
 
 // Standing is what a metered call is admitted on, read under its owner's

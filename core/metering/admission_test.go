@@ -4,11 +4,11 @@ import (
 	"errors"
 	"testing"
 
-	"paygate/core/apikey"
-	"paygate/core/errs"
-	"paygate/core/ledger"
+	"paygate/core/accounts/apikey"
+	"paygate/core/accounts/user"
 	"paygate/core/metering"
-	"paygate/core/user"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/errs"
 )
 
 func TestAdmitChecksInOrder(t *testing.T) {

@@ -12,12 +12,12 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/errs"
-	"paygate/core/hitlog"
-	"paygate/core/ledger"
-	"paygate/core/sensitive"
-	"paygate/core/store"
-	"paygate/core/user"
+	"paygate/core/accounts/user"
+	"paygate/core/metering/hitlog"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/sensitive"
+	"paygate/core/platform/store"
 )
 
 // The writer's transactions (writer.go): group commit of metered calls

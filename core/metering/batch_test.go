@@ -12,16 +12,16 @@ import (
 
 	"github.com/stretchr/testify/mock"
 
-	"paygate/core/apikey"
+	"paygate/core/accounts/apikey"
+	"paygate/core/accounts/user"
 	"paygate/core/catalog"
-	"paygate/core/errs"
-	"paygate/core/hitlog"
-	"paygate/core/ledger"
+	"paygate/core/catalog/pricing"
 	"paygate/core/metering"
-	"paygate/core/pricing"
-	"paygate/core/store"
-	"paygate/core/store/storetest"
-	"paygate/core/user"
+	"paygate/core/metering/hitlog"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/store"
+	"paygate/core/platform/store/storetest"
 )
 
 // queue starts calls one after the other while the writer is held, each

@@ -10,11 +10,11 @@ import (
 
 	"github.com/stretchr/testify/mock"
 
-	"paygate/core/apikey"
-	"paygate/core/ledger"
+	"paygate/core/accounts/apikey"
+	"paygate/core/accounts/user"
 	"paygate/core/metering"
-	"paygate/core/store"
-	"paygate/core/user"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/store"
 )
 
 // Two instances over one store: a key revoked through instance A fails at

@@ -8,12 +8,12 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/apikey"
+	"paygate/core/accounts/apikey"
+	"paygate/core/accounts/user"
 	"paygate/core/catalog"
-	"paygate/core/errs"
-	"paygate/core/hitlog"
-	"paygate/core/pricing"
-	"paygate/core/user"
+	"paygate/core/catalog/pricing"
+	"paygate/core/metering/hitlog"
+	"paygate/core/platform/errs"
 )
 
 // Errors of a metered call beyond those of the domains.

@@ -208,4 +208,13 @@
 // rows (Op.Reserve) in a transaction of their own under the user's lock,
 // the provider outside any transaction (Op.Perform), and the writer's
 // Settle or Refund.
+//
+// It is the metering area: this package (metered calls: keys, holds,
+// batches), hitlog (one row per call), hold (money set aside), report
+// (roll-ups), retention (payload expiry) and history (the panel's lists,
+// exports and dashboard).
+// Areas import in one direction, lowest first: platform, accounts, events,
+// metering, gateway, money, billing, catalog, resale, app (core/arch_test.go):
+// domain packages import only earlier areas; use cases import earlier
+// areas' use cases and any area's records through core/platform/store.
 package metering

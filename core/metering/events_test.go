@@ -7,8 +7,8 @@ import (
 
 	"github.com/stretchr/testify/mock"
 
+	"paygate/core/events/webhook"
 	"paygate/core/metering"
-	"paygate/core/webhook"
 )
 
 // A metered call that takes the balance below the threshold writes one

@@ -11,9 +11,9 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/errs"
-	"paygate/core/hold"
-	"paygate/core/user"
+	"paygate/core/accounts/user"
+	"paygate/core/metering/hold"
+	"paygate/core/platform/errs"
 )
 
 // Metered calls run on holds (decisions: "Metered calls run on holds").

@@ -9,12 +9,12 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/mock"
 
-	"paygate/core/errs"
-	"paygate/core/hitlog"
-	"paygate/core/hold"
-	"paygate/core/ledger"
+	"paygate/core/accounts/user"
 	"paygate/core/metering"
-	"paygate/core/user"
+	"paygate/core/metering/hitlog"
+	"paygate/core/metering/hold"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/errs"
 )
 
 // holdFixture is the metering fixture with an Enterprise owner, whose calls

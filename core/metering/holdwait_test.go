@@ -10,10 +10,10 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/apikey"
-	"paygate/core/hold"
-	"paygate/core/store"
-	"paygate/core/user"
+	"paygate/core/accounts/apikey"
+	"paygate/core/accounts/user"
+	"paygate/core/metering/hold"
+	"paygate/core/platform/store"
 )
 
 // awaitHolds sleeps until something it waits on changes; these tests count

@@ -7,11 +7,11 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/apikey"
+	"paygate/core/accounts/apikey"
+	"paygate/core/accounts/user"
 	"paygate/core/catalog"
-	"paygate/core/pricing"
-	"paygate/core/store"
-	"paygate/core/user"
+	"paygate/core/catalog/pricing"
+	"paygate/core/platform/store"
 )
 
 // Write-through invalidation: the stores the use cases write keys, users,

@@ -8,7 +8,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/store"
+	"paygate/core/platform/store"
 )
 
 // Config is what metering needs of the service's configuration; zero

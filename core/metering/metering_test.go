@@ -10,16 +10,16 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/mock"
 
-	"paygate/core/apikey"
+	"paygate/core/accounts/apikey"
+	"paygate/core/accounts/user"
 	"paygate/core/catalog"
-	"paygate/core/errs"
-	"paygate/core/hitlog"
-	"paygate/core/ledger"
+	"paygate/core/catalog/pricing"
 	"paygate/core/metering"
+	"paygate/core/metering/hitlog"
 	meteringmocks "paygate/core/metering/mocks"
-	"paygate/core/pricing"
-	"paygate/core/store/storetest"
-	"paygate/core/user"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/store/storetest"
 )
 
 func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }

@@ -9,13 +9,13 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/apikey"
+	"paygate/core/accounts/apikey"
+	"paygate/core/accounts/user"
 	"paygate/core/catalog"
-	"paygate/core/errs"
-	"paygate/core/hitlog"
-	"paygate/core/ledger"
-	"paygate/core/store"
-	"paygate/core/user"
+	"paygate/core/metering/hitlog"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/store"
 )
 
 // Gateway operations (payments, verifications, recharges, payouts,

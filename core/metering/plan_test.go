@@ -6,11 +6,11 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/apikey"
-	"paygate/core/hitlog"
-	"paygate/core/hold"
-	"paygate/core/ledger"
-	"paygate/core/user"
+	"paygate/core/accounts/apikey"
+	"paygate/core/accounts/user"
+	"paygate/core/metering/hitlog"
+	"paygate/core/metering/hold"
+	"paygate/core/money/ledger"
 )
 
 func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }

@@ -6,14 +6,14 @@ import (
 	"net/url"
 	"time"
 
-	"paygate/core/apikey"
+	"paygate/core/accounts/apikey"
+	"paygate/core/accounts/user"
 	"paygate/core/catalog"
-	"paygate/core/hitlog"
-	"paygate/core/hold"
-	"paygate/core/ledger"
-	"paygate/core/pricing"
-	"paygate/core/store"
-	"paygate/core/user"
+	"paygate/core/catalog/pricing"
+	"paygate/core/metering/hitlog"
+	"paygate/core/metering/hold"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/store"
 )
 
 // UpstreamRequest is one call to a provider.

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"paygate/core/apikey"
+	"paygate/core/accounts/apikey"
 )
 
 // A metered answer tells its caller where the key stands against its daily

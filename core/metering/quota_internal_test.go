@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"paygate/core/apikey"
+	"paygate/core/accounts/apikey"
 )
 
 // TestKeyUsage: the daily counter as an instance knows it, from the key's

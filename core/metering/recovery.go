@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"paygate/core/errs"
-	"paygate/core/hitlog"
+	"paygate/core/metering/hitlog"
+	"paygate/core/platform/errs"
 )
 
 // ErrInterrupted is what a hit whose call never finished records (its

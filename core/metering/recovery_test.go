@@ -9,8 +9,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/hitlog"
-	"paygate/core/ledger"
+	"paygate/core/metering/hitlog"
+	"paygate/core/money/ledger"
 )
 
 // pendingHit is a hit whose call started long ago and never settled.

@@ -8,12 +8,12 @@ import (
 
 	"github.com/stretchr/testify/mock"
 
-	"paygate/core/apikey"
-	"paygate/core/hitlog"
-	"paygate/core/ledger"
+	"paygate/core/accounts/apikey"
+	"paygate/core/accounts/user"
+	"paygate/core/catalog/pricing"
 	"paygate/core/metering"
-	"paygate/core/pricing"
-	"paygate/core/user"
+	"paygate/core/metering/hitlog"
+	"paygate/core/money/ledger"
 )
 
 // customerFixture is newFixture with a customer (id 12) of the reseller

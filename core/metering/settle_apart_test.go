@@ -10,11 +10,11 @@ import (
 
 	"github.com/stretchr/testify/mock"
 
-	"paygate/core/hitlog"
-	"paygate/core/ledger"
 	"paygate/core/metering"
-	"paygate/core/store"
-	"paygate/core/store/storetest"
+	"paygate/core/metering/hitlog"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/store"
+	"paygate/core/platform/store/storetest"
 )
 
 // apart rebuilds the fixture's app on a store that settles apart, a

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"time"
 
-	"paygate/core/apikey"
-	"paygate/core/hitlog"
-	"paygate/core/ledger"
-	"paygate/core/store"
-	"paygate/core/user"
+	"paygate/core/accounts/apikey"
+	"paygate/core/accounts/user"
+	"paygate/core/metering/hitlog"
+	"paygate/core/money/ledger"
+	"paygate/core/platform/store"
 )
 
 // Statements are the batch-only ports done statement by statement with

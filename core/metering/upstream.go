@@ -13,9 +13,9 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/core/catalog"
-	"paygate/core/errs"
-	"paygate/core/hitlog"
-	"paygate/core/sensitive"
+	"paygate/core/metering/hitlog"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/sensitive"
 )
 
 // The upstream call of a metered call, and what its hit keeps of the

@@ -10,10 +10,10 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/errs"
-	"paygate/core/hitlog"
-	"paygate/core/hold"
-	"paygate/core/store"
+	"paygate/core/metering/hitlog"
+	"paygate/core/metering/hold"
+	"paygate/core/platform/errs"
+	"paygate/core/platform/store"
 )
 
 // The writer is the one way a metered call's money moves, whatever the

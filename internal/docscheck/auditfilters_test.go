@@ -11,13 +11,13 @@ import (
 	"testing"
 )
 
-// TestAuditLogFiltersOfferEveryAction: every action named in core/audit
+// TestAuditLogFiltersOfferEveryAction: every action named in core/accounts/audit
 // (a string constant of the form area.verb) is offered by the admin audit
 // log's action filter (frontend/src/pages/admin/AuditLog.tsx), so a new
 // action cannot be recorded without being findable in the panel.
 func TestAuditLogFiltersOfferEveryAction(t *testing.T) {
 	root := repoRoot(t)
-	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(root, "core", "audit", "audit.go"), nil, 0)
+	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(root, "core", "accounts", "audit", "audit.go"), nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,11 +37,11 @@ func TestAuditLogFiltersOfferEveryAction(t *testing.T) {
 		}
 		actions++
 		if !strings.Contains(string(page), "'"+v+"'") {
-			t.Errorf("audit action %q (core/audit) is not in AuditLog.tsx's ACTIONS", v)
+			t.Errorf("audit action %q (core/accounts/audit) is not in AuditLog.tsx's ACTIONS", v)
 		}
 		return true
 	})
 	if actions < 20 {
-		t.Fatalf("found only %d actions in core/audit/audit.go: has the file changed shape?", actions)
+		t.Fatalf("found only %d actions in core/accounts/audit/audit.go: has the file changed shape?", actions)
 	}
 }

@@ -15,7 +15,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/core/hitlog"
+	"paygate/core/metering/hitlog"
 	"paygate/internal/testdb"
 )
 

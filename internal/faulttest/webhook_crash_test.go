@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"paygate/core/webhook"
+	"paygate/core/events/webhook"
 	"paygate/internal/testdb"
 )
 

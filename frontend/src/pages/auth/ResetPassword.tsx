@@ -13,7 +13,7 @@ interface Values {
   confirm: string;
 }
 
-/** The token of a reseller's invite of a new customer (core/user InvitePrefix). */
+/** The token of a reseller's invite of a new customer (core/accounts/user InvitePrefix). */
 const INVITE_PREFIX = 'pi_';
 
 /**

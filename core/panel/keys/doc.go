@@ -1,5 +1,0 @@
-// Package keys holds the panel's use cases of an owner's API keys:
-// creation under the owner's row lock (at most apikey.MaxActiveKeys
-// active), restrictions, secret rotation and revocation. The rules are
-// core/apikey's.
-package keys
