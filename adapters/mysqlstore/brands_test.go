@@ -5,7 +5,7 @@ import (
 
 	"paygate/adapters/mysqlstore"
 	"paygate/core/accounts/user"
-	"paygate/core/platform/store/storetest"
+	"paygate/core/platform/store/storecontract"
 	"paygate/internal/testdb"
 )
 
@@ -15,6 +15,6 @@ func TestBrandContract(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
 		reseller := func(u *user.User) { u.Role = user.RoleReseller }
 		a, b := newUser(t, s, reseller), newUser(t, s, reseller)
-		storetest.BrandContract(t, s, s.Stores().Brands, a.ID, b.ID)
+		storecontract.BrandContract(t, s, s.Stores().Brands, a.ID, b.ID)
 	})
 }

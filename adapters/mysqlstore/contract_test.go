@@ -5,7 +5,7 @@ import (
 
 	"paygate/adapters/mysqlstore"
 	"paygate/core/platform/store"
-	"paygate/core/platform/store/storetest"
+	"paygate/core/platform/store/storecontract"
 	"paygate/internal/testdb"
 )
 
@@ -23,7 +23,7 @@ func TestStoreContract(t *testing.T) {
 			openLike = testdb.OpenMySQL
 		}
 		next := s
-		storetest.StoreContract(t, func(t *testing.T) (store.Transactor, store.Stores) {
+		storecontract.StoreContract(t, func(t *testing.T) (store.Transactor, store.Stores) {
 			s := next
 			if s == nil {
 				s = openLike(t)

@@ -8,7 +8,7 @@ import (
 	"paygate/core/billing/gst"
 	"paygate/core/billing/taxprofile"
 	"paygate/core/catalog"
-	"paygate/core/platform/store/storetest"
+	"paygate/core/platform/store/storecontract"
 	"paygate/internal/testdb"
 )
 
@@ -17,7 +17,7 @@ import (
 func TestTaxProfileStore(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
-		storetest.TaxProfileContract(t, s, s.Stores())
+		storecontract.TaxProfileContract(t, s, s.Stores())
 	})
 }
 

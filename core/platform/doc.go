@@ -3,7 +3,8 @@
 // and formatting rupees), sensitive (masking), schedule (the workers' retry
 // schedule), utr (bank references claimed once), directory (names beside
 // ids), export (CSV export slots) and store (the unit of work, whose
-// storetest is the in-memory fake).
+// storetest is the in-memory fake and storecontract the suite that holds
+// the fake to the SQL store).
 //
 // Areas import in one direction, lowest first: platform, accounts, events,
 // metering, gateway, money, billing, catalog, resale, app (core/arch_test.go):

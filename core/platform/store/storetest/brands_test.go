@@ -3,10 +3,11 @@ package storetest_test
 import (
 	"testing"
 
+	"paygate/core/platform/store/storecontract"
 	"paygate/core/platform/store/storetest"
 )
 
 func TestBrandContract(t *testing.T) {
 	db := storetest.New()
-	storetest.BrandContract(t, db, db.Stores().Brands, 7, 8)
+	storecontract.BrandContract(t, db, db.Stores().Brands, 7, 8)
 }

@@ -20,7 +20,7 @@
 //   - Methods no test needs panic with "storetest: … not implemented"
 //     rather than answer something the real store would not.
 //
-// StoreContract (store_contract.go and the other *_contract.go files) holds
+// storecontract.StoreContract (core/platform/store/storecontract) holds
 // the fake to the real thing: the same cases run here and on mysqlstore
 // over SQLite and MariaDB (adapters/mysqlstore/contract_test.go), so a
 // behaviour the use cases rely on (conditional updates, the keys' daily

@@ -3,10 +3,11 @@ package storetest_test
 import (
 	"testing"
 
+	"paygate/core/platform/store/storecontract"
 	"paygate/core/platform/store/storetest"
 )
 
 func TestTaxProfileContract(t *testing.T) {
 	db := storetest.New()
-	storetest.TaxProfileContract(t, db, db.Stores())
+	storecontract.TaxProfileContract(t, db, db.Stores())
 }
