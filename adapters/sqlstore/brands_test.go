@@ -1,0 +1,20 @@
+package sqlstore_test
+
+import (
+	"testing"
+
+	"paygate/adapters/sqlstore"
+	"paygate/core/accounts/user"
+	"paygate/core/platform/store/storetest"
+	"paygate/internal/testdb"
+)
+
+// TestBrandContract runs the brand store's contract on SQLite and MariaDB.
+func TestBrandContract(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
+		reseller := func(u *user.User) { u.Role = user.RoleReseller }
+		a, b := newUser(t, s, reseller), newUser(t, s, reseller)
+		storetest.BrandContract(t, s, s.Stores().Brands, a.ID, b.ID)
+	})
+}
