@@ -8,39 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"paygate/core/accounts/apikey"
 	"paygate/core/metering/hitlog"
-	"paygate/core/money/ledger"
 	"paygate/core/platform/errs"
 )
-
-// Batched writes of the metering pipeline (core/app's group commit): one
-// statement for many rows, cut into chunks so that no statement grows past
-// batchRows rows or about batchBytes bytes of payload (MySQL's
-// max_allowed_packet is 16 MiB by default, SQLite allows 32766 variables).
-const (
-	batchRows  = 200
-	batchBytes = 1 << 20
-)
-
-// chunks cuts n items into ranges of at most batchRows items and about
-// batchBytes bytes (size of item i); an item larger than batchBytes goes alone.
-func chunks(n int, size func(i int) int) [][2]int {
-	var out [][2]int
-	start, bytes := 0, 0
-	for i := 0; i < n; i++ {
-		sz := size(i)
-		if i > start && (i-start >= batchRows || bytes+sz > batchBytes) {
-			out = append(out, [2]int{start, i})
-			start, bytes = i, 0
-		}
-		bytes += sz
-	}
-	if n > start {
-		out = append(out, [2]int{start, n})
-	}
-	return out
-}
 
 func hitSize(h *hitlog.Hit) int {
 	n := len(h.RequestPayload) + 200
@@ -177,12 +147,6 @@ func (s *hitStore) setHitIDs(ctx context.Context, part []*hitlog.Hit, res sql.Re
 	return nil
 }
 
-// sqlExec runs one statement on the repository's handle (the transaction's,
-// inside WithinTx) and returns the driver's result.
-func (b base) sqlExec(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	return b.db.Statement.ConnPool.ExecContext(ctx, query, args...)
-}
-
 // hitsByPrimaryKey names the hit log for the settlements' statements on
 // MySQL, which select hits by id and status 'pending': without the hint the
 // optimizer may read them through the status index (status, created_at),
@@ -271,133 +235,6 @@ func (s *hitStore) settleLocked(ctx context.Context, hits []*hitlog.Hit, part []
 		return err
 	}
 	return s.countFinal(ctx, settled)
-}
-
-const entryColumns = "(user_id, txn_id, type, amount, balance_before, balance_after, reference_type, reference_id, " +
-	"description, status, created_at, updated_at)"
-
-// InsertMany inserts ledger entries in their order with multi-row INSERTs
-// (plain SQL; the ids are not read back).
-func (s *ledgerStore) InsertMany(ctx context.Context, entries []*ledger.Entry) error {
-	now := dbTime(time.Now())
-	for _, c := range entryChunks(len(entries)) {
-		q, args, err := entryInsert(entries[c[0]:c[1]], nil, now)
-		if err != nil {
-			return err
-		}
-		if _, err := s.sqlExec(ctx, q, args...); err != nil {
-			return fmt.Errorf("insert %d transactions: %w", c[1]-c[0], translate(err))
-		}
-	}
-	return nil
-}
-
-// entryChunks cuts n entries into the ranges one INSERT each carries.
-func entryChunks(n int) [][2]int {
-	return chunks(n, func(int) int { return 300 })
-}
-
-// entryInsert is the multi-row INSERT of part and its arguments; entry i
-// with refs[i].v set takes its reference_id from refs[i] (refs nil: every
-// entry its own ReferenceID). Each entry gets its created_at as stored.
-func entryInsert(part []*ledger.Entry, refs []hitRef, now time.Time) (string, []any, error) {
-	var q strings.Builder
-	q.WriteString("INSERT INTO transactions " + entryColumns + " VALUES ")
-	args := make([]any, 0, 12*len(part))
-	for i, e := range part {
-		r, err := toEntryRow(e)
-		if err != nil {
-			return "", nil, fmt.Errorf("insert transactions: %w", err)
-		}
-		if r.CreatedAt == nil {
-			r.CreatedAt, r.UpdatedAt = &now, &now
-		}
-		if i > 0 {
-			q.WriteByte(',')
-		}
-		var ref any = r.ReferenceID
-		if refs != nil && refs[i].v != "" {
-			ref = refs[i].k
-			q.WriteString("(?,?,?,?,?,?,?," + refs[i].v + "+?,?,?,?,?)")
-		} else {
-			q.WriteString("(?,?,?,?,?,?,?,?,?,?,?,?)")
-		}
-		args = append(args, r.UserID, r.TxnID, r.Type, r.Amount, r.BalanceBefore, r.BalanceAfter, r.ReferenceType, ref,
-			r.Description, r.Status, *r.CreatedAt, *r.UpdatedAt)
-		e.CreatedAt = timeFromDB(r.CreatedAt)
-	}
-	return q.String(), args, nil
-}
-
-// countHitsFast counts n calls of a key when they all fit under its daily
-// limit (one row affected), else changes nothing. hits_today is assigned
-// before hits_date: MySQL's SET sees the values assigned before it
-// (SQLite's sees the old row throughout).
-const countHitsFast = "UPDATE api_keys SET hits_today = (CASE WHEN hits_date = ? THEN hits_today ELSE 0 END) + ?, " +
-	"hits_date = ?, last_used_at = ? WHERE id = ? AND (CASE WHEN hits_date = ? THEN hits_today ELSE 0 END) + ? <= daily_limit"
-
-func countHitsFastArgs(id uint64, day string, n int, at time.Time) []any {
-	return []any{day, n, day, dbTime(at), id, day, n}
-}
-
-// CountHits counts up to n calls of one key under its row lock (FOR UPDATE
-// on MySQL; SQLite's IMMEDIATE transaction holds the write lock).
-//
-// Usually the whole batch fits under the limit: then one conditional UPDATE
-// (which takes the row lock and decides on the latest committed counter)
-// counts all n calls, a round trip fewer than reading first. Only when it
-// would pass the limit (or the key is gone) does the read decide how many
-// still fit.
-func (s *keyStore) CountHits(ctx context.Context, id uint64, day string, n int, at time.Time) (int, error) {
-	if n > 0 {
-		res, err := s.sqlExec(ctx, countHitsFast, countHitsFastArgs(id, day, n, at)...)
-		if err != nil {
-			return 0, fmt.Errorf("count hits of api key %d: %w", id, translate(err))
-		}
-		if moved, err := res.RowsAffected(); err != nil {
-			return 0, fmt.Errorf("count hits of api key %d: %w", id, translate(err))
-		} else if moved == 1 {
-			return n, nil
-		}
-	}
-	var r struct {
-		HitsToday  int     `gorm:"column:hits_today"`
-		HitsDate   *string `gorm:"column:hits_date"`
-		DailyLimit int     `gorm:"column:daily_limit"`
-	}
-	q := s.conn(ctx).Model(&keyRow{}).Select("hits_today", "hits_date", "daily_limit").Where("id = ?", id)
-	if err := s.locking(q).Take(&r).Error; err != nil {
-		return 0, fmt.Errorf("count hits of api key %d: %w", id, errNotFoundOr(err, apikey.ErrNotFound))
-	}
-	cur := 0
-	if r.HitsDate != nil && *r.HitsDate == day {
-		cur = r.HitsToday
-	}
-	granted := min(n, r.DailyLimit-cur)
-	if granted <= 0 {
-		return 0, nil
-	}
-	err := s.conn(ctx).Model(&keyRow{}).Where("id = ?", id).Updates(map[string]any{
-		"hits_today": cur + granted, "hits_date": day, "last_used_at": dbTime(at),
-	}).Error
-	if err != nil {
-		return 0, fmt.Errorf("count hits of api key %d: %w", id, translate(err))
-	}
-	return granted, nil
-}
-
-// uncountHits gives back calls of a key's day.
-const uncountHits = "UPDATE api_keys SET hits_today = CASE WHEN hits_today > ? THEN hits_today - ? ELSE 0 END WHERE id = ? AND hits_date = ?"
-
-// UncountHits gives back n calls of day.
-func (s *keyStore) UncountHits(ctx context.Context, id uint64, day string, n int) error {
-	if n <= 0 {
-		return nil
-	}
-	if _, err := s.sqlExec(ctx, uncountHits, n, n, id, day); err != nil {
-		return fmt.Errorf("uncount hits of api key %d: %w", id, translate(err))
-	}
-	return nil
 }
 
 // SucceedMany settles successful calls, a transaction per chunk: one

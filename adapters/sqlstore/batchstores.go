@@ -61,7 +61,7 @@ func (s batchUsers) LockByID(ctx context.Context, id uint64) (*user.User, error)
 	if err != nil {
 		return nil, err
 	}
-	u, err := s.openUser(r)
+	u, err := openUser(s.base, r)
 	if err != nil {
 		return nil, fmt.Errorf("lock user %d: %w", id, err)
 	}
@@ -116,14 +116,6 @@ func (s batchLedger) insertMany(entries []*ledger.Entry, refs []hitRef) error {
 		s.bc.deferExec(q, args...)
 	}
 	return nil
-}
-
-// hitRef is a reference_id taken in the database: the id of the hit k rows
-// after the first row of the hit INSERT whose first id is in the session's
-// user variable v (batchInserts).
-type hitRef struct {
-	v string
-	k int
 }
 
 // batchInserts sends a batch's hit rows and ledger rows with the COMMIT

@@ -272,6 +272,9 @@ type deferredRef struct {
 
 var _ gorm.ConnPool = (*batchConn)(nil)
 
+// usageTally is the roll-up this transaction sends before its COMMIT.
+func (c *batchConn) usageTally() *usageTally { return c.usage }
+
 // deferExec queues one statement (its own ? placeholders and args), sent
 // before the next statement or with the COMMIT.
 func (c *batchConn) deferExec(query string, args ...any) {
@@ -397,7 +400,7 @@ func (c *batchConn) lockedRow(id uint64) (userRow, bool) {
 // lockUser records that this transaction holds the row lock of r's user
 // (its balance goes with the COMMIT) and adds the user to users.
 func (c *batchConn) lockUser(b base, r userRow, users map[uint64]*user.User) error {
-	u, err := b.openUser(&r)
+	u, err := openUser(b, &r)
 	if err != nil {
 		return err
 	}

@@ -187,7 +187,7 @@ func serviceWriteError(op string, err error) error {
 }
 
 func (s *catalogStore) Create(ctx context.Context, svc *catalog.Service) error {
-	r, err := s.sealedServiceRow(svc)
+	r, err := sealedServiceRow(s.base, svc)
 	if err != nil {
 		return fmt.Errorf("create service: %w", err)
 	}
@@ -209,11 +209,11 @@ func (s *catalogStore) findOn(q *gorm.DB, column string, value any) (*catalog.Se
 	if err := q.Where(column+" = ?", value).Take(&r).Error; err != nil {
 		return nil, errNotFoundOr(err, catalog.ErrServiceNotFound)
 	}
-	return s.openService(&r)
+	return openService(s.base, &r)
 }
 
 // sealedServiceRow is svc's row as stored: its provider key sealed.
-func (b base) sealedServiceRow(svc *catalog.Service) (serviceRow, error) {
+func sealedServiceRow(b base, svc *catalog.Service) (serviceRow, error) {
 	r, err := toServiceRow(svc)
 	if err != nil {
 		return r, err
@@ -223,7 +223,7 @@ func (b base) sealedServiceRow(svc *catalog.Service) (serviceRow, error) {
 }
 
 // openService is the service of a row as stored: its provider key opened.
-func (b base) openService(r *serviceRow) (*catalog.Service, error) {
+func openService(b base, r *serviceRow) (*catalog.Service, error) {
 	svc, err := toDomainService(r)
 	if err != nil {
 		return nil, err
@@ -274,7 +274,7 @@ func (s *catalogStore) List(ctx context.Context, f catalog.Filter) ([]catalog.Se
 		return q
 	}
 	return pageNewest(s.conn(ctx), filter, f.Page, f.PerPage, "services", func(r *serviceRow) (catalog.Service, error) {
-		v, err := s.openService(r)
+		v, err := openService(s.base, r)
 		if err != nil {
 			return catalog.Service{}, err
 		}
@@ -283,7 +283,7 @@ func (s *catalogStore) List(ctx context.Context, f catalog.Filter) ([]catalog.Se
 }
 
 func (s *catalogStore) Update(ctx context.Context, svc *catalog.Service) error {
-	r, err := s.sealedServiceRow(svc)
+	r, err := sealedServiceRow(s.base, svc)
 	if err != nil {
 		return fmt.Errorf("update service %d: %w", svc.ID, err)
 	}

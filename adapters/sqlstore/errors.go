@@ -176,3 +176,11 @@ func mentions(msg string, fragments ...string) bool {
 	}
 	return false
 }
+
+// errNotFoundOr returns notFound for a missing row, else err translated.
+func errNotFoundOr(err, notFound error) error {
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return notFound
+	}
+	return translate(err)
+}

@@ -227,7 +227,7 @@ func (s *hitStore) finish(ctx context.Context, h *hitlog.Hit) error {
 
 func (s *hitStore) ByRequestID(ctx context.Context, requestID string) (*hitlog.Hit, error) {
 	var r hitRow
-	q := s.conn(ctx).Model(&hitRow{}).Select(withPayloads).Joins(s.payloadJoin()).Where("api_hit_logs.request_id = ?", requestID)
+	q := s.conn(ctx).Model(&hitRow{}).Select(withPayloads).Joins(payloadJoin(s.base)).Where("api_hit_logs.request_id = ?", requestID)
 	if err := q.Take(&r).Error; err != nil {
 		return nil, errNotFoundOr(err, errs.ErrNotFound)
 	}
@@ -304,7 +304,7 @@ func (s *hitStore) List(ctx context.Context, f hitlog.Filter) ([]hitlog.Hit, int
 	ids := s.conn(ctx).Model(&hitRow{}).Select("id").Scopes(hitFilter(f)).Order(hitOrder).Limit(limit).Offset(offset)
 	var rows []hitRow
 	err = s.conn(ctx).Model(&hitRow{}).Select(withPayloads).Joins("JOIN (?) AS page ON page.id = api_hit_logs.id", ids).
-		Joins(s.payloadJoin()).Order("api_hit_logs.created_at DESC, api_hit_logs.id DESC").Find(&rows).Error
+		Joins(payloadJoin(s.base)).Order("api_hit_logs.created_at DESC, api_hit_logs.id DESC").Find(&rows).Error
 	if err != nil {
 		return nil, 0, fmt.Errorf("list hits: %w", translate(err))
 	}
@@ -405,7 +405,7 @@ func (s *hitStore) readNewest(ctx context.Context, f hitlog.Filter, emit func([]
 	size := exportPageSize(s.exportPage)
 	n := hitlog.ExportPayloadChars + 1
 	query := func() *gorm.DB {
-		return s.conn(ctx).Model(&hitRow{}).Joins(s.payloadJoin()).Scopes(hitFilter(f)).Select(exportColumns, n, n)
+		return s.conn(ctx).Model(&hitRow{}).Joins(payloadJoin(s.base)).Scopes(hitFilter(f)).Select(exportColumns, n, n)
 	}
 	send := func(rows []hitRow) error {
 		// Within one created_at the page's rows come in no set order.

@@ -42,7 +42,7 @@ const payloadColumns = "(hit_id, month, request_payload, response_payload)"
 // payloadJoin joins the hits of a query on api_hit_logs to their payloads
 // as p. On MySQL the join names the month too, so each hit's lookup reads
 // one partition by its primary key.
-func (b base) payloadJoin() string {
+func payloadJoin(b base) string {
 	if b.mysql {
 		return "LEFT JOIN hit_payloads p ON p.hit_id = api_hit_logs.id AND " +
 			"p.month = YEAR(api_hit_logs.created_at) * 12 + MONTH(api_hit_logs.created_at) - 1"

@@ -201,14 +201,6 @@ func (s *planStore) Update(ctx context.Context, p *plan.Plan) error {
 
 type subscriptionStore struct{ base }
 
-// insertIgnore starts an INSERT that skips rows a unique key refuses.
-func (b base) insertIgnore() string {
-	if b.mysql {
-		return "INSERT IGNORE INTO "
-	}
-	return "INSERT OR IGNORE INTO "
-}
-
 // openBatch bounds the users one Open statement gives a subscription.
 const openBatch = 500
 

@@ -17,11 +17,6 @@ type resellerReportStore struct{ base }
 
 var _ report.ResellerRepository = (*resellerReportStore)(nil)
 
-// ResellerReports reads the resellers' dashboards; no transaction needs it.
-func (s *Store) ResellerReports() report.ResellerRepository {
-	return &resellerReportStore{s.baseOn(s.db)}
-}
-
 type usageSumRow struct {
 	UserID     uint64 `gorm:"column:user_id"`
 	Calls      int64  `gorm:"column:calls"`

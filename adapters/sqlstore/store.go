@@ -10,6 +10,7 @@ import (
 	"paygate/core/accounts/session"
 	"paygate/core/gateway/beneficiary"
 	"paygate/core/gateway/verification"
+	"paygate/core/metering/report"
 	"paygate/core/platform/directory"
 	"paygate/core/platform/export"
 	"paygate/core/platform/store"
@@ -19,7 +20,6 @@ import (
 
 	"github.com/pressly/goose/v3"
 	"gorm.io/gorm"
-	"gorm.io/gorm/clause"
 	gormlogger "gorm.io/gorm/logger"
 
 	"paygate/internal/dburl"
@@ -380,51 +380,7 @@ func (s *Store) Dialect() string { return s.dialect }
 // DB is the underlying GORM handle, for tests and benchmarks.
 func (s *Store) DB() *gorm.DB { return s.db }
 
-// base is what every repository holds: a handle on the database or on one
-// transaction, and the dialect.
-type base struct {
-	db       *gorm.DB
-	mysql    bool
-	conflict conflictSyntax // how an upsert names the row not inserted (upsert.go)
-	// consecutiveIDs: a multi-row INSERT takes consecutive ids (SQLite;
-	// MySQL with innodb_autoinc_lock_mode ≤ 1 and an increment of 1).
-	consecutiveIDs bool
-	sealer         Sealer                         // the secret columns' (secrets.go)
-	exportPage     int                            // rows per keyset page of an export (forEachPage)
-	zone           *atomic.Pointer[time.Location] // the usage roll-up's (Store.SetZone)
-}
-
-func (b base) conn(ctx context.Context) *gorm.DB { return b.db.WithContext(ctx) }
-
-// byID starts a statement on model's table for rows picked by primary key
-// plus other conditions (a conditional "id = ? AND status = ?" update). On
-// MySQL it forces the primary key: on a table with few rows matching the
-// other condition (a fresh table, or few pending rows) the optimizer may
-// otherwise read through the status index, take next-key locks on every
-// row it scans there, and deadlock (1213, answered 503) with a concurrent
-// update of another row that holds its primary key record and needs its
-// status index entry (decisions: "Conditional updates by primary key").
-func (b base) byID(ctx context.Context, model tabler) *gorm.DB {
-	q := b.conn(ctx).Model(model)
-	if b.mysql {
-		q = q.Table(model.TableName() + forcePrimary)
-	}
-	return q
-}
-
-// tabler is a row model that names its table (GORM's schema.Tabler).
-type tabler interface{ TableName() string }
-
-// forcePrimary follows a table name in MySQL statements that pick rows by
-// primary key plus other conditions (byID, hitsByPrimaryKey).
-const forcePrimary = " FORCE INDEX (PRIMARY)"
-
-// locking makes q's read lock its rows until the transaction ends (SELECT
-// … FOR UPDATE). SQLite needs no row lock: its transactions begin
-// IMMEDIATE and hold the database's write lock.
-func (b base) locking(q *gorm.DB) *gorm.DB {
-	if b.mysql {
-		return q.Clauses(clause.Locking{Strength: clause.LockingStrengthUpdate})
-	}
-	return q
+// ResellerReports reads the resellers' dashboards; no transaction needs it.
+func (s *Store) ResellerReports() report.ResellerRepository {
+	return &resellerReportStore{s.baseOn(s.db)}
 }

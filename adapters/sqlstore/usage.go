@@ -3,7 +3,6 @@ package sqlstore
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -130,8 +129,8 @@ func (t *usageTally) upsert(cs conflictSyntax) (string, []any, error) {
 // transaction s runs in: into a metering batch's tally (sent before its
 // COMMIT), or with one upsert now.
 func (s *hitStore) countFinal(ctx context.Context, hits []*hitlog.Hit) error {
-	if bc, ok := s.db.Statement.ConnPool.(*batchConn); ok {
-		return bc.usage.addAll(hits)
+	if bc, ok := s.db.Statement.ConnPool.(batchUsage); ok {
+		return bc.usageTally().addAll(hits)
 	}
 	t := newUsageTally(s.zone.Load())
 	if err := t.addAll(hits); err != nil {
@@ -147,10 +146,14 @@ func (s *hitStore) countFinal(ctx context.Context, hits []*hitlog.Hit) error {
 	return nil
 }
 
+// batchUsage is a metering batch's connection (batchConn): the final hits
+// its transaction writes go to its tally, sent before its COMMIT.
+type batchUsage interface{ usageTally() *usageTally }
+
 // inTx reports whether b runs in a transaction.
-func (b base) inTx() bool {
+func inTx(b base) bool {
 	switch b.db.Statement.ConnPool.(type) {
-	case gorm.TxCommitter, *batchConn:
+	case gorm.TxCommitter, batchUsage:
 		return true
 	}
 	return false
@@ -159,7 +162,7 @@ func (b base) inTx() bool {
 // withinTx runs fn in b's transaction, or in a new one when b has none
 // (a hit and its roll-up row change together).
 func (s *hitStore) withinTx(ctx context.Context, fn func(s *hitStore) error) error {
-	if s.inTx() {
+	if inTx(s.base) {
 		return fn(s)
 	}
 	return s.conn(ctx).Transaction(func(tx *gorm.DB) error {
@@ -244,66 +247,6 @@ func (s *reportStore) PendingHits(ctx context.Context, userID *uint64, from, to 
 		rows = slices.DeleteFunc(rows, func(r reportHitRow) bool { return r.UserID != *userID })
 	}
 	return convertRows(rows, toReportHit)
-}
-
-// errBackfilled stops a backfill that another instance already made.
-var errBackfilled = errors.New("usage roll-up already backfilled")
-
-// BackfillUsage counts into the hourly roll-up, in loc's hours, the final
-// hits written before the roll-up existed (migration 00029), once: the
-// first call records it in hit_usage_backfill in the same transaction, and
-// a concurrent or later call finds the record and does nothing. Run it
-// after Migrate and before this instance writes hits; instances of an
-// older version must be stopped by then (their hits would be in neither).
-// It reports how many hits it counted (0 when already done).
-func (s *Store) BackfillUsage(ctx context.Context, loc *time.Location) (int64, error) {
-	var n int64
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		var done int64
-		if err := tx.Table("hit_usage_backfill").Count(&done).Error; err != nil {
-			return translate(err)
-		}
-		if done > 0 {
-			return errBackfilled
-		}
-		// The record first: a concurrent backfill waits on its key, then
-		// fails on it and rolls back.
-		at := dbTime(time.Now())
-		if err := tx.Exec("INSERT INTO hit_usage_backfill (id, zone, hits, filled_at) VALUES (1, ?, 0, ?)", loc.String(), at).Error; err != nil {
-			if _, dup := duplicateOf(err); dup {
-				return errBackfilled
-			}
-			return translate(err)
-		}
-		t := newUsageTally(loc)
-		q := tx.Model(&hitRow{}).Select("user_id, api_service_id, status, charge_amount, cost_amount, created_at").
-			Where("status <> ?", string(hitlog.StatusPending))
-		err := forEachRow(q, toReportHit, func(r report.Hit) error {
-			n++
-			return t.add(r)
-		})
-		if err != nil {
-			return err
-		}
-		hb := &hitStore{s.baseOn(tx)}
-		for _, part := range t.split(batchRows) {
-			q, args, err := part.upsert(hb.conflict)
-			if err != nil {
-				return err
-			}
-			if _, err := hb.sqlExec(ctx, q, args...); err != nil {
-				return translate(err)
-			}
-		}
-		return tx.Exec("UPDATE hit_usage_backfill SET hits = ? WHERE id = 1", n).Error
-	})
-	if errors.Is(err, errBackfilled) {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, fmt.Errorf("backfill the usage roll-up: %w", err)
-	}
-	return n, nil
 }
 
 // split cuts the tally into tallies of at most n rows.

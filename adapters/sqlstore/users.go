@@ -153,12 +153,12 @@ func userWriteError(op string, err error) error {
 }
 
 func (s *userStore) Create(ctx context.Context, u *user.User) error {
-	r, err := s.sealedUserRow(u)
+	r, err := sealedUserRow(s.base, u)
 	if err != nil {
 		return fmt.Errorf("create user: %w", err)
 	}
 	r.ID = 0
-	if r.MonthlyCalls, err = s.planAllowance(ctx, r.Plan); err != nil {
+	if r.MonthlyCalls, err = planAllowance(s.base, ctx, r.Plan); err != nil {
 		return err
 	}
 	if err := s.conn(ctx).Create(&r).Error; err != nil {
@@ -174,7 +174,7 @@ func (s *userStore) find(ctx context.Context, lock bool, where string, arg any) 
 	if err != nil {
 		return nil, err
 	}
-	return s.openUser(r)
+	return openUser(s.base, r)
 }
 
 // findRow reads a user's row as stored (its secret sealed).
@@ -194,7 +194,7 @@ func (s *userStore) findRow(ctx context.Context, lock bool, where string, arg an
 }
 
 // sealedUserRow is u's row as stored: its webhook signing secret sealed.
-func (b base) sealedUserRow(u *user.User) (userRow, error) {
+func sealedUserRow(b base, u *user.User) (userRow, error) {
 	r, err := toUserRow(u)
 	if err != nil {
 		return r, err
@@ -204,7 +204,7 @@ func (b base) sealedUserRow(u *user.User) (userRow, error) {
 }
 
 // openUser is the user of a row as stored: its webhook signing secret opened.
-func (b base) openUser(r *userRow) (*user.User, error) {
+func openUser(b base, r *userRow) (*user.User, error) {
 	u, err := toDomainUser(r)
 	if err != nil {
 		return nil, err
@@ -232,7 +232,7 @@ func (s *userStore) LockByID(ctx context.Context, id uint64) (*user.User, error)
 }
 
 func (s *userStore) Update(ctx context.Context, u *user.User) error {
-	r, err := s.sealedUserRow(u)
+	r, err := sealedUserRow(s.base, u)
 	if err != nil {
 		return fmt.Errorf("update user %d: %w", u.ID, err)
 	}
@@ -267,7 +267,7 @@ func (s *userStore) Update(ctx context.Context, u *user.User) error {
 		return user.ErrNotFound
 	}
 	u.UpdatedAt = timeFromDB(r.UpdatedAt)
-	if u.MonthlyCalls, err = s.planAllowance(ctx, r.Plan); err != nil {
+	if u.MonthlyCalls, err = planAllowance(s.base, ctx, r.Plan); err != nil {
 		return err
 	}
 	return nil
@@ -276,7 +276,7 @@ func (s *userStore) Update(ctx context.Context, u *user.User) error {
 // planAllowance is the monthly allowance of plan code (nil: unlimited), the
 // value users.plan_monthly_calls carries: the store writes it with the
 // plan, so the metered call reads it from the row it locks anyway.
-func (b base) planAllowance(ctx context.Context, code string) (*int, error) {
+func planAllowance(b base, ctx context.Context, code string) (*int, error) {
 	var rows []struct{ MonthlyCalls *int }
 	if err := b.conn(ctx).Raw("SELECT monthly_calls FROM plans WHERE code = ?", code).Scan(&rows).Error; err != nil {
 		return nil, fmt.Errorf("allowance of plan %s: %w", code, translate(err))
@@ -341,7 +341,7 @@ func (s *userStore) List(ctx context.Context, f user.Filter) ([]user.User, int64
 		return q
 	}
 	return pageNewest(s.conn(ctx), filter, f.Page, f.PerPage, "users", func(r *userRow) (user.User, error) {
-		v, err := s.openUser(r)
+		v, err := openUser(s.base, r)
 		if err != nil {
 			return user.User{}, err
 		}
@@ -365,12 +365,4 @@ func (s *userStore) CountByRole(ctx context.Context, role user.Role) (int64, err
 		return 0, fmt.Errorf("count users of role %s: %w", role, translate(err))
 	}
 	return n, nil
-}
-
-// errNotFoundOr returns notFound for a missing row, else err translated.
-func errNotFoundOr(err, notFound error) error {
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return notFound
-	}
-	return translate(err)
 }
