@@ -8,6 +8,8 @@ import (
 
 	"gorm.io/gorm"
 
+	"paygate/adapters/sqlstore/meteringstore"
+	"paygate/adapters/sqlstore/sqlbase"
 	"paygate/core/metering/hitlog"
 	"paygate/core/metering/report"
 )
@@ -27,38 +29,38 @@ func (s *Store) BackfillUsage(ctx context.Context, loc *time.Location) (int64, e
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var done int64
 		if err := tx.Table("hit_usage_backfill").Count(&done).Error; err != nil {
-			return translate(err)
+			return sqlbase.Translate(err)
 		}
 		if done > 0 {
 			return errBackfilled
 		}
 		// The record first: a concurrent backfill waits on its key, then
 		// fails on it and rolls back.
-		at := dbTime(time.Now())
+		at := sqlbase.DBTime(time.Now())
 		if err := tx.Exec("INSERT INTO hit_usage_backfill (id, zone, hits, filled_at) VALUES (1, ?, 0, ?)", loc.String(), at).Error; err != nil {
-			if _, dup := duplicateOf(err); dup {
+			if _, dup := sqlbase.DuplicateOf(err); dup {
 				return errBackfilled
 			}
-			return translate(err)
+			return sqlbase.Translate(err)
 		}
-		t := newUsageTally(loc)
-		q := tx.Model(&hitRow{}).Select("user_id, api_service_id, status, charge_amount, cost_amount, created_at").
+		t := meteringstore.NewUsageTally(loc)
+		q := tx.Model(&meteringstore.HitRow{}).Select("user_id, api_service_id, status, charge_amount, cost_amount, created_at").
 			Where("status <> ?", string(hitlog.StatusPending))
-		err := forEachRow(q, toReportHit, func(r report.Hit) error {
+		err := sqlbase.ForEachRow(q, meteringstore.ToReportHit, func(r report.Hit) error {
 			n++
-			return t.add(r)
+			return t.Add(r)
 		})
 		if err != nil {
 			return err
 		}
-		hb := &hitStore{s.baseOn(tx)}
-		for _, part := range t.split(batchRows) {
-			q, args, err := part.upsert(hb.conflict)
+		hb := &meteringstore.HitStore{Base: s.baseOn(tx)}
+		for _, part := range t.Split(sqlbase.BatchRows) {
+			q, args, err := part.Upsert(hb.Conflict)
 			if err != nil {
 				return err
 			}
-			if _, err := hb.sqlExec(ctx, q, args...); err != nil {
-				return translate(err)
+			if _, err := hb.SQLExec(ctx, q, args...); err != nil {
+				return sqlbase.Translate(err)
 			}
 		}
 		return tx.Exec("UPDATE hit_usage_backfill SET hits = ? WHERE id = 1", n).Error

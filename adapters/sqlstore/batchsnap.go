@@ -10,6 +10,10 @@ import (
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+
+	"paygate/adapters/sqlstore/accountstore"
+	"paygate/adapters/sqlstore/meteringstore"
+	"paygate/adapters/sqlstore/sqlbase"
 )
 
 // Optimistic reservation batches (MySQL). A batch normally spends a round
@@ -40,20 +44,20 @@ const maxSnapshots = 10000
 // batches left them.
 type userSnapshots struct {
 	mu   sync.Mutex
-	rows map[uint64]userRow
+	rows map[uint64]accountstore.UserRow
 	cool map[uint64]time.Time // no snapshot use before then
 }
 
 func newUserSnapshots() *userSnapshots {
-	return &userSnapshots{rows: map[uint64]userRow{}, cool: map[uint64]time.Time{}}
+	return &userSnapshots{rows: map[uint64]accountstore.UserRow{}, cool: map[uint64]time.Time{}}
 }
 
 // get returns the snapshots of ids, or false when one is missing or
 // cooling down.
-func (c *userSnapshots) get(ids []uint64, now time.Time) ([]userRow, bool) {
+func (c *userSnapshots) get(ids []uint64, now time.Time) ([]accountstore.UserRow, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	rows := make([]userRow, len(ids))
+	rows := make([]accountstore.UserRow, len(ids))
 	for i, id := range ids {
 		r, ok := c.rows[id]
 		if !ok || now.Before(c.cool[id]) {
@@ -65,7 +69,7 @@ func (c *userSnapshots) get(ids []uint64, now time.Time) ([]userRow, bool) {
 }
 
 // put keeps rows as committed.
-func (c *userSnapshots) put(rows map[uint64]userRow) {
+func (c *userSnapshots) put(rows map[uint64]accountstore.UserRow) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.rows)+len(rows) > maxSnapshots {
@@ -105,8 +109,8 @@ var snapshotHashed = map[string]bool{"password": true, "api_secret": true}
 
 // snapshotDecimals are the users' money columns, compared as numbers: the
 // row holds their text with the column's places.
-var snapshotDecimals = map[string]bool{colBalance.name: true, colSpent.name: true, colHeld.name: true, colLowBalance.name: true,
-	colFeePercent.name: true, colPayoutLimit.name: true}
+var snapshotDecimals = map[string]bool{sqlbase.ColBalance.Name: true, sqlbase.ColSpent.Name: true, sqlbase.ColHeld.Name: true, sqlbase.ColLowBalance.Name: true,
+	sqlbase.ColFeePercent.Name: true, sqlbase.ColPayoutLimit.Name: true}
 
 // snapshotColumn is how the guard compares one column: cond with one
 // placeholder, whose argument is the snapshot's field (hashed first).
@@ -120,28 +124,28 @@ type snapshotColumn struct {
 // userRowColumns not in snapshotIgnored. A nullable column (a pointer
 // field) compares with <=>, so NULL matches NULL; text compares as bytes
 // (BINARY), as the columns' collations ignore case and trailing spaces.
-var snapshotColumns = newSnapshotColumns(userRowColumns)
+var snapshotColumns = newSnapshotColumns(accountstore.UserRowColumns)
 
-func newSnapshotColumns(cols []rowColumn) []snapshotColumn {
+func newSnapshotColumns(cols []sqlbase.RowColumn) []snapshotColumn {
 	var out []snapshotColumn
 	for _, c := range cols {
-		if _, ignored := snapshotIgnored[c.name]; ignored {
+		if _, ignored := snapshotIgnored[c.Name]; ignored {
 			continue
 		}
-		t, op := c.field.Type, " = "
+		t, op := c.Field.Type, " = "
 		if t.Kind() == reflect.Pointer {
 			t, op = t.Elem(), " <=> "
 		}
-		lhs, rhs := c.name, "?"
+		lhs, rhs := c.Name, "?"
 		switch {
-		case snapshotHashed[c.name]:
-			lhs, rhs = "SHA2("+c.name+", 256)", "BINARY ?"
-		case snapshotDecimals[c.name]:
+		case snapshotHashed[c.Name]:
+			lhs, rhs = "SHA2("+c.Name+", 256)", "BINARY ?"
+		case snapshotDecimals[c.Name]:
 			rhs = "CAST(? AS DECIMAL(30, 4))"
 		case t.Kind() == reflect.String:
 			rhs = "BINARY ?"
 		}
-		out = append(out, snapshotColumn{cond: lhs + op + rhs, field: c.field.Index, hashed: snapshotHashed[c.name]})
+		out = append(out, snapshotColumn{cond: lhs + op + rhs, field: c.Field.Index, hashed: snapshotHashed[c.Name]})
 	}
 	return out
 }
@@ -161,7 +165,7 @@ func allOf(cols []snapshotColumn) string {
 
 // snapshotMatch is the condition that the users row with id r.ID reads r
 // (snapshotCondition), and its arguments.
-func snapshotMatch(r *userRow) (string, []any) {
+func snapshotMatch(r *accountstore.UserRow) (string, []any) {
 	v := reflect.ValueOf(r).Elem()
 	args := make([]any, len(snapshotColumns))
 	for i, c := range snapshotColumns {
@@ -194,7 +198,7 @@ const snapshotCheck = "SELECT 1 INTO @paygate_stale FROM (SELECT 1 AS x UNION AL
 // snapshotGuard is the start of an optimistic batch's query: the users'
 // locks and snapshot checks for rows (ascending ids), each count's
 // statement, and the check; its number of statements and its arguments.
-func snapshotGuard(rows []userRow, counts []countArgs) (string, int, []any) {
+func snapshotGuard(rows []accountstore.UserRow, counts []countArgs) (string, int, []any) {
 	var q strings.Builder
 	args := make([]any, 0, (len(snapshotColumns)+1)*len(rows)+7*len(counts)+1)
 	q.WriteString("SELECT COUNT(*) INTO @paygate_ok FROM users WHERE id IN ")
@@ -202,7 +206,7 @@ func snapshotGuard(rows []userRow, counts []countArgs) (string, int, []any) {
 	for i := range rows {
 		ids[i] = rows[i].ID
 	}
-	args = inList(&q, args, ids)
+	args = meteringstore.InList(&q, args, ids)
 	q.WriteString(" AND (")
 	for i := range rows {
 		if i > 0 {
@@ -214,7 +218,7 @@ func snapshotGuard(rows []userRow, counts []countArgs) (string, int, []any) {
 	}
 	q.WriteString(") FOR UPDATE")
 	for _, c := range counts {
-		q.WriteString(";" + countHitsFast + ";SET @paygate_ok = @paygate_ok + ROW_COUNT()")
+		q.WriteString(";" + accountstore.CountHitsFast + ";SET @paygate_ok = @paygate_ok + ROW_COUNT()")
 		args = append(args, c...)
 	}
 	q.WriteString(";" + snapshotCheck)

@@ -10,6 +10,10 @@ import (
 
 	"gorm.io/gorm"
 
+	"paygate/adapters/sqlstore/accountstore"
+	"paygate/adapters/sqlstore/meteringstore"
+	"paygate/adapters/sqlstore/moneystore"
+	"paygate/adapters/sqlstore/sqlbase"
 	"paygate/core/accounts/apikey"
 	"paygate/core/accounts/user"
 	"paygate/core/metering"
@@ -36,8 +40,8 @@ var (
 func (s *Store) storesOnBatch(db *gorm.DB, bc *batchConn) metering.BatchStores {
 	st := metering.BatchStores{Stores: s.storesOn(db)}
 	b := s.baseOn(db)
-	users := batchUsers{userStore: &userStore{b}, bc: bc}
-	entries := batchLedger{ledgerStore: &ledgerStore{b}, bc: bc}
+	users := batchUsers{UserStore: &accountstore.UserStore{Base: b}, bc: bc}
+	entries := batchLedger{LedgerStore: &moneystore.LedgerStore{Base: b}, bc: bc}
 	st.Users, st.Ledger, st.Locks = users, entries, batchLocks{b: b, bc: bc}
 	st.Inserts = metering.Statements(st.Stores).Inserts
 	if s.consecutiveIDs {
@@ -52,16 +56,16 @@ func (s *Store) storesOnBatch(db *gorm.DB, bc *batchConn) metering.BatchStores {
 // and the row is recorded as the batch leaves it. Another user's balance
 // is saved at once, its rows affected checked as usual.
 type batchUsers struct {
-	*userStore
+	*accountstore.UserStore
 	bc *batchConn
 }
 
 func (s batchUsers) LockByID(ctx context.Context, id uint64) (*user.User, error) {
-	r, err := s.findRow(ctx, true, "id = ?", id)
+	r, err := s.FindRow(ctx, true, "id = ?", id)
 	if err != nil {
 		return nil, err
 	}
-	u, err := openUser(s.base, r)
+	u, err := accountstore.OpenUser(s.Base, r)
 	if err != nil {
 		return nil, fmt.Errorf("lock user %d: %w", id, err)
 	}
@@ -72,10 +76,10 @@ func (s batchUsers) LockByID(ctx context.Context, id uint64) (*user.User, error)
 func (s batchUsers) SaveBalance(ctx context.Context, u *user.User) error {
 	r, locked := s.bc.lockedRow(u.ID)
 	if !locked {
-		return s.userStore.SaveBalance(ctx, u)
+		return s.UserStore.SaveBalance(ctx, u)
 	}
-	now := dbTime(time.Now())
-	values, err := balanceValues(u, now)
+	now := sqlbase.DBTime(time.Now())
+	values, err := accountstore.BalanceValues(u, now)
 	if err != nil {
 		return err
 	}
@@ -83,7 +87,7 @@ func (s batchUsers) SaveBalance(ctx context.Context, u *user.User) error {
 		values["balance"], values["total_spent"], values["held_amount"], values["plan_month"], values["plan_calls"], now, u.ID)
 	u.UpdatedAt = now
 	r.Balance, r.TotalSpent, r.HeldAmount = values["balance"].(string), values["total_spent"].(string), values["held_amount"].(string)
-	r.PlanMonth, r.PlanCalls, r.UpdatedAt = nullString(u.PlanMonth), u.PlanCalls, &now
+	r.PlanMonth, r.PlanCalls, r.UpdatedAt = sqlbase.NullString(u.PlanMonth), u.PlanCalls, &now
 	s.bc.keep(r)
 	return nil
 }
@@ -92,7 +96,7 @@ func (s batchUsers) SaveBalance(ctx context.Context, u *user.User) error {
 // the COMMIT (a multi-row INSERT inserts every row or fails, and a failure
 // stops the query before the COMMIT).
 type batchLedger struct {
-	*ledgerStore
+	*moneystore.LedgerStore
 	bc *batchConn
 }
 
@@ -102,14 +106,14 @@ func (s batchLedger) InsertMany(_ context.Context, entries []*ledger.Entry) erro
 
 // insertMany is InsertMany where entry i with refs[i].v set takes its
 // reference_id from refs[i] (refs nil: every entry its own ReferenceID).
-func (s batchLedger) insertMany(entries []*ledger.Entry, refs []hitRef) error {
-	now := dbTime(time.Now())
-	for _, c := range entryChunks(len(entries)) {
-		var part []hitRef
+func (s batchLedger) insertMany(entries []*ledger.Entry, refs []moneystore.HitRef) error {
+	now := sqlbase.DBTime(time.Now())
+	for _, c := range moneystore.EntryChunks(len(entries)) {
+		var part []moneystore.HitRef
 		if refs != nil {
 			part = refs[c[0]:c[1]]
 		}
-		q, args, err := entryInsert(entries[c[0]:c[1]], part, now)
+		q, args, err := moneystore.EntryInsert(entries[c[0]:c[1]], part, now)
 		if err != nil {
 			return err
 		}
@@ -131,25 +135,25 @@ func (w batchInserts) Insert(ctx context.Context, hits []*hitlog.Hit, entries []
 		return fmt.Errorf("insert batch: %d hit references for %d entries", len(hitOf), len(entries))
 	}
 	bc := w.ledger.bc
-	now := dbTime(time.Now())
-	at := make([]hitRef, 0, len(hits)) // where hit i's id is in the database
-	for _, part := range hitChunks(hits) {
-		q, args, err := hitInsert(part, now)
+	now := sqlbase.DBTime(time.Now())
+	at := make([]moneystore.HitRef, 0, len(hits)) // where hit i's id is in the database
+	for _, part := range meteringstore.HitChunks(hits) {
+		q, args, err := meteringstore.HitInsert(part, now)
 		if err != nil {
 			return err
 		}
-		v, err := bc.deferHits(ctx, q, args, part, func(v string) (string, []any) { return payloadInsert(part, v) })
+		v, err := bc.deferHits(ctx, q, args, part, func(v string) (string, []any) { return meteringstore.PayloadInsert(part, v) })
 		if err != nil {
 			return fmt.Errorf("insert %d hits: %w", len(part), err)
 		}
 		for k := range part {
-			at = append(at, hitRef{v: v, k: k})
+			at = append(at, moneystore.HitRef{V: v, K: k})
 		}
 	}
-	if err := bc.usage.addAll(hits); err != nil {
+	if err := bc.usage.AddAll(hits); err != nil {
 		return err
 	}
-	refs := make([]hitRef, len(entries))
+	refs := make([]moneystore.HitRef, len(entries))
 	for i, k := range hitOf {
 		if k >= 0 {
 			refs[i] = at[k]
@@ -168,14 +172,14 @@ func (w batchInserts) Insert(ctx context.Context, hits []*hitlog.Hit, entries []
 // not match). From snapshots, the users are not read at all
 // (fromSnapshots).
 type batchLocks struct {
-	b  base
+	b  sqlbase.Base
 	bc *batchConn
 }
 
 func (l batchLocks) LockAndCount(ctx context.Context, userIDs []uint64, counts []metering.KeyCount, at time.Time) (map[uint64]*user.User, []int, error) {
 	users := make(map[uint64]*user.User, len(userIDs))
 	granted := make([]int, len(counts))
-	keys := &keyStore{l.b}
+	keys := &accountstore.KeyStore{Base: l.b}
 	if len(userIDs) == 0 { // never in a batch (every reservation has its user)
 		for i, c := range counts {
 			g, err := keys.CountHits(ctx, c.KeyID, c.Day, c.N, at)
@@ -191,13 +195,13 @@ func (l batchLocks) LockAndCount(ctx context.Context, userIDs []uint64, counts [
 	}
 	var q strings.Builder
 	args := make([]any, 0, len(userIDs)+7*len(counts))
-	q.WriteString("SELECT " + userColumns + " FROM users WHERE id IN ")
-	args = inList(&q, args, userIDs)
+	q.WriteString("SELECT " + accountstore.UserColumns + " FROM users WHERE id IN ")
+	args = meteringstore.InList(&q, args, userIDs)
 	q.WriteString(" ORDER BY id FOR UPDATE")
 	for _, c := range counts {
 		if c.N > 0 {
-			q.WriteString(";" + countHitsFast + ";SELECT ROW_COUNT()")
-			args = append(args, countHitsFastArgs(c.KeyID, c.Day, c.N, at)...)
+			q.WriteString(";" + accountstore.CountHitsFast + ";SELECT ROW_COUNT()")
+			args = append(args, accountstore.CountHitsFastArgs(c.KeyID, c.Day, c.N, at)...)
 		}
 	}
 	if err := l.query(ctx, q.String(), args, counts, users, granted); err != nil {
@@ -243,7 +247,7 @@ func (l batchLocks) fromSnapshots(userIDs []uint64, counts []metering.KeyCount, 
 	}
 	args := make([]countArgs, len(counts))
 	for i, c := range counts {
-		args[i] = countHitsFastArgs(c.KeyID, c.Day, c.N, at)
+		args[i] = accountstore.CountHitsFastArgs(c.KeyID, c.Day, c.N, at)
 		granted[i] = c.N
 	}
 	for _, r := range rows {
@@ -260,15 +264,15 @@ func (l batchLocks) fromSnapshots(userIDs []uint64, counts []metering.KeyCount, 
 // query runs LockAndCount's query: users into users, and for each count
 // with N > 0 whose update matched, granted = N.
 func (l batchLocks) query(ctx context.Context, q string, args []any, counts []metering.KeyCount, users map[uint64]*user.User, granted []int) error {
-	rows, err := l.b.db.Statement.ConnPool.QueryContext(ctx, q, args...)
+	rows, err := l.b.DB.Statement.ConnPool.QueryContext(ctx, q, args...)
 	if err != nil {
-		return fmt.Errorf("lock users and count hits: %w", translate(err))
+		return fmt.Errorf("lock users and count hits: %w", sqlbase.Translate(err))
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var r userRow
-		if err := rows.Scan(r.fields()...); err != nil {
-			return fmt.Errorf("lock users: %w", translate(err))
+		var r accountstore.UserRow
+		if err := rows.Scan(r.Fields()...); err != nil {
+			return fmt.Errorf("lock users: %w", sqlbase.Translate(err))
 		}
 		if err := l.bc.lockUser(l.b, r, users); err != nil {
 			return err
@@ -281,19 +285,19 @@ func (l batchLocks) query(ctx context.Context, q string, args []any, counts []me
 		var moved int64
 		if !rows.NextResultSet() || !rows.Next() {
 			if err := rows.Err(); err != nil {
-				return fmt.Errorf("count hits of api key %d: %w", c.KeyID, translate(err))
+				return fmt.Errorf("count hits of api key %d: %w", c.KeyID, sqlbase.Translate(err))
 			}
 			return fmt.Errorf("count hits of api key %d: no result", c.KeyID)
 		}
 		if err := rows.Scan(&moved); err != nil {
-			return fmt.Errorf("count hits of api key %d: %w", c.KeyID, translate(err))
+			return fmt.Errorf("count hits of api key %d: %w", c.KeyID, sqlbase.Translate(err))
 		}
 		if moved == 1 {
 			granted[i] = c.N
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("lock users and count hits: %w", translate(err))
+		return fmt.Errorf("lock users and count hits: %w", sqlbase.Translate(err))
 	}
 	return rows.Close()
 }

@@ -17,6 +17,9 @@ import (
 	"github.com/go-sql-driver/mysql"
 	"gorm.io/gorm"
 
+	"paygate/adapters/sqlstore/accountstore"
+	"paygate/adapters/sqlstore/meteringstore"
+	"paygate/adapters/sqlstore/sqlbase"
 	"paygate/core/accounts/user"
 	"paygate/core/metering"
 	"paygate/core/metering/hitlog"
@@ -131,7 +134,7 @@ func retryBusy(ctx context.Context, run func() error) error {
 func retryBusyCounting(ctx context.Context, retries *atomic.Int64, run func() error) error {
 	for attempt := 0; ; attempt++ {
 		err := run()
-		if f, _ := classify(err); f != failBusy || attempt == busyRetries || ctx.Err() != nil {
+		if f, _ := sqlbase.Classify(err); f != sqlbase.FailBusy || attempt == busyRetries || ctx.Err() != nil {
 			return err
 		}
 		if retries != nil {
@@ -152,9 +155,9 @@ func retryBusyCounting(ctx context.Context, retries *atomic.Int64, run func() er
 func (s *Store) batchTx(ctx context.Context, fn func(ctx context.Context, st metering.BatchStores) error, snaps *userSnapshots) (err error) {
 	conn, err := s.batchDB.Conn(ctx)
 	if err != nil {
-		return fmt.Errorf("begin transaction: %w", translate(err))
+		return fmt.Errorf("begin transaction: %w", sqlbase.Translate(err))
 	}
-	bc := &batchConn{conn: conn, maxBytes: s.batchQueryBytes, snaps: snaps, usage: newUsageTally(s.zone.Load()), conflict: s.conflict}
+	bc := &batchConn{conn: conn, maxBytes: s.batchQueryBytes, snaps: snaps, usage: meteringstore.NewUsageTally(s.zone.Load()), conflict: s.conflict}
 	defer func() {
 		if s.snaps == nil || len(bc.rows) == 0 {
 			return
@@ -189,7 +192,7 @@ func (s *Store) batchTx(ctx context.Context, fn func(ctx context.Context, st met
 		bc.discard()
 		bc.forgetIDs()
 		if _, rbErr := conn.ExecContext(ctx, "ROLLBACK"); rbErr != nil {
-			return errors.Join(err, fmt.Errorf("roll back: %w", translate(rbErr)))
+			return errors.Join(err, fmt.Errorf("roll back: %w", sqlbase.Translate(rbErr)))
 		}
 		clean = true
 		return err
@@ -238,7 +241,7 @@ type batchConn struct {
 	// rows of the users this transaction locked, as it leaves them.
 	snaps   *userSnapshots
 	guarded bool
-	rows    map[uint64]userRow
+	rows    map[uint64]accountstore.UserRow
 
 	// Deferred hit INSERTs (batchInserts) and the entries referencing
 	// their hits: the ids come with the result of the query that sends
@@ -251,10 +254,10 @@ type batchConn struct {
 	given    []*hitlog.Hit
 	referred []*ledger.Entry
 
-	conflict conflictSyntax // the server's upsert syntax (upsert.go)
+	conflict sqlbase.ConflictSyntax // the server's upsert syntax (upsert.go)
 	// usage: the final hits this transaction wrote, added to the usage
 	// roll-up by one statement before the COMMIT (usage.go).
-	usage *usageTally
+	usage *meteringstore.UsageTally
 }
 
 // deferredHits is a deferred hit INSERT: its statement's index in the
@@ -273,7 +276,7 @@ type deferredRef struct {
 var _ gorm.ConnPool = (*batchConn)(nil)
 
 // usageTally is the roll-up this transaction sends before its COMMIT.
-func (c *batchConn) usageTally() *usageTally { return c.usage }
+func (c *batchConn) UsageTally() *meteringstore.UsageTally { return c.usage }
 
 // deferExec queues one statement (its own ? placeholders and args), sent
 // before the next statement or with the COMMIT.
@@ -383,24 +386,24 @@ func (c *batchConn) forgetIDs() {
 
 // keep records r as the row of a user this transaction locked, as it
 // leaves it (batchUsers.SaveBalance keeps the saved row).
-func (c *batchConn) keep(r userRow) {
+func (c *batchConn) keep(r accountstore.UserRow) {
 	if c.rows == nil {
-		c.rows = map[uint64]userRow{}
+		c.rows = map[uint64]accountstore.UserRow{}
 	}
 	c.rows[r.ID] = r
 }
 
 // lockedRow is the row of user id as this transaction leaves it, if the
 // transaction holds its lock.
-func (c *batchConn) lockedRow(id uint64) (userRow, bool) {
+func (c *batchConn) lockedRow(id uint64) (accountstore.UserRow, bool) {
 	r, ok := c.rows[id]
 	return r, ok
 }
 
 // lockUser records that this transaction holds the row lock of r's user
 // (its balance goes with the COMMIT) and adds the user to users.
-func (c *batchConn) lockUser(b base, r userRow, users map[uint64]*user.User) error {
-	u, err := openUser(b, &r)
+func (c *batchConn) lockUser(b sqlbase.Base, r accountstore.UserRow, users map[uint64]*user.User) error {
+	u, err := accountstore.OpenUser(b, &r)
 	if err != nil {
 		return err
 	}
@@ -412,7 +415,7 @@ func (c *batchConn) lockUser(b base, r userRow, users map[uint64]*user.User) err
 // deferUsage defers the statement adding the final hits this transaction
 // wrote to the usage roll-up (sent with the COMMIT).
 func (c *batchConn) deferUsage() error {
-	q, args, err := c.usage.upsert(c.conflict)
+	q, args, err := c.usage.Upsert(c.conflict)
 	if q != "" {
 		c.deferExec(q, args...)
 	}
@@ -467,7 +470,7 @@ func (c *batchConn) flush(ctx context.Context, last string) error {
 		if c.guarded && isSnapshotCheckFailure(err) {
 			err = fmt.Errorf("%w: %w", errStaleSnapshot, err)
 		} else {
-			err = translate(err)
+			err = sqlbase.Translate(err)
 		}
 		c.err = err
 	}

@@ -1,10 +1,29 @@
 // Package sqlstore is the database adapter: GORM repositories for every
 // port of the core, on MySQL/MariaDB or on SQLite (the embedded default).
-// Dialect differences stay inside this package. Rows are unexported structs
+// Dialect differences stay inside this adapter. Rows are the adapter's own structs
 // crossed into domain entities by named converters; driver errors are
 // translated into the domain's errors (a refused, reset or killed
 // connection into errs.ErrUnavailable, 503). The decisions are
 // docs/decisions.md's "Data and stores"; how they are carried out:
+//
+// # Layout
+//
+// This package is the database as a whole: Open and Store (connections,
+// dialect, migrations, backups, Galera), WithinTx, which hands a use case
+// every area's repositories bound to one transaction, and the metering
+// batch's transaction on MySQL (batchtx.go, batchstores.go, batchsnap.go).
+// The repositories live in one package per area of the core, each over the
+// shared base sqlbase (the handle and dialect every repository holds, error
+// translation, decimal and time conversions, row walks, upserts, secret
+// sealing): accountstore (users, keys, sessions, logins, resets, audit),
+// eventstore (webhooks), meteringstore (hit log, holds, reports, usage
+// roll-up, payloads, the hit batch writes), gatewaystore (payments,
+// refunds, payouts, beneficiaries, openings, UTR claims), moneystore
+// (ledger, top-ups, transfers, statements), billingstore (plans, invoices,
+// tax profiles), catalogstore (catalog, pricing) and resalestore (brands,
+// customer prices, commissions, reseller reports). An area's store imports
+// sqlbase and, where a row is shared, a lower area's store; never this
+// package.
 //
 // # SQLite
 //
@@ -25,7 +44,7 @@
 // a long reader (an export) lets the WAL grow instead of blocking writers.
 // Batch writes use one statement per chunk (multi-row INSERTs; settlements
 // as UPDATE … FROM (VALUES …) … RETURNING id), since the driver compiles a
-// text on every execution (batch_sqlite.go).
+// text on every execution (meteringstore/batch_sqlite.go).
 //
 // # MySQL connections
 //
@@ -41,7 +60,7 @@
 //
 // Conditional updates that pick a row by id and status (recharges, hit
 // settlements, payments, balance requests) name the table with FORCE INDEX
-// (PRIMARY) (forcePrimary), so the optimizer never reads them through a
+// (PRIMARY) (sqlbase.ForcePrimary), so the optimizer never reads them through a
 // (status, …) index and takes next-key locks on other rows.
 //
 // # The metering batch on MySQL
@@ -76,7 +95,7 @@
 // locks; that user gets no snapshot for 1 s. Users' rows are kept as
 // stored: re-sealing a secret gives a new nonce and would fail every check.
 //
-// Settlement UPDATEs (settle_sql.go) write each column the cheapest way
+// Settlement UPDATEs (meteringstore/settle_sql.go) write each column the cheapest way
 // that still gives every hit its value: one parameter when all hits share
 // it; ELT(id - (min-1), …) when the ids are dense (a batch's are); otherwise
 // CASE CAST(id AS SIGNED) WHEN …; always WHERE id IN (…) AND status =
@@ -84,7 +103,7 @@
 //
 // # Hit payloads and usage roll-ups
 //
-// Payloads (payloads.go) are written by the statements that write the hit:
+// Payloads (meteringstore/payloads.go) are written by the statements that write the hit:
 // in a MySQL metering batch, one more deferred statement whose ids come
 // from the hits' LAST_INSERT_ID() variable, no extra round trip; the
 // settlement that moves a pending hit upserts its response on the row's key.
@@ -106,10 +125,10 @@
 // round with 100 ms pauses. A truncated partition counts InnoDB's row
 // estimate in paygate_hit_payloads_removed_total.
 //
-// The hourly usage roll-up is written with the hits (usage.go): rows in key
+// The hourly usage roll-up is written with the hits (meteringstore/usage.go): rows in key
 // order, so two writers lock shared rows in the same order; successful
 // settlements run a transaction per chunk (update, then the roll-up).
-// Upserts (upsert.go) name the inserted row the server's way: SQLite
+// Upserts (sqlbase/upsert.go) name the inserted row the server's way: SQLite
 // excluded.c, MySQL ≥ 8.0.19 VALUES (…) AS new … c = new.c, MariaDB and
 // older MySQL VALUES(c), picked from SELECT VERSION() at Open.
 //
@@ -125,7 +144,7 @@
 //
 // # Exports
 //
-// Exports read keyset pages (rows.go, forEachPage) of at most
+// Exports read keyset pages (sqlbase/rows.go, ForEachPage) of at most
 // ExportPageRows, each page's query ending before the page is written. The
 // ledger and payouts page on id < last. The hit log pages on created_at < T
 // alone, which its listing indexes serve in order (a tie-break on id in the
@@ -140,7 +159,7 @@
 // # Secrets, migrations written in Go, backups
 //
 // Repositories seal users.api_secret and api_services.provider_key on
-// write and open them on read through a Sealer (secrets.go;
+// write and open them on read through a Sealer (sqlbase/secrets.go;
 // adapters/secretbox), so the core and every cache see plaintext and the
 // database only ciphertext. RotateSecrets re-seals in pages of 200 by
 // conditional UPDATE … WHERE id = ? AND col = <value read> (a second run

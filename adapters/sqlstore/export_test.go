@@ -9,6 +9,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"paygate/adapters/sqlstore/accountstore"
+	"paygate/adapters/sqlstore/meteringstore"
+	"paygate/adapters/sqlstore/sqlbase"
 	"paygate/core/metering"
 	"paygate/core/metering/hitlog"
 	"paygate/core/metering/report"
@@ -24,10 +27,10 @@ func (s *Store) MigrateTo(ctx context.Context, version int64) error { return s.m
 var NewestGoMigration = slices.Max(slices.Collect(maps.Keys((&Store{}).goMigrationSteps())))
 
 // PayloadMonth is the hit_payloads month of a hit created at t.
-var PayloadMonth = payloadMonth
+var PayloadMonth = meteringstore.PayloadMonth
 
 // Translate exposes the driver-error mapping to the tests.
-var Translate = translate
+var Translate = sqlbase.Translate
 
 // ReadBackIDs makes InsertMany read hit ids back by request_id, as on a
 // MySQL whose multi-row INSERTs may take non-consecutive ids.
@@ -121,12 +124,12 @@ func (c countingConn) Ping(ctx context.Context) error {
 }
 
 // Outcome exposes the outcome column's value for a status.
-func Outcome(st hitlog.Status) string { return outcome(st) }
+func Outcome(st hitlog.Status) string { return meteringstore.Outcome(st) }
 
 // SnapshotCondition is the optimistic batch's guard condition for one users
 // row, and its number of arguments.
 func SnapshotCondition() (string, int) {
-	cond, args := snapshotMatch(&userRow{})
+	cond, args := snapshotMatch(&accountstore.UserRow{})
 	return cond, len(args)
 }
 
@@ -140,17 +143,17 @@ func (s *Store) UpsertSyntax() (string, string) {
 	if s.dialect == DialectMySQL {
 		_ = s.sqlDB.QueryRow("SELECT VERSION()").Scan(&version)
 	}
-	return version, map[conflictSyntax]string{conflictExcluded: "excluded", conflictValues: "values", conflictAlias: "alias"}[s.conflict]
+	return version, map[sqlbase.ConflictSyntax]string{sqlbase.ConflictExcluded: "excluded", sqlbase.ConflictValues: "values", sqlbase.ConflictAlias: "alias"}[s.conflict]
 }
 
 // AddUsage adds one successful call of user to service at t to the usage
 // roll-up with the store's upsert.
 func (s *Store) AddUsage(user, service uint64, at time.Time) error {
-	t := newUsageTally(time.UTC)
-	if err := t.add(report.Hit{UserID: user, ServiceID: service, Status: hitlog.StatusSuccess, CreatedAt: at}); err != nil {
+	t := meteringstore.NewUsageTally(time.UTC)
+	if err := t.Add(report.Hit{UserID: user, ServiceID: service, Status: hitlog.StatusSuccess, CreatedAt: at}); err != nil {
 		return err
 	}
-	q, args, err := t.upsert(s.conflict)
+	q, args, err := t.Upsert(s.conflict)
 	if err != nil {
 		return err
 	}
@@ -166,4 +169,4 @@ func OneExchangeInserts(ins metering.BatchInserts) bool {
 
 // Busy reports whether err is a lock wait, a deadlock or a Galera
 // certification failure: a write to run again.
-func Busy(err error) bool { f, _ := classify(err); return f == failBusy }
+func Busy(err error) bool { f, _ := sqlbase.Classify(err); return f == sqlbase.FailBusy }

@@ -10,6 +10,8 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+
+	"paygate/adapters/sqlstore/sqlbase"
 )
 
 // On a MariaDB Galera cluster (synchronous, multi-primary) a row lock is
@@ -120,7 +122,7 @@ func (l *galeraMigrationLock) SessionLock(ctx context.Context, conn *sql.Conn) e
 // try takes the lock once; a certification failure is a lost race.
 func (l *galeraMigrationLock) try(ctx context.Context, conn *sql.Conn) (bool, error) {
 	if _, err := conn.ExecContext(ctx, galeraLockTake, l.token, int(galeraLockLease/time.Second)); err != nil {
-		if f, _ := classify(err); f == failBusy {
+		if f, _ := sqlbase.Classify(err); f == sqlbase.FailBusy {
 			return false, nil
 		}
 		return false, fmt.Errorf("take migration lock: %w", err)

@@ -4,12 +4,13 @@ import (
 	"context"
 	"fmt"
 
+	"paygate/adapters/sqlstore/sqlbase"
 	"paygate/core/platform/directory"
 )
 
 // nameStore reads the names list rows refer to: by primary key, only the
 // columns shown.
-type nameStore struct{ base }
+type nameStore struct{ sqlbase.Base }
 
 var _ directory.Repository = (*nameStore)(nil)
 
@@ -27,8 +28,8 @@ func (s *nameStore) Names(ctx context.Context, ids directory.IDs) (directory.Nam
 	n := directory.Names{Users: map[uint64]directory.User{}, Keys: map[uint64]directory.Key{}, Services: map[uint64]directory.Service{}}
 	if u := directory.Unique(ids.Users); len(u) > 0 {
 		var rows []nameRow
-		if err := s.conn(ctx).Table("users").Select("id, name, email").Where("id IN ?", u).Scan(&rows).Error; err != nil {
-			return n, fmt.Errorf("name users: %w", translate(err))
+		if err := s.Conn(ctx).Table("users").Select("id, name, email").Where("id IN ?", u).Scan(&rows).Error; err != nil {
+			return n, fmt.Errorf("name users: %w", sqlbase.Translate(err))
 		}
 		for _, r := range rows {
 			n.Users[r.ID] = directory.User{ID: r.ID, Name: r.Name, Email: r.Email}
@@ -36,8 +37,8 @@ func (s *nameStore) Names(ctx context.Context, ids directory.IDs) (directory.Nam
 	}
 	if k := directory.Unique(ids.Keys); len(k) > 0 {
 		var rows []nameRow
-		if err := s.conn(ctx).Table("api_keys").Select("id, user_id, name").Where("id IN ?", k).Scan(&rows).Error; err != nil {
-			return n, fmt.Errorf("name API keys: %w", translate(err))
+		if err := s.Conn(ctx).Table("api_keys").Select("id, user_id, name").Where("id IN ?", k).Scan(&rows).Error; err != nil {
+			return n, fmt.Errorf("name API keys: %w", sqlbase.Translate(err))
 		}
 		for _, r := range rows {
 			n.Keys[r.ID] = directory.Key{ID: r.ID, UserID: r.UserID, Name: r.Name}
@@ -45,8 +46,8 @@ func (s *nameStore) Names(ctx context.Context, ids directory.IDs) (directory.Nam
 	}
 	if v := directory.Unique(ids.Services); len(v) > 0 {
 		var rows []nameRow
-		if err := s.conn(ctx).Table("api_services").Select("id, name, slug").Where("id IN ?", v).Scan(&rows).Error; err != nil {
-			return n, fmt.Errorf("name services: %w", translate(err))
+		if err := s.Conn(ctx).Table("api_services").Select("id, name, slug").Where("id IN ?", v).Scan(&rows).Error; err != nil {
+			return n, fmt.Errorf("name services: %w", sqlbase.Translate(err))
 		}
 		for _, r := range rows {
 			n.Services[r.ID] = directory.Service{ID: r.ID, Name: r.Name, Slug: r.Slug}

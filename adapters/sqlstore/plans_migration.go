@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+
+	"paygate/adapters/sqlstore/billingstore"
 )
 
 // openPlanCodesVersion is migration 00037 of both dialects, in Go because
@@ -89,7 +91,7 @@ func (s *Store) openSubscriptions(ctx context.Context, tx *sql.Tx) error {
 	}
 	db := s.db.WithContext(ctx).Session(&gorm.Session{NewDB: true})
 	db.Statement.ConnPool = tx
-	n, err := (&subscriptionStore{s.baseOn(db)}).Open(ctx, month, start, start.AddDate(0, 1, 0), now)
+	n, err := (&billingstore.SubscriptionStore{Base: s.baseOn(db)}).Open(ctx, month, start, start.AddDate(0, 1, 0), now)
 	if err != nil {
 		return err
 	}

@@ -7,13 +7,15 @@ import (
 	"testing"
 
 	"github.com/go-sql-driver/mysql"
+
+	"paygate/adapters/sqlstore/sqlbase"
 )
 
 // retryBusy runs a batch again while the database aborts it as a deadlock
 // or lock wait, up to busyRetries more times; any other error, or success,
 // ends it at once.
 func TestRetryBusy(t *testing.T) {
-	deadlock := fmt.Errorf("commit: %w", &mysql.MySQLError{Number: mysqlDeadlock, Message: "Deadlock found"})
+	deadlock := fmt.Errorf("commit: %w", &mysql.MySQLError{Number: sqlbase.MySQLDeadlock, Message: "Deadlock found"})
 	other := errors.New("duplicate or worse")
 	cases := []struct {
 		name      string
@@ -23,7 +25,7 @@ func TestRetryBusy(t *testing.T) {
 	}{
 		{"success at once", nil, 1, nil},
 		{"two deadlocks, then success", []error{deadlock, deadlock}, 3, nil},
-		{"a lock wait, then success", []error{&mysql.MySQLError{Number: mysqlLockWait}}, 2, nil},
+		{"a lock wait, then success", []error{&mysql.MySQLError{Number: sqlbase.MySQLLockWait}}, 2, nil},
 		{"another error is not retried", []error{other, nil}, 1, other},
 		{"deadlocks every time: given up", []error{deadlock, deadlock, deadlock, deadlock, deadlock, deadlock}, busyRetries + 1, deadlock},
 	}

@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"paygate/adapters/sqlstore/sqlbase"
 )
 
 // UseSealer makes the store seal and open secrets with sl. Call it once,
 // after Open and before the repositories are used.
-func (s *Store) UseSealer(sl Sealer) { s.sealer = sl }
+func (s *Store) UseSealer(sl sqlbase.Sealer) { s.sealer = sl }
 
 // secretColumns are the columns kept sealed, each on a table with an id
 // primary key.
@@ -52,7 +54,7 @@ func (s *Store) RotateSecrets(ctx context.Context, batch int) (RotateResult, err
 				" WHERE id > ? AND "+sc.column+" IS NOT NULL AND "+sc.column+" <> '' ORDER BY id LIMIT ?", after, batch).
 				Scan(&rows).Error
 			if err != nil {
-				return res, fmt.Errorf("read %s.%s: %w", sc.table, sc.column, translate(err))
+				return res, fmt.Errorf("read %s.%s: %w", sc.table, sc.column, sqlbase.Translate(err))
 			}
 			for _, r := range rows {
 				after = r.ID
@@ -73,7 +75,7 @@ func (s *Store) RotateSecrets(ctx context.Context, batch int) (RotateResult, err
 				}
 				u := db.Exec("UPDATE "+sc.table+" SET "+sc.column+" = ? WHERE id = ? AND "+sc.column+" = ?", sealed, r.ID, r.Value)
 				if u.Error != nil {
-					return res, fmt.Errorf("re-seal %s %d %s: %w", sc.table, r.ID, sc.column, translate(u.Error))
+					return res, fmt.Errorf("re-seal %s %d %s: %w", sc.table, r.ID, sc.column, sqlbase.Translate(u.Error))
 				}
 				if u.RowsAffected == 1 {
 					res.Sealed++
@@ -108,9 +110,9 @@ func (s *Store) CheckSecrets(ctx context.Context) error {
 		}
 		prefix := fmt.Sprintf("SUBSTR(%s, 1, %d)", sc.column, sealedKeyPrefixLen)
 		err := s.db.WithContext(ctx).Raw("SELECT "+prefix+" AS prefix, COUNT(*) AS n FROM "+sc.table+
-			" WHERE "+sc.column+" LIKE ? GROUP BY "+prefix, sealedPrefix+"%").Scan(&rows).Error
+			" WHERE "+sc.column+" LIKE ? GROUP BY "+prefix, sqlbase.SealedPrefix+"%").Scan(&rows).Error
 		if err != nil {
-			return fmt.Errorf("check %s.%s: %w", sc.table, sc.column, translate(err))
+			return fmt.Errorf("check %s.%s: %w", sc.table, sc.column, sqlbase.Translate(err))
 		}
 		for _, r := range rows {
 			if !s.sealer.Holds(r.Prefix) {

@@ -22,6 +22,15 @@ import (
 	"gorm.io/gorm"
 	gormlogger "gorm.io/gorm/logger"
 
+	"paygate/adapters/sqlstore/accountstore"
+	"paygate/adapters/sqlstore/billingstore"
+	"paygate/adapters/sqlstore/catalogstore"
+	"paygate/adapters/sqlstore/eventstore"
+	"paygate/adapters/sqlstore/gatewaystore"
+	"paygate/adapters/sqlstore/meteringstore"
+	"paygate/adapters/sqlstore/moneystore"
+	"paygate/adapters/sqlstore/resalestore"
+	"paygate/adapters/sqlstore/sqlbase"
 	"paygate/internal/dburl"
 	"paygate/migrations"
 )
@@ -32,6 +41,21 @@ const (
 	DialectSQLite = "sqlite"
 )
 
+// The names the store's users know it by, declared by the shared base and
+// the metering store.
+type (
+	// Sealer encrypts the secret columns (sqlbase.Sealer).
+	Sealer = sqlbase.Sealer
+)
+
+// ErrInvalidReference: a row names a parent that does not exist
+// (sqlbase.ErrInvalidReference).
+var ErrInvalidReference = sqlbase.ErrInvalidReference
+
+// MaxPayloadRetentionMySQL is the longest HIT_PAYLOAD_RETENTION MySQL's
+// payload ring supports (meteringstore.MaxPayloadRetentionMySQL).
+const MaxPayloadRetentionMySQL = meteringstore.MaxPayloadRetentionMySQL
+
 // Store is an open database with its repositories.
 type Store struct {
 	db      *gorm.DB
@@ -41,7 +65,7 @@ type Store struct {
 	// consecutiveIDs: see base.consecutiveIDs; read at Open.
 	consecutiveIDs bool
 	// conflict: the server's upsert syntax (upsert.go); read at Open.
-	conflict conflictSyntax
+	conflict sqlbase.ConflictSyntax
 	// batchDB: MySQL's pool for WithinBatchTx (batchtx.go); nil otherwise.
 	batchDB *sql.DB
 	// snaps: the users' rows as the last committed batches left them, for
@@ -54,7 +78,7 @@ type Store struct {
 	checkpointer *checkpointer
 	// sealer seals the secret columns (secrets.go); plaintextSealer until
 	// UseSealer.
-	sealer Sealer
+	sealer sqlbase.Sealer
 	// exportPage: rows per keyset page of an export (0: ExportPageRows).
 	exportPage int
 	// zone: the local hours of the usage roll-up (SetZone; UTC until
@@ -110,11 +134,11 @@ func Open(ctx context.Context, databaseURL string, logger *slog.Logger) (*Store,
 		_ = sqlDB.Close()
 		return nil, fmt.Errorf("open %s database %s: %w", dialect, dburl.Redact(databaseURL), err)
 	}
-	if err := registerUnavailable(db); err != nil {
+	if err := sqlbase.RegisterUnavailable(db); err != nil {
 		_ = sqlDB.Close()
 		return nil, fmt.Errorf("register callbacks: %w", err)
 	}
-	s := &Store{db: db, sqlDB: sqlDB, dialect: dialect, log: logger, sealer: plaintextSealer{}, zone: new(atomic.Pointer[time.Location])}
+	s := &Store{db: db, sqlDB: sqlDB, dialect: dialect, log: logger, sealer: sqlbase.PlaintextSealer{}, zone: new(atomic.Pointer[time.Location])}
 	s.zone.Store(time.UTC)
 	if err := s.Ping(ctx); err != nil {
 		_ = s.Close()
@@ -138,7 +162,7 @@ func Open(ctx context.Context, databaseURL string, logger *slog.Logger) (*Store,
 			_ = s.Close()
 			return nil, fmt.Errorf("read the server version of %s: %w", dburl.Redact(databaseURL), err)
 		}
-		s.conflict = conflictSyntaxOf(version)
+		s.conflict = sqlbase.ConflictSyntaxOf(version)
 		s.galera = detectGalera(ctx, sqlDB, logger)
 		cfg, err := mysqlConfig(databaseURL)
 		if err == nil {
@@ -230,7 +254,7 @@ func (s *Store) Stores() store.Stores { return s.storesOn(s.db) }
 // state from an attempt whose commit failed (decisions, "Galera").
 func (s *Store) WithinTx(ctx context.Context, fn func(ctx context.Context, st store.Stores) error) error {
 	err := s.withinTxOnce(ctx, fn)
-	if f, _ := classify(err); f == failBusy {
+	if f, _ := sqlbase.Classify(err); f == sqlbase.FailBusy {
 		s.aborts.Add(1)
 	}
 	return err
@@ -250,7 +274,7 @@ func (s *Store) Galera() bool { return s.galera }
 func (s *Store) withinTxOnce(ctx context.Context, fn func(ctx context.Context, st store.Stores) error) (err error) {
 	tx := s.db.WithContext(ctx).Begin()
 	if tx.Error != nil {
-		return fmt.Errorf("begin transaction: %w", translate(tx.Error))
+		return fmt.Errorf("begin transaction: %w", sqlbase.Translate(tx.Error))
 	}
 	done := false
 	defer func() {
@@ -267,7 +291,7 @@ func (s *Store) withinTxOnce(ctx context.Context, fn func(ctx context.Context, s
 	}
 	done = true
 	if err := tx.Commit().Error; err != nil {
-		return fmt.Errorf("commit transaction: %w", translate(err))
+		return fmt.Errorf("commit transaction: %w", sqlbase.Translate(err))
 	}
 	return nil
 }
@@ -280,62 +304,66 @@ func (s *Store) Exports() export.Repository { return &exportStore{s.baseOn(s.db)
 
 // Settings keeps the server's generated keys (development's JWT and data
 // keys); no transaction needs it.
-func (s *Store) Settings() session.Settings { return &settingStore{s.baseOn(s.db)} }
+func (s *Store) Settings() session.Settings { return &accountstore.SettingStore{Base: s.baseOn(s.db)} }
 
 // Verifications keeps the account verifications' records; no transaction
 // needs it.
-func (s *Store) Verifications() verification.Repository { return &verificationStore{s.baseOn(s.db)} }
+func (s *Store) Verifications() verification.Repository {
+	return &gatewaystore.VerificationStore{Base: s.baseOn(s.db)}
+}
 
 // Beneficiaries keeps the panel payouts' saved payees; no transaction
 // needs it.
-func (s *Store) Beneficiaries() beneficiary.Repository { return &beneficiaryStore{s.baseOn(s.db)} }
+func (s *Store) Beneficiaries() beneficiary.Repository {
+	return &gatewaystore.BeneficiaryStore{Base: s.baseOn(s.db)}
+}
 
 func (s *Store) storesOn(db *gorm.DB) store.Stores {
 	b := s.baseOn(db)
 	return store.Stores{
-		Users:    &userStore{b},
-		Keys:     &keyStore{b},
-		Services: &catalogStore{b},
-		Pricing:  &pricingStore{b},
-		Ledger:   &ledgerStore{b},
-		Hits:     &hitStore{b},
-		Sessions: &sessionStore{b},
-		Audit:    &auditStore{b},
-		Resets:   &resetStore{b},
-		TopUps:   &topUpStore{b},
-		Reports:  &reportStore{b},
+		Users:    &accountstore.UserStore{Base: b},
+		Keys:     &accountstore.KeyStore{Base: b},
+		Services: &catalogstore.CatalogStore{Base: b},
+		Pricing:  &catalogstore.PricingStore{Base: b},
+		Ledger:   &moneystore.LedgerStore{Base: b},
+		Hits:     &meteringstore.HitStore{Base: b},
+		Sessions: &accountstore.SessionStore{Base: b},
+		Audit:    &accountstore.AuditStore{Base: b},
+		Resets:   &accountstore.ResetStore{Base: b},
+		TopUps:   &moneystore.TopUpStore{Base: b},
+		Reports:  &meteringstore.ReportStore{Base: b},
 
-		Payments:    &paymentStore{b},
-		Idempotency: &idempotencyStore{b},
-		Recharges:   &rechargeStore{b},
-		Payouts:     &payoutStore{b},
-		Refunds:     &refundStore{b},
-		RefundKeys:  &refundKeyStore{b},
+		Payments:    &gatewaystore.PaymentStore{Base: b},
+		Idempotency: &gatewaystore.IdempotencyStore{Base: b},
+		Recharges:   &gatewaystore.RechargeStore{Base: b},
+		Payouts:     &gatewaystore.PayoutStore{Base: b},
+		Refunds:     &gatewaystore.RefundStore{Base: b},
+		RefundKeys:  &gatewaystore.RefundKeyStore{Base: b},
 
-		Webhooks: &webhookStore{b},
-		Holds:    &holdStore{b},
-		Logins:   &loginStore{b},
+		Webhooks: &eventstore.WebhookStore{Base: b},
+		Holds:    &meteringstore.HoldStore{Base: b},
+		Logins:   &accountstore.LoginStore{Base: b},
 
-		Statements: &statementStore{b},
-		UTRs:       &utrClaimStore{b},
+		Statements: &moneystore.StatementStore{Base: b},
+		UTRs:       &gatewaystore.UTRClaimStore{Base: b},
 
-		Openings:      &openingStore{b},
-		Plans:         &planStore{b},
-		Subscriptions: &subscriptionStore{b},
-		Invoices:      &invoiceStore{b},
-		TaxProfiles:   &taxProfileStore{b},
+		Openings:      &gatewaystore.OpeningStore{Base: b},
+		Plans:         &billingstore.PlanStore{Base: b},
+		Subscriptions: &billingstore.SubscriptionStore{Base: b},
+		Invoices:      &billingstore.InvoiceStore{Base: b},
+		TaxProfiles:   &billingstore.TaxProfileStore{Base: b},
 
-		Brands:         &brandStore{b},
-		Transfers:      &transferStore{b},
-		CustomerPrices: &customerPriceStore{b},
-		Commissions:    &commissionStore{b},
+		Brands:         &resalestore.BrandStore{Base: b},
+		Transfers:      &moneystore.TransferStore{Base: b},
+		CustomerPrices: &resalestore.CustomerPriceStore{Base: b},
+		Commissions:    &resalestore.CommissionStore{Base: b},
 	}
 }
 
 // baseOn is what the repositories on db hold.
-func (s *Store) baseOn(db *gorm.DB) base {
-	return base{db: db, mysql: s.dialect == DialectMySQL, conflict: s.conflict, consecutiveIDs: s.consecutiveIDs, sealer: s.sealer,
-		exportPage: s.exportPage, zone: s.zone}
+func (s *Store) baseOn(db *gorm.DB) sqlbase.Base {
+	return sqlbase.Base{DB: db, MySQL: s.dialect == DialectMySQL, Conflict: s.conflict, ConsecutiveIDs: s.consecutiveIDs, Sealer: s.sealer,
+		ExportPage: s.exportPage, Zone: s.zone}
 }
 
 // SetExportPageRows sets how many rows one keyset page of an export reads
@@ -382,5 +410,5 @@ func (s *Store) DB() *gorm.DB { return s.db }
 
 // ResellerReports reads the resellers' dashboards; no transaction needs it.
 func (s *Store) ResellerReports() report.ResellerRepository {
-	return &resellerReportStore{s.baseOn(s.db)}
+	return &resalestore.ResellerReportStore{Base: s.baseOn(s.db)}
 }
