@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"paygate/adapters/sqlstore"
+	"paygate/adapters/sqlstore/sqltest"
 	"paygate/core/accounts/apikey"
 	"paygate/core/catalog"
 	"paygate/core/platform/errs"
@@ -16,8 +17,8 @@ import (
 func TestKeySecretHashIsUnique(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
-		owner := newUser(t, s)
-		first := newKey(t, s, owner)
+		owner := sqltest.NewUser(t, s)
+		first := sqltest.NewKey(t, s, owner)
 		key2, _ := apikey.NewCredentials()
 		dup := &apikey.Key{UserID: owner.ID, Key: key2, SecretHash: first.SecretHash, Name: "dup", DailyLimit: 1}
 		if err := s.Stores().Keys.Create(context.Background(), dup); errs.KindOf(err) != errs.Conflict {
@@ -30,7 +31,7 @@ func TestKeySecretHashIsUnique(t *testing.T) {
 func TestServicesExistingIDs(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
-		a, b := newService(t, s), newService(t, s)
+		a, b := sqltest.NewService(t, s), sqltest.NewService(t, s)
 		got, err := s.Stores().Services.ExistingIDs(context.Background(), []uint64{b.ID, 999999, a.ID})
 		if err != nil || len(got) != 2 || (got[0] != a.ID && got[0] != b.ID) || (got[1] != a.ID && got[1] != b.ID) {
 			t.Fatalf("ExistingIDs = %v, %v; want %d and %d", got, err, a.ID, b.ID)

@@ -12,17 +12,12 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/sqlstore"
+	"paygate/adapters/sqlstore/sqltest"
 	"paygate/core/accounts/apikey"
 	"paygate/core/metering/hitlog"
 	"paygate/core/money/ledger"
 	"paygate/internal/testdb"
 )
-
-func batchHit(u, svc, key uint64, status hitlog.Status, payload string) *hitlog.Hit {
-	return &hitlog.Hit{UserID: u, ServiceID: svc, APIKeyID: key, RequestID: fmt.Sprintf("req_batch_%d", next()),
-		RequestPayload: payload, IPAddress: "127.0.0.1", Status: status,
-		ChargeAmount: decimal.Zero, CostAmount: decimal.Zero, Reserved: decimal.RequireFromString("0.50"), CreatedAt: time.Now().UTC()}
-}
 
 // InsertMany sets every id (also across chunks cut by payload size), and
 // FinishMany moves only pending hits, each exactly once.
@@ -38,7 +33,7 @@ func TestHitsInsertManyAndFinishMany(t *testing.T) {
 func testInsertManyFinishMany(t *testing.T, s *sqlstore.Store) {
 	{
 		ctx := context.Background()
-		u, svc, k := newCaller(t, s)
+		u, svc, k := sqltest.NewCaller(t, s)
 		big := `{"x":"` + strings.Repeat("a", 40_000) + `"}`
 		var hits []*hitlog.Hit
 		for i := 0; i < 250; i++ { // more than one chunk by rows, and by bytes
@@ -46,7 +41,7 @@ func testInsertManyFinishMany(t *testing.T, s *sqlstore.Store) {
 			if i%10 == 0 {
 				p = big
 			}
-			hits = append(hits, batchHit(u.ID, svc.ID, k.ID, hitlog.StatusPending, p))
+			hits = append(hits, sqltest.BatchHit(u.ID, svc.ID, k.ID, hitlog.StatusPending, p))
 		}
 		if err := s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error { return st.Hits.InsertMany(ctx, hits) }); err != nil {
 			t.Fatal(err)
@@ -107,7 +102,7 @@ func TestLedgerInsertManyKeepsOrder(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
-		u := newUser(t, s)
+		u := sqltest.NewUser(t, s)
 		var entries []*ledger.Entry
 		bal := decimal.RequireFromString("100.00")
 		for i := 0; i < 450; i++ {
@@ -140,8 +135,8 @@ func TestCountHitsIsExactUnderConcurrency(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
-		u := newUser(t, s)
-		k := newKey(t, s, u, func(k *apikey.Key) { k.DailyLimit = 100 })
+		u := sqltest.NewUser(t, s)
+		k := sqltest.NewKey(t, s, u, func(k *apikey.Key) { k.DailyLimit = 100 })
 		var (
 			mu    sync.Mutex
 			total int
@@ -191,11 +186,11 @@ func TestHitsSucceedMany(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
-		u, svc, k := newCaller(t, s)
+		u, svc, k := sqltest.NewCaller(t, s)
 		insert := func(n int) []*hitlog.Hit {
 			var hits []*hitlog.Hit
 			for i := 0; i < n; i++ {
-				hits = append(hits, batchHit(u.ID, svc.ID, k.ID, hitlog.StatusPending, `{}`))
+				hits = append(hits, sqltest.BatchHit(u.ID, svc.ID, k.ID, hitlog.StatusPending, `{}`))
 			}
 			if err := s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error { return st.Hits.InsertMany(ctx, hits) }); err != nil {
 				t.Fatal(err)
@@ -363,10 +358,10 @@ func TestSettlementsWriteEachHitsOwnValues(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
-		u, svc, k := newCaller(t, s)
+		u, svc, k := sqltest.NewCaller(t, s)
 		hits := make([]*hitlog.Hit, 120)
 		for i := range hits {
-			hits[i] = batchHit(u.ID, svc.ID, k.ID, hitlog.StatusPending, `{}`)
+			hits[i] = sqltest.BatchHit(u.ID, svc.ID, k.ID, hitlog.StatusPending, `{}`)
 		}
 		if err := s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error { return st.Hits.InsertMany(ctx, hits) }); err != nil {
 			t.Fatal(err)

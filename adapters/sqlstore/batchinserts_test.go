@@ -15,6 +15,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/sqlstore"
+	"paygate/adapters/sqlstore/sqltest"
 	"paygate/core/accounts/user"
 	"paygate/core/events/webhook"
 	"paygate/core/metering/hitlog"
@@ -73,10 +74,10 @@ type reservation struct {
 // (no debit); payload(i) is hit i's request payload.
 func newReservation(t *testing.T, s *sqlstore.Store, users []*user.User, n int, payload func(i int) string) *reservation {
 	t.Helper()
-	svc := newService(t, s)
+	svc := sqltest.NewService(t, s)
 	keys := map[uint64]uint64{}
 	for _, u := range users {
-		keys[u.ID] = newKey(t, s, u).ID
+		keys[u.ID] = sqltest.NewKey(t, s, u).ID
 	}
 	r := &reservation{users: users}
 	refundOf := uint64(1 << 40) // a settled hit of an earlier batch
@@ -90,7 +91,7 @@ func newReservation(t *testing.T, s *sqlstore.Store, users []*user.User, n int, 
 		if i%3 == 2 {
 			status = hitlog.StatusFailed
 		}
-		h := batchHit(u.ID, svc.ID, keys[u.ID], status, payload(i))
+		h := sqltest.BatchHit(u.ID, svc.ID, keys[u.ID], status, payload(i))
 		r.hits = append(r.hits, h)
 		if status == hitlog.StatusPending {
 			r.entries = append(r.entries, &ledger.Entry{UserID: u.ID, TxnID: ledger.NewTxnID(time.Now()), Type: ledger.Debit,
@@ -231,7 +232,7 @@ func TestBatchInsertsTwoRoundTrips(t *testing.T) {
 	t.Parallel()
 	onMySQL(t, func(t *testing.T, s *sqlstore.Store, trips *atomic.Int64) {
 		funded := func(u *user.User) { u.Balance = decimal.RequireFromString("100.00") }
-		users := []*user.User{newUser(t, s, funded), newUser(t, s, funded)}
+		users := []*user.User{sqltest.NewUser(t, s, funded), sqltest.NewUser(t, s, funded)}
 
 		for _, n := range []int{1, 30, 450} { // 450: three hit INSERTs of at most 200 rows
 			t.Run(fmt.Sprintf("%d hits", n), func(t *testing.T) {
@@ -282,7 +283,7 @@ func TestBatchInsertsLargePayloads(t *testing.T) {
 	t.Parallel()
 	onMySQL(t, func(t *testing.T, s *sqlstore.Store, trips *atomic.Int64) {
 		funded := func(u *user.User) { u.Balance = decimal.RequireFromString("100.00") }
-		users := []*user.User{newUser(t, s, funded)}
+		users := []*user.User{sqltest.NewUser(t, s, funded)}
 		big := `{"x":"` + strings.Repeat(`a"b`, 300_000) + `"}` // ~0.9 MB, ~1.2 MB escaped
 		r := newReservation(t, s, users, 24, func(i int) string {
 			if i%2 == 0 {
@@ -320,7 +321,7 @@ func TestBatchInsertsFailureLeavesNothing(t *testing.T) {
 		}
 
 		t.Run("a balance refused at the COMMIT", func(t *testing.T) {
-			u := newUser(t, s, funded)
+			u := sqltest.NewUser(t, s, funded)
 			r := newReservation(t, s, []*user.User{u}, 5, small)
 			_, err := r.write(t, s, trips, func(ctx context.Context, st store.Stores) error {
 				bad := *u
@@ -337,7 +338,7 @@ func TestBatchInsertsFailureLeavesNothing(t *testing.T) {
 		})
 
 		t.Run("a hit INSERT refused", func(t *testing.T) {
-			u := newUser(t, s, funded)
+			u := sqltest.NewUser(t, s, funded)
 			r := newReservation(t, s, []*user.User{u}, 5, small)
 			dup := newReservation(t, s, []*user.User{u}, 1, small)
 			if _, err := dup.write(t, s, trips, nil); err != nil {
@@ -356,7 +357,7 @@ func TestBatchInsertsFailureLeavesNothing(t *testing.T) {
 		})
 
 		t.Run("the function fails after the rows were sent", func(t *testing.T) {
-			u := newUser(t, s, funded)
+			u := sqltest.NewUser(t, s, funded)
 			r := newReservation(t, s, []*user.User{u}, 5, small)
 			boom := errors.New("boom")
 			_, err := r.write(t, s, trips, func(ctx context.Context, st store.Stores) error {
@@ -376,7 +377,7 @@ func TestBatchInsertsFailureLeavesNothing(t *testing.T) {
 
 		t.Run("the pool's sessions stay clean", func(t *testing.T) {
 			for i := 0; i < 3; i++ {
-				r := newReservation(t, s, []*user.User{newUser(t, s, funded)}, 3, small)
+				r := newReservation(t, s, []*user.User{sqltest.NewUser(t, s, funded)}, 3, small)
 				if _, err := r.write(t, s, trips, nil); err != nil {
 					t.Fatal(err)
 				}
@@ -395,7 +396,7 @@ func TestBatchInsertsThenOutboxEvent(t *testing.T) {
 	t.Parallel()
 	onMySQL(t, func(t *testing.T, s *sqlstore.Store, trips *atomic.Int64) {
 		ctx := context.Background()
-		u := newUser(t, s, func(u *user.User) {
+		u := sqltest.NewUser(t, s, func(u *user.User) {
 			u.Balance = decimal.RequireFromString("10.00")
 			hook := "https://hooks.example/low"
 			u.WebhookURL = &hook

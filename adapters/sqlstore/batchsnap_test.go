@@ -12,6 +12,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/sqlstore"
+	"paygate/adapters/sqlstore/sqltest"
 	"paygate/core/accounts/apikey"
 	"paygate/core/accounts/user"
 	"paygate/internal/testdb"
@@ -59,8 +60,8 @@ func balanceOf(t *testing.T, s *sqlstore.Store, id uint64) decimal.Decimal {
 func TestOptimisticBatchChecksItsSnapshot(t *testing.T) {
 	t.Parallel()
 	onMySQL(t, func(t *testing.T, s *sqlstore.Store, trips *atomic.Int64) {
-		u := newUser(t, s, func(u *user.User) { u.Balance = decimal.RequireFromString("100.00") })
-		key := newKey(t, s, u, func(k *apikey.Key) { k.DailyLimit = 1000 })
+		u := sqltest.NewUser(t, s, func(u *user.User) { u.Balance = decimal.RequireFromString("100.00") })
+		key := sqltest.NewKey(t, s, u, func(k *apikey.Key) { k.DailyLimit = 1000 })
 
 		if _, _, rt, err := debitBatch(t, s, trips, u, key, 10, "1.00"); err != nil || rt != 2 {
 			t.Fatalf("first batch: %d round trips, %v; want 2 (locked read)", rt, err)
@@ -103,8 +104,8 @@ func TestOptimisticBatchChecksItsSnapshot(t *testing.T) {
 func TestOptimisticBatchLeavesTheDailyLimitToTheRead(t *testing.T) {
 	t.Parallel()
 	onMySQL(t, func(t *testing.T, s *sqlstore.Store, trips *atomic.Int64) {
-		u := newUser(t, s, func(u *user.User) { u.Balance = decimal.RequireFromString("100.00") })
-		key := newKey(t, s, u, func(k *apikey.Key) { k.DailyLimit = 5 })
+		u := sqltest.NewUser(t, s, func(u *user.User) { u.Balance = decimal.RequireFromString("100.00") })
+		key := sqltest.NewKey(t, s, u, func(k *apikey.Key) { k.DailyLimit = 5 })
 		if _, g, _, err := debitBatch(t, s, trips, u, key, 3, "1.00"); err != nil || g != 3 {
 			t.Fatalf("first batch granted %d, %v", g, err)
 		}
@@ -134,12 +135,12 @@ func TestOptimisticBatchSeesEveryColumn(t *testing.T) {
 			"name = 'user renamed'",
 		} {
 			t.Run(change, func(t *testing.T) {
-				u := newUser(t, s, func(u *user.User) {
+				u := sqltest.NewUser(t, s, func(u *user.User) {
 					u.Balance = decimal.RequireFromString("10.00")
 					hook, secret := "https://hooks.example.com/paygate", "whsec_one"
 					u.WebhookURL, u.WebhookSecret = &hook, &secret
 				})
-				key := newKey(t, s, u)
+				key := sqltest.NewKey(t, s, u)
 				for i := 0; i < 2; i++ {
 					if _, _, _, err := debitBatch(t, s, trips, u, key, 1, "0.00"); err != nil {
 						t.Fatal(err)
@@ -163,8 +164,8 @@ func TestOptimisticBatchSeesEveryColumn(t *testing.T) {
 func TestOptimisticBatchCheckFailsAtAnEarlierStatement(t *testing.T) {
 	t.Parallel()
 	onMySQL(t, func(t *testing.T, s *sqlstore.Store, trips *atomic.Int64) {
-		u := newUser(t, s, func(u *user.User) { u.Balance = decimal.RequireFromString("10.00") })
-		key := newKey(t, s, u)
+		u := sqltest.NewUser(t, s, func(u *user.User) { u.Balance = decimal.RequireFromString("10.00") })
+		key := sqltest.NewKey(t, s, u)
 		for i := 0; i < 2; i++ {
 			if _, _, _, err := debitBatch(t, s, trips, u, key, 1, "1.00"); err != nil {
 				t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/sqlstore"
+	"paygate/adapters/sqlstore/sqltest"
 	"paygate/core/accounts/apikey"
 	"paygate/core/accounts/user"
 	"paygate/core/metering/hitlog"
@@ -28,9 +29,9 @@ func TestWithinBatchTx(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
-		svc := newService(t, s)
+		svc := sqltest.NewService(t, s)
 		funded := func() *user.User {
-			return newUser(t, s, func(u *user.User) { u.Balance = decimal.RequireFromString("10.00") })
+			return sqltest.NewUser(t, s, func(u *user.User) { u.Balance = decimal.RequireFromString("10.00") })
 		}
 		entry := func(u *user.User, desc string) *ledger.Entry {
 			after := u.Balance.Sub(decimal.RequireFromString("1.00"))
@@ -43,8 +44,8 @@ func TestWithinBatchTx(t *testing.T) {
 		// debit locks u, inserts a pending hit and a ledger row, saves the
 		// balance, then runs then (nil: nothing more).
 		debit := func(u *user.User, desc string, then func(ctx context.Context, st store.Stores, locked *user.User) error) (*hitlog.Hit, error) {
-			k := newKey(t, s, u)
-			h := batchHit(u.ID, svc.ID, k.ID, hitlog.StatusPending, `{}`)
+			k := sqltest.NewKey(t, s, u)
+			h := sqltest.BatchHit(u.ID, svc.ID, k.ID, hitlog.StatusPending, `{}`)
 			err := s.WithinBatchTx(ctx, func(ctx context.Context, st metering.BatchStores) error {
 				locked, err := st.Users.LockByID(ctx, u.ID)
 				if err != nil {
@@ -174,10 +175,10 @@ func TestBatchLocksLockAndCount(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
-		u1 := newUser(t, s, func(u *user.User) { u.Balance = decimal.RequireFromString("7.00") })
-		u2 := newUser(t, s)
-		k1 := newKey(t, s, u1, func(k *apikey.Key) { k.DailyLimit = 5 })
-		k2 := newKey(t, s, u2, func(k *apikey.Key) { k.DailyLimit = 100 })
+		u1 := sqltest.NewUser(t, s, func(u *user.User) { u.Balance = decimal.RequireFromString("7.00") })
+		u2 := sqltest.NewUser(t, s)
+		k1 := sqltest.NewKey(t, s, u1, func(k *apikey.Key) { k.DailyLimit = 5 })
+		k2 := sqltest.NewKey(t, s, u2, func(k *apikey.Key) { k.DailyLimit = 100 })
 		day, at := "2026-11-21", time.Now().UTC()
 		lockAndCount := func(userIDs []uint64, counts []metering.KeyCount) (map[uint64]*user.User, []int, error) {
 			var (

@@ -123,9 +123,6 @@ func (c countingConn) Ping(ctx context.Context) error {
 	return c.mysqlDriverConn.Ping(ctx)
 }
 
-// Outcome exposes the outcome column's value for a status.
-func Outcome(st hitlog.Status) string { return meteringstore.Outcome(st) }
-
 // SnapshotCondition is the optimistic batch's guard condition for one users
 // row, and its number of arguments.
 func SnapshotCondition() (string, int) {

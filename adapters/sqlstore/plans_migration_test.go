@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/sqlstore"
+	"paygate/adapters/sqlstore/sqltest"
 	"paygate/core/accounts/user"
 	"paygate/core/billing/plan"
 )
@@ -53,7 +54,7 @@ func TestMigrationOpensUsersPlanToAddedPlans(t *testing.T) {
 		if err := s.Migrate(ctx); err != nil { // the store reads and writes users as the current schema has them
 			t.Fatal(err)
 		}
-		u := newUser(t, s, func(u *user.User) { u.Plan = "growth" })
+		u := sqltest.NewUser(t, s, func(u *user.User) { u.Plan = "growth" })
 		got, err := st.Users.ByID(ctx, u.ID)
 		if err != nil || got.Plan != "growth" || got.MonthlyCalls == nil || *got.MonthlyCalls != 1000 {
 			t.Fatalf("user on growth: %+v %v", got, err)

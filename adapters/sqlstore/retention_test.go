@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/sqlstore"
+	"paygate/adapters/sqlstore/sqltest"
 	"paygate/core/metering/hitlog"
 	"paygate/core/money/ledger"
 	"paygate/core/platform/errs"
@@ -23,7 +24,7 @@ func TestClearHitPayloads(t *testing.T) {
 	t.Parallel()
 	func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
-		u := newUser(t, s)
+		u := sqltest.NewUser(t, s)
 		now := time.Now().UTC()
 		cutoff := now.Add(-90 * 24 * time.Hour)
 		resp := `{"ok":true}`
@@ -35,10 +36,10 @@ func TestClearHitPayloads(t *testing.T) {
 				at = now.Add(-time.Duration(7-i) * time.Minute)
 			}
 			hits = append(hits, &hitlog.Hit{UserID: u.ID, ServiceID: 1, APIKeyID: 1, RequestID: fmt.Sprintf("req_ret_%d", i),
-				RequestPayload: `{"n":1}`, ResponsePayload: &resp, ChargeAmount: dec(t, "0.5"), Reserved: dec(t, "0.5"),
+				RequestPayload: `{"n":1}`, ResponsePayload: &resp, ChargeAmount: sqltest.Dec(t, "0.5"), Reserved: sqltest.Dec(t, "0.5"),
 				IPAddress: "::1", Status: hitlog.StatusSuccess, CreatedAt: at})
 			entries = append(entries, &ledger.Entry{UserID: u.ID, TxnID: ledger.NewTxnID(at), Type: ledger.Debit,
-				Amount: dec(t, "0.5"), BalanceBefore: decimal.NewFromInt(10), BalanceAfter: dec(t, "9.5"),
+				Amount: sqltest.Dec(t, "0.5"), BalanceBefore: decimal.NewFromInt(10), BalanceAfter: sqltest.Dec(t, "9.5"),
 				ReferenceType: ledger.RefAPIHit, Description: "call", Status: "completed", CreatedAt: at})
 		}
 		if err := s.Stores().Hits.InsertMany(ctx, hits); err != nil {
@@ -118,7 +119,7 @@ func TestClearHitPayloadMonths(t *testing.T) {
 	t.Parallel()
 	s := testdb.OpenMySQL(t)
 	ctx := context.Background()
-	u := newUser(t, s)
+	u := sqltest.NewUser(t, s)
 	now := time.Now().UTC()
 	month := func(back int) time.Time { // the 3rd of the month `back` months ago, noon
 		m := sqlstore.PayloadMonth(now) - back
@@ -128,7 +129,7 @@ func TestClearHitPayloadMonths(t *testing.T) {
 	var hits []*hitlog.Hit
 	for i, back := range []int{5, 5, 4, 3, 2, 0} {
 		hits = append(hits, &hitlog.Hit{UserID: u.ID, ServiceID: 1, APIKeyID: 1, RequestID: fmt.Sprintf("req_month_%d", i),
-			RequestPayload: `{"n":1}`, ResponsePayload: &resp, ChargeAmount: dec(t, "0.5"), Reserved: dec(t, "0.5"),
+			RequestPayload: `{"n":1}`, ResponsePayload: &resp, ChargeAmount: sqltest.Dec(t, "0.5"), Reserved: sqltest.Dec(t, "0.5"),
 			IPAddress: "::1", Status: hitlog.StatusSuccess, CreatedAt: month(back)})
 	}
 	if err := s.Stores().Hits.InsertMany(ctx, hits); err != nil {
@@ -163,7 +164,7 @@ func TestClearHitPayloadMonths(t *testing.T) {
 	// metering batch reruns.
 	for i := range 20 {
 		h := &hitlog.Hit{UserID: u.ID, ServiceID: 1, APIKeyID: 1, RequestID: fmt.Sprintf("req_month_live_%d", i),
-			RequestPayload: `{"live":1}`, ChargeAmount: dec(t, "0.5"), Reserved: dec(t, "0.5"), IPAddress: "::1", Status: hitlog.StatusPending}
+			RequestPayload: `{"live":1}`, ChargeAmount: sqltest.Dec(t, "0.5"), Reserved: sqltest.Dec(t, "0.5"), IPAddress: "::1", Status: hitlog.StatusPending}
 		err := s.Stores().Hits.InsertMany(ctx, []*hitlog.Hit{h})
 		for try := 0; err != nil && s.Galera() && (errs.KindOf(err) == errs.Unavailable || sqlstore.Busy(err)) && try < 20; try++ {
 			time.Sleep(time.Duration(try+1) * 10 * time.Millisecond) // the truncates run on meanwhile

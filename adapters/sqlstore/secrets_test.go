@@ -10,6 +10,7 @@ import (
 
 	"paygate/adapters/secretbox"
 	"paygate/adapters/sqlstore"
+	"paygate/adapters/sqlstore/sqltest"
 	"paygate/core/accounts/apikey"
 	"paygate/core/accounts/user"
 	"paygate/core/catalog"
@@ -47,8 +48,8 @@ func TestSecretsAreSealedAtRest(t *testing.T) {
 		k := dataKey(t)
 		s.UseSealer(secretbox.New(k))
 		secret, providerKey := "whsec_"+strings.Repeat("S", 44), strings.Repeat("k", 500) // the longest provider key allowed
-		u := newUser(t, s, func(u *user.User) { u.WebhookSecret = &secret })
-		svc := newService(t, s, func(svc *catalog.Service) { svc.ProviderKey = &providerKey })
+		u := sqltest.NewUser(t, s, func(u *user.User) { u.WebhookSecret = &secret })
+		svc := sqltest.NewService(t, s, func(svc *catalog.Service) { svc.ProviderKey = &providerKey })
 
 		for _, raw := range []*string{rawSecret(t, s, "users", "api_secret", u.ID), rawSecret(t, s, "api_services", "provider_key", svc.ID)} {
 			if raw == nil || !strings.HasPrefix(*raw, "enc:v1:"+k.ID()+":") || strings.Contains(*raw, "SSSS") || strings.Contains(*raw, "kkkk") {
@@ -147,22 +148,22 @@ func TestRotateSecrets(t *testing.T) {
 		keys := map[uint64]string{}
 		for i := 0; i < 3; i++ {
 			sec, pk := "whsec_"+strings.Repeat(string(rune('a'+i)), 44), "provider-"+string(rune('a'+i))
-			u := newUser(t, s, func(u *user.User) { u.WebhookSecret = &sec })
-			svc := newService(t, s, func(svc *catalog.Service) { svc.ProviderKey = &pk })
+			u := sqltest.NewUser(t, s, func(u *user.User) { u.WebhookSecret = &sec })
+			svc := sqltest.NewService(t, s, func(svc *catalog.Service) { svc.ProviderKey = &pk })
 			secrets[u.ID], keys[svc.ID] = sec, pk
 		}
 		// Legacy rows, written before secrets were sealed.
-		legacy := newUser(t, s)
+		legacy := sqltest.NewUser(t, s)
 		if err := s.DB().Exec("UPDATE users SET api_secret = 'whsec_legacy' WHERE id = ?", legacy.ID).Error; err != nil {
 			t.Fatal(err)
 		}
 		secrets[legacy.ID] = "whsec_legacy"
-		legacySvc := newService(t, s)
+		legacySvc := sqltest.NewService(t, s)
 		if err := s.DB().Exec("UPDATE api_services SET provider_key = 'legacy-provider-key' WHERE id = ?", legacySvc.ID).Error; err != nil {
 			t.Fatal(err)
 		}
 		keys[legacySvc.ID] = "legacy-provider-key"
-		newUser(t, s) // no secret: stays NULL
+		sqltest.NewUser(t, s) // no secret: stays NULL
 
 		s.UseSealer(secretbox.New(cur, old))
 		if err := s.CheckSecrets(ctx); err != nil {
@@ -225,7 +226,7 @@ func TestRotateSecrets(t *testing.T) {
 		// re-seals the rest and reports it.
 		stray := "whsec_stray"
 		s.UseSealer(secretbox.New(lost))
-		strayUser := newUser(t, s, func(u *user.User) { u.WebhookSecret = &stray })
+		strayUser := sqltest.NewUser(t, s, func(u *user.User) { u.WebhookSecret = &stray })
 		if err := s.DB().Exec("UPDATE users SET api_secret = 'whsec_plain_again' WHERE id = ?", legacy.ID).Error; err != nil {
 			t.Fatal(err)
 		}
@@ -249,8 +250,8 @@ func TestOptimisticBatchWithSealedSecret(t *testing.T) {
 	s, trips := openCounted(t)
 	s.UseSealer(secretbox.New(dataKey(t)))
 	secret := "whsec_" + strings.Repeat("B", 44)
-	u := newUser(t, s, func(u *user.User) { u.Balance = decimal.RequireFromString("100.00"); u.WebhookSecret = &secret })
-	key := newKey(t, s, u, func(k *apikey.Key) { k.DailyLimit = 1000 })
+	u := sqltest.NewUser(t, s, func(u *user.User) { u.Balance = decimal.RequireFromString("100.00"); u.WebhookSecret = &secret })
+	key := sqltest.NewKey(t, s, u, func(k *apikey.Key) { k.DailyLimit = 1000 })
 	err := s.WithinBatchTx(context.Background(), func(ctx context.Context, st metering.BatchStores) error {
 		locked, err := st.Users.LockByID(ctx, u.ID)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"paygate/adapters/sqlstore"
+	"paygate/adapters/sqlstore/sqltest"
 	"paygate/core/billing/gst"
 	"paygate/core/billing/taxprofile"
 	"paygate/core/catalog"
@@ -28,7 +29,7 @@ func TestTaxProfileServiceSAC(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
 		sac := "998314"
-		svc := newService(t, s, func(c *catalog.Service) { c.SAC = &sac })
+		svc := sqltest.NewService(t, s, func(c *catalog.Service) { c.SAC = &sac })
 		got, err := s.Stores().Services.ByID(ctx, svc.ID)
 		if err != nil || got.SAC == nil || *got.SAC != sac {
 			t.Fatalf("stored SAC %v, %v", got.SAC, err)
@@ -40,7 +41,7 @@ func TestTaxProfileServiceSAC(t *testing.T) {
 		if got, _ = s.Stores().Services.ByID(ctx, svc.ID); got.SAC != nil {
 			t.Fatalf("cleared SAC reads %q", *got.SAC)
 		}
-		if plain := newService(t, s); plain.SAC != nil {
+		if plain := sqltest.NewService(t, s); plain.SAC != nil {
 			t.Fatalf("a service without one: %v", plain.SAC)
 		}
 	})

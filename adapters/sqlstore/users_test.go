@@ -14,6 +14,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/sqlstore"
+	"paygate/adapters/sqlstore/sqltest"
 	"paygate/core/accounts/user"
 	"paygate/internal/testdb"
 	"paygate/migrations"
@@ -57,9 +58,9 @@ func TestUsers(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
 		users := s.Stores().Users
-		alert := dec(t, "50.00")
-		u := newUser(t, s, func(u *user.User) {
-			u.Balance = dec(t, "10.50")
+		alert := sqltest.Dec(t, "50.00")
+		u := sqltest.NewUser(t, s, func(u *user.User) {
+			u.Balance = sqltest.Dec(t, "10.50")
 			u.LowBalanceAlert = &alert
 		})
 		if u.ID == 0 || u.CreatedAt.IsZero() {
@@ -73,8 +74,8 @@ func TestUsers(t *testing.T) {
 		if got.Email != u.Email || got.Phone != u.Phone || got.Role != user.RoleUser || got.Plan != user.PlanStarter {
 			t.Fatalf("ByID = %+v, want %+v", got, u)
 		}
-		mustEqualDec(t, "balance", got.Balance, "10.50")
-		mustEqualDec(t, "low_balance_alert", *got.LowBalanceAlert, "50")
+		sqltest.MustEqualDec(t, "balance", got.Balance, "10.50")
+		sqltest.MustEqualDec(t, "low_balance_alert", *got.LowBalanceAlert, "50")
 		if got.CreatedAt.Location() != time.UTC || !got.CreatedAt.Equal(u.CreatedAt) {
 			t.Fatalf("created_at = %v, want %v in UTC", got.CreatedAt, u.CreatedAt)
 		}
@@ -109,7 +110,7 @@ func TestUsers(t *testing.T) {
 		if err := users.Create(ctx, &dupPhone); !errors.Is(err, user.ErrPhoneTaken) {
 			t.Fatalf("duplicate phone err = %v, want ErrPhoneTaken", err)
 		}
-		other := newUser(t, s)
+		other := sqltest.NewUser(t, s)
 		other.Phone = u.Phone
 		if err := users.Update(ctx, other); !errors.Is(err, user.ErrPhoneTaken) {
 			t.Fatalf("update to a taken phone err = %v, want ErrPhoneTaken", err)
@@ -136,28 +137,28 @@ func TestUsers(t *testing.T) {
 		if !got.EmailVerifiedAt.Equal(verified.Truncate(time.Microsecond)) {
 			t.Fatalf("email_verified_at = %v, want %v", got.EmailVerifiedAt, verified)
 		}
-		mustEqualDec(t, "balance after Update", got.Balance, "10.50") // Update never touches money
+		sqltest.MustEqualDec(t, "balance after Update", got.Balance, "10.50") // Update never touches money
 
 		// SaveBalance writes money and the plan counter only.
-		u.Balance, u.TotalSpent, u.PlanMonth, u.PlanCalls = dec(t, "7.25"), dec(t, "3.25"), "2026-01", 4
+		u.Balance, u.TotalSpent, u.PlanMonth, u.PlanCalls = sqltest.Dec(t, "7.25"), sqltest.Dec(t, "3.25"), "2026-01", 4
 		u.Name = "not saved"
 		if err := users.SaveBalance(ctx, u); err != nil {
 			t.Fatalf("SaveBalance: %v", err)
 		}
 		got, _ = users.ByID(ctx, u.ID)
-		mustEqualDec(t, "balance", got.Balance, "7.25")
-		mustEqualDec(t, "total_spent", got.TotalSpent, "3.25")
+		sqltest.MustEqualDec(t, "balance", got.Balance, "7.25")
+		sqltest.MustEqualDec(t, "total_spent", got.TotalSpent, "3.25")
 		if got.PlanMonth != "2026-01" || got.PlanCalls != 4 || got.Name != "Renamed" {
 			t.Fatalf("after SaveBalance: %+v", got)
 		}
 
 		// A balance with more places than its column is refused, not rounded.
-		u.Balance = dec(t, "1.005")
+		u.Balance = sqltest.Dec(t, "1.005")
 		if err := users.SaveBalance(ctx, u); err == nil {
 			t.Fatal("SaveBalance accepted 1.005 for a DECIMAL(12,2) column")
 		}
 		// The database refuses a negative balance too.
-		u.Balance = dec(t, "-1.00")
+		u.Balance = sqltest.Dec(t, "-1.00")
 		if err := users.SaveBalance(ctx, u); err == nil {
 			t.Fatal("SaveBalance accepted a negative balance")
 		}
@@ -182,7 +183,7 @@ func TestUsersListIDsAndCount(t *testing.T) {
 		users := s.Stores().Users
 		var ids []uint64
 		for i := 0; i < 25; i++ {
-			u := newUser(t, s, func(u *user.User) {
+			u := sqltest.NewUser(t, s, func(u *user.User) {
 				if i%5 == 0 {
 					u.Role = user.RoleReseller
 				}
@@ -192,9 +193,9 @@ func TestUsersListIDsAndCount(t *testing.T) {
 			})
 			ids = append(ids, u.ID)
 		}
-		admin := newUser(t, s, func(u *user.User) { u.Role = user.RoleAdmin })
+		admin := sqltest.NewUser(t, s, func(u *user.User) { u.Role = user.RoleAdmin })
 		ids = append(ids, admin.ID)
-		deleted := newUser(t, s, func(u *user.User) { u.Role = user.RoleAdmin })
+		deleted := sqltest.NewUser(t, s, func(u *user.User) { u.Role = user.RoleAdmin })
 		ids = append(ids, deleted.ID)
 		now := time.Now()
 		deleted.DeletedAt = &now
@@ -259,7 +260,7 @@ func TestLockByIDSerialisesBalanceChanges(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
-		u := newUser(t, s)
+		u := sqltest.NewUser(t, s)
 		err := s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
 			locked, err := st.Users.LockByID(ctx, u.ID)
 			if err != nil {
@@ -279,7 +280,7 @@ func TestLockByIDSerialisesBalanceChanges(t *testing.T) {
 			t.Fatalf("LockByID(missing) err = %v", err)
 		}
 		got, _ := s.Stores().Users.ByID(ctx, u.ID)
-		mustEqualDec(t, "balance", got.Balance, "1.00")
+		sqltest.MustEqualDec(t, "balance", got.Balance, "1.00")
 	})
 }
 

@@ -1,4 +1,4 @@
-package sqlstore_test
+package accountstore_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"paygate/adapters/sqlstore"
+	"paygate/adapters/sqlstore/sqltest"
 	"paygate/core/accounts/session"
 	"paygate/core/platform/errs"
 	"paygate/internal/testdb"
@@ -19,7 +20,7 @@ func TestRotateKeepsThePreviousHash(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
 		sessions := s.Stores().Sessions
-		u := newUser(t, s)
+		u := sqltest.NewUser(t, s)
 		now := time.Now().UTC().Truncate(time.Microsecond)
 		tok := &session.Token{UserID: u.ID, Name: "x", TokenHash: session.Hash("rt_1"), ExpiresAt: now.Add(time.Hour)}
 		if err := sessions.Create(ctx, tok); err != nil {

@@ -1,6 +1,6 @@
 //go:build race
 
-package sqlstore_test
+package meteringstore_test
 
 // raceEnabled: the race detector makes a bulk test many times slower.
 const raceEnabled = true

@@ -1,4 +1,4 @@
-package sqlstore_test
+package catalogstore_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/sqlstore"
+	"paygate/adapters/sqlstore/sqltest"
 	"paygate/core/catalog"
 	"paygate/core/catalog/pricing"
 	"paygate/core/metering/hitlog"
@@ -20,7 +21,7 @@ func TestServices(t *testing.T) {
 		ctx := context.Background()
 		services := s.Stores().Services
 		desc, pkey := "Prints an Aadhaar card", "secret-upstream-key"
-		svc := newService(t, s, func(svc *catalog.Service) {
+		svc := sqltest.NewService(t, s, func(svc *catalog.Service) {
 			svc.Slug = "aadhaar-print-api"
 			svc.Category = "identity"
 			svc.Description = &desc
@@ -28,7 +29,7 @@ func TestServices(t *testing.T) {
 			svc.Headers = map[string]string{"Authorization": "Bearer {provider_key}"}
 			svc.Parameters = map[string]string{"aadhaar_number": "string", "name": "string"}
 		})
-		builtin := newService(t, s, func(svc *catalog.Service) {
+		builtin := sqltest.NewService(t, s, func(svc *catalog.Service) {
 			svc.Slug, svc.Builtin, svc.Method, svc.Status = "payment-create", true, "GET", catalog.StatusInactive
 		})
 
@@ -69,7 +70,7 @@ func TestServices(t *testing.T) {
 
 		// List, filters and paging.
 		for i := 0; i < 3; i++ {
-			newService(t, s, func(svc *catalog.Service) { svc.Category = "sms" })
+			sqltest.NewService(t, s, func(svc *catalog.Service) { svc.Category = "sms" })
 		}
 		all, total, err := services.List(ctx, catalog.Filter{})
 		if err != nil || total != 5 || len(all) != 5 || all[0].ID < all[1].ID {
@@ -109,7 +110,7 @@ func TestDocsAndCascadingDelete(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
 		st := s.Stores()
-		svc := newService(t, s)
+		svc := sqltest.NewService(t, s)
 		if _, err := st.Services.Doc(ctx, svc.ID); !errors.Is(err, catalog.ErrDocNotFound) {
 			t.Fatalf("Doc before PutDoc err = %v, want ErrDocNotFound", err)
 		}
@@ -164,7 +165,7 @@ func TestDocsAndCascadingDelete(t *testing.T) {
 		if err := st.Pricing.Create(ctx, price); err != nil {
 			t.Fatal(err)
 		}
-		owner := newUser(t, s)
+		owner := sqltest.NewUser(t, s)
 		hit := &hitlog.Hit{UserID: owner.ID, ServiceID: svc.ID, APIKeyID: 1, RequestID: "req_cascade",
 			RequestPayload: "{}", IPAddress: "127.0.0.1", Status: hitlog.StatusSuccess}
 		if err := st.Hits.Insert(ctx, hit); err != nil {
@@ -190,9 +191,9 @@ func TestPricing(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
 		prices := s.Stores().Pricing
-		svc := newService(t, s)
-		alice, bob := newUser(t, s), newUser(t, s)
-		d := func(v string) decimal.Decimal { return dec(t, v) }
+		svc := sqltest.NewService(t, s)
+		alice, bob := sqltest.NewUser(t, s), sqltest.NewUser(t, s)
+		d := func(v string) decimal.Decimal { return sqltest.Dec(t, v) }
 
 		if _, err := prices.Applicable(ctx, svc.ID, alice.ID); !errors.Is(err, pricing.ErrNotFound) {
 			t.Fatalf("Applicable with no rows err = %v, want pricing.ErrNotFound", err)
@@ -210,7 +211,7 @@ func TestPricing(t *testing.T) {
 		if got.UserID != nil || got.UserPrice.StringFixed(4) != "0.5000" || got.AdminCost.String() != "0.25" {
 			t.Fatalf("ByID = %+v", got)
 		}
-		mustEqualDec(t, "minimum_hit_charge", got.MinimumHitCharge, "0.10")
+		sqltest.MustEqualDec(t, "minimum_hit_charge", got.MinimumHitCharge, "0.10")
 
 		// A second default row is refused by the database.
 		second := &pricing.Price{ServiceID: svc.ID, UserPrice: d("9")}
@@ -228,7 +229,7 @@ func TestPricing(t *testing.T) {
 			t.Fatalf("second row for one user err = %v, want pricing.ErrDuplicate", err)
 		}
 		// The same user on another service is fine.
-		other := newService(t, s)
+		other := sqltest.NewService(t, s)
 		if err := prices.Create(ctx, &pricing.Price{ServiceID: other.ID, UserID: &aliceID}); err != nil {
 			t.Fatalf("row on another service: %v", err)
 		}
@@ -263,7 +264,7 @@ func TestPricing(t *testing.T) {
 			t.Fatalf("Applicable with only inactive rows err = %v", err)
 		}
 		got, _ = prices.ByID(ctx, def.ID)
-		mustEqualDec(t, "user_price after Update", got.UserPrice, "0.75")
+		sqltest.MustEqualDec(t, "user_price after Update", got.UserPrice, "0.75")
 
 		list, err := prices.ListByService(ctx, svc.ID)
 		if err != nil || len(list) != 2 || list[0].UserID != nil || *list[1].UserID != alice.ID {

@@ -1,4 +1,4 @@
-package sqlstore_test
+package accountstore_test
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package sqlstore_test
+package gatewaystore_test
 
 import (
 	"context"

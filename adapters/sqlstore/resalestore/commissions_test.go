@@ -1,4 +1,4 @@
-package sqlstore_test
+package resalestore_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/sqlstore"
+	"paygate/adapters/sqlstore/sqltest"
 	"paygate/core/accounts/user"
 	"paygate/core/metering/hitlog"
 	"paygate/core/money/ledger"
@@ -34,19 +35,19 @@ func TestCommissionSettlersRace(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
 		loc, _ := time.LoadLocation("Asia/Kolkata")
-		reseller := newUser(t, s, func(u *user.User) { u.Role = user.RoleReseller })
+		reseller := sqltest.NewUser(t, s, func(u *user.User) { u.Role = user.RoleReseller })
 		rid := reseller.ID
 		var customers []*user.User
 		for range 3 {
-			customers = append(customers, newUser(t, s, func(u *user.User) { u.ParentID = &rid }))
+			customers = append(customers, sqltest.NewUser(t, s, func(u *user.User) { u.ParentID = &rid }))
 		}
-		_, svc, _ := newCaller(t, s)
+		_, svc, _ := sqltest.NewCaller(t, s)
 		now := time.Now().UTC()
 		var hits []*hitlog.Hit
 		want := decimal.Zero
 		for i := range 60 {
 			c := customers[i%3]
-			k := newKey(t, s, c)
+			k := sqltest.NewKey(t, s, c)
 			st, comm := hitlog.StatusSuccess, "0.1500"
 			if i%5 == 0 {
 				st, comm = hitlog.StatusFailed, "0" // refunded: earns nothing
@@ -54,7 +55,7 @@ func TestCommissionSettlersRace(t *testing.T) {
 				want = want.Add(decimal.RequireFromString(comm))
 			}
 			at := now.Add(-time.Duration(i+3) * 17 * time.Minute)
-			hits = append(hits, &hitlog.Hit{UserID: c.ID, ServiceID: svc.ID, APIKeyID: k.ID, RequestID: fmt.Sprintf("cr-%d-%d", next(), i),
+			hits = append(hits, &hitlog.Hit{UserID: c.ID, ServiceID: svc.ID, APIKeyID: k.ID, RequestID: fmt.Sprintf("cr-%d-%d", sqltest.Next(), i),
 				RequestPayload: "{}", Status: st, ResellerID: &rid, Commission: decimal.RequireFromString(comm),
 				ChargeAmount: decimal.Zero, CostAmount: decimal.Zero, Reserved: decimal.Zero, IPAddress: "127.0.0.1", CreatedAt: at, UpdatedAt: at})
 		}
@@ -195,16 +196,16 @@ func TestMigrationMarksSettledHits(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
-		reseller := newUser(t, s, func(u *user.User) { u.Role = user.RoleReseller })
-		other := newUser(t, s, func(u *user.User) { u.Role = user.RoleReseller })
+		reseller := sqltest.NewUser(t, s, func(u *user.User) { u.Role = user.RoleReseller })
+		other := sqltest.NewUser(t, s, func(u *user.User) { u.Role = user.RoleReseller })
 		rid, oid := reseller.ID, other.ID
-		cust := newUser(t, s, func(u *user.User) { u.ParentID = &rid })
-		theirs := newUser(t, s, func(u *user.User) { u.ParentID = &oid })
-		_, svc, _ := newCaller(t, s)
-		k, tk := newKey(t, s, cust), newKey(t, s, theirs)
+		cust := sqltest.NewUser(t, s, func(u *user.User) { u.ParentID = &rid })
+		theirs := sqltest.NewUser(t, s, func(u *user.User) { u.ParentID = &oid })
+		_, svc, _ := sqltest.NewCaller(t, s)
+		k, tk := sqltest.NewKey(t, s, cust), sqltest.NewKey(t, s, theirs)
 		base := time.Date(2026, 11, 27, 21, 0, 0, 0, time.UTC)
 		mk := func(owner *user.User, key uint64, resellerID *uint64, at time.Time, st hitlog.Status) *hitlog.Hit {
-			return &hitlog.Hit{UserID: owner.ID, ServiceID: svc.ID, APIKeyID: key, RequestID: fmt.Sprintf("mg-%d", next()), RequestPayload: "{}",
+			return &hitlog.Hit{UserID: owner.ID, ServiceID: svc.ID, APIKeyID: key, RequestID: fmt.Sprintf("mg-%d", sqltest.Next()), RequestPayload: "{}",
 				Status: st, ResellerID: resellerID, Commission: decimal.RequireFromString("1.5"), ChargeAmount: decimal.Zero,
 				CostAmount: decimal.Zero, Reserved: decimal.Zero, IPAddress: "127.0.0.1", CreatedAt: at, UpdatedAt: at}
 		}
@@ -260,16 +261,16 @@ func TestRefundsRaceTheSettlement(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
-		reseller := newUser(t, s, func(u *user.User) { u.Role = user.RoleReseller })
+		reseller := sqltest.NewUser(t, s, func(u *user.User) { u.Role = user.RoleReseller })
 		rid := reseller.ID
-		cust := newUser(t, s, func(u *user.User) { u.ParentID = &rid })
-		_, svc, _ := newCaller(t, s)
-		k := newKey(t, s, cust)
+		cust := sqltest.NewUser(t, s, func(u *user.User) { u.ParentID = &rid })
+		_, svc, _ := sqltest.NewCaller(t, s)
+		k := sqltest.NewKey(t, s, cust)
 		hour := time.Now().UTC().Truncate(time.Hour).Add(-2 * time.Hour)
 		var hits []*hitlog.Hit
 		for i := range 40 {
 			at := hour.Add(time.Duration(i) * 89 * time.Second)
-			hits = append(hits, &hitlog.Hit{UserID: cust.ID, ServiceID: svc.ID, APIKeyID: k.ID, RequestID: fmt.Sprintf("rr-%d-%d", next(), i),
+			hits = append(hits, &hitlog.Hit{UserID: cust.ID, ServiceID: svc.ID, APIKeyID: k.ID, RequestID: fmt.Sprintf("rr-%d-%d", sqltest.Next(), i),
 				RequestPayload: "{}", Status: hitlog.StatusSuccess, ResellerID: &rid, Commission: decimal.RequireFromString("0.2500"),
 				ChargeAmount: decimal.Zero, CostAmount: decimal.Zero, Reserved: decimal.Zero, IPAddress: "127.0.0.1", CreatedAt: at, UpdatedAt: at})
 		}

@@ -1,4 +1,4 @@
-package sqlstore_test
+package moneystore_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/sqlstore"
+	"paygate/adapters/sqlstore/sqltest"
 	"paygate/core/accounts/user"
 	"paygate/core/metering/hitlog"
 	"paygate/core/money/ledger"
@@ -24,14 +25,14 @@ func TestLedger(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
 		entries := s.Stores().Ledger
-		alice, bob := newUser(t, s), newUser(t, s)
+		alice, bob := sqltest.NewUser(t, s), sqltest.NewUser(t, s)
 		base := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 		balance := decimal.Zero
 		var inserted []ledger.Entry
 		for i := 0; i < 30; i++ {
-			typ, amount := ledger.Credit, dec(t, "10.10")
+			typ, amount := ledger.Credit, sqltest.Dec(t, "10.10")
 			if i%3 == 2 {
-				typ, amount = ledger.Debit, dec(t, "0.30")
+				typ, amount = ledger.Debit, sqltest.Dec(t, "0.30")
 			}
 			after, err := ledger.Apply(balance, typ, amount)
 			if err != nil {
@@ -52,8 +53,8 @@ func TestLedger(t *testing.T) {
 			balance = after
 			inserted = append(inserted, *e)
 		}
-		bobEntry := &ledger.Entry{UserID: bob.ID, TxnID: ledger.NewTxnID(base), Type: ledger.Credit, Amount: dec(t, "1"),
-			BalanceBefore: decimal.Zero, BalanceAfter: dec(t, "1"), ReferenceType: ledger.RefAdjustment, Description: "bob"}
+		bobEntry := &ledger.Entry{UserID: bob.ID, TxnID: ledger.NewTxnID(base), Type: ledger.Credit, Amount: sqltest.Dec(t, "1"),
+			BalanceBefore: decimal.Zero, BalanceAfter: sqltest.Dec(t, "1"), ReferenceType: ledger.RefAdjustment, Description: "bob"}
 		if err := entries.Insert(ctx, bobEntry); err != nil {
 			t.Fatal(err)
 		}
@@ -77,7 +78,7 @@ func TestLedger(t *testing.T) {
 			e.Description != "entry 29" || e.Status != "completed" || !e.CreatedAt.Equal(inserted[29].CreatedAt) {
 			t.Fatalf("List()[0] = %+v, want %+v", e, inserted[29])
 		}
-		mustEqualDec(t, "balance_after", e.BalanceAfter, inserted[29].BalanceAfter.String())
+		sqltest.MustEqualDec(t, "balance_after", e.BalanceAfter, inserted[29].BalanceAfter.String())
 
 		_, total, _ = entries.List(ctx, ledger.Filter{})
 		if total != 31 {
@@ -126,13 +127,13 @@ func TestHitLogs(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
 		hits := s.Stores().Hits
-		u := newUser(t, s)
+		u := sqltest.NewUser(t, s)
 		base := time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
 		statuses := []hitlog.Status{hitlog.StatusSuccess, hitlog.StatusFailed, hitlog.StatusInsufficientBalance, hitlog.StatusPending}
 		for i := 0; i < 12; i++ {
 			h := &hitlog.Hit{
 				UserID: u.ID, ServiceID: uint64(1 + i%2), APIKeyID: uint64(10 + i%3), RequestID: fmt.Sprintf("req_%02d", i),
-				RequestPayload: `{"n":` + fmt.Sprint(i) + `}`, ChargeAmount: decimal.Zero, Reserved: dec(t, "0.5"),
+				RequestPayload: `{"n":` + fmt.Sprint(i) + `}`, ChargeAmount: decimal.Zero, Reserved: sqltest.Dec(t, "0.5"),
 				IPAddress: "2001:db8::1", Status: statuses[i%4], CreatedAt: base.Add(time.Duration(i) * time.Minute),
 			}
 			if err := hits.Insert(ctx, h); err != nil {
@@ -158,7 +159,7 @@ func TestHitLogs(t *testing.T) {
 
 		// Finish settles a pending hit.
 		body := `{"data":{"ok":true}}`
-		h.Status, h.ChargeAmount, h.ResponsePayload, h.ResponseTimeMs = hitlog.StatusSuccess, dec(t, "0.5"), &body, 123
+		h.Status, h.ChargeAmount, h.ResponsePayload, h.ResponseTimeMs = hitlog.StatusSuccess, sqltest.Dec(t, "0.5"), &body, 123
 		if err := hits.Finish(ctx, h); err != nil {
 			t.Fatalf("Finish: %v", err)
 		}
@@ -166,7 +167,7 @@ func TestHitLogs(t *testing.T) {
 		if h.Status != hitlog.StatusSuccess || *h.ResponsePayload != body || h.ResponseTimeMs != 123 {
 			t.Fatalf("after Finish: %+v", h)
 		}
-		mustEqualDec(t, "charge_amount", h.ChargeAmount, "0.5000")
+		sqltest.MustEqualDec(t, "charge_amount", h.ChargeAmount, "0.5000")
 		if err := hits.Finish(ctx, &hitlog.Hit{RequestID: "req_missing", Status: hitlog.StatusFailed}); !errors.Is(err, errs.ErrNotFound) {
 			t.Fatalf("Finish(missing) err = %v", err)
 		}
@@ -235,9 +236,9 @@ func TestConcurrentBalanceChanges(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
-		u := newUser(t, s)
+		u := sqltest.NewUser(t, s)
 		const writers = 50
-		amount := dec(t, "0.10")
+		amount := sqltest.Dec(t, "0.10")
 		var wg sync.WaitGroup
 		errc := make(chan error, writers)
 		for i := 0; i < writers; i++ {
@@ -277,8 +278,8 @@ func TestConcurrentBalanceChanges(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		mustEqualDec(t, "final balance", got.Balance, "5.00")
-		mustEqualDec(t, "total_spent", got.TotalSpent, "5.00")
+		sqltest.MustEqualDec(t, "final balance", got.Balance, "5.00")
+		sqltest.MustEqualDec(t, "total_spent", got.TotalSpent, "5.00")
 
 		// The ledger chains exactly: each before is the previous after.
 		running, n := decimal.Zero, 0
@@ -300,7 +301,7 @@ func TestWithinTxRollsBack(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
-		u := newUser(t, s)
+		u := sqltest.NewUser(t, s)
 		boom := errors.New("boom")
 		var created uint64
 		err := s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
@@ -314,12 +315,12 @@ func TestWithinTxRollsBack(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			locked.Balance = dec(t, "99.99")
+			locked.Balance = sqltest.Dec(t, "99.99")
 			if err := st.Users.SaveBalance(ctx, locked); err != nil {
 				return err
 			}
-			e := &ledger.Entry{UserID: u.ID, TxnID: ledger.NewTxnID(time.Now()), Type: ledger.Credit, Amount: dec(t, "99.99"),
-				BalanceBefore: decimal.Zero, BalanceAfter: dec(t, "99.99"), ReferenceType: ledger.RefAdjustment, Description: "x"}
+			e := &ledger.Entry{UserID: u.ID, TxnID: ledger.NewTxnID(time.Now()), Type: ledger.Credit, Amount: sqltest.Dec(t, "99.99"),
+				BalanceBefore: decimal.Zero, BalanceAfter: sqltest.Dec(t, "99.99"), ReferenceType: ledger.RefAdjustment, Description: "x"}
 			if err := st.Ledger.Insert(ctx, e); err != nil {
 				return err
 			}
@@ -333,7 +334,7 @@ func TestWithinTxRollsBack(t *testing.T) {
 			t.Fatalf("the user created in the rolled-back transaction exists: %v", err)
 		}
 		got, _ := st.Users.ByID(ctx, u.ID)
-		mustEqualDec(t, "balance after rollback", got.Balance, "0")
+		sqltest.MustEqualDec(t, "balance after rollback", got.Balance, "0")
 		_, total, _ := st.Ledger.List(ctx, ledger.Filter{})
 		if total != 0 {
 			t.Fatalf("%d ledger rows after rollback", total)
@@ -344,7 +345,7 @@ func TestWithinTxRollsBack(t *testing.T) {
 			defer func() { _ = recover() }()
 			_ = s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
 				locked, _ := st.Users.LockByID(ctx, u.ID)
-				locked.Balance = dec(t, "1.00")
+				locked.Balance = sqltest.Dec(t, "1.00")
 				_ = st.Users.SaveBalance(ctx, locked)
 				panic("boom")
 			})
@@ -353,7 +354,7 @@ func TestWithinTxRollsBack(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		mustEqualDec(t, "balance after panic", got.Balance, "0")
+		sqltest.MustEqualDec(t, "balance after panic", got.Balance, "0")
 		// A domain error from fn comes back unchanged.
 		err = s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error { return ledger.ErrInsufficientBalance })
 		if !errors.Is(err, ledger.ErrInsufficientBalance) {
@@ -367,15 +368,15 @@ func TestMoneyRoundTripsExactly(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
 		st := s.Stores()
-		u := newUser(t, s)
+		u := sqltest.NewUser(t, s)
 		// 0.1 + 0.2 is 0.30000000000000004 in floating point; here it is 0.30.
-		u.Balance = dec(t, "0.10").Add(dec(t, "0.20"))
-		u.TotalSpent = dec(t, "9999999999.99") // the largest DECIMAL(12,2)
+		u.Balance = sqltest.Dec(t, "0.10").Add(sqltest.Dec(t, "0.20"))
+		u.TotalSpent = sqltest.Dec(t, "9999999999.99") // the largest DECIMAL(12,2)
 		if err := st.Users.SaveBalance(ctx, u); err != nil {
 			t.Fatal(err)
 		}
 		got, _ := st.Users.ByID(ctx, u.ID)
-		if got.Balance.StringFixed(2) != "0.30" || !got.Balance.Equal(dec(t, "0.3")) {
+		if got.Balance.StringFixed(2) != "0.30" || !got.Balance.Equal(sqltest.Dec(t, "0.3")) {
 			t.Fatalf("balance = %s, want 0.30", got.Balance)
 		}
 		if got.TotalSpent.StringFixed(2) != "9999999999.99" {
@@ -385,14 +386,14 @@ func TestMoneyRoundTripsExactly(t *testing.T) {
 		// the application computes, the database stores.
 		sum := decimal.Zero
 		for i := 0; i < 30; i++ {
-			sum = sum.Add(dec(t, "0.10"))
+			sum = sum.Add(sqltest.Dec(t, "0.10"))
 		}
 		u.Balance = sum
 		if err := st.Users.SaveBalance(ctx, u); err != nil {
 			t.Fatal(err)
 		}
 		got, _ = st.Users.ByID(ctx, u.ID)
-		mustEqualDec(t, "balance", got.Balance, "3.00")
+		sqltest.MustEqualDec(t, "balance", got.Balance, "3.00")
 
 		// What is stored is the exact decimal text, on both databases.
 		var stored string
@@ -404,9 +405,9 @@ func TestMoneyRoundTripsExactly(t *testing.T) {
 		}
 
 		// Four-place prices.
-		svc := newService(t, s)
+		svc := sqltest.NewService(t, s)
 		h := &hitlog.Hit{UserID: u.ID, ServiceID: svc.ID, APIKeyID: 1, RequestID: "req_money", RequestPayload: "{}",
-			IPAddress: "127.0.0.1", Status: hitlog.StatusSuccess, ChargeAmount: dec(t, "0.5"), Reserved: dec(t, "123456.7891")}
+			IPAddress: "127.0.0.1", Status: hitlog.StatusSuccess, ChargeAmount: sqltest.Dec(t, "0.5"), Reserved: sqltest.Dec(t, "123456.7891")}
 		if err := st.Hits.Insert(ctx, h); err != nil {
 			t.Fatal(err)
 		}
@@ -422,7 +423,7 @@ func TestMoneyRoundTripsExactly(t *testing.T) {
 		}
 		// Out of range for DECIMAL(10,4) is an error on both databases.
 		h2 := *h
-		h2.RequestID, h2.ChargeAmount = "req_money_2", dec(t, "1000000")
+		h2.RequestID, h2.ChargeAmount = "req_money_2", sqltest.Dec(t, "1000000")
 		if err := st.Hits.Insert(ctx, &h2); err == nil {
 			t.Fatal("Insert accepted 1000000 for DECIMAL(10,4)")
 		}

@@ -1,4 +1,4 @@
-package sqlstore_test
+package moneystore_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/sqlstore"
+	"paygate/adapters/sqlstore/sqltest"
 	"paygate/core/accounts/panel"
 	"paygate/core/accounts/user"
 	"paygate/core/metering/hitlog"
@@ -25,10 +26,10 @@ import (
 // its own with theirs.
 func resellerWith(t *testing.T, s *sqlstore.Store, balance string, customerBalances ...string) (*user.User, []*user.User) {
 	t.Helper()
-	r := newUser(t, s, func(u *user.User) { u.Role, u.Balance = user.RoleReseller, dec(t, balance) })
+	r := sqltest.NewUser(t, s, func(u *user.User) { u.Role, u.Balance = user.RoleReseller, sqltest.Dec(t, balance) })
 	var cs []*user.User
 	for _, b := range customerBalances {
-		cs = append(cs, newUser(t, s, func(u *user.User) { u.ParentID, u.Balance = &r.ID, dec(t, b) }))
+		cs = append(cs, sqltest.NewUser(t, s, func(u *user.User) { u.ParentID, u.Balance = &r.ID, sqltest.Dec(t, b) }))
 	}
 	return r, cs
 }
@@ -111,7 +112,7 @@ func TestConcurrentTransfers(t *testing.T) {
 			}
 			entries += int(total)
 		}
-		mustEqualDec(t, "sum of the three balances", sum, "60.00")
+		sqltest.MustEqualDec(t, "sum of the three balances", sum, "60.00")
 		// The reseller never took back more than it put in: each customer
 		// keeps at least its own money (its starting balance).
 		for i, c := range cs {
@@ -120,7 +121,7 @@ func TestConcurrentTransfers(t *testing.T) {
 				t.Fatal(err)
 			}
 			got, _ := s.Stores().Users.ByID(ctx, c.ID)
-			if funded.IsNegative() || !got.Balance.Equal(dec(t, []string{"20.00", "10.00"}[i]).Add(funded)) {
+			if funded.IsNegative() || !got.Balance.Equal(sqltest.Dec(t, []string{"20.00", "10.00"}[i]).Add(funded)) {
 				t.Errorf("customer %d: balance %s, funded %s", c.ID, got.Balance, funded)
 			}
 		}
@@ -148,7 +149,7 @@ func TestTransferStore(t *testing.T) {
 		key := "k-1"
 		now := time.Now().UTC().Truncate(time.Millisecond)
 		mk := func(res, cust uint64, key *string, amount string) *transfer.Transfer {
-			return &transfer.Transfer{ResellerID: res, CustomerID: cust, Direction: transfer.ToCustomer, Amount: dec(t, amount),
+			return &transfer.Transfer{ResellerID: res, CustomerID: cust, Direction: transfer.ToCustomer, Amount: sqltest.Dec(t, amount),
 				IdempotencyKey: key, RequestHash: fmt.Sprintf("%064d", 1), CreatedAt: now}
 		}
 		first := mk(r.ID, cs[0].ID, &key, "1.50")
@@ -176,12 +177,12 @@ func TestTransferStore(t *testing.T) {
 			reseller, customer uint64
 			want               string
 		}{{r.ID, cs[0].ID, "1.50"}, {r.ID, cs[1].ID, "5.25"}, {r2.ID, cs[0].ID, "0"}, {r2.ID, cs2[0].ID, "2.00"}} {
-			if got, err := tr.Funded(ctx, tc.reseller, tc.customer); err != nil || !got.Equal(dec(t, tc.want)) {
+			if got, err := tr.Funded(ctx, tc.reseller, tc.customer); err != nil || !got.Equal(sqltest.Dec(t, tc.want)) {
 				t.Errorf("Funded(%d, %d) = %s, %v; want %s", tc.reseller, tc.customer, got, err, tc.want)
 			}
 		}
 		got, err := tr.ByKey(ctx, r.ID, key)
-		if err != nil || got.ID != first.ID || !got.Amount.Equal(dec(t, "1.50")) || got.CustomerID != cs[0].ID || !got.CreatedAt.Equal(now) {
+		if err != nil || got.ID != first.ID || !got.Amount.Equal(sqltest.Dec(t, "1.50")) || got.CustomerID != cs[0].ID || !got.CreatedAt.Equal(now) {
 			t.Errorf("ByKey: %v %+v", err, got)
 		}
 		if _, err := tr.ByKey(ctx, r.ID, "nope"); errs.KindOf(err) != errs.NotFound {
@@ -209,17 +210,17 @@ func TestResellerReports(t *testing.T) {
 		ctx := context.Background()
 		r, cs := resellerWith(t, s, "0", "0", "0")
 		other, ocs := resellerWith(t, s, "0", "0")
-		svc := newService(t, s)
+		svc := sqltest.NewService(t, s)
 		from := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 		to := from.Add(24 * time.Hour)
 		hit := func(u *user.User, reseller *user.User, status hitlog.Status, charge, commission string, at time.Time) {
-			k := newKey(t, s, u)
-			h := &hitlog.Hit{UserID: u.ID, ServiceID: svc.ID, APIKeyID: k.ID, RequestID: fmt.Sprintf("req_%d", next()), RequestPayload: "{}",
-				ChargeAmount: dec(t, charge), IPAddress: "::1", Status: status, CreatedAt: at}
+			k := sqltest.NewKey(t, s, u)
+			h := &hitlog.Hit{UserID: u.ID, ServiceID: svc.ID, APIKeyID: k.ID, RequestID: fmt.Sprintf("req_%d", sqltest.Next()), RequestPayload: "{}",
+				ChargeAmount: sqltest.Dec(t, charge), IPAddress: "::1", Status: status, CreatedAt: at}
 			if err := s.Stores().Hits.Insert(ctx, h); err != nil {
 				t.Fatal(err)
 			}
-			if err := s.Exec(ctx, "UPDATE api_hit_logs SET reseller_id = ?, commission = ? WHERE id = ?", reseller.ID, commission, h.ID); err != nil {
+			if err := s.DB().WithContext(ctx).Exec("UPDATE api_hit_logs SET reseller_id = ?, commission = ? WHERE id = ?", reseller.ID, commission, h.ID).Error; err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -235,9 +236,9 @@ func TestResellerReports(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(usage) != 2 || usage[0].CustomerID != cs[0].ID || usage[0].Calls != 2 || !usage[0].Spend.Equal(dec(t, "0.4001")) ||
-			!usage[0].Commission.Equal(dec(t, "0.0501")) || !usage[0].Cost.Equal(dec(t, "0.35")) ||
-			usage[1].CustomerID != cs[1].ID || usage[1].Calls != 1 || !usage[1].Spend.Equal(dec(t, "1")) {
+		if len(usage) != 2 || usage[0].CustomerID != cs[0].ID || usage[0].Calls != 2 || !usage[0].Spend.Equal(sqltest.Dec(t, "0.4001")) ||
+			!usage[0].Commission.Equal(sqltest.Dec(t, "0.0501")) || !usage[0].Cost.Equal(sqltest.Dec(t, "0.35")) ||
+			usage[1].CustomerID != cs[1].ID || usage[1].Calls != 1 || !usage[1].Spend.Equal(sqltest.Dec(t, "1")) {
 			t.Errorf("usage: %+v", usage)
 		}
 		for i, h := range []struct {
@@ -245,8 +246,8 @@ func TestResellerReports(t *testing.T) {
 			at       time.Time
 			amount   string
 		}{{r.ID, from, "1.25"}, {r.ID, from.Add(23 * time.Hour), "0.10"}, {r.ID, to, "7.00"}, {other.ID, from, "3.00"}} {
-			if err := s.Exec(ctx, "INSERT INTO commission_settlements (reseller_id, hour_start, hits, amount, created_at) VALUES (?, ?, ?, ?, ?)",
-				h.reseller, h.at, i+1, h.amount, time.Now().UTC()); err != nil {
+			if err := s.DB().WithContext(ctx).Exec("INSERT INTO commission_settlements (reseller_id, hour_start, hits, amount, created_at) VALUES (?, ?, ?, ?, ?)",
+				h.reseller, h.at, i+1, h.amount, time.Now().UTC()).Error; err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -254,6 +255,6 @@ func TestResellerReports(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		mustEqualDec(t, "settled", settled, "1.35")
+		sqltest.MustEqualDec(t, "settled", settled, "1.35")
 	})
 }

@@ -1,4 +1,4 @@
-package sqlstore_test
+package meteringstore_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/sqlstore"
+	"paygate/adapters/sqlstore/sqltest"
 	"paygate/core/metering/hitlog"
 	"paygate/internal/testdb"
 )
@@ -21,17 +22,17 @@ func TestHitOutcomeFollowsStatus(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
-		u, svc, k := newCaller(t, s)
+		u, svc, k := sqltest.NewCaller(t, s)
 		hits := func(n int, st hitlog.Status) []*hitlog.Hit {
 			out := make([]*hitlog.Hit, n)
 			for i := range out {
-				out[i] = batchHit(u.ID, svc.ID, k.ID, st, "{}")
+				out[i] = sqltest.BatchHit(u.ID, svc.ID, k.ID, st, "{}")
 			}
 			return out
 		}
 		// Written: one by one (Insert) and many at once (InsertMany),
 		// pending and refused.
-		refused := batchHit(u.ID, svc.ID, k.ID, hitlog.StatusFailed, "{}")
+		refused := sqltest.BatchHit(u.ID, svc.ID, k.ID, hitlog.StatusFailed, "{}")
 		if err := s.Stores().Hits.Insert(ctx, refused); err != nil {
 			t.Fatal(err)
 		}

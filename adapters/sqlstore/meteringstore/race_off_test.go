@@ -1,5 +1,5 @@
 //go:build !race
 
-package sqlstore_test
+package meteringstore_test
 
 const raceEnabled = false

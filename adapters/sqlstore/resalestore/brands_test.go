@@ -1,9 +1,10 @@
-package sqlstore_test
+package resalestore_test
 
 import (
 	"testing"
 
 	"paygate/adapters/sqlstore"
+	"paygate/adapters/sqlstore/sqltest"
 	"paygate/core/accounts/user"
 	"paygate/core/platform/store/storetest"
 	"paygate/internal/testdb"
@@ -14,7 +15,7 @@ func TestBrandContract(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		reseller := func(u *user.User) { u.Role = user.RoleReseller }
-		a, b := newUser(t, s, reseller), newUser(t, s, reseller)
+		a, b := sqltest.NewUser(t, s, reseller), sqltest.NewUser(t, s, reseller)
 		storetest.BrandContract(t, s, s.Stores().Brands, a.ID, b.ID)
 	})
 }

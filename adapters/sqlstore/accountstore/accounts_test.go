@@ -1,4 +1,4 @@
-package sqlstore_test
+package accountstore_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"paygate/adapters/sqlstore"
+	"paygate/adapters/sqlstore/sqltest"
 	"paygate/core/accounts/session"
 	"paygate/core/accounts/user"
 	"paygate/core/platform/errs"
@@ -20,7 +21,7 @@ func TestUserByPhone(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
-		u := newUser(t, s)
+		u := sqltest.NewUser(t, s)
 		got, err := s.Stores().Users.ByPhone(ctx, u.Phone)
 		if err != nil || got.ID != u.ID || got.Email != u.Email {
 			t.Fatalf("ByPhone = %+v, %v", got, err)
@@ -37,7 +38,7 @@ func TestUserByPhone(t *testing.T) {
 }
 
 func newUserValue(phone string) *user.User {
-	n := next()
+	n := sqltest.Next()
 	return &user.User{Name: "Dup", Email: fmt.Sprintf("dup%d@example.com", n), Phone: phone, PasswordHash: "x",
 		Role: user.RoleUser, Status: user.StatusPending, Plan: user.PlanStarter}
 }
@@ -47,7 +48,7 @@ func TestSessionRotateByIDAndDeleteOthers(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
 		sessions := s.Stores().Sessions
-		u, other := newUser(t, s), newUser(t, s)
+		u, other := sqltest.NewUser(t, s), sqltest.NewUser(t, s)
 		created := time.Now().Add(-time.Hour).UTC().Truncate(time.Microsecond)
 		mk := func(owner uint64, value string) *session.Token {
 			tok := &session.Token{UserID: owner, Name: value, TokenHash: session.Hash(value), ExpiresAt: created.Add(24 * time.Hour), CreatedAt: created}

@@ -1,4 +1,4 @@
-package sqlstore_test
+package meteringstore_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/sqlstore"
+	"paygate/adapters/sqlstore/sqltest"
 	"paygate/core/accounts/user"
 	"paygate/core/metering/hold"
 	"paygate/internal/testdb"
@@ -24,11 +25,11 @@ func TestHoldLifeAndHeldMoney(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
-		u := newUser(t, s, func(u *user.User) { u.Plan, u.Balance = user.PlanEnterprise, decimal.RequireFromString("10.00") })
-		k := newKey(t, s, u)
+		u := sqltest.NewUser(t, s, func(u *user.User) { u.Plan, u.Balance = user.PlanEnterprise, decimal.RequireFromString("10.00") })
+		k := sqltest.NewKey(t, s, u)
 		const day = "2026-11-22"
 		now := time.Now().UTC().Truncate(time.Microsecond)
-		h := &hold.Hold{UserID: u.ID, KeyID: k.ID, Day: day, Unit: dec(t, "1.25"), Calls: 4, UsedMoney: decimal.Zero,
+		h := &hold.Hold{UserID: u.ID, KeyID: k.ID, Day: day, Unit: sqltest.Dec(t, "1.25"), Calls: 4, UsedMoney: decimal.Zero,
 			ExpiresAt: now.Add(time.Second), CreatedAt: now}
 		err := s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
 			locked, err := st.Users.LockByID(ctx, u.ID)
@@ -51,16 +52,16 @@ func TestHoldLifeAndHeldMoney(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		mustEqualDec(t, "held", got.HeldAmount, "5.00")
-		mustEqualDec(t, "available", got.Available(), "5.00")
+		sqltest.MustEqualDec(t, "held", got.HeldAmount, "5.00")
+		sqltest.MustEqualDec(t, "available", got.Available(), "5.00")
 
 		// Charged from inside a metering batch and outside one.
 		if err := s.WithinBatchTx(ctx, func(ctx context.Context, st metering.BatchStores) error {
-			return st.Holds.Use(ctx, h.ID, 2, dec(t, "2.50"))
+			return st.Holds.Use(ctx, h.ID, 2, sqltest.Dec(t, "2.50"))
 		}); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.Stores().Holds.Use(ctx, h.ID, 1, dec(t, "1.25")); err != nil {
+		if err := s.Stores().Holds.Use(ctx, h.ID, 1, sqltest.Dec(t, "1.25")); err != nil {
 			t.Fatal(err)
 		}
 		read, found, err := s.Stores().Holds.Get(ctx, h.ID)
@@ -68,7 +69,7 @@ func TestHoldLifeAndHeldMoney(t *testing.T) {
 			t.Fatalf("hold %d: found %v, %v", h.ID, found, err)
 		}
 		money, calls := read.Unused()
-		if read.UsedCalls != 3 || calls != 1 || !money.Equal(dec(t, "1.25")) || read.Day != day || !read.ExpiresAt.Equal(h.ExpiresAt) {
+		if read.UsedCalls != 3 || calls != 1 || !money.Equal(sqltest.Dec(t, "1.25")) || read.Day != day || !read.ExpiresAt.Equal(h.ExpiresAt) {
 			t.Fatalf("hold read %+v: unused %s and %d calls", read, money, calls)
 		}
 		if mine, err := s.Stores().Holds.ByUser(ctx, u.ID); err != nil || len(mine) != 1 || mine[0].ID != h.ID {
@@ -119,7 +120,7 @@ func TestHoldLifeAndHeldMoney(t *testing.T) {
 			t.Fatalf("released hold still found: %v, %v", found, err)
 		}
 		// A charge late for a released hold adds nothing, on both databases.
-		if err := s.Stores().Holds.Use(ctx, h.ID, 1, dec(t, "1.25")); err != nil {
+		if err := s.Stores().Holds.Use(ctx, h.ID, 1, sqltest.Dec(t, "1.25")); err != nil {
 			t.Fatalf("use of a released hold: %v", err)
 		}
 		if _, found, err := s.Stores().Holds.Get(ctx, h.ID); err != nil || found {
@@ -127,7 +128,7 @@ func TestHoldLifeAndHeldMoney(t *testing.T) {
 		}
 
 		// More held than the balance: the database refuses it.
-		got.HeldAmount = dec(t, "10.01")
+		got.HeldAmount = sqltest.Dec(t, "10.01")
 		if err := s.Stores().Users.SaveBalance(ctx, got); err == nil {
 			t.Fatal("held money above the balance was saved")
 		}

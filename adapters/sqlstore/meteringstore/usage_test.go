@@ -1,4 +1,4 @@
-package sqlstore_test
+package meteringstore_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"paygate/adapters/sqlstore"
+	"paygate/adapters/sqlstore/sqltest"
 	"paygate/core/metering"
 	"paygate/core/metering/hitlog"
 	"paygate/core/metering/report"
@@ -79,8 +80,8 @@ func TestUsageRollupFollowsEveryHitWrite(t *testing.T) {
 		loc, _ := time.LoadLocation("Asia/Kolkata")
 		s.SetZone(loc)
 		st := s.Stores()
-		u := newUser(t, s)
-		svc := newService(t, s)
+		u := sqltest.NewUser(t, s)
+		svc := sqltest.NewService(t, s)
 		// 18:30Z is local midnight: the hits straddle a local hour and day.
 		base := time.Date(2026, 11, 21, 18, 29, 59, 0, time.UTC)
 		n := 0
@@ -103,12 +104,12 @@ func TestUsageRollupFollowsEveryHitWrite(t *testing.T) {
 			all = append(all, fmt.Sprintf("req_usage_%d", n))
 			return &hitlog.Hit{UserID: u.ID, ServiceID: svc.ID, APIKeyID: 1, RequestID: fmt.Sprintf("req_usage_%d", n), Status: status,
 				RequestPayload: fmt.Sprintf(`{"n":%d}`, n), ResponsePayload: response(status),
-				ChargeAmount: dec(t, charge), CostAmount: dec(t, cost), Reserved: dec(t, "0"), CreatedAt: at}
+				ChargeAmount: sqltest.Dec(t, charge), CostAmount: sqltest.Dec(t, cost), Reserved: sqltest.Dec(t, "0"), CreatedAt: at}
 		}
 		settle := func(h *hitlog.Hit, status hitlog.Status, charge string) *hitlog.Hit {
-			h.Status, h.ChargeAmount, h.ResponsePayload = status, dec(t, charge), response(status)
+			h.Status, h.ChargeAmount, h.ResponsePayload = status, sqltest.Dec(t, charge), response(status)
 			if status == hitlog.StatusSuccess {
-				h.CostAmount = dec(t, "0.25")
+				h.CostAmount = sqltest.Dec(t, "0.25")
 			}
 			return h
 		}
@@ -253,8 +254,8 @@ func TestUsageRollupUnderConcurrentWriters(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
 		st := s.Stores()
-		u := newUser(t, s)
-		svc := newService(t, s)
+		u := sqltest.NewUser(t, s)
+		svc := sqltest.NewService(t, s)
 		at := time.Now().UTC()
 		const writers, each = 8, 15
 		var wg sync.WaitGroup
@@ -265,12 +266,12 @@ func TestUsageRollupUnderConcurrentWriters(t *testing.T) {
 				defer wg.Done()
 				for i := range each {
 					h := &hitlog.Hit{UserID: u.ID, ServiceID: svc.ID, APIKeyID: 1, RequestID: fmt.Sprintf("req_conc_%d_%d", w, i),
-						Status: hitlog.StatusPending, ChargeAmount: dec(t, "0"), CostAmount: dec(t, "0"), Reserved: dec(t, "0"), CreatedAt: at}
+						Status: hitlog.StatusPending, ChargeAmount: sqltest.Dec(t, "0"), CostAmount: sqltest.Dec(t, "0"), Reserved: sqltest.Dec(t, "0"), CreatedAt: at}
 					if err := st.Hits.Insert(ctx, h); err != nil {
 						errc <- err
 						return
 					}
-					h.Status, h.ChargeAmount = hitlog.StatusSuccess, dec(t, "0.1")
+					h.Status, h.ChargeAmount = hitlog.StatusSuccess, sqltest.Dec(t, "0.1")
 					var err error
 					for try := 0; try < 5; try++ { // a deadlock is tried again, as the metering writers do
 						if _, err = st.Hits.SucceedMany(ctx, []*hitlog.Hit{h}); err == nil {
@@ -293,7 +294,7 @@ func TestUsageRollupUnderConcurrentWriters(t *testing.T) {
 		var calls int64
 		for _, r := range got {
 			calls += r.Calls
-			if !r.Revenue.Equal(dec(t, "0.1").Mul(dec(t, fmt.Sprint(r.Calls)))) {
+			if !r.Revenue.Equal(sqltest.Dec(t, "0.1").Mul(sqltest.Dec(t, fmt.Sprint(r.Calls)))) {
 				t.Fatalf("revenue %s for %d calls", r.Revenue, r.Calls)
 			}
 		}

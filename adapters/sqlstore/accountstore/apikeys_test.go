@@ -1,4 +1,4 @@
-package sqlstore_test
+package accountstore_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"paygate/adapters/sqlstore"
+	"paygate/adapters/sqlstore/sqltest"
 	"paygate/core/accounts/apikey"
 	"paygate/core/platform/errs"
 	"paygate/internal/testdb"
@@ -20,13 +21,13 @@ func TestAPIKeys(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
 		keys := s.Stores().Keys
-		owner := newUser(t, s)
-		first := newKey(t, s, owner, func(k *apikey.Key) {
+		owner := sqltest.NewUser(t, s)
+		first := sqltest.NewKey(t, s, owner, func(k *apikey.Key) {
 			k.AllowedServices = []uint64{3, 1, 2}
 			k.AllowedIPs = "203.0.113.7,10.0.0.0/8"
 			k.DailyLimit = 50
 		})
-		second := newKey(t, s, owner)
+		second := sqltest.NewKey(t, s, owner)
 		if first.ID == 0 || first.CreatedAt.IsZero() {
 			t.Fatalf("Create did not set id and created_at: %+v", first)
 		}
@@ -134,7 +135,7 @@ func TestCountHitAllowsExactlyTheDailyLimit(t *testing.T) {
 		ctx := context.Background()
 		keys := s.Stores().Keys
 		const limit = 37
-		k := newKey(t, s, newUser(t, s), func(k *apikey.Key) { k.DailyLimit = limit })
+		k := sqltest.NewKey(t, s, sqltest.NewUser(t, s), func(k *apikey.Key) { k.DailyLimit = limit })
 		day := "2026-03-01"
 		at := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 

@@ -1,4 +1,4 @@
-package sqlstore_test
+package meteringstore_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/sqlstore"
+	"paygate/adapters/sqlstore/sqltest"
 	"paygate/core/metering/hitlog"
 	"paygate/internal/testdb"
 )
@@ -24,9 +25,9 @@ func TestHitFinishIsSettledOnce(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
-		u := newUser(t, s)
+		u := sqltest.NewUser(t, s)
 		h := &hitlog.Hit{UserID: u.ID, ServiceID: 1, APIKeyID: 1, RequestID: "req_race", RequestPayload: "{}",
-			ChargeAmount: decimal.Zero, Reserved: dec(t, "1"), IPAddress: "::1", Status: hitlog.StatusPending,
+			ChargeAmount: decimal.Zero, Reserved: sqltest.Dec(t, "1"), IPAddress: "::1", Status: hitlog.StatusPending,
 			CreatedAt: time.Now().UTC()}
 		if err := s.Stores().Hits.Insert(ctx, h); err != nil {
 			t.Fatal(err)

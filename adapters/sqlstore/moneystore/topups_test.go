@@ -1,4 +1,4 @@
-package sqlstore_test
+package moneystore_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"paygate/adapters/sqlstore"
+	"paygate/adapters/sqlstore/sqltest"
 	"paygate/core/accounts/user"
 	"paygate/core/money/topup"
 	"paygate/internal/testdb"
@@ -32,10 +33,10 @@ func TestTopUpsRoundTripAndUTRUniqueness(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
 		repo := s.Stores().TopUps
-		alice, bob := newUser(t, s), newUser(t, s)
+		alice, bob := sqltest.NewUser(t, s), sqltest.NewUser(t, s)
 		at := time.Date(2026, 4, 1, 9, 30, 0, 123456000, time.UTC)
 		shot, remarks := "01JABCDEFGHJKMNPQRSTVWXYZ0.png", "paid by UPI"
-		r := &topup.Request{UserID: alice.ID, Amount: dec(t, "9999999999.99"), UTRNumber: "AXIS-123456", PaymentMethod: "neft",
+		r := &topup.Request{UserID: alice.ID, Amount: sqltest.Dec(t, "9999999999.99"), UTRNumber: "AXIS-123456", PaymentMethod: "neft",
 			Screenshot: &shot, Remarks: &remarks, Status: topup.StatusPending, CreatedAt: at, UpdatedAt: at}
 		if err := repo.Create(ctx, r); err != nil {
 			t.Fatal(err)
@@ -52,14 +53,14 @@ func TestTopUpsRoundTripAndUTRUniqueness(t *testing.T) {
 			got.AdminRemarks != nil || !got.CreatedAt.Equal(at) {
 			t.Fatalf("ByID = %+v", got)
 		}
-		mustEqualDec(t, "amount", got.Amount, "9999999999.99")
+		sqltest.MustEqualDec(t, "amount", got.Amount, "9999999999.99")
 		if _, err := repo.ByID(ctx, r.ID+1000); !errors.Is(err, topup.ErrNotFound) {
 			t.Fatalf("unknown id: %v", err)
 		}
 
 		// A UTR is unique across users and states, whatever its case.
 		for _, utr := range []string{"AXIS-123456", "axis-123456"} {
-			dup := &topup.Request{UserID: bob.ID, Amount: dec(t, "1"), UTRNumber: utr, PaymentMethod: "upi", Status: topup.StatusPending}
+			dup := &topup.Request{UserID: bob.ID, Amount: sqltest.Dec(t, "1"), UTRNumber: utr, PaymentMethod: "upi", Status: topup.StatusPending}
 			if err := repo.Create(ctx, dup); !errors.Is(err, topup.ErrUTRTaken) {
 				t.Fatalf("Create with UTR %s again = %v, want ErrUTRTaken", utr, err)
 			}
@@ -73,7 +74,7 @@ func TestTopUpsRoundTripAndUTRUniqueness(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				results[i] = repo.Create(ctx, &topup.Request{UserID: bob.ID, Amount: dec(t, "5"), UTRNumber: "RACE-000001",
+				results[i] = repo.Create(ctx, &topup.Request{UserID: bob.ID, Amount: sqltest.Dec(t, "5"), UTRNumber: "RACE-000001",
 					PaymentMethod: "upi", Status: topup.StatusPending})
 			}()
 		}
@@ -98,10 +99,10 @@ func TestTopUpDecideIsConditional(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
 		repo := s.Stores().TopUps
-		owner := newUser(t, s)
+		owner := sqltest.NewUser(t, s)
 		admins := make([]*user.User, 8)
 		for i := range admins {
-			admins[i] = newUser(t, s, func(u *user.User) { u.Role = user.RoleAdmin })
+			admins[i] = sqltest.NewUser(t, s, func(u *user.User) { u.Role = user.RoleAdmin })
 		}
 		now := time.Date(2026, 4, 2, 10, 0, 0, 0, time.UTC)
 		r := newTopUp(t, s, owner.ID, "412345678901", "100", now.Add(-time.Hour))
@@ -182,7 +183,7 @@ func TestTopUpListFilters(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
 		repo := s.Stores().TopUps
-		alice, bob, admin := newUser(t, s), newUser(t, s), newUser(t, s, func(u *user.User) { u.Role = user.RoleAdmin })
+		alice, bob, admin := sqltest.NewUser(t, s), sqltest.NewUser(t, s), sqltest.NewUser(t, s, func(u *user.User) { u.Role = user.RoleAdmin })
 		base := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
 		var all []*topup.Request
 		for i := range 25 {

@@ -1,4 +1,4 @@
-package sqlstore_test
+package billingstore_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/sqlstore"
+	"paygate/adapters/sqlstore/sqltest"
 	"paygate/core/billing/invoice"
 	"paygate/internal/testdb"
 )
@@ -24,15 +25,15 @@ func TestInvoiceIRNRecordedOnce(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
 		st := s.Stores()
-		u := newUser(t, s)
+		u := sqltest.NewUser(t, s)
 		at := time.Date(2026, 12, 1, 0, 5, 0, 0, time.UTC)
 		var ids []uint64
 		for i, month := range []string{"2026-10", "2026-11"} {
-			inv := &invoice.Invoice{UserID: u.ID, Kind: invoice.KindInvoice, Number: fmt.Sprintf("PG/26-27/%06d", next()%999999+1), Month: month,
+			inv := &invoice.Invoice{UserID: u.ID, Kind: invoice.KindInvoice, Number: fmt.Sprintf("PG/26-27/%06d", sqltest.Next()%999999+1), Month: month,
 				IssuedAt: at, Rate: decimal.RequireFromString("18"), PlaceOfSupply: "29", CreatedAt: at,
 				Lines: []invoice.Line{{Description: "Calls", SAC: "998319", Quantity: 1, Gross: decimal.RequireFromString("1.18"),
 					Taxable: decimal.RequireFromString("1.00"), IGST: decimal.RequireFromString("0.18")}}}
-			if err := st.Invoices.Insert(ctx, inv, "PG/26-27", next()+int64(i)); err != nil {
+			if err := st.Invoices.Insert(ctx, inv, "PG/26-27", sqltest.Next()+int64(i)); err != nil {
 				t.Fatal(err)
 			}
 			ids = append(ids, inv.ID)

@@ -1,4 +1,4 @@
-package sqlstore_test
+package gatewaystore_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"paygate/adapters/sqlstore"
+	"paygate/adapters/sqlstore/sqltest"
 	"paygate/core/gateway/payment"
 	"paygate/core/gateway/recharge"
 	"paygate/core/gateway/verification"
@@ -24,7 +25,7 @@ func TestPaymentsStore(t *testing.T) {
 		ctx := context.Background()
 		repo := s.Stores().Payments
 		now := time.Date(2026, 11, 21, 10, 0, 0, 123456000, time.UTC)
-		p, err := payment.New(payment.Create{Amount: "99999.99", Currency: "INR", CustomerID: "c", CallbackURL: "https://x.example/cb"}, 5, 6, dec(t, "100000"), now)
+		p, err := payment.New(payment.Create{Amount: "99999.99", Currency: "INR", CustomerID: "c", CallbackURL: "https://x.example/cb"}, 5, 6, sqltest.Dec(t, "100000"), now)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -35,7 +36,7 @@ func TestPaymentsStore(t *testing.T) {
 		if err != nil || got.ID != p.ID || !got.ExpiresAt.Equal(now.Add(payment.Lifetime)) || got.Status != payment.StatusCreated || got.CompletedAt != nil {
 			t.Fatalf("ByPublicID: %+v %v", got, err)
 		}
-		mustEqualDec(t, "amount", got.Amount, "99999.99")
+		sqltest.MustEqualDec(t, "amount", got.Amount, "99999.99")
 		if _, err := repo.ByPublicID(ctx, "pay_nope"); !errors.Is(err, payment.ErrNotFound) {
 			t.Fatalf("unknown: %v", err)
 		}
@@ -67,7 +68,7 @@ func TestPaymentsStore(t *testing.T) {
 		}
 
 		// Expirable: open payments whose lifetime ended.
-		q, _ := payment.New(payment.Create{Amount: "1", Currency: "INR", CustomerID: "c", CallbackURL: "https://x.example/cb"}, 5, 6, dec(t, "100000"), now)
+		q, _ := payment.New(payment.Create{Amount: "1", Currency: "INR", CustomerID: "c", CallbackURL: "https://x.example/cb"}, 5, 6, sqltest.Dec(t, "100000"), now)
 		if err := repo.Create(ctx, q); err != nil {
 			t.Fatal(err)
 		}
@@ -172,7 +173,7 @@ func TestRechargesStore(t *testing.T) {
 		if err != nil || got.ID != r.ID || got.Status != recharge.StatusPending {
 			t.Fatalf("ByReference: %+v %v", got, err)
 		}
-		mustEqualDec(t, "amount", got.Amount, "249.50")
+		sqltest.MustEqualDec(t, "amount", got.Amount, "249.50")
 		if _, err := repo.ByReference(ctx, 5, "R-1"); !errors.Is(err, recharge.ErrNotFound) {
 			t.Fatalf("references are case-sensitive: %v", err)
 		}

@@ -1,4 +1,4 @@
-package sqlstore_test
+package billingstore_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/sqlstore"
+	"paygate/adapters/sqlstore/sqltest"
 	"paygate/core/accounts/user"
 	"paygate/core/billing/invoice"
 	"paygate/core/metering/hitlog"
@@ -33,17 +34,17 @@ func TestInvoiceStoreResellerReads(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
 		st := s.Stores()
-		reseller := newUser(t, s, func(u *user.User) { u.Role = user.RoleReseller })
+		reseller := sqltest.NewUser(t, s, func(u *user.User) { u.Role = user.RoleReseller })
 		rid := reseller.ID
-		cust := newUser(t, s, func(u *user.User) { u.ParentID = &rid })
-		_, svc, _ := newCaller(t, s)
-		k := newKey(t, s, cust)
+		cust := sqltest.NewUser(t, s, func(u *user.User) { u.ParentID = &rid })
+		_, svc, _ := sqltest.NewCaller(t, s)
+		k := sqltest.NewKey(t, s, cust)
 		from := time.Now().UTC().Truncate(time.Hour).Add(-3 * time.Hour)
 		to := from.Add(3 * time.Hour)
 		var hits []*hitlog.Hit
 		for i := range 3 {
 			at := from.Add(time.Duration(i+1) * time.Minute)
-			hits = append(hits, &hitlog.Hit{UserID: cust.ID, ServiceID: svc.ID, APIKeyID: k.ID, RequestID: fmt.Sprintf("ic-%d-%d", next(), i),
+			hits = append(hits, &hitlog.Hit{UserID: cust.ID, ServiceID: svc.ID, APIKeyID: k.ID, RequestID: fmt.Sprintf("ic-%d-%d", sqltest.Next(), i),
 				RequestPayload: "{}", Status: hitlog.StatusSuccess, ResellerID: &rid, Commission: decimal.RequireFromString("0.5000"),
 				ChargeAmount: decimal.RequireFromString("2.0000"), CostAmount: decimal.Zero, Reserved: decimal.Zero, IPAddress: "127.0.0.1",
 				CreatedAt: at, UpdatedAt: at})
@@ -95,7 +96,7 @@ func TestInvoiceStoreResellerReads(t *testing.T) {
 			t.Fatalf("charged %v, %v: want the customer %d and its reseller %d", ids, err, cust.ID, rid)
 		}
 
-		other := newUser(t, s, func(u *user.User) { u.Role = user.RoleReseller })
+		other := sqltest.NewUser(t, s, func(u *user.User) { u.Role = user.RoleReseller })
 		oid := other.ID
 		doc := func(userID uint64, issuer *uint64, number, series string, seq int64, month string) error {
 			inv := &invoice.Invoice{UserID: userID, IssuerID: issuer, Kind: invoice.KindInvoice, Number: number, Month: month,
@@ -107,14 +108,14 @@ func TestInvoiceStoreResellerReads(t *testing.T) {
 		if err := doc(cust.ID, &rid, "IN/26-27/000001", fmt.Sprintf("R%d:IN/26-27", rid), 1, "2026-11"); err != nil {
 			t.Fatal(err)
 		}
-		if err := doc(newUser(t, s, func(u *user.User) { u.ParentID = &oid }).ID, &oid, "IN/26-27/000001", fmt.Sprintf("R%d:IN/26-27", oid), 1, "2026-11"); err != nil {
+		if err := doc(sqltest.NewUser(t, s, func(u *user.User) { u.ParentID = &oid }).ID, &oid, "IN/26-27/000001", fmt.Sprintf("R%d:IN/26-27", oid), 1, "2026-11"); err != nil {
 			t.Fatalf("another reseller's IN/26-27/000001: %v", err)
 		}
 		var e *errs.Error
-		if err := doc(newUser(t, s, func(u *user.User) { u.ParentID = &rid }).ID, &rid, "IN/26-27/000001", fmt.Sprintf("R%d:IN/26-27", rid), 2, "2026-11"); !errors.As(err, &e) || e.Kind != errs.Conflict {
+		if err := doc(sqltest.NewUser(t, s, func(u *user.User) { u.ParentID = &rid }).ID, &rid, "IN/26-27/000001", fmt.Sprintf("R%d:IN/26-27", rid), 2, "2026-11"); !errors.As(err, &e) || e.Kind != errs.Conflict {
 			t.Fatalf("a number reused by its issuer: %v", err)
 		}
-		if err := doc(rid, nil, fmt.Sprintf("PG/26-27/%06d", next()%999999+1), "PG/26-27", next(), "2026-11"); err != nil {
+		if err := doc(rid, nil, fmt.Sprintf("PG/26-27/%06d", sqltest.Next()%999999+1), "PG/26-27", sqltest.Next(), "2026-11"); err != nil {
 			t.Fatal(err)
 		}
 		for _, c := range []struct {
@@ -149,13 +150,13 @@ func TestInvoiceStoreByIssueDate(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
 		st := s.Stores()
-		reseller := newUser(t, s, func(u *user.User) { u.Role = user.RoleReseller })
+		reseller := sqltest.NewUser(t, s, func(u *user.User) { u.Role = user.RoleReseller })
 		rid := reseller.ID
 		from := time.Date(2026, 11, 30, 18, 30, 0, 0, time.UTC) // 1 December, IST
 		to := time.Date(2026, 12, 31, 18, 30, 0, 0, time.UTC)
 		months := 0 // each document its own month: (user, month, kind) is unique
 		doc := func(userID uint64, issuer *uint64, kind invoice.Kind, series string, at time.Time) uint64 {
-			seq := next()
+			seq := sqltest.Next()
 			months++
 			_, prefix, _ := strings.Cut(series, ":") // a reseller's series is "R<id>:IN/26-27", its numbers "IN/26-27/000001"
 			if prefix == "" {
@@ -172,8 +173,8 @@ func TestInvoiceStoreByIssueDate(t *testing.T) {
 			}
 			return inv.ID
 		}
-		u1, u2 := newUser(t, s), newUser(t, s)
-		cust := newUser(t, s, func(u *user.User) { u.ParentID = &rid })
+		u1, u2 := sqltest.NewUser(t, s), sqltest.NewUser(t, s)
+		cust := sqltest.NewUser(t, s, func(u *user.User) { u.ParentID = &rid })
 		doc(u1.ID, nil, invoice.KindInvoice, "PG/26-27", from.Add(-time.Microsecond)) // November's last instant
 		second := doc(u2.ID, nil, invoice.KindInvoice, "PG/26-27", from.Add(time.Hour))
 		first := doc(u1.ID, nil, invoice.KindInvoice, "PG/26-27", from)

@@ -1,4 +1,4 @@
-package sqlstore_test
+package meteringstore_test
 
 import (
 	"context"
@@ -13,6 +13,8 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/sqlstore"
+	"paygate/adapters/sqlstore/meteringstore"
+	"paygate/adapters/sqlstore/sqltest"
 	"paygate/core/accounts/user"
 	"paygate/core/app"
 	"paygate/core/metering/hitlog"
@@ -49,8 +51,8 @@ func insertHits(t testing.TB, s *sqlstore.Store, hits []bulkHit) {
 			}
 			sb.WriteString("(?, ?, ?, ?, ?, ?, ?, '203.0.113.7', ?, ?, 5, ?, ?)")
 			at := h.at.UTC()
-			ids[j] = fmt.Sprintf("req_bulk_%d_%d", next(), i+j)
-			args = append(args, h.user, h.service, h.key, ids[j], h.charge, h.cost, h.charge, string(h.status), sqlstore.Outcome(h.status), at, at)
+			ids[j] = fmt.Sprintf("req_bulk_%d_%d", sqltest.Next(), i+j)
+			args = append(args, h.user, h.service, h.key, ids[j], h.charge, h.cost, h.charge, string(h.status), meteringstore.Outcome(h.status), at, at)
 		}
 		if err := s.DB().Exec(sb.String(), args...).Error; err != nil {
 			t.Fatalf("insert hits: %v", err)
@@ -78,7 +80,7 @@ func insertHits(t testing.TB, s *sqlstore.Store, hits []bulkHit) {
 			if payload == "" {
 				payload = "{}"
 			}
-			args = append(args, idOf[ids[j]], sqlstore.PayloadMonth(h.at), payload, payload)
+			args = append(args, idOf[ids[j]], meteringstore.PayloadMonth(h.at), payload, payload)
 		}
 		if err := s.DB().Exec(sb.String(), args...).Error; err != nil {
 			t.Fatalf("insert hit payloads: %v", err)
@@ -131,7 +133,7 @@ func TestHitListFiltersOrderAndCappedTotal(t *testing.T) {
 		check("range", hitlog.Filter{From: &from, To: &to}, 10, func(h hitlog.Hit) bool { return !h.CreatedAt.Before(from) && !h.CreatedAt.After(to) })
 		check("user+range", hitlog.Filter{UserID: &one, From: &from, To: &to}, 5, func(h hitlog.Hit) bool { return h.UserID == 1 })
 		got, _, _ := hits.List(ctx, hitlog.Filter{Page: 1, PerPage: 1})
-		if len(got) != 1 || !got[0].CostAmount.Equal(dec(t, "0.2")) {
+		if len(got) != 1 || !got[0].CostAmount.Equal(sqltest.Dec(t, "0.2")) {
 			t.Fatalf("cost_amount does not round-trip: %+v", got)
 		}
 
@@ -285,13 +287,13 @@ func TestLedgerFiltersAndExport(t *testing.T) {
 	t.Parallel()
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
-		u, other := newUser(t, s), newUser(t, s)
+		u, other := sqltest.NewUser(t, s), sqltest.NewUser(t, s)
 		base := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
 		balance := decimal.Zero
 		for i := range 12 {
-			typ, ref, amount := ledger.Credit, ledger.RefBalanceRequest, dec(t, "2.00")
+			typ, ref, amount := ledger.Credit, ledger.RefBalanceRequest, sqltest.Dec(t, "2.00")
 			if i%3 != 0 {
-				typ, ref, amount = ledger.Debit, ledger.RefAPIHit, dec(t, "1.00")
+				typ, ref, amount = ledger.Debit, ledger.RefAPIHit, sqltest.Dec(t, "1.00")
 			}
 			after, err := ledger.Apply(balance, typ, amount)
 			if err != nil {
@@ -305,7 +307,7 @@ func TestLedgerFiltersAndExport(t *testing.T) {
 			balance = after
 		}
 		if err := s.Stores().Ledger.Insert(ctx, &ledger.Entry{UserID: other.ID, TxnID: ledger.NewTxnID(base), Type: ledger.Credit,
-			Amount: dec(t, "5"), BalanceBefore: decimal.Zero, BalanceAfter: dec(t, "5"), ReferenceType: ledger.RefAdjustment, Description: "x"}); err != nil {
+			Amount: sqltest.Dec(t, "5"), BalanceBefore: decimal.Zero, BalanceAfter: sqltest.Dec(t, "5"), ReferenceType: ledger.RefAdjustment, Description: "x"}); err != nil {
 			t.Fatal(err)
 		}
 		count := func(f ledger.Filter) int {
@@ -389,8 +391,8 @@ func TestReportStore(t *testing.T) {
 
 		// Closing: the mark is unique per zone and day, in the transaction of its rows.
 		rows := []report.Row{
-			{Day: "2026-11-02", UserID: 1, ServiceID: 10, Usage: report.Usage{Calls: 3, Success: 3, Revenue: dec(t, "0.0003"), Cost: dec(t, "0.0009")}},
-			{Day: "2026-11-02", UserID: 2, ServiceID: 10, Usage: report.Usage{Calls: 2, Success: 1, Failed: 1, Revenue: dec(t, "99999999.9999"), Cost: dec(t, "0")}},
+			{Day: "2026-11-02", UserID: 1, ServiceID: 10, Usage: report.Usage{Calls: 3, Success: 3, Revenue: sqltest.Dec(t, "0.0003"), Cost: sqltest.Dec(t, "0.0009")}},
+			{Day: "2026-11-02", UserID: 2, ServiceID: 10, Usage: report.Usage{Calls: 2, Success: 1, Failed: 1, Revenue: sqltest.Dec(t, "99999999.9999"), Cost: sqltest.Dec(t, "0")}},
 			{Day: "2026-11-03", UserID: 2, ServiceID: 11, Usage: report.Usage{Calls: 1, InsufficientBalance: 1}},
 		}
 		err = s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
@@ -434,23 +436,23 @@ func TestReportStore(t *testing.T) {
 		}
 
 		// Counts for admins.
-		newUser(t, s)
-		newUser(t, s, func(u *user.User) { u.Status = user.StatusBlocked })
-		gone := newUser(t, s, func(u *user.User) { u.Status = user.StatusPending })
+		sqltest.NewUser(t, s)
+		sqltest.NewUser(t, s, func(u *user.User) { u.Status = user.StatusBlocked })
+		gone := sqltest.NewUser(t, s, func(u *user.User) { u.Status = user.StatusPending })
 		now := time.Now()
 		gone.DeletedAt = &now
 		if err := s.Stores().Users.Update(ctx, gone); err != nil {
 			t.Fatal(err)
 		}
-		newUser(t, s, func(u *user.User) { u.Status = user.StatusPending })
+		sqltest.NewUser(t, s, func(u *user.User) { u.Status = user.StatusPending })
 		byStatus, err := rep.UsersByStatus(ctx)
 		if err != nil || byStatus[user.StatusActive] != 1 || byStatus[user.StatusBlocked] != 1 || byStatus[user.StatusPending] != 1 {
 			t.Fatalf("UsersByStatus = %v, %v (deleted users left out)", byStatus, err)
 		}
-		owner := newUser(t, s)
+		owner := sqltest.NewUser(t, s)
 		for i, status := range []string{"pending", "pending", "approved", "rejected"} {
 			err := s.DB().Exec("INSERT INTO balance_requests (user_id, amount, utr_number, status, created_at) VALUES (?, '10.00', ?, ?, ?)",
-				owner.ID, fmt.Sprintf("UTR%d-%d", next(), i), status, now.UTC()).Error
+				owner.ID, fmt.Sprintf("UTR%d-%d", sqltest.Next(), i), status, now.UTC()).Error
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -474,9 +476,9 @@ func TestDashboardRollsUpAClosedDayOnce(t *testing.T) {
 		loc, _ := time.LoadLocation("Asia/Kolkata")
 		now := time.Date(2026, 11, 21, 19, 0, 0, 0, time.UTC) // 00:30 on the 22nd local
 		a := app.New(app.Deps{Tx: s, Stores: s.Stores(), Names: s.Names(), Exports: s.Exports(), Now: func() time.Time { return now }, Config: app.Config{Location: loc}})
-		admin := newUser(t, s, func(u *user.User) { u.Role = user.RoleAdmin })
-		cust := newUser(t, s)
-		svc := newService(t, s)
+		admin := sqltest.NewUser(t, s, func(u *user.User) { u.Role = user.RoleAdmin })
+		cust := sqltest.NewUser(t, s)
+		svc := sqltest.NewService(t, s)
 		insertHits(t, s, []bulkHit{
 			// The 21st local: 23:59:59 local is 18:29:59Z.
 			{user: cust.ID, service: svc.ID, key: 1, status: hitlog.StatusSuccess, charge: "0.5000", cost: "0.2000", at: time.Date(2026, 11, 21, 18, 29, 59, 0, time.UTC)},
@@ -520,7 +522,7 @@ func TestDashboardRollsUpAClosedDayOnce(t *testing.T) {
 		}
 		// A closed day is final: a hit written into it now is not read again.
 		late := &hitlog.Hit{UserID: cust.ID, ServiceID: svc.ID, APIKeyID: 1, RequestID: "req_late", Status: hitlog.StatusSuccess,
-			ChargeAmount: dec(t, "7"), CostAmount: dec(t, "0"), Reserved: dec(t, "0"), CreatedAt: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
+			ChargeAmount: sqltest.Dec(t, "7"), CostAmount: sqltest.Dec(t, "0"), Reserved: sqltest.Dec(t, "0"), CreatedAt: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
 		if err := s.Stores().Hits.Insert(ctx, late); err != nil {
 			t.Fatal(err)
 		}

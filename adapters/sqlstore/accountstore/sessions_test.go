@@ -1,4 +1,4 @@
-package sqlstore_test
+package accountstore_test
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"paygate/adapters/sqlstore"
+	"paygate/adapters/sqlstore/sqltest"
 	"paygate/core/accounts/session"
 	"paygate/core/platform/errs"
 	"paygate/internal/testdb"
@@ -23,7 +24,7 @@ func TestSessions(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
 		sessions := s.Stores().Sessions
-		u, other := newUser(t, s), newUser(t, s)
+		u, other := sqltest.NewUser(t, s), sqltest.NewUser(t, s)
 		expires := time.Now().Add(30 * 24 * time.Hour)
 		var made []*session.Token
 		for i, owner := range []uint64{u.ID, u.ID, other.ID} {
@@ -161,29 +162,6 @@ func TestOpen(t *testing.T) {
 	}
 }
 
-func TestMySQLConfig(t *testing.T) {
-	t.Parallel()
-	cfg, err := sqlstore.MySQLConfig("mysql://app:p%40ss%3Aw%2Frd@db.internal:3307/paygate?timeout=3s&parseTime=false&loc=Local")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cfg.User != "app" || cfg.Passwd != "p@ss:w/rd" || cfg.Net != "tcp" || cfg.Addr != "db.internal:3307" ||
-		cfg.DBName != "paygate" || !cfg.ParseTime || cfg.Loc != time.UTC || !cfg.ClientFoundRows || cfg.Timeout != 3*time.Second {
-		t.Fatalf("config = %+v", cfg)
-	}
-	cfg, err = sqlstore.MySQLConfig("mysql://root@localhost/paygate?socket=/run/mysqld/mysqld.sock")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cfg.Net != "unix" || cfg.Addr != "/run/mysqld/mysqld.sock" || cfg.DBName != "paygate" {
-		t.Fatalf("socket config = %+v", cfg)
-	}
-	cfg, err = sqlstore.MySQLConfig("mysql://root@127.0.0.1/")
-	if err != nil || cfg.Addr != "127.0.0.1:3306" || cfg.DBName != "" {
-		t.Fatalf("default port: %+v, %v", cfg, err)
-	}
-}
-
 func TestOpenMySQLOverSocket(t *testing.T) {
 	t.Parallel()
 	const sock = "/run/mysqld/mysqld.sock"
@@ -205,7 +183,7 @@ func TestSessionsPrune(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
 		sessions := s.Stores().Sessions
-		u, other := newUser(t, s), newUser(t, s)
+		u, other := sqltest.NewUser(t, s), sqltest.NewUser(t, s)
 		now := time.Now()
 		var ids []uint64
 		for i := 0; i < 6; i++ {
