@@ -121,7 +121,7 @@ test-ha-suite: mariadb ## Run the MySQL half of the database-backed tests agains
 	@status=0; bash scripts/galera.sh start && \
 	  eval "$$(bash scripts/galera.sh env)" && \
 	  { TEST_MYSQL_URL="$${GALERA_DSNS%%,*}?wsrep_sync_wait=1" TESTDB_ONLY=mysql REQUIRE_MYSQL=1 $(GO) test -count=1 -timeout 60m \
-	    ./adapters/sqlstore ./adapters/httpapi ./cmd/server ./internal/faulttest || status=$$?; } || status=$$?; \
+	    ./adapters/sqlstore/... ./adapters/httpapi ./cmd/server ./internal/faulttest || status=$$?; } || status=$$?; \
 	if [ "$${GALERA_KEEP:-}" != 1 ]; then bash scripts/galera.sh destroy; fi; exit $$status
 
 test-mysql: mariadb ## Run only the database-backed test packages, with REQUIRE_MYSQL=1 (no skipping)

@@ -121,7 +121,7 @@ func (s *Store) SettlesApart() bool { return s.dialect == DialectMySQL }
 // deadlock or a lock wait is run again, after a short random pause: with
 // several instances locking the same users and keys, a deadlock is a
 // normal outcome of a busy moment, not an outage, and the batch's
-// function plans from its ops afresh each run (metering/batch.go).
+// function plans from its ops afresh each run (core/metering/batch.go).
 const busyRetries = 4
 
 // retryBusy runs run, again while it fails as busy (deadlock, lock wait,
@@ -254,9 +254,9 @@ type batchConn struct {
 	given    []*hitlog.Hit
 	referred []*ledger.Entry
 
-	conflict sqlbase.ConflictSyntax // the server's upsert syntax (upsert.go)
+	conflict sqlbase.ConflictSyntax // the server's upsert syntax (sqlbase/upsert.go)
 	// usage: the final hits this transaction wrote, added to the usage
-	// roll-up by one statement before the COMMIT (usage.go).
+	// roll-up by one statement before the COMMIT (meteringstore/usage.go).
 	usage *meteringstore.UsageTally
 }
 
@@ -275,7 +275,7 @@ type deferredRef struct {
 
 var _ gorm.ConnPool = (*batchConn)(nil)
 
-// usageTally is the roll-up this transaction sends before its COMMIT.
+// UsageTally is the roll-up this transaction sends before its COMMIT.
 func (c *batchConn) UsageTally() *meteringstore.UsageTally { return c.usage }
 
 // deferExec queues one statement (its own ? placeholders and args), sent

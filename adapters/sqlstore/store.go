@@ -62,9 +62,9 @@ type Store struct {
 	sqlDB   *sql.DB
 	dialect string
 	log     *slog.Logger
-	// consecutiveIDs: see base.consecutiveIDs; read at Open.
+	// consecutiveIDs: see sqlbase.Base.ConsecutiveIDs; read at Open.
 	consecutiveIDs bool
-	// conflict: the server's upsert syntax (upsert.go); read at Open.
+	// conflict: the server's upsert syntax (sqlbase/upsert.go); read at Open.
 	conflict sqlbase.ConflictSyntax
 	// batchDB: MySQL's pool for WithinBatchTx (batchtx.go); nil otherwise.
 	batchDB *sql.DB
@@ -76,7 +76,7 @@ type Store struct {
 	batchQueryBytes int
 	// checkpointer: SQLite's background WAL checkpoints; nil on MySQL.
 	checkpointer *checkpointer
-	// sealer seals the secret columns (secrets.go); plaintextSealer until
+	// sealer seals the secret columns (sqlbase/secrets.go); PlaintextSealer until
 	// UseSealer.
 	sealer sqlbase.Sealer
 	// exportPage: rows per keyset page of an export (0: ExportPageRows).

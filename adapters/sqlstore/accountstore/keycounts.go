@@ -9,7 +9,7 @@ import (
 	"paygate/core/accounts/apikey"
 )
 
-// countHitsFast counts n calls of a key when they all fit under its daily
+// CountHitsFast counts n calls of a key when they all fit under its daily
 // limit (one row affected), else changes nothing. hits_today is assigned
 // before hits_date: MySQL's SET sees the values assigned before it
 // (SQLite's sees the old row throughout).

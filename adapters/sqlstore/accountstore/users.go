@@ -45,17 +45,17 @@ type UserRow struct {
 
 func (UserRow) TableName() string { return "users" }
 
-// userRowColumns are userRow's columns in field order. The batch's locked
+// UserRowColumns are userRow's columns in field order. The batch's locked
 // read selects and scans them (userColumns, fields) and the optimistic
 // batch's guard compares them (snapshotMatch), so a column added to userRow
 // is read and checked with no other list to update.
 var UserRowColumns = sqlbase.RowColumns[UserRow]()
 
-// userColumns are userRowColumns for a SELECT that scans without GORM (the
+// UserColumns are userRowColumns for a SELECT that scans without GORM (the
 // metering batch's user locks).
 var UserColumns = sqlbase.ColumnNames(UserRowColumns)
 
-// fields are the scan destinations of userColumns.
+// Fields are the scan destinations of userColumns.
 func (r *UserRow) Fields() []any { return sqlbase.FieldPointers(r, UserRowColumns) }
 
 func toUserRow(u *user.User) (UserRow, error) {
@@ -178,7 +178,7 @@ func (s *UserStore) find(ctx context.Context, lock bool, where string, arg any) 
 	return OpenUser(s.Base, r)
 }
 
-// findRow reads a user's row as stored (its secret sealed).
+// FindRow reads a user's row as stored (its secret sealed).
 func (s *UserStore) FindRow(ctx context.Context, lock bool, where string, arg any) (*UserRow, error) {
 	q := s.Conn(ctx)
 	if lock {
@@ -204,7 +204,7 @@ func sealedUserRow(b sqlbase.Base, u *user.User) (UserRow, error) {
 	return r, err
 }
 
-// openUser is the user of a row as stored: its webhook signing secret opened.
+// OpenUser is the user of a row as stored: its webhook signing secret opened.
 func OpenUser(b sqlbase.Base, r *UserRow) (*user.User, error) {
 	u, err := toDomainUser(r)
 	if err != nil {
@@ -288,7 +288,7 @@ func planAllowance(b sqlbase.Base, ctx context.Context, code string) (*int, erro
 	return rows[0].MonthlyCalls, nil
 }
 
-// balanceValues are the columns SaveBalance writes for u, updated at now.
+// BalanceValues are the columns SaveBalance writes for u, updated at now.
 func BalanceValues(u *user.User, now time.Time) (map[string]any, error) {
 	var w sqlbase.MoneyWriter
 	values := map[string]any{

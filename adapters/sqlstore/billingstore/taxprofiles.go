@@ -63,7 +63,7 @@ func toDomainProfile(r *profileRow) *taxprofile.Profile {
 		UpdatedAt: sqlbase.TimeFromDB(r.UpdatedAt)}
 }
 
-// taxProfileStore keeps the supplier (billing_settings) and the billing
+// TaxProfileStore keeps the supplier (billing_settings) and the billing
 // profiles (billing_profiles).
 type TaxProfileStore struct{ sqlbase.Base }
 

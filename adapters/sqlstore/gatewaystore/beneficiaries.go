@@ -31,7 +31,7 @@ func toDomainBeneficiary(r *beneficiaryRow) beneficiary.Beneficiary {
 		NameAtSource: r.NameAtSource, VerifiedAt: sqlbase.TimeFromDB(r.VerifiedAt), CreatedAt: sqlbase.TimeFromDB(r.CreatedAt)}
 }
 
-// beneficiaryStore keeps the saved payout beneficiaries, scoped to their owner.
+// BeneficiaryStore keeps the saved payout beneficiaries, scoped to their owner.
 type BeneficiaryStore struct{ sqlbase.Base }
 
 var _ beneficiary.Repository = (*BeneficiaryStore)(nil)

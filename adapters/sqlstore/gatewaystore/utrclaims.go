@@ -21,7 +21,7 @@ type utrClaimRow struct {
 
 func (utrClaimRow) TableName() string { return "utr_claims" }
 
-// utrClaimStore: the primary key on utr is the claim; of two transactions
+// UTRClaimStore: the primary key on utr is the claim; of two transactions
 // inserting one UTR, the second waits for the first and then fails.
 type UTRClaimStore struct{ sqlbase.Base }
 

@@ -81,7 +81,7 @@ func (s *HitStore) insertMany(ctx context.Context, hits []*hitlog.Hit) error {
 	return s.countFinal(ctx, hits)
 }
 
-// hitChunks cuts hits into the parts one INSERT each carries.
+// HitChunks cuts hits into the parts one INSERT each carries.
 func HitChunks(hits []*hitlog.Hit) [][]*hitlog.Hit {
 	cs := sqlbase.Chunks(len(hits), func(i int) int { return hitSize(hits[i]) })
 	parts := make([][]*hitlog.Hit, len(cs))
@@ -91,7 +91,7 @@ func HitChunks(hits []*hitlog.Hit) [][]*hitlog.Hit {
 	return parts
 }
 
-// hitInsert is the multi-row INSERT of part and its arguments.
+// HitInsert is the multi-row INSERT of part and its arguments.
 func HitInsert(part []*hitlog.Hit, now time.Time) (string, []any, error) {
 	var q strings.Builder
 	q.WriteString("INSERT INTO api_hit_logs " + hitColumns + " VALUES ")
@@ -395,7 +395,7 @@ func settleUpdate(hits []*hitlog.Hit, part []int, now time.Time) (query string, 
 	return q.String(), args, ids, nil
 }
 
-// inList writes "(?,?,…)" for ids into q and appends the ids to args.
+// InList writes "(?,?,…)" for ids into q and appends the ids to args.
 func InList(q *strings.Builder, args []any, ids []uint64) []any {
 	q.WriteByte('(')
 	for i, id := range ids {

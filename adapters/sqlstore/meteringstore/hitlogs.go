@@ -72,7 +72,7 @@ func toHitRow(h *hitlog.Hit) (HitRow, error) {
 	return r, w.Err
 }
 
-// outcome is the outcome column of a hit with status st (migration
+// Outcome is the outcome column of a hit with status st (migration
 // 00010): the status, except that a pending hit reads success. The list
 // indexes carry it instead of the status, so a pending hit that succeeds
 // changes none of them; only a failure writes it again.

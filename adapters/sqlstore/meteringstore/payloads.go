@@ -31,7 +31,7 @@ const payloadMonths = 24
 // year leaves the retention worker ten months to do it.
 const MaxPayloadRetentionMySQL = 365 * 24 * time.Hour
 
-// payloadMonth is t's month in UTC counted from year 0: YEAR * 12 + MONTH - 1,
+// PayloadMonth is t's month in UTC counted from year 0: YEAR * 12 + MONTH - 1,
 // as the SQL of payloadJoin and migration 00030 compute it.
 func PayloadMonth(t time.Time) int {
 	u := t.UTC()
@@ -55,7 +55,7 @@ func payloadJoin(b sqlbase.Base) string {
 // payloadJoin); a hit without a payload row reads an empty request.
 const withPayloads = "api_hit_logs.*, COALESCE(p.request_payload, '') AS request_payload, p.response_payload AS response_payload"
 
-// payloadInsert is the multi-row INSERT of the payloads of hits, whose
+// PayloadInsert is the multi-row INSERT of the payloads of hits, whose
 // creation times are set. idVar "" takes each hit's ID; otherwise hit k's
 // id is the SQL user variable idVar plus k (a deferred batch INSERT's first
 // id, batchConn.deferHits).

@@ -32,7 +32,7 @@ type usageKey struct {
 	hour          time.Time // UTC instant the local hour starts
 }
 
-// usageTally sums final hits per roll-up row.
+// UsageTally sums final hits per roll-up row.
 type UsageTally struct {
 	loc  *time.Location
 	rows map[usageKey]*report.Usage
@@ -42,7 +42,7 @@ func NewUsageTally(loc *time.Location) *UsageTally {
 	return &UsageTally{loc: loc, rows: map[usageKey]*report.Usage{}}
 }
 
-// add counts h when it is final. Its creation time must be set (the writes
+// Add counts h when it is final. Its creation time must be set (the writes
 // that add hits have it as stored).
 func (t *UsageTally) Add(h report.Hit) error {
 	if h.Status == hitlog.StatusPending {
@@ -61,7 +61,7 @@ func (t *UsageTally) Add(h report.Hit) error {
 	return nil
 }
 
-// addAll counts the final hits among hits; a hit without a status is
+// AddAll counts the final hits among hits; a hit without a status is
 // stored as a success (toHitRow) and counted so.
 func (t *UsageTally) AddAll(hits []*hitlog.Hit) error {
 	for _, h := range hits {
@@ -76,7 +76,7 @@ func (t *UsageTally) AddAll(hits []*hitlog.Hit) error {
 	return nil
 }
 
-// upsert is the statement adding the tally to the roll-up, "" when it is
+// Upsert is the statement adding the tally to the roll-up, "" when it is
 // empty. Rows go in primary-key order, so two writers lock the rows they
 // share in the same order.
 func (t *UsageTally) Upsert(cs sqlbase.ConflictSyntax) (string, []any, error) {
@@ -250,7 +250,7 @@ func (s *ReportStore) PendingHits(ctx context.Context, userID *uint64, from, to 
 	return sqlbase.ConvertRows(rows, ToReportHit)
 }
 
-// split cuts the tally into tallies of at most n rows.
+// Split cuts the tally into tallies of at most n rows.
 func (t *UsageTally) Split(n int) []*UsageTally {
 	var out []*UsageTally
 	cur := NewUsageTally(t.loc)

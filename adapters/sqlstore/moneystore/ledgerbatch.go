@@ -29,12 +29,12 @@ func (s *LedgerStore) InsertMany(ctx context.Context, entries []*ledger.Entry) e
 	return nil
 }
 
-// entryChunks cuts n entries into the ranges one INSERT each carries.
+// EntryChunks cuts n entries into the ranges one INSERT each carries.
 func EntryChunks(n int) [][2]int {
 	return sqlbase.Chunks(n, func(int) int { return 300 })
 }
 
-// entryInsert is the multi-row INSERT of part and its arguments; entry i
+// EntryInsert is the multi-row INSERT of part and its arguments; entry i
 // with refs[i].v set takes its reference_id from refs[i] (refs nil: every
 // entry its own ReferenceID). Each entry gets its created_at as stored.
 func EntryInsert(part []*ledger.Entry, refs []HitRef, now time.Time) (string, []any, error) {
@@ -66,7 +66,7 @@ func EntryInsert(part []*ledger.Entry, refs []HitRef, now time.Time) (string, []
 	return q.String(), args, nil
 }
 
-// hitRef is a reference_id taken in the database: the id of the hit k rows
+// HitRef is a reference_id taken in the database: the id of the hit k rows
 // after the first row of the hit INSERT whose first id is in the session's
 // user variable v (batchInserts).
 type HitRef struct {

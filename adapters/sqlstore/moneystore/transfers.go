@@ -34,7 +34,7 @@ func toDomainTransfer(r *transferRow) (transfer.Transfer, error) {
 	return t, w.Err
 }
 
-// transferStore keeps the transfers between resellers and their customers.
+// TransferStore keeps the transfers between resellers and their customers.
 type TransferStore struct{ sqlbase.Base }
 
 var _ transfer.Repository = (*TransferStore)(nil)

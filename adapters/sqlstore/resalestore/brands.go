@@ -66,7 +66,7 @@ type domainRow struct {
 
 func (domainRow) TableName() string { return "reseller_domains" }
 
-// brandStore keeps resellers' brands: the brand columns of
+// BrandStore keeps resellers' brands: the brand columns of
 // reseller_settings and reseller_domains. Each write is atomic on its own
 // (a transaction, or a savepoint inside the caller's).
 type BrandStore struct{ sqlbase.Base }

@@ -36,7 +36,7 @@ type settlementRow struct {
 
 func (settlementRow) TableName() string { return "commission_settlements" }
 
-// commissionStore keeps the commission settlements and sums the hits of
+// CommissionStore keeps the commission settlements and sums the hits of
 // resellers' customers (api_hit_logs.reseller_id, its index with
 // created_at).
 type CommissionStore struct{ sqlbase.Base }

@@ -35,7 +35,7 @@ func toDomainCustomerPrice(r *customerPriceRow) (pricing.CustomerPrice, error) {
 	return p, w.Err
 }
 
-// customerPriceStore keeps resellers' selling prices (customer_prices) and
+// CustomerPriceStore keeps resellers' selling prices (customer_prices) and
 // their default markup (reseller_settings.default_markup only: the brand
 // columns belong to the brand's store).
 type CustomerPriceStore struct{ sqlbase.Base }

@@ -11,7 +11,7 @@ import (
 	"paygate/core/metering/report"
 )
 
-// resellerReportStore sums a reseller's customers' calls and its
+// ResellerReportStore sums a reseller's customers' calls and its
 // commission settlements for its dashboard. MariaDB sums DECIMAL exactly;
 // SQLite has no exact decimal SUM, so there the rows are summed here.
 type ResellerReportStore struct{ sqlbase.Base }

@@ -14,7 +14,7 @@ const (
 	batchBytes = 1 << 20
 )
 
-// chunks cuts n items into ranges of at most batchRows items and about
+// Chunks cuts n items into ranges of at most batchRows items and about
 // batchBytes bytes (size of item i); an item larger than batchBytes goes alone.
 func Chunks(n int, size func(i int) int) [][2]int {
 	var out [][2]int
@@ -33,7 +33,7 @@ func Chunks(n int, size func(i int) int) [][2]int {
 	return out
 }
 
-// sqlExec runs one statement on the repository's handle (the transaction's,
+// SQLExec runs one statement on the repository's handle (the transaction's,
 // inside WithinTx) and returns the driver's result.
 func (b Base) SQLExec(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	return b.DB.Statement.ConnPool.ExecContext(ctx, query, args...)

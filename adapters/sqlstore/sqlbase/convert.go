@@ -74,7 +74,7 @@ func (c Column) ptrFromDB(s *string) (*decimal.Decimal, error) {
 	return &d, err
 }
 
-// moneyWriter collects the first conversion error of several columns, so a
+// MoneyWriter collects the first conversion error of several columns, so a
 // converter reads as a list of assignments.
 type MoneyWriter struct{ Err error }
 
@@ -115,7 +115,7 @@ func (w *MoneyWriter) GetPtr(c Column, s *string) *decimal.Decimal {
 
 func DBTime(t time.Time) time.Time { return t.UTC().Truncate(time.Microsecond) }
 
-// stamp is t for a row, or now when the domain left it zero.
+// Stamp is t for a row, or now when the domain left it zero.
 func Stamp(t time.Time) *time.Time {
 	if t.IsZero() {
 		t = time.Now()
@@ -132,7 +132,7 @@ func TimePtrToDB(t *time.Time) *time.Time {
 	return &u
 }
 
-// nonZeroTime is nil (NULL) for the zero time.
+// NonZeroTime is nil (NULL) for the zero time.
 func NonZeroTime(t time.Time) *time.Time {
 	if t.IsZero() {
 		return nil
@@ -155,7 +155,7 @@ func TimePtrFromDB(t *time.Time) *time.Time {
 	return &u
 }
 
-// nullString is nil for "", so optional text columns hold NULL rather than an empty string.
+// NullString is nil for "", so optional text columns hold NULL rather than an empty string.
 func NullString(s string) *string {
 	if s == "" {
 		return nil
@@ -187,7 +187,7 @@ func JSONFromDB(field, s string, dst any) error {
 	return nil
 }
 
-// paging turns page/per_page into LIMIT and OFFSET: 20 a page by default,
+// Paging turns page/per_page into LIMIT and OFFSET: 20 a page by default,
 // 100 at most.
 func Paging(page, perPage int) (limit, offset int) {
 	if perPage <= 0 {
@@ -202,7 +202,7 @@ func Paging(page, perPage int) (limit, offset int) {
 	return perPage, (page - 1) * perPage
 }
 
-// likePattern matches s anywhere, with LIKE's wildcards in s escaped by '!'
+// LikePattern matches s anywhere, with LIKE's wildcards in s escaped by '!'
 // (an escape character that means the same on MySQL and SQLite).
 func LikePattern(s string) string {
 	out := make([]rune, 0, len(s)+2)

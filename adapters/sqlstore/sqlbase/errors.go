@@ -51,7 +51,7 @@ const (
 	sqlitePrimaryResult = 0xff
 )
 
-// classify reports what kind of failure err is and the driver's message,
+// Classify reports what kind of failure err is and the driver's message,
 // which names the index or constraint involved.
 func Classify(err error) (failure, string) {
 	var me *mysql.MySQLError
@@ -81,7 +81,7 @@ func Classify(err error) (failure, string) {
 	return failOther, ""
 }
 
-// duplicateOf reports whether err is a unique-key violation and, if so, the
+// DuplicateOf reports whether err is a unique-key violation and, if so, the
 // driver's message naming the index ("... for key 'users_email_unique'",
 // "UNIQUE constraint failed: users.email").
 func DuplicateOf(err error) (string, bool) {
@@ -121,7 +121,7 @@ func markUnavailable(db *gorm.DB) {
 	}
 }
 
-// registerUnavailable installs markUnavailable on every kind of statement.
+// RegisterUnavailable installs markUnavailable on every kind of statement.
 func RegisterUnavailable(db *gorm.DB) error {
 	cb := db.Callback()
 	for _, err := range []error{
@@ -139,7 +139,7 @@ func RegisterUnavailable(db *gorm.DB) error {
 	return nil
 }
 
-// translate maps driver errors every repository shares: duplicates to
+// Translate maps driver errors every repository shares: duplicates to
 // errs.ErrConflict, foreign keys to ErrInvalidReference, lock trouble and a
 // lost connection to errs.ErrUnavailable. Others pass through unchanged.
 func Translate(err error) error {
@@ -166,7 +166,7 @@ func Translate(err error) error {
 	return err
 }
 
-// mentions reports whether a driver message names one of the given index or
+// Mentions reports whether a driver message names one of the given index or
 // column fragments.
 func Mentions(msg string, fragments ...string) bool {
 	for _, f := range fragments {
@@ -177,7 +177,7 @@ func Mentions(msg string, fragments ...string) bool {
 	return false
 }
 
-// errNotFoundOr returns notFound for a missing row, else err translated.
+// ErrNotFoundOr returns notFound for a missing row, else err translated.
 func ErrNotFoundOr(err, notFound error) error {
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return notFound

@@ -9,7 +9,7 @@ import (
 	"gorm.io/gorm"
 )
 
-// forEachRow streams the rows of q one at a time, converted to the domain,
+// ForEachRow streams the rows of q one at a time, converted to the domain,
 // so a long history is never loaded whole.
 func ForEachRow[R, D any](q *gorm.DB, conv func(*R) (D, error), fn func(D) error) error {
 	rows, err := q.Rows()
@@ -36,7 +36,7 @@ func ForEachRow[R, D any](q *gorm.DB, conv func(*R) (D, error), fn func(D) error
 // ExportPageRows is the most rows one page of an export reads.
 const ExportPageRows = 1000
 
-// exportPageSize is the rows a page reads for a configured size n
+// ExportPageSize is the rows a page reads for a configured size n
 // (Store.SetExportPageRows): n from 1 to ExportPageRows, else ExportPageRows.
 func ExportPageSize(n int) int {
 	if n <= 0 || n > ExportPageRows {
@@ -45,7 +45,7 @@ func ExportPageSize(n int) int {
 	return n
 }
 
-// forEachPage visits the rows that page reads, in its order, one keyset
+// ForEachPage visits the rows that page reads, in its order, one keyset
 // page at a time: page(nil) reads the first rows, page(last) the rows after
 // the last one visited, and each page is one short query (LIMIT size).
 // No connection is held while fn runs, so a consumer that waits (a client
@@ -76,7 +76,7 @@ func ForEachPage[R, D any](size int, page func(last *R) *gorm.DB, conv func(*R) 
 	}
 }
 
-// forEachOfUser visits the rows of userID in R's table in id order, 500 a
+// ForEachOfUser visits the rows of userID in R's table in id order, 500 a
 // page (forEachPage); id is a row's id (the keyset).
 func ForEachOfUser[R, D any](db *gorm.DB, userID uint64, id func(*R) uint64, conv func(*R) (D, error), fn func(D) error) error {
 	page := func(last *R) *gorm.DB {
@@ -89,7 +89,7 @@ func ForEachOfUser[R, D any](db *gorm.DB, userID uint64, id func(*R) uint64, con
 	return ForEachPage(500, page, conv, fn)
 }
 
-// convertRows converts a page of rows to the domain.
+// ConvertRows converts a page of rows to the domain.
 func ConvertRows[R, D any](rows []R, conv func(*R) (D, error)) ([]D, error) {
 	out := make([]D, 0, len(rows))
 	for i := range rows {
@@ -102,7 +102,7 @@ func ConvertRows[R, D any](rows []R, conv func(*R) (D, error)) ([]D, error) {
 	return out, nil
 }
 
-// cappedCount counts the rows of q, but at most limit+1 of them: the
+// CappedCount counts the rows of q, but at most limit+1 of them: the
 // database stops reading there, so a count over millions of rows costs no
 // more than a page of them. A result above limit means "more than limit".
 func CappedCount(q *gorm.DB, limit int) (int64, error) {
@@ -114,7 +114,7 @@ func CappedCount(q *gorm.DB, limit int) (int64, error) {
 	return n, nil
 }
 
-// pageNewest counts the rows of R's table that filter selects and reads one
+// PageNewest counts the rows of R's table that filter selects and reads one
 // page of them, newest id first, converted by conv; what names the rows in
 // errors ("users").
 func PageNewest[R, D any](db *gorm.DB, filter func(*gorm.DB) *gorm.DB, page, perPage int, what string,
@@ -132,7 +132,7 @@ func PageNewest[R, D any](db *gorm.DB, filter func(*gorm.DB) *gorm.DB, page, per
 	return out, total, err
 }
 
-// createdBetween narrows q to rows created within [from, to]; a nil bound
+// CreatedBetween narrows q to rows created within [from, to]; a nil bound
 // is open.
 func CreatedBetween(q *gorm.DB, from, to *time.Time) *gorm.DB {
 	if from != nil {
@@ -144,14 +144,14 @@ func CreatedBetween(q *gorm.DB, from, to *time.Time) *gorm.DB {
 	return q
 }
 
-// rowColumn is one column of a row struct: its name (the field's gorm
+// RowColumn is one column of a row struct: its name (the field's gorm
 // column tag) and its field.
 type RowColumn struct {
 	Name  string
 	Field reflect.StructField
 }
 
-// rowColumns are the columns of row struct R in field order. Every field of
+// RowColumns are the columns of row struct R in field order. Every field of
 // a row names its column; one that does not is a programming error.
 func RowColumns[R any]() []RowColumn {
 	t := reflect.TypeFor[R]()
@@ -176,7 +176,7 @@ func gormColumn(tag string) string {
 	return ""
 }
 
-// columnNames are cols' names separated by commas, for a SELECT.
+// ColumnNames are cols' names separated by commas, for a SELECT.
 func ColumnNames(cols []RowColumn) string {
 	names := make([]string, len(cols))
 	for i, c := range cols {
@@ -185,7 +185,7 @@ func ColumnNames(cols []RowColumn) string {
 	return strings.Join(names, ", ")
 }
 
-// fieldPointers are pointers to r's fields of cols (r a pointer to the row
+// FieldPointers are pointers to r's fields of cols (r a pointer to the row
 // struct cols were read from), the destinations of a scan.
 func FieldPointers(r any, cols []RowColumn) []any {
 	v := reflect.ValueOf(r).Elem()

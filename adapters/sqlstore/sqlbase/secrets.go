@@ -22,13 +22,13 @@ type Sealer interface {
 	Holds(stored string) bool
 }
 
-// sealedPrefix starts every sealed value (secretbox.Prefix).
+// SealedPrefix starts every sealed value (secretbox.Prefix).
 const SealedPrefix = "enc:"
 
 // errNoDataKey: a sealed value was read by a store given no Sealer.
 var errNoDataKey = errors.New("secret is sealed but the store has no data key (DATA_KEY)")
 
-// plaintextSealer is a store's Sealer until UseSealer: values are written as
+// PlaintextSealer is a store's Sealer until UseSealer: values are written as
 // they are (the tools and tests that open a store without a data key) and a
 // sealed value cannot be read.
 type PlaintextSealer struct{}
@@ -43,7 +43,7 @@ func (PlaintextSealer) Open(s string) (string, error) {
 func (PlaintextSealer) Current(s string) bool { return !strings.HasPrefix(s, SealedPrefix) }
 func (PlaintextSealer) Holds(s string) bool   { return !strings.HasPrefix(s, SealedPrefix) }
 
-// sealPtr seals a nullable secret column's value.
+// SealPtr seals a nullable secret column's value.
 func (b Base) SealPtr(column string, v *string) (*string, error) {
 	if v == nil {
 		return nil, nil
@@ -55,7 +55,7 @@ func (b Base) SealPtr(column string, v *string) (*string, error) {
 	return &sealed, nil
 }
 
-// openPtr opens a nullable secret column's value.
+// OpenPtr opens a nullable secret column's value.
 func (b Base) OpenPtr(column string, v *string) (*string, error) {
 	if v == nil {
 		return nil, nil

@@ -5,22 +5,22 @@ import (
 	"strings"
 )
 
-// conflictSyntax is how an upsert names the values of the row it could not
+// ConflictSyntax is how an upsert names the values of the row it could not
 // insert: the store reads it from the server at Open.
 type ConflictSyntax uint8
 
 const (
-	// conflictExcluded: SQLite, ON CONFLICT (…) DO UPDATE SET c = excluded.c.
+	// ConflictExcluded: SQLite, ON CONFLICT (…) DO UPDATE SET c = excluded.c.
 	ConflictExcluded ConflictSyntax = iota
-	// conflictValues: MariaDB (which has no row alias) and MySQL before
+	// ConflictValues: MariaDB (which has no row alias) and MySQL before
 	// 8.0.19, ON DUPLICATE KEY UPDATE c = VALUES(c).
 	ConflictValues
-	// conflictAlias: MySQL 8.0.19 and later, VALUES (…) AS new ON DUPLICATE
+	// ConflictAlias: MySQL 8.0.19 and later, VALUES (…) AS new ON DUPLICATE
 	// KEY UPDATE c = new.c; VALUES() there is deprecated since 8.0.20.
 	ConflictAlias
 )
 
-// conflictSyntaxOf is the syntax of a MySQL-protocol server from its
+// ConflictSyntaxOf is the syntax of a MySQL-protocol server from its
 // SELECT VERSION(): "10.11.6-MariaDB-1:10.11.6+maria~ubu2204", "8.0.36",
 // "5.7.44-log".
 func ConflictSyntaxOf(version string) ConflictSyntax {
@@ -42,7 +42,7 @@ func ConflictSyntaxOf(version string) ConflictSyntax {
 	return ConflictValues
 }
 
-// rowAlias follows the VALUES list of a MySQL upsert: " AS new" where the
+// RowAlias follows the VALUES list of a MySQL upsert: " AS new" where the
 // server takes a row alias, else nothing.
 func (c ConflictSyntax) RowAlias() string {
 	if c == ConflictAlias {
@@ -51,7 +51,7 @@ func (c ConflictSyntax) RowAlias() string {
 	return ""
 }
 
-// inserted names column col of the row that was not inserted, in an
+// Inserted names column col of the row that was not inserted, in an
 // update's SET list.
 func (c ConflictSyntax) Inserted(col string) string {
 	switch c {
