@@ -90,6 +90,7 @@ func toDomainKey(r *keyRow) (*apikey.Key, error) {
 	return k, nil
 }
 
+// KeyStore is the database's apikey.Repository.
 type KeyStore struct{ sqlbase.Base }
 
 var _ apikey.Repository = (*KeyStore)(nil)

@@ -58,6 +58,7 @@ func rawFromDB(s *string) json.RawMessage {
 	return json.RawMessage(*s)
 }
 
+// AuditStore is the database's audit.Repository.
 type AuditStore struct{ sqlbase.Base }
 
 var _ audit.Repository = (*AuditStore)(nil)

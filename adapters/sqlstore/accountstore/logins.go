@@ -27,6 +27,7 @@ func toLoginAttemptRow(c signin.Counter) loginAttemptRow {
 	return loginAttemptRow{KeyHash: c.Key, Failures: c.Failures, BlockedUntil: sqlbase.NonZeroTime(c.BlockedUntil), UpdatedAt: sqlbase.DBTime(c.UpdatedAt)}
 }
 
+// LoginStore is the database's signin.Repository.
 type LoginStore struct{ sqlbase.Base }
 
 var _ signin.Repository = (*LoginStore)(nil)

@@ -22,6 +22,7 @@ type resetRow struct {
 
 func (resetRow) TableName() string { return "password_reset_tokens" }
 
+// ResetStore is the database's user.ResetRepository.
 type ResetStore struct{ sqlbase.Base }
 
 var _ user.ResetRepository = (*ResetStore)(nil)

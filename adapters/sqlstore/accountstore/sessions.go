@@ -65,6 +65,7 @@ func toDomainToken(r *tokenRow) session.Token {
 	}
 }
 
+// SessionStore is the database's session.Repository.
 type SessionStore struct{ sqlbase.Base }
 
 var _ session.Repository = (*SessionStore)(nil)
@@ -176,6 +177,7 @@ type settingRow struct {
 
 func (settingRow) TableName() string { return "settings" }
 
+// SettingStore is the database's session.Settings.
 type SettingStore struct{ sqlbase.Base }
 
 var _ session.Settings = (*SettingStore)(nil)

@@ -13,6 +13,7 @@ import (
 	"paygate/core/billing/plan"
 )
 
+// UserRow is a users row as stored (its webhook signing secret sealed).
 type UserRow struct {
 	ID              uint64     `gorm:"column:id;primaryKey;autoIncrement"`
 	Name            string     `gorm:"column:name"`
@@ -136,6 +137,7 @@ func toDomainUser(r *UserRow) (*user.User, error) {
 	return u, nil
 }
 
+// UserStore is the database's user.Repository.
 type UserStore struct{ sqlbase.Base }
 
 var _ user.Repository = (*UserStore)(nil)

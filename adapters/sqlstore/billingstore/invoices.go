@@ -158,6 +158,7 @@ func toDomainInvoice(r *invoiceRow) (invoice.Invoice, error) {
 	return inv, nil
 }
 
+// InvoiceStore is the database's invoice.Store.
 type InvoiceStore struct{ sqlbase.Base }
 
 var _ invoice.Store = (*InvoiceStore)(nil)

@@ -120,6 +120,7 @@ func toPeriodRow(p *plan.Period) (periodRow, error) {
 	return r, w.Err
 }
 
+// PlanStore is the database's plan.Catalog.
 type PlanStore struct{ sqlbase.Base }
 
 var (
@@ -200,6 +201,7 @@ func (s *PlanStore) Update(ctx context.Context, p *plan.Plan) error {
 	return nil
 }
 
+// SubscriptionStore is the database's plan.Subscriptions.
 type SubscriptionStore struct{ sqlbase.Base }
 
 // openBatch bounds the users one Open statement gives a subscription.

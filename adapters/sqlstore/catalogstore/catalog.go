@@ -176,6 +176,7 @@ func toDomainDoc(r *docRow) (*catalog.Doc, error) {
 	return d, nil
 }
 
+// CatalogStore is the database's catalog.Repository.
 type CatalogStore struct{ sqlbase.Base }
 
 var _ catalog.Repository = (*CatalogStore)(nil)

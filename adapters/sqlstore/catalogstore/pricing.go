@@ -68,6 +68,7 @@ func toDomainPrice(r *priceRow) (*pricing.Price, error) {
 	return p, nil
 }
 
+// PricingStore is the database's pricing.Repository.
 type PricingStore struct{ sqlbase.Base }
 
 var _ pricing.Repository = (*PricingStore)(nil)

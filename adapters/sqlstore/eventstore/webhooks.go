@@ -94,6 +94,7 @@ func toDomainAttempt(r *webhookAttemptRow) (webhook.Attempt, error) {
 	return a, nil
 }
 
+// WebhookStore is the database's webhook.Repository.
 type WebhookStore struct{ sqlbase.Base }
 
 var _ webhook.Repository = (*WebhookStore)(nil)

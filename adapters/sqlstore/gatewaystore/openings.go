@@ -70,6 +70,7 @@ func toDomainOpening(r *openingRow) (accountopen.Opening, error) {
 	return o, nil
 }
 
+// OpeningStore is the database's accountopen.Repository.
 type OpeningStore struct{ sqlbase.Base }
 
 var _ accountopen.Repository = (*OpeningStore)(nil)

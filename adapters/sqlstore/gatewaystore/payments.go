@@ -19,6 +19,7 @@ import (
 // verifications. State changes are conditional updates on the state the
 // caller read, so several instances never both win a transition.
 
+// PaymentRow is a payments row.
 type PaymentRow struct {
 	ID          uint64     `gorm:"column:id;primaryKey;autoIncrement"`
 	PublicID    string     `gorm:"column:public_id"`
@@ -74,6 +75,7 @@ func toDomainPayment(r *PaymentRow) (payment.Payment, error) {
 	return p, nil
 }
 
+// PaymentStore is the database's payment.Repository.
 type PaymentStore struct{ sqlbase.Base }
 
 var _ payment.Repository = (*PaymentStore)(nil)
@@ -220,6 +222,7 @@ type idempotencyRow struct {
 
 func (idempotencyRow) TableName() string { return "payment_idempotency_keys" }
 
+// IdempotencyStore is the database's payment.IdempotencyKeys.
 type IdempotencyStore struct{ sqlbase.Base }
 
 var _ payment.IdempotencyKeys = (*IdempotencyStore)(nil)
@@ -307,6 +310,7 @@ func toDomainRecharge(r *rechargeRow) (recharge.Recharge, error) {
 	return out, nil
 }
 
+// RechargeStore is the database's recharge.Repository.
 type RechargeStore struct{ sqlbase.Base }
 
 var _ recharge.Repository = (*RechargeStore)(nil)
@@ -440,6 +444,7 @@ type verificationRow struct {
 
 func (verificationRow) TableName() string { return "verifications" }
 
+// VerificationStore is the database's verification.Repository.
 type VerificationStore struct{ sqlbase.Base }
 
 var _ verification.Repository = (*VerificationStore)(nil)

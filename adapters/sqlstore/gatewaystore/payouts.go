@@ -79,6 +79,7 @@ func toDomainPayout(r *payoutRow) (payout.Payout, error) {
 	return out, nil
 }
 
+// PayoutStore is the database's payout.Repository.
 type PayoutStore struct{ sqlbase.Base }
 
 var _ payout.Repository = (*PayoutStore)(nil)

@@ -61,6 +61,7 @@ func toDomainRefund(r *refundRow) (payment.Refund, error) {
 	return out, nil
 }
 
+// RefundStore is the database's payment.RefundRepository.
 type RefundStore struct{ sqlbase.Base }
 
 var _ payment.RefundRepository = (*RefundStore)(nil)
@@ -148,6 +149,7 @@ type refundKeyRow struct {
 
 func (refundKeyRow) TableName() string { return "refund_idempotency_keys" }
 
+// RefundKeyStore is the database's payment.RefundKeys.
 type RefundKeyStore struct{ sqlbase.Base }
 
 var _ payment.RefundKeys = (*RefundKeyStore)(nil)

@@ -16,6 +16,7 @@ import (
 	"paygate/core/platform/errs"
 )
 
+// HitRow is an api_hit_logs row.
 type HitRow struct {
 	ID              uint64     `gorm:"column:id;primaryKey;autoIncrement"`
 	UserID          uint64     `gorm:"column:user_id"`
@@ -138,6 +139,7 @@ func commissionFromDB(w *sqlbase.MoneyWriter, s string) decimal.Decimal {
 	return w.Get(sqlbase.ColCommission, s)
 }
 
+// HitStore is the database's hitlog.Repository.
 type HitStore struct{ sqlbase.Base }
 
 var _ hitlog.Repository = (*HitStore)(nil)

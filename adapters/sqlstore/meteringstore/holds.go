@@ -45,6 +45,7 @@ func toDomainHold(r *holdRow) (hold.Hold, error) {
 	return h, nil
 }
 
+// HoldStore is the database's hold.Repository.
 type HoldStore struct{ sqlbase.Base }
 
 var _ hold.Repository = (*HoldStore)(nil)

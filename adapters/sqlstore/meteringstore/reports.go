@@ -114,6 +114,7 @@ func toDomainRollup(r *rollupRow) report.Row {
 	return report.Row{Day: r.Day, UserID: r.UserID, ServiceID: r.ServiceID, Usage: r.Counts.usage()}
 }
 
+// ReportStore is the database's report.Repository.
 type ReportStore struct{ sqlbase.Base }
 
 var _ report.Repository = (*ReportStore)(nil)

@@ -74,6 +74,7 @@ func toDomainEntry(r *entryRow) (ledger.Entry, error) {
 	return e, nil
 }
 
+// LedgerStore is the database's ledger.Repository.
 type LedgerStore struct{ sqlbase.Base }
 
 var _ ledger.Repository = (*LedgerStore)(nil)

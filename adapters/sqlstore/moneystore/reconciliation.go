@@ -84,6 +84,7 @@ func toDomainLine(r *lineRow) (statement.Line, error) {
 	return l, nil
 }
 
+// StatementStore is the database's statement.Repository.
 type StatementStore struct{ sqlbase.Base }
 
 var _ statement.Repository = (*StatementStore)(nil)

@@ -79,6 +79,7 @@ func toDomainTopUp(row *topUpRow) (topup.Request, error) {
 	return r, nil
 }
 
+// TopUpStore is the database's topup.Repository.
 type TopUpStore struct{ sqlbase.Base }
 
 var _ topup.Repository = (*TopUpStore)(nil)
