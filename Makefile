@@ -110,7 +110,7 @@ test-ha: mariadb ## Run the HA tests on a three-node MariaDB Galera cluster behi
 	  { TEST_MYSQL_URL="$${GALERA_DSNS%%,*}?wsrep_sync_wait=1" $(GO) test -tags galera -count=1 -p 1 -v -timeout 15m -run 'Galera' ./internal/faulttest || status=$$?; } || status=$$?; \
 	if [ "$${GALERA_KEEP:-}" != 1 ]; then bash scripts/galera.sh destroy; fi; exit $$status
 
-# test-ha-suite: the MySQL half of the database-backed packages (mysqlstore,
+# test-ha-suite: the MySQL half of the database-backed packages (sqlstore,
 # httpapi, cmd/server, faulttest) against node 1 of the same cluster, with
 # wsrep_sync_wait=1 (issue 37, point 2). Not in .ci/run, which it would take
 # past 20 minutes (about 9 more on two cores: the cluster's start and the
@@ -121,11 +121,11 @@ test-ha-suite: mariadb ## Run the MySQL half of the database-backed tests agains
 	@status=0; bash scripts/galera.sh start && \
 	  eval "$$(bash scripts/galera.sh env)" && \
 	  { TEST_MYSQL_URL="$${GALERA_DSNS%%,*}?wsrep_sync_wait=1" TESTDB_ONLY=mysql REQUIRE_MYSQL=1 $(GO) test -count=1 -timeout 60m \
-	    ./adapters/mysqlstore ./adapters/httpapi ./cmd/server ./internal/faulttest || status=$$?; } || status=$$?; \
+	    ./adapters/sqlstore/... ./adapters/httpapi ./cmd/server ./internal/faulttest || status=$$?; } || status=$$?; \
 	if [ "$${GALERA_KEEP:-}" != 1 ]; then bash scripts/galera.sh destroy; fi; exit $$status
 
 test-mysql: mariadb ## Run only the database-backed test packages, with REQUIRE_MYSQL=1 (no skipping)
-	@pkgs=$$( { $(GO) list -e ./adapters/mysqlstore/... 2>/dev/null; \
+	@pkgs=$$( { $(GO) list -e ./adapters/sqlstore/... 2>/dev/null; \
 	  $(GO) list -e -f '{{.ImportPath}}{{range .TestImports}} {{.}}{{end}}{{range .XTestImports}} {{.}}{{end}}' ./... \
 	  | awk '/ paygate\/internal\/testdb( |$$)/ {print $$1}'; } | LC_ALL=C sort -u); \
 	if [ -z "$$pkgs" ]; then echo "test-mysql: no database-backed test package found" >&2; exit 1; fi; \

@@ -22,7 +22,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"paygate/adapters/httpapi"
-	"paygate/adapters/mysqlstore"
+	"paygate/adapters/sqlstore"
 	"paygate/adapters/token"
 	"paygate/core/app"
 	"paygate/core/metering/hitlog"
@@ -35,7 +35,7 @@ import (
 // repeats (groups of ids share one), so the export order (created_at, then
 // id, descending) is not the id order and crosses ties at page boundaries.
 // It returns the ids in that order.
-func seedHits(t *testing.T, s *mysqlstore.Store, user uint64, n int, payload string) []uint64 {
+func seedHits(t *testing.T, s *sqlstore.Store, user uint64, n int, payload string) []uint64 {
 	t.Helper()
 	base := time.Now().Add(-time.Hour).UTC().Truncate(time.Second)
 	hits := make([]*hitlog.Hit, n)
@@ -101,7 +101,7 @@ func (e *env) listIDs(path, token string) []uint64 {
 // created_at then id, descending, with ties across page boundaries;
 // ledger: id descending), as the one-cursor export did.
 func TestExportsReadKeysetPagesInTheListOrder(t *testing.T) {
-	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
+	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		s.SetExportPageRows(100)
 		e := newEnv(t, s)
 		c := e.newCustomer("user", "starter", "0.00")

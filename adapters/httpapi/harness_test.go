@@ -21,8 +21,8 @@ import (
 	"paygate/adapters/httpapi"
 	"paygate/adapters/invoicepdf"
 	"paygate/adapters/metrics"
-	"paygate/adapters/mysqlstore"
 	"paygate/adapters/sandbox"
+	"paygate/adapters/sqlstore"
 	"paygate/adapters/storage"
 	"paygate/adapters/token"
 	"paygate/adapters/upstream"
@@ -37,7 +37,7 @@ type env struct {
 	t        *testing.T
 	url      string
 	app      *app.App
-	store    *mysqlstore.Store
+	store    *sqlstore.Store
 	upstream *httptest.Server
 	upHits   atomic.Int64
 	handler  atomic.Value // func(w, r)
@@ -68,7 +68,7 @@ const metricsToken = "metrics-token-for-tests" // GET /metrics (metrics_test.go)
 // (signedinvoices_test.go signs PDFs).
 type envOption func(*app.Deps)
 
-func newEnv(t *testing.T, store *mysqlstore.Store, opts ...envOption) *env {
+func newEnv(t *testing.T, store *sqlstore.Store, opts ...envOption) *env {
 	t.Helper()
 	e := &env{t: t, store: store, logs: &lockedWriter{w: &bytes.Buffer{}}, client: contractClient(t), mail: &mailbox{}}
 	t.Cleanup(e.checkOutbox) // after the server and the app stopped, before the database closes (events_contract_test.go)
@@ -300,5 +300,5 @@ func (e *env) ledgerClean() {
 }
 
 func each(t *testing.T, fn func(t *testing.T, e *env), opts ...envOption) {
-	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) { fn(t, newEnv(t, s, opts...)) })
+	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) { fn(t, newEnv(t, s, opts...)) })
 }

@@ -11,18 +11,18 @@ import (
 	"sync"
 	"testing"
 
-	"paygate/adapters/mysqlstore"
+	"paygate/adapters/sqlstore"
 	"paygate/core/gateway/verification"
 )
 
 // dumpDatabase is every text of every row of every table, one line per row:
 // what a full copy of the database would let someone read.
-func dumpDatabase(t *testing.T, store *mysqlstore.Store) string {
+func dumpDatabase(t *testing.T, store *sqlstore.Store) string {
 	t.Helper()
 	db := store.DB()
 	var tables []string
 	q := "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE()"
-	if store.Dialect() == mysqlstore.DialectSQLite {
+	if store.Dialect() == sqlstore.DialectSQLite {
 		q = "SELECT name FROM sqlite_master WHERE type = 'table'"
 	}
 	if err := db.Raw(q).Scan(&tables).Error; err != nil {

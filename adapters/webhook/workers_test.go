@@ -13,7 +13,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/adapters/mysqlstore"
+	"paygate/adapters/sqlstore"
 	webhookadapter "paygate/adapters/webhook"
 	"paygate/core/accounts/user"
 	"paygate/core/events/outbox"
@@ -54,7 +54,7 @@ func newCountingReceiver(t *testing.T, delay time.Duration) *countingReceiver {
 }
 
 // merchant creates an active user with a webhook_url and a secret.
-func merchant(t *testing.T, s *mysqlstore.Store, hook string) *user.User {
+func merchant(t *testing.T, s *sqlstore.Store, hook string) *user.User {
 	t.Helper()
 	secret := webhook.NewSecret()
 	u := &user.User{Name: "Shop", Email: "shop@example.com", Phone: "9000000001", PasswordHash: "$2a$10$x", Role: user.RoleUser,
@@ -66,7 +66,7 @@ func merchant(t *testing.T, s *mysqlstore.Store, hook string) *user.User {
 	return u
 }
 
-func enqueue(t *testing.T, s *mysqlstore.Store, u *user.User, n int, at time.Time) {
+func enqueue(t *testing.T, s *sqlstore.Store, u *user.User, n int, at time.Time) {
 	t.Helper()
 	for i := range n {
 		e, err := webhook.NewEvent(u.ID, webhook.BalanceLow, map[string]int{"n": i}, at)
@@ -87,7 +87,7 @@ func outboxStores(st store.Stores) outbox.Stores {
 	return outbox.Stores{Webhooks: st.Webhooks, Users: st.Users}
 }
 
-func newWorker(s *mysqlstore.Store, now func() time.Time) *outbox.Outbox {
+func newWorker(s *sqlstore.Store, now func() time.Time) *outbox.Outbox {
 	return outbox.New(outbox.Deps{Tx: s, Stores: outboxStores(s.Stores()), Sender: webhookadapter.New(true), Now: now,
 		Config: outbox.Config{Concurrency: 4}})
 }
@@ -96,8 +96,8 @@ func newWorker(s *mysqlstore.Store, now func() time.Time) *outbox.Outbox {
 // delivery arrives exactly once, none twice at the same time.
 func TestTwoWorkersOnOneMariaDB(t *testing.T) {
 	url := testdb.MySQLURL(t)
-	open := func() *mysqlstore.Store {
-		s, err := mysqlstore.Open(context.Background(), url, slog.New(slog.DiscardHandler))
+	open := func() *sqlstore.Store {
+		s, err := sqlstore.Open(context.Background(), url, slog.New(slog.DiscardHandler))
 		if err != nil {
 			t.Fatalf("MariaDB: %v", err)
 		}
@@ -116,7 +116,7 @@ func TestTwoWorkersOnOneMariaDB(t *testing.T) {
 	var wg sync.WaitGroup
 	var byWorker [2]atomic.Int64
 	deadline := time.Now().Add(30 * time.Second)
-	for i, s := range []*mysqlstore.Store{s1, s2} {
+	for i, s := range []*sqlstore.Store{s1, s2} {
 		w := newWorker(s, time.Now)
 		wg.Add(1)
 		go func() {
@@ -159,7 +159,7 @@ func TestTwoWorkersOnOneMariaDB(t *testing.T) {
 // A worker that claimed deliveries and died (its claim is never settled)
 // holds them only until its lease ends; then another worker sends them.
 func TestClaimOfACrashedWorkerExpires(t *testing.T) {
-	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
+	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		rcv := newCountingReceiver(t, 0)
 		u := merchant(t, s, rcv.srv.URL+"/hooks")
 		t0 := time.Now().UTC()
@@ -196,7 +196,7 @@ func TestClaimOfACrashedWorkerExpires(t *testing.T) {
 // in a utf8mb4 column, which failed the record and resent the event every
 // lease, forever).
 func TestAnswerThatIsNotUTF8IsRecorded(t *testing.T) {
-	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
+	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		var calls atomic.Int64
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 			calls.Add(1)
@@ -264,7 +264,7 @@ func TestFirstAttemptIsNotHeldBySlowReceivers(t *testing.T) {
 		{"retry backlog", 8, true, 3}, // 4 slots, one kept for first attempts
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
+			testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 				const timeout, bound = 3 * time.Second, time.Second
 				slow := newHeldReceiver(t, timeout-500*time.Millisecond)
 				fast := newCountingReceiver(t, 0)
@@ -326,7 +326,7 @@ func (r *countingReceiver) received() int {
 
 // failOnce records a failed attempt at each of the n due deliveries: their
 // retries are due a minute after now.
-func failOnce(t *testing.T, s *mysqlstore.Store, now time.Time, n int) {
+func failOnce(t *testing.T, s *sqlstore.Store, now time.Time, n int) {
 	t.Helper()
 	var jobs []webhook.Job
 	err := s.WithinTx(context.Background(), func(ctx context.Context, st store.Stores) error {
@@ -350,7 +350,7 @@ func failOnce(t *testing.T, s *mysqlstore.Store, now time.Time, n int) {
 // attempt: here the clock jumps while claiming) are released at once, not
 // left claimed until their lease ends.
 func TestSkippedClaimsAreReleased(t *testing.T) {
-	testdb.Each(t, func(t *testing.T, s *mysqlstore.Store) {
+	testdb.Each(t, func(t *testing.T, s *sqlstore.Store) {
 		rcv := newCountingReceiver(t, 0)
 		u := merchant(t, s, rcv.srv.URL+"/hooks")
 		t0 := time.Now().UTC()

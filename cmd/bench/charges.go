@@ -7,7 +7,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/adapters/mysqlstore"
+	"paygate/adapters/sqlstore"
 )
 
 // chargeCount is what the bench user was charged for the metered run,
@@ -27,7 +27,7 @@ type chargeCount struct {
 // and money = charged × benchPrice. No tolerance: a call served free is a
 // failed run.
 func countCharges(ctx context.Context, dbURL string, runs ...Result) (*chargeCount, error) {
-	s, err := mysqlstore.Open(ctx, dbURL, slog.New(slog.DiscardHandler))
+	s, err := sqlstore.Open(ctx, dbURL, slog.New(slog.DiscardHandler))
 	if err != nil {
 		return nil, err
 	}
@@ -40,7 +40,7 @@ func countCharges(ctx context.Context, dbURL string, runs ...Result) (*chargeCou
 // successful hits, the calls runs answered and did not, and the money its
 // balance lost from benchFunding, checked against price (chargeProblem).
 // It returns the account's id too.
-func tallyCharges(ctx context.Context, s *mysqlstore.Store, email, price string, runs []Result) (*chargeCount, uint64, error) {
+func tallyCharges(ctx context.Context, s *sqlstore.Store, email, price string, runs []Result) (*chargeCount, uint64, error) {
 	var row struct {
 		ID      uint64
 		Balance string

@@ -9,7 +9,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/adapters/mysqlstore"
+	"paygate/adapters/sqlstore"
 )
 
 // A reseller's customer calling the same service: its charge is the
@@ -50,7 +50,7 @@ func setupCustomer(ctx context.Context, base, adminEmail, adminPassword, dbURL s
 	if err != nil {
 		return credentials{}, err
 	}
-	s, err := mysqlstore.Open(ctx, dbURL, slog.New(slog.DiscardHandler))
+	s, err := sqlstore.Open(ctx, dbURL, slog.New(slog.DiscardHandler))
 	if err != nil {
 		return credentials{}, err
 	}
@@ -94,7 +94,7 @@ func setupCustomer(ctx context.Context, base, adminEmail, adminPassword, dbURL s
 // each carrying the reseller's commission, the reseller's balance
 // untouched.
 func countResale(ctx context.Context, dbURL string, runs ...Result) (*chargeCount, error) {
-	s, err := mysqlstore.Open(ctx, dbURL, slog.New(slog.DiscardHandler))
+	s, err := sqlstore.Open(ctx, dbURL, slog.New(slog.DiscardHandler))
 	if err != nil {
 		return nil, err
 	}

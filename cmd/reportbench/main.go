@@ -34,7 +34,7 @@ import (
 	"time"
 
 	"paygate/adapters/httpapi"
-	"paygate/adapters/mysqlstore"
+	"paygate/adapters/sqlstore"
 	"paygate/adapters/token"
 	"paygate/core/accounts/session"
 	"paygate/core/accounts/user"
@@ -141,7 +141,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			progress.Printf("drop database: %v", derr)
 		}
 	}()
-	store, err := mysqlstore.Open(ctx, dbURL, nil)
+	store, err := sqlstore.Open(ctx, dbURL, nil)
 	if err != nil {
 		return err
 	}
@@ -404,7 +404,7 @@ type world struct {
 // Every local day gets the same share of rows (or today gets -today-rows
 // and the other days share the rest); today's share lies between local
 // midnight and now.
-func seed(ctx context.Context, s *mysqlstore.Store, o options, loc *time.Location, now time.Time, progress *log.Logger) (world, error) {
+func seed(ctx context.Context, s *sqlstore.Store, o options, loc *time.Location, now time.Time, progress *log.Logger) (world, error) {
 	db := s.DB().WithContext(ctx)
 	var w world
 	stamp := now.UTC().Format("2006-01-02 15:04:05")
@@ -438,7 +438,7 @@ func seed(ctx context.Context, s *mysqlstore.Store, o options, loc *time.Locatio
 
 	// Times as each driver writes a UTC time.Time.
 	timeLayout := "2006-01-02 15:04:05.000000"
-	if s.Dialect() == mysqlstore.DialectSQLite {
+	if s.Dialect() == sqlstore.DialectSQLite {
 		timeLayout = "2006-01-02 15:04:05.999999999-07:00"
 	}
 	midnight, _ := time.ParseInLocation("2006-01-02", now.In(loc).Format("2006-01-02"), loc)
@@ -507,7 +507,7 @@ func seed(ctx context.Context, s *mysqlstore.Store, o options, loc *time.Locatio
 	if err := flush(); err != nil {
 		return w, err
 	}
-	if s.Dialect() == mysqlstore.DialectMySQL {
+	if s.Dialect() == sqlstore.DialectMySQL {
 		// Fresh statistics, as a long-lived table would have.
 		if err := db.Exec("ANALYZE TABLE api_hit_logs, hit_payloads").Error; err != nil {
 			return w, err
@@ -518,7 +518,7 @@ func seed(ctx context.Context, s *mysqlstore.Store, o options, loc *time.Locatio
 
 // signIn opens a panel session for a seeded user (access tokens name their
 // session, which must exist) and returns its access token.
-func signIn(ctx context.Context, store *mysqlstore.Store, tokens *token.JWT, userID uint64, role user.Role) (string, error) {
+func signIn(ctx context.Context, store *sqlstore.Store, tokens *token.JWT, userID uint64, role user.Role) (string, error) {
 	now := time.Now()
 	sess := &session.Token{UserID: userID, Name: "reportbench", TokenHash: session.Hash(fmt.Sprint("reportbench-", userID, now.UnixNano())),
 		ExpiresAt: now.Add(time.Hour).UTC(), CreatedAt: now.UTC()}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/adapters/mysqlstore"
+	"paygate/adapters/sqlstore"
 	"paygate/core/accounts/user"
 	"paygate/core/app"
 	"paygate/core/billing"
@@ -41,7 +41,7 @@ func mustZone(name string) *time.Location {
 type billingFixture struct {
 	t      *testing.T
 	url    string
-	store  *mysqlstore.Store
+	store  *sqlstore.Store
 	app    *app.App
 	env    func(string) string
 	phones int
@@ -55,7 +55,7 @@ func newBillingFixture(t *testing.T, url string) *billingFixture {
 	if err := run(context.Background(), []string{"migrate"}, getenv, &syncBuffer{}); err != nil {
 		t.Fatal(err)
 	}
-	s, err := mysqlstore.Open(context.Background(), url, nil)
+	s, err := sqlstore.Open(context.Background(), url, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/adapters/mysqlstore"
+	"paygate/adapters/sqlstore"
 	"paygate/core/accounts/user"
 	"paygate/core/app"
 	"paygate/core/metering/hitlog"
@@ -21,7 +21,7 @@ import (
 // instanceIn is another instance on its own connection, with TIMEZONE loc.
 func (f *invoiceFixture) instanceIn(loc *time.Location) *app.App {
 	f.t.Helper()
-	s, err := mysqlstore.Open(context.Background(), f.url, nil)
+	s, err := sqlstore.Open(context.Background(), f.url, nil)
 	if err != nil {
 		f.t.Fatal(err)
 	}

@@ -17,8 +17,8 @@ import (
 
 	"paygate/adapters/invoicepdf"
 	mailadapter "paygate/adapters/mail"
-	"paygate/adapters/mysqlstore"
 	"paygate/adapters/secretbox"
+	"paygate/adapters/sqlstore"
 	"paygate/adapters/upidirect"
 	"paygate/core/accounts/user"
 	"paygate/core/billing/gst"
@@ -223,9 +223,9 @@ func parseConfig(args []string, getenv func(string) string) (config, []string, e
 	if c.HitPayloadRetention, err = parseRetention(keep); err != nil {
 		return c, nil, fmt.Errorf("HIT_PAYLOAD_RETENTION: %q %v", keep, err)
 	}
-	if strings.HasPrefix(c.DatabaseURL, "mysql://") && c.HitPayloadRetention > mysqlstore.MaxPayloadRetentionMySQL {
+	if strings.HasPrefix(c.DatabaseURL, "mysql://") && c.HitPayloadRetention > sqlstore.MaxPayloadRetentionMySQL {
 		return c, nil, fmt.Errorf("HIT_PAYLOAD_RETENTION: %q is longer than %d days, the most MySQL's ring of monthly payload partitions keeps",
-			keep, mysqlstore.MaxPayloadRetentionMySQL/(24*time.Hour))
+			keep, sqlstore.MaxPayloadRetentionMySQL/(24*time.Hour))
 	}
 	switch v := env("METERING_HOLDS", metering.DefaultHoldLifetime.String()); v {
 	case "off":

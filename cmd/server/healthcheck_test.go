@@ -12,7 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"paygate/adapters/mysqlstore"
+	"paygate/adapters/sqlstore"
 	"paygate/internal/testdb"
 )
 
@@ -98,7 +98,7 @@ func TestDatabasePasswordReplacesTheURLs(t *testing.T) {
 func TestDatabasePasswordConnectsToMariaDB(t *testing.T) {
 	db := testdb.MySQLURL(t)
 	ctx := context.Background()
-	admin, err := mysqlstore.Open(ctx, db, nil)
+	admin, err := sqlstore.Open(ctx, db, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

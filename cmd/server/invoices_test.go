@@ -11,7 +11,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/adapters/mysqlstore"
+	"paygate/adapters/sqlstore"
 	"paygate/core/accounts/user"
 	"paygate/core/app"
 	"paygate/core/billing/taxprofile"
@@ -39,7 +39,7 @@ func newInvoiceFixture(t *testing.T, url string) *invoiceFixture {
 // database, invoicing at 18%.
 func (f *invoiceFixture) instance() *app.App {
 	f.t.Helper()
-	s, err := mysqlstore.Open(context.Background(), f.url, nil)
+	s, err := sqlstore.Open(context.Background(), f.url, nil)
 	if err != nil {
 		f.t.Fatal(err)
 	}

@@ -29,9 +29,9 @@ import (
 	"paygate/adapters/invoicepdf"
 	"paygate/adapters/mail"
 	"paygate/adapters/metrics"
-	"paygate/adapters/mysqlstore"
 	"paygate/adapters/sandbox"
 	"paygate/adapters/secretbox"
+	"paygate/adapters/sqlstore"
 	"paygate/adapters/storage"
 	"paygate/adapters/token"
 	"paygate/adapters/upidirect"
@@ -127,7 +127,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	stdout = logOut
 	log := newLogger(logOut)
 
-	store, err := mysqlstore.Open(ctx, cfg.DatabaseURL, log)
+	store, err := sqlstore.Open(ctx, cfg.DatabaseURL, log)
 	if err != nil {
 		return fmt.Errorf("open database: %w", err)
 	}
@@ -197,7 +197,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 
 // newApp wires the use cases; tokens, files and metrics are nil for the
 // commands that need no panel tokens or uploads (they send no mail either).
-func newApp(cfg config, store *mysqlstore.Store, tokens *token.JWT, files panel.Files, m app.Metrics, log *slog.Logger) *app.App {
+func newApp(cfg config, store *sqlstore.Store, tokens *token.JWT, files panel.Files, m app.Metrics, log *slog.Logger) *app.App {
 	up := upstream.New(upstream.Options{AllowPrivate: cfg.UpstreamAllowPrivate, DefaultTimeout: cfg.UpstreamTimeout, Sandbox: sandbox.NewUpstream()})
 	d := app.Deps{
 		Tx: store, Stores: store.Stores(), Names: store.Names(), Exports: store.Exports(), Upstream: up, Files: files,
@@ -253,7 +253,7 @@ func newMailer(cfg config, log *slog.Logger) panel.Mailer {
 	return mail.NewSMTP(sc)
 }
 
-func serve(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.Logger, logOut *logWriter) error {
+func serve(ctx context.Context, cfg config, store *sqlstore.Store, log *slog.Logger, logOut *logWriter) error {
 	if err := store.CheckSecrets(ctx); err != nil {
 		return err
 	}
@@ -542,7 +542,7 @@ func ledgerCheck(ctx context.Context, c *check.Checker, out io.Writer) error {
 // DATA_KEY_PREVIOUS) when set; in development without it, a key generated
 // once and kept in the settings table, beside the data it protects, which
 // is why production refuses to start without DATA_KEY.
-func dataKeys(ctx context.Context, cfg config, store *mysqlstore.Store, log *slog.Logger) (*secretbox.Box, error) {
+func dataKeys(ctx context.Context, cfg config, store *sqlstore.Store, log *slog.Logger) (*secretbox.Box, error) {
 	current := cfg.DataKey
 	if current == "" {
 		if cfg.production() { // parseConfig refuses this already
@@ -570,8 +570,8 @@ func dataKeys(ctx context.Context, cfg config, store *mysqlstore.Store, log *slo
 }
 
 // rotateSecrets re-seals every stored secret under the current data key.
-func rotateSecrets(ctx context.Context, store *mysqlstore.Store, out io.Writer) error {
-	res, err := store.RotateSecrets(ctx, mysqlstore.RotateBatch)
+func rotateSecrets(ctx context.Context, store *sqlstore.Store, out io.Writer) error {
+	res, err := store.RotateSecrets(ctx, sqlstore.RotateBatch)
 	fmt.Fprintf(out, "secrets rotate: %d re-encrypted, %d changed meanwhile (left as written), %d unreadable\n",
 		res.Sealed, res.Skipped, res.Failed)
 	if err != nil {

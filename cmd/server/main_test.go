@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"paygate/adapters/mysqlstore"
+	"paygate/adapters/sqlstore"
 	"paygate/core/gateway"
 )
 
@@ -307,7 +307,7 @@ func TestLedgerCheckFailsOnTamperedBalance(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	store, err := mysqlstore.Open(context.Background(), db, nil)
+	store, err := sqlstore.Open(context.Background(), db, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"paygate/adapters/mysqlstore"
 	"paygate/adapters/secretbox"
+	"paygate/adapters/sqlstore"
 	"paygate/core/accounts/user"
 	"paygate/internal/testdb"
 )
@@ -121,7 +121,7 @@ func TestProductionStartsAndNeverLogsResetLinks(t *testing.T) {
 	}
 
 	// Nothing generated: the keys are the operator's.
-	s, err := mysqlstore.Open(context.Background(), env["DATABASE_URL"], nil)
+	s, err := sqlstore.Open(context.Background(), env["DATABASE_URL"], nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func TestDevelopmentStartsWithZeroSettings(t *testing.T) {
 	if !strings.Contains(out.String(), `"app_env":"development"`) || !strings.Contains(out.String(), "DATA_KEY is empty") {
 		t.Fatalf("log:\n%s", out.String())
 	}
-	s, err := mysqlstore.Open(context.Background(), db, nil)
+	s, err := sqlstore.Open(context.Background(), db, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +186,7 @@ func TestSecretsRotateCommand(t *testing.T) {
 			old, _ := secretbox.ParseKey(oldKey)
 			cur, _ := secretbox.ParseKey(newKey)
 			ctx := context.Background()
-			s, err := mysqlstore.Open(ctx, db, nil)
+			s, err := sqlstore.Open(ctx, db, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

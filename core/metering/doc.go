@@ -106,7 +106,7 @@
 // copies of the hit rows to write, each call's result and the users' rows
 // as the batch leaves them, and changes none of its inputs; calls get their
 // results only from the plan of the transaction that committed (a batch
-// may be planned again from locked rows, see adapters/mysqlstore's
+// may be planned again from locked rows, see adapters/sqlstore's
 // snapshot guard). When it changed its inputs in place, an optimistic
 // batch planned from a stale snapshot (a credit made outside the metering
 // path) zeroed its captures' charges, and its re-plan from the locked row

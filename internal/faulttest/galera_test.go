@@ -27,7 +27,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"paygate/adapters/mysqlstore"
+	"paygate/adapters/sqlstore"
 	"paygate/internal/dburl"
 )
 
@@ -106,7 +106,7 @@ func galeraScript(t *testing.T, args ...string) {
 // recorded once, and the lock row is gone.
 func TestGaleraMigrationsOnceFromEveryNode(t *testing.T) {
 	nodes, _ := galeraDB(t)
-	var stores []*mysqlstore.Store
+	var stores []*sqlstore.Store
 	for _, u := range nodes {
 		s := openStore(t, u)
 		if !s.Galera() {

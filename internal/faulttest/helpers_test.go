@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"paygate/adapters/mysqlstore"
+	"paygate/adapters/sqlstore"
 )
 
 // The server binary, built once per test binary.
@@ -279,11 +279,11 @@ func slowUpstream(t *testing.T, delay time.Duration) string {
 }
 
 // openStore opens the database for assertions the API does not show.
-func openStore(t *testing.T, databaseURL string) *mysqlstore.Store {
+func openStore(t *testing.T, databaseURL string) *sqlstore.Store {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	s, err := mysqlstore.Open(ctx, databaseURL, slog.New(slog.DiscardHandler))
+	s, err := sqlstore.Open(ctx, databaseURL, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +292,7 @@ func openStore(t *testing.T, databaseURL string) *mysqlstore.Store {
 }
 
 // countHits counts hit log rows by status.
-func countHits(t *testing.T, s *mysqlstore.Store) map[string]int64 {
+func countHits(t *testing.T, s *sqlstore.Store) map[string]int64 {
 	t.Helper()
 	out := map[string]int64{}
 	for st, ids := range hitsByStatus(t, s) {
@@ -318,14 +318,14 @@ func waitFor(timeout time.Duration, cond func() bool) bool {
 
 // countInterrupted counts the failed hits whose response says the call was
 // interrupted (crash recovery's answer).
-func countInterrupted(t *testing.T, s *mysqlstore.Store) int64 {
+func countInterrupted(t *testing.T, s *sqlstore.Store) int64 {
 	t.Helper()
 	return int64(len(hitsByStatus(t, s)["interrupted"]))
 }
 
 // hitsByStatus is the request ids of the hit log rows, by status
 // ("interrupted": failed hits crash recovery refunded).
-func hitsByStatus(t *testing.T, s *mysqlstore.Store) map[string]map[string]bool {
+func hitsByStatus(t *testing.T, s *sqlstore.Store) map[string]map[string]bool {
 	t.Helper()
 	var rows []struct {
 		RequestID   string

@@ -25,8 +25,8 @@ import (
 	"testing"
 	"time"
 
-	"paygate/adapters/mysqlstore"
 	"paygate/adapters/secretbox"
+	"paygate/adapters/sqlstore"
 	"paygate/internal/dburl"
 )
 
@@ -35,14 +35,14 @@ const DefaultMySQLURL = "mysql://root@127.0.0.1:3306/"
 
 // Each runs fn as two subtests, "sqlite" and "mysql", each on a fresh
 // migrated store.
-func Each(t *testing.T, fn func(t *testing.T, s *mysqlstore.Store)) {
+func Each(t *testing.T, fn func(t *testing.T, s *sqlstore.Store)) {
 	t.Helper()
 	t.Run("sqlite", func(t *testing.T) { fn(t, OpenSQLite(t)) })
 	t.Run("mysql", func(t *testing.T) { fn(t, OpenMySQL(t)) })
 }
 
 // OpenSQLite opens a migrated store on a new SQLite file in t.TempDir().
-func OpenSQLite(t testing.TB) *mysqlstore.Store {
+func OpenSQLite(t testing.TB) *sqlstore.Store {
 	t.Helper()
 	return openMigrated(t, SQLiteURL(t))
 }
@@ -56,7 +56,7 @@ func SQLiteURL(t testing.TB) string {
 }
 
 // OpenMySQL opens a migrated store on a new database on the test server.
-func OpenMySQL(t testing.TB) *mysqlstore.Store {
+func OpenMySQL(t testing.TB) *sqlstore.Store {
 	t.Helper()
 	return openMigrated(t, MySQLURL(t))
 }
@@ -108,11 +108,11 @@ func serverURL() string {
 	return DefaultMySQLURL
 }
 
-func openMigrated(t testing.TB, databaseURL string) *mysqlstore.Store {
+func openMigrated(t testing.TB, databaseURL string) *sqlstore.Store {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	s, err := mysqlstore.Open(ctx, databaseURL, slog.New(slog.DiscardHandler))
+	s, err := sqlstore.Open(ctx, databaseURL, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatalf("testdb: open %s: %v", dburl.Redact(databaseURL), err)
 	}
@@ -139,11 +139,11 @@ var Sealer = func() *secretbox.Box {
 // later test skips at once instead of waiting for a timeout again.
 var (
 	adminMu  sync.Mutex
-	admins   = map[string]*mysqlstore.Store{}
+	admins   = map[string]*sqlstore.Store{}
 	unusable = map[string]error{}
 )
 
-func adminStore(t testing.TB, serverURL string) *mysqlstore.Store {
+func adminStore(t testing.TB, serverURL string) *sqlstore.Store {
 	t.Helper()
 	adminMu.Lock()
 	defer adminMu.Unlock()
@@ -154,8 +154,8 @@ func adminStore(t testing.TB, serverURL string) *mysqlstore.Store {
 	if !known {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		var s *mysqlstore.Store
-		s, err = mysqlstore.Open(ctx, serverURL, slog.New(slog.DiscardHandler))
+		var s *sqlstore.Store
+		s, err = sqlstore.Open(ctx, serverURL, slog.New(slog.DiscardHandler))
 		if err == nil {
 			admins[serverURL] = s
 			return s

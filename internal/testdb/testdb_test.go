@@ -4,18 +4,18 @@ import (
 	"context"
 	"testing"
 
-	"paygate/adapters/mysqlstore"
+	"paygate/adapters/sqlstore"
 )
 
 func TestEachRunsBothDialects(t *testing.T) {
 	var seen []string
-	Each(t, func(t *testing.T, s *mysqlstore.Store) {
+	Each(t, func(t *testing.T, s *sqlstore.Store) {
 		if !s.DB().Migrator().HasTable("users") {
 			t.Fatalf("%s store is not migrated", s.Dialect())
 		}
 		seen = append(seen, s.Dialect())
 	})
-	if len(seen) == 0 || seen[0] != mysqlstore.DialectSQLite {
+	if len(seen) == 0 || seen[0] != sqlstore.DialectSQLite {
 		t.Fatalf("dialects seen: %v", seen)
 	}
 }
@@ -24,7 +24,7 @@ func TestMySQLURLIsAFreshDatabaseDroppedAtCleanup(t *testing.T) {
 	var url, name string
 	t.Run("inner", func(t *testing.T) {
 		url = MySQLURL(t)
-		s, err := mysqlstore.Open(context.Background(), url, nil)
+		s, err := sqlstore.Open(context.Background(), url, nil)
 		if err != nil {
 			t.Fatalf("open %s: %v", url, err)
 		}
@@ -89,7 +89,7 @@ func TestOnlyRunsOneDatabase(t *testing.T) {
 			t.Setenv("TESTDB_ONLY", db)
 			ran := map[string]bool{}
 			t.Run("each", func(t *testing.T) {
-				Each(t, func(t *testing.T, s *mysqlstore.Store) { ran[s.Dialect()] = true })
+				Each(t, func(t *testing.T, s *sqlstore.Store) { ran[s.Dialect()] = true })
 			})
 			if len(ran) != 1 || !ran[db] { // the dialects are named as TESTDB_ONLY's values
 				t.Fatalf("TESTDB_ONLY=%s ran %v", db, ran)

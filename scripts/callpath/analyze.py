@@ -36,7 +36,7 @@ for w in writers:
     ws = [i for i,e in enumerate(ev) if e[1]==w and i>=start]
     stop = next((i for i in ws if ev[i][0]=='>>' and ev[i][2].endswith('batcher).run')), ws[-1])
     seq += [ev[i] for i in ws if i<=stop]
-noise = re.compile(r'sqliteGorm|QuoteTo|BindVarTo|markUnavailable|checkpoint|column\.|moneyWriter|dbTime|toDomain|toRow|sqliteLimit|flush(Users|Keys|Services|Pricing)|Explain|invalidating|storesOn|baseOn|withinTx')
+noise = re.compile(r'sqliteGorm|QuoteTo|BindVarTo|markUnavailable|checkpoint|[cC]olumn\.|[mM]oneyWriter|(dbTime|DBTime)|toDomain|toRow|sqliteLimit|flush(Users|Keys|Services|Pricing)|Explain|invalidating|storesOn|baseOn|withinTx')
 funcs, files, order = [], [], []
 trans = []
 for kind,gid,name in seq:

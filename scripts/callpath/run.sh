@@ -2,7 +2,7 @@
 # Traces one metered call (adapters/httpapi's
 # TestMeteredCallSuccessEnvelopeLedgerAndHitLog, SQLite, a per-call
 # Starter caller) with Delve and prints the functions and files it runs
-# through in core/metering, adapters/mysqlstore and the route, in order,
+# through in core/metering, adapters/sqlstore and the route, in order,
 # with the returns to a file already left and the calls back up to a file
 # visited earlier. Usage: scripts/callpath/run.sh [repo dir] (default: .)
 # Inlining is off so that every call and return is seen.
@@ -15,6 +15,6 @@ bin=$(mktemp -d)/httpapi.test
 (cd "$repo" && go test -c -gcflags='all=-N -l' -o "$bin" ./adapters/httpapi/)
 trace=${TRACE_OUT:-$(mktemp)}
 (cd "$repo/adapters/httpapi" && TESTDB_ONLY=sqlite "$dlv" trace --exec "$bin" \
-  'paygate/core/metering\.|paygate/adapters/mysqlstore\.|paygate/adapters/httpapi\.\(\*server\)\.callService' \
+  'paygate/core/metering\.|paygate/adapters/sqlstore(/[a-z]+)?\.|paygate/adapters/httpapi\.\(\*server\)\.callService' \
   -- -test.run 'TestMeteredCallSuccessEnvelopeLedgerAndHitLog$' -test.count=1 >"$trace" 2>&1)
 python3 "$here/analyze.py" "$repo" "$trace"

@@ -34,6 +34,6 @@
 // :30 to a whole-hour zone) leaves old rows on the old hours: the ledger
 // check reports them, and the backfill would have to run again on an
 // emptied table. Hits written before the roll-up existed are counted into
-// it once by the first instance to start (mysqlstore's BackfillUsage, see
+// it once by the first instance to start (sqlstore's BackfillUsage, see
 // UPGRADING.md).
 package report

@@ -26,5 +26,5 @@
 // in ; locales split an unquoted Asha;=1+1 and run its second half (one
 // rule, safeCell, for every export). The server sets ReadHeaderTimeout
 // 10 s, ReadTimeout and IdleTimeout 2 min, and no WriteTimeout. The rows
-// come in keyset pages (adapters/mysqlstore, "Exports").
+// come in keyset pages (adapters/sqlstore, "Exports").
 package export

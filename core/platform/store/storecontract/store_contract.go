@@ -28,7 +28,7 @@ type Opener func(t *testing.T) (store.Transactor, store.Stores)
 
 // StoreContract runs the cases the use cases rely on, the same on every
 // implementation of the store ports: this fake (its own test) and the
-// database adapter on SQLite and MariaDB (adapters/mysqlstore), so the
+// database adapter on SQLite and MariaDB (adapters/sqlstore), so the
 // fake cannot drift from the real stores. Each area runs on a store of its
 // own (open); its cases share it, each with rows of its own.
 //

@@ -12,7 +12,7 @@ import (
 
 // TaxProfileContract runs the cases every taxprofile.Store keeps, on a
 // fresh, empty store: this fake (its own test) and the database adapter on
-// SQLite and MariaDB (adapters/mysqlstore), so the fake cannot drift from
+// SQLite and MariaDB (adapters/sqlstore), so the fake cannot drift from
 // the real store.
 func TaxProfileContract(t *testing.T, tx store.Transactor, plain store.Stores) {
 	ctx := context.Background()

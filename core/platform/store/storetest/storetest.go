@@ -21,8 +21,8 @@
 //     rather than answer something the real store would not.
 //
 // storecontract.StoreContract (core/platform/store/storecontract) holds
-// the fake to the real thing: the same cases run here and on mysqlstore
-// over SQLite and MariaDB (adapters/mysqlstore/contract_test.go), so a
+// the fake to the real thing: the same cases run here and on sqlstore
+// over SQLite and MariaDB (adapters/sqlstore/contract_test.go), so a
 // behaviour the use cases rely on (conditional updates, the keys' daily
 // counter, holds, list and export order, idempotency keys, rollback,
 // not-found errors) is the same in the fake as in the stores. Where the

@@ -1,5 +1,0 @@
-//go:build !race
-
-package mysqlstore_test
-
-const raceEnabled = false

@@ -1,6 +1,0 @@
-//go:build race
-
-package mysqlstore_test
-
-// raceEnabled: the race detector makes a bulk test many times slower.
-const raceEnabled = true

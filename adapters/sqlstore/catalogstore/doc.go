@@ -1,0 +1,3 @@
+// Package catalogstore keeps the catalog area's rows: services and their
+// prices. Repositories are built by adapters/sqlstore over a sqlbase.Base.
+package catalogstore

@@ -1,0 +1,5 @@
+//go:build !race
+
+package meteringstore_test
+
+const raceEnabled = false
