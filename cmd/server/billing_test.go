@@ -89,7 +89,7 @@ func (f *billingFixture) user(email string, code user.Plan, balance string) uint
 			if err != nil {
 				return err
 			}
-			if _, err := store.Post(ctx, s, time.Now(), false, locked, ledger.Credit, b, ledger.RefAdjustment, nil, "opening"); err != nil {
+			if _, err := store.Post(ctx, s.Books(), time.Now(), false, locked, ledger.Credit, b, ledger.RefAdjustment, nil, "opening"); err != nil {
 				return err
 			}
 			return s.Users.SaveBalance(ctx, locked)
@@ -309,7 +309,7 @@ func TestPastDueIsPaidOrMovedAfterGrace(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			if _, err := store.Post(ctx, s, time.Now(), false, u, ledger.Credit, decimal.RequireFromString("100.00"), ledger.RefAdjustment, nil, "top-up"); err != nil {
+			if _, err := store.Post(ctx, s.Books(), time.Now(), false, u, ledger.Credit, decimal.RequireFromString("100.00"), ledger.RefAdjustment, nil, "top-up"); err != nil {
 				return err
 			}
 			return s.Users.SaveBalance(ctx, u)
@@ -435,7 +435,7 @@ func TestBillingPagesThroughEveryAccount(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				if _, err := store.Post(ctx, s, time.Now(), false, u, ledger.Credit, decimal.RequireFromString("10.00"), ledger.RefAdjustment, nil, "top-up"); err != nil {
+				if _, err := store.Post(ctx, s.Books(), time.Now(), false, u, ledger.Credit, decimal.RequireFromString("10.00"), ledger.RefAdjustment, nil, "top-up"); err != nil {
 					return err
 				}
 				return s.Users.SaveBalance(ctx, u)

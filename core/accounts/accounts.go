@@ -351,7 +351,7 @@ func (p *Accounts) ResetPassword(ctx context.Context, email, token, password str
 			return fmt.Errorf("end sessions: %w", err)
 		}
 		if claim {
-			return store.Record(ctx, s, now, u, action, audit.TargetUser, u.ID, before, userSnapshot(u))
+			return store.Record(ctx, s.Audit, now, u, action, audit.TargetUser, u.ID, before, userSnapshot(u))
 		}
 		return nil
 	})

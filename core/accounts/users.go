@@ -127,7 +127,7 @@ func (p *Accounts) createUser(ctx context.Context, in NewUser, actor *user.User)
 			}
 		}
 		if actor != nil {
-			return store.Record(ctx, s, p.now(), actor, audit.UserCreate, audit.TargetUser, u.ID, nil, userSnapshot(u))
+			return store.Record(ctx, s.Audit, p.now(), actor, audit.UserCreate, audit.TargetUser, u.ID, nil, userSnapshot(u))
 		}
 		return nil
 	})
@@ -322,7 +322,7 @@ func (p *Accounts) patchUser(ctx context.Context, actor *user.User, id uint64, p
 			}
 		}
 		out, activated = u, !wasActive && u.Status == user.StatusActive
-		return store.Record(ctx, s, p.now(), actor, action, audit.TargetUser, u.ID, before, userSnapshot(u))
+		return store.Record(ctx, s.Audit, p.now(), actor, action, audit.TargetUser, u.ID, before, userSnapshot(u))
 	})
 	if err != nil {
 		return nil, err
@@ -409,7 +409,7 @@ func (p *Accounts) DeleteUser(ctx context.Context, actor *user.User, id uint64) 
 		if err := s.Sessions.DeleteByUser(ctx, u.ID); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, p.now(), actor, audit.UserDelete, audit.TargetUser, u.ID, before, userSnapshot(u))
+		return store.Record(ctx, s.Audit, p.now(), actor, audit.UserDelete, audit.TargetUser, u.ID, before, userSnapshot(u))
 	})
 }
 
@@ -459,7 +459,7 @@ func (p *Accounts) AdjustBalance(ctx context.Context, actor *user.User, userID u
 			return errBalanceTooLarge
 		}
 		before := map[string]string{"balance": inr.Format2(u.Balance)}
-		entry, err = store.Post(ctx, s, p.now(), p.cfg.Livemode, u, adj.Type, amount, ledger.RefAdjustment, nil, adj.Description+" (by admin #"+fmt.Sprint(actor.ID)+")")
+		entry, err = store.Post(ctx, s.Books(), p.now(), p.cfg.Livemode, u, adj.Type, amount, ledger.RefAdjustment, nil, adj.Description+" (by admin #"+fmt.Sprint(actor.ID)+")")
 		if err != nil {
 			return err
 		}
@@ -467,7 +467,7 @@ func (p *Accounts) AdjustBalance(ctx context.Context, actor *user.User, userID u
 			return err
 		}
 		after := map[string]any{"balance": inr.Format2(u.Balance), "transaction": entrySnapshot(entry)}
-		return store.Record(ctx, s, p.now(), actor, audit.BalanceAdjust, audit.TargetUser, u.ID, before, after)
+		return store.Record(ctx, s.Audit, p.now(), actor, audit.BalanceAdjust, audit.TargetUser, u.ID, before, after)
 	})
 	return entry, err
 }

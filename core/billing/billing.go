@@ -273,7 +273,7 @@ func (b *Billing) renewOnce(ctx context.Context, s store.Stores, u *user.User, s
 		return nil, err
 	}
 	if short {
-		if err := store.EmitMode(ctx, s, now, u, webhook.SubscriptionPastDue, subscriptionEvent(sub, p), "", b.cfg.Livemode); err != nil {
+		if err := store.EmitMode(ctx, s.Webhooks, now, u, webhook.SubscriptionPastDue, subscriptionEvent(sub, p), "", b.cfg.Livemode); err != nil {
 			return nil, err
 		}
 		return []mail{{u.Email, "Your plan fee is past due",
@@ -288,14 +288,14 @@ func (b *Billing) charge(ctx context.Context, s store.Stores, u *user.User, sub 
 	if !p.Amount.IsPositive() {
 		return nil
 	}
-	if _, err := store.Post(ctx, s, now, b.cfg.Livemode, u, ledger.Debit, p.Amount, ledger.RefPlanFee, &p.ID,
+	if _, err := store.Post(ctx, s.Books(), now, b.cfg.Livemode, u, ledger.Debit, p.Amount, ledger.RefPlanFee, &p.ID,
 		fmt.Sprintf("Plan %s, %s", p.PlanCode, p.Period)); err != nil {
 		return err
 	}
 	if err := s.Users.SaveBalance(ctx, u); err != nil {
 		return err
 	}
-	return store.EmitMode(ctx, s, now, u, webhook.SubscriptionRenewed, subscriptionEvent(sub, p), "", b.cfg.Livemode)
+	return store.EmitMode(ctx, s.Webhooks, now, u, webhook.SubscriptionRenewed, subscriptionEvent(sub, p), "", b.cfg.Livemode)
 }
 
 // movePlan puts u on plan code (users.plan, and the allowance the store
@@ -361,7 +361,7 @@ func (b *Billing) settle(ctx context.Context, userID uint64, at time.Time, res *
 				fmt.Sprintf("The %s plan's fee for %s stayed unpaid for 7 days: your account is now on the %s plan.", from, p.Period, def.Code)})
 			data := subscriptionEvent(sub, p)
 			data["previous_plan"] = from
-			return store.EmitMode(ctx, s, now, u, webhook.SubscriptionDowngraded, data, "", b.cfg.Livemode)
+			return store.EmitMode(ctx, s.Webhooks, now, u, webhook.SubscriptionDowngraded, data, "", b.cfg.Livemode)
 		}
 		return nil
 	})

@@ -80,7 +80,7 @@ func (b *Billing) CreatePlan(ctx context.Context, admin *user.User, in NewPlan) 
 		if err := s.Plans.Create(ctx, p); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, now, admin, audit.PlanCreate, audit.TargetPlan, p.ID, nil, planSnapshot(p))
+		return store.Record(ctx, s.Audit, now, admin, audit.PlanCreate, audit.TargetPlan, p.ID, nil, planSnapshot(p))
 	})
 	if err != nil {
 		return nil, err
@@ -148,7 +148,7 @@ func (b *Billing) UpdatePlan(ctx context.Context, admin *user.User, code string,
 			return err
 		}
 		out = p
-		return store.Record(ctx, s, b.now(), admin, audit.PlanUpdate, audit.TargetPlan, p.ID, planSnapshot(&before), planSnapshot(p))
+		return store.Record(ctx, s.Audit, b.now(), admin, audit.PlanUpdate, audit.TargetPlan, p.ID, planSnapshot(&before), planSnapshot(p))
 	})
 	return out, err
 }

@@ -176,11 +176,11 @@ func (b *Billing) Change(ctx context.Context, c Change) (*View, error) {
 		if err != nil {
 			return err
 		}
-		if err := store.EmitMode(ctx, s, now, u, webhook.SubscriptionChanged, changeEvent(&before, sub), "", b.cfg.Livemode); err != nil {
+		if err := store.EmitMode(ctx, s.Webhooks, now, u, webhook.SubscriptionChanged, changeEvent(&before, sub), "", b.cfg.Livemode); err != nil {
 			return err
 		}
 		if c.Admin != nil {
-			if err := store.Record(ctx, s, now, c.Admin, audit.SubscriptionSet, audit.TargetUser, u.ID,
+			if err := store.Record(ctx, s.Audit, now, c.Admin, audit.SubscriptionSet, audit.TargetUser, u.ID,
 				subscriptionSnapshot(&before), subscriptionSnapshot(sub)); err != nil {
 				return err
 			}
@@ -347,7 +347,7 @@ func (b *Billing) applyNow(ctx context.Context, s store.Stores, u *user.User, su
 		if err := s.Subscriptions.SavePeriod(ctx, p); err != nil {
 			return err
 		}
-		if _, err := store.Post(ctx, s, now, b.cfg.Livemode, u, ledger.Debit, charge, ledger.RefPlanFee, &p.ID,
+		if _, err := store.Post(ctx, s.Books(), now, b.cfg.Livemode, u, ledger.Debit, charge, ledger.RefPlanFee, &p.ID,
 			fmt.Sprintf("Plan %s from %s, %s prorated", code, sub.PlanCode, p.Period)); err != nil {
 			return err
 		}

@@ -220,7 +220,7 @@ func (a *Gateway) emitOpening(ctx context.Context, s store.Stores, u *user.User,
 	if o.Status == accountopen.StatusRejected {
 		t = webhook.AccountOpeningRejected
 	}
-	return store.EmitMode(ctx, s, a.now(), u, t, map[string]any{
+	return store.EmitMode(ctx, s.Webhooks, a.now(), u, t, map[string]any{
 		"opening_id": o.PublicID, "reference_id": o.ReferenceID, "product": o.Product, "status": o.Status,
 		"applicant": map[string]any{"name": o.Applicant.Name, "pan": o.Applicant.PAN, "aadhaar": o.Applicant.Aadhaar,
 			"mobile": o.Applicant.Mobile, "email": o.Applicant.Email},

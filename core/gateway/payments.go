@@ -285,12 +285,12 @@ func (a *Gateway) creditIn(ctx context.Context, s store.Stores, u *user.User, p 
 		desc += ", confirmed by " + by
 	}
 	now := a.now()
-	if _, err := store.Post(ctx, s, now, p.Livemode, u, ledger.Credit, p.Amount, ledger.RefPayment, &ref, desc); err != nil {
+	if _, err := store.Post(ctx, s.Books(), now, p.Livemode, u, ledger.Credit, p.Amount, ledger.RefPayment, &ref, desc); err != nil {
 		return fmt.Errorf("credit payment %s: %w", p.PublicID, err)
 	}
 	if p.Fee.IsPositive() {
 		feeDesc := "Collection fee " + feePercent.StringFixed(2) + "% on payment " + p.PublicID
-		if _, err := store.Post(ctx, s, now, p.Livemode, u, ledger.Debit, p.Fee, ledger.RefPaymentFee, &ref, feeDesc); err != nil {
+		if _, err := store.Post(ctx, s.Books(), now, p.Livemode, u, ledger.Debit, p.Fee, ledger.RefPaymentFee, &ref, feeDesc); err != nil {
 			return fmt.Errorf("fee of payment %s: %w", p.PublicID, err)
 		}
 	}
@@ -399,7 +399,7 @@ func (a *Gateway) RetryHeldCollection(ctx context.Context, actor *user.User, pub
 		if out, err = a.CompletePaymentIn(ctx, s, p.ID, ref, "admin retry"); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, a.now(), actor, ActionRetryCredit, TargetPayment, p.ID, heldSnapshot(p), heldSnapshot(out))
+		return store.Record(ctx, s.Audit, a.now(), actor, ActionRetryCredit, TargetPayment, p.ID, heldSnapshot(p), heldSnapshot(out))
 	})
 	if errors.Is(err, payment.ErrCreditHeld) {
 		if herr := a.HoldCredit(ctx, p.ID, "admin retry"); herr != nil {
@@ -586,7 +586,7 @@ func (a *Gateway) CorrectUTR(ctx context.Context, actor *user.User, publicID, u,
 		}
 		before, after := heldSnapshot(p), heldSnapshot(&next)
 		after["reason"] = reason
-		return store.Record(ctx, s, a.now(), actor, ActionCorrectUTR, TargetPayment, p.ID, before, after)
+		return store.Record(ctx, s.Audit, a.now(), actor, ActionCorrectUTR, TargetPayment, p.ID, before, after)
 	})
 	if err != nil {
 		return nil, err
@@ -730,7 +730,7 @@ func (a *Gateway) emitPayment(ctx context.Context, s store.Stores, p *payment.Pa
 	if err != nil {
 		return fmt.Errorf("merchant of %s: %w", p.PublicID, err)
 	}
-	return store.EmitMode(ctx, s, a.now(), u, t, map[string]any{
+	return store.EmitMode(ctx, s.Webhooks, a.now(), u, t, map[string]any{
 		"payment_id": p.PublicID, "amount": inr.Format2(p.Amount), "currency": p.Currency,
 		"customer_id": p.CustomerID, "status": p.Status, "provider_ref": p.ProviderRef, "completed_at": p.CompletedAt,
 		"created_at": p.CreatedAt, "livemode": p.Livemode, "purpose": purposeOf(p), "fee": inr.Format2(p.Fee),

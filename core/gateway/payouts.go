@@ -99,7 +99,7 @@ func (a *Gateway) Transfer(ctx context.Context, in PayoutInput) (*PayoutResult, 
 				return err
 			}
 			id := p.ID
-			_, err := store.Post(ctx, s, a.now(), a.liveBooks(), u, ledger.Debit, p.Amount, ledger.RefPayout, &id,
+			_, err := store.Post(ctx, s.Books(), a.now(), a.liveBooks(), u, ledger.Debit, p.Amount, ledger.RefPayout, &id,
 				fmt.Sprintf("Payout %s to %s (%s)", p.PublicID, payeeOf(p), p.ReferenceID))
 			return err
 		},
@@ -256,7 +256,7 @@ func (a *Gateway) movePayout(ctx context.Context, p *payout.Payout, o payout.Out
 		refunds := payoutRefunds(&next, feeKept)
 		for _, r := range refunds {
 			id := p.ID
-			if _, err := store.Post(ctx, s, a.now(), a.liveBooks(), u, ledger.Refund, r.amount, r.ref, &id, r.desc); err != nil {
+			if _, err := store.Post(ctx, s.Books(), a.now(), a.liveBooks(), u, ledger.Refund, r.amount, r.ref, &id, r.desc); err != nil {
 				return err
 			}
 		}
@@ -275,7 +275,7 @@ func (a *Gateway) movePayout(ctx context.Context, p *payout.Payout, o payout.Out
 			balance = &b
 		}
 		if t, ok := payoutEvents[next.Status]; ok {
-			return store.EmitMode(ctx, s, a.now(), u, t, PayoutEventData(&next), "", next.Livemode)
+			return store.EmitMode(ctx, s.Webhooks, a.now(), u, t, PayoutEventData(&next), "", next.Livemode)
 		}
 		return nil
 	})

@@ -77,7 +77,7 @@ func (a *Gateway) RechargeMobile(ctx context.Context, in RechargeInput) (*Rechar
 				return err
 			}
 			id := r.ID
-			_, err := store.Post(ctx, s, a.now(), a.liveBooks(), u, ledger.Debit, r.Amount, ledger.RefRecharge, &id,
+			_, err := store.Post(ctx, s.Books(), a.now(), a.liveBooks(), u, ledger.Debit, r.Amount, ledger.RefRecharge, &id,
 				fmt.Sprintf("Mobile recharge %s %s (%s)", r.Operator, r.Mobile, r.ReferenceID))
 			return err
 		},
@@ -145,7 +145,7 @@ func (a *Gateway) finishRecharge(ctx context.Context, r *recharge.Recharge, o re
 		done = true
 		if next.Status == recharge.StatusFailed {
 			id := r.ID
-			if _, err := store.Post(ctx, s, a.now(), a.liveBooks(), u, ledger.Refund, r.Amount, ledger.RefRecharge, &id,
+			if _, err := store.Post(ctx, s.Books(), a.now(), a.liveBooks(), u, ledger.Refund, r.Amount, ledger.RefRecharge, &id,
 				fmt.Sprintf("Refund of failed recharge %s", r.ReferenceID)); err != nil {
 				return err
 			}
@@ -283,7 +283,7 @@ func (a *Gateway) emitRecharge(ctx context.Context, s store.Stores, u *user.User
 	if r.Status == recharge.StatusFailed {
 		t = webhook.RechargeFailed
 	}
-	return store.EmitMode(ctx, s, a.now(), u, t, map[string]any{
+	return store.EmitMode(ctx, s.Webhooks, a.now(), u, t, map[string]any{
 		"recharge_id": r.ID, "reference_id": r.ReferenceID, "mobile": r.Mobile, "operator": r.Operator,
 		"circle": r.Circle, "amount": inr.Format2(r.Amount), "status": r.Status, "operator_ref": r.OperatorRef,
 		"fail_reason": r.FailReason,

@@ -117,7 +117,7 @@ func (a *Gateway) RefundPayment(ctx context.Context, in RefundInput) (*RefundRes
 			return err
 		}
 		id := r.ID
-		if _, err := store.Post(ctx, s, now, r.Livemode, u, ledger.Debit, r.Amount, ledger.RefRefund, &id,
+		if _, err := store.Post(ctx, s.Books(), now, r.Livemode, u, ledger.Debit, r.Amount, ledger.RefRefund, &id,
 			fmt.Sprintf("Refund %s of payment %s", r.PublicID, p.PublicID)); err != nil {
 			return err
 		}
@@ -233,7 +233,7 @@ func (a *Gateway) finishRefund(ctx context.Context, r *payment.Refund, o payment
 				return err
 			}
 			id := r.ID
-			if _, err := store.Post(ctx, s, a.now(), r.Livemode, u, ledger.Refund, r.Amount, ledger.RefRefund, &id,
+			if _, err := store.Post(ctx, s.Books(), a.now(), r.Livemode, u, ledger.Refund, r.Amount, ledger.RefRefund, &id,
 				fmt.Sprintf("Failed refund %s of payment %s given back", r.PublicID, p.PublicID)); err != nil {
 				return err
 			}
@@ -346,7 +346,7 @@ func (a *Gateway) emitRefund(ctx context.Context, s store.Stores, u *user.User, 
 	if r.Status == payment.RefundFailed {
 		t = webhook.RefundFailed
 	}
-	return store.EmitMode(ctx, s, a.now(), u, t, map[string]any{
+	return store.EmitMode(ctx, s.Webhooks, a.now(), u, t, map[string]any{
 		"refund_id": r.PublicID, "payment_id": p.PublicID, "amount": inr.Format2(r.Amount), "currency": p.Currency,
 		"status": r.Status, "reason": r.Reason, "fail_reason": r.FailReason, "provider_ref": r.ProviderRef,
 		"payment_refunded": inr.Format2(p.Refunded), "created_at": r.CreatedAt, "completed_at": r.CompletedAt,

@@ -311,7 +311,7 @@ func (w *writer) applyBatch(ctx context.Context, s BatchStores, ops []*batchOp) 
 		}
 	}
 	if len(plan.entries) > 0 {
-		if err := store.AlertLowBalance(ctx, s.Stores, now, w.live, plan.users, plan.entries); err != nil {
+		if err := store.AlertLowBalance(ctx, s.Stores.Books(), now, w.live, plan.users, plan.entries); err != nil {
 			return nil, err
 		}
 	}

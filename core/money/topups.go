@@ -309,7 +309,7 @@ func (p *TopUps) decideTopUpIn(ctx context.Context, s store.Stores, actor *user.
 			return err
 		}
 		out = r
-		return store.Record(ctx, s, p.now(), actor, action, audit.TargetBalanceRequest, r.ID, before, topUpSnapshot(r))
+		return store.Record(ctx, s.Audit, p.now(), actor, action, audit.TargetBalanceRequest, r.ID, before, topUpSnapshot(r))
 	}()
 	if err != nil {
 		return nil, err
@@ -378,7 +378,7 @@ func (p *TopUps) creditTopUp(ctx context.Context, s store.Stores, r *topup.Reque
 	}
 	ref := r.ID
 	desc := fmt.Sprintf("Balance request #%d approved (UTR %s)", r.ID, r.UTRNumber)
-	if _, err := store.Post(ctx, s, p.now(), p.cfg.Livemode, u, ledger.Credit, r.Amount, ledger.RefBalanceRequest, &ref, desc); err != nil {
+	if _, err := store.Post(ctx, s.Books(), p.now(), p.cfg.Livemode, u, ledger.Credit, r.Amount, ledger.RefBalanceRequest, &ref, desc); err != nil {
 		return nil, err
 	}
 	return u, s.Users.SaveBalance(ctx, u)
@@ -390,7 +390,7 @@ func (p *TopUps) emitTopUp(ctx context.Context, s store.Stores, u *user.User, r 
 	if r.Status == topup.StatusRejected {
 		t = webhook.BalanceRequestRejected
 	}
-	return store.EmitMode(ctx, s, p.now(), u, t, map[string]any{
+	return store.EmitMode(ctx, s.Webhooks, p.now(), u, t, map[string]any{
 		"balance_request_id": r.ID, "amount": inr.Format2(r.Amount), "utr_number": r.UTRNumber,
 		"status": r.Status, "admin_remarks": r.AdminRemarks,
 	}, "", p.cfg.Livemode)

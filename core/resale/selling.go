@@ -280,7 +280,7 @@ func (p *Selling) SetPrice(ctx context.Context, actor *user.User, serviceID uint
 			return err
 		}
 		markup = before.Markup
-		return store.Record(ctx, s, now, actor, audit.CustomerPriceSet, audit.TargetService, serviceID,
+		return store.Record(ctx, s.Audit, now, actor, audit.CustomerPriceSet, audit.TargetService, serviceID,
 			priceSnapshot(actor.ID, serviceID, before.Price), priceSnapshot(actor.ID, serviceID, &cp.Price))
 	})
 	if err != nil {
@@ -303,7 +303,7 @@ func (p *Selling) DeletePrice(ctx context.Context, actor *user.User, serviceID u
 		if err := s.CustomerPrices.Delete(ctx, actor.ID, serviceID); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, p.now(), actor, audit.CustomerPriceDelete, audit.TargetService, serviceID,
+		return store.Record(ctx, s.Audit, p.now(), actor, audit.CustomerPriceDelete, audit.TargetService, serviceID,
 			priceSnapshot(actor.ID, serviceID, before.Price), nil)
 	})
 }
@@ -336,7 +336,7 @@ func (p *Selling) SetMarkup(ctx context.Context, actor *user.User, markup *decim
 		if err := s.CustomerPrices.SetMarkup(ctx, actor.ID, markup, now); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, now, actor, audit.CustomerMarkupSet, audit.TargetUser, actor.ID,
+		return store.Record(ctx, s.Audit, now, actor, audit.CustomerMarkupSet, audit.TargetUser, actor.ID,
 			markupAudit{DefaultMarkup: before}, markupAudit{DefaultMarkup: markup})
 	})
 	if err != nil {

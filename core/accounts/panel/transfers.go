@@ -90,13 +90,13 @@ func Move(ctx context.Context, s store.Stores, now time.Time, live bool, t *tran
 	}
 	ref := t.ID
 	what := fmt.Sprintf("Transfer #%d to %s", t.ID, payee.Name)
-	if _, err := store.Post(ctx, s, now, live, payer, ledger.Debit, t.Amount, ledger.RefTransfer, &ref, what); err != nil {
+	if _, err := store.Post(ctx, s.Books(), now, live, payer, ledger.Debit, t.Amount, ledger.RefTransfer, &ref, what); err != nil {
 		if errors.Is(err, ledger.ErrInsufficientBalance) {
 			return nil, ledger.ErrInsufficientBalance
 		}
 		return nil, err
 	}
-	if _, err := store.Post(ctx, s, now, live, payee, ledger.Credit, t.Amount, ledger.RefTransfer, &ref,
+	if _, err := store.Post(ctx, s.Books(), now, live, payee, ledger.Credit, t.Amount, ledger.RefTransfer, &ref,
 		fmt.Sprintf("Transfer #%d from %s", t.ID, payer.Name)); err != nil {
 		return nil, err
 	}
@@ -107,7 +107,7 @@ func Move(ctx context.Context, s store.Stores, now time.Time, live bool, t *tran
 	}
 	// transfer.created tells each side, with its own balance after it.
 	for _, u := range []*user.User{r, c} {
-		if err := store.EmitMode(ctx, s, now, u, webhook.TransferCreated, map[string]any{
+		if err := store.EmitMode(ctx, s.Webhooks, now, u, webhook.TransferCreated, map[string]any{
 			"transfer_id": t.ID, "reseller_id": r.ID, "customer_id": c.ID, "direction": string(t.Direction),
 			"amount": inr.Format2(t.Amount), "balance": inr.Format2(u.Balance), "created_at": t.CreatedAt.UTC().Format(time.RFC3339Nano),
 		}, "", live); err != nil {

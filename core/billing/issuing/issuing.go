@@ -480,7 +480,7 @@ func (v *Invoicing) write(ctx context.Context, s store.Stores, u *user.User, inv
 	if inv.CorrectsID != nil {
 		data["corrects_number"] = inv.CorrectsNumber
 	}
-	return store.EmitMode(ctx, s, v.now(), u, webhook.InvoiceIssued, data, "", v.cfg.Livemode)
+	return store.EmitMode(ctx, s.Webhooks, v.now(), u, webhook.InvoiceIssued, data, "", v.cfg.Livemode)
 }
 
 // pdfURL is the document's PDF in the API (a panel token reads it).

@@ -243,7 +243,7 @@ func (st *Settings) PutSupplier(ctx context.Context, actor *user.User, in taxpro
 		if err := s.TaxProfiles.SaveSupplier(ctx, &in); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, now, admin, audit.BillingSettingsUpdate, audit.TargetBillingSettings, 0,
+		return store.Record(ctx, s.Audit, now, admin, audit.BillingSettingsUpdate, audit.TargetBillingSettings, 0,
 			supplierSnapshot(before), supplierSnapshot(&in))
 	})
 	if err != nil {
@@ -273,7 +273,7 @@ func (st *Settings) putResellerSupplier(ctx context.Context, reseller *user.User
 		if err := s.TaxProfiles.SaveResellerSupplier(ctx, reseller.ID, &in); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, now, reseller, audit.BillingSettingsUpdate, audit.TargetUser, reseller.ID,
+		return store.Record(ctx, s.Audit, now, reseller, audit.BillingSettingsUpdate, audit.TargetUser, reseller.ID,
 			supplierSnapshot(before), supplierSnapshot(&in))
 	})
 	if err != nil {

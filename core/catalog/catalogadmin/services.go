@@ -31,7 +31,7 @@ func (p *Catalog) CreateService(ctx context.Context, actor *user.User, svc catal
 		if err := s.Services.Create(ctx, &svc); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, p.now(), actor, audit.ServiceCreate, audit.TargetService, svc.ID, nil, serviceSnapshot(&svc))
+		return store.Record(ctx, s.Audit, p.now(), actor, audit.ServiceCreate, audit.TargetService, svc.ID, nil, serviceSnapshot(&svc))
 	})
 	if err != nil {
 		return nil, err
@@ -125,7 +125,7 @@ func (p *Catalog) PatchService(ctx context.Context, actor *user.User, id uint64,
 		after := serviceSnapshot(s)
 		after.ProviderKeyChanged = !samePtr(oldKey, s.ProviderKey)
 		out = s
-		return store.Record(ctx, st, p.now(), actor, audit.ServiceUpdate, audit.TargetService, s.ID, before, after)
+		return store.Record(ctx, st.Audit, p.now(), actor, audit.ServiceUpdate, audit.TargetService, s.ID, before, after)
 	})
 	if err != nil {
 		return nil, err
@@ -156,7 +156,7 @@ func (p *Catalog) DeleteService(ctx context.Context, actor *user.User, id uint64
 		if err := st.Services.Delete(ctx, id); err != nil {
 			return err
 		}
-		return store.Record(ctx, st, p.now(), actor, audit.ServiceDelete, audit.TargetService, id, serviceSnapshot(s), nil)
+		return store.Record(ctx, st.Audit, p.now(), actor, audit.ServiceDelete, audit.TargetService, id, serviceSnapshot(s), nil)
 	})
 }
 
@@ -252,7 +252,7 @@ func (p *Catalog) PutDoc(ctx context.Context, actor *user.User, serviceID uint64
 		if out, err = s.Services.Doc(ctx, serviceID); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, p.now(), actor, audit.DocPut, audit.TargetService, serviceID, docSnapshot(old), docSnapshot(out))
+		return store.Record(ctx, s.Audit, p.now(), actor, audit.DocPut, audit.TargetService, serviceID, docSnapshot(old), docSnapshot(out))
 	})
 	if err != nil {
 		return nil, err
@@ -298,7 +298,7 @@ func (p *Catalog) CreatePricing(ctx context.Context, actor *user.User, serviceID
 		if err := s.Pricing.Create(ctx, &price); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, p.now(), actor, audit.PricingCreate, audit.TargetPricing, price.ID, nil, priceSnapshot(&price))
+		return store.Record(ctx, s.Audit, p.now(), actor, audit.PricingCreate, audit.TargetPricing, price.ID, nil, priceSnapshot(&price))
 	})
 	if err != nil {
 		return nil, err
@@ -337,7 +337,7 @@ func (p *Catalog) PatchPricing(ctx context.Context, actor *user.User, id uint64,
 			return fmt.Errorf("update pricing %d: %w", id, err)
 		}
 		out = row
-		return store.Record(ctx, s, p.now(), actor, audit.PricingUpdate, audit.TargetPricing, id, before, priceSnapshot(row))
+		return store.Record(ctx, s.Audit, p.now(), actor, audit.PricingUpdate, audit.TargetPricing, id, before, priceSnapshot(row))
 	})
 	if err != nil {
 		return nil, err
@@ -358,7 +358,7 @@ func (p *Catalog) DeletePricing(ctx context.Context, actor *user.User, id uint64
 		if err := s.Pricing.Delete(ctx, id); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, p.now(), actor, audit.PricingDelete, audit.TargetPricing, id, priceSnapshot(row), nil)
+		return store.Record(ctx, s.Audit, p.now(), actor, audit.PricingDelete, audit.TargetPricing, id, priceSnapshot(row), nil)
 	})
 }
 

@@ -148,7 +148,7 @@ func (r *Reconciliation) Import(ctx context.Context, actor *user.User, in Import
 		if err := s.Statements.UpdateStatement(ctx, st); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, r.now(), actor, ActionImport, TargetStatement, st.ID, nil, statementSnapshot(st))
+		return store.Record(ctx, s.Audit, r.now(), actor, ActionImport, TargetStatement, st.ID, nil, statementSnapshot(st))
 	})
 	if err != nil {
 		return nil, err
@@ -334,7 +334,7 @@ func (r *Reconciliation) match(ctx context.Context, actor *user.User, l *stateme
 		if d.Target == statement.TargetTopUpApproved {
 			after["confirms_approval"] = true // approved by hand before the money showed; not credited again
 		}
-		return store.Record(ctx, s, r.now(), actor, ActionMatch, TargetLine, l.ID, before, after)
+		return store.Record(ctx, s.Audit, r.now(), actor, ActionMatch, TargetLine, l.ID, before, after)
 	})
 	if err == nil && completed != nil {
 		r.payments.CountPaymentEnded(completed.Status) // committed
@@ -453,7 +453,7 @@ func (r *Reconciliation) Dismiss(ctx context.Context, actor *user.User, lineID u
 		if !ok {
 			return statement.ErrAlreadyDecided
 		}
-		return store.Record(ctx, s, r.now(), actor, ActionDismiss, TargetLine, l.ID, before, lineSnapshot(l))
+		return store.Record(ctx, s.Audit, r.now(), actor, ActionDismiss, TargetLine, l.ID, before, lineSnapshot(l))
 	})
 	if err != nil {
 		return nil, err

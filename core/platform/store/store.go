@@ -80,9 +80,37 @@ type Stores struct {
 	Commissions    settlement.Settlements // resellers' commission settlements and the hits they sum
 }
 
-// Transactor runs fn in one database transaction with Stores bound to it.
-// fn's error rolls back; nil commits. Row locks taken through the stores
-// (user.Repository.LockByID) last until the end of fn.
-type Transactor interface {
-	WithinTx(ctx context.Context, fn func(ctx context.Context, s Stores) error) error
+// Transactor runs fn in one database transaction with the repositories S
+// bound to it. fn's error rolls back; nil commits. Row locks taken through
+// the repositories (user.Repository.LockByID) last until the end of fn.
+type TransactorOf[S any] interface {
+	WithinTx(ctx context.Context, fn func(ctx context.Context, s S) error) error
 }
+
+// Transactor is the store adapter's unit of work, with every repository.
+type Transactor = TransactorOf[Stores]
+
+// Narrow is t handing its transactions only pick's repositories: the
+// wiring gives each use case a transactor of the set its steps declare.
+func Narrow[F, S any](t TransactorOf[F], pick func(F) S) TransactorOf[S] {
+	return narrowed[F, S]{t, pick}
+}
+
+type narrowed[F, S any] struct {
+	t    TransactorOf[F]
+	pick func(F) S
+}
+
+func (n narrowed[F, S]) WithinTx(ctx context.Context, fn func(ctx context.Context, s S) error) error {
+	return n.t.WithinTx(ctx, func(ctx context.Context, f F) error { return fn(ctx, n.pick(f)) })
+}
+
+// Books are the repositories a ledger posting writes (Post): the entry,
+// and the balance.low event it may raise.
+type Books struct {
+	Ledger   ledger.Repository
+	Webhooks webhook.Repository
+}
+
+// Books are s's ledger and outbox.
+func (s Stores) Books() Books { return Books{Ledger: s.Ledger, Webhooks: s.Webhooks} }

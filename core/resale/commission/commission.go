@@ -227,7 +227,7 @@ func (s *Settler) credit(ctx context.Context, rid uint64, hour time.Time) (*sett
 		}
 		ref := set.ID
 		desc := "Commission for " + hour.In(s.cfg.Location).Format("2006-01-02 15:04") + " (" + fmt.Sprint(a.Hits) + " calls)"
-		e, err := store.Post(ctx, st, now, s.cfg.Livemode, u, ledger.Credit, set.Amount, settlement.RefCommission, &ref, desc)
+		e, err := store.Post(ctx, st.Books(), now, s.cfg.Livemode, u, ledger.Credit, set.Amount, settlement.RefCommission, &ref, desc)
 		if err != nil {
 			return err
 		}
@@ -272,7 +272,7 @@ func (s *Settler) takeReversals(ctx context.Context, rid uint64, res *Result) er
 			}
 			ref := o.ID
 			desc := "Commission reversal for " + o.HourStart.In(s.cfg.Location).Format("2006-01-02 15:04") + " (refunded calls)"
-			if _, err := store.Post(ctx, st, now, s.cfg.Livemode, u, ledger.Debit, amt, settlement.RefCommission, &ref, desc); err != nil {
+			if _, err := store.Post(ctx, st.Books(), now, s.cfg.Livemode, u, ledger.Debit, amt, settlement.RefCommission, &ref, desc); err != nil {
 				return err
 			}
 			if err := st.Commissions.TakeReversal(ctx, o.ID, amt); err != nil {

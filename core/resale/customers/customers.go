@@ -101,13 +101,13 @@ func (p *Customers) Create(ctx context.Context, actor *user.User, in NewCustomer
 		if err := s.Resets.Put(ctx, user.ResetToken{Email: u.Email, TokenHash: session.Hash(token), CreatedAt: now}); err != nil {
 			return fmt.Errorf("store invite token: %w", err)
 		}
-		if err := store.EmitMode(ctx, s, now, actor, webhook.CustomerCreated, map[string]any{
+		if err := store.EmitMode(ctx, s.Webhooks, now, actor, webhook.CustomerCreated, map[string]any{
 			"customer_id": u.ID, "name": u.Name, "email": u.Email, "phone": u.Phone, "status": string(u.Status),
 			"created_at": u.CreatedAt.UTC().Format(time.RFC3339Nano),
 		}, "", p.cfg.Livemode); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, now, actor, audit.CustomerCreate, audit.TargetUser, u.ID, nil, customerSnapshot(u))
+		return store.Record(ctx, s.Audit, now, actor, audit.CustomerCreate, audit.TargetUser, u.ID, nil, customerSnapshot(u))
 	})
 	if err != nil {
 		return nil, user.TakenFields(err)
@@ -242,7 +242,7 @@ func (p *Customers) SetStatus(ctx context.Context, actor *user.User, id uint64, 
 			}
 		}
 		out = u
-		return store.Record(ctx, s, p.now(), actor, action, audit.TargetUser, u.ID, before, customerSnapshot(u))
+		return store.Record(ctx, s.Audit, p.now(), actor, action, audit.TargetUser, u.ID, before, customerSnapshot(u))
 	})
 	if err != nil {
 		return nil, err

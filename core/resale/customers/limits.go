@@ -88,7 +88,7 @@ func (p *Customers) SetLimits(ctx context.Context, actor *user.User, id uint64, 
 			return err
 		}
 		out = u
-		return store.Record(ctx, s, p.now(), actor, audit.CustomerLimits, audit.TargetUser, u.ID, before, limitsSnapshot(u))
+		return store.Record(ctx, s.Audit, p.now(), actor, audit.CustomerLimits, audit.TargetUser, u.ID, before, limitsSnapshot(u))
 	})
 	if err != nil {
 		return nil, err

@@ -94,7 +94,7 @@ func (p *Customers) transferOnce(ctx context.Context, actor *user.User, id uint6
 			return err
 		}
 		out = &Transferred{Moved: *m}
-		return store.Record(ctx, s, p.now(), actor, audit.TransferCreate, audit.TargetTransfer, t.ID, nil, map[string]any{
+		return store.Record(ctx, s.Audit, p.now(), actor, audit.TransferCreate, audit.TargetTransfer, t.ID, nil, map[string]any{
 			"customer_id": id, "direction": string(dir), "amount": inr.Format2(amount),
 			"reseller_balance": inr.Format2(m.Reseller.Balance), "customer_balance": inr.Format2(m.Customer.Balance)})
 	})

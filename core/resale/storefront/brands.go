@@ -107,7 +107,7 @@ func (b *Brands) Update(ctx context.Context, actor *user.User, in brand.Input) (
 		if after, err = s.Brands.Get(ctx, actor.ID); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, now, actor, audit.BrandUpdate, audit.TargetUser, actor.ID, brandSnapshot(before), brandSnapshot(after))
+		return store.Record(ctx, s.Audit, now, actor, audit.BrandUpdate, audit.TargetUser, actor.ID, brandSnapshot(before), brandSnapshot(after))
 	})
 	return after, err
 }
@@ -176,7 +176,7 @@ func (b *Brands) setLogo(ctx context.Context, actor *user.User, name, contentTyp
 		if name == "" && prev == "" {
 			return nil // nothing removed, nothing to record
 		}
-		return store.Record(ctx, s, now, actor, action, audit.TargetUser, actor.ID, brandSnapshot(before), brandSnapshot(after))
+		return store.Record(ctx, s.Audit, now, actor, action, audit.TargetUser, actor.ID, brandSnapshot(before), brandSnapshot(after))
 	})
 	return prev, after, err
 }

@@ -73,7 +73,7 @@ func (b *Brands) verify(ctx context.Context, actorID, resellerID uint64, host st
 		if after, err = s.Brands.Get(ctx, resellerID); err != nil {
 			return err
 		}
-		return store.RecordBy(ctx, s, now, actorID, audit.BrandDomainVerify, audit.TargetUser, resellerID,
+		return store.RecordBy(ctx, s.Audit, now, actorID, audit.BrandDomainVerify, audit.TargetUser, resellerID,
 			domainAudit{Host: host, State: string(before)}, domainAudit{Host: host, State: string(brand.DomainVerified), By: by})
 	})
 	if errors.Is(err, brand.ErrDomainTaken) {
