@@ -261,12 +261,12 @@ func New(d Deps) *App {
 			Config: outbox.Config{Timeout: cfg.WebhookTimeout, Lease: cfg.WebhookLease, Concurrency: cfg.WebhookConcurrency}}),
 	}
 	a.Ledger = check.New(check.Deps{Stores: check.StoresOf(st), Settled: m.AwaitSettlements, Now: d.Now, Location: cfg.Location})
-	a.Accounts = accounts.New(accounts.Deps{Tx: tx, Tokens: d.Tokens, Now: d.Now,
+	a.Accounts = accounts.New(accounts.Deps{Tx: store.Narrow(tx, accounts.TxStoresOf), Tokens: d.Tokens, Now: d.Now,
 		Stores: accounts.Stores{Users: st.Users, Sessions: st.Sessions, Resets: st.Resets, Logins: st.Logins},
 		Config: accounts.Config{RefreshTTL: cfg.RefreshTTL, PasswordCost: cfg.PasswordCost, PublicBaseURL: cfg.PublicBaseURL,
 			CollectionFeePercent: cfg.CollectionFeePercent, Livemode: live, DefaultPlan: user.Plan(cfg.DefaultPlan)},
 		Mailer: d.Mailer, EmailTokens: d.EmailTokens, Log: d.Log, Targets: d.Targets, Settled: m.AwaitSettlements})
-	a.Keys = keys.New(tx, keys.Stores{Keys: st.Keys, Services: st.Services}, d.Now, cfg.Location)
+	a.Keys = keys.New(store.Narrow(tx, keys.TxStoresOf), keys.Stores{Keys: st.Keys, Services: st.Services}, d.Now, cfg.Location)
 	a.TopUps = money.New(money.Deps{Tx: tx, Requests: st.TopUps, Users: st.Users, Files: d.Files, Now: d.Now,
 		Config: money.Config{MaxTopUp: cfg.MaxTopUp, Livemode: live}})
 	a.Catalog = catalogadmin.New(tx, catalogadmin.Stores{Services: st.Services, Pricing: st.Pricing, Users: st.Users, Selling: st.CustomerPrices}, d.Now)

@@ -356,7 +356,7 @@ func ownCustomers(ctx context.Context, users Users, reseller *user.User, r *topu
 // 402 when the reseller's available balance is short. It returns the owner.
 func (p *TopUps) transferTopUp(ctx context.Context, s store.Stores, reseller *user.User, r *topup.Request) (*user.User, error) {
 	ref := r.ID
-	m, err := panel.Move(ctx, s, p.now(), p.cfg.Livemode, &transfer.Transfer{ResellerID: reseller.ID, CustomerID: r.UserID,
+	m, err := panel.Move(ctx, panel.MoveStores{Books: s.Books(), Users: s.Users, Transfers: s.Transfers}, p.now(), p.cfg.Livemode, &transfer.Transfer{ResellerID: reseller.ID, CustomerID: r.UserID,
 		Direction: transfer.ToCustomer, Amount: r.Amount, BalanceRequestID: &ref})
 	if err != nil {
 		if errs.KindOf(err) == errs.NotFound {

@@ -31,6 +31,13 @@ type Moved struct {
 	Customer *user.User
 }
 
+// MoveStores are the repositories Move writes in its caller's transaction.
+type MoveStores struct {
+	store.Books
+	Users     user.Repository
+	Transfers transfer.Repository
+}
+
 // Move writes transfer t between a reseller and its customer in
 // transaction s: both user rows locked in id order (so two transfers of the
 // same pair, either way, never deadlock), the paying side's available
@@ -40,7 +47,7 @@ type Moved struct {
 // not t.ResellerID's (or gone, or not of role user) is user.ErrNotFound; a
 // pending one ErrCustomerNotConfirmed; a from_customer transfer takes at
 // most what the reseller funded (transfer.Funded: transfer.ErrBeyondFunded).
-func Move(ctx context.Context, s store.Stores, now time.Time, live bool, t *transfer.Transfer) (*Moved, error) {
+func Move(ctx context.Context, s MoveStores, now time.Time, live bool, t *transfer.Transfer) (*Moved, error) {
 	first, second := t.ResellerID, t.CustomerID
 	if second < first {
 		first, second = second, first
@@ -90,13 +97,13 @@ func Move(ctx context.Context, s store.Stores, now time.Time, live bool, t *tran
 	}
 	ref := t.ID
 	what := fmt.Sprintf("Transfer #%d to %s", t.ID, payee.Name)
-	if _, err := store.Post(ctx, s.Books(), now, live, payer, ledger.Debit, t.Amount, ledger.RefTransfer, &ref, what); err != nil {
+	if _, err := store.Post(ctx, s.Books, now, live, payer, ledger.Debit, t.Amount, ledger.RefTransfer, &ref, what); err != nil {
 		if errors.Is(err, ledger.ErrInsufficientBalance) {
 			return nil, ledger.ErrInsufficientBalance
 		}
 		return nil, err
 	}
-	if _, err := store.Post(ctx, s.Books(), now, live, payee, ledger.Credit, t.Amount, ledger.RefTransfer, &ref,
+	if _, err := store.Post(ctx, s.Books, now, live, payee, ledger.Credit, t.Amount, ledger.RefTransfer, &ref,
 		fmt.Sprintf("Transfer #%d from %s", t.ID, payer.Name)); err != nil {
 		return nil, err
 	}

@@ -121,7 +121,7 @@ func (p *Customers) Create(ctx context.Context, actor *user.User, in NewCustomer
 func provision(ctx context.Context, s store.Stores, u *user.User, now time.Time) error {
 	sec := webhook.NewSecret()
 	u.WebhookSecret = &sec
-	k, _, err := panel.NewKey(ctx, s, u, apikey.Restrictions{Name: "Default", DailyLimit: apikey.DefaultDailyLimit}, now)
+	k, _, err := panel.NewKey(ctx, s.Keys, u, apikey.Restrictions{Name: "Default", DailyLimit: apikey.DefaultDailyLimit}, now)
 	if err != nil {
 		return err
 	}

@@ -86,7 +86,7 @@ func (p *Customers) transferOnce(ctx context.Context, actor *user.User, id uint6
 		if key != "" {
 			t.IdempotencyKey = &key
 		}
-		m, err := panel.Move(ctx, s, p.now(), p.cfg.Livemode, t)
+		m, err := panel.Move(ctx, panel.MoveStores{Books: s.Books(), Users: s.Users, Transfers: s.Transfers}, p.now(), p.cfg.Livemode, t)
 		if err != nil {
 			if errs.KindOf(err) == errs.NotFound {
 				return ErrNotFound
