@@ -13,8 +13,8 @@ import (
 	"paygate/core/accounts/apikey"
 	"paygate/core/accounts/user"
 	"paygate/core/catalog"
-	"paygate/core/platform/store"
 	"paygate/core/platform/errs"
+	"paygate/core/platform/store"
 	"paygate/core/platform/store/storetest"
 )
 
