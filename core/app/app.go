@@ -251,7 +251,7 @@ func New(d Deps) *App {
 		Brands:    branding,
 		Retention: kept,
 		Metering:  m,
-		Gateway: gateway.New(gateway.Deps{Tx: tx, Stores: gateway.StoresOf(st, d.Verifications, d.Beneficiaries), Meter: m, Now: d.Now, Log: d.Log, Metrics: gm,
+		Gateway: gateway.New(gateway.Deps{Tx: store.Narrow(tx, gateway.TxStoresOf), Stores: gateway.StoresOf(st, d.Verifications, d.Beneficiaries), Meter: m, Now: d.Now, Log: d.Log, Metrics: gm,
 			Config: gateway.Config{UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL, RechargeRoundBudget: cfg.RechargeRoundBudget,
 				MaxBalanceCheckout: cfg.MaxTopUp, Location: cfg.Location},
 			Verifier: d.Verifier, Recharger: d.Recharger, Payments: d.Payments, Payouts: d.Payouts, Targets: d.Targets,
@@ -267,16 +267,16 @@ func New(d Deps) *App {
 			CollectionFeePercent: cfg.CollectionFeePercent, Livemode: live, DefaultPlan: user.Plan(cfg.DefaultPlan)},
 		Mailer: d.Mailer, EmailTokens: d.EmailTokens, Log: d.Log, Targets: d.Targets, Settled: m.AwaitSettlements})
 	a.Keys = keys.New(store.Narrow(tx, keys.TxStoresOf), keys.Stores{Keys: st.Keys, Services: st.Services}, d.Now, cfg.Location)
-	a.TopUps = money.New(money.Deps{Tx: tx, Requests: st.TopUps, Users: st.Users, Files: d.Files, Now: d.Now,
+	a.TopUps = money.New(money.Deps{Tx: store.Narrow(tx, money.TxStoresOf), Requests: st.TopUps, Users: st.Users, Files: d.Files, Now: d.Now,
 		Config: money.Config{MaxTopUp: cfg.MaxTopUp, Livemode: live}})
 	a.Catalog = catalogadmin.New(tx, catalogadmin.Stores{Services: st.Services, Pricing: st.Pricing, Users: st.Users, Selling: st.CustomerPrices}, d.Now)
-	a.History = history.New(history.Deps{Tx: tx, Now: d.Now, Log: d.Log, Settled: m.AwaitSettlements,
+	a.History = history.New(history.Deps{Tx: store.Narrow(tx, history.TxStoresOf), Now: d.Now, Log: d.Log, Settled: m.AwaitSettlements,
 		Stores: history.Stores{Ledger: st.Ledger, Hits: st.Hits, Reports: st.Reports, Services: st.Services, Users: st.Users,
 			Names: d.Names, Exports: d.Exports},
 		Config: history.Config{Location: cfg.Location, RollupGrace: cfg.RollupGrace, PayloadRetention: kept.Keep(),
 			ExportLease: cfg.ExportLease}})
 	a.AuditLog = auditlog.New(st.Audit)
-	a.Customers = customers.New(customers.Deps{Tx: tx, Mailer: d.Mailer, Now: d.Now, Log: d.Log,
+	a.Customers = customers.New(customers.Deps{Tx: store.Narrow(tx, customers.TxStoresOf), Mailer: d.Mailer, Now: d.Now, Log: d.Log,
 		Stores: customers.Stores{Users: st.Users, Keys: st.Keys, Hits: st.Hits, Ledger: st.Ledger, Transfers: st.Transfers,
 			Resets: st.Resets, Reports: d.ResellerReports, Names: d.Names},
 		Config: customers.Config{PasswordCost: cfg.PasswordCost, PublicBaseURL: cfg.PublicBaseURL, DefaultPlan: user.Plan(cfg.DefaultPlan),
@@ -289,7 +289,7 @@ func New(d Deps) *App {
 		Parties: issuing.ProfileParties{}, Renderer: d.Renderer,
 		Notify: issuing.Notify(notifier(d.Mailer, d.Log)), Settled: m.AwaitSettlements, Now: d.Now, Log: d.Log, Metrics: im,
 		Config: issuing.Config{Location: cfg.Location, Rate: cfg.GSTRate, PublicBaseURL: cfg.PublicBaseURL, Livemode: live}})
-	a.Reconciliation = reconciliation.New(reconciliation.Deps{Tx: tx,
+	a.Reconciliation = reconciliation.New(reconciliation.Deps{Tx: store.Narrow(tx, reconciliation.TxStoresOf),
 		Stores:   reconciliation.Stores{Statements: st.Statements, Payments: st.Payments, TopUps: st.TopUps},
 		Payments: a.Gateway, TopUps: a.TopUps, Now: d.Now, Log: d.Log})
 	a.Selling = resale.New(tx, resale.Stores{Services: st.Services, Pricing: st.Pricing, Selling: st.CustomerPrices, Commissions: st.Commissions}, d.Now)

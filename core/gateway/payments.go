@@ -82,7 +82,7 @@ func (a *Gateway) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentC
 	}
 	op := metering.Op{
 		Slug: SlugPaymentCreate, RequestID: in.RequestID, Creds: in.Creds, IP: in.IP, Payload: payload, Invalid: invalid,
-		Reserve: func(ctx context.Context, s store.Stores, u *user.User, hit *hitlog.Hit) error {
+		Reserve: func(ctx context.Context, s metering.TxStores, u *user.User, hit *hitlog.Hit) error {
 			p.UserID, p.APIKeyID = u.ID, hit.APIKeyID
 			if err := s.Payments.Create(ctx, p); err != nil {
 				return err
@@ -183,7 +183,7 @@ func (a *Gateway) movePayment(ctx context.Context, p *payment.Payment, to paymen
 		return false, err
 	}
 	ok := false
-	err := a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		var err error
 		ok, err = a.settleIn(ctx, s, &next, from, by)
 		return err
@@ -219,7 +219,7 @@ func (a *Gateway) movePayment(ctx context.Context, p *payment.Payment, to paymen
 // wins, and a success credits exactly once. The winner of a success credits
 // the beneficiary (creditIn); any end state writes its payment.* event.
 // false when another writer moved the payment first (nothing written).
-func (a *Gateway) settleIn(ctx context.Context, s store.Stores, next *payment.Payment, from payment.Status, by string) (bool, error) {
+func (a *Gateway) settleIn(ctx context.Context, s TxStores, next *payment.Payment, from payment.Status, by string) (bool, error) {
 	var owner *user.User
 	var feePercent decimal.Decimal
 	if next.Status == payment.StatusSuccess {
@@ -257,7 +257,7 @@ func (a *Gateway) settleIn(ctx context.Context, s store.Stores, next *payment.Pa
 // reseller's customer the higher of its own and its reseller's
 // (user.EffectiveLimits), so a customer never collects cheaper than its
 // reseller.
-func collectionFeePercent(ctx context.Context, s store.Stores, u *user.User) (decimal.Decimal, error) {
+func collectionFeePercent(ctx context.Context, s TxStores, u *user.User) (decimal.Decimal, error) {
 	var reseller *user.User
 	if u.ParentID != nil {
 		r, err := s.Users.ByID(ctx, *u.ParentID)
@@ -272,7 +272,7 @@ func collectionFeePercent(ctx context.Context, s store.Stores, u *user.User) (de
 // creditIn posts a successful payment's money to u (locked in s): a credit
 // of the amount (reference payment #id) and, for a collection with a fee,
 // a debit of p.Fee (reference payment_fee #id) at feePercent.
-func (a *Gateway) creditIn(ctx context.Context, s store.Stores, u *user.User, p *payment.Payment, feePercent decimal.Decimal, by string) error {
+func (a *Gateway) creditIn(ctx context.Context, s TxStores, u *user.User, p *payment.Payment, feePercent decimal.Decimal, by string) error {
 	ref := p.ID
 	desc := "Payment " + p.PublicID + " collected"
 	if p.Purpose == payment.PurposeBalance {
@@ -285,12 +285,12 @@ func (a *Gateway) creditIn(ctx context.Context, s store.Stores, u *user.User, p 
 		desc += ", confirmed by " + by
 	}
 	now := a.now()
-	if _, err := store.Post(ctx, s.Books(), now, p.Livemode, u, ledger.Credit, p.Amount, ledger.RefPayment, &ref, desc); err != nil {
+	if _, err := store.Post(ctx, s.Books, now, p.Livemode, u, ledger.Credit, p.Amount, ledger.RefPayment, &ref, desc); err != nil {
 		return fmt.Errorf("credit payment %s: %w", p.PublicID, err)
 	}
 	if p.Fee.IsPositive() {
 		feeDesc := "Collection fee " + feePercent.StringFixed(2) + "% on payment " + p.PublicID
-		if _, err := store.Post(ctx, s.Books(), now, p.Livemode, u, ledger.Debit, p.Fee, ledger.RefPaymentFee, &ref, feeDesc); err != nil {
+		if _, err := store.Post(ctx, s.Books, now, p.Livemode, u, ledger.Debit, p.Fee, ledger.RefPaymentFee, &ref, feeDesc); err != nil {
 			return fmt.Errorf("fee of payment %s: %w", p.PublicID, err)
 		}
 	}
@@ -310,7 +310,7 @@ func (a *Gateway) creditIn(ctx context.Context, s store.Stores, u *user.User, p 
 // cannot hold is held (HoldCredit) and answers payment.ErrCreditHeld.
 func (a *Gateway) CompletePayment(ctx context.Context, paymentID uint64, ref, by string) (*payment.Payment, error) {
 	var out *payment.Payment
-	err := a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		var err error
 		out, err = a.CompletePaymentIn(ctx, s, paymentID, ref, by)
 		return err
@@ -394,7 +394,7 @@ func (a *Gateway) RetryHeldCollection(ctx context.Context, actor *user.User, pub
 		ref = *p.UTR
 	}
 	var out *payment.Payment
-	err = a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err = a.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		var err error
 		if out, err = a.CompletePaymentIn(ctx, s, p.ID, ref, "admin retry"); err != nil {
 			return err
@@ -434,7 +434,7 @@ func (a *Gateway) CountPaymentEnded(status payment.Status) {
 // the caller's own writes (a statement line's match) commit or roll back
 // with the credit; the caller counts it (CountPaymentEnded) after commit. On payment.ErrFinal or ErrExpired nothing was written
 // by it.
-func (a *Gateway) CompletePaymentIn(ctx context.Context, s store.Stores, paymentID uint64, ref, by string) (*payment.Payment, error) {
+func (a *Gateway) CompletePaymentIn(ctx context.Context, s TxStores, paymentID uint64, ref, by string) (*payment.Payment, error) {
 	if len(ref) > 100 {
 		return nil, errs.Validation(map[string][]string{"ref": {"must be at most 100 characters"}})
 	}
@@ -524,7 +524,7 @@ var errMoved = errors.New("payment moved")
 // transaction, releasing cur's UTR when it had another; false when another
 // writer changed the payment first (nothing written).
 func (a *Gateway) writeUTR(ctx context.Context, cur, next *payment.Payment) (bool, error) {
-	err := a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		if cur.UTR != nil && *cur.UTR != *next.UTR {
 			if err := s.UTRs.Release(ctx, *cur.UTR, utr.OwnerPayment, cur.ID); err != nil {
 				return err
@@ -568,7 +568,7 @@ func (a *Gateway) CorrectUTR(ctx context.Context, actor *user.User, publicID, u,
 	if p.UTR != nil && *p.UTR == *next.UTR {
 		return p, nil // nothing to correct
 	}
-	err = a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err = a.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		if p.UTR != nil {
 			if err := s.UTRs.Release(ctx, *p.UTR, utr.OwnerPayment, p.ID); err != nil {
 				return err
@@ -714,7 +714,7 @@ func (a *Gateway) ListPayments(ctx context.Context, actor *user.User, f payment.
 }
 
 // emitPayment writes the event of p's end state (none before it ends).
-func (a *Gateway) emitPayment(ctx context.Context, s store.Stores, p *payment.Payment) error {
+func (a *Gateway) emitPayment(ctx context.Context, s TxStores, p *payment.Payment) error {
 	var t webhook.EventType
 	switch p.Status {
 	case payment.StatusSuccess:

@@ -93,7 +93,7 @@ func (p *Customers) Create(ctx context.Context, actor *user.User, in NewCustomer
 		CollectionFeePercent: actor.CollectionFeePercent, DailyPayoutLimit: actor.DailyPayoutLimit,
 	}
 	var token string
-	err = p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err = p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		if err := s.Users.Create(ctx, u); err != nil {
 			return err
 		}
@@ -118,7 +118,7 @@ func (p *Customers) Create(ctx context.Context, actor *user.User, in NewCustomer
 
 // provision gives a new active customer its webhook signing secret and its
 // default API key, as an activated account gets them.
-func provision(ctx context.Context, s store.Stores, u *user.User, now time.Time) error {
+func provision(ctx context.Context, s TxStores, u *user.User, now time.Time) error {
 	sec := webhook.NewSecret()
 	u.WebhookSecret = &sec
 	k, _, err := panel.NewKey(ctx, s.Keys, u, apikey.Restrictions{Name: "Default", DailyLimit: apikey.DefaultDailyLimit}, now)
@@ -205,7 +205,7 @@ func (p *Customers) SetStatus(ctx context.Context, actor *user.User, id uint64, 
 		return nil, fmt.Errorf("customer status %q", st)
 	}
 	var out *user.User
-	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		u, err := s.Users.LockByID(ctx, id)
 		if err != nil {
 			if errs.KindOf(err) == errs.NotFound {

@@ -60,7 +60,7 @@ func (p *Customers) Transfer(ctx context.Context, actor *user.User, id uint64, i
 
 func (p *Customers) transferOnce(ctx context.Context, actor *user.User, id uint64, amount decimal.Decimal, dir transfer.Direction, key, hash string) (*Transferred, error) {
 	var out *Transferred
-	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		if key != "" {
 			first, err := s.Transfers.ByKey(ctx, actor.ID, key)
 			switch {
@@ -86,7 +86,7 @@ func (p *Customers) transferOnce(ctx context.Context, actor *user.User, id uint6
 		if key != "" {
 			t.IdempotencyKey = &key
 		}
-		m, err := panel.Move(ctx, panel.MoveStores{Books: s.Books(), Users: s.Users, Transfers: s.Transfers}, p.now(), p.cfg.Livemode, t)
+		m, err := panel.Move(ctx, s.MoveStores, p.now(), p.cfg.Livemode, t)
 		if err != nil {
 			if errs.KindOf(err) == errs.NotFound {
 				return ErrNotFound

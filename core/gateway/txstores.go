@@ -1,0 +1,49 @@
+package gateway
+
+import (
+	"paygate/core/accounts/audit"
+	"paygate/core/accounts/user"
+	"paygate/core/gateway/accountopen"
+	"paygate/core/gateway/payment"
+	"paygate/core/gateway/payout"
+	"paygate/core/gateway/recharge"
+	"paygate/core/metering/hitlog"
+	"paygate/core/platform/store"
+	"paygate/core/platform/utr"
+	"paygate/core/resale/settlement"
+)
+
+// TxStores are the repositories this package's transaction steps use,
+// bound to one transaction.
+type TxStores struct {
+	store.Books
+	Users       user.Repository
+	Hits        hitlog.Repository
+	Audit       audit.Repository
+	Payments    payment.Repository
+	Recharges   recharge.Repository
+	Payouts     payout.Repository
+	Refunds     payment.RefundRepository
+	RefundKeys  payment.RefundKeys
+	UTRs        utr.Claims
+	Openings    accountopen.Repository
+	Commissions settlement.Settlements
+}
+
+// TxStoresOf are s's repositories this package's transaction steps use.
+func TxStoresOf(s store.Stores) TxStores {
+	return TxStores{
+		Books:       s.Books(),
+		Users:       s.Users,
+		Hits:        s.Hits,
+		Audit:       s.Audit,
+		Payments:    s.Payments,
+		Recharges:   s.Recharges,
+		Payouts:     s.Payouts,
+		Refunds:     s.Refunds,
+		RefundKeys:  s.RefundKeys,
+		UTRs:        s.UTRs,
+		Openings:    s.Openings,
+		Commissions: s.Commissions,
+	}
+}
