@@ -257,7 +257,7 @@ func TestInterruptedRenewalIsFinishedByTheNextRun(t *testing.T) {
 		}
 		// Transactions: 1 opens, 2 and 3 renew the first two users, 4
 		// (the third user's) crashes.
-		crashing := billing.New(billing.Deps{Tx: &failingTx{Transactor: f.store, n: 4}, Stores: billingStores(f.store.Stores()),
+		crashing := billing.New(billing.Deps{Tx: store.Narrow(&failingTx{Transactor: f.store, n: 4}, billing.TxStoresOf), Stores: billingStores(f.store.Stores()),
 			Config: billing.Config{Location: kolkata}})
 		dec1 := time.Date(2026, 12, 1, 0, 0, 0, 0, kolkata)
 		if _, err := crashing.Run(ctx, dec1); err == nil {

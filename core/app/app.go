@@ -239,13 +239,13 @@ func New(d Deps) *App {
 	// gets mail under its reseller's brand (storefront.Brands.Mailer).
 	var branding *storefront.Brands
 	if d.Stores.Brands != nil {
-		branding = storefront.New(storefront.Deps{Tx: d.Tx, Store: d.Stores.Brands, Users: d.Stores.Users, Files: d.Files, Prober: d.DomainProber, Now: d.Now,
+		branding = storefront.New(storefront.Deps{Tx: store.Narrow(d.Tx, storefront.TxStoresOf), Store: d.Stores.Brands, Users: d.Stores.Users, Files: d.Files, Prober: d.DomainProber, Now: d.Now,
 			Config: storefront.Config{PlatformName: cfg.PlatformName, PublicBaseURL: cfg.PublicBaseURL}})
 		d.Mailer = branding.Mailer(d.Mailer)
 	}
 	kept := retention.New(retention.Deps{Hits: d.Stores.Hits, Now: d.Now, Metrics: rm,
 		Config: retention.Config{Keep: cfg.HitPayloadRetention}})
-	taxSettings := parties.New(parties.Deps{Tx: tx, Profiles: st.TaxProfiles, Users: st.Users, Brands: st.Brands,
+	taxSettings := parties.New(parties.Deps{Tx: store.Narrow(tx, parties.TxStoresOf), Profiles: st.TaxProfiles, Users: st.Users, Brands: st.Brands,
 		Now: d.Now})
 	a := &App{
 		Brands:    branding,
@@ -269,7 +269,7 @@ func New(d Deps) *App {
 	a.Keys = keys.New(store.Narrow(tx, keys.TxStoresOf), keys.Stores{Keys: st.Keys, Services: st.Services}, d.Now, cfg.Location)
 	a.TopUps = money.New(money.Deps{Tx: store.Narrow(tx, money.TxStoresOf), Requests: st.TopUps, Users: st.Users, Files: d.Files, Now: d.Now,
 		Config: money.Config{MaxTopUp: cfg.MaxTopUp, Livemode: live}})
-	a.Catalog = catalogadmin.New(tx, catalogadmin.Stores{Services: st.Services, Pricing: st.Pricing, Users: st.Users, Selling: st.CustomerPrices}, d.Now)
+	a.Catalog = catalogadmin.New(store.Narrow(tx, catalogadmin.TxStoresOf), catalogadmin.Stores{Services: st.Services, Pricing: st.Pricing, Users: st.Users, Selling: st.CustomerPrices}, d.Now)
 	a.History = history.New(history.Deps{Tx: store.Narrow(tx, history.TxStoresOf), Now: d.Now, Log: d.Log, Settled: m.AwaitSettlements,
 		Stores: history.Stores{Ledger: st.Ledger, Hits: st.Hits, Reports: st.Reports, Services: st.Services, Users: st.Users,
 			Names: d.Names, Exports: d.Exports},
@@ -281,10 +281,10 @@ func New(d Deps) *App {
 			Resets: st.Resets, Reports: d.ResellerReports, Names: d.Names},
 		Config: customers.Config{PasswordCost: cfg.PasswordCost, PublicBaseURL: cfg.PublicBaseURL, DefaultPlan: user.Plan(cfg.DefaultPlan),
 			Livemode: live}})
-	a.Billing = billing.New(billing.Deps{Tx: tx, Stores: billing.Stores{Users: st.Users, Plans: st.Plans, Subscriptions: st.Subscriptions}, Now: d.Now, Log: d.Log, Metrics: bm, Notify: notifier(d.Mailer, d.Log),
+	a.Billing = billing.New(billing.Deps{Tx: store.Narrow(tx, billing.TxStoresOf), Stores: billing.Stores{Users: st.Users, Plans: st.Plans, Subscriptions: st.Subscriptions}, Now: d.Now, Log: d.Log, Metrics: bm, Notify: notifier(d.Mailer, d.Log),
 		Config: billing.Config{Location: cfg.Location, Livemode: live, DefaultPlan: cfg.DefaultPlan}})
 	a.TaxSettings = taxSettings
-	a.Invoicing = issuing.New(issuing.Deps{Tx: tx,
+	a.Invoicing = issuing.New(issuing.Deps{Tx: store.Narrow(tx, issuing.TxStoresOf),
 		Stores:  issuing.Stores{Invoices: st.Invoices, Users: st.Users, Ledger: st.Ledger, Profiles: st.TaxProfiles, Resellers: st.TaxProfiles},
 		Parties: issuing.ProfileParties{}, Renderer: d.Renderer,
 		Notify: issuing.Notify(notifier(d.Mailer, d.Log)), Settled: m.AwaitSettlements, Now: d.Now, Log: d.Log, Metrics: im,
@@ -292,8 +292,8 @@ func New(d Deps) *App {
 	a.Reconciliation = reconciliation.New(reconciliation.Deps{Tx: store.Narrow(tx, reconciliation.TxStoresOf),
 		Stores:   reconciliation.Stores{Statements: st.Statements, Payments: st.Payments, TopUps: st.TopUps},
 		Payments: a.Gateway, TopUps: a.TopUps, Now: d.Now, Log: d.Log})
-	a.Selling = resale.New(tx, resale.Stores{Services: st.Services, Pricing: st.Pricing, Selling: st.CustomerPrices, Commissions: st.Commissions}, d.Now)
-	a.Commissions = commission.New(commission.Deps{Tx: tx, Reads: st.Commissions, Now: d.Now, Log: d.Log,
+	a.Selling = resale.New(store.Narrow(tx, resale.TxStoresOf), resale.Stores{Services: st.Services, Pricing: st.Pricing, Selling: st.CustomerPrices, Commissions: st.Commissions}, d.Now)
+	a.Commissions = commission.New(commission.Deps{Tx: store.Narrow(tx, commission.TxStoresOf), Reads: st.Commissions, Now: d.Now, Log: d.Log,
 		Config: commission.Config{Location: cfg.Location, Livemode: live}})
 	return a
 }

@@ -66,7 +66,7 @@ func (v *Invoicing) RecordIRN(ctx context.Context, actor *user.User, id uint64, 
 	if err != nil {
 		return nil, err
 	}
-	err = v.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err = v.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		if err := s.Invoices.RecordIRN(ctx, id, irn); err != nil {
 			return err
 		}

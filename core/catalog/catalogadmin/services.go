@@ -27,7 +27,7 @@ func (p *Catalog) CreateService(ctx context.Context, actor *user.User, svc catal
 	}
 	now := p.now().UTC()
 	svc.CreatedAt, svc.UpdatedAt = now, now
-	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		if err := s.Services.Create(ctx, &svc); err != nil {
 			return err
 		}
@@ -84,7 +84,7 @@ func (p *Catalog) PatchService(ctx context.Context, actor *user.User, id uint64,
 	// Read under a row lock in the writing transaction: two admins editing
 	// one service apply one after the other, and the audit's "before" is
 	// what was stored.
-	err := p.tx.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, st TxStores) error {
 		s, err := st.Services.LockByID(ctx, id)
 		if err != nil {
 			return err
@@ -152,7 +152,7 @@ func (p *Catalog) DeleteService(ctx context.Context, actor *user.User, id uint64
 	if s.Builtin {
 		return catalog.ErrBuiltin
 	}
-	return p.tx.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
+	return p.tx.WithinTx(ctx, func(ctx context.Context, st TxStores) error {
 		if err := st.Services.Delete(ctx, id); err != nil {
 			return err
 		}
@@ -241,7 +241,7 @@ func (p *Catalog) PutDoc(ctx context.Context, actor *user.User, serviceID uint64
 	now := p.now().UTC()
 	d.CreatedAt, d.UpdatedAt = now, now
 	var out *catalog.Doc
-	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		old, err := s.Services.Doc(ctx, serviceID)
 		if err != nil && errs.KindOf(err) != errs.NotFound {
 			return err
@@ -294,7 +294,7 @@ func (p *Catalog) CreatePricing(ctx context.Context, actor *user.User, serviceID
 	price.ServiceID = serviceID
 	now := p.now().UTC()
 	price.CreatedAt, price.UpdatedAt = now, now
-	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		if err := s.Pricing.Create(ctx, &price); err != nil {
 			return err
 		}
@@ -318,7 +318,7 @@ func (p *Catalog) PatchPricing(ctx context.Context, actor *user.User, id uint64,
 		return nil, err
 	}
 	var out *pricing.Price
-	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		row, err := s.Pricing.LockByID(ctx, id) // as in PatchService: no lost update
 		if err != nil {
 			return err
@@ -354,7 +354,7 @@ func (p *Catalog) DeletePricing(ctx context.Context, actor *user.User, id uint64
 	if err != nil {
 		return err
 	}
-	return p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	return p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		if err := s.Pricing.Delete(ctx, id); err != nil {
 			return err
 		}
