@@ -185,7 +185,7 @@ func (a *Gateway) movePayment(ctx context.Context, p *payment.Payment, to paymen
 	ok := false
 	err := a.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		var err error
-		ok, err = a.settleIn(ctx, s, &next, from, by)
+		ok, err = a.settleIn(ctx, s.SettleStores, &next, from, by)
 		return err
 	})
 	if errors.Is(err, payment.ErrCreditHeld) {
@@ -219,7 +219,7 @@ func (a *Gateway) movePayment(ctx context.Context, p *payment.Payment, to paymen
 // wins, and a success credits exactly once. The winner of a success credits
 // the beneficiary (creditIn); any end state writes its payment.* event.
 // false when another writer moved the payment first (nothing written).
-func (a *Gateway) settleIn(ctx context.Context, s TxStores, next *payment.Payment, from payment.Status, by string) (bool, error) {
+func (a *Gateway) settleIn(ctx context.Context, s SettleStores, next *payment.Payment, from payment.Status, by string) (bool, error) {
 	var owner *user.User
 	var feePercent decimal.Decimal
 	if next.Status == payment.StatusSuccess {
@@ -257,7 +257,7 @@ func (a *Gateway) settleIn(ctx context.Context, s TxStores, next *payment.Paymen
 // reseller's customer the higher of its own and its reseller's
 // (user.EffectiveLimits), so a customer never collects cheaper than its
 // reseller.
-func collectionFeePercent(ctx context.Context, s TxStores, u *user.User) (decimal.Decimal, error) {
+func collectionFeePercent(ctx context.Context, s SettleStores, u *user.User) (decimal.Decimal, error) {
 	var reseller *user.User
 	if u.ParentID != nil {
 		r, err := s.Users.ByID(ctx, *u.ParentID)
@@ -272,7 +272,7 @@ func collectionFeePercent(ctx context.Context, s TxStores, u *user.User) (decima
 // creditIn posts a successful payment's money to u (locked in s): a credit
 // of the amount (reference payment #id) and, for a collection with a fee,
 // a debit of p.Fee (reference payment_fee #id) at feePercent.
-func (a *Gateway) creditIn(ctx context.Context, s TxStores, u *user.User, p *payment.Payment, feePercent decimal.Decimal, by string) error {
+func (a *Gateway) creditIn(ctx context.Context, s SettleStores, u *user.User, p *payment.Payment, feePercent decimal.Decimal, by string) error {
 	ref := p.ID
 	desc := "Payment " + p.PublicID + " collected"
 	if p.Purpose == payment.PurposeBalance {
@@ -312,7 +312,7 @@ func (a *Gateway) CompletePayment(ctx context.Context, paymentID uint64, ref, by
 	var out *payment.Payment
 	err := a.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		var err error
-		out, err = a.CompletePaymentIn(ctx, s, paymentID, ref, by)
+		out, err = a.CompletePaymentIn(ctx, s.SettleStores, paymentID, ref, by)
 		return err
 	})
 	if errors.Is(err, payment.ErrCreditHeld) {
@@ -396,7 +396,7 @@ func (a *Gateway) RetryHeldCollection(ctx context.Context, actor *user.User, pub
 	var out *payment.Payment
 	err = a.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		var err error
-		if out, err = a.CompletePaymentIn(ctx, s, p.ID, ref, "admin retry"); err != nil {
+		if out, err = a.CompletePaymentIn(ctx, s.SettleStores, p.ID, ref, "admin retry"); err != nil {
 			return err
 		}
 		return store.Record(ctx, s.Audit, a.now(), actor, ActionRetryCredit, TargetPayment, p.ID, heldSnapshot(p), heldSnapshot(out))
@@ -434,7 +434,7 @@ func (a *Gateway) CountPaymentEnded(status payment.Status) {
 // the caller's own writes (a statement line's match) commit or roll back
 // with the credit; the caller counts it (CountPaymentEnded) after commit. On payment.ErrFinal or ErrExpired nothing was written
 // by it.
-func (a *Gateway) CompletePaymentIn(ctx context.Context, s TxStores, paymentID uint64, ref, by string) (*payment.Payment, error) {
+func (a *Gateway) CompletePaymentIn(ctx context.Context, s SettleStores, paymentID uint64, ref, by string) (*payment.Payment, error) {
 	if len(ref) > 100 {
 		return nil, errs.Validation(map[string][]string{"ref": {"must be at most 100 characters"}})
 	}
@@ -714,7 +714,7 @@ func (a *Gateway) ListPayments(ctx context.Context, actor *user.User, f payment.
 }
 
 // emitPayment writes the event of p's end state (none before it ends).
-func (a *Gateway) emitPayment(ctx context.Context, s TxStores, p *payment.Payment) error {
+func (a *Gateway) emitPayment(ctx context.Context, s SettleStores, p *payment.Payment) error {
 	var t webhook.EventType
 	switch p.Status {
 	case payment.StatusSuccess:

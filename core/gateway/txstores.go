@@ -16,11 +16,9 @@ import (
 // TxStores are the repositories this package's transaction steps use,
 // bound to one transaction.
 type TxStores struct {
-	store.Books
-	Users       user.Repository
+	SettleStores
 	Hits        hitlog.Repository
 	Audit       audit.Repository
-	Payments    payment.Repository
 	Recharges   recharge.Repository
 	Payouts     payout.Repository
 	Refunds     payment.RefundRepository
@@ -33,17 +31,25 @@ type TxStores struct {
 // TxStoresOf are s's repositories this package's transaction steps use.
 func TxStoresOf(s store.Stores) TxStores {
 	return TxStores{
-		Books:       s.Books(),
-		Users:       s.Users,
-		Hits:        s.Hits,
-		Audit:       s.Audit,
-		Payments:    s.Payments,
-		Recharges:   s.Recharges,
-		Payouts:     s.Payouts,
-		Refunds:     s.Refunds,
-		RefundKeys:  s.RefundKeys,
-		UTRs:        s.UTRs,
-		Openings:    s.Openings,
-		Commissions: s.Commissions,
+		SettleStores: SettleStores{Books: s.Books(), Users: s.Users, Payments: s.Payments},
+		Hits:         s.Hits,
+		Audit:        s.Audit,
+		Recharges:    s.Recharges,
+		Payouts:      s.Payouts,
+		Refunds:      s.Refunds,
+		RefundKeys:   s.RefundKeys,
+		UTRs:         s.UTRs,
+		Openings:     s.Openings,
+		Commissions:  s.Commissions,
 	}
+}
+
+// SettleStores are what a payment's settlement writes in its caller's
+// transaction (settleIn; CompletePaymentIn, which reconciliation calls in
+// its own): the payment, its beneficiary's row and balance, the ledger
+// entries and the payment's event.
+type SettleStores struct {
+	store.Books
+	Users    user.Repository
+	Payments payment.Repository
 }

@@ -30,7 +30,7 @@ import (
 // A success its beneficiary's balance cannot hold is payment.ErrCreditHeld:
 // after that transaction rolled back, HoldCredit holds the payment.
 type PaymentCompleter interface {
-	CompletePaymentIn(ctx context.Context, s gateway.TxStores, paymentID uint64, ref, by string) (*payment.Payment, error)
+	CompletePaymentIn(ctx context.Context, s gateway.SettleStores, paymentID uint64, ref, by string) (*payment.Payment, error)
 	HoldCredit(ctx context.Context, paymentID uint64, by string) error
 	// CountPaymentEnded counts a payment completed in a transaction that
 	// committed (metrics).

@@ -18,8 +18,8 @@ type TxStores struct {
 	Payments   payment.Repository
 	Audit      audit.Repository
 
-	Gateway gateway.TxStores // PaymentCompleter.CompletePaymentIn
-	Money   money.TxStores   // TopUpApprover.ApproveTopUpTx
+	Gateway gateway.SettleStores // PaymentCompleter.CompletePaymentIn
+	Money   money.TxStores       // TopUpApprover.ApproveTopUpTx
 }
 
 // TxStoresOf are s's repositories reconciliation's transaction steps use.
@@ -29,7 +29,7 @@ func TxStoresOf(s store.Stores) TxStores {
 		Payments:   s.Payments,
 		Audit:      s.Audit,
 
-		Gateway: gateway.TxStoresOf(s),
+		Gateway: gateway.TxStoresOf(s).SettleStores,
 		Money:   money.TxStoresOf(s),
 	}
 }
