@@ -7,8 +7,8 @@ import (
 	"paygate/core/platform/store"
 )
 
-// TxStores are the repositories this package's transaction steps use,
-// bound to one transaction.
+// TxStores are the repositories billing's transaction steps use, bound to
+// one transaction (the wiring narrows the store's transactor to them).
 type TxStores struct {
 	store.Books
 	Users         user.Repository
@@ -17,7 +17,7 @@ type TxStores struct {
 	Subscriptions plan.Subscriptions
 }
 
-// TxStoresOf are s's repositories this package's transaction steps use.
+// TxStoresOf picks them from all of s.
 func TxStoresOf(s store.Stores) TxStores {
 	return TxStores{
 		Books:         s.Books(),

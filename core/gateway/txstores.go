@@ -13,8 +13,8 @@ import (
 	"paygate/core/resale/settlement"
 )
 
-// TxStores are the repositories this package's transaction steps use,
-// bound to one transaction.
+// TxStores are the repositories the gateway's transaction steps use, bound
+// to one transaction (the wiring narrows the store's transactor to them).
 type TxStores struct {
 	SettleStores
 	Hits        hitlog.Repository
@@ -28,7 +28,7 @@ type TxStores struct {
 	Commissions settlement.Settlements
 }
 
-// TxStoresOf are s's repositories this package's transaction steps use.
+// TxStoresOf picks them from all of s.
 func TxStoresOf(s store.Stores) TxStores {
 	return TxStores{
 		SettleStores: SettleStores{Books: s.Books(), Users: s.Users, Payments: s.Payments},

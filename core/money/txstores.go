@@ -8,8 +8,9 @@ import (
 	"paygate/core/platform/utr"
 )
 
-// TxStores are the repositories this package's transaction steps use,
-// bound to one transaction.
+// TxStores are the repositories the balance requests' transaction steps use,
+// bound to one transaction (the wiring narrows the store's transactor to
+// them).
 type TxStores struct {
 	panel.MoveStores
 	Audit  audit.Repository
@@ -17,7 +18,7 @@ type TxStores struct {
 	UTRs   utr.Claims
 }
 
-// TxStoresOf are s's repositories this package's transaction steps use.
+// TxStoresOf picks them from all of s.
 func TxStoresOf(s store.Stores) TxStores {
 	return TxStores{
 		MoveStores: panel.MoveStores{Books: s.Books(), Users: s.Users, Transfers: s.Transfers},

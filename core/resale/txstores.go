@@ -6,14 +6,15 @@ import (
 	"paygate/core/platform/store"
 )
 
-// TxStores are the repositories this package's transaction steps use,
-// bound to one transaction.
+// TxStores are the repositories the selling prices' transaction steps use,
+// bound to one transaction (the wiring narrows the store's transactor to
+// them).
 type TxStores struct {
 	Audit          audit.Repository
 	CustomerPrices pricing.CustomerPrices
 }
 
-// TxStoresOf are s's repositories this package's transaction steps use.
+// TxStoresOf picks them from all of s.
 func TxStoresOf(s store.Stores) TxStores {
 	return TxStores{
 		Audit:          s.Audit,

@@ -9,8 +9,8 @@ import (
 	"paygate/core/platform/store"
 )
 
-// TxStores are the repositories this package's transaction steps use,
-// bound to one transaction.
+// TxStores are the repositories invoicing's transaction steps use, bound to
+// one transaction (the wiring narrows the store's transactor to them).
 type TxStores struct {
 	Users       user.Repository
 	Audit       audit.Repository
@@ -19,7 +19,7 @@ type TxStores struct {
 	TaxProfiles taxprofile.Store
 }
 
-// TxStoresOf are s's repositories this package's transaction steps use.
+// TxStoresOf picks them from all of s.
 func TxStoresOf(s store.Stores) TxStores {
 	return TxStores{
 		Users:       s.Users,

@@ -10,8 +10,8 @@ import (
 )
 
 // TxStores are the repositories reconciliation's transaction steps use,
-// bound to one transaction: its own, and those of the step a match runs
-// in the same transaction, a payment's completion (Gateway) or a balance
+// bound to one transaction: its own, and those of the step a match runs in
+// the same transaction, a payment's completion (Gateway) or a balance
 // request's approval (Money).
 type TxStores struct {
 	Statements statement.Repository

@@ -6,15 +6,16 @@ import (
 	"paygate/core/resale/settlement"
 )
 
-// TxStores are the repositories this package's transaction steps use,
-// bound to one transaction.
+// TxStores are the repositories the commission settler's transaction steps
+// use, bound to one transaction (the wiring narrows the store's transactor
+// to them).
 type TxStores struct {
 	store.Books
 	Users       user.Repository
 	Commissions settlement.Settlements
 }
 
-// TxStoresOf are s's repositories this package's transaction steps use.
+// TxStoresOf picks them from all of s.
 func TxStoresOf(s store.Stores) TxStores {
 	return TxStores{
 		Books:       s.Books(),

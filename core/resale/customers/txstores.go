@@ -9,8 +9,9 @@ import (
 	"paygate/core/platform/store"
 )
 
-// TxStores are the repositories this package's transaction steps use,
-// bound to one transaction.
+// TxStores are the repositories a reseller's customer use cases' transaction
+// steps use, bound to one transaction (the wiring narrows the store's
+// transactor to them).
 type TxStores struct {
 	panel.MoveStores
 	Keys     apikey.Repository
@@ -19,7 +20,7 @@ type TxStores struct {
 	Resets   user.ResetRepository
 }
 
-// TxStoresOf are s's repositories this package's transaction steps use.
+// TxStoresOf picks them from all of s.
 func TxStoresOf(s store.Stores) TxStores {
 	return TxStores{
 		MoveStores: panel.MoveStores{Books: s.Books(), Users: s.Users, Transfers: s.Transfers},
