@@ -205,7 +205,8 @@ type App struct {
 
 // New wires the use cases. The others write through metering's
 // invalidating transactor and stores (a change to a key, a service, a
-// price or a user is seen by this instance's next call), and read behind
+// price or a user is seen by this instance's next call), the transactor
+// narrowed to each one's TxStores (store.Narrow), and read behind
 // its settlements' fence (this instance's calls are charged first).
 func New(d Deps) *App {
 	cfg := d.Config
