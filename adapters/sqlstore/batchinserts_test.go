@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"paygate/core/metering"
-	"paygate/core/platform/store"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -106,7 +105,7 @@ func newReservation(t *testing.T, s *sqlstore.Store, users []*user.User, n int, 
 // write runs the reservation in one batch transaction as the writer does
 // (lock and count, insert, balances, commit), with then (if any) between
 // the inserts and the balances; it returns the round trips it took.
-func (r *reservation) write(t *testing.T, s *sqlstore.Store, trips *atomic.Int64, then func(ctx context.Context, st store.Stores) error) (int64, error) {
+func (r *reservation) write(t *testing.T, s *sqlstore.Store, trips *atomic.Int64, then func(ctx context.Context, st metering.TxStores) error) (int64, error) {
 	t.Helper()
 	before := trips.Load()
 	err := s.WithinBatchTx(context.Background(), func(ctx context.Context, st metering.BatchStores) error {
@@ -125,7 +124,7 @@ func (r *reservation) write(t *testing.T, s *sqlstore.Store, trips *atomic.Int64
 			return err
 		}
 		if then != nil {
-			if err := then(ctx, st.Stores); err != nil {
+			if err := then(ctx, st.TxStores); err != nil {
 				return err
 			}
 		}
@@ -238,7 +237,7 @@ func TestBatchInsertsTwoRoundTrips(t *testing.T) {
 			t.Run(fmt.Sprintf("%d hits", n), func(t *testing.T) {
 				r := newReservation(t, s, users, n, small)
 				deferred := true
-				got, err := r.write(t, s, trips, func(context.Context, store.Stores) error {
+				got, err := r.write(t, s, trips, func(context.Context, metering.TxStores) error {
 					deferred = r.hits[0].ID == 0 && r.entries[1].ReferenceID == nil
 					return nil
 				})
@@ -323,7 +322,7 @@ func TestBatchInsertsFailureLeavesNothing(t *testing.T) {
 		t.Run("a balance refused at the COMMIT", func(t *testing.T) {
 			u := sqltest.NewUser(t, s, funded)
 			r := newReservation(t, s, []*user.User{u}, 5, small)
-			_, err := r.write(t, s, trips, func(ctx context.Context, st store.Stores) error {
+			_, err := r.write(t, s, trips, func(ctx context.Context, st metering.TxStores) error {
 				bad := *u
 				bad.Balance = decimal.RequireFromString("-1.00") // the CHECK refuses it, with the COMMIT
 				return st.Users.SaveBalance(ctx, &bad)
@@ -360,7 +359,7 @@ func TestBatchInsertsFailureLeavesNothing(t *testing.T) {
 			u := sqltest.NewUser(t, s, funded)
 			r := newReservation(t, s, []*user.User{u}, 5, small)
 			boom := errors.New("boom")
-			_, err := r.write(t, s, trips, func(ctx context.Context, st store.Stores) error {
+			_, err := r.write(t, s, trips, func(ctx context.Context, st metering.TxStores) error {
 				if _, err := st.Users.ByID(ctx, u.ID); err != nil { // a read sends what was deferred
 					return err
 				}
@@ -406,7 +405,7 @@ func TestBatchInsertsThenOutboxEvent(t *testing.T) {
 			event              *webhook.Event
 			outboxTrips, reads int64
 		)
-		got, err := r.write(t, s, trips, func(ctx context.Context, st store.Stores) error {
+		got, err := r.write(t, s, trips, func(ctx context.Context, st metering.TxStores) error {
 			e, err := webhook.NewEvent(u.ID, webhook.BalanceLow, map[string]string{"balance": "9.00"}, time.Now())
 			if err != nil {
 				return err

@@ -38,12 +38,12 @@ var (
 // connection is bc; Inserts in one exchange only where a multi-row INSERT
 // takes consecutive ids, else statement by statement.
 func (s *Store) storesOnBatch(db *gorm.DB, bc *batchConn) metering.BatchStores {
-	st := metering.BatchStores{Stores: s.storesOn(db)}
+	st := metering.BatchStores{TxStores: metering.TxStoresOf(s.storesOn(db))}
 	b := s.baseOn(db)
 	users := batchUsers{UserStore: &accountstore.UserStore{Base: b}, bc: bc}
 	entries := batchLedger{LedgerStore: &moneystore.LedgerStore{Base: b}, bc: bc}
 	st.Users, st.Ledger, st.Locks = users, entries, batchLocks{b: b, bc: bc}
-	st.Inserts = metering.Statements(st.Stores).Inserts
+	st.Inserts = metering.Statements(st.TxStores).Inserts
 	if s.consecutiveIDs {
 		st.Inserts = batchInserts{entries}
 	}

@@ -100,7 +100,9 @@ func batchPool(connector driver.Connector) *sql.DB {
 func (s *Store) WithinBatchTx(ctx context.Context, fn func(ctx context.Context, st metering.BatchStores) error) error {
 	return retryBusyCounting(ctx, &s.retries, func() error {
 		if s.batchDB == nil {
-			return s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error { return fn(ctx, metering.Statements(st)) })
+			return s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
+				return fn(ctx, metering.Statements(metering.TxStoresOf(st)))
+			})
 		}
 		err := s.batchTx(ctx, fn, s.snaps)
 		if errors.Is(err, errStaleSnapshot) {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"paygate/core/metering"
-	"paygate/core/platform/store"
 	"testing"
 	"time"
 
@@ -43,7 +42,7 @@ func TestWithinBatchTx(t *testing.T) {
 		}
 		// debit locks u, inserts a pending hit and a ledger row, saves the
 		// balance, then runs then (nil: nothing more).
-		debit := func(u *user.User, desc string, then func(ctx context.Context, st store.Stores, locked *user.User) error) (*hitlog.Hit, error) {
+		debit := func(u *user.User, desc string, then func(ctx context.Context, st metering.TxStores, locked *user.User) error) (*hitlog.Hit, error) {
 			k := sqltest.NewKey(t, s, u)
 			h := sqltest.BatchHit(u.ID, svc.ID, k.ID, hitlog.StatusPending, `{}`)
 			err := s.WithinBatchTx(ctx, func(ctx context.Context, st metering.BatchStores) error {
@@ -63,7 +62,7 @@ func TestWithinBatchTx(t *testing.T) {
 					return err
 				}
 				if then != nil {
-					return then(ctx, st.Stores, locked)
+					return then(ctx, st.TxStores, locked)
 				}
 				return nil
 			})
@@ -87,7 +86,7 @@ func TestWithinBatchTx(t *testing.T) {
 		t.Run("commit, and a later statement sees the deferred writes", func(t *testing.T) {
 			u := funded()
 			start := balance(u)
-			h, err := debit(u, "committed", func(ctx context.Context, st store.Stores, locked *user.User) error {
+			h, err := debit(u, "committed", func(ctx context.Context, st metering.TxStores, locked *user.User) error {
 				got, err := st.Users.ByID(ctx, u.ID)
 				if err != nil {
 					return err
@@ -113,7 +112,7 @@ func TestWithinBatchTx(t *testing.T) {
 			u := funded()
 			start := balance(u)
 			boom := errors.New("boom")
-			h, err := debit(u, "rolled back", func(context.Context, store.Stores, *user.User) error { return boom })
+			h, err := debit(u, "rolled back", func(context.Context, metering.TxStores, *user.User) error { return boom })
 			if !errors.Is(err, boom) {
 				t.Fatalf("err = %v", err)
 			}
@@ -128,7 +127,7 @@ func TestWithinBatchTx(t *testing.T) {
 		t.Run("a deferred write the database refuses rolls back", func(t *testing.T) {
 			u := funded()
 			start := balance(u)
-			_, err := debit(u, "refused", func(ctx context.Context, st store.Stores, locked *user.User) error {
+			_, err := debit(u, "refused", func(ctx context.Context, st metering.TxStores, locked *user.User) error {
 				locked.Balance = decimal.RequireFromString("-1.00") // the CHECK refuses it (on MySQL at the COMMIT)
 				return st.Users.SaveBalance(ctx, locked)
 			})
@@ -142,7 +141,7 @@ func TestWithinBatchTx(t *testing.T) {
 
 		t.Run("a user not locked here is saved at once", func(t *testing.T) {
 			u := funded()
-			_, err := debit(u, "ghost", func(ctx context.Context, st store.Stores, _ *user.User) error {
+			_, err := debit(u, "ghost", func(ctx context.Context, st metering.TxStores, _ *user.User) error {
 				return st.Users.SaveBalance(ctx, &user.User{ID: 1 << 40, Balance: decimal.RequireFromString("1.00")})
 			})
 			if !errors.Is(err, user.ErrNotFound) {

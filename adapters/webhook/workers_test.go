@@ -88,7 +88,7 @@ func outboxStores(st store.Stores) outbox.Stores {
 }
 
 func newWorker(s *sqlstore.Store, now func() time.Time) *outbox.Outbox {
-	return outbox.New(outbox.Deps{Tx: s, Stores: outboxStores(s.Stores()), Sender: webhookadapter.New(true), Now: now,
+	return outbox.New(outbox.Deps{Tx: store.Narrow(s, outbox.TxStoresOf), Stores: outboxStores(s.Stores()), Sender: webhookadapter.New(true), Now: now,
 		Config: outbox.Config{Concurrency: 4}})
 }
 
@@ -282,7 +282,7 @@ func TestFirstAttemptIsNotHeldBySlowReceivers(t *testing.T) {
 					failOnce(t, s, clock(), c.slow)
 					offset.Store(int64(time.Minute + time.Second))
 				}
-				w := outbox.New(outbox.Deps{Tx: s, Stores: outboxStores(s.Stores()), Sender: webhookadapter.New(true), Now: clock,
+				w := outbox.New(outbox.Deps{Tx: store.Narrow(s, outbox.TxStoresOf), Stores: outboxStores(s.Stores()), Sender: webhookadapter.New(true), Now: clock,
 					Config: outbox.Config{Timeout: timeout, Concurrency: 4}})
 				ctx, cancel := context.WithCancel(context.Background())
 				stopped := make(chan struct{})

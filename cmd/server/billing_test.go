@@ -89,7 +89,7 @@ func (f *billingFixture) user(email string, code user.Plan, balance string) uint
 			if err != nil {
 				return err
 			}
-			if _, err := store.Post(ctx, s, time.Now(), false, locked, ledger.Credit, b, ledger.RefAdjustment, nil, "opening"); err != nil {
+			if _, err := store.Post(ctx, s.Books(), time.Now(), false, locked, ledger.Credit, b, ledger.RefAdjustment, nil, "opening"); err != nil {
 				return err
 			}
 			return s.Users.SaveBalance(ctx, locked)
@@ -257,7 +257,7 @@ func TestInterruptedRenewalIsFinishedByTheNextRun(t *testing.T) {
 		}
 		// Transactions: 1 opens, 2 and 3 renew the first two users, 4
 		// (the third user's) crashes.
-		crashing := billing.New(billing.Deps{Tx: &failingTx{Transactor: f.store, n: 4}, Stores: billingStores(f.store.Stores()),
+		crashing := billing.New(billing.Deps{Tx: store.Narrow(&failingTx{Transactor: f.store, n: 4}, billing.TxStoresOf), Stores: billingStores(f.store.Stores()),
 			Config: billing.Config{Location: kolkata}})
 		dec1 := time.Date(2026, 12, 1, 0, 0, 0, 0, kolkata)
 		if _, err := crashing.Run(ctx, dec1); err == nil {
@@ -309,7 +309,7 @@ func TestPastDueIsPaidOrMovedAfterGrace(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			if _, err := store.Post(ctx, s, time.Now(), false, u, ledger.Credit, decimal.RequireFromString("100.00"), ledger.RefAdjustment, nil, "top-up"); err != nil {
+			if _, err := store.Post(ctx, s.Books(), time.Now(), false, u, ledger.Credit, decimal.RequireFromString("100.00"), ledger.RefAdjustment, nil, "top-up"); err != nil {
 				return err
 			}
 			return s.Users.SaveBalance(ctx, u)
@@ -435,7 +435,7 @@ func TestBillingPagesThroughEveryAccount(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				if _, err := store.Post(ctx, s, time.Now(), false, u, ledger.Credit, decimal.RequireFromString("10.00"), ledger.RefAdjustment, nil, "top-up"); err != nil {
+				if _, err := store.Post(ctx, s.Books(), time.Now(), false, u, ledger.Credit, decimal.RequireFromString("10.00"), ledger.RefAdjustment, nil, "top-up"); err != nil {
 					return err
 				}
 				return s.Users.SaveBalance(ctx, u)

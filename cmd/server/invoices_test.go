@@ -56,7 +56,7 @@ func (f *invoiceFixture) charge(id uint64, amount string, at time.Time) {
 			return err
 		}
 		ref := id
-		if _, err := store.Post(ctx, s, at, false, u, ledger.Debit, decimal.RequireFromString(amount), ledger.RefPaymentFee, &ref, "Collection fee"); err != nil {
+		if _, err := store.Post(ctx, s.Books(), at, false, u, ledger.Debit, decimal.RequireFromString(amount), ledger.RefPaymentFee, &ref, "Collection fee"); err != nil {
 			return err
 		}
 		return s.Users.SaveBalance(ctx, u)

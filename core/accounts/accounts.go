@@ -132,7 +132,7 @@ func (p *Accounts) VerifyEmail(ctx context.Context, token string) error {
 	if err != nil {
 		return errInvalidVerification
 	}
-	return p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	return p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		u, err := s.Users.LockByID(ctx, id)
 		if err != nil {
 			if errs.KindOf(err) == errs.NotFound {
@@ -166,7 +166,7 @@ func (p *Accounts) mailDue(ctx context.Context, kind signin.MailKind, userID uin
 		return false, fmt.Errorf("create mail counter: %w", err)
 	}
 	due := false
-	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		cs, err := s.Logins.Lock(ctx, key)
 		if err != nil {
 			return fmt.Errorf("lock mail counter: %w", err)
@@ -294,7 +294,7 @@ func (p *Accounts) ResetPassword(ctx context.Context, email, token, password str
 	if err != nil {
 		return fmt.Errorf("hash password: %w", err)
 	}
-	return p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	return p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		now := p.now().UTC()
 		took, err := s.Resets.Take(ctx, email, session.Hash(token), now.Add(-user.TokenTTL(token)))
 		if err != nil {
@@ -351,7 +351,7 @@ func (p *Accounts) ResetPassword(ctx context.Context, email, token, password str
 			return fmt.Errorf("end sessions: %w", err)
 		}
 		if claim {
-			return store.Record(ctx, s, now, u, action, audit.TargetUser, u.ID, before, userSnapshot(u))
+			return store.Record(ctx, s.Audit, now, u, action, audit.TargetUser, u.ID, before, userSnapshot(u))
 		}
 		return nil
 	})
@@ -434,7 +434,7 @@ func (p *Accounts) UpdateMe(ctx context.Context, caller *user.User, sessionID ui
 		newHash = h
 	}
 	var out *user.User
-	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		u, err := s.Users.LockByID(ctx, caller.ID)
 		if err != nil {
 			return err

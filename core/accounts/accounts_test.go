@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"paygate/core/accounts"
+	"paygate/core/platform/store"
 	"strings"
 	"sync"
 	"testing"
@@ -40,7 +41,7 @@ func newAccounts(t *testing.T) *accountWorld {
 		db: storetest.New(), tokens: panelmocks.NewMockAccessTokens(t), email: panelmocks.NewMockEmailTokens(t),
 		mailer: panelmocks.NewMockMailer(t), now: accountsNow, pw: user.NewPasswords(4),
 	}
-	f.panel = accounts.New(accounts.Deps{Tx: f.db, Stores: accountStores(f.db), Tokens: f.tokens, EmailTokens: f.email, Mailer: f.mailer,
+	f.panel = accounts.New(accounts.Deps{Tx: store.Narrow(f.db, accounts.TxStoresOf), Stores: accountStores(f.db), Tokens: f.tokens, EmailTokens: f.email, Mailer: f.mailer,
 		Now: func() time.Time { return f.now }, Config: accounts.Config{PasswordCost: 4, PublicBaseURL: "https://pay.example.com"}})
 	t.Cleanup(f.panel.Wait)
 	return f

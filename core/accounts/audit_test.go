@@ -11,6 +11,7 @@ import (
 	"paygate/core/accounts/audit"
 	"paygate/core/accounts/session"
 	"paygate/core/accounts/user"
+	"paygate/core/platform/store"
 	"paygate/core/platform/store/storetest"
 )
 
@@ -29,7 +30,7 @@ func newAuditWorld(t *testing.T) *auditWorld {
 		ctx:   audit.WithSource(context.Background(), audit.Source{IPAddress: "198.51.100.4", RequestID: "req_X"}),
 	}
 	now := time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
-	w.panel = accounts.New(accounts.Deps{Tx: w.db, Stores: accountStores(w.db), Now: func() time.Time { return now }})
+	w.panel = accounts.New(accounts.Deps{Tx: store.Narrow(w.db, accounts.TxStoresOf), Stores: accountStores(w.db), Now: func() time.Time { return now }})
 	return w
 }
 

@@ -3,6 +3,7 @@ package accounts_test
 import (
 	"context"
 	"paygate/core/accounts"
+	"paygate/core/platform/store"
 	"testing"
 
 	"paygate/core/accounts/user"
@@ -13,7 +14,7 @@ import (
 // change applies to that account only and is audited.
 func TestCollectionFeeDefaultAndChange(t *testing.T) {
 	db := storetest.New()
-	p := accounts.New(accounts.Deps{Tx: db, Stores: accountStores(db), Config: accounts.Config{PasswordCost: 4, CollectionFeePercent: dec("1.75")}})
+	p := accounts.New(accounts.Deps{Tx: store.Narrow(db, accounts.TxStoresOf), Stores: accountStores(db), Config: accounts.Config{PasswordCost: 4, CollectionFeePercent: dec("1.75")}})
 	admin := &user.User{ID: 1, Role: user.RoleAdmin, Status: user.StatusActive}
 	db.Put(*admin)
 	ctx := context.Background()

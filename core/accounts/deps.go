@@ -38,7 +38,7 @@ type Config struct {
 // Deps are the ports and configuration the account use cases run on. Now
 // may be nil (time.Now).
 type Deps struct {
-	Tx     store.Transactor
+	Tx     store.TransactorOf[TxStores]
 	Stores Stores
 	Tokens panel.AccessTokens
 	Now    func() time.Time
@@ -56,7 +56,7 @@ type Deps struct {
 
 // Accounts are the use cases of accounts, sessions and users.
 type Accounts struct {
-	tx      store.Transactor
+	tx      store.TransactorOf[TxStores]
 	st      Stores
 	tokens  panel.AccessTokens
 	now     func() time.Time

@@ -9,7 +9,7 @@ import (
 )
 
 // Stores are the repositories the account use cases call outside a
-// transaction; a transaction gets store.Stores from store.Transactor.
+// transaction; a transaction gets TxStores.
 type Stores struct {
 	Users    Users
 	Sessions Sessions

@@ -7,7 +7,6 @@ import (
 
 	"paygate/core/accounts/signin"
 	"paygate/core/accounts/user"
-	"paygate/core/platform/store"
 )
 
 // GuardPassword claims one password attempt on u's account from the client
@@ -26,7 +25,7 @@ func (p *Accounts) guard(ctx context.Context, account, ip string) (func(context.
 		return nil, fmt.Errorf("create sign-in counters: %w", err)
 	}
 	var before, claimed []signin.Counter
-	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		cs, err := s.Logins.Lock(ctx, keys[:])
 		if err != nil {
 			return fmt.Errorf("lock sign-in counters: %w", err)
@@ -47,7 +46,7 @@ func (p *Accounts) guard(ctx context.Context, account, ip string) (func(context.
 		p.log.Warn("purge sign-in counters", "err", err)
 	}
 	return func(ctx context.Context) {
-		err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+		err := p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 			cs, err := s.Logins.Lock(ctx, keys[:])
 			if err != nil {
 				return err

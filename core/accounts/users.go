@@ -105,7 +105,7 @@ func (p *Accounts) createUser(ctx context.Context, in NewUser, actor *user.User)
 	if ip := in.IPAddress; ip != "" && len(ip) <= 45 {
 		u.IPAddress = &ip
 	}
-	err = p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err = p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		if err := planOffered(ctx, s, u.Plan); err != nil {
 			return err
 		}
@@ -127,7 +127,7 @@ func (p *Accounts) createUser(ctx context.Context, in NewUser, actor *user.User)
 			}
 		}
 		if actor != nil {
-			return store.Record(ctx, s, p.now(), actor, audit.UserCreate, audit.TargetUser, u.ID, nil, userSnapshot(u))
+			return store.Record(ctx, s.Audit, p.now(), actor, audit.UserCreate, audit.TargetUser, u.ID, nil, userSnapshot(u))
 		}
 		return nil
 	})
@@ -139,7 +139,7 @@ func (p *Accounts) createUser(ctx context.Context, in NewUser, actor *user.User)
 
 // provisionActive gives a newly active account its webhook signing secret and
 // its default API key (whose secret the owner obtains by rotating it).
-func (p *Accounts) provisionActive(ctx context.Context, s store.Stores, u *user.User) error {
+func (p *Accounts) provisionActive(ctx context.Context, s TxStores, u *user.User) error {
 	changed := false
 	if u.WebhookSecret == nil {
 		sec := webhook.NewSecret()
@@ -152,7 +152,7 @@ func (p *Accounts) provisionActive(ctx context.Context, s store.Stores, u *user.
 			return fmt.Errorf("list keys: %w", err)
 		}
 		if len(keys) == 0 {
-			k, _, err := panel.NewKey(ctx, s, u, apikey.Restrictions{Name: "Default", DailyLimit: apikey.DefaultDailyLimit}, p.now())
+			k, _, err := panel.NewKey(ctx, s.Keys, u, apikey.Restrictions{Name: "Default", DailyLimit: apikey.DefaultDailyLimit}, p.now())
 			if err != nil {
 				return err
 			}
@@ -265,7 +265,7 @@ func (p *Accounts) patchUser(ctx context.Context, actor *user.User, id uint64, p
 	}
 	var out *user.User
 	activated := false
-	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		u, err := lockLiveUser(ctx, s, id)
 		if err != nil {
 			return err
@@ -322,7 +322,7 @@ func (p *Accounts) patchUser(ctx context.Context, actor *user.User, id uint64, p
 			}
 		}
 		out, activated = u, !wasActive && u.Status == user.StatusActive
-		return store.Record(ctx, s, p.now(), actor, action, audit.TargetUser, u.ID, before, userSnapshot(u))
+		return store.Record(ctx, s.Audit, p.now(), actor, action, audit.TargetUser, u.ID, before, userSnapshot(u))
 	})
 	if err != nil {
 		return nil, err
@@ -343,7 +343,7 @@ func (p *Accounts) defaultPlan() user.Plan {
 
 // planOffered refuses, as a field error, a plan the catalog does not hold
 // or has retired: accounts are put only on plans on offer.
-func planOffered(ctx context.Context, s store.Stores, code user.Plan) error {
+func planOffered(ctx context.Context, s TxStores, code user.Plan) error {
 	pl, err := s.Plans.ByCode(ctx, string(code))
 	if errors.Is(err, plan.ErrPlanNotFound) || (err == nil && pl.Status != plan.StatusActive) {
 		fe := errs.FieldErrors{}
@@ -358,7 +358,7 @@ func planOffered(ctx context.Context, s store.Stores, code user.Plan) error {
 // price), charging nothing: the user's plan field is the plain way to set
 // a plan; PATCH /users/{id}/subscription is the charged one
 // (docs/decisions.md, "Plans that bill").
-func followPlan(ctx context.Context, s store.Stores, u *user.User, now time.Time) error {
+func followPlan(ctx context.Context, s TxStores, u *user.User, now time.Time) error {
 	sub, err := s.Subscriptions.LockByUser(ctx, u.ID)
 	if errors.Is(err, plan.ErrNoSubscription) {
 		return nil
@@ -394,7 +394,7 @@ func (p *Accounts) DeleteUser(ctx context.Context, actor *user.User, id uint64) 
 	if id == actor.ID {
 		return errs.E(errs.Conflict, "cannot_change_self", "You cannot delete your own account")
 	}
-	return p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	return p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		u, err := lockLiveUser(ctx, s, id)
 		if err != nil {
 			return err
@@ -409,7 +409,7 @@ func (p *Accounts) DeleteUser(ctx context.Context, actor *user.User, id uint64) 
 		if err := s.Sessions.DeleteByUser(ctx, u.ID); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, p.now(), actor, audit.UserDelete, audit.TargetUser, u.ID, before, userSnapshot(u))
+		return store.Record(ctx, s.Audit, p.now(), actor, audit.UserDelete, audit.TargetUser, u.ID, before, userSnapshot(u))
 	})
 }
 
@@ -450,7 +450,7 @@ func (p *Accounts) AdjustBalance(ctx context.Context, actor *user.User, userID u
 		return nil, err
 	}
 	var entry *ledger.Entry
-	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		u, err := lockLiveUser(ctx, s, userID)
 		if err != nil {
 			return err
@@ -459,7 +459,7 @@ func (p *Accounts) AdjustBalance(ctx context.Context, actor *user.User, userID u
 			return errBalanceTooLarge
 		}
 		before := map[string]string{"balance": inr.Format2(u.Balance)}
-		entry, err = store.Post(ctx, s, p.now(), p.cfg.Livemode, u, adj.Type, amount, ledger.RefAdjustment, nil, adj.Description+" (by admin #"+fmt.Sprint(actor.ID)+")")
+		entry, err = store.Post(ctx, s.Books, p.now(), p.cfg.Livemode, u, adj.Type, amount, ledger.RefAdjustment, nil, adj.Description+" (by admin #"+fmt.Sprint(actor.ID)+")")
 		if err != nil {
 			return err
 		}
@@ -467,14 +467,14 @@ func (p *Accounts) AdjustBalance(ctx context.Context, actor *user.User, userID u
 			return err
 		}
 		after := map[string]any{"balance": inr.Format2(u.Balance), "transaction": entrySnapshot(entry)}
-		return store.Record(ctx, s, p.now(), actor, audit.BalanceAdjust, audit.TargetUser, u.ID, before, after)
+		return store.Record(ctx, s.Audit, p.now(), actor, audit.BalanceAdjust, audit.TargetUser, u.ID, before, after)
 	})
 	return entry, err
 }
 
 // lockLiveUser locks a user's row for the rest of the transaction; a
 // soft-deleted user is not found.
-func lockLiveUser(ctx context.Context, s store.Stores, id uint64) (*user.User, error) {
+func lockLiveUser(ctx context.Context, s TxStores, id uint64) (*user.User, error) {
 	u, err := s.Users.LockByID(ctx, id)
 	if err != nil {
 		return nil, err

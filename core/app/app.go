@@ -205,7 +205,8 @@ type App struct {
 
 // New wires the use cases. The others write through metering's
 // invalidating transactor and stores (a change to a key, a service, a
-// price or a user is seen by this instance's next call), and read behind
+// price or a user is seen by this instance's next call), the transactor
+// narrowed to each one's TxStores (store.Narrow), and read behind
 // its settlements' fence (this instance's calls are charged first).
 func New(d Deps) *App {
 	cfg := d.Config
@@ -239,61 +240,61 @@ func New(d Deps) *App {
 	// gets mail under its reseller's brand (storefront.Brands.Mailer).
 	var branding *storefront.Brands
 	if d.Stores.Brands != nil {
-		branding = storefront.New(storefront.Deps{Tx: d.Tx, Store: d.Stores.Brands, Users: d.Stores.Users, Files: d.Files, Prober: d.DomainProber, Now: d.Now,
+		branding = storefront.New(storefront.Deps{Tx: store.Narrow(d.Tx, storefront.TxStoresOf), Store: d.Stores.Brands, Users: d.Stores.Users, Files: d.Files, Prober: d.DomainProber, Now: d.Now,
 			Config: storefront.Config{PlatformName: cfg.PlatformName, PublicBaseURL: cfg.PublicBaseURL}})
 		d.Mailer = branding.Mailer(d.Mailer)
 	}
 	kept := retention.New(retention.Deps{Hits: d.Stores.Hits, Now: d.Now, Metrics: rm,
 		Config: retention.Config{Keep: cfg.HitPayloadRetention}})
-	taxSettings := parties.New(parties.Deps{Tx: tx, Profiles: st.TaxProfiles, Users: st.Users, Brands: st.Brands,
+	taxSettings := parties.New(parties.Deps{Tx: store.Narrow(tx, parties.TxStoresOf), Profiles: st.TaxProfiles, Users: st.Users, Brands: st.Brands,
 		Now: d.Now})
 	a := &App{
 		Brands:    branding,
 		Retention: kept,
 		Metering:  m,
-		Gateway: gateway.New(gateway.Deps{Tx: tx, Stores: gateway.StoresOf(st, d.Verifications, d.Beneficiaries), Meter: m, Now: d.Now, Log: d.Log, Metrics: gm,
+		Gateway: gateway.New(gateway.Deps{Tx: store.Narrow(tx, gateway.TxStoresOf), Stores: gateway.StoresOf(st, d.Verifications, d.Beneficiaries), Meter: m, Now: d.Now, Log: d.Log, Metrics: gm,
 			Config: gateway.Config{UpstreamTimeout: cfg.UpstreamTimeout, PublicBaseURL: cfg.PublicBaseURL, RechargeRoundBudget: cfg.RechargeRoundBudget,
 				MaxBalanceCheckout: cfg.MaxTopUp, Location: cfg.Location},
 			Verifier: d.Verifier, Recharger: d.Recharger, Payments: d.Payments, Payouts: d.Payouts, Targets: d.Targets,
 			Opener: d.Opener, TopUps: taxSettings}),
-		Outbox: outbox.New(outbox.Deps{Tx: tx, Stores: outbox.Stores{Webhooks: st.Webhooks, Users: st.Users}, Sender: d.Webhooks, Targets: d.Targets,
+		Outbox: outbox.New(outbox.Deps{Tx: store.Narrow(tx, outbox.TxStoresOf), Stores: outbox.Stores{Webhooks: st.Webhooks, Users: st.Users}, Sender: d.Webhooks, Targets: d.Targets,
 			Settled: m.AwaitSettlements, Metrics: d.Metrics, Log: d.Log, Now: d.Now,
 			Config: outbox.Config{Timeout: cfg.WebhookTimeout, Lease: cfg.WebhookLease, Concurrency: cfg.WebhookConcurrency}}),
 	}
 	a.Ledger = check.New(check.Deps{Stores: check.StoresOf(st), Settled: m.AwaitSettlements, Now: d.Now, Location: cfg.Location})
-	a.Accounts = accounts.New(accounts.Deps{Tx: tx, Tokens: d.Tokens, Now: d.Now,
+	a.Accounts = accounts.New(accounts.Deps{Tx: store.Narrow(tx, accounts.TxStoresOf), Tokens: d.Tokens, Now: d.Now,
 		Stores: accounts.Stores{Users: st.Users, Sessions: st.Sessions, Resets: st.Resets, Logins: st.Logins},
 		Config: accounts.Config{RefreshTTL: cfg.RefreshTTL, PasswordCost: cfg.PasswordCost, PublicBaseURL: cfg.PublicBaseURL,
 			CollectionFeePercent: cfg.CollectionFeePercent, Livemode: live, DefaultPlan: user.Plan(cfg.DefaultPlan)},
 		Mailer: d.Mailer, EmailTokens: d.EmailTokens, Log: d.Log, Targets: d.Targets, Settled: m.AwaitSettlements})
-	a.Keys = keys.New(tx, keys.Stores{Keys: st.Keys, Services: st.Services}, d.Now, cfg.Location)
-	a.TopUps = money.New(money.Deps{Tx: tx, Requests: st.TopUps, Users: st.Users, Files: d.Files, Now: d.Now,
+	a.Keys = keys.New(store.Narrow(tx, keys.TxStoresOf), keys.Stores{Keys: st.Keys, Services: st.Services}, d.Now, cfg.Location)
+	a.TopUps = money.New(money.Deps{Tx: store.Narrow(tx, money.TxStoresOf), Requests: st.TopUps, Users: st.Users, Files: d.Files, Now: d.Now,
 		Config: money.Config{MaxTopUp: cfg.MaxTopUp, Livemode: live}})
-	a.Catalog = catalogadmin.New(tx, catalogadmin.Stores{Services: st.Services, Pricing: st.Pricing, Users: st.Users, Selling: st.CustomerPrices}, d.Now)
-	a.History = history.New(history.Deps{Tx: tx, Now: d.Now, Log: d.Log, Settled: m.AwaitSettlements,
+	a.Catalog = catalogadmin.New(store.Narrow(tx, catalogadmin.TxStoresOf), catalogadmin.Stores{Services: st.Services, Pricing: st.Pricing, Users: st.Users, Selling: st.CustomerPrices}, d.Now)
+	a.History = history.New(history.Deps{Tx: store.Narrow(tx, history.TxStoresOf), Now: d.Now, Log: d.Log, Settled: m.AwaitSettlements,
 		Stores: history.Stores{Ledger: st.Ledger, Hits: st.Hits, Reports: st.Reports, Services: st.Services, Users: st.Users,
 			Names: d.Names, Exports: d.Exports},
 		Config: history.Config{Location: cfg.Location, RollupGrace: cfg.RollupGrace, PayloadRetention: kept.Keep(),
 			ExportLease: cfg.ExportLease}})
 	a.AuditLog = auditlog.New(st.Audit)
-	a.Customers = customers.New(customers.Deps{Tx: tx, Mailer: d.Mailer, Now: d.Now, Log: d.Log,
+	a.Customers = customers.New(customers.Deps{Tx: store.Narrow(tx, customers.TxStoresOf), Mailer: d.Mailer, Now: d.Now, Log: d.Log,
 		Stores: customers.Stores{Users: st.Users, Keys: st.Keys, Hits: st.Hits, Ledger: st.Ledger, Transfers: st.Transfers,
 			Resets: st.Resets, Reports: d.ResellerReports, Names: d.Names},
 		Config: customers.Config{PasswordCost: cfg.PasswordCost, PublicBaseURL: cfg.PublicBaseURL, DefaultPlan: user.Plan(cfg.DefaultPlan),
 			Livemode: live}})
-	a.Billing = billing.New(billing.Deps{Tx: tx, Stores: billing.Stores{Users: st.Users, Plans: st.Plans, Subscriptions: st.Subscriptions}, Now: d.Now, Log: d.Log, Metrics: bm, Notify: notifier(d.Mailer, d.Log),
+	a.Billing = billing.New(billing.Deps{Tx: store.Narrow(tx, billing.TxStoresOf), Stores: billing.Stores{Users: st.Users, Plans: st.Plans, Subscriptions: st.Subscriptions}, Now: d.Now, Log: d.Log, Metrics: bm, Notify: notifier(d.Mailer, d.Log),
 		Config: billing.Config{Location: cfg.Location, Livemode: live, DefaultPlan: cfg.DefaultPlan}})
 	a.TaxSettings = taxSettings
-	a.Invoicing = issuing.New(issuing.Deps{Tx: tx,
+	a.Invoicing = issuing.New(issuing.Deps{Tx: store.Narrow(tx, issuing.TxStoresOf),
 		Stores:  issuing.Stores{Invoices: st.Invoices, Users: st.Users, Ledger: st.Ledger, Profiles: st.TaxProfiles, Resellers: st.TaxProfiles},
 		Parties: issuing.ProfileParties{}, Renderer: d.Renderer,
 		Notify: issuing.Notify(notifier(d.Mailer, d.Log)), Settled: m.AwaitSettlements, Now: d.Now, Log: d.Log, Metrics: im,
 		Config: issuing.Config{Location: cfg.Location, Rate: cfg.GSTRate, PublicBaseURL: cfg.PublicBaseURL, Livemode: live}})
-	a.Reconciliation = reconciliation.New(reconciliation.Deps{Tx: tx,
+	a.Reconciliation = reconciliation.New(reconciliation.Deps{Tx: store.Narrow(tx, reconciliation.TxStoresOf),
 		Stores:   reconciliation.Stores{Statements: st.Statements, Payments: st.Payments, TopUps: st.TopUps},
 		Payments: a.Gateway, TopUps: a.TopUps, Now: d.Now, Log: d.Log})
-	a.Selling = resale.New(tx, resale.Stores{Services: st.Services, Pricing: st.Pricing, Selling: st.CustomerPrices, Commissions: st.Commissions}, d.Now)
-	a.Commissions = commission.New(commission.Deps{Tx: tx, Reads: st.Commissions, Now: d.Now, Log: d.Log,
+	a.Selling = resale.New(store.Narrow(tx, resale.TxStoresOf), resale.Stores{Services: st.Services, Pricing: st.Pricing, Selling: st.CustomerPrices, Commissions: st.Commissions}, d.Now)
+	a.Commissions = commission.New(commission.Deps{Tx: store.Narrow(tx, commission.TxStoresOf), Reads: st.Commissions, Now: d.Now, Log: d.Log,
 		Config: commission.Config{Location: cfg.Location, Livemode: live}})
 	return a
 }

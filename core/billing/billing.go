@@ -32,7 +32,7 @@ type Config struct {
 
 // Deps are the ports billing runs on.
 type Deps struct {
-	Tx      store.Transactor
+	Tx      store.TransactorOf[TxStores]
 	Stores  Stores
 	Notify  Notify
 	Now     func() time.Time
@@ -56,7 +56,7 @@ func (nopMetrics) SubscriptionsBilled(string, int) {}
 
 // Billing is the subscriptions' use cases.
 type Billing struct {
-	tx      store.Transactor
+	tx      store.TransactorOf[TxStores]
 	s       Stores
 	notify  Notify
 	now     func() time.Time
@@ -107,7 +107,7 @@ func (b *Billing) Run(ctx context.Context, at time.Time) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	err = b.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err = b.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		res.Opened, err = s.Subscriptions.Open(ctx, month, start, end, at)
 		return err
 	})
@@ -179,9 +179,9 @@ type outcome struct {
 // the commit, fn's counts join res and its mails go out. It reports
 // whether fn changed anything.
 func (b *Billing) step(ctx context.Context, userID uint64, res *Result,
-	fn func(ctx context.Context, s store.Stores, u *user.User, sub *plan.Subscription, out *outcome) error) (bool, error) {
+	fn func(ctx context.Context, s TxStores, u *user.User, sub *plan.Subscription, out *outcome) error) (bool, error) {
 	var out outcome
-	err := b.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := b.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		out = outcome{} // a retried transaction starts over
 		u, err := s.Users.LockByID(ctx, userID)
 		if err != nil {
@@ -217,7 +217,7 @@ func (b *Billing) step(ctx context.Context, userID uint64, res *Result,
 // order, stopping at one the wallet cannot pay (past due).
 func (b *Billing) renew(ctx context.Context, userID uint64, at time.Time, res *Result) (bool, error) {
 	month := plan.Month(at, b.cfg.Location)
-	return b.step(ctx, userID, res, func(ctx context.Context, s store.Stores, u *user.User, sub *plan.Subscription, out *outcome) error {
+	return b.step(ctx, userID, res, func(ctx context.Context, s TxStores, u *user.User, sub *plan.Subscription, out *outcome) error {
 		for sub.Status == plan.SubActive && sub.Period < month {
 			m, err := b.renewOnce(ctx, s, u, sub, at)
 			if err != nil {
@@ -237,7 +237,7 @@ func (b *Billing) renew(ctx context.Context, userID uint64, at time.Time, res *R
 // renewOnce moves sub into the month after its period and charges it: a
 // downgrade waiting for the period applies first; a price of 0.00 writes
 // no ledger row; a wallet short of the price makes sub past due.
-func (b *Billing) renewOnce(ctx context.Context, s store.Stores, u *user.User, sub *plan.Subscription, at time.Time) ([]mail, error) {
+func (b *Billing) renewOnce(ctx context.Context, s TxStores, u *user.User, sub *plan.Subscription, at time.Time) ([]mail, error) {
 	next := plan.NextMonth(sub.Period)
 	start, end, err := plan.Bounds(next, b.cfg.Location)
 	if err != nil {
@@ -273,7 +273,7 @@ func (b *Billing) renewOnce(ctx context.Context, s store.Stores, u *user.User, s
 		return nil, err
 	}
 	if short {
-		if err := store.EmitMode(ctx, s, now, u, webhook.SubscriptionPastDue, subscriptionEvent(sub, p), "", b.cfg.Livemode); err != nil {
+		if err := store.EmitMode(ctx, s.Webhooks, now, u, webhook.SubscriptionPastDue, subscriptionEvent(sub, p), "", b.cfg.Livemode); err != nil {
 			return nil, err
 		}
 		return []mail{{u.Email, "Your plan fee is past due",
@@ -284,23 +284,23 @@ func (b *Billing) renewOnce(ctx context.Context, s store.Stores, u *user.User, s
 }
 
 // charge debits period p's fee (none for 0.00) and reports the renewal.
-func (b *Billing) charge(ctx context.Context, s store.Stores, u *user.User, sub *plan.Subscription, p *plan.Period, now time.Time) error {
+func (b *Billing) charge(ctx context.Context, s TxStores, u *user.User, sub *plan.Subscription, p *plan.Period, now time.Time) error {
 	if !p.Amount.IsPositive() {
 		return nil
 	}
-	if _, err := store.Post(ctx, s, now, b.cfg.Livemode, u, ledger.Debit, p.Amount, ledger.RefPlanFee, &p.ID,
+	if _, err := store.Post(ctx, s.Books, now, b.cfg.Livemode, u, ledger.Debit, p.Amount, ledger.RefPlanFee, &p.ID,
 		fmt.Sprintf("Plan %s, %s", p.PlanCode, p.Period)); err != nil {
 		return err
 	}
 	if err := s.Users.SaveBalance(ctx, u); err != nil {
 		return err
 	}
-	return store.EmitMode(ctx, s, now, u, webhook.SubscriptionRenewed, subscriptionEvent(sub, p), "", b.cfg.Livemode)
+	return store.EmitMode(ctx, s.Webhooks, now, u, webhook.SubscriptionRenewed, subscriptionEvent(sub, p), "", b.cfg.Livemode)
 }
 
 // movePlan puts u on plan code (users.plan, and the allowance the store
 // writes with it), in the transaction that changes the subscription.
-func (b *Billing) movePlan(ctx context.Context, s store.Stores, u *user.User, code string) error {
+func (b *Billing) movePlan(ctx context.Context, s TxStores, u *user.User, code string) error {
 	if _, err := s.Plans.ByCode(ctx, code); err != nil {
 		return err
 	}
@@ -313,7 +313,7 @@ func (b *Billing) movePlan(ctx context.Context, s store.Stores, u *user.User, co
 // still short after the grace, it moves to the default plan, whose
 // allowance applies to the very next call.
 func (b *Billing) settle(ctx context.Context, userID uint64, at time.Time, res *Result) (bool, error) {
-	return b.step(ctx, userID, res, func(ctx context.Context, s store.Stores, u *user.User, sub *plan.Subscription, out *outcome) error {
+	return b.step(ctx, userID, res, func(ctx context.Context, s TxStores, u *user.User, sub *plan.Subscription, out *outcome) error {
 		if sub.Status != plan.SubPastDue {
 			return nil
 		}
@@ -361,7 +361,7 @@ func (b *Billing) settle(ctx context.Context, userID uint64, at time.Time, res *
 				fmt.Sprintf("The %s plan's fee for %s stayed unpaid for 7 days: your account is now on the %s plan.", from, p.Period, def.Code)})
 			data := subscriptionEvent(sub, p)
 			data["previous_plan"] = from
-			return store.EmitMode(ctx, s, now, u, webhook.SubscriptionDowngraded, data, "", b.cfg.Livemode)
+			return store.EmitMode(ctx, s.Webhooks, now, u, webhook.SubscriptionDowngraded, data, "", b.cfg.Livemode)
 		}
 		return nil
 	})

@@ -76,11 +76,11 @@ func (b *Billing) CreatePlan(ctx context.Context, admin *user.User, in NewPlan) 
 	if err := fe.Err(); err != nil {
 		return nil, err
 	}
-	err := b.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := b.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		if err := s.Plans.Create(ctx, p); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, now, admin, audit.PlanCreate, audit.TargetPlan, p.ID, nil, planSnapshot(p))
+		return store.Record(ctx, s.Audit, now, admin, audit.PlanCreate, audit.TargetPlan, p.ID, nil, planSnapshot(p))
 	})
 	if err != nil {
 		return nil, err
@@ -128,7 +128,7 @@ func (patch PlanPatch) apply(p *plan.Plan) {
 // onto the plan afterwards (those on it keep the price they agreed to).
 func (b *Billing) UpdatePlan(ctx context.Context, admin *user.User, code string, patch PlanPatch) (*plan.Plan, error) {
 	var out *plan.Plan
-	err := b.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := b.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		p, err := s.Plans.ByCode(ctx, code)
 		if err != nil {
 			return err
@@ -148,7 +148,7 @@ func (b *Billing) UpdatePlan(ctx context.Context, admin *user.User, code string,
 			return err
 		}
 		out = p
-		return store.Record(ctx, s, b.now(), admin, audit.PlanUpdate, audit.TargetPlan, p.ID, planSnapshot(&before), planSnapshot(p))
+		return store.Record(ctx, s.Audit, b.now(), admin, audit.PlanUpdate, audit.TargetPlan, p.ID, planSnapshot(&before), planSnapshot(p))
 	})
 	return out, err
 }

@@ -67,7 +67,7 @@ func (b *Billing) open(ctx context.Context, at time.Time) (int, error) {
 		return 0, err
 	}
 	n := 0
-	err = b.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err = b.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		n, err = s.Subscriptions.Open(ctx, month, start, end, at)
 		return err
 	})
@@ -148,7 +148,7 @@ func (b *Billing) Change(ctx context.Context, c Change) (*View, error) {
 		return nil, err
 	}
 	var view *View
-	err = b.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err = b.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		u, err := s.Users.LockByID(ctx, c.UserID)
 		if err != nil {
 			return err
@@ -176,11 +176,11 @@ func (b *Billing) Change(ctx context.Context, c Change) (*View, error) {
 		if err != nil {
 			return err
 		}
-		if err := store.EmitMode(ctx, s, now, u, webhook.SubscriptionChanged, changeEvent(&before, sub), "", b.cfg.Livemode); err != nil {
+		if err := store.EmitMode(ctx, s.Webhooks, now, u, webhook.SubscriptionChanged, changeEvent(&before, sub), "", b.cfg.Livemode); err != nil {
 			return err
 		}
 		if c.Admin != nil {
-			if err := store.Record(ctx, s, now, c.Admin, audit.SubscriptionSet, audit.TargetUser, u.ID,
+			if err := store.Record(ctx, s.Audit, now, c.Admin, audit.SubscriptionSet, audit.TargetUser, u.ID,
 				subscriptionSnapshot(&before), subscriptionSnapshot(sub)); err != nil {
 				return err
 			}
@@ -330,7 +330,7 @@ func (b *Billing) Quote(ctx context.Context, userID uint64, planCode string) (*Q
 
 // applyNow moves sub to code at price at once, charging the prorated
 // difference when the price rises (to the period, reference plan_fee).
-func (b *Billing) applyNow(ctx context.Context, s store.Stores, u *user.User, sub *plan.Subscription, code string, price decimal.Decimal, now time.Time) error {
+func (b *Billing) applyNow(ctx context.Context, s TxStores, u *user.User, sub *plan.Subscription, code string, price decimal.Decimal, now time.Time) error {
 	if charge := b.upgradeCharge(sub, price, now); charge.IsPositive() {
 		if u.Available().LessThan(charge) {
 			return ledger.ErrInsufficientBalance
@@ -347,7 +347,7 @@ func (b *Billing) applyNow(ctx context.Context, s store.Stores, u *user.User, su
 		if err := s.Subscriptions.SavePeriod(ctx, p); err != nil {
 			return err
 		}
-		if _, err := store.Post(ctx, s, now, b.cfg.Livemode, u, ledger.Debit, charge, ledger.RefPlanFee, &p.ID,
+		if _, err := store.Post(ctx, s.Books, now, b.cfg.Livemode, u, ledger.Debit, charge, ledger.RefPlanFee, &p.ID,
 			fmt.Sprintf("Plan %s from %s, %s prorated", code, sub.PlanCode, p.Period)); err != nil {
 			return err
 		}

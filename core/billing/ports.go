@@ -8,7 +8,7 @@ import (
 )
 
 // Stores are the repositories billing reads outside a transaction; a
-// transaction gets store.Stores from store.Transactor.
+// transaction gets TxStores.
 type Stores struct {
 	Users         Users
 	Plans         Plans

@@ -63,7 +63,7 @@ func (a *Gateway) OpenAccount(ctx context.Context, in AccountOpenInput) (*Accoun
 			out.Opening = *old
 			return true, nil
 		},
-		Reserve: func(ctx context.Context, s store.Stores, u *user.User, hit *hitlog.Hit) error {
+		Reserve: func(ctx context.Context, s metering.TxStores, u *user.User, hit *hitlog.Hit) error {
 			o.UserID, o.APIKeyID, o.Livemode = u.ID, hit.APIKeyID, a.liveOpenings()
 			// Left to this request until the grace ends; then the worker
 			// submits it again if this request never recorded an answer.
@@ -117,7 +117,7 @@ func (a *Gateway) advanceOpening(ctx context.Context, o *accountopen.Opening, re
 	}
 	next.NextCheckAt = nextCheck
 	done := false
-	err = a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err = a.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		ok, err := s.Openings.Advance(ctx, o, &next)
 		if err != nil || !ok || !next.Status.Final() {
 			done = ok
@@ -215,12 +215,12 @@ func (a *Gateway) ListAccountOpenings(ctx context.Context, actor *user.User, f a
 }
 
 // emitOpening writes the event of o's end state: masked identifiers only.
-func (a *Gateway) emitOpening(ctx context.Context, s store.Stores, u *user.User, o *accountopen.Opening) error {
+func (a *Gateway) emitOpening(ctx context.Context, s TxStores, u *user.User, o *accountopen.Opening) error {
 	t := webhook.AccountOpeningOpened
 	if o.Status == accountopen.StatusRejected {
 		t = webhook.AccountOpeningRejected
 	}
-	return store.EmitMode(ctx, s, a.now(), u, t, map[string]any{
+	return store.EmitMode(ctx, s.Webhooks, a.now(), u, t, map[string]any{
 		"opening_id": o.PublicID, "reference_id": o.ReferenceID, "product": o.Product, "status": o.Status,
 		"applicant": map[string]any{"name": o.Applicant.Name, "pan": o.Applicant.PAN, "aadhaar": o.Applicant.Aadhaar,
 			"mobile": o.Applicant.Mobile, "email": o.Applicant.Email},

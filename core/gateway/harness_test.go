@@ -10,6 +10,7 @@ import (
 	"paygate/core/accounts/user"
 	"paygate/core/gateway"
 	"paygate/core/metering"
+	"paygate/core/platform/store"
 	"paygate/core/platform/store/storetest"
 )
 
@@ -21,7 +22,7 @@ func wire(t *testing.T, db *storetest.DB, d gateway.Deps, loc *time.Location) (*
 	m := metering.New(metering.Deps{Tx: db, Stores: db.Stores(), Now: d.Now, Config: metering.Config{Location: loc}})
 	t.Cleanup(m.Wait)
 	tx, st := m.Invalidating()
-	d.Tx, d.Stores = tx, gateway.StoresOf(st, db.VerificationStore(), nil)
+	d.Tx, d.Stores = store.Narrow(tx, gateway.TxStoresOf), gateway.StoresOf(st, db.VerificationStore(), nil)
 	d.Meter = m
 	return gateway.New(d), m
 }

@@ -82,7 +82,7 @@ func (a *Gateway) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentC
 	}
 	op := metering.Op{
 		Slug: SlugPaymentCreate, RequestID: in.RequestID, Creds: in.Creds, IP: in.IP, Payload: payload, Invalid: invalid,
-		Reserve: func(ctx context.Context, s store.Stores, u *user.User, hit *hitlog.Hit) error {
+		Reserve: func(ctx context.Context, s metering.TxStores, u *user.User, hit *hitlog.Hit) error {
 			p.UserID, p.APIKeyID = u.ID, hit.APIKeyID
 			if err := s.Payments.Create(ctx, p); err != nil {
 				return err
@@ -183,9 +183,9 @@ func (a *Gateway) movePayment(ctx context.Context, p *payment.Payment, to paymen
 		return false, err
 	}
 	ok := false
-	err := a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		var err error
-		ok, err = a.settleIn(ctx, s, &next, from, by)
+		ok, err = a.settleIn(ctx, s.SettleStores, &next, from, by)
 		return err
 	})
 	if errors.Is(err, payment.ErrCreditHeld) {
@@ -219,7 +219,7 @@ func (a *Gateway) movePayment(ctx context.Context, p *payment.Payment, to paymen
 // wins, and a success credits exactly once. The winner of a success credits
 // the beneficiary (creditIn); any end state writes its payment.* event.
 // false when another writer moved the payment first (nothing written).
-func (a *Gateway) settleIn(ctx context.Context, s store.Stores, next *payment.Payment, from payment.Status, by string) (bool, error) {
+func (a *Gateway) settleIn(ctx context.Context, s SettleStores, next *payment.Payment, from payment.Status, by string) (bool, error) {
 	var owner *user.User
 	var feePercent decimal.Decimal
 	if next.Status == payment.StatusSuccess {
@@ -257,7 +257,7 @@ func (a *Gateway) settleIn(ctx context.Context, s store.Stores, next *payment.Pa
 // reseller's customer the higher of its own and its reseller's
 // (user.EffectiveLimits), so a customer never collects cheaper than its
 // reseller.
-func collectionFeePercent(ctx context.Context, s store.Stores, u *user.User) (decimal.Decimal, error) {
+func collectionFeePercent(ctx context.Context, s SettleStores, u *user.User) (decimal.Decimal, error) {
 	var reseller *user.User
 	if u.ParentID != nil {
 		r, err := s.Users.ByID(ctx, *u.ParentID)
@@ -272,7 +272,7 @@ func collectionFeePercent(ctx context.Context, s store.Stores, u *user.User) (de
 // creditIn posts a successful payment's money to u (locked in s): a credit
 // of the amount (reference payment #id) and, for a collection with a fee,
 // a debit of p.Fee (reference payment_fee #id) at feePercent.
-func (a *Gateway) creditIn(ctx context.Context, s store.Stores, u *user.User, p *payment.Payment, feePercent decimal.Decimal, by string) error {
+func (a *Gateway) creditIn(ctx context.Context, s SettleStores, u *user.User, p *payment.Payment, feePercent decimal.Decimal, by string) error {
 	ref := p.ID
 	desc := "Payment " + p.PublicID + " collected"
 	if p.Purpose == payment.PurposeBalance {
@@ -285,12 +285,12 @@ func (a *Gateway) creditIn(ctx context.Context, s store.Stores, u *user.User, p 
 		desc += ", confirmed by " + by
 	}
 	now := a.now()
-	if _, err := store.Post(ctx, s, now, p.Livemode, u, ledger.Credit, p.Amount, ledger.RefPayment, &ref, desc); err != nil {
+	if _, err := store.Post(ctx, s.Books, now, p.Livemode, u, ledger.Credit, p.Amount, ledger.RefPayment, &ref, desc); err != nil {
 		return fmt.Errorf("credit payment %s: %w", p.PublicID, err)
 	}
 	if p.Fee.IsPositive() {
 		feeDesc := "Collection fee " + feePercent.StringFixed(2) + "% on payment " + p.PublicID
-		if _, err := store.Post(ctx, s, now, p.Livemode, u, ledger.Debit, p.Fee, ledger.RefPaymentFee, &ref, feeDesc); err != nil {
+		if _, err := store.Post(ctx, s.Books, now, p.Livemode, u, ledger.Debit, p.Fee, ledger.RefPaymentFee, &ref, feeDesc); err != nil {
 			return fmt.Errorf("fee of payment %s: %w", p.PublicID, err)
 		}
 	}
@@ -310,9 +310,9 @@ func (a *Gateway) creditIn(ctx context.Context, s store.Stores, u *user.User, p 
 // cannot hold is held (HoldCredit) and answers payment.ErrCreditHeld.
 func (a *Gateway) CompletePayment(ctx context.Context, paymentID uint64, ref, by string) (*payment.Payment, error) {
 	var out *payment.Payment
-	err := a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		var err error
-		out, err = a.CompletePaymentIn(ctx, s, paymentID, ref, by)
+		out, err = a.CompletePaymentIn(ctx, s.SettleStores, paymentID, ref, by)
 		return err
 	})
 	if errors.Is(err, payment.ErrCreditHeld) {
@@ -394,12 +394,12 @@ func (a *Gateway) RetryHeldCollection(ctx context.Context, actor *user.User, pub
 		ref = *p.UTR
 	}
 	var out *payment.Payment
-	err = a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err = a.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		var err error
-		if out, err = a.CompletePaymentIn(ctx, s, p.ID, ref, "admin retry"); err != nil {
+		if out, err = a.CompletePaymentIn(ctx, s.SettleStores, p.ID, ref, "admin retry"); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, a.now(), actor, ActionRetryCredit, TargetPayment, p.ID, heldSnapshot(p), heldSnapshot(out))
+		return store.Record(ctx, s.Audit, a.now(), actor, ActionRetryCredit, TargetPayment, p.ID, heldSnapshot(p), heldSnapshot(out))
 	})
 	if errors.Is(err, payment.ErrCreditHeld) {
 		if herr := a.HoldCredit(ctx, p.ID, "admin retry"); herr != nil {
@@ -434,7 +434,7 @@ func (a *Gateway) CountPaymentEnded(status payment.Status) {
 // the caller's own writes (a statement line's match) commit or roll back
 // with the credit; the caller counts it (CountPaymentEnded) after commit. On payment.ErrFinal or ErrExpired nothing was written
 // by it.
-func (a *Gateway) CompletePaymentIn(ctx context.Context, s store.Stores, paymentID uint64, ref, by string) (*payment.Payment, error) {
+func (a *Gateway) CompletePaymentIn(ctx context.Context, s SettleStores, paymentID uint64, ref, by string) (*payment.Payment, error) {
 	if len(ref) > 100 {
 		return nil, errs.Validation(map[string][]string{"ref": {"must be at most 100 characters"}})
 	}
@@ -524,7 +524,7 @@ var errMoved = errors.New("payment moved")
 // transaction, releasing cur's UTR when it had another; false when another
 // writer changed the payment first (nothing written).
 func (a *Gateway) writeUTR(ctx context.Context, cur, next *payment.Payment) (bool, error) {
-	err := a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		if cur.UTR != nil && *cur.UTR != *next.UTR {
 			if err := s.UTRs.Release(ctx, *cur.UTR, utr.OwnerPayment, cur.ID); err != nil {
 				return err
@@ -568,7 +568,7 @@ func (a *Gateway) CorrectUTR(ctx context.Context, actor *user.User, publicID, u,
 	if p.UTR != nil && *p.UTR == *next.UTR {
 		return p, nil // nothing to correct
 	}
-	err = a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err = a.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		if p.UTR != nil {
 			if err := s.UTRs.Release(ctx, *p.UTR, utr.OwnerPayment, p.ID); err != nil {
 				return err
@@ -586,7 +586,7 @@ func (a *Gateway) CorrectUTR(ctx context.Context, actor *user.User, publicID, u,
 		}
 		before, after := heldSnapshot(p), heldSnapshot(&next)
 		after["reason"] = reason
-		return store.Record(ctx, s, a.now(), actor, ActionCorrectUTR, TargetPayment, p.ID, before, after)
+		return store.Record(ctx, s.Audit, a.now(), actor, ActionCorrectUTR, TargetPayment, p.ID, before, after)
 	})
 	if err != nil {
 		return nil, err
@@ -714,7 +714,7 @@ func (a *Gateway) ListPayments(ctx context.Context, actor *user.User, f payment.
 }
 
 // emitPayment writes the event of p's end state (none before it ends).
-func (a *Gateway) emitPayment(ctx context.Context, s store.Stores, p *payment.Payment) error {
+func (a *Gateway) emitPayment(ctx context.Context, s SettleStores, p *payment.Payment) error {
 	var t webhook.EventType
 	switch p.Status {
 	case payment.StatusSuccess:
@@ -730,7 +730,7 @@ func (a *Gateway) emitPayment(ctx context.Context, s store.Stores, p *payment.Pa
 	if err != nil {
 		return fmt.Errorf("merchant of %s: %w", p.PublicID, err)
 	}
-	return store.EmitMode(ctx, s, a.now(), u, t, map[string]any{
+	return store.EmitMode(ctx, s.Webhooks, a.now(), u, t, map[string]any{
 		"payment_id": p.PublicID, "amount": inr.Format2(p.Amount), "currency": p.Currency,
 		"customer_id": p.CustomerID, "status": p.Status, "provider_ref": p.ProviderRef, "completed_at": p.CompletedAt,
 		"created_at": p.CreatedAt, "livemode": p.Livemode, "purpose": purposeOf(p), "fee": inr.Format2(p.Fee),

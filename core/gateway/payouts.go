@@ -83,7 +83,7 @@ func (a *Gateway) Transfer(ctx context.Context, in PayoutInput) (*PayoutResult, 
 			out.Payout = *old
 			return true, nil
 		},
-		Reserve: func(ctx context.Context, s store.Stores, u *user.User, hit *hitlog.Hit) error {
+		Reserve: func(ctx context.Context, s metering.TxStores, u *user.User, hit *hitlog.Hit) error {
 			if err := a.checkDailyLimit(ctx, s, u, p.Amount); err != nil {
 				return err
 			}
@@ -99,7 +99,7 @@ func (a *Gateway) Transfer(ctx context.Context, in PayoutInput) (*PayoutResult, 
 				return err
 			}
 			id := p.ID
-			_, err := store.Post(ctx, s, a.now(), a.liveBooks(), u, ledger.Debit, p.Amount, ledger.RefPayout, &id,
+			_, err := store.Post(ctx, s.Books, a.now(), a.liveBooks(), u, ledger.Debit, p.Amount, ledger.RefPayout, &id,
 				fmt.Sprintf("Payout %s to %s (%s)", p.PublicID, payeeOf(p), p.ReferenceID))
 			return err
 		},
@@ -160,7 +160,7 @@ func payeeOf(p *payout.Payout) string {
 // reseller and of its customers takes it), so every earlier payout that
 // counts is counted and concurrent payouts of several customers never pass
 // the reseller's limit together.
-func (a *Gateway) checkDailyLimit(ctx context.Context, s store.Stores, u *user.User, amount decimal.Decimal) error {
+func (a *Gateway) checkDailyLimit(ctx context.Context, s metering.TxStores, u *user.User, amount decimal.Decimal) error {
 	own, more, err := a.dayBounds(ctx, s.Payouts, u, func(id uint64) (*user.User, error) { return s.Users.LockByID(ctx, id) })
 	if err != nil {
 		return err
@@ -240,7 +240,7 @@ func (a *Gateway) movePayout(ctx context.Context, p *payout.Payout, o payout.Out
 	}
 	var balance *decimal.Decimal
 	moved := false
-	err := a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		u, err := s.Users.LockByID(ctx, p.UserID)
 		if err != nil {
 			return fmt.Errorf("lock user %d: %w", p.UserID, err)
@@ -256,7 +256,7 @@ func (a *Gateway) movePayout(ctx context.Context, p *payout.Payout, o payout.Out
 		refunds := payoutRefunds(&next, feeKept)
 		for _, r := range refunds {
 			id := p.ID
-			if _, err := store.Post(ctx, s, a.now(), a.liveBooks(), u, ledger.Refund, r.amount, r.ref, &id, r.desc); err != nil {
+			if _, err := store.Post(ctx, s.Books, a.now(), a.liveBooks(), u, ledger.Refund, r.amount, r.ref, &id, r.desc); err != nil {
 				return err
 			}
 		}
@@ -275,7 +275,7 @@ func (a *Gateway) movePayout(ctx context.Context, p *payout.Payout, o payout.Out
 			balance = &b
 		}
 		if t, ok := payoutEvents[next.Status]; ok {
-			return store.EmitMode(ctx, s, a.now(), u, t, PayoutEventData(&next), "", next.Livemode)
+			return store.EmitMode(ctx, s.Webhooks, a.now(), u, t, PayoutEventData(&next), "", next.Livemode)
 		}
 		return nil
 	})
@@ -341,7 +341,7 @@ var errCallUnsettled = errors.New("the payout's call is not settled yet")
 // interrupted call refunded by crash recovery gave the fee back already);
 // nil otherwise. Read under the owner's row lock, which crash recovery
 // takes too.
-func (a *Gateway) feeKept(ctx context.Context, s store.Stores, next *payout.Payout) (*hitlog.Hit, error) {
+func (a *Gateway) feeKept(ctx context.Context, s TxStores, next *payout.Payout) (*hitlog.Hit, error) {
 	if next.Status != payout.StatusFailed || !next.Fee.IsPositive() {
 		return nil, nil
 	}

@@ -65,7 +65,7 @@ func (a *Gateway) RechargeMobile(ctx context.Context, in RechargeInput) (*Rechar
 			out.Recharge = *old
 			return true, nil
 		},
-		Reserve: func(ctx context.Context, s store.Stores, u *user.User, hit *hitlog.Hit) error {
+		Reserve: func(ctx context.Context, s metering.TxStores, u *user.User, hit *hitlog.Hit) error {
 			if u.Available().LessThan(r.Amount) {
 				return ledger.ErrInsufficientBalance
 			}
@@ -77,7 +77,7 @@ func (a *Gateway) RechargeMobile(ctx context.Context, in RechargeInput) (*Rechar
 				return err
 			}
 			id := r.ID
-			_, err := store.Post(ctx, s, a.now(), a.liveBooks(), u, ledger.Debit, r.Amount, ledger.RefRecharge, &id,
+			_, err := store.Post(ctx, s.Books, a.now(), a.liveBooks(), u, ledger.Debit, r.Amount, ledger.RefRecharge, &id,
 				fmt.Sprintf("Mobile recharge %s %s (%s)", r.Operator, r.Mobile, r.ReferenceID))
 			return err
 		},
@@ -132,7 +132,7 @@ func (a *Gateway) finishRecharge(ctx context.Context, r *recharge.Recharge, o re
 		at := next.UpdatedAt
 		next.SubmittedAt = &at
 	}
-	err := a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		u, err := s.Users.LockByID(ctx, r.UserID)
 		if err != nil {
 			return fmt.Errorf("lock user %d: %w", r.UserID, err)
@@ -145,7 +145,7 @@ func (a *Gateway) finishRecharge(ctx context.Context, r *recharge.Recharge, o re
 		done = true
 		if next.Status == recharge.StatusFailed {
 			id := r.ID
-			if _, err := store.Post(ctx, s, a.now(), a.liveBooks(), u, ledger.Refund, r.Amount, ledger.RefRecharge, &id,
+			if _, err := store.Post(ctx, s.Books, a.now(), a.liveBooks(), u, ledger.Refund, r.Amount, ledger.RefRecharge, &id,
 				fmt.Sprintf("Refund of failed recharge %s", r.ReferenceID)); err != nil {
 				return err
 			}
@@ -278,12 +278,12 @@ func (a *Gateway) ListRecharges(ctx context.Context, actor *user.User, f recharg
 }
 
 // emitRecharge writes the event of r's end state.
-func (a *Gateway) emitRecharge(ctx context.Context, s store.Stores, u *user.User, r *recharge.Recharge) error {
+func (a *Gateway) emitRecharge(ctx context.Context, s TxStores, u *user.User, r *recharge.Recharge) error {
 	t := webhook.RechargeSuccess
 	if r.Status == recharge.StatusFailed {
 		t = webhook.RechargeFailed
 	}
-	return store.EmitMode(ctx, s, a.now(), u, t, map[string]any{
+	return store.EmitMode(ctx, s.Webhooks, a.now(), u, t, map[string]any{
 		"recharge_id": r.ID, "reference_id": r.ReferenceID, "mobile": r.Mobile, "operator": r.Operator,
 		"circle": r.Circle, "amount": inr.Format2(r.Amount), "status": r.Status, "operator_ref": r.OperatorRef,
 		"fail_reason": r.FailReason,

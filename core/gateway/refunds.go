@@ -87,7 +87,7 @@ func (a *Gateway) RefundPayment(ctx context.Context, in RefundInput) (*RefundRes
 	// The request asks the provider itself; the worker's first look waits
 	// until that question had its time.
 	r.NextCheckAt = r.CreatedAt.Add(a.cfg.UpstreamTimeout + time.Minute)
-	err = a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err = a.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		// The merchant first, as every balance change locks it, then the
 		// payment: its refunded total is read and raised under that lock.
 		u, err := s.Users.LockByID(ctx, merchant.ID)
@@ -117,7 +117,7 @@ func (a *Gateway) RefundPayment(ctx context.Context, in RefundInput) (*RefundRes
 			return err
 		}
 		id := r.ID
-		if _, err := store.Post(ctx, s, now, r.Livemode, u, ledger.Debit, r.Amount, ledger.RefRefund, &id,
+		if _, err := store.Post(ctx, s.Books, now, r.Livemode, u, ledger.Debit, r.Amount, ledger.RefRefund, &id,
 			fmt.Sprintf("Refund %s of payment %s", r.PublicID, p.PublicID)); err != nil {
 			return err
 		}
@@ -213,7 +213,7 @@ func (a *Gateway) askRefund(ctx context.Context, p *payment.Payment, r *payment.
 func (a *Gateway) finishRefund(ctx context.Context, r *payment.Refund, o payment.RefundOutcome) (bool, error) {
 	next := r.Finish(o, a.now())
 	done := false
-	err := a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := a.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		u, err := s.Users.LockByID(ctx, r.UserID)
 		if err != nil {
 			return fmt.Errorf("lock merchant %d: %w", r.UserID, err)
@@ -233,7 +233,7 @@ func (a *Gateway) finishRefund(ctx context.Context, r *payment.Refund, o payment
 				return err
 			}
 			id := r.ID
-			if _, err := store.Post(ctx, s, a.now(), r.Livemode, u, ledger.Refund, r.Amount, ledger.RefRefund, &id,
+			if _, err := store.Post(ctx, s.Books, a.now(), r.Livemode, u, ledger.Refund, r.Amount, ledger.RefRefund, &id,
 				fmt.Sprintf("Failed refund %s of payment %s given back", r.PublicID, p.PublicID)); err != nil {
 				return err
 			}
@@ -341,12 +341,12 @@ func (a *Gateway) MerchantPaymentRefunds(ctx context.Context, actor *user.User, 
 
 // emitRefund writes r's refund.* event (its end state), livemode from the
 // payment, to the merchant's webhook and the payment's callback URL.
-func (a *Gateway) emitRefund(ctx context.Context, s store.Stores, u *user.User, p *payment.Payment, r *payment.Refund) error {
+func (a *Gateway) emitRefund(ctx context.Context, s TxStores, u *user.User, p *payment.Payment, r *payment.Refund) error {
 	t := webhook.RefundProcessed
 	if r.Status == payment.RefundFailed {
 		t = webhook.RefundFailed
 	}
-	return store.EmitMode(ctx, s, a.now(), u, t, map[string]any{
+	return store.EmitMode(ctx, s.Webhooks, a.now(), u, t, map[string]any{
 		"refund_id": r.PublicID, "payment_id": p.PublicID, "amount": inr.Format2(r.Amount), "currency": p.Currency,
 		"status": r.Status, "reason": r.Reason, "fail_reason": r.FailReason, "provider_ref": r.ProviderRef,
 		"payment_refunded": inr.Format2(p.Refunded), "created_at": r.CreatedAt, "completed_at": r.CompletedAt,

@@ -81,7 +81,7 @@ func (nopMetrics) OpeningEnded(string)  {}
 // Deps are the ports the gateway runs on. Now, Log and Metrics may be nil; Targets
 // nil allows any callback address.
 type Deps struct {
-	Tx        store.Transactor
+	Tx        store.TransactorOf[TxStores]
 	Stores    Stores // its repositories outside a transaction (StoresOf)
 	Meter     Meter
 	Now       func() time.Time
@@ -108,7 +108,7 @@ type TopUpGate interface {
 
 // Gateway is the gateway's use cases.
 type Gateway struct {
-	tx        store.Transactor
+	tx        store.TransactorOf[TxStores]
 	st        Stores
 	meter     Meter
 	now       func() time.Time

@@ -72,7 +72,7 @@ type batchOp struct {
 	// also adds a gateway operation's own writes to its reservation's
 	// transaction, under the user's lock, once the call is admitted (u is
 	// the user's row, hit the pending hit).
-	also func(ctx context.Context, s store.Stores, u *user.User, hit *hitlog.Hit) error
+	also func(ctx context.Context, s TxStores, u *user.User, hit *hitlog.Hit) error
 	// alsoLock is another user whose row the reservation locks with the
 	// caller's, in id order (Op.LockReseller).
 	alsoLock *uint64
@@ -150,7 +150,7 @@ func (w *writer) writeBatch(ops []*batchOp) {
 // nothing of it is written.
 func (w *writer) writeAlone(op *batchOp) {
 	var plan *batchPlan
-	err := w.tx.WithinTx(context.Background(), func(ctx context.Context, s store.Stores) error {
+	err := w.tx.WithinTx(context.Background(), func(ctx context.Context, s TxStores) error {
 		var err error
 		plan, err = w.applyBatch(ctx, Statements(s), []*batchOp{op})
 		return err
@@ -304,14 +304,14 @@ func (w *writer) applyBatch(ctx context.Context, s BatchStores, ops []*batchOp) 
 		if r := &plan.results[i]; op.also != nil && r.err == nil {
 			// An operation's own rows (written alone: writeAlone).
 			u := plan.users[op.hit.UserID]
-			if err := op.also(ctx, s.Stores, u, r.hit); err != nil {
+			if err := op.also(ctx, s.TxStores, u, r.hit); err != nil {
 				return nil, err
 			}
 			r.balance = u.Balance
 		}
 	}
 	if len(plan.entries) > 0 {
-		if err := store.AlertLowBalance(ctx, s.Stores, now, w.live, plan.users, plan.entries); err != nil {
+		if err := store.AlertLowBalance(ctx, s.Books, now, w.live, plan.users, plan.entries); err != nil {
 			return nil, err
 		}
 	}

@@ -222,7 +222,7 @@ func (t *batchTx) WithinTx(ctx context.Context, fn func(context.Context, store.S
 func (t *batchTx) WithinBatchTx(ctx context.Context, fn func(context.Context, metering.BatchStores) error) error {
 	t.batch.Add(1)
 	return t.db.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
-		bs := metering.Statements(s)
+		bs := metering.Statements(metering.TxStoresOf(s))
 		if t.locks != nil {
 			bs.Locks = t.locks
 		}

@@ -146,7 +146,7 @@ func New(d Deps) *Metering {
 	}
 	a.reads = readsOf(a.st)
 	a.w = &writer{
-		tx: a.tx, batches: batches, hits: a.reads.Hits, now: d.Now, log: d.Log, metrics: d.Metrics,
+		tx: store.Narrow(a.tx, TxStoresOf), batches: batches, hits: a.reads.Hits, now: d.Now, log: d.Log, metrics: d.Metrics,
 		live: cfg.Livemode, retryWindow: min(cfg.SettleRetryWindow, cfg.PendingHitGrace/2),
 		failed: a.databaseFailed, captured: a.callDone, apart: apart,
 		batch:    batcher{size: cfg.BatchSize},
@@ -157,7 +157,7 @@ func New(d Deps) *Metering {
 }
 
 // Invalidating returns the transactor and stores the other use cases write
-// through: a write to a key, a service, a price or a user empties this
+// through (the wiring narrows the transactor to each one's TxStores): a write to a key, a service, a price or a user empties this
 // instance's lookups, so its next call reads the change.
 func (a *Metering) Invalidating() (store.Transactor, store.Stores) { return a.tx, a.st }
 

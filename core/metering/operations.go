@@ -15,7 +15,6 @@ import (
 	"paygate/core/metering/hitlog"
 	"paygate/core/money/ledger"
 	"paygate/core/platform/errs"
-	"paygate/core/platform/store"
 )
 
 // Gateway operations (payments, verifications, recharges, payouts,
@@ -49,7 +48,7 @@ type Op struct {
 	Replay func(ctx context.Context, k *apikey.Key, u *user.User) (bool, error)
 	// Reserve adds the operation's writes to the reservation transaction,
 	// under the caller's row lock.
-	Reserve func(ctx context.Context, s store.Stores, u *user.User, hit *hitlog.Hit) error
+	Reserve func(ctx context.Context, s TxStores, u *user.User, hit *hitlog.Hit) error
 	// LockReseller has the reservation lock the caller's reseller's row
 	// (users.parent_id) too, with the caller's in id order, so Reserve may
 	// read it under its lock (LockByID) without inverting the lock order:

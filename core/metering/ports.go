@@ -53,7 +53,7 @@ type BatchTransactor interface {
 // new rows, in one exchange with the database; nil otherwise, and the
 // batch uses the ordinary repositories statement by statement.
 type BatchStores struct {
-	store.Stores
+	TxStores
 	Locks   BatchLocks
 	Inserts BatchInserts
 }
@@ -93,8 +93,8 @@ type BatchInserts interface {
 // daily counter, the hit rows written without a transaction (a call
 // refused or replayed, the successes settled apart), the pending hits and
 // expired holds recovery finds, and the holds a call waits for. Its transactions
-// get store.Stores, and it hands the whole invalidating store.Stores to
-// the other use cases (Invalidating).
+// get TxStores; it hands the whole invalidating store.Stores to the
+// wiring (Invalidating), which gives each other use case its own set.
 type reads struct {
 	Services serviceStore
 	Keys     keyStore

@@ -17,11 +17,11 @@ import (
 // the ordinary repositories of s: for a store without a path of its own
 // for them (SQLite, the in-memory fake), and for the transactions of one
 // write (writeAlone).
-func Statements(s store.Stores) BatchStores {
-	return BatchStores{Stores: s, Locks: stepLocks{s}, Inserts: stepInserts{s}}
+func Statements(s TxStores) BatchStores {
+	return BatchStores{TxStores: s, Locks: stepLocks{s}, Inserts: stepInserts{s}}
 }
 
-type stepLocks struct{ s store.Stores }
+type stepLocks struct{ s TxStores }
 
 // LockAndCount locks each user, then counts each key's calls.
 func (l stepLocks) LockAndCount(ctx context.Context, userIDs []uint64, counts []KeyCount, at time.Time) (map[uint64]*user.User, []int, error) {
@@ -44,7 +44,7 @@ func (l stepLocks) LockAndCount(ctx context.Context, userIDs []uint64, counts []
 	return users, granted, nil
 }
 
-type stepInserts struct{ s store.Stores }
+type stepInserts struct{ s TxStores }
 
 // Insert writes the hits first, for their ids, then the entries.
 func (w stepInserts) Insert(ctx context.Context, hits []*hitlog.Hit, entries []*ledger.Entry, hitOf []int) error {
@@ -72,5 +72,5 @@ func (w stepInserts) Insert(ctx context.Context, hits []*hitlog.Hit, entries []*
 type plainBatches struct{ tx store.Transactor }
 
 func (t plainBatches) WithinBatchTx(ctx context.Context, fn func(ctx context.Context, s BatchStores) error) error {
-	return t.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error { return fn(ctx, Statements(s)) })
+	return t.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error { return fn(ctx, Statements(TxStoresOf(s))) })
 }

@@ -36,9 +36,9 @@ import (
 // database differs, the store says so (BatchTransactor, ApartSettler);
 // nothing here asks which database it is.
 type writer struct {
-	tx      store.Transactor // transactions of one write: holds, an operation's reservation
-	batches BatchTransactor  // the queues' transactions (no cached row is written there: nothing to flush)
-	hits    hitStore         // successful settlements written apart (SucceedMany)
+	tx      store.TransactorOf[TxStores] // transactions of one write: holds, an operation's reservation
+	batches BatchTransactor              // the queues' transactions (no cached row is written there: nothing to flush)
+	hits    hitStore                     // successful settlements written apart (SucceedMany)
 	now     func() time.Time
 	log     *slog.Logger
 	metrics Metrics
@@ -147,7 +147,7 @@ func (w *writer) Capture(op *batchOp) {
 // key's daily limit leaves. ok is false when not one call fits; available
 // is the user's available balance once the hold is taken.
 func (w *writer) Hold(ctx context.Context, h hold.Hold, month string) (taken hold.Hold, available decimal.Decimal, ok bool, err error) {
-	err = w.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err = w.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		// A store may run this again after a failed commit (a cluster's
 		// certification conflict): nothing of an earlier attempt is kept.
 		taken, available, ok = hold.Hold{}, decimal.Zero, false
@@ -189,7 +189,7 @@ func (w *writer) Hold(ctx context.Context, h hold.Hold, month string) (taken hol
 // not made go back to the key's day (given). released is false when the
 // hold was already released (by another instance's recovery).
 func (w *writer) Release(ctx context.Context, id, userID uint64) (released bool, given hold.Hold, err error) {
-	err = w.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err = w.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		released, given = false, hold.Hold{} // nothing of an earlier attempt is kept
 		u, err := s.Users.LockByID(ctx, userID)
 		if err != nil {

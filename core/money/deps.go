@@ -21,7 +21,7 @@ type Config struct {
 // Deps are the ports and configuration of balance requests. Now may be
 // nil (time.Now).
 type Deps struct {
-	Tx       store.Transactor
+	Tx       store.TransactorOf[TxStores]
 	Requests Requests
 	Users    Users       // requests' owners
 	Files    panel.Files // screenshots; nil refuses them
@@ -31,7 +31,7 @@ type Deps struct {
 
 // TopUps are the use cases of balance requests.
 type TopUps struct {
-	tx       store.Transactor
+	tx       store.TransactorOf[TxStores]
 	requests Requests
 	users    Users
 	files    panel.Files

@@ -85,7 +85,7 @@ func (p *TopUps) CreateTopUp(ctx context.Context, actor *user.User, in NewTopUp)
 	}
 	// The request and its UTR's claim commit together: a UTR a payment or
 	// another request claimed is refused, also when the two race.
-	err = p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err = p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		if err := s.TopUps.Create(ctx, r); err != nil {
 			return err
 		}
@@ -240,7 +240,7 @@ func (p *TopUps) decideTopUp(ctx context.Context, actor *user.User, id uint64, t
 		}
 	}
 	var out *topup.Request
-	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		var err error
 		out, err = p.decideTopUpIn(ctx, s, actor, id, to, remarks)
 		return err
@@ -255,7 +255,7 @@ func (p *TopUps) decideTopUp(ctx context.Context, actor *user.User, id uint64, t
 // (reconciliation approves the request a bank statement line pays, in the
 // transaction that matches the line). A reseller's customer's request is
 // refused (topup.ErrResellerDecides, see notACustomers).
-func (p *TopUps) ApproveTopUpTx(ctx context.Context, s store.Stores, actor *user.User, id uint64, remarks string) (*topup.Request, error) {
+func (p *TopUps) ApproveTopUpTx(ctx context.Context, s TxStores, actor *user.User, id uint64, remarks string) (*topup.Request, error) {
 	if err := panel.RequireAdmin(actor); err != nil {
 		return nil, err
 	}
@@ -263,7 +263,7 @@ func (p *TopUps) ApproveTopUpTx(ctx context.Context, s store.Stores, actor *user
 }
 
 // decideTopUpIn decides request id in transaction s (see decideTopUp).
-func (p *TopUps) decideTopUpIn(ctx context.Context, s store.Stores, actor *user.User, id uint64, to topup.Status, remarks string) (*topup.Request, error) {
+func (p *TopUps) decideTopUpIn(ctx context.Context, s TxStores, actor *user.User, id uint64, to topup.Status, remarks string) (*topup.Request, error) {
 	var out *topup.Request
 	err := func() error {
 		r, err := s.TopUps.ByID(ctx, id)
@@ -309,7 +309,7 @@ func (p *TopUps) decideTopUpIn(ctx context.Context, s store.Stores, actor *user.
 			return err
 		}
 		out = r
-		return store.Record(ctx, s, p.now(), actor, action, audit.TargetBalanceRequest, r.ID, before, topUpSnapshot(r))
+		return store.Record(ctx, s.Audit, p.now(), actor, action, audit.TargetBalanceRequest, r.ID, before, topUpSnapshot(r))
 	}()
 	if err != nil {
 		return nil, err
@@ -354,9 +354,9 @@ func ownCustomers(ctx context.Context, users Users, reseller *user.User, r *topu
 // transferTopUp pays r's amount from the reseller to its customer, r's
 // owner (the customer paid the reseller outside): a transfer (panel.Move),
 // 402 when the reseller's available balance is short. It returns the owner.
-func (p *TopUps) transferTopUp(ctx context.Context, s store.Stores, reseller *user.User, r *topup.Request) (*user.User, error) {
+func (p *TopUps) transferTopUp(ctx context.Context, s TxStores, reseller *user.User, r *topup.Request) (*user.User, error) {
 	ref := r.ID
-	m, err := panel.Move(ctx, s, p.now(), p.cfg.Livemode, &transfer.Transfer{ResellerID: reseller.ID, CustomerID: r.UserID,
+	m, err := panel.Move(ctx, s.MoveStores, p.now(), p.cfg.Livemode, &transfer.Transfer{ResellerID: reseller.ID, CustomerID: r.UserID,
 		Direction: transfer.ToCustomer, Amount: r.Amount, BalanceRequestID: &ref})
 	if err != nil {
 		if errs.KindOf(err) == errs.NotFound {
@@ -368,7 +368,7 @@ func (p *TopUps) transferTopUp(ctx context.Context, s store.Stores, reseller *us
 }
 
 // creditTopUp credits r's amount to its owner, whom it returns.
-func (p *TopUps) creditTopUp(ctx context.Context, s store.Stores, r *topup.Request) (*user.User, error) {
+func (p *TopUps) creditTopUp(ctx context.Context, s TxStores, r *topup.Request) (*user.User, error) {
 	u, err := s.Users.LockByID(ctx, r.UserID)
 	if err != nil {
 		return nil, fmt.Errorf("lock owner of balance request %d: %w", r.ID, err)
@@ -378,19 +378,19 @@ func (p *TopUps) creditTopUp(ctx context.Context, s store.Stores, r *topup.Reque
 	}
 	ref := r.ID
 	desc := fmt.Sprintf("Balance request #%d approved (UTR %s)", r.ID, r.UTRNumber)
-	if _, err := store.Post(ctx, s, p.now(), p.cfg.Livemode, u, ledger.Credit, r.Amount, ledger.RefBalanceRequest, &ref, desc); err != nil {
+	if _, err := store.Post(ctx, s.Books, p.now(), p.cfg.Livemode, u, ledger.Credit, r.Amount, ledger.RefBalanceRequest, &ref, desc); err != nil {
 		return nil, err
 	}
 	return u, s.Users.SaveBalance(ctx, u)
 }
 
 // emitTopUp writes the event of r's decision.
-func (p *TopUps) emitTopUp(ctx context.Context, s store.Stores, u *user.User, r *topup.Request) error {
+func (p *TopUps) emitTopUp(ctx context.Context, s TxStores, u *user.User, r *topup.Request) error {
 	t := webhook.BalanceRequestApproved
 	if r.Status == topup.StatusRejected {
 		t = webhook.BalanceRequestRejected
 	}
-	return store.EmitMode(ctx, s, p.now(), u, t, map[string]any{
+	return store.EmitMode(ctx, s.Webhooks, p.now(), u, t, map[string]any{
 		"balance_request_id": r.ID, "amount": inr.Format2(r.Amount), "utr_number": r.UTRNumber,
 		"status": r.Status, "admin_remarks": r.AdminRemarks,
 	}, "", p.cfg.Livemode)

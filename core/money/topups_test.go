@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"paygate/core/money"
+	"paygate/core/platform/store"
 	"regexp"
 	"strings"
 	"sync"
@@ -44,7 +45,7 @@ func newTopUpFixture(t *testing.T) *topUpFixture {
 		owner: &user.User{ID: 11, Role: user.RoleUser, Status: user.StatusActive, Balance: dec("100.00"), TotalSpent: dec("5.00")},
 	}
 	f.db.Put(*f.admin, *f.owner)
-	f.panel = money.New(money.Deps{Tx: f.db, Requests: f.db.Stores().TopUps, Users: f.db.Stores().Users, Files: f.files, Now: func() time.Time { return f.now },
+	f.panel = money.New(money.Deps{Tx: store.Narrow(f.db, money.TxStoresOf), Requests: f.db.Stores().TopUps, Users: f.db.Stores().Users, Files: f.files, Now: func() time.Time { return f.now },
 		Config: money.Config{MaxTopUp: dec("50000.00")}})
 	return f
 }

@@ -34,7 +34,7 @@ import (
 
 // Selling is the resellers' selling-price and commission use cases.
 type Selling struct {
-	tx  store.Transactor
+	tx  store.TransactorOf[TxStores]
 	st  Stores
 	now func() time.Time
 }
@@ -43,7 +43,7 @@ type Selling struct {
 // should be metering's invalidating ones, so a change reaches this
 // instance's next call at once. A change and its audit entry commit
 // together.
-func New(tx store.Transactor, st Stores, now func() time.Time) *Selling {
+func New(tx store.TransactorOf[TxStores], st Stores, now func() time.Time) *Selling {
 	if now == nil {
 		now = time.Now
 	}
@@ -271,7 +271,7 @@ func (p *Selling) SetPrice(ctx context.Context, actor *user.User, serviceID uint
 	now := p.now()
 	cp := &pricing.CustomerPrice{ResellerID: actor.ID, ServiceID: serviceID, Price: price, UpdatedAt: now.UTC()}
 	var markup *decimal.Decimal
-	err = p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err = p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		before, err := s.CustomerPrices.Selling(ctx, actor.ID, serviceID)
 		if err != nil {
 			return err
@@ -280,7 +280,7 @@ func (p *Selling) SetPrice(ctx context.Context, actor *user.User, serviceID uint
 			return err
 		}
 		markup = before.Markup
-		return store.Record(ctx, s, now, actor, audit.CustomerPriceSet, audit.TargetService, serviceID,
+		return store.Record(ctx, s.Audit, now, actor, audit.CustomerPriceSet, audit.TargetService, serviceID,
 			priceSnapshot(actor.ID, serviceID, before.Price), priceSnapshot(actor.ID, serviceID, &cp.Price))
 	})
 	if err != nil {
@@ -295,7 +295,7 @@ func (p *Selling) DeletePrice(ctx context.Context, actor *user.User, serviceID u
 	if err := RequireReseller(actor); err != nil {
 		return err
 	}
-	return p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	return p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		before, err := s.CustomerPrices.Selling(ctx, actor.ID, serviceID)
 		if err != nil {
 			return err
@@ -303,7 +303,7 @@ func (p *Selling) DeletePrice(ctx context.Context, actor *user.User, serviceID u
 		if err := s.CustomerPrices.Delete(ctx, actor.ID, serviceID); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, p.now(), actor, audit.CustomerPriceDelete, audit.TargetService, serviceID,
+		return store.Record(ctx, s.Audit, p.now(), actor, audit.CustomerPriceDelete, audit.TargetService, serviceID,
 			priceSnapshot(actor.ID, serviceID, before.Price), nil)
 	})
 }
@@ -327,7 +327,7 @@ func (p *Selling) SetMarkup(ctx context.Context, actor *user.User, markup *decim
 			return nil, err
 		}
 	}
-	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		before, err := s.CustomerPrices.Markup(ctx, actor.ID)
 		if err != nil {
 			return err
@@ -336,7 +336,7 @@ func (p *Selling) SetMarkup(ctx context.Context, actor *user.User, markup *decim
 		if err := s.CustomerPrices.SetMarkup(ctx, actor.ID, markup, now); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, now, actor, audit.CustomerMarkupSet, audit.TargetUser, actor.ID,
+		return store.Record(ctx, s.Audit, now, actor, audit.CustomerMarkupSet, audit.TargetUser, actor.ID,
 			markupAudit{DefaultMarkup: before}, markupAudit{DefaultMarkup: markup})
 	})
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"paygate/core/catalog"
 	"paygate/core/catalog/pricing"
 	"paygate/core/platform/errs"
+	"paygate/core/platform/store"
 	"paygate/core/platform/store/storetest"
 	"paygate/core/resale"
 	"paygate/core/resale/settlement"
@@ -53,7 +54,7 @@ func world() (*resale.Selling, *storetest.DB) {
 	cat := services{{ID: 1, Name: "SMS", Slug: "sms", Status: catalog.StatusActive}, {ID: 2, Name: "PAN", Slug: "pan", Status: catalog.StatusActive},
 		{ID: 3, Name: "Unpriced", Slug: "unpriced", Status: catalog.StatusActive}, {ID: 4, Name: "Old", Slug: "old", Status: catalog.StatusInactive}}
 	st := db.Stores()
-	return resale.New(db, resale.Stores{Services: cat, Pricing: st.Pricing, Selling: st.CustomerPrices, Commissions: st.Commissions},
+	return resale.New(store.Narrow(db, resale.TxStoresOf), resale.Stores{Services: cat, Pricing: st.Pricing, Selling: st.CustomerPrices, Commissions: st.Commissions},
 		func() time.Time { return time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC) }), db
 }
 
@@ -235,7 +236,7 @@ func TestChargesThatOverflowAreRefused(t *testing.T) {
 	ctx := context.Background()
 	// Service 5 costs the reseller 10000.00: a markup of 9900% makes 1000000.00.
 	db.Put(pricing.Price{ServiceID: 5, UserPrice: dec("20000"), ResellerPrice: dec("10000"), Status: pricing.StatusActive})
-	s := resale.New(db, resale.Stores{Services: services{{ID: 1, Name: "SMS", Slug: "sms", Status: catalog.StatusActive},
+	s := resale.New(store.Narrow(db, resale.TxStoresOf), resale.Stores{Services: services{{ID: 1, Name: "SMS", Slug: "sms", Status: catalog.StatusActive},
 		{ID: 5, Name: "Bulk KYC", Slug: "bulk-kyc", Status: catalog.StatusActive}}, Pricing: db.Stores().Pricing,
 		Selling: db.Stores().CustomerPrices, Commissions: db.Stores().Commissions}, nil)
 

@@ -60,7 +60,7 @@ func TestConcurrentTransfers(t *testing.T) {
 						defer wg.Done()
 						amount := decimal.New(int64(100+i*37%500), -2) // 1.00 to 5.99
 						err := s.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
-							_, err := panel.Move(ctx, st, time.Now(), false, &transfer.Transfer{ResellerID: r.ID, CustomerID: c.ID,
+							_, err := panel.Move(ctx, panel.MoveStores{Books: st.Books(), Users: st.Users, Transfers: st.Transfers}, time.Now(), false, &transfer.Transfer{ResellerID: r.ID, CustomerID: c.ID,
 								Direction: d, Amount: amount, RequestHash: "h"})
 							return err
 						})

@@ -105,7 +105,7 @@ func TestCommissionSettlersRace(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			return commission.New(commission.Deps{Tx: s, Reads: s.Stores().Commissions, Config: commission.Config{Location: z}})
+			return commission.New(commission.Deps{Tx: store.Narrow(s, commission.TxStoresOf), Reads: s.Stores().Commissions, Config: commission.Config{Location: z}})
 		}
 		var wg sync.WaitGroup
 		for i := range 3 {
@@ -277,7 +277,7 @@ func TestRefundsRaceTheSettlement(t *testing.T) {
 		if err := s.Stores().Hits.InsertMany(ctx, hits); err != nil {
 			t.Fatal(err)
 		}
-		settler := commission.New(commission.Deps{Tx: s, Reads: s.Stores().Commissions})
+		settler := commission.New(commission.Deps{Tx: store.Narrow(s, commission.TxStoresOf), Reads: s.Stores().Commissions})
 		var wg sync.WaitGroup
 		for g := range 4 {
 			wg.Go(func() {

@@ -8,7 +8,7 @@ import (
 
 // Keys are the use cases of an owner's API keys.
 type Keys struct {
-	tx  store.Transactor
+	tx  store.TransactorOf[TxStores]
 	st  Stores
 	now func() time.Time
 	loc *time.Location
@@ -16,7 +16,7 @@ type Keys struct {
 
 // New wires the key use cases. now may be nil (time.Now); loc is the zone
 // of a key's daily count (TIMEZONE), nil meaning UTC.
-func New(tx store.Transactor, st Stores, now func() time.Time, loc *time.Location) *Keys {
+func New(tx store.TransactorOf[TxStores], st Stores, now func() time.Time, loc *time.Location) *Keys {
 	if now == nil {
 		now = time.Now
 	}

@@ -9,7 +9,6 @@ import (
 	"paygate/core/accounts/panel"
 	"paygate/core/accounts/user"
 	"paygate/core/platform/errs"
-	"paygate/core/platform/store"
 )
 
 // ListKeys lists the caller's keys.
@@ -29,7 +28,7 @@ func (p *Keys) CreateKey(ctx context.Context, owner *user.User, r apikey.Restric
 	}
 	var key *apikey.Key
 	var secret string
-	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		u, err := s.Users.LockByID(ctx, owner.ID)
 		if err != nil {
 			return err
@@ -41,7 +40,7 @@ func (p *Keys) CreateKey(ctx context.Context, owner *user.User, r apikey.Restric
 		if n >= apikey.MaxActiveKeys {
 			return apikey.ErrTooManyKeys
 		}
-		if key, secret, err = panel.NewKey(ctx, s, u, r, p.now()); err != nil {
+		if key, secret, err = panel.NewKey(ctx, s.Keys, u, r, p.now()); err != nil {
 			return err
 		}
 		if u.APIKey == nil {

@@ -14,6 +14,7 @@ import (
 	"paygate/core/accounts/user"
 	"paygate/core/catalog"
 	"paygate/core/platform/errs"
+	"paygate/core/platform/store"
 	"paygate/core/platform/store/storetest"
 )
 
@@ -24,7 +25,7 @@ func keysPanel(t *testing.T) (*keys.Keys, *storetest.DB) {
 	at := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	db.Put(apikey.Key{ID: 3, UserID: 7, Name: "k", DailyLimit: 10, AllowedServices: []uint64{4}, AllowedIPs: "10.0.0.1",
 		Status: apikey.StatusActive})
-	p := keys.New(db, keys.Stores{Keys: db.Stores().Keys, Services: db.Stores().Services}, func() time.Time { return at }, nil)
+	p := keys.New(store.Narrow(db, keys.TxStoresOf), keys.Stores{Keys: db.Stores().Keys, Services: db.Stores().Services}, func() time.Time { return at }, nil)
 	return p, db
 }
 

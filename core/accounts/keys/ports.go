@@ -8,7 +8,7 @@ import (
 )
 
 // Stores are the repositories the key use cases call outside a
-// transaction; a transaction gets store.Stores from store.Transactor.
+// transaction; a transaction gets TxStores.
 type Stores struct {
 	Keys     Repository
 	Services Services

@@ -8,7 +8,6 @@ import (
 	"paygate/core/accounts/apikey"
 	"paygate/core/accounts/user"
 	"paygate/core/platform/errs"
-	"paygate/core/platform/store"
 )
 
 // RequireAdmin refuses anyone but an admin (errs.ErrForbidden).
@@ -22,7 +21,7 @@ func RequireAdmin(actor *user.User) error {
 // NewKey writes an active key for owner in the caller's transaction and
 // returns it with its secret: the keys' own creation and an account's
 // default key at activation.
-func NewKey(ctx context.Context, s store.Stores, owner *user.User, r apikey.Restrictions, now time.Time) (*apikey.Key, string, error) {
+func NewKey(ctx context.Context, keys apikey.Repository, owner *user.User, r apikey.Restrictions, now time.Time) (*apikey.Key, string, error) {
 	keyValue, secret := apikey.NewCredentials()
 	now = now.UTC()
 	k := &apikey.Key{
@@ -30,7 +29,7 @@ func NewKey(ctx context.Context, s store.Stores, owner *user.User, r apikey.Rest
 		AllowedServices: r.AllowedServices, AllowedIPs: r.AllowedIPs, DailyLimit: r.DailyLimit,
 		Status: apikey.StatusActive, CreatedAt: now, UpdatedAt: now,
 	}
-	if err := s.Keys.Create(ctx, k); err != nil {
+	if err := keys.Create(ctx, k); err != nil {
 		return nil, "", fmt.Errorf("create key: %w", err)
 	}
 	return k, secret, nil

@@ -31,6 +31,13 @@ type Moved struct {
 	Customer *user.User
 }
 
+// MoveStores are the repositories Move writes in its caller's transaction.
+type MoveStores struct {
+	store.Books
+	Users     user.Repository
+	Transfers transfer.Repository
+}
+
 // Move writes transfer t between a reseller and its customer in
 // transaction s: both user rows locked in id order (so two transfers of the
 // same pair, either way, never deadlock), the paying side's available
@@ -40,7 +47,7 @@ type Moved struct {
 // not t.ResellerID's (or gone, or not of role user) is user.ErrNotFound; a
 // pending one ErrCustomerNotConfirmed; a from_customer transfer takes at
 // most what the reseller funded (transfer.Funded: transfer.ErrBeyondFunded).
-func Move(ctx context.Context, s store.Stores, now time.Time, live bool, t *transfer.Transfer) (*Moved, error) {
+func Move(ctx context.Context, s MoveStores, now time.Time, live bool, t *transfer.Transfer) (*Moved, error) {
 	first, second := t.ResellerID, t.CustomerID
 	if second < first {
 		first, second = second, first
@@ -90,13 +97,13 @@ func Move(ctx context.Context, s store.Stores, now time.Time, live bool, t *tran
 	}
 	ref := t.ID
 	what := fmt.Sprintf("Transfer #%d to %s", t.ID, payee.Name)
-	if _, err := store.Post(ctx, s, now, live, payer, ledger.Debit, t.Amount, ledger.RefTransfer, &ref, what); err != nil {
+	if _, err := store.Post(ctx, s.Books, now, live, payer, ledger.Debit, t.Amount, ledger.RefTransfer, &ref, what); err != nil {
 		if errors.Is(err, ledger.ErrInsufficientBalance) {
 			return nil, ledger.ErrInsufficientBalance
 		}
 		return nil, err
 	}
-	if _, err := store.Post(ctx, s, now, live, payee, ledger.Credit, t.Amount, ledger.RefTransfer, &ref,
+	if _, err := store.Post(ctx, s.Books, now, live, payee, ledger.Credit, t.Amount, ledger.RefTransfer, &ref,
 		fmt.Sprintf("Transfer #%d from %s", t.ID, payer.Name)); err != nil {
 		return nil, err
 	}
@@ -107,7 +114,7 @@ func Move(ctx context.Context, s store.Stores, now time.Time, live bool, t *tran
 	}
 	// transfer.created tells each side, with its own balance after it.
 	for _, u := range []*user.User{r, c} {
-		if err := store.EmitMode(ctx, s, now, u, webhook.TransferCreated, map[string]any{
+		if err := store.EmitMode(ctx, s.Webhooks, now, u, webhook.TransferCreated, map[string]any{
 			"transfer_id": t.ID, "reseller_id": r.ID, "customer_id": c.ID, "direction": string(t.Direction),
 			"amount": inr.Format2(t.Amount), "balance": inr.Format2(u.Balance), "created_at": t.CreatedAt.UTC().Format(time.RFC3339Nano),
 		}, "", live); err != nil {

@@ -66,11 +66,11 @@ func (v *Invoicing) RecordIRN(ctx context.Context, actor *user.User, id uint64, 
 	if err != nil {
 		return nil, err
 	}
-	err = v.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err = v.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		if err := s.Invoices.RecordIRN(ctx, id, irn); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, now, actor, audit.InvoiceIRNRecord, audit.TargetInvoice, id, nil, map[string]any{
+		return store.Record(ctx, s.Audit, now, actor, audit.InvoiceIRNRecord, audit.TargetInvoice, id, nil, map[string]any{
 			"number": inv.Number, "irn": irn.IRN, "ack_no": irn.AckNo, "ack_date": irn.AckDate})
 	})
 	if err != nil {

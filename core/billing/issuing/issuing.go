@@ -70,7 +70,7 @@ type Config struct {
 
 // Deps are the ports invoicing runs on.
 type Deps struct {
-	Tx      store.Transactor
+	Tx      store.TransactorOf[TxStores]
 	Stores  Stores
 	Parties Parties
 	// Renderer draws the documents as PDF (adapters/invoicepdf); nil
@@ -99,7 +99,7 @@ func (nopMetrics) DocumentIssued(string) {}
 
 // Invoicing is the documents' use cases.
 type Invoicing struct {
-	tx       store.Transactor
+	tx       store.TransactorOf[TxStores]
 	s        Stores
 	parties  Parties
 	renderer invoice.Renderer
@@ -302,7 +302,7 @@ func (v *Invoicing) issueAccount(ctx context.Context, platform *Supplier, userID
 		return err
 	}
 	var out []issued
-	err = v.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err = v.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		out = nil
 		u, err := s.Users.LockByID(ctx, userID)
 		if err != nil {
@@ -386,7 +386,7 @@ func sameID(a, b *uint64) bool { return a == nil && b == nil || a != nil && b !=
 // reseller, its customers' at its cost (invoice.AtCost). With strict, a
 // reseller whose customers were charged needs its own billing record
 // first: its invoice waits with theirs (ErrResellerBillingMissing).
-func (v *Invoicing) draft(ctx context.Context, s store.Stores, sup *Supplier, u *user.User, month string, start, end, at time.Time, strict bool) (built, error) {
+func (v *Invoicing) draft(ctx context.Context, s TxStores, sup *Supplier, u *user.User, month string, start, end, at time.Time, strict bool) (built, error) {
 	rcp, err := v.parties.Recipient(ctx, s.TaxProfiles, u)
 	if err != nil {
 		return built{}, err
@@ -462,7 +462,7 @@ func has(docs []invoice.Invoice, kind invoice.Kind, corrects uint64) bool {
 // write numbers inv in prefix's series of sup (the platform's or a
 // reseller's) of its financial year and stores it with its invoice.issued
 // event.
-func (v *Invoicing) write(ctx context.Context, s store.Stores, u *user.User, inv *invoice.Invoice, sup *Supplier, prefix string) error {
+func (v *Invoicing) write(ctx context.Context, s TxStores, u *user.User, inv *invoice.Invoice, sup *Supplier, prefix string) error {
 	fy := gst.FinancialYear(inv.IssuedAt, v.cfg.Location)
 	series := sup.series(prefix, fy)
 	seq, err := s.Invoices.NextNumber(ctx, series)
@@ -480,7 +480,7 @@ func (v *Invoicing) write(ctx context.Context, s store.Stores, u *user.User, inv
 	if inv.CorrectsID != nil {
 		data["corrects_number"] = inv.CorrectsNumber
 	}
-	return store.EmitMode(ctx, s, v.now(), u, webhook.InvoiceIssued, data, "", v.cfg.Livemode)
+	return store.EmitMode(ctx, s.Webhooks, v.now(), u, webhook.InvoiceIssued, data, "", v.cfg.Livemode)
 }
 
 // pdfURL is the document's PDF in the API (a panel token reads it).

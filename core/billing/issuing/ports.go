@@ -12,7 +12,7 @@ import (
 
 // Stores are the repositories invoicing calls outside a transaction; an
 // account's documents and the draft are written and read in one, with
-// store.Stores from store.Transactor.
+// TxStores.
 type Stores struct {
 	Invoices Invoices
 	Users    Users

@@ -11,7 +11,6 @@ import (
 	"paygate/core/billing/invoice"
 	"paygate/core/billing/plan"
 	"paygate/core/platform/errs"
-	"paygate/core/platform/store"
 )
 
 // Documents as their owners and admins read them.
@@ -87,7 +86,7 @@ func (v *Invoicing) Upcoming(ctx context.Context, userID uint64, at time.Time) (
 		return nil, err
 	}
 	var draft *invoice.Invoice
-	err = v.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err = v.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		u, err := s.Users.ByID(ctx, userID)
 		if err != nil {
 			return err

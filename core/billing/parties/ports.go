@@ -21,7 +21,7 @@ type Brands interface {
 
 // Profiles are the supplier's and the accounts' billing profiles as the
 // settings read and write them outside a transaction (the supplier's
-// change runs in one, with store.Stores from store.Transactor).
+// change runs in one, with TxStores).
 type Profiles interface {
 	Supplier(ctx context.Context) (*taxprofile.Supplier, error)
 	ResellerSupplier(ctx context.Context, resellerID uint64) (*taxprofile.Supplier, error)

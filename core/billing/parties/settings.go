@@ -2,7 +2,7 @@
 // parties (docs/decisions.md, "Supplier settings and billing profiles"):
 // admins read and replace the supplier's details, audited; each account
 // keeps its own billing profile. The records and their rules are
-// core/billing/taxprofile's; issuing invoices reads them from store.Stores.
+// core/billing/taxprofile's; issuing invoices reads them in its transaction (issuing.TxStores).
 //
 // The supplier (GET/PUT /panel/settings/billing, admin) is one row
 // (billing_settings, id 1, written by migration 00039 with prefix PG and
@@ -55,7 +55,7 @@ import (
 
 // Deps are the ports the settings run on.
 type Deps struct {
-	Tx       store.Transactor
+	Tx       store.TransactorOf[TxStores]
 	Profiles Profiles
 	Users    Users
 	Brands   Brands
@@ -64,7 +64,7 @@ type Deps struct {
 
 // Settings is the supplier's and the billing profiles' use cases.
 type Settings struct {
-	tx       store.Transactor
+	tx       store.TransactorOf[TxStores]
 	profiles Profiles
 	users    Users
 	brands   Brands
@@ -233,7 +233,7 @@ func (st *Settings) PutSupplier(ctx context.Context, actor *user.User, in taxpro
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	err := st.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := st.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		before, err := s.TaxProfiles.LockSupplier(ctx)
 		if err != nil {
 			return err
@@ -243,7 +243,7 @@ func (st *Settings) PutSupplier(ctx context.Context, actor *user.User, in taxpro
 		if err := s.TaxProfiles.SaveSupplier(ctx, &in); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, now, admin, audit.BillingSettingsUpdate, audit.TargetBillingSettings, 0,
+		return store.Record(ctx, s.Audit, now, admin, audit.BillingSettingsUpdate, audit.TargetBillingSettings, 0,
 			supplierSnapshot(before), supplierSnapshot(&in))
 	})
 	if err != nil {
@@ -260,7 +260,7 @@ func (st *Settings) putResellerSupplier(ctx context.Context, reseller *user.User
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	err := st.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := st.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		before, err := s.TaxProfiles.LockResellerSupplier(ctx, reseller.ID)
 		if errors.Is(err, taxprofile.ErrNoResellerSupplier) {
 			before, err = DefaultResellerSupplier(), nil
@@ -273,7 +273,7 @@ func (st *Settings) putResellerSupplier(ctx context.Context, reseller *user.User
 		if err := s.TaxProfiles.SaveResellerSupplier(ctx, reseller.ID, &in); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, now, reseller, audit.BillingSettingsUpdate, audit.TargetUser, reseller.ID,
+		return store.Record(ctx, s.Audit, now, reseller, audit.BillingSettingsUpdate, audit.TargetUser, reseller.ID,
 			supplierSnapshot(before), supplierSnapshot(&in))
 	})
 	if err != nil {

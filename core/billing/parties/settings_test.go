@@ -12,6 +12,7 @@ import (
 	"paygate/core/billing/parties"
 	"paygate/core/billing/taxprofile"
 	"paygate/core/platform/errs"
+	"paygate/core/platform/store"
 	"paygate/core/platform/store/storetest"
 )
 
@@ -23,7 +24,7 @@ var (
 
 func newSettings() (*parties.Settings, *storetest.DB) {
 	db := storetest.New()
-	return parties.New(parties.Deps{Tx: db, Profiles: db.Stores().TaxProfiles, Users: db.Stores().Users,
+	return parties.New(parties.Deps{Tx: store.Narrow(db, parties.TxStoresOf), Profiles: db.Stores().TaxProfiles, Users: db.Stores().Users,
 		Brands: db.Stores().Brands, Now: func() time.Time { return at }}), db
 }
 

@@ -11,6 +11,7 @@ import (
 	"paygate/core/accounts/user"
 	"paygate/core/catalog"
 	"paygate/core/catalog/catalogadmin"
+	"paygate/core/platform/store"
 	"paygate/core/platform/store/storetest"
 )
 
@@ -30,7 +31,7 @@ func newAuditWorld(t *testing.T) *auditWorld {
 	}
 	now := time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
 	st := w.db.Stores()
-	w.panel = catalogadmin.New(w.db, catalogadmin.Stores{Services: st.Services, Pricing: st.Pricing, Users: st.Users, Selling: st.CustomerPrices}, func() time.Time { return now })
+	w.panel = catalogadmin.New(store.Narrow(w.db, catalogadmin.TxStoresOf), catalogadmin.Stores{Services: st.Services, Pricing: st.Pricing, Users: st.Users, Selling: st.CustomerPrices}, func() time.Time { return now })
 	return w
 }
 

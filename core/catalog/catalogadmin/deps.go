@@ -9,13 +9,13 @@ import (
 // Catalog is the use cases of the service catalog: services, their docs and
 // their pricing.
 type Catalog struct {
-	tx  store.Transactor
+	tx  store.TransactorOf[TxStores]
 	st  Stores
 	now func() time.Time
 }
 
 // New wires the catalog's use cases; now may be nil (time.Now).
-func New(tx store.Transactor, st Stores, now func() time.Time) *Catalog {
+func New(tx store.TransactorOf[TxStores], st Stores, now func() time.Time) *Catalog {
 	if now == nil {
 		now = time.Now
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 // Stores are the repositories the catalog's use cases read outside a
-// transaction; a transaction gets store.Stores from store.Transactor.
+// transaction; a transaction gets TxStores.
 type Stores struct {
 	Services Services
 	Pricing  Prices

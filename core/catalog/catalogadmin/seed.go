@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"paygate/core/catalog"
-	"paygate/core/platform/store"
 )
 
 // SeedServices registers each seed whose slug is not taken yet, with its
@@ -16,7 +15,7 @@ func (p *Catalog) SeedServices(ctx context.Context, seeds []catalog.Seed) (int, 
 		if _, err := p.st.Services.BySlug(ctx, sd.Service.Slug); err == nil {
 			continue
 		}
-		err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+		err := p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 			svc := sd.Service
 			if err := svc.Validate(); err != nil {
 				return err

@@ -27,11 +27,11 @@ func (p *Catalog) CreateService(ctx context.Context, actor *user.User, svc catal
 	}
 	now := p.now().UTC()
 	svc.CreatedAt, svc.UpdatedAt = now, now
-	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		if err := s.Services.Create(ctx, &svc); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, p.now(), actor, audit.ServiceCreate, audit.TargetService, svc.ID, nil, serviceSnapshot(&svc))
+		return store.Record(ctx, s.Audit, p.now(), actor, audit.ServiceCreate, audit.TargetService, svc.ID, nil, serviceSnapshot(&svc))
 	})
 	if err != nil {
 		return nil, err
@@ -84,7 +84,7 @@ func (p *Catalog) PatchService(ctx context.Context, actor *user.User, id uint64,
 	// Read under a row lock in the writing transaction: two admins editing
 	// one service apply one after the other, and the audit's "before" is
 	// what was stored.
-	err := p.tx.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, st TxStores) error {
 		s, err := st.Services.LockByID(ctx, id)
 		if err != nil {
 			return err
@@ -125,7 +125,7 @@ func (p *Catalog) PatchService(ctx context.Context, actor *user.User, id uint64,
 		after := serviceSnapshot(s)
 		after.ProviderKeyChanged = !samePtr(oldKey, s.ProviderKey)
 		out = s
-		return store.Record(ctx, st, p.now(), actor, audit.ServiceUpdate, audit.TargetService, s.ID, before, after)
+		return store.Record(ctx, st.Audit, p.now(), actor, audit.ServiceUpdate, audit.TargetService, s.ID, before, after)
 	})
 	if err != nil {
 		return nil, err
@@ -152,11 +152,11 @@ func (p *Catalog) DeleteService(ctx context.Context, actor *user.User, id uint64
 	if s.Builtin {
 		return catalog.ErrBuiltin
 	}
-	return p.tx.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
+	return p.tx.WithinTx(ctx, func(ctx context.Context, st TxStores) error {
 		if err := st.Services.Delete(ctx, id); err != nil {
 			return err
 		}
-		return store.Record(ctx, st, p.now(), actor, audit.ServiceDelete, audit.TargetService, id, serviceSnapshot(s), nil)
+		return store.Record(ctx, st.Audit, p.now(), actor, audit.ServiceDelete, audit.TargetService, id, serviceSnapshot(s), nil)
 	})
 }
 
@@ -241,7 +241,7 @@ func (p *Catalog) PutDoc(ctx context.Context, actor *user.User, serviceID uint64
 	now := p.now().UTC()
 	d.CreatedAt, d.UpdatedAt = now, now
 	var out *catalog.Doc
-	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		old, err := s.Services.Doc(ctx, serviceID)
 		if err != nil && errs.KindOf(err) != errs.NotFound {
 			return err
@@ -252,7 +252,7 @@ func (p *Catalog) PutDoc(ctx context.Context, actor *user.User, serviceID uint64
 		if out, err = s.Services.Doc(ctx, serviceID); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, p.now(), actor, audit.DocPut, audit.TargetService, serviceID, docSnapshot(old), docSnapshot(out))
+		return store.Record(ctx, s.Audit, p.now(), actor, audit.DocPut, audit.TargetService, serviceID, docSnapshot(old), docSnapshot(out))
 	})
 	if err != nil {
 		return nil, err
@@ -294,11 +294,11 @@ func (p *Catalog) CreatePricing(ctx context.Context, actor *user.User, serviceID
 	price.ServiceID = serviceID
 	now := p.now().UTC()
 	price.CreatedAt, price.UpdatedAt = now, now
-	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		if err := s.Pricing.Create(ctx, &price); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, p.now(), actor, audit.PricingCreate, audit.TargetPricing, price.ID, nil, priceSnapshot(&price))
+		return store.Record(ctx, s.Audit, p.now(), actor, audit.PricingCreate, audit.TargetPricing, price.ID, nil, priceSnapshot(&price))
 	})
 	if err != nil {
 		return nil, err
@@ -318,7 +318,7 @@ func (p *Catalog) PatchPricing(ctx context.Context, actor *user.User, id uint64,
 		return nil, err
 	}
 	var out *pricing.Price
-	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		row, err := s.Pricing.LockByID(ctx, id) // as in PatchService: no lost update
 		if err != nil {
 			return err
@@ -337,7 +337,7 @@ func (p *Catalog) PatchPricing(ctx context.Context, actor *user.User, id uint64,
 			return fmt.Errorf("update pricing %d: %w", id, err)
 		}
 		out = row
-		return store.Record(ctx, s, p.now(), actor, audit.PricingUpdate, audit.TargetPricing, id, before, priceSnapshot(row))
+		return store.Record(ctx, s.Audit, p.now(), actor, audit.PricingUpdate, audit.TargetPricing, id, before, priceSnapshot(row))
 	})
 	if err != nil {
 		return nil, err
@@ -354,11 +354,11 @@ func (p *Catalog) DeletePricing(ctx context.Context, actor *user.User, id uint64
 	if err != nil {
 		return err
 	}
-	return p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	return p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		if err := s.Pricing.Delete(ctx, id); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, p.now(), actor, audit.PricingDelete, audit.TargetPricing, id, priceSnapshot(row), nil)
+		return store.Record(ctx, s.Audit, p.now(), actor, audit.PricingDelete, audit.TargetPricing, id, priceSnapshot(row), nil)
 	})
 }
 

@@ -7,7 +7,6 @@ import (
 	"paygate/core/accounts/user"
 	"paygate/core/events/webhook"
 	"paygate/core/platform/errs"
-	"paygate/core/platform/store"
 )
 
 // attemptsShown is how many attempts GetDelivery returns, newest first.
@@ -87,7 +86,7 @@ func (e *RedeliveryLimitError) Unwrap() error { return ErrRedeliveryLimit }
 // is written (and so locked): the limit holds across instances.
 func (o *Outbox) Redeliver(ctx context.Context, actor *user.User, id uint64) (*webhook.Delivery, error) {
 	var out *webhook.Delivery
-	err := o.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := o.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		d, err := o.delivery(ctx, s.Webhooks, actor, id)
 		if err != nil {
 			return err
@@ -120,7 +119,7 @@ func (o *Outbox) Redeliver(ctx context.Context, actor *user.User, id uint64) (*w
 // new one from now on.
 func (o *Outbox) RotateWebhookSecret(ctx context.Context, caller *user.User) (string, error) {
 	secret := webhook.NewSecret()
-	err := o.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := o.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		u, err := s.Users.LockByID(ctx, caller.ID)
 		if err != nil {
 			return err

@@ -9,13 +9,14 @@ import (
 	"paygate/core/accounts/user"
 	"paygate/core/events/outbox"
 	"paygate/core/events/webhook"
+	"paygate/core/platform/store"
 	"paygate/core/platform/store/storetest"
 )
 
 func TestDeliveriesOfOthersAreNotFound(t *testing.T) {
 	db := storetest.New()
 	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
-	o := outbox.New(outbox.Deps{Tx: db, Stores: outboxStores(db), Now: func() time.Time { return now }})
+	o := outbox.New(outbox.Deps{Tx: store.Narrow(db, outbox.TxStoresOf), Stores: outboxStores(db), Now: func() time.Time { return now }})
 	e, _ := webhook.NewEvent(11, webhook.PaymentSuccess, map[string]int{"n": 1}, now.Add(-time.Hour))
 	failed := webhook.NewDelivery(e, webhook.ToCallback, "https://merchant.example/cb")
 	failed.Status, failed.Failures, failed.Attempts = webhook.StatusFailed, webhook.MaxAttempts, webhook.MaxAttempts

@@ -43,7 +43,7 @@ type Metrics interface {
 
 // Deps are what the outbox runs on. Only Tx and Stores are required.
 type Deps struct {
-	Tx     store.Transactor
+	Tx     store.TransactorOf[TxStores]
 	Stores Stores
 	// Sender posts signed events (adapters/webhook); nil sends nothing.
 	Sender webhook.Sender
@@ -61,7 +61,7 @@ type Deps struct {
 
 // Outbox is the delivery worker and the operations on deliveries.
 type Outbox struct {
-	tx      store.Transactor
+	tx      store.TransactorOf[TxStores]
 	st      Stores
 	sender  webhook.Sender
 	targets webhook.TargetPolicy

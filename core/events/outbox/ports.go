@@ -10,7 +10,7 @@ import (
 
 // Stores are the repositories the outbox calls outside a transaction; a
 // transaction (a claim, an attempt's record, a redelivery, a new secret)
-// gets store.Stores from store.Transactor.
+// gets TxStores.
 type Stores struct {
 	Webhooks Webhooks // nil: the worker sends nothing and counts no backlog
 	Users    Users

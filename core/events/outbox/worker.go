@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"paygate/core/events/webhook"
-	"paygate/core/platform/store"
 )
 
 // The delivery worker. Every instance runs one (Run): each poll claims no
@@ -199,7 +198,7 @@ func (o *Outbox) poll(ctx context.Context, r *round, most int) (pollResult, erro
 	token := claimToken()
 	var jobs []webhook.Job
 	retriesFrom := 0 // jobs[retriesFrom:] were claimed in the retry lane
-	err := o.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := o.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		var err error
 		if jobs, err = s.Webhooks.Claim(ctx, now, until, token, free, first); err != nil {
 			return err
@@ -291,7 +290,7 @@ func (o *Outbox) deliver(ctx context.Context, j *webhook.Job) (bool, error) {
 	att := webhook.NewAttempt(d.ID, start, time.Since(clock), status, body, sendErr)
 	d.Record(att)
 	settled := false
-	err := o.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := o.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		if err := s.Webhooks.AddAttempt(ctx, att); err != nil {
 			return err
 		}

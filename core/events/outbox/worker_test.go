@@ -14,6 +14,7 @@ import (
 	"paygate/core/events/outbox"
 	"paygate/core/events/webhook"
 	webhookmocks "paygate/core/events/webhook/mocks"
+	"paygate/core/platform/store"
 	"paygate/core/platform/store/storetest"
 )
 
@@ -75,7 +76,7 @@ func newDeliveryWorld(t *testing.T) *deliveryWorld {
 }
 
 func (w *deliveryWorld) newOutbox(targets webhook.TargetPolicy) *outbox.Outbox {
-	return outbox.New(outbox.Deps{Tx: w.db, Stores: outboxStores(w.db), Sender: w.sender, Targets: targets, Now: func() time.Time { return w.now }})
+	return outbox.New(outbox.Deps{Tx: store.Narrow(w.db, outbox.TxStoresOf), Stores: outboxStores(w.db), Sender: w.sender, Targets: targets, Now: func() time.Time { return w.now }})
 }
 
 func TestDeliverSignsAndRecords(t *testing.T) {
@@ -162,7 +163,7 @@ func TestClaimsTheLeaseCannotCoverAreReleased(t *testing.T) {
 		seedDelivery(db, e, webhook.ToCallback, "https://merchant.example/hooks", 0, now)
 	}
 	timeout, lease := 10*time.Second, time.Minute
-	o := outbox.New(outbox.Deps{Tx: db, Stores: outboxStores(db), Sender: sender, Now: clock,
+	o := outbox.New(outbox.Deps{Tx: store.Narrow(db, outbox.TxStoresOf), Stores: outboxStores(db), Sender: sender, Now: clock,
 		Config: outbox.Config{Timeout: timeout, Lease: lease, Concurrency: 4}})
 	var once sync.Once
 	db.OnCall("Webhooks.Claim", func() error {
@@ -195,7 +196,7 @@ func TestNothingDueTakesNoTransaction(t *testing.T) {
 	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 	e, _ := webhook.NewEvent(11, webhook.BalanceLow, map[string]int{"n": 1}, now)
 	seedDelivery(db, e, webhook.ToCallback, "https://merchant.example/hooks", 1, now.Add(time.Minute)) // not due yet
-	o := outbox.New(outbox.Deps{Tx: db, Stores: outboxStores(db), Sender: sender, Now: func() time.Time { return now }})
+	o := outbox.New(outbox.Deps{Tx: store.Narrow(db, outbox.TxStoresOf), Stores: outboxStores(db), Sender: sender, Now: func() time.Time { return now }})
 	if n, err := o.Deliver(context.Background(), 50); n != 0 || err != nil {
 		t.Fatalf("delivered %d, %v", n, err)
 	}
@@ -243,7 +244,7 @@ type workerWorld struct {
 func newWorkerWorld(t *testing.T, concurrency int) *workerWorld {
 	w := &workerWorld{db: storetest.New(), release: make(chan struct{}), fast: make(chan string, 16)}
 	sender := webhookmocks.NewMockSender(t)
-	w.outbox = outbox.New(outbox.Deps{Tx: w.db, Stores: outboxStores(w.db), Sender: sender, Config: outbox.Config{Concurrency: concurrency}})
+	w.outbox = outbox.New(outbox.Deps{Tx: store.Narrow(w.db, outbox.TxStoresOf), Stores: outboxStores(w.db), Sender: sender, Config: outbox.Config{Concurrency: concurrency}})
 	secret := webhook.NewSecret()
 	w.db.Put(user.User{ID: 11, Role: user.RoleUser, Status: user.StatusActive, WebhookSecret: &secret})
 	sender.EXPECT().Send(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, r webhook.Request) (webhook.Response, error) {
@@ -379,7 +380,7 @@ func (m *settledCounts) WebhookSettled(outcome string) {
 func TestSettledDeliveriesAreCounted(t *testing.T) {
 	w := newDeliveryWorld(t)
 	m := &settledCounts{by: map[string]int{}}
-	w.outbox = outbox.New(outbox.Deps{Tx: w.db, Stores: outboxStores(w.db), Sender: w.sender, Metrics: m, Now: func() time.Time { return w.now }})
+	w.outbox = outbox.New(outbox.Deps{Tx: store.Narrow(w.db, outbox.TxStoresOf), Stores: outboxStores(w.db), Sender: w.sender, Metrics: m, Now: func() time.Time { return w.now }})
 	w.sender.EXPECT().Send(mock.Anything, mock.Anything).Return(webhook.Response{Status: 500}, nil).Once()
 	if _, err := w.outbox.Deliver(context.Background(), 10); err != nil || len(m.by) != 0 {
 		t.Fatalf("a retried attempt: %v, counted %v", err, m.by)

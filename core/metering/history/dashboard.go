@@ -10,7 +10,6 @@ import (
 	"paygate/core/accounts/user"
 	"paygate/core/metering/report"
 	"paygate/core/platform/errs"
-	"paygate/core/platform/store"
 )
 
 // DashboardDays is how many local days the dashboard covers, today included.
@@ -231,7 +230,7 @@ func (p *History) closeDay(ctx context.Context, zone, day string, end time.Time)
 		return false, nil
 	}
 	tally := report.NewTally(p.cfg.Location)
-	err = p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err = p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		if err := s.Reports.MarkDayClosed(ctx, zone, day, p.now().UTC()); err != nil {
 			return err
 		}

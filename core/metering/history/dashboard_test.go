@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"paygate/core/metering/history"
+	"paygate/core/platform/store"
 	"slices"
 	"sync"
 	"testing"
@@ -35,7 +36,7 @@ type dash struct {
 func newDash(t *testing.T, now time.Time) *dash {
 	d := &dash{db: storetest.New(), now: now}
 	loc, _ := time.LoadLocation(zone)
-	d.panel = history.New(history.Deps{Tx: d.db, Stores: historyStores(d.db), Now: func() time.Time { return d.now }, Config: history.Config{Location: loc}})
+	d.panel = history.New(history.Deps{Tx: store.Narrow(d.db, history.TxStoresOf), Stores: historyStores(d.db), Now: func() time.Time { return d.now }, Config: history.Config{Location: loc}})
 	d.db.Put(catalog.Service{ID: 7, Name: "Service", Slug: "svc"}, catalog.Service{ID: 9, Name: "Service", Slug: "svc9"})
 	return d
 }

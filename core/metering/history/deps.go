@@ -29,7 +29,7 @@ type Config struct {
 // Deps are the ports and configuration of history and the dashboard. Now
 // may be nil (time.Now).
 type Deps struct {
-	Tx     store.Transactor
+	Tx     store.TransactorOf[TxStores]
 	Stores Stores
 	Now    func() time.Time
 	Config Config
@@ -43,7 +43,7 @@ type Deps struct {
 // History is the use cases of history lists, exports, names beside ids and
 // the dashboard.
 type History struct {
-	tx      store.Transactor
+	tx      store.TransactorOf[TxStores]
 	st      Stores
 	now     func() time.Time
 	cfg     Config

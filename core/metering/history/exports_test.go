@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"paygate/core/metering/history"
+	"paygate/core/platform/store"
 	"sync"
 	"testing"
 	"time"
@@ -44,7 +45,7 @@ func exportingPanel(l *leases) *history.History {
 	db := storetest.New()
 	st := historyStores(db)
 	st.Exports = l
-	return history.New(history.Deps{Tx: db, Stores: st, Config: history.Config{ExportLease: 60 * time.Millisecond}})
+	return history.New(history.Deps{Tx: store.Narrow(db, history.TxStoresOf), Stores: st, Config: history.Config{ExportLease: 60 * time.Millisecond}})
 }
 
 // An export whose writer sends nothing for four leases keeps renewing its

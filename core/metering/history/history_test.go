@@ -3,6 +3,7 @@ package history_test
 import (
 	"context"
 	"paygate/core/metering/history"
+	"paygate/core/platform/store"
 	"testing"
 	"time"
 
@@ -18,7 +19,7 @@ import (
 func TestPayloadsPastTheRetentionAreNotShown(t *testing.T) {
 	now := utc("2026-11-25T10:00:00Z")
 	db := storetest.New()
-	p := history.New(history.Deps{Tx: db, Stores: historyStores(db), Now: func() time.Time { return now },
+	p := history.New(history.Deps{Tx: store.Narrow(db, history.TxStoresOf), Stores: historyStores(db), Now: func() time.Time { return now },
 		Config: history.Config{PayloadRetention: 90 * 24 * time.Hour}})
 	u := user.User{ID: 1, Role: user.RoleUser, Status: user.StatusActive}
 	db.Put(u)

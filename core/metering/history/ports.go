@@ -14,8 +14,7 @@ import (
 )
 
 // Stores are the repositories history and the dashboard read; the day
-// roll-up writes in a transaction, with store.Stores from
-// store.Transactor.
+// roll-up writes in a transaction, with TxStores.
 type Stores struct {
 	Ledger   Ledger
 	Hits     Hits

@@ -9,8 +9,7 @@ import (
 )
 
 // Stores are the repositories reconciliation calls outside a transaction;
-// a line's decision (its match or dismissal) runs in one, with
-// store.Stores from store.Transactor.
+// a line's decision (its match or dismissal) runs in one, with TxStores.
 type Stores struct {
 	Statements Statements
 	Payments   Payments

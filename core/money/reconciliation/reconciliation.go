@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"paygate/core/accounts/user"
+	"paygate/core/gateway"
 	"paygate/core/gateway/payment"
+	"paygate/core/money"
 	"paygate/core/money/statement"
 	"paygate/core/money/topup"
 	"paygate/core/platform/errs"
@@ -28,7 +30,7 @@ import (
 // A success its beneficiary's balance cannot hold is payment.ErrCreditHeld:
 // after that transaction rolled back, HoldCredit holds the payment.
 type PaymentCompleter interface {
-	CompletePaymentIn(ctx context.Context, s store.Stores, paymentID uint64, ref, by string) (*payment.Payment, error)
+	CompletePaymentIn(ctx context.Context, s gateway.SettleStores, paymentID uint64, ref, by string) (*payment.Payment, error)
 	HoldCredit(ctx context.Context, paymentID uint64, by string) error
 	// CountPaymentEnded counts a payment completed in a transaction that
 	// committed (metrics).
@@ -39,12 +41,12 @@ type PaymentCompleter interface {
 // transaction (the panel's approval: credit, event, audit). One its owner's
 // balance cannot hold is topup.ErrBalanceFull and leaves it pending.
 type TopUpApprover interface {
-	ApproveTopUpTx(ctx context.Context, s store.Stores, actor *user.User, id uint64, remarks string) (*topup.Request, error)
+	ApproveTopUpTx(ctx context.Context, s money.TxStores, actor *user.User, id uint64, remarks string) (*topup.Request, error)
 }
 
 // Deps are the ports reconciliation runs on.
 type Deps struct {
-	Tx       store.Transactor
+	Tx       store.TransactorOf[TxStores]
 	Stores   Stores
 	Payments PaymentCompleter
 	TopUps   TopUpApprover
@@ -54,7 +56,7 @@ type Deps struct {
 
 // Reconciliation is the use case.
 type Reconciliation struct {
-	tx       store.Transactor
+	tx       store.TransactorOf[TxStores]
 	st       Stores
 	payments PaymentCompleter
 	topups   TopUpApprover
@@ -144,11 +146,11 @@ func (r *Reconciliation) Import(ctx context.Context, actor *user.User, in Import
 	}
 	st.SHA256, st.DebitLines, st.Skipped = hex.EncodeToString(h.Sum(nil)), sr.Debits, sr.Skipped
 	st.Unmatched = st.NewLines - st.Matched
-	err = r.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err = r.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		if err := s.Statements.UpdateStatement(ctx, st); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, r.now(), actor, ActionImport, TargetStatement, st.ID, nil, statementSnapshot(st))
+		return store.Record(ctx, s.Audit, r.now(), actor, ActionImport, TargetStatement, st.ID, nil, statementSnapshot(st))
 	})
 	if err != nil {
 		return nil, err
@@ -280,7 +282,7 @@ func sortedKeys(m map[string]bool) []string {
 // request's approval, and the audit entry.
 func (r *Reconciliation) match(ctx context.Context, actor *user.User, l *statement.Line, d statement.Decision, auto bool) error {
 	var completed *payment.Payment
-	err := r.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := r.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		completed = nil
 		before := lineSnapshot(l)
 		if err := l.Match(actor.ID, r.now()); err != nil {
@@ -313,7 +315,7 @@ func (r *Reconciliation) match(ctx context.Context, actor *user.User, l *stateme
 		}
 		switch d.Target {
 		case statement.TargetPayment:
-			p, err := r.payments.CompletePaymentIn(ctx, s, d.TargetID, l.UTR, "reconciliation")
+			p, err := r.payments.CompletePaymentIn(ctx, s.Gateway, d.TargetID, l.UTR, "reconciliation")
 			if err != nil {
 				return err
 			}
@@ -321,7 +323,7 @@ func (r *Reconciliation) match(ctx context.Context, actor *user.User, l *stateme
 		case statement.TargetTopUp:
 			remarks := fmt.Sprintf("Reconciled with bank statement line #%d (statement %d, %s, ref %s, %s)",
 				l.ID, l.StatementID, l.Date.Format(time.DateOnly), l.RefNo, inr.Format2(l.Amount))
-			t, err := r.topups.ApproveTopUpTx(ctx, s, actor, d.TargetID, remarks)
+			t, err := r.topups.ApproveTopUpTx(ctx, s.Money, actor, d.TargetID, remarks)
 			if err != nil {
 				return err
 			}
@@ -334,7 +336,7 @@ func (r *Reconciliation) match(ctx context.Context, actor *user.User, l *stateme
 		if d.Target == statement.TargetTopUpApproved {
 			after["confirms_approval"] = true // approved by hand before the money showed; not credited again
 		}
-		return store.Record(ctx, s, r.now(), actor, ActionMatch, TargetLine, l.ID, before, after)
+		return store.Record(ctx, s.Audit, r.now(), actor, ActionMatch, TargetLine, l.ID, before, after)
 	})
 	if err == nil && completed != nil {
 		r.payments.CountPaymentEnded(completed.Status) // committed
@@ -437,7 +439,7 @@ func (r *Reconciliation) Dismiss(ctx context.Context, actor *user.User, lineID u
 	if err := requireAdmin(actor); err != nil {
 		return nil, err
 	}
-	err := r.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := r.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		l, err := s.Statements.ByID(ctx, lineID)
 		if err != nil {
 			return err
@@ -453,7 +455,7 @@ func (r *Reconciliation) Dismiss(ctx context.Context, actor *user.User, lineID u
 		if !ok {
 			return statement.ErrAlreadyDecided
 		}
-		return store.Record(ctx, s, r.now(), actor, ActionDismiss, TargetLine, l.ID, before, lineSnapshot(l))
+		return store.Record(ctx, s.Audit, r.now(), actor, ActionDismiss, TargetLine, l.ID, before, lineSnapshot(l))
 	})
 	if err != nil {
 		return nil, err

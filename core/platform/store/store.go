@@ -1,6 +1,11 @@
 // Package store declares the unit of work the use cases run in: the
 // repositories (Stores), bound to one database handle or to one
 // transaction, and the Transactor that opens such a transaction.
+//
+// A transaction step never gets all of Stores: each use-case package
+// declares the repositories its steps use (its TxStores, picked from
+// Stores by its TxStoresOf), and the wiring (core/app) hands it a
+// transactor of that set, Narrow(tx, pkg.TxStoresOf).
 package store
 
 import (
@@ -34,7 +39,9 @@ import (
 )
 
 // Stores are the repositories, all bound to one database handle or to one
-// transaction: those a transaction may need, and the resellers' selling
+// transaction, as the store adapter builds them; only the wiring holds
+// them whole (a use case's transactions get its TxStores). They are those
+// a transaction may need, and the resellers' selling
 // prices, which no transaction writes but metering's invalidation wraps
 // like the other lookups it caches. A repository no transaction reads is
 // wired apart (app.Deps): the directory of names, the export leases, the
@@ -80,9 +87,39 @@ type Stores struct {
 	Commissions    settlement.Settlements // resellers' commission settlements and the hits they sum
 }
 
-// Transactor runs fn in one database transaction with Stores bound to it.
-// fn's error rolls back; nil commits. Row locks taken through the stores
-// (user.Repository.LockByID) last until the end of fn.
-type Transactor interface {
-	WithinTx(ctx context.Context, fn func(ctx context.Context, s Stores) error) error
+// TransactorOf runs fn in one database transaction with the repositories
+// S bound to it. fn's error rolls back; nil commits. Row locks taken through
+// the repositories (user.Repository.LockByID) last until the end of fn.
+type TransactorOf[S any] interface {
+	WithinTx(ctx context.Context, fn func(ctx context.Context, s S) error) error
 }
+
+// Transactor is the store adapter's unit of work, with every repository.
+type Transactor = TransactorOf[Stores]
+
+// Narrow is t handing its transactions only the repositories pick takes
+// from its own: the wiring gives each use case a transactor of the set its
+// steps declare. pick runs once per transaction, and only copies
+// interface values.
+func Narrow[F, S any](t TransactorOf[F], pick func(F) S) TransactorOf[S] {
+	return narrowed[F, S]{t, pick}
+}
+
+type narrowed[F, S any] struct {
+	t    TransactorOf[F]
+	pick func(F) S
+}
+
+func (n narrowed[F, S]) WithinTx(ctx context.Context, fn func(ctx context.Context, s S) error) error {
+	return n.t.WithinTx(ctx, func(ctx context.Context, f F) error { return fn(ctx, n.pick(f)) })
+}
+
+// Books are the repositories a ledger posting writes (Post): the entry,
+// and the balance.low event it may raise.
+type Books struct {
+	Ledger   ledger.Repository
+	Webhooks webhook.Repository
+}
+
+// Books are s's ledger and outbox.
+func (s Stores) Books() Books { return Books{Ledger: s.Ledger, Webhooks: s.Webhooks} }

@@ -23,7 +23,7 @@ import (
 // An entry that takes the balance below u's threshold writes balance.low,
 // whose livemode is live: whether the instance's money is real (its payment
 // provider is live; docs/decisions.md, "Webhooks").
-func Post(ctx context.Context, s Stores, now time.Time, live bool, u *user.User, t ledger.Type, amount decimal.Decimal,
+func Post(ctx context.Context, s Books, now time.Time, live bool, u *user.User, t ledger.Type, amount decimal.Decimal,
 	refType string, refID *uint64, description string) (*ledger.Entry, error) {
 	e, err := ledger.NewEntry(u, t, amount, refType, refID, description, now)
 	if err != nil {
@@ -44,7 +44,7 @@ func Post(ctx context.Context, s Stores, now time.Time, live bool, u *user.User,
 // written, that crossed its user's threshold (users: the rows locked in
 // this transaction). It touches the database only when one crossed. live
 // is the events' livemode, as for Post.
-func AlertLowBalance(ctx context.Context, s Stores, now time.Time, live bool, users map[uint64]*user.User, entries []*ledger.Entry) error {
+func AlertLowBalance(ctx context.Context, s Books, now time.Time, live bool, users map[uint64]*user.User, entries []*ledger.Entry) error {
 	for _, e := range entries {
 		if u := users[e.UserID]; u != nil && ledger.CrossesLow(u, e) {
 			if err := emitLowBalance(ctx, s, now, live, u, e); err != nil {
@@ -55,8 +55,8 @@ func AlertLowBalance(ctx context.Context, s Stores, now time.Time, live bool, us
 	return nil
 }
 
-func emitLowBalance(ctx context.Context, s Stores, now time.Time, live bool, u *user.User, e *ledger.Entry) error {
-	return EmitMode(ctx, s, now, u, webhook.BalanceLow, map[string]any{
+func emitLowBalance(ctx context.Context, s Books, now time.Time, live bool, u *user.User, e *ledger.Entry) error {
+	return EmitMode(ctx, s.Webhooks, now, u, webhook.BalanceLow, map[string]any{
 		"user_id": u.ID, "balance": inr.Format2(e.BalanceAfter), "threshold": inr.Format2(*u.LowBalanceAlert),
 		"txn_id": e.TxnID,
 	}, "", live)
@@ -68,7 +68,7 @@ func emitLowBalance(ctx context.Context, s Stores, now time.Time, live bool, u *
 // the money it reports is real: the provider's mode for a provider's
 // operation, the instance's (its payment provider's) for the platform's
 // own books (docs/decisions.md, "Webhooks").
-func EmitMode(ctx context.Context, s Stores, now time.Time, u *user.User, t webhook.EventType, data any, callbackURL string, livemode bool) error {
+func EmitMode(ctx context.Context, outbox webhook.Repository, now time.Time, u *user.User, t webhook.EventType, data any, callbackURL string, livemode bool) error {
 	if (u.WebhookURL == nil || *u.WebhookURL == "") && callbackURL == "" {
 		return nil
 	}
@@ -83,25 +83,25 @@ func EmitMode(ctx context.Context, s Stores, now time.Time, u *user.User, t webh
 	if callbackURL != "" {
 		ds = append(ds, webhook.NewDelivery(e, webhook.ToCallback, callbackURL))
 	}
-	if err := s.Webhooks.Insert(ctx, e, ds); err != nil {
+	if err := outbox.Insert(ctx, e, ds); err != nil {
 		return fmt.Errorf("outbox %s: %w", t, err)
 	}
 	return nil
 }
 
 // Record writes an audit entry for actor's action.
-func Record(ctx context.Context, s Stores, now time.Time, actor *user.User, action, targetType string, targetID uint64, before, after any) error {
-	return RecordBy(ctx, s, now, actor.ID, action, targetType, targetID, before, after)
+func Record(ctx context.Context, log audit.Repository, now time.Time, actor *user.User, action, targetType string, targetID uint64, before, after any) error {
+	return RecordBy(ctx, log, now, actor.ID, action, targetType, targetID, before, after)
 }
 
 // RecordBy writes an audit entry for the action of actor id actorID
 // (audit.Operator for an operator's command).
-func RecordBy(ctx context.Context, s Stores, now time.Time, actorID uint64, action, targetType string, targetID uint64, before, after any) error {
+func RecordBy(ctx context.Context, log audit.Repository, now time.Time, actorID uint64, action, targetType string, targetID uint64, before, after any) error {
 	e, err := audit.New(ctx, actorID, action, targetType, targetID, before, after, now)
 	if err != nil {
 		return err
 	}
-	if err := s.Audit.Add(ctx, e); err != nil {
+	if err := log.Add(ctx, e); err != nil {
 		return fmt.Errorf("audit %s: %w", action, err)
 	}
 	return nil

@@ -55,7 +55,7 @@ type Config struct {
 
 // Deps are the settler's ports; Now and Log may be nil.
 type Deps struct {
-	Tx     Transactor
+	Tx     store.TransactorOf[TxStores]
 	Reads  Reads
 	Now    func() time.Time
 	Log    *slog.Logger
@@ -64,7 +64,7 @@ type Deps struct {
 
 // Settler settles resellers' commissions by hour.
 type Settler struct {
-	tx    Transactor
+	tx    store.TransactorOf[TxStores]
 	reads Reads
 	now   func() time.Time
 	log   *slog.Logger
@@ -206,7 +206,7 @@ var errNothing = errors.New("nothing to settle")
 // books a reversal), the credit and the balance saved.
 func (s *Settler) credit(ctx context.Context, rid uint64, hour time.Time) (*settlement.Settlement, error) {
 	var out settlement.Settlement
-	err := s.tx.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
+	err := s.tx.WithinTx(ctx, func(ctx context.Context, st TxStores) error {
 		now := s.now()
 		u, err := st.Users.LockByID(ctx, rid)
 		if err != nil {
@@ -227,7 +227,7 @@ func (s *Settler) credit(ctx context.Context, rid uint64, hour time.Time) (*sett
 		}
 		ref := set.ID
 		desc := "Commission for " + hour.In(s.cfg.Location).Format("2006-01-02 15:04") + " (" + fmt.Sprint(a.Hits) + " calls)"
-		e, err := store.Post(ctx, st, now, s.cfg.Livemode, u, ledger.Credit, set.Amount, settlement.RefCommission, &ref, desc)
+		e, err := store.Post(ctx, st.Books, now, s.cfg.Livemode, u, ledger.Credit, set.Amount, settlement.RefCommission, &ref, desc)
 		if err != nil {
 			return err
 		}
@@ -254,7 +254,7 @@ func (s *Settler) credit(ctx context.Context, rid uint64, hour time.Time) (*sett
 // and is taken by a later run.
 func (s *Settler) takeReversals(ctx context.Context, rid uint64, res *Result) error {
 	var taken decimal.Decimal
-	err := s.tx.WithinTx(ctx, func(ctx context.Context, st store.Stores) error {
+	err := s.tx.WithinTx(ctx, func(ctx context.Context, st TxStores) error {
 		taken = decimal.Zero
 		u, err := st.Users.LockByID(ctx, rid)
 		if err != nil {
@@ -272,7 +272,7 @@ func (s *Settler) takeReversals(ctx context.Context, rid uint64, res *Result) er
 			}
 			ref := o.ID
 			desc := "Commission reversal for " + o.HourStart.In(s.cfg.Location).Format("2006-01-02 15:04") + " (refunded calls)"
-			if _, err := store.Post(ctx, st, now, s.cfg.Livemode, u, ledger.Debit, amt, settlement.RefCommission, &ref, desc); err != nil {
+			if _, err := store.Post(ctx, st.Books, now, s.cfg.Livemode, u, ledger.Debit, amt, settlement.RefCommission, &ref, desc); err != nil {
 				return err
 			}
 			if err := st.Commissions.TakeReversal(ctx, o.ID, amt); err != nil {

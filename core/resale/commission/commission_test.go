@@ -60,7 +60,7 @@ func (w *world) hit(userID uint64, at time.Time, st hitlog.Status, commission st
 func (w *world) settler() *commission.Settler { return w.settlerIn(kolkata) }
 
 func (w *world) settlerIn(loc *time.Location) *commission.Settler {
-	return commission.New(commission.Deps{Tx: w.db, Reads: w.db.Stores().Commissions, Now: func() time.Time { return w.now },
+	return commission.New(commission.Deps{Tx: store.Narrow(w.db, commission.TxStoresOf), Reads: w.db.Stores().Commissions, Now: func() time.Time { return w.now },
 		Config: commission.Config{Location: loc}})
 }
 

@@ -93,7 +93,7 @@ func (p *Customers) Create(ctx context.Context, actor *user.User, in NewCustomer
 		CollectionFeePercent: actor.CollectionFeePercent, DailyPayoutLimit: actor.DailyPayoutLimit,
 	}
 	var token string
-	err = p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err = p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		if err := s.Users.Create(ctx, u); err != nil {
 			return err
 		}
@@ -101,13 +101,13 @@ func (p *Customers) Create(ctx context.Context, actor *user.User, in NewCustomer
 		if err := s.Resets.Put(ctx, user.ResetToken{Email: u.Email, TokenHash: session.Hash(token), CreatedAt: now}); err != nil {
 			return fmt.Errorf("store invite token: %w", err)
 		}
-		if err := store.EmitMode(ctx, s, now, actor, webhook.CustomerCreated, map[string]any{
+		if err := store.EmitMode(ctx, s.Webhooks, now, actor, webhook.CustomerCreated, map[string]any{
 			"customer_id": u.ID, "name": u.Name, "email": u.Email, "phone": u.Phone, "status": string(u.Status),
 			"created_at": u.CreatedAt.UTC().Format(time.RFC3339Nano),
 		}, "", p.cfg.Livemode); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, now, actor, audit.CustomerCreate, audit.TargetUser, u.ID, nil, customerSnapshot(u))
+		return store.Record(ctx, s.Audit, now, actor, audit.CustomerCreate, audit.TargetUser, u.ID, nil, customerSnapshot(u))
 	})
 	if err != nil {
 		return nil, user.TakenFields(err)
@@ -118,10 +118,10 @@ func (p *Customers) Create(ctx context.Context, actor *user.User, in NewCustomer
 
 // provision gives a new active customer its webhook signing secret and its
 // default API key, as an activated account gets them.
-func provision(ctx context.Context, s store.Stores, u *user.User, now time.Time) error {
+func provision(ctx context.Context, s TxStores, u *user.User, now time.Time) error {
 	sec := webhook.NewSecret()
 	u.WebhookSecret = &sec
-	k, _, err := panel.NewKey(ctx, s, u, apikey.Restrictions{Name: "Default", DailyLimit: apikey.DefaultDailyLimit}, now)
+	k, _, err := panel.NewKey(ctx, s.Keys, u, apikey.Restrictions{Name: "Default", DailyLimit: apikey.DefaultDailyLimit}, now)
 	if err != nil {
 		return err
 	}
@@ -205,7 +205,7 @@ func (p *Customers) SetStatus(ctx context.Context, actor *user.User, id uint64, 
 		return nil, fmt.Errorf("customer status %q", st)
 	}
 	var out *user.User
-	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		u, err := s.Users.LockByID(ctx, id)
 		if err != nil {
 			if errs.KindOf(err) == errs.NotFound {
@@ -242,7 +242,7 @@ func (p *Customers) SetStatus(ctx context.Context, actor *user.User, id uint64, 
 			}
 		}
 		out = u
-		return store.Record(ctx, s, p.now(), actor, action, audit.TargetUser, u.ID, before, customerSnapshot(u))
+		return store.Record(ctx, s.Audit, p.now(), actor, action, audit.TargetUser, u.ID, before, customerSnapshot(u))
 	})
 	if err != nil {
 		return nil, err

@@ -21,6 +21,7 @@ import (
 	"paygate/core/money/ledger"
 	"paygate/core/money/transfer"
 	"paygate/core/platform/errs"
+	"paygate/core/platform/store"
 	"paygate/core/platform/store/storetest"
 	"paygate/core/resale/customers"
 )
@@ -86,7 +87,7 @@ func newFixture(t *testing.T) *fixture {
 		acct(12, user.RoleUser, ptr(uint64(10)), "0"), acct(20, user.RoleReseller, nil, "500.00"), acct(21, user.RoleUser, ptr(uint64(20)), "70.00"),
 		acct(30, user.RoleUser, nil, "80.00"))
 	st := f.db.Stores()
-	f.c = customers.New(customers.Deps{Tx: f.db, Mailer: f.mail, Now: func() time.Time { return f.now },
+	f.c = customers.New(customers.Deps{Tx: store.Narrow(f.db, customers.TxStoresOf), Mailer: f.mail, Now: func() time.Time { return f.now },
 		Stores: customers.Stores{Users: st.Users, Keys: st.Keys, Hits: st.Hits, Ledger: st.Ledger, Transfers: st.Transfers,
 			Resets: st.Resets, Reports: f.rep, Names: f.db.Names()},
 		Config: customers.Config{PasswordCost: 4, PublicBaseURL: "https://panel.example"}})

@@ -21,7 +21,7 @@ type Config struct {
 
 // Deps are the ports of the customers' use cases. Now and Log may be nil.
 type Deps struct {
-	Tx     store.Transactor
+	Tx     store.TransactorOf[TxStores]
 	Stores Stores
 	Mailer panel.Mailer // nil drops mail with a log line
 	Now    func() time.Time
@@ -31,7 +31,7 @@ type Deps struct {
 
 // Customers are a reseller's use cases over its customers.
 type Customers struct {
-	tx     store.Transactor
+	tx     store.TransactorOf[TxStores]
 	st     Stores
 	mailer panel.Mailer
 	now    func() time.Time

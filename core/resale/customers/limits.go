@@ -47,7 +47,7 @@ func (p *Customers) SetLimits(ctx context.Context, actor *user.User, id uint64, 
 		return nil, err
 	}
 	var out *user.User
-	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		u, err := s.Users.LockByID(ctx, id)
 		if err != nil {
 			if errs.KindOf(err) == errs.NotFound {
@@ -88,7 +88,7 @@ func (p *Customers) SetLimits(ctx context.Context, actor *user.User, id uint64, 
 			return err
 		}
 		out = u
-		return store.Record(ctx, s, p.now(), actor, audit.CustomerLimits, audit.TargetUser, u.ID, before, limitsSnapshot(u))
+		return store.Record(ctx, s.Audit, p.now(), actor, audit.CustomerLimits, audit.TargetUser, u.ID, before, limitsSnapshot(u))
 	})
 	if err != nil {
 		return nil, err

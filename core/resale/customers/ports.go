@@ -13,7 +13,7 @@ import (
 )
 
 // Stores are the repositories the customers' use cases read outside a
-// transaction; a transaction gets store.Stores from store.Transactor.
+// transaction; a transaction gets TxStores.
 type Stores struct {
 	Users     Users
 	Keys      Keys

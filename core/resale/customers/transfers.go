@@ -60,7 +60,7 @@ func (p *Customers) Transfer(ctx context.Context, actor *user.User, id uint64, i
 
 func (p *Customers) transferOnce(ctx context.Context, actor *user.User, id uint64, amount decimal.Decimal, dir transfer.Direction, key, hash string) (*Transferred, error) {
 	var out *Transferred
-	err := p.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := p.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		if key != "" {
 			first, err := s.Transfers.ByKey(ctx, actor.ID, key)
 			switch {
@@ -86,7 +86,7 @@ func (p *Customers) transferOnce(ctx context.Context, actor *user.User, id uint6
 		if key != "" {
 			t.IdempotencyKey = &key
 		}
-		m, err := panel.Move(ctx, s, p.now(), p.cfg.Livemode, t)
+		m, err := panel.Move(ctx, s.MoveStores, p.now(), p.cfg.Livemode, t)
 		if err != nil {
 			if errs.KindOf(err) == errs.NotFound {
 				return ErrNotFound
@@ -94,7 +94,7 @@ func (p *Customers) transferOnce(ctx context.Context, actor *user.User, id uint6
 			return err
 		}
 		out = &Transferred{Moved: *m}
-		return store.Record(ctx, s, p.now(), actor, audit.TransferCreate, audit.TargetTransfer, t.ID, nil, map[string]any{
+		return store.Record(ctx, s.Audit, p.now(), actor, audit.TransferCreate, audit.TargetTransfer, t.ID, nil, map[string]any{
 			"customer_id": id, "direction": string(dir), "amount": inr.Format2(amount),
 			"reseller_balance": inr.Format2(m.Reseller.Balance), "customer_balance": inr.Format2(m.Customer.Balance)})
 	})

@@ -28,8 +28,8 @@ const DefaultPlatformName = "Paygate"
 
 // Deps are the ports of brands. Now may be nil (time.Now).
 type Deps struct {
-	Tx    store.Transactor // writes: the brand and its audit entry in one transaction
-	Store brand.Store      // reads outside a transaction
+	Tx    store.TransactorOf[TxStores] // writes: the brand and its audit entry in one transaction
+	Store brand.Store                  // reads outside a transaction
 	Users Users
 	Files panel.Files // logos; nil refuses them
 	// Prober checks a claimed domain (DNS TXT and a request through the
@@ -41,7 +41,7 @@ type Deps struct {
 
 // Brands are the use cases of resellers' brands.
 type Brands struct {
-	tx       store.Transactor
+	tx       store.TransactorOf[TxStores]
 	store    brand.Store
 	users    Users
 	files    panel.Files
@@ -96,7 +96,7 @@ func (b *Brands) Update(ctx context.Context, actor *user.User, in brand.Input) (
 	}
 	var after brand.Brand
 	now := b.now().UTC()
-	err = b.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err = b.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		before, err := s.Brands.Get(ctx, actor.ID)
 		if err != nil {
 			return err
@@ -107,7 +107,7 @@ func (b *Brands) Update(ctx context.Context, actor *user.User, in brand.Input) (
 		if after, err = s.Brands.Get(ctx, actor.ID); err != nil {
 			return err
 		}
-		return store.Record(ctx, s, now, actor, audit.BrandUpdate, audit.TargetUser, actor.ID, brandSnapshot(before), brandSnapshot(after))
+		return store.Record(ctx, s.Audit, now, actor, audit.BrandUpdate, audit.TargetUser, actor.ID, brandSnapshot(before), brandSnapshot(after))
 	})
 	return after, err
 }
@@ -162,7 +162,7 @@ func (b *Brands) DeleteLogo(ctx context.Context, actor *user.User) error {
 func (b *Brands) setLogo(ctx context.Context, actor *user.User, name, contentType string, now time.Time, action string) (string, brand.Brand, error) {
 	var prev string
 	var after brand.Brand
-	err := b.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := b.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		before, err := s.Brands.Get(ctx, actor.ID)
 		if err != nil {
 			return err
@@ -176,7 +176,7 @@ func (b *Brands) setLogo(ctx context.Context, actor *user.User, name, contentTyp
 		if name == "" && prev == "" {
 			return nil // nothing removed, nothing to record
 		}
-		return store.Record(ctx, s, now, actor, action, audit.TargetUser, actor.ID, brandSnapshot(before), brandSnapshot(after))
+		return store.Record(ctx, s.Audit, now, actor, action, audit.TargetUser, actor.ID, brandSnapshot(before), brandSnapshot(after))
 	})
 	return prev, after, err
 }

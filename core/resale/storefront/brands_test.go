@@ -19,6 +19,7 @@ import (
 	"paygate/core/accounts/panel"
 	"paygate/core/accounts/user"
 	"paygate/core/platform/errs"
+	"paygate/core/platform/store"
 	"paygate/core/platform/store/storetest"
 	"paygate/core/resale/brand"
 	"paygate/core/resale/storefront"
@@ -159,7 +160,7 @@ func newFixture(t *testing.T) fixture {
 	}
 	db.Put(*f.reseller, *f.customer, *f.plain)
 	f.prober = &fakeProber{txt: map[string][]string{}, routed: map[string]bool{}, b: &f.brands}
-	f.brands = storefront.New(storefront.Deps{Tx: db, Store: db.Stores().Brands, Users: db.Stores().Users, Files: f.files, Prober: f.prober,
+	f.brands = storefront.New(storefront.Deps{Tx: store.Narrow(db, storefront.TxStoresOf), Store: db.Stores().Brands, Users: db.Stores().Users, Files: f.files, Prober: f.prober,
 		Now:    func() time.Time { return time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC) },
 		Config: storefront.Config{PlatformName: "Paygate", PublicBaseURL: "https://pay.example"}})
 	return f
@@ -257,7 +258,7 @@ func TestBrandsForHost(t *testing.T) {
 	blocked := *f.reseller
 	blocked.Status = user.StatusBlocked
 	f.db.Put(blocked)
-	other := storefront.New(storefront.Deps{Tx: f.db, Store: f.db.Stores().Brands, Users: f.db.Stores().Users, Config: storefront.Config{PlatformName: "Paygate"}})
+	other := storefront.New(storefront.Deps{Tx: store.Narrow(f.db, storefront.TxStoresOf), Store: f.db.Stores().Brands, Users: f.db.Stores().Users, Config: storefront.Config{PlatformName: "Paygate"}})
 	if p, err := other.ForHost(ctx, "brand.example"); err != nil || p.Reseller {
 		t.Fatalf("blocked reseller's host: %+v, %v", p, err)
 	}
@@ -382,7 +383,7 @@ func TestVerifyDomainFirstProofWins(t *testing.T) {
 		t.Fatalf("the loser adding the host again: %v", err)
 	}
 	// Checks need a prober.
-	bare := storefront.New(storefront.Deps{Tx: f.db, Store: f.db.Stores().Brands, Users: f.db.Stores().Users})
+	bare := storefront.New(storefront.Deps{Tx: store.Narrow(f.db, storefront.TxStoresOf), Store: f.db.Stores().Brands, Users: f.db.Stores().Users})
 	if _, err := bare.Update(ctx, rival, brand.Input{Name: "Rival", Domains: []string{"else.example"}}); err != nil {
 		t.Fatal(err)
 	}

@@ -65,7 +65,7 @@ func (b *Brands) VerifyDomain(ctx context.Context, actor *user.User, hostArg str
 // verifications of a host is DomainTaken.
 func (b *Brands) verify(ctx context.Context, actorID, resellerID uint64, host string, before brand.DomainState, now time.Time, by string) (brand.Brand, error) {
 	var after brand.Brand
-	err := b.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+	err := b.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
 		if err := s.Brands.Verify(ctx, resellerID, host, now); err != nil {
 			return err
 		}
@@ -73,7 +73,7 @@ func (b *Brands) verify(ctx context.Context, actorID, resellerID uint64, host st
 		if after, err = s.Brands.Get(ctx, resellerID); err != nil {
 			return err
 		}
-		return store.RecordBy(ctx, s, now, actorID, audit.BrandDomainVerify, audit.TargetUser, resellerID,
+		return store.RecordBy(ctx, s.Audit, now, actorID, audit.BrandDomainVerify, audit.TargetUser, resellerID,
 			domainAudit{Host: host, State: string(before)}, domainAudit{Host: host, State: string(brand.DomainVerified), By: by})
 	})
 	if errors.Is(err, brand.ErrDomainTaken) {
