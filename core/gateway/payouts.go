@@ -66,7 +66,7 @@ func (a *Gateway) Transfer(ctx context.Context, in PayoutInput) (*PayoutResult, 
 		"amount": in.Request.Amount, "mode": in.Request.Mode, "reference_id": in.Request.ReferenceID, "narration": in.Request.Narration}
 	out := &PayoutResult{}
 	var refused *payout.Outcome // the provider's refusal at Submit, applied once the call is settled
-	charge, err := a.meter.Meter(ctx, metering.Op{
+	op := metering.Op{
 		Slug: SlugPayoutTransfer, RequestID: in.RequestID, Creds: in.Creds, IP: in.IP, Payload: payload, Invalid: invalid,
 		LockReseller: true, // a customer's payouts count against its reseller's limit (checkDailyLimit)
 		Replay: func(ctx context.Context, _ *apikey.Key, u *user.User) (bool, error) {
@@ -82,26 +82,6 @@ func (a *Gateway) Transfer(ctx context.Context, in PayoutInput) (*PayoutResult, 
 			}
 			out.Payout = *old
 			return true, nil
-		},
-		Reserve: func(ctx context.Context, s store.Stores, u *user.User, hit *hitlog.Hit) error {
-			if err := a.checkDailyLimit(ctx, s, u, p.Amount); err != nil {
-				return err
-			}
-			if u.Available().LessThan(p.Amount) {
-				return ledger.ErrInsufficientBalance
-			}
-			p.UserID, p.APIKeyID, p.Fee, p.RequestID, p.Livemode = u.ID, hit.APIKeyID, hit.Reserved, hit.RequestID, a.livePayouts()
-			// Left to this request until the grace ends; then the worker
-			// submits it again if this request never recorded an answer.
-			next := p.CreatedAt.Add(payout.SubmitGrace(a.cfg.UpstreamTimeout))
-			p.NextCheckAt = &next
-			if err := s.Payouts.Create(ctx, p); err != nil {
-				return err
-			}
-			id := p.ID
-			_, err := store.Post(ctx, s, a.now(), a.liveBooks(), u, ledger.Debit, p.Amount, ledger.RefPayout, &id,
-				fmt.Sprintf("Payout %s to %s (%s)", p.PublicID, payeeOf(p), p.ReferenceID))
-			return err
 		},
 		Perform: func(ctx context.Context, _ *hitlog.Hit) (any, error) {
 			if a.payouts != nil {
@@ -119,9 +99,44 @@ func (a *Gateway) Transfer(ctx context.Context, in PayoutInput) (*PayoutResult, 
 			}
 			return map[string]any{"payout_id": p.PublicID, "reference_id": p.ReferenceID, "status": status}, nil
 		},
-	})
+	}
+	bill, charge, err := a.meter.Open(ctx, op)
 	if err != nil {
 		return nil, err
+	}
+	if charge == nil {
+		// One transaction: the charge (the caller's row locked, the call
+		// admitted, its pending hit and debit), then the daily limit
+		// checked, the payout row and its amount's debit.
+		err = a.tx.WithinTx(ctx, func(ctx context.Context, s store.Stores) error {
+			u, hit, err := bill.Reserve(ctx, s)
+			if err != nil || u == nil {
+				return err // u nil: refused, its hit written
+			}
+			if err := a.checkDailyLimit(ctx, s, u, p.Amount); err != nil {
+				return err
+			}
+			if u.Available().LessThan(p.Amount) {
+				return ledger.ErrInsufficientBalance
+			}
+			p.UserID, p.APIKeyID, p.Fee, p.RequestID, p.Livemode = u.ID, hit.APIKeyID, hit.Reserved, hit.RequestID, a.livePayouts()
+			// Left to this request until the grace ends; then the worker
+			// submits it again if this request never recorded an answer.
+			next := p.CreatedAt.Add(payout.SubmitGrace(a.cfg.UpstreamTimeout))
+			p.NextCheckAt = &next
+			if err := s.Payouts.Create(ctx, p); err != nil {
+				return err
+			}
+			id := p.ID
+			if _, err := store.Post(ctx, s, a.now(), a.liveBooks(), u, ledger.Debit, p.Amount, ledger.RefPayout, &id,
+				fmt.Sprintf("Payout %s to %s (%s)", p.PublicID, payeeOf(p), p.ReferenceID)); err != nil {
+				return err
+			}
+			return s.Users.SaveBalance(ctx, u) // the reservation saved it before this debit
+		})
+		if charge, err = bill.Run(ctx, err); err != nil {
+			return nil, err
+		}
 	}
 	out.Charge = *charge
 	if !charge.Replayed {

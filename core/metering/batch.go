@@ -69,10 +69,6 @@ type batchOp struct {
 	// counted: the key's daily counter took the call before (a gateway
 	// operation's, counted with its key checks); the batch does not count it.
 	precounted bool
-	// also adds a gateway operation's own writes to its reservation's
-	// transaction, under the user's lock, once the call is admitted (u is
-	// the user's row, hit the pending hit).
-	also func(ctx context.Context, s store.Stores, u *user.User, hit *hitlog.Hit) error
 	// alsoLock is another user whose row the reservation locks with the
 	// caller's, in id order (Op.LockReseller).
 	alsoLock *uint64
@@ -141,25 +137,6 @@ func (w *writer) writeBatch(ops []*batchOp) {
 		op.err = fmt.Errorf("%w: %v", ErrMeteringUnavailable, err)
 		op.moved, op.counted = false, false
 	}
-}
-
-// writeAlone writes an operation's reservation (op.also set) in a
-// transaction of its own, the batch's steps statement by statement, tried
-// once: its error, from its own rows (a reused idempotency key, a payout
-// over its limit) or from the database, is the op's as it came, and
-// nothing of it is written.
-func (w *writer) writeAlone(op *batchOp) {
-	var plan *batchPlan
-	err := w.tx.WithinTx(context.Background(), func(ctx context.Context, s store.Stores) error {
-		var err error
-		plan, err = w.applyBatch(ctx, Statements(s), []*batchOp{op})
-		return err
-	})
-	if err != nil {
-		op.err = err
-		return
-	}
-	w.batchDone([]*batchOp{op}, plan)
 }
 
 // batchDone gives each op of a committed batch its result: a reservation
@@ -299,16 +276,6 @@ func (w *writer) applyBatch(ctx context.Context, s BatchStores, ops []*batchOp) 
 	}
 	if err := insertBatch(ctx, s, plan.inserts, plan.entries, plan.hitOf); err != nil {
 		return nil, err
-	}
-	for i, op := range ops {
-		if r := &plan.results[i]; op.also != nil && r.err == nil {
-			// An operation's own rows (written alone: writeAlone).
-			u := plan.users[op.hit.UserID]
-			if err := op.also(ctx, s.Stores, u, r.hit); err != nil {
-				return nil, err
-			}
-			r.balance = u.Balance
-		}
 	}
 	if len(plan.entries) > 0 {
 		if err := store.AlertLowBalance(ctx, s.Stores, now, w.live, plan.users, plan.entries); err != nil {
