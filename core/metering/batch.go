@@ -139,6 +139,29 @@ func (w *writer) writeBatch(ops []*batchOp) {
 	}
 }
 
+// Reserve writes the operation's reservation in the caller's transaction
+// s, whose other writes are the operation's own rows: the caller's row
+// locked (and its reseller's, Op.LockReseller), the call admitted (Admit),
+// its pending hit and its debit, the balance saved. It returns the
+// caller's row as s leaves it (a debit of the operation's own changes it,
+// and the operation saves it) and the pending hit. u nil: the call was
+// refused and its hit written in s, which should commit. A store may run
+// s's function again: each run reserves again. (The batch's steps for one
+// call, in the operation's transaction: Bill is operations.go's.)
+func (b *Bill) Reserve(ctx context.Context, s store.Stores) (u *user.User, hit *hitlog.Hit, err error) {
+	b.plan, b.u = nil, nil
+	plan, err := b.a.w.applyBatch(ctx, Statements(s), []*batchOp{b.r})
+	if err != nil {
+		return nil, nil, err
+	}
+	b.plan = plan
+	if res := plan.results[0]; res.err == nil {
+		b.u = plan.users[b.hit.UserID]
+		return b.u, res.hit, nil
+	}
+	return nil, nil, nil
+}
+
 // batchDone gives each op of a committed batch its result: a reservation
 // or capture its hit as written (id, status, charges), its refusal, its
 // balance and whether the daily counter took it.

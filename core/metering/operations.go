@@ -15,7 +15,6 @@ import (
 	"paygate/core/metering/hitlog"
 	"paygate/core/money/ledger"
 	"paygate/core/platform/errs"
-	"paygate/core/platform/store"
 )
 
 // Gateway operations (payments, verifications, recharges, payouts,
@@ -144,7 +143,8 @@ func (a *Metering) open(ctx context.Context, op Op, known *bool) (*Bill, *Charge
 	if err := keyRefusal(key, svc.ID, op.IP); err != nil {
 		return nil, nil, a.reject(ctx, hit, err, now)
 	}
-	if err := a.countDay(ctx, key, hit, now); err != nil {
+	day, month := a.day(now), a.month(now)
+	if err := a.countDay(ctx, key, hit, day, now); err != nil {
 		return nil, nil, err
 	}
 	if op.Invalid != nil {
@@ -152,7 +152,7 @@ func (a *Metering) open(ctx context.Context, op Op, known *bool) (*Bill, *Charge
 	}
 	// The reservation: its daily call was counted above.
 	b := &Bill{a: a, op: op, svc: svc, key: key, owner: owner, sl: sl, hit: hit, start: now,
-		r: &batchOp{kind: batchReserve, hit: hit, keyID: key.ID, day: a.day(now), month: a.month(now), charge: sl.Charge, start: now, precounted: true}}
+		r: &batchOp{kind: batchReserve, hit: hit, keyID: key.ID, day: day, month: month, charge: sl.Charge, start: now, precounted: true}}
 	if op.LockReseller {
 		b.r.alsoLock = owner.ParentID
 	}
@@ -190,28 +190,6 @@ func (b *Bill) replay(ctx context.Context) (*Charge, bool, error) {
 		return nil, false, fmt.Errorf("log replayed call: %w", err)
 	}
 	return &Charge{RequestID: hit.RequestID, Charged: decimal.Zero, BalanceLeft: u.Balance, Replayed: true}, true, nil
-}
-
-// Reserve writes the operation's reservation in the caller's transaction
-// s, whose other writes are the operation's own rows: the caller's row
-// locked (and its reseller's, Op.LockReseller), the call admitted (Admit),
-// its pending hit and its debit, the balance saved. It returns the
-// caller's row as s leaves it (a debit of the operation's own changes it,
-// and the operation saves it) and the pending hit. u nil: the call was
-// refused and its hit written in s, which should commit. A store may run
-// s's function again: each run reserves again.
-func (b *Bill) Reserve(ctx context.Context, s store.Stores) (u *user.User, hit *hitlog.Hit, err error) {
-	b.plan, b.u = nil, nil
-	plan, err := b.a.w.applyBatch(ctx, Statements(s), []*batchOp{b.r})
-	if err != nil {
-		return nil, nil, err
-	}
-	b.plan = plan
-	if res := plan.results[0]; res.err == nil {
-		b.u = plan.users[b.hit.UserID]
-		return b.u, res.hit, nil
-	}
-	return nil, nil, nil
 }
 
 // Run ends the operation once its reservation's transaction ended, txErr
@@ -309,8 +287,8 @@ func (a *Metering) AuthenticateGateway(ctx context.Context, c Credentials, ip st
 
 // countDay counts a gateway call in its key's daily counter; a key over
 // its limit is refused (and logged). A replayed request is counted too.
-func (a *Metering) countDay(ctx context.Context, key *apikey.Key, hit *hitlog.Hit, now time.Time) error {
-	ok, err := a.reads.Keys.CountHit(ctx, key.ID, a.day(now), now.UTC())
+func (a *Metering) countDay(ctx context.Context, key *apikey.Key, hit *hitlog.Hit, day string, now time.Time) error {
+	ok, err := a.reads.Keys.CountHit(ctx, key.ID, day, now.UTC())
 	if err != nil {
 		return fmt.Errorf("count hit: %w", err)
 	}
