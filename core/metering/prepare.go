@@ -282,18 +282,23 @@ func (a *Metering) serviceBySlug(ctx context.Context, slug string) (*catalog.Ser
 // given) or by key.
 func (a *Metering) keyOf(ctx context.Context, c Credentials) (*apikey.Key, error) {
 	lk := lookupKey{kind: lookupAPIKey, s: c.Key}
-	read := func() (*apikey.Key, error) { return a.reads.Keys.ByKey(ctx, c.Key) }
 	switch {
 	case c.KeyID != 0:
 		lk = lookupKey{kind: lookupAPIKeyByID, a: c.KeyID}
-		read = func() (*apikey.Key, error) { return a.reads.Keys.ByID(ctx, c.KeyID) }
 	case c.Key == "":
-		hash := apikey.HashSecret(c.Secret)
-		lk = lookupKey{kind: lookupAPIKeyBySecret, s: hash}
-		read = func() (*apikey.Key, error) { return a.reads.Keys.BySecretHash(ctx, hash) }
+		lk = lookupKey{kind: lookupAPIKeyBySecret, s: apikey.HashSecret(c.Secret)}
 	}
 	v, err := a.cache.get(lk, func() (any, error) {
-		k, err := read()
+		var k *apikey.Key
+		var err error
+		switch lk.kind {
+		case lookupAPIKeyByID:
+			k, err = a.reads.Keys.ByID(ctx, lk.a)
+		case lookupAPIKeyBySecret:
+			k, err = a.reads.Keys.BySecretHash(ctx, lk.s)
+		default:
+			k, err = a.reads.Keys.ByKey(ctx, lk.s)
+		}
 		if err == nil {
 			a.usage.read(k) // its daily counter as of now (quota.go)
 		}
