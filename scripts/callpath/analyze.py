@@ -86,11 +86,14 @@ def upward(inscope):
         st=stacks.setdefault(gid,[])
         if kind=='>':
             if f not in order: order.append(f)
-            if st and st[-1]!=f and order.index(f) < order.index(st[-1]):
-                ups.append(f"{st[-1].split('/')[-1]} -> {f.split('/')[-1]} ({n.split('.')[-1]})")
-            st.append(f)
-        else:
-            if st: st.pop()
+            if st and st[-1][0]!=f and order.index(f) < order.index(st[-1][0]):
+                ups.append(f"{st[-1][0].split('/')[-1]} -> {f.split('/')[-1]} ({n.split('.')[-1]})")
+            st.append((f, n))
+        elif (f, n) in st:
+            # a return pops its own frame (and any frame whose return the
+            # trace missed); a return without its call (a deferred
+            # function's, named like its function) pops nothing
+            while st.pop() != (f, n): pass
     return order, ups
 for label, inscope in [(' + '.join(scopes), incore), ('all', lambda f: True)]:
     o,u=upward(inscope)
