@@ -46,7 +46,7 @@ func (a *Gateway) OpenAccount(ctx context.Context, in AccountOpenInput) (*Accoun
 	o, kyc, invalid := accountopen.New(in.Request, a.now())
 	invalid = withBodyErrors(invalid, in.BodyErrors)
 	out := &AccountOpenResult{}
-	charge, err := a.meter.Meter(ctx, metering.Op{
+	op := metering.Op{
 		Slug: SlugAccountOpen, RequestID: in.RequestID, Creds: in.Creds, IP: in.IP,
 		Payload: in.Request.Masked(), Invalid: invalid,
 		Replay: func(ctx context.Context, _ *apikey.Key, u *user.User) (bool, error) {
@@ -63,13 +63,6 @@ func (a *Gateway) OpenAccount(ctx context.Context, in AccountOpenInput) (*Accoun
 			out.Opening = *old
 			return true, nil
 		},
-		Reserve: func(ctx context.Context, s metering.TxStores, u *user.User, hit *hitlog.Hit) error {
-			o.UserID, o.APIKeyID, o.Livemode = u.ID, hit.APIKeyID, a.liveOpenings()
-			// Left to this request until the grace ends; then the worker
-			// submits it again if this request never recorded an answer.
-			o.NextCheckAt = o.CreatedAt.Add(accountopen.SubmitGrace(a.cfg.UpstreamTimeout))
-			return s.Openings.Create(ctx, o)
-		},
 		Perform: func(ctx context.Context, _ *hitlog.Hit) (any, error) {
 			if _, err := a.submitOpening(ctx, o, kyc, a.now().UTC().Add(accountopen.FirstCheck)); err != nil {
 				// The opening is stored and the worker takes it from
@@ -79,9 +72,28 @@ func (a *Gateway) OpenAccount(ctx context.Context, in AccountOpenInput) (*Accoun
 			out.Opening = *o
 			return map[string]any{"opening_id": o.PublicID, "reference_id": o.ReferenceID, "status": o.Status}, nil
 		},
-	})
+	}
+	bill, charge, err := a.meter.Open(ctx, op)
 	if err != nil {
 		return nil, err
+	}
+	if charge == nil {
+		// One transaction: the charge (the caller's row locked, the call
+		// admitted, its pending hit and debit), then the opening's row.
+		err = a.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
+			u, hit, err := bill.Reserve(ctx, s.Metering)
+			if err != nil || u == nil {
+				return err // u nil: refused, its hit written
+			}
+			o.UserID, o.APIKeyID, o.Livemode = u.ID, hit.APIKeyID, a.liveOpenings()
+			// Left to this request until the grace ends; then the worker
+			// submits it again if this request never recorded an answer.
+			o.NextCheckAt = o.CreatedAt.Add(accountopen.SubmitGrace(a.cfg.UpstreamTimeout))
+			return s.Openings.Create(ctx, o)
+		})
+		if charge, err = bill.Run(ctx, err); err != nil {
+			return nil, err
+		}
 	}
 	out.Charge = *charge
 	return out, nil

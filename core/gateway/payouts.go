@@ -15,7 +15,6 @@ import (
 	"paygate/core/metering"
 	"paygate/core/metering/hitlog"
 	"paygate/core/money/ledger"
-	"paygate/core/platform/errs"
 	"paygate/core/platform/inr"
 	"paygate/core/platform/store"
 )
@@ -66,7 +65,7 @@ func (a *Gateway) Transfer(ctx context.Context, in PayoutInput) (*PayoutResult, 
 		"amount": in.Request.Amount, "mode": in.Request.Mode, "reference_id": in.Request.ReferenceID, "narration": in.Request.Narration}
 	out := &PayoutResult{}
 	var refused *payout.Outcome // the provider's refusal at Submit, applied once the call is settled
-	charge, err := a.meter.Meter(ctx, metering.Op{
+	op := metering.Op{
 		Slug: SlugPayoutTransfer, RequestID: in.RequestID, Creds: in.Creds, IP: in.IP, Payload: payload, Invalid: invalid,
 		LockReseller: true, // a customer's payouts count against its reseller's limit (checkDailyLimit)
 		Replay: func(ctx context.Context, _ *apikey.Key, u *user.User) (bool, error) {
@@ -82,26 +81,6 @@ func (a *Gateway) Transfer(ctx context.Context, in PayoutInput) (*PayoutResult, 
 			}
 			out.Payout = *old
 			return true, nil
-		},
-		Reserve: func(ctx context.Context, s metering.TxStores, u *user.User, hit *hitlog.Hit) error {
-			if err := a.checkDailyLimit(ctx, s, u, p.Amount); err != nil {
-				return err
-			}
-			if u.Available().LessThan(p.Amount) {
-				return ledger.ErrInsufficientBalance
-			}
-			p.UserID, p.APIKeyID, p.Fee, p.RequestID, p.Livemode = u.ID, hit.APIKeyID, hit.Reserved, hit.RequestID, a.livePayouts()
-			// Left to this request until the grace ends; then the worker
-			// submits it again if this request never recorded an answer.
-			next := p.CreatedAt.Add(payout.SubmitGrace(a.cfg.UpstreamTimeout))
-			p.NextCheckAt = &next
-			if err := s.Payouts.Create(ctx, p); err != nil {
-				return err
-			}
-			id := p.ID
-			_, err := store.Post(ctx, s.Books, a.now(), a.liveBooks(), u, ledger.Debit, p.Amount, ledger.RefPayout, &id,
-				fmt.Sprintf("Payout %s to %s (%s)", p.PublicID, payeeOf(p), p.ReferenceID))
-			return err
 		},
 		Perform: func(ctx context.Context, _ *hitlog.Hit) (any, error) {
 			if a.payouts != nil {
@@ -119,9 +98,44 @@ func (a *Gateway) Transfer(ctx context.Context, in PayoutInput) (*PayoutResult, 
 			}
 			return map[string]any{"payout_id": p.PublicID, "reference_id": p.ReferenceID, "status": status}, nil
 		},
-	})
+	}
+	bill, charge, err := a.meter.Open(ctx, op)
 	if err != nil {
 		return nil, err
+	}
+	if charge == nil {
+		// One transaction: the charge (the caller's row locked, the call
+		// admitted, its pending hit and debit), then the daily limit
+		// checked, the payout row and its amount's debit.
+		err = a.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
+			u, hit, err := bill.Reserve(ctx, s.Metering)
+			if err != nil || u == nil {
+				return err // u nil: refused, its hit written
+			}
+			if err := a.checkDailyLimit(ctx, s, u, p.Amount); err != nil {
+				return err
+			}
+			if u.Available().LessThan(p.Amount) {
+				return ledger.ErrInsufficientBalance
+			}
+			p.UserID, p.APIKeyID, p.Fee, p.RequestID, p.Livemode = u.ID, hit.APIKeyID, hit.Reserved, hit.RequestID, a.livePayouts()
+			// Left to this request until the grace ends; then the worker
+			// submits it again if this request never recorded an answer.
+			next := p.CreatedAt.Add(payout.SubmitGrace(a.cfg.UpstreamTimeout))
+			p.NextCheckAt = &next
+			if err := s.Payouts.Create(ctx, p); err != nil {
+				return err
+			}
+			id := p.ID
+			if _, err := store.Post(ctx, s.Books, a.now(), a.liveBooks(), u, ledger.Debit, p.Amount, ledger.RefPayout, &id,
+				fmt.Sprintf("Payout %s to %s (%s)", p.PublicID, payeeOf(p), p.ReferenceID)); err != nil {
+				return err
+			}
+			return s.Users.SaveBalance(ctx, u) // the reservation saved it before this debit
+		})
+		if charge, err = bill.Run(ctx, err); err != nil {
+			return nil, err
+		}
 	}
 	out.Charge = *charge
 	if !charge.Replayed {
@@ -160,7 +174,7 @@ func payeeOf(p *payout.Payout) string {
 // reseller and of its customers takes it), so every earlier payout that
 // counts is counted and concurrent payouts of several customers never pass
 // the reseller's limit together.
-func (a *Gateway) checkDailyLimit(ctx context.Context, s metering.TxStores, u *user.User, amount decimal.Decimal) error {
+func (a *Gateway) checkDailyLimit(ctx context.Context, s TxStores, u *user.User, amount decimal.Decimal) error {
 	own, more, err := a.dayBounds(ctx, s.Payouts, u, func(id uint64) (*user.User, error) { return s.Users.LockByID(ctx, id) })
 	if err != nil {
 		return err
@@ -461,133 +475,6 @@ func (a *Gateway) checkPayout(ctx context.Context, p *payout.Payout, now time.Ti
 		return false, err
 	}
 	return p.Status != before, nil
-}
-
-// PayoutStatus is the key owner's payout by payout_id or reference_id.
-func (a *Gateway) PayoutStatus(ctx context.Context, c KeyCaller, payoutID, referenceID string) (*payout.Payout, error) {
-	_, u, err := a.meter.AuthenticateGateway(ctx, c.Creds, c.IP)
-	if err != nil {
-		return nil, err
-	}
-	var p *payout.Payout
-	if payoutID != "" {
-		p, err = a.st.Payouts.ByPublicID(ctx, payoutID)
-	} else {
-		p, err = a.st.Payouts.ByReference(ctx, u.ID, referenceID)
-	}
-	if err != nil {
-		if errs.KindOf(err) == errs.NotFound {
-			return nil, payout.ErrNotFound
-		}
-		return nil, err
-	}
-	if p.UserID != u.ID {
-		return nil, payout.ErrNotFound
-	}
-	return p, nil
-}
-
-// Payout is one payout by its payout_id: the actor's own, any for an admin.
-func (a *Gateway) Payout(ctx context.Context, actor *user.User, payoutID string) (*payout.Payout, error) {
-	p, err := a.st.Payouts.ByPublicID(ctx, payoutID)
-	if err != nil {
-		if errs.KindOf(err) == errs.NotFound {
-			return nil, payout.ErrNotFound
-		}
-		return nil, err
-	}
-	if actor.Role != user.RoleAdmin && p.UserID != actor.ID {
-		return nil, payout.ErrNotFound
-	}
-	return p, nil
-}
-
-// scopePayouts limits f to the actor's own payouts unless an admin.
-func scopePayouts(actor *user.User, f payout.Filter) payout.Filter {
-	if actor.Role != user.RoleAdmin {
-		id := actor.ID
-		f.UserID = &id
-	}
-	return f
-}
-
-// ListPayouts lists payouts: a user's own, an admin's all (or f.UserID's).
-func (a *Gateway) ListPayouts(ctx context.Context, actor *user.User, f payout.Filter) ([]payout.Payout, int64, error) {
-	return a.st.Payouts.List(ctx, scopePayouts(actor, f))
-}
-
-// ExportPayouts calls fn with each payout of the list f selects for actor,
-// newest first.
-func (a *Gateway) ExportPayouts(ctx context.Context, actor *user.User, f payout.Filter, fn func(payout.Payout) error) error {
-	return a.st.Payouts.ForEach(ctx, scopePayouts(actor, f), fn)
-}
-
-// PayoutQuote is what a payout would cost its sender now.
-type PayoutQuote struct {
-	Amount, Total, Balance      decimal.Decimal
-	Fee                         *decimal.Decimal // nil: the service has no price for the caller
-	DailyLimit, UsedToday, Left decimal.Decimal
-}
-
-// QuotePayout is the fee of a payout of amount for actor (the
-// payout-transfer service's charge at their role and per-user row), what
-// it would debit, and what is left of today's limit. Nothing changes.
-func (a *Gateway) QuotePayout(ctx context.Context, actor *user.User, amount decimal.Decimal) (*PayoutQuote, error) {
-	u, err := a.st.Users.ByID(ctx, actor.ID)
-	if err != nil {
-		return nil, err
-	}
-	own, more, err := a.dayBounds(ctx, a.st.Payouts, u, func(id uint64) (*user.User, error) { return a.st.Users.ByID(ctx, id) })
-	if err != nil {
-		return nil, err
-	}
-	// The limit and what is left as checkDailyLimit checks them; used is
-	// the caller's own (with its customers'), not its reseller's.
-	b := payout.Tightest(own, more...)
-	q := &PayoutQuote{Amount: amount, Total: amount, Balance: u.Available(), DailyLimit: b.Limit, UsedToday: own.Used, Left: b.Left()}
-	svc, err := a.st.Services.BySlug(ctx, SlugPayoutTransfer)
-	if err != nil {
-		if errs.KindOf(err) == errs.NotFound {
-			return q, nil
-		}
-		return nil, err
-	}
-	fee, err := a.meter.ChargeOf(ctx, svc.ID, u)
-	if err != nil {
-		if errs.KindOf(err) == errs.NotFound {
-			return q, nil
-		}
-		return nil, err
-	}
-	q.Fee, q.Total = &fee, amount.Add(fee)
-	return q, nil
-}
-
-// PayoutLimit is one account's daily payout limit and what it used today.
-type PayoutLimit struct {
-	User      user.User
-	UsedToday decimal.Decimal
-}
-
-// ListPayoutLimits is a page of the accounts (in the user list's order)
-// with their daily payout limits and what each has used today (admin only).
-func (a *Gateway) ListPayoutLimits(ctx context.Context, actor *user.User, page, perPage int) ([]PayoutLimit, int64, error) {
-	if actor.Role != user.RoleAdmin {
-		return nil, 0, errs.ErrForbidden
-	}
-	used, err := a.st.Payouts.CountedSinceByUser(ctx, a.dayStart())
-	if err != nil {
-		return nil, 0, err
-	}
-	users, total, err := a.st.Users.List(ctx, user.Filter{Page: page, PerPage: perPage})
-	if err != nil {
-		return nil, 0, err
-	}
-	out := make([]PayoutLimit, 0, len(users))
-	for _, u := range users {
-		out = append(out, PayoutLimit{User: u, UsedToday: used[u.ID]})
-	}
-	return out, total, nil
 }
 
 // livePayouts reports whether the payout provider moves real money: a

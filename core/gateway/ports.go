@@ -21,8 +21,8 @@ import (
 
 // Stores are the repositories the gateway calls outside a transaction:
 // reads, a replay's lookups, the workers' claims and the writes of a
-// metered operation's Perform. A transaction gets TxStores (metering's
-// reservation, Op.Reserve, metering.TxStores).
+// metered operation's Perform. A transaction (the Transactor's, also an
+// operation's reservation) gets store.Stores.
 type Stores struct {
 	Users         Users
 	Services      Catalog

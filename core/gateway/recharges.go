@@ -49,7 +49,7 @@ func (a *Gateway) RechargeMobile(ctx context.Context, in RechargeInput) (*Rechar
 		"amount": in.Request.Amount, "reference_id": in.Request.ReferenceID}
 	out := &RechargeResult{}
 	var refunded *decimal.Decimal
-	charge, err := a.meter.Meter(ctx, metering.Op{
+	op := metering.Op{
 		Slug: SlugRechargeMobile, RequestID: in.RequestID, Creds: in.Creds, IP: in.IP, Payload: payload, Invalid: invalid,
 		Replay: func(ctx context.Context, _ *apikey.Key, u *user.User) (bool, error) {
 			old, err := a.st.Recharges.ByReference(ctx, u.ID, r.ReferenceID)
@@ -65,22 +65,6 @@ func (a *Gateway) RechargeMobile(ctx context.Context, in RechargeInput) (*Rechar
 			out.Recharge = *old
 			return true, nil
 		},
-		Reserve: func(ctx context.Context, s metering.TxStores, u *user.User, hit *hitlog.Hit) error {
-			if u.Available().LessThan(r.Amount) {
-				return ledger.ErrInsufficientBalance
-			}
-			r.UserID, r.APIKeyID = u.ID, hit.APIKeyID
-			// Left to this request until the grace ends; then the worker
-			// submits it again if this request never recorded an answer.
-			r.NextCheckAt = r.CreatedAt.Add(recharge.SubmitGrace(a.cfg.UpstreamTimeout))
-			if err := s.Recharges.Create(ctx, r); err != nil {
-				return err
-			}
-			id := r.ID
-			_, err := store.Post(ctx, s.Books, a.now(), a.liveBooks(), u, ledger.Debit, r.Amount, ledger.RefRecharge, &id,
-				fmt.Sprintf("Mobile recharge %s %s (%s)", r.Operator, r.Mobile, r.ReferenceID))
-			return err
-		},
 		Perform: func(ctx context.Context, hit *hitlog.Hit) (any, error) {
 			if a.recharger != nil {
 				// No answer: the operator may still do it, so the recharge
@@ -94,9 +78,40 @@ func (a *Gateway) RechargeMobile(ctx context.Context, in RechargeInput) (*Rechar
 			out.Recharge = *r
 			return map[string]any{"recharge_id": r.ID, "reference_id": r.ReferenceID, "status": r.Status}, nil
 		},
-	})
+	}
+	bill, charge, err := a.meter.Open(ctx, op)
 	if err != nil {
 		return nil, err
+	}
+	if charge == nil {
+		// One transaction: the charge (the caller's row locked, the call
+		// admitted, its pending hit and debit), then the recharge row
+		// and its amount's debit.
+		err = a.tx.WithinTx(ctx, func(ctx context.Context, s TxStores) error {
+			u, hit, err := bill.Reserve(ctx, s.Metering)
+			if err != nil || u == nil {
+				return err // u nil: refused, its hit written
+			}
+			if u.Available().LessThan(r.Amount) {
+				return ledger.ErrInsufficientBalance
+			}
+			r.UserID, r.APIKeyID = u.ID, hit.APIKeyID
+			// Left to this request until the grace ends; then the worker
+			// submits it again if this request never recorded an answer.
+			r.NextCheckAt = r.CreatedAt.Add(recharge.SubmitGrace(a.cfg.UpstreamTimeout))
+			if err := s.Recharges.Create(ctx, r); err != nil {
+				return err
+			}
+			id := r.ID
+			if _, err := store.Post(ctx, s.Books, a.now(), a.liveBooks(), u, ledger.Debit, r.Amount, ledger.RefRecharge, &id,
+				fmt.Sprintf("Mobile recharge %s %s (%s)", r.Operator, r.Mobile, r.ReferenceID)); err != nil {
+				return err
+			}
+			return s.Users.SaveBalance(ctx, u) // the reservation saved it before this debit
+		})
+		if charge, err = bill.Run(ctx, err); err != nil {
+			return nil, err
+		}
 	}
 	out.Charge = *charge
 	if refunded != nil {

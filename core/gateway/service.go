@@ -23,7 +23,13 @@ import (
 
 // Meter bills a gateway operation like a metered call (metering.Metering).
 type Meter interface {
+	// Meter bills an operation without rows of its own.
 	Meter(ctx context.Context, op metering.Op) (*metering.Charge, error)
+	// Open checks an operation with rows of its own before its charge;
+	// the operation then reserves its charge in its own transaction
+	// (Bill.Reserve) and runs (Bill.Run). replayed: an earlier request's
+	// answer.
+	Open(ctx context.Context, op metering.Op) (b *metering.Bill, replayed *metering.Charge, err error)
 	// AuthenticateGateway checks a caller's credentials for calls that are not billed.
 	AuthenticateGateway(ctx context.Context, c metering.Credentials, ip string) (*apikey.Key, *user.User, error)
 	// ChargeOf is what owner pays for one call of a service, as Meter

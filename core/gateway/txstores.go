@@ -7,6 +7,7 @@ import (
 	"paygate/core/gateway/payment"
 	"paygate/core/gateway/payout"
 	"paygate/core/gateway/recharge"
+	"paygate/core/metering"
 	"paygate/core/metering/hitlog"
 	"paygate/core/platform/store"
 	"paygate/core/platform/utr"
@@ -17,6 +18,10 @@ import (
 // to one transaction (the wiring narrows the store's transactor to them).
 type TxStores struct {
 	SettleStores
+	// Metering is what an operation's charge writes (Bill.Reserve) in the
+	// operation's own transaction, before the operation's rows.
+	Metering    metering.TxStores
+	Idempotency payment.IdempotencyKeys
 	Hits        hitlog.Repository
 	Audit       audit.Repository
 	Recharges   recharge.Repository
@@ -32,6 +37,8 @@ type TxStores struct {
 func TxStoresOf(s store.Stores) TxStores {
 	return TxStores{
 		SettleStores: SettleStores{Books: s.Books(), Users: s.Users, Payments: s.Payments},
+		Metering:     metering.TxStoresOf(s),
+		Idempotency:  s.Idempotency,
 		Hits:         s.Hits,
 		Audit:        s.Audit,
 		Recharges:    s.Recharges,

@@ -69,10 +69,6 @@ type batchOp struct {
 	// counted: the key's daily counter took the call before (a gateway
 	// operation's, counted with its key checks); the batch does not count it.
 	precounted bool
-	// also adds a gateway operation's own writes to its reservation's
-	// transaction, under the user's lock, once the call is admitted (u is
-	// the user's row, hit the pending hit).
-	also func(ctx context.Context, s TxStores, u *user.User, hit *hitlog.Hit) error
 	// alsoLock is another user whose row the reservation locks with the
 	// caller's, in id order (Op.LockReseller).
 	alsoLock *uint64
@@ -143,23 +139,27 @@ func (w *writer) writeBatch(ops []*batchOp) {
 	}
 }
 
-// writeAlone writes an operation's reservation (op.also set) in a
-// transaction of its own, the batch's steps statement by statement, tried
-// once: its error, from its own rows (a reused idempotency key, a payout
-// over its limit) or from the database, is the op's as it came, and
-// nothing of it is written.
-func (w *writer) writeAlone(op *batchOp) {
-	var plan *batchPlan
-	err := w.tx.WithinTx(context.Background(), func(ctx context.Context, s TxStores) error {
-		var err error
-		plan, err = w.applyBatch(ctx, Statements(s), []*batchOp{op})
-		return err
-	})
+// Reserve writes the operation's reservation in the caller's transaction
+// s, whose other writes are the operation's own rows: the caller's row
+// locked (and its reseller's, Op.LockReseller), the call admitted (Admit),
+// its pending hit and its debit, the balance saved. It returns the
+// caller's row as s leaves it (a debit of the operation's own changes it,
+// and the operation saves it) and the pending hit. u nil: the call was
+// refused and its hit written in s, which should commit. A store may run
+// s's function again: each run reserves again. (The batch's steps for one
+// call, in the operation's transaction: Bill is operations.go's.)
+func (b *Bill) Reserve(ctx context.Context, s TxStores) (u *user.User, hit *hitlog.Hit, err error) {
+	b.plan, b.u = nil, nil
+	plan, err := b.a.w.applyBatch(ctx, Statements(s), []*batchOp{b.r})
 	if err != nil {
-		op.err = err
-		return
+		return nil, nil, err
 	}
-	w.batchDone([]*batchOp{op}, plan)
+	b.plan = plan
+	if res := plan.results[0]; res.err == nil {
+		b.u = plan.users[b.hit.UserID]
+		return b.u, res.hit, nil
+	}
+	return nil, nil, nil
 }
 
 // batchDone gives each op of a committed batch its result: a reservation
@@ -299,16 +299,6 @@ func (w *writer) applyBatch(ctx context.Context, s BatchStores, ops []*batchOp) 
 	}
 	if err := insertBatch(ctx, s, plan.inserts, plan.entries, plan.hitOf); err != nil {
 		return nil, err
-	}
-	for i, op := range ops {
-		if r := &plan.results[i]; op.also != nil && r.err == nil {
-			// An operation's own rows (written alone: writeAlone).
-			u := plan.users[op.hit.UserID]
-			if err := op.also(ctx, s.TxStores, u, r.hit); err != nil {
-				return nil, err
-			}
-			r.balance = u.Balance
-		}
 	}
 	if len(plan.entries) > 0 {
 		if err := store.AlertLowBalance(ctx, s.Books, now, w.live, plan.users, plan.entries); err != nil {

@@ -144,8 +144,9 @@
 // wraps the stores and transactor that app.New hands every other use case,
 // so none has to remember it. Not-found answers are cached, errors are not;
 // concurrent misses of one entry share one load; the cache holds at most
-// 50,000 entries and is emptied when full. Gateway operations read the key
-// from the database on every call.
+// 50,000 entries and is emptied when full. Metered calls and gateway
+// operations authenticate a key through them alike (authenticate: by key,
+// by the secret's hash or by id).
 //
 // A caller's price is pricing.PriceFor (the function the panel shows
 // prices with): a reseller's customer is charged the resale of its
@@ -199,15 +200,20 @@
 //
 // # Gateway operations
 //
-// Meter (operations.go) bills a gateway operation (an Op) the per-call
-// way, through the gateway's Meter port: the built-in service row, key,
-// price, allow lists and the key's daily count, an idempotent replay
-// (Op.Replay: a hit success with charge 0 and {"replayed":true}, counted
-// for the day but not the plan), then the writer's Reserve, which admits
-// the call and writes the pending hit, the debit and the operation's own
-// rows (Op.Reserve) in a transaction of their own under the user's lock,
-// the provider outside any transaction (Op.Perform), and the writer's
-// Settle or Refund.
+// A gateway operation (an Op) is billed the per-call way, through the
+// gateway's Meter port (operations.go). Open checks it: the built-in
+// service row, key, price, allow lists and the key's daily count, then an
+// idempotent replay (Op.Replay: a hit success with charge 0 and
+// {"replayed":true}, counted for the day but not the plan). An operation
+// with rows of its own (a payment and its Idempotency-Key, a recharge, a
+// payout, an account opening) then opens its transaction itself: Bill.Reserve
+// admits the call and writes the pending hit and the debit under the
+// user's lock, the batch's steps for one call, and the operation writes
+// its rows after it in the same transaction. Bill.Run answers a refusal,
+// or calls the provider outside any transaction (Op.Perform) and settles
+// (the writer's Settle) or refunds (Refund). An operation without rows
+// (a verification) is Meter: the same, its reservation queued with the
+// metered calls.
 //
 // It is the metering area: this package (metered calls: keys, holds,
 // batches), hitlog (one row per call), hold (money set aside), report

@@ -37,7 +37,10 @@ func (a *Metering) prepare(ctx context.Context, in CallInput) (c *call, err erro
 	if in.Method != svc.Method {
 		return nil, &MethodError{Allow: svc.Method}
 	}
-	key, owner, err := a.authenticateKey(ctx, in.Key, in.Secret)
+	if in.Key == "" { // a metered call names its key; a secret alone is a gateway caller's
+		return nil, apikey.ErrInvalidCredentials
+	}
+	key, owner, err := a.authenticate(ctx, Credentials{Key: in.Key, Secret: in.Secret})
 	if err != nil {
 		return nil, err
 	}
@@ -76,20 +79,24 @@ func (a *Metering) prepare(ctx context.Context, in CallInput) (c *call, err erro
 	return c, nil
 }
 
-// authenticateKey resolves key and secret to an active key and its owner,
-// reading the key through the lookups.
-func (a *Metering) authenticateKey(ctx context.Context, key, secret string) (*apikey.Key, *user.User, error) {
-	if secret == "" || len(secret) > 128 || key == "" || len(key) > 64 {
+// authenticate resolves a caller's credentials to an active key and its
+// owner: the one key check of metered calls and gateway operations. The
+// key and its owner are read through the lookups (keyOf, userByID): a
+// change made through this instance (a revoked key, a rotated secret, a
+// blocked owner) is seen at once, one made through another instance
+// within the lookups' bound (DefaultLookupTTL).
+func (a *Metering) authenticate(ctx context.Context, c Credentials) (*apikey.Key, *user.User, error) {
+	if c.KeyID == 0 && (c.Secret == "" || len(c.Secret) > 128 || len(c.Key) > 64) {
 		return nil, nil, apikey.ErrInvalidCredentials
 	}
-	k, err := a.keyByKey(ctx, key)
+	k, err := a.keyOf(ctx, c)
 	if err != nil {
 		if errs.KindOf(err) == errs.NotFound {
 			return nil, nil, apikey.ErrInvalidCredentials
 		}
 		return nil, nil, fmt.Errorf("find key: %w", err)
 	}
-	if k.Status != apikey.StatusActive || !k.SecretMatches(secret) {
+	if k.Status != apikey.StatusActive || c.KeyID == 0 && !k.SecretMatches(c.Secret) {
 		return nil, nil, apikey.ErrInvalidCredentials
 	}
 	u, err := a.keyOwner(ctx, k)
@@ -152,11 +159,13 @@ const maxLookups = 50_000
 type lookupKind uint8
 
 const (
-	lookupService lookupKind = iota + 1 // by slug
-	lookupAPIKey                        // by key
-	lookupUser                          // by id
-	lookupQuote                         // by service and caller ids: the caller's price (pricing.PriceFor)
-	lookupDoc                           // by service id: its specs
+	lookupService        lookupKind = iota + 1 // by slug
+	lookupAPIKey                               // by key
+	lookupAPIKeyBySecret                       // by the secret's hash (a gateway caller's secret alone)
+	lookupAPIKeyByID                           // by id (Credentials.KeyID)
+	lookupUser                                 // by id
+	lookupQuote                                // by service and caller ids: the caller's price (pricing.PriceFor)
+	lookupDoc                                  // by service id: its specs
 )
 
 type lookupKey struct {
@@ -269,9 +278,27 @@ func (a *Metering) serviceBySlug(ctx context.Context, slug string) (*catalog.Ser
 	return s, err
 }
 
-func (a *Metering) keyByKey(ctx context.Context, key string) (*apikey.Key, error) {
-	v, err := a.cache.get(lookupKey{kind: lookupAPIKey, s: key}, func() (any, error) {
-		k, err := a.reads.Keys.ByKey(ctx, key)
+// keyOf is the key c names: by id (KeyID), by its secret's hash (no key
+// given) or by key.
+func (a *Metering) keyOf(ctx context.Context, c Credentials) (*apikey.Key, error) {
+	lk := lookupKey{kind: lookupAPIKey, s: c.Key}
+	switch {
+	case c.KeyID != 0:
+		lk = lookupKey{kind: lookupAPIKeyByID, a: c.KeyID}
+	case c.Key == "":
+		lk = lookupKey{kind: lookupAPIKeyBySecret, s: apikey.HashSecret(c.Secret)}
+	}
+	v, err := a.cache.get(lk, func() (any, error) {
+		var k *apikey.Key
+		var err error
+		switch lk.kind {
+		case lookupAPIKeyByID:
+			k, err = a.reads.Keys.ByID(ctx, lk.a)
+		case lookupAPIKeyBySecret:
+			k, err = a.reads.Keys.BySecretHash(ctx, lk.s)
+		default:
+			k, err = a.reads.Keys.ByKey(ctx, lk.s)
+		}
 		if err == nil {
 			a.usage.read(k) // its daily counter as of now (quota.go)
 		}

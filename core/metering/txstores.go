@@ -3,10 +3,6 @@ package metering
 import (
 	"paygate/core/accounts/apikey"
 	"paygate/core/accounts/user"
-	"paygate/core/gateway/accountopen"
-	"paygate/core/gateway/payment"
-	"paygate/core/gateway/payout"
-	"paygate/core/gateway/recharge"
 	"paygate/core/metering/hitlog"
 	"paygate/core/metering/hold"
 	"paygate/core/platform/store"
@@ -20,14 +16,6 @@ type TxStores struct {
 	Keys  apikey.Repository
 	Hits  hitlog.Repository
 	Holds hold.Repository
-
-	// What a gateway operation's reservation (Op.Reserve) writes under
-	// its user's lock.
-	Payments    payment.Repository
-	Idempotency payment.IdempotencyKeys
-	Payouts     payout.Repository
-	Recharges   recharge.Repository
-	Openings    accountopen.Repository
 }
 
 // TxStoresOf are s's repositories metering's transaction steps use.
@@ -38,11 +26,5 @@ func TxStoresOf(s store.Stores) TxStores {
 		Keys:  s.Keys,
 		Hits:  s.Hits,
 		Holds: s.Holds,
-
-		Payments:    s.Payments,
-		Idempotency: s.Idempotency,
-		Payouts:     s.Payouts,
-		Recharges:   s.Recharges,
-		Openings:    s.Openings,
 	}
 }

@@ -21,7 +21,8 @@ import (
 // operation, recovery) and the database:
 //
 //   - Reserve: before the upstream call, admit it and debit its charge
-//     with its pending hit (and a gateway operation's own rows);
+//     with its pending hit (a gateway operation with rows of its own does
+//     the same steps in its own transaction: Bill.Reserve);
 //   - Settle, SettleLater: after a successful call, its hit success;
 //   - Refund: after a failed or interrupted call, its hit failed and its
 //     charge back;
@@ -31,12 +32,12 @@ import (
 //
 // Reserve, Settle and Refund wait for their write; SettleLater and Capture
 // return at once and are retried while the database refuses them. All of
-// them but Hold, Release and an operation's reservation go through the
+// them but Hold and Release go through the
 // writer's queues, which batch.go writes in group commits. Where the
 // database differs, the store says so (BatchTransactor, ApartSettler);
 // nothing here asks which database it is.
 type writer struct {
-	tx      store.TransactorOf[TxStores] // transactions of one write: holds, an operation's reservation
+	tx      store.TransactorOf[TxStores] // transactions of one write: holds
 	batches BatchTransactor              // the queues' transactions (no cached row is written there: nothing to flush)
 	hits    hitStore                     // successful settlements written apart (SucceedMany)
 	now     func() time.Time
@@ -68,17 +69,13 @@ type ApartSettler interface {
 }
 
 // Reserve admits op's call and, if admitted, writes its pending hit and
-// debit, waiting until they are committed or refused: op.err is the
-// refusal (written as the call's hit) or the failure (nothing written),
-// op.balance the balance after it. An operation's reservation (op.also
-// set) is written alone, in a transaction of its own, so that its rows and
-// its failures stay its own; the others join the queue's next batch.
+// debit in the queue's next batch, waiting until they are committed or
+// refused: op.err is the refusal (written as the call's hit) or the
+// failure (nothing written), op.balance the balance after it. (A gateway
+// operation with rows of its own reserves in its own transaction instead:
+// Bill.Reserve, operations.go.)
 func (w *writer) Reserve(op *batchOp) {
 	op.kind = batchReserve
-	if op.also != nil {
-		w.writeAlone(op)
-		return
-	}
 	w.batch.submit(op, w.writeBatch)
 }
 
