@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/adapters/httpapi/web"
 	"paygate/core/gateway"
 	"paygate/core/gateway/accountopen"
 	"paygate/core/platform/errs"
@@ -49,7 +50,7 @@ func toOpeningResponse(o *accountopen.Opening) openingResponse {
 		OpeningID: o.PublicID, UserID: o.UserID, ReferenceID: o.ReferenceID, Product: o.Product, Status: string(o.Status),
 		Applicant: openingApplicant{Name: a.Name, DOB: a.DOB, PAN: a.PAN, Aadhaar: a.Aadhaar, Mobile: a.Mobile, Email: a.Email},
 		KYCURL:    o.KYCURL, AccountNumber: o.AccountNumber, IFSC: o.IFSC, RejectReason: o.RejectReason, Livemode: o.Livemode,
-		CreatedAt: timePtr(o.CreatedAt), UpdatedAt: timePtr(o.UpdatedAt),
+		CreatedAt: web.TimePtr(o.CreatedAt), UpdatedAt: web.TimePtr(o.UpdatedAt),
 	}
 }
 
@@ -64,7 +65,7 @@ func (s *server) openAccount(c echo.Context) error {
 		Product: b.str("product", false), ReferenceID: b.str("reference_id", true),
 	}
 	res, err := s.app.Gateway.OpenAccount(c.Request().Context(), gateway.AccountOpenInput{
-		RequestID: requestIDOf(c), Creds: gatewayCredentials(c), IP: c.RealIP(), Request: req, BodyErrors: b.errors,
+		RequestID: web.RequestID(c), Creds: gatewayCredentials(c), IP: c.RealIP(), Request: req, BodyErrors: b.errors,
 	})
 	if err != nil {
 		return err
@@ -96,11 +97,11 @@ func (s *server) accountOpenStatus(c echo.Context) error {
 // all (or one user's with user_id).
 func (s *server) listAccountOpenings(c echo.Context) error {
 	fe := errs.FieldErrors{}
-	p, pp := page(c, fe)
+	p, pp := web.Page(c, fe)
 	loc := s.app.History.Location()
 	f := accountopen.Filter{
-		UserID: uintParam(c, fe, "user_id"), Status: accountopen.Status(c.QueryParam("status")),
-		From: timeParam(c, fe, "from", loc, false), To: timeParam(c, fe, "to", loc, true), Page: p, PerPage: pp,
+		UserID: web.UintParam(c, fe, "user_id"), Status: accountopen.Status(c.QueryParam("status")),
+		From: web.TimeParam(c, fe, "from", loc, false), To: web.TimeParam(c, fe, "to", loc, true), Page: p, PerPage: pp,
 	}
 	if f.Status != "" && !f.Status.Valid() {
 		fe.Add("status", "must be initiated, kyc_pending, opened or rejected")
@@ -108,9 +109,9 @@ func (s *server) listAccountOpenings(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.Gateway.ListAccountOpenings(c.Request().Context(), caller(c), f)
+	rows, total, err := s.app.Gateway.ListAccountOpenings(c.Request().Context(), web.Caller(c), f)
 	if err != nil {
 		return err
 	}
-	return writeList(c, mapSlice(rows, toOpeningResponse), p, pp, total)
+	return web.WriteList(c, web.MapSlice(rows, toOpeningResponse), p, pp, total)
 }

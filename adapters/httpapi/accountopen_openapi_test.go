@@ -10,6 +10,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/shopspring/decimal"
 
+	"paygate/adapters/httpapi/web"
 	"paygate/core/gateway/accountopen"
 	"paygate/core/metering"
 )
@@ -88,8 +89,8 @@ func TestOpenAPIAccountOpeningSchemas(t *testing.T) {
 		{"created", "AccountOpeningEnvelope", envelope(charge, toOpeningResponse(&pending))},
 		{"opened", "AccountOpeningStatus", openingStatusResponse{Success: true, Data: toOpeningResponse(&opened)}},
 		{"rejected", "AccountOpening", toOpeningResponse(&rejected)},
-		{"list", "AccountOpeningList", listResponse[openingResponse]{Data: []openingResponse{toOpeningResponse(&opened)}, Meta: listMeta{1, 20, 1}}},
-		{"empty list", "AccountOpeningList", listResponse[openingResponse]{Data: mapSlice([]accountopen.Opening{}, toOpeningResponse), Meta: listMeta{1, 20, 0}}},
+		{"list", "AccountOpeningList", web.ListResponse[openingResponse]{Data: []openingResponse{toOpeningResponse(&opened)}, Meta: web.ListMeta{Page: 1, PerPage: 20, Total: 1}}},
+		{"empty list", "AccountOpeningList", web.ListResponse[openingResponse]{Data: web.MapSlice([]accountopen.Opening{}, toOpeningResponse), Meta: web.ListMeta{Page: 1, PerPage: 20, Total: 0}}},
 	} {
 		b, _ := json.Marshal(tc.body)
 		var v any

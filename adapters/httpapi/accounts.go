@@ -5,13 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"paygate/adapters/httpapi/web"
 	"paygate/core/accounts"
-	"reflect"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/accounts/panel"
 	"paygate/core/accounts/session"
 	"paygate/core/accounts/user"
 )
@@ -33,11 +32,11 @@ type registerRequest struct {
 
 func (s *server) register(c echo.Context) error {
 	var req registerRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	ip := c.RealIP()
-	if err := s.registrations.allow(time.Now(), addressKey(ip)); err != nil {
+	if err := s.registrations.Allow(time.Now(), web.AddressKey(ip)); err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
@@ -72,7 +71,7 @@ type verifyEmailRequest struct {
 
 func (s *server) verifyEmail(c echo.Context) error {
 	var req verifyEmailRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	if err := s.app.Accounts.VerifyEmail(c.Request().Context(), req.Token); err != nil {
@@ -89,7 +88,7 @@ func (s *server) resendVerification(c echo.Context) error {
 	// No 429 here: the caller is signed in, and the account gets at most
 	// one mail every few minutes whoever asks (panel.ResendVerification), so
 	// another session's requests never refuse the owner.
-	if err := s.app.Accounts.ResendVerification(c.Request().Context(), caller(c)); err != nil {
+	if err := s.app.Accounts.ResendVerification(c.Request().Context(), web.Caller(c)); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, messageResponse{Message: resendMessage})
@@ -101,14 +100,14 @@ type forgotPasswordRequest struct {
 
 func (s *server) forgotPassword(c echo.Context) error {
 	var req forgotPasswordRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	// Only the asking address is limited (a 429 tells nothing about the
 	// email); the account gets at most one mail every few minutes, however
 	// many addresses ask, and never a refusal (panel.ForgotPassword), so
 	// nobody else's requests lock the owner out.
-	if err := s.accountMail.allow(time.Now(), addressKey(c.RealIP())); err != nil {
+	if err := s.accountMail.Allow(time.Now(), web.AddressKey(c.RealIP())); err != nil {
 		return err
 	}
 	if err := s.app.Accounts.ForgotPassword(c.Request().Context(), req.Email); err != nil {
@@ -128,10 +127,10 @@ type resetPasswordRequest struct {
 
 func (s *server) resetPassword(c echo.Context) error {
 	var req resetPasswordRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	if err := s.resets.allow(time.Now(), addressKey(c.RealIP())); err != nil {
+	if err := s.resets.Allow(time.Now(), web.AddressKey(c.RealIP())); err != nil {
 		return err
 	}
 	if err := s.app.Accounts.ResetPassword(c.Request().Context(), req.Email, req.Token, req.Password, req.StayWithReseller); err != nil {
@@ -151,61 +150,37 @@ type sessionResponse struct {
 
 func toSessionResponse(current uint64) func(*session.Token) sessionResponse {
 	return func(t *session.Token) sessionResponse {
-		return sessionResponse{ID: t.ID, Name: t.Name, CreatedAt: timePtr(t.CreatedAt), LastUsedAt: t.LastUsedAt,
-			ExpiresAt: timePtr(t.ExpiresAt), Current: t.ID == current}
+		return sessionResponse{ID: t.ID, Name: t.Name, CreatedAt: web.TimePtr(t.CreatedAt), LastUsedAt: t.LastUsedAt,
+			ExpiresAt: web.TimePtr(t.ExpiresAt), Current: t.ID == current}
 	}
 }
 
 func (s *server) listSessions(c echo.Context) error {
-	list, err := s.app.Accounts.Sessions(c.Request().Context(), caller(c))
+	list, err := s.app.Accounts.Sessions(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
 	}
-	return writePaged(c, mapSlice(list, toSessionResponse(callerSession(c))))
+	return web.WritePaged(c, web.MapSlice(list, toSessionResponse(web.CallerSession(c))))
 }
 
 func (s *server) revokeSession(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return session.ErrNotFound
 	}
-	if err := s.app.Accounts.RevokeSession(c.Request().Context(), caller(c), id); err != nil {
+	if err := s.app.Accounts.RevokeSession(c.Request().Context(), web.Caller(c), id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
 }
 
-// nullableString is a JSON field that may be absent, null or a string.
-type nullableString struct {
-	set   bool
-	value *string
-}
-
-func (n *nullableString) UnmarshalJSON(b []byte) error {
-	n.set = true
-	if string(b) == "null" {
-		n.value = nil
-		return nil
-	}
-	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
-		return &json.UnmarshalTypeError{Value: "non-string", Type: reflect.TypeOf("")}
-	}
-	n.value = &v
-	return nil
-}
-
-func (n nullableString) patch() panel.Nullable[string] {
-	return panel.Nullable[string]{Set: n.set, Value: n.value}
-}
-
 type patchMeRequest struct {
-	Name            *string        `json:"name" validate:"omitempty,max=255"`
-	Phone           *string        `json:"phone" validate:"omitempty,max=20"`
-	WebhookURL      nullableString `json:"webhook_url"`
-	LowBalanceAlert nullableString `json:"low_balance_alert"`
-	Password        *string        `json:"password" validate:"omitempty,max=255"`
-	CurrentPassword *string        `json:"current_password" validate:"omitempty,max=255"`
+	Name            *string            `json:"name" validate:"omitempty,max=255"`
+	Phone           *string            `json:"phone" validate:"omitempty,max=20"`
+	WebhookURL      web.NullableString `json:"webhook_url"`
+	LowBalanceAlert web.NullableString `json:"low_balance_alert"`
+	Password        *string            `json:"password" validate:"omitempty,max=255"`
+	CurrentPassword *string            `json:"current_password" validate:"omitempty,max=255"`
 	// Billing is the billing profile: absent, null (cleared) or an object
 	// (taxprofiles.go).
 	Billing json.RawMessage `json:"billing"`
@@ -213,7 +188,7 @@ type patchMeRequest struct {
 
 func (s *server) patchMe(c echo.Context) error {
 	var req patchMeRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	// The profile is checked before the account changes, and saved after.
@@ -221,19 +196,19 @@ func (s *server) patchMe(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	u := caller(c)
-	p := accounts.MePatch{Name: req.Name, Phone: req.Phone, WebhookURL: req.WebhookURL.patch(),
-		LowBalanceAlert: req.LowBalanceAlert.patch(), Password: req.Password}
+	u := web.Caller(c)
+	p := accounts.MePatch{Name: req.Name, Phone: req.Phone, WebhookURL: req.WebhookURL.Patch(),
+		LowBalanceAlert: req.LowBalanceAlert.Patch(), Password: req.Password}
 	release := func(context.Context) {}
 	if req.CurrentPassword != nil {
 		p.CurrentPassword = *req.CurrentPassword
 		// Guessing the current password with a stolen access token is
 		// limited like guessing it at login, on the same counters.
 		if release, err = s.app.Accounts.GuardPassword(c.Request().Context(), u, c.RealIP()); err != nil {
-			return withRetryAfter(c, err)
+			return web.WithRetryAfter(c, err)
 		}
 	}
-	out, err := s.app.Accounts.UpdateMe(c.Request().Context(), u, callerSession(c), p)
+	out, err := s.app.Accounts.UpdateMe(c.Request().Context(), u, web.CallerSession(c), p)
 	if !errors.Is(err, accounts.ErrWrongCurrentPassword) {
 		release(c.Request().Context())
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"paygate/adapters/httpapi/web"
 	"paygate/core/accounts/session"
 )
 
@@ -29,7 +30,7 @@ func TestOpenAPIAccountSchemas(t *testing.T) {
 		{"PatchMeRequest", patchMeRequest{}, false},
 		{"Message", messageResponse{}, true},
 		{"Session", sessionResponse{}, true},
-		{"SessionList", listResponse[sessionResponse]{}, true},
+		{"SessionList", web.ListResponse[sessionResponse]{}, true},
 	} {
 		t.Run(tc.schema, func(t *testing.T) {
 			s := schemaObject(t, doc, tc.schema)
@@ -63,7 +64,7 @@ func TestOpenAPIAccountSchemas(t *testing.T) {
 		{"message", "Message", messageResponse{Message: forgotMessage}},
 		{"fresh session", "Session", toSessionResponse(3)(fresh)},
 		{"used session", "Session", toSessionResponse(9)(&used)},
-		{"session list", "SessionList", listResponse[sessionResponse]{Data: []sessionResponse{toSessionResponse(3)(fresh)}, Meta: listMeta{1, 20, 1}}},
+		{"session list", "SessionList", web.ListResponse[sessionResponse]{Data: []sessionResponse{toSessionResponse(3)(fresh)}, Meta: web.ListMeta{Page: 1, PerPage: 20, Total: 1}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, _ := json.Marshal(tc.body)

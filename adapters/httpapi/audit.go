@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/adapters/httpapi/web"
 	"paygate/core/accounts/audit"
 	"paygate/core/platform/directory"
 	"paygate/core/platform/errs"
@@ -34,7 +35,7 @@ func toAuditResponse(e *audit.Entry) auditResponse {
 	return auditResponse{
 		ID: e.ID, ActorID: e.ActorID, Action: e.Action, TargetType: e.TargetType, TargetID: e.TargetID,
 		Before: orNull(e.Before), After: orNull(e.After),
-		IPAddress: e.IPAddress, RequestID: e.RequestID, CreatedAt: timePtr(e.CreatedAt),
+		IPAddress: e.IPAddress, RequestID: e.RequestID, CreatedAt: web.TimePtr(e.CreatedAt),
 	}
 }
 
@@ -47,12 +48,12 @@ func orNull(m json.RawMessage) json.RawMessage {
 
 func (s *server) listAudit(c echo.Context) error {
 	fe := errs.FieldErrors{}
-	p, pp := page(c, fe)
+	p, pp := web.Page(c, fe)
 	loc := s.app.History.Location()
 	f := audit.Filter{
-		ActorID: uintParam(c, fe, "actor_id"), Action: c.QueryParam("action"),
-		TargetType: c.QueryParam("target_type"), TargetID: uintParam(c, fe, "target_id"),
-		From: timeParam(c, fe, "from", loc, false), To: timeParam(c, fe, "to", loc, true), Page: p, PerPage: pp,
+		ActorID: web.UintParam(c, fe, "actor_id"), Action: c.QueryParam("action"),
+		TargetType: c.QueryParam("target_type"), TargetID: web.UintParam(c, fe, "target_id"),
+		From: web.TimeParam(c, fe, "from", loc, false), To: web.TimeParam(c, fe, "to", loc, true), Page: p, PerPage: pp,
 	}
 	if len(f.Action) > 64 {
 		fe.Add("action", "must be at most 64 characters")
@@ -64,11 +65,11 @@ func (s *server) listAudit(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	rows, total, err := s.app.AuditLog.ListAudit(ctx, caller(c), f)
+	rows, total, err := s.app.AuditLog.ListAudit(ctx, web.Caller(c), f)
 	if err != nil {
 		return err
 	}
-	items := mapSlice(rows, toAuditResponse)
+	items := web.MapSlice(rows, toAuditResponse)
 	var ids directory.IDs
 	for _, e := range items {
 		ids.Users = append(ids.Users, e.ActorID)
@@ -78,19 +79,19 @@ func (s *server) listAudit(c echo.Context) error {
 			ids.Services = append(ids.Services, *e.TargetID)
 		}
 	}
-	n, err := s.app.History.Names(ctx, caller(c), ids)
+	n, err := s.app.History.Names(ctx, web.Caller(c), ids)
 	if err != nil {
 		return err
 	}
 	for i := range items {
 		e := &items[i]
-		e.ActorName, e.ActorEmail = userName(n, e.ActorID), userEmail(n, e.ActorID)
+		e.ActorName, e.ActorEmail = web.UserName(n, e.ActorID), web.UserEmail(n, e.ActorID)
 		switch {
 		case e.TargetID != nil && e.TargetType == audit.TargetUser:
-			e.TargetName, e.TargetEmail = userName(n, *e.TargetID), userEmail(n, *e.TargetID)
+			e.TargetName, e.TargetEmail = web.UserName(n, *e.TargetID), web.UserEmail(n, *e.TargetID)
 		case e.TargetID != nil && e.TargetType == audit.TargetService:
-			e.TargetName = strPtr(n.Services[*e.TargetID].Name)
+			e.TargetName = web.StrPtr(n.Services[*e.TargetID].Name)
 		}
 	}
-	return writeList(c, items, p, pp, total)
+	return web.WriteList(c, items, p, pp, total)
 }

@@ -1,24 +1,15 @@
 package httpapi
 
 import (
-	"errors"
 	"net/http"
+	"paygate/adapters/httpapi/web"
 	"paygate/core/accounts"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/accounts/audit"
-	"paygate/core/accounts/signin"
-	"paygate/core/accounts/user"
 	"paygate/core/platform/errs"
-)
-
-const (
-	ctxUser    = "user"
-	ctxSession = "session_id"
 )
 
 // signedIn requires a valid panel access token of an active user.
@@ -33,35 +24,9 @@ func (s *server) signedIn(next echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		c.Set(ctxUser, u)
-		c.Set(ctxSession, sid)
+		web.SignIn(c, u, sid)
 		return next(c)
 	}
-}
-
-// adminOnly answers 403 to signed-in users who are not admins. For admins it
-// puts the request's address and id in the context, for the audit log.
-func adminOnly(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		if caller(c).Role != user.RoleAdmin {
-			return errs.ErrForbidden
-		}
-		req := c.Request()
-		src := audit.Source{IPAddress: c.RealIP(), RequestID: requestIDOf(c)}
-		c.SetRequest(req.WithContext(audit.WithSource(req.Context(), src)))
-		return next(c)
-	}
-}
-
-func caller(c echo.Context) *user.User {
-	u, _ := c.Get(ctxUser).(*user.User)
-	return u
-}
-
-// callerSession is the id of the session the caller's access token belongs to.
-func callerSession(c echo.Context) uint64 {
-	id, _ := c.Get(ctxSession).(uint64)
-	return id
 }
 
 type loginRequest struct {
@@ -120,26 +85,15 @@ const refreshCookieMaxAge = 90 * 24 * time.Hour
 
 func (s *server) login(c echo.Context) error {
 	var req loginRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	l, err := s.app.Accounts.Login(c.Request().Context(), req.Email, req.Password, c.Request().UserAgent(), c.RealIP())
 	if err != nil {
-		return withRetryAfter(c, err)
+		return web.WithRetryAfter(c, err)
 	}
 	s.setRefreshCookie(c, l.RefreshToken, refreshCookieMaxAge)
 	return c.JSON(http.StatusOK, loginResponse(l))
-}
-
-// withRetryAfter sets Retry-After (whole seconds, rounded up) when err is
-// a sign-in backoff, and returns err for the error handler.
-func withRetryAfter(c echo.Context, err error) error {
-	var b *signin.BlockedError
-	if errors.As(err, &b) {
-		secs := int((b.RetryAfter + time.Second - 1) / time.Second)
-		c.Response().Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
-	}
-	return err
 }
 
 type refreshRequest struct {
@@ -160,7 +114,7 @@ func refreshToken(c echo.Context, req refreshRequest) (token string, fromCookie 
 
 func (s *server) refresh(c echo.Context) error {
 	var req refreshRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	token, fromCookie := refreshToken(c, req)
@@ -187,11 +141,11 @@ func (s *server) refresh(c echo.Context) error {
 // caller's; it clears the cookie.
 func (s *server) logout(c echo.Context) error {
 	var req refreshRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	token, _ := refreshToken(c, req)
-	if err := s.app.Accounts.Logout(c.Request().Context(), caller(c), callerSession(c), token); err != nil {
+	if err := s.app.Accounts.Logout(c.Request().Context(), web.Caller(c), web.CallerSession(c), token); err != nil {
 		return err
 	}
 	s.clearRefreshCookie(c)
@@ -199,7 +153,7 @@ func (s *server) logout(c echo.Context) error {
 }
 
 func (s *server) me(c echo.Context) error {
-	u, err := s.app.Accounts.Me(c.Request().Context(), caller(c))
+	u, err := s.app.Accounts.Me(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"paygate/adapters/httpapi/web"
 
 	"github.com/labstack/echo/v4"
 )
@@ -16,10 +17,10 @@ type balanceCheckoutRequest struct {
 // caller's own balance when it succeeds; the caller opens payment_url.
 func (s *server) createBalanceCheckout(c echo.Context) error {
 	var req balanceCheckoutRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	co, err := s.app.Gateway.CreateBalanceCheckout(c.Request().Context(), caller(c), req.Amount)
+	co, err := s.app.Gateway.CreateBalanceCheckout(c.Request().Context(), web.Caller(c), req.Amount)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/adapters/httpapi/web"
 	"paygate/core/gateway"
 	"paygate/core/gateway/beneficiary"
 	"paygate/core/gateway/payout"
@@ -28,8 +29,8 @@ type beneficiaryResponse struct {
 
 func toBeneficiaryResponse(b *beneficiary.Beneficiary) beneficiaryResponse {
 	m := b.Payee.Masked()
-	return beneficiaryResponse{ID: b.ID, Type: m.Type, Name: m.Name, AccountNumber: optional(m.AccountNumber), IFSC: optional(m.IFSC),
-		VPA: optional(m.VPA), NameAtSource: optional(b.NameAtSource), VerifiedAt: b.VerifiedAt, CreatedAt: b.CreatedAt}
+	return beneficiaryResponse{ID: b.ID, Type: m.Type, Name: m.Name, AccountNumber: web.StrPtr(m.AccountNumber), IFSC: web.StrPtr(m.IFSC),
+		VPA: web.StrPtr(m.VPA), NameAtSource: web.StrPtr(b.NameAtSource), VerifiedAt: b.VerifiedAt, CreatedAt: b.CreatedAt}
 }
 
 type beneficiaryListResponse struct {
@@ -37,11 +38,11 @@ type beneficiaryListResponse struct {
 }
 
 func (s *server) listBeneficiaries(c echo.Context) error {
-	list, err := s.app.Gateway.Beneficiaries(c.Request().Context(), caller(c))
+	list, err := s.app.Gateway.Beneficiaries(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, beneficiaryListResponse{Data: mapSlice(list, toBeneficiaryResponse)})
+	return c.JSON(http.StatusOK, beneficiaryListResponse{Data: web.MapSlice(list, toBeneficiaryResponse)})
 }
 
 // bodyID is a positive integer field of a gateway body (0: absent or not one).
@@ -57,8 +58,8 @@ func (g *gatewayBody) bodyID(name string) uint64 {
 // createBeneficiary verifies a payee once (an account verification billed
 // on api_key_id) and saves it when found; it needs the payout credential.
 func (s *server) createBeneficiary(c echo.Context) error {
-	u := caller(c)
-	if err := s.app.Accounts.CheckPayoutAuthorization(u, callerSession(c), c.Request().Header.Get("X-Payout-Authorization")); err != nil {
+	u := web.Caller(c)
+	if err := s.app.Accounts.CheckPayoutAuthorization(u, web.CallerSession(c), c.Request().Header.Get("X-Payout-Authorization")); err != nil {
 		return err
 	}
 	b, err := s.readGatewayBody(c, "api_key_id", "type", "name", "account_number", "ifsc", "vpa")
@@ -79,7 +80,7 @@ func (s *server) createBeneficiary(c echo.Context) error {
 		return err
 	}
 	saved, err := s.app.Gateway.SaveBeneficiary(c.Request().Context(), u, gateway.SaveBeneficiaryInput{
-		RequestID: requestIDOf(c), IP: c.RealIP(), KeyID: keyID, Payee: payee,
+		RequestID: web.RequestID(c), IP: c.RealIP(), KeyID: keyID, Payee: payee,
 	})
 	if err != nil {
 		return err
@@ -92,7 +93,7 @@ func (s *server) deleteBeneficiary(c echo.Context) error {
 	if err != nil || id == 0 {
 		return beneficiary.ErrNotFound
 	}
-	if err := s.app.Gateway.DeleteBeneficiary(c.Request().Context(), caller(c), id); err != nil {
+	if err := s.app.Gateway.DeleteBeneficiary(c.Request().Context(), web.Caller(c), id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/adapters/httpapi/web"
 	"paygate/core/platform/errs"
 )
 
@@ -22,12 +23,12 @@ func FuzzBind(f *testing.F) {
 		`{"nmae":"typo"}`, `{"name":1}`, `[]`, `null`, `{"name":"A"} {"name":"B"}`, `{"name":"\u0000"}`, "\xff", `{"role":"god"}`} {
 		f.Add([]byte(b))
 	}
-	s := &server{validate: newValidator(), maxBody: 1 << 16}
+	k := web.NewKit(nil, 1<<16, 0)
 	e := echo.New()
 	f.Fuzz(func(t *testing.T, body []byte) {
 		c := e.NewContext(httptest.NewRequest("POST", "/", bytes.NewReader(body)), httptest.NewRecorder())
 		var req createUserRequest
-		err := s.bind(c, &req)
+		err := k.Bind(c, &req)
 		if err != nil {
 			if k := errs.KindOf(err); k != errs.BadRequest && k != errs.Invalid && k != errs.TooLarge {
 				t.Fatalf("refused as %v: %v", k, err)
@@ -37,7 +38,7 @@ func FuzzBind(f *testing.F) {
 		if len(bytes.TrimSpace(body)) > 0 && !json.Valid(body) {
 			t.Fatalf("accepted %q: not JSON", body)
 		}
-		if s.validate.Struct(&req) != nil {
+		if k.Check(&req) != nil {
 			t.Fatalf("accepted %+v against the validate tags", req)
 		}
 		if len(bytes.TrimSpace(body)) == 0 {

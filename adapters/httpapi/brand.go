@@ -12,6 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/adapters/httpapi/web"
 	"paygate/core/platform/errs"
 	"paygate/core/resale/brand"
 	"paygate/core/resale/storefront"
@@ -105,7 +106,7 @@ func (s *server) getBrand(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	b, err := bs.Get(c.Request().Context(), caller(c))
+	b, err := bs.Get(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
 	}
@@ -118,10 +119,10 @@ func (s *server) putBrand(c echo.Context) error {
 		return err
 	}
 	var req brandRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	b, err := bs.Update(c.Request().Context(), caller(c), brand.Input{Name: req.BrandName,
+	b, err := bs.Update(c.Request().Context(), web.Caller(c), brand.Input{Name: req.BrandName,
 		SupportEmail: req.SupportEmail, SupportPhone: req.SupportPhone, Domains: req.Domains})
 	if err != nil {
 		return err
@@ -135,7 +136,7 @@ func (s *server) verifyBrandDomain(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	b, err := bs.VerifyDomain(c.Request().Context(), caller(c), c.Param("host"))
+	b, err := bs.VerifyDomain(c.Request().Context(), web.Caller(c), c.Param("host"))
 	if err != nil {
 		return err
 	}
@@ -171,17 +172,17 @@ func (s *server) putBrandLogo(c echo.Context) error {
 	}
 	req := c.Request()
 	// Refuse anyone but a reseller before a byte of the upload is read.
-	if _, err := bs.Get(req.Context(), caller(c)); err != nil {
+	if _, err := bs.Get(req.Context(), web.Caller(c)); err != nil {
 		return err
 	}
-	release, ok := s.logoUploads.take(caller(c).ID)
+	release, ok := s.logoUploads.take(web.Caller(c).ID)
 	if !ok {
 		c.Response().Header().Set("Retry-After", "2")
 		return errLogoBusy
 	}
 	defer release()
 	if mt, _, err := mime.ParseMediaType(req.Header.Get(echo.HeaderContentType)); err != nil || mt != echo.MIMEMultipartForm {
-		return errNotMultipart
+		return web.ErrNotMultipart
 	}
 	if req.ContentLength > maxLogoBody {
 		return errLogoBodyTooLarge
@@ -192,7 +193,7 @@ func (s *server) putBrandLogo(c echo.Context) error {
 		if errors.As(err, &tooLarge) {
 			return errLogoBodyTooLarge
 		}
-		return errNotMultipart.Wrap(err)
+		return web.ErrNotMultipart.Wrap(err)
 	}
 	form := req.MultipartForm
 	defer form.RemoveAll()
@@ -219,7 +220,7 @@ func (s *server) putBrandLogo(c echo.Context) error {
 		return fmt.Errorf("open uploaded logo: %w", err)
 	}
 	defer f.Close()
-	b, err := bs.SetLogo(req.Context(), caller(c), f)
+	b, err := bs.SetLogo(req.Context(), web.Caller(c), f)
 	if err != nil {
 		return err
 	}
@@ -258,7 +259,7 @@ func (s *server) deleteBrandLogo(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := bs.DeleteLogo(c.Request().Context(), caller(c)); err != nil {
+	if err := bs.DeleteLogo(c.Request().Context(), web.Caller(c)); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -270,7 +271,7 @@ func (s *server) getBrandLogo(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	rc, typ, err := bs.Logo(c.Request().Context(), caller(c))
+	rc, typ, err := bs.Logo(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"paygate/adapters/httpapi/web"
 	"paygate/core/gateway"
 	"strings"
 
@@ -135,11 +136,11 @@ button,a.button{box-sizing:border-box;width:100%;padding:12px;border:0;border-ra
 
 func (s *server) renderCheckout(c echo.Context, status int, v checkoutView) error {
 	var buf bytes.Buffer
-	v.Nonce = newNonce()
+	v.Nonce = web.NewNonce()
 	if err := checkoutTemplate.Execute(&buf, v); err != nil {
 		return err
 	}
-	pageHeaders(c, cspCheckout(v.Nonce), "no-referrer")
+	web.PageHeaders(c, cspCheckout(v.Nonce), "no-referrer")
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.HTMLBlob(status, buf.Bytes())
 }
@@ -181,7 +182,7 @@ func (s *server) checkoutView(co *gateway.Checkout) (int, checkoutView, error) {
 	}
 	if v.Open {
 		intent := co.Intent
-		png, err := qrPNG(intent, 256)
+		png, err := web.QRPNG(intent, 256)
 		if err != nil {
 			return 0, v, err
 		}

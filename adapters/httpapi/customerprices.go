@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/shopspring/decimal"
 
+	"paygate/adapters/httpapi/web"
 	"paygate/core/platform/errs"
 	"paygate/core/platform/inr"
 	"paygate/core/resale"
@@ -52,11 +53,11 @@ type customerPricesResponse struct {
 }
 
 func (s *server) listCustomerPrices(c echo.Context) error {
-	rows, markup, err := s.app.Selling.Prices(c.Request().Context(), caller(c))
+	rows, markup, err := s.app.Selling.Prices(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
 	}
-	out := mapSlice(rows, toCustomerPriceResponse)
+	out := web.MapSlice(rows, toCustomerPriceResponse)
 	if out == nil {
 		out = []customerPriceResponse{}
 	}
@@ -103,16 +104,16 @@ func (s *server) previewCustomerPrices(c echo.Context) error {
 		v := c.QueryParam(name)
 		return &v
 	}
-	ch := resale.Change{Markup: moneyField(fe, "markup", opt("markup"), 2), ServiceID: uintParam(c, fe, "service_id"),
-		Price: moneyField(fe, "price", opt("price"), 4)}
+	ch := resale.Change{Markup: web.MoneyField(fe, "markup", opt("markup"), 2), ServiceID: web.UintParam(c, fe, "service_id"),
+		Price: web.MoneyField(fe, "price", opt("price"), 4)}
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, markup, err := s.app.Selling.Preview(c.Request().Context(), caller(c), ch)
+	rows, markup, err := s.app.Selling.Preview(c.Request().Context(), web.Caller(c), ch)
 	if err != nil {
 		return err
 	}
-	out := customerPricePreviewList{Data: mapSlice(rows, toCustomerPricePreview), Meta: customerPricePreviewMeta{DefaultMarkup: inr.Format2Ptr(markup)}}
+	out := customerPricePreviewList{Data: web.MapSlice(rows, toCustomerPricePreview), Meta: customerPricePreviewMeta{DefaultMarkup: inr.Format2Ptr(markup)}}
 	if out.Data == nil {
 		out.Data = []customerPricePreviewResponse{}
 	}
@@ -129,23 +130,23 @@ type customerPriceRequest struct {
 }
 
 func (s *server) putCustomerPrice(c echo.Context) error {
-	id, err := idParam(c, "service_id")
+	id, err := web.IDParam(c, "service_id")
 	if err != nil {
 		return err
 	}
 	var req customerPriceRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	fe := errs.FieldErrors{}
 	if req.Price == nil {
 		fe.Add("price", "is required")
 	}
-	price := moneyField(fe, "price", req.Price, 4)
+	price := web.MoneyField(fe, "price", req.Price, 4)
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	row, err := s.app.Selling.SetPrice(c.Request().Context(), caller(c), id, *price)
+	row, err := s.app.Selling.SetPrice(c.Request().Context(), web.Caller(c), id, *price)
 	if err != nil {
 		return err
 	}
@@ -153,11 +154,11 @@ func (s *server) putCustomerPrice(c echo.Context) error {
 }
 
 func (s *server) deleteCustomerPrice(c echo.Context) error {
-	id, err := idParam(c, "service_id")
+	id, err := web.IDParam(c, "service_id")
 	if err != nil {
 		return err
 	}
-	if err := s.app.Selling.DeletePrice(c.Request().Context(), caller(c), id); err != nil {
+	if err := s.app.Selling.DeletePrice(c.Request().Context(), web.Caller(c), id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -173,7 +174,7 @@ type customerMarkupResponse struct {
 
 func (s *server) putCustomerMarkup(c echo.Context) error {
 	var req customerMarkupRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	fe := errs.FieldErrors{}
@@ -187,13 +188,13 @@ func (s *server) putCustomerMarkup(c echo.Context) error {
 		if err := json.Unmarshal(raw, &v); err != nil {
 			fe.Add("default_markup", "must be a decimal string with at most 2 decimals, or null")
 		} else {
-			markup = moneyField(fe, "default_markup", &v, 2)
+			markup = web.MoneyField(fe, "default_markup", &v, 2)
 		}
 	}
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	got, err := s.app.Selling.SetMarkup(c.Request().Context(), caller(c), markup)
+	got, err := s.app.Selling.SetMarkup(c.Request().Context(), web.Caller(c), markup)
 	if err != nil {
 		return err
 	}
@@ -220,14 +221,14 @@ func toCommissionResponse(s *settlement.Settlement) commissionResponse {
 func (s *server) listCommissions(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	loc := s.app.History.Location()
-	from, to := timeParam(c, fe, "from", loc, false), timeParam(c, fe, "to", loc, true)
-	p, pp := page(c, fe)
+	from, to := web.TimeParam(c, fe, "from", loc, false), web.TimeParam(c, fe, "to", loc, true)
+	p, pp := web.Page(c, fe)
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	list, total, err := s.app.Selling.Commissions(c.Request().Context(), caller(c), from, to, p, pp)
+	list, total, err := s.app.Selling.Commissions(c.Request().Context(), web.Caller(c), from, to, p, pp)
 	if err != nil {
 		return err
 	}
-	return writeList(c, mapSlice(list, toCommissionResponse), p, pp, total)
+	return web.WriteList(c, web.MapSlice(list, toCommissionResponse), p, pp, total)
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"paygate/core/accounts/audit"
+	"paygate/adapters/httpapi/web"
 	"paygate/core/accounts/user"
 	"paygate/core/metering/hitlog"
 	"paygate/core/money/ledger"
@@ -22,35 +22,6 @@ import (
 // A reseller's customers (decisions "Resellers: customers and their scoping"): every route here is the
 // reseller's own, and an id that is not its customer is 404.
 
-// resellerOnly refuses anyone but a reseller (403 before any id is read)
-// and carries the request's source to the audit entries.
-func resellerOnly(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		if caller(c).Role != user.RoleReseller {
-			return errs.ErrForbidden
-		}
-		return next(withAuditSource(c))
-	}
-}
-
-// adminOrReseller lets admins and resellers through (deciding balance
-// requests: a reseller its customers' only, which the use case checks).
-func adminOrReseller(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		if r := caller(c).Role; r != user.RoleAdmin && r != user.RoleReseller {
-			return errs.ErrForbidden
-		}
-		return next(withAuditSource(c))
-	}
-}
-
-func withAuditSource(c echo.Context) echo.Context {
-	req := c.Request()
-	src := audit.Source{IPAddress: c.RealIP(), RequestID: requestIDOf(c)}
-	c.SetRequest(req.WithContext(audit.WithSource(req.Context(), src)))
-	return c
-}
-
 type createCustomerRequest struct {
 	Name     string `json:"name" validate:"required,max=255"`
 	Email    string `json:"email" validate:"required,max=255"`
@@ -60,15 +31,15 @@ type createCustomerRequest struct {
 
 func (s *server) createCustomer(c echo.Context) error {
 	var req createCustomerRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	u, err := s.app.Customers.Create(c.Request().Context(), caller(c), customers.NewCustomer{
+	u, err := s.app.Customers.Create(c.Request().Context(), web.Caller(c), customers.NewCustomer{
 		Profile: user.Profile{Name: req.Name, Email: req.Email, Phone: req.Phone, Password: req.Password}})
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusCreated, s.customerResponse(caller(c), u))
+	return c.JSON(http.StatusCreated, s.customerResponse(web.Caller(c), u))
 }
 
 // customerResponse is a user JSON naming its reseller (the caller).
@@ -80,45 +51,45 @@ func (s *server) customerResponse(reseller, u *user.User) userResponse {
 
 func (s *server) listCustomers(c echo.Context) error {
 	fe := errs.FieldErrors{}
-	p, pp := page(c, fe)
+	p, pp := web.Page(c, fe)
 	f := user.Filter{Status: user.Status(c.QueryParam("status")), Q: strings.TrimSpace(c.QueryParam("search")), Page: p, PerPage: pp}
-	user.CheckAccount(fe, nil, given(f.Status), nil)
+	user.CheckAccount(fe, nil, web.Given(f.Status), nil)
 	if len(f.Q) > 255 {
 		fe.Add("search", "must be at most 255 characters")
 	}
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.Customers.List(c.Request().Context(), caller(c), f)
+	rows, total, err := s.app.Customers.List(c.Request().Context(), web.Caller(c), f)
 	if err != nil {
 		return err
 	}
-	return writeList(c, mapSlice(rows, func(u *user.User) userResponse { return s.customerResponse(caller(c), u) }), p, pp, total)
+	return web.WriteList(c, web.MapSlice(rows, func(u *user.User) userResponse { return s.customerResponse(web.Caller(c), u) }), p, pp, total)
 }
 
 func (s *server) getCustomer(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	u, err := s.app.Customers.Get(c.Request().Context(), caller(c), id)
+	u, err := s.app.Customers.Get(c.Request().Context(), web.Caller(c), id)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, s.customerResponse(caller(c), u))
+	return c.JSON(http.StatusOK, s.customerResponse(web.Caller(c), u))
 }
 
 func (s *server) setCustomerStatus(st user.Status) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		id, err := idParam(c, "id")
+		id, err := web.IDParam(c, "id")
 		if err != nil {
 			return err
 		}
-		u, err := s.app.Customers.SetStatus(c.Request().Context(), caller(c), id, st)
+		u, err := s.app.Customers.SetStatus(c.Request().Context(), web.Caller(c), id, st)
 		if err != nil {
 			return err
 		}
-		return c.JSON(http.StatusOK, s.customerResponse(caller(c), u))
+		return c.JSON(http.StatusOK, s.customerResponse(web.Caller(c), u))
 	}
 }
 
@@ -130,39 +101,39 @@ type customerLimitsRequest struct {
 }
 
 func (s *server) setCustomerLimits(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	var req customerLimitsRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	u, err := s.app.Customers.SetLimits(c.Request().Context(), caller(c), id, customers.LimitsPatch{
+	u, err := s.app.Customers.SetLimits(c.Request().Context(), web.Caller(c), id, customers.LimitsPatch{
 		DailyPayoutLimit: req.DailyPayoutLimit, CollectionFeePercent: req.CollectionFeePercent})
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, s.customerResponse(caller(c), u))
+	return c.JSON(http.StatusOK, s.customerResponse(web.Caller(c), u))
 }
 
 func (s *server) listCustomerKeys(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	keys, err := s.app.Customers.Keys(c.Request().Context(), caller(c), id)
+	keys, err := s.app.Customers.Keys(c.Request().Context(), web.Caller(c), id)
 	if err != nil {
 		return err
 	}
-	return writePaged(c, mapSlice(keys, s.toKeyResponse))
+	return web.WritePaged(c, web.MapSlice(keys, s.toKeyResponse))
 }
 
 // errNoCSV: the customers' lists are JSON only.
 var errNoCSV = errs.Validation(map[string][]string{"format": {"must be json here"}})
 
 func (s *server) listCustomerHits(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
@@ -171,7 +142,7 @@ func (s *server) listCustomerHits(c echo.Context) error {
 	if h.csv {
 		return errNoCSV
 	}
-	f := hitlog.Filter{ServiceID: uintParam(c, fe, "service_id"), APIKeyID: uintParam(c, fe, "api_key_id"),
+	f := hitlog.Filter{ServiceID: web.UintParam(c, fe, "service_id"), APIKeyID: web.UintParam(c, fe, "api_key_id"),
 		Status: hitlog.Status(c.QueryParam("status")), From: h.from, To: h.to, Page: h.page, PerPage: h.perPage}
 	switch f.Status {
 	case "", hitlog.StatusSuccess, hitlog.StatusFailed, hitlog.StatusInsufficientBalance, hitlog.StatusPending:
@@ -181,7 +152,7 @@ func (s *server) listCustomerHits(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.Customers.Hits(c.Request().Context(), caller(c), id, f)
+	rows, total, err := s.app.Customers.Hits(c.Request().Context(), web.Caller(c), id, f)
 	if err != nil {
 		return err
 	}
@@ -191,11 +162,11 @@ func (s *server) listCustomerHits(c echo.Context) error {
 	for i := range rows {
 		items[i] = toHitResponse(&rows[i].Hit)
 		items[i].RequestPayload = json.RawMessage("null")
-		items[i].APIKeyName, items[i].APIServiceName = strPtr(rows[i].KeyName), strPtr(rows[i].ServiceName)
+		items[i].APIKeyName, items[i].APIServiceName = web.StrPtr(rows[i].KeyName), web.StrPtr(rows[i].ServiceName)
 		com := inr.Format4(rows[i].Commission)
 		items[i].Commission = &com
 	}
-	m := windowMeta{listMeta: listMeta{Page: h.page, PerPage: h.perPage, Total: total}}
+	m := web.WindowMeta{ListMeta: web.ListMeta{Page: h.page, PerPage: h.perPage, Total: total}}
 	if total > int64(hitlog.ListWindow) {
 		m.Total, m.TotalCapped = int64(hitlog.ListWindow), true
 	}
@@ -203,7 +174,7 @@ func (s *server) listCustomerHits(c echo.Context) error {
 }
 
 func (s *server) listCustomerTransactions(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
@@ -223,11 +194,11 @@ func (s *server) listCustomerTransactions(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.Customers.Transactions(c.Request().Context(), caller(c), id, f)
+	rows, total, err := s.app.Customers.Transactions(c.Request().Context(), web.Caller(c), id, f)
 	if err != nil {
 		return err
 	}
-	return writeWindowList(c, mapSlice(rows, toTransactionResponse), h.page, h.perPage, total, ledger.ListWindow)
+	return web.WriteWindowList(c, web.MapSlice(rows, toTransactionResponse), h.page, h.perPage, total, ledger.ListWindow)
 }
 
 type transferRequest struct {
@@ -249,19 +220,19 @@ type transferResponse struct {
 
 func toTransferResponse(t *transfer.Transfer) transferResponse {
 	return transferResponse{ID: t.ID, CustomerID: t.CustomerID, Direction: string(t.Direction), Amount: inr.Format2(t.Amount),
-		BalanceRequestID: t.BalanceRequestID, CreatedAt: timePtr(t.CreatedAt)}
+		BalanceRequestID: t.BalanceRequestID, CreatedAt: web.TimePtr(t.CreatedAt)}
 }
 
 func (s *server) createTransfer(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	var req transferRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	res, err := s.app.Customers.Transfer(c.Request().Context(), caller(c), id,
+	res, err := s.app.Customers.Transfer(c.Request().Context(), web.Caller(c), id,
 		transfer.Input{Amount: req.Amount, Direction: req.Direction}, c.Request().Header.Get("Idempotency-Key"))
 	if err != nil {
 		return err
@@ -276,27 +247,27 @@ func (s *server) createTransfer(c echo.Context) error {
 }
 
 func (s *server) listCustomerTransfers(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	fe := errs.FieldErrors{}
-	p, pp := page(c, fe)
+	p, pp := web.Page(c, fe)
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.Customers.Transfers(c.Request().Context(), caller(c), id, p, pp)
+	rows, total, err := s.app.Customers.Transfers(c.Request().Context(), web.Caller(c), id, p, pp)
 	if err != nil {
 		return err
 	}
-	return writeList(c, mapSlice(rows, toTransferResponse), p, pp, total)
+	return web.WriteList(c, web.MapSlice(rows, toTransferResponse), p, pp, total)
 }
 
 // listCustomerTopUps is GET /balance-requests?scope=customers: the
 // reseller's customers' requests, each naming its customer.
 func (s *server) listCustomerTopUps(c echo.Context, f topup.Filter) error {
 	ctx := c.Request().Context()
-	rows, total, err := s.app.TopUps.ListCustomerTopUps(ctx, caller(c), f)
+	rows, total, err := s.app.TopUps.ListCustomerTopUps(ctx, web.Caller(c), f)
 	if err != nil {
 		return err
 	}
@@ -306,7 +277,7 @@ func (s *server) listCustomerTopUps(c echo.Context, f topup.Filter) error {
 		uid := rows[i].UserID
 		if _, ok := names[uid]; !ok {
 			names[uid] = nil
-			if u, err := s.app.Customers.Get(ctx, caller(c), uid); err == nil {
+			if u, err := s.app.Customers.Get(ctx, web.Caller(c), uid); err == nil {
 				names[uid] = &u.Name
 			} else if errs.KindOf(err) != errs.NotFound {
 				return err
@@ -315,7 +286,7 @@ func (s *server) listCustomerTopUps(c echo.Context, f topup.Filter) error {
 		items[i] = toTopUpResponse(&rows[i])
 		items[i].UserName = names[uid]
 	}
-	return writeList(c, items, f.Page, f.PerPage, total)
+	return web.WriteList(c, items, f.Page, f.PerPage, total)
 }
 
 type resellerDashboardResponse struct {
@@ -346,7 +317,7 @@ type resellerDashboardLine struct {
 // rangeEnd reads an exclusive end: an RFC 3339 time as given, a date as
 // the start of the next local day.
 func rangeEnd(c echo.Context, fe errs.FieldErrors, name string, loc *time.Location) *time.Time {
-	t := timeParam(c, fe, name, loc, true)
+	t := web.TimeParam(c, fe, name, loc, true)
 	if t != nil {
 		if _, err := time.Parse(time.RFC3339, c.QueryParam(name)); err != nil {
 			next := t.Add(time.Nanosecond)
@@ -361,7 +332,7 @@ func rangeEnd(c echo.Context, fe errs.FieldErrors, name string, loc *time.Locati
 func (s *server) resellerDashboard(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	loc := s.app.History.Location()
-	from := timeParam(c, fe, "from", loc, false)
+	from := web.TimeParam(c, fe, "from", loc, false)
 	to := rangeEnd(c, fe, "to", loc)
 	if err := fe.Err(); err != nil {
 		return err
@@ -375,7 +346,7 @@ func (s *server) resellerDashboard(c echo.Context) error {
 		start := time.Date(y, m, d, 0, 0, 0, 0, loc).AddDate(0, 0, -29)
 		from = &start
 	}
-	d, err := s.app.Customers.Dashboard(c.Request().Context(), caller(c), *from, *to)
+	d, err := s.app.Customers.Dashboard(c.Request().Context(), web.Caller(c), *from, *to)
 	if err != nil {
 		return err
 	}

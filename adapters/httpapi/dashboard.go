@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"paygate/adapters/httpapi/web"
 	"paygate/core/metering/history"
 
 	"github.com/labstack/echo/v4"
@@ -103,10 +104,10 @@ func toDashboardResponse(d *history.Dashboard) dashboardResponse {
 		Timezone: d.Zone, From: d.From, To: d.To,
 		Balance: inr.Format2(d.User.Balance), TotalSpent: inr.Format2(d.User.TotalSpent),
 		Spend: inr.Format4(d.Usage.Revenue), Calls: toUsageCounts(d.Usage),
-		Days: mapSlice(d.Days, func(x *history.DayUsage) dashboardDay {
+		Days: web.MapSlice(d.Days, func(x *history.DayUsage) dashboardDay {
 			return dashboardDay{Date: x.Day, Calls: x.Calls, BilledCalls: x.Success, Spend: inr.Format4(x.Revenue)}
 		}),
-		TopServices: mapSlice(d.TopServices, func(x *history.ServiceUsage) dashboardService {
+		TopServices: web.MapSlice(d.TopServices, func(x *history.ServiceUsage) dashboardService {
 			return dashboardService{ServiceID: x.ServiceID, Name: nameOf(x.Name), Slug: nameOf(x.Slug),
 				Calls: x.Calls, BilledCalls: x.Success, Spend: inr.Format4(x.Revenue)}
 		}),
@@ -115,11 +116,11 @@ func toDashboardResponse(d *history.Dashboard) dashboardResponse {
 		out.Platform = &platformResponse{
 			Revenue: inr.Format4(p.Usage.Revenue), Cost: inr.Format4(p.Usage.Cost), Margin: inr.Format4(p.Usage.Margin()),
 			Calls: toUsageCounts(p.Usage),
-			Days: mapSlice(p.Days, func(x *history.DayUsage) platformDay {
+			Days: web.MapSlice(p.Days, func(x *history.DayUsage) platformDay {
 				return platformDay{Date: x.Day, Calls: x.Calls, BilledCalls: x.Success,
 					Revenue: inr.Format4(x.Revenue), Cost: inr.Format4(x.Cost), Margin: inr.Format4(x.Margin())}
 			}),
-			TopServices: mapSlice(p.TopServices, func(x *history.ServiceUsage) platformService {
+			TopServices: web.MapSlice(p.TopServices, func(x *history.ServiceUsage) platformService {
 				return platformService{ServiceID: x.ServiceID, Name: nameOf(x.Name), Slug: nameOf(x.Slug),
 					Calls: x.Calls, BilledCalls: x.Success,
 					Revenue: inr.Format4(x.Revenue), Cost: inr.Format4(x.Cost), Margin: inr.Format4(x.Margin())}
@@ -133,7 +134,7 @@ func toDashboardResponse(d *history.Dashboard) dashboardResponse {
 }
 
 func (s *server) dashboard(c echo.Context) error {
-	d, err := s.app.History.Dashboard(c.Request().Context(), caller(c))
+	d, err := s.app.History.Dashboard(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/labstack/echo/v4"
 
+	"paygate/adapters/httpapi/web"
 	"paygate/api"
 )
 
@@ -31,7 +32,7 @@ func (s *server) openapiRoutes(e *echo.Echo) {
 		if err != nil {
 			return err // logged once by the error handler, answered 500
 		}
-		pageHeaders(c, cspDocs, "same-origin")
+		web.PageHeaders(c, cspDocs, "same-origin")
 		c.Response().Header().Set(echo.HeaderCacheControl, "no-cache")
 		return c.HTMLBlob(http.StatusOK, page)
 	})
@@ -188,7 +189,7 @@ func operationEntry(doc *openapi3.T, method, path string, item *openapi3.PathIte
 			if r == nil || r.Value == nil {
 				continue
 			}
-			o.Responses = append(o.Responses, docsResponse{Status: code, Description: deref(r.Value.Description), Type: contentTypes(r.Value.Content)})
+			o.Responses = append(o.Responses, docsResponse{Status: code, Description: web.Deref(r.Value.Description), Type: contentTypes(r.Value.Content)})
 		}
 	}
 	return o

@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"paygate/adapters/einvoice"
+	"paygate/adapters/httpapi/web"
 	"paygate/core/billing/invoice"
 	"paygate/core/billing/issuing"
 )
@@ -39,11 +40,11 @@ type recordIRNRequest struct {
 }
 
 func (s *server) getEInvoice(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	e, err := s.app.Invoicing.EInvoice(c.Request().Context(), caller(c), id)
+	e, err := s.app.Invoicing.EInvoice(c.Request().Context(), web.Caller(c), id)
 	if err != nil {
 		return err
 	}
@@ -51,16 +52,16 @@ func (s *server) getEInvoice(c echo.Context) error {
 }
 
 func (s *server) recordIRN(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	var req recordIRNRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	in := issuing.IRNInput{IRN: req.IRN, AckNo: req.AckNo, AckDate: req.AckDate, SignedQR: req.SignedQR}
-	inv, err := s.app.Invoicing.RecordIRN(c.Request().Context(), caller(c), id, in)
+	inv, err := s.app.Invoicing.RecordIRN(c.Request().Context(), web.Caller(c), id, in)
 	if err != nil {
 		return err
 	}

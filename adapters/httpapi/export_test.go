@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"paygate/adapters/httpapi/web"
 	"slices"
 	"strings"
 )
@@ -18,3 +19,6 @@ func PanelRoutes() []string {
 	slices.Sort(out)
 	return out
 }
+
+// QRPNG exposes the checkout's QR code encoder to the tests.
+var QRPNG = web.QRPNG

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"paygate/adapters/httpapi/web"
 	"paygate/core/gateway"
 	"paygate/core/metering"
 	"strings"
@@ -54,7 +55,7 @@ type gatewayBody struct {
 }
 
 func (s *server) readGatewayBody(c echo.Context, known ...string) (*gatewayBody, error) {
-	raw, err := s.readBody(c)
+	raw, err := s.kit.ReadBody(c)
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +65,7 @@ func (s *server) readGatewayBody(c echo.Context, known ...string) (*gatewayBody,
 		dec.UseNumber()
 		// Only blanks may follow the object (dec.More() let `{…}]` through).
 		if err := dec.Decode(&fields); err != nil || !metering.JSONBlank(raw[dec.InputOffset():]) || fields == nil {
-			return nil, errBadJSON
+			return nil, web.ErrBadJSON
 		}
 	}
 	return newGatewayBody(fields, known), nil
@@ -141,22 +142,15 @@ func (s *server) verifyAccount(c echo.Context) error {
 		Aadhaar: b.str("aadhaar", true),
 	}
 	res, err := s.app.Gateway.VerifyAccount(c.Request().Context(), gateway.VerifyInput{
-		RequestID: requestIDOf(c), Creds: gatewayCredentials(c), IP: c.RealIP(), Request: req, BodyErrors: b.errors,
+		RequestID: web.RequestID(c), Creds: gatewayCredentials(c), IP: c.RealIP(), Request: req, BodyErrors: b.errors,
 	})
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, envelope(res.Charge, verifyData{
-		Verified: res.Verified, NameAtSource: optional(res.NameAtSource), ReferenceID: res.ReferenceID,
-		Type: string(res.Type), Identifier: res.Masked, Message: optional(res.Message),
+		Verified: res.Verified, NameAtSource: web.StrPtr(res.NameAtSource), ReferenceID: res.ReferenceID,
+		Type: string(res.Type), Identifier: res.Masked, Message: web.StrPtr(res.Message),
 	}))
-}
-
-func optional(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
 }
 
 type rechargeResponse struct {
@@ -181,7 +175,7 @@ func toRechargeResponse(r *recharge.Recharge) rechargeResponse {
 	return rechargeResponse{
 		ID: r.ID, UserID: r.UserID, ReferenceID: r.ReferenceID, Mobile: r.Mobile, Operator: r.Operator, Circle: r.Circle,
 		Amount: inr.Format2(r.Amount), Status: string(r.Status), OperatorRef: r.OperatorRef, FailReason: r.FailReason,
-		CreatedAt: timePtr(r.CreatedAt), UpdatedAt: timePtr(r.UpdatedAt), SubmittedAt: r.SubmittedAt,
+		CreatedAt: web.TimePtr(r.CreatedAt), UpdatedAt: web.TimePtr(r.UpdatedAt), SubmittedAt: r.SubmittedAt,
 		NeedsReconciliation: r.NeedsReconciliation(),
 	}
 }
@@ -196,7 +190,7 @@ func (s *server) rechargeMobile(c echo.Context) error {
 		Amount: b.str("amount", true), ReferenceID: b.str("reference_id", true),
 	}
 	res, err := s.app.Gateway.RechargeMobile(c.Request().Context(), gateway.RechargeInput{
-		RequestID: requestIDOf(c), Creds: gatewayCredentials(c), IP: c.RealIP(), Request: req, BodyErrors: b.errors,
+		RequestID: web.RequestID(c), Creds: gatewayCredentials(c), IP: c.RealIP(), Request: req, BodyErrors: b.errors,
 	})
 	if err != nil {
 		return err
@@ -249,7 +243,7 @@ func (s *server) createPayment(c echo.Context) error {
 		return err
 	}
 	in := gateway.PaymentInput{
-		RequestID: requestIDOf(c), Creds: gatewayCredentials(c), IP: c.RealIP(),
+		RequestID: web.RequestID(c), Creds: gatewayCredentials(c), IP: c.RealIP(),
 		IdempotencyKey: c.Request().Header.Get("Idempotency-Key"),
 		Create: payment.Create{
 			Amount: b.str("amount", true), Currency: b.str("currency", false),
@@ -299,7 +293,7 @@ func (s *server) toPaymentResponse(p *payment.Payment) paymentResponse {
 		PaymentID: p.PublicID, Status: string(p.Status), Amount: inr.Format2(p.Amount), Currency: p.Currency,
 		CustomerID: p.CustomerID, CallbackURL: p.CallbackURL, PaymentURL: s.app.Gateway.PaymentURL(p.PublicID), Livemode: p.Livemode, UTR: p.UTR, UserID: p.UserID,
 		Purpose: string(p.Purpose), Fee: inr.Format2(p.Fee),
-		ExpiresAt: timePtr(p.ExpiresAt), CompletedAt: p.CompletedAt, CreatedAt: timePtr(p.CreatedAt), UpdatedAt: timePtr(p.UpdatedAt),
+		ExpiresAt: web.TimePtr(p.ExpiresAt), CompletedAt: p.CompletedAt, CreatedAt: web.TimePtr(p.CreatedAt), UpdatedAt: web.TimePtr(p.UpdatedAt),
 		Refunded: inr.Format2(p.Refunded), Refundable: inr.Format2(p.Refundable()),
 	}
 }
@@ -329,7 +323,7 @@ func (s *server) paymentStatus(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, paymentStatusResponse{Success: true,
-		Data: paymentStatusData{paymentResponse: s.toPaymentResponse(p), Refunds: mapSlice(refunds, toRefundResponse(p))}})
+		Data: paymentStatusData{paymentResponse: s.toPaymentResponse(p), Refunds: web.MapSlice(refunds, toRefundResponse(p))}})
 }
 
 // gatewayTransactions is GET /api/v1/transaction/list: the key owner's
@@ -353,7 +347,7 @@ func (s *server) gatewayTransactions(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeWindowList(c, mapSlice(rows, toTransactionResponse), h.page, h.perPage, total, ledger.ListWindow)
+	return web.WriteWindowList(c, web.MapSlice(rows, toTransactionResponse), h.page, h.perPage, total, ledger.ListWindow)
 }
 
 // Panel lists of gateway records: the caller's own; an admin's all (or one
@@ -361,11 +355,11 @@ func (s *server) gatewayTransactions(c echo.Context) error {
 
 func (s *server) listPayments(c echo.Context) error {
 	fe := errs.FieldErrors{}
-	p, pp := page(c, fe)
+	p, pp := web.Page(c, fe)
 	loc := s.app.History.Location()
 	f := payment.Filter{
-		UserID: uintParam(c, fe, "user_id"), Status: payment.Status(c.QueryParam("status")),
-		From: timeParam(c, fe, "from", loc, false), To: timeParam(c, fe, "to", loc, true), Page: p, PerPage: pp,
+		UserID: web.UintParam(c, fe, "user_id"), Status: payment.Status(c.QueryParam("status")),
+		From: web.TimeParam(c, fe, "from", loc, false), To: web.TimeParam(c, fe, "to", loc, true), Page: p, PerPage: pp,
 	}
 	switch f.Status {
 	case "", payment.StatusCreated, payment.StatusPending, payment.StatusSuccess, payment.StatusFailed, payment.StatusExpired:
@@ -376,32 +370,32 @@ func (s *server) listPayments(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	rows, total, err := s.app.Gateway.ListPayments(ctx, caller(c), f)
+	rows, total, err := s.app.Gateway.ListPayments(ctx, web.Caller(c), f)
 	if err != nil {
 		return err
 	}
-	items := mapSlice(rows, s.toPaymentResponse)
+	items := web.MapSlice(rows, s.toPaymentResponse)
 	var ids directory.IDs
 	for _, p := range items {
 		ids.Users = append(ids.Users, p.UserID)
 	}
-	n, err := s.app.History.Names(ctx, caller(c), ids)
+	n, err := s.app.History.Names(ctx, web.Caller(c), ids)
 	if err != nil {
 		return err
 	}
 	for i := range items {
-		items[i].UserName, items[i].UserEmail = userName(n, items[i].UserID), userEmail(n, items[i].UserID)
+		items[i].UserName, items[i].UserEmail = web.UserName(n, items[i].UserID), web.UserEmail(n, items[i].UserID)
 	}
-	return writeList(c, items, p, pp, total)
+	return web.WriteList(c, items, p, pp, total)
 }
 
 func (s *server) listRecharges(c echo.Context) error {
 	fe := errs.FieldErrors{}
-	p, pp := page(c, fe)
+	p, pp := web.Page(c, fe)
 	loc := s.app.History.Location()
 	f := recharge.Filter{
-		UserID: uintParam(c, fe, "user_id"), Status: recharge.Status(c.QueryParam("status")),
-		From: timeParam(c, fe, "from", loc, false), To: timeParam(c, fe, "to", loc, true), Page: p, PerPage: pp,
+		UserID: web.UintParam(c, fe, "user_id"), Status: recharge.Status(c.QueryParam("status")),
+		From: web.TimeParam(c, fe, "from", loc, false), To: web.TimeParam(c, fe, "to", loc, true), Page: p, PerPage: pp,
 	}
 	switch f.Status {
 	case "", recharge.StatusPending, recharge.StatusSuccess, recharge.StatusFailed:
@@ -418,9 +412,9 @@ func (s *server) listRecharges(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.Gateway.ListRecharges(c.Request().Context(), caller(c), f)
+	rows, total, err := s.app.Gateway.ListRecharges(c.Request().Context(), web.Caller(c), f)
 	if err != nil {
 		return err
 	}
-	return writeList(c, mapSlice(rows, toRechargeResponse), p, pp, total)
+	return web.WriteList(c, web.MapSlice(rows, toRechargeResponse), p, pp, total)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/adapters/httpapi/web"
 	"paygate/core/gateway/payment"
 	"paygate/core/platform/errs"
 	"paygate/core/platform/inr"
@@ -30,27 +31,27 @@ type heldCollectionResponse struct {
 func toHeldCollectionResponse(p *payment.Payment) heldCollectionResponse {
 	return heldCollectionResponse{PaymentID: p.PublicID, UserID: p.UserID, Amount: inr.Format2(p.Amount),
 		Purpose: string(p.Purpose), Status: string(p.Status), UTR: p.UTR, Livemode: p.Livemode,
-		CreditHeldAt: p.CreditHeldAt, CreatedAt: timePtr(p.CreatedAt)}
+		CreditHeldAt: p.CreditHeldAt, CreatedAt: web.TimePtr(p.CreatedAt)}
 }
 
 func (s *server) listHeldCollections(c echo.Context) error {
 	fe := errs.FieldErrors{}
-	p, pp := page(c, fe)
+	p, pp := web.Page(c, fe)
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.Gateway.HeldCollections(c.Request().Context(), caller(c), p, pp)
+	rows, total, err := s.app.Gateway.HeldCollections(c.Request().Context(), web.Caller(c), p, pp)
 	if err != nil {
 		return err
 	}
-	return writeList(c, mapSlice(rows, toHeldCollectionResponse), p, pp, total)
+	return web.WriteList(c, web.MapSlice(rows, toHeldCollectionResponse), p, pp, total)
 }
 
 // retryHeldCollection completes a held payment once its beneficiary's
 // balance can hold it: 200 with the payment; still too large 409
 // collection_held.
 func (s *server) retryHeldCollection(c echo.Context) error {
-	p, err := s.app.Gateway.RetryHeldCollection(c.Request().Context(), caller(c), c.Param("id"))
+	p, err := s.app.Gateway.RetryHeldCollection(c.Request().Context(), web.Caller(c), c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -66,10 +67,10 @@ type correctUTRRequest struct {
 // mistyped it; the checkout page takes one UTR only), audited.
 func (s *server) correctPaymentUTR(c echo.Context) error {
 	var req correctUTRRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	p, err := s.app.Gateway.CorrectUTR(c.Request().Context(), caller(c), c.Param("id"), req.UTR, req.Reason)
+	p, err := s.app.Gateway.CorrectUTR(c.Request().Context(), web.Caller(c), c.Param("id"), req.UTR, req.Reason)
 	if err != nil {
 		return err
 	}

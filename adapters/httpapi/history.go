@@ -10,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/adapters/httpapi/web"
 	"paygate/core/metering/hitlog"
 	"paygate/core/money/ledger"
 	"paygate/core/platform/directory"
@@ -40,7 +41,7 @@ func toTransactionResponse(e *ledger.Entry) transactionResponse {
 		ID: e.ID, UserID: e.UserID, TxnID: e.TxnID, Type: string(e.Type), Amount: inr.Format2(e.Amount),
 		BalanceBefore: inr.Format2(e.BalanceBefore), BalanceAfter: inr.Format2(e.BalanceAfter),
 		ReferenceType: e.ReferenceType, ReferenceID: e.ReferenceID, Description: e.Description,
-		Status: e.Status, CreatedAt: timePtr(e.CreatedAt),
+		Status: e.Status, CreatedAt: web.TimePtr(e.CreatedAt),
 	}
 }
 
@@ -52,7 +53,7 @@ func (s *server) listTransactions(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	h := historyQuery(c, fe, s.app.History.Location(), ledger.ListWindow)
 	f := ledger.Filter{
-		UserID: uintParam(c, fe, "user_id"), Type: ledger.Type(c.QueryParam("type")),
+		UserID: web.UintParam(c, fe, "user_id"), Type: ledger.Type(c.QueryParam("type")),
 		ReferenceType: c.QueryParam("reference_type"), From: h.from, To: h.to, Page: h.page, PerPage: h.perPage,
 	}
 	if f.Type != "" && !f.Type.Valid() {
@@ -67,42 +68,42 @@ func (s *server) listTransactions(c echo.Context) error {
 	ctx := c.Request().Context()
 	if h.csv {
 		loc := s.app.History.Location()
-		out := newCSVStream(c, s, "transactions", s.app.History.Now().In(loc), []string{
+		out := web.NewCSVStream(c, s.kit, "transactions", s.app.History.Now().In(loc), []string{
 			"id", "txn_id", "created_at", "user_id", "user_email", "user_name", "type", "amount", "balance_before", "balance_after",
 			"reference_type", "reference_id", "description", "status",
 		})
-		names := s.exportNames(ctx, caller(c))
-		return out.finish(s.app.History.ExportTransactions(ctx, caller(c), f, func(e ledger.Entry) error {
+		names := web.NewExportNames(ctx, s.app.History, web.Caller(c))
+		return out.Finish(s.app.History.ExportTransactions(ctx, web.Caller(c), f, func(e ledger.Entry) error {
 			ref := ""
 			if e.ReferenceID != nil {
 				ref = strconv.FormatUint(*e.ReferenceID, 10)
 			}
-			u, err := names.user(e.UserID)
+			u, err := names.User(e.UserID)
 			if err != nil {
 				return err
 			}
-			return out.row(strconv.FormatUint(e.ID, 10), e.TxnID, csvTime(e.CreatedAt, loc), strconv.FormatUint(e.UserID, 10),
+			return out.Row(strconv.FormatUint(e.ID, 10), e.TxnID, web.CSVTime(e.CreatedAt, loc), strconv.FormatUint(e.UserID, 10),
 				u.Email, u.Name, string(e.Type), inr.Format2(e.Amount), inr.Format2(e.BalanceBefore), inr.Format2(e.BalanceAfter),
 				e.ReferenceType, ref, e.Description, e.Status)
 		}))
 	}
-	rows, total, err := s.app.History.ListTransactions(ctx, caller(c), f)
+	rows, total, err := s.app.History.ListTransactions(ctx, web.Caller(c), f)
 	if err != nil {
 		return err
 	}
-	items := mapSlice(rows, toTransactionResponse)
+	items := web.MapSlice(rows, toTransactionResponse)
 	var ids directory.IDs
 	for _, t := range items {
 		ids.Users = append(ids.Users, t.UserID)
 	}
-	n, err := s.app.History.Names(ctx, caller(c), ids)
+	n, err := s.app.History.Names(ctx, web.Caller(c), ids)
 	if err != nil {
 		return err
 	}
 	for i := range items {
-		items[i].UserName, items[i].UserEmail = userName(n, items[i].UserID), userEmail(n, items[i].UserID)
+		items[i].UserName, items[i].UserEmail = web.UserName(n, items[i].UserID), web.UserEmail(n, items[i].UserID)
 	}
-	return writeWindowList(c, items, h.page, h.perPage, total, ledger.ListWindow)
+	return web.WriteWindowList(c, items, h.page, h.perPage, total, ledger.ListWindow)
 }
 
 // listQuery is what the two history lists read alike: the page, the date
@@ -119,9 +120,9 @@ type listQuery struct {
 // page.
 func historyQuery(c echo.Context, fe errs.FieldErrors, loc *time.Location, window int) listQuery {
 	var h listQuery
-	h.page, h.perPage = page(c, fe)
-	h.from = timeParam(c, fe, "from", loc, false)
-	h.to = timeParam(c, fe, "to", loc, true)
+	h.page, h.perPage = web.Page(c, fe)
+	h.from = web.TimeParam(c, fe, "from", loc, false)
+	h.to = web.TimeParam(c, fe, "to", loc, true)
 	if h.from != nil && h.to != nil && h.to.Before(*h.from) {
 		fe.Add("to", "must not be before from")
 	}
@@ -178,7 +179,7 @@ func toHitResponse(h *hitlog.Hit) hitResponse {
 		ID: h.ID, UserID: h.UserID, APIServiceID: h.ServiceID, APIKeyID: h.APIKeyID, RequestID: h.RequestID,
 		RequestPayload: rawJSON(&h.RequestPayload), ResponsePayload: rawJSON(h.ResponsePayload),
 		ChargeAmount: inr.Format4(h.ChargeAmount), IPAddress: h.IPAddress, Status: string(h.Status),
-		ResponseTimeMs: h.ResponseTimeMs, CreatedAt: timePtr(h.CreatedAt),
+		ResponseTimeMs: h.ResponseTimeMs, CreatedAt: web.TimePtr(h.CreatedAt),
 	}
 }
 
@@ -186,7 +187,7 @@ func (s *server) listHits(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	h := historyQuery(c, fe, s.app.History.Location(), hitlog.ListWindow)
 	f := hitlog.Filter{
-		UserID: uintParam(c, fe, "user_id"), ServiceID: uintParam(c, fe, "service_id"), APIKeyID: uintParam(c, fe, "api_key_id"),
+		UserID: web.UintParam(c, fe, "user_id"), ServiceID: web.UintParam(c, fe, "service_id"), APIKeyID: web.UintParam(c, fe, "api_key_id"),
 		Status: hitlog.Status(c.QueryParam("status")), From: h.from, To: h.to, Page: h.page, PerPage: h.perPage,
 	}
 	switch f.Status {
@@ -211,39 +212,39 @@ func (s *server) listHits(c echo.Context) error {
 	}
 	if h.csv {
 		loc := s.app.History.Location()
-		out := newCSVStream(c, s, "hit-logs", s.app.History.Now().In(loc), []string{
+		out := web.NewCSVStream(c, s.kit, "hit-logs", s.app.History.Now().In(loc), []string{
 			"id", "request_id", "created_at", "user_id", "user_email", "user_name", "api_service_id", "api_service_name",
 			"api_key_id", "api_key_name", "status", "charge_amount", "response_time_ms", "ip_address", "request_payload", "response_payload",
 		})
-		names := s.exportNames(ctx, caller(c))
-		return out.finish(s.app.History.ExportHits(ctx, caller(c), f, func(h hitlog.Hit) error {
+		names := web.NewExportNames(ctx, s.app.History, web.Caller(c))
+		return out.Finish(s.app.History.ExportHits(ctx, web.Caller(c), f, func(h hitlog.Hit) error {
 			resp := ""
 			if h.ResponsePayload != nil {
 				resp = *h.ResponsePayload
 			}
-			u, err := names.user(h.UserID)
+			u, err := names.User(h.UserID)
 			if err != nil {
 				return err
 			}
-			k, err := names.key(h.APIKeyID)
+			k, err := names.Key(h.APIKeyID)
 			if err != nil {
 				return err
 			}
-			svc, err := names.service(h.ServiceID)
+			svc, err := names.Service(h.ServiceID)
 			if err != nil {
 				return err
 			}
-			return out.row(strconv.FormatUint(h.ID, 10), h.RequestID, csvTime(h.CreatedAt, loc), strconv.FormatUint(h.UserID, 10),
+			return out.Row(strconv.FormatUint(h.ID, 10), h.RequestID, web.CSVTime(h.CreatedAt, loc), strconv.FormatUint(h.UserID, 10),
 				u.Email, u.Name, strconv.FormatUint(h.ServiceID, 10), svc.Name,
 				strconv.FormatUint(h.APIKeyID, 10), k.Name, string(h.Status), inr.Format4(h.ChargeAmount),
 				strconv.Itoa(h.ResponseTimeMs), h.IPAddress, h.RequestPayload, resp)
 		}))
 	}
-	rows, total, err := s.app.History.ListHits(ctx, caller(c), f)
+	rows, total, err := s.app.History.ListHits(ctx, web.Caller(c), f)
 	if err != nil {
 		return err
 	}
-	items := mapSlice(rows, toHitResponse)
+	items := web.MapSlice(rows, toHitResponse)
 	if items == nil {
 		items = []hitResponse{}
 	}
@@ -251,16 +252,16 @@ func (s *server) listHits(c echo.Context) error {
 	for _, h := range items {
 		ids = ids.Add([]uint64{h.UserID}, []uint64{h.APIKeyID}, []uint64{h.APIServiceID})
 	}
-	n, err := s.app.History.Names(ctx, caller(c), ids)
+	n, err := s.app.History.Names(ctx, web.Caller(c), ids)
 	if err != nil {
 		return err
 	}
 	for i := range items {
 		h := &items[i]
-		h.UserName, h.UserEmail = userName(n, h.UserID), userEmail(n, h.UserID)
-		h.APIKeyName, h.APIServiceName = strPtr(n.Keys[h.APIKeyID].Name), strPtr(n.Services[h.APIServiceID].Name)
+		h.UserName, h.UserEmail = web.UserName(n, h.UserID), web.UserEmail(n, h.UserID)
+		h.APIKeyName, h.APIServiceName = web.StrPtr(n.Keys[h.APIKeyID].Name), web.StrPtr(n.Services[h.APIServiceID].Name)
 	}
-	m := windowMeta{listMeta: listMeta{Page: h.page, PerPage: h.perPage, Total: total}}
+	m := web.WindowMeta{ListMeta: web.ListMeta{Page: h.page, PerPage: h.perPage, Total: total}}
 	if total > int64(hitlog.ListWindow) {
 		m.Total, m.TotalCapped = int64(hitlog.ListWindow), true
 	}
@@ -270,7 +271,7 @@ func (s *server) listHits(c echo.Context) error {
 // hitListResponse is a page of hits and how long their payloads are kept
 // (HIT_PAYLOAD_RETENTION), which the hit log screen states.
 type hitListResponse struct {
-	Data                    []hitResponse `json:"data"`
-	Meta                    windowMeta    `json:"meta"`
-	PayloadRetentionSeconds int64         `json:"payload_retention_seconds"`
+	Data                    []hitResponse  `json:"data"`
+	Meta                    web.WindowMeta `json:"meta"`
+	PayloadRetentionSeconds int64          `json:"payload_retention_seconds"`
 }

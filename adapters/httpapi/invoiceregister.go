@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/adapters/httpapi/web"
 	"paygate/core/billing/gst"
 	"paygate/core/billing/invoice"
 	"paygate/core/platform/errs"
@@ -94,9 +95,9 @@ func toRegisterDocument(r invoice.RegisterRow, loc *time.Location) registerDocum
 	name, _ := gst.StateName(d.PlaceOfSupply)
 	a := toRegisterAmounts(d.Totals)
 	out := registerDocumentResponse{ID: d.ID, UserID: d.UserID, Section: string(r.Section), Kind: string(d.Kind), Number: d.Number,
-		Date: registerDate(d.IssuedAt, loc), IssuedAt: d.IssuedAt.UTC(), BilledMonth: d.Month, RecipientGSTIN: optional(d.Recipient.GSTIN),
+		Date: registerDate(d.IssuedAt, loc), IssuedAt: d.IssuedAt.UTC(), BilledMonth: d.Month, RecipientGSTIN: web.StrPtr(d.Recipient.GSTIN),
 		RecipientName: d.Recipient.LegalName, PlaceOfSupply: d.PlaceOfSupply, PlaceOfSupplyName: name, Rate: inr.Format2(d.Rate),
-		Value: a.Value, Taxable: a.Taxable, IGST: a.IGST, CGST: a.CGST, SGST: a.SGST, CorrectsNumber: optional(d.CorrectsNumber)}
+		Value: a.Value, Taxable: a.Taxable, IGST: a.IGST, CGST: a.CGST, SGST: a.SGST, CorrectsNumber: web.StrPtr(d.CorrectsNumber)}
 	if d.CorrectsIssuedAt != nil {
 		date := registerDate(*d.CorrectsIssuedAt, loc)
 		out.CorrectsDate = &date
@@ -134,7 +135,7 @@ func (s *server) invoiceRegister(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	ctx, actor, loc := c.Request().Context(), caller(c), s.app.History.Location()
+	ctx, actor, loc := c.Request().Context(), web.Caller(c), s.app.History.Location()
 	if format != "csv" {
 		reg, err := s.app.Invoicing.Register(ctx, actor, month)
 		if err != nil {
@@ -142,8 +143,8 @@ func (s *server) invoiceRegister(c echo.Context) error {
 		}
 		return c.JSON(http.StatusOK, toRegisterResponse(reg, loc))
 	}
-	out := newCSVStream(c, s, "gstr1-register-"+month, s.app.History.Now().In(loc), registerColumns)
-	return out.finish(s.app.History.Exporting(ctx, actor, func(ctx context.Context) error {
+	out := web.NewCSVStream(c, s.kit, "gstr1-register-"+month, s.app.History.Now().In(loc), registerColumns)
+	return out.Finish(s.app.History.Exporting(ctx, actor, func(ctx context.Context) error {
 		reg, err := s.app.Invoicing.Register(ctx, actor, month)
 		if err != nil {
 			return err
@@ -154,14 +155,14 @@ func (s *server) invoiceRegister(c echo.Context) error {
 			if d.PlaceOfSupplyName != "" {
 				pos += "-" + d.PlaceOfSupplyName // as GSTR-1 writes it: "29-Karnataka"
 			}
-			if err := out.row("document", d.Section, d.Kind, d.Number, d.Date, deref(d.RecipientGSTIN), d.RecipientName, pos, d.Rate,
-				d.Value, d.Taxable, d.IGST, d.CGST, d.SGST, deref(d.CorrectsNumber), deref(d.CorrectsDate), d.BilledMonth, "", ""); err != nil {
+			if err := out.Row("document", d.Section, d.Kind, d.Number, d.Date, web.Deref(d.RecipientGSTIN), d.RecipientName, pos, d.Rate,
+				d.Value, d.Taxable, d.IGST, d.CGST, d.SGST, web.Deref(d.CorrectsNumber), web.Deref(d.CorrectsDate), d.BilledMonth, "", ""); err != nil {
 				return err
 			}
 		}
 		for _, r := range reg.SAC {
 			a := toRegisterAmounts(r.Totals)
-			if err := out.row("sac_summary", string(r.Scope), "", "", "", "", "", "", inr.Format2(r.Rate),
+			if err := out.Row("sac_summary", string(r.Scope), "", "", "", "", "", "", inr.Format2(r.Rate),
 				a.Value, a.Taxable, a.IGST, a.CGST, a.SGST, "", "", "", r.SAC, strconv.FormatInt(r.Quantity, 10)); err != nil {
 				return err
 			}
@@ -171,7 +172,7 @@ func (s *server) invoiceRegister(c echo.Context) error {
 			t    invoice.Totals
 		}{{"invoices", reg.Totals.Invoices}, {"credit_notes", reg.Totals.CreditNotes}, {"net", reg.Totals.Net}} {
 			a := toRegisterAmounts(t.t)
-			if err := out.row("total", t.name, "", "", "", "", "", "", "", a.Value, a.Taxable, a.IGST, a.CGST, a.SGST, "", "", "", "", ""); err != nil {
+			if err := out.Row("total", t.name, "", "", "", "", "", "", "", a.Value, a.Taxable, a.IGST, a.CGST, a.SGST, "", "", "", "", ""); err != nil {
 				return err
 			}
 		}

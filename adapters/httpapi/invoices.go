@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/adapters/httpapi/web"
 	"paygate/core/billing/invoice"
 	"paygate/core/billing/issuing"
 	"paygate/core/platform/directory"
@@ -70,7 +71,7 @@ type invoiceResponse struct {
 }
 
 func toPartyResponse(p invoice.Party) invoicePartyResponse {
-	return invoicePartyResponse{LegalName: p.LegalName, Address: p.Address, State: p.State, GSTIN: optional(p.GSTIN)}
+	return invoicePartyResponse{LegalName: p.LegalName, Address: p.Address, State: p.State, GSTIN: web.StrPtr(p.GSTIN)}
 }
 
 // toInvoiceResponse is an issued document; a draft (ID 0) has no id,
@@ -78,8 +79,8 @@ func toPartyResponse(p invoice.Party) invoicePartyResponse {
 func toInvoiceResponse(inv *invoice.Invoice) invoiceResponse {
 	r := invoiceResponse{UserID: inv.UserID, IssuerID: inv.IssuerID, Kind: string(inv.Kind), Month: inv.Month, Rate: inr.Format2(inv.Rate),
 		PlaceOfSupply: inv.PlaceOfSupply, Supplier: toPartyResponse(inv.Supplier), Recipient: toPartyResponse(inv.Recipient),
-		Lines: []invoiceLineResponse{}, CorrectsID: inv.CorrectsID, CorrectsNumber: optional(inv.CorrectsNumber), IRN: toIRNResponse(inv.IRN),
-		Reason: optional(inv.Reason),
+		Lines: []invoiceLineResponse{}, CorrectsID: inv.CorrectsID, CorrectsNumber: web.StrPtr(inv.CorrectsNumber), IRN: toIRNResponse(inv.IRN),
+		Reason: web.StrPtr(inv.Reason),
 		Totals: invoiceTotalsResponse{Gross: inr.Format2(inv.Totals.Gross), Taxable: inr.Format2(inv.Totals.Taxable),
 			CGST: inr.Format2(inv.Totals.CGST), SGST: inr.Format2(inv.Totals.SGST), IGST: inr.Format2(inv.Totals.IGST)}}
 	if inv.ID != 0 {
@@ -97,9 +98,9 @@ func toInvoiceResponse(inv *invoice.Invoice) invoiceResponse {
 
 func (s *server) listInvoices(c echo.Context) error {
 	fe := errs.FieldErrors{}
-	p, per := page(c, fe)
+	p, per := web.Page(c, fe)
 	f := invoice.Filter{Month: c.QueryParam("month"), Kind: invoice.Kind(c.QueryParam("kind")), Page: p, PerPage: per}
-	if id := uintParam(c, fe, "user_id"); id != nil {
+	if id := web.UintParam(c, fe, "user_id"); id != nil {
 		f.UserID = *id
 	}
 	// A reseller's: as=issuer its customers' documents, as=recipient its
@@ -107,41 +108,41 @@ func (s *server) listInvoices(c echo.Context) error {
 	switch c.QueryParam("as") {
 	case "":
 	case "issuer":
-		f.IssuerID = caller(c).ID
+		f.IssuerID = web.Caller(c).ID
 	case "recipient":
-		f.UserID = caller(c).ID
+		f.UserID = web.Caller(c).ID
 	default:
 		fe.Add("as", "must be issuer or recipient")
 	}
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	docs, total, err := s.app.Invoicing.List(c.Request().Context(), caller(c), f)
+	docs, total, err := s.app.Invoicing.List(c.Request().Context(), web.Caller(c), f)
 	if err != nil {
 		return err
 	}
-	out := listResponse[invoiceResponse]{Data: []invoiceResponse{}, Meta: listMeta{Page: p, PerPage: per, Total: total}}
+	out := web.ListResponse[invoiceResponse]{Data: []invoiceResponse{}, Meta: web.ListMeta{Page: p, PerPage: per, Total: total}}
 	var ids directory.IDs
 	for i := range docs {
 		out.Data = append(out.Data, toInvoiceResponse(&docs[i]))
 		ids.Users = append(ids.Users, docs[i].UserID)
 	}
-	n, err := s.app.History.Names(c.Request().Context(), caller(c), ids)
+	n, err := s.app.History.Names(c.Request().Context(), web.Caller(c), ids)
 	if err != nil {
 		return err
 	}
 	for i := range out.Data {
-		out.Data[i].UserName, out.Data[i].UserEmail = userName(n, out.Data[i].UserID), userEmail(n, out.Data[i].UserID)
+		out.Data[i].UserName, out.Data[i].UserEmail = web.UserName(n, out.Data[i].UserID), web.UserEmail(n, out.Data[i].UserID)
 	}
 	return c.JSON(http.StatusOK, out)
 }
 
 func (s *server) getInvoice(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	inv, err := s.app.Invoicing.Get(c.Request().Context(), caller(c), id)
+	inv, err := s.app.Invoicing.Get(c.Request().Context(), web.Caller(c), id)
 	if err != nil {
 		return err
 	}
@@ -149,12 +150,12 @@ func (s *server) getInvoice(c echo.Context) error {
 }
 
 func (s *server) invoicePDF(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	inv, err := s.app.Invoicing.Get(ctx, caller(c), id)
+	inv, err := s.app.Invoicing.Get(ctx, web.Caller(c), id)
 	if err != nil {
 		return err
 	}
@@ -184,13 +185,13 @@ func fileName(number string) string {
 func (s *server) upcomingInvoice(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	var userID uint64
-	if id := uintParam(c, fe, "user_id"); id != nil {
+	if id := web.UintParam(c, fe, "user_id"); id != nil {
 		userID = *id
 	}
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	inv, err := s.app.Invoicing.Upcoming(c.Request().Context(), issuing.StatementOf(caller(c), userID), s.app.History.Now())
+	inv, err := s.app.Invoicing.Upcoming(c.Request().Context(), issuing.StatementOf(web.Caller(c), userID), s.app.History.Now())
 	if err != nil {
 		return err
 	}

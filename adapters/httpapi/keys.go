@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"paygate/adapters/httpapi/web"
 	"paygate/core/accounts/keys"
 	"time"
 
@@ -29,7 +30,7 @@ func (s *server) toKeyResponse(k *apikey.Key) keyResponse {
 	r := keyResponse{
 		ID: k.ID, Name: k.Name, Key: k.Key, AllowedServices: k.AllowedServices, AllowedIPs: k.AllowedIPs,
 		DailyLimit: k.DailyLimit, HitsToday: s.app.Keys.HitsToday(k), LastUsedAt: k.LastUsedAt, Status: string(k.Status),
-		CreatedAt: timePtr(k.CreatedAt), UpdatedAt: timePtr(k.UpdatedAt),
+		CreatedAt: web.TimePtr(k.CreatedAt), UpdatedAt: web.TimePtr(k.UpdatedAt),
 	}
 	if r.AllowedServices == nil {
 		r.AllowedServices = []uint64{}
@@ -45,20 +46,20 @@ type keyRequest struct {
 }
 
 func (s *server) listKeys(c echo.Context) error {
-	keys, err := s.app.Keys.ListKeys(c.Request().Context(), caller(c))
+	keys, err := s.app.Keys.ListKeys(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
 	}
-	return writePaged(c, mapSlice(keys, s.toKeyResponse))
+	return web.WritePaged(c, web.MapSlice(keys, s.toKeyResponse))
 }
 
 func (s *server) createKey(c echo.Context) error {
 	var req keyRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	k, secret, err := s.app.Keys.CreateKey(c.Request().Context(), caller(c), apikey.Restrictions{
-		Name: deref(req.Name), AllowedServices: deref(req.AllowedServices), AllowedIPs: deref(req.AllowedIPs), DailyLimit: deref(req.DailyLimit),
+	k, secret, err := s.app.Keys.CreateKey(c.Request().Context(), web.Caller(c), apikey.Restrictions{
+		Name: web.Deref(req.Name), AllowedServices: web.Deref(req.AllowedServices), AllowedIPs: web.Deref(req.AllowedIPs), DailyLimit: web.Deref(req.DailyLimit),
 	})
 	if err != nil {
 		return err
@@ -69,15 +70,15 @@ func (s *server) createKey(c echo.Context) error {
 }
 
 func (s *server) patchKey(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	var req keyRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	k, err := s.app.Keys.PatchKey(c.Request().Context(), caller(c), id, keys.KeyPatch{
+	k, err := s.app.Keys.PatchKey(c.Request().Context(), web.Caller(c), id, keys.KeyPatch{
 		Name: req.Name, AllowedServices: req.AllowedServices, AllowedIPs: req.AllowedIPs, DailyLimit: req.DailyLimit,
 	})
 	if err != nil {
@@ -87,11 +88,11 @@ func (s *server) patchKey(c echo.Context) error {
 }
 
 func (s *server) rotateKey(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	k, secret, err := s.app.Keys.RotateSecret(c.Request().Context(), caller(c), id)
+	k, secret, err := s.app.Keys.RotateSecret(c.Request().Context(), web.Caller(c), id)
 	if err != nil {
 		return err
 	}
@@ -101,11 +102,11 @@ func (s *server) rotateKey(c echo.Context) error {
 }
 
 func (s *server) revokeKey(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	k, err := s.app.Keys.RevokeKey(c.Request().Context(), caller(c), id)
+	k, err := s.app.Keys.RevokeKey(c.Request().Context(), web.Caller(c), id)
 	if err != nil {
 		return err
 	}

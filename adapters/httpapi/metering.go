@@ -10,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/adapters/httpapi/web"
 	"paygate/core/metering"
 	"paygate/core/platform/inr"
 )
@@ -42,13 +43,13 @@ func serviceCredentials(r *http.Request) (key, secret string) {
 }
 
 func (s *server) callService(c echo.Context) error {
-	body, err := s.readBody(c)
+	body, err := s.kit.ReadBody(c)
 	if err != nil {
 		return err
 	}
 	key, secret := serviceCredentials(c.Request())
 	res, quota, err := s.app.Metering.CallService(c.Request().Context(), metering.CallInput{
-		RequestID: requestIDOf(c), Slug: c.Param("slug"), Method: c.Request().Method,
+		RequestID: web.RequestID(c), Slug: c.Param("slug"), Method: c.Request().Method,
 		Key: key, Secret: secret, IP: c.RealIP(), Query: c.QueryParams(), Body: body,
 	})
 	if quota.Limit > 0 {
@@ -71,7 +72,7 @@ func (s *server) callService(c echo.Context) error {
 // written directly: the names go out as spelled, without being
 // canonicalised on every call (header names are case-insensitive).
 func setRateLimit(h http.Header, q metering.DailyQuota) {
-	v := [3]string{strconv.Itoa(q.Limit), strconv.Itoa(q.Remaining), retryAfterSeconds(q.Reset)}
+	v := [3]string{strconv.Itoa(q.Limit), strconv.Itoa(q.Remaining), web.RetryAfterSeconds(q.Reset)}
 	h["RateLimit-Limit"] = v[0:1:1]
 	h["RateLimit-Remaining"] = v[1:2:2]
 	h["RateLimit-Reset"] = v[2:3:3]

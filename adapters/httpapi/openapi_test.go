@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"paygate/adapters/httpapi/web"
 	"paygate/core/accounts"
 	"paygate/core/catalog/catalogadmin"
 	"reflect"
@@ -324,8 +325,8 @@ func TestOpenAPISchemasMatchDTOs(t *testing.T) {
 		response bool
 		skip     []string // DTO fields the document deliberately leaves out
 	}{
-		{"Error", errorBody{}, true, nil},
-		{"ListMeta", listMeta{}, true, nil},
+		{"Error", web.ErrorBody{}, true, nil},
+		{"ListMeta", web.ListMeta{}, true, nil},
 		{"TokenResponse", tokenResponse{}, true, nil},
 		{"User", userResponse{}, true, nil},
 		{"Transaction", transactionResponse{}, true, nil},
@@ -335,14 +336,14 @@ func TestOpenAPISchemasMatchDTOs(t *testing.T) {
 		{"ApiKey", keyResponse{}, true, nil},
 		{"HitLog", hitResponse{}, true, nil},
 		{"CallEnvelope", callEnvelope{}, true, nil},
-		{"UserList", listResponse[userResponse]{}, true, nil},
-		{"TransactionList", listResponse[transactionResponse]{}, true, nil},
-		{"ServiceList", listResponse[serviceResponse]{}, true, nil},
-		{"PriceList", listResponse[priceResponse]{}, true, nil},
-		{"ApiKeyList", listResponse[keyResponse]{}, true, nil},
+		{"UserList", web.ListResponse[userResponse]{}, true, nil},
+		{"TransactionList", web.ListResponse[transactionResponse]{}, true, nil},
+		{"ServiceList", web.ListResponse[serviceResponse]{}, true, nil},
+		{"PriceList", web.ListResponse[priceResponse]{}, true, nil},
+		{"ApiKeyList", web.ListResponse[keyResponse]{}, true, nil},
 		{"HitLogList", hitListResponse{}, true, nil},
 		{"BalanceRequest", topUpResponse{}, true, nil},
-		{"BalanceRequestList", listResponse[topUpResponse]{}, true, nil},
+		{"BalanceRequestList", web.ListResponse[topUpResponse]{}, true, nil},
 		{"BalanceRequestDecision", decideTopUpRequest{}, false, nil},
 		{"LoginRequest", loginRequest{}, false, nil},
 		{"RefreshRequest", refreshRequest{}, false, nil},
@@ -358,21 +359,21 @@ func TestOpenAPISchemasMatchDTOs(t *testing.T) {
 		{"ApiKeyCreateRequest", keyRequest{}, false, nil},
 		{"ApiKeyPatchRequest", keyRequest{}, false, nil},
 		{"WebhookDelivery", deliveryResponse{}, true, nil},
-		{"WebhookDeliveryList", listResponse[deliveryResponse]{}, true, nil},
+		{"WebhookDeliveryList", web.ListResponse[deliveryResponse]{}, true, nil},
 		{"WebhookDeliveryDetail", deliveryDetailResponse{}, true, nil},
 		{"WebhookAttempt", attemptResponse{}, true, nil},
 		{"WebhookSecret", webhookSecretResponse{}, true, nil},
 		{"CreateCustomerRequest", createCustomerRequest{}, false, nil},
 		{"TransferRequest", transferRequest{}, false, nil},
 		{"Transfer", transferResponse{}, true, nil},
-		{"TransferList", listResponse[transferResponse]{}, true, nil},
+		{"TransferList", web.ListResponse[transferResponse]{}, true, nil},
 		{"ResellerDashboard", resellerDashboardResponse{}, true, nil},
 		{"CustomerPrice", customerPriceResponse{}, true, nil},
 		{"CustomerPriceList", customerPricesResponse{}, true, nil},
 		{"CustomerPriceRequest", customerPriceRequest{}, false, nil},
 		{"CustomerMarkup", customerMarkupResponse{}, true, nil},
 		{"Commission", commissionResponse{}, true, nil},
-		{"CommissionList", listResponse[commissionResponse]{}, true, nil},
+		{"CommissionList", web.ListResponse[commissionResponse]{}, true, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.schema, func(t *testing.T) { dtoMatchesSchema(t, doc, tc.schema, tc.dto, tc.response, tc.skip...) })
@@ -447,33 +448,33 @@ func TestOpenAPISchemasAcceptResponses(t *testing.T) {
 		{"user", "User", toUserResponse(active)},
 		{"deleted pending user", "User", toUserResponse(pending)},
 		{"login", "TokenResponse", loginResponse(&accounts.Login{AccessToken: "a.b.c", RefreshToken: "rt_x", ExpiresIn: 15 * time.Minute, User: active})},
-		{"user list", "UserList", listResponse[userResponse]{Data: []userResponse{toUserResponse(active)}, Meta: listMeta{1, 20, 1}}},
+		{"user list", "UserList", web.ListResponse[userResponse]{Data: []userResponse{toUserResponse(active)}, Meta: web.ListMeta{Page: 1, PerPage: 20, Total: 1}}},
 		{"service as admin", "Service", toServiceResponse(admin, prices)(svc)},
 		{"service as user", "Service", toServiceResponse(active, prices)(svc)},
 		{"service not sold", "Service", toServiceResponse(active, nil)(svc)},
 		{"bare service as admin", "Service", toServiceResponse(admin, nil)(bare)},
-		{"service list", "ServiceList", listResponse[serviceResponse]{Data: []serviceResponse{toServiceResponse(active, prices)(svc)}, Meta: listMeta{2, 10, 11}}},
+		{"service list", "ServiceList", web.ListResponse[serviceResponse]{Data: []serviceResponse{toServiceResponse(active, prices)(svc)}, Meta: web.ListMeta{Page: 2, PerPage: 10, Total: 11}}},
 		{"doc", "ServiceDoc", toDocResponse(docRec)},
 		{"price", "Price", toPriceResponse(price)},
 		{"default price", "Price", toPriceResponse(&pricing.Price{ID: 6, ServiceID: 3, Status: pricing.StatusInactive})},
-		{"empty price list", "PriceList", listResponse[priceResponse]{Data: []priceResponse{}, Meta: listMeta{1, 20, 0}}},
+		{"empty price list", "PriceList", web.ListResponse[priceResponse]{Data: []priceResponse{}, Meta: web.ListMeta{Page: 1, PerPage: 20, Total: 0}}},
 		{"transaction", "Transaction", toTransactionResponse(entry)},
-		{"transaction list", "TransactionList", listResponse[transactionResponse]{Data: []transactionResponse{toTransactionResponse(entry)}, Meta: listMeta{1, 20, 1}}},
+		{"transaction list", "TransactionList", web.ListResponse[transactionResponse]{Data: []transactionResponse{toTransactionResponse(entry)}, Meta: web.ListMeta{Page: 1, PerPage: 20, Total: 1}}},
 		{"hit", "HitLog", toHitResponse(hit)},
 		{"pending hit", "HitLog", toHitResponse(pendingHit)},
-		{"hit list", "HitLogList", hitListResponse{Data: []hitResponse{toHitResponse(hit)}, Meta: windowMeta{listMeta: listMeta{1, 20, 1}}, PayloadRetentionSeconds: 7776000}},
+		{"hit list", "HitLogList", hitListResponse{Data: []hitResponse{toHitResponse(hit)}, Meta: web.WindowMeta{ListMeta: web.ListMeta{Page: 1, PerPage: 20, Total: 1}}, PayloadRetentionSeconds: 7776000}},
 		{"key", "ApiKey", key},
 		{"key with secret", "ApiKeyWithSecret", keyWithSecret},
-		{"key list", "ApiKeyList", listResponse[keyResponse]{Data: []keyResponse{key}, Meta: listMeta{1, 1, 1}}},
+		{"key list", "ApiKeyList", web.ListResponse[keyResponse]{Data: []keyResponse{key}, Meta: web.ListMeta{Page: 1, PerPage: 1, Total: 1}}},
 		{"call", "CallEnvelope", callEnvelope{Success: true, RequestID: rid, Data: json.RawMessage(`{"message_id":"MSG1"}`), Charged: "0.5000", BalanceLeft: "99.50"}},
 		{"call with array data", "CallEnvelope", callEnvelope{Success: true, RequestID: rid, Data: json.RawMessage(`[1,2]`), Charged: "0.0000", BalanceLeft: "0.00"}},
 		{"balance request", "BalanceRequest", toTopUpResponse(&topup.Request{ID: 4, UserID: 7, Amount: dec("1500.5"), UTRNumber: "412345678901",
 			PaymentMethod: "upi", Screenshot: str("01JABCDEFGHJKMNPQRSTVWXYZ0.png"), Remarks: str("HDFC"), Status: topup.StatusPending, CreatedAt: now, UpdatedAt: now})},
 		{"decided balance request", "BalanceRequest", toTopUpResponse(&topup.Request{ID: 5, UserID: 7, Amount: dec("10"), UTRNumber: "AXIS-1234",
 			PaymentMethod: "neft", Status: topup.StatusRejected, ApprovedBy: id(1), ApprovedAt: &now, AdminRemarks: str("no such transfer")})},
-		{"balance request list", "BalanceRequestList", listResponse[topUpResponse]{Data: []topUpResponse{}, Meta: listMeta{1, 20, 0}}},
-		{"error", "Error", errorBody{Message: "Service not found", Error: "service_not_found", RequestID: rid}},
-		{"validation error", "Error", errorBody{Message: "Invalid parameters", Error: "validation_failed", Errors: map[string][]string{"phone": {"is required"}}}},
+		{"balance request list", "BalanceRequestList", web.ListResponse[topUpResponse]{Data: []topUpResponse{}, Meta: web.ListMeta{Page: 1, PerPage: 20, Total: 0}}},
+		{"error", "Error", web.ErrorBody{Message: "Service not found", Error: "service_not_found", RequestID: rid}},
+		{"validation error", "Error", web.ErrorBody{Message: "Invalid parameters", Error: "validation_failed", Errors: map[string][]string{"phone": {"is required"}}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { bodyMatchesSchema(t, doc, tc.schema, tc.body) })

@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/adapters/httpapi/web"
 	"paygate/core/platform/errs"
 )
 
@@ -32,7 +33,7 @@ type payeeResponse struct {
 }
 
 func (s *server) getPayee(c echo.Context) error {
-	p, err := s.app.TaxSettings.Payee(c.Request().Context(), caller(c))
+	p, err := s.app.TaxSettings.Payee(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
 	}
@@ -57,14 +58,14 @@ func payeeUPIIntent(upi, name string) string {
 }
 
 func (s *server) getPayeeUPIQR(c echo.Context) error {
-	p, err := s.app.TaxSettings.Payee(c.Request().Context(), caller(c))
+	p, err := s.app.TaxSettings.Payee(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
 	}
 	if p.Details.UPI == "" {
 		return errs.ErrNotFound
 	}
-	png, err := qrPNG(payeeUPIIntent(p.Details.UPI, p.Name), 256)
+	png, err := web.QRPNG(payeeUPIIntent(p.Details.UPI, p.Name), 256)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/shopspring/decimal"
 
+	"paygate/adapters/httpapi/web"
 	"paygate/core/gateway"
 	"paygate/core/gateway/beneficiary"
 	"paygate/core/gateway/payout"
@@ -51,11 +52,11 @@ func toPayoutResponse(p *payout.Payout) payoutResponse {
 	b := p.Beneficiary.Masked()
 	return payoutResponse{
 		PayoutID: p.PublicID, UserID: p.UserID, ReferenceID: p.ReferenceID,
-		Beneficiary: payoutBeneficiaryResponse{Type: b.Type, Name: b.Name, AccountNumber: optional(b.AccountNumber),
-			IFSC: optional(b.IFSC), VPA: optional(b.VPA)},
+		Beneficiary: payoutBeneficiaryResponse{Type: b.Type, Name: b.Name, AccountNumber: web.StrPtr(b.AccountNumber),
+			IFSC: web.StrPtr(b.IFSC), VPA: web.StrPtr(b.VPA)},
 		Amount: inr.Format2(p.Amount), Fee: p.Fee.StringFixed(4), Mode: string(p.Mode), Narration: p.Narration,
 		Status: string(p.Status), UTR: p.UTR, FailReason: p.FailReason, Livemode: p.Livemode,
-		CreatedAt: timePtr(p.CreatedAt), UpdatedAt: timePtr(p.UpdatedAt), ProcessedAt: p.ProcessedAt, ReversedAt: p.ReversedAt,
+		CreatedAt: web.TimePtr(p.CreatedAt), UpdatedAt: web.TimePtr(p.UpdatedAt), ProcessedAt: p.ProcessedAt, ReversedAt: p.ReversedAt,
 	}
 }
 
@@ -92,7 +93,7 @@ func (s *server) payoutTransfer(c echo.Context) error {
 		ReferenceID: b.str("reference_id", true), Narration: b.str("narration", false),
 	}
 	res, err := s.app.Gateway.Transfer(c.Request().Context(), gateway.PayoutInput{
-		RequestID: requestIDOf(c), Creds: gatewayCredentials(c), IP: c.RealIP(), Request: req, BodyErrors: b.errors,
+		RequestID: web.RequestID(c), Creds: gatewayCredentials(c), IP: c.RealIP(), Request: req, BodyErrors: b.errors,
 	})
 	if err != nil {
 		return err
@@ -116,12 +117,12 @@ type payoutAuthorizeResponse struct {
 // is typed again (rate-limited like a sign-in).
 func (s *server) authorizePayouts(c echo.Context) error {
 	var req payoutAuthorizeRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	tok, ttl, err := s.app.Accounts.AuthorizePayout(c.Request().Context(), caller(c), callerSession(c), req.Password, c.RealIP())
+	tok, ttl, err := s.app.Accounts.AuthorizePayout(c.Request().Context(), web.Caller(c), web.CallerSession(c), req.Password, c.RealIP())
 	if err != nil {
-		return withRetryAfter(c, err)
+		return web.WithRetryAfter(c, err)
 	}
 	return c.JSON(http.StatusOK, payoutAuthorizeResponse{Credential: tok, ExpiresIn: int(ttl / time.Second)})
 }
@@ -132,8 +133,8 @@ func (s *server) authorizePayouts(c echo.Context) error {
 // names (api_key_id). Refused before anything is logged or charged when
 // the credential is missing or not live.
 func (s *server) panelPayout(c echo.Context) error {
-	u := caller(c)
-	if err := s.app.Accounts.CheckPayoutAuthorization(u, callerSession(c), c.Request().Header.Get("X-Payout-Authorization")); err != nil {
+	u := web.Caller(c)
+	if err := s.app.Accounts.CheckPayoutAuthorization(u, web.CallerSession(c), c.Request().Header.Get("X-Payout-Authorization")); err != nil {
 		return err
 	}
 	b, err := s.readGatewayBody(c, "api_key_id", "beneficiary_id", "beneficiary", "amount", "mode", "reference_id", "narration")
@@ -167,7 +168,7 @@ func (s *server) panelPayout(c echo.Context) error {
 		req.Beneficiary = b.beneficiary()
 	}
 	res, err := s.app.Gateway.PanelTransfer(c.Request().Context(), u, keyID, gateway.PayoutInput{
-		RequestID: requestIDOf(c), IP: c.RealIP(), Request: req, BodyErrors: b.errors,
+		RequestID: web.RequestID(c), IP: c.RealIP(), Request: req, BodyErrors: b.errors,
 	})
 	if err != nil {
 		return err
@@ -210,7 +211,7 @@ func (s *server) getPayout(c echo.Context) error {
 	if !payout.ValidPublicID(id) {
 		return payout.ErrNotFound
 	}
-	p, err := s.app.Gateway.Payout(c.Request().Context(), caller(c), id)
+	p, err := s.app.Gateway.Payout(c.Request().Context(), web.Caller(c), id)
 	if err != nil {
 		return err
 	}
@@ -222,7 +223,7 @@ func (s *server) listPayouts(c echo.Context) error {
 	loc := s.app.History.Location()
 	h := historyQuery(c, fe, loc, maxListWindow)
 	f := payout.Filter{
-		UserID: uintParam(c, fe, "user_id"), Status: payout.Status(c.QueryParam("status")), Mode: payout.Mode(c.QueryParam("mode")),
+		UserID: web.UintParam(c, fe, "user_id"), Status: payout.Status(c.QueryParam("status")), Mode: payout.Mode(c.QueryParam("mode")),
 		Search: c.QueryParam("q"), From: h.from, To: h.to, Page: h.page, PerPage: h.perPage,
 	}
 	if f.Status != "" && !f.Status.Valid() {
@@ -237,23 +238,23 @@ func (s *server) listPayouts(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	ctx, actor := c.Request().Context(), caller(c)
+	ctx, actor := c.Request().Context(), web.Caller(c)
 	if h.csv {
-		out := newCSVStream(c, s, "payouts", s.app.History.Now().In(loc), []string{
+		out := web.NewCSVStream(c, s.kit, "payouts", s.app.History.Now().In(loc), []string{
 			"payout_id", "reference_id", "created_at", "user_id", "user_email", "user_name", "beneficiary_type", "beneficiary_name", "account_number",
 			"ifsc", "vpa", "mode", "amount", "fee", "status", "utr", "fail_reason", "processed_at", "reversed_at", "livemode",
 		})
-		names := s.exportNames(ctx, actor)
-		return out.finish(s.app.History.Exporting(ctx, actor, func(ctx context.Context) error {
+		names := web.NewExportNames(ctx, s.app.History, actor)
+		return out.Finish(s.app.History.Exporting(ctx, actor, func(ctx context.Context) error {
 			return s.app.Gateway.ExportPayouts(ctx, actor, f, func(p payout.Payout) error {
-				u, err := names.user(p.UserID)
+				u, err := names.User(p.UserID)
 				if err != nil {
 					return err
 				}
 				b := p.Beneficiary.Masked()
-				return out.row(p.PublicID, p.ReferenceID, csvTime(p.CreatedAt, loc), strconv.FormatUint(p.UserID, 10), u.Email, u.Name, b.Type,
+				return out.Row(p.PublicID, p.ReferenceID, web.CSVTime(p.CreatedAt, loc), strconv.FormatUint(p.UserID, 10), u.Email, u.Name, b.Type,
 					b.Name, b.AccountNumber, b.IFSC, b.VPA, string(p.Mode), inr.Format2(p.Amount), p.Fee.StringFixed(4),
-					string(p.Status), deref(p.UTR), deref(p.FailReason), csvTimePtr(p.ProcessedAt, loc), csvTimePtr(p.ReversedAt, loc),
+					string(p.Status), web.Deref(p.UTR), web.Deref(p.FailReason), csvTimePtr(p.ProcessedAt, loc), csvTimePtr(p.ReversedAt, loc),
 					strconv.FormatBool(p.Livemode))
 			})
 		}))
@@ -262,7 +263,7 @@ func (s *server) listPayouts(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	items := mapSlice(rows, toPayoutResponse)
+	items := web.MapSlice(rows, toPayoutResponse)
 	var ids directory.IDs
 	for _, p := range items {
 		ids.Users = append(ids.Users, p.UserID)
@@ -272,9 +273,9 @@ func (s *server) listPayouts(c echo.Context) error {
 		return err
 	}
 	for i := range items {
-		items[i].UserName, items[i].UserEmail = userName(n, items[i].UserID), userEmail(n, items[i].UserID)
+		items[i].UserName, items[i].UserEmail = web.UserName(n, items[i].UserID), web.UserEmail(n, items[i].UserID)
 	}
-	return writeList(c, items, h.page, h.perPage, total)
+	return web.WriteList(c, items, h.page, h.perPage, total)
 }
 
 // maxListWindow is a page bound for lists without a window of their own.
@@ -284,7 +285,7 @@ func csvTimePtr(t *time.Time, loc *time.Location) string {
 	if t == nil {
 		return ""
 	}
-	return csvTime(*t, loc)
+	return web.CSVTime(*t, loc)
 }
 
 type payoutQuoteResponse struct {
@@ -305,7 +306,7 @@ func (s *server) payoutQuote(c echo.Context) error {
 	case !ok || amount.IsNegative() || amount.GreaterThan(payout.MaxAmount):
 		return errs.Validation(map[string][]string{"amount": {"must be an amount up to " + inr.Format2(payout.MaxAmount) + " with at most 2 decimals"}})
 	}
-	q, err := s.app.Gateway.QuotePayout(c.Request().Context(), caller(c), amount)
+	q, err := s.app.Gateway.QuotePayout(c.Request().Context(), web.Caller(c), amount)
 	if err != nil {
 		return err
 	}
@@ -329,15 +330,15 @@ type payoutLimitResponse struct {
 
 func (s *server) listPayoutLimits(c echo.Context) error {
 	fe := errs.FieldErrors{}
-	p, pp := page(c, fe)
+	p, pp := web.Page(c, fe)
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.Gateway.ListPayoutLimits(c.Request().Context(), caller(c), p, pp)
+	rows, total, err := s.app.Gateway.ListPayoutLimits(c.Request().Context(), web.Caller(c), p, pp)
 	if err != nil {
 		return err
 	}
-	return writeList(c, mapSlice(rows, func(l *gateway.PayoutLimit) payoutLimitResponse {
+	return web.WriteList(c, web.MapSlice(rows, func(l *gateway.PayoutLimit) payoutLimitResponse {
 		return payoutLimitResponse{UserID: l.User.ID, Name: l.User.Name, Email: l.User.Email,
 			DailyPayoutLimit: inr.Format2(l.User.DailyPayoutLimit), UsedToday: inr.Format2(l.UsedToday)}
 	}), p, pp, total)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/adapters/httpapi/web"
 	"paygate/core/billing"
 	"paygate/core/billing/plan"
 	"paygate/core/platform/errs"
@@ -40,7 +41,7 @@ type planList struct {
 }
 
 func (s *server) listPlans(c echo.Context) error {
-	ps, err := s.app.Billing.Plans(c.Request().Context(), caller(c))
+	ps, err := s.app.Billing.Plans(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
 	}
@@ -72,12 +73,12 @@ func (n *nullableInt) UnmarshalJSON(b []byte) error {
 }
 
 type createPlanRequest struct {
-	Code         string         `json:"code"`
-	Name         string         `json:"name"`
-	MonthlyPrice nullableString `json:"monthly_price"`
-	MonthlyCalls nullableInt    `json:"monthly_calls"`
-	Features     []string       `json:"features"`
-	Public       bool           `json:"public"`
+	Code         string             `json:"code"`
+	Name         string             `json:"name"`
+	MonthlyPrice web.NullableString `json:"monthly_price"`
+	MonthlyCalls nullableInt        `json:"monthly_calls"`
+	Features     []string           `json:"features"`
+	Public       bool               `json:"public"`
 }
 
 // createPlan adds a plan (admin, audited). monthly_price and monthly_calls
@@ -85,21 +86,21 @@ type createPlanRequest struct {
 // calls: a plan that bills is never made by leaving a field out.
 func (s *server) createPlan(c echo.Context) error {
 	var req createPlanRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	fe := errs.FieldErrors{}
-	if !req.MonthlyPrice.set {
+	if !req.MonthlyPrice.Set {
 		fe.Add("monthly_price", "is required: an amount, or null for a price agreed per account")
 	}
 	if !req.MonthlyCalls.set {
 		fe.Add("monthly_calls", "is required: a number of calls a month, or null for unlimited")
 	}
-	price := moneyField(fe, "monthly_price", req.MonthlyPrice.value, 2)
+	price := web.MoneyField(fe, "monthly_price", req.MonthlyPrice.Value, 2)
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	p, err := s.app.Billing.CreatePlan(c.Request().Context(), caller(c), billing.NewPlan{Code: req.Code, Name: req.Name,
+	p, err := s.app.Billing.CreatePlan(c.Request().Context(), web.Caller(c), billing.NewPlan{Code: req.Code, Name: req.Name,
 		MonthlyPrice: price, MonthlyCalls: req.MonthlyCalls.value, Features: req.Features, Public: req.Public})
 	if err != nil {
 		return err
@@ -108,24 +109,24 @@ func (s *server) createPlan(c echo.Context) error {
 }
 
 type patchPlanRequest struct {
-	Name         *string        `json:"name"`
-	MonthlyPrice nullableString `json:"monthly_price"`
-	MonthlyCalls nullableInt    `json:"monthly_calls"`
-	Features     *[]string      `json:"features" validate:"omitempty,dive,min=1,max=100"`
-	Public       *bool          `json:"public"`
-	Status       *string        `json:"status"`
+	Name         *string            `json:"name"`
+	MonthlyPrice web.NullableString `json:"monthly_price"`
+	MonthlyCalls nullableInt        `json:"monthly_calls"`
+	Features     *[]string          `json:"features" validate:"omitempty,dive,min=1,max=100"`
+	Public       *bool              `json:"public"`
+	Status       *string            `json:"status"`
 }
 
 func (s *server) patchPlan(c echo.Context) error {
 	var req patchPlanRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	fe := errs.FieldErrors{}
-	patch := billing.PlanPatch{Name: req.Name, SetPrice: req.MonthlyPrice.set, SetCalls: req.MonthlyCalls.set,
+	patch := billing.PlanPatch{Name: req.Name, SetPrice: req.MonthlyPrice.Set, SetCalls: req.MonthlyCalls.set,
 		MonthlyCalls: req.MonthlyCalls.value, Features: req.Features, Public: req.Public}
-	if req.MonthlyPrice.set {
-		patch.MonthlyPrice = moneyField(fe, "monthly_price", req.MonthlyPrice.value, 2)
+	if req.MonthlyPrice.Set {
+		patch.MonthlyPrice = web.MoneyField(fe, "monthly_price", req.MonthlyPrice.Value, 2)
 	}
 	if req.Status != nil {
 		st := plan.Status(*req.Status)
@@ -134,7 +135,7 @@ func (s *server) patchPlan(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	p, err := s.app.Billing.UpdatePlan(c.Request().Context(), caller(c), c.Param("code"), patch)
+	p, err := s.app.Billing.UpdatePlan(c.Request().Context(), web.Caller(c), c.Param("code"), patch)
 	if err != nil {
 		return err
 	}
@@ -166,7 +167,7 @@ func toSubscriptionResponse(v *billing.View) subscriptionResponse {
 }
 
 func (s *server) getSubscription(c echo.Context) error {
-	v, err := s.app.Billing.Subscription(c.Request().Context(), caller(c).ID)
+	v, err := s.app.Billing.Subscription(c.Request().Context(), web.Caller(c).ID)
 	if err != nil {
 		return err
 	}
@@ -190,7 +191,7 @@ func (s *server) quoteSubscription(c echo.Context) error {
 		fe.Add("plan_code", "is required, at most 50 characters")
 		return fe.Err()
 	}
-	q, err := s.app.Billing.Quote(c.Request().Context(), caller(c).ID, code)
+	q, err := s.app.Billing.Quote(c.Request().Context(), web.Caller(c).ID, code)
 	if err != nil {
 		return err
 	}
@@ -205,7 +206,7 @@ func (s *server) quoteSubscription(c echo.Context) error {
 // getUserSubscription is an admin reading an account's subscription, its
 // agreed price included.
 func (s *server) getUserSubscription(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
@@ -225,10 +226,10 @@ type changeSubscriptionRequest struct {
 // from the next period.
 func (s *server) changeSubscription(c echo.Context) error {
 	var req changeSubscriptionRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	v, err := s.app.Billing.Change(c.Request().Context(), billing.Change{UserID: caller(c).ID, PlanCode: req.PlanCode})
+	v, err := s.app.Billing.Change(c.Request().Context(), billing.Change{UserID: web.Caller(c).ID, PlanCode: req.PlanCode})
 	if err != nil {
 		return err
 	}
@@ -243,20 +244,20 @@ type setSubscriptionRequest struct {
 // setSubscription is an admin putting an account on a plan at once, at an
 // agreed price for a custom-price plan; audited.
 func (s *server) setSubscription(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	var req setSubscriptionRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	fe := errs.FieldErrors{}
-	price := moneyField(fe, "price", req.Price, 2)
+	price := web.MoneyField(fe, "price", req.Price, 2)
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	v, err := s.app.Billing.Change(c.Request().Context(), billing.Change{UserID: id, PlanCode: req.PlanCode, Price: price, Admin: caller(c)})
+	v, err := s.app.Billing.Change(c.Request().Context(), billing.Change{UserID: id, PlanCode: req.PlanCode, Price: price, Admin: web.Caller(c)})
 	if err != nil {
 		return err
 	}

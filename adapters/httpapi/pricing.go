@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"paygate/adapters/httpapi/web"
 	"paygate/core/catalog/catalogadmin"
 	"time"
 
@@ -31,7 +32,7 @@ func toPriceResponse(p *pricing.Price) priceResponse {
 		ID: p.ID, APIServiceID: p.ServiceID, UserID: p.UserID, AdminCost: inr.Format4(p.AdminCost),
 		UserPrice: inr.Format4(p.UserPrice), ResellerPrice: inr.Format4(p.ResellerPrice),
 		MinimumHitCharge: inr.Format2(p.MinimumHitCharge), Status: string(p.Status),
-		CreatedAt: timePtr(p.CreatedAt), UpdatedAt: timePtr(p.UpdatedAt),
+		CreatedAt: web.TimePtr(p.CreatedAt), UpdatedAt: web.TimePtr(p.UpdatedAt),
 	}
 }
 
@@ -48,10 +49,10 @@ type priceRequest struct {
 func (r *priceRequest) amounts() (catalogadmin.PricePatch, error) {
 	fe := errs.FieldErrors{}
 	p := catalogadmin.PricePatch{
-		AdminCost:        moneyField(fe, "admin_cost", r.AdminCost, 4),
-		UserPrice:        moneyField(fe, "user_price", r.UserPrice, 4),
-		ResellerPrice:    moneyField(fe, "reseller_price", r.ResellerPrice, 4),
-		MinimumHitCharge: moneyField(fe, "minimum_hit_charge", r.MinimumHitCharge, 2),
+		AdminCost:        web.MoneyField(fe, "admin_cost", r.AdminCost, 4),
+		UserPrice:        web.MoneyField(fe, "user_price", r.UserPrice, 4),
+		ResellerPrice:    web.MoneyField(fe, "reseller_price", r.ResellerPrice, 4),
+		MinimumHitCharge: web.MoneyField(fe, "minimum_hit_charge", r.MinimumHitCharge, 2),
 	}
 	if r.Status != nil {
 		st := pricing.Status(*r.Status)
@@ -61,24 +62,24 @@ func (r *priceRequest) amounts() (catalogadmin.PricePatch, error) {
 }
 
 func (s *server) listPricing(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	rows, err := s.app.Catalog.ListPricing(c.Request().Context(), caller(c), id)
+	rows, err := s.app.Catalog.ListPricing(c.Request().Context(), web.Caller(c), id)
 	if err != nil {
 		return err
 	}
-	return writePaged(c, mapSlice(rows, toPriceResponse))
+	return web.WritePaged(c, web.MapSlice(rows, toPriceResponse))
 }
 
 func (s *server) createPricing(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	var req priceRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	a, err := req.amounts()
@@ -98,7 +99,7 @@ func (s *server) createPricing(c echo.Context) error {
 	if a.Status != nil {
 		p.Status = *a.Status
 	}
-	out, err := s.app.Catalog.CreatePricing(c.Request().Context(), caller(c), id, p)
+	out, err := s.app.Catalog.CreatePricing(c.Request().Context(), web.Caller(c), id, p)
 	if err != nil {
 		return err
 	}
@@ -106,12 +107,12 @@ func (s *server) createPricing(c echo.Context) error {
 }
 
 func (s *server) patchPricing(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	var req priceRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	if req.UserID != nil {
@@ -121,7 +122,7 @@ func (s *server) patchPricing(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out, err := s.app.Catalog.PatchPricing(c.Request().Context(), caller(c), id, p)
+	out, err := s.app.Catalog.PatchPricing(c.Request().Context(), web.Caller(c), id, p)
 	if err != nil {
 		return err
 	}
@@ -129,11 +130,11 @@ func (s *server) patchPricing(c echo.Context) error {
 }
 
 func (s *server) deletePricing(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	if err := s.app.Catalog.DeletePricing(c.Request().Context(), caller(c), id); err != nil {
+	if err := s.app.Catalog.DeletePricing(c.Request().Context(), web.Caller(c), id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)

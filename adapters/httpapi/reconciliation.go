@@ -10,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/adapters/httpapi/web"
 	"paygate/core/money/reconciliation"
 	"paygate/core/money/statement"
 	"paygate/core/platform/errs"
@@ -76,7 +77,7 @@ type statementResponse struct {
 func toStatementResponse(s *statement.Statement) statementResponse {
 	return statementResponse{ID: s.ID, FileName: s.FileName, SHA256: s.SHA256, CreditLines: s.CreditLines, NewLines: s.NewLines,
 		Duplicates: s.CreditLines - s.NewLines, DebitLines: s.DebitLines, SkippedLines: s.Skipped, Matched: s.Matched,
-		Unmatched: s.Unmatched, ImportedBy: s.ImportedBy, CreatedAt: timePtr(s.CreatedAt)}
+		Unmatched: s.Unmatched, ImportedBy: s.ImportedBy, CreatedAt: web.TimePtr(s.CreatedAt)}
 }
 
 type lineResponse struct {
@@ -103,7 +104,7 @@ func toLineResponse(l *statement.Line) lineResponse {
 	out := lineResponse{ID: l.ID, StatementID: l.StatementID, LineNo: l.LineNo, Date: l.Date.Format(time.DateOnly),
 		Narration: l.Narration, RefNo: l.RefNo, UTR: l.UTR, Amount: inr.Format2(l.Amount), Status: string(l.Status),
 		PaymentID: l.PaymentPublicID, BalanceRequestID: l.BalanceRequestID, DecidedBy: l.DecidedBy, DecidedAt: l.DecidedAt,
-		Note: l.Note, CreatedAt: timePtr(l.CreatedAt)}
+		Note: l.Note, CreatedAt: web.TimePtr(l.CreatedAt)}
 	if l.Balance != nil {
 		b := inr.Format2(*l.Balance)
 		out.Balance = &b
@@ -119,7 +120,7 @@ func toLineResponse(l *statement.Line) lineResponse {
 func (s *server) importStatement(c echo.Context) error {
 	req := c.Request()
 	if mt, _, err := mime.ParseMediaType(req.Header.Get(echo.HeaderContentType)); err != nil || mt != echo.MIMEMultipartForm {
-		return errNotMultipart
+		return web.ErrNotMultipart
 	}
 	maxBody := s.statementMax + 64<<10 // the file and the form around it
 	if req.ContentLength > maxBody {
@@ -138,7 +139,7 @@ func (s *server) importStatement(c echo.Context) error {
 		if errors.As(err, &tooLarge) {
 			return s.errStatementTooLarge()
 		}
-		return errNotMultipart.Wrap(err)
+		return web.ErrNotMultipart.Wrap(err)
 	}
 	form := req.MultipartForm
 	defer form.RemoveAll()
@@ -180,7 +181,7 @@ func (s *server) importStatement(c echo.Context) error {
 		return fmt.Errorf("open uploaded statement: %w", err)
 	}
 	defer f.Close()
-	st, err := s.app.Reconciliation.Import(req.Context(), caller(c), reconciliation.ImportInput{
+	st, err := s.app.Reconciliation.Import(req.Context(), web.Caller(c), reconciliation.ImportInput{
 		FileName: files[0].Filename, Body: f, Mapping: m})
 	if err != nil {
 		return err
@@ -192,19 +193,19 @@ var lineStatuses = []statement.Status{statement.StatusUnmatched, statement.Statu
 
 func (s *server) listStatementLines(c echo.Context) error {
 	fe := errs.FieldErrors{}
-	p, pp := page(c, fe)
-	f := statement.Filter{Status: statement.Status(c.QueryParam("status")), StatementID: uintParam(c, fe, "statement_id"), Page: p, PerPage: pp}
+	p, pp := web.Page(c, fe)
+	f := statement.Filter{Status: statement.Status(c.QueryParam("status")), StatementID: web.UintParam(c, fe, "statement_id"), Page: p, PerPage: pp}
 	if f.Status != "" && !slices.Contains(lineStatuses, f.Status) {
 		fe.Add("status", "must be unmatched, matched or dismissed")
 	}
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.Reconciliation.Lines(c.Request().Context(), caller(c), f)
+	rows, total, err := s.app.Reconciliation.Lines(c.Request().Context(), web.Caller(c), f)
 	if err != nil {
 		return err
 	}
-	return writeList(c, mapSlice(rows, toLineResponse), p, pp, total)
+	return web.WriteList(c, web.MapSlice(rows, toLineResponse), p, pp, total)
 }
 
 type matchLineRequest struct {
@@ -213,15 +214,15 @@ type matchLineRequest struct {
 }
 
 func (s *server) matchStatementLine(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	var req matchLineRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	l, err := s.app.Reconciliation.Match(c.Request().Context(), caller(c), id,
+	l, err := s.app.Reconciliation.Match(c.Request().Context(), web.Caller(c), id,
 		reconciliation.Target{PaymentID: req.PaymentID, BalanceRequestID: req.BalanceRequestID})
 	if err != nil {
 		return err
@@ -234,15 +235,15 @@ type dismissLineRequest struct {
 }
 
 func (s *server) dismissStatementLine(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	var req dismissLineRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	l, err := s.app.Reconciliation.Dismiss(c.Request().Context(), caller(c), id, req.Note)
+	l, err := s.app.Reconciliation.Dismiss(c.Request().Context(), web.Caller(c), id, req.Note)
 	if err != nil {
 		return err
 	}

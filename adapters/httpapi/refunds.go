@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/adapters/httpapi/web"
 	"paygate/core/gateway"
 	"paygate/core/gateway/payment"
 	"paygate/core/platform/inr"
@@ -33,7 +34,7 @@ func toRefundResponse(p *payment.Payment) func(r *payment.Refund) refundResponse
 		return refundResponse{
 			RefundID: r.PublicID, PaymentID: p.PublicID, Amount: inr.Format2(r.Amount), Currency: p.Currency,
 			Status: string(r.Status), Reason: r.Reason, FailReason: r.FailReason, ProviderRef: r.ProviderRef,
-			Livemode: r.Livemode, CreatedAt: timePtr(r.CreatedAt), CompletedAt: r.CompletedAt,
+			Livemode: r.Livemode, CreatedAt: web.TimePtr(r.CreatedAt), CompletedAt: r.CompletedAt,
 		}
 	}
 }
@@ -80,7 +81,7 @@ func (s *server) panelRefundPayment(c echo.Context) error {
 		return err
 	}
 	res, err := s.app.Gateway.RefundPayment(c.Request().Context(), gateway.RefundInput{
-		Actor: caller(c), IdempotencyKey: c.Request().Header.Get("Idempotency-Key"),
+		Actor: web.Caller(c), IdempotencyKey: c.Request().Header.Get("Idempotency-Key"),
 		Request:    payment.RefundRequest{PaymentID: c.Param("id"), Amount: b.str("amount", true), Reason: b.str("reason", false)},
 		BodyErrors: b.errors,
 	})
@@ -99,10 +100,10 @@ type paymentRefundsResponse struct {
 // listPaymentRefunds is a payment's refunds, oldest first: the merchant's
 // own payment, any for an admin.
 func (s *server) listPaymentRefunds(c echo.Context) error {
-	p, list, err := s.app.Gateway.MerchantPaymentRefunds(c.Request().Context(), caller(c), c.Param("id"))
+	p, list, err := s.app.Gateway.MerchantPaymentRefunds(c.Request().Context(), web.Caller(c), c.Param("id"))
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, paymentRefundsResponse{Data: mapSlice(list, toRefundResponse(p)),
+	return c.JSON(http.StatusOK, paymentRefundsResponse{Data: web.MapSlice(list, toRefundResponse(p)),
 		RefundedAmount: inr.Format2(p.Refunded), RefundableAmount: inr.Format2(p.Refundable())})
 }

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"encoding/json"
+	"paygate/adapters/httpapi/web"
 	"paygate/core/metering/history"
 	"reflect"
 	"slices"
@@ -22,7 +23,7 @@ func TestOpenAPIReportSchemasMatchDTOs(t *testing.T) {
 		schema string
 		dto    any
 	}{
-		{"WindowListMeta", windowMeta{}},
+		{"WindowListMeta", web.WindowMeta{}},
 		{"UsageCounts", usageCounts{}},
 		{"DashboardDay", dashboardDay{}},
 		{"DashboardService", dashboardService{}},
@@ -31,7 +32,7 @@ func TestOpenAPIReportSchemasMatchDTOs(t *testing.T) {
 		{"UsersByStatus", usersByStatus{}},
 		{"PlatformDashboard", platformResponse{}},
 		{"Dashboard", dashboardResponse{}},
-		{"TransactionList", windowListResponse[transactionResponse]{}},
+		{"TransactionList", web.WindowListResponse[transactionResponse]{}},
 		{"HitLogList", hitListResponse{}},
 	}
 	for _, tc := range cases {
@@ -76,7 +77,7 @@ func TestOpenAPIReportSchemasAcceptResponses(t *testing.T) {
 		UsersByStatus: map[user.Status]int64{user.StatusActive: 4}}
 	empty := &history.Dashboard{Zone: "UTC", From: days[0], To: days[29], User: u, Days: dayList}
 
-	meta := windowMeta{listMeta: listMeta{Page: 500, PerPage: 20, Total: 10000}, TotalCapped: true}
+	meta := web.WindowMeta{ListMeta: web.ListMeta{Page: 500, PerPage: 20, Total: 10000}, TotalCapped: true}
 	cases := []struct {
 		name, schema string
 		body         any
@@ -85,7 +86,7 @@ func TestOpenAPIReportSchemasAcceptResponses(t *testing.T) {
 		{"admin dashboard with a negative margin", "Dashboard", toDashboardResponse(&admin)},
 		{"empty dashboard", "Dashboard", toDashboardResponse(empty)},
 		{"capped hit list", "HitLogList", hitListResponse{Data: []hitResponse{}, Meta: meta, PayloadRetentionSeconds: 3600}},
-		{"transaction list", "TransactionList", windowListResponse[transactionResponse]{Data: []transactionResponse{}, Meta: windowMeta{listMeta: listMeta{1, 20, 0}}}},
+		{"transaction list", "TransactionList", web.WindowListResponse[transactionResponse]{Data: []transactionResponse{}, Meta: web.WindowMeta{ListMeta: web.ListMeta{Page: 1, PerPage: 20, Total: 0}}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

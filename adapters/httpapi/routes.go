@@ -5,6 +5,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/adapters/httpapi/web"
 	"paygate/core/accounts/user"
 )
 
@@ -79,7 +80,7 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	in.PUT("/invoices/:id/irn", s.recordIRN)
 	in.GET("/statements", s.getStatement)
 
-	admin := in.Group("", adminOnly)
+	admin := in.Group("", web.AdminOnly)
 	admin.GET("/users", s.listUsers)
 	admin.POST("/users", s.createUser)
 	admin.GET("/users/:id", s.getUser)
@@ -130,10 +131,10 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	// A reseller's customers (decisions "Resellers: customers and their scoping"): resellers only; an id
 	// that is not the caller's customer is 404. Balance requests are
 	// decided by admins, and by a reseller for its customers.
-	deciders := in.Group("", adminOrReseller)
+	deciders := in.Group("", web.AdminOrReseller)
 	deciders.POST("/balance-requests/:id/approve", s.approveTopUp)
 	deciders.POST("/balance-requests/:id/reject", s.rejectTopUp)
-	rs := in.Group("", resellerOnly)
+	rs := in.Group("", web.ResellerOnly)
 	rs.POST("/customers", s.createCustomer)
 	rs.GET("/customers", s.listCustomers)
 	rs.GET("/customers/:id", s.getCustomer)

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-playground/validator/v10"
 	"github.com/labstack/echo/v4"
 
+	"paygate/adapters/httpapi/web"
 	"paygate/core/app"
 )
 
@@ -41,19 +41,17 @@ type Deps struct {
 }
 
 type server struct {
-	app      *app.App
-	log      *slog.Logger
-	ready    func(ctx context.Context) error
-	validate *validator.Validate
-	maxBody  int64
+	app   *app.App
+	log   *slog.Logger
+	ready func(ctx context.Context) error
+	kit   *web.Kit
 	// In-memory limits of the account routes (accounts.go).
-	registrations, accountMail, resets *keyedLimiter
+	registrations, accountMail, resets *web.KeyedLimiter
 
 	timeZone     string          // TIMEZONE, for the panel (spa.go)
 	metrics      Metrics         // nil: not measured (metrics.go)
 	metricsToken []byte          // SHA-256 of METRICS_TOKEN; empty: /metrics off
 	routeLabels  map[string]bool // registered route patterns, the route labels
-	exportStall  time.Duration   // ExportStallTimeout
 	// statementMax is StatementImportMaxBytes; importing holds the one
 	// statement import this instance runs at a time (reconciliation.go).
 	statementMax int64
@@ -70,20 +68,21 @@ func NewServer(d Deps) *echo.Echo {
 	if d.MaxBodyBytes == 0 {
 		d.MaxBodyBytes = 1 << 20
 	}
-	s := &server{app: d.App, log: d.Log, ready: d.Ready, validate: newValidator(), maxBody: d.MaxBodyBytes, timeZone: d.TimeZone}
-	s.exportStall = d.ExportStallTimeout
-	if s.exportStall <= 0 {
-		s.exportStall = 30 * time.Second
+	s := &server{app: d.App, log: d.Log, ready: d.Ready, timeZone: d.TimeZone}
+	exportStall := d.ExportStallTimeout
+	if exportStall <= 0 {
+		exportStall = 30 * time.Second
 	}
+	s.kit = web.NewKit(d.Log, d.MaxBodyBytes, exportStall)
 	s.statementMax = d.StatementImportMaxBytes
 	if s.statementMax <= 0 {
 		s.statementMax = 20 << 20
 	}
 	s.importing = make(chan struct{}, 1)
 	s.logoUploads = newOneEach()
-	s.registrations = newKeyedLimiter(10, 6*time.Minute) // 10 an hour per address
-	s.accountMail = newKeyedLimiter(5, 10*time.Minute)   // forgot-password requests: 5 a burst, then one per 10 min, per address (accounts: signin.MailEvery)
-	s.resets = newKeyedLimiter(20, 30*time.Second)       // reset attempts per address (each hashes a password)
+	s.registrations = web.NewKeyedLimiter(10, 6*time.Minute) // 10 an hour per address
+	s.accountMail = web.NewKeyedLimiter(5, 10*time.Minute)   // forgot-password requests: 5 a burst, then one per 10 min, per address (accounts: signin.MailEvery)
+	s.resets = web.NewKeyedLimiter(20, 30*time.Second)       // reset attempts per address (each hashes a password)
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"paygate/adapters/httpapi/web"
 	"paygate/core/catalog/catalogadmin"
 	"time"
 
@@ -17,20 +18,20 @@ import (
 )
 
 type serviceResponse struct {
-	ID             uint64            `json:"id"`
-	Name           string            `json:"name"`
-	Slug           string            `json:"slug"`
-	Endpoint       string            `json:"endpoint"`
-	Description    *string           `json:"description"`
-	Category       string            `json:"category"`
-	Method         string            `json:"method"`
-	Parameters     map[string]string `json:"parameters"`
-	Status         string            `json:"status"`
-	Builtin        bool              `json:"builtin"`
-	ProviderURL    *string           `json:"provider_url,omitempty"`     // admins only
-	Headers        map[string]string `json:"headers,omitempty"`          // admins only
-	HasProviderKey *bool             `json:"has_provider_key,omitempty"` // admins only; the key itself never leaves
-	SAC            *shown[string]    `json:"sac_code,omitempty"`         // admins only; null: the supplier's default
+	ID             uint64             `json:"id"`
+	Name           string             `json:"name"`
+	Slug           string             `json:"slug"`
+	Endpoint       string             `json:"endpoint"`
+	Description    *string            `json:"description"`
+	Category       string             `json:"category"`
+	Method         string             `json:"method"`
+	Parameters     map[string]string  `json:"parameters"`
+	Status         string             `json:"status"`
+	Builtin        bool               `json:"builtin"`
+	ProviderURL    *string            `json:"provider_url,omitempty"`     // admins only
+	Headers        map[string]string  `json:"headers,omitempty"`          // admins only
+	HasProviderKey *bool              `json:"has_provider_key,omitempty"` // admins only; the key itself never leaves
+	SAC            *web.Shown[string] `json:"sac_code,omitempty"`         // admins only; null: the supplier's default
 	// Price is what one call costs the viewer (their role, their own
 	// pricing row else the default), 2 places; null with
 	// MinimumHitCharge when the service is not sold to them.
@@ -47,7 +48,7 @@ func toServiceResponse(viewer *user.User, prices map[uint64]catalogadmin.Service
 		r := serviceResponse{
 			ID: s.ID, Name: s.Name, Slug: s.Slug, Endpoint: gateway.ServiceEndpoint(s), Description: s.Description,
 			Category: s.Category, Method: s.Method, Parameters: s.Parameters, Status: string(s.Status),
-			Builtin: s.Builtin, CreatedAt: timePtr(s.CreatedAt), UpdatedAt: timePtr(s.UpdatedAt),
+			Builtin: s.Builtin, CreatedAt: web.TimePtr(s.CreatedAt), UpdatedAt: web.TimePtr(s.UpdatedAt),
 		}
 		if r.Parameters == nil {
 			r.Parameters = map[string]string{}
@@ -59,7 +60,7 @@ func toServiceResponse(viewer *user.User, prices map[uint64]catalogadmin.Service
 		if viewer.Role == user.RoleAdmin {
 			url, has := s.ProviderURL, s.ProviderKey != nil
 			r.ProviderURL, r.HasProviderKey = &url, &has
-			r.SAC = &shown[string]{s.SAC}
+			r.SAC = &web.Shown[string]{V: s.SAC}
 			r.Headers = s.Headers
 			if r.Headers == nil {
 				r.Headers = map[string]string{}
@@ -75,12 +76,12 @@ func (s *server) servicesOut(ctx context.Context, viewer *user.User, rows ...cat
 	if err != nil {
 		return nil, err
 	}
-	return mapSlice(rows, toServiceResponse(viewer, prices)), nil
+	return web.MapSlice(rows, toServiceResponse(viewer, prices)), nil
 }
 
 // serviceOut is one service as the caller sees it, with its price.
 func (s *server) serviceOut(c echo.Context, status int, svc *catalog.Service) error {
-	out, err := s.servicesOut(c.Request().Context(), caller(c), *svc)
+	out, err := s.servicesOut(c.Request().Context(), web.Caller(c), *svc)
 	if err != nil {
 		return err
 	}
@@ -98,29 +99,21 @@ type serviceRequest struct {
 	Headers     *map[string]string `json:"headers"`
 	Parameters  *map[string]string `json:"parameters"`
 	Status      *string            `json:"status" validate:"omitempty,oneof=active inactive"`
-	SAC         nullableString     `json:"sac_code"` // null: the supplier's default
-}
-
-func deref[T any](p *T) T {
-	var zero T
-	if p == nil {
-		return zero
-	}
-	return *p
+	SAC         web.NullableString `json:"sac_code"` // null: the supplier's default
 }
 
 func (s *server) createService(c echo.Context) error {
 	var req serviceRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	svc := catalog.Service{
-		Name: deref(req.Name), Slug: deref(req.Slug), Description: req.Description, Category: deref(req.Category),
-		ProviderURL: deref(req.ProviderURL), ProviderKey: req.ProviderKey, Method: deref(req.Method),
-		Headers: deref(req.Headers), Parameters: deref(req.Parameters), Status: catalog.Status(deref(req.Status)),
-		SAC: req.SAC.value,
+		Name: web.Deref(req.Name), Slug: web.Deref(req.Slug), Description: req.Description, Category: web.Deref(req.Category),
+		ProviderURL: web.Deref(req.ProviderURL), ProviderKey: req.ProviderKey, Method: web.Deref(req.Method),
+		Headers: web.Deref(req.Headers), Parameters: web.Deref(req.Parameters), Status: catalog.Status(web.Deref(req.Status)),
+		SAC: req.SAC.Value,
 	}
-	out, err := s.app.Catalog.CreateService(c.Request().Context(), caller(c), svc)
+	out, err := s.app.Catalog.CreateService(c.Request().Context(), web.Caller(c), svc)
 	if err != nil {
 		return err
 	}
@@ -129,7 +122,7 @@ func (s *server) createService(c echo.Context) error {
 
 func (s *server) listServices(c echo.Context) error {
 	fe := errs.FieldErrors{}
-	p, pp := page(c, fe)
+	p, pp := web.Page(c, fe)
 	f := catalog.Filter{Status: catalog.Status(c.QueryParam("status")), Category: c.QueryParam("category"), Q: c.QueryParam("q"), Page: p, PerPage: pp}
 	if f.Status != "" && f.Status != catalog.StatusActive && f.Status != catalog.StatusInactive {
 		fe.Add("status", "must be active or inactive")
@@ -137,23 +130,23 @@ func (s *server) listServices(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.Catalog.ListServices(c.Request().Context(), caller(c), f)
+	rows, total, err := s.app.Catalog.ListServices(c.Request().Context(), web.Caller(c), f)
 	if err != nil {
 		return err
 	}
-	out, err := s.servicesOut(c.Request().Context(), caller(c), rows...)
+	out, err := s.servicesOut(c.Request().Context(), web.Caller(c), rows...)
 	if err != nil {
 		return err
 	}
-	return writeList(c, out, p, pp, total)
+	return web.WriteList(c, out, p, pp, total)
 }
 
 func (s *server) getService(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	svc, err := s.app.Catalog.GetService(c.Request().Context(), caller(c), id)
+	svc, err := s.app.Catalog.GetService(c.Request().Context(), web.Caller(c), id)
 	if err != nil {
 		return err
 	}
@@ -161,24 +154,24 @@ func (s *server) getService(c echo.Context) error {
 }
 
 func (s *server) patchService(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	var req serviceRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	p := catalogadmin.ServicePatch{
 		Name: req.Name, Slug: req.Slug, Description: req.Description, Category: req.Category,
 		ProviderURL: req.ProviderURL, ProviderKey: req.ProviderKey, Method: req.Method,
-		Headers: req.Headers, Parameters: req.Parameters, SAC: req.SAC.patch(),
+		Headers: req.Headers, Parameters: req.Parameters, SAC: req.SAC.Patch(),
 	}
 	if req.Status != nil {
 		st := catalog.Status(*req.Status)
 		p.Status = &st
 	}
-	svc, err := s.app.Catalog.PatchService(c.Request().Context(), caller(c), id, p)
+	svc, err := s.app.Catalog.PatchService(c.Request().Context(), web.Caller(c), id, p)
 	if err != nil {
 		return err
 	}
@@ -186,11 +179,11 @@ func (s *server) patchService(c echo.Context) error {
 }
 
 func (s *server) deleteService(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	if err := s.app.Catalog.DeleteService(c.Request().Context(), caller(c), id); err != nil {
+	if err := s.app.Catalog.DeleteService(c.Request().Context(), web.Caller(c), id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -221,16 +214,16 @@ func toDocResponse(d *catalog.Doc) docResponse {
 			Endpoint: d.Endpoint, Method: d.Method, Description: d.Description, RequestParams: d.RequestParams,
 			ResponseExample: d.ResponseExample, ErrorCodes: d.ErrorCodes, SortOrder: d.SortOrder,
 		},
-		CreatedAt: timePtr(d.CreatedAt), UpdatedAt: timePtr(d.UpdatedAt),
+		CreatedAt: web.TimePtr(d.CreatedAt), UpdatedAt: web.TimePtr(d.UpdatedAt),
 	}
 }
 
 func (s *server) getDoc(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	d, err := s.app.Catalog.GetDoc(c.Request().Context(), caller(c), id)
+	d, err := s.app.Catalog.GetDoc(c.Request().Context(), web.Caller(c), id)
 	if err != nil {
 		return err
 	}
@@ -238,15 +231,15 @@ func (s *server) getDoc(c echo.Context) error {
 }
 
 func (s *server) putDoc(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	var req docBody
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	d, err := s.app.Catalog.PutDoc(c.Request().Context(), caller(c), id, catalog.Doc{
+	d, err := s.app.Catalog.PutDoc(c.Request().Context(), web.Caller(c), id, catalog.Doc{
 		Endpoint: req.Endpoint, Method: req.Method, Description: req.Description, RequestParams: req.RequestParams,
 		ResponseExample: req.ResponseExample, ErrorCodes: req.ErrorCodes, SortOrder: req.SortOrder,
 	})
@@ -262,16 +255,16 @@ func (s *server) putDoc(c echo.Context) error {
 // it has no docs) and placeholders for the key and secret. Whoever may see
 // the service may see its samples.
 func (s *server) getSamples(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	svc, err := s.app.Catalog.GetService(ctx, caller(c), id)
+	svc, err := s.app.Catalog.GetService(ctx, web.Caller(c), id)
 	if err != nil {
 		return err
 	}
-	doc, err := s.app.Catalog.GetDoc(ctx, caller(c), id)
+	doc, err := s.app.Catalog.GetDoc(ctx, web.Caller(c), id)
 	if err != nil && !errors.Is(err, catalog.ErrDocNotFound) {
 		return err
 	}

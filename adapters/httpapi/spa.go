@@ -10,6 +10,7 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"paygate/adapters/httpapi/web"
 	"strings"
 	"time"
 
@@ -41,7 +42,7 @@ func (s *server) spa(e *echo.Echo, assets fs.FS) {
 	etag := `"` + hex.EncodeToString(func() []byte { h := sha256.Sum256(index); return h[:8] }()) + `"`
 	files := http.FileServer(http.FS(assets))
 	serveIndex := func(c echo.Context) error {
-		pageHeaders(c, cspSPA, "same-origin")
+		web.PageHeaders(c, cspSPA, "same-origin")
 		h := c.Response().Header()
 		h.Set("Cache-Control", "no-cache")
 		h.Set("ETag", etag)

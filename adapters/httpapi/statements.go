@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/adapters/httpapi/web"
 	"paygate/core/billing/issuing"
 	"paygate/core/money/ledger"
 	"paygate/core/platform/errs"
@@ -43,13 +44,13 @@ func (s *server) getStatement(c echo.Context) error {
 		fe.Add("format", "must be json, pdf or csv")
 	}
 	var userID uint64
-	if id := uintParam(c, fe, "user_id"); id != nil {
+	if id := web.UintParam(c, fe, "user_id"); id != nil {
 		userID = *id
 	}
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	ctx, actor := c.Request().Context(), caller(c)
+	ctx, actor := c.Request().Context(), web.Caller(c)
 	id := issuing.StatementOf(actor, userID)
 	switch format {
 	case "pdf":
@@ -62,15 +63,15 @@ func (s *server) getStatement(c echo.Context) error {
 		return c.Blob(http.StatusOK, "application/pdf", pdf)
 	case "csv":
 		loc := s.app.History.Location()
-		out := newCSVStream(c, s, fmt.Sprintf("statement-%d-%s", id, month), s.app.History.Now().In(loc), []string{
+		out := web.NewCSVStream(c, s.kit, fmt.Sprintf("statement-%d-%s", id, month), s.app.History.Now().In(loc), []string{
 			"created_at", "type", "reference_type", "reference_id", "description", "debit", "credit", "balance_after",
 		})
-		return out.finish(s.app.History.Exporting(ctx, actor, func(ctx context.Context) error {
+		return out.Finish(s.app.History.Exporting(ctx, actor, func(ctx context.Context) error {
 			first := true
 			st, _, err := s.app.Invoicing.Statement(ctx, id, month, func(e ledger.Entry) error {
 				if first {
 					first = false
-					if err := out.row("", "", "", "", "Opening balance", "", "", inr.Format2(e.BalanceBefore)); err != nil {
+					if err := out.Row("", "", "", "", "Opening balance", "", "", inr.Format2(e.BalanceBefore)); err != nil {
 						return err
 					}
 				}
@@ -81,18 +82,18 @@ func (s *server) getStatement(c echo.Context) error {
 				if e.Type == ledger.Debit {
 					debit, credit = credit, ""
 				}
-				return out.row(csvTime(e.CreatedAt, loc), string(e.Type), e.ReferenceType, ref, e.Description, debit, credit,
+				return out.Row(web.CSVTime(e.CreatedAt, loc), string(e.Type), e.ReferenceType, ref, e.Description, debit, credit,
 					inr.Format2(e.BalanceAfter))
 			})
 			if err != nil {
 				return err
 			}
 			if first {
-				if err := out.row("", "", "", "", "Opening balance", "", "", inr.Format2(st.Opening)); err != nil {
+				if err := out.Row("", "", "", "", "Opening balance", "", "", inr.Format2(st.Opening)); err != nil {
 					return err
 				}
 			}
-			return out.row("", "", "", "", "Closing balance", inr.Format2(st.Debits), inr.Format2(st.Credits), inr.Format2(st.Closing))
+			return out.Row("", "", "", "", "Closing balance", inr.Format2(st.Debits), inr.Format2(st.Credits), inr.Format2(st.Closing))
 		}))
 	}
 	st, n, err := s.app.Invoicing.Statement(ctx, id, month, nil)

@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/shopspring/decimal"
 
+	"paygate/adapters/httpapi/web"
 	"paygate/core/accounts/user"
 	"paygate/core/billing/gst"
 	"paygate/core/billing/taxprofile"
@@ -55,7 +56,7 @@ func stateName(code string) *string {
 func toSupplierResponse(s *taxprofile.Supplier, rate decimal.Decimal) supplierResponse {
 	r := supplierResponse{LegalName: s.LegalName, Address: s.Address, State: s.State, StateName: stateName(s.State),
 		GSTIN: s.GSTIN, PAN: s.PAN, InvoicePrefix: s.InvoicePrefix, SAC: s.SAC, BankName: s.BankName,
-		AccountName: s.AccountName, AccountNumber: s.AccountNumber, IFSC: s.IFSC, UPI: s.UPI, UpdatedAt: timePtr(s.UpdatedAt),
+		AccountName: s.AccountName, AccountNumber: s.AccountNumber, IFSC: s.IFSC, UPI: s.UPI, UpdatedAt: web.TimePtr(s.UpdatedAt),
 		GSTRate: inr.Format2(rate), Missing: s.Missing(rate)}
 	if r.Missing == nil {
 		r.Missing = []string{}
@@ -81,11 +82,11 @@ type supplierRequest struct {
 }
 
 func (s *server) getBillingSettings(c echo.Context) error {
-	sup, err := s.app.TaxSettings.Supplier(c.Request().Context(), caller(c))
+	sup, err := s.app.TaxSettings.Supplier(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toSupplierResponse(sup, s.billingRate(caller(c))))
+	return c.JSON(http.StatusOK, toSupplierResponse(sup, s.billingRate(web.Caller(c))))
 }
 
 // billingRate is the GST rate the caller's billing settings are checked
@@ -100,10 +101,10 @@ func (s *server) billingRate(u *user.User) decimal.Decimal {
 
 func (s *server) putBillingSettings(c echo.Context) error {
 	var req supplierRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	sup, err := s.app.TaxSettings.PutSupplier(c.Request().Context(), caller(c), taxprofile.Supplier{
+	sup, err := s.app.TaxSettings.PutSupplier(c.Request().Context(), web.Caller(c), taxprofile.Supplier{
 		LegalName: req.LegalName, Address: req.Address, State: req.State, GSTIN: req.GSTIN, PAN: req.PAN,
 		InvoicePrefix: req.InvoicePrefix, SAC: req.SAC, BankName: req.BankName, AccountName: req.AccountName,
 		AccountNumber: req.AccountNumber, IFSC: req.IFSC, UPI: req.UPI,
@@ -111,7 +112,7 @@ func (s *server) putBillingSettings(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toSupplierResponse(sup, s.billingRate(caller(c))))
+	return c.JSON(http.StatusOK, toSupplierResponse(sup, s.billingRate(web.Caller(c))))
 }
 
 type billingProfileResponse struct {
@@ -129,14 +130,6 @@ func toBillingProfileResponse(p *taxprofile.Profile) *billingProfileResponse {
 		UpdatedAt: p.UpdatedAt.UTC()}
 }
 
-// shown is a field that some views write and others leave out (a pointer
-// to it, omitempty): where written, its value or null. The caller's own
-// account has billing (GET and PATCH /auth/me); an admin's service view
-// has sac_code.
-type shown[T any] struct{ v *T }
-
-func (s shown[T]) MarshalJSON() ([]byte, error) { return json.Marshal(s.v) }
-
 type billingRequest struct {
 	LegalName string `json:"legal_name"`
 	Address   string `json:"address"`
@@ -150,11 +143,11 @@ func (s *server) meOut(c echo.Context, u *user.User) error {
 	p, err := s.app.TaxSettings.Profile(c.Request().Context(), u.ID)
 	switch {
 	case errors.Is(err, taxprofile.ErrNoProfile):
-		out.Billing = &shown[billingProfileResponse]{}
+		out.Billing = &web.Shown[billingProfileResponse]{}
 	case err != nil:
 		return err
 	default:
-		out.Billing = &shown[billingProfileResponse]{toBillingProfileResponse(p)}
+		out.Billing = &web.Shown[billingProfileResponse]{V: toBillingProfileResponse(p)}
 	}
 	return c.JSON(http.StatusOK, out)
 }
@@ -209,7 +202,7 @@ func decodeNested(field string, raw []byte, dst any) error {
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) && te.Field != "" {
-		return errs.Validation(map[string][]string{field + "." + te.Field: {"must be a " + jsonType(te.Type.Kind())}})
+		return errs.Validation(map[string][]string{field + "." + te.Field: {"must be a " + web.JSONType(te.Type.Kind())}})
 	}
 	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
 		return errs.Validation(map[string][]string{field + "." + strings.Trim(name, `"`): {"is not a known field"}})

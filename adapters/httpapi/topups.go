@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"paygate/adapters/httpapi/web"
 	"paygate/core/money"
 	"slices"
 	"strings"
@@ -29,7 +30,6 @@ const topUpMemory = 1 << 20
 
 var (
 	errUploadTooLarge = errs.E(errs.TooLarge, "body_too_large", "Request body too large: a balance request with its screenshot may be at most 6 MB")
-	errNotMultipart   = errs.E(errs.BadRequest, "invalid_multipart", "Request body must be multipart/form-data")
 )
 
 type topUpResponse struct {
@@ -56,7 +56,7 @@ func toTopUpResponse(r *topup.Request) topUpResponse {
 	out := topUpResponse{
 		ID: r.ID, UserID: r.UserID, Amount: inr.Format2(r.Amount), UTRNumber: r.UTRNumber, PaymentMethod: r.PaymentMethod,
 		Remarks: r.Remarks, Status: string(r.Status), ApprovedBy: r.ApprovedBy, ApprovedAt: r.ApprovedAt,
-		AdminRemarks: r.AdminRemarks, CreatedAt: timePtr(r.CreatedAt), UpdatedAt: timePtr(r.UpdatedAt),
+		AdminRemarks: r.AdminRemarks, CreatedAt: web.TimePtr(r.CreatedAt), UpdatedAt: web.TimePtr(r.UpdatedAt),
 	}
 	if r.Screenshot != nil {
 		u := fmt.Sprintf("/api/v1/panel/balance-requests/%d/screenshot", r.ID)
@@ -74,7 +74,7 @@ var topUpFields = []string{"amount", "utr_number", "payment_method", "remarks"}
 func (s *server) createTopUp(c echo.Context) error {
 	req := c.Request()
 	if mt, _, err := mime.ParseMediaType(req.Header.Get(echo.HeaderContentType)); err != nil || mt != echo.MIMEMultipartForm {
-		return errNotMultipart
+		return web.ErrNotMultipart
 	}
 	if req.ContentLength > maxTopUpBody {
 		return errUploadTooLarge
@@ -85,7 +85,7 @@ func (s *server) createTopUp(c echo.Context) error {
 		if errors.As(err, &tooLarge) {
 			return errUploadTooLarge
 		}
-		return errNotMultipart.Wrap(err)
+		return web.ErrNotMultipart.Wrap(err)
 	}
 	form := req.MultipartForm
 	defer form.RemoveAll()
@@ -129,7 +129,7 @@ func (s *server) createTopUp(c echo.Context) error {
 		defer f.Close()
 		in.Screenshot = &money.Upload{Body: f, Size: files[0].Size}
 	}
-	r, err := s.app.TopUps.CreateTopUp(req.Context(), caller(c), in)
+	r, err := s.app.TopUps.CreateTopUp(req.Context(), web.Caller(c), in)
 	if err != nil {
 		return err
 	}
@@ -138,11 +138,11 @@ func (s *server) createTopUp(c echo.Context) error {
 
 func (s *server) listTopUps(c echo.Context) error {
 	fe := errs.FieldErrors{}
-	p, pp := page(c, fe)
+	p, pp := web.Page(c, fe)
 	loc := s.app.History.Location()
 	f := topup.Filter{
-		UserID: uintParam(c, fe, "user_id"), Status: topup.Status(c.QueryParam("status")), Q: strings.TrimSpace(c.QueryParam("q")),
-		From: timeParam(c, fe, "from", loc, false), To: timeParam(c, fe, "to", loc, true), Page: p, PerPage: pp,
+		UserID: web.UintParam(c, fe, "user_id"), Status: topup.Status(c.QueryParam("status")), Q: strings.TrimSpace(c.QueryParam("q")),
+		From: web.TimeParam(c, fe, "from", loc, false), To: web.TimeParam(c, fe, "to", loc, true), Page: p, PerPage: pp,
 	}
 	if f.Status != "" && !f.Status.Valid() {
 		fe.Add("status", "must be pending, approved or rejected")
@@ -160,19 +160,19 @@ func (s *server) listTopUps(c echo.Context) error {
 	if scope == "customers" {
 		return s.listCustomerTopUps(c, f)
 	}
-	rows, total, err := s.app.TopUps.ListTopUps(c.Request().Context(), caller(c), f)
+	rows, total, err := s.app.TopUps.ListTopUps(c.Request().Context(), web.Caller(c), f)
 	if err != nil {
 		return err
 	}
-	return writeList(c, mapSlice(rows, toTopUpResponse), p, pp, total)
+	return web.WriteList(c, web.MapSlice(rows, toTopUpResponse), p, pp, total)
 }
 
 func (s *server) getTopUp(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	r, err := s.app.TopUps.GetTopUp(c.Request().Context(), caller(c), id)
+	r, err := s.app.TopUps.GetTopUp(c.Request().Context(), web.Caller(c), id)
 	if err != nil {
 		return err
 	}
@@ -183,11 +183,11 @@ func (s *server) getTopUp(c echo.Context) error {
 // browser must not second-guess it (nosniff) nor run anything in it (CSP
 // sandbox); images show inline, a PDF is a download.
 func (s *server) topUpScreenshot(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	rc, typ, err := s.app.TopUps.TopUpScreenshot(c.Request().Context(), caller(c), id)
+	rc, typ, err := s.app.TopUps.TopUpScreenshot(c.Request().Context(), web.Caller(c), id)
 	if err != nil {
 		return err
 	}
@@ -217,15 +217,15 @@ func (s *server) rejectTopUp(c echo.Context) error {
 }
 
 func (s *server) decideTopUp(c echo.Context, decide func(ctx context.Context, actor *user.User, id uint64, remarks string) (*topup.Request, error)) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	var req decideTopUpRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	r, err := decide(c.Request().Context(), caller(c), id, req.AdminRemarks)
+	r, err := decide(c.Request().Context(), web.Caller(c), id, req.AdminRemarks)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"paygate/adapters/httpapi/web"
 	"paygate/core/accounts"
 	"time"
 
@@ -43,7 +44,7 @@ type userResponse struct {
 	ResellerName *string `json:"reseller_name"`
 	// Billing is the caller's own billing profile, or null: in /auth/me
 	// only (taxprofiles.go).
-	Billing *shown[billingProfileResponse] `json:"billing,omitempty"`
+	Billing *web.Shown[billingProfileResponse] `json:"billing,omitempty"`
 }
 
 // toUserResponse never carries the password hash or the webhook secret.
@@ -52,7 +53,7 @@ func toUserResponse(u *user.User) userResponse {
 		ID: u.ID, Name: u.Name, Email: u.Email, Phone: u.Phone, Role: string(u.Role), Status: string(u.Status),
 		Plan: string(u.Plan), Balance: inr.Format2(u.Balance), TotalSpent: inr.Format2(u.TotalSpent),
 		APIKey: u.APIKey, WebhookURL: u.WebhookURL, EmailVerifiedAt: u.EmailVerifiedAt,
-		CreatedAt: timePtr(u.CreatedAt), UpdatedAt: timePtr(u.UpdatedAt), DeletedAt: u.DeletedAt,
+		CreatedAt: web.TimePtr(u.CreatedAt), UpdatedAt: web.TimePtr(u.UpdatedAt), DeletedAt: u.DeletedAt,
 		CollectionFeePercent: inr.Format2(u.CollectionFeePercent), DailyPayoutLimit: inr.Format2(u.DailyPayoutLimit),
 		ParentID: u.ParentID,
 	}
@@ -61,13 +62,6 @@ func toUserResponse(u *user.User) userResponse {
 		r.LowBalanceAlert = &v
 	}
 	return r
-}
-
-func timePtr(t time.Time) *time.Time {
-	if t.IsZero() {
-		return nil
-	}
-	return &t
 }
 
 type createUserRequest struct {
@@ -82,10 +76,10 @@ type createUserRequest struct {
 
 func (s *server) createUser(c echo.Context) error {
 	var req createUserRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	u, err := s.app.Accounts.CreateUser(c.Request().Context(), caller(c), accounts.NewUser{
+	u, err := s.app.Accounts.CreateUser(c.Request().Context(), web.Caller(c), accounts.NewUser{
 		Profile: user.Profile{Name: req.Name, Email: req.Email, Phone: req.Phone, Password: req.Password},
 		Role:    user.Role(req.Role), Status: user.Status(req.Status), Plan: user.Plan(req.Plan),
 	})
@@ -97,25 +91,25 @@ func (s *server) createUser(c echo.Context) error {
 
 func (s *server) listUsers(c echo.Context) error {
 	fe := errs.FieldErrors{}
-	p, pp := page(c, fe)
+	p, pp := web.Page(c, fe)
 	f := user.Filter{Role: user.Role(c.QueryParam("role")), Status: user.Status(c.QueryParam("status")), Q: c.QueryParam("q"), Page: p, PerPage: pp}
-	f.ParentID = uintParam(c, fe, "reseller_id")
-	user.CheckAccount(fe, given(f.Role), given(f.Status), nil)
+	f.ParentID = web.UintParam(c, fe, "reseller_id")
+	user.CheckAccount(fe, web.Given(f.Role), web.Given(f.Status), nil)
 	if len(f.Q) > 255 {
 		fe.Add("q", "must be at most 255 characters")
 	}
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	users, total, err := s.app.Accounts.ListUsers(c.Request().Context(), caller(c), f)
+	users, total, err := s.app.Accounts.ListUsers(c.Request().Context(), web.Caller(c), f)
 	if err != nil {
 		return err
 	}
-	items := mapSlice(users, toUserResponse)
+	items := web.MapSlice(users, toUserResponse)
 	if err := s.nameResellers(c, items); err != nil {
 		return err
 	}
-	return writeList(c, items, p, pp, total)
+	return web.WriteList(c, items, p, pp, total)
 }
 
 // nameResellers sets reseller_name of the users that have a reseller (one
@@ -130,24 +124,24 @@ func (s *server) nameResellers(c echo.Context, items []userResponse) error {
 	if len(ids.Users) == 0 {
 		return nil
 	}
-	n, err := s.app.History.Names(c.Request().Context(), caller(c), ids)
+	n, err := s.app.History.Names(c.Request().Context(), web.Caller(c), ids)
 	if err != nil {
 		return err
 	}
 	for i := range items {
 		if p := items[i].ParentID; p != nil {
-			items[i].ResellerName = userName(n, *p)
+			items[i].ResellerName = web.UserName(n, *p)
 		}
 	}
 	return nil
 }
 
 func (s *server) getUser(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	u, err := s.app.Accounts.GetUser(c.Request().Context(), caller(c), id)
+	u, err := s.app.Accounts.GetUser(c.Request().Context(), web.Caller(c), id)
 	if err != nil {
 		return err
 	}
@@ -171,12 +165,12 @@ type patchUserRequest struct {
 }
 
 func (s *server) patchUser(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	var req patchUserRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	p := accounts.UserPatch{Name: req.Name, Phone: req.Phone, CollectionFeePercent: req.CollectionFeePercent,
@@ -193,7 +187,7 @@ func (s *server) patchUser(c echo.Context) error {
 		pl := user.Plan(*req.Plan)
 		p.Plan = &pl
 	}
-	u, err := s.app.Accounts.PatchUser(c.Request().Context(), caller(c), id, p)
+	u, err := s.app.Accounts.PatchUser(c.Request().Context(), web.Caller(c), id, p)
 	if err != nil {
 		return err
 	}
@@ -202,11 +196,11 @@ func (s *server) patchUser(c echo.Context) error {
 
 func (s *server) setUserStatus(st user.Status) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		id, err := idParam(c, "id")
+		id, err := web.IDParam(c, "id")
 		if err != nil {
 			return err
 		}
-		u, err := s.app.Accounts.SetUserStatus(c.Request().Context(), caller(c), id, st)
+		u, err := s.app.Accounts.SetUserStatus(c.Request().Context(), web.Caller(c), id, st)
 		if err != nil {
 			return err
 		}
@@ -215,11 +209,11 @@ func (s *server) setUserStatus(st user.Status) echo.HandlerFunc {
 }
 
 func (s *server) deleteUser(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	if err := s.app.Accounts.DeleteUser(c.Request().Context(), caller(c), id); err != nil {
+	if err := s.app.Accounts.DeleteUser(c.Request().Context(), web.Caller(c), id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -232,15 +226,15 @@ type adjustmentRequest struct {
 }
 
 func (s *server) adjustBalance(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	var req adjustmentRequest
-	if err := s.bind(c, &req); err != nil {
+	if err := s.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	e, err := s.app.Accounts.AdjustBalance(c.Request().Context(), caller(c), id, accounts.Adjustment{Type: ledger.Type(req.Type), Amount: req.Amount, Description: req.Description})
+	e, err := s.app.Accounts.AdjustBalance(c.Request().Context(), web.Caller(c), id, accounts.Adjustment{Type: ledger.Type(req.Type), Amount: req.Amount, Description: req.Description})
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/adapters/httpapi/web"
 	"paygate/core/events/outbox"
 	"paygate/core/events/webhook"
 	"paygate/core/platform/errs"
@@ -36,10 +37,10 @@ func toDeliveryResponse(d *webhook.Delivery) deliveryResponse {
 	r := deliveryResponse{
 		ID: d.ID, UserID: d.UserID, EventID: d.EventPublicID, EventType: string(d.EventType), Destination: string(d.Destination),
 		URL: d.URL, Status: string(d.Status), Attempts: d.Attempts, LastStatusCode: d.LastStatusCode, LastError: d.LastError,
-		DeliveredAt: d.DeliveredAt, CreatedAt: timePtr(d.CreatedAt), UpdatedAt: timePtr(d.UpdatedAt),
+		DeliveredAt: d.DeliveredAt, CreatedAt: web.TimePtr(d.CreatedAt), UpdatedAt: web.TimePtr(d.UpdatedAt),
 	}
 	if d.Status == webhook.StatusPending {
-		r.NextAttemptAt = timePtr(d.NextAttemptAt)
+		r.NextAttemptAt = web.TimePtr(d.NextAttemptAt)
 	}
 	return r
 }
@@ -54,7 +55,7 @@ type attemptResponse struct {
 }
 
 func toAttemptResponse(a *webhook.Attempt) attemptResponse {
-	r := attemptResponse{ID: a.ID, StatusCode: a.StatusCode, LatencyMs: a.LatencyMs, ResponseSnippet: a.Response, CreatedAt: timePtr(a.CreatedAt)}
+	r := attemptResponse{ID: a.ID, StatusCode: a.StatusCode, LatencyMs: a.LatencyMs, ResponseSnippet: a.Response, CreatedAt: web.TimePtr(a.CreatedAt)}
 	if a.Error != "" {
 		e := a.Error
 		r.Error = &e
@@ -70,12 +71,12 @@ type deliveryDetailResponse struct {
 
 func (s *server) listDeliveries(c echo.Context) error {
 	fe := errs.FieldErrors{}
-	p, pp := page(c, fe)
+	p, pp := web.Page(c, fe)
 	loc := s.app.History.Location()
 	f := webhook.Filter{
-		UserID: uintParam(c, fe, "user_id"), Status: webhook.Status(c.QueryParam("status")),
+		UserID: web.UintParam(c, fe, "user_id"), Status: webhook.Status(c.QueryParam("status")),
 		EventType: webhook.EventType(c.QueryParam("event_type")),
-		From:      timeParam(c, fe, "from", loc, false), To: timeParam(c, fe, "to", loc, true), Page: p, PerPage: pp,
+		From:      web.TimeParam(c, fe, "from", loc, false), To: web.TimeParam(c, fe, "to", loc, true), Page: p, PerPage: pp,
 	}
 	if f.Status != "" && !f.Status.Valid() {
 		fe.Add("status", "must be pending, delivered or failed")
@@ -89,19 +90,19 @@ func (s *server) listDeliveries(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.Outbox.ListDeliveries(c.Request().Context(), caller(c), f)
+	rows, total, err := s.app.Outbox.ListDeliveries(c.Request().Context(), web.Caller(c), f)
 	if err != nil {
 		return err
 	}
-	return writeList(c, mapSlice(rows, toDeliveryResponse), p, pp, total)
+	return web.WriteList(c, web.MapSlice(rows, toDeliveryResponse), p, pp, total)
 }
 
 func (s *server) getDelivery(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	d, err := s.app.Outbox.GetDelivery(c.Request().Context(), caller(c), id)
+	d, err := s.app.Outbox.GetDelivery(c.Request().Context(), web.Caller(c), id)
 	if err != nil {
 		return err
 	}
@@ -110,15 +111,15 @@ func (s *server) getDelivery(c echo.Context) error {
 
 func toDeliveryDetail(d *outbox.DeliveryDetail) deliveryDetailResponse {
 	return deliveryDetailResponse{deliveryResponse: toDeliveryResponse(&d.Delivery), Payload: d.Event.Payload,
-		Attempts: mapSlice(d.Attempts, toAttemptResponse)}
+		Attempts: web.MapSlice(d.Attempts, toAttemptResponse)}
 }
 
 func (s *server) redeliver(c echo.Context) error {
-	id, err := idParam(c, "id")
+	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	d, err := s.app.Outbox.Redeliver(c.Request().Context(), caller(c), id)
+	d, err := s.app.Outbox.Redeliver(c.Request().Context(), web.Caller(c), id)
 	if limit := (*outbox.RedeliveryLimitError)(nil); errors.As(err, &limit) {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(limit.RetryAfter.Seconds()))))
 	}
@@ -133,7 +134,7 @@ type webhookSecretResponse struct {
 }
 
 func (s *server) rotateWebhookSecret(c echo.Context) error {
-	secret, err := s.app.Outbox.RotateWebhookSecret(c.Request().Context(), caller(c))
+	secret, err := s.app.Outbox.RotateWebhookSecret(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package httpapi
+package web
 
 import (
 	"encoding/csv"
@@ -14,18 +14,18 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-func newCSVTest() (*csvStream, *httptest.ResponseRecorder) {
+func newCSVTest() (*CSVStream, *httptest.ResponseRecorder) {
 	req := httptest.NewRequest(http.MethodGet, "/api/v1/panel/hit-logs?format=csv", nil)
 	rec := httptest.NewRecorder()
 	c := echo.New().NewContext(req, rec)
-	s := &server{log: slog.New(slog.NewTextHandler(io.Discard, nil))}
-	return newCSVStream(c, s, "hit-logs", time.Date(2026, 11, 21, 23, 0, 0, 0, time.UTC), []string{"a", "b"}), rec
+	k := &Kit{log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	return NewCSVStream(c, k, "hit-logs", time.Date(2026, 11, 21, 23, 0, 0, 0, time.UTC), []string{"a", "b"}), rec
 }
 
 func TestCSVStreamErrorBeforeTheFirstRowIsReturned(t *testing.T) {
 	out, rec := newCSVTest()
 	boom := errors.New("database gone")
-	if err := out.finish(boom); !errors.Is(err, boom) {
+	if err := out.Finish(boom); !errors.Is(err, boom) {
 		t.Fatalf("finish = %v, want the error back for the JSON error body", err)
 	}
 	if rec.Body.Len() != 0 || rec.Header().Get("Content-Type") != "" {
@@ -35,7 +35,7 @@ func TestCSVStreamErrorBeforeTheFirstRowIsReturned(t *testing.T) {
 
 func TestCSVStreamErrorAfterRowsAbortsTheResponse(t *testing.T) {
 	out, rec := newCSVTest()
-	if err := out.row("1", "x"); err != nil {
+	if err := out.Row("1", "x"); err != nil {
 		t.Fatal(err)
 	}
 	defer func() {
@@ -46,22 +46,22 @@ func TestCSVStreamErrorAfterRowsAbortsTheResponse(t *testing.T) {
 			t.Fatalf("headers: %d %v", rec.Code, rec.Header())
 		}
 	}()
-	_ = out.finish(errors.New("connection lost"))
+	_ = out.Finish(errors.New("connection lost"))
 	t.Fatal("finish returned after a mid-stream error")
 }
 
 func TestCSVStreamEmptyExportIsItsHeaderAndCellsAreDefused(t *testing.T) {
 	out, rec := newCSVTest()
-	if err := out.finish(nil); err != nil || rec.Body.String() != "\"a\",\"b\"\n" {
+	if err := out.Finish(nil); err != nil || rec.Body.String() != "\"a\",\"b\"\n" {
 		t.Fatalf("empty export: %q, %v", rec.Body.String(), err)
 	}
 	out, rec = newCSVTest()
 	for _, v := range []string{"=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx", "plain", "", "a=b"} {
-		if err := out.row(v, "multi\nline, \"quoted\""); err != nil {
+		if err := out.Row(v, "multi\nline, \"quoted\""); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := out.finish(nil); err != nil {
+	if err := out.Finish(nil); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(strings.NewReader(rec.Body.String())).ReadAll()
@@ -97,10 +97,10 @@ func TestSafeCellDefusesFormulasAtTheStartAndAfterSeparators(t *testing.T) {
 // Every cell is quoted, so a reader that splits on ; keeps "Asha;=1+1" whole.
 func TestCSVRecordsQuoteEveryCell(t *testing.T) {
 	out, rec := newCSVTest()
-	if err := out.row("Asha;=1+1", `say "hi"`); err != nil {
+	if err := out.Row("Asha;=1+1", `say "hi"`); err != nil {
 		t.Fatal(err)
 	}
-	if err := out.finish(nil); err != nil {
+	if err := out.Finish(nil); err != nil {
 		t.Fatal(err)
 	}
 	if want := "\"a\",\"b\"\n\"Asha;'=1+1\",\"say \"\"hi\"\"\"\n"; rec.Body.String() != want {

@@ -1,4 +1,4 @@
-package httpapi
+package web
 
 import (
 	"context"
@@ -13,36 +13,42 @@ import (
 // queries stay as they are. A name the caller may not read, or of a row
 // since deleted, is left out (the id still says which).
 
-// strPtr is s, or nil when empty.
-func strPtr(s string) *string {
+// StrPtr is s, or nil when empty.
+func StrPtr(s string) *string {
 	if s == "" {
 		return nil
 	}
 	return &s
 }
 
-// userName and userEmail name users[id], or nil when unknown.
-func userName(n directory.Names, id uint64) *string  { return strPtr(n.Users[id].Name) }
-func userEmail(n directory.Names, id uint64) *string { return strPtr(n.Users[id].Email) }
+// UserName and UserEmail name users[id], or nil when unknown.
+func UserName(n directory.Names, id uint64) *string  { return StrPtr(n.Users[id].Name) }
+func UserEmail(n directory.Names, id uint64) *string { return StrPtr(n.Users[id].Email) }
 
-// exportNames names the rows of a CSV export as they stream: each id is
+// ExportNames names the rows of a CSV export as they stream: each id is
 // read once, when it first appears (an export's rows name few distinct
 // users, keys and services), never once per row.
-type exportNames struct {
+type ExportNames struct {
 	ctx   context.Context
-	s     *server
+	dir   Directory
 	actor *user.User
 	n     directory.Names
 }
 
-func (s *server) exportNames(ctx context.Context, actor *user.User) *exportNames {
-	return &exportNames{ctx: ctx, s: s, actor: actor, n: directory.Names{
+// Directory names the ids a caller may read (core/metering's History).
+type Directory interface {
+	Names(ctx context.Context, actor *user.User, ids directory.IDs) (directory.Names, error)
+}
+
+// NewExportNames names the rows of one export for actor.
+func NewExportNames(ctx context.Context, dir Directory, actor *user.User) *ExportNames {
+	return &ExportNames{ctx: ctx, dir: dir, actor: actor, n: directory.Names{
 		Users: map[uint64]directory.User{}, Keys: map[uint64]directory.Key{}, Services: map[uint64]directory.Service{}}}
 }
 
-// user, key and service name one id of a row: from what was read, else
+// User, Key and Service name one id of a row: from what was read, else
 // read now (a map lookup per row; a query only for an id not seen before).
-func (e *exportNames) user(id uint64) (directory.User, error) {
+func (e *ExportNames) User(id uint64) (directory.User, error) {
 	if u, ok := e.n.Users[id]; ok {
 		return u, nil
 	}
@@ -50,7 +56,7 @@ func (e *exportNames) user(id uint64) (directory.User, error) {
 	return e.n.Users[id], err
 }
 
-func (e *exportNames) key(id uint64) (directory.Key, error) {
+func (e *ExportNames) Key(id uint64) (directory.Key, error) {
 	if k, ok := e.n.Keys[id]; ok {
 		return k, nil
 	}
@@ -58,7 +64,7 @@ func (e *exportNames) key(id uint64) (directory.Key, error) {
 	return e.n.Keys[id], err
 }
 
-func (e *exportNames) service(id uint64) (directory.Service, error) {
+func (e *ExportNames) Service(id uint64) (directory.Service, error) {
 	if v, ok := e.n.Services[id]; ok {
 		return v, nil
 	}
@@ -68,8 +74,8 @@ func (e *exportNames) service(id uint64) (directory.Service, error) {
 
 // read names ids; one not found is remembered as unnamed, so it is not
 // read again.
-func (e *exportNames) read(ids directory.IDs) error {
-	got, err := e.s.app.History.Names(e.ctx, e.actor, ids)
+func (e *ExportNames) read(ids directory.IDs) error {
+	got, err := e.dir.Names(e.ctx, e.actor, ids)
 	if err != nil {
 		return err
 	}

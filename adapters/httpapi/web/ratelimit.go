@@ -1,4 +1,4 @@
-package httpapi
+package web
 
 import (
 	"net/netip"
@@ -14,11 +14,11 @@ var (
 	errTooManyRequests = errs.E(errs.LimitExceeded, "too_many_requests", "Too many requests; try again later")
 )
 
-// keyedLimiter is a token bucket per key (a client address, an email, a
+// KeyedLimiter is a token bucket per key (a client address, an email, a
 // user). It lives in the process's memory, so each instance counts on its
 // own: an optimisation against abuse, not a money rule (docs/decisions.md,
 // "Account mail").
-type keyedLimiter struct {
+type KeyedLimiter struct {
 	mu     sync.Mutex
 	perKey map[string]*limiterEntry
 	every  time.Duration
@@ -31,33 +31,33 @@ type limiterEntry struct {
 	seen time.Time
 }
 
-// newKeyedLimiter allows burst requests at once per key, then one per every.
-func newKeyedLimiter(burst int, every time.Duration) *keyedLimiter {
-	return &keyedLimiter{perKey: map[string]*limiterEntry{}, every: every, burst: burst}
+// NewKeyedLimiter allows burst requests at once per key, then one per every.
+func NewKeyedLimiter(burst int, every time.Duration) *KeyedLimiter {
+	return &KeyedLimiter{perKey: map[string]*limiterEntry{}, every: every, burst: burst}
 }
 
-// allow spends one request of every key, or none when any of them is
+// Allow spends one request of every key, or none when any of them is
 // spent: then it is a 429 whose Retry-After is when that key has a
 // request again.
-func (l *keyedLimiter) allow(now time.Time, keys ...string) error {
+func (l *KeyedLimiter) Allow(now time.Time, keys ...string) error {
 	if _, wait, ok := l.take(now, keys...); !ok {
-		return &limitedError{err: errTooManyRequests, after: wait}
+		return &LimitedError{err: errTooManyRequests, After: wait}
 	}
 	return nil
 }
 
-// limitedError is a 429 of an in-memory limit and how long it lasts.
-type limitedError struct {
+// LimitedError is a 429 of an in-memory limit and how long it lasts.
+type LimitedError struct {
 	err   error
-	after time.Duration
+	After time.Duration
 }
 
-func (e *limitedError) Error() string { return e.err.Error() }
-func (e *limitedError) Unwrap() error { return e.err }
+func (e *LimitedError) Error() string { return e.err.Error() }
+func (e *LimitedError) Unwrap() error { return e.err }
 
 // take spends one request of every key and returns the spendings;
 // nothing is spent when any key is exhausted (wait: until it has one).
-func (l *keyedLimiter) take(now time.Time, keys ...string) ([]*rate.Reservation, time.Duration, bool) {
+func (l *KeyedLimiter) take(now time.Time, keys ...string) ([]*rate.Reservation, time.Duration, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.sweep(now)
@@ -90,7 +90,7 @@ func giveBack(taken []*rate.Reservation, now time.Time) {
 }
 
 // sweep forgets keys idle long enough for their bucket to be full again.
-func (l *keyedLimiter) sweep(now time.Time) {
+func (l *KeyedLimiter) sweep(now time.Time) {
 	if now.Sub(l.swept) < time.Minute {
 		return
 	}
@@ -103,9 +103,9 @@ func (l *keyedLimiter) sweep(now time.Time) {
 	}
 }
 
-// addressKey is the client's IPv4 address, or its IPv6 /64: one IPv6
+// AddressKey is the client's IPv4 address, or its IPv6 /64: one IPv6
 // subscriber holds a whole /64, so a per-address limit must count it once.
-func addressKey(ip string) string {
+func AddressKey(ip string) string {
 	a, err := netip.ParseAddr(ip)
 	if err != nil {
 		return "i:" + ip

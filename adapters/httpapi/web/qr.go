@@ -1,4 +1,4 @@
-package httpapi
+package web
 
 import (
 	"bytes"
@@ -14,10 +14,10 @@ import (
 // the code (ISO/IEC 18004).
 const qrQuietZone = 4
 
-// qrPNG is text as a black-on-white QR code PNG at most size pixels wide
+// QRPNG is text as a black-on-white QR code PNG at most size pixels wide
 // (medium error correction, quiet zone included; a module is never less
 // than one pixel).
-func qrPNG(text string, size int) ([]byte, error) {
+func QRPNG(text string, size int) ([]byte, error) {
 	code, err := qrcode.NewWith(text, qrcode.WithErrorCorrectionLevel(qrcode.ErrorCorrectionMedium))
 	if err != nil {
 		return nil, fmt.Errorf("encode QR code: %w", err)

@@ -1,4 +1,4 @@
-package httpapi
+package web
 
 import (
 	"net/http"
@@ -10,19 +10,19 @@ import (
 	"paygate/core/platform/errs"
 )
 
-type listMeta struct {
+type ListMeta struct {
 	Page    int   `json:"page"`
 	PerPage int   `json:"per_page"`
 	Total   int64 `json:"total"`
 }
 
-type listResponse[T any] struct {
+type ListResponse[T any] struct {
 	Data []T      `json:"data"`
-	Meta listMeta `json:"meta"`
+	Meta ListMeta `json:"meta"`
 }
 
-// page reads page and per_page (default 20, at most 100).
-func page(c echo.Context, fe errs.FieldErrors) (int, int) {
+// Page reads page and per_page (default 20, at most 100).
+func Page(c echo.Context, fe errs.FieldErrors) (int, int) {
 	p, pp := 1, 20
 	if v := c.QueryParam("page"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -43,8 +43,8 @@ func page(c echo.Context, fe errs.FieldErrors) (int, int) {
 	return p, pp
 }
 
-// timeParam reads an optional RFC 3339 time or a YYYY-MM-DD date.
-func timeParam(c echo.Context, fe errs.FieldErrors, name string, loc *time.Location, endOfDay bool) *time.Time {
+// TimeParam reads an optional RFC 3339 time or a YYYY-MM-DD date.
+func TimeParam(c echo.Context, fe errs.FieldErrors, name string, loc *time.Location, endOfDay bool) *time.Time {
 	v := c.QueryParam(name)
 	if v == "" {
 		return nil
@@ -62,7 +62,7 @@ func timeParam(c echo.Context, fe errs.FieldErrors, name string, loc *time.Locat
 	return nil
 }
 
-func uintParam(c echo.Context, fe errs.FieldErrors, name string) *uint64 {
+func UintParam(c echo.Context, fe errs.FieldErrors, name string) *uint64 {
 	v := c.QueryParam(name)
 	if v == "" {
 		return nil
@@ -75,40 +75,40 @@ func uintParam(c echo.Context, fe errs.FieldErrors, name string) *uint64 {
 	return &n
 }
 
-func writeList[T any](c echo.Context, items []T, p, pp int, total int64) error {
+func WriteList[T any](c echo.Context, items []T, p, pp int, total int64) error {
 	if items == nil {
 		items = []T{}
 	}
-	return c.JSON(http.StatusOK, listResponse[T]{Data: items, Meta: listMeta{Page: p, PerPage: pp, Total: total}})
+	return c.JSON(http.StatusOK, ListResponse[T]{Data: items, Meta: ListMeta{Page: p, PerPage: pp, Total: total}})
 }
 
-// windowMeta is the meta of the history lists, which count at most a window
+// WindowMeta is the meta of the history lists, which count at most a window
 // of rows: total_capped (only written when true) says that more rows match
 // than total, the window's size.
-type windowMeta struct {
-	listMeta
+type WindowMeta struct {
+	ListMeta
 	TotalCapped bool `json:"total_capped,omitempty"`
 }
 
-type windowListResponse[T any] struct {
+type WindowListResponse[T any] struct {
 	Data []T        `json:"data"`
-	Meta windowMeta `json:"meta"`
+	Meta WindowMeta `json:"meta"`
 }
 
-// writeWindowList writes a page of a list whose total was counted up to
+// WriteWindowList writes a page of a list whose total was counted up to
 // window+1 rows.
-func writeWindowList[T any](c echo.Context, items []T, p, pp int, total int64, window int) error {
+func WriteWindowList[T any](c echo.Context, items []T, p, pp int, total int64, window int) error {
 	if items == nil {
 		items = []T{}
 	}
-	m := windowMeta{listMeta: listMeta{Page: p, PerPage: pp, Total: total}}
+	m := WindowMeta{ListMeta: ListMeta{Page: p, PerPage: pp, Total: total}}
 	if total > int64(window) {
 		m.Total, m.TotalCapped = int64(window), true
 	}
-	return c.JSON(http.StatusOK, windowListResponse[T]{Data: items, Meta: m})
+	return c.JSON(http.StatusOK, WindowListResponse[T]{Data: items, Meta: m})
 }
 
-func mapSlice[A, B any](in []A, f func(*A) B) []B {
+func MapSlice[A, B any](in []A, f func(*A) B) []B {
 	out := make([]B, len(in))
 	for i := range in {
 		out[i] = f(&in[i])
@@ -116,22 +116,22 @@ func mapSlice[A, B any](in []A, f func(*A) B) []B {
 	return out
 }
 
-// writePaged pages a short, fully loaded list (a user's keys, a service's
+// WritePaged pages a short, fully loaded list (a user's keys, a service's
 // prices) with the same page and per_page rules as database lists.
-func writePaged[T any](c echo.Context, items []T) error {
+func WritePaged[T any](c echo.Context, items []T) error {
 	fe := errs.FieldErrors{}
-	p, pp := page(c, fe)
+	p, pp := Page(c, fe)
 	if err := fe.Err(); err != nil {
 		return err
 	}
 	total := len(items)
 	from := min((p-1)*pp, total)
 	to := min(from+pp, total)
-	return writeList(c, items[from:to], p, pp, int64(total))
+	return WriteList(c, items[from:to], p, pp, int64(total))
 }
 
-// given is nil for an empty query filter, so it is not checked.
-func given[T ~string](v T) *T {
+// Given is nil for an empty query filter, so it is not checked.
+func Given[T ~string](v T) *T {
 	if v == "" {
 		return nil
 	}

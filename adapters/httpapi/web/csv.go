@@ -1,4 +1,4 @@
-package httpapi
+package web
 
 import (
 	"bufio"
@@ -20,7 +20,7 @@ import (
 // client, so a long export arrives as it is read.
 const csvFlushEvery = 500
 
-// csvStream writes a CSV export row by row. Nothing is sent before the
+// CSVStream writes a CSV export row by row. Nothing is sent before the
 // first row (or the end of an empty export), so an error that comes first
 // still gets the JSON error body; one that comes later cuts the connection,
 // so the client sees a broken download rather than a short file that looks
@@ -31,9 +31,9 @@ const csvFlushEvery = 500
 // (stallGuard), so a write blocks at most that long however long a healthy
 // export runs. The answer closes the connection after it (Connection:
 // close), so the deadline never outlives the export on a kept-alive one.
-type csvStream struct {
+type CSVStream struct {
 	c       echo.Context
-	s       *server
+	k       *Kit
 	name    string // file name, e.g. hit-logs-2026-11-21.csv
 	header  []string
 	w       *bufio.Writer // over stallGuard
@@ -42,11 +42,11 @@ type csvStream struct {
 	rows    int
 }
 
-func newCSVStream(c echo.Context, s *server, kind string, now time.Time, header []string) *csvStream {
-	return &csvStream{c: c, s: s, name: kind + "-" + now.Format("2006-01-02") + ".csv", header: header}
+func NewCSVStream(c echo.Context, k *Kit, kind string, now time.Time, header []string) *CSVStream {
+	return &CSVStream{c: c, k: k, name: kind + "-" + now.Format("2006-01-02") + ".csv", header: header}
 }
 
-func (o *csvStream) start() error {
+func (o *CSVStream) start() error {
 	o.started = true
 	h := o.c.Response().Header()
 	h.Set(echo.HeaderContentType, "text/csv; charset=utf-8")
@@ -54,7 +54,7 @@ func (o *csvStream) start() error {
 	h.Set("Cache-Control", "no-store")
 	h.Set(echo.HeaderConnection, "close")
 	o.rc = http.NewResponseController(o.c.Response().Writer)
-	guard := stallGuard{w: o.c.Response(), rc: o.rc, stall: o.s.exportStall}
+	guard := stallGuard{w: o.c.Response(), rc: o.rc, stall: o.k.exportStall}
 	guard.extend()
 	o.c.Response().WriteHeader(http.StatusOK)
 	o.w = bufio.NewWriter(guard)
@@ -63,11 +63,11 @@ func (o *csvStream) start() error {
 
 // flush sends what the encoder holds to the client, under the stall
 // deadline.
-func (o *csvStream) flush() error {
+func (o *CSVStream) flush() error {
 	if err := o.w.Flush(); err != nil {
 		return err
 	}
-	_ = o.rc.SetWriteDeadline(time.Now().Add(o.s.exportStall))
+	_ = o.rc.SetWriteDeadline(time.Now().Add(o.k.exportStall))
 	return o.rc.Flush()
 }
 
@@ -88,8 +88,8 @@ func (g stallGuard) Write(p []byte) (int, error) {
 
 func (g stallGuard) extend() { _ = g.rc.SetWriteDeadline(time.Now().Add(g.stall)) }
 
-// row writes one row, every cell made safe for spreadsheets.
-func (o *csvStream) row(cells ...string) error {
+// Row writes one row, every cell made safe for spreadsheets.
+func (o *CSVStream) Row(cells ...string) error {
 	if !o.started {
 		if err := o.start(); err != nil {
 			return err
@@ -108,8 +108,8 @@ func (o *csvStream) row(cells ...string) error {
 	return nil
 }
 
-// finish ends the export after the rows were visited with err.
-func (o *csvStream) finish(err error) error {
+// Finish ends the export after the rows were visited with err.
+func (o *CSVStream) Finish(err error) error {
 	if err != nil {
 		if !o.started {
 			if errors.Is(err, export.ErrBusy) {
@@ -119,10 +119,10 @@ func (o *csvStream) finish(err error) error {
 		}
 		switch {
 		case errors.Is(err, os.ErrDeadlineExceeded):
-			o.s.log.Warn("CSV export ended: its client read nothing for the stall timeout", "request_id", requestIDOf(o.c),
-				"file", o.name, "rows", o.rows, "stall_timeout", o.s.exportStall.String())
+			o.k.log.Warn("CSV export ended: its client read nothing for the stall timeout", "request_id", RequestID(o.c),
+				"file", o.name, "rows", o.rows, "stall_timeout", o.k.exportStall.String())
 		case o.c.Request().Context().Err() == nil:
-			o.s.log.Error("CSV export failed after it started", "request_id", requestIDOf(o.c), "file", o.name, "rows", o.rows, "err", err)
+			o.k.log.Error("CSV export failed after it started", "request_id", RequestID(o.c), "file", o.name, "rows", o.rows, "err", err)
 		}
 		panic(http.ErrAbortHandler)
 	}
@@ -132,7 +132,7 @@ func (o *csvStream) finish(err error) error {
 		}
 	}
 	if err := o.flush(); err != nil {
-		return o.finish(err)
+		return o.Finish(err)
 	}
 	return nil
 }
@@ -199,8 +199,8 @@ func writeCSVRecord(w *bufio.Writer, cells []string) error {
 	return w.WriteByte('\n')
 }
 
-// csvTime writes t in RFC 3339 in the service's time zone; empty when unknown.
-func csvTime(t time.Time, loc *time.Location) string {
+// CSVTime writes t in RFC 3339 in the service's time zone; empty when unknown.
+func CSVTime(t time.Time, loc *time.Location) string {
 	if t.IsZero() {
 		return ""
 	}

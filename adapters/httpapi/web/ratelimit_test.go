@@ -1,4 +1,4 @@
-package httpapi
+package web
 
 import "testing"
 
@@ -9,7 +9,7 @@ func TestAddressKey(t *testing.T) {
 		"2001:db8:aa:bb:1:2:3:4": "i:2001:db8:aa:bb::/64",
 		"not an ip":              "i:not an ip",
 	} {
-		if got := addressKey(in); got != want {
+		if got := AddressKey(in); got != want {
 			t.Errorf("addressKey(%q) = %q, want %q", in, got, want)
 		}
 	}

@@ -1,27 +1,45 @@
-package httpapi
+package web
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
-	"paygate/core/metering"
+	"log/slog"
 	"reflect"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-playground/validator/v10"
 	"github.com/labstack/echo/v4"
 	"github.com/shopspring/decimal"
 
+	"paygate/core/metering"
 	"paygate/core/platform/errs"
 	"paygate/core/platform/inr"
 )
 
 var (
-	errBadJSON  = errs.E(errs.BadRequest, "invalid_json", "Request body must be valid JSON")
+	ErrBadJSON  = errs.E(errs.BadRequest, "invalid_json", "Request body must be valid JSON")
 	errTooLarge = errs.E(errs.TooLarge, "body_too_large", "Request body too large")
 )
+
+// Kit is what the areas' handlers share from the server as a whole: the
+// request body's limit and validator, the logger, and the CSV exports'
+// stall timeout.
+type Kit struct {
+	log         *slog.Logger
+	validate    *validator.Validate
+	maxBody     int64
+	exportStall time.Duration
+}
+
+// NewKit makes the shared part of the handlers: bodies of at most maxBody
+// bytes; CSV exports end after exportStall of a client reading nothing.
+func NewKit(log *slog.Logger, maxBody int64, exportStall time.Duration) *Kit {
+	return &Kit{log: log, validate: newValidator(), maxBody: maxBody, exportStall: exportStall}
+}
 
 func newValidator() *validator.Validate {
 	v := validator.New(validator.WithRequiredStructEnabled())
@@ -35,22 +53,22 @@ func newValidator() *validator.Validate {
 	return v
 }
 
-// readBody reads at most the configured body size.
-func (s *server) readBody(c echo.Context) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(c.Request().Body, s.maxBody+1))
+// ReadBody reads at most the configured body size.
+func (k *Kit) ReadBody(c echo.Context) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(c.Request().Body, k.maxBody+1))
 	if err != nil {
 		return nil, errs.E(errs.BadRequest, "unreadable_body", "Request body could not be read").Wrap(err)
 	}
-	if int64(len(b)) > s.maxBody {
+	if int64(len(b)) > k.maxBody {
 		return nil, errTooLarge
 	}
 	return b, nil
 }
 
-// bind decodes a JSON object strictly (unknown fields are refused, so a
+// Bind decodes a JSON object strictly (unknown fields are refused, so a
 // misspelt field is not silently ignored) and validates its tags.
-func (s *server) bind(c echo.Context, dst any) error {
-	b, err := s.readBody(c)
+func (k *Kit) Bind(c echo.Context, dst any) error {
+	b, err := k.ReadBody(c)
 	if err != nil {
 		return err
 	}
@@ -62,25 +80,25 @@ func (s *server) bind(c echo.Context, dst any) error {
 	if err := dec.Decode(dst); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
-			return errs.Validation(map[string][]string{te.Field: {"must be a " + jsonType(te.Type.Kind())}})
+			return errs.Validation(map[string][]string{te.Field: {"must be a " + JSONType(te.Type.Kind())}})
 		}
 		if strings.HasPrefix(err.Error(), "json: unknown field ") {
 			field := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
 			return errs.Validation(map[string][]string{field: {"is not a known field"}})
 		}
-		return errBadJSON.Wrap(err)
+		return ErrBadJSON.Wrap(err)
 	}
 	// Only blanks may follow the value: dec.More() let `{…}}` and `{…}]`
 	// through (found by FuzzBind).
 	if !metering.JSONBlank(b[dec.InputOffset():]) {
-		return errBadJSON
+		return ErrBadJSON
 	}
-	return s.check(dst)
+	return k.Check(dst)
 }
 
-// check runs the validate tags and turns failures into per-field messages.
-func (s *server) check(dst any) error {
-	err := s.validate.Struct(dst)
+// Check runs the validate tags and turns failures into per-field messages.
+func (k *Kit) Check(dst any) error {
+	err := k.validate.Struct(dst)
 	if err == nil {
 		return nil
 	}
@@ -115,7 +133,7 @@ func fieldMessage(ve validator.FieldError) string {
 	return "is invalid"
 }
 
-func jsonType(k reflect.Kind) string {
+func JSONType(k reflect.Kind) string {
 	switch k {
 	case reflect.String:
 		return "string"
@@ -131,8 +149,8 @@ func jsonType(k reflect.Kind) string {
 	return "value of another type"
 }
 
-// idParam reads a positive numeric path id; anything else is "not found".
-func idParam(c echo.Context, name string) (uint64, error) {
+// IDParam reads a positive numeric path id; anything else is "not found".
+func IDParam(c echo.Context, name string) (uint64, error) {
 	id, err := strconv.ParseUint(c.Param(name), 10, 64)
 	if err != nil || id == 0 {
 		return 0, errs.ErrNotFound
@@ -140,8 +158,8 @@ func idParam(c echo.Context, name string) (uint64, error) {
 	return id, nil
 }
 
-// moneyField parses an optional money string with at most places decimals.
-func moneyField(fe errs.FieldErrors, field string, v *string, places int) *decimal.Decimal {
+// MoneyField parses an optional money string with at most places decimals.
+func MoneyField(fe errs.FieldErrors, field string, v *string, places int) *decimal.Decimal {
 	if v == nil {
 		return nil
 	}
