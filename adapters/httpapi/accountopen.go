@@ -54,7 +54,7 @@ func toOpeningResponse(o *accountopen.Opening) openingResponse {
 	}
 }
 
-func (s *server) openAccount(c echo.Context) error {
+func (s *server) OpenAccount(c echo.Context) error {
 	b, err := s.readGatewayBody(c, openingFields...)
 	if err != nil {
 		return err
@@ -81,7 +81,7 @@ type openingStatusResponse struct {
 	Data    openingResponse `json:"data"`
 }
 
-func (s *server) accountOpenStatus(c echo.Context) error {
+func (s *server) AccountOpenStatus(c echo.Context) error {
 	ref := c.QueryParam("reference_id")
 	if ref == "" {
 		return errs.Validation(map[string][]string{"reference_id": {"is required"}})
@@ -95,7 +95,7 @@ func (s *server) accountOpenStatus(c echo.Context) error {
 
 // listAccountOpenings is the panel's list: the caller's own; an admin's
 // all (or one user's with user_id).
-func (s *server) listAccountOpenings(c echo.Context) error {
+func (s *server) ListAccountOpenings(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
 	loc := s.app.History.Location()

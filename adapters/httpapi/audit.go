@@ -46,7 +46,7 @@ func orNull(m json.RawMessage) json.RawMessage {
 	return m
 }
 
-func (s *server) listAudit(c echo.Context) error {
+func (s *server) ListAudit(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
 	loc := s.app.History.Location()

@@ -13,7 +13,7 @@ import (
 )
 
 // signedIn requires a valid panel access token of an active user.
-func (s *server) signedIn(next echo.HandlerFunc) echo.HandlerFunc {
+func (s *server) SignedIn(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		h := c.Request().Header.Get(echo.HeaderAuthorization)
 		tok, ok := strings.CutPrefix(h, "Bearer ")
@@ -42,13 +42,13 @@ type tokenResponse struct {
 	RefreshToken string       `json:"refresh_token,omitempty"`
 	TokenType    string       `json:"token_type"`
 	ExpiresIn    int          `json:"expires_in"`
-	User         userResponse `json:"user"`
+	User         UserResponse `json:"user"`
 }
 
 func loginResponse(l *accounts.Login) tokenResponse {
 	return tokenResponse{
 		AccessToken: l.AccessToken, RefreshToken: l.RefreshToken, TokenType: "Bearer",
-		ExpiresIn: int(l.ExpiresIn / time.Second), User: toUserResponse(l.User),
+		ExpiresIn: int(l.ExpiresIn / time.Second), User: ToUserResponse(l.User),
 	}
 }
 
@@ -83,7 +83,7 @@ func (s *server) clearRefreshCookie(c echo.Context) {
 // live, so the browser keeps it while the server may still accept it.
 const refreshCookieMaxAge = 90 * 24 * time.Hour
 
-func (s *server) login(c echo.Context) error {
+func (s *server) Login(c echo.Context) error {
 	var req loginRequest
 	if err := s.kit.Bind(c, &req); err != nil {
 		return err
@@ -112,7 +112,7 @@ func refreshToken(c echo.Context, req refreshRequest) (token string, fromCookie 
 	return "", false
 }
 
-func (s *server) refresh(c echo.Context) error {
+func (s *server) Refresh(c echo.Context) error {
 	var req refreshRequest
 	if err := s.kit.Bind(c, &req); err != nil {
 		return err
@@ -139,7 +139,7 @@ func (s *server) refresh(c echo.Context) error {
 // logout ends the session of the caller's access token, and the session of
 // the refresh token sent (body, else cookie) when it is another of the
 // caller's; it clears the cookie.
-func (s *server) logout(c echo.Context) error {
+func (s *server) Logout(c echo.Context) error {
 	var req refreshRequest
 	if err := s.kit.Bind(c, &req); err != nil {
 		return err
@@ -152,7 +152,7 @@ func (s *server) logout(c echo.Context) error {
 	return c.NoContent(http.StatusNoContent)
 }
 
-func (s *server) me(c echo.Context) error {
+func (s *server) Me(c echo.Context) error {
 	u, err := s.app.Accounts.Me(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err

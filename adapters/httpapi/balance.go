@@ -15,7 +15,7 @@ type balanceCheckoutRequest struct {
 
 // createBalanceCheckout makes a payment to the platform that adds to the
 // caller's own balance when it succeeds; the caller opens payment_url.
-func (s *server) createBalanceCheckout(c echo.Context) error {
+func (s *server) CreateBalanceCheckout(c echo.Context) error {
 	var req balanceCheckoutRequest
 	if err := s.kit.Bind(c, &req); err != nil {
 		return err
@@ -24,5 +24,5 @@ func (s *server) createBalanceCheckout(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusCreated, s.toPaymentResponse(&co.Payment))
+	return c.JSON(http.StatusCreated, s.ToPaymentResponse(&co.Payment))
 }

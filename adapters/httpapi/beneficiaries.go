@@ -37,7 +37,7 @@ type beneficiaryListResponse struct {
 	Data []beneficiaryResponse `json:"data"`
 }
 
-func (s *server) listBeneficiaries(c echo.Context) error {
+func (s *server) ListBeneficiaries(c echo.Context) error {
 	list, err := s.app.Gateway.Beneficiaries(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
@@ -57,7 +57,7 @@ func (g *gatewayBody) bodyID(name string) uint64 {
 
 // createBeneficiary verifies a payee once (an account verification billed
 // on api_key_id) and saves it when found; it needs the payout credential.
-func (s *server) createBeneficiary(c echo.Context) error {
+func (s *server) CreateBeneficiary(c echo.Context) error {
 	u := web.Caller(c)
 	if err := s.app.Accounts.CheckPayoutAuthorization(u, web.CallerSession(c), c.Request().Header.Get("X-Payout-Authorization")); err != nil {
 		return err
@@ -88,7 +88,7 @@ func (s *server) createBeneficiary(c echo.Context) error {
 	return c.JSON(http.StatusCreated, toBeneficiaryResponse(saved))
 }
 
-func (s *server) deleteBeneficiary(c echo.Context) error {
+func (s *server) DeleteBeneficiary(c echo.Context) error {
 	id, err := strconv.ParseUint(c.Param("id"), 10, 64)
 	if err != nil || id == 0 {
 		return beneficiary.ErrNotFound

@@ -101,7 +101,7 @@ func (s *server) brands() (*storefront.Brands, error) {
 	return s.app.Brands, nil
 }
 
-func (s *server) getBrand(c echo.Context) error {
+func (s *server) GetBrand(c echo.Context) error {
 	bs, err := s.brands()
 	if err != nil {
 		return err
@@ -113,7 +113,7 @@ func (s *server) getBrand(c echo.Context) error {
 	return c.JSON(http.StatusOK, toBrandResponse(bs, b))
 }
 
-func (s *server) putBrand(c echo.Context) error {
+func (s *server) PutBrand(c echo.Context) error {
 	bs, err := s.brands()
 	if err != nil {
 		return err
@@ -131,7 +131,7 @@ func (s *server) putBrand(c echo.Context) error {
 }
 
 // verifyBrandDomain checks the caller's claim on a domain (storefront.VerifyDomain).
-func (s *server) verifyBrandDomain(c echo.Context) error {
+func (s *server) VerifyBrandDomain(c echo.Context) error {
 	bs, err := s.brands()
 	if err != nil {
 		return err
@@ -146,7 +146,7 @@ func (s *server) verifyBrandDomain(c echo.Context) error {
 // domainChallenge answers a claim's token on the host claimed: the proof,
 // for the domain check, that the host reaches this service. 404 for a
 // token no one claims on that Host.
-func (s *server) domainChallenge(c echo.Context) error {
+func (s *server) DomainChallenge(c echo.Context) error {
 	bs, err := s.brands()
 	if err != nil {
 		return err
@@ -165,7 +165,7 @@ func (s *server) domainChallenge(c echo.Context) error {
 
 // putBrandLogo reads a multipart/form-data body with one file part, logo.
 // Its declared type and name are ignored: the content decides (brand.CheckLogo).
-func (s *server) putBrandLogo(c echo.Context) error {
+func (s *server) PutBrandLogo(c echo.Context) error {
 	bs, err := s.brands()
 	if err != nil {
 		return err
@@ -254,7 +254,7 @@ func (o *oneEach) take(key uint64) (release func(), ok bool) {
 	}, true
 }
 
-func (s *server) deleteBrandLogo(c echo.Context) error {
+func (s *server) DeleteBrandLogo(c echo.Context) error {
 	bs, err := s.brands()
 	if err != nil {
 		return err
@@ -266,7 +266,7 @@ func (s *server) deleteBrandLogo(c echo.Context) error {
 }
 
 // getBrandLogo is the caller's own logo, for its brand page's preview.
-func (s *server) getBrandLogo(c echo.Context) error {
+func (s *server) GetBrandLogo(c echo.Context) error {
 	bs, err := s.brands()
 	if err != nil {
 		return err
@@ -280,7 +280,7 @@ func (s *server) getBrandLogo(c echo.Context) error {
 
 // publicBrand is the brand of the request's Host: a reseller's on one of
 // its domains, else the platform's.
-func (s *server) publicBrand(c echo.Context) error {
+func (s *server) PublicBrand(c echo.Context) error {
 	bs, err := s.brands()
 	if err != nil {
 		return err
@@ -296,7 +296,7 @@ func (s *server) publicBrand(c echo.Context) error {
 }
 
 // publicBrandLogo is the logo of the Host's reseller; 404 without one.
-func (s *server) publicBrandLogo(c echo.Context) error {
+func (s *server) PublicBrandLogo(c echo.Context) error {
 	bs, err := s.brands()
 	if err != nil {
 		return err

@@ -201,7 +201,7 @@ func merchantOrigin(callback string) string {
 	return u.Scheme + "://" + u.Host + "/"
 }
 
-func (s *server) checkoutPage(c echo.Context) error {
+func (s *server) CheckoutPage(c echo.Context) error {
 	co, err := s.app.Gateway.OpenCheckout(c.Request().Context(), paymentIDParam(c))
 	if err != nil {
 		return s.checkoutError(c, err)
@@ -219,7 +219,7 @@ type checkoutStatusResponse struct {
 	Amount    string `json:"amount"`
 }
 
-func (s *server) checkoutStatus(c echo.Context) error {
+func (s *server) CheckoutStatus(c echo.Context) error {
 	p, err := s.app.Gateway.CheckoutStatus(c.Request().Context(), paymentIDParam(c))
 	if err != nil {
 		return err
@@ -229,7 +229,7 @@ func (s *server) checkoutStatus(c echo.Context) error {
 
 // completeCheckout handles the sandbox buttons: a same-origin form post
 // (a cross-site one is refused), then back to the page (303).
-func (s *server) completeCheckout(success bool) echo.HandlerFunc {
+func (s *server) CompleteCheckout(success bool) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if !sameOrigin(c.Request(), s.app.Gateway.PublicBaseURL()) {
 			return errs.E(errs.Forbidden, "cross_site_request", "Cross-site form posts are not accepted")
@@ -251,7 +251,7 @@ func (s *server) completeCheckout(success bool) echo.HandlerFunc {
 // same-origin post, then back to the page (303). A malformed UTR (422), one
 // another payment or balance request holds (409), or a second UTR (409:
 // only an admin corrects it) renders the page again with the reason.
-func (s *server) submitUTR(c echo.Context) error {
+func (s *server) SubmitUTR(c echo.Context) error {
 	if !sameOrigin(c.Request(), s.app.Gateway.PublicBaseURL()) {
 		return errs.E(errs.Forbidden, "cross_site_request", "Cross-site form posts are not accepted")
 	}

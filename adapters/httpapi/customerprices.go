@@ -52,7 +52,7 @@ type customerPricesResponse struct {
 	Meta customerPricesMeta      `json:"meta"`
 }
 
-func (s *server) listCustomerPrices(c echo.Context) error {
+func (s *server) ListCustomerPrices(c echo.Context) error {
 	rows, markup, err := s.app.Selling.Prices(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
@@ -95,7 +95,7 @@ type customerPricePreviewList struct {
 // previewCustomerPrices is GET /customer-prices/preview?markup=&service_id=&price=:
 // every service as the reseller's customers would pay under that markup
 // (absent: the current one) and that one selling price, saving nothing.
-func (s *server) previewCustomerPrices(c echo.Context) error {
+func (s *server) PreviewCustomerPrices(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	opt := func(name string) *string {
 		if !c.QueryParams().Has(name) {
@@ -129,7 +129,7 @@ type customerPriceRequest struct {
 	Price *string `json:"price"`
 }
 
-func (s *server) putCustomerPrice(c echo.Context) error {
+func (s *server) PutCustomerPrice(c echo.Context) error {
 	id, err := web.IDParam(c, "service_id")
 	if err != nil {
 		return err
@@ -153,7 +153,7 @@ func (s *server) putCustomerPrice(c echo.Context) error {
 	return c.JSON(http.StatusOK, toCustomerPriceResponse(&row))
 }
 
-func (s *server) deleteCustomerPrice(c echo.Context) error {
+func (s *server) DeleteCustomerPrice(c echo.Context) error {
 	id, err := web.IDParam(c, "service_id")
 	if err != nil {
 		return err
@@ -172,7 +172,7 @@ type customerMarkupResponse struct {
 	DefaultMarkup *string `json:"default_markup"`
 }
 
-func (s *server) putCustomerMarkup(c echo.Context) error {
+func (s *server) PutCustomerMarkup(c echo.Context) error {
 	var req customerMarkupRequest
 	if err := s.kit.Bind(c, &req); err != nil {
 		return err
@@ -218,7 +218,7 @@ func toCommissionResponse(s *settlement.Settlement) commissionResponse {
 		CreatedAt: s.CreatedAt.UTC()}
 }
 
-func (s *server) listCommissions(c echo.Context) error {
+func (s *server) ListCommissions(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	loc := s.app.History.Location()
 	from, to := web.TimeParam(c, fe, "from", loc, false), web.TimeParam(c, fe, "to", loc, true)

@@ -12,7 +12,6 @@ import (
 	"paygate/core/accounts/user"
 	"paygate/core/metering/hitlog"
 	"paygate/core/money/ledger"
-	"paygate/core/money/topup"
 	"paygate/core/money/transfer"
 	"paygate/core/platform/errs"
 	"paygate/core/platform/inr"
@@ -29,7 +28,7 @@ type createCustomerRequest struct {
 	Password string `json:"password" validate:"omitempty,max=255"`
 }
 
-func (s *server) createCustomer(c echo.Context) error {
+func (s *server) CreateCustomer(c echo.Context) error {
 	var req createCustomerRequest
 	if err := s.kit.Bind(c, &req); err != nil {
 		return err
@@ -43,13 +42,13 @@ func (s *server) createCustomer(c echo.Context) error {
 }
 
 // customerResponse is a user JSON naming its reseller (the caller).
-func (s *server) customerResponse(reseller, u *user.User) userResponse {
-	r := toUserResponse(u)
+func (s *server) customerResponse(reseller, u *user.User) UserResponse {
+	r := ToUserResponse(u)
 	r.ResellerName = &reseller.Name
 	return r
 }
 
-func (s *server) listCustomers(c echo.Context) error {
+func (s *server) ListCustomers(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
 	f := user.Filter{Status: user.Status(c.QueryParam("status")), Q: strings.TrimSpace(c.QueryParam("search")), Page: p, PerPage: pp}
@@ -64,10 +63,10 @@ func (s *server) listCustomers(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return web.WriteList(c, web.MapSlice(rows, func(u *user.User) userResponse { return s.customerResponse(web.Caller(c), u) }), p, pp, total)
+	return web.WriteList(c, web.MapSlice(rows, func(u *user.User) UserResponse { return s.customerResponse(web.Caller(c), u) }), p, pp, total)
 }
 
-func (s *server) getCustomer(c echo.Context) error {
+func (s *server) GetCustomer(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -79,7 +78,7 @@ func (s *server) getCustomer(c echo.Context) error {
 	return c.JSON(http.StatusOK, s.customerResponse(web.Caller(c), u))
 }
 
-func (s *server) setCustomerStatus(st user.Status) echo.HandlerFunc {
+func (s *server) SetCustomerStatus(st user.Status) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		id, err := web.IDParam(c, "id")
 		if err != nil {
@@ -100,7 +99,7 @@ type customerLimitsRequest struct {
 	CollectionFeePercent *string `json:"collection_fee_percent" validate:"omitempty,max=10"`
 }
 
-func (s *server) setCustomerLimits(c echo.Context) error {
+func (s *server) SetCustomerLimits(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -117,7 +116,7 @@ func (s *server) setCustomerLimits(c echo.Context) error {
 	return c.JSON(http.StatusOK, s.customerResponse(web.Caller(c), u))
 }
 
-func (s *server) listCustomerKeys(c echo.Context) error {
+func (s *server) ListCustomerKeys(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -126,19 +125,19 @@ func (s *server) listCustomerKeys(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return web.WritePaged(c, web.MapSlice(keys, s.toKeyResponse))
+	return web.WritePaged(c, web.MapSlice(keys, s.ToKeyResponse))
 }
 
 // errNoCSV: the customers' lists are JSON only.
 var errNoCSV = errs.Validation(map[string][]string{"format": {"must be json here"}})
 
-func (s *server) listCustomerHits(c echo.Context) error {
+func (s *server) ListCustomerHits(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	fe := errs.FieldErrors{}
-	h := historyQuery(c, fe, s.app.History.Location(), hitlog.ListWindow)
+	h := HistoryQuery(c, fe, s.app.History.Location(), hitlog.ListWindow)
 	if h.csv {
 		return errNoCSV
 	}
@@ -158,9 +157,9 @@ func (s *server) listCustomerHits(c echo.Context) error {
 	}
 	// The customer's own list's shape, with the commission and the names of
 	// its key and service; the payloads are the customer's and stay out (null).
-	items := make([]hitResponse, len(rows))
+	items := make([]HitResponse, len(rows))
 	for i := range rows {
-		items[i] = toHitResponse(&rows[i].Hit)
+		items[i] = ToHitResponse(&rows[i].Hit)
 		items[i].RequestPayload = json.RawMessage("null")
 		items[i].APIKeyName, items[i].APIServiceName = web.StrPtr(rows[i].KeyName), web.StrPtr(rows[i].ServiceName)
 		com := inr.Format4(rows[i].Commission)
@@ -170,16 +169,16 @@ func (s *server) listCustomerHits(c echo.Context) error {
 	if total > int64(hitlog.ListWindow) {
 		m.Total, m.TotalCapped = int64(hitlog.ListWindow), true
 	}
-	return c.JSON(http.StatusOK, hitListResponse{Data: items, Meta: m, PayloadRetentionSeconds: int64(s.app.Retention.Keep() / time.Second)})
+	return c.JSON(http.StatusOK, HitListResponse{Data: items, Meta: m, PayloadRetentionSeconds: int64(s.app.Retention.Keep() / time.Second)})
 }
 
-func (s *server) listCustomerTransactions(c echo.Context) error {
+func (s *server) ListCustomerTransactions(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	fe := errs.FieldErrors{}
-	h := historyQuery(c, fe, s.app.History.Location(), ledger.ListWindow)
+	h := HistoryQuery(c, fe, s.app.History.Location(), ledger.ListWindow)
 	if h.csv {
 		return errNoCSV
 	}
@@ -188,7 +187,7 @@ func (s *server) listCustomerTransactions(c echo.Context) error {
 	if f.Type != "" && !f.Type.Valid() {
 		fe.Add("type", "must be credit, debit or refund")
 	}
-	if f.ReferenceType != "" && !referenceTypePattern.MatchString(f.ReferenceType) {
+	if f.ReferenceType != "" && !ReferenceTypePattern.MatchString(f.ReferenceType) {
 		fe.Add("reference_type", "must be a reference type such as api_hit or balance_request")
 	}
 	if err := fe.Err(); err != nil {
@@ -198,7 +197,7 @@ func (s *server) listCustomerTransactions(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return web.WriteWindowList(c, web.MapSlice(rows, toTransactionResponse), h.page, h.perPage, total, ledger.ListWindow)
+	return web.WriteWindowList(c, web.MapSlice(rows, ToTransactionResponse), h.page, h.perPage, total, ledger.ListWindow)
 }
 
 type transferRequest struct {
@@ -223,7 +222,7 @@ func toTransferResponse(t *transfer.Transfer) transferResponse {
 		BalanceRequestID: t.BalanceRequestID, CreatedAt: web.TimePtr(t.CreatedAt)}
 }
 
-func (s *server) createTransfer(c echo.Context) error {
+func (s *server) CreateTransfer(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -246,7 +245,7 @@ func (s *server) createTransfer(c echo.Context) error {
 	return c.JSON(http.StatusCreated, out)
 }
 
-func (s *server) listCustomerTransfers(c echo.Context) error {
+func (s *server) ListCustomerTransfers(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -261,32 +260,6 @@ func (s *server) listCustomerTransfers(c echo.Context) error {
 		return err
 	}
 	return web.WriteList(c, web.MapSlice(rows, toTransferResponse), p, pp, total)
-}
-
-// listCustomerTopUps is GET /balance-requests?scope=customers: the
-// reseller's customers' requests, each naming its customer.
-func (s *server) listCustomerTopUps(c echo.Context, f topup.Filter) error {
-	ctx := c.Request().Context()
-	rows, total, err := s.app.TopUps.ListCustomerTopUps(ctx, web.Caller(c), f)
-	if err != nil {
-		return err
-	}
-	names := map[uint64]*string{}
-	items := make([]topUpResponse, len(rows))
-	for i := range rows {
-		uid := rows[i].UserID
-		if _, ok := names[uid]; !ok {
-			names[uid] = nil
-			if u, err := s.app.Customers.Get(ctx, web.Caller(c), uid); err == nil {
-				names[uid] = &u.Name
-			} else if errs.KindOf(err) != errs.NotFound {
-				return err
-			}
-		}
-		items[i] = toTopUpResponse(&rows[i])
-		items[i].UserName = names[uid]
-	}
-	return web.WriteList(c, items, f.Page, f.PerPage, total)
 }
 
 type resellerDashboardResponse struct {
@@ -329,7 +302,7 @@ func rangeEnd(c echo.Context, fe errs.FieldErrors, name string, loc *time.Locati
 
 // resellerDashboard is GET /reseller/dashboard?from=&to=: from's start
 // (default: 30 local days before today) up to to (default: now).
-func (s *server) resellerDashboard(c echo.Context) error {
+func (s *server) ResellerDashboard(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	loc := s.app.History.Location()
 	from := web.TimeParam(c, fe, "from", loc, false)

@@ -133,7 +133,7 @@ func toDashboardResponse(d *history.Dashboard) dashboardResponse {
 	return out
 }
 
-func (s *server) dashboard(c echo.Context) error {
+func (s *server) Dashboard(c echo.Context) error {
 	d, err := s.app.History.Dashboard(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err

@@ -39,7 +39,7 @@ type recordIRNRequest struct {
 	SignedQR string `json:"signed_qr"`
 }
 
-func (s *server) getEInvoice(c echo.Context) error {
+func (s *server) GetEInvoice(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -51,7 +51,7 @@ func (s *server) getEInvoice(c echo.Context) error {
 	return c.JSON(http.StatusOK, einvoice.From(e))
 }
 
-func (s *server) recordIRN(c echo.Context) error {
+func (s *server) RecordIRN(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err

@@ -30,7 +30,7 @@ import (
 // scheme in any case). A key id in the Bearer header is no secret: it is
 // looked up as one and found by nothing.
 func gatewayCredentials(c echo.Context) metering.Credentials {
-	if key, secret := serviceCredentials(c.Request()); key != "" || secret != "" {
+	if key, secret := ServiceCredentials(c.Request()); key != "" || secret != "" {
 		return metering.Credentials{Key: key, Secret: secret}
 	}
 	h := c.Request().Header.Get(echo.HeaderAuthorization)
@@ -131,7 +131,7 @@ type verifyData struct {
 	Message      *string `json:"message"`
 }
 
-func (s *server) verifyAccount(c echo.Context) error {
+func (s *server) VerifyAccount(c echo.Context) error {
 	b, err := s.readGatewayBody(c, "type", "account_number", "ifsc", "vpa", "pan", "name", "dob", "aadhaar")
 	if err != nil {
 		return err
@@ -180,7 +180,7 @@ func toRechargeResponse(r *recharge.Recharge) rechargeResponse {
 	}
 }
 
-func (s *server) rechargeMobile(c echo.Context) error {
+func (s *server) RechargeMobile(c echo.Context) error {
 	b, err := s.readGatewayBody(c, "mobile", "operator", "circle", "amount", "reference_id")
 	if err != nil {
 		return err
@@ -206,7 +206,7 @@ type rechargeStatusResponse struct {
 	Data    rechargeResponse `json:"data"`
 }
 
-func (s *server) rechargeStatus(c echo.Context) error {
+func (s *server) RechargeStatus(c echo.Context) error {
 	ref := c.QueryParam("reference_id")
 	if ref == "" {
 		return errs.Validation(map[string][]string{"reference_id": {"is required"}})
@@ -222,11 +222,11 @@ type codeList[T any] struct {
 	Data []T `json:"data"`
 }
 
-func (s *server) rechargeOperators(c echo.Context) error {
+func (s *server) RechargeOperators(c echo.Context) error {
 	return c.JSON(http.StatusOK, codeList[recharge.Operator]{Data: recharge.Operators})
 }
 
-func (s *server) rechargeCircles(c echo.Context) error {
+func (s *server) RechargeCircles(c echo.Context) error {
 	return c.JSON(http.StatusOK, codeList[recharge.Circle]{Data: recharge.Circles})
 }
 
@@ -237,7 +237,7 @@ type paymentCreatedResponse struct {
 	Livemode   bool   `json:"livemode"`
 }
 
-func (s *server) createPayment(c echo.Context) error {
+func (s *server) CreatePayment(c echo.Context) error {
 	b, err := s.readGatewayBody(c, "amount", "currency", "customer_id", "callback_url")
 	if err != nil {
 		return err
@@ -262,7 +262,7 @@ func (s *server) createPayment(c echo.Context) error {
 		Livemode: res.Payment.Livemode})
 }
 
-type paymentResponse struct {
+type PaymentResponse struct {
 	PaymentID   string  `json:"payment_id"`
 	Status      string  `json:"status"`
 	Amount      string  `json:"amount"`
@@ -288,8 +288,8 @@ type paymentResponse struct {
 	UserEmail *string `json:"user_email,omitempty"`
 }
 
-func (s *server) toPaymentResponse(p *payment.Payment) paymentResponse {
-	return paymentResponse{
+func (s *server) ToPaymentResponse(p *payment.Payment) PaymentResponse {
+	return PaymentResponse{
 		PaymentID: p.PublicID, Status: string(p.Status), Amount: inr.Format2(p.Amount), Currency: p.Currency,
 		CustomerID: p.CustomerID, CallbackURL: p.CallbackURL, PaymentURL: s.app.Gateway.PaymentURL(p.PublicID), Livemode: p.Livemode, UTR: p.UTR, UserID: p.UserID,
 		Purpose: string(p.Purpose), Fee: inr.Format2(p.Fee),
@@ -305,11 +305,11 @@ type paymentStatusResponse struct {
 
 // paymentStatusData is the payment with its refunds, oldest first.
 type paymentStatusData struct {
-	paymentResponse
+	PaymentResponse
 	Refunds []refundResponse `json:"refunds"`
 }
 
-func (s *server) paymentStatus(c echo.Context) error {
+func (s *server) PaymentStatus(c echo.Context) error {
 	id := c.QueryParam("payment_id")
 	if id == "" {
 		return errs.Validation(map[string][]string{"payment_id": {"is required"}})
@@ -323,16 +323,16 @@ func (s *server) paymentStatus(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, paymentStatusResponse{Success: true,
-		Data: paymentStatusData{paymentResponse: s.toPaymentResponse(p), Refunds: web.MapSlice(refunds, toRefundResponse(p))}})
+		Data: paymentStatusData{PaymentResponse: s.ToPaymentResponse(p), Refunds: web.MapSlice(refunds, toRefundResponse(p))}})
 }
 
 // gatewayTransactions is GET /api/v1/transaction/list: the key owner's
 // ledger, newest first, in the panel's list envelope.
 // Like the panel's list it pages through the newest ledger.ListWindow rows
 // (a capped total); older rows are reached by narrowing from and to.
-func (s *server) gatewayTransactions(c echo.Context) error {
+func (s *server) GatewayTransactions(c echo.Context) error {
 	fe := errs.FieldErrors{}
-	h := historyQuery(c, fe, s.app.History.Location(), ledger.ListWindow)
+	h := HistoryQuery(c, fe, s.app.History.Location(), ledger.ListWindow)
 	if h.csv {
 		fe.Add("format", "must be json (the CSV export is in the panel)")
 	}
@@ -347,13 +347,13 @@ func (s *server) gatewayTransactions(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return web.WriteWindowList(c, web.MapSlice(rows, toTransactionResponse), h.page, h.perPage, total, ledger.ListWindow)
+	return web.WriteWindowList(c, web.MapSlice(rows, ToTransactionResponse), h.page, h.perPage, total, ledger.ListWindow)
 }
 
 // Panel lists of gateway records: the caller's own; an admin's all (or one
 // user's with user_id).
 
-func (s *server) listPayments(c echo.Context) error {
+func (s *server) ListPayments(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
 	loc := s.app.History.Location()
@@ -374,7 +374,7 @@ func (s *server) listPayments(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	items := web.MapSlice(rows, s.toPaymentResponse)
+	items := web.MapSlice(rows, s.ToPaymentResponse)
 	var ids directory.IDs
 	for _, p := range items {
 		ids.Users = append(ids.Users, p.UserID)
@@ -389,7 +389,7 @@ func (s *server) listPayments(c echo.Context) error {
 	return web.WriteList(c, items, p, pp, total)
 }
 
-func (s *server) listRecharges(c echo.Context) error {
+func (s *server) ListRecharges(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
 	loc := s.app.History.Location()

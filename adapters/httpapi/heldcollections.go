@@ -34,7 +34,7 @@ func toHeldCollectionResponse(p *payment.Payment) heldCollectionResponse {
 		CreditHeldAt: p.CreditHeldAt, CreatedAt: web.TimePtr(p.CreatedAt)}
 }
 
-func (s *server) listHeldCollections(c echo.Context) error {
+func (s *server) ListHeldCollections(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
 	if err := fe.Err(); err != nil {
@@ -50,12 +50,12 @@ func (s *server) listHeldCollections(c echo.Context) error {
 // retryHeldCollection completes a held payment once its beneficiary's
 // balance can hold it: 200 with the payment; still too large 409
 // collection_held.
-func (s *server) retryHeldCollection(c echo.Context) error {
+func (s *server) RetryHeldCollection(c echo.Context) error {
 	p, err := s.app.Gateway.RetryHeldCollection(c.Request().Context(), web.Caller(c), c.Param("id"))
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, s.toPaymentResponse(p))
+	return c.JSON(http.StatusOK, s.ToPaymentResponse(p))
 }
 
 type correctUTRRequest struct {
@@ -65,7 +65,7 @@ type correctUTRRequest struct {
 
 // correctPaymentUTR is an admin replacing an open payment's UTR (the payer
 // mistyped it; the checkout page takes one UTR only), audited.
-func (s *server) correctPaymentUTR(c echo.Context) error {
+func (s *server) CorrectPaymentUTR(c echo.Context) error {
 	var req correctUTRRequest
 	if err := s.kit.Bind(c, &req); err != nil {
 		return err
@@ -74,5 +74,5 @@ func (s *server) correctPaymentUTR(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, s.toPaymentResponse(p))
+	return c.JSON(http.StatusOK, s.ToPaymentResponse(p))
 }

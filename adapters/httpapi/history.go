@@ -18,7 +18,7 @@ import (
 	"paygate/core/platform/inr"
 )
 
-type transactionResponse struct {
+type TransactionResponse struct {
 	ID            uint64     `json:"id"`
 	UserID        uint64     `json:"user_id"`
 	TxnID         string     `json:"txn_id"`
@@ -36,8 +36,8 @@ type transactionResponse struct {
 	UserEmail *string `json:"user_email,omitempty"`
 }
 
-func toTransactionResponse(e *ledger.Entry) transactionResponse {
-	return transactionResponse{
+func ToTransactionResponse(e *ledger.Entry) TransactionResponse {
+	return TransactionResponse{
 		ID: e.ID, UserID: e.UserID, TxnID: e.TxnID, Type: string(e.Type), Amount: inr.Format2(e.Amount),
 		BalanceBefore: inr.Format2(e.BalanceBefore), BalanceAfter: inr.Format2(e.BalanceAfter),
 		ReferenceType: e.ReferenceType, ReferenceID: e.ReferenceID, Description: e.Description,
@@ -47,11 +47,11 @@ func toTransactionResponse(e *ledger.Entry) transactionResponse {
 
 // referenceTypePattern is what a reference_type filter may look like
 // (api_hit, balance_request, adjustment, recharge and any later one).
-var referenceTypePattern = regexp.MustCompile(`^[a-z][a-z0-9_]{0,49}$`)
+var ReferenceTypePattern = regexp.MustCompile(`^[a-z][a-z0-9_]{0,49}$`)
 
-func (s *server) listTransactions(c echo.Context) error {
+func (s *server) ListTransactions(c echo.Context) error {
 	fe := errs.FieldErrors{}
-	h := historyQuery(c, fe, s.app.History.Location(), ledger.ListWindow)
+	h := HistoryQuery(c, fe, s.app.History.Location(), ledger.ListWindow)
 	f := ledger.Filter{
 		UserID: web.UintParam(c, fe, "user_id"), Type: ledger.Type(c.QueryParam("type")),
 		ReferenceType: c.QueryParam("reference_type"), From: h.from, To: h.to, Page: h.page, PerPage: h.perPage,
@@ -59,7 +59,7 @@ func (s *server) listTransactions(c echo.Context) error {
 	if f.Type != "" && !f.Type.Valid() {
 		fe.Add("type", "must be credit, debit or refund")
 	}
-	if f.ReferenceType != "" && !referenceTypePattern.MatchString(f.ReferenceType) {
+	if f.ReferenceType != "" && !ReferenceTypePattern.MatchString(f.ReferenceType) {
 		fe.Add("reference_type", "must be a reference type such as api_hit or balance_request")
 	}
 	if err := fe.Err(); err != nil {
@@ -91,7 +91,7 @@ func (s *server) listTransactions(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	items := web.MapSlice(rows, toTransactionResponse)
+	items := web.MapSlice(rows, ToTransactionResponse)
 	var ids directory.IDs
 	for _, t := range items {
 		ids.Users = append(ids.Users, t.UserID)
@@ -118,7 +118,7 @@ type listQuery struct {
 // list's window is refused (the newest window rows are listed; older ones
 // are reached with from/to or the CSV export); the CSV export ignores the
 // page.
-func historyQuery(c echo.Context, fe errs.FieldErrors, loc *time.Location, window int) listQuery {
+func HistoryQuery(c echo.Context, fe errs.FieldErrors, loc *time.Location, window int) listQuery {
 	var h listQuery
 	h.page, h.perPage = web.Page(c, fe)
 	h.from = web.TimeParam(c, fe, "from", loc, false)
@@ -139,7 +139,7 @@ func historyQuery(c echo.Context, fe errs.FieldErrors, loc *time.Location, windo
 	return h
 }
 
-type hitResponse struct {
+type HitResponse struct {
 	ID              uint64          `json:"id"`
 	UserID          uint64          `json:"user_id"`
 	APIServiceID    uint64          `json:"api_service_id"`
@@ -174,8 +174,8 @@ func rawJSON(s *string) json.RawMessage {
 	return b
 }
 
-func toHitResponse(h *hitlog.Hit) hitResponse {
-	return hitResponse{
+func ToHitResponse(h *hitlog.Hit) HitResponse {
+	return HitResponse{
 		ID: h.ID, UserID: h.UserID, APIServiceID: h.ServiceID, APIKeyID: h.APIKeyID, RequestID: h.RequestID,
 		RequestPayload: rawJSON(&h.RequestPayload), ResponsePayload: rawJSON(h.ResponsePayload),
 		ChargeAmount: inr.Format4(h.ChargeAmount), IPAddress: h.IPAddress, Status: string(h.Status),
@@ -183,9 +183,9 @@ func toHitResponse(h *hitlog.Hit) hitResponse {
 	}
 }
 
-func (s *server) listHits(c echo.Context) error {
+func (s *server) ListHits(c echo.Context) error {
 	fe := errs.FieldErrors{}
-	h := historyQuery(c, fe, s.app.History.Location(), hitlog.ListWindow)
+	h := HistoryQuery(c, fe, s.app.History.Location(), hitlog.ListWindow)
 	f := hitlog.Filter{
 		UserID: web.UintParam(c, fe, "user_id"), ServiceID: web.UintParam(c, fe, "service_id"), APIKeyID: web.UintParam(c, fe, "api_key_id"),
 		Status: hitlog.Status(c.QueryParam("status")), From: h.from, To: h.to, Page: h.page, PerPage: h.perPage,
@@ -244,9 +244,9 @@ func (s *server) listHits(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	items := web.MapSlice(rows, toHitResponse)
+	items := web.MapSlice(rows, ToHitResponse)
 	if items == nil {
-		items = []hitResponse{}
+		items = []HitResponse{}
 	}
 	var ids directory.IDs
 	for _, h := range items {
@@ -265,13 +265,13 @@ func (s *server) listHits(c echo.Context) error {
 	if total > int64(hitlog.ListWindow) {
 		m.Total, m.TotalCapped = int64(hitlog.ListWindow), true
 	}
-	return c.JSON(http.StatusOK, hitListResponse{Data: items, Meta: m, PayloadRetentionSeconds: int64(s.app.Retention.Keep() / time.Second)})
+	return c.JSON(http.StatusOK, HitListResponse{Data: items, Meta: m, PayloadRetentionSeconds: int64(s.app.Retention.Keep() / time.Second)})
 }
 
 // hitListResponse is a page of hits and how long their payloads are kept
 // (HIT_PAYLOAD_RETENTION), which the hit log screen states.
-type hitListResponse struct {
-	Data                    []hitResponse  `json:"data"`
+type HitListResponse struct {
+	Data                    []HitResponse  `json:"data"`
 	Meta                    web.WindowMeta `json:"meta"`
 	PayloadRetentionSeconds int64          `json:"payload_retention_seconds"`
 }

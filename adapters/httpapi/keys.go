@@ -11,7 +11,7 @@ import (
 	"paygate/core/accounts/apikey"
 )
 
-type keyResponse struct {
+type KeyResponse struct {
 	ID              uint64     `json:"id"`
 	Name            string     `json:"name"`
 	Key             string     `json:"key"`
@@ -26,8 +26,8 @@ type keyResponse struct {
 	UpdatedAt       *time.Time `json:"updated_at"`
 }
 
-func (s *server) toKeyResponse(k *apikey.Key) keyResponse {
-	r := keyResponse{
+func (s *server) ToKeyResponse(k *apikey.Key) KeyResponse {
+	r := KeyResponse{
 		ID: k.ID, Name: k.Name, Key: k.Key, AllowedServices: k.AllowedServices, AllowedIPs: k.AllowedIPs,
 		DailyLimit: k.DailyLimit, HitsToday: s.app.Keys.HitsToday(k), LastUsedAt: k.LastUsedAt, Status: string(k.Status),
 		CreatedAt: web.TimePtr(k.CreatedAt), UpdatedAt: web.TimePtr(k.UpdatedAt),
@@ -45,15 +45,15 @@ type keyRequest struct {
 	DailyLimit      *int      `json:"daily_limit"`
 }
 
-func (s *server) listKeys(c echo.Context) error {
+func (s *server) ListKeys(c echo.Context) error {
 	keys, err := s.app.Keys.ListKeys(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
 	}
-	return web.WritePaged(c, web.MapSlice(keys, s.toKeyResponse))
+	return web.WritePaged(c, web.MapSlice(keys, s.ToKeyResponse))
 }
 
-func (s *server) createKey(c echo.Context) error {
+func (s *server) CreateKey(c echo.Context) error {
 	var req keyRequest
 	if err := s.kit.Bind(c, &req); err != nil {
 		return err
@@ -64,12 +64,12 @@ func (s *server) createKey(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	r := s.toKeyResponse(k)
+	r := s.ToKeyResponse(k)
 	r.Secret = secret
 	return c.JSON(http.StatusCreated, r)
 }
 
-func (s *server) patchKey(c echo.Context) error {
+func (s *server) PatchKey(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -84,10 +84,10 @@ func (s *server) patchKey(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, s.toKeyResponse(k))
+	return c.JSON(http.StatusOK, s.ToKeyResponse(k))
 }
 
-func (s *server) rotateKey(c echo.Context) error {
+func (s *server) RotateKey(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -96,12 +96,12 @@ func (s *server) rotateKey(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	r := s.toKeyResponse(k)
+	r := s.ToKeyResponse(k)
 	r.Secret = secret
 	return c.JSON(http.StatusOK, r)
 }
 
-func (s *server) revokeKey(c echo.Context) error {
+func (s *server) RevokeKey(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -110,5 +110,5 @@ func (s *server) revokeKey(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, s.toKeyResponse(k))
+	return c.JSON(http.StatusOK, s.ToKeyResponse(k))
 }

@@ -27,7 +27,7 @@ type callEnvelope struct {
 
 // serviceCredentials reads X-API-Key/X-API-Secret or HTTP Basic; never the
 // query string.
-func serviceCredentials(r *http.Request) (key, secret string) {
+func ServiceCredentials(r *http.Request) (key, secret string) {
 	key, secret = r.Header.Get("X-API-Key"), r.Header.Get("X-API-Secret")
 	if key != "" || secret != "" {
 		return key, secret
@@ -42,12 +42,12 @@ func serviceCredentials(r *http.Request) (key, secret string) {
 	return key, secret
 }
 
-func (s *server) callService(c echo.Context) error {
+func (s *server) CallService(c echo.Context) error {
 	body, err := s.kit.ReadBody(c)
 	if err != nil {
 		return err
 	}
-	key, secret := serviceCredentials(c.Request())
+	key, secret := ServiceCredentials(c.Request())
 	res, quota, err := s.app.Metering.CallService(c.Request().Context(), metering.CallInput{
 		RequestID: web.RequestID(c), Slug: c.Param("slug"), Method: c.Request().Method,
 		Key: key, Secret: secret, IP: c.RealIP(), Query: c.QueryParams(), Body: body,

@@ -32,7 +32,7 @@ type payeeResponse struct {
 	Checkout      bool   `json:"checkout"`
 }
 
-func (s *server) getPayee(c echo.Context) error {
+func (s *server) GetPayee(c echo.Context) error {
 	p, err := s.app.TaxSettings.Payee(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
@@ -57,7 +57,7 @@ func payeeUPIIntent(upi, name string) string {
 	return "upi://pay?pa=" + esc(upi) + "&pn=" + esc(name) + "&cu=INR"
 }
 
-func (s *server) getPayeeUPIQR(c echo.Context) error {
+func (s *server) GetPayeeUPIQR(c echo.Context) error {
 	p, err := s.app.TaxSettings.Payee(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err

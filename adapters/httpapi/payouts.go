@@ -83,7 +83,7 @@ func (g *gatewayBody) beneficiary() payout.Beneficiary {
 	return b
 }
 
-func (s *server) payoutTransfer(c echo.Context) error {
+func (s *server) PayoutTransfer(c echo.Context) error {
 	b, err := s.readGatewayBody(c, "beneficiary", "amount", "mode", "reference_id", "narration")
 	if err != nil {
 		return err
@@ -115,7 +115,7 @@ type payoutAuthorizeResponse struct {
 
 // authorizePayouts mints the caller's payout credential once the password
 // is typed again (rate-limited like a sign-in).
-func (s *server) authorizePayouts(c echo.Context) error {
+func (s *server) AuthorizePayouts(c echo.Context) error {
 	var req payoutAuthorizeRequest
 	if err := s.kit.Bind(c, &req); err != nil {
 		return err
@@ -132,7 +132,7 @@ func (s *server) authorizePayouts(c echo.Context) error {
 // transfer of POST /api/v1/payout/transfer, billed on the key the body
 // names (api_key_id). Refused before anything is logged or charged when
 // the credential is missing or not live.
-func (s *server) panelPayout(c echo.Context) error {
+func (s *server) PanelPayout(c echo.Context) error {
 	u := web.Caller(c)
 	if err := s.app.Accounts.CheckPayoutAuthorization(u, web.CallerSession(c), c.Request().Header.Get("X-Payout-Authorization")); err != nil {
 		return err
@@ -184,7 +184,7 @@ type payoutStatusResponse struct {
 	Data    payoutResponse `json:"data"`
 }
 
-func (s *server) payoutStatus(c echo.Context) error {
+func (s *server) PayoutStatus(c echo.Context) error {
 	id, ref := c.QueryParam("payout_id"), c.QueryParam("reference_id")
 	fe := errs.FieldErrors{}
 	switch {
@@ -206,7 +206,7 @@ func (s *server) payoutStatus(c echo.Context) error {
 }
 
 // getPayout is one payout for the panel: the caller's own, any for an admin.
-func (s *server) getPayout(c echo.Context) error {
+func (s *server) GetPayout(c echo.Context) error {
 	id := c.Param("id")
 	if !payout.ValidPublicID(id) {
 		return payout.ErrNotFound
@@ -218,10 +218,10 @@ func (s *server) getPayout(c echo.Context) error {
 	return c.JSON(http.StatusOK, payoutStatusResponse{Success: true, Data: toPayoutResponse(p)})
 }
 
-func (s *server) listPayouts(c echo.Context) error {
+func (s *server) ListPayouts(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	loc := s.app.History.Location()
-	h := historyQuery(c, fe, loc, maxListWindow)
+	h := HistoryQuery(c, fe, loc, maxListWindow)
 	f := payout.Filter{
 		UserID: web.UintParam(c, fe, "user_id"), Status: payout.Status(c.QueryParam("status")), Mode: payout.Mode(c.QueryParam("mode")),
 		Search: c.QueryParam("q"), From: h.from, To: h.to, Page: h.page, PerPage: h.perPage,
@@ -298,7 +298,7 @@ type payoutQuoteResponse struct {
 	RemainingToday string  `json:"remaining_today"`
 }
 
-func (s *server) payoutQuote(c echo.Context) error {
+func (s *server) PayoutQuote(c echo.Context) error {
 	amount, ok := inr.Parse(c.QueryParam("amount"), 2)
 	switch {
 	case c.QueryParam("amount") == "":
@@ -328,7 +328,7 @@ type payoutLimitResponse struct {
 	UsedToday        string `json:"used_today"`
 }
 
-func (s *server) listPayoutLimits(c echo.Context) error {
+func (s *server) ListPayoutLimits(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
 	if err := fe.Err(); err != nil {

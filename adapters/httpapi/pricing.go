@@ -61,7 +61,7 @@ func (r *priceRequest) amounts() (catalogadmin.PricePatch, error) {
 	return p, fe.Err()
 }
 
-func (s *server) listPricing(c echo.Context) error {
+func (s *server) ListPricing(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -73,7 +73,7 @@ func (s *server) listPricing(c echo.Context) error {
 	return web.WritePaged(c, web.MapSlice(rows, toPriceResponse))
 }
 
-func (s *server) createPricing(c echo.Context) error {
+func (s *server) CreatePricing(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -106,7 +106,7 @@ func (s *server) createPricing(c echo.Context) error {
 	return c.JSON(http.StatusCreated, toPriceResponse(out))
 }
 
-func (s *server) patchPricing(c echo.Context) error {
+func (s *server) PatchPricing(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -129,7 +129,7 @@ func (s *server) patchPricing(c echo.Context) error {
 	return c.JSON(http.StatusOK, toPriceResponse(out))
 }
 
-func (s *server) deletePricing(c echo.Context) error {
+func (s *server) DeletePricing(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err

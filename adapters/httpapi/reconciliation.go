@@ -117,7 +117,7 @@ func toLineResponse(l *statement.Line) lineResponse {
 
 // importStatement reads a multipart/form-data statement: the CSV in field
 // file, optional column names in the *_column fields.
-func (s *server) importStatement(c echo.Context) error {
+func (s *server) ImportStatement(c echo.Context) error {
 	req := c.Request()
 	if mt, _, err := mime.ParseMediaType(req.Header.Get(echo.HeaderContentType)); err != nil || mt != echo.MIMEMultipartForm {
 		return web.ErrNotMultipart
@@ -191,7 +191,7 @@ func (s *server) importStatement(c echo.Context) error {
 
 var lineStatuses = []statement.Status{statement.StatusUnmatched, statement.StatusMatched, statement.StatusDismissed}
 
-func (s *server) listStatementLines(c echo.Context) error {
+func (s *server) ListStatementLines(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
 	f := statement.Filter{Status: statement.Status(c.QueryParam("status")), StatementID: web.UintParam(c, fe, "statement_id"), Page: p, PerPage: pp}
@@ -213,7 +213,7 @@ type matchLineRequest struct {
 	BalanceRequestID uint64 `json:"balance_request_id"`
 }
 
-func (s *server) matchStatementLine(c echo.Context) error {
+func (s *server) MatchStatementLine(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -234,7 +234,7 @@ type dismissLineRequest struct {
 	Note string `json:"note"`
 }
 
-func (s *server) dismissStatementLine(c echo.Context) error {
+func (s *server) DismissStatementLine(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err

@@ -57,7 +57,7 @@ func (s *server) answerRefund(c echo.Context, res *gateway.RefundResult) error {
 		PaymentRefunded: inr.Format2(res.Payment.Refunded), PaymentRefundable: inr.Format2(res.Payment.Refundable())})
 }
 
-func (s *server) refundPayment(c echo.Context) error {
+func (s *server) RefundPayment(c echo.Context) error {
 	b, err := s.readGatewayBody(c, "payment_id", "amount", "reason")
 	if err != nil {
 		return err
@@ -75,7 +75,7 @@ func (s *server) refundPayment(c echo.Context) error {
 
 // panelRefundPayment is the signed-in merchant's refund of their payment
 // {id} (its payment_id).
-func (s *server) panelRefundPayment(c echo.Context) error {
+func (s *server) PanelRefundPayment(c echo.Context) error {
 	b, err := s.readGatewayBody(c, "amount", "reason")
 	if err != nil {
 		return err
@@ -99,7 +99,7 @@ type paymentRefundsResponse struct {
 
 // listPaymentRefunds is a payment's refunds, oldest first: the merchant's
 // own payment, any for an admin.
-func (s *server) listPaymentRefunds(c echo.Context) error {
+func (s *server) ListPaymentRefunds(c echo.Context) error {
 	p, list, err := s.app.Gateway.MerchantPaymentRefunds(c.Request().Context(), web.Caller(c), c.Param("id"))
 	if err != nil {
 		return err

@@ -32,8 +32,8 @@ func TestOpenAPIReportSchemasMatchDTOs(t *testing.T) {
 		{"UsersByStatus", usersByStatus{}},
 		{"PlatformDashboard", platformResponse{}},
 		{"Dashboard", dashboardResponse{}},
-		{"TransactionList", web.WindowListResponse[transactionResponse]{}},
-		{"HitLogList", hitListResponse{}},
+		{"TransactionList", web.WindowListResponse[TransactionResponse]{}},
+		{"HitLogList", HitListResponse{}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.schema, func(t *testing.T) {
@@ -85,8 +85,8 @@ func TestOpenAPIReportSchemasAcceptResponses(t *testing.T) {
 		{"user dashboard", "Dashboard", toDashboardResponse(mine)},
 		{"admin dashboard with a negative margin", "Dashboard", toDashboardResponse(&admin)},
 		{"empty dashboard", "Dashboard", toDashboardResponse(empty)},
-		{"capped hit list", "HitLogList", hitListResponse{Data: []hitResponse{}, Meta: meta, PayloadRetentionSeconds: 3600}},
-		{"transaction list", "TransactionList", web.WindowListResponse[transactionResponse]{Data: []transactionResponse{}, Meta: web.WindowMeta{ListMeta: web.ListMeta{Page: 1, PerPage: 20, Total: 0}}}},
+		{"capped hit list", "HitLogList", HitListResponse{Data: []HitResponse{}, Meta: meta, PayloadRetentionSeconds: 3600}},
+		{"transaction list", "TransactionList", web.WindowListResponse[TransactionResponse]{Data: []TransactionResponse{}, Meta: web.WindowMeta{ListMeta: web.ListMeta{Page: 1, PerPage: 20, Total: 0}}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -102,7 +102,7 @@ type serviceRequest struct {
 	SAC         web.NullableString `json:"sac_code"` // null: the supplier's default
 }
 
-func (s *server) createService(c echo.Context) error {
+func (s *server) CreateService(c echo.Context) error {
 	var req serviceRequest
 	if err := s.kit.Bind(c, &req); err != nil {
 		return err
@@ -120,7 +120,7 @@ func (s *server) createService(c echo.Context) error {
 	return s.serviceOut(c, http.StatusCreated, out)
 }
 
-func (s *server) listServices(c echo.Context) error {
+func (s *server) ListServices(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
 	f := catalog.Filter{Status: catalog.Status(c.QueryParam("status")), Category: c.QueryParam("category"), Q: c.QueryParam("q"), Page: p, PerPage: pp}
@@ -141,7 +141,7 @@ func (s *server) listServices(c echo.Context) error {
 	return web.WriteList(c, out, p, pp, total)
 }
 
-func (s *server) getService(c echo.Context) error {
+func (s *server) GetService(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -153,7 +153,7 @@ func (s *server) getService(c echo.Context) error {
 	return s.serviceOut(c, http.StatusOK, svc)
 }
 
-func (s *server) patchService(c echo.Context) error {
+func (s *server) PatchService(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -178,7 +178,7 @@ func (s *server) patchService(c echo.Context) error {
 	return s.serviceOut(c, http.StatusOK, svc)
 }
 
-func (s *server) deleteService(c echo.Context) error {
+func (s *server) DeleteService(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -218,7 +218,7 @@ func toDocResponse(d *catalog.Doc) docResponse {
 	}
 }
 
-func (s *server) getDoc(c echo.Context) error {
+func (s *server) GetDoc(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -230,7 +230,7 @@ func (s *server) getDoc(c echo.Context) error {
 	return c.JSON(http.StatusOK, toDocResponse(d))
 }
 
-func (s *server) putDoc(c echo.Context) error {
+func (s *server) PutDoc(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -254,7 +254,7 @@ func (s *server) putDoc(c echo.Context) error {
 // PUBLIC_BASE_URL, with its documented parameters (its parameter list when
 // it has no docs) and placeholders for the key and secret. Whoever may see
 // the service may see its samples.
-func (s *server) getSamples(c echo.Context) error {
+func (s *server) GetSamples(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err

@@ -33,7 +33,7 @@ type accountStatementResponse struct {
 
 // getStatement answers a month's statement: its figures (JSON), the PDF
 // with every entry, or the entries as CSV under the export rules.
-func (s *server) getStatement(c echo.Context) error {
+func (s *server) GetStatement(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	month := c.QueryParam("month")
 	if month == "" {

@@ -71,7 +71,7 @@ var topUpFields = []string{"amount", "utr_number", "payment_method", "remarks"}
 // createTopUp reads a multipart/form-data balance request. The body is
 // bounded (maxTopUpBody) before a byte is parsed; unknown or repeated
 // fields are refused like unknown JSON fields.
-func (s *server) createTopUp(c echo.Context) error {
+func (s *server) CreateTopUp(c echo.Context) error {
 	req := c.Request()
 	if mt, _, err := mime.ParseMediaType(req.Header.Get(echo.HeaderContentType)); err != nil || mt != echo.MIMEMultipartForm {
 		return web.ErrNotMultipart
@@ -136,7 +136,7 @@ func (s *server) createTopUp(c echo.Context) error {
 	return c.JSON(http.StatusCreated, toTopUpResponse(r))
 }
 
-func (s *server) listTopUps(c echo.Context) error {
+func (s *server) ListTopUps(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
 	loc := s.app.History.Location()
@@ -167,7 +167,7 @@ func (s *server) listTopUps(c echo.Context) error {
 	return web.WriteList(c, web.MapSlice(rows, toTopUpResponse), p, pp, total)
 }
 
-func (s *server) getTopUp(c echo.Context) error {
+func (s *server) GetTopUp(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -182,7 +182,7 @@ func (s *server) getTopUp(c echo.Context) error {
 // topUpScreenshot streams the file with the type detected at upload. The
 // browser must not second-guess it (nosniff) nor run anything in it (CSP
 // sandbox); images show inline, a PDF is a download.
-func (s *server) topUpScreenshot(c echo.Context) error {
+func (s *server) TopUpScreenshot(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -208,11 +208,11 @@ type decideTopUpRequest struct {
 	AdminRemarks string `json:"admin_remarks"`
 }
 
-func (s *server) approveTopUp(c echo.Context) error {
+func (s *server) ApproveTopUp(c echo.Context) error {
 	return s.decideTopUp(c, s.app.TopUps.ApproveTopUp)
 }
 
-func (s *server) rejectTopUp(c echo.Context) error {
+func (s *server) RejectTopUp(c echo.Context) error {
 	return s.decideTopUp(c, s.app.TopUps.RejectTopUp)
 }
 
@@ -230,4 +230,30 @@ func (s *server) decideTopUp(c echo.Context, decide func(ctx context.Context, ac
 		return err
 	}
 	return c.JSON(http.StatusOK, toTopUpResponse(r))
+}
+
+// listCustomerTopUps is GET /balance-requests?scope=customers: the
+// reseller's customers' requests, each naming its customer.
+func (s *server) listCustomerTopUps(c echo.Context, f topup.Filter) error {
+	ctx := c.Request().Context()
+	rows, total, err := s.app.TopUps.ListCustomerTopUps(ctx, web.Caller(c), f)
+	if err != nil {
+		return err
+	}
+	names := map[uint64]*string{}
+	items := make([]topUpResponse, len(rows))
+	for i := range rows {
+		uid := rows[i].UserID
+		if _, ok := names[uid]; !ok {
+			names[uid] = nil
+			if u, err := s.app.Customers.Get(ctx, web.Caller(c), uid); err == nil {
+				names[uid] = &u.Name
+			} else if errs.KindOf(err) != errs.NotFound {
+				return err
+			}
+		}
+		items[i] = toTopUpResponse(&rows[i])
+		items[i].UserName = names[uid]
+	}
+	return web.WriteList(c, items, f.Page, f.PerPage, total)
 }

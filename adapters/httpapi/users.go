@@ -15,7 +15,7 @@ import (
 	"paygate/core/platform/inr"
 )
 
-type userResponse struct {
+type UserResponse struct {
 	ID              uint64  `json:"id"`
 	Name            string  `json:"name"`
 	Email           string  `json:"email"`
@@ -48,8 +48,8 @@ type userResponse struct {
 }
 
 // toUserResponse never carries the password hash or the webhook secret.
-func toUserResponse(u *user.User) userResponse {
-	r := userResponse{
+func ToUserResponse(u *user.User) UserResponse {
+	r := UserResponse{
 		ID: u.ID, Name: u.Name, Email: u.Email, Phone: u.Phone, Role: string(u.Role), Status: string(u.Status),
 		Plan: string(u.Plan), Balance: inr.Format2(u.Balance), TotalSpent: inr.Format2(u.TotalSpent),
 		APIKey: u.APIKey, WebhookURL: u.WebhookURL, EmailVerifiedAt: u.EmailVerifiedAt,
@@ -74,7 +74,7 @@ type createUserRequest struct {
 	Plan     string `json:"plan" validate:"omitempty,max=50"`
 }
 
-func (s *server) createUser(c echo.Context) error {
+func (s *server) CreateUser(c echo.Context) error {
 	var req createUserRequest
 	if err := s.kit.Bind(c, &req); err != nil {
 		return err
@@ -86,10 +86,10 @@ func (s *server) createUser(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusCreated, toUserResponse(u))
+	return c.JSON(http.StatusCreated, ToUserResponse(u))
 }
 
-func (s *server) listUsers(c echo.Context) error {
+func (s *server) ListUsers(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
 	f := user.Filter{Role: user.Role(c.QueryParam("role")), Status: user.Status(c.QueryParam("status")), Q: c.QueryParam("q"), Page: p, PerPage: pp}
@@ -105,7 +105,7 @@ func (s *server) listUsers(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	items := web.MapSlice(users, toUserResponse)
+	items := web.MapSlice(users, ToUserResponse)
 	if err := s.nameResellers(c, items); err != nil {
 		return err
 	}
@@ -114,7 +114,7 @@ func (s *server) listUsers(c echo.Context) error {
 
 // nameResellers sets reseller_name of the users that have a reseller (one
 // lookup of the page's distinct resellers).
-func (s *server) nameResellers(c echo.Context, items []userResponse) error {
+func (s *server) nameResellers(c echo.Context, items []UserResponse) error {
 	var ids directory.IDs
 	for _, u := range items {
 		if u.ParentID != nil {
@@ -136,7 +136,7 @@ func (s *server) nameResellers(c echo.Context, items []userResponse) error {
 	return nil
 }
 
-func (s *server) getUser(c echo.Context) error {
+func (s *server) GetUser(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -145,7 +145,7 @@ func (s *server) getUser(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := []userResponse{toUserResponse(u)}
+	out := []UserResponse{ToUserResponse(u)}
 	if err := s.nameResellers(c, out); err != nil {
 		return err
 	}
@@ -164,7 +164,7 @@ type patchUserRequest struct {
 	DailyPayoutLimit *string `json:"daily_payout_limit" validate:"omitempty,max=12"`
 }
 
-func (s *server) patchUser(c echo.Context) error {
+func (s *server) PatchUser(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -191,10 +191,10 @@ func (s *server) patchUser(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toUserResponse(u))
+	return c.JSON(http.StatusOK, ToUserResponse(u))
 }
 
-func (s *server) setUserStatus(st user.Status) echo.HandlerFunc {
+func (s *server) SetUserStatus(st user.Status) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		id, err := web.IDParam(c, "id")
 		if err != nil {
@@ -204,11 +204,11 @@ func (s *server) setUserStatus(st user.Status) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		return c.JSON(http.StatusOK, toUserResponse(u))
+		return c.JSON(http.StatusOK, ToUserResponse(u))
 	}
 }
 
-func (s *server) deleteUser(c echo.Context) error {
+func (s *server) DeleteUser(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -225,7 +225,7 @@ type adjustmentRequest struct {
 	Description string `json:"description" validate:"required,max=1000"`
 }
 
-func (s *server) adjustBalance(c echo.Context) error {
+func (s *server) AdjustBalance(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -238,5 +238,5 @@ func (s *server) adjustBalance(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusCreated, toTransactionResponse(e))
+	return c.JSON(http.StatusCreated, ToTransactionResponse(e))
 }

@@ -69,7 +69,7 @@ type deliveryDetailResponse struct {
 	Attempts []attemptResponse `json:"attempt_log"`
 }
 
-func (s *server) listDeliveries(c echo.Context) error {
+func (s *server) ListDeliveries(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
 	loc := s.app.History.Location()
@@ -97,7 +97,7 @@ func (s *server) listDeliveries(c echo.Context) error {
 	return web.WriteList(c, web.MapSlice(rows, toDeliveryResponse), p, pp, total)
 }
 
-func (s *server) getDelivery(c echo.Context) error {
+func (s *server) GetDelivery(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -114,7 +114,7 @@ func toDeliveryDetail(d *outbox.DeliveryDetail) deliveryDetailResponse {
 		Attempts: web.MapSlice(d.Attempts, toAttemptResponse)}
 }
 
-func (s *server) redeliver(c echo.Context) error {
+func (s *server) Redeliver(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -133,7 +133,7 @@ type webhookSecretResponse struct {
 	Secret string `json:"secret"`
 }
 
-func (s *server) rotateWebhookSecret(c echo.Context) error {
+func (s *server) RotateWebhookSecret(c echo.Context) error {
 	secret, err := s.app.Outbox.RotateWebhookSecret(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
