@@ -54,8 +54,8 @@ func toOpeningResponse(o *accountopen.Opening) openingResponse {
 	}
 }
 
-func (s *server) OpenAccount(c echo.Context) error {
-	b, err := s.readGatewayBody(c, openingFields...)
+func (h *server) OpenAccount(c echo.Context) error {
+	b, err := h.readGatewayBody(c, openingFields...)
 	if err != nil {
 		return err
 	}
@@ -64,7 +64,7 @@ func (s *server) OpenAccount(c echo.Context) error {
 		Mobile: b.str("mobile", true), Email: b.str("email", false), Address: b.str("address", false),
 		Product: b.str("product", false), ReferenceID: b.str("reference_id", true),
 	}
-	res, err := s.app.Gateway.OpenAccount(c.Request().Context(), gateway.AccountOpenInput{
+	res, err := h.app.Gateway.OpenAccount(c.Request().Context(), gateway.AccountOpenInput{
 		RequestID: web.RequestID(c), Creds: gatewayCredentials(c), IP: c.RealIP(), Request: req, BodyErrors: b.errors,
 	})
 	if err != nil {
@@ -81,12 +81,12 @@ type openingStatusResponse struct {
 	Data    openingResponse `json:"data"`
 }
 
-func (s *server) AccountOpenStatus(c echo.Context) error {
+func (h *server) AccountOpenStatus(c echo.Context) error {
 	ref := c.QueryParam("reference_id")
 	if ref == "" {
 		return errs.Validation(map[string][]string{"reference_id": {"is required"}})
 	}
-	o, err := s.app.Gateway.AccountOpeningStatus(c.Request().Context(), s.keyCaller(c), ref)
+	o, err := h.app.Gateway.AccountOpeningStatus(c.Request().Context(), h.keyCaller(c), ref)
 	if err != nil {
 		return err
 	}
@@ -95,10 +95,10 @@ func (s *server) AccountOpenStatus(c echo.Context) error {
 
 // listAccountOpenings is the panel's list: the caller's own; an admin's
 // all (or one user's with user_id).
-func (s *server) ListAccountOpenings(c echo.Context) error {
+func (h *server) ListAccountOpenings(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
-	loc := s.app.History.Location()
+	loc := h.app.History.Location()
 	f := accountopen.Filter{
 		UserID: web.UintParam(c, fe, "user_id"), Status: accountopen.Status(c.QueryParam("status")),
 		From: web.TimeParam(c, fe, "from", loc, false), To: web.TimeParam(c, fe, "to", loc, true), Page: p, PerPage: pp,
@@ -109,7 +109,7 @@ func (s *server) ListAccountOpenings(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.Gateway.ListAccountOpenings(c.Request().Context(), web.Caller(c), f)
+	rows, total, err := h.app.Gateway.ListAccountOpenings(c.Request().Context(), web.Caller(c), f)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/shopspring/decimal"
 
+	"paygate/adapters/httpapi/internal/apischema"
 	"paygate/adapters/httpapi/web"
 	"paygate/core/gateway/accountopen"
 	"paygate/core/metering"
@@ -20,10 +21,10 @@ import (
 // request schema lists the fields the handler reads, the state enum the
 // domain's states, and the converters' bodies validate.
 func TestOpenAPIAccountOpeningSchemas(t *testing.T) {
-	doc := loadOpenAPI(t)
+	doc := apischema.Load(t)
 	match := func(schema *openapi3.Schema, name string, dto reflect.Type) {
 		t.Helper()
-		fields := jsonFields(dto)
+		fields := apischema.JSONFields(dto)
 		for f, always := range fields {
 			p := schema.Properties[f]
 			if p == nil {
@@ -34,7 +35,7 @@ func TestOpenAPIAccountOpeningSchemas(t *testing.T) {
 				t.Errorf("%s: %q required = %v, always written = %v", name, f, !always, always)
 			}
 		}
-		for _, f := range nullableFields(dto) {
+		for _, f := range apischema.NullableFields(dto) {
 			if p := schema.Properties[f]; p != nil && !p.Value.Nullable {
 				t.Errorf("%s: %q can be null but is not nullable", name, f)
 			}
@@ -45,13 +46,13 @@ func TestOpenAPIAccountOpeningSchemas(t *testing.T) {
 			}
 		}
 	}
-	opening := schemaObject(t, doc, "AccountOpening")
+	opening := apischema.Object(t, doc, "AccountOpening")
 	match(opening, "AccountOpening", reflect.TypeOf(openingResponse{}))
 	match(opening.Properties["applicant"].Value, "AccountOpening.applicant", reflect.TypeOf(openingApplicant{}))
-	match(schemaObject(t, doc, "AccountOpeningStatus"), "AccountOpeningStatus", reflect.TypeOf(openingStatusResponse{}))
+	match(apischema.Object(t, doc, "AccountOpeningStatus"), "AccountOpeningStatus", reflect.TypeOf(openingStatusResponse{}))
 
 	var props []string
-	for name := range schemaObject(t, doc, "AccountOpenRequest").Properties {
+	for name := range apischema.Object(t, doc, "AccountOpenRequest").Properties {
 		props = append(props, name)
 	}
 	want := slices.Clone(openingFields)
@@ -61,7 +62,7 @@ func TestOpenAPIAccountOpeningSchemas(t *testing.T) {
 		t.Errorf("AccountOpenRequest properties %v, handler fields %v", props, want)
 	}
 	var states []string
-	for _, v := range schemaObject(t, doc, "AccountOpeningState").Enum {
+	for _, v := range apischema.Object(t, doc, "AccountOpeningState").Enum {
 		states = append(states, v.(string))
 		if !accountopen.Status(v.(string)).Valid() {
 			t.Errorf("documented state %v is no domain state", v)
@@ -95,7 +96,7 @@ func TestOpenAPIAccountOpeningSchemas(t *testing.T) {
 		b, _ := json.Marshal(tc.body)
 		var v any
 		_ = json.Unmarshal(b, &v)
-		if err := schemaObject(t, doc, tc.schema).VisitJSON(v, openapi3.VisitAsResponse(), openapi3.EnableFormatValidation(), openapi3.MultiErrors()); err != nil {
+		if err := apischema.Object(t, doc, tc.schema).VisitJSON(v, openapi3.VisitAsResponse(), openapi3.EnableFormatValidation(), openapi3.MultiErrors()); err != nil {
 			t.Errorf("%s does not match %s: %v\n%s", tc.name, tc.schema, err, b)
 		}
 	}

@@ -30,21 +30,21 @@ type registerRequest struct {
 	Password string `json:"password" validate:"required,max=255"`
 }
 
-func (s *server) Register(c echo.Context) error {
+func (h *server) Register(c echo.Context) error {
 	var req registerRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	ip := c.RealIP()
-	if err := s.registrations.Allow(time.Now(), web.AddressKey(ip)); err != nil {
+	if err := h.registrations.Allow(time.Now(), web.AddressKey(ip)); err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
 	profile := user.Profile{Name: req.Name, Email: req.Email, Phone: req.Phone, Password: req.Password}
 	// On a reseller's domain the account is that reseller's customer.
 	var reseller uint64
-	if s.app.Brands != nil {
-		id, ok, err := s.app.Brands.ResellerOfHost(ctx, c.Request().Host)
+	if h.app.Brands != nil {
+		id, ok, err := h.app.Brands.ResellerOfHost(ctx, c.Request().Host)
 		if err != nil {
 			return err
 		}
@@ -55,9 +55,9 @@ func (s *server) Register(c echo.Context) error {
 	var u *user.User
 	var err error
 	if reseller != 0 {
-		u, err = s.app.Accounts.RegisterCustomer(ctx, reseller, profile, ip)
+		u, err = h.app.Accounts.RegisterCustomer(ctx, reseller, profile, ip)
 	} else {
-		u, err = s.app.Accounts.Register(ctx, profile, ip)
+		u, err = h.app.Accounts.Register(ctx, profile, ip)
 	}
 	if err != nil {
 		return err
@@ -69,12 +69,12 @@ type verifyEmailRequest struct {
 	Token string `json:"token" validate:"required,max=2000"`
 }
 
-func (s *server) VerifyEmail(c echo.Context) error {
+func (h *server) VerifyEmail(c echo.Context) error {
 	var req verifyEmailRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	if err := s.app.Accounts.VerifyEmail(c.Request().Context(), req.Token); err != nil {
+	if err := h.app.Accounts.VerifyEmail(c.Request().Context(), req.Token); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, messageResponse{Message: "Email address verified"})
@@ -84,11 +84,11 @@ func (s *server) VerifyEmail(c echo.Context) error {
 // went or one had gone within the last few minutes.
 const resendMessage = "A verification link is on its way, unless one was sent in the last 5 minutes: check your inbox."
 
-func (s *server) ResendVerification(c echo.Context) error {
+func (h *server) ResendVerification(c echo.Context) error {
 	// No 429 here: the caller is signed in, and the account gets at most
 	// one mail every few minutes whoever asks (panel.ResendVerification), so
 	// another session's requests never refuse the owner.
-	if err := s.app.Accounts.ResendVerification(c.Request().Context(), web.Caller(c)); err != nil {
+	if err := h.app.Accounts.ResendVerification(c.Request().Context(), web.Caller(c)); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, messageResponse{Message: resendMessage})
@@ -98,19 +98,19 @@ type forgotPasswordRequest struct {
 	Email string `json:"email" validate:"required,max=255"`
 }
 
-func (s *server) ForgotPassword(c echo.Context) error {
+func (h *server) ForgotPassword(c echo.Context) error {
 	var req forgotPasswordRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	// Only the asking address is limited (a 429 tells nothing about the
 	// email); the account gets at most one mail every few minutes, however
 	// many addresses ask, and never a refusal (panel.ForgotPassword), so
 	// nobody else's requests lock the owner out.
-	if err := s.accountMail.Allow(time.Now(), web.AddressKey(c.RealIP())); err != nil {
+	if err := h.accountMail.Allow(time.Now(), web.AddressKey(c.RealIP())); err != nil {
 		return err
 	}
-	if err := s.app.Accounts.ForgotPassword(c.Request().Context(), req.Email); err != nil {
+	if err := h.app.Accounts.ForgotPassword(c.Request().Context(), req.Email); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, messageResponse{Message: forgotMessage})
@@ -125,15 +125,15 @@ type resetPasswordRequest struct {
 	StayWithReseller bool `json:"stay_with_reseller"`
 }
 
-func (s *server) ResetPassword(c echo.Context) error {
+func (h *server) ResetPassword(c echo.Context) error {
 	var req resetPasswordRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	if err := s.resets.Allow(time.Now(), web.AddressKey(c.RealIP())); err != nil {
+	if err := h.resets.Allow(time.Now(), web.AddressKey(c.RealIP())); err != nil {
 		return err
 	}
-	if err := s.app.Accounts.ResetPassword(c.Request().Context(), req.Email, req.Token, req.Password, req.StayWithReseller); err != nil {
+	if err := h.app.Accounts.ResetPassword(c.Request().Context(), req.Email, req.Token, req.Password, req.StayWithReseller); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, messageResponse{Message: "Password changed; sign in with the new password"})
@@ -155,20 +155,20 @@ func toSessionResponse(current uint64) func(*session.Token) sessionResponse {
 	}
 }
 
-func (s *server) ListSessions(c echo.Context) error {
-	list, err := s.app.Accounts.Sessions(c.Request().Context(), web.Caller(c))
+func (h *server) ListSessions(c echo.Context) error {
+	list, err := h.app.Accounts.Sessions(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
 	}
 	return web.WritePaged(c, web.MapSlice(list, toSessionResponse(web.CallerSession(c))))
 }
 
-func (s *server) RevokeSession(c echo.Context) error {
+func (h *server) RevokeSession(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return session.ErrNotFound
 	}
-	if err := s.app.Accounts.RevokeSession(c.Request().Context(), web.Caller(c), id); err != nil {
+	if err := h.app.Accounts.RevokeSession(c.Request().Context(), web.Caller(c), id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -186,13 +186,13 @@ type patchMeRequest struct {
 	Billing json.RawMessage `json:"billing"`
 }
 
-func (s *server) PatchMe(c echo.Context) error {
+func (h *server) PatchMe(c echo.Context) error {
 	var req patchMeRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	// The profile is checked before the account changes, and saved after.
-	billing, err := s.readBillingPatch(req.Billing)
+	billing, err := h.readBillingPatch(req.Billing)
 	if err != nil {
 		return err
 	}
@@ -204,19 +204,19 @@ func (s *server) PatchMe(c echo.Context) error {
 		p.CurrentPassword = *req.CurrentPassword
 		// Guessing the current password with a stolen access token is
 		// limited like guessing it at login, on the same counters.
-		if release, err = s.app.Accounts.GuardPassword(c.Request().Context(), u, c.RealIP()); err != nil {
+		if release, err = h.app.Accounts.GuardPassword(c.Request().Context(), u, c.RealIP()); err != nil {
 			return web.WithRetryAfter(c, err)
 		}
 	}
-	out, err := s.app.Accounts.UpdateMe(c.Request().Context(), u, web.CallerSession(c), p)
+	out, err := h.app.Accounts.UpdateMe(c.Request().Context(), u, web.CallerSession(c), p)
 	if !errors.Is(err, accounts.ErrWrongCurrentPassword) {
 		release(c.Request().Context())
 	}
 	if err != nil {
 		return err
 	}
-	if err := s.applyBillingPatch(c.Request().Context(), out.ID, billing); err != nil {
+	if err := h.applyBillingPatch(c.Request().Context(), out.ID, billing); err != nil {
 		return err
 	}
-	return s.meOut(c, out)
+	return h.meOut(c, out)
 }

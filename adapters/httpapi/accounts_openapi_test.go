@@ -9,6 +9,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"paygate/adapters/httpapi/internal/apischema"
 	"paygate/adapters/httpapi/web"
 	"paygate/core/accounts/session"
 )
@@ -17,7 +18,7 @@ import (
 // their DTOs (names, and for responses which fields are always written) and
 // validates bodies the converters write.
 func TestOpenAPIAccountSchemas(t *testing.T) {
-	doc := loadOpenAPI(t)
+	doc := apischema.Load(t)
 	for _, tc := range []struct {
 		schema   string
 		dto      any
@@ -33,8 +34,8 @@ func TestOpenAPIAccountSchemas(t *testing.T) {
 		{"SessionList", web.ListResponse[sessionResponse]{}, true},
 	} {
 		t.Run(tc.schema, func(t *testing.T) {
-			s := schemaObject(t, doc, tc.schema)
-			fields := jsonFields(reflect.TypeOf(tc.dto))
+			s := apischema.Object(t, doc, tc.schema)
+			fields := apischema.JSONFields(reflect.TypeOf(tc.dto))
 			for name, always := range fields {
 				if s.Properties[name] == nil {
 					t.Errorf("%T field %q is not a property of schema %s", tc.dto, name, tc.schema)
@@ -70,7 +71,7 @@ func TestOpenAPIAccountSchemas(t *testing.T) {
 			b, _ := json.Marshal(tc.body)
 			var v any
 			_ = json.Unmarshal(b, &v)
-			if err := schemaObject(t, doc, tc.schema).VisitJSON(v, openapi3.VisitAsResponse(), openapi3.EnableFormatValidation(), openapi3.MultiErrors()); err != nil {
+			if err := apischema.Object(t, doc, tc.schema).VisitJSON(v, openapi3.VisitAsResponse(), openapi3.EnableFormatValidation(), openapi3.MultiErrors()); err != nil {
 				t.Errorf("%s does not match schema %s: %v\nbody: %s", tc.name, tc.schema, err, b)
 			}
 		})

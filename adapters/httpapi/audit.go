@@ -46,10 +46,10 @@ func orNull(m json.RawMessage) json.RawMessage {
 	return m
 }
 
-func (s *server) ListAudit(c echo.Context) error {
+func (h *server) ListAudit(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
-	loc := s.app.History.Location()
+	loc := h.app.History.Location()
 	f := audit.Filter{
 		ActorID: web.UintParam(c, fe, "actor_id"), Action: c.QueryParam("action"),
 		TargetType: c.QueryParam("target_type"), TargetID: web.UintParam(c, fe, "target_id"),
@@ -65,7 +65,7 @@ func (s *server) ListAudit(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	rows, total, err := s.app.AuditLog.ListAudit(ctx, web.Caller(c), f)
+	rows, total, err := h.app.AuditLog.ListAudit(ctx, web.Caller(c), f)
 	if err != nil {
 		return err
 	}
@@ -79,7 +79,7 @@ func (s *server) ListAudit(c echo.Context) error {
 			ids.Services = append(ids.Services, *e.TargetID)
 		}
 	}
-	n, err := s.app.History.Names(ctx, web.Caller(c), ids)
+	n, err := h.app.History.Names(ctx, web.Caller(c), ids)
 	if err != nil {
 		return err
 	}

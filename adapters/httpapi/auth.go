@@ -13,14 +13,14 @@ import (
 )
 
 // signedIn requires a valid panel access token of an active user.
-func (s *server) SignedIn(next echo.HandlerFunc) echo.HandlerFunc {
+func (h *server) SignedIn(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		h := c.Request().Header.Get(echo.HeaderAuthorization)
-		tok, ok := strings.CutPrefix(h, "Bearer ")
+		hdr := c.Request().Header.Get(echo.HeaderAuthorization)
+		tok, ok := strings.CutPrefix(hdr, "Bearer ")
 		if !ok || tok == "" {
 			return errs.ErrUnauthorized
 		}
-		u, sid, err := s.app.Accounts.Authenticate(c.Request().Context(), strings.TrimSpace(tok))
+		u, sid, err := h.app.Accounts.Authenticate(c.Request().Context(), strings.TrimSpace(tok))
 		if err != nil {
 			return err
 		}
@@ -65,34 +65,34 @@ const (
 	sessionHintCookie = "paygate_session"
 )
 
-func (s *server) setRefreshCookie(c echo.Context, token string, maxAge time.Duration) {
+func (h *server) setRefreshCookie(c echo.Context, token string, maxAge time.Duration) {
 	c.SetCookie(&http.Cookie{Name: refreshCookie, Value: token, Path: refreshCookiePath, MaxAge: int(maxAge / time.Second),
-		HttpOnly: true, Secure: s.hsts, SameSite: http.SameSiteStrictMode})
+		HttpOnly: true, Secure: h.hsts, SameSite: http.SameSiteStrictMode})
 	c.SetCookie(&http.Cookie{Name: sessionHintCookie, Value: "1", Path: "/", MaxAge: int(maxAge / time.Second),
-		Secure: s.hsts, SameSite: http.SameSiteStrictMode})
+		Secure: h.hsts, SameSite: http.SameSiteStrictMode})
 }
 
-func (s *server) clearRefreshCookie(c echo.Context) {
+func (h *server) clearRefreshCookie(c echo.Context) {
 	c.SetCookie(&http.Cookie{Name: refreshCookie, Value: "", Path: refreshCookiePath, MaxAge: -1,
-		HttpOnly: true, Secure: s.hsts, SameSite: http.SameSiteStrictMode})
+		HttpOnly: true, Secure: h.hsts, SameSite: http.SameSiteStrictMode})
 	c.SetCookie(&http.Cookie{Name: sessionHintCookie, Value: "", Path: "/", MaxAge: -1,
-		Secure: s.hsts, SameSite: http.SameSiteStrictMode})
+		Secure: h.hsts, SameSite: http.SameSiteStrictMode})
 }
 
 // refreshCookieMaxAge is the cookie's lifetime: the longest a session can
 // live, so the browser keeps it while the server may still accept it.
 const refreshCookieMaxAge = 90 * 24 * time.Hour
 
-func (s *server) Login(c echo.Context) error {
+func (h *server) Login(c echo.Context) error {
 	var req loginRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	l, err := s.app.Accounts.Login(c.Request().Context(), req.Email, req.Password, c.Request().UserAgent(), c.RealIP())
+	l, err := h.app.Accounts.Login(c.Request().Context(), req.Email, req.Password, c.Request().UserAgent(), c.RealIP())
 	if err != nil {
 		return web.WithRetryAfter(c, err)
 	}
-	s.setRefreshCookie(c, l.RefreshToken, refreshCookieMaxAge)
+	h.setRefreshCookie(c, l.RefreshToken, refreshCookieMaxAge)
 	return c.JSON(http.StatusOK, loginResponse(l))
 }
 
@@ -112,23 +112,23 @@ func refreshToken(c echo.Context, req refreshRequest) (token string, fromCookie 
 	return "", false
 }
 
-func (s *server) Refresh(c echo.Context) error {
+func (h *server) Refresh(c echo.Context) error {
 	var req refreshRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	token, fromCookie := refreshToken(c, req)
 	if token == "" {
 		return errs.Validation(map[string][]string{"refresh_token": {"is required (in the body or the " + refreshCookie + " cookie)"}})
 	}
-	l, err := s.app.Accounts.Refresh(c.Request().Context(), token)
+	l, err := h.app.Accounts.Refresh(c.Request().Context(), token)
 	if err != nil {
 		if fromCookie {
-			s.clearRefreshCookie(c)
+			h.clearRefreshCookie(c)
 		}
 		return err
 	}
-	s.setRefreshCookie(c, l.RefreshToken, refreshCookieMaxAge)
+	h.setRefreshCookie(c, l.RefreshToken, refreshCookieMaxAge)
 	out := loginResponse(l)
 	if fromCookie {
 		out.RefreshToken = ""
@@ -139,23 +139,23 @@ func (s *server) Refresh(c echo.Context) error {
 // logout ends the session of the caller's access token, and the session of
 // the refresh token sent (body, else cookie) when it is another of the
 // caller's; it clears the cookie.
-func (s *server) Logout(c echo.Context) error {
+func (h *server) Logout(c echo.Context) error {
 	var req refreshRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	token, _ := refreshToken(c, req)
-	if err := s.app.Accounts.Logout(c.Request().Context(), web.Caller(c), web.CallerSession(c), token); err != nil {
+	if err := h.app.Accounts.Logout(c.Request().Context(), web.Caller(c), web.CallerSession(c), token); err != nil {
 		return err
 	}
-	s.clearRefreshCookie(c)
+	h.clearRefreshCookie(c)
 	return c.NoContent(http.StatusNoContent)
 }
 
-func (s *server) Me(c echo.Context) error {
-	u, err := s.app.Accounts.Me(c.Request().Context(), web.Caller(c))
+func (h *server) Me(c echo.Context) error {
+	u, err := h.app.Accounts.Me(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
 	}
-	return s.meOut(c, u)
+	return h.meOut(c, u)
 }

@@ -15,14 +15,14 @@ type balanceCheckoutRequest struct {
 
 // createBalanceCheckout makes a payment to the platform that adds to the
 // caller's own balance when it succeeds; the caller opens payment_url.
-func (s *server) CreateBalanceCheckout(c echo.Context) error {
+func (h *server) CreateBalanceCheckout(c echo.Context) error {
 	var req balanceCheckoutRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	co, err := s.app.Gateway.CreateBalanceCheckout(c.Request().Context(), web.Caller(c), req.Amount)
+	co, err := h.app.Gateway.CreateBalanceCheckout(c.Request().Context(), web.Caller(c), req.Amount)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusCreated, s.ToPaymentResponse(&co.Payment))
+	return c.JSON(http.StatusCreated, h.ToPaymentResponse(&co.Payment))
 }

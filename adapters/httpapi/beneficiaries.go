@@ -37,8 +37,8 @@ type beneficiaryListResponse struct {
 	Data []beneficiaryResponse `json:"data"`
 }
 
-func (s *server) ListBeneficiaries(c echo.Context) error {
-	list, err := s.app.Gateway.Beneficiaries(c.Request().Context(), web.Caller(c))
+func (h *server) ListBeneficiaries(c echo.Context) error {
+	list, err := h.app.Gateway.Beneficiaries(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
 	}
@@ -57,12 +57,12 @@ func (g *gatewayBody) bodyID(name string) uint64 {
 
 // createBeneficiary verifies a payee once (an account verification billed
 // on api_key_id) and saves it when found; it needs the payout credential.
-func (s *server) CreateBeneficiary(c echo.Context) error {
+func (h *server) CreateBeneficiary(c echo.Context) error {
 	u := web.Caller(c)
-	if err := s.app.Accounts.CheckPayoutAuthorization(u, web.CallerSession(c), c.Request().Header.Get("X-Payout-Authorization")); err != nil {
+	if err := h.app.Accounts.CheckPayoutAuthorization(u, web.CallerSession(c), c.Request().Header.Get("X-Payout-Authorization")); err != nil {
 		return err
 	}
-	b, err := s.readGatewayBody(c, "api_key_id", "type", "name", "account_number", "ifsc", "vpa")
+	b, err := h.readGatewayBody(c, "api_key_id", "type", "name", "account_number", "ifsc", "vpa")
 	if err != nil {
 		return err
 	}
@@ -79,7 +79,7 @@ func (s *server) CreateBeneficiary(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	saved, err := s.app.Gateway.SaveBeneficiary(c.Request().Context(), u, gateway.SaveBeneficiaryInput{
+	saved, err := h.app.Gateway.SaveBeneficiary(c.Request().Context(), u, gateway.SaveBeneficiaryInput{
 		RequestID: web.RequestID(c), IP: c.RealIP(), KeyID: keyID, Payee: payee,
 	})
 	if err != nil {
@@ -88,12 +88,12 @@ func (s *server) CreateBeneficiary(c echo.Context) error {
 	return c.JSON(http.StatusCreated, toBeneficiaryResponse(saved))
 }
 
-func (s *server) DeleteBeneficiary(c echo.Context) error {
+func (h *server) DeleteBeneficiary(c echo.Context) error {
 	id, err := strconv.ParseUint(c.Param("id"), 10, 64)
 	if err != nil || id == 0 {
 		return beneficiary.ErrNotFound
 	}
-	if err := s.app.Gateway.DeleteBeneficiary(c.Request().Context(), web.Caller(c), id); err != nil {
+	if err := h.app.Gateway.DeleteBeneficiary(c.Request().Context(), web.Caller(c), id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)

@@ -40,9 +40,9 @@ type billingRequest struct {
 }
 
 // meOut answers the caller's own account with its billing profile.
-func (s *server) meOut(c echo.Context, u *user.User) error {
+func (h *server) meOut(c echo.Context, u *user.User) error {
 	out := ToUserResponse(u)
-	p, err := s.app.TaxSettings.Profile(c.Request().Context(), u.ID)
+	p, err := h.app.TaxSettings.Profile(c.Request().Context(), u.ID)
 	switch {
 	case errors.Is(err, taxprofile.ErrNoProfile):
 		out.Billing = &web.Shown[billingProfileResponse]{}
@@ -62,7 +62,7 @@ type billingPatch struct {
 	profile *taxprofile.Profile
 }
 
-func (s *server) readBillingPatch(raw json.RawMessage) (billingPatch, error) {
+func (h *server) readBillingPatch(raw json.RawMessage) (billingPatch, error) {
 	if raw == nil {
 		return billingPatch{}, nil
 	}
@@ -73,7 +73,7 @@ func (s *server) readBillingPatch(raw json.RawMessage) (billingPatch, error) {
 	if err := decodeNested("billing", raw, &req); err != nil {
 		return billingPatch{}, err
 	}
-	p, err := s.app.TaxSettings.CheckProfile(taxprofile.Profile{LegalName: req.LegalName, Address: req.Address,
+	p, err := h.app.TaxSettings.CheckProfile(taxprofile.Profile{LegalName: req.LegalName, Address: req.Address,
 		State: req.State, GSTIN: req.GSTIN})
 	if err != nil {
 		return billingPatch{}, nested("billing", err)
@@ -82,14 +82,14 @@ func (s *server) readBillingPatch(raw json.RawMessage) (billingPatch, error) {
 }
 
 // apply saves or clears the caller's profile.
-func (s *server) applyBillingPatch(ctx context.Context, userID uint64, b billingPatch) error {
+func (h *server) applyBillingPatch(ctx context.Context, userID uint64, b billingPatch) error {
 	switch {
 	case !b.set:
 		return nil
 	case b.profile == nil:
-		return s.app.TaxSettings.ClearProfile(ctx, userID)
+		return h.app.TaxSettings.ClearProfile(ctx, userID)
 	}
-	_, err := s.app.TaxSettings.SaveProfile(ctx, userID, *b.profile)
+	_, err := h.app.TaxSettings.SaveProfile(ctx, userID, *b.profile)
 	return nested("billing", err)
 }
 

@@ -94,15 +94,15 @@ func toBrandResponse(bs *storefront.Brands, b brand.Brand) brandResponse {
 		DomainStates: states, LogoURL: logoURL("/api/v1/panel/brand/logo", b)}
 }
 
-func (s *server) brands() (*storefront.Brands, error) {
-	if s.app.Brands == nil {
+func (h *server) brands() (*storefront.Brands, error) {
+	if h.app.Brands == nil {
 		return nil, errNoBrands
 	}
-	return s.app.Brands, nil
+	return h.app.Brands, nil
 }
 
-func (s *server) GetBrand(c echo.Context) error {
-	bs, err := s.brands()
+func (h *server) GetBrand(c echo.Context) error {
+	bs, err := h.brands()
 	if err != nil {
 		return err
 	}
@@ -113,13 +113,13 @@ func (s *server) GetBrand(c echo.Context) error {
 	return c.JSON(http.StatusOK, toBrandResponse(bs, b))
 }
 
-func (s *server) PutBrand(c echo.Context) error {
-	bs, err := s.brands()
+func (h *server) PutBrand(c echo.Context) error {
+	bs, err := h.brands()
 	if err != nil {
 		return err
 	}
 	var req brandRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	b, err := bs.Update(c.Request().Context(), web.Caller(c), brand.Input{Name: req.BrandName,
@@ -131,8 +131,8 @@ func (s *server) PutBrand(c echo.Context) error {
 }
 
 // verifyBrandDomain checks the caller's claim on a domain (storefront.VerifyDomain).
-func (s *server) VerifyBrandDomain(c echo.Context) error {
-	bs, err := s.brands()
+func (h *server) VerifyBrandDomain(c echo.Context) error {
+	bs, err := h.brands()
 	if err != nil {
 		return err
 	}
@@ -146,8 +146,8 @@ func (s *server) VerifyBrandDomain(c echo.Context) error {
 // domainChallenge answers a claim's token on the host claimed: the proof,
 // for the domain check, that the host reaches this service. 404 for a
 // token no one claims on that Host.
-func (s *server) DomainChallenge(c echo.Context) error {
-	bs, err := s.brands()
+func (h *server) DomainChallenge(c echo.Context) error {
+	bs, err := h.brands()
 	if err != nil {
 		return err
 	}
@@ -165,8 +165,8 @@ func (s *server) DomainChallenge(c echo.Context) error {
 
 // putBrandLogo reads a multipart/form-data body with one file part, logo.
 // Its declared type and name are ignored: the content decides (brand.CheckLogo).
-func (s *server) PutBrandLogo(c echo.Context) error {
-	bs, err := s.brands()
+func (h *server) PutBrandLogo(c echo.Context) error {
+	bs, err := h.brands()
 	if err != nil {
 		return err
 	}
@@ -175,7 +175,7 @@ func (s *server) PutBrandLogo(c echo.Context) error {
 	if _, err := bs.Get(req.Context(), web.Caller(c)); err != nil {
 		return err
 	}
-	release, ok := s.logoUploads.take(web.Caller(c).ID)
+	release, ok := h.logoUploads.take(web.Caller(c).ID)
 	if !ok {
 		c.Response().Header().Set("Retry-After", "2")
 		return errLogoBusy
@@ -254,8 +254,8 @@ func (o *oneEach) take(key uint64) (release func(), ok bool) {
 	}, true
 }
 
-func (s *server) DeleteBrandLogo(c echo.Context) error {
-	bs, err := s.brands()
+func (h *server) DeleteBrandLogo(c echo.Context) error {
+	bs, err := h.brands()
 	if err != nil {
 		return err
 	}
@@ -266,8 +266,8 @@ func (s *server) DeleteBrandLogo(c echo.Context) error {
 }
 
 // getBrandLogo is the caller's own logo, for its brand page's preview.
-func (s *server) GetBrandLogo(c echo.Context) error {
-	bs, err := s.brands()
+func (h *server) GetBrandLogo(c echo.Context) error {
+	bs, err := h.brands()
 	if err != nil {
 		return err
 	}
@@ -280,8 +280,8 @@ func (s *server) GetBrandLogo(c echo.Context) error {
 
 // publicBrand is the brand of the request's Host: a reseller's on one of
 // its domains, else the platform's.
-func (s *server) PublicBrand(c echo.Context) error {
-	bs, err := s.brands()
+func (h *server) PublicBrand(c echo.Context) error {
+	bs, err := h.brands()
 	if err != nil {
 		return err
 	}
@@ -296,8 +296,8 @@ func (s *server) PublicBrand(c echo.Context) error {
 }
 
 // publicBrandLogo is the logo of the Host's reseller; 404 without one.
-func (s *server) PublicBrandLogo(c echo.Context) error {
-	bs, err := s.brands()
+func (h *server) PublicBrandLogo(c echo.Context) error {
+	bs, err := h.brands()
 	if err != nil {
 		return err
 	}

@@ -134,7 +134,7 @@ button,a.button{box-sizing:border-box;width:100%;padding:12px;border:0;border-ra
 </html>
 `))
 
-func (s *server) renderCheckout(c echo.Context, status int, v checkoutView) error {
+func (h *server) renderCheckout(c echo.Context, status int, v checkoutView) error {
 	var buf bytes.Buffer
 	v.Nonce = web.NewNonce()
 	if err := checkoutTemplate.Execute(&buf, v); err != nil {
@@ -146,13 +146,13 @@ func (s *server) renderCheckout(c echo.Context, status int, v checkoutView) erro
 }
 
 // checkoutError renders the clear page of an unknown (404) or expired (410) payment.
-func (s *server) checkoutError(c echo.Context, err error) error {
+func (h *server) checkoutError(c echo.Context, err error) error {
 	if errs.KindOf(err) == errs.NotFound {
-		return s.renderCheckout(c, http.StatusNotFound, checkoutView{Title: "Payment not found",
+		return h.renderCheckout(c, http.StatusNotFound, checkoutView{Title: "Payment not found",
 			Message: "There is no payment at this address. Check the link you were given."})
 	}
 	if errors.Is(err, gateway.ErrMerchantUnavailable) {
-		return s.renderCheckout(c, http.StatusConflict, checkoutView{Title: "Payment unavailable",
+		return h.renderCheckout(c, http.StatusConflict, checkoutView{Title: "Payment unavailable",
 			Message: "This merchant cannot take payments at the moment. Please contact the merchant."})
 	}
 	return err
@@ -160,7 +160,7 @@ func (s *server) checkoutError(c echo.Context, err error) error {
 
 func paymentIDParam(c echo.Context) string { return "pay_" + c.Param("id") }
 
-func (s *server) checkoutView(co *gateway.Checkout) (int, checkoutView, error) {
+func (h *server) checkoutView(co *gateway.Checkout) (int, checkoutView, error) {
 	p := &co.Payment
 	v := checkoutView{
 		Found: true, Title: "Pay " + co.PayeeName, PaymentID: p.PublicID, Payee: co.PayeeName,
@@ -174,7 +174,7 @@ func (s *server) checkoutView(co *gateway.Checkout) (int, checkoutView, error) {
 	}
 	if p.Purpose == payment.PurposeBalance {
 		// Back to the panel's Add balance, which shows how this payment went.
-		v.MerchantURL = s.app.Gateway.PublicBaseURL() + "/balance-requests?payment=" + url.QueryEscape(p.PublicID)
+		v.MerchantURL = h.app.Gateway.PublicBaseURL() + "/balance-requests?payment=" + url.QueryEscape(p.PublicID)
 	}
 	if p.Status == payment.StatusExpired {
 		return http.StatusGone, checkoutView{Title: "Payment expired", MerchantURL: v.MerchantURL, TestMode: v.TestMode,
@@ -201,16 +201,16 @@ func merchantOrigin(callback string) string {
 	return u.Scheme + "://" + u.Host + "/"
 }
 
-func (s *server) CheckoutPage(c echo.Context) error {
-	co, err := s.app.Gateway.OpenCheckout(c.Request().Context(), paymentIDParam(c))
+func (h *server) CheckoutPage(c echo.Context) error {
+	co, err := h.app.Gateway.OpenCheckout(c.Request().Context(), paymentIDParam(c))
 	if err != nil {
-		return s.checkoutError(c, err)
+		return h.checkoutError(c, err)
 	}
-	status, v, err := s.checkoutView(co)
+	status, v, err := h.checkoutView(co)
 	if err != nil {
 		return err
 	}
-	return s.renderCheckout(c, status, v)
+	return h.renderCheckout(c, status, v)
 }
 
 type checkoutStatusResponse struct {
@@ -219,8 +219,8 @@ type checkoutStatusResponse struct {
 	Amount    string `json:"amount"`
 }
 
-func (s *server) CheckoutStatus(c echo.Context) error {
-	p, err := s.app.Gateway.CheckoutStatus(c.Request().Context(), paymentIDParam(c))
+func (h *server) CheckoutStatus(c echo.Context) error {
+	p, err := h.app.Gateway.CheckoutStatus(c.Request().Context(), paymentIDParam(c))
 	if err != nil {
 		return err
 	}
@@ -229,12 +229,12 @@ func (s *server) CheckoutStatus(c echo.Context) error {
 
 // completeCheckout handles the sandbox buttons: a same-origin form post
 // (a cross-site one is refused), then back to the page (303).
-func (s *server) CompleteCheckout(success bool) echo.HandlerFunc {
+func (h *server) CompleteCheckout(success bool) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if !sameOrigin(c.Request(), s.app.Gateway.PublicBaseURL()) {
+		if !sameOrigin(c.Request(), h.app.Gateway.PublicBaseURL()) {
 			return errs.E(errs.Forbidden, "cross_site_request", "Cross-site form posts are not accepted")
 		}
-		co, err := s.app.Gateway.CompleteCheckout(c.Request().Context(), paymentIDParam(c), success)
+		co, err := h.app.Gateway.CompleteCheckout(c.Request().Context(), paymentIDParam(c), success)
 		if err != nil {
 			if errs.KindOf(err) == errs.Conflict || errs.KindOf(err) == errs.NotFound {
 				// Already decided, not opened yet, merchant unavailable, or
@@ -251,12 +251,12 @@ func (s *server) CompleteCheckout(success bool) echo.HandlerFunc {
 // same-origin post, then back to the page (303). A malformed UTR (422), one
 // another payment or balance request holds (409), or a second UTR (409:
 // only an admin corrects it) renders the page again with the reason.
-func (s *server) SubmitUTR(c echo.Context) error {
-	if !sameOrigin(c.Request(), s.app.Gateway.PublicBaseURL()) {
+func (h *server) SubmitUTR(c echo.Context) error {
+	if !sameOrigin(c.Request(), h.app.Gateway.PublicBaseURL()) {
 		return errs.E(errs.Forbidden, "cross_site_request", "Cross-site form posts are not accepted")
 	}
 	id, utr := paymentIDParam(c), c.FormValue("utr")
-	co, err := s.app.Gateway.SubmitUTR(c.Request().Context(), id, utr)
+	co, err := h.app.Gateway.SubmitUTR(c.Request().Context(), id, utr)
 	if err == nil {
 		return c.Redirect(http.StatusSeeOther, "/"+co.Payment.PublicID)
 	}
@@ -272,13 +272,13 @@ func (s *server) SubmitUTR(c echo.Context) error {
 	case errors.Is(err, payment.ErrFinal), errors.Is(err, payment.ErrExpired):
 		return c.Redirect(http.StatusSeeOther, "/"+id) // the page says how it ended
 	default:
-		return s.checkoutError(c, err)
+		return h.checkoutError(c, err)
 	}
-	co, oerr := s.app.Gateway.OpenCheckout(c.Request().Context(), id)
+	co, oerr := h.app.Gateway.OpenCheckout(c.Request().Context(), id)
 	if oerr != nil {
-		return s.checkoutError(c, oerr)
+		return h.checkoutError(c, oerr)
 	}
-	_, v, verr := s.checkoutView(co)
+	_, v, verr := h.checkoutView(co)
 	if verr != nil {
 		return verr
 	}
@@ -286,7 +286,7 @@ func (s *server) SubmitUTR(c echo.Context) error {
 		utr = string(r[:40])
 	}
 	v.UTRValue, v.UTRError = utr, msg
-	return s.renderCheckout(c, status, v)
+	return h.renderCheckout(c, status, v)
 }
 
 // sameOrigin accepts a post whose Origin (or, failing that, Sec-Fetch-Site)

@@ -52,8 +52,8 @@ type customerPricesResponse struct {
 	Meta customerPricesMeta      `json:"meta"`
 }
 
-func (s *server) ListCustomerPrices(c echo.Context) error {
-	rows, markup, err := s.app.Selling.Prices(c.Request().Context(), web.Caller(c))
+func (h *server) ListCustomerPrices(c echo.Context) error {
+	rows, markup, err := h.app.Selling.Prices(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
 	}
@@ -95,7 +95,7 @@ type customerPricePreviewList struct {
 // previewCustomerPrices is GET /customer-prices/preview?markup=&service_id=&price=:
 // every service as the reseller's customers would pay under that markup
 // (absent: the current one) and that one selling price, saving nothing.
-func (s *server) PreviewCustomerPrices(c echo.Context) error {
+func (h *server) PreviewCustomerPrices(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	opt := func(name string) *string {
 		if !c.QueryParams().Has(name) {
@@ -109,7 +109,7 @@ func (s *server) PreviewCustomerPrices(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, markup, err := s.app.Selling.Preview(c.Request().Context(), web.Caller(c), ch)
+	rows, markup, err := h.app.Selling.Preview(c.Request().Context(), web.Caller(c), ch)
 	if err != nil {
 		return err
 	}
@@ -129,13 +129,13 @@ type customerPriceRequest struct {
 	Price *string `json:"price"`
 }
 
-func (s *server) PutCustomerPrice(c echo.Context) error {
+func (h *server) PutCustomerPrice(c echo.Context) error {
 	id, err := web.IDParam(c, "service_id")
 	if err != nil {
 		return err
 	}
 	var req customerPriceRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	fe := errs.FieldErrors{}
@@ -146,19 +146,19 @@ func (s *server) PutCustomerPrice(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	row, err := s.app.Selling.SetPrice(c.Request().Context(), web.Caller(c), id, *price)
+	row, err := h.app.Selling.SetPrice(c.Request().Context(), web.Caller(c), id, *price)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, toCustomerPriceResponse(&row))
 }
 
-func (s *server) DeleteCustomerPrice(c echo.Context) error {
+func (h *server) DeleteCustomerPrice(c echo.Context) error {
 	id, err := web.IDParam(c, "service_id")
 	if err != nil {
 		return err
 	}
-	if err := s.app.Selling.DeletePrice(c.Request().Context(), web.Caller(c), id); err != nil {
+	if err := h.app.Selling.DeletePrice(c.Request().Context(), web.Caller(c), id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -172,9 +172,9 @@ type customerMarkupResponse struct {
 	DefaultMarkup *string `json:"default_markup"`
 }
 
-func (s *server) PutCustomerMarkup(c echo.Context) error {
+func (h *server) PutCustomerMarkup(c echo.Context) error {
 	var req customerMarkupRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	fe := errs.FieldErrors{}
@@ -194,7 +194,7 @@ func (s *server) PutCustomerMarkup(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	got, err := s.app.Selling.SetMarkup(c.Request().Context(), web.Caller(c), markup)
+	got, err := h.app.Selling.SetMarkup(c.Request().Context(), web.Caller(c), markup)
 	if err != nil {
 		return err
 	}
@@ -218,15 +218,15 @@ func toCommissionResponse(s *settlement.Settlement) commissionResponse {
 		CreatedAt: s.CreatedAt.UTC()}
 }
 
-func (s *server) ListCommissions(c echo.Context) error {
+func (h *server) ListCommissions(c echo.Context) error {
 	fe := errs.FieldErrors{}
-	loc := s.app.History.Location()
+	loc := h.app.History.Location()
 	from, to := web.TimeParam(c, fe, "from", loc, false), web.TimeParam(c, fe, "to", loc, true)
 	p, pp := web.Page(c, fe)
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	list, total, err := s.app.Selling.Commissions(c.Request().Context(), web.Caller(c), from, to, p, pp)
+	list, total, err := h.app.Selling.Commissions(c.Request().Context(), web.Caller(c), from, to, p, pp)
 	if err != nil {
 		return err
 	}

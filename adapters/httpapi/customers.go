@@ -28,27 +28,27 @@ type createCustomerRequest struct {
 	Password string `json:"password" validate:"omitempty,max=255"`
 }
 
-func (s *server) CreateCustomer(c echo.Context) error {
+func (h *server) CreateCustomer(c echo.Context) error {
 	var req createCustomerRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	u, err := s.app.Customers.Create(c.Request().Context(), web.Caller(c), customers.NewCustomer{
+	u, err := h.app.Customers.Create(c.Request().Context(), web.Caller(c), customers.NewCustomer{
 		Profile: user.Profile{Name: req.Name, Email: req.Email, Phone: req.Phone, Password: req.Password}})
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusCreated, s.customerResponse(web.Caller(c), u))
+	return c.JSON(http.StatusCreated, h.customerResponse(web.Caller(c), u))
 }
 
 // customerResponse is a user JSON naming its reseller (the caller).
-func (s *server) customerResponse(reseller, u *user.User) UserResponse {
+func (h *server) customerResponse(reseller, u *user.User) UserResponse {
 	r := ToUserResponse(u)
 	r.ResellerName = &reseller.Name
 	return r
 }
 
-func (s *server) ListCustomers(c echo.Context) error {
+func (h *server) ListCustomers(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
 	f := user.Filter{Status: user.Status(c.QueryParam("status")), Q: strings.TrimSpace(c.QueryParam("search")), Page: p, PerPage: pp}
@@ -59,36 +59,36 @@ func (s *server) ListCustomers(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.Customers.List(c.Request().Context(), web.Caller(c), f)
+	rows, total, err := h.app.Customers.List(c.Request().Context(), web.Caller(c), f)
 	if err != nil {
 		return err
 	}
-	return web.WriteList(c, web.MapSlice(rows, func(u *user.User) UserResponse { return s.customerResponse(web.Caller(c), u) }), p, pp, total)
+	return web.WriteList(c, web.MapSlice(rows, func(u *user.User) UserResponse { return h.customerResponse(web.Caller(c), u) }), p, pp, total)
 }
 
-func (s *server) GetCustomer(c echo.Context) error {
+func (h *server) GetCustomer(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	u, err := s.app.Customers.Get(c.Request().Context(), web.Caller(c), id)
+	u, err := h.app.Customers.Get(c.Request().Context(), web.Caller(c), id)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, s.customerResponse(web.Caller(c), u))
+	return c.JSON(http.StatusOK, h.customerResponse(web.Caller(c), u))
 }
 
-func (s *server) SetCustomerStatus(st user.Status) echo.HandlerFunc {
+func (h *server) SetCustomerStatus(st user.Status) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		id, err := web.IDParam(c, "id")
 		if err != nil {
 			return err
 		}
-		u, err := s.app.Customers.SetStatus(c.Request().Context(), web.Caller(c), id, st)
+		u, err := h.app.Customers.SetStatus(c.Request().Context(), web.Caller(c), id, st)
 		if err != nil {
 			return err
 		}
-		return c.JSON(http.StatusOK, s.customerResponse(web.Caller(c), u))
+		return c.JSON(http.StatusOK, h.customerResponse(web.Caller(c), u))
 	}
 }
 
@@ -99,50 +99,50 @@ type customerLimitsRequest struct {
 	CollectionFeePercent *string `json:"collection_fee_percent" validate:"omitempty,max=10"`
 }
 
-func (s *server) SetCustomerLimits(c echo.Context) error {
+func (h *server) SetCustomerLimits(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	var req customerLimitsRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	u, err := s.app.Customers.SetLimits(c.Request().Context(), web.Caller(c), id, customers.LimitsPatch{
+	u, err := h.app.Customers.SetLimits(c.Request().Context(), web.Caller(c), id, customers.LimitsPatch{
 		DailyPayoutLimit: req.DailyPayoutLimit, CollectionFeePercent: req.CollectionFeePercent})
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, s.customerResponse(web.Caller(c), u))
+	return c.JSON(http.StatusOK, h.customerResponse(web.Caller(c), u))
 }
 
-func (s *server) ListCustomerKeys(c echo.Context) error {
+func (h *server) ListCustomerKeys(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	keys, err := s.app.Customers.Keys(c.Request().Context(), web.Caller(c), id)
+	keys, err := h.app.Customers.Keys(c.Request().Context(), web.Caller(c), id)
 	if err != nil {
 		return err
 	}
-	return web.WritePaged(c, web.MapSlice(keys, s.ToKeyResponse))
+	return web.WritePaged(c, web.MapSlice(keys, h.ToKeyResponse))
 }
 
 // errNoCSV: the customers' lists are JSON only.
 var errNoCSV = errs.Validation(map[string][]string{"format": {"must be json here"}})
 
-func (s *server) ListCustomerHits(c echo.Context) error {
+func (h *server) ListCustomerHits(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	fe := errs.FieldErrors{}
-	h := HistoryQuery(c, fe, s.app.History.Location(), hitlog.ListWindow)
-	if h.csv {
+	q := HistoryQuery(c, fe, h.app.History.Location(), hitlog.ListWindow)
+	if q.CSV {
 		return errNoCSV
 	}
 	f := hitlog.Filter{ServiceID: web.UintParam(c, fe, "service_id"), APIKeyID: web.UintParam(c, fe, "api_key_id"),
-		Status: hitlog.Status(c.QueryParam("status")), From: h.from, To: h.to, Page: h.page, PerPage: h.perPage}
+		Status: hitlog.Status(c.QueryParam("status")), From: q.From, To: q.To, Page: q.Page, PerPage: q.PerPage}
 	switch f.Status {
 	case "", hitlog.StatusSuccess, hitlog.StatusFailed, hitlog.StatusInsufficientBalance, hitlog.StatusPending:
 	default:
@@ -151,7 +151,7 @@ func (s *server) ListCustomerHits(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.Customers.Hits(c.Request().Context(), web.Caller(c), id, f)
+	rows, total, err := h.app.Customers.Hits(c.Request().Context(), web.Caller(c), id, f)
 	if err != nil {
 		return err
 	}
@@ -165,25 +165,25 @@ func (s *server) ListCustomerHits(c echo.Context) error {
 		com := inr.Format4(rows[i].Commission)
 		items[i].Commission = &com
 	}
-	m := web.WindowMeta{ListMeta: web.ListMeta{Page: h.page, PerPage: h.perPage, Total: total}}
+	m := web.WindowMeta{ListMeta: web.ListMeta{Page: q.Page, PerPage: q.PerPage, Total: total}}
 	if total > int64(hitlog.ListWindow) {
 		m.Total, m.TotalCapped = int64(hitlog.ListWindow), true
 	}
-	return c.JSON(http.StatusOK, HitListResponse{Data: items, Meta: m, PayloadRetentionSeconds: int64(s.app.Retention.Keep() / time.Second)})
+	return c.JSON(http.StatusOK, HitListResponse{Data: items, Meta: m, PayloadRetentionSeconds: int64(h.app.Retention.Keep() / time.Second)})
 }
 
-func (s *server) ListCustomerTransactions(c echo.Context) error {
+func (h *server) ListCustomerTransactions(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	fe := errs.FieldErrors{}
-	h := HistoryQuery(c, fe, s.app.History.Location(), ledger.ListWindow)
-	if h.csv {
+	q := HistoryQuery(c, fe, h.app.History.Location(), ledger.ListWindow)
+	if q.CSV {
 		return errNoCSV
 	}
 	f := ledger.Filter{Type: ledger.Type(c.QueryParam("type")), ReferenceType: c.QueryParam("reference_type"),
-		From: h.from, To: h.to, Page: h.page, PerPage: h.perPage}
+		From: q.From, To: q.To, Page: q.Page, PerPage: q.PerPage}
 	if f.Type != "" && !f.Type.Valid() {
 		fe.Add("type", "must be credit, debit or refund")
 	}
@@ -193,11 +193,11 @@ func (s *server) ListCustomerTransactions(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.Customers.Transactions(c.Request().Context(), web.Caller(c), id, f)
+	rows, total, err := h.app.Customers.Transactions(c.Request().Context(), web.Caller(c), id, f)
 	if err != nil {
 		return err
 	}
-	return web.WriteWindowList(c, web.MapSlice(rows, ToTransactionResponse), h.page, h.perPage, total, ledger.ListWindow)
+	return web.WriteWindowList(c, web.MapSlice(rows, ToTransactionResponse), q.Page, q.PerPage, total, ledger.ListWindow)
 }
 
 type transferRequest struct {
@@ -222,16 +222,16 @@ func toTransferResponse(t *transfer.Transfer) transferResponse {
 		BalanceRequestID: t.BalanceRequestID, CreatedAt: web.TimePtr(t.CreatedAt)}
 }
 
-func (s *server) CreateTransfer(c echo.Context) error {
+func (h *server) CreateTransfer(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	var req transferRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	res, err := s.app.Customers.Transfer(c.Request().Context(), web.Caller(c), id,
+	res, err := h.app.Customers.Transfer(c.Request().Context(), web.Caller(c), id,
 		transfer.Input{Amount: req.Amount, Direction: req.Direction}, c.Request().Header.Get("Idempotency-Key"))
 	if err != nil {
 		return err
@@ -245,7 +245,7 @@ func (s *server) CreateTransfer(c echo.Context) error {
 	return c.JSON(http.StatusCreated, out)
 }
 
-func (s *server) ListCustomerTransfers(c echo.Context) error {
+func (h *server) ListCustomerTransfers(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -255,7 +255,7 @@ func (s *server) ListCustomerTransfers(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.Customers.Transfers(c.Request().Context(), web.Caller(c), id, p, pp)
+	rows, total, err := h.app.Customers.Transfers(c.Request().Context(), web.Caller(c), id, p, pp)
 	if err != nil {
 		return err
 	}
@@ -302,15 +302,15 @@ func rangeEnd(c echo.Context, fe errs.FieldErrors, name string, loc *time.Locati
 
 // resellerDashboard is GET /reseller/dashboard?from=&to=: from's start
 // (default: 30 local days before today) up to to (default: now).
-func (s *server) ResellerDashboard(c echo.Context) error {
+func (h *server) ResellerDashboard(c echo.Context) error {
 	fe := errs.FieldErrors{}
-	loc := s.app.History.Location()
+	loc := h.app.History.Location()
 	from := web.TimeParam(c, fe, "from", loc, false)
 	to := rangeEnd(c, fe, "to", loc)
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	now := s.app.History.Now().In(loc)
+	now := h.app.History.Now().In(loc)
 	if to == nil {
 		to = &now
 	}
@@ -319,7 +319,7 @@ func (s *server) ResellerDashboard(c echo.Context) error {
 		start := time.Date(y, m, d, 0, 0, 0, 0, loc).AddDate(0, 0, -29)
 		from = &start
 	}
-	d, err := s.app.Customers.Dashboard(c.Request().Context(), web.Caller(c), *from, *to)
+	d, err := h.app.Customers.Dashboard(c.Request().Context(), web.Caller(c), *from, *to)
 	if err != nil {
 		return err
 	}

@@ -133,8 +133,8 @@ func toDashboardResponse(d *history.Dashboard) dashboardResponse {
 	return out
 }
 
-func (s *server) Dashboard(c echo.Context) error {
-	d, err := s.app.History.Dashboard(c.Request().Context(), web.Caller(c))
+func (h *server) Dashboard(c echo.Context) error {
+	d, err := h.app.History.Dashboard(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
 	}

@@ -39,29 +39,29 @@ type recordIRNRequest struct {
 	SignedQR string `json:"signed_qr"`
 }
 
-func (s *server) GetEInvoice(c echo.Context) error {
+func (h *server) GetEInvoice(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	e, err := s.app.Invoicing.EInvoice(c.Request().Context(), web.Caller(c), id)
+	e, err := h.app.Invoicing.EInvoice(c.Request().Context(), web.Caller(c), id)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, einvoice.From(e))
 }
 
-func (s *server) RecordIRN(c echo.Context) error {
+func (h *server) RecordIRN(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	var req recordIRNRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	in := issuing.IRNInput{IRN: req.IRN, AckNo: req.AckNo, AckDate: req.AckDate, SignedQR: req.SignedQR}
-	inv, err := s.app.Invoicing.RecordIRN(c.Request().Context(), web.Caller(c), id, in)
+	inv, err := h.app.Invoicing.RecordIRN(c.Request().Context(), web.Caller(c), id, in)
 	if err != nil {
 		return err
 	}

@@ -26,7 +26,7 @@ import (
 // or the key and its secret as a service call sends them.
 
 // gatewayCredentials reads X-API-Key/X-API-Secret or Basic key:secret as
-// serviceCredentials does, else "Authorization: Bearer <secret>" (the
+// ServiceCredentials does, else "Authorization: Bearer <secret>" (the
 // scheme in any case). A key id in the Bearer header is no secret: it is
 // looked up as one and found by nothing.
 func gatewayCredentials(c echo.Context) metering.Credentials {
@@ -40,7 +40,7 @@ func gatewayCredentials(c echo.Context) metering.Credentials {
 	return metering.Credentials{}
 }
 
-func (s *server) keyCaller(c echo.Context) gateway.KeyCaller {
+func (h *server) keyCaller(c echo.Context) gateway.KeyCaller {
 	return gateway.KeyCaller{Creds: gatewayCredentials(c), IP: c.RealIP()}
 }
 
@@ -54,8 +54,8 @@ type gatewayBody struct {
 	known  map[string]bool
 }
 
-func (s *server) readGatewayBody(c echo.Context, known ...string) (*gatewayBody, error) {
-	raw, err := s.kit.ReadBody(c)
+func (h *server) readGatewayBody(c echo.Context, known ...string) (*gatewayBody, error) {
+	raw, err := h.kit.ReadBody(c)
 	if err != nil {
 		return nil, err
 	}
@@ -131,8 +131,8 @@ type verifyData struct {
 	Message      *string `json:"message"`
 }
 
-func (s *server) VerifyAccount(c echo.Context) error {
-	b, err := s.readGatewayBody(c, "type", "account_number", "ifsc", "vpa", "pan", "name", "dob", "aadhaar")
+func (h *server) VerifyAccount(c echo.Context) error {
+	b, err := h.readGatewayBody(c, "type", "account_number", "ifsc", "vpa", "pan", "name", "dob", "aadhaar")
 	if err != nil {
 		return err
 	}
@@ -141,7 +141,7 @@ func (s *server) VerifyAccount(c echo.Context) error {
 		VPA: b.str("vpa", false), PAN: b.str("pan", false), Name: b.str("name", false), DOB: b.str("dob", false),
 		Aadhaar: b.str("aadhaar", true),
 	}
-	res, err := s.app.Gateway.VerifyAccount(c.Request().Context(), gateway.VerifyInput{
+	res, err := h.app.Gateway.VerifyAccount(c.Request().Context(), gateway.VerifyInput{
 		RequestID: web.RequestID(c), Creds: gatewayCredentials(c), IP: c.RealIP(), Request: req, BodyErrors: b.errors,
 	})
 	if err != nil {
@@ -180,8 +180,8 @@ func toRechargeResponse(r *recharge.Recharge) rechargeResponse {
 	}
 }
 
-func (s *server) RechargeMobile(c echo.Context) error {
-	b, err := s.readGatewayBody(c, "mobile", "operator", "circle", "amount", "reference_id")
+func (h *server) RechargeMobile(c echo.Context) error {
+	b, err := h.readGatewayBody(c, "mobile", "operator", "circle", "amount", "reference_id")
 	if err != nil {
 		return err
 	}
@@ -189,7 +189,7 @@ func (s *server) RechargeMobile(c echo.Context) error {
 		Mobile: b.str("mobile", true), Operator: b.str("operator", false), Circle: b.str("circle", false),
 		Amount: b.str("amount", true), ReferenceID: b.str("reference_id", true),
 	}
-	res, err := s.app.Gateway.RechargeMobile(c.Request().Context(), gateway.RechargeInput{
+	res, err := h.app.Gateway.RechargeMobile(c.Request().Context(), gateway.RechargeInput{
 		RequestID: web.RequestID(c), Creds: gatewayCredentials(c), IP: c.RealIP(), Request: req, BodyErrors: b.errors,
 	})
 	if err != nil {
@@ -206,12 +206,12 @@ type rechargeStatusResponse struct {
 	Data    rechargeResponse `json:"data"`
 }
 
-func (s *server) RechargeStatus(c echo.Context) error {
+func (h *server) RechargeStatus(c echo.Context) error {
 	ref := c.QueryParam("reference_id")
 	if ref == "" {
 		return errs.Validation(map[string][]string{"reference_id": {"is required"}})
 	}
-	r, err := s.app.Gateway.RechargeStatus(c.Request().Context(), s.keyCaller(c), ref)
+	r, err := h.app.Gateway.RechargeStatus(c.Request().Context(), h.keyCaller(c), ref)
 	if err != nil {
 		return err
 	}
@@ -222,11 +222,11 @@ type codeList[T any] struct {
 	Data []T `json:"data"`
 }
 
-func (s *server) RechargeOperators(c echo.Context) error {
+func (h *server) RechargeOperators(c echo.Context) error {
 	return c.JSON(http.StatusOK, codeList[recharge.Operator]{Data: recharge.Operators})
 }
 
-func (s *server) RechargeCircles(c echo.Context) error {
+func (h *server) RechargeCircles(c echo.Context) error {
 	return c.JSON(http.StatusOK, codeList[recharge.Circle]{Data: recharge.Circles})
 }
 
@@ -237,8 +237,8 @@ type paymentCreatedResponse struct {
 	Livemode   bool   `json:"livemode"`
 }
 
-func (s *server) CreatePayment(c echo.Context) error {
-	b, err := s.readGatewayBody(c, "amount", "currency", "customer_id", "callback_url")
+func (h *server) CreatePayment(c echo.Context) error {
+	b, err := h.readGatewayBody(c, "amount", "currency", "customer_id", "callback_url")
 	if err != nil {
 		return err
 	}
@@ -251,7 +251,7 @@ func (s *server) CreatePayment(c echo.Context) error {
 		},
 		BodyErrors: b.errors,
 	}
-	res, err := s.app.Gateway.CreatePayment(c.Request().Context(), in)
+	res, err := h.app.Gateway.CreatePayment(c.Request().Context(), in)
 	if err != nil {
 		return err
 	}
@@ -288,10 +288,10 @@ type PaymentResponse struct {
 	UserEmail *string `json:"user_email,omitempty"`
 }
 
-func (s *server) ToPaymentResponse(p *payment.Payment) PaymentResponse {
+func (h *server) ToPaymentResponse(p *payment.Payment) PaymentResponse {
 	return PaymentResponse{
 		PaymentID: p.PublicID, Status: string(p.Status), Amount: inr.Format2(p.Amount), Currency: p.Currency,
-		CustomerID: p.CustomerID, CallbackURL: p.CallbackURL, PaymentURL: s.app.Gateway.PaymentURL(p.PublicID), Livemode: p.Livemode, UTR: p.UTR, UserID: p.UserID,
+		CustomerID: p.CustomerID, CallbackURL: p.CallbackURL, PaymentURL: h.app.Gateway.PaymentURL(p.PublicID), Livemode: p.Livemode, UTR: p.UTR, UserID: p.UserID,
 		Purpose: string(p.Purpose), Fee: inr.Format2(p.Fee),
 		ExpiresAt: web.TimePtr(p.ExpiresAt), CompletedAt: p.CompletedAt, CreatedAt: web.TimePtr(p.CreatedAt), UpdatedAt: web.TimePtr(p.UpdatedAt),
 		Refunded: inr.Format2(p.Refunded), Refundable: inr.Format2(p.Refundable()),
@@ -309,54 +309,54 @@ type paymentStatusData struct {
 	Refunds []refundResponse `json:"refunds"`
 }
 
-func (s *server) PaymentStatus(c echo.Context) error {
+func (h *server) PaymentStatus(c echo.Context) error {
 	id := c.QueryParam("payment_id")
 	if id == "" {
 		return errs.Validation(map[string][]string{"payment_id": {"is required"}})
 	}
-	p, err := s.app.Gateway.PaymentStatus(c.Request().Context(), s.keyCaller(c), id)
+	p, err := h.app.Gateway.PaymentStatus(c.Request().Context(), h.keyCaller(c), id)
 	if err != nil {
 		return err
 	}
-	refunds, err := s.app.Gateway.PaymentRefunds(c.Request().Context(), p)
+	refunds, err := h.app.Gateway.PaymentRefunds(c.Request().Context(), p)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, paymentStatusResponse{Success: true,
-		Data: paymentStatusData{PaymentResponse: s.ToPaymentResponse(p), Refunds: web.MapSlice(refunds, toRefundResponse(p))}})
+		Data: paymentStatusData{PaymentResponse: h.ToPaymentResponse(p), Refunds: web.MapSlice(refunds, toRefundResponse(p))}})
 }
 
 // gatewayTransactions is GET /api/v1/transaction/list: the key owner's
 // ledger, newest first, in the panel's list envelope.
 // Like the panel's list it pages through the newest ledger.ListWindow rows
 // (a capped total); older rows are reached by narrowing from and to.
-func (s *server) GatewayTransactions(c echo.Context) error {
+func (h *server) GatewayTransactions(c echo.Context) error {
 	fe := errs.FieldErrors{}
-	h := HistoryQuery(c, fe, s.app.History.Location(), ledger.ListWindow)
-	if h.csv {
+	hdr := HistoryQuery(c, fe, h.app.History.Location(), ledger.ListWindow)
+	if hdr.CSV {
 		fe.Add("format", "must be json (the CSV export is in the panel)")
 	}
-	f := ledger.Filter{Type: ledger.Type(c.QueryParam("type")), From: h.from, To: h.to, Page: h.page, PerPage: h.perPage}
+	f := ledger.Filter{Type: ledger.Type(c.QueryParam("type")), From: hdr.From, To: hdr.To, Page: hdr.Page, PerPage: hdr.PerPage}
 	if f.Type != "" && !f.Type.Valid() {
 		fe.Add("type", "must be credit, debit or refund")
 	}
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.Gateway.ListKeyTransactions(c.Request().Context(), s.keyCaller(c), f)
+	rows, total, err := h.app.Gateway.ListKeyTransactions(c.Request().Context(), h.keyCaller(c), f)
 	if err != nil {
 		return err
 	}
-	return web.WriteWindowList(c, web.MapSlice(rows, ToTransactionResponse), h.page, h.perPage, total, ledger.ListWindow)
+	return web.WriteWindowList(c, web.MapSlice(rows, ToTransactionResponse), hdr.Page, hdr.PerPage, total, ledger.ListWindow)
 }
 
 // Panel lists of gateway records: the caller's own; an admin's all (or one
 // user's with user_id).
 
-func (s *server) ListPayments(c echo.Context) error {
+func (h *server) ListPayments(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
-	loc := s.app.History.Location()
+	loc := h.app.History.Location()
 	f := payment.Filter{
 		UserID: web.UintParam(c, fe, "user_id"), Status: payment.Status(c.QueryParam("status")),
 		From: web.TimeParam(c, fe, "from", loc, false), To: web.TimeParam(c, fe, "to", loc, true), Page: p, PerPage: pp,
@@ -370,16 +370,16 @@ func (s *server) ListPayments(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	rows, total, err := s.app.Gateway.ListPayments(ctx, web.Caller(c), f)
+	rows, total, err := h.app.Gateway.ListPayments(ctx, web.Caller(c), f)
 	if err != nil {
 		return err
 	}
-	items := web.MapSlice(rows, s.ToPaymentResponse)
+	items := web.MapSlice(rows, h.ToPaymentResponse)
 	var ids directory.IDs
 	for _, p := range items {
 		ids.Users = append(ids.Users, p.UserID)
 	}
-	n, err := s.app.History.Names(ctx, web.Caller(c), ids)
+	n, err := h.app.History.Names(ctx, web.Caller(c), ids)
 	if err != nil {
 		return err
 	}
@@ -389,10 +389,10 @@ func (s *server) ListPayments(c echo.Context) error {
 	return web.WriteList(c, items, p, pp, total)
 }
 
-func (s *server) ListRecharges(c echo.Context) error {
+func (h *server) ListRecharges(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
-	loc := s.app.History.Location()
+	loc := h.app.History.Location()
 	f := recharge.Filter{
 		UserID: web.UintParam(c, fe, "user_id"), Status: recharge.Status(c.QueryParam("status")),
 		From: web.TimeParam(c, fe, "from", loc, false), To: web.TimeParam(c, fe, "to", loc, true), Page: p, PerPage: pp,
@@ -412,7 +412,7 @@ func (s *server) ListRecharges(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.Gateway.ListRecharges(c.Request().Context(), web.Caller(c), f)
+	rows, total, err := h.app.Gateway.ListRecharges(c.Request().Context(), web.Caller(c), f)
 	if err != nil {
 		return err
 	}

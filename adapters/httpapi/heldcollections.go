@@ -34,13 +34,13 @@ func toHeldCollectionResponse(p *payment.Payment) heldCollectionResponse {
 		CreditHeldAt: p.CreditHeldAt, CreatedAt: web.TimePtr(p.CreatedAt)}
 }
 
-func (s *server) ListHeldCollections(c echo.Context) error {
+func (h *server) ListHeldCollections(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.Gateway.HeldCollections(c.Request().Context(), web.Caller(c), p, pp)
+	rows, total, err := h.app.Gateway.HeldCollections(c.Request().Context(), web.Caller(c), p, pp)
 	if err != nil {
 		return err
 	}
@@ -50,12 +50,12 @@ func (s *server) ListHeldCollections(c echo.Context) error {
 // retryHeldCollection completes a held payment once its beneficiary's
 // balance can hold it: 200 with the payment; still too large 409
 // collection_held.
-func (s *server) RetryHeldCollection(c echo.Context) error {
-	p, err := s.app.Gateway.RetryHeldCollection(c.Request().Context(), web.Caller(c), c.Param("id"))
+func (h *server) RetryHeldCollection(c echo.Context) error {
+	p, err := h.app.Gateway.RetryHeldCollection(c.Request().Context(), web.Caller(c), c.Param("id"))
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, s.ToPaymentResponse(p))
+	return c.JSON(http.StatusOK, h.ToPaymentResponse(p))
 }
 
 type correctUTRRequest struct {
@@ -65,14 +65,14 @@ type correctUTRRequest struct {
 
 // correctPaymentUTR is an admin replacing an open payment's UTR (the payer
 // mistyped it; the checkout page takes one UTR only), audited.
-func (s *server) CorrectPaymentUTR(c echo.Context) error {
+func (h *server) CorrectPaymentUTR(c echo.Context) error {
 	var req correctUTRRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	p, err := s.app.Gateway.CorrectUTR(c.Request().Context(), web.Caller(c), c.Param("id"), req.UTR, req.Reason)
+	p, err := h.app.Gateway.CorrectUTR(c.Request().Context(), web.Caller(c), c.Param("id"), req.UTR, req.Reason)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, s.ToPaymentResponse(p))
+	return c.JSON(http.StatusOK, h.ToPaymentResponse(p))
 }

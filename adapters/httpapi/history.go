@@ -45,16 +45,16 @@ func ToTransactionResponse(e *ledger.Entry) TransactionResponse {
 	}
 }
 
-// referenceTypePattern is what a reference_type filter may look like
+// ReferenceTypePattern is what a reference_type filter may look like
 // (api_hit, balance_request, adjustment, recharge and any later one).
 var ReferenceTypePattern = regexp.MustCompile(`^[a-z][a-z0-9_]{0,49}$`)
 
-func (s *server) ListTransactions(c echo.Context) error {
+func (h *server) ListTransactions(c echo.Context) error {
 	fe := errs.FieldErrors{}
-	h := HistoryQuery(c, fe, s.app.History.Location(), ledger.ListWindow)
+	hdr := HistoryQuery(c, fe, h.app.History.Location(), ledger.ListWindow)
 	f := ledger.Filter{
 		UserID: web.UintParam(c, fe, "user_id"), Type: ledger.Type(c.QueryParam("type")),
-		ReferenceType: c.QueryParam("reference_type"), From: h.from, To: h.to, Page: h.page, PerPage: h.perPage,
+		ReferenceType: c.QueryParam("reference_type"), From: hdr.From, To: hdr.To, Page: hdr.Page, PerPage: hdr.PerPage,
 	}
 	if f.Type != "" && !f.Type.Valid() {
 		fe.Add("type", "must be credit, debit or refund")
@@ -66,14 +66,14 @@ func (s *server) ListTransactions(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	if h.csv {
-		loc := s.app.History.Location()
-		out := web.NewCSVStream(c, s.kit, "transactions", s.app.History.Now().In(loc), []string{
+	if hdr.CSV {
+		loc := h.app.History.Location()
+		out := web.NewCSVStream(c, h.kit, "transactions", h.app.History.Now().In(loc), []string{
 			"id", "txn_id", "created_at", "user_id", "user_email", "user_name", "type", "amount", "balance_before", "balance_after",
 			"reference_type", "reference_id", "description", "status",
 		})
-		names := web.NewExportNames(ctx, s.app.History, web.Caller(c))
-		return out.Finish(s.app.History.ExportTransactions(ctx, web.Caller(c), f, func(e ledger.Entry) error {
+		names := web.NewExportNames(ctx, h.app.History, web.Caller(c))
+		return out.Finish(h.app.History.ExportTransactions(ctx, web.Caller(c), f, func(e ledger.Entry) error {
 			ref := ""
 			if e.ReferenceID != nil {
 				ref = strconv.FormatUint(*e.ReferenceID, 10)
@@ -87,7 +87,7 @@ func (s *server) ListTransactions(c echo.Context) error {
 				e.ReferenceType, ref, e.Description, e.Status)
 		}))
 	}
-	rows, total, err := s.app.History.ListTransactions(ctx, web.Caller(c), f)
+	rows, total, err := h.app.History.ListTransactions(ctx, web.Caller(c), f)
 	if err != nil {
 		return err
 	}
@@ -96,44 +96,44 @@ func (s *server) ListTransactions(c echo.Context) error {
 	for _, t := range items {
 		ids.Users = append(ids.Users, t.UserID)
 	}
-	n, err := s.app.History.Names(ctx, web.Caller(c), ids)
+	n, err := h.app.History.Names(ctx, web.Caller(c), ids)
 	if err != nil {
 		return err
 	}
 	for i := range items {
 		items[i].UserName, items[i].UserEmail = web.UserName(n, items[i].UserID), web.UserEmail(n, items[i].UserID)
 	}
-	return web.WriteWindowList(c, items, h.page, h.perPage, total, ledger.ListWindow)
+	return web.WriteWindowList(c, items, hdr.Page, hdr.PerPage, total, ledger.ListWindow)
 }
 
-// listQuery is what the two history lists read alike: the page, the date
+// ListQuery is what the two history lists read alike: the page, the date
 // range and the format.
-type listQuery struct {
-	page, perPage int
-	from, to      *time.Time
-	csv           bool
+type ListQuery struct {
+	Page, PerPage int
+	From, To      *time.Time
+	CSV           bool
 }
 
-// historyQuery reads page, per_page, from, to and format. A page past the
+// HistoryQuery reads page, per_page, from, to and format. A page past the
 // list's window is refused (the newest window rows are listed; older ones
 // are reached with from/to or the CSV export); the CSV export ignores the
 // page.
-func HistoryQuery(c echo.Context, fe errs.FieldErrors, loc *time.Location, window int) listQuery {
-	var h listQuery
-	h.page, h.perPage = web.Page(c, fe)
-	h.from = web.TimeParam(c, fe, "from", loc, false)
-	h.to = web.TimeParam(c, fe, "to", loc, true)
-	if h.from != nil && h.to != nil && h.to.Before(*h.from) {
+func HistoryQuery(c echo.Context, fe errs.FieldErrors, loc *time.Location, window int) ListQuery {
+	var h ListQuery
+	h.Page, h.PerPage = web.Page(c, fe)
+	h.From = web.TimeParam(c, fe, "from", loc, false)
+	h.To = web.TimeParam(c, fe, "to", loc, true)
+	if h.From != nil && h.To != nil && h.To.Before(*h.From) {
 		fe.Add("to", "must not be before from")
 	}
 	switch c.QueryParam("format") {
 	case "", "json":
 	case "csv":
-		h.csv = true
+		h.CSV = true
 	default:
 		fe.Add("format", "must be json or csv")
 	}
-	if !h.csv && h.page*h.perPage > window && len(fe["page"]) == 0 && len(fe["per_page"]) == 0 {
+	if !h.CSV && h.Page*h.PerPage > window && len(fe["page"]) == 0 && len(fe["per_page"]) == 0 {
 		fe.Add("page", fmt.Sprintf("must stay within the newest %d rows: narrow the list with from and to, or export it with format=csv", window))
 	}
 	return h
@@ -183,12 +183,12 @@ func ToHitResponse(h *hitlog.Hit) HitResponse {
 	}
 }
 
-func (s *server) ListHits(c echo.Context) error {
+func (h *server) ListHits(c echo.Context) error {
 	fe := errs.FieldErrors{}
-	h := HistoryQuery(c, fe, s.app.History.Location(), hitlog.ListWindow)
+	hdr := HistoryQuery(c, fe, h.app.History.Location(), hitlog.ListWindow)
 	f := hitlog.Filter{
 		UserID: web.UintParam(c, fe, "user_id"), ServiceID: web.UintParam(c, fe, "service_id"), APIKeyID: web.UintParam(c, fe, "api_key_id"),
-		Status: hitlog.Status(c.QueryParam("status")), From: h.from, To: h.to, Page: h.page, PerPage: h.perPage,
+		Status: hitlog.Status(c.QueryParam("status")), From: hdr.From, To: hdr.To, Page: hdr.Page, PerPage: hdr.PerPage,
 	}
 	switch f.Status {
 	case "", hitlog.StatusSuccess, hitlog.StatusFailed, hitlog.StatusInsufficientBalance, hitlog.StatusPending:
@@ -199,7 +199,7 @@ func (s *server) ListHits(c echo.Context) error {
 	if ref := c.QueryParam("service"); ref != "" && f.ServiceID != nil {
 		fe.Add("service", "give service or service_id, not both")
 	} else if ref != "" {
-		id, err := s.app.History.ServiceRef(ctx, "service", ref)
+		id, err := h.app.History.ServiceRef(ctx, "service", ref)
 		if err := fe.Merge(err); err != nil {
 			return err
 		}
@@ -210,37 +210,37 @@ func (s *server) ListHits(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	if h.csv {
-		loc := s.app.History.Location()
-		out := web.NewCSVStream(c, s.kit, "hit-logs", s.app.History.Now().In(loc), []string{
+	if hdr.CSV {
+		loc := h.app.History.Location()
+		out := web.NewCSVStream(c, h.kit, "hit-logs", h.app.History.Now().In(loc), []string{
 			"id", "request_id", "created_at", "user_id", "user_email", "user_name", "api_service_id", "api_service_name",
 			"api_key_id", "api_key_name", "status", "charge_amount", "response_time_ms", "ip_address", "request_payload", "response_payload",
 		})
-		names := web.NewExportNames(ctx, s.app.History, web.Caller(c))
-		return out.Finish(s.app.History.ExportHits(ctx, web.Caller(c), f, func(h hitlog.Hit) error {
+		names := web.NewExportNames(ctx, h.app.History, web.Caller(c))
+		return out.Finish(h.app.History.ExportHits(ctx, web.Caller(c), f, func(hdr hitlog.Hit) error {
 			resp := ""
-			if h.ResponsePayload != nil {
-				resp = *h.ResponsePayload
+			if hdr.ResponsePayload != nil {
+				resp = *hdr.ResponsePayload
 			}
-			u, err := names.User(h.UserID)
+			u, err := names.User(hdr.UserID)
 			if err != nil {
 				return err
 			}
-			k, err := names.Key(h.APIKeyID)
+			k, err := names.Key(hdr.APIKeyID)
 			if err != nil {
 				return err
 			}
-			svc, err := names.Service(h.ServiceID)
+			svc, err := names.Service(hdr.ServiceID)
 			if err != nil {
 				return err
 			}
-			return out.Row(strconv.FormatUint(h.ID, 10), h.RequestID, web.CSVTime(h.CreatedAt, loc), strconv.FormatUint(h.UserID, 10),
-				u.Email, u.Name, strconv.FormatUint(h.ServiceID, 10), svc.Name,
-				strconv.FormatUint(h.APIKeyID, 10), k.Name, string(h.Status), inr.Format4(h.ChargeAmount),
-				strconv.Itoa(h.ResponseTimeMs), h.IPAddress, h.RequestPayload, resp)
+			return out.Row(strconv.FormatUint(hdr.ID, 10), hdr.RequestID, web.CSVTime(hdr.CreatedAt, loc), strconv.FormatUint(hdr.UserID, 10),
+				u.Email, u.Name, strconv.FormatUint(hdr.ServiceID, 10), svc.Name,
+				strconv.FormatUint(hdr.APIKeyID, 10), k.Name, string(hdr.Status), inr.Format4(hdr.ChargeAmount),
+				strconv.Itoa(hdr.ResponseTimeMs), hdr.IPAddress, hdr.RequestPayload, resp)
 		}))
 	}
-	rows, total, err := s.app.History.ListHits(ctx, web.Caller(c), f)
+	rows, total, err := h.app.History.ListHits(ctx, web.Caller(c), f)
 	if err != nil {
 		return err
 	}
@@ -249,26 +249,26 @@ func (s *server) ListHits(c echo.Context) error {
 		items = []HitResponse{}
 	}
 	var ids directory.IDs
-	for _, h := range items {
-		ids = ids.Add([]uint64{h.UserID}, []uint64{h.APIKeyID}, []uint64{h.APIServiceID})
+	for _, hdr := range items {
+		ids = ids.Add([]uint64{hdr.UserID}, []uint64{hdr.APIKeyID}, []uint64{hdr.APIServiceID})
 	}
-	n, err := s.app.History.Names(ctx, web.Caller(c), ids)
+	n, err := h.app.History.Names(ctx, web.Caller(c), ids)
 	if err != nil {
 		return err
 	}
 	for i := range items {
-		h := &items[i]
-		h.UserName, h.UserEmail = web.UserName(n, h.UserID), web.UserEmail(n, h.UserID)
-		h.APIKeyName, h.APIServiceName = web.StrPtr(n.Keys[h.APIKeyID].Name), web.StrPtr(n.Services[h.APIServiceID].Name)
+		hdr := &items[i]
+		hdr.UserName, hdr.UserEmail = web.UserName(n, hdr.UserID), web.UserEmail(n, hdr.UserID)
+		hdr.APIKeyName, hdr.APIServiceName = web.StrPtr(n.Keys[hdr.APIKeyID].Name), web.StrPtr(n.Services[hdr.APIServiceID].Name)
 	}
-	m := web.WindowMeta{ListMeta: web.ListMeta{Page: h.page, PerPage: h.perPage, Total: total}}
+	m := web.WindowMeta{ListMeta: web.ListMeta{Page: hdr.Page, PerPage: hdr.PerPage, Total: total}}
 	if total > int64(hitlog.ListWindow) {
 		m.Total, m.TotalCapped = int64(hitlog.ListWindow), true
 	}
-	return c.JSON(http.StatusOK, HitListResponse{Data: items, Meta: m, PayloadRetentionSeconds: int64(s.app.Retention.Keep() / time.Second)})
+	return c.JSON(http.StatusOK, HitListResponse{Data: items, Meta: m, PayloadRetentionSeconds: int64(h.app.Retention.Keep() / time.Second)})
 }
 
-// hitListResponse is a page of hits and how long their payloads are kept
+// HitListResponse is a page of hits and how long their payloads are kept
 // (HIT_PAYLOAD_RETENTION), which the hit log screen states.
 type HitListResponse struct {
 	Data                    []HitResponse  `json:"data"`

@@ -122,7 +122,7 @@ func toRegisterResponse(reg *invoice.Register, loc *time.Location) registerRespo
 
 // invoiceRegister answers the month's GSTR-1 register of the caller's
 // documents (an admin: the platform's; a reseller: those it issued).
-func (s *server) InvoiceRegister(c echo.Context) error {
+func (h *server) InvoiceRegister(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	month := c.QueryParam("month")
 	if month == "" {
@@ -135,17 +135,17 @@ func (s *server) InvoiceRegister(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	ctx, actor, loc := c.Request().Context(), web.Caller(c), s.app.History.Location()
+	ctx, actor, loc := c.Request().Context(), web.Caller(c), h.app.History.Location()
 	if format != "csv" {
-		reg, err := s.app.Invoicing.Register(ctx, actor, month)
+		reg, err := h.app.Invoicing.Register(ctx, actor, month)
 		if err != nil {
 			return err
 		}
 		return c.JSON(http.StatusOK, toRegisterResponse(reg, loc))
 	}
-	out := web.NewCSVStream(c, s.kit, "gstr1-register-"+month, s.app.History.Now().In(loc), registerColumns)
-	return out.Finish(s.app.History.Exporting(ctx, actor, func(ctx context.Context) error {
-		reg, err := s.app.Invoicing.Register(ctx, actor, month)
+	out := web.NewCSVStream(c, h.kit, "gstr1-register-"+month, h.app.History.Now().In(loc), registerColumns)
+	return out.Finish(h.app.History.Exporting(ctx, actor, func(ctx context.Context) error {
+		reg, err := h.app.Invoicing.Register(ctx, actor, month)
 		if err != nil {
 			return err
 		}

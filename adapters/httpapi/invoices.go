@@ -96,7 +96,7 @@ func toInvoiceResponse(inv *invoice.Invoice) invoiceResponse {
 	return r
 }
 
-func (s *server) ListInvoices(c echo.Context) error {
+func (h *server) ListInvoices(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, per := web.Page(c, fe)
 	f := invoice.Filter{Month: c.QueryParam("month"), Kind: invoice.Kind(c.QueryParam("kind")), Page: p, PerPage: per}
@@ -117,7 +117,7 @@ func (s *server) ListInvoices(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	docs, total, err := s.app.Invoicing.List(c.Request().Context(), web.Caller(c), f)
+	docs, total, err := h.app.Invoicing.List(c.Request().Context(), web.Caller(c), f)
 	if err != nil {
 		return err
 	}
@@ -127,7 +127,7 @@ func (s *server) ListInvoices(c echo.Context) error {
 		out.Data = append(out.Data, toInvoiceResponse(&docs[i]))
 		ids.Users = append(ids.Users, docs[i].UserID)
 	}
-	n, err := s.app.History.Names(c.Request().Context(), web.Caller(c), ids)
+	n, err := h.app.History.Names(c.Request().Context(), web.Caller(c), ids)
 	if err != nil {
 		return err
 	}
@@ -137,29 +137,29 @@ func (s *server) ListInvoices(c echo.Context) error {
 	return c.JSON(http.StatusOK, out)
 }
 
-func (s *server) GetInvoice(c echo.Context) error {
+func (h *server) GetInvoice(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	inv, err := s.app.Invoicing.Get(c.Request().Context(), web.Caller(c), id)
+	inv, err := h.app.Invoicing.Get(c.Request().Context(), web.Caller(c), id)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, toInvoiceResponse(inv))
 }
 
-func (s *server) InvoicePDF(c echo.Context) error {
+func (h *server) InvoicePDF(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	inv, err := s.app.Invoicing.Get(ctx, web.Caller(c), id)
+	inv, err := h.app.Invoicing.Get(ctx, web.Caller(c), id)
 	if err != nil {
 		return err
 	}
-	pdf, err := s.app.Invoicing.PDF(ctx, inv)
+	pdf, err := h.app.Invoicing.PDF(ctx, inv)
 	if err != nil {
 		return err
 	}
@@ -182,7 +182,7 @@ func fileName(number string) string {
 
 // upcomingInvoice is the caller's draft of this month; an admin's, any
 // account's with user_id. A month already issued has none: 204, no body.
-func (s *server) UpcomingInvoice(c echo.Context) error {
+func (h *server) UpcomingInvoice(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	var userID uint64
 	if id := web.UintParam(c, fe, "user_id"); id != nil {
@@ -191,7 +191,7 @@ func (s *server) UpcomingInvoice(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	inv, err := s.app.Invoicing.Upcoming(c.Request().Context(), issuing.StatementOf(web.Caller(c), userID), s.app.History.Now())
+	inv, err := h.app.Invoicing.Upcoming(c.Request().Context(), issuing.StatementOf(web.Caller(c), userID), h.app.History.Now())
 	if err != nil {
 		return err
 	}

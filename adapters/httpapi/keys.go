@@ -26,10 +26,10 @@ type KeyResponse struct {
 	UpdatedAt       *time.Time `json:"updated_at"`
 }
 
-func (s *server) ToKeyResponse(k *apikey.Key) KeyResponse {
+func (h *server) ToKeyResponse(k *apikey.Key) KeyResponse {
 	r := KeyResponse{
 		ID: k.ID, Name: k.Name, Key: k.Key, AllowedServices: k.AllowedServices, AllowedIPs: k.AllowedIPs,
-		DailyLimit: k.DailyLimit, HitsToday: s.app.Keys.HitsToday(k), LastUsedAt: k.LastUsedAt, Status: string(k.Status),
+		DailyLimit: k.DailyLimit, HitsToday: h.app.Keys.HitsToday(k), LastUsedAt: k.LastUsedAt, Status: string(k.Status),
 		CreatedAt: web.TimePtr(k.CreatedAt), UpdatedAt: web.TimePtr(k.UpdatedAt),
 	}
 	if r.AllowedServices == nil {
@@ -45,70 +45,70 @@ type keyRequest struct {
 	DailyLimit      *int      `json:"daily_limit"`
 }
 
-func (s *server) ListKeys(c echo.Context) error {
-	keys, err := s.app.Keys.ListKeys(c.Request().Context(), web.Caller(c))
+func (h *server) ListKeys(c echo.Context) error {
+	keys, err := h.app.Keys.ListKeys(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
 	}
-	return web.WritePaged(c, web.MapSlice(keys, s.ToKeyResponse))
+	return web.WritePaged(c, web.MapSlice(keys, h.ToKeyResponse))
 }
 
-func (s *server) CreateKey(c echo.Context) error {
+func (h *server) CreateKey(c echo.Context) error {
 	var req keyRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	k, secret, err := s.app.Keys.CreateKey(c.Request().Context(), web.Caller(c), apikey.Restrictions{
+	k, secret, err := h.app.Keys.CreateKey(c.Request().Context(), web.Caller(c), apikey.Restrictions{
 		Name: web.Deref(req.Name), AllowedServices: web.Deref(req.AllowedServices), AllowedIPs: web.Deref(req.AllowedIPs), DailyLimit: web.Deref(req.DailyLimit),
 	})
 	if err != nil {
 		return err
 	}
-	r := s.ToKeyResponse(k)
+	r := h.ToKeyResponse(k)
 	r.Secret = secret
 	return c.JSON(http.StatusCreated, r)
 }
 
-func (s *server) PatchKey(c echo.Context) error {
+func (h *server) PatchKey(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	var req keyRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	k, err := s.app.Keys.PatchKey(c.Request().Context(), web.Caller(c), id, keys.KeyPatch{
+	k, err := h.app.Keys.PatchKey(c.Request().Context(), web.Caller(c), id, keys.KeyPatch{
 		Name: req.Name, AllowedServices: req.AllowedServices, AllowedIPs: req.AllowedIPs, DailyLimit: req.DailyLimit,
 	})
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, s.ToKeyResponse(k))
+	return c.JSON(http.StatusOK, h.ToKeyResponse(k))
 }
 
-func (s *server) RotateKey(c echo.Context) error {
+func (h *server) RotateKey(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	k, secret, err := s.app.Keys.RotateSecret(c.Request().Context(), web.Caller(c), id)
+	k, secret, err := h.app.Keys.RotateSecret(c.Request().Context(), web.Caller(c), id)
 	if err != nil {
 		return err
 	}
-	r := s.ToKeyResponse(k)
+	r := h.ToKeyResponse(k)
 	r.Secret = secret
 	return c.JSON(http.StatusOK, r)
 }
 
-func (s *server) RevokeKey(c echo.Context) error {
+func (h *server) RevokeKey(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	k, err := s.app.Keys.RevokeKey(c.Request().Context(), web.Caller(c), id)
+	k, err := h.app.Keys.RevokeKey(c.Request().Context(), web.Caller(c), id)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, s.ToKeyResponse(k))
+	return c.JSON(http.StatusOK, h.ToKeyResponse(k))
 }

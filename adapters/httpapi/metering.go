@@ -25,7 +25,7 @@ type callEnvelope struct {
 	BalanceLeft string          `json:"balance_left"`
 }
 
-// serviceCredentials reads X-API-Key/X-API-Secret or HTTP Basic; never the
+// ServiceCredentials reads X-API-Key/X-API-Secret or HTTP Basic; never the
 // query string.
 func ServiceCredentials(r *http.Request) (key, secret string) {
 	key, secret = r.Header.Get("X-API-Key"), r.Header.Get("X-API-Secret")
@@ -42,13 +42,13 @@ func ServiceCredentials(r *http.Request) (key, secret string) {
 	return key, secret
 }
 
-func (s *server) CallService(c echo.Context) error {
-	body, err := s.kit.ReadBody(c)
+func (h *server) CallService(c echo.Context) error {
+	body, err := h.kit.ReadBody(c)
 	if err != nil {
 		return err
 	}
 	key, secret := ServiceCredentials(c.Request())
-	res, quota, err := s.app.Metering.CallService(c.Request().Context(), metering.CallInput{
+	res, quota, err := h.app.Metering.CallService(c.Request().Context(), metering.CallInput{
 		RequestID: web.RequestID(c), Slug: c.Param("slug"), Method: c.Request().Method,
 		Key: key, Secret: secret, IP: c.RealIP(), Query: c.QueryParams(), Body: body,
 	})

@@ -7,10 +7,10 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"paygate/adapters/httpapi/internal/apischema"
 	"paygate/adapters/httpapi/web"
 	"paygate/core/accounts"
 	"paygate/core/catalog/catalogadmin"
-	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -31,18 +31,6 @@ import (
 	"paygate/core/money/topup"
 )
 
-// loadOpenAPI loads api/openapi.yaml with its references resolved.
-// TestOpenAPIDocumentIsValid validates it; the other tests only need it to
-// load, so each reports its own findings.
-func loadOpenAPI(t *testing.T) *openapi3.T {
-	t.Helper()
-	doc, err := openapi3.NewLoader().LoadFromData(api.OpenAPI)
-	if err != nil {
-		t.Fatalf("api/openapi.yaml does not load: %v", err)
-	}
-	return doc
-}
-
 // testServer builds the Echo instance without an App: building routes and
 // serving the document call no handler that needs one.
 func testServer() *echo.Echo {
@@ -53,7 +41,7 @@ func testServer() *echo.Echo {
 }
 
 func TestOpenAPIDocumentIsValid(t *testing.T) {
-	doc := loadOpenAPI(t)
+	doc := apischema.Load(t)
 	if err := doc.Validate(context.Background(), openapi3.EnableExamplesValidation()); err != nil {
 		t.Fatalf("api/openapi.yaml is not a valid OpenAPI document: %v", err)
 	}
@@ -130,7 +118,7 @@ func compareOperations(routes, documented map[string]bool) (missing, extra []str
 }
 
 func TestOpenAPIRoutesMatchDocument(t *testing.T) {
-	doc := loadOpenAPI(t)
+	doc := apischema.Load(t)
 	routes := registeredOperations(testServer())
 	if len(routes) < 10 {
 		t.Fatalf("only %d routes found; is NewServer registering routes?", len(routes))
@@ -147,7 +135,7 @@ func TestOpenAPIRoutesMatchDocument(t *testing.T) {
 // TestRoutesComparisonCanFail guards the guard: a document missing a route,
 // or listing one too many, must be reported.
 func TestRoutesComparisonCanFail(t *testing.T) {
-	doc := loadOpenAPI(t)
+	doc := apischema.Load(t)
 	routes := registeredOperations(testServer())
 	documented := documentedOperations(doc)
 
@@ -215,59 +203,11 @@ func TestOpenAPIDocsServed(t *testing.T) {
 	}
 }
 
-// jsonFields lists the JSON names of a struct's fields, embedded structs
-// flattened, with whether each is always present (no omitempty).
-func jsonFields(t reflect.Type) map[string]bool {
-	out := map[string]bool{}
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		if f.Anonymous && tag == "" {
-			for k, v := range jsonFields(f.Type) {
-				out[k] = v
-			}
-			continue
-		}
-		if !f.IsExported() || tag == "-" {
-			continue
-		}
-		name, opts, _ := strings.Cut(tag, ",")
-		if name == "" {
-			name = f.Name
-		}
-		out[name] = !strings.Contains(","+opts+",", ",omitempty,")
-	}
-	return out
-}
-
-// nullableFields lists the JSON names of the always-written fields that can
-// hold null: pointers and raw JSON. (Maps and slices are left out: their
-// converters write empty ones where the document says so.)
-func nullableFields(t reflect.Type) []string {
-	var out []string
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		if f.Anonymous && tag == "" {
-			out = append(out, nullableFields(f.Type)...)
-			continue
-		}
-		name, opts, _ := strings.Cut(tag, ",")
-		if !f.IsExported() || name == "-" || strings.Contains(","+opts+",", ",omitempty,") {
-			continue
-		}
-		if f.Type.Kind() == reflect.Pointer || f.Type == reflect.TypeOf(json.RawMessage(nil)) {
-			out = append(out, name)
-		}
-	}
-	return out
-}
-
 // TestOpenAPIErrorResponses: every 4xx and 5xx answer of the API is the
 // common error body, every operation documents 500, every signed-in
 // operation 401, and every operation that reads a JSON body 400, 413 and 422.
 func TestOpenAPIErrorResponses(t *testing.T) {
-	doc := loadOpenAPI(t)
+	doc := apischema.Load(t)
 	errorRef := "#/components/schemas/Error"
 	for path, item := range doc.Paths.Map() {
 		// Pages for people (the document, its page, the checkout page and its
@@ -304,21 +244,11 @@ func TestOpenAPIErrorResponses(t *testing.T) {
 	}
 }
 
-// schemaObject returns the object schema of a component, through allOf.
-func schemaObject(t *testing.T, doc *openapi3.T, name string) *openapi3.Schema {
-	t.Helper()
-	ref := doc.Components.Schemas[name]
-	if ref == nil || ref.Value == nil {
-		t.Fatalf("api/openapi.yaml has no schema %s", name)
-	}
-	return ref.Value
-}
-
 // TestOpenAPISchemasMatchDTOs checks each schema's properties against the
 // json tags of the DTO it documents: the same names, and for response
 // bodies, required exactly when the field is always written.
 func TestOpenAPISchemasMatchDTOs(t *testing.T) {
-	doc := loadOpenAPI(t)
+	doc := apischema.Load(t)
 	cases := []struct {
 		schema   string
 		dto      any
@@ -376,28 +306,14 @@ func TestOpenAPISchemasMatchDTOs(t *testing.T) {
 		{"CommissionList", web.ListResponse[commissionResponse]{}, true, nil},
 	}
 	for _, tc := range cases {
-		t.Run(tc.schema, func(t *testing.T) { dtoMatchesSchema(t, doc, tc.schema, tc.dto, tc.response, tc.skip...) })
+		t.Run(tc.schema, func(t *testing.T) { apischema.DTOMatches(t, doc, tc.schema, tc.dto, tc.response, tc.skip...) })
 	}
-}
-
-// permitsNull: the schema is nullable, or one of its anyOf branches is (how
-// OpenAPI 3.0 spells "any JSON value or null" with a type on every branch).
-func permitsNull(s *openapi3.Schema) bool {
-	if s.Nullable {
-		return true
-	}
-	for _, b := range s.AnyOf {
-		if b.Value != nil && b.Value.Nullable {
-			return true
-		}
-	}
-	return false
 }
 
 // TestOpenAPISchemasAcceptResponses validates bodies the handlers' own
 // converters write against the documented schemas.
 func TestOpenAPISchemasAcceptResponses(t *testing.T) {
-	doc := loadOpenAPI(t)
+	doc := apischema.Load(t)
 	now := time.Date(2025, 3, 1, 10, 30, 0, 0, time.UTC)
 	str := func(s string) *string { return &s }
 	id := func(n uint64) *uint64 { return &n }
@@ -477,68 +393,14 @@ func TestOpenAPISchemasAcceptResponses(t *testing.T) {
 		{"validation error", "Error", web.ErrorBody{Message: "Invalid parameters", Error: "validation_failed", Errors: map[string][]string{"phone": {"is required"}}}},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) { bodyMatchesSchema(t, doc, tc.schema, tc.body) })
+		t.Run(tc.name, func(t *testing.T) { apischema.BodyMatches(t, doc, tc.schema, tc.body) })
 	}
 
 	// The secret is required where the document promises it.
 	b, _ := json.Marshal(key)
 	var v any
 	_ = json.Unmarshal(b, &v)
-	if err := schemaObject(t, doc, "ApiKeyWithSecret").VisitJSON(v); err == nil {
+	if err := apischema.Object(t, doc, "ApiKeyWithSecret").VisitJSON(v); err == nil {
 		t.Error("schema ApiKeyWithSecret accepts a key without its secret")
-	}
-}
-
-// dtoMatchesSchema checks a DTO against its schema: every JSON field of dto
-// (but skip) is a property and every property a field; for a response, the
-// fields always written are required and those that can be null are
-// nullable; and the schema is closed (additionalProperties: false).
-func dtoMatchesSchema(t *testing.T, doc *openapi3.T, schema string, dto any, response bool, skip ...string) {
-	t.Helper()
-	s := schemaObject(t, doc, schema)
-	fields := jsonFields(reflect.TypeOf(dto))
-	for _, name := range skip {
-		delete(fields, name)
-	}
-	for name, always := range fields {
-		if s.Properties[name] == nil {
-			t.Errorf("%T field %q is not a property of schema %s", dto, name, schema)
-			continue
-		}
-		if response && always != slices.Contains(s.Required, name) {
-			t.Errorf("schema %s: %q required = %v, but the DTO always writes it = %v", schema, name, !always, always)
-		}
-	}
-	if response {
-		for _, name := range nullableFields(reflect.TypeOf(dto)) {
-			if p := s.Properties[name]; p != nil && p.Value != nil && !permitsNull(p.Value) {
-				t.Errorf("schema %s: %q can be written as null (%T) but is not nullable", schema, name, dto)
-			}
-		}
-	}
-	for name := range s.Properties {
-		if _, ok := fields[name]; !ok {
-			t.Errorf("schema %s property %q is not a field of %T", schema, name, dto)
-		}
-	}
-	if s.AdditionalProperties.Has == nil || *s.AdditionalProperties.Has {
-		t.Errorf("schema %s should set additionalProperties: false", schema)
-	}
-}
-
-// bodyMatchesSchema validates body, written as JSON, against schema as a
-// response (formats checked).
-func bodyMatchesSchema(t *testing.T, doc *openapi3.T, schema string, body any) {
-	t.Helper()
-	b, err := json.Marshal(body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
-		t.Fatal(err)
-	}
-	if err := schemaObject(t, doc, schema).VisitJSON(v, openapi3.VisitAsResponse(), openapi3.EnableFormatValidation(), openapi3.MultiErrors()); err != nil {
-		t.Errorf("body does not match schema %s: %v\nbody: %s", schema, err, b)
 	}
 }

@@ -32,8 +32,8 @@ type payeeResponse struct {
 	Checkout      bool   `json:"checkout"`
 }
 
-func (s *server) GetPayee(c echo.Context) error {
-	p, err := s.app.TaxSettings.Payee(c.Request().Context(), web.Caller(c))
+func (h *server) GetPayee(c echo.Context) error {
+	p, err := h.app.TaxSettings.Payee(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
 	}
@@ -57,8 +57,8 @@ func payeeUPIIntent(upi, name string) string {
 	return "upi://pay?pa=" + esc(upi) + "&pn=" + esc(name) + "&cu=INR"
 }
 
-func (s *server) GetPayeeUPIQR(c echo.Context) error {
-	p, err := s.app.TaxSettings.Payee(c.Request().Context(), web.Caller(c))
+func (h *server) GetPayeeUPIQR(c echo.Context) error {
+	p, err := h.app.TaxSettings.Payee(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
 	}

@@ -83,8 +83,8 @@ func (g *gatewayBody) beneficiary() payout.Beneficiary {
 	return b
 }
 
-func (s *server) PayoutTransfer(c echo.Context) error {
-	b, err := s.readGatewayBody(c, "beneficiary", "amount", "mode", "reference_id", "narration")
+func (h *server) PayoutTransfer(c echo.Context) error {
+	b, err := h.readGatewayBody(c, "beneficiary", "amount", "mode", "reference_id", "narration")
 	if err != nil {
 		return err
 	}
@@ -92,7 +92,7 @@ func (s *server) PayoutTransfer(c echo.Context) error {
 		Beneficiary: b.beneficiary(), Amount: b.str("amount", true), Mode: b.str("mode", false),
 		ReferenceID: b.str("reference_id", true), Narration: b.str("narration", false),
 	}
-	res, err := s.app.Gateway.Transfer(c.Request().Context(), gateway.PayoutInput{
+	res, err := h.app.Gateway.Transfer(c.Request().Context(), gateway.PayoutInput{
 		RequestID: web.RequestID(c), Creds: gatewayCredentials(c), IP: c.RealIP(), Request: req, BodyErrors: b.errors,
 	})
 	if err != nil {
@@ -115,12 +115,12 @@ type payoutAuthorizeResponse struct {
 
 // authorizePayouts mints the caller's payout credential once the password
 // is typed again (rate-limited like a sign-in).
-func (s *server) AuthorizePayouts(c echo.Context) error {
+func (h *server) AuthorizePayouts(c echo.Context) error {
 	var req payoutAuthorizeRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	tok, ttl, err := s.app.Accounts.AuthorizePayout(c.Request().Context(), web.Caller(c), web.CallerSession(c), req.Password, c.RealIP())
+	tok, ttl, err := h.app.Accounts.AuthorizePayout(c.Request().Context(), web.Caller(c), web.CallerSession(c), req.Password, c.RealIP())
 	if err != nil {
 		return web.WithRetryAfter(c, err)
 	}
@@ -132,12 +132,12 @@ func (s *server) AuthorizePayouts(c echo.Context) error {
 // transfer of POST /api/v1/payout/transfer, billed on the key the body
 // names (api_key_id). Refused before anything is logged or charged when
 // the credential is missing or not live.
-func (s *server) PanelPayout(c echo.Context) error {
+func (h *server) PanelPayout(c echo.Context) error {
 	u := web.Caller(c)
-	if err := s.app.Accounts.CheckPayoutAuthorization(u, web.CallerSession(c), c.Request().Header.Get("X-Payout-Authorization")); err != nil {
+	if err := h.app.Accounts.CheckPayoutAuthorization(u, web.CallerSession(c), c.Request().Header.Get("X-Payout-Authorization")); err != nil {
 		return err
 	}
-	b, err := s.readGatewayBody(c, "api_key_id", "beneficiary_id", "beneficiary", "amount", "mode", "reference_id", "narration")
+	b, err := h.readGatewayBody(c, "api_key_id", "beneficiary_id", "beneficiary", "amount", "mode", "reference_id", "narration")
 	if err != nil {
 		return err
 	}
@@ -159,7 +159,7 @@ func (s *server) PanelPayout(c echo.Context) error {
 		if id == 0 {
 			return beneficiary.ErrNotFound
 		}
-		saved, err := s.app.Gateway.Beneficiary(c.Request().Context(), u, id)
+		saved, err := h.app.Gateway.Beneficiary(c.Request().Context(), u, id)
 		if err != nil {
 			return err
 		}
@@ -167,7 +167,7 @@ func (s *server) PanelPayout(c echo.Context) error {
 	} else {
 		req.Beneficiary = b.beneficiary()
 	}
-	res, err := s.app.Gateway.PanelTransfer(c.Request().Context(), u, keyID, gateway.PayoutInput{
+	res, err := h.app.Gateway.PanelTransfer(c.Request().Context(), u, keyID, gateway.PayoutInput{
 		RequestID: web.RequestID(c), IP: c.RealIP(), Request: req, BodyErrors: b.errors,
 	})
 	if err != nil {
@@ -184,7 +184,7 @@ type payoutStatusResponse struct {
 	Data    payoutResponse `json:"data"`
 }
 
-func (s *server) PayoutStatus(c echo.Context) error {
+func (h *server) PayoutStatus(c echo.Context) error {
 	id, ref := c.QueryParam("payout_id"), c.QueryParam("reference_id")
 	fe := errs.FieldErrors{}
 	switch {
@@ -198,7 +198,7 @@ func (s *server) PayoutStatus(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	p, err := s.app.Gateway.PayoutStatus(c.Request().Context(), s.keyCaller(c), id, ref)
+	p, err := h.app.Gateway.PayoutStatus(c.Request().Context(), h.keyCaller(c), id, ref)
 	if err != nil {
 		return err
 	}
@@ -206,25 +206,25 @@ func (s *server) PayoutStatus(c echo.Context) error {
 }
 
 // getPayout is one payout for the panel: the caller's own, any for an admin.
-func (s *server) GetPayout(c echo.Context) error {
+func (h *server) GetPayout(c echo.Context) error {
 	id := c.Param("id")
 	if !payout.ValidPublicID(id) {
 		return payout.ErrNotFound
 	}
-	p, err := s.app.Gateway.Payout(c.Request().Context(), web.Caller(c), id)
+	p, err := h.app.Gateway.Payout(c.Request().Context(), web.Caller(c), id)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, payoutStatusResponse{Success: true, Data: toPayoutResponse(p)})
 }
 
-func (s *server) ListPayouts(c echo.Context) error {
+func (h *server) ListPayouts(c echo.Context) error {
 	fe := errs.FieldErrors{}
-	loc := s.app.History.Location()
-	h := HistoryQuery(c, fe, loc, maxListWindow)
+	loc := h.app.History.Location()
+	hdr := HistoryQuery(c, fe, loc, maxListWindow)
 	f := payout.Filter{
 		UserID: web.UintParam(c, fe, "user_id"), Status: payout.Status(c.QueryParam("status")), Mode: payout.Mode(c.QueryParam("mode")),
-		Search: c.QueryParam("q"), From: h.from, To: h.to, Page: h.page, PerPage: h.perPage,
+		Search: c.QueryParam("q"), From: hdr.From, To: hdr.To, Page: hdr.Page, PerPage: hdr.PerPage,
 	}
 	if f.Status != "" && !f.Status.Valid() {
 		fe.Add("status", "must be pending, processing, success, failed or reversed")
@@ -239,14 +239,14 @@ func (s *server) ListPayouts(c echo.Context) error {
 		return err
 	}
 	ctx, actor := c.Request().Context(), web.Caller(c)
-	if h.csv {
-		out := web.NewCSVStream(c, s.kit, "payouts", s.app.History.Now().In(loc), []string{
+	if hdr.CSV {
+		out := web.NewCSVStream(c, h.kit, "payouts", h.app.History.Now().In(loc), []string{
 			"payout_id", "reference_id", "created_at", "user_id", "user_email", "user_name", "beneficiary_type", "beneficiary_name", "account_number",
 			"ifsc", "vpa", "mode", "amount", "fee", "status", "utr", "fail_reason", "processed_at", "reversed_at", "livemode",
 		})
-		names := web.NewExportNames(ctx, s.app.History, actor)
-		return out.Finish(s.app.History.Exporting(ctx, actor, func(ctx context.Context) error {
-			return s.app.Gateway.ExportPayouts(ctx, actor, f, func(p payout.Payout) error {
+		names := web.NewExportNames(ctx, h.app.History, actor)
+		return out.Finish(h.app.History.Exporting(ctx, actor, func(ctx context.Context) error {
+			return h.app.Gateway.ExportPayouts(ctx, actor, f, func(p payout.Payout) error {
 				u, err := names.User(p.UserID)
 				if err != nil {
 					return err
@@ -259,7 +259,7 @@ func (s *server) ListPayouts(c echo.Context) error {
 			})
 		}))
 	}
-	rows, total, err := s.app.Gateway.ListPayouts(ctx, actor, f)
+	rows, total, err := h.app.Gateway.ListPayouts(ctx, actor, f)
 	if err != nil {
 		return err
 	}
@@ -268,14 +268,14 @@ func (s *server) ListPayouts(c echo.Context) error {
 	for _, p := range items {
 		ids.Users = append(ids.Users, p.UserID)
 	}
-	n, err := s.app.History.Names(ctx, actor, ids)
+	n, err := h.app.History.Names(ctx, actor, ids)
 	if err != nil {
 		return err
 	}
 	for i := range items {
 		items[i].UserName, items[i].UserEmail = web.UserName(n, items[i].UserID), web.UserEmail(n, items[i].UserID)
 	}
-	return web.WriteList(c, items, h.page, h.perPage, total)
+	return web.WriteList(c, items, hdr.Page, hdr.PerPage, total)
 }
 
 // maxListWindow is a page bound for lists without a window of their own.
@@ -298,7 +298,7 @@ type payoutQuoteResponse struct {
 	RemainingToday string  `json:"remaining_today"`
 }
 
-func (s *server) PayoutQuote(c echo.Context) error {
+func (h *server) PayoutQuote(c echo.Context) error {
 	amount, ok := inr.Parse(c.QueryParam("amount"), 2)
 	switch {
 	case c.QueryParam("amount") == "":
@@ -306,7 +306,7 @@ func (s *server) PayoutQuote(c echo.Context) error {
 	case !ok || amount.IsNegative() || amount.GreaterThan(payout.MaxAmount):
 		return errs.Validation(map[string][]string{"amount": {"must be an amount up to " + inr.Format2(payout.MaxAmount) + " with at most 2 decimals"}})
 	}
-	q, err := s.app.Gateway.QuotePayout(c.Request().Context(), web.Caller(c), amount)
+	q, err := h.app.Gateway.QuotePayout(c.Request().Context(), web.Caller(c), amount)
 	if err != nil {
 		return err
 	}
@@ -328,13 +328,13 @@ type payoutLimitResponse struct {
 	UsedToday        string `json:"used_today"`
 }
 
-func (s *server) ListPayoutLimits(c echo.Context) error {
+func (h *server) ListPayoutLimits(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.Gateway.ListPayoutLimits(c.Request().Context(), web.Caller(c), p, pp)
+	rows, total, err := h.app.Gateway.ListPayoutLimits(c.Request().Context(), web.Caller(c), p, pp)
 	if err != nil {
 		return err
 	}

@@ -40,8 +40,8 @@ type planList struct {
 	Data []planResponse `json:"data"`
 }
 
-func (s *server) ListPlans(c echo.Context) error {
-	ps, err := s.app.Billing.Plans(c.Request().Context(), web.Caller(c))
+func (h *server) ListPlans(c echo.Context) error {
+	ps, err := h.app.Billing.Plans(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
 	}
@@ -84,9 +84,9 @@ type createPlanRequest struct {
 // createPlan adds a plan (admin, audited). monthly_price and monthly_calls
 // are required, null meaning a price agreed per account and unlimited
 // calls: a plan that bills is never made by leaving a field out.
-func (s *server) CreatePlan(c echo.Context) error {
+func (h *server) CreatePlan(c echo.Context) error {
 	var req createPlanRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	fe := errs.FieldErrors{}
@@ -100,7 +100,7 @@ func (s *server) CreatePlan(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	p, err := s.app.Billing.CreatePlan(c.Request().Context(), web.Caller(c), billing.NewPlan{Code: req.Code, Name: req.Name,
+	p, err := h.app.Billing.CreatePlan(c.Request().Context(), web.Caller(c), billing.NewPlan{Code: req.Code, Name: req.Name,
 		MonthlyPrice: price, MonthlyCalls: req.MonthlyCalls.value, Features: req.Features, Public: req.Public})
 	if err != nil {
 		return err
@@ -117,9 +117,9 @@ type patchPlanRequest struct {
 	Status       *string            `json:"status"`
 }
 
-func (s *server) PatchPlan(c echo.Context) error {
+func (h *server) PatchPlan(c echo.Context) error {
 	var req patchPlanRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	fe := errs.FieldErrors{}
@@ -135,7 +135,7 @@ func (s *server) PatchPlan(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	p, err := s.app.Billing.UpdatePlan(c.Request().Context(), web.Caller(c), c.Param("code"), patch)
+	p, err := h.app.Billing.UpdatePlan(c.Request().Context(), web.Caller(c), c.Param("code"), patch)
 	if err != nil {
 		return err
 	}
@@ -166,8 +166,8 @@ func toSubscriptionResponse(v *billing.View) subscriptionResponse {
 		NextAmount: inr.Format2(v.NextAmount), GraceEndsAt: v.GraceEndsAt}
 }
 
-func (s *server) GetSubscription(c echo.Context) error {
-	v, err := s.app.Billing.Subscription(c.Request().Context(), web.Caller(c).ID)
+func (h *server) GetSubscription(c echo.Context) error {
+	v, err := h.app.Billing.Subscription(c.Request().Context(), web.Caller(c).ID)
 	if err != nil {
 		return err
 	}
@@ -184,14 +184,14 @@ type quoteResponse struct {
 
 // quoteSubscription is what switching to plan_code would do, changing
 // nothing: the panel shows it before the owner confirms.
-func (s *server) QuoteSubscription(c echo.Context) error {
+func (h *server) QuoteSubscription(c echo.Context) error {
 	code := c.QueryParam("plan_code")
 	if code == "" || len(code) > 50 {
 		fe := errs.FieldErrors{}
 		fe.Add("plan_code", "is required, at most 50 characters")
 		return fe.Err()
 	}
-	q, err := s.app.Billing.Quote(c.Request().Context(), web.Caller(c).ID, code)
+	q, err := h.app.Billing.Quote(c.Request().Context(), web.Caller(c).ID, code)
 	if err != nil {
 		return err
 	}
@@ -205,12 +205,12 @@ func (s *server) QuoteSubscription(c echo.Context) error {
 
 // getUserSubscription is an admin reading an account's subscription, its
 // agreed price included.
-func (s *server) GetUserSubscription(c echo.Context) error {
+func (h *server) GetUserSubscription(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	v, err := s.app.Billing.Subscription(c.Request().Context(), id)
+	v, err := h.app.Billing.Subscription(c.Request().Context(), id)
 	if err != nil {
 		return err
 	}
@@ -224,12 +224,12 @@ type changeSubscriptionRequest struct {
 // changeSubscription is the owner switching between public plans: an
 // upgrade at once with its prorated charge (402 when short), a downgrade
 // from the next period.
-func (s *server) ChangeSubscription(c echo.Context) error {
+func (h *server) ChangeSubscription(c echo.Context) error {
 	var req changeSubscriptionRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	v, err := s.app.Billing.Change(c.Request().Context(), billing.Change{UserID: web.Caller(c).ID, PlanCode: req.PlanCode})
+	v, err := h.app.Billing.Change(c.Request().Context(), billing.Change{UserID: web.Caller(c).ID, PlanCode: req.PlanCode})
 	if err != nil {
 		return err
 	}
@@ -243,13 +243,13 @@ type setSubscriptionRequest struct {
 
 // setSubscription is an admin putting an account on a plan at once, at an
 // agreed price for a custom-price plan; audited.
-func (s *server) SetSubscription(c echo.Context) error {
+func (h *server) SetSubscription(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	var req setSubscriptionRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	fe := errs.FieldErrors{}
@@ -257,7 +257,7 @@ func (s *server) SetSubscription(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	v, err := s.app.Billing.Change(c.Request().Context(), billing.Change{UserID: id, PlanCode: req.PlanCode, Price: price, Admin: web.Caller(c)})
+	v, err := h.app.Billing.Change(c.Request().Context(), billing.Change{UserID: id, PlanCode: req.PlanCode, Price: price, Admin: web.Caller(c)})
 	if err != nil {
 		return err
 	}

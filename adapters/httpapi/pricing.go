@@ -61,25 +61,25 @@ func (r *priceRequest) amounts() (catalogadmin.PricePatch, error) {
 	return p, fe.Err()
 }
 
-func (s *server) ListPricing(c echo.Context) error {
+func (h *server) ListPricing(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	rows, err := s.app.Catalog.ListPricing(c.Request().Context(), web.Caller(c), id)
+	rows, err := h.app.Catalog.ListPricing(c.Request().Context(), web.Caller(c), id)
 	if err != nil {
 		return err
 	}
 	return web.WritePaged(c, web.MapSlice(rows, toPriceResponse))
 }
 
-func (s *server) CreatePricing(c echo.Context) error {
+func (h *server) CreatePricing(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	var req priceRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	a, err := req.amounts()
@@ -99,20 +99,20 @@ func (s *server) CreatePricing(c echo.Context) error {
 	if a.Status != nil {
 		p.Status = *a.Status
 	}
-	out, err := s.app.Catalog.CreatePricing(c.Request().Context(), web.Caller(c), id, p)
+	out, err := h.app.Catalog.CreatePricing(c.Request().Context(), web.Caller(c), id, p)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusCreated, toPriceResponse(out))
 }
 
-func (s *server) PatchPricing(c echo.Context) error {
+func (h *server) PatchPricing(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	var req priceRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	if req.UserID != nil {
@@ -122,19 +122,19 @@ func (s *server) PatchPricing(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out, err := s.app.Catalog.PatchPricing(c.Request().Context(), web.Caller(c), id, p)
+	out, err := h.app.Catalog.PatchPricing(c.Request().Context(), web.Caller(c), id, p)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, toPriceResponse(out))
 }
 
-func (s *server) DeletePricing(c echo.Context) error {
+func (h *server) DeletePricing(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	if err := s.app.Catalog.DeletePricing(c.Request().Context(), web.Caller(c), id); err != nil {
+	if err := h.app.Catalog.DeletePricing(c.Request().Context(), web.Caller(c), id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)

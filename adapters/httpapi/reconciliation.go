@@ -33,9 +33,9 @@ const statementMemory = 64 << 10
 var errImportRunning = errs.E(errs.LimitExceeded, "import_in_progress",
 	"Another statement import is running; try again when it has finished")
 
-func (s *server) errStatementTooLarge() error {
+func (h *server) errStatementTooLarge() error {
 	return errs.E(errs.TooLarge, "body_too_large",
-		fmt.Sprintf("Request body too large: a statement file may be at most %s", byteSize(s.statementMax)))
+		fmt.Sprintf("Request body too large: a statement file may be at most %s", byteSize(h.statementMax)))
 }
 
 // byteSize writes n as whole MB or kB when it is one, else in bytes.
@@ -117,18 +117,18 @@ func toLineResponse(l *statement.Line) lineResponse {
 
 // importStatement reads a multipart/form-data statement: the CSV in field
 // file, optional column names in the *_column fields.
-func (s *server) ImportStatement(c echo.Context) error {
+func (h *server) ImportStatement(c echo.Context) error {
 	req := c.Request()
 	if mt, _, err := mime.ParseMediaType(req.Header.Get(echo.HeaderContentType)); err != nil || mt != echo.MIMEMultipartForm {
 		return web.ErrNotMultipart
 	}
-	maxBody := s.statementMax + 64<<10 // the file and the form around it
+	maxBody := h.statementMax + 64<<10 // the file and the form around it
 	if req.ContentLength > maxBody {
-		return s.errStatementTooLarge()
+		return h.errStatementTooLarge()
 	}
 	select {
-	case s.importing <- struct{}{}:
-		defer func() { <-s.importing }()
+	case h.importing <- struct{}{}:
+		defer func() { <-h.importing }()
 	default:
 		c.Response().Header().Set("Retry-After", "10")
 		return errImportRunning
@@ -137,7 +137,7 @@ func (s *server) ImportStatement(c echo.Context) error {
 	if err := req.ParseMultipartForm(statementMemory); err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return s.errStatementTooLarge()
+			return h.errStatementTooLarge()
 		}
 		return web.ErrNotMultipart.Wrap(err)
 	}
@@ -173,15 +173,15 @@ func (s *server) ImportStatement(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	if files[0].Size > s.statementMax {
-		return s.errStatementTooLarge()
+	if files[0].Size > h.statementMax {
+		return h.errStatementTooLarge()
 	}
 	f, err := files[0].Open()
 	if err != nil {
 		return fmt.Errorf("open uploaded statement: %w", err)
 	}
 	defer f.Close()
-	st, err := s.app.Reconciliation.Import(req.Context(), web.Caller(c), reconciliation.ImportInput{
+	st, err := h.app.Reconciliation.Import(req.Context(), web.Caller(c), reconciliation.ImportInput{
 		FileName: files[0].Filename, Body: f, Mapping: m})
 	if err != nil {
 		return err
@@ -191,7 +191,7 @@ func (s *server) ImportStatement(c echo.Context) error {
 
 var lineStatuses = []statement.Status{statement.StatusUnmatched, statement.StatusMatched, statement.StatusDismissed}
 
-func (s *server) ListStatementLines(c echo.Context) error {
+func (h *server) ListStatementLines(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
 	f := statement.Filter{Status: statement.Status(c.QueryParam("status")), StatementID: web.UintParam(c, fe, "statement_id"), Page: p, PerPage: pp}
@@ -201,7 +201,7 @@ func (s *server) ListStatementLines(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.Reconciliation.Lines(c.Request().Context(), web.Caller(c), f)
+	rows, total, err := h.app.Reconciliation.Lines(c.Request().Context(), web.Caller(c), f)
 	if err != nil {
 		return err
 	}
@@ -213,16 +213,16 @@ type matchLineRequest struct {
 	BalanceRequestID uint64 `json:"balance_request_id"`
 }
 
-func (s *server) MatchStatementLine(c echo.Context) error {
+func (h *server) MatchStatementLine(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	var req matchLineRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	l, err := s.app.Reconciliation.Match(c.Request().Context(), web.Caller(c), id,
+	l, err := h.app.Reconciliation.Match(c.Request().Context(), web.Caller(c), id,
 		reconciliation.Target{PaymentID: req.PaymentID, BalanceRequestID: req.BalanceRequestID})
 	if err != nil {
 		return err
@@ -234,16 +234,16 @@ type dismissLineRequest struct {
 	Note string `json:"note"`
 }
 
-func (s *server) DismissStatementLine(c echo.Context) error {
+func (h *server) DismissStatementLine(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	var req dismissLineRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	l, err := s.app.Reconciliation.Dismiss(c.Request().Context(), web.Caller(c), id, req.Note)
+	l, err := h.app.Reconciliation.Dismiss(c.Request().Context(), web.Caller(c), id, req.Note)
 	if err != nil {
 		return err
 	}

@@ -49,7 +49,7 @@ type refundCreatedResponse struct {
 	PaymentRefundable string `json:"payment_refundable_amount"`
 }
 
-func (s *server) answerRefund(c echo.Context, res *gateway.RefundResult) error {
+func (h *server) answerRefund(c echo.Context, res *gateway.RefundResult) error {
 	if res.Replayed {
 		c.Response().Header().Set("Idempotent-Replayed", "true")
 	}
@@ -57,30 +57,30 @@ func (s *server) answerRefund(c echo.Context, res *gateway.RefundResult) error {
 		PaymentRefunded: inr.Format2(res.Payment.Refunded), PaymentRefundable: inr.Format2(res.Payment.Refundable())})
 }
 
-func (s *server) RefundPayment(c echo.Context) error {
-	b, err := s.readGatewayBody(c, "payment_id", "amount", "reason")
+func (h *server) RefundPayment(c echo.Context) error {
+	b, err := h.readGatewayBody(c, "payment_id", "amount", "reason")
 	if err != nil {
 		return err
 	}
-	res, err := s.app.Gateway.RefundPayment(c.Request().Context(), gateway.RefundInput{
-		Creds: s.keyCaller(c), IdempotencyKey: c.Request().Header.Get("Idempotency-Key"),
+	res, err := h.app.Gateway.RefundPayment(c.Request().Context(), gateway.RefundInput{
+		Creds: h.keyCaller(c), IdempotencyKey: c.Request().Header.Get("Idempotency-Key"),
 		Request:    payment.RefundRequest{PaymentID: b.str("payment_id", false), Amount: b.str("amount", true), Reason: b.str("reason", false)},
 		BodyErrors: b.errors,
 	})
 	if err != nil {
 		return err
 	}
-	return s.answerRefund(c, res)
+	return h.answerRefund(c, res)
 }
 
 // panelRefundPayment is the signed-in merchant's refund of their payment
 // {id} (its payment_id).
-func (s *server) PanelRefundPayment(c echo.Context) error {
-	b, err := s.readGatewayBody(c, "amount", "reason")
+func (h *server) PanelRefundPayment(c echo.Context) error {
+	b, err := h.readGatewayBody(c, "amount", "reason")
 	if err != nil {
 		return err
 	}
-	res, err := s.app.Gateway.RefundPayment(c.Request().Context(), gateway.RefundInput{
+	res, err := h.app.Gateway.RefundPayment(c.Request().Context(), gateway.RefundInput{
 		Actor: web.Caller(c), IdempotencyKey: c.Request().Header.Get("Idempotency-Key"),
 		Request:    payment.RefundRequest{PaymentID: c.Param("id"), Amount: b.str("amount", true), Reason: b.str("reason", false)},
 		BodyErrors: b.errors,
@@ -88,7 +88,7 @@ func (s *server) PanelRefundPayment(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.answerRefund(c, res)
+	return h.answerRefund(c, res)
 }
 
 type paymentRefundsResponse struct {
@@ -99,8 +99,8 @@ type paymentRefundsResponse struct {
 
 // listPaymentRefunds is a payment's refunds, oldest first: the merchant's
 // own payment, any for an admin.
-func (s *server) ListPaymentRefunds(c echo.Context) error {
-	p, list, err := s.app.Gateway.MerchantPaymentRefunds(c.Request().Context(), web.Caller(c), c.Param("id"))
+func (h *server) ListPaymentRefunds(c echo.Context) error {
+	p, list, err := h.app.Gateway.MerchantPaymentRefunds(c.Request().Context(), web.Caller(c), c.Param("id"))
 	if err != nil {
 		return err
 	}

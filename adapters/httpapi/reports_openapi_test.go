@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"encoding/json"
+	"paygate/adapters/httpapi/internal/apischema"
 	"paygate/adapters/httpapi/web"
 	"paygate/core/metering/history"
 	"reflect"
@@ -18,7 +19,7 @@ import (
 // The dashboard and history-list schemas against their DTOs, like
 // TestOpenAPISchemasMatchDTOs does for the other resources.
 func TestOpenAPIReportSchemasMatchDTOs(t *testing.T) {
-	doc := loadOpenAPI(t)
+	doc := apischema.Load(t)
 	cases := []struct {
 		schema string
 		dto    any
@@ -37,8 +38,8 @@ func TestOpenAPIReportSchemasMatchDTOs(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.schema, func(t *testing.T) {
-			s := schemaObject(t, doc, tc.schema)
-			fields := jsonFields(reflect.TypeOf(tc.dto))
+			s := apischema.Object(t, doc, tc.schema)
+			fields := apischema.JSONFields(reflect.TypeOf(tc.dto))
 			for name, always := range fields {
 				if s.Properties[name] == nil {
 					t.Errorf("%T field %q is not a property of schema %s", tc.dto, name, tc.schema)
@@ -58,7 +59,7 @@ func TestOpenAPIReportSchemasMatchDTOs(t *testing.T) {
 }
 
 func TestOpenAPIReportSchemasAcceptResponses(t *testing.T) {
-	doc := loadOpenAPI(t)
+	doc := apischema.Load(t)
 	d := decimal.RequireFromString
 	days := report.Days("2026-11-21", history.DashboardDays)
 	dayList := make([]history.DayUsage, len(days))
@@ -98,7 +99,7 @@ func TestOpenAPIReportSchemasAcceptResponses(t *testing.T) {
 			if err := json.Unmarshal(b, &v); err != nil {
 				t.Fatal(err)
 			}
-			if err := schemaObject(t, doc, tc.schema).VisitJSON(v, openapi3.VisitAsResponse(), openapi3.EnableFormatValidation(), openapi3.MultiErrors()); err != nil {
+			if err := apischema.Object(t, doc, tc.schema).VisitJSON(v, openapi3.VisitAsResponse(), openapi3.EnableFormatValidation(), openapi3.MultiErrors()); err != nil {
 				t.Errorf("%s does not match schema %s: %v\nbody: %s", tc.name, tc.schema, err, b)
 			}
 		})

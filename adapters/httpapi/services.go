@@ -71,8 +71,8 @@ func toServiceResponse(viewer *user.User, prices map[uint64]catalogadmin.Service
 }
 
 // servicesOut is rows as the caller sees them, with their prices.
-func (s *server) servicesOut(ctx context.Context, viewer *user.User, rows ...catalog.Service) ([]serviceResponse, error) {
-	prices, err := s.app.Catalog.PricesFor(ctx, viewer, rows)
+func (h *server) servicesOut(ctx context.Context, viewer *user.User, rows ...catalog.Service) ([]serviceResponse, error) {
+	prices, err := h.app.Catalog.PricesFor(ctx, viewer, rows)
 	if err != nil {
 		return nil, err
 	}
@@ -80,8 +80,8 @@ func (s *server) servicesOut(ctx context.Context, viewer *user.User, rows ...cat
 }
 
 // serviceOut is one service as the caller sees it, with its price.
-func (s *server) serviceOut(c echo.Context, status int, svc *catalog.Service) error {
-	out, err := s.servicesOut(c.Request().Context(), web.Caller(c), *svc)
+func (h *server) serviceOut(c echo.Context, status int, svc *catalog.Service) error {
+	out, err := h.servicesOut(c.Request().Context(), web.Caller(c), *svc)
 	if err != nil {
 		return err
 	}
@@ -102,9 +102,9 @@ type serviceRequest struct {
 	SAC         web.NullableString `json:"sac_code"` // null: the supplier's default
 }
 
-func (s *server) CreateService(c echo.Context) error {
+func (h *server) CreateService(c echo.Context) error {
 	var req serviceRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	svc := catalog.Service{
@@ -113,14 +113,14 @@ func (s *server) CreateService(c echo.Context) error {
 		Headers: web.Deref(req.Headers), Parameters: web.Deref(req.Parameters), Status: catalog.Status(web.Deref(req.Status)),
 		SAC: req.SAC.Value,
 	}
-	out, err := s.app.Catalog.CreateService(c.Request().Context(), web.Caller(c), svc)
+	out, err := h.app.Catalog.CreateService(c.Request().Context(), web.Caller(c), svc)
 	if err != nil {
 		return err
 	}
-	return s.serviceOut(c, http.StatusCreated, out)
+	return h.serviceOut(c, http.StatusCreated, out)
 }
 
-func (s *server) ListServices(c echo.Context) error {
+func (h *server) ListServices(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
 	f := catalog.Filter{Status: catalog.Status(c.QueryParam("status")), Category: c.QueryParam("category"), Q: c.QueryParam("q"), Page: p, PerPage: pp}
@@ -130,36 +130,36 @@ func (s *server) ListServices(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.Catalog.ListServices(c.Request().Context(), web.Caller(c), f)
+	rows, total, err := h.app.Catalog.ListServices(c.Request().Context(), web.Caller(c), f)
 	if err != nil {
 		return err
 	}
-	out, err := s.servicesOut(c.Request().Context(), web.Caller(c), rows...)
+	out, err := h.servicesOut(c.Request().Context(), web.Caller(c), rows...)
 	if err != nil {
 		return err
 	}
 	return web.WriteList(c, out, p, pp, total)
 }
 
-func (s *server) GetService(c echo.Context) error {
+func (h *server) GetService(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	svc, err := s.app.Catalog.GetService(c.Request().Context(), web.Caller(c), id)
+	svc, err := h.app.Catalog.GetService(c.Request().Context(), web.Caller(c), id)
 	if err != nil {
 		return err
 	}
-	return s.serviceOut(c, http.StatusOK, svc)
+	return h.serviceOut(c, http.StatusOK, svc)
 }
 
-func (s *server) PatchService(c echo.Context) error {
+func (h *server) PatchService(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	var req serviceRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	p := catalogadmin.ServicePatch{
@@ -171,19 +171,19 @@ func (s *server) PatchService(c echo.Context) error {
 		st := catalog.Status(*req.Status)
 		p.Status = &st
 	}
-	svc, err := s.app.Catalog.PatchService(c.Request().Context(), web.Caller(c), id, p)
+	svc, err := h.app.Catalog.PatchService(c.Request().Context(), web.Caller(c), id, p)
 	if err != nil {
 		return err
 	}
-	return s.serviceOut(c, http.StatusOK, svc)
+	return h.serviceOut(c, http.StatusOK, svc)
 }
 
-func (s *server) DeleteService(c echo.Context) error {
+func (h *server) DeleteService(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	if err := s.app.Catalog.DeleteService(c.Request().Context(), web.Caller(c), id); err != nil {
+	if err := h.app.Catalog.DeleteService(c.Request().Context(), web.Caller(c), id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -218,28 +218,28 @@ func toDocResponse(d *catalog.Doc) docResponse {
 	}
 }
 
-func (s *server) GetDoc(c echo.Context) error {
+func (h *server) GetDoc(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	d, err := s.app.Catalog.GetDoc(c.Request().Context(), web.Caller(c), id)
+	d, err := h.app.Catalog.GetDoc(c.Request().Context(), web.Caller(c), id)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, toDocResponse(d))
 }
 
-func (s *server) PutDoc(c echo.Context) error {
+func (h *server) PutDoc(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	var req docBody
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	d, err := s.app.Catalog.PutDoc(c.Request().Context(), web.Caller(c), id, catalog.Doc{
+	d, err := h.app.Catalog.PutDoc(c.Request().Context(), web.Caller(c), id, catalog.Doc{
 		Endpoint: req.Endpoint, Method: req.Method, Description: req.Description, RequestParams: req.RequestParams,
 		ResponseExample: req.ResponseExample, ErrorCodes: req.ErrorCodes, SortOrder: req.SortOrder,
 	})
@@ -254,22 +254,22 @@ func (s *server) PutDoc(c echo.Context) error {
 // PUBLIC_BASE_URL, with its documented parameters (its parameter list when
 // it has no docs) and placeholders for the key and secret. Whoever may see
 // the service may see its samples.
-func (s *server) GetSamples(c echo.Context) error {
+func (h *server) GetSamples(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	svc, err := s.app.Catalog.GetService(ctx, web.Caller(c), id)
+	svc, err := h.app.Catalog.GetService(ctx, web.Caller(c), id)
 	if err != nil {
 		return err
 	}
-	doc, err := s.app.Catalog.GetDoc(ctx, web.Caller(c), id)
+	doc, err := h.app.Catalog.GetDoc(ctx, web.Caller(c), id)
 	if err != nil && !errors.Is(err, catalog.ErrDocNotFound) {
 		return err
 	}
 	return c.JSON(http.StatusOK, catalog.Samples(catalog.SampleCall{
-		URL: s.app.Gateway.PublicBaseURL() + gateway.ServiceEndpoint(svc), Method: svc.Method,
+		URL: h.app.Gateway.PublicBaseURL() + gateway.ServiceEndpoint(svc), Method: svc.Method,
 		Params: catalog.Specs(svc, doc), Gateway: svc.Builtin,
 	}))
 }

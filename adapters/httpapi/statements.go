@@ -33,7 +33,7 @@ type accountStatementResponse struct {
 
 // getStatement answers a month's statement: its figures (JSON), the PDF
 // with every entry, or the entries as CSV under the export rules.
-func (s *server) GetStatement(c echo.Context) error {
+func (h *server) GetStatement(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	month := c.QueryParam("month")
 	if month == "" {
@@ -54,7 +54,7 @@ func (s *server) GetStatement(c echo.Context) error {
 	id := issuing.StatementOf(actor, userID)
 	switch format {
 	case "pdf":
-		pdf, err := s.app.Invoicing.StatementPDF(ctx, id, month)
+		pdf, err := h.app.Invoicing.StatementPDF(ctx, id, month)
 		if err != nil {
 			return err
 		}
@@ -62,13 +62,13 @@ func (s *server) GetStatement(c echo.Context) error {
 		c.Response().Header().Set("Cache-Control", "private, no-store")
 		return c.Blob(http.StatusOK, "application/pdf", pdf)
 	case "csv":
-		loc := s.app.History.Location()
-		out := web.NewCSVStream(c, s.kit, fmt.Sprintf("statement-%d-%s", id, month), s.app.History.Now().In(loc), []string{
+		loc := h.app.History.Location()
+		out := web.NewCSVStream(c, h.kit, fmt.Sprintf("statement-%d-%s", id, month), h.app.History.Now().In(loc), []string{
 			"created_at", "type", "reference_type", "reference_id", "description", "debit", "credit", "balance_after",
 		})
-		return out.Finish(s.app.History.Exporting(ctx, actor, func(ctx context.Context) error {
+		return out.Finish(h.app.History.Exporting(ctx, actor, func(ctx context.Context) error {
 			first := true
-			st, _, err := s.app.Invoicing.Statement(ctx, id, month, func(e ledger.Entry) error {
+			st, _, err := h.app.Invoicing.Statement(ctx, id, month, func(e ledger.Entry) error {
 				if first {
 					first = false
 					if err := out.Row("", "", "", "", "Opening balance", "", "", inr.Format2(e.BalanceBefore)); err != nil {
@@ -96,7 +96,7 @@ func (s *server) GetStatement(c echo.Context) error {
 			return out.Row("", "", "", "", "Closing balance", inr.Format2(st.Debits), inr.Format2(st.Credits), inr.Format2(st.Closing))
 		}))
 	}
-	st, n, err := s.app.Invoicing.Statement(ctx, id, month, nil)
+	st, n, err := h.app.Invoicing.Statement(ctx, id, month, nil)
 	if err != nil {
 		return err
 	}

@@ -75,30 +75,30 @@ type supplierRequest struct {
 	UPI           string `json:"upi"`
 }
 
-func (s *server) GetBillingSettings(c echo.Context) error {
-	sup, err := s.app.TaxSettings.Supplier(c.Request().Context(), web.Caller(c))
+func (h *server) GetBillingSettings(c echo.Context) error {
+	sup, err := h.app.TaxSettings.Supplier(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toSupplierResponse(sup, s.billingRate(web.Caller(c))))
+	return c.JSON(http.StatusOK, toSupplierResponse(sup, h.billingRate(web.Caller(c))))
 }
 
 // billingRate is the GST rate the caller's billing settings are checked
 // against (missing): GST_RATE for the platform's; 0 for a reseller's, whose
 // GSTIN is optional (without one it issues bills of supply).
-func (s *server) billingRate(u *user.User) decimal.Decimal {
+func (h *server) billingRate(u *user.User) decimal.Decimal {
 	if u != nil && u.Role == user.RoleReseller {
 		return decimal.Zero
 	}
-	return s.app.Invoicing.Rate()
+	return h.app.Invoicing.Rate()
 }
 
-func (s *server) PutBillingSettings(c echo.Context) error {
+func (h *server) PutBillingSettings(c echo.Context) error {
 	var req supplierRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	sup, err := s.app.TaxSettings.PutSupplier(c.Request().Context(), web.Caller(c), taxprofile.Supplier{
+	sup, err := h.app.TaxSettings.PutSupplier(c.Request().Context(), web.Caller(c), taxprofile.Supplier{
 		LegalName: req.LegalName, Address: req.Address, State: req.State, GSTIN: req.GSTIN, PAN: req.PAN,
 		InvoicePrefix: req.InvoicePrefix, SAC: req.SAC, BankName: req.BankName, AccountName: req.AccountName,
 		AccountNumber: req.AccountNumber, IFSC: req.IFSC, UPI: req.UPI,
@@ -106,7 +106,7 @@ func (s *server) PutBillingSettings(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toSupplierResponse(sup, s.billingRate(web.Caller(c))))
+	return c.JSON(http.StatusOK, toSupplierResponse(sup, h.billingRate(web.Caller(c))))
 }
 
 type gstStateResponse struct {
@@ -115,7 +115,7 @@ type gstStateResponse struct {
 }
 
 // listGSTStates lists the GST state codes in force, for pickers.
-func (s *server) ListGSTStates(c echo.Context) error {
+func (h *server) ListGSTStates(c echo.Context) error {
 	states := gst.States()
 	out := struct {
 		Data []gstStateResponse `json:"data"`

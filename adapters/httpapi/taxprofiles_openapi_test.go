@@ -6,6 +6,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"paygate/adapters/httpapi/internal/apischema"
 	"paygate/core/billing/taxprofile"
 )
 
@@ -13,7 +14,7 @@ import (
 // profiles' and states' schemas in step with their DTOs, and validates
 // bodies their converters write.
 func TestOpenAPITaxProfileSchemas(t *testing.T) {
-	doc := loadOpenAPI(t)
+	doc := apischema.Load(t)
 	for _, tc := range []struct {
 		schema   string
 		dto      any
@@ -25,7 +26,7 @@ func TestOpenAPITaxProfileSchemas(t *testing.T) {
 		{"BillingProfileInput", billingRequest{}, false},
 		{"GstState", gstStateResponse{}, true},
 	} {
-		t.Run(tc.schema, func(t *testing.T) { dtoMatchesSchema(t, doc, tc.schema, tc.dto, tc.response) })
+		t.Run(tc.schema, func(t *testing.T) { apischema.DTOMatches(t, doc, tc.schema, tc.dto, tc.response) })
 	}
 
 	now := time.Date(2026, 11, 27, 10, 30, 0, 0, time.UTC)
@@ -42,6 +43,6 @@ func TestOpenAPITaxProfileSchemas(t *testing.T) {
 		{"profile", "BillingProfile", toBillingProfileResponse(profile)},
 		{"state", "GstState", gstStateResponse{Code: "27", Name: "Maharashtra"}},
 	} {
-		t.Run(tc.name, func(t *testing.T) { bodyMatchesSchema(t, doc, tc.schema, tc.body) })
+		t.Run(tc.name, func(t *testing.T) { apischema.BodyMatches(t, doc, tc.schema, tc.body) })
 	}
 }

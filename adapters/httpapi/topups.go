@@ -71,7 +71,7 @@ var topUpFields = []string{"amount", "utr_number", "payment_method", "remarks"}
 // createTopUp reads a multipart/form-data balance request. The body is
 // bounded (maxTopUpBody) before a byte is parsed; unknown or repeated
 // fields are refused like unknown JSON fields.
-func (s *server) CreateTopUp(c echo.Context) error {
+func (h *server) CreateTopUp(c echo.Context) error {
 	req := c.Request()
 	if mt, _, err := mime.ParseMediaType(req.Header.Get(echo.HeaderContentType)); err != nil || mt != echo.MIMEMultipartForm {
 		return web.ErrNotMultipart
@@ -129,17 +129,17 @@ func (s *server) CreateTopUp(c echo.Context) error {
 		defer f.Close()
 		in.Screenshot = &money.Upload{Body: f, Size: files[0].Size}
 	}
-	r, err := s.app.TopUps.CreateTopUp(req.Context(), web.Caller(c), in)
+	r, err := h.app.TopUps.CreateTopUp(req.Context(), web.Caller(c), in)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusCreated, toTopUpResponse(r))
 }
 
-func (s *server) ListTopUps(c echo.Context) error {
+func (h *server) ListTopUps(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
-	loc := s.app.History.Location()
+	loc := h.app.History.Location()
 	f := topup.Filter{
 		UserID: web.UintParam(c, fe, "user_id"), Status: topup.Status(c.QueryParam("status")), Q: strings.TrimSpace(c.QueryParam("q")),
 		From: web.TimeParam(c, fe, "from", loc, false), To: web.TimeParam(c, fe, "to", loc, true), Page: p, PerPage: pp,
@@ -158,21 +158,21 @@ func (s *server) ListTopUps(c echo.Context) error {
 		return err
 	}
 	if scope == "customers" {
-		return s.listCustomerTopUps(c, f)
+		return h.listCustomerTopUps(c, f)
 	}
-	rows, total, err := s.app.TopUps.ListTopUps(c.Request().Context(), web.Caller(c), f)
+	rows, total, err := h.app.TopUps.ListTopUps(c.Request().Context(), web.Caller(c), f)
 	if err != nil {
 		return err
 	}
 	return web.WriteList(c, web.MapSlice(rows, toTopUpResponse), p, pp, total)
 }
 
-func (s *server) GetTopUp(c echo.Context) error {
+func (h *server) GetTopUp(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	r, err := s.app.TopUps.GetTopUp(c.Request().Context(), web.Caller(c), id)
+	r, err := h.app.TopUps.GetTopUp(c.Request().Context(), web.Caller(c), id)
 	if err != nil {
 		return err
 	}
@@ -182,25 +182,25 @@ func (s *server) GetTopUp(c echo.Context) error {
 // topUpScreenshot streams the file with the type detected at upload. The
 // browser must not second-guess it (nosniff) nor run anything in it (CSP
 // sandbox); images show inline, a PDF is a download.
-func (s *server) TopUpScreenshot(c echo.Context) error {
+func (h *server) TopUpScreenshot(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	rc, typ, err := s.app.TopUps.TopUpScreenshot(c.Request().Context(), web.Caller(c), id)
+	rc, typ, err := h.app.TopUps.TopUpScreenshot(c.Request().Context(), web.Caller(c), id)
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	h := c.Response().Header()
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
-	h.Set("Cache-Control", "private, no-store")
+	hdr := c.Response().Header()
+	hdr.Set("X-Content-Type-Options", "nosniff")
+	hdr.Set("Content-Security-Policy", "default-src 'none'; sandbox")
+	hdr.Set("Cache-Control", "private, no-store")
 	disposition := "attachment"
 	if typ.Image() {
 		disposition = "inline"
 	}
-	h.Set(echo.HeaderContentDisposition, fmt.Sprintf(`%s; filename="balance-request-%d.%s"`, disposition, id, typ.Ext))
+	hdr.Set(echo.HeaderContentDisposition, fmt.Sprintf(`%s; filename="balance-request-%d.%s"`, disposition, id, typ.Ext))
 	return c.Stream(http.StatusOK, typ.ContentType, rc)
 }
 
@@ -208,21 +208,21 @@ type decideTopUpRequest struct {
 	AdminRemarks string `json:"admin_remarks"`
 }
 
-func (s *server) ApproveTopUp(c echo.Context) error {
-	return s.decideTopUp(c, s.app.TopUps.ApproveTopUp)
+func (h *server) ApproveTopUp(c echo.Context) error {
+	return h.decideTopUp(c, h.app.TopUps.ApproveTopUp)
 }
 
-func (s *server) RejectTopUp(c echo.Context) error {
-	return s.decideTopUp(c, s.app.TopUps.RejectTopUp)
+func (h *server) RejectTopUp(c echo.Context) error {
+	return h.decideTopUp(c, h.app.TopUps.RejectTopUp)
 }
 
-func (s *server) decideTopUp(c echo.Context, decide func(ctx context.Context, actor *user.User, id uint64, remarks string) (*topup.Request, error)) error {
+func (h *server) decideTopUp(c echo.Context, decide func(ctx context.Context, actor *user.User, id uint64, remarks string) (*topup.Request, error)) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	var req decideTopUpRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	r, err := decide(c.Request().Context(), web.Caller(c), id, req.AdminRemarks)
@@ -234,9 +234,9 @@ func (s *server) decideTopUp(c echo.Context, decide func(ctx context.Context, ac
 
 // listCustomerTopUps is GET /balance-requests?scope=customers: the
 // reseller's customers' requests, each naming its customer.
-func (s *server) listCustomerTopUps(c echo.Context, f topup.Filter) error {
+func (h *server) listCustomerTopUps(c echo.Context, f topup.Filter) error {
 	ctx := c.Request().Context()
-	rows, total, err := s.app.TopUps.ListCustomerTopUps(ctx, web.Caller(c), f)
+	rows, total, err := h.app.TopUps.ListCustomerTopUps(ctx, web.Caller(c), f)
 	if err != nil {
 		return err
 	}
@@ -246,7 +246,7 @@ func (s *server) listCustomerTopUps(c echo.Context, f topup.Filter) error {
 		uid := rows[i].UserID
 		if _, ok := names[uid]; !ok {
 			names[uid] = nil
-			if u, err := s.app.Customers.Get(ctx, web.Caller(c), uid); err == nil {
+			if u, err := h.app.Customers.Get(ctx, web.Caller(c), uid); err == nil {
 				names[uid] = &u.Name
 			} else if errs.KindOf(err) != errs.NotFound {
 				return err

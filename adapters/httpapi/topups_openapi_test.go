@@ -4,14 +4,15 @@ import (
 	"slices"
 	"testing"
 
+	"paygate/adapters/httpapi/internal/apischema"
 	"paygate/core/money/topup"
 )
 
 // The documented multipart form lists exactly the fields the handler reads,
 // and the payment methods the domain accepts.
 func TestOpenAPIBalanceRequestForm(t *testing.T) {
-	doc := loadOpenAPI(t)
-	form := schemaObject(t, doc, "BalanceRequestForm")
+	doc := apischema.Load(t)
+	form := apischema.Object(t, doc, "BalanceRequestForm")
 	want := append(slices.Clone(topUpFields), "screenshot")
 	var got []string
 	for name := range form.Properties {
@@ -23,7 +24,7 @@ func TestOpenAPIBalanceRequestForm(t *testing.T) {
 		t.Errorf("BalanceRequestForm properties %v, handler fields %v", got, want)
 	}
 	var methods []string
-	for _, v := range schemaObject(t, doc, "PaymentMethod").Enum {
+	for _, v := range apischema.Object(t, doc, "PaymentMethod").Enum {
 		methods = append(methods, v.(string))
 	}
 	if !slices.Equal(methods, topup.PaymentMethods) {

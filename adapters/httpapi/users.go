@@ -47,7 +47,7 @@ type UserResponse struct {
 	Billing *web.Shown[billingProfileResponse] `json:"billing,omitempty"`
 }
 
-// toUserResponse never carries the password hash or the webhook secret.
+// ToUserResponse never carries the password hash or the webhook secret.
 func ToUserResponse(u *user.User) UserResponse {
 	r := UserResponse{
 		ID: u.ID, Name: u.Name, Email: u.Email, Phone: u.Phone, Role: string(u.Role), Status: string(u.Status),
@@ -74,12 +74,12 @@ type createUserRequest struct {
 	Plan     string `json:"plan" validate:"omitempty,max=50"`
 }
 
-func (s *server) CreateUser(c echo.Context) error {
+func (h *server) CreateUser(c echo.Context) error {
 	var req createUserRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	u, err := s.app.Accounts.CreateUser(c.Request().Context(), web.Caller(c), accounts.NewUser{
+	u, err := h.app.Accounts.CreateUser(c.Request().Context(), web.Caller(c), accounts.NewUser{
 		Profile: user.Profile{Name: req.Name, Email: req.Email, Phone: req.Phone, Password: req.Password},
 		Role:    user.Role(req.Role), Status: user.Status(req.Status), Plan: user.Plan(req.Plan),
 	})
@@ -89,7 +89,7 @@ func (s *server) CreateUser(c echo.Context) error {
 	return c.JSON(http.StatusCreated, ToUserResponse(u))
 }
 
-func (s *server) ListUsers(c echo.Context) error {
+func (h *server) ListUsers(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
 	f := user.Filter{Role: user.Role(c.QueryParam("role")), Status: user.Status(c.QueryParam("status")), Q: c.QueryParam("q"), Page: p, PerPage: pp}
@@ -101,12 +101,12 @@ func (s *server) ListUsers(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	users, total, err := s.app.Accounts.ListUsers(c.Request().Context(), web.Caller(c), f)
+	users, total, err := h.app.Accounts.ListUsers(c.Request().Context(), web.Caller(c), f)
 	if err != nil {
 		return err
 	}
 	items := web.MapSlice(users, ToUserResponse)
-	if err := s.nameResellers(c, items); err != nil {
+	if err := h.nameResellers(c, items); err != nil {
 		return err
 	}
 	return web.WriteList(c, items, p, pp, total)
@@ -114,7 +114,7 @@ func (s *server) ListUsers(c echo.Context) error {
 
 // nameResellers sets reseller_name of the users that have a reseller (one
 // lookup of the page's distinct resellers).
-func (s *server) nameResellers(c echo.Context, items []UserResponse) error {
+func (h *server) nameResellers(c echo.Context, items []UserResponse) error {
 	var ids directory.IDs
 	for _, u := range items {
 		if u.ParentID != nil {
@@ -124,7 +124,7 @@ func (s *server) nameResellers(c echo.Context, items []UserResponse) error {
 	if len(ids.Users) == 0 {
 		return nil
 	}
-	n, err := s.app.History.Names(c.Request().Context(), web.Caller(c), ids)
+	n, err := h.app.History.Names(c.Request().Context(), web.Caller(c), ids)
 	if err != nil {
 		return err
 	}
@@ -136,17 +136,17 @@ func (s *server) nameResellers(c echo.Context, items []UserResponse) error {
 	return nil
 }
 
-func (s *server) GetUser(c echo.Context) error {
+func (h *server) GetUser(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	u, err := s.app.Accounts.GetUser(c.Request().Context(), web.Caller(c), id)
+	u, err := h.app.Accounts.GetUser(c.Request().Context(), web.Caller(c), id)
 	if err != nil {
 		return err
 	}
 	out := []UserResponse{ToUserResponse(u)}
-	if err := s.nameResellers(c, out); err != nil {
+	if err := h.nameResellers(c, out); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, out[0])
@@ -164,13 +164,13 @@ type patchUserRequest struct {
 	DailyPayoutLimit *string `json:"daily_payout_limit" validate:"omitempty,max=12"`
 }
 
-func (s *server) PatchUser(c echo.Context) error {
+func (h *server) PatchUser(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	var req patchUserRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
 	p := accounts.UserPatch{Name: req.Name, Phone: req.Phone, CollectionFeePercent: req.CollectionFeePercent,
@@ -187,20 +187,20 @@ func (s *server) PatchUser(c echo.Context) error {
 		pl := user.Plan(*req.Plan)
 		p.Plan = &pl
 	}
-	u, err := s.app.Accounts.PatchUser(c.Request().Context(), web.Caller(c), id, p)
+	u, err := h.app.Accounts.PatchUser(c.Request().Context(), web.Caller(c), id, p)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, ToUserResponse(u))
 }
 
-func (s *server) SetUserStatus(st user.Status) echo.HandlerFunc {
+func (h *server) SetUserStatus(st user.Status) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		id, err := web.IDParam(c, "id")
 		if err != nil {
 			return err
 		}
-		u, err := s.app.Accounts.SetUserStatus(c.Request().Context(), web.Caller(c), id, st)
+		u, err := h.app.Accounts.SetUserStatus(c.Request().Context(), web.Caller(c), id, st)
 		if err != nil {
 			return err
 		}
@@ -208,12 +208,12 @@ func (s *server) SetUserStatus(st user.Status) echo.HandlerFunc {
 	}
 }
 
-func (s *server) DeleteUser(c echo.Context) error {
+func (h *server) DeleteUser(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	if err := s.app.Accounts.DeleteUser(c.Request().Context(), web.Caller(c), id); err != nil {
+	if err := h.app.Accounts.DeleteUser(c.Request().Context(), web.Caller(c), id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -225,16 +225,16 @@ type adjustmentRequest struct {
 	Description string `json:"description" validate:"required,max=1000"`
 }
 
-func (s *server) AdjustBalance(c echo.Context) error {
+func (h *server) AdjustBalance(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
 	var req adjustmentRequest
-	if err := s.kit.Bind(c, &req); err != nil {
+	if err := h.kit.Bind(c, &req); err != nil {
 		return err
 	}
-	e, err := s.app.Accounts.AdjustBalance(c.Request().Context(), web.Caller(c), id, accounts.Adjustment{Type: ledger.Type(req.Type), Amount: req.Amount, Description: req.Description})
+	e, err := h.app.Accounts.AdjustBalance(c.Request().Context(), web.Caller(c), id, accounts.Adjustment{Type: ledger.Type(req.Type), Amount: req.Amount, Description: req.Description})
 	if err != nil {
 		return err
 	}

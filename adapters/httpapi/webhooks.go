@@ -69,10 +69,10 @@ type deliveryDetailResponse struct {
 	Attempts []attemptResponse `json:"attempt_log"`
 }
 
-func (s *server) ListDeliveries(c echo.Context) error {
+func (h *server) ListDeliveries(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
-	loc := s.app.History.Location()
+	loc := h.app.History.Location()
 	f := webhook.Filter{
 		UserID: web.UintParam(c, fe, "user_id"), Status: webhook.Status(c.QueryParam("status")),
 		EventType: webhook.EventType(c.QueryParam("event_type")),
@@ -90,19 +90,19 @@ func (s *server) ListDeliveries(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := s.app.Outbox.ListDeliveries(c.Request().Context(), web.Caller(c), f)
+	rows, total, err := h.app.Outbox.ListDeliveries(c.Request().Context(), web.Caller(c), f)
 	if err != nil {
 		return err
 	}
 	return web.WriteList(c, web.MapSlice(rows, toDeliveryResponse), p, pp, total)
 }
 
-func (s *server) GetDelivery(c echo.Context) error {
+func (h *server) GetDelivery(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	d, err := s.app.Outbox.GetDelivery(c.Request().Context(), web.Caller(c), id)
+	d, err := h.app.Outbox.GetDelivery(c.Request().Context(), web.Caller(c), id)
 	if err != nil {
 		return err
 	}
@@ -114,12 +114,12 @@ func toDeliveryDetail(d *outbox.DeliveryDetail) deliveryDetailResponse {
 		Attempts: web.MapSlice(d.Attempts, toAttemptResponse)}
 }
 
-func (s *server) Redeliver(c echo.Context) error {
+func (h *server) Redeliver(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
 	}
-	d, err := s.app.Outbox.Redeliver(c.Request().Context(), web.Caller(c), id)
+	d, err := h.app.Outbox.Redeliver(c.Request().Context(), web.Caller(c), id)
 	if limit := (*outbox.RedeliveryLimitError)(nil); errors.As(err, &limit) {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(limit.RetryAfter.Seconds()))))
 	}
@@ -133,8 +133,8 @@ type webhookSecretResponse struct {
 	Secret string `json:"secret"`
 }
 
-func (s *server) RotateWebhookSecret(c echo.Context) error {
-	secret, err := s.app.Outbox.RotateWebhookSecret(c.Request().Context(), web.Caller(c))
+func (h *server) RotateWebhookSecret(c echo.Context) error {
+	secret, err := h.app.Outbox.RotateWebhookSecret(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
 	}
