@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"paygate/adapters/httpapi/web"
-	"paygate/core/accounts"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/adapters/httpapi/web"
+	"paygate/core/accounts"
 	"paygate/core/accounts/session"
 	"paygate/core/accounts/user"
 )

@@ -2,13 +2,13 @@ package httpapi
 
 import (
 	"net/http"
-	"paygate/adapters/httpapi/web"
-	"paygate/core/accounts"
 	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/adapters/httpapi/web"
+	"paygate/core/accounts"
 	"paygate/core/platform/errs"
 )
 

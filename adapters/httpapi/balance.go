@@ -2,9 +2,10 @@ package httpapi
 
 import (
 	"net/http"
-	"paygate/adapters/httpapi/web"
 
 	"github.com/labstack/echo/v4"
+
+	"paygate/adapters/httpapi/web"
 )
 
 // balanceCheckoutRequest is POST /api/v1/panel/balance/checkout: the amount

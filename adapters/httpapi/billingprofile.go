@@ -6,15 +6,16 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
 	"paygate/adapters/httpapi/web"
 	"paygate/core/accounts/user"
 	"paygate/core/billing/gst"
 	"paygate/core/billing/taxprofile"
 	"paygate/core/platform/errs"
-	"strings"
-	"time"
-
-	"github.com/labstack/echo/v4"
 )
 
 type billingProfileResponse struct {

@@ -7,12 +7,12 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
-	"paygate/adapters/httpapi/web"
-	"paygate/core/gateway"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/adapters/httpapi/web"
+	"paygate/core/gateway"
 	"paygate/core/gateway/payment"
 	"paygate/core/platform/errs"
 	"paygate/core/platform/inr"

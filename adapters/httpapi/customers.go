@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	meteringhttp "paygate/adapters/httpapi/metering"
 	"paygate/adapters/httpapi/web"
 	"paygate/core/accounts/user"
 	"paygate/core/metering/hitlog"
@@ -137,7 +138,7 @@ func (h *server) ListCustomerHits(c echo.Context) error {
 		return err
 	}
 	fe := errs.FieldErrors{}
-	q := HistoryQuery(c, fe, h.app.History.Location(), hitlog.ListWindow)
+	q := meteringhttp.HistoryQuery(c, fe, h.app.History.Location(), hitlog.ListWindow)
 	if q.CSV {
 		return errNoCSV
 	}
@@ -157,9 +158,9 @@ func (h *server) ListCustomerHits(c echo.Context) error {
 	}
 	// The customer's own list's shape, with the commission and the names of
 	// its key and service; the payloads are the customer's and stay out (null).
-	items := make([]HitResponse, len(rows))
+	items := make([]meteringhttp.HitResponse, len(rows))
 	for i := range rows {
-		items[i] = ToHitResponse(&rows[i].Hit)
+		items[i] = meteringhttp.ToHitResponse(&rows[i].Hit)
 		items[i].RequestPayload = json.RawMessage("null")
 		items[i].APIKeyName, items[i].APIServiceName = web.StrPtr(rows[i].KeyName), web.StrPtr(rows[i].ServiceName)
 		com := inr.Format4(rows[i].Commission)
@@ -169,7 +170,7 @@ func (h *server) ListCustomerHits(c echo.Context) error {
 	if total > int64(hitlog.ListWindow) {
 		m.Total, m.TotalCapped = int64(hitlog.ListWindow), true
 	}
-	return c.JSON(http.StatusOK, HitListResponse{Data: items, Meta: m, PayloadRetentionSeconds: int64(h.app.Retention.Keep() / time.Second)})
+	return c.JSON(http.StatusOK, meteringhttp.HitListResponse{Data: items, Meta: m, PayloadRetentionSeconds: int64(h.app.Retention.Keep() / time.Second)})
 }
 
 func (h *server) ListCustomerTransactions(c echo.Context) error {
@@ -178,7 +179,7 @@ func (h *server) ListCustomerTransactions(c echo.Context) error {
 		return err
 	}
 	fe := errs.FieldErrors{}
-	q := HistoryQuery(c, fe, h.app.History.Location(), ledger.ListWindow)
+	q := meteringhttp.HistoryQuery(c, fe, h.app.History.Location(), ledger.ListWindow)
 	if q.CSV {
 		return errNoCSV
 	}
@@ -187,7 +188,7 @@ func (h *server) ListCustomerTransactions(c echo.Context) error {
 	if f.Type != "" && !f.Type.Valid() {
 		fe.Add("type", "must be credit, debit or refund")
 	}
-	if f.ReferenceType != "" && !ReferenceTypePattern.MatchString(f.ReferenceType) {
+	if f.ReferenceType != "" && !meteringhttp.ReferenceTypePattern.MatchString(f.ReferenceType) {
 		fe.Add("reference_type", "must be a reference type such as api_hit or balance_request")
 	}
 	if err := fe.Err(); err != nil {
@@ -197,7 +198,7 @@ func (h *server) ListCustomerTransactions(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return web.WriteWindowList(c, web.MapSlice(rows, ToTransactionResponse), q.Page, q.PerPage, total, ledger.ListWindow)
+	return web.WriteWindowList(c, web.MapSlice(rows, meteringhttp.ToTransactionResponse), q.Page, q.PerPage, total, ledger.ListWindow)
 }
 
 type transferRequest struct {

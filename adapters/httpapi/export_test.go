@@ -1,9 +1,10 @@
 package httpapi
 
 import (
-	"paygate/adapters/httpapi/web"
 	"slices"
 	"strings"
+
+	"paygate/adapters/httpapi/web"
 )
 
 // PanelRoutes lists every registered panel route as "METHOD /path", with

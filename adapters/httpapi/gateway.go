@@ -4,17 +4,18 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
-	"paygate/adapters/httpapi/web"
-	"paygate/core/gateway"
-	"paygate/core/metering"
 	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	meteringhttp "paygate/adapters/httpapi/metering"
+	"paygate/adapters/httpapi/web"
+	"paygate/core/gateway"
 	"paygate/core/gateway/payment"
 	"paygate/core/gateway/recharge"
 	"paygate/core/gateway/verification"
+	"paygate/core/metering"
 	"paygate/core/money/ledger"
 	"paygate/core/platform/directory"
 	"paygate/core/platform/errs"
@@ -30,7 +31,7 @@ import (
 // scheme in any case). A key id in the Bearer header is no secret: it is
 // looked up as one and found by nothing.
 func gatewayCredentials(c echo.Context) metering.Credentials {
-	if key, secret := ServiceCredentials(c.Request()); key != "" || secret != "" {
+	if key, secret := meteringhttp.ServiceCredentials(c.Request()); key != "" || secret != "" {
 		return metering.Credentials{Key: key, Secret: secret}
 	}
 	h := c.Request().Header.Get(echo.HeaderAuthorization)
@@ -332,7 +333,7 @@ func (h *server) PaymentStatus(c echo.Context) error {
 // (a capped total); older rows are reached by narrowing from and to.
 func (h *server) GatewayTransactions(c echo.Context) error {
 	fe := errs.FieldErrors{}
-	hdr := HistoryQuery(c, fe, h.app.History.Location(), ledger.ListWindow)
+	hdr := meteringhttp.HistoryQuery(c, fe, h.app.History.Location(), ledger.ListWindow)
 	if hdr.CSV {
 		fe.Add("format", "must be json (the CSV export is in the panel)")
 	}
@@ -347,7 +348,7 @@ func (h *server) GatewayTransactions(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return web.WriteWindowList(c, web.MapSlice(rows, ToTransactionResponse), hdr.Page, hdr.PerPage, total, ledger.ListWindow)
+	return web.WriteWindowList(c, web.MapSlice(rows, meteringhttp.ToTransactionResponse), hdr.Page, hdr.PerPage, total, ledger.ListWindow)
 }
 
 // Panel lists of gateway records: the caller's own; an admin's all (or one

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"paygate/core/gateway"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"paygate/adapters/httpapi"
+	"paygate/core/gateway"
 	"paygate/core/gateway/recharge"
 )
 

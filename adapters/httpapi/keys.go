@@ -2,13 +2,13 @@ package httpapi
 
 import (
 	"net/http"
-	"paygate/adapters/httpapi/web"
-	"paygate/core/accounts/keys"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/adapters/httpapi/web"
 	"paygate/core/accounts/apikey"
+	"paygate/core/accounts/keys"
 )
 
 type KeyResponse struct {

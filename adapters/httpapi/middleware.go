@@ -7,11 +7,12 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
-	"paygate/adapters/httpapi/web"
 	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/oklog/ulid/v2"
+
+	"paygate/adapters/httpapi/web"
 )
 
 // NewRequestID is "req_" + a ULID: sortable and unique across instances.

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/shopspring/decimal"
 
+	meteringhttp "paygate/adapters/httpapi/metering"
 	"paygate/adapters/httpapi/web"
 	"paygate/core/gateway"
 	"paygate/core/gateway/beneficiary"
@@ -221,7 +222,7 @@ func (h *server) GetPayout(c echo.Context) error {
 func (h *server) ListPayouts(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	loc := h.app.History.Location()
-	hdr := HistoryQuery(c, fe, loc, maxListWindow)
+	hdr := meteringhttp.HistoryQuery(c, fe, loc, maxListWindow)
 	f := payout.Filter{
 		UserID: web.UintParam(c, fe, "user_id"), Status: payout.Status(c.QueryParam("status")), Mode: payout.Mode(c.QueryParam("mode")),
 		Search: c.QueryParam("q"), From: hdr.From, To: hdr.To, Page: hdr.Page, PerPage: hdr.PerPage,

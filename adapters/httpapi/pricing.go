@@ -2,13 +2,13 @@ package httpapi
 
 import (
 	"net/http"
-	"paygate/adapters/httpapi/web"
-	"paygate/core/catalog/catalogadmin"
 	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/shopspring/decimal"
 
+	"paygate/adapters/httpapi/web"
+	"paygate/core/catalog/catalogadmin"
 	"paygate/core/catalog/pricing"
 	"paygate/core/platform/errs"
 	"paygate/core/platform/inr"

@@ -62,9 +62,9 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	in.GET("/balance-requests/:id/screenshot", s.TopUpScreenshot)
 	in.POST("/balance/checkout", s.CreateBalanceCheckout)
 
-	in.GET("/transactions", s.ListTransactions)
-	in.GET("/hit-logs", s.ListHits)
-	in.GET("/dashboard", s.Dashboard)
+	in.GET("/transactions", s.metering.ListTransactions)
+	in.GET("/hit-logs", s.metering.ListHits)
+	in.GET("/dashboard", s.metering.Dashboard)
 
 	in.GET("/plans", s.ListPlans)
 	in.GET("/subscription", s.GetSubscription)
@@ -199,7 +199,7 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	e.POST("/pay_:id/utr", s.SubmitUTR)
 
 	// Metered service calls: one endpoint per registered service slug.
-	e.Any("/api/v1/:slug", s.CallService)
+	e.Any("/api/v1/:slug", s.metering.CallService)
 
 	s.openapiRoutes(e)
 	if assets != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/adapters/httpapi/metering"
 	"paygate/adapters/httpapi/web"
 	"paygate/core/app"
 )
@@ -45,6 +46,10 @@ type server struct {
 	log   *slog.Logger
 	ready func(ctx context.Context) error
 	kit   *web.Kit
+
+	// The areas' handlers, each route of routes.go served by one.
+	metering *metering.Handler
+
 	// In-memory limits of the account routes (accounts.go).
 	registrations, accountMail, resets *web.KeyedLimiter
 
@@ -74,6 +79,7 @@ func NewServer(d Deps) *echo.Echo {
 		exportStall = 30 * time.Second
 	}
 	s.kit = web.NewKit(d.Log, d.MaxBodyBytes, exportStall)
+	s.metering = metering.New(d.App, s.kit)
 	s.statementMax = d.StatementImportMaxBytes
 	if s.statementMax <= 0 {
 		s.statementMax = 20 << 20

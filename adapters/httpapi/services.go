@@ -4,14 +4,14 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"paygate/adapters/httpapi/web"
-	"paygate/core/catalog/catalogadmin"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/adapters/httpapi/web"
 	"paygate/core/accounts/user"
 	"paygate/core/catalog"
+	"paygate/core/catalog/catalogadmin"
 	"paygate/core/gateway"
 	"paygate/core/platform/errs"
 	"paygate/core/platform/inr"

@@ -10,11 +10,12 @@ import (
 	"mime"
 	"net/http"
 	"path"
-	"paygate/adapters/httpapi/web"
 	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"paygate/adapters/httpapi/web"
 )
 
 // notBuilt is index.html when frontend/dist holds no build (a clean clone

@@ -6,15 +6,15 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
-	"paygate/adapters/httpapi/web"
-	"paygate/core/money"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/adapters/httpapi/web"
 	"paygate/core/accounts/user"
+	"paygate/core/money"
 	"paygate/core/money/topup"
 	"paygate/core/platform/errs"
 	"paygate/core/platform/inr"

@@ -2,12 +2,13 @@ package httpapi
 
 import (
 	"net/http"
-	"paygate/adapters/httpapi/web"
-	"paygate/core/accounts"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	meteringhttp "paygate/adapters/httpapi/metering"
+	"paygate/adapters/httpapi/web"
+	"paygate/core/accounts"
 	"paygate/core/accounts/user"
 	"paygate/core/money/ledger"
 	"paygate/core/platform/directory"
@@ -238,5 +239,5 @@ func (h *server) AdjustBalance(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusCreated, ToTransactionResponse(e))
+	return c.JSON(http.StatusCreated, meteringhttp.ToTransactionResponse(e))
 }

@@ -1,4 +1,4 @@
-package httpapi
+package metering
 
 import (
 	"encoding/json"
@@ -49,7 +49,7 @@ func ToTransactionResponse(e *ledger.Entry) TransactionResponse {
 // (api_hit, balance_request, adjustment, recharge and any later one).
 var ReferenceTypePattern = regexp.MustCompile(`^[a-z][a-z0-9_]{0,49}$`)
 
-func (h *server) ListTransactions(c echo.Context) error {
+func (h *Handler) ListTransactions(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	hdr := HistoryQuery(c, fe, h.app.History.Location(), ledger.ListWindow)
 	f := ledger.Filter{
@@ -183,7 +183,7 @@ func ToHitResponse(h *hitlog.Hit) HitResponse {
 	}
 }
 
-func (h *server) ListHits(c echo.Context) error {
+func (h *Handler) ListHits(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	hdr := HistoryQuery(c, fe, h.app.History.Location(), hitlog.ListWindow)
 	f := hitlog.Filter{

@@ -1,13 +1,13 @@
-package httpapi
+package metering
 
 import (
 	"net/http"
-	"paygate/adapters/httpapi/web"
-	"paygate/core/metering/history"
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/adapters/httpapi/web"
 	"paygate/core/accounts/user"
+	"paygate/core/metering/history"
 	"paygate/core/metering/report"
 	"paygate/core/platform/inr"
 )
@@ -133,7 +133,7 @@ func toDashboardResponse(d *history.Dashboard) dashboardResponse {
 	return out
 }
 
-func (h *server) Dashboard(c echo.Context) error {
+func (h *Handler) Dashboard(c echo.Context) error {
 	d, err := h.app.History.Dashboard(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err

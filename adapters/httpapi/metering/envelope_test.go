@@ -1,15 +1,16 @@
-package httpapi
+package metering
 
 import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"paygate/core/metering"
 	"strings"
 	"testing"
 
 	"github.com/labstack/echo/v4"
 	"github.com/shopspring/decimal"
+
+	"paygate/core/metering"
 )
 
 // The success envelope carries the upstream's body byte for byte (no

@@ -1,4 +1,4 @@
-package httpapi
+package metering
 
 import (
 	"encoding/base64"
@@ -42,7 +42,7 @@ func ServiceCredentials(r *http.Request) (key, secret string) {
 	return key, secret
 }
 
-func (h *server) CallService(c echo.Context) error {
+func (h *Handler) CallService(c echo.Context) error {
 	body, err := h.kit.ReadBody(c)
 	if err != nil {
 		return err

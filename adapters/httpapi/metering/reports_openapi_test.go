@@ -1,10 +1,7 @@
-package httpapi
+package metering
 
 import (
 	"encoding/json"
-	"paygate/adapters/httpapi/internal/apischema"
-	"paygate/adapters/httpapi/web"
-	"paygate/core/metering/history"
 	"reflect"
 	"slices"
 	"testing"
@@ -12,7 +9,10 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/shopspring/decimal"
 
+	"paygate/adapters/httpapi/internal/apischema"
+	"paygate/adapters/httpapi/web"
 	"paygate/core/accounts/user"
+	"paygate/core/metering/history"
 	"paygate/core/metering/report"
 )
 
