@@ -121,10 +121,10 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	in.GET("/payouts/:id", s.GetPayout)
 	admin.GET("/payout-limits", s.ListPayoutLimits)
 
-	in.GET("/webhooks/deliveries", s.ListDeliveries)
-	in.GET("/webhooks/deliveries/:id", s.GetDelivery)
-	in.POST("/webhooks/deliveries/:id/redeliver", s.Redeliver)
-	in.POST("/webhooks/rotate-secret", s.RotateWebhookSecret)
+	in.GET("/webhooks/deliveries", s.events.ListDeliveries)
+	in.GET("/webhooks/deliveries/:id", s.events.GetDelivery)
+	in.POST("/webhooks/deliveries/:id/redeliver", s.events.Redeliver)
+	in.POST("/webhooks/rotate-secret", s.events.RotateWebhookSecret)
 
 	admin.GET("/audit-logs", s.ListAudit)
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/adapters/httpapi/events"
 	"paygate/adapters/httpapi/metering"
 	"paygate/adapters/httpapi/web"
 	"paygate/core/app"
@@ -49,6 +50,7 @@ type server struct {
 
 	// The areas' handlers, each route of routes.go served by one.
 	metering *metering.Handler
+	events   *events.Handler
 
 	// In-memory limits of the account routes (accounts.go).
 	registrations, accountMail, resets *web.KeyedLimiter
@@ -80,6 +82,7 @@ func NewServer(d Deps) *echo.Echo {
 	}
 	s.kit = web.NewKit(d.Log, d.MaxBodyBytes, exportStall)
 	s.metering = metering.New(d.App, s.kit)
+	s.events = events.New(d.App, s.kit)
 	s.statementMax = d.StatementImportMaxBytes
 	if s.statementMax <= 0 {
 		s.statementMax = 20 << 20

@@ -1,4 +1,4 @@
-package httpapi
+package events
 
 import (
 	"encoding/json"
@@ -69,7 +69,7 @@ type deliveryDetailResponse struct {
 	Attempts []attemptResponse `json:"attempt_log"`
 }
 
-func (h *server) ListDeliveries(c echo.Context) error {
+func (h *Handler) ListDeliveries(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
 	loc := h.app.History.Location()
@@ -97,7 +97,7 @@ func (h *server) ListDeliveries(c echo.Context) error {
 	return web.WriteList(c, web.MapSlice(rows, toDeliveryResponse), p, pp, total)
 }
 
-func (h *server) GetDelivery(c echo.Context) error {
+func (h *Handler) GetDelivery(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -114,7 +114,7 @@ func toDeliveryDetail(d *outbox.DeliveryDetail) deliveryDetailResponse {
 		Attempts: web.MapSlice(d.Attempts, toAttemptResponse)}
 }
 
-func (h *server) Redeliver(c echo.Context) error {
+func (h *Handler) Redeliver(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -133,7 +133,7 @@ type webhookSecretResponse struct {
 	Secret string `json:"secret"`
 }
 
-func (h *server) RotateWebhookSecret(c echo.Context) error {
+func (h *Handler) RotateWebhookSecret(c echo.Context) error {
 	secret, err := h.app.Outbox.RotateWebhookSecret(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
