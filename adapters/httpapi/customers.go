@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	accountshttp "paygate/adapters/httpapi/accounts"
 	meteringhttp "paygate/adapters/httpapi/metering"
 	"paygate/adapters/httpapi/web"
 	"paygate/core/accounts/user"
@@ -43,8 +44,8 @@ func (h *server) CreateCustomer(c echo.Context) error {
 }
 
 // customerResponse is a user JSON naming its reseller (the caller).
-func (h *server) customerResponse(reseller, u *user.User) UserResponse {
-	r := ToUserResponse(u)
+func (h *server) customerResponse(reseller, u *user.User) accountshttp.UserResponse {
+	r := accountshttp.ToUserResponse(u)
 	r.ResellerName = &reseller.Name
 	return r
 }
@@ -64,7 +65,7 @@ func (h *server) ListCustomers(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return web.WriteList(c, web.MapSlice(rows, func(u *user.User) UserResponse { return h.customerResponse(web.Caller(c), u) }), p, pp, total)
+	return web.WriteList(c, web.MapSlice(rows, func(u *user.User) accountshttp.UserResponse { return h.customerResponse(web.Caller(c), u) }), p, pp, total)
 }
 
 func (h *server) GetCustomer(c echo.Context) error {
@@ -126,7 +127,7 @@ func (h *server) ListCustomerKeys(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return web.WritePaged(c, web.MapSlice(keys, h.ToKeyResponse))
+	return web.WritePaged(c, web.MapSlice(keys, h.accounts.ToKeyResponse))
 }
 
 // errNoCSV: the customers' lists are JSON only.

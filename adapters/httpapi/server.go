@@ -12,6 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/adapters/httpapi/accounts"
 	"paygate/adapters/httpapi/events"
 	"paygate/adapters/httpapi/metering"
 	"paygate/adapters/httpapi/web"
@@ -49,11 +50,9 @@ type server struct {
 	kit   *web.Kit
 
 	// The areas' handlers, each route of routes.go served by one.
+	accounts *accounts.Handler
 	metering *metering.Handler
 	events   *events.Handler
-
-	// In-memory limits of the account routes (accounts.go).
-	registrations, accountMail, resets *web.KeyedLimiter
 
 	timeZone     string          // TIMEZONE, for the panel (spa.go)
 	metrics      Metrics         // nil: not measured (metrics.go)
@@ -63,7 +62,7 @@ type server struct {
 	// statement import this instance runs at a time (reconciliation.go).
 	statementMax int64
 	importing    chan struct{}
-	hsts         bool // PUBLIC_BASE_URL is https: send Strict-Transport-Security (headers.go), the refresh cookie is Secure (auth.go)
+	hsts         bool // PUBLIC_BASE_URL is https: send Strict-Transport-Security (headers.go), the refresh cookie is Secure (accounts/auth.go)
 
 	// logoUploads holds the one logo upload per reseller this instance
 	// runs at a time (brand.go).
@@ -81,6 +80,10 @@ func NewServer(d Deps) *echo.Echo {
 		exportStall = 30 * time.Second
 	}
 	s.kit = web.NewKit(d.Log, d.MaxBodyBytes, exportStall)
+	if d.App != nil && d.App.Gateway != nil {
+		s.hsts = strings.HasPrefix(strings.ToLower(d.App.Gateway.PublicBaseURL()), "https://")
+	}
+	s.accounts = accounts.New(d.App, s.kit, s.hsts)
 	s.metering = metering.New(d.App, s.kit)
 	s.events = events.New(d.App, s.kit)
 	s.statementMax = d.StatementImportMaxBytes
@@ -89,9 +92,6 @@ func NewServer(d Deps) *echo.Echo {
 	}
 	s.importing = make(chan struct{}, 1)
 	s.logoUploads = newOneEach()
-	s.registrations = web.NewKeyedLimiter(10, 6*time.Minute) // 10 an hour per address
-	s.accountMail = web.NewKeyedLimiter(5, 10*time.Minute)   // forgot-password requests: 5 a burst, then one per 10 min, per address (accounts: signin.MailEvery)
-	s.resets = web.NewKeyedLimiter(20, 30*time.Second)       // reset attempts per address (each hashes a password)
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError
@@ -103,9 +103,6 @@ func NewServer(d Deps) *echo.Echo {
 	if d.MetricsToken != "" {
 		sum := sha256.Sum256([]byte(d.MetricsToken))
 		s.metricsToken = sum[:]
-	}
-	if d.App != nil && d.App.Gateway != nil {
-		s.hsts = strings.HasPrefix(strings.ToLower(d.App.Gateway.PublicBaseURL()), "https://")
 	}
 	e.Use(requestID, s.accessLog, s.recoverPanics, s.baseHeaders, compression())
 	s.routes(e, d.Assets)

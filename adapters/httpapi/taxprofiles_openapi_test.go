@@ -10,9 +10,9 @@ import (
 	"paygate/core/billing/taxprofile"
 )
 
-// TestOpenAPITaxProfileSchemas keeps the billing settings', billing
-// profiles' and states' schemas in step with their DTOs, and validates
-// bodies their converters write.
+// TestOpenAPITaxProfileSchemas keeps the billing settings' and states'
+// schemas in step with their DTOs, and validates bodies their converters
+// write (the billing profile's: accounts' TestOpenAPIBillingProfileSchemas).
 func TestOpenAPITaxProfileSchemas(t *testing.T) {
 	doc := apischema.Load(t)
 	for _, tc := range []struct {
@@ -22,8 +22,6 @@ func TestOpenAPITaxProfileSchemas(t *testing.T) {
 	}{
 		{"BillingSettings", supplierResponse{}, true},
 		{"BillingSettingsInput", supplierRequest{}, false},
-		{"BillingProfile", billingProfileResponse{}, true},
-		{"BillingProfileInput", billingRequest{}, false},
 		{"GstState", gstStateResponse{}, true},
 	} {
 		t.Run(tc.schema, func(t *testing.T) { apischema.DTOMatches(t, doc, tc.schema, tc.dto, tc.response) })
@@ -33,14 +31,12 @@ func TestOpenAPITaxProfileSchemas(t *testing.T) {
 	full := &taxprofile.Supplier{LegalName: "Paygate Technologies", Address: "BKC\nMumbai", State: "27", GSTIN: "27AAPFU0939F1ZV",
 		PAN: "AAPFU0939F", InvoicePrefix: "PG", SAC: "998319", BankName: "HDFC Bank", AccountName: "Paygate",
 		AccountNumber: "50200012345678", IFSC: "HDFC0000240", UPI: "paygate@hdfcbank", UpdatedAt: now}
-	profile := &taxprofile.Profile{UserID: 7, LegalName: "Asha Traders", Address: "Bengaluru", State: "29", GSTIN: "29AAGCB7383J1Z4", UpdatedAt: now}
 	for _, tc := range []struct {
 		name, schema string
 		body         any
 	}{
 		{"settings never saved", "BillingSettings", toSupplierResponse(taxprofile.DefaultSupplier(), decimal.NewFromInt(18))},
 		{"settings", "BillingSettings", toSupplierResponse(full, decimal.NewFromInt(18))},
-		{"profile", "BillingProfile", toBillingProfileResponse(profile)},
 		{"state", "GstState", gstStateResponse{Code: "27", Name: "Maharashtra"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { apischema.BodyMatches(t, doc, tc.schema, tc.body) })

@@ -1,4 +1,4 @@
-package httpapi
+package accounts
 
 import (
 	"net/http"
@@ -13,7 +13,7 @@ import (
 )
 
 // signedIn requires a valid panel access token of an active user.
-func (h *server) SignedIn(next echo.HandlerFunc) echo.HandlerFunc {
+func (h *Handler) SignedIn(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		hdr := c.Request().Header.Get(echo.HeaderAuthorization)
 		tok, ok := strings.CutPrefix(hdr, "Bearer ")
@@ -65,25 +65,25 @@ const (
 	sessionHintCookie = "paygate_session"
 )
 
-func (h *server) setRefreshCookie(c echo.Context, token string, maxAge time.Duration) {
+func (h *Handler) setRefreshCookie(c echo.Context, token string, maxAge time.Duration) {
 	c.SetCookie(&http.Cookie{Name: refreshCookie, Value: token, Path: refreshCookiePath, MaxAge: int(maxAge / time.Second),
-		HttpOnly: true, Secure: h.hsts, SameSite: http.SameSiteStrictMode})
+		HttpOnly: true, Secure: h.secureCookies, SameSite: http.SameSiteStrictMode})
 	c.SetCookie(&http.Cookie{Name: sessionHintCookie, Value: "1", Path: "/", MaxAge: int(maxAge / time.Second),
-		Secure: h.hsts, SameSite: http.SameSiteStrictMode})
+		Secure: h.secureCookies, SameSite: http.SameSiteStrictMode})
 }
 
-func (h *server) clearRefreshCookie(c echo.Context) {
+func (h *Handler) clearRefreshCookie(c echo.Context) {
 	c.SetCookie(&http.Cookie{Name: refreshCookie, Value: "", Path: refreshCookiePath, MaxAge: -1,
-		HttpOnly: true, Secure: h.hsts, SameSite: http.SameSiteStrictMode})
+		HttpOnly: true, Secure: h.secureCookies, SameSite: http.SameSiteStrictMode})
 	c.SetCookie(&http.Cookie{Name: sessionHintCookie, Value: "", Path: "/", MaxAge: -1,
-		Secure: h.hsts, SameSite: http.SameSiteStrictMode})
+		Secure: h.secureCookies, SameSite: http.SameSiteStrictMode})
 }
 
 // refreshCookieMaxAge is the cookie's lifetime: the longest a session can
 // live, so the browser keeps it while the server may still accept it.
 const refreshCookieMaxAge = 90 * 24 * time.Hour
 
-func (h *server) Login(c echo.Context) error {
+func (h *Handler) Login(c echo.Context) error {
 	var req loginRequest
 	if err := h.kit.Bind(c, &req); err != nil {
 		return err
@@ -112,7 +112,7 @@ func refreshToken(c echo.Context, req refreshRequest) (token string, fromCookie 
 	return "", false
 }
 
-func (h *server) Refresh(c echo.Context) error {
+func (h *Handler) Refresh(c echo.Context) error {
 	var req refreshRequest
 	if err := h.kit.Bind(c, &req); err != nil {
 		return err
@@ -139,7 +139,7 @@ func (h *server) Refresh(c echo.Context) error {
 // logout ends the session of the caller's access token, and the session of
 // the refresh token sent (body, else cookie) when it is another of the
 // caller's; it clears the cookie.
-func (h *server) Logout(c echo.Context) error {
+func (h *Handler) Logout(c echo.Context) error {
 	var req refreshRequest
 	if err := h.kit.Bind(c, &req); err != nil {
 		return err
@@ -152,7 +152,7 @@ func (h *server) Logout(c echo.Context) error {
 	return c.NoContent(http.StatusNoContent)
 }
 
-func (h *server) Me(c echo.Context) error {
+func (h *Handler) Me(c echo.Context) error {
 	u, err := h.app.Accounts.Me(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package httpapi
+package accounts
 
 import (
 	"bytes"
@@ -41,7 +41,7 @@ type billingRequest struct {
 }
 
 // meOut answers the caller's own account with its billing profile.
-func (h *server) meOut(c echo.Context, u *user.User) error {
+func (h *Handler) meOut(c echo.Context, u *user.User) error {
 	out := ToUserResponse(u)
 	p, err := h.app.TaxSettings.Profile(c.Request().Context(), u.ID)
 	switch {
@@ -63,7 +63,7 @@ type billingPatch struct {
 	profile *taxprofile.Profile
 }
 
-func (h *server) readBillingPatch(raw json.RawMessage) (billingPatch, error) {
+func (h *Handler) readBillingPatch(raw json.RawMessage) (billingPatch, error) {
 	if raw == nil {
 		return billingPatch{}, nil
 	}
@@ -83,7 +83,7 @@ func (h *server) readBillingPatch(raw json.RawMessage) (billingPatch, error) {
 }
 
 // apply saves or clears the caller's profile.
-func (h *server) applyBillingPatch(ctx context.Context, userID uint64, b billingPatch) error {
+func (h *Handler) applyBillingPatch(ctx context.Context, userID uint64, b billingPatch) error {
 	switch {
 	case !b.set:
 		return nil

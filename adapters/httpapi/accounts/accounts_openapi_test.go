@@ -1,4 +1,4 @@
-package httpapi
+package accounts
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package httpapi
+package accounts
 
 import (
 	"encoding/json"
@@ -46,7 +46,7 @@ func orNull(m json.RawMessage) json.RawMessage {
 	return m
 }
 
-func (h *server) ListAudit(c echo.Context) error {
+func (h *Handler) ListAudit(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
 	loc := h.app.History.Location()

@@ -1,4 +1,4 @@
-package httpapi
+package accounts
 
 import (
 	"net/http"
@@ -75,7 +75,7 @@ type createUserRequest struct {
 	Plan     string `json:"plan" validate:"omitempty,max=50"`
 }
 
-func (h *server) CreateUser(c echo.Context) error {
+func (h *Handler) CreateUser(c echo.Context) error {
 	var req createUserRequest
 	if err := h.kit.Bind(c, &req); err != nil {
 		return err
@@ -90,7 +90,7 @@ func (h *server) CreateUser(c echo.Context) error {
 	return c.JSON(http.StatusCreated, ToUserResponse(u))
 }
 
-func (h *server) ListUsers(c echo.Context) error {
+func (h *Handler) ListUsers(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
 	f := user.Filter{Role: user.Role(c.QueryParam("role")), Status: user.Status(c.QueryParam("status")), Q: c.QueryParam("q"), Page: p, PerPage: pp}
@@ -115,7 +115,7 @@ func (h *server) ListUsers(c echo.Context) error {
 
 // nameResellers sets reseller_name of the users that have a reseller (one
 // lookup of the page's distinct resellers).
-func (h *server) nameResellers(c echo.Context, items []UserResponse) error {
+func (h *Handler) nameResellers(c echo.Context, items []UserResponse) error {
 	var ids directory.IDs
 	for _, u := range items {
 		if u.ParentID != nil {
@@ -137,7 +137,7 @@ func (h *server) nameResellers(c echo.Context, items []UserResponse) error {
 	return nil
 }
 
-func (h *server) GetUser(c echo.Context) error {
+func (h *Handler) GetUser(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -165,7 +165,7 @@ type patchUserRequest struct {
 	DailyPayoutLimit *string `json:"daily_payout_limit" validate:"omitempty,max=12"`
 }
 
-func (h *server) PatchUser(c echo.Context) error {
+func (h *Handler) PatchUser(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -195,7 +195,7 @@ func (h *server) PatchUser(c echo.Context) error {
 	return c.JSON(http.StatusOK, ToUserResponse(u))
 }
 
-func (h *server) SetUserStatus(st user.Status) echo.HandlerFunc {
+func (h *Handler) SetUserStatus(st user.Status) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		id, err := web.IDParam(c, "id")
 		if err != nil {
@@ -209,7 +209,7 @@ func (h *server) SetUserStatus(st user.Status) echo.HandlerFunc {
 	}
 }
 
-func (h *server) DeleteUser(c echo.Context) error {
+func (h *Handler) DeleteUser(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -226,7 +226,7 @@ type adjustmentRequest struct {
 	Description string `json:"description" validate:"required,max=1000"`
 }
 
-func (h *server) AdjustBalance(c echo.Context) error {
+func (h *Handler) AdjustBalance(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package httpapi
+package accounts
 
 import (
 	"context"
@@ -30,7 +30,7 @@ type registerRequest struct {
 	Password string `json:"password" validate:"required,max=255"`
 }
 
-func (h *server) Register(c echo.Context) error {
+func (h *Handler) Register(c echo.Context) error {
 	var req registerRequest
 	if err := h.kit.Bind(c, &req); err != nil {
 		return err
@@ -69,7 +69,7 @@ type verifyEmailRequest struct {
 	Token string `json:"token" validate:"required,max=2000"`
 }
 
-func (h *server) VerifyEmail(c echo.Context) error {
+func (h *Handler) VerifyEmail(c echo.Context) error {
 	var req verifyEmailRequest
 	if err := h.kit.Bind(c, &req); err != nil {
 		return err
@@ -84,7 +84,7 @@ func (h *server) VerifyEmail(c echo.Context) error {
 // went or one had gone within the last few minutes.
 const resendMessage = "A verification link is on its way, unless one was sent in the last 5 minutes: check your inbox."
 
-func (h *server) ResendVerification(c echo.Context) error {
+func (h *Handler) ResendVerification(c echo.Context) error {
 	// No 429 here: the caller is signed in, and the account gets at most
 	// one mail every few minutes whoever asks (panel.ResendVerification), so
 	// another session's requests never refuse the owner.
@@ -98,7 +98,7 @@ type forgotPasswordRequest struct {
 	Email string `json:"email" validate:"required,max=255"`
 }
 
-func (h *server) ForgotPassword(c echo.Context) error {
+func (h *Handler) ForgotPassword(c echo.Context) error {
 	var req forgotPasswordRequest
 	if err := h.kit.Bind(c, &req); err != nil {
 		return err
@@ -125,7 +125,7 @@ type resetPasswordRequest struct {
 	StayWithReseller bool `json:"stay_with_reseller"`
 }
 
-func (h *server) ResetPassword(c echo.Context) error {
+func (h *Handler) ResetPassword(c echo.Context) error {
 	var req resetPasswordRequest
 	if err := h.kit.Bind(c, &req); err != nil {
 		return err
@@ -155,7 +155,7 @@ func toSessionResponse(current uint64) func(*session.Token) sessionResponse {
 	}
 }
 
-func (h *server) ListSessions(c echo.Context) error {
+func (h *Handler) ListSessions(c echo.Context) error {
 	list, err := h.app.Accounts.Sessions(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
@@ -163,7 +163,7 @@ func (h *server) ListSessions(c echo.Context) error {
 	return web.WritePaged(c, web.MapSlice(list, toSessionResponse(web.CallerSession(c))))
 }
 
-func (h *server) RevokeSession(c echo.Context) error {
+func (h *Handler) RevokeSession(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return session.ErrNotFound
@@ -186,7 +186,7 @@ type patchMeRequest struct {
 	Billing json.RawMessage `json:"billing"`
 }
 
-func (h *server) PatchMe(c echo.Context) error {
+func (h *Handler) PatchMe(c echo.Context) error {
 	var req patchMeRequest
 	if err := h.kit.Bind(c, &req); err != nil {
 		return err

@@ -1,4 +1,4 @@
-package httpapi
+package accounts
 
 import (
 	"net/http"
@@ -26,7 +26,7 @@ type KeyResponse struct {
 	UpdatedAt       *time.Time `json:"updated_at"`
 }
 
-func (h *server) ToKeyResponse(k *apikey.Key) KeyResponse {
+func (h *Handler) ToKeyResponse(k *apikey.Key) KeyResponse {
 	r := KeyResponse{
 		ID: k.ID, Name: k.Name, Key: k.Key, AllowedServices: k.AllowedServices, AllowedIPs: k.AllowedIPs,
 		DailyLimit: k.DailyLimit, HitsToday: h.app.Keys.HitsToday(k), LastUsedAt: k.LastUsedAt, Status: string(k.Status),
@@ -45,7 +45,7 @@ type keyRequest struct {
 	DailyLimit      *int      `json:"daily_limit"`
 }
 
-func (h *server) ListKeys(c echo.Context) error {
+func (h *Handler) ListKeys(c echo.Context) error {
 	keys, err := h.app.Keys.ListKeys(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
@@ -53,7 +53,7 @@ func (h *server) ListKeys(c echo.Context) error {
 	return web.WritePaged(c, web.MapSlice(keys, h.ToKeyResponse))
 }
 
-func (h *server) CreateKey(c echo.Context) error {
+func (h *Handler) CreateKey(c echo.Context) error {
 	var req keyRequest
 	if err := h.kit.Bind(c, &req); err != nil {
 		return err
@@ -69,7 +69,7 @@ func (h *server) CreateKey(c echo.Context) error {
 	return c.JSON(http.StatusCreated, r)
 }
 
-func (h *server) PatchKey(c echo.Context) error {
+func (h *Handler) PatchKey(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -87,7 +87,7 @@ func (h *server) PatchKey(c echo.Context) error {
 	return c.JSON(http.StatusOK, h.ToKeyResponse(k))
 }
 
-func (h *server) RotateKey(c echo.Context) error {
+func (h *Handler) RotateKey(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -101,7 +101,7 @@ func (h *server) RotateKey(c echo.Context) error {
 	return c.JSON(http.StatusOK, r)
 }
 
-func (h *server) RevokeKey(c echo.Context) error {
+func (h *Handler) RevokeKey(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
