@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"paygate/adapters/httpapi/accounts"
+	"paygate/adapters/httpapi/catalog"
 	"paygate/adapters/httpapi/events"
 	"paygate/adapters/httpapi/metering"
 	"paygate/adapters/httpapi/web"
@@ -52,6 +53,7 @@ type server struct {
 	// The areas' handlers, each route of routes.go served by one.
 	accounts *accounts.Handler
 	metering *metering.Handler
+	catalog  *catalog.Handler
 	events   *events.Handler
 
 	timeZone     string          // TIMEZONE, for the panel (spa.go)
@@ -85,6 +87,7 @@ func NewServer(d Deps) *echo.Echo {
 	}
 	s.accounts = accounts.New(d.App, s.kit, s.hsts)
 	s.metering = metering.New(d.App, s.kit)
+	s.catalog = catalog.New(d.App, s.kit)
 	s.events = events.New(d.App, s.kit)
 	s.statementMax = d.StatementImportMaxBytes
 	if s.statementMax <= 0 {

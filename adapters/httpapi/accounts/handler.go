@@ -24,8 +24,8 @@ type Handler struct {
 // New builds the accounts handler.
 func New(a *app.App, kit *web.Kit, secureCookies bool) *Handler {
 	return &Handler{app: a, kit: kit, secureCookies: secureCookies,
-		registrations: web.NewKeyedLimiter(10, 6*time.Minute), // 10 an hour per address
-		accountMail:   web.NewKeyedLimiter(5, 10*time.Minute), // forgot-password requests: 5 a burst, then one per 10 min, per address (accounts: signin.MailEvery)
+		registrations: web.NewKeyedLimiter(10, 6*time.Minute),  // 10 an hour per address
+		accountMail:   web.NewKeyedLimiter(5, 10*time.Minute),  // forgot-password requests: 5 a burst, then one per 10 min, per address (accounts: signin.MailEvery)
 		resets:        web.NewKeyedLimiter(20, 30*time.Second), // reset attempts per address (each hashes a password)
 	}
 }

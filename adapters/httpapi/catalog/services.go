@@ -1,4 +1,4 @@
-package httpapi
+package catalog
 
 import (
 	"context"
@@ -71,7 +71,7 @@ func toServiceResponse(viewer *user.User, prices map[uint64]catalogadmin.Service
 }
 
 // servicesOut is rows as the caller sees them, with their prices.
-func (h *server) servicesOut(ctx context.Context, viewer *user.User, rows ...catalog.Service) ([]serviceResponse, error) {
+func (h *Handler) servicesOut(ctx context.Context, viewer *user.User, rows ...catalog.Service) ([]serviceResponse, error) {
 	prices, err := h.app.Catalog.PricesFor(ctx, viewer, rows)
 	if err != nil {
 		return nil, err
@@ -80,7 +80,7 @@ func (h *server) servicesOut(ctx context.Context, viewer *user.User, rows ...cat
 }
 
 // serviceOut is one service as the caller sees it, with its price.
-func (h *server) serviceOut(c echo.Context, status int, svc *catalog.Service) error {
+func (h *Handler) serviceOut(c echo.Context, status int, svc *catalog.Service) error {
 	out, err := h.servicesOut(c.Request().Context(), web.Caller(c), *svc)
 	if err != nil {
 		return err
@@ -102,7 +102,7 @@ type serviceRequest struct {
 	SAC         web.NullableString `json:"sac_code"` // null: the supplier's default
 }
 
-func (h *server) CreateService(c echo.Context) error {
+func (h *Handler) CreateService(c echo.Context) error {
 	var req serviceRequest
 	if err := h.kit.Bind(c, &req); err != nil {
 		return err
@@ -120,7 +120,7 @@ func (h *server) CreateService(c echo.Context) error {
 	return h.serviceOut(c, http.StatusCreated, out)
 }
 
-func (h *server) ListServices(c echo.Context) error {
+func (h *Handler) ListServices(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
 	f := catalog.Filter{Status: catalog.Status(c.QueryParam("status")), Category: c.QueryParam("category"), Q: c.QueryParam("q"), Page: p, PerPage: pp}
@@ -141,7 +141,7 @@ func (h *server) ListServices(c echo.Context) error {
 	return web.WriteList(c, out, p, pp, total)
 }
 
-func (h *server) GetService(c echo.Context) error {
+func (h *Handler) GetService(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -153,7 +153,7 @@ func (h *server) GetService(c echo.Context) error {
 	return h.serviceOut(c, http.StatusOK, svc)
 }
 
-func (h *server) PatchService(c echo.Context) error {
+func (h *Handler) PatchService(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -178,7 +178,7 @@ func (h *server) PatchService(c echo.Context) error {
 	return h.serviceOut(c, http.StatusOK, svc)
 }
 
-func (h *server) DeleteService(c echo.Context) error {
+func (h *Handler) DeleteService(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -218,7 +218,7 @@ func toDocResponse(d *catalog.Doc) docResponse {
 	}
 }
 
-func (h *server) GetDoc(c echo.Context) error {
+func (h *Handler) GetDoc(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -230,7 +230,7 @@ func (h *server) GetDoc(c echo.Context) error {
 	return c.JSON(http.StatusOK, toDocResponse(d))
 }
 
-func (h *server) PutDoc(c echo.Context) error {
+func (h *Handler) PutDoc(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -254,7 +254,7 @@ func (h *server) PutDoc(c echo.Context) error {
 // PUBLIC_BASE_URL, with its documented parameters (its parameter list when
 // it has no docs) and placeholders for the key and secret. Whoever may see
 // the service may see its samples.
-func (h *server) GetSamples(c echo.Context) error {
+func (h *Handler) GetSamples(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err

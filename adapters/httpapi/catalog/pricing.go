@@ -1,4 +1,4 @@
-package httpapi
+package catalog
 
 import (
 	"net/http"
@@ -61,7 +61,7 @@ func (r *priceRequest) amounts() (catalogadmin.PricePatch, error) {
 	return p, fe.Err()
 }
 
-func (h *server) ListPricing(c echo.Context) error {
+func (h *Handler) ListPricing(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -73,7 +73,7 @@ func (h *server) ListPricing(c echo.Context) error {
 	return web.WritePaged(c, web.MapSlice(rows, toPriceResponse))
 }
 
-func (h *server) CreatePricing(c echo.Context) error {
+func (h *Handler) CreatePricing(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -106,7 +106,7 @@ func (h *server) CreatePricing(c echo.Context) error {
 	return c.JSON(http.StatusCreated, toPriceResponse(out))
 }
 
-func (h *server) PatchPricing(c echo.Context) error {
+func (h *Handler) PatchPricing(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -129,7 +129,7 @@ func (h *server) PatchPricing(c echo.Context) error {
 	return c.JSON(http.StatusOK, toPriceResponse(out))
 }
 
-func (h *server) DeletePricing(c echo.Context) error {
+func (h *Handler) DeletePricing(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
