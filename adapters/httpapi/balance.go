@@ -25,5 +25,5 @@ func (h *server) CreateBalanceCheckout(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusCreated, h.ToPaymentResponse(&co.Payment))
+	return c.JSON(http.StatusCreated, h.gateway.ToPaymentResponse(&co.Payment))
 }

@@ -30,14 +30,6 @@ const cspSPA = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-
 // cspDocs is the API docs page's: rendered on the server, no script at all.
 const cspDocs = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
-// cspCheckout is the hosted checkout page's, with the nonce of its one
-// inline script (the status poll): the QR code is a data: image, the poll
-// reads this origin, the sandbox buttons post here.
-func cspCheckout(nonce string) string {
-	return "default-src 'none'; script-src 'nonce-" + nonce + "'; style-src 'unsafe-inline'; img-src data:; " +
-		"connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-}
-
 // baseHeaders sets the headers every answer carries before the handler
 // runs, so error answers carry them too; a handler may still replace
 // Cache-Control (a CSV export, a screenshot).

@@ -15,6 +15,7 @@ import (
 	"paygate/adapters/httpapi/accounts"
 	"paygate/adapters/httpapi/catalog"
 	"paygate/adapters/httpapi/events"
+	"paygate/adapters/httpapi/gateway"
 	"paygate/adapters/httpapi/metering"
 	"paygate/adapters/httpapi/web"
 	"paygate/core/app"
@@ -53,6 +54,8 @@ type server struct {
 	// The areas' handlers, each route of routes.go served by one.
 	accounts *accounts.Handler
 	metering *metering.Handler
+	gateway  *gateway.Handler
+	payouts  *gateway.Payouts
 	catalog  *catalog.Handler
 	events   *events.Handler
 
@@ -87,6 +90,8 @@ func NewServer(d Deps) *echo.Echo {
 	}
 	s.accounts = accounts.New(d.App, s.kit, s.hsts)
 	s.metering = metering.New(d.App, s.kit)
+	s.gateway = gateway.New(d.App, s.kit)
+	s.payouts = gateway.NewPayouts(d.App, s.kit)
 	s.catalog = catalog.New(d.App, s.kit)
 	s.events = events.New(d.App, s.kit)
 	s.statementMax = d.StatementImportMaxBytes

@@ -1,4 +1,4 @@
-package httpapi
+package gateway
 
 import (
 	"net/http"
@@ -34,7 +34,7 @@ func toHeldCollectionResponse(p *payment.Payment) heldCollectionResponse {
 		CreditHeldAt: p.CreditHeldAt, CreatedAt: web.TimePtr(p.CreatedAt)}
 }
 
-func (h *server) ListHeldCollections(c echo.Context) error {
+func (h *Handler) ListHeldCollections(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
 	if err := fe.Err(); err != nil {
@@ -50,7 +50,7 @@ func (h *server) ListHeldCollections(c echo.Context) error {
 // retryHeldCollection completes a held payment once its beneficiary's
 // balance can hold it: 200 with the payment; still too large 409
 // collection_held.
-func (h *server) RetryHeldCollection(c echo.Context) error {
+func (h *Handler) RetryHeldCollection(c echo.Context) error {
 	p, err := h.app.Gateway.RetryHeldCollection(c.Request().Context(), web.Caller(c), c.Param("id"))
 	if err != nil {
 		return err
@@ -65,7 +65,7 @@ type correctUTRRequest struct {
 
 // correctPaymentUTR is an admin replacing an open payment's UTR (the payer
 // mistyped it; the checkout page takes one UTR only), audited.
-func (h *server) CorrectPaymentUTR(c echo.Context) error {
+func (h *Handler) CorrectPaymentUTR(c echo.Context) error {
 	var req correctUTRRequest
 	if err := h.kit.Bind(c, &req); err != nil {
 		return err

@@ -1,4 +1,4 @@
-package httpapi
+package gateway
 
 import (
 	"encoding/json"
@@ -37,7 +37,7 @@ type beneficiaryListResponse struct {
 	Data []beneficiaryResponse `json:"data"`
 }
 
-func (h *server) ListBeneficiaries(c echo.Context) error {
+func (h *Payouts) ListBeneficiaries(c echo.Context) error {
 	list, err := h.app.Gateway.Beneficiaries(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
@@ -57,12 +57,12 @@ func (g *gatewayBody) bodyID(name string) uint64 {
 
 // createBeneficiary verifies a payee once (an account verification billed
 // on api_key_id) and saves it when found; it needs the payout credential.
-func (h *server) CreateBeneficiary(c echo.Context) error {
+func (h *Payouts) CreateBeneficiary(c echo.Context) error {
 	u := web.Caller(c)
 	if err := h.app.Accounts.CheckPayoutAuthorization(u, web.CallerSession(c), c.Request().Header.Get("X-Payout-Authorization")); err != nil {
 		return err
 	}
-	b, err := h.readGatewayBody(c, "api_key_id", "type", "name", "account_number", "ifsc", "vpa")
+	b, err := readGatewayBody(h.kit, c, "api_key_id", "type", "name", "account_number", "ifsc", "vpa")
 	if err != nil {
 		return err
 	}
@@ -88,7 +88,7 @@ func (h *server) CreateBeneficiary(c echo.Context) error {
 	return c.JSON(http.StatusCreated, toBeneficiaryResponse(saved))
 }
 
-func (h *server) DeleteBeneficiary(c echo.Context) error {
+func (h *Payouts) DeleteBeneficiary(c echo.Context) error {
 	id, err := strconv.ParseUint(c.Param("id"), 10, 64)
 	if err != nil || id == 0 {
 		return beneficiary.ErrNotFound

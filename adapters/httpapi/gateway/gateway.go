@@ -1,4 +1,4 @@
-package httpapi
+package gateway
 
 import (
 	"bytes"
@@ -41,7 +41,8 @@ func gatewayCredentials(c echo.Context) metering.Credentials {
 	return metering.Credentials{}
 }
 
-func (h *server) keyCaller(c echo.Context) gateway.KeyCaller {
+// keyCaller is the caller of a gateway endpoint: its credentials and address.
+func keyCaller(c echo.Context) gateway.KeyCaller {
 	return gateway.KeyCaller{Creds: gatewayCredentials(c), IP: c.RealIP()}
 }
 
@@ -55,8 +56,10 @@ type gatewayBody struct {
 	known  map[string]bool
 }
 
-func (h *server) readGatewayBody(c echo.Context, known ...string) (*gatewayBody, error) {
-	raw, err := h.kit.ReadBody(c)
+// readGatewayBody reads the body of a gateway request, of which known are
+// the expected fields.
+func readGatewayBody(kit *web.Kit, c echo.Context, known ...string) (*gatewayBody, error) {
+	raw, err := kit.ReadBody(c)
 	if err != nil {
 		return nil, err
 	}
@@ -132,8 +135,8 @@ type verifyData struct {
 	Message      *string `json:"message"`
 }
 
-func (h *server) VerifyAccount(c echo.Context) error {
-	b, err := h.readGatewayBody(c, "type", "account_number", "ifsc", "vpa", "pan", "name", "dob", "aadhaar")
+func (h *Handler) VerifyAccount(c echo.Context) error {
+	b, err := readGatewayBody(h.kit, c, "type", "account_number", "ifsc", "vpa", "pan", "name", "dob", "aadhaar")
 	if err != nil {
 		return err
 	}
@@ -181,8 +184,8 @@ func toRechargeResponse(r *recharge.Recharge) rechargeResponse {
 	}
 }
 
-func (h *server) RechargeMobile(c echo.Context) error {
-	b, err := h.readGatewayBody(c, "mobile", "operator", "circle", "amount", "reference_id")
+func (h *Handler) RechargeMobile(c echo.Context) error {
+	b, err := readGatewayBody(h.kit, c, "mobile", "operator", "circle", "amount", "reference_id")
 	if err != nil {
 		return err
 	}
@@ -207,12 +210,12 @@ type rechargeStatusResponse struct {
 	Data    rechargeResponse `json:"data"`
 }
 
-func (h *server) RechargeStatus(c echo.Context) error {
+func (h *Handler) RechargeStatus(c echo.Context) error {
 	ref := c.QueryParam("reference_id")
 	if ref == "" {
 		return errs.Validation(map[string][]string{"reference_id": {"is required"}})
 	}
-	r, err := h.app.Gateway.RechargeStatus(c.Request().Context(), h.keyCaller(c), ref)
+	r, err := h.app.Gateway.RechargeStatus(c.Request().Context(), keyCaller(c), ref)
 	if err != nil {
 		return err
 	}
@@ -223,11 +226,11 @@ type codeList[T any] struct {
 	Data []T `json:"data"`
 }
 
-func (h *server) RechargeOperators(c echo.Context) error {
+func (h *Handler) RechargeOperators(c echo.Context) error {
 	return c.JSON(http.StatusOK, codeList[recharge.Operator]{Data: recharge.Operators})
 }
 
-func (h *server) RechargeCircles(c echo.Context) error {
+func (h *Handler) RechargeCircles(c echo.Context) error {
 	return c.JSON(http.StatusOK, codeList[recharge.Circle]{Data: recharge.Circles})
 }
 
@@ -238,8 +241,8 @@ type paymentCreatedResponse struct {
 	Livemode   bool   `json:"livemode"`
 }
 
-func (h *server) CreatePayment(c echo.Context) error {
-	b, err := h.readGatewayBody(c, "amount", "currency", "customer_id", "callback_url")
+func (h *Handler) CreatePayment(c echo.Context) error {
+	b, err := readGatewayBody(h.kit, c, "amount", "currency", "customer_id", "callback_url")
 	if err != nil {
 		return err
 	}
@@ -289,7 +292,7 @@ type PaymentResponse struct {
 	UserEmail *string `json:"user_email,omitempty"`
 }
 
-func (h *server) ToPaymentResponse(p *payment.Payment) PaymentResponse {
+func (h *Handler) ToPaymentResponse(p *payment.Payment) PaymentResponse {
 	return PaymentResponse{
 		PaymentID: p.PublicID, Status: string(p.Status), Amount: inr.Format2(p.Amount), Currency: p.Currency,
 		CustomerID: p.CustomerID, CallbackURL: p.CallbackURL, PaymentURL: h.app.Gateway.PaymentURL(p.PublicID), Livemode: p.Livemode, UTR: p.UTR, UserID: p.UserID,
@@ -310,12 +313,12 @@ type paymentStatusData struct {
 	Refunds []refundResponse `json:"refunds"`
 }
 
-func (h *server) PaymentStatus(c echo.Context) error {
+func (h *Handler) PaymentStatus(c echo.Context) error {
 	id := c.QueryParam("payment_id")
 	if id == "" {
 		return errs.Validation(map[string][]string{"payment_id": {"is required"}})
 	}
-	p, err := h.app.Gateway.PaymentStatus(c.Request().Context(), h.keyCaller(c), id)
+	p, err := h.app.Gateway.PaymentStatus(c.Request().Context(), keyCaller(c), id)
 	if err != nil {
 		return err
 	}
@@ -331,7 +334,7 @@ func (h *server) PaymentStatus(c echo.Context) error {
 // ledger, newest first, in the panel's list envelope.
 // Like the panel's list it pages through the newest ledger.ListWindow rows
 // (a capped total); older rows are reached by narrowing from and to.
-func (h *server) GatewayTransactions(c echo.Context) error {
+func (h *Handler) GatewayTransactions(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	hdr := meteringhttp.HistoryQuery(c, fe, h.app.History.Location(), ledger.ListWindow)
 	if hdr.CSV {
@@ -344,7 +347,7 @@ func (h *server) GatewayTransactions(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	rows, total, err := h.app.Gateway.ListKeyTransactions(c.Request().Context(), h.keyCaller(c), f)
+	rows, total, err := h.app.Gateway.ListKeyTransactions(c.Request().Context(), keyCaller(c), f)
 	if err != nil {
 		return err
 	}
@@ -354,7 +357,7 @@ func (h *server) GatewayTransactions(c echo.Context) error {
 // Panel lists of gateway records: the caller's own; an admin's all (or one
 // user's with user_id).
 
-func (h *server) ListPayments(c echo.Context) error {
+func (h *Handler) ListPayments(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
 	loc := h.app.History.Location()
@@ -390,7 +393,7 @@ func (h *server) ListPayments(c echo.Context) error {
 	return web.WriteList(c, items, p, pp, total)
 }
 
-func (h *server) ListRecharges(c echo.Context) error {
+func (h *Handler) ListRecharges(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
 	loc := h.app.History.Location()

@@ -1,4 +1,4 @@
-package httpapi
+package gateway
 
 import (
 	"net/http"
@@ -54,8 +54,8 @@ func toOpeningResponse(o *accountopen.Opening) openingResponse {
 	}
 }
 
-func (h *server) OpenAccount(c echo.Context) error {
-	b, err := h.readGatewayBody(c, openingFields...)
+func (h *Handler) OpenAccount(c echo.Context) error {
+	b, err := readGatewayBody(h.kit, c, openingFields...)
 	if err != nil {
 		return err
 	}
@@ -81,12 +81,12 @@ type openingStatusResponse struct {
 	Data    openingResponse `json:"data"`
 }
 
-func (h *server) AccountOpenStatus(c echo.Context) error {
+func (h *Handler) AccountOpenStatus(c echo.Context) error {
 	ref := c.QueryParam("reference_id")
 	if ref == "" {
 		return errs.Validation(map[string][]string{"reference_id": {"is required"}})
 	}
-	o, err := h.app.Gateway.AccountOpeningStatus(c.Request().Context(), h.keyCaller(c), ref)
+	o, err := h.app.Gateway.AccountOpeningStatus(c.Request().Context(), keyCaller(c), ref)
 	if err != nil {
 		return err
 	}
@@ -95,7 +95,7 @@ func (h *server) AccountOpenStatus(c echo.Context) error {
 
 // listAccountOpenings is the panel's list: the caller's own; an admin's
 // all (or one user's with user_id).
-func (h *server) ListAccountOpenings(c echo.Context) error {
+func (h *Handler) ListAccountOpenings(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
 	loc := h.app.History.Location()

@@ -1,4 +1,4 @@
-package httpapi
+package gateway
 
 import (
 	"bytes"
@@ -134,7 +134,7 @@ button,a.button{box-sizing:border-box;width:100%;padding:12px;border:0;border-ra
 </html>
 `))
 
-func (h *server) renderCheckout(c echo.Context, status int, v checkoutView) error {
+func (h *Handler) renderCheckout(c echo.Context, status int, v checkoutView) error {
 	var buf bytes.Buffer
 	v.Nonce = web.NewNonce()
 	if err := checkoutTemplate.Execute(&buf, v); err != nil {
@@ -146,7 +146,7 @@ func (h *server) renderCheckout(c echo.Context, status int, v checkoutView) erro
 }
 
 // checkoutError renders the clear page of an unknown (404) or expired (410) payment.
-func (h *server) checkoutError(c echo.Context, err error) error {
+func (h *Handler) checkoutError(c echo.Context, err error) error {
 	if errs.KindOf(err) == errs.NotFound {
 		return h.renderCheckout(c, http.StatusNotFound, checkoutView{Title: "Payment not found",
 			Message: "There is no payment at this address. Check the link you were given."})
@@ -160,7 +160,7 @@ func (h *server) checkoutError(c echo.Context, err error) error {
 
 func paymentIDParam(c echo.Context) string { return "pay_" + c.Param("id") }
 
-func (h *server) checkoutView(co *gateway.Checkout) (int, checkoutView, error) {
+func (h *Handler) checkoutView(co *gateway.Checkout) (int, checkoutView, error) {
 	p := &co.Payment
 	v := checkoutView{
 		Found: true, Title: "Pay " + co.PayeeName, PaymentID: p.PublicID, Payee: co.PayeeName,
@@ -201,7 +201,7 @@ func merchantOrigin(callback string) string {
 	return u.Scheme + "://" + u.Host + "/"
 }
 
-func (h *server) CheckoutPage(c echo.Context) error {
+func (h *Handler) CheckoutPage(c echo.Context) error {
 	co, err := h.app.Gateway.OpenCheckout(c.Request().Context(), paymentIDParam(c))
 	if err != nil {
 		return h.checkoutError(c, err)
@@ -219,7 +219,7 @@ type checkoutStatusResponse struct {
 	Amount    string `json:"amount"`
 }
 
-func (h *server) CheckoutStatus(c echo.Context) error {
+func (h *Handler) CheckoutStatus(c echo.Context) error {
 	p, err := h.app.Gateway.CheckoutStatus(c.Request().Context(), paymentIDParam(c))
 	if err != nil {
 		return err
@@ -229,7 +229,7 @@ func (h *server) CheckoutStatus(c echo.Context) error {
 
 // completeCheckout handles the sandbox buttons: a same-origin form post
 // (a cross-site one is refused), then back to the page (303).
-func (h *server) CompleteCheckout(success bool) echo.HandlerFunc {
+func (h *Handler) CompleteCheckout(success bool) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if !sameOrigin(c.Request(), h.app.Gateway.PublicBaseURL()) {
 			return errs.E(errs.Forbidden, "cross_site_request", "Cross-site form posts are not accepted")
@@ -251,7 +251,7 @@ func (h *server) CompleteCheckout(success bool) echo.HandlerFunc {
 // same-origin post, then back to the page (303). A malformed UTR (422), one
 // another payment or balance request holds (409), or a second UTR (409:
 // only an admin corrects it) renders the page again with the reason.
-func (h *server) SubmitUTR(c echo.Context) error {
+func (h *Handler) SubmitUTR(c echo.Context) error {
 	if !sameOrigin(c.Request(), h.app.Gateway.PublicBaseURL()) {
 		return errs.E(errs.Forbidden, "cross_site_request", "Cross-site form posts are not accepted")
 	}
@@ -337,4 +337,12 @@ func IndianAmount(s string) string {
 		return intPart + "." + frac
 	}
 	return intPart
+}
+
+// cspCheckout is the hosted checkout page's, with the nonce of its one
+// inline script (the status poll): the QR code is a data: image, the poll
+// reads this origin, the sandbox buttons post here.
+func cspCheckout(nonce string) string {
+	return "default-src 'none'; script-src 'nonce-" + nonce + "'; style-src 'unsafe-inline'; img-src data:; " +
+		"connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 }

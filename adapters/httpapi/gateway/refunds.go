@@ -1,4 +1,4 @@
-package httpapi
+package gateway
 
 import (
 	"net/http"
@@ -49,7 +49,7 @@ type refundCreatedResponse struct {
 	PaymentRefundable string `json:"payment_refundable_amount"`
 }
 
-func (h *server) answerRefund(c echo.Context, res *gateway.RefundResult) error {
+func (h *Handler) answerRefund(c echo.Context, res *gateway.RefundResult) error {
 	if res.Replayed {
 		c.Response().Header().Set("Idempotent-Replayed", "true")
 	}
@@ -57,13 +57,13 @@ func (h *server) answerRefund(c echo.Context, res *gateway.RefundResult) error {
 		PaymentRefunded: inr.Format2(res.Payment.Refunded), PaymentRefundable: inr.Format2(res.Payment.Refundable())})
 }
 
-func (h *server) RefundPayment(c echo.Context) error {
-	b, err := h.readGatewayBody(c, "payment_id", "amount", "reason")
+func (h *Handler) RefundPayment(c echo.Context) error {
+	b, err := readGatewayBody(h.kit, c, "payment_id", "amount", "reason")
 	if err != nil {
 		return err
 	}
 	res, err := h.app.Gateway.RefundPayment(c.Request().Context(), gateway.RefundInput{
-		Creds: h.keyCaller(c), IdempotencyKey: c.Request().Header.Get("Idempotency-Key"),
+		Creds: keyCaller(c), IdempotencyKey: c.Request().Header.Get("Idempotency-Key"),
 		Request:    payment.RefundRequest{PaymentID: b.str("payment_id", false), Amount: b.str("amount", true), Reason: b.str("reason", false)},
 		BodyErrors: b.errors,
 	})
@@ -75,8 +75,8 @@ func (h *server) RefundPayment(c echo.Context) error {
 
 // panelRefundPayment is the signed-in merchant's refund of their payment
 // {id} (its payment_id).
-func (h *server) PanelRefundPayment(c echo.Context) error {
-	b, err := h.readGatewayBody(c, "amount", "reason")
+func (h *Handler) PanelRefundPayment(c echo.Context) error {
+	b, err := readGatewayBody(h.kit, c, "amount", "reason")
 	if err != nil {
 		return err
 	}
@@ -99,7 +99,7 @@ type paymentRefundsResponse struct {
 
 // listPaymentRefunds is a payment's refunds, oldest first: the merchant's
 // own payment, any for an admin.
-func (h *server) ListPaymentRefunds(c echo.Context) error {
+func (h *Handler) ListPaymentRefunds(c echo.Context) error {
 	p, list, err := h.app.Gateway.MerchantPaymentRefunds(c.Request().Context(), web.Caller(c), c.Param("id"))
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package httpapi
+package gateway
 
 import (
 	"context"
@@ -84,8 +84,8 @@ func (g *gatewayBody) beneficiary() payout.Beneficiary {
 	return b
 }
 
-func (h *server) PayoutTransfer(c echo.Context) error {
-	b, err := h.readGatewayBody(c, "beneficiary", "amount", "mode", "reference_id", "narration")
+func (h *Payouts) PayoutTransfer(c echo.Context) error {
+	b, err := readGatewayBody(h.kit, c, "beneficiary", "amount", "mode", "reference_id", "narration")
 	if err != nil {
 		return err
 	}
@@ -116,7 +116,7 @@ type payoutAuthorizeResponse struct {
 
 // authorizePayouts mints the caller's payout credential once the password
 // is typed again (rate-limited like a sign-in).
-func (h *server) AuthorizePayouts(c echo.Context) error {
+func (h *Payouts) AuthorizePayouts(c echo.Context) error {
 	var req payoutAuthorizeRequest
 	if err := h.kit.Bind(c, &req); err != nil {
 		return err
@@ -133,12 +133,12 @@ func (h *server) AuthorizePayouts(c echo.Context) error {
 // transfer of POST /api/v1/payout/transfer, billed on the key the body
 // names (api_key_id). Refused before anything is logged or charged when
 // the credential is missing or not live.
-func (h *server) PanelPayout(c echo.Context) error {
+func (h *Payouts) PanelPayout(c echo.Context) error {
 	u := web.Caller(c)
 	if err := h.app.Accounts.CheckPayoutAuthorization(u, web.CallerSession(c), c.Request().Header.Get("X-Payout-Authorization")); err != nil {
 		return err
 	}
-	b, err := h.readGatewayBody(c, "api_key_id", "beneficiary_id", "beneficiary", "amount", "mode", "reference_id", "narration")
+	b, err := readGatewayBody(h.kit, c, "api_key_id", "beneficiary_id", "beneficiary", "amount", "mode", "reference_id", "narration")
 	if err != nil {
 		return err
 	}
@@ -185,7 +185,7 @@ type payoutStatusResponse struct {
 	Data    payoutResponse `json:"data"`
 }
 
-func (h *server) PayoutStatus(c echo.Context) error {
+func (h *Payouts) PayoutStatus(c echo.Context) error {
 	id, ref := c.QueryParam("payout_id"), c.QueryParam("reference_id")
 	fe := errs.FieldErrors{}
 	switch {
@@ -199,7 +199,7 @@ func (h *server) PayoutStatus(c echo.Context) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	p, err := h.app.Gateway.PayoutStatus(c.Request().Context(), h.keyCaller(c), id, ref)
+	p, err := h.app.Gateway.PayoutStatus(c.Request().Context(), keyCaller(c), id, ref)
 	if err != nil {
 		return err
 	}
@@ -207,7 +207,7 @@ func (h *server) PayoutStatus(c echo.Context) error {
 }
 
 // getPayout is one payout for the panel: the caller's own, any for an admin.
-func (h *server) GetPayout(c echo.Context) error {
+func (h *Payouts) GetPayout(c echo.Context) error {
 	id := c.Param("id")
 	if !payout.ValidPublicID(id) {
 		return payout.ErrNotFound
@@ -219,7 +219,7 @@ func (h *server) GetPayout(c echo.Context) error {
 	return c.JSON(http.StatusOK, payoutStatusResponse{Success: true, Data: toPayoutResponse(p)})
 }
 
-func (h *server) ListPayouts(c echo.Context) error {
+func (h *Payouts) ListPayouts(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	loc := h.app.History.Location()
 	hdr := meteringhttp.HistoryQuery(c, fe, loc, maxListWindow)
@@ -299,7 +299,7 @@ type payoutQuoteResponse struct {
 	RemainingToday string  `json:"remaining_today"`
 }
 
-func (h *server) PayoutQuote(c echo.Context) error {
+func (h *Payouts) PayoutQuote(c echo.Context) error {
 	amount, ok := inr.Parse(c.QueryParam("amount"), 2)
 	switch {
 	case c.QueryParam("amount") == "":
@@ -329,7 +329,7 @@ type payoutLimitResponse struct {
 	UsedToday        string `json:"used_today"`
 }
 
-func (h *server) ListPayoutLimits(c echo.Context) error {
+func (h *Payouts) ListPayoutLimits(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
 	if err := fe.Err(); err != nil {
