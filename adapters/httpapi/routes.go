@@ -56,11 +56,11 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	in.DELETE("/api-keys/:id", s.accounts.RevokeKey)
 	in.POST("/api-keys/:id/rotate-secret", s.accounts.RotateKey)
 
-	in.GET("/balance-requests", s.ListTopUps)
-	in.POST("/balance-requests", s.CreateTopUp)
-	in.GET("/balance-requests/:id", s.GetTopUp)
-	in.GET("/balance-requests/:id/screenshot", s.TopUpScreenshot)
-	in.POST("/balance/checkout", s.CreateBalanceCheckout)
+	in.GET("/balance-requests", s.money.ListTopUps)
+	in.POST("/balance-requests", s.money.CreateTopUp)
+	in.GET("/balance-requests/:id", s.money.GetTopUp)
+	in.GET("/balance-requests/:id/screenshot", s.money.TopUpScreenshot)
+	in.POST("/balance/checkout", s.money.CreateBalanceCheckout)
 
 	in.GET("/transactions", s.metering.ListTransactions)
 	in.GET("/hit-logs", s.metering.ListHits)
@@ -78,7 +78,7 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	in.GET("/invoices/:id/pdf", s.InvoicePDF)
 	in.GET("/invoices/:id/einvoice", s.GetEInvoice)
 	in.PUT("/invoices/:id/irn", s.RecordIRN)
-	in.GET("/statements", s.GetStatement)
+	in.GET("/statements", s.money.GetStatement)
 
 	admin := in.Group("", web.AdminOnly)
 	admin.GET("/users", s.accounts.ListUsers)
@@ -132,8 +132,8 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	// that is not the caller's customer is 404. Balance requests are
 	// decided by admins, and by a reseller for its customers.
 	deciders := in.Group("", web.AdminOrReseller)
-	deciders.POST("/balance-requests/:id/approve", s.ApproveTopUp)
-	deciders.POST("/balance-requests/:id/reject", s.RejectTopUp)
+	deciders.POST("/balance-requests/:id/approve", s.money.ApproveTopUp)
+	deciders.POST("/balance-requests/:id/reject", s.money.RejectTopUp)
 	rs := in.Group("", web.ResellerOnly)
 	rs.POST("/customers", s.CreateCustomer)
 	rs.GET("/customers", s.ListCustomers)
@@ -166,10 +166,10 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	in.GET("/settings/payee", s.GetPayee)
 	in.GET("/settings/payee/upi-qr.png", s.GetPayeeUPIQR)
 
-	admin.POST("/reconciliation/statements", s.ImportStatement)
-	admin.GET("/reconciliation/lines", s.ListStatementLines)
-	admin.POST("/reconciliation/lines/:id/match", s.MatchStatementLine)
-	admin.POST("/reconciliation/lines/:id/dismiss", s.DismissStatementLine)
+	admin.POST("/reconciliation/statements", s.money.ImportStatement)
+	admin.GET("/reconciliation/lines", s.money.ListStatementLines)
+	admin.POST("/reconciliation/lines/:id/match", s.money.MatchStatementLine)
+	admin.POST("/reconciliation/lines/:id/dismiss", s.money.DismissStatementLine)
 	// Unknown panel paths are 404 for everyone. A group with middleware adds
 	// a catch-all that runs its middleware (so an anonymous caller would get
 	// 401); these, registered after every group, replace those catch-alls.

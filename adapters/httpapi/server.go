@@ -17,6 +17,7 @@ import (
 	"paygate/adapters/httpapi/events"
 	"paygate/adapters/httpapi/gateway"
 	"paygate/adapters/httpapi/metering"
+	"paygate/adapters/httpapi/money"
 	"paygate/adapters/httpapi/web"
 	"paygate/core/app"
 )
@@ -54,6 +55,7 @@ type server struct {
 	// The areas' handlers, each route of routes.go served by one.
 	accounts *accounts.Handler
 	metering *metering.Handler
+	money    *money.Handler
 	gateway  *gateway.Handler
 	payouts  *gateway.Payouts
 	catalog  *catalog.Handler
@@ -63,11 +65,7 @@ type server struct {
 	metrics      Metrics         // nil: not measured (metrics.go)
 	metricsToken []byte          // SHA-256 of METRICS_TOKEN; empty: /metrics off
 	routeLabels  map[string]bool // registered route patterns, the route labels
-	// statementMax is StatementImportMaxBytes; importing holds the one
-	// statement import this instance runs at a time (reconciliation.go).
-	statementMax int64
-	importing    chan struct{}
-	hsts         bool // PUBLIC_BASE_URL is https: send Strict-Transport-Security (headers.go), the refresh cookie is Secure (accounts/auth.go)
+	hsts         bool            // PUBLIC_BASE_URL is https: send Strict-Transport-Security (headers.go), the refresh cookie is Secure (accounts/auth.go)
 
 	// logoUploads holds the one logo upload per reseller this instance
 	// runs at a time (brand.go).
@@ -92,13 +90,13 @@ func NewServer(d Deps) *echo.Echo {
 	s.metering = metering.New(d.App, s.kit)
 	s.gateway = gateway.New(d.App, s.kit)
 	s.payouts = gateway.NewPayouts(d.App, s.kit)
+	statementMax := d.StatementImportMaxBytes
+	if statementMax <= 0 {
+		statementMax = 20 << 20
+	}
+	s.money = money.New(d.App, s.kit, s.gateway, statementMax)
 	s.catalog = catalog.New(d.App, s.kit)
 	s.events = events.New(d.App, s.kit)
-	s.statementMax = d.StatementImportMaxBytes
-	if s.statementMax <= 0 {
-		s.statementMax = 20 << 20
-	}
-	s.importing = make(chan struct{}, 1)
 	s.logoUploads = newOneEach()
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true

@@ -1,4 +1,4 @@
-package httpapi
+package money
 
 import (
 	"net/http"
@@ -16,7 +16,7 @@ type balanceCheckoutRequest struct {
 
 // createBalanceCheckout makes a payment to the platform that adds to the
 // caller's own balance when it succeeds; the caller opens payment_url.
-func (h *server) CreateBalanceCheckout(c echo.Context) error {
+func (h *Handler) CreateBalanceCheckout(c echo.Context) error {
 	var req balanceCheckoutRequest
 	if err := h.kit.Bind(c, &req); err != nil {
 		return err

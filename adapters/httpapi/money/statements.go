@@ -1,4 +1,4 @@
-package httpapi
+package money
 
 import (
 	"context"
@@ -33,7 +33,7 @@ type accountStatementResponse struct {
 
 // getStatement answers a month's statement: its figures (JSON), the PDF
 // with every entry, or the entries as CSV under the export rules.
-func (h *server) GetStatement(c echo.Context) error {
+func (h *Handler) GetStatement(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	month := c.QueryParam("month")
 	if month == "" {

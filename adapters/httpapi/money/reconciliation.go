@@ -1,4 +1,4 @@
-package httpapi
+package money
 
 import (
 	"errors"
@@ -33,7 +33,7 @@ const statementMemory = 64 << 10
 var errImportRunning = errs.E(errs.LimitExceeded, "import_in_progress",
 	"Another statement import is running; try again when it has finished")
 
-func (h *server) errStatementTooLarge() error {
+func (h *Handler) errStatementTooLarge() error {
 	return errs.E(errs.TooLarge, "body_too_large",
 		fmt.Sprintf("Request body too large: a statement file may be at most %s", byteSize(h.statementMax)))
 }
@@ -117,7 +117,7 @@ func toLineResponse(l *statement.Line) lineResponse {
 
 // importStatement reads a multipart/form-data statement: the CSV in field
 // file, optional column names in the *_column fields.
-func (h *server) ImportStatement(c echo.Context) error {
+func (h *Handler) ImportStatement(c echo.Context) error {
 	req := c.Request()
 	if mt, _, err := mime.ParseMediaType(req.Header.Get(echo.HeaderContentType)); err != nil || mt != echo.MIMEMultipartForm {
 		return web.ErrNotMultipart
@@ -191,7 +191,7 @@ func (h *server) ImportStatement(c echo.Context) error {
 
 var lineStatuses = []statement.Status{statement.StatusUnmatched, statement.StatusMatched, statement.StatusDismissed}
 
-func (h *server) ListStatementLines(c echo.Context) error {
+func (h *Handler) ListStatementLines(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
 	f := statement.Filter{Status: statement.Status(c.QueryParam("status")), StatementID: web.UintParam(c, fe, "statement_id"), Page: p, PerPage: pp}
@@ -213,7 +213,7 @@ type matchLineRequest struct {
 	BalanceRequestID uint64 `json:"balance_request_id"`
 }
 
-func (h *server) MatchStatementLine(c echo.Context) error {
+func (h *Handler) MatchStatementLine(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -234,7 +234,7 @@ type dismissLineRequest struct {
 	Note string `json:"note"`
 }
 
-func (h *server) DismissStatementLine(c echo.Context) error {
+func (h *Handler) DismissStatementLine(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err

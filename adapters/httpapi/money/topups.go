@@ -1,4 +1,4 @@
-package httpapi
+package money
 
 import (
 	"context"
@@ -71,7 +71,7 @@ var topUpFields = []string{"amount", "utr_number", "payment_method", "remarks"}
 // createTopUp reads a multipart/form-data balance request. The body is
 // bounded (maxTopUpBody) before a byte is parsed; unknown or repeated
 // fields are refused like unknown JSON fields.
-func (h *server) CreateTopUp(c echo.Context) error {
+func (h *Handler) CreateTopUp(c echo.Context) error {
 	req := c.Request()
 	if mt, _, err := mime.ParseMediaType(req.Header.Get(echo.HeaderContentType)); err != nil || mt != echo.MIMEMultipartForm {
 		return web.ErrNotMultipart
@@ -136,7 +136,7 @@ func (h *server) CreateTopUp(c echo.Context) error {
 	return c.JSON(http.StatusCreated, toTopUpResponse(r))
 }
 
-func (h *server) ListTopUps(c echo.Context) error {
+func (h *Handler) ListTopUps(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
 	loc := h.app.History.Location()
@@ -167,7 +167,7 @@ func (h *server) ListTopUps(c echo.Context) error {
 	return web.WriteList(c, web.MapSlice(rows, toTopUpResponse), p, pp, total)
 }
 
-func (h *server) GetTopUp(c echo.Context) error {
+func (h *Handler) GetTopUp(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -182,7 +182,7 @@ func (h *server) GetTopUp(c echo.Context) error {
 // topUpScreenshot streams the file with the type detected at upload. The
 // browser must not second-guess it (nosniff) nor run anything in it (CSP
 // sandbox); images show inline, a PDF is a download.
-func (h *server) TopUpScreenshot(c echo.Context) error {
+func (h *Handler) TopUpScreenshot(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -208,15 +208,15 @@ type decideTopUpRequest struct {
 	AdminRemarks string `json:"admin_remarks"`
 }
 
-func (h *server) ApproveTopUp(c echo.Context) error {
+func (h *Handler) ApproveTopUp(c echo.Context) error {
 	return h.decideTopUp(c, h.app.TopUps.ApproveTopUp)
 }
 
-func (h *server) RejectTopUp(c echo.Context) error {
+func (h *Handler) RejectTopUp(c echo.Context) error {
 	return h.decideTopUp(c, h.app.TopUps.RejectTopUp)
 }
 
-func (h *server) decideTopUp(c echo.Context, decide func(ctx context.Context, actor *user.User, id uint64, remarks string) (*topup.Request, error)) error {
+func (h *Handler) decideTopUp(c echo.Context, decide func(ctx context.Context, actor *user.User, id uint64, remarks string) (*topup.Request, error)) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -234,7 +234,7 @@ func (h *server) decideTopUp(c echo.Context, decide func(ctx context.Context, ac
 
 // listCustomerTopUps is GET /balance-requests?scope=customers: the
 // reseller's customers' requests, each naming its customer.
-func (h *server) listCustomerTopUps(c echo.Context, f topup.Filter) error {
+func (h *Handler) listCustomerTopUps(c echo.Context, f topup.Filter) error {
 	ctx := c.Request().Context()
 	rows, total, err := h.app.TopUps.ListCustomerTopUps(ctx, web.Caller(c), f)
 	if err != nil {
