@@ -66,18 +66,18 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	in.GET("/hit-logs", s.metering.ListHits)
 	in.GET("/dashboard", s.metering.Dashboard)
 
-	in.GET("/plans", s.ListPlans)
-	in.GET("/subscription", s.GetSubscription)
-	in.GET("/subscription/quote", s.QuoteSubscription)
-	in.POST("/subscription/change", s.ChangeSubscription)
+	in.GET("/plans", s.billing.ListPlans)
+	in.GET("/subscription", s.billing.GetSubscription)
+	in.GET("/subscription/quote", s.billing.QuoteSubscription)
+	in.POST("/subscription/change", s.billing.ChangeSubscription)
 
-	in.GET("/invoices", s.ListInvoices)
-	in.GET("/invoices/upcoming", s.UpcomingInvoice)
-	in.GET("/invoices/register", s.InvoiceRegister) // admins and resellers: their own documents' GSTR-1
-	in.GET("/invoices/:id", s.GetInvoice)
-	in.GET("/invoices/:id/pdf", s.InvoicePDF)
-	in.GET("/invoices/:id/einvoice", s.GetEInvoice)
-	in.PUT("/invoices/:id/irn", s.RecordIRN)
+	in.GET("/invoices", s.billing.ListInvoices)
+	in.GET("/invoices/upcoming", s.billing.UpcomingInvoice)
+	in.GET("/invoices/register", s.billing.InvoiceRegister) // admins and resellers: their own documents' GSTR-1
+	in.GET("/invoices/:id", s.billing.GetInvoice)
+	in.GET("/invoices/:id/pdf", s.billing.InvoicePDF)
+	in.GET("/invoices/:id/einvoice", s.billing.GetEInvoice)
+	in.PUT("/invoices/:id/irn", s.billing.RecordIRN)
 	in.GET("/statements", s.money.GetStatement)
 
 	admin := in.Group("", web.AdminOnly)
@@ -89,10 +89,10 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	admin.POST("/users/:id/activate", s.accounts.SetUserStatus(user.StatusActive))
 	admin.POST("/users/:id/block", s.accounts.SetUserStatus(user.StatusBlocked))
 	admin.POST("/users/:id/balance-adjustments", s.accounts.AdjustBalance)
-	admin.GET("/users/:id/subscription", s.GetUserSubscription)
-	admin.PATCH("/users/:id/subscription", s.SetSubscription)
-	admin.POST("/plans", s.CreatePlan)
-	admin.PATCH("/plans/:code", s.PatchPlan)
+	admin.GET("/users/:id/subscription", s.billing.GetUserSubscription)
+	admin.PATCH("/users/:id/subscription", s.billing.SetSubscription)
+	admin.POST("/plans", s.billing.CreatePlan)
+	admin.PATCH("/plans/:code", s.billing.PatchPlan)
 
 	admin.POST("/services", s.catalog.CreateService)
 	admin.PATCH("/services/:id", s.catalog.PatchService)
@@ -159,12 +159,12 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	// The invoices' parties: the supplier's details (admin: the platform's;
 	// reseller: its own; others 403) and the state codes a billing profile
 	// (PATCH /auth/me) picks from.
-	in.GET("/settings/billing", s.GetBillingSettings)
-	in.PUT("/settings/billing", s.PutBillingSettings)
-	in.GET("/gst/states", s.ListGSTStates)
+	in.GET("/settings/billing", s.billing.GetBillingSettings)
+	in.PUT("/settings/billing", s.billing.PutBillingSettings)
+	in.GET("/gst/states", s.billing.ListGSTStates)
 	// Where to pay in: the platform's bank account and UPI address (Add balance).
-	in.GET("/settings/payee", s.GetPayee)
-	in.GET("/settings/payee/upi-qr.png", s.GetPayeeUPIQR)
+	in.GET("/settings/payee", s.billing.GetPayee)
+	in.GET("/settings/payee/upi-qr.png", s.billing.GetPayeeUPIQR)
 
 	admin.POST("/reconciliation/statements", s.money.ImportStatement)
 	admin.GET("/reconciliation/lines", s.money.ListStatementLines)

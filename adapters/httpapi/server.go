@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"paygate/adapters/httpapi/accounts"
+	"paygate/adapters/httpapi/billing"
 	"paygate/adapters/httpapi/catalog"
 	"paygate/adapters/httpapi/events"
 	"paygate/adapters/httpapi/gateway"
@@ -55,6 +56,7 @@ type server struct {
 	// The areas' handlers, each route of routes.go served by one.
 	accounts *accounts.Handler
 	metering *metering.Handler
+	billing  *billing.Handler
 	money    *money.Handler
 	gateway  *gateway.Handler
 	payouts  *gateway.Payouts
@@ -88,6 +90,7 @@ func NewServer(d Deps) *echo.Echo {
 	}
 	s.accounts = accounts.New(d.App, s.kit, s.hsts)
 	s.metering = metering.New(d.App, s.kit)
+	s.billing = billing.New(d.App, s.kit)
 	s.gateway = gateway.New(d.App, s.kit)
 	s.payouts = gateway.NewPayouts(d.App, s.kit)
 	statementMax := d.StatementImportMaxBytes

@@ -1,4 +1,4 @@
-package httpapi
+package billing
 
 import (
 	"net/http"
@@ -39,7 +39,7 @@ type recordIRNRequest struct {
 	SignedQR string `json:"signed_qr"`
 }
 
-func (h *server) GetEInvoice(c echo.Context) error {
+func (h *Handler) GetEInvoice(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -51,7 +51,7 @@ func (h *server) GetEInvoice(c echo.Context) error {
 	return c.JSON(http.StatusOK, einvoice.From(e))
 }
 
-func (h *server) RecordIRN(c echo.Context) error {
+func (h *Handler) RecordIRN(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package httpapi
+package billing
 
 import (
 	"encoding/json"
@@ -40,7 +40,7 @@ type planList struct {
 	Data []planResponse `json:"data"`
 }
 
-func (h *server) ListPlans(c echo.Context) error {
+func (h *Handler) ListPlans(c echo.Context) error {
 	ps, err := h.app.Billing.Plans(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
@@ -84,7 +84,7 @@ type createPlanRequest struct {
 // createPlan adds a plan (admin, audited). monthly_price and monthly_calls
 // are required, null meaning a price agreed per account and unlimited
 // calls: a plan that bills is never made by leaving a field out.
-func (h *server) CreatePlan(c echo.Context) error {
+func (h *Handler) CreatePlan(c echo.Context) error {
 	var req createPlanRequest
 	if err := h.kit.Bind(c, &req); err != nil {
 		return err
@@ -117,7 +117,7 @@ type patchPlanRequest struct {
 	Status       *string            `json:"status"`
 }
 
-func (h *server) PatchPlan(c echo.Context) error {
+func (h *Handler) PatchPlan(c echo.Context) error {
 	var req patchPlanRequest
 	if err := h.kit.Bind(c, &req); err != nil {
 		return err
@@ -166,7 +166,7 @@ func toSubscriptionResponse(v *billing.View) subscriptionResponse {
 		NextAmount: inr.Format2(v.NextAmount), GraceEndsAt: v.GraceEndsAt}
 }
 
-func (h *server) GetSubscription(c echo.Context) error {
+func (h *Handler) GetSubscription(c echo.Context) error {
 	v, err := h.app.Billing.Subscription(c.Request().Context(), web.Caller(c).ID)
 	if err != nil {
 		return err
@@ -184,7 +184,7 @@ type quoteResponse struct {
 
 // quoteSubscription is what switching to plan_code would do, changing
 // nothing: the panel shows it before the owner confirms.
-func (h *server) QuoteSubscription(c echo.Context) error {
+func (h *Handler) QuoteSubscription(c echo.Context) error {
 	code := c.QueryParam("plan_code")
 	if code == "" || len(code) > 50 {
 		fe := errs.FieldErrors{}
@@ -205,7 +205,7 @@ func (h *server) QuoteSubscription(c echo.Context) error {
 
 // getUserSubscription is an admin reading an account's subscription, its
 // agreed price included.
-func (h *server) GetUserSubscription(c echo.Context) error {
+func (h *Handler) GetUserSubscription(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -224,7 +224,7 @@ type changeSubscriptionRequest struct {
 // changeSubscription is the owner switching between public plans: an
 // upgrade at once with its prorated charge (402 when short), a downgrade
 // from the next period.
-func (h *server) ChangeSubscription(c echo.Context) error {
+func (h *Handler) ChangeSubscription(c echo.Context) error {
 	var req changeSubscriptionRequest
 	if err := h.kit.Bind(c, &req); err != nil {
 		return err
@@ -243,7 +243,7 @@ type setSubscriptionRequest struct {
 
 // setSubscription is an admin putting an account on a plan at once, at an
 // agreed price for a custom-price plan; audited.
-func (h *server) SetSubscription(c echo.Context) error {
+func (h *Handler) SetSubscription(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err

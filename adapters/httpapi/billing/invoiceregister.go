@@ -1,4 +1,4 @@
-package httpapi
+package billing
 
 import (
 	"context"
@@ -122,7 +122,7 @@ func toRegisterResponse(reg *invoice.Register, loc *time.Location) registerRespo
 
 // invoiceRegister answers the month's GSTR-1 register of the caller's
 // documents (an admin: the platform's; a reseller: those it issued).
-func (h *server) InvoiceRegister(c echo.Context) error {
+func (h *Handler) InvoiceRegister(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	month := c.QueryParam("month")
 	if month == "" {

@@ -1,4 +1,4 @@
-package httpapi
+package billing
 
 import (
 	"net/http"
@@ -75,7 +75,7 @@ type supplierRequest struct {
 	UPI           string `json:"upi"`
 }
 
-func (h *server) GetBillingSettings(c echo.Context) error {
+func (h *Handler) GetBillingSettings(c echo.Context) error {
 	sup, err := h.app.TaxSettings.Supplier(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
@@ -86,14 +86,14 @@ func (h *server) GetBillingSettings(c echo.Context) error {
 // billingRate is the GST rate the caller's billing settings are checked
 // against (missing): GST_RATE for the platform's; 0 for a reseller's, whose
 // GSTIN is optional (without one it issues bills of supply).
-func (h *server) billingRate(u *user.User) decimal.Decimal {
+func (h *Handler) billingRate(u *user.User) decimal.Decimal {
 	if u != nil && u.Role == user.RoleReseller {
 		return decimal.Zero
 	}
 	return h.app.Invoicing.Rate()
 }
 
-func (h *server) PutBillingSettings(c echo.Context) error {
+func (h *Handler) PutBillingSettings(c echo.Context) error {
 	var req supplierRequest
 	if err := h.kit.Bind(c, &req); err != nil {
 		return err
@@ -115,7 +115,7 @@ type gstStateResponse struct {
 }
 
 // listGSTStates lists the GST state codes in force, for pickers.
-func (h *server) ListGSTStates(c echo.Context) error {
+func (h *Handler) ListGSTStates(c echo.Context) error {
 	states := gst.States()
 	out := struct {
 		Data []gstStateResponse `json:"data"`

@@ -1,4 +1,4 @@
-package httpapi
+package billing
 
 import (
 	"fmt"
@@ -96,7 +96,7 @@ func toInvoiceResponse(inv *invoice.Invoice) invoiceResponse {
 	return r
 }
 
-func (h *server) ListInvoices(c echo.Context) error {
+func (h *Handler) ListInvoices(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, per := web.Page(c, fe)
 	f := invoice.Filter{Month: c.QueryParam("month"), Kind: invoice.Kind(c.QueryParam("kind")), Page: p, PerPage: per}
@@ -137,7 +137,7 @@ func (h *server) ListInvoices(c echo.Context) error {
 	return c.JSON(http.StatusOK, out)
 }
 
-func (h *server) GetInvoice(c echo.Context) error {
+func (h *Handler) GetInvoice(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -149,7 +149,7 @@ func (h *server) GetInvoice(c echo.Context) error {
 	return c.JSON(http.StatusOK, toInvoiceResponse(inv))
 }
 
-func (h *server) InvoicePDF(c echo.Context) error {
+func (h *Handler) InvoicePDF(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -182,7 +182,7 @@ func fileName(number string) string {
 
 // upcomingInvoice is the caller's draft of this month; an admin's, any
 // account's with user_id. A month already issued has none: 204, no body.
-func (h *server) UpcomingInvoice(c echo.Context) error {
+func (h *Handler) UpcomingInvoice(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	var userID uint64
 	if id := web.UintParam(c, fe, "user_id"); id != nil {

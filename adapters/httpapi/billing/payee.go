@@ -1,4 +1,4 @@
-package httpapi
+package billing
 
 import (
 	"net/http"
@@ -32,7 +32,7 @@ type payeeResponse struct {
 	Checkout      bool   `json:"checkout"`
 }
 
-func (h *server) GetPayee(c echo.Context) error {
+func (h *Handler) GetPayee(c echo.Context) error {
 	p, err := h.app.TaxSettings.Payee(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
@@ -57,7 +57,7 @@ func payeeUPIIntent(upi, name string) string {
 	return "upi://pay?pa=" + esc(upi) + "&pn=" + esc(name) + "&cu=INR"
 }
 
-func (h *server) GetPayeeUPIQR(c echo.Context) error {
+func (h *Handler) GetPayeeUPIQR(c echo.Context) error {
 	p, err := h.app.TaxSettings.Payee(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
