@@ -16,10 +16,10 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	e.GET("/metrics", s.serveMetrics)
 
 	// A reseller's brand (brand.go): public, by the request's Host.
-	e.GET("/api/v1/brand", s.PublicBrand)
-	e.GET("/api/v1/brand/logo", s.PublicBrandLogo)
+	e.GET("/api/v1/brand", s.resale.PublicBrand)
+	e.GET("/api/v1/brand/logo", s.resale.PublicBrandLogo)
 	// A claimed domain's token, answered on that host (the domain check's proof).
-	e.GET("/.well-known/paygate-verification/:token", s.DomainChallenge)
+	e.GET("/.well-known/paygate-verification/:token", s.resale.DomainChallenge)
 
 	p := e.Group("/api/v1/panel")
 	p.POST("/auth/login", s.accounts.Login)
@@ -38,12 +38,12 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	in.DELETE("/auth/sessions/:id", s.accounts.RevokeSession)
 
 	// A reseller's brand page (brand.go).
-	in.GET("/brand", s.GetBrand)
-	in.PUT("/brand", s.PutBrand)
-	in.GET("/brand/logo", s.GetBrandLogo)
-	in.PUT("/brand/logo", s.PutBrandLogo)
-	in.DELETE("/brand/logo", s.DeleteBrandLogo)
-	in.POST("/brand/domains/:host/verify", s.VerifyBrandDomain)
+	in.GET("/brand", s.resale.GetBrand)
+	in.PUT("/brand", s.resale.PutBrand)
+	in.GET("/brand/logo", s.resale.GetBrandLogo)
+	in.PUT("/brand/logo", s.resale.PutBrandLogo)
+	in.DELETE("/brand/logo", s.resale.DeleteBrandLogo)
+	in.POST("/brand/domains/:host/verify", s.resale.VerifyBrandDomain)
 
 	in.GET("/services", s.catalog.ListServices)
 	in.GET("/services/:id", s.catalog.GetService)
@@ -135,26 +135,26 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	deciders.POST("/balance-requests/:id/approve", s.money.ApproveTopUp)
 	deciders.POST("/balance-requests/:id/reject", s.money.RejectTopUp)
 	rs := in.Group("", web.ResellerOnly)
-	rs.POST("/customers", s.CreateCustomer)
-	rs.GET("/customers", s.ListCustomers)
-	rs.GET("/customers/:id", s.GetCustomer)
-	rs.POST("/customers/:id/block", s.SetCustomerStatus(user.StatusBlocked))
-	rs.POST("/customers/:id/activate", s.SetCustomerStatus(user.StatusActive))
-	rs.PATCH("/customers/:id/limits", s.SetCustomerLimits)
-	rs.GET("/customers/:id/api-keys", s.ListCustomerKeys)
-	rs.GET("/customers/:id/hit-logs", s.ListCustomerHits)
-	rs.GET("/customers/:id/transactions", s.ListCustomerTransactions)
-	rs.GET("/customers/:id/transfers", s.ListCustomerTransfers)
-	rs.POST("/customers/:id/transfers", s.CreateTransfer)
-	rs.GET("/reseller/dashboard", s.ResellerDashboard)
+	rs.POST("/customers", s.resale.CreateCustomer)
+	rs.GET("/customers", s.resale.ListCustomers)
+	rs.GET("/customers/:id", s.resale.GetCustomer)
+	rs.POST("/customers/:id/block", s.resale.SetCustomerStatus(user.StatusBlocked))
+	rs.POST("/customers/:id/activate", s.resale.SetCustomerStatus(user.StatusActive))
+	rs.PATCH("/customers/:id/limits", s.resale.SetCustomerLimits)
+	rs.GET("/customers/:id/api-keys", s.resale.ListCustomerKeys)
+	rs.GET("/customers/:id/hit-logs", s.resale.ListCustomerHits)
+	rs.GET("/customers/:id/transactions", s.resale.ListCustomerTransactions)
+	rs.GET("/customers/:id/transfers", s.resale.ListCustomerTransfers)
+	rs.POST("/customers/:id/transfers", s.resale.CreateTransfer)
+	rs.GET("/reseller/dashboard", s.resale.ResellerDashboard)
 	// A reseller's selling prices, default markup and commissions (403 for
 	// anyone else).
-	in.GET("/customer-prices", s.ListCustomerPrices)
-	in.GET("/customer-prices/preview", s.PreviewCustomerPrices)
-	in.PUT("/customer-prices/:service_id", s.PutCustomerPrice)
-	in.DELETE("/customer-prices/:service_id", s.DeleteCustomerPrice)
-	in.PUT("/customer-markup", s.PutCustomerMarkup)
-	in.GET("/commissions", s.ListCommissions)
+	in.GET("/customer-prices", s.resale.ListCustomerPrices)
+	in.GET("/customer-prices/preview", s.resale.PreviewCustomerPrices)
+	in.PUT("/customer-prices/:service_id", s.resale.PutCustomerPrice)
+	in.DELETE("/customer-prices/:service_id", s.resale.DeleteCustomerPrice)
+	in.PUT("/customer-markup", s.resale.PutCustomerMarkup)
+	in.GET("/commissions", s.resale.ListCommissions)
 
 	// The invoices' parties: the supplier's details (admin: the platform's;
 	// reseller: its own; others 403) and the state codes a billing profile

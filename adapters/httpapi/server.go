@@ -19,6 +19,7 @@ import (
 	"paygate/adapters/httpapi/gateway"
 	"paygate/adapters/httpapi/metering"
 	"paygate/adapters/httpapi/money"
+	"paygate/adapters/httpapi/resale"
 	"paygate/adapters/httpapi/web"
 	"paygate/core/app"
 )
@@ -56,6 +57,7 @@ type server struct {
 	// The areas' handlers, each route of routes.go served by one.
 	accounts *accounts.Handler
 	metering *metering.Handler
+	resale   *resale.Handler
 	billing  *billing.Handler
 	money    *money.Handler
 	gateway  *gateway.Handler
@@ -68,10 +70,6 @@ type server struct {
 	metricsToken []byte          // SHA-256 of METRICS_TOKEN; empty: /metrics off
 	routeLabels  map[string]bool // registered route patterns, the route labels
 	hsts         bool            // PUBLIC_BASE_URL is https: send Strict-Transport-Security (headers.go), the refresh cookie is Secure (accounts/auth.go)
-
-	// logoUploads holds the one logo upload per reseller this instance
-	// runs at a time (brand.go).
-	logoUploads *oneEach
 }
 
 // NewServer builds the HTTP handler with every route of routes.go.
@@ -90,6 +88,7 @@ func NewServer(d Deps) *echo.Echo {
 	}
 	s.accounts = accounts.New(d.App, s.kit, s.hsts)
 	s.metering = metering.New(d.App, s.kit)
+	s.resale = resale.New(d.App, s.kit, s.accounts)
 	s.billing = billing.New(d.App, s.kit)
 	s.gateway = gateway.New(d.App, s.kit)
 	s.payouts = gateway.NewPayouts(d.App, s.kit)
@@ -100,7 +99,6 @@ func NewServer(d Deps) *echo.Echo {
 	s.money = money.New(d.App, s.kit, s.gateway, statementMax)
 	s.catalog = catalog.New(d.App, s.kit)
 	s.events = events.New(d.App, s.kit)
-	s.logoUploads = newOneEach()
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError

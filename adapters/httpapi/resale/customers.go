@@ -1,4 +1,4 @@
-package httpapi
+package resale
 
 import (
 	"encoding/json"
@@ -30,7 +30,7 @@ type createCustomerRequest struct {
 	Password string `json:"password" validate:"omitempty,max=255"`
 }
 
-func (h *server) CreateCustomer(c echo.Context) error {
+func (h *Handler) CreateCustomer(c echo.Context) error {
 	var req createCustomerRequest
 	if err := h.kit.Bind(c, &req); err != nil {
 		return err
@@ -44,13 +44,13 @@ func (h *server) CreateCustomer(c echo.Context) error {
 }
 
 // customerResponse is a user JSON naming its reseller (the caller).
-func (h *server) customerResponse(reseller, u *user.User) accountshttp.UserResponse {
+func (h *Handler) customerResponse(reseller, u *user.User) accountshttp.UserResponse {
 	r := accountshttp.ToUserResponse(u)
 	r.ResellerName = &reseller.Name
 	return r
 }
 
-func (h *server) ListCustomers(c echo.Context) error {
+func (h *Handler) ListCustomers(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	p, pp := web.Page(c, fe)
 	f := user.Filter{Status: user.Status(c.QueryParam("status")), Q: strings.TrimSpace(c.QueryParam("search")), Page: p, PerPage: pp}
@@ -68,7 +68,7 @@ func (h *server) ListCustomers(c echo.Context) error {
 	return web.WriteList(c, web.MapSlice(rows, func(u *user.User) accountshttp.UserResponse { return h.customerResponse(web.Caller(c), u) }), p, pp, total)
 }
 
-func (h *server) GetCustomer(c echo.Context) error {
+func (h *Handler) GetCustomer(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -80,7 +80,7 @@ func (h *server) GetCustomer(c echo.Context) error {
 	return c.JSON(http.StatusOK, h.customerResponse(web.Caller(c), u))
 }
 
-func (h *server) SetCustomerStatus(st user.Status) echo.HandlerFunc {
+func (h *Handler) SetCustomerStatus(st user.Status) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		id, err := web.IDParam(c, "id")
 		if err != nil {
@@ -101,7 +101,7 @@ type customerLimitsRequest struct {
 	CollectionFeePercent *string `json:"collection_fee_percent" validate:"omitempty,max=10"`
 }
 
-func (h *server) SetCustomerLimits(c echo.Context) error {
+func (h *Handler) SetCustomerLimits(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -118,7 +118,7 @@ func (h *server) SetCustomerLimits(c echo.Context) error {
 	return c.JSON(http.StatusOK, h.customerResponse(web.Caller(c), u))
 }
 
-func (h *server) ListCustomerKeys(c echo.Context) error {
+func (h *Handler) ListCustomerKeys(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -133,7 +133,7 @@ func (h *server) ListCustomerKeys(c echo.Context) error {
 // errNoCSV: the customers' lists are JSON only.
 var errNoCSV = errs.Validation(map[string][]string{"format": {"must be json here"}})
 
-func (h *server) ListCustomerHits(c echo.Context) error {
+func (h *Handler) ListCustomerHits(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -174,7 +174,7 @@ func (h *server) ListCustomerHits(c echo.Context) error {
 	return c.JSON(http.StatusOK, meteringhttp.HitListResponse{Data: items, Meta: m, PayloadRetentionSeconds: int64(h.app.Retention.Keep() / time.Second)})
 }
 
-func (h *server) ListCustomerTransactions(c echo.Context) error {
+func (h *Handler) ListCustomerTransactions(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -224,7 +224,7 @@ func toTransferResponse(t *transfer.Transfer) transferResponse {
 		BalanceRequestID: t.BalanceRequestID, CreatedAt: web.TimePtr(t.CreatedAt)}
 }
 
-func (h *server) CreateTransfer(c echo.Context) error {
+func (h *Handler) CreateTransfer(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -247,7 +247,7 @@ func (h *server) CreateTransfer(c echo.Context) error {
 	return c.JSON(http.StatusCreated, out)
 }
 
-func (h *server) ListCustomerTransfers(c echo.Context) error {
+func (h *Handler) ListCustomerTransfers(c echo.Context) error {
 	id, err := web.IDParam(c, "id")
 	if err != nil {
 		return err
@@ -304,7 +304,7 @@ func rangeEnd(c echo.Context, fe errs.FieldErrors, name string, loc *time.Locati
 
 // resellerDashboard is GET /reseller/dashboard?from=&to=: from's start
 // (default: 30 local days before today) up to to (default: now).
-func (h *server) ResellerDashboard(c echo.Context) error {
+func (h *Handler) ResellerDashboard(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	loc := h.app.History.Location()
 	from := web.TimeParam(c, fe, "from", loc, false)

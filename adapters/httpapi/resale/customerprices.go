@@ -1,4 +1,4 @@
-package httpapi
+package resale
 
 import (
 	"bytes"
@@ -52,7 +52,7 @@ type customerPricesResponse struct {
 	Meta customerPricesMeta      `json:"meta"`
 }
 
-func (h *server) ListCustomerPrices(c echo.Context) error {
+func (h *Handler) ListCustomerPrices(c echo.Context) error {
 	rows, markup, err := h.app.Selling.Prices(c.Request().Context(), web.Caller(c))
 	if err != nil {
 		return err
@@ -95,7 +95,7 @@ type customerPricePreviewList struct {
 // previewCustomerPrices is GET /customer-prices/preview?markup=&service_id=&price=:
 // every service as the reseller's customers would pay under that markup
 // (absent: the current one) and that one selling price, saving nothing.
-func (h *server) PreviewCustomerPrices(c echo.Context) error {
+func (h *Handler) PreviewCustomerPrices(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	opt := func(name string) *string {
 		if !c.QueryParams().Has(name) {
@@ -129,7 +129,7 @@ type customerPriceRequest struct {
 	Price *string `json:"price"`
 }
 
-func (h *server) PutCustomerPrice(c echo.Context) error {
+func (h *Handler) PutCustomerPrice(c echo.Context) error {
 	id, err := web.IDParam(c, "service_id")
 	if err != nil {
 		return err
@@ -153,7 +153,7 @@ func (h *server) PutCustomerPrice(c echo.Context) error {
 	return c.JSON(http.StatusOK, toCustomerPriceResponse(&row))
 }
 
-func (h *server) DeleteCustomerPrice(c echo.Context) error {
+func (h *Handler) DeleteCustomerPrice(c echo.Context) error {
 	id, err := web.IDParam(c, "service_id")
 	if err != nil {
 		return err
@@ -172,7 +172,7 @@ type customerMarkupResponse struct {
 	DefaultMarkup *string `json:"default_markup"`
 }
 
-func (h *server) PutCustomerMarkup(c echo.Context) error {
+func (h *Handler) PutCustomerMarkup(c echo.Context) error {
 	var req customerMarkupRequest
 	if err := h.kit.Bind(c, &req); err != nil {
 		return err
@@ -218,7 +218,7 @@ func toCommissionResponse(s *settlement.Settlement) commissionResponse {
 		CreatedAt: s.CreatedAt.UTC()}
 }
 
-func (h *server) ListCommissions(c echo.Context) error {
+func (h *Handler) ListCommissions(c echo.Context) error {
 	fe := errs.FieldErrors{}
 	loc := h.app.History.Location()
 	from, to := web.TimeParam(c, fe, "from", loc, false), web.TimeParam(c, fe, "to", loc, true)

@@ -1,4 +1,4 @@
-package httpapi
+package resale
 
 import (
 	"errors"
@@ -94,14 +94,14 @@ func toBrandResponse(bs *storefront.Brands, b brand.Brand) brandResponse {
 		DomainStates: states, LogoURL: logoURL("/api/v1/panel/brand/logo", b)}
 }
 
-func (h *server) brands() (*storefront.Brands, error) {
+func (h *Handler) brands() (*storefront.Brands, error) {
 	if h.app.Brands == nil {
 		return nil, errNoBrands
 	}
 	return h.app.Brands, nil
 }
 
-func (h *server) GetBrand(c echo.Context) error {
+func (h *Handler) GetBrand(c echo.Context) error {
 	bs, err := h.brands()
 	if err != nil {
 		return err
@@ -113,7 +113,7 @@ func (h *server) GetBrand(c echo.Context) error {
 	return c.JSON(http.StatusOK, toBrandResponse(bs, b))
 }
 
-func (h *server) PutBrand(c echo.Context) error {
+func (h *Handler) PutBrand(c echo.Context) error {
 	bs, err := h.brands()
 	if err != nil {
 		return err
@@ -131,7 +131,7 @@ func (h *server) PutBrand(c echo.Context) error {
 }
 
 // verifyBrandDomain checks the caller's claim on a domain (storefront.VerifyDomain).
-func (h *server) VerifyBrandDomain(c echo.Context) error {
+func (h *Handler) VerifyBrandDomain(c echo.Context) error {
 	bs, err := h.brands()
 	if err != nil {
 		return err
@@ -146,7 +146,7 @@ func (h *server) VerifyBrandDomain(c echo.Context) error {
 // domainChallenge answers a claim's token on the host claimed: the proof,
 // for the domain check, that the host reaches this service. 404 for a
 // token no one claims on that Host.
-func (h *server) DomainChallenge(c echo.Context) error {
+func (h *Handler) DomainChallenge(c echo.Context) error {
 	bs, err := h.brands()
 	if err != nil {
 		return err
@@ -165,7 +165,7 @@ func (h *server) DomainChallenge(c echo.Context) error {
 
 // putBrandLogo reads a multipart/form-data body with one file part, logo.
 // Its declared type and name are ignored: the content decides (brand.CheckLogo).
-func (h *server) PutBrandLogo(c echo.Context) error {
+func (h *Handler) PutBrandLogo(c echo.Context) error {
 	bs, err := h.brands()
 	if err != nil {
 		return err
@@ -254,7 +254,7 @@ func (o *oneEach) take(key uint64) (release func(), ok bool) {
 	}, true
 }
 
-func (h *server) DeleteBrandLogo(c echo.Context) error {
+func (h *Handler) DeleteBrandLogo(c echo.Context) error {
 	bs, err := h.brands()
 	if err != nil {
 		return err
@@ -266,7 +266,7 @@ func (h *server) DeleteBrandLogo(c echo.Context) error {
 }
 
 // getBrandLogo is the caller's own logo, for its brand page's preview.
-func (h *server) GetBrandLogo(c echo.Context) error {
+func (h *Handler) GetBrandLogo(c echo.Context) error {
 	bs, err := h.brands()
 	if err != nil {
 		return err
@@ -280,7 +280,7 @@ func (h *server) GetBrandLogo(c echo.Context) error {
 
 // publicBrand is the brand of the request's Host: a reseller's on one of
 // its domains, else the platform's.
-func (h *server) PublicBrand(c echo.Context) error {
+func (h *Handler) PublicBrand(c echo.Context) error {
 	bs, err := h.brands()
 	if err != nil {
 		return err
@@ -296,7 +296,7 @@ func (h *server) PublicBrand(c echo.Context) error {
 }
 
 // publicBrandLogo is the logo of the Host's reseller; 404 without one.
-func (h *server) PublicBrandLogo(c echo.Context) error {
+func (h *Handler) PublicBrandLogo(c echo.Context) error {
 	bs, err := h.brands()
 	if err != nil {
 		return err
