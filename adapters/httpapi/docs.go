@@ -18,24 +18,23 @@ import (
 	"paygate/api"
 )
 
-// openapiRoutes serves the OpenAPI document and a page rendering it. The
-// page is rendered on the server, once, from the embedded document: it loads
-// nothing from other hosts and needs no JavaScript.
-func (s *server) openapiRoutes(e *echo.Echo) {
-	e.GET("/api/openapi.yaml", func(c echo.Context) error {
-		c.Response().Header().Set(echo.HeaderCacheControl, "no-cache")
-		return c.Blob(http.StatusOK, "application/yaml", api.OpenAPI)
-	})
+// openAPIDocument serves api/openapi.yaml, as embedded.
+func openAPIDocument(c echo.Context) error {
+	c.Response().Header().Set(echo.HeaderCacheControl, "no-cache")
+	return c.Blob(http.StatusOK, "application/yaml", api.OpenAPI)
+}
 
-	e.GET("/api/docs", func(c echo.Context) error {
-		page, err := docsPageHTML()
-		if err != nil {
-			return err // logged once by the error handler, answered 500
-		}
-		web.PageHeaders(c, cspDocs, "same-origin")
-		c.Response().Header().Set(echo.HeaderCacheControl, "no-cache")
-		return c.HTMLBlob(http.StatusOK, page)
-	})
+// apiDocs serves a page rendering the OpenAPI document. The page is
+// rendered on the server, once, from the embedded document: it loads
+// nothing from other hosts and needs no JavaScript.
+func apiDocs(c echo.Context) error {
+	page, err := docsPageHTML()
+	if err != nil {
+		return err // logged once by the error handler, answered 500
+	}
+	web.PageHeaders(c, cspDocs, "same-origin")
+	c.Response().Header().Set(echo.HeaderCacheControl, "no-cache")
+	return c.HTMLBlob(http.StatusOK, page)
 }
 
 // docsPageHTML renders the page on first use; the document is embedded, so

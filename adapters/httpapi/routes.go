@@ -15,7 +15,7 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	e.GET("/readyz", s.readyz)
 	e.GET("/metrics", s.serveMetrics)
 
-	// A reseller's brand (brand.go): public, by the request's Host.
+	// A reseller's brand (resale/brand.go): public, by the request's Host.
 	e.GET("/api/v1/brand", s.resale.PublicBrand)
 	e.GET("/api/v1/brand/logo", s.resale.PublicBrandLogo)
 	// A claimed domain's token, answered on that host (the domain check's proof).
@@ -37,7 +37,7 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	in.GET("/auth/sessions", s.accounts.ListSessions)
 	in.DELETE("/auth/sessions/:id", s.accounts.RevokeSession)
 
-	// A reseller's brand page (brand.go).
+	// A reseller's brand page (resale/brand.go).
 	in.GET("/brand", s.resale.GetBrand)
 	in.PUT("/brand", s.resale.PutBrand)
 	in.GET("/brand/logo", s.resale.GetBrandLogo)
@@ -201,8 +201,12 @@ func (s *server) routes(e *echo.Echo, assets fs.FS) {
 	// Metered service calls: one endpoint per registered service slug.
 	e.Any("/api/v1/:slug", s.metering.CallService)
 
-	s.openapiRoutes(e)
+	// The API's contract and a page rendering it (docs.go).
+	e.GET("/api/openapi.yaml", openAPIDocument)
+	e.GET("/api/docs", apiDocs)
+
+	// The panel, and index.html for client routes (spa.go).
 	if assets != nil {
-		s.spa(e, assets) // spa.go: the panel, and index.html for client routes
+		e.GET("/*", s.spa(assets))
 	}
 }

@@ -41,9 +41,9 @@ type Deps struct {
 	Metrics      Metrics
 	MetricsToken string
 	// ExportStallTimeout ends a CSV export whose client reads nothing for
-	// this long (csv.go); 0 means 30 s.
+	// this long (web/csv.go); 0 means 30 s.
 	ExportStallTimeout time.Duration
-	// StatementImportMaxBytes bounds a statement upload (reconciliation.go);
+	// StatementImportMaxBytes bounds a statement upload (money/reconciliation.go);
 	// 0 means 20 MB.
 	StatementImportMaxBytes int64
 }

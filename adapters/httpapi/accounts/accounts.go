@@ -182,7 +182,7 @@ type patchMeRequest struct {
 	Password        *string            `json:"password" validate:"omitempty,max=255"`
 	CurrentPassword *string            `json:"current_password" validate:"omitempty,max=255"`
 	// Billing is the billing profile: absent, null (cleared) or an object
-	// (taxprofiles.go).
+	// (billingprofile.go).
 	Billing json.RawMessage `json:"billing"`
 }
 

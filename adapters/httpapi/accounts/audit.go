@@ -23,7 +23,7 @@ type auditResponse struct {
 	IPAddress  string          `json:"ip_address"`
 	RequestID  string          `json:"request_id"`
 	CreatedAt  *time.Time      `json:"created_at"`
-	// Names (names.go): the admin's, and the target's when it is a user or
+	// Names (web/names.go): the admin's, and the target's when it is a user or
 	// a service; absent when unknown.
 	ActorName   *string `json:"actor_name,omitempty"`
 	ActorEmail  *string `json:"actor_email,omitempty"`

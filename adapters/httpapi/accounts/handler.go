@@ -10,7 +10,7 @@ import (
 	"paygate/core/app"
 )
 
-// Handler serves the accounts routes of routes.go.
+// Handler serves the accounts routes of httpapi's routes.go.
 type Handler struct {
 	app *app.App
 	kit *web.Kit

@@ -44,7 +44,7 @@ type UserResponse struct {
 	ParentID     *uint64 `json:"parent_id"`
 	ResellerName *string `json:"reseller_name"`
 	// Billing is the caller's own billing profile, or null: in /auth/me
-	// only (taxprofiles.go).
+	// only (billingprofile.go).
 	Billing *web.Shown[billingProfileResponse] `json:"billing,omitempty"`
 }
 

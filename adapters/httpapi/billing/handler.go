@@ -8,7 +8,7 @@ import (
 	"paygate/core/app"
 )
 
-// Handler serves the billing routes of routes.go.
+// Handler serves the billing routes of httpapi's routes.go.
 type Handler struct {
 	app *app.App
 	kit *web.Kit

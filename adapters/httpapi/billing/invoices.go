@@ -65,7 +65,7 @@ type invoiceResponse struct {
 	PDFURL         *string               `json:"pdf_url"`
 	// IRN is the e-invoice registration its issuer recorded (einvoice.go).
 	IRN *invoiceIRNResponse `json:"irn"`
-	// The admins' list names the account (names.go).
+	// The admins' list names the account (web/names.go).
 	UserName  *string `json:"user_name,omitempty"`
 	UserEmail *string `json:"user_email,omitempty"`
 }

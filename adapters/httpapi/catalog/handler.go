@@ -7,7 +7,7 @@ import (
 	"paygate/core/app"
 )
 
-// Handler serves the catalog routes of routes.go.
+// Handler serves the catalog routes of httpapi's routes.go.
 type Handler struct {
 	app *app.App
 	kit *web.Kit

@@ -7,7 +7,7 @@ import (
 	"paygate/core/app"
 )
 
-// Handler serves the events routes of routes.go.
+// Handler serves the events routes of httpapi's routes.go.
 type Handler struct {
 	app *app.App
 	kit *web.Kit

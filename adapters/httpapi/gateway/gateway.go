@@ -287,7 +287,7 @@ type PaymentResponse struct {
 	CompletedAt *time.Time `json:"completed_at"`
 	CreatedAt   *time.Time `json:"created_at"`
 	UpdatedAt   *time.Time `json:"updated_at"`
-	// The panel's list names the user (names.go); the gateway's answers do not.
+	// The panel's list names the user (web/names.go); the gateway's answers do not.
 	UserName  *string `json:"user_name,omitempty"`
 	UserEmail *string `json:"user_email,omitempty"`
 }

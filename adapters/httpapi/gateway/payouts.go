@@ -44,7 +44,7 @@ type payoutResponse struct {
 	UpdatedAt   *time.Time                `json:"updated_at"`
 	ProcessedAt *time.Time                `json:"processed_at"`
 	ReversedAt  *time.Time                `json:"reversed_at"`
-	// The panel's list names the user (names.go); the gateway's answers do not.
+	// The panel's list names the user (web/names.go); the gateway's answers do not.
 	UserName  *string `json:"user_name,omitempty"`
 	UserEmail *string `json:"user_email,omitempty"`
 }

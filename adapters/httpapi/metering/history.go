@@ -31,7 +31,7 @@ type TransactionResponse struct {
 	Description   string     `json:"description"`
 	Status        string     `json:"status"`
 	CreatedAt     *time.Time `json:"created_at"`
-	// The panel's list names the user (names.go).
+	// The panel's list names the user (web/names.go).
 	UserName  *string `json:"user_name,omitempty"`
 	UserEmail *string `json:"user_email,omitempty"`
 }
@@ -152,7 +152,7 @@ type HitResponse struct {
 	Status          string          `json:"status"`
 	ResponseTimeMs  int             `json:"response_time_ms"`
 	CreatedAt       *time.Time      `json:"created_at"`
-	// Names of the ids above (names.go); absent when unknown.
+	// Names of the ids above (web/names.go); absent when unknown.
 	UserName       *string `json:"user_name,omitempty"`
 	UserEmail      *string `json:"user_email,omitempty"`
 	APIKeyName     *string `json:"api_key_name,omitempty"`

@@ -9,7 +9,7 @@ import (
 	"paygate/core/app"
 )
 
-// Handler serves the money routes of routes.go.
+// Handler serves the money routes of httpapi's routes.go.
 type Handler struct {
 	app     *app.App
 	kit     *web.Kit

@@ -9,7 +9,7 @@ import (
 	"paygate/core/app"
 )
 
-// Handler serves the resale routes of routes.go.
+// Handler serves the resale routes of httpapi's routes.go.
 type Handler struct {
 	app      *app.App
 	kit      *web.Kit
