@@ -7,12 +7,14 @@
 // one handler type (gateway has two: Handler and Payouts), named as core's
 // areas: accounts, events, metering, gateway, money, billing, catalog and
 // resale. Package web holds what they share (the strict JSON bind, lists,
-// CSV exports, the caller, the error body); an area package may import web
-// and a lower area's handlers (money the gateway's, resale the accounts'),
-// never this package. This package builds them (server.go), wires every
-// route to one (routes.go), and keeps what belongs to the server as a
-// whole: middleware, headers, compression, metrics, the error handler,
-// the API docs page and the panel.
+// CSV exports, the caller, the error body). An area package imports web,
+// and another area's package only to answer that area's resource as it
+// does: ledger entries and hit logs as metering's history lists them (to
+// accounts, gateway and resale), a payment as the gateway does (to money),
+// a key as accounts does (to resale). None imports this package, which
+// builds them (server.go), wires every route to one (routes.go), and keeps
+// what belongs to the server as a whole: middleware, headers, compression,
+// metrics, the error handler, the API docs page and the panel.
 //
 // Errors. Every error answers {"success": false, "message", "error",
 // "request_id"} (422 adding "errors"); unknown errors are logged once,
