@@ -56,14 +56,14 @@ type server struct {
 
 	// The areas' handlers, each route of routes.go served by one.
 	accounts *accounts.Handler
+	events   *events.Handler
 	metering *metering.Handler
-	resale   *resale.Handler
-	billing  *billing.Handler
-	money    *money.Handler
 	gateway  *gateway.Handler
 	payouts  *gateway.Payouts
+	money    *money.Handler
+	billing  *billing.Handler
 	catalog  *catalog.Handler
-	events   *events.Handler
+	resale   *resale.Handler
 
 	timeZone     string          // TIMEZONE, for the panel (spa.go)
 	metrics      Metrics         // nil: not measured (metrics.go)
@@ -87,9 +87,8 @@ func NewServer(d Deps) *echo.Echo {
 		s.hsts = strings.HasPrefix(strings.ToLower(d.App.Gateway.PublicBaseURL()), "https://")
 	}
 	s.accounts = accounts.New(d.App, s.kit, s.hsts)
+	s.events = events.New(d.App, s.kit)
 	s.metering = metering.New(d.App, s.kit)
-	s.resale = resale.New(d.App, s.kit, s.accounts)
-	s.billing = billing.New(d.App, s.kit)
 	s.gateway = gateway.New(d.App, s.kit)
 	s.payouts = gateway.NewPayouts(d.App, s.kit)
 	statementMax := d.StatementImportMaxBytes
@@ -97,8 +96,9 @@ func NewServer(d Deps) *echo.Echo {
 		statementMax = 20 << 20
 	}
 	s.money = money.New(d.App, s.kit, s.gateway, statementMax)
+	s.billing = billing.New(d.App, s.kit)
 	s.catalog = catalog.New(d.App, s.kit)
-	s.events = events.New(d.App, s.kit)
+	s.resale = resale.New(d.App, s.kit, s.accounts)
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError

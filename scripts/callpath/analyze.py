@@ -21,9 +21,9 @@ def fileof(name):
             if pat.search(open(os.path.join(d, f)).read()): return pkg + '/' + f
     return None
 # handler window
-start = next(i for i,e in enumerate(ev) if e[0]=='>' and e[2].endswith('httpapi.(*server).callService'))
+start = next(i for i,e in enumerate(ev) if e[0]=='>' and e[2].endswith('httpapi/metering.(*Handler).CallService'))
 g = ev[start][1]
-end = next(i for i in range(start, len(ev)) if ev[i][0]=='>>' and ev[i][1]==g and ev[i][2].endswith('httpapi.(*server).callService'))
+end = next(i for i in range(start, len(ev)) if ev[i][0]=='>>' and ev[i][1]==g and ev[i][2].endswith('httpapi/metering.(*Handler).CallService'))
 seq = [e for e in ev[start:end+1] if e[1]==g]
 # writer goroutines whose first event in the window is batcher.run
 seen = set(e[1] for e in ev[:start])

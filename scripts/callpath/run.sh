@@ -15,6 +15,6 @@ bin=$(mktemp -d)/httpapi.test
 (cd "$repo" && go test -c -gcflags='all=-N -l' -o "$bin" ./adapters/httpapi/)
 trace=${TRACE_OUT:-$(mktemp)}
 (cd "$repo/adapters/httpapi" && TESTDB_ONLY=sqlite "$dlv" trace --exec "$bin" \
-  'paygate/core/metering\.|paygate/adapters/mysqlstore\.|paygate/adapters/httpapi\.\(\*server\)\.callService' \
+  'paygate/core/metering\.|paygate/adapters/mysqlstore\.|paygate/adapters/httpapi/metering\.\(\*Handler\)\.CallService' \
   -- -test.run 'TestMeteredCallSuccessEnvelopeLedgerAndHitLog$' -test.count=1 >"$trace" 2>&1)
 python3 "$here/analyze.py" "$repo" "$trace"
