@@ -3,6 +3,19 @@
 // error body. routes.go shows the whole API; api/openapi.yaml is its
 // contract, and a test keeps the two listing the same endpoints.
 //
+// Layout. The handlers live by the product's area, one package each with
+// one handler type (gateway has two: Handler and Payouts), named as core's
+// areas: accounts, events, metering, gateway, money, billing, catalog and
+// resale. Package web holds what they share (the strict JSON bind, lists,
+// CSV exports, the caller, the error body). An area package imports web,
+// and another area's package only to answer that area's resource as it
+// does: ledger entries and hit logs as metering's history lists them (to
+// accounts, gateway and resale), a payment as the gateway does (to money),
+// a key as accounts does (to resale). None imports this package, which
+// builds them (server.go), wires every route to one (routes.go), and keeps
+// what belongs to the server as a whole: middleware, headers, compression,
+// metrics, the error handler, the API docs page and the panel.
+//
 // Errors. Every error answers {"success": false, "message", "error",
 // "request_id"} (422 adding "errors"); unknown errors are logged once,
 // here, with the request id, and answer a generic 500. Every 429 carries
@@ -38,9 +51,9 @@
 // allocation, BenchmarkCompressionSkipOnMeteredCall), CSV exports,
 // screenshots, range requests and health checks.
 //
-// The hosted checkout page (checkout.go) is server-rendered (html/template),
+// The hosted checkout page (gateway/checkout.go) is server-rendered (html/template),
 // polls its status every 3 s, and is no-store and no-referrer; its UPI QR
-// is a data URL, a PNG drawn by qr.go from yeqown/go-qrcode/v2's modules
+// is a data URL, a PNG drawn by web/qr.go from yeqown/go-qrcode/v2's modules
 // (medium error correction, the 4-module quiet zone readers need), read
 // back in a test by zbar's zbarimg (installed by make test; without it the
 // test skips, except under CI=true). Expired: a 410 page; unknown: 404.

@@ -14,27 +14,27 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/labstack/echo/v4"
 
+	"paygate/adapters/httpapi/web"
 	"paygate/api"
 )
 
-// openapiRoutes serves the OpenAPI document and a page rendering it. The
-// page is rendered on the server, once, from the embedded document: it loads
-// nothing from other hosts and needs no JavaScript.
-func (s *server) openapiRoutes(e *echo.Echo) {
-	e.GET("/api/openapi.yaml", func(c echo.Context) error {
-		c.Response().Header().Set(echo.HeaderCacheControl, "no-cache")
-		return c.Blob(http.StatusOK, "application/yaml", api.OpenAPI)
-	})
+// openAPIDocument serves api/openapi.yaml, as embedded.
+func openAPIDocument(c echo.Context) error {
+	c.Response().Header().Set(echo.HeaderCacheControl, "no-cache")
+	return c.Blob(http.StatusOK, "application/yaml", api.OpenAPI)
+}
 
-	e.GET("/api/docs", func(c echo.Context) error {
-		page, err := docsPageHTML()
-		if err != nil {
-			return err // logged once by the error handler, answered 500
-		}
-		pageHeaders(c, cspDocs, "same-origin")
-		c.Response().Header().Set(echo.HeaderCacheControl, "no-cache")
-		return c.HTMLBlob(http.StatusOK, page)
-	})
+// apiDocs serves a page rendering the OpenAPI document. The page is
+// rendered on the server, once, from the embedded document: it loads
+// nothing from other hosts and needs no JavaScript.
+func apiDocs(c echo.Context) error {
+	page, err := docsPageHTML()
+	if err != nil {
+		return err // logged once by the error handler, answered 500
+	}
+	web.PageHeaders(c, cspDocs, "same-origin")
+	c.Response().Header().Set(echo.HeaderCacheControl, "no-cache")
+	return c.HTMLBlob(http.StatusOK, page)
 }
 
 // docsPageHTML renders the page on first use; the document is embedded, so
@@ -188,7 +188,7 @@ func operationEntry(doc *openapi3.T, method, path string, item *openapi3.PathIte
 			if r == nil || r.Value == nil {
 				continue
 			}
-			o.Responses = append(o.Responses, docsResponse{Status: code, Description: deref(r.Value.Description), Type: contentTypes(r.Value.Content)})
+			o.Responses = append(o.Responses, docsResponse{Status: code, Description: web.Deref(r.Value.Description), Type: contentTypes(r.Value.Content)})
 		}
 	}
 	return o

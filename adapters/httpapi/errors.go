@@ -4,11 +4,11 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"paygate/adapters/httpapi/web"
 	"paygate/core/accounts/apikey"
 	"paygate/core/accounts/signin"
 	"paygate/core/events/outbox"
@@ -16,15 +16,6 @@ import (
 	"paygate/core/platform/errs"
 	"paygate/core/platform/export"
 )
-
-// errorBody is the body of every API error.
-type errorBody struct {
-	Success   bool                `json:"success"`
-	Message   string              `json:"message"`
-	Error     string              `json:"error"`
-	RequestID string              `json:"request_id,omitempty"`
-	Errors    map[string][]string `json:"errors,omitempty"`
-}
 
 var statusOf = map[errs.Kind]int{
 	errs.Invalid:           http.StatusUnprocessableEntity,
@@ -49,7 +40,7 @@ func (s *server) handleError(err error, c echo.Context) {
 	}
 	status, body := s.errorResponse(err, c)
 	if status == http.StatusTooManyRequests && c.Response().Header().Get("Retry-After") == "" {
-		c.Response().Header().Set("Retry-After", retryAfterSeconds(s.retryAfter(err)))
+		c.Response().Header().Set("Retry-After", web.RetryAfterSeconds(s.retryAfter(err)))
 	}
 	var werr error
 	if c.Request().Method == http.MethodHead {
@@ -62,8 +53,8 @@ func (s *server) handleError(err error, c echo.Context) {
 	}
 }
 
-func (s *server) errorResponse(err error, c echo.Context) (int, errorBody) {
-	body := errorBody{RequestID: requestIDOf(c)}
+func (s *server) errorResponse(err error, c echo.Context) (int, web.ErrorBody) {
+	body := web.ErrorBody{RequestID: web.RequestID(c)}
 	if e, ok := errs.As(err); ok {
 		status, known := statusOf[e.Kind]
 		if known {
@@ -107,7 +98,7 @@ func (s *server) retryAfter(err error) time.Duration {
 	var (
 		blocked *signin.BlockedError
 		redel   *outbox.RedeliveryLimitError
-		limited *limitedError
+		limited *web.LimitedError
 	)
 	switch {
 	case errors.As(err, &blocked):
@@ -115,7 +106,7 @@ func (s *server) retryAfter(err error) time.Duration {
 	case errors.As(err, &redel):
 		return redel.RetryAfter
 	case errors.As(err, &limited):
-		return limited.after
+		return limited.After
 	case errors.Is(err, apikey.ErrDailyLimit):
 		return s.app.Metering.UntilNextDay()
 	case errors.Is(err, metering.ErrPlanLimit):
@@ -124,9 +115,4 @@ func (s *server) retryAfter(err error) time.Duration {
 		return export.RetryAfter
 	}
 	return time.Minute
-}
-
-// retryAfterSeconds is d in whole seconds, rounded up, at least 1.
-func retryAfterSeconds(d time.Duration) string {
-	return strconv.FormatInt(max(int64((d+time.Second-1)/time.Second), 1), 10)
 }

@@ -3,6 +3,8 @@ package httpapi
 import (
 	"slices"
 	"strings"
+
+	"paygate/adapters/httpapi/web"
 )
 
 // PanelRoutes lists every registered panel route as "METHOD /path", with
@@ -18,3 +20,6 @@ func PanelRoutes() []string {
 	slices.Sort(out)
 	return out
 }
+
+// QRPNG exposes the checkout's QR code encoder to the tests.
+var QRPNG = web.QRPNG

@@ -1,8 +1,6 @@
 package httpapi
 
 import (
-	"crypto/rand"
-	"encoding/base64"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -31,29 +29,6 @@ const cspSPA = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-
 
 // cspDocs is the API docs page's: rendered on the server, no script at all.
 const cspDocs = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-
-// cspCheckout is the hosted checkout page's, with the nonce of its one
-// inline script (the status poll): the QR code is a data: image, the poll
-// reads this origin, the sandbox buttons post here.
-func cspCheckout(nonce string) string {
-	return "default-src 'none'; script-src 'nonce-" + nonce + "'; style-src 'unsafe-inline'; img-src data:; " +
-		"connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-}
-
-// newNonce is a fresh CSP nonce: 128 random bits.
-func newNonce() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+)
-	return base64.RawURLEncoding.EncodeToString(b[:])
-}
-
-// pageHeaders sets the headers of an HTML page: its policy and referrer
-// policy (the headers every answer carries come from baseHeaders).
-func pageHeaders(c echo.Context, csp, referrer string) {
-	h := c.Response().Header()
-	h.Set("Content-Security-Policy", csp)
-	h.Set("Referrer-Policy", referrer)
-}
 
 // baseHeaders sets the headers every answer carries before the handler
 // runs, so error answers carry them too; a handler may still replace

@@ -11,9 +11,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/oklog/ulid/v2"
-)
 
-const ctxRequestID = "request_id"
+	"paygate/adapters/httpapi/web"
+)
 
 // NewRequestID is "req_" + a ULID: sortable and unique across instances.
 // Its 80 random bits come from crypto/rand: ids are public (X-Request-ID),
@@ -26,15 +26,10 @@ func NewRequestID() string { return "req_" + ulid.MustNew(ulid.Now(), rand.Reade
 func requestID(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		id := NewRequestID()
-		c.Set(ctxRequestID, id)
+		web.SetRequestID(c, id)
 		c.Response().Header().Set(echo.HeaderXRequestID, id)
 		return next(c)
 	}
-}
-
-func requestIDOf(c echo.Context) string {
-	id, _ := c.Get(ctxRequestID).(string)
-	return id
 }
 
 // accessLog writes one JSON line per request. The query string is left out:
@@ -48,7 +43,7 @@ func (s *server) accessLog(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		req, res := c.Request(), c.Response()
 		s.log.LogAttrs(req.Context(), slog.LevelInfo, "request",
-			slog.String("request_id", requestIDOf(c)),
+			slog.String("request_id", web.RequestID(c)),
 			slog.String("method", req.Method),
 			slog.String("path", req.URL.Path),
 			slog.String("route", c.Path()),

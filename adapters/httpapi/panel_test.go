@@ -2,9 +2,10 @@ package httpapi_test
 
 import (
 	"fmt"
-	"paygate/core/gateway"
 	"strings"
 	"testing"
+
+	"paygate/core/gateway"
 )
 
 func TestAuthLoginRefreshLogout(t *testing.T) {

@@ -10,9 +10,17 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-playground/validator/v10"
 	"github.com/labstack/echo/v4"
 
+	"paygate/adapters/httpapi/accounts"
+	"paygate/adapters/httpapi/billing"
+	"paygate/adapters/httpapi/catalog"
+	"paygate/adapters/httpapi/events"
+	"paygate/adapters/httpapi/gateway"
+	"paygate/adapters/httpapi/metering"
+	"paygate/adapters/httpapi/money"
+	"paygate/adapters/httpapi/resale"
+	"paygate/adapters/httpapi/web"
 	"paygate/core/app"
 )
 
@@ -33,36 +41,35 @@ type Deps struct {
 	Metrics      Metrics
 	MetricsToken string
 	// ExportStallTimeout ends a CSV export whose client reads nothing for
-	// this long (csv.go); 0 means 30 s.
+	// this long (web/csv.go); 0 means 30 s.
 	ExportStallTimeout time.Duration
-	// StatementImportMaxBytes bounds a statement upload (reconciliation.go);
+	// StatementImportMaxBytes bounds a statement upload (money/reconciliation.go);
 	// 0 means 20 MB.
 	StatementImportMaxBytes int64
 }
 
 type server struct {
-	app      *app.App
-	log      *slog.Logger
-	ready    func(ctx context.Context) error
-	validate *validator.Validate
-	maxBody  int64
-	// In-memory limits of the account routes (accounts.go).
-	registrations, accountMail, resets *keyedLimiter
+	app   *app.App
+	log   *slog.Logger
+	ready func(ctx context.Context) error
+	kit   *web.Kit
+
+	// The areas' handlers, each route of routes.go served by one.
+	accounts *accounts.Handler
+	events   *events.Handler
+	metering *metering.Handler
+	gateway  *gateway.Handler
+	payouts  *gateway.Payouts
+	money    *money.Handler
+	billing  *billing.Handler
+	catalog  *catalog.Handler
+	resale   *resale.Handler
 
 	timeZone     string          // TIMEZONE, for the panel (spa.go)
 	metrics      Metrics         // nil: not measured (metrics.go)
 	metricsToken []byte          // SHA-256 of METRICS_TOKEN; empty: /metrics off
 	routeLabels  map[string]bool // registered route patterns, the route labels
-	exportStall  time.Duration   // ExportStallTimeout
-	// statementMax is StatementImportMaxBytes; importing holds the one
-	// statement import this instance runs at a time (reconciliation.go).
-	statementMax int64
-	importing    chan struct{}
-	hsts         bool // PUBLIC_BASE_URL is https: send Strict-Transport-Security (headers.go), the refresh cookie is Secure (auth.go)
-
-	// logoUploads holds the one logo upload per reseller this instance
-	// runs at a time (brand.go).
-	logoUploads *oneEach
+	hsts         bool            // PUBLIC_BASE_URL is https: send Strict-Transport-Security (headers.go), the refresh cookie is Secure (accounts/auth.go)
 }
 
 // NewServer builds the HTTP handler with every route of routes.go.
@@ -70,20 +77,28 @@ func NewServer(d Deps) *echo.Echo {
 	if d.MaxBodyBytes == 0 {
 		d.MaxBodyBytes = 1 << 20
 	}
-	s := &server{app: d.App, log: d.Log, ready: d.Ready, validate: newValidator(), maxBody: d.MaxBodyBytes, timeZone: d.TimeZone}
-	s.exportStall = d.ExportStallTimeout
-	if s.exportStall <= 0 {
-		s.exportStall = 30 * time.Second
+	s := &server{app: d.App, log: d.Log, ready: d.Ready, timeZone: d.TimeZone}
+	exportStall := d.ExportStallTimeout
+	if exportStall <= 0 {
+		exportStall = 30 * time.Second
 	}
-	s.statementMax = d.StatementImportMaxBytes
-	if s.statementMax <= 0 {
-		s.statementMax = 20 << 20
+	s.kit = web.NewKit(d.Log, d.MaxBodyBytes, exportStall)
+	if d.App != nil && d.App.Gateway != nil {
+		s.hsts = strings.HasPrefix(strings.ToLower(d.App.Gateway.PublicBaseURL()), "https://")
 	}
-	s.importing = make(chan struct{}, 1)
-	s.logoUploads = newOneEach()
-	s.registrations = newKeyedLimiter(10, 6*time.Minute) // 10 an hour per address
-	s.accountMail = newKeyedLimiter(5, 10*time.Minute)   // forgot-password requests: 5 a burst, then one per 10 min, per address (accounts: signin.MailEvery)
-	s.resets = newKeyedLimiter(20, 30*time.Second)       // reset attempts per address (each hashes a password)
+	s.accounts = accounts.New(d.App, s.kit, s.hsts)
+	s.events = events.New(d.App, s.kit)
+	s.metering = metering.New(d.App, s.kit)
+	s.gateway = gateway.New(d.App, s.kit)
+	s.payouts = gateway.NewPayouts(d.App, s.kit)
+	statementMax := d.StatementImportMaxBytes
+	if statementMax <= 0 {
+		statementMax = 20 << 20
+	}
+	s.money = money.New(d.App, s.kit, s.gateway, statementMax)
+	s.billing = billing.New(d.App, s.kit)
+	s.catalog = catalog.New(d.App, s.kit)
+	s.resale = resale.New(d.App, s.kit, s.accounts)
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError
@@ -95,9 +110,6 @@ func NewServer(d Deps) *echo.Echo {
 	if d.MetricsToken != "" {
 		sum := sha256.Sum256([]byte(d.MetricsToken))
 		s.metricsToken = sum[:]
-	}
-	if d.App != nil && d.App.Gateway != nil {
-		s.hsts = strings.HasPrefix(strings.ToLower(d.App.Gateway.PublicBaseURL()), "https://")
 	}
 	e.Use(requestID, s.accessLog, s.recoverPanics, s.baseHeaders, compression())
 	s.routes(e, d.Assets)

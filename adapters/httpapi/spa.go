@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"paygate/adapters/httpapi/web"
 )
 
 // notBuilt is index.html when frontend/dist holds no build (a clean clone
@@ -36,12 +38,12 @@ const notBuilt = `<!doctype html>
 // revalidated every time (no-cache, with an ETag). A file with a .br or .gz
 // copy from the build (frontend/scripts/compress-dist.mjs) is sent as that
 // copy to a client that accepts it.
-func (s *server) spa(e *echo.Echo, assets fs.FS) {
+func (s *server) spa(assets fs.FS) echo.HandlerFunc {
 	index := spaIndex(assets, s.timeZone)
 	etag := `"` + hex.EncodeToString(func() []byte { h := sha256.Sum256(index); return h[:8] }()) + `"`
 	files := http.FileServer(http.FS(assets))
 	serveIndex := func(c echo.Context) error {
-		pageHeaders(c, cspSPA, "same-origin")
+		web.PageHeaders(c, cspSPA, "same-origin")
 		h := c.Response().Header()
 		h.Set("Cache-Control", "no-cache")
 		h.Set("ETag", etag)
@@ -49,7 +51,7 @@ func (s *server) spa(e *echo.Echo, assets fs.FS) {
 		http.ServeContent(c.Response(), c.Request(), "index.html", time.Time{}, bytes.NewReader(index))
 		return nil
 	}
-	e.GET("/*", func(c echo.Context) error {
+	return func(c echo.Context) error {
 		p := c.Param("*")
 		switch {
 		case p == "" || p == "index.html":
@@ -79,7 +81,7 @@ func (s *server) spa(e *echo.Echo, assets fs.FS) {
 			return echo.ErrNotFound
 		}
 		return serveIndex(c)
-	})
+	}
 }
 
 // spaMayServe is false for the paths the panel never answers: the API, the

@@ -18,8 +18,8 @@ set -euo pipefail
 repo=$(cd "${1:-.}" && pwd)
 which=${2:-both}
 here=$(cd "$(dirname "$0")" && pwd)
-metered_route=${METERED_ROUTE:-'paygate/adapters/httpapi[./].*\.callService$'}
-payment_route=${PAYMENT_ROUTE:-'paygate/adapters/httpapi[./].*\.createPayment$'}
+metered_route=${METERED_ROUTE:-'paygate/adapters/httpapi[./].*\.[cC]allService$'}
+payment_route=${PAYMENT_ROUTE:-'paygate/adapters/httpapi[./].*\.[cC]reatePayment$'}
 store='paygate/adapters/[a-z]*store[./]'
 command -v dlv >/dev/null || GOFLAGS= go install github.com/go-delve/delve/cmd/dlv@v1.27.2
 dlv=$(command -v dlv || echo "$(go env GOPATH)/bin/dlv")
