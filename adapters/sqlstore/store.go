@@ -41,12 +41,8 @@ const (
 	DialectSQLite = "sqlite"
 )
 
-// The names the store's users know it by, declared by the shared base and
-// the metering store.
-type (
-	// Sealer encrypts the secret columns (sqlbase.Sealer).
-	Sealer = sqlbase.Sealer
-)
+// Sealer encrypts the secret columns (sqlbase.Sealer; UseSealer).
+type Sealer = sqlbase.Sealer
 
 // ErrInvalidReference: a row names a parent that does not exist
 // (sqlbase.ErrInvalidReference).
