@@ -9,9 +9,9 @@ import (
 	"paygate/core/app"
 )
 
-// Handler serves the gateway routes of httpapi's routes.go but the payouts': the
-// payments and their checkout page, refunds, held collections,
-// verification, recharges and account opening.
+// Handler serves the gateway routes of httpapi's routes.go but the
+// payouts': the payments and their checkout page, refunds, held
+// collections, verification, recharges and account opening.
 type Handler struct {
 	app *app.App
 	kit *web.Kit
@@ -20,9 +20,9 @@ type Handler struct {
 // New builds the gateway handler.
 func New(a *app.App, kit *web.Kit) *Handler { return &Handler{app: a, kit: kit} }
 
-// Payouts serves the payout routes of httpapi's routes.go: payouts through the API
-// and the panel, their quotes, authorisation and limits, and the
-// beneficiaries they are sent to.
+// Payouts serves the payout routes of httpapi's routes.go: payouts
+// through the API and the panel, their quotes, authorisation and limits,
+// and the beneficiaries they are sent to.
 type Payouts struct {
 	app *app.App
 	kit *web.Kit

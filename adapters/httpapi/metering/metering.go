@@ -68,8 +68,8 @@ func (h *Handler) CallService(c echo.Context) error {
 // setRateLimit writes the key's daily limit into the answer's RateLimit-*
 // headers (IETF httpapi-ratelimit-headers, the field-per-value form):
 // Reset is whole seconds to the key's next local midnight, rounded up
-// (the Retry-After of a 429 "Daily limit exceeded", httpapi's errors.go). The map is
-// written directly: the names go out as spelled, without being
+// (the Retry-After of a 429 "Daily limit exceeded", httpapi's errors.go).
+// The map is written directly: the names go out as spelled, without being
 // canonicalised on every call (header names are case-insensitive).
 func setRateLimit(h http.Header, q metering.DailyQuota) {
 	v := [3]string{strconv.Itoa(q.Limit), strconv.Itoa(q.Remaining), web.RetryAfterSeconds(q.Reset)}

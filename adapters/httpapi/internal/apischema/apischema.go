@@ -14,9 +14,9 @@ import (
 	"paygate/api"
 )
 
-// Load loads api/openapi.yaml with its references resolved.
-// httpapi's TestOpenAPIDocumentIsValid validates it; the other tests only need it to
-// load, so each reports its own findings.
+// Load loads api/openapi.yaml with its references resolved. httpapi's
+// TestOpenAPIDocumentIsValid validates it; the other tests only need it
+// to load, so each reports its own findings.
 func Load(t *testing.T) *openapi3.T {
 	t.Helper()
 	doc, err := openapi3.NewLoader().LoadFromData(api.OpenAPI)
