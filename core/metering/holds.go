@@ -385,6 +385,11 @@ func (a *Metering) maybeRelease(lh *liveHold) {
 	if !done {
 		return
 	}
+	a.bgMu.Lock()
+	defer a.bgMu.Unlock()
+	if a.bgDone {
+		return // shutting down (Wait): recovery releases it after PendingHitGrace
+	}
 	a.bg.Add(1)
 	go func() {
 		defer a.bg.Done()

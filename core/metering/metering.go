@@ -85,6 +85,8 @@ type Metering struct {
 	log     *slog.Logger
 	metrics Metrics
 	bg      sync.WaitGroup // hold fetches under way
+	bgMu    sync.Mutex     // guards bgDone, and bg.Add against Wait's bg.Wait
+	bgDone  bool           // Wait began: no more background work starts
 	cache   *lookups       // the metering path's reads (prepare.go)
 	holds   holdRegistry   // this instance's holds (holds.go)
 	usage   keyUsage       // the keys' daily counters as this instance knows them (quota.go)
@@ -169,6 +171,9 @@ func (a *Metering) Invalidating() (store.Transactor, store.Stores) { return a.tx
 func (a *Metering) Wait() {
 	a.w.Wait()
 	a.releaseHolds()
+	a.bgMu.Lock()
+	a.bgDone = true // a hold's lifetime timer firing now starts nothing: recovery releases it
+	a.bgMu.Unlock()
 	a.bg.Wait()
 	a.w.Drain()
 }
